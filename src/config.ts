@@ -1,0 +1,255 @@
+/** The plugin's configuration: one schemastery declaration (read by the Loader and the settings card) and its resolution. */
+import { isAbsolute, join, resolve } from 'node:path'
+import Schema from '@deepseek-ai/schemastery'
+
+/** Every configuration key of dsh-fact-memory, with its default in the field's JSDoc. */
+export interface Config {
+  /** Master switch for this store's tools, directory, extraction and time maintenance. Default `true`. */
+  enabled: boolean
+  /** Store directory; empty means `<DSH_HOME>/fact-memory`. Default `''`. */
+  dataDir: string
+  /** Put the budgeted directory into every request's dynamic context. Default `true`. */
+  injectDirectory: boolean
+  /** One notice per session (first turn, or a turn that mentions memory). Default `true`. */
+  injectReminder: boolean
+  /** Rule-based capture of user statements. Default `false`. */
+  autoCapture: boolean
+  /** Model extraction after every turn. Default `false`. */
+  autoExtract: boolean
+  /** Refuse values that look like a credential; off stores them as sensitive, never model-visible. Default `true`. */
+  refuseCredentials: boolean
+  /** Let sensitive personal data into the directory and model-facing search. Default `false`. */
+  sensitiveModelVisible: boolean
+  /** Default memory_search result count, 1-10. Default `5`. */
+  searchLimit: number
+  /** Take a consistent SQLite backup before each export. Default `true`. */
+  backupBeforeExport: boolean
+  /** Take the same backup before "Clear everything". Default `true`. */
+  backupBeforeWipe: boolean
+  /** Extraction model: `host` reuses the session's route, `custom` an OpenAI-compatible endpoint. Default `'host'`. */
+  llmSource: 'host' | 'custom'
+  /** Custom extraction endpoint base URL. Default `''`. */
+  llmBaseUrl: string
+  /** Custom extraction model id. Default `''`. */
+  llmModel: string
+  /** Credential reference for the custom extraction endpoint. Default `'FACT_MEMORY_LLM_KEY'`. */
+  llmApiKeyEnv: string
+  /** Read the assistant's replies during extraction too. Default `true`. */
+  extractIncludeAssistant: boolean
+  /** Embedding provider: `none` or `openai`. Default `'none'`. */
+  embeddingSource: 'none' | 'openai'
+  /** Embedding endpoint base URL. Default `''`. */
+  embeddingBaseUrl: string
+  /** Embedding model id. Default `''`. */
+  embeddingModel: string
+  /** Credential reference for the embedding endpoint. Default `'FACT_MEMORY_EMBEDDING_KEY'`. */
+  embeddingApiKeyEnv: string
+  /** Rerank provider: `none` or `json`. Default `'none'`. */
+  rerankSource: 'none' | 'json'
+  /** Rerank endpoint base URL. Default `''`. */
+  rerankBaseUrl: string
+  /** Rerank model id. Default `''`. */
+  rerankModel: string
+  /** Credential reference for the rerank endpoint. Default `'FACT_MEMORY_RERANK_KEY'`. */
+  rerankApiKeyEnv: string
+  /** Directory budget in tokens at 2 characters per token. Default `800`. */
+  directoryBudget: number
+  /** Notice budget in tokens at 2 characters per token; 0 injects no notice. Default `300`. */
+  reminderBudgetTokens: number
+  /** Rendered memory_search budget in tokens at 2 characters per token. Default `1200`. */
+  searchBudgetTokens: number
+  /** Whole-query deadline in milliseconds. Default `2500`. */
+  queryTimeoutMs: number
+  /** IANA zone for displayed dates; empty means the host's zone. Default `''`. */
+  storeTimezone: string
+  /** Export backups to keep; 0 keeps all. Default `7`. */
+  backupKeep: number
+  /** Interval of the scheduled/expired maintenance in ms; 0 disables the timer. Default `60000`. */
+  advanceIntervalMs: number
+  /** Expected embedding dimension; 0 accepts what the provider returns. Default `0`. */
+  embeddingDim: number
+  /** Declared rerank score range. Default `'unit_interval'`. */
+  rerankScoreMode: 'unit_interval' | 'logit' | 'native'
+  /** Merge window after a turn ends, in ms. Default `5000`. */
+  extractDelayMs: number
+  /** Below this confidence an extracted candidate becomes a proposal. Default `0.6`. */
+  extractConfidenceMin: number
+  /** Characters per extraction segment. Default `24000`. */
+  extractMaxChars: number
+  /** Let the extraction model think. Default `false`. */
+  extractThinking: boolean
+  /** One extra model call to consolidate repeating or disagreeing segments. Default `true`. */
+  extractMerge: boolean
+  /** Segments one extraction pass covers, 1-4. Default `2`. */
+  extractChunksPerPass: number
+  /** Signal-free turns kept before the model reads them anyway; 0 = prefilter only. Default `3`. */
+  extractFallbackTurns: number
+  /** Signal-free text this long goes to the model at once. Default `800`. */
+  extractFallbackChars: number
+  /** Vector rebuild interval in ms; 0 keeps it manual. Default `600000`. */
+  vectorIndexIntervalMs: number
+  /** Background near-duplicate review. Default `true`. */
+  autoConsolidate: boolean
+  /** Near-duplicate sweep interval in ms; 0 keeps it to the button and route. Default `21600000`. */
+  consolidateIntervalMs: number
+  /** Vector cosine worth asking the model about. Default `0.85`. */
+  consolidateCosineFloor: number
+  /** Model calls one sweep may spend. Default `8`. */
+  consolidateMaxPairs: number
+  /** Background health check. Default `true`. */
+  autoAudit: boolean
+  /** Health check interval in ms; 0 keeps it to the button and route. Default `21600000`. */
+  auditIntervalMs: number
+}
+
+/** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
+export const INACTIVE_KEYS: readonly (keyof Config)[] = [
+  'autoCapture', 'autoExtract', 'backupBeforeExport', 'backupBeforeWipe', 'llmSource', 'llmBaseUrl', 'llmModel',
+  'llmApiKeyEnv', 'extractIncludeAssistant', 'embeddingSource', 'embeddingBaseUrl', 'embeddingModel',
+  'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv', 'backupKeep',
+  'embeddingDim', 'rerankScoreMode', 'extractDelayMs', 'extractConfidenceMin', 'extractMaxChars', 'extractThinking',
+  'extractMerge', 'extractChunksPerPass', 'extractFallbackTurns', 'extractFallbackChars', 'vectorIndexIntervalMs',
+  'autoConsolidate', 'consolidateIntervalMs', 'consolidateCosineFloor', 'consolidateMaxPairs', 'autoAudit',
+  'auditIntervalMs',
+]
+
+const LATER = ' (Accepted and stored; not active in this version yet.)'
+
+const masterSwitch = Schema.object({
+  enabled: Schema.boolean().default(true)
+    .description('Master switch for this store\'s tools, directory, extraction and time maintenance.'),
+})
+
+const everyday = Schema.object({
+  dataDir: Schema.string().default('')
+    .description('Store directory; empty means <DSH_HOME>/fact-memory. Pointing it elsewhere switches to another store.'),
+  injectDirectory: Schema.boolean().default(true)
+    .description('Put the budgeted directory of current facts into every request.'),
+  injectReminder: Schema.boolean().default(true)
+    .description('One short notice per session naming the memory tools (first turn, or a turn that mentions memory).'),
+  autoCapture: Schema.boolean().default(false)
+    .description('Rule-based capture of user statements. Credentials and personal data are still skipped.' + LATER),
+  autoExtract: Schema.boolean().default(false)
+    .description('Extract facts with a model after every turn; each extraction is one model call.' + LATER),
+  refuseCredentials: Schema.boolean().default(true)
+    .description('Refuse values that look like a credential. Off: stored as a sensitive fact, still never shown to the model.'),
+  sensitiveModelVisible: Schema.boolean().default(false)
+    .description('Let sensitive personal data (phone, ID, email) into the directory and model-facing search. Credentials stay hidden.'),
+  searchLimit: Schema.natural().min(1).max(10).default(5)
+    .description('Default number of memory_search results (1-10).'),
+  backupBeforeExport: Schema.boolean().default(true)
+    .description('Copy a consistent SQLite backup into <dataDir>/backups before each export.' + LATER),
+  backupBeforeWipe: Schema.boolean().default(true)
+    .description('Take the same backup before "Clear everything".' + LATER),
+  llmSource: Schema.union(['host', 'custom'] as const).default('host')
+    .description('Extraction model: host reuses the session\'s model; custom sends the text to your endpoint.' + LATER),
+  llmBaseUrl: Schema.string().default('')
+    .description('custom only: OpenAI-compatible base URL; requests go to <base>/chat/completions.' + LATER),
+  llmModel: Schema.string().default('').description('custom only: model id.' + LATER),
+  llmApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_LLM_KEY')
+    .description('Credential name of the extraction endpoint key (host credential store, then environment).' + LATER),
+  extractIncludeAssistant: Schema.boolean().default(true)
+    .description('Read the assistant\'s replies during extraction, not only the user\'s words.' + LATER),
+  embeddingSource: Schema.union(['none', 'openai'] as const).default('none')
+    .description('Embedding provider: none, or an OpenAI-compatible /embeddings endpoint.' + LATER),
+  embeddingBaseUrl: Schema.string().default('').description('Embedding endpoint base URL.' + LATER),
+  embeddingModel: Schema.string().default('').description('Embedding model id.' + LATER),
+  embeddingApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_EMBEDDING_KEY')
+    .description('Credential name of the embedding endpoint key.' + LATER),
+  rerankSource: Schema.union(['none', 'json'] as const).default('none')
+    .description('Rerank provider: none, or a Cohere/Jina style POST <base>/rerank.' + LATER),
+  rerankBaseUrl: Schema.string().default('').description('Rerank endpoint base URL.' + LATER),
+  rerankModel: Schema.string().default('').description('Rerank model id.' + LATER),
+  rerankApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_RERANK_KEY')
+    .description('Credential name of the rerank endpoint key.' + LATER),
+})
+
+const advanced = Schema.object({
+  directoryBudget: Schema.natural().max(100_000).default(800)
+    .description('Directory budget in tokens (2 characters per token); overflow is cut with a count.'),
+  reminderBudgetTokens: Schema.natural().max(10_000).default(300)
+    .description('Notice budget in tokens (2 characters per token); 0 injects no notice.'),
+  searchBudgetTokens: Schema.natural().min(100).max(100_000).default(1200)
+    .description('Budget of one rendered memory_search result in tokens (2 characters per token).'),
+  queryTimeoutMs: Schema.natural().min(50).max(60_000).default(2500)
+    .description('Whole-query deadline of memory_search in milliseconds.'),
+  storeTimezone: Schema.string().default('')
+    .description('IANA time zone for displayed dates; empty means the host\'s zone. Stored dates stay ISO UTC.'),
+  backupKeep: Schema.natural().default(7).description('Export backups to keep, oldest deleted first; 0 keeps all.' + LATER),
+  advanceIntervalMs: Schema.natural().default(60_000)
+    .description('How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).'),
+  embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns.' + LATER),
+  rerankScoreMode: Schema.union(['unit_interval', 'logit', 'native'] as const).default('unit_interval')
+    .description('Declared rerank score range; scores outside it invalidate the rerank.' + LATER),
+  extractDelayMs: Schema.natural().default(5000).description('Merge window after a turn ends, in ms.' + LATER),
+  extractConfidenceMin: Schema.number().min(0).max(1).default(0.6)
+    .description('Below this confidence an extracted candidate becomes a proposal.' + LATER),
+  extractMaxChars: Schema.natural().min(1000).default(24_000).description('Characters per extraction segment.' + LATER),
+  extractThinking: Schema.boolean().default(false).description('Let the extraction model think before answering.' + LATER),
+  extractMerge: Schema.boolean().default(true)
+    .description('One extra model call to consolidate segments that repeat or disagree.' + LATER),
+  extractChunksPerPass: Schema.natural().min(1).max(4).default(2).description('Segments one pass covers (1-4).' + LATER),
+  extractFallbackTurns: Schema.natural().default(3)
+    .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.' + LATER),
+  extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.' + LATER),
+  vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector rebuild interval in ms; 0 keeps it manual.' + LATER),
+  autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background.' + LATER),
+  consolidateIntervalMs: Schema.natural().default(21_600_000)
+    .description('Near-duplicate sweep interval in ms; 0 keeps it to the button and the route.' + LATER),
+  consolidateCosineFloor: Schema.number().min(0).max(1).default(0.85)
+    .description('Vector cosine at or above which a pair is worth asking the model about.' + LATER),
+  consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend.' + LATER),
+  autoAudit: Schema.boolean().default(true).description('Audit the library in the background.' + LATER),
+  auditIntervalMs: Schema.natural().default(21_600_000)
+    .description('Health check interval in ms; 0 keeps it to the button and the route.' + LATER),
+}).description('Advanced').collapse()
+
+/** The schemastery declaration the Loader validates against and the settings service serves. */
+export const Config: Schema<Config> = Schema.intersect([masterSwitch, everyday, advanced]) as unknown as Schema<Config>
+
+/** The configuration the runtime works with: every field present, the data directory made absolute. */
+export interface ResolvedConfig extends Readonly<Config> {
+  /** Absolute store directory. */
+  readonly resolvedDataDir: string
+  /** IANA zone used for display. */
+  readonly displayTimeZone: string
+}
+
+/** Where the plugin looks for its home when `dataDir` is empty. */
+export interface HomeLocator {
+  /** `process.env.DSH_HOME` at call time, if set. */
+  readonly dshHome: string | undefined
+  /** The user's home directory. */
+  readonly userHome: string
+}
+
+/**
+ * Resolve a validated config into the runtime form.
+ * @param config - a config the Loader or the settings service already validated.
+ * @param home - where DSH_HOME and the user's home are, read at call time by the caller.
+ * @returns the resolved config; a relative `dataDir` is taken from the DSH home, an unknown `storeTimezone` falls
+ *   back to the host zone.
+ */
+export function resolveConfig(config: Config, home: HomeLocator): ResolvedConfig {
+  const dshHome = home.dshHome !== undefined && home.dshHome !== '' ? resolve(home.dshHome) : join(home.userHome, '.dsh')
+  const resolvedDataDir = config.dataDir === ''
+    ? join(dshHome, 'fact-memory')
+    : isAbsolute(config.dataDir) ? config.dataDir : resolve(dshHome, config.dataDir)
+  return Object.freeze({ ...config, resolvedDataDir, displayTimeZone: resolveTimeZone(config.storeTimezone) })
+}
+
+/**
+ * Pick the display zone: the configured IANA name when the runtime knows it, else the host's zone.
+ * @param zone - the configured zone, possibly empty.
+ * @returns an IANA zone name accepted by Intl.
+ */
+export function resolveTimeZone(zone: string): string {
+  const host = Intl.DateTimeFormat().resolvedOptions().timeZone
+  if (zone === '') return host
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return zone
+  } catch {
+    return host
+  }
+}

@@ -1,0 +1,50 @@
+/** The closed vocabularies of results: tool outcomes and error codes shared by tools and routes. */
+
+/** Every outcome a memory tool can report; the model reads the word verbatim. */
+export type Outcome = 'ok' | 'saved' | 'pending' | 'needs_selection' | 'not_found' | 'refused' | 'conflict' | 'unavailable'
+
+/** The closed set of outcomes, in documentation order. */
+export const OUTCOMES: readonly Outcome[] = [
+  'ok', 'saved', 'pending', 'needs_selection', 'not_found', 'refused', 'conflict', 'unavailable',
+]
+
+/** Machine codes of failures and refusals; shared by tools and routes. */
+export type ErrorCode =
+  | 'invalid_arguments'
+  | 'credential_refused'
+  | 'tombstoned'
+  | 'fact_not_found'
+  | 'storage_unavailable'
+  | 'store_from_newer_version'
+  | 'foreign_database'
+  | 'disabled'
+  | 'query_timeout'
+  | 'internal_error'
+
+/** A failure with a closed code; thrown only inside the store and caught at the tool and route shells. */
+export class FactMemoryError extends Error {
+  /** The closed machine code. */
+  readonly code: ErrorCode
+
+  /**
+   * @param code - the closed machine code.
+   * @param message - a sentence a person can act on.
+   * @param options - the underlying cause, if any.
+   */
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'FactMemoryError'
+    this.code = code
+  }
+}
+
+/**
+ * Turn anything thrown into a code and a message that is safe to show: known errors keep their text, unknown
+ * ones are reduced to `internal_error` so no stack or SQL reaches the model.
+ * @param error - the caught value.
+ * @returns the public code and message.
+ */
+export function toPublicError(error: unknown): { code: ErrorCode; message: string } {
+  if (error instanceof FactMemoryError) return { code: error.code, message: error.message }
+  return { code: 'internal_error', message: 'the fact store failed unexpectedly; nothing was changed' }
+}

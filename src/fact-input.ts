@@ -1,0 +1,143 @@
+/**
+ * Pure preparation of a write: normalize the subject, property, qualifiers and value, compute the slot, claim and
+ * evidence keys, run the privacy scan, and check the validity window. The store receives only prepared writes.
+ */
+import { dateArgumentInstant } from './text/dates.ts'
+import { extractIdentifiers } from './text/identifiers.ts'
+import {
+  canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
+} from './text/normalize.ts'
+import { scanPrivacy } from './text/privacy.ts'
+import { indexText } from './text/tokenize.ts'
+import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
+
+/** A write ready for the store. */
+export interface PreparedWrite {
+  readonly subject: string
+  readonly entityKey: string
+  readonly property: string
+  readonly predicateKey: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly qualifierKey: string
+  readonly scope: string
+  readonly value: string
+  readonly slotKey: string
+  readonly claimKey: string
+  readonly evidenceKey: string
+  readonly evidence: Evidence
+  readonly confidence: number
+  readonly inferred: boolean
+  readonly multi: boolean
+  readonly sensitivity: Sensitivity | null
+  /** Why the value is sensitive, for the answer. */
+  readonly sensitivityReason: string | null
+  readonly modelUseAllowed: boolean
+  readonly validFrom: string
+  readonly validTo: string | null
+  readonly scheduled: boolean
+  readonly origin: Origin
+  readonly anchor: Anchor | null
+  readonly quote: string | null
+  /** Terms for the full-text index. */
+  readonly terms: string
+  /** Exact identifiers for the identifier channel. */
+  readonly identifiers: readonly string[]
+}
+
+/** The outcome of preparing a write. */
+export type PrepareResult =
+  | { readonly ok: true; readonly write: PreparedWrite }
+  | { readonly ok: false; readonly code: 'invalid_arguments' | 'credential_refused'; readonly message: string }
+
+/** Policy switches that affect preparation. */
+export interface PreparePolicy {
+  readonly refuseCredentials: boolean
+  /** The zone bare dates are read in. */
+  readonly timeZone: string
+}
+
+/**
+ * Prepare one write.
+ * @param input - the caller's fact.
+ * @param now - the current ISO UTC instant.
+ * @param policy - privacy switches.
+ * @returns the prepared write, or a refusal with a closed code and a sentence.
+ */
+export function prepareWrite(input: FactInput, now: string, policy: PreparePolicy): PrepareResult {
+  const subject = tidy(input.subject)
+  const property = tidy(input.property)
+  const value = input.value.trim()
+  const entityKey = canonicalEntity(subject)
+  const predicateKey = canonicalPredicate(property)
+  const valueKey = canonicalValue(value)
+  if (entityKey === '') return refuse('subject has no letters or digits')
+  if (predicateKey === '') return refuse('property has no letters or digits')
+  if (valueKey === '') return refuse('value is empty')
+
+  const validFrom = input.validFrom === undefined ? now : dateArgumentInstant(input.validFrom, policy.timeZone, 'start')
+  if (validFrom === undefined) return refuse('valid_from is not a date')
+  const validTo = input.validTo === undefined ? null : dateArgumentInstant(input.validTo, policy.timeZone, 'start') ?? 'invalid'
+  if (validTo === 'invalid') return refuse('valid_to is not a date')
+  if (validTo !== null && validTo <= validFrom) return refuse('valid_to must be later than valid_from')
+  if (validTo !== null && validTo <= now) return refuse('valid_to is already in the past; nothing current to store')
+
+  const quote = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
+  const finding = scanPrivacy(property, [value, quote ?? ''].join('\n')) ?? scanPrivacy(subject, '')
+  if (finding?.sensitivity === 'credential' && policy.refuseCredentials) {
+    return { ok: false, code: 'credential_refused', message: `refused: ${finding.reason}; credentials are never stored` }
+  }
+  const qualifiers = tidyQualifiers(input.qualifiers)
+  const qualifierKey = canonicalQualifiers(qualifiers)
+  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey)
+  const isCredential = finding?.sensitivity === 'credential'
+  return {
+    ok: true,
+    write: {
+      subject,
+      entityKey,
+      property,
+      predicateKey,
+      qualifiers,
+      qualifierKey,
+      scope: input.scope === undefined || input.scope.trim() === '' ? 'global' : tidy(input.scope),
+      value,
+      slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey),
+      claimKey,
+      evidenceKey: evidenceKeyOf(quote, claimKey),
+      evidence: input.evidence,
+      confidence: input.confidence ?? 1,
+      inferred: input.inferred ?? false,
+      multi: input.multi ?? false,
+      sensitivity: finding?.sensitivity ?? null,
+      sensitivityReason: finding?.reason ?? null,
+      modelUseAllowed: !isCredential,
+      validFrom,
+      validTo,
+      scheduled: validFrom > now,
+      origin: input.origin,
+      anchor: input.anchor ?? null,
+      quote,
+      // A credential's text is never indexed: it must not be findable by its secret.
+      terms: indexText(isCredential ? [subject, property] : [subject, property, value, ...Object.values(qualifiers)]),
+      identifiers: isCredential ? [] : extractIdentifiers([subject, property, value].join('\n')),
+    },
+  }
+}
+
+function tidy(text: string): string {
+  return text.normalize('NFC').replace(/\s+/gu, ' ').trim()
+}
+
+function tidyQualifiers(qualifiers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(qualifiers ?? {})) {
+    const k = tidy(key)
+    const v = tidy(value)
+    if (k !== '' && v !== '') out[k] = v
+  }
+  return out
+}
+
+function refuse(message: string): PrepareResult {
+  return { ok: false, code: 'invalid_arguments', message }
+}

@@ -1,0 +1,270 @@
+/**
+ * FactMemory: the application service behind the tools, the directory and the maintenance timer. It owns the open
+ * store (or the reason it could not open), prepares writes, runs searches under the deadline, and caches the
+ * directory per store generation. It knows nothing of the host.
+ */
+import { isoNow, type Clock } from './clock.ts'
+import type { ResolvedConfig } from './config.ts'
+import { CHARS_PER_TOKEN, renderDirectory } from './directory.ts'
+import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
+import { prepareWrite } from './fact-input.ts'
+import { retrieveFacts } from './retrieval/retrieve.ts'
+import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
+import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
+import { Database } from './store/database.ts'
+import { FactStore, type StoreCounts, type WriteResult } from './store/fact-store.ts'
+import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
+import { dateArgumentInstant } from './text/dates.ts'
+import type { Fact, FactInput } from './types.ts'
+
+/** How the service opens stores. */
+export interface FactMemoryOptions {
+  readonly clock: Clock
+  readonly driver?: DriverChoice
+  readonly loader?: BetterSqliteLoader
+  readonly migrationsDir?: string
+}
+
+/** The answer to a write. */
+export type WriteAnswer =
+  | WriteResult
+  | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string }
+  | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
+
+/** The answer to a forget. */
+export type ForgetAnswer =
+  | { readonly kind: 'forgotten'; readonly facts: readonly Fact[] }
+  | { readonly kind: 'not_found'; readonly message: string }
+  | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
+
+/** One search as the tool asks for it. */
+export interface SearchAsk {
+  readonly query: string
+  readonly limit: number
+  /** `YYYY-MM-DD` or an ISO timestamp. */
+  readonly asOf: string | undefined
+}
+
+/** What status displays need. */
+export interface MemoryStatus {
+  readonly available: boolean
+  readonly driver: DriverName | null
+  readonly fallbackReason: string | null
+  readonly dataDir: string | null
+  readonly storeId: string | null
+  readonly generation: number
+  readonly counts: StoreCounts | null
+  readonly error: { readonly code: ErrorCode; readonly message: string } | null
+}
+
+type State =
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'open'; readonly dataDir: string; readonly db: Database; readonly store: FactStore }
+  | { readonly kind: 'failed'; readonly dataDir: string; readonly code: ErrorCode; readonly message: string }
+
+/** The store-owning service. */
+export class FactMemory {
+  private readonly options: FactMemoryOptions
+  private state: State = { kind: 'closed' }
+  private directoryCache: { key: string; text: string } | undefined
+
+  /** @param options - clock and driver choice. */
+  constructor(options: FactMemoryOptions) {
+    this.options = options
+  }
+
+  /**
+   * Open the store in `dataDir` (closing any other), then advance scheduled and expired facts once. A failure
+   * is kept as the reason every later call answers `unavailable`; it never throws.
+   * @param dataDir - absolute data directory.
+   */
+  open(dataDir: string): void {
+    this.close()
+    try {
+      const db = Database.open({
+        dataDir,
+        now: () => isoNow(this.options.clock),
+        ...(this.options.driver === undefined ? {} : { driver: this.options.driver }),
+        ...(this.options.loader === undefined ? {} : { loader: this.options.loader }),
+        ...(this.options.migrationsDir === undefined ? {} : { migrationsDir: this.options.migrationsDir }),
+      })
+      this.state = { kind: 'open', dataDir, db, store: new FactStore(db) }
+      this.advance()
+    } catch (error) {
+      const { code, message } = toPublicError(error instanceof FactMemoryError ? error : new FactMemoryError('storage_unavailable',
+        `the fact store at ${dataDir} could not be opened`, { cause: error }))
+      this.state = { kind: 'failed', dataDir, code, message }
+    }
+  }
+
+  /** Close the store; idempotent. */
+  close(): void {
+    if (this.state.kind === 'open') this.state.db.close()
+    this.state = { kind: 'closed' }
+    this.directoryCache = undefined
+  }
+
+  /** Whether the store is open. */
+  get available(): boolean {
+    return this.state.kind === 'open'
+  }
+
+  /** The open data directory, if any. */
+  get dataDir(): string | null {
+    return this.state.kind === 'closed' ? null : this.state.dataDir
+  }
+
+  /**
+   * Write one fact through the slot rules.
+   * @param input - the fact.
+   * @param config - the live configuration.
+   * @returns what happened.
+   */
+  write(input: FactInput, config: ResolvedConfig): WriteAnswer {
+    const state = this.state
+    if (state.kind !== 'open') return this.unavailable()
+    const now = isoNow(this.options.clock)
+    const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+    if (!prepared.ok) return { kind: 'refused', code: prepared.code, message: prepared.message }
+    return this.guard(() => state.store.write(prepared.write, now))
+  }
+
+  /**
+   * Forget one fact by id.
+   * @param id - the fact id.
+   * @returns the forgotten rows, or not_found.
+   */
+  forgetById(id: number): ForgetAnswer {
+    const state = this.state
+    if (state.kind !== 'open') return this.unavailable()
+    return this.guardForget(() => state.store.forgetById(id, isoNow(this.options.clock)), `no live fact has id ${id}`)
+  }
+
+  /**
+   * Forget every live fact of a subject, or of one of its properties.
+   * @param subject - the subject as written (canonicalized here).
+   * @param property - the property, or undefined for all of them.
+   * @returns the forgotten rows, or not_found.
+   */
+  forgetBySubject(subject: string, property: string | undefined): ForgetAnswer {
+    const state = this.state
+    if (state.kind !== 'open') return this.unavailable()
+    const predicate = property === undefined ? undefined : canonicalPredicate(property)
+    const what = property === undefined ? `subject "${subject}"` : `"${subject} · ${property}"`
+    return this.guardForget(
+      () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock)),
+      `the store has no live fact for ${what}`)
+  }
+
+  /**
+   * Search for the model: visibility follows the privacy switches, the answer is cut to the search budget and
+   * the query to the deadline.
+   * @param ask - query, limit and optional as-of date.
+   * @param config - the live configuration.
+   * @returns the canonical search value.
+   */
+  search(ask: SearchAsk, config: ResolvedConfig): SearchValue {
+    const state = this.state
+    const timeZone = config.displayTimeZone
+    if (state.kind !== 'open') return searchFailure('unavailable', ask.query, this.unavailable().message, timeZone)
+    let asOf: string | null = null
+    if (ask.asOf !== undefined) {
+      asOf = dateArgumentInstant(ask.asOf, timeZone, 'end') ?? null
+      if (asOf === null) return searchFailure('refused', ask.query, 'as_of must be a date (YYYY-MM-DD) or an ISO timestamp', timeZone)
+    }
+    const started = this.options.clock.now()
+    try {
+      const outcome = retrieveFacts(state.store, {
+        query: ask.query,
+        limit: ask.limit,
+        asOf: asOf ?? undefined,
+        visibility: { includeSensitive: config.sensitiveModelVisible },
+        deadline: started + config.queryTimeoutMs,
+        clock: () => this.options.clock.now(),
+      })
+      return buildSearchValue(outcome, ask.query, asOf, timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
+    } catch (error) {
+      return searchFailure('unavailable', ask.query, toPublicError(error).message, timeZone)
+    }
+  }
+
+  /**
+   * The directory text for the live configuration, cached until the store or the settings change.
+   * @param config - the live configuration.
+   * @returns the directory, or `''` when disabled, empty or unavailable.
+   */
+  directory(config: ResolvedConfig): string {
+    const state = this.state
+    if (state.kind !== 'open' || !config.enabled || !config.injectDirectory) return ''
+    const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
+    const visibility = { includeSensitive: config.sensitiveModelVisible }
+    try {
+      const key = `${state.db.generation()}|${budgetChars}|${visibility.includeSensitive}|${config.displayTimeZone}`
+      if (this.directoryCache?.key === key) return this.directoryCache.text
+      // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
+      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility)
+      const text = renderDirectory({
+        facts,
+        total: state.store.countDirectoryFacts(visibility),
+        contested: state.store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
+        budgetChars,
+        timeZone: config.displayTimeZone,
+      })
+      this.directoryCache = { key, text }
+      return text
+    } catch {
+      // A failing read leaves the request without a directory rather than failing the user's turn.
+      return ''
+    }
+  }
+
+  /**
+   * Promote scheduled facts that have started and expire those that ended.
+   * @returns counts, or undefined when the store is not open.
+   */
+  advance(): { promoted: number; expired: number } | undefined {
+    const state = this.state
+    if (state.kind !== 'open') return undefined
+    return state.store.advance(isoNow(this.options.clock))
+  }
+
+  /** A snapshot for status displays. */
+  status(): MemoryStatus {
+    const state = this.state
+    if (state.kind === 'open') {
+      return {
+        available: true, driver: state.db.driver, fallbackReason: state.db.fallbackReason ?? null, dataDir: state.dataDir,
+        storeId: state.db.storeId(), generation: state.db.generation(), counts: state.store.counts(), error: null,
+      }
+    }
+    return {
+      available: false, driver: null, fallbackReason: null, dataDir: state.kind === 'failed' ? state.dataDir : null,
+      storeId: null, generation: 0, counts: null,
+      error: state.kind === 'failed' ? { code: state.code, message: state.message } : null,
+    }
+  }
+
+  private unavailable(): { kind: 'unavailable'; code: ErrorCode; message: string } {
+    if (this.state.kind === 'failed') return { kind: 'unavailable', code: this.state.code, message: this.state.message }
+    return { kind: 'unavailable', code: 'storage_unavailable', message: 'the fact store is not open' }
+  }
+
+  private guard(work: () => WriteResult): WriteAnswer {
+    try {
+      return work()
+    } catch (error) {
+      const { code, message } = toPublicError(error)
+      return { kind: 'unavailable', code, message }
+    }
+  }
+
+  private guardForget(work: () => Fact[], notFound: string): ForgetAnswer {
+    try {
+      const facts = work()
+      return facts.length === 0 ? { kind: 'not_found', message: notFound } : { kind: 'forgotten', facts }
+    } catch (error) {
+      const { code, message } = toPublicError(error)
+      return { kind: 'unavailable', code, message }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Narrow structural views of the DSH host services this plugin uses. Nothing here is imported from the host at
+ * run time; `tests/host-compat.check.ts` proves at compile time that the real rc.8 types fit these shapes.
+ */
+
+/** A text content block. */
+export interface TextBlock {
+  readonly type: 'text'
+  readonly text: string
+}
+
+/** The subset of a live session the plugin reads. */
+export interface SessionView {
+  readonly id: string
+  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number }
+  readonly events: readonly SessionEventView[]
+}
+
+/** A durable session event as the plugin reads it. */
+export interface SessionEventView {
+  readonly type: string
+  readonly seq: number
+  readonly data: unknown
+}
+
+/** The subset of a live agent the plugin reads. */
+export interface AgentView {
+  readonly id: string
+  readonly session: SessionView
+}
+
+/** What a tool's execute receives. */
+export interface ToolCall {
+  readonly callId: string
+  readonly signal: AbortSignal
+  readonly agent?: AgentView | undefined
+}
+
+/** A model-facing tool, in the host's raw ToolDefinition shape. */
+export interface ToolSpec {
+  readonly name: string
+  readonly description: string
+  readonly parameters: Record<string, unknown>
+  readonly output: {
+    readonly schema: OutputSchema
+    render(args: unknown, value: never): TextBlock[]
+  }
+  execute(args: unknown, exec: ToolCall): Promise<unknown>
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: unknown): boolean
+}
+
+/** The enforced JSON Schema subset the host validates tool values with. */
+export interface OutputSchema {
+  readonly type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
+  readonly oneOf?: OutputSchema[]
+  readonly properties?: Record<string, OutputSchema>
+  readonly required?: string[]
+  readonly additionalProperties?: boolean
+  readonly items?: OutputSchema
+  readonly enum?: (string | number | boolean | null)[]
+  readonly description?: string
+}
+
+/** A user-role message the plugin injects (the pre-step notice). */
+export interface NoticeMessage {
+  readonly id: string & { readonly __brand?: 'MessageId' }
+  readonly role: 'user'
+  readonly content: TextBlock[]
+  readonly source: { readonly kind: 'plugin'; readonly plugin: string; readonly form: 'notice'; readonly summary: string }
+}
+
+/** The agent/pre-step payload. */
+export interface PreStepPayload {
+  readonly agent: AgentView
+  readonly messages: readonly { readonly content: readonly unknown[]; readonly source: unknown }[]
+  readonly turn: number
+  readonly step: number
+}
+
+/** A settings namespace handle. */
+export interface SettingsScopeView<T> {
+  get(): T
+  watch(callback: (next: T, prev: T) => void | Promise<void>): () => void
+}
+
+/** A logger with the levels the plugin uses. */
+export interface LoggerView {
+  info(format: string, ...args: unknown[]): void
+  warn(format: string, ...args: unknown[]): void
+}

@@ -1,0 +1,67 @@
+/**
+ * dsh-fact-memory: the plugin entry. It declares name, inject and Config, and wires the runtime into the host as
+ * labelled effects: the store, the tools, the directory context, the pre-step notice and the live settings.
+ * Host types are imported for compile-time checking only; nothing from the host is imported at run time.
+ */
+import { homedir } from 'node:os'
+import type { Context } from '@deepseek-ai/cordis'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import type {} from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-system-prompt'
+import type {} from '@deepseek-ai/dsh-agent'
+import type { SettingsNamespace } from '@deepseek-ai/dsh-settings'
+import { systemClock } from './clock.ts'
+import { Config } from './config.ts'
+import { directoryContext, noticeFor } from './context-hooks.ts'
+import { MemoryRuntime } from './runtime.ts'
+import { memoryForgetTool } from './tools/memory-forget.ts'
+import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
+import { memoryWriteTool } from './tools/memory-write.ts'
+
+export { Config }
+
+/** The plugin name; also the settings namespace and the notice's source. */
+export const name = 'dsh-fact-memory'
+
+/** Required services: both ship in dsh-base. Everything optional is reached through `ctx.inject` / `ctx.get`. */
+export const inject = ['tools', 'systemPrompt']
+
+/**
+ * Apply the plugin.
+ * @param ctx - the plugin's context.
+ * @param config - the validated composition config.
+ */
+export function apply(ctx: Context, config: Config): void {
+  const logger = ctx.logger('fact-memory')
+  const runtime: MemoryRuntime = new MemoryRuntime({
+    clock: systemClock,
+    home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
+    logger,
+    registerTools: () => {
+      const deps: ToolDeps = { memory: runtime.memory, config: () => runtime.config() }
+      const disposers = [memorySearchTool(deps), memoryWriteTool(deps), memoryForgetTool(deps)].map((tool) => ctx.tools.register(tool))
+      return () => { for (const dispose of disposers) dispose() }
+    },
+  })
+
+  ctx.effect(() => {
+    runtime.reconfigure(config)
+    return () => runtime.stop()
+  }, 'fact-memory: store, tools and maintenance timer')
+
+  ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
+
+  ctx.effect(() => ctx.on('agent/pre-step', async (payload, next) => {
+    const decision = await next()
+    if (decision.kind !== 'enter') return decision
+    const notice = noticeFor(runtime, payload)
+    // Brand cast point: the notice is a plain user message; MessageId is a host brand over a string id.
+    return notice === undefined ? decision : { kind: 'enter', messages: [...decision.messages, notice as unknown as UserMessage] }
+  }, { prepend: true }), 'fact-memory: pre-step notice')
+
+  ctx.inject(['settings'], (settingsCtx) => {
+    const scope = settingsCtx.settings.register(name as SettingsNamespace, Config, { base: config })
+    runtime.reconfigure(scope.get())
+    settingsCtx.effect(() => scope.watch((next) => runtime.reconfigure(next)), 'fact-memory: live settings')
+  })
+}

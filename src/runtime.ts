@@ -1,0 +1,104 @@
+/**
+ * MemoryRuntime: the live state of one applied plugin. It resolves configuration changes (from the composition or
+ * the settings service) into actions — reopen the store when the data directory moves, register or withdraw the
+ * tools with the master switch, restart the maintenance timer — and undoes all of it on stop.
+ */
+import type { Clock } from './clock.ts'
+import { resolveConfig, type Config, type HomeLocator, type ResolvedConfig } from './config.ts'
+import { FactMemory, type FactMemoryOptions } from './fact-memory.ts'
+import type { LoggerView } from './host/ports.ts'
+
+/** What the runtime needs from its surroundings. */
+export interface RuntimeDeps {
+  readonly clock: Clock
+  /** Where DSH_HOME and the user's home are, read when a config is resolved. */
+  readonly home: () => HomeLocator
+  readonly logger: LoggerView
+  /** Register the model-facing tools; returns their disposer. */
+  readonly registerTools: () => () => void
+  /** Store options beyond the clock (driver choice, migrations). */
+  readonly store?: Omit<FactMemoryOptions, 'clock'>
+}
+
+/** The live plugin state. */
+export class MemoryRuntime {
+  /** The store service. */
+  readonly memory: FactMemory
+  private readonly deps: RuntimeDeps
+  private current: ResolvedConfig | undefined
+  private withdrawTools: (() => void) | undefined
+  private stopTimer: (() => void) | undefined
+  private timerInterval = 0
+
+  /** @param deps - clock, home, logger and the tool registrar. */
+  constructor(deps: RuntimeDeps) {
+    this.deps = deps
+    this.memory = new FactMemory({ clock: deps.clock, ...deps.store })
+  }
+
+  /**
+   * The configuration in force.
+   * @returns the resolved config.
+   * @throws when called before {@link reconfigure}.
+   */
+  config(): ResolvedConfig {
+    if (this.current === undefined) throw new Error('fact memory runtime used before it was configured')
+    return this.current
+  }
+
+  /**
+   * Bring the runtime in line with a configuration; the first call starts it.
+   * @param config - a validated configuration.
+   */
+  reconfigure(config: Config): void {
+    const next = resolveConfig(config, this.deps.home())
+    const previous = this.current
+    this.current = next
+    if (!next.enabled) {
+      this.withdraw()
+      this.memory.close()
+      if (previous?.enabled !== false) this.deps.logger.info('fact memory switched off')
+      return
+    }
+    if (this.memory.dataDir !== next.resolvedDataDir) {
+      this.memory.open(next.resolvedDataDir)
+      const status = this.memory.status()
+      if (status.available) {
+        this.deps.logger.info('fact memory store %s (driver %s)', next.resolvedDataDir, status.driver)
+        if (status.fallbackReason !== null) this.deps.logger.warn('better-sqlite3 unavailable, using node:sqlite: %s', status.fallbackReason)
+      } else {
+        this.deps.logger.warn('fact memory store unavailable: %s', status.error?.message ?? 'unknown reason')
+      }
+    }
+    if (this.withdrawTools === undefined) this.withdrawTools = this.deps.registerTools()
+    if (this.stopTimer === undefined || this.timerInterval !== next.advanceIntervalMs) this.startTimer(next.advanceIntervalMs)
+  }
+
+  /** Undo everything: tools withdrawn, timer stopped, store closed. Idempotent. */
+  stop(): void {
+    this.withdraw()
+    this.memory.close()
+  }
+
+  private withdraw(): void {
+    this.withdrawTools?.()
+    this.withdrawTools = undefined
+    this.stopTimer?.()
+    this.stopTimer = undefined
+    this.timerInterval = 0
+  }
+
+  private startTimer(intervalMs: number): void {
+    this.stopTimer?.()
+    this.stopTimer = undefined
+    this.timerInterval = intervalMs
+    if (intervalMs <= 0) return
+    this.stopTimer = this.deps.clock.every(intervalMs, () => {
+      try {
+        this.memory.advance()
+      } catch (error) {
+        this.deps.logger.warn('scheduled/expired maintenance failed: %s', error instanceof Error ? error.message : String(error))
+      }
+    })
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The store's database handle: opens `<dataDir>/memory.db` owner-only, refuses foreign or newer files before
+ * writing a byte, sets WAL / foreign keys / synchronous=FULL, migrates, and runs nested transactions through
+ * savepoints. Every committed write bumps the store generation.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { FactMemoryError } from '../errors.ts'
+import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
+import { applyMigrations, assertOpenable, defaultMigrationsDir, readIdentity, readMigrations } from './migrate.ts'
+
+/** The store file name inside the data directory. */
+export const STORE_FILE = 'memory.db'
+
+/** How to open a store. */
+export interface OpenOptions {
+  /** The data directory; created owner-only when missing. */
+  readonly dataDir: string
+  /** Binding choice; `auto` by default. */
+  readonly driver?: DriverChoice
+  /** Loader for better-sqlite3 (tests simulate a missing binding). */
+  readonly loader?: BetterSqliteLoader
+  /** Migrations directory; the shipped one by default. */
+  readonly migrationsDir?: string
+  /** ISO timestamp source for the store's creation record. */
+  readonly now: () => string
+}
+
+/** An open, migrated store database. */
+export class Database {
+  /** The file path. */
+  readonly path: string
+  private readonly db: Connection
+  private depth = 0
+
+  private constructor(path: string, db: Connection) {
+    this.path = path
+    this.db = db
+  }
+
+  /**
+   * Open (creating if needed) and migrate the store in `options.dataDir`.
+   * @param options - where and how.
+   * @returns the open database.
+   * @throws FactMemoryError `foreign_database` / `store_from_newer_version` without touching the file, or
+   *   `storage_unavailable` when the directory or file cannot be opened.
+   */
+  static open(options: OpenOptions): Database {
+    try {
+      mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+    } catch (error) {
+      throw new FactMemoryError('storage_unavailable', `cannot create the data directory ${options.dataDir}`, { cause: error })
+    }
+    const path = join(options.dataDir, STORE_FILE)
+    const created = !existsSync(path)
+    let db: Connection
+    try {
+      db = openConnection(path, options.driver ?? 'auto', options.loader ?? loadBetterSqlite)
+    } catch (error) {
+      throw new FactMemoryError('storage_unavailable', `cannot open ${path}`, { cause: error })
+    }
+    try {
+      const migrations = readMigrations(options.migrationsDir ?? defaultMigrationsDir())
+      const identity = readIdentity(db)
+      assertOpenable(identity, migrations.length, path)
+      db.exec('PRAGMA journal_mode = WAL')
+      db.exec('PRAGMA synchronous = FULL')
+      db.exec('PRAGMA foreign_keys = ON')
+      db.exec('PRAGMA busy_timeout = 5000')
+      applyMigrations(db, migrations, identity.userVersion)
+      if (created) chmodSync(path, 0o600)
+      const database = new Database(path, db)
+      database.ensureState(options.now())
+      return database
+    } catch (error) {
+      db.close()
+      if (error instanceof FactMemoryError) throw error
+      throw new FactMemoryError('storage_unavailable', `cannot open ${path}`, { cause: error })
+    }
+  }
+
+  /** Which binding serves this store. */
+  get driver(): DriverName {
+    return this.db.driver
+  }
+
+  /** Why the fallback binding is in use, if it is. */
+  get fallbackReason(): string | undefined {
+    return this.db.fallbackReason
+  }
+
+  /** Run a statement that changes rows. */
+  run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
+    return this.db.prepare(sql).run(...params)
+  }
+
+  /** Read one row. */
+  get(sql: string, ...params: SqlValue[]): Row | undefined {
+    return this.db.prepare(sql).get(...params)
+  }
+
+  /** Read all rows. */
+  all(sql: string, ...params: SqlValue[]): Row[] {
+    return this.db.prepare(sql).all(...params)
+  }
+
+  /**
+   * Run `fn` in a transaction; nested calls become savepoints. The outermost commit bumps the generation when
+   * anything changed. `fn` must be synchronous: a returned promise is refused, because awaiting would commit early.
+   * @param fn - the work.
+   * @returns what `fn` returned.
+   */
+  transaction<T>(fn: () => T): T {
+    const outer = this.depth === 0
+    const savepoint = `sp${this.depth}`
+    const before = outer ? this.totalChanges() : 0
+    this.db.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`)
+    this.depth += 1
+    try {
+      const result = fn()
+      if (result instanceof Promise) throw new Error('transaction work must be synchronous')
+      if (outer && this.totalChanges() !== before) {
+        this.db.prepare('UPDATE store_state SET generation = generation + 1 WHERE id = 1').run()
+      }
+      this.depth -= 1
+      this.db.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`)
+      return result
+    } catch (error) {
+      this.depth -= 1
+      if (outer) this.db.exec('ROLLBACK')
+      else this.db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
+      throw error
+    }
+  }
+
+  /** The committed-write counter. */
+  generation(): number {
+    return Number(this.get('SELECT generation FROM store_state WHERE id = 1')?.['generation'] ?? 0)
+  }
+
+  /** The store's stable random id. */
+  storeId(): string {
+    return String(this.get('SELECT store_id FROM store_state WHERE id = 1')?.['store_id'] ?? '')
+  }
+
+  /** Copy a consistent snapshot to `path`. */
+  backup(path: string): Promise<void> {
+    return this.db.backup(path)
+  }
+
+  /** Close the connection; later calls fail. */
+  close(): void {
+    this.db.close()
+  }
+
+  private totalChanges(): number {
+    return Number(this.db.prepare('SELECT total_changes() AS n').get()?.['n'] ?? 0)
+  }
+
+  private ensureState(now: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO store_state (id, store_id, generation, created_at) VALUES (1, ?, 0, ?)')
+      .run(randomUUID(), now)
+  }
+}

@@ -1,0 +1,484 @@
+/**
+ * FactStore: synchronous reads and writes of facts, their sources, identifiers, full-text terms, conflict groups,
+ * tombstones and write-time proposals. Writes follow the slot rules of `write-policy.ts`; every write is one
+ * transaction. Knows nothing of tools, routes, ranking or the model.
+ */
+import type { PreparedWrite } from '../fact-input.ts'
+import { sha256 } from '../text/normalize.ts'
+import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
+import { decideWrite, evidenceRank, type SlotRow, type WriteDecision } from '../write-policy.ts'
+import type { Database } from './database.ts'
+import type { Row } from './connection.ts'
+
+/** The result of one write. */
+export type WriteResult =
+  | { readonly kind: 'saved'; readonly fact: Fact; readonly superseded: readonly Fact[]; readonly retired: readonly Fact[] }
+  | { readonly kind: 'conflict'; readonly fact: Fact; readonly rivals: readonly Fact[] }
+  | {
+    readonly kind: 'duplicate'
+    readonly fact: Fact
+    readonly upgraded: boolean
+    readonly settled: boolean
+    readonly superseded: readonly Fact[]
+    readonly retired: readonly Fact[]
+  }
+  | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
+  | { readonly kind: 'refused'; readonly code: 'tombstoned'; readonly message: string }
+
+/** Which facts the model may read. */
+export interface Visibility {
+  /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
+  readonly includeSensitive: boolean
+}
+
+/** A full-text or identifier hit. */
+export interface ChannelHit {
+  readonly id: FactId
+  readonly score: number
+}
+
+/** Counts for status displays. */
+export interface StoreCounts {
+  readonly byStatus: Readonly<Record<string, number>>
+  readonly byEvidence: Readonly<Record<string, number>>
+  readonly openConflictGroups: number
+  readonly pendingProposals: number
+}
+
+const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
+  evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
+  conflict_group_id, revision, origin, session_id, turn, quote, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key`
+
+/** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
+const MODEL_VISIBLE = 'model_use_allowed = 1 AND (sensitivity IS NULL OR ? = 1)'
+
+/** Synchronous CRUD over facts and their satellites. */
+export class FactStore {
+  private readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /**
+   * Write one prepared fact under the slot rules, in one transaction.
+   * @param write - the prepared write.
+   * @param now - the current ISO instant.
+   * @returns what happened; a tombstoned claim or evidence is refused before any row is created.
+   */
+  write(write: PreparedWrite, now: string): WriteResult {
+    return this.db.transaction(() => {
+      const tomb = this.db.get(
+        `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
+        write.claimKey, write.evidenceKey)
+      if (tomb !== undefined) {
+        return {
+          kind: 'refused', code: 'tombstoned',
+          message: `this ${String(tomb['kind'])} was forgotten at the user's request (${String(tomb['created_at']).slice(0, 10)}); it cannot be written back`,
+        } as const
+      }
+      const slot = this.slotRows(write.slotKey)
+      const decision = decideWrite(write, slot)
+      return this.apply(write, decision, now)
+    })
+  }
+
+  /**
+   * Forget one fact: mark it forgotten, drop it from the indexes, tombstone its claim and evidence.
+   * @param id - the fact id.
+   * @param now - the current ISO instant.
+   * @returns the forgotten facts (empty when the id names no live fact).
+   */
+  forgetById(id: number, now: string): Fact[] {
+    return this.db.transaction(() => {
+      const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ? AND status <> 'forgotten'`, id)
+      if (row === undefined) return []
+      return this.forgetRows([toFact(row)], now)
+    })
+  }
+
+  /**
+   * Forget every live fact of a subject, or of one property of it.
+   * @param entityKey - canonical subject.
+   * @param predicateKey - canonical property, or undefined for the whole subject.
+   * @param now - the current ISO instant.
+   * @returns the forgotten facts.
+   */
+  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string): Fact[] {
+    return this.db.transaction(() => {
+      const rows = this.db.all(
+        `SELECT ${FACT_COLUMNS} FROM facts f
+          WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
+            AND (? IS NULL OR predicate_key = ?)`,
+        entityKey, predicateKey ?? null, predicateKey ?? null)
+      return this.forgetRows(rows.map(toFact), now)
+    })
+  }
+
+  /**
+   * Read facts by id, in the order given; missing ids are skipped.
+   * @param ids - fact ids.
+   * @returns the facts.
+   */
+  getFacts(ids: readonly number[]): Fact[] {
+    if (ids.length === 0) return []
+    const rows = new Map<number, Fact>()
+    for (const chunk of chunks(ids, 500)) {
+      for (const row of this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id IN (${placeholders(chunk.length)})`, ...chunk)) {
+        const fact = toFact(row)
+        rows.set(fact.id, fact)
+      }
+    }
+    return ids.flatMap((id) => rows.get(id) ?? [])
+  }
+
+  /**
+   * Full-text channel: BM25 over the terms column (lower score is better in FTS5; returned negated so higher is better).
+   * @param match - a MATCH expression built by `ftsMatchExpression`.
+   * @param limit - how many hits.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @param statuses - which statuses count.
+   * @returns hits, best first.
+   */
+  matchText(match: string, limit: number, visibility: Visibility | undefined, statuses: readonly FactStatus[]): ChannelHit[] {
+    const rows = this.db.all(
+      `SELECT f.id AS id, -bm25(facts_fts) AS score FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
+        WHERE facts_fts MATCH ? AND f.status IN (${placeholders(statuses.length)})
+          AND (? = 0 OR (${MODEL_VISIBLE}))
+        ORDER BY bm25(facts_fts) LIMIT ?`,
+      match, ...statuses, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+    return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+  }
+
+  /**
+   * Exact-identifier channel: facts carrying any of the identifiers, most identifiers matched first, then newest.
+   * @param identifiers - folded identifiers from the query.
+   * @param limit - how many hits.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @param statuses - which statuses count.
+   * @returns hits, best first; score is the number of identifiers matched.
+   */
+  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined, statuses: readonly FactStatus[]): ChannelHit[] {
+    if (identifiers.length === 0) return []
+    const rows = this.db.all(
+      `SELECT f.id AS id, count(*) AS score FROM fact_identifiers i JOIN facts f ON f.id = i.fact_id
+        WHERE i.ident IN (${placeholders(identifiers.length)}) AND f.status IN (${placeholders(statuses.length)})
+          AND (? = 0 OR (${MODEL_VISIBLE}))
+        GROUP BY f.id ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
+      ...identifiers, ...statuses, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+    return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+  }
+
+  /**
+   * Every non-forgotten row of the given slots, for rendering a slot's history newest first.
+   * @param slotKeys - slot keys.
+   * @returns rows grouped by slot, newest observation first within a slot.
+   */
+  slotHistory(slotKeys: readonly string[]): Fact[] {
+    if (slotKeys.length === 0) return []
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'
+        ORDER BY slot_key, observed_at DESC, id DESC`, ...slotKeys).map(toFact)
+  }
+
+  /**
+   * The directory's rows: active, model-visible facts, strongest evidence first, then most recently observed.
+   * @param limit - the most rows the budget can hold.
+   * @param visibility - model visibility.
+   * @returns the rows in priority order.
+   */
+  directoryFacts(limit: number, visibility: Visibility): Fact[] {
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
+        WHERE status = 'active' AND ${MODEL_VISIBLE}
+        ORDER BY evidence_rank, observed_at DESC, id LIMIT ?`,
+      visibility.includeSensitive ? 1 : 0, limit).map(toFact)
+  }
+
+  /** How many active facts the model may read. */
+  countDirectoryFacts(visibility: Visibility): number {
+    return Number(this.db.get(
+      `SELECT count(*) AS n FROM facts WHERE status = 'active' AND ${MODEL_VISIBLE}`,
+      visibility.includeSensitive ? 1 : 0)?.['n'] ?? 0)
+  }
+
+  /**
+   * Slots among the given ones that have an open conflict group.
+   * @param slotKeys - slot keys.
+   * @returns the contested slot keys.
+   */
+  contestedSlots(slotKeys: readonly string[]): Set<string> {
+    if (slotKeys.length === 0) return new Set()
+    const rows = this.db.all(
+      `SELECT DISTINCT slot_key FROM conflict_groups WHERE status = 'open' AND slot_key IN (${placeholders(slotKeys.length)})`,
+      ...slotKeys)
+    return new Set(rows.map((row) => String(row['slot_key'])))
+  }
+
+  /**
+   * Promote scheduled facts whose start has come and retire facts whose end has passed.
+   * @param now - the current ISO instant.
+   * @returns how many rows changed each way.
+   */
+  advance(now: string): { promoted: number; expired: number } {
+    return this.db.transaction(() => {
+      const expired = this.db.run(
+        `UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ?
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
+      const due = this.db.all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
+      for (const fact of due) this.promote(fact, now)
+      return { promoted: due.length, expired }
+    })
+  }
+
+  /** Counts by status and evidence, open conflict groups and pending proposals. */
+  counts(): StoreCounts {
+    const byStatus: Record<string, number> = {}
+    const byEvidence: Record<string, number> = {}
+    for (const row of this.db.all('SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence')) {
+      const n = Number(row['n'])
+      byStatus[String(row['status'])] = (byStatus[String(row['status'])] ?? 0) + n
+      if (row['status'] !== 'forgotten') byEvidence[String(row['evidence'])] = (byEvidence[String(row['evidence'])] ?? 0) + n
+    }
+    const openConflictGroups = Number(this.db.get(`SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`)?.['n'] ?? 0)
+    const pendingProposals = Number(this.db.get(`SELECT count(*) AS n FROM proposals WHERE status = 'pending'`)?.['n'] ?? 0)
+    return { byStatus, byEvidence, openConflictGroups, pendingProposals }
+  }
+
+  private slotRows(slotKey: string): SlotRow[] {
+    return this.db.all(
+      `SELECT id, claim_key, status, evidence, multi, conflict_group_id FROM facts
+        WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey)
+      .map((row) => ({
+        id: Number(row['id']) as FactId,
+        claimKey: String(row['claim_key']),
+        status: row['status'] as FactStatus,
+        evidence: row['evidence'] as Evidence,
+        multi: Number(row['multi']) === 1,
+        conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+      }))
+  }
+
+  private apply(write: PreparedWrite, decision: WriteDecision, now: string): WriteResult {
+    switch (decision.kind) {
+      case 'propose': {
+        const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
+        const existing = this.db.get('SELECT id FROM proposals WHERE fingerprint = ?', fingerprint)
+        if (existing !== undefined) {
+          return { kind: 'proposed', proposalId: Number(existing['id']), existing: true, reason: decision.reason }
+        }
+        const payload = JSON.stringify({
+          subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
+          scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
+          multi: write.multi, validFrom: write.validFrom, validTo: write.validTo,
+        })
+        const id = this.db.run(
+          `INSERT INTO proposals (fingerprint, kind, status, reason, payload, session_id, turn, created_at, updated_at)
+            VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
+          fingerprint, decision.reason, payload, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
+        return { kind: 'proposed', proposalId: id, existing: false, reason: decision.reason }
+      }
+      case 'duplicate': {
+        const upgraded = decision.upgradeTo !== undefined
+        if (upgraded) {
+          this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+            decision.upgradeTo, evidenceRank(decision.upgradeTo), now, decision.factId)
+        }
+        this.db.run('UPDATE facts SET observed_at = ? WHERE id = ? AND observed_at < ?', now, decision.factId, now)
+        this.addSource(decision.factId, write, now)
+        let superseded: Fact[] = []
+        let retired: Fact[] = []
+        if (decision.settle !== undefined) {
+          // The old value leaves the current set first, so the one-active-per-slot index never sees two.
+          superseded = this.supersede(decision.settle.supersede, decision.factId, now)
+          retired = this.retire(decision.settle.retire, now)
+          this.closeGroups(decision.settle.closeGroups, decision.factId, now)
+          this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ?
+            WHERE id = ? AND status = 'conflict'`, now, decision.factId)
+        }
+        const [fact] = this.getFacts([decision.factId])
+        if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
+        return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired }
+      }
+      case 'insert': {
+        // Superseded and retired rows leave the current set first, so the unique indexes see one current value.
+        const supersededIds = decision.supersede
+        this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ?, revision = revision + 1, updated_at = ?
+          WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
+        const retired = this.retire(decision.retire, now)
+        let groupId: number | null = decision.joinGroup ?? null
+        if (decision.conflict !== undefined) {
+          groupId = decision.conflict.groupId ?? this.db.run(
+            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, write.slotKey, now).lastInsertRowid
+          this.db.run(`UPDATE facts SET conflict_group_id = ?, updated_at = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
+            groupId, now, ...decision.conflict.against)
+        }
+        const id = this.insertFact(write, decision.status, groupId, now)
+        if (supersededIds.length > 0) {
+          this.db.run(`UPDATE facts SET superseded_by = ? WHERE id IN (${placeholders(supersededIds.length)})`, id, ...supersededIds)
+        }
+        if (write.multi) {
+          this.db.run(`UPDATE facts SET multi = 1, updated_at = ? WHERE slot_key = ? AND status = 'active' AND multi = 0`, now, write.slotKey)
+        }
+        this.closeGroups(decision.closeGroups, id, now)
+        const [fact] = this.getFacts([id])
+        if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+        if (decision.status === 'conflict') {
+          return { kind: 'conflict', fact, rivals: this.getFacts(decision.conflict?.against ?? []) }
+        }
+        return { kind: 'saved', fact, superseded: this.getFacts(supersededIds), retired }
+      }
+    }
+  }
+
+  private insertFact(write: PreparedWrite, status: 'active' | 'scheduled' | 'conflict', groupId: number | null, now: string): FactId {
+    this.db.run('INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', write.entityKey, write.subject, now)
+    const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', write.entityKey)?.['id'])
+    const id = this.db.run(
+      `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key,
+          evidence_key, multi, status, evidence, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
+          recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
+      write.value, write.slotKey, write.claimKey, write.evidenceKey, write.multi ? 1 : 0, status, write.evidence,
+      evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
+      write.validFrom, write.validTo, groupId, write.origin, write.anchor?.sessionId ?? null,
+      write.anchor?.turn ?? null, write.quote, now).lastInsertRowid as FactId
+    this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, write.terms)
+    for (const ident of write.identifiers) {
+      this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
+    }
+    this.addSource(id, write, now)
+    return id
+  }
+
+  private addSource(factId: number, write: PreparedWrite, now: string): void {
+    this.db.run(
+      `INSERT INTO fact_sources (fact_id, origin, evidence, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      factId, write.origin, write.evidence, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.quote, now)
+  }
+
+  private supersede(ids: readonly number[], by: number, now: string): Fact[] {
+    if (ids.length === 0) return []
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ?
+      WHERE id IN (${placeholders(ids.length)})`, by, now, now, ...ids)
+    return this.getFacts(ids)
+  }
+
+  private retire(ids: readonly number[], now: string): Fact[] {
+    if (ids.length === 0) return []
+    this.db.run(`UPDATE facts SET status = 'retired', valid_to = ?, revision = revision + 1, updated_at = ?
+      WHERE id IN (${placeholders(ids.length)})`, now, now, ...ids)
+    return this.getFacts(ids)
+  }
+
+  private closeGroups(groupIds: readonly number[], settledBy: number, now: string): void {
+    if (groupIds.length === 0) return
+    this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ?, settled_by = ?
+      WHERE status = 'open' AND id IN (${placeholders(groupIds.length)})`, now, settledBy, ...groupIds)
+  }
+
+  private promote(fact: Fact, now: string): void {
+    const slot = this.slotRows(fact.slotKey).filter((row) => row.id !== fact.id)
+    const decision = decideWrite(
+      { claimKey: fact.claimKey, evidence: fact.evidence, confidence: 1, inferred: false, multi: fact.multi, scheduled: false },
+      slot.filter((row) => row.status !== 'scheduled'))
+    if (decision.kind === 'duplicate') {
+      // The scheduled value is already current: the scheduled row folds into it.
+      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, updated_at = ? WHERE id = ?`,
+        decision.factId, now, now, fact.id)
+      return
+    }
+    if (decision.kind !== 'insert') return
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ?
+      WHERE id IN (${placeholders(decision.supersede.length)})`, fact.id, fact.validFrom, now, ...decision.supersede)
+    this.retire(decision.retire, now)
+    let groupId: number | null = decision.joinGroup ?? null
+    if (decision.conflict !== undefined) {
+      groupId = decision.conflict.groupId ?? this.db.run(
+        `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, fact.slotKey, now).lastInsertRowid
+      this.db.run(`UPDATE facts SET conflict_group_id = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
+        groupId, ...decision.conflict.against)
+    }
+    this.db.run(`UPDATE facts SET status = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+      decision.status === 'scheduled' ? 'active' : decision.status, groupId, now, fact.id)
+    this.closeGroups(decision.closeGroups, fact.id, now)
+  }
+
+  private forgetRows(facts: readonly Fact[], now: string): Fact[] {
+    for (const fact of facts) {
+      this.db.run(`UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ?
+        WHERE id = ?`, now, now, fact.id)
+      this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
+      this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
+      const evidenceKey = String(this.db.get('SELECT evidence_key FROM facts WHERE id = ?', fact.id)?.['evidence_key'])
+      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
+      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
+      // A conflict group left with fewer than two current rows has nothing left to settle.
+      if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
+    }
+    return this.getFacts(facts.map((fact) => fact.id))
+  }
+
+  private closeGroupIfMoot(groupId: number, now: string): void {
+    const current = Number(this.db.get(
+      `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status IN ('active', 'conflict')`, groupId)?.['n'] ?? 0)
+    const conflicts = Number(this.db.get(
+      `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status = 'conflict'`, groupId)?.['n'] ?? 0)
+    if (current < 2 || conflicts === 0) {
+      this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'`, now, groupId)
+      this.db.run(`UPDATE facts SET status = 'active', updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
+        AND NOT EXISTS (SELECT 1 FROM facts a WHERE a.slot_key = facts.slot_key AND a.status = 'active' AND a.multi = 0)`, now, groupId)
+    }
+  }
+}
+
+/**
+ * Map a database row to a Fact.
+ * @param row - a row selected with the store's fact columns.
+ * @returns the fact.
+ */
+export function toFact(row: Row): Fact {
+  return {
+    id: Number(row['id']) as FactId,
+    subject: String(row['subject']),
+    entityKey: String(row['entity_key']),
+    property: String(row['property']),
+    predicateKey: String(row['predicate_key']),
+    qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
+    scope: String(row['scope']),
+    value: String(row['value']),
+    slotKey: String(row['slot_key']),
+    claimKey: String(row['claim_key']),
+    multi: Number(row['multi']) === 1,
+    status: row['status'] as FactStatus,
+    evidence: row['evidence'] as Evidence,
+    confidence: Number(row['confidence']),
+    sensitivity: row['sensitivity'] === null ? null : row['sensitivity'] as Fact['sensitivity'],
+    modelUseAllowed: Number(row['model_use_allowed']) === 1,
+    observedAt: String(row['observed_at']),
+    recordedAt: String(row['recorded_at']),
+    validFrom: String(row['valid_from']),
+    validTo: row['valid_to'] === null ? null : String(row['valid_to']),
+    supersededBy: row['superseded_by'] === null ? null : Number(row['superseded_by']) as FactId,
+    conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+    revision: Number(row['revision']),
+    origin: row['origin'] as Fact['origin'],
+    sessionId: row['session_id'] === null ? null : String(row['session_id']),
+    turn: row['turn'] === null ? null : Number(row['turn']),
+    quote: row['quote'] === null ? null : String(row['quote']),
+  }
+}
+
+function placeholders(count: number): string {
+  return count === 0 ? 'NULL' : Array.from({ length: count }, () => '?').join(', ')
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+

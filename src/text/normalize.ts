@@ -1,0 +1,114 @@
+/** Pure text normalization: canonical subjects, predicates, values and qualifiers, and the claim/slot keys. */
+import { createHash } from 'node:crypto'
+
+/**
+ * Trailing role words dropped from a subject so "X plugin" and "X" are one entity. Kept short on purpose: generic
+ * words such as "server" or "tool" change what a name means ("mail server" is not "mail").
+ */
+const ROLE_WORDS = new Set(['plugin', 'project', 'service', 'repo', 'repository', 'library', 'package', 'extension'])
+
+/** CJK role suffixes, dropped only when at least two characters of name remain ("微服务" keeps its suffix). */
+const CJK_ROLE_SUFFIXES = ['插件', '项目', '服务', '仓库', '扩展']
+
+/** Characters folded into one separator inside names. */
+const SEPARATORS = /[\s_\-.·・,:;|]+/gu
+
+/**
+ * Unicode-normalize text for comparison: NFKC, lower case, whitespace collapsed, trimmed.
+ * @param text - any text.
+ * @returns the folded text.
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim()
+}
+
+/**
+ * Canonical key of a subject: case and separators folded and a trailing role word dropped, so
+ * "DSH Fact Memory", "dsh-fact-memory" and "dsh_fact_memory plugin" name one entity.
+ * @param subject - the subject as written.
+ * @returns the entity key (never empty for a non-empty subject).
+ */
+export function canonicalEntity(subject: string): string {
+  const words = splitName(subject)
+  const isRole = (word: string | undefined): boolean =>
+    word !== undefined && (ROLE_WORDS.has(word) || CJK_ROLE_SUFFIXES.includes(word))
+  while (words.length > 1 && isRole(words[words.length - 1])) words.pop()
+  const last = words[words.length - 1]
+  if (last !== undefined) {
+    const suffix = CJK_ROLE_SUFFIXES.find((role) => last.endsWith(role) && last.length - role.length >= 2)
+    if (suffix !== undefined) words[words.length - 1] = last.slice(0, -suffix.length)
+  }
+  return words.join(' ')
+}
+
+/**
+ * Canonical key of a property: case and separators folded ("Preferred_Editor" = "preferred editor").
+ * @param property - the property as written.
+ * @returns the predicate key.
+ */
+export function canonicalPredicate(property: string): string {
+  return splitName(property).join(' ')
+}
+
+/**
+ * Canonical form of a value for claim identity: NFKC, case folded, whitespace collapsed.
+ * @param value - the value as written.
+ * @returns the folded value.
+ */
+export function canonicalValue(value: string): string {
+  return foldText(value)
+}
+
+/**
+ * Canonical qualifier set: keys and values folded, empty pairs dropped, keys sorted.
+ * @param qualifiers - qualifier pairs as written.
+ * @returns a stable JSON text of the sorted pairs (`{}` when none).
+ */
+export function canonicalQualifiers(qualifiers: Readonly<Record<string, string>> | undefined): string {
+  if (qualifiers === undefined) return '{}'
+  const pairs = Object.entries(qualifiers)
+    .map(([key, value]) => [canonicalPredicate(key), foldText(value)] as const)
+    .filter(([key, value]) => key !== '' && value !== '')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify(Object.fromEntries(pairs))
+}
+
+/**
+ * The slot a value lives in: one entity, one predicate, one qualifier set.
+ * @returns a hex SHA-256.
+ */
+export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey: string): string {
+  return sha256(JSON.stringify(['slot', entityKey, predicateKey, qualifierKey]))
+}
+
+/**
+ * The claim key: SHA-256 over the normalized entity, predicate, qualifier set and value.
+ * @returns a hex SHA-256.
+ */
+export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string): string {
+  return sha256(JSON.stringify(['claim', entityKey, predicateKey, qualifierKey, valueKey]))
+}
+
+/**
+ * The evidence key a forget tombstones beside the claim: the folded quote when there is one, else the claim itself.
+ * @param quote - the supporting quote, if any.
+ * @param claimKey - the claim key.
+ * @returns a hex SHA-256.
+ */
+export function evidenceKeyOf(quote: string | null | undefined, claimKey: string): string {
+  const folded = quote === null || quote === undefined ? '' : foldText(quote)
+  return sha256(JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : ['evidence-quote', folded]))
+}
+
+/**
+ * Hex SHA-256 of UTF-8 text.
+ * @param text - input text.
+ * @returns 64 hex characters.
+ */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+function splitName(name: string): string[] {
+  return name.normalize('NFKC').toLowerCase().replace(SEPARATORS, ' ').trim().split(' ').filter((word) => word !== '')
+}

@@ -1,0 +1,136 @@
+/**
+ * Pure privacy scan: does a fact carry a credential (refused, or stored masked) or personal data (stored, but
+ * withheld from the model)? Patterns favour catching secrets over sparing odd-looking identifiers, except for
+ * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets.
+ */
+import type { Sensitivity } from '../types.ts'
+
+/** What the scan found, with a short reason a person can read. */
+export interface PrivacyFinding {
+  readonly sensitivity: Sensitivity
+  readonly reason: string
+}
+
+const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/u, 'a private key block'],
+  [/\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}/u, 'an API secret key (sk-…)'],
+  [/\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}/u, 'a GitHub token'],
+  [/\bglpat-[A-Za-z0-9_-]{16,}/u, 'a GitLab token'],
+  [/\bxox[abprse]-[A-Za-z0-9-]{10,}/u, 'a Slack token'],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/u, 'an AWS access key id'],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/u, 'a Google API key'],
+  [/\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/u, 'a Stripe key'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/u, 'a JSON web token'],
+  [/\bbearer\s+[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s:/@]+@/iu, 'a URL with an embedded password'],
+  [/\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|密码|口令|密钥)\s*[:=：]\s*\S{4,}/iu,
+    'a password or key assignment'],
+]
+
+/** Property names that make any secret-looking value a credential. */
+const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
+
+const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/u
+const CN_MOBILE = /(?<!\d)(?:\+?86[\s-]?)?1[3-9]\d[\s-]?\d{4}[\s-]?\d{4}(?!\d)/u
+const INTL_PHONE = /(?<![\w+])\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]?\d{2,4}){1,4}(?!\d)/u
+const NANP_PHONE = /(?<!\d)\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?!\d)|(?<![\d.-])\d{3}-\d{3}-\d{4}(?![\d-])/u
+const PHONE_PROPERTY = /(?:phone|mobile|cell|tel(?:ephone)?|whatsapp|电话|手机|联系方式)/iu
+const US_SSN = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/u
+const CN_ID = /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/gu
+const ID_PROPERTY = /(?:passport|ssn|social security|national id|id (?:card )?number|身份证|护照|证件号)/iu
+const CARD = /(?<!\d)(?:\d[ -]?){13,19}(?!\d)/gu
+
+/**
+ * Scan one fact for sensitive content.
+ * @param property - the fact's property (its name can make a value a credential, phone or ID number).
+ * @param value - the value, and any quote, to scan.
+ * @returns the strongest finding (credential before personal data), or `undefined` when clean.
+ */
+export function scanPrivacy(property: string, value: string): PrivacyFinding | undefined {
+  return findCredential(property, value) ?? findPersonalData(property, value)
+}
+
+function findCredential(property: string, value: string): PrivacyFinding | undefined {
+  for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
+    if (pattern.test(value)) return { sensitivity: 'credential', reason: `the value looks like ${reason}` }
+  }
+  if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
+    return { sensitivity: 'credential', reason: `"${property}" names a secret and the value looks like one` }
+  }
+  for (const token of value.split(/[\s"'`,;]+/u)) {
+    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: 'the value holds a long random-looking token' }
+  }
+  for (const match of value.matchAll(CARD)) {
+    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: 'the value holds a payment card number' }
+  }
+  return undefined
+}
+
+function findPersonalData(property: string, value: string): PrivacyFinding | undefined {
+  if (EMAIL.test(value)) return { sensitivity: 'email', reason: 'the value holds an email address' }
+  for (const match of value.matchAll(CN_ID)) {
+    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: 'the value holds a resident ID number' }
+  }
+  if (US_SSN.test(value) || (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))) {
+    return { sensitivity: 'id_number', reason: 'the value holds an ID number' }
+  }
+  if (CN_MOBILE.test(value) || INTL_PHONE.test(value) || NANP_PHONE.test(value)) {
+    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+  }
+  if (PHONE_PROPERTY.test(property) && (value.match(/\d/gu)?.length ?? 0) >= 7) {
+    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+  }
+  return undefined
+}
+
+/** A value is secret-looking when it is one word of 6+ characters that is not plain prose. */
+function looksLikeSecretValue(value: string): boolean {
+  const trimmed = value.trim()
+  if (trimmed.length < 6 || /\s/u.test(trimmed)) return false
+  return /\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1))
+}
+
+/**
+ * A token of 24+ characters mixing upper case, lower case and digits with high character entropy. Pure hex
+ * (digests, commit ids) and dotted or slashed names are left alone.
+ */
+function isHighEntropyToken(token: string): boolean {
+  if (token.length < 24 || token.length > 512) return false
+  if (/^[0-9a-f]+$/iu.test(token)) return false
+  if (/[./\\:@]/u.test(token)) return false
+  if (!/[A-Z]/u.test(token) || !/[a-z]/u.test(token) || !/\d/u.test(token)) return false
+  return shannonBitsPerChar(token) >= 4
+}
+
+function shannonBitsPerChar(text: string): number {
+  const counts = new Map<string, number>()
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1)
+  let bits = 0
+  for (const count of counts.values()) {
+    const p = count / text.length
+    bits -= p * Math.log2(p)
+  }
+  return bits
+}
+
+function luhnValid(digits: string): boolean {
+  if (digits.length < 13 || digits.length > 19 || /^(\d)\1+$/u.test(digits)) return false
+  let sum = 0
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+function cnIdChecksumValid(id: string): boolean {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+  const checks = '10X98765432'
+  let sum = 0
+  for (let i = 0; i < 17; i += 1) sum += Number(id[i]) * (weights[i] ?? 0)
+  return checks[sum % 11] === id[17]?.toUpperCase()
+}

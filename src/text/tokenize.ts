@@ -1,0 +1,88 @@
+/**
+ * Pure tokenization for the full-text channel: ASCII and other alphabetic text becomes words, CJK runs become
+ * overlapping bigrams, so "数据库端口" and "database port" are both searchable with one FTS5 table.
+ */
+
+/** Scripts written without spaces; their runs are split into overlapping bigrams. */
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
+const WORD = /[\p{L}\p{N}]+/gu
+
+/**
+ * English function words dropped from queries and the index: they carry no signal in short claims and would make
+ * an OR query touch most of the table.
+ */
+const STOPWORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'with', 'from', 'as', 'is', 'are',
+  'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that', 'these', 'those', 'what', 'which', 'who', 'whom',
+  'whose', 'when', 'where', 'why', 'how', 'do', 'does', 'did', 'has', 'have', 'had', 'i', 'me', 'my', 'we', 'our',
+  'you', 'your', 'he', 'him', 'his', 'she', 'her', 'they', 'them', 'their', 'there', 'here', 'not', 'no', 'so', 'if',
+  'than', 'then', 'about', 'into', 'over', 'can', 'could', 'would', 'should', 'will', 'shall', 'may', 'might', 'any',
+  'some', 'all', 'just', 'also', 'very', 'up', 'out',
+])
+
+/**
+ * Split text into search terms: lower-cased words outside CJK runs (stopwords removed) and bigrams inside them
+ * (a lone CJK character stays a unigram). Order follows the text; duplicates are kept.
+ * @param text - any text.
+ * @returns the terms.
+ */
+export function searchTerms(text: string): string[] {
+  const folded = text.normalize('NFKC').toLowerCase()
+  const terms: string[] = []
+  let last = 0
+  for (const match of folded.matchAll(CJK_RUN)) {
+    pushWords(folded.slice(last, match.index), terms)
+    pushBigrams(match[0], terms)
+    last = match.index + match[0].length
+  }
+  pushWords(folded.slice(last), terms)
+  return terms
+}
+
+/**
+ * The text stored in the FTS5 column for a fact: its terms joined by spaces, so FTS5's own tokenizer sees exactly
+ * the terms chosen here.
+ * @param parts - subject, property, value and qualifier text.
+ * @returns the indexable text.
+ */
+export function indexText(parts: readonly string[]): string {
+  return parts.flatMap((part) => searchTerms(part)).join(' ')
+}
+
+/**
+ * Build a safe FTS5 MATCH expression: distinct terms, each a quoted string, joined by OR.
+ * @param query - user or model text.
+ * @param maxTerms - cap on the number of terms, so a pasted essay cannot become a huge query.
+ * @returns the expression, or `undefined` when the query has no searchable term.
+ */
+export function ftsMatchExpression(query: string, maxTerms: number): string | undefined {
+  const distinct = [...new Set(searchTerms(query))].slice(0, maxTerms)
+  if (distinct.length === 0) return undefined
+  return distinct.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ')
+}
+
+/**
+ * Whether a text contains any CJK character.
+ * @param text - any text.
+ * @returns true when at least one Han, kana or Hangul character occurs.
+ */
+export function hasCjk(text: string): boolean {
+  return CJK_CHAR.test(text)
+}
+
+function pushWords(segment: string, terms: string[]): void {
+  for (const match of segment.matchAll(WORD)) {
+    const word = match[0]
+    if (!STOPWORDS.has(word)) terms.push(word)
+  }
+}
+
+function pushBigrams(run: string, terms: string[]): void {
+  const chars = [...run]
+  if (chars.length === 1) {
+    terms.push(run)
+    return
+  }
+  for (let i = 0; i + 1 < chars.length; i += 1) terms.push(`${chars[i]}${chars[i + 1]}`)
+}

@@ -1,0 +1,109 @@
+/** The memory_search tool: parse arguments, search under the privacy switches and budget, render the answer. */
+import type { ResolvedConfig } from '../config.ts'
+import type { FactMemory } from '../fact-memory.ts'
+import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
+import { parseArgs, searchArgs } from './tool-args.schema.ts'
+
+/** What the memory tools need from the plugin. */
+export interface ToolDeps {
+  readonly memory: FactMemory
+  /** The live configuration, read at each call. */
+  readonly config: () => ResolvedConfig
+}
+
+const nullable = (schema: OutputSchema): OutputSchema => ({ oneOf: [schema, { type: 'null' }] })
+
+const SEARCH_OUTPUT: OutputSchema = {
+  type: 'object',
+  properties: {
+    outcome: { type: 'string', enum: ['ok', 'not_found', 'needs_selection', 'refused', 'unavailable'] },
+    query: { type: 'string' },
+    asOf: nullable({ type: 'string' }),
+    channels: { type: 'array', items: { type: 'string' } },
+    skipped: { type: 'array', items: { type: 'string' } },
+    timeZone: { type: 'string' },
+    omitted: { type: 'integer' },
+    message: nullable({ type: 'string' }),
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          subject: { type: 'string' },
+          property: { type: 'string' },
+          qualifiers: { type: 'object' },
+          contested: { type: 'boolean' },
+          values: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                id: { type: 'integer' },
+                value: { type: 'string' },
+                status: { type: 'string' },
+                evidence: { type: 'string' },
+                validFrom: { type: 'string' },
+                validTo: nullable({ type: 'string' }),
+                observedAt: { type: 'string' },
+                source: { type: 'string' },
+                quote: nullable({ type: 'string' }),
+                sensitive: { type: 'boolean' },
+              },
+              required: ['id', 'value', 'status', 'evidence', 'validFrom', 'validTo', 'observedAt', 'source', 'quote', 'sensitive'],
+            },
+          },
+        },
+        required: ['subject', 'property', 'qualifiers', 'contested', 'values'],
+      },
+    },
+  },
+  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'timeZone', 'results', 'omitted', 'message'],
+}
+
+/**
+ * Build the memory_search tool.
+ * @param deps - the service and the live configuration.
+ * @returns the tool definition.
+ */
+export function memorySearchTool(deps: ToolDeps): ToolSpec {
+  return {
+    name: 'memory_search',
+    description: [
+      'Search the cross-session fact memory: facts (subject · property · value) recorded in earlier conversations,',
+      'each with its dates, evidence level and source. Matches words (Chinese and English) and exact identifiers such as',
+      'ports, paths, URLs, versions and package names. Within one subject · property the newest value comes first and',
+      'older values are listed below it. Pass as_of (YYYY-MM-DD) to ask what was current on that day.',
+      'Outcomes: ok, not_found (the store has no record — not that the claim is false), needs_selection (values',
+      'conflict and the user has not settled them: do not pick one), refused, unavailable.',
+    ].join(' '),
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for: words, a subject, or an identifier such as a port or path.' },
+        limit: { type: 'integer', minimum: 1, maximum: 10, description: 'Most results (default from settings, 5).' },
+        as_of: { type: 'string', description: 'Optional date (YYYY-MM-DD) or ISO timestamp: answer with the values current then.' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    output: {
+      schema: SEARCH_OUTPUT,
+      render: (_args: unknown, value: SearchValue) => [{ type: 'text', text: renderSearchText(value) }],
+    },
+    isConcurrencySafe: () => true,
+    async execute(args) {
+      const config = deps.config()
+      const parsed = parseArgs(searchArgs, args)
+      if (!parsed.ok) {
+        const query = typeof (args as { query?: unknown } | null)?.query === 'string' ? String((args as { query: string }).query).slice(0, 200) : ''
+        return searchFailure('refused', query, parsed.message, config.displayTimeZone)
+      }
+      return deps.memory.search({
+        query: parsed.value.query.trim(),
+        limit: parsed.value.limit ?? config.searchLimit,
+        asOf: parsed.value.as_of,
+      }, config)
+    },
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The memory_write tool: parse arguments, check that an explicit_user claim is backed by the user's own words,
+ * anchor the write to its session and turn, apply the slot rules, and report the outcome in words.
+ */
+import type { WriteAnswer } from '../fact-memory.ts'
+import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import { formatInstant } from '../text/dates.ts'
+import type { Evidence, Fact } from '../types.ts'
+import type { ToolDeps } from './memory-search.ts'
+import { anchorOf, userSaid } from './session-anchor.ts'
+import { parseArgs, writeArgs } from './tool-args.schema.ts'
+
+/** The canonical value of memory_write. */
+export interface WriteValue {
+  readonly outcome: 'ok' | 'saved' | 'pending' | 'conflict' | 'refused' | 'unavailable'
+  readonly message: string
+  readonly factId: number | null
+  readonly proposalId: number | null
+  readonly status: string | null
+  readonly evidence: string | null
+  readonly sensitivity: string | null
+  /** Facts this write replaced or retired. */
+  readonly replaced: readonly { readonly id: number; readonly value: string }[]
+  /** For a conflict: the values it contradicts. */
+  readonly rivals: readonly { readonly id: number; readonly value: string; readonly evidence: string }[]
+  /** Why the evidence was lowered, when it was. */
+  readonly note: string | null
+}
+
+const nullable = (schema: OutputSchema): OutputSchema => ({ oneOf: [schema, { type: 'null' }] })
+const idValue: OutputSchema = {
+  type: 'object', properties: { id: { type: 'integer' }, value: { type: 'string' } }, required: ['id', 'value'],
+}
+
+const WRITE_OUTPUT: OutputSchema = {
+  type: 'object',
+  properties: {
+    outcome: { type: 'string', enum: ['ok', 'saved', 'pending', 'conflict', 'refused', 'unavailable'] },
+    message: { type: 'string' },
+    factId: nullable({ type: 'integer' }),
+    proposalId: nullable({ type: 'integer' }),
+    status: nullable({ type: 'string' }),
+    evidence: nullable({ type: 'string' }),
+    sensitivity: nullable({ type: 'string' }),
+    replaced: { type: 'array', items: idValue },
+    rivals: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, value: { type: 'string' }, evidence: { type: 'string' } },
+        required: ['id', 'value', 'evidence'],
+      },
+    },
+    note: nullable({ type: 'string' }),
+  },
+  required: ['outcome', 'message', 'factId', 'proposalId', 'status', 'evidence', 'sensitivity', 'replaced', 'rivals', 'note'],
+}
+
+/**
+ * Build the memory_write tool.
+ * @param deps - the service and the live configuration.
+ * @returns the tool definition.
+ */
+export function memoryWriteTool(deps: ToolDeps): ToolSpec {
+  return {
+    name: 'memory_write',
+    description: [
+      'Store one durable fact for later conversations: subject · property · value (e.g. "billing-api" · "port" · "8123").',
+      'Use it when the user states a lasting preference, decision or property, or asks you to remember something.',
+      'evidence: explicit_user when the user said it (pass their exact words as quote — without them it is recorded as',
+      'observed); observed for what you read from files or tools; unverified for hearsay; inferred for your own',
+      'conclusion (queued for the user to review). A property holds one current value unless multi is true; a weaker',
+      'value never replaces what the user stated, it is recorded as a visible conflict. Credentials are refused;',
+      'personal data is stored but hidden from model context. Outcomes: saved, ok (already known), pending, conflict,',
+      'refused, unavailable.',
+    ].join(' '),
+    parameters: {
+      type: 'object',
+      properties: {
+        subject: { type: 'string', description: 'The stable entity the fact is about: a project, service, person, tool or "user".' },
+        property: { type: 'string', description: 'The attribute, e.g. "port", "preferred editor", "deploy target".' },
+        value: { type: 'string', description: 'The value, short and self-contained.' },
+        evidence: { type: 'string', enum: ['explicit_user', 'observed', 'unverified', 'inferred'], description: 'How you know it (default observed).' },
+        quote: { type: 'string', description: 'The exact words the fact comes from; required for explicit_user.' },
+        scope: { type: 'string', description: 'Optional scope label, e.g. a project name (default global).' },
+        qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
+        confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
+        multi: { type: 'boolean', description: 'True when the property legitimately holds several values at once (e.g. languages spoken).' },
+        valid_from: { type: 'string', description: 'Optional date (YYYY-MM-DD) from which the value holds; a future date schedules it.' },
+        valid_to: { type: 'string', description: 'Optional date after which the value no longer holds.' },
+      },
+      required: ['subject', 'property', 'value'],
+      additionalProperties: false,
+    },
+    output: {
+      schema: WRITE_OUTPUT,
+      render: (_args: unknown, value: WriteValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
+    },
+    async execute(args, exec) {
+      const config = deps.config()
+      const parsed = parseArgs(writeArgs, args)
+      if (!parsed.ok) return failure('refused', parsed.message)
+      const a = parsed.value
+      let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
+      let note: string | null = null
+      if (evidence === 'explicit_user' && !userSaid(exec.agent?.session, a.quote ?? a.value)) {
+        evidence = 'observed'
+        note = a.quote === undefined
+          ? 'evidence lowered to observed: explicit_user needs the user\'s own words as quote'
+          : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
+      }
+      const answer = deps.memory.write({
+        subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, scope: a.scope,
+        qualifiers: a.qualifiers, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
+        inferred: a.evidence === 'inferred', origin: 'tool', anchor: anchorOf(exec.agent),
+      }, config)
+      return describeWrite(answer, note, config.displayTimeZone)
+    },
+  }
+}
+
+/**
+ * Turn a write answer into the tool value and its sentence.
+ * @param answer - what the service did.
+ * @param note - an evidence downgrade note, if any.
+ * @param timeZone - display zone.
+ * @returns the tool value.
+ */
+export function describeWrite(answer: WriteAnswer, note: string | null, timeZone: string): WriteValue {
+  const suffix = note === null ? '' : ` Note: ${note}.`
+  switch (answer.kind) {
+    case 'refused':
+    case 'unavailable':
+      return failure(answer.kind, `${answer.message}. Nothing was stored.`)
+    case 'proposed':
+      return {
+        ...empty('pending', `Queued as proposal #${answer.proposalId}${answer.existing ? ' (already queued)' : ''}: ${answer.reason === 'inferred' ? 'an inferred value' : 'a value below the 0.6 confidence floor'} is reviewed by the user before it becomes a fact.${suffix}`),
+        proposalId: answer.proposalId, note,
+      }
+    case 'saved': {
+      const fact = answer.fact
+      const replaced = [...answer.superseded, ...answer.retired].map((f) => ({ id: f.id, value: shown(f) }))
+      const scheduled = fact.status === 'scheduled' ? ` It becomes current on ${formatInstant(fact.validFrom, timeZone)}.` : ''
+      const replacing = answer.superseded.length === 0 ? '' : ` It replaces ${answer.superseded.map((f) => `${shown(f)} (#${f.id})`).join(', ')}, kept as history.`
+      const settled = answer.retired.length === 0 ? '' : ` The conflict is settled: ${answer.retired.map((f) => `${shown(f)} (#${f.id})`).join(', ')} retired.`
+      return {
+        ...factValue('saved', fact, `${fact.status === 'scheduled' ? 'Scheduled' : 'Stored'} #${fact.id}: ${label(fact)} (${fact.evidence}).${scheduled}${replacing}${settled}${sensitiveNote(fact)}${suffix}`),
+        replaced, note,
+      }
+    }
+    case 'duplicate': {
+      const fact = answer.fact
+      const replaced = [...answer.superseded, ...answer.retired].map((f) => ({ id: f.id, value: shown(f) }))
+      if (answer.settled) {
+        return {
+          ...factValue('saved', fact, `The user's statement settles the conflict: ${label(fact)} (#${fact.id}) is current; ${replaced.map((r) => `${r.value} (#${r.id})`).join(', ')} retired.${suffix}`),
+          replaced, note,
+        }
+      }
+      const upgraded = answer.upgraded ? ` Evidence raised to ${fact.evidence}.` : ''
+      return { ...factValue('ok', fact, `Already known as #${fact.id}: ${label(fact)}; this observation was added to its sources.${upgraded}${suffix}`), note }
+    }
+    case 'conflict': {
+      const fact = answer.fact
+      const rivals = answer.rivals.map((f) => ({ id: f.id, value: shown(f), evidence: f.evidence }))
+      return {
+        ...factValue('conflict', fact, `Recorded #${fact.id} as a CONFLICT: ${label(fact)} (${fact.evidence}) contradicts ${rivals.map((r) => `${r.value} (#${r.id}, ${r.evidence})`).join(', ')}, which stays current. A weaker source does not replace a stronger one; memory_search reports needs_selection until the user settles it.${suffix}`),
+        rivals, note,
+      }
+    }
+  }
+}
+
+function empty(outcome: WriteValue['outcome'], message: string): WriteValue {
+  return { outcome, message, factId: null, proposalId: null, status: null, evidence: null, sensitivity: null, replaced: [], rivals: [], note: null }
+}
+
+function failure(outcome: 'refused' | 'unavailable', message: string): WriteValue {
+  return empty(outcome, message)
+}
+
+function factValue(outcome: WriteValue['outcome'], fact: Fact, message: string): WriteValue {
+  return { ...empty(outcome, message), factId: fact.id, status: fact.status, evidence: fact.evidence, sensitivity: fact.sensitivity }
+}
+
+function label(fact: Fact): string {
+  return `${fact.subject} · ${fact.property} = ${shown(fact)}`
+}
+
+/** A sensitive value is never echoed back. */
+function shown(fact: Fact): string {
+  return fact.sensitivity === null ? fact.value : `[${fact.sensitivity} withheld]`
+}
+
+function sensitiveNote(fact: Fact): string {
+  if (fact.sensitivity === null) return ''
+  if (fact.sensitivity === 'credential') return ' It looks like a credential: stored masked for the user and never shown to the model.'
+  return ` It holds personal data (${fact.sensitivity}): kept for the user, withheld from the directory and search unless the user allows it.`
+}

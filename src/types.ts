@@ -1,0 +1,96 @@
+/** Domain types shared by the store, the policies, retrieval and the tools. Types only. */
+
+declare const factIdBrand: unique symbol
+/** Row id of a fact. */
+export type FactId = number & { readonly [factIdBrand]: true }
+
+/** How much the store trusts a value, strongest first. */
+export type Evidence = 'explicit_user' | 'confirmed_user' | 'observed' | 'unverified'
+
+/** Evidence levels in rank order, strongest first. */
+export const EVIDENCE_ORDER: readonly Evidence[] = ['explicit_user', 'confirmed_user', 'observed', 'unverified']
+
+/**
+ * Lifecycle of a fact row.
+ * - `active`: the current value of its slot (single-valued slots hold at most one).
+ * - `scheduled`: becomes current at `validFrom`, which lies in the future.
+ * - `conflict`: an untrusted contradiction of the active value, waiting to be settled.
+ * - `superseded`: replaced by a trusted newer value (`supersededBy`), kept for history.
+ * - `retired`: a conflict rival dropped when the slot was settled.
+ * - `expired`: its `validTo` has passed.
+ * - `forgotten`: removed at the user's request; tombstoned.
+ */
+export type FactStatus = 'active' | 'scheduled' | 'conflict' | 'superseded' | 'retired' | 'expired' | 'forgotten'
+
+/** Statuses that still describe the present or the future. */
+export const CURRENT_STATUSES: readonly FactStatus[] = ['active', 'scheduled', 'conflict']
+
+/** What kind of sensitive data a value carries. */
+export type Sensitivity = 'credential' | 'email' | 'phone' | 'id_number'
+
+/** Which path a fact or source came through. */
+export type Origin = 'tool' | 'import' | 'rule' | 'extract' | 'proposal' | 'page'
+
+/** Where in a conversation a write happened. */
+export interface Anchor {
+  /** The DSH session id. */
+  readonly sessionId: string
+  /** The turn number inside that session, when known. */
+  readonly turn: number | null
+}
+
+/** One stored fact row as the rest of the plugin sees it. */
+export interface Fact {
+  readonly id: FactId
+  readonly subject: string
+  readonly entityKey: string
+  readonly property: string
+  readonly predicateKey: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly scope: string
+  readonly value: string
+  readonly slotKey: string
+  readonly claimKey: string
+  readonly multi: boolean
+  readonly status: FactStatus
+  readonly evidence: Evidence
+  readonly confidence: number
+  readonly sensitivity: Sensitivity | null
+  readonly modelUseAllowed: boolean
+  /** ISO UTC instant this value was last observed. */
+  readonly observedAt: string
+  /** ISO UTC instant the row was written (transaction time). */
+  readonly recordedAt: string
+  /** ISO UTC instant the value became (or becomes) valid. */
+  readonly validFrom: string
+  /** ISO UTC instant the value stopped being valid, if it has. */
+  readonly validTo: string | null
+  readonly supersededBy: FactId | null
+  readonly conflictGroupId: number | null
+  readonly revision: number
+  readonly origin: Origin
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly quote: string | null
+}
+
+/** A fact as a caller asks to store it, before normalization and policy. */
+export interface FactInput {
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly evidence: Evidence
+  readonly quote?: string | undefined
+  readonly scope?: string | undefined
+  readonly qualifiers?: Readonly<Record<string, string>> | undefined
+  readonly confidence?: number | undefined
+  readonly multi?: boolean | undefined
+  /** ISO UTC instant the value becomes valid; defaults to now. */
+  readonly validFrom?: string | undefined
+  /** ISO UTC instant the value stops being valid. */
+  readonly validTo?: string | undefined
+  /** Marks an inferred value: it becomes a proposal, never a fact. */
+  readonly inferred?: boolean | undefined
+  readonly origin: Origin
+  readonly anchor?: Anchor | undefined
+}

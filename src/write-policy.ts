@@ -1,0 +1,160 @@
+/**
+ * Pure slot rules: given a candidate value and the current rows of its slot, decide whether it is a duplicate, a
+ * proposal, a scheduled value, a replacement, a contradiction, or a settlement. No database, no clock.
+ */
+import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from './types.ts'
+
+/** Candidates below this confidence become proposals instead of facts. */
+export const PROPOSAL_CONFIDENCE_FLOOR = 0.6
+
+/** The candidate as the policy sees it. */
+export interface PolicyCandidate {
+  readonly claimKey: string
+  readonly evidence: Evidence
+  readonly confidence: number
+  readonly inferred: boolean
+  readonly multi: boolean
+  /** True when the value only becomes valid in the future. */
+  readonly scheduled: boolean
+}
+
+/** A current row of the slot (active, scheduled or conflict). */
+export interface SlotRow {
+  readonly id: FactId
+  readonly claimKey: string
+  readonly status: FactStatus
+  readonly evidence: Evidence
+  readonly multi: boolean
+  readonly conflictGroupId: number | null
+}
+
+/** What to do with a candidate. */
+export type WriteDecision =
+  | { readonly kind: 'propose'; readonly reason: 'inferred' | 'low_confidence' }
+  | {
+    readonly kind: 'duplicate'
+    readonly factId: FactId
+    /** The stronger evidence to record on the existing row, when the candidate brings one. */
+    readonly upgradeTo: Evidence | undefined
+    /** When the candidate is the user's own statement of a contested value: settle the slot on this row. */
+    readonly settle: SlotSettlement | undefined
+  }
+  | {
+    readonly kind: 'insert'
+    readonly status: 'active' | 'scheduled' | 'conflict'
+    /** Rows the new value replaces (stamped superseded, pointing at the new row). */
+    readonly supersede: readonly FactId[]
+    /** Open conflict rivals dropped because the user settled the slot. */
+    readonly retire: readonly FactId[]
+    /** Conflict bookkeeping for an untrusted contradiction. */
+    readonly conflict: { readonly groupId: number | null; readonly against: readonly FactId[] } | undefined
+    /** Conflict groups closed by this write. */
+    readonly closeGroups: readonly number[]
+    /** An open conflict group the new active row takes part in (its rivals are still unsettled). */
+    readonly joinGroup: number | undefined
+  }
+
+/** How a duplicate settles a contested slot. */
+export interface SlotSettlement {
+  readonly supersede: readonly FactId[]
+  readonly retire: readonly FactId[]
+  readonly closeGroups: readonly number[]
+}
+
+/**
+ * Rank of an evidence level: 0 is strongest.
+ * @param evidence - the level.
+ * @returns its index in {@link EVIDENCE_ORDER}.
+ */
+export function evidenceRank(evidence: Evidence): number {
+  return EVIDENCE_ORDER.indexOf(evidence)
+}
+
+/**
+ * Decide a write. The caller has already refused tombstoned and credential values.
+ * @param candidate - the value to write.
+ * @param slot - the slot's current rows (active, scheduled, conflict).
+ * @returns the decision; never touches storage.
+ */
+export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision {
+  if (candidate.inferred) return { kind: 'propose', reason: 'inferred' }
+  if (candidate.confidence < PROPOSAL_CONFIDENCE_FLOOR) return { kind: 'propose', reason: 'low_confidence' }
+
+  const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
+  const duplicate = slot.find((row) => row.claimKey === candidate.claimKey)
+  if (duplicate !== undefined) {
+    const stronger = evidenceRank(candidate.evidence) < evidenceRank(duplicate.evidence) ? candidate.evidence : undefined
+    const settles = candidate.evidence === 'explicit_user' && openGroups.length > 0 && duplicate.status !== 'scheduled'
+    return {
+      kind: 'duplicate',
+      factId: duplicate.id,
+      upgradeTo: stronger,
+      settle: settles ? settlementAround(duplicate, slot, openGroups) : undefined,
+    }
+  }
+
+  if (candidate.scheduled) {
+    return plainInsert('scheduled')
+  }
+
+  const multiValued = candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
+  if (multiValued) {
+    return plainInsert('active')
+  }
+
+  const active = slot.find((row) => row.status === 'active')
+  const rivals = slot.filter((row) => row.status === 'conflict').map((row) => row.id)
+
+  if (candidate.evidence === 'explicit_user') {
+    return {
+      kind: 'insert',
+      status: 'active',
+      supersede: active === undefined ? [] : [active.id],
+      retire: rivals,
+      conflict: undefined,
+      closeGroups: openGroups,
+      joinGroup: undefined,
+    }
+  }
+
+  if (active === undefined) {
+    if (rivals.length === 0) {
+      return plainInsert('active')
+    }
+    return {
+      kind: 'insert', status: 'conflict', supersede: [], retire: [],
+      conflict: { groupId: openGroups[0] ?? null, against: rivals }, closeGroups: [], joinGroup: undefined,
+    }
+  }
+
+  const trusted = evidenceRank(candidate.evidence) <= evidenceRank(active.evidence)
+  if (trusted) {
+    return {
+      kind: 'insert', status: 'active', supersede: [active.id], retire: [], conflict: undefined, closeGroups: [],
+      joinGroup: openGroups[0],
+    }
+  }
+  return {
+    kind: 'insert', status: 'conflict', supersede: [], retire: [],
+    conflict: { groupId: openGroups[0] ?? null, against: [active.id] }, closeGroups: [],
+    joinGroup: undefined,
+  }
+}
+
+function plainInsert(status: 'active' | 'scheduled'): WriteDecision {
+  return { kind: 'insert', status, supersede: [], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined }
+}
+
+/** Settle a contested slot on `keeper`: the other current rows are superseded (the active one) or retired. */
+function settlementAround(keeper: SlotRow, slot: readonly SlotRow[], openGroups: readonly number[]): SlotSettlement {
+  const others = slot.filter((row) => row.id !== keeper.id && row.status !== 'scheduled')
+  return {
+    supersede: others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id),
+    retire: others.filter((row) => row.status === 'conflict').map((row) => row.id),
+    closeGroups: openGroups,
+  }
+}
+
+function distinct(ids: readonly (number | null)[]): number[] {
+  return [...new Set(ids.filter((id): id is number => id !== null))]
+}
