@@ -253,3 +253,13 @@ export function resolveTimeZone(zone: string): string {
     return host
   }
 }
+
+/**
+ * Validate a partial configuration and fill every default, as the Loader does.
+ * @param overrides - the keys to set; the rest take their defaults.
+ * @returns the complete, validated configuration.
+ * @throws when a value is out of range or of the wrong type.
+ */
+export function configWith(overrides: Partial<Config>): Config {
+  return Config(overrides as Config)
+}

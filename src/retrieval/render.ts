@@ -95,13 +95,14 @@ export function renderSearchText(value: SearchValue): string {
     return lines.join('\n')
   }
   const when = value.asOf === null ? '' : ` as of ${formatInstant(value.asOf, value.timeZone)}`
+  const query = value.query.length > 200 ? `${value.query.slice(0, 200)}…` : value.query
   if (value.outcome === 'not_found') {
-    lines.push(`memory_search "${value.query}"${when}: the store has no record matching this. That says nothing about whether it is true; it was simply never recorded (or was forgotten).`)
+    lines.push(`memory_search "${query}"${when}: the store has no record matching this. That says nothing about whether it is true; it was simply never recorded (or was forgotten).`)
     lines.push(channelLine(value))
     return lines.join('\n')
   }
   const count = value.results.length
-  lines.push(`memory_search "${value.query}"${when}: ${count} result${count === 1 ? '' : 's'}. ${channelLine(value)} Dates are ${value.timeZone}.`)
+  lines.push(`memory_search "${query}"${when}: ${count} result${count === 1 ? '' : 's'}. ${channelLine(value)} Dates are ${value.timeZone}.`)
   value.results.forEach((result, index) => {
     const qualifiers = Object.entries(result.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
     const head = `${index + 1}. ${result.subject} · ${result.property}${qualifiers === '' ? '' : ` (${qualifiers})`}`
@@ -145,8 +146,13 @@ function toResult(rows: readonly Fact[], contested: boolean): SearchValueResult 
 }
 
 function sourceLabel(fact: Fact): string {
-  const session = fact.sessionId === null ? '' : `, session ${fact.sessionId.slice(0, 8)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`
+  const session = fact.sessionId === null ? '' : `, ${shortSessionId(fact.sessionId)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`
   return `${ORIGIN_LABEL[fact.origin]}${session}`
+}
+
+/** `session-d1726f36-5734-…` → `session-d1726f36`: enough to tell conversations apart in a line. */
+function shortSessionId(id: string): string {
+  return /^((?:session-)?[0-9a-z]{8})/iu.exec(id)?.[1] ?? id.slice(0, 16)
 }
 
 function rowLine(row: SearchValueRow, timeZone: string): string {

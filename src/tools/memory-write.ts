@@ -99,7 +99,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
     async execute(args, exec) {
       const config = deps.config()
       const parsed = parseArgs(writeArgs, args)
-      if (!parsed.ok) return failure('refused', parsed.message)
+      if (!parsed.ok) return failure('refused', `${parsed.message}. Nothing was stored.`)
       const a = parsed.value
       let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
       let note: string | null = null

@@ -64,13 +64,23 @@ export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok
  * @returns the typed arguments, or one sentence naming every problem by field.
  */
 export function parseArgs<T>(schema: z.ZodType<T>, args: unknown): Parsed<T> {
-  const result = schema.safeParse(args)
+  const result = schema.safeParse(args, { reportInput: true })
   if (result.success) return { ok: true, value: result.data }
   const problems = result.error.issues.slice(0, 6).map((issue) => {
     if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
     const field = issue.path.length === 0 ? 'arguments' : issue.path.map(String).join('.')
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message
-    return `${field}: ${message}`
+    if (issue.code === 'invalid_type') {
+      if (issue.input === undefined) return `${field}: is required`
+      if (issue.expected === 'int') return `${field}: must be a whole number`
+      return `${field}: expected ${issue.expected}, got ${describeType(issue.input)}`
+    }
+    return `${field}: ${issue.message}`
   })
   return { ok: false, message: `invalid arguments — ${problems.join('; ')}` }
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
 }

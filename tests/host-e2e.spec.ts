@@ -1,0 +1,186 @@
+/**
+ * The plugin as the model meets it: the real DSH rc.8 headless profile, booted per conversation in a throwaway
+ * DSH home with the plugin linked from this checkout, talking to a scripted fake model on loopback. Assertions read
+ * what the model actually received: tool results, the directory in the runtime-context message, the notice.
+ */
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
+import { createDshHome, runHeadless, type DshHome } from './helpers/dsh-host.ts'
+import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './helpers/fake-model.ts'
+
+let model: FakeModel
+let home: DshHome
+
+before(async () => {
+  model = await FakeModel.start()
+  home = createDshHome()
+})
+after(async () => {
+  await model.close()
+  home.remove()
+})
+
+/** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
+async function converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }> {
+  model.reset()
+  model.enqueue(...steps)
+  const run = await runHeadless(home, model.url, prompt)
+  assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+  const requests = model.agentRequests()
+  const lastRequest = requests.at(-1)?.body.messages ?? []
+  const toolResults = lastRequest.filter((message) => message.role === 'tool').map(messageText)
+  return { toolResults, lastRequest }
+}
+
+const write = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_write', arguments: args }] })
+const search = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_search', arguments: args }] })
+const forget = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_forget', arguments: args }] })
+const reply: ScriptStep = { text: 'Done.' }
+
+function directoryOf(messages: readonly ChatMessage[]): string {
+  const snapshots = messages.filter((message) => message.role === 'user').map(messageText)
+    .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
+  return snapshots.at(-1) ?? ''
+}
+
+function storeGeneration(): number {
+  const db = new Database(join(home.dataDir, 'memory.db'), { readonly: true })
+  try {
+    return Number((db.prepare('SELECT generation FROM store_state').get() as { generation: number }).generation)
+  } finally {
+    db.close()
+  }
+}
+
+describe('memory tools in a real DSH host', () => {
+  it('a fact written in one session is found by search in a new session, and the notice names the tools', async () => {
+    const first = await converse('Please remember: billing-api runs on port 7801',
+      write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' }), reply)
+    assert.match(first.toolResults[0] ?? '', /^outcome: saved\n/u)
+    const notices = first.lastRequest.filter((message) => message.role === 'user').map(messageText).filter((text) => text.startsWith('Fact memory is on'))
+    assert.equal(notices.length, 1)
+    assert.match(notices[0] ?? '', /memory_search/u)
+    assert.match(notices[0] ?? '', /memory_write/u)
+    assert.match(notices[0] ?? '', /memory_forget/u)
+
+    const second = await converse('Which port does billing use?', search({ query: 'billing port' }), reply)
+    assert.match(second.toolResults[0] ?? '', /^outcome: ok\n/u)
+    assert.match(second.toolResults[0] ?? '', /billing-api · port\n\s+- 7801 \[#\d+\] current since \d{4}-\d{2}-\d{2} \d{2}:\d{2} · explicit_user/u)
+    assert.match(directoryOf(second.lastRequest), /- billing-api · port: 7801 \(\d{4}-\d{2}-\d{2}\)/u)
+  })
+
+  it('"7801" finds the port fact through the exact-identifier channel', async () => {
+    const { toolResults } = await converse('what was on 7801 again?', search({ query: '7801' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: ok\n/u)
+    assert.match(toolResults[0] ?? '', /Channels: bm25, identifier\./u)
+    assert.match(toolResults[0] ?? '', /billing-api · port/u)
+  })
+
+  it('a user statement supersedes the old value, which stays as history', async () => {
+    const { toolResults } = await converse('billing-api moved to port 7802 today',
+      write({ subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user', quote: 'billing-api moved to port 7802' }),
+      search({ query: 'billing-api port' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: saved\n.*It replaces 7801 \(#\d+\), kept as history\./su)
+    const found = toolResults[1] ?? ''
+    assert.match(found, /- 7802 \[#\d+\] current since/u)
+    assert.match(found, /- 7801 \[#\d+\] superseded, was current .* → /u)
+    assert.ok(found.indexOf('7802 [#') < found.indexOf('7801 [#'), 'the newest value is listed first')
+  })
+
+  it('an observed contradiction is a conflict, search reports needs_selection, and a user statement settles it', async () => {
+    const conflict = await converse('check the config file',
+      write({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed', quote: 'port: 7900' }),
+      search({ query: 'billing-api port' }), reply)
+    assert.match(conflict.toolResults[0] ?? '', /^outcome: conflict\n.*contradicts 7802/su)
+    assert.match(conflict.toolResults[1] ?? '', /^outcome: needs_selection\n/u)
+    assert.match(conflict.toolResults[1] ?? '', /CONTESTED/u)
+    assert.match(directoryOf(conflict.lastRequest), /billing-api · port: 7802 \(\d{4}-\d{2}-\d{2}, contested\)/u)
+
+    const settled = await converse('The billing-api port is 7900 now, trust the config',
+      write({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'explicit_user', quote: 'The billing-api port is 7900 now' }),
+      search({ query: 'billing-api port' }), reply)
+    assert.match(settled.toolResults[0] ?? '', /^outcome: saved\n.*settles the conflict/su)
+    assert.match(settled.toolResults[1] ?? '', /^outcome: ok\n/u)
+    assert.match(settled.toolResults[1] ?? '', /- 7900 \[#\d+\] current since/u)
+    assert.doesNotMatch(settled.toolResults[1] ?? '', /CONTESTED/u)
+  })
+
+  it('a fact the user forgets is gone from search and cannot be written back', async () => {
+    await converse('remember that the staging host is db-2',
+      write({ subject: 'staging', property: 'host', value: 'db-2', evidence: 'explicit_user', quote: 'the staging host is db-2' }), reply)
+    const forgot = await converse('forget the staging host', forget({ subject: 'staging', property: 'host' }), search({ query: 'staging host' }), reply)
+    assert.match(forgot.toolResults[0] ?? '', /^outcome: ok\nForgot 1 fact: #\d+ staging · host = db-2/u)
+    assert.match(forgot.toolResults[1] ?? '', /^outcome: not_found\n.*has no record.*says nothing about whether it is true/su)
+    const before = storeGeneration()
+    const again = await converse('the staging host is db-2',
+      write({ subject: 'staging', property: 'host', value: 'db-2', evidence: 'explicit_user', quote: 'the staging host is db-2' }), reply)
+    assert.match(again.toolResults[0] ?? '', /^outcome: refused\n.*forgotten at the user's request/su)
+    assert.equal(storeGeneration(), before, 'a refused write changes nothing')
+  })
+
+  it('a credential is refused and never stored', async () => {
+    const before = storeGeneration()
+    const { toolResults, lastRequest } = await converse('my key is sk-live-4f9a8b7c6d5e4f3a2b1c0d9e',
+      write({ subject: 'openai', property: 'api key', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e', evidence: 'explicit_user', quote: 'my key is sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: refused\n.*credential/su)
+    assert.equal(storeGeneration(), before)
+    assert.doesNotMatch(directoryOf(lastRequest), /sk-live/u)
+  })
+
+  it('an email is stored but absent from the directory and from search', async () => {
+    const saved = await converse('my email is alice@example.com',
+      write({ subject: 'user', property: 'email', value: 'alice@example.com', evidence: 'explicit_user', quote: 'my email is alice@example.com' }),
+      search({ query: 'user email' }), search({ query: 'alice@example.com' }), reply)
+    assert.match(saved.toolResults[0] ?? '', /^outcome: saved\n.*personal data \(email\)/su)
+    assert.doesNotMatch(saved.toolResults[0] ?? '', /alice@example\.com/u, 'the value is not echoed back')
+    assert.match(saved.toolResults[1] ?? '', /^outcome: not_found\n/u)
+    assert.match(saved.toolResults[2] ?? '', /^outcome: not_found\n/u)
+    const later = await converse('hi', reply)
+    assert.doesNotMatch(directoryOf(later.lastRequest), /alice@example\.com/u)
+    assert.match(directoryOf(later.lastRequest), /billing-api · port: 7900/u)
+  })
+
+  it('a Chinese query finds a Chinese fact', async () => {
+    await converse('记住：支付服务的端口是9911',
+      write({ subject: '支付服务', property: '端口', value: '9911', evidence: 'explicit_user', quote: '支付服务的端口是9911' }), reply)
+    const { toolResults } = await converse('支付服务用哪个端口？', search({ query: '支付服务的端口是多少' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: ok\n/u)
+    assert.match(toolResults[0] ?? '', /支付服务 · 端口\n\s+- 9911 \[#\d+\]/u)
+  })
+
+  it('bad arguments get a clear refused answer and change nothing', async () => {
+    const before = storeGeneration()
+    const { toolResults } = await converse('try some bad writes',
+      write({ subject: 'x' }),
+      write({ subject: 'x', property: 'y', value: 42 }),
+      write({ subject: 'x', property: 'y', value: 'a'.repeat(200_000) }),
+      write({ subject: 'x\u0007', property: 'y', value: 'z' }),
+      write({ subject: 'x', property: 'y', value: 'z', colour: 'blue' }),
+      search({}),
+      forget({ fact_id: 'seven' }),
+      reply)
+    assert.equal(toolResults.length, 7)
+    for (const result of toolResults) assert.match(result, /^outcome: refused\n.*invalid arguments/su)
+    assert.match(toolResults[0] ?? '', /property: is required/u)
+    assert.match(toolResults[2] ?? '', /value: at most 4000 characters/u)
+    assert.match(toolResults[3] ?? '', /subject: must not contain control characters/u)
+    assert.match(toolResults[4] ?? '', /unknown field "colour"/u)
+    assert.equal(storeGeneration(), before)
+  })
+
+  it('an explicit_user claim without the user\'s words is recorded as observed', async () => {
+    const { toolResults } = await converse('what editor do I use?',
+      write({ subject: 'user', property: 'editor', value: 'vim', evidence: 'explicit_user', quote: 'I always use vim' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: saved\n.*\(observed\).*evidence lowered to observed/su)
+  })
+
+  it('as_of answers with the value current on a past day', async () => {
+    const { toolResults } = await converse('what was the billing port on the first of January 2020?',
+      search({ query: 'billing-api port', as_of: '2020-01-01' }), search({ query: 'billing-api port', as_of: '2999-01-01' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: not_found\n/u, 'nothing was recorded yet in 2020')
+    assert.match(toolResults[1] ?? '', /^outcome: ok\n.*as of 2999-01-01.*- 7900 \[#\d+\]/su)
+    assert.doesNotMatch(toolResults[1] ?? '', /7802/u)
+  })
+})
