@@ -1,0 +1,301 @@
+/**
+ * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open) and retrieval
+ * quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
+ * A benchmark, not a test: nothing here passes or fails.
+ *
+ * Options: --sizes 10000,100000   --skip-locomo   --locomo <path to locomo10.json>
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { systemClock, type Clock } from '../src/clock.ts'
+import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
+import { prepareWrite } from '../src/fact-input.ts'
+import { FactMemory } from '../src/fact-memory.ts'
+import { retrieveFacts } from '../src/retrieval/retrieve.ts'
+import { Database } from '../src/store/database.ts'
+import { FactStore } from '../src/store/fact-store.ts'
+import type { FactInput } from '../src/types.ts'
+import { REPO_ROOT } from './dsh-profile.ts'
+
+const args = process.argv.slice(2)
+const option = (name: string): string | undefined => {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : undefined
+}
+const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
+const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
+const SKIP_LOCOMO = args.includes('--skip-locomo')
+
+/** A deterministic PRNG so every run benchmarks the same corpus. */
+function mulberry32(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6D2B79F5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const PROPERTIES_EN = ['port', 'host', 'owner', 'deploy target', 'database', 'region', 'language', 'version', 'build command', 'on-call rotation', 'preferred editor', 'log level', 'timeout', 'cache ttl', 'repository']
+const PROPERTIES_ZH = ['端口', '负责人', '部署环境', '数据库', '版本', '地区', '日志级别', '超时时间']
+const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'falcon', 'granite', 'harbor', 'iris', 'juniper', 'kepler', 'lumen', 'meridian', 'nimbus', 'orbit', 'prairie', 'quartz', 'raven', 'sierra', 'tundra']
+const ZH_WORDS = ['支付', '订单', '用户', '库存', '搜索', '消息', '网关', '报表', '日志', '推荐']
+
+interface Corpus {
+  readonly facts: FactInput[]
+  readonly ports: string[]
+  readonly subjects: string[]
+}
+
+function makeCorpus(size: number, random: () => number): Corpus {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
+  const subjects: string[] = []
+  const entityCount = Math.max(50, Math.floor(size / 6))
+  for (let i = 0; i < entityCount; i += 1) {
+    subjects.push(random() < 0.25 ? `${pick(ZH_WORDS)}${pick(ZH_WORDS)}服务${i}` : `${pick(WORDS)}-${pick(WORDS)}-${i}`)
+  }
+  const facts: FactInput[] = []
+  const ports: string[] = []
+  for (let i = 0; i < size; i += 1) {
+    const subject = subjects[i % subjects.length] as string
+    const zh = /\p{Script=Han}/u.test(subject)
+    const property = zh && random() < 0.6 ? pick(PROPERTIES_ZH) : pick(PROPERTIES_EN)
+    let value: string
+    if (property === 'port' || property === '端口') {
+      value = String(1024 + Math.floor(random() * 60000))
+      ports.push(value)
+    } else if (property === 'version' || property === '版本') value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
+    else if (property === 'host') value = `${pick(WORDS)}-${Math.floor(random() * 99)}.internal`
+    else if (zh) value = `${pick(ZH_WORDS)}${pick(ZH_WORDS)}团队负责 ${pick(WORDS)}`
+    else value = `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`
+    facts.push({
+      subject, property, value, origin: 'tool',
+      evidence: random() < 0.3 ? 'explicit_user' : 'observed',
+      qualifiers: { shard: String(Math.floor(i / subjects.length)) },
+      anchor: { sessionId: `session-bench${Math.floor(i / 50)}`, turn: 1 + (i % 7) },
+    })
+  }
+  return { facts, ports, subjects }
+}
+
+function percentiles(samples: number[]): { p50: number; p95: number; max: number; n: number } {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1) ?? 0), n: samples.length }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000
+}
+
+function time(work: () => void): number {
+  const started = performance.now()
+  work()
+  return performance.now() - started
+}
+
+function seed(dataDir: string, facts: readonly FactInput[], clock: Clock, config: ResolvedConfig): number {
+  const db = Database.open({ dataDir, now: () => new Date(clock.now()).toISOString() })
+  const store = new FactStore(db)
+  const started = performance.now()
+  for (let offset = 0; offset < facts.length; offset += 5000) {
+    db.transaction(() => {
+      for (const input of facts.slice(offset, offset + 5000)) {
+        const now = new Date(clock.now()).toISOString()
+        const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+        if (prepared.ok) store.write(prepared.write, now)
+      }
+    })
+  }
+  const elapsed = performance.now() - started
+  db.close()
+  return elapsed
+}
+
+interface SpeedRow {
+  readonly facts: number
+  readonly seedSeconds: number
+  readonly coldOpenMs: ReturnType<typeof percentiles>
+  readonly searchMs: ReturnType<typeof percentiles>
+  readonly directoryCachedMs: ReturnType<typeof percentiles>
+  readonly directoryRebuildMs: ReturnType<typeof percentiles>
+  readonly writeMs: ReturnType<typeof percentiles>
+  readonly rssMb: number
+  readonly fileMb: number
+}
+
+function speed(size: number): SpeedRow {
+  const dir = mkdtempSync(join(tmpdir(), `fact-memory-bench-${size}-`))
+  const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
+  const random = mulberry32(size)
+  const corpus = makeCorpus(size, random)
+  const seedMs = seed(dir, corpus.facts, systemClock, config)
+
+  const coldOpen: number[] = []
+  for (let i = 0; i < 5; i += 1) {
+    const memory = new FactMemory({ clock: systemClock })
+    coldOpen.push(time(() => {
+      memory.open(dir)
+      memory.directory(config)
+    }))
+    memory.close()
+  }
+
+  const memory = new FactMemory({ clock: systemClock })
+  memory.open(dir)
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
+  const queries: string[] = []
+  for (let i = 0; i < 300; i += 1) {
+    const kind = i % 5
+    if (kind === 0) queries.push(pick(corpus.ports))
+    else if (kind === 1) queries.push(`${pick(corpus.subjects)} ${pick(PROPERTIES_EN)}`)
+    else if (kind === 2) queries.push(`${pick(ZH_WORDS)}${pick(ZH_WORDS)}的${pick(PROPERTIES_ZH)}是多少`)
+    else if (kind === 3) queries.push(`what is the ${pick(PROPERTIES_EN)} of ${pick(WORDS)} ${pick(WORDS)}`)
+    else queries.push(`zzz-unknown-${i} nothing`)
+  }
+  for (const query of queries.slice(0, 20)) memory.search({ query, limit: 5, asOf: undefined }, config)
+  const search = queries.map((query) => time(() => memory.search({ query, limit: 5, asOf: undefined }, config)))
+
+  memory.directory(config)
+  const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config)))
+  const rebuild: number[] = []
+  const writes: number[] = []
+  for (let i = 0; i < 200; i += 1) {
+    const input: FactInput = { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(WORDS)}`, evidence: 'observed', origin: 'tool' }
+    writes.push(time(() => memory.write(input, config)))
+    rebuild.push(time(() => memory.directory(config)))
+  }
+  memory.close()
+  const fileMb = existsSync(join(dir, 'memory.db')) ? readFileSync(join(dir, 'memory.db')).byteLength / 1e6 : 0
+  rmSync(dir, { recursive: true, force: true })
+  return {
+    facts: size,
+    seedSeconds: round(seedMs / 1000),
+    coldOpenMs: percentiles(coldOpen),
+    searchMs: percentiles(search),
+    directoryCachedMs: percentiles(cached),
+    directoryRebuildMs: percentiles(rebuild),
+    writeMs: percentiles(writes),
+    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    fileMb: Math.round(fileMb * 10) / 10,
+  }
+}
+
+interface LocomoSample {
+  readonly sample_id: string
+  readonly qa: readonly { readonly question: string; readonly evidence?: readonly string[]; readonly category: number }[]
+  readonly observation: Readonly<Record<string, Readonly<Record<string, readonly (readonly [string, unknown])[]>>>>
+}
+
+interface QualityRow {
+  readonly category: number
+  readonly questions: number
+  readonly anyAt5: number
+  readonly anyAt10: number
+  readonly allAt10: number
+}
+
+/** `D8:6; D9:17` → [`D8:6`, `D9:17`]; leading zeros dropped; malformed ids skipped. */
+function evidenceIds(evidence: readonly unknown[] | undefined): string[] {
+  return (evidence ?? []).flat().flatMap((entry) => String(entry).split(/[;\s,]+/u))
+    .map((id) => /^D(\d+):(\d+)$/u.exec(id.trim()))
+    .flatMap((match) => (match === null ? [] : [`D${Number(match[1])}:${Number(match[2])}`]))
+}
+
+function locomo(path: string): { rows: QualityRow[]; facts: number; questions: number } {
+  const samples = JSON.parse(readFileSync(path, 'utf8')) as LocomoSample[]
+  const totals = new Map<number, { n: number; any5: number; any10: number; all10: number }>()
+  let factCount = 0
+  let questionCount = 0
+  for (const sample of samples) {
+    const dir = mkdtempSync(join(tmpdir(), 'fact-memory-locomo-'))
+    const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
+    const store = new FactStore(db)
+    const diaOf = new Map<number, string>()
+    db.transaction(() => {
+      for (const [session, bySpeaker] of Object.entries(sample.observation)) {
+        for (const [speaker, observations] of Object.entries(bySpeaker)) {
+          for (const [text, dia] of observations) {
+            const id = evidenceIds([dia])[0]
+            if (id === undefined) continue
+            const now = new Date().toISOString()
+            // One slot per observation (its dialogue id as qualifier): observations are statements, not values
+            // competing for one slot.
+            const prepared = prepareWrite({
+              subject: speaker, property: 'said', value: text, evidence: 'observed', origin: 'import',
+              qualifiers: { turn: `${session}:${id}` }, multi: true,
+            }, now, { refuseCredentials: false, timeZone: 'UTC' })
+            if (!prepared.ok) continue
+            const result = store.write(prepared.write, now)
+            if (result.kind === 'saved' || result.kind === 'duplicate') diaOf.set(result.fact.id, id)
+          }
+        }
+      }
+    })
+    factCount += diaOf.size
+    for (const qa of sample.qa) {
+      if (qa.category === 5) continue
+      const wanted = evidenceIds(qa.evidence)
+      if (wanted.length === 0) continue
+      questionCount += 1
+      const outcome = retrieveFacts(store, {
+        query: qa.question, limit: 10, asOf: undefined, visibility: undefined,
+        deadline: Number.POSITIVE_INFINITY, clock: () => Date.now(),
+      })
+      const ranked = outcome.slots.map((slot) => diaOf.get(slot.rows[0]?.id ?? -1))
+      const top = (k: number): Set<string | undefined> => new Set(ranked.slice(0, k))
+      const entry = totals.get(qa.category) ?? { n: 0, any5: 0, any10: 0, all10: 0 }
+      entry.n += 1
+      if (wanted.some((id) => top(5).has(id))) entry.any5 += 1
+      if (wanted.some((id) => top(10).has(id))) entry.any10 += 1
+      if (wanted.every((id) => top(10).has(id))) entry.all10 += 1
+      totals.set(qa.category, entry)
+    }
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const rows = [...totals.entries()].sort(([a], [b]) => a - b).map(([category, t]) => ({
+    category, questions: t.n, anyAt5: ratio(t.any5, t.n), anyAt10: ratio(t.any10, t.n), allAt10: ratio(t.all10, t.n),
+  }))
+  const all = [...totals.values()].reduce((sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }), { n: 0, any5: 0, any10: 0, all10: 0 })
+  rows.push({ category: 0, questions: all.n, anyAt5: ratio(all.any5, all.n), anyAt10: ratio(all.any10, all.n), allAt10: ratio(all.all10, all.n) })
+  return { rows, facts: factCount, questions: questionCount }
+}
+
+function ratio(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
+}
+
+const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
+
+const results: { speed: SpeedRow[]; locomo?: ReturnType<typeof locomo> } = { speed: [] }
+console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
+for (const size of SIZES) {
+  process.stdout.write(`seeding ${size} facts… `)
+  const row = speed(size)
+  console.log(`done in ${row.seedSeconds} s`)
+  results.speed.push(row)
+}
+console.log('\n| facts | search p50/p95 ms | directory cached p50/p95 ms | directory rebuild p50/p95 ms | write p50/p95 ms | cold open p50/p95 ms | file MB | RSS MB |')
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
+for (const row of results.speed) {
+  console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
+}
+if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
+  const quality = locomo(LOCOMO)
+  results.locomo = quality
+  console.log(`\nLoCoMo (${quality.facts} observations as facts, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
+  console.log('| category | questions | any@5 | any@10 | all@10 |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
+} else if (!SKIP_LOCOMO) {
+  console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
+}
+const outDir = join(REPO_ROOT, 'bench-results')
+mkdirSync(outDir, { recursive: true })
+const file = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
+writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: cpus().length, at: new Date().toISOString(), ...results }, null, 2)}\n`)
+console.log(`\nwrote ${file}`)
