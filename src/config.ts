@@ -169,7 +169,7 @@ const advanced = Schema.object({
     .description('Directory budget in tokens (2 characters per token); overflow is cut with a count.'),
   reminderBudgetTokens: Schema.natural().max(10_000).default(300)
     .description('Notice budget in tokens (2 characters per token); 0 injects no notice.'),
-  searchBudgetTokens: Schema.natural().min(100).max(100_000).default(1200)
+  searchBudgetTokens: Schema.natural().min(300).max(100_000).default(1200)
     .description('Budget of one rendered memory_search result in tokens (2 characters per token).'),
   queryTimeoutMs: Schema.natural().min(50).max(60_000).default(2500)
     .description('Whole-query deadline of memory_search in milliseconds.'),

@@ -3,6 +3,7 @@
  * value (date)` lines within a character budget, framed as dated history, with an "N more" footer. The same facts
  * always give the same bytes.
  */
+import { clip } from './text/clip.ts'
 import { formatDay } from './text/dates.ts'
 import type { Fact } from './types.ts'
 
@@ -62,11 +63,11 @@ export function renderDirectory(input: DirectoryInput): string {
  * @returns inert single-line text.
  */
 export function inertText(text: string): string {
-  return text.replace(/\s+/gu, ' ').replaceAll('{{', '{ {').replaceAll('}}', '} }')
+  return text.replace(/\s+/gu, ' ').replace(/\{(?=\{)/gu, '{ ').replace(/\}(?=\})/gu, '} ')
 }
 
 function directoryLine(fact: Fact, contested: boolean, timeZone: string): string {
-  const value = fact.value.length > VALUE_CHARS ? `${fact.value.slice(0, VALUE_CHARS)}…` : fact.value
+  const value = clip(fact.value, VALUE_CHARS)
   const qualifiers = Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
   const property = qualifiers === '' ? fact.property : `${fact.property} (${qualifiers})`
   const note = contested ? ', contested' : ''

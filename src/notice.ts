@@ -19,7 +19,7 @@ const SENTENCES = [
 ]
 
 /** Words that make a turn mention memory, in English and Chinese. */
-const MEMORY_WORDS = /\b(?:remember|remembered|memory|memories|memorize|forget|forgot|recall)\b|记住|记得|记忆|忘记|忘掉|别忘|回忆/iu
+const MEMORY_WORDS = /\b(?:remember(?:s|ed|ing)?|memory|memories|memori[sz]e[sd]?|forget(?:s|ting)?|forgot(?:ten)?|recall(?:s|ed|ing)?)\b|记住|记得|记忆|忘记|忘掉|别忘|回忆/iu
 
 /**
  * The notice text within a character budget: whole sentences while they fit.

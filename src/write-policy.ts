@@ -38,6 +38,8 @@ export type WriteDecision =
     readonly upgradeTo: Evidence | undefined
     /** When the candidate is the user's own statement of a contested value: settle the slot on this row. */
     readonly settle: SlotSettlement | undefined
+    /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
+    readonly promoteNow: boolean
   }
   | {
     readonly kind: 'insert'
@@ -52,6 +54,8 @@ export type WriteDecision =
     readonly closeGroups: readonly number[]
     /** An open conflict group the new active row takes part in (its rivals are still unsettled). */
     readonly joinGroup: number | undefined
+    /** Whether the new row belongs to a multi-valued slot. */
+    readonly multi: boolean
   }
 
 /** How a duplicate settles a contested slot. */
@@ -90,17 +94,13 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
       factId: duplicate.id,
       upgradeTo: stronger,
       settle: settles ? settlementAround(duplicate, slot, openGroups) : undefined,
+      promoteNow: duplicate.status === 'scheduled' && !candidate.scheduled,
     }
   }
 
-  if (candidate.scheduled) {
-    return plainInsert('scheduled')
-  }
-
   const multiValued = candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
-  if (multiValued) {
-    return plainInsert('active')
-  }
+  if (candidate.scheduled) return plainInsert('scheduled', candidate.multi)
+  if (multiValued) return plainInsert('active', true)
 
   const active = slot.find((row) => row.status === 'active')
   const rivals = slot.filter((row) => row.status === 'conflict').map((row) => row.id)
@@ -114,16 +114,15 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
       conflict: undefined,
       closeGroups: openGroups,
       joinGroup: undefined,
+      multi: false,
     }
   }
 
   if (active === undefined) {
-    if (rivals.length === 0) {
-      return plainInsert('active')
-    }
+    if (rivals.length === 0) return plainInsert('active', false)
     return {
       kind: 'insert', status: 'conflict', supersede: [], retire: [],
-      conflict: { groupId: openGroups[0] ?? null, against: rivals }, closeGroups: [], joinGroup: undefined,
+      conflict: { groupId: openGroups[0] ?? null, against: rivals }, closeGroups: [], joinGroup: undefined, multi: false,
     }
   }
 
@@ -131,18 +130,18 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
   if (trusted) {
     return {
       kind: 'insert', status: 'active', supersede: [active.id], retire: [], conflict: undefined, closeGroups: [],
-      joinGroup: openGroups[0],
+      joinGroup: openGroups[0], multi: false,
     }
   }
   return {
     kind: 'insert', status: 'conflict', supersede: [], retire: [],
     conflict: { groupId: openGroups[0] ?? null, against: [active.id] }, closeGroups: [],
-    joinGroup: undefined,
+    joinGroup: undefined, multi: false,
   }
 }
 
-function plainInsert(status: 'active' | 'scheduled'): WriteDecision {
-  return { kind: 'insert', status, supersede: [], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined }
+function plainInsert(status: 'active' | 'scheduled', multi: boolean): WriteDecision {
+  return { kind: 'insert', status, supersede: [], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined, multi }
 }
 
 /** Settle a contested slot on `keeper`: the other current rows are superseded (the active one) or retired. */

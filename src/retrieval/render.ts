@@ -2,6 +2,7 @@
  * Pure rendering of a search answer: the canonical JSON value the memory_search tool returns, cut to the
  * search budget, and the text the model reads for it. The text always starts with the outcome word.
  */
+import { clip } from '../text/clip.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Fact, Origin } from '../types.ts'
 import type { SearchOutcome } from './retrieve.ts'
@@ -95,7 +96,7 @@ export function renderSearchText(value: SearchValue): string {
     return lines.join('\n')
   }
   const when = value.asOf === null ? '' : ` as of ${formatInstant(value.asOf, value.timeZone)}`
-  const query = value.query.length > 200 ? `${value.query.slice(0, 200)}…` : value.query
+  const query = clip(value.query, 200)
   if (value.outcome === 'not_found') {
     lines.push(`memory_search "${query}"${when}: the store has no record matching this. That says nothing about whether it is true; it was simply never recorded (or was forgotten).`)
     lines.push(channelLine(value))
@@ -156,11 +157,11 @@ function shortSessionId(id: string): string {
 }
 
 function rowLine(row: SearchValueRow, timeZone: string): string {
-  const value = row.value.length > VALUE_CHARS ? `${row.value.slice(0, VALUE_CHARS)}…` : row.value
+  const value = clip(row.value, VALUE_CHARS)
   const from = formatInstant(row.validFrom, timeZone)
   const to = row.validTo === null ? null : formatInstant(row.validTo, timeZone)
   const span = statusSpan(row.status, from, to)
-  const quote = row.quote === null ? '' : ` · quote: "${row.quote.length > 120 ? `${row.quote.slice(0, 120)}…` : row.quote}"`
+  const quote = row.quote === null ? '' : ` · quote: "${oneLine(clip(row.quote, 120))}"`
   return `${oneLine(value)} [#${row.id}] ${span} · ${row.evidence} · seen ${formatInstant(row.observedAt, timeZone)} · via ${row.source}${quote}`
 }
 

@@ -88,10 +88,13 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
   const history = new Map<string, Fact[]>()
   for (const fact of store.slotHistory(slotOrder)) {
     if (!isVisible(fact, request.visibility)) continue
-    if (request.asOf !== undefined && !validAt(fact, request.asOf)) continue
     const rows = history.get(fact.slotKey) ?? []
     rows.push(fact)
     history.set(fact.slotKey, rows)
+  }
+  if (request.asOf !== undefined) {
+    const instant = request.asOf
+    for (const [slotKey, rows] of history) history.set(slotKey, rows.filter((fact) => validAt(fact, instant, rows)))
   }
   const contested = request.asOf === undefined ? store.contestedSlots(slotOrder) : new Set<string>()
   const slots = slotOrder
@@ -113,14 +116,22 @@ export function isVisible(fact: Fact, visibility: Visibility | undefined): boole
 }
 
 /**
- * Whether a fact's validity window covers an instant (bi-temporal valid time).
+ * Whether a fact's validity window covers an instant (bi-temporal valid time). In a single-valued slot a value
+ * also ends where a scheduled successor begins, even before the maintenance pass has stamped it.
  * @param fact - the fact.
  * @param instant - ISO UTC instant.
+ * @param slotRows - the other rows of its slot.
  * @returns true when valid_from ≤ instant < valid_to (open end counts as valid).
  */
-export function validAt(fact: Fact, instant: string): boolean {
-  if (fact.status === 'forgotten') return false
-  return fact.validFrom <= instant && (fact.validTo === null || fact.validTo > instant)
+export function validAt(fact: Fact, instant: string, slotRows: readonly Fact[] = []): boolean {
+  if (fact.status === 'forgotten' || fact.validFrom > instant) return false
+  let end = fact.validTo
+  if (!fact.multi && fact.status !== 'scheduled') {
+    for (const next of slotRows) {
+      if (next.status === 'scheduled' && next.validFrom > fact.validFrom && (end === null || next.validFrom < end)) end = next.validFrom
+    }
+  }
+  return end === null || end > instant
 }
 
 function ids(hits: readonly ChannelHit[]): number[] {

@@ -223,12 +223,13 @@ export class FactStore {
    */
   advance(now: string): { promoted: number; expired: number } {
     return this.db.transaction(() => {
-      const expired = this.db.run(
-        `UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ?
-          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
+      // Promote first, so a scheduled value whose window has already closed is expired in the same pass.
       const due = this.db.all(
         `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
       for (const fact of due) this.promote(fact, now)
+      const expired = this.db.run(
+        `UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ?
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
       return { promoted: due.length, expired }
     })
   }
@@ -288,6 +289,11 @@ export class FactStore {
         }
         this.db.run('UPDATE facts SET observed_at = ? WHERE id = ? AND observed_at < ?', now, decision.factId, now)
         this.addSource(decision.factId, write, now)
+        if (decision.promoteNow) {
+          this.db.run(`UPDATE facts SET valid_from = ?, revision = revision + 1, updated_at = ? WHERE id = ?`, write.validFrom, now, decision.factId)
+          const [scheduled] = this.getFacts([decision.factId])
+          if (scheduled !== undefined) this.promote(scheduled, now)
+        }
         let superseded: Fact[] = []
         let retired: Fact[] = []
         if (decision.settle !== undefined) {
@@ -315,11 +321,11 @@ export class FactStore {
           this.db.run(`UPDATE facts SET conflict_group_id = ?, updated_at = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
             groupId, now, ...decision.conflict.against)
         }
-        const id = this.insertFact(write, decision.status, groupId, now)
+        const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
         if (supersededIds.length > 0) {
           this.db.run(`UPDATE facts SET superseded_by = ? WHERE id IN (${placeholders(supersededIds.length)})`, id, ...supersededIds)
         }
-        if (write.multi) {
+        if (decision.multi) {
           this.db.run(`UPDATE facts SET multi = 1, updated_at = ? WHERE slot_key = ? AND status = 'active' AND multi = 0`, now, write.slotKey)
         }
         this.closeGroups(decision.closeGroups, id, now)
@@ -333,7 +339,7 @@ export class FactStore {
     }
   }
 
-  private insertFact(write: PreparedWrite, status: 'active' | 'scheduled' | 'conflict', groupId: number | null, now: string): FactId {
+  private insertFact(write: PreparedWrite, status: 'active' | 'scheduled' | 'conflict', multi: boolean, groupId: number | null, now: string): FactId {
     this.db.run('INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', write.entityKey, write.subject, now)
     const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', write.entityKey)?.['id'])
     const id = this.db.run(
@@ -342,7 +348,7 @@ export class FactStore {
           recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
-      write.value, write.slotKey, write.claimKey, write.evidenceKey, write.multi ? 1 : 0, status, write.evidence,
+      write.value, write.slotKey, write.claimKey, write.evidenceKey, multi ? 1 : 0, status, write.evidence,
       evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
       write.validFrom, write.validTo, groupId, write.origin, write.anchor?.sessionId ?? null,
       write.anchor?.turn ?? null, write.quote, now).lastInsertRowid as FactId
@@ -402,8 +408,8 @@ export class FactStore {
       this.db.run(`UPDATE facts SET conflict_group_id = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
         groupId, ...decision.conflict.against)
     }
-    this.db.run(`UPDATE facts SET status = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
-      decision.status === 'scheduled' ? 'active' : decision.status, groupId, now, fact.id)
+    this.db.run(`UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+      decision.status === 'scheduled' ? 'active' : decision.status, decision.multi ? 1 : 0, groupId, now, fact.id)
     this.closeGroups(decision.closeGroups, fact.id, now)
   }
 

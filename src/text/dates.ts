@@ -47,16 +47,27 @@ export function dateArgumentInstant(text: string, timeZone: string, edge: 'start
   const trimmed = text.trim()
   const day = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(trimmed)
   if (day !== null) {
-    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])]
-    const utcGuess = edge === 'end' ? Date.UTC(year, month - 1, date, 23, 59, 59, 999) : Date.UTC(year, month - 1, date)
-    if (Number.isNaN(utcGuess) || new Date(utcGuess).getUTCDate() !== date) return undefined
+    const utcGuess = calendarUtc(Number(day[1]), Number(day[2]), Number(day[3]), edge)
+    if (utcGuess === undefined) return undefined
     // Shift by the zone's offset at that moment so the wall-clock time is local.
     const [localDay, localTime] = formatInstant(new Date(utcGuess).toISOString(), timeZone).split(' ')
     const offsetMs = Date.parse(`${localDay}T${localTime}:00Z`) - Math.floor(utcGuess / 60_000) * 60_000
     return new Date(utcGuess - offsetMs).toISOString()
   }
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/u.test(trimmed)) return undefined
+  const stamp = /^(\d{4})-(\d{2})-(\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/u.exec(trimmed)
+  if (stamp === null || calendarUtc(Number(stamp[1]), Number(stamp[2]), Number(stamp[3]), 'start') === undefined) return undefined
   const normalized = trimmed.replace(' ', 'T')
   const parsed = Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/u.test(normalized) ? normalized : `${normalized}Z`)
   return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString()
+}
+
+/** Epoch ms of the start or end of a calendar day in UTC, or undefined when the day does not exist. */
+function calendarUtc(year: number, month: number, date: number, edge: 'start' | 'end'): number | undefined {
+  if (month < 1 || month > 12 || date < 1 || date > 31) return undefined
+  const instant = new Date(0)
+  instant.setUTCFullYear(year, month - 1, date)
+  if (edge === 'end') instant.setUTCHours(23, 59, 59, 999)
+  else instant.setUTCHours(0, 0, 0, 0)
+  const exists = instant.getUTCFullYear() === year && instant.getUTCMonth() === month - 1 && instant.getUTCDate() === date
+  return exists ? instant.getTime() : undefined
 }

@@ -23,7 +23,7 @@ const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/u, 'a JSON web token'],
   [/\bbearer\s+[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
   [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s:/@]+@/iu, 'a URL with an embedded password'],
-  [/\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|密码|口令|密钥)\s*[:=：]\s*\S{4,}/iu,
+  [/(?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*\S{4,}/iu,
     'a password or key assignment'],
 ]
 
@@ -38,7 +38,8 @@ const PHONE_PROPERTY = /(?:phone|mobile|cell|tel(?:ephone)?|whatsapp|电话|手�
 const US_SSN = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/u
 const CN_ID = /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/gu
 const ID_PROPERTY = /(?:passport|ssn|social security|national id|id (?:card )?number|身份证|护照|证件号)/iu
-const CARD = /(?<!\d)(?:\d[ -]?){13,19}(?!\d)/gu
+/** Card numbers start with 2-6 (Mastercard, Visa, Amex, Discover, UnionPay …); a + in front is a phone number. */
+const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
 
 /**
  * Scan one fact for sensitive content.

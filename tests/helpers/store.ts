@@ -1,0 +1,144 @@
+/**
+ * Store test helpers: throwaway directories, a FactMemory opened on a real SQLite file with a chosen driver and a
+ * fake clock, a second read connection for inspecting rows, and a terse write shortcut.
+ */
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
+import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
+import type { DriverName, Row } from '../../src/store/connection.ts'
+import { Database } from '../../src/store/database.ts'
+import type { Fact, FactInput } from '../../src/types.ts'
+import type { FakeClock } from './fake-clock.ts'
+
+/** Both SQLite bindings; every store test runs against each. */
+export const DRIVERS = ['better-sqlite3', 'node:sqlite'] as const satisfies readonly DriverName[]
+
+/**
+ * A fresh, empty temporary directory.
+ * @param prefix - a label for the directory name.
+ * @returns its absolute path.
+ */
+export function tempDir(prefix = 'fact-memory-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** Remove a temporary directory tree. */
+export function removeDir(path: string): void {
+  rmSync(path, { recursive: true, force: true })
+}
+
+/** SHA-256 of a file's bytes. */
+export function fileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex')
+}
+
+/** The plugin's defaults with a fixed display zone, overridden as asked and validated as the Loader would. */
+export function makeConfig(root: string, overrides: Partial<Config> = {}): ResolvedConfig {
+  return resolveConfig(configWith({ storeTimezone: 'UTC', ...overrides }), { dshHome: root, userHome: root })
+}
+
+/** An open FactMemory on a real store, with everything a test needs around it. */
+export interface MemoryHandle {
+  readonly memory: FactMemory
+  config: ResolvedConfig
+  readonly root: string
+  readonly dataDir: string
+  readonly driver: DriverName
+  readonly clock: FakeClock
+  /** A second connection to the same file (same driver) for reading rows; opened on first use. */
+  db(): Database
+  /** Replace the live configuration (same data directory). */
+  reconfigure(overrides: Partial<Config>): ResolvedConfig
+  /** Close both connections and remove the directory. */
+  dispose(): void
+}
+
+/**
+ * Open a FactMemory in a fresh temporary directory.
+ * @param driver - the SQLite binding.
+ * @param clock - the fake clock.
+ * @param overrides - configuration overrides.
+ * @returns the handle; the store is open.
+ */
+export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}): MemoryHandle {
+  const root = tempDir()
+  let config = makeConfig(root, overrides)
+  const memory = new FactMemory({ clock, driver })
+  memory.open(config.resolvedDataDir)
+  const status = memory.status()
+  if (!status.available) {
+    removeDir(root)
+    throw new Error(`the store did not open: ${status.error?.code ?? '?'} ${status.error?.message ?? ''}`)
+  }
+  let probe: Database | undefined
+  return {
+    memory,
+    get config() { return config },
+    set config(next) { config = next },
+    root,
+    dataDir: config.resolvedDataDir,
+    driver,
+    clock,
+    db() {
+      probe ??= Database.open({ dataDir: config.resolvedDataDir, driver, now: () => clock.iso() })
+      return probe
+    },
+    reconfigure(next) {
+      config = makeConfig(root, { ...overrides, ...next })
+      return config
+    },
+    dispose() {
+      probe?.close()
+      memory.close()
+      removeDir(root)
+    },
+  }
+}
+
+/** A partial fact: everything but subject/property/value/evidence/origin is optional, and those have defaults. */
+export type PartialFact = Partial<FactInput>
+
+/**
+ * Write a fact with defaults for what the test does not care about.
+ * @returns the write answer.
+ */
+export function write(memory: FactMemory, config: ResolvedConfig, partial: PartialFact = {}): WriteAnswer {
+  return memory.write({
+    subject: 'dsh-fact-memory',
+    property: 'test port',
+    value: '7801',
+    evidence: 'observed',
+    origin: 'tool',
+    ...partial,
+  }, config)
+}
+
+/** Narrow a write answer to one kind, failing with the whole answer when it is another. */
+export function expectKind<K extends WriteAnswer['kind']>(answer: WriteAnswer, kind: K): Extract<WriteAnswer, { kind: K }> {
+  if (answer.kind !== kind) {
+    throw new Error(`expected a "${kind}" write, got ${JSON.stringify(answer, null, 2)}`)
+  }
+  return answer as Extract<WriteAnswer, { kind: K }>
+}
+
+/** Write and return the stored fact (saved, conflict or duplicate). */
+export function writeFact(memory: FactMemory, config: ResolvedConfig, partial: PartialFact = {}): Fact {
+  const answer = write(memory, config, partial)
+  if (answer.kind === 'saved' || answer.kind === 'conflict' || answer.kind === 'duplicate') return answer.fact
+  throw new Error(`expected a stored fact, got ${JSON.stringify(answer, null, 2)}`)
+}
+
+/** One row by SQL, failing when there is none. */
+export function oneRow(db: Database, sql: string, ...params: (string | number | null)[]): Row {
+  const row = db.get(sql, ...params)
+  if (row === undefined) throw new Error(`no row for ${sql} [${params.join(', ')}]`)
+  return row
+}
+
+/** A single numeric value (`SELECT count(*) AS n …`). */
+export function count(db: Database, sql: string, ...params: (string | number | null)[]): number {
+  return Number(oneRow(db, sql, ...params)['n'])
+}

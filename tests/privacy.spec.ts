@@ -1,0 +1,168 @@
+// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose.
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { scanPrivacy } from '../src/text/privacy.ts'
+
+/** A checksum-valid 18-character Chinese resident ID built from its first 17 digits. */
+function residentId(first17: string): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+  let sum = 0
+  for (let i = 0; i < 17; i += 1) sum += Number(first17[i]) * (weights[i] ?? 0)
+  return `${first17}${'10X98765432'[sum % 11] ?? ''}`
+}
+
+function sensitivityOf(property: string, value: string): string | null {
+  return scanPrivacy(property, value)?.sensitivity ?? null
+}
+
+describe('scanPrivacy: credentials', () => {
+  it('detects an sk- API secret key, bare or inside a sentence', () => {
+    assert.equal(sensitivityOf('api key', 'sk-abcdefghijklmnop1234'), 'credential')
+    assert.equal(sensitivityOf('note', 'my key is sk-proj-AbCdEf0123456789xyz'), 'credential')
+    assert.match(scanPrivacy('note', 'sk-abcdefghijklmnop1234')?.reason ?? '', /API secret key/u)
+  })
+
+  it('detects a GitHub ghp_ token', () => {
+    assert.equal(sensitivityOf('token', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'), 'credential')
+    assert.match(scanPrivacy('x', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789')?.reason ?? '', /GitHub token/u)
+  })
+
+  it('detects an AWS AKIA access key id', () => {
+    assert.equal(sensitivityOf('aws', 'AKIAIOSFODNN7EXAMPLE'), 'credential')
+    assert.match(scanPrivacy('aws', 'AKIAIOSFODNN7EXAMPLE')?.reason ?? '', /AWS access key/u)
+  })
+
+  it('detects a JSON web token', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'
+    assert.equal(sensitivityOf('session', jwt), 'credential')
+    assert.match(scanPrivacy('session', jwt)?.reason ?? '', /JSON web token/u)
+  })
+
+  it('detects an English password assignment such as "password: hunter22x"', () => {
+    assert.equal(sensitivityOf('login', 'password: hunter22x'), 'credential')
+    assert.equal(sensitivityOf('note', 'Password=hunter22x'), 'credential')
+    assert.equal(sensitivityOf('note', 'api_key=abcd1234'), 'credential')
+  })
+
+  it('detects a Chinese password assignment such as "数据库密码：abc12345" in the value', () => {
+    assert.equal(sensitivityOf('note', '数据库密码：abc12345'), 'credential')
+    assert.equal(sensitivityOf('note', '密码: hunter22x'), 'credential')
+    assert.equal(sensitivityOf('note', '口令=abcd1234'), 'credential')
+  })
+
+  it('treats a secret-looking value of a property named "api key" as a credential', () => {
+    assert.equal(sensitivityOf('api key', 'Zx9Qw7Er'), 'credential')
+    assert.match(scanPrivacy('api key', 'Zx9Qw7Er')?.reason ?? '', /"api key" names a secret/u)
+  })
+
+  it('treats a secret-looking value of a property named 密码 as a credential', () => {
+    assert.equal(sensitivityOf('数据库密码', 'hunter22x'), 'credential')
+  })
+
+  it('detects a URL with an embedded user:password', () => {
+    assert.equal(sensitivityOf('db', 'postgres://admin:s3cret@db.example.com:5432/app'), 'credential')
+  })
+
+  it('detects a PEM private key header', () => {
+    assert.equal(sensitivityOf('key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow...'), 'credential')
+    assert.equal(sensitivityOf('key', '-----BEGIN PRIVATE KEY-----'), 'credential')
+  })
+
+  it('detects a Luhn-valid card number with spaces, dashes or none', () => {
+    assert.equal(sensitivityOf('card', '4111 1111 1111 1111'), 'credential')
+    assert.equal(sensitivityOf('card', '4111-1111-1111-1111'), 'credential')
+    assert.equal(sensitivityOf('note', 'order paid with 4111111111111111'), 'credential')
+    assert.match(scanPrivacy('card', '4111 1111 1111 1111')?.reason ?? '', /payment card/u)
+  })
+
+  it('does not treat a Luhn-invalid 16-digit number as a card', () => {
+    assert.equal(sensitivityOf('note', 'build 1234-5678-9012-3456'), null)
+  })
+
+  it('detects a long random mixed-case token', () => {
+    assert.equal(sensitivityOf('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6'), 'credential')
+    assert.match(scanPrivacy('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6')?.reason ?? '', /random-looking token/u)
+  })
+})
+
+describe('scanPrivacy: not credentials', () => {
+  it('leaves a 40-character git commit sha alone', () => {
+    assert.equal(sensitivityOf('commit', '3f786850e387550fdab836ed7e6dc881de23001b'), null)
+    assert.equal(sensitivityOf('note', 'deployed commit 3f786850e387550fdab836ed7e6dc881de23001b today'), null)
+  })
+
+  it('leaves a 64-hex SHA-256 digest alone', () => {
+    assert.equal(sensitivityOf('sha256', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'), null)
+  })
+
+  it('leaves plain English and Chinese sentences alone', () => {
+    assert.equal(sensitivityOf('note', 'The deploy runs every Friday afternoon.'), null)
+    assert.equal(sensitivityOf('备注', '每周五下午部署一次'), null)
+  })
+
+  it('leaves a "password policy" of "rotate every 90 days" alone', () => {
+    assert.equal(sensitivityOf('password policy', 'rotate every 90 days'), null)
+    assert.equal(sensitivityOf('note', 'password policy: rotate every 90 days'), null)
+  })
+
+  it('leaves a plain word under a secret-named property alone', () => {
+    assert.equal(sensitivityOf('secret', 'Tuesday'), null)
+    assert.equal(sensitivityOf('token', 'abc'), null)
+  })
+
+  it('leaves ports, versions, host:port, dates and UUIDs alone', () => {
+    assert.equal(sensitivityOf('port', '7801'), null)
+    assert.equal(sensitivityOf('version', 'v1.2.3'), null)
+    assert.equal(sensitivityOf('version', '1.2.3.4'), null)
+    assert.equal(sensitivityOf('address', 'localhost:7801'), null)
+    assert.equal(sensitivityOf('release date', '2026-03-01'), null)
+    assert.equal(sensitivityOf('request id', '123e4567-e89b-12d3-a456-426614174000'), null)
+  })
+})
+
+describe('scanPrivacy: personal data', () => {
+  it('classifies an email address as email', () => {
+    assert.equal(sensitivityOf('contact', 'alice@example.com'), 'email')
+    assert.equal(sensitivityOf('联系方式', '邮箱 bob@example.co.uk'), 'email')
+  })
+
+  it('classifies a Chinese mobile number as phone', () => {
+    assert.equal(sensitivityOf('contact', '13812345678'), 'phone')
+    assert.equal(sensitivityOf('note', '手机 138-1234-5678'), 'phone')
+  })
+
+  it('classifies a Chinese mobile number with the +86 country code as phone, not as a card number', () => {
+    // The 13 digits 8613812345678 happen to pass the Luhn check.
+    assert.equal(sensitivityOf('contact', '+86 138 1234 5678'), 'phone')
+    assert.equal(sensitivityOf('手机', '+8613812345678'), 'phone')
+  })
+
+  it('classifies an international number such as +44 20 7946 0958 as phone', () => {
+    assert.equal(sensitivityOf('contact', '+44 20 7946 0958'), 'phone')
+  })
+
+  it('classifies a US number in (555) 123-4567 form as phone', () => {
+    assert.equal(sensitivityOf('note', 'call me at (555) 123-4567'), 'phone')
+  })
+
+  it('classifies a checksum-valid Chinese resident ID as id_number', () => {
+    const id = residentId('11010519491231002')
+    assert.equal(id, '11010519491231002X')
+    assert.equal(sensitivityOf('身份证', id), 'id_number')
+    assert.equal(sensitivityOf('note', `他的号码 ${residentId('44030419900307123')}`), 'id_number')
+  })
+
+  it('does not treat an 18-digit number with a wrong check digit as an ID', () => {
+    assert.equal(sensitivityOf('note', '110105194912310020'), null)
+    assert.equal(sensitivityOf('note', '110105194912310021'), null)
+  })
+
+  it('classifies a US SSN such as 123-45-6789 as id_number', () => {
+    assert.equal(sensitivityOf('ssn', '123-45-6789'), 'id_number')
+    assert.equal(sensitivityOf('note', 'SSN 123-45-6789'), 'id_number')
+  })
+
+  it('prefers a credential over personal data when a value carries both', () => {
+    assert.equal(sensitivityOf('note', 'alice@example.com sk-abcdefghijklmnop1234'), 'credential')
+  })
+})
