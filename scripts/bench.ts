@@ -3,7 +3,7 @@
  * quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
- * Options: --sizes 10000,100000   --skip-locomo   --locomo <path to locomo10.json>
+ * Options: --sizes 10000,100000   --skip-locomo   --locomo <path to locomo10.json>   --keep (keep the stores)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -27,6 +27,7 @@ const option = (name: string): string | undefined => {
 const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
+const KEEP = args.includes('--keep')
 
 /** A deterministic PRNG so every run benchmarks the same corpus. */
 function mulberry32(seed: number): () => number {
@@ -39,46 +40,79 @@ function mulberry32(seed: number): () => number {
   }
 }
 
-const PROPERTIES_EN = ['port', 'host', 'owner', 'deploy target', 'database', 'region', 'language', 'version', 'build command', 'on-call rotation', 'preferred editor', 'log level', 'timeout', 'cache ttl', 'repository']
-const PROPERTIES_ZH = ['端口', '负责人', '部署环境', '数据库', '版本', '地区', '日志级别', '超时时间']
-const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'falcon', 'granite', 'harbor', 'iris', 'juniper', 'kepler', 'lumen', 'meridian', 'nimbus', 'orbit', 'prairie', 'quartz', 'raven', 'sierra', 'tundra']
-const ZH_WORDS = ['支付', '订单', '用户', '库存', '搜索', '消息', '网关', '报表', '日志', '推荐']
+/** Common properties, most used first (sampled with a Zipf law, as real attribute names are). */
+const PROPERTIES_EN = ['port', 'host', 'owner', 'version', 'deploy target', 'database', 'region', 'language', 'build command',
+  'on-call rotation', 'preferred editor', 'log level', 'timeout', 'cache ttl', 'repository', 'release day', 'test command',
+  'runtime', 'framework', 'queue', 'dashboard url', 'alert channel', 'backup schedule', 'cpu limit', 'memory limit',
+  'replica count', 'health check path', 'auth provider', 'feature flag', 'license', 'node version', 'python version',
+  'package manager', 'ci system', 'code owner', 'slack channel', 'base image', 'storage bucket', 'cdn', 'dns zone']
+const PROPERTIES_ZH = ['端口', '负责人', '部署环境', '数据库', '版本', '地区', '日志级别', '超时时间', '发布日期', '缓存时间', '告警群', '备份计划']
+const SERVICE_KINDS = ['api', 'worker', 'web', 'db', 'service', 'cli', 'bot', 'pipeline', 'gateway', 'cache', 'scheduler', 'proxy']
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ven', 'tor', 'qui', 'bel', 'dra', 'sen', 'ul', 'pax', 'zor', 'fi', 'nem', 'tal',
+  'gru', 'hex', 'ori', 'vas', 'lum', 'cor', 'ne', 'tri', 'bo', 'sa', 'ke', 'mon', 'pri', 'dex', 'al', 'ryn', 'sto', 'wex',
+  'jin', 'ost', 'pel', 'yar', 'eku', 'zan']
+const HAN = '数据支付订单用户库存搜索消息网关报表日志推荐账单客户商品物流仓储结算风控审核营销会员积分优惠评论通知文件图片视频直播音乐地图定位天气新闻翻译语音识别安全权限配置监控告警调度任务队列缓存索引备份迁移测试发布运维'
+
+/** Zipf sampler over `n` ranks: rank r is drawn with weight 1/(r+1). */
+function zipf(n: number, random: () => number): () => number {
+  const cumulative: number[] = []
+  let total = 0
+  for (let rank = 0; rank < n; rank += 1) {
+    total += 1 / (rank + 1)
+    cumulative.push(total)
+  }
+  return () => {
+    const target = random() * total
+    let low = 0
+    let high = n - 1
+    while (low < high) {
+      const mid = (low + high) >> 1
+      if ((cumulative[mid] ?? 0) < target) low = mid + 1
+      else high = mid
+    }
+    return low
+  }
+}
 
 interface Corpus {
   readonly facts: FactInput[]
-  readonly ports: string[]
-  readonly subjects: string[]
+  readonly identifiers: string[]
+  readonly entities: { readonly name: string; readonly zh: boolean }[]
 }
 
 function makeCorpus(size: number, random: () => number): Corpus {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
-  const subjects: string[] = []
-  const entityCount = Math.max(50, Math.floor(size / 6))
-  for (let i = 0; i < entityCount; i += 1) {
-    subjects.push(random() < 0.25 ? `${pick(ZH_WORDS)}${pick(ZH_WORDS)}服务${i}` : `${pick(WORDS)}-${pick(WORDS)}-${i}`)
-  }
+  const word = (): string => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join('')
+  const vocabulary = Array.from({ length: 3000 }, word)
+  const vocabRank = zipf(vocabulary.length, random)
+  const propertyRank = zipf(PROPERTIES_EN.length, random)
+  const zhPropertyRank = zipf(PROPERTIES_ZH.length, random)
+  const han = (length: number): string => Array.from({ length }, () => HAN[Math.floor(random() * HAN.length)]).join('')
+  const entities = Array.from({ length: Math.max(50, Math.floor(size / 6)) }, () => (random() < 0.2
+    ? { name: `${han(2 + Math.floor(random() * 2))}服务`, zh: true }
+    : { name: `${word()}-${pick(SERVICE_KINDS)}`, zh: false }))
   const facts: FactInput[] = []
-  const ports: string[] = []
+  const identifiers: string[] = []
   for (let i = 0; i < size; i += 1) {
-    const subject = subjects[i % subjects.length] as string
-    const zh = /\p{Script=Han}/u.test(subject)
-    const property = zh && random() < 0.6 ? pick(PROPERTIES_ZH) : pick(PROPERTIES_EN)
+    const entity = entities[Math.floor(random() * entities.length)] as Corpus['entities'][number]
+    const property = entity.zh && random() < 0.7 ? PROPERTIES_ZH[zhPropertyRank()] as string : PROPERTIES_EN[propertyRank()] as string
+    const roll = random()
     let value: string
-    if (property === 'port' || property === '端口') {
-      value = String(1024 + Math.floor(random() * 60000))
-      ports.push(value)
-    } else if (property === 'version' || property === '版本') value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
-    else if (property === 'host') value = `${pick(WORDS)}-${Math.floor(random() * 99)}.internal`
-    else if (zh) value = `${pick(ZH_WORDS)}${pick(ZH_WORDS)}团队负责 ${pick(WORDS)}`
-    else value = `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`
+    if (roll < 0.15) value = String(1024 + Math.floor(random() * 60000))
+    else if (roll < 0.25) value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
+    else if (roll < 0.35) value = `${word()}-${Math.floor(random() * 99)}.internal`
+    else if (entity.zh && roll < 0.7) value = `${han(2)}团队负责${han(2)}`
+    else value = Array.from({ length: 2 + Math.floor(random() * 4) }, () => vocabulary[vocabRank()]).join(' ')
+    if (/^[\d.]+$|internal$/u.test(value)) identifiers.push(value)
     facts.push({
-      subject, property, value, origin: 'tool',
+      subject: entity.name, property, value, origin: 'tool',
       evidence: random() < 0.3 ? 'explicit_user' : 'observed',
-      qualifiers: { shard: String(Math.floor(i / subjects.length)) },
+      multi: random() < 0.1,
+      ...(random() < 0.1 ? { qualifiers: { env: pick(['prod', 'staging', 'dev']) } } : {}),
       anchor: { sessionId: `session-bench${Math.floor(i / 50)}`, turn: 1 + (i % 7) },
     })
   }
-  return { facts, ports, subjects }
+  return { facts, identifiers, entities }
 }
 
 function percentiles(samples: number[]): { p50: number; p95: number; max: number; n: number } {
@@ -148,13 +182,18 @@ function speed(size: number): SpeedRow {
   memory.open(dir)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
   const queries: string[] = []
+  const en = corpus.entities.filter((entity) => !entity.zh)
+  const zh = corpus.entities.filter((entity) => entity.zh)
   for (let i = 0; i < 300; i += 1) {
-    const kind = i % 5
-    if (kind === 0) queries.push(pick(corpus.ports))
-    else if (kind === 1) queries.push(`${pick(corpus.subjects)} ${pick(PROPERTIES_EN)}`)
-    else if (kind === 2) queries.push(`${pick(ZH_WORDS)}${pick(ZH_WORDS)}的${pick(PROPERTIES_ZH)}是多少`)
-    else if (kind === 3) queries.push(`what is the ${pick(PROPERTIES_EN)} of ${pick(WORDS)} ${pick(WORDS)}`)
-    else queries.push(`zzz-unknown-${i} nothing`)
+    switch (i % 6) {
+      case 0: queries.push(pick(corpus.identifiers)); break
+      case 1: queries.push(`${pick(en).name} ${pick(PROPERTIES_EN)}`); break
+      case 2: queries.push(`${pick(zh).name}的${pick(PROPERTIES_ZH)}是多少`); break
+      case 3: queries.push(`what is the ${pick(PROPERTIES_EN)} of ${pick(en).name}`); break
+      // Broad terms only: the expensive case for BM25, every word common in the store.
+      case 4: queries.push(`which ${pick(PROPERTIES_EN)} and ${pick(PROPERTIES_EN)} do we use for the ${pick(SERVICE_KINDS)}`); break
+      default: queries.push(`zzz-unknown-${i} nothing`)
+    }
   }
   for (const query of queries.slice(0, 20)) memory.search({ query, limit: 5, asOf: undefined }, config)
   const search = queries.map((query) => time(() => memory.search({ query, limit: 5, asOf: undefined }, config)))
@@ -164,13 +203,14 @@ function speed(size: number): SpeedRow {
   const rebuild: number[] = []
   const writes: number[] = []
   for (let i = 0; i < 200; i += 1) {
-    const input: FactInput = { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(WORDS)}`, evidence: 'observed', origin: 'tool' }
+    const input: FactInput = { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(SYLLABLES)}`, evidence: 'observed', origin: 'tool' }
     writes.push(time(() => memory.write(input, config)))
     rebuild.push(time(() => memory.directory(config)))
   }
   memory.close()
   const fileMb = existsSync(join(dir, 'memory.db')) ? readFileSync(join(dir, 'memory.db')).byteLength / 1e6 : 0
-  rmSync(dir, { recursive: true, force: true })
+  if (KEEP) console.log(`kept the ${size}-fact store in ${dir}`)
+  else rmSync(dir, { recursive: true, force: true })
   return {
     facts: size,
     seedSeconds: round(seedMs / 1000),

@@ -73,6 +73,41 @@ CREATE INDEX facts_by_status ON facts (status, evidence);
 CREATE INDEX facts_scheduled_by_start ON facts (valid_from) WHERE status = 'scheduled';
 CREATE INDEX facts_ending_by_valid_to ON facts (valid_to) WHERE valid_to IS NOT NULL AND status IN ('active', 'conflict');
 
+-- How many active facts the model may read, kept by triggers so the directory never counts 100k rows.
+CREATE TABLE directory_counts (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  plain INTEGER NOT NULL DEFAULT 0,
+  sensitive INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+INSERT INTO directory_counts (id) VALUES (1);
+
+CREATE TRIGGER facts_counts_after_insert AFTER INSERT ON facts
+  WHEN NEW.status = 'active' AND NEW.model_use_allowed = 1
+BEGIN
+  UPDATE directory_counts SET plain = plain + (NEW.sensitivity IS NULL), sensitive = sensitive + (NEW.sensitivity IS NOT NULL)
+    WHERE id = 1;
+END;
+
+CREATE TRIGGER facts_counts_after_update AFTER UPDATE OF status, sensitivity, model_use_allowed ON facts
+BEGIN
+  UPDATE directory_counts SET
+    plain = plain
+      - (OLD.status = 'active' AND OLD.model_use_allowed = 1 AND OLD.sensitivity IS NULL)
+      + (NEW.status = 'active' AND NEW.model_use_allowed = 1 AND NEW.sensitivity IS NULL),
+    sensitive = sensitive
+      - (OLD.status = 'active' AND OLD.model_use_allowed = 1 AND OLD.sensitivity IS NOT NULL)
+      + (NEW.status = 'active' AND NEW.model_use_allowed = 1 AND NEW.sensitivity IS NOT NULL)
+    WHERE id = 1;
+END;
+
+CREATE TRIGGER facts_counts_after_delete AFTER DELETE ON facts
+  WHEN OLD.status = 'active' AND OLD.model_use_allowed = 1
+BEGIN
+  UPDATE directory_counts SET plain = plain - (OLD.sensitivity IS NULL), sensitive = sensitive - (OLD.sensitivity IS NOT NULL)
+    WHERE id = 1;
+END;
+
 CREATE TABLE fact_sources (
   id INTEGER PRIMARY KEY,
   fact_id INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,

@@ -5,9 +5,10 @@
  */
 import type { ChannelHit, FactStore, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
-import { ftsMatchExpression } from '../text/tokenize.ts'
-import type { Fact, FactStatus } from '../types.ts'
+import { queryTerms } from '../text/tokenize.ts'
+import type { Fact } from '../types.ts'
 import { assemblePool, fuseRankings } from './fuse.ts'
+import { planTextQuery, type TextPlan } from './text-plan.ts'
 
 /** Fused candidates kept before grouping by slot. */
 export const POOL_SIZE = 20
@@ -17,8 +18,8 @@ export const RESERVED_IDENTIFIER_SLOTS = 5
 const CHANNEL_DEPTH = 50
 /** Most query terms sent to FTS5. */
 const MAX_QUERY_TERMS = 32
-/** Statuses a search may hit; forgotten rows are never searchable. */
-const SEARCHABLE: readonly FactStatus[] = ['active', 'scheduled', 'conflict', 'superseded', 'retired', 'expired']
+/** Documents worth ranking with BM25 in one query before the broadest terms are split off (see text-plan.ts). */
+export const RANK_CANDIDATE_CAP = 5000
 
 /** One search. */
 export interface SearchRequest {
@@ -64,9 +65,10 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
   const rankings: { channel: string; ids: number[] }[] = []
   const overDeadline = (): boolean => request.clock() > request.deadline
 
-  const match = ftsMatchExpression(request.query, MAX_QUERY_TERMS)
-  if (match !== undefined) {
-    rankings.push({ channel: 'bm25', ids: ids(store.matchText(match, CHANNEL_DEPTH, request.visibility, SEARCHABLE)) })
+  const terms = queryTerms(request.query, MAX_QUERY_TERMS)
+  if (terms.length > 0) {
+    const plan = planTextQuery(terms, store.termDocumentCounts(terms), RANK_CANDIDATE_CAP)
+    rankings.push({ channel: 'bm25', ids: ids(runTextPlan(store, plan, request.visibility)) })
     channels.push('bm25')
   }
   const identifiers = extractIdentifiers(request.query)
@@ -74,7 +76,7 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
   if (identifiers.length > 0) {
     if (overDeadline()) skipped.push('identifier')
     else {
-      identifierIds = ids(store.matchIdentifiers(identifiers, CHANNEL_DEPTH, request.visibility, SEARCHABLE))
+      identifierIds = ids(store.matchIdentifiers(identifiers, CHANNEL_DEPTH, request.visibility))
       rankings.push({ channel: 'identifier', ids: identifierIds })
       channels.push('identifier')
     }
@@ -132,6 +134,18 @@ export function validAt(fact: Fact, instant: string, slotRows: readonly Fact[] =
     }
   }
   return end === null || end > instant
+}
+
+/** Run a text plan; a split plan's two halves score on one scale and are merged by score. */
+function runTextPlan(store: FactStore, plan: TextPlan, visibility: SearchRequest['visibility']): ChannelHit[] {
+  switch (plan.kind) {
+    case 'none': return []
+    case 'single': return store.matchText(plan.match, CHANNEL_DEPTH, visibility)
+    case 'split': {
+      const merged = [...store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility), ...store.matchText(plan.withoutBroad, CHANNEL_DEPTH, visibility)]
+      return merged.sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+    }
+  }
 }
 
 function ids(hits: readonly ChannelHit[]): number[] {

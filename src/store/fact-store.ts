@@ -134,21 +134,35 @@ export class FactStore {
   }
 
   /**
-   * Full-text channel: BM25 over the terms column (lower score is better in FTS5; returned negated so higher is better).
+   * Full-text channel: BM25 over the terms column, ranked inside FTS5 alone (forgotten rows are never indexed),
+   * then filtered to what the caller may see. FTS5 scores lower-is-better; the score returned is negated.
    * @param match - a MATCH expression built by `ftsMatchExpression`.
    * @param limit - how many hits.
    * @param visibility - model visibility, or `undefined` for every live fact.
-   * @param statuses - which statuses count.
    * @returns hits, best first.
    */
-  matchText(match: string, limit: number, visibility: Visibility | undefined, statuses: readonly FactStatus[]): ChannelHit[] {
-    const rows = this.db.all(
-      `SELECT f.id AS id, -bm25(facts_fts) AS score FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
-        WHERE facts_fts MATCH ? AND f.status IN (${placeholders(statuses.length)})
-          AND (? = 0 OR (${MODEL_VISIBLE}))
-        ORDER BY bm25(facts_fts) LIMIT ?`,
-      match, ...statuses, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
-    return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+  matchText(match: string, limit: number, visibility: Visibility | undefined): ChannelHit[] {
+    // Over-fetch so that hidden rows filtered afterwards rarely shorten the list.
+    const ranked = this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?',
+      match, visibility === undefined ? limit : limit * 4)
+      .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+    if (visibility === undefined) return ranked
+    const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
+    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+  }
+
+  /**
+   * How many indexed facts each term matches (document frequency), for planning the text query.
+   * @param terms - search terms.
+   * @returns the count per term.
+   */
+  termDocumentCounts(terms: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>()
+    for (const term of terms) {
+      const row = this.db.get('SELECT count(*) AS n FROM facts_fts WHERE facts_fts MATCH ?', `"${term.replaceAll('"', '""')}"`)
+      counts.set(term, Number(row?.['n'] ?? 0))
+    }
+    return counts
   }
 
   /**
@@ -156,17 +170,15 @@ export class FactStore {
    * @param identifiers - folded identifiers from the query.
    * @param limit - how many hits.
    * @param visibility - model visibility, or `undefined` for every live fact.
-   * @param statuses - which statuses count.
    * @returns hits, best first; score is the number of identifiers matched.
    */
-  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined, statuses: readonly FactStatus[]): ChannelHit[] {
+  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined): ChannelHit[] {
     if (identifiers.length === 0) return []
     const rows = this.db.all(
       `SELECT f.id AS id, count(*) AS score FROM fact_identifiers i JOIN facts f ON f.id = i.fact_id
-        WHERE i.ident IN (${placeholders(identifiers.length)}) AND f.status IN (${placeholders(statuses.length)})
-          AND (? = 0 OR (${MODEL_VISIBLE}))
+        WHERE i.ident IN (${placeholders(identifiers.length)}) AND (? = 0 OR (${MODEL_VISIBLE}))
         GROUP BY f.id ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
-      ...identifiers, ...statuses, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+      ...identifiers, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
     return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
   }
 
@@ -196,11 +208,10 @@ export class FactStore {
       visibility.includeSensitive ? 1 : 0, limit).map(toFact)
   }
 
-  /** How many active facts the model may read. */
+  /** How many active facts the model may read (kept by triggers, so this is one row read). */
   countDirectoryFacts(visibility: Visibility): number {
-    return Number(this.db.get(
-      `SELECT count(*) AS n FROM facts WHERE status = 'active' AND ${MODEL_VISIBLE}`,
-      visibility.includeSensitive ? 1 : 0)?.['n'] ?? 0)
+    const row = this.db.get('SELECT plain, sensitive FROM directory_counts WHERE id = 1')
+    return Number(row?.['plain'] ?? 0) + (visibility.includeSensitive ? Number(row?.['sensitive'] ?? 0) : 0)
   }
 
   /**
@@ -227,8 +238,9 @@ export class FactStore {
       const due = this.db.all(
         `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
       for (const fact of due) this.promote(fact, now)
+      // Without statistics the planner would walk facts_by_status over every active row.
       const expired = this.db.run(
-        `UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ?
+        `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ?
           WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
       return { promoted: due.length, expired }
     })
@@ -246,6 +258,13 @@ export class FactStore {
     const openConflictGroups = Number(this.db.get(`SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`)?.['n'] ?? 0)
     const pendingProposals = Number(this.db.get(`SELECT count(*) AS n FROM proposals WHERE status = 'pending'`)?.['n'] ?? 0)
     return { byStatus, byEvidence, openConflictGroups, pendingProposals }
+  }
+
+  private visibleIds(ids: readonly number[], visibility: Visibility): Set<number> {
+    if (ids.length === 0) return new Set()
+    const rows = this.db.all(`SELECT id FROM facts WHERE id IN (${placeholders(ids.length)}) AND ${MODEL_VISIBLE}`,
+      ...ids, visibility.includeSensitive ? 1 : 0)
+    return new Set(rows.map((row) => Number(row['id'])))
   }
 
   private slotRows(slotKey: string): SlotRow[] {

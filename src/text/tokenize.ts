@@ -52,15 +52,33 @@ export function indexText(parts: readonly string[]): string {
 }
 
 /**
+ * The distinct search terms of a query, capped so a pasted essay cannot become a huge query.
+ * @param query - user or model text.
+ * @param maxTerms - the most terms kept, in order of first appearance.
+ * @returns distinct terms.
+ */
+export function queryTerms(query: string, maxTerms: number): string[] {
+  return [...new Set(searchTerms(query))].slice(0, maxTerms)
+}
+
+/**
+ * Join terms into a safe FTS5 expression: each a quoted string, joined by OR.
+ * @param terms - search terms.
+ * @returns the expression (empty string for no terms).
+ */
+export function orExpression(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ')
+}
+
+/**
  * Build a safe FTS5 MATCH expression: distinct terms, each a quoted string, joined by OR.
  * @param query - user or model text.
- * @param maxTerms - cap on the number of terms, so a pasted essay cannot become a huge query.
+ * @param maxTerms - cap on the number of terms.
  * @returns the expression, or `undefined` when the query has no searchable term.
  */
 export function ftsMatchExpression(query: string, maxTerms: number): string | undefined {
-  const distinct = [...new Set(searchTerms(query))].slice(0, maxTerms)
-  if (distinct.length === 0) return undefined
-  return distinct.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ')
+  const distinct = queryTerms(query, maxTerms)
+  return distinct.length === 0 ? undefined : orExpression(distinct)
 }
 
 /**

@@ -1,0 +1,97 @@
+/**
+ * The BM25 query planner: when broad terms would make ranking expensive, the split into (narrow AND broad) and
+ * (narrow NOT broad) ranks exactly like the full OR query for every fact holding a narrow term; and the directory
+ * counters kept by triggers always equal a fresh count.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { planTextQuery } from '../src/retrieval/text-plan.ts'
+import type { Database } from '../src/store/database.ts'
+import { FactStore } from '../src/store/fact-store.ts'
+import { orExpression } from '../src/text/tokenize.ts'
+import { FakeClock } from './helpers/fake-clock.ts'
+import { openMemory, type MemoryHandle } from './helpers/store.ts'
+
+describe('planTextQuery', () => {
+  const counts = new Map([['port', 900], ['api', 600], ['kalo', 4], ['region', 300], ['nothing', 0]])
+
+  it('keeps one OR query when the terms together match few enough facts', () => {
+    assert.deepEqual(planTextQuery(['kalo', 'region'], counts, 1000), { kind: 'single', match: '"kalo" OR "region"' })
+  })
+
+  it('drops terms that match nothing and plans nothing when no term matches', () => {
+    assert.deepEqual(planTextQuery(['kalo', 'nothing'], counts, 1000), { kind: 'single', match: '"kalo"' })
+    assert.deepEqual(planTextQuery(['nothing'], counts, 1000), { kind: 'none' })
+  })
+
+  it('splits off the broadest terms once the rarest ones fill the candidate cap', () => {
+    const plan = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000)
+    assert.deepEqual(plan, {
+      kind: 'split',
+      narrow: ['kalo', 'region', 'api'],
+      broad: ['port'],
+      withBroad: '("kalo" OR "region" OR "api") AND ("port")',
+      withoutBroad: '("kalo" OR "region" OR "api") NOT ("port")',
+    })
+  })
+
+  it('always keeps the rarest term narrow, even when it alone exceeds the cap', () => {
+    const plan = planTextQuery(['port', 'api'], counts, 100)
+    assert.equal(plan.kind, 'split')
+    assert.deepEqual(plan.kind === 'split' ? [plan.narrow, plan.broad] : [], [['api'], ['port']])
+  })
+})
+
+for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+  describe(`split ranking on a real store (${driver})`, () => {
+    let h: MemoryHandle
+    let store: FactStore
+    let db: Database
+
+    before(() => {
+      h = openMemory(driver, new FakeClock())
+      const words = ['port', 'owner', 'region', 'timeout', 'api', 'worker']
+      for (let i = 0; i < 400; i += 1) {
+        h.memory.write({
+          subject: `svc${i % 37}-${words[i % 6]}`, property: words[(i * 7) % 6] as string,
+          value: `${words[(i * 5) % 6]} ${i % 11 === 0 ? 'kalo' : 'plain'} ${i}`, evidence: 'observed', origin: 'tool',
+        }, h.config)
+      }
+      db = h.db()
+      store = new FactStore(db)
+    })
+    after(() => h.dispose())
+
+    it('gives every fact holding a narrow term the same BM25 score as the full OR query', () => {
+      const terms = ['port', 'owner', 'api', 'kalo']
+      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60)
+      assert.equal(plan.kind, 'split')
+      if (plan.kind !== 'split') return
+      const full = new Map(store.matchText(orExpression(terms), 1000, undefined).map((hit) => [hit.id, hit.score]))
+      const split = [...store.matchText(plan.withBroad, 1000, undefined), ...store.matchText(plan.withoutBroad, 1000, undefined)]
+      assert.ok(split.length > 10)
+      for (const hit of split) {
+        const expected = full.get(hit.id)
+        assert.ok(expected !== undefined, `fact ${hit.id} is in the full result`)
+        assert.ok(Math.abs(expected - hit.score) < 1e-9, `fact ${hit.id}: ${hit.score} vs ${expected}`)
+      }
+      const narrowOnly = new Set(store.matchText(orExpression(plan.narrow), 1000, undefined).map((hit) => hit.id))
+      assert.deepEqual(new Set(split.map((hit) => hit.id)), narrowOnly, 'the split covers exactly the facts with a narrow term')
+    })
+
+    it('keeps the directory counters equal to a fresh count through writes, conflicts and forgets', () => {
+      const count = (): number => Number(db.get(`SELECT count(*) AS n FROM facts WHERE status = 'active' AND model_use_allowed = 1 AND sensitivity IS NULL`)?.['n'])
+      const counted = (): number => store.countDirectoryFacts({ includeSensitive: false })
+      assert.equal(counted(), count())
+      h.memory.write({ subject: 'svc1-port', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool' }, h.config)
+      h.memory.write({ subject: 'svc1-port', property: 'port', value: '7802', evidence: 'observed', origin: 'tool' }, h.config)
+      h.memory.write({ subject: 'svc1-port', property: 'port', value: '7803', evidence: 'explicit_user', origin: 'tool' }, h.config)
+      h.memory.write({ subject: 'user', property: 'email', value: 'bob@example.com', evidence: 'observed', origin: 'tool' }, h.config)
+      assert.equal(counted(), count())
+      assert.equal(store.countDirectoryFacts({ includeSensitive: true }), count() + 1)
+      h.memory.forgetBySubject('svc1-port', undefined)
+      assert.equal(counted(), count())
+    })
+  })
+}
+
