@@ -68,6 +68,7 @@ describe('memory tools in a real DSH host', () => {
     const second = await converse('Which port does billing use?', search({ query: 'billing port' }), reply)
     assert.match(second.toolResults[0] ?? '', /^outcome: ok\n/u)
     assert.match(second.toolResults[0] ?? '', /billing-api · port\n\s+- 7801 \[#\d+\] current since \d{4}-\d{2}-\d{2} \d{2}:\d{2} · explicit_user/u)
+    assert.match(second.toolResults[0] ?? '', /via memory_write, session-[0-9a-f]{8} turn 1 · quote: "billing-api runs on port 7801"/u, 'anchored to the writing session and turn')
     assert.match(directoryOf(second.lastRequest), /- billing-api · port: 7801 \(\d{4}-\d{2}-\d{2}\)/u)
   })
 

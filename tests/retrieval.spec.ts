@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, expectKind, openMemory, write, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { FactMemory } from '../src/fact-memory.ts'
+import { DRIVERS, expectKind, makeConfig, openMemory, removeDir, tempDir, write, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 const HOUR_MS = 3_600_000
 
@@ -264,3 +265,26 @@ for (const driver of DRIVERS) {
     })
   })
 }
+
+describe('the query deadline', () => {
+  it('skips a channel that would start after queryTimeoutMs and says so in the answer', () => {
+    let now = Date.parse('2026-03-01T09:00:00.000Z')
+    // Every reading of this clock is a second later, so the deadline passes while the first channel runs.
+    const slowClock = { now: () => (now += 1000), every: () => () => undefined }
+    const root = tempDir()
+    const memory = new FactMemory({ clock: slowClock })
+    const config = makeConfig(root, { queryTimeoutMs: 50 })
+    memory.open(config.resolvedDataDir)
+    try {
+      memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' }, config)
+      const value = memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, config)
+      assert.deepEqual(value.channels, ['bm25'])
+      assert.deepEqual(value.skipped, ['identifier'])
+      assert.equal(value.outcome, 'ok')
+      assert.match(renderSearchText(value), /Channels: bm25\. Skipped at the deadline: identifier\./u)
+    } finally {
+      memory.close()
+      removeDir(root)
+    }
+  })
+})

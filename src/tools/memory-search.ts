@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import { nullable } from './output-schema.ts'
 import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
 import { parseArgs, searchArgs } from './tool-args.schema.ts'
 
@@ -12,7 +13,6 @@ export interface ToolDeps {
   readonly config: () => ResolvedConfig
 }
 
-const nullable = (schema: OutputSchema): OutputSchema => ({ oneOf: [schema, { type: 'null' }] })
 
 const SEARCH_OUTPUT: OutputSchema = {
   type: 'object',

@@ -4,6 +4,7 @@
  */
 import type { WriteAnswer } from '../fact-memory.ts'
 import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
@@ -27,7 +28,6 @@ export interface WriteValue {
   readonly note: string | null
 }
 
-const nullable = (schema: OutputSchema): OutputSchema => ({ oneOf: [schema, { type: 'null' }] })
 const idValue: OutputSchema = {
   type: 'object', properties: { id: { type: 'integer' }, value: { type: 'string' } }, required: ['id', 'value'],
 }

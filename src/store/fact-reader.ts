@@ -1,0 +1,169 @@
+/**
+ * FactReader: the fact store's synchronous reads — facts by id, the full-text and identifier channels, slot
+ * history, the directory rows and counts, contested slots and status counts. Writes live in FactStore.
+ */
+import type { Fact, FactId } from '../types.ts'
+import type { Database } from './database.ts'
+import { chunks, FACT_COLUMNS, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
+
+/** Which facts the model may read. */
+export interface Visibility {
+  /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
+  readonly includeSensitive: boolean
+}
+
+/** A full-text or identifier hit. */
+export interface ChannelHit {
+  readonly id: FactId
+  readonly score: number
+}
+
+/** Counts for status displays. */
+export interface StoreCounts {
+  readonly byStatus: Readonly<Record<string, number>>
+  readonly byEvidence: Readonly<Record<string, number>>
+  readonly openConflictGroups: number
+  readonly pendingProposals: number
+}
+
+/** Synchronous reads over facts and their satellites. */
+export class FactReader {
+  protected readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /**
+   * Read facts by id, in the order given; missing ids are skipped.
+   * @param ids - fact ids.
+   * @returns the facts.
+   */
+  getFacts(ids: readonly number[]): Fact[] {
+    if (ids.length === 0) return []
+    const rows = new Map<number, Fact>()
+    for (const chunk of chunks(ids, 500)) {
+      for (const row of this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id IN (${placeholders(chunk.length)})`, ...chunk)) {
+        const fact = toFact(row)
+        rows.set(fact.id, fact)
+      }
+    }
+    return ids.flatMap((id) => rows.get(id) ?? [])
+  }
+
+  /**
+   * Full-text channel: BM25 over the terms column, ranked inside FTS5 alone (forgotten rows are never indexed),
+   * then filtered to what the caller may see. FTS5 scores lower-is-better; the score returned is negated.
+   * @param match - a MATCH expression built by `ftsMatchExpression`.
+   * @param limit - how many hits.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @returns hits, best first.
+   */
+  matchText(match: string, limit: number, visibility: Visibility | undefined): ChannelHit[] {
+    // Over-fetch so that hidden rows filtered afterwards rarely shorten the list.
+    const ranked = this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?',
+      match, visibility === undefined ? limit : limit * 4)
+      .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+    if (visibility === undefined) return ranked
+    const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
+    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+  }
+
+  /**
+   * How many indexed facts each term matches (document frequency), for planning the text query.
+   * @param terms - search terms.
+   * @returns the count per term.
+   */
+  termDocumentCounts(terms: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>()
+    for (const term of terms) {
+      const row = this.db.get('SELECT count(*) AS n FROM facts_fts WHERE facts_fts MATCH ?', `"${term.replaceAll('"', '""')}"`)
+      counts.set(term, Number(row?.['n'] ?? 0))
+    }
+    return counts
+  }
+
+  /**
+   * Exact-identifier channel: facts carrying any of the identifiers, most identifiers matched first, then newest.
+   * @param identifiers - folded identifiers from the query.
+   * @param limit - how many hits.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @returns hits, best first; score is the number of identifiers matched.
+   */
+  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined): ChannelHit[] {
+    if (identifiers.length === 0) return []
+    const rows = this.db.all(
+      `SELECT f.id AS id, count(*) AS score FROM fact_identifiers i JOIN facts f ON f.id = i.fact_id
+        WHERE i.ident IN (${placeholders(identifiers.length)}) AND (? = 0 OR (${MODEL_VISIBLE}))
+        GROUP BY f.id ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
+      ...identifiers, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+    return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+  }
+
+  /**
+   * Every non-forgotten row of the given slots, for rendering a slot's history newest first.
+   * @param slotKeys - slot keys.
+   * @returns rows grouped by slot, newest observation first within a slot.
+   */
+  slotHistory(slotKeys: readonly string[]): Fact[] {
+    if (slotKeys.length === 0) return []
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'
+        ORDER BY slot_key, observed_at DESC, id DESC`, ...slotKeys).map(toFact)
+  }
+
+  /**
+   * The directory's rows: active, model-visible facts, strongest evidence first, then most recently observed.
+   * @param limit - the most rows the budget can hold.
+   * @param visibility - model visibility.
+   * @returns the rows in priority order.
+   */
+  directoryFacts(limit: number, visibility: Visibility): Fact[] {
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
+        WHERE status = 'active' AND ${MODEL_VISIBLE}
+        ORDER BY evidence_rank, observed_at DESC, id LIMIT ?`,
+      visibility.includeSensitive ? 1 : 0, limit).map(toFact)
+  }
+
+  /** How many active facts the model may read (kept by triggers, so this is one row read). */
+  countDirectoryFacts(visibility: Visibility): number {
+    const row = this.db.get('SELECT plain, sensitive FROM directory_counts WHERE id = 1')
+    return Number(row?.['plain'] ?? 0) + (visibility.includeSensitive ? Number(row?.['sensitive'] ?? 0) : 0)
+  }
+
+  /**
+   * Slots among the given ones that have an open conflict group.
+   * @param slotKeys - slot keys.
+   * @returns the contested slot keys.
+   */
+  contestedSlots(slotKeys: readonly string[]): Set<string> {
+    if (slotKeys.length === 0) return new Set()
+    const rows = this.db.all(
+      `SELECT DISTINCT slot_key FROM conflict_groups WHERE status = 'open' AND slot_key IN (${placeholders(slotKeys.length)})`,
+      ...slotKeys)
+    return new Set(rows.map((row) => String(row['slot_key'])))
+  }
+
+  /** Counts by status and evidence, open conflict groups and pending proposals. */
+  counts(): StoreCounts {
+    const byStatus: Record<string, number> = {}
+    const byEvidence: Record<string, number> = {}
+    for (const row of this.db.all('SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence')) {
+      const n = Number(row['n'])
+      byStatus[String(row['status'])] = (byStatus[String(row['status'])] ?? 0) + n
+      if (row['status'] !== 'forgotten') byEvidence[String(row['evidence'])] = (byEvidence[String(row['evidence'])] ?? 0) + n
+    }
+    const openConflictGroups = Number(this.db.get(`SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`)?.['n'] ?? 0)
+    const pendingProposals = Number(this.db.get(`SELECT count(*) AS n FROM proposals WHERE status = 'pending'`)?.['n'] ?? 0)
+    return { byStatus, byEvidence, openConflictGroups, pendingProposals }
+  }
+
+  private visibleIds(ids: readonly number[], visibility: Visibility): Set<number> {
+    if (ids.length === 0) return new Set()
+    const rows = this.db.all(`SELECT id FROM facts WHERE id IN (${placeholders(ids.length)}) AND ${MODEL_VISIBLE}`,
+      ...ids, visibility.includeSensitive ? 1 : 0)
+    return new Set(rows.map((row) => Number(row['id'])))
+  }
+}

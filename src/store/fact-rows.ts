@@ -1,0 +1,61 @@
+/** Row mapping shared by the fact store's reads and writes: the selected columns, Row → Fact, and bind helpers. */
+import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
+import type { Row } from './connection.ts'
+
+/** The columns every fact read selects, in the shape {@link toFact} expects. */
+export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
+  evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
+  conflict_group_id, revision, origin, session_id, turn, quote, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key`
+
+/** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
+export const MODEL_VISIBLE = 'model_use_allowed = 1 AND (sensitivity IS NULL OR ? = 1)'
+
+/**
+ * Map a database row to a Fact.
+ * @param row - a row selected with the store's fact columns.
+ * @returns the fact.
+ */
+export function toFact(row: Row): Fact {
+  return {
+    id: Number(row['id']) as FactId,
+    subject: String(row['subject']),
+    entityKey: String(row['entity_key']),
+    property: String(row['property']),
+    predicateKey: String(row['predicate_key']),
+    qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
+    scope: String(row['scope']),
+    value: String(row['value']),
+    slotKey: String(row['slot_key']),
+    claimKey: String(row['claim_key']),
+    multi: Number(row['multi']) === 1,
+    status: row['status'] as FactStatus,
+    evidence: row['evidence'] as Evidence,
+    confidence: Number(row['confidence']),
+    sensitivity: row['sensitivity'] === null ? null : row['sensitivity'] as Fact['sensitivity'],
+    modelUseAllowed: Number(row['model_use_allowed']) === 1,
+    observedAt: String(row['observed_at']),
+    recordedAt: String(row['recorded_at']),
+    validFrom: String(row['valid_from']),
+    validTo: row['valid_to'] === null ? null : String(row['valid_to']),
+    supersededBy: row['superseded_by'] === null ? null : Number(row['superseded_by']) as FactId,
+    conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+    revision: Number(row['revision']),
+    origin: row['origin'] as Fact['origin'],
+    sessionId: row['session_id'] === null ? null : String(row['session_id']),
+    turn: row['turn'] === null ? null : Number(row['turn']),
+    quote: row['quote'] === null ? null : String(row['quote']),
+  }
+}
+
+/** `?, ?, …` for an IN list; `NULL` for none, so `IN (NULL)` matches nothing. */
+export function placeholders(count: number): string {
+  return count === 0 ? 'NULL' : Array.from({ length: count }, () => '?').join(', ')
+}
+
+/** Split a list into runs of at most `size`, under SQLite's bind limit. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
