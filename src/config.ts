@@ -104,10 +104,9 @@ export interface Config {
 
 /** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
 export const INACTIVE_KEYS: readonly (keyof Config)[] = [
-  'autoCapture', 'autoExtract', 'backupBeforeExport', 'backupBeforeWipe', 'llmSource', 'llmBaseUrl', 'llmModel',
+  'autoCapture', 'autoExtract', 'llmSource', 'llmBaseUrl', 'llmModel',
   'llmApiKeyEnv', 'extractIncludeAssistant', 'embeddingSource', 'embeddingBaseUrl', 'embeddingModel',
-  'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv', 'backupKeep',
-  'embeddingDim', 'rerankScoreMode', 'extractDelayMs', 'extractConfidenceMin', 'extractMaxChars', 'extractThinking',
+  'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'extractDelayMs', 'extractConfidenceMin', 'extractMaxChars', 'extractThinking',
   'extractMerge', 'extractChunksPerPass', 'extractFallbackTurns', 'extractFallbackChars', 'vectorIndexIntervalMs',
   'autoConsolidate', 'consolidateIntervalMs', 'consolidateCosineFloor', 'consolidateMaxPairs', 'autoAudit',
   'auditIntervalMs',
@@ -138,9 +137,9 @@ const everyday = Schema.object({
   searchLimit: Schema.natural().min(1).max(10).default(5)
     .description('Default number of memory_search results (1-10).'),
   backupBeforeExport: Schema.boolean().default(true)
-    .description('Copy a consistent SQLite backup into <dataDir>/backups before each export.' + LATER),
+    .description('Copy a consistent SQLite backup into <dataDir>/backups before each export.'),
   backupBeforeWipe: Schema.boolean().default(true)
-    .description('Take the same backup before "Clear everything".' + LATER),
+    .description('Take the same backup before "Clear everything"; off makes the wipe immediate.'),
   llmSource: Schema.union(['host', 'custom'] as const).default('host')
     .description('Extraction model: host reuses the session\'s model; custom sends the text to your endpoint.' + LATER),
   llmBaseUrl: Schema.string().default('')
@@ -175,7 +174,7 @@ const advanced = Schema.object({
     .description('Whole-query deadline of memory_search in milliseconds.'),
   storeTimezone: Schema.string().default('')
     .description('IANA time zone for displayed dates; empty means the host\'s zone. Stored dates stay ISO UTC.'),
-  backupKeep: Schema.natural().default(7).description('Export backups to keep, oldest deleted first; 0 keeps all.' + LATER),
+  backupKeep: Schema.natural().default(7).description('Backups to keep in <dataDir>/backups, oldest deleted first; 0 keeps all.'),
   advanceIntervalMs: Schema.natural().default(60_000)
     .description('How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).'),
   embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns.' + LATER),

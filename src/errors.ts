@@ -8,18 +8,37 @@ export const OUTCOMES: readonly Outcome[] = [
   'ok', 'saved', 'pending', 'needs_selection', 'not_found', 'refused', 'conflict', 'unavailable',
 ]
 
-/** Machine codes of failures and refusals; shared by tools and routes. */
+/** Machine codes of failures and refusals; one closed set shared by tools and routes. */
 export type ErrorCode =
+  // The request itself
   | 'invalid_arguments'
+  | 'unknown_verb'
+  | 'method_not_allowed'
+  | 'forbidden'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  // The store's answer
+  | 'not_found'
   | 'credential_refused'
   | 'tombstoned'
-  | 'fact_not_found'
+  | 'refused'
+  | 'stale'
+  | 'operation_collision'
+  | 'confirm_required'
+  | 'invalid_path'
+  // The store's state
+  | 'unavailable'
   | 'storage_unavailable'
   | 'store_from_newer_version'
   | 'foreign_database'
-  | 'disabled'
-  | 'query_timeout'
   | 'internal_error'
+
+/** Every error code, for exhaustive checks. */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  'invalid_arguments', 'unknown_verb', 'method_not_allowed', 'forbidden', 'unsupported_media_type', 'payload_too_large',
+  'not_found', 'credential_refused', 'tombstoned', 'refused', 'stale', 'operation_collision', 'confirm_required',
+  'invalid_path', 'unavailable', 'storage_unavailable', 'store_from_newer_version', 'foreign_database', 'internal_error',
+]
 
 /** A failure with a closed code; thrown only inside the store and caught at the tool and route shells. */
 export class FactMemoryError extends Error {

@@ -35,6 +35,8 @@ export interface PreparedWrite {
   readonly validFrom: string
   readonly validTo: string | null
   readonly scheduled: boolean
+  /** Imports never replace a current value; a difference becomes a conflict. */
+  readonly mayReplace: boolean
   readonly origin: Origin
   readonly anchor: Anchor | null
   readonly quote: string | null
@@ -54,6 +56,29 @@ export interface PreparePolicy {
   readonly refuseCredentials: boolean
   /** The zone bare dates are read in. */
   readonly timeZone: string
+}
+
+/** What the search indexes hold for one fact. */
+export interface IndexEntries {
+  readonly terms: string
+  readonly identifiers: readonly string[]
+}
+
+/**
+ * The full-text terms and exact identifiers of a fact. A credential's value is never indexed: it must not be
+ * findable by its secret.
+ * @param fact - the fact's text fields and sensitivity.
+ * @returns its index entries.
+ */
+export function indexEntriesOf(fact: {
+  readonly subject: string; readonly property: string; readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>; readonly sensitivity: string | null
+}): IndexEntries {
+  const credential = fact.sensitivity === 'credential'
+  return {
+    terms: indexText(credential ? [fact.subject, fact.property] : [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]),
+    identifiers: credential ? [] : extractIdentifiers([fact.subject, fact.property, fact.value].join('\n')),
+  }
 }
 
 /**
@@ -110,16 +135,16 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       multi: input.multi ?? false,
       sensitivity: finding?.sensitivity ?? null,
       sensitivityReason: finding?.reason ?? null,
-      modelUseAllowed: !isCredential,
+      // Imported sensitive facts are the file's, not the user's statement to the model: hidden from model use.
+      modelUseAllowed: !isCredential && !(input.origin === 'import' && finding !== undefined),
       validFrom,
       validTo,
       scheduled: validFrom > now,
+      mayReplace: input.origin !== 'import',
       origin: input.origin,
       anchor: input.anchor ?? null,
       quote,
-      // A credential's text is never indexed: it must not be findable by its secret.
-      terms: indexText(isCredential ? [subject, property] : [subject, property, value, ...Object.values(qualifiers)]),
-      identifiers: isCredential ? [] : extractIdentifiers([subject, property, value].join('\n')),
+      ...indexEntriesOf({ subject, property, value, qualifiers, sensitivity: finding?.sensitivity ?? null }),
     },
   }
 }

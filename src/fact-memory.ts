@@ -12,7 +12,8 @@ import { retrieveFacts } from './retrieval/retrieve.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
 import { Database } from './store/database.ts'
-import { FactStore, type StoreCounts, type WriteResult } from './store/fact-store.ts'
+import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
+import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput } from './types.ts'
@@ -59,7 +60,7 @@ export interface MemoryStatus {
 
 type State =
   | { readonly kind: 'closed' }
-  | { readonly kind: 'open'; readonly dataDir: string; readonly db: Database; readonly store: FactStore }
+  | { readonly kind: 'open'; readonly dataDir: string; readonly db: Database; readonly store: FactStore; readonly stores: StoreSet }
   | { readonly kind: 'failed'; readonly dataDir: string; readonly code: ErrorCode; readonly message: string }
 
 /** The store-owning service. */
@@ -88,7 +89,8 @@ export class FactMemory {
         ...(this.options.loader === undefined ? {} : { loader: this.options.loader }),
         ...(this.options.migrationsDir === undefined ? {} : { migrationsDir: this.options.migrationsDir }),
       })
-      this.state = { kind: 'open', dataDir, db, store: new FactStore(db) }
+      const stores = createStoreSet(db, dataDir)
+      this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
       this.advance()
     } catch (error) {
       const { code, message } = toPublicError(error instanceof FactMemoryError ? error : new FactMemoryError('storage_unavailable',
@@ -102,6 +104,16 @@ export class FactMemory {
     if (this.state.kind === 'open') this.state.db.close()
     this.state = { kind: 'closed' }
     this.directoryCache = undefined
+  }
+
+  /**
+   * The stores over the open database, for the management routes.
+   * @returns the stores, or why there are none.
+   */
+  storeSet(): { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
+    if (this.state.kind === 'open') return { stores: this.state.stores }
+    const { code, message } = this.unavailable()
+    return { unavailable: { code, message } }
   }
 
   /** Whether the store is open. */

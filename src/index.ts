@@ -10,9 +10,16 @@ import type {} from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-agent'
 import type { SettingsNamespace } from '@deepseek-ai/dsh-settings'
+import type {} from '@deepseek-ai/dsh-host-webserver'
+import type { CredentialProvider, CredentialRef } from '@deepseek-ai/dsh-credentials'
 import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor } from './context-hooks.ts'
+import { createConfirmationBook } from './routes/confirmations.ts'
+import { parseAllowedHosts } from './routes/fence.ts'
+import { createRouteHandler, ROUTE_PREFIX } from './routes/http.ts'
+import type { CredentialsView } from './routes/verb.ts'
+import { VERBS } from './routes/verbs.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
@@ -59,9 +66,39 @@ export function apply(ctx: Context, config: Config): void {
     return notice === undefined ? decision : { kind: 'enter', messages: [...decision.messages, notice as unknown as UserMessage] }
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
+  const confirmations = createConfirmationBook(systemClock)
+  ctx.inject(['webServer'], (webCtx) => {
+    const handler = createRouteHandler({
+      verbs: VERBS,
+      allowedHosts: () => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS']),
+      stores: () => runtime.memory.storeSet(),
+      context: () => ({
+        config: runtime.config(),
+        clock: systemClock,
+        now: () => new Date(systemClock.now()).toISOString(),
+        credentials: credentialsView(ctx.get('credentials') as CredentialProvider | undefined),
+        confirmations,
+        memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
+      }),
+    })
+    webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
+  })
+
   ctx.inject(['settings'], (settingsCtx) => {
     const scope = settingsCtx.settings.register(name as SettingsNamespace, Config, { base: config })
     runtime.reconfigure(scope.get())
     settingsCtx.effect(() => scope.watch((next) => runtime.reconfigure(next)), 'fact-memory: live settings')
   })
+}
+
+/** The host credential store seen through the narrow view the key verb uses (references are branded strings). */
+function credentialsView(provider: CredentialProvider | undefined): CredentialsView | undefined {
+  if (provider === undefined) return undefined
+  return {
+    set: (ref, value) => provider.set(ref as CredentialRef, value),
+    describe: async (ref) => {
+      const info = await provider.describe(ref as CredentialRef)
+      return { configured: info.configured, writable: info.writable, ...(info.source === undefined ? {} : { source: String(info.source) }) }
+    },
+  }
 }

@@ -74,6 +74,22 @@ export interface Fact {
   readonly quote: string | null
 }
 
+/** One row of a proposal card: a value to write, and the facts (with revisions) it was proposed against. */
+export interface ProposedRow {
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly scope: string
+  readonly evidence: Evidence
+  readonly confidence: number
+  readonly quote: string | null
+  readonly multi: boolean
+  readonly validFrom: string
+  readonly validTo: string | null
+  readonly targets: readonly { readonly factId: number; readonly revision: number }[]
+}
+
 /** A fact as a caller asks to store it, before normalization and policy. */
 export interface FactInput {
   readonly subject: string

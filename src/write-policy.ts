@@ -16,6 +16,11 @@ export interface PolicyCandidate {
   readonly multi: boolean
   /** True when the value only becomes valid in the future. */
   readonly scheduled: boolean
+  /**
+   * False for values that state what a file believes rather than what anyone affirmed (imports): such a value never
+   * replaces a current one, a difference is always a conflict. Defaults to true.
+   */
+  readonly mayReplace?: boolean
 }
 
 /** A current row of the slot (active, scheduled or conflict). */
@@ -126,7 +131,7 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
     }
   }
 
-  const trusted = evidenceRank(candidate.evidence) <= evidenceRank(active.evidence)
+  const trusted = candidate.mayReplace !== false && evidenceRank(candidate.evidence) <= evidenceRank(active.evidence)
   if (trusted) {
     return {
       kind: 'insert', status: 'active', supersede: [active.id], retire: [], conflict: undefined, closeGroups: [],

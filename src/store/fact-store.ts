@@ -5,7 +5,7 @@
  */
 import type { PreparedWrite } from '../fact-input.ts'
 import { sha256 } from '../text/normalize.ts'
-import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
+import type { Evidence, Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, type SlotRow, type WriteDecision } from '../write-policy.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
@@ -101,6 +101,110 @@ export class FactStore extends FactReader {
     })
   }
 
+  /**
+   * Expire a current fact now (a user's "this no longer holds"): status expired, valid_to stamped.
+   * @param id - the fact id.
+   * @param now - ISO instant.
+   * @returns the expired fact, or undefined when it is not current.
+   */
+  expireFact(id: number, now: string): Fact | undefined {
+    return this.db.transaction(() => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return undefined
+      this.db.run(`UPDATE facts SET status = 'expired', valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+        fact.status === 'scheduled' ? fact.validFrom : now, now, id)
+      if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
+      return this.getFacts([id])[0]
+    })
+  }
+
+  /**
+   * Settle an open conflict group on the user's choice: the kept row becomes the current value (its evidence
+   * raised to at least confirmed_user), the other active row is superseded by it, the other contested rows are
+   * retired, and the group closes.
+   * @param groupId - the open group.
+   * @param keepId - the row the user chose; must be a current member of the group.
+   * @param now - ISO instant.
+   * @returns the kept fact, or why not.
+   */
+  resolveGroup(groupId: number, keepId: number, now: string): { ok: true; kept: Fact } | { ok: false; reason: 'group_not_open' | 'not_a_member' } {
+    return this.db.transaction(() => {
+      const group = this.db.get('SELECT slot_key, status FROM conflict_groups WHERE id = ?', groupId)
+      if (group === undefined || group['status'] !== 'open') return { ok: false, reason: 'group_not_open' } as const
+      const slot = this.slotRows(String(group['slot_key']))
+      const keeper = slot.find((row) => row.id === keepId && row.status !== 'scheduled')
+      if (keeper === undefined) return { ok: false, reason: 'not_a_member' } as const
+      const others = slot.filter((row) => row.id !== keepId && row.status !== 'scheduled')
+      this.supersede(others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id), keepId, now)
+      this.retire(others.filter((row) => row.status === 'conflict').map((row) => row.id), now)
+      this.closeGroups([groupId], keepId, now)
+      const evidence: Evidence = evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
+      this.db.run(`UPDATE facts SET status = 'active', evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+        evidence, evidenceRank(evidence), now, keepId)
+      const [kept] = this.getFacts([keepId])
+      if (kept === undefined) throw new Error(`fact ${keepId} vanished inside its own transaction`)
+      return { ok: true, kept } as const
+    })
+  }
+
+  /**
+   * Mark a current row superseded by a row in another slot (an edit that renamed its subject or property).
+   * @param id - the old row.
+   * @param by - the new row.
+   * @param now - ISO instant.
+   */
+  supersedeAcrossSlots(id: number, by: number, now: string): void {
+    this.db.transaction(() => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return
+      this.supersede([id], by, now)
+      if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
+    })
+  }
+
+  /**
+   * Rebuild the full-text and identifier indexes from the facts themselves.
+   * @param entriesOf - computes a fact's index entries.
+   * @returns how many facts were indexed.
+   */
+  rebuildIndexes(entriesOf: (fact: Fact) => { terms: string; identifiers: readonly string[] }): number {
+    return this.db.transaction(() => {
+      this.db.run('DELETE FROM facts_fts')
+      this.db.run('DELETE FROM fact_identifiers')
+      let indexed = 0
+      let after = 0
+      for (;;) {
+        const batch = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT 1000`, after).map(toFact)
+        if (batch.length === 0) return indexed
+        for (const fact of batch) {
+          const entries = entriesOf(fact)
+          this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', fact.id, entries.terms)
+          for (const ident of entries.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, fact.id)
+          indexed += 1
+          after = fact.id
+        }
+      }
+    })
+  }
+
+  /**
+   * Clear everything the user knows as their memory: facts, entities, sources, indexes, conflict groups,
+   * proposals and the edit log. Settings, operation receipts, store metadata and tombstones (hashes of claims the
+   * user asked to forget, holding no text) stay.
+   * @returns how many facts and proposals were removed.
+   */
+  wipe(): { facts: number; proposals: number } {
+    return this.db.transaction(() => {
+      const facts = Number(this.db.get('SELECT count(*) AS n FROM facts')?.['n'] ?? 0)
+      const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
+      this.db.run('UPDATE tombstones SET fact_id = NULL')
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals'] as const) {
+        this.db.run(`DELETE FROM ${table}`)
+      }
+      return { facts, proposals }
+    })
+  }
+
   private slotRows(slotKey: string): SlotRow[] {
     return this.db.all(
       `SELECT id, claim_key, status, evidence, multi, conflict_group_id FROM facts
@@ -123,15 +227,18 @@ export class FactStore extends FactReader {
         if (existing !== undefined) {
           return { kind: 'proposed', proposalId: Number(existing['id']), existing: true, reason: decision.reason }
         }
-        const payload = JSON.stringify({
+        // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
+        const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
+          ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
+        const row: ProposedRow = {
           subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
           scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
-          multi: write.multi, validFrom: write.validFrom, validTo: write.validTo,
-        })
+          multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
+        }
         const id = this.db.run(
-          `INSERT INTO proposals (fingerprint, kind, status, reason, payload, session_id, turn, created_at, updated_at)
+          `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
             VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
-          fingerprint, decision.reason, payload, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
+          fingerprint, decision.reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
         return { kind: 'proposed', proposalId: id, existing: false, reason: decision.reason }
       }
       case 'duplicate': {

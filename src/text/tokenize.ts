@@ -71,6 +71,15 @@ export function orExpression(terms: readonly string[]): string {
 }
 
 /**
+ * Join terms into a safe FTS5 expression that requires every term (a filter, not a ranking).
+ * @param terms - search terms.
+ * @returns the expression.
+ */
+export function andExpression(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' AND ')
+}
+
+/**
  * Build a safe FTS5 MATCH expression: distinct terms, each a quoted string, joined by OR.
  * @param query - user or model text.
  * @param maxTerms - cap on the number of terms.

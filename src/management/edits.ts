@@ -1,0 +1,119 @@
+/**
+ * The row-editing verbs of the page: fact-update, fact-expire, resolve, and fact-restore (the undo of any of
+ * them). Each runs behind the fence and is recorded as one reversible edit.
+ */
+import { prepareWrite } from '../fact-input.ts'
+import { abandon, ok, refuse, runFenced, verb } from '../routes/verb.ts'
+import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from '../routes/wire.schema.ts'
+import type { Fact } from '../types.ts'
+import { factView } from './views.ts'
+
+const CURRENT = new Set(['active', 'scheduled', 'conflict'])
+
+/** fact-update: the user's own correction; the new value supersedes the old one (kept as history). */
+export const factUpdateVerb = verb({
+  schema: factUpdateBody,
+  run(body, context) {
+    const { stores, config } = context
+    const now = context.now()
+    return runFenced(stores, 'fact-update', body, now, () => {
+      const fact = currentFact(stores.facts.getFacts([body.id])[0], body.id)
+      const prepared = prepareWrite({
+        subject: body.subject ?? fact.subject,
+        property: body.property ?? fact.property,
+        value: body.value ?? fact.value,
+        qualifiers: body.qualifiers ?? fact.qualifiers,
+        scope: body.scope ?? fact.scope,
+        multi: fact.multi,
+        validFrom: body.validFrom,
+        validTo: body.validTo ?? fact.validTo ?? undefined,
+        evidence: 'explicit_user',
+        origin: 'page',
+      }, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+      if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
+      if (prepared.write.claimKey === fact.claimKey && body.validFrom === undefined && body.validTo === undefined) {
+        return refuse('refused', 'nothing changed: the edit states the value the fact already holds')
+      }
+      const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
+        const written = stores.facts.write(prepared.write, now)
+        if (written.kind === 'refused') abandon(refuse('tombstoned', written.message))
+        if (written.kind === 'proposed') abandon(refuse('refused', 'the edit could not be stored as a fact'))
+        const next = written.fact
+        // The edited row leaves the current set even when the new value lives in another slot.
+        if (next.id !== fact.id) stores.facts.supersedeAcrossSlots(fact.id, next.id, now)
+        return { result: next, created: written.kind === 'duplicate' ? [] : [next.id] }
+      })
+      return ok({ fact: factView(stores.facts.getFacts([result.id])[0] ?? result), previousId: fact.id, editId, undo: { editId } })
+    })
+  },
+})
+
+/** fact-expire: the value no longer holds; valid_to is stamped now and the row leaves the current set. */
+export const factExpireVerb = verb({
+  schema: factExpireBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'fact-expire', body, now, () => {
+      const fact = currentFact(stores.facts.getFacts([body.id])[0], body.id)
+      const { result, editId } = stores.edits.tracked('expire', [fact.slotKey], { factId: fact.id }, now, () => {
+        const expired = stores.facts.expireFact(fact.id, now)
+        if (expired === undefined) abandon(refuse('refused', `fact ${fact.id} is no longer current`))
+        return { result: expired, created: [] }
+      })
+      return ok({ fact: factView(result), editId, undo: { editId } })
+    })
+  },
+})
+
+/** resolve: settle an open conflict group on the side the user chose. */
+export const resolveVerb = verb({
+  schema: resolveBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'resolve', body, now, () => {
+      const [keep] = stores.facts.getFacts([body.keepFactId])
+      if (keep === undefined || keep.status === 'forgotten') return refuse('not_found', `no fact has id ${body.keepFactId}`)
+      const { result, editId } = stores.edits.tracked('resolve', [keep.slotKey], { factId: keep.id }, now, () => {
+        const settled = stores.facts.resolveGroup(body.groupId, body.keepFactId, now)
+        if (!settled.ok) {
+          abandon(settled.reason === 'group_not_open'
+            ? refuse('not_found', `conflict group ${body.groupId} is not open`)
+            : refuse('refused', `fact ${body.keepFactId} is not a current side of conflict group ${body.groupId}`))
+        }
+        return { result: settled.kept, created: [] }
+      })
+      return ok({ kept: factView(result), groupId: body.groupId, editId, undo: { editId } })
+    })
+  },
+})
+
+/** fact-restore: undo one edit exactly, unless the facts it touched have moved since. */
+export const factRestoreVerb = verb({
+  schema: factRestoreBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'fact-restore', body, now, () => {
+      const restored = stores.edits.restore(body.editId, now)
+      if (!restored.ok) {
+        const refusal = restored.refusal
+        if (refusal.kind === 'not_found') return refuse('not_found', `no edit has id ${body.editId}`)
+        if (refusal.kind === 'already_undone') return refuse('refused', `edit ${body.editId} was already undone`)
+        return refuse('refused', `the facts this edit touched have changed since (${refusal.factIds.map((id) => `#${id}`).join(', ')}); reload to see them`,
+          { movedFactIds: refusal.factIds })
+      }
+      if (restored.edit.proposalId !== null) stores.proposals.reopen(restored.edit.proposalId, now)
+      const touched = [...restored.edit.changed.map((change) => change.before.id), ...restored.edit.created.map((row) => row.id)]
+      return ok({ editId: body.editId, kind: restored.edit.kind, facts: stores.facts.getFacts(touched).map(factView) })
+    })
+  },
+})
+
+/** A fact that can be edited: it exists, is not forgotten and is current; otherwise the fenced work is abandoned. */
+function currentFact(fact: Fact | undefined, id: number): Fact {
+  if (fact === undefined || fact.status === 'forgotten') abandon(refuse('not_found', `no fact has id ${id}`))
+  if (!CURRENT.has(fact.status)) abandon(refuse('refused', `fact ${id} is ${fact.status}; only a current fact can be changed`))
+  return fact
+}

@@ -1,0 +1,24 @@
+/** Verbs whose features arrive in later versions: they exist, validate their body, and answer unavailable. */
+import { refuse, verb, type VerbDefinition } from '../routes/verb.ts'
+import { laterBody } from '../routes/wire.schema.ts'
+
+const FEATURE: Readonly<Record<string, string>> = {
+  extract: 'model extraction',
+  'extract-run': 'model extraction',
+  queue: 'the extraction queue',
+  audit: 'the health check',
+  consolidate: 'the near-duplicate review',
+  'index-vectors': 'the semantic index',
+  calibrate: 'rerank calibration',
+  graph: 'the graph projection',
+}
+
+/** One unavailable verb per later feature. */
+export const laterVerbs: Readonly<Record<string, VerbDefinition>> = Object.fromEntries(Object.entries(FEATURE).map(([name, feature]) => [
+  name,
+  verb({
+    schema: laterBody,
+    storeless: true,
+    run: () => refuse('unavailable', `${feature} is not active in this version of dsh-fact-memory`),
+  }),
+]))

@@ -1,0 +1,93 @@
+/** The read verbs of the fact library: facts (paged, filtered), fact (detail), entity, conflicts. */
+import { ok, refuse, verb } from '../routes/verb.ts'
+import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from '../routes/wire.schema.ts'
+import { canonicalEntity } from '../text/normalize.ts'
+import { andExpression, queryTerms } from '../text/tokenize.ts'
+import type { FactStatus } from '../types.ts'
+import { conflictView, factView, sourceView } from './views.ts'
+
+/** Rows per page. */
+export const PAGE_SIZE = 100
+/** Most full-text matches a text filter pages through. */
+const TEXT_FILTER_CAP = 5000
+
+const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactStatus[]>> = {
+  current: ['active', 'scheduled', 'conflict'],
+  history: ['superseded', 'retired', 'expired'],
+  all: STATUS_VALUES,
+}
+
+/** facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject and text. */
+export const factsVerb = verb({
+  schema: factsBody,
+  run(body, context) {
+    const statuses = body.status === undefined ? STATUS_SETS.current : typeof body.status === 'string' ? STATUS_SETS[body.status] : body.status
+    let ids: number[] | undefined
+    if (body.text !== undefined) {
+      const terms = queryTerms(body.text, 16)
+      ids = terms.length === 0 ? [] : context.stores.facts.matchText(andExpression(terms), TEXT_FILTER_CAP, undefined).map((hit) => hit.id)
+    }
+    const limit = body.limit ?? PAGE_SIZE
+    const page = context.stores.library.factsPage({
+      statuses,
+      evidence: body.evidence,
+      entityPrefix: body.subject === undefined ? undefined : canonicalEntity(body.subject),
+      ids,
+      beforeId: body.cursor === undefined ? undefined : Number(body.cursor),
+      limit,
+    })
+    const last = page.facts.at(-1)
+    return ok({
+      facts: page.facts.map(factView),
+      nextCursor: page.more && last !== undefined ? String(last.id) : null,
+      statusCounts: context.stores.library.statusCounts(),
+      generation: context.stores.db.generation(),
+    })
+  },
+})
+
+/** fact: one fact with its value history (the whole slot, newest first), its sources and the edits that touched it. */
+export const factVerb = verb({
+  schema: factBody,
+  run(body, context) {
+    const [fact] = context.stores.facts.getFacts([body.id])
+    if (fact === undefined || fact.status === 'forgotten') return refuse('not_found', `no fact has id ${body.id}`)
+    const masked = fact.sensitivity === 'credential'
+    return ok({
+      fact: factView(fact),
+      history: context.stores.library.slotRows(fact.slotKey).map(factView),
+      sources: context.stores.library.sources(fact.id).map((source) => sourceView(source, masked)),
+      edits: context.stores.library.editsOf(fact.id),
+      generation: context.stores.db.generation(),
+    })
+  },
+})
+
+/** entity: one subject and all its facts, grouped by property. */
+export const entityVerb = verb({
+  schema: entityBody,
+  run(body, context) {
+    const key = 'entityKey' in body ? body.entityKey : canonicalEntity(body.subject)
+    const entity = context.stores.library.entity(key)
+    if (entity === undefined) return refuse('not_found', `no subject is known as ${JSON.stringify('subject' in body ? body.subject : body.entityKey)}`)
+    const properties = new Map<string, ReturnType<typeof factView>[]>()
+    for (const fact of entity.facts) {
+      const list = properties.get(fact.property) ?? []
+      list.push(factView(fact))
+      properties.set(fact.property, list)
+    }
+    return ok({
+      entity: { key: entity.key, display: entity.display, createdAt: entity.createdAt },
+      properties: [...properties.entries()].map(([property, facts]) => ({ property, facts })),
+      generation: context.stores.db.generation(),
+    })
+  },
+})
+
+/** conflicts: every open conflict group with both sides' dates and evidence. */
+export const conflictsVerb = verb({
+  schema: emptyBody,
+  run(_body, context) {
+    return ok({ groups: context.stores.library.openConflicts().map(conflictView), generation: context.stores.db.generation() })
+  },
+})

@@ -1,0 +1,78 @@
+/** The status, activity, review-seen and sessions verbs: what the store holds and what arrived lately. */
+import { INACTIVE_KEYS } from '../config.ts'
+import { ok, verb } from '../routes/verb.ts'
+import { emptyBody, sessionsBody, statusBody } from '../routes/wire.schema.ts'
+
+/** Background features a later version brings; status names them so the page can say so. */
+export const LATER_FEATURES = ['extraction', 'audit', 'consolidation', 'semanticIndex', 'calibration', 'graph'] as const
+
+/** status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, {force:true} runs the maintenance pass now. */
+export const statusVerb = verb({
+  schema: statusBody,
+  storeless: true,
+  run(body, context) {
+    const advanced = body.force === true ? context.memory.advance() ?? null : null
+    const status = context.memory.status()
+    const counts = status.counts
+    const badge = counts === null ? 0 : counts.pendingProposals + counts.openConflictGroups
+    if (body.summary === true) {
+      return ok({
+        available: status.available, generation: status.generation, badge,
+        pendingProposals: counts?.pendingProposals ?? 0, openConflictGroups: counts?.openConflictGroups ?? 0,
+      })
+    }
+    const meta = context.stores?.meta
+    const lastBackupAt = meta?.get('last_backup_at')
+    return ok({
+      available: status.available,
+      error: status.error,
+      generation: status.generation,
+      storeId: status.storeId,
+      driver: status.driver,
+      fallbackReason: status.fallbackReason,
+      dataDir: status.dataDir,
+      counts,
+      badge,
+      lastBackup: lastBackupAt === undefined ? null : { at: lastBackupAt, path: meta?.get('last_backup_path') ?? null },
+      reviewSeenAt: meta?.get('review_seen_at') ?? null,
+      timeZone: context.config.displayTimeZone,
+      enabled: context.config.enabled,
+      later: LATER_FEATURES,
+      inactiveKeys: INACTIVE_KEYS,
+      maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
+    })
+  },
+})
+
+/** activity: a digest of what arrived since the queue was last marked as seen. */
+export const activityVerb = verb({
+  schema: emptyBody,
+  run(_body, context) {
+    const since = context.stores.meta.get('review_seen_at')
+    const counts = context.stores.facts.counts()
+    return ok({
+      since: since ?? null,
+      ...context.stores.library.activity(since),
+      pendingProposals: counts.pendingProposals,
+      openConflictGroups: counts.openConflictGroups,
+    })
+  },
+})
+
+/** review-seen: mark everything up to now as seen, so the digest starts afresh. */
+export const reviewSeenVerb = verb({
+  schema: emptyBody,
+  run(_body, context) {
+    const seenAt = context.now()
+    context.stores.meta.set('review_seen_at', seenAt)
+    return ok({ seenAt, generation: context.stores.db.generation() })
+  },
+})
+
+/** sessions: per conversation and per turn, the facts written, pending proposals and unsettled conflicts. */
+export const sessionsVerb = verb({
+  schema: sessionsBody,
+  run(body, context) {
+    return ok({ sessions: context.stores.library.sessions(body.sessionIds, body.limit ?? 50) })
+  },
+})

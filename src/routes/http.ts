@@ -1,0 +1,187 @@
+/**
+ * The HTTP shell of POST /api/fact-memory/<verb>: fence first, then read the body within its cap, parse JSON,
+ * validate with the verb's zod schema, run the handler, and answer JSON with a status from the closed code table.
+ * Bad input is a 4xx; nothing a request sends can make it throw past this point.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { z } from 'zod'
+import type { ErrorCode } from '../errors.ts'
+import { toPublicError } from '../errors.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import { checkRequest } from './fence.ts'
+import type { VerbContext, VerbDefinition, VerbOutcome } from './verb.ts'
+
+/** The path prefix every verb lives under. */
+export const ROUTE_PREFIX = '/api/fact-memory'
+
+/** Default body cap: generous for any edit, small enough to refuse abuse. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024
+
+/** HTTP status of each closed code. */
+const STATUS: Readonly<Record<ErrorCode, number>> = {
+  invalid_arguments: 400,
+  unknown_verb: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  forbidden: 403,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  stale: 409,
+  operation_collision: 409,
+  confirm_required: 409,
+  credential_refused: 422,
+  tombstoned: 422,
+  refused: 422,
+  invalid_path: 422,
+  unavailable: 409,
+  storage_unavailable: 409,
+  store_from_newer_version: 409,
+  foreign_database: 409,
+  internal_error: 500,
+}
+
+/** What the shell needs at request time. */
+export interface RouteDeps {
+  readonly verbs: Readonly<Record<string, VerbDefinition>>
+  /** Host names allowed besides loopback and private literals; read per request. */
+  readonly allowedHosts: () => readonly string[]
+  /** The open stores, or why there are none. */
+  readonly stores: () => { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } }
+  /** Everything else a handler gets. */
+  readonly context: () => Omit<VerbContext, 'stores'>
+}
+
+/**
+ * Build the route handler.
+ * @param deps - verbs and request-time dependencies.
+ * @returns a handler for the host web server's prefix route.
+ */
+export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    const name = verbName(req.url ?? '')
+    const definition = name === undefined ? undefined : Object.hasOwn(deps.verbs, name) ? deps.verbs[name] : undefined
+    const limit = definition?.bodyLimit ?? DEFAULT_BODY_LIMIT
+    const refusal = checkRequest({
+      method: req.method,
+      host: header(req, 'host'),
+      origin: header(req, 'origin'),
+      secFetchSite: header(req, 'sec-fetch-site'),
+      contentType: header(req, 'content-type'),
+      contentLength: header(req, 'content-length'),
+    }, deps.allowedHosts(), limit)
+    if (refusal !== undefined) {
+      send(res, refusal.status, failure({ ok: false, code: refusal.code, message: refusal.message }), true)
+      req.resume()
+      return
+    }
+    if (definition === undefined) {
+      send(res, 404, failure({ ok: false, code: 'unknown_verb', message: `no verb ${JSON.stringify(name ?? '')} under ${ROUTE_PREFIX}` }), true)
+      req.resume()
+      return
+    }
+    const raw = await readBody(req, limit)
+    if (raw === 'too_large') {
+      send(res, 413, failure({ ok: false, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` }), true)
+      return
+    }
+    const parsed = parseJson(raw)
+    if (!parsed.ok) {
+      send(res, 400, failure({ ok: false, code: 'invalid_arguments', message: parsed.message }))
+      return
+    }
+    const validated = (definition.schema as z.ZodType).safeParse(parsed.value, { reportInput: true })
+    if (!validated.success) {
+      send(res, 400, failure({ ok: false, code: 'invalid_arguments', message: describeIssues(validated.error.issues) }))
+      return
+    }
+    let outcome: VerbOutcome
+    try {
+      const opened = deps.stores()
+      if ('unavailable' in opened && definition.storeless !== true) {
+        outcome = { ok: false, code: 'unavailable', message: opened.unavailable.message }
+      } else {
+        const stores = 'stores' in opened ? opened.stores : undefined
+        outcome = await definition.run(validated.data, { ...deps.context(), stores: stores as StoreSet })
+      }
+    } catch (error) {
+      const { code, message } = toPublicError(error)
+      outcome = { ok: false, code, message }
+    }
+    if (outcome.ok) send(res, 200, { ok: true, ...outcome.data })
+    else send(res, STATUS[outcome.code], failure(outcome))
+  }
+}
+
+/** `/api/fact-memory/status?x` → `status`; anything deeper or empty → undefined. */
+function verbName(url: string): string | undefined {
+  const path = url.split('?')[0] ?? ''
+  if (!path.startsWith(`${ROUTE_PREFIX}/`)) return undefined
+  const rest = path.slice(ROUTE_PREFIX.length + 1)
+  return /^[a-z][a-z-]{0,40}$/u.test(rest) ? rest : undefined
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer
+    size += buffer.byteLength
+    if (size > limit) {
+      req.destroy()
+      return 'too_large'
+    }
+    chunks.push(buffer)
+  }
+  return Buffer.concat(chunks)
+}
+
+function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (raw.byteLength === 0) return { ok: true, value: {} }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw)
+  } catch {
+    return { ok: false, message: 'the body is not valid UTF-8' }
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch (error) {
+    return { ok: false, message: `the body is not valid JSON: ${error instanceof Error ? error.message : 'parse error'}` }
+  }
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const problems = issues.slice(0, 8).map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+    const field = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.')
+    if (issue.code === 'invalid_type') {
+      if (issue.input === undefined) return `${field}: is required`
+      if (issue.expected === 'int') return `${field}: must be a whole number`
+      return `${field}: expected ${issue.expected}`
+    }
+    return `${field}: ${issue.message}`
+  })
+  return `invalid request — ${problems.join('; ')}`
+}
+
+function failure(outcome: Extract<VerbOutcome, { ok: false }>): Record<string, unknown> {
+  return { ok: false, ...(outcome.details ?? {}), error: { code: outcome.code, message: outcome.message } }
+}
+
+function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
+  if (res.headersSent) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(close ? { connection: 'close' } : {}),
+  })
+  res.end(text)
+}

@@ -1,0 +1,138 @@
+/**
+ * The contract between the HTTP shell and the management handlers: what a verb receives, what it answers, and
+ * the fence every row-editing verb runs inside (a generation precondition plus an idempotent operation id).
+ */
+import type { z } from 'zod'
+import type { Clock } from '../clock.ts'
+import type { ResolvedConfig } from '../config.ts'
+import type { ErrorCode } from '../errors.ts'
+import type { MemoryStatus } from '../fact-memory.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import { canonicalJson } from '../text/canonical-json.ts'
+import { sha256 } from '../text/normalize.ts'
+import type { FenceFields } from './wire.schema.ts'
+
+/** A verb's answer. */
+export type VerbOutcome =
+  | { readonly ok: true; readonly data: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly details?: Readonly<Record<string, unknown>> }
+
+/** The host credential store, as the key verb uses it. */
+export interface CredentialsView {
+  set(ref: string, value: string): Promise<void>
+  describe(ref: string): Promise<{ configured: boolean; source?: string; writable: boolean }>
+}
+
+/** Short-lived confirmation tokens (the wipe's second click). */
+export interface ConfirmationBook {
+  /** Issue a token for a purpose, bound to a store generation. */
+  issue(purpose: string, generation: number): { token: string; expiresAt: string }
+  /** Consume a token: true when it was issued for this purpose and generation and has not expired. */
+  consume(purpose: string, token: string, generation: number): boolean
+}
+
+/** The store service, as status needs it (it also answers when the store is down). */
+export interface MemoryView {
+  status(): MemoryStatus
+  advance(): { promoted: number; expired: number } | undefined
+}
+
+/** What a handler receives besides its parsed body. */
+export interface VerbContext {
+  /** The open stores; only storeless verbs can see it undefined. */
+  readonly stores: StoreSet
+  readonly memory: MemoryView
+  readonly config: ResolvedConfig
+  readonly clock: Clock
+  readonly now: () => string
+  readonly credentials: CredentialsView | undefined
+  readonly confirmations: ConfirmationBook
+}
+
+/** One verb of the management API. */
+export interface VerbDefinition<S extends z.ZodType = z.ZodType> {
+  readonly schema: S
+  /** Largest accepted body in bytes. */
+  readonly bodyLimit?: number
+  /** Whether the verb works without an open store (it then gets no StoreSet). */
+  readonly storeless?: boolean
+  run(input: z.infer<S>, context: VerbContext): VerbOutcome | Promise<VerbOutcome>
+}
+
+/**
+ * Define a verb with its body type inferred from the schema.
+ * @param definition - schema, limits and handler.
+ * @returns the same definition, typed.
+ */
+export function verb<S extends z.ZodType>(definition: VerbDefinition<S>): VerbDefinition<S> {
+  return definition
+}
+
+/** A successful answer. */
+export function ok(data: Readonly<Record<string, unknown>> = {}): VerbOutcome {
+  return { ok: true, data }
+}
+
+/** A refusal with a closed code. */
+export function refuse(code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): VerbOutcome {
+  return details === undefined ? { ok: false, code, message } : { ok: false, code, message, details }
+}
+
+/**
+ * Abandon the surrounding fenced transaction with a refusal: everything it wrote rolls back, no receipt is kept.
+ * @param outcome - the refusal to answer.
+ * @throws always.
+ */
+export function abandon(outcome: VerbOutcome): never {
+  throw new FencedRefusal(outcome)
+}
+
+/** Thrown inside a fenced transaction to roll it back with a refusal. */
+class FencedRefusal extends Error {
+  readonly outcome: VerbOutcome
+  constructor(outcome: VerbOutcome) {
+    super('fenced operation refused')
+    this.outcome = outcome
+  }
+}
+
+/**
+ * Run a row-editing operation behind the fence:
+ * - the same operation id with the same payload answers the first receipt with `replayed: true`, bumping nothing;
+ * - the same id with another payload is refused as a collision;
+ * - a generation other than the store's is refused with `stale: true` and the fresh generation;
+ * - otherwise `work` runs in one transaction with the receipt; a refusal rolls back and leaves no receipt.
+ * @param stores - the open stores.
+ * @param name - the verb.
+ * @param body - the parsed body, fence fields included.
+ * @param now - ISO instant.
+ * @param work - synchronous store work.
+ * @returns the receipt (with the generation after the write), or the refusal.
+ */
+export function runFenced(stores: StoreSet, name: string, body: FenceFields, now: string, work: () => VerbOutcome): VerbOutcome {
+  const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
+  const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
+  const prior = stores.operations.find(operationId)
+  if (prior !== undefined) {
+    if (prior.payloadSha256 === payloadSha256) return ok({ ...prior.receipt, replayed: true })
+    return refuse('operation_collision', `operation ${operationId} was already used for a different request; send a new operation id`)
+  }
+  const generation = stores.db.generation()
+  if (generation !== body.expectedGeneration) {
+    return refuse('stale', `the store changed since this page read it (generation ${generation}, page had ${body.expectedGeneration}); refresh and try again`,
+      { stale: true, generation })
+  }
+  try {
+    return stores.db.transaction(() => {
+      const outcome = work()
+      if (!outcome.ok) throw new FencedRefusal(outcome)
+      // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
+      const receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId, replayed: false }
+      stores.operations.record({ operationId, verb: name, payloadSha256, receipt }, now)
+      return ok(receipt)
+    })
+  } catch (error) {
+    if (error instanceof FencedRefusal) return error.outcome
+    throw error
+  }
+}

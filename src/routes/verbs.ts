@@ -1,0 +1,35 @@
+/** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
+import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/library.ts'
+import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
+import { laterVerbs } from '../management/later.ts'
+import { keyVerb, rebuildVerb, wipeVerb } from '../management/maintenance.ts'
+import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from '../management/status.ts'
+import type { VerbDefinition } from './verb.ts'
+
+/** The verbs the specification names, in its order. */
+export const SPEC_VERBS = [
+  'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
+  'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
+  'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
+  'extract-run', 'entity', 'wipe',
+] as const
+
+/** Every verb: name → definition. */
+export const VERBS: Readonly<Record<string, VerbDefinition>> = {
+  status: statusVerb,
+  activity: activityVerb,
+  'review-seen': reviewSeenVerb,
+  sessions: sessionsVerb,
+  facts: factsVerb,
+  fact: factVerb,
+  entity: entityVerb,
+  conflicts: conflictsVerb,
+  'fact-update': factUpdateVerb,
+  'fact-expire': factExpireVerb,
+  'fact-restore': factRestoreVerb,
+  resolve: resolveVerb,
+  rebuild: rebuildVerb,
+  wipe: wipeVerb,
+  key: keyVerb,
+  ...laterVerbs,
+} as Readonly<Record<string, VerbDefinition>>

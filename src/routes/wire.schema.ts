@@ -1,0 +1,112 @@
+/**
+ * zod schemas for every route body under POST /api/fact-memory/<verb>. Objects are strict (unknown fields are
+ * refused), strings are capped, ids are positive integers. Fenced verbs carry expectedGeneration and operationId.
+ */
+import { z } from 'zod'
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u
+const ANY_CONTROL = /[\u0000-\u001F\u007F]/u
+
+const id = z.number().int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER)
+const name = (max: number) => z.string().max(max, `at most ${max} characters`)
+  .refine((text) => text.trim() !== '', 'must not be empty')
+  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
+const text = (max: number) => z.string().max(max, `at most ${max} characters`)
+  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
+const dateText = z.string().max(40).refine(
+  (value) => /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
+const qualifiers = z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers')
+
+/** The precondition and idempotency key every row-editing verb carries. */
+export const fence = {
+  expectedGeneration: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  operationId: z.string().min(8, 'at least 8 characters').max(128, 'at most 128 characters')
+    .regex(/^[A-Za-z0-9._:-]+$/u, 'letters, digits and . _ : - only'),
+}
+
+export const STATUS_VALUES = ['active', 'scheduled', 'conflict', 'superseded', 'retired', 'expired'] as const
+export const EVIDENCE_VALUES = ['explicit_user', 'confirmed_user', 'observed', 'unverified'] as const
+
+export const statusBody = z.strictObject({ force: z.boolean().optional(), summary: z.boolean().optional() })
+
+export const factsBody = z.strictObject({
+  cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  status: z.union([z.enum(['current', 'history', 'all']), z.array(z.enum(STATUS_VALUES)).min(1).max(6)]).optional(),
+  evidence: z.array(z.enum(EVIDENCE_VALUES)).min(1).max(4).optional(),
+  subject: name(200).optional(),
+  text: name(500).optional(),
+})
+
+export const factBody = z.strictObject({ id })
+
+export const factUpdateBody = z.strictObject({
+  ...fence,
+  id,
+  subject: name(200).optional(),
+  property: name(200).optional(),
+  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  qualifiers: qualifiers.optional(),
+  scope: name(100).optional(),
+  validFrom: dateText.optional(),
+  validTo: dateText.optional(),
+}).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo'].some((key) => key in body),
+  'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo')
+
+export const factExpireBody = z.strictObject({ ...fence, id })
+export const factRestoreBody = z.strictObject({ ...fence, editId: id })
+
+export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
+  { error: 'pass {subject} or {entityKey}' })
+
+export const emptyBody = z.strictObject({})
+
+export const resolveBody = z.strictObject({ ...fence, groupId: id, keepFactId: id })
+
+export const sessionsBody = z.strictObject({
+  sessionIds: z.array(name(200)).min(1).max(50).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+})
+
+export const proposalsBody = z.strictObject({
+  status: z.enum(['pending', 'applied', 'rejected', 'stale', 'all']).optional(),
+  cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+})
+
+const proposalRef = { ...fence, id, revision: z.number().int().min(1) }
+export const proposalApplyBody = z.strictObject(proposalRef)
+export const proposalRejectBody = z.strictObject(proposalRef)
+export const proposalPruneBody = z.strictObject({ ...proposalRef, row: z.number().int().min(0).max(10_000) })
+export const proposalReviseBody = z.strictObject({
+  ...proposalRef,
+  row: z.number().int().min(0).max(10_000).optional(),
+  subject: name(200).optional(),
+  property: name(200).optional(),
+  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  qualifiers: qualifiers.optional(),
+}).refine((body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body), 'change at least one of subject, property, value, qualifiers')
+
+export const exportBody = z.strictObject({ backup: z.boolean().optional() })
+
+/** A path inside the data directory, or inline JSONL content (an upload), for import. */
+const importSource = { path: name(1000).optional(), content: z.string().max(16 * 1024 * 1024).optional() }
+export const importBody = z.union([
+  z.strictObject({ ...importSource, mode: z.literal('preview') }),
+  z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: name(200) }),
+], { error: 'pass mode "preview" with path or content, or mode "commit" with the preview token, expectedGeneration and operationId' })
+  .refine((body) => (body.path === undefined) !== (body.content === undefined), 'pass exactly one of path or content')
+
+export const wipeBody = z.strictObject({ ...fence, confirmToken: name(200).optional() })
+export const rebuildBody = z.strictObject({ ...fence })
+export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: text(8192).refine((v) => v.trim() !== '', 'must not be empty') })
+
+/** Verbs of later features accept any JSON object and answer unavailable. */
+export const laterBody = z.record(z.string(), z.unknown())
+
+export type FactsBody = z.infer<typeof factsBody>
+export type FactUpdateBody = z.infer<typeof factUpdateBody>
+export type ProposalsBody = z.infer<typeof proposalsBody>
+export type ProposalReviseBody = z.infer<typeof proposalReviseBody>
+export type ImportBody = z.infer<typeof importBody>
+export type FenceFields = { readonly expectedGeneration: number; readonly operationId: string }

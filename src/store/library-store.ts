@@ -1,0 +1,250 @@
+/**
+ * LibraryStore: the reads behind the management page — a paged, filtered fact list, one fact's history and
+ * sources, an entity, the open conflict groups, per-session and per-turn counts, and the activity digest.
+ */
+import type { Evidence, Fact, FactStatus, Origin } from '../types.ts'
+import type { Database } from './database.ts'
+import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
+
+/** Filters of the fact list. */
+export interface FactFilter {
+  readonly statuses: readonly FactStatus[]
+  readonly evidence: readonly Evidence[] | undefined
+  /** Canonical entity key prefix. */
+  readonly entityPrefix: string | undefined
+  /** Restrict to these ids (a text filter resolved through the full-text index). */
+  readonly ids: readonly number[] | undefined
+  /** Return rows with an id below this. */
+  readonly beforeId: number | undefined
+  readonly limit: number
+}
+
+/** One source of a fact. */
+export interface FactSource {
+  readonly origin: Origin
+  readonly evidence: Evidence
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly quote: string | null
+  readonly observedAt: string
+}
+
+/** An open conflict group with its rows. */
+export interface ConflictGroupView {
+  readonly id: number
+  readonly slotKey: string
+  readonly openedAt: string
+  readonly rows: readonly Fact[]
+}
+
+/** Counts for one conversation turn. */
+export interface TurnCounts {
+  readonly turn: number | null
+  /** Facts this turn created. */
+  readonly facts: number
+  /** Proposals from this turn still pending. */
+  readonly pending: number
+  /** Facts from this turn that are still contested. */
+  readonly unsettled: number
+  readonly factIds: readonly number[]
+}
+
+/** Counts for one conversation. */
+export interface SessionCounts {
+  readonly sessionId: string
+  readonly facts: number
+  readonly pending: number
+  readonly unsettled: number
+  readonly lastAt: string
+  readonly turns: readonly TurnCounts[]
+}
+
+/** What arrived since an instant. */
+export interface ActivityCounts {
+  readonly facts: number
+  readonly conflicts: number
+  readonly proposals: number
+  readonly byDay: readonly { readonly day: string; readonly facts: number }[]
+}
+
+/** Synchronous reads for the page. */
+export class LibraryStore {
+  private readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /**
+   * One page of facts, newest first.
+   * @param filter - statuses, evidence, subject prefix, id restriction, cursor and page size.
+   * @returns up to `limit` facts and whether more follow.
+   */
+  factsPage(filter: FactFilter): { facts: Fact[]; more: boolean } {
+    const where: string[] = [`status IN (${placeholders(filter.statuses.length)})`]
+    const params: (string | number)[] = [...filter.statuses]
+    if (filter.evidence !== undefined && filter.evidence.length > 0) {
+      where.push(`evidence IN (${placeholders(filter.evidence.length)})`)
+      params.push(...filter.evidence)
+    }
+    if (filter.entityPrefix !== undefined) {
+      where.push(`entity_id IN (SELECT id FROM entities WHERE entity_key >= ? AND entity_key < ?)`)
+      params.push(filter.entityPrefix, `${filter.entityPrefix}\uffff`)
+    }
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return { facts: [], more: false }
+      where.push(`id IN (${placeholders(filter.ids.length)})`)
+      params.push(...filter.ids)
+    }
+    if (filter.beforeId !== undefined) {
+      where.push('id < ?')
+      params.push(filter.beforeId)
+    }
+    const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      ...params, filter.limit + 1)
+    return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
+  }
+
+  /**
+   * How many facts each status holds among those a filter would show (ignoring cursor and id restriction).
+   * @returns counts by status.
+   */
+  statusCounts(): Record<string, number> {
+    const counts: Record<string, number> = {}
+    for (const row of this.db.all('SELECT status, count(*) AS n FROM facts GROUP BY status')) counts[String(row['status'])] = Number(row['n'])
+    return counts
+  }
+
+  /**
+   * Every non-forgotten row of a slot, newest observation first.
+   * @param slotKey - the slot.
+   * @returns its rows.
+   */
+  slotRows(slotKey: string): Fact[] {
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status <> 'forgotten' ORDER BY valid_from DESC, id DESC`, slotKey).map(toFact)
+  }
+
+  /**
+   * The recorded observations of a fact.
+   * @param factId - the fact.
+   * @returns its sources, newest first.
+   */
+  sources(factId: number): FactSource[] {
+    return this.db.all('SELECT origin, evidence, session_id, turn, quote, observed_at FROM fact_sources WHERE fact_id = ? ORDER BY observed_at DESC, id DESC', factId)
+      .map((row) => ({
+        origin: row['origin'] as Origin,
+        evidence: row['evidence'] as Evidence,
+        sessionId: row['session_id'] === null ? null : String(row['session_id']),
+        turn: row['turn'] === null ? null : Number(row['turn']),
+        quote: row['quote'] === null ? null : String(row['quote']),
+        observedAt: String(row['observed_at']),
+      }))
+  }
+
+  /**
+   * Reversible edits that touched a fact, newest first.
+   * @param factId - the fact.
+   * @returns edit ids, kinds and times.
+   */
+  editsOf(factId: number): { id: number; kind: string; createdAt: string; undoneAt: string | null }[] {
+    return this.db.all(
+      `SELECT id, kind, created_at, undone_at FROM fact_edits
+        WHERE fact_id = ? OR EXISTS (SELECT 1 FROM json_each(fact_edits.created) c WHERE json_extract(c.value, '$.id') = ?)
+        ORDER BY id DESC LIMIT 20`, factId, factId)
+      .map((row) => ({ id: Number(row['id']), kind: String(row['kind']), createdAt: String(row['created_at']), undoneAt: row['undone_at'] === null ? null : String(row['undone_at']) }))
+  }
+
+  /**
+   * An entity and all of its non-forgotten facts.
+   * @param entityKey - canonical key.
+   * @returns the display name and facts, or undefined.
+   */
+  entity(entityKey: string): { key: string; display: string; createdAt: string; facts: Fact[] } | undefined {
+    const row = this.db.get('SELECT id, display, created_at FROM entities WHERE entity_key = ?', entityKey)
+    if (row === undefined) return undefined
+    const facts = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = ? AND status <> 'forgotten' ORDER BY predicate_key, valid_from DESC, id DESC`,
+      Number(row['id'])).map(toFact)
+    return { key: entityKey, display: String(row['display']), createdAt: String(row['created_at']), facts }
+  }
+
+  /**
+   * Open conflict groups with their current rows, oldest first.
+   * @returns the groups.
+   */
+  openConflicts(): ConflictGroupView[] {
+    const groups = this.db.all(`SELECT id, slot_key, opened_at FROM conflict_groups WHERE status = 'open' ORDER BY opened_at, id`)
+    return groups.map((group) => ({
+      id: Number(group['id']),
+      slotKey: String(group['slot_key']),
+      openedAt: String(group['opened_at']),
+      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status IN ('active', 'conflict') ORDER BY evidence_rank, valid_from DESC, id DESC`,
+        String(group['slot_key'])).map(toFact),
+    })).filter((group) => group.rows.length > 0)
+  }
+
+  /**
+   * Per-session and per-turn counts, from what the store recorded (so they survive a restart).
+   * @param sessionIds - the sessions to report, or undefined for the most recent ones.
+   * @param limit - how many sessions when none are named.
+   * @returns sessions, most recent activity first.
+   */
+  sessions(sessionIds: readonly string[] | undefined, limit: number): SessionCounts[] {
+    const ids = sessionIds ?? this.db.all(
+      `SELECT session_id, max(at) AS last FROM (
+         SELECT session_id, recorded_at AS at FROM facts WHERE session_id IS NOT NULL
+         UNION ALL SELECT session_id, created_at AS at FROM proposals WHERE session_id IS NOT NULL)
+       GROUP BY session_id ORDER BY last DESC LIMIT ?`, limit).map((row) => String(row['session_id']))
+    if (ids.length === 0) return []
+    const turns = new Map<string, Map<string, { turn: number | null; facts: number[]; pending: number; unsettled: number; lastAt: string }>>()
+    const slot = (sessionId: string, turn: number | null, at: string) => {
+      const bySession = turns.get(sessionId) ?? new Map()
+      turns.set(sessionId, bySession)
+      const key = String(turn)
+      const entry = bySession.get(key) ?? { turn, facts: [], pending: 0, unsettled: 0, lastAt: at }
+      if (at > entry.lastAt) entry.lastAt = at
+      bySession.set(key, entry)
+      return entry
+    }
+    for (const row of this.db.all(
+      `SELECT id, session_id, turn, status, recorded_at FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`, ...ids)) {
+      const entry = slot(String(row['session_id']), row['turn'] === null ? null : Number(row['turn']), String(row['recorded_at']))
+      entry.facts.push(Number(row['id']))
+      if (row['status'] === 'conflict') entry.unsettled += 1
+    }
+    for (const row of this.db.all(
+      `SELECT session_id, turn, created_at FROM proposals WHERE session_id IN (${placeholders(ids.length)}) AND status = 'pending'`, ...ids)) {
+      slot(String(row['session_id']), row['turn'] === null ? null : Number(row['turn']), String(row['created_at'])).pending += 1
+    }
+    return ids.flatMap((sessionId) => {
+      const bySession = turns.get(sessionId)
+      if (bySession === undefined) return []
+      const list = [...bySession.values()].sort((a, b) => (a.turn ?? -1) - (b.turn ?? -1))
+      return [{
+        sessionId,
+        facts: list.reduce((sum, t) => sum + t.facts.length, 0),
+        pending: list.reduce((sum, t) => sum + t.pending, 0),
+        unsettled: list.reduce((sum, t) => sum + t.unsettled, 0),
+        lastAt: list.reduce((last, t) => (t.lastAt > last ? t.lastAt : last), ''),
+        turns: list.map((t) => ({ turn: t.turn, facts: t.facts.length, pending: t.pending, unsettled: t.unsettled, factIds: t.facts })),
+      }]
+    })
+  }
+
+  /**
+   * What arrived after an instant.
+   * @param since - ISO instant (exclusive), or undefined for everything.
+   * @returns new facts, conflict groups and proposals, and facts per day.
+   */
+  activity(since: string | undefined): ActivityCounts {
+    const after = since ?? ''
+    const count = (sql: string): number => Number(this.db.get(sql, after)?.['n'] ?? 0)
+    return {
+      facts: count(`SELECT count(*) AS n FROM facts WHERE recorded_at > ? AND status <> 'forgotten'`),
+      conflicts: count('SELECT count(*) AS n FROM conflict_groups WHERE opened_at > ?'),
+      proposals: count('SELECT count(*) AS n FROM proposals WHERE created_at > ?'),
+      byDay: this.db.all(`SELECT substr(recorded_at, 1, 10) AS day, count(*) AS n FROM facts WHERE recorded_at > ? AND status <> 'forgotten'
+        GROUP BY day ORDER BY day DESC LIMIT 31`, after).map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/** MetaStore: small named values about the store itself (when the queue was last reviewed, the last backup). */
+import type { Database } from './database.ts'
+
+/** The closed set of metadata keys. */
+export type MetaKey = 'review_seen_at' | 'last_backup_at' | 'last_backup_path'
+
+/** Synchronous reads and writes of store metadata. */
+export class MetaStore {
+  private readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /** Read a value. */
+  get(key: MetaKey): string | undefined {
+    const row = this.db.get('SELECT value FROM store_meta WHERE key = ?', key)
+    return row === undefined ? undefined : String(row['value'])
+  }
+
+  /** Write a value (a committed write, so it bumps the generation). */
+  set(key: MetaKey, value: string): void {
+    this.db.transaction(() => {
+      this.db.run('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
+    })
+  }
+}

@@ -1,0 +1,39 @@
+/** The stores over one open database, created together when the store opens. */
+import type { Database } from './database.ts'
+import { EditStore } from './edit-store.ts'
+import { FactStore } from './fact-store.ts'
+import { LibraryStore } from './library-store.ts'
+import { MetaStore } from './meta-store.ts'
+import { OperationStore } from './operation-store.ts'
+import { ProposalStore } from './proposal-store.ts'
+
+/** Every store over one database. */
+export interface StoreSet {
+  readonly db: Database
+  readonly dataDir: string
+  readonly facts: FactStore
+  readonly library: LibraryStore
+  readonly edits: EditStore
+  readonly operations: OperationStore
+  readonly meta: MetaStore
+  readonly proposals: ProposalStore
+}
+
+/**
+ * Build the stores over an open database.
+ * @param db - the open, migrated database.
+ * @param dataDir - its data directory.
+ * @returns the set.
+ */
+export function createStoreSet(db: Database, dataDir: string): StoreSet {
+  return {
+    db,
+    dataDir,
+    facts: new FactStore(db),
+    library: new LibraryStore(db),
+    edits: new EditStore(db),
+    operations: new OperationStore(db),
+    meta: new MetaStore(db),
+    proposals: new ProposalStore(db),
+  }
+}
