@@ -3,6 +3,7 @@ import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/li
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
 import { laterVerbs } from '../management/later.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from '../management/maintenance.ts'
+import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from '../management/proposals.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from '../management/status.ts'
 import type { VerbDefinition } from './verb.ts'
 
@@ -31,5 +32,10 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   rebuild: rebuildVerb,
   wipe: wipeVerb,
   key: keyVerb,
+  proposals: proposalsVerb,
+  'proposal-apply': proposalApplyVerb,
+  'proposal-reject': proposalRejectVerb,
+  'proposal-revise': proposalReviseVerb,
+  'proposal-prune': proposalPruneVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>

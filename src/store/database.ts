@@ -90,8 +90,12 @@ export class Database {
     return this.db.fallbackReason
   }
 
-  /** Run a statement that changes rows. */
+  /**
+   * Run a statement that changes rows. Outside a transaction it runs in one of its own, so every committed write
+   * bumps the generation, whoever issues it.
+   */
   run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
+    if (this.depth === 0) return this.transaction(() => this.db.prepare(sql).run(...params))
     return this.db.prepare(sql).run(...params)
   }
 

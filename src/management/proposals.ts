@@ -1,0 +1,200 @@
+/**
+ * The review queue's verbs: proposals (list), proposal-apply, proposal-reject, proposal-revise, proposal-prune.
+ * Applying is a re-check, not a replay: each row's target facts must still stand at the revisions the proposal
+ * saw; rows whose targets moved are skipped as stale, the rest are written as confirmed_user through the same
+ * privacy scan and slot rules as any write, and a card that lands nothing is refused (and marked stale when
+ * every row was).
+ */
+import { prepareWrite, type PrepareResult } from '../fact-input.ts'
+import { abandon, ok, refuse, runFenced, verb, type VerbContext } from '../routes/verb.ts'
+import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from '../routes/wire.schema.ts'
+import type { Proposal } from '../store/proposal-store.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import type { ProposedRow } from '../types.ts'
+import { MASK } from './views.ts'
+
+/** proposals: the cards, newest first, with each row's current staleness. */
+export const proposalsVerb = verb({
+  schema: proposalsBody,
+  run(body, context) {
+    const status = body.status === 'all' ? undefined : body.status ?? 'pending'
+    const page = context.stores.proposals.list(status, body.cursor === undefined ? undefined : Number(body.cursor), body.limit ?? 50)
+    const last = page.proposals.at(-1)
+    return ok({
+      proposals: page.proposals.map((proposal) => cardView(proposal, context.stores)),
+      nextCursor: page.more && last !== undefined ? String(last.id) : null,
+      generation: context.stores.db.generation(),
+    })
+  },
+})
+
+/** proposal-apply: write the card's rows as confirmed_user after re-checking each row's targets. */
+export const proposalApplyVerb = verb({
+  schema: proposalApplyBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    const outcome = runFenced(stores, 'proposal-apply', body, now, () => {
+      const proposal = pendingCard(stores, body.id, body.revision)
+      const prepared = proposal.rows.map((row) => prepareRow(row, 'confirmed_user', context, now))
+      const slots = prepared.flatMap((result) => (result.ok ? [result.write.slotKey] : []))
+      const skippedStale: number[] = []
+      const skippedRefused: { row: number; reason: string }[] = []
+      const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: proposal.id }, now, () => {
+        const applied: { row: number; factId: number; outcome: string }[] = []
+        proposal.rows.forEach((row, index) => {
+          if (!targetsStand(stores, row)) {
+            skippedStale.push(index)
+            return
+          }
+          const write = prepared[index]
+          if (write === undefined || !write.ok) {
+            skippedRefused.push({ row: index, reason: write?.ok === false ? write.message : 'invalid row' })
+            return
+          }
+          const written = stores.facts.write(write.write, now)
+          if (written.kind === 'refused' || written.kind === 'proposed') {
+            skippedRefused.push({ row: index, reason: written.kind === 'refused' ? written.message : 'still below the confidence floor' })
+            return
+          }
+          applied.push({ row: index, factId: written.fact.id, outcome: written.kind })
+        })
+        if (applied.length === 0) {
+          abandon(refuse('refused', 'nothing landed: every row of this card was stale or refused', { skippedStale, skippedRefused, allStale: skippedStale.length === proposal.rows.length }))
+        }
+        stores.proposals.setStatus(proposal.id, 'applied', now)
+        return { result: applied, created: applied.filter((entry) => entry.outcome !== 'duplicate').map((entry) => entry.factId) }
+      })
+      return ok({ id: proposal.id, applied: result, skippedStale, skippedRefused, editId, undo: { editId } })
+    })
+    // A card whose every row went stale leaves the queue as stale (outside the refused operation, which kept nothing).
+    if (!outcome.ok && outcome.details?.['allStale'] === true) stores.proposals.setStatus(body.id, 'stale', now)
+    return outcome
+  },
+})
+
+/** proposal-reject: take the card out of the queue. */
+export const proposalRejectVerb = verb({
+  schema: proposalRejectBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'proposal-reject', body, now, () => {
+      const proposal = pendingCard(stores, body.id, body.revision)
+      stores.proposals.setStatus(proposal.id, 'rejected', now)
+      return ok({ id: proposal.id, status: 'rejected' })
+    })
+  },
+})
+
+/** proposal-revise: a new revision of one row, re-validated before it can be applied. */
+export const proposalReviseVerb = verb({
+  schema: proposalReviseBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'proposal-revise', body, now, () => {
+      const proposal = pendingCard(stores, body.id, body.revision)
+      const index = body.row ?? 0
+      const row = proposal.rows[index]
+      if (row === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${index}`)
+      const revised: ProposedRow = {
+        ...row,
+        subject: body.subject ?? row.subject,
+        property: body.property ?? row.property,
+        value: body.value ?? row.value,
+        qualifiers: body.qualifiers ?? row.qualifiers,
+      }
+      const check = prepareRow(revised, 'confirmed_user', context, now)
+      if (!check.ok) return refuse(check.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', check.message)
+      // The revised row is checked against the slot as it stands now.
+      const targets = stores.library.slotRows(check.write.slotKey)
+        .filter((fact) => fact.status === 'active' || fact.status === 'scheduled' || fact.status === 'conflict')
+        .map((fact) => ({ factId: fact.id, revision: fact.revision }))
+      const rows = proposal.rows.map((existing, at) => (at === index ? { ...revised, targets } : existing))
+      const revision = stores.proposals.revise(proposal.id, rows, now)
+      return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
+    })
+  },
+})
+
+/** proposal-prune: strike one row of an aggregated card; the last row cannot be pruned (reject the card instead). */
+export const proposalPruneVerb = verb({
+  schema: proposalPruneBody,
+  run(body, context) {
+    const { stores } = context
+    const now = context.now()
+    return runFenced(stores, 'proposal-prune', body, now, () => {
+      const proposal = pendingCard(stores, body.id, body.revision)
+      if (proposal.rows[body.row] === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${body.row}`)
+      if (proposal.rows.length === 1) return refuse('refused', 'this card has a single row; reject the card instead of pruning it')
+      const rows = proposal.rows.filter((_row, at) => at !== body.row)
+      const revision = stores.proposals.revise(proposal.id, rows, now)
+      return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
+    })
+  },
+})
+
+/** A pending card at the revision the page saw, or the fenced work is abandoned with why not. */
+function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
+  const proposal = stores.proposals.get(id)
+  if (proposal === undefined) abandon(refuse('not_found', `no proposal has id ${id}`))
+  if (proposal.status !== 'pending') abandon(refuse('refused', `proposal ${id} is already ${proposal.status}`))
+  if (proposal.revision !== revision) {
+    abandon(refuse('stale', `proposal ${id} is at revision ${proposal.revision}, the page had ${revision}; reload it`,
+      { stale: true, revision: proposal.revision, generation: stores.db.generation() }))
+  }
+  return proposal
+}
+
+/** Whether every fact a row was proposed against still stands at the revision the proposal saw. */
+function targetsStand(stores: StoreSet, row: ProposedRow): boolean {
+  if (row.targets.length === 0) return true
+  const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
+  return row.targets.every((target) => {
+    const fact = facts.get(target.factId)
+    return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
+  })
+}
+
+function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbContext, now: string): PrepareResult {
+  return prepareWrite({
+    subject: row.subject, property: row.property, value: row.value, qualifiers: row.qualifiers, scope: row.scope,
+    evidence, quote: row.quote ?? undefined, multi: row.multi, confidence: 1, origin: 'proposal',
+    validFrom: row.validFrom > now ? row.validFrom : undefined, validTo: row.validTo ?? undefined,
+  }, now, { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone })
+}
+
+function cardView(proposal: Proposal, stores: StoreSet): Record<string, unknown> {
+  return {
+    id: proposal.id,
+    kind: proposal.kind,
+    status: proposal.status,
+    reason: proposal.reason,
+    revision: proposal.revision,
+    sessionId: proposal.sessionId,
+    turn: proposal.turn,
+    createdAt: proposal.createdAt,
+    updatedAt: proposal.updatedAt,
+    decidedAt: proposal.decidedAt,
+    rows: proposal.rows.map((row, index) => ({
+      index,
+      subject: row.subject,
+      property: row.property,
+      value: looksSecret(row) ? MASK : row.value,
+      qualifiers: row.qualifiers,
+      evidence: row.evidence,
+      confidence: row.confidence,
+      quote: row.quote,
+      targets: row.targets,
+      stale: proposal.status === 'pending' && !targetsStand(stores, row),
+    })),
+  }
+}
+
+/** A proposed value that would be refused or masked as a credential is never shown. */
+function looksSecret(row: ProposedRow): boolean {
+  const check = prepareWrite({ subject: row.subject, property: row.property, value: row.value, evidence: 'observed', origin: 'proposal' },
+    new Date(0).toISOString(), { refuseCredentials: true, timeZone: 'UTC' })
+  return !check.ok && check.code === 'credential_refused'
+}

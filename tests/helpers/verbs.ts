@@ -1,0 +1,80 @@
+/**
+ * Call management verbs in process, through their zod schemas, on a real store: the same table and context the
+ * HTTP shell uses, without the HTTP. For handler logic; the HTTP surface has its own tests against a real host.
+ */
+import type { Config } from '../../src/config.ts'
+import type { DriverName } from '../../src/store/connection.ts'
+import { createConfirmationBook } from '../../src/routes/confirmations.ts'
+import type { CredentialsView, VerbContext, VerbOutcome } from '../../src/routes/verb.ts'
+import { VERBS } from '../../src/routes/verbs.ts'
+import { FakeClock } from './fake-clock.ts'
+import { openMemory, type MemoryHandle } from './store.ts'
+
+/** A store plus a way to call verbs on it. */
+export interface VerbHarness {
+  readonly h: MemoryHandle
+  readonly clock: FakeClock
+  /** Credentials written through the key verb (an in-memory stand-in for the host store). */
+  readonly credentials: Map<string, string>
+  /** Call a verb: the body is validated by the verb's schema first, as the HTTP shell does. */
+  call(name: string, body: unknown): Promise<VerbOutcome>
+  /** Call and expect success; returns the data. */
+  ok(name: string, body: unknown): Promise<Record<string, unknown>>
+  /** The store generation now. */
+  generation(): number
+  /** A fresh operation id. */
+  op(): string
+  dispose(): void
+}
+
+/**
+ * Open a harness.
+ * @param driver - the SQLite binding.
+ * @param overrides - configuration overrides.
+ * @returns the harness.
+ */
+export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}): VerbHarness {
+  const clock = new FakeClock('2026-03-01T09:00:00.000Z')
+  const h = openMemory(driver, clock, overrides)
+  const credentials = new Map<string, string>()
+  const credentialsView: CredentialsView = {
+    set: async (ref, value) => { credentials.set(ref, value) },
+    describe: async (ref) => ({ configured: credentials.has(ref), source: 'file', writable: true }),
+  }
+  const confirmations = createConfirmationBook(clock)
+  let ops = 0
+  const context = (): VerbContext => {
+    const opened = h.memory.storeSet()
+    if (!('stores' in opened)) throw new Error('store not open')
+    return {
+      stores: opened.stores,
+      config: h.config,
+      clock,
+      now: () => clock.iso(),
+      credentials: credentialsView,
+      confirmations,
+      memory: { status: () => h.memory.status(), advance: () => h.memory.advance() },
+    }
+  }
+  const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
+    const definition = VERBS[name]
+    if (definition === undefined) throw new Error(`no verb ${name}`)
+    const parsed = definition.schema.safeParse(body)
+    if (!parsed.success) return { ok: false, code: 'invalid_arguments', message: parsed.error.message }
+    return definition.run(parsed.data, context())
+  }
+  return {
+    h,
+    clock,
+    credentials,
+    call,
+    async ok(name, body) {
+      const outcome = await call(name, body)
+      if (!outcome.ok) throw new Error(`${name} refused: ${outcome.code} ${outcome.message} ${JSON.stringify(outcome.details ?? {})}`)
+      return outcome.data as Record<string, unknown>
+    },
+    generation: () => h.memory.status().generation,
+    op: () => `op-${Date.now().toString(36)}-${(ops += 1)}`,
+    dispose: () => h.dispose(),
+  }
+}

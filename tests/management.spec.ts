@@ -1,0 +1,404 @@
+/**
+ * The management verbs' logic on a real store, called in process through their schemas: the fence (stale,
+ * replay, collision, no receipt for refusals), reversible edits and their undo, conflict resolution, the proposal
+ * queue (re-checked apply, reject, revise, prune), the paged library, sessions, activity, wipe, rebuild and key.
+ */
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import { SPEC_VERBS, VERBS } from '../src/routes/verbs.ts'
+import type { Fact } from '../src/types.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+
+const DAY = 86_400_000
+
+for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+  describe(`management verbs (${driver})`, () => {
+    let v: VerbHarness
+    beforeEach(() => { v = verbHarness(driver) })
+    afterEach(() => v.dispose())
+
+    const write = (subject: string, property: string, value: string, extra: Record<string, unknown> = {}): Fact => {
+      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', ...extra }, v.h.config)
+      if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate') throw new Error(`write ${answer.kind}`)
+      return answer.fact
+    }
+    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
+    const operations = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM operations')?.['n'])
+
+    describe('the fence', () => {
+      it('refuses a stale generation with stale: true and the fresh generation, changing nothing', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const outcome = await v.call('fact-expire', { id: fact.id, expectedGeneration: generation - 1, operationId: v.op() })
+        assert.equal(outcome.ok, false)
+        assert.equal(!outcome.ok && outcome.code, 'stale')
+        assert.deepEqual(!outcome.ok && outcome.details, { stale: true, generation })
+        assert.equal(v.generation(), generation)
+      })
+
+      it('answers a double click with the first receipt, replayed, and moves the generation once', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const body = fence({ id: fact.id })
+        const first = await v.ok('fact-expire', body)
+        const generation = v.generation()
+        assert.equal(first['replayed'], false)
+        assert.equal(first['generation'], generation)
+        const second = await v.ok('fact-expire', body)
+        assert.equal(second['replayed'], true)
+        assert.equal(second['editId'], first['editId'])
+        assert.equal(v.generation(), generation)
+      })
+
+      it('refuses the same operation id with a different payload as a collision', async () => {
+        const a = write('billing-api', 'port', '7801')
+        const b = write('orders-api', 'port', '7802')
+        const operationId = v.op()
+        await v.ok('fact-expire', { id: a.id, expectedGeneration: v.generation(), operationId })
+        const outcome = await v.call('fact-expire', { id: b.id, expectedGeneration: v.generation(), operationId })
+        assert.equal(!outcome.ok && outcome.code, 'operation_collision')
+      })
+
+      it('keeps no receipt for a refused write, so an honest retry with the same id is not a replay', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const operationId = v.op()
+        const before = operations()
+        const refused = await v.call('fact-expire', { id: 99_999, expectedGeneration: v.generation(), operationId })
+        assert.equal(!refused.ok && refused.code, 'not_found')
+        assert.equal(operations(), before)
+        const retried = await v.ok('fact-expire', { id: fact.id, expectedGeneration: v.generation(), operationId })
+        assert.equal(retried['replayed'], false)
+      })
+    })
+
+    describe('edits and their undo', () => {
+      it('edits a value as the user\'s statement, keeps the old one as history, and undoes it exactly', async () => {
+        const old = write('billing-api', 'port', '7801')
+        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const next = edited['fact'] as { id: number; value: string; evidence: string; origin: string }
+        assert.deepEqual([next.value, next.evidence, next.origin], ['7802', 'explicit_user', 'page'])
+        const detail = await v.ok('fact', { id: next.id })
+        const history = detail['history'] as { value: string; status: string }[]
+        assert.deepEqual(history.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
+
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const restored = await v.ok('fact', { id: old.id })
+        const rows = restored['history'] as { id: number; value: string; status: string; validTo: string | null }[]
+        assert.deepEqual(rows.find((row) => row.id === old.id), { ...rows.find((row) => row.id === old.id), status: 'active', validTo: null })
+        assert.equal(rows.find((row) => row.id === next.id)?.status, 'retired')
+        const again = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(!again.ok && again.code, 'refused')
+      })
+
+      it('refuses to undo an edit once a later change moved the facts it touched', async () => {
+        const old = write('billing-api', 'port', '7801')
+        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const next = edited['fact'] as { id: number }
+        await v.ok('fact-update', fence({ id: next.id, value: '7803' }))
+        const outcome = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
+      })
+
+      it('moves a fact to another subject and can move it back', async () => {
+        const old = write('billing api', 'owner', 'team-a')
+        const edited = await v.ok('fact-update', fence({ id: old.id, subject: 'payments-api' }))
+        assert.equal((edited['fact'] as { subject: string }).subject, 'payments-api')
+        const before = await v.ok('fact', { id: old.id })
+        assert.equal((before['fact'] as { status: string }).status, 'superseded')
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const after = await v.ok('fact', { id: old.id })
+        assert.equal((after['fact'] as { status: string }).status, 'active')
+      })
+
+      it('refuses an edit that turns a value into a credential, and changes nothing', async () => {
+        const fact = write('openai', 'note', 'ask ops')
+        const generation = v.generation()
+        const outcome = await v.call('fact-update', fence({ id: fact.id, value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }))
+        assert.equal(!outcome.ok && outcome.code, 'credential_refused')
+        assert.equal(v.generation(), generation)
+      })
+
+      it('refuses an edit that states the same value', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const outcome = await v.call('fact-update', fence({ id: fact.id, value: '7801' }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+      })
+
+      it('expires a fact now and undoes the expiry', async () => {
+        const fact = write('支付服务', '端口', '9911')
+        const expired = await v.ok('fact-expire', fence({ id: fact.id }))
+        assert.equal((expired['fact'] as { status: string }).status, 'expired')
+        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.status, 'expired')
+        await v.ok('fact-restore', fence({ editId: expired['editId'] }))
+        const detail = await v.ok('fact', { id: fact.id })
+        assert.deepEqual([(detail['fact'] as { status: string }).status, (detail['fact'] as { validTo: unknown }).validTo], ['active', null])
+      })
+    })
+
+    describe('conflicts', () => {
+      it('lists an open group with both sides and settles it on the side the user chose; undo reopens it', async () => {
+        const stated = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        const seen = write('billing-api', 'port', '7900')
+        assert.equal(seen.status, 'conflict')
+        const listed = await v.ok('conflicts', {})
+        const groups = listed['groups'] as { id: number; subject: string; rows: { id: number; evidence: string; validFrom: string }[] }[]
+        assert.equal(groups.length, 1)
+        assert.deepEqual(groups[0]?.rows.map((row) => [row.id, row.evidence]), [[stated.id, 'explicit_user'], [seen.id, 'observed']])
+        const groupId = groups[0]?.id ?? 0
+
+        const settled = await v.ok('resolve', fence({ groupId, keepFactId: seen.id }))
+        assert.deepEqual([(settled['kept'] as { status: string }).status, (settled['kept'] as { evidence: string }).evidence], ['active', 'confirmed_user'])
+        assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
+        assert.equal(v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+
+        await v.ok('fact-restore', fence({ editId: settled['editId'] }))
+        assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1)
+        assert.equal(v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'needs_selection')
+      })
+
+      it('refuses to keep a fact that is not a side of the group', async () => {
+        write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        write('billing-api', 'port', '7900')
+        const other = write('orders-api', 'port', '7000')
+        const groupId = ((await v.ok('conflicts', {}))['groups'] as { id: number }[])[0]?.id
+        const outcome = await v.call('resolve', fence({ groupId, keepFactId: other.id }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+      })
+    })
+
+    describe('proposals', () => {
+      const propose = (value: string, extra: Record<string, unknown> = {}): number => {
+        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value, evidence: 'observed', origin: 'tool', inferred: true, ...extra }, v.h.config)
+        if (answer.kind !== 'proposed') throw new Error(answer.kind)
+        return answer.proposalId
+      }
+      const card = async (id: number) => ((await v.ok('proposals', { status: 'all' }))['proposals'] as { id: number; revision: number; status: string; rows: { value: string; stale: boolean }[] }[])
+        .find((entry) => entry.id === id)
+
+      it('applies a card as confirmed_user and lets the undo put it back in the queue', async () => {
+        const id = propose('Asia/Shanghai')
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
+        const detail = await v.ok('fact', { id: factId })
+        assert.deepEqual([(detail['fact'] as { evidence: string }).evidence, (detail['fact'] as { origin: string }).origin], ['confirmed_user', 'proposal'])
+        assert.equal((await card(id))?.status, 'applied')
+        await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+        assert.equal((await card(id))?.status, 'pending')
+        assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { status: string }).status, 'retired')
+      })
+
+      it('re-checks the targets: a slot that moved since the proposal makes the card stale instead of overwriting', async () => {
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const id = propose('Asia/Shanghai')
+        write('user', 'time zone', 'America/New_York', { evidence: 'explicit_user' })
+        assert.equal((await card(id))?.rows[0]?.stale, true)
+        const before = v.generation()
+        const outcome = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.deepEqual(!outcome.ok && outcome.details?.['skippedStale'], [0])
+        assert.equal((await card(id))?.status, 'stale')
+        assert.equal(v.generation(), before + 1, 'only the stale mark was written')
+        const current = v.h.memory.search({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value
+        assert.equal(current, 'America/New_York')
+      })
+
+      it('re-runs the privacy scan on apply, so a card cannot launder personal data into model recall', async () => {
+        const answer = v.h.memory.write({ subject: 'user', property: 'contact', value: 'bob@example.com', evidence: 'observed', origin: 'tool', confidence: 0.3 }, v.h.config)
+        assert.equal(answer.kind, 'proposed')
+        const id = answer.kind === 'proposed' ? answer.proposalId : 0
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
+        assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { sensitivity: string }).sensitivity, 'email')
+        assert.equal(v.h.memory.search({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+      })
+
+      it('revises a row as a new revision, re-validated, and refuses a page holding the old revision', async () => {
+        const id = propose('Asia/Shanghai')
+        const revised = await v.ok('proposal-revise', fence({ id, revision: 1, value: 'Asia/Tokyo' }))
+        assert.equal(revised['revision'], 2)
+        assert.equal((await card(id))?.rows[0]?.value, 'Asia/Tokyo')
+        const stale = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        assert.equal(!stale.ok && stale.code, 'stale')
+        const secret = await v.call('proposal-revise', fence({ id, revision: 2, value: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }))
+        assert.equal(!secret.ok && secret.code, 'credential_refused')
+        await v.ok('proposal-apply', fence({ id, revision: 2 }))
+      })
+
+      it('rejects a card, and returns the same card when the same change is proposed again', async () => {
+        const id = propose('Asia/Shanghai')
+        assert.equal(propose('Asia/Shanghai'), id)
+        await v.ok('proposal-reject', fence({ id, revision: 1 }))
+        assert.equal((await card(id))?.status, 'rejected')
+        const again = await v.call('proposal-reject', fence({ id, revision: 1 }))
+        assert.equal(!again.ok && again.code, 'refused')
+      })
+
+      it('prunes one row of an aggregated card, and refuses to prune the last row', async () => {
+        const id = propose('Asia/Shanghai')
+        const rows = JSON.parse(String(v.h.db().get('SELECT rows FROM proposals WHERE id = ?', id)?.['rows'])) as unknown[]
+        v.h.db().run('UPDATE proposals SET rows = ? WHERE id = ?', JSON.stringify([...rows, { ...(rows[0] as object), value: 'Asia/Tokyo' }]), id)
+        const pruned = await v.ok('proposal-prune', fence({ id, revision: 1, row: 0 }))
+        assert.equal(pruned['revision'], 2)
+        assert.deepEqual((await card(id))?.rows.map((row) => row.value), ['Asia/Tokyo'])
+        const last = await v.call('proposal-prune', fence({ id, revision: 2, row: 0 }))
+        assert.equal(!last.ok && last.code, 'refused')
+      })
+    })
+
+    describe('the library', () => {
+      it('pages 100 facts at a time, newest first, with a cursor until the end', async () => {
+        for (let i = 0; i < 230; i += 1) write(`service-${i}`, 'port', String(7000 + i))
+        const first = await v.ok('facts', {})
+        const second = await v.ok('facts', { cursor: first['nextCursor'] })
+        const third = await v.ok('facts', { cursor: second['nextCursor'] })
+        const ids = [first, second, third].flatMap((page) => (page['facts'] as { id: number }[]).map((fact) => fact.id))
+        assert.deepEqual([first, second, third].map((page) => (page['facts'] as unknown[]).length), [100, 100, 30])
+        assert.equal(third['nextCursor'], null)
+        assert.equal(new Set(ids).size, 230)
+        assert.deepEqual(ids, [...ids].sort((a, b) => b - a))
+      })
+
+      it('filters by status, evidence, subject and text, in Chinese and English', async () => {
+        write('billing-api', 'port', '7801')
+        write('billing-api', 'port', '7802')
+        write('支付服务', '负责人', '张三', { evidence: 'explicit_user' })
+        write('orders-api', 'owner', 'team orders')
+        const values = async (body: Record<string, unknown>) => ((await v.ok('facts', body))['facts'] as { value: string }[]).map((fact) => fact.value)
+        assert.deepEqual(await values({ status: 'history' }), ['7801'])
+        assert.deepEqual(await values({ evidence: ['explicit_user'] }), ['张三'])
+        assert.deepEqual(await values({ subject: 'Billing API' }), ['7802'])
+        assert.deepEqual(await values({ text: '负责人' }), ['张三'])
+        assert.deepEqual(await values({ text: 'team orders' }), ['team orders'])
+        assert.deepEqual(await values({ text: 'nothing like this' }), [])
+      })
+
+      it('masks a credential everywhere the page reads it, and shows personal data to its owner', async () => {
+        const memory = verbHarness(driver, { refuseCredentials: false })
+        try {
+          const answer = memory.h.memory.write({ subject: 'openai', property: 'api key', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e', evidence: 'observed', origin: 'tool', quote: 'key sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }, memory.h.config)
+          const email = memory.h.memory.write({ subject: 'user', property: 'email', value: 'a@example.com', evidence: 'observed', origin: 'tool' }, memory.h.config)
+          const id = answer.kind === 'saved' ? answer.fact.id : 0
+          const detail = await memory.ok('fact', { id })
+          assert.doesNotMatch(JSON.stringify(detail), /sk-live/u)
+          assert.doesNotMatch(JSON.stringify(await memory.ok('facts', {})), /sk-live/u)
+          assert.equal(((await memory.ok('fact', { id: email.kind === 'saved' ? email.fact.id : 0 }))['fact'] as { value: string }).value, 'a@example.com')
+        } finally {
+          memory.dispose()
+        }
+      })
+
+      it('shows one subject with its facts grouped by property', async () => {
+        write('DSH Fact Memory plugin', 'license', 'MIT')
+        write('dsh-fact-memory', 'node version', '>= 22.19')
+        const entity = await v.ok('entity', { subject: 'dsh fact memory' })
+        assert.deepEqual((entity['properties'] as { property: string }[]).map((group) => group.property).sort(), ['license', 'node version'])
+        const missing = await v.call('entity', { subject: 'nobody' })
+        assert.equal(!missing.ok && missing.code, 'not_found')
+      })
+
+      it('counts per conversation and per turn what was written, pending and unsettled', async () => {
+        const anchor = (turn: number) => ({ anchor: { sessionId: 'session-aaaaaaaa-1', turn } })
+        write('billing-api', 'port', '7801', { evidence: 'explicit_user', ...anchor(1) })
+        write('billing-api', 'owner', 'team-a', anchor(1))
+        write('billing-api', 'port', '7900', anchor(2))
+        v.h.memory.write({ subject: 'user', property: 'mood', value: 'tired', evidence: 'observed', origin: 'tool', inferred: true, ...anchor(2) }, v.h.config)
+        const answer = await v.ok('sessions', { sessionIds: ['session-aaaaaaaa-1'] })
+        assert.deepEqual(answer['sessions'], [{
+          sessionId: 'session-aaaaaaaa-1', facts: 3, pending: 1, unsettled: 1, lastAt: v.clock.iso(),
+          turns: [
+            { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2] },
+            { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3] },
+          ],
+        }])
+      })
+
+      it('digests what arrived since the queue was last marked as seen', async () => {
+        write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        await v.ok('review-seen', {})
+        v.clock.advance(DAY)
+        write('billing-api', 'port', '7900')
+        write('orders-api', 'port', '7000')
+        const activity = await v.ok('activity', {})
+        assert.deepEqual([activity['facts'], activity['conflicts'], activity['openConflictGroups']], [2, 1, 1])
+      })
+    })
+
+    describe('maintenance', () => {
+      it('wipes only after a confirmation bound to the generation, backs up first, and keeps tombstones', async () => {
+        const kept = write('staging', 'host', 'db-2')
+        write('billing-api', 'port', '7801')
+        v.h.memory.forgetById(kept.id)
+        const first = await v.call('wipe', fence())
+        assert.equal(!first.ok && first.code, 'confirm_required')
+        const token = !first.ok ? first.details?.['confirmToken'] : undefined
+        assert.equal(typeof token, 'string')
+        const wrong = await v.call('wipe', fence({ confirmToken: 'not-the-token' }))
+        assert.equal(!wrong.ok && wrong.code, 'confirm_required')
+        const done = await v.ok('wipe', fence({ confirmToken: token }))
+        const backup = done['backup'] as { path: string }
+        assert.ok(existsSync(backup.path))
+        assert.equal(((await v.ok('facts', { status: 'all' }))['facts'] as unknown[]).length, 0)
+        assert.equal(v.h.memory.write({ subject: 'staging', property: 'host', value: 'db-2', evidence: 'observed', origin: 'tool' }, v.h.config).kind, 'refused')
+        const status = await v.ok('status', {})
+        assert.deepEqual(status['lastBackup'], { at: (done['backup'] as { at: string }).at, path: backup.path })
+      })
+
+      it('refuses a confirmation once the store has moved on', async () => {
+        write('billing-api', 'port', '7801')
+        const first = await v.call('wipe', fence())
+        const token = !first.ok ? first.details?.['confirmToken'] : undefined
+        write('orders-api', 'port', '7000')
+        const late = await v.call('wipe', fence({ confirmToken: token }))
+        assert.equal(!late.ok && late.code, 'confirm_required')
+        assert.equal(((await v.ok('facts', {}))['facts'] as unknown[]).length, 2)
+      })
+
+      it('rebuilds the full-text index from the facts', async () => {
+        write('billing-api', 'port', '7801')
+        v.h.db().run('DELETE FROM facts_fts')
+        v.h.db().run('DELETE FROM fact_identifiers')
+        assert.equal(v.h.memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+        const rebuilt = await v.ok('rebuild', fence())
+        assert.equal(rebuilt['indexed'], 1)
+        assert.equal(v.h.memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+      })
+
+      it('stores a key under the configured credential name and never returns it', async () => {
+        const answer = await v.ok('key', { ref: 'embedding', value: 'sk-embed-123456' })
+        assert.equal(v.credentials.get('FACT_MEMORY_EMBEDDING_KEY'), 'sk-embed-123456')
+        assert.doesNotMatch(JSON.stringify(answer), /sk-embed/u)
+        assert.equal(answer['configured'], true)
+      })
+
+      it('answers the verbs of later features with unavailable', async () => {
+        for (const name of ['graph', 'extract', 'extract-run', 'queue', 'audit', 'consolidate', 'index-vectors', 'calibrate']) {
+          const outcome = await v.call(name, {})
+          assert.equal(!outcome.ok && outcome.code, 'unavailable', name)
+        }
+      })
+
+      it('reports the driver, data dir and counts, a summary for the badge, and runs maintenance on force', async () => {
+        write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        write('billing-api', 'port', '7900')
+        v.h.memory.write({ subject: 'user', property: 'mood', value: 'tired', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        const status = await v.ok('status', {})
+        assert.equal(status['driver'], driver)
+        assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
+        assert.equal(status['badge'], 2)
+        const summary = await v.ok('status', { summary: true })
+        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1 })
+        write('release', 'version', '2.0', { validFrom: '2026-03-02' })
+        v.clock.advance(DAY)
+        const forced = await v.ok('status', { force: true })
+        assert.deepEqual((forced['maintenance'] as { advanced: unknown }).advanced, { promoted: 1, expired: 0 })
+      })
+    })
+  })
+}
+
+describe('the verb table', () => {
+  it('has every verb the specification names, and nothing else', () => {
+    assert.deepEqual(Object.keys(VERBS).sort(), [...SPEC_VERBS].sort())
+  })
+})
