@@ -1,6 +1,7 @@
 /**
  * dsh-fact-memory: the plugin entry. It declares name, inject and Config, and wires the runtime into the host as
- * labelled effects: the store, the tools, the directory context, the pre-step notice and the live settings.
+ * labelled effects: the store, the tools, the directory context, the pre-step notice, the management routes (when
+ * the host has a web server) and the live settings.
  * Host types are imported for compile-time checking only; nothing from the host is imported at run time.
  */
 import { homedir } from 'node:os'
@@ -11,15 +12,13 @@ import type {} from '@deepseek-ai/dsh-system-prompt'
 import type {} from '@deepseek-ai/dsh-agent'
 import type { SettingsNamespace } from '@deepseek-ai/dsh-settings'
 import type {} from '@deepseek-ai/dsh-host-webserver'
-import type { CredentialProvider, CredentialRef } from '@deepseek-ai/dsh-credentials'
+import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
 import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor } from './context-hooks.ts'
-import { createConfirmationBook } from './routes/confirmations.ts'
-import { parseAllowedHosts } from './routes/fence.ts'
-import { createRouteHandler, ROUTE_PREFIX } from './routes/http.ts'
-import type { CredentialsView } from './routes/verb.ts'
-import { VERBS } from './routes/verbs.ts'
+import { credentialsView } from './host/credentials.ts'
+import { ROUTE_PREFIX } from './routes/http.ts'
+import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
@@ -66,21 +65,8 @@ export function apply(ctx: Context, config: Config): void {
     return notice === undefined ? decision : { kind: 'enter', messages: [...decision.messages, notice as unknown as UserMessage] }
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
-  const confirmations = createConfirmationBook(systemClock)
   ctx.inject(['webServer'], (webCtx) => {
-    const handler = createRouteHandler({
-      verbs: VERBS,
-      allowedHosts: () => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS']),
-      stores: () => runtime.memory.storeSet(),
-      context: () => ({
-        config: runtime.config(),
-        clock: systemClock,
-        now: () => new Date(systemClock.now()).toISOString(),
-        credentials: credentialsView(ctx.get('credentials') as CredentialProvider | undefined),
-        confirmations,
-        memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
-      }),
-    })
+    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined))
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
 
@@ -91,14 +77,3 @@ export function apply(ctx: Context, config: Config): void {
   })
 }
 
-/** The host credential store seen through the narrow view the key verb uses (references are branded strings). */
-function credentialsView(provider: CredentialProvider | undefined): CredentialsView | undefined {
-  if (provider === undefined) return undefined
-  return {
-    set: (ref, value) => provider.set(ref as CredentialRef, value),
-    describe: async (ref) => {
-      const info = await provider.describe(ref as CredentialRef)
-      return { configured: info.configured, writable: info.writable, ...(info.source === undefined ? {} : { source: String(info.source) }) }
-    },
-  }
-}

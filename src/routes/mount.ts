@@ -1,0 +1,35 @@
+/** The management routes' handler, bound to a live runtime: verbs, fence settings and request-time context. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Clock } from '../clock.ts'
+import type { MemoryRuntime } from '../runtime.ts'
+import { createConfirmationBook } from './confirmations.ts'
+import { parseAllowedHosts } from './fence.ts'
+import { createRouteHandler } from './http.ts'
+import type { CredentialsView } from './verb.ts'
+import { VERBS } from './verbs.ts'
+
+/**
+ * Build the handler for POST /api/fact-memory/<verb>.
+ * @param runtime - the live plugin state (store and configuration).
+ * @param clock - the clock.
+ * @param credentials - the host credential store, looked up per request (optional service).
+ * @returns the request handler.
+ */
+export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined):
+  (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const confirmations = createConfirmationBook(clock)
+  return createRouteHandler({
+    verbs: VERBS,
+    // Read per request: the variable may change without a restart, and is never read at import time.
+    allowedHosts: () => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS']),
+    stores: () => runtime.memory.storeSet(),
+    context: () => ({
+      config: runtime.config(),
+      clock,
+      now: () => new Date(clock.now()).toISOString(),
+      credentials: credentials(),
+      confirmations,
+      memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
+    }),
+  })
+}
