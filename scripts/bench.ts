@@ -14,6 +14,9 @@ import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts
 import { prepareWrite } from '../src/fact-input.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import { retrieveFacts } from '../src/retrieval/retrieve.ts'
+import { createConfirmationBook } from '../src/routes/confirmations.ts'
+import type { VerbContext } from '../src/routes/verb.ts'
+import { VERBS } from '../src/routes/verbs.ts'
 import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
@@ -157,6 +160,8 @@ interface SpeedRow {
   readonly directoryCachedMs: ReturnType<typeof percentiles>
   readonly directoryRebuildMs: ReturnType<typeof percentiles>
   readonly writeMs: ReturnType<typeof percentiles>
+  readonly statusRouteMs: ReturnType<typeof percentiles>
+  readonly factsPageMs: ReturnType<typeof percentiles>
   readonly rssMb: number
   readonly fileMb: number
 }
@@ -198,6 +203,8 @@ function speed(size: number): SpeedRow {
   for (const query of queries.slice(0, 20)) memory.search({ query, limit: 5, asOf: undefined }, config)
   const search = queries.map((query) => time(() => memory.search({ query, limit: 5, asOf: undefined }, config)))
 
+  const routes = routeTimings(memory, config)
+
   memory.directory(config)
   const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config)))
   const rebuild: number[] = []
@@ -219,8 +226,34 @@ function speed(size: number): SpeedRow {
     directoryCachedMs: percentiles(cached),
     directoryRebuildMs: percentiles(rebuild),
     writeMs: percentiles(writes),
+    statusRouteMs: routes.status,
+    factsPageMs: routes.facts,
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     fileMb: Math.round(fileMb * 10) / 10,
+  }
+}
+
+/** The status verb and the first page of the facts verb, called in process with the routes' own handlers. */
+function routeTimings(memory: FactMemory, config: ResolvedConfig): { status: ReturnType<typeof percentiles>; facts: ReturnType<typeof percentiles> } {
+  const opened = memory.storeSet()
+  if (!('stores' in opened)) throw new Error('store not open')
+  const context: VerbContext = {
+    stores: opened.stores, config, clock: systemClock, now: () => new Date().toISOString(), credentials: undefined,
+    confirmations: createConfirmationBook(systemClock),
+    memory: { status: () => memory.status(), advance: () => memory.advance() },
+  }
+  const run = (name: string, body: unknown): number => {
+    const definition = VERBS[name]
+    if (definition === undefined) throw new Error(name)
+    return time(() => {
+      const outcome = definition.run(definition.schema.parse(body), context)
+      if (outcome instanceof Promise || !outcome.ok) throw new Error(`${name} did not answer synchronously and ok`)
+    })
+  }
+  for (let i = 0; i < 5; i += 1) { run('status', {}); run('facts', {}) }
+  return {
+    status: percentiles(Array.from({ length: 100 }, () => run('status', {}))),
+    facts: percentiles(Array.from({ length: 100 }, () => run('facts', {}))),
   }
 }
 
@@ -324,6 +357,9 @@ console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
 for (const row of results.speed) {
   console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
 }
+console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms |')
+console.log('|---:|---:|---:|')
+for (const row of results.speed) console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} |`)
 if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
   const quality = locomo(LOCOMO)
   results.locomo = quality

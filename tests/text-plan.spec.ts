@@ -79,7 +79,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.deepEqual(new Set(split.map((hit) => hit.id)), narrowOnly, 'the split covers exactly the facts with a narrow term')
     })
 
-    it('keeps the directory counters equal to a fresh count through writes, conflicts and forgets', () => {
+    it('keeps the trigger counters equal to a fresh count through writes, conflicts, forgets and a wipe', () => {
       const count = (): number => Number(db.get(`SELECT count(*) AS n FROM facts WHERE status = 'active' AND model_use_allowed = 1 AND sensitivity IS NULL`)?.['n'])
       const counted = (): number => store.countDirectoryFacts({ includeSensitive: false })
       assert.equal(counted(), count())
@@ -91,6 +91,14 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.equal(store.countDirectoryFacts({ includeSensitive: true }), count() + 1)
       h.memory.forgetBySubject('svc1-port', undefined)
       assert.equal(counted(), count())
+      const fresh = (): Record<string, number> => Object.fromEntries(db.all('SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence')
+        .map((row) => [`${String(row['status'])}/${String(row['evidence'])}`, Number(row['n'])]))
+      const kept = (): Record<string, number> => Object.fromEntries(db.all('SELECT status, evidence, n FROM fact_counts WHERE n > 0')
+        .map((row) => [`${String(row['status'])}/${String(row['evidence'])}`, Number(row['n'])]))
+      assert.deepEqual(kept(), fresh(), 'status and evidence counters equal a fresh count')
+      store.wipe()
+      assert.deepEqual(kept(), {})
+      assert.equal(counted(), 0)
     })
   })
 }

@@ -56,3 +56,35 @@ CREATE INDEX proposals_by_status ON proposals (status, created_at);
 CREATE INDEX proposals_by_session ON proposals (session_id, turn) WHERE session_id IS NOT NULL;
 CREATE INDEX facts_by_recorded ON facts (recorded_at);
 CREATE INDEX conflict_groups_by_opened ON conflict_groups (opened_at);
+
+-- Facts per status and evidence, kept by triggers so status and the library never count 100k rows.
+CREATE TABLE fact_counts (
+  status TEXT NOT NULL,
+  evidence TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (status, evidence)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO fact_counts (status, evidence, n) SELECT status, evidence, count(*) FROM facts GROUP BY status, evidence;
+
+CREATE TRIGGER facts_fact_counts_after_insert AFTER INSERT ON facts
+BEGIN
+  INSERT INTO fact_counts (status, evidence, n) VALUES (NEW.status, NEW.evidence, 1)
+    ON CONFLICT (status, evidence) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER facts_fact_counts_after_update AFTER UPDATE OF status, evidence ON facts
+  WHEN OLD.status <> NEW.status OR OLD.evidence <> NEW.evidence
+BEGIN
+  UPDATE fact_counts SET n = n - 1 WHERE status = OLD.status AND evidence = OLD.evidence;
+  INSERT INTO fact_counts (status, evidence, n) VALUES (NEW.status, NEW.evidence, 1)
+    ON CONFLICT (status, evidence) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER facts_fact_counts_after_delete AFTER DELETE ON facts
+BEGIN
+  UPDATE fact_counts SET n = n - 1 WHERE status = OLD.status AND evidence = OLD.evidence;
+END;
+
+-- The library pages each status newest first.
+CREATE INDEX facts_by_status_id ON facts (status, id);

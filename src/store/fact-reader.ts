@@ -150,7 +150,7 @@ export class FactReader {
   counts(): StoreCounts {
     const byStatus: Record<string, number> = {}
     const byEvidence: Record<string, number> = {}
-    for (const row of this.db.all('SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence')) {
+    for (const row of this.db.all('SELECT status, evidence, n FROM fact_counts WHERE n > 0')) {
       const n = Number(row['n'])
       byStatus[String(row['status'])] = (byStatus[String(row['status'])] ?? 0) + n
       if (row['status'] !== 'forgotten') byEvidence[String(row['evidence'])] = (byEvidence[String(row['evidence'])] ?? 0) + n

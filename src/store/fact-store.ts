@@ -25,6 +25,11 @@ export type WriteResult =
   | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
   | { readonly kind: 'refused'; readonly code: 'tombstoned'; readonly message: string }
 
+/** What a write would do, decided without writing. */
+export type Classification =
+  | { readonly kind: 'tombstoned'; readonly message: string }
+  | { readonly kind: 'decided'; readonly decision: WriteDecision }
+
 /** Synchronous writes over facts and their satellites, under the slot rules. */
 export class FactStore extends FactReader {
   /**
@@ -35,19 +40,31 @@ export class FactStore extends FactReader {
    */
   write(write: PreparedWrite, now: string): WriteResult {
     return this.db.transaction(() => {
-      const tomb = this.db.get(
-        `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
-        write.claimKey, write.evidenceKey)
-      if (tomb !== undefined) {
-        return {
-          kind: 'refused', code: 'tombstoned',
-          message: `this ${String(tomb['kind'])} was forgotten at the user's request (${String(tomb['created_at']).slice(0, 10)}); it cannot be written back`,
-        } as const
-      }
-      const slot = this.slotRows(write.slotKey)
-      const decision = decideWrite(write, slot)
-      return this.apply(write, decision, now)
+      const verdict = this.classify(write)
+      if (verdict.kind === 'tombstoned') return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
+      return this.apply(write, verdict.decision, now)
     })
+  }
+
+  /**
+   * Classify a prepared write without writing anything: the tombstone check and the slot decision `write` makes
+   * (`write` runs exactly this before applying). For a dry run of a batch, `staged` adds the rows the batch's
+   * earlier writes would have put into this slot.
+   * @param write - the prepared write.
+   * @param staged - current rows of the same slot that earlier writes of the batch would create; none by default.
+   * @returns tombstoned (with the sentence `write` refuses with), or the decision.
+   */
+  classify(write: PreparedWrite, staged: readonly SlotRow[] = []): Classification {
+    const tomb = this.db.get(
+      `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
+      write.claimKey, write.evidenceKey)
+    if (tomb !== undefined) {
+      return {
+        kind: 'tombstoned',
+        message: `this ${String(tomb['kind'])} was forgotten at the user's request (${String(tomb['created_at']).slice(0, 10)}); it cannot be written back`,
+      }
+    }
+    return { kind: 'decided', decision: decideWrite(write, [...this.slotRows(write.slotKey), ...staged]) }
   }
 
   /**

@@ -82,8 +82,10 @@ export class LibraryStore {
    * @returns up to `limit` facts and whether more follow.
    */
   factsPage(filter: FactFilter): { facts: Fact[]; more: boolean } {
-    const where: string[] = [`status IN (${placeholders(filter.statuses.length)})`]
-    const params: (string | number)[] = [...filter.statuses]
+    // Each status is walked newest first on facts_by_status_id and the runs are merged, so a page never sorts the
+    // whole table.
+    const where: string[] = ['status = ?']
+    const params: (string | number)[] = []
     if (filter.evidence !== undefined && filter.evidence.length > 0) {
       where.push(`evidence IN (${placeholders(filter.evidence.length)})`)
       params.push(...filter.evidence)
@@ -101,8 +103,9 @@ export class LibraryStore {
       where.push('id < ?')
       params.push(filter.beforeId)
     }
-    const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
-      ...params, filter.limit + 1)
+    const sql = `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_status_id WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
+    const rows = filter.statuses.flatMap((status) => this.db.all(sql, status, ...params, filter.limit + 1))
+      .sort((a, b) => Number(b['id']) - Number(a['id']))
     return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
   }
 
@@ -112,7 +115,7 @@ export class LibraryStore {
    */
   statusCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const row of this.db.all('SELECT status, count(*) AS n FROM facts GROUP BY status')) counts[String(row['status'])] = Number(row['n'])
+    for (const row of this.db.all('SELECT status, sum(n) AS n FROM fact_counts GROUP BY status HAVING sum(n) > 0')) counts[String(row['status'])] = Number(row['n'])
     return counts
   }
 

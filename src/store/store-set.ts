@@ -1,6 +1,7 @@
 /** The stores over one open database, created together when the store opens. */
 import type { Database } from './database.ts'
 import { EditStore } from './edit-store.ts'
+import { ExchangeStore } from './exchange-store.ts'
 import { FactStore } from './fact-store.ts'
 import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
@@ -17,6 +18,7 @@ export interface StoreSet {
   readonly operations: OperationStore
   readonly meta: MetaStore
   readonly proposals: ProposalStore
+  readonly exchange: ExchangeStore
 }
 
 /**
@@ -35,5 +37,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     operations: new OperationStore(db),
     meta: new MetaStore(db),
     proposals: new ProposalStore(db),
+    exchange: new ExchangeStore(db),
   }
 }

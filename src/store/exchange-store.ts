@@ -1,0 +1,55 @@
+/**
+ * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
+ * transaction so the store id, the generation and every pass over the facts describe the same state.
+ */
+import type { Fact } from '../types.ts'
+import type { Database } from './database.ts'
+import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+
+/** Rows read per batch. */
+const BATCH = 1000
+
+/** One consistent view of the store for an export. */
+export interface ExchangeSnapshot {
+  readonly storeId: string
+  readonly generation: number
+  /** Visit every non-forgotten fact in id order; may be called more than once and sees the same rows each time. */
+  eachFact(visit: (fact: Fact) => void): void
+}
+
+/** Synchronous bulk reads for the JSONL exchange. */
+export class ExchangeStore {
+  private readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /**
+   * Read inside one transaction. It writes nothing, so the generation does not move; other connections wait until
+   * `read` returns, which keeps the snapshot consistent.
+   * @param read - synchronous work over the snapshot.
+   * @returns what `read` returned.
+   */
+  readSnapshot<T>(read: (snapshot: ExchangeSnapshot) => T): T {
+    return this.db.transaction(() => {
+      const snapshot: ExchangeSnapshot = {
+        storeId: this.db.storeId(),
+        generation: this.db.generation(),
+        eachFact: (visit) => {
+          let after = 0
+          for (;;) {
+            const batch = this.db.all(
+              `SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT ?`, after, BATCH).map(toFact)
+            for (const fact of batch) visit(fact)
+            const last = batch.at(-1)
+            if (last === undefined || batch.length < BATCH) return
+            after = last.id
+          }
+        },
+      }
+      return read(snapshot)
+    })
+  }
+}
