@@ -1,0 +1,50 @@
+/** Upgrading a version-1 store: migration 0002 keeps every fact and carries old proposals into the card format. */
+import assert from 'node:assert/strict'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { prepareWrite } from '../src/fact-input.ts'
+import { Database } from '../src/store/database.ts'
+import { FactStore } from '../src/store/fact-store.ts'
+import { defaultMigrationsDir } from '../src/store/migrate.ts'
+import { removeDir, tempDir } from './helpers/store.ts'
+
+const now = '2026-03-01T09:00:00.000Z'
+
+for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+  describe(`migration 0002 (${driver})`, () => {
+    it('upgrades a version-1 store in place: facts stay, a pending proposal becomes a one-row card, counters start right', () => {
+      const root = tempDir()
+      try {
+        const v1 = join(root, 'migrations-v1')
+        mkdirSync(v1)
+        copyFileSync(join(defaultMigrationsDir(), '0001-facts.sql'), join(v1, '0001-facts.sql'))
+        const dataDir = join(root, 'data')
+        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v1 })
+        const store = new FactStore(old)
+        for (const value of ['7801', '7802']) {
+          const prepared = prepareWrite({ subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' }, now, { refuseCredentials: true, timeZone: 'UTC' })
+          if (prepared.ok) store.write(prepared.write, now)
+        }
+        old.run(`INSERT INTO proposals (fingerprint, kind, status, reason, payload, created_at, updated_at)
+          VALUES ('fp-1', 'add_fact', 'pending', 'inferred', ?, ?, ?)`, JSON.stringify({ subject: 'user', property: 'mood', value: 'calm' }), now, now)
+        assert.equal(Number(old.get('PRAGMA user_version')?.['user_version']), 1)
+        old.close()
+
+        const upgraded = Database.open({ dataDir, driver, now: () => now })
+        try {
+          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), 2)
+          const rows = JSON.parse(String(upgraded.get(`SELECT rows FROM proposals WHERE fingerprint = 'fp-1'`)?.['rows'])) as unknown[]
+          assert.deepEqual(rows, [{ subject: 'user', property: 'mood', value: 'calm', targets: [] }])
+          const counts = upgraded.all('SELECT status, evidence, n FROM fact_counts ORDER BY status').map((row) => [row['status'], row['evidence'], row['n']])
+          assert.deepEqual(counts, [['active', 'explicit_user', 1], ['superseded', 'explicit_user', 1]])
+          assert.equal(Number(upgraded.get('SELECT count(*) AS n FROM facts')?.['n']), 2)
+        } finally {
+          upgraded.close()
+        }
+      } finally {
+        removeDir(root)
+      }
+    })
+  })
+}
