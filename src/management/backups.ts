@@ -36,3 +36,24 @@ export async function takeBackup(stores: StoreSet, reason: 'export' | 'wipe', no
   }
   return { path, relativePath: `${BACKUP_DIR}/${name}`, at: now }
 }
+
+/**
+ * The newest backup on disk, whoever took it; its time is the one written into its name when it was taken.
+ * @param dataDir - the data directory.
+ * @returns its path and time, or null when there is none.
+ */
+export function lastBackup(dataDir: string): { path: string; at: string } | null {
+  const dir = join(dataDir, BACKUP_DIR)
+  let files: string[]
+  try {
+    files = readdirSync(dir)
+  } catch {
+    // No backups directory yet: nothing was ever backed up.
+    return null
+  }
+  const taken = files.flatMap((file) => {
+    const stamp = /^memory-(?:export|wipe)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u.exec(file)
+    return stamp === null ? [] : [{ path: join(dir, file), at: `${stamp[1]}T${stamp[2]}:${stamp[3]}:${stamp[4]}.${stamp[5]}Z` }]
+  })
+  return taken.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))[0] ?? null
+}

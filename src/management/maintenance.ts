@@ -45,12 +45,7 @@ export const wipeVerb = verb({
     let backup: BackupReceipt | null = null
     if (replay === undefined && config.backupBeforeWipe) backup = await takeBackup(stores, 'wipe', context.now(), config.backupKeep)
     return runFenced(stores, 'wipe', body, context.now(), () => {
-      const removed = stores.facts.wipe()
-      if (backup !== null) {
-        stores.meta.set('last_backup_at', backup.at)
-        stores.meta.set('last_backup_path', backup.path)
-      }
-      return ok({ removed, backup })
+      return ok({ removed: stores.facts.wipe(), backup })
     })
   },
 })
@@ -63,8 +58,13 @@ export const keyVerb = verb({
     const credentials = context.credentials
     if (credentials === undefined) return refuse('unavailable', 'this host offers no credential store')
     const name = { llm: context.config.llmApiKeyEnv, embedding: context.config.embeddingApiKeyEnv, rerank: context.config.rerankApiKeyEnv }[body.ref]
-    await credentials.set(name, body.value.trim())
-    const described = await credentials.describe(name)
-    return ok({ ref: body.ref, name, configured: described.configured, source: described.source ?? null, writable: described.writable })
+    try {
+      await credentials.set(name, body.value.trim())
+      const described = await credentials.describe(name)
+      return ok({ ref: body.ref, name, configured: described.configured, source: described.source ?? null, writable: described.writable })
+    } catch (error) {
+      // The message says why (e.g. an environment variable of that name wins); it never contains the value.
+      return refuse('refused', `the host credential store did not take the key: ${error instanceof Error ? error.message : 'unknown reason'}`)
+    }
   },
 })

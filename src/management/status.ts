@@ -1,6 +1,7 @@
 /** The status, activity, review-seen and sessions verbs: what the store holds and what arrived lately. */
 import { INACTIVE_KEYS } from '../config.ts'
 import { ok, verb } from '../routes/verb.ts'
+import { lastBackup } from './backups.ts'
 import { emptyBody, sessionsBody, statusBody } from '../routes/wire.schema.ts'
 
 /** Background features a later version brings; status names them so the page can say so. */
@@ -22,7 +23,6 @@ export const statusVerb = verb({
       })
     }
     const meta = context.stores?.meta
-    const lastBackupAt = meta?.get('last_backup_at')
     return ok({
       available: status.available,
       error: status.error,
@@ -33,7 +33,7 @@ export const statusVerb = verb({
       dataDir: status.dataDir,
       counts,
       badge,
-      lastBackup: lastBackupAt === undefined ? null : { at: lastBackupAt, path: meta?.get('last_backup_path') ?? null },
+      lastBackup: status.dataDir === null ? null : lastBackup(status.dataDir),
       reviewSeenAt: meta?.get('review_seen_at') ?? null,
       timeZone: context.config.displayTimeZone,
       enabled: context.config.enabled,

@@ -57,6 +57,20 @@ export interface RouteDeps {
  * @returns a handler for the host web server's prefix route.
  */
 export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  // Requests carrying the same operation id run one after another, so a double click on a verb that awaits (a
+  // backup before a wipe) is answered by the first receipt instead of racing it.
+  const inFlight = new Map<string, Promise<unknown>>()
+  const serialized = async <T>(operationId: string | undefined, work: () => Promise<T>): Promise<T> => {
+    if (operationId === undefined) return work()
+    const previous = inFlight.get(operationId) ?? Promise.resolve()
+    const current = previous.then(work, work)
+    inFlight.set(operationId, current)
+    try {
+      return await current
+    } finally {
+      if (inFlight.get(operationId) === current) inFlight.delete(operationId)
+    }
+  }
   return async (req, res) => {
     const name = verbName(req.url ?? '')
     const definition = name === undefined ? undefined : Object.hasOwn(deps.verbs, name) ? deps.verbs[name] : undefined
@@ -81,6 +95,8 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
     }
     const raw = await readBody(req, limit)
     if (raw === 'too_large') {
+      // Answer first, then drop the connection: the rest of the body is never read.
+      res.once('finish', () => req.destroy())
       send(res, 413, failure({ ok: false, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` }), true)
       return
     }
@@ -94,19 +110,19 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
       send(res, 400, failure({ ok: false, code: 'invalid_arguments', message: describeIssues(validated.error.issues) }))
       return
     }
-    let outcome: VerbOutcome
-    try {
-      const opened = deps.stores()
-      if ('unavailable' in opened && definition.storeless !== true) {
-        outcome = { ok: false, code: 'unavailable', message: opened.unavailable.message }
-      } else {
+    const outcome = await serialized(operationIdOf(validated.data), async (): Promise<VerbOutcome> => {
+      try {
+        const opened = deps.stores()
+        if ('unavailable' in opened && definition.storeless !== true) {
+          return { ok: false, code: 'unavailable', message: opened.unavailable.message }
+        }
         const stores = 'stores' in opened ? opened.stores : undefined
-        outcome = await definition.run(validated.data, { ...deps.context(), stores: stores as StoreSet })
+        return await definition.run(validated.data, { ...deps.context(), stores: stores as StoreSet })
+      } catch (error) {
+        const { code, message } = toPublicError(error)
+        return { ok: false, code, message }
       }
-    } catch (error) {
-      const { code, message } = toPublicError(error)
-      outcome = { ok: false, code, message }
-    }
+    })
     if (outcome.ok) send(res, 200, { ok: true, ...outcome.data })
     else send(res, STATUS[outcome.code], failure(outcome))
   }
@@ -128,16 +144,19 @@ function header(req: IncomingMessage, name: string): string | undefined {
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of req) {
+  // The stream is left open when the loop stops early, so the 413 can still be written on it.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     const buffer = chunk as Buffer
     size += buffer.byteLength
-    if (size > limit) {
-      req.destroy()
-      return 'too_large'
-    }
+    if (size > limit) return 'too_large'
     chunks.push(buffer)
   }
   return Buffer.concat(chunks)
+}
+
+function operationIdOf(body: unknown): string | undefined {
+  const id = (body as { operationId?: unknown } | null)?.operationId
+  return typeof id === 'string' ? id : undefined
 }
 
 function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -1,6 +1,7 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
+import { exportVerb, importVerb } from '../management/exchange.ts'
 import { laterVerbs } from '../management/later.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from '../management/maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from '../management/proposals.ts'
@@ -32,6 +33,8 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   rebuild: rebuildVerb,
   wipe: wipeVerb,
   key: keyVerb,
+  export: exportVerb,
+  import: importVerb,
   proposals: proposalsVerb,
   'proposal-apply': proposalApplyVerb,
   'proposal-reject': proposalRejectVerb,

@@ -1,6 +1,7 @@
 /**
  * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
- * transaction so the store id, the generation and every pass over the facts describe the same state.
+ * transaction so the store id, the generation and every pass over the facts describe the same state — and the one
+ * write import adds to the normal write path: a restored row keeps the observation and record times of its file.
  */
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
@@ -51,5 +52,16 @@ export class ExchangeStore {
       }
       return read(snapshot)
     })
+  }
+
+  /**
+   * Give a row an import just created the observation and record times its file states. Runs inside the caller's
+   * transaction; the row's revision does not move, since nobody has seen it yet.
+   * @param id - the new row.
+   * @param observedAt - ISO UTC instant the value was last observed.
+   * @param recordedAt - ISO UTC instant the row was first recorded.
+   */
+  restoreTimes(id: number, observedAt: string, recordedAt: string): void {
+    this.db.run('UPDATE facts SET observed_at = ?, recorded_at = ? WHERE id = ?', observedAt, recordedAt, id)
   }
 }

@@ -68,6 +68,39 @@ export class FactStore extends FactReader {
   }
 
   /**
+   * Put back a past value from this store's own export: inserted as history (superseded, retired or expired) with
+   * its validity window, outside the slot rules, since a past value competes with nothing current. The tombstone
+   * check still applies.
+   * @param write - the prepared write of the past value.
+   * @param status - its recorded history status.
+   * @param validTo - when it stopped holding.
+   * @param now - the current ISO instant.
+   * @returns the new row, the existing row when the same past value (claim, start and status) is already there, or the refusal.
+   */
+  restoreHistory(write: PreparedWrite, status: 'superseded' | 'retired' | 'expired', validTo: string | null, now: string):
+    { kind: 'restored'; fact: Fact } | { kind: 'duplicate'; factId: number } | { kind: 'tombstoned'; message: string } {
+    return this.db.transaction(() => {
+      const verdict = this.classify(write)
+      if (verdict.kind === 'tombstoned') return verdict
+      const existing = this.db.get('SELECT id FROM facts WHERE claim_key = ? AND valid_from = ? AND status = ?', write.claimKey, write.validFrom, status)
+      if (existing !== undefined) return { kind: 'duplicate', factId: Number(existing['id']) } as const
+      const id = this.insertFact(write, status, write.multi, null, now)
+      this.db.run('UPDATE facts SET valid_to = ? WHERE id = ?', validTo, id)
+      const [fact] = this.getFacts([id])
+      if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      return { kind: 'restored', fact } as const
+    })
+  }
+
+  /**
+   * Whether a past value (claim, start and history status) is already stored.
+   * @returns true when such a row exists.
+   */
+  hasHistory(claimKey: string, validFrom: string, status: FactStatus): boolean {
+    return this.db.get('SELECT 1 AS found FROM facts WHERE claim_key = ? AND valid_from = ? AND status = ?', claimKey, validFrom, status) !== undefined
+  }
+
+  /**
    * Forget one fact: mark it forgotten, drop it from the indexes, tombstone its claim and evidence.
    * @param id - the fact id.
    * @param now - the current ISO instant.
@@ -316,7 +349,7 @@ export class FactStore extends FactReader {
     }
   }
 
-  private insertFact(write: PreparedWrite, status: 'active' | 'scheduled' | 'conflict', multi: boolean, groupId: number | null, now: string): FactId {
+  private insertFact(write: PreparedWrite, status: FactStatus, multi: boolean, groupId: number | null, now: string): FactId {
     this.db.run('INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', write.entityKey, write.subject, now)
     const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', write.entityKey)?.['id'])
     const id = this.db.run(

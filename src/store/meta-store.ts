@@ -1,8 +1,8 @@
-/** MetaStore: small named values about the store itself (when the queue was last reviewed, the last backup). */
+/** MetaStore: small named values about the store itself (when the review queue was last marked as seen). */
 import type { Database } from './database.ts'
 
 /** The closed set of metadata keys. */
-export type MetaKey = 'review_seen_at' | 'last_backup_at' | 'last_backup_path'
+export type MetaKey = 'review_seen_at'
 
 /** Synchronous reads and writes of store metadata. */
 export class MetaStore {

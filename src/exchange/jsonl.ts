@@ -1,0 +1,201 @@
+/**
+ * Pure JSONL exchange format: the manifest line, one record line per fact, the records hash, and splitting a file
+ * back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote.
+ * No database, no file system, no zod.
+ */
+import { createHash, type Hash } from 'node:crypto'
+import type { Evidence, Fact, FactStatus, Sensitivity } from '../types.ts'
+
+/** The format name on the manifest line. */
+export const EXCHANGE_FORMAT = 'dsh-fact-memory.facts'
+
+/** The format version this plugin writes and reads. */
+export const EXCHANGE_FORMAT_VERSION = 1
+
+/** Line 1 of an export: what the file is, where it came from, and how to check its records. */
+export interface ExchangeManifest {
+  readonly format: typeof EXCHANGE_FORMAT
+  readonly version: typeof EXCHANGE_FORMAT_VERSION
+  readonly storeId: string
+  readonly generation: number
+  readonly exportedAt: string
+  /** How many record lines follow. */
+  readonly records: number
+  /** SHA-256 (hex) over the record lines exactly as written, each followed by "\n". */
+  readonly records_sha256: string
+}
+
+/** One fact as an export writes it. A credential carries `valueWithheld: true` and neither value nor quote. */
+export interface ExchangeRecord {
+  readonly subject: string
+  readonly property: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly scope: string
+  readonly value?: string
+  readonly valueWithheld?: true
+  readonly status: FactStatus
+  readonly evidence: Evidence
+  readonly confidence: number
+  readonly sensitivity: Sensitivity | null
+  readonly modelUseAllowed: boolean
+  readonly multi: boolean
+  readonly validFrom: string
+  readonly validTo: string | null
+  readonly observedAt: string
+  readonly recordedAt: string
+  readonly quote: string | null
+}
+
+/** One non-blank line of an import file, parsed as JSON or not. */
+export type ParsedLine =
+  | { readonly line: number; readonly text: string; readonly ok: true; readonly value: unknown }
+  | { readonly line: number; readonly text: string; readonly ok: false; readonly reason: string }
+
+/**
+ * The exchange record of a fact. Qualifiers are written in key order, so equal facts give equal lines.
+ * @param fact - a stored, non-forgotten fact.
+ * @returns the record; a credential's value and quote are withheld.
+ */
+export function recordOf(fact: Fact): ExchangeRecord {
+  const withheld = fact.sensitivity === 'credential'
+  const qualifiers = Object.fromEntries(Object.entries(fact.qualifiers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  return {
+    subject: fact.subject,
+    property: fact.property,
+    qualifiers,
+    scope: fact.scope,
+    ...(withheld ? { valueWithheld: true } as const : { value: fact.value }),
+    status: fact.status,
+    evidence: fact.evidence,
+    confidence: fact.confidence,
+    sensitivity: fact.sensitivity,
+    modelUseAllowed: fact.modelUseAllowed,
+    multi: fact.multi,
+    validFrom: fact.validFrom,
+    validTo: fact.validTo,
+    observedAt: fact.observedAt,
+    recordedAt: fact.recordedAt,
+    quote: withheld ? null : fact.quote,
+  }
+}
+
+/**
+ * One record line, without its line break. JSON.stringify keeps non-ASCII text as UTF-8 and escapes line breaks
+ * inside values, so a line is always one physical line.
+ * @param record - the record.
+ * @returns the line.
+ */
+export function recordLine(record: ExchangeRecord): string {
+  return JSON.stringify(record)
+}
+
+/**
+ * The manifest line, without its line break.
+ * @param manifest - the manifest.
+ * @returns the line, keys in a fixed order.
+ */
+export function manifestLine(manifest: ExchangeManifest): string {
+  return JSON.stringify({
+    format: manifest.format,
+    version: manifest.version,
+    storeId: manifest.storeId,
+    generation: manifest.generation,
+    exportedAt: manifest.exportedAt,
+    records: manifest.records,
+    records_sha256: manifest.records_sha256,
+  })
+}
+
+/** An incremental SHA-256 over record lines, each followed by "\n". */
+export class RecordsHasher {
+  private readonly hash: Hash = createHash('sha256')
+  private lines = 0
+
+  /** Add one line (without its line break). */
+  add(line: string): void {
+    this.hash.update(line, 'utf8')
+    this.hash.update('\n', 'utf8')
+    this.lines += 1
+  }
+
+  /** How many lines were added. */
+  get count(): number {
+    return this.lines
+  }
+
+  /** The hex digest; the hasher cannot be used afterwards. */
+  digest(): string {
+    return this.hash.digest('hex')
+  }
+}
+
+/**
+ * SHA-256 over record lines, each followed by "\n".
+ * @param lines - the lines, without line breaks.
+ * @returns the hex digest.
+ */
+export function recordsSha256(lines: readonly string[]): string {
+  const hasher = new RecordsHasher()
+  for (const line of lines) hasher.add(line)
+  return hasher.digest()
+}
+
+/**
+ * SHA-256 over raw bytes (the file hash an import token is bound to).
+ * @param bytes - the file's bytes.
+ * @returns the hex digest.
+ */
+export function bytesSha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+/**
+ * Decode a file as UTF-8, refusing malformed bytes instead of replacing them.
+ * @param bytes - the file's bytes.
+ * @returns the text, or undefined when the bytes are not UTF-8.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    // A TypeError here means malformed UTF-8; the caller refuses the file.
+    return undefined
+  }
+}
+
+/**
+ * Split an import file into its non-blank lines, numbered from 1, and parse each as JSON. Lenient with what
+ * editors add: a leading BOM and CR before LF are dropped; blank lines are skipped but still counted.
+ * @param text - the decoded file.
+ * @returns one entry per non-blank line, in file order.
+ */
+export function parseLines(text: string): ParsedLine[] {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text
+  const out: ParsedLine[] = []
+  const raw = body.split('\n')
+  for (let index = 0; index < raw.length; index += 1) {
+    const line = index + 1
+    const lineText = (raw[index] ?? '').replace(/\r$/u, '')
+    if (lineText.trim() === '') continue
+    try {
+      out.push({ line, text: lineText, ok: true, value: JSON.parse(lineText) as unknown })
+    } catch (error) {
+      out.push({ line, text: lineText, ok: false, reason: `not valid JSON (${jsonProblem(error)})` })
+    }
+  }
+  return out
+}
+
+/**
+ * Whether a parsed line is a manifest rather than a record: a JSON object naming a format.
+ * @param value - the parsed line.
+ * @returns true for a manifest-shaped object.
+ */
+export function looksLikeManifest(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'format')
+}
+
+/** The parser's complaint without the excerpt of the line it quotes, which may hold a secret. */
+function jsonProblem(error: unknown): string {
+  return error instanceof Error ? error.message.replace(/,\s*".*$/su, '') : 'parse error'
+}

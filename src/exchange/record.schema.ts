@@ -1,0 +1,101 @@
+/**
+ * zod schemas for the lines of an exchange file: the manifest (format and version checked exactly) and one fact
+ * record. Records are strict (an unknown or misspelt field is refused) but lenient about what a hand-written line
+ * may leave out; text limits match memory_write. Failures come back as one sentence naming every problem by field.
+ */
+import { z } from 'zod'
+import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
+import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type ExchangeManifest } from './jsonl.ts'
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
+const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u
+
+const STATUSES = ['active', 'scheduled', 'conflict', 'superseded', 'retired', 'expired'] as const satisfies readonly FactStatus[]
+const EVIDENCE = ['explicit_user', 'confirmed_user', 'observed', 'unverified'] as const satisfies readonly Evidence[]
+const SENSITIVITY = ['credential', 'email', 'phone', 'id_number'] as const satisfies readonly Sensitivity[]
+
+const name = (max: number) => z.string().max(max, `at most ${max} characters`)
+  .refine((text) => text.trim() !== '', 'must not be empty')
+  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
+const text = (max: number) => z.string().max(max, `at most ${max} characters`)
+  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
+const dateText = z.string().max(40, 'at most 40 characters')
+  .refine((value) => DATE_TEXT.test(value) && !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)),
+    'must be YYYY-MM-DD or an ISO timestamp')
+
+/** The manifest line. */
+export const manifestSchema = z.strictObject({
+  format: z.literal(EXCHANGE_FORMAT, `must be "${EXCHANGE_FORMAT}"`),
+  version: z.literal(EXCHANGE_FORMAT_VERSION, `this plugin reads version ${EXCHANGE_FORMAT_VERSION}`),
+  storeId: z.string().max(200),
+  generation: z.number().int().min(0),
+  exportedAt: dateText,
+  records: z.number().int().min(0),
+  records_sha256: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
+}) satisfies z.ZodType<ExchangeManifest>
+
+/**
+ * One fact record. Only subject, property and value are required; `valueWithheld: true` (a credential whose
+ * value an export left out) replaces the value, and the import then refuses the record.
+ */
+export const recordSchema = z.strictObject({
+  subject: name(200),
+  property: name(200),
+  qualifiers: z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
+  scope: name(100).optional(),
+  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  valueWithheld: z.literal(true).optional(),
+  status: z.enum(STATUSES).optional(),
+  evidence: z.enum(EVIDENCE).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  sensitivity: z.enum(SENSITIVITY).nullable().optional(),
+  modelUseAllowed: z.boolean().optional(),
+  multi: z.boolean().optional(),
+  validFrom: dateText.optional(),
+  validTo: dateText.nullable().optional(),
+  observedAt: dateText.nullable().optional(),
+  recordedAt: dateText.nullable().optional(),
+  quote: text(2000).nullable().optional(),
+}).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
+  { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
+
+/** A record as an import reads it. */
+export type ImportRecord = z.infer<typeof recordSchema>
+
+/** A parsed line, or the sentence saying why it is not one. */
+export type LineParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string }
+
+/**
+ * Validate a manifest line.
+ * @param value - the line's JSON value.
+ * @returns the manifest, or why not.
+ */
+export function parseManifest(value: unknown): LineParse<ExchangeManifest> {
+  const result = manifestSchema.safeParse(value, { reportInput: true })
+  return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'manifest') }
+}
+
+/**
+ * Validate a record line.
+ * @param value - the line's JSON value.
+ * @returns the record, or why not.
+ */
+export function parseRecord(value: unknown): LineParse<ImportRecord> {
+  const result = recordSchema.safeParse(value, { reportInput: true })
+  return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'record') }
+}
+
+function describe(issues: readonly z.core.$ZodIssue[], what: string): string {
+  const problems = issues.slice(0, 6).map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+    const field = issue.path.length === 0 ? what : issue.path.map(String).join('.')
+    if (issue.code === 'invalid_type') {
+      if (issue.input === undefined) return `${field}: is required`
+      if (issue.expected === 'object' && issue.path.length === 0) return `the line is not a JSON object`
+      return `${field}: expected ${issue.expected}`
+    }
+    return `${field}: ${issue.message}`
+  })
+  return problems.join('; ')
+}

@@ -1,0 +1,432 @@
+/**
+ * The exchange verbs. export writes every non-forgotten fact to `<dataDir>/exports/facts-<timestamp>.jsonl`
+ * atomically, after a backup. import previews a file (each record classed new / duplicate / conflict / tombstoned /
+ * invalid, nothing written) and answers a token bound to the file hash, the store id and the generation; the fenced
+ * commit re-checks that token and applies every record in one transaction, or nothing.
+ *
+ * Two kinds of file. Any file states what it believes, not what the user affirmed: records go through the normal
+ * write path as origin import with evidence at most observed, a differing value enters the conflict queue, and past
+ * values are skipped. A file this very store exported, whose records still hash to its manifest, is the user's own
+ * backup and is restored as it was: evidence is kept and past values come back as history, so an export, a wipe,
+ * an import and a second export give equal records.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ResolvedConfig } from '../config.ts'
+import {
+  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, manifestLine, parseLines, recordLine,
+  recordOf, RecordsHasher, type ExchangeManifest,
+} from '../exchange/jsonl.ts'
+import { confinePath } from '../exchange/paths.ts'
+import { parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
+import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
+import { dateArgumentInstant } from '../text/dates.ts'
+import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from '../routes/verb.ts'
+import { exportBody, importBody, type ImportBody } from '../routes/wire.schema.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import type { Evidence, FactId } from '../types.ts'
+import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
+import { takeBackup, type BackupReceipt } from './backups.ts'
+import { MASK } from './views.ts'
+
+/** Where exports go, under the data directory. */
+export const EXPORT_DIR = 'exports'
+/** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
+export const IMPORT_BODY_LIMIT = 17 * 1024 * 1024
+/** The largest file an import reads from the data directory. */
+export const IMPORT_FILE_LIMIT = 256 * 1024 * 1024
+/** Records a preview lists. */
+export const PREVIEW_ROWS = 200
+/** Invalid lines a preview explains. */
+export const PREVIEW_REASONS = 1000
+
+/** How an import treats one record. */
+export type RecordClass = 'new' | 'duplicate' | 'conflict' | 'tombstoned' | 'invalid'
+
+/** Per-process key of preview tokens: a token cannot be forged from the three values it binds, nor outlive the process. */
+const TOKEN_KEY = randomBytes(32)
+const HISTORY = new Set(['superseded', 'retired', 'expired'])
+const WRITE_CHUNK = 1024 * 1024
+
+/** export: an optional backup, then every non-forgotten fact, history included, as one JSONL file. */
+export const exportVerb = verb({
+  schema: exportBody,
+  async run(body, context) {
+    const { stores, config } = context
+    const now = context.now()
+    try {
+      mkdirSync(join(stores.dataDir, EXPORT_DIR), { recursive: true, mode: 0o700 })
+    } catch (error) {
+      return refuse('storage_unavailable', `cannot create ${EXPORT_DIR}/ in the data directory (${errorCode(error)})`)
+    }
+    const confined = confinePath(stores.dataDir, EXPORT_DIR)
+    if (!confined.ok) return refuse('invalid_path', `${EXPORT_DIR}/: ${confined.reason}`)
+    const dir = confined.path
+    const backup: BackupReceipt | null = (body.backup ?? config.backupBeforeExport)
+      ? await takeBackup(stores, 'export', now, config.backupKeep)
+      : null
+    const name = exportName(dir, now)
+    let manifest: ExchangeManifest
+    try {
+      manifest = writeExport(stores, dir, name, now)
+    } catch (error) {
+      return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
+    }
+    return ok({
+      path: join(dir, name),
+      relativePath: `${EXPORT_DIR}/${name}`,
+      records: manifest.records,
+      recordsSha256: manifest.records_sha256,
+      storeId: manifest.storeId,
+      generation: manifest.generation,
+      backup,
+    })
+  },
+})
+
+/** import: `preview` classes a file's records and issues a token; `commit` applies them behind the fence. */
+export const importVerb = verb({
+  schema: importBody,
+  bodyLimit: IMPORT_BODY_LIMIT,
+  run(body, context) {
+    const { stores, config } = context
+    const now = context.now()
+    const source = readSource(stores.dataDir, body)
+    if (!source.ok) return source.refusal
+    const file = readFile(source.text)
+    if (!file.ok) return file.refusal
+    const restore = file.manifest !== null && file.untouched === true && file.manifest.storeId === stores.db.storeId()
+    const plan = file.entries.map((entry) => planRecord(entry, now, config, restore))
+    if (body.mode === 'preview') return preview(stores, source, file, plan, restore)
+    return runFenced(stores, 'import', body, now, () => {
+      const generation = stores.db.generation()
+      if (!sameToken(body.token, previewToken(source.sha256, stores.db.storeId(), generation))) {
+        return refuse('stale', 'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
+          { stale: true, generation })
+      }
+      return commit(stores, plan, now, restore)
+    })
+  },
+})
+
+/** The bytes of an import, from the data directory or inline. */
+interface Source {
+  readonly ok: true
+  readonly sha256: string
+  readonly text: string
+  readonly bytes: number
+  /** The confined path relative to the data directory, or null for inline content. */
+  readonly relativePath: string | null
+}
+
+/** One non-manifest line: a schema-valid record, or why it is invalid. */
+type Entry = { readonly line: number; readonly record: ImportRecord } | { readonly line: number; readonly reason: string }
+
+/** The parsed file. */
+interface ParsedFile {
+  readonly ok: true
+  readonly manifest: ExchangeManifest | null
+  /** Whether the record lines still hash to the manifest's records_sha256 and count (null without a manifest). */
+  readonly untouched: boolean | null
+  readonly entries: readonly Entry[]
+}
+
+/** One record ready for the store, with the times a new row takes from the file; or invalid before it reaches it. */
+type Planned =
+  | { readonly line: number; readonly invalid: string }
+  | {
+    readonly line: number
+    readonly write: PreparedWrite
+    readonly observedAt: string
+    readonly recordedAt: string
+    /** A past value of a restored backup: put back as history. */
+    readonly history: { readonly status: 'superseded' | 'retired' | 'expired'; readonly validTo: string | null } | null
+  }
+
+function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: false; readonly refusal: VerbOutcome } {
+  let bytes: Buffer
+  let relativePath: string | null = null
+  if (body.content !== undefined) {
+    bytes = Buffer.from(body.content, 'utf8')
+  } else {
+    const confined = confinePath(dataDir, body.path ?? '')
+    if (!confined.ok) return { ok: false, refusal: refuse('invalid_path', `${JSON.stringify(body.path ?? '')}: ${confined.reason}`) }
+    relativePath = confined.relativePath
+    try {
+      const stat = statSync(confined.path)
+      if (!stat.isFile()) return { ok: false, refusal: refuse('invalid_path', `${relativePath} is not a file`) }
+      if (stat.size > IMPORT_FILE_LIMIT) {
+        return { ok: false, refusal: refuse('refused', `${relativePath} is larger than ${IMPORT_FILE_LIMIT / 1024 / 1024} MiB`) }
+      }
+      bytes = readFileSync(confined.path)
+    } catch (error) {
+      return { ok: false, refusal: refuse('not_found', `cannot read ${relativePath} in the data directory (${errorCode(error)})`) }
+    }
+  }
+  const text = decodeUtf8(bytes)
+  if (text === undefined) return { ok: false, refusal: refuse('invalid_arguments', 'the file is not valid UTF-8') }
+  return { ok: true, sha256: bytesSha256(bytes), text, bytes: bytes.byteLength, relativePath }
+}
+
+/** Split the file, check an optional manifest on its first line, and validate every record line. */
+function readFile(text: string): ParsedFile | { readonly ok: false; readonly refusal: VerbOutcome } {
+  const lines = parseLines(text)
+  const first = lines[0]
+  let manifest: ExchangeManifest | null = null
+  let records = lines
+  if (first !== undefined && first.ok && looksLikeManifest(first.value)) {
+    const parsed = parseManifest(first.value)
+    if (!parsed.ok) {
+      return { ok: false, refusal: refuse('invalid_arguments',
+        `line ${first.line} is not a ${EXCHANGE_FORMAT} version ${EXCHANGE_FORMAT_VERSION} manifest: ${parsed.reason}`) }
+    }
+    manifest = parsed.value
+    records = lines.slice(1)
+  }
+  const hasher = new RecordsHasher()
+  const entries = records.map((line): Entry => {
+    hasher.add(line.text)
+    if (!line.ok) return { line: line.line, reason: line.reason }
+    const parsed = parseRecord(line.value)
+    return parsed.ok ? { line: line.line, record: parsed.value } : { line: line.line, reason: parsed.reason }
+  })
+  const untouched = manifest === null ? null : hasher.count === manifest.records && hasher.digest() === manifest.records_sha256
+  return { ok: true, manifest, untouched, entries }
+}
+
+/**
+ * Turn a record into the write the normal path would make, with origin import and evidence at most observed.
+ * Withheld credentials, past values and values below the confidence floor are invalid here. Restoring the store's
+ * own untouched export keeps evidence and visibility as recorded and keeps past values as history.
+ */
+function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: boolean): Planned {
+  if ('reason' in entry) return { line: entry.line, invalid: entry.reason }
+  const record = entry.record
+  const invalid = (reason: string): Planned => ({ line: entry.line, invalid: reason })
+  if (record.valueWithheld === true || record.value === undefined) return invalid('a credential whose value the export withheld; it cannot be imported')
+  if (record.sensitivity === 'credential') return invalid('credentials are never imported from a file')
+  const past = record.status !== undefined && HISTORY.has(record.status)
+  if (past && !restore) {
+    return invalid(`a past value (status ${record.status}); only a store's own untouched export brings history back`)
+  }
+  const confidence = record.confidence ?? 1
+  if (confidence < PROPOSAL_CONFIDENCE_FLOOR) {
+    return invalid(`confidence ${confidence} is below ${PROPOSAL_CONFIDENCE_FLOOR}; such a value is a proposal, never an imported fact`)
+  }
+  const prepared = prepareWrite({
+    subject: record.subject,
+    property: record.property,
+    value: record.value,
+    qualifiers: record.qualifiers,
+    scope: record.scope,
+    quote: record.quote ?? undefined,
+    evidence: restore ? record.evidence ?? 'observed' : downgrade(record.evidence ?? 'observed'),
+    confidence,
+    multi: record.multi,
+    validFrom: record.validFrom,
+    // A past value's end is in the past by definition; it is kept on the history row, not checked as a current one.
+    validTo: past ? undefined : record.validTo ?? undefined,
+    origin: 'import',
+  }, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+  if (!prepared.ok) return invalid(prepared.message)
+  // A file that marks a value sensitive keeps it hidden from the model even where the scan finds nothing.
+  const sensitivity = prepared.write.sensitivity ?? record.sensitivity ?? null
+  const modelUseAllowed = restore
+    ? sensitivity !== 'credential' && record.modelUseAllowed !== false
+    : prepared.write.modelUseAllowed && sensitivity === null && record.modelUseAllowed !== false
+  // A restored row keeps when it was observed and recorded; a time the file lacks, or one still ahead, is now.
+  const stamp = (text: string | null | undefined): string => {
+    const instant = text === null || text === undefined ? undefined : dateArgumentInstant(text, config.displayTimeZone, 'start')
+    return instant === undefined || instant > now ? now : instant
+  }
+  return {
+    line: entry.line,
+    write: { ...prepared.write, sensitivity, modelUseAllowed },
+    observedAt: stamp(record.observedAt),
+    recordedAt: stamp(record.recordedAt),
+    history: past ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null } : null,
+  }
+}
+
+/** An import states what a file believes: at most observed. */
+function downgrade(evidence: Evidence): Evidence {
+  return evidenceRank(evidence) < evidenceRank('observed') ? 'observed' : evidence
+}
+
+/** Class every record without writing; records earlier in the file count as staged rows of their slot. */
+function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: readonly Planned[], restore: boolean): VerbOutcome {
+  const generation = stores.db.generation()
+  const storeId = stores.db.storeId()
+  const counts = emptyCounts()
+  const rows: Record<string, unknown>[] = []
+  const reasons: { line: number; reason: string }[] = []
+  const staged = new Map<string, SlotRow[]>()
+  const stagedLines = new Map<number, number>()
+  for (const item of plan) {
+    const row = classifyOne(stores, item, staged, stagedLines)
+    counts[row.class] += 1
+    if (row.class === 'invalid' && reasons.length < PREVIEW_REASONS) reasons.push({ line: item.line, reason: String(row['reason']) })
+    if (rows.length < PREVIEW_ROWS) rows.push(row)
+  }
+  return ok({
+    token: previewToken(source.sha256, storeId, generation),
+    fileSha256: source.sha256,
+    storeId,
+    generation,
+    source: { path: source.relativePath, bytes: source.bytes },
+    manifest: file.manifest,
+    untouched: file.untouched,
+    restore,
+    total: plan.length,
+    counts,
+    records: rows,
+    invalid: reasons,
+    invalidOmitted: counts.invalid - reasons.length,
+  })
+}
+
+function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, SlotRow[]>, stagedLines: Map<number, number>):
+  Record<string, unknown> & { class: RecordClass } {
+  if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
+  const { write } = item
+  const value = write.sensitivity === 'credential' ? MASK : write.value
+  const shown = { line: item.line, subject: write.subject, property: write.property, value, qualifiers: write.qualifiers }
+  const verdict = stores.facts.classify(write, staged.get(write.slotKey) ?? [])
+  if (item.history !== null) {
+    if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
+    return { ...shown, class: stores.facts.hasHistory(write.claimKey, write.validFrom, item.history.status) ? 'duplicate' : 'new', status: item.history.status }
+  }
+  if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
+  const decision = verdict.decision
+  if (decision.kind === 'propose') return { ...shown, class: 'invalid', reason: `the value would only be a proposal (${decision.reason})` }
+  if (decision.kind === 'duplicate') {
+    const earlierLine = stagedLines.get(decision.factId)
+    return { ...shown, class: 'duplicate', ...(earlierLine === undefined ? { factId: decision.factId } : { sameAsLine: earlierLine }) }
+  }
+  const id = -(stagedLines.size + 1) as FactId
+  stagedLines.set(id, item.line)
+  const slot = staged.get(write.slotKey) ?? []
+  slot.push({ id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null })
+  staged.set(write.slotKey, slot)
+  if (decision.status !== 'conflict') return { ...shown, class: 'new', status: decision.status }
+  return { ...shown, class: 'conflict', against: decision.conflict?.against.filter((rival) => rival > 0) ?? [] }
+}
+
+/** Apply every planned record through the normal write path; runs inside the fenced transaction. */
+function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore: boolean): VerbOutcome {
+  const counts = emptyCounts()
+  const factIds: number[] = []
+  const duplicateIds: number[] = []
+  for (const item of plan) {
+    if ('invalid' in item) {
+      counts.invalid += 1
+      continue
+    }
+    if (item.history !== null) {
+      const restored = stores.facts.restoreHistory(item.write, item.history.status, item.history.validTo, now)
+      if (restored.kind === 'tombstoned') counts.tombstoned += 1
+      else if (restored.kind === 'duplicate') {
+        counts.duplicate += 1
+        duplicateIds.push(restored.factId)
+      } else {
+        counts.new += 1
+        factIds.push(restored.fact.id)
+        stores.exchange.restoreTimes(restored.fact.id, item.observedAt, item.recordedAt)
+      }
+      continue
+    }
+    const result = stores.facts.write(item.write, now)
+    switch (result.kind) {
+      case 'saved':
+      case 'conflict':
+        counts[result.kind === 'saved' ? 'new' : 'conflict'] += 1
+        factIds.push(result.fact.id)
+        stores.exchange.restoreTimes(result.fact.id, item.observedAt, item.recordedAt)
+        break
+      case 'duplicate':
+        counts.duplicate += 1
+        duplicateIds.push(result.fact.id)
+        break
+      case 'refused':
+        counts.tombstoned += 1
+        break
+      case 'proposed':
+        // planRecord keeps every value above the floor and nothing inferred, so this means the rules moved.
+        abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
+    }
+  }
+  return ok({ total: plan.length, counts, factIds, duplicateIds, restore })
+}
+
+function emptyCounts(): Record<RecordClass, number> {
+  return { new: 0, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 }
+}
+
+/** The preview token: an HMAC under the per-process key over the file hash, the store id and the generation. */
+function previewToken(fileSha256: string, storeId: string, generation: number): string {
+  return createHmac('sha256', TOKEN_KEY).update(JSON.stringify([fileSha256, storeId, generation])).digest('base64url')
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given, 'utf8')
+  const b = Buffer.from(expected, 'utf8')
+  return a.byteLength === b.byteLength && timingSafeEqual(a, b)
+}
+
+/** `facts-<timestamp>.jsonl`, with a counter when an export of the same instant already exists. */
+function exportName(dir: string, now: string): string {
+  const stem = `facts-${now.replace(/[:.]/gu, '-')}`
+  let name = `${stem}.jsonl`
+  for (let n = 2; existsSync(join(dir, name)); n += 1) name = `${stem}-${n}.jsonl`
+  return name
+}
+
+/**
+ * Write the export to a temp file in the same directory and rename it into place. Both passes over the facts run
+ * in one snapshot: the first hashes and counts the record lines, the second writes the manifest and the same lines.
+ */
+function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
+  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
+  const fd = openSync(temp, 'wx', 0o600)
+  let open = true
+  try {
+    const manifest = stores.exchange.readSnapshot((snapshot) => {
+      const hasher = new RecordsHasher()
+      snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      const written: ExchangeManifest = {
+        format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
+        exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
+      }
+      let buffer = `${manifestLine(written)}\n`
+      snapshot.eachFact((fact) => {
+        buffer += `${recordLine(recordOf(fact))}\n`
+        if (buffer.length >= WRITE_CHUNK) {
+          writeAll(fd, buffer)
+          buffer = ''
+        }
+      })
+      writeAll(fd, buffer)
+      return written
+    })
+    fsyncSync(fd)
+    closeSync(fd)
+    open = false
+    renameSync(temp, join(dir, name))
+    return manifest
+  } catch (error) {
+    if (open) closeSync(fd)
+    rmSync(temp, { force: true })
+    throw error
+  }
+}
+
+/** Write all of `text` as UTF-8; a regular file may accept fewer bytes than asked per call. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8')
+  for (let offset = 0; offset < bytes.byteLength;) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset)
+}
+
+function errorCode(error: unknown): string {
+  return error instanceof Error && 'code' in error ? String(error.code) : 'I/O error'
+}
