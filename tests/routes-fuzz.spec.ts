@@ -14,9 +14,9 @@ import { after, before, describe, it } from 'node:test'
 import { ERROR_CODES, type ErrorCode } from '../src/errors.ts'
 import { laterVerbs } from '../src/management/later.ts'
 import { SPEC_VERBS, VERBS } from '../src/routes/verbs.ts'
-import { createDshHome, type DshHome, type WebHost } from './helpers/dsh-host.ts'
+import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
-import { converse, FactMemoryApi, PREFIX, rawRequest, startWebHostWith, writeCall, type VerbResponse } from './helpers/fact-memory-web.ts'
+import { converse, FactMemoryApi, PREFIX, rawRequest, writeCall, type VerbResponse } from './helpers/fact-memory-web.ts'
 import { fuzzBody, Rng, type FuzzBody, type FuzzContext } from './helpers/fuzz-bodies.ts'
 
 const SEED = Number.parseInt(process.env['FUZZ_SEED'] ?? '', 10) || (Date.now() ^ (process.pid << 8)) >>> 0
@@ -42,7 +42,7 @@ const tally = new Map<string, number>()
 before(async () => {
   model = await FakeModel.start()
   home = createDshHome()
-  host = await startWebHostWith(home, model.url, {})
+  host = await startWebHost(home, model.url)
   api = new FactMemoryApi(host.url)
   await converse(host.url, model, home.workspace, 'remember that deploys go out on Tuesdays', {
     toolCalls: [

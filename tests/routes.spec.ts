@@ -11,10 +11,10 @@ import { after, before, describe, it } from 'node:test'
 import { DatabaseSync } from 'node:sqlite'
 import { ERROR_CODES, type ErrorCode } from '../src/errors.ts'
 import { VERBS } from '../src/routes/verbs.ts'
-import { createDshHome, type DshHome, type WebHost } from './helpers/dsh-host.ts'
+import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
 import {
-  converse, FactMemoryApi, hostApi, PREFIX, rawRequest, startWebHostWith, writeCall, type RawRequest, type VerbResponse,
+  converse, FactMemoryApi, hostApi, PREFIX, rawRequest, writeCall, type RawRequest, type VerbResponse,
 } from './helpers/fact-memory-web.ts'
 
 /** A host name the user allowed (the host runs with it in DSH_FACT_MEMORY_ALLOWED_HOSTS). */
@@ -65,7 +65,7 @@ const proposalIds: Record<string, number> = {}
 before(async () => {
   model = await FakeModel.start()
   home = createDshHome()
-  host = await startWebHostWith(home, model.url, {
+  host = await startWebHost(home, model.url, {
     DSH_FACT_MEMORY_ALLOWED_HOSTS: `${ALLOWED_HOST}, other.test`,
     [SHADOWED_ENV]: 'value-from-the-environment',
   })

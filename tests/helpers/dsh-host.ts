@@ -54,17 +54,22 @@ export interface WebHost {
  * Start `dsh --profile web` on a free loopback port and wait until it serves.
  * @param home - the DSH home.
  * @param modelUrl - the fake model's base URL.
+ * @param extra - extra environment for the host process.
  * @returns the running host.
  */
-export async function startWebHost(home: DshHome, modelUrl: string): Promise<WebHost> {
+export async function startWebHost(home: DshHome, modelUrl: string, extra: Record<string, string> = {}): Promise<WebHost> {
   const child = spawn(process.execPath, [DSH_BIN, '--profile', 'web', '--no-open', '--port', '0'], {
-    cwd: home.workspace, env: hostEnv(home, modelUrl), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: home.workspace, env: hostEnv(home, modelUrl, extra), stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start:\n${output}`)), 60_000)
+    const timer = setTimeout(() => {
+      clearInterval(poll)
+      child.kill('SIGKILL')
+      reject(new Error(`web host did not start:\n${output}`))
+    }, 60_000)
     const poll = setInterval(() => {
       const match = /(http:\/\/127\.0\.0\.1:\d+)/u.exec(output)
       if (match?.[1] !== undefined) {
@@ -83,7 +88,7 @@ export async function startWebHost(home: DshHome, modelUrl: string): Promise<Web
     url,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null) return
+      if (child.exitCode !== null || child.signalCode !== null) return
       const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()))
       child.kill('SIGTERM')
       const timer = setTimeout(() => child.kill('SIGKILL'), 8000)

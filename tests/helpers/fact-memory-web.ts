@@ -4,61 +4,11 @@
  * Host), verb calls through fetch, the host's own /api client requests, and a scripted conversation that seeds facts
  * through the fake model.
  */
-import { spawn } from 'node:child_process'
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import { DSH_BIN, hostEnv, type DshHome, type WebHost } from './dsh-host.ts'
 import type { FakeModel, ScriptStep } from './fake-model.ts'
 
 /** The path prefix of every verb. */
 export const PREFIX = '/api/fact-memory'
-
-/**
- * Start `dsh --profile web` on a free loopback port with extra environment variables and wait until it serves.
- * @param home - the DSH home.
- * @param modelUrl - the fake model's base URL.
- * @param extra - extra environment for the host process.
- * @returns the running host.
- */
-export async function startWebHostWith(home: DshHome, modelUrl: string, extra: Record<string, string>): Promise<WebHost> {
-  const child = spawn(process.execPath, [DSH_BIN, '--profile', 'web', '--no-open', '--port', '0'], {
-    cwd: home.workspace, env: hostEnv(home, modelUrl, extra), stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => {
-      clearInterval(poll)
-      child.kill('SIGKILL')
-      reject(new Error(`web host did not start:\n${output}`))
-    }, 60_000)
-    const poll = setInterval(() => {
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/u.exec(output)
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer)
-        clearInterval(poll)
-        resolveUrl(match[1])
-      }
-    }, 50)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      clearInterval(poll)
-      reject(new Error(`web host exited with ${code}:\n${output}`))
-    })
-  })
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()))
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 8000)
-      await exited
-      clearTimeout(timer)
-    },
-  }
-}
 
 /** A parsed answer of the management API. */
 export interface VerbResponse {
