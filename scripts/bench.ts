@@ -162,6 +162,11 @@ interface SpeedRow {
   readonly writeMs: ReturnType<typeof percentiles>
   readonly statusRouteMs: ReturnType<typeof percentiles>
   readonly factsPageMs: ReturnType<typeof percentiles>
+  /** The nebula right after a write (projected afresh). */
+  readonly graphNebulaMs: ReturnType<typeof percentiles>
+  /** The nebula again on an unchanged store (the projection made at this generation). */
+  readonly graphNebulaUnchangedMs: ReturnType<typeof percentiles>
+  readonly graphTreeMs: ReturnType<typeof percentiles>
   readonly rssMb: number
   readonly fileMb: number
 }
@@ -203,7 +208,8 @@ function speed(size: number): SpeedRow {
   for (const query of queries.slice(0, 20)) memory.search({ query, limit: 5, asOf: undefined }, config)
   const search = queries.map((query) => time(() => memory.search({ query, limit: 5, asOf: undefined }, config)))
 
-  const routes = routeTimings(memory, config)
+  // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
+  const routes = routeTimings(memory, config, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))
 
   memory.directory(config)
   const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config)))
@@ -228,13 +234,21 @@ function speed(size: number): SpeedRow {
     writeMs: percentiles(writes),
     statusRouteMs: routes.status,
     factsPageMs: routes.facts,
+    graphNebulaMs: routes.graph,
+    graphNebulaUnchangedMs: routes.graphUnchanged,
+    graphTreeMs: routes.graphTree,
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     fileMb: Math.round(fileMb * 10) / 10,
   }
 }
 
-/** The status verb and the first page of the facts verb, called in process with the routes' own handlers. */
-function routeTimings(memory: FactMemory, config: ResolvedConfig): { status: ReturnType<typeof percentiles>; facts: ReturnType<typeof percentiles> } {
+type RouteTimings = Record<'status' | 'facts' | 'graph' | 'graphUnchanged' | 'graphTree', ReturnType<typeof percentiles>>
+
+/**
+ * The status verb, the first page of the facts verb, the graph verb's nebula and its one-hop tree around the given
+ * subjects, called in process with the routes' own handlers.
+ */
+function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: readonly string[]): RouteTimings {
   const opened = memory.storeSet()
   if (!('stores' in opened)) throw new Error('store not open')
   const context: VerbContext = {
@@ -250,10 +264,17 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig): { status: Ret
       if (outcome instanceof Promise || !outcome.ok) throw new Error(`${name} did not answer synchronously and ok`)
     })
   }
-  for (let i = 0; i < 5; i += 1) { run('status', {}); run('facts', {}) }
+  for (let i = 0; i < 5; i += 1) { run('status', {}); run('facts', {}); run('graph', {}); run('graph', { view: 'tree', center: centers[i % centers.length] }) }
   return {
     status: percentiles(Array.from({ length: 100 }, () => run('status', {}))),
     facts: percentiles(Array.from({ length: 100 }, () => run('facts', {}))),
+    // Each timed nebula follows an (untimed) write, so it is projected afresh rather than reused.
+    graph: percentiles(Array.from({ length: 20 }, (_, i) => {
+      memory.write({ subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' }, config)
+      return run('graph', {})
+    })),
+    graphUnchanged: percentiles(Array.from({ length: 100 }, () => run('graph', {}))),
+    graphTree: percentiles(Array.from({ length: 100 }, (_, i) => run('graph', { view: 'tree', center: centers[i % centers.length] }))),
   }
 }
 
@@ -357,9 +378,11 @@ console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
 for (const row of results.speed) {
   console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
 }
-console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms |')
-console.log('|---:|---:|---:|')
-for (const row of results.speed) console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} |`)
+console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms | graph nebula after a write p50/p95 ms | graph nebula unchanged p50/p95 ms | graph tree p50/p95 ms |')
+console.log('|---:|---:|---:|---:|---:|---:|')
+for (const row of results.speed) {
+  console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
+}
 if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
   const quality = locomo(LOCOMO)
   results.locomo = quality

@@ -313,6 +313,41 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         }])
       })
 
+      it('answers the same nebula while the store is unchanged, and re-reads it after any write', async () => {
+        write('billing-api', 'owner', 'team payments')
+        write('team payments', 'lead', 'Ana')
+        const first = await v.ok('graph', {})
+        assert.deepEqual(await v.ok('graph', {}), first)
+        const edges = (payload: Record<string, unknown>) => (payload['edges'] as { label: string }[]).map((edge) => edge.label).sort()
+        assert.deepEqual(edges(first), ['lead', 'owner'])
+        write('billing-api', 'port', '7801')
+        const second = await v.ok('graph', {})
+        assert.ok(Number(second['generation']) > Number(first['generation']))
+        assert.deepEqual(edges(second), ['lead', 'owner', 'port'])
+        // Editing through the page is a write too: the expired fact's edge is gone from the next answer.
+        const port = (second['edges'] as { label: string; factIds: number[] }[]).find((edge) => edge.label === 'port')
+        await v.ok('fact-expire', fence({ id: port?.factIds[0] }))
+        assert.deepEqual(edges(await v.ok('graph', {})), ['lead', 'owner'])
+        assert.deepEqual(edges(await v.ok('graph', { scope: 'all' })), ['lead', 'owner'])
+      })
+
+      it('lists the facts one conversation recorded, whatever their status, and no other conversation\'s', async () => {
+        const anchor = (sessionId: string, turn: number) => ({ anchor: { sessionId, turn } })
+        write('billing-api', 'port', '7801', { evidence: 'explicit_user', ...anchor('session-aaaaaaaa-1', 1) })
+        write('billing-api', 'port', '7802', { evidence: 'explicit_user', ...anchor('session-aaaaaaaa-1', 2) })
+        write('orders-api', 'port', '7000', anchor('session-bbbbbbbb-2', 1))
+        write('staging', 'host', 'db-2')
+        const own = await v.ok('facts', { session: 'session-aaaaaaaa-1', status: 'all' })
+        assert.deepEqual((own['facts'] as { value: string; status: string; turn: number }[]).map((fact) => [fact.value, fact.status, fact.turn]),
+          [['7802', 'active', 2], ['7801', 'superseded', 1]])
+        const current = await v.ok('facts', { session: 'session-aaaaaaaa-1' })
+        assert.deepEqual((current['facts'] as { value: string }[]).map((fact) => fact.value), ['7802'])
+        const paged = await v.ok('facts', { session: 'session-aaaaaaaa-1', status: 'all', limit: 1 })
+        assert.equal(paged['nextCursor'], String((paged['facts'] as { id: number }[])[0]?.id))
+        const none = await v.ok('facts', { session: 'session-nobody' })
+        assert.deepEqual(none['facts'], [])
+      })
+
       it('digests what arrived since the queue was last marked as seen', async () => {
         write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
         await v.ok('review-seen', {})
@@ -372,7 +407,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       })
 
       it('answers the verbs of later features with unavailable', async () => {
-        for (const name of ['graph', 'extract', 'extract-run', 'queue', 'audit', 'consolidate', 'index-vectors', 'calibrate']) {
+        for (const name of ['extract', 'extract-run', 'queue', 'audit', 'consolidate', 'index-vectors', 'calibrate']) {
           const outcome = await v.call(name, {})
           assert.equal(!outcome.ok && outcome.code, 'unavailable', name)
         }

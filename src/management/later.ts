@@ -10,7 +10,6 @@ const FEATURE: Readonly<Record<string, string>> = {
   consolidate: 'the near-duplicate review',
   'index-vectors': 'the semantic index',
   calibrate: 'rerank calibration',
-  graph: 'the graph projection',
 }
 
 /** One unavailable verb per later feature. */

@@ -17,7 +17,7 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
   all: STATUS_VALUES,
 }
 
-/** facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject and text. */
+/** facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject, text and conversation. */
 export const factsVerb = verb({
   schema: factsBody,
   run(body, context) {
@@ -33,6 +33,7 @@ export const factsVerb = verb({
       evidence: body.evidence,
       entityPrefix: body.subject === undefined ? undefined : canonicalEntity(body.subject),
       ids,
+      sessionId: body.session,
       beforeId: body.cursor === undefined ? undefined : Number(body.cursor),
       limit,
     })

@@ -1,38 +1,12 @@
 /** Pure JSON views of store rows for the page: camelCase, dates as ISO UTC, credential values always masked. */
 import type { ConflictGroupView, FactSource } from '../store/library-store.ts'
 import type { Fact } from '../types.ts'
+import type { FactView } from '../wire-types.ts'
+
+export type { FactView }
 
 /** What the page shows for a credential's value and quote. */
 export const MASK = '••••••••'
-
-/** A fact as the routes return it. */
-export interface FactView {
-  readonly id: number
-  readonly subject: string
-  readonly entityKey: string
-  readonly property: string
-  readonly qualifiers: Readonly<Record<string, string>>
-  readonly scope: string
-  readonly value: string
-  readonly masked: boolean
-  readonly status: string
-  readonly evidence: string
-  readonly confidence: number
-  readonly sensitivity: string | null
-  readonly modelUseAllowed: boolean
-  readonly multi: boolean
-  readonly validFrom: string
-  readonly validTo: string | null
-  readonly observedAt: string
-  readonly recordedAt: string
-  readonly supersededBy: number | null
-  readonly conflictGroupId: number | null
-  readonly revision: number
-  readonly origin: string
-  readonly sessionId: string | null
-  readonly turn: number | null
-  readonly quote: string | null
-}
 
 /**
  * The page's view of a fact. Personal data is the user's own and is shown; a credential never is.

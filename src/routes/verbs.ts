@@ -2,6 +2,7 @@
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
 import { exportVerb, importVerb } from '../management/exchange.ts'
+import { graphVerb } from '../management/graph.ts'
 import { laterVerbs } from '../management/later.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from '../management/maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from '../management/proposals.ts'
@@ -40,5 +41,6 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'proposal-reject': proposalRejectVerb,
   'proposal-revise': proposalReviseVerb,
   'proposal-prune': proposalPruneVerb,
+  graph: graphVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>

@@ -36,6 +36,8 @@ export const factsBody = z.strictObject({
   evidence: z.array(z.enum(EVIDENCE_VALUES)).min(1).max(4).optional(),
   subject: name(200).optional(),
   text: name(500).optional(),
+  /** Only facts first recorded in this conversation (the conversation drawer). */
+  session: name(200).optional(),
 })
 
 export const factBody = z.strictObject({ id })
@@ -110,3 +112,11 @@ export type ProposalsBody = z.infer<typeof proposalsBody>
 export type ProposalReviseBody = z.infer<typeof proposalReviseBody>
 export type ImportBody = z.infer<typeof importBody>
 export type FenceFields = { readonly expectedGeneration: number; readonly operationId: string }
+
+/** The graph: the nebula (default) or the one-hop tree around `center` (a subject or entity key, tree only). */
+export const graphBody = z.strictObject({
+  view: z.enum(['nebula', 'tree']).optional(),
+  scope: z.enum(['current', 'all']).optional(),
+  center: name(200).optional(),
+}).refine((body) => body.view !== 'tree' || body.center !== undefined, 'pass center (a subject or entity key) with view "tree"')
+  .refine((body) => body.view === 'tree' || body.center === undefined, 'center applies to view "tree" only')

@@ -14,6 +14,8 @@ export interface FactFilter {
   readonly entityPrefix: string | undefined
   /** Restrict to these ids (a text filter resolved through the full-text index). */
   readonly ids: readonly number[] | undefined
+  /** Only facts first recorded in this conversation. */
+  readonly sessionId?: string | undefined
   /** Return rows with an id below this. */
   readonly beforeId: number | undefined
   readonly limit: number
@@ -78,7 +80,7 @@ export class LibraryStore {
 
   /**
    * One page of facts, newest first.
-   * @param filter - statuses, evidence, subject prefix, id restriction, cursor and page size.
+   * @param filter - statuses, evidence, subject prefix, id restriction, conversation, cursor and page size.
    * @returns up to `limit` facts and whether more follow.
    */
   factsPage(filter: FactFilter): { facts: Fact[]; more: boolean } {
@@ -102,6 +104,13 @@ export class LibraryStore {
     if (filter.beforeId !== undefined) {
       where.push('id < ?')
       params.push(filter.beforeId)
+    }
+    if (filter.sessionId !== undefined) {
+      // One conversation holds few facts: read them all through facts_by_session and sort that handful.
+      where[0] = `status IN (${placeholders(filter.statuses.length)})`
+      const sql = `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_session WHERE session_id = ? AND ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
+      const rows = this.db.all(sql, filter.sessionId, ...filter.statuses, ...params, filter.limit + 1)
+      return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
     }
     const sql = `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_status_id WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
     const rows = filter.statuses.flatMap((status) => this.db.all(sql, status, ...params, filter.limit + 1))

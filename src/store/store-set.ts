@@ -3,6 +3,7 @@ import type { Database } from './database.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
 import { FactStore } from './fact-store.ts'
+import { GraphStore } from './graph-store.ts'
 import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
@@ -19,6 +20,7 @@ export interface StoreSet {
   readonly meta: MetaStore
   readonly proposals: ProposalStore
   readonly exchange: ExchangeStore
+  readonly graph: GraphStore
 }
 
 /**
@@ -38,5 +40,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     meta: new MetaStore(db),
     proposals: new ProposalStore(db),
     exchange: new ExchangeStore(db),
+    graph: new GraphStore(db),
   }
 }

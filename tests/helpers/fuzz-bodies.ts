@@ -63,7 +63,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   key: { ref: 'string', value: 'string' },
   activity: {},
   sessions: { sessionIds: 'stringArray', limit: 'int' },
-  facts: { cursor: 'string', limit: 'int', status: 'stringOrArray', evidence: 'stringArray', subject: 'string', text: 'string' },
+  facts: { cursor: 'string', limit: 'int', status: 'stringOrArray', evidence: 'stringArray', subject: 'string', text: 'string', session: 'string' },
   fact: { id: 'int' },
   'fact-update': {
     ...FENCE, id: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record', scope: 'string', validFrom: 'string', validTo: 'string',
@@ -72,6 +72,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-restore': { ...FENCE, editId: 'int' },
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
+  graph: { view: 'string', scope: 'string', center: 'string' },
 }
 
 /** Field names of every verb, for cross-verb unknown fields. */
@@ -208,6 +209,9 @@ function plausible(rng: Rng, key: string, context: FuzzContext): unknown {
     case 'evidence': return ['observed']
     case 'text': return rng.pick(['port', 'Tuesday', '"unbalanced', 'NEAR(a b)'])
     case 'sessionIds': return ['session-1']
+    case 'session': return 'session-1'
+    case 'view': return rng.pick(['nebula', 'tree'])
+    case 'center': return rng.pick(['deploys', 'api server'])
     case 'ref': return rng.pick(['llm', 'embedding', 'rerank'])
     default: return randomValue(rng, 1)
   }

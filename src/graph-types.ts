@@ -1,0 +1,71 @@
+/**
+ * The graph projection's wire types, shared by the `graph` route (src/graph.ts) and the page's nebula and tree
+ * views (client/). Types only. The graph is a projection of current facts, never a second truth source: every
+ * edge carries the ids of the facts behind it.
+ */
+
+/** Which picture to draw. */
+export type GraphView = 'nebula' | 'tree'
+
+/** Which relations: current ones only, or also contested ones (labelled as such). */
+export type GraphScope = 'current' | 'all'
+
+/** One node: an entity (a subject) or a value that names no entity. */
+export interface GraphNode {
+  /** Stable id: `e:<entityKey>` for an entity, `v:<hash>` for a value node. */
+  readonly id: string
+  readonly kind: 'entity' | 'value'
+  /** What a person reads: the subject as written, or the value. */
+  readonly label: string
+  /** For entities: the canonical key (use it to ask for the entity or a one-hop tree). */
+  readonly entityKey: string | null
+  /** Facts about or pointing at this node within the projection. */
+  readonly factCount: number
+  /** Edges touching this node within the projection. */
+  readonly degree: number
+  /** Cluster index: nodes of one connected component share it; 0 is the largest component. */
+  readonly cluster: number
+}
+
+/** One relation: subject → value, labelled by the property, backed by one or more facts. */
+export interface GraphEdge {
+  /** Stable id derived from source, target and property. */
+  readonly id: string
+  readonly source: string
+  readonly target: string
+  /** The property (several facts with one property between the same nodes share an edge). */
+  readonly label: string
+  /** The facts behind the edge; opening the edge lists them. */
+  readonly factIds: readonly number[]
+  /** True when a supporting fact is contested: shown only in the `all` scope, never as confirmed. */
+  readonly contested: boolean
+  /** True when every supporting fact is scheduled (not current yet). */
+  readonly scheduled: boolean
+}
+
+/** What the budget left out. */
+export interface GraphOmitted {
+  readonly nodes: number
+  readonly edges: number
+  readonly entities: number
+}
+
+/** The graph route's answer. */
+export interface GraphPayload {
+  readonly view: GraphView
+  readonly scope: GraphScope
+  /** For the tree: the entity at the centre. */
+  readonly center: GraphNode | null
+  readonly nodes: readonly GraphNode[]
+  readonly edges: readonly GraphEdge[]
+  readonly omitted: GraphOmitted
+  /** The budget that applied. */
+  readonly limits: { readonly nodes: number; readonly edges: number; readonly entities: number }
+  readonly generation: number
+}
+
+/** Budgets from the specification. */
+export const GRAPH_LIMITS = {
+  nebula: { nodes: 600, edges: 1200, entities: 300 },
+  tree: { nodes: 100, edges: 200, entities: 100 },
+} as const

@@ -1,0 +1,471 @@
+/**
+ * Pure graph projection: current fact rows and the known entities in, a budgeted node and edge set out (the
+ * nebula, or the one-hop tree around an entity), clustered by connected component. No database, no DOM, nothing
+ * kept between calls: the same rows always give the same payload, and a fact that leaves the rows leaves the graph.
+ */
+import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload, type GraphScope, type GraphView } from './graph-types.ts'
+import { canonicalEntity, canonicalPredicate, foldText, sha256 } from './text/normalize.ts'
+import type { Evidence, FactStatus } from './types.ts'
+
+/** One fact as the projection reads it (the store hands over current rows only). */
+export interface GraphFactRow {
+  readonly id: number
+  /** Canonical key of the subject's entity. */
+  readonly entityKey: string
+  readonly property: string
+  readonly value: string
+  readonly status: FactStatus
+  readonly evidence: Evidence
+  /** ISO UTC instant the value was last observed. */
+  readonly observedAt: string
+  /** A conflict row, or an active row of a slot with an open conflict group. */
+  readonly contested: boolean
+  /** A credential's value is never projected. */
+  readonly credential: boolean
+}
+
+/** A node and edge budget. */
+export interface GraphLimits {
+  readonly nodes: number
+  readonly edges: number
+  readonly entities: number
+}
+
+/** What to project. */
+export interface GraphOptions {
+  readonly view: GraphView
+  readonly scope: GraphScope
+  /** The tree's centre, as an entity key; the tree is empty without one, the nebula ignores it. */
+  readonly center?: string | undefined
+  /** The store generation the rows were read at. */
+  readonly generation: number
+  /** The budget; defaults to {@link GRAPH_LIMITS} for the view. */
+  readonly limits?: GraphLimits | undefined
+}
+
+/** Evidence rank, 0 strongest, as in EVIDENCE_ORDER. */
+const EVIDENCE_RANK: Readonly<Record<Evidence, number>> = { explicit_user: 0, confirmed_user: 1, observed: 2, unverified: 3 }
+
+interface NodeAcc {
+  /** The entity key, or null for a value. */
+  readonly entityKey: string | null
+  /** The folded value of a value node (its identity, hashed into its id). */
+  readonly folded: string
+  label: string
+  labelFact: number
+  /** Edges touching the node before the budget. */
+  degree: number
+  /** For an entity: its outgoing edges by target node index (then by predicate along `next`). */
+  out: Map<number, EdgeAcc> | undefined
+}
+
+interface EdgeAcc {
+  /** Node indexes. */
+  readonly source: number
+  readonly target: number
+  readonly predicate: string
+  /** True when the target is an entity. */
+  readonly relation: boolean
+  label: string
+  /** The lowest supporting fact id: names the label and breaks ties (each fact backs exactly one edge). */
+  firstFact: number
+  /** Every supporting fact id, once there is more than one. */
+  factIds: number[] | undefined
+  /** Best evidence rank among the supporting facts. */
+  evidence: number
+  /** Latest observation among the supporting facts. */
+  observedAt: string
+  contested: boolean
+  scheduled: boolean
+  /** The next edge between the same two nodes with another predicate. */
+  next: EdgeAcc | undefined
+}
+
+/** Every node and edge the rows project to, before the budget. */
+interface FullGraph {
+  readonly nodes: NodeAcc[]
+  readonly edges: EdgeAcc[]
+}
+
+/**
+ * Whether a row may produce an edge in a scope: active and scheduled rows always, contested rows (status
+ * `conflict`, or flagged) only in `all`; credentials and every other status never.
+ * @param row - a fact row.
+ * @param scope - current or all.
+ * @returns true when the row is projected.
+ */
+export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
+  if (row.credential) return false
+  if (row.status !== 'active' && row.status !== 'scheduled' && row.status !== 'conflict') return false
+  return scope === 'all' || !(row.contested || row.status === 'conflict')
+}
+
+/**
+ * Project rows onto the graph.
+ * - Every projected row is an edge from its subject's entity to the entity its value names (its canonical form is
+ *   another known entity's key), or else to a value node (values equal after case, width and space folding share
+ *   one node). Facts with one property between the same two nodes share an edge, which lists all their ids.
+ * - The tree keeps only edges touching the centre; the centre is always a node.
+ * - The budget admits entities by degree (the centre first, ties by id), at most `limits.entities` of them; then
+ *   edges between admitted entities, then value edges, each best evidence first, then most recently observed,
+ *   then oldest fact. Value edges are admitted in two passes, the first capped per entity at a fair share of the
+ *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted`.
+ * - Clusters are the connected components of what was admitted, largest first (ties by smallest node id).
+ * @param rows - fact rows, each id once, read once (a stream will do); rows not projected in the scope are skipped.
+ * @param entities - known entities: canonical key → display name.
+ * @param options - view, scope, centre, generation and budget.
+ * @returns the payload, deterministic for the same input.
+ */
+export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, string>, options: GraphOptions): GraphPayload {
+  const limits = options.limits ?? GRAPH_LIMITS[options.view]
+  const base = {
+    view: options.view, scope: options.scope, limits: { nodes: limits.nodes, edges: limits.edges, entities: limits.entities },
+    generation: options.generation,
+  }
+  const centerKey = options.view === 'tree' ? options.center : undefined
+  if (options.view === 'tree' && centerKey === undefined) {
+    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0 } }
+  }
+
+  const graph = collect(rows, entities, options.scope, centerKey)
+  const center = centerKey === undefined ? undefined : graph.nodes.findIndex((node) => node.entityKey === centerKey)
+  const chosen = choose(graph, limits, center)
+
+  const ids = new Map<number, string>(chosen.nodes.map((index) => [index, publicNodeId(graph.nodes[index])]))
+  const idOf = (index: number): string => ids.get(index) ?? ''
+  const degree = new Map<number, number>()
+  const factCount = new Map<number, number>()
+  for (const edge of chosen.edges) {
+    for (const end of [edge.source, edge.target]) {
+      degree.set(end, (degree.get(end) ?? 0) + 1)
+      factCount.set(end, (factCount.get(end) ?? 0) + (edge.factIds?.length ?? 1))
+    }
+  }
+  const cluster = clusters(chosen.nodes, chosen.edges, idOf)
+  const nodes: GraphNode[] = chosen.nodes.flatMap((index) => {
+    const node = graph.nodes[index]
+    if (node === undefined) return []
+    return [{
+      id: idOf(index), kind: node.entityKey === null ? 'value' as const : 'entity' as const, label: node.label, entityKey: node.entityKey,
+      factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0,
+    }]
+  }).sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
+  const edges: GraphEdge[] = chosen.edges.map((edge) => ({
+    id: edgeId(idOf(edge.source), edge.predicate, idOf(edge.target)),
+    source: idOf(edge.source),
+    target: idOf(edge.target),
+    label: edge.label,
+    factIds: edge.factIds === undefined ? [edge.firstFact] : [...edge.factIds].sort((a, b) => a - b),
+    contested: edge.contested,
+    scheduled: edge.scheduled,
+  })).sort((a, b) => compare(a.id, b.id))
+
+  const entityTotal = graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
+  const entityShown = nodes.reduce((sum, node) => sum + (node.kind === 'entity' ? 1 : 0), 0)
+  const centerId = centerKey === undefined ? undefined : entityId(centerKey)
+  return {
+    ...base,
+    center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
+    nodes,
+    edges,
+    omitted: { nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length, entities: entityTotal - entityShown },
+  }
+}
+
+/** Build every node and edge the rows project to; the tree keeps the edges touching its centre, and the centre. */
+function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, string>, scope: GraphScope, centerKey: string | undefined): FullGraph {
+  const nodes: NodeAcc[] = []
+  const entityNodes = new Map<string, number>()
+  const valueNodes = new Map<string, number>()
+  const edges: EdgeAcc[] = []
+  const predicates = new Map<string, string>()
+  const namer = entityNamer(entities)
+  const entityNode = (key: string): number => {
+    let at = entityNodes.get(key)
+    if (at === undefined) {
+      at = nodes.length
+      entityNodes.set(key, at)
+      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, degree: 0, out: undefined })
+    }
+    return at
+  }
+  const valueNode = (value: string, fact: number): number => {
+    const folded = foldValue(value)
+    let at = valueNodes.get(folded)
+    if (at === undefined) {
+      at = nodes.length
+      valueNodes.set(folded, at)
+      nodes.push({ entityKey: null, folded, label: value, labelFact: fact, degree: 0, out: undefined })
+    } else {
+      const node = nodes[at]
+      if (node !== undefined && fact < node.labelFact) {
+        node.label = value
+        node.labelFact = fact
+      }
+    }
+    return at
+  }
+  if (centerKey !== undefined) entityNode(centerKey)
+  for (const row of rows) {
+    if (!isProjected(row, scope)) continue
+    const named = namer(row.value, row.entityKey)
+    if (centerKey !== undefined && row.entityKey !== centerKey && named !== centerKey) continue
+    const source = entityNode(row.entityKey)
+    const target = named === undefined ? valueNode(row.value, row.id) : entityNode(named)
+    let predicate = predicates.get(row.property)
+    if (predicate === undefined) {
+      predicate = canonicalPredicate(row.property)
+      predicates.set(row.property, predicate)
+    }
+    const rank = EVIDENCE_RANK[row.evidence]
+    const contested = row.contested || row.status === 'conflict'
+    const from = nodes[source] as NodeAcc
+    from.out ??= new Map()
+    let edge = from.out.get(target)
+    while (edge !== undefined && edge.predicate !== predicate) edge = edge.next
+    if (edge === undefined) {
+      const created: EdgeAcc = {
+        source, target, predicate, relation: named !== undefined, label: row.property, firstFact: row.id, factIds: undefined,
+        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', next: from.out.get(target),
+      }
+      from.out.set(target, created)
+      edges.push(created)
+      from.degree += 1
+      const to = nodes[target]
+      if (to !== undefined) to.degree += 1
+      continue
+    }
+    edge.factIds ??= [edge.firstFact]
+    edge.factIds.push(row.id)
+    if (row.id < edge.firstFact) {
+      edge.firstFact = row.id
+      edge.label = row.property
+    }
+    if (rank < edge.evidence) edge.evidence = rank
+    if (row.observedAt > edge.observedAt) edge.observedAt = row.observedAt
+    edge.contested ||= contested
+    edge.scheduled &&= row.status === 'scheduled'
+  }
+  return { nodes, edges }
+}
+
+/** Apply the budget: entities by degree, then relation edges, then value edges with a fair first pass. */
+function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined): { nodes: number[]; edges: EdgeAcc[] } {
+  const ranked: number[] = []
+  graph.nodes.forEach((node, at) => { if (node.entityKey !== null) ranked.push(at) })
+  const degree = (at: number): number => graph.nodes[at]?.degree ?? 0
+  const key = (at: number): string => graph.nodes[at]?.entityKey ?? ''
+  ranked.sort((a, b) => Number(b === center) - Number(a === center) || degree(b) - degree(a) || compare(key(a), key(b)))
+  const admitted = new Set(ranked.slice(0, Math.max(0, Math.min(limits.entities, limits.nodes))))
+  const chosenNodes = [...admitted]
+  const chosenEdges: EdgeAcc[] = []
+  const byStrength = (a: EdgeAcc, b: EdgeAcc): number =>
+    a.evidence - b.evidence || compare(b.observedAt, a.observedAt) || a.firstFact - b.firstFact
+  const relations: EdgeAcc[] = []
+  const values: EdgeAcc[] = []
+  for (const edge of graph.edges) {
+    if (!admitted.has(edge.source)) continue
+    if (!edge.relation) values.push(edge)
+    else if (admitted.has(edge.target)) relations.push(edge)
+  }
+  for (const edge of relations.sort(byStrength)) {
+    if (chosenEdges.length >= limits.edges) break
+    chosenEdges.push(edge)
+  }
+  values.sort(byStrength)
+  const valueNodes = new Set<number>()
+  let slots = limits.nodes - admitted.size
+  const share = Math.max(1, Math.floor(slots / Math.max(1, new Set(values.map((edge) => edge.source)).size)))
+  const taken = new Map<number, number>()
+  const picked = new Set<EdgeAcc>()
+  for (const fair of [true, false]) {
+    for (const edge of values) {
+      if (chosenEdges.length >= limits.edges) break
+      if (picked.has(edge) || (fair && (taken.get(edge.source) ?? 0) >= share)) continue
+      const fresh = !valueNodes.has(edge.target)
+      if (fresh && slots <= 0) continue
+      if (fresh) {
+        valueNodes.add(edge.target)
+        chosenNodes.push(edge.target)
+        slots -= 1
+      }
+      picked.add(edge)
+      chosenEdges.push(edge)
+      taken.set(edge.source, (taken.get(edge.source) ?? 0) + 1)
+    }
+  }
+  return { nodes: chosenNodes, edges: chosenEdges }
+}
+
+/**
+ * A function telling which known entity a value names, if any: its canonical form when that is a known key other
+ * than the subject's own. Most values are refused by a scan of their leading words, without canonicalizing them.
+ * @param entities - known entity keys.
+ * @returns value, own key → named key or undefined.
+ */
+export function entityNamer(entities: ReadonlyMap<string, string>): (value: string, own: string) => string | undefined {
+  const byFirstWord = new Map<string, string[]>()
+  let longest = 0
+  for (const key of entities.keys()) {
+    const word = key.split(' ', 1)[0] ?? key
+    const list = byFirstWord.get(word)
+    if (list === undefined) byFirstWord.set(word, [key])
+    else list.push(key)
+    longest = Math.max(longest, word.length)
+  }
+  // Whether canonicalEntity drops a trailing word, asked of canonicalEntity itself, once per word.
+  const dropped = new Map<string, boolean>()
+  const isDropped = (word: string): boolean => {
+    let answer = dropped.get(word)
+    if (answer === undefined) {
+      answer = canonicalEntity(`x ${word}`) === 'x'
+      dropped.set(word, answer)
+    }
+    return answer
+  }
+  return (value, own) => {
+    if (!mayName(value, byFirstWord, longest, isDropped)) return undefined
+    const key = canonicalEntity(value)
+    return key !== own && entities.has(key) ? key : undefined
+  }
+}
+
+/** ASCII separators that canonicalEntity folds (its SEPARATORS, ASCII part, with ASCII whitespace): 1 by code. */
+const ASCII_SEPARATOR = Uint8Array.from({ length: 128 }, (_, code) => (/[\s_\-.,:;|]/u.test(String.fromCharCode(code)) ? 1 : 0))
+
+/**
+ * False only when canonicalEntity(value) surely is no known key. Text is read without normalizing while it holds
+ * ASCII and CJK unified ideographs (U+4E00-U+9FFF): NFKC leaves those alone and composes nothing across them unless
+ * a non-ASCII mark follows, and lower-casing touches only ASCII; anything else answers true (canonicalize in full).
+ * - A key keeps the value's first word, except that a last word loses a CJK role suffix (keeping two characters
+ *   or more), so a first word with ideographs is looked up with its prefixes.
+ * - An ASCII first word must start a key, and the value's words must be that key's words followed by words that
+ *   canonicalEntity drops (role words); it changes nothing else in ASCII words.
+ */
+function mayName(value: string, byFirstWord: ReadonlyMap<string, readonly string[]>, longest: number, isDropped: (word: string) => boolean): boolean {
+  let start = 0
+  while (start < value.length && ASCII_SEPARATOR[value.charCodeAt(start)] === 1) start += 1
+  let end = start
+  let upper = false
+  let ideographs = false
+  for (; end < value.length; end += 1) {
+    const code = value.charCodeAt(end)
+    if (code < 0x80) {
+      if (ASCII_SEPARATOR[code] === 1) break
+      if (code >= 65 && code <= 90) upper = true
+    } else if (code >= 0x4e00 && code <= 0x9fff) {
+      ideographs = true
+    } else {
+      return true
+    }
+  }
+  const raw = value.slice(start, end)
+  const word = upper ? raw.toLowerCase() : raw
+  if (ideographs) {
+    for (let length = Math.min(word.length, longest); length >= 1; length -= 1) {
+      if (byFirstWord.has(length === word.length ? word : word.slice(0, length))) return true
+    }
+    return false
+  }
+  const keys = byFirstWord.get(word)
+  return keys !== undefined && keys.some((key) => mayBe(value, start, key, isDropped))
+}
+
+/**
+ * False only when the value's words, from `at`, surely are not the key's words followed by dropped words (ASCII
+ * compared as canonicalEntity would see it; a non-ASCII character on the way answers true).
+ */
+function mayBe(value: string, at: number, key: string, isDropped: (word: string) => boolean): boolean {
+  let i = at
+  for (let j = 0; j < key.length; j += 1) {
+    if (i >= value.length) return false
+    let code = value.charCodeAt(i)
+    if (code >= 0x80) return true
+    if (key.charCodeAt(j) === 32) {
+      if (ASCII_SEPARATOR[code] !== 1) return false
+      while (i < value.length && (code = value.charCodeAt(i)) < 0x80 && ASCII_SEPARATOR[code] === 1) i += 1
+      if (i < value.length && code >= 0x80) return true
+      continue
+    }
+    if (code >= 65 && code <= 90) code += 32
+    // A mark after this character may compose it into the key's character.
+    if (code !== key.charCodeAt(j)) return i + 1 < value.length && value.charCodeAt(i + 1) >= 0x80
+    i += 1
+  }
+  while (i < value.length) {
+    const code = value.charCodeAt(i)
+    if (code >= 0x80) return true
+    if (ASCII_SEPARATOR[code] !== 1) return false
+    while (i < value.length && value.charCodeAt(i) < 0x80 && ASCII_SEPARATOR[value.charCodeAt(i)] === 1) i += 1
+    const start = i
+    while (i < value.length && value.charCodeAt(i) < 0x80 && ASCII_SEPARATOR[value.charCodeAt(i)] !== 1) i += 1
+    if (i < value.length && value.charCodeAt(i) >= 0x80) return true
+    if (i > start && !isDropped(value.slice(start, i).toLowerCase())) return false
+  }
+  return true
+}
+
+/** foldText, skipping the work for text it would return unchanged (lower-case ASCII, single inner spaces). */
+function foldValue(value: string): string {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i)
+    const plain = code >= 0x20 && code < 0x7f && !(code >= 65 && code <= 90)
+      && !(code === 32 && (i === 0 || i === value.length - 1 || value.charCodeAt(i + 1) === 32))
+    if (!plain) return foldText(value)
+  }
+  return value
+}
+
+/** Connected components of the admitted graph: index 0 is the largest, ties go to the smallest node id. */
+function clusters(nodes: readonly number[], edges: readonly EdgeAcc[], idOf: (index: number) => string): Map<number, number> {
+  const parent = new Map<number, number>(nodes.map((index) => [index, index]))
+  const find = (index: number): number => {
+    let root = index
+    while (parent.get(root) !== root) root = parent.get(root) ?? root
+    for (let walk = index; walk !== root;) {
+      const next = parent.get(walk) ?? root
+      parent.set(walk, root)
+      walk = next
+    }
+    return root
+  }
+  for (const edge of edges) {
+    const a = find(edge.source)
+    const b = find(edge.target)
+    if (a !== b) parent.set(a, b)
+  }
+  const members = new Map<number, string[]>()
+  for (const index of nodes) {
+    const root = find(index)
+    const list = members.get(root) ?? []
+    list.push(idOf(index))
+    members.set(root, list)
+  }
+  const order = [...members.entries()]
+    .map(([root, ids]) => ({ root, size: ids.length, first: ids.reduce((min, id) => (id < min ? id : min)) }))
+    .sort((a, b) => b.size - a.size || compare(a.first, b.first))
+  const position = new Map(order.map((component, i) => [component.root, i]))
+  return new Map(nodes.map((index) => [index, position.get(find(index)) ?? 0]))
+}
+
+/** The id of an entity node. */
+function entityId(entityKey: string): string {
+  return `e:${entityKey}`
+}
+
+/** The public id of a node: `e:<entityKey>`, or `v:` and a hash of the folded value. */
+function publicNodeId(node: NodeAcc | undefined): string {
+  if (node === undefined) return ''
+  if (node.entityKey !== null) return entityId(node.entityKey)
+  return `v:${sha256(JSON.stringify(['value', node.folded])).slice(0, 16)}`
+}
+
+/** An edge id from its ends and predicate. */
+function edgeId(source: string, predicate: string, target: string): string {
+  return `r:${sha256(JSON.stringify(['edge', source, predicate, target])).slice(0, 16)}`
+}
+
+/** Code-unit order, the same in every locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,98 @@
+/**
+ * Wire types of the management routes that the page reads: the JSON views of facts, conflict groups, proposal
+ * cards and per-session counts. Types only, imported type-only by the handlers and by client/.
+ */
+
+/** A fact as the routes return it; a credential's value and quote are always masked. */
+export interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly entityKey: string
+  readonly property: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly scope: string
+  readonly value: string
+  readonly masked: boolean
+  readonly status: string
+  readonly evidence: string
+  readonly confidence: number
+  readonly sensitivity: string | null
+  readonly modelUseAllowed: boolean
+  readonly multi: boolean
+  readonly validFrom: string
+  readonly validTo: string | null
+  readonly observedAt: string
+  readonly recordedAt: string
+  readonly supersededBy: number | null
+  readonly conflictGroupId: number | null
+  readonly revision: number
+  readonly origin: string
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly quote: string | null
+}
+
+/** One recorded observation of a fact. */
+export interface SourceView {
+  readonly origin: string
+  readonly evidence: string
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly quote: string | null
+  readonly observedAt: string
+}
+
+/** An open conflict group: its slot and its current sides. */
+export interface ConflictGroupWire {
+  readonly id: number
+  readonly openedAt: string
+  readonly subject: string
+  readonly property: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly rows: readonly FactView[]
+}
+
+/** One row of a proposal card. */
+export interface ProposalRowWire {
+  readonly index: number
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly evidence: string
+  readonly confidence: number
+  readonly quote: string | null
+  readonly stale: boolean
+}
+
+/** A proposal card. */
+export interface ProposalCardWire {
+  readonly id: number
+  readonly kind: string
+  readonly status: string
+  readonly reason: string
+  readonly revision: number
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly createdAt: string
+  readonly rows: readonly ProposalRowWire[]
+}
+
+/** Counts of one conversation turn. */
+export interface TurnCountsWire {
+  readonly turn: number | null
+  readonly facts: number
+  readonly pending: number
+  readonly unsettled: number
+  readonly factIds: readonly number[]
+}
+
+/** Counts of one conversation. */
+export interface SessionCountsWire {
+  readonly sessionId: string
+  readonly facts: number
+  readonly pending: number
+  readonly unsettled: number
+  readonly lastAt: string
+  readonly turns: readonly TurnCountsWire[]
+}
