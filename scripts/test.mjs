@@ -1,5 +1,5 @@
-// npm test: build the host half (the booted host loads lib/), type-check sources and tests against the real
-// host declarations, then run every tests/*.spec.ts with node:test. Extra arguments are passed to node --test.
+// npm test: build both halves (the booted host loads lib/ and lib/client.js), type-check sources, tests and the
+// browser half against the real host declarations, then run every tests/*.spec.ts with node:test. Extra arguments are passed to node --test.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -24,7 +24,9 @@ if (major < 22 || (major === 22 && minor < 19)) {
 }
 
 run('build', [tsc, '-p', 'tsconfig.json'])
+run('client build', ['scripts/build-client.mjs'])
 run('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
+run('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
 const extra = process.argv.slice(2)
 const files = extra.some((arg) => arg.endsWith('.ts'))
   ? []

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test'
 import { DatabaseSync } from 'node:sqlite'
 import { ERROR_CODES, type ErrorCode } from '../src/errors.ts'
 import { VERBS } from '../src/routes/verbs.ts'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
+import { createDshHome, REPO_ROOT, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
 import {
   converse, FactMemoryApi, hostApi, PREFIX, rawRequest, writeCall, type RawRequest, type VerbResponse,
@@ -379,6 +379,32 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
   }
 }
 
+describe('the page assets', () => {
+  const asset = (path: string, extra: Partial<RawRequest> = {}) => rawRequest(host.url, { method: 'GET', path: `${PREFIX}/assets/${path}`, ...extra })
+
+  it('serves the built nebula chunk and its map as GET or HEAD, and nothing else', async () => {
+    const chunk = await asset('nebula.js?rev=abc')
+    assert.equal(chunk.status, 200)
+    assert.equal(chunk.headers['content-type'], 'text/javascript; charset=utf-8')
+    assert.equal(chunk.headers['x-content-type-options'], 'nosniff')
+    assert.equal(chunk.text, readFileSync(join(REPO_ROOT, 'lib/client/nebula.js'), 'utf8'))
+    assert.match(chunk.text, /export\s*\{/u)
+    assert.equal((await asset('nebula.js.map')).headers['content-type'], 'application/json; charset=utf-8')
+    const head = await asset('nebula.js', { method: 'HEAD' })
+    assert.deepEqual([head.status, head.text, head.headers['content-length']], [200, '', String(Buffer.byteLength(chunk.text))])
+    for (const path of ['client.js', '../client.js', '..%2Fclient.js', 'nebula.js/', 'NEBULA.JS', 'constructor', '__proto__', '', '../../package.json']) {
+      assert.equal((await asset(path)).status, 404, path)
+    }
+  })
+
+  it('refuses other methods with 405 and a foreign Host with 403', async () => {
+    assert.equal((await asset('nebula.js', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 405)
+    const foreign = await asset('nebula.js', { headers: { host: 'evil.example:80' } })
+    assert.equal(foreign.status, 403)
+    assert.doesNotMatch(foreign.text, /export/u)
+  })
+})
+
 describe('bad input is a 4xx with a JSON error and changes nothing', () => {
   it('refuses malformed JSON, invalid UTF-8 and non-object bodies with 400 invalid_arguments', async () => {
     const generation = await api.generation()
@@ -396,7 +422,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
     const valid: Record<string, Record<string, unknown>> = {
       ...fencedBodies(generation),
       status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
-      sessions: {}, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {},
+      sessions: {}, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {},
     }
     for (const verb of Object.keys(VERBS)) {
       const base = valid[verb] ?? EXCHANGE_BODIES[verb]

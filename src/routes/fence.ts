@@ -33,8 +33,7 @@ export interface FenceRefusal {
 export function checkRequest(request: FenceRequest, allowedHosts: readonly string[], bodyLimit: number): FenceRefusal | undefined {
   if (request.method !== 'POST') return { status: 405, code: 'method_not_allowed', message: 'use POST' }
   const host = request.host?.trim().toLowerCase()
-  const hostname = host === undefined ? undefined : hostnameOf(host)
-  if (hostname === undefined || !(isLoopback(hostname) || isPrivateLiteral(hostname) || allowedHosts.includes(hostname))) {
+  if (!isHostAllowed(request.host, allowedHosts)) {
     return {
       status: 403, code: 'forbidden',
       message: `host ${JSON.stringify(request.host ?? '')} is not allowed; loopback and private IP addresses are, other names must be listed in DSH_FACT_MEMORY_ALLOWED_HOSTS`,
@@ -59,6 +58,17 @@ export function checkRequest(request: FenceRequest, allowedHosts: readonly strin
     if (length > bodyLimit) return { status: 413, code: 'payload_too_large', message: `the body is larger than ${bodyLimit} bytes` }
   }
   return undefined
+}
+
+/**
+ * Whether a Host header names this machine as the user meant: loopback, a private IP literal, or an allowed name.
+ * @param host - the Host header.
+ * @param allowedHosts - extra allowed host names.
+ * @returns true when allowed.
+ */
+export function isHostAllowed(host: string | undefined, allowedHosts: readonly string[]): boolean {
+  const hostname = host === undefined ? undefined : hostnameOf(host.trim().toLowerCase())
+  return hostname !== undefined && (isLoopback(hostname) || isPrivateLiteral(hostname) || allowedHosts.includes(hostname))
 }
 
 /**

@@ -1,9 +1,10 @@
-/** The management routes' handler, bound to a live runtime: verbs, fence settings and request-time context. */
+/** The management routes' handler, bound to a live runtime: verbs, the page's assets, fence settings and request-time context. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Clock } from '../clock.ts'
 import type { MemoryRuntime } from '../runtime.ts'
 import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
+import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
 import type { CredentialsView } from './verb.ts'
 import { VERBS } from './verbs.ts'
@@ -18,10 +19,11 @@ import { VERBS } from './verbs.ts'
 export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined):
   (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const confirmations = createConfirmationBook(clock)
-  return createRouteHandler({
+  // Read per request: the variable may change without a restart, and is never read at import time.
+  const allowedHosts = (): readonly string[] => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS'])
+  const api = createRouteHandler({
     verbs: VERBS,
-    // Read per request: the variable may change without a restart, and is never read at import time.
-    allowedHosts: () => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS']),
+    allowedHosts,
     stores: () => runtime.memory.storeSet(),
     context: () => ({
       config: runtime.config(),
@@ -32,4 +34,5 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
     }),
   })
+  return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))
 }

@@ -1,0 +1,150 @@
+/**
+ * AppState: what the page's pieces share. It holds whether the page is open and on which tab, the toast stack (with
+ * undo actions), the badge summary, per-session counts for the header mark, turn cards and drawer, and the
+ * generation the page last read (the precondition of every edit). One instance per applied client plugin.
+ */
+import { callVerb, GenerationTracker } from './api.ts'
+import { createSource } from './source.ts'
+import type { SessionCountsWire } from '../src/wire-types.ts'
+
+/** The page's tabs. */
+export type Tab = 'library' | 'graph' | 'proposals' | 'conflicts' | 'extraction'
+
+/** Whether the page is open, where, and what it should focus. */
+export interface PageState {
+  readonly open: boolean
+  readonly tab: Tab
+  /** A fact to open in the library's detail pane. */
+  readonly focusFact: number | null
+}
+
+/** The drawer listing what one conversation wrote. */
+export interface DrawerState {
+  readonly sessionId: string | null
+  readonly turn: number | null
+}
+
+/** One toast. */
+export interface Toast {
+  readonly id: number
+  readonly text: string
+  readonly tone: 'info' | 'error'
+  readonly action: { readonly label: string; readonly run: () => Promise<void> } | null
+}
+
+/** The badge and availability summary. */
+export interface Summary {
+  readonly available: boolean
+  readonly badge: number
+  readonly pendingProposals: number
+  readonly openConflictGroups: number
+  readonly generation: number
+}
+
+/** How long a toast stays. */
+const TOAST_MS = 8000
+
+/** Shared client state. */
+export class AppState {
+  readonly page = createSource<PageState>({ open: false, tab: 'graph', focusFact: null })
+  readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
+  readonly toasts = createSource<readonly Toast[]>([])
+  readonly summary = createSource<Summary>({ available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0 })
+  readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
+  /** Bumped whenever the page changed the store, so open views reload. */
+  readonly changes = createSource(0)
+  readonly generation = new GenerationTracker()
+  private toastSeq = 0
+  private summaryRead: Promise<void> | undefined
+  private summaryAgain = false
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>()
+
+  /** Open the page, optionally on a tab and a fact. */
+  open(tab?: Tab, focusFact?: number): void {
+    const current = this.page.getSnapshot()
+    this.page.set({ open: true, tab: tab ?? current.tab, focusFact: focusFact ?? null })
+  }
+
+  /** Close the page. */
+  close(): void {
+    this.page.set({ ...this.page.getSnapshot(), open: false, focusFact: null })
+  }
+
+  /** Switch tabs. */
+  selectTab(tab: Tab): void {
+    this.page.set({ ...this.page.getSnapshot(), tab, focusFact: null })
+  }
+
+  /**
+   * Show a toast; with an action it offers a button (undo).
+   * @param text - the message.
+   * @param options - tone and action.
+   */
+  toast(text: string, options: { tone?: 'info' | 'error'; action?: Toast['action'] } = {}): void {
+    const id = (this.toastSeq += 1)
+    this.toasts.update((list) => [...list.slice(-3), { id, text, tone: options.tone ?? 'info', action: options.action ?? null }])
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      this.dismiss(id)
+    }, TOAST_MS)
+    this.timers.add(timer)
+  }
+
+  /** Remove one toast. */
+  dismiss(id: number): void {
+    this.toasts.update((list) => list.filter((toast) => toast.id !== id))
+  }
+
+  /** Note that the page changed the store: views reload, the badge refreshes. */
+  changed(): void {
+    this.changes.update((n) => n + 1)
+    void this.refreshSummary()
+  }
+
+  /**
+   * Re-read the badge counts. Calls made while a read is in flight share it, and one more read follows it: the
+   * read in flight may have started before the change that prompted the call.
+   */
+  refreshSummary(): Promise<void> {
+    if (this.summaryRead !== undefined) {
+      this.summaryAgain = true
+      return this.summaryRead
+    }
+    this.summaryRead = (async () => {
+      do {
+        this.summaryAgain = false
+        await this.readSummary()
+      } while (this.summaryAgain)
+    })().finally(() => { this.summaryRead = undefined })
+    return this.summaryRead
+  }
+
+  private async readSummary(): Promise<void> {
+    const answer = await callVerb<Summary>('status', { summary: true })
+    if (!answer.ok) {
+      this.summary.set({ ...this.summary.getSnapshot(), available: false })
+      return
+    }
+    this.generation.observe(answer.data)
+    this.summary.set({
+      available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
+      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation,
+    })
+  }
+
+  /** Re-read one conversation's counts (the header mark, turn cards and drawer read them), and the badge with them. */
+  async refreshSession(sessionId: string): Promise<void> {
+    void this.refreshSummary()
+    const answer = await callVerb<{ sessions: SessionCountsWire[] }>('sessions', { sessionIds: [sessionId] })
+    if (!answer.ok) return
+    const found = answer.data.sessions.find((session) => session.sessionId === sessionId)
+    const empty: SessionCountsWire = { sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [] }
+    this.sessions.update((all) => ({ ...all, [sessionId]: found ?? empty }))
+  }
+
+  /** Stop timers (the plugin is unloading). */
+  dispose(): void {
+    for (const timer of this.timers) clearTimeout(timer)
+    this.timers.clear()
+  }
+}

@@ -1,0 +1,94 @@
+/** <fm-conflicts>: every open conflict group with both sides' date and evidence, each settled in one click. */
+import { css, html, LitElement, type PropertyValues } from 'lit'
+import type { AppState } from '../app-state.ts'
+import { callVerb } from '../api.ts'
+import { EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
+import { baseStyles } from '../styles.ts'
+import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
+
+/** The conflict list; also used compactly on the settings card. */
+export class FmConflicts extends LitElement {
+  static override properties = { app: { attribute: false }, compact: { type: Boolean }, groups: { state: true } }
+
+  static override styles = [baseStyles, css`
+    :host { display: block; overflow: auto; padding: 16px; }
+    :host([compact]) { padding: 0; overflow: visible; }
+    .group { border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 12px; margin-bottom: 12px; }
+    .sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 8px; margin-top: 8px; }
+    .side { border: 1px solid var(--dsw-alias-border-l1); border-radius: 8px; padding: 8px; display: flex; flex-direction: column; gap: 4px; }
+    .value { font-weight: 600; word-break: break-word; }
+  `]
+
+  declare app: AppState | undefined
+  declare compact: boolean
+  declare groups: readonly ConflictGroupWire[] | undefined
+  private unsubscribe: (() => void) | undefined
+
+  constructor() {
+    super()
+    this.compact = false
+    this.groups = undefined
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    this.unsubscribe?.()
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('app') && this.app !== undefined) {
+      this.unsubscribe?.()
+      this.unsubscribe = this.app.changes.subscribe(() => this.refresh())
+      this.refresh()
+    }
+  }
+
+  /** Reload the groups. */
+  refresh(): void {
+    void this.load()
+  }
+
+  private async load(): Promise<void> {
+    const answer = await callVerb<{ groups: ConflictGroupWire[]; generation: number }>('conflicts', {})
+    if (!answer.ok) {
+      this.groups = []
+      return
+    }
+    this.app?.generation.observe(answer.data)
+    this.groups = answer.data.groups
+  }
+
+  private async keep(group: ConflictGroupWire, row: FactView): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    const answer = await callVerb<{ editId: number; generation: number }>('resolve', { groupId: group.id, keepFactId: row.id, ...app.generation.fence() })
+    if (!answer.ok) {
+      if (answer.details['stale'] === true) app.generation.observe(answer.details)
+      app.toast(answer.message, { tone: 'error' })
+      app.changed()
+      return
+    }
+    app.generation.observe(answer.data)
+    app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, { action: { label: 'Undo', run: async () => {
+      const undone = await callVerb<{ generation: number }>('fact-restore', { editId: answer.data.editId, ...app.generation.fence() })
+      if (undone.ok) app.generation.observe(undone.data)
+      app.toast(undone.ok ? 'Undone: the conflict is open again' : undone.message, { tone: undone.ok ? 'info' : 'error' })
+      app.changed()
+    } } })
+    app.changed()
+  }
+
+  override render(): unknown {
+    if (this.groups === undefined) return html`<div class="skeleton" style="height: 80px"></div>`
+    if (this.groups.length === 0) return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
+    return html`${this.groups.map((group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
+      <strong>${group.subject} · ${group.property}</strong> <span class="caption">open since ${formatInstant(group.openedAt)}</span>
+      <div class="sides">${group.rows.map((row) => html`<div class="side">
+        <span class="value">${row.value}</span>
+        <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
+        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom)}</span>
+        <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
+      </div>`)}</div>
+    </section>`)}`
+  }
+}

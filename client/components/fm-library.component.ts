@@ -1,0 +1,363 @@
+/**
+ * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status
+ * and evidence filters, 100 rows at a time with Load more, and a detail pane with value history, sources and dates
+ * where a fact can be edited or expired; both end in a toast whose Undo goes through fact-restore. The first paint
+ * is a skeleton, an empty store shows one sentence to copy, and below 1180px the detail pane is a bottom sheet.
+ */
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
+import type { AppState } from '../app-state.ts'
+import { callVerb } from '../api.ts'
+import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, STATUS_LABEL } from '../format.ts'
+import { baseStyles } from '../styles.ts'
+import type { FactView, SourceView } from '../../src/wire-types.ts'
+
+/** The sentence an empty store offers to copy. */
+export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
+
+const RECENT_KEY = 'fm.recentQueries'
+const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
+
+interface Detail {
+  readonly fact: FactView
+  readonly history: readonly FactView[]
+  readonly sources: readonly SourceView[]
+}
+
+/** The library view. */
+export class FmLibrary extends LitElement {
+  static override properties = {
+    app: { attribute: false },
+    focusFact: { attribute: false },
+    facts: { state: true },
+    loading: { state: true },
+    cursor: { state: true },
+    query: { state: true },
+    status: { state: true },
+    evidence: { state: true },
+    detail: { state: true },
+    editing: { state: true },
+    recent: { state: true },
+    timeZone: { state: true },
+    narrow: { state: true },
+  }
+
+  static override styles = [baseStyles, css`
+    :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 38%); min-height: 0; }
+    :host([narrow]) { grid-template-columns: minmax(0, 1fr); }
+    .list { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--dsw-alias-border-l1); }
+    .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 12px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
+    .tools input[type=search] { flex: 1; min-width: 180px; }
+    .chips { display: flex; gap: 4px; }
+    .chips button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
+    .recent { display: flex; gap: 4px; flex-wrap: wrap; padding: 0 12px 8px; }
+    .recent button { font-size: 12px; line-height: 16px; padding: 2px 8px; }
+    ul { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
+    li button.row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left;
+      border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 12px; }
+    li button.row > .pill, li button.row > .id { justify-self: end; }
+    li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
+    .what { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .value { font-weight: 600; }
+    .more { padding: 12px; text-align: center; }
+    .pane { overflow: auto; padding: 16px; min-height: 0; }
+    .pane h2 { margin: 0 0 4px; font-size: 15px; line-height: 22px; }
+    .pane h3 { margin: 16px 0 6px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
+    .big { font-size: 18px; line-height: 26px; font-weight: 600; word-break: break-word; }
+    dl { display: grid; grid-template-columns: auto 1fr; gap: 4px 12px; margin: 8px 0; }
+    dt { color: var(--dsw-alias-label-secondary); }
+    dd { margin: 0; }
+    .actions { display: flex; gap: 8px; margin: 12px 0; flex-wrap: wrap; }
+    .history li, .sources li { padding: 6px 0; border-bottom: 1px solid var(--dsw-alias-border-l1); }
+    .sheet-backdrop { position: fixed; inset: 0; background: var(--dsw-alias-bg-mask-1, rgba(0, 0, 0, 0.3)); z-index: 1; }
+    .sheet { position: fixed; left: 0; right: 0; bottom: 0; max-height: 70%; z-index: 2; background: var(--dsw-alias-bg-base);
+      border-top: 1px solid var(--dsw-alias-border-l2); border-radius: 12px 12px 0 0; box-shadow: var(--dsw-shadow-lv3, none); }
+    .copy { display: inline-flex; gap: 8px; align-items: center; margin-top: 8px; padding: 6px 10px; border-radius: 8px;
+      background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
+    .skeleton-row { height: 44px; margin: 8px 12px; }
+  `]
+
+  declare app: AppState | undefined
+  declare focusFact: number | null
+  declare facts: readonly FactView[] | undefined
+  declare loading: boolean
+  declare cursor: string | null
+  declare query: string
+  declare status: 'current' | 'history' | 'all'
+  declare evidence: string
+  declare detail: Detail | undefined
+  declare editing: boolean
+  declare recent: readonly string[]
+  declare timeZone: string | undefined
+  declare narrow: boolean
+  private abort: AbortController | undefined
+  private unsubscribe: (() => void) | undefined
+  private resizeObserver: ResizeObserver | undefined
+
+  constructor() {
+    super()
+    this.focusFact = null
+    this.facts = undefined
+    this.loading = false
+    this.cursor = null
+    this.query = ''
+    this.status = 'current'
+    this.evidence = ''
+    this.detail = undefined
+    this.editing = false
+    this.recent = readRecent()
+    this.timeZone = undefined
+    this.narrow = false
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    document.addEventListener('keydown', this.onKey)
+    this.resizeObserver = new ResizeObserver(() => {
+      this.narrow = this.getBoundingClientRect().width < 1180
+      this.toggleAttribute('narrow', this.narrow)
+    })
+    this.resizeObserver.observe(this)
+    void this.loadTimeZone()
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    document.removeEventListener('keydown', this.onKey)
+    this.resizeObserver?.disconnect()
+    this.unsubscribe?.()
+    this.abort?.abort()
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('app') && this.app !== undefined) {
+      this.unsubscribe?.()
+      const app = this.app
+      let seen = app.changes.getSnapshot()
+      this.unsubscribe = app.changes.subscribe(() => {
+        if (app.changes.getSnapshot() !== seen) {
+          seen = app.changes.getSnapshot()
+          this.refresh()
+        }
+      })
+      void this.load(false)
+    }
+    if (changed.has('focusFact') && this.focusFact !== null) void this.openDetail(this.focusFact)
+  }
+
+  /** Reload the list (and the open detail) from the first page. */
+  refresh(): void {
+    void this.load(false)
+    if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
+  }
+
+  private readonly onKey = (event: KeyboardEvent): void => {
+    const target = event.composedPath()[0]
+    const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+    const search = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')
+    if (event.key === '/' && !typing && search !== null) {
+      event.preventDefault()
+      search.focus()
+    } else if (event.key === 'Escape' && target === search && search !== null) {
+      search.value = ''
+      this.query = ''
+      void this.load(false)
+    }
+  }
+
+  private async loadTimeZone(): Promise<void> {
+    const answer = await callVerb<{ timeZone: string }>('status', { summary: false })
+    if (answer.ok) this.timeZone = answer.data.timeZone
+  }
+
+  private async load(more: boolean): Promise<void> {
+    this.abort?.abort()
+    const abort = new AbortController()
+    this.abort = abort
+    this.loading = true
+    const body: Record<string, unknown> = { status: this.status }
+    if (this.query.trim() !== '') body['text'] = this.query.trim()
+    if (this.evidence !== '') body['evidence'] = [this.evidence]
+    if (more && this.cursor !== null) body['cursor'] = this.cursor
+    try {
+      const answer = await callVerb<{ facts: FactView[]; nextCursor: string | null; generation: number }>('facts', body, abort.signal)
+      if (abort.signal.aborted) return
+      if (!answer.ok) {
+        this.app?.toast(`Could not load facts: ${answer.message}`, { tone: 'error' })
+        this.facts = more ? this.facts : []
+        return
+      }
+      this.app?.generation.observe(answer.data)
+      this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
+      this.cursor = answer.data.nextCursor
+    } catch {
+      // Aborted by a newer load; that load owns the list now.
+    } finally {
+      if (this.abort === abort) this.loading = false
+    }
+  }
+
+  private search(event: Event): void {
+    event.preventDefault()
+    const value = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')?.value ?? ''
+    this.query = value
+    if (value.trim() !== '') {
+      this.recent = [value.trim(), ...this.recent.filter((entry) => entry !== value.trim())].slice(0, 5)
+      localStorage.setItem(RECENT_KEY, JSON.stringify(this.recent))
+    }
+    void this.load(false)
+  }
+
+  private async openDetail(id: number): Promise<void> {
+    const answer = await callVerb<Detail & { generation: number }>('fact', { id })
+    if (!answer.ok) {
+      this.app?.toast(`Could not open fact #${id}: ${answer.message}`, { tone: 'error' })
+      return
+    }
+    this.app?.generation.observe(answer.data)
+    this.detail = answer.data
+    this.editing = false
+  }
+
+  private async edit(fact: FactView, value: string): Promise<void> {
+    const app = this.app
+    if (app === undefined || value.trim() === '' || value === fact.value) {
+      this.editing = false
+      return
+    }
+    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-update', { id: fact.id, value, ...app.generation.fence() })
+    if (!answer.ok) return this.refused(answer.message, answer.details)
+    app.generation.observe(answer.data)
+    app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.changed()
+    await this.openDetail(answer.data.fact.id)
+  }
+
+  private async expire(fact: FactView): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-expire', { id: fact.id, ...app.generation.fence() })
+    if (!answer.ok) return this.refused(answer.message, answer.details)
+    app.generation.observe(answer.data)
+    app.toast(`Expired ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.changed()
+    await this.openDetail(fact.id)
+  }
+
+  private async undo(editId: number): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    const answer = await callVerb<{ generation: number }>('fact-restore', { editId, ...app.generation.fence() })
+    if (!answer.ok) return this.refused(answer.message, answer.details)
+    app.generation.observe(answer.data)
+    app.toast('Undone')
+    app.changed()
+  }
+
+  private refused(message: string, details: Record<string, unknown>): void {
+    if (details['stale'] === true) {
+      this.app?.generation.observe(details)
+      this.app?.toast('The store changed since this page read it; it has been reloaded. Try again.', { tone: 'error' })
+      this.refresh()
+      return
+    }
+    this.app?.toast(message, { tone: 'error' })
+  }
+
+  override render(): unknown {
+    return html`
+      <section class="list" aria-label="Facts">
+        <form class="tools" @submit=${(event: Event) => this.search(event)}>
+          <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent">
+          <div class="chips" role="group" aria-label="Status">
+            ${STATUS_FILTERS.map(([value, label]) => html`<button type="button" aria-pressed=${String(this.status === value)}
+              @click=${() => { this.status = value; void this.load(false) }}>${label}</button>`)}
+          </div>
+          <select aria-label="Evidence" @change=${(event: Event) => { this.evidence = (event.target as HTMLSelectElement).value; void this.load(false) }}>
+            <option value="">Any evidence</option>
+            ${Object.entries(EVIDENCE_LABEL).map(([value, label]) => html`<option value=${value} ?selected=${this.evidence === value}>${label}</option>`)}
+          </select>
+        </form>
+        ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
+          ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
+        ${this.renderRows()}
+      </section>
+      ${this.renderDetail()}`
+  }
+
+  private useRecent(entry: string): void {
+    this.query = entry
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')
+    if (input !== null) input.value = entry
+    void this.load(false)
+  }
+
+  private renderRows(): unknown {
+    if (this.facts === undefined) {
+      return html`<div aria-busy="true" aria-label="Loading facts">${[0, 1, 2, 3, 4, 5].map(() => html`<div class="skeleton skeleton-row"></div>`)}</div>`
+    }
+    if (this.facts.length === 0) {
+      if (this.query !== '' || this.status !== 'current' || this.evidence !== '') return html`<p class="empty">No fact matches these filters.</p>`
+      return html`<div class="empty" data-fm="empty">
+        <p>Nothing is remembered yet. Tell the assistant, for example:</p>
+        <span class="copy"><span>${EMPTY_SENTENCE}</span>
+          <button class="quiet" aria-label="Copy the sentence" @click=${() => { void navigator.clipboard?.writeText(EMPTY_SENTENCE); this.app?.toast('Copied') }}>Copy</button></span>
+      </div>`
+    }
+    const selected = this.detail?.fact.id
+    return html`<ul data-fm="fact-list">
+      ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+        <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
+        <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
+        <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}</span>
+        <span class="caption id">#${fact.id}</span>
+      </button></li>`)}
+      ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
+    </ul>`
+  }
+
+  private renderDetail(): unknown {
+    if (this.detail === undefined) return this.narrow ? nothing : html`<aside class="pane empty">Select a fact to see its history and sources.</aside>`
+    const { fact, history, sources } = this.detail
+    const current = ['active', 'scheduled', 'conflict'].includes(fact.status)
+    const pane = html`<aside class="pane" data-fm="detail" aria-label="Fact detail">
+      <h2>${fact.subject} · ${fact.property}${Object.keys(fact.qualifiers).length > 0 ? html` <span class="caption">(${Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')})</span>` : nothing}</h2>
+      ${this.editing
+        ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>
+            <input name="value" aria-label="New value" .value=${fact.value} style="width: 100%">
+            <div class="actions"><button class="primary" type="submit">Save</button><button type="button" @click=${() => { this.editing = false }}>Cancel</button></div>
+          </form>`
+        : html`<div class="big" data-fm="detail-value">${fact.value}</div>`}
+      <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
+      <dl>
+        <dt>Evidence</dt><dd>${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence}</dd>
+        <dt>Valid</dt><dd>${formatInstant(fact.validFrom, this.timeZone)} → ${fact.validTo === null ? 'now' : formatInstant(fact.validTo, this.timeZone)}</dd>
+        <dt>Last seen</dt><dd>${formatInstant(fact.observedAt, this.timeZone)}</dd>
+        <dt>Source</dt><dd>${ORIGIN_LABEL[fact.origin] ?? fact.origin}${fact.sessionId === null ? '' : ` · ${fact.sessionId.slice(0, 16)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`}</dd>
+        ${fact.sensitivity === null ? nothing : html`<dt>Sensitive</dt><dd>${fact.sensitivity}${fact.modelUseAllowed ? '' : ' · hidden from the model'}</dd>`}
+        ${fact.quote === null ? nothing : html`<dt>Quote</dt><dd>“${fact.quote}”</dd>`}
+      </dl>
+      ${current && !this.editing ? html`<div class="actions">
+        <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
+        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button></div>` : nothing}
+      <h3>Value history</h3>
+      <ul class="history">${history.map((row) => html`<li>
+        <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
+        <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`)}</ul>
+      <h3>Sources</h3>
+      <ul class="sources">${sources.map((source) => html`<li>
+        ${ORIGIN_LABEL[source.origin] ?? source.origin} · ${EVIDENCE_LABEL[source.evidence] ?? source.evidence}
+        <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`)}</ul>
+    </aside>`
+    if (!this.narrow) return pane
+    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet">${pane}</div>`
+  }
+}
+
+function readRecent(): string[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]')
+    return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === 'string').slice(0, 5) : []
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * <fm-settings-card>: the plugin's card on the host's settings page. A summary with live counts that points to
+ * the page for real work (proposals are listed only there), `enabled` alone at the top, the everyday keys, every
+ * other key under a folded Advanced section, an API key field that writes to the host credential store, the
+ * one-hop graph preview, the open conflicts (settleable here), and the maintenance buttons. Field writes go
+ * through the host settings scope and apply live. Feedback is an inline status line: toasts would sit under the
+ * settings modal.
+ */
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
+import type { AppState } from '../app-state.ts'
+import { callVerb } from '../api.ts'
+import { readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
+import { baseStyles } from '../styles.ts'
+import type { GraphPayload } from '../../src/graph-types.ts'
+
+/** The settings card. */
+export class FmSettingsCard extends LitElement {
+  static override properties = {
+    app: { attribute: false },
+    schema: { attribute: false },
+    value: { attribute: false },
+    onfield: { attribute: false },
+    counts: { state: true },
+    preview: { state: true },
+    message: { state: true },
+    confirmWipe: { state: true },
+    keyRef: { state: true },
+  }
+
+  static override styles = [baseStyles, css`
+    :host { display: block; border: 1px solid var(--dsw-alias-border-l1); border-radius: 12px; padding: 16px; }
+    h3 { margin: 0; font-size: 15px; line-height: 22px; }
+    h4 { margin: 16px 0 8px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
+    .summary { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; }
+    .field { display: grid; grid-template-columns: minmax(160px, 220px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
+    .field .caption { grid-column: 2; }
+    .field input[type='checkbox'] { justify-self: start; margin: 0; }
+    .master { font-weight: 600; }
+    details > summary { cursor: pointer; margin: 16px 0 4px; color: var(--dsw-alias-label-secondary); }
+    .buttons { display: flex; gap: 8px; flex-wrap: wrap; }
+    .preview { height: 240px; border: 1px solid var(--dsw-alias-border-l1); border-radius: 8px; }
+    .key { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
+    [role=status] { min-height: 20px; margin-top: 8px; }
+  `]
+
+  declare app: AppState | undefined
+  declare schema: unknown
+  declare value: Readonly<Record<string, unknown>> | undefined
+  declare onfield: ((key: string, value: unknown) => Promise<void>) | undefined
+  declare counts: { current: number; pending: number; conflicts: number; generation: number } | undefined
+  declare preview: GraphPayload | undefined
+  declare message: string
+  declare confirmWipe: { token: string; facts: number } | undefined
+  declare keyRef: 'llm' | 'embedding' | 'rerank'
+  private unsubscribe: (() => void) | undefined
+
+  constructor() {
+    super()
+    this.schema = undefined
+    this.value = undefined
+    this.counts = undefined
+    this.preview = undefined
+    this.message = ''
+    this.confirmWipe = undefined
+    this.keyRef = 'llm'
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    this.unsubscribe?.()
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('app') && this.app !== undefined) {
+      this.unsubscribe?.()
+      this.unsubscribe = this.app.changes.subscribe(() => { void this.load() })
+      void this.load()
+    }
+  }
+
+  private async load(): Promise<void> {
+    const status = await callVerb<{ available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number }>('status', {})
+    if (status.ok && status.data.counts !== null) {
+      const by = status.data.counts.byStatus
+      this.counts = {
+        current: (by['active'] ?? 0) + (by['scheduled'] ?? 0) + (by['conflict'] ?? 0),
+        pending: status.data.counts.pendingProposals,
+        conflicts: status.data.counts.openConflictGroups,
+        generation: status.data.generation,
+      }
+      this.app?.generation.observe(status.data)
+    }
+    const nebula = await callVerb<GraphPayload>('graph', { view: 'nebula' })
+    const top = nebula.ok ? [...nebula.data.nodes].filter((node) => node.kind === 'entity').sort((a, b) => b.degree - a.degree)[0] : undefined
+    if (top?.entityKey !== undefined && top.entityKey !== null) {
+      const tree = await callVerb<GraphPayload>('graph', { view: 'tree', center: top.entityKey })
+      this.preview = tree.ok ? tree.data : undefined
+    } else {
+      this.preview = undefined
+    }
+  }
+
+  private async setField(field: SettingsField, raw: unknown): Promise<void> {
+    const value = field.kind === 'number' ? Number(raw) : raw
+    if (field.kind === 'number' && Number.isNaN(value)) return
+    try {
+      await this.onfield?.(field.key, value)
+      this.message = `Saved ${field.key}`
+    } catch (error) {
+      this.message = `Could not save ${field.key}: ${error instanceof Error ? error.message : 'refused'}`
+    }
+  }
+
+  private async run(verb: string, body: Record<string, unknown>, done: (data: Record<string, unknown>) => string): Promise<void> {
+    this.message = 'Working…'
+    const answer = await callVerb(verb, body)
+    this.message = answer.ok ? done(answer.data) : answer.message
+    if (answer.ok) this.app?.changed()
+  }
+
+  private async wipe(): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    if (this.confirmWipe === undefined) {
+      const first = await callVerb('wipe', app.generation.fence())
+      if (!first.ok && first.code === 'confirm_required' && typeof first.details['confirmToken'] === 'string') {
+        const counts = first.details['counts'] as { byStatus?: Record<string, number> } | undefined
+        const facts = Object.values(counts?.byStatus ?? {}).reduce((sum, n) => sum + n, 0)
+        this.confirmWipe = { token: first.details['confirmToken'], facts }
+        this.message = `Click again to clear ${facts} facts${first.details['backupBeforeWipe'] === true ? ' (a backup is taken first)' : ''}.`
+      } else {
+        this.message = first.ok ? '' : first.message
+      }
+      return
+    }
+    const done = await callVerb<{ backup: { relativePath: string } | null }>('wipe', { ...app.generation.fence(), confirmToken: this.confirmWipe.token })
+    this.confirmWipe = undefined
+    this.message = done.ok ? `Cleared.${done.data.backup === null ? '' : ` Backup: ${done.data.backup.relativePath}`}` : done.message
+    app.changed()
+  }
+
+  private async saveKey(event: Event): Promise<void> {
+    event.preventDefault()
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=api-key]')
+    const value = input?.value ?? ''
+    if (value.trim() === '') return
+    await this.run('key', { ref: this.keyRef, value }, (data) => `Key stored as ${String(data['name'])} in the host credential store.`)
+    if (input !== null) input.value = ''
+  }
+
+  override render(): unknown {
+    const sections = readSettingsSchema(this.schema)
+    const value = this.value ?? {}
+    const embeddings = value['embeddingSource'] !== 'none' && value['embeddingSource'] !== undefined && value['embeddingModel'] !== ''
+    return html`
+      <h3>Fact memory</h3>
+      <div class="summary">
+        <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…'
+          : `${plural(this.counts.current, 'current fact')} · ${plural(this.counts.pending, 'pending proposal')} · ${plural(this.counts.conflicts, 'open conflict')}`}</span>
+        <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
+      </div>
+      <p class="caption">Browse, edit and review facts and proposals on the page; this card holds the settings and quick actions.</p>
+      ${sections.map((section, index) => this.renderSection(section, index, value))}
+      <h4>API key for an endpoint</h4>
+      <form class="key" @submit=${(event: Event) => { void this.saveKey(event) }}>
+        <select aria-label="Which endpoint" @change=${(event: Event) => { this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank' }}>
+          <option value="llm">Extraction model</option><option value="embedding">Embeddings</option><option value="rerank">Reranker</option>
+        </select>
+        <input name="api-key" type="password" autocomplete="off" aria-label="API key" placeholder="Paste a key (stored in the host credential store, never shown again)">
+        <button type="submit">Store key</button>
+      </form>
+      <h4>Graph preview</h4>
+      <div class="preview">${this.preview === undefined ? html`<p class="empty">No relations yet.</p>` : html`<fm-svg-tree compact .payload=${this.preview}></fm-svg-tree>`}</div>
+      <h4>Open conflicts</h4>
+      <fm-conflicts compact .app=${this.app}></fm-conflicts>
+      <h4>Maintenance</h4>
+      <div class="buttons">
+        <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
+        <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
+        ${embeddings ? html`<button @click=${() => { void this.run('index-vectors', { force: true }, () => 'Vectors rebuilt.') }}>Rebuild vectors</button>` : nothing}
+        <button title="Arrives in a later version" @click=${() => { void this.run('consolidate', { force: true }, () => 'Sweep done.') }}>Find near-duplicates</button>
+        <button title="Arrives in a later version" @click=${() => { void this.run('audit', { force: true }, () => 'Health check done.') }}>Run the health check</button>
+        <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
+      </div>
+      <div role="status" class="muted" data-fm="card-status">${this.message}</div>`
+  }
+
+  private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
+    const fields = section.fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
+    if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
+    // The master switch stands alone at the top; the everyday keys follow under their own heading.
+    return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
+  }
+
+  private renderField(field: SettingsField, current: unknown, master: boolean): unknown {
+    const id = `fm-setting-${field.key}`
+    let control: unknown
+    switch (field.kind) {
+      case 'boolean':
+        control = html`<input id=${id} type="checkbox" .checked=${current === true} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).checked) }}>`
+        break
+      case 'enum':
+        control = html`<select id=${id} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLSelectElement).value) }}>
+          ${field.options.map((option) => html`<option value=${option} ?selected=${current === option}>${option}</option>`)}</select>`
+        break
+      case 'number':
+        control = html`<input id=${id} type="number" .value=${String(current ?? '')} min=${field.min ?? nothing} max=${field.max ?? nothing} step=${field.step ?? 'any'}
+          @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).value) }}>`
+        break
+      case 'string':
+        control = html`<input id=${id} .value=${String(current ?? '')} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).value) }}>`
+        break
+    }
+    return html`<div class="field" data-field=${field.key}>
+      <label for=${id} class=${master ? 'master' : ''}>${field.key}</label>${control}
+      ${field.description === '' ? nothing : html`<span class="caption">${field.description}</span>`}</div>`
+  }
+}
+
+/** "1 open conflict", "2 open conflicts". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}

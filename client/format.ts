@@ -1,0 +1,58 @@
+/** Display helpers for the page: dates in the store's zone, relative ages, and labels for statuses and evidence. */
+
+/** Status label with a shape prefix, so state never rests on colour alone. */
+export const STATUS_LABEL: Readonly<Record<string, string>> = {
+  active: '● current',
+  scheduled: '◔ scheduled',
+  conflict: '▲ contested',
+  superseded: '○ superseded',
+  retired: '✕ retired',
+  expired: '◌ expired',
+  forgotten: '⊘ forgotten',
+}
+
+/** Evidence in words. */
+export const EVIDENCE_LABEL: Readonly<Record<string, string>> = {
+  explicit_user: 'you said it',
+  confirmed_user: 'you confirmed it',
+  observed: 'observed',
+  unverified: 'unverified',
+}
+
+/** Where a fact came from, in words. */
+export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
+  tool: 'memory_write', import: 'import', rule: 'auto-capture', extract: 'extraction', proposal: 'accepted proposal', page: 'edited here',
+}
+
+/**
+ * `2026-11-29 14:03` in a zone.
+ * @param iso - ISO instant.
+ * @param timeZone - IANA zone, or undefined for the browser's.
+ * @returns the local date and time.
+ */
+export function formatInstant(iso: string | null | undefined, timeZone?: string): string {
+  if (iso === null || iso === undefined) return '—'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    ...(timeZone === undefined || timeZone === '' ? {} : { timeZone }),
+  }).formatToParts(date).map((part) => [part.type, part.value]))
+  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`
+}
+
+/**
+ * "3 min ago", "2 days ago".
+ * @param iso - ISO instant.
+ * @param now - epoch ms.
+ * @returns the age in words.
+ */
+export function formatAge(iso: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
+  if (seconds < 60) return 'just now'
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `${hours} h ago`
+  return `${Math.round(hours / 24)} days ago`
+}

@@ -1,0 +1,548 @@
+/**
+ * The nebula view: mounts a WebGL canvas and an HTML label overlay into a container, runs the force layout in
+ * per-frame slices, then renders only on interaction, camera motion, data or theme changes. It picks nodes and
+ * edges by ray for hover and click, reads its colours from the host's `--dsw-alias-*` tokens (and follows theme
+ * changes), pauses when hidden or disconnected, and disposes every GPU object. Without WebGL it throws
+ * NebulaUnavailableError so the page can draw its SVG tree instead.
+ */
+import { Color, MathUtils, PerspectiveCamera, Raycaster, Vector2, Vector3, WebGLRenderer } from 'three'
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
+import type { GraphEdge, GraphNode, GraphPayload } from '../../src/graph-types.ts'
+import { createForceLayout, type ForceLayout } from './layout.ts'
+import { NebulaScene, nodeRadius, type NebulaPalette } from './scene.ts'
+
+/** What the page hears from the view. */
+export interface NebulaHandlers {
+  /** The star under the pointer changed; null when the pointer left every star. */
+  onHover(node: GraphNode | null): void
+  /** A star was clicked or tapped. */
+  onSelectNode(node: GraphNode): void
+  /** An edge was clicked or tapped (check `contested` before calling it a fact). */
+  onSelectEdge(edge: GraphEdge): void
+}
+
+/** What the page can do with a mounted view. */
+export interface NebulaHandle {
+  /** Shows a new payload: nodes that stay keep their place, the layout settles again. */
+  update(payload: GraphPayload): void
+  /** Re-reads the theme tokens; also runs by itself when the host's theme changes. */
+  setTheme(): void
+  /** Stops the frame loop until `resume()`. */
+  pause(): void
+  resume(): void
+  /** Frees the renderer, every GPU object, observer and listener, and removes the canvas. Safe to call twice. */
+  dispose(): void
+}
+
+/** Thrown by `mountNebula` when no WebGL 2 context can be created. */
+export class NebulaUnavailableError extends Error {
+  readonly code = 'webgl_unavailable'
+
+  /** @param message - what failed; @param options - the underlying error as `cause` */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'NebulaUnavailableError'
+  }
+}
+
+/** The colours the view uses: the scene's palette plus the overlay's text colours. */
+interface NebulaTheme {
+  readonly palette: NebulaPalette
+  readonly text: string
+  readonly textSecondary: string
+  readonly warnText: string
+}
+
+type ColourRole = 'background' | 'text' | 'textSecondary' | 'star' | 'contested' | 'warnText' | 'business' | 'success'
+
+const TOKENS: Readonly<Record<ColourRole, string>> = {
+  background: '--dsw-alias-bg-base',
+  text: '--dsw-alias-label-primary',
+  textSecondary: '--dsw-alias-label-secondary',
+  star: '--dsw-alias-label-tertiary',
+  contested: '--dsw-alias-state-warn-primary',
+  warnText: '--dsw-alias-state-warn-label',
+  business: '--dsw-alias-state-business-primary',
+  success: '--dsw-alias-state-success-primary',
+}
+
+/** Used only when a token is missing or unparsable: the host's own values in 0.1.0-rc.8. */
+const FALLBACK: Readonly<Record<'light' | 'dark', Readonly<Record<ColourRole, string>>>> = {
+  light: { background: '#ffffff', text: '#0f1115', textSecondary: '#61666b', star: '#81858c', contested: '#f59e0b', warnText: '#dd8629', business: '#4176e6', success: '#22c55e' },
+  dark: { background: '#151517', text: '#f9fafb', textSecondary: '#cfd3d6', star: '#adb2b8', contested: '#f59e0b', warnText: '#dd8629', business: '#679efe', success: '#22c55e' },
+}
+
+/** Hue turns (degrees) from the business accent for clusters 3 and up, chosen to stay clear of warn and error hues. */
+const DERIVED_HUES: readonly number[] = [55, -35, 90, -125, 30, -55]
+const FRAME_BUDGET_MS = 8
+const STAR_RADIUS = 6000
+const PICK_SLOP_PX = 6
+const CLICK_SLOP_PX = 5
+/** Camera motion per frame below which damping counts as finished and the loop idles. */
+const SETTLED_PX = 0.05
+
+/**
+ * Whether this browser can create the WebGL 2 context three.js needs. Creates and releases a throwaway context.
+ * @returns false without a DOM, without WebGL 2, or when creation throws
+ */
+export function webglAvailable(): boolean {
+  if (typeof document === 'undefined') return false
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2')
+    if (gl === null) return false
+    gl.getExtension('WEBGL_lose_context')?.loseContext()
+    return true
+  } catch {
+    // Creation refused by the browser or a blocklist: report no WebGL.
+    return false
+  }
+}
+
+/** Resolves one token to a colour three.js parses: hex and rgb()/hsl() directly, anything else through a canvas. */
+function resolveColour(raw: string, fallback: string, probe: () => CanvasRenderingContext2D | null): string {
+  const value = raw.trim()
+  if (value === '' || !CSS.supports('color', value)) return fallback
+  if (/^(#[0-9a-f]{3}|#[0-9a-f]{6}|rgba?\(|hsla?\()/i.test(value)) return `#${new Color(value).getHexString()}`
+  const context = probe()
+  if (context === null) return fallback
+  context.clearRect(0, 0, 1, 1)
+  context.fillStyle = value
+  context.fillRect(0, 0, 1, 1)
+  const [r = 0, g = 0, b = 0] = context.getImageData(0, 0, 1, 1).data
+  return `rgb(${r}, ${g}, ${b})`
+}
+
+/** Reads the theme from the tokens inherited by `element`; missing tokens fall back by the body's dark flag. */
+function readTheme(element: Element, probe: () => CanvasRenderingContext2D | null): NebulaTheme {
+  const dark = document.body.hasAttribute('data-ds-dark-theme') || matchMedia('(prefers-color-scheme: dark)').matches
+  const style = getComputedStyle(element)
+  const fallback = FALLBACK[dark ? 'dark' : 'light']
+  const colour = (role: ColourRole): string => resolveColour(style.getPropertyValue(TOKENS[role]), fallback[role], probe)
+  const business = new Color(colour('business'))
+  const hsl = business.getHSL({ h: 0, s: 0, l: 0 }, 'srgb')
+  const derived = DERIVED_HUES.map((turn) =>
+    `#${new Color().setHSL(MathUtils.euclideanModulo(hsl.h + turn / 360, 1), Math.max(0.5, hsl.s), hsl.l, 'srgb').getHexString()}`)
+  return {
+    palette: {
+      background: colour('background'),
+      edge: colour('textSecondary'),
+      star: colour('star'),
+      contested: colour('contested'),
+      clusters: [`#${business.getHexString()}`, colour('success'), ...derived],
+    },
+    text: colour('text'),
+    textSecondary: colour('textSecondary'),
+    warnText: colour('warnText'),
+  }
+}
+
+function styled<K extends keyof HTMLElementTagNameMap>(tag: K, css: string, text = ''): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag)
+  element.style.cssText = css
+  element.textContent = text
+  return element
+}
+
+const LABEL_CSS = 'position:absolute;left:0;top:0;white-space:nowrap;max-width:18em;overflow:hidden;text-overflow:ellipsis;'
+  + 'padding:0 2px;text-shadow:0 0 3px var(--nebula-halo),0 0 2px var(--nebula-halo);will-change:transform'
+
+class NebulaView implements NebulaHandle {
+  readonly #container: HTMLElement
+  readonly #handlers: NebulaHandlers
+  readonly #root = styled('div', 'position:relative;width:100%;height:100%;overflow:hidden')
+  readonly #canvas = styled('canvas', 'display:block;width:100%;height:100%;touch-action:none;outline-offset:-2px')
+  readonly #overlay = styled('div', 'position:absolute;inset:0;pointer-events:none;overflow:hidden;'
+    + 'font:12px/16px var(--dsw-font-family,system-ui,sans-serif)')
+  readonly #legend = styled('div', 'position:absolute;left:12px;bottom:12px;display:grid;gap:2px;color:var(--nebula-text-2)')
+  readonly #labels = new Map<string, HTMLElement>()
+  readonly #renderer: WebGLRenderer
+  readonly #camera = new PerspectiveCamera(50, 1, 0.5, STAR_RADIUS * 3)
+  readonly #controls: OrbitControls
+  readonly #scene: NebulaScene
+  readonly #raycaster = new Raycaster()
+  readonly #events = new AbortController()
+  readonly #observers: { disconnect(): void }[] = []
+  /** With reduced motion the layout settles unseen and the camera has no inertia. */
+  readonly #reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches
+  #probe: CanvasRenderingContext2D | null | undefined
+  #theme: NebulaTheme
+  #layout: ForceLayout
+  #ranked: GraphNode[] = []
+  #hovered: GraphNode | null = null
+  #hoveredEdge: GraphEdge | null = null
+  #pinned: string | null = null
+  #pressed: { x: number; y: number; id: number } | null = null
+  #moved = false
+  #frame = 0
+  #paused = false
+  #visible = true
+  #contextLost = false
+  #disposed = false
+
+  constructor(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers) {
+    this.#container = container
+    this.#handlers = handlers
+    try {
+      this.#renderer = new WebGLRenderer({ canvas: this.#canvas, antialias: true })
+    } catch (cause) {
+      throw new NebulaUnavailableError('three.js could not create a WebGL 2 context', { cause })
+    }
+    this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2))
+    this.#theme = readTheme(container, () => this.#colourProbe())
+    this.#scene = new NebulaScene({ palette: this.#theme.palette, starRadius: STAR_RADIUS })
+    this.#layout = createForceLayout(payload)
+    this.#canvas.tabIndex = 0
+    this.#canvas.setAttribute('role', 'img')
+    this.#root.append(this.#canvas, this.#overlay)
+    this.#overlay.setAttribute('aria-hidden', 'true')
+    this.#overlay.append(this.#legend)
+    container.append(this.#root)
+    this.#applyThemeToOverlay()
+
+    this.#controls = new OrbitControls(this.#camera, this.#canvas)
+    this.#controls.enableDamping = !this.#reducedMotion
+    this.#controls.dampingFactor = 0.12
+    this.#controls.minDistance = 5
+    this.#controls.maxDistance = STAR_RADIUS * 0.8
+    this.#controls.listenToKeyEvents(this.#canvas)
+    this.#controls.addEventListener('change', () => this.#invalidate())
+    this.#fitCamera()
+    this.#show(payload)
+    this.#listen()
+    this.#resize(container.clientWidth, container.clientHeight)
+  }
+
+  update(payload: GraphPayload): void {
+    if (this.#disposed) return
+    const previous = this.#layout.positions()
+    const known = payload.nodes.filter((node) => previous.has(node.id)).length
+    const warm = known > 0 && known >= payload.nodes.length / 2
+    this.#layout = createForceLayout(payload, warm ? { initial: previous, alpha: 0.3 } : {})
+    if (!warm) this.#fitCamera()
+    this.#show(payload)
+  }
+
+  setTheme(): void {
+    if (this.#disposed) return
+    const theme = readTheme(this.#container, () => this.#colourProbe())
+    if (JSON.stringify(theme) === JSON.stringify(this.#theme)) return
+    this.#theme = theme
+    this.#scene.setPalette(this.#theme.palette)
+    this.#applyThemeToOverlay()
+    this.#invalidate()
+  }
+
+  pause(): void {
+    this.#paused = true
+    this.#cancelFrame()
+  }
+
+  resume(): void {
+    this.#paused = false
+    this.#invalidate()
+  }
+
+  dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    this.#cancelFrame()
+    this.#events.abort()
+    for (const observer of this.#observers) observer.disconnect()
+    this.#controls.dispose()
+    this.#scene.dispose()
+    this.#renderer.dispose()
+    this.#renderer.forceContextLoss()
+    this.#labels.clear()
+    this.#root.remove()
+  }
+
+  #show(payload: GraphPayload): void {
+    this.#scene.sync(payload, this.#layout.positions())
+    this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
+    for (const [key, label] of this.#labels) {
+      const id = key.slice(2)
+      if (key.startsWith('n:') ? this.#scene.node(id) === undefined : this.#scene.edge(id) === undefined) {
+        label.remove()
+        this.#labels.delete(key)
+      }
+    }
+    if (this.#pinned !== null && this.#scene.node(this.#pinned) === undefined) this.#pinned = null
+    if (this.#hoveredEdge !== null) this.#hoveredEdge = this.#scene.edge(this.#hoveredEdge.id) ?? null
+    if (this.#hovered !== null && this.#scene.node(this.#hovered.id) === undefined) this.#setHover(null)
+    this.#scene.highlight(this.#hovered?.id ?? this.#pinned)
+    const contested = payload.edges.filter((edge) => edge.contested).length
+    const scheduled = payload.edges.filter((edge) => edge.scheduled && !edge.contested).length
+    const legend: HTMLElement[] = []
+    if (contested > 0) legend.push(styled('span', 'color:var(--nebula-warn)', `┄ dashed: ${contested} contested relation(s), not confirmed`))
+    if (scheduled > 0) legend.push(styled('span', 'opacity:0.8', `faint: ${scheduled} scheduled relation(s), not current yet`))
+    this.#legend.replaceChildren(...legend)
+    this.#canvas.setAttribute('aria-label', `Fact graph: ${payload.nodes.length} nodes and ${payload.edges.length} relations`
+      + (contested > 0 ? `, ${contested} contested (dashed, not confirmed)` : ''))
+    this.#invalidate()
+  }
+
+  #listen(): void {
+    const signal = this.#events.signal
+    const canvas = this.#canvas
+    canvas.addEventListener('pointermove', (event) => this.#onPointerMove(event), { signal })
+    canvas.addEventListener('pointerdown', (event) => {
+      this.#pressed = { x: event.clientX, y: event.clientY, id: event.pointerId }
+      this.#moved = false
+    }, { signal })
+    canvas.addEventListener('pointerup', (event) => this.#onPointerUp(event), { signal })
+    canvas.addEventListener('pointerleave', () => {
+      this.#hoveredEdge = null
+      this.#setHover(null)
+    }, { signal })
+    canvas.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || this.#pinned === null) return
+      this.#pinned = null
+      this.#scene.highlight(this.#hovered?.id ?? null)
+      this.#invalidate()
+    }, { signal })
+    canvas.addEventListener('webglcontextlost', () => {
+      this.#contextLost = true
+      this.#cancelFrame()
+    }, { signal })
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.#contextLost = false
+      this.#invalidate()
+    }, { signal })
+    document.addEventListener('visibilitychange', () => this.#invalidate(), { signal })
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.setTheme(), { signal })
+
+    const resize = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect
+      if (box !== undefined) this.#resize(box.width, box.height)
+    })
+    resize.observe(this.#container)
+    const visibility = new IntersectionObserver((entries) => {
+      this.#visible = entries[entries.length - 1]?.isIntersecting ?? true
+      if (this.#visible) this.#invalidate()
+      else this.#cancelFrame()
+    })
+    visibility.observe(this.#container)
+    const theme = new MutationObserver(() => this.setTheme())
+    theme.observe(document.body, { attributes: true, attributeFilter: ['data-ds-dark-theme', 'style'] })
+    this.#observers.push(resize, visibility, theme)
+  }
+
+  #running(): boolean {
+    return !this.#disposed && !this.#paused && this.#visible && !this.#contextLost
+      && document.visibilityState !== 'hidden' && this.#container.isConnected
+  }
+
+  #invalidate(): void {
+    if (this.#frame === 0 && this.#running()) this.#frame = requestAnimationFrame(() => this.#draw())
+  }
+
+  #cancelFrame(): void {
+    if (this.#frame !== 0) cancelAnimationFrame(this.#frame)
+    this.#frame = 0
+  }
+
+  #draw(): void {
+    this.#frame = 0
+    if (!this.#running()) return
+    let again = false
+    if (this.#layout.stopped === null) {
+      const until = performance.now() + FRAME_BUDGET_MS
+      while (performance.now() < until && this.#layout.tick(1));
+      this.#scene.setPositions(this.#layout.positions())
+      again = this.#layout.stopped === null
+      if (again && this.#reducedMotion) {
+        this.#invalidate()
+        return
+      }
+    }
+    const before = this.#camera.position.clone()
+    if (this.#controls.update() && this.#pixels(before.distanceTo(this.#camera.position)) > SETTLED_PX) again = true
+    this.#renderer.render(this.#scene.object, this.#camera)
+    this.#placeLabels()
+    if (again) this.#invalidate()
+  }
+
+  #resize(width: number, height: number): void {
+    if (width < 1 || height < 1) return
+    this.#renderer.setSize(width, height, false)
+    this.#camera.aspect = width / height
+    this.#camera.updateProjectionMatrix()
+    this.#invalidate()
+  }
+
+  /** Converts a world length at the orbit target's depth to screen pixels. */
+  #pixels(length: number): number {
+    const depth = this.#camera.position.distanceTo(this.#controls.target)
+    const height = Math.max(1, this.#canvas.clientHeight)
+    return (length * height) / Math.max(1e-6, 2 * depth * Math.tan(MathUtils.degToRad(this.#camera.fov / 2)))
+  }
+
+  #fitCamera(): void {
+    const halfFov = MathUtils.degToRad(this.#camera.fov / 2)
+    const distance = Math.min(STAR_RADIUS * 0.75, (this.#layout.radius * 0.85 + 20) / Math.sin(halfFov))
+    this.#controls.target.set(0, 0, 0)
+    this.#camera.position.set(0, distance * 0.25, distance)
+    this.#camera.lookAt(0, 0, 0)
+    this.#controls.update()
+  }
+
+  #colourProbe(): CanvasRenderingContext2D | null {
+    if (this.#probe === undefined) {
+      const canvas = document.createElement('canvas')
+      canvas.width = canvas.height = 1
+      this.#probe = canvas.getContext('2d', { willReadFrequently: true })
+    }
+    return this.#probe
+  }
+
+  #applyThemeToOverlay(): void {
+    const style = this.#overlay.style
+    style.setProperty('--nebula-text', this.#theme.text)
+    style.setProperty('--nebula-text-2', this.#theme.textSecondary)
+    style.setProperty('--nebula-warn', this.#theme.warnText)
+    style.setProperty('--nebula-halo', this.#theme.palette.background)
+  }
+
+  #onPointerMove(event: PointerEvent): void {
+    if (this.#pressed !== null && Math.hypot(event.clientX - this.#pressed.x, event.clientY - this.#pressed.y) > CLICK_SLOP_PX) this.#moved = true
+    if (event.buttons !== 0) return
+    const picked = this.#pick(event.clientX, event.clientY)
+    const edge = picked.node === undefined ? picked.edge ?? null : null
+    if (edge?.id !== this.#hoveredEdge?.id) {
+      this.#hoveredEdge = edge
+      this.#invalidate()
+    }
+    this.#setHover(picked.node ?? null)
+    this.#canvas.style.cursor = picked.node !== undefined || edge !== null ? 'pointer' : ''
+  }
+
+  #onPointerUp(event: PointerEvent): void {
+    const pressed = this.#pressed
+    this.#pressed = null
+    if (pressed === null || pressed.id !== event.pointerId || this.#moved) return
+    const picked = this.#pick(event.clientX, event.clientY)
+    this.#pinned = picked.node?.id ?? null
+    this.#scene.highlight(this.#hovered?.id ?? this.#pinned)
+    this.#invalidate()
+    if (picked.node !== undefined) this.#handlers.onSelectNode(picked.node)
+    else if (picked.edge !== undefined) this.#handlers.onSelectEdge(picked.edge)
+  }
+
+  #setHover(node: GraphNode | null): void {
+    if (node?.id === this.#hovered?.id) return
+    this.#hovered = node
+    this.#scene.highlight(node?.id ?? this.#pinned)
+    this.#invalidate()
+    this.#handlers.onHover(node)
+  }
+
+  /** The nearest star within a few pixels of the ray through the pointer, else the first edge within a few pixels. */
+  #pick(clientX: number, clientY: number): { node?: GraphNode; edge?: GraphEdge } {
+    const box = this.#canvas.getBoundingClientRect()
+    if (box.width < 1 || box.height < 1) return {}
+    const pointer = new Vector2(((clientX - box.left) / box.width) * 2 - 1, -((clientY - box.top) / box.height) * 2 + 1)
+    this.#raycaster.setFromCamera(pointer, this.#camera)
+    const ray = this.#raycaster.ray
+    const perPixel = (2 * Math.tan(MathUtils.degToRad(this.#camera.fov / 2))) / box.height
+    const offset = new Vector3()
+    let best: { node: GraphNode; depth: number } | undefined
+    this.#scene.forEachNode((node, position, radius, state) => {
+      const depth = offset.set(position.x, position.y, position.z).sub(ray.origin).dot(ray.direction)
+      if (depth <= 0) return
+      const reach = radius * (state === 'focus' ? 1.35 : 1) + PICK_SLOP_PX * perPixel * depth
+      if (ray.distanceSqToPoint(offset.set(position.x, position.y, position.z)) > reach * reach) return
+      if (best === undefined || depth < best.depth) best = { node, depth }
+    })
+    if (best !== undefined) return { node: best.node }
+    this.#raycaster.params.Line = { threshold: PICK_SLOP_PX * perPixel * this.#camera.position.distanceTo(this.#controls.target) }
+    const hit = this.#raycaster.intersectObjects(this.#scene.edgeLines(), false)[0]
+    const edge = hit === undefined ? undefined : this.#scene.edgeOf(hit.object)
+    return edge === undefined ? {} : { edge }
+  }
+
+  /** Places the most important labels that fit without overlap, always including the hovered and revealed ones. */
+  #placeLabels(): void {
+    const width = this.#overlay.clientWidth
+    const height = this.#overlay.clientHeight
+    const focus = this.#scene.focused
+    const wanted: { key: string; text: string; at: Vector3; lift: number; strong: boolean; warn: boolean; dim: boolean }[] = []
+    const perPixel = (2 * Math.tan(MathUtils.degToRad(this.#camera.fov / 2))) / Math.max(1, height)
+    const nodeLabel = (node: GraphNode, strong: boolean): void => {
+      const at = this.#scene.positionOf(node.id)
+      if (at === undefined) return
+      const point = new Vector3(at.x, at.y, at.z)
+      const lift = 4 + nodeRadiusPx(point, this.#camera.position, node, perPixel)
+      const text = node.id === this.#hovered?.id ? `${node.label} · ${node.factCount} fact${node.factCount === 1 ? '' : 's'}` : node.label
+      wanted.push({ key: `n:${node.id}`, text, at: point, lift, strong, warn: false, dim: this.#scene.nodeState(node.id) === 'dimmed' })
+    }
+    const edgeLabel = (edge: GraphEdge, text: string): void => {
+      const a = this.#scene.positionOf(edge.source)
+      const b = this.#scene.positionOf(edge.target)
+      if (a === undefined || b === undefined) return
+      const at = new Vector3((a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2)
+      wanted.push({ key: `e:${edge.id}`, text, at, lift: 0, strong: true, warn: edge.contested, dim: false })
+    }
+    if (this.#hovered !== null) nodeLabel(this.#hovered, true)
+    if (this.#hoveredEdge !== null) edgeLabel(this.#hoveredEdge, describeEdge(this.#hoveredEdge))
+    if (focus !== null) {
+      const near = this.#scene.neighbours(focus)
+      for (const node of this.#ranked) if (node.id === focus || near.has(node.id)) nodeLabel(node, node.id === focus)
+      this.#scene.forEachEdge((edge, state) => {
+        if (state === 'focus' && edge.contested && edge.id !== this.#hoveredEdge?.id) edgeLabel(edge, 'contested')
+      })
+    }
+    const budget = Math.max(6, Math.min(40, Math.round((width * height) / 30000)))
+    for (const node of this.#ranked.slice(0, budget)) nodeLabel(node, false)
+
+    const placed: { x: number; y: number; w: number }[] = []
+    const shown = new Set<string>()
+    for (const label of wanted) {
+      if (shown.has(label.key)) continue
+      const ndc = label.at.clone().project(this.#camera)
+      if (ndc.z > 1 || ndc.z < -1) continue
+      const x = ((ndc.x + 1) / 2) * width
+      const y = ((1 - ndc.y) / 2) * height - label.lift
+      if (x < 0 || x > width || y < 0 || y > height) continue
+      const w = Math.min(label.text.length, 30) * 6.6 + 8
+      const clash = placed.some((other) => Math.abs(other.x - x) < (other.w + w) / 2 && Math.abs(other.y - y) < 16)
+      if (clash && !label.strong) continue
+      placed.push({ x, y, w })
+      shown.add(label.key)
+      let element = this.#labels.get(label.key)
+      if (element === undefined) {
+        element = styled('div', LABEL_CSS)
+        this.#labels.set(label.key, element)
+        this.#overlay.append(element)
+      }
+      if (element.textContent !== label.text) element.textContent = label.text
+      element.style.color = label.warn ? 'var(--nebula-warn)' : label.strong ? 'var(--nebula-text)' : 'var(--nebula-text-2)'
+      element.style.fontWeight = label.strong ? '600' : ''
+      element.style.opacity = label.dim ? '0.45' : ''
+      element.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -100%)`
+      element.style.display = ''
+    }
+    for (const [key, element] of this.#labels) if (!shown.has(key)) element.style.display = 'none'
+  }
+}
+
+function nodeRadiusPx(at: Vector3, eye: Vector3, node: GraphNode, perPixel: number): number {
+  return nodeRadius(node) / Math.max(1e-6, perPixel * at.distanceTo(eye))
+}
+
+function describeEdge(edge: GraphEdge): string {
+  const status = edge.contested ? 'contested, not confirmed' : edge.scheduled ? 'scheduled' : 'current'
+  return `${edge.label} · ${status} · ${edge.factIds.length} fact${edge.factIds.length === 1 ? '' : 's'}`
+}
+
+/**
+ * Mounts the nebula into `container`, which must have a size (the view fills it and follows its resizes).
+ * @param container - an element with a definite width and height; the view appends one child and removes it on dispose
+ * @param payload - the graph to draw
+ * @param handlers - hover and selection callbacks
+ * @returns the handle to update, re-theme, pause, resume and dispose the view
+ * @throws NebulaUnavailableError when WebGL 2 is unavailable
+ */
+export function mountNebula(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers): NebulaHandle {
+  if (!webglAvailable()) throw new NebulaUnavailableError('WebGL 2 is not available in this browser')
+  return new NebulaView(container, payload, handlers)
+}

@@ -1,0 +1,229 @@
+/**
+ * The React components the client registers into host seats: the sidebar entry, the overlay that hosts the page,
+ * the conversation drawer, the toast stack, the session header button (badge and mark) and the turn-tail card.
+ * They render from the plugin's sources and call back into AppState; the page itself is the Lit <fm-page>.
+ */
+import type { AppState, DrawerState, PageState, Summary, Toast } from './app-state.ts'
+import { callVerb } from './api.ts'
+import { formatInstant, STATUS_LABEL } from './format.ts'
+import type { ReactLike, ReactNode } from './host.ts'
+import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
+
+type Use<T> = <R>(select: (snapshot: T) => R) => R
+type Props = Record<string, unknown>
+
+/** What the turn-tail `select` hands the card. */
+export interface TurnMatch {
+  readonly turn: number
+  readonly wrote: number
+  readonly produced: readonly string[]
+  readonly openFile: ((path: string) => void) | null
+}
+
+const buttonStyle = {
+  font: 'inherit', color: 'var(--dsw-alias-label-secondary)', background: 'transparent', border: 0, cursor: 'pointer',
+  padding: '4px 8px', borderRadius: 8, display: 'inline-flex', alignItems: 'center', gap: 6,
+}
+/** Matches the host's own header buttons (Session log): a bordered pill. */
+const pillStyle = {
+  ...buttonStyle, color: 'var(--dsw-alias-label-primary)', border: '1px solid var(--dsw-alias-border-l2)', borderRadius: 16,
+  height: 30, padding: '0 12px', fontSize: 13, boxSizing: 'border-box',
+}
+const chipStyle = {
+  ...buttonStyle, color: 'var(--dsw-alias-label-secondary)', background: 'var(--dsw-alias-bg-module-platform)', borderRadius: 6,
+  padding: '1px 8px', fontSize: 12,
+}
+const badgeStyle = {
+  minWidth: 18, padding: '0 5px', borderRadius: 9, fontSize: 11, lineHeight: '18px', textAlign: 'center',
+  background: 'var(--dsw-alias-state-warn-primary, var(--dsw-alias-brand-primary))', color: 'var(--dsw-alias-label-primary-inverted)',
+}
+
+/** The sidebar foot entry that opens and closes the page. */
+export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const open = (props['usePage'] as Use<PageState>)((state) => state.open)
+    const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
+    const wide = props['wide'] !== false
+    return react.createElement('button', {
+      type: 'button', 'aria-label': 'Fact memory', 'aria-pressed': open, 'data-fm': 'sidebar-entry',
+      onClick: props['toggle'], title: 'Fact memory',
+      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8 },
+    }, memoryIcon(react, 16), wide ? 'Fact memory' : null, badge > 0 ? react.createElement('span', { style: badgeStyle }, String(badge)) : null)
+  }
+}
+
+/** The plugin's icon: a star with two orbits, drawn in the current text colour. */
+function memoryIcon(react: ReactLike, size: number): ReactNode {
+  const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.3 }
+  return react.createElement('svg', { width: size, height: size, viewBox: '0 0 16 16', 'aria-hidden': true, style: { flex: 'none' } },
+    react.createElement('circle', { cx: 8, cy: 8, r: 2, fill: 'currentColor' }),
+    react.createElement('ellipse', { cx: 8, cy: 8, rx: 6.5, ry: 3, ...stroke }),
+    react.createElement('ellipse', { cx: 8, cy: 8, rx: 6.5, ry: 3, transform: 'rotate(60 8 8)', ...stroke }))
+}
+
+/** The overlay entry that draws the page as a full panel while it is open. */
+export function pageOverlay(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const open = (props['usePage'] as Use<PageState>)((state) => state.open)
+    const app = props['app'] as AppState
+    const LitHost = props['LitHost'] as (props: Props) => ReactNode
+    react.useEffect(() => {
+      if (!open) return undefined
+      const onKey = (event: KeyboardEvent): void => {
+        const target = event.composedPath()[0]
+        const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+        if (event.key === 'Escape' && !typing) app.close()
+      }
+      document.addEventListener('keydown', onKey)
+      return () => document.removeEventListener('keydown', onKey)
+    }, [open])
+    if (!open) return null
+    return react.createElement('div', {
+      'data-fm': 'page', role: 'dialog', 'aria-label': 'Fact memory',
+      style: {
+        position: 'fixed', inset: 12, pointerEvents: 'auto', zIndex: 40, borderRadius: 12, overflow: 'hidden',
+        boxShadow: 'var(--dsw-shadow-lv3)', border: '1px solid var(--dsw-alias-border-l2)', background: 'var(--dsw-alias-bg-base)',
+      },
+    }, react.createElement(LitHost, { tag: 'fm-page', props: { app, closePage: () => app.close() } }))
+  }
+}
+
+/** The page as an application panel (`main`, on hosts that have it): no overlay, no close button. */
+export function mainPanel(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const LitHost = props['LitHost'] as (props: Props) => ReactNode
+    return react.createElement('div', { 'data-fm': 'panel', style: { height: '100%', minHeight: 0 } },
+      react.createElement(LitHost, { tag: 'fm-page', props: { app: props['app'], closePage: undefined } }))
+  }
+}
+
+/** The icon of the panel's sidebar row (`sidebar.panellist`; the host draws the label). */
+export function panelIcon(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
+    const size = typeof props['size'] === 'number' ? props['size'] : 16
+    return react.createElement('span', { 'aria-hidden': true, style: { display: 'inline-flex', position: 'relative' } }, memoryIcon(react, size),
+      badge > 0 ? react.createElement('span', { style: { ...badgeStyle, position: 'absolute', top: -6, right: -12 } }, String(badge)) : null)
+  }
+}
+
+/** The toast stack; a toast may carry an action (Undo) and can be dismissed. */
+export function toastStack(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const toasts = (props['useToasts'] as Use<readonly Toast[]>)((list) => list)
+    const app = props['app'] as AppState
+    return react.createElement('div', {
+      'aria-live': 'polite',
+      style: { position: 'fixed', right: 20, bottom: 20, display: 'flex', flexDirection: 'column', gap: 8, zIndex: 60, maxWidth: 420 },
+    }, ...toasts.map((toast) => react.createElement('div', {
+      key: toast.id, role: 'status', 'data-fm': 'toast',
+      style: {
+        pointerEvents: 'auto', display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 10,
+        background: 'var(--dsw-alias-toast-bg, var(--dsw-alias-bg-layer-3))', color: 'var(--dsw-alias-label-primary-inverted, var(--dsw-alias-label-primary))',
+        boxShadow: 'var(--dsw-shadow-lv2)', fontSize: 13, lineHeight: '18px',
+      },
+    },
+    react.createElement('span', { style: { flex: 1 } }, toast.tone === 'error' ? `⚠ ${toast.text}` : toast.text),
+    toast.action === null ? null : react.createElement('button', {
+      type: 'button', style: { ...buttonStyle, color: 'inherit', fontWeight: 600 },
+      onClick: () => { app.dismiss(toast.id); void toast.action?.run() },
+    }, toast.action.label),
+    react.createElement('button', { type: 'button', 'aria-label': 'Dismiss', style: { ...buttonStyle, color: 'inherit' }, onClick: () => app.dismiss(toast.id) }, '✕'))))
+  }
+}
+
+/** The session header button: opens the page; its badge counts pending proposals and open conflicts; a mark shows this conversation wrote facts. */
+export function headerButton(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
+    const sessionId = (props['sessionId'] ?? props['ownSessionId']) as string | undefined
+    const wrote = (props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>)((all) => (sessionId === undefined ? 0 : all[sessionId]?.facts ?? 0))
+    const app = props['app'] as AppState
+    return react.createElement('span', { style: { display: 'inline-flex', alignItems: 'center', gap: 4 } },
+      wrote > 0 ? react.createElement('button', {
+        type: 'button', 'data-fm': 'session-mark', title: `This conversation wrote ${wrote} fact${wrote === 1 ? '' : 's'}`,
+        'aria-label': `This conversation wrote ${wrote} facts`, style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: null }),
+      }, '◉', ` ${wrote}`) : null,
+      react.createElement('button', {
+        type: 'button', 'data-fm': 'header-button', 'aria-label': `Memory${badge > 0 ? `, ${badge} waiting for review` : ''}`,
+        style: pillStyle, onClick: () => app.open(badge > 0 ? (app.summary.getSnapshot().pendingProposals > 0 ? 'proposals' : 'conflicts') : 'library'),
+      }, 'memory', badge > 0 ? react.createElement('span', { style: badgeStyle, 'data-fm': 'badge' }, String(badge)) : null))
+  }
+}
+
+/** The card under an assistant turn that wrote facts. */
+export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const matched = props['matched'] as TurnMatch
+    const sessionId = (props['sessionId'] ?? props['ownSessionId']) as string | undefined
+    const counts = (props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>)((all) =>
+      (sessionId === undefined ? undefined : all[sessionId]?.turns.find((turn) => turn.turn === matched.turn)))
+    const app = props['app'] as AppState
+    // A card mounts when a turn that wrote facts closes: re-read the conversation's counts and the badge then.
+    react.useEffect(() => {
+      if (sessionId !== undefined) void app.refreshSession(sessionId)
+    }, [sessionId, matched.turn, matched.wrote])
+    const facts = counts?.facts ?? matched.wrote
+    const parts = [`this turn wrote ${facts} fact${facts === 1 ? '' : 's'}`]
+    if ((counts?.pending ?? 0) > 0) parts.push(`${counts?.pending} pending review`)
+    if ((counts?.unsettled ?? 0) > 0) parts.push(`${counts?.unsettled} unsettled`)
+    return react.createElement('div', {
+      'data-fm': 'turn-tail',
+      style: { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 12, lineHeight: '18px', color: 'var(--dsw-alias-label-secondary)', padding: '4px 0' },
+    },
+    react.createElement('span', null, `◎ Fact memory: ${parts.join(' · ')}`),
+    react.createElement('button', {
+      type: 'button', style: { ...buttonStyle, fontSize: 12, border: '1px solid var(--dsw-alias-border-l2)' },
+      onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: matched.turn }),
+    }, 'View'),
+    // This card takes the seat ahead of the host's produced-files card, so it carries the turn's files itself.
+    matched.produced.length === 0 ? null : react.createElement('span', { style: { marginLeft: 8 } }, 'Produced'),
+    ...matched.produced.slice(0, 3).map((path) => react.createElement('button', {
+      key: path, type: 'button', title: path, style: chipStyle, onClick: () => matched.openFile?.(path),
+    }, path.split(/[\\/]/u).at(-1) ?? path)),
+    matched.produced.length > 3 ? react.createElement('span', null, `+ ${matched.produced.length - 3} files`) : null)
+  }
+}
+
+/** The drawer listing what one conversation wrote, turn by turn. */
+export function conversationDrawer(react: ReactLike): (props: Props) => ReactNode {
+  return (props) => {
+    const drawer = (props['useDrawer'] as Use<DrawerState>)((state) => state)
+    const app = props['app'] as AppState
+    const [facts, setFacts] = react.useState<readonly FactView[] | undefined>(undefined)
+    react.useEffect(() => {
+      if (drawer.sessionId === null) return undefined
+      let live = true
+      setFacts(undefined)
+      void callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }).then((answer) => {
+        if (live) setFacts(answer.ok ? answer.data.facts : [])
+      })
+      return () => { live = false }
+    }, [drawer.sessionId])
+    if (drawer.sessionId === null) return null
+    const close = (): void => app.drawer.set({ sessionId: null, turn: null })
+    const shown = (facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
+    return react.createElement('aside', {
+      'data-fm': 'drawer', 'aria-label': 'What this conversation wrote',
+      style: {
+        position: 'fixed', top: 12, right: 12, bottom: 12, width: 'min(420px, 90vw)', pointerEvents: 'auto', zIndex: 45, overflow: 'auto',
+        padding: 16, borderRadius: 12, border: '1px solid var(--dsw-alias-border-l2)', background: 'var(--dsw-alias-bg-base)',
+        color: 'var(--dsw-alias-label-primary)', boxShadow: 'var(--dsw-shadow-lv3)', fontSize: 13, lineHeight: '18px',
+      },
+    },
+    react.createElement('div', { style: { display: 'flex', alignItems: 'center', gap: 8 } },
+      react.createElement('strong', { style: { flex: 1 } }, drawer.turn === null ? 'Facts from this conversation' : `Facts from turn ${drawer.turn}`),
+      drawer.turn === null ? null : react.createElement('button', { type: 'button', style: buttonStyle, onClick: () => app.drawer.set({ ...drawer, turn: null }) }, 'Whole conversation'),
+      react.createElement('button', { type: 'button', 'aria-label': 'Close', style: buttonStyle, onClick: close }, '✕')),
+    facts === undefined ? react.createElement('p', null, 'Loading…')
+      : shown.length === 0 ? react.createElement('p', null, 'Nothing recorded for this part of the conversation.')
+        : react.createElement('ul', { style: { listStyle: 'none', padding: 0 } }, ...shown.map((fact) => react.createElement('li', {
+          key: fact.id, style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
+        },
+        react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
+          `${fact.subject} · ${fact.property}: ${fact.value}`),
+        react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt)}`)))))
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The browser half's DOM-free logic, run in Node: reading the settings schema the host serves, the per-turn fold
+ * the turn-tail card selects on, and the one-hop tree geometry.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { readSettingsSchema } from '../client/settings-schema.ts'
+import { treeLayout } from '../client/tree-layout.ts'
+import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
+import type { SessionEventLike } from '../client/host.ts'
+import { Config, INACTIVE_KEYS } from '../src/config.ts'
+import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
+
+describe('the settings card reads the schema the host serves', () => {
+  // The host's describe mirror carries `schema.toJSON()` of the registered Config.
+  const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
+
+  it('finds three sections: the master switch alone, the everyday keys, and Advanced folded', () => {
+    assert.equal(sections.length, 3)
+    assert.deepEqual(sections[0]?.fields.map((field) => field.key), ['enabled'])
+    assert.equal(sections[0]?.folded, false)
+    assert.equal(sections[1]?.folded, false)
+    assert.equal(sections[2]?.title, 'Advanced')
+    assert.equal(sections[2]?.folded, true)
+  })
+
+  it('types every one of the configuration keys, with defaults and bounds', () => {
+    const fields = new Map(sections.flatMap((section) => section.fields).map((field) => [field.key, field]))
+    const keys = Object.keys((Config as unknown as (value: object) => Record<string, unknown>)({}))
+    assert.deepEqual([...fields.keys()].sort(), keys.sort())
+    for (const key of INACTIVE_KEYS) assert.ok(fields.has(key), key)
+    assert.deepEqual(fields.get('enabled'), { key: 'enabled', kind: 'boolean', description: fields.get('enabled')?.description, defaultValue: true, min: undefined, max: undefined, step: undefined, options: [], role: undefined })
+    const limit = fields.get('searchLimit')
+    assert.deepEqual([limit?.kind, limit?.defaultValue, limit?.min, limit?.max], ['number', 5, 1, 10])
+    const source = fields.get('llmSource')
+    assert.deepEqual([source?.kind, source?.options], ['enum', ['host', 'custom']])
+    assert.equal(fields.get('dataDir')?.kind, 'string')
+  })
+
+  it('gives nothing back for a shape it does not understand instead of throwing', () => {
+    assert.deepEqual(readSettingsSchema(undefined), [])
+    assert.deepEqual(readSettingsSchema({ uid: 1 }), [])
+    assert.deepEqual(readSettingsSchema({ uid: 9, refs: { 9: { type: 'string' } } }), [])
+  })
+})
+
+describe('the turn fold counts memory_write calls that stored something', () => {
+  /** Run events through the definition the way the conversation engine does, one context per turn. */
+  function fold(events: readonly SessionEventLike[]): Map<number, unknown> {
+    const states = new Map<string, unknown>()
+    for (const event of events) {
+      const matched = factTurnDefinition.match(event)
+      if (matched === null) continue
+      const match = { event }
+      if (matched.role === 'start') states.set(matched.id, factTurnDefinition.start(undefined, match))
+      else if (states.has(matched.id)) states.set(matched.id, factTurnDefinition.update({ state: states.get(matched.id) as never }, match))
+    }
+    const published = new Map<number, unknown>()
+    for (const state of states.values()) {
+      const data = factTurnDefinition.buildLocationData({ state: state as never }, 'turn')
+      assert.equal(factTurnDefinition.buildLocationData({ state: state as never }, 'step'), null)
+      if (data !== null) {
+        assert.equal(data.key, TURN_DATA_KEY)
+        published.set(data.turn, data.value)
+      }
+    }
+    return published
+  }
+  let seq = 0
+  const start = (turn: number): SessionEventLike => ({ type: 'turn/start', seq: ++seq, data: { turn } })
+  const call = (turn: number, name: string, callId: string): SessionEventLike => ({ type: 'tool/call', seq: ++seq, data: { turn, name, callId } })
+  const result = (turn: number, callId: string, text: string, surfaceOp = 'append'): SessionEventLike =>
+    ({ type: 'tool/result', seq: ++seq, surfaceOp, data: { turn, message: { source: { callId }, content: [{ type: 'text', text }] } } })
+
+  it('counts saved, conflict and pending outcomes, not refusals, other tools or replacements', () => {
+    const published = fold([
+      start(1),
+      call(1, 'memory_write', 'a'), result(1, 'a', 'outcome: saved\nSaved billing-api · port = 7801.'),
+      call(1, 'memory_write', 'b'), result(1, 'b', 'outcome: refused\nThat looks like a credential.'),
+      call(1, 'bash', 'c'), result(1, 'c', 'outcome: saved'),
+      call(1, 'memory_write', 'd'), result(1, 'd', 'outcome: conflict\n…'),
+      result(1, 'd', 'outcome: conflict\n…', 'replace'),
+      start(2),
+      call(2, 'memory_write', 'e'), result(2, 'e', 'outcome: pending\n…'),
+      start(3),
+      call(3, 'memory_search', 'f'), result(3, 'f', 'outcome: saved'),
+    ])
+    assert.deepEqual(Object.fromEntries(published), { 1: { turn: 1, wrote: 2 }, 2: { turn: 2, wrote: 1 }, 3: { turn: 3, wrote: 0 } })
+  })
+
+  it('reads results whose first block nests its text', () => {
+    const nested: SessionEventLike = { type: 'tool/result', seq: ++seq, data: { turn: 4, message: { source: { callId: 'g' }, content: [{ content: [{ text: 'outcome: ' }, { text: 'saved' }] }] } } }
+    assert.deepEqual(Object.fromEntries(fold([start(4), call(4, 'memory_write', 'g'), nested])), { 4: { turn: 4, wrote: 1 } })
+  })
+
+  it('publishes under its own kind, as the host requires', () => {
+    assert.equal(factTurnDefinition.kind, TURN_DATA_KEY)
+  })
+
+  it('ignores events without a turn', () => {
+    assert.equal(factTurnDefinition.match({ type: 'tool/call', seq: 1, data: { name: 'memory_write' } }), null)
+  })
+})
+
+describe('the one-hop tree geometry', () => {
+  const node = (id: string, degree: number): GraphNode => ({ id, label: id, kind: 'entity', degree } as unknown as GraphNode)
+  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target } as unknown as GraphEdge)
+  const payload = (center: GraphNode | null, nodes: GraphNode[], edges: GraphEdge[]): GraphPayload =>
+    ({ view: 'tree', scope: 'current', center, nodes, edges } as unknown as GraphPayload)
+
+  it('puts the centre in the middle and the neighbours on a ring around it', () => {
+    const hub = node('hub', 3)
+    const layout = treeLayout(payload(hub, [node('c', 1), hub, node('a', 1), node('b', 1)], [edge('hub', 'a'), edge('hub', 'b'), edge('hub', 'zzz')]), 400, 300)
+    const at = new Map(layout.nodes.map((placed) => [placed.node.id, placed]))
+    assert.deepEqual([at.get('hub')?.x, at.get('hub')?.y], [200, 150])
+    const radius = 300 / 2 - 60
+    for (const id of ['a', 'b', 'c']) {
+      const placed = at.get(id)
+      assert.ok(placed !== undefined)
+      assert.ok(Math.abs(Math.hypot(placed.x - 200, placed.y - 150) - radius) < 1e-9, id)
+    }
+    // The first neighbour in id order sits at the top; an edge to a node not drawn is left out.
+    assert.ok(Math.abs((at.get('a')?.x ?? 0) - 200) < 1e-9)
+    assert.deepEqual(layout.edges.map((placed) => placed.edge.target), ['a', 'b'])
+    assert.deepEqual(layout.edges[0] && [layout.edges[0].x1, layout.edges[0].y1], [200, 150])
+  })
+
+  it('without a centre picks the best-connected node, and draws nothing for an empty graph', () => {
+    const layout = treeLayout(payload(null, [node('a', 1), node('b', 4)], []), 400, 400)
+    assert.equal(layout.nodes.find((placed) => placed.x === 200 && placed.y === 200)?.node.id, 'b')
+    assert.deepEqual(treeLayout(payload(null, [], []), 400, 400), { nodes: [], edges: [] })
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * A real Chromium (Debian's package, or FACT_MEMORY_CHROMIUM) driven by playwright-core, opened on a booted DSH web
+ * host. Console errors and page errors are collected so a test can assert the page ran clean.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { REPO_ROOT } from './dsh-host.ts'
+
+/** Where tests leave their screenshots for a person to look at. */
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts')
+
+/** The Chromium binary, or a clear error naming how to get one. */
+export function chromiumPath(): string {
+  const candidates = [process.env['FACT_MEMORY_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((path): path is string => path !== undefined && path !== '')
+  const found = candidates.find((path) => existsSync(path))
+  if (found === undefined) throw new Error('no Chromium found: install Debian\'s `chromium` package (.ci/run does) or set FACT_MEMORY_CHROMIUM')
+  return found
+}
+
+/** Launch options for a headless, quiet Chromium. */
+export interface LaunchOptions {
+  /** Switch WebGL off, to exercise the graph's SVG fallback. */
+  readonly webgl?: boolean
+}
+
+/**
+ * Launch Chromium.
+ * @param options - see LaunchOptions.
+ * @returns the browser.
+ */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--no-first-run', '--disable-dev-shm-usage']
+  // SwiftShader gives headless Chromium a software WebGL; --disable-3d-apis takes WebGL away entirely.
+  args.push(options.webgl === false ? '--disable-3d-apis' : '--enable-unsafe-swiftshader', '--use-angle=swiftshader')
+  return chromium.launch({ executablePath: chromiumPath(), args })
+}
+
+/** Hosts whose notice has been acknowledged. */
+const acknowledged = new Set<string>()
+
+/** A page on the host with its collected errors. */
+export interface HostPage {
+  readonly context: BrowserContext
+  readonly page: Page
+  /** Console errors and uncaught page errors, in order. */
+  readonly errors: string[]
+}
+
+/**
+ * Open the host's web UI in a fresh context and get past the first-run notice.
+ * @param browser - a launched browser.
+ * @param url - the host's base URL.
+ * @param viewport - the window size.
+ * @param colorScheme - the preferred colour scheme.
+ * @returns the page and its error log.
+ */
+export async function openHost(browser: Browser, url: string, viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  const context = await browser.newContext({ viewport, colorScheme })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
+  page.on('pageerror', (error) => { errors.push(`pageerror: ${error.message}`) })
+  await page.goto(url, { waitUntil: 'domcontentloaded' })
+  await page.locator('[data-fm="sidebar-entry"]').first().waitFor({ state: 'attached', timeout: 30_000 })
+  // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
+  // acknowledgement in its settings, so it shows once per DSH home.
+  if (!acknowledged.has(url)) {
+    const notice = page.getByRole('dialog').getByRole('button', { name: /^(Continue|继续)$/u })
+    try {
+      await notice.first().click({ timeout: 15_000 })
+    } catch {
+      // This home had already acknowledged it.
+    }
+    acknowledged.add(url)
+  }
+  return { context, page, errors }
+}
+
+/**
+ * Save a screenshot under test-artifacts/.
+ * @param page - the page.
+ * @param name - the file name without extension.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const path = join(ARTIFACTS, `${name}.png`)
+  await page.screenshot({ path })
+  return path
+}

@@ -1,0 +1,156 @@
+/**
+ * The fact library from an empty store to a full one, and the turn-tail seat shared with the host's produced-files
+ * card, in Debian's Chromium against a real DSH rc.8 web host with its own throwaway home.
+ */
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
+import { FactMemoryApi, hostApi, writeCall } from './helpers/fact-memory-web.ts'
+import { FakeModel } from './helpers/fake-model.ts'
+
+let model: FakeModel
+let home: DshHome
+let host: WebHost
+let browser: Browser
+let api: FactMemoryApi
+
+before(async () => {
+  model = await FakeModel.start()
+  home = createDshHome()
+  host = await startWebHost(home, model.url)
+  api = new FactMemoryApi(host.url)
+  await hostApi(host.url, 'workspace.create', { path: home.workspace })
+  browser = await launchBrowser()
+})
+
+after(async () => {
+  await browser?.close()
+  await host?.stop()
+  await model?.close()
+  home?.remove()
+})
+
+async function openLibrary(viewport?: { width: number; height: number }): Promise<HostPage> {
+  const opened = await openHost(browser, host.url, viewport)
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
+  return opened
+}
+
+const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')
+
+async function finish(opened: HostPage): Promise<void> {
+  await opened.context.close()
+  assert.deepEqual(opened.errors, [], 'the browser logged errors')
+}
+
+/** Poll a condition for up to 15 s. */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+describe('the fact library in a real browser', () => {
+  it('explains an empty store in one sentence you can copy, and the graph says there is nothing yet', async () => {
+    const opened = await openLibrary()
+    const { page } = opened
+    const empty = page.locator('fm-library [data-fm="empty"]')
+    await empty.waitFor()
+    assert.match(await empty.innerText(), /Nothing is remembered yet/u)
+    assert.equal(await empty.getByRole('button', { name: 'Copy the sentence' }).count(), 1)
+    await screenshot(page, 'library-empty')
+    await page.locator('fm-page nav button[data-tab="graph"]').click()
+    await page.locator('fm-graph').getByText(/No relations yet/u).waitFor()
+    await finish(opened)
+  })
+
+  it('pages 100 facts at a time, searches with / and Esc, and remembers the last five queries', async () => {
+    const lines = Array.from({ length: 130 }, (_, index) => JSON.stringify({ subject: `service-${String(index).padStart(3, '0')}`, property: 'port', value: String(8000 + index) }))
+    const preview = await api.ok('import', { mode: 'preview', content: `${lines.join('\n')}\n` })
+    await api.ok('import', { mode: 'commit', content: `${lines.join('\n')}\n`, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+
+    const opened = await openLibrary()
+    const { page } = opened
+    await until(async () => await rows(page).count() === 100, 'the first page')
+    await page.locator('fm-library').getByRole('button', { name: 'Load more' }).click()
+    await until(async () => await rows(page).count() === 130, 'the second page')
+    assert.equal(await page.locator('fm-library').getByRole('button', { name: 'Load more' }).count(), 0)
+
+    const search = page.locator('fm-library input[type="search"]')
+    await page.locator('fm-library [data-fm="fact-list"]').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('/')
+    assert.equal(await search.evaluate((input) => input === (input.getRootNode() as unknown as { activeElement: unknown }).activeElement), true, '/ focuses the search')
+    for (const query of ['service-001', 'service-002', 'service-003', 'service-004', 'service-005', 'service-006']) {
+      await search.fill(query)
+      await search.press('Enter')
+      await until(async () => await rows(page).count() === 1 && (await rows(page).first().innerText()).includes(query), `the search for ${query}`)
+    }
+    const recent = page.locator('fm-library [aria-label="Recent searches"] button')
+    assert.deepEqual(await recent.allInnerTexts(), ['service-006', 'service-005', 'service-004', 'service-003', 'service-002'])
+    await search.press('Escape')
+    assert.equal(await search.inputValue(), '')
+    await until(async () => await rows(page).count() === 100, 'the cleared search')
+    await recent.filter({ hasText: 'service-004' }).click()
+    await until(async () => await rows(page).count() === 1, 'a recent query re-run')
+    await finish(opened)
+  })
+
+  it('below 1180px the detail is a bottom sheet that its backdrop closes', async () => {
+    const opened = await openLibrary({ width: 1000, height: 800 })
+    const { page } = opened
+    await rows(page).first().click()
+    const backdrop = page.locator('fm-library [data-fm="sheet-backdrop"]')
+    await backdrop.waitFor()
+    await page.locator('fm-library [data-fm="detail"]').waitFor()
+    await screenshot(page, 'library-sheet-1000')
+    await backdrop.click({ position: { x: 20, y: 20 } })
+    await page.locator('fm-library [data-fm="detail"]').waitFor({ state: 'detached' })
+    await finish(opened)
+  })
+})
+
+describe('the turn-tail seat shared with the host', () => {
+  /** Send one message through the composer and wait for the scripted turn to finish. */
+  async function turn(page: Page, text: string, steps: Parameters<FakeModel['enqueue']>): Promise<void> {
+    model.reset()
+    model.enqueue(...steps)
+    const box = page.locator('textarea').first()
+    await box.fill(text)
+    await box.press('Enter')
+    await until(async () => model.agentRequests().length >= steps.length, 'the turn')
+  }
+
+  it('leaves the produced-files card to the host on a turn without facts, and carries the files on a turn with facts', async () => {
+    const opened = await openHost(browser, host.url)
+    const { page } = opened
+    await turn(page, 'Write notes.md please.', [
+      { toolCalls: [{ name: 'write', arguments: { file_path: join(home.workspace, 'notes.md'), content: '# notes\n' } }] },
+      { text: 'Written.' },
+    ])
+    await until(async () => existsSync(join(home.workspace, 'notes.md')), 'the file')
+    // The host's own card names the file; ours stays away.
+    await page.getByText('notes.md').filter({ visible: true }).first().waitFor()
+    await page.waitForTimeout(1000)
+    assert.equal(await page.locator('[data-fm="turn-tail"]').count(), 0)
+    await screenshot(page, 'turn-without-facts')
+
+    await turn(page, 'Write todo.md, and remember that reports-api runs on port 7500.', [
+      { toolCalls: [{ name: 'write', arguments: { file_path: join(home.workspace, 'todo.md'), content: '- ship\n' } }] },
+      { toolCalls: [writeCall({ subject: 'reports-api', property: 'port', value: '7500', evidence: 'explicit_user', quote: 'reports-api runs on port 7500' })] },
+      { text: 'Done both.' },
+    ])
+    const card = page.locator('[data-fm="turn-tail"]')
+    await card.waitFor({ timeout: 30_000 })
+    assert.match(await card.innerText(), /this turn wrote 1 fact/u)
+    await card.getByRole('button', { name: /todo\.md/u }).waitFor()
+    await screenshot(page, 'turn-with-facts-and-files')
+    await finish(opened)
+  })
+})
