@@ -7,10 +7,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
-import { converse, FactMemoryApi, hostApi, writeCall } from './helpers/fact-memory-web.ts'
-import { FakeModel, messageText } from './helpers/fake-model.ts'
+import type { DshHome, WebHost } from './helpers/dsh-host.ts'
+import { converse, hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { messageText, type FakeModel } from './helpers/fake-model.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
+let env: PageHost | undefined
 let model: FakeModel
 let home: DshHome
 let host: WebHost
@@ -20,11 +22,8 @@ let api: FactMemoryApi
 const SEED_PROMPT = 'billing-api runs on port 7801. team payments owns billing-api. Ana leads team payments. orders-api runs on port 7000.'
 
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
-  host = await startWebHost(home, model.url)
-  api = new FactMemoryApi(host.url)
-  await hostApi(host.url, 'workspace.create', { path: home.workspace })
+  env = await startPageHost();
+  ({ model, home, host, browser, api } = env)
   await converse(host.url, model, home.workspace, SEED_PROMPT,
     { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' })] },
     { toolCalls: [writeCall({ subject: 'billing-api', property: 'owner', value: 'team payments', evidence: 'explicit_user', quote: 'team payments owns billing-api' })] },
@@ -33,15 +32,9 @@ before(async () => {
     // A weaker source contradicting the user: a conflict group. An inferred value: a proposal.
     { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' })] },
     { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] })
-  browser = await launchBrowser()
 })
 
-after(async () => {
-  await browser?.close()
-  await host?.stop()
-  await model?.close()
-  home?.remove()
-})
+after(async () => { await env?.stop() })
 
 /** Open the host, then the page from the sidebar entry. */
 async function openPage(viewport?: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
@@ -58,20 +51,6 @@ async function tab(page: Page, name: string): Promise<void> {
 /** Facts as the store has them now. */
 async function currentFacts(): Promise<{ id: number; subject: string; property: string; value: string; status: string; evidence: string }[]> {
   return (await api.ok('facts', { status: 'all' }))['facts'] as never
-}
-
-/** Poll a condition for up to 15 s. */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-async function finish(opened: HostPage): Promise<void> {
-  await opened.context.close()
-  assert.deepEqual(opened.errors, [], 'the browser logged errors')
 }
 
 describe('the Fact memory page in a real browser', () => {
@@ -104,7 +83,7 @@ describe('the Fact memory page in a real browser', () => {
 
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('draws the nebula with WebGL, and the one-hop tree opens the facts behind a node', async () => {
@@ -129,7 +108,7 @@ describe('the Fact memory page in a real browser', () => {
     await selection.getByRole('button', { name: /billing-api · owner: team payments/u }).click()
     // The fact opens in the library, with its detail.
     await page.locator('fm-library [data-fm="detail"] [data-fm="detail-value"]').filter({ hasText: 'team payments' }).waitFor()
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('draws the SVG tree instead of a blank panel when the browser has no WebGL', async () => {
@@ -143,7 +122,7 @@ describe('the Fact memory page in a real browser', () => {
       assert.equal(await page.locator('fm-graph [data-fm="nebula"]').count(), 0)
       assert.ok(await page.locator('fm-graph fm-svg-tree g.node').count() >= 2)
       await screenshot(page, 'graph-no-webgl')
-      await finish(opened)
+      await closeClean(opened)
     } finally {
       await plain.close()
     }
@@ -183,7 +162,7 @@ describe('the Fact memory page in a real browser', () => {
     await expired.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).first().waitFor()
     assert.equal((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status, 'active')
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('a turn that writes facts shows its card, the header badge and mark, and the drawer lists them', async () => {
@@ -215,7 +194,7 @@ describe('the Fact memory page in a real browser', () => {
     await screenshot(page, 'session-drawer')
     await drawer.getByRole('button', { name: 'Close' }).click()
     await drawer.waitFor({ state: 'detached' })
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('a setting changed on the card applies to the next request without a restart', async () => {
@@ -244,7 +223,7 @@ describe('the Fact memory page in a real browser', () => {
 
     await directory.check()
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved injectDirectory' }).waitFor()
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('settles a conflict (with undo) and accepts a proposal from the page', async () => {
@@ -274,7 +253,7 @@ describe('the Fact memory page in a real browser', () => {
     await card.waitFor({ state: 'detached' })
     const language = (await currentFacts()).filter((fact) => fact.subject === 'orders-api' && fact.property === 'language')
     assert.deepEqual(language.map((fact) => [fact.value, fact.status, fact.evidence]), [['Go', 'active', 'confirmed_user']])
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('looks right light and dark, wide and narrow', async () => {
@@ -291,7 +270,7 @@ describe('the Fact memory page in a real browser', () => {
       // Nothing spills sideways at any width.
       const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')
       assert.equal(overflow, 0, `horizontal overflow at ${viewport.width}px`)
-      await finish(opened)
+      await closeClean(opened)
     }
   })
 })

@@ -7,11 +7,13 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
-import { FactMemoryApi, hostApi, writeCall } from './helpers/fact-memory-web.ts'
-import { FakeModel } from './helpers/fake-model.ts'
+import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import type { DshHome, WebHost } from './helpers/dsh-host.ts'
+import { writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
+import type { FakeModel } from './helpers/fake-model.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
+let env: PageHost | undefined
 let model: FakeModel
 let home: DshHome
 let host: WebHost
@@ -19,20 +21,11 @@ let browser: Browser
 let api: FactMemoryApi
 
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
-  host = await startWebHost(home, model.url)
-  api = new FactMemoryApi(host.url)
-  await hostApi(host.url, 'workspace.create', { path: home.workspace })
-  browser = await launchBrowser()
+  env = await startPageHost();
+  ({ model, home, host, browser, api } = env)
 })
 
-after(async () => {
-  await browser?.close()
-  await host?.stop()
-  await model?.close()
-  home?.remove()
-})
+after(async () => { await env?.stop() })
 
 async function openLibrary(viewport?: { width: number; height: number }): Promise<HostPage> {
   const opened = await openHost(browser, host.url, viewport)
@@ -42,20 +35,6 @@ async function openLibrary(viewport?: { width: number; height: number }): Promis
 }
 
 const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')
-
-async function finish(opened: HostPage): Promise<void> {
-  await opened.context.close()
-  assert.deepEqual(opened.errors, [], 'the browser logged errors')
-}
-
-/** Poll a condition for up to 15 s. */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 describe('the fact library in a real browser', () => {
   it('explains an empty store in one sentence you can copy, and the graph says there is nothing yet', async () => {
@@ -68,7 +47,7 @@ describe('the fact library in a real browser', () => {
     await screenshot(page, 'library-empty')
     await page.locator('fm-page nav button[data-tab="graph"]').click()
     await page.locator('fm-graph').getByText(/No relations yet/u).waitFor()
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('pages 100 facts at a time, searches with / and Esc, and remembers the last five queries', async () => {
@@ -99,7 +78,7 @@ describe('the fact library in a real browser', () => {
     await until(async () => await rows(page).count() === 100, 'the cleared search')
     await recent.filter({ hasText: 'service-004' }).click()
     await until(async () => await rows(page).count() === 1, 'a recent query re-run')
-    await finish(opened)
+    await closeClean(opened)
   })
 
   it('below 1180px the detail is a bottom sheet that its backdrop closes', async () => {
@@ -112,7 +91,7 @@ describe('the fact library in a real browser', () => {
     await screenshot(page, 'library-sheet-1000')
     await backdrop.click({ position: { x: 20, y: 20 } })
     await page.locator('fm-library [data-fm="detail"]').waitFor({ state: 'detached' })
-    await finish(opened)
+    await closeClean(opened)
   })
 })
 
@@ -151,6 +130,6 @@ describe('the turn-tail seat shared with the host', () => {
     assert.match(await card.innerText(), /this turn wrote 1 fact/u)
     await card.getByRole('button', { name: /todo\.md/u }).waitFor()
     await screenshot(page, 'turn-with-facts-and-files')
-    await finish(opened)
+    await closeClean(opened)
   })
 })

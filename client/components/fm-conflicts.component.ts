@@ -1,9 +1,10 @@
 /** <fm-conflicts>: every open conflict group with both sides' date and evidence, each settled in one click. */
-import { css, html, LitElement, type PropertyValues } from 'lit'
+import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
 
 /** The conflict list; also used compactly on the settings card. */
@@ -22,25 +23,13 @@ export class FmConflicts extends LitElement {
   declare app: AppState | undefined
   declare compact: boolean
   declare groups: readonly ConflictGroupWire[] | undefined
-  private unsubscribe: (() => void) | undefined
 
   constructor() {
     super()
+    // Loaded on arrival of the page state, and again after every change the page makes to the store.
+    new ReloadOnChange(this, () => this.refresh())
     this.compact = false
     this.groups = undefined
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    this.unsubscribe?.()
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('app') && this.app !== undefined) {
-      this.unsubscribe?.()
-      this.unsubscribe = this.app.changes.subscribe(() => this.refresh())
-      this.refresh()
-    }
   }
 
   /** Reload the groups. */

@@ -9,6 +9,7 @@ import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { ReloadOnChange } from './reload-on-change.ts'
 import type { FactView, SourceView } from '../../src/wire-types.ts'
 
 /** The sentence an empty store offers to copy. */
@@ -90,11 +91,12 @@ export class FmLibrary extends LitElement {
   declare timeZone: string | undefined
   declare narrow: boolean
   private abort: AbortController | undefined
-  private unsubscribe: (() => void) | undefined
   private resizeObserver: ResizeObserver | undefined
 
   constructor() {
     super()
+    // Loaded on arrival of the page state, and again after every change the page makes to the store.
+    new ReloadOnChange(this, () => this.refresh())
     this.focusFact = null
     this.facts = undefined
     this.loading = false
@@ -124,23 +126,10 @@ export class FmLibrary extends LitElement {
     super.disconnectedCallback()
     document.removeEventListener('keydown', this.onKey)
     this.resizeObserver?.disconnect()
-    this.unsubscribe?.()
     this.abort?.abort()
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('app') && this.app !== undefined) {
-      this.unsubscribe?.()
-      const app = this.app
-      let seen = app.changes.getSnapshot()
-      this.unsubscribe = app.changes.subscribe(() => {
-        if (app.changes.getSnapshot() !== seen) {
-          seen = app.changes.getSnapshot()
-          this.refresh()
-        }
-      })
-      void this.load(false)
-    }
     if (changed.has('focusFact') && this.focusFact !== null) void this.openDetail(this.focusFact)
   }
 

@@ -3,11 +3,12 @@
  * can be struck out (prune); the card can be applied, rejected or revised. Stale rows are marked; an applied card's
  * toast can undo it through fact-restore.
  */
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
+import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { ReloadOnChange } from './reload-on-change.ts'
 import type { ProposalCardWire } from '../../src/wire-types.ts'
 
 const REASON: Readonly<Record<string, string>> = {
@@ -31,25 +32,13 @@ export class FmProposals extends LitElement {
   declare app: AppState | undefined
   declare cards: readonly ProposalCardWire[] | undefined
   declare editing: string | null
-  private unsubscribe: (() => void) | undefined
 
   constructor() {
     super()
+    // Loaded on arrival of the page state, and again after every change the page makes to the store.
+    new ReloadOnChange(this, () => this.refresh())
     this.cards = undefined
     this.editing = null
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    this.unsubscribe?.()
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('app') && this.app !== undefined) {
-      this.unsubscribe?.()
-      this.unsubscribe = this.app.changes.subscribe(() => this.refresh())
-      this.refresh()
-    }
   }
 
   /** Reload the queue. */

@@ -6,11 +6,12 @@
  * through the host settings scope and apply live. Feedback is an inline status line: toasts would sit under the
  * settings modal.
  */
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
+import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { baseStyles } from '../styles.ts'
+import { ReloadOnChange } from './reload-on-change.ts'
 import type { GraphPayload } from '../../src/graph-types.ts'
 
 /** The settings card. */
@@ -52,10 +53,11 @@ export class FmSettingsCard extends LitElement {
   declare message: string
   declare confirmWipe: { token: string; facts: number } | undefined
   declare keyRef: 'llm' | 'embedding' | 'rerank'
-  private unsubscribe: (() => void) | undefined
 
   constructor() {
     super()
+    // Loaded on arrival of the page state, and again after every change the page makes to the store.
+    new ReloadOnChange(this, () => { void this.load() })
     this.schema = undefined
     this.value = undefined
     this.counts = undefined
@@ -63,19 +65,6 @@ export class FmSettingsCard extends LitElement {
     this.message = ''
     this.confirmWipe = undefined
     this.keyRef = 'llm'
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    this.unsubscribe?.()
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('app') && this.app !== undefined) {
-      this.unsubscribe?.()
-      this.unsubscribe = this.app.changes.subscribe(() => { void this.load() })
-      void this.load()
-    }
   }
 
   private async load(): Promise<void> {

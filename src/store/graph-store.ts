@@ -3,7 +3,8 @@
  * ones for the `all` scope) with only the columns the projection needs, the known entities, and for the one-hop
  * tree the rows of one entity and the rows whose value may name it. Credentials are never read. Nothing is stored.
  */
-import { EVIDENCE_ORDER, type Evidence, type FactStatus } from '../types.ts'
+import type { GraphFactRow } from '../graph.ts'
+import { EVIDENCE_ORDER, type FactStatus } from '../types.ts'
 import type { Row } from './connection.ts'
 import type { Database } from './database.ts'
 import { chunks, placeholders } from './fact-rows.ts'
@@ -11,20 +12,8 @@ import { chunks, placeholders } from './fact-rows.ts'
 /** Which relations to read: current ones, or also the contested ones. */
 export type GraphReadScope = 'current' | 'all'
 
-/** One fact as the projection reads it. */
-export interface GraphRow {
-  readonly id: number
-  readonly entityKey: string
-  readonly property: string
-  readonly value: string
-  readonly status: FactStatus
-  readonly evidence: Evidence
-  readonly observedAt: string
-  /** A conflict row, or an active row of a slot with an open conflict group. */
-  readonly contested: boolean
-  /** Always false: credentials are never read. */
-  readonly credential: boolean
-}
+/** One fact as the projection reads it; `credential` is always false here, because credentials are never read. */
+export type GraphRow = GraphFactRow
 
 /** An entity that still has a fact that was not forgotten. */
 export interface GraphEntityRow {

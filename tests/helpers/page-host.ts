@@ -1,0 +1,66 @@
+/**
+ * Everything a page test needs, started together and stopped together: a fake model, a throwaway DSH home with a
+ * workspace, a real web host with the plugin, the management API, and one Chromium.
+ */
+import assert from 'node:assert/strict'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, type HostPage } from './browser.ts'
+import { createDshHome, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
+import { FactMemoryApi, hostApi } from './fact-memory-web.ts'
+import { FakeModel } from './fake-model.ts'
+
+/** A running host with its browser. */
+export interface PageHost {
+  readonly model: FakeModel
+  readonly home: DshHome
+  readonly host: WebHost
+  readonly api: FactMemoryApi
+  readonly browser: Browser
+  /** Stop the browser, the host and the model, and remove the home. */
+  stop(): Promise<void>
+}
+
+/** Start a page host; a failure part-way stops what did start. */
+export async function startPageHost(): Promise<PageHost> {
+  const model = await FakeModel.start()
+  const home = createDshHome()
+  let host: WebHost | undefined
+  let browser: Browser | undefined
+  const stop = async (): Promise<void> => {
+    await browser?.close()
+    await host?.stop()
+    await model.close()
+    home.remove()
+  }
+  try {
+    host = await startWebHost(home, model.url)
+    await hostApi(host.url, 'workspace.create', { path: home.workspace })
+    browser = await launchBrowser()
+    return { model, home, host, api: new FactMemoryApi(host.url), browser, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * Close a page's context and assert the browser logged no error while the test ran.
+ * @param opened - the page.
+ */
+export async function closeClean(opened: HostPage): Promise<void> {
+  await opened.context.close()
+  assert.deepEqual(opened.errors, [], 'the browser logged errors')
+}
+
+/**
+ * Poll a condition for up to 15 s.
+ * @param condition - checked every 100 ms.
+ * @param what - named in the timeout error.
+ */
+export async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
