@@ -172,7 +172,8 @@ export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
       'data-fm': 'turn-tail',
       style: { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 12, lineHeight: '18px', color: 'var(--dsw-alias-label-secondary)', padding: '4px 0' },
     },
-    react.createElement('span', null, `◎ Fact memory: ${parts.join(' · ')}`),
+    memoryIcon(react, 14),
+    react.createElement('span', null, `Fact memory: ${parts.join(' · ')}`),
     react.createElement('button', {
       type: 'button', style: { ...buttonStyle, fontSize: 12, border: '1px solid var(--dsw-alias-border-l2)' },
       onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: matched.turn }),

@@ -1,10 +1,10 @@
 /**
  * <fm-settings-card>: the plugin's card on the host's settings page. A summary with live counts that points to
- * the page for real work (proposals are listed only there), `enabled` alone at the top, the everyday keys, every
- * other key under a folded Advanced section, an API key field that writes to the host credential store, the
- * one-hop graph preview, the open conflicts (settleable here), and the maintenance buttons. Field writes go
- * through the host settings scope and apply live. Feedback is an inline status line: toasts would sit under the
- * settings modal.
+ * the page for real work (proposals are listed only there); `enabled` alone at the top, then the everyday keys; an
+ * API key field that writes to the host credential store; the one-hop graph preview; the open conflicts
+ * (settleable here); the maintenance buttons; and at the bottom every other key under a folded Advanced section.
+ * Field writes go through the host settings scope and apply live. Feedback is an inline status line: toasts would
+ * sit under the settings modal.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
@@ -149,7 +149,7 @@ export class FmSettingsCard extends LitElement {
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts and proposals on the page; this card holds the settings and quick actions.</p>
-      ${sections.map((section, index) => this.renderSection(section, index, value))}
+      ${sections.map((section, index) => (section.folded ? nothing : this.renderSection(section, index, value)))}
       <h4>API key for an endpoint</h4>
       <form class="key" @submit=${(event: Event) => { void this.saveKey(event) }}>
         <select aria-label="Which endpoint" @change=${(event: Event) => { this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank' }}>
@@ -171,7 +171,8 @@ export class FmSettingsCard extends LitElement {
         <button title="Arrives in a later version" @click=${() => { void this.run('audit', { force: true }, () => 'Health check done.') }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
-      <div role="status" class="muted" data-fm="card-status">${this.message}</div>`
+      <div role="status" class="muted" data-fm="card-status">${this.message}</div>
+      ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}`
   }
 
   private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
