@@ -6,15 +6,22 @@ export interface Clock {
   now(): number
   /** Run `callback` every `ms` milliseconds; returns the canceller. */
   every(ms: number, callback: () => void): () => void
+  /** Run `callback` once after `ms` milliseconds (0 or less: on the next tick); returns the canceller. */
+  after(ms: number, callback: () => void): () => void
 }
 
-/** The system clock; interval timers are unref'd so they never keep a process alive. */
+/** The system clock; its timers are unref'd so they never keep a process alive. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   every(ms, callback) {
     const handle = setInterval(callback, ms)
     handle.unref()
     return () => clearInterval(handle)
+  },
+  after(ms, callback) {
+    const handle = setTimeout(callback, Math.max(0, ms))
+    handle.unref()
+    return () => clearTimeout(handle)
   },
 }
 

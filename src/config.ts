@@ -104,12 +104,9 @@ export interface Config {
 
 /** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
 export const INACTIVE_KEYS: readonly (keyof Config)[] = [
-  'autoCapture', 'autoExtract', 'llmSource', 'llmBaseUrl', 'llmModel',
-  'llmApiKeyEnv', 'extractIncludeAssistant', 'embeddingSource', 'embeddingBaseUrl', 'embeddingModel',
-  'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'extractDelayMs', 'extractConfidenceMin', 'extractMaxChars', 'extractThinking',
-  'extractMerge', 'extractChunksPerPass', 'extractFallbackTurns', 'extractFallbackChars', 'vectorIndexIntervalMs',
-  'autoConsolidate', 'consolidateIntervalMs', 'consolidateCosineFloor', 'consolidateMaxPairs', 'autoAudit',
-  'auditIntervalMs',
+  'embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel',
+  'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs', 'autoConsolidate', 'consolidateIntervalMs',
+  'consolidateCosineFloor', 'consolidateMaxPairs', 'autoAudit', 'auditIntervalMs',
 ]
 
 const LATER = ' (Accepted and stored; not active in this version yet.)'
@@ -127,9 +124,9 @@ const everyday = Schema.object({
   injectReminder: Schema.boolean().default(true)
     .description('One short notice per session naming the memory tools (first turn, or a turn that mentions memory).'),
   autoCapture: Schema.boolean().default(false)
-    .description('Rule-based capture of user statements. Credentials and personal data are still skipped.' + LATER),
+    .description('Rule-based capture of user statements. Credentials and personal data are still skipped.'),
   autoExtract: Schema.boolean().default(false)
-    .description('Extract facts with a model after every turn; each extraction is one model call.' + LATER),
+    .description('Extract facts with a model after every turn; each extraction is one model call.'),
   refuseCredentials: Schema.boolean().default(true)
     .description('Refuse values that look like a credential. Off: stored as a sensitive fact, still never shown to the model.'),
   sensitiveModelVisible: Schema.boolean().default(false)
@@ -141,14 +138,14 @@ const everyday = Schema.object({
   backupBeforeWipe: Schema.boolean().default(true)
     .description('Take the same backup before "Clear everything"; off makes the wipe immediate.'),
   llmSource: Schema.union(['host', 'custom'] as const).default('host')
-    .description('Extraction model: host reuses the session\'s model; custom sends the text to your endpoint.' + LATER),
+    .description('Extraction model: host reuses the session\'s model; custom sends the text to your endpoint.'),
   llmBaseUrl: Schema.string().default('')
-    .description('custom only: OpenAI-compatible base URL; requests go to <base>/chat/completions.' + LATER),
-  llmModel: Schema.string().default('').description('custom only: model id.' + LATER),
+    .description('custom only: OpenAI-compatible base URL; requests go to <base>/chat/completions.'),
+  llmModel: Schema.string().default('').description('custom only: model id.'),
   llmApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_LLM_KEY')
-    .description('Credential name of the extraction endpoint key (host credential store, then environment).' + LATER),
+    .description('Credential name of the extraction endpoint key (host credential store, then environment).'),
   extractIncludeAssistant: Schema.boolean().default(true)
-    .description('Read the assistant\'s replies during extraction, not only the user\'s words.' + LATER),
+    .description('Read the assistant\'s replies during extraction, not only the user\'s words.'),
   embeddingSource: Schema.union(['none', 'openai'] as const).default('none')
     .description('Embedding provider: none, or an OpenAI-compatible /embeddings endpoint.' + LATER),
   embeddingBaseUrl: Schema.string().default('').description('Embedding endpoint base URL.' + LATER),
@@ -180,17 +177,17 @@ const advanced = Schema.object({
   embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns.' + LATER),
   rerankScoreMode: Schema.union(['unit_interval', 'logit', 'native'] as const).default('unit_interval')
     .description('Declared rerank score range; scores outside it invalidate the rerank.' + LATER),
-  extractDelayMs: Schema.natural().default(5000).description('Merge window after a turn ends, in ms.' + LATER),
+  extractDelayMs: Schema.natural().default(5000).description('Merge window after a turn ends, in ms.'),
   extractConfidenceMin: Schema.number().min(0).max(1).default(0.6)
-    .description('Below this confidence an extracted candidate becomes a proposal.' + LATER),
-  extractMaxChars: Schema.natural().min(1000).default(24_000).description('Characters per extraction segment.' + LATER),
-  extractThinking: Schema.boolean().default(false).description('Let the extraction model think before answering.' + LATER),
+    .description('Below this confidence an extracted candidate becomes a proposal.'),
+  extractMaxChars: Schema.natural().min(1000).default(24_000).description('Characters per extraction segment.'),
+  extractThinking: Schema.boolean().default(false).description('Let the extraction model think before answering.'),
   extractMerge: Schema.boolean().default(true)
-    .description('One extra model call to consolidate segments that repeat or disagree.' + LATER),
-  extractChunksPerPass: Schema.natural().min(1).max(4).default(2).description('Segments one pass covers (1-4).' + LATER),
+    .description('One extra model call to consolidate segments that repeat or disagree.'),
+  extractChunksPerPass: Schema.natural().min(1).max(4).default(2).description('Segments one pass covers (1-4).'),
   extractFallbackTurns: Schema.natural().default(3)
-    .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.' + LATER),
-  extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.' + LATER),
+    .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.'),
+  extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.'),
   vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector rebuild interval in ms; 0 keeps it manual.' + LATER),
   autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background.' + LATER),
   consolidateIntervalMs: Schema.natural().default(21_600_000)

@@ -26,6 +26,8 @@ export interface PreparedWrite {
   readonly evidenceKey: string
   readonly evidence: Evidence
   readonly confidence: number
+  /** Below this confidence the write becomes a proposal (unset: the policy's default floor). */
+  readonly confidenceFloor?: number
   readonly inferred: boolean
   readonly multi: boolean
   readonly sensitivity: Sensitivity | null
@@ -131,6 +133,7 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       evidenceKey: evidenceKeyOf(quote, claimKey),
       evidence: input.evidence,
       confidence: input.confidence ?? 1,
+      ...(input.confidenceFloor === undefined ? {} : { confidenceFloor: input.confidenceFloor }),
       inferred: input.inferred ?? false,
       multi: input.multi ?? false,
       sensitivity: finding?.sensitivity ?? null,

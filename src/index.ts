@@ -16,7 +16,10 @@ import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
 import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor } from './context-hooks.ts'
+import { AutoCapture } from './extract/capture.ts'
 import { credentialsView } from './host/credentials.ts'
+import { extractionModelResolver } from './host/extraction-model.ts'
+import type { DefaultModelView, LlmView } from './host/ports.ts'
 import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
@@ -28,6 +31,9 @@ export { Config }
 
 /** The plugin name; also the settings namespace and the notice's source. */
 export const name = 'dsh-fact-memory'
+
+/** How long unloading waits for extraction passes it flushed. */
+const FLUSH_WAIT_MS = 15_000
 
 /** Required services: both ship in dsh-base. Everything optional is reached through `ctx.inject` / `ctx.get`. */
 export const inject = ['tools', 'systemPrompt']
@@ -50,12 +56,38 @@ export function apply(ctx: Context, config: Config): void {
     },
   })
 
+  const capture = new AutoCapture({
+    clock: systemClock,
+    logger,
+    memory: runtime.memory,
+    config: () => runtime.current(),
+    model: extractionModelResolver({
+      llm: () => ctx.get('llm') as LlmView | undefined,
+      defaultModel: () => ctx.get('agentDefaultModel') as DefaultModelView | undefined,
+      credentials: () => ctx.get('credentials') as CredentialProvider | undefined,
+      fetch: globalThis.fetch,
+    }),
+  })
+
   ctx.effect(() => {
     runtime.reconfigure(config)
     return () => runtime.stop()
   }, 'fact-memory: store, tools and maintenance timer')
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
+
+  // Registered after the store effect, so it is disposed first: passes still waiting are flushed while the store is open.
+  ctx.effect(() => {
+    const off = ctx.on('session/event', (session, event) => capture.onEvent(session, event))
+    return async () => {
+      off()
+      capture.flush()
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([capture.queue.idle(), new Promise((resolve) => { timer = setTimeout(resolve, FLUSH_WAIT_MS).unref() })])
+      clearTimeout(timer)
+      capture.stop()
+    }
+  }, 'fact-memory: automatic capture')
 
   ctx.effect(() => ctx.on('agent/pre-step', async (payload, next) => {
     const decision = await next()
@@ -66,7 +98,7 @@ export function apply(ctx: Context, config: Config): void {
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
   ctx.inject(['webServer'], (webCtx) => {
-    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined))
+    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined), capture)
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
 

@@ -25,7 +25,7 @@ export class MemoryRuntime {
   /** The store service. */
   readonly memory: FactMemory
   private readonly deps: RuntimeDeps
-  private current: ResolvedConfig | undefined
+  private resolved: ResolvedConfig | undefined
   private withdrawTools: (() => void) | undefined
   private stopTimer: (() => void) | undefined
   private timerInterval = 0
@@ -42,8 +42,16 @@ export class MemoryRuntime {
    * @throws when called before {@link reconfigure}.
    */
   config(): ResolvedConfig {
-    if (this.current === undefined) throw new Error('fact memory runtime used before it was configured')
-    return this.current
+    if (this.resolved === undefined) throw new Error('fact memory runtime used before it was configured')
+    return this.resolved
+  }
+
+  /**
+   * The configuration in force, if any yet.
+   * @returns the resolved config, or undefined before the first {@link reconfigure}.
+   */
+  current(): ResolvedConfig | undefined {
+    return this.resolved
   }
 
   /**
@@ -52,8 +60,8 @@ export class MemoryRuntime {
    */
   reconfigure(config: Config): void {
     const next = resolveConfig(config, this.deps.home())
-    const previous = this.current
-    this.current = next
+    const previous = this.resolved
+    this.resolved = next
     if (!next.enabled) {
       this.withdraw()
       this.memory.close()

@@ -100,6 +100,8 @@ export interface FactInput {
   readonly scope?: string | undefined
   readonly qualifiers?: Readonly<Record<string, string>> | undefined
   readonly confidence?: number | undefined
+  /** Below this confidence the value becomes a proposal (extraction passes extractConfidenceMin); defaults to 0.6. */
+  readonly confidenceFloor?: number | undefined
   readonly multi?: boolean | undefined
   /** ISO UTC instant the value becomes valid; defaults to now. */
   readonly validFrom?: string | undefined

@@ -12,6 +12,8 @@ export interface PolicyCandidate {
   readonly claimKey: string
   readonly evidence: Evidence
   readonly confidence: number
+  /** Below this confidence the candidate becomes a proposal; defaults to {@link PROPOSAL_CONFIDENCE_FLOOR}. */
+  readonly confidenceFloor?: number
   readonly inferred: boolean
   readonly multi: boolean
   /** True when the value only becomes valid in the future. */
@@ -87,7 +89,7 @@ export function evidenceRank(evidence: Evidence): number {
  */
 export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision {
   if (candidate.inferred) return { kind: 'propose', reason: 'inferred' }
-  if (candidate.confidence < PROPOSAL_CONFIDENCE_FLOOR) return { kind: 'propose', reason: 'low_confidence' }
+  if (candidate.confidence < (candidate.confidenceFloor ?? PROPOSAL_CONFIDENCE_FLOOR)) return { kind: 'propose', reason: 'low_confidence' }
 
   const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
   const duplicate = slot.find((row) => row.claimKey === candidate.claimKey)

@@ -11,7 +11,8 @@ import type { PromptContext } from '@deepseek-ai/dsh-system-prompt'
 import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import type { directoryContext } from '../src/context-hooks.ts'
-import type { AgentView, LoggerView, NoticeMessage, PreStepPayload, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type { AgentDefaultModelConfig } from '@deepseek-ai/dsh-agent-default-model'
+import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LlmView, LoggerView, NoticeMessage, PreStepPayload, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
 
 type Assert<T extends true> = T
 type Fits<A, B> = [A] extends [B] ? true : false
@@ -32,3 +33,11 @@ export type DirectoryIsPromptContext = Assert<Fits<ReturnType<typeof directoryCo
 /** The settings scope and logger fit the runtime's views. */
 export type SettingsScopeFits = Assert<Fits<SettingsScope<Config>, SettingsScopeView<Config>>>
 export type LoggerFits = Assert<Fits<ReturnType<Context['logger']>, LoggerView>>
+/** Extraction reads a live session's route, streams one text-only call, and falls back to the default model. */
+export type SessionFitsExtractView = Assert<Fits<Session, ExtractSessionView>>
+export type LlmFitsView = Assert<Fits<Context['llm'], LlmView>>
+/** The extraction call's message is a host user message apart from its branded id. */
+export type ExtractionMessageIsUserMessage = Assert<Fits<Omit<ExtractionMessage, 'id'>, Omit<UserMessage, 'id'>>>
+export type DefaultModelFits = Assert<Fits<AgentDefaultModelConfig, DefaultModelView>>
+/** The session/event listener hands over a session and one event. */
+export type SessionEventFits = Assert<Fits<Parameters<Events['session/event']>, [ExtractSessionView, { readonly type: string; readonly seq: number; readonly data: unknown }]>>

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test'
 import { prepareWrite } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
-import { defaultMigrationsDir } from '../src/store/migrate.ts'
+import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
@@ -33,7 +33,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
         try {
-          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), 2)
+          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), readMigrations(defaultMigrationsDir()).length)
           const rows = JSON.parse(String(upgraded.get(`SELECT rows FROM proposals WHERE fingerprint = 'fp-1'`)?.['rows'])) as unknown[]
           assert.deepEqual(rows, [{ subject: 'user', property: 'mood', value: 'calm', targets: [] }])
           const counts = upgraded.all('SELECT status, evidence, n FROM fact_counts ORDER BY status').map((row) => [row['status'], row['evidence'], row['n']])

@@ -270,7 +270,7 @@ describe('the query deadline', () => {
   it('skips a channel that would start after queryTimeoutMs and says so in the answer', () => {
     let now = Date.parse('2026-03-01T09:00:00.000Z')
     // Every reading of this clock is a second later, so the deadline passes while the first channel runs.
-    const slowClock = { now: () => (now += 1000), every: () => () => undefined }
+    const slowClock = { now: () => (now += 1000), every: () => () => undefined, after: () => () => undefined }
     const root = tempDir()
     const memory = new FactMemory({ clock: slowClock })
     const config = makeConfig(root, { queryTimeoutMs: 50 })

@@ -38,6 +38,12 @@ describe('decideWrite: proposals', () => {
     assert.deepEqual(decideWrite(candidate({ inferred: true }), slot), { kind: 'propose', reason: 'inferred' })
   })
 
+  it('honours a caller\'s own confidence floor (extractConfidenceMin), higher or lower than the default', () => {
+    assert.deepEqual(decideWrite(candidate({ confidence: 0.7, confidenceFloor: 0.8 }), []), { kind: 'propose', reason: 'low_confidence' })
+    assert.equal(decideWrite(candidate({ confidence: 0.5, confidenceFloor: 0.4 }), []).kind, 'insert')
+    assert.equal(decideWrite(candidate({ confidence: 0.8, confidenceFloor: 0.8 }), []).kind, 'insert')
+  })
+
   it('turns confidence 0.59 into a low_confidence proposal', () => {
     assert.deepEqual(decideWrite(candidate({ confidence: 0.59 }), []), { kind: 'propose', reason: 'low_confidence' })
   })

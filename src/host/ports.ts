@@ -16,6 +16,52 @@ export interface SessionView {
   readonly events: readonly SessionEventView[]
 }
 
+/** A live session as extraction reads it: also the route its requests last used. */
+export interface ExtractSessionView extends SessionView {
+  requestHeader(): { readonly config: { readonly provider: string; readonly model: string } } | undefined
+}
+
+/** A provider and model. */
+export interface ModelRoute {
+  readonly provider: string
+  readonly model: string
+}
+
+/** One chunk of a model stream, as extraction reads it. */
+export interface StreamChunkView {
+  readonly type: string
+  readonly text?: string
+  readonly reason?: { readonly kind: string; readonly failure?: { readonly message?: string } }
+}
+
+/** The one user message an extraction call sends (a host user message apart from its branded id). */
+export interface ExtractionMessage {
+  readonly id: string
+  readonly role: 'user'
+  readonly content: TextBlock[]
+  readonly source: { readonly kind: 'plugin'; readonly plugin: string }
+}
+
+/** The host's LLM service, as extraction uses it: one text-only stream (options typed as loosely as the host's). */
+export interface LlmView {
+  stream(options: {
+    provider: string
+    model: string
+    system?: string
+    messages: readonly object[]
+    maxTokens?: number
+    signal?: AbortSignal
+    reasoningEffort?: string
+    sessionId?: string
+  }): AsyncIterable<StreamChunkView>
+  resolveModelInfo?(provider: string, model: string, signal?: AbortSignal): Promise<{ readonly reasoning?: { readonly efforts: readonly { readonly id: string }[] } | undefined }>
+}
+
+/** The host's default model selection (the route outside a session). */
+export interface DefaultModelView {
+  currentSelection(): ModelRoute
+}
+
 /** A durable session event as the plugin reads it. */
 export interface SessionEventView {
   readonly type: string

@@ -3,9 +3,6 @@ import { refuse, verb, type VerbDefinition } from '../routes/verb.ts'
 import { laterBody } from '../routes/wire.schema.ts'
 
 const FEATURE: Readonly<Record<string, string>> = {
-  extract: 'model extraction',
-  'extract-run': 'model extraction',
-  queue: 'the extraction queue',
   audit: 'the health check',
   consolidate: 'the near-duplicate review',
   'index-vectors': 'the semantic index',

@@ -5,7 +5,7 @@ import { lastBackup } from './backups.ts'
 import { emptyBody, sessionsBody, statusBody } from '../routes/wire.schema.ts'
 
 /** Background features a later version brings; status names them so the page can say so. */
-export const LATER_FEATURES = ['extraction', 'audit', 'consolidation', 'semanticIndex', 'calibration'] as const
+export const LATER_FEATURES = ['audit', 'consolidation', 'semanticIndex', 'calibration'] as const
 
 /** status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, {force:true} runs the maintenance pass now. */
 export const statusVerb = verb({

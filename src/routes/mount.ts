@@ -6,7 +6,7 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView } from './verb.ts'
+import type { CredentialsView, ExtractionView } from './verb.ts'
 import { VERBS } from './verbs.ts'
 
 /**
@@ -14,9 +14,10 @@ import { VERBS } from './verbs.ts'
  * @param runtime - the live plugin state (store and configuration).
  * @param clock - the clock.
  * @param credentials - the host credential store, looked up per request (optional service).
+ * @param extraction - automatic capture, for the queue and one-off extraction verbs.
  * @returns the request handler.
  */
-export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined):
+export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, extraction?: ExtractionView):
   (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const confirmations = createConfirmationBook(clock)
   // Read per request: the variable may change without a restart, and is never read at import time.
@@ -32,6 +33,7 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       credentials: credentials(),
       confirmations,
       memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
+      extraction,
     }),
   })
   return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))

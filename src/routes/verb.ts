@@ -6,6 +6,8 @@ import type { z } from 'zod'
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
+import type { ManualExtraction } from '../extract/manual.ts'
+import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
@@ -37,6 +39,16 @@ export interface MemoryView {
   advance(): { promoted: number; expired: number } | undefined
 }
 
+/** Automatic capture, as the extraction verbs see it (absent where no capture service runs). */
+export interface ExtractionView {
+  /** Sessions with work queued, waiting or running. */
+  entries(): readonly QueueEntry[]
+  /** Whether a session has extraction work in flight. */
+  busy(sessionId: string): boolean
+  /** One-off extraction of a text outside any conversation. */
+  extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -47,6 +59,7 @@ export interface VerbContext {
   readonly now: () => string
   readonly credentials: CredentialsView | undefined
   readonly confirmations: ConfirmationBook
+  readonly extraction?: ExtractionView | undefined
 }
 
 /** One verb of the management API. */

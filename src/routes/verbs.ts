@@ -2,6 +2,7 @@
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
 import { exportVerb, importVerb } from '../management/exchange.ts'
+import { extractRunVerb, extractVerb, queueVerb } from '../management/extraction.ts'
 import { graphVerb } from '../management/graph.ts'
 import { laterVerbs } from '../management/later.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from '../management/maintenance.ts'
@@ -42,5 +43,8 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'proposal-revise': proposalReviseVerb,
   'proposal-prune': proposalPruneVerb,
   graph: graphVerb,
+  extract: extractVerb,
+  'extract-run': extractRunVerb,
+  queue: queueVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>

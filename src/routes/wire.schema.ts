@@ -106,6 +106,17 @@ export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank
 /** Verbs of later features accept any JSON object and answer unavailable. */
 export const laterBody = z.record(z.string(), z.unknown())
 
+/** Longest text a one-off extraction reads. */
+export const EXTRACT_TEXT_MAX = 100_000
+
+export const extractBody = z.strictObject({
+  text: text(EXTRACT_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty'),
+  /** Answer what would be written, and write nothing. */
+  dryRun: z.boolean().optional(),
+})
+export const extractRunBody = z.strictObject({ id })
+export const queueBody = z.strictObject({ limit: z.number().int().min(1).max(50).optional() })
+
 export type FactsBody = z.infer<typeof factsBody>
 export type FactUpdateBody = z.infer<typeof factUpdateBody>
 export type ProposalsBody = z.infer<typeof proposalsBody>

@@ -116,6 +116,21 @@ export class Database {
    * @returns what `fn` returned.
    */
   transaction<T>(fn: () => T): T {
+    return this.transact(fn, true)
+  }
+
+  /**
+   * Run `fn` in a transaction of bookkeeping that is not part of the user's memory (the extraction ledger): it
+   * commits like any transaction but does not bump the generation, so a pass that only logged itself never makes
+   * the page's next edit stale. Nested inside a transaction it is a savepoint of that transaction.
+   * @param fn - the work; synchronous.
+   * @returns what `fn` returned.
+   */
+  ledger<T>(fn: () => T): T {
+    return this.transact(fn, false)
+  }
+
+  private transact<T>(fn: () => T, bumps: boolean): T {
     const outer = this.depth === 0
     const savepoint = `sp${this.depth}`
     const before = outer ? this.totalChanges() : 0
@@ -124,7 +139,7 @@ export class Database {
     try {
       const result = fn()
       if (result instanceof Promise) throw new Error('transaction work must be synchronous')
-      if (outer && this.totalChanges() !== before) {
+      if (outer && bumps && this.totalChanges() !== before) {
         this.db.prepare('UPDATE store_state SET generation = generation + 1 WHERE id = 1').run()
       }
       this.depth -= 1

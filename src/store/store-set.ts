@@ -2,6 +2,7 @@
 import type { Database } from './database.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
+import { ExtractStore } from './extract-store.ts'
 import { FactStore } from './fact-store.ts'
 import { GraphStore } from './graph-store.ts'
 import { LibraryStore } from './library-store.ts'
@@ -21,6 +22,7 @@ export interface StoreSet {
   readonly proposals: ProposalStore
   readonly exchange: ExchangeStore
   readonly graph: GraphStore
+  readonly extract: ExtractStore
 }
 
 /**
@@ -41,5 +43,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     proposals: new ProposalStore(db),
     exchange: new ExchangeStore(db),
     graph: new GraphStore(db),
+    extract: new ExtractStore(db),
   }
 }

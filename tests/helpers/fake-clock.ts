@@ -1,11 +1,12 @@
 /**
- * A fake Clock for tests: time stands still until `advance(ms)` moves it, and `every` callbacks fire at each due
- * instant crossed, in due order, with `now()` reading that instant while they run.
+ * A fake Clock for tests: time stands still until `advance(ms)` moves it, and `every` and `after` callbacks fire at
+ * each due instant crossed, in due order, with `now()` reading that instant while they run.
  */
 import type { Clock } from '../../src/clock.ts'
 
 interface Timer {
   readonly id: number
+  /** 0 for a one-shot timer. */
   readonly intervalMs: number
   readonly callback: () => void
   nextDue: number
@@ -32,14 +33,22 @@ export class FakeClock implements Clock {
     if (!(ms > 0)) throw new Error(`every() needs a positive interval, got ${ms}`)
     const timer: Timer = { id: this.nextId++, intervalMs: ms, callback, nextDue: this.current + ms, cancelled: false }
     this.timers.push(timer)
-    return () => {
-      timer.cancelled = true
-      const index = this.timers.indexOf(timer)
-      if (index >= 0) this.timers.splice(index, 1)
-    }
+    return () => this.cancel(timer)
   }
 
-  /** How many live `every` timers exist. */
+  after(ms: number, callback: () => void): () => void {
+    const timer: Timer = { id: this.nextId++, intervalMs: 0, callback, nextDue: this.current + Math.max(0, ms), cancelled: false }
+    this.timers.push(timer)
+    return () => this.cancel(timer)
+  }
+
+  private cancel(timer: Timer): void {
+    timer.cancelled = true
+    const index = this.timers.indexOf(timer)
+    if (index >= 0) this.timers.splice(index, 1)
+  }
+
+  /** How many live timers (`every` and pending `after`) exist. */
   get pendingTimers(): number {
     return this.timers.length
   }
@@ -59,7 +68,8 @@ export class FakeClock implements Clock {
         .sort((a, b) => a.nextDue - b.nextDue || a.id - b.id)[0]
       if (due === undefined) break
       this.current = due.nextDue
-      due.nextDue += due.intervalMs
+      if (due.intervalMs > 0) due.nextDue += due.intervalMs
+      else this.cancel(due)
       fired += 1
       due.callback()
     }

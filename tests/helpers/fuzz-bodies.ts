@@ -73,6 +73,9 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },
+  extract: { text: 'string', dryRun: 'bool' },
+  'extract-run': { id: 'int' },
+  queue: { limit: 'int' },
 }
 
 /** Field names of every verb, for cross-verb unknown fields. */

@@ -1,0 +1,185 @@
+/**
+ * Automatic capture, wired to the session event stream. The listener only looks and enqueues; the conversation
+ * never waits on it. Two paths:
+ * - rules (autoCapture): a user message is matched right after it is committed. When the model path will read
+ *   the message, only an explicit "remember this" is written at once, so one sentence never becomes two facts.
+ * - the model (autoExtract): each turn/end queues a pass over the session's new text (see queue.ts and pass.ts).
+ * Delegated subagent sessions are never read: the parent session stays the single writer.
+ */
+import { isoNow, type Clock } from '../clock.ts'
+import type { ResolvedConfig } from '../config.ts'
+import type { FactMemory } from '../fact-memory.ts'
+import type { ExtractSessionView, LoggerView, SessionEventView } from '../host/ports.ts'
+import { landCandidates } from './land.ts'
+import type { ExtractionModel } from './model-client.ts'
+import { parkRange, runPass } from './pass.ts'
+import { extractText, type ManualExtraction } from './manual.ts'
+import { ExtractionQueue, type PassRequest, type PassResult, type QueueEntry } from './queue.ts'
+import { captureRules } from './rules.ts'
+import { collectMessages } from './snapshot.ts'
+
+/** What capture needs from its surroundings. */
+export interface CaptureDeps {
+  readonly clock: Clock
+  readonly logger: LoggerView
+  readonly memory: FactMemory
+  /** The configuration in force; undefined before the plugin is configured. */
+  readonly config: () => ResolvedConfig | undefined
+  /** The extraction model for a session's text, or why there is none. */
+  readonly model: (session: ExtractSessionView | undefined, config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }>
+}
+
+/** The automatic capture of one applied plugin. */
+export class AutoCapture {
+  readonly queue: ExtractionQueue
+  private readonly deps: CaptureDeps
+  /** Live sessions with extraction work, so a pass can read their events later. */
+  private readonly sessions = new Map<string, ExtractSessionView>()
+  /** Cancels one-off extractions when the plugin unloads. */
+  private manual = new AbortController()
+
+  /** @param deps - clock, logger, store, configuration and model resolution. */
+  constructor(deps: CaptureDeps) {
+    this.deps = deps
+    this.queue = new ExtractionQueue({
+      clock: deps.clock,
+      delayMs: () => deps.config()?.extractDelayMs ?? 0,
+      runPass: (request) => this.pass(request),
+      park: (request, error) => this.park(request, error),
+    })
+  }
+
+  /**
+   * One committed session event. Never throws and never awaits: the work is queued.
+   * @param session - the live session.
+   * @param event - the event.
+   */
+  onEvent(session: ExtractSessionView, event: SessionEventView): void {
+    const config = this.deps.config()
+    if (config === undefined || !config.enabled || (!config.autoCapture && !config.autoExtract)) return
+    if (session.header.origin === 'subagent' || (session.header.delegationDepth ?? 0) > 0) return
+    try {
+      if (event.type === 'turn/start' && config.autoExtract) this.startCursor(session.id, event.seq)
+      else if (event.type === 'user/message' && config.autoCapture && isUsersOwn(event)) {
+        setImmediate(() => this.captureMessage(session, event))
+      } else if (event.type === 'turn/end' && config.autoExtract) {
+        this.sessions.set(session.id, session)
+        this.queue.enqueue(session.id, event.seq)
+      }
+    } catch (error) {
+      this.deps.logger.warn('automatic capture skipped an event: %s', error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  /**
+   * Whether the model path reads a session's text (and the rules keep quiet on all but explicit requests).
+   * @param config - the configuration.
+   * @returns true when autoExtract is on and a model is configured.
+   */
+  static modelReads(config: ResolvedConfig): boolean {
+    return config.autoExtract && (config.llmSource === 'host' || (config.llmBaseUrl.trim() !== '' && config.llmModel.trim() !== ''))
+  }
+
+  /**
+   * Sessions with work queued, waiting or running.
+   * @returns one entry per busy session.
+   */
+  entries(): QueueEntry[] {
+    return this.queue.entries()
+  }
+
+  /**
+   * Whether a session has extraction work in flight (the turn cards keep asking until it has none).
+   * @param sessionId - the session.
+   * @returns true while busy.
+   */
+  busy(sessionId: string): boolean {
+    return this.queue.busy(sessionId)
+  }
+
+  /**
+   * One-off extraction of a text outside any conversation (the extract route).
+   * @param text - the text.
+   * @param options - dryRun: answer without writing.
+   * @returns what was found and what landed.
+   */
+  async extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction> {
+    const config = this.deps.config()
+    if (config === undefined || !config.enabled) return { ok: false, code: 'unavailable', message: 'fact memory is switched off' }
+    const model = await this.deps.model(undefined, config)
+    return extractText(text, options.dryRun, { memory: this.deps.memory, config, model, clock: this.deps.clock, signal: this.manual.signal })
+  }
+
+  /** The plugin is unloading: passes still in their merge window start now. */
+  flush(): void {
+    this.queue.flush()
+  }
+
+  /** Stop timers and abort running passes. */
+  stop(): void {
+    this.queue.stop()
+    this.sessions.clear()
+    this.manual.abort()
+    this.manual = new AbortController()
+  }
+
+  /** A session first seen at a turn/start starts there: history from before capture was on is not swept up. */
+  private startCursor(sessionId: string, seq: number): void {
+    const opened = this.deps.memory.storeSet()
+    if (!('stores' in opened) || opened.stores.extract.cursor(sessionId) !== undefined) return
+    opened.stores.extract.advance(sessionId, seq, isoNow(this.deps.clock))
+  }
+
+  private captureMessage(session: ExtractSessionView, event: SessionEventView): void {
+    const config = this.deps.config()
+    if (config === undefined || !config.enabled || !config.autoCapture) return
+    try {
+      const messages = collectMessages(session.events, event.seq, event.seq + 1, { includeAssistant: false })
+      const message = messages[0]
+      if (message === undefined) return
+      const explicitOnly = AutoCapture.modelReads(config)
+      const candidates = captureRules(message.text).filter((candidate) => !explicitOnly || candidate.explicit)
+      if (candidates.length === 0) return
+      landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true }, this.deps.memory, config)
+    } catch (error) {
+      this.deps.logger.warn('rule capture failed: %s', error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  private async pass(request: PassRequest): Promise<PassResult> {
+    const config = this.deps.config()
+    const session = this.sessions.get(request.sessionId)
+    if (config === undefined || session === undefined || !config.enabled || !config.autoExtract) return { kind: 'done' }
+    try {
+      const model = await this.deps.model(session, config)
+      return await runPass(request, { memory: this.deps.memory, config, events: session.events, model, clock: this.deps.clock })
+    } finally {
+      this.forgetIdleSessions(request.sessionId)
+    }
+  }
+
+  private park(request: PassRequest, error: string): void {
+    const config = this.deps.config()
+    const session = this.sessions.get(request.sessionId)
+    if (config === undefined || session === undefined) return
+    try {
+      parkRange(request, error, { memory: this.deps.memory, config, events: session.events, clock: this.deps.clock })
+      this.deps.logger.warn('extraction parked session %s up to seq %d after %d attempts: %s', request.sessionId, request.endSeq, request.attempt, error)
+    } catch (parkError) {
+      this.deps.logger.warn('could not park an extraction range: %s', parkError instanceof Error ? parkError.message : String(parkError))
+    }
+  }
+
+  /** Drop references to sessions the queue no longer works on (the current one is still settling). */
+  private forgetIdleSessions(current: string): void {
+    for (const sessionId of this.sessions.keys()) {
+      if (sessionId !== current && !this.queue.busy(sessionId)) this.sessions.delete(sessionId)
+    }
+  }
+}
+
+/** A user message typed by the user (not a plugin notice, a tool result or the model). */
+function isUsersOwn(event: SessionEventView): boolean {
+  const source = (event.data as { source?: { kind?: unknown } } | null)?.source
+  return source?.kind === 'user'
+}

@@ -1,0 +1,154 @@
+/**
+ * One extraction pass over one session: a fixed range [cursor, turn/end seq), the prefilter, the model, the write
+ * rules, and one line in the run log. Signal-free text leaves the cursor in place until extractFallbackTurns turns
+ * or extractFallbackChars characters have gathered (then the model reads it anyway); a read range moves the cursor
+ * to where the pass stopped. A failure changes nothing but the log: the queue retries the same range.
+ */
+import { isoNow, type Clock } from '../clock.ts'
+import type { ResolvedConfig } from '../config.ts'
+import type { FactMemory } from '../fact-memory.ts'
+import type { SessionEventView } from '../host/ports.ts'
+import type { ExtractRunRecord } from '../store/extract-store.ts'
+import { landCandidates } from './land.ts'
+import type { ExtractionModel } from './model-client.ts'
+import type { PassRequest, PassResult } from './queue.ts'
+import { readCandidates } from './read-candidates.ts'
+import { planPass } from './segments.ts'
+import { hasSignal } from './signals.ts'
+import { narrowSnapshot, takeSnapshot } from './snapshot.ts'
+import type { Snapshot } from './types.ts'
+
+/** What a pass works with. */
+export interface PassContext {
+  readonly memory: FactMemory
+  readonly config: ResolvedConfig
+  /** The session's events (seq === index), read up to the range end only. */
+  readonly events: readonly SessionEventView[]
+  /** The model, or why there is none. */
+  readonly model: ExtractionModel | { readonly unavailable: string }
+  readonly clock: Clock
+}
+
+/**
+ * Run one pass.
+ * @param request - the session, the range end, the attempt and the cancel signal.
+ * @param context - store, configuration, the session's events, the model and the clock.
+ * @returns done, more (the range was longer than one pass covers), or failed.
+ */
+export async function runPass(request: PassRequest, context: PassContext): Promise<PassResult> {
+  const started = context.clock.now()
+  const opened = context.memory.storeSet()
+  if (!('stores' in opened)) return { kind: 'failed', error: `the store is not open: ${opened.unavailable.message}` }
+  const ledger = opened.stores.extract
+  const { config } = context
+  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
+  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: config.extractIncludeAssistant })
+  const base = baseRecord(request, snapshot, started)
+  const finish = (record: Partial<ExtractRunRecord>): void => {
+    ledger.record({ ...base, ...record, finishedAt: isoNow(context.clock), durationMs: context.clock.now() - started })
+  }
+
+  if (snapshot.messages.length === 0) {
+    ledger.advance(request.sessionId, request.endSeq, isoNow(context.clock))
+    return { kind: 'done' }
+  }
+  const signal = snapshot.messages.some((message) => hasSignal(message.text))
+  if (!signal) {
+    const fallbackDue = config.extractFallbackTurns > 0
+      && (snapshot.turns.length >= config.extractFallbackTurns || snapshot.chars >= config.extractFallbackChars)
+    if (!fallbackDue) {
+      // Prefilter only (fallback turns 0): the text is passed over for good; otherwise it waits for more turns, from
+      // where it starts (a session without a cursor gets one here, so the kept text is not lost).
+      ledger.advance(request.sessionId, config.extractFallbackTurns === 0 ? request.endSeq : startSeq, isoNow(context.clock))
+      finish({
+        decision: 'skipped',
+        note: config.extractFallbackTurns === 0
+          ? 'no memory signal; prefilter only (extractFallbackTurns is 0), so no model was called and the text was passed over'
+          : `no memory signal; no model was called. The text is kept and read anyway after ${config.extractFallbackTurns} turns or ${config.extractFallbackChars} characters (now ${snapshot.turns.length} turns, ${snapshot.chars} characters)`,
+      })
+      return { kind: 'done' }
+    }
+  }
+
+  if ('unavailable' in context.model) {
+    finish({ decision: 'failed', error: context.model.unavailable })
+    return { kind: 'failed', error: context.model.unavailable }
+  }
+  const plan = planPass(snapshot.messages, { maxChars: config.extractMaxChars, chunksPerPass: config.extractChunksPerPass, endSeq: request.endSeq })
+  const read = narrowSnapshot(snapshot, plan.coveredEndSeq)
+  const textSent = plan.segments.map((segment) => segment.text).join('\n\n')
+  const covered = { ...baseRecord(request, read, started), chunkCount: plan.segments.length, textSent, model: context.model.name }
+  const outcome = await readCandidates(plan.segments, {
+    model: context.model, merge: config.extractMerge, timeZone: config.storeTimezone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
+  })
+  if (request.signal.aborted) return { kind: 'failed', error: 'the pass was cancelled' }
+  if (!outcome.ok) {
+    finish({ ...covered, decision: 'failed', error: outcome.error })
+    return { kind: 'failed', error: outcome.error }
+  }
+  const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true }, context.memory, config)
+  finish({
+    ...covered,
+    decision: 'extracted',
+    written: landing.factIds.length,
+    review: landing.proposalIds.length,
+    refused: landing.refused,
+    factIds: landing.factIds,
+    proposalIds: landing.proposalIds,
+    note: [signal ? null : 'no memory signal, read after the fallback threshold', ...outcome.notes].filter((note) => note !== null).join('; ') || null,
+  })
+  ledger.advance(request.sessionId, plan.coveredEndSeq, isoNow(context.clock))
+  return plan.remaining ? { kind: 'more' } : { kind: 'done' }
+}
+
+/**
+ * Record a range that failed every attempt: parked with its anchors, the cursor moved past it.
+ * @param request - the failed pass.
+ * @param error - the last error.
+ * @param context - store, configuration, events and clock.
+ */
+export function parkRange(request: PassRequest, error: string, context: Omit<PassContext, 'model'>): void {
+  const opened = context.memory.storeSet()
+  if (!('stores' in opened)) return
+  const ledger = opened.stores.extract
+  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
+  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: context.config.extractIncludeAssistant })
+  const now = isoNow(context.clock)
+  ledger.park({ sessionId: request.sessionId, startSeq, endSeq: request.endSeq, turns: snapshot.turns, textSha256: snapshot.textHash, attempts: request.attempt, lastError: error }, now)
+  ledger.record({ ...baseRecord(request, snapshot, context.clock.now()), decision: 'parked', error, note: `parked after ${request.attempt} attempts; the range is kept as a pending item`, finishedAt: now, durationMs: 0 })
+}
+
+/** Where a session without a cursor starts: the turn/start of the turn that just ended (older history is not swept up). */
+function lastTurnStart(events: readonly SessionEventView[], endSeq: number): number {
+  for (let seq = Math.min(endSeq, events.length) - 1; seq >= 0; seq -= 1) {
+    if (events[seq]?.type === 'turn/start') return seq
+  }
+  return 0
+}
+
+function baseRecord(request: PassRequest, snapshot: Snapshot, started: number): Omit<ExtractRunRecord, 'finishedAt' | 'durationMs'> {
+  return {
+    sessionId: request.sessionId,
+    trigger: request.trigger,
+    decision: 'skipped',
+    startSeq: snapshot.startSeq,
+    endSeq: snapshot.endSeq,
+    turns: snapshot.turns,
+    messageCount: snapshot.messages.length,
+    chunkCount: 0,
+    chars: snapshot.chars,
+    textSha256: snapshot.textHash,
+    textSent: null,
+    model: null,
+    attempt: request.attempt,
+    written: 0,
+    review: 0,
+    refused: [],
+    factIds: [],
+    proposalIds: [],
+    note: null,
+    error: null,
+    startedAt: new Date(started).toISOString(),
+  }
+}
+

@@ -1,0 +1,56 @@
+/**
+ * The extraction verbs: queue (what is running, waiting and parked, and the recent passes), extract-run (one pass
+ * with the exact text it sent) and extract (one-off extraction of a text).
+ */
+import type { ExtractRun } from '../store/extract-store.ts'
+import { ok, refuse, verb } from '../routes/verb.ts'
+import { EXTRACT_TEXT_MAX, extractBody, extractRunBody, queueBody } from '../routes/wire.schema.ts'
+
+/** Passes the page lists as "Recently finished". */
+const RECENT_DEFAULT = 10
+
+/** queue: the live queue, the parked ranges and the recent passes (without their text). */
+export const queueVerb = verb({
+  schema: queueBody,
+  run(body, context) {
+    const { config } = context
+    const ledger = context.stores.extract
+    return ok({
+      autoCapture: config.autoCapture,
+      autoExtract: config.autoExtract,
+      model: config.llmSource === 'custom' ? `custom: ${config.llmModel === '' ? '(no model set)' : config.llmModel}` : 'the session\'s own model',
+      delayMs: config.extractDelayMs,
+      running: context.extraction?.entries() ?? [],
+      parked: ledger.pending(),
+      recent: ledger.recent(body.limit ?? RECENT_DEFAULT).map(summary),
+    })
+  },
+})
+
+/** extract-run: one pass, with the text it sent (capped at 20,000 characters). */
+export const extractRunVerb = verb({
+  schema: extractRunBody,
+  run(body, context) {
+    const run = context.stores.extract.run(body.id)
+    return run === undefined ? refuse('not_found', `no extraction run has id ${body.id}`) : ok({ run })
+  },
+})
+
+/** extract: `{text, dryRun?}` — read facts out of a text with the extraction model; they land as observed. */
+export const extractVerb = verb({
+  schema: extractBody,
+  bodyLimit: EXTRACT_TEXT_MAX * 4 + 1024,
+  async run(body, context) {
+    const extraction = context.extraction
+    if (extraction === undefined) return refuse('unavailable', 'automatic capture does not run in this host')
+    const answer = await extraction.extractText(body.text, { dryRun: body.dryRun ?? false })
+    if (!answer.ok) return refuse(answer.code, answer.message)
+    return ok({ ...answer, generation: context.stores.db.generation() })
+  },
+})
+
+/** A run as the list shows it. */
+function summary(run: ExtractRun): Omit<ExtractRun, 'textSent'> {
+  const { textSent: _text, ...rest } = run
+  return rest
+}

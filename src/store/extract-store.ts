@@ -1,0 +1,254 @@
+/**
+ * ExtractStore: the extraction ledger — each session's cursor, the log of passes and the ranges parked after
+ * repeated failures. Every write here is bookkeeping outside the user's memory, so it goes through
+ * `Database.ledger` and never bumps the generation.
+ */
+import type { Row } from './connection.ts'
+import type { Database } from './database.ts'
+
+/** The longest text a run keeps of what it sent: a diagnostic, not a second copy of the chat. */
+export const RUN_TEXT_CAP = 20_000
+/** Runs kept in the log; older ones are pruned as new ones arrive. */
+export const RUN_LOG_KEEP = 500
+
+/** How a pass was started. */
+export type ExtractTrigger = 'turn' | 'manual' | 'flush'
+/** How a pass ended. */
+export type ExtractDecision = 'extracted' | 'skipped' | 'failed' | 'parked'
+
+/** A candidate that did not land, as the log shows it. */
+export interface RefusedCandidate {
+  readonly reason: string
+  readonly subject?: string | undefined
+  readonly property?: string | undefined
+  readonly value?: string | undefined
+}
+
+/** One pass, as recorded. */
+export interface ExtractRunRecord {
+  readonly sessionId: string | null
+  readonly trigger: ExtractTrigger
+  readonly decision: ExtractDecision
+  readonly startSeq: number | null
+  readonly endSeq: number | null
+  readonly turns: readonly number[]
+  readonly messageCount: number
+  readonly chunkCount: number
+  readonly chars: number
+  readonly textSha256: string | null
+  /** The text sent to the model (capped when stored); null when no model was called. */
+  readonly textSent: string | null
+  readonly model: string | null
+  readonly attempt: number
+  readonly written: number
+  readonly review: number
+  readonly refused: readonly RefusedCandidate[]
+  readonly factIds: readonly number[]
+  readonly proposalIds: readonly number[]
+  readonly note: string | null
+  readonly error: string | null
+  readonly startedAt: string
+  readonly finishedAt: string
+  readonly durationMs: number
+}
+
+/** A recorded pass with its id. */
+export interface ExtractRun extends ExtractRunRecord {
+  readonly id: number
+}
+
+/** A range parked after repeated failures. */
+export interface PendingRange {
+  readonly id: number
+  readonly sessionId: string
+  readonly startSeq: number
+  readonly endSeq: number
+  readonly turns: readonly number[]
+  readonly textSha256: string
+  readonly attempts: number
+  readonly lastError: string
+  readonly parkedAt: string
+  readonly resolvedAt: string | null
+}
+
+const RUN_COLUMNS = `id, session_id, trigger, decision, start_seq, end_seq, turns, message_count, chunk_count, chars,
+  text_sha256, text_sent, model, attempt, written, review, refused, fact_ids, proposal_ids, note, error, started_at,
+  finished_at, duration_ms`
+
+/** Synchronous access to the extraction ledger. */
+export class ExtractStore {
+  private readonly db: Database
+
+  /** @param db - an open, migrated database. */
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /**
+   * Where a session's extraction starts next.
+   * @param sessionId - the session.
+   * @returns the next seq, or undefined when the session was never extracted.
+   */
+  cursor(sessionId: string): number | undefined {
+    const row = this.db.get('SELECT next_seq FROM extract_cursors WHERE session_id = ?', sessionId)
+    return row === undefined ? undefined : Number(row['next_seq'])
+  }
+
+  /**
+   * Move a session's cursor forward; a cursor never moves back.
+   * @param sessionId - the session.
+   * @param nextSeq - the first seq not yet covered.
+   * @param now - ISO instant.
+   */
+  advance(sessionId: string, nextSeq: number, now: string): void {
+    this.db.ledger(() => this.db.run(
+      `INSERT INTO extract_cursors (session_id, next_seq, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (session_id) DO UPDATE SET next_seq = max(next_seq, excluded.next_seq), updated_at = excluded.updated_at`,
+      sessionId, nextSeq, now))
+  }
+
+  /**
+   * Log a pass (and prune the log to its last {@link RUN_LOG_KEEP} rows).
+   * @param run - the pass.
+   * @returns its id.
+   */
+  record(run: ExtractRunRecord): number {
+    return this.db.ledger(() => {
+      const text = run.textSent === null ? null : run.textSent.slice(0, RUN_TEXT_CAP)
+      const { lastInsertRowid } = this.db.run(
+        `INSERT INTO extract_runs (session_id, trigger, decision, start_seq, end_seq, turns, message_count, chunk_count, chars,
+          text_sha256, text_sent, model, attempt, written, review, refused, fact_ids, proposal_ids, note, error, started_at,
+          finished_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        run.sessionId, run.trigger, run.decision, run.startSeq, run.endSeq, JSON.stringify(run.turns), run.messageCount,
+        run.chunkCount, run.chars, run.textSha256, text, run.model, run.attempt, run.written, run.review,
+        JSON.stringify(run.refused), JSON.stringify(run.factIds), JSON.stringify(run.proposalIds), run.note, run.error,
+        run.startedAt, run.finishedAt, Math.max(0, Math.round(run.durationMs)))
+      this.db.run('DELETE FROM extract_runs WHERE id <= ?', lastInsertRowid - RUN_LOG_KEEP)
+      return lastInsertRowid
+    })
+  }
+
+  /**
+   * The newest passes, without the text they sent.
+   * @param limit - how many.
+   * @returns newest first.
+   */
+  recent(limit: number): ExtractRun[] {
+    return this.db.all(`SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs ORDER BY id DESC LIMIT ?`, limit).map(toRun)
+  }
+
+  /**
+   * One pass with the text it sent.
+   * @param id - the run id.
+   * @returns the run, or undefined.
+   */
+  run(id: number): ExtractRun | undefined {
+    const row = this.db.get(`SELECT ${RUN_COLUMNS} FROM extract_runs WHERE id = ?`, id)
+    return row === undefined ? undefined : toRun(row)
+  }
+
+  /**
+   * The passes of one session, oldest first, without their text (the turn cards ask whether a turn was read).
+   * @param sessionId - the session.
+   * @returns its runs.
+   */
+  forSession(sessionId: string): ExtractRun[] {
+    return this.db.all(`SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs WHERE session_id = ? ORDER BY id`, sessionId).map(toRun)
+  }
+
+  /**
+   * Park a range that failed repeatedly and move the cursor past it, in one transaction.
+   * @param range - the range and what went wrong.
+   * @param now - ISO instant.
+   * @returns the pending item's id.
+   */
+  park(range: Omit<PendingRange, 'id' | 'parkedAt' | 'resolvedAt'>, now: string): number {
+    return this.db.ledger(() => {
+      const { lastInsertRowid } = this.db.run(
+        `INSERT INTO extract_pending (session_id, start_seq, end_seq, turns, text_sha256, attempts, last_error, parked_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        range.sessionId, range.startSeq, range.endSeq, JSON.stringify(range.turns), range.textSha256, range.attempts, range.lastError, now)
+      this.advance(range.sessionId, range.endSeq, now)
+      return lastInsertRowid
+    })
+  }
+
+  /**
+   * Ranges parked and not yet resolved.
+   * @returns oldest first.
+   */
+  pending(): PendingRange[] {
+    return this.db.all('SELECT * FROM extract_pending WHERE resolved_at IS NULL ORDER BY id').map(toPending)
+  }
+
+  /**
+   * One parked range.
+   * @param id - its id.
+   * @returns the range, or undefined.
+   */
+  pendingById(id: number): PendingRange | undefined {
+    const row = this.db.get('SELECT * FROM extract_pending WHERE id = ?', id)
+    return row === undefined ? undefined : toPending(row)
+  }
+
+  /**
+   * Mark a parked range as dealt with (a later retry read it).
+   * @param id - its id.
+   * @param now - ISO instant.
+   */
+  resolve(id: number, now: string): void {
+    this.db.ledger(() => this.db.run('UPDATE extract_pending SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL', now, id))
+  }
+}
+
+function numbers(text: unknown): number[] {
+  const parsed: unknown = JSON.parse(String(text ?? '[]'))
+  return Array.isArray(parsed) ? parsed.filter((entry): entry is number => typeof entry === 'number') : []
+}
+
+function toRun(row: Row): ExtractRun {
+  const refused: unknown = JSON.parse(String(row['refused'] ?? '[]'))
+  const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+  const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+  return {
+    id: Number(row['id']),
+    sessionId: nullableText(row['session_id']),
+    trigger: row['trigger'] as ExtractTrigger,
+    decision: row['decision'] as ExtractDecision,
+    startSeq: nullableNumber(row['start_seq']),
+    endSeq: nullableNumber(row['end_seq']),
+    turns: numbers(row['turns']),
+    messageCount: Number(row['message_count']),
+    chunkCount: Number(row['chunk_count']),
+    chars: Number(row['chars']),
+    textSha256: nullableText(row['text_sha256']),
+    textSent: nullableText(row['text_sent']),
+    model: nullableText(row['model']),
+    attempt: Number(row['attempt']),
+    written: Number(row['written']),
+    review: Number(row['review']),
+    refused: Array.isArray(refused) ? refused as RefusedCandidate[] : [],
+    factIds: numbers(row['fact_ids']),
+    proposalIds: numbers(row['proposal_ids']),
+    note: nullableText(row['note']),
+    error: nullableText(row['error']),
+    startedAt: String(row['started_at']),
+    finishedAt: String(row['finished_at']),
+    durationMs: Number(row['duration_ms']),
+  }
+}
+
+function toPending(row: Row): PendingRange {
+  return {
+    id: Number(row['id']),
+    sessionId: String(row['session_id']),
+    startSeq: Number(row['start_seq']),
+    endSeq: Number(row['end_seq']),
+    turns: numbers(row['turns']),
+    textSha256: String(row['text_sha256']),
+    attempts: Number(row['attempts']),
+    lastError: String(row['last_error']),
+    parkedAt: String(row['parked_at']),
+    resolvedAt: row['resolved_at'] === null ? null : String(row['resolved_at']),
+  }
+}
