@@ -39,6 +39,8 @@ export interface Summary {
   readonly pendingProposals: number
   readonly openConflictGroups: number
   readonly generation: number
+  /** Automatic model extraction is on: every closed turn may still gain facts after it ends. */
+  readonly autoExtract: boolean
 }
 
 /** How long a toast stays. */
@@ -49,7 +51,7 @@ export class AppState {
   readonly page = createSource<PageState>({ open: false, tab: 'graph', focusFact: null })
   readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
   readonly toasts = createSource<readonly Toast[]>([])
-  readonly summary = createSource<Summary>({ available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0 })
+  readonly summary = createSource<Summary>({ available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoExtract: false })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
   /** Bumped whenever the page changed the store, so open views reload. */
   readonly changes = createSource(0)
@@ -57,6 +59,7 @@ export class AppState {
   private toastSeq = 0
   private summaryRead: Promise<void> | undefined
   private summaryAgain = false
+  private readonly sessionReads = new Map<string, { again: boolean; done: Promise<void> }>()
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
 
   /** Open the page, optionally on a tab and a fact. */
@@ -128,17 +131,37 @@ export class AppState {
     this.generation.observe(answer.data)
     this.summary.set({
       available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
-      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation,
+      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoExtract: answer.data.autoExtract === true,
     })
   }
 
-  /** Re-read one conversation's counts (the header mark, turn cards and drawer read them), and the badge with them. */
-  async refreshSession(sessionId: string): Promise<void> {
+  /**
+   * Re-read one conversation's counts (the header mark, turn cards and drawer read them), and the badge with them.
+   * Many cards ask at once when a conversation opens: calls for a session share the read in flight, plus one more.
+   */
+  refreshSession(sessionId: string): Promise<void> {
     void this.refreshSummary()
+    const inFlight = this.sessionReads.get(sessionId)
+    if (inFlight !== undefined) {
+      inFlight.again = true
+      return inFlight.done
+    }
+    const entry = { again: false, done: Promise.resolve() }
+    entry.done = (async () => {
+      do {
+        entry.again = false
+        await this.readSession(sessionId)
+      } while (entry.again)
+    })().finally(() => { this.sessionReads.delete(sessionId) })
+    this.sessionReads.set(sessionId, entry)
+    return entry.done
+  }
+
+  private async readSession(sessionId: string): Promise<void> {
     const answer = await callVerb<{ sessions: SessionCountsWire[] }>('sessions', { sessionIds: [sessionId] })
     if (!answer.ok) return
     const found = answer.data.sessions.find((session) => session.sessionId === sessionId)
-    const empty: SessionCountsWire = { sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [] }
+    const empty: SessionCountsWire = { sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: [] }
     this.sessions.update((all) => ({ ...all, [sessionId]: found ?? empty }))
   }
 

@@ -95,13 +95,16 @@ export function apply(ctx: ClientContext): void {
     events.register(factTurnDefinition)
     ctx.slots.inject('conversation.chat.turnTail', () => ctx.slots.register({
       name: 'conversation.chat.turnTail',
-      // Ahead of the host's produced-files card, but only on turns that wrote facts; the card shows those files too.
+      // Ahead of the host's produced-files card, but only on turns that wrote facts — or, with automatic extraction
+      // on, on every closed turn, whose facts may still arrive after it ended. The card shows the turn's files too.
       priority: -10,
       select: (owner: TurnTailOwner): TurnMatch | null => {
         const data = owner.turn.data.get(TURN_DATA_KEY) as FactTurnData | undefined
-        if (owner.turn.status !== 'closed' || data === undefined || data.wrote === 0) return null
+        const wrote = data?.wrote ?? 0
+        const extraction = app.summary.getSnapshot().autoExtract
+        if (owner.turn.status !== 'closed' || (wrote === 0 && !extraction)) return null
         const produced = (owner.turn.data.get('deliverables') as { produced?: readonly { path: string }[] } | undefined)?.produced ?? []
-        return { turn: owner.turn.turn, wrote: data.wrote, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
+        return { turn: owner.turn.turn, wrote, extraction, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
       },
       inject: (sessionId) => {
         if (sessionId !== undefined) void app.refreshSession(sessionId)

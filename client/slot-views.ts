@@ -15,7 +15,10 @@ type Props = Record<string, unknown>
 /** What the turn-tail `select` hands the card. */
 export interface TurnMatch {
   readonly turn: number
+  /** memory_write calls of the turn that stored something. */
   readonly wrote: number
+  /** Automatic extraction was on when the turn closed: facts may still arrive. */
+  readonly extraction: boolean
   readonly produced: readonly string[]
   readonly openFile: ((path: string) => void) | null
 }
@@ -152,39 +155,65 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
   }
 }
 
-/** The card under an assistant turn that wrote facts. */
+/** How often a card asks again while extraction has yet to settle its turn. */
+const EXTRACTION_POLL_MS = 3000
+
+/**
+ * The card under an assistant turn: what the turn wrote (from the store, so it survives a restart), "reading this
+ * turn…" while automatic extraction has yet to settle it, and the turn's produced files, since the card takes the
+ * seat ahead of the host's own files card. A settled turn with neither facts nor files renders nothing.
+ */
 export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {
     const matched = props['matched'] as TurnMatch
     const sessionId = (props['sessionId'] ?? props['ownSessionId']) as string | undefined
-    const counts = (props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>)((all) =>
-      (sessionId === undefined ? undefined : all[sessionId]?.turns.find((turn) => turn.turn === matched.turn)))
+    const useSessions = props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>
+    const counts = useSessions((all) => (sessionId === undefined ? undefined : all[sessionId]?.turns.find((turn) => turn.turn === matched.turn)))
+    const reading = useSessions((all) => (sessionId === undefined ? false : all[sessionId]?.extractingTurns.includes(matched.turn) ?? false))
     const app = props['app'] as AppState
-    // A card mounts when a turn that wrote facts closes: re-read the conversation's counts and the badge then.
+    // A card mounts when its turn closes: re-read the conversation's counts and the badge then, and keep asking
+    // while extraction has yet to settle this turn.
     react.useEffect(() => {
-      if (sessionId !== undefined) void app.refreshSession(sessionId)
-    }, [sessionId, matched.turn, matched.wrote])
+      if (sessionId === undefined) return undefined
+      void app.refreshSession(sessionId)
+      if (!reading) return undefined
+      const timer = setInterval(() => { void app.refreshSession(sessionId) }, EXTRACTION_POLL_MS)
+      return () => clearInterval(timer)
+    }, [sessionId, matched.turn, matched.wrote, reading])
     const facts = counts?.facts ?? matched.wrote
+    const files = producedFiles(react, matched)
+    const style = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 12, lineHeight: '18px', color: 'var(--dsw-alias-label-secondary)', padding: '4px 0' }
+    if (facts === 0 && (counts?.pending ?? 0) === 0) {
+      if (reading) {
+        return react.createElement('div', { 'data-fm': 'turn-tail', 'data-state': 'reading', style },
+          memoryIcon(react, 14), react.createElement('span', null, 'Fact memory: reading this turn…'), ...files)
+      }
+      return files.length === 0 ? null : react.createElement('div', { 'data-fm': 'turn-files', style }, ...files)
+    }
     const parts = [`this turn wrote ${facts} fact${facts === 1 ? '' : 's'}`]
     if ((counts?.pending ?? 0) > 0) parts.push(`${counts?.pending} pending review`)
     if ((counts?.unsettled ?? 0) > 0) parts.push(`${counts?.unsettled} unsettled`)
-    return react.createElement('div', {
-      'data-fm': 'turn-tail',
-      style: { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 12, lineHeight: '18px', color: 'var(--dsw-alias-label-secondary)', padding: '4px 0' },
-    },
-    memoryIcon(react, 14),
-    react.createElement('span', null, `Fact memory: ${parts.join(' · ')}`),
-    react.createElement('button', {
-      type: 'button', style: { ...buttonStyle, fontSize: 12, border: '1px solid var(--dsw-alias-border-l2)' },
-      onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: matched.turn }),
-    }, 'View'),
-    // This card takes the seat ahead of the host's produced-files card, so it carries the turn's files itself.
-    matched.produced.length === 0 ? null : react.createElement('span', { style: { marginLeft: 8 } }, 'Produced'),
+    return react.createElement('div', { 'data-fm': 'turn-tail', style },
+      memoryIcon(react, 14),
+      react.createElement('span', null, `Fact memory: ${parts.join(' · ')}`),
+      react.createElement('button', {
+        type: 'button', style: { ...buttonStyle, fontSize: 12, border: '1px solid var(--dsw-alias-border-l2)' },
+        onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: matched.turn }),
+      }, 'View'),
+      ...files)
+  }
+}
+
+/** The turn's produced files as chips (at most three, then a count). */
+function producedFiles(react: ReactLike, matched: TurnMatch): ReactNode[] {
+  if (matched.produced.length === 0) return []
+  return [
+    react.createElement('span', { key: 'label', style: { marginLeft: 8 } }, 'Produced'),
     ...matched.produced.slice(0, 3).map((path) => react.createElement('button', {
       key: path, type: 'button', title: path, style: chipStyle, onClick: () => matched.openFile?.(path),
     }, path.split(/[\\/]/u).at(-1) ?? path)),
-    matched.produced.length > 3 ? react.createElement('span', null, `+ ${matched.produced.length - 3} files`) : null)
-  }
+    matched.produced.length > 3 ? react.createElement('span', { key: 'more' }, `+ ${matched.produced.length - 3} files`) : null,
+  ]
 }
 
 /** The drawer listing what one conversation wrote, turn by turn. */

@@ -95,4 +95,6 @@ export interface SessionCountsWire {
   readonly unsettled: number
   readonly lastAt: string
   readonly turns: readonly TurnCountsWire[]
+  /** Turns that queued or running automatic extraction has yet to settle. */
+  readonly extractingTurns: readonly number[]
 }

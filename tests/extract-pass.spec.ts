@@ -101,6 +101,14 @@ for (const driver of DRIVERS) {
       assert.equal(ledger.run(run?.id ?? 0)?.textSent?.includes('We run the API on port 8123.'), true)
     })
 
+    it('works with the default storeTimezone (empty: the machine\'s zone), and tells the model today\'s date', async () => {
+      const end = log.say('Remember: billing-api runs on port 7801.')
+      model.answer({ facts: [fact('billing-api', 'port', '7801', 'billing-api runs on port 7801')] })
+      assert.deepEqual(await pass(end, { storeTimezone: '' }), { kind: 'done' })
+      assert.match(model.requests[0]?.user ?? '', /^Today is \d{4}-\d{2}-\d{2}\./u)
+      assert.deepEqual(facts().map((row) => row.value), ['7801'])
+    })
+
     it('drops a candidate whose quote is not in the text, and one that reads as an instruction', async () => {
       const end = log.say('Remember: billing-api runs on port 7801.')
       model.answer({ facts: [

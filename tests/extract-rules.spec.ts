@@ -206,10 +206,15 @@ describe('shapeGate', () => {
   })
 
   it('refuses conversation meta as a subject or a vague property', () => {
-    for (const subject of ['the user', 'user', 'the assistant', 'above', 'my conclusion', '用户', '助手', '上面', '以上', 'this conversation']) {
+    for (const subject of ['the user', 'users', 'the assistant', 'above', 'my conclusion', '助手', '上面', '以上', 'this conversation']) {
       assert.equal(refusal(subject, 'name', 'Bob'), 'conversation_meta', subject)
     }
     assert.equal(refusal('billing-api', 'conclusion', 'fine'), 'conversation_meta')
+  })
+
+  it('accepts exactly "user" (用户) as the person the memory belongs to, the subject the model and memory_write use', () => {
+    for (const subject of ['user', 'User', '用户']) assert.deepEqual(shapeGate({ subject, property: 'preferred editor', value: 'vim' }), { ok: true }, subject)
+    assert.equal(refusal('user', 'conclusion', 'fine'), 'conversation_meta')
   })
 
   it('refuses pronouns, demonstratives, speaker-relative names and numbers as subjects', () => {

@@ -310,6 +310,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
             { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2] },
             { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3] },
           ],
+          extractingTurns: [],
         }])
       })
 
@@ -422,7 +423,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
         assert.equal(status['badge'], 2)
         const summary = await v.ok('status', { summary: true })
-        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1 })
+        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false })
         write('release', 'version', '2.0', { validFrom: '2026-03-02' })
         v.clock.advance(DAY)
         const forced = await v.ok('status', { force: true })

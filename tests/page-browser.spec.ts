@@ -79,7 +79,7 @@ describe('the Fact memory page in a real browser', () => {
     assert.match(text, /7900/u)
 
     await tab(page, 'extraction')
-    await page.locator('fm-extraction').getByText(/not active in this version/u).waitFor()
+    await page.locator('fm-extraction [data-fm="extraction-off"]').getByText(/Automatic capture is off/u).waitFor()
 
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })

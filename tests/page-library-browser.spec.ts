@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
-import { writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
 import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
@@ -133,3 +133,40 @@ describe('the turn-tail seat shared with the host', () => {
     await closeClean(opened)
   })
 })
+
+describe('automatic extraction in a real browser', () => {
+  it('shows "reading this turn…" until the pass settles, then what it wrote, and the pass in the extraction tab', async () => {
+    await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoExtract: true, extractDelayMs: 200 } })
+    try {
+      const opened = await openHost(browser, host.url)
+      const { page } = opened
+      await until(async () => (await api.ok('status', { summary: true }))['autoExtract'] === true, 'autoExtract on')
+      await page.reload()
+      await page.locator('[data-fm="sidebar-entry"]').waitFor()
+      model.reset()
+      model.enqueue({ text: 'Noted.' })
+      model.enqueueExtraction({ delayMs: 2500, text: JSON.stringify({ facts: [{ subject: 'reports-db', property: 'port', value: '5433', quote: 'reports-db runs on port 5433', confidence: 0.9 }] }) })
+      const box = page.locator('textarea').first()
+      await box.fill('Remember that reports-db runs on port 5433.')
+      await box.press('Enter')
+      const card = page.locator('[data-fm="turn-tail"]')
+      await card.filter({ hasText: 'reading this turn' }).waitFor({ timeout: 20_000 })
+      await screenshot(page, 'turn-reading')
+      await card.filter({ hasText: /this turn wrote 1 fact/u }).waitFor({ timeout: 20_000 })
+      assert.equal(await card.filter({ hasText: 'reading this turn' }).count(), 0)
+      await screenshot(page, 'turn-extracted')
+
+      await page.locator('[data-fm="sidebar-entry"]').click()
+      await page.locator('fm-page nav button[data-tab="extraction"]').click()
+      const run = page.locator('fm-extraction [data-fm="run"]').first()
+      await run.filter({ hasText: /1 written/u }).waitFor()
+      await run.locator('button.row').click()
+      await page.locator('fm-extraction [data-fm="run-text"]').filter({ hasText: 'reports-db runs on port 5433' }).waitFor()
+      await screenshot(page, 'extraction-tab')
+      await closeClean(opened)
+    } finally {
+      await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoExtract: false, extractDelayMs: 5000 } })
+    }
+  })
+})
+

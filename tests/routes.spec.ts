@@ -541,9 +541,9 @@ describe('status', () => {
     assert.deepEqual((status['maintenance'] as { advanced: unknown }).advanced, null)
   })
 
-  it('answers {summary:true} with only the badge numbers and the generation', async () => {
+  it('answers {summary:true} with only the badge numbers, the generation and whether capture is on', async () => {
     const summary = await api.ok('status', { summary: true })
-    assert.deepEqual(Object.keys(summary).sort(), ['available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals'])
+    assert.deepEqual(Object.keys(summary).sort(), ['autoCapture', 'autoExtract', 'available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals'])
     assert.equal(summary['badge'], Number(summary['pendingProposals']) + Number(summary['openConflictGroups']))
   })
 

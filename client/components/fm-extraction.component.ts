@@ -1,20 +1,226 @@
-/** <fm-extraction>: the extraction queue. Automatic extraction is not active in this version; the tab says so. */
-import { css, html, LitElement } from 'lit'
+/**
+ * <fm-extraction>: the extraction queue. What runs, waits out the merge window or a retry, and what was parked
+ * after repeated failures; then "Recently finished" — the last ten passes from the store, each with what it wrote,
+ * what needs review, how long it took and how long ago. Opening a pass shows the exact text it sent, its message
+ * and segment counts, the model, and why candidates were refused. When capture is off, the tab says how to turn it
+ * on; an empty log explains itself.
+ */
+import { css, html, LitElement, nothing } from 'lit'
+import type { AppState } from '../app-state.ts'
+import { callVerb } from '../api.ts'
+import { formatAge, formatInstant } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { ReloadOnChange } from './reload-on-change.ts'
 
-/** The extraction queue view. */
+/** One queued, waiting or running pass. */
+interface QueueEntryWire {
+  readonly sessionId: string
+  readonly state: 'running' | 'debounce' | 'retry'
+  readonly endSeq: number
+  readonly attempt: number
+  readonly at: string
+  readonly queuedEndSeq: number | null
+  readonly lastError: string | null
+}
+
+/** A parked range. */
+interface PendingWire {
+  readonly id: number
+  readonly sessionId: string
+  readonly startSeq: number
+  readonly endSeq: number
+  readonly turns: readonly number[]
+  readonly attempts: number
+  readonly lastError: string
+  readonly parkedAt: string
+}
+
+/** One finished pass. */
+interface RunWire {
+  readonly id: number
+  readonly sessionId: string | null
+  readonly trigger: 'turn' | 'manual' | 'flush'
+  readonly decision: 'extracted' | 'skipped' | 'failed' | 'parked'
+  readonly turns: readonly number[]
+  readonly messageCount: number
+  readonly chunkCount: number
+  readonly chars: number
+  readonly model: string | null
+  readonly attempt: number
+  readonly written: number
+  readonly review: number
+  readonly refused: readonly { readonly reason: string; readonly subject?: string; readonly property?: string; readonly value?: string }[]
+  readonly note: string | null
+  readonly error: string | null
+  readonly finishedAt: string
+  readonly durationMs: number
+  readonly textSent?: string | null
+}
+
+/** The queue verb's answer. */
+interface QueueWire {
+  readonly autoCapture: boolean
+  readonly autoExtract: boolean
+  readonly model: string
+  readonly delayMs: number
+  readonly running: readonly QueueEntryWire[]
+  readonly parked: readonly PendingWire[]
+  readonly recent: readonly RunWire[]
+}
+
+const DECISION_LABEL: Readonly<Record<RunWire['decision'], string>> = {
+  extracted: '● read',
+  skipped: '○ skipped',
+  failed: '▲ failed',
+  parked: '⏸ parked',
+}
+
+/** The extraction tab. */
 export class FmExtraction extends LitElement {
-  static override styles = [baseStyles, css`:host { display: block; padding: 16px; overflow: auto; }`]
+  static override properties = {
+    app: { attribute: false },
+    queue: { state: true },
+    opened: { state: true },
+    error: { state: true },
+  }
 
-  /** Nothing to reload yet. */
-  refresh(): void {}
+  static override styles = [baseStyles, css`
+    :host { display: block; padding: 16px; overflow: auto; }
+    h2 { font-size: 14px; line-height: 20px; margin: 20px 0 8px; font-weight: 600; }
+    h2:first-child { margin-top: 0; }
+    .status { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
+    ul { list-style: none; padding: 0; margin: 0; }
+    li { border-bottom: 1px solid var(--dsw-alias-border-l1); }
+    .row { display: grid; grid-template-columns: 110px minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left; border: 0; border-radius: 0; padding: 8px 4px; }
+    .row .counts { justify-self: end; }
+    .pill.failed, .pill.parked { color: var(--dsw-alias-state-warn-label, var(--dsw-alias-label-primary)); border-color: currentColor; }
+    .pill.extracted { color: var(--dsw-alias-state-success-primary, var(--dsw-alias-label-primary)); }
+    .detail { padding: 8px 4px 16px; }
+    .detail dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 12px; margin: 0 0 8px; }
+    .detail dt { color: var(--dsw-alias-label-secondary); }
+    .detail dd { margin: 0; }
+    pre { white-space: pre-wrap; word-break: break-word; max-height: 320px; overflow: auto; padding: 8px; margin: 8px 0 0; border-radius: 8px;
+      background: var(--dsw-alias-bg-module-platform, var(--dsw-alias-bg-layer-2)); font-family: var(--ds-font-family-code, ui-monospace, monospace); font-size: 12px; line-height: 18px; }
+    .entry { padding: 8px 4px; }
+  `]
+
+  declare app: AppState | undefined
+  declare queue: QueueWire | undefined
+  declare opened: RunWire | undefined
+  declare error: string | undefined
+
+  constructor() {
+    super()
+    this.queue = undefined
+    this.opened = undefined
+    this.error = undefined
+    // Loaded on arrival of the page state, and again after every change the page makes to the store.
+    new ReloadOnChange(this, () => this.refresh())
+  }
+
+  /** Reload the queue and the recent passes. */
+  refresh(): void {
+    void this.load()
+  }
+
+  private async load(): Promise<void> {
+    const answer = await callVerb<QueueWire>('queue', {})
+    if (!answer.ok) {
+      this.error = answer.message
+      return
+    }
+    this.error = undefined
+    this.queue = answer.data
+    if (this.opened !== undefined && !answer.data.recent.some((run) => run.id === this.opened?.id)) this.opened = undefined
+  }
+
+  private async open(run: RunWire): Promise<void> {
+    if (this.opened?.id === run.id) {
+      this.opened = undefined
+      return
+    }
+    const answer = await callVerb<{ run: RunWire }>('extract-run', { id: run.id })
+    this.opened = answer.ok ? answer.data.run : { ...run, textSent: null, error: answer.message }
+  }
 
   override render(): unknown {
-    return html`<div class="empty" data-fm="extraction-inactive">
-      <p><strong>Automatic extraction is not active in this version.</strong></p>
-      <p>When it arrives, passes that read each finished turn will queue here (running, queued, waiting out the debounce
-        or a retry, parked after failures), and the last ten finished passes will be listed with what they wrote.</p>
-      <p class="caption">Facts are written today by the assistant through memory_write, and by you on this page.</p>
+    const queue = this.queue
+    if (this.error !== undefined) return html`<p class="empty" role="alert">Could not read the extraction queue: ${this.error}</p>`
+    if (queue === undefined) return html`<div class="skeleton" style="height: 120px" aria-busy="true"></div>`
+    return html`
+      ${this.renderStatus(queue)}
+      <h2>Queue</h2>
+      ${queue.running.length === 0 && queue.parked.length === 0
+        ? html`<p class="muted" data-fm="queue-empty">Nothing is waiting. ${queue.autoExtract ? 'Each finished turn queues a pass here.' : ''}</p>`
+        : html`<ul data-fm="queue">${queue.running.map((entry) => this.renderEntry(entry))}${queue.parked.map((range) => this.renderParked(range))}</ul>`}
+      <h2>Recently finished</h2>
+      ${queue.recent.length === 0
+        ? html`<p class="muted" data-fm="runs-empty">No pass has finished yet. Once automatic extraction reads a turn, the last ten passes are listed here with what they wrote.</p>`
+        : html`<ul data-fm="runs">${queue.recent.map((run) => this.renderRun(run))}</ul>`}`
+  }
+
+  private renderStatus(queue: QueueWire): unknown {
+    if (!queue.autoCapture && !queue.autoExtract) {
+      return html`<div class="empty" data-fm="extraction-off">
+        <p><strong>Automatic capture is off.</strong></p>
+        <p>Turn on <em>autoCapture</em> (rules that catch "remember that …" and "the port is 8123") or <em>autoExtract</em>
+          (a model reads each finished turn) in Settings → Plugins → Fact memory. Until then, facts are written by the
+          assistant through memory_write and by you on this page.</p>
+      </div>`
+    }
+    return html`<div class="status caption" data-fm="extraction-status">
+      <span class="pill ${queue.autoCapture ? 'active' : ''}">${queue.autoCapture ? '● rules on' : '○ rules off'}</span>
+      <span class="pill ${queue.autoExtract ? 'active' : ''}">${queue.autoExtract ? '● model extraction on' : '○ model extraction off'}</span>
+      ${queue.autoExtract ? html`<span>Model: ${queue.model} · merge window ${Math.round(queue.delayMs / 100) / 10} s</span>` : nothing}
+    </div>`
+  }
+
+  private renderEntry(entry: QueueEntryWire): unknown {
+    const when = formatInstant(entry.at)
+    const state = entry.state === 'running' ? `running since ${when}`
+      : entry.state === 'debounce' ? `waiting out the merge window until ${when}`
+        : `waiting to retry at ${when} (attempt ${entry.attempt})`
+    return html`<li class="entry" data-fm="queue-entry" data-state=${entry.state}>
+      <span class="pill ${entry.state === 'retry' ? 'failed' : 'active'}">${entry.state}</span>
+      conversation ${entry.sessionId.slice(0, 16)} · ${state}
+      ${entry.queuedEndSeq === null ? nothing : html`<span class="caption"> · another turn waits behind it</span>`}
+      ${entry.lastError === null ? nothing : html`<div class="caption">Last error: ${entry.lastError}</div>`}
+    </li>`
+  }
+
+  private renderParked(range: PendingWire): unknown {
+    return html`<li class="entry" data-fm="parked">
+      <span class="pill parked">⏸ parked</span>
+      conversation ${range.sessionId.slice(0, 16)} · turns ${range.turns.join(', ') || '?'} · after ${range.attempts} attempts, ${formatAge(range.parkedAt)}
+      <div class="caption">Last error: ${range.lastError}. The range is kept; nothing was written from it.</div>
+    </li>`
+  }
+
+  private renderRun(run: RunWire): unknown {
+    const opened = this.opened?.id === run.id ? this.opened : undefined
+    const where = run.trigger === 'manual' ? 'one-off text' : `conversation ${run.sessionId?.slice(0, 16) ?? '?'}${run.turns.length === 0 ? '' : ` · turn${run.turns.length === 1 ? '' : 's'} ${run.turns.join(', ')}`}`
+    return html`<li data-fm="run" data-id=${run.id}>
+      <button class="row quiet" aria-expanded=${String(opened !== undefined)} @click=${() => { void this.open(run) }}>
+        <span class="pill ${run.decision}">${DECISION_LABEL[run.decision]}</span>
+        <span>${where}</span>
+        <span class="counts caption">${run.written} written · ${run.review} to review · ${(run.durationMs / 1000).toFixed(1)} s · ${formatAge(run.finishedAt)}</span>
+      </button>
+      ${opened === undefined ? nothing : this.renderDetail(opened)}
+    </li>`
+  }
+
+  private renderDetail(run: RunWire): unknown {
+    return html`<div class="detail" data-fm="run-detail">
+      <dl>
+        <dt>Decision</dt><dd>${run.decision}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}</dd>
+        <dt>Read</dt><dd>${run.messageCount} message${run.messageCount === 1 ? '' : 's'} · ${run.chars} characters · ${run.chunkCount} segment${run.chunkCount === 1 ? '' : 's'}</dd>
+        <dt>Model</dt><dd>${run.model ?? 'no model was called'}</dd>
+        ${run.note === null ? nothing : html`<dt>Note</dt><dd>${run.note}</dd>`}
+        ${run.error === null ? nothing : html`<dt>Error</dt><dd>${run.error}</dd>`}
+      </dl>
+      ${run.refused.length === 0 ? nothing : html`<div>Refused:</div><ul>${run.refused.map((entry) => html`<li class="caption">
+        ${entry.reason.replaceAll('_', ' ')}${entry.subject === undefined ? '' : ` — ${entry.subject} · ${entry.property ?? ''}: ${entry.value ?? ''}`}</li>`)}</ul>`}
+      ${run.textSent === null || run.textSent === undefined ? nothing : html`<div class="caption">Text sent to the model (at most 20,000 characters):</div><pre data-fm="run-text">${run.textSent}</pre>`}
     </div>`
   }
 }

@@ -89,12 +89,33 @@ export class AutoCapture {
   }
 
   /**
-   * Whether a session has extraction work in flight (the turn cards keep asking until it has none).
+   * Whether a session has extraction work in flight.
    * @param sessionId - the session.
    * @returns true while busy.
    */
   busy(sessionId: string): boolean {
     return this.queue.busy(sessionId)
+  }
+
+  /**
+   * The turns of a session that a queued or running pass has yet to settle (the turn cards keep asking until their
+   * turn is no longer listed).
+   * @param sessionId - the session.
+   * @returns turn numbers, ascending; empty when the session has no extraction work.
+   */
+  pendingTurns(sessionId: string): number[] {
+    const entry = this.queue.entries().find((candidate) => candidate.sessionId === sessionId)
+    const session = this.sessions.get(sessionId)
+    if (entry === undefined || session === undefined) return []
+    const opened = this.deps.memory.storeSet()
+    const from = 'stores' in opened ? opened.stores.extract.cursor(sessionId) ?? 0 : 0
+    const to = Math.max(entry.endSeq, entry.queuedEndSeq ?? 0)
+    const turns = new Set<number>()
+    for (const event of session.events.slice(from, to + 1)) {
+      const turn = (event.data as { turn?: unknown } | null)?.turn
+      if (event.type === 'turn/end' && typeof turn === 'number') turns.add(turn)
+    }
+    return [...turns].sort((a, b) => a - b)
   }
 
   /**

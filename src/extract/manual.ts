@@ -60,7 +60,7 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
   }
   const started = deps.clock.now()
   const read = await readCandidates(plan.segments, {
-    model: deps.model, merge: deps.config.extractMerge, timeZone: deps.config.storeTimezone, now: started, signal: deps.signal,
+    model: deps.model, merge: deps.config.extractMerge, timeZone: deps.config.displayTimeZone, now: started, signal: deps.signal,
   })
   const base = {
     sessionId: null, trigger: 'manual' as const, startSeq: null, endSeq: null, turns: [], messageCount: 1, chunkCount: plan.segments.length,

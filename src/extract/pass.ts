@@ -36,6 +36,21 @@ export interface PassContext {
  * @returns done, more (the range was longer than one pass covers), or failed.
  */
 export async function runPass(request: PassRequest, context: PassContext): Promise<PassResult> {
+  try {
+    return await passOnce(request, context)
+  } catch (error) {
+    // An unexpected failure is logged like any failed pass, so the run log never goes silent on it.
+    const message = error instanceof Error ? error.message : String(error)
+    const opened = context.memory.storeSet()
+    if ('stores' in opened) {
+      const now = isoNow(context.clock)
+      opened.stores.extract.record({ ...baseRecord(request, emptySnapshot(request), context.clock.now()), decision: 'failed', error: message, finishedAt: now, durationMs: 0 })
+    }
+    return { kind: 'failed', error: message }
+  }
+}
+
+async function passOnce(request: PassRequest, context: PassContext): Promise<PassResult> {
   const started = context.clock.now()
   const opened = context.memory.storeSet()
   if (!('stores' in opened)) return { kind: 'failed', error: `the store is not open: ${opened.unavailable.message}` }
@@ -79,7 +94,7 @@ export async function runPass(request: PassRequest, context: PassContext): Promi
   const textSent = plan.segments.map((segment) => segment.text).join('\n\n')
   const covered = { ...baseRecord(request, read, started), chunkCount: plan.segments.length, textSent, model: context.model.name }
   const outcome = await readCandidates(plan.segments, {
-    model: context.model, merge: config.extractMerge, timeZone: config.storeTimezone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
+    model: context.model, merge: config.extractMerge, timeZone: config.displayTimeZone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
   })
   if (request.signal.aborted) return { kind: 'failed', error: 'the pass was cancelled' }
   if (!outcome.ok) {
@@ -124,6 +139,10 @@ function lastTurnStart(events: readonly SessionEventView[], endSeq: number): num
     if (events[seq]?.type === 'turn/start') return seq
   }
   return 0
+}
+
+function emptySnapshot(request: PassRequest): Snapshot {
+  return { sessionId: request.sessionId, startSeq: request.endSeq, endSeq: request.endSeq, turns: [], messages: [], chars: 0, textHash: '' }
 }
 
 function baseRecord(request: PassRequest, snapshot: Snapshot, started: number): Omit<ExtractRunRecord, 'finishedAt' | 'durationMs'> {

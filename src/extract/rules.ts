@@ -56,8 +56,8 @@ const NOTE_TOKEN = /[A-Za-z@][\w./@+#-]*[A-Za-z0-9]|[A-Za-z]{2,}/gu
  *
  * Notes: an explicit request with no recognisable binding becomes a `note` (the request's statement verbatim as the
  * value) only when the statement names a subject — its first identifier-shaped, all-caps, camel-case or capitalized
- * Latin word ("billing-api", "API", "Alice"). Without one it is dropped: "user" is no subject the gate accepts, and a
- * note about nothing cannot be found again. The model path and memory_write still see the message.
+ * Latin word ("billing-api", "API", "Alice"). Without one it is dropped: the rules never take "user" as a subject,
+ * and a note about nothing cannot be found again. The model path and memory_write still see the message.
  *
  * @param text - one user message.
  * @returns candidates in text order, without duplicates (same subject, property and value folded).
@@ -97,8 +97,13 @@ function clauseCandidates(clause: string, body: string, explicit: boolean): Rule
     if (note !== undefined) drafts.push(note)
   }
   if (drafts.length === 0 || scanPrivacy('', clause) !== undefined) return []
-  return drafts.filter((candidate) => shapeGate(candidate).ok && !isPrivate(candidate))
+  // The gate lets "user" stand for the person the memory belongs to (the model names them so); a user message that
+  // says "the user …" or "用户 …" is talking about a role, so the rules never take it as that person.
+  return drafts.filter((candidate) => shapeGate(candidate).ok && !isPrivate(candidate) && !PERSON.has(foldText(candidate.subject)))
 }
+
+/** Subjects that name the person (see above). */
+const PERSON: ReadonlySet<string> = new Set(['user', '用户'])
 
 function kindOf(match: RuleMatch, explicit: boolean, decided: boolean): RuleKind {
   if (explicit) return 'remember'

@@ -34,6 +34,9 @@ export interface ShapeInput {
 
 const OK: ShapeVerdict = { ok: true }
 
+/** The subjects that name the person the memory belongs to. */
+const PERSON_SUBJECTS: ReadonlySet<string> = new Set(['user', '用户'])
+
 /**
  * Judge whether a candidate has the shape of a fact. The checks run in a fixed order and the first failure names the
  * reason: empty, too_long, instruction, request, question, conversation_meta, subject_not_entity, fragment.
@@ -54,9 +57,13 @@ export function shapeGate(candidate: ShapeInput): ShapeVerdict {
   if ([subject, property, value].some(readsAsRequest)) return refuse('request')
   if ([subject, property, value].some(readsAsQuestion)) return refuse('question')
   const subjectKey = withoutArticle(foldText(subject))
-  if (META_SUBJECTS.has(subjectKey) || META_PROPERTIES.has(withoutArticle(foldText(property)))) {
+  // "user" (用户), exactly so, is the canonical subject for the person the memory belongs to, as memory_write and the
+  // extraction prompt use it; "the user", "users" and the other participants stay conversation meta.
+  const person = PERSON_SUBJECTS.has(subject.toLowerCase())
+  if ((!person && META_SUBJECTS.has(subjectKey)) || META_PROPERTIES.has(withoutArticle(foldText(property)))) {
     return refuse('conversation_meta')
   }
+  if (person) return OK
   if (!isEntityName(subject, subjectKey)) return refuse('subject_not_entity')
   if (isFragment(subject, true) || isFragment(property, false) || NON_ENTITY_SUBJECTS.has(foldText(value))) {
     return refuse('fragment')

@@ -20,6 +20,8 @@ export const statusVerb = verb({
       return ok({
         available: status.available, generation: status.generation, badge,
         pendingProposals: counts?.pendingProposals ?? 0, openConflictGroups: counts?.openConflictGroups ?? 0,
+        autoCapture: context.config.enabled && context.config.autoCapture,
+        autoExtract: context.config.enabled && context.config.autoExtract,
       })
     }
     const meta = context.stores?.meta
@@ -37,6 +39,8 @@ export const statusVerb = verb({
       reviewSeenAt: meta?.get('review_seen_at') ?? null,
       timeZone: context.config.displayTimeZone,
       enabled: context.config.enabled,
+      autoCapture: context.config.autoCapture,
+      autoExtract: context.config.autoExtract,
       later: LATER_FEATURES,
       inactiveKeys: INACTIVE_KEYS,
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
@@ -73,6 +77,12 @@ export const reviewSeenVerb = verb({
 export const sessionsVerb = verb({
   schema: sessionsBody,
   run(body, context) {
-    return ok({ sessions: context.stores.library.sessions(body.sessionIds, body.limit ?? 50) })
+    // Turns that queued or running extraction has yet to settle: their cards keep asking until they are not listed.
+    const pending = (sessionId: string): readonly number[] => context.extraction?.pendingTurns(sessionId) ?? []
+    const sessions = context.stores.library.sessions(body.sessionIds, body.limit ?? 50).map((session) => ({ ...session, extractingTurns: pending(session.sessionId) }))
+    const known = new Set(sessions.map((session) => session.sessionId))
+    const busyOnly = (body.sessionIds ?? []).filter((sessionId) => !known.has(sessionId) && pending(sessionId).length > 0)
+      .map((sessionId) => ({ sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: pending(sessionId) }))
+    return ok({ sessions: [...sessions, ...busyOnly] })
   },
 })

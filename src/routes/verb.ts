@@ -43,8 +43,8 @@ export interface MemoryView {
 export interface ExtractionView {
   /** Sessions with work queued, waiting or running. */
   entries(): readonly QueueEntry[]
-  /** Whether a session has extraction work in flight. */
-  busy(sessionId: string): boolean
+  /** The turns of a session that queued or running extraction has yet to settle. */
+  pendingTurns(sessionId: string): readonly number[]
   /** One-off extraction of a text outside any conversation. */
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
 }

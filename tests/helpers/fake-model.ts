@@ -1,10 +1,16 @@
 /**
  * A scripted OpenAI-compatible chat-completions server on loopback, standing in for the model. Requests that
- * carry tools are agent steps and consume the script in order; tool-less requests (session titles, auxiliary
- * calls) get a short fixed answer. Every request body is recorded so tests can assert what the model received.
+ * carry tools are agent steps and consume the script in order; extraction calls (tool-less, with the extraction or
+ * merge system prompt) consume the extraction script; other tool-less requests (session titles) get a short fixed
+ * answer. Streaming and non-streaming requests are both answered. Every request body is recorded so tests can
+ * assert what the model received.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT } from '../../src/extract/prompt.ts'
+
+/** One scripted answer to an extraction call: a text (after an optional delay), or an HTTP failure. */
+export type ExtractionReply = { readonly text: string; readonly delayMs?: number } | { readonly status: number }
 
 /** One scripted agent step. */
 export type ScriptStep =
@@ -17,6 +23,8 @@ export interface RecordedRequest {
   readonly body: ChatBody
   /** Whether the request offered tools (an agent step). */
   readonly agentStep: boolean
+  /** Whether it was an extraction (or merge) call. */
+  readonly extraction: boolean
 }
 
 /** The parts of an OpenAI chat body the tests read. */
@@ -39,6 +47,7 @@ export class FakeModel {
   readonly requests: RecordedRequest[] = []
   private readonly server: Server
   private readonly script: ScriptStep[] = []
+  private readonly extractionScript: ExtractionReply[] = []
   private counter = 0
 
   private constructor(server: Server) {
@@ -68,6 +77,16 @@ export class FakeModel {
     this.script.push(...steps)
   }
 
+  /** Queue answers to extraction calls; an exhausted script answers `{"facts": []}`. */
+  enqueueExtraction(...replies: ExtractionReply[]): void {
+    this.extractionScript.push(...replies)
+  }
+
+  /** Extraction calls recorded so far. */
+  extractionRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => request.extraction)
+  }
+
   /** Agent-step requests recorded so far. */
   agentRequests(): RecordedRequest[] {
     return this.requests.filter((request) => request.agentStep)
@@ -77,6 +96,7 @@ export class FakeModel {
   reset(): void {
     this.requests.length = 0
     this.script.length = 0
+    this.extractionScript.length = 0
   }
 
   /** Stop the server. */
@@ -94,15 +114,28 @@ export class FakeModel {
       return
     }
     const agentStep = (body.tools?.length ?? 0) > 0
-    this.requests.push({ url, body, agentStep })
+    const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
+    const extraction = !agentStep && (system.includes(EXTRACTION_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000') || system.includes(MERGE_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000'))
+    this.requests.push({ url, body, agentStep, extraction })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
       return
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
+    if (extraction) {
+      const reply = this.extractionScript.shift() ?? { text: '{"facts": []}' }
+      if ('status' in reply) {
+        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${reply.status}` } }))
+        return
+      }
+      const answer = (): void => this.answerText(res, body, reply.text)
+      if (reply.delayMs === undefined) answer()
+      else setTimeout(answer, reply.delayMs)
+      return
+    }
     const step: ScriptStep = agentStep ? this.script.shift() ?? { text: 'done' } : { text: 'A short title' }
     this.counter += 1
     if ('toolCalls' in step) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
       step.toolCalls.forEach((call, index) => {
         this.send(res, {
           choices: [{
@@ -115,7 +148,18 @@ export class FakeModel {
       this.finish(res, 'tool_calls')
       return
     }
-    this.send(res, { choices: [{ index: 0, delta: { content: step.text }, finish_reason: null }] })
+    this.answerText(res, body, step.text)
+  }
+
+  /** Answer with a text, streamed unless the request asked for one JSON body. */
+  private answerText(res: import('node:http').ServerResponse, body: ChatBody, text: string): void {
+    if (body['stream'] === false) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }))
+      return
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
+    this.send(res, { choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })
     this.finish(res, 'stop')
   }
 

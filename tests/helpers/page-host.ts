@@ -9,6 +9,8 @@ import { createDshHome, startWebHost, type DshHome, type WebHost } from './dsh-h
 import { FactMemoryApi, hostApi } from './fact-memory-web.ts'
 import { FakeModel } from './fake-model.ts'
 
+export { until } from './poll.ts'
+
 /** A running host with its browser. */
 export interface PageHost {
   readonly model: FakeModel
@@ -52,15 +54,3 @@ export async function closeClean(opened: HostPage): Promise<void> {
   assert.deepEqual(opened.errors, [], 'the browser logged errors')
 }
 
-/**
- * Poll a condition for up to 15 s.
- * @param condition - checked every 100 ms.
- * @param what - named in the timeout error.
- */
-export async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
