@@ -1,6 +1,6 @@
 /**
- * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open) and retrieval
- * quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
+ * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open, the page's routes),
+ * what automatic capture costs a turn, and retrieval quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
  * Options: --sizes 10000,100000   --skip-locomo   --locomo <path to locomo10.json>   --keep (keep the stores)
@@ -20,6 +20,7 @@ import { VERBS } from '../src/routes/verbs.ts'
 import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
+import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
 const args = process.argv.slice(2)
@@ -365,7 +366,7 @@ function ratio(part: number, whole: number): number {
 
 const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
 
-const results: { speed: SpeedRow[]; locomo?: ReturnType<typeof locomo> } = { speed: [] }
+const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: ReturnType<typeof locomo> } = { speed: [] }
 console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
 for (const size of SIZES) {
   process.stdout.write(`seeding ${size} facts… `)
@@ -383,6 +384,13 @@ console.log('|---:|---:|---:|---:|---:|---:|')
 for (const row of results.speed) {
   console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
 }
+const extraction = await extractionTimings()
+results.extraction = extraction
+console.log('\n| automatic capture | p50 ms | p95 ms | max ms |')
+console.log('|---|---:|---:|---:|')
+console.log(`| added to a turn (the event listener, both paths on) | ${extraction.listenerPerTurnMs.p50} | ${extraction.listenerPerTurnMs.p95} | ${extraction.listenerPerTurnMs.max} |`)
+console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
+console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
 if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
   const quality = locomo(LOCOMO)
   results.locomo = quality

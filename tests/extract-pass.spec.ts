@@ -14,6 +14,7 @@ import type { ExtractStore } from '../src/store/extract-store.ts'
 import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { assistantSays, toolResult, turnEnd, turnStart, userSays } from './helpers/session-events.ts'
+import { ORDER, RED_TEAM } from './helpers/red-team.ts'
 import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
 
 /** A model that answers from a script and remembers what it was sent. */
@@ -213,6 +214,27 @@ for (const driver of DRIVERS) {
       assert.equal(ledger.cursor('session-1'), end)
       assert.deepEqual(ledger.pending().map((range) => [range.startSeq, range.endSeq, range.attempts, range.turns]), [[0, end, 4, [1]]])
       assert.equal(ledger.recent(1)[0]?.decision, 'parked')
+    })
+
+    it('lands nothing that reads as an instruction from the red-team corpus, even when the model repeats it', async () => {
+      // A model taken in by the text answers with each hostile line as a value, quoted verbatim (so the quote check
+      // passes when the line was read at all): the shape gate must still refuse every order.
+      for (const { text } of RED_TEAM) {
+        const end = log.say(text)
+        model.answer({ facts: [fact('deploy', 'rule', text.slice(0, 400), text), fact('assistant', 'instruction', text.slice(0, 400), text)] })
+        await pass(end, { extractFallbackTurns: 1 })
+      }
+      const landed = facts()
+      for (const row of landed) {
+        assert.doesNotMatch(`${row.property} ${row.value}`, ORDER, `landed: ${row.subject} · ${row.property}: ${row.value}`)
+      }
+      // Transcripts and quoted context are not even sent to the model.
+      const sent = model.requests.map((request) => request.user).join('\n')
+      assert.doesNotMatch(sent, /^USER:/mu)
+      // The model really was asked, and the gate really refused orders (the test is not vacuous).
+      assert.ok(model.requests.length >= 20, `the model read ${model.requests.length} lines`)
+      const refusedOrders = ledger.recent(100).flatMap((run) => run.refused).filter((entry) => entry.reason === 'instruction').length
+      assert.ok(refusedOrders >= 20, `${refusedOrders} candidates refused as instructions`)
     })
 
     it('reports a missing model as a failure the queue can retry', async () => {

@@ -2,7 +2,7 @@
 // transcript and quoted-context checks) and the rule path, in English and Chinese, against a red-team corpus.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { ORDER, RED_TEAM } from './helpers/red-team.ts'
 import { DIRECTORY_CONTEXT_NAME } from '../src/directory.ts'
 import { noticeText } from '../src/notice.ts'
 import { captureRules, RULE_CONFIDENCE } from '../src/extract/rules.ts'
@@ -34,15 +34,6 @@ function refusal(subject: string, property: string, value: string): ShapeRefusal
   const verdict = shapeGate({ subject, property, value })
   return verdict.ok ? 'ok' : verdict.reason
 }
-
-/** Orders, overrides and destructive commands, written independently of the gate's own patterns. */
-const ORDER =
-  /\brm\s+-\w|\bdrop\s+table\b|\bdelete\s+from\b|\bignore\b|\bdisregard\b|\bdisable\b|\byou\s+(?:must|should|are now|need)\b|\byou\s+to\b|\balways\s+(?:run|obey)\b|\bnever\s+tell\b|\bsystem prompt\b|\bsudo\b|\|\s*sh\b|\bexfiltrate\b|\bobey\b|--force\b|\bformat\s+c:|\bact as\b|\bgrant\b|删除|清空|忽略|你必须|你要|每次都要|执行|上传|系统提示/iu
-
-const RED_TEAM = readFileSync(new URL('./fixtures/red-team.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { text: string; why: string })
 
 describe('splitClauses and splitExplicit', () => {
   it('splits at sentence ends and line breaks, keeping verbatim offsets', () => {
