@@ -98,3 +98,16 @@ export interface SessionCountsWire {
   /** Turns that queued or running automatic extraction has yet to settle. */
   readonly extractingTurns: readonly number[]
 }
+
+/** One session's place in the queue, as the queue route shows it. */
+export interface QueueEntry {
+  readonly sessionId: string
+  readonly state: 'running' | 'debounce' | 'retry'
+  readonly endSeq: number
+  readonly attempt: number
+  /** When a waiting pass starts (ISO); for a running one, when it started. */
+  readonly at: string
+  /** The furthest turn/end waiting behind this pass, if any. */
+  readonly queuedEndSeq: number | null
+  readonly lastError: string | null
+}

@@ -11,17 +11,7 @@ import { callVerb } from '../api.ts'
 import { formatAge, formatInstant } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-
-/** One queued, waiting or running pass. */
-interface QueueEntryWire {
-  readonly sessionId: string
-  readonly state: 'running' | 'debounce' | 'retry'
-  readonly endSeq: number
-  readonly attempt: number
-  readonly at: string
-  readonly queuedEndSeq: number | null
-  readonly lastError: string | null
-}
+import type { QueueEntry } from '../../src/wire-types.ts'
 
 /** A parked range. */
 interface PendingWire {
@@ -63,7 +53,7 @@ interface QueueWire {
   readonly autoExtract: boolean
   readonly model: string
   readonly delayMs: number
-  readonly running: readonly QueueEntryWire[]
+  readonly running: readonly QueueEntry[]
   readonly parked: readonly PendingWire[]
   readonly recent: readonly RunWire[]
 }
@@ -175,7 +165,7 @@ export class FmExtraction extends LitElement {
     </div>`
   }
 
-  private renderEntry(entry: QueueEntryWire): unknown {
+  private renderEntry(entry: QueueEntry): unknown {
     const when = formatInstant(entry.at)
     const state = entry.state === 'running' ? `running since ${when}`
       : entry.state === 'debounce' ? `waiting out the merge window until ${when}`

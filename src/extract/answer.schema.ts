@@ -5,6 +5,7 @@
  * invalid without discarding its siblings.
  */
 import { z } from 'zod'
+import { dateField, nameField, textField } from '../text/fields.schema.ts'
 import type { Candidate } from './types.ts'
 
 /** The most facts one answer may carry; a longer list is refused as runaway output. */
@@ -12,24 +13,9 @@ export const MAX_ANSWER_FACTS = 50
 /** Caps on the fields of one fact, in UTF-16 code units (the same as memory_write's arguments). */
 export const FACT_FIELD_CAPS = { subject: 200, property: 200, value: 4000, quote: 2000, scope: 100, qualifierKey: 100, qualifierValue: 300, qualifiers: 8 } as const
 
-/** Control characters other than tab and line breaks. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
-/** Any control character, line breaks included: names are one line. */
-const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
-const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u
 
-const name = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((text) => text.trim() !== '', 'must not be empty')
-  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
-
-const text = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((value) => value.trim() !== '', 'must not be empty')
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
-
-const dateText = z.string().max(40, 'at most 40 characters')
-  .refine((value) => DATE.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
+/** A field that must say something. */
+const filledText = (max: number) => textField(max).refine((value) => value.trim() !== '', 'must not be empty')
 
 /** One fact as the model writes it (snake_case, the wire shape the prompt asks for). */
 export interface AnswerFact {
@@ -47,17 +33,17 @@ export interface AnswerFact {
 
 /** One fact of the answer; unknown fields are refused. */
 export const answerFactSchema = z.strictObject({
-  subject: name(FACT_FIELD_CAPS.subject),
-  property: name(FACT_FIELD_CAPS.property),
-  value: text(FACT_FIELD_CAPS.value),
-  quote: text(FACT_FIELD_CAPS.quote),
+  subject: nameField(FACT_FIELD_CAPS.subject),
+  property: nameField(FACT_FIELD_CAPS.property),
+  value: filledText(FACT_FIELD_CAPS.value),
+  quote: filledText(FACT_FIELD_CAPS.quote),
   confidence: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
-  scope: name(FACT_FIELD_CAPS.scope).optional(),
-  qualifiers: z.record(name(FACT_FIELD_CAPS.qualifierKey), name(FACT_FIELD_CAPS.qualifierValue))
+  scope: nameField(FACT_FIELD_CAPS.scope).optional(),
+  qualifiers: z.record(nameField(FACT_FIELD_CAPS.qualifierKey), nameField(FACT_FIELD_CAPS.qualifierValue))
     .refine((record) => Object.keys(record).length <= FACT_FIELD_CAPS.qualifiers, `at most ${FACT_FIELD_CAPS.qualifiers} qualifiers`)
     .optional(),
-  valid_from: dateText.optional(),
-  valid_to: dateText.optional(),
+  valid_from: dateField.optional(),
+  valid_to: dateField.optional(),
   multi: z.boolean().optional(),
 }) satisfies z.ZodType<AnswerFact>
 

@@ -5,6 +5,9 @@
  * after 1, 5 and 30 minutes; when the third retry fails too, its range is parked and the session moves on.
  */
 import type { Clock } from '../clock.ts'
+import type { QueueEntry } from '../wire-types.ts'
+
+export type { QueueEntry }
 
 /** Waits before each retry of a failed pass. */
 export const RETRY_LADDER_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000]
@@ -37,19 +40,6 @@ export interface QueueDeps {
   readonly runPass: (request: PassRequest) => Promise<PassResult>
   /** Persist a range that failed every attempt, and move the session past it. */
   readonly park: (request: PassRequest, error: string) => void
-}
-
-/** One session's place in the queue, as the queue route shows it. */
-export interface QueueEntry {
-  readonly sessionId: string
-  readonly state: 'running' | 'debounce' | 'retry'
-  readonly endSeq: number
-  readonly attempt: number
-  /** When a waiting pass starts (ISO); for a running one, when it started. */
-  readonly at: string
-  /** The furthest turn/end waiting behind this pass, if any. */
-  readonly queuedEndSeq: number | null
-  readonly lastError: string | null
 }
 
 interface Waiting {

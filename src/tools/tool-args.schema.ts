@@ -3,51 +3,35 @@
  * sentence the model can act on. Unknown fields, wrong types, oversized text and control characters are refused.
  */
 import { z } from 'zod'
-
-/** Control characters other than tab and line breaks. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
-/** Any control character, line breaks included: names are one line. */
-const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
-
-const name = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((text) => text.trim() !== '', 'must not be empty')
-  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
-
-const text = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
-
-const dateText = z.string().max(40, 'at most 40 characters')
-  .refine((value) => /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
+import { dateField, nameField, textField } from '../text/fields.schema.ts'
 
 /** Arguments of memory_search. */
 export const searchArgs = z.strictObject({
-  query: name(1000),
+  query: nameField(1000),
   limit: z.number().int('must be a whole number').min(1).max(10).optional(),
-  as_of: dateText.optional(),
+  as_of: dateField.optional(),
 })
 
 /** Arguments of memory_write. */
 export const writeArgs = z.strictObject({
-  subject: name(200),
-  property: name(200),
-  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty'),
+  subject: nameField(200),
+  property: nameField(200),
+  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty'),
   evidence: z.enum(['explicit_user', 'observed', 'unverified', 'inferred']).optional(),
-  quote: text(2000).optional(),
-  scope: name(100).optional(),
-  qualifiers: z.record(name(100), name(300))
+  quote: textField(2000).optional(),
+  scope: nameField(100).optional(),
+  qualifiers: z.record(nameField(100), nameField(300))
     .refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
   confidence: z.number().min(0).max(1).optional(),
   multi: z.boolean().optional(),
-  valid_from: dateText.optional(),
-  valid_to: dateText.optional(),
+  valid_from: dateField.optional(),
+  valid_to: dateField.optional(),
 })
 
 /** Arguments of memory_forget: one fact by id, or a subject with an optional property. */
 export const forgetArgs = z.union([
   z.strictObject({ fact_id: z.number().int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER) }),
-  z.strictObject({ subject: name(200), property: name(200).optional() }),
+  z.strictObject({ subject: nameField(200), property: nameField(200).optional() }),
 ], { error: 'pass either {fact_id} or {subject, property?}, not both and not neither' })
 
 export type SearchArgs = z.infer<typeof searchArgs>

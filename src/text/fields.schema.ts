@@ -1,0 +1,35 @@
+/**
+ * zod field builders shared by every schema that takes facts from outside (the tools' arguments, the extraction
+ * model's answer): one-line names, multi-line texts without control characters, and date texts.
+ */
+import { z } from 'zod'
+
+/** Control characters other than tab and line breaks. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
+/** Any control character, line breaks included: names are one line. */
+const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
+/** `YYYY-MM-DD`, optionally with a time and a zone. */
+const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u
+
+/**
+ * A one-line, non-empty name of at most `max` characters.
+ * @param max - the cap.
+ * @returns the schema.
+ */
+export const nameField = (max: number) => z.string()
+  .max(max, `at most ${max} characters`)
+  .refine((text) => text.trim() !== '', 'must not be empty')
+  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
+
+/**
+ * A text of at most `max` characters; line breaks and tabs allowed, other control characters not.
+ * @param max - the cap.
+ * @returns the schema (it may be empty; add a refinement where it must not).
+ */
+export const textField = (max: number) => z.string()
+  .max(max, `at most ${max} characters`)
+  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
+
+/** A date or ISO timestamp text. */
+export const dateField = z.string().max(40, 'at most 40 characters')
+  .refine((value) => DATE.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
