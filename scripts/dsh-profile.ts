@@ -3,7 +3,7 @@
  * dependency, a node_modules symlink and a bundle entry — without needing pnpm. Used by `npm start` (a
  * project-local home) and by the host tests (throwaway homes).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,7 +21,10 @@ export interface DshHome {
   readonly workspace: string
   /** Where the plugin keeps its store by default. */
   readonly dataDir: string
-  /** Write a profile's user patch layer (cordis.patch.yml). */
+  /**
+   * Write a profile's user patch layer (cordis.patch.yml) in one step (a sibling file renamed over it): the host
+   * watches the file and reloads on its first change event, so an in-place write could be read half-written.
+   */
   writeProfilePatch(profile: string, yaml: string): void
   /** Remove everything. */
   remove(): void
@@ -64,7 +67,9 @@ export function createDshHome(root?: string): DshHome {
     workspace,
     dataDir: join(home, 'fact-memory'),
     writeProfilePatch(profile, yaml) {
-      writeFileSync(join(home, 'profiles', profile, 'cordis.patch.yml'), yaml)
+      const file = join(home, 'profiles', profile, 'cordis.patch.yml')
+      writeFileSync(`${file}.tmp`, yaml)
+      renameSync(`${file}.tmp`, file)
     },
     remove() {
       rmSync(home, { recursive: true, force: true })

@@ -12,7 +12,7 @@ import type { ExtractRun } from '../src/store/extract-store.ts'
 import type { FactView } from '../src/wire-types.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FactMemoryApi, hostApi } from './helpers/fact-memory-web.ts'
-import { FakeModel, type ExtractionReply, type RecordedRequest, type ScriptStep } from './helpers/fake-model.ts'
+import { FakeModel, messageText, type ExtractionReply, type RecordedRequest, type ScriptStep } from './helpers/fake-model.ts'
 import { until, waitFor } from './helpers/poll.ts'
 
 /** Settings in force for the model path (the first cases). */
@@ -123,20 +123,23 @@ const bodyOf = (request: RecordedRequest): string => JSON.stringify(request.body
 describe('automatic extraction in a real DSH web host', () => {
   beforeEach(async () => {
     // Nothing of an earlier case may still be running when this case's script is laid out.
-    await until(async () => (await queue()).running.length === 0, 'the extraction queue to drain')
+    await until(async () => (await queue()).running.length === 0, async () => `the extraction queue to drain: ${JSON.stringify((await queue()).running)}`)
     model.reset()
   })
 
   it('lands a fact after the turn without holding the conversation', async () => {
     const quote = 'we run the API on port 8123'
-    model.enqueueExtraction({ ...answer({ subject: 'API', property: 'port', value: '8123', quote, confidence: 0.95 }), delayMs: 3000 })
+    const thinkingMs = 4000
+    model.enqueueExtraction({ ...answer({ subject: 'API', property: 'port', value: '8123', quote, confidence: 0.95 }), delayMs: thinkingMs })
     const session = await turn(quote)
-    const asked = await waitFor(() => model.extractionRequests()[0], 'the extraction call')
+    const asked = await waitFor(() => model.extractionRequests()[0], async () => `the extraction call; queue: ${JSON.stringify(await queue())}`)
     assert.match(bodyOf(asked), /we run the API on port 8123/u)
 
     // The model is still answering, yet the same session takes another prompt and finishes that turn: its turn/end
     // queues behind the running pass instead of waiting for it.
     await turn('thanks, that is all for now', { session })
+    const served = model.agentRequests().at(-1)?.receivedAt ?? Infinity
+    assert.ok(served < asked.receivedAt + thinkingMs, `the second turn was served ${served - asked.receivedAt} ms after the extraction call`)
     const entry = await waitFor(async () => (await queue()).running.find((line) => line.sessionId === session && line.queuedEndSeq !== null),
       async () => `the second turn to end while the first pass runs; queue: ${JSON.stringify(await queue())}`)
     assert.equal(entry.state, 'running')
@@ -222,7 +225,7 @@ describe('automatic extraction in a real DSH web host', () => {
 
     // The child really ran: its prompt reached the model in a request of its own, and its answer came back as a tool result.
     const requests = model.agentRequests()
-    assert.ok(requests.some((request) => request.body.messages.some((message) => message.role === 'user' && String(message.content).includes('Check the build server'))))
+    assert.ok(requests.some((request) => request.body.messages.some((message) => message.role === 'user' && messageText(message).includes('Check the build server'))))
     assert.ok(requests.at(-1)?.body.messages.some((message) => message.role === 'tool' && JSON.stringify(message.content).includes(childAnswer)))
 
     const runs = (await queue()).recent.filter((run) => run.id > firstRun)
@@ -248,17 +251,20 @@ describe('automatic extraction in a real DSH web host', () => {
     assert.equal(failed?.written, 0)
     assert.equal(await findFact('ledger service', 'port'), undefined)
 
-    // Re-apply the plugin (a composition change) instead of waiting a minute: the new queue starts empty, and the
-    // session's next turn is read from the cursor the failed pass left where it was.
-    home.writeProfilePatch('web', `- id: dsh-fact-memory\n  config:\n${Object.entries(MODEL_PATH).map(([key, value]) => `    ${key}: ${value}\n`).join('')}`)
-    await waitFor(async () => {
+    // Re-apply the plugin instead of waiting a minute: a composition change (the host merges the live settings over
+    // it and re-applies only when the result differs) gives a fresh, empty queue, and the session's next turn is read
+    // from the cursor the failed pass left where it was.
+    home.writeProfilePatch('web', '- id: dsh-fact-memory\n  config:\n    searchLimit: 4\n')
+    const reapplied = await waitFor(async () => {
       try {
         const view = await queue()
-        return view.autoExtract && !view.running.some((line) => line.sessionId === session) ? view : undefined
+        return view.running.some((line) => line.sessionId === session) ? undefined : view
       } catch {
         return undefined // the routes are briefly away while the plugin re-applies
       }
-    }, 'the plugin to be re-applied with an empty queue')
+    }, async () => `the plugin to be re-applied with an empty queue: ${JSON.stringify(await queue().catch(String))}`)
+    assert.equal(reapplied.autoExtract, true, 'the live settings survive the re-apply')
+    assert.equal(reapplied.delayMs, MODEL_PATH.extractDelayMs)
     model.enqueueExtraction(answer({ subject: 'ledger service', property: 'port', value: '7444', quote, confidence: 0.9 }))
     await turn('and its region is eu-west-3', { session })
     const [retried] = await settledRuns(session, 2)
@@ -283,9 +289,11 @@ describe('automatic extraction in a real DSH web host', () => {
     // A later message is captured in order, so by the time it lands the key message has been looked at.
     await turn('remember that the qa host is db-3', { session })
     assert.equal((await landed('qa', 'host')).value, 'db-3')
-    for (const stored of await allFacts()) {
-      assert.ok(!`${stored.value} ${stored.quote ?? ''}`.includes('sk-abcdef'), `fact #${stored.id} holds the key`)
-    }
+    const stored = await allFacts()
+    for (const fact of stored) assert.ok(!`${fact.subject} ${fact.value} ${fact.quote ?? ''}`.includes('sk-abcdef'), `fact #${fact.id} holds the key`)
+    // The facts route masks a credential's value and quote, so also ask what the key message left behind: nothing.
+    assert.deepEqual(stored.filter((fact) => fact.sessionId === session).map((fact) => `${fact.subject} · ${fact.property} = ${fact.value}`).sort(),
+      ['qa · host = db-3', 'staging · host = db-2'])
     const cards = (await api.ok('proposals', { status: 'all', limit: 100 }))['proposals'] as CardView[]
     assert.ok(!JSON.stringify(cards).includes('sk-abcdef'))
     assert.equal(model.extractionRequests().length, 0, 'the model path is off')

@@ -25,6 +25,8 @@ export interface RecordedRequest {
   readonly agentStep: boolean
   /** Whether it was an extraction (or merge) call. */
   readonly extraction: boolean
+  /** When it arrived (epoch ms). */
+  readonly receivedAt: number
 }
 
 /** The parts of an OpenAI chat body the tests read. */
@@ -116,7 +118,7 @@ export class FakeModel {
     const agentStep = (body.tools?.length ?? 0) > 0
     const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
     const extraction = !agentStep && (system.includes(EXTRACTION_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000') || system.includes(MERGE_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000'))
-    this.requests.push({ url, body, agentStep, extraction })
+    this.requests.push({ url, body, agentStep, extraction, receivedAt: Date.now() })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
       return
