@@ -27,6 +27,8 @@ export interface RecordedRequest {
   readonly extraction: boolean
   /** When it arrived (epoch ms). */
   readonly receivedAt: number
+  /** The request's authorization header, if any. */
+  readonly authorization: string | undefined
 }
 
 /** The parts of an OpenAI chat body the tests read. */
@@ -62,7 +64,7 @@ export class FakeModel {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.on('end', () => model?.handle(req.url ?? '', Buffer.concat(chunks).toString('utf8'), res))
+      req.on('end', () => model?.handle(req.url ?? '', Buffer.concat(chunks).toString('utf8'), res, req.headers.authorization))
     })
     model = new FakeModel(server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -107,7 +109,7 @@ export class FakeModel {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  private handle(url: string, raw: string, res: import('node:http').ServerResponse): void {
+  private handle(url: string, raw: string, res: import('node:http').ServerResponse, authorization: string | undefined): void {
     let body: ChatBody = { messages: [] }
     try {
       body = JSON.parse(raw) as ChatBody
@@ -118,7 +120,7 @@ export class FakeModel {
     const agentStep = (body.tools?.length ?? 0) > 0
     const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
     const extraction = !agentStep && (system.includes(EXTRACTION_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000') || system.includes(MERGE_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000'))
-    this.requests.push({ url, body, agentStep, extraction, receivedAt: Date.now() })
+    this.requests.push({ url, body, agentStep, extraction, receivedAt: Date.now(), authorization })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
       return
