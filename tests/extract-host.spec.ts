@@ -44,6 +44,7 @@ interface QueueView {
   readonly delayMs: number
   readonly running: readonly QueueEntry[]
   readonly recent: readonly ExtractRun[]
+  readonly lastRun: (ExtractRun & { readonly snapshot: { startSeq: number | null, endSeq: number | null, messageCount: number, chars: number, textSha256: string | null } }) | null
 }
 
 interface CardView {
@@ -155,6 +156,15 @@ describe('automatic extraction in a real DSH web host', () => {
     const runs = await settledRuns(session, 2)
     assert.deepEqual(runs.map((run) => run.decision), ['skipped', 'extracted'], 'the signal-free second turn is not sent to the model')
     assert.equal(model.extractionRequests().length, 1)
+
+    // lastRun.snapshot answers "what did that pass process": the second pass starts where the first one ended.
+    const { lastRun } = await queue()
+    assert.equal(lastRun?.id, runs[0]?.id)
+    assert.equal(lastRun?.snapshot.startSeq, runs[1]?.endSeq)
+    assert.ok((lastRun?.snapshot.endSeq ?? 0) > (lastRun?.snapshot.startSeq ?? Infinity))
+    assert.equal(lastRun?.snapshot.messageCount, 2, 'the user\'s words and the assistant\'s reply')
+    assert.ok((lastRun?.snapshot.chars ?? 0) > 'thanks, that is all for now'.length)
+    assert.match(lastRun?.snapshot.textSha256 ?? '', /^[0-9a-f]{64}$/u)
   })
 
   it('drops a candidate whose quote is not in the conversation', async () => {

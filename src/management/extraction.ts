@@ -15,6 +15,7 @@ export const queueVerb = verb({
   run(body, context) {
     const { config } = context
     const ledger = context.stores.extract
+    const recent = ledger.recent(body.limit ?? RECENT_DEFAULT)
     return ok({
       autoCapture: config.autoCapture,
       autoExtract: config.autoExtract,
@@ -22,7 +23,8 @@ export const queueVerb = verb({
       delayMs: config.extractDelayMs,
       running: context.extraction?.entries() ?? [],
       parked: ledger.pending(),
-      recent: ledger.recent(body.limit ?? RECENT_DEFAULT).map(summary),
+      recent: recent.map(summary),
+      lastRun: recent[0] === undefined ? null : { ...summary(recent[0]), snapshot: snapshotOf(recent[0]) },
     })
   },
 })
@@ -48,6 +50,11 @@ export const extractVerb = verb({
     return ok({ ...answer, generation: context.stores.db.generation() })
   },
 })
+
+/** What a pass actually processed: its fixed range (end exclusive), how much text, and the hash of that text. */
+function snapshotOf(run: ExtractRun): { startSeq: number | null, endSeq: number | null, messageCount: number, chars: number, textSha256: string | null } {
+  return { startSeq: run.startSeq, endSeq: run.endSeq, messageCount: run.messageCount, chars: run.chars, textSha256: run.textSha256 }
+}
 
 /** A run as the list shows it. */
 function summary(run: ExtractRun): Omit<ExtractRun, 'textSent'> {
