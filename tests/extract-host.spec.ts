@@ -286,6 +286,25 @@ describe('automatic extraction in a real DSH web host', () => {
     assert.equal((await landed('ledger service', 'port')).value, '7444')
   })
 
+  it('reads a turn the user cancelled', async () => {
+    const quote = 'the metrics exporter listens on port 9302'
+    model.enqueueExtraction(answer({ subject: 'metrics exporter', property: 'port', value: '9302', quote, confidence: 0.9 }))
+    model.enqueue({ stall: 'Let me look' })
+    const served = model.agentRequests().length
+    const { sessionId } = await hostApi<{ sessionId: string }>(host.url, 'session.create', { cwd: home.workspace })
+    await hostApi(host.url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: `${quote}; check it for me` }] })
+    await until(() => model.agentRequests().length > served, 'the stalled step to be requested')
+    await hostApi(host.url, 'session.cancel', { sessionId })
+
+    const [run] = await settledRuns(sessionId)
+    assert.equal(run?.decision, 'extracted')
+    const [asked] = model.extractionRequests()
+    assert.ok(asked !== undefined && bodyOf(asked).includes(quote), 'the cancelled turn\'s words reach the model')
+    assert.equal((await landed('metrics exporter', 'port')).value, '9302')
+    const history = JSON.stringify(await hostApi(host.url, 'session.history', { sessionId }))
+    assert.match(history, /"type":"turn\/end"[^}]*"data":\{"turn":1,"reason":\{"kind":"aborted"/u, 'the host ended the turn as aborted')
+  })
+
   it('captures an explicit request by rule when the model path is off, and never a key', async () => {
     await settings({ autoExtract: false, autoCapture: true })
     const session = await turn('remember that the staging host is db-2')

@@ -16,6 +16,8 @@ export type ExtractionReply = { readonly text: string; readonly delayMs?: number
 export type ScriptStep =
   | { readonly toolCalls: readonly { readonly name: string; readonly arguments: unknown }[] }
   | { readonly text: string }
+  /** Stream this text and then hold the response open until the client goes away (a turn to be cancelled). */
+  | { readonly stall: string }
 
 /** A recorded request. */
 export interface RecordedRequest {
@@ -150,6 +152,11 @@ export class FakeModel {
         })
       })
       this.finish(res, 'tool_calls')
+      return
+    }
+    if ('stall' in step) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
+      this.send(res, { choices: [{ index: 0, delta: { content: step.stall }, finish_reason: null }] })
       return
     }
     this.answerText(res, body, step.text)
