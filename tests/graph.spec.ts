@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { entityNamer, projectGraph, type GraphFactRow, type GraphOptions } from '../src/graph.ts'
+import { entityNamer } from '../src/graph-entity-names.ts'
+import { projectGraph, type GraphFactRow, type GraphOptions } from '../src/graph.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
 import { canonicalEntity } from '../src/text/normalize.ts'
 

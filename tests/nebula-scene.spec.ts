@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { BufferGeometry, LineBasicMaterial, LineDashedMaterial, Material, Mesh, Sprite, Texture, type Object3D } from 'three'
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload } from '../src/graph-types.ts'
 import { createForceLayout, runForceLayout, type Positions, type Vec3 } from '../client/nebula/layout.ts'
-import { edgeKind, NebulaScene, nodeRadius, type NebulaPalette } from '../client/nebula/scene.ts'
+import { edgeKind, nodeRadius, type NebulaPalette } from '../client/nebula/scene-looks.ts'
+import { NebulaScene } from '../client/nebula/scene.ts'
 
 const PALETTE: NebulaPalette = {
   background: '#151517',

@@ -5,57 +5,46 @@
  * dashed in the warning colour, scheduled edges faint. No renderer and no DOM, so it runs in Node.
  */
 import {
-  AdditiveBlending,
   BufferGeometry,
   Color,
-  DataTexture,
   Float32BufferAttribute,
   Group,
   Line,
-  LineBasicMaterial,
-  LineDashedMaterial,
-  LinearFilter,
   Mesh,
-  MeshBasicMaterial,
-  NormalBlending,
-  Points,
-  PointsMaterial,
-  RGBAFormat,
+  type MeshBasicMaterial,
+  type Points,
+  type PointsMaterial,
   Scene,
-  SphereGeometry,
+  type SphereGeometry,
   Sprite,
-  SpriteMaterial,
+  type SpriteMaterial,
   SRGBColorSpace,
   type Object3D,
 } from 'three'
 import type { GraphEdge, GraphNode, GraphPayload } from '../../src/graph-types.ts'
-import { hashString, seededRandom, type Positions, type Vec3 } from './layout.ts'
-
-/** Colours of the scene, as CSS colour strings three.js parses (`#rrggbb`, `rgb(…)`, `hsl(…)`). */
-export interface NebulaPalette {
-  readonly background: string
-  /** Confirmed and scheduled edges. */
-  readonly edge: string
-  readonly star: string
-  /** Contested edges. */
-  readonly contested: string
-  /** Cluster colours; cluster `c` uses entry `c % clusters.length`. Must not be empty. */
-  readonly clusters: readonly string[]
-}
-
-/** How an edge is drawn: contested wins over scheduled. */
-export type EdgeKind = 'confirmed' | 'contested' | 'scheduled'
-/** A node's part in the current highlight. */
-export type NodeState = 'normal' | 'focus' | 'neighbour' | 'dimmed'
-/** An edge's part in the current highlight. */
-export type EdgeState = 'normal' | 'focus' | 'dimmed'
-
-/** Ids touched by one `sync`, per kind of change. */
-export interface JoinReport {
-  readonly added: readonly string[]
-  readonly updated: readonly string[]
-  readonly removed: readonly string[]
-}
+import { joinByKey, sameEdge, sameNode, type JoinReport } from './keyed-join.ts'
+import type { Positions, Vec3 } from './layout.ts'
+import { RefCache } from './ref-cache.ts'
+import {
+  createEdgeLook,
+  createGlowTexture,
+  createNodeLook,
+  createSphere,
+  createStars,
+  edgeKind,
+  FOCUS_SCALE,
+  GLOW_SCALE,
+  nodeRadius,
+  paintEdgeLook,
+  paintNodeLook,
+  type EdgeKind,
+  type EdgeLook,
+  type EdgeMaterial,
+  type EdgeState,
+  type NebulaPalette,
+  type NodeLook,
+  type NodeState,
+} from './scene-looks.ts'
 
 /** What one `sync` changed. */
 export interface SyncReport {
@@ -71,16 +60,6 @@ export interface NebulaSceneOptions {
   /** Inner radius of the star shell. Default 6000. */
   readonly starRadius?: number
 }
-
-interface NodeLook {
-  readonly core: MeshBasicMaterial
-  readonly coreDim: MeshBasicMaterial
-  readonly glow: SpriteMaterial
-  readonly glowDim: SpriteMaterial
-}
-
-type EdgeMaterial = LineBasicMaterial | LineDashedMaterial
-type EdgeLook = Readonly<Record<EdgeState, EdgeMaterial>>
 
 interface NodeEntry {
   node: GraphNode
@@ -98,114 +77,6 @@ interface EdgeEntry {
   readonly line: Line<BufferGeometry, EdgeMaterial>
   kind: EdgeKind
   state: EdgeState
-}
-
-const EDGE_OPACITY: Readonly<Record<EdgeKind, Readonly<Record<EdgeState, number>>>> = {
-  confirmed: { normal: 0.35, focus: 0.95, dimmed: 0.05 },
-  contested: { normal: 0.85, focus: 1, dimmed: 0.15 },
-  scheduled: { normal: 0.12, focus: 0.45, dimmed: 0.03 },
-}
-const GLOW_SCALE = 5
-const FOCUS_SCALE = 1.35
-
-/** A cache of disposable values keyed by value, counting users; the last release disposes. */
-class RefCache<V> {
-  readonly #entries = new Map<string, { readonly value: V; refs: number }>()
-  readonly #dispose: (value: V) => void
-
-  constructor(dispose: (value: V) => void) {
-    this.#dispose = dispose
-  }
-
-  get size(): number {
-    return this.#entries.size
-  }
-
-  acquire(key: string, create: () => V): V {
-    const entry = this.#entries.get(key) ?? { value: create(), refs: 0 }
-    entry.refs++
-    this.#entries.set(key, entry)
-    return entry.value
-  }
-
-  peek(key: string): V | undefined {
-    return this.#entries.get(key)?.value
-  }
-
-  release(key: string): void {
-    const entry = this.#entries.get(key)
-    if (entry === undefined) return
-    entry.refs--
-    if (entry.refs > 0) return
-    this.#entries.delete(key)
-    this.#dispose(entry.value)
-  }
-
-  entries(): [string, V][] {
-    return [...this.#entries].map(([key, entry]) => [key, entry.value])
-  }
-
-  clear(): void {
-    for (const entry of this.#entries.values()) this.#dispose(entry.value)
-    this.#entries.clear()
-  }
-}
-
-/**
- * The world radius of a node's core: grows with the square root of its degree and fact count, values a little
- * smaller than entities, rounded to half units so nodes of similar weight share one geometry.
- * @param node - the node
- * @returns a radius between 1.5 and 9
- */
-export function nodeRadius(node: GraphNode): number {
-  const raw = 1.5 + 1.1 * Math.sqrt(Math.max(0, node.degree)) + 0.4 * Math.sqrt(Math.max(0, node.factCount))
-  const scaled = node.kind === 'value' ? raw * 0.8 : raw
-  return Math.round(Math.min(9, Math.max(1.5, scaled)) * 2) / 2
-}
-
-/**
- * @param edge - the edge
- * @returns how it is drawn: contested before scheduled before confirmed
- */
-export function edgeKind(edge: GraphEdge): EdgeKind {
-  if (edge.contested) return 'contested'
-  return edge.scheduled ? 'scheduled' : 'confirmed'
-}
-
-/** A white radial falloff, tinted per node by its sprite material's colour. */
-function createGlowTexture(size = 64): DataTexture {
-  const data = new Uint8Array(size * size * 4)
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const d = Math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2) / (size / 2)
-      const a = Math.max(0, 1 - d) ** 1.6
-      data.set([255, 255, 255, Math.round(a * 255)], (y * size + x) * 4)
-    }
-  }
-  const texture = new DataTexture(data, size, size, RGBAFormat)
-  texture.magFilter = LinearFilter
-  texture.minFilter = LinearFilter
-  texture.generateMipmaps = false
-  texture.needsUpdate = true
-  return texture
-}
-
-function createStars(count: number, radius: number, palette: NebulaPalette): Points<BufferGeometry, PointsMaterial> {
-  const random = seededRandom(hashString('nebula:stars'))
-  const coords = new Float32Array(count * 3)
-  for (let i = 0; i < count; i++) {
-    const u = random() * 2 - 1
-    const phi = random() * Math.PI * 2
-    const r = radius * (1 + random() * 0.5)
-    const s = Math.sqrt(1 - u * u)
-    coords.set([r * s * Math.cos(phi), r * s * Math.sin(phi), r * u], i * 3)
-  }
-  const geometry = new BufferGeometry()
-  geometry.setAttribute('position', new Float32BufferAttribute(coords, 3))
-  const material = new PointsMaterial({ color: palette.star, size: 1.6, sizeAttenuation: false, transparent: true, depthWrite: false })
-  const points = new Points(geometry, material)
-  points.name = 'stars'
-  return points
 }
 
 /** The nebula scene; its `object` is the THREE.Scene a view renders. */
@@ -258,13 +129,13 @@ export class NebulaScene {
   sync(payload: GraphPayload, positions: Positions): SyncReport {
     this.#assertLive()
     const nextNodes = new Map(payload.nodes.map((node) => [node.id, node]))
-    const nodes = this.#join(this.#nodes, nextNodes, {
+    const nodes = joinByKey(this.#nodes, nextNodes, {
       add: (node) => this.#addNode(node),
       update: (entry, node) => this.#updateNode(entry, node),
       remove: (entry) => this.#removeNode(entry),
     })
     const nextEdges = new Map(payload.edges.filter((e) => nextNodes.has(e.source) && nextNodes.has(e.target)).map((e) => [e.id, e]))
-    const edges = this.#join(this.#edges, nextEdges, {
+    const edges = joinByKey(this.#edges, nextEdges, {
       add: (edge) => this.#addEdge(edge),
       update: (entry, edge) => this.#updateEdge(entry, edge),
       remove: (entry) => this.#removeEdge(entry),
@@ -294,8 +165,7 @@ export class NebulaScene {
   }
 
   /**
-   * Recolours every cached material in place, so a theme change needs no rebuild. Glows add light on a dark
-   * background and blend normally on a light one, where additive light would vanish.
+   * Recolours every cached material in place, so a theme change needs no rebuild.
    * @param palette - the new colours
    */
   setPalette(palette: NebulaPalette): void {
@@ -423,31 +293,6 @@ export class NebulaScene {
     if (this.#disposed) throw new Error('NebulaScene is disposed')
   }
 
-  #join<D, E>(
-    current: Map<string, E>,
-    next: ReadonlyMap<string, D>,
-    ops: { add(datum: D): E; update(entry: E, datum: D): boolean; remove(entry: E): void },
-  ): JoinReport {
-    const added: string[] = []
-    const updated: string[] = []
-    const removed: string[] = []
-    for (const [id, entry] of current) {
-      if (next.has(id)) continue
-      ops.remove(entry)
-      current.delete(id)
-      removed.push(id)
-    }
-    for (const [id, datum] of next) {
-      const entry = current.get(id)
-      if (entry === undefined) {
-        current.set(id, ops.add(datum))
-        added.push(id)
-      } else if (ops.update(entry, datum)) {
-        updated.push(id)
-      }
-    }
-    return { added, updated, removed }
-  }
 
   #link(from: string, to: string): void {
     const set = this.#adjacent.get(from) ?? new Set<string>()
@@ -461,55 +306,31 @@ export class NebulaScene {
   }
 
   #acquireGeometry(radius: number): SphereGeometry {
-    return this.#geometries.acquire(`sphere:${radius}`, () => {
-      const segments = Math.min(20, Math.round(8 + radius * 1.5))
-      return new SphereGeometry(radius, segments, Math.max(6, Math.round(segments * 0.75)))
-    })
+    return this.#geometries.acquire(`sphere:${radius}`, () => createSphere(radius))
   }
 
   #acquireNodeLook(key: string): NodeLook {
     return this.#nodeLooks.acquire(key, () => {
-      const look: NodeLook = {
-        core: new MeshBasicMaterial(),
-        coreDim: new MeshBasicMaterial({ transparent: true, depthWrite: false }),
-        glow: new SpriteMaterial({ map: this.#glowTexture, transparent: true, depthWrite: false }),
-        glowDim: new SpriteMaterial({ map: this.#glowTexture, transparent: true, depthWrite: false }),
-      }
+      const look = createNodeLook(this.#glowTexture)
       this.#paintNodeLook(look, Number(key.slice('node:'.length)))
       return look
     })
   }
 
   #paintNodeLook(look: NodeLook, slot: number): void {
-    const colour = this.#palette.clusters[slot % Math.max(1, this.#palette.clusters.length)] ?? this.#palette.edge
-    for (const material of [look.core, look.coreDim, look.glow, look.glowDim]) material.color.set(colour)
-    look.coreDim.opacity = 0.18
-    for (const glow of [look.glow, look.glowDim]) {
-      glow.blending = this.#dark ? AdditiveBlending : NormalBlending
-      glow.needsUpdate = true
-    }
-    look.glow.opacity = this.#dark ? 0.9 : 0.4
-    look.glowDim.opacity = this.#dark ? 0.1 : 0.05
+    paintNodeLook(look, this.#palette, slot, this.#dark)
   }
 
   #acquireEdgeLook(kind: EdgeKind): EdgeLook {
     return this.#edgeLooks.acquire(`edge:${kind}`, () => {
-      const make = (): EdgeMaterial =>
-        kind === 'contested'
-          ? new LineDashedMaterial({ dashSize: 3, gapSize: 2, transparent: true, depthWrite: false })
-          : new LineBasicMaterial({ transparent: true, depthWrite: false })
-      const look: EdgeLook = { normal: make(), focus: make(), dimmed: make() }
+      const look = createEdgeLook(kind)
       this.#paintEdgeLook(look, kind)
       return look
     })
   }
 
   #paintEdgeLook(look: EdgeLook, kind: EdgeKind): void {
-    const colour = kind === 'contested' ? this.#palette.contested : this.#palette.edge
-    for (const state of ['normal', 'focus', 'dimmed'] as const) {
-      look[state].color.set(colour)
-      look[state].opacity = EDGE_OPACITY[kind][state]
-    }
+    paintEdgeLook(look, this.#palette, kind)
   }
 
   #addNode(node: GraphNode): NodeEntry {
@@ -530,15 +351,8 @@ export class NebulaScene {
 
   #updateNode(entry: NodeEntry, node: GraphNode): boolean {
     const old = entry.node
-    const same =
-      old.label === node.label &&
-      old.kind === node.kind &&
-      old.entityKey === node.entityKey &&
-      old.factCount === node.factCount &&
-      old.degree === node.degree &&
-      old.cluster === node.cluster
     entry.node = node
-    if (same) return false
+    if (sameNode(old, node)) return false
     const radius = nodeRadius(node)
     if (radius !== entry.radius) {
       const geometry = this.#acquireGeometry(radius)
@@ -578,16 +392,8 @@ export class NebulaScene {
 
   #updateEdge(entry: EdgeEntry, edge: GraphEdge): boolean {
     const old = entry.edge
-    const same =
-      old.label === edge.label &&
-      old.source === edge.source &&
-      old.target === edge.target &&
-      old.contested === edge.contested &&
-      old.scheduled === edge.scheduled &&
-      old.factIds.length === edge.factIds.length &&
-      old.factIds.every((id, i) => edge.factIds[i] === id)
     entry.edge = edge
-    if (same) return false
+    if (sameEdge(old, edge)) return false
     const kind = edgeKind(edge)
     if (kind !== entry.kind) {
       this.#acquireEdgeLook(kind)

@@ -5,11 +5,14 @@
  * changes), pauses when hidden or disconnected, and disposes every GPU object. Without WebGL it throws
  * NebulaUnavailableError so the page can draw its SVG tree instead.
  */
-import { Color, MathUtils, PerspectiveCamera, Raycaster, Vector2, Vector3, WebGLRenderer } from 'three'
+import { MathUtils, PerspectiveCamera, Raycaster, Vector2, Vector3, WebGLRenderer } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { GraphEdge, GraphNode, GraphPayload } from '../../src/graph-types.ts'
 import { createForceLayout, type ForceLayout } from './layout.ts'
-import { NebulaScene, nodeRadius, type NebulaPalette } from './scene.ts'
+import { NebulaScene } from './scene.ts'
+import { nodeRadius } from './scene-looks.ts'
+import { LabelOverlay, styled, type WantedLabel } from './labels.ts'
+import { readTheme, type NebulaTheme } from './theme.ts'
 
 /** What the page hears from the view. */
 export interface NebulaHandlers {
@@ -45,35 +48,6 @@ export class NebulaUnavailableError extends Error {
   }
 }
 
-/** The colours the view uses: the scene's palette plus the overlay's text colours. */
-interface NebulaTheme {
-  readonly palette: NebulaPalette
-  readonly text: string
-  readonly textSecondary: string
-  readonly warnText: string
-}
-
-type ColourRole = 'background' | 'text' | 'textSecondary' | 'star' | 'contested' | 'warnText' | 'business' | 'success'
-
-const TOKENS: Readonly<Record<ColourRole, string>> = {
-  background: '--dsw-alias-bg-base',
-  text: '--dsw-alias-label-primary',
-  textSecondary: '--dsw-alias-label-secondary',
-  star: '--dsw-alias-label-tertiary',
-  contested: '--dsw-alias-state-warn-primary',
-  warnText: '--dsw-alias-state-warn-label',
-  business: '--dsw-alias-state-business-primary',
-  success: '--dsw-alias-state-success-primary',
-}
-
-/** Used only when a token is missing or unparsable: the host's own values in 0.1.0-rc.8. */
-const FALLBACK: Readonly<Record<'light' | 'dark', Readonly<Record<ColourRole, string>>>> = {
-  light: { background: '#ffffff', text: '#0f1115', textSecondary: '#61666b', star: '#81858c', contested: '#f59e0b', warnText: '#dd8629', business: '#4176e6', success: '#22c55e' },
-  dark: { background: '#151517', text: '#f9fafb', textSecondary: '#cfd3d6', star: '#adb2b8', contested: '#f59e0b', warnText: '#dd8629', business: '#679efe', success: '#22c55e' },
-}
-
-/** Hue turns (degrees) from the business accent for clusters 3 and up, chosen to stay clear of warn and error hues. */
-const DERIVED_HUES: readonly number[] = [55, -35, 90, -125, 30, -55]
 const FRAME_BUDGET_MS = 8
 const STAR_RADIUS = 6000
 const PICK_SLOP_PX = 6
@@ -98,54 +72,6 @@ export function webglAvailable(): boolean {
   }
 }
 
-/** Resolves one token to a colour three.js parses: hex and rgb()/hsl() directly, anything else through a canvas. */
-function resolveColour(raw: string, fallback: string, probe: () => CanvasRenderingContext2D | null): string {
-  const value = raw.trim()
-  if (value === '' || !CSS.supports('color', value)) return fallback
-  if (/^(#[0-9a-f]{3}|#[0-9a-f]{6}|rgba?\(|hsla?\()/i.test(value)) return `#${new Color(value).getHexString()}`
-  const context = probe()
-  if (context === null) return fallback
-  context.clearRect(0, 0, 1, 1)
-  context.fillStyle = value
-  context.fillRect(0, 0, 1, 1)
-  const [r = 0, g = 0, b = 0] = context.getImageData(0, 0, 1, 1).data
-  return `rgb(${r}, ${g}, ${b})`
-}
-
-/** Reads the theme from the tokens inherited by `element`; missing tokens fall back by the body's dark flag. */
-function readTheme(element: Element, probe: () => CanvasRenderingContext2D | null): NebulaTheme {
-  const dark = document.body.hasAttribute('data-ds-dark-theme') || matchMedia('(prefers-color-scheme: dark)').matches
-  const style = getComputedStyle(element)
-  const fallback = FALLBACK[dark ? 'dark' : 'light']
-  const colour = (role: ColourRole): string => resolveColour(style.getPropertyValue(TOKENS[role]), fallback[role], probe)
-  const business = new Color(colour('business'))
-  const hsl = business.getHSL({ h: 0, s: 0, l: 0 }, 'srgb')
-  const derived = DERIVED_HUES.map((turn) =>
-    `#${new Color().setHSL(MathUtils.euclideanModulo(hsl.h + turn / 360, 1), Math.max(0.5, hsl.s), hsl.l, 'srgb').getHexString()}`)
-  return {
-    palette: {
-      background: colour('background'),
-      edge: colour('textSecondary'),
-      star: colour('star'),
-      contested: colour('contested'),
-      clusters: [`#${business.getHexString()}`, colour('success'), ...derived],
-    },
-    text: colour('text'),
-    textSecondary: colour('textSecondary'),
-    warnText: colour('warnText'),
-  }
-}
-
-function styled<K extends keyof HTMLElementTagNameMap>(tag: K, css: string, text = ''): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag)
-  element.style.cssText = css
-  element.textContent = text
-  return element
-}
-
-const LABEL_CSS = 'position:absolute;left:0;top:0;white-space:nowrap;max-width:18em;overflow:hidden;text-overflow:ellipsis;'
-  + 'padding:0 2px;text-shadow:0 0 3px var(--nebula-halo),0 0 2px var(--nebula-halo);will-change:transform'
-
 class NebulaView implements NebulaHandle {
   readonly #container: HTMLElement
   readonly #handlers: NebulaHandlers
@@ -154,7 +80,7 @@ class NebulaView implements NebulaHandle {
   readonly #overlay = styled('div', 'position:absolute;inset:0;pointer-events:none;overflow:hidden;'
     + 'font:12px/16px var(--dsw-font-family,system-ui,sans-serif)')
   readonly #legend = styled('div', 'position:absolute;left:12px;bottom:12px;display:grid;gap:2px;color:var(--nebula-text-2)')
-  readonly #labels = new Map<string, HTMLElement>()
+  readonly #labels = new LabelOverlay(this.#overlay)
   readonly #renderer: WebGLRenderer
   readonly #camera = new PerspectiveCamera(50, 1, 0.5, STAR_RADIUS * 3)
   readonly #controls: OrbitControls
@@ -252,20 +178,14 @@ class NebulaView implements NebulaHandle {
     this.#scene.dispose()
     this.#renderer.dispose()
     this.#renderer.forceContextLoss()
-    this.#labels.clear()
+    this.#labels.dispose()
     this.#root.remove()
   }
 
   #show(payload: GraphPayload): void {
     this.#scene.sync(payload, this.#layout.positions())
     this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
-    for (const [key, label] of this.#labels) {
-      const id = key.slice(2)
-      if (key.startsWith('n:') ? this.#scene.node(id) === undefined : this.#scene.edge(id) === undefined) {
-        label.remove()
-        this.#labels.delete(key)
-      }
-    }
+    this.#labels.prune((key) => key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
     if (this.#pinned !== null && this.#scene.node(this.#pinned) === undefined) this.#pinned = null
     if (this.#hoveredEdge !== null) this.#hoveredEdge = this.#scene.edge(this.#hoveredEdge.id) ?? null
     if (this.#hovered !== null && this.#scene.node(this.#hovered.id) === undefined) this.#setHover(null)
@@ -465,7 +385,7 @@ class NebulaView implements NebulaHandle {
     const width = this.#overlay.clientWidth
     const height = this.#overlay.clientHeight
     const focus = this.#scene.focused
-    const wanted: { key: string; text: string; at: Vector3; lift: number; strong: boolean; warn: boolean; dim: boolean }[] = []
+    const wanted: WantedLabel[] = []
     const perPixel = (2 * Math.tan(MathUtils.degToRad(this.#camera.fov / 2))) / Math.max(1, height)
     const nodeLabel = (node: GraphNode, strong: boolean): void => {
       const at = this.#scene.positionOf(node.id)
@@ -494,34 +414,7 @@ class NebulaView implements NebulaHandle {
     const budget = Math.max(6, Math.min(40, Math.round((width * height) / 30000)))
     for (const node of this.#ranked.slice(0, budget)) nodeLabel(node, false)
 
-    const placed: { x: number; y: number; w: number }[] = []
-    const shown = new Set<string>()
-    for (const label of wanted) {
-      if (shown.has(label.key)) continue
-      const ndc = label.at.clone().project(this.#camera)
-      if (ndc.z > 1 || ndc.z < -1) continue
-      const x = ((ndc.x + 1) / 2) * width
-      const y = ((1 - ndc.y) / 2) * height - label.lift
-      if (x < 0 || x > width || y < 0 || y > height) continue
-      const w = Math.min(label.text.length, 30) * 6.6 + 8
-      const clash = placed.some((other) => Math.abs(other.x - x) < (other.w + w) / 2 && Math.abs(other.y - y) < 16)
-      if (clash && !label.strong) continue
-      placed.push({ x, y, w })
-      shown.add(label.key)
-      let element = this.#labels.get(label.key)
-      if (element === undefined) {
-        element = styled('div', LABEL_CSS)
-        this.#labels.set(label.key, element)
-        this.#overlay.append(element)
-      }
-      if (element.textContent !== label.text) element.textContent = label.text
-      element.style.color = label.warn ? 'var(--nebula-warn)' : label.strong ? 'var(--nebula-text)' : 'var(--nebula-text-2)'
-      element.style.fontWeight = label.strong ? '600' : ''
-      element.style.opacity = label.dim ? '0.45' : ''
-      element.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -100%)`
-      element.style.display = ''
-    }
-    for (const [key, element] of this.#labels) if (!shown.has(key)) element.style.display = 'none'
+    this.#labels.place(wanted, this.#camera, width, height)
   }
 }
 
