@@ -1,7 +1,8 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from '../management/library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from '../management/edits.ts'
-import { exportVerb, importVerb } from '../management/exchange.ts'
+import { exportVerb } from '../management/export.ts'
+import { importVerb } from '../management/import.ts'
 import { extractRunVerb, extractVerb, queueVerb } from '../management/extraction.ts'
 import { graphVerb } from '../management/graph.ts'
 import { laterVerbs } from '../management/later.ts'

@@ -1,8 +1,7 @@
 /**
- * The exchange verbs. export writes every non-forgotten fact to `<dataDir>/exports/facts-<timestamp>.jsonl`
- * atomically, after a backup. import previews a file (each record classed new / duplicate / conflict / tombstoned /
- * invalid, nothing written) and answers a token bound to the file hash, the store id and the generation; the fenced
- * commit re-checks that token and applies every record in one transaction, or nothing.
+ * The import verb: preview a JSONL file (each record classed new / duplicate / conflict / tombstoned / invalid,
+ * nothing written) and answer a token bound to the file hash, the store id and the generation; the fenced commit
+ * re-checks that token and applies every record in one transaction, or nothing.
  *
  * Two kinds of file. Any file states what it believes, not what the user affirmed: records go through the normal
  * write path as origin import with evidence at most observed, a differing value enters the conflict queue, and past
@@ -11,27 +10,22 @@
  * an import and a second export give equal records.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
 import type { ResolvedConfig } from '../config.ts'
 import {
-  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, manifestLine, parseLines, recordLine,
-  recordOf, RecordsHasher, type ExchangeManifest,
+  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, parseLines, RecordsHasher, type ExchangeManifest,
 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from '../routes/verb.ts'
-import { exportBody, importBody, type ImportBody } from '../routes/wire.schema.ts'
+import { importBody, type ImportBody } from '../routes/wire.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
 import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
-import { takeBackup, type BackupReceipt } from './backups.ts'
 import { MASK } from './views.ts'
 
-/** Where exports go, under the data directory. */
-export const EXPORT_DIR = 'exports'
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
 export const IMPORT_BODY_LIMIT = 17 * 1024 * 1024
 /** The largest file an import reads from the data directory. */
@@ -47,43 +41,6 @@ export type RecordClass = 'new' | 'duplicate' | 'conflict' | 'tombstoned' | 'inv
 /** Per-process key of preview tokens: a token cannot be forged from the three values it binds, nor outlive the process. */
 const TOKEN_KEY = randomBytes(32)
 const HISTORY = new Set(['superseded', 'retired', 'expired'])
-const WRITE_CHUNK = 1024 * 1024
-
-/** export: an optional backup, then every non-forgotten fact, history included, as one JSONL file. */
-export const exportVerb = verb({
-  schema: exportBody,
-  async run(body, context) {
-    const { stores, config } = context
-    const now = context.now()
-    try {
-      mkdirSync(join(stores.dataDir, EXPORT_DIR), { recursive: true, mode: 0o700 })
-    } catch (error) {
-      return refuse('storage_unavailable', `cannot create ${EXPORT_DIR}/ in the data directory (${errorCode(error)})`)
-    }
-    const confined = confinePath(stores.dataDir, EXPORT_DIR)
-    if (!confined.ok) return refuse('invalid_path', `${EXPORT_DIR}/: ${confined.reason}`)
-    const dir = confined.path
-    const backup: BackupReceipt | null = (body.backup ?? config.backupBeforeExport)
-      ? await takeBackup(stores, 'export', now, config.backupKeep)
-      : null
-    const name = exportName(dir, now)
-    let manifest: ExchangeManifest
-    try {
-      manifest = writeExport(stores, dir, name, now)
-    } catch (error) {
-      return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
-    }
-    return ok({
-      path: join(dir, name),
-      relativePath: `${EXPORT_DIR}/${name}`,
-      records: manifest.records,
-      recordsSha256: manifest.records_sha256,
-      storeId: manifest.storeId,
-      generation: manifest.generation,
-      backup,
-    })
-  },
-})
 
 /** import: `preview` classes a file's records and issues a token; `commit` applies them behind the fence. */
 export const importVerb = verb({
@@ -374,59 +331,10 @@ function sameToken(given: string, expected: string): boolean {
   return a.byteLength === b.byteLength && timingSafeEqual(a, b)
 }
 
-/** `facts-<timestamp>.jsonl`, with a counter when an export of the same instant already exists. */
-function exportName(dir: string, now: string): string {
-  const stem = `facts-${now.replace(/[:.]/gu, '-')}`
-  let name = `${stem}.jsonl`
-  for (let n = 2; existsSync(join(dir, name)); n += 1) name = `${stem}-${n}.jsonl`
-  return name
-}
-
 /**
- * Write the export to a temp file in the same directory and rename it into place. Both passes over the facts run
- * in one snapshot: the first hashes and counts the record lines, the second writes the manifest and the same lines.
+ * @param error - a thrown file-system error
+ * @returns its code (ENOENT, EACCES, …), or "I/O error"
  */
-function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
-  const fd = openSync(temp, 'wx', 0o600)
-  let open = true
-  try {
-    const manifest = stores.exchange.readSnapshot((snapshot) => {
-      const hasher = new RecordsHasher()
-      snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
-      const written: ExchangeManifest = {
-        format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
-        exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
-      }
-      let buffer = `${manifestLine(written)}\n`
-      snapshot.eachFact((fact) => {
-        buffer += `${recordLine(recordOf(fact))}\n`
-        if (buffer.length >= WRITE_CHUNK) {
-          writeAll(fd, buffer)
-          buffer = ''
-        }
-      })
-      writeAll(fd, buffer)
-      return written
-    })
-    fsyncSync(fd)
-    closeSync(fd)
-    open = false
-    renameSync(temp, join(dir, name))
-    return manifest
-  } catch (error) {
-    if (open) closeSync(fd)
-    rmSync(temp, { force: true })
-    throw error
-  }
-}
-
-/** Write all of `text` as UTF-8; a regular file may accept fewer bytes than asked per call. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8')
-  for (let offset = 0; offset < bytes.byteLength;) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset)
-}
-
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return error instanceof Error && 'code' in error ? String(error.code) : 'I/O error'
 }

@@ -1,0 +1,108 @@
+/**
+ * The export verb: an optional backup, then every non-forgotten fact, history included, written atomically to
+ * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back).
+ */
+import { randomBytes } from 'node:crypto'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest } from '../exchange/jsonl.ts'
+import { confinePath } from '../exchange/paths.ts'
+import { ok, refuse, verb } from '../routes/verb.ts'
+import { exportBody } from '../routes/wire.schema.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import { takeBackup, type BackupReceipt } from './backups.ts'
+import { errorCode } from './import.ts'
+
+/** Where exports go, under the data directory. */
+export const EXPORT_DIR = 'exports'
+/** Bytes buffered before each write. */
+const WRITE_CHUNK = 1024 * 1024
+
+/** export: an optional backup, then every non-forgotten fact, history included, as one JSONL file. */
+export const exportVerb = verb({
+  schema: exportBody,
+  async run(body, context) {
+    const { stores, config } = context
+    const now = context.now()
+    try {
+      mkdirSync(join(stores.dataDir, EXPORT_DIR), { recursive: true, mode: 0o700 })
+    } catch (error) {
+      return refuse('storage_unavailable', `cannot create ${EXPORT_DIR}/ in the data directory (${errorCode(error)})`)
+    }
+    const confined = confinePath(stores.dataDir, EXPORT_DIR)
+    if (!confined.ok) return refuse('invalid_path', `${EXPORT_DIR}/: ${confined.reason}`)
+    const dir = confined.path
+    const backup: BackupReceipt | null = (body.backup ?? config.backupBeforeExport)
+      ? await takeBackup(stores, 'export', now, config.backupKeep)
+      : null
+    const name = exportName(dir, now)
+    let manifest: ExchangeManifest
+    try {
+      manifest = writeExport(stores, dir, name, now)
+    } catch (error) {
+      return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
+    }
+    return ok({
+      path: join(dir, name),
+      relativePath: `${EXPORT_DIR}/${name}`,
+      records: manifest.records,
+      recordsSha256: manifest.records_sha256,
+      storeId: manifest.storeId,
+      generation: manifest.generation,
+      backup,
+    })
+  },
+})
+
+/** `facts-<timestamp>.jsonl`, with a counter when an export of the same instant already exists. */
+function exportName(dir: string, now: string): string {
+  const stem = `facts-${now.replace(/[:.]/gu, '-')}`
+  let name = `${stem}.jsonl`
+  for (let n = 2; existsSync(join(dir, name)); n += 1) name = `${stem}-${n}.jsonl`
+  return name
+}
+
+/**
+ * Write the export to a temp file in the same directory and rename it into place. Both passes over the facts run
+ * in one snapshot: the first hashes and counts the record lines, the second writes the manifest and the same lines.
+ */
+function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
+  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
+  const fd = openSync(temp, 'wx', 0o600)
+  let open = true
+  try {
+    const manifest = stores.exchange.readSnapshot((snapshot) => {
+      const hasher = new RecordsHasher()
+      snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      const written: ExchangeManifest = {
+        format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
+        exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
+      }
+      let buffer = `${manifestLine(written)}\n`
+      snapshot.eachFact((fact) => {
+        buffer += `${recordLine(recordOf(fact))}\n`
+        if (buffer.length >= WRITE_CHUNK) {
+          writeAll(fd, buffer)
+          buffer = ''
+        }
+      })
+      writeAll(fd, buffer)
+      return written
+    })
+    fsyncSync(fd)
+    closeSync(fd)
+    open = false
+    renameSync(temp, join(dir, name))
+    return manifest
+  } catch (error) {
+    if (open) closeSync(fd)
+    rmSync(temp, { force: true })
+    throw error
+  }
+}
+
+/** Write all of `text` as UTF-8; a regular file may accept fewer bytes than asked per call. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8')
+  for (let offset = 0; offset < bytes.byteLength;) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset)
+}
