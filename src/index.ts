@@ -32,8 +32,8 @@ export { Config }
 /** The plugin name; also the settings namespace and the notice's source. */
 export const name = 'dsh-fact-memory'
 
-/** How long unloading waits for extraction passes it flushed. */
-const FLUSH_WAIT_MS = 15_000
+/** How long unloading waits for extraction passes it flushed: under the host's 5 s process shutdown limit. */
+const FLUSH_WAIT_MS = 4_000
 
 /** Required services: both ship in dsh-base. Everything optional is reached through `ctx.inject` / `ctx.get`. */
 export const inject = ['tools', 'systemPrompt']
@@ -56,38 +56,40 @@ export function apply(ctx: Context, config: Config): void {
     },
   })
 
+  // The LLM service as last seen: while the host unloads, its registry no longer answers, yet the passes flushed on
+  // unload still need the service they were queued against.
+  let lastLlm: LlmView | undefined
+  const llm = (): LlmView | undefined => (lastLlm = (ctx.get('llm') as LlmView | undefined) ?? lastLlm)
   const capture = new AutoCapture({
     clock: systemClock,
     logger,
     memory: runtime.memory,
     config: () => runtime.current(),
     model: extractionModelResolver({
-      llm: () => ctx.get('llm') as LlmView | undefined,
+      llm,
       defaultModel: () => ctx.get('agentDefaultModel') as DefaultModelView | undefined,
       credentials: () => ctx.get('credentials') as CredentialProvider | undefined,
       fetch: globalThis.fetch,
     }),
   })
 
+  // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
+  // Passes still in their merge window start at once and may finish (bounded, inside the host's own 5 s shutdown
+  // limit) while the store is still open; only then is the store closed.
   ctx.effect(() => {
     runtime.reconfigure(config)
-    return () => runtime.stop()
-  }, 'fact-memory: store, tools and maintenance timer')
+    return async () => {
+      await capture.drain(FLUSH_WAIT_MS)
+      runtime.stop()
+    }
+  }, 'fact-memory: store, tools, maintenance timer and the extraction flush')
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 
-  // Registered after the store effect, so it is disposed first: passes still waiting are flushed while the store is open.
-  ctx.effect(() => {
-    const off = ctx.on('session/event', (session, event) => capture.onEvent(session, event))
-    return async () => {
-      off()
-      capture.flush()
-      let timer: NodeJS.Timeout | undefined
-      await Promise.race([capture.queue.idle(), new Promise((resolve) => { timer = setTimeout(resolve, FLUSH_WAIT_MS).unref() })])
-      clearTimeout(timer)
-      capture.stop()
-    }
-  }, 'fact-memory: automatic capture')
+  ctx.effect(() => ctx.on('session/event', (session, event) => {
+    if (event.type === 'turn/end') llm()
+    capture.onEvent(session, event)
+  }), 'fact-memory: automatic capture')
 
   ctx.effect(() => ctx.on('agent/pre-step', async (payload, next) => {
     const decision = await next()

@@ -185,3 +185,62 @@ describe('memory tools in a real DSH host', () => {
     assert.doesNotMatch(toolResults[1] ?? '', /7802/u)
   })
 })
+
+describe('automatic extraction in a one-shot headless run', () => {
+  /** One headless run with this plugin configuration; answers the extraction call with one schedule fact. */
+  async function oneShot(config: string, quote: string, subject: string): Promise<void> {
+    home.writeProfilePatch('headless', `- id: dsh-fact-memory\n  config:\n${config}`)
+    model.reset()
+    model.enqueue(reply)
+    model.enqueueExtraction({ text: JSON.stringify({ facts: [{ subject, property: 'schedule', value: '02:30', quote, confidence: 0.9 }] }) })
+    const run = await runHeadless(home, model.url, `${quote}, please keep that in mind`)
+    assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+  }
+
+  function readStore<T>(read: (db: Database.Database) => T): T {
+    const db = new Database(join(home.dataDir, 'memory.db'), { readonly: true })
+    try {
+      return read(db)
+    } finally {
+      db.close()
+    }
+  }
+
+  const scheduleOf = (subject: string): unknown => readStore((db) => db.prepare(
+    "SELECT value, origin, evidence FROM facts WHERE subject = ? AND property = 'schedule' AND status = 'active'").get(subject))
+  const lastPass = (): Record<string, unknown> => readStore((db) => ({ ...db.prepare(
+    'SELECT trigger, decision, written, note, end_seq AS endSeq, session_id AS sessionId FROM extract_runs ORDER BY id DESC LIMIT 1').get() as object }))
+  const cursorOf = (sessionId: unknown): unknown => readStore((db) => (db.prepare(
+    'SELECT next_seq AS nextSeq FROM extract_cursors WHERE session_id = ?').get(sessionId) as { nextSeq: number } | undefined)?.nextSeq)
+
+  after(() => home.writeProfilePatch('headless', ''))
+
+  it('with extractDelayMs 0 the pass runs at the turn\'s end and the unloading host waits for it: the fact is on disk after exit', async () => {
+    await oneShot('    autoExtract: true\n    extractDelayMs: 0\n', 'the nightly export job runs at 02:30', 'nightly export job')
+    assert.equal(model.extractionRequests().length, 1)
+    assert.deepEqual(scheduleOf('nightly export job'), { value: '02:30', origin: 'extract', evidence: 'explicit_user' })
+    const pass = lastPass()
+    assert.deepEqual([pass['trigger'], pass['decision'], pass['written']], ['turn', 'extracted', 1])
+  })
+
+  it('a custom endpoint is still reachable while the host unloads: the pass waiting in its merge window is flushed and lands', async () => {
+    await oneShot(`    autoExtract: true\n    llmSource: custom\n    llmBaseUrl: ${model.url}/v1\n    llmModel: fake-extractor\n`,
+      'the weekly report job runs at 02:30', 'weekly report job')
+    assert.equal(model.extractionRequests().length, 1, 'the flushed pass called the endpoint')
+    assert.match(model.extractionRequests()[0]?.url ?? '', /^\/v1\/chat\/completions$/u)
+    assert.deepEqual(scheduleOf('weekly report job'), { value: '02:30', origin: 'extract', evidence: 'explicit_user' })
+    assert.equal(lastPass()['trigger'], 'flush')
+    assert.equal(lastPass()['decision'], 'extracted')
+  })
+
+  it('the host\'s own model is gone while it unloads: the flushed pass says so and leaves the range unread', async () => {
+    await oneShot('    autoExtract: true\n', 'the monthly audit job runs at 02:30', 'monthly audit job')
+    assert.equal(model.extractionRequests().length, 0)
+    assert.equal(scheduleOf('monthly audit job'), undefined)
+    const pass = lastPass()
+    assert.equal(pass['trigger'], 'flush')
+    assert.equal(pass['decision'], 'failed')
+    assert.match(String(pass['note']), /cursor did not move.*extractDelayMs to 0/u)
+    assert.ok(Number(cursorOf(pass['sessionId'])) < Number(pass['endSeq']), 'the cursor stays before the unread range')
+  })
+})

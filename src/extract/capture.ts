@@ -131,9 +131,18 @@ export class AutoCapture {
     return extractText(text, options.dryRun, { memory: this.deps.memory, config, model, clock: this.deps.clock, signal: this.manual.signal })
   }
 
-  /** The plugin is unloading: passes still in their merge window start now. */
-  flush(): void {
+  /**
+   * Unloading: start the passes still in their merge window, wait for the running
+   * passes up to `limitMs`, then stop (aborting what is left; its range stays behind the cursor for a later pass).
+   * @param limitMs - the longest wait.
+   * @returns when the queue is idle or the limit passed, and everything is stopped.
+   */
+  async drain(limitMs: number): Promise<void> {
     this.queue.flush()
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.queue.idle(), new Promise((resolve) => { timer = setTimeout(resolve, limitMs).unref() })])
+    clearTimeout(timer)
+    this.stop()
   }
 
   /** Stop timers and abort running passes. */

@@ -18,6 +18,12 @@ import { hasSignal } from './signals.ts'
 import { narrowSnapshot, takeSnapshot } from './snapshot.ts'
 import type { Snapshot } from './types.ts'
 
+/**
+ * Said of a pass started while the plugin unloads that could not reach its model (on rc.8 the host removes its model
+ * adapters while plugins unload, so only a custom endpoint is reachable then).
+ */
+export const UNLOAD_NOTE = 'started while the plugin was unloading and the model was out of reach; the cursor did not move, so this range is read at the session\'s next turn (for one-shot runs, set extractDelayMs to 0)'
+
 /** What a pass works with. */
 export interface PassContext {
   readonly memory: FactMemory
@@ -98,7 +104,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
   })
   if (request.signal.aborted) return { kind: 'failed', error: 'the pass was cancelled' }
   if (!outcome.ok) {
-    finish({ ...covered, decision: 'failed', error: outcome.error })
+    finish({ ...covered, decision: 'failed', error: outcome.error, note: request.trigger === 'flush' ? UNLOAD_NOTE : null })
     return { kind: 'failed', error: outcome.error }
   }
   const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true }, context.memory, config)
