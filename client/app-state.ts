@@ -98,6 +98,40 @@ export class AppState {
     this.toasts.update((list) => list.filter((toast) => toast.id !== id))
   }
 
+  /**
+   * Make a fenced edit: the verb is called with the generation this page last read. A refusal is shown as an error
+   * toast (a stale refusal's generation noted) and the views reload; an answer's generation is noted.
+   * @param verb - the edit verb.
+   * @param body - its fields, without the fence.
+   * @returns the answer's data, or undefined when the edit was refused.
+   */
+  async fencedEdit<T extends { generation: number }>(verb: string, body: Record<string, unknown>): Promise<T | undefined> {
+    const answer = await callVerb<T>(verb, { ...body, ...this.generation.fence() })
+    if (!answer.ok) {
+      if (answer.details['stale'] === true) this.generation.observe(answer.details)
+      this.toast(answer.message, { tone: 'error' })
+      this.changed()
+      return undefined
+    }
+    this.generation.observe(answer.data)
+    return answer.data
+  }
+
+  /**
+   * The Undo action of a toast: restores the store as it was before one edit.
+   * @param editId - the edit to undo.
+   * @param done - what the toast says once it is undone.
+   * @returns the action.
+   */
+  undoAction(editId: number, done: string): NonNullable<Toast['action']> {
+    return { label: 'Undo', run: async () => {
+      const undone = await callVerb<{ generation: number }>('fact-restore', { editId, ...this.generation.fence() })
+      if (undone.ok) this.generation.observe(undone.data)
+      this.toast(undone.ok ? done : undone.message, { tone: undone.ok ? 'info' : 'error' })
+      this.changed()
+    } }
+  }
+
   /** Note that the page changed the store: views reload, the badge refreshes. */
   changed(): void {
     this.changes.update((n) => n + 1)

@@ -50,20 +50,9 @@ export class FmConflicts extends LitElement {
   private async keep(group: ConflictGroupWire, row: FactView): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ editId: number; generation: number }>('resolve', { groupId: group.id, keepFactId: row.id, ...app.generation.fence() })
-    if (!answer.ok) {
-      if (answer.details['stale'] === true) app.generation.observe(answer.details)
-      app.toast(answer.message, { tone: 'error' })
-      app.changed()
-      return
-    }
-    app.generation.observe(answer.data)
-    app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, { action: { label: 'Undo', run: async () => {
-      const undone = await callVerb<{ generation: number }>('fact-restore', { editId: answer.data.editId, ...app.generation.fence() })
-      if (undone.ok) app.generation.observe(undone.data)
-      app.toast(undone.ok ? 'Undone: the conflict is open again' : undone.message, { tone: undone.ok ? 'info' : 'error' })
-      app.changed()
-    } } })
+    const settled = await app.fencedEdit<{ editId: number; generation: number }>('resolve', { groupId: group.id, keepFactId: row.id })
+    if (settled === undefined) return
+    app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, { action: app.undoAction(settled.editId, 'Undone: the conflict is open again') })
     app.changed()
   }
 

@@ -60,24 +60,13 @@ export class FmProposals extends LitElement {
   private async act(card: ProposalCardWire, verb: string, extra: Record<string, unknown> = {}): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ editId?: number; generation: number; skippedStale?: number[] }>(verb, { id: card.id, revision: card.revision, ...extra, ...app.generation.fence() })
-    if (!answer.ok) {
-      if (answer.details['stale'] === true) app.generation.observe(answer.details)
-      app.toast(answer.message, { tone: 'error' })
-      app.changed()
-      return
-    }
-    app.generation.observe(answer.data)
-    const editId = answer.data.editId
+    const done = await app.fencedEdit<{ editId?: number; generation: number; skippedStale?: number[] }>(verb, { id: card.id, revision: card.revision, ...extra })
+    if (done === undefined) return
+    const editId = done.editId
     if (verb === 'proposal-apply' && editId !== undefined) {
-      const skipped = answer.data.skippedStale?.length ?? 0
+      const skipped = done.skippedStale?.length ?? 0
       app.toast(`Accepted proposal #${card.id}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`, {
-        action: { label: 'Undo', run: async () => {
-          const undone = await callVerb<{ generation: number }>('fact-restore', { editId, ...app.generation.fence() })
-          if (undone.ok) app.generation.observe(undone.data)
-          app.toast(undone.ok ? 'Undone: the proposal is back in the queue' : undone.message, { tone: undone.ok ? 'info' : 'error' })
-          app.changed()
-        } },
+        action: app.undoAction(editId, 'Undone: the proposal is back in the queue'),
       })
     } else if (verb === 'proposal-reject') app.toast(`Rejected proposal #${card.id}`)
     else app.toast('Saved')
