@@ -18,6 +18,22 @@ export type SqlValue = string | number | bigint | null | Uint8Array
 /** A row as returned by either driver. */
 export type Row = Record<string, unknown>
 
+/**
+ * @param value - a nullable TEXT column.
+ * @returns its text, or null for NULL.
+ */
+export function textOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value)
+}
+
+/**
+ * @param value - a nullable INTEGER or REAL column.
+ * @returns its number, or null for NULL.
+ */
+export function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value)
+}
+
 /** A prepared statement. */
 export interface Statement {
   run(...params: SqlValue[]): { changes: number; lastInsertRowid: number }

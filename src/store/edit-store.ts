@@ -6,6 +6,7 @@
  */
 import type { Evidence, FactStatus } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
+import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { placeholders } from './fact-rows.ts'
 
@@ -114,10 +115,10 @@ export class EditStore {
     return {
       id: Number(row['id']),
       kind: row['kind'] as EditKind,
-      factId: row['fact_id'] === null ? null : Number(row['fact_id']),
-      proposalId: row['proposal_id'] === null ? null : Number(row['proposal_id']),
+      factId: numberOrNull(row['fact_id']),
+      proposalId: numberOrNull(row['proposal_id']),
       createdAt: String(row['created_at']),
-      undoneAt: row['undone_at'] === null ? null : String(row['undone_at']),
+      undoneAt: textOrNull(row['undone_at']),
       created: JSON.parse(String(row['created'])) as EditRecord['created'],
       changed: JSON.parse(String(row['changed'])) as EditRecord['changed'],
       groups: JSON.parse(String(row['groups'])) as EditRecord['groups'],
@@ -172,9 +173,9 @@ export class EditStore {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as FactStatus,
-        validTo: row['valid_to'] === null ? null : String(row['valid_to']),
-        supersededBy: row['superseded_by'] === null ? null : Number(row['superseded_by']),
-        conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+        validTo: textOrNull(row['valid_to']),
+        supersededBy: numberOrNull(row['superseded_by']),
+        conflictGroupId: numberOrNull(row['conflict_group_id']),
         evidence: row['evidence'] as Evidence,
         revision: Number(row['revision']),
       })
@@ -190,8 +191,8 @@ export class EditStore {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as GroupState['status'],
-        closedAt: row['closed_at'] === null ? null : String(row['closed_at']),
-        settledBy: row['settled_by'] === null ? null : Number(row['settled_by']),
+        closedAt: textOrNull(row['closed_at']),
+        settledBy: numberOrNull(row['settled_by']),
       })
     }
     return states

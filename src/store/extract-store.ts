@@ -3,7 +3,7 @@
  * repeated failures. Every write here is bookkeeping outside the user's memory, so it goes through
  * `Database.ledger` and never bumps the generation.
  */
-import type { Row } from './connection.ts'
+import { numberOrNull, type Row, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 
 /** The longest text a run keeps of what it sent: a diagnostic, not a second copy of the chat. */
@@ -208,30 +208,28 @@ function numbers(text: unknown): number[] {
 
 function toRun(row: Row): ExtractRun {
   const refused: unknown = JSON.parse(String(row['refused'] ?? '[]'))
-  const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
-  const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
   return {
     id: Number(row['id']),
-    sessionId: nullableText(row['session_id']),
+    sessionId: textOrNull(row['session_id']),
     trigger: row['trigger'] as ExtractTrigger,
     decision: row['decision'] as ExtractDecision,
-    startSeq: nullableNumber(row['start_seq']),
-    endSeq: nullableNumber(row['end_seq']),
+    startSeq: numberOrNull(row['start_seq']),
+    endSeq: numberOrNull(row['end_seq']),
     turns: numbers(row['turns']),
     messageCount: Number(row['message_count']),
     chunkCount: Number(row['chunk_count']),
     chars: Number(row['chars']),
-    textSha256: nullableText(row['text_sha256']),
-    textSent: nullableText(row['text_sent']),
-    model: nullableText(row['model']),
+    textSha256: textOrNull(row['text_sha256']),
+    textSent: textOrNull(row['text_sent']),
+    model: textOrNull(row['model']),
     attempt: Number(row['attempt']),
     written: Number(row['written']),
     review: Number(row['review']),
     refused: Array.isArray(refused) ? refused as RefusedCandidate[] : [],
     factIds: numbers(row['fact_ids']),
     proposalIds: numbers(row['proposal_ids']),
-    note: nullableText(row['note']),
-    error: nullableText(row['error']),
+    note: textOrNull(row['note']),
+    error: textOrNull(row['error']),
     startedAt: String(row['started_at']),
     finishedAt: String(row['finished_at']),
     durationMs: Number(row['duration_ms']),
@@ -249,6 +247,6 @@ function toPending(row: Row): PendingRange {
     attempts: Number(row['attempts']),
     lastError: String(row['last_error']),
     parkedAt: String(row['parked_at']),
-    resolvedAt: row['resolved_at'] === null ? null : String(row['resolved_at']),
+    resolvedAt: textOrNull(row['resolved_at']),
   }
 }

@@ -1,6 +1,6 @@
 /** Row mapping shared by the fact store's reads and writes: the selected columns, Row → Fact, and bind helpers. */
 import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
-import type { Row } from './connection.ts'
+import { numberOrNull, type Row, textOrNull } from './connection.ts'
 
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
@@ -36,14 +36,14 @@ export function toFact(row: Row): Fact {
     observedAt: String(row['observed_at']),
     recordedAt: String(row['recorded_at']),
     validFrom: String(row['valid_from']),
-    validTo: row['valid_to'] === null ? null : String(row['valid_to']),
-    supersededBy: row['superseded_by'] === null ? null : Number(row['superseded_by']) as FactId,
-    conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+    validTo: textOrNull(row['valid_to']),
+    supersededBy: numberOrNull(row['superseded_by']) as FactId | null,
+    conflictGroupId: numberOrNull(row['conflict_group_id']),
     revision: Number(row['revision']),
     origin: row['origin'] as Fact['origin'],
-    sessionId: row['session_id'] === null ? null : String(row['session_id']),
-    turn: row['turn'] === null ? null : Number(row['turn']),
-    quote: row['quote'] === null ? null : String(row['quote']),
+    sessionId: textOrNull(row['session_id']),
+    turn: numberOrNull(row['turn']),
+    quote: textOrNull(row['quote']),
   }
 }
 

@@ -7,6 +7,7 @@ import type { PreparedWrite } from '../fact-input.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { Evidence, Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, type SlotRow, type WriteDecision } from '../write-policy.ts'
+import { numberOrNull } from './connection.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 
@@ -265,7 +266,7 @@ export class FactStore extends FactReader {
         status: row['status'] as FactStatus,
         evidence: row['evidence'] as Evidence,
         multi: Number(row['multi']) === 1,
-        conflictGroupId: row['conflict_group_id'] === null ? null : Number(row['conflict_group_id']),
+        conflictGroupId: numberOrNull(row['conflict_group_id']),
       }))
   }
 

@@ -3,6 +3,7 @@
  * sources, an entity, the open conflict groups, per-session and per-turn counts, and the activity digest.
  */
 import type { Evidence, Fact, FactStatus, Origin } from '../types.ts'
+import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 
@@ -147,9 +148,9 @@ export class LibraryStore {
       .map((row) => ({
         origin: row['origin'] as Origin,
         evidence: row['evidence'] as Evidence,
-        sessionId: row['session_id'] === null ? null : String(row['session_id']),
-        turn: row['turn'] === null ? null : Number(row['turn']),
-        quote: row['quote'] === null ? null : String(row['quote']),
+        sessionId: textOrNull(row['session_id']),
+        turn: numberOrNull(row['turn']),
+        quote: textOrNull(row['quote']),
         observedAt: String(row['observed_at']),
       }))
   }
@@ -164,7 +165,7 @@ export class LibraryStore {
       `SELECT id, kind, created_at, undone_at FROM fact_edits
         WHERE fact_id = ? OR EXISTS (SELECT 1 FROM json_each(fact_edits.created) c WHERE json_extract(c.value, '$.id') = ?)
         ORDER BY id DESC LIMIT 20`, factId, factId)
-      .map((row) => ({ id: Number(row['id']), kind: String(row['kind']), createdAt: String(row['created_at']), undoneAt: row['undone_at'] === null ? null : String(row['undone_at']) }))
+      .map((row) => ({ id: Number(row['id']), kind: String(row['kind']), createdAt: String(row['created_at']), undoneAt: textOrNull(row['undone_at']) }))
   }
 
   /**
@@ -220,13 +221,13 @@ export class LibraryStore {
     }
     for (const row of this.db.all(
       `SELECT id, session_id, turn, status, recorded_at FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`, ...ids)) {
-      const entry = slot(String(row['session_id']), row['turn'] === null ? null : Number(row['turn']), String(row['recorded_at']))
+      const entry = slot(String(row['session_id']), numberOrNull(row['turn']), String(row['recorded_at']))
       entry.facts.push(Number(row['id']))
       if (row['status'] === 'conflict') entry.unsettled += 1
     }
     for (const row of this.db.all(
       `SELECT session_id, turn, created_at FROM proposals WHERE session_id IN (${placeholders(ids.length)}) AND status = 'pending'`, ...ids)) {
-      slot(String(row['session_id']), row['turn'] === null ? null : Number(row['turn']), String(row['created_at'])).pending += 1
+      slot(String(row['session_id']), numberOrNull(row['turn']), String(row['created_at'])).pending += 1
     }
     return ids.flatMap((sessionId) => {
       const bySession = turns.get(sessionId)

@@ -1,7 +1,7 @@
 /** ProposalStore: the review queue's rows — cards of one or more proposed rows, with status and revision. */
 import type { ProposedRow } from '../types.ts'
 import type { Database } from './database.ts'
-import type { Row } from './connection.ts'
+import { numberOrNull, type Row, textOrNull } from './connection.ts'
 
 /** Lifecycle of a proposal card. */
 export type ProposalStatus = 'pending' | 'applied' | 'rejected' | 'stale'
@@ -98,10 +98,10 @@ function toProposal(row: Row): Proposal {
     reason: String(row['reason']),
     revision: Number(row['revision']),
     rows: JSON.parse(String(row['rows'])) as ProposedRow[],
-    sessionId: row['session_id'] === null ? null : String(row['session_id']),
-    turn: row['turn'] === null ? null : Number(row['turn']),
+    sessionId: textOrNull(row['session_id']),
+    turn: numberOrNull(row['turn']),
     createdAt: String(row['created_at']),
     updatedAt: String(row['updated_at']),
-    decidedAt: row['decided_at'] === null ? null : String(row['decided_at']),
+    decidedAt: textOrNull(row['decided_at']),
   }
 }
