@@ -67,3 +67,12 @@ export function toPublicError(error: unknown): { code: ErrorCode; message: strin
   if (error instanceof FactMemoryError) return { code: error.code, message: error.message }
   return { code: 'internal_error', message: 'the fact store failed unexpectedly; nothing was changed' }
 }
+
+/**
+ * The message of anything thrown, for logs and recorded failures (not for the model: see toPublicError).
+ * @param error - the caught value.
+ * @returns its message, or its text when it is not an Error.
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -5,6 +5,7 @@
  */
 import type { Clock } from './clock.ts'
 import { resolveConfig, type Config, type HomeLocator, type ResolvedConfig } from './config.ts'
+import { messageOf } from './errors.ts'
 import { FactMemory, type FactMemoryOptions } from './fact-memory.ts'
 import type { LoggerView } from './host/ports.ts'
 
@@ -105,7 +106,7 @@ export class MemoryRuntime {
       try {
         this.memory.advance()
       } catch (error) {
-        this.deps.logger.warn('scheduled/expired maintenance failed: %s', error instanceof Error ? error.message : String(error))
+        this.deps.logger.warn('scheduled/expired maintenance failed: %s', messageOf(error))
       }
     })
   }

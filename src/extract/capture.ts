@@ -8,6 +8,7 @@
  */
 import { isoNow, type Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
+import { messageOf } from '../errors.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { ExtractSessionView, LoggerView, SessionEventView } from '../host/ports.ts'
 import { landCandidates } from './land.ts'
@@ -67,7 +68,7 @@ export class AutoCapture {
         this.queue.enqueue(session.id, event.seq)
       }
     } catch (error) {
-      this.deps.logger.warn('automatic capture skipped an event: %s', error instanceof Error ? error.message : String(error))
+      this.deps.logger.warn('automatic capture skipped an event: %s', messageOf(error))
     }
   }
 
@@ -132,8 +133,8 @@ export class AutoCapture {
   }
 
   /**
-   * Unloading: start the passes still in their merge window, wait for the running
-   * passes up to `limitMs`, then stop (aborting what is left; its range stays behind the cursor for a later pass).
+   * Unloading: start the passes still in their merge window, wait for the running passes up to `limitMs`, then stop
+   * (aborting what is left; its range stays behind the cursor for a later pass).
    * @param limitMs - the longest wait.
    * @returns when the queue is idle or the limit passed, and everything is stopped.
    */
@@ -172,7 +173,7 @@ export class AutoCapture {
       if (candidates.length === 0) return
       landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true }, this.deps.memory, config)
     } catch (error) {
-      this.deps.logger.warn('rule capture failed: %s', error instanceof Error ? error.message : String(error))
+      this.deps.logger.warn('rule capture failed: %s', messageOf(error))
     }
   }
 
@@ -196,7 +197,7 @@ export class AutoCapture {
       parkRange(request, error, { memory: this.deps.memory, config, events: session.events, clock: this.deps.clock })
       this.deps.logger.warn('extraction parked session %s up to seq %d after %d attempts: %s', request.sessionId, request.endSeq, request.attempt, error)
     } catch (parkError) {
-      this.deps.logger.warn('could not park an extraction range: %s', parkError instanceof Error ? parkError.message : String(parkError))
+      this.deps.logger.warn('could not park an extraction range: %s', messageOf(parkError))
     }
   }
 

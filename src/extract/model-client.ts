@@ -5,6 +5,7 @@
  * throws: the pass decides whether to retry.
  */
 import { randomUUID } from 'node:crypto'
+import { messageOf } from '../errors.ts'
 import type { ExtractionMessage, LlmView, ModelRoute } from '../host/ports.ts'
 
 /** A call's outcome. */
@@ -67,7 +68,7 @@ export function hostModel(llm: LlmView, route: ModelRoute, thinking: boolean): E
         if (finish?.kind !== 'stop') return { ok: false, error: `the model stopped with ${finish?.kind ?? 'no finish'}${finish?.failure?.message === undefined ? '' : `: ${finish.failure.message}`}` }
         return { ok: true, text }
       } catch (error) {
-        return { ok: false, error: signal.aborted ? abortReason(signal) : errorText(error) }
+        return { ok: false, error: signal.aborted ? abortReason(signal) : messageOf(error) }
       }
     },
   }
@@ -116,7 +117,7 @@ export function customModel(endpoint: CustomEndpoint, fetchImpl: typeof fetch, t
         if (typeof message?.content !== 'string') return { ok: false, error: 'the endpoint answered without message content' }
         return { ok: true, text: message.content }
       } catch (error) {
-        return { ok: false, error: signal.aborted ? abortReason(signal) : errorText(error) }
+        return { ok: false, error: signal.aborted ? abortReason(signal) : messageOf(error) }
       }
     },
   }
@@ -136,8 +137,4 @@ async function offEffort(llm: LlmView, route: ModelRoute, signal: AbortSignal): 
 function abortReason(signal: AbortSignal): string {
   const reason: unknown = signal.reason
   return reason instanceof Error && reason.name === 'TimeoutError' ? `the model did not answer within ${MODEL_CALL_TIMEOUT_MS / 1000} s` : 'the pass was cancelled'
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -6,6 +6,7 @@
  */
 import { isoNow, type Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
+import { messageOf } from '../errors.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { SessionEventView } from '../host/ports.ts'
 import type { ExtractRunRecord } from '../store/extract-store.ts'
@@ -46,7 +47,7 @@ export async function runPass(request: PassRequest, context: PassContext): Promi
     return await passOnce(request, context)
   } catch (error) {
     // An unexpected failure is logged like any failed pass, so the run log never goes silent on it.
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     const opened = context.memory.storeSet()
     if ('stores' in opened) {
       const now = isoNow(context.clock)

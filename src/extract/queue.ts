@@ -5,6 +5,7 @@
  * after 1, 5 and 30 minutes; when the third retry fails too, its range is parked and the session moves on.
  */
 import type { Clock } from '../clock.ts'
+import { messageOf } from '../errors.ts'
 import type { QueueEntry } from '../wire-types.ts'
 
 export type { QueueEntry }
@@ -171,7 +172,7 @@ export class ExtractionQueue {
     const signal = this.controller.signal
     line.running = { endSeq, attempt, startedAt: this.deps.clock.now() }
     line.settled = this.deps.runPass({ sessionId, endSeq, attempt, trigger, signal })
-      .catch((error: unknown): PassResult => ({ kind: 'failed', error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown): PassResult => ({ kind: 'failed', error: messageOf(error) }))
       .then((result) => {
         // A stopped queue forgets the session: nothing of an aborted pass is rescheduled.
         if (signal.aborted || this.lines.get(sessionId) !== line) return

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module'
 import type BetterSqlite3 from 'better-sqlite3'
 import type * as NodeSqlite from 'node:sqlite'
+import { messageOf } from '../errors.ts'
 
 /** Which SQLite binding serves the connection. */
 export type DriverName = 'better-sqlite3' | 'node:sqlite'
@@ -85,7 +86,7 @@ export function openConnection(path: string, choice: DriverChoice = 'auto', load
 }
 
 function describeLoadFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = messageOf(error)
   return message.split('\n')[0] ?? 'better-sqlite3 could not load'
 }
 
