@@ -12,7 +12,7 @@ import { anchorQuote } from './anchor.ts'
 import { landCandidates } from './land.ts'
 import type { ExtractionModel } from './model-client.ts'
 import { readCandidates } from './read-candidates.ts'
-import { planPass } from './segments.ts'
+import { loggedText, planPass } from './segments.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 
@@ -64,7 +64,7 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
   })
   const base = {
     sessionId: null, trigger: 'manual' as const, startSeq: null, endSeq: null, turns: [], messageCount: 1, chunkCount: plan.segments.length,
-    chars: text.length, textSha256: sha256(text), textSent: plan.segments.map((segment) => segment.text).join('\n\n'), model: deps.model.name,
+    chars: text.length, textSha256: sha256(text), textSent: loggedText(plan.segments), model: deps.model.name,
     attempt: 1, startedAt: new Date(started).toISOString(),
   }
   const ledger = opened.stores.extract

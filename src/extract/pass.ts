@@ -9,12 +9,12 @@ import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { SessionEventView } from '../host/ports.ts'
-import type { ExtractRunRecord } from '../store/extract-store.ts'
+import type { ExtractRunRecord, ExtractStore } from '../store/extract-store.ts'
 import { landCandidates } from './land.ts'
 import type { ExtractionModel } from './model-client.ts'
 import type { PassRequest, PassResult } from './queue.ts'
 import { readCandidates } from './read-candidates.ts'
-import { planPass } from './segments.ts'
+import { loggedText, planPass } from './segments.ts'
 import { hasSignal } from './signals.ts'
 import { narrowSnapshot, takeSnapshot } from './snapshot.ts'
 import type { Snapshot } from './types.ts'
@@ -63,8 +63,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
   if (!('stores' in opened)) return { kind: 'failed', error: `the store is not open: ${opened.unavailable.message}` }
   const ledger = opened.stores.extract
   const { config } = context
-  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
-  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: config.extractIncludeAssistant })
+  const { startSeq, snapshot } = rangeOf(request, ledger, context)
   const base = baseRecord(request, snapshot, started)
   const finish = (record: Partial<ExtractRunRecord>): void => {
     ledger.record({ ...base, ...record, finishedAt: isoNow(context.clock), durationMs: context.clock.now() - started })
@@ -98,7 +97,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
   }
   const plan = planPass(snapshot.messages, { maxChars: config.extractMaxChars, chunksPerPass: config.extractChunksPerPass, endSeq: request.endSeq })
   const read = narrowSnapshot(snapshot, plan.coveredEndSeq)
-  const textSent = plan.segments.map((segment) => segment.text).join('\n\n')
+  const textSent = loggedText(plan.segments)
   const covered = { ...baseRecord(request, read, started), chunkCount: plan.segments.length, textSent, model: context.model.name }
   const outcome = await readCandidates(plan.segments, {
     model: context.model, merge: config.extractMerge, timeZone: config.displayTimeZone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
@@ -133,11 +132,17 @@ export function parkRange(request: PassRequest, error: string, context: Omit<Pas
   const opened = context.memory.storeSet()
   if (!('stores' in opened)) return
   const ledger = opened.stores.extract
-  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
-  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: context.config.extractIncludeAssistant })
+  const { startSeq, snapshot } = rangeOf(request, ledger, context)
   const now = isoNow(context.clock)
   ledger.park({ sessionId: request.sessionId, startSeq, endSeq: request.endSeq, turns: snapshot.turns, textSha256: snapshot.textHash, attempts: request.attempt, lastError: error }, now)
   ledger.record({ ...baseRecord(request, snapshot, context.clock.now()), decision: 'parked', error, note: `parked after ${request.attempt} attempts; the range is kept as a pending item`, finishedAt: now, durationMs: 0 })
+}
+
+/** The range a pass covers, from the session's cursor to the request's end, and its snapshot. */
+function rangeOf(request: PassRequest, ledger: ExtractStore, context: Omit<PassContext, 'model'>): { startSeq: number; snapshot: Snapshot } {
+  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
+  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: context.config.extractIncludeAssistant })
+  return { startSeq, snapshot }
 }
 
 /** Where a session without a cursor starts: the turn/start of the turn that just ended (older history is not swept up). */

@@ -46,6 +46,15 @@ const CLUSTER_CONTINUATION = /[\p{M}\u200D\uFE0E\uFE0F]/u
 const SEPARATOR_CHARS = 2
 
 /**
+ * The text of a pass as the run log keeps it: its segments, each sent in its own call, between blank lines.
+ * @param segments - the pass's segments.
+ * @returns the text to record.
+ */
+export function loggedText(segments: readonly Segment[]): string {
+  return segments.map((segment) => segment.text).join('\n\n')
+}
+
+/**
  * Plan one pass over the messages of a snapshot (see the module rules).
  * @param messages - the snapshot's messages, in seq order.
  * @param options - segment size, segments per pass and the range end.
