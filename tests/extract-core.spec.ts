@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import type { SessionEventView } from '../src/host/ports.ts'
 import { sha256 } from '../src/text/normalize.ts'
-import { anchorQuote, quoteInInput, quoteIsUsers } from '../src/extract/anchor.ts'
+import { anchorMessage, quoteInInput } from '../src/extract/anchor.ts'
 import { MAX_ANSWER_FACTS, parseAnswer, type AnswerFact } from '../src/extract/answer.schema.ts'
 import { applyMerge, buildMergeRequest, mergeLocally, validateMergeAnswer } from '../src/extract/merge.ts'
 import { buildExtractionPrompt, EXTRACTION_SYSTEM_PROMPT } from '../src/extract/prompt.ts'
@@ -409,23 +409,23 @@ describe('quote anchoring', () => {
   })
 
   it('tells the user\'s words from the assistant\'s', () => {
-    assert.equal(quoteIsUsers('runs on port 7801', messages), true)
-    assert.equal(quoteIsUsers('reads its database from db.internal:5432', messages), false)
-    assert.equal(anchorQuote('reads its database from db.internal:5432', messages), 'assistant')
-    assert.equal(anchorQuote('port 9999', messages), undefined)
+    assert.equal(anchorMessage('runs on port 7801', messages)?.role === 'user', true)
+    assert.equal(anchorMessage('reads its database from db.internal:5432', messages)?.role === 'user', false)
+    assert.equal(anchorMessage('reads its database from db.internal:5432', messages)?.role, 'assistant')
+    assert.equal(anchorMessage('port 9999', messages)?.role, undefined)
   })
 
   it('prefers the user when both said the same words', () => {
     const both = [msg('assistant', 1, 'The port is 7801.'), msg('user', 2, 'Yes, the port is 7801.')]
-    assert.equal(anchorQuote('the port is 7801', both), 'user')
+    assert.equal(anchorMessage('the port is 7801', both)?.role, 'user')
   })
 
   it('refuses a quote stitched across two messages or one that includes a role label, though the rendering holds it', () => {
     const rendered = renderForModel(messages)
     const stitched = 'PostgreSQL 16.\n\n[assistant]\nDone'
     assert.equal(quoteInInput(stitched, rendered), true)
-    assert.equal(anchorQuote(stitched, messages), undefined)
-    assert.equal(anchorQuote('[user]\nOur billing-api', messages), undefined)
+    assert.equal(anchorMessage(stitched, messages)?.role, undefined)
+    assert.equal(anchorMessage('[user]\nOur billing-api', messages)?.role, undefined)
   })
 })
 

@@ -6,9 +6,6 @@
  */
 import type { ConversationMessage } from './types.ts'
 
-/** The role of the message a quote was found in. */
-export type QuoteOwner = ConversationMessage['role']
-
 /**
  * Whether a quote occurs verbatim in a text, up to NFKC and whitespace.
  * @param quote - the candidate's quote.
@@ -21,32 +18,22 @@ export function quoteInInput(quote: string, inputText: string): boolean {
 }
 
 /**
- * Which message a quote comes from: a user message when any user message holds it, else an assistant message.
+ * The message a quote comes from: the first user message that holds it, else the first assistant message that does.
  * The quote must lie within one message; the role labels of the rendering are never part of a message.
  * @param quote - the candidate's quote.
  * @param messages - what the model read (a segment's messages or pieces, or a snapshot's messages).
- * @returns `user`, `assistant`, or undefined when no message holds the quote (the candidate is dropped).
+ * @returns the message, or undefined when no message holds the quote (the candidate is dropped).
  */
-export function anchorQuote(quote: string, messages: readonly ConversationMessage[]): QuoteOwner | undefined {
+export function anchorMessage(quote: string, messages: readonly ConversationMessage[]): ConversationMessage | undefined {
   const needle = foldForAnchor(quote)
   if (needle === '') return undefined
-  let owner: QuoteOwner | undefined
+  let first: ConversationMessage | undefined
   for (const message of messages) {
     if (!foldForAnchor(message.text).includes(needle)) continue
-    if (message.role === 'user') return 'user'
-    owner = 'assistant'
+    if (message.role === 'user') return message
+    first ??= message
   }
-  return owner
-}
-
-/**
- * Whether a quote is the user's own words: then the candidate may carry explicit_user evidence, else observed.
- * @param quote - the candidate's quote.
- * @param messages - what the model read.
- * @returns true when some user message holds the quote.
- */
-export function quoteIsUsers(quote: string, messages: readonly ConversationMessage[]): boolean {
-  return anchorQuote(quote, messages) === 'user'
+  return first
 }
 
 /**

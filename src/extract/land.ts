@@ -6,8 +6,8 @@
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { RefusedCandidate } from '../store/extract-store.ts'
-import type { Anchor, Origin } from '../types.ts'
-import { anchorQuote, foldForAnchor } from './anchor.ts'
+import type { Origin } from '../types.ts'
+import { anchorMessage } from './anchor.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 
@@ -42,23 +42,17 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
   const proposalIds: number[] = []
   const refused: RefusedCandidate[] = []
   for (const candidate of candidates) {
-    const shown = { subject: candidate.subject, property: candidate.property, value: candidate.value }
-    // The quote must lie within one message that was read; a paraphrase or a stitched quote drops the candidate.
-    const owner = anchorQuote(candidate.quote, source.messages)
-    if (owner === undefined) {
-      refused.push({ reason: 'quote_not_in_input', ...shown })
+    const checked = checkCandidate(candidate, source.messages)
+    if (!checked.ok) {
+      refused.push(checked.refused)
       continue
     }
-    const shape = shapeGate(candidate)
-    if (!shape.ok) {
-      refused.push({ reason: shape.reason, ...shown })
-      continue
-    }
+    const shown = shownOf(candidate)
     const answer = memory.write({
       subject: candidate.subject,
       property: candidate.property,
       value: candidate.value,
-      evidence: source.usersWords && owner === 'user' ? 'explicit_user' : 'observed',
+      evidence: source.usersWords && checked.held.role === 'user' ? 'explicit_user' : 'observed',
       quote: candidate.quote,
       scope: candidate.scope,
       qualifiers: candidate.qualifiers,
@@ -68,7 +62,7 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       validFrom: candidate.validFrom,
       validTo: candidate.validTo,
       origin: source.origin,
-      anchor: anchorOf(candidate.quote, source),
+      anchor: source.sessionId === null ? undefined : { sessionId: source.sessionId, turn: checked.held.turn },
     }, config)
     switch (answer.kind) {
       case 'saved':
@@ -93,11 +87,22 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
   return { factIds, proposalIds, refused }
 }
 
-/** The session and turn of the message the quote came from (a user message first). */
-function anchorOf(quote: string, source: LandingSource): Anchor | undefined {
-  if (source.sessionId === null) return undefined
-  const needle = foldForAnchor(quote)
-  const holding = source.messages.filter((message) => foldForAnchor(message.text).includes(needle))
-  const message = holding.find((entry) => entry.role === 'user') ?? holding[0]
-  return { sessionId: source.sessionId, turn: message?.turn ?? null }
+/**
+ * The local checks every candidate passes before any write: its quote lies within one message that was read (a
+ * paraphrase or a stitched quote fails), and the shape gate.
+ * @param candidate - from the rules or the model.
+ * @param messages - the messages it was read from.
+ * @returns the message holding the quote (a user message first), or why the candidate is refused.
+ */
+export function checkCandidate(candidate: Candidate, messages: readonly ConversationMessage[]):
+  { readonly ok: true; readonly held: ConversationMessage } | { readonly ok: false; readonly refused: RefusedCandidate } {
+  const held = anchorMessage(candidate.quote, messages)
+  if (held === undefined) return { ok: false, refused: { reason: 'quote_not_in_input', ...shownOf(candidate) } }
+  const shape = shapeGate(candidate)
+  return shape.ok ? { ok: true, held } : { ok: false, refused: { reason: shape.reason, ...shownOf(candidate) } }
+}
+
+/** A candidate as the run log names it. */
+function shownOf(candidate: Candidate): { subject: string; property: string; value: string } {
+  return { subject: candidate.subject, property: candidate.property, value: candidate.value }
 }

@@ -8,12 +8,10 @@ import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { RefusedCandidate } from '../store/extract-store.ts'
-import { anchorQuote } from './anchor.ts'
-import { landCandidates } from './land.ts'
+import { checkCandidate, landCandidates } from './land.ts'
 import type { ExtractionModel } from './model-client.ts'
 import { readCandidates } from './read-candidates.ts'
 import { loggedText, planPass } from './segments.ts'
-import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 
 /** Segments a one-off extraction may use. */
@@ -87,9 +85,7 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
 /** The local checks a dry run can report without writing: quote anchoring and the shape gate. */
 function dryRunRefusals(candidates: readonly Candidate[], messages: readonly ConversationMessage[]): RefusedCandidate[] {
   return candidates.flatMap((candidate): RefusedCandidate[] => {
-    const shown = { subject: candidate.subject, property: candidate.property, value: candidate.value }
-    if (anchorQuote(candidate.quote, messages) === undefined) return [{ reason: 'quote_not_in_input', ...shown }]
-    const shape = shapeGate(candidate)
-    return shape.ok ? [] : [{ reason: shape.reason, ...shown }]
+    const checked = checkCandidate(candidate, messages)
+    return checked.ok ? [] : [checked.refused]
   })
 }
