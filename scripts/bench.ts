@@ -3,7 +3,7 @@
  * what automatic capture costs a turn, and retrieval quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
- * Options: --sizes 10000,100000   --skip-locomo   --locomo <path to locomo10.json>   --keep (keep the stores)
+ * Options: --sizes 10000,100000   --skip-locomo   --only locomo   --locomo <path to locomo10.json>   --keep (keep the stores)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -13,7 +13,6 @@ import { systemClock, type Clock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
 import { prepareWrite } from '../src/fact-input.ts'
 import { FactMemory } from '../src/fact-memory.ts'
-import { retrieveFacts } from '../src/retrieval/retrieve.ts'
 import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import type { VerbContext } from '../src/routes/verb.ts'
 import { VERBS } from '../src/routes/verbs.ts'
@@ -21,6 +20,7 @@ import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
+import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
 const args = process.argv.slice(2)
@@ -32,6 +32,8 @@ const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
 const KEEP = args.includes('--keep')
+/** `--only locomo` runs just the retrieval-quality part. */
+const ONLY = option('--only')
 
 /** A deterministic PRNG so every run benchmarks the same corpus. */
 function mulberry32(seed: number): () => number {
@@ -279,125 +281,50 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
   }
 }
 
-interface LocomoSample {
-  readonly sample_id: string
-  readonly qa: readonly { readonly question: string; readonly evidence?: readonly string[]; readonly category: number }[]
-  readonly observation: Readonly<Record<string, Readonly<Record<string, readonly (readonly [string, unknown])[]>>>>
-}
-
-interface QualityRow {
-  readonly category: number
-  readonly questions: number
-  readonly anyAt5: number
-  readonly anyAt10: number
-  readonly allAt10: number
-}
-
-/** `D8:6; D9:17` → [`D8:6`, `D9:17`]; leading zeros dropped; malformed ids skipped. */
-function evidenceIds(evidence: readonly unknown[] | undefined): string[] {
-  return (evidence ?? []).flat().flatMap((entry) => String(entry).split(/[;\s,]+/u))
-    .map((id) => /^D(\d+):(\d+)$/u.exec(id.trim()))
-    .flatMap((match) => (match === null ? [] : [`D${Number(match[1])}:${Number(match[2])}`]))
-}
-
-function locomo(path: string): { rows: QualityRow[]; facts: number; questions: number } {
-  const samples = JSON.parse(readFileSync(path, 'utf8')) as LocomoSample[]
-  const totals = new Map<number, { n: number; any5: number; any10: number; all10: number }>()
-  let factCount = 0
-  let questionCount = 0
-  for (const sample of samples) {
-    const dir = mkdtempSync(join(tmpdir(), 'fact-memory-locomo-'))
-    const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
-    const store = new FactStore(db)
-    const diaOf = new Map<number, string>()
-    db.transaction(() => {
-      for (const [session, bySpeaker] of Object.entries(sample.observation)) {
-        for (const [speaker, observations] of Object.entries(bySpeaker)) {
-          for (const [text, dia] of observations) {
-            const id = evidenceIds([dia])[0]
-            if (id === undefined) continue
-            const now = new Date().toISOString()
-            // One slot per observation (its dialogue id as qualifier): observations are statements, not values
-            // competing for one slot.
-            const prepared = prepareWrite({
-              subject: speaker, property: 'said', value: text, evidence: 'observed', origin: 'import',
-              qualifiers: { turn: `${session}:${id}` }, multi: true,
-            }, now, { refuseCredentials: false, timeZone: 'UTC' })
-            if (!prepared.ok) continue
-            const result = store.write(prepared.write, now)
-            if (result.kind === 'saved' || result.kind === 'duplicate') diaOf.set(result.fact.id, id)
-          }
-        }
-      }
-    })
-    factCount += diaOf.size
-    for (const qa of sample.qa) {
-      if (qa.category === 5) continue
-      const wanted = evidenceIds(qa.evidence)
-      if (wanted.length === 0) continue
-      questionCount += 1
-      const outcome = retrieveFacts(store, {
-        query: qa.question, limit: 10, asOf: undefined, visibility: undefined,
-        deadline: Number.POSITIVE_INFINITY, clock: () => Date.now(),
-      })
-      const ranked = outcome.slots.map((slot) => diaOf.get(slot.rows[0]?.id ?? -1))
-      const top = (k: number): Set<string | undefined> => new Set(ranked.slice(0, k))
-      const entry = totals.get(qa.category) ?? { n: 0, any5: 0, any10: 0, all10: 0 }
-      entry.n += 1
-      if (wanted.some((id) => top(5).has(id))) entry.any5 += 1
-      if (wanted.some((id) => top(10).has(id))) entry.any10 += 1
-      if (wanted.every((id) => top(10).has(id))) entry.all10 += 1
-      totals.set(qa.category, entry)
-    }
-    db.close()
-    rmSync(dir, { recursive: true, force: true })
-  }
-  const rows = [...totals.entries()].sort(([a], [b]) => a - b).map(([category, t]) => ({
-    category, questions: t.n, anyAt5: ratio(t.any5, t.n), anyAt10: ratio(t.any10, t.n), allAt10: ratio(t.all10, t.n),
-  }))
-  const all = [...totals.values()].reduce((sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }), { n: 0, any5: 0, any10: 0, all10: 0 })
-  rows.push({ category: 0, questions: all.n, anyAt5: ratio(all.any5, all.n), anyAt10: ratio(all.any10, all.n), allAt10: ratio(all.all10, all.n) })
-  return { rows, facts: factCount, questions: questionCount }
-}
-
-function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
-}
-
 const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
+const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
+  multi: 'one multi-valued observation slot per speaker',
+  slot: 'one slot per observation',
+}
 
-const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: ReturnType<typeof locomo> } = { speed: [] }
+const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[] } = { speed: [] }
 console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
-for (const size of SIZES) {
-  process.stdout.write(`seeding ${size} facts… `)
-  const row = speed(size)
-  console.log(`done in ${row.seedSeconds} s`)
-  results.speed.push(row)
+if (ONLY !== 'locomo') {
+  for (const size of SIZES) {
+    process.stdout.write(`seeding ${size} facts… `)
+    const row = speed(size)
+    console.log(`done in ${row.seedSeconds} s`)
+    results.speed.push(row)
+  }
+  console.log('\n| facts | search p50/p95 ms | directory cached p50/p95 ms | directory rebuild p50/p95 ms | write p50/p95 ms | cold open p50/p95 ms | file MB | RSS MB |')
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
+  for (const row of results.speed) {
+    console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
+  }
+  console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms | graph nebula after a write p50/p95 ms | graph nebula unchanged p50/p95 ms | graph tree p50/p95 ms |')
+  console.log('|---:|---:|---:|---:|---:|---:|')
+  for (const row of results.speed) {
+    console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
+  }
+  const extraction = await extractionTimings()
+  results.extraction = extraction
+  console.log('\n| automatic capture | p50 ms | p95 ms | max ms |')
+  console.log('|---|---:|---:|---:|')
+  console.log(`| added to a turn (the event listener, both paths on) | ${extraction.listenerPerTurnMs.p50} | ${extraction.listenerPerTurnMs.p95} | ${extraction.listenerPerTurnMs.max} |`)
+  console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
+  console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
 }
-console.log('\n| facts | search p50/p95 ms | directory cached p50/p95 ms | directory rebuild p50/p95 ms | write p50/p95 ms | cold open p50/p95 ms | file MB | RSS MB |')
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
-for (const row of results.speed) {
-  console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
-}
-console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms | graph nebula after a write p50/p95 ms | graph nebula unchanged p50/p95 ms | graph tree p50/p95 ms |')
-console.log('|---:|---:|---:|---:|---:|---:|')
-for (const row of results.speed) {
-  console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
-}
-const extraction = await extractionTimings()
-results.extraction = extraction
-console.log('\n| automatic capture | p50 ms | p95 ms | max ms |')
-console.log('|---|---:|---:|---:|')
-console.log(`| added to a turn (the event listener, both paths on) | ${extraction.listenerPerTurnMs.p50} | ${extraction.listenerPerTurnMs.p95} | ${extraction.listenerPerTurnMs.max} |`)
-console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
-console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
 if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
-  const quality = locomo(LOCOMO)
-  results.locomo = quality
-  console.log(`\nLoCoMo (${quality.facts} observations as facts, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
-  console.log('| category | questions | any@5 | any@10 | all@10 |')
-  console.log('|---|---:|---:|---:|---:|')
-  for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
+  results.locomo = []
+  for (const shape of ['multi', 'slot'] as const) {
+    const quality = await locomoQuality(LOCOMO, shape)
+    results.locomo.push(quality)
+    console.log(`\nLoCoMo, ${SHAPE_LABEL[shape]}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
+    console.log('| category | questions | any@5 | any@10 | all@10 |')
+    console.log('|---|---:|---:|---:|---:|')
+    for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
+    console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
+  }
 } else if (!SKIP_LOCOMO) {
   console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
 }

@@ -191,6 +191,7 @@ export class FactMemory {
         limit: ask.limit,
         asOf: asOf ?? undefined,
         visibility: { includeSensitive: config.sensitiveModelVisible },
+        timeZone,
         deadline: started + config.queryTimeoutMs,
         clock: () => this.options.clock.now(),
       })

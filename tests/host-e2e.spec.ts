@@ -67,8 +67,8 @@ describe('memory tools in a real DSH host', () => {
 
     const second = await converse('Which port does billing use?', search({ query: 'billing port' }), reply)
     assert.match(second.toolResults[0] ?? '', /^outcome: ok\n/u)
-    assert.match(second.toolResults[0] ?? '', /billing-api · port\n\s+- 7801 \[#\d+\] current since \d{4}-\d{2}-\d{2} \d{2}:\d{2} · explicit_user/u)
-    assert.match(second.toolResults[0] ?? '', /via memory_write, session-[0-9a-f]{8} turn 1 · quote: "billing-api runs on port 7801"/u, 'anchored to the writing session and turn')
+    assert.match(second.toolResults[0] ?? '', /1\. billing-api · port: 7801 \[#\d+ · since \d{4}-\d{2}-\d{2} · explicit_user/u)
+    assert.match(second.toolResults[0] ?? '', /· memory_write, session-[0-9a-f]{8} turn 1 · quote: "billing-api runs on port 7801"\]/u, 'anchored to the writing session and turn')
     assert.match(directoryOf(second.lastRequest), /- billing-api · port: 7801 \(\d{4}-\d{2}-\d{2}\)/u)
   })
 
@@ -85,8 +85,8 @@ describe('memory tools in a real DSH host', () => {
       search({ query: 'billing-api port' }), reply)
     assert.match(toolResults[0] ?? '', /^outcome: saved\n.*It replaces 7801 \(#\d+\), kept as history\./su)
     const found = toolResults[1] ?? ''
-    assert.match(found, /- 7802 \[#\d+\] current since/u)
-    assert.match(found, /- 7801 \[#\d+\] superseded, was current .* → /u)
+    assert.match(found, /- 7802 \[#\d+ · since/u)
+    assert.match(found, /- 7801 \[#\d+ · superseded, was current .* → /u)
     assert.ok(found.indexOf('7802 [#') < found.indexOf('7801 [#'), 'the newest value is listed first')
   })
 
@@ -104,7 +104,7 @@ describe('memory tools in a real DSH host', () => {
       search({ query: 'billing-api port' }), reply)
     assert.match(settled.toolResults[0] ?? '', /^outcome: saved\n.*settles the conflict/su)
     assert.match(settled.toolResults[1] ?? '', /^outcome: ok\n/u)
-    assert.match(settled.toolResults[1] ?? '', /- 7900 \[#\d+\] current since/u)
+    assert.match(settled.toolResults[1] ?? '', /- 7900 \[#\d+ · since/u)
     assert.doesNotMatch(settled.toolResults[1] ?? '', /CONTESTED/u)
   })
 
@@ -148,7 +148,7 @@ describe('memory tools in a real DSH host', () => {
       write({ subject: '支付服务', property: '端口', value: '9911', evidence: 'explicit_user', quote: '支付服务的端口是9911' }), reply)
     const { toolResults } = await converse('支付服务用哪个端口？', search({ query: '支付服务的端口是多少' }), reply)
     assert.match(toolResults[0] ?? '', /^outcome: ok\n/u)
-    assert.match(toolResults[0] ?? '', /支付服务 · 端口\n\s+- 9911 \[#\d+\]/u)
+    assert.match(toolResults[0] ?? '', /支付服务 · 端口: 9911 \[#\d+ · /u)
   })
 
   it('bad arguments get a clear refused answer and change nothing', async () => {
@@ -181,7 +181,7 @@ describe('memory tools in a real DSH host', () => {
     const { toolResults } = await converse('what was the billing port on the first of January 2020?',
       search({ query: 'billing-api port', as_of: '2020-01-01' }), search({ query: 'billing-api port', as_of: '2999-01-01' }), reply)
     assert.match(toolResults[0] ?? '', /^outcome: not_found\n/u, 'nothing was recorded yet in 2020')
-    assert.match(toolResults[1] ?? '', /^outcome: ok\n.*as of 2999-01-01.*- 7900 \[#\d+\]/su)
+    assert.match(toolResults[1] ?? '', /^outcome: ok\n.*as of 2999-01-01.*billing-api · port: 7900 \[#\d+ · /su)
     assert.doesNotMatch(toolResults[1] ?? '', /7802/u)
   })
 })

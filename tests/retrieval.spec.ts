@@ -76,7 +76,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(value.results[0]?.values.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
       const text = renderSearchText(value)
       assert.ok(text.indexOf('7802') < text.indexOf('7801'))
-      assert.match(text, /7801 \[#\d+\] superseded, was current 2026-03-01 09:00 → 2026-03-01 10:00/u)
+      assert.match(text, /7801 \[#\d+ · superseded, was current 2026-03-01 09:00 → 2026-03-01 10:00 · observed · memory_write\]/u)
     })
 
     it('answers as of a past day with the value valid then, and as of today with the replacement', () => {
@@ -184,8 +184,8 @@ for (const driver of DRIVERS) {
       assert.ok(text.length <= 300 * 2, `rendered ${text.length} characters for a budget of ${300 * 2}`)
       assert.ok(value.results.length >= 1)
       assert.ok(value.omitted > 0)
-      assert.equal(value.results.length + value.omitted, 10, 'the limit caps the slots considered')
-      assert.match(text, new RegExp(`${value.omitted} more results? left out to fit the budget`, 'u'))
+      assert.equal(value.results.length + value.omitted, 10, 'the limit caps the matched facts considered')
+      assert.match(text, new RegExp(`${value.omitted} more matching facts? left out to fit the budget`, 'u'))
     })
 
     it('refuses a search budget below 300 tokens and keeps the text within that smallest budget', () => {
@@ -217,7 +217,7 @@ for (const driver of DRIVERS) {
       })
       writeFact(h.memory, h.config, { subject: '支付服务', property: '负责人', value: '张伟', evidence: 'observed' })
       const value = search('支付服务 7801')
-      assert.deepEqual(value.channels, ['bm25', 'identifier'])
+      assert.deepEqual(value.channels, ['bm25', 'subject', 'identifier'])
       assert.ok(value.results.length >= 1)
       for (const result of value.results) {
         for (const row of result.values) {
@@ -230,8 +230,8 @@ for (const driver of DRIVERS) {
       assert.equal(port?.source, 'memory_write, session-d1726f36 turn 3')
       const text = renderSearchText(value)
       assert.match(text, /^outcome: ok\n/u)
-      assert.match(text, /Channels: bm25, identifier\./u)
-      assert.match(text, /7801 \[#\d+\] current since 2026-03-01 09:00 · explicit_user · seen 2026-03-01 09:00 · via memory_write, session-d1726f36 turn 3 · quote: "端口改成 7801 了"/u)
+      assert.match(text, /Channels: bm25, subject, identifier\./u)
+      assert.match(text, /7801 \[#\d+ · since 2026-03-01 · explicit_user · memory_write, session-d1726f36 turn 3 · quote: "端口改成 7801 了"\]/u)
       assert.match(text, /dated history, not instructions/u)
     })
 

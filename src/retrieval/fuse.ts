@@ -4,6 +4,12 @@
 export interface Ranking {
   readonly channel: string
   readonly ids: readonly number[]
+  /**
+   * The channel's score for each id, aligned with `ids`. Ids with equal scores share the rank of the first of them
+   * (competition ranking), so two restatements of one thing fuse to the same score. Without scores, every id has its
+   * own rank.
+   */
+  readonly scores?: readonly number[]
 }
 
 /** A fused candidate. */
@@ -20,8 +26,8 @@ export interface Fused {
 export const RRF_K = 60
 
 /**
- * Fuse rankings: score(id) = Σ 1 / (k + rank), rank 1-based. Ties go to the better single rank, then the larger
- * (newer) id, so the order is total and repeatable.
+ * Fuse rankings: score(id) = Σ 1 / (k + rank), rank 1-based (equal channel scores share a rank). Ties go to the
+ * better single rank, then the larger (newer) id, so the order is total and repeatable.
  * @param rankings - channel rankings.
  * @param k - the fusion constant.
  * @returns candidates, best first.
@@ -29,8 +35,10 @@ export const RRF_K = 60
 export function fuseRankings(rankings: readonly Ranking[], k: number = RRF_K): Fused[] {
   const byId = new Map<number, { score: number; channels: string[]; bestRank: number }>()
   for (const ranking of rankings) {
+    let rank = 0
     ranking.ids.forEach((id, index) => {
-      const rank = index + 1
+      const score = ranking.scores?.[index]
+      if (index === 0 || score === undefined || score !== ranking.scores?.[index - 1]) rank = index + 1
       const entry = byId.get(id) ?? { score: 0, channels: [], bestRank: Number.POSITIVE_INFINITY }
       entry.score += 1 / (k + rank)
       if (!entry.channels.includes(ranking.channel)) entry.channels.push(ranking.channel)

@@ -1,47 +1,64 @@
 /**
- * retrieveFacts: run the BM25 and exact-identifier channels, fuse them with RRF into a pool with reserved
- * identifier places, group the pool by slot (each slot anchored where its best member ranked, rows newest-observed
- * first, older rows kept below), and optionally answer as of a past instant.
+ * retrieveFacts: run the lexical channels (BM25, the subject the query names, the dates it names, exact
+ * identifiers; see channels.ts), fuse them with RRF into a pool with reserved identifier places, count the matched facts up to the limit, and group them by slot (each slot anchored where its
+ * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
+ * matched and a count of the others. Optionally answers as of a past instant.
  */
-import type { ChannelHit, FactStore, Visibility } from '../store/fact-store.ts'
+import type { FactStore, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
-import { queryTerms } from '../text/tokenize.ts'
+import { queryDates } from '../text/query-dates.ts'
+import { questionTerms, searchTerms } from '../text/tokenize.ts'
 import type { Fact } from '../types.ts'
-import { assemblePool, fuseRankings } from './fuse.ts'
-import { planTextQuery, type TextPlan } from './text-plan.ts'
+import { CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
+import { assemblePool, fuseRankings, type Ranking } from './fuse.ts'
 
 /** Fused candidates kept before grouping by slot. */
 export const POOL_SIZE = 20
 /** Pool places reserved for exact-identifier hits. */
 export const RESERVED_IDENTIFIER_SLOTS = 5
-/** Hits each channel returns. */
-const CHANNEL_DEPTH = 50
 /** Most query terms sent to FTS5. */
 const MAX_QUERY_TERMS = 32
-/** Documents worth ranking with BM25 in one query before the broadest terms are split off (see text-plan.ts). */
-export const RANK_CANDIDATE_CAP = 5000
 
 /** One search. */
 export interface SearchRequest {
   readonly query: string
-  /** Most slots to return. */
+  /** Most matched facts to return (a single-valued slot counts once, whatever its history). */
   readonly limit: number
   /** ISO instant: answer with the values current then. */
   readonly asOf: string | undefined
   /** Model visibility, or undefined for the user's own views (everything but credentials' text). */
   readonly visibility: Visibility | undefined
+  /** IANA zone whose calendar the query's dates mean. */
+  readonly timeZone: string
   /** Wall-clock deadline in epoch ms. */
   readonly deadline: number
   /** Epoch-ms clock, checked between channels. */
   readonly clock: () => number
 }
 
+/** One row of a slot in the answer. */
+export interface SlotRow {
+  readonly fact: Fact
+  /**
+   * 1-based place among the matched facts that `limit` counts, in fused order; 0 for a row shown only as a
+   * single-valued slot's history. A single-valued slot's current value and its matched rows share the slot's place.
+   */
+  readonly place: number
+}
+
 /** One slot in the answer. */
 export interface SlotHit {
   readonly slotKey: string
   readonly contested: boolean
-  /** Newest observation first; in as-of mode only the rows valid at that instant. */
-  readonly rows: readonly Fact[]
+  readonly multi: boolean
+  /**
+   * The rows in display order. Single-valued: the whole visible history, newest observation first (in as-of mode
+   * only the rows valid then). Multi-valued: only the values the channels matched, best-ranked first, newest first
+   * among values that rank alike.
+   */
+  readonly rows: readonly SlotRow[]
+  /** Multi-valued: how many other values the slot holds (current, or valid at the as-of instant); 0 otherwise. */
+  readonly otherValues: number
 }
 
 /** The answer before rendering. */
@@ -50,11 +67,16 @@ export interface SearchOutcome {
   readonly channels: readonly string[]
   /** Channels skipped because the deadline passed. */
   readonly skipped: readonly string[]
+  /** Slots in the order of their best-ranked matched fact. */
   readonly slots: readonly SlotHit[]
+  /** Matched facts counted against the limit (the largest place). */
+  readonly matchedFacts: number
 }
 
 /**
- * Search the store.
+ * Search the store. The matched rows are the answer: `limit` counts matched facts, not slots; a slot is placed
+ * where its best-ranked member ranked. A single-valued slot counts once and keeps its history (its current value
+ * first); a multi-valued slot lists the values that matched and counts the rest.
  * @param store - the fact store.
  * @param request - the search.
  * @returns the grouped hits and which channels ran.
@@ -62,49 +84,106 @@ export interface SearchOutcome {
 export function retrieveFacts(store: FactStore, request: SearchRequest): SearchOutcome {
   const channels: string[] = []
   const skipped: string[] = []
-  const rankings: { channel: string; ids: number[] }[] = []
+  const rankings: Ranking[] = []
   const overDeadline = (): boolean => request.clock() > request.deadline
-
-  const terms = queryTerms(request.query, MAX_QUERY_TERMS)
-  if (terms.length > 0) {
-    const plan = planTextQuery(terms, store.termDocumentCounts(terms), RANK_CANDIDATE_CAP)
-    rankings.push({ channel: 'bm25', ids: ids(runTextPlan(store, plan, request.visibility)) })
-    channels.push('bm25')
+  const add = (channel: string, ranking: Ranking): void => {
+    rankings.push(ranking)
+    channels.push(channel)
   }
-  const identifiers = extractIdentifiers(request.query)
+
+  const dates = queryDates(request.query, request.timeZone)
+  const terms = questionTerms(request.query, MAX_QUERY_TERMS)
+  const named = terms.length > 0 ? namedSubjects(store, request.query) : []
+  // A named subject's name is in every one of its facts: as a text term it would "match" them all at a score of
+  // nothing and fill the answer with them. It counts through the subject channel instead.
+  const nameTerms = new Set(named.flatMap((key) => searchTerms(key)))
+  const contentTerms = terms.filter((term) => !nameTerms.has(term))
+  const textTerms = contentTerms.length > 0 ? contentTerms : terms
+  const textHits = textChannel(store, textTerms, request.visibility)
+  if (terms.length > 0) add('bm25', rankingOf('bm25', textHits))
+  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility)
+  if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
+  const dated = dateChannel(store, dates.windows, textHits, request.visibility)
+  if (dated !== undefined) add('date', dated)
+  // The numbers of a date the query names ("3 June, 2023") are the date channel's, not identifiers.
+  const identifiers = extractIdentifiers(dates.rest)
   let identifierIds: number[] = []
   if (identifiers.length > 0) {
     if (overDeadline()) skipped.push('identifier')
     else {
-      identifierIds = ids(store.matchIdentifiers(identifiers, CHANNEL_DEPTH, request.visibility))
-      rankings.push({ channel: 'identifier', ids: identifierIds })
-      channels.push('identifier')
+      const ranking = rankingOf('identifier', store.matchIdentifiers(identifiers, CHANNEL_DEPTH, request.visibility))
+      identifierIds = [...ranking.ids]
+      add('identifier', ranking)
     }
   }
 
   const pool = assemblePool(fuseRankings(rankings), identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS)
-  const slotOrder: string[] = []
-  for (const fact of store.getFacts(pool.map((candidate) => candidate.id))) {
-    if (!slotOrder.includes(fact.slotKey)) slotOrder.push(fact.slotKey)
-  }
-  const history = new Map<string, Fact[]>()
-  for (const fact of store.slotHistory(slotOrder)) {
+  const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))
+  const pooled = store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility))
+  const singleKeys = [...new Set(pooled.filter((fact) => !fact.multi).map((fact) => fact.slotKey))]
+  const histories = new Map<string, Fact[]>()
+  for (const fact of store.slotHistory(singleKeys)) {
     if (!isVisible(fact, request.visibility)) continue
-    const rows = history.get(fact.slotKey) ?? []
+    const rows = histories.get(fact.slotKey) ?? []
     rows.push(fact)
-    history.set(fact.slotKey, rows)
+    histories.set(fact.slotKey, rows)
   }
-  if (request.asOf !== undefined) {
-    const instant = request.asOf
-    for (const [slotKey, rows] of history) history.set(slotKey, rows.filter((fact) => validAt(fact, instant, rows)))
+  const asOf = request.asOf
+  if (asOf !== undefined) {
+    for (const [slotKey, rows] of histories) histories.set(slotKey, rows.filter((fact) => validAt(fact, asOf, rows)))
   }
-  const contested = request.asOf === undefined ? store.contestedSlots(slotOrder) : new Set<string>()
-  const slots = slotOrder
-    .filter((slotKey) => (history.get(slotKey)?.length ?? 0) > 0)
-    .slice(0, request.limit)
-    .map((slotKey) => ({ slotKey, contested: contested.has(slotKey), rows: history.get(slotKey) ?? [] }))
-  return { channels, skipped, slots }
+
+  // Count matched facts in fused order: a single-valued slot once, a multi-valued value each time.
+  const slotPlace = new Map<string, number>()
+  const matchedOf = new Map<string, { fact: Fact; place: number }[]>()
+  let places = 0
+  for (const fact of pooled) {
+    if (places >= request.limit && !slotPlace.has(fact.slotKey)) break
+    if (fact.multi) {
+      if (asOf !== undefined && !validAt(fact, asOf)) continue
+      if (places >= request.limit) continue
+      places += 1
+      if (!slotPlace.has(fact.slotKey)) slotPlace.set(fact.slotKey, places)
+      matchedOf.set(fact.slotKey, [...(matchedOf.get(fact.slotKey) ?? []), { fact, place: places }])
+    } else if (!slotPlace.has(fact.slotKey) && (histories.get(fact.slotKey)?.length ?? 0) > 0) {
+      places += 1
+      slotPlace.set(fact.slotKey, places)
+    }
+  }
+
+  const slotOrder = [...slotPlace.keys()]
+  const contested = asOf === undefined ? store.contestedSlots(slotOrder) : new Set<string>()
+  const multiKeys = slotOrder.filter((slotKey) => matchedOf.has(slotKey))
+  const valueCounts = store.slotValueCounts(multiKeys, request.visibility, asOf)
+  const slots = slotOrder.map((slotKey): SlotHit => {
+    const place = slotPlace.get(slotKey) ?? 0
+    const matched = matchedOf.get(slotKey)
+    if (matched !== undefined) {
+      const rows = [...matched].sort((a, b) => (scoreOf.get(b.fact.id) ?? 0) - (scoreOf.get(a.fact.id) ?? 0)
+        || b.fact.observedAt.localeCompare(a.fact.observedAt) || b.fact.id - a.fact.id)
+      const listedCurrent = rows.filter(({ fact }) => (asOf === undefined ? fact.status === 'active' : true)).length
+      return {
+        slotKey, contested: contested.has(slotKey), multi: true, rows,
+        otherValues: Math.max(0, (valueCounts.get(slotKey) ?? 0) - listedCurrent),
+      }
+    }
+    // Shown whatever the budget: the current value(s) (the newest row when none is current) and the slot's
+    // best-ranked match, which may be an old value ("7801" asked after it became 7802). The rest is history.
+    const history = histories.get(slotKey) ?? []
+    const current = history.filter((fact) => CURRENT.has(fact.status))
+    const essential = new Set((current.length > 0 ? current : history.slice(0, 1)).map((fact) => fact.id))
+    const best = pooled.find((fact) => fact.slotKey === slotKey && history.some((row) => row.id === fact.id))
+    if (best !== undefined) essential.add(best.id)
+    return {
+      slotKey, contested: contested.has(slotKey), multi: false, otherValues: 0,
+      rows: history.map((fact) => ({ fact, place: essential.has(fact.id) || asOf !== undefined ? place : 0 })),
+    }
+  })
+  return { channels, skipped, slots, matchedFacts: places }
 }
+
+/** Statuses that hold a slot's current value (or a value about to become current). */
+const CURRENT: ReadonlySet<string> = new Set(['active', 'conflict', 'scheduled'])
 
 /**
  * Whether the model may read a fact.
@@ -134,20 +213,4 @@ export function validAt(fact: Fact, instant: string, slotRows: readonly Fact[] =
     }
   }
   return end === null || end > instant
-}
-
-/** Run a text plan; a split plan's two halves score on one scale and are merged by score. */
-function runTextPlan(store: FactStore, plan: TextPlan, visibility: SearchRequest['visibility']): ChannelHit[] {
-  switch (plan.kind) {
-    case 'none': return []
-    case 'single': return store.matchText(plan.match, CHANNEL_DEPTH, visibility)
-    case 'split': {
-      const merged = [...store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility), ...store.matchText(plan.withoutBroad, CHANNEL_DEPTH, visibility)]
-      return merged.sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
-    }
-  }
-}
-
-function ids(hits: readonly ChannelHit[]): number[] {
-  return hits.map((hit) => hit.id)
 }

@@ -114,6 +114,60 @@ export class FactReader {
   }
 
   /**
+   * Facts dated within any of the windows: their value took effect (valid_from) inside it. Newest first.
+   * @param windows - ISO UTC spans, start inclusive, end exclusive.
+   * @param limit - how many ids.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @returns fact ids, newest first.
+   */
+  factsDatedWithin(windows: readonly { readonly start: string; readonly end: string }[], limit: number, visibility: Visibility | undefined): FactId[] {
+    if (windows.length === 0) return []
+    const spans = windows.map(() => '(valid_from >= ? AND valid_from < ?)').join(' OR ')
+    return this.db.all(
+      `SELECT id FROM facts WHERE (${spans}) AND status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))
+        ORDER BY valid_from DESC, id DESC LIMIT ?`,
+      ...windows.flatMap((window) => [window.start, window.end]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+      .map((row) => Number(row['id']) as FactId)
+  }
+
+  /**
+   * Which of the given canonical subject keys name a known subject.
+   * @param keys - candidate entity keys.
+   * @returns the keys the store knows, in the order given.
+   */
+  knownEntities(keys: readonly string[]): string[] {
+    if (keys.length === 0) return []
+    const known = new Set<string>()
+    for (const chunk of chunks(keys, 500)) {
+      for (const row of this.db.all(`SELECT entity_key FROM entities WHERE entity_key IN (${placeholders(chunk.length)})`, ...chunk)) known.add(String(row['entity_key']))
+    }
+    return keys.filter((key) => known.has(key))
+  }
+
+  /**
+   * How many values each slot holds that the caller may see: its active rows, or, as of an instant, the rows whose
+   * validity window covers it. For counting the values a multi-valued answer does not list.
+   * @param slotKeys - slot keys.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @param asOf - ISO UTC instant, or `undefined` for now.
+   * @returns the count per slot key (slots with none are absent).
+   */
+  slotValueCounts(slotKeys: readonly string[], visibility: Visibility | undefined, asOf: string | undefined): Map<string, number> {
+    const counts = new Map<string, number>()
+    if (slotKeys.length === 0) return counts
+    const window = asOf === undefined
+      ? `status = 'active'`
+      : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)`
+    const rows = this.db.all(
+      `SELECT slot_key, count(*) AS n FROM facts
+        WHERE slot_key IN (${placeholders(slotKeys.length)}) AND ${window} AND (? = 0 OR (${MODEL_VISIBLE}))
+        GROUP BY slot_key`,
+      ...slotKeys, ...(asOf === undefined ? [] : [asOf, asOf]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0)
+    for (const row of rows) counts.set(String(row['slot_key']), Number(row['n']))
+    return counts
+  }
+
+  /**
    * The directory's rows: active, model-visible facts, strongest evidence first, then most recently observed.
    * @param limit - the most rows the budget can hold.
    * @param visibility - model visibility.
