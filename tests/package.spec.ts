@@ -1,11 +1,13 @@
 /**
  * The package as DSH and npm read it: the DSH range the plugin declares where DSH looks for one (a peer on
- * @deepseek-ai/dsh, judged the way DSH's boot gate judges it), and a Node range no wider than what the tests run on.
+ * @deepseek-ai/dsh, judged the way DSH's boot gate judges it), a Node range no wider than what the tests run on, and
+ * the check `npm install` runs on the native binding.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, it } from 'node:test'
 import { REPO_ROOT } from '../scripts/dsh-profile.ts'
 
@@ -17,6 +19,7 @@ interface Semver {
 const semver = createRequire(import.meta.url)('semver') as Semver
 
 interface Manifest {
+  readonly scripts?: Record<string, string>
   readonly engines?: Record<string, string>
   readonly devDependencies?: Record<string, string>
   readonly peerDependencies?: Record<string, string>
@@ -68,5 +71,51 @@ describe('package metadata', () => {
     assert.equal(semver.satisfies(process.versions.node, range), true, `the tests run on ${process.version}`)
     assert.equal(semver.satisfies('22.19.0', range), true)
     for (const version of ['22.18.0', '20.20.2', '24.0.0', '25.1.0']) assert.equal(semver.satisfies(version, range), false, version)
+  })
+})
+
+/** The folder of the Node running the tests (bin/node's grandparent), what npm_config_nodedir should name for it. */
+const THIS_NODE_FOLDER = dirname(dirname(process.execPath))
+
+/** Run the install check under this Node, with npm's environment as `npm install` gives it. */
+function checkNative(args: readonly string[], nodedir = '/usr'): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_nodedir: nodedir }
+  const result = spawnSync(process.execPath, ['scripts/check-native.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 30_000 })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** The machine's own Node when its ABI differs from this one's: the binary built for this Node cannot load there. */
+function otherAbiNode(): string | undefined {
+  const candidate = '/usr/bin/node'
+  if (!existsSync(candidate)) return undefined
+  const abi = spawnSync(candidate, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim()
+  return abi !== '' && abi !== process.versions.modules ? candidate : undefined
+}
+
+describe('npm install check of better-sqlite3', () => {
+  it('runs as part of prepare, after the build, so every npm install in a checkout ends with it', () => {
+    assert.match(PACKAGE.scripts?.['prepare'] ?? '', /&& node scripts\/check-native\.mjs$/u)
+  })
+
+  it('confirms in one line that the binding loads under the Node that installed it', () => {
+    const run = checkNative([], THIS_NODE_FOLDER)
+    assert.equal(run.status, 0, run.stderr)
+    assert.equal(run.stderr, '')
+    assert.match(run.stdout, new RegExp(`better-sqlite3 loads under Node ${process.version.replaceAll('.', '\\.')} \\(NODE_MODULE_VERSION ${process.versions.modules}\\)`, 'u'))
+  })
+
+  it('says loudly, for a Node the binary was not built for, what to set and how to rebuild, and leaves the install standing', (t) => {
+    const node = otherAbiNode()
+    if (node === undefined) {
+      t.skip('no second Node with another ABI on this machine (/usr/bin/node)')
+      return
+    }
+    // The newcomer's case mirrored: the binary was compiled against another Node's headers (here, this one's).
+    const run = checkNative(['--node', node], THIS_NODE_FOLDER)
+    assert.equal(run.status, 0, 'a warning, not a failed install: the store still works on node:sqlite')
+    assert.match(run.stderr, new RegExp(`built for NODE_MODULE_VERSION ${process.versions.modules}`, 'u'))
+    assert.ok(run.stderr.includes(`npm's config sets nodedir=${THIS_NODE_FOLDER}, so node-gyp compiles native addons against the headers there`), run.stderr)
+    assert.match(run.stderr, /node:sqlite/u)
+    assert.match(run.stderr, /PATH=\/usr\/bin:"\$PATH" npm_config_nodedir=\/usr npm rebuild better-sqlite3/u)
   })
 })
