@@ -1,12 +1,13 @@
 /**
- * npm start: build the plugin, link this checkout into a project-local DSH home (.dsh-home/), and boot the real
- * DSH web host on 127.0.0.1 with the plugin loaded. Prints the URL; Ctrl-C stops it. Arguments after `--` go to
- * the web host (e.g. `npm start -- --port 4000`).
+ * npm start: build the plugin, warn when better-sqlite3 does not load under this Node, link this checkout into a
+ * project-local DSH home (.dsh-home/), and boot the real DSH web host on 127.0.0.1 with the plugin loaded. Prints
+ * the URL; Ctrl-C stops it. Arguments after `--` go to the web host (e.g. `npm start -- --port 4000`).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDshHome, DSH_BIN, REPO_ROOT } from './dsh-profile.ts'
+import { bindingAdvice, probeBinding } from './native-binding.ts'
 
 const DEFAULT_PORT = '3999'
 
@@ -19,6 +20,10 @@ for (const step of [[join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', '
   const build = spawnSync(process.execPath, step, { cwd: REPO_ROOT, stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
+
+// The host runs under this Node; the store would otherwise fall back to node:sqlite without a word.
+const binding = probeBinding()
+if (!binding.ok) console.error(bindingAdvice(binding, process.env['npm_config_nodedir'], process.execPath).join('\n'))
 
 const home = createDshHome(process.env['FACT_MEMORY_DSH_HOME'] ?? join(REPO_ROOT, '.dsh-home'))
 const args = process.argv.slice(2)
