@@ -358,6 +358,18 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const activity = await v.ok('activity', {})
         assert.deepEqual([activity['facts'], activity['conflicts'], activity['openConflictGroups']], [2, 1, 1])
       })
+
+      it('marks the queue as seen without moving the generation, so a page holding the old one can still edit', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const seen = await v.ok('review-seen', {})
+        assert.equal(seen['generation'], generation)
+        assert.equal(v.generation(), generation)
+        assert.equal((await v.ok('status', {}))['reviewSeenAt'], seen['seenAt'])
+        const expired = await v.ok('fact-expire', { id: fact.id, expectedGeneration: generation, operationId: v.op() })
+        assert.equal(expired['replayed'], false)
+        assert.equal(v.generation(), generation + 1)
+      })
     })
 
     describe('maintenance', () => {

@@ -63,7 +63,7 @@ export const activityVerb = verb({
   },
 })
 
-/** review-seen: mark everything up to now as seen, so the digest starts afresh. */
+/** review-seen: mark everything up to now as seen, so the digest starts afresh; it changes no fact, so the generation stays. */
 export const reviewSeenVerb = verb({
   schema: emptyBody,
   run(_body, context) {
