@@ -221,19 +221,20 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
   return (props) => {
     const drawer = (props['useDrawer'] as Use<DrawerState>)((state) => state)
     const app = props['app'] as AppState
-    const [facts, setFacts] = react.useState<readonly FactView[] | undefined>(undefined)
+    // The facts come with the store's display zone, so no date is drawn in the browser's zone first.
+    const [listed, setListed] = react.useState<{ readonly facts: readonly FactView[]; readonly timeZone: string } | undefined>(undefined)
     react.useEffect(() => {
       if (drawer.sessionId === null) return undefined
       let live = true
-      setFacts(undefined)
-      void callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }).then((answer) => {
-        if (live) setFacts(answer.ok ? answer.data.facts : [])
+      setListed(undefined)
+      void Promise.all([callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }), app.displayZone()]).then(([answer, timeZone]) => {
+        if (live) setListed({ facts: answer.ok ? answer.data.facts : [], timeZone })
       })
       return () => { live = false }
     }, [drawer.sessionId])
     if (drawer.sessionId === null) return null
     const close = (): void => app.drawer.set({ sessionId: null, turn: null })
-    const shown = (facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
+    const shown = (listed?.facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
     return react.createElement('aside', {
       'data-fm': 'drawer', 'aria-label': 'What this conversation wrote',
       style: {
@@ -246,7 +247,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       react.createElement('strong', { style: { flex: 1 } }, drawer.turn === null ? 'Facts from this conversation' : `Facts from turn ${drawer.turn}`),
       drawer.turn === null ? null : react.createElement('button', { type: 'button', style: buttonStyle, onClick: () => app.drawer.set({ ...drawer, turn: null }) }, 'Whole conversation'),
       react.createElement('button', { type: 'button', 'aria-label': 'Close', style: buttonStyle, onClick: close }, '✕')),
-    facts === undefined ? react.createElement('p', null, 'Loading…')
+    listed === undefined ? react.createElement('p', null, 'Loading…')
       : shown.length === 0 ? react.createElement('p', null, 'Nothing recorded for this part of the conversation.')
         : react.createElement('ul', { style: { listStyle: 'none', padding: 0 } }, ...shown.map((fact) => react.createElement('li', {
           key: fact.id, style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
@@ -254,6 +255,6 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
           `${fact.subject} · ${fact.property}: ${fact.value}`),
         react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
-          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt)}`)))))
+          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}`)))))
   }
 }

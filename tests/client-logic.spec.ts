@@ -1,9 +1,10 @@
 /**
  * The browser half's DOM-free logic, run in Node: reading the settings schema the host serves, the per-turn fold
- * the turn-tail card selects on, and the one-hop tree geometry.
+ * the turn-tail card selects on, the one-hop tree geometry, and dates in the store's zone.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { formatInstant } from '../client/format.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
@@ -129,5 +130,16 @@ describe('the one-hop tree geometry', () => {
     const layout = treeLayout(payload(null, [node('a', 1), node('b', 4)], []), 400, 400)
     assert.equal(layout.nodes.find((placed) => placed.x === 200 && placed.y === 200)?.node.id, 'b')
     assert.deepEqual(treeLayout(payload(null, [], []), 400, 400), { nodes: [], edges: [] })
+  })
+})
+
+describe('dates in the store\'s zone', () => {
+  // 2026-11-24T16:30Z is Tuesday 08:30 in Los Angeles and already Wednesday 01:30 in Tokyo.
+  const SINCE = '2026-11-24T16:30:00.000Z'
+
+  it('formats an instant in the zone it is given, not the machine\'s', () => {
+    assert.equal(formatInstant(SINCE, 'Asia/Tokyo'), '2026-11-25 01:30')
+    assert.equal(formatInstant(SINCE, 'America/Los_Angeles'), '2026-11-24 08:30')
+    assert.equal(formatInstant(null, 'Asia/Tokyo'), '—')
   })
 })

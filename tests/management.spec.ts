@@ -435,7 +435,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
         assert.equal(status['badge'], 2)
         const summary = await v.ok('status', { summary: true })
-        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false })
+        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false, timeZone: v.h.config.displayTimeZone })
         write('release', 'version', '2.0', { validFrom: '2026-03-02' })
         v.clock.advance(DAY)
         const forced = await v.ok('status', { force: true })
