@@ -39,6 +39,8 @@ export interface Summary {
   readonly pendingProposals: number
   readonly openConflictGroups: number
   readonly generation: number
+  /** The rules capture user messages: a turn may hold facts no memory_write call of it wrote. */
+  readonly autoCapture: boolean
   /** Automatic model extraction is on: every closed turn may still gain facts after it ends. */
   readonly autoExtract: boolean
   /** The zone dates are shown in: storeTimezone, or the host's own zone when that is empty; '' until read. */
@@ -54,7 +56,7 @@ export class AppState {
   readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
   readonly toasts = createSource<readonly Toast[]>([])
   readonly summary = createSource<Summary>({
-    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoExtract: false, timeZone: '',
+    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, timeZone: '',
   })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
   /** Bumped whenever the page changed the store, so open views reload. */
@@ -182,7 +184,7 @@ export class AppState {
     this.summaryKnown = true
     this.summary.set({
       available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
-      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation,
+      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoCapture: answer.data.autoCapture === true,
       autoExtract: answer.data.autoExtract === true, timeZone: answer.data.timeZone,
     })
   }

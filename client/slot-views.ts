@@ -17,8 +17,6 @@ export interface TurnMatch {
   readonly turn: number
   /** memory_write calls of the turn that stored something. */
   readonly wrote: number
-  /** Automatic extraction was on when the turn closed: facts may still arrive. */
-  readonly extraction: boolean
   readonly produced: readonly string[]
   readonly openFile: ((path: string) => void) | null
 }
@@ -159,9 +157,10 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
 const EXTRACTION_POLL_MS = 3000
 
 /**
- * The card under an assistant turn: what the turn wrote (from the store, so it survives a restart), "reading this
- * turn…" while automatic extraction has yet to settle it, and the turn's produced files, since the card takes the
- * seat ahead of the host's own files card. A settled turn with neither facts nor files renders nothing.
+ * The card under an assistant turn: what the turn wrote, whoever wrote it (the store's counts of the facts anchored
+ * to it, so it survives a restart), "reading this turn…" while automatic extraction has yet to settle it, and the
+ * turn's produced files, since the card takes the seat ahead of the host's own files card. A settled turn with
+ * neither facts nor files renders nothing.
  */
 export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {

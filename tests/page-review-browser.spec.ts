@@ -1,6 +1,7 @@
 /**
  * Reviewing from the page, in Debian's Chromium against a real DSH rc.8 web host with its own throwaway home: dates
- * in the store's zone while the browser sits in another. Screenshots land in test-artifacts/.
+ * in the store's zone while the browser sits in another, and the turn card of facts the rule path wrote.
+ * Screenshots land in test-artifacts/.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -99,5 +100,29 @@ describe('dates on the page', () => {
     assert.ok(!entry.includes(formatInstant(written.recordedAt, BROWSER_ZONE)), entry)
     await screenshot(page, 'dates-drawer-store-zone')
     await closeClean(opened)
+  })
+})
+
+describe('the turn card for facts the rule path wrote', () => {
+  it('gives a turn whose user message the rules captured its card, with automatic extraction off', async () => {
+    await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoCapture: true, autoExtract: false } })
+    try {
+      await until(async () => (await api.ok('status', { summary: true }))['autoCapture'] === true, 'autoCapture on')
+      const opened = await openInBrowserZone()
+      const { page } = opened
+      await turn(page, 'Hello there.', { text: 'Hello.' })
+      await turn(page, 'Remember that the staging host is db-2.', { text: 'Noted.' })
+      await until(async () => ((await api.ok('facts', { subject: 'staging' }))['facts'] as unknown[]).length === 1, 'the rule capture')
+      const card = page.locator('[data-fm="turn-tail"]')
+      await card.filter({ hasText: /this turn wrote 1 fact/u }).waitFor({ timeout: 20_000 })
+      // The turn that captured nothing keeps the host's seat: one card in all.
+      assert.equal(await card.count(), 1)
+      await screenshot(page, 'turn-card-rule-capture')
+      await card.getByRole('button', { name: 'View' }).click()
+      await page.locator('[data-fm="drawer"]').getByText(/staging · host: db-2/u).waitFor()
+      await closeClean(opened)
+    } finally {
+      await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoCapture: false } })
+    }
   })
 })
