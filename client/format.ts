@@ -39,6 +39,25 @@ export function formatInstant(iso: string | null | undefined, timeZone: string):
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`
 }
 
+/**
+ * When something last happened, as the digest says it: `14:03` earlier today, `yesterday`, a weekday within the
+ * last week (`Tuesday`), else the date; days are counted in the zone.
+ * @param iso - ISO instant, not after `now`.
+ * @param timeZone - the store's display zone.
+ * @param now - epoch ms.
+ * @returns the words that follow "since".
+ */
+export function formatSince(iso: string, timeZone: string, now: number = Date.now()): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const then = zonedParts(date, timeZone)
+  const days = dayNumber(zonedParts(new Date(now), timeZone)) - dayNumber(then)
+  if (days <= 0) return `${then.hour}:${then.minute}`
+  if (days === 1) return 'yesterday'
+  if (days < 7) return new Intl.DateTimeFormat('en-US', { weekday: 'long', ...zoneOption(timeZone) }).format(date)
+  return `${then.year}-${then.month}-${then.day}`
+}
+
 interface ZonedParts {
   readonly year: string
   readonly month: string
@@ -52,6 +71,11 @@ function zonedParts(date: Date, timeZone: string): ZonedParts {
     year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...zoneOption(timeZone),
   }).formatToParts(date).map((part) => [part.type, part.value]))
   return { year: parts['year'] ?? '', month: parts['month'] ?? '', day: parts['day'] ?? '', hour: parts['hour'] ?? '', minute: parts['minute'] ?? '' }
+}
+
+/** Days since the epoch of a calendar date, so two local dates subtract to whole days. */
+function dayNumber(parts: ZonedParts): number {
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)) / 86_400_000
 }
 
 function zoneOption(timeZone: string): { timeZone?: string } {

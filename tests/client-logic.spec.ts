@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { formatInstant } from '../client/format.ts'
+import { formatInstant, formatSince } from '../client/format.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
@@ -136,10 +136,21 @@ describe('the one-hop tree geometry', () => {
 describe('dates in the store\'s zone', () => {
   // 2026-11-24T16:30Z is Tuesday 08:30 in Los Angeles and already Wednesday 01:30 in Tokyo.
   const SINCE = '2026-11-24T16:30:00.000Z'
+  const at = (iso: string): number => new Date(iso).getTime()
 
   it('formats an instant in the zone it is given, not the machine\'s', () => {
     assert.equal(formatInstant(SINCE, 'Asia/Tokyo'), '2026-11-25 01:30')
     assert.equal(formatInstant(SINCE, 'America/Los_Angeles'), '2026-11-24 08:30')
     assert.equal(formatInstant(null, 'Asia/Tokyo'), '—')
+  })
+
+  it('names the last look as a time earlier today, yesterday, a weekday within the week, or a date, counting days in the zone', () => {
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-25T03:00:00Z')), '01:30')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-25T03:00:00Z')), '08:30')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-25T16:00:00Z')), 'yesterday')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-25T16:00:00Z')), 'yesterday')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-28T12:00:00Z')), 'Tuesday')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-28T12:00:00Z')), 'Wednesday')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-12-05T12:00:00Z')), '2026-11-25')
   })
 })

@@ -1,7 +1,7 @@
 /**
  * Reviewing from the page, in Debian's Chromium against a real DSH rc.8 web host with its own throwaway home: dates
- * in the store's zone while the browser sits in another, and the turn card of facts the rule path wrote.
- * Screenshots land in test-artifacts/.
+ * in the store's zone while the browser sits in another, the turn card of facts the rule path wrote, and the
+ * proposals tab's digest of what arrived since the user last looked. Screenshots land in test-artifacts/.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -52,6 +52,10 @@ async function turn(page: Page, text: string, ...steps: Parameters<FakeModel['en
   await box.fill(text)
   await box.press('Enter')
   await until(() => model.agentRequests().length >= steps.length, 'the turn')
+}
+
+async function reviewSeenAt(): Promise<unknown> {
+  return (await api.ok('status', {}))['reviewSeenAt']
 }
 
 describe('dates on the page', () => {
@@ -124,5 +128,48 @@ describe('the turn card for facts the rule path wrote', () => {
     } finally {
       await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoCapture: false } })
     }
+  })
+})
+
+describe('the proposals digest', () => {
+  it('opens with what arrived since the user last looked, and marks the queue seen only once the tab has been looked at', async () => {
+    await converse(host.url, model, home.workspace, 'note the language',
+      { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] })
+    await api.ok('review-seen', {})
+    const since = String(await reviewSeenAt())
+    await converse(host.url, model, home.workspace, 'note the rest',
+      { toolCalls: [writeCall({ subject: 'frontend', property: 'framework', value: 'react', evidence: 'inferred' })] },
+      { toolCalls: [writeCall({ subject: 'logging', property: 'level', value: 'debug', confidence: 0.2 })] })
+    const generation = await api.generation()
+
+    const opened = await openInBrowserZone()
+    const { page } = opened
+    // A page open on another tab, or a glance at the queue shorter than a look, marks nothing.
+    await openTab(opened, 'library')
+    await page.locator('fm-page nav button[data-tab="proposals"]').click()
+    const digest = page.locator('fm-proposals [data-fm="digest"]')
+    await digest.waitFor({ timeout: 10_000 })
+    await page.locator('fm-page nav button[data-tab="library"]').click()
+    await page.waitForTimeout(3000)
+    assert.equal(await reviewSeenAt(), since)
+
+    await page.locator('fm-page nav button[data-tab="proposals"]').click()
+    await digest.filter({ hasText: `2 new since ${formatInstant(since, STORE_ZONE).slice(11)} · 3 waiting` }).waitFor({ timeout: 10_000 })
+    const cards = page.locator('fm-proposals [data-fm="proposal"]')
+    assert.equal(await cards.count(), 3)
+    assert.equal(await cards.filter({ has: page.locator('[data-fm="new"]') }).count(), 2)
+    assert.equal(await cards.filter({ hasText: 'orders-api' }).locator('[data-fm="new"]').count(), 0)
+    await screenshot(page, 'proposals-digest')
+
+    await until(async () => await reviewSeenAt() !== since, 'the queue marked as seen after a look', 10_000)
+    assert.equal(await api.generation(), generation)
+    // The digest stays as it was for this visit; the next visit starts from this look.
+    assert.match(await digest.innerText(), /^2 new since/u)
+    await page.locator('fm-page nav button[data-tab="library"]').click()
+    await page.locator('fm-page nav button[data-tab="proposals"]').click()
+    await digest.filter({ hasText: /^Nothing new since \d\d:\d\d · 3 waiting/u }).waitFor()
+    assert.equal(await page.locator('fm-proposals [data-fm="new"]').count(), 0)
+    await screenshot(page, 'proposals-digest-seen')
+    await closeClean(opened)
   })
 })
