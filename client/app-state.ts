@@ -39,8 +39,12 @@ export interface Summary {
   readonly pendingProposals: number
   readonly openConflictGroups: number
   readonly generation: number
+  /** The rules capture user messages: a turn may hold facts no memory_write call of it wrote. */
+  readonly autoCapture: boolean
   /** Automatic model extraction is on: every closed turn may still gain facts after it ends. */
   readonly autoExtract: boolean
+  /** The zone dates are shown in: storeTimezone, or the host's own zone when that is empty; '' until read. */
+  readonly timeZone: string
 }
 
 /** How long a toast stays. */
@@ -51,7 +55,9 @@ export class AppState {
   readonly page = createSource<PageState>({ open: false, tab: 'graph', focusFact: null })
   readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
   readonly toasts = createSource<readonly Toast[]>([])
-  readonly summary = createSource<Summary>({ available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoExtract: false })
+  readonly summary = createSource<Summary>({
+    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, timeZone: '',
+  })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
   /** Bumped whenever the page changed the store, so open views reload. */
   readonly changes = createSource(0)
@@ -59,6 +65,7 @@ export class AppState {
   private toastSeq = 0
   private summaryRead: Promise<void> | undefined
   private summaryAgain = false
+  private summaryKnown = false
   private readonly sessionReads = new Map<string, { again: boolean; done: Promise<void> }>()
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
 
@@ -156,6 +163,17 @@ export class AppState {
     return this.summaryRead
   }
 
+  /**
+   * The zone every date the page shows is in: storeTimezone, or the host's own zone when that is empty, as the host
+   * resolved it. Waits for the first summary, so no date is ever drawn in the browser's zone while it is on its way;
+   * only a host that never answered leaves '' (the browser's zone).
+   * @returns an IANA zone name, or ''.
+   */
+  async displayZone(): Promise<string> {
+    if (!this.summaryKnown) await this.refreshSummary()
+    return this.summary.getSnapshot().timeZone
+  }
+
   private async readSummary(): Promise<void> {
     const answer = await callVerb<Summary>('status', { summary: true })
     if (!answer.ok) {
@@ -163,9 +181,11 @@ export class AppState {
       return
     }
     this.generation.observe(answer.data)
+    this.summaryKnown = true
     this.summary.set({
       available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
-      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoExtract: answer.data.autoExtract === true,
+      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoCapture: answer.data.autoCapture === true,
+      autoExtract: answer.data.autoExtract === true, timeZone: answer.data.timeZone,
     })
   }
 

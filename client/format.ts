@@ -27,18 +27,59 @@ export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
 /**
  * `2026-11-29 14:03` in a zone.
  * @param iso - ISO instant.
- * @param timeZone - IANA zone, or undefined for the browser's.
+ * @param timeZone - the store's display zone (AppState.displayZone); empty only when the host never answered, and
+ *   then the browser's zone is all there is.
  * @returns the local date and time.
  */
-export function formatInstant(iso: string | null | undefined, timeZone?: string): string {
+export function formatInstant(iso: string | null | undefined, timeZone: string): string {
   if (iso === null || iso === undefined) return '—'
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
+  const parts = zonedParts(date, timeZone)
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`
+}
+
+/**
+ * When something last happened, as the digest says it: `14:03` earlier today, `yesterday`, a weekday within the
+ * last week (`Tuesday`), else the date; days are counted in the zone.
+ * @param iso - ISO instant, not after `now`.
+ * @param timeZone - the store's display zone.
+ * @param now - epoch ms.
+ * @returns the words that follow "since".
+ */
+export function formatSince(iso: string, timeZone: string, now: number = Date.now()): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const then = zonedParts(date, timeZone)
+  const days = dayNumber(zonedParts(new Date(now), timeZone)) - dayNumber(then)
+  if (days <= 0) return `${then.hour}:${then.minute}`
+  if (days === 1) return 'yesterday'
+  if (days < 7) return new Intl.DateTimeFormat('en-US', { weekday: 'long', ...zoneOption(timeZone) }).format(date)
+  return `${then.year}-${then.month}-${then.day}`
+}
+
+interface ZonedParts {
+  readonly year: string
+  readonly month: string
+  readonly day: string
+  readonly hour: string
+  readonly minute: string
+}
+
+function zonedParts(date: Date, timeZone: string): ZonedParts {
   const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
-    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-    ...(timeZone === undefined || timeZone === '' ? {} : { timeZone }),
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...zoneOption(timeZone),
   }).formatToParts(date).map((part) => [part.type, part.value]))
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`
+  return { year: parts['year'] ?? '', month: parts['month'] ?? '', day: parts['day'] ?? '', hour: parts['hour'] ?? '', minute: parts['minute'] ?? '' }
+}
+
+/** Days since the epoch of a calendar date, so two local dates subtract to whole days. */
+function dayNumber(parts: ZonedParts): number {
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)) / 86_400_000
+}
+
+function zoneOption(timeZone: string): { timeZone?: string } {
+  return timeZone === '' ? {} : { timeZone }
 }
 
 /**

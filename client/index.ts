@@ -95,16 +95,18 @@ export function apply(ctx: ClientContext): void {
     events.register(factTurnDefinition)
     ctx.slots.inject('conversation.chat.turnTail', () => ctx.slots.register({
       name: 'conversation.chat.turnTail',
-      // Ahead of the host's produced-files card, but only on turns that wrote facts — or, with automatic extraction
-      // on, on every closed turn, whose facts may still arrive after it ended. The card shows the turn's files too.
+      // Ahead of the host's produced-files card, but only on turns that wrote facts. With automatic capture on, the
+      // store may hold facts of any closed turn that none of its memory_write calls wrote (the rules anchored its user
+      // message, or extraction reads it after it ends), and the host asks only once, when the turn closes: the card
+      // then holds the seat on every closed turn, counts from the store, and shows the turn's files too.
       priority: -10,
       select: (owner: TurnTailOwner): TurnMatch | null => {
         const data = owner.turn.data.get(TURN_DATA_KEY) as FactTurnData | undefined
         const wrote = data?.wrote ?? 0
-        const extraction = app.summary.getSnapshot().autoExtract
-        if (owner.turn.status !== 'closed' || (wrote === 0 && !extraction)) return null
+        const { autoCapture, autoExtract } = app.summary.getSnapshot()
+        if (owner.turn.status !== 'closed' || (wrote === 0 && !autoCapture && !autoExtract)) return null
         const produced = (owner.turn.data.get('deliverables') as { produced?: readonly { path: string }[] } | undefined)?.produced ?? []
-        return { turn: owner.turn.turn, wrote, extraction, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
+        return { turn: owner.turn.turn, wrote, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
       },
       inject: (sessionId) => {
         if (sessionId !== undefined) void app.refreshSession(sessionId)

@@ -17,8 +17,6 @@ export interface TurnMatch {
   readonly turn: number
   /** memory_write calls of the turn that stored something. */
   readonly wrote: number
-  /** Automatic extraction was on when the turn closed: facts may still arrive. */
-  readonly extraction: boolean
   readonly produced: readonly string[]
   readonly openFile: ((path: string) => void) | null
 }
@@ -159,9 +157,10 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
 const EXTRACTION_POLL_MS = 3000
 
 /**
- * The card under an assistant turn: what the turn wrote (from the store, so it survives a restart), "reading this
- * turn…" while automatic extraction has yet to settle it, and the turn's produced files, since the card takes the
- * seat ahead of the host's own files card. A settled turn with neither facts nor files renders nothing.
+ * The card under an assistant turn: what the turn wrote, whoever wrote it (the store's counts of the facts anchored
+ * to it, so it survives a restart), "reading this turn…" while automatic extraction has yet to settle it, and the
+ * turn's produced files, since the card takes the seat ahead of the host's own files card. A settled turn with
+ * neither facts nor files renders nothing.
  */
 export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {
@@ -221,19 +220,20 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
   return (props) => {
     const drawer = (props['useDrawer'] as Use<DrawerState>)((state) => state)
     const app = props['app'] as AppState
-    const [facts, setFacts] = react.useState<readonly FactView[] | undefined>(undefined)
+    // The facts come with the store's display zone, so no date is drawn in the browser's zone first.
+    const [listed, setListed] = react.useState<{ readonly facts: readonly FactView[]; readonly timeZone: string } | undefined>(undefined)
     react.useEffect(() => {
       if (drawer.sessionId === null) return undefined
       let live = true
-      setFacts(undefined)
-      void callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }).then((answer) => {
-        if (live) setFacts(answer.ok ? answer.data.facts : [])
+      setListed(undefined)
+      void Promise.all([callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }), app.displayZone()]).then(([answer, timeZone]) => {
+        if (live) setListed({ facts: answer.ok ? answer.data.facts : [], timeZone })
       })
       return () => { live = false }
     }, [drawer.sessionId])
     if (drawer.sessionId === null) return null
     const close = (): void => app.drawer.set({ sessionId: null, turn: null })
-    const shown = (facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
+    const shown = (listed?.facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
     return react.createElement('aside', {
       'data-fm': 'drawer', 'aria-label': 'What this conversation wrote',
       style: {
@@ -246,7 +246,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       react.createElement('strong', { style: { flex: 1 } }, drawer.turn === null ? 'Facts from this conversation' : `Facts from turn ${drawer.turn}`),
       drawer.turn === null ? null : react.createElement('button', { type: 'button', style: buttonStyle, onClick: () => app.drawer.set({ ...drawer, turn: null }) }, 'Whole conversation'),
       react.createElement('button', { type: 'button', 'aria-label': 'Close', style: buttonStyle, onClick: close }, '✕')),
-    facts === undefined ? react.createElement('p', null, 'Loading…')
+    listed === undefined ? react.createElement('p', null, 'Loading…')
       : shown.length === 0 ? react.createElement('p', null, 'Nothing recorded for this part of the conversation.')
         : react.createElement('ul', { style: { listStyle: 'none', padding: 0 } }, ...shown.map((fact) => react.createElement('li', {
           key: fact.id, style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
@@ -254,6 +254,6 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
           `${fact.subject} · ${fact.property}: ${fact.value}`),
         react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
-          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt)}`)))))
+          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}`)))))
   }
 }

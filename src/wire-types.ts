@@ -1,6 +1,6 @@
 /**
  * Wire types of the management routes that the page reads: the JSON views of facts, conflict groups, proposal
- * cards and per-session counts. Types only, imported type-only by the handlers and by client/.
+ * cards, the activity digest and per-session counts. Types only, imported type-only by the handlers and by client/.
  */
 
 /** A fact as the routes return it; a credential's value and quote are always masked. */
@@ -76,6 +76,18 @@ export interface ProposalCardWire {
   readonly turn: number | null
   readonly createdAt: string
   readonly rows: readonly ProposalRowWire[]
+}
+
+/** The activity digest: what arrived since the review queue was last marked as seen. */
+export interface ActivityWire {
+  /** When the queue was last marked as seen (ISO), or null when it never was. */
+  readonly since: string | null
+  /** Facts recorded, conflict groups opened and proposals queued since then. */
+  readonly facts: number
+  readonly conflicts: number
+  readonly proposals: number
+  readonly pendingProposals: number
+  readonly openConflictGroups: number
 }
 
 /** Counts of one conversation turn. */

@@ -1,9 +1,10 @@
 /**
  * The browser half's DOM-free logic, run in Node: reading the settings schema the host serves, the per-turn fold
- * the turn-tail card selects on, and the one-hop tree geometry.
+ * the turn-tail card selects on, the one-hop tree geometry, and dates in the store's zone.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { formatInstant, formatSince } from '../client/format.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
@@ -129,5 +130,27 @@ describe('the one-hop tree geometry', () => {
     const layout = treeLayout(payload(null, [node('a', 1), node('b', 4)], []), 400, 400)
     assert.equal(layout.nodes.find((placed) => placed.x === 200 && placed.y === 200)?.node.id, 'b')
     assert.deepEqual(treeLayout(payload(null, [], []), 400, 400), { nodes: [], edges: [] })
+  })
+})
+
+describe('dates in the store\'s zone', () => {
+  // 2026-11-24T16:30Z is Tuesday 08:30 in Los Angeles and already Wednesday 01:30 in Tokyo.
+  const SINCE = '2026-11-24T16:30:00.000Z'
+  const at = (iso: string): number => new Date(iso).getTime()
+
+  it('formats an instant in the zone it is given, not the machine\'s', () => {
+    assert.equal(formatInstant(SINCE, 'Asia/Tokyo'), '2026-11-25 01:30')
+    assert.equal(formatInstant(SINCE, 'America/Los_Angeles'), '2026-11-24 08:30')
+    assert.equal(formatInstant(null, 'Asia/Tokyo'), '—')
+  })
+
+  it('names the last look as a time earlier today, yesterday, a weekday within the week, or a date, counting days in the zone', () => {
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-25T03:00:00Z')), '01:30')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-25T03:00:00Z')), '08:30')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-25T16:00:00Z')), 'yesterday')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-25T16:00:00Z')), 'yesterday')
+    assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-28T12:00:00Z')), 'Tuesday')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-28T12:00:00Z')), 'Wednesday')
+    assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-12-05T12:00:00Z')), '2026-11-25')
   })
 })

@@ -358,6 +358,18 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const activity = await v.ok('activity', {})
         assert.deepEqual([activity['facts'], activity['conflicts'], activity['openConflictGroups']], [2, 1, 1])
       })
+
+      it('marks the queue as seen without moving the generation, so a page holding the old one can still edit', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const seen = await v.ok('review-seen', {})
+        assert.equal(seen['generation'], generation)
+        assert.equal(v.generation(), generation)
+        assert.equal((await v.ok('status', {}))['reviewSeenAt'], seen['seenAt'])
+        const expired = await v.ok('fact-expire', { id: fact.id, expectedGeneration: generation, operationId: v.op() })
+        assert.equal(expired['replayed'], false)
+        assert.equal(v.generation(), generation + 1)
+      })
     })
 
     describe('maintenance', () => {
@@ -423,7 +435,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
         assert.equal(status['badge'], 2)
         const summary = await v.ok('status', { summary: true })
-        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false })
+        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false, timeZone: v.h.config.displayTimeZone })
         write('release', 'version', '2.0', { validFrom: '2026-03-02' })
         v.clock.advance(DAY)
         const forced = await v.ok('status', { force: true })

@@ -541,9 +541,10 @@ describe('status', () => {
     assert.deepEqual((status['maintenance'] as { advanced: unknown }).advanced, null)
   })
 
-  it('answers {summary:true} with only the badge numbers, the generation and whether capture is on', async () => {
+  it('answers {summary:true} with only the badge numbers, the generation, whether capture is on and the display zone', async () => {
     const summary = await api.ok('status', { summary: true })
-    assert.deepEqual(Object.keys(summary).sort(), ['autoCapture', 'autoExtract', 'available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals'])
+    assert.deepEqual(Object.keys(summary).sort(), ['autoCapture', 'autoExtract', 'available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals', 'timeZone'])
+    assert.equal(summary['timeZone'], (await api.ok('status', {}))['timeZone'])
     assert.equal(summary['badge'], Number(summary['pendingProposals']) + Number(summary['openConflictGroups']))
   })
 
@@ -656,16 +657,24 @@ describe('fact, entity, conflicts, sessions, activity and review-seen', () => {
   it('digests what arrived, and review-seen starts the digest afresh', async () => {
     const before = await api.ok('activity', {})
     assert.ok(Number(before['facts']) >= 20, JSON.stringify(before))
-    const generation = await api.generation()
     const seen = await api.ok('review-seen', {})
     assert.match(String(seen['seenAt']), /^\d{4}-\d{2}-\d{2}T/u)
-    assert.equal(seen['generation'], generation + 1)
     const afterwards = await api.ok('activity', {})
     assert.equal(afterwards['since'], seen['seenAt'])
     assert.equal(afterwards['facts'], 0)
     assert.equal((await api.ok('status', {}))['reviewSeenAt'], seen['seenAt'])
     refused(await send('review-seen', { at: 'now' }), 400, 'invalid_arguments')
     refused(await send('activity', { since: 'yesterday' }), 400, 'invalid_arguments')
+  })
+
+  it('marks the queue as seen without moving the generation, so another page\'s edit with the generation it read is accepted', async () => {
+    const generation = await api.generation()
+    const seen = await api.ok('review-seen', {})
+    assert.equal(seen['generation'], generation)
+    assert.equal(await api.generation(), generation)
+    const edited = await api.ok('rebuild', { expectedGeneration: generation, operationId: api.op('after-seen') })
+    assert.equal(edited['replayed'], false)
+    assert.equal(edited['generation'], generation + 1)
   })
 })
 
@@ -1044,7 +1053,7 @@ describe('wipe', () => {
   it('refuses a confirmation token once the store has moved past the generation it was issued for', async () => {
     const generation = await api.generation()
     const asked = refused(await send('wipe', { expectedGeneration: generation, operationId: api.op('wipe-ask') }), 409, 'confirm_required')
-    await api.ok('review-seen', {})
+    await api.ok('rebuild', { expectedGeneration: generation, operationId: api.op('move-on') })
     refused(await send('wipe', { expectedGeneration: generation + 1, operationId: api.op('wipe-moved'), confirmToken: String(asked['confirmToken']) }),
       409, 'confirm_required')
     assert.ok((await allFacts()).length > 0)
@@ -1225,7 +1234,7 @@ describe('exchange: export and import', { skip: EXCHANGE ? false : 'export and i
   it('refuses to commit an import whose preview no longer matches the store or the file', async () => {
     assert.ok(exported, 'the export test ran first')
     const preview = await api.ok('import', { mode: 'preview', path: exported.relativePath })
-    await api.ok('review-seen', {})
+    await api.ok('rebuild', { expectedGeneration: await api.generation(), operationId: api.op('move-on') })
     const generation = await api.generation()
     const stale = refused(await send('import', {
       mode: 'commit', path: exported.relativePath, token: String(preview['token']), expectedGeneration: generation, operationId: api.op('import-stale'),

@@ -9,7 +9,7 @@ import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
 
 /** The conflict list; also used compactly on the settings card. */
 export class FmConflicts extends LitElement {
-  static override properties = { app: { attribute: false }, compact: { type: Boolean }, groups: { state: true } }
+  static override properties = { app: { attribute: false }, compact: { type: Boolean }, groups: { state: true }, timeZone: { state: true } }
 
   static override styles = [baseStyles, css`
     :host { display: block; overflow: auto; padding: 16px; }
@@ -23,6 +23,8 @@ export class FmConflicts extends LitElement {
   declare app: AppState | undefined
   declare compact: boolean
   declare groups: readonly ConflictGroupWire[] | undefined
+  /** The store's display zone, read with the groups. */
+  declare timeZone: string
 
   constructor() {
     super()
@@ -30,6 +32,7 @@ export class FmConflicts extends LitElement {
     new ReloadOnChange(this, () => this.refresh())
     this.compact = false
     this.groups = undefined
+    this.timeZone = ''
   }
 
   /** Reload the groups. */
@@ -38,12 +41,15 @@ export class FmConflicts extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const answer = await callVerb<{ groups: ConflictGroupWire[]; generation: number }>('conflicts', {})
+    const [answer, timeZone] = await Promise.all([
+      callVerb<{ groups: ConflictGroupWire[]; generation: number }>('conflicts', {}), this.app?.displayZone() ?? '',
+    ])
     if (!answer.ok) {
       this.groups = []
       return
     }
     this.app?.generation.observe(answer.data)
+    this.timeZone = timeZone
     this.groups = answer.data.groups
   }
 
@@ -60,11 +66,11 @@ export class FmConflicts extends LitElement {
     if (this.groups === undefined) return html`<div class="skeleton" style="height: 80px"></div>`
     if (this.groups.length === 0) return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
     return html`${this.groups.map((group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
-      <strong>${group.subject} · ${group.property}</strong> <span class="caption">open since ${formatInstant(group.openedAt)}</span>
+      <strong>${group.subject} · ${group.property}</strong> <span class="caption">open since ${formatInstant(group.openedAt, this.timeZone)}</span>
       <div class="sides">${group.rows.map((row) => html`<div class="side">
         <span class="value">${row.value}</span>
         <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
-        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom)}</span>
+        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom, this.timeZone)}</span>
         <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
       </div>`)}</div>
     </section>`)}`

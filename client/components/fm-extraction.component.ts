@@ -72,6 +72,7 @@ export class FmExtraction extends LitElement {
     queue: { state: true },
     opened: { state: true },
     error: { state: true },
+    timeZone: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -98,12 +99,15 @@ export class FmExtraction extends LitElement {
   declare queue: QueueWire | undefined
   declare opened: RunWire | undefined
   declare error: string | undefined
+  /** The store's display zone, read with the queue. */
+  declare timeZone: string
 
   constructor() {
     super()
     this.queue = undefined
     this.opened = undefined
     this.error = undefined
+    this.timeZone = ''
     // Loaded on arrival of the page state, and again after every change the page makes to the store.
     new ReloadOnChange(this, () => this.refresh())
   }
@@ -114,12 +118,13 @@ export class FmExtraction extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const answer = await callVerb<QueueWire>('queue', {})
+    const [answer, timeZone] = await Promise.all([callVerb<QueueWire>('queue', {}), this.app?.displayZone() ?? ''])
     if (!answer.ok) {
       this.error = answer.message
       return
     }
     this.error = undefined
+    this.timeZone = timeZone
     this.queue = answer.data
     if (this.opened !== undefined && !answer.data.recent.some((run) => run.id === this.opened?.id)) this.opened = undefined
   }
@@ -166,7 +171,7 @@ export class FmExtraction extends LitElement {
   }
 
   private renderEntry(entry: QueueEntry): unknown {
-    const when = formatInstant(entry.at)
+    const when = formatInstant(entry.at, this.timeZone)
     const state = entry.state === 'running' ? `running since ${when}`
       : entry.state === 'debounce' ? `waiting out the merge window until ${when}`
         : `waiting to retry at ${when} (attempt ${entry.attempt})`

@@ -29,6 +29,8 @@ const NEBULA_URL = `/api/fact-memory/assets/nebula.js?rev=${FM_NEBULA_REV}`
 interface Selection {
   readonly title: string
   readonly facts: readonly FactView[]
+  /** The store's display zone, read with the facts. */
+  readonly timeZone: string
 }
 
 /** The graph tab. */
@@ -190,9 +192,11 @@ export class FmGraph extends LitElement {
 
   private async selectNode(node: GraphNode): Promise<void> {
     if (node.kind === 'entity' && node.entityKey !== null) {
-      const answer = await callVerb<{ properties: { property: string; facts: FactView[] }[] }>('entity', { entityKey: node.entityKey })
+      const [answer, timeZone] = await Promise.all([
+        callVerb<{ properties: { property: string; facts: FactView[] }[] }>('entity', { entityKey: node.entityKey }), this.zone(),
+      ])
       const facts = answer.ok ? answer.data.properties.flatMap((group) => group.facts).filter((fact) => ['active', 'scheduled', 'conflict'].includes(fact.status)) : []
-      this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts }
+      this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts, timeZone }
       if (this.view === 'tree') {
         this.center = node.entityKey
         void this.load()
@@ -200,11 +204,17 @@ export class FmGraph extends LitElement {
       return
     }
     const ids = (this.payload?.edges ?? []).filter((edge) => edge.target === node.id || edge.source === node.id).flatMap((edge) => edge.factIds)
-    this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts: await this.factsByIds(ids) }
+    const [facts, timeZone] = await Promise.all([this.factsByIds(ids), this.zone()])
+    this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts, timeZone }
   }
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
-    this.selection = { title: `${edge.label}${edge.contested ? ' (contested)' : ''}`, facts: await this.factsByIds(edge.factIds) }
+    const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds), this.zone()])
+    this.selection = { title: `${edge.label}${edge.contested ? ' (contested)' : ''}`, facts, timeZone }
+  }
+
+  private zone(): Promise<string> {
+    return this.app?.displayZone() ?? Promise.resolve('')
   }
 
   private async factsByIds(ids: readonly number[]): Promise<FactView[]> {
@@ -214,6 +224,7 @@ export class FmGraph extends LitElement {
 
   override render(): unknown {
     const payload = this.payload
+    const selection = this.selection
     const omitted = payload?.omitted
     const left = omitted === undefined ? 0 : omitted.nodes + omitted.edges
     return html`
@@ -239,11 +250,11 @@ export class FmGraph extends LitElement {
               @fm-select-node=${(event: CustomEvent<GraphNode>) => { void this.selectNode(event.detail) }}
               @fm-select-edge=${(event: CustomEvent<GraphEdge>) => { void this.selectEdge(event.detail) }}></fm-svg-tree></div>`}
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
-        ${this.selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
-          <strong>${this.selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => { this.selection = undefined }}>✕</button>
-          <ul>${this.selection.facts.map((fact) => html`<li>
+        ${selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
+          <strong>${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => { this.selection = undefined }}>✕</button>
+          <ul>${selection.facts.map((fact) => html`<li>
             <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
-            <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom)}</div></li>`)}</ul>
+            <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}</div></li>`)}</ul>
         </aside>`}
       </div>`
   }

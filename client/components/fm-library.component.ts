@@ -88,7 +88,8 @@ export class FmLibrary extends LitElement {
   declare detail: Detail | undefined
   declare editing: boolean
   declare recent: readonly string[]
-  declare timeZone: string | undefined
+  /** The store's display zone, read with the facts. */
+  declare timeZone: string
   declare narrow: boolean
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
@@ -107,7 +108,7 @@ export class FmLibrary extends LitElement {
     this.detail = undefined
     this.editing = false
     this.recent = readRecent()
-    this.timeZone = undefined
+    this.timeZone = ''
     this.narrow = false
   }
 
@@ -119,7 +120,6 @@ export class FmLibrary extends LitElement {
       this.toggleAttribute('narrow', this.narrow)
     })
     this.resizeObserver.observe(this)
-    void this.loadTimeZone()
   }
 
   override disconnectedCallback(): void {
@@ -153,11 +153,6 @@ export class FmLibrary extends LitElement {
     }
   }
 
-  private async loadTimeZone(): Promise<void> {
-    const answer = await callVerb<{ timeZone: string }>('status', { summary: false })
-    if (answer.ok) this.timeZone = answer.data.timeZone
-  }
-
   private async load(more: boolean): Promise<void> {
     this.abort?.abort()
     const abort = new AbortController()
@@ -168,8 +163,11 @@ export class FmLibrary extends LitElement {
     if (this.evidence !== '') body['evidence'] = [this.evidence]
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
-      const answer = await callVerb<{ facts: FactView[]; nextCursor: string | null; generation: number }>('facts', body, abort.signal)
+      const [answer, timeZone] = await Promise.all([
+        callVerb<{ facts: FactView[]; nextCursor: string | null; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+      ])
       if (abort.signal.aborted) return
+      this.timeZone = timeZone
       if (!answer.ok) {
         this.app?.toast(`Could not load facts: ${answer.message}`, { tone: 'error' })
         this.facts = more ? this.facts : []
@@ -197,7 +195,8 @@ export class FmLibrary extends LitElement {
   }
 
   private async openDetail(id: number): Promise<void> {
-    const answer = await callVerb<Detail & { generation: number }>('fact', { id })
+    const [answer, timeZone] = await Promise.all([callVerb<Detail & { generation: number }>('fact', { id }), this.app?.displayZone() ?? ''])
+    this.timeZone = timeZone
     if (!answer.ok) {
       this.app?.toast(`Could not open fact #${id}: ${answer.message}`, { tone: 'error' })
       return

@@ -1,23 +1,43 @@
 /**
- * <fm-proposals>: the review queue. Each card shows its rows (value editable per row); a row of an aggregated card
- * can be struck out (prune); the card can be applied, rejected or revised. Stale rows are marked; an applied card's
- * toast can undo it through fact-restore.
+ * <fm-proposals>: the review queue. It opens with a digest of what arrived since the user last looked ("2 new since
+ * Tuesday"), and cards queued since then are marked new. Each card shows its rows (value editable per row); a row of
+ * an aggregated card can be struck out (prune); the card can be applied, rejected or revised. Stale rows are marked;
+ * an applied card's toast can undo it through fact-restore.
+ *
+ * Looking is what marks the queue as seen (review-seen, which moves no generation): the tab has shown the digest and
+ * the cards for LOOK_MS without a break, with the browser tab visible. Opening the tab and leaving at once, a page
+ * left open on another tab, and a hidden browser tab mark nothing. The digest is read once per visit, so reloads
+ * while the tab is shown (auto refresh, an edit) keep it as it opened, and the next visit counts from this look.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatAge } from '../format.ts'
+import { EVIDENCE_LABEL, formatAge, formatSince } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { ProposalCardWire } from '../../src/wire-types.ts'
+import type { ActivityWire, ProposalCardWire } from '../../src/wire-types.ts'
 
 const REASON: Readonly<Record<string, string>> = {
   inferred: 'inferred by the model', low_confidence: 'below the confidence floor',
 }
 
+/** How long the queue must be in view before it counts as looked at. */
+const LOOK_MS = 2000
+
+/** What arrived since the last look, read once per visit. */
+interface Digest {
+  /** The last look (ISO), or null when the queue was never marked as seen. */
+  readonly since: string | null
+  readonly facts: number
+  readonly conflicts: number
+  /** The store's display zone. */
+  readonly timeZone: string
+}
+
 /** The proposal queue view. */
 export class FmProposals extends LitElement {
-  static override properties = { app: { attribute: false }, cards: { state: true }, editing: { state: true } }
+  static override properties = { app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true } }
 
   static override styles = [baseStyles, css`
     :host { display: block; overflow: auto; padding: 16px; }
@@ -25,6 +45,8 @@ export class FmProposals extends LitElement {
     .card header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
     .row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 8px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .row.stale { opacity: 0.6; }
+    .digest { margin: 0 0 12px; display: flex; gap: 4px 12px; flex-wrap: wrap; align-items: baseline; }
+    .pill.new { color: var(--dsw-alias-brand-primary, var(--dsw-alias-label-primary)); border-color: currentColor; }
     .actions { display: flex; gap: 8px; margin-top: 8px; }
     input { width: 100%; }
   `]
@@ -32,6 +54,9 @@ export class FmProposals extends LitElement {
   declare app: AppState | undefined
   declare cards: readonly ProposalCardWire[] | undefined
   declare editing: string | null
+  declare digest: Digest | null | undefined
+  private digestRead: Promise<Digest | null> | undefined
+  private readonly look = new LookController(this, LOOK_MS, () => { void this.markSeen() })
 
   constructor() {
     super()
@@ -39,6 +64,12 @@ export class FmProposals extends LitElement {
     new ReloadOnChange(this, () => this.refresh())
     this.cards = undefined
     this.editing = null
+    this.digest = undefined
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    this.digestRead = undefined
   }
 
   /** Reload the queue. */
@@ -47,14 +78,35 @@ export class FmProposals extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const answer = await callVerb<{ proposals: ProposalCardWire[]; generation: number }>('proposals', { status: 'pending' })
+    this.digestRead ??= this.readDigest()
+    const [answer, digest] = await Promise.all([callVerb<{ proposals: ProposalCardWire[]; generation: number }>('proposals', { status: 'pending' }), this.digestRead])
     if (!answer.ok) {
       this.cards = []
       this.app?.toast(`Could not load proposals: ${answer.message}`, { tone: 'error' })
       return
     }
     this.app?.generation.observe(answer.data)
+    this.digest = digest
     this.cards = answer.data.proposals
+    await this.updateComplete
+    if (this.isConnected) this.look.arm()
+  }
+
+  /** The digest as of this visit's start; null when the activity route did not answer (the queue shows without it). */
+  private async readDigest(): Promise<Digest | null> {
+    const [activity, timeZone] = await Promise.all([callVerb<ActivityWire>('activity', {}), this.app?.displayZone() ?? ''])
+    if (!activity.ok) return null
+    return { since: activity.data.since, facts: activity.data.facts, conflicts: activity.data.conflicts, timeZone }
+  }
+
+  private async markSeen(): Promise<void> {
+    // Bookkeeping: a failure only means the next visit counts from the earlier look.
+    await callVerb('review-seen', {})
+  }
+
+  private isNew(card: ProposalCardWire): boolean {
+    const since = this.digest?.since
+    return since === null || (since !== undefined && card.createdAt > since)
   }
 
   private async act(card: ProposalCardWire, verb: string, extra: Record<string, unknown> = {}): Promise<void> {
@@ -75,12 +127,14 @@ export class FmProposals extends LitElement {
   }
 
   override render(): unknown {
-    if (this.cards === undefined) return html`<div class="skeleton" style="height: 96px"></div>`
-    if (this.cards.length === 0) {
-      return html`<p class="empty" data-fm="proposals-empty">No proposals are waiting. Values the model inferred, or was less than 60% sure of, would wait here for you.</p>`
+    const cards = this.cards
+    if (cards === undefined) return html`<div class="skeleton" style="height: 96px"></div>`
+    const digest = this.renderDigest(cards)
+    if (cards.length === 0) {
+      return html`${digest}<p class="empty" data-fm="proposals-empty">No proposals are waiting. Values the model inferred, or was less than 60% sure of, would wait here for you.</p>`
     }
-    return html`${this.cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id}>
-      <header><strong>#${card.id}</strong><span class="muted">${REASON[card.reason] ?? card.reason}</span>
+    return html`${digest}${cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id}>
+      <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted">${REASON[card.reason] ?? card.reason}</span>
         <span class="caption">${formatAge(card.createdAt)} · revision ${card.revision}</span></header>
       ${card.rows.map((row) => {
         const key = `${card.id}:${row.index}`
@@ -99,5 +153,23 @@ export class FmProposals extends LitElement {
       <div class="actions"><button class="primary" @click=${() => { void this.act(card, 'proposal-apply') }}>Accept</button>
         <button @click=${() => { void this.act(card, 'proposal-reject') }}>Reject</button></div>
     </article>`)}`
+  }
+
+  /** "2 new since Tuesday · 3 waiting", and what else arrived since then. */
+  private renderDigest(cards: readonly ProposalCardWire[]): unknown {
+    const digest = this.digest
+    if (digest === null || digest === undefined) return nothing
+    const waiting = cards.length === 0 ? '' : ` · ${cards.length} waiting`
+    if (digest.since === null) {
+      return html`<p class="digest" data-fm="digest"><strong>${cards.length === 0 ? 'Nothing is waiting' : `All ${cards.length} waiting are new`}</strong>
+        <span class="caption">the queue has not been looked at before</span></p>`
+    }
+    const fresh = cards.filter((card) => this.isNew(card)).length
+    const also = [
+      digest.facts > 0 ? `${digest.facts} fact${digest.facts === 1 ? '' : 's'} recorded` : '',
+      digest.conflicts > 0 ? `${digest.conflicts} conflict${digest.conflicts === 1 ? '' : 's'} opened` : '',
+    ].filter((part) => part !== '')
+    return html`<p class="digest" data-fm="digest"><strong>${fresh === 0 ? 'Nothing' : fresh} new since ${formatSince(digest.since, digest.timeZone)}${waiting}</strong>
+      ${also.length === 0 ? nothing : html`<span class="caption">Since then: ${also.join(' · ')}</span>`}</p>`
   }
 }

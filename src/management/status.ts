@@ -7,7 +7,10 @@ import { emptyBody, sessionsBody, statusBody } from '../routes/wire.schema.ts'
 /** Background features a later version brings; status names them so the page can say so. */
 export const LATER_FEATURES = ['audit', 'consolidation', 'semanticIndex', 'calibration'] as const
 
-/** status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, {force:true} runs the maintenance pass now. */
+/**
+ * status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, whether capture is
+ * on and the zone the page shows dates in; {force:true} runs the maintenance pass now.
+ */
 export const statusVerb = verb({
   schema: statusBody,
   storeless: true,
@@ -22,6 +25,7 @@ export const statusVerb = verb({
         pendingProposals: counts?.pendingProposals ?? 0, openConflictGroups: counts?.openConflictGroups ?? 0,
         autoCapture: context.config.enabled && context.config.autoCapture,
         autoExtract: context.config.enabled && context.config.autoExtract,
+        timeZone: context.config.displayTimeZone,
       })
     }
     const meta = context.stores?.meta
@@ -63,7 +67,7 @@ export const activityVerb = verb({
   },
 })
 
-/** review-seen: mark everything up to now as seen, so the digest starts afresh. */
+/** review-seen: mark everything up to now as seen, so the digest starts afresh; it changes no fact, so the generation stays. */
 export const reviewSeenVerb = verb({
   schema: emptyBody,
   run(_body, context) {

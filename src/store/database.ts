@@ -1,7 +1,8 @@
 /**
  * The store's database handle: opens `<dataDir>/memory.db` owner-only, refuses foreign or newer files before
  * writing a byte, sets WAL / foreign keys / synchronous=FULL, migrates, and runs nested transactions through
- * savepoints. Every committed write bumps the store generation.
+ * savepoints. Every committed write to the user's memory bumps the store generation; bookkeeping (see `ledger`) does
+ * not.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -120,9 +121,10 @@ export class Database {
   }
 
   /**
-   * Run `fn` in a transaction of bookkeeping that is not part of the user's memory (the extraction ledger): it
-   * commits like any transaction but does not bump the generation, so a pass that only logged itself never makes
-   * the page's next edit stale. Nested inside a transaction it is a savepoint of that transaction.
+   * Run `fn` in a transaction of bookkeeping that is not part of the user's memory (the extraction ledger, store
+   * metadata such as when the review queue was last seen): it commits like any transaction but does not bump the
+   * generation, so a pass that only logged itself, or a page marking the queue as read, never makes another page's
+   * next edit stale. Nested inside a transaction it is a savepoint of that transaction.
    * @param fn - the work; synchronous.
    * @returns what `fn` returned.
    */

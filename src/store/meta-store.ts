@@ -1,4 +1,7 @@
-/** MetaStore: small named values about the store itself (when the review queue was last marked as seen). */
+/**
+ * MetaStore: small named values about the store itself (when the review queue was last marked as seen). They are
+ * bookkeeping, not memory: writing one changes no fact, proposal or conflict, so it never moves the generation.
+ */
 import type { Database } from './database.ts'
 
 /** The closed set of metadata keys. */
@@ -19,9 +22,9 @@ export class MetaStore {
     return row === undefined ? undefined : String(row['value'])
   }
 
-  /** Write a value (a committed write, so it bumps the generation). */
+  /** Write a value: committed as bookkeeping, so a page's next edit is not refused as stale because of it. */
   set(key: MetaKey, value: string): void {
-    this.db.transaction(() => {
+    this.db.ledger(() => {
       this.db.run('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
     })
   }

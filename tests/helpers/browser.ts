@@ -54,10 +54,11 @@ export interface HostPage {
  * @param url - the host's base URL.
  * @param viewport - the window size.
  * @param colorScheme - the preferred colour scheme.
+ * @param timezoneId - the browser's own time zone (IANA); the machine's by default.
  * @returns the page and its error log.
  */
-export async function openHost(browser: Browser, url: string, viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const context = await browser.newContext({ viewport, colorScheme })
+export async function openHost(browser: Browser, url: string, viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light', timezoneId?: string): Promise<HostPage> {
+  const context = await browser.newContext({ viewport, colorScheme, ...(timezoneId === undefined ? {} : { timezoneId }) })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
