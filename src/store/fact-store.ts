@@ -134,7 +134,8 @@ export class FactStore extends FactReader {
   }
 
   /**
-   * Promote scheduled facts whose start has come and retire facts whose end has passed.
+   * Promote scheduled facts whose start has come and retire facts whose end has passed. A conflict group an expiry
+   * leaves with nothing to settle closes in the same transaction, as it does when the user expires a side.
    * @param now - the current ISO instant.
    * @returns how many rows changed each way.
    */
@@ -145,9 +146,14 @@ export class FactStore extends FactReader {
         `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
       for (const fact of due) this.promote(fact, now)
       // Without statistics the planner would walk facts_by_status over every active row.
+      const groups = this.db.all(
+        `SELECT DISTINCT conflict_group_id FROM facts INDEXED BY facts_ending_by_valid_to
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ? AND conflict_group_id IS NOT NULL`, now)
+        .map((row) => Number(row['conflict_group_id']))
       const expired = this.db.run(
         `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ?
           WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
+      for (const groupId of groups) this.closeGroupIfMoot(groupId, now)
       return { promoted: due.length, expired }
     })
   }
