@@ -241,6 +241,32 @@ for (const driver of DRIVERS) {
       assert.equal(count(h.db(), `SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`), 0)
     })
 
+    it('gives a row a new revision when a contradiction puts it into a conflict group and when it takes effect again', () => {
+      const revisionOf = (id: number): number => Number(oneRow(h.db(), 'SELECT revision FROM facts WHERE id = ?', id)['revision'])
+      const stated = writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user' })
+      const before = revisionOf(stated.id)
+      const rival = expectKind(write(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'observed' }), 'conflict').fact
+      assert.ok(revisionOf(stated.id) > before, 'the current value became contested')
+
+      const waiting = revisionOf(rival.id)
+      assert.equal(h.memory.forgetById(stated.id).kind, 'forgotten')
+      assert.equal(statusOf(rival.id), 'active')
+      assert.ok(revisionOf(rival.id) > waiting, 'the rival went from conflict to active')
+    })
+
+    it('gives the current value a new revision when a promoted scheduled value contests it', () => {
+      const revisionOf = (id: number): number => Number(oneRow(h.db(), 'SELECT revision FROM facts WHERE id = ?', id)['revision'])
+      const stated = writeFact(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7801', evidence: 'explicit_user' })
+      const scheduled = expectKind(write(h.memory, h.config, {
+        subject: 'Payments API', property: 'port', value: '7802', evidence: 'observed', validFrom: '2026-03-05',
+      }), 'saved').fact
+      const before = revisionOf(stated.id)
+      clock.advance(5 * DAY_MS)
+      h.memory.advance()
+      assert.equal(statusOf(scheduled.id), 'conflict')
+      assert.ok(revisionOf(stated.id) > before)
+    })
+
     it('forgets by subject, optionally narrowed to one property, including superseded history', () => {
       const port = writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801' })
       const owner = writeFact(h.memory, h.config, { subject: '支付服务', property: '负责人', value: '张三' })

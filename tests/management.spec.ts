@@ -100,6 +100,17 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
       })
 
+      it('refuses to undo an edit once a later contradiction contested the value it wrote', async () => {
+        const old = write('billing-api', 'port', '7801')
+        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const next = edited['fact'] as { id: number }
+        assert.equal(write('billing-api', 'port', '7900').status, 'conflict')
+        const outcome = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
+        assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1, 'the contest stands, with its current side')
+      })
+
       it('moves a fact to another subject and can move it back', async () => {
         const old = write('billing api', 'owner', 'team-a')
         const edited = await v.ok('fact-update', fence({ id: old.id, subject: 'payments-api' }))

@@ -335,8 +335,8 @@ export class FactStore extends FactReader {
         if (decision.conflict !== undefined) {
           groupId = decision.conflict.groupId ?? this.db.run(
             `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, write.slotKey, now).lastInsertRowid
-          this.db.run(`UPDATE facts SET conflict_group_id = ?, updated_at = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-            groupId, now, ...decision.conflict.against)
+          this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+            WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
         }
         const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
         if (supersededIds.length > 0) {
@@ -410,7 +410,7 @@ export class FactStore extends FactReader {
       slot.filter((row) => row.status !== 'scheduled'))
     if (decision.kind === 'duplicate') {
       // The scheduled value is already current: the scheduled row folds into it.
-      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, updated_at = ? WHERE id = ?`,
+      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
         decision.factId, now, now, fact.id)
       return
     }
@@ -422,8 +422,8 @@ export class FactStore extends FactReader {
     if (decision.conflict !== undefined) {
       groupId = decision.conflict.groupId ?? this.db.run(
         `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, fact.slotKey, now).lastInsertRowid
-      this.db.run(`UPDATE facts SET conflict_group_id = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-        groupId, ...decision.conflict.against)
+      this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+        WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
     }
     this.db.run(`UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
       decision.status === 'scheduled' ? 'active' : decision.status, decision.multi ? 1 : 0, groupId, now, fact.id)
@@ -452,7 +452,7 @@ export class FactStore extends FactReader {
       `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status = 'conflict'`, groupId)?.['n'] ?? 0)
     if (current < 2 || conflicts === 0) {
       this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'`, now, groupId)
-      this.db.run(`UPDATE facts SET status = 'active', updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
+      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
         AND NOT EXISTS (SELECT 1 FROM facts a WHERE a.slot_key = facts.slot_key AND a.status = 'active' AND a.multi = 0)`, now, groupId)
     }
   }
