@@ -136,6 +136,100 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(!outcome.ok && outcome.code, 'refused')
       })
 
+      it('edits only the end of a value\'s window on the same row, records the edit, and undoes it exactly', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        const view = edited['fact'] as { id: number; value: string; status: string; validFrom: string; validTo: string | null; revision: number }
+        assert.deepEqual([view.id, view.value, view.status, view.validFrom, view.validTo],
+          [fact.id, '7801', 'active', fact.validFrom, '2026-03-10T00:00:00.000Z'])
+        assert.ok(view.revision > fact.revision)
+        assert.equal(v.generation(), generation + 1)
+        const detail = await v.ok('fact', { id: fact.id })
+        assert.deepEqual((detail['edits'] as { id: number; kind: string }[]).map((edit) => [edit.id, edit.kind]), [[edited['editId'], 'update']])
+
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
+        assert.deepEqual([restored.status, restored.validTo], ['active', null])
+
+        await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        v.clock.advance(10 * DAY)
+        v.h.memory.advance()
+        assert.equal(((await v.ok('fact', { id: fact.id }))['fact'] as { status: string }).status, 'expired', 'the new end took effect')
+      })
+
+      it('ends a value at a past instant when the edited end has already passed, and undo brings it back', async () => {
+        const fact = write('支付服务', '端口', '9911')
+        v.clock.advance(4 * DAY)
+        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-03' }))
+        const view = edited['fact'] as { id: number; status: string; validTo: string | null }
+        assert.deepEqual([view.id, view.status, view.validTo], [fact.id, 'expired', '2026-03-03T00:00:00.000Z'])
+        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
+        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
+        assert.deepEqual([restored.status, restored.validTo], ['active', null])
+      })
+
+      it('moves the start of a scheduled value; a start that has come makes it current and ends the old value there', async () => {
+        const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
+        assert.equal(next.status, 'scheduled')
+        const later = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-08' }))
+        assert.deepEqual([(later['fact'] as Fact).status, (later['fact'] as Fact).validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
+
+        v.clock.advance(2 * DAY)
+        const sooner = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-02' }))
+        assert.deepEqual([(sooner['fact'] as Fact).id, (sooner['fact'] as Fact).status], [next.id, 'active'])
+        const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
+        assert.deepEqual([ended.status, ended.validTo, ended.supersededBy], ['superseded', '2026-03-02T00:00:00.000Z', next.id])
+
+        await v.ok('fact-restore', fence({ editId: sooner['editId'] }))
+        const back = (await v.ok('fact', { id: next.id }))['fact'] as Fact
+        assert.deepEqual([back.status, back.validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
+        assert.deepEqual([((await v.ok('fact', { id: old.id }))['fact'] as Fact).status], ['active'])
+      })
+
+      it('never ends the old value before it began when a scheduled start moves to before it', async () => {
+        const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
+        await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-02-20' }))
+        const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
+        assert.deepEqual([ended.status, ended.validTo], ['superseded', old.validFrom])
+      })
+
+      it('moves the start of a current value back, and the value it replaced now ends there', async () => {
+        const old = write('billing-api', 'port', '7801')
+        v.clock.advance(4 * DAY)
+        const next = write('billing-api', 'port', '7802')
+        const edited = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-03' }))
+        assert.deepEqual([(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom], ['active', '2026-03-03T00:00:00.000Z'])
+        assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, '2026-03-03T00:00:00.000Z')
+        const asOf = v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
+        assert.deepEqual(asOf?.map((value) => value.value), ['7802'], 'one value held on the 4th')
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, next.validFrom)
+      })
+
+      it('refuses to move the start of a current value into the future, and changes nothing', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const outcome = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05' }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.match(!outcome.ok ? outcome.message : '', /cannot move into the future/u)
+        assert.equal(v.generation(), generation)
+      })
+
+      it('refuses a window edit that changes nothing or ends before it starts, and changes nothing', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const same = await v.call('fact-update', fence({ id: fact.id, validFrom: fact.validFrom }))
+        assert.equal(!same.ok && same.code, 'refused')
+        const inverted = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }))
+        assert.equal(!inverted.ok && inverted.code, 'invalid_arguments')
+        assert.equal(v.generation(), generation)
+      })
+
       it('expires a fact now and undoes the expiry', async () => {
         const fact = write('支付服务', '端口', '9911')
         const expired = await v.ok('fact-expire', fence({ id: fact.id }))

@@ -702,6 +702,21 @@ describe('row edits', () => {
     assert.equal((await fact(current)).value, '/srv/cache/build')
   })
 
+  it('fact-update of only the validity window ends the same fact then, and fact-restore gives back its open end', async () => {
+    const target = ((await api.ok('facts', { subject: 'golf squad' }))['facts'] as FactView[])[0]
+    assert.ok(target !== undefined)
+    const generation = await api.generation()
+    const updated = await api.ok('fact-update', { expectedGeneration: generation, operationId: api.op('window'), id: target.id, validTo: '2099-01-31T00:00:00Z' })
+    assert.equal(updated['generation'], generation + 1)
+    const edited = updated['fact'] as FactView
+    assert.deepEqual([edited.id, edited.value, edited.status, edited.validTo], [target.id, 'Grace', 'active', '2099-01-31T00:00:00.000Z'])
+    assert.equal((await fact(target.id)).validTo, '2099-01-31T00:00:00.000Z')
+
+    const restored = await api.ok('fact-restore', { expectedGeneration: generation + 1, operationId: api.op('window-undo'), editId: updated['editId'] })
+    assert.equal(restored['kind'], 'update')
+    assert.deepEqual([(await fact(target.id)).status, (await fact(target.id)).validTo], ['active', null])
+  })
+
   it('fact-expire retires a current fact, and fact-restore undoes exactly that edit', async () => {
     const generation = await api.generation()
     const expired = await api.ok('fact-expire', { expectedGeneration: generation, operationId: api.op('expire'), id: id('ciRunner') })

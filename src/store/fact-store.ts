@@ -176,6 +176,42 @@ export class FactStore extends FactReader {
   }
 
   /**
+   * Correct when a current fact holds, on its own row (the value is unchanged, so no new row), and let the slot
+   * follow the new window as the maintenance pass would: a scheduled start that has come promotes the row under the
+   * slot rules, an end already passed expires it, and a conflict group that leaves with nothing to settle closes.
+   * The value a current row replaced in its slot ends where the row now starts (never before it began itself).
+   * @param id - the fact id.
+   * @param validFrom - the new start (ISO instant); a current row's start cannot move past now.
+   * @param validTo - the new end (ISO instant, later than the start), or null for an open end.
+   * @param now - ISO instant.
+   * @returns the fact as it now stands, or why not.
+   */
+  reviseWindow(id: number, validFrom: string, validTo: string | null, now: string):
+    { ok: true; fact: Fact } | { ok: false; reason: 'not_current' | 'start_ahead' } {
+    return this.db.transaction(() => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return { ok: false, reason: 'not_current' } as const
+      if (fact.status !== 'scheduled' && validFrom > now) return { ok: false, reason: 'start_ahead' } as const
+      this.db.run('UPDATE facts SET valid_from = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?', validFrom, validTo, now, id)
+      if (fact.status === 'scheduled') {
+        const [revised] = this.getFacts([id])
+        if (revised !== undefined && validFrom <= now) this.promote(revised, now)
+      } else if (validFrom !== fact.validFrom) {
+        this.db.run(`UPDATE facts SET valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
+          WHERE slot_key = ? AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
+      }
+      const [started] = this.getFacts([id])
+      if (started !== undefined && validTo !== null && validTo <= now && (started.status === 'active' || started.status === 'conflict')) {
+        this.db.run(`UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ? WHERE id = ?`, now, id)
+        if (started.conflictGroupId !== null) this.closeGroupIfMoot(started.conflictGroupId, now)
+      }
+      const [revised] = this.getFacts([id])
+      if (revised === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      return { ok: true, fact: revised } as const
+    })
+  }
+
+  /**
    * Settle an open conflict group on the user's choice: the kept row becomes the current value (its evidence
    * raised to at least confirmed_user), the other active row is superseded by it, the other contested rows are
    * retired, and the group closes.
@@ -415,7 +451,8 @@ export class FactStore extends FactReader {
       return
     }
     if (decision.kind !== 'insert') return
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ?
+    // The replaced value ends where the new one starts, but never before it began itself.
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
       WHERE id IN (${placeholders(decision.supersede.length)})`, fact.id, fact.validFrom, now, ...decision.supersede)
     this.retire(decision.retire, now)
     let groupId: number | null = decision.joinGroup ?? null
