@@ -339,6 +339,60 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(!again.ok && again.code, 'refused')
       })
 
+      it('refuses a change the user rejected when it is proposed again, saying who rejected it and when', async () => {
+        const id = propose('Asia/Shanghai')
+        await v.ok('proposal-reject', fence({ id, revision: 1 }))
+        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        assert.equal(answer.kind, 'refused')
+        assert.equal(answer.kind === 'refused' && answer.code, 'refused')
+        assert.match(answer.kind === 'refused' ? answer.message : '', new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${id}\\)`, 'u'))
+        assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
+      })
+
+      it('answers a change whose card was applied with the fact the card wrote', async () => {
+        const id = propose('Asia/Shanghai')
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const factId = (applied['applied'] as { factId: number }[])[0]?.factId
+        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        assert.equal(answer.kind, 'duplicate')
+        assert.deepEqual(answer.kind === 'duplicate' && [answer.fact.id, answer.fact.evidence, answer.upgraded], [factId, 'confirmed_user', false])
+        assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
+      })
+
+      it('gives a change whose card went stale a fresh card, proposed against the slot as it stands, that can be applied', async () => {
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const id = propose('Asia/Shanghai')
+        write('user', 'time zone', 'America/New_York', { evidence: 'explicit_user' })
+        await v.call('proposal-apply', fence({ id, revision: 1 }))
+        assert.equal((await card(id))?.status, 'stale')
+        const fresh = propose('Asia/Shanghai')
+        assert.notEqual(fresh, id)
+        assert.deepEqual([(await card(fresh))?.status, (await card(fresh))?.rows[0]?.stale], ['pending', false])
+        assert.equal(propose('Asia/Shanghai'), fresh, 'the fresh card is the one queued now')
+        await v.ok('proposal-apply', fence({ id: fresh, revision: 1 }))
+        assert.equal(v.h.memory.search({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
+      })
+
+      it('gives a change a fresh card when the value its applied card wrote has since been replaced', async () => {
+        const id = propose('Asia/Shanghai')
+        await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const fresh = propose('Asia/Shanghai')
+        assert.notEqual(fresh, id)
+        assert.equal((await card(fresh))?.status, 'pending')
+      })
+
+      it('keeps one pending card per change when undoing an applied card whose change is queued again', async () => {
+        const id = propose('Asia/Shanghai')
+        write('user', 'time zone', 'Asia/Shanghai', { evidence: 'explicit_user' })
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const fresh = propose('Asia/Shanghai')
+        await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+        const pending = ((await v.ok('proposals', {}))['proposals'] as { id: number }[]).map((entry) => entry.id)
+        assert.deepEqual(pending, [fresh])
+      })
+
       it('prunes one row of an aggregated card, and refuses to prune the last row', async () => {
         const id = propose('Asia/Shanghai')
         const rows = JSON.parse(String(v.h.db().get('SELECT rows FROM proposals WHERE id = ?', id)?.['rows'])) as unknown[]

@@ -987,6 +987,27 @@ describe('proposals', () => {
     assert.equal((await card(proposalId('goesStale'))).status, 'stale')
     assert.deepEqual((await api.ok('facts', { subject: 'session cache' }))['facts'], [], 'nothing landed')
   })
+
+  it('memory_write answers a change proposed again by what became of its card: rejected, applied or stale', async () => {
+    const again = (role: string): Record<string, unknown> => {
+      const entry = SEED_PROPOSALS.find((seed) => seed.role === role)
+      assert.ok(entry !== undefined)
+      return entry.args
+    }
+    await converse(host.url, model, home.workspace, 'note those again', { toolCalls: ['reject', 'apply', 'goesStale'].map((role) => writeCall(again(role))) })
+    const [rejected, applied, stale] = (model.agentRequests().at(-1)?.body.messages ?? []).filter((message) => message.role === 'tool')
+      .map((message) => String(message.content))
+    assert.match(rejected ?? '', new RegExp(`^outcome: refused\nthe user rejected this change on \\d{4}-\\d{2}-\\d{2} \\(proposal #${proposalId('reject')}\\)`, 'u'))
+    const language = ((await api.ok('facts', { subject: 'api server' }))['facts'] as FactView[]).find((row) => row.property === 'language')
+    assert.ok(language !== undefined)
+    assert.match(applied ?? '', new RegExp(`^outcome: ok\nAlready known as #${language.id}: api server · language = Go`, 'u'))
+    const fresh = /^outcome: pending\nQueued as proposal #(\d+): /u.exec(stale ?? '')
+    assert.ok(fresh !== null, stale)
+    assert.doesNotMatch(stale ?? '', /already queued/u)
+    assert.notEqual(Number(fresh[1]), proposalId('goesStale'))
+    assert.equal((await card(Number(fresh[1]))).status, 'pending')
+    assert.equal((await card(proposalId('goesStale'))).status, 'stale')
+  })
 })
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ export const factUpdateVerb = verb({
       if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
         const written = stores.facts.write(prepared.write, now)
-        if (written.kind === 'refused') abandon(refuse('tombstoned', written.message))
+        if (written.kind === 'refused') abandon(refuse(written.code, written.message))
         if (written.kind === 'proposed') abandon(refuse('refused', 'the edit could not be stored as a fact'))
         const next = written.fact
         // The edited row leaves the current set even when the new value lives in another slot.

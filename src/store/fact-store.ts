@@ -24,7 +24,7 @@ export type WriteResult =
     readonly retired: readonly Fact[]
   }
   | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
-  | { readonly kind: 'refused'; readonly code: 'tombstoned'; readonly message: string }
+  | { readonly kind: 'refused'; readonly code: 'tombstoned' | 'refused'; readonly message: string }
 
 /** What a write would do, decided without writing. */
 export type Classification =
@@ -314,26 +314,8 @@ export class FactStore extends FactReader {
 
   private apply(write: PreparedWrite, decision: WriteDecision, now: string): WriteResult {
     switch (decision.kind) {
-      case 'propose': {
-        const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
-        const existing = this.db.get('SELECT id FROM proposals WHERE fingerprint = ?', fingerprint)
-        if (existing !== undefined) {
-          return { kind: 'proposed', proposalId: Number(existing['id']), existing: true, reason: decision.reason }
-        }
-        // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
-        const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
-          ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
-        const row: ProposedRow = {
-          subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
-          scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
-          multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
-        }
-        const id = this.db.run(
-          `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
-            VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
-          fingerprint, decision.reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
-        return { kind: 'proposed', proposalId: id, existing: false, reason: decision.reason }
-      }
+      case 'propose':
+        return this.propose(write, decision.reason, now)
       case 'duplicate': {
         const upgraded = decision.upgradeTo !== undefined
         if (upgraded) {
@@ -390,6 +372,47 @@ export class FactStore extends FactReader {
         return { kind: 'saved', fact, superseded: this.getFacts(supersededIds), retired }
       }
     }
+  }
+
+  /**
+   * Queue a change for the user's review, unless its last card already answers it: a pending card is the answer
+   * itself, a card the user rejected refuses the change, and an applied card whose value is still current answers
+   * with that fact (the write adds a source). A stale card, or an applied one whose value has since left the current
+   * set, stays as history and the change gets a fresh card.
+   */
+  private propose(write: PreparedWrite, reason: 'inferred' | 'low_confidence', now: string): WriteResult {
+    const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
+    const last = this.db.get(
+      `SELECT id, status, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE fingerprint = ?
+        ORDER BY status = 'pending' DESC, id DESC LIMIT 1`, fingerprint)
+    if (last !== undefined) {
+      const lastId = Number(last['id'])
+      if (last['status'] === 'pending') return { kind: 'proposed', proposalId: lastId, existing: true, reason }
+      if (last['status'] === 'rejected') {
+        return {
+          kind: 'refused',
+          code: 'refused',
+          message: `the user rejected this change on ${String(last['decided_at']).slice(0, 10)} (proposal #${lastId}); it is not queued again`,
+        }
+      }
+      const current = last['status'] === 'applied' ? this.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey) : undefined
+      if (current !== undefined) {
+        return this.apply(write, { kind: 'duplicate', factId: current.id, upgradeTo: undefined, settle: undefined, promoteNow: false }, now)
+      }
+    }
+    // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
+    const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
+      ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
+    const row: ProposedRow = {
+      subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
+      scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
+      multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
+    }
+    const id = this.db.run(
+      `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
+        VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
+      fingerprint, reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
+    return { kind: 'proposed', proposalId: id, existing: false, reason }
   }
 
   private insertFact(write: PreparedWrite, status: FactStatus, multi: boolean, groupId: number | null, now: string): FactId {
