@@ -241,6 +241,32 @@ for (const driver of DRIVERS) {
       assert.equal(count(h.db(), `SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`), 0)
     })
 
+    it('gives a row a new revision when a contradiction puts it into a conflict group and when it takes effect again', () => {
+      const revisionOf = (id: number): number => Number(oneRow(h.db(), 'SELECT revision FROM facts WHERE id = ?', id)['revision'])
+      const stated = writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user' })
+      const before = revisionOf(stated.id)
+      const rival = expectKind(write(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'observed' }), 'conflict').fact
+      assert.ok(revisionOf(stated.id) > before, 'the current value became contested')
+
+      const waiting = revisionOf(rival.id)
+      assert.equal(h.memory.forgetById(stated.id).kind, 'forgotten')
+      assert.equal(statusOf(rival.id), 'active')
+      assert.ok(revisionOf(rival.id) > waiting, 'the rival went from conflict to active')
+    })
+
+    it('gives the current value a new revision when a promoted scheduled value contests it', () => {
+      const revisionOf = (id: number): number => Number(oneRow(h.db(), 'SELECT revision FROM facts WHERE id = ?', id)['revision'])
+      const stated = writeFact(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7801', evidence: 'explicit_user' })
+      const scheduled = expectKind(write(h.memory, h.config, {
+        subject: 'Payments API', property: 'port', value: '7802', evidence: 'observed', validFrom: '2026-03-05',
+      }), 'saved').fact
+      const before = revisionOf(stated.id)
+      clock.advance(5 * DAY_MS)
+      h.memory.advance()
+      assert.equal(statusOf(scheduled.id), 'conflict')
+      assert.ok(revisionOf(stated.id) > before)
+    })
+
     it('forgets by subject, optionally narrowed to one property, including superseded history', () => {
       const port = writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801' })
       const owner = writeFact(h.memory, h.config, { subject: '支付服务', property: '负责人', value: '张三' })
@@ -373,7 +399,8 @@ for (const driver of DRIVERS) {
       assert.equal(g(), g0 + 4, 'a tombstoned write commits nothing')
     })
 
-    it('promotes a scheduled value from the maintenance timer as the fake clock passes its start', () => {
+    /** The plugin's runtime on this test's data directory, its maintenance timer firing hourly on the fake clock. */
+    const startRuntime = (): MemoryRuntime => {
       const runtime = new MemoryRuntime({
         clock,
         home: () => ({ dshHome: h.root, userHome: h.root }),
@@ -383,6 +410,11 @@ for (const driver of DRIVERS) {
       })
       h.memory.close()
       runtime.reconfigure({ ...Config({} as Config), dataDir: h.dataDir, storeTimezone: 'UTC', advanceIntervalMs: HOUR_MS })
+      return runtime
+    }
+
+    it('promotes a scheduled value from the maintenance timer as the fake clock passes its start', () => {
+      const runtime = startRuntime()
       try {
         assert.equal(clock.pendingTimers, 1)
         const config = runtime.config()
@@ -399,6 +431,49 @@ for (const driver of DRIVERS) {
         runtime.stop()
       }
       assert.equal(clock.pendingTimers, 0, 'stopping the runtime cancels its timer')
+    })
+
+    it('closes the conflict group when the maintenance timer expires the contested value, as expiring it from the page does', () => {
+      const runtime = startRuntime()
+      try {
+        const config = runtime.config()
+        const stated = writeFact(runtime.memory, config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' })
+        const rival = expectKind(write(runtime.memory, config, {
+          subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed', validTo: '2026-03-03',
+        }), 'conflict').fact
+        const search = () => runtime.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
+        assert.equal(search().outcome, 'needs_selection')
+        assert.match(runtime.memory.directory(config), /billing-api · port: 7801 \([^)]*, contested\)/u)
+
+        clock.advance(2 * DAY_MS)
+        assert.equal(statusOf(rival.id), 'expired')
+        assert.equal(statusOf(stated.id), 'active')
+        assert.equal(String(oneRow(h.db(), 'SELECT status FROM conflict_groups WHERE id = ?', rival.conflictGroupId)['status']), 'closed')
+        assert.equal(runtime.memory.status().counts?.openConflictGroups, 0, 'the badge counts no dead group')
+        assert.equal(search().outcome, 'ok')
+        assert.doesNotMatch(runtime.memory.directory(config), /contested/u)
+      } finally {
+        runtime.stop()
+      }
+    })
+
+    it('lets the rival take effect when the maintenance timer expires the current side of a conflict', () => {
+      const runtime = startRuntime()
+      try {
+        const config = runtime.config()
+        const stated = writeFact(runtime.memory, config, {
+          subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', validTo: '2026-03-03',
+        })
+        const rival = expectKind(write(runtime.memory, config, { subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' }), 'conflict').fact
+        clock.advance(2 * DAY_MS)
+        assert.equal(statusOf(stated.id), 'expired')
+        assert.equal(statusOf(rival.id), 'active', 'the one value left is current, as after an expiry from the page')
+        assert.equal(runtime.memory.status().counts?.openConflictGroups, 0)
+        const answer = runtime.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
+        assert.deepEqual([answer.outcome, answer.results[0]?.values[0]?.value], ['ok', '7900'])
+      } finally {
+        runtime.stop()
+      }
     })
   })
 

@@ -100,6 +100,17 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
       })
 
+      it('refuses to undo an edit once a later contradiction contested the value it wrote', async () => {
+        const old = write('billing-api', 'port', '7801')
+        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const next = edited['fact'] as { id: number }
+        assert.equal(write('billing-api', 'port', '7900').status, 'conflict')
+        const outcome = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
+        assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1, 'the contest stands, with its current side')
+      })
+
       it('moves a fact to another subject and can move it back', async () => {
         const old = write('billing api', 'owner', 'team-a')
         const edited = await v.ok('fact-update', fence({ id: old.id, subject: 'payments-api' }))
@@ -123,6 +134,100 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const fact = write('billing-api', 'port', '7801')
         const outcome = await v.call('fact-update', fence({ id: fact.id, value: '7801' }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
+      })
+
+      it('edits only the end of a value\'s window on the same row, records the edit, and undoes it exactly', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        const view = edited['fact'] as { id: number; value: string; status: string; validFrom: string; validTo: string | null; revision: number }
+        assert.deepEqual([view.id, view.value, view.status, view.validFrom, view.validTo],
+          [fact.id, '7801', 'active', fact.validFrom, '2026-03-10T00:00:00.000Z'])
+        assert.ok(view.revision > fact.revision)
+        assert.equal(v.generation(), generation + 1)
+        const detail = await v.ok('fact', { id: fact.id })
+        assert.deepEqual((detail['edits'] as { id: number; kind: string }[]).map((edit) => [edit.id, edit.kind]), [[edited['editId'], 'update']])
+
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
+        assert.deepEqual([restored.status, restored.validTo], ['active', null])
+
+        await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        v.clock.advance(10 * DAY)
+        v.h.memory.advance()
+        assert.equal(((await v.ok('fact', { id: fact.id }))['fact'] as { status: string }).status, 'expired', 'the new end took effect')
+      })
+
+      it('ends a value at a past instant when the edited end has already passed, and undo brings it back', async () => {
+        const fact = write('支付服务', '端口', '9911')
+        v.clock.advance(4 * DAY)
+        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-03' }))
+        const view = edited['fact'] as { id: number; status: string; validTo: string | null }
+        assert.deepEqual([view.id, view.status, view.validTo], [fact.id, 'expired', '2026-03-03T00:00:00.000Z'])
+        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
+        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
+        assert.deepEqual([restored.status, restored.validTo], ['active', null])
+      })
+
+      it('moves the start of a scheduled value; a start that has come makes it current and ends the old value there', async () => {
+        const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
+        assert.equal(next.status, 'scheduled')
+        const later = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-08' }))
+        assert.deepEqual([(later['fact'] as Fact).status, (later['fact'] as Fact).validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
+
+        v.clock.advance(2 * DAY)
+        const sooner = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-02' }))
+        assert.deepEqual([(sooner['fact'] as Fact).id, (sooner['fact'] as Fact).status], [next.id, 'active'])
+        const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
+        assert.deepEqual([ended.status, ended.validTo, ended.supersededBy], ['superseded', '2026-03-02T00:00:00.000Z', next.id])
+
+        await v.ok('fact-restore', fence({ editId: sooner['editId'] }))
+        const back = (await v.ok('fact', { id: next.id }))['fact'] as Fact
+        assert.deepEqual([back.status, back.validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
+        assert.deepEqual([((await v.ok('fact', { id: old.id }))['fact'] as Fact).status], ['active'])
+      })
+
+      it('never ends the old value before it began when a scheduled start moves to before it', async () => {
+        const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
+        const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
+        await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-02-20' }))
+        const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
+        assert.deepEqual([ended.status, ended.validTo], ['superseded', old.validFrom])
+      })
+
+      it('moves the start of a current value back, and the value it replaced now ends there', async () => {
+        const old = write('billing-api', 'port', '7801')
+        v.clock.advance(4 * DAY)
+        const next = write('billing-api', 'port', '7802')
+        const edited = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-03' }))
+        assert.deepEqual([(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom], ['active', '2026-03-03T00:00:00.000Z'])
+        assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, '2026-03-03T00:00:00.000Z')
+        const asOf = v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
+        assert.deepEqual(asOf?.map((value) => value.value), ['7802'], 'one value held on the 4th')
+        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, next.validFrom)
+      })
+
+      it('refuses to move the start of a current value into the future, and changes nothing', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const outcome = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05' }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        assert.match(!outcome.ok ? outcome.message : '', /cannot move into the future/u)
+        assert.equal(v.generation(), generation)
+      })
+
+      it('refuses a window edit that changes nothing or ends before it starts, and changes nothing', async () => {
+        const fact = write('billing-api', 'port', '7801')
+        const generation = v.generation()
+        const same = await v.call('fact-update', fence({ id: fact.id, validFrom: fact.validFrom }))
+        assert.equal(!same.ok && same.code, 'refused')
+        const inverted = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }))
+        assert.equal(!inverted.ok && inverted.code, 'invalid_arguments')
+        assert.equal(v.generation(), generation)
       })
 
       it('expires a fact now and undoes the expiry', async () => {
@@ -232,6 +337,60 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal((await card(id))?.status, 'rejected')
         const again = await v.call('proposal-reject', fence({ id, revision: 1 }))
         assert.equal(!again.ok && again.code, 'refused')
+      })
+
+      it('refuses a change the user rejected when it is proposed again, saying who rejected it and when', async () => {
+        const id = propose('Asia/Shanghai')
+        await v.ok('proposal-reject', fence({ id, revision: 1 }))
+        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        assert.equal(answer.kind, 'refused')
+        assert.equal(answer.kind === 'refused' && answer.code, 'refused')
+        assert.match(answer.kind === 'refused' ? answer.message : '', new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${id}\\)`, 'u'))
+        assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
+      })
+
+      it('answers a change whose card was applied with the fact the card wrote', async () => {
+        const id = propose('Asia/Shanghai')
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const factId = (applied['applied'] as { factId: number }[])[0]?.factId
+        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        assert.equal(answer.kind, 'duplicate')
+        assert.deepEqual(answer.kind === 'duplicate' && [answer.fact.id, answer.fact.evidence, answer.upgraded], [factId, 'confirmed_user', false])
+        assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
+      })
+
+      it('gives a change whose card went stale a fresh card, proposed against the slot as it stands, that can be applied', async () => {
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const id = propose('Asia/Shanghai')
+        write('user', 'time zone', 'America/New_York', { evidence: 'explicit_user' })
+        await v.call('proposal-apply', fence({ id, revision: 1 }))
+        assert.equal((await card(id))?.status, 'stale')
+        const fresh = propose('Asia/Shanghai')
+        assert.notEqual(fresh, id)
+        assert.deepEqual([(await card(fresh))?.status, (await card(fresh))?.rows[0]?.stale], ['pending', false])
+        assert.equal(propose('Asia/Shanghai'), fresh, 'the fresh card is the one queued now')
+        await v.ok('proposal-apply', fence({ id: fresh, revision: 1 }))
+        assert.equal(v.h.memory.search({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
+      })
+
+      it('gives a change a fresh card when the value its applied card wrote has since been replaced', async () => {
+        const id = propose('Asia/Shanghai')
+        await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const fresh = propose('Asia/Shanghai')
+        assert.notEqual(fresh, id)
+        assert.equal((await card(fresh))?.status, 'pending')
+      })
+
+      it('keeps one pending card per change when undoing an applied card whose change is queued again', async () => {
+        const id = propose('Asia/Shanghai')
+        write('user', 'time zone', 'Asia/Shanghai', { evidence: 'explicit_user' })
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
+        const fresh = propose('Asia/Shanghai')
+        await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+        const pending = ((await v.ok('proposals', {}))['proposals'] as { id: number }[]).map((entry) => entry.id)
+        assert.deepEqual(pending, [fresh])
       })
 
       it('prunes one row of an aggregated card, and refuses to prune the last row', async () => {

@@ -711,6 +711,21 @@ describe('row edits', () => {
     assert.equal((await fact(current)).value, '/srv/cache/build')
   })
 
+  it('fact-update of only the validity window ends the same fact then, and fact-restore gives back its open end', async () => {
+    const target = ((await api.ok('facts', { subject: 'golf squad' }))['facts'] as FactView[])[0]
+    assert.ok(target !== undefined)
+    const generation = await api.generation()
+    const updated = await api.ok('fact-update', { expectedGeneration: generation, operationId: api.op('window'), id: target.id, validTo: '2099-01-31T00:00:00Z' })
+    assert.equal(updated['generation'], generation + 1)
+    const edited = updated['fact'] as FactView
+    assert.deepEqual([edited.id, edited.value, edited.status, edited.validTo], [target.id, 'Grace', 'active', '2099-01-31T00:00:00.000Z'])
+    assert.equal((await fact(target.id)).validTo, '2099-01-31T00:00:00.000Z')
+
+    const restored = await api.ok('fact-restore', { expectedGeneration: generation + 1, operationId: api.op('window-undo'), editId: updated['editId'] })
+    assert.equal(restored['kind'], 'update')
+    assert.deepEqual([(await fact(target.id)).status, (await fact(target.id)).validTo], ['active', null])
+  })
+
   it('fact-expire retires a current fact, and fact-restore undoes exactly that edit', async () => {
     const generation = await api.generation()
     const expired = await api.ok('fact-expire', { expectedGeneration: generation, operationId: api.op('expire'), id: id('ciRunner') })
@@ -980,6 +995,27 @@ describe('proposals', () => {
     assert.deepEqual(answer['skippedStale'], [0])
     assert.equal((await card(proposalId('goesStale'))).status, 'stale')
     assert.deepEqual((await api.ok('facts', { subject: 'session cache' }))['facts'], [], 'nothing landed')
+  })
+
+  it('memory_write answers a change proposed again by what became of its card: rejected, applied or stale', async () => {
+    const again = (role: string): Record<string, unknown> => {
+      const entry = SEED_PROPOSALS.find((seed) => seed.role === role)
+      assert.ok(entry !== undefined)
+      return entry.args
+    }
+    await converse(host.url, model, home.workspace, 'note those again', { toolCalls: ['reject', 'apply', 'goesStale'].map((role) => writeCall(again(role))) })
+    const [rejected, applied, stale] = (model.agentRequests().at(-1)?.body.messages ?? []).filter((message) => message.role === 'tool')
+      .map((message) => String(message.content))
+    assert.match(rejected ?? '', new RegExp(`^outcome: refused\nthe user rejected this change on \\d{4}-\\d{2}-\\d{2} \\(proposal #${proposalId('reject')}\\)`, 'u'))
+    const language = ((await api.ok('facts', { subject: 'api server' }))['facts'] as FactView[]).find((row) => row.property === 'language')
+    assert.ok(language !== undefined)
+    assert.match(applied ?? '', new RegExp(`^outcome: ok\nAlready known as #${language.id}: api server · language = Go`, 'u'))
+    const fresh = /^outcome: pending\nQueued as proposal #(\d+): /u.exec(stale ?? '')
+    assert.ok(fresh !== null, stale)
+    assert.doesNotMatch(stale ?? '', /already queued/u)
+    assert.notEqual(Number(fresh[1]), proposalId('goesStale'))
+    assert.equal((await card(Number(fresh[1]))).status, 'pending')
+    assert.equal((await card(proposalId('goesStale'))).status, 'stale')
   })
 })
 

@@ -3,14 +3,18 @@
  * them). Each runs behind the fence and is recorded as one reversible edit.
  */
 import { prepareWrite } from '../fact-input.ts'
-import { abandon, ok, refuse, runFenced, verb } from '../routes/verb.ts'
+import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from '../routes/verb.ts'
 import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from '../routes/wire.schema.ts'
-import type { Fact } from '../types.ts'
+import { dateArgumentInstant } from '../text/dates.ts'
+import type { Fact, FactInput } from '../types.ts'
 import { factView } from './views.ts'
 
 const CURRENT = new Set(['active', 'scheduled', 'conflict'])
 
-/** fact-update: the user's own correction; the new value supersedes the old one (kept as history). */
+/**
+ * fact-update: the user's own correction. A new value (or subject, property, qualifiers) supersedes the old one,
+ * which is kept as history; an edit of only the validity window corrects the fact's own row.
+ */
 export const factUpdateVerb = verb({
   schema: factUpdateBody,
   run(body, context) {
@@ -18,25 +22,25 @@ export const factUpdateVerb = verb({
     const now = context.now()
     return runFenced(stores, 'fact-update', body, now, () => {
       const fact = currentFact(stores.facts.getFacts([body.id])[0], body.id)
-      const prepared = prepareWrite({
+      const policy = { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone }
+      const claim: FactInput = {
         subject: body.subject ?? fact.subject,
         property: body.property ?? fact.property,
         value: body.value ?? fact.value,
         qualifiers: body.qualifiers ?? fact.qualifiers,
         scope: body.scope ?? fact.scope,
         multi: fact.multi,
-        validFrom: body.validFrom,
-        validTo: body.validTo ?? fact.validTo ?? undefined,
         evidence: 'explicit_user',
         origin: 'page',
-      }, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
-      if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
-      if (prepared.write.claimKey === fact.claimKey && body.validFrom === undefined && body.validTo === undefined) {
-        return refuse('refused', 'nothing changed: the edit states the value the fact already holds')
       }
+      const same = prepareWrite(claim, now, policy)
+      if (!same.ok) return refuse(same.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', same.message)
+      if (same.write.claimKey === fact.claimKey) return editWindow(fact, body, same.write.scope, context, now)
+      const prepared = prepareWrite({ ...claim, validFrom: body.validFrom, validTo: body.validTo ?? fact.validTo ?? undefined }, now, policy)
+      if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
         const written = stores.facts.write(prepared.write, now)
-        if (written.kind === 'refused') abandon(refuse('tombstoned', written.message))
+        if (written.kind === 'refused') abandon(refuse(written.code, written.message))
         if (written.kind === 'proposed') abandon(refuse('refused', 'the edit could not be stored as a fact'))
         const next = written.fact
         // The edited row leaves the current set even when the new value lives in another slot.
@@ -47,6 +51,33 @@ export const factUpdateVerb = verb({
     })
   },
 })
+
+/**
+ * The part of fact-update that keeps the claim: only the window can change, on the fact's own row, recorded as one
+ * reversible edit. Omitted ends keep their current instant.
+ */
+function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?: string | undefined }, scope: string, context: VerbContext, now: string): VerbOutcome {
+  const { stores, config } = context
+  if (scope !== fact.scope) return refuse('refused', 'the scope cannot change on its own; change the value, subject, property or qualifiers with it')
+  const validFrom = body.validFrom === undefined ? fact.validFrom : dateArgumentInstant(body.validFrom, config.displayTimeZone, 'start')
+  if (validFrom === undefined) return refuse('invalid_arguments', 'validFrom is not a date')
+  const validTo = body.validTo === undefined ? fact.validTo : dateArgumentInstant(body.validTo, config.displayTimeZone, 'start')
+  if (validTo === undefined) return refuse('invalid_arguments', 'validTo is not a date')
+  if (validFrom === fact.validFrom && validTo === fact.validTo) {
+    return refuse('refused', 'nothing changed: the edit states the value and the window the fact already holds')
+  }
+  if (validTo !== null && validTo <= validFrom) return refuse('invalid_arguments', 'validTo must be later than validFrom')
+  const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
+    const revised = stores.facts.reviseWindow(fact.id, validFrom, validTo, now)
+    if (!revised.ok) {
+      abandon(revised.reason === 'start_ahead'
+        ? refuse('refused', `fact ${fact.id} is current; its start cannot move into the future (expire it and write the coming value with that start)`)
+        : refuse('refused', `fact ${fact.id} is no longer current`))
+    }
+    return { result: revised.fact, created: [] }
+  })
+  return ok({ fact: factView(result), previousId: fact.id, editId, undo: { editId } })
+}
 
 /** fact-expire: the value no longer holds; valid_to is stamped now and the row leaves the current set. */
 export const factExpireVerb = verb({

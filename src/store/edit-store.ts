@@ -17,6 +17,8 @@ export type EditKind = 'update' | 'expire' | 'resolve' | 'apply'
 interface RowState {
   readonly id: number
   readonly status: FactStatus
+  /** Absent in edits recorded before window edits existed; an undo then leaves the start as it is. */
+  readonly validFrom?: string
   readonly validTo: string | null
   readonly supersededBy: number | null
   readonly conflictGroupId: number | null
@@ -150,9 +152,10 @@ export class EditStore {
       // Rows that were current before the edit come back last, so the one-active-per-slot index never sees two.
       const ordered = [...edit.changed].sort((a, b) => Number(a.before.status === 'active') - Number(b.before.status === 'active'))
       for (const { before } of ordered) {
-        this.db.run(`UPDATE facts SET status = ?, valid_to = ?, superseded_by = ?, conflict_group_id = ?, evidence = ?, evidence_rank = ?,
-          revision = revision + 1, updated_at = ? WHERE id = ?`,
-          before.status, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence, evidenceRank(before.evidence), now, before.id)
+        this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(?, valid_from), valid_to = ?, superseded_by = ?, conflict_group_id = ?,
+          evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+          before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence,
+          evidenceRank(before.evidence), now, before.id)
       }
       for (const group of edit.groups) {
         if (group.before === null) this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ?`, now, group.id)
@@ -168,11 +171,12 @@ export class EditStore {
     const states = new Map<number, RowState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, valid_to, superseded_by, conflict_group_id, evidence, revision FROM facts
+      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision FROM facts
         WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as FactStatus,
+        validFrom: String(row['valid_from']),
         validTo: textOrNull(row['valid_to']),
         supersededBy: numberOrNull(row['superseded_by']),
         conflictGroupId: numberOrNull(row['conflict_group_id']),
@@ -201,7 +205,8 @@ export class EditStore {
 
 function differs(before: RowState, after: RowState | undefined): boolean {
   if (after === undefined) return true
-  return before.status !== after.status || before.validTo !== after.validTo || before.supersededBy !== after.supersededBy
+  return before.status !== after.status || before.validFrom !== after.validFrom || before.validTo !== after.validTo
+    || before.supersededBy !== after.supersededBy
     || before.conflictGroupId !== after.conflictGroupId || before.evidence !== after.evidence
 }
 

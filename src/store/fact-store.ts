@@ -24,7 +24,7 @@ export type WriteResult =
     readonly retired: readonly Fact[]
   }
   | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
-  | { readonly kind: 'refused'; readonly code: 'tombstoned'; readonly message: string }
+  | { readonly kind: 'refused'; readonly code: 'tombstoned' | 'refused'; readonly message: string }
 
 /** What a write would do, decided without writing. */
 export type Classification =
@@ -134,7 +134,8 @@ export class FactStore extends FactReader {
   }
 
   /**
-   * Promote scheduled facts whose start has come and retire facts whose end has passed.
+   * Promote scheduled facts whose start has come and retire facts whose end has passed. A conflict group an expiry
+   * leaves with nothing to settle closes in the same transaction, as it does when the user expires a side.
    * @param now - the current ISO instant.
    * @returns how many rows changed each way.
    */
@@ -145,9 +146,14 @@ export class FactStore extends FactReader {
         `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
       for (const fact of due) this.promote(fact, now)
       // Without statistics the planner would walk facts_by_status over every active row.
+      const groups = this.db.all(
+        `SELECT DISTINCT conflict_group_id FROM facts INDEXED BY facts_ending_by_valid_to
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ? AND conflict_group_id IS NOT NULL`, now)
+        .map((row) => Number(row['conflict_group_id']))
       const expired = this.db.run(
         `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ?
           WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
+      for (const groupId of groups) this.closeGroupIfMoot(groupId, now)
       return { promoted: due.length, expired }
     })
   }
@@ -166,6 +172,42 @@ export class FactStore extends FactReader {
         fact.status === 'scheduled' ? fact.validFrom : now, now, id)
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
       return this.getFacts([id])[0]
+    })
+  }
+
+  /**
+   * Correct when a current fact holds, on its own row (the value is unchanged, so no new row), and let the slot
+   * follow the new window as the maintenance pass would: a scheduled start that has come promotes the row under the
+   * slot rules, an end already passed expires it, and a conflict group that leaves with nothing to settle closes.
+   * The value a current row replaced in its slot ends where the row now starts (never before it began itself).
+   * @param id - the fact id.
+   * @param validFrom - the new start (ISO instant); a current row's start cannot move past now.
+   * @param validTo - the new end (ISO instant, later than the start), or null for an open end.
+   * @param now - ISO instant.
+   * @returns the fact as it now stands, or why not.
+   */
+  reviseWindow(id: number, validFrom: string, validTo: string | null, now: string):
+    { ok: true; fact: Fact } | { ok: false; reason: 'not_current' | 'start_ahead' } {
+    return this.db.transaction(() => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return { ok: false, reason: 'not_current' } as const
+      if (fact.status !== 'scheduled' && validFrom > now) return { ok: false, reason: 'start_ahead' } as const
+      this.db.run('UPDATE facts SET valid_from = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?', validFrom, validTo, now, id)
+      if (fact.status === 'scheduled') {
+        const [revised] = this.getFacts([id])
+        if (revised !== undefined && validFrom <= now) this.promote(revised, now)
+      } else if (validFrom !== fact.validFrom) {
+        this.db.run(`UPDATE facts SET valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
+          WHERE slot_key = ? AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
+      }
+      const [started] = this.getFacts([id])
+      if (started !== undefined && validTo !== null && validTo <= now && (started.status === 'active' || started.status === 'conflict')) {
+        this.db.run(`UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ? WHERE id = ?`, now, id)
+        if (started.conflictGroupId !== null) this.closeGroupIfMoot(started.conflictGroupId, now)
+      }
+      const [revised] = this.getFacts([id])
+      if (revised === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      return { ok: true, fact: revised } as const
     })
   }
 
@@ -272,26 +314,8 @@ export class FactStore extends FactReader {
 
   private apply(write: PreparedWrite, decision: WriteDecision, now: string): WriteResult {
     switch (decision.kind) {
-      case 'propose': {
-        const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
-        const existing = this.db.get('SELECT id FROM proposals WHERE fingerprint = ?', fingerprint)
-        if (existing !== undefined) {
-          return { kind: 'proposed', proposalId: Number(existing['id']), existing: true, reason: decision.reason }
-        }
-        // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
-        const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
-          ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
-        const row: ProposedRow = {
-          subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
-          scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
-          multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
-        }
-        const id = this.db.run(
-          `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
-            VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
-          fingerprint, decision.reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
-        return { kind: 'proposed', proposalId: id, existing: false, reason: decision.reason }
-      }
+      case 'propose':
+        return this.propose(write, decision.reason, now)
       case 'duplicate': {
         const upgraded = decision.upgradeTo !== undefined
         if (upgraded) {
@@ -329,8 +353,8 @@ export class FactStore extends FactReader {
         if (decision.conflict !== undefined) {
           groupId = decision.conflict.groupId ?? this.db.run(
             `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, write.slotKey, now).lastInsertRowid
-          this.db.run(`UPDATE facts SET conflict_group_id = ?, updated_at = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-            groupId, now, ...decision.conflict.against)
+          this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+            WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
         }
         const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
         if (supersededIds.length > 0) {
@@ -348,6 +372,47 @@ export class FactStore extends FactReader {
         return { kind: 'saved', fact, superseded: this.getFacts(supersededIds), retired }
       }
     }
+  }
+
+  /**
+   * Queue a change for the user's review, unless its last card already answers it: a pending card is the answer
+   * itself, a card the user rejected refuses the change, and an applied card whose value is still current answers
+   * with that fact (the write adds a source). A stale card, or an applied one whose value has since left the current
+   * set, stays as history and the change gets a fresh card.
+   */
+  private propose(write: PreparedWrite, reason: 'inferred' | 'low_confidence', now: string): WriteResult {
+    const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
+    const last = this.db.get(
+      `SELECT id, status, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE fingerprint = ?
+        ORDER BY status = 'pending' DESC, id DESC LIMIT 1`, fingerprint)
+    if (last !== undefined) {
+      const lastId = Number(last['id'])
+      if (last['status'] === 'pending') return { kind: 'proposed', proposalId: lastId, existing: true, reason }
+      if (last['status'] === 'rejected') {
+        return {
+          kind: 'refused',
+          code: 'refused',
+          message: `the user rejected this change on ${String(last['decided_at']).slice(0, 10)} (proposal #${lastId}); it is not queued again`,
+        }
+      }
+      const current = last['status'] === 'applied' ? this.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey) : undefined
+      if (current !== undefined) {
+        return this.apply(write, { kind: 'duplicate', factId: current.id, upgradeTo: undefined, settle: undefined, promoteNow: false }, now)
+      }
+    }
+    // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
+    const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
+      ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
+    const row: ProposedRow = {
+      subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
+      scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
+      multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
+    }
+    const id = this.db.run(
+      `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
+        VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
+      fingerprint, reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
+    return { kind: 'proposed', proposalId: id, existing: false, reason }
   }
 
   private insertFact(write: PreparedWrite, status: FactStatus, multi: boolean, groupId: number | null, now: string): FactId {
@@ -404,20 +469,21 @@ export class FactStore extends FactReader {
       slot.filter((row) => row.status !== 'scheduled'))
     if (decision.kind === 'duplicate') {
       // The scheduled value is already current: the scheduled row folds into it.
-      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, updated_at = ? WHERE id = ?`,
+      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
         decision.factId, now, now, fact.id)
       return
     }
     if (decision.kind !== 'insert') return
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ?
+    // The replaced value ends where the new one starts, but never before it began itself.
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
       WHERE id IN (${placeholders(decision.supersede.length)})`, fact.id, fact.validFrom, now, ...decision.supersede)
     this.retire(decision.retire, now)
     let groupId: number | null = decision.joinGroup ?? null
     if (decision.conflict !== undefined) {
       groupId = decision.conflict.groupId ?? this.db.run(
         `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, fact.slotKey, now).lastInsertRowid
-      this.db.run(`UPDATE facts SET conflict_group_id = ? WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-        groupId, ...decision.conflict.against)
+      this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+        WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
     }
     this.db.run(`UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
       decision.status === 'scheduled' ? 'active' : decision.status, decision.multi ? 1 : 0, groupId, now, fact.id)
@@ -446,7 +512,7 @@ export class FactStore extends FactReader {
       `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status = 'conflict'`, groupId)?.['n'] ?? 0)
     if (current < 2 || conflicts === 0) {
       this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'`, now, groupId)
-      this.db.run(`UPDATE facts SET status = 'active', updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
+      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
         AND NOT EXISTS (SELECT 1 FROM facts a WHERE a.slot_key = facts.slot_key AND a.status = 'active' AND a.multi = 0)`, now, groupId)
     }
   }

@@ -80,12 +80,14 @@ export class ProposalStore {
   }
 
   /**
-   * Put an applied card back in the queue (its application was undone).
+   * Put an applied card back in the queue (its application was undone), unless the same change has been queued
+   * again on a fresh card since: the queue holds one card per change, so the applied card then stays as it is.
    * @param id - the card.
    * @param now - ISO instant.
    */
   reopen(id: number, now: string): void {
-    this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'`, now, id)
+    this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
+      AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id)
   }
 }
 
