@@ -6,7 +6,7 @@
  * and backup rotation.
  */
 import assert from 'node:assert/strict'
-import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Config } from '../src/config.ts'
@@ -192,6 +192,47 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const skipped = await exportFile({ backup: false })
         assert.equal(skipped['backup'], null)
         assert.equal(readdirSync(join(h.dataDir, 'backups')).length, 2)
+      })
+
+      it('rotates wipe and export backups together by the time they were taken, keeping the newest backupKeep', async () => {
+        open({ backupKeep: 5 })
+        for (let i = 0; i < 10; i += 1) {
+          await wipe()
+          clock.advance(SECOND)
+        }
+        const exports = []
+        for (let i = 0; i < 3; i += 1) {
+          exports.push(await exportFile())
+          clock.advance(SECOND)
+        }
+        const backups = readdirSync(join(h.dataDir, 'backups'))
+        assert.deepEqual(new Set(backups), new Set([
+          'memory-wipe-2026-03-01T09-00-08-000Z.db', 'memory-wipe-2026-03-01T09-00-09-000Z.db',
+          'memory-export-2026-03-01T09-00-10-000Z.db', 'memory-export-2026-03-01T09-00-11-000Z.db', 'memory-export-2026-03-01T09-00-12-000Z.db',
+        ]))
+        const last = exports[2]?.['backup'] as { path: string; relativePath: string }
+        assert.equal(last.relativePath, 'backups/memory-export-2026-03-01T09-00-12-000Z.db')
+        assert.ok(existsSync(last.path), 'the receipt names a file that exists')
+      })
+
+      it('never deletes the backup it has just written, even when an older one carries the same instant', async () => {
+        open({ backupKeep: 1 })
+        await wipe()
+        const answer = await exportFile()
+        const receipt = answer['backup'] as { path: string; relativePath: string }
+        assert.deepEqual(readdirSync(join(h.dataDir, 'backups')), ['memory-export-2026-03-01T09-00-00-000Z.db'])
+        assert.ok(existsSync(receipt.path))
+      })
+
+      it('leaves files in the backups directory alone when their name carries no time it took', async () => {
+        open({ backupKeep: 1 })
+        mkdirSync(join(h.dataDir, 'backups'), { recursive: true })
+        writeFileSync(join(h.dataDir, 'backups', 'memory-export-before-upgrade.db'), '')
+        for (let i = 0; i < 2; i += 1) {
+          await exportFile()
+          clock.advance(SECOND)
+        }
+        assert.deepEqual(readdirSync(join(h.dataDir, 'backups')).sort(), ['memory-export-2026-03-01T09-00-01-000Z.db', 'memory-export-before-upgrade.db'])
       })
 
       it('names a second export of the same instant apart instead of overwriting the first', async () => {
