@@ -135,6 +135,25 @@ for (const driver of DRIVERS) {
       assert.equal(Number(h.db().get("SELECT count(*) AS n FROM proposals WHERE status = 'pending'")?.['n']), 2)
     })
 
+    it('counts only cards still pending after the pass: a candidate matching a card the user already decided is not "to review"', async () => {
+      const first = log.say('Remember: the staging database is db-3 and the mail relay is relay-2.')
+      const candidates = { facts: [fact('staging', 'database', 'db-3', 'the staging database is db-3', 0.5), fact('mail relay', 'host', 'relay-2', 'the mail relay is relay-2', 0.5)] }
+      model.answer(candidates)
+      await pass(first)
+      const [rejected, kept] = ledger.recent(1)[0]?.proposalIds ?? []
+      const opened = h.memory.storeSet()
+      if (!('stores' in opened) || rejected === undefined || kept === undefined) throw new Error('the first pass queued no cards')
+      opened.stores.proposals.setStatus(rejected, 'rejected', h.clock.iso())
+
+      const second = log.say('Again: the staging database is db-3 and the mail relay is relay-2.')
+      model.answer(candidates)
+      await pass(second)
+      const run = ledger.recent(1)[0]
+      assert.deepEqual([run?.written, run?.review, run?.proposalIds], [0, 1, [kept]])
+      assert.deepEqual(run?.refused.map((entry) => entry.value), ['db-3'], 'the candidate is accounted for as not landing')
+      assert.equal(opened.stores.proposals.get(rejected)?.status, 'rejected')
+    })
+
     it('without a signal calls no model and keeps the cursor, then reads the gathered text after three turns', async () => {
       log.say('Hello there, how was your weekend?')
       log.say('We had a long meeting about the roadmap.')
