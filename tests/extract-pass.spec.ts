@@ -16,6 +16,7 @@ import { FakeClock } from './helpers/fake-clock.ts'
 import { assistantSays, toolResult, turnEnd, turnStart, userSays } from './helpers/session-events.ts'
 import { ORDER, RED_TEAM } from './helpers/red-team.ts'
 import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 /** A model that answers from a script and remembers what it was sent. */
 class ScriptedModel implements ExtractionModel {
@@ -260,6 +261,56 @@ for (const driver of DRIVERS) {
       const end = log.say('Remember: the queue broker is rabbit-3.')
       const result = await runPass(request(end), { memory: h.memory, config: h.config, events: log.events, model: { unavailable: 'no model route' }, clock: h.clock })
       assert.deepEqual(result, { kind: 'failed', error: 'no model route' })
+    })
+  })
+}
+
+for (const driver of DRIVERS) {
+  describe(`the run log of a pass keeps credentials masked (${driver})`, () => {
+    const password = 'Tr0ub4dor&3'
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+    const invented = 'sk-live-AbCdEf0123456789xyzQ'
+    let harness: VerbHarness
+    beforeEach(() => {
+      harness = verbHarness(driver, { autoExtract: true })
+      const opened = harness.h.memory.storeSet()
+      if (!('stores' in opened)) throw new Error('store not open')
+      opened.stores.extract.advance('session-1', 0, harness.clock.iso())
+    })
+    afterEach(() => harness.dispose())
+
+    it('masks a refused credential and the secrets in the text it sent, in the stored row and in queue and extract-run', async () => {
+      const log = new Log()
+      const end = log.say(`Remember: the staging db password: ${password} and the deploy token is ${token}; billing-api runs on port 7801.`)
+      const model = new ScriptedModel().answer({ facts: [
+        fact('staging db', 'password', password, `the staging db password: ${password}`),
+        fact('deploy', 'token', token, `the deploy token is ${token}`),
+        fact('deploy', 'key', invented, `the deploy key is ${invented}`),
+        fact('billing-api', 'port', '7801', 'billing-api runs on port 7801'),
+      ] })
+      const { h } = harness
+      assert.deepEqual(await runPass({ sessionId: 'session-1', endSeq: end, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
+        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock }), { kind: 'done' })
+      assert.match(model.requests[0]?.user ?? '', /Tr0ub4dor&3/u, 'the model itself was sent the conversation')
+
+      const secrets = [password, token, invented]
+      const leaks = (what: string, text: string): void => {
+        for (const secret of secrets) assert.equal(text.includes(secret), false, `${what} holds ${secret}`)
+      }
+      const row = h.db().get('SELECT refused, text_sent, note, error FROM extract_runs ORDER BY id DESC LIMIT 1') ?? {}
+      leaks('the stored row', JSON.stringify(row))
+
+      const queue = await harness.ok('queue', {})
+      leaks('queue', JSON.stringify(queue))
+      const [recent] = queue['recent'] as { id: number; written: number; refused: { reason: string; subject?: string; property?: string; value?: string }[] }[]
+      assert.equal(recent?.written, 1)
+      assert.deepEqual(recent?.refused.map((entry) => [entry.reason, entry.subject, entry.property, entry.value === undefined]),
+        [['credential', 'staging db', 'password', false], ['credential', 'deploy', 'token', false], ['quote_not_in_input', 'deploy', 'key', false]])
+
+      const detail = await harness.ok('extract-run', { id: recent?.id })
+      leaks('extract-run', JSON.stringify(detail))
+      const sent = (detail['run'] as { textSent: string }).textSent
+      assert.match(sent, /Remember: the staging db password: \S+ and the deploy token is \S+; billing-api runs on port 7801\./u)
     })
   })
 }

@@ -1,7 +1,8 @@
-// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose.
+// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose,
+// and maskCredentials masks the same credentials inside free text.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { scanPrivacy } from '../src/text/privacy.ts'
+import { MASK, maskCredentials, scanPrivacy } from '../src/text/privacy.ts'
 
 /** A checksum-valid 18-character Chinese resident ID built from its first 17 digits. */
 function residentId(first17: string): string {
@@ -164,5 +165,39 @@ describe('scanPrivacy: personal data', () => {
 
   it('prefers a credential over personal data when a value carries both', () => {
     assert.equal(sensitivityOf('note', 'alice@example.com sk-abcdefghijklmnop1234'), 'credential')
+  })
+})
+
+describe('maskCredentials: credentials inside free text', () => {
+  it('masks every credential the scan detects, keeping the name of an assignment, a bearer and a URL\'s user', () => {
+    const text = [
+      'USER: deploy with sk-proj-AbCdEf0123456789xyz and ghp_abcdefghijklmnopqrstuvwxyz0123456789 please',
+      'the db password: hunter22x, 数据库密码：abc12345',
+      'curl -H "Authorization: Bearer abcdefghijklmnop0123456789" https://deploy:s3cretpass@db.example.com/x',
+      'card 4111 1111 1111 1111, session 9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js',
+    ].join('\n')
+    const masked = maskCredentials(text)
+    for (const secret of ['sk-proj-AbCdEf', 'ghp_abc', 'hunter22x', 'abc12345', 'abcdefghijklmnop0123456789', 's3cretpass', '4111 1111', '9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js']) {
+      assert.equal(masked.includes(secret), false, secret)
+    }
+    assert.match(masked, new RegExp(`password: ${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`数据库密码：${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`Bearer ${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`https://deploy:${MASK}@db\\.example\\.com/x`, 'u'))
+    assert.equal(maskCredentials(masked), masked, 'masking masked text changes nothing')
+  })
+
+  it('masks a whole private key block, not just its header', () => {
+    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1x/2+abc\nq9Zr/8+Yt==\n-----END RSA PRIVATE KEY-----'
+    assert.equal(maskCredentials(`key:\n${key}\nend`), `key:\n${MASK}\nend`)
+  })
+
+  it('masks each known credential value wherever it occurs, even one no pattern catches', () => {
+    assert.equal(maskCredentials('the staging password is Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']), `the staging password is ${MASK}, yes ${MASK}`)
+  })
+
+  it('leaves ordinary text alone: digests, ports, versions, paths, dates and prose', () => {
+    const text = 'commit 3f786850e387550fdab836ed7e6dc881de23001b on port 7801, v1.2.3 at /var/cache/build since 2026-03-01; 支付服务的端口是七千八百零一号'
+    assert.equal(maskCredentials(text), text)
   })
 })

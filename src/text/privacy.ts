@@ -1,9 +1,13 @@
 /**
  * Pure privacy scan: does a fact carry a credential (refused, or stored masked) or personal data (stored, but
  * withheld from the model)? Patterns favour catching secrets over sparing odd-looking identifiers, except for
- * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets.
+ * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets. The same patterns mask the
+ * credentials inside free text.
  */
 import type { Sensitivity } from '../types.ts'
+
+/** What stands in for a credential wherever one would be shown or kept. */
+export const MASK = '••••••••'
 
 /** What the scan found, with a short reason a person can read. */
 export interface PrivacyFinding {
@@ -11,6 +15,10 @@ export interface PrivacyFinding {
   readonly reason: string
 }
 
+/**
+ * What a credential looks like, with the reason the scan gives. A capture group, where there is one, is the part
+ * that names the secret rather than being it (an assignment's key, a URL's scheme and user), kept when masking.
+ */
 const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/u, 'a private key block'],
   [/\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}/u, 'an API secret key (sk-…)'],
@@ -21,11 +29,16 @@ const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\bAIza[0-9A-Za-z_-]{35}\b/u, 'a Google API key'],
   [/\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/u, 'a Stripe key'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/u, 'a JSON web token'],
-  [/\bbearer\s+[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s:/@]+@/iu, 'a URL with an embedded password'],
-  [/(?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*\S{4,}/iu,
+  [/(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s:/@]+(?=@)/iu, 'a URL with an embedded password'],
+  [/((?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*)\S{4,}/iu,
     'a password or key assignment'],
 ]
+
+/** A whole private key block, from its header to its footer (or to the end of a text that was cut). */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/gu
+/** The words of a text, split as the scan splits a value. */
+const WORD = /[^\s"'`,;]+/gu
 
 /** Property names that make any secret-looking value a credential. */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
@@ -51,6 +64,26 @@ export function scanPrivacy(property: string, value: string): PrivacyFinding | u
   return findCredential(property, value) ?? findPersonalData(property, value)
 }
 
+/**
+ * Mask every credential inside a free text: what the scan's patterns find (an assignment keeps its key, a bearer
+ * its word, a URL its scheme and user), whole private key blocks, long random-looking tokens, payment card numbers,
+ * and each occurrence of a value already judged a credential where no pattern would see it (a password named only
+ * by its fact's property). Masking masked text changes nothing.
+ * @param text - any text.
+ * @param known - values judged credentials elsewhere; empty ones are ignored.
+ * @returns the text with each credential replaced by {@link MASK}.
+ */
+export function maskCredentials(text: string, known: readonly string[] = []): string {
+  let masked = text
+  for (const value of [...known].filter((entry) => entry !== '').sort((a, b) => b.length - a.length)) masked = masked.split(value).join(MASK)
+  masked = masked.replace(PRIVATE_KEY_BLOCK, MASK)
+  for (const [pattern] of CREDENTIAL_PATTERNS) {
+    masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
+  }
+  masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
+  return masked.replace(CARD, (digits) => (luhnValid(digits.replace(/\D/gu, '')) ? MASK : digits))
+}
+
 function findCredential(property: string, value: string): PrivacyFinding | undefined {
   for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
     if (pattern.test(value)) return { sensitivity: 'credential', reason: `the value looks like ${reason}` }
@@ -58,7 +91,7 @@ function findCredential(property: string, value: string): PrivacyFinding | undef
   if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
     return { sensitivity: 'credential', reason: `"${property}" names a secret and the value looks like one` }
   }
-  for (const token of value.split(/[\s"'`,;]+/u)) {
+  for (const token of value.match(WORD) ?? []) {
     if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: 'the value holds a long random-looking token' }
   }
   for (const match of value.matchAll(CARD)) {
