@@ -80,6 +80,13 @@ describe('scanPrivacy: credentials', () => {
     assert.equal(sensitivityOf('note', 'build 1234-5678-9012-3456'), null)
   })
 
+  it('detects a password, token or key that a sentence names and gives: "the staging db password is Tr0ub4dor&3"', () => {
+    assert.equal(sensitivityOf('note', 'the staging db password is Tr0ub4dor&3'), 'credential')
+    assert.equal(sensitivityOf('note', 'The deploy token was `Qx7-rotating-2026`.'), 'credential')
+    assert.equal(sensitivityOf('备注', '生产库的密码是Xy9kP2mQ7，别外传'), 'credential')
+    assert.match(scanPrivacy('note', 'our api key is Zx9Qw7Er')?.reason ?? '', /names a password or key/u)
+  })
+
   it('detects a long random mixed-case token', () => {
     assert.equal(sensitivityOf('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6'), 'credential')
     assert.match(scanPrivacy('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6')?.reason ?? '', /random-looking token/u)
@@ -104,6 +111,14 @@ describe('scanPrivacy: not credentials', () => {
   it('leaves a "password policy" of "rotate every 90 days" alone', () => {
     assert.equal(sensitivityOf('password policy', 'rotate every 90 days'), null)
     assert.equal(sensitivityOf('note', 'password policy: rotate every 90 days'), null)
+  })
+
+  it('leaves a sentence alone when the word after its named secret is plain prose', () => {
+    assert.equal(sensitivityOf('note', 'the password is required for every deploy'), null)
+    assert.equal(sensitivityOf('note', 'the api key is in the vault'), null)
+    assert.equal(sensitivityOf('note', 'the token is valid for 30 days.'), null)
+    assert.equal(sensitivityOf('note', 'the token was rotated.'), null)
+    assert.equal(sensitivityOf('备注', '密码是每季度更换一次'), null)
   })
 
   it('leaves a plain word under a secret-named property alone', () => {
@@ -192,8 +207,14 @@ describe('maskCredentials: credentials inside free text', () => {
     assert.equal(maskCredentials(`key:\n${key}\nend`), `key:\n${MASK}\nend`)
   })
 
+  it('masks a secret a sentence names and gives, keeping the sentence and its punctuation', () => {
+    assert.equal(maskCredentials('the staging db password is Tr0ub4dor&3.'), `the staging db password is ${MASK}.`)
+    assert.equal(maskCredentials('生产库的密码是Xy9kP2mQ7，别外传'), `生产库的密码是${MASK}，别外传`)
+    assert.equal(maskCredentials('the token was rotated.'), 'the token was rotated.')
+  })
+
   it('masks each known credential value wherever it occurs, even one no pattern catches', () => {
-    assert.equal(maskCredentials('the staging password is Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']), `the staging password is ${MASK}, yes ${MASK}`)
+    assert.equal(maskCredentials('staging logs in with Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']), `staging logs in with ${MASK}, yes ${MASK}`)
   })
 
   it('leaves ordinary text alone: digests, ports, versions, paths, dates and prose', () => {

@@ -40,6 +40,15 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----E
 /** The words of a text, split as the scan splits a value. */
 const WORD = /[^\s"'`,;]+/gu
 
+/**
+ * A secret that prose names and gives: "the staging db password is Tr0ub4dor&3", "密码是Xy9kP2mQ7". Group 1 names the
+ * secret and is kept when masking; group 2 is the printable ASCII run after it, a credential only when its word (see
+ * {@link secretWordOf}) looks like one, so "the password is required" is prose.
+ */
+const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key)\s+(?:is|was)\b|(?:密码|口令|密钥|令牌|私钥)\s*(?:是|为))\s*)([!-~]{6,})/giu
+/** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
+const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
+
 /** Property names that make any secret-looking value a credential. */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
 
@@ -66,9 +75,10 @@ export function scanPrivacy(property: string, value: string): PrivacyFinding | u
 
 /**
  * Mask every credential inside a free text: what the scan's patterns find (an assignment keeps its key, a bearer
- * its word, a URL its scheme and user), whole private key blocks, long random-looking tokens, payment card numbers,
- * and each occurrence of a value already judged a credential where no pattern would see it (a password named only
- * by its fact's property). Masking masked text changes nothing.
+ * its word, a URL its scheme and user), a secret a sentence names and gives (the sentence stays), whole private key
+ * blocks, long random-looking tokens, payment card numbers, and each occurrence of a value already judged a
+ * credential where no pattern would see it (a password named only by its fact's property). Masking masked text
+ * changes nothing.
  * @param text - any text.
  * @param known - values judged credentials elsewhere; empty ones are ignored.
  * @returns the text with each credential replaced by {@link MASK}.
@@ -80,6 +90,10 @@ export function maskCredentials(text: string, known: readonly string[] = []): st
   for (const [pattern] of CREDENTIAL_PATTERNS) {
     masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
   }
+  masked = masked.replace(NAMED_SECRET, (whole: string, name: string, run: string) => {
+    const word = secretWordOf(run)
+    return word === undefined ? whole : `${name}${word.before}${MASK}${word.after}`
+  })
   masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
   return masked.replace(CARD, (digits) => (luhnValid(digits.replace(/\D/gu, '')) ? MASK : digits))
 }
@@ -90,6 +104,9 @@ function findCredential(property: string, value: string): PrivacyFinding | undef
   }
   if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
     return { sensitivity: 'credential', reason: `"${property}" names a secret and the value looks like one` }
+  }
+  for (const match of value.matchAll(NAMED_SECRET)) {
+    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: 'the value names a password or key and gives it' }
   }
   for (const token of value.match(WORD) ?? []) {
     if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: 'the value holds a long random-looking token' }
@@ -115,6 +132,15 @@ function findPersonalData(property: string, value: string): PrivacyFinding | und
     return { sensitivity: 'phone', reason: 'the value holds a phone number' }
   }
   return undefined
+}
+
+/**
+ * The word a named secret gives, split from the quotes and sentence punctuation around it, when that word looks like
+ * a secret; `undefined` for prose ("required", "rotated.").
+ */
+function secretWordOf(run: string): { readonly before: string; readonly after: string } | undefined {
+  const [, before = '', word = '', after = ''] = WORD_WRAPPING.exec(run) ?? []
+  return looksLikeSecretValue(word) ? { before, after } : undefined
 }
 
 /** A value is secret-looking when it is one word of 6+ characters that is not plain prose. */
