@@ -17,6 +17,7 @@ import { wipeVerb } from '../src/management/maintenance.ts'
 import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import type { ConfirmationBook, VerbContext, VerbDefinition, VerbOutcome } from '../src/routes/verb.ts'
 import { VERBS } from '../src/routes/verbs.ts'
+import { MASK } from '../src/text/privacy.ts'
 import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, oneRow, openMemory, writeFact, type MemoryHandle, type PartialFact } from './helpers/store.ts'
@@ -468,6 +469,24 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         await commit({ content }, seen['token'])
         const stored = factByValue('sk-abcdefghijklmnop1234')
         assert.deepEqual([stored.sensitivity, stored.modelUseAllowed], ['credential', false])
+      })
+
+      it('judges a record\'s value apart from its quote: a quoted password is refused, and a credential only the quote holds is masked', async () => {
+        const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+        const content = jsonl(
+          { subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', quote: 'the staging db password is Tr0ub4dor&3' },
+          { subject: 'staging db', property: 'host', value: 'db-2', quote: `the staging db host is db-2, deploy with ${token}` },
+        )
+        const seen = await preview({ content })
+        assert.deepEqual(seen['counts'], { new: 1, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 1 })
+        assert.deepEqual((seen['invalid'] as { line: number; reason: string }[]).map((entry) => entry.line), [1])
+        assert.match((seen['invalid'] as { reason: string }[])[0]?.reason ?? '', /"password" names a secret/u)
+        const done = await commit({ content }, seen['token'])
+        assert.equal(done.ok, true)
+        assert.equal(factByValue('db-2').quote, `the staging db host is db-2, deploy with ${MASK}`)
+        const stored = JSON.stringify([h.db().all('SELECT value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources')])
+        assert.equal(stored.includes('Tr0ub4dor'), false)
+        assert.equal(stored.includes(token), false)
       })
 
       it('puts a contradicting record into an open conflict group instead of replacing the current value', async () => {

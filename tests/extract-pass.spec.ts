@@ -126,6 +126,20 @@ for (const driver of DRIVERS) {
       assert.equal(refused?.length, 2)
     })
 
+    it('refuses a password the model quotes with its sentence, and masks it in the quote of a fact the same sentence carries', async () => {
+      const end = log.say('Remember: the staging db password is Tr0ub4dor&3 and the staging db host is db-2.')
+      model.answer({ facts: [
+        fact('staging db', 'password', 'Tr0ub4dor&3', 'the staging db password is Tr0ub4dor&3'),
+        fact('staging db', 'host', 'db-2', 'the staging db password is Tr0ub4dor&3 and the staging db host is db-2'),
+      ] })
+      assert.deepEqual(await pass(end), { kind: 'done' })
+      assert.deepEqual(facts().map((row) => [row.subject, row.property, row.value, row.evidence]), [['staging db', 'host', 'db-2', 'explicit_user']])
+      assert.deepEqual(ledger.recent(1)[0]?.refused.map((entry) => [entry.reason, entry.property]), [['credential', 'password']])
+      const stored = JSON.stringify([h.db().all('SELECT value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources'), h.db().all('SELECT rows FROM proposals')])
+      assert.equal(stored.includes('Tr0ub4dor'), false, stored)
+      assert.match(stored, /the staging db password is •+ and the staging db host is db-2/u)
+    })
+
     it('queues a candidate below the confidence floor as a proposal, and honours extractConfidenceMin', async () => {
       const end = log.say('Remember: the staging database is db-3 and the mail relay is relay-2.')
       model.answer({ facts: [fact('staging', 'database', 'db-3', 'the staging database is db-3', 0.5), fact('mail relay', 'host', 'relay-2', 'the mail relay is relay-2', 0.7)] })

@@ -237,7 +237,7 @@ export function maskRefusal(entry: RefusedCandidate): RefusedCandidate {
 
 /** The parts of a run that may carry a secret, masked: each value judged a credential is masked in the text too. */
 function maskRun(run: Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'>): Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'> {
-  // Judged by the scan alone: a value refused only for a credential in its quote may be ordinary text.
+  // Judged by the scan alone: a candidate refused for a credential in its subject may hold an ordinary value.
   const known = run.refused.flatMap((entry) => (entry.value !== undefined && isCredential(entry.property, entry.value) ? [entry.value] : []))
   const mask = (text: string | null): string | null => (text === null ? null : maskCredentials(text, known))
   return { refused: run.refused.map(maskRefusal), textSent: mask(run.textSent), note: mask(run.note), error: mask(run.error) }

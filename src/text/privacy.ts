@@ -2,7 +2,7 @@
  * Pure privacy scan: does a fact carry a credential (refused, or stored masked) or personal data (stored, but
  * withheld from the model)? Patterns favour catching secrets over sparing odd-looking identifiers, except for
  * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets. The same patterns mask the
- * credentials inside free text.
+ * credentials inside free text, such as a fact's quote.
  */
 import type { Sensitivity } from '../types.ts'
 
@@ -66,11 +66,34 @@ const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
 /**
  * Scan one fact for sensitive content.
  * @param property - the fact's property (its name can make a value a credential, phone or ID number).
- * @param value - the value, and any quote, to scan.
+ * @param value - the text to scan: a value, a subject or any free text.
+ * @param noun - what the text is, for the finding's reason.
  * @returns the strongest finding (credential before personal data), or `undefined` when clean.
  */
-export function scanPrivacy(property: string, value: string): PrivacyFinding | undefined {
-  return findCredential(property, value) ?? findPersonalData(property, value)
+export function scanPrivacy(property: string, value: string, noun = 'value'): PrivacyFinding | undefined {
+  return findCredential(property, value, noun) ?? findPersonalData(property, value, noun)
+}
+
+/** A fact's quote as the fact may keep it, and the personal data it still holds. */
+export interface QuoteScan {
+  /** The quote with every credential in it masked. */
+  readonly quote: string
+  /** Personal data in the masked quote, which makes the fact as sensitive as if its value held it. */
+  readonly finding: PrivacyFinding | undefined
+}
+
+/**
+ * Scan a fact's quote. A quote is where a fact came from, not the fact: a credential inside it is masked, in every
+ * mode of `refuseCredentials`, instead of refusing or hiding a value that holds none, while personal data stays (it
+ * is the user's own) and marks the fact sensitive. Only the quote's content is judged; the fact's property names its
+ * value, not the quote.
+ * @param quote - the quote as given.
+ * @param known - values judged credentials (the fact's own value, when it is one), masked wherever they occur.
+ * @returns the masked quote and what personal data it holds.
+ */
+export function scanQuote(quote: string, known: readonly string[]): QuoteScan {
+  const masked = maskCredentials(quote, known)
+  return { quote: masked, finding: findPersonalData('', masked, 'quote') }
 }
 
 /**
@@ -98,38 +121,38 @@ export function maskCredentials(text: string, known: readonly string[] = []): st
   return masked.replace(CARD, (digits) => (luhnValid(digits.replace(/\D/gu, '')) ? MASK : digits))
 }
 
-function findCredential(property: string, value: string): PrivacyFinding | undefined {
+function findCredential(property: string, value: string, noun: string): PrivacyFinding | undefined {
   for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
-    if (pattern.test(value)) return { sensitivity: 'credential', reason: `the value looks like ${reason}` }
+    if (pattern.test(value)) return { sensitivity: 'credential', reason: `the ${noun} looks like ${reason}` }
   }
   if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
-    return { sensitivity: 'credential', reason: `"${property}" names a secret and the value looks like one` }
+    return { sensitivity: 'credential', reason: `"${property}" names a secret and the ${noun} looks like one` }
   }
   for (const match of value.matchAll(NAMED_SECRET)) {
-    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: 'the value names a password or key and gives it' }
+    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
   }
   for (const token of value.match(WORD) ?? []) {
-    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: 'the value holds a long random-looking token' }
+    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
   }
   for (const match of value.matchAll(CARD)) {
-    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: 'the value holds a payment card number' }
+    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: `the ${noun} holds a payment card number` }
   }
   return undefined
 }
 
-function findPersonalData(property: string, value: string): PrivacyFinding | undefined {
-  if (EMAIL.test(value)) return { sensitivity: 'email', reason: 'the value holds an email address' }
+function findPersonalData(property: string, value: string, noun: string): PrivacyFinding | undefined {
+  if (EMAIL.test(value)) return { sensitivity: 'email', reason: `the ${noun} holds an email address` }
   for (const match of value.matchAll(CN_ID)) {
-    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: 'the value holds a resident ID number' }
+    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: `the ${noun} holds a resident ID number` }
   }
   if (US_SSN.test(value) || (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))) {
-    return { sensitivity: 'id_number', reason: 'the value holds an ID number' }
+    return { sensitivity: 'id_number', reason: `the ${noun} holds an ID number` }
   }
   if (CN_MOBILE.test(value) || INTL_PHONE.test(value) || NANP_PHONE.test(value)) {
-    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
   }
   if (PHONE_PROPERTY.test(property) && (value.match(/\d/gu)?.length ?? 0) >= 7) {
-    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
   }
   return undefined
 }
