@@ -1,13 +1,14 @@
 /**
  * Pure preparation of a write: normalize the subject, property, qualifiers and value, compute the slot, claim and
- * evidence keys, run the privacy scan, and check the validity window. The store receives only prepared writes.
+ * evidence keys, run the privacy scan, and check the validity window. The store receives only prepared writes, and
+ * their quotes hold no credential in clear.
  */
 import { dateArgumentInstant } from './text/dates.ts'
 import { extractIdentifiers } from './text/identifiers.ts'
 import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
 } from './text/normalize.ts'
-import { scanPrivacy } from './text/privacy.ts'
+import { scanPrivacy, scanQuote } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
 
@@ -41,6 +42,7 @@ export interface PreparedWrite {
   readonly mayReplace: boolean
   readonly origin: Origin
   readonly anchor: Anchor | null
+  /** The quote with every credential in it masked (the value too, when the value is a credential). */
   readonly quote: string | null
   /** Terms for the full-text index. */
   readonly terms: string
@@ -108,15 +110,22 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   if (validTo !== null && validTo <= validFrom) return refuse('valid_to must be later than valid_from')
   if (validTo !== null && validTo <= now) return refuse('valid_to is already in the past; nothing current to store')
 
-  const quote = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
-  const finding = scanPrivacy(property, [value, quote ?? ''].join('\n')) ?? scanPrivacy(subject, '')
-  if (finding?.sensitivity === 'credential' && policy.refuseCredentials) {
-    return { ok: false, code: 'credential_refused', message: `refused: ${finding.reason}; credentials are never stored` }
+  // The value is judged alone with its property, so no quote around it can hide it from the property rule, and the
+  // subject as plain text. The quote is masked, not judged for credentials (see scanQuote): the patterns that judge a
+  // subject mask it there anyway, and a value that is a credential only by its property's name is masked by name.
+  const ofValue = scanPrivacy(property, value)
+  const own = ofValue ?? scanPrivacy('', subject, 'subject')
+  if (own?.sensitivity === 'credential' && policy.refuseCredentials) {
+    return { ok: false, code: 'credential_refused', message: `refused: ${own.reason}; credentials are never stored` }
   }
+  const isCredential = own?.sensitivity === 'credential'
+  const given = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
+  const quoted = given === null ? undefined : scanQuote(given, ofValue?.sensitivity === 'credential' ? [value] : [])
+  const quote = quoted?.quote ?? null
+  const finding = own ?? quoted?.finding
   const qualifiers = tidyQualifiers(input.qualifiers)
   const qualifierKey = canonicalQualifiers(qualifiers)
   const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey)
-  const isCredential = finding?.sensitivity === 'credential'
   return {
     ok: true,
     write: {

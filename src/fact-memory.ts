@@ -75,8 +75,9 @@ export class FactMemory {
   }
 
   /**
-   * Open the store in `dataDir` (closing any other), then advance scheduled and expired facts once. A failure
-   * is kept as the reason every later call answers `unavailable`; it never throws.
+   * Open the store in `dataDir` (closing any other), mask run-log rows kept from before the log was masked, then
+   * advance scheduled and expired facts once. A failure closes the store again and is kept as the reason every
+   * later call answers `unavailable`; it never throws.
    * @param dataDir - absolute data directory.
    */
   open(dataDir: string): void {
@@ -91,8 +92,10 @@ export class FactMemory {
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
+      stores.extract.maskOldRuns()
       this.advance()
     } catch (error) {
+      this.close()
       const { code, message } = toPublicError(error instanceof FactMemoryError ? error : new FactMemoryError('storage_unavailable',
         `the fact store at ${dataDir} could not be opened`, { cause: error }))
       this.state = { kind: 'failed', dataDir, code, message }

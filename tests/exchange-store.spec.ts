@@ -6,7 +6,7 @@
  * and backup rotation.
  */
 import assert from 'node:assert/strict'
-import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Config } from '../src/config.ts'
@@ -17,6 +17,7 @@ import { wipeVerb } from '../src/management/maintenance.ts'
 import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import type { ConfirmationBook, VerbContext, VerbDefinition, VerbOutcome } from '../src/routes/verb.ts'
 import { VERBS } from '../src/routes/verbs.ts'
+import { MASK } from '../src/text/privacy.ts'
 import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, oneRow, openMemory, writeFact, type MemoryHandle, type PartialFact } from './helpers/store.ts'
@@ -192,6 +193,47 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const skipped = await exportFile({ backup: false })
         assert.equal(skipped['backup'], null)
         assert.equal(readdirSync(join(h.dataDir, 'backups')).length, 2)
+      })
+
+      it('rotates wipe and export backups together by the time they were taken, keeping the newest backupKeep', async () => {
+        open({ backupKeep: 5 })
+        for (let i = 0; i < 10; i += 1) {
+          await wipe()
+          clock.advance(SECOND)
+        }
+        const exports = []
+        for (let i = 0; i < 3; i += 1) {
+          exports.push(await exportFile())
+          clock.advance(SECOND)
+        }
+        const backups = readdirSync(join(h.dataDir, 'backups'))
+        assert.deepEqual(new Set(backups), new Set([
+          'memory-wipe-2026-03-01T09-00-08-000Z.db', 'memory-wipe-2026-03-01T09-00-09-000Z.db',
+          'memory-export-2026-03-01T09-00-10-000Z.db', 'memory-export-2026-03-01T09-00-11-000Z.db', 'memory-export-2026-03-01T09-00-12-000Z.db',
+        ]))
+        const last = exports[2]?.['backup'] as { path: string; relativePath: string }
+        assert.equal(last.relativePath, 'backups/memory-export-2026-03-01T09-00-12-000Z.db')
+        assert.ok(existsSync(last.path), 'the receipt names a file that exists')
+      })
+
+      it('never deletes the backup it has just written, even when an older one carries the same instant', async () => {
+        open({ backupKeep: 1 })
+        await wipe()
+        const answer = await exportFile()
+        const receipt = answer['backup'] as { path: string; relativePath: string }
+        assert.deepEqual(readdirSync(join(h.dataDir, 'backups')), ['memory-export-2026-03-01T09-00-00-000Z.db'])
+        assert.ok(existsSync(receipt.path))
+      })
+
+      it('leaves files in the backups directory alone when their name carries no time it took', async () => {
+        open({ backupKeep: 1 })
+        mkdirSync(join(h.dataDir, 'backups'), { recursive: true })
+        writeFileSync(join(h.dataDir, 'backups', 'memory-export-before-upgrade.db'), '')
+        for (let i = 0; i < 2; i += 1) {
+          await exportFile()
+          clock.advance(SECOND)
+        }
+        assert.deepEqual(readdirSync(join(h.dataDir, 'backups')).sort(), ['memory-export-2026-03-01T09-00-01-000Z.db', 'memory-export-before-upgrade.db'])
       })
 
       it('names a second export of the same instant apart instead of overwriting the first', async () => {
@@ -427,6 +469,24 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         await commit({ content }, seen['token'])
         const stored = factByValue('sk-abcdefghijklmnop1234')
         assert.deepEqual([stored.sensitivity, stored.modelUseAllowed], ['credential', false])
+      })
+
+      it('judges a record\'s value apart from its quote: a quoted password is refused, and a credential only the quote holds is masked', async () => {
+        const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+        const content = jsonl(
+          { subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', quote: 'the staging db password is Tr0ub4dor&3' },
+          { subject: 'staging db', property: 'host', value: 'db-2', quote: `the staging db host is db-2, deploy with ${token}` },
+        )
+        const seen = await preview({ content })
+        assert.deepEqual(seen['counts'], { new: 1, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 1 })
+        assert.deepEqual((seen['invalid'] as { line: number; reason: string }[]).map((entry) => entry.line), [1])
+        assert.match((seen['invalid'] as { reason: string }[])[0]?.reason ?? '', /"password" names a secret/u)
+        const done = await commit({ content }, seen['token'])
+        assert.equal(done.ok, true)
+        assert.equal(factByValue('db-2').quote, `the staging db host is db-2, deploy with ${MASK}`)
+        const stored = JSON.stringify([h.db().all('SELECT value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources')])
+        assert.equal(stored.includes('Tr0ub4dor'), false)
+        assert.equal(stored.includes(token), false)
       })
 
       it('puts a contradicting record into an open conflict group instead of replacing the current value', async () => {

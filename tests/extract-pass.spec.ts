@@ -16,6 +16,7 @@ import { FakeClock } from './helpers/fake-clock.ts'
 import { assistantSays, toolResult, turnEnd, turnStart, userSays } from './helpers/session-events.ts'
 import { ORDER, RED_TEAM } from './helpers/red-team.ts'
 import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 /** A model that answers from a script and remembers what it was sent. */
 class ScriptedModel implements ExtractionModel {
@@ -125,6 +126,20 @@ for (const driver of DRIVERS) {
       assert.equal(refused?.length, 2)
     })
 
+    it('refuses a password the model quotes with its sentence, and masks it in the quote of a fact the same sentence carries', async () => {
+      const end = log.say('Remember: the staging db password is Tr0ub4dor&3 and the staging db host is db-2.')
+      model.answer({ facts: [
+        fact('staging db', 'password', 'Tr0ub4dor&3', 'the staging db password is Tr0ub4dor&3'),
+        fact('staging db', 'host', 'db-2', 'the staging db password is Tr0ub4dor&3 and the staging db host is db-2'),
+      ] })
+      assert.deepEqual(await pass(end), { kind: 'done' })
+      assert.deepEqual(facts().map((row) => [row.subject, row.property, row.value, row.evidence]), [['staging db', 'host', 'db-2', 'explicit_user']])
+      assert.deepEqual(ledger.recent(1)[0]?.refused.map((entry) => [entry.reason, entry.property]), [['credential', 'password']])
+      const stored = JSON.stringify([h.db().all('SELECT value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources'), h.db().all('SELECT rows FROM proposals')])
+      assert.equal(stored.includes('Tr0ub4dor'), false, stored)
+      assert.match(stored, /the staging db password is •+ and the staging db host is db-2/u)
+    })
+
     it('queues a candidate below the confidence floor as a proposal, and honours extractConfidenceMin', async () => {
       const end = log.say('Remember: the staging database is db-3 and the mail relay is relay-2.')
       model.answer({ facts: [fact('staging', 'database', 'db-3', 'the staging database is db-3', 0.5), fact('mail relay', 'host', 'relay-2', 'the mail relay is relay-2', 0.7)] })
@@ -133,6 +148,25 @@ for (const driver of DRIVERS) {
       const run = ledger.recent(1)[0]
       assert.deepEqual([run?.written, run?.review, run?.proposalIds.length], [0, 2, 2])
       assert.equal(Number(h.db().get("SELECT count(*) AS n FROM proposals WHERE status = 'pending'")?.['n']), 2)
+    })
+
+    it('counts only cards still pending after the pass: a candidate matching a card the user already decided is not "to review"', async () => {
+      const first = log.say('Remember: the staging database is db-3 and the mail relay is relay-2.')
+      const candidates = { facts: [fact('staging', 'database', 'db-3', 'the staging database is db-3', 0.5), fact('mail relay', 'host', 'relay-2', 'the mail relay is relay-2', 0.5)] }
+      model.answer(candidates)
+      await pass(first)
+      const [rejected, kept] = ledger.recent(1)[0]?.proposalIds ?? []
+      const opened = h.memory.storeSet()
+      if (!('stores' in opened) || rejected === undefined || kept === undefined) throw new Error('the first pass queued no cards')
+      opened.stores.proposals.setStatus(rejected, 'rejected', h.clock.iso())
+
+      const second = log.say('Again: the staging database is db-3 and the mail relay is relay-2.')
+      model.answer(candidates)
+      await pass(second)
+      const run = ledger.recent(1)[0]
+      assert.deepEqual([run?.written, run?.review, run?.proposalIds], [0, 1, [kept]])
+      assert.deepEqual(run?.refused.map((entry) => entry.value), ['db-3'], 'the candidate is accounted for as not landing')
+      assert.equal(opened.stores.proposals.get(rejected)?.status, 'rejected')
     })
 
     it('without a signal calls no model and keeps the cursor, then reads the gathered text after three turns', async () => {
@@ -241,6 +275,56 @@ for (const driver of DRIVERS) {
       const end = log.say('Remember: the queue broker is rabbit-3.')
       const result = await runPass(request(end), { memory: h.memory, config: h.config, events: log.events, model: { unavailable: 'no model route' }, clock: h.clock })
       assert.deepEqual(result, { kind: 'failed', error: 'no model route' })
+    })
+  })
+}
+
+for (const driver of DRIVERS) {
+  describe(`the run log of a pass keeps credentials masked (${driver})`, () => {
+    const password = 'Tr0ub4dor&3'
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+    const invented = 'sk-live-AbCdEf0123456789xyzQ'
+    let harness: VerbHarness
+    beforeEach(() => {
+      harness = verbHarness(driver, { autoExtract: true })
+      const opened = harness.h.memory.storeSet()
+      if (!('stores' in opened)) throw new Error('store not open')
+      opened.stores.extract.advance('session-1', 0, harness.clock.iso())
+    })
+    afterEach(() => harness.dispose())
+
+    it('masks a refused credential and the secrets in the text it sent, in the stored row and in queue and extract-run', async () => {
+      const log = new Log()
+      const end = log.say(`Remember: the staging db password: ${password} and the deploy token is ${token}; billing-api runs on port 7801.`)
+      const model = new ScriptedModel().answer({ facts: [
+        fact('staging db', 'password', password, `the staging db password: ${password}`),
+        fact('deploy', 'token', token, `the deploy token is ${token}`),
+        fact('deploy', 'key', invented, `the deploy key is ${invented}`),
+        fact('billing-api', 'port', '7801', 'billing-api runs on port 7801'),
+      ] })
+      const { h } = harness
+      assert.deepEqual(await runPass({ sessionId: 'session-1', endSeq: end, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
+        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock }), { kind: 'done' })
+      assert.match(model.requests[0]?.user ?? '', /Tr0ub4dor&3/u, 'the model itself was sent the conversation')
+
+      const secrets = [password, token, invented]
+      const leaks = (what: string, text: string): void => {
+        for (const secret of secrets) assert.equal(text.includes(secret), false, `${what} holds ${secret}`)
+      }
+      const row = h.db().get('SELECT refused, text_sent, note, error FROM extract_runs ORDER BY id DESC LIMIT 1') ?? {}
+      leaks('the stored row', JSON.stringify(row))
+
+      const queue = await harness.ok('queue', {})
+      leaks('queue', JSON.stringify(queue))
+      const [recent] = queue['recent'] as { id: number; written: number; refused: { reason: string; subject?: string; property?: string; value?: string }[] }[]
+      assert.equal(recent?.written, 1)
+      assert.deepEqual(recent?.refused.map((entry) => [entry.reason, entry.subject, entry.property, entry.value === undefined]),
+        [['credential', 'staging db', 'password', false], ['credential', 'deploy', 'token', false], ['quote_not_in_input', 'deploy', 'key', false]])
+
+      const detail = await harness.ok('extract-run', { id: recent?.id })
+      leaks('extract-run', JSON.stringify(detail))
+      const sent = (detail['run'] as { textSent: string }).textSent
+      assert.match(sent, /Remember: the staging db password: \S+ and the deploy token is \S+; billing-api runs on port 7801\./u)
     })
   })
 }

@@ -402,6 +402,15 @@ describe('captureRules: refusals', () => {
     ]) assert.deepEqual(captureRules(text), [], text)
   })
 
+  it('takes nothing from a clause whose other half states a password, so no quote carries it', () => {
+    for (const text of [
+      'Remember: the staging db password is Tr0ub4dor&3 and the staging host is db-2.',
+      'The staging host is db-2 and its password is Tr0ub4dor&3.',
+      '测试环境的主机是 db-2，密码是Xy9kP2mQ7',
+    ]) assert.deepEqual(captureRules(text), [], text)
+    assert.deepEqual(triples('The staging host is db-2 and its password is rotated.'), ['staging · host · db-2'])
+  })
+
   it('ignores statements inside fenced code', () => {
     assert.deepEqual(captureRules('look:\n```\nthe staging host is db-2\n```'), [])
   })

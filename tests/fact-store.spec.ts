@@ -16,6 +16,7 @@ import { MemoryRuntime } from '../src/runtime.ts'
 import type { SqlValue } from '../src/store/connection.ts'
 import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
+import { MASK } from '../src/text/privacy.ts'
 import type { FactInput } from '../src/types.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
 import {
@@ -325,6 +326,74 @@ for (const driver of DRIVERS) {
       const fact = writeFact(h.memory, h.config, { subject: '运维团队', property: 'contact', value: 'ops-team@example.com' })
       assert.equal(fact.sensitivity, 'email')
       assert.equal(fact.modelUseAllowed, true)
+    })
+
+    /** Every stored copy of a fact's quote and any proposal rows, as one text to search for a secret. */
+    const storedText = (): string => JSON.stringify([
+      h.db().all('SELECT subject, value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources'), h.db().all('SELECT rows FROM proposals'),
+    ])
+    const quotedPassword = { subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', quote: 'the staging db password is Tr0ub4dor&3' }
+
+    it('refuses a password written with the sentence it came from as its quote, as it refuses the bare value', () => {
+      const generation = h.memory.status().generation
+      for (const input of [
+        { ...quotedPassword, quote: undefined },
+        quotedPassword,
+        { ...quotedPassword, confidence: 0.5 },
+        { subject: 'OpenAI account', property: 'api key', value: 'Zx9Qw7Er', quote: 'our OpenAI api key is Zx9Qw7Er', evidence: 'explicit_user' as const },
+      ]) {
+        assert.equal(expectKind(write(h.memory, h.config, input), 'refused').code, 'credential_refused', JSON.stringify(input))
+      }
+      assert.equal(count(h.db(), 'SELECT count(*) AS n FROM facts'), 0)
+      assert.equal(count(h.db(), 'SELECT count(*) AS n FROM proposals'), 0)
+      assert.equal(h.memory.status().generation, generation)
+    })
+
+    it('stores a quoted password as a credential, never model-usable, with the secret masked in its quote, when refuseCredentials is off', () => {
+      const config = h.reconfigure({ refuseCredentials: false })
+      const fact = expectKind(write(h.memory, config, quotedPassword), 'saved').fact
+      assert.equal(fact.sensitivity, 'credential')
+      assert.equal(fact.modelUseAllowed, false)
+      assert.equal(fact.quote, `the staging db password is ${MASK}`)
+      assert.equal(expectKind(write(h.memory, config, { ...quotedPassword, subject: 'prod db', quote: 'the prod db password is Tr0ub4dor&3', confidence: 0.5 }), 'proposed').kind, 'proposed')
+      const stored = storedText()
+      assert.equal(stored.split('Tr0ub4dor&3').length - 1, 2, 'only the two values keep the secret, neither quote does')
+      const terms = String(oneRow(h.db(), 'SELECT terms FROM facts_fts WHERE rowid = ?', fact.id)['terms'])
+      assert.doesNotMatch(terms, /tr0ub4dor/iu)
+      assert.equal(h.memory.search({ query: 'staging db password', limit: 5, asOf: undefined }, config).outcome, 'not_found')
+    })
+
+    it('masks a credential that only the quote carries and stores the fact as an ordinary one, whatever refuseCredentials says', () => {
+      for (const [subject, refuseCredentials] of [['staging', true], ['preview', false]] as const) {
+        const config = h.reconfigure({ refuseCredentials })
+        const fact = writeFact(h.memory, config, {
+          subject, property: 'host', value: 'db-2',
+          quote: `the ${subject} host is db-2, its password is Tr0ub4dor&3; deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789`,
+        })
+        assert.equal(fact.sensitivity, null)
+        assert.equal(fact.modelUseAllowed, true)
+        assert.equal(fact.quote, `the ${subject} host is db-2, its password is ${MASK}; deploy with ${MASK}`)
+      }
+      const stored = storedText()
+      assert.equal(stored.includes('Tr0ub4dor'), false)
+      assert.equal(stored.includes('ghp_'), false)
+      const found = h.memory.search({ query: 'staging host', limit: 5, asOf: undefined }, h.config)
+      assert.deepEqual(found.results[0]?.values.map((row) => [row.value, row.quote]), [['db-2', `the staging host is db-2, its password is ${MASK}; deploy with ${MASK}`]])
+    })
+
+    it('marks a fact sensitive when only its quote carries personal data, keeping that quote as said', () => {
+      const quote = 'the ops on-call owner is Alice, reach her at alice@example.com'
+      const fact = writeFact(h.memory, h.config, { subject: 'ops on-call', property: 'owner', value: 'Alice', quote })
+      assert.equal(fact.sensitivity, 'email')
+      assert.equal(fact.quote, quote)
+      assert.equal(h.memory.search({ query: 'ops on-call owner', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
+      assert.doesNotMatch(h.memory.directory(h.config), /Alice/u)
+    })
+
+    it('scans the subject too: an email address there is personal data and a token there is a credential', () => {
+      assert.equal(writeFact(h.memory, h.config, { subject: 'alice@example.com', property: 'role', value: 'admin' }).sensitivity, 'email')
+      const token = expectKind(write(h.memory, h.config, { subject: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', property: 'owner', value: 'ci' }), 'refused')
+      assert.equal(token.code, 'credential_refused')
     })
 
     it('stores a future value as scheduled and promotes it once the clock passes its start, ending the old value there', () => {

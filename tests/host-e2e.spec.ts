@@ -130,6 +130,18 @@ describe('memory tools in a real DSH host', () => {
     assert.doesNotMatch(directoryOf(lastRequest), /sk-live/u)
   })
 
+  it('a password written with the sentence it came from as its quote is refused and never stored', async () => {
+    const before = storeGeneration()
+    const sentence = 'the staging db password is Tr0ub4dor&3'
+    const { toolResults, lastRequest } = await converse(sentence,
+      write({ subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', evidence: 'explicit_user', quote: sentence }),
+      search({ query: 'staging db password' }), reply)
+    assert.match(toolResults[0] ?? '', /^outcome: refused\n.*"password" names a secret/su)
+    assert.match(toolResults[1] ?? '', /^outcome: not_found\n/u)
+    assert.equal(storeGeneration(), before)
+    assert.doesNotMatch(directoryOf(lastRequest), /Tr0ub4dor/u)
+  })
+
   it('an email is stored but absent from the directory and from search', async () => {
     const saved = await converse('my email is alice@example.com',
       write({ subject: 'user', property: 'email', value: 'alice@example.com', evidence: 'explicit_user', quote: 'my email is alice@example.com' }),

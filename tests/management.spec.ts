@@ -318,6 +318,23 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(v.h.memory.search({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
       })
 
+      it('re-runs the privacy scan on apply with the quote beside the value, so a quoted password queued while credentials were allowed is refused once they are not', async () => {
+        v.h.reconfigure({ refuseCredentials: false })
+        const answer = v.h.memory.write({
+          subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', quote: 'the staging db password is Tr0ub4dor&3',
+          evidence: 'observed', origin: 'tool', confidence: 0.3,
+        }, v.h.config)
+        assert.equal(answer.kind, 'proposed')
+        const id = answer.kind === 'proposed' ? answer.proposalId : 0
+        assert.equal(JSON.stringify(await card(id)).includes('Tr0ub4dor'), false, 'the card shows neither the value nor the quote in clear')
+        v.h.reconfigure({ refuseCredentials: true })
+        const outcome = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        assert.equal(!outcome.ok && outcome.code, 'refused')
+        const skipped = (outcome.ok ? [] : outcome.details?.['skippedRefused'] ?? []) as { reason: string }[]
+        assert.match(skipped[0]?.reason ?? '', /"password" names a secret/u)
+        assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM facts')?.['n']), 0)
+      })
+
       it('revises a row as a new revision, re-validated, and refuses a page holding the old revision', async () => {
         const id = propose('Asia/Shanghai')
         const revised = await v.ok('proposal-revise', fence({ id, revision: 1, value: 'Asia/Tokyo' }))

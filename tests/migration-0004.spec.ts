@@ -1,47 +1,57 @@
 /**
- * Upgrading a version-3 store: migration 0004 keeps every proposal card as it was, lets a change whose card is closed
- * get a fresh card, and still refuses a second pending card for the same change.
+ * Upgrading a version-3 store: the run log's rows from before masking (a refused credential in clear, secrets in the
+ * text a pass sent) end up masked once the store opens, and everything else about them stays.
  */
 import assert from 'node:assert/strict'
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
+import { FactMemory } from '../src/fact-memory.ts'
 import { Database } from '../src/store/database.ts'
-import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { removeDir, tempDir } from './helpers/store.ts'
+import { defaultMigrationsDir } from '../src/store/migrate.ts'
+import { FakeClock } from './helpers/fake-clock.ts'
+import { DRIVERS, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
-const CARD = `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at, decided_at)
-  VALUES (?, 'add_fact', ?, 'inferred', '[]', ?, ?, ?)`
+const PASSWORD = 'Tr0ub4dor&3'
+const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`migration 0004 (${driver})`, () => {
-    it('upgrades a version-3 store in place: cards stay, a closed card\'s change can be queued afresh, one pending card per change', () => {
+    it('masks the credentials of run-log rows written before it, in the refused list and the text sent, once the store opens', () => {
       const root = tempDir()
       try {
         const v3 = join(root, 'migrations-v3')
         mkdirSync(v3)
-        for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= 3)) {
-          copyFileSync(join(defaultMigrationsDir(), migration.name), join(v3, migration.name))
-        }
+        for (const file of ['0001-facts.sql', '0002-management.sql', '0003-extraction.sql']) copyFileSync(join(defaultMigrationsDir(), file), join(v3, file))
         const dataDir = join(root, 'data')
         const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v3 })
-        old.run(CARD, 'fp-stale', 'stale', now, now, now)
-        old.run(CARD, 'fp-pending', 'pending', now, now, null)
-        assert.throws(() => old.run(CARD, 'fp-stale', 'pending', now, now, null), /UNIQUE/u, 'version 3 holds one card per change')
-        assert.equal(Number(old.get('PRAGMA user_version')?.['user_version']), 3)
+        const refused = [
+          { reason: 'credential', subject: 'staging db', property: 'password', value: PASSWORD },
+          { reason: 'quote_not_in_input', subject: 'deploy', property: 'token', value: TOKEN },
+          { reason: 'duplicate', subject: 'billing-api', property: 'port', value: '7801' },
+        ]
+        const text = `USER: the staging db password is ${PASSWORD}, the deploy token is ${TOKEN}, billing-api runs on port 7801`
+        old.run(`INSERT INTO extract_runs (session_id, trigger, decision, text_sent, refused, written, started_at, finished_at)
+          VALUES ('session-1', 'turn', 'extracted', ?, ?, 1, ?, ?)`, text, JSON.stringify(refused), now, now)
         old.close()
 
-        const upgraded = Database.open({ dataDir, driver, now: () => now })
+        const memory = new FactMemory({ clock: new FakeClock(now), driver })
+        memory.open(dataDir)
         try {
-          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), readMigrations(defaultMigrationsDir()).length)
-          const cards = upgraded.all('SELECT fingerprint, status, decided_at FROM proposals ORDER BY id').map((row) => [row['fingerprint'], row['status'], row['decided_at']])
-          assert.deepEqual(cards, [['fp-stale', 'stale', now], ['fp-pending', 'pending', null]])
-          upgraded.run(CARD, 'fp-stale', 'pending', now, now, null)
-          assert.throws(() => upgraded.run(CARD, 'fp-pending', 'pending', now, now, null), /UNIQUE/u)
-          assert.equal(Number(upgraded.get(`SELECT count(*) AS n FROM proposals WHERE fingerprint = 'fp-stale'`)?.['n']), 2)
+          const opened = memory.storeSet()
+          if (!('stores' in opened)) throw new Error('the upgraded store did not open')
+          const row = opened.stores.db.get('SELECT refused, text_sent FROM extract_runs') ?? {}
+          for (const secret of [PASSWORD, TOKEN]) assert.equal(JSON.stringify(row).includes(secret), false, `the row still holds ${secret}`)
+          const [run] = opened.stores.extract.recent(1)
+          assert.deepEqual(run?.refused.map((entry) => [entry.reason, entry.subject, entry.property, entry.value === PASSWORD || entry.value === TOKEN]), [
+            ['credential', 'staging db', 'password', false], ['quote_not_in_input', 'deploy', 'token', false], ['duplicate', 'billing-api', 'port', false],
+          ])
+          assert.equal(run?.refused[2]?.value, '7801', 'an ordinary value stays')
+          assert.match(String(row['text_sent']), /^USER: the staging db password is .+, the deploy token is .+, billing-api runs on port 7801$/u)
+          assert.equal(run?.written, 1)
         } finally {
-          upgraded.close()
+          memory.close()
         }
       } finally {
         removeDir(root)

@@ -1,7 +1,8 @@
-// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose.
+// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose,
+// and maskCredentials masks the same credentials inside free text.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { scanPrivacy } from '../src/text/privacy.ts'
+import { MASK, maskCredentials, scanPrivacy } from '../src/text/privacy.ts'
 
 /** A checksum-valid 18-character Chinese resident ID built from its first 17 digits. */
 function residentId(first17: string): string {
@@ -79,6 +80,13 @@ describe('scanPrivacy: credentials', () => {
     assert.equal(sensitivityOf('note', 'build 1234-5678-9012-3456'), null)
   })
 
+  it('detects a password, token or key that a sentence names and gives: "the staging db password is Tr0ub4dor&3"', () => {
+    assert.equal(sensitivityOf('note', 'the staging db password is Tr0ub4dor&3'), 'credential')
+    assert.equal(sensitivityOf('note', 'The deploy token was `Qx7-rotating-2026`.'), 'credential')
+    assert.equal(sensitivityOf('备注', '生产库的密码是Xy9kP2mQ7，别外传'), 'credential')
+    assert.match(scanPrivacy('note', 'our api key is Zx9Qw7Er')?.reason ?? '', /names a password or key/u)
+  })
+
   it('detects a long random mixed-case token', () => {
     assert.equal(sensitivityOf('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6'), 'credential')
     assert.match(scanPrivacy('note', 'aZ3kQ9mX2pL7vB4nR8tY1wE6')?.reason ?? '', /random-looking token/u)
@@ -103,6 +111,14 @@ describe('scanPrivacy: not credentials', () => {
   it('leaves a "password policy" of "rotate every 90 days" alone', () => {
     assert.equal(sensitivityOf('password policy', 'rotate every 90 days'), null)
     assert.equal(sensitivityOf('note', 'password policy: rotate every 90 days'), null)
+  })
+
+  it('leaves a sentence alone when the word after its named secret is plain prose', () => {
+    assert.equal(sensitivityOf('note', 'the password is required for every deploy'), null)
+    assert.equal(sensitivityOf('note', 'the api key is in the vault'), null)
+    assert.equal(sensitivityOf('note', 'the token is valid for 30 days.'), null)
+    assert.equal(sensitivityOf('note', 'the token was rotated.'), null)
+    assert.equal(sensitivityOf('备注', '密码是每季度更换一次'), null)
   })
 
   it('leaves a plain word under a secret-named property alone', () => {
@@ -164,5 +180,45 @@ describe('scanPrivacy: personal data', () => {
 
   it('prefers a credential over personal data when a value carries both', () => {
     assert.equal(sensitivityOf('note', 'alice@example.com sk-abcdefghijklmnop1234'), 'credential')
+  })
+})
+
+describe('maskCredentials: credentials inside free text', () => {
+  it('masks every credential the scan detects, keeping the name of an assignment, a bearer and a URL\'s user', () => {
+    const text = [
+      'USER: deploy with sk-proj-AbCdEf0123456789xyz and ghp_abcdefghijklmnopqrstuvwxyz0123456789 please',
+      'the db password: hunter22x, 数据库密码：abc12345',
+      'curl -H "Authorization: Bearer abcdefghijklmnop0123456789" https://deploy:s3cretpass@db.example.com/x',
+      'card 4111 1111 1111 1111, session 9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js',
+    ].join('\n')
+    const masked = maskCredentials(text)
+    for (const secret of ['sk-proj-AbCdEf', 'ghp_abc', 'hunter22x', 'abc12345', 'abcdefghijklmnop0123456789', 's3cretpass', '4111 1111', '9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js']) {
+      assert.equal(masked.includes(secret), false, secret)
+    }
+    assert.match(masked, new RegExp(`password: ${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`数据库密码：${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`Bearer ${MASK}`, 'u'))
+    assert.match(masked, new RegExp(`https://deploy:${MASK}@db\\.example\\.com/x`, 'u'))
+    assert.equal(maskCredentials(masked), masked, 'masking masked text changes nothing')
+  })
+
+  it('masks a whole private key block, not just its header', () => {
+    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1x/2+abc\nq9Zr/8+Yt==\n-----END RSA PRIVATE KEY-----'
+    assert.equal(maskCredentials(`key:\n${key}\nend`), `key:\n${MASK}\nend`)
+  })
+
+  it('masks a secret a sentence names and gives, keeping the sentence and its punctuation', () => {
+    assert.equal(maskCredentials('the staging db password is Tr0ub4dor&3.'), `the staging db password is ${MASK}.`)
+    assert.equal(maskCredentials('生产库的密码是Xy9kP2mQ7，别外传'), `生产库的密码是${MASK}，别外传`)
+    assert.equal(maskCredentials('the token was rotated.'), 'the token was rotated.')
+  })
+
+  it('masks each known credential value wherever it occurs, even one no pattern catches', () => {
+    assert.equal(maskCredentials('staging logs in with Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']), `staging logs in with ${MASK}, yes ${MASK}`)
+  })
+
+  it('leaves ordinary text alone: digests, ports, versions, paths, dates and prose', () => {
+    const text = 'commit 3f786850e387550fdab836ed7e6dc881de23001b on port 7801, v1.2.3 at /var/cache/build since 2026-03-01; 支付服务的端口是七千八百零一号'
+    assert.equal(maskCredentials(text), text)
   })
 })

@@ -25,6 +25,7 @@ export interface LandingSource {
 /** What landing did. */
 export interface Landing {
   readonly factIds: readonly number[]
+  /** The cards pending review after landing, each once. */
   readonly proposalIds: readonly number[]
   readonly refused: readonly RefusedCandidate[]
 }
@@ -35,11 +36,13 @@ export interface Landing {
  * @param source - their text and origin.
  * @param memory - the store service.
  * @param config - the live configuration (extractConfidenceMin is the proposal floor).
- * @returns the facts written, the proposals queued and what was refused, with reasons.
+ * @returns the facts written, the cards pending review and what was refused, with reasons. A candidate the store
+ *   answered with a card that is not pending afterwards (the user already applied or rejected it, or it went stale)
+ *   is refused as `already_decided`, so only what awaits review is counted as such, whatever the store answers.
  */
 export function landCandidates(candidates: readonly Candidate[], source: LandingSource, memory: FactMemory, config: ResolvedConfig): Landing {
   const factIds: number[] = []
-  const proposalIds: number[] = []
+  const proposed: { readonly id: number; readonly shown: ReturnType<typeof shownOf> }[] = []
   const refused: RefusedCandidate[] = []
   for (const candidate of candidates) {
     const checked = checkCandidate(candidate, source.messages)
@@ -74,7 +77,7 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
         refused.push({ reason: 'duplicate', ...shown })
         break
       case 'proposed':
-        proposalIds.push(answer.proposalId)
+        proposed.push({ id: answer.proposalId, shown })
         break
       case 'refused':
         refused.push({ reason: answer.code === 'tombstoned' ? 'tombstoned' : answer.code === 'credential_refused' ? 'credential' : 'invalid', ...shown })
@@ -84,7 +87,17 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
         break
     }
   }
-  return { factIds, proposalIds, refused }
+  const pending = pendingCards(proposed.map((card) => card.id), memory)
+  for (const card of proposed) if (!pending.includes(card.id)) refused.push({ reason: 'already_decided', ...card.shown })
+  return { factIds, proposalIds: pending, refused }
+}
+
+/** The cards among `ids` that are pending now, each once, in first-seen order. */
+function pendingCards(ids: readonly number[], memory: FactMemory): number[] {
+  const opened = memory.storeSet()
+  if (!('stores' in opened)) return []
+  const { proposals } = opened.stores
+  return [...new Set(ids)].filter((id) => proposals.get(id)?.status === 'pending')
 }
 
 /**

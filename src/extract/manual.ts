@@ -7,7 +7,7 @@ import { isoNow, type Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import { sha256 } from '../text/normalize.ts'
-import type { RefusedCandidate } from '../store/extract-store.ts'
+import { maskRefusal, type RefusedCandidate } from '../store/extract-store.ts'
 import { checkCandidate, landCandidates } from './land.ts'
 import type { ExtractionModel } from './model-client.ts'
 import { readCandidates } from './read-candidates.ts'
@@ -79,7 +79,7 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
     factIds: landing.factIds, proposalIds: landing.proposalIds, note: notes.join('; ') || null, error: null,
     finishedAt: isoNow(deps.clock), durationMs: deps.clock.now() - started,
   })
-  return { ok: true, runId, model: deps.model.name, candidates: read.candidates, ...landing, notes }
+  return { ok: true, runId, model: deps.model.name, candidates: read.candidates, ...landing, refused: landing.refused.map(maskRefusal), notes }
 }
 
 /** The local checks a dry run can report without writing: quote anchoring and the shape gate. */

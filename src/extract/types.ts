@@ -90,6 +90,7 @@ export type CandidateRefusal =
   | 'credential'
   | 'tombstoned'
   | 'duplicate'
+  | 'already_decided'
   | 'merge_discarded'
 
 /** One model call's worth of conversation: whole messages, or pieces of one oversized message that keep its seq. */

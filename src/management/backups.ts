@@ -1,6 +1,6 @@
 /**
  * Consistent SQLite backups into <dataDir>/backups, taken before exports and before "Clear everything", with
- * rotation to the newest `backupKeep` files (0 keeps all).
+ * rotation to the newest `backupKeep` backups by the time each was taken (0 keeps all).
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,8 +16,14 @@ export interface BackupReceipt {
   readonly at: string
 }
 
+/** A backup's file name: its reason and the ISO instant it was taken, with `:` and `.` written as `-`. */
+const BACKUP_NAME = /^memory-(?:export|wipe)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u
+
 /**
- * Copy the live database to a new file. Reads only: the store's generation does not move.
+ * Copy the live database to a new file, then delete the oldest backups beyond `keep`, whatever their reason. A
+ * backup's time is the instant written into its name when it was taken (never the file's mtime, whose resolution
+ * varies); files whose name carries no such instant are not this plugin's and stay. The backup just written is
+ * always kept, also when an older one carries the same instant. Reads only: the store's generation does not move.
  * @param stores - the open stores.
  * @param reason - why (`export`, `wipe`), part of the file name.
  * @param now - ISO instant.
@@ -31,8 +37,8 @@ export async function takeBackup(stores: StoreSet, reason: 'export' | 'wipe', no
   const path = join(dir, name)
   await stores.db.backup(path)
   if (keep > 0) {
-    const files = readdirSync(dir).filter((file) => /^memory-(?:export|wipe)-.+\.db$/u.test(file)).sort()
-    for (const old of files.slice(0, Math.max(0, files.length - keep))) rmSync(join(dir, old), { force: true })
+    const older = backupsIn(dir).filter((backup) => backup.file !== name)
+    for (const old of older.slice(keep - 1)) rmSync(join(dir, old.file), { force: true })
   }
   return { path, relativePath: `${BACKUP_DIR}/${name}`, at: now }
 }
@@ -44,16 +50,31 @@ export async function takeBackup(stores: StoreSet, reason: 'export' | 'wipe', no
  */
 export function lastBackup(dataDir: string): { path: string; at: string } | null {
   const dir = join(dataDir, BACKUP_DIR)
+  const newest = backupsIn(dir)[0]
+  return newest === undefined ? null : { path: join(dir, newest.file), at: newest.at }
+}
+
+/**
+ * The backups in a directory, newest first by the instant in their names (ties by name, so the order is stable).
+ * @param dir - the backups directory.
+ * @returns each backup's file name and ISO time; empty when the directory does not exist.
+ */
+function backupsIn(dir: string): { file: string; at: string }[] {
   let files: string[]
   try {
     files = readdirSync(dir)
   } catch {
     // No backups directory yet: nothing was ever backed up.
-    return null
+    return []
   }
   const taken = files.flatMap((file) => {
-    const stamp = /^memory-(?:export|wipe)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u.exec(file)
-    return stamp === null ? [] : [{ path: join(dir, file), at: `${stamp[1]}T${stamp[2]}:${stamp[3]}:${stamp[4]}.${stamp[5]}Z` }]
+    const stamp = BACKUP_NAME.exec(file)
+    return stamp === null ? [] : [{ file, at: `${stamp[1]}T${stamp[2]}:${stamp[3]}:${stamp[4]}.${stamp[5]}Z` }]
   })
-  return taken.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))[0] ?? null
+  // The instants share one fixed-width ISO form, so comparing them as text compares them in time.
+  return taken.sort((a, b) => order(b.at, a.at) || order(b.file, a.file))
+}
+
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

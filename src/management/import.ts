@@ -24,7 +24,7 @@ import { importBody, type ImportBody } from '../routes/wire.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
 import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
-import { MASK } from './views.ts'
+import { MASK } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
 export const IMPORT_BODY_LIMIT = 17 * 1024 * 1024

@@ -11,7 +11,7 @@ import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalRevis
 import type { Proposal } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { ProposedRow } from '../types.ts'
-import { MASK } from './views.ts'
+import { MASK } from '../text/privacy.ts'
 
 /** proposals: the cards, newest first, with each row's current staleness. */
 export const proposalsVerb = verb({

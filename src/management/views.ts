@@ -1,12 +1,10 @@
 /** Pure JSON views of store rows for the page: camelCase, dates as ISO UTC, credential values always masked. */
 import type { ConflictGroupView, FactSource } from '../store/library-store.ts'
+import { MASK } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
 import type { FactView } from '../wire-types.ts'
 
 export type { FactView }
-
-/** What the page shows for a credential's value and quote. */
-export const MASK = '••••••••'
 
 /**
  * The page's view of a fact. Personal data is the user's own and is shown; a credential never is.

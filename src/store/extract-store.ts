@@ -1,8 +1,10 @@
 /**
  * ExtractStore: the extraction ledger — each session's cursor, the log of passes and the ranges parked after
  * repeated failures. Every write here is bookkeeping outside the user's memory, so it goes through
- * `Database.ledger` and never bumps the generation.
+ * `Database.ledger` and never bumps the generation. The log is a diagnostic, never a home for a secret: each run is
+ * masked before it is stored.
  */
+import { MASK, maskCredentials, scanPrivacy } from '../text/privacy.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 
@@ -114,17 +116,36 @@ export class ExtractStore {
    */
   record(run: ExtractRunRecord): number {
     return this.db.ledger(() => {
-      const text = run.textSent === null ? null : run.textSent.slice(0, RUN_TEXT_CAP)
+      // Masked before the cap, so a cut cannot leave half a secret the patterns no longer recognise.
+      const masked = maskRun(run)
+      const text = masked.textSent === null ? null : masked.textSent.slice(0, RUN_TEXT_CAP)
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO extract_runs (session_id, trigger, decision, start_seq, end_seq, turns, message_count, chunk_count, chars,
           text_sha256, text_sent, model, attempt, written, review, refused, fact_ids, proposal_ids, note, error, started_at,
-          finished_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          finished_at, duration_ms, masked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
         run.sessionId, run.trigger, run.decision, run.startSeq, run.endSeq, JSON.stringify(run.turns), run.messageCount,
         run.chunkCount, run.chars, run.textSha256, text, run.model, run.attempt, run.written, run.review,
-        JSON.stringify(run.refused), JSON.stringify(run.factIds), JSON.stringify(run.proposalIds), run.note, run.error,
+        JSON.stringify(masked.refused), JSON.stringify(run.factIds), JSON.stringify(run.proposalIds), masked.note, masked.error,
         run.startedAt, run.finishedAt, Math.max(0, Math.round(run.durationMs)))
       this.db.run('DELETE FROM extract_runs WHERE id <= ?', lastInsertRowid - RUN_LOG_KEEP)
       return lastInsertRowid
+    })
+  }
+
+  /**
+   * Mask the runs logged before the log was masked (migration 0004 marks them), once: their refused candidates and
+   * the text, note and error they kept go through the same masking as a new run.
+   * @returns how many runs were masked.
+   */
+  maskOldRuns(): number {
+    return this.db.ledger(() => {
+      const rows = this.db.all('SELECT id, refused, text_sent, note, error FROM extract_runs WHERE masked = 0')
+      for (const row of rows) {
+        const masked = maskRun({ refused: refusedOf(row['refused']), textSent: textOrNull(row['text_sent']), note: textOrNull(row['note']), error: textOrNull(row['error']) })
+        this.db.run('UPDATE extract_runs SET refused = ?, text_sent = ?, note = ?, error = ?, masked = 1 WHERE id = ?',
+          JSON.stringify(masked.refused), masked.textSent, masked.note, masked.error, Number(row['id']))
+      }
+      return rows.length
     })
   }
 
@@ -201,13 +222,42 @@ export class ExtractStore {
   }
 }
 
+/**
+ * A refused candidate as the log may keep it: its value masked whole when the store refused it as a credential or
+ * it looks like one for its property, and any credential inside its subject, property or value masked.
+ * @param entry - the refused candidate.
+ * @returns its masked copy.
+ */
+export function maskRefusal(entry: RefusedCandidate): RefusedCandidate {
+  const mask = (text: string | undefined): string | undefined => (text === undefined ? undefined : maskCredentials(text))
+  const { value } = entry
+  const secret = value !== undefined && (entry.reason === 'credential' || isCredential(entry.property, value))
+  return { ...entry, subject: mask(entry.subject), property: mask(entry.property), value: secret ? MASK : mask(value) }
+}
+
+/** The parts of a run that may carry a secret, masked: each value judged a credential is masked in the text too. */
+function maskRun(run: Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'>): Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'> {
+  // Judged by the scan alone: a candidate refused for a credential in its subject may hold an ordinary value.
+  const known = run.refused.flatMap((entry) => (entry.value !== undefined && isCredential(entry.property, entry.value) ? [entry.value] : []))
+  const mask = (text: string | null): string | null => (text === null ? null : maskCredentials(text, known))
+  return { refused: run.refused.map(maskRefusal), textSent: mask(run.textSent), note: mask(run.note), error: mask(run.error) }
+}
+
+function isCredential(property: string | undefined, value: string): boolean {
+  return scanPrivacy(property ?? '', value)?.sensitivity === 'credential'
+}
+
+function refusedOf(text: unknown): RefusedCandidate[] {
+  const parsed: unknown = JSON.parse(String(text ?? '[]'))
+  return Array.isArray(parsed) ? parsed as RefusedCandidate[] : []
+}
+
 function numbers(text: unknown): number[] {
   const parsed: unknown = JSON.parse(String(text ?? '[]'))
   return Array.isArray(parsed) ? parsed.filter((entry): entry is number => typeof entry === 'number') : []
 }
 
 function toRun(row: Row): ExtractRun {
-  const refused: unknown = JSON.parse(String(row['refused'] ?? '[]'))
   return {
     id: Number(row['id']),
     sessionId: textOrNull(row['session_id']),
@@ -225,7 +275,7 @@ function toRun(row: Row): ExtractRun {
     attempt: Number(row['attempt']),
     written: Number(row['written']),
     review: Number(row['review']),
-    refused: Array.isArray(refused) ? refused as RefusedCandidate[] : [],
+    refused: refusedOf(row['refused']),
     factIds: numbers(row['fact_ids']),
     proposalIds: numbers(row['proposal_ids']),
     note: textOrNull(row['note']),

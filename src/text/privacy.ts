@@ -1,9 +1,13 @@
 /**
  * Pure privacy scan: does a fact carry a credential (refused, or stored masked) or personal data (stored, but
  * withheld from the model)? Patterns favour catching secrets over sparing odd-looking identifiers, except for
- * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets.
+ * plain hex digests (commit ids, SHA-256 sums), which are identifiers, not secrets. The same patterns mask the
+ * credentials inside free text, such as a fact's quote.
  */
 import type { Sensitivity } from '../types.ts'
+
+/** What stands in for a credential wherever one would be shown or kept. */
+export const MASK = '••••••••'
 
 /** What the scan found, with a short reason a person can read. */
 export interface PrivacyFinding {
@@ -11,6 +15,10 @@ export interface PrivacyFinding {
   readonly reason: string
 }
 
+/**
+ * What a credential looks like, with the reason the scan gives. A capture group, where there is one, is the part
+ * that names the secret rather than being it (an assignment's key, a URL's scheme and user), kept when masking.
+ */
 const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/u, 'a private key block'],
   [/\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}/u, 'an API secret key (sk-…)'],
@@ -21,11 +29,25 @@ const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\bAIza[0-9A-Za-z_-]{35}\b/u, 'a Google API key'],
   [/\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/u, 'a Stripe key'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/u, 'a JSON web token'],
-  [/\bbearer\s+[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s:/@]+@/iu, 'a URL with an embedded password'],
-  [/(?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*\S{4,}/iu,
+  [/(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s:/@]+(?=@)/iu, 'a URL with an embedded password'],
+  [/((?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*)\S{4,}/iu,
     'a password or key assignment'],
 ]
+
+/** A whole private key block, from its header to its footer (or to the end of a text that was cut). */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/gu
+/** The words of a text, split as the scan splits a value. */
+const WORD = /[^\s"'`,;]+/gu
+
+/**
+ * A secret that prose names and gives: "the staging db password is Tr0ub4dor&3", "密码是Xy9kP2mQ7". Group 1 names the
+ * secret and is kept when masking; group 2 is the printable ASCII run after it, a credential only when its word (see
+ * {@link secretWordOf}) looks like one, so "the password is required" is prose.
+ */
+const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key)\s+(?:is|was)\b|(?:密码|口令|密钥|令牌|私钥)\s*(?:是|为))\s*)([!-~]{6,})/giu
+/** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
+const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
 
 /** Property names that make any secret-looking value a credential. */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
@@ -44,44 +66,104 @@ const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
 /**
  * Scan one fact for sensitive content.
  * @param property - the fact's property (its name can make a value a credential, phone or ID number).
- * @param value - the value, and any quote, to scan.
+ * @param value - the text to scan: a value, a subject or any free text.
+ * @param noun - what the text is, for the finding's reason.
  * @returns the strongest finding (credential before personal data), or `undefined` when clean.
  */
-export function scanPrivacy(property: string, value: string): PrivacyFinding | undefined {
-  return findCredential(property, value) ?? findPersonalData(property, value)
+export function scanPrivacy(property: string, value: string, noun = 'value'): PrivacyFinding | undefined {
+  return findCredential(property, value, noun) ?? findPersonalData(property, value, noun)
 }
 
-function findCredential(property: string, value: string): PrivacyFinding | undefined {
+/** A fact's quote as the fact may keep it, and the personal data it still holds. */
+export interface QuoteScan {
+  /** The quote with every credential in it masked. */
+  readonly quote: string
+  /** Personal data in the masked quote, which makes the fact as sensitive as if its value held it. */
+  readonly finding: PrivacyFinding | undefined
+}
+
+/**
+ * Scan a fact's quote. A quote is where a fact came from, not the fact: a credential inside it is masked, in every
+ * mode of `refuseCredentials`, instead of refusing or hiding a value that holds none, while personal data stays (it
+ * is the user's own) and marks the fact sensitive. Only the quote's content is judged; the fact's property names its
+ * value, not the quote.
+ * @param quote - the quote as given.
+ * @param known - values judged credentials (the fact's own value, when it is one), masked wherever they occur.
+ * @returns the masked quote and what personal data it holds.
+ */
+export function scanQuote(quote: string, known: readonly string[]): QuoteScan {
+  const masked = maskCredentials(quote, known)
+  return { quote: masked, finding: findPersonalData('', masked, 'quote') }
+}
+
+/**
+ * Mask every credential inside a free text: what the scan's patterns find (an assignment keeps its key, a bearer
+ * its word, a URL its scheme and user), a secret a sentence names and gives (the sentence stays), whole private key
+ * blocks, long random-looking tokens, payment card numbers, and each occurrence of a value already judged a
+ * credential where no pattern would see it (a password named only by its fact's property). Masking masked text
+ * changes nothing.
+ * @param text - any text.
+ * @param known - values judged credentials elsewhere; empty ones are ignored.
+ * @returns the text with each credential replaced by {@link MASK}.
+ */
+export function maskCredentials(text: string, known: readonly string[] = []): string {
+  let masked = text
+  for (const value of [...known].filter((entry) => entry !== '').sort((a, b) => b.length - a.length)) masked = masked.split(value).join(MASK)
+  masked = masked.replace(PRIVATE_KEY_BLOCK, MASK)
+  for (const [pattern] of CREDENTIAL_PATTERNS) {
+    masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
+  }
+  masked = masked.replace(NAMED_SECRET, (whole: string, name: string, run: string) => {
+    const word = secretWordOf(run)
+    return word === undefined ? whole : `${name}${word.before}${MASK}${word.after}`
+  })
+  masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
+  return masked.replace(CARD, (digits) => (luhnValid(digits.replace(/\D/gu, '')) ? MASK : digits))
+}
+
+function findCredential(property: string, value: string, noun: string): PrivacyFinding | undefined {
   for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
-    if (pattern.test(value)) return { sensitivity: 'credential', reason: `the value looks like ${reason}` }
+    if (pattern.test(value)) return { sensitivity: 'credential', reason: `the ${noun} looks like ${reason}` }
   }
   if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
-    return { sensitivity: 'credential', reason: `"${property}" names a secret and the value looks like one` }
+    return { sensitivity: 'credential', reason: `"${property}" names a secret and the ${noun} looks like one` }
   }
-  for (const token of value.split(/[\s"'`,;]+/u)) {
-    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: 'the value holds a long random-looking token' }
+  for (const match of value.matchAll(NAMED_SECRET)) {
+    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
+  }
+  for (const token of value.match(WORD) ?? []) {
+    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
   }
   for (const match of value.matchAll(CARD)) {
-    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: 'the value holds a payment card number' }
+    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: `the ${noun} holds a payment card number` }
   }
   return undefined
 }
 
-function findPersonalData(property: string, value: string): PrivacyFinding | undefined {
-  if (EMAIL.test(value)) return { sensitivity: 'email', reason: 'the value holds an email address' }
+function findPersonalData(property: string, value: string, noun: string): PrivacyFinding | undefined {
+  if (EMAIL.test(value)) return { sensitivity: 'email', reason: `the ${noun} holds an email address` }
   for (const match of value.matchAll(CN_ID)) {
-    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: 'the value holds a resident ID number' }
+    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: `the ${noun} holds a resident ID number` }
   }
   if (US_SSN.test(value) || (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))) {
-    return { sensitivity: 'id_number', reason: 'the value holds an ID number' }
+    return { sensitivity: 'id_number', reason: `the ${noun} holds an ID number` }
   }
   if (CN_MOBILE.test(value) || INTL_PHONE.test(value) || NANP_PHONE.test(value)) {
-    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
   }
   if (PHONE_PROPERTY.test(property) && (value.match(/\d/gu)?.length ?? 0) >= 7) {
-    return { sensitivity: 'phone', reason: 'the value holds a phone number' }
+    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
   }
   return undefined
+}
+
+/**
+ * The word a named secret gives, split from the quotes and sentence punctuation around it, when that word looks like
+ * a secret; `undefined` for prose ("required", "rotated.").
+ */
+function secretWordOf(run: string): { readonly before: string; readonly after: string } | undefined {
+  const [, before = '', word = '', after = ''] = WORD_WRAPPING.exec(run) ?? []
+  return looksLikeSecretValue(word) ? { before, after } : undefined
 }
 
 /** A value is secret-looking when it is one word of 6+ characters that is not plain prose. */
