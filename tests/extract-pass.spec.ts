@@ -165,7 +165,7 @@ for (const driver of DRIVERS) {
       await pass(second)
       const run = ledger.recent(1)[0]
       assert.deepEqual([run?.written, run?.review, run?.proposalIds], [0, 1, [kept]])
-      assert.deepEqual(run?.refused.map((entry) => entry.value), ['db-3'], 'the candidate is accounted for as not landing')
+      assert.deepEqual(run?.refused.map((entry) => [entry.value, entry.reason]), [['db-3', 'already_decided']], 'the candidate is accounted for as decided before')
       assert.equal(opened.stores.proposals.get(rejected)?.status, 'rejected')
     })
 

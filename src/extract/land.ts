@@ -10,6 +10,15 @@ import type { Origin } from '../types.ts'
 import { anchorMessage } from './anchor.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
+import type { ErrorCode } from '../errors.ts'
+
+/**
+ * Why the store refused a candidate, in the run log's words. The store answers `refused` for a change the user
+ * already rejected on its card, so the log says the change was decided before, not that it was malformed.
+ */
+const REFUSAL_REASON: Partial<Record<ErrorCode, RefusedCandidate['reason']>> = {
+  tombstoned: 'tombstoned', credential_refused: 'credential', refused: 'already_decided',
+}
 
 /** Where the candidates come from. */
 export interface LandingSource {
@@ -80,7 +89,7 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
         proposed.push({ id: answer.proposalId, shown })
         break
       case 'refused':
-        refused.push({ reason: answer.code === 'tombstoned' ? 'tombstoned' : answer.code === 'credential_refused' ? 'credential' : 'invalid', ...shown })
+        refused.push({ reason: REFUSAL_REASON[answer.code] ?? 'invalid', ...shown })
         break
       case 'unavailable':
         refused.push({ reason: 'unavailable', ...shown })
