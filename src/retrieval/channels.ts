@@ -52,7 +52,9 @@ export function namedSubjects(store: FactStore, query: string): string[] {
  * BM25 over the query's other terms among the facts that carry a subject it names (its name as an FTS5 phrase).
  * On LoCoMo's rendered answers this lifts evidence recall@10 by about one point and @5 by two: the two speakers'
  * facts compete for every word, and the question names whose fact it wants. With only the name in the query, it
- * ranks that subject's facts by the name alone.
+ * ranks that subject's facts by the name alone, and so it does when none of the subject's facts has another of the
+ * query's words ("what did the platform team decide" when its facts say "decision"): what is recorded about the
+ * subject is then the answer, rather than nothing.
  * @param named - the subjects the query names (canonical keys).
  * @param otherTerms - the query's terms that are not part of those names.
  * @returns hits, best first; empty when the query names no stored subject.
@@ -60,7 +62,8 @@ export function namedSubjects(store: FactStore, query: string): string[] {
 export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined): ChannelHit[] {
   if (named.length === 0) return []
   const names = named.map((key) => `"${searchTerms(key).join(' ').replaceAll('"', '""')}"`).join(' OR ')
-  return store.matchText(otherTerms.length === 0 ? names : `(${names}) AND (${orExpression(otherTerms)})`, CHANNEL_DEPTH, visibility)
+  const matched = otherTerms.length === 0 ? [] : store.matchText(`(${names}) AND (${orExpression(otherTerms)})`, CHANNEL_DEPTH, visibility)
+  return matched.length > 0 ? matched : store.matchText(names, CHANNEL_DEPTH, visibility)
 }
 
 /**

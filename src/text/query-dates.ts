@@ -50,14 +50,14 @@ export function queryDateWindows(query: string, timeZone: string): DateWindow[] 
  */
 export function queryDates(query: string, timeZone: string): { windows: DateWindow[]; rest: string } {
   const text = query.normalize('NFKC')
-  const found: { index: number; length: number; window: DateWindow }[] = []
+  const found: { index: number; length: number; window: DateWindow | undefined }[] = []
   for (const { regex, parts } of PATTERNS) {
     for (const match of text.matchAll(regex)) {
       const [year, month, day] = parts(match as RegExpExecArray)
       const window = windowOf(Number(year), Number(month), day === undefined ? undefined : Number(day), timeZone)
-      if (window === undefined) continue
       const index = match.index ?? 0
       const overlaps = found.some((other) => index < other.index + other.length && other.index < index + match[0].length)
+      // An impossible date ("31 February 2023") still takes its span, so no less precise reading is made of it.
       if (!overlaps) found.push({ index, length: match[0].length, window })
     }
   }
@@ -65,7 +65,7 @@ export function queryDates(query: string, timeZone: string): { windows: DateWind
   const ordered = found.sort((a, b) => a.index - b.index)
   let rest = text
   for (const entry of [...ordered].reverse()) rest = `${rest.slice(0, entry.index)} ${rest.slice(entry.index + entry.length)}`
-  const windows = ordered.map((entry) => entry.window).filter((window) => {
+  const windows = ordered.flatMap((entry) => (entry.window === undefined ? [] : [entry.window])).filter((window) => {
     const key = `${window.start}/${window.end}`
     if (seen.has(key)) return false
     seen.add(key)
