@@ -163,6 +163,24 @@ describe('memory tools in a real DSH host', () => {
     assert.match(toolResults[0] ?? '', /支付服务 · 端口: 9911 \[#\d+ · /u)
   })
 
+  it('a slot holding many values answers a question about one of them with that value', async () => {
+    const hobbies = ['read a novel about sailors', 'walked along the river', 'baked rye bread', 'fixed an old bicycle', 'planted tomatoes',
+      'watched a documentary on whales', 'knitted a blue scarf', 'visited an aquarium', 'wrote letters to a cousin', 'learned a card trick']
+    const values = ['Melanie signed up for a pottery class',
+      ...Array.from({ length: 39 }, (_, i) => `Melanie ${hobbies[i % hobbies.length] ?? ''} (week ${i + 1})`)]
+    const observe = (value: string): Record<string, unknown> => ({ subject: 'Melanie', property: 'observation', value, evidence: 'observed', multi: true })
+    const written = await converse('Note what Melanie told us', { toolCalls: values.map((value) => ({ name: 'memory_write', arguments: observe(value) })) }, reply)
+    assert.equal(written.toolResults.filter((result) => result.startsWith('outcome: saved')).length, 40)
+
+    const { toolResults } = await converse('What class did Melanie sign up for?', search({ query: 'What class did Melanie sign up for?', limit: 10 }), reply)
+    const answer = toolResults[0] ?? ''
+    assert.match(answer, /^outcome: ok\n/u)
+    assert.match(answer, /\n1\. Melanie · observation\n {3}- Melanie signed up for a pottery class \[#\d+ · since \d{4}-\d{2}-\d{2} · observed · memory_write, session-[0-9a-f]{8} turn 1\]\n/u,
+      'the value asked about is in the answer the model received, first in its slot')
+    assert.match(answer, /\+ 39 other values of Melanie · observation/u)
+    assert.doesNotMatch(answer, /week \d+/u, 'values that do not match are counted, not listed')
+  })
+
   it('bad arguments get a clear refused answer and change nothing', async () => {
     const before = storeGeneration()
     const { toolResults } = await converse('try some bad writes',
