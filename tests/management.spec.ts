@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { SPEC_VERBS, VERBS } from '../src/routes/verbs.ts'
+import { SPEC_VERBS, VERBS } from '../src/management/verbs.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { DatabaseSync } from 'node:sqlite'
 import { ERROR_CODES, type ErrorCode } from '../src/errors.ts'
-import { VERBS } from '../src/routes/verbs.ts'
+import { VERBS } from '../src/management/verbs.ts'
 import { createDshHome, REPO_ROOT, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
 import {

@@ -1,6 +1,6 @@
 /** The host credential store seen through the narrow view the key verb uses (references are host-branded strings). */
 import type { CredentialProvider, CredentialRef } from '@deepseek-ai/dsh-credentials'
-import type { CredentialsView } from '../routes/verb.ts'
+import type { CredentialsView } from '../management/verb.ts'
 
 /**
  * Adapt the host's credential provider.

@@ -3,8 +3,8 @@
  * them). Each runs behind the fence and is recorded as one reversible edit.
  */
 import { prepareWrite } from '../fact-input.ts'
-import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from '../routes/verb.ts'
-import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from '../routes/wire.schema.ts'
+import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
+import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from './wire.schema.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import type { Fact, FactInput } from '../types.ts'
 import { factView } from './views.ts'

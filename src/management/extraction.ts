@@ -3,8 +3,8 @@
  * with the exact text it sent) and extract (one-off extraction of a text).
  */
 import type { ExtractRun } from '../store/extract-store.ts'
-import { ok, refuse, verb } from '../routes/verb.ts'
-import { EXTRACT_TEXT_MAX, extractBody, extractRunBody, queueBody } from '../routes/wire.schema.ts'
+import { ok, refuse, verb } from './verb.ts'
+import { EXTRACT_TEXT_MAX, extractBody, extractRunBody, queueBody } from './wire.schema.ts'
 
 /** Passes the page lists as "Recently finished". */
 const RECENT_DEFAULT = 10

@@ -1,7 +1,7 @@
 /** The graph verb: the nebula or the one-hop tree, projected from the current rows at request time, never stored. */
 import { projectGraph } from '../graph.ts'
-import { ok, refuse, verb } from '../routes/verb.ts'
-import { graphBody } from '../routes/wire.schema.ts'
+import { ok, refuse, verb } from './verb.ts'
+import { graphBody } from './wire.schema.ts'
 import type { GraphPayload, GraphScope } from '../graph-types.ts'
 import type { GraphEntityRow, GraphStore } from '../store/graph-store.ts'
 import type { StoreSet } from '../store/store-set.ts'

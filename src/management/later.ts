@@ -1,6 +1,6 @@
 /** Verbs whose features arrive in later versions: they exist, validate their body, and answer unavailable. */
-import { refuse, verb, type VerbDefinition } from '../routes/verb.ts'
-import { laterBody } from '../routes/wire.schema.ts'
+import { refuse, verb, type VerbDefinition } from './verb.ts'
+import { laterBody } from './wire.schema.ts'
 
 const FEATURE: Readonly<Record<string, string>> = {
   audit: 'the health check',

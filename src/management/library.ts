@@ -1,6 +1,6 @@
 /** The read verbs of the fact library: facts (paged, filtered), fact (detail), entity, conflicts. */
-import { ok, refuse, verb } from '../routes/verb.ts'
-import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from '../routes/wire.schema.ts'
+import { ok, refuse, verb } from './verb.ts'
+import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from './wire.schema.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 import { andExpression, queryTerms } from '../text/tokenize.ts'
 import type { FactStatus } from '../types.ts'

@@ -1,7 +1,7 @@
 /** Maintenance verbs: rebuild (the full-text index), wipe ("Clear everything", confirmed and backed up), key. */
 import { indexEntriesOf } from '../fact-input.ts'
-import { ok, refuse, runFenced, verb } from '../routes/verb.ts'
-import { keyBody, rebuildBody, wipeBody } from '../routes/wire.schema.ts'
+import { ok, refuse, runFenced, verb } from './verb.ts'
+import { keyBody, rebuildBody, wipeBody } from './wire.schema.ts'
 import { takeBackup, type BackupReceipt } from './backups.ts'
 
 /** rebuild: re-derive the full-text and identifier indexes from the facts. */

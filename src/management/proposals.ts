@@ -6,8 +6,8 @@
  * every row was).
  */
 import { prepareWrite, type PrepareResult } from '../fact-input.ts'
-import { abandon, ok, refuse, runFenced, verb, type VerbContext } from '../routes/verb.ts'
-import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from '../routes/wire.schema.ts'
+import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
+import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { ProposedRow } from '../types.ts'

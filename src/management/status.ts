@@ -1,8 +1,8 @@
 /** The status, activity, review-seen and sessions verbs: what the store holds and what arrived lately. */
 import { INACTIVE_KEYS } from '../config.ts'
-import { ok, verb } from '../routes/verb.ts'
+import { ok, verb } from './verb.ts'
 import { lastBackup } from './backups.ts'
-import { emptyBody, sessionsBody, statusBody } from '../routes/wire.schema.ts'
+import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
 /** Background features a later version brings; status names them so the page can say so. */
 export const LATER_FEATURES = ['audit', 'consolidation', 'semanticIndex', 'calibration'] as const

@@ -1,7 +1,7 @@
 /** ConfirmationBook: short-lived, single-use tokens for two-step actions, bound to the store generation. */
 import { randomBytes } from 'node:crypto'
 import type { Clock } from '../clock.ts'
-import type { ConfirmationBook } from './verb.ts'
+import type { ConfirmationBook } from '../management/verb.ts'
 
 /** How long a confirmation stays valid. */
 export const CONFIRMATION_TTL_MS = 2 * 60_000

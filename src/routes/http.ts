@@ -9,7 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 import { toPublicError } from '../errors.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { checkRequest } from './fence.ts'
-import type { VerbContext, VerbDefinition, VerbOutcome } from './verb.ts'
+import type { VerbContext, VerbDefinition, VerbOutcome } from '../management/verb.ts'
 
 /** The path prefix every verb lives under. */
 export const ROUTE_PREFIX = '/api/fact-memory'

@@ -6,8 +6,8 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView, ExtractionView } from './verb.ts'
-import { VERBS } from './verbs.ts'
+import type { CredentialsView, ExtractionView } from '../management/verb.ts'
+import { VERBS } from '../management/verbs.ts'
 
 /**
  * Build the handler for POST /api/fact-memory/<verb>.

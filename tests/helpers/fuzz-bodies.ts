@@ -46,7 +46,7 @@ export type FieldKind = 'int' | 'bool' | 'string' | 'stringOrArray' | 'stringArr
 
 const FENCE = { expectedGeneration: 'int', operationId: 'string' } as const
 
-/** Every verb's known body fields (from src/routes/wire.schema.ts). Verbs not listed accept any object. */
+/** Every verb's known body fields (from src/management/wire.schema.ts). Verbs not listed accept any object. */
 export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, FieldKind>>>> = {
   status: { force: 'bool', summary: 'bool' },
   export: { backup: 'bool' },

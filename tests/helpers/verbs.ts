@@ -5,8 +5,8 @@
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
-import type { CredentialsView, VerbContext, VerbOutcome } from '../../src/routes/verb.ts'
-import { VERBS } from '../../src/routes/verbs.ts'
+import type { CredentialsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
+import { VERBS } from '../../src/management/verbs.ts'
 import { FakeClock } from './fake-clock.ts'
 import { openMemory, type MemoryHandle } from './store.ts'
 
