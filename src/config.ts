@@ -20,7 +20,7 @@ export interface Config {
   refuseCredentials: boolean
   /** Let sensitive personal data into the directory and model-facing search. Default `false`. */
   sensitiveModelVisible: boolean
-  /** Default memory_search result count, 1-10. Default `5`. */
+  /** Default number of matching facts memory_search answers with, 1-10. Default `5`. */
   searchLimit: number
   /** Take a consistent SQLite backup before each export. Default `true`. */
   backupBeforeExport: boolean
@@ -132,7 +132,7 @@ const everyday = Schema.object({
   sensitiveModelVisible: Schema.boolean().default(false)
     .description('Let sensitive personal data (phone, ID, email) into the directory and model-facing search. Credentials stay hidden.'),
   searchLimit: Schema.natural().min(1).max(10).default(5)
-    .description('Default number of memory_search results (1-10).'),
+    .description('Default number of matching facts memory_search answers with (1-10).'),
   backupBeforeExport: Schema.boolean().default(true)
     .description('Copy a consistent SQLite backup into <dataDir>/backups before each export.'),
   backupBeforeWipe: Schema.boolean().default(true)
@@ -166,7 +166,7 @@ const advanced = Schema.object({
   reminderBudgetTokens: Schema.natural().max(10_000).default(300)
     .description('Notice budget in tokens (2 characters per token); 0 injects no notice.'),
   searchBudgetTokens: Schema.natural().min(300).max(100_000).default(1200)
-    .description('Budget of one rendered memory_search result in tokens (2 characters per token).'),
+    .description('Budget of one rendered memory_search answer in tokens (2 characters per token); matching facts come first, history and counts fill what is left.'),
   queryTimeoutMs: Schema.natural().min(50).max(60_000).default(2500)
     .description('Whole-query deadline of memory_search in milliseconds.'),
   storeTimezone: Schema.string().default('')
