@@ -10,6 +10,7 @@ import { chooseKeeper, type KeeperCandidate } from '../src/review/keeper.ts'
 import { planSweep, sweepBudget, type SweepCandidate } from '../src/review/sweep-plan.ts'
 import { parseVerdict } from '../src/review/verdict.schema.ts'
 import { verdictMessages } from '../src/review/verdict-prompt.ts'
+import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS } from '../src/review/schedule.ts'
 
 const fact = (id: number, evidence: KeeperCandidate['evidence'], observedAt: string): KeeperCandidate => ({ id, evidence, observedAt })
 
@@ -126,5 +127,26 @@ describe('splitSubjects', () => {
 
   it('leaves unrelated subjects and Chinese names that only share characters alone', () => {
     assert.deepEqual(splitSubjects([row(1, '支付', '端口', '7801'), row(2, '支付网关', '端口', '7900'), row(3, 'api', 'port', '1'), row(4, 'apis', 'port', '1')]), [])
+  })
+})
+
+describe('decideRun', () => {
+  const on = { enabled: true, intervalMs: 21_600_000 }
+  it('runs at the first look after loading, then when the interval has passed since the last run', () => {
+    assert.equal(FIRST_LOOK_MS, 120_000)
+    assert.equal(LOOK_EVERY_MS, 60_000)
+    assert.deepEqual(decideRun(on, undefined, 120_000, false, false), { run: true, reason: 'first' })
+    assert.deepEqual(decideRun(on, 120_000, 120_000 + 21_599_999, false, false), { run: false, reason: 'not_due' })
+    assert.deepEqual(decideRun(on, 120_000, 120_000 + 21_600_000, false, false), { run: true, reason: 'interval' })
+  })
+
+  it('keeps an interval of 0 to the button and the route, and a switched-off feature to nothing', () => {
+    assert.deepEqual(decideRun({ enabled: true, intervalMs: 0 }, undefined, 120_000, false, false), { run: false, reason: 'manual_only' })
+    assert.deepEqual(decideRun({ enabled: true, intervalMs: 0 }, undefined, 120_000, false, true), { run: true, reason: 'asked' })
+    assert.deepEqual(decideRun({ enabled: false, intervalMs: 60_000 }, undefined, 120_000, false, true), { run: false, reason: 'disabled' })
+  })
+
+  it('never starts a run while one is under way', () => {
+    assert.deepEqual(decideRun(on, undefined, 120_000, true, true), { run: false, reason: 'running' })
   })
 })
