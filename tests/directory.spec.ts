@@ -13,6 +13,7 @@ interface FactSpec {
   readonly value: string
   readonly validFrom?: string
   readonly qualifiers?: Readonly<Record<string, string>>
+  readonly foldedCount?: number
 }
 
 /** A current, explicit_user fact with keys computed the way the store computes them. */
@@ -50,6 +51,8 @@ function makeFact(spec: FactSpec): Fact {
     sessionId: null,
     turn: null,
     quote: null,
+    foldedCount: spec.foldedCount ?? 0,
+    foldedFrom: [],
   }
 }
 
