@@ -257,14 +257,18 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, SlotRo
   if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
   const decision = verdict.decision
   if (decision.kind === 'propose') return { ...shown, class: 'invalid', reason: `the value would only be a proposal (${decision.reason})` }
-  if (decision.kind === 'duplicate') {
+  // An import never folds (its writes may not replace a row), but a fold would land on an existing row as well.
+  if (decision.kind === 'duplicate' || decision.kind === 'fold') {
     const earlierLine = stagedLines.get(decision.factId)
     return { ...shown, class: 'duplicate', ...(earlierLine === undefined ? { factId: decision.factId } : { sameAsLine: earlierLine }) }
   }
   const id = -(stagedLines.size + 1) as FactId
   stagedLines.set(id, item.line)
   const slot = staged.get(write.slotKey) ?? []
-  slot.push({ id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null })
+  slot.push({
+    id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null,
+    value: write.value, scope: write.scope, sensitive: write.sensitivity !== null,
+  })
   staged.set(write.slotKey, slot)
   if (decision.status !== 'conflict') return { ...shown, class: 'new', status: decision.status }
   return { ...shown, class: 'conflict', against: decision.conflict?.against.filter((rival) => rival > 0) ?? [] }
@@ -302,6 +306,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         stores.exchange.restoreTimes(result.fact.id, item.observedAt, item.recordedAt)
         break
       case 'duplicate':
+      case 'folded':
         counts.duplicate += 1
         duplicateIds.push(result.fact.id)
         break
