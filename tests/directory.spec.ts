@@ -100,6 +100,13 @@ describe('renderDirectory: shape', () => {
     assert.ok(text.includes('- Alice · preferred editor: Neovim (2026-01-10)\n') || text.endsWith('- Alice · preferred editor: Neovim (2026-01-10)'), text)
   })
 
+  it('says how many times a folded line was seen, inside the date parentheses', () => {
+    const folded = makeFact({ id: 4, subject: 'backup-runner', property: 'last run', value: 'nightly backup finished 2026-11-26', foldedCount: 2 })
+    assert.equal(renderDirectory(input([folded])).split('\n')[1], '- backup-runner · last run: nightly backup finished 2026-11-26 (2026-03-01, seen 3 times)')
+    assert.equal(renderDirectory(input([folded], { contested: new Set([folded.slotKey]) })).split('\n')[1],
+      '- backup-runner · last run: nightly backup finished 2026-11-26 (2026-03-01, seen 3 times, contested)')
+  })
+
   it('shows qualifiers in parentheses after the property', () => {
     const fact = makeFact({ id: 4, subject: 'api', property: 'base url', value: 'https://api.example.com', qualifiers: { env: 'prod', 区域: '华东' } })
     assert.equal(renderDirectory(input([fact])).split('\n')[1], '- api · base url (env=prod, 区域=华东): https://api.example.com (2026-03-01)')
