@@ -24,7 +24,7 @@ import { importBody, type ImportBody } from './wire.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
 import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
-import { MASK } from '../text/privacy.ts'
+import { MASK, scanPrivacy } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
 export const IMPORT_BODY_LIMIT = 17 * 1024 * 1024
@@ -99,7 +99,15 @@ type Planned =
     readonly recordedAt: string
     /** A past value of a restored backup: put back as history. */
     readonly history: { readonly status: 'superseded' | 'retired' | 'expired'; readonly validTo: string | null } | null
+    /** The fold record the file states for a row that folded, put on the row it lands as. */
+    readonly folds: FoldRecord | null
   }
+
+/** How many folds a row absorbed and its last prior values. */
+interface FoldRecord {
+  readonly count: number
+  readonly from: readonly string[]
+}
 
 function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: false; readonly refusal: VerbOutcome } {
   let bytes: Buffer
@@ -189,6 +197,8 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
   if (!prepared.ok) return invalid(prepared.message)
   // A file that marks a value sensitive keeps it hidden from the model even where the scan finds nothing.
   const sensitivity = prepared.write.sensitivity ?? record.sensitivity ?? null
+  const folds = foldsOf(record, sensitivity)
+  if (typeof folds === 'string') return invalid(folds)
   const modelUseAllowed = restore
     ? sensitivity !== 'credential' && record.modelUseAllowed !== false
     : prepared.write.modelUseAllowed && sensitivity === null && record.modelUseAllowed !== false
@@ -203,7 +213,24 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     observedAt: stamp(record.observedAt),
     recordedAt: stamp(record.recordedAt),
     history: past ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null } : null,
+    folds,
   }
+}
+
+/**
+ * The fold record a record states, or why it cannot be kept: a sensitive value never folds, and a prior value is
+ * scanned as its row's value would be, since the history is shown wherever the row is.
+ */
+function foldsOf(record: ImportRecord, sensitivity: string | null): FoldRecord | null | string {
+  const count = record.foldedCount ?? 0
+  const from = record.foldedFrom ?? []
+  if (count === 0) return null
+  if (sensitivity !== null) return 'a sensitive value carries no fold history (its prior values would be stored unmasked)'
+  for (const [index, value] of from.entries()) {
+    const finding = scanPrivacy(record.property, value)
+    if (finding !== undefined) return `foldedFrom.${index} holds personal data or a credential (${finding.reason})`
+  }
+  return { count, from }
 }
 
 /** An import states what a file believes: at most observed. */
@@ -294,6 +321,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         counts.new += 1
         factIds.push(restored.fact.id)
         stores.exchange.restoreTimes(restored.fact.id, item.observedAt, item.recordedAt)
+        if (item.folds !== null) stores.exchange.restoreFolds(restored.fact.id, item.folds.count, item.folds.from)
       }
       continue
     }
@@ -304,6 +332,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         counts[result.kind === 'saved' ? 'new' : 'conflict'] += 1
         factIds.push(result.fact.id)
         stores.exchange.restoreTimes(result.fact.id, item.observedAt, item.recordedAt)
+        if (item.folds !== null) stores.exchange.restoreFolds(result.fact.id, item.folds.count, item.folds.from)
         break
       case 'duplicate':
       case 'folded':
