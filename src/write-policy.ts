@@ -31,6 +31,8 @@ export interface PolicyCandidate {
   readonly value?: string
   readonly scope?: string
   readonly sensitivity?: string | null
+  /** When the value holds from (ISO UTC): a line dated more than a day after it is a plan and does not fold. */
+  readonly validFrom?: string
 }
 
 /** A current row of the slot (active, scheduled or conflict). */
@@ -178,7 +180,7 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
  * The row a candidate folds into: an active row of the same scope whose value is the candidate's line on another
  * day (see `review/fold.ts`), in single- and multi-valued slots alike. A fold rewrites a row in place, so it is
  * allowed only where the candidate could replace that row: never from a weaker source, an import or a scheduled
- * value, never for sensitive values (their prior values would sit unmasked in the fold history), and never in a
+ * value (nor a line dated after the value holds from: that is a plan), never for sensitive values (their prior values would sit unmasked in the fold history), and never in a
  * contested slot (the caller leaves that to the settlement rules). Among several such rows, the newest.
  */
 function foldTarget(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision | undefined {
@@ -189,7 +191,7 @@ function foldTarget(candidate: PolicyCandidate, slot: readonly SlotRow[]): Write
   for (const row of slot) {
     if (row.status !== 'active' || row.sensitive || row.scope !== (candidate.scope ?? 'global')) continue
     if (evidenceRank(candidate.evidence) > evidenceRank(row.evidence)) continue
-    const verdict = foldVerdict(row.value, value)
+    const verdict = foldVerdict(row.value, value, candidate.validFrom === undefined ? {} : { writtenAt: candidate.validFrom })
     if (verdict.fold && (target === undefined || row.id > target.row.id)) target = { row, newer: verdict.newer }
   }
   if (target === undefined) return undefined

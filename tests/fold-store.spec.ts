@@ -21,6 +21,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
     beforeEach(() => {
       v = verbHarness(driver)
+      // The lines report days in late November 2026; a report names a day that has come.
+      v.clock.advance(Date.parse('2026-12-01T09:00:00.000Z') - v.clock.now())
     })
     afterEach(() => v.dispose())
 
@@ -55,7 +57,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.equal(third.observedAt, v.clock.iso())
       assert.equal(third.validFrom, first.validFrom, 'the row holds since the first night')
       assert.equal(count(v.h.db(), 'SELECT count(*) AS n FROM fact_sources WHERE fact_id = ?', first.id), 3)
-      assert.match(searchText('nightly backup'), /nightly backup finished 2026-11-26, 412 files \[#\d+ · since 2026-03-01 · .* · seen 3 times\]/u)
+      assert.match(searchText('nightly backup'), /nightly backup finished 2026-11-26, 412 files \[#\d+ · since 2026-12-01 · .* · seen 3 times\]/u)
     })
 
     it('keeps only the last 20 prior values: the 21st fold drops the first night', () => {
@@ -111,6 +113,13 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.deepEqual(expectKind(line('port 7802', { property: 'listen' }), 'saved').superseded.map((f) => f.id), [p.id])
       const range = expectKind(line('from 20260101 to 20260201', { property: 'freeze' }), 'saved').fact
       assert.deepEqual(expectKind(line('from 20260301 to 20260401', { property: 'freeze' }), 'saved').superseded.map((f) => f.id), [range.id])
+    })
+
+    it('keeps a plan that moved as history: a line dated after the day it is written supersedes, it does not fold', () => {
+      const plan = expectKind(line('the license expires on 2026-12-01', { property: 'license' }), 'saved').fact
+      const moved = expectKind(line('the license expires on 2027-12-01', { property: 'license' }), 'saved')
+      assert.deepEqual(moved.superseded.map((f) => f.id), [plan.id])
+      assert.equal(moved.fact.foldedCount, 0)
     })
 
     it('never lets a weaker source rewrite a stronger row: an observed line against the user\'s is a conflict; a stronger one folds and raises the evidence', () => {

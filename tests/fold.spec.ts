@@ -61,6 +61,16 @@ describe('foldVerdict: lines that never fold', () => {
     })
   }
 
+  it('keeps a plan that moved apart: a date more than a day after the write is a plan, not a report of a day that came', () => {
+    const writtenAt = '2026-12-01T09:00:00.000Z'
+    assert.deepEqual(foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01', { writtenAt }), { fold: false, reason: 'future_date' })
+    assert.deepEqual(foldVerdict('合同到期日为 2026-12-31', '合同到期日为 2027-06-30', { writtenAt }), { fold: false, reason: 'future_date' })
+    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-30', 'nightly backup finished 2026-12-02', { writtenAt }), { fold: true, newer: true },
+      'a day ahead is a zone east of UTC')
+    assert.deepEqual(foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01'), { fold: true, newer: true },
+      'without the write\'s time the date is not compared')
+  })
+
   it('judges the incoming value too: a dated stored line never absorbs an undated one', () => {
     assert.deepEqual(foldVerdict('nightly backup finished 2026-11-24', 'nightly backup finished'), { fold: false, reason: 'no_date' })
   })

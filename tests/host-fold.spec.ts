@@ -35,6 +35,8 @@ const search = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ n
 const reply: ScriptStep = { text: 'Done.' }
 
 const report = (date: string): string => `nightly backup finished ${date}, 412 files`
+/** `YYYY-MM-DD`, `back` days before today (UTC): a report names a day that has come, whenever the test runs. */
+const daysAgo = (back: number): string => new Date(Date.now() - back * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
 const nightly = (date: string): ScriptStep =>
   write({ subject: 'backup-runner', property: 'last run', value: report(date), evidence: 'observed', quote: `backup-runner: ${report(date)}` })
 
@@ -46,21 +48,21 @@ function directoryOf(messages: readonly ChatMessage[]): string {
 
 describe('folded log lines in a real DSH host', () => {
   it('a nightly line written on three dates is one row seen 3 times in the memory_search result the model received', async () => {
-    const first = await converse('record tonight\'s backup report', nightly('2026-11-24'), reply)
-    assert.match(first.toolResults[0] ?? '', /^outcome: saved\nStored #(\d+): backup-runner · last run = nightly backup finished 2026-11-24/u)
+    const first = await converse('record tonight\'s backup report', nightly(daysAgo(3)), reply)
+    assert.match(first.toolResults[0] ?? '', new RegExp(`^outcome: saved\\nStored #(\\d+): backup-runner · last run = ${report(daysAgo(3))}`, 'u'))
     const id = /Stored #(\d+)/u.exec(first.toolResults[0] ?? '')?.[1] ?? '?'
 
-    const second = await converse('record tonight\'s backup report', nightly('2026-11-25'), reply)
-    assert.match(second.toolResults[0] ?? '', new RegExp(`^outcome: saved\\nFolded into #${id}, the same line on another day: .*2026-11-25.*seen 2 times\\)\\. The earlier line "${report('2026-11-24')}" is kept`, 'su'))
+    const second = await converse('record tonight\'s backup report', nightly(daysAgo(2)), reply)
+    assert.match(second.toolResults[0] ?? '', new RegExp(`^outcome: saved\\nFolded into #${id}, the same line on another day: .*${daysAgo(2)}.*seen 2 times\\)\\. The earlier line "${report(daysAgo(3))}" is kept`, 'su'))
 
     const third = await converse('record tonight\'s backup report, then check the history',
-      nightly('2026-11-26'), search({ query: 'nightly backup' }), reply)
+      nightly(daysAgo(1)), search({ query: 'nightly backup' }), reply)
     assert.match(third.toolResults[0] ?? '', /^outcome: saved\nFolded into #\d+, .*seen 3 times/su)
     const found = third.toolResults[1] ?? ''
     assert.match(found, /^outcome: ok\nmemory_search "nightly backup": 1 matching fact\./u)
-    assert.match(found, new RegExp(`\\n1\\. backup-runner · last run: ${report('2026-11-26')} \\[#${id} · since \\d{4}-\\d{2}-\\d{2} · observed · memory_write, session-[0-9a-f]{8} turn 1 · quote: "backup-runner: ${report('2026-11-26')}" · seen 3 times\\]\\n`, 'u'))
-    assert.doesNotMatch(found, /2026-11-24|2026-11-25/u, 'one row, holding the newest line')
-    assert.match(directoryOf(third.lastRequest), new RegExp(`- backup-runner · last run: ${report('2026-11-26')} \\(\\d{4}-\\d{2}-\\d{2}, seen 3 times\\)`, 'u'))
+    assert.match(found, new RegExp(`\\n1\\. backup-runner · last run: ${report(daysAgo(1))} \\[#${id} · since \\d{4}-\\d{2}-\\d{2} · observed · memory_write, session-[0-9a-f]{8} turn 1 · quote: "backup-runner: ${report(daysAgo(1))}" · seen 3 times\\]\\n`, 'u'))
+    assert.doesNotMatch(found, new RegExp(`${daysAgo(3)}|${daysAgo(2)}`, 'u'), 'one row, holding the newest line')
+    assert.match(directoryOf(third.lastRequest), new RegExp(`- backup-runner · last run: ${report(daysAgo(1))} \\(\\d{4}-\\d{2}-\\d{2}, seen 3 times\\)`, 'u'))
   })
 
   it('port 7801 and port 7802 stay two values, not one folded line', async () => {

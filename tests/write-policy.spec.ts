@@ -265,6 +265,12 @@ describe('decideWrite: folded lines', () => {
     assert.equal(decideWrite(dated({ evidence: 'confirmed_user' }), contested).kind, 'insert')
   })
 
+  it('does not fold a line dated after the value holds from', () => {
+    const slot = [row(3, 'active', 'observed', { value: line('2026-11-24') })]
+    assert.equal(decideWrite(dated({ validFrom: '2026-11-25T08:00:00.000Z' }), slot).kind, 'fold')
+    assert.equal(decideWrite(dated({ value: line('2026-11-27'), validFrom: '2026-11-25T08:00:00.000Z' }), slot).kind, 'insert')
+  })
+
   it('never folds a value that differs by more than its date', () => {
     const slot = [row(3, 'active', 'observed', { value: 'port 7801' })]
     assert.equal(decideWrite(dated({ value: 'port 7802' }), slot).kind, 'insert')

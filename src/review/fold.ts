@@ -4,7 +4,9 @@
  * `text/date-mentions.ts` can place, at least {@link FOLD_MIN_OTHER} letters or digits besides it, and the same
  * text around it once width, case and spacing are folded. So `187`/`188` and `port 7801`/`port 7802` (no date),
  * `from 2026-01-01 to 2026-02-01` (two dates) and `from 20260101 to 20260201` (eight digits are not read as a date)
- * never fold. No database, no clock.
+ * never fold. A recurring line reports a day that has come: given the instant the incoming value is written, a date
+ * more than a day after it is a plan ("the licence expires on 2027-12-01"), and a plan that moves is a correction
+ * to keep as history, not a recurrence, so it does not fold either. No database, no clock.
  */
 import { dateMentions, type DateMention } from '../text/date-mentions.ts'
 import { foldText } from '../text/normalize.ts'
@@ -40,7 +42,13 @@ export type FoldVerdict =
     /** The incoming date is the stored one or later, so the incoming value becomes the row's value. */
     readonly newer: boolean
   }
-  | { readonly fold: false; readonly reason: FoldRefusal | 'different_text' }
+  | { readonly fold: false; readonly reason: FoldRefusal | 'different_text' | 'future_date' }
+
+/** What the guard knows about the incoming write. */
+export interface FoldContext {
+  /** When the incoming value is written (ISO UTC); unset, its date is not compared with anything. */
+  readonly writtenAt?: string
+}
 
 /** Stands for the date in a template; folded text never holds it. */
 const PLACEHOLDER = '\u0000'
@@ -68,11 +76,13 @@ export function foldShape(value: string): FoldShape {
  * Whether `incoming` is `stored` written on another day (or the same day spelt another way).
  * @param stored - the value a row holds.
  * @param incoming - the value a write brings.
+ * @param context - when the incoming value is written: its date may lie at most one day after (a zone ahead of UTC).
  * @returns fold with whether the incoming date is not earlier, or why not (the incoming value is judged first).
  */
-export function foldVerdict(stored: string, incoming: string): FoldVerdict {
+export function foldVerdict(stored: string, incoming: string, context: FoldContext = {}): FoldVerdict {
   const next = foldShape(incoming)
   if (!next.ok) return { fold: false, reason: next.reason }
+  if (context.writtenAt !== undefined && next.day > dayAfter(context.writtenAt)) return { fold: false, reason: 'future_date' }
   const held = foldShape(stored)
   if (!held.ok) return { fold: false, reason: held.reason }
   if (next.template !== held.template) return { fold: false, reason: 'different_text' }
@@ -88,6 +98,10 @@ export function foldVerdict(stored: string, incoming: string): FoldVerdict {
  */
 export function foldedHistory(previous: readonly string[], value: string): string[] {
   return [...previous, value].slice(-FOLD_HISTORY)
+}
+
+function dayAfter(iso: string): string {
+  return new Date(Date.parse(iso) + 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
 }
 
 function isoDay(date: DateMention): string {
