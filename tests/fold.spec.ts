@@ -1,9 +1,11 @@
 /**
  * The fold guard, pure: which two values are one recurring line apart from its calendar date, which date spellings
- * it reads, and the fold history it keeps. Table cases in English and Chinese.
+ * it reads, the fold history it keeps, and its operating point on the labeled pairs. Table cases in English and
+ * Chinese.
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { foldBench, readFoldPairs } from '../scripts/bench-fold.ts'
 import { FOLD_HISTORY, foldedHistory, foldShape, foldVerdict } from '../src/review/fold.ts'
 
 describe('foldVerdict: lines that fold', () => {
@@ -109,5 +111,22 @@ describe('foldedHistory', () => {
     assert.equal(next.length, FOLD_HISTORY)
     assert.equal(next[0], 'line 1')
     assert.equal(next.at(-1), 'line 20')
+  })
+})
+
+describe('the labeled fold pairs', () => {
+  it('hold at least 80 pairs of both labels in both languages, and the guard keeps precision at or above 0.95 on them', () => {
+    const pairs = readFoldPairs()
+    assert.ok(pairs.length >= 80, `${pairs.length} pairs`)
+    for (const lang of ['en', 'zh'] as const) {
+      for (const fold of [true, false]) assert.ok(pairs.some((pair) => pair.lang === lang && pair.fold === fold), `${lang} ${String(fold)}`)
+    }
+    const bench = foldBench(pairs)
+    assert.ok(bench.precision >= 0.95, `precision ${bench.precision}: ${JSON.stringify(bench.misjudged.filter((pair) => !pair.fold))}`)
+    assert.equal(bench.truePositives + bench.falseNegatives, bench.positives)
+    for (const kind of ['pipeline', 'pipeline_spelling', 'pipeline_timestamp', 'identifier', 'two_dates', 'compact_number', 'count']) {
+      const row = bench.byKind.find((entry) => entry.kind === kind)
+      assert.ok(row !== undefined && row.agreed === row.pairs, `${kind}: ${JSON.stringify(row)}`)
+    }
   })
 })
