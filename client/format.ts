@@ -25,6 +25,15 @@ export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
 }
 
 /**
+ * How many times a folded line was seen, as the part of a caption that says so.
+ * @param foldedCount - the row's fold count.
+ * @returns ` · seen N times`, or `''` for a row that never folded.
+ */
+export function seenNote(foldedCount: number): string {
+  return foldedCount > 0 ? ` · seen ${foldedCount + 1} times` : ''
+}
+
+/**
  * `2026-11-29 14:03` in a zone.
  * @param iso - ISO instant.
  * @param timeZone - the store's display zone (AppState.displayZone); empty only when the host never answered, and

@@ -5,7 +5,7 @@
  */
 import type { AppState, DrawerState, PageState, Summary, Toast } from './app-state.ts'
 import { callVerb } from './api.ts'
-import { formatInstant, STATUS_LABEL } from './format.ts'
+import { formatInstant, seenNote, STATUS_LABEL } from './format.ts'
 import type { ReactLike, ReactNode } from './host.ts'
 import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
 
@@ -254,6 +254,6 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
           `${fact.subject} · ${fact.property}: ${fact.value}`),
         react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
-          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}`)))))
+          `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`)))))
   }
 }

@@ -1,9 +1,10 @@
 /**
  * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open, the page's routes),
- * what automatic capture costs a turn, and retrieval quality on LoCoMo (evidence recall@5/@10 per category). Prints a table and writes JSON to bench-results/.
- * A benchmark, not a test: nothing here passes or fails.
+ * what automatic capture costs a turn, retrieval quality on LoCoMo (evidence recall@5/@10 per category), and the
+ * review's operating points (the fold guard's precision and recall on tests/fixtures/fold-pairs.jsonl). Prints a table
+ * and writes JSON to bench-results/. A benchmark, not a test: nothing here passes or fails.
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only locomo   --locomo <path to locomo10.json>   --keep (keep the stores)
+ * Options: --sizes 10000,100000   --skip-locomo   --only locomo|review   --locomo <path to locomo10.json>   --keep (keep the stores)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -20,6 +21,7 @@ import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
+import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
@@ -32,8 +34,9 @@ const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
 const KEEP = args.includes('--keep')
-/** `--only locomo` runs just the retrieval-quality part. */
+/** `--only locomo` runs just the retrieval-quality part; `--only review` just the review's operating points. */
 const ONLY = option('--only')
+if (ONLY !== undefined && ONLY !== 'locomo' && ONLY !== 'review') throw new Error(`--only takes locomo or review, not ${ONLY}`)
 
 /** A deterministic PRNG so every run benchmarks the same corpus. */
 function mulberry32(seed: number): () => number {
@@ -287,9 +290,9 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
   slot: 'one slot per observation',
 }
 
-const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[] } = { speed: [] }
+const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; fold?: FoldBench } = { speed: [] }
 console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
-if (ONLY !== 'locomo') {
+if (ONLY === undefined) {
   for (const size of SIZES) {
     process.stdout.write(`seeding ${size} facts… `)
     const row = speed(size)
@@ -314,7 +317,16 @@ if (ONLY !== 'locomo') {
   console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
   console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
 }
-if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
+if (ONLY === undefined || ONLY === 'review') {
+  const fold = foldBench(readFoldPairs(FOLD_PAIRS))
+  results.fold = fold
+  console.log(`\nFold guard on tests/fixtures/fold-pairs.jsonl (${fold.pairs} pairs, ${fold.positives} that should fold): precision ${fold.precision}, recall ${fold.recall} (${fold.truePositives} folded rightly, ${fold.falsePositives} wrongly, ${fold.falseNegatives} missed)`)
+  console.log('| kind | should fold | pairs | judged as labeled |')
+  console.log('|---|---|---:|---:|')
+  for (const row of fold.byKind) console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
+}
+const WITH_LOCOMO = ONLY !== 'review' && !SKIP_LOCOMO
+if (WITH_LOCOMO && existsSync(LOCOMO)) {
   results.locomo = []
   for (const shape of ['multi', 'slot'] as const) {
     const quality = await locomoQuality(LOCOMO, shape)
@@ -325,7 +337,7 @@ if (!SKIP_LOCOMO && existsSync(LOCOMO)) {
     for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
     console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
   }
-} else if (!SKIP_LOCOMO) {
+} else if (WITH_LOCOMO) {
   console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
 }
 const outDir = join(REPO_ROOT, 'bench-results')

@@ -1,7 +1,7 @@
 /**
  * Pure rendering of the directory that rides along with every request: current facts as `subject · property:
- * value (date)` lines within a character budget, framed as dated history, with an "N more" footer. The same facts
- * always give the same bytes.
+ * value (date)` lines (`(date, seen N times)` for a folded line) within a character budget, framed as dated
+ * history, with an "N more" footer. The same facts always give the same bytes.
  */
 import { clip } from './text/clip.ts'
 import { formatDay } from './text/dates.ts'
@@ -76,8 +76,9 @@ function directoryLine(fact: Fact, contested: boolean, timeZone: string): string
   const value = clip(fact.value, VALUE_CHARS)
   const qualifiers = Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
   const property = qualifiers === '' ? fact.property : `${fact.property} (${qualifiers})`
+  const seen = fact.foldedCount > 0 ? `, seen ${fact.foldedCount + 1} times` : ''
   const note = contested ? ', contested' : ''
-  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${note})`)
+  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${seen}${note})`)
 }
 
 function footerLine(remaining: number): string {

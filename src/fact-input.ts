@@ -40,6 +40,11 @@ export interface PreparedWrite {
   readonly scheduled: boolean
   /** Imports never replace a current value; a difference becomes a conflict. */
   readonly mayReplace: boolean
+  /**
+   * Whether the value may fold into a row holding the same line on another day. A user's page edit is a correction,
+   * kept as history, and an import restores or states rows as they were, so neither folds.
+   */
+  readonly mayFold: boolean
   readonly origin: Origin
   readonly anchor: Anchor | null
   /** The quote with every credential in it masked (the value too, when the value is a credential). */
@@ -153,6 +158,7 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       validTo,
       scheduled: validFrom > now,
       mayReplace: input.origin !== 'import',
+      mayFold: input.origin !== 'import' && input.origin !== 'page',
       origin: input.origin,
       anchor: input.anchor ?? null,
       quote,

@@ -72,6 +72,10 @@ export interface Fact {
   readonly sessionId: string | null
   readonly turn: number | null
   readonly quote: string | null
+  /** How many writes folded into this row (a recurring line written on other days); 0 when none did. */
+  readonly foldedCount: number
+  /** The last values the folds displaced or absorbed, newest last (at most 20). */
+  readonly foldedFrom: readonly string[]
 }
 
 /** One row of a proposal card: a value to write, and the facts (with revisions) it was proposed against. */

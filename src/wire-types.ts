@@ -30,6 +30,10 @@ export interface FactView {
   readonly sessionId: string | null
   readonly turn: number | null
   readonly quote: string | null
+  /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
+  readonly foldedCount: number
+  /** The row's last prior lines, newest last; empty for a credential. */
+  readonly foldedFrom: readonly string[]
 }
 
 /** One recorded observation of a fact. */

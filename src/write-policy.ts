@@ -1,7 +1,9 @@
 /**
  * Pure slot rules: given a candidate value and the current rows of its slot, decide whether it is a duplicate, a
- * proposal, a scheduled value, a replacement, a contradiction, or a settlement. No database, no clock.
+ * fold of a recurring line, a proposal, a scheduled value, a replacement, a contradiction, or a settlement. No
+ * database, no clock.
  */
+import { foldVerdict } from './review/fold.ts'
 import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from './types.ts'
 
 /** Candidates below this confidence become proposals instead of facts. */
@@ -23,6 +25,14 @@ export interface PolicyCandidate {
    * replaces a current one, a difference is always a conflict. Defaults to true.
    */
   readonly mayReplace?: boolean
+  /** Whether the value may fold into a row holding the same line on another day; defaults to false. */
+  readonly mayFold?: boolean
+  /** The value, its scope and its sensitivity, which the fold reads; a candidate without a value never folds. */
+  readonly value?: string
+  readonly scope?: string
+  readonly sensitivity?: string | null
+  /** When the value holds from (ISO UTC): a line dated more than a day after it is a plan and does not fold. */
+  readonly validFrom?: string
 }
 
 /** A current row of the slot (active, scheduled or conflict). */
@@ -33,6 +43,10 @@ export interface SlotRow {
   readonly evidence: Evidence
   readonly multi: boolean
   readonly conflictGroupId: number | null
+  readonly value: string
+  readonly scope: string
+  /** Whether the row holds personal data or a credential. */
+  readonly sensitive: boolean
 }
 
 /** What to do with a candidate. */
@@ -47,6 +61,18 @@ export type WriteDecision =
     readonly settle: SlotSettlement | undefined
     /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
     readonly promoteNow: boolean
+  }
+  | {
+    /** The candidate is the row's recurring line on another day: the row is updated in place, never duplicated. */
+    readonly kind: 'fold'
+    readonly factId: FactId
+    /**
+     * The candidate's date is not earlier than the row's, so the row takes the candidate's value (and its quote);
+     * otherwise the row keeps its newer value and records the candidate's among its prior values.
+     */
+    readonly takesValue: boolean
+    /** The stronger evidence the row takes with the candidate's value, when the candidate brings one. */
+    readonly upgradeTo: Evidence | undefined
   }
   | {
     readonly kind: 'insert'
@@ -105,6 +131,9 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
     }
   }
 
+  const fold = openGroups.length === 0 ? foldTarget(candidate, slot) : undefined
+  if (fold !== undefined) return fold
+
   const multiValued = candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
   if (candidate.scheduled) return plainInsert('scheduled', candidate.multi)
   if (multiValued) return plainInsert('active', true)
@@ -145,6 +174,29 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
     conflict: { groupId: openGroups[0] ?? null, against: [active.id] }, closeGroups: [],
     joinGroup: undefined, multi: false,
   }
+}
+
+/**
+ * The row a candidate folds into: an active row of the same scope whose value is the candidate's line on another
+ * day (see `review/fold.ts`), in single- and multi-valued slots alike. A fold rewrites a row in place, so it is
+ * allowed only where the candidate could replace that row: never from a weaker source, an import or a scheduled
+ * value (nor a line dated after the value holds from: that is a plan), never for sensitive values (their prior values would sit unmasked in the fold history), and never in a
+ * contested slot (the caller leaves that to the settlement rules). Among several such rows, the newest.
+ */
+function foldTarget(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision | undefined {
+  const value = candidate.value
+  if (candidate.mayFold !== true || candidate.mayReplace === false || candidate.scheduled || value === undefined) return undefined
+  if ((candidate.sensitivity ?? null) !== null) return undefined
+  let target: { readonly row: SlotRow; readonly newer: boolean } | undefined
+  for (const row of slot) {
+    if (row.status !== 'active' || row.sensitive || row.scope !== (candidate.scope ?? 'global')) continue
+    if (evidenceRank(candidate.evidence) > evidenceRank(row.evidence)) continue
+    const verdict = foldVerdict(row.value, value, candidate.validFrom === undefined ? {} : { writtenAt: candidate.validFrom })
+    if (verdict.fold && (target === undefined || row.id > target.row.id)) target = { row, newer: verdict.newer }
+  }
+  if (target === undefined) return undefined
+  const stronger = target.newer && evidenceRank(candidate.evidence) < evidenceRank(target.row.evidence)
+  return { kind: 'fold', factId: target.row.id, takesValue: target.newer, upgradeTo: stronger ? candidate.evidence : undefined }
 }
 
 function plainInsert(status: 'active' | 'scheduled', multi: boolean): WriteDecision {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { formatInstant, formatSince } from '../client/format.ts'
+import { formatInstant, formatSince, seenNote } from '../client/format.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
@@ -152,5 +152,13 @@ describe('dates in the store\'s zone', () => {
     assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-28T12:00:00Z')), 'Tuesday')
     assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-28T12:00:00Z')), 'Wednesday')
     assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-12-05T12:00:00Z')), '2026-11-25')
+  })
+})
+
+describe('a folded line\'s caption', () => {
+  it('says how many times the line was seen, and nothing for a row that never folded', () => {
+    assert.equal(seenNote(0), '')
+    assert.equal(seenNote(1), ' · seen 2 times')
+    assert.equal(seenNote(6), ' · seen 7 times')
   })
 })

@@ -13,6 +13,7 @@ interface FactSpec {
   readonly value: string
   readonly validFrom?: string
   readonly qualifiers?: Readonly<Record<string, string>>
+  readonly foldedCount?: number
 }
 
 /** A current, explicit_user fact with keys computed the way the store computes them. */
@@ -50,6 +51,8 @@ function makeFact(spec: FactSpec): Fact {
     sessionId: null,
     turn: null,
     quote: null,
+    foldedCount: spec.foldedCount ?? 0,
+    foldedFrom: [],
   }
 }
 
@@ -95,6 +98,13 @@ describe('renderDirectory: shape', () => {
     const text = renderDirectory(input([portFact, editorFact], { contested: new Set([portFact.slotKey]) }))
     assert.ok(text.includes('- dsh-fact-memory · port: 7801 (2026-03-01, contested)'), text)
     assert.ok(text.includes('- Alice · preferred editor: Neovim (2026-01-10)\n') || text.endsWith('- Alice · preferred editor: Neovim (2026-01-10)'), text)
+  })
+
+  it('says how many times a folded line was seen, inside the date parentheses', () => {
+    const folded = makeFact({ id: 4, subject: 'backup-runner', property: 'last run', value: 'nightly backup finished 2026-11-26', foldedCount: 2 })
+    assert.equal(renderDirectory(input([folded])).split('\n')[1], '- backup-runner · last run: nightly backup finished 2026-11-26 (2026-03-01, seen 3 times)')
+    assert.equal(renderDirectory(input([folded], { contested: new Set([folded.slotKey]) })).split('\n')[1],
+      '- backup-runner · last run: nightly backup finished 2026-11-26 (2026-03-01, seen 3 times, contested)')
   })
 
   it('shows qualifiers in parentheses after the property', () => {

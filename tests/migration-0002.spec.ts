@@ -3,9 +3,7 @@ import assert from 'node:assert/strict'
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { prepareWrite } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
-import { FactStore } from '../src/store/fact-store.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
@@ -21,10 +19,13 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         copyFileSync(join(defaultMigrationsDir(), '0001-facts.sql'), join(v1, '0001-facts.sql'))
         const dataDir = join(root, 'data')
         const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v1 })
-        const store = new FactStore(old)
-        for (const value of ['7801', '7802']) {
-          const prepared = prepareWrite({ subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' }, now, { refuseCredentials: true, timeZone: 'UTC' })
-          if (prepared.ok) store.write(prepared.write, now)
+        // Rows as a version-1 store holds them, written by SQL: today's store reads columns later migrations added.
+        old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('billing api', 'billing-api', ?)`, now)
+        for (const [value, status] of [['7801', 'superseded'], ['7802', 'active']] as const) {
+          old.run(`INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status, evidence,
+              evidence_rank, observed_at, recorded_at, valid_from, origin, updated_at)
+            VALUES (1, 'billing-api', 'port', 'port', ?, 'slot', ?, ?, ?, 'explicit_user', 0, ?, ?, ?, 'tool', ?)`,
+          value, `claim-${value}`, `evidence-${value}`, status, now, now, now, now)
         }
         old.run(`INSERT INTO proposals (fingerprint, kind, status, reason, payload, created_at, updated_at)
           VALUES ('fp-1', 'add_fact', 'pending', 'inferred', ?, ?, ?)`, JSON.stringify({ subject: 'user', property: 'mood', value: 'calm' }), now, now)

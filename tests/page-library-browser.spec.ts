@@ -81,6 +81,30 @@ describe('the fact library in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('says how many times a folded line was seen, in its row and its detail, with the lines it folded', async () => {
+    const line = (day: number): string => `nightly backup finished 2026-11-${String(day).padStart(2, '0')}, 412 files`
+    const content = `${JSON.stringify({
+      subject: 'backup-runner', property: 'last run', value: line(30), foldedCount: 6, foldedFrom: [24, 25, 26, 27, 28, 29].map(line),
+    })}\n`
+    const preview = await api.ok('import', { mode: 'preview', content })
+    await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('folded') })
+
+    const opened = await openLibrary()
+    const { page } = opened
+    const search = page.locator('fm-library input[type="search"]')
+    await search.fill('backup-runner')
+    await search.press('Enter')
+    await until(async () => await rows(page).count() === 1 && (await rows(page).first().innerText()).includes('2026-11-30'), 'the folded row')
+    assert.match(await rows(page).first().innerText(), /seen 7 times/u)
+    await rows(page).first().click()
+    const detail = page.locator('fm-library [data-fm="detail"]')
+    await detail.waitFor()
+    assert.match(await detail.innerText(), /seen 7 times/u)
+    assert.deepEqual(await detail.locator('[data-fm="folded-from"] li').allInnerTexts(), [29, 28, 27, 26, 25, 24].map(line), 'the newest folded line first')
+    await screenshot(page, 'library-folded-line')
+    await closeClean(opened)
+  })
+
   it('below 1180px the detail is a bottom sheet that its backdrop closes', async () => {
     const opened = await openLibrary({ width: 1000, height: 800 })
     const { page } = opened

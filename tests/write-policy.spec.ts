@@ -21,7 +21,10 @@ function candidate(overrides: Partial<PolicyCandidate> = {}): PolicyCandidate {
 }
 
 function row(id: number, status: FactStatus, evidence: Evidence, overrides: Partial<SlotRow> = {}): SlotRow {
-  return { id: fid(id), claimKey: `claim-${id}`, status, evidence, multi: false, conflictGroupId: null, ...overrides }
+  return {
+    id: fid(id), claimKey: `claim-${id}`, status, evidence, multi: false, conflictGroupId: null, value: `value ${id}`, scope: 'global',
+    sensitive: false, ...overrides,
+  }
 }
 
 const plainActive: WriteDecision = {
@@ -229,5 +232,47 @@ describe('evidenceRank', () => {
     assert.equal(evidenceRank('confirmed_user'), 1)
     assert.equal(evidenceRank('observed'), 2)
     assert.equal(evidenceRank('unverified'), 3)
+  })
+})
+
+describe('decideWrite: folded lines', () => {
+  const line = (date: string): string => `nightly backup finished ${date}`
+  const dated = (overrides: Partial<PolicyCandidate> = {}): PolicyCandidate =>
+    candidate({ mayFold: true, value: line('2026-11-25'), scope: 'global', sensitivity: null, ...overrides })
+
+  it('folds into the active row holding the same line on another day, taking its value when the date is later', () => {
+    const slot = [row(3, 'active', 'observed', { value: line('2026-11-24') })]
+    assert.deepEqual(decideWrite(dated(), slot), { kind: 'fold', factId: fid(3), takesValue: true, upgradeTo: undefined })
+    assert.deepEqual(decideWrite(dated({ value: line('2026-11-23') }), slot), { kind: 'fold', factId: fid(3), takesValue: false, upgradeTo: undefined })
+    assert.deepEqual(decideWrite(dated({ evidence: 'explicit_user' }), slot), { kind: 'fold', factId: fid(3), takesValue: true, upgradeTo: 'explicit_user' })
+  })
+
+  it('picks the newest of several rows holding the line in a multi-valued slot', () => {
+    const slot = [row(3, 'active', 'observed', { multi: true, value: line('2026-11-20') }), row(9, 'active', 'observed', { multi: true, value: line('2026-11-24') })]
+    assert.deepEqual(decideWrite(dated({ multi: true }), slot), { kind: 'fold', factId: fid(9), takesValue: true, upgradeTo: undefined })
+  })
+
+  it('leaves the slot rules to decide what may not rewrite the row: a weaker source, an import, a scheduled or sensitive value, a contested slot', () => {
+    const slot = [row(3, 'active', 'confirmed_user', { value: line('2026-11-24') })]
+    assert.equal(decideWrite(dated({ evidence: 'observed' }), slot).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user', mayReplace: false }), slot).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user', scheduled: true }), slot).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user', sensitivity: 'email' }), slot).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user', mayFold: false }), slot).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user' }), [row(3, 'active', 'confirmed_user', { value: line('2026-11-24'), sensitive: true })]).kind, 'insert')
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user', scope: 'team-a' }), slot).kind, 'insert')
+    const contested = [...slot.map((r) => ({ ...r, conflictGroupId: 4 })), row(5, 'conflict', 'observed', { conflictGroupId: 4 })]
+    assert.equal(decideWrite(dated({ evidence: 'confirmed_user' }), contested).kind, 'insert')
+  })
+
+  it('does not fold a line dated after the value holds from', () => {
+    const slot = [row(3, 'active', 'observed', { value: line('2026-11-24') })]
+    assert.equal(decideWrite(dated({ validFrom: '2026-11-25T08:00:00.000Z' }), slot).kind, 'fold')
+    assert.equal(decideWrite(dated({ value: line('2026-11-27'), validFrom: '2026-11-25T08:00:00.000Z' }), slot).kind, 'insert')
+  })
+
+  it('never folds a value that differs by more than its date', () => {
+    const slot = [row(3, 'active', 'observed', { value: 'port 7801' })]
+    assert.equal(decideWrite(dated({ value: 'port 7802' }), slot).kind, 'insert')
   })
 })

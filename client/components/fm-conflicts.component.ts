@@ -2,7 +2,7 @@
 import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
+import { EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
@@ -70,7 +70,7 @@ export class FmConflicts extends LitElement {
       <div class="sides">${group.rows.map((row) => html`<div class="side">
         <span class="value">${row.value}</span>
         <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
-        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom, this.timeZone)}</span>
+        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom, this.timeZone)}${seenNote(row.foldedCount)}</span>
         <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
       </div>`)}</div>
     </section>`)}`

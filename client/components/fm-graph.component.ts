@@ -7,7 +7,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
+import { EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
 import type { FactView } from '../../src/wire-types.ts'
@@ -254,7 +254,7 @@ export class FmGraph extends LitElement {
           <strong>${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => { this.selection = undefined }}>✕</button>
           <ul>${selection.facts.map((fact) => html`<li>
             <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
-            <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}</div></li>`)}</ul>
+            <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}${seenNote(fact.foldedCount)}</div></li>`)}</ul>
         </aside>`}
       </div>`
   }

@@ -7,7 +7,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, STATUS_LABEL } from '../format.ts'
+import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { FactView, SourceView } from '../../src/wire-types.ts'
@@ -296,7 +296,7 @@ export class FmLibrary extends LitElement {
       ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
         <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
-        <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}</span>
+        <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)}</span>
         <span class="caption id">#${fact.id}</span>
       </button></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
@@ -319,7 +319,7 @@ export class FmLibrary extends LitElement {
       <dl>
         <dt>Evidence</dt><dd>${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence}</dd>
         <dt>Valid</dt><dd>${formatInstant(fact.validFrom, this.timeZone)} → ${fact.validTo === null ? 'now' : formatInstant(fact.validTo, this.timeZone)}</dd>
-        <dt>Last seen</dt><dd>${formatInstant(fact.observedAt, this.timeZone)}</dd>
+        <dt>Last seen</dt><dd>${formatInstant(fact.observedAt, this.timeZone)}${seenNote(fact.foldedCount)}</dd>
         <dt>Source</dt><dd>${ORIGIN_LABEL[fact.origin] ?? fact.origin}${fact.sessionId === null ? '' : ` · ${fact.sessionId.slice(0, 16)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`}</dd>
         ${fact.sensitivity === null ? nothing : html`<dt>Sensitive</dt><dd>${fact.sensitivity}${fact.modelUseAllowed ? '' : ' · hidden from the model'}</dd>`}
         ${fact.quote === null ? nothing : html`<dt>Quote</dt><dd>“${fact.quote}”</dd>`}
@@ -331,6 +331,9 @@ export class FmLibrary extends LitElement {
       <ul class="history">${history.map((row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
         <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`)}</ul>
+      ${fact.foldedCount === 0 ? nothing : html`<h3>Folded lines</h3>
+      <p class="caption">The same line on ${fact.foldedCount} other day${fact.foldedCount === 1 ? '' : 's'}, folded into this fact${fact.foldedCount > fact.foldedFrom.length ? `; the last ${fact.foldedFrom.length} are kept` : ''}:</p>
+      <ul class="history" data-fm="folded-from">${[...fact.foldedFrom].reverse().map((line) => html`<li>${line}</li>`)}</ul>`}
       <h3>Sources</h3>
       <ul class="sources">${sources.map((source) => html`<li>
         ${ORIGIN_LABEL[source.origin] ?? source.origin} · ${EVIDENCE_LABEL[source.evidence] ?? source.evidence}

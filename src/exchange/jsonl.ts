@@ -44,6 +44,10 @@ export interface ExchangeRecord {
   readonly observedAt: string
   readonly recordedAt: string
   readonly quote: string | null
+  /** Only on a row that folded: how many writes of its line on other days it absorbed. */
+  readonly foldedCount?: number
+  /** Only on a row that folded: its last prior values, newest last. */
+  readonly foldedFrom?: readonly string[]
 }
 
 /** One non-blank line of an import file, parsed as JSON or not. */
@@ -76,6 +80,8 @@ export function recordOf(fact: Fact): ExchangeRecord {
     observedAt: fact.observedAt,
     recordedAt: fact.recordedAt,
     quote: withheld ? null : fact.quote,
+    // A row that never folded is written as before folding existed, so such exports keep their hash.
+    ...(fact.foldedCount > 0 && !withheld ? { foldedCount: fact.foldedCount, foldedFrom: fact.foldedFrom } : {}),
   }
 }
 

@@ -4,6 +4,7 @@
  * may leave out; text limits match memory_write. Failures come back as one sentence naming every problem by field.
  */
 import { z } from 'zod'
+import { FOLD_HISTORY } from '../review/fold.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
 import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type ExchangeManifest } from './jsonl.ts'
 
@@ -57,8 +58,13 @@ export const recordSchema = z.strictObject({
   observedAt: dateText.nullable().optional(),
   recordedAt: dateText.nullable().optional(),
   quote: text(2000).nullable().optional(),
+  foldedCount: z.number().int().min(0).optional(),
+  foldedFrom: z.array(text(4000).refine((value) => value.trim() !== '', 'must not be empty'))
+    .max(FOLD_HISTORY, `at most ${FOLD_HISTORY} prior values`).optional(),
 }).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
+  .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),
+    { message: 'holds more prior values than foldedCount counts', path: ['foldedFrom'] })
 
 /** A record as an import reads it. */
 export type ImportRecord = z.infer<typeof recordSchema>

@@ -81,6 +81,10 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       case 'conflict':
         factIds.push(answer.fact.id)
         break
+      case 'folded':
+        // The candidate was a recurring line on another day: its row now holds it (or its later date).
+        factIds.push(answer.fact.id)
+        break
       case 'duplicate':
         // The claim is already known: the write added a source (and may have raised the evidence); nothing new.
         refused.push({ reason: 'duplicate', ...shown })

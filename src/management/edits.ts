@@ -45,7 +45,7 @@ export const factUpdateVerb = verb({
         const next = written.fact
         // The edited row leaves the current set even when the new value lives in another slot.
         if (next.id !== fact.id) stores.facts.supersedeAcrossSlots(fact.id, next.id, now)
-        return { result: next, created: written.kind === 'duplicate' ? [] : [next.id] }
+        return { result: next, created: written.kind === 'saved' || written.kind === 'conflict' ? [next.id] : [] }
       })
       return ok({ fact: factView(stores.facts.getFacts([result.id])[0] ?? result), previousId: fact.id, editId, undo: { editId } })
     })

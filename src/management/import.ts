@@ -24,7 +24,7 @@ import { importBody, type ImportBody } from './wire.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
 import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
-import { MASK } from '../text/privacy.ts'
+import { MASK, scanPrivacy } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
 export const IMPORT_BODY_LIMIT = 17 * 1024 * 1024
@@ -99,7 +99,15 @@ type Planned =
     readonly recordedAt: string
     /** A past value of a restored backup: put back as history. */
     readonly history: { readonly status: 'superseded' | 'retired' | 'expired'; readonly validTo: string | null } | null
+    /** The fold record the file states for a row that folded, put on the row it lands as. */
+    readonly folds: FoldRecord | null
   }
+
+/** How many folds a row absorbed and its last prior values. */
+interface FoldRecord {
+  readonly count: number
+  readonly from: readonly string[]
+}
 
 function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: false; readonly refusal: VerbOutcome } {
   let bytes: Buffer
@@ -189,6 +197,8 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
   if (!prepared.ok) return invalid(prepared.message)
   // A file that marks a value sensitive keeps it hidden from the model even where the scan finds nothing.
   const sensitivity = prepared.write.sensitivity ?? record.sensitivity ?? null
+  const folds = foldsOf(record, sensitivity)
+  if (typeof folds === 'string') return invalid(folds)
   const modelUseAllowed = restore
     ? sensitivity !== 'credential' && record.modelUseAllowed !== false
     : prepared.write.modelUseAllowed && sensitivity === null && record.modelUseAllowed !== false
@@ -203,7 +213,24 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     observedAt: stamp(record.observedAt),
     recordedAt: stamp(record.recordedAt),
     history: past ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null } : null,
+    folds,
   }
+}
+
+/**
+ * The fold record a record states, or why it cannot be kept: a sensitive value never folds, and a prior value is
+ * scanned as its row's value would be, since the history is shown wherever the row is.
+ */
+function foldsOf(record: ImportRecord, sensitivity: string | null): FoldRecord | null | string {
+  const count = record.foldedCount ?? 0
+  const from = record.foldedFrom ?? []
+  if (count === 0) return null
+  if (sensitivity !== null) return 'a sensitive value carries no fold history (its prior values would be stored unmasked)'
+  for (const [index, value] of from.entries()) {
+    const finding = scanPrivacy(record.property, value)
+    if (finding !== undefined) return `foldedFrom.${index} holds personal data or a credential (${finding.reason})`
+  }
+  return { count, from }
 }
 
 /** An import states what a file believes: at most observed. */
@@ -257,14 +284,18 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, SlotRo
   if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
   const decision = verdict.decision
   if (decision.kind === 'propose') return { ...shown, class: 'invalid', reason: `the value would only be a proposal (${decision.reason})` }
-  if (decision.kind === 'duplicate') {
+  // An import never folds (its writes may not replace a row), but a fold would land on an existing row as well.
+  if (decision.kind === 'duplicate' || decision.kind === 'fold') {
     const earlierLine = stagedLines.get(decision.factId)
     return { ...shown, class: 'duplicate', ...(earlierLine === undefined ? { factId: decision.factId } : { sameAsLine: earlierLine }) }
   }
   const id = -(stagedLines.size + 1) as FactId
   stagedLines.set(id, item.line)
   const slot = staged.get(write.slotKey) ?? []
-  slot.push({ id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null })
+  slot.push({
+    id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null,
+    value: write.value, scope: write.scope, sensitive: write.sensitivity !== null,
+  })
   staged.set(write.slotKey, slot)
   if (decision.status !== 'conflict') return { ...shown, class: 'new', status: decision.status }
   return { ...shown, class: 'conflict', against: decision.conflict?.against.filter((rival) => rival > 0) ?? [] }
@@ -290,6 +321,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         counts.new += 1
         factIds.push(restored.fact.id)
         stores.exchange.restoreTimes(restored.fact.id, item.observedAt, item.recordedAt)
+        if (item.folds !== null) stores.exchange.restoreFolds(restored.fact.id, item.folds.count, item.folds.from)
       }
       continue
     }
@@ -300,8 +332,10 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         counts[result.kind === 'saved' ? 'new' : 'conflict'] += 1
         factIds.push(result.fact.id)
         stores.exchange.restoreTimes(result.fact.id, item.observedAt, item.recordedAt)
+        if (item.folds !== null) stores.exchange.restoreFolds(result.fact.id, item.folds.count, item.folds.from)
         break
       case 'duplicate':
+      case 'folded':
         counts.duplicate += 1
         duplicateIds.push(result.fact.id)
         break

@@ -63,7 +63,8 @@ export const proposalApplyVerb = verb({
           abandon(refuse('refused', 'nothing landed: every row of this card was stale or refused', { skippedStale, skippedRefused, allStale: skippedStale.length === proposal.rows.length }))
         }
         stores.proposals.setStatus(proposal.id, 'applied', now)
-        return { result: applied, created: applied.filter((entry) => entry.outcome !== 'duplicate').map((entry) => entry.factId) }
+        // A duplicate or a fold lands on a row that was there before; only new rows count as created.
+        return { result: applied, created: applied.filter((entry) => entry.outcome === 'saved' || entry.outcome === 'conflict').map((entry) => entry.factId) }
       })
       return ok({ id: proposal.id, applied: result, skippedStale, skippedRefused, editId, undo: { editId } })
     })

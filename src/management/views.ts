@@ -39,6 +39,8 @@ export function factView(fact: Fact): FactView {
     sessionId: fact.sessionId,
     turn: fact.turn,
     quote: masked || fact.quote === null ? (fact.quote === null ? null : MASK) : fact.quote,
+    foldedCount: fact.foldedCount,
+    foldedFrom: masked ? [] : fact.foldedFrom,
   }
 }
 

@@ -22,6 +22,8 @@ export interface SearchValueRow {
   readonly sensitive: boolean
   /** Found by the search (or the current value of a single-valued slot), as opposed to history shown to fill the budget. */
   readonly matched: boolean
+  /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
+  readonly foldedCount: number
 }
 
 /** One slot of the answer. */
@@ -225,6 +227,7 @@ function toResult(slot: SlotHit, rows: readonly SlotRow[], moreValues: number, m
       quote: fact.quote,
       sensitive: fact.sensitivity !== null,
       matched: place > 0,
+      foldedCount: fact.foldedCount,
     })),
   }
 }
@@ -248,13 +251,14 @@ function shortSessionId(id: string): string {
  * One value with the least metadata that keeps its dates, evidence and source:
  * `7802 [#12 · since 2026-03-01 · explicit_user · memory_write, session-d1726f36 turn 3]`. Dates are days; a span
  * that starts and ends on one day shows the times. The observation date is added only when it falls on another day
- * than the value's start.
+ * than the value's start; a folded row ends with how many times its line was seen.
  */
 function rowLine(row: SearchValueRow, timeZone: string): string {
   const span = statusSpan(row, timeZone)
   const seen = formatDay(row.observedAt, timeZone) === formatDay(row.validFrom, timeZone) ? '' : ` · seen ${formatDay(row.observedAt, timeZone)}`
   const quote = row.quote === null ? '' : ` · quote: "${oneLine(clip(row.quote, QUOTE_CHARS))}"`
-  return `${oneLine(clip(row.value, VALUE_CHARS))} [#${row.id} · ${span} · ${row.evidence}${seen} · ${row.source}${quote}]`
+  const folded = row.foldedCount > 0 ? ` · seen ${row.foldedCount + 1} times` : ''
+  return `${oneLine(clip(row.value, VALUE_CHARS))} [#${row.id} · ${span} · ${row.evidence}${seen} · ${row.source}${quote}${folded}]`
 }
 
 function statusSpan(row: SearchValueRow, timeZone: string): string {

@@ -1,13 +1,14 @@
 /**
  * EditStore: reversible edits made from the page (value edits, expiries, conflict resolutions, applied
  * proposals). Each edit runs inside one transaction that snapshots the affected slots before and after, and
- * records what it created and what it changed, with the revision it left. `restore` undoes an edit exactly, and
+ * records what it created and what it changed, with the revision it left (and a row's text when a fold rewrote it). `restore` undoes an edit exactly, and
  * refuses when any of those rows has moved since.
  */
 import type { Evidence, FactStatus } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
 import { placeholders } from './fact-rows.ts'
 
 /** What kind of edit. */
@@ -24,6 +25,8 @@ interface RowState {
   readonly conflictGroupId: number | null
   readonly evidence: Evidence
   readonly revision: number
+  /** The row's text, recorded only when the edit changed it in place (a write that folded into the row). */
+  readonly text?: RowText
 }
 
 /** The recorded state of one conflict group. */
@@ -82,6 +85,7 @@ export class EditStore {
     work: () => TrackedWork<T>): { result: T; editId: number } {
     return this.db.transaction(() => {
       const before = this.rowStates(slotKeys)
+      const textsBefore = rowTexts(this.db, [...before.keys()])
       const groupsBefore = this.groupStates(slotKeys)
       const outcome = work()
       const createdSlots = outcome.created.length === 0 ? [] : this.db.all(
@@ -91,10 +95,18 @@ export class EditStore {
       const after = this.rowStates(slots)
       const groupsAfter = this.groupStates(slots)
       const createdSet = new Set(outcome.created)
+      const textsAfter = rowTexts(this.db, [...before.keys()].filter((id) => !createdSet.has(id)))
+      const rewritten = (id: number): RowText | undefined => {
+        const text = textsBefore.get(id)
+        return text !== undefined && textChanged(text, textsAfter.get(id)) ? text : undefined
+      }
       const created = outcome.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
       const changed = [...before.values()]
-        .filter((state) => !createdSet.has(state.id) && differs(state, after.get(state.id)))
-        .map((state) => ({ before: state, revision: after.get(state.id)?.revision ?? state.revision }))
+        .filter((state) => !createdSet.has(state.id) && (differs(state, after.get(state.id)) || rewritten(state.id) !== undefined))
+        .map((state) => {
+          const text = rewritten(state.id)
+          return { before: text === undefined ? state : { ...state, text }, revision: after.get(state.id)?.revision ?? state.revision }
+        })
       const groups = [...groupsAfter.values()]
         .filter((group) => groupDiffers(groupsBefore.get(group.id), group))
         .map((group) => ({ id: group.id, before: groupsBefore.get(group.id) ?? null }))
@@ -152,6 +164,7 @@ export class EditStore {
       // Rows that were current before the edit come back last, so the one-active-per-slot index never sees two.
       const ordered = [...edit.changed].sort((a, b) => Number(a.before.status === 'active') - Number(b.before.status === 'active'))
       for (const { before } of ordered) {
+        if (before.text !== undefined) restoreRowText(this.db, before.id, before.text)
         this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(?, valid_from), valid_to = ?, superseded_by = ?, conflict_group_id = ?,
           evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
           before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence,
@@ -208,6 +221,14 @@ function differs(before: RowState, after: RowState | undefined): boolean {
   return before.status !== after.status || before.validFrom !== after.validFrom || before.validTo !== after.validTo
     || before.supersededBy !== after.supersededBy
     || before.conflictGroupId !== after.conflictGroupId || before.evidence !== after.evidence
+}
+
+/** Whether a row's text moved, observation time aside (a duplicate write moves only that, and changes no text). */
+function textChanged(before: RowText, after: RowText | undefined): boolean {
+  if (after === undefined) return false
+  const { observedAt: _before, ...was } = before
+  const { observedAt: _after, ...now } = after
+  return JSON.stringify(was) !== JSON.stringify(now)
 }
 
 function groupDiffers(before: GroupState | undefined, after: GroupState): boolean {

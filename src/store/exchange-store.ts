@@ -1,7 +1,8 @@
 /**
  * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
- * transaction so the store id, the generation and every pass over the facts describe the same state — and the one
- * write import adds to the normal write path: a restored row keeps the observation and record times of its file.
+ * transaction so the store id, the generation and every pass over the facts describe the same state — and the writes
+ * import adds to the normal write path: a restored row keeps the observation and record times and the fold
+ * record of its file.
  */
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
@@ -63,5 +64,16 @@ export class ExchangeStore {
    */
   restoreTimes(id: number, observedAt: string, recordedAt: string): void {
     this.db.run('UPDATE facts SET observed_at = ?, recorded_at = ? WHERE id = ?', observedAt, recordedAt, id)
+  }
+
+  /**
+   * Give a row an import just created the fold record its file states. Runs inside the caller's transaction; the
+   * revision does not move, as for the times.
+   * @param id - the new row.
+   * @param foldedCount - how many folds the row absorbed.
+   * @param foldedFrom - its prior values, newest last (at most 20).
+   */
+  restoreFolds(id: number, foldedCount: number, foldedFrom: readonly string[]): void {
+    this.db.run('UPDATE facts SET folded_count = ?, folded_from = ? WHERE id = ?', foldedCount, JSON.stringify(foldedFrom), id)
   }
 }

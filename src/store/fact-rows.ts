@@ -5,7 +5,7 @@ import { numberOrNull, type Row, textOrNull } from './connection.ts'
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
   evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
-  conflict_group_id, revision, origin, session_id, turn, quote, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key`
+  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key`
 
 /** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
 export const MODEL_VISIBLE = 'model_use_allowed = 1 AND (sensitivity IS NULL OR ? = 1)'
@@ -44,6 +44,8 @@ export function toFact(row: Row): Fact {
     sessionId: textOrNull(row['session_id']),
     turn: numberOrNull(row['turn']),
     quote: textOrNull(row['quote']),
+    foldedCount: Number(row['folded_count']),
+    foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
   }
 }
 

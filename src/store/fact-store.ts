@@ -8,6 +8,7 @@ import { sha256 } from '../text/normalize.ts'
 import type { Evidence, Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, type SlotRow, type WriteDecision } from '../write-policy.ts'
 import { numberOrNull } from './connection.ts'
+import { foldRow, priorClaimKeys } from './fact-folds.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 
@@ -22,6 +23,15 @@ export type WriteResult =
     readonly settled: boolean
     readonly superseded: readonly Fact[]
     readonly retired: readonly Fact[]
+  }
+  | {
+    /** The value was the row's recurring line on another day: the row was updated in place. */
+    readonly kind: 'folded'
+    readonly fact: Fact
+    /** The value this fold added to the row's history: its former value, or the write's own when it was older. */
+    readonly prior: string
+    /** Whether the row took the write's value (false: the write's date was earlier than the row's). */
+    readonly tookValue: boolean
   }
   | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
   | { readonly kind: 'refused'; readonly code: 'tombstoned' | 'refused'; readonly message: string }
@@ -300,7 +310,7 @@ export class FactStore extends FactReader {
 
   private slotRows(slotKey: string): SlotRow[] {
     return this.db.all(
-      `SELECT id, claim_key, status, evidence, multi, conflict_group_id FROM facts
+      `SELECT id, claim_key, status, evidence, multi, conflict_group_id, value, scope, sensitivity FROM facts
         WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey)
       .map((row) => ({
         id: Number(row['id']) as FactId,
@@ -309,6 +319,9 @@ export class FactStore extends FactReader {
         evidence: row['evidence'] as Evidence,
         multi: Number(row['multi']) === 1,
         conflictGroupId: numberOrNull(row['conflict_group_id']),
+        value: String(row['value']),
+        scope: String(row['scope']),
+        sensitive: row['sensitivity'] !== null,
       }))
   }
 
@@ -342,6 +355,15 @@ export class FactStore extends FactReader {
         const [fact] = this.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
         return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired }
+      }
+      case 'fold': {
+        const [target] = this.getFacts([decision.factId])
+        if (target === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
+        foldRow(this.db, target, write, decision.takesValue, decision.upgradeTo, now)
+        this.addSource(decision.factId, write, now)
+        const [fact] = this.getFacts([decision.factId])
+        if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
+        return { kind: 'folded', fact, prior: decision.takesValue ? target.value : write.value, tookValue: decision.takesValue }
       }
       case 'insert': {
         // Superseded and retired rows leave the current set first, so the unique indexes see one current value.
@@ -499,6 +521,10 @@ export class FactStore extends FactReader {
       const evidenceKey = String(this.db.get('SELECT evidence_key FROM facts WHERE id = ?', fact.id)?.['evidence_key'])
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
+      // The prior lines a fold kept are the same recurring fact: forgetting the row forgets them too.
+      for (const claimKey of priorClaimKeys(fact)) {
+        this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, claimKey, fact.id, now)
+      }
       // A conflict group left with fewer than two current rows has nothing left to settle.
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
     }

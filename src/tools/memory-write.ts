@@ -160,6 +160,17 @@ export function describeWrite(answer: WriteAnswer, note: string | null, timeZone
       const upgraded = answer.upgraded ? ` Evidence raised to ${fact.evidence}.` : ''
       return { ...factValue('ok', fact, `Already known as #${fact.id}: ${label(fact)}; this observation was added to its sources.${upgraded}${suffix}`), note }
     }
+    case 'folded': {
+      const fact = answer.fact
+      const seen = `seen ${fact.foldedCount + 1} times`
+      if (!answer.tookValue) {
+        return { ...factValue('ok', fact, `Already known as #${fact.id} with a later date: ${label(fact)} (${seen}); this earlier line was added to its fold history.${suffix}`), note }
+      }
+      return {
+        ...factValue('saved', fact, `Folded into #${fact.id}, the same line on another day: ${label(fact)} (${fact.evidence}, ${seen}). The earlier line "${answer.prior}" is kept in its fold history.${suffix}`),
+        note,
+      }
+    }
     case 'conflict': {
       const fact = answer.fact
       const rivals = answer.rivals.map((f) => ({ id: f.id, value: shown(f), evidence: f.evidence }))
