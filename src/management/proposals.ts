@@ -8,9 +8,10 @@
 import { prepareWrite, type PrepareResult } from '../fact-input.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
-import type { Proposal } from '../store/proposal-store.ts'
+import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import type { ProposedRow } from '../types.ts'
+import { rowKey, rowTargets } from '../proposal-cards.ts'
+import type { CardRows, FactRef, ProposedRow, ReviewKind } from '../types.ts'
 import { MASK } from '../text/privacy.ts'
 
 /** proposals: the cards, newest first, with each row's current staleness. */
@@ -35,7 +36,9 @@ export const proposalApplyVerb = verb({
     const { stores } = context
     const now = context.now()
     const outcome = runFenced(stores, 'proposal-apply', body, now, () => {
-      const proposal = pendingCard(stores, body.id, body.revision)
+      const card = pendingCard(stores, body.id, body.revision)
+      if (card.kind !== 'add_fact') return refuse('refused', `a ${card.kind} card cannot be applied by this version`)
+      const proposal: ProposalOf<'add_fact'> = card
       const prepared = proposal.rows.map((row) => prepareRow(row, 'confirmed_user', context, now))
       const slots = prepared.flatMap((result) => (result.ok ? [result.write.slotKey] : []))
       const skippedStale: number[] = []
@@ -95,6 +98,7 @@ export const proposalReviseVerb = verb({
     const now = context.now()
     return runFenced(stores, 'proposal-revise', body, now, () => {
       const proposal = pendingCard(stores, body.id, body.revision)
+      if (proposal.kind !== 'add_fact') return refuse('refused', `the rows of a ${proposal.kind} card cannot be edited; strike a row or reject the card`)
       const index = body.row ?? 0
       const row = proposal.rows[index]
       if (row === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${index}`)
@@ -112,7 +116,7 @@ export const proposalReviseVerb = verb({
         .filter((fact) => fact.status === 'active' || fact.status === 'scheduled' || fact.status === 'conflict')
         .map((fact) => ({ factId: fact.id, revision: fact.revision }))
       const rows = proposal.rows.map((existing, at) => (at === index ? { ...revised, targets } : existing))
-      const revision = stores.proposals.revise(proposal.id, rows, now)
+      const revision = stores.proposals.revise(proposal, rows, now)
       return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
     })
   },
@@ -128,12 +132,28 @@ export const proposalPruneVerb = verb({
       const proposal = pendingCard(stores, body.id, body.revision)
       if (proposal.rows[body.row] === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${body.row}`)
       if (proposal.rows.length === 1) return refuse('refused', 'this card has a single row; reject the card instead of pruning it')
-      const rows = proposal.rows.filter((_row, at) => at !== body.row)
-      const revision = stores.proposals.revise(proposal.id, rows, now)
-      return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
+      const pruned = prunedCard(proposal, body.row)
+      const revision = stores.proposals.revise(pruned.card, pruned.card.rows, now, pruned.struck)
+      return ok({ id: proposal.id, revision, card: cardView({ ...pruned.card, revision }, stores) })
     })
   },
 })
+
+/** The card without one row, and the key of the change struck (review kinds remember it; add_fact rows have none). */
+function prunedCard(card: Proposal, index: number): { card: Proposal; struck: string[] } {
+  const keep = <T>(rows: readonly T[]): T[] => rows.filter((_row, at) => at !== index)
+  switch (card.kind) {
+    case 'add_fact': return { card: { ...card, rows: keep(card.rows) }, struck: [] }
+    case 'merge': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('merge', card.rows[index]) }
+    case 'retire': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('retire', card.rows[index]) }
+    case 'fold': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('fold', card.rows[index]) }
+    case 'alias': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('alias', card.rows[index]) }
+  }
+}
+
+function struckKey<K extends ReviewKind>(kind: K, row: CardRows[K] | undefined): string[] {
+  return row === undefined ? [] : [rowKey(kind, row)]
+}
 
 /** A pending card at the revision the page saw, or the fenced work is abandoned with why not. */
 function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
@@ -149,9 +169,13 @@ function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
 
 /** Whether every fact a row was proposed against still stands at the revision the proposal saw. */
 function targetsStand(stores: StoreSet, row: ProposedRow): boolean {
-  if (row.targets.length === 0) return true
-  const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
-  return row.targets.every((target) => {
+  return refsStand(stores, row.targets)
+}
+
+function refsStand(stores: StoreSet, targets: readonly FactRef[]): boolean {
+  if (targets.length === 0) return true
+  const facts = new Map(stores.facts.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
+  return targets.every((target) => {
     const fact = facts.get(target.factId)
     return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
   })
@@ -166,17 +190,32 @@ function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbC
 }
 
 function cardView(proposal: Proposal, stores: StoreSet): Record<string, unknown> {
-  return {
+  const card = {
     id: proposal.id,
     kind: proposal.kind,
     status: proposal.status,
     reason: proposal.reason,
     revision: proposal.revision,
+    batch: proposal.batch,
     sessionId: proposal.sessionId,
     turn: proposal.turn,
     createdAt: proposal.createdAt,
     updatedAt: proposal.updatedAt,
     decidedAt: proposal.decidedAt,
+  }
+  if (proposal.kind !== 'add_fact') {
+    const kind: ReviewKind = proposal.kind
+    const rows = proposal.rows as readonly CardRows[ReviewKind][]
+    return {
+      ...card,
+      rows: rows.map((row, index) => {
+        const targets = rowTargets(kind, row)
+        return { index, targets, stale: proposal.status === 'pending' && !refsStand(stores, targets) }
+      }),
+    }
+  }
+  return {
+    ...card,
     rows: proposal.rows.map((row, index) => ({
       index,
       subject: row.subject,
