@@ -1,11 +1,12 @@
 /**
  * The review queue's verbs: proposals (list), proposal-apply, proposal-reject, proposal-revise, proposal-prune.
  * Applying is a re-check, not a replay: each row's target facts must still stand at the revisions the proposal
- * saw; rows whose targets moved are skipped as stale, the rest are written as confirmed_user through the same
- * privacy scan and slot rules as any write, and a card that lands nothing is refused (and marked stale when
- * every row was).
+ * saw; rows whose targets moved are skipped as stale, and a card that lands nothing is refused (and marked stale when
+ * every row was). An add_fact card's rows are written as confirmed_user through the same privacy scan and slot
+ * rules as any write; the cards that change stored facts (merge, retire, fold, alias) apply as card-apply.ts says.
  */
 import { prepareWrite, type PrepareResult } from '../fact-input.ts'
+import { applyReviewCard } from './card-apply.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
@@ -37,7 +38,7 @@ export const proposalApplyVerb = verb({
     const now = context.now()
     const outcome = runFenced(stores, 'proposal-apply', body, now, () => {
       const card = pendingCard(stores, body.id, body.revision)
-      if (card.kind !== 'add_fact') return refuse('refused', `a ${card.kind} card cannot be applied by this version`)
+      if (card.kind !== 'add_fact') return applyReviewCard(card, context, now)
       const proposal: ProposalOf<'add_fact'> = card
       const prepared = proposal.rows.map((row) => prepareRow(row, 'confirmed_user', context, now))
       const slots = prepared.flatMap((result) => (result.ok ? [result.write.slotKey] : []))
