@@ -7,13 +7,13 @@
  */
 import { prepareWrite, type PrepareResult } from '../fact-input.ts'
 import { applyReviewCard } from './card-apply.ts'
+import { addRowStands, cardView } from './proposal-views.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import { rowKey, rowTargets } from '../proposal-cards.ts'
-import type { CardRows, FactRef, ProposedRow, ReviewKind } from '../types.ts'
-import { MASK } from '../text/privacy.ts'
+import { rowKey } from '../proposal-cards.ts'
+import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
 
 /** proposals: the cards, newest first, with each row's current staleness. */
 export const proposalsVerb = verb({
@@ -47,7 +47,7 @@ export const proposalApplyVerb = verb({
       const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: proposal.id }, now, () => {
         const applied: { row: number; factId: number; outcome: string }[] = []
         proposal.rows.forEach((row, index) => {
-          if (!targetsStand(stores, row)) {
+          if (!addRowStands(stores, row)) {
             skippedStale.push(index)
             return
           }
@@ -168,73 +168,10 @@ function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
   return proposal
 }
 
-/** Whether every fact a row was proposed against still stands at the revision the proposal saw. */
-function targetsStand(stores: StoreSet, row: ProposedRow): boolean {
-  return refsStand(stores, row.targets)
-}
-
-function refsStand(stores: StoreSet, targets: readonly FactRef[]): boolean {
-  if (targets.length === 0) return true
-  const facts = new Map(stores.facts.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
-  return targets.every((target) => {
-    const fact = facts.get(target.factId)
-    return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
-  })
-}
-
 function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbContext, now: string): PrepareResult {
   return prepareWrite({
     subject: row.subject, property: row.property, value: row.value, qualifiers: row.qualifiers, scope: row.scope,
     evidence, quote: row.quote ?? undefined, multi: row.multi, confidence: 1, origin: 'proposal',
     validFrom: row.validFrom > now ? row.validFrom : undefined, validTo: row.validTo ?? undefined,
   }, now, { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone })
-}
-
-function cardView(proposal: Proposal, stores: StoreSet): Record<string, unknown> {
-  const card = {
-    id: proposal.id,
-    kind: proposal.kind,
-    status: proposal.status,
-    reason: proposal.reason,
-    revision: proposal.revision,
-    batch: proposal.batch,
-    sessionId: proposal.sessionId,
-    turn: proposal.turn,
-    createdAt: proposal.createdAt,
-    updatedAt: proposal.updatedAt,
-    decidedAt: proposal.decidedAt,
-  }
-  if (proposal.kind !== 'add_fact') {
-    const kind: ReviewKind = proposal.kind
-    const rows = proposal.rows as readonly CardRows[ReviewKind][]
-    return {
-      ...card,
-      rows: rows.map((row, index) => {
-        const targets = rowTargets(kind, row)
-        return { index, targets, stale: proposal.status === 'pending' && !refsStand(stores, targets) }
-      }),
-    }
-  }
-  return {
-    ...card,
-    rows: proposal.rows.map((row, index) => ({
-      index,
-      subject: row.subject,
-      property: row.property,
-      value: looksSecret(row) ? MASK : row.value,
-      qualifiers: row.qualifiers,
-      evidence: row.evidence,
-      confidence: row.confidence,
-      quote: row.quote,
-      targets: row.targets,
-      stale: proposal.status === 'pending' && !targetsStand(stores, row),
-    })),
-  }
-}
-
-/** A proposed value that would be refused or masked as a credential is never shown. */
-function looksSecret(row: ProposedRow): boolean {
-  const check = prepareWrite({ subject: row.subject, property: row.property, value: row.value, evidence: 'observed', origin: 'proposal' },
-    new Date(0).toISOString(), { refuseCredentials: true, timeZone: 'UTC' })
-  return !check.ok && check.code === 'credential_refused'
 }
