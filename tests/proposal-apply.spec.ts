@@ -223,6 +223,33 @@ for (const driver of DRIVERS) {
       assert.equal(cardStatus(id), 'applied')
     })
 
+    it('applies a retire, a fold and an alias card per row too, skipping the row whose facts changed since', async () => {
+      const retired = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
+      const pipelines = ['a', 'b'].map((name) => ({
+        run: write({ subject: `report-${name}`, property: '2026-02-01 result', value: 'ok' }),
+        survivor: write({ subject: `report-${name}`, property: '2026-02-02 result', value: 'ok' }),
+      }))
+      const fragments = ['a', 'b'].map((name) => write({ subject: `svc ${name}`, property: 'colour', value: 'red' }))
+      for (const name of ['a', 'b']) write({ subject: `svc-${name}-api`, property: 'port', value: '1' })
+      const now = v.clock.iso()
+      const cards = {
+        retire: stores().proposals.proposeRetires(retired.map((one) => ({ fact: ref(one) })), now).cards[0]?.id ?? 0,
+        fold: stores().proposals.proposeFolds(pipelines.map((pipeline) => ({ survivor: ref(pipeline.survivor), runs: [ref(pipeline.run)] })), now).cards[0]?.id ?? 0,
+        alias: stores().proposals.proposeAliases(fragments.map((one, at) => ({ fragment: one.entityKey, canonical: `svc ${['a', 'b'][at]} api`, facts: [ref(one)] })), now).cards[0]?.id ?? 0,
+      }
+      await v.ok('fact-update', fence({ id: retired[1]?.id, validFrom: '2026-02-01' }))
+      await v.ok('fact-update', fence({ id: pipelines[1]?.run.id, validFrom: '2026-02-01' }))
+      write({ subject: 'svc b', property: 'size', value: 'large' })
+      for (const [kind, id] of Object.entries(cards)) {
+        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        assert.deepEqual([(applied['applied'] as { row: number }[]).map((row) => row.row), applied['skippedStale']], [[0], [1]], kind)
+      }
+      assert.deepEqual([await status(retired[0]?.id ?? 0), await status(retired[1]?.id ?? 0)], ['retired', 'active'])
+      assert.deepEqual([await status(pipelines[0]?.run.id ?? 0), await status(pipelines[1]?.run.id ?? 0)], ['superseded', 'active'])
+      const subjects = stores().facts.getFacts(fragments.map((one) => one.id)).map((one) => one.subject)
+      assert.deepEqual(subjects, ['svc-a-api', 'svc b'])
+    })
+
     it('refuses a card that lands nothing, marks it stale when every row was, and changes no fact', async () => {
       const facts = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
       const id = stores().proposals.proposeRetires(facts.map((one) => ({ fact: ref(one) })), v.clock.iso()).cards[0]?.id ?? 0
