@@ -90,6 +90,42 @@ export function indexEntriesOf(fact: {
   }
 }
 
+/** The keys and index entries of a stored fact, as they read under a subject spelling. */
+export interface FactKeys {
+  readonly subject: string
+  readonly entityKey: string
+  readonly slotKey: string
+  readonly claimKey: string
+  readonly evidenceKey: string
+  readonly terms: string
+  readonly identifiers: readonly string[]
+}
+
+/**
+ * Recompute a stored fact's keys under another subject, through the same canonicalisation a write uses (an alias
+ * moving a fragment's facts to their canonical entity).
+ * @param fact - the stored fact's property, value, qualifiers, quote and sensitivity.
+ * @param subject - the subject as the fact will now be written.
+ * @returns its keys and index entries under that subject.
+ */
+export function keysUnder(fact: {
+  readonly property: string; readonly value: string; readonly qualifiers: Readonly<Record<string, string>>
+  readonly quote: string | null; readonly sensitivity: string | null
+}, subject: string): FactKeys {
+  const entityKey = canonicalEntity(subject)
+  const predicateKey = canonicalPredicate(fact.property)
+  const qualifierKey = canonicalQualifiers(fact.qualifiers)
+  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value))
+  return {
+    subject,
+    entityKey,
+    slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey),
+    claimKey,
+    evidenceKey: evidenceKeyOf(fact.quote, claimKey),
+    ...indexEntriesOf({ subject, property: fact.property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
+  }
+}
+
 /**
  * Prepare one write.
  * @param input - the caller's fact.

@@ -16,7 +16,8 @@ export const EVIDENCE_ORDER: readonly Evidence[] = ['explicit_user', 'confirmed_
  * - `scheduled`: becomes current at `validFrom`, which lies in the future.
  * - `conflict`: an untrusted contradiction of the active value, waiting to be settled.
  * - `superseded`: replaced by a trusted newer value (`supersededBy`), kept for history.
- * - `retired`: a conflict rival dropped when the slot was settled.
+ * - `retired`: taken out of the current set by a decision rather than by time: a conflict rival dropped when the slot
+ *   was settled, a row an undo took back, or a row an accepted health-check card found to say nothing.
  * - `expired`: its `validTo` has passed.
  * - `forgotten`: removed at the user's request; tombstoned.
  */
@@ -93,6 +94,60 @@ export interface ProposedRow {
   readonly validTo: string | null
   readonly targets: readonly { readonly factId: number; readonly revision: number }[]
 }
+
+/** A fact at the revision a proposal saw it. */
+export interface FactRef {
+  readonly factId: number
+  readonly revision: number
+}
+
+/** A merge row: the keeper stays, the loser is retired as superseded by it and its sources move to it. */
+export interface MergeRow {
+  readonly keeper: FactRef
+  readonly loser: FactRef
+}
+
+/** A retire row: a fact that only restates its own property leaves the current set. */
+export interface RetireRow {
+  readonly fact: FactRef
+}
+
+/** A fold row: a pipeline's older runs are folded into its newest run, the survivor. */
+export interface FoldRow {
+  readonly survivor: FactRef
+  readonly runs: readonly FactRef[]
+}
+
+/** An alias row: every fact of the fragment entity moves to the canonical entity. */
+export interface AliasRow {
+  /** Entity key of the fragment. */
+  readonly fragment: string
+  /** Entity key of the canonical entity. */
+  readonly canonical: string
+  /** Every fact of the fragment that was not forgotten, at the revisions the proposal saw. */
+  readonly facts: readonly FactRef[]
+}
+
+/** Where one card of a longer list sits: card `index` of `count` (1-based). */
+export interface CardBatch {
+  readonly index: number
+  readonly count: number
+}
+
+/** The rows each kind of proposal card holds. */
+export interface CardRows {
+  readonly add_fact: ProposedRow
+  readonly merge: MergeRow
+  readonly retire: RetireRow
+  readonly fold: FoldRow
+  readonly alias: AliasRow
+}
+
+/** Kinds of change a card proposes. */
+export type ProposalKind = keyof CardRows
+
+/** The kinds that change facts already stored instead of writing a new one. */
+export type ReviewKind = Exclude<ProposalKind, 'add_fact'>
 
 /** A fact as a caller asks to store it, before normalization and policy. */
 export interface FactInput {

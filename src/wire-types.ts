@@ -69,18 +69,76 @@ export interface ProposalRowWire {
   readonly stale: boolean
 }
 
-/** A proposal card. */
-export interface ProposalCardWire {
+/** A fact as a review card names it; a credential's value is masked. */
+export interface CardFactWire {
   readonly id: number
-  readonly kind: string
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+}
+
+/** What every row of a review card carries: its place and whether its facts changed since the card was made. */
+interface ReviewRowBase {
+  readonly index: number
+  readonly stale: boolean
+}
+
+/** A merge row: keep the keeper, retire the loser, move its sources. */
+export interface MergeRowWire extends ReviewRowBase {
+  readonly keeper: CardFactWire | null
+  readonly loser: CardFactWire | null
+  /** How many sources the loser holds, which move to the keeper. */
+  readonly sources: number
+}
+
+/** A retire row: a fact that only restates its property. */
+export interface RetireRowWire extends ReviewRowBase {
+  readonly fact: CardFactWire | null
+}
+
+/** A fold row: a pipeline's older runs fold into its newest. */
+export interface FoldRowWire extends ReviewRowBase {
+  readonly survivor: CardFactWire | null
+  /** How many runs fold into the survivor. */
+  readonly runs: number
+}
+
+/** An entity as an alias row names it. */
+export interface EntityNameWire {
+  readonly entityKey: string
+  /** Its name as first written (the key when the entity is gone). */
+  readonly display: string
+}
+
+/** An alias row: the fragment's facts move to the canonical entity. */
+export interface AliasRowWire extends ReviewRowBase {
+  readonly fragment: EntityNameWire
+  readonly canonical: EntityNameWire
+  /** How many facts move. */
+  readonly facts: number
+}
+
+/** What every proposal card carries. */
+interface ProposalCardBase {
+  readonly id: number
   readonly status: string
   readonly reason: string
   readonly revision: number
+  /** The card's place in a longer list (n of m), or null. */
+  readonly batch: { readonly index: number; readonly count: number } | null
   readonly sessionId: string | null
   readonly turn: number | null
   readonly createdAt: string
-  readonly rows: readonly ProposalRowWire[]
 }
+
+/** A proposal card, with the rows of its kind. */
+export type ProposalCardWire =
+  | (ProposalCardBase & { readonly kind: 'add_fact'; readonly rows: readonly ProposalRowWire[] })
+  | (ProposalCardBase & { readonly kind: 'merge'; readonly rows: readonly MergeRowWire[] })
+  | (ProposalCardBase & { readonly kind: 'retire'; readonly rows: readonly RetireRowWire[] })
+  | (ProposalCardBase & { readonly kind: 'fold'; readonly rows: readonly FoldRowWire[] })
+  | (ProposalCardBase & { readonly kind: 'alias'; readonly rows: readonly AliasRowWire[] })
 
 /** The activity digest: what arrived since the review queue was last marked as seen. */
 export interface ActivityWire {

@@ -1,16 +1,19 @@
 /**
  * The browser half's DOM-free logic, run in Node: reading the settings schema the host serves, the per-turn fold
- * the turn-tail card selects on, the one-hop tree geometry, and dates in the store's zone.
+ * the turn-tail card selects on, the one-hop tree geometry, dates in the store's zone, and what a review card will do
+ * in plain words.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { formatInstant, formatSince, seenNote } from '../client/format.ts'
+import { batchWords, cardWords, rowWords } from '../client/proposal-words.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
 import { Config, INACTIVE_KEYS } from '../src/config.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
+import type { CardFactWire, ProposalCardWire } from '../src/wire-types.ts'
 
 describe('the settings card reads the schema the host serves', () => {
   // The host's describe mirror carries `schema.toJSON()` of the registered Config.
@@ -160,5 +163,53 @@ describe('a folded line\'s caption', () => {
     assert.equal(seenNote(0), '')
     assert.equal(seenNote(1), ' · seen 2 times')
     assert.equal(seenNote(6), ' · seen 7 times')
+  })
+})
+
+describe('a review card says in plain words what accepting it will do', () => {
+  const base = { status: 'pending', reason: 'near_duplicate', revision: 1, batch: null, sessionId: null, turn: null, createdAt: '2026-03-01T09:00:00.000Z' }
+  const fact = (id: number, subject: string, property: string, value: string): CardFactWire => ({ id, subject, property, value, status: 'active' })
+  const cases: { card: ProposalCardWire; words: string; row?: { does: string; facts: string } }[] = [
+    {
+      card: { ...base, id: 1, kind: 'merge', rows: [{ index: 0, stale: false, keeper: fact(12, 'billing-api', 'port', '7801'), loser: fact(31, 'billing-api', 'listening port', '7801'), sources: 2 }] },
+      words: 'keep #12, retire #31, move 2 sources',
+      row: { does: 'keep #12, retire #31, move 2 sources', facts: '#12 billing-api · port: 7801 ← #31 billing-api · listening port: 7801' },
+    },
+    {
+      card: { ...base, id: 2, kind: 'merge', rows: [{ index: 0, stale: false, keeper: fact(1, 'a', 'p', 'v'), loser: fact(2, 'a', 'q', 'v'), sources: 1 }, { index: 1, stale: false, keeper: null, loser: null, sources: 0 }] },
+      words: 'merge 2 pairs of near-duplicates',
+      row: { does: 'keep #1, retire #2, move 1 source', facts: '#1 a · p: v ← #2 a · q: v' },
+    },
+    {
+      card: { ...base, id: 3, kind: 'retire', rows: [0, 1, 2].map((index) => ({ index, stale: false, fact: fact(40 + index, 'deploy job', 'error', 'failed with an error message') })) },
+      words: 'retire 3 facts that only restate their property',
+      row: { does: 'retire #40', facts: '#40 deploy job · error: failed with an error message' },
+    },
+    { card: { ...base, id: 4, kind: 'retire', rows: [{ index: 0, stale: false, fact: fact(5, '部署任务', '错误', '出错了') }] }, words: 'retire 1 fact that only restates its property' },
+    {
+      card: { ...base, id: 5, kind: 'fold', rows: [{ index: 0, stale: false, survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'), runs: 7 }] },
+      words: 'fold 7 runs into #40',
+    },
+    {
+      card: { ...base, id: 6, kind: 'alias', rows: [{ index: 0, stale: false, fragment: { entityKey: 'billing', display: 'billing' }, canonical: { entityKey: 'billing api', display: 'billing-api' }, facts: 4 }] },
+      words: "treat 'billing' as 'billing-api' (4 facts move)",
+      row: { does: "treat 'billing' as 'billing-api' (4 facts move)", facts: 'billing → billing-api' },
+    },
+    {
+      card: { ...base, id: 7, kind: 'alias', rows: [{ index: 0, stale: false, fragment: { entityKey: '支付', display: '支付' }, canonical: { entityKey: '支付网关', display: '支付网关' }, facts: 1 }] },
+      words: "treat '支付' as '支付网关' (1 fact moves)",
+    },
+  ]
+  for (const { card, words, row } of cases) {
+    it(`${card.kind}: "${words}"`, () => {
+      assert.equal(cardWords(card), words)
+      if (row !== undefined) assert.deepEqual(rowWords(card, 0), row)
+    })
+  }
+
+  it('numbers a card that continues a longer list, and says nothing for one that does not', () => {
+    const card: ProposalCardWire = { ...base, id: 8, kind: 'retire', batch: { index: 2, count: 3 }, rows: [] }
+    assert.equal(batchWords(card), 'batch 2/3')
+    assert.equal(batchWords({ ...card, batch: null }), null)
   })
 })

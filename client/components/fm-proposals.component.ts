@@ -1,8 +1,10 @@
 /**
  * <fm-proposals>: the review queue. It opens with a digest of what arrived since the user last looked ("2 new since
- * Tuesday"), and cards queued since then are marked new. Each card shows its rows (value editable per row); a row of
- * an aggregated card can be struck out (prune); the card can be applied, rejected or revised. Stale rows are marked;
- * an applied card's toast can undo it through fact-restore.
+ * Tuesday"), and cards queued since then are marked new. A card of a value to write shows its rows (value editable
+ * per row); a card that changes stored facts (merge, retire, fold, alias) says in plain words what accepting it will
+ * do ("keep #12, retire #31, move 2 sources") and which batch of a longer list it is ("batch 2/3"). A row of an
+ * aggregated card can be struck out (prune); the card can be applied or rejected. Stale rows are marked; an applied
+ * card's toast can undo it through fact-restore.
  *
  * Looking is what marks the queue as seen (review-seen, which moves no generation): the tab has shown the digest and
  * the cards for LOOK_MS without a break, with the browser tab visible. Opening the tab and leaving at once, a page
@@ -13,14 +15,11 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince } from '../format.ts'
+import { batchWords, cardWords, REASON_LABEL, rowWords } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ActivityWire, ProposalCardWire } from '../../src/wire-types.ts'
-
-const REASON: Readonly<Record<string, string>> = {
-  inferred: 'inferred by the model', low_confidence: 'below the confidence floor',
-}
 
 /** How long the queue must be in view before it counts as looked at. */
 const LOOK_MS = 2000
@@ -45,6 +44,7 @@ export class FmProposals extends LitElement {
     .card header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
     .row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 8px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .row.stale { opacity: 0.6; }
+    .words { margin: 8px 0 4px; }
     .digest { margin: 0 0 12px; display: flex; gap: 4px 12px; flex-wrap: wrap; align-items: baseline; }
     .pill.new { color: var(--dsw-alias-brand-primary, var(--dsw-alias-label-primary)); border-color: currentColor; }
     .actions { display: flex; gap: 8px; margin-top: 8px; }
@@ -117,7 +117,8 @@ export class FmProposals extends LitElement {
     const editId = done.editId
     if (verb === 'proposal-apply' && editId !== undefined) {
       const skipped = done.skippedStale?.length ?? 0
-      app.toast(`Accepted proposal #${card.id}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`, {
+      const words = cardWords(card)
+      app.toast(`Accepted proposal #${card.id}${words === null ? '' : `: ${words}`}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`, {
         action: app.undoAction(editId, 'Undone: the proposal is back in the queue'),
       })
     } else if (verb === 'proposal-reject') app.toast(`Rejected proposal #${card.id}`)
@@ -133,26 +134,52 @@ export class FmProposals extends LitElement {
     if (cards.length === 0) {
       return html`${digest}<p class="empty" data-fm="proposals-empty">No proposals are waiting. Values the model inferred, or was less than 60% sure of, would wait here for you.</p>`
     }
-    return html`${digest}${cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id}>
-      <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted">${REASON[card.reason] ?? card.reason}</span>
+    return html`${digest}${cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id} data-kind=${card.kind}>
+      <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted">${REASON_LABEL[card.reason] ?? card.reason}</span>
+        ${batchWords(card) === null ? nothing : html`<span class="pill" data-fm="batch">${batchWords(card)}</span>`}
         <span class="caption">${formatAge(card.createdAt)} · revision ${card.revision}</span></header>
-      ${card.rows.map((row) => {
-        const key = `${card.id}:${row.index}`
-        return html`<div class="row ${row.stale ? 'stale' : ''}">
-          ${this.editing === key
-            ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.act(card, 'proposal-revise', { row: row.index, value: (event.target as HTMLFormElement).querySelector('input')?.value ?? row.value }) }}>
-                <input aria-label="Proposed value" .value=${row.value}><div class="actions"><button class="primary" type="submit">Save revision</button>
-                <button type="button" @click=${() => { this.editing = null }}>Cancel</button></div></form>`
-            : html`<span>${row.subject} · ${row.property}: <strong>${row.value}</strong>
-                <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span></span>`}
-          <span>
-            ${this.editing === key ? nothing : html`<button class="quiet" @click=${() => { this.editing = key }}>Edit</button>`}
-            ${card.rows.length > 1 ? html`<button class="quiet" aria-label="Strike this row" @click=${() => { void this.act(card, 'proposal-prune', { row: row.index }) }}>Strike</button>` : nothing}
-          </span></div>`
-      })}
+      ${card.kind === 'add_fact' ? this.renderValueRows(card) : this.renderReviewRows(card)}
       <div class="actions"><button class="primary" @click=${() => { void this.act(card, 'proposal-apply') }}>Accept</button>
         <button @click=${() => { void this.act(card, 'proposal-reject') }}>Reject</button></div>
     </article>`)}`
+  }
+
+  /** The rows of a card of values to write: each value, editable. */
+  private renderValueRows(card: Extract<ProposalCardWire, { kind: 'add_fact' }>): unknown {
+    return card.rows.map((row) => {
+      const key = `${card.id}:${row.index}`
+      return html`<div class="row ${row.stale ? 'stale' : ''}">
+        ${this.editing === key
+          ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.act(card, 'proposal-revise', { row: row.index, value: (event.target as HTMLFormElement).querySelector('input')?.value ?? row.value }) }}>
+              <input aria-label="Proposed value" .value=${row.value}><div class="actions"><button class="primary" type="submit">Save revision</button>
+              <button type="button" @click=${() => { this.editing = null }}>Cancel</button></div></form>`
+          : html`<span>${row.subject} · ${row.property}: <strong>${row.value}</strong>
+              <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span></span>`}
+        <span>
+          ${this.editing === key ? nothing : html`<button class="quiet" @click=${() => { this.editing = key }}>Edit</button>`}
+          ${this.strike(card, row.index)}
+        </span></div>`
+    })
+  }
+
+  /** The rows of a card that changes stored facts: what accepting it does, then each row with the facts it names. */
+  private renderReviewRows(card: Exclude<ProposalCardWire, { kind: 'add_fact' }>): unknown {
+    // A row repeats what it does only where the card's line sums up several rows; a retire row is the fact itself.
+    const each = card.rows.length > 1 && card.kind !== 'retire'
+    return html`<p class="words" data-fm="card-words"><strong>${cardWords(card)}</strong></p>
+      ${card.rows.map((row) => {
+        const words = rowWords(card, row.index)
+        return html`<div class="row ${row.stale ? 'stale' : ''}" data-fm="proposal-row">
+          <span>${each && words !== undefined ? html`<span data-fm="row-does">${words.does}</span> · ` : nothing}<span class="caption">${words?.facts ?? ''}${row.stale ? ' · stale: the fact changed since, this row will be skipped' : ''}</span></span>
+          <span>${this.strike(card, row.index)}</span></div>`
+      })}`
+  }
+
+  /** The Strike button of one row of an aggregated card (a card of one row is rejected instead). */
+  private strike(card: ProposalCardWire, index: number): unknown {
+    return card.rows.length > 1
+      ? html`<button class="quiet" aria-label="Strike this row" @click=${() => { void this.act(card, 'proposal-prune', { row: index }) }}>Strike</button>`
+      : nothing
   }
 
   /** "2 new since Tuesday · 3 waiting", and what else arrived since then. */

@@ -135,9 +135,15 @@ export const factRestoreVerb = verb({
         return refuse('refused', `the facts this edit touched have changed since (${refusal.factIds.map((id) => `#${id}`).join(', ')}); reload to see them`,
           { movedFactIds: refusal.factIds })
       }
-      if (restored.edit.proposalId !== null) stores.proposals.reopen(restored.edit.proposalId, now)
       const touched = [...restored.edit.changed.map((change) => change.before.id), ...restored.edit.created.map((row) => row.id)]
-      return ok({ editId: body.editId, kind: restored.edit.kind, facts: stores.facts.getFacts(touched).map(factView) })
+      const facts = stores.facts.getFacts(touched)
+      if (restored.edit.proposalId !== null && stores.proposals.reopen(restored.edit.proposalId, now)) {
+        // The card goes back to the queue against the facts as the undo left them, which is how its apply found them.
+        const revisions = new Map(facts.map((fact) => [fact.id as number, fact.revision]))
+        stores.proposals.retarget(restored.edit.proposalId, new Map(restored.edit.changed.map((change) =>
+          [change.before.id, { from: change.before.revision, to: revisions.get(change.before.id) ?? change.before.revision }])), now)
+      }
+      return ok({ editId: body.editId, kind: restored.edit.kind, facts: facts.map(factView) })
     })
   },
 })

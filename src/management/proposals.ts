@@ -1,17 +1,19 @@
 /**
  * The review queue's verbs: proposals (list), proposal-apply, proposal-reject, proposal-revise, proposal-prune.
  * Applying is a re-check, not a replay: each row's target facts must still stand at the revisions the proposal
- * saw; rows whose targets moved are skipped as stale, the rest are written as confirmed_user through the same
- * privacy scan and slot rules as any write, and a card that lands nothing is refused (and marked stale when
- * every row was).
+ * saw; rows whose targets moved are skipped as stale, and a card that lands nothing is refused (and marked stale when
+ * every row was). An add_fact card's rows are written as confirmed_user through the same privacy scan and slot
+ * rules as any write; the cards that change stored facts (merge, retire, fold, alias) apply as card-apply.ts says.
  */
 import { prepareWrite, type PrepareResult } from '../fact-input.ts'
+import { applyReviewCard } from './card-apply.ts'
+import { addRowStands, cardView } from './proposal-views.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
-import type { Proposal } from '../store/proposal-store.ts'
+import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import type { ProposedRow } from '../types.ts'
-import { MASK } from '../text/privacy.ts'
+import { rowKey } from '../proposal-cards.ts'
+import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
 
 /** proposals: the cards, newest first, with each row's current staleness. */
 export const proposalsVerb = verb({
@@ -35,7 +37,9 @@ export const proposalApplyVerb = verb({
     const { stores } = context
     const now = context.now()
     const outcome = runFenced(stores, 'proposal-apply', body, now, () => {
-      const proposal = pendingCard(stores, body.id, body.revision)
+      const card = pendingCard(stores, body.id, body.revision)
+      if (card.kind !== 'add_fact') return applyReviewCard(card, context, now)
+      const proposal: ProposalOf<'add_fact'> = card
       const prepared = proposal.rows.map((row) => prepareRow(row, 'confirmed_user', context, now))
       const slots = prepared.flatMap((result) => (result.ok ? [result.write.slotKey] : []))
       const skippedStale: number[] = []
@@ -43,7 +47,7 @@ export const proposalApplyVerb = verb({
       const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: proposal.id }, now, () => {
         const applied: { row: number; factId: number; outcome: string }[] = []
         proposal.rows.forEach((row, index) => {
-          if (!targetsStand(stores, row)) {
+          if (!addRowStands(stores, row)) {
             skippedStale.push(index)
             return
           }
@@ -96,6 +100,7 @@ export const proposalReviseVerb = verb({
     const now = context.now()
     return runFenced(stores, 'proposal-revise', body, now, () => {
       const proposal = pendingCard(stores, body.id, body.revision)
+      if (proposal.kind !== 'add_fact') return refuse('refused', `the rows of a ${proposal.kind} card cannot be edited; strike a row or reject the card`)
       const index = body.row ?? 0
       const row = proposal.rows[index]
       if (row === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${index}`)
@@ -113,7 +118,7 @@ export const proposalReviseVerb = verb({
         .filter((fact) => fact.status === 'active' || fact.status === 'scheduled' || fact.status === 'conflict')
         .map((fact) => ({ factId: fact.id, revision: fact.revision }))
       const rows = proposal.rows.map((existing, at) => (at === index ? { ...revised, targets } : existing))
-      const revision = stores.proposals.revise(proposal.id, rows, now)
+      const revision = stores.proposals.revise(proposal, rows, now)
       return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
     })
   },
@@ -129,12 +134,28 @@ export const proposalPruneVerb = verb({
       const proposal = pendingCard(stores, body.id, body.revision)
       if (proposal.rows[body.row] === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${body.row}`)
       if (proposal.rows.length === 1) return refuse('refused', 'this card has a single row; reject the card instead of pruning it')
-      const rows = proposal.rows.filter((_row, at) => at !== body.row)
-      const revision = stores.proposals.revise(proposal.id, rows, now)
-      return ok({ id: proposal.id, revision, card: cardView({ ...proposal, rows, revision }, stores) })
+      const pruned = prunedCard(proposal, body.row)
+      const revision = stores.proposals.revise(pruned.card, pruned.card.rows, now, pruned.struck)
+      return ok({ id: proposal.id, revision, card: cardView({ ...pruned.card, revision }, stores) })
     })
   },
 })
+
+/** The card without one row, and the key of the change struck (review kinds remember it; add_fact rows have none). */
+function prunedCard(card: Proposal, index: number): { card: Proposal; struck: string[] } {
+  const keep = <T>(rows: readonly T[]): T[] => rows.filter((_row, at) => at !== index)
+  switch (card.kind) {
+    case 'add_fact': return { card: { ...card, rows: keep(card.rows) }, struck: [] }
+    case 'merge': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('merge', card.rows[index]) }
+    case 'retire': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('retire', card.rows[index]) }
+    case 'fold': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('fold', card.rows[index]) }
+    case 'alias': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('alias', card.rows[index]) }
+  }
+}
+
+function struckKey<K extends ReviewKind>(kind: K, row: CardRows[K] | undefined): string[] {
+  return row === undefined ? [] : [rowKey(kind, row)]
+}
 
 /** A pending card at the revision the page saw, or the fenced work is abandoned with why not. */
 function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
@@ -148,54 +169,10 @@ function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
   return proposal
 }
 
-/** Whether every fact a row was proposed against still stands at the revision the proposal saw. */
-function targetsStand(stores: StoreSet, row: ProposedRow): boolean {
-  if (row.targets.length === 0) return true
-  const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
-  return row.targets.every((target) => {
-    const fact = facts.get(target.factId)
-    return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
-  })
-}
-
 function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbContext, now: string): PrepareResult {
   return prepareWrite({
     subject: row.subject, property: row.property, value: row.value, qualifiers: row.qualifiers, scope: row.scope,
     evidence, quote: row.quote ?? undefined, multi: row.multi, confidence: 1, origin: 'proposal',
     validFrom: row.validFrom > now ? row.validFrom : undefined, validTo: row.validTo ?? undefined,
   }, now, { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone })
-}
-
-function cardView(proposal: Proposal, stores: StoreSet): Record<string, unknown> {
-  return {
-    id: proposal.id,
-    kind: proposal.kind,
-    status: proposal.status,
-    reason: proposal.reason,
-    revision: proposal.revision,
-    sessionId: proposal.sessionId,
-    turn: proposal.turn,
-    createdAt: proposal.createdAt,
-    updatedAt: proposal.updatedAt,
-    decidedAt: proposal.decidedAt,
-    rows: proposal.rows.map((row, index) => ({
-      index,
-      subject: row.subject,
-      property: row.property,
-      value: looksSecret(row) ? MASK : row.value,
-      qualifiers: row.qualifiers,
-      evidence: row.evidence,
-      confidence: row.confidence,
-      quote: row.quote,
-      targets: row.targets,
-      stale: proposal.status === 'pending' && !targetsStand(stores, row),
-    })),
-  }
-}
-
-/** A proposed value that would be refused or masked as a credential is never shown. */
-function looksSecret(row: ProposedRow): boolean {
-  const check = prepareWrite({ subject: row.subject, property: row.property, value: row.value, evidence: 'observed', origin: 'proposal' },
-    new Date(0).toISOString(), { refuseCredentials: true, timeZone: 'UTC' })
-  return !check.ok && check.code === 'credential_refused'
 }

@@ -1,7 +1,9 @@
 /**
  * EditStore: reversible edits made from the page (value edits, expiries, conflict resolutions, applied
  * proposals). Each edit runs inside one transaction that snapshots the affected slots before and after, and
- * records what it created and what it changed, with the revision it left (and a row's text when a fold rewrote it). `restore` undoes an edit exactly, and
+ * records what it created and what it changed, with the revision it left (and a row's text when a fold rewrote it),
+ * plus the trail the work reports: sources it moved between facts and the keys of facts it moved to another entity.
+ * `restore` undoes an edit exactly, and
  * refuses when any of those rows has moved since.
  */
 import type { Evidence, FactStatus } from '../types.ts'
@@ -27,6 +29,10 @@ interface RowState {
   readonly revision: number
   /** The row's text, recorded only when the edit changed it in place (a write that folded into the row). */
   readonly text?: RowText
+  /** Absent in edits recorded before edits could move a fact to another slot or make a slot multi-valued. */
+  readonly slotKey?: string
+  readonly claimKey?: string
+  readonly multi?: boolean
 }
 
 /** The recorded state of one conflict group. */
@@ -35,6 +41,37 @@ interface GroupState {
   readonly status: 'open' | 'closed'
   readonly closedAt: string | null
   readonly settledBy: number | null
+  /** Absent in edits recorded before a group could move with its facts to another slot. */
+  readonly slotKey?: string
+}
+
+/** Who a fact is about and how it is keyed and indexed: what moving it to another entity changes. */
+export interface FactIdentity {
+  readonly entityId: number
+  readonly subject: string
+  readonly slotKey: string
+  readonly claimKey: string
+  readonly evidenceKey: string
+  readonly terms: string
+  readonly identifiers: readonly string[]
+}
+
+/** What tracked work did besides changing rows' states, for the undo to take back. */
+export interface EditTrail {
+  /** Sources moved to another fact, with the fact each came from. */
+  readonly sources: readonly { readonly id: number; readonly from: number }[]
+  /** Facts moved to another entity, with their identity before the move. */
+  readonly identities: readonly { readonly factId: number; readonly before: FactIdentity }[]
+}
+
+/** One changed row of an edit. */
+interface ChangedRow {
+  readonly before: RowState
+  readonly revision: number
+  /** Sources that belonged to this row before the edit moved them. */
+  readonly sources?: readonly number[]
+  /** The row's identity before the edit moved it to another entity. */
+  readonly identity?: FactIdentity
 }
 
 /** One recorded edit. */
@@ -48,7 +85,7 @@ export interface EditRecord {
   /** Rows the edit inserted, with the revision it left them at. */
   readonly created: readonly { readonly id: number; readonly revision: number }[]
   /** Rows the edit changed: their prior state and the revision it left. */
-  readonly changed: readonly { readonly before: RowState; readonly revision: number }[]
+  readonly changed: readonly ChangedRow[]
   /** Conflict groups the edit changed (before = null: the edit opened it). */
   readonly groups: readonly { readonly id: number; readonly before: GroupState | null }[]
 }
@@ -58,6 +95,8 @@ export interface TrackedWork<T> {
   readonly result: T
   /** Rows the work inserted. */
   readonly created: readonly number[]
+  /** Sources and identities the work moved; none by default. */
+  readonly trail?: EditTrail
 }
 
 /** Why a restore was refused. */
@@ -101,12 +140,23 @@ export class EditStore {
         return text !== undefined && textChanged(text, textsAfter.get(id)) ? text : undefined
       }
       const created = outcome.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
-      const changed = [...before.values()]
-        .filter((state) => !createdSet.has(state.id) && (differs(state, after.get(state.id)) || rewritten(state.id) !== undefined))
+      const trail = firstMoves(outcome.trail ?? { sources: [], identities: [] })
+      const trailed = new Set([...trail.sources.map((source) => source.from), ...trail.identities.map((entry) => entry.factId)])
+      const changed: ChangedRow[] = [...before.values()]
+        .filter((state) => !createdSet.has(state.id) && (trailed.has(state.id) || differs(state, after.get(state.id)) || rewritten(state.id) !== undefined))
         .map((state) => {
           const text = rewritten(state.id)
-          return { before: text === undefined ? state : { ...state, text }, revision: after.get(state.id)?.revision ?? state.revision }
+          const sources = trail.sources.filter((source) => source.from === state.id).map((source) => source.id)
+          const identity = trail.identities.find((entry) => entry.factId === state.id)?.before
+          return {
+            before: text === undefined ? state : { ...state, text },
+            revision: after.get(state.id)?.revision ?? state.revision,
+            ...(sources.length === 0 ? {} : { sources }),
+            ...(identity === undefined ? {} : { identity }),
+          }
         })
+      const untracked = [...trailed].filter((id) => !before.has(id))
+      if (untracked.length > 0) throw new Error(`tracked work moved facts outside the slots it named: ${untracked.join(', ')}`)
       const groups = [...groupsAfter.values()]
         .filter((group) => groupDiffers(groupsBefore.get(group.id), group))
         .map((group) => ({ id: group.id, before: groupsBefore.get(group.id) ?? null }))
@@ -161,30 +211,47 @@ export class EditStore {
         this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ? WHERE id = ?`,
           now, now, created.id)
       }
+      // Facts go back to their own entity first, so no current claim or value meets its twin in the slot it left.
+      for (const { before, identity } of edit.changed) if (identity !== undefined) this.restoreIdentity(before.id, identity)
+      for (const { before, sources } of edit.changed) {
+        if (sources !== undefined && sources.length > 0) {
+          this.db.run(`UPDATE fact_sources SET fact_id = ? WHERE id IN (${placeholders(sources.length)})`, before.id, ...sources)
+        }
+      }
       // Rows that were current before the edit come back last, so the one-active-per-slot index never sees two.
       const ordered = [...edit.changed].sort((a, b) => Number(a.before.status === 'active') - Number(b.before.status === 'active'))
       for (const { before } of ordered) {
         if (before.text !== undefined) restoreRowText(this.db, before.id, before.text)
+        const multi = before.multi === undefined ? null : before.multi ? 1 : 0
         this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(?, valid_from), valid_to = ?, superseded_by = ?, conflict_group_id = ?,
-          evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+          evidence = ?, evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ? WHERE id = ?`,
           before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence,
-          evidenceRank(before.evidence), now, before.id)
+          evidenceRank(before.evidence), multi, now, before.id)
       }
       for (const group of edit.groups) {
         if (group.before === null) this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ?`, now, group.id)
-        else this.db.run('UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ? WHERE id = ?',
-          group.before.status, group.before.closedAt, group.before.settledBy, group.id)
+        else this.db.run('UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(?, slot_key) WHERE id = ?',
+          group.before.status, group.before.closedAt, group.before.settledBy, group.before.slotKey ?? null, group.id)
       }
       this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
       return { ok: true, edit: { ...edit, undoneAt: now } } as const
     })
   }
 
+  private restoreIdentity(factId: number, identity: FactIdentity): void {
+    this.db.run('UPDATE facts SET entity_id = ?, subject = ?, slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?',
+      identity.entityId, identity.subject, identity.slotKey, identity.claimKey, identity.evidenceKey, factId)
+    this.db.run('DELETE FROM facts_fts WHERE rowid = ?', factId)
+    this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', factId, identity.terms)
+    this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', factId)
+    for (const ident of identity.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, factId)
+  }
+
   private rowStates(slotKeys: readonly string[]): Map<number, RowState> {
     const states = new Map<number, RowState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision FROM facts
+      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision, slot_key, claim_key, multi FROM facts
         WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),
@@ -195,6 +262,9 @@ export class EditStore {
         conflictGroupId: numberOrNull(row['conflict_group_id']),
         evidence: row['evidence'] as Evidence,
         revision: Number(row['revision']),
+        slotKey: String(row['slot_key']),
+        claimKey: String(row['claim_key']),
+        multi: Number(row['multi']) === 1,
       })
     }
     return states
@@ -204,16 +274,29 @@ export class EditStore {
     const states = new Map<number, GroupState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, closed_at, settled_by FROM conflict_groups WHERE slot_key IN (${placeholders(slotKeys.length)})`, ...slotKeys)) {
+      `SELECT id, status, closed_at, settled_by, slot_key FROM conflict_groups WHERE slot_key IN (${placeholders(slotKeys.length)})`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as GroupState['status'],
         closedAt: textOrNull(row['closed_at']),
         settledBy: numberOrNull(row['settled_by']),
+        slotKey: String(row['slot_key']),
       })
     }
     return states
   }
+}
+
+/**
+ * The trail reduced to where things were before the edit: a source moved twice (a merge chain: a into b, then b into
+ * c) is recorded once, with the fact it first came from, and a fact's identity once, as it first was.
+ */
+function firstMoves(trail: EditTrail): EditTrail {
+  const sources = new Map<number, { id: number; from: number }>()
+  for (const source of trail.sources) if (!sources.has(source.id)) sources.set(source.id, source)
+  const identities = new Map<number, EditTrail['identities'][number]>()
+  for (const entry of trail.identities) if (!identities.has(entry.factId)) identities.set(entry.factId, entry)
+  return { sources: [...sources.values()], identities: [...identities.values()] }
 }
 
 function differs(before: RowState, after: RowState | undefined): boolean {
@@ -221,6 +304,7 @@ function differs(before: RowState, after: RowState | undefined): boolean {
   return before.status !== after.status || before.validFrom !== after.validFrom || before.validTo !== after.validTo
     || before.supersededBy !== after.supersededBy
     || before.conflictGroupId !== after.conflictGroupId || before.evidence !== after.evidence
+    || before.slotKey !== after.slotKey || before.claimKey !== after.claimKey || before.multi !== after.multi
 }
 
 /** Whether a row's text moved, observation time aside (a duplicate write moves only that, and changes no text). */
@@ -234,4 +318,5 @@ function textChanged(before: RowText, after: RowText | undefined): boolean {
 function groupDiffers(before: GroupState | undefined, after: GroupState): boolean {
   if (before === undefined) return true
   return before.status !== after.status || before.closedAt !== after.closedAt || before.settledBy !== after.settledBy
+    || before.slotKey !== after.slotKey
 }

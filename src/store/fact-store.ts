@@ -531,7 +531,7 @@ export class FactStore extends FactReader {
     return this.getFacts(facts.map((fact) => fact.id))
   }
 
-  private closeGroupIfMoot(groupId: number, now: string): void {
+  protected closeGroupIfMoot(groupId: number, now: string): void {
     const current = Number(this.db.get(
       `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status IN ('active', 'conflict')`, groupId)?.['n'] ?? 0)
     const conflicts = Number(this.db.get(

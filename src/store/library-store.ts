@@ -169,6 +169,16 @@ export class LibraryStore {
   }
 
   /**
+   * An entity's name as first written.
+   * @param entityKey - canonical key.
+   * @returns the display name, or undefined when there is no such entity.
+   */
+  entityDisplay(entityKey: string): string | undefined {
+    const row = this.db.get('SELECT display FROM entities WHERE entity_key = ?', entityKey)
+    return row === undefined ? undefined : String(row['display'])
+  }
+
+  /**
    * An entity and all of its non-forgotten facts.
    * @param entityKey - canonical key.
    * @returns the display name and facts, or undefined.

@@ -1,28 +1,53 @@
-/** ProposalStore: the review queue's rows — cards of one or more proposed rows, with status and revision. */
-import type { ProposedRow } from '../types.ts'
+/**
+ * ProposalStore: the review queue's rows — cards of one or more proposed rows, with status and revision — and the
+ * creation of the cards that change stored facts (merge, retire, fold, alias), which the review sweeps call. Rows
+ * are read back through `proposal-rows.schema.ts`; a card whose rows cannot be read is listed with none.
+ */
+import { batchRows, cardFingerprint, CARD_ROW_LIMIT, REVIEW_REASONS, rowKey, rowProblem } from '../proposal-cards.ts'
+import type { AliasRow, CardBatch, CardRows, FactRef, FoldRow, MergeRow, ProposalKind, ProposedRow, RetireRow, ReviewKind } from '../types.ts'
 import type { Database } from './database.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
+import { parseStoredRows, storedRowsText } from './proposal-rows.schema.ts'
+
+export type { ProposalKind } from '../types.ts'
 
 /** Lifecycle of a proposal card. */
 export type ProposalStatus = 'pending' | 'applied' | 'rejected' | 'stale'
 
-/** Kinds of change a card proposes. */
-export type ProposalKind = 'add_fact' | 'merge' | 'retire' | 'fold' | 'alias'
-
-/** One proposal card. */
-export interface Proposal {
+/** What every card carries, whatever its kind. */
+interface CardBase {
   readonly id: number
   readonly fingerprint: string
-  readonly kind: ProposalKind
   readonly status: ProposalStatus
   readonly reason: string
   readonly revision: number
-  readonly rows: readonly ProposedRow[]
+  /** Where the card sits in a longer list (n of m), or null. */
+  readonly batch: CardBatch | null
+  /** Why the stored rows could not be read (the card then lists none), or null. */
+  readonly unreadable: string | null
   readonly sessionId: string | null
   readonly turn: number | null
   readonly createdAt: string
   readonly updatedAt: string
   readonly decidedAt: string | null
+}
+
+/** A card of one kind, with that kind's rows. */
+export type ProposalOf<K extends ProposalKind> = CardBase & { readonly kind: K; readonly rows: readonly CardRows[K][] }
+
+/** One proposal card. */
+export type Proposal = { [K in ProposalKind]: ProposalOf<K> }[ProposalKind]
+
+/** What proposing a list of review rows did. */
+export interface ProposedCards {
+  /** The cards created, in order. */
+  readonly cards: readonly { readonly id: number; readonly batch: CardBatch | null; readonly rows: number }[]
+  /** Rows (by index in the list) not queued because a pending card already holds the same change. */
+  readonly queued: readonly { readonly row: number; readonly proposalId: number }[]
+  /** Rows not queued because the user declined the same change before: rejected its card, or struck it from one. */
+  readonly declined: readonly { readonly row: number; readonly proposalId: number }[]
+  /** Rows that make no sense (a fact merged into itself, a change listed twice, …), with why. */
+  readonly invalid: readonly { readonly row: number; readonly problem: string }[]
 }
 
 const COLUMNS = 'id, fingerprint, kind, status, reason, revision, rows, session_id, turn, created_at, updated_at, decided_at'
@@ -57,6 +82,90 @@ export class ProposalStore {
   }
 
   /**
+   * Queue merges of near-duplicates (the near-duplicate review): keep `keeper`, retire `loser` as superseded by it and
+   * move its sources to it. The caller decides the keeper.
+   * @param rows - the pairs, at the revisions the review saw.
+   * @param now - ISO instant.
+   * @param limit - rows per card.
+   * @returns the cards created and the rows left out.
+   */
+  proposeMerges(rows: readonly MergeRow[], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+    return this.proposeReview('merge', rows, now, limit)
+  }
+
+  /**
+   * Queue retiring facts that only restate their own property (the health check).
+   * @param rows - the facts, at the revisions the sweep saw.
+   * @param now - ISO instant.
+   * @param limit - rows per card.
+   * @returns the cards created and the rows left out.
+   */
+  proposeRetires(rows: readonly RetireRow[], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+    return this.proposeReview('retire', rows, now, limit)
+  }
+
+  /**
+   * Queue folding pipelines into their newest run (the health check): one row per pipeline.
+   * @param rows - each survivor with the runs it absorbs, at the revisions the sweep saw.
+   * @param now - ISO instant.
+   * @param limit - rows per card.
+   * @returns the cards created and the rows left out.
+   */
+  proposeFolds(rows: readonly FoldRow[], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+    return this.proposeReview('fold', rows, now, limit)
+  }
+
+  /**
+   * Queue aliasing fragment entities into their canonical ones (the health check): one row per fragment, listing
+   * every fact of it that was not forgotten.
+   * @param rows - fragment and canonical entity keys with the fragment's facts, at the revisions the sweep saw.
+   * @param now - ISO instant.
+   * @param limit - rows per card.
+   * @returns the cards created and the rows left out.
+   */
+  proposeAliases(rows: readonly AliasRow[], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+    return this.proposeReview('alias', rows, now, limit)
+  }
+
+  /**
+   * Queue rows of one review kind as aggregated cards of at most `limit` rows, numbered n/m when there are several,
+   * in one transaction. A row whose change a pending card already holds, or that the user declined before (rejected
+   * its card, or struck it from one), is left out and reported, as is a row that makes no sense.
+   * @param kind - the kind.
+   * @param rows - the rows, in the order the cards should list them.
+   * @param now - ISO instant.
+   * @param limit - rows per card.
+   * @returns the cards created and the rows left out.
+   */
+  proposeReview<K extends ReviewKind>(kind: K, rows: readonly CardRows[K][], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+    return this.db.transaction(() => {
+      const known = this.knownChanges(kind)
+      const queued: { row: number; proposalId: number }[] = []
+      const declined: { row: number; proposalId: number }[] = []
+      const invalid: { row: number; problem: string }[] = []
+      const seen = new Set<string>()
+      const fresh: CardRows[K][] = []
+      rows.forEach((row, index) => {
+        const problem = rowProblem(kind, row)
+        const key = rowKey(kind, row)
+        if (problem !== undefined) invalid.push({ row: index, problem })
+        else if (seen.has(key)) invalid.push({ row: index, problem: 'the list names this change twice' })
+        else if (known.pending.has(key)) queued.push({ row: index, proposalId: known.pending.get(key) ?? 0 })
+        else if (known.declined.has(key)) declined.push({ row: index, proposalId: known.declined.get(key) ?? 0 })
+        else fresh.push(row)
+        seen.add(key)
+      })
+      const cards = batchRows(fresh, limit).map(({ rows: cardRows, batch }) => {
+        const id = this.db.run(
+          `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
+          cardFingerprint(kind, cardRows), kind, REVIEW_REASONS[kind], storedRowsText(kind, cardRows, batch), now, now).lastInsertRowid
+        return { id, batch, rows: cardRows.length }
+      })
+      return { cards, queued, declined, invalid }
+    })
+  }
+
+  /**
    * Decide a card.
    * @param id - the card.
    * @param status - its new status.
@@ -68,15 +177,36 @@ export class ProposalStore {
   }
 
   /**
-   * Replace a card's rows as a new revision.
-   * @param id - the card.
+   * Replace a card's rows as a new revision; the card keeps its place in a longer list.
+   * @param card - the card as read.
    * @param rows - the new rows.
    * @param now - ISO instant.
+   * @param struck - keys of rows the user struck out, remembered so the same change is not proposed again.
    * @returns the new revision.
    */
-  revise(id: number, rows: readonly ProposedRow[], now: string): number {
-    this.db.run('UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?', JSON.stringify(rows), now, id)
-    return Number(this.db.get('SELECT revision FROM proposals WHERE id = ?', id)?.['revision'] ?? 0)
+  revise<K extends ProposalKind>(card: ProposalOf<K>, rows: readonly CardRows[K][], now: string, struck: readonly string[] = []): number {
+    const text = storedRowsText(card.kind, rows, card.batch, [...this.struckOf(card.id), ...struck])
+    this.db.run('UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?', text, now, card.id)
+    return Number(this.db.get('SELECT revision FROM proposals WHERE id = ?', card.id)?.['revision'] ?? 0)
+  }
+
+  /**
+   * Point a card's rows at the revisions an undo left its facts at. The undo put those facts back exactly as the
+   * card's apply found them, so a target the card saw at that revision (`from`) is standing again, at `to`; any other
+   * target keeps the revision it had, and a row that was stale stays stale.
+   * @param id - the card.
+   * @param revisions - fact id → the revision the apply found it at, and the revision after the undo.
+   * @param now - ISO instant.
+   */
+  retarget(id: number, revisions: ReadonlyMap<number, { readonly from: number; readonly to: number }>, now: string): void {
+    const card = this.get(id)
+    if (card === undefined || card.unreadable !== null) return
+    const ref = (target: FactRef): FactRef => {
+      const moved = revisions.get(target.factId)
+      return moved !== undefined && moved.from === target.revision ? { factId: target.factId, revision: moved.to } : target
+    }
+    const text = retargeted(card, ref, this.struckOf(id))
+    this.db.run('UPDATE proposals SET rows = ?, updated_at = ? WHERE id = ?', text, now, id)
   }
 
   /**
@@ -84,26 +214,63 @@ export class ProposalStore {
    * again on a fresh card since: the queue holds one card per change, so the applied card then stays as it is.
    * @param id - the card.
    * @param now - ISO instant.
+   * @returns whether the card is pending again.
    */
-  reopen(id: number, now: string): void {
-    this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
-      AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id)
+  reopen(id: number, now: string): boolean {
+    return this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
+      AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id).changes > 0
+  }
+
+  /** Keys of the changes that pending cards of a kind hold, and of those the user declined, each with its card. */
+  private knownChanges<K extends ReviewKind>(kind: K): { pending: Map<string, number>; declined: Map<string, number> } {
+    const pending = new Map<string, number>()
+    const declined = new Map<string, number>()
+    for (const row of this.db.all(`SELECT id, status, rows FROM proposals WHERE kind = ? ORDER BY id`, kind)) {
+      const id = Number(row['id'])
+      const stored = parseStoredRows(kind, String(row['rows']))
+      if (!stored.ok) continue
+      for (const key of stored.struck) declined.set(key, id)
+      if (row['status'] !== 'pending' && row['status'] !== 'rejected') continue
+      for (const cardRow of stored.rows) (row['status'] === 'pending' ? pending : declined).set(rowKey(kind, cardRow), id)
+    }
+    return { pending, declined }
+  }
+
+  private struckOf(id: number): readonly string[] {
+    const row = this.db.get('SELECT kind, rows FROM proposals WHERE id = ?', id)
+    if (row === undefined) return []
+    const stored = parseStoredRows(row['kind'] as ProposalKind, String(row['rows']))
+    return stored.ok ? stored.struck : []
+  }
+}
+
+function retargeted(card: Proposal, ref: (target: FactRef) => FactRef, struck: readonly string[]): string {
+  switch (card.kind) {
+    case 'add_fact': return storedRowsText('add_fact', card.rows.map((row): ProposedRow => ({ ...row, targets: row.targets.map(ref) })), null)
+    case 'merge': return storedRowsText('merge', card.rows.map((row) => ({ keeper: ref(row.keeper), loser: ref(row.loser) })), card.batch, struck)
+    case 'retire': return storedRowsText('retire', card.rows.map((row) => ({ fact: ref(row.fact) })), card.batch, struck)
+    case 'fold': return storedRowsText('fold', card.rows.map((row) => ({ survivor: ref(row.survivor), runs: row.runs.map(ref) })), card.batch, struck)
+    case 'alias': return storedRowsText('alias', card.rows.map((row) => ({ ...row, facts: row.facts.map(ref) })), card.batch, struck)
   }
 }
 
 function toProposal(row: Row): Proposal {
+  const kind = row['kind'] as ProposalKind
+  const stored = parseStoredRows(kind, String(row['rows']))
   return {
     id: Number(row['id']),
     fingerprint: String(row['fingerprint']),
-    kind: row['kind'] as ProposalKind,
+    kind,
     status: row['status'] as ProposalStatus,
     reason: String(row['reason']),
     revision: Number(row['revision']),
-    rows: JSON.parse(String(row['rows'])) as ProposedRow[],
+    rows: stored.ok ? stored.rows : [],
+    batch: stored.ok ? stored.batch : null,
+    unreadable: stored.ok ? null : stored.problem,
     sessionId: textOrNull(row['session_id']),
     turn: numberOrNull(row['turn']),
     createdAt: String(row['created_at']),
     updatedAt: String(row['updated_at']),
     decidedAt: textOrNull(row['decided_at']),
-  }
+  } as Proposal
 }

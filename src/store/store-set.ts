@@ -1,5 +1,6 @@
 /** The stores over one open database, created together when the store opens. */
 import type { Database } from './database.ts'
+import { CurationStore } from './curation-store.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
 import { ExtractStore } from './extract-store.ts'
@@ -15,6 +16,8 @@ export interface StoreSet {
   readonly db: Database
   readonly dataDir: string
   readonly facts: FactStore
+  /** The writes of accepted review cards (merge, retire, fold, alias). */
+  readonly curation: CurationStore
   readonly library: LibraryStore
   readonly edits: EditStore
   readonly operations: OperationStore
@@ -36,6 +39,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     db,
     dataDir,
     facts: new FactStore(db),
+    curation: new CurationStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),
