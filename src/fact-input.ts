@@ -40,6 +40,8 @@ export interface PreparedWrite {
   readonly scheduled: boolean
   /** Imports never replace a current value; a difference becomes a conflict. */
   readonly mayReplace: boolean
+  /** Only the same claim key is a duplicate; the near-duplicate gate is skipped. */
+  readonly exactOnly: boolean
   readonly origin: Origin
   readonly anchor: Anchor | null
   /** The quote with every credential in it masked (the value too, when the value is a credential). */
@@ -153,6 +155,8 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       validTo,
       scheduled: validFrom > now,
       mayReplace: input.origin !== 'import',
+      // A person who edits a value on the page means exactly the value typed, not the nearest one already stored.
+      exactOnly: input.exactOnly === true || input.origin === 'page',
       origin: input.origin,
       anchor: input.anchor ?? null,
       quote,

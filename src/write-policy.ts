@@ -1,6 +1,8 @@
 /**
  * Pure slot rules: given a candidate value and the current rows of its slot, decide whether it is a duplicate, a
- * proposal, a scheduled value, a replacement, a contradiction, or a settlement. No database, no clock.
+ * proposal, a scheduled value, a replacement, a contradiction, or a settlement. No database, no clock. A duplicate is
+ * the same claim key, or, in a slot that holds several values, a row the near-duplicate gate found the candidate to
+ * restate (src/review/near-duplicate.ts).
  */
 import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from './types.ts'
 
@@ -23,6 +25,11 @@ export interface PolicyCandidate {
    * replaces a current one, a difference is always a conflict. Defaults to true.
    */
   readonly mayReplace?: boolean
+  /**
+   * True when only the same claim key is a duplicate and the near-duplicate gate is skipped: a person's own edit of a
+   * value, and a backup restored as it was. Defaults to false.
+   */
+  readonly exactOnly?: boolean
 }
 
 /** A current row of the slot (active, scheduled or conflict). */
@@ -33,6 +40,13 @@ export interface SlotRow {
   readonly evidence: Evidence
   readonly multi: boolean
   readonly conflictGroupId: number | null
+}
+
+/** A current row of the slot that the candidate restates in other words, as the near-duplicate gate found it. */
+export interface Restatement {
+  readonly factId: FactId
+  /** The gate's IDF-weighted cosine, 0.72 to 1. */
+  readonly similarity: number
 }
 
 /** What to do with a candidate. */
@@ -47,6 +61,8 @@ export type WriteDecision =
     readonly settle: SlotSettlement | undefined
     /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
     readonly promoteNow: boolean
+    /** Present when the row is a restatement the gate found rather than the same claim key. */
+    readonly restatement?: Restatement
   }
   | {
     readonly kind: 'insert'
@@ -82,17 +98,37 @@ export function evidenceRank(evidence: Evidence): number {
 }
 
 /**
+ * Whether a restatement may stand for a claim-key duplicate in this slot: only where the slot holds several values,
+ * and never for an exact-only write. In a single-valued slot a different value is how the value changes ("dark mode"
+ * becomes "light mode"), so it supersedes or, from a weaker source, stands as a visible conflict, and the old value
+ * stays as history: nothing is lost and the user sees the change. In a multi-valued slot a different value is simply
+ * added beside the others, so a re-worded repeat would pile up as a second current value; that is what the gate folds.
+ * @param candidate - the value to write.
+ * @param slot - the slot's current rows.
+ * @returns true when the gate may answer for this write.
+ */
+export function restatementApplies(candidate: PolicyCandidate, slot: readonly SlotRow[]): boolean {
+  return candidate.exactOnly !== true && multiValued(candidate, slot)
+}
+
+/**
  * Decide a write. The caller has already refused tombstoned and credential values.
  * @param candidate - the value to write.
  * @param slot - the slot's current rows (active, scheduled, conflict).
+ * @param restatement - the row the near-duplicate gate found the candidate to restate, if any; it counts as the
+ *   duplicate only where {@link restatementApplies} and no row holds the same claim key.
  * @returns the decision; never touches storage.
  */
-export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision {
+export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[], restatement?: Restatement): WriteDecision {
   if (candidate.inferred) return { kind: 'propose', reason: 'inferred' }
   if (candidate.confidence < (candidate.confidenceFloor ?? PROPOSAL_CONFIDENCE_FLOOR)) return { kind: 'propose', reason: 'low_confidence' }
 
   const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
-  const duplicate = slot.find((row) => row.claimKey === candidate.claimKey)
+  const exact = slot.find((row) => row.claimKey === candidate.claimKey)
+  const restated = exact === undefined && restatement !== undefined && restatementApplies(candidate, slot)
+    ? slot.find((row) => row.id === restatement.factId)
+    : undefined
+  const duplicate = exact ?? restated
   if (duplicate !== undefined) {
     const stronger = evidenceRank(candidate.evidence) < evidenceRank(duplicate.evidence) ? candidate.evidence : undefined
     const settles = candidate.evidence === 'explicit_user' && openGroups.length > 0 && duplicate.status !== 'scheduled'
@@ -102,12 +138,12 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
       upgradeTo: stronger,
       settle: settles ? settlementAround(duplicate, slot, openGroups) : undefined,
       promoteNow: duplicate.status === 'scheduled' && !candidate.scheduled,
+      ...(restated === undefined || restatement === undefined ? {} : { restatement }),
     }
   }
 
-  const multiValued = candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
   if (candidate.scheduled) return plainInsert('scheduled', candidate.multi)
-  if (multiValued) return plainInsert('active', true)
+  if (multiValued(candidate, slot)) return plainInsert('active', true)
 
   const active = slot.find((row) => row.status === 'active')
   const rivals = slot.filter((row) => row.status === 'conflict').map((row) => row.id)
@@ -145,6 +181,11 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
     conflict: { groupId: openGroups[0] ?? null, against: [active.id] }, closeGroups: [],
     joinGroup: undefined, multi: false,
   }
+}
+
+/** A slot holds several values when the candidate says so or a current (not merely scheduled) row is multi-valued. */
+function multiValued(candidate: PolicyCandidate, slot: readonly SlotRow[]): boolean {
+  return candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
 }
 
 function plainInsert(status: 'active' | 'scheduled', multi: boolean): WriteDecision {
