@@ -152,6 +152,23 @@ for (const driver of DRIVERS) {
       assert.deepEqual((committed['duplicateIds'] as number[])[0], first.id)
     })
 
+    it('a restored backup brings back two rows however alike their words: a backup comes back as it was', async () => {
+      // Two alike rows can stand side by side: a person typed the second on the page.
+      expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY, multi: true }), 'saved')
+      expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY_AGAIN, multi: true, origin: 'page' }), 'saved')
+      const exported = await v.ok('export', {})
+      const wipe = await v.call('wipe', fence())
+      assert.equal(!wipe.ok && wipe.code, 'confirm_required')
+      await v.ok('wipe', fence({ confirmToken: (!wipe.ok && (wipe.details as { confirmToken: string }).confirmToken) || '' }))
+      const source = { path: String(exported['relativePath']) }
+      const preview = await v.ok('import', { mode: 'preview', ...source })
+      assert.equal(preview['restore'], true)
+      assert.deepEqual(preview['counts'], { new: 14, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 })
+      await v.ok('import', fence({ mode: 'commit', ...source, token: preview['token'] }))
+      const values = v.h.db().all(`SELECT value FROM facts WHERE property = 'hobbies' AND status = 'active' ORDER BY value`).map((row) => row['value'])
+      assert.deepEqual(values, [HOBBY_AGAIN, HOBBY])
+    })
+
     it('an accepted proposal that restates a current fact lands on that fact', async () => {
       const first = expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY, multi: true }), 'saved').fact
       const proposed = expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY_AGAIN, multi: true, confidence: 0.4 }), 'proposed')
