@@ -50,9 +50,9 @@ export interface TermStatistics {
 }
 
 /**
- * Why a pair is, or is not, one statement: `restates` at or above the cosine; `vetoed` by an identifier one side
- * lacks; `exchanged` when the two are one sentence with one word exchanged; `too_few_shared` under three shared
- * tokens; `below_threshold` under the cosine.
+ * Why a pair is, or is not, one statement, by the first check it fails: `too_few_shared` under three shared tokens;
+ * `vetoed` by an identifier one side lacks; `exchanged` when the two are one sentence with one word exchanged;
+ * `below_threshold` under the cosine; `restates` when it passes them all.
  */
 export type PairVerdict = 'restates' | 'vetoed' | 'exchanged' | 'too_few_shared' | 'below_threshold'
 
@@ -95,18 +95,6 @@ export interface RestatementMatch {
   readonly score: PairScore
 }
 
-/** A statement cut into what the gate compares. */
-interface Tokens {
-  readonly subjectKey: string
-  readonly propertyKey: string
-  /** Per field: distinct tokens in their indexed form, each with the first word written for it. */
-  readonly terms: Readonly<Record<StatementField, ReadonlyMap<string, string>>>
-  /** Per field: the words as written (lower-cased, without stopwords), in order. */
-  readonly words: Readonly<Record<StatementField, readonly string[]>>
-  /** Per field: identifier-shaped ASCII tokens. */
-  readonly marks: Readonly<Record<StatementField, readonly string[]>>
-}
-
 const FIELDS: readonly StatementField[] = ['subject', 'property', 'value']
 const ASCII_TOKEN = /^[\x21-\x7e]+$/u
 const HAS_DIGIT = /\d/u
@@ -126,7 +114,8 @@ const LETTER_COMPOUND = /^\p{L}+(?:[-_]\p{L}+)+$/u
  * @returns the verdict, the cosine and what decided it.
  */
 export function scorePair(a: Statement, b: Statement, stats: TermStatistics): PairScore {
-  return weigh(tokensOf(a), tokensOf(b), stats)
+  const formOf = memoizedForms()
+  return weigh(new Cut(a, formOf), new Cut(b, formOf), stats)
 }
 
 /**
@@ -135,10 +124,11 @@ export function scorePair(a: Statement, b: Statement, stats: TermStatistics): Pa
  * @returns distinct written words.
  */
 export function countedWords(...statements: readonly Statement[]): string[] {
+  const formOf = memoizedForms()
   const words = new Map<string, string>()
   for (const statement of statements) {
-    const tokens = tokensOf(statement)
-    for (const field of FIELDS) for (const [form, word] of tokens.terms[field]) if (!words.has(form)) words.set(form, word)
+    const cut = new Cut(statement, formOf)
+    for (const field of FIELDS) for (const [form, word] of cut.field(field).forms) if (!words.has(form)) words.set(form, word)
   }
   return [...words.values()]
 }
@@ -166,18 +156,21 @@ export function termStatistics(documents: number, counts: ReadonlyMap<string, nu
  */
 export function findRestatement(candidate: Statement, rows: readonly RestatementRow[], library: Library): RestatementMatch | undefined {
   if (rows.length === 0 || library.currentFacts < NEAR_DUPLICATE_MIN_FACTS) return undefined
-  const mine = tokensOf(candidate)
+  const formOf = memoizedForms()
+  const mine = new Cut(candidate, formOf)
   const standing = rows.flatMap((row) => {
-    const theirs = tokensOf(row.statement)
+    const theirs = new Cut(row.statement, formOf)
     return screen(mine, theirs, comparedFields(mine, theirs)) === undefined ? [{ row, theirs }] : []
   })
   if (standing.length === 0) return undefined
   const asked = new Map<string, string>()
-  for (const tokens of [mine, ...standing.map((entry) => entry.theirs)]) {
-    for (const field of FIELDS) for (const [form, word] of tokens.terms[field]) if (!asked.has(form)) asked.set(form, word)
+  for (const { theirs } of standing) {
+    for (const field of comparedFields(mine, theirs)) {
+      for (const cut of [mine, theirs]) for (const [form, word] of cut.field(field).forms) if (!asked.has(form)) asked.set(form, word)
+    }
   }
   const stored = library.statistics([...asked.values()])
-  const own = new Set(FIELDS.flatMap((field) => [...mine.terms[field].keys()]))
+  const own = new Set(FIELDS.flatMap((field) => [...mine.field(field).forms.keys()]))
   const frequency = new Map<string, number>()
   for (const [form, word] of asked) frequency.set(form, (stored.frequency.get(word) ?? 0) + (own.has(form) ? 1 : 0))
   const stats: TermStatistics = { documents: stored.documents + 1, frequency }
@@ -203,7 +196,7 @@ export function inverseDocumentFrequency(documentFrequency: number, documents: n
   return Math.log(1 + (n - df + 0.5) / (df + 0.5))
 }
 
-function weigh(a: Tokens, b: Tokens, stats: TermStatistics): PairScore {
+function weigh(a: Cut, b: Cut, stats: TermStatistics): PairScore {
   const compared = comparedFields(a, b)
   const mine = formsOf(a, compared)
   const theirs = formsOf(b, compared)
@@ -218,17 +211,20 @@ function weigh(a: Tokens, b: Tokens, stats: TermStatistics): PairScore {
   return { verdict: cosine >= NEAR_DUPLICATE_COSINE ? 'restates' : 'below_threshold', cosine, shared, apart: [], compared }
 }
 
-/** The checks that need no frequencies, in order: the veto, the shared-token floor, the one-word exchange. */
-function screen(a: Tokens, b: Tokens, compared: readonly StatementField[]):
+/**
+ * The checks that need no frequencies, in order: the shared-token floor (cheap, and it rules most rows of a slot out
+ * before their identifiers are read), the veto, the one-word exchange.
+ */
+function screen(a: Cut, b: Cut, compared: readonly StatementField[]):
   { verdict: 'vetoed' | 'too_few_shared' | 'exchanged'; apart: readonly string[] } | undefined {
+  const mine = formsOf(a, compared)
+  const theirs = new Set(formsOf(b, compared))
+  const shared = new Set(mine.filter((form) => theirs.has(form)))
+  if (shared.size < NEAR_DUPLICATE_MIN_SHARED) return { verdict: 'too_few_shared', apart: [] }
   const vetoedBy = vetoOf(a, b, compared)
   if (vetoedBy.length > 0) return { verdict: 'vetoed', apart: vetoedBy }
-  const mine = formsOf(a, compared)
-  const theirs = formsOf(b, compared)
-  const shared = new Set(mine.filter((form) => theirs.includes(form)))
-  if (shared.size < NEAR_DUPLICATE_MIN_SHARED) return { verdict: 'too_few_shared', apart: [] }
   const onlyMine = mine.filter((form) => !shared.has(form))
-  const onlyTheirs = theirs.filter((form) => !shared.has(form))
+  const onlyTheirs = [...theirs].filter((form) => !shared.has(form))
   if (isExchange(onlyMine, onlyTheirs)) return { verdict: 'exchanged', apart: [...onlyMine, ...onlyTheirs] }
   return undefined
 }
@@ -245,31 +241,76 @@ function isExchange(onlyMine: readonly string[], onlyTheirs: readonly string[]):
   return onlyMine.length === 1 && onlyTheirs.length === 1 && !hasCjk(onlyMine[0] ?? '') && !hasCjk(onlyTheirs[0] ?? '')
 }
 
-function tokensOf(statement: Statement): Tokens {
-  const text: Record<StatementField, string> = { subject: statement.subject, property: statement.property, value: statement.value }
-  const terms = {} as Record<StatementField, ReadonlyMap<string, string>>
-  const words = {} as Record<StatementField, readonly string[]>
-  const marks = {} as Record<StatementField, readonly string[]>
-  for (const field of FIELDS) {
-    const written = searchTerms(text[field])
-    const forms = new Map<string, string>()
-    for (const word of written) {
-      const form = indexForm(word)
-      if (!forms.has(form)) forms.set(form, word)
-    }
-    terms[field] = forms
-    words[field] = written
-    marks[field] = marksOf(text[field], written)
-  }
-  return { subjectKey: canonicalEntity(statement.subject), propertyKey: canonicalPredicate(statement.property), terms, words, marks }
+/** One field cut into words: as written (lower-cased, without stopwords, in order) and their indexed forms. */
+interface FieldCut {
+  readonly words: readonly string[]
+  /** Distinct indexed forms, each with the first word written for it. */
+  readonly forms: ReadonlyMap<string, string>
 }
 
-function comparedFields(a: Tokens, b: Tokens): StatementField[] {
+/** A statement cut into what the gate compares, each field on first use: inside one slot only the value is read. */
+class Cut {
+  readonly subjectKey: string
+  readonly propertyKey: string
+  private readonly statement: Statement
+  private readonly formOf: (word: string) => string
+  private readonly fields = new Map<StatementField, FieldCut>()
+  private readonly marks = new Map<StatementField, readonly string[]>()
+
+  constructor(statement: Statement, formOf: (word: string) => string) {
+    this.statement = statement
+    this.formOf = formOf
+    this.subjectKey = canonicalEntity(statement.subject)
+    this.propertyKey = canonicalPredicate(statement.property)
+  }
+
+  /** The field's words and forms. */
+  field(name: StatementField): FieldCut {
+    let cut = this.fields.get(name)
+    if (cut === undefined) {
+      const words = searchTerms(this.statement[name])
+      const forms = new Map<string, string>()
+      for (const word of words) {
+        const form = this.formOf(word)
+        if (!forms.has(form)) forms.set(form, word)
+      }
+      cut = { words, forms }
+      this.fields.set(name, cut)
+    }
+    return cut
+  }
+
+  /** The field's identifier-shaped ASCII tokens. */
+  identifiers(name: StatementField): readonly string[] {
+    let found = this.marks.get(name)
+    if (found === undefined) {
+      found = marksOf(this.statement[name], this.field(name).words)
+      this.marks.set(name, found)
+    }
+    return found
+  }
+}
+
+/** indexForm with a memo for one comparison's words: the rows of one slot repeat most of them. */
+function memoizedForms(): (word: string) => string {
+  const memo = new Map<string, string>()
+  return (word) => {
+    let form = memo.get(word)
+    if (form === undefined) {
+      form = indexForm(word)
+      memo.set(word, form)
+    }
+    return form
+  }
+}
+
+function comparedFields(a: Cut, b: Cut): StatementField[] {
   return FIELDS.filter((field) => (field === 'subject' ? a.subjectKey !== b.subjectKey : field === 'property' ? a.propertyKey !== b.propertyKey : true))
 }
 
-function formsOf(tokens: Tokens, fields: readonly StatementField[]): string[] {
-  return [...new Set(fields.flatMap((field) => [...tokens.terms[field].keys()]))]
+function formsOf(cut: Cut, fields: readonly StatementField[]): string[] {
+  if (fields.length === 1) return [...cut.field(fields[0] ?? 'value').forms.keys()]
+  return [...new Set(fields.flatMap((field) => [...cut.field(field).forms.keys()]))]
 }
 
 /**
@@ -292,11 +333,11 @@ function marksOf(text: string, words: readonly string[]): string[] {
  * "long-haul", "two-week") vetoes only against another such token in its place ("bge-large" / "bge-small"): alone it
  * is as often an English compound, whose rewording ("long flights") is the cosine's to weigh.
  */
-function vetoOf(a: Tokens, b: Tokens, compared: readonly StatementField[]): string[] {
-  const aMarks = new Set(compared.flatMap((field) => a.marks[field]))
-  const bMarks = new Set(compared.flatMap((field) => b.marks[field]))
-  const aWords = compared.flatMap((field) => a.words[field].map(unprefixed))
-  const bWords = compared.flatMap((field) => b.words[field].map(unprefixed))
+function vetoOf(a: Cut, b: Cut, compared: readonly StatementField[]): string[] {
+  const aMarks = new Set(compared.flatMap((field) => a.identifiers(field)))
+  const bMarks = new Set(compared.flatMap((field) => b.identifiers(field)))
+  const aWords = compared.flatMap((field) => a.field(field).words.map(unprefixed))
+  const bWords = compared.flatMap((field) => b.field(field).words.map(unprefixed))
   const uncarried = (marks: ReadonlySet<string>, otherMarks: ReadonlySet<string>, otherWords: readonly string[]): string[] =>
     [...marks].filter((mark) => !otherMarks.has(mark) && !writesAsRun(mark, otherWords))
   const onlyA = uncarried(aMarks, bMarks, bWords)
