@@ -87,6 +87,7 @@ export function readPairs(path: string): LabeledPair[] {
 export function reviewQuality(options: { readonly fixture?: string; readonly fillerFacts?: number } = {}): ReviewQuality {
   const fixture = options.fixture ?? PAIR_FIXTURE
   const pairs = readPairs(fixture)
+  // A fixed seed, so every run pads with the same facts.
   const filler = (options.fillerFacts ?? 0) > 0 ? makeCorpus(options.fillerFacts ?? 0, mulberry32(11)).facts : []
   const dir = mkdtempSync(join(tmpdir(), 'fact-memory-bench-review-'))
   const db = Database.open({ dataDir: dir, now: () => '2026-03-01T09:00:00.000Z' })

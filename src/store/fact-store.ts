@@ -96,7 +96,7 @@ export class FactStore extends FactReader {
     if (rows.length === 0) return undefined
     const match = findRestatement({ subject: write.subject, property: write.property, value: write.value }, rows, {
       currentFacts: this.currentFactCount() + stagedFacts,
-      statistics: (tokens) => ({ documents: this.indexedFactCount(), frequency: this.termDocumentCounts(tokens) }),
+      statistics: (words) => ({ documents: this.indexedFactCount(), frequency: this.termDocumentCounts(words) }),
     })
     return match === undefined ? undefined : { factId: match.id as FactId, similarity: match.score.cosine }
   }
