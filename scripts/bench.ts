@@ -1,10 +1,12 @@
 /**
  * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open, the page's routes),
  * what automatic capture costs a turn, retrieval quality on LoCoMo (evidence recall@5/@10 per category), and the
- * review's operating points (the fold guard's precision and recall on tests/fixtures/fold-pairs.jsonl). Prints a table
- * and writes JSON to bench-results/. A benchmark, not a test: nothing here passes or fails.
+ * review's operating points: the near-duplicate gate's precision and recall on its labeled pair set, and the fold guard's
+ * on tests/fixtures/fold-pairs.jsonl. Prints tables and writes JSON to bench-results/.
+ * A benchmark, not a test: nothing here passes or fails.
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only locomo|review   --locomo <path to locomo10.json>   --keep (keep the stores)
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review   --locomo <path to locomo10.json>
+ *          --keep (keep the stores)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -20,9 +22,11 @@ import { VERBS } from '../src/management/verbs.ts'
 import { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
+import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
-import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
+import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
+import { reviewQuality, type ReviewQuality } from './bench-review.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
 const args = process.argv.slice(2)
@@ -34,95 +38,9 @@ const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
 const KEEP = args.includes('--keep')
-/** `--only locomo` runs just the retrieval-quality part; `--only review` just the review's operating points. */
+/** `--only locomo` runs just the retrieval-quality part, `--only review` the gate and the fold guard, `--only speed` the timings. */
 const ONLY = option('--only')
-if (ONLY !== undefined && ONLY !== 'locomo' && ONLY !== 'review') throw new Error(`--only takes locomo or review, not ${ONLY}`)
-
-/** A deterministic PRNG so every run benchmarks the same corpus. */
-function mulberry32(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6D2B79F5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** Common properties, most used first (sampled with a Zipf law, as real attribute names are). */
-const PROPERTIES_EN = ['port', 'host', 'owner', 'version', 'deploy target', 'database', 'region', 'language', 'build command',
-  'on-call rotation', 'preferred editor', 'log level', 'timeout', 'cache ttl', 'repository', 'release day', 'test command',
-  'runtime', 'framework', 'queue', 'dashboard url', 'alert channel', 'backup schedule', 'cpu limit', 'memory limit',
-  'replica count', 'health check path', 'auth provider', 'feature flag', 'license', 'node version', 'python version',
-  'package manager', 'ci system', 'code owner', 'slack channel', 'base image', 'storage bucket', 'cdn', 'dns zone']
-const PROPERTIES_ZH = ['端口', '负责人', '部署环境', '数据库', '版本', '地区', '日志级别', '超时时间', '发布日期', '缓存时间', '告警群', '备份计划']
-const SERVICE_KINDS = ['api', 'worker', 'web', 'db', 'service', 'cli', 'bot', 'pipeline', 'gateway', 'cache', 'scheduler', 'proxy']
-const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ven', 'tor', 'qui', 'bel', 'dra', 'sen', 'ul', 'pax', 'zor', 'fi', 'nem', 'tal',
-  'gru', 'hex', 'ori', 'vas', 'lum', 'cor', 'ne', 'tri', 'bo', 'sa', 'ke', 'mon', 'pri', 'dex', 'al', 'ryn', 'sto', 'wex',
-  'jin', 'ost', 'pel', 'yar', 'eku', 'zan']
-const HAN = '数据支付订单用户库存搜索消息网关报表日志推荐账单客户商品物流仓储结算风控审核营销会员积分优惠评论通知文件图片视频直播音乐地图定位天气新闻翻译语音识别安全权限配置监控告警调度任务队列缓存索引备份迁移测试发布运维'
-
-/** Zipf sampler over `n` ranks: rank r is drawn with weight 1/(r+1). */
-function zipf(n: number, random: () => number): () => number {
-  const cumulative: number[] = []
-  let total = 0
-  for (let rank = 0; rank < n; rank += 1) {
-    total += 1 / (rank + 1)
-    cumulative.push(total)
-  }
-  return () => {
-    const target = random() * total
-    let low = 0
-    let high = n - 1
-    while (low < high) {
-      const mid = (low + high) >> 1
-      if ((cumulative[mid] ?? 0) < target) low = mid + 1
-      else high = mid
-    }
-    return low
-  }
-}
-
-interface Corpus {
-  readonly facts: FactInput[]
-  readonly identifiers: string[]
-  readonly entities: { readonly name: string; readonly zh: boolean }[]
-}
-
-function makeCorpus(size: number, random: () => number): Corpus {
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
-  const word = (): string => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join('')
-  const vocabulary = Array.from({ length: 3000 }, word)
-  const vocabRank = zipf(vocabulary.length, random)
-  const propertyRank = zipf(PROPERTIES_EN.length, random)
-  const zhPropertyRank = zipf(PROPERTIES_ZH.length, random)
-  const han = (length: number): string => Array.from({ length }, () => HAN[Math.floor(random() * HAN.length)]).join('')
-  const entities = Array.from({ length: Math.max(50, Math.floor(size / 6)) }, () => (random() < 0.2
-    ? { name: `${han(2 + Math.floor(random() * 2))}服务`, zh: true }
-    : { name: `${word()}-${pick(SERVICE_KINDS)}`, zh: false }))
-  const facts: FactInput[] = []
-  const identifiers: string[] = []
-  for (let i = 0; i < size; i += 1) {
-    const entity = entities[Math.floor(random() * entities.length)] as Corpus['entities'][number]
-    const property = entity.zh && random() < 0.7 ? PROPERTIES_ZH[zhPropertyRank()] as string : PROPERTIES_EN[propertyRank()] as string
-    const roll = random()
-    let value: string
-    if (roll < 0.15) value = String(1024 + Math.floor(random() * 60000))
-    else if (roll < 0.25) value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
-    else if (roll < 0.35) value = `${word()}-${Math.floor(random() * 99)}.internal`
-    else if (entity.zh && roll < 0.7) value = `${han(2)}团队负责${han(2)}`
-    else value = Array.from({ length: 2 + Math.floor(random() * 4) }, () => vocabulary[vocabRank()]).join(' ')
-    if (/^[\d.]+$|internal$/u.test(value)) identifiers.push(value)
-    facts.push({
-      subject: entity.name, property, value, origin: 'tool',
-      evidence: random() < 0.3 ? 'explicit_user' : 'observed',
-      multi: random() < 0.1,
-      ...(random() < 0.1 ? { qualifiers: { env: pick(['prod', 'staging', 'dev']) } } : {}),
-      anchor: { sessionId: `session-bench${Math.floor(i / 50)}`, turn: 1 + (i % 7) },
-    })
-  }
-  return { facts, identifiers, entities }
-}
+const runs = (part: 'speed' | 'locomo' | 'review'): boolean => ONLY === undefined || ONLY === part
 
 function percentiles(samples: number[]): { p50: number; p95: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -290,9 +208,9 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
   slot: 'one slot per observation',
 }
 
-const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; fold?: FoldBench } = { speed: [] }
+const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench } = { speed: [] }
 console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
-if (ONLY === undefined) {
+if (runs('speed')) {
   for (const size of SIZES) {
     process.stdout.write(`seeding ${size} facts… `)
     const row = speed(size)
@@ -317,16 +235,7 @@ if (ONLY === undefined) {
   console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
   console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
 }
-if (ONLY === undefined || ONLY === 'review') {
-  const fold = foldBench(readFoldPairs(FOLD_PAIRS))
-  results.fold = fold
-  console.log(`\nFold guard on tests/fixtures/fold-pairs.jsonl (${fold.pairs} pairs, ${fold.positives} that should fold): precision ${fold.precision}, recall ${fold.recall} (${fold.truePositives} folded rightly, ${fold.falsePositives} wrongly, ${fold.falseNegatives} missed)`)
-  console.log('| kind | should fold | pairs | judged as labeled |')
-  console.log('|---|---|---:|---:|')
-  for (const row of fold.byKind) console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
-}
-const WITH_LOCOMO = ONLY !== 'review' && !SKIP_LOCOMO
-if (WITH_LOCOMO && existsSync(LOCOMO)) {
+if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
   results.locomo = []
   for (const shape of ['multi', 'slot'] as const) {
     const quality = await locomoQuality(LOCOMO, shape)
@@ -337,8 +246,43 @@ if (WITH_LOCOMO && existsSync(LOCOMO)) {
     for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
     console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
   }
-} else if (WITH_LOCOMO) {
+} else if (runs('locomo') && !SKIP_LOCOMO) {
   console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
+}
+if (runs('review')) {
+  // The set's own statements are the library; a second run pads it with 10,000 unrelated synthetic facts.
+  const review = [reviewQuality(), reviewQuality({ fillerFacts: 10_000 })]
+  results.review = review
+  const [own, padded] = review
+  if (own !== undefined && padded !== undefined) {
+    const total = own.overall.truePositives + own.overall.falseNegatives
+    console.log(`\nNear-duplicate gate on ${own.fixture}: ${own.overall.pairs} labeled pairs written for the set (${total} the same statement), `
+      + 'each judged as the write of its second statement meeting its first as a current value of a multi-valued slot')
+    console.log('| rule | store | precision | recall | right merges | wrong merges | same pairs kept apart |')
+    console.log('|---|---|---:|---:|---:|---:|---:|')
+    const row = (rule: string, store: string, counts: ReviewQuality['overall']): void => {
+      console.log(`| ${rule} | ${store} | ${counts.precision} | ${counts.recall} | ${counts.truePositives} | ${counts.falsePositives} | ${counts.falseNegatives} |`)
+    }
+    row('as shipped', `the set's ${own.storeFacts} statements`, own.overall)
+    row('as shipped', `+ ${padded.fillerFacts} synthetic facts`, padded.overall)
+    row('the seed\'s rule alone (no one-word exchange rule)', `the set's ${own.storeFacts} statements`, own.seedRule)
+    row('the seed\'s rule alone (no one-word exchange rule)', `+ ${padded.fillerFacts} synthetic facts`, padded.seedRule)
+    console.log('\n| kind of pair | the same statement | pairs | merged | kept apart |')
+    console.log('|---|---|---:|---:|---:|')
+    for (const kind of own.byKind) {
+      const merged = kind.truePositives + kind.falsePositives
+      console.log(`| ${kind.kind} | ${kind.same ? 'yes' : 'no'} | ${kind.pairs} | ${merged} | ${kind.pairs - merged} |`)
+    }
+    for (const merge of own.falseMerges) {
+      console.log(`wrong merge (${merge.kind}, cosine ${merge.cosine}): "${merge.a.value}" / "${merge.b.value}"`)
+    }
+  }
+  const fold = foldBench(readFoldPairs(FOLD_PAIRS))
+  results.fold = fold
+  console.log(`\nFold guard on tests/fixtures/fold-pairs.jsonl (${fold.pairs} pairs, ${fold.positives} that should fold): precision ${fold.precision}, recall ${fold.recall} (${fold.truePositives} folded rightly, ${fold.falsePositives} wrongly, ${fold.falseNegatives} missed)`)
+  console.log('| kind | should fold | pairs | judged as labeled |')
+  console.log('|---|---|---:|---:|')
+  for (const row of fold.byKind) console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
 }
 const outDir = join(REPO_ROOT, 'bench-results')
 mkdirSync(outDir, { recursive: true })

@@ -45,6 +45,8 @@ export interface PreparedWrite {
    * kept as history, and an import restores or states rows as they were, so neither folds.
    */
   readonly mayFold: boolean
+  /** Only the same claim key is a duplicate; the near-duplicate gate is skipped. */
+  readonly exactOnly: boolean
   readonly origin: Origin
   readonly anchor: Anchor | null
   /** The quote with every credential in it masked (the value too, when the value is a credential). */
@@ -195,6 +197,8 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       scheduled: validFrom > now,
       mayReplace: input.origin !== 'import',
       mayFold: input.origin !== 'import' && input.origin !== 'page',
+      // A person who edits a value on the page means exactly the value typed, not the nearest one already stored.
+      exactOnly: input.exactOnly === true || input.origin === 'page',
       origin: input.origin,
       anchor: input.anchor ?? null,
       quote,

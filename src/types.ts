@@ -168,6 +168,11 @@ export interface FactInput {
   readonly validTo?: string | undefined
   /** Marks an inferred value: it becomes a proposal, never a fact. */
   readonly inferred?: boolean | undefined
+  /**
+   * Only the same claim is a duplicate: the near-duplicate gate is skipped (a backup restored as it was). A person's
+   * edit from the page (origin page) is always exact-only. Defaults to false.
+   */
+  readonly exactOnly?: boolean | undefined
   readonly origin: Origin
   readonly anchor?: Anchor | undefined
 }

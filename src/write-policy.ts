@@ -1,7 +1,8 @@
 /**
  * Pure slot rules: given a candidate value and the current rows of its slot, decide whether it is a duplicate, a
  * fold of a recurring line, a proposal, a scheduled value, a replacement, a contradiction, or a settlement. No
- * database, no clock.
+ * database, no clock. A duplicate is the same claim key, or, in a slot that holds several values, a row the
+ * near-duplicate gate found the candidate to restate (src/review/near-duplicate.ts).
  */
 import { foldVerdict } from './review/fold.ts'
 import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from './types.ts'
@@ -33,6 +34,11 @@ export interface PolicyCandidate {
   readonly sensitivity?: string | null
   /** When the value holds from (ISO UTC): a line dated more than a day after it is a plan and does not fold. */
   readonly validFrom?: string
+  /**
+   * True when only the same claim key is a duplicate and the near-duplicate gate is skipped: a person's own edit of a
+   * value, and a backup restored as it was. Defaults to false.
+   */
+  readonly exactOnly?: boolean
 }
 
 /** A current row of the slot (active, scheduled or conflict). */
@@ -49,6 +55,13 @@ export interface SlotRow {
   readonly sensitive: boolean
 }
 
+/** A current row of the slot that the candidate restates in other words, as the near-duplicate gate found it. */
+export interface Restatement {
+  readonly factId: FactId
+  /** The gate's IDF-weighted cosine, 0.72 to 1. */
+  readonly similarity: number
+}
+
 /** What to do with a candidate. */
 export type WriteDecision =
   | { readonly kind: 'propose'; readonly reason: 'inferred' | 'low_confidence' }
@@ -61,6 +74,8 @@ export type WriteDecision =
     readonly settle: SlotSettlement | undefined
     /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
     readonly promoteNow: boolean
+    /** Present when the row is a restatement the gate found rather than the same claim key. */
+    readonly restatement?: Restatement
   }
   | {
     /** The candidate is the row's recurring line on another day: the row is updated in place, never duplicated. */
@@ -108,17 +123,37 @@ export function evidenceRank(evidence: Evidence): number {
 }
 
 /**
+ * Whether a restatement may stand for a claim-key duplicate in this slot: only where the slot holds several values,
+ * and never for an exact-only write. In a single-valued slot a different value is how the value changes ("dark mode"
+ * becomes "light mode"), so it supersedes or, from a weaker source, stands as a visible conflict, and the old value
+ * stays as history: nothing is lost and the user sees the change. In a multi-valued slot a different value is simply
+ * added beside the others, so a re-worded repeat would pile up as a second current value; that is what the gate folds.
+ * @param candidate - the value to write.
+ * @param slot - the slot's current rows.
+ * @returns true when the gate may answer for this write.
+ */
+export function restatementApplies(candidate: PolicyCandidate, slot: readonly SlotRow[]): boolean {
+  return candidate.exactOnly !== true && multiValued(candidate, slot)
+}
+
+/**
  * Decide a write. The caller has already refused tombstoned and credential values.
  * @param candidate - the value to write.
  * @param slot - the slot's current rows (active, scheduled, conflict).
+ * @param restatement - the row the near-duplicate gate found the candidate to restate, if any; it counts as the
+ *   duplicate only where {@link restatementApplies} and no row holds the same claim key.
  * @returns the decision; never touches storage.
  */
-export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision {
+export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[], restatement?: Restatement): WriteDecision {
   if (candidate.inferred) return { kind: 'propose', reason: 'inferred' }
   if (candidate.confidence < (candidate.confidenceFloor ?? PROPOSAL_CONFIDENCE_FLOOR)) return { kind: 'propose', reason: 'low_confidence' }
 
   const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
-  const duplicate = slot.find((row) => row.claimKey === candidate.claimKey)
+  const exact = slot.find((row) => row.claimKey === candidate.claimKey)
+  const restated = exact === undefined && restatement !== undefined && restatementApplies(candidate, slot)
+    ? slot.find((row) => row.id === restatement.factId)
+    : undefined
+  const duplicate = exact ?? restated
   if (duplicate !== undefined) {
     const stronger = evidenceRank(candidate.evidence) < evidenceRank(duplicate.evidence) ? candidate.evidence : undefined
     const settles = candidate.evidence === 'explicit_user' && openGroups.length > 0 && duplicate.status !== 'scheduled'
@@ -128,15 +163,15 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
       upgradeTo: stronger,
       settle: settles ? settlementAround(duplicate, slot, openGroups) : undefined,
       promoteNow: duplicate.status === 'scheduled' && !candidate.scheduled,
+      ...(restated === undefined || restatement === undefined ? {} : { restatement }),
     }
   }
 
   const fold = openGroups.length === 0 ? foldTarget(candidate, slot) : undefined
   if (fold !== undefined) return fold
 
-  const multiValued = candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
   if (candidate.scheduled) return plainInsert('scheduled', candidate.multi)
-  if (multiValued) return plainInsert('active', true)
+  if (multiValued(candidate, slot)) return plainInsert('active', true)
 
   const active = slot.find((row) => row.status === 'active')
   const rivals = slot.filter((row) => row.status === 'conflict').map((row) => row.id)
@@ -197,6 +232,11 @@ function foldTarget(candidate: PolicyCandidate, slot: readonly SlotRow[]): Write
   if (target === undefined) return undefined
   const stronger = target.newer && evidenceRank(candidate.evidence) < evidenceRank(target.row.evidence)
   return { kind: 'fold', factId: target.row.id, takesValue: target.newer, upgradeTo: stronger ? candidate.evidence : undefined }
+}
+
+/** A slot holds several values when the candidate says so or a current (not merely scheduled) row is multi-valued. */
+function multiValued(candidate: PolicyCandidate, slot: readonly SlotRow[]): boolean {
+  return candidate.multi || slot.some((row) => row.multi && row.status !== 'scheduled')
 }
 
 function plainInsert(status: 'active' | 'scheduled', multi: boolean): WriteDecision {

@@ -214,6 +214,43 @@ describe('memory tools in a real DSH host', () => {
     assert.match(toolResults[1] ?? '', /^outcome: ok\n.*as of 2999-01-01.*billing-api · port: 7900 \[#\d+ · /su)
     assert.doesNotMatch(toolResults[1] ?? '', /7802/u)
   })
+
+  it('a memory_write that restates a stored value in other words answers as a duplicate of it; port 7801 and port 7802 stay two', async () => {
+    // Twelve unrelated facts first: below twelve current facts only exact duplicates fold.
+    const library = ['owner', 'region', 'runtime', 'queue', 'cdn', 'license', 'ci system', 'base image', 'log level', 'timeout', 'cache ttl', 'repository']
+      .map((property, i) => ({ name: 'memory_write', arguments: { subject: 'ledger-service', property, value: `ledger ${property} setting ${i + 1}` } }))
+    const hobby = { subject: 'user', property: 'hobbies', multi: true }
+    const port = { subject: 'ledger-service', property: 'listens on', multi: true }
+    const { toolResults } = await converse('I play jazz standards on the piano. The ledger service listens on port 7801 and on port 7802 for public HTTP traffic.',
+      { toolCalls: library },
+      { toolCalls: [
+        { name: 'memory_write', arguments: { ...hobby, value: 'plays the piano, mostly jazz standards' } },
+        { name: 'memory_write', arguments: { ...port, value: 'port 7801 for public HTTP traffic' } },
+      ] },
+      { toolCalls: [
+        { name: 'memory_write', arguments: { ...hobby, value: 'plays jazz standards on the piano', evidence: 'explicit_user', quote: 'I play jazz standards on the piano' } },
+        { name: 'memory_write', arguments: { ...port, value: 'port 7802 for public HTTP traffic' } },
+      ] },
+      reply)
+    assert.equal(toolResults.length, 16)
+    assert.equal(toolResults.slice(0, 12).filter((result) => result.startsWith('outcome: saved')).length, 12)
+    const firstHobby = /^outcome: saved\nStored #(\d+): user · hobbies = plays the piano, mostly jazz standards/u.exec(toolResults[12] ?? '')?.[1]
+    const firstPort = /^outcome: saved\nStored #(\d+): ledger-service · listens on = port 7801/u.exec(toolResults[13] ?? '')?.[1]
+    assert.ok(firstHobby !== undefined && firstPort !== undefined, toolResults.slice(12).join('\n---\n'))
+    assert.match(toolResults[14] ?? '', new RegExp(`^outcome: ok\\nAlready known as #${firstHobby}: user · hobbies = plays the piano, mostly jazz standards\\. `
+      + `The value written restates it in other words \\(similarity 0\\.\\d\\d\\), so no second row was made; this observation was added to the sources of #${firstHobby}\\. `
+      + 'Evidence raised to explicit_user\\.', 'u'))
+    const secondPort = /^outcome: saved\nStored #(\d+): ledger-service · listens on = port 7802/u.exec(toolResults[15] ?? '')?.[1]
+    assert.ok(secondPort !== undefined && secondPort !== firstPort, toolResults[15])
+    const db = new Database(join(home.dataDir, 'memory.db'), { readonly: true })
+    try {
+      const current = (property: string): number => Number((db.prepare(
+        `SELECT count(*) AS n FROM facts WHERE property = ? AND status = 'active' AND subject IN ('user', 'ledger-service')`).get(property) as { n: number }).n)
+      assert.deepEqual([current('hobbies'), current('listens on')], [1, 2])
+    } finally {
+      db.close()
+    }
+  })
 })
 
 describe('automatic extraction in a one-shot headless run', () => {

@@ -1,10 +1,11 @@
-// Proves decideWrite's slot rules: proposals, duplicates, settlement, scheduling, multi-valued slots, supersession and conflicts.
+// Proves decideWrite's slot rules: proposals, duplicates (by claim key and by restatement), settlement, scheduling, multi-valued slots, supersession and conflicts.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   decideWrite,
   evidenceRank,
   PROPOSAL_CONFIDENCE_FLOOR,
+  restatementApplies,
   type PolicyCandidate,
   type SlotRow,
   type WriteDecision,
@@ -222,6 +223,45 @@ describe('decideWrite: single-valued slots', () => {
   it('treats a slot with only a scheduled row as empty for a present value', () => {
     const slot = [row(5, 'scheduled', 'explicit_user')]
     assert.deepEqual(decideWrite(candidate({ evidence: 'unverified' }), slot), plainActive)
+  })
+})
+
+describe('decideWrite: restatements the near-duplicate gate found', () => {
+  const restates = { factId: fid(2), similarity: 0.81 }
+
+  it('answers a restatement of a multi-valued row as a duplicate of that row, raising its evidence as a claim-key duplicate would', () => {
+    const slot = [row(1, 'active', 'observed', { multi: true }), row(2, 'active', 'observed', { multi: true })]
+    assert.deepEqual(decideWrite(candidate({ evidence: 'explicit_user' }), slot, restates), {
+      kind: 'duplicate', factId: fid(2), upgradeTo: 'explicit_user', settle: undefined, promoteNow: false, restatement: restates,
+    })
+  })
+
+  it('lets the same claim key win over a restatement of another row', () => {
+    const slot = [row(1, 'active', 'observed', { multi: true, claimKey: 'claim-new' }), row(2, 'active', 'observed', { multi: true })]
+    assert.deepEqual(decideWrite(candidate({ multi: true }), slot, restates), {
+      kind: 'duplicate', factId: fid(1), upgradeTo: undefined, settle: undefined, promoteNow: false,
+    })
+  })
+
+  it('ignores a restatement in a single-valued slot: a different value there supersedes or conflicts', () => {
+    const slot = [row(2, 'active', 'observed')]
+    assert.equal(restatementApplies(candidate(), slot), false)
+    assert.deepEqual(decideWrite(candidate({ evidence: 'explicit_user' }), slot, restates), {
+      kind: 'insert', status: 'active', supersede: [fid(2)], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined, multi: false,
+    })
+    assert.equal(decideWrite(candidate({ evidence: 'unverified' }), slot, restates).kind, 'insert')
+  })
+
+  it('ignores a restatement for an exact-only write (a page edit, a restored backup)', () => {
+    const slot = [row(2, 'active', 'observed', { multi: true })]
+    assert.equal(restatementApplies(candidate({ exactOnly: true }), slot), false)
+    assert.deepEqual(decideWrite(candidate({ exactOnly: true }), slot, restates), { ...plainActive, multi: true })
+  })
+
+  it('still turns an inferred or unsure restatement into a proposal', () => {
+    const slot = [row(2, 'active', 'observed', { multi: true })]
+    assert.deepEqual(decideWrite(candidate({ inferred: true }), slot, restates), { kind: 'propose', reason: 'inferred' })
+    assert.deepEqual(decideWrite(candidate({ confidence: 0.4 }), slot, restates), { kind: 'propose', reason: 'low_confidence' })
   })
 })
 

@@ -21,9 +21,10 @@ import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
 import { importBody, type ImportBody } from './wire.schema.ts'
+import type { StagedRow } from '../store/fact-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
-import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR, type SlotRow } from '../write-policy.ts'
+import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../write-policy.ts'
 import { MASK, scanPrivacy } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
@@ -192,6 +193,8 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     validFrom: record.validFrom,
     // A past value's end is in the past by definition; it is kept on the history row, not checked as a current one.
     validTo: past ? undefined : record.validTo ?? undefined,
+    // A backup comes back as it was: two rows it holds stay two, however alike their words.
+    exactOnly: restore,
     origin: 'import',
   }, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
   if (!prepared.ok) return invalid(prepared.message)
@@ -245,7 +248,7 @@ function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: reado
   const counts = emptyCounts()
   const rows: Record<string, unknown>[] = []
   const reasons: { line: number; reason: string }[] = []
-  const staged = new Map<string, SlotRow[]>()
+  const staged = new Map<string, StagedRow[]>()
   const stagedLines = new Map<number, number>()
   for (const item of plan) {
     const row = classifyOne(stores, item, staged, stagedLines)
@@ -270,13 +273,13 @@ function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: reado
   })
 }
 
-function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, SlotRow[]>, stagedLines: Map<number, number>):
+function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, StagedRow[]>, stagedLines: Map<number, number>):
   Record<string, unknown> & { class: RecordClass } {
   if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
   const { write } = item
   const value = write.sensitivity === 'credential' ? MASK : write.value
   const shown = { line: item.line, subject: write.subject, property: write.property, value, qualifiers: write.qualifiers }
-  const verdict = stores.facts.classify(write, staged.get(write.slotKey) ?? [])
+  const verdict = stores.facts.classify(write, staged.get(write.slotKey) ?? [], stagedLines.size)
   if (item.history !== null) {
     if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
     return { ...shown, class: stores.facts.hasHistory(write.claimKey, write.validFrom, item.history.status) ? 'duplicate' : 'new', status: item.history.status }
@@ -295,6 +298,7 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, SlotRo
   slot.push({
     id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null,
     value: write.value, scope: write.scope, sensitive: write.sensitivity !== null,
+    statement: { subject: write.subject, property: write.property, value: write.value }, credential: write.sensitivity === 'credential',
   })
   staged.set(write.slotKey, slot)
   if (decision.status !== 'conflict') return { ...shown, class: 'new', status: decision.status }

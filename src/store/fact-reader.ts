@@ -85,6 +85,37 @@ export class FactReader {
   }
 
   /**
+   * How many facts the full-text index holds: every row but the forgotten ones (kept by triggers, one small read).
+   * @returns N for inverse document frequencies over `termDocumentCounts`.
+   */
+  indexedFactCount(): number {
+    return Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
+  }
+
+  /**
+   * How many facts are current (active, scheduled or conflict), from the same trigger-kept counts.
+   * @returns the count.
+   */
+  currentFactCount(): number {
+    return Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status IN ('active', 'scheduled', 'conflict')`)?.['n'] ?? 0)
+  }
+
+  /**
+   * The current rows of one slot in one scope that a write may restate, with their text: credentials are left out
+   * (their value is never indexed, so nothing weighs its words, and a secret is compared only exactly).
+   * @param slotKey - the slot.
+   * @param scope - the write's scope.
+   * @returns rows in id order.
+   */
+  restatementRows(slotKey: string, scope: string): { id: FactId; subject: string; property: string; value: string }[] {
+    return this.db.all(
+      `SELECT id, subject, property, value FROM facts
+        WHERE slot_key = ? AND scope = ? AND status IN ('active', 'scheduled', 'conflict') AND (sensitivity IS NULL OR sensitivity <> 'credential')
+        ORDER BY id`, slotKey, scope)
+      .map((row) => ({ id: Number(row['id']) as FactId, subject: String(row['subject']), property: String(row['property']), value: String(row['value']) }))
+  }
+
+  /**
    * Exact-identifier channel: facts carrying any of the identifiers, most identifiers matched first, then newest.
    * @param identifiers - folded identifiers from the query.
    * @param limit - how many hits.

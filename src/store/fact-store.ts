@@ -4,9 +4,10 @@
  * write is one transaction. Knows nothing of tools, routes, ranking or the model.
  */
 import type { PreparedWrite } from '../fact-input.ts'
+import { findRestatement, type RestatementRow, type Statement } from '../review/near-duplicate.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { Evidence, Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
-import { decideWrite, evidenceRank, type SlotRow, type WriteDecision } from '../write-policy.ts'
+import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { foldRow, priorClaimKeys } from './fact-folds.ts'
 import { FactReader } from './fact-reader.ts'
@@ -23,6 +24,8 @@ export type WriteResult =
     readonly settled: boolean
     readonly superseded: readonly Fact[]
     readonly retired: readonly Fact[]
+    /** Set when the write restated this fact in other words (the near-duplicate gate) rather than repeating its claim. */
+    readonly restatement: Restatement | null
   }
   | {
     /** The value was the row's recurring line on another day: the row was updated in place. */
@@ -40,6 +43,14 @@ export type WriteResult =
 export type Classification =
   | { readonly kind: 'tombstoned'; readonly message: string }
   | { readonly kind: 'decided'; readonly decision: WriteDecision }
+
+/** A row an earlier write of a dry-run batch would create, with what the near-duplicate gate reads of it. */
+export interface StagedRow extends SlotRow {
+  readonly scope: string
+  readonly statement: Statement
+  /** A credential is compared only exactly. */
+  readonly credential: boolean
+}
 
 /** Synchronous writes over facts and their satellites, under the slot rules. */
 export class FactStore extends FactReader {
@@ -63,9 +74,11 @@ export class FactStore extends FactReader {
    * earlier writes would have put into this slot.
    * @param write - the prepared write.
    * @param staged - current rows of the same slot that earlier writes of the batch would create; none by default.
+   * @param stagedFacts - how many current rows the batch's earlier writes would create in all slots (for the
+   *   near-duplicate gate's 12-fact floor); the same slot's by default.
    * @returns tombstoned (with the sentence `write` refuses with), or the decision.
    */
-  classify(write: PreparedWrite, staged: readonly SlotRow[] = []): Classification {
+  classify(write: PreparedWrite, staged: readonly StagedRow[] = [], stagedFacts = staged.length): Classification {
     const tomb = this.db.get(
       `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
       write.claimKey, write.evidenceKey)
@@ -75,7 +88,27 @@ export class FactStore extends FactReader {
         message: `this ${String(tomb['kind'])} was forgotten at the user's request (${String(tomb['created_at']).slice(0, 10)}); it cannot be written back`,
       }
     }
-    return { kind: 'decided', decision: decideWrite(write, [...this.slotRows(write.slotKey), ...staged]) }
+    const slot: SlotRow[] = [...this.slotRows(write.slotKey), ...staged]
+    return { kind: 'decided', decision: decideWrite(write, slot, this.restatementOf(write, slot, staged, stagedFacts)) }
+  }
+
+  /**
+   * The near-duplicate gate: the current row of the slot, in the write's scope, that the write restates in other
+   * words. Asked only where a restatement may stand for a duplicate (a multi-valued slot, not an exact-only write) and
+   * no row holds the same claim; a credential is never compared. IDF comes from the full-text index's document counts.
+   */
+  private restatementOf(write: PreparedWrite, slot: readonly SlotRow[], staged: readonly StagedRow[], stagedFacts: number): Restatement | undefined {
+    if (write.sensitivity === 'credential' || !restatementApplies(write, slot) || slot.some((row) => row.claimKey === write.claimKey)) return undefined
+    const rows: RestatementRow[] = [
+      ...this.restatementRows(write.slotKey, write.scope).map((row) => ({ id: row.id, statement: row })),
+      ...staged.filter((row) => row.scope === write.scope && !row.credential).map((row) => ({ id: row.id, statement: row.statement })),
+    ]
+    if (rows.length === 0) return undefined
+    const match = findRestatement({ subject: write.subject, property: write.property, value: write.value }, rows, {
+      currentFacts: this.currentFactCount() + stagedFacts,
+      statistics: (words) => ({ documents: this.indexedFactCount(), frequency: this.termDocumentCounts(words) }),
+    })
+    return match === undefined ? undefined : { factId: match.id as FactId, similarity: match.score.cosine }
   }
 
   /**
@@ -354,7 +387,7 @@ export class FactStore extends FactReader {
         }
         const [fact] = this.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
-        return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired }
+        return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired, restatement: decision.restatement ?? null }
       }
       case 'fold': {
         const [target] = this.getFacts([decision.factId])

@@ -71,8 +71,8 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       'observed); observed for what you read from files or tools; unverified for hearsay; inferred for your own',
       'conclusion (queued for the user to review). A property holds one current value unless multi is true; a weaker',
       'value never replaces what the user stated, it is recorded as a visible conflict. Credentials are refused;',
-      'personal data is stored but hidden from model context. Outcomes: saved, ok (already known), pending, conflict,',
-      'refused, unavailable.',
+      'personal data is stored but hidden from model context. Outcomes: saved, ok (already known, also when the value',
+      'restates one the property already holds in other words: the answer names it), pending, conflict, refused, unavailable.',
     ].join(' '),
     parameters: {
       type: 'object',
@@ -158,6 +158,12 @@ export function describeWrite(answer: WriteAnswer, note: string | null, timeZone
         }
       }
       const upgraded = answer.upgraded ? ` Evidence raised to ${fact.evidence}.` : ''
+      if (answer.restatement !== null) {
+        return {
+          ...factValue('ok', fact, `Already known as #${fact.id}: ${label(fact)}. The value written restates it in other words (similarity ${answer.restatement.similarity.toFixed(2)}), so no second row was made; this observation was added to the sources of #${fact.id}.${upgraded}${suffix}`),
+          note,
+        }
+      }
       return { ...factValue('ok', fact, `Already known as #${fact.id}: ${label(fact)}; this observation was added to its sources.${upgraded}${suffix}`), note }
     }
     case 'folded': {
