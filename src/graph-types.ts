@@ -43,11 +43,17 @@ export interface GraphEdge {
   readonly scheduled: boolean
 }
 
-/** What the budget left out. */
+/**
+ * What the budget left out. `entities` and `facts` count the whole store in scope; `nodes` and `edges` count what
+ * the rows the store read would have drawn (for the nebula, the admitted entities' rows: a lower bound).
+ */
 export interface GraphOmitted {
   readonly nodes: number
   readonly edges: number
+  /** Entities with a current fact in scope that are not drawn. */
   readonly entities: number
+  /** Current facts in scope that no drawn edge shows. */
+  readonly facts: number
 }
 
 /** The graph route's answer. */

@@ -42,6 +42,13 @@ export interface GraphOptions {
   readonly generation: number
   /** The budget; defaults to {@link GRAPH_LIMITS} for the view. */
   readonly limits?: GraphLimits | undefined
+  /**
+   * The entity keys the budget may admit, when the store chose them (the nebula at scale); any other entity a
+   * value names is left out, as an entity the budget did not admit.
+   */
+  readonly admissible?: ReadonlySet<string> | undefined
+  /** Entities and facts in scope in the whole store, when the rows are not all of them; else counted from the rows. */
+  readonly totals?: { readonly entities: number; readonly facts: number } | undefined
 }
 
 /** Evidence rank, 0 strongest, as in EVIDENCE_ORDER. */
@@ -86,6 +93,8 @@ interface EdgeAcc {
 interface FullGraph {
   readonly nodes: NodeAcc[]
   readonly edges: EdgeAcc[]
+  /** Rows projected onto an edge. */
+  readonly facts: number
 }
 
 /**
@@ -107,10 +116,12 @@ export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
  *   another known entity's key), or else to a value node (values equal after case, width and space folding share
  *   one node). Facts with one property between the same two nodes share an edge, which lists all their ids.
  * - The tree keeps only edges touching the centre; the centre is always a node.
- * - The budget admits entities by degree (the centre first, ties by id), at most `limits.entities` of them; then
+ * - The budget admits entities by degree (the centre first, ties by id), at most `limits.entities` of them, and
+ *   only those in `admissible` when the store chose them; then
  *   edges between admitted entities, then value edges, each best evidence first, then most recently observed,
  *   then oldest fact. Value edges are admitted in two passes, the first capped per entity at a fair share of the
- *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted`.
+ *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted` (entities
+ *   and facts against `totals` when given).
  * - Clusters are the connected components of what was admitted, largest first (ties by smallest node id).
  * @param rows - fact rows, each id once, read once (a stream will do); rows not projected in the scope are skipped.
  * @param entities - known entities: canonical key → display name.
@@ -125,12 +136,12 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
   }
   const centerKey = options.view === 'tree' ? options.center : undefined
   if (options.view === 'tree' && centerKey === undefined) {
-    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0 } }
+    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
   }
 
   const graph = collect(rows, entities, options.scope, centerKey)
   const center = centerKey === undefined ? undefined : graph.nodes.findIndex((node) => node.entityKey === centerKey)
-  const chosen = choose(graph, limits, center)
+  const chosen = choose(graph, limits, center, options.admissible)
 
   const ids = new Map<number, string>(chosen.nodes.map((index) => [index, publicNodeId(graph.nodes[index])]))
   const idOf = (index: number): string => ids.get(index) ?? ''
@@ -161,15 +172,20 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     scheduled: edge.scheduled,
   })).sort((a, b) => compare(a.id, b.id))
 
-  const entityTotal = graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
+  const entityTotal = options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
   const entityShown = nodes.reduce((sum, node) => sum + (node.kind === 'entity' ? 1 : 0), 0)
+  const factTotal = options.totals?.facts ?? graph.facts
+  const factShown = edges.reduce((sum, edge) => sum + edge.factIds.length, 0)
   const centerId = centerKey === undefined ? undefined : entityId(centerKey)
   return {
     ...base,
     center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
     nodes,
     edges,
-    omitted: { nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length, entities: entityTotal - entityShown },
+    omitted: {
+      nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length,
+      entities: Math.max(0, entityTotal - entityShown), facts: Math.max(0, factTotal - factShown),
+    },
   }
 }
 
@@ -207,10 +223,12 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     return at
   }
   if (centerKey !== undefined) entityNode(centerKey)
+  let facts = 0
   for (const row of rows) {
     if (!isProjected(row, scope)) continue
     const named = namer(row.value, row.entityKey)
     if (centerKey !== undefined && row.entityKey !== centerKey && named !== centerKey) continue
+    facts += 1
     const source = entityNode(row.entityKey)
     const target = named === undefined ? valueNode(row.value, row.id) : entityNode(named)
     let predicate = predicates.get(row.property)
@@ -247,13 +265,15 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     edge.contested ||= contested
     edge.scheduled &&= row.status === 'scheduled'
   }
-  return { nodes, edges }
+  return { nodes, edges, facts }
 }
 
 /** Apply the budget: entities by degree, then relation edges, then value edges with a fair first pass. */
-function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined): { nodes: number[]; edges: EdgeAcc[] } {
+function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined, admissible: ReadonlySet<string> | undefined): { nodes: number[]; edges: EdgeAcc[] } {
   const ranked: number[] = []
-  graph.nodes.forEach((node, at) => { if (node.entityKey !== null) ranked.push(at) })
+  graph.nodes.forEach((node, at) => {
+    if (node.entityKey !== null && (admissible === undefined || admissible.has(node.entityKey))) ranked.push(at)
+  })
   const degree = (at: number): number => graph.nodes[at]?.degree ?? 0
   const key = (at: number): string => graph.nodes[at]?.entityKey ?? ''
   ranked.sort((a, b) => Number(b === center) - Number(a === center) || degree(b) - degree(a) || compare(key(a), key(b)))

@@ -164,9 +164,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       write('svc 1', 'port', '7901', { evidence: 'explicit_user' })
       const release = write('release', 'version', '2.0', { validFrom: '2026-03-02' })
       const store = new GraphStore(v.h.db())
-      const keys = new Map(store.entities().map((entity) => [entity.id, entity.key]))
       const read = (scope: 'current' | 'all'): [number, string, boolean][] =>
-        store.currentRows(scope, keys).map((row) => [row.id, row.status, row.contested])
+        store.nebula(scope, 300, 1200).rows.map((row) => [row.id, row.status, row.contested])
       const all = read('all')
       assert.equal(all.length, 7)
       assert.ok(!all.some(([id]) => id === ports[1]?.id))
@@ -174,6 +173,38 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         [[ports[0]?.id, 'active'], [rival.id, 'conflict']])
       assert.deepEqual(all.filter(([, status]) => status === 'scheduled').map(([id]) => id), [release.id])
       assert.deepEqual(read('current'), all.filter(([, status]) => status !== 'conflict'))
+    })
+
+    it('ranks the nebula\'s subjects by their current facts in the store, ties by key, and reads only the rows behind them', async () => {
+      const a = [write('alpha', 'port', '1'), write('alpha', 'host', 'h1', { evidence: 'explicit_user' }), write('alpha', 'owner', 'ann')]
+      const b = [write('beta', 'port', '2'), write('beta', 'host', 'h2')]
+      write('delta', 'port', '4')
+      write('delta', 'host', 'h4')
+      write('gamma', 'port', '3')
+      // Four rows, one of them current: ranked by that one.
+      for (const port of ['1', '2', '3', '4']) write('omega', 'port', port, { evidence: 'explicit_user' })
+      const store = new GraphStore(v.h.db())
+      assert.deepEqual(store.nebula('current', 5, 10).entities.map((entity) => entity.key), ['alpha', 'beta', 'delta', 'gamma', 'omega'])
+      const two = store.nebula('current', 2, 10)
+      assert.deepEqual(two.entities.map((entity) => entity.key), ['alpha', 'beta'])
+      assert.deepEqual(two.rows.map((row) => row.id), [...a, ...b].map((fact) => fact.id))
+      assert.deepEqual(two.totals, { entities: 5, facts: 9 })
+      // At most `perEntity` rows of one subject, its strongest first.
+      assert.deepEqual(store.nebula('current', 1, 1).rows.map((row) => row.id), [a[1]?.id])
+      assert.deepEqual(store.nebula('current', 0, 10), { entities: [], rows: [], totals: { entities: 5, facts: 9 } })
+    })
+
+    it('draws at most 300 subjects, those with the most facts, and counts the subjects and facts it left out', async () => {
+      for (let i = 0; i < 302; i += 1) write(`svc ${String(i).padStart(3, '0')}`, 'port', String(7000 + i))
+      write('svc 301', 'host', 'h301')
+      const payload = await graph()
+      const entities = payload.nodes.filter((node) => node.kind === 'entity').map((node) => node.id)
+      assert.equal(entities.length, 300)
+      assert.ok(entities.includes('e:svc 301'))
+      assert.ok(!entities.includes('e:svc 300'))
+      assert.equal(payload.omitted.entities, 2)
+      assert.equal(payload.omitted.facts, 303 - payload.edges.reduce((sum, edge) => sum + edge.factIds.length, 0))
+      assert.ok(payload.omitted.facts >= 2)
     })
 
     it('reports the store generation it read, and re-reads the rows on every request', async () => {

@@ -222,7 +222,7 @@ describe('projectGraph: budgets', () => {
     assert.equal(payload.nodes.filter((n) => n.kind === 'entity').length, 300)
     assert.equal(payload.nodes.length, 600)
     assert.equal(payload.edges.length, 300)
-    assert.deepEqual(payload.omitted, { nodes: 1400 - 600, edges: 400, entities: 400 })
+    assert.deepEqual(payload.omitted, { nodes: 1400 - 600, edges: 400, entities: 400, facts: 400 })
     // Equal degree: ties go to the smaller key.
     assert.ok(payload.nodes.some((n) => n.id === 'e:svc 000'))
     assert.ok(!payload.nodes.some((n) => n.id === 'e:svc 300'))
@@ -245,7 +245,7 @@ describe('projectGraph: budgets', () => {
     // Each of the 299 dependencies shown keeps its relation and its own value: 300 entities + 299 values.
     assert.equal(payload.nodes.length, 599)
     assert.equal(payload.edges.length, 299 + 299)
-    assert.deepEqual(payload.omitted, { nodes: 801 - 599, edges: 800 - 598, entities: 101 })
+    assert.deepEqual(payload.omitted, { nodes: 801 - 599, edges: 800 - 598, entities: 101, facts: 800 - 598 })
   })
 
   it('keeps one fat entity from taking every value slot: each entity first gets a fair share', () => {
@@ -257,7 +257,7 @@ describe('projectGraph: budgets', () => {
     assert.equal(payload.nodes.length, 600)
     for (let e = 0; e < 50; e += 1) assert.equal(node(payload, `e:small ${e}`).degree, 2)
     assert.equal(node(payload, 'e:fat').degree, 600 - 51 - 100)
-    assert.deepEqual(payload.omitted, { nodes: 1151 - 600, edges: 1100 - 549, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 1151 - 600, edges: 1100 - 549, entities: 0, facts: 1100 - 549 })
   })
 
   it('admits edges by evidence strength, then recency, within the edge budget', () => {
@@ -270,7 +270,7 @@ describe('projectGraph: budgets', () => {
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula('current', { limits: { nodes: 10, edges: 2, entities: 5 } }))
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['b', 'c'])
-    assert.deepEqual(payload.omitted, { nodes: 2, edges: 2, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 2, edges: 2, entities: 0, facts: 2 })
   })
 })
 
@@ -311,7 +311,7 @@ describe('projectGraph: the one-hop tree', () => {
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['calls', 'database', 'port'])
     assert.deepEqual(payload.nodes.filter((n) => n.kind === 'entity').map((n) => n.id).sort(), ['e:billing api', 'e:orders api', 'e:postgres'])
     assert.deepEqual(payload.limits, { nodes: 100, edges: 200, entities: 100 })
-    assert.deepEqual(payload.omitted, { nodes: 0, edges: 0, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 0, edges: 0, entities: 0, facts: 0 })
   })
 
   it('answers a centre without relations alone, and budgets a wide one to 100 nodes', () => {
@@ -323,7 +323,7 @@ describe('projectGraph: the one-hop tree', () => {
     const wide = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', center: 'wide', generation: 1 })
     assert.equal(wide.nodes.length, 100)
     assert.equal(wide.edges.length, 99)
-    assert.deepEqual(wide.omitted, { nodes: 51, edges: 51, entities: 0 })
+    assert.deepEqual(wide.omitted, { nodes: 51, edges: 51, entities: 0, facts: 51 })
     const none = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', generation: 1 })
     assert.deepEqual([none.center, none.nodes, none.edges], [null, [], []])
   })

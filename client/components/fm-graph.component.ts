@@ -261,5 +261,5 @@ export class FmGraph extends LitElement {
 }
 
 function emptyPayload(view: GraphView, scope: GraphScope): GraphPayload {
-  return { view, scope, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
+  return { view, scope, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
 }
