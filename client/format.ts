@@ -97,3 +97,14 @@ export function formatAge(iso: string, now: number = Date.now()): string {
   if (hours < 48) return `${hours} h ago`
   return `${Math.round(hours / 24)} days ago`
 }
+
+/**
+ * A count with its noun: "1 fact", "5 facts", "15,241 subjects".
+ * @param count - how many.
+ * @param noun - the singular.
+ * @param plural - the plural, when it is not the singular and an s.
+ * @returns the count in words.
+ */
+export function countOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`
+}

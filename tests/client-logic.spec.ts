@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { formatInstant, formatSince } from '../client/format.ts'
+import { countOf, formatInstant, formatSince } from '../client/format.ts'
+import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
@@ -152,5 +153,43 @@ describe('dates in the store\'s zone', () => {
     assert.equal(formatSince(SINCE, 'America/Los_Angeles', at('2026-11-28T12:00:00Z')), 'Tuesday')
     assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-11-28T12:00:00Z')), 'Wednesday')
     assert.equal(formatSince(SINCE, 'Asia/Tokyo', at('2026-12-05T12:00:00Z')), '2026-11-25')
+  })
+})
+
+describe('the graph says what it shows', () => {
+  const edge = (id: string, source: string, target: string, factIds: number[]): GraphEdge =>
+    ({ id, source, target, label: id, factIds, contested: false, scheduled: false })
+  const payload = (edges: readonly GraphEdge[], omitted = { nodes: 0, edges: 0, entities: 0, facts: 0 }): GraphPayload => ({
+    view: 'nebula', scope: 'current', center: null, edges, omitted, generation: 1, limits: { nodes: 600, edges: 1200, entities: 300 },
+    nodes: [...new Set(edges.flatMap((e) => [e.source, e.target]))].map((id) =>
+      ({ id, kind: 'entity', label: id, entityKey: id, factCount: 0, degree: 0, cluster: 0 })),
+  })
+
+  it('counts with real plurals and thousands separators', () => {
+    assert.equal(countOf(1, 'fact'), '1 fact')
+    assert.equal(countOf(5, 'fact'), '5 facts')
+    assert.equal(countOf(0, 'edge'), '0 edges')
+    assert.equal(countOf(15241, 'subject'), '15,241 subjects')
+    assert.equal(countOf(2, 'entry', 'entries'), '2 entries')
+  })
+
+  it('lists for a star the facts behind every drawn edge touching it, each once, in both directions', () => {
+    const graph = payload([edge('a', 'e:bob', 'v:1', [3, 1]), edge('b', 'e:team', 'e:bob', [7]), edge('c', 'e:team', 'v:2', [9])])
+    assert.deepEqual(nodeFactIds(graph, 'e:bob'), [1, 3, 7])
+    assert.deepEqual(nodeFactIds(graph, 'e:nobody'), [])
+  })
+
+  it('titles a selection with the count it lists, and says when it lists fewer than there are', () => {
+    assert.equal(selectionTitle('Bob Martinez', 1, 1), 'Bob Martinez · 1 fact')
+    assert.equal(selectionTitle('Bob Martinez', 5, 5), 'Bob Martinez · 5 facts')
+    assert.equal(selectionTitle('prod', 100, 230), 'prod · 100 of 230 facts')
+  })
+
+  it('captions the toolbar with the nodes and edges drawn, and what the budget left out', () => {
+    const graph = payload([edge('a', 'e:x', 'v:1', [1])])
+    assert.equal(graphCaption(graph), '2 nodes · 1 edge')
+    assert.equal(graphCaption(payload(graph.edges, { nodes: 9, edges: 9, entities: 15241, facts: 83276 })),
+      '2 nodes · 1 edge · 15,241 more subjects and 83,276 more facts not drawn')
+    assert.equal(graphCaption(payload(graph.edges, { nodes: 0, edges: 0, entities: 0, facts: 1 })), '2 nodes · 1 edge · 1 more fact not drawn')
   })
 })

@@ -7,6 +7,7 @@ import { css, html, LitElement, nothing, svg } from 'lit'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../../src/graph-types.ts'
 import { treeLayout } from '../tree-layout.ts'
+import { countOf } from '../format.ts'
 
 /** The SVG tree. */
 export class FmSvgTree extends LitElement {
@@ -51,12 +52,12 @@ export class FmSvgTree extends LitElement {
       ${layout.edges.map(({ edge, x1, y1, x2, y2 }) => svg`
         <g @click=${() => this.emit('fm-select-edge', edge)}>
           <line class="edge ${edge.contested ? 'contested' : ''} ${edge.scheduled ? 'scheduled' : ''}" x1=${x1} y1=${y1} x2=${x2} y2=${y2}></line>
-          <line class="hit" x1=${x1} y1=${y1} x2=${x2} y2=${y2}><title>${edge.label}${edge.contested ? ' (contested)' : ''} · ${edge.factIds.length} fact(s)</title></line>
+          <line class="hit" x1=${x1} y1=${y1} x2=${x2} y2=${y2}><title>${edge.label}${edge.contested ? ' (contested)' : ''} · ${countOf(edge.factIds.length, 'fact')}</title></line>
           ${this.compact ? nothing : svg`<text class="edge-label" x=${(x1 + x2) / 2} y=${(y1 + y2) / 2 - 4} text-anchor="middle">${short(edge.label)}${edge.contested ? ' ⚠' : ''}</text>`}
         </g>`)}
       ${layout.nodes.map(({ node, x, y }) => svg`
         <g class="node ${node.kind} ${node.id === centerId ? 'center' : ''}" @click=${() => this.emit('fm-select-node', node)}>
-          <circle cx=${x} cy=${y} r=${node.id === centerId ? 14 : 9}><title>${node.label} · ${node.factCount} fact(s)</title></circle>
+          <circle cx=${x} cy=${y} r=${node.id === centerId ? 14 : 9}><title>${node.label} · ${countOf(node.factCount, 'fact')}</title></circle>
           <text x=${x} y=${y + (node.id === centerId ? 30 : 24)} text-anchor="middle">${short(node.label)}</text>
         </g>`)}
     </svg>`

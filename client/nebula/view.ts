@@ -30,6 +30,8 @@ export interface NebulaHandle {
   update(payload: GraphPayload): void
   /** Re-reads the theme tokens; also runs by itself when the host's theme changes. */
   setTheme(): void
+  /** Drops the clicked star's highlight (the page closed its panel). */
+  clearSelection(): void
   /** Stops the frame loop until `resume()`. */
   pause(): void
   resume(): void
@@ -158,6 +160,13 @@ class NebulaView implements NebulaHandle {
     this.#invalidate()
   }
 
+  clearSelection(): void {
+    if (this.#disposed || this.#pinned === null) return
+    this.#pinned = null
+    this.#scene.highlight(this.#hovered?.id ?? null)
+    this.#invalidate()
+  }
+
   pause(): void {
     this.#paused = true
     this.#cancelFrame()
@@ -193,8 +202,8 @@ class NebulaView implements NebulaHandle {
     const contested = payload.edges.filter((edge) => edge.contested).length
     const scheduled = payload.edges.filter((edge) => edge.scheduled && !edge.contested).length
     const legend: HTMLElement[] = []
-    if (contested > 0) legend.push(styled('span', 'color:var(--nebula-warn)', `┄ dashed: ${contested} contested relation(s), not confirmed`))
-    if (scheduled > 0) legend.push(styled('span', 'opacity:0.8', `faint: ${scheduled} scheduled relation(s), not current yet`))
+    if (contested > 0) legend.push(styled('span', 'color:var(--nebula-warn)', `┄ dashed: ${plural(contested, 'contested relation')}, not confirmed`))
+    if (scheduled > 0) legend.push(styled('span', 'opacity:0.8', `faint: ${plural(scheduled, 'scheduled relation')}, not current yet`))
     this.#legend.replaceChildren(...legend)
     this.#canvas.setAttribute('aria-label', `Fact graph: ${payload.nodes.length} nodes and ${payload.edges.length} relations`
       + (contested > 0 ? `, ${contested} contested (dashed, not confirmed)` : ''))
@@ -420,6 +429,11 @@ class NebulaView implements NebulaHandle {
 
 function nodeRadiusPx(at: Vector3, eye: Vector3, node: GraphNode, perPixel: number): number {
   return nodeRadius(node) / Math.max(1e-6, perPixel * at.distanceTo(eye))
+}
+
+/** "1 contested relation", "8 contested relations". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 function describeEdge(edge: GraphEdge): string {
