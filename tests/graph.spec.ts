@@ -275,23 +275,42 @@ describe('projectGraph: budgets', () => {
 })
 
 describe('projectGraph: clusters', () => {
-  it('numbers connected components, the largest 0, ties to the smallest node id', () => {
+  it('clusters by degree: each hub with the nodes nearest it, hubs by rank, and what no hub reaches last', () => {
     const row = rowMaker()
     const rows = [
-      row('b', 'env', 'prod'), row('c', 'env', 'prod'), row('d', 'env', 'prod'),
-      row('x', 'owner', 'y'), row('y', 'team', 'core'),
-      row('a', 'size', 'small'),
+      ...['a1', 'a2', 'a3', 'a4'].map((value) => row('a', 'tag', value)),
+      ...['b1', 'b2', 'b3'].map((value) => row('b', 'tag', value)),
+      row('m', 'uses', 'a'), row('m', 'uses', 'b'), row('m', 'tag', 'm1'),
+      row('c', 'size', 'small'),
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const clusterOf = (id: string): number => node(payload, id).cluster
-    assert.equal(clusterOf('e:b'), 0)
-    assert.equal(clusterOf('e:c'), 0)
-    assert.equal(clusterOf('e:d'), 0)
-    // x → y → core and a → small: sizes 3 and 2.
-    assert.equal(clusterOf('e:x'), clusterOf('e:y'))
-    assert.equal(clusterOf('e:x'), 1)
-    assert.equal(clusterOf('e:a'), 2)
+    const members = (cluster: number): string[] => payload.nodes.filter((n) => n.cluster === cluster).map((n) => n.label).sort()
+    // a (degree 5) and b (degree 4) are hubs; m (degree 3) is a's neighbour before it could be one, and joins a.
+    assert.deepEqual([clusterOf('e:a'), clusterOf('e:b'), clusterOf('e:c')], [0, 1, 2])
+    assert.deepEqual(members(0), ['a', 'a1', 'a2', 'a3', 'a4', 'm', 'm1'])
+    assert.deepEqual(members(1), ['b', 'b1', 'b2', 'b3'])
+    assert.deepEqual(members(2), ['c', 'small'])
+    assert.deepEqual(payload.nodes.filter((n) => n.hub).map((n) => n.id), ['e:a', 'e:b'])
     assert.deepEqual(payload.nodes.map((n) => n.cluster), [...payload.nodes.map((n) => n.cluster)].sort((p, q) => p - q))
+    assert.deepEqual(projectGraph([...rows].reverse(), entitiesOf(rows), nebula()), payload)
+  })
+
+  it('splits one big component into one cluster per hub, and keeps at most eight hubs', () => {
+    const row = rowMaker()
+    const rows: GraphFactRow[] = []
+    for (let h = 0; h < 10; h += 1) {
+      for (let v = 0; v < 3 + h; v += 1) rows.push(row(`hub ${h}`, 'tag', `hub ${h} tag ${v}`))
+      // Every hub names the next one: one connected component.
+      rows.push(row(`hub ${h}`, 'next', `hub ${(h + 1) % 10}`))
+    }
+    const payload = projectGraph(rows, entitiesOf(rows), nebula())
+    const hubs = payload.nodes.filter((n) => n.hub)
+    assert.deepEqual(hubs.map((n) => n.label).sort(), ['hub 2', 'hub 3', 'hub 4', 'hub 5', 'hub 6', 'hub 7', 'hub 8', 'hub 9'])
+    assert.deepEqual(hubs.map((n) => n.cluster).sort((p, q) => p - q), [0, 1, 2, 3, 4, 5, 6, 7])
+    assert.equal(node(payload, 'e:hub 9').cluster, 0)
+    // hub 0 and hub 1 join the hubs nearest them; nothing is left for a ninth cluster.
+    assert.equal(new Set(payload.nodes.map((n) => n.cluster)).size, 8)
   })
 })
 

@@ -18,7 +18,7 @@ const PALETTE: NebulaPalette = {
 }
 
 function node(id: string, cluster = 0, degree = 1, factCount = 1): GraphNode {
-  return { id, kind: id.startsWith('e:') ? 'entity' : 'value', label: id.slice(2), entityKey: id.startsWith('e:') ? id.slice(2) : null, factCount, degree, cluster }
+  return { id, kind: id.startsWith('e:') ? 'entity' : 'value', label: id.slice(2), entityKey: id.startsWith('e:') ? id.slice(2) : null, factCount, degree, cluster, hub: false }
 }
 
 function edge(source: string, target: string, flags: { contested?: boolean; scheduled?: boolean; label?: string } = {}): GraphEdge {
