@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -84,7 +84,97 @@ async function selectionOf(page: Page, title: RegExp): Promise<{ title: string; 
   return { title: await panel.locator('[data-fm="selection-title"]').innerText(), facts: await panel.locator('li').count() }
 }
 
+/** The canvas and the drawn graph's screen box, once the layout has settled (the box holds still for a while). */
+async function settledFrame(page: Page): Promise<{ canvas: { width: number; height: number }; box: number[]; coverage: number }> {
+  const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
+  let last = ''
+  let still = 0
+  await until(async () => {
+    const frame = await canvas.getAttribute('data-frame') ?? ''
+    still = frame !== '' && frame === last ? still + 1 : 0
+    last = frame
+    if (still < 4) await page.waitForTimeout(250)
+    return still >= 4
+  }, 'the nebula settles', 30_000)
+  const size = await canvas.evaluate((element) => ({ width: element.clientWidth, height: element.clientHeight }))
+  const box = last.split(',').map(Number)
+  const [left = 0, top = 0, right = 0, bottom = 0] = box
+  const clipped = (Math.min(size.width, right) - Math.max(0, left)) * (Math.min(size.height, bottom) - Math.max(0, top))
+  return { canvas: size, box, coverage: clipped / (size.width * size.height) }
+}
+
+/** The labels drawn now: text, box, and the star each names. */
+async function drawnLabels(page: Page): Promise<{ key: string; text: string; box: { x: number; y: number; width: number; height: number }; anchor: [number, number] }[]> {
+  return page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) => elements
+    .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
+    .map((element) => {
+      const rect = element.getBoundingClientRect()
+      const [x = 0, y = 0] = (element.getAttribute('data-anchor') ?? '').split(',').map(Number)
+      return { key: element.getAttribute('data-label') ?? '', text: element.textContent ?? '', box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, anchor: [x, y] as [number, number] }
+    }))
+}
+
+function overlapping(labels: Awaited<ReturnType<typeof drawnLabels>>): string[] {
+  const clashes: string[] = []
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      if (a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width && a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height) {
+        clashes.push(`${a.text} / ${b.text}`)
+      }
+    }
+  }
+  return clashes
+}
+
 describe('the nebula in a real browser', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`frames the graph on open and after a resize, colours each hub's cluster, and labels hubs without overlap (${scheme})`, async () => {
+      const payload = await nebula()
+      const hubs = payload.nodes.filter((node) => node.hub).map((node) => node.label)
+      assert.ok(['billing-api', 'team payments', 'data platform'].every((hub) => hubs.includes(hub)), `hubs: ${hubs.join(', ')}`)
+      const opened = await openGraph({ width: 1440, height: 900 }, scheme)
+      const { page } = opened
+      const open = await settledFrame(page)
+      await screenshot(page, `nebula-open-${scheme}`)
+      assert.ok(open.coverage >= 0.5, `on open the graph covers ${open.coverage.toFixed(2)} of the canvas (${open.box.join(',')} in ${open.canvas.width}×${open.canvas.height})`)
+      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
+      const labels = await drawnLabels(page)
+      assert.deepEqual(overlapping(labels), [])
+      for (const hub of ['billing-api', 'team payments', 'data platform']) assert.ok(labels.some((label) => label.text === hub), `${hub} is labelled`)
+
+      // Zoomed out and turned, then the fit control frames it again.
+      const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
+      await canvas.hover()
+      for (let i = 0; i < 6; i += 1) await page.mouse.wheel(0, 400)
+      const away = await settledFrame(page)
+      assert.ok(away.coverage < open.coverage, `zoomed out: ${away.coverage.toFixed(2)}`)
+      await page.locator('fm-graph [data-fm="graph-fit"]').click()
+      const fitted = await settledFrame(page)
+      assert.ok(fitted.coverage >= 0.5, `after fit: ${fitted.coverage.toFixed(2)}`)
+
+      await page.setViewportSize({ width: 1000, height: 760 })
+      const resized = await settledFrame(page)
+      assert.ok(resized.coverage >= 0.5, `after a resize the graph covers ${resized.coverage.toFixed(2)}`)
+      assert.deepEqual(overlapping(await drawnLabels(page)), [])
+      await screenshot(page, `nebula-resized-${scheme}`)
+
+      // A hub's star lists the facts it counts.
+      const billing = (await drawnLabels(page)).find((label) => label.text === 'billing-api')
+      assert.ok(billing !== undefined)
+      const box = await canvas.boundingBox()
+      await page.mouse.click((box?.x ?? 0) + billing.anchor[0], (box?.y ?? 0) + billing.anchor[1])
+      const star = payload.nodes.find((node) => node.label === 'billing-api')
+      const listed = await selectionOf(page, /^billing-api · \d+ facts$/u)
+      assert.equal(listed.title, `billing-api · ${star?.factCount} facts`)
+      assert.equal(listed.facts, star?.factCount)
+      // Its neighbours are labelled too, still without overlap.
+      assert.deepEqual(overlapping(await drawnLabels(page)), [])
+      await screenshot(page, `nebula-selected-${scheme}`)
+      await closeClean(opened)
+    })
+  }
+
   it('says what it draws: the toolbar counts nodes and edges, and a panel counts the facts it lists', async () => {
     const payload = await nebula()
     assert.ok(payload.nodes.length >= 100 && payload.edges.length >= 120, `${payload.nodes.length} nodes, ${payload.edges.length} edges`)

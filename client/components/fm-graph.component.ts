@@ -20,7 +20,7 @@ interface NebulaModule {
     onHover(node: GraphNode | null): void
     onSelectNode(node: GraphNode): void
     onSelectEdge(edge: GraphEdge): void
-  }): { update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; dispose(): void }
+  }): { update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void }
 }
 
 /** The most facts a selection lists (a value such as "prod" can stand behind hundreds). */
@@ -273,6 +273,7 @@ export class FmGraph extends LitElement {
             @keydown=${(event: KeyboardEvent) => { if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value) }}
             @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}></label>
           <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>` : nothing}
+        ${this.view === 'nebula' && !this.fallback ? html`<button class="quiet" data-fm="graph-fit" title="Frame the whole graph again" @click=${() => this.mounted?.fit()}>⤢ Fit</button>` : nothing}
         <button class="quiet" aria-label="Refresh graph" title="Re-read the graph" @click=${() => this.refresh()}>↻ Refresh</button>
         <span class="caption" data-fm="graph-counts">${payload === undefined ? 'loading…' : graphCaption(payload)}</span>
         ${this.fallback ? html`<span class="caption">WebGL unavailable: showing the SVG tree</span>` : nothing}
