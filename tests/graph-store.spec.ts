@@ -9,6 +9,10 @@ import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
 import { GraphStore } from '../src/store/graph-store.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { entityNamer } from '../src/graph-entity-names.ts'
+
+/** The verb's namer over every entity key of a store. */
+const names = (store: GraphStore): ((value: string, own: string) => string | undefined) => entityNamer(store.entityKeys())
 
 const DAY = 86_400_000
 
@@ -165,7 +169,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const release = write('release', 'version', '2.0', { validFrom: '2026-03-02' })
       const store = new GraphStore(v.h.db())
       const read = (scope: 'current' | 'all'): [number, string, boolean][] =>
-        store.nebula(scope, 300, 1200).rows.map((row) => [row.id, row.status, row.contested])
+        store.nebula(scope, 300, 1200, names(store)).rows.map((row) => [row.id, row.status, row.contested])
       const all = read('all')
       assert.equal(all.length, 7)
       assert.ok(!all.some(([id]) => id === ports[1]?.id))
@@ -184,14 +188,33 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       // Four rows, one of them current: ranked by that one.
       for (const port of ['1', '2', '3', '4']) write('omega', 'port', port, { evidence: 'explicit_user' })
       const store = new GraphStore(v.h.db())
-      assert.deepEqual(store.nebula('current', 5, 10).entities.map((entity) => entity.key), ['alpha', 'beta', 'delta', 'gamma', 'omega'])
-      const two = store.nebula('current', 2, 10)
+      assert.deepEqual(store.nebula('current', 5, 10, names(store)).entities.map((entity) => entity.key), ['alpha', 'beta', 'delta', 'gamma', 'omega'])
+      const two = store.nebula('current', 2, 10, names(store))
       assert.deepEqual(two.entities.map((entity) => entity.key), ['alpha', 'beta'])
       assert.deepEqual(two.rows.map((row) => row.id), [...a, ...b].map((fact) => fact.id))
       assert.deepEqual(two.totals, { entities: 5, facts: 9 })
       // At most `perEntity` rows of one subject, its strongest first.
-      assert.deepEqual(store.nebula('current', 1, 1).rows.map((row) => row.id), [a[1]?.id])
-      assert.deepEqual(store.nebula('current', 0, 10), { entities: [], rows: [], totals: { entities: 5, facts: 9 } })
+      assert.deepEqual(store.nebula('current', 1, 1, names(store)).rows.map((row) => row.id), [a[1]?.id])
+      assert.deepEqual(store.nebula('current', 0, 10, names(store)), { entities: [], named: [], rows: [], totals: { entities: 5, facts: 9 } })
+    })
+
+    it('ranks a subject by the facts naming it too: a lead named by three outranks each of the three', async () => {
+      for (const subject of ['ann', 'bob', 'cyd']) {
+        write(subject, 'reports to', 'lead')
+        write(subject, 'port', '1')
+        write(subject, 'host', 'h')
+      }
+      write('lead', 'title', 'group lead')
+      const store = new GraphStore(v.h.db())
+      const read = store.nebula('current', 3, 10, names(store))
+      assert.deepEqual(read.entities.map((entity) => entity.key), ['lead', 'ann', 'bob'])
+      assert.deepEqual(read.named, [])
+      assert.ok(read.rows.every((row) => ['lead', 'ann', 'bob'].includes(row.entityKey)))
+      // Admitting one: ann (three facts) beats the lead (one fact, one naming it among ann's rows), which ann names.
+      const one = store.nebula('current', 1, 10, names(store))
+      assert.deepEqual([one.entities.map((entity) => entity.key), one.named.map((entity) => entity.key)], [['ann'], ['lead']])
+      const payload = await graph()
+      assert.equal(payload.nodes.find((node) => node.id === 'e:lead')?.degree, 4)
     })
 
     it('draws at most 300 subjects, those with the most facts, and counts the subjects and facts it left out', async () => {

@@ -199,6 +199,39 @@ describe('the nebula in a real browser', () => {
     assert.deepEqual(await selectionOf(page, /^loose end 3 · 1 fact$/u), { title: 'loose end 3 · 1 fact', facts: 1 })
     await closeClean(opened)
   })
+
+  it('at the 600-node budget: frames the graph, colours its hubs, and labels without overlap', async () => {
+    // 320 subjects in 8 groups, each naming its group's lead, with two values each: past the 300-entity cap.
+    const lines: Line[] = []
+    for (let i = 0; i < 320; i += 1) {
+      const subject = `node-${String(i).padStart(3, '0')}`
+      lines.push({ subject, property: 'reports to', value: `lead-${i % 8}` })
+      lines.push({ subject, property: 'port', value: String(9000 + i) })
+      lines.push({ subject, property: 'zone', value: `zone ${i % 40}` })
+    }
+    for (let g = 0; g < 8; g += 1) lines.push({ subject: `lead-${g}`, property: 'title', value: `group ${g} lead` })
+    const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
+    const preview = await api.ok('import', { mode: 'preview', content })
+    await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('big') })
+    const payload = await nebula()
+    assert.equal(payload.nodes.length, 600)
+    assert.equal(payload.nodes.filter((node) => node.kind === 'entity').length, 300)
+    assert.ok(payload.omitted.entities > 0 && payload.omitted.facts > 0)
+    for (const scheme of ['light', 'dark'] as const) {
+      const opened = await openGraph({ width: 1440, height: 900 }, scheme)
+      const { page } = opened
+      await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /^600 nodes · \d+ edges · [\d,]+ more subjects and [\d,]+ more facts not drawn$/u }).waitFor()
+      const frame = await settledFrame(page)
+      await screenshot(page, `nebula-budget-${scheme}`)
+      assert.ok(frame.coverage >= 0.5, `the budget graph covers ${frame.coverage.toFixed(2)}`)
+      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
+      const labels = await drawnLabels(page)
+      assert.deepEqual(overlapping(labels), [])
+      assert.ok(labels.length >= 3, `${labels.length} labels`)
+      await closeClean(opened)
+    }
+  })
 })
 
 /** Centre the tree on a subject with the tree's centre field, then click the centre. */

@@ -411,13 +411,36 @@ class NebulaView implements NebulaHandle {
     let distance = 10
     let radius = 1
     const offset = new Vector3()
-    for (const { at, radius: size } of points) {
-      offset.copy(at).sub(centre)
-      radius = Math.max(radius, offset.length() + size)
-      const toward = offset.dot(direction)
-      const across = Math.abs(offset.dot(right)) + size
-      const upward = Math.abs(offset.dot(up)) + size
-      distance = Math.max(distance, toward + across / tanX, toward + upward / tanY, toward + size * 3)
+    // Three passes: fit the distance, then move the centre to the middle of what the camera sees (perspective makes the
+    // near side loom larger, so the box's middle is not the picture's), and fit again.
+    for (let pass = 0; pass < 3; pass += 1) {
+      distance = 10
+      radius = 1
+      for (const { at, radius: size } of points) {
+        offset.copy(at).sub(centre)
+        radius = Math.max(radius, offset.length() + size)
+        const toward = offset.dot(direction)
+        const across = offset.dot(right)
+        const upward = offset.dot(up)
+        distance = Math.max(distance, toward + (Math.abs(across) + size) / tanX, toward + (Math.abs(upward) + size) / tanY, toward + size * 3)
+      }
+      if (pass === 2 || points.length === 0) break
+      // Where the extremes land on the picture plane at that distance, as fractions of the distance.
+      let left = Infinity
+      let rightMost = -Infinity
+      let bottom = Infinity
+      let top = -Infinity
+      for (const { at, radius: size } of points) {
+        offset.copy(at).sub(centre)
+        const depth = Math.max(1e-6, distance - offset.dot(direction))
+        const x = offset.dot(right)
+        const y = offset.dot(up)
+        left = Math.min(left, (x - size) / depth)
+        rightMost = Math.max(rightMost, (x + size) / depth)
+        bottom = Math.min(bottom, (y - size) / depth)
+        top = Math.max(top, (y + size) / depth)
+      }
+      centre.addScaledVector(right, ((left + rightMost) / 2) * distance).addScaledVector(up, ((bottom + top) / 2) * distance)
     }
     this.#framed = { centre, radius, distance }
     controls.target.copy(centre)

@@ -58,20 +58,13 @@ export const graphVerb = verb({
 
 /**
  * The nebula from the store's reads: the admitted entities' rows, with the known entities their values name (live
- * ones only, checked for those few keys), so a value naming an entity left out is not drawn as a plain value.
+ * ones only), so a value naming an entity left out is not drawn as a plain value.
  */
 function projectNebula(graph: GraphStore, scope: GraphScope, generation: number, names: (value: string, own: string) => string | undefined): GraphPayload {
   const limits = GRAPH_LIMITS.nebula
-  const read = graph.nebula(scope, Math.min(limits.entities, limits.nodes), limits.edges)
-  const admitted = new Map(read.entities.map((entity) => [entity.key, entity.display]))
-  const named = new Set<string>()
-  for (const row of read.rows) {
-    const key = names(row.value, row.entityKey)
-    if (key !== undefined && !admitted.has(key)) named.add(key)
-  }
-  const entities = new Map([...admitted, ...displayNames(graph.entitiesByKeys([...named]))])
-  return projectGraph(read.rows, entities, {
-    view: 'nebula', scope, generation, admissible: new Set(admitted.keys()), totals: read.totals,
+  const read = graph.nebula(scope, Math.min(limits.entities, limits.nodes), limits.edges, names)
+  return projectGraph(read.rows, displayNames([...read.entities, ...read.named]), {
+    view: 'nebula', scope, generation, admissible: new Set(read.entities.map((entity) => entity.key)), totals: read.totals,
   })
 }
 

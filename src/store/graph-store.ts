@@ -26,8 +26,10 @@ export interface GraphEntityRow {
 
 /** What the nebula reads: the admitted entities, the rows behind them, and what the whole store holds in scope. */
 export interface NebulaRead {
-  /** The admitted entities, most current facts first, ties by key. */
+  /** The admitted entities, most current facts about them or naming them first, ties by key. */
   readonly entities: GraphEntityRow[]
+  /** Entities the admitted rows name that were not admitted (so a value naming one is not a plain value). */
+  readonly named: GraphEntityRow[]
   /** Their current rows in scope, by id: at most `perEntity` of each entity, its strongest first. */
   readonly rows: GraphRow[]
   /**
@@ -99,16 +101,20 @@ export class GraphStore {
   }
 
   /**
-   * The nebula's reads. The entities are ranked by their current rows in scope (the facts about an entity are its
-   * edges before equal edges merge), ties by key, and the first `entities` are admitted. Then only their rows are
-   * read, on facts_by_entity, at most `perEntity` of each in the projection's edge order (best evidence, latest
-   * observation, oldest fact): the budget never draws more edges than that from one entity.
+   * The nebula's reads. Entities are ranked by their degree before equal edges merge: their current rows in scope
+   * plus the rows naming them. The first `entities` by their own rows are read (on facts_by_entity, at most
+   * `perEntity` rows each, in the projection's edge order: best evidence, latest observation, oldest fact; the
+   * budget never draws more edges than that from one entity); the entities those rows name join the ranking with
+   * the rows naming them (a lead that forty subjects report to outranks each of them), and the first `entities` of
+   * that ranking, ties by key, are admitted, with their rows only. Rows naming an entity from outside what was read
+   * are not counted: the ranking reads the admitted neighbourhood, not the whole store.
    * @param scope - current or all.
    * @param entities - how many entities to admit.
    * @param perEntity - how many rows to read at most per entity.
-   * @returns the admitted entities, their rows and the store's totals.
+   * @param names - which known entity a value names, if any (value, own key → key).
+   * @returns the admitted entities, those their rows name, their rows and the store's totals.
    */
-  nebula(scope: GraphReadScope, entities: number, perEntity: number): NebulaRead {
+  nebula(scope: GraphReadScope, entities: number, perEntity: number, names: (value: string, own: string) => string | undefined): NebulaRead {
     const statuses = STATUSES[scope]
     const ranked = this.rankEntities(statuses, entities)
     const contested = this.contestedIds()
@@ -117,25 +123,63 @@ export class GraphStore {
     const facts = Number(this.db.get(
       `SELECT SUM(n) AS n FROM fact_counts WHERE status IN (${placeholders(statuses.length)})`, ...statuses)?.['n'] ?? 0)
     const totals = { entities: ranked.known, facts: Math.max(0, facts - hidden) }
-    const admitted = ranked.rows
-    const keys = new Map(admitted.map((row) => [Number(row['id']), String(row['entity_key'])]))
+    const read = (admitted: readonly Row[]): GraphRow[] => this.rowsOfEntities(admitted, statuses, perEntity, contested)
+    const firstRows = read(ranked.rows)
+    // The facts naming an entity count too: the entities those rows name join the ranking with them.
+    const incoming = new Map<string, number>()
+    for (const row of firstRows) {
+      const key = names(row.value, row.entityKey)
+      if (key !== undefined) incoming.set(key, (incoming.get(key) ?? 0) + 1)
+    }
+    const ownKeys = new Set(ranked.rows.map((row) => String(row['entity_key'])))
+    const joining = this.countsByKeys([...incoming.keys()].filter((key) => !ownKeys.has(key)), statuses)
+    const score = (row: Row): number => Number(row['n']) + (incoming.get(String(row['entity_key'])) ?? 0)
+    const chosen = [...ranked.rows, ...joining]
+      .sort((x, y) => score(y) - score(x) || compare(String(x['entity_key']), String(y['entity_key'])))
+      .slice(0, Math.max(0, entities))
+    const chosenKeys = new Set(chosen.map((row) => String(row['entity_key'])))
+    const rows = [
+      ...firstRows.filter((row) => chosenKeys.has(row.entityKey)),
+      ...read(chosen.filter((row) => !ownKeys.has(String(row['entity_key'])))),
+    ].sort((x, y) => x.id - y.id)
+    // Entities the drawn rows name but the budget left out: known, so such a value is not drawn as a plain value.
+    const named = new Set<string>()
+    for (const row of rows) {
+      const key = names(row.value, row.entityKey)
+      if (key !== undefined && !chosenKeys.has(key)) named.add(key)
+    }
+    return { entities: chosen.map(toEntity), named: this.entitiesByKeys([...named]), rows, totals }
+  }
+
+  /**
+   * The current rows of the given entities (rows with id, entity_key and their current count n), on facts_by_entity:
+   * an entity with no more than `perEntity` of them read whole, one with more its `perEntity` strongest.
+   */
+  private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number, contested: ReadonlySet<number>): GraphRow[] {
+    const keys = new Map(entities.map((row) => [Number(row['id']), String(row['entity_key'])]))
     const toRows = (found: Row[]): GraphRow[] => found.map((row) => {
       const status = row['status'] as FactStatus
       return toRow(row, keys.get(Number(row['entity_id'])) ?? '', status, status === 'conflict' || (status === 'active' && contested.has(Number(row['id']))))
     })
     const select = `SELECT ${ROW_COLUMNS}, f.status, f.entity_id FROM facts f INDEXED BY facts_by_entity`
     const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
-    // Most entities hold fewer rows than the cap and are read whole; the few that hold more, each in edge order.
-    const whole = admitted.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
+    const whole = entities.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
     const rows = chunks(whole, 500).flatMap((chunk) => toRows(this.db.all(
       `${select} WHERE f.entity_id IN (${placeholders(chunk.length)}) AND ${filter}`, ...chunk, ...statuses)))
-    for (const row of admitted) {
+    for (const row of entities) {
       if (Number(row['n']) <= perEntity) continue
       rows.push(...toRows(this.db.all(`${select} WHERE f.entity_id = ? AND ${filter}
         ORDER BY f.evidence_rank, f.observed_at DESC, f.id LIMIT ?`, Number(row['id']), ...statuses, perEntity)))
     }
-    rows.sort((x, y) => x.id - y.id)
-    return { entities: admitted.map(toEntity), rows, totals }
+    return rows
+  }
+
+  /** Live entities among the keys with their current row count n (id, entity_key, display, n). */
+  private countsByKeys(keys: readonly string[], statuses: readonly FactStatus[]): Row[] {
+    return chunks([...new Set(keys)], 400).flatMap((chunk) => this.db.all(
+      `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity
+            WHERE f.entity_id = e.id AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}) AS n
+        FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`, ...statuses, ...chunk))
   }
 
   /**
