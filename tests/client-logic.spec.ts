@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { countOf, formatInstant, formatSince } from '../client/format.ts'
+import { countOf, describeSource, formatInstant, formatSince } from '../client/format.ts'
+import { acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
@@ -106,7 +107,7 @@ describe('the turn fold counts memory_write calls that stored something', () => 
 
 describe('the one-hop tree geometry', () => {
   const node = (id: string, degree: number): GraphNode => ({ id, label: id, kind: 'entity', degree } as unknown as GraphNode)
-  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target } as unknown as GraphEdge)
+  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target, label: '' } as unknown as GraphEdge)
   const payload = (center: GraphNode | null, nodes: GraphNode[], edges: GraphEdge[]): GraphPayload =>
     ({ view: 'tree', scope: 'current', center, nodes, edges } as unknown as GraphPayload)
 
@@ -125,6 +126,25 @@ describe('the one-hop tree geometry', () => {
     assert.ok(Math.abs((at.get('a')?.x ?? 0) - 200) < 1e-9)
     assert.deepEqual(layout.edges.map((placed) => placed.edge.target), ['a', 'b'])
     assert.deepEqual(layout.edges[0] && [layout.edges[0].x1, layout.edges[0].y1], [200, 150])
+  })
+
+  it('keeps edge labels apart: each moves along its edge until it clears the labels before it', () => {
+    const hub = node('hub', 14)
+    const others = Array.from({ length: 14 }, (_, i) => node(`n${String(i).padStart(2, '0')}`, 1))
+    const edges = others.map((other, i) => ({ ...edge(i % 2 === 0 ? 'hub' : other.id, i % 2 === 0 ? other.id : 'hub'), label: 'depends on' }))
+    const layout = treeLayout(payload(hub, [hub, ...others], edges), 800, 560)
+    assert.equal(layout.edges.filter((placed) => placed.labelShown).length, 14)
+    const cramped = treeLayout(payload(hub, [hub, ...others], edges), 360, 240)
+    assert.ok(cramped.edges.some((placed) => !placed.labelShown), 'a cramped tree leaves some labels to the tooltip')
+    const boxes = layout.edges.filter((placed) => placed.labelShown).map((placed) => ({ x: placed.labelX, y: placed.labelY, w: placed.edge.label.length * 6.6 }))
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) assert.ok(Math.abs(a.x - b.x) >= (a.w + b.w) / 2 || Math.abs(a.y - b.y) >= 14, `labels ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`)
+    }
+    for (const placed of cramped.edges.filter((e) => e.labelShown)) {
+      for (const other of cramped.edges.filter((e) => e.labelShown && e !== placed)) {
+        assert.ok(Math.abs(placed.labelX - other.labelX) >= 66 || Math.abs(placed.labelY - other.labelY) >= 14)
+      }
+    }
   })
 
   it('without a centre picks the best-connected node, and draws nothing for an empty graph', () => {
@@ -191,5 +211,25 @@ describe('the graph says what it shows', () => {
     assert.equal(graphCaption(payload(graph.edges, { nodes: 9, edges: 9, entities: 15241, facts: 83276 })),
       '2 nodes · 1 edge · 15,241 more subjects and 83,276 more facts not drawn')
     assert.equal(graphCaption(payload(graph.edges, { nodes: 0, edges: 0, entities: 0, facts: 1 })), '2 nodes · 1 edge · 1 more fact not drawn')
+  })
+})
+
+describe('conflicts and proposals say what the user needs to decide', () => {
+  it('says where a value came from: evidence, origin, conversation and turn, and when', () => {
+    assert.equal(describeSource({ origin: 'tool', evidence: 'explicit_user', sessionId: 'session-7f3a91c2d4e5f6', turn: 3, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
+      'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00')
+    assert.equal(describeSource({ origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'Asia/Shanghai'),
+      'observed · import · 2026-03-01 17:00')
+  })
+
+  it('says in plain words why a proposal waits, and what accepting it would change', () => {
+    assert.doesNotMatch(Object.values(WAITING_BECAUSE).join(' '), /floor|low_confidence|inferred by/u)
+    const fact = (id: number, property: string, value: string, multi = false) => ({ id, property, value, multi, status: 'active' })
+    assert.equal(acceptWouldChange({ property: 'port', value: '7900' }, [fact(12, 'Port', '7801')]), 'Accepting would replace 7801 (#12).')
+    assert.equal(acceptWouldChange({ property: 'port', value: '7801' }, [fact(12, 'port', '7801')]), 'Accepting confirms the value already current.')
+    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(3, 'language', 'Rust', true)]), 'Accepting adds a value beside Rust.')
+    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]), 'Accepting adds a new fact.')
+    assert.equal(acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]), 'Accepting adds a new fact.')
+    assert.equal(proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'), 'proposed in conversation s-1, turn 2 · 2026-03-01 09:00')
   })
 })

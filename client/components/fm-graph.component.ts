@@ -90,6 +90,7 @@ export class FmGraph extends LitElement {
     super.connectedCallback()
     // Opening the tab always re-reads the projection: a cached map is never passed off as the current store.
     void this.load()
+    window.addEventListener('keydown', this.onEscape, { capture: true })
     this.visibility = new IntersectionObserver((entries) => {
       const visible = entries.some((entry) => entry.isIntersecting)
       if (visible) this.mounted?.resume()
@@ -98,8 +99,17 @@ export class FmGraph extends LitElement {
     this.visibility.observe(this)
   }
 
+  /** Esc closes the innermost thing first: the selection panel, while it is open. */
+  private readonly onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || this.selection === undefined || !this.isConnected || !this.checkVisibility()) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    this.closeSelection()
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback()
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.visibility?.disconnect()
     this.unmount()
   }

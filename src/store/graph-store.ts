@@ -127,9 +127,12 @@ export class GraphStore {
     const firstRows = read(ranked.rows)
     // The facts naming an entity count too: the entities those rows name join the ranking with them.
     const incoming = new Map<string, number>()
+    const namedBy = new Map<number, string>()
     for (const row of firstRows) {
       const key = names(row.value, row.entityKey)
-      if (key !== undefined) incoming.set(key, (incoming.get(key) ?? 0) + 1)
+      if (key === undefined) continue
+      incoming.set(key, (incoming.get(key) ?? 0) + 1)
+      namedBy.set(row.id, key)
     }
     const ownKeys = new Set(ranked.rows.map((row) => String(row['entity_key'])))
     const joining = this.countsByKeys([...incoming.keys()].filter((key) => !ownKeys.has(key)), statuses)
@@ -138,14 +141,16 @@ export class GraphStore {
       .sort((x, y) => score(y) - score(x) || compare(String(x['entity_key']), String(y['entity_key'])))
       .slice(0, Math.max(0, entities))
     const chosenKeys = new Set(chosen.map((row) => String(row['entity_key'])))
-    const rows = [
-      ...firstRows.filter((row) => chosenKeys.has(row.entityKey)),
-      ...read(chosen.filter((row) => !ownKeys.has(String(row['entity_key'])))),
-    ].sort((x, y) => x.id - y.id)
+    const joined = read(chosen.filter((row) => !ownKeys.has(String(row['entity_key']))))
+    for (const row of joined) {
+      const key = names(row.value, row.entityKey)
+      if (key !== undefined) namedBy.set(row.id, key)
+    }
+    const rows = [...firstRows.filter((row) => chosenKeys.has(row.entityKey)), ...joined].sort((x, y) => x.id - y.id)
     // Entities the drawn rows name but the budget left out: known, so such a value is not drawn as a plain value.
     const named = new Set<string>()
     for (const row of rows) {
-      const key = names(row.value, row.entityKey)
+      const key = namedBy.get(row.id)
       if (key !== undefined && !chosenKeys.has(key)) named.add(key)
     }
     return { entities: chosen.map(toEntity), named: this.entitiesByKeys([...named]), rows, totals }
