@@ -7,7 +7,7 @@ import { describe, it } from 'node:test'
 import { countOf, describeSource, formatInstant, formatSince } from '../client/format.ts'
 import { acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
-import { readSettingsSchema } from '../client/settings-schema.ts'
+import { humanLabel, isInactive, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
@@ -231,5 +231,21 @@ describe('conflicts and proposals say what the user needs to decide', () => {
     assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]), 'Accepting adds a new fact.')
     assert.equal(acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]), 'Accepting adds a new fact.')
     assert.equal(proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'), 'proposed in conversation s-1, turn 2 · 2026-03-01 09:00')
+  })
+})
+
+describe('the settings card reads like the host\'s cards', () => {
+  it('labels keys in words, acronyms in capitals', () => {
+    assert.equal(humanLabel('dataDir'), 'Data folder')
+    assert.equal(humanLabel('llmApiKeyEnv'), 'LLM API key variable')
+    assert.equal(humanLabel('auditIntervalMs'), 'Audit interval (ms)')
+    assert.equal(humanLabel('enabled'), 'Enabled')
+    assert.equal(humanLabel('injectDirectory'), 'Inject directory')
+  })
+
+  it('knows the keys not active in this version from the schema itself', () => {
+    const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
+    const inactive = sections.flatMap((section) => section.fields).filter(isInactive).map((field) => field.key).sort()
+    assert.deepEqual(inactive, [...INACTIVE_KEYS].sort())
   })
 })

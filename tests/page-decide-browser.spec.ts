@@ -105,6 +105,40 @@ describe('deciding on the page', () => {
     await closeClean(opened)
   })
 
+  for (const [scheme, width] of [['light', 1440], ['dark', 1440]] as const) {
+    it(`the settings card reads like the host's: words with the key beside, Save and Discard, inactive keys apart (${scheme}, ${width} px)`, async () => {
+      const opened = await openHost(browser, host.url, { width, height: 900 }, scheme)
+      const { page } = opened
+      await page.getByRole('button', { name: 'Settings' }).first().click()
+      await page.getByText(/^Plugins$/u).first().click()
+      const card = page.locator('fm-settings-card')
+      await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+      const field = card.locator('[data-field="injectDirectory"] label')
+      assert.match(await field.innerText(), /^Inject directory\s+injectDirectory$/u)
+      assert.equal(await card.locator('.field label', { hasText: /^dataDir$/u }).count(), 0)
+      // Keys not active in this version sit in their own fold, not among the everyday keys.
+      assert.equal(await card.locator('[data-fm="inactive-keys"] [data-field="embeddingModel"]').count(), 1)
+      assert.equal(await card.locator('[data-fm="inactive-keys"]').evaluate((details) => (details as unknown as { open: boolean }).open), false)
+      assert.equal(await card.locator('fm-svg-tree').count(), 0, 'no unreadable graph preview')
+      const key = card.locator('input[name="api-key"]')
+      const fits = await key.evaluate((input) => {
+        const element = input as unknown as { clientWidth: number; placeholder: string; ownerDocument: { createElement(tag: string): { getContext(kind: string): { font: string; measureText(text: string): { width: number } } | null } } }
+        const context = element.ownerDocument.createElement('canvas').getContext('2d')
+        if (context === null) return true
+        context.font = '14px sans-serif'
+        return context.measureText(element.placeholder).width <= element.clientWidth
+      })
+      assert.ok(fits, 'the key field shows its whole placeholder')
+      await card.locator('#fm-setting-injectDirectory').uncheck()
+      await card.locator('[data-fm="card-save"]').first().waitFor()
+      await screenshot(page, `settings-card-${scheme}-${width}`)
+      await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Discard' }).click()
+      await card.locator('[data-fm="card-save"]').first().waitFor({ state: 'detached' })
+      assert.equal(await card.locator('#fm-setting-injectDirectory').isChecked(), true)
+      await closeClean(opened)
+    })
+  }
+
   it('at 900 px the detail sheet has a close control, and Esc closes the sheet before the page', async () => {
     const opened = await openPage({ width: 900, height: 800 })
     const { page } = opened
