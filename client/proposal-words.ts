@@ -26,6 +26,18 @@ export function acceptWouldChange(row: Pick<ProposalRowWire, 'property' | 'value
   return 'Accepting adds a new fact.'
 }
 
+/**
+ * Whether a fact is about the subject a row names: its subject as written or its entity key, folded alike (the
+ * facts verb filters by key prefix, so "billing" would also bring billing-api's facts).
+ * @param fact - a fact.
+ * @param subject - the row's subject as written.
+ * @returns true when they name one subject.
+ */
+export function aboutSubject(fact: Pick<FactView, 'subject' | 'entityKey'>, subject: string): boolean {
+  const wanted = fold(subject)
+  return fold(fact.subject) === wanted || fold(fact.entityKey) === wanted
+}
+
 /** Case, separators and spacing folded, as property and value keys fold them. */
 function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[\s_\-.]+/gu, ' ').trim()

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { countOf, describeSource, formatInstant, formatSince } from '../client/format.ts'
-import { acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../client/proposal-words.ts'
+import { aboutSubject, acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { humanLabel, isInactive, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
@@ -231,6 +231,8 @@ describe('conflicts and proposals say what the user needs to decide', () => {
     assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]), 'Accepting adds a new fact.')
     assert.equal(acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]), 'Accepting adds a new fact.')
     assert.equal(proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'), 'proposed in conversation s-1, turn 2 · 2026-03-01 09:00')
+    assert.equal(aboutSubject({ subject: 'Billing API', entityKey: 'billing api' }, 'billing-api'), true)
+    assert.equal(aboutSubject({ subject: 'billing-api', entityKey: 'billing api' }, 'billing'), false)
   })
 })
 

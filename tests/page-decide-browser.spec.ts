@@ -142,6 +142,16 @@ describe('deciding on the page', () => {
   it('at 900 px the detail sheet has a close control, and Esc closes the sheet before the page', async () => {
     const opened = await openPage({ width: 900, height: 800 })
     const { page } = opened
+    // Nothing of the app shows through the panel's margin: the sidebar entry's spot is under the page's backdrop.
+    const entry = await page.locator('[data-fm="sidebar-entry"]').first().boundingBox()
+    assert.ok(entry !== null)
+    const under = await page.locator('body').evaluate((body, [x, y]) => {
+      const hit = (body as unknown as { ownerDocument: { elementFromPoint(x: number, y: number): { closest(selector: string): unknown } | null } })
+        .ownerDocument.elementFromPoint(x ?? 0, y ?? 0)
+      return hit !== null && hit.closest('[data-fm="page-backdrop"]') !== null && hit.closest('[data-fm="sidebar-entry"]') === null
+    }, [Math.max(1, entry.x + 2), entry.y + entry.height / 2])
+    assert.ok(under, 'the sidebar entry shows through beside the page')
+    await screenshot(page, 'page-900-open')
     await tab(page, 'library')
     await page.locator('fm-library [data-fm="fact-list"] li button.row').first().click()
     const close = page.locator('fm-library [data-fm="sheet-close"]')

@@ -76,7 +76,7 @@ export class FmConflicts extends LitElement {
         <span class="value">${row.value}</span>
         ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}
         <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}</span>
-        <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
+        <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption">since ${formatInstant(row.validFrom, this.timeZone)}</span></span>
         <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
       </div>`)}</div>
     </section>`)}`

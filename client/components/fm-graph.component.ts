@@ -7,7 +7,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
+import { countOf, EVIDENCE_LABEL, formatInstant, STATUS_LABEL } from '../format.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
@@ -35,6 +35,8 @@ interface Selection {
   readonly facts: readonly FactView[]
   /** The store's display zone, read with the facts. */
   readonly timeZone: string
+  /** Listed facts no drawn edge shows (a subject's contested or budgeted-out facts). */
+  readonly undrawn: number
 }
 
 /** The graph tab. */
@@ -214,7 +216,6 @@ export class FmGraph extends LitElement {
     void this.load()
   }
 
-  /** Lists the facts behind a star (the same facts its count counts); in the tree, a subject becomes the centre. */
   /** Centre the tree on a subject as typed (a name or an entity key; the verb refuses one it does not know). */
   private centreOn(subject: string): void {
     const wanted = subject.trim()
@@ -224,10 +225,18 @@ export class FmGraph extends LitElement {
     void this.load()
   }
 
+  /**
+   * Lists the facts behind a star: those of its drawn edges, and for a subject also its own current facts the
+   * drawing leaves out (contested ones in the Current scope, any past the budget), counted in the title and said
+   * to be undrawn. In the tree, a subject becomes the centre.
+   */
   private async selectNode(node: GraphNode): Promise<void> {
-    const ids = nodeFactIds(this.payload ?? emptyPayload(this.view, this.scope), node.id)
-    const [facts, timeZone] = await Promise.all([this.factsByIds(ids, node.entityKey), this.zone()])
-    this.selection = { title: selectionTitle(node.label, facts.length, ids.length), facts, timeZone }
+    const drawn = nodeFactIds(this.payload ?? emptyPayload(this.view, this.scope), node.id)
+    const [facts, timeZone] = await Promise.all([this.factsByIds(drawn, node.entityKey), this.zone()])
+    const drawnIds = new Set(drawn)
+    const undrawn = facts.filter((fact) => !drawnIds.has(fact.id)).length
+    const total = Math.max(facts.length, drawn.length + undrawn)
+    this.selection = { title: selectionTitle(node.label, facts.length, total), facts, timeZone, undrawn }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -236,7 +245,7 @@ export class FmGraph extends LitElement {
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
-    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone }
+    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: 0 }
   }
 
   private closeSelection(): void {
@@ -249,20 +258,22 @@ export class FmGraph extends LitElement {
   }
 
   /**
-   * The facts with these ids, in id order, at most LIST_CAP: a subject's own facts in one entity read, the rest
-   * (facts naming it, or any other star's or edge's) one by one.
+   * The facts with these ids, in id order, at most LIST_CAP, read one by one; for a subject, its own current facts
+   * in one entity read instead (all of them: drawn or not), and the rest (facts naming it) one by one.
    */
   private async factsByIds(ids: readonly number[], entityKey: string | null): Promise<FactView[]> {
-    const wanted = new Set(ids.slice(0, LIST_CAP))
     const found = new Map<number, FactView>()
     if (entityKey !== null) {
       const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey })
-      if (answer.ok) for (const fact of answer.data.properties.flatMap((group) => group.facts)) if (wanted.has(fact.id)) found.set(fact.id, fact)
+      const current = new Set(['active', 'scheduled', 'conflict'])
+      if (answer.ok) {
+        for (const fact of answer.data.properties.flatMap((group) => group.facts)) if (current.has(fact.status)) found.set(fact.id, fact)
+      }
     }
-    const rest = [...wanted].filter((id) => !found.has(id))
+    const rest = ids.filter((id) => !found.has(id)).slice(0, Math.max(0, LIST_CAP - found.size))
     const answers = await Promise.all(rest.map((id) => callVerb<{ fact: FactView }>('fact', { id })))
     for (const answer of answers) if (answer.ok) found.set(answer.data.fact.id, answer.data.fact)
-    return [...found.values()].sort((a, b) => a.id - b.id)
+    return [...found.values()].sort((a, b) => a.id - b.id).slice(0, LIST_CAP)
   }
 
   override render(): unknown {
@@ -298,6 +309,7 @@ export class FmGraph extends LitElement {
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
         ${selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
+          ${selection.undrawn === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">${countOf(selection.undrawn, 'of them is', 'of them are')} not drawn${this.scope === 'current' ? ': contested ones show under All, with contested' : ''}.</p>`}
           <ul>${selection.facts.map((fact) => html`<li>
             <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
             <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}</div></li>`)}</ul>

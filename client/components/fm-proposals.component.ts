@@ -13,7 +13,7 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince } from '../format.ts'
-import { acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../proposal-words.ts'
+import { aboutSubject, acceptWouldChange, proposedFrom, WAITING_BECAUSE } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -105,10 +105,11 @@ export class FmProposals extends LitElement {
   /** The current facts of every subject the cards propose for (an unknown subject has none). */
   private async readCurrent(cards: readonly ProposalCardWire[]): Promise<void> {
     const subjects = [...new Set(cards.flatMap((card) => card.rows.map((row) => row.subject)))]
-    const answers = await Promise.all(subjects.map((subject) => callVerb<{ properties: { facts: FactView[] }[] }>('entity', { subject })))
+    // The facts verb answers an unknown subject with no facts (the entity verb would answer not_found).
+    const answers = await Promise.all(subjects.map((subject) => callVerb<{ facts: FactView[] }>('facts', { subject, status: 'current', limit: 100 })))
     this.current = new Map(subjects.map((subject, i) => {
       const answer = answers[i]
-      return [subject, answer?.ok === true ? answer.data.properties.flatMap((group) => group.facts) : []]
+      return [subject, answer?.ok === true ? answer.data.facts.filter((fact) => aboutSubject(fact, subject)) : []]
     }))
   }
 
