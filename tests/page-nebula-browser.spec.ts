@@ -52,6 +52,9 @@ function library(): Line[] {
   lines.push({ subject: 'svc-alpha', property: 'owner', value: 'Bob Martinez' })
   lines.push({ subject: 'etl-bravo', property: 'owner', value: 'Bob Martinez' })
   for (let i = 0; i < 15; i += 1) lines.push({ subject: `misc-${i}`, property: 'note', value: `loose end ${i}` })
+  // What the user said, then a weaker source saying otherwise: a contested relation.
+  lines.push({ subject: 'data platform', property: 'owner', value: 'Ana', evidence: 'explicit_user' })
+  lines.push({ subject: 'data platform', property: 'owner', value: 'Bea', evidence: 'observed' })
   return lines
 }
 
@@ -197,6 +200,22 @@ describe('the nebula in a real browser', () => {
     await openTreeOn(page, 'misc-3')
     await tree.locator('g.node', { hasText: 'loose end 3' }).locator('circle').click()
     assert.deepEqual(await selectionOf(page, /^loose end 3 · 1 fact$/u), { title: 'loose end 3 · 1 fact', facts: 1 })
+    await closeClean(opened)
+  })
+
+  it('draws contested relations dashed and names them at the default zoom, under All, with contested', async () => {
+    const all = (await api.ok('graph', { scope: 'all' })) as unknown as GraphPayload
+    const contested = all.edges.filter((edge) => edge.contested)
+    assert.ok(contested.length >= 1, 'the library holds a contested relation')
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph').getByRole('button', { name: 'All, with contested' }).click()
+    await page.locator('fm-graph [data-fm="nebula"]').getByText(new RegExp(`dashed: ${contested.length} contested relations?, not confirmed`, 'u')).waitFor()
+    await settledFrame(page)
+    const labels = await drawnLabels(page)
+    assert.ok(labels.some((label) => /^owner · contested$/u.test(label.text)), `labels: ${labels.map((label) => label.text).join(', ')}`)
+    assert.deepEqual(overlapping(labels), [])
+    await screenshot(page, 'nebula-contested')
     await closeClean(opened)
   })
 
