@@ -106,3 +106,35 @@ export function formatAge(iso: string, now: number = Date.now()): string {
   if (hours < 48) return `${hours} h ago`
   return `${Math.round(hours / 24)} days ago`
 }
+
+/**
+ * A count with its noun: "1 fact", "5 facts", "15,241 subjects".
+ * @param count - how many.
+ * @param noun - the singular.
+ * @param plural - the plural, when it is not the singular and an s.
+ * @returns the count in words.
+ */
+export function countOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`
+}
+
+/** Where a value came from: its origin, evidence, conversation and instant. */
+export interface SourceLike {
+  readonly origin: string
+  readonly evidence: string
+  readonly sessionId: string | null
+  readonly turn: number | null
+  readonly observedAt: string
+}
+
+/**
+ * Where a value came from, in words: "you said it · memory_write in conversation 7f3a91c2, turn 3 · 2026-03-01 09:00".
+ * @param source - the fact or source.
+ * @param timeZone - the store's display zone.
+ * @returns one line.
+ */
+export function describeSource(source: SourceLike, timeZone: string): string {
+  const conversation = source.sessionId === null ? ''
+    : ` in conversation ${source.sessionId.length > 12 ? `${source.sessionId.slice(0, 12)}…` : source.sessionId}${source.turn === null ? '' : `, turn ${source.turn}`}`
+  return `${EVIDENCE_LABEL[source.evidence] ?? source.evidence} · ${ORIGIN_LABEL[source.origin] ?? source.origin}${conversation} · ${formatInstant(source.observedAt, timeZone)}`
+}

@@ -1,9 +1,11 @@
 /**
- * What a proposal card will do, in plain words, for the proposals tab: "keep #12, retire #31, move 2 sources",
- * "retire 3 facts that only restate their property", "fold 7 runs into #40", "treat 'billing' as 'billing-api'
- * (4 facts move)", and the batch ("batch 2/3") of a card that continues a longer list. Pure, so Node can test it.
+ * What a proposal card says in plain words, for the proposals tab: why it waits, what accepting a row of values would
+ * change, and what a review card will do ("keep #12, retire #31, move 2 sources", "retire 3 facts that only restate
+ * their property", "fold 7 runs into #40", "treat 'billing' as 'billing-api' (4 facts move)", "batch 2/3"). Pure, so
+ * Node can test it.
  */
-import type { AliasRowWire, CardFactWire, FoldRowWire, MergeRowWire, ProposalCardWire } from '../src/wire-types.ts'
+import type { AliasRowWire, CardFactWire, FactView, FoldRowWire, MergeRowWire, ProposalCardWire, ProposalRowWire } from '../src/wire-types.ts'
+import { formatInstant } from './format.ts'
 
 /** Why a card exists, in words. */
 export const REASON_LABEL: Readonly<Record<string, string>> = {
@@ -88,4 +90,55 @@ export function batchWords(card: ProposalCardWire): string | null {
 /** "#12 billing-api · port: 7801" */
 function factLine(fact: CardFactWire | null): string {
   return fact === null ? 'a fact that is gone' : `#${fact.id} ${fact.subject} · ${fact.property}: ${fact.value}`
+}
+
+/** Why a proposal waits for the user, by its reason code. */
+export const WAITING_BECAUSE: Readonly<Record<string, string>> = {
+  inferred: 'Waits for you: the model inferred it, nobody said it.',
+  low_confidence: 'Waits for you: the model was not sure enough to save it by itself.',
+}
+
+/**
+ * What accepting a row would do to the current facts of its subject: replace the current value of a single-valued
+ * property, add a value beside those of a multi-valued one, or add a new fact.
+ * @param row - the proposed row.
+ * @param current - the subject's current facts (any property).
+ * @returns one sentence.
+ */
+export function acceptWouldChange(row: Pick<ProposalRowWire, 'property' | 'value'>, current: readonly Pick<FactView, 'id' | 'property' | 'value' | 'multi' | 'status'>[]): string {
+  const same = current.filter((fact) => fact.status === 'active' && fold(fact.property) === fold(row.property))
+  if (same.some((fact) => fold(fact.value) === fold(row.value))) return 'Accepting confirms the value already current.'
+  const single = same.filter((fact) => !fact.multi)
+  if (single.length > 0) return `Accepting would replace ${single.map((fact) => `${fact.value} (#${fact.id})`).join(', ')}.`
+  if (same.length > 0) return `Accepting adds a value beside ${same.map((fact) => fact.value).join(', ')}.`
+  return 'Accepting adds a new fact.'
+}
+
+/**
+ * Whether a fact is about the subject a row names: its subject as written or its entity key, folded alike (the
+ * facts verb filters by key prefix, so "billing" would also bring billing-api's facts).
+ * @param fact - a fact.
+ * @param subject - the row's subject as written.
+ * @returns true when they name one subject.
+ */
+export function aboutSubject(fact: Pick<FactView, 'subject' | 'entityKey'>, subject: string): boolean {
+  const wanted = fold(subject)
+  return fold(fact.subject) === wanted || fold(fact.entityKey) === wanted
+}
+
+/** Case, separators and spacing folded, as property and value keys fold them. */
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[\s_\-.]+/gu, ' ').trim()
+}
+
+/**
+ * Where and when a card was proposed: "proposed in conversation session-7f3a…, turn 3 · 2026-03-01 09:00".
+ * @param card - the card.
+ * @param timeZone - the store's display zone.
+ * @returns one line.
+ */
+export function proposedFrom(card: Pick<ProposalCardWire, 'sessionId' | 'turn' | 'createdAt'>, timeZone: string): string {
+  const conversation = card.sessionId === null ? ''
+    : ` in conversation ${card.sessionId.length > 12 ? `${card.sessionId.slice(0, 12)}…` : card.sessionId}${card.turn === null ? '' : `, turn ${card.turn}`}`
+  return `proposed${conversation} · ${formatInstant(card.createdAt, timeZone)}`
 }

@@ -80,3 +80,26 @@ function readField(key: string, node: Node | undefined, refs: Readonly<Record<st
     default: return undefined
   }
 }
+
+/** Words a key spells in capitals, and words that read better spelled out. */
+const WORDS: Readonly<Record<string, string>> = {
+  llm: 'LLM', api: 'API', url: 'URL', id: 'ID', fts: 'FTS', ttl: 'TTL', ms: '(ms)', dir: 'folder', env: 'variable', dim: 'dimensions',
+}
+
+/**
+ * A key as a person reads it: camelCase split into words, the first capitalised, acronyms in capitals
+ * ("llmApiKeyEnv" → "LLM API key variable", "dataDir" → "Data folder", "auditIntervalMs" → "Audit interval (ms)").
+ * @param key - the config key.
+ * @returns its label.
+ */
+export function humanLabel(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/gu, '$1 $2').split(' ').map((word) => word.toLowerCase())
+  const shown = words.map((word) => WORDS[word] ?? word)
+  const first = shown[0] ?? ''
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...shown.slice(1)].join(' ')
+}
+
+/** Whether a field is accepted and stored but not active in this version (its description says so). */
+export function isInactive(field: Pick<SettingsField, 'description'>): boolean {
+  return /not active in this version/iu.test(field.description)
+}

@@ -48,8 +48,11 @@ export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
     return react.createElement('button', {
       type: 'button', 'aria-label': 'Fact memory', 'aria-pressed': open, 'data-fm': 'sidebar-entry',
       onClick: props['toggle'], title: 'Fact memory',
-      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8 },
-    }, memoryIcon(react, 16), wide ? 'Fact memory' : null, badge > 0 ? react.createElement('span', { style: badgeStyle }, String(badge)) : null)
+      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8, maxWidth: '100%', minWidth: 0 },
+    }, memoryIcon(react, 16),
+    // The label gives way (an ellipsis) to a narrow sidebar rather than being cut mid-letter.
+    wide ? react.createElement('span', { style: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 } }, 'Fact memory') : null,
+    badge > 0 ? react.createElement('span', { style: { ...badgeStyle, flex: 'none' } }, String(badge)) : null)
   }
 }
 
@@ -79,13 +82,18 @@ export function pageOverlay(react: ReactLike): (props: Props) => ReactNode {
       return () => document.removeEventListener('keydown', onKey)
     }, [open])
     if (!open) return null
+    // A backdrop over the whole window under the panel, so the app around it (the collapsed sidebar's entries at
+    // narrow widths) does not show through the panel's margin.
     return react.createElement('div', {
+      'data-fm': 'page-backdrop',
+      style: { position: 'fixed', inset: 0, pointerEvents: 'auto', zIndex: 40, background: 'var(--dsw-alias-bg-mask-1, rgba(0, 0, 0, 0.3))' },
+    }, react.createElement('div', {
       'data-fm': 'page', role: 'dialog', 'aria-label': 'Fact memory',
       style: {
-        position: 'fixed', inset: 12, pointerEvents: 'auto', zIndex: 40, borderRadius: 12, overflow: 'hidden',
+        position: 'absolute', inset: 12, borderRadius: 12, overflow: 'hidden',
         boxShadow: 'var(--dsw-shadow-lv3)', border: '1px solid var(--dsw-alias-border-l2)', background: 'var(--dsw-alias-bg-base)',
       },
-    }, react.createElement(LitHost, { tag: 'fm-page', props: { app, closePage: () => app.close() } }))
+    }, react.createElement(LitHost, { tag: 'fm-page', props: { app, closePage: () => app.close() } })))
   }
 }
 

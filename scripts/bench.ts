@@ -24,6 +24,7 @@ import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
 import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
+import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { reviewQuality, type ReviewQuality } from './bench-review.ts'
@@ -91,11 +92,13 @@ interface SpeedRow {
   /** The nebula again on an unchanged store (the projection made at this generation). */
   readonly graphNebulaUnchangedMs: ReturnType<typeof percentiles>
   readonly graphTreeMs: ReturnType<typeof percentiles>
+  /** The real web host's resident memory around the nebula, on a copy of this store. */
+  readonly hostRss: HostRss
   readonly rssMb: number
   readonly fileMb: number
 }
 
-function speed(size: number): SpeedRow {
+async function speed(size: number): Promise<SpeedRow> {
   const dir = mkdtempSync(join(tmpdir(), `fact-memory-bench-${size}-`))
   const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
   const random = mulberry32(size)
@@ -146,6 +149,7 @@ function speed(size: number): SpeedRow {
   }
   memory.close()
   const fileMb = existsSync(join(dir, 'memory.db')) ? readFileSync(join(dir, 'memory.db')).byteLength / 1e6 : 0
+  const hostRss = await hostNebulaRss(dir, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))
   if (KEEP) console.log(`kept the ${size}-fact store in ${dir}`)
   else rmSync(dir, { recursive: true, force: true })
   return {
@@ -161,6 +165,7 @@ function speed(size: number): SpeedRow {
     graphNebulaMs: routes.graph,
     graphNebulaUnchangedMs: routes.graphUnchanged,
     graphTreeMs: routes.graphTree,
+    hostRss,
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     fileMb: Math.round(fileMb * 10) / 10,
   }
@@ -213,7 +218,7 @@ console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length
 if (runs('speed')) {
   for (const size of SIZES) {
     process.stdout.write(`seeding ${size} facts… `)
-    const row = speed(size)
+    const row = await speed(size)
     console.log(`done in ${row.seedSeconds} s`)
     results.speed.push(row)
   }
@@ -226,6 +231,11 @@ if (runs('speed')) {
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const row of results.speed) {
     console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
+  }
+  console.log('\n| facts | web host RSS, store open MB | after the first nebula MB (added) | after 10 more nebulas and 10 trees MB (added) |')
+  console.log('|---:|---:|---:|---:|')
+  for (const { facts, hostRss: rss } of results.speed) {
+    console.log(`| ${facts} | ${rss.idleMb} | ${rss.firstNebulaMb} (+${rss.firstNebulaMb - rss.idleMb}) | ${rss.afterMoreMb} (+${rss.afterMoreMb - rss.idleMb}) |`)
   }
   const extraction = await extractionTimings()
   results.extraction = extraction

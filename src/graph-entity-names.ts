@@ -4,13 +4,19 @@
  */
 import { canonicalEntity, foldText } from './text/normalize.ts'
 
+/** Known entity keys: a set of them, or a map keyed by them. */
+export interface KnownKeys {
+  has(key: string): boolean
+  keys(): Iterable<string>
+}
+
 /**
  * A function telling which known entity a value names, if any: its canonical form when that is a known key other
  * than the subject's own. Most values are refused by a scan of their leading words, without canonicalizing them.
  * @param entities - known entity keys.
  * @returns value, own key → named key or undefined.
  */
-export function entityNamer(entities: ReadonlyMap<string, string>): (value: string, own: string) => string | undefined {
+export function entityNamer(entities: KnownKeys): (value: string, own: string) => string | undefined {
   const byFirstWord = new Map<string, string[]>()
   let longest = 0
   for (const key of entities.keys()) {

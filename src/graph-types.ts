@@ -23,8 +23,13 @@ export interface GraphNode {
   readonly factCount: number
   /** Edges touching this node within the projection. */
   readonly degree: number
-  /** Cluster index: nodes of one connected component share it; 0 is the largest component. */
+  /**
+   * Cluster index: a hub and the nodes nearest it share one (0 is the hub with the most edges); after the hubs' come
+   * the groups no hub reaches.
+   */
   readonly cluster: number
+  /** The entity its cluster is built around (always labelled on the page). */
+  readonly hub: boolean
 }
 
 /** One relation: subject → value, labelled by the property, backed by one or more facts. */
@@ -43,11 +48,17 @@ export interface GraphEdge {
   readonly scheduled: boolean
 }
 
-/** What the budget left out. */
+/**
+ * What the budget left out. `entities` and `facts` count the whole store in scope; `nodes` and `edges` count what
+ * the rows the store read would have drawn (for the nebula, the admitted entities' rows: a lower bound).
+ */
 export interface GraphOmitted {
   readonly nodes: number
   readonly edges: number
+  /** Entities with a current fact in scope that are not drawn. */
   readonly entities: number
+  /** Current facts in scope that no drawn edge shows. */
+  readonly facts: number
 }
 
 /** The graph route's answer. */

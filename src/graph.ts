@@ -1,6 +1,6 @@
 /**
  * Pure graph projection: current fact rows and the known entities in, a budgeted node and edge set out (the
- * nebula, or the one-hop tree around an entity), clustered by connected component. No database, no DOM, nothing
+ * nebula, or the one-hop tree around an entity), clustered around its hubs. No database, no DOM, nothing
  * kept between calls: the same rows always give the same payload, and a fact that leaves the rows leaves the graph.
  */
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload, type GraphScope, type GraphView } from './graph-types.ts'
@@ -42,6 +42,13 @@ export interface GraphOptions {
   readonly generation: number
   /** The budget; defaults to {@link GRAPH_LIMITS} for the view. */
   readonly limits?: GraphLimits | undefined
+  /**
+   * The entity keys the budget may admit, when the store chose them (the nebula at scale); any other entity a
+   * value names is left out, as an entity the budget did not admit.
+   */
+  readonly admissible?: ReadonlySet<string> | undefined
+  /** Entities and facts in scope in the whole store, when the rows are not all of them; else counted from the rows. */
+  readonly totals?: { readonly entities: number; readonly facts: number } | undefined
 }
 
 /** Evidence rank, 0 strongest, as in EVIDENCE_ORDER. */
@@ -86,6 +93,8 @@ interface EdgeAcc {
 interface FullGraph {
   readonly nodes: NodeAcc[]
   readonly edges: EdgeAcc[]
+  /** Rows projected onto an edge. */
+  readonly facts: number
 }
 
 /**
@@ -107,11 +116,13 @@ export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
  *   another known entity's key), or else to a value node (values equal after case, width and space folding share
  *   one node). Facts with one property between the same two nodes share an edge, which lists all their ids.
  * - The tree keeps only edges touching the centre; the centre is always a node.
- * - The budget admits entities by degree (the centre first, ties by id), at most `limits.entities` of them; then
+ * - The budget admits entities by degree (the centre first, ties by id), at most `limits.entities` of them, and
+ *   only those in `admissible` when the store chose them; then
  *   edges between admitted entities, then value edges, each best evidence first, then most recently observed,
  *   then oldest fact. Value edges are admitted in two passes, the first capped per entity at a fair share of the
- *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted`.
- * - Clusters are the connected components of what was admitted, largest first (ties by smallest node id).
+ *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted` (entities
+ *   and facts against `totals` when given).
+ * - Clusters are hubs with their neighbourhoods (see {@link clusters}).
  * @param rows - fact rows, each id once, read once (a stream will do); rows not projected in the scope are skipped.
  * @param entities - known entities: canonical key → display name.
  * @param options - view, scope, centre, generation and budget.
@@ -125,12 +136,12 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
   }
   const centerKey = options.view === 'tree' ? options.center : undefined
   if (options.view === 'tree' && centerKey === undefined) {
-    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0 } }
+    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
   }
 
   const graph = collect(rows, entities, options.scope, centerKey)
   const center = centerKey === undefined ? undefined : graph.nodes.findIndex((node) => node.entityKey === centerKey)
-  const chosen = choose(graph, limits, center)
+  const chosen = choose(graph, limits, center, options.admissible)
 
   const ids = new Map<number, string>(chosen.nodes.map((index) => [index, publicNodeId(graph.nodes[index])]))
   const idOf = (index: number): string => ids.get(index) ?? ''
@@ -142,13 +153,13 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
       factCount.set(end, (factCount.get(end) ?? 0) + (edge.factIds?.length ?? 1))
     }
   }
-  const cluster = clusters(chosen.nodes, chosen.edges, idOf)
+  const { cluster, hubs } = clusters(chosen.nodes, chosen.edges, idOf, degree, (index) => graph.nodes[index]?.entityKey !== null)
   const nodes: GraphNode[] = chosen.nodes.flatMap((index) => {
     const node = graph.nodes[index]
     if (node === undefined) return []
     return [{
       id: idOf(index), kind: node.entityKey === null ? 'value' as const : 'entity' as const, label: node.label, entityKey: node.entityKey,
-      factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0,
+      factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0, hub: hubs.has(index),
     }]
   }).sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
   const edges: GraphEdge[] = chosen.edges.map((edge) => ({
@@ -161,15 +172,20 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     scheduled: edge.scheduled,
   })).sort((a, b) => compare(a.id, b.id))
 
-  const entityTotal = graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
+  const entityTotal = options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
   const entityShown = nodes.reduce((sum, node) => sum + (node.kind === 'entity' ? 1 : 0), 0)
+  const factTotal = options.totals?.facts ?? graph.facts
+  const factShown = edges.reduce((sum, edge) => sum + edge.factIds.length, 0)
   const centerId = centerKey === undefined ? undefined : entityId(centerKey)
   return {
     ...base,
     center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
     nodes,
     edges,
-    omitted: { nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length, entities: entityTotal - entityShown },
+    omitted: {
+      nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length,
+      entities: Math.max(0, entityTotal - entityShown), facts: Math.max(0, factTotal - factShown),
+    },
   }
 }
 
@@ -207,10 +223,12 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     return at
   }
   if (centerKey !== undefined) entityNode(centerKey)
+  let facts = 0
   for (const row of rows) {
     if (!isProjected(row, scope)) continue
     const named = namer(row.value, row.entityKey)
     if (centerKey !== undefined && row.entityKey !== centerKey && named !== centerKey) continue
+    facts += 1
     const source = entityNode(row.entityKey)
     const target = named === undefined ? valueNode(row.value, row.id) : entityNode(named)
     let predicate = predicates.get(row.property)
@@ -247,13 +265,15 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     edge.contested ||= contested
     edge.scheduled &&= row.status === 'scheduled'
   }
-  return { nodes, edges }
+  return { nodes, edges, facts }
 }
 
 /** Apply the budget: entities by degree, then relation edges, then value edges with a fair first pass. */
-function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined): { nodes: number[]; edges: EdgeAcc[] } {
+function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined, admissible: ReadonlySet<string> | undefined): { nodes: number[]; edges: EdgeAcc[] } {
   const ranked: number[] = []
-  graph.nodes.forEach((node, at) => { if (node.entityKey !== null) ranked.push(at) })
+  graph.nodes.forEach((node, at) => {
+    if (node.entityKey !== null && (admissible === undefined || admissible.has(node.entityKey))) ranked.push(at)
+  })
   const degree = (at: number): number => graph.nodes[at]?.degree ?? 0
   const key = (at: number): string => graph.nodes[at]?.entityKey ?? ''
   ranked.sort((a, b) => Number(b === center) - Number(a === center) || degree(b) - degree(a) || compare(key(a), key(b)))
@@ -298,36 +318,63 @@ function choose(graph: FullGraph, limits: GraphLimits, center: number | undefine
   return { nodes: chosenNodes, edges: chosenEdges }
 }
 
-/** Connected components of the admitted graph: index 0 is the largest, ties go to the smallest node id. */
-function clusters(nodes: readonly number[], edges: readonly EdgeAcc[], idOf: (index: number) => string): Map<number, number> {
-  const parent = new Map<number, number>(nodes.map((index) => [index, index]))
-  const find = (index: number): number => {
-    let root = index
-    while (parent.get(root) !== root) root = parent.get(root) ?? root
-    for (let walk = index; walk !== root;) {
-      const next = parent.get(walk) ?? root
-      parent.set(walk, root)
-      walk = next
-    }
-    return root
-  }
+/** A hub needs at least this many drawn edges (and twice the mean degree). */
+const HUB_MIN_DEGREE = 3
+/** At most this many hubs, and one cluster more for what no hub reaches: the page's palette has that many hues. */
+const MAX_HUBS = 8
+
+/**
+ * Clusters by degree: hubs with their neighbourhoods. Connected components, the earlier rule, give a real library
+ * one colour (it is one big component); communities (modularity) would split it too, but their groups have no
+ * name a person can see and shift when one fact changes. A hub is a star the eye already finds, labelled, so
+ * "the colour around billing-api" reads at once, and the rule is a sort and one breadth-first walk.
+ * - Hubs: entities by degree (ties by id) with at least HUB_MIN_DEGREE edges and twice the mean degree, at most
+ *   MAX_HUBS of them. Values are never hubs: a shared value ("prod") is a meeting point, not a subject.
+ * - Every other node joins the hub nearest to it over the drawn edges, breadth first from all hubs at once (hubs
+ *   in rank order, neighbours in id order), so a cluster is connected and a tie goes to the bigger hub.
+ * - What no hub reaches: its connected components, largest first (ties by smallest id), each a cluster, the ones
+ *   past the palette sharing the last.
+ * @returns each node's cluster (hub clusters first, by hub rank) and the hubs.
+ */
+function clusters(nodes: readonly number[], edges: readonly EdgeAcc[], idOf: (index: number) => string,
+  degree: ReadonlyMap<number, number>, isEntity: (index: number) => boolean): { cluster: Map<number, number>; hubs: Set<number> } {
+  const adjacency = new Map<number, number[]>(nodes.map((index) => [index, []]))
   for (const edge of edges) {
-    const a = find(edge.source)
-    const b = find(edge.target)
-    if (a !== b) parent.set(a, b)
+    adjacency.get(edge.source)?.push(edge.target)
+    adjacency.get(edge.target)?.push(edge.source)
   }
-  const members = new Map<number, string[]>()
-  for (const index of nodes) {
-    const root = find(index)
-    const list = members.get(root) ?? []
-    list.push(idOf(index))
-    members.set(root, list)
+  for (const list of adjacency.values()) list.sort((a, b) => compare(idOf(a), idOf(b)))
+  const degreeOf = (index: number): number => degree.get(index) ?? 0
+  const threshold = Math.max(HUB_MIN_DEGREE, Math.ceil((4 * edges.length) / Math.max(1, nodes.length)))
+  const hubs = [...nodes].filter((index) => isEntity(index) && degreeOf(index) >= threshold)
+    .sort((a, b) => degreeOf(b) - degreeOf(a) || compare(idOf(a), idOf(b))).slice(0, MAX_HUBS)
+  const cluster = new Map<number, number>()
+  const walk = (starts: readonly number[], label: (start: number) => number): void => {
+    const queue = [...starts]
+    for (const start of starts) cluster.set(start, label(start))
+    for (let at = 0; at < queue.length; at += 1) {
+      const from = queue[at] as number
+      for (const next of adjacency.get(from) ?? []) {
+        if (cluster.has(next)) continue
+        cluster.set(next, cluster.get(from) ?? 0)
+        queue.push(next)
+      }
+    }
   }
-  const order = [...members.entries()]
-    .map(([root, ids]) => ({ root, size: ids.length, first: ids.reduce((min, id) => (id < min ? id : min)) }))
-    .sort((a, b) => b.size - a.size || compare(a.first, b.first))
-  const position = new Map(order.map((component, i) => [component.root, i]))
-  return new Map(nodes.map((index) => [index, position.get(find(index)) ?? 0]))
+  walk(hubs, (hub) => hubs.indexOf(hub))
+  // What no hub reached: components, found one at a time from each node in id order, then ordered.
+  const rest: number[][] = []
+  const unreached = nodes.filter((index) => !cluster.has(index)).sort((a, b) => compare(idOf(a), idOf(b)))
+  for (const start of unreached) {
+    if (cluster.has(start)) continue
+    const before = new Set(cluster.keys())
+    walk([start], () => -1)
+    rest.push([...cluster.keys()].filter((index) => !before.has(index)))
+  }
+  const firstId = (members: readonly number[]): string => members.map(idOf).reduce((min, id) => (id < min ? id : min))
+  rest.sort((a, b) => b.length - a.length || compare(firstId(a), firstId(b)))
+  rest.forEach((members, i) => { for (const index of members) cluster.set(index, Math.min(hubs.length + i, MAX_HUBS)) })
+  return { cluster, hubs: new Set(hubs) }
 }
 
 /** The id of an entity node. */

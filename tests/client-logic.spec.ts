@@ -5,9 +5,10 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { formatInstant, formatSince, seenNote } from '../client/format.ts'
-import { batchWords, cardWords, rowWords } from '../client/proposal-words.ts'
-import { readSettingsSchema } from '../client/settings-schema.ts'
+import { countOf, describeSource, formatInstant, formatSince, seenNote } from '../client/format.ts'
+import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
+import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
+import { humanLabel, isInactive, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
@@ -108,7 +109,7 @@ describe('the turn fold counts memory_write calls that stored something', () => 
 
 describe('the one-hop tree geometry', () => {
   const node = (id: string, degree: number): GraphNode => ({ id, label: id, kind: 'entity', degree } as unknown as GraphNode)
-  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target } as unknown as GraphEdge)
+  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target, label: '' } as unknown as GraphEdge)
   const payload = (center: GraphNode | null, nodes: GraphNode[], edges: GraphEdge[]): GraphPayload =>
     ({ view: 'tree', scope: 'current', center, nodes, edges } as unknown as GraphPayload)
 
@@ -127,6 +128,25 @@ describe('the one-hop tree geometry', () => {
     assert.ok(Math.abs((at.get('a')?.x ?? 0) - 200) < 1e-9)
     assert.deepEqual(layout.edges.map((placed) => placed.edge.target), ['a', 'b'])
     assert.deepEqual(layout.edges[0] && [layout.edges[0].x1, layout.edges[0].y1], [200, 150])
+  })
+
+  it('keeps edge labels apart: each moves along its edge until it clears the labels before it', () => {
+    const hub = node('hub', 14)
+    const others = Array.from({ length: 14 }, (_, i) => node(`n${String(i).padStart(2, '0')}`, 1))
+    const edges = others.map((other, i) => ({ ...edge(i % 2 === 0 ? 'hub' : other.id, i % 2 === 0 ? other.id : 'hub'), label: 'depends on' }))
+    const layout = treeLayout(payload(hub, [hub, ...others], edges), 800, 560)
+    assert.equal(layout.edges.filter((placed) => placed.labelShown).length, 14)
+    const cramped = treeLayout(payload(hub, [hub, ...others], edges), 360, 240)
+    assert.ok(cramped.edges.some((placed) => !placed.labelShown), 'a cramped tree leaves some labels to the tooltip')
+    const boxes = layout.edges.filter((placed) => placed.labelShown).map((placed) => ({ x: placed.labelX, y: placed.labelY, w: placed.edge.label.length * 6.6 }))
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) assert.ok(Math.abs(a.x - b.x) >= (a.w + b.w) / 2 || Math.abs(a.y - b.y) >= 14, `labels ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`)
+    }
+    for (const placed of cramped.edges.filter((e) => e.labelShown)) {
+      for (const other of cramped.edges.filter((e) => e.labelShown && e !== placed)) {
+        assert.ok(Math.abs(placed.labelX - other.labelX) >= 66 || Math.abs(placed.labelY - other.labelY) >= 14)
+      }
+    }
   })
 
   it('without a centre picks the best-connected node, and draws nothing for an empty graph', () => {
@@ -211,5 +231,81 @@ describe('a review card says in plain words what accepting it will do', () => {
     const card: ProposalCardWire = { ...base, id: 8, kind: 'retire', batch: { index: 2, count: 3 }, rows: [] }
     assert.equal(batchWords(card), 'batch 2/3')
     assert.equal(batchWords({ ...card, batch: null }), null)
+  })
+})
+
+describe('the graph says what it shows', () => {
+  const edge = (id: string, source: string, target: string, factIds: number[]): GraphEdge =>
+    ({ id, source, target, label: id, factIds, contested: false, scheduled: false })
+  const payload = (edges: readonly GraphEdge[], omitted = { nodes: 0, edges: 0, entities: 0, facts: 0 }): GraphPayload => ({
+    view: 'nebula', scope: 'current', center: null, edges, omitted, generation: 1, limits: { nodes: 600, edges: 1200, entities: 300 },
+    nodes: [...new Set(edges.flatMap((e) => [e.source, e.target]))].map((id) =>
+      ({ id, kind: 'entity', label: id, entityKey: id, factCount: 0, degree: 0, cluster: 0, hub: false })),
+  })
+
+  it('counts with real plurals and thousands separators', () => {
+    assert.equal(countOf(1, 'fact'), '1 fact')
+    assert.equal(countOf(5, 'fact'), '5 facts')
+    assert.equal(countOf(0, 'edge'), '0 edges')
+    assert.equal(countOf(15241, 'subject'), '15,241 subjects')
+    assert.equal(countOf(2, 'entry', 'entries'), '2 entries')
+  })
+
+  it('lists for a star the facts behind every drawn edge touching it, each once, in both directions', () => {
+    const graph = payload([edge('a', 'e:bob', 'v:1', [3, 1]), edge('b', 'e:team', 'e:bob', [7]), edge('c', 'e:team', 'v:2', [9])])
+    assert.deepEqual(nodeFactIds(graph, 'e:bob'), [1, 3, 7])
+    assert.deepEqual(nodeFactIds(graph, 'e:nobody'), [])
+  })
+
+  it('titles a selection with the count it lists, and says when it lists fewer than there are', () => {
+    assert.equal(selectionTitle('Bob Martinez', 1, 1), 'Bob Martinez · 1 fact')
+    assert.equal(selectionTitle('Bob Martinez', 5, 5), 'Bob Martinez · 5 facts')
+    assert.equal(selectionTitle('prod', 100, 230), 'prod · 100 of 230 facts')
+  })
+
+  it('captions the toolbar with the nodes and edges drawn, and what the budget left out', () => {
+    const graph = payload([edge('a', 'e:x', 'v:1', [1])])
+    assert.equal(graphCaption(graph), '2 nodes · 1 edge')
+    assert.equal(graphCaption(payload(graph.edges, { nodes: 9, edges: 9, entities: 15241, facts: 83276 })),
+      '2 nodes · 1 edge · 15,241 more subjects and 83,276 more facts not drawn')
+    assert.equal(graphCaption(payload(graph.edges, { nodes: 0, edges: 0, entities: 0, facts: 1 })), '2 nodes · 1 edge · 1 more fact not drawn')
+  })
+})
+
+describe('conflicts and proposals say what the user needs to decide', () => {
+  it('says where a value came from: evidence, origin, conversation and turn, and when', () => {
+    assert.equal(describeSource({ origin: 'tool', evidence: 'explicit_user', sessionId: 'session-7f3a91c2d4e5f6', turn: 3, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
+      'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00')
+    assert.equal(describeSource({ origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'Asia/Shanghai'),
+      'observed · import · 2026-03-01 17:00')
+  })
+
+  it('says in plain words why a proposal waits, and what accepting it would change', () => {
+    assert.doesNotMatch(Object.values(WAITING_BECAUSE).join(' '), /floor|low_confidence|inferred by/u)
+    const fact = (id: number, property: string, value: string, multi = false) => ({ id, property, value, multi, status: 'active' })
+    assert.equal(acceptWouldChange({ property: 'port', value: '7900' }, [fact(12, 'Port', '7801')]), 'Accepting would replace 7801 (#12).')
+    assert.equal(acceptWouldChange({ property: 'port', value: '7801' }, [fact(12, 'port', '7801')]), 'Accepting confirms the value already current.')
+    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(3, 'language', 'Rust', true)]), 'Accepting adds a value beside Rust.')
+    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]), 'Accepting adds a new fact.')
+    assert.equal(acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]), 'Accepting adds a new fact.')
+    assert.equal(proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'), 'proposed in conversation s-1, turn 2 · 2026-03-01 09:00')
+    assert.equal(aboutSubject({ subject: 'Billing API', entityKey: 'billing api' }, 'billing-api'), true)
+    assert.equal(aboutSubject({ subject: 'billing-api', entityKey: 'billing api' }, 'billing'), false)
+  })
+})
+
+describe('the settings card reads like the host\'s cards', () => {
+  it('labels keys in words, acronyms in capitals', () => {
+    assert.equal(humanLabel('dataDir'), 'Data folder')
+    assert.equal(humanLabel('llmApiKeyEnv'), 'LLM API key variable')
+    assert.equal(humanLabel('auditIntervalMs'), 'Audit interval (ms)')
+    assert.equal(humanLabel('enabled'), 'Enabled')
+    assert.equal(humanLabel('injectDirectory'), 'Inject directory')
+  })
+
+  it('knows the keys not active in this version from the schema itself', () => {
+    const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
+    const inactive = sections.flatMap((section) => section.fields).filter(isInactive).map((field) => field.key).sort()
+    assert.deepEqual(inactive, [...INACTIVE_KEYS].sort())
   })
 })

@@ -9,6 +9,10 @@ import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
 import { GraphStore } from '../src/store/graph-store.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { entityNamer } from '../src/graph-entity-names.ts'
+
+/** The verb's namer over every entity key of a store. */
+const names = (store: GraphStore): ((value: string, own: string) => string | undefined) => entityNamer(store.entityKeys())
 
 const DAY = 86_400_000
 
@@ -164,9 +168,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       write('svc 1', 'port', '7901', { evidence: 'explicit_user' })
       const release = write('release', 'version', '2.0', { validFrom: '2026-03-02' })
       const store = new GraphStore(v.h.db())
-      const keys = new Map(store.entities().map((entity) => [entity.id, entity.key]))
       const read = (scope: 'current' | 'all'): [number, string, boolean][] =>
-        store.currentRows(scope, keys).map((row) => [row.id, row.status, row.contested])
+        store.nebula(scope, 300, 1200, names(store)).rows.map((row) => [row.id, row.status, row.contested])
       const all = read('all')
       assert.equal(all.length, 7)
       assert.ok(!all.some(([id]) => id === ports[1]?.id))
@@ -174,6 +177,57 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         [[ports[0]?.id, 'active'], [rival.id, 'conflict']])
       assert.deepEqual(all.filter(([, status]) => status === 'scheduled').map(([id]) => id), [release.id])
       assert.deepEqual(read('current'), all.filter(([, status]) => status !== 'conflict'))
+    })
+
+    it('ranks the nebula\'s subjects by their current facts in the store, ties by key, and reads only the rows behind them', async () => {
+      const a = [write('alpha', 'port', '1'), write('alpha', 'host', 'h1', { evidence: 'explicit_user' }), write('alpha', 'owner', 'ann')]
+      const b = [write('beta', 'port', '2'), write('beta', 'host', 'h2')]
+      write('delta', 'port', '4')
+      write('delta', 'host', 'h4')
+      write('gamma', 'port', '3')
+      // Four rows, one of them current: ranked by that one.
+      for (const port of ['1', '2', '3', '4']) write('omega', 'port', port, { evidence: 'explicit_user' })
+      const store = new GraphStore(v.h.db())
+      assert.deepEqual(store.nebula('current', 5, 10, names(store)).entities.map((entity) => entity.key), ['alpha', 'beta', 'delta', 'gamma', 'omega'])
+      const two = store.nebula('current', 2, 10, names(store))
+      assert.deepEqual(two.entities.map((entity) => entity.key), ['alpha', 'beta'])
+      assert.deepEqual(two.rows.map((row) => row.id), [...a, ...b].map((fact) => fact.id))
+      assert.deepEqual(two.totals, { entities: 5, facts: 9 })
+      // At most `perEntity` rows of one subject, its strongest first.
+      assert.deepEqual(store.nebula('current', 1, 1, names(store)).rows.map((row) => row.id), [a[1]?.id])
+      assert.deepEqual(store.nebula('current', 0, 10, names(store)), { entities: [], named: [], rows: [], totals: { entities: 5, facts: 9 } })
+    })
+
+    it('ranks a subject by the facts naming it too: a lead named by three outranks each of the three', async () => {
+      for (const subject of ['ann', 'bob', 'cyd']) {
+        write(subject, 'reports to', 'lead')
+        write(subject, 'port', '1')
+        write(subject, 'host', 'h')
+      }
+      write('lead', 'title', 'group lead')
+      const store = new GraphStore(v.h.db())
+      const read = store.nebula('current', 3, 10, names(store))
+      assert.deepEqual(read.entities.map((entity) => entity.key), ['lead', 'ann', 'bob'])
+      assert.deepEqual(read.named, [])
+      assert.ok(read.rows.every((row) => ['lead', 'ann', 'bob'].includes(row.entityKey)))
+      // Admitting one: ann (three facts) beats the lead (one fact, one naming it among ann's rows), which ann names.
+      const one = store.nebula('current', 1, 10, names(store))
+      assert.deepEqual([one.entities.map((entity) => entity.key), one.named.map((entity) => entity.key)], [['ann'], ['lead']])
+      const payload = await graph()
+      assert.equal(payload.nodes.find((node) => node.id === 'e:lead')?.degree, 4)
+    })
+
+    it('draws at most 300 subjects, those with the most facts, and counts the subjects and facts it left out', async () => {
+      for (let i = 0; i < 302; i += 1) write(`svc ${String(i).padStart(3, '0')}`, 'port', String(7000 + i))
+      write('svc 301', 'host', 'h301')
+      const payload = await graph()
+      const entities = payload.nodes.filter((node) => node.kind === 'entity').map((node) => node.id)
+      assert.equal(entities.length, 300)
+      assert.ok(entities.includes('e:svc 301'))
+      assert.ok(!entities.includes('e:svc 300'))
+      assert.equal(payload.omitted.entities, 2)
+      assert.equal(payload.omitted.facts, 303 - payload.edges.reduce((sum, edge) => sum + edge.factIds.length, 0))
+      assert.ok(payload.omitted.facts >= 2)
     })
 
     it('reports the store generation it read, and re-reads the rows on every request', async () => {

@@ -222,7 +222,7 @@ describe('projectGraph: budgets', () => {
     assert.equal(payload.nodes.filter((n) => n.kind === 'entity').length, 300)
     assert.equal(payload.nodes.length, 600)
     assert.equal(payload.edges.length, 300)
-    assert.deepEqual(payload.omitted, { nodes: 1400 - 600, edges: 400, entities: 400 })
+    assert.deepEqual(payload.omitted, { nodes: 1400 - 600, edges: 400, entities: 400, facts: 400 })
     // Equal degree: ties go to the smaller key.
     assert.ok(payload.nodes.some((n) => n.id === 'e:svc 000'))
     assert.ok(!payload.nodes.some((n) => n.id === 'e:svc 300'))
@@ -245,7 +245,7 @@ describe('projectGraph: budgets', () => {
     // Each of the 299 dependencies shown keeps its relation and its own value: 300 entities + 299 values.
     assert.equal(payload.nodes.length, 599)
     assert.equal(payload.edges.length, 299 + 299)
-    assert.deepEqual(payload.omitted, { nodes: 801 - 599, edges: 800 - 598, entities: 101 })
+    assert.deepEqual(payload.omitted, { nodes: 801 - 599, edges: 800 - 598, entities: 101, facts: 800 - 598 })
   })
 
   it('keeps one fat entity from taking every value slot: each entity first gets a fair share', () => {
@@ -257,7 +257,7 @@ describe('projectGraph: budgets', () => {
     assert.equal(payload.nodes.length, 600)
     for (let e = 0; e < 50; e += 1) assert.equal(node(payload, `e:small ${e}`).degree, 2)
     assert.equal(node(payload, 'e:fat').degree, 600 - 51 - 100)
-    assert.deepEqual(payload.omitted, { nodes: 1151 - 600, edges: 1100 - 549, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 1151 - 600, edges: 1100 - 549, entities: 0, facts: 1100 - 549 })
   })
 
   it('admits edges by evidence strength, then recency, within the edge budget', () => {
@@ -270,28 +270,47 @@ describe('projectGraph: budgets', () => {
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula('current', { limits: { nodes: 10, edges: 2, entities: 5 } }))
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['b', 'c'])
-    assert.deepEqual(payload.omitted, { nodes: 2, edges: 2, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 2, edges: 2, entities: 0, facts: 2 })
   })
 })
 
 describe('projectGraph: clusters', () => {
-  it('numbers connected components, the largest 0, ties to the smallest node id', () => {
+  it('clusters by degree: each hub with the nodes nearest it, hubs by rank, and what no hub reaches last', () => {
     const row = rowMaker()
     const rows = [
-      row('b', 'env', 'prod'), row('c', 'env', 'prod'), row('d', 'env', 'prod'),
-      row('x', 'owner', 'y'), row('y', 'team', 'core'),
-      row('a', 'size', 'small'),
+      ...['a1', 'a2', 'a3', 'a4'].map((value) => row('a', 'tag', value)),
+      ...['b1', 'b2', 'b3'].map((value) => row('b', 'tag', value)),
+      row('m', 'uses', 'a'), row('m', 'uses', 'b'), row('m', 'tag', 'm1'),
+      row('c', 'size', 'small'),
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const clusterOf = (id: string): number => node(payload, id).cluster
-    assert.equal(clusterOf('e:b'), 0)
-    assert.equal(clusterOf('e:c'), 0)
-    assert.equal(clusterOf('e:d'), 0)
-    // x → y → core and a → small: sizes 3 and 2.
-    assert.equal(clusterOf('e:x'), clusterOf('e:y'))
-    assert.equal(clusterOf('e:x'), 1)
-    assert.equal(clusterOf('e:a'), 2)
+    const members = (cluster: number): string[] => payload.nodes.filter((n) => n.cluster === cluster).map((n) => n.label).sort()
+    // a (degree 5) and b (degree 4) are hubs; m (degree 3) is a's neighbour before it could be one, and joins a.
+    assert.deepEqual([clusterOf('e:a'), clusterOf('e:b'), clusterOf('e:c')], [0, 1, 2])
+    assert.deepEqual(members(0), ['a', 'a1', 'a2', 'a3', 'a4', 'm', 'm1'])
+    assert.deepEqual(members(1), ['b', 'b1', 'b2', 'b3'])
+    assert.deepEqual(members(2), ['c', 'small'])
+    assert.deepEqual(payload.nodes.filter((n) => n.hub).map((n) => n.id), ['e:a', 'e:b'])
     assert.deepEqual(payload.nodes.map((n) => n.cluster), [...payload.nodes.map((n) => n.cluster)].sort((p, q) => p - q))
+    assert.deepEqual(projectGraph([...rows].reverse(), entitiesOf(rows), nebula()), payload)
+  })
+
+  it('splits one big component into one cluster per hub, and keeps at most eight hubs', () => {
+    const row = rowMaker()
+    const rows: GraphFactRow[] = []
+    for (let h = 0; h < 10; h += 1) {
+      for (let v = 0; v < 3 + h; v += 1) rows.push(row(`hub ${h}`, 'tag', `hub ${h} tag ${v}`))
+      // Every hub names the next one: one connected component.
+      rows.push(row(`hub ${h}`, 'next', `hub ${(h + 1) % 10}`))
+    }
+    const payload = projectGraph(rows, entitiesOf(rows), nebula())
+    const hubs = payload.nodes.filter((n) => n.hub)
+    assert.deepEqual(hubs.map((n) => n.label).sort(), ['hub 2', 'hub 3', 'hub 4', 'hub 5', 'hub 6', 'hub 7', 'hub 8', 'hub 9'])
+    assert.deepEqual(hubs.map((n) => n.cluster).sort((p, q) => p - q), [0, 1, 2, 3, 4, 5, 6, 7])
+    assert.equal(node(payload, 'e:hub 9').cluster, 0)
+    // hub 0 and hub 1 join the hubs nearest them; nothing is left for a ninth cluster.
+    assert.equal(new Set(payload.nodes.map((n) => n.cluster)).size, 8)
   })
 })
 
@@ -311,7 +330,7 @@ describe('projectGraph: the one-hop tree', () => {
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['calls', 'database', 'port'])
     assert.deepEqual(payload.nodes.filter((n) => n.kind === 'entity').map((n) => n.id).sort(), ['e:billing api', 'e:orders api', 'e:postgres'])
     assert.deepEqual(payload.limits, { nodes: 100, edges: 200, entities: 100 })
-    assert.deepEqual(payload.omitted, { nodes: 0, edges: 0, entities: 0 })
+    assert.deepEqual(payload.omitted, { nodes: 0, edges: 0, entities: 0, facts: 0 })
   })
 
   it('answers a centre without relations alone, and budgets a wide one to 100 nodes', () => {
@@ -323,7 +342,7 @@ describe('projectGraph: the one-hop tree', () => {
     const wide = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', center: 'wide', generation: 1 })
     assert.equal(wide.nodes.length, 100)
     assert.equal(wide.edges.length, 99)
-    assert.deepEqual(wide.omitted, { nodes: 51, edges: 51, entities: 0 })
+    assert.deepEqual(wide.omitted, { nodes: 51, edges: 51, entities: 0, facts: 51 })
     const none = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', generation: 1 })
     assert.deepEqual([none.center, none.nodes, none.edges], [null, [], []])
   })

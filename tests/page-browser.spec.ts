@@ -209,7 +209,9 @@ describe('the Fact memory page in a real browser', () => {
     const directory = card.locator('#fm-setting-injectDirectory')
     assert.equal(await directory.isChecked(), true)
     await directory.uncheck()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved injectDirectory' }).waitFor()
+    // Held until Save, as on the host's own cards.
+    await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()
+    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved Inject directory' }).waitFor()
 
     model.reset()
     model.enqueue({ text: 'Hello.' })
@@ -222,7 +224,8 @@ describe('the Fact memory page in a real browser', () => {
     assert.doesNotMatch(sent, /Fact memory: values recorded/u)
 
     await directory.check()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved injectDirectory' }).waitFor()
+    await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()
+    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved Inject directory' }).waitFor()
     await closeClean(opened)
   })
 

@@ -86,6 +86,9 @@ describe('dates on the page', () => {
     const port = ((await api.ok('facts', { subject: 'billing-api' }))['facts'] as { value: string; validFrom: string }[]).find((fact) => fact.value === '7801')
     assert.ok(port !== undefined)
     assert.match(await selection.innerText(), new RegExp(formatInstant(port.validFrom, STORE_ZONE), 'u'))
+    // Esc closes the innermost thing first: the selection panel, then the page.
+    await page.keyboard.press('Escape')
+    await selection.waitFor({ state: 'detached' })
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })
 

@@ -1,8 +1,11 @@
-/** <fm-conflicts>: every open conflict group with both sides' date and evidence, each settled in one click. */
+/**
+ * <fm-conflicts>: every open conflict group; each side shows its value, the words it was said in, where and when
+ * it was said and its evidence, and is kept in one click.
+ */
 import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
+import { describeSource, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
@@ -16,8 +19,10 @@ export class FmConflicts extends LitElement {
     :host([compact]) { padding: 0; overflow: visible; }
     .group { border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 12px; margin-bottom: 12px; }
     .sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 8px; margin-top: 8px; }
-    .side { border: 1px solid var(--dsw-alias-border-l1); border-radius: 8px; padding: 8px; display: flex; flex-direction: column; gap: 4px; }
-    .value { font-weight: 600; word-break: break-word; }
+    .side { border: 1px solid var(--dsw-alias-border-l1); border-radius: 8px; padding: 8px 10px; display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
+    .value { font-weight: 600; font-size: 15px; word-break: break-word; }
+    .quote { margin: 0; padding-left: 8px; border-left: 3px solid var(--dsw-alias-border-l2); color: var(--dsw-alias-label-secondary); font-style: italic; word-break: break-word; }
+    .side .caption { word-break: break-word; }
   `]
 
   declare app: AppState | undefined
@@ -67,10 +72,11 @@ export class FmConflicts extends LitElement {
     if (this.groups.length === 0) return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
     return html`${this.groups.map((group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
       <strong>${group.subject} · ${group.property}</strong> <span class="caption">open since ${formatInstant(group.openedAt, this.timeZone)}</span>
-      <div class="sides">${group.rows.map((row) => html`<div class="side">
+      <div class="sides">${group.rows.map((row) => html`<div class="side" data-fm="conflict-side">
         <span class="value">${row.value}</span>
-        <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
-        <span class="caption">${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · since ${formatInstant(row.validFrom, this.timeZone)}${seenNote(row.foldedCount)}</span>
+        ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}
+        <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}</span>
+        <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption">since ${formatInstant(row.validFrom, this.timeZone)}${seenNote(row.foldedCount)}</span></span>
         <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
       </div>`)}</div>
     </section>`)}`

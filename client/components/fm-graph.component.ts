@@ -7,7 +7,8 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
+import { countOf, EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
+import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
 import type { FactView } from '../../src/wire-types.ts'
@@ -19,8 +20,11 @@ interface NebulaModule {
     onHover(node: GraphNode | null): void
     onSelectNode(node: GraphNode): void
     onSelectEdge(edge: GraphEdge): void
-  }): { update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; dispose(): void }
+  }): { update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void }
 }
+
+/** The most facts a selection lists (a value such as "prod" can stand behind hundreds). */
+const LIST_CAP = 100
 
 /** The chunk's URL; the revision busts caches when a new build is served. */
 const NEBULA_URL = `/api/fact-memory/assets/nebula.js?rev=${FM_NEBULA_REV}`
@@ -31,6 +35,8 @@ interface Selection {
   readonly facts: readonly FactView[]
   /** The store's display zone, read with the facts. */
   readonly timeZone: string
+  /** Listed facts no drawn edge shows (a subject's contested or budgeted-out facts). */
+  readonly undrawn: number
 }
 
 /** The graph tab. */
@@ -43,6 +49,7 @@ export class FmGraph extends LitElement {
     fallback: { state: true },
     selection: { state: true },
     error: { state: true },
+    subjects: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -64,6 +71,8 @@ export class FmGraph extends LitElement {
   declare fallback: boolean
   declare selection: Selection | undefined
   declare error: string | undefined
+  /** Subjects the tree can be centred on (the nebula's), for the centre field. */
+  declare subjects: readonly string[]
   private mounted: ReturnType<NebulaModule['mountNebula']> | undefined
   private center: string | undefined
   private visibility: IntersectionObserver | undefined
@@ -76,12 +85,14 @@ export class FmGraph extends LitElement {
     this.fallback = false
     this.selection = undefined
     this.error = undefined
+    this.subjects = []
   }
 
   override connectedCallback(): void {
     super.connectedCallback()
     // Opening the tab always re-reads the projection: a cached map is never passed off as the current store.
     void this.load()
+    window.addEventListener('keydown', this.onEscape, { capture: true })
     this.visibility = new IntersectionObserver((entries) => {
       const visible = entries.some((entry) => entry.isIntersecting)
       if (visible) this.mounted?.resume()
@@ -90,8 +101,17 @@ export class FmGraph extends LitElement {
     this.visibility.observe(this)
   }
 
+  /** Esc closes the innermost thing first: the selection panel, while it is open. */
+  private readonly onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || this.selection === undefined || !this.isConnected || !this.checkVisibility()) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    this.closeSelection()
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback()
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.visibility?.disconnect()
     this.unmount()
   }
@@ -109,7 +129,8 @@ export class FmGraph extends LitElement {
     this.error = undefined
     const body: Record<string, unknown> = { view: this.view, scope: this.scope }
     if (this.view === 'tree') {
-      const center = this.center ?? await this.defaultCenter()
+      const fallback = await this.defaultCenter()
+      const center = this.center ?? fallback
       if (center === undefined) {
         this.payload = emptyPayload(this.view, this.scope)
         return
@@ -125,11 +146,16 @@ export class FmGraph extends LitElement {
     this.payload = answer.data
   }
 
-  /** The entity with the most relations, for a tree nobody asked a centre for. */
+  /**
+   * The entity with the most relations, for a tree nobody asked a centre for; the nebula's subjects also fill the
+   * centre field's suggestions.
+   */
   private async defaultCenter(): Promise<string | undefined> {
     const answer = await callVerb<GraphPayload>('graph', { view: 'nebula', scope: this.scope })
     if (!answer.ok) return undefined
-    const top = [...answer.data.nodes].filter((node) => node.kind === 'entity').sort((a, b) => b.degree - a.degree || (a.id < b.id ? -1 : 1))[0]
+    const entities = answer.data.nodes.filter((node) => node.kind === 'entity')
+    this.subjects = entities.map((node) => node.label).sort((a, b) => a.localeCompare(b))
+    const top = [...entities].sort((a, b) => b.degree - a.degree || (a.id < b.id ? -1 : 1))[0]
     return top?.entityKey ?? undefined
   }
 
@@ -190,43 +216,69 @@ export class FmGraph extends LitElement {
     void this.load()
   }
 
+  /** Centre the tree on a subject as typed (a name or an entity key; the verb refuses one it does not know). */
+  private centreOn(subject: string): void {
+    const wanted = subject.trim()
+    if (wanted === '' || wanted === this.center) return
+    this.center = wanted
+    this.selection = undefined
+    void this.load()
+  }
+
+  /**
+   * Lists the facts behind a star: those of its drawn edges, and for a subject also its own current facts the
+   * drawing leaves out (contested ones in the Current scope, any past the budget), counted in the title and said
+   * to be undrawn. In the tree, a subject becomes the centre.
+   */
   private async selectNode(node: GraphNode): Promise<void> {
-    if (node.kind === 'entity' && node.entityKey !== null) {
-      const [answer, timeZone] = await Promise.all([
-        callVerb<{ properties: { property: string; facts: FactView[] }[] }>('entity', { entityKey: node.entityKey }), this.zone(),
-      ])
-      const facts = answer.ok ? answer.data.properties.flatMap((group) => group.facts).filter((fact) => ['active', 'scheduled', 'conflict'].includes(fact.status)) : []
-      this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts, timeZone }
-      if (this.view === 'tree') {
-        this.center = node.entityKey
-        void this.load()
-      }
-      return
+    const drawn = nodeFactIds(this.payload ?? emptyPayload(this.view, this.scope), node.id)
+    const [facts, timeZone] = await Promise.all([this.factsByIds(drawn, node.entityKey), this.zone()])
+    const drawnIds = new Set(drawn)
+    const undrawn = facts.filter((fact) => !drawnIds.has(fact.id)).length
+    const total = Math.max(facts.length, drawn.length + undrawn)
+    this.selection = { title: selectionTitle(node.label, facts.length, total), facts, timeZone, undrawn }
+    if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
+      this.center = node.entityKey
+      void this.load()
     }
-    const ids = (this.payload?.edges ?? []).filter((edge) => edge.target === node.id || edge.source === node.id).flatMap((edge) => edge.factIds)
-    const [facts, timeZone] = await Promise.all([this.factsByIds(ids), this.zone()])
-    this.selection = { title: `${node.label} · ${node.factCount} fact(s)`, facts, timeZone }
   }
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
-    const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds), this.zone()])
-    this.selection = { title: `${edge.label}${edge.contested ? ' (contested)' : ''}`, facts, timeZone }
+    const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
+    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: 0 }
+  }
+
+  private closeSelection(): void {
+    this.selection = undefined
+    this.mounted?.clearSelection()
   }
 
   private zone(): Promise<string> {
     return this.app?.displayZone() ?? Promise.resolve('')
   }
 
-  private async factsByIds(ids: readonly number[]): Promise<FactView[]> {
-    const answers = await Promise.all([...new Set(ids)].slice(0, 20).map((id) => callVerb<{ fact: FactView }>('fact', { id })))
-    return answers.flatMap((answer) => (answer.ok ? [answer.data.fact] : []))
+  /**
+   * The facts with these ids, in id order, at most LIST_CAP, read one by one; for a subject, its own current facts
+   * in one entity read instead (all of them: drawn or not), and the rest (facts naming it) one by one.
+   */
+  private async factsByIds(ids: readonly number[], entityKey: string | null): Promise<FactView[]> {
+    const found = new Map<number, FactView>()
+    if (entityKey !== null) {
+      const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey })
+      const current = new Set(['active', 'scheduled', 'conflict'])
+      if (answer.ok) {
+        for (const fact of answer.data.properties.flatMap((group) => group.facts)) if (current.has(fact.status)) found.set(fact.id, fact)
+      }
+    }
+    const rest = ids.filter((id) => !found.has(id)).slice(0, Math.max(0, LIST_CAP - found.size))
+    const answers = await Promise.all(rest.map((id) => callVerb<{ fact: FactView }>('fact', { id })))
+    for (const answer of answers) if (answer.ok) found.set(answer.data.fact.id, answer.data.fact)
+    return [...found.values()].sort((a, b) => a.id - b.id).slice(0, LIST_CAP)
   }
 
   override render(): unknown {
     const payload = this.payload
     const selection = this.selection
-    const omitted = payload?.omitted
-    const left = omitted === undefined ? 0 : omitted.nodes + omitted.edges
     return html`
       <div class="toolbar">
         <span class="seg" role="group" aria-label="Graph view">
@@ -237,9 +289,14 @@ export class FmGraph extends LitElement {
           <button aria-pressed=${String(this.scope === 'current')} @click=${() => this.setScope('current')}>Current</button>
           <button aria-pressed=${String(this.scope === 'all')} @click=${() => this.setScope('all')}>All, with contested</button>
         </span>
+        ${this.view === 'tree' ? html`<label class="caption">Centre
+          <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject" .value=${this.payload?.center?.label ?? this.center ?? ''}
+            @keydown=${(event: KeyboardEvent) => { if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value) }}
+            @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}></label>
+          <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>` : nothing}
+        ${this.view === 'nebula' && !this.fallback ? html`<button class="quiet" data-fm="graph-fit" title="Frame the whole graph again" @click=${() => this.mounted?.fit()}>⤢ Fit</button>` : nothing}
         <button class="quiet" aria-label="Refresh graph" title="Re-read the graph" @click=${() => this.refresh()}>↻ Refresh</button>
-        <span class="caption" data-fm="graph-counts">${payload === undefined ? 'loading…'
-          : `${payload.nodes.length} nodes · ${payload.edges.length} edges${left > 0 ? ` · ${omitted?.nodes ?? 0} nodes and ${omitted?.edges ?? 0} edges left out` : ''}`}</span>
+        <span class="caption" data-fm="graph-counts">${payload === undefined ? 'loading…' : graphCaption(payload)}</span>
         ${this.fallback ? html`<span class="caption">WebGL unavailable: showing the SVG tree</span>` : nothing}
         ${this.error === undefined ? nothing : html`<span class="caption" role="alert">${this.error}</span>`}
       </div>
@@ -251,7 +308,8 @@ export class FmGraph extends LitElement {
               @fm-select-edge=${(event: CustomEvent<GraphEdge>) => { void this.selectEdge(event.detail) }}></fm-svg-tree></div>`}
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
         ${selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
-          <strong>${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => { this.selection = undefined }}>✕</button>
+          <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
+          ${selection.undrawn === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">${countOf(selection.undrawn, 'of them is', 'of them are')} not drawn${this.scope === 'current' ? ': contested ones show under All, with contested' : ''}.</p>`}
           <ul>${selection.facts.map((fact) => html`<li>
             <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
             <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}${seenNote(fact.foldedCount)}</div></li>`)}</ul>
@@ -261,5 +319,5 @@ export class FmGraph extends LitElement {
 }
 
 function emptyPayload(view: GraphView, scope: GraphScope): GraphPayload {
-  return { view, scope, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
+  return { view, scope, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
 }

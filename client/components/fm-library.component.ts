@@ -72,6 +72,8 @@ export class FmLibrary extends LitElement {
     .sheet-backdrop { position: fixed; inset: 0; background: var(--dsw-alias-bg-mask-1, rgba(0, 0, 0, 0.3)); z-index: 1; }
     .sheet { position: fixed; left: 0; right: 0; bottom: 0; max-height: 70%; z-index: 2; background: var(--dsw-alias-bg-base);
       border-top: 1px solid var(--dsw-alias-border-l2); border-radius: 12px 12px 0 0; box-shadow: var(--dsw-shadow-lv3, none); }
+    .sheet { display: grid; grid-template-rows: auto minmax(0, 1fr); }
+    .sheet-close { justify-self: end; margin: 6px 8px 0 0; }
     .copy { display: inline-flex; gap: 8px; align-items: center; margin-top: 8px; padding: 6px 10px; border-radius: 8px;
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
@@ -115,6 +117,8 @@ export class FmLibrary extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback()
     document.addEventListener('keydown', this.onKey)
+    // Capture on window: Esc closes the sheet before the host's panel hears it and closes the whole page.
+    window.addEventListener('keydown', this.onEscape, { capture: true })
     this.resizeObserver = new ResizeObserver(() => {
       this.narrow = this.getBoundingClientRect().width < 1180
       this.toggleAttribute('narrow', this.narrow)
@@ -125,6 +129,7 @@ export class FmLibrary extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback()
     document.removeEventListener('keydown', this.onKey)
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.resizeObserver?.disconnect()
     this.abort?.abort()
   }
@@ -137,6 +142,14 @@ export class FmLibrary extends LitElement {
   refresh(): void {
     void this.load(false)
     if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
+  }
+
+  /** Esc closes the innermost thing first: the bottom sheet, while it is open. */
+  private readonly onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || !this.narrow || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    this.detail = undefined
   }
 
   private readonly onKey = (event: KeyboardEvent): void => {
@@ -340,7 +353,8 @@ export class FmLibrary extends LitElement {
         <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`)}</ul>
     </aside>`
     if (!this.narrow) return pane
-    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet">${pane}</div>`
+    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet" role="dialog" aria-label="Fact detail">
+      <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => { this.detail = undefined }}>✕</button>${pane}</div>`
   }
 }
 

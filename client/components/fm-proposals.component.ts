@@ -15,11 +15,11 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince } from '../format.ts'
-import { batchWords, cardWords, REASON_LABEL, rowWords } from '../proposal-words.ts'
+import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { ActivityWire, ProposalCardWire } from '../../src/wire-types.ts'
+import type { ActivityWire, FactView, ProposalCardWire } from '../../src/wire-types.ts'
 
 /** How long the queue must be in view before it counts as looked at. */
 const LOOK_MS = 2000
@@ -36,7 +36,7 @@ interface Digest {
 
 /** The proposal queue view. */
 export class FmProposals extends LitElement {
-  static override properties = { app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true } }
+  static override properties = { app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true }, current: { state: true } }
 
   static override styles = [baseStyles, css`
     :host { display: block; overflow: auto; padding: 16px; }
@@ -45,6 +45,8 @@ export class FmProposals extends LitElement {
     .row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 8px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .row.stale { opacity: 0.6; }
     .words { margin: 8px 0 4px; }
+    .line { display: block; margin-top: 2px; word-break: break-word; }
+    .quote { font-style: italic; color: var(--dsw-alias-label-secondary); }
     .digest { margin: 0 0 12px; display: flex; gap: 4px 12px; flex-wrap: wrap; align-items: baseline; }
     .pill.new { color: var(--dsw-alias-brand-primary, var(--dsw-alias-label-primary)); border-color: currentColor; }
     .actions { display: flex; gap: 8px; margin-top: 8px; }
@@ -55,6 +57,8 @@ export class FmProposals extends LitElement {
   declare cards: readonly ProposalCardWire[] | undefined
   declare editing: string | null
   declare digest: Digest | null | undefined
+  /** Each proposed subject's current facts, so a row can say what accepting it would change. */
+  declare current: ReadonlyMap<string, readonly FactView[]>
   private digestRead: Promise<Digest | null> | undefined
   private readonly look = new LookController(this, LOOK_MS, () => { void this.markSeen() })
 
@@ -65,6 +69,7 @@ export class FmProposals extends LitElement {
     this.cards = undefined
     this.editing = null
     this.digest = undefined
+    this.current = new Map()
   }
 
   override disconnectedCallback(): void {
@@ -88,6 +93,7 @@ export class FmProposals extends LitElement {
     this.app?.generation.observe(answer.data)
     this.digest = digest
     this.cards = answer.data.proposals
+    void this.readCurrent(answer.data.proposals)
     await this.updateComplete
     if (this.isConnected) this.look.arm()
   }
@@ -97,6 +103,17 @@ export class FmProposals extends LitElement {
     const [activity, timeZone] = await Promise.all([callVerb<ActivityWire>('activity', {}), this.app?.displayZone() ?? ''])
     if (!activity.ok) return null
     return { since: activity.data.since, facts: activity.data.facts, conflicts: activity.data.conflicts, timeZone }
+  }
+
+  /** The current facts of every subject the cards propose for (an unknown subject has none). */
+  private async readCurrent(cards: readonly ProposalCardWire[]): Promise<void> {
+    const subjects = [...new Set(cards.flatMap((card) => (card.kind === 'add_fact' ? card.rows.map((row) => row.subject) : [])))]
+    // The facts verb answers an unknown subject with no facts (the entity verb would answer not_found).
+    const answers = await Promise.all(subjects.map((subject) => callVerb<{ facts: FactView[] }>('facts', { subject, status: 'current', limit: 100 })))
+    this.current = new Map(subjects.map((subject, i) => {
+      const answer = answers[i]
+      return [subject, answer?.ok === true ? answer.data.facts.filter((fact) => aboutSubject(fact, subject)) : []]
+    }))
   }
 
   private async markSeen(): Promise<void> {
@@ -135,7 +152,7 @@ export class FmProposals extends LitElement {
       return html`${digest}<p class="empty" data-fm="proposals-empty">No proposals are waiting. Values the model inferred, or was less than 60% sure of, would wait here for you.</p>`
     }
     return html`${digest}${cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id} data-kind=${card.kind}>
-      <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted">${REASON_LABEL[card.reason] ?? card.reason}</span>
+      <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted" data-fm="waiting-because">${WAITING_BECAUSE[card.reason] ?? REASON_LABEL[card.reason] ?? card.reason}</span>
         ${batchWords(card) === null ? nothing : html`<span class="pill" data-fm="batch">${batchWords(card)}</span>`}
         <span class="caption">${formatAge(card.createdAt)} · revision ${card.revision}</span></header>
       ${card.kind === 'add_fact' ? this.renderValueRows(card) : this.renderReviewRows(card)}
@@ -154,7 +171,10 @@ export class FmProposals extends LitElement {
               <input aria-label="Proposed value" .value=${row.value}><div class="actions"><button class="primary" type="submit">Save revision</button>
               <button type="button" @click=${() => { this.editing = null }}>Cancel</button></div></form>`
           : html`<span>${row.subject} · ${row.property}: <strong>${row.value}</strong>
-              <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span></span>`}
+              <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span>
+              ${row.quote === null || row.quote === '' ? nothing : html`<span class="line quote" data-fm="row-quote">“${row.quote}”</span>`}
+              <span class="line caption" data-fm="row-source">${proposedFrom(card, this.digest?.timeZone ?? '')}</span>
+              <span class="line caption" data-fm="row-effect">${acceptWouldChange(row, this.current.get(row.subject) ?? [])}</span></span>`}
         <span>
           ${this.editing === key ? nothing : html`<button class="quiet" @click=${() => { this.editing = key }}>Edit</button>`}
           ${this.strike(card, row.index)}

@@ -1,18 +1,19 @@
 /**
  * <fm-settings-card>: the plugin's card on the host's settings page. A summary with live counts that points to
- * the page for real work (proposals are listed only there); `enabled` alone at the top, then the everyday keys; an
- * API key field that writes to the host credential store; the one-hop graph preview; the open conflicts
- * (settleable here); the maintenance buttons; and at the bottom every other key under a folded Advanced section.
- * Field writes go through the host settings scope and apply live. Feedback is an inline status line: toasts would
- * sit under the settings modal.
+ * the page for real work (proposals and the graph are shown only there); `enabled` alone at the top, then the
+ * everyday keys, each labelled in words with its key name beside; an API key field that writes to the host
+ * credential store; the open conflicts (settleable here); the maintenance buttons; and at the bottom every other
+ * key under a folded Advanced section, and the keys not active in this version under their own fold. Edits wait
+ * for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and apply
+ * live. Feedback is an inline status line: toasts would sit under the settings modal.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
+import { humanLabel, isInactive, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
+import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { GraphPayload } from '../../src/graph-types.ts'
 
 /** The settings card. */
 export class FmSettingsCard extends LitElement {
@@ -22,7 +23,7 @@ export class FmSettingsCard extends LitElement {
     value: { attribute: false },
     onfield: { attribute: false },
     counts: { state: true },
-    preview: { state: true },
+    pending: { state: true },
     message: { state: true },
     confirmWipe: { state: true },
     keyRef: { state: true },
@@ -33,14 +34,18 @@ export class FmSettingsCard extends LitElement {
     h3 { margin: 0; font-size: 15px; line-height: 22px; }
     h4 { margin: 16px 0 8px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
     .summary { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; }
-    .field { display: grid; grid-template-columns: minmax(160px, 220px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
+    .field { display: grid; grid-template-columns: minmax(180px, 240px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
+    .field label { display: flex; flex-direction: column; }
+    .field code { font-size: 11px; color: var(--dsw-alias-label-tertiary); font-weight: 400; }
+    .field.changed label { font-style: italic; }
+    .save { display: flex; gap: 8px; align-items: center; justify-content: flex-end; margin-top: 8px; }
     .field .caption { grid-column: 2; }
     .field input[type='checkbox'] { justify-self: start; margin: 0; }
     .master { font-weight: 600; }
     details > summary { cursor: pointer; margin: 16px 0 4px; color: var(--dsw-alias-label-secondary); }
     .buttons { display: flex; gap: 8px; flex-wrap: wrap; }
-    .preview { height: 240px; border: 1px solid var(--dsw-alias-border-l1); border-radius: 8px; }
     .key { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
+    .key input { flex: 1 1 16em; min-width: 16em; }
     [role=status] { min-height: 20px; margin-top: 8px; }
   `]
 
@@ -49,7 +54,8 @@ export class FmSettingsCard extends LitElement {
   declare value: Readonly<Record<string, unknown>> | undefined
   declare onfield: ((key: string, value: unknown) => Promise<void>) | undefined
   declare counts: { current: number; pending: number; conflicts: number; generation: number } | undefined
-  declare preview: GraphPayload | undefined
+  /** Edits not saved yet, by key. */
+  declare pending: ReadonlyMap<string, unknown>
   declare message: string
   declare confirmWipe: { token: string; facts: number } | undefined
   declare keyRef: 'llm' | 'embedding' | 'rerank'
@@ -61,7 +67,7 @@ export class FmSettingsCard extends LitElement {
     this.schema = undefined
     this.value = undefined
     this.counts = undefined
-    this.preview = undefined
+    this.pending = new Map()
     this.message = ''
     this.confirmWipe = undefined
     this.keyRef = 'llm'
@@ -79,25 +85,41 @@ export class FmSettingsCard extends LitElement {
       }
       this.app?.generation.observe(status.data)
     }
-    const nebula = await callVerb<GraphPayload>('graph', { view: 'nebula' })
-    const top = nebula.ok ? [...nebula.data.nodes].filter((node) => node.kind === 'entity').sort((a, b) => b.degree - a.degree)[0] : undefined
-    if (top?.entityKey !== undefined && top.entityKey !== null) {
-      const tree = await callVerb<GraphPayload>('graph', { view: 'tree', center: top.entityKey })
-      this.preview = tree.ok ? tree.data : undefined
-    } else {
-      this.preview = undefined
-    }
   }
 
-  private async setField(field: SettingsField, raw: unknown): Promise<void> {
+  /** Holds an edit until Save. */
+  private edit(field: SettingsField, raw: unknown): void {
     const value = field.kind === 'number' ? Number(raw) : raw
     if (field.kind === 'number' && Number.isNaN(value)) return
-    try {
-      await this.onfield?.(field.key, value)
-      this.message = `Saved ${field.key}`
-    } catch (error) {
-      this.message = `Could not save ${field.key}: ${error instanceof Error ? error.message : 'refused'}`
+    const next = new Map(this.pending)
+    if (value === (this.value ?? {})[field.key]) next.delete(field.key)
+    else next.set(field.key, value)
+    this.pending = next
+    this.message = ''
+  }
+
+  /** Saves every held edit through the host settings scope; what failed stays held. */
+  private async save(): Promise<void> {
+    const saved: string[] = []
+    const left = new Map(this.pending)
+    for (const [key, value] of this.pending) {
+      try {
+        await this.onfield?.(key, value)
+        saved.push(humanLabel(key))
+        left.delete(key)
+      } catch (error) {
+        this.message = `Could not save ${humanLabel(key)} (${key}): ${error instanceof Error ? error.message : 'refused'}`
+        this.pending = left
+        return
+      }
     }
+    this.pending = left
+    this.message = `Saved ${saved.join(', ')}`
+  }
+
+  private discard(): void {
+    this.pending = new Map()
+    this.message = 'Discarded the changes'
   }
 
   private async run(verb: string, body: Record<string, unknown>, done: (data: Record<string, unknown>) => string): Promise<void> {
@@ -145,21 +167,21 @@ export class FmSettingsCard extends LitElement {
       <h3>Fact memory</h3>
       <div class="summary">
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…'
-          : `${plural(this.counts.current, 'current fact')} · ${plural(this.counts.pending, 'pending proposal')} · ${plural(this.counts.conflicts, 'open conflict')}`}</span>
+          : `${countOf(this.counts.current, 'current fact')} · ${countOf(this.counts.pending, 'pending proposal')} · ${countOf(this.counts.conflicts, 'open conflict')}`}</span>
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
-      <p class="caption">Browse, edit and review facts and proposals on the page; this card holds the settings and quick actions.</p>
+      <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
       ${sections.map((section, index) => (section.folded ? nothing : this.renderSection(section, index, value)))}
+      ${this.renderSave()}
       <h4>API key for an endpoint</h4>
       <form class="key" @submit=${(event: Event) => { void this.saveKey(event) }}>
         <select aria-label="Which endpoint" @change=${(event: Event) => { this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank' }}>
           <option value="llm">Extraction model</option><option value="embedding">Embeddings</option><option value="rerank">Reranker</option>
         </select>
-        <input name="api-key" type="password" autocomplete="off" aria-label="API key" placeholder="Paste a key (stored in the host credential store, never shown again)">
+        <input name="api-key" type="password" autocomplete="off" aria-label="API key" placeholder="Paste a key">
         <button type="submit">Store key</button>
       </form>
-      <h4>Graph preview</h4>
-      <div class="preview">${this.preview === undefined ? html`<p class="empty">No relations yet.</p>` : html`<fm-svg-tree compact .payload=${this.preview}></fm-svg-tree>`}</div>
+      <p class="caption">The key is stored in the host credential store and never shown again.</p>
       <h4>Open conflicts</h4>
       <fm-conflicts compact .app=${this.app}></fm-conflicts>
       <h4>Maintenance</h4>
@@ -172,42 +194,56 @@ export class FmSettingsCard extends LitElement {
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>
-      ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}`
+      ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}
+      ${this.renderInactive(sections, value)}
+      ${this.renderSave()}`
+  }
+
+  /** Save and Discard, while an edit is held (shown below the everyday keys and again at the foot). */
+  private renderSave(): unknown {
+    if (this.pending.size === 0) return nothing
+    return html`<div class="save" data-fm="card-save"><span class="caption">${countOf(this.pending.size, 'unsaved change')}</span>
+      <button @click=${() => this.discard()}>Discard</button><button class="primary" @click=${() => { void this.save() }}>Save</button></div>`
+  }
+
+  /** The keys accepted and stored but not active in this version, folded apart from the everyday ones. */
+  private renderInactive(sections: readonly SettingsSection[], value: Readonly<Record<string, unknown>>): unknown {
+    const fields = sections.flatMap((section) => section.fields).filter(isInactive)
+    if (fields.length === 0) return nothing
+    return html`<details data-fm="inactive-keys"><summary>Not active in this version (${fields.length})</summary>
+      ${fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, false))}</details>`
   }
 
   private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
-    const fields = section.fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
+    const fields = section.fields.filter((field) => !isInactive(field)).map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
     if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
     // The master switch stands alone at the top; the everyday keys follow under their own heading.
     return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
   }
 
-  private renderField(field: SettingsField, current: unknown, master: boolean): unknown {
+  private renderField(field: SettingsField, stored: unknown, master: boolean): unknown {
     const id = `fm-setting-${field.key}`
+    const changed = this.pending.has(field.key)
+    const current = changed ? this.pending.get(field.key) : stored
     let control: unknown
     switch (field.kind) {
       case 'boolean':
-        control = html`<input id=${id} type="checkbox" .checked=${current === true} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).checked) }}>`
+        control = html`<input id=${id} type="checkbox" .checked=${current === true} @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).checked) }}>`
         break
       case 'enum':
-        control = html`<select id=${id} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLSelectElement).value) }}>
+        control = html`<select id=${id} @change=${(event: Event) => { this.edit(field, (event.target as HTMLSelectElement).value) }}>
           ${field.options.map((option) => html`<option value=${option} ?selected=${current === option}>${option}</option>`)}</select>`
         break
       case 'number':
         control = html`<input id=${id} type="number" .value=${String(current ?? '')} min=${field.min ?? nothing} max=${field.max ?? nothing} step=${field.step ?? 'any'}
-          @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).value) }}>`
+          @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).value) }}>`
         break
       case 'string':
-        control = html`<input id=${id} .value=${String(current ?? '')} @change=${(event: Event) => { void this.setField(field, (event.target as HTMLInputElement).value) }}>`
+        control = html`<input id=${id} .value=${String(current ?? '')} @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).value) }}>`
         break
     }
-    return html`<div class="field" data-field=${field.key}>
-      <label for=${id} class=${master ? 'master' : ''}>${field.key}</label>${control}
+    return html`<div class="field ${changed ? 'changed' : ''}" data-field=${field.key}>
+      <label for=${id} class=${master ? 'master' : ''}>${humanLabel(field.key)}<code>${field.key}</code></label>${control}
       ${field.description === '' ? nothing : html`<span class="caption">${field.description}</span>`}</div>`
   }
-}
-
-/** "1 open conflict", "2 open conflicts". */
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }

@@ -1,6 +1,6 @@
 /**
- * The nebula's colours, read from the host's `--dsw-alias-*` design tokens: the scene palette (with cluster hues
- * derived from the business accent) and the overlay's text colours. Missing tokens fall back to the host's own values.
+ * The nebula's colours, read from the host's `--dsw-alias-*` design tokens: the scene palette (nine cluster hues:
+ * the business accent, success, and seven fixed hues at the theme's lightness) and the overlay's text colours. Missing tokens fall back to the host's own values.
  */
 import { Color, MathUtils } from 'three'
 import type { NebulaPalette } from './scene-looks.ts'
@@ -32,8 +32,13 @@ const FALLBACK: Readonly<Record<'light' | 'dark', Readonly<Record<ColourRole, st
   dark: { background: '#151517', text: '#f9fafb', textSecondary: '#cfd3d6', star: '#adb2b8', contested: '#f59e0b', warnText: '#dd8629', business: '#679efe', success: '#22c55e' },
 }
 
-/** Hue turns (degrees) from the business accent for clusters 3 and up, chosen to stay clear of warn and error hues. */
-const DERIVED_HUES: readonly number[] = [55, -35, 90, -125, 30, -55]
+/**
+ * Hues (degrees) and lightness shifts for clusters 3 to 9, after the business accent (blue) and success (green):
+ * violet, pink, cyan, olive, then a darker indigo and teal and a lighter rose, so no two of the nine read alike.
+ * Warn and error hues (0-50) are left out: amber marks contested edges. Lightness follows the theme (darker on a
+ * light background, lighter on a dark one), so every hue keeps its contrast in both.
+ */
+const DERIVED: readonly (readonly [hue: number, shift: number])[] = [[270, 0], [322, 0], [188, 0], [72, 0], [245, -0.12], [165, -0.12], [345, 0.06]]
 /** Resolves one token to a colour three.js parses: hex and rgb()/hsl() directly, anything else through a canvas. */
 function resolveColour(raw: string, fallback: string, probe: () => CanvasRenderingContext2D | null): string {
   const value = raw.trim()
@@ -60,9 +65,9 @@ export function readTheme(element: Element, probe: () => CanvasRenderingContext2
   const fallback = FALLBACK[dark ? 'dark' : 'light']
   const colour = (role: ColourRole): string => resolveColour(style.getPropertyValue(TOKENS[role]), fallback[role], probe)
   const business = new Color(colour('business'))
-  const hsl = business.getHSL({ h: 0, s: 0, l: 0 }, 'srgb')
-  const derived = DERIVED_HUES.map((turn) =>
-    `#${new Color().setHSL(MathUtils.euclideanModulo(hsl.h + turn / 360, 1), Math.max(0.5, hsl.s), hsl.l, 'srgb').getHexString()}`)
+  const lightness = dark ? 0.66 : 0.47
+  const derived = DERIVED.map(([hue, shift]) =>
+    `#${new Color().setHSL(MathUtils.euclideanModulo(hue / 360, 1), 0.62, lightness + shift, 'srgb').getHexString()}`)
   return {
     palette: {
       background: colour('background'),

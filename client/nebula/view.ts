@@ -30,6 +30,10 @@ export interface NebulaHandle {
   update(payload: GraphPayload): void
   /** Re-reads the theme tokens; also runs by itself when the host's theme changes. */
   setTheme(): void
+  /** Drops the clicked star's highlight (the page closed its panel). */
+  clearSelection(): void
+  /** Frames the drawn graph again (the page's fit control). */
+  fit(): void
   /** Stops the frame loop until `resume()`. */
   pause(): void
   resume(): void
@@ -54,6 +58,15 @@ const PICK_SLOP_PX = 6
 const CLICK_SLOP_PX = 5
 /** Camera motion per frame below which damping counts as finished and the loop idles. */
 const SETTLED_PX = 0.05
+/** The share of the frame left free around the drawn graph on each side when it is framed. */
+const FRAME_MARGIN = 0.06
+/** The layout is stretched across by the canvas's aspect, up to this, so a wide frame is used across too. */
+const MAX_STRETCH = 1.9
+/** Zoom limits, as multiples of the framing distance: close enough to read a cluster, never so far it is lost. */
+const ZOOM_IN = 0.08
+const ZOOM_OUT = 2.5
+/** Rotation stops this far (radians) from the poles, so the graph never turns upside down. */
+const POLE_GAP = 0.35
 
 /**
  * Whether this browser can create the WebGL 2 context three.js needs. Creates and releases a throwaway context.
@@ -98,6 +111,16 @@ class NebulaView implements NebulaHandle {
   #hoveredEdge: GraphEdge | null = null
   #pinned: string | null = null
   #pressed: { x: number; y: number; id: number } | null = null
+  /** Across stretch of the layout (the canvas aspect, clamped). */
+  #stretch = 1
+  /** True when the layout is turned a quarter about the view axis, so its longer side lies across. */
+  #turned = false
+  /** The layout's extent across and up (from its cluster spheres, fixed for a layout), before turning. */
+  #extent = { across: 1, up: 1 }
+  /** The framed graph: its centre and bounding radius in world space, and the camera distance that frames it. */
+  #framed = { centre: new Vector3(), radius: 1, distance: 1 }
+  /** True once the person moved the camera: the settling layout stops re-framing until the next read or resize. */
+  #userMoved = false
   #moved = false
   #frame = 0
   #paused = false
@@ -128,11 +151,15 @@ class NebulaView implements NebulaHandle {
     this.#controls = new OrbitControls(this.#camera, this.#canvas)
     this.#controls.enableDamping = !this.#reducedMotion
     this.#controls.dampingFactor = 0.12
-    this.#controls.minDistance = 5
-    this.#controls.maxDistance = STAR_RADIUS * 0.8
+    this.#controls.minPolarAngle = POLE_GAP
+    this.#controls.maxPolarAngle = Math.PI - POLE_GAP
+    this.#controls.zoomToCursor = true
     this.#controls.listenToKeyEvents(this.#canvas)
-    this.#controls.addEventListener('change', () => this.#invalidate())
-    this.#fitCamera()
+    this.#controls.addEventListener('start', () => { this.#userMoved = true })
+    this.#controls.addEventListener('change', () => {
+      this.#keepTargetNear()
+      this.#invalidate()
+    })
     this.#show(payload)
     this.#listen()
     this.#resize(container.clientWidth, container.clientHeight)
@@ -144,7 +171,7 @@ class NebulaView implements NebulaHandle {
     const known = payload.nodes.filter((node) => previous.has(node.id)).length
     const warm = known > 0 && known >= payload.nodes.length / 2
     this.#layout = createForceLayout(payload, warm ? { initial: previous, alpha: 0.3 } : {})
-    if (!warm) this.#fitCamera()
+    this.#userMoved = false
     this.#show(payload)
   }
 
@@ -155,6 +182,20 @@ class NebulaView implements NebulaHandle {
     this.#theme = theme
     this.#scene.setPalette(this.#theme.palette)
     this.#applyThemeToOverlay()
+    this.#invalidate()
+  }
+
+  fit(): void {
+    if (this.#disposed) return
+    this.#userMoved = false
+    this.#frame3d()
+    this.#invalidate()
+  }
+
+  clearSelection(): void {
+    if (this.#disposed || this.#pinned === null) return
+    this.#pinned = null
+    this.#scene.highlight(this.#hovered?.id ?? null)
     this.#invalidate()
   }
 
@@ -182,8 +223,52 @@ class NebulaView implements NebulaHandle {
     this.#root.remove()
   }
 
+  /**
+   * The layout's positions in world space: turned so its longer side lies across the canvas, then stretched across
+   * until its shape matches the canvas's (at most MAX_STRETCH), so the frame is used both ways.
+   */
+  #worldPositions(): Map<string, { x: number; y: number; z: number }> {
+    const out = new Map<string, { x: number; y: number; z: number }>()
+    for (const [id, at] of this.#layout.positions()) {
+      const x = this.#turned ? at.y : at.x
+      const y = this.#turned ? -at.x : at.y
+      out.set(id, { x: x * this.#stretch, y, z: at.z })
+    }
+    return out
+  }
+
+  /** Measures a new layout's extent from its cluster spheres (they hold every node). */
+  #measureLayout(payload: GraphPayload): void {
+    let left = Infinity
+    let right = -Infinity
+    let bottom = Infinity
+    let top = -Infinity
+    for (const cluster of new Set(payload.nodes.map((node) => node.cluster))) {
+      const sphere = this.#layout.clusterSphere(cluster)
+      if (sphere === undefined) continue
+      left = Math.min(left, sphere.centre.x - sphere.radius)
+      right = Math.max(right, sphere.centre.x + sphere.radius)
+      bottom = Math.min(bottom, sphere.centre.y - sphere.radius)
+      top = Math.max(top, sphere.centre.y + sphere.radius)
+    }
+    this.#extent = Number.isFinite(left) ? { across: Math.max(1, right - left), up: Math.max(1, top - bottom) } : { across: 1, up: 1 }
+    this.#orient()
+  }
+
+  /** Chooses the turn and the stretch for the canvas's aspect. */
+  #orient(): void {
+    const aspect = this.#camera.aspect
+    this.#turned = (this.#extent.up > this.#extent.across) === aspect >= 1
+    const across = this.#turned ? this.#extent.up : this.#extent.across
+    const up = this.#turned ? this.#extent.across : this.#extent.up
+    this.#stretch = Math.min(MAX_STRETCH, Math.max(1, (aspect * up) / across))
+  }
+
   #show(payload: GraphPayload): void {
-    this.#scene.sync(payload, this.#layout.positions())
+    this.#measureLayout(payload)
+    this.#scene.sync(payload, this.#worldPositions())
+    this.#frame3d()
+    this.#reportClusters(payload)
     this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
     this.#labels.prune((key) => key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
     if (this.#pinned !== null && this.#scene.node(this.#pinned) === undefined) this.#pinned = null
@@ -193,8 +278,8 @@ class NebulaView implements NebulaHandle {
     const contested = payload.edges.filter((edge) => edge.contested).length
     const scheduled = payload.edges.filter((edge) => edge.scheduled && !edge.contested).length
     const legend: HTMLElement[] = []
-    if (contested > 0) legend.push(styled('span', 'color:var(--nebula-warn)', `┄ dashed: ${contested} contested relation(s), not confirmed`))
-    if (scheduled > 0) legend.push(styled('span', 'opacity:0.8', `faint: ${scheduled} scheduled relation(s), not current yet`))
+    if (contested > 0) legend.push(styled('span', 'color:var(--nebula-warn)', `┄ dashed: ${plural(contested, 'contested relation')}, not confirmed`))
+    if (scheduled > 0) legend.push(styled('span', 'opacity:0.8', `faint: ${plural(scheduled, 'scheduled relation')}, not current yet`))
     this.#legend.replaceChildren(...legend)
     this.#canvas.setAttribute('aria-label', `Fact graph: ${payload.nodes.length} nodes and ${payload.edges.length} relations`
       + (contested > 0 ? `, ${contested} contested (dashed, not confirmed)` : ''))
@@ -268,7 +353,9 @@ class NebulaView implements NebulaHandle {
     if (this.#layout.stopped === null) {
       const until = performance.now() + FRAME_BUDGET_MS
       while (performance.now() < until && this.#layout.tick(1));
-      this.#scene.setPositions(this.#layout.positions())
+      this.#scene.setPositions(this.#worldPositions())
+      // While the layout settles the camera keeps framing it, until the person takes the camera.
+      if (!this.#userMoved) this.#frame3d()
       again = this.#layout.stopped === null
       if (again && this.#reducedMotion) {
         this.#invalidate()
@@ -279,6 +366,7 @@ class NebulaView implements NebulaHandle {
     if (this.#controls.update() && this.#pixels(before.distanceTo(this.#camera.position)) > SETTLED_PX) again = true
     this.#renderer.render(this.#scene.object, this.#camera)
     this.#placeLabels()
+    this.#reportFrame()
     if (again) this.#invalidate()
   }
 
@@ -287,7 +375,122 @@ class NebulaView implements NebulaHandle {
     this.#renderer.setSize(width, height, false)
     this.#camera.aspect = width / height
     this.#camera.updateProjectionMatrix()
+    this.#orient()
+    this.#scene.setPositions(this.#worldPositions())
+    this.#userMoved = false
+    this.#frame3d()
     this.#invalidate()
+  }
+
+  /**
+   * Frames the drawn graph: the orbit target at the centre of its bounding box, and the camera, along its current
+   * direction, at the distance where every star (with its radius) fits the frame inside FRAME_MARGIN. Zoom limits
+   * follow that distance.
+   */
+  #frame3d(): void {
+    const camera = this.#camera
+    const controls = this.#controls
+    const min = new Vector3(Infinity, Infinity, Infinity)
+    const max = new Vector3(-Infinity, -Infinity, -Infinity)
+    const points: { at: Vector3; radius: number }[] = []
+    this.#scene.forEachNode((_, position, radius) => {
+      const at = new Vector3(position.x, position.y, position.z)
+      min.min(at)
+      max.max(at)
+      points.push({ at, radius })
+    })
+    const centre = points.length === 0 ? new Vector3() : min.clone().add(max).multiplyScalar(0.5)
+    const direction = camera.position.clone().sub(controls.target)
+    if (direction.lengthSq() < 1e-9) direction.set(0, 0.25, 1)
+    direction.normalize()
+    // The camera's axes for that direction (up stays world up, as OrbitControls keeps it).
+    const right = new Vector3().crossVectors(camera.up, direction).normalize()
+    const up = new Vector3().crossVectors(direction, right).normalize()
+    const tanY = Math.tan(MathUtils.degToRad(camera.fov / 2)) * (1 - 2 * FRAME_MARGIN)
+    const tanX = tanY * camera.aspect
+    let distance = 10
+    let radius = 1
+    const offset = new Vector3()
+    // Three passes: fit the distance, then move the centre to the middle of what the camera sees (perspective makes the
+    // near side loom larger, so the box's middle is not the picture's), and fit again.
+    for (let pass = 0; pass < 3; pass += 1) {
+      distance = 10
+      radius = 1
+      for (const { at, radius: size } of points) {
+        offset.copy(at).sub(centre)
+        radius = Math.max(radius, offset.length() + size)
+        const toward = offset.dot(direction)
+        const across = offset.dot(right)
+        const upward = offset.dot(up)
+        distance = Math.max(distance, toward + (Math.abs(across) + size) / tanX, toward + (Math.abs(upward) + size) / tanY, toward + size * 3)
+      }
+      if (pass === 2 || points.length === 0) break
+      // Where the extremes land on the picture plane at that distance, as fractions of the distance.
+      let left = Infinity
+      let rightMost = -Infinity
+      let bottom = Infinity
+      let top = -Infinity
+      for (const { at, radius: size } of points) {
+        offset.copy(at).sub(centre)
+        const depth = Math.max(1e-6, distance - offset.dot(direction))
+        const x = offset.dot(right)
+        const y = offset.dot(up)
+        left = Math.min(left, (x - size) / depth)
+        rightMost = Math.max(rightMost, (x + size) / depth)
+        bottom = Math.min(bottom, (y - size) / depth)
+        top = Math.max(top, (y + size) / depth)
+      }
+      centre.addScaledVector(right, ((left + rightMost) / 2) * distance).addScaledVector(up, ((bottom + top) / 2) * distance)
+    }
+    this.#framed = { centre, radius, distance }
+    controls.target.copy(centre)
+    camera.position.copy(centre).addScaledVector(direction, distance)
+    camera.lookAt(centre)
+    controls.minDistance = distance * ZOOM_IN
+    controls.maxDistance = Math.min(STAR_RADIUS * 0.8, distance * ZOOM_OUT)
+    controls.update()
+  }
+
+  /** Panning and zooming to the cursor move the target; it never leaves the framed graph's bounding sphere. */
+  #keepTargetNear(): void {
+    const { centre, radius } = this.#framed
+    const offset = this.#controls.target.clone().sub(centre)
+    const excess = offset.length() - radius
+    if (excess <= 0) return
+    offset.setLength(excess)
+    this.#controls.target.sub(offset)
+    this.#camera.position.sub(offset)
+  }
+
+  /**
+   * Writes the drawn graph's screen box (CSS pixels in the canvas: left, top, right, bottom) to the canvas's
+   * data-frame attribute, for tools and tests that check the framing.
+   */
+  #reportFrame(): void {
+    const width = this.#canvas.clientWidth
+    const height = this.#canvas.clientHeight
+    let left = Infinity
+    let top = Infinity
+    let right = -Infinity
+    let bottom = -Infinity
+    const point = new Vector3()
+    this.#scene.forEachNode((_, position) => {
+      point.set(position.x, position.y, position.z).project(this.#camera)
+      const x = ((point.x + 1) / 2) * width
+      const y = ((1 - point.y) / 2) * height
+      left = Math.min(left, x)
+      right = Math.max(right, x)
+      top = Math.min(top, y)
+      bottom = Math.max(bottom, y)
+    })
+    this.#canvas.dataset['frame'] = Number.isFinite(left) ? [left, top, right, bottom].map((n) => Math.round(n)).join(',') : ''
+  }
+
+  /** Writes the distinct cluster colours the drawn stars use to the canvas's data-clusters attribute. */
+  #reportClusters(payload: GraphPayload): void {
+    const colours = this.#theme.palette.clusters
+    const used = new Set(payload.nodes.map((node) => colours[((node.cluster % colours.length) + colours.length) % colours.length] ?? ''))
+    this.#canvas.dataset['clusters'] = [...used].join(' ')
   }
 
   /** Converts a world length at the orbit target's depth to screen pixels. */
@@ -295,15 +498,6 @@ class NebulaView implements NebulaHandle {
     const depth = this.#camera.position.distanceTo(this.#controls.target)
     const height = Math.max(1, this.#canvas.clientHeight)
     return (length * height) / Math.max(1e-6, 2 * depth * Math.tan(MathUtils.degToRad(this.#camera.fov / 2)))
-  }
-
-  #fitCamera(): void {
-    const halfFov = MathUtils.degToRad(this.#camera.fov / 2)
-    const distance = Math.min(STAR_RADIUS * 0.75, (this.#layout.radius * 0.85 + 20) / Math.sin(halfFov))
-    this.#controls.target.set(0, 0, 0)
-    this.#camera.position.set(0, distance * 0.25, distance)
-    this.#camera.lookAt(0, 0, 0)
-    this.#controls.update()
   }
 
   #colourProbe(): CanvasRenderingContext2D | null {
@@ -380,7 +574,11 @@ class NebulaView implements NebulaHandle {
     return edge === undefined ? {} : { edge }
   }
 
-  /** Places the most important labels that fit without overlap, always including the hovered and revealed ones. */
+  /**
+   * Places the labels that fit without overlap, most important first: the hovered star and edge, the selected star
+   * and its neighbours (and its contested edges), every hub, and, once zoomed in past the framing, the other stars
+   * by degree.
+   */
   #placeLabels(): void {
     const width = this.#overlay.clientWidth
     const height = this.#overlay.clientHeight
@@ -391,8 +589,8 @@ class NebulaView implements NebulaHandle {
       const at = this.#scene.positionOf(node.id)
       if (at === undefined) return
       const point = new Vector3(at.x, at.y, at.z)
-      const lift = 4 + nodeRadiusPx(point, this.#camera.position, node, perPixel)
-      const text = node.id === this.#hovered?.id ? `${node.label} · ${node.factCount} fact${node.factCount === 1 ? '' : 's'}` : node.label
+      const lift = 3 + nodeRadiusPx(point, this.#camera.position, node, perPixel)
+      const text = node.id === this.#hovered?.id ? `${node.label} · ${plural(node.factCount, 'fact')}` : node.label
       wanted.push({ key: `n:${node.id}`, text, at: point, lift, strong, warn: false, dim: this.#scene.nodeState(node.id) === 'dimmed' })
     }
     const edgeLabel = (edge: GraphEdge, text: string): void => {
@@ -411,9 +609,14 @@ class NebulaView implements NebulaHandle {
         if (state === 'focus' && edge.contested && edge.id !== this.#hoveredEdge?.id) edgeLabel(edge, 'contested')
       })
     }
-    const budget = Math.max(6, Math.min(40, Math.round((width * height) / 30000)))
-    for (const node of this.#ranked.slice(0, budget)) nodeLabel(node, false)
-
+    for (const node of this.#ranked) if (node.hub) nodeLabel(node, true)
+    // Contested relations are named wherever there is room, so they are seen without hovering.
+    this.#scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edge.label} · contested`) })
+    const zoomedIn = this.#camera.position.distanceTo(this.#controls.target) < this.#framed.distance * 0.7
+    if (zoomedIn) {
+      const budget = Math.max(12, Math.min(80, Math.round((width * height) / 12000)))
+      for (const node of this.#ranked.slice(0, budget)) nodeLabel(node, false)
+    }
     this.#labels.place(wanted, this.#camera, width, height)
   }
 }
@@ -422,9 +625,14 @@ function nodeRadiusPx(at: Vector3, eye: Vector3, node: GraphNode, perPixel: numb
   return nodeRadius(node) / Math.max(1e-6, perPixel * at.distanceTo(eye))
 }
 
+/** "1 contested relation", "8 contested relations". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
 function describeEdge(edge: GraphEdge): string {
   const status = edge.contested ? 'contested, not confirmed' : edge.scheduled ? 'scheduled' : 'current'
-  return `${edge.label} · ${status} · ${edge.factIds.length} fact${edge.factIds.length === 1 ? '' : 's'}`
+  return `${edge.label} · ${status} · ${plural(edge.factIds.length, 'fact')}`
 }
 
 /**

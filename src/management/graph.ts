@@ -1,24 +1,32 @@
 /** The graph verb: the nebula or the one-hop tree, projected from the current rows at request time, never stored. */
 import { projectGraph } from '../graph.ts'
+import { entityNamer } from '../graph-entity-names.ts'
 import { ok, refuse, verb } from './verb.ts'
 import { graphBody } from './wire.schema.ts'
-import type { GraphPayload, GraphScope } from '../graph-types.ts'
+import { GRAPH_LIMITS, type GraphPayload, type GraphScope } from '../graph-types.ts'
 import type { GraphEntityRow, GraphStore } from '../store/graph-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 import { searchTerms } from '../text/tokenize.ts'
 
 /**
- * The last nebula per open store and scope. Every committed write bumps the generation, so a projection made at the
- * current generation is the current projection: reopening the tab on an unchanged store costs nothing, and any
- * change is re-read.
+ * Per open store: the last nebula per scope, and the namer over every entity key. Every committed write bumps the
+ * generation, so a projection made at the current generation is the current projection: reopening the tab on an
+ * unchanged store costs nothing, and any change is re-read. Entities are only ever added, so the namer holds while
+ * the newest entity id does.
  */
-const nebulaMemo = new WeakMap<StoreSet, Map<GraphScope, GraphPayload>>()
+interface NebulaMemo {
+  readonly payloads: Map<GraphScope, GraphPayload>
+  namer: { readonly lastEntity: number; readonly names: (value: string, own: string) => string | undefined } | undefined
+}
+
+const nebulaMemo = new WeakMap<StoreSet, NebulaMemo>()
 
 /**
- * graph: `{view?: 'nebula' | 'tree', scope?: 'current' | 'all', center?}`. The nebula projects every current row;
- * the tree projects the rows of the centre and the rows whose value names it, and refuses an unknown centre with
- * not_found (a known centre without relations answers itself alone).
+ * graph: `{view?: 'nebula' | 'tree', scope?: 'current' | 'all', center?}`. The store chooses the nebula's entities
+ * (by their current facts, within the budget) and reads only the rows behind them; the tree projects the rows of
+ * the centre and the rows whose value names it, and refuses an unknown centre with not_found (a known centre
+ * without relations answers itself alone).
  */
 export const graphVerb = verb({
   schema: graphBody,
@@ -28,14 +36,14 @@ export const graphVerb = verb({
     // Read before the rows: a write landing in between makes the page's next fenced edit stale, never wrongly current.
     const generation = context.stores.db.generation()
     if (body.view !== 'tree' || body.center === undefined) {
-      const memo = nebulaMemo.get(context.stores) ?? new Map<GraphScope, GraphPayload>()
+      const memo = nebulaMemo.get(context.stores) ?? { payloads: new Map<GraphScope, GraphPayload>(), namer: undefined }
       nebulaMemo.set(context.stores, memo)
-      const cached = memo.get(scope)
+      const cached = memo.payloads.get(scope)
       if (cached?.generation === generation) return ok({ ...cached })
-      const entities = graph.entities()
-      const rows = graph.currentRows(scope, new Map(entities.map((entity) => [entity.id, entity.key])))
-      const payload = projectGraph(rows, displayNames(entities), { view: 'nebula', scope, generation })
-      memo.set(scope, payload)
+      const lastEntity = graph.lastEntityId()
+      if (memo.namer?.lastEntity !== lastEntity) memo.namer = { lastEntity, names: entityNamer(graph.entityKeys()) }
+      const payload = projectNebula(graph, scope, generation, memo.namer.names)
+      memo.payloads.set(scope, payload)
       return ok({ ...payload })
     }
     const center = findEntity(graph, body.center)
@@ -47,6 +55,18 @@ export const graphVerb = verb({
     return ok({ ...projectGraph([...outgoing, ...incoming], displayNames(entities), { view: 'tree', scope, center: center.key, generation }) })
   },
 })
+
+/**
+ * The nebula from the store's reads: the admitted entities' rows, with the known entities their values name (live
+ * ones only), so a value naming an entity left out is not drawn as a plain value.
+ */
+function projectNebula(graph: GraphStore, scope: GraphScope, generation: number, names: (value: string, own: string) => string | undefined): GraphPayload {
+  const limits = GRAPH_LIMITS.nebula
+  const read = graph.nebula(scope, Math.min(limits.entities, limits.nodes), limits.edges, names)
+  return projectGraph(read.rows, displayNames([...read.entities, ...read.named]), {
+    view: 'nebula', scope, generation, admissible: new Set(read.entities.map((entity) => entity.key)), totals: read.totals,
+  })
+}
 
 /** The entity a centre names: an exact entity key first, else the canonical key of a subject as written. */
 function findEntity(graph: GraphStore, center: string): GraphEntityRow | undefined {

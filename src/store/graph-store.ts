@@ -1,7 +1,9 @@
 /**
- * GraphStore: the reads behind the graph projection — current fact rows (active and scheduled, plus the contested
- * ones for the `all` scope) with only the columns the projection needs, the known entities, and for the one-hop
- * tree the rows of one entity and the rows whose value may name it. Credentials are never read. Nothing is stored.
+ * GraphStore: the reads behind the graph projection — for the nebula, the entities the budget admits (chosen here,
+ * by their current facts) and only the rows behind them; the known entity keys; and for the one-hop tree the rows
+ * of one entity and the rows whose value may name it. Current rows are active and scheduled, plus the contested
+ * ones for the `all` scope, with only the columns the projection needs. Credentials are never read. Nothing is
+ * stored.
  */
 import type { GraphFactRow } from '../graph.ts'
 import { EVIDENCE_ORDER, type FactStatus } from '../types.ts'
@@ -20,6 +22,21 @@ export interface GraphEntityRow {
   readonly id: number
   readonly key: string
   readonly display: string
+}
+
+/** What the nebula reads: the admitted entities, the rows behind them, and what the whole store holds in scope. */
+export interface NebulaRead {
+  /** The admitted entities, most current facts about them or naming them first, ties by key. */
+  readonly entities: GraphEntityRow[]
+  /** Entities the admitted rows name that were not admitted (so a value naming one is not a plain value). */
+  readonly named: GraphEntityRow[]
+  /** Their current rows in scope, by id: at most `perEntity` of each entity, its strongest first. */
+  readonly rows: GraphRow[]
+  /**
+   * In the whole store: entities with a row (of any status), and current rows in scope, credentials included (they
+   * are never drawn). In the `current` scope an active row of a contested slot is not counted (only `all` draws it).
+   */
+  readonly totals: { readonly entities: number; readonly facts: number }
 }
 
 /** Current statuses per scope; `conflict` rows are contested by definition. */
@@ -54,14 +71,6 @@ export class GraphStore {
   }
 
   /**
-   * Every known entity.
-   * @returns entities that still have a fact that was not forgotten.
-   */
-  entities(): GraphEntityRow[] {
-    return this.db.all(`SELECT e.id, e.entity_key, e.display FROM entities e WHERE ${LIVE_ENTITY}`).map(toEntity)
-  }
-
-  /**
    * The known entities among the given keys.
    * @param keys - canonical entity keys.
    * @returns those that exist and still have a fact that was not forgotten.
@@ -74,28 +83,150 @@ export class GraphStore {
   }
 
   /**
-   * Every current row of the store, walked per status on facts_by_status_id (so the status is known, not read).
-   * @param scope - current (active, scheduled) or all (also conflict rows).
-   * @param entityKeys - entity id → key, from {@link entities}; rows of other entities are skipped.
-   * @returns the rows, by status then id.
+   * Every known entity key, without the liveness check (a scan of the entities table only): what a value may
+   * name. A key the projection uses as a node is checked with {@link entitiesByKeys}.
+   * @returns entity keys.
    */
-  currentRows(scope: GraphReadScope, entityKeys: ReadonlyMap<number, string>): GraphRow[] {
-    // One walk of the open groups instead of a probe per row: contested rows are few, current rows many.
-    const contested = new Set(this.db.all(
+  entityKeys(): Set<string> {
+    return new Set(this.db.all('SELECT entity_key FROM entities').map((row) => String(row['entity_key'])))
+  }
+
+  /**
+   * The newest entity's id: entities are only ever added (a subject's row stays when its facts go), so the key set
+   * of {@link entityKeys} is the same while this is.
+   * @returns the largest entity id, 0 without entities.
+   */
+  lastEntityId(): number {
+    return Number(this.db.get('SELECT MAX(id) AS id FROM entities')?.['id'] ?? 0)
+  }
+
+  /**
+   * The nebula's reads. Entities are ranked by their degree before equal edges merge: their current rows in scope
+   * plus the rows naming them. The first `entities` by their own rows are read (on facts_by_entity, at most
+   * `perEntity` rows each, in the projection's edge order: best evidence, latest observation, oldest fact; the
+   * budget never draws more edges than that from one entity); the entities those rows name join the ranking with
+   * the rows naming them (a lead that forty subjects report to outranks each of them), and the first `entities` of
+   * that ranking, ties by key, are admitted, with their rows only. Rows naming an entity from outside what was read
+   * are not counted: the ranking reads the admitted neighbourhood, not the whole store.
+   * @param scope - current or all.
+   * @param entities - how many entities to admit.
+   * @param perEntity - how many rows to read at most per entity.
+   * @param names - which known entity a value names, if any (value, own key → key).
+   * @returns the admitted entities, those their rows name, their rows and the store's totals.
+   */
+  nebula(scope: GraphReadScope, entities: number, perEntity: number, names: (value: string, own: string) => string | undefined): NebulaRead {
+    const statuses = STATUSES[scope]
+    const ranked = this.rankEntities(statuses, entities)
+    const contested = this.contestedIds()
+    // The `current` scope does not draw the active rows of contested slots, so it does not count them.
+    const hidden = scope === 'current' ? contested.size : 0
+    const facts = Number(this.db.get(
+      `SELECT SUM(n) AS n FROM fact_counts WHERE status IN (${placeholders(statuses.length)})`, ...statuses)?.['n'] ?? 0)
+    const totals = { entities: ranked.known, facts: Math.max(0, facts - hidden) }
+    const read = (admitted: readonly Row[]): GraphRow[] => this.rowsOfEntities(admitted, statuses, perEntity, contested)
+    const firstRows = read(ranked.rows)
+    // The facts naming an entity count too: the entities those rows name join the ranking with them.
+    const incoming = new Map<string, number>()
+    const namedBy = new Map<number, string>()
+    for (const row of firstRows) {
+      const key = names(row.value, row.entityKey)
+      if (key === undefined) continue
+      incoming.set(key, (incoming.get(key) ?? 0) + 1)
+      namedBy.set(row.id, key)
+    }
+    const ownKeys = new Set(ranked.rows.map((row) => String(row['entity_key'])))
+    const joining = this.countsByKeys([...incoming.keys()].filter((key) => !ownKeys.has(key)), statuses)
+    const score = (row: Row): number => Number(row['n']) + (incoming.get(String(row['entity_key'])) ?? 0)
+    const chosen = [...ranked.rows, ...joining]
+      .sort((x, y) => score(y) - score(x) || compare(String(x['entity_key']), String(y['entity_key'])))
+      .slice(0, Math.max(0, entities))
+    const chosenKeys = new Set(chosen.map((row) => String(row['entity_key'])))
+    const joined = read(chosen.filter((row) => !ownKeys.has(String(row['entity_key']))))
+    for (const row of joined) {
+      const key = names(row.value, row.entityKey)
+      if (key !== undefined) namedBy.set(row.id, key)
+    }
+    const rows = [...firstRows.filter((row) => chosenKeys.has(row.entityKey)), ...joined].sort((x, y) => x.id - y.id)
+    // Entities the drawn rows name but the budget left out: known, so such a value is not drawn as a plain value.
+    const named = new Set<string>()
+    for (const row of rows) {
+      const key = namedBy.get(row.id)
+      if (key !== undefined && !chosenKeys.has(key)) named.add(key)
+    }
+    return { entities: chosen.map(toEntity), named: this.entitiesByKeys([...named]), rows, totals }
+  }
+
+  /**
+   * The current rows of the given entities (rows with id, entity_key and their current count n), on facts_by_entity:
+   * an entity with no more than `perEntity` of them read whole, one with more its `perEntity` strongest.
+   */
+  private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number, contested: ReadonlySet<number>): GraphRow[] {
+    const keys = new Map(entities.map((row) => [Number(row['id']), String(row['entity_key'])]))
+    const toRows = (found: Row[]): GraphRow[] => found.map((row) => {
+      const status = row['status'] as FactStatus
+      return toRow(row, keys.get(Number(row['entity_id'])) ?? '', status, status === 'conflict' || (status === 'active' && contested.has(Number(row['id']))))
+    })
+    const select = `SELECT ${ROW_COLUMNS}, f.status, f.entity_id FROM facts f INDEXED BY facts_by_entity`
+    const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
+    const whole = entities.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
+    const rows = chunks(whole, 500).flatMap((chunk) => toRows(this.db.all(
+      `${select} WHERE f.entity_id IN (${placeholders(chunk.length)}) AND ${filter}`, ...chunk, ...statuses)))
+    for (const row of entities) {
+      if (Number(row['n']) <= perEntity) continue
+      rows.push(...toRows(this.db.all(`${select} WHERE f.entity_id = ? AND ${filter}
+        ORDER BY f.evidence_rank, f.observed_at DESC, f.id LIMIT ?`, Number(row['id']), ...statuses, perEntity)))
+    }
+    return rows
+  }
+
+  /** Live entities among the keys with their current row count n (id, entity_key, display, n). */
+  private countsByKeys(keys: readonly string[], statuses: readonly FactStatus[]): Row[] {
+    return chunks([...new Set(keys)], 400).flatMap((chunk) => this.db.all(
+      `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity
+            WHERE f.entity_id = e.id AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}) AS n
+        FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`, ...statuses, ...chunk))
+  }
+
+  /**
+   * The `limit` entities with the most current rows (statuses given, credentials aside), ties by key. A count of
+   * all rows, on facts_by_entity alone (no table read), bounds the count of current rows from above; entities are
+   * counted exactly in batches, most rows first, until the next one's bound cannot reach the last admitted count.
+   * At 100k facts this reads the table for about a thousand entities instead of every current row.
+   * @returns the admitted rows (id, entity_key, display, n), and how many entities have a row of any status.
+   */
+  private rankEntities(statuses: readonly FactStatus[], limit: number): { rows: Row[]; known: number } {
+    const bounds = this.db.all(
+      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity GROUP BY f.entity_id ORDER BY n DESC')
+    const exact: Row[] = []
+    const byRank = (x: Row, y: Row): number => Number(y['n']) - Number(x['n']) || compare(String(x['entity_key']), String(y['entity_key']))
+    for (let at = 0; at < bounds.length && limit > 0;) {
+      const last = exact.length >= limit ? exact[limit - 1] : undefined
+      if (last !== undefined && Number(bounds[at]?.['n']) < Number(last['n'])) break
+      // The first batch is the admitted count; later ones, a quarter of it.
+      const size = Math.min(500, at === 0 ? limit : Math.max(50, limit >> 2))
+      const batch = bounds.slice(at, at + size).map((row) => Number(row['entity_id']))
+      at += batch.length
+      exact.push(...this.db.all(
+        `SELECT e.id, e.entity_key, e.display, c.n FROM (
+            SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity
+              WHERE f.entity_id IN (${placeholders(batch.length)}) AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}
+              GROUP BY f.entity_id) c
+          JOIN entities e ON e.id = c.entity_id`, ...batch, ...statuses))
+      exact.sort(byRank)
+      exact.length = Math.min(exact.length, limit)
+    }
+    return { rows: exact, known: bounds.length }
+  }
+
+  /**
+   * Ids of the active rows of slots with an open conflict group, credentials too (they are out of the `current`
+   * scope as well): one walk of the open groups on two indexes, without reading the table.
+   */
+  private contestedIds(): Set<number> {
+    return new Set(this.db.all(
       `SELECT f.id FROM conflict_groups g INDEXED BY conflict_groups_by_slot JOIN facts f INDEXED BY facts_by_slot
           ON f.slot_key = g.slot_key AND f.status = 'active'
         WHERE g.status = 'open'`).map((row) => Number(row['id'])))
-    const rows: GraphRow[] = []
-    for (const status of STATUSES[scope]) {
-      for (const row of this.db.all(
-        `SELECT ${ROW_COLUMNS}, f.entity_id FROM facts f INDEXED BY facts_by_status_id
-          WHERE f.status = ? AND ${NO_CREDENTIALS} ORDER BY f.id`, status)) {
-        const id = Number(row['id'])
-        const key = entityKeys.get(Number(row['entity_id']))
-        if (key !== undefined) rows.push(toRow(row, key, status, status === 'conflict' || (status === 'active' && contested.has(id))))
-      }
-    }
-    return rows
   }
 
   /**
@@ -130,6 +261,11 @@ export class GraphStore {
         `"${terms.join(' ').replaceAll('"', '""')}"`, ...statuses)
     return rows.map((row) => toRow(row, String(row['entity_key']), row['status'] as FactStatus, Number(row['contested']) === 1))
   }
+}
+
+/** Code-unit order, the same in every locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 function toEntity(row: Row): GraphEntityRow {

@@ -46,6 +46,8 @@ export async function runHeadless(home: DshHome, modelUrl: string, prompt: strin
 /** A running web host. */
 export interface WebHost {
   readonly url: string
+  /** The host process's id (to read its memory). */
+  readonly pid: number
   readonly output: () => string
   stop(): Promise<void>
 }
@@ -86,6 +88,7 @@ export async function startWebHost(home: DshHome, modelUrl: string, extra: Recor
   })
   return {
     url,
+    pid: child.pid ?? 0,
     output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return

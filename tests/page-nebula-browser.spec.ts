@@ -1,0 +1,263 @@
+/**
+ * The nebula as a person sees it, in Debian's Chromium against a real DSH rc.8 web host: a library of about 150
+ * facts around three hubs, imported through the page's own API. The counts the graph tab shows equal what it lists
+ * and draws. Screenshots land in test-artifacts/ for a person to look at.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import type { WebHost } from './helpers/dsh-host.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import type { GraphPayload } from '../src/graph-types.ts'
+
+let env: PageHost | undefined
+let host: WebHost
+let browser: Browser
+let api: FactMemoryApi
+
+/** One import line. */
+interface Line {
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly evidence?: string
+}
+
+/**
+ * About 150 facts: three hubs (a service, a team and a platform) with a dozen facts each and ten subjects each
+ * pointing at them with two facts of their own, and Bob Martinez, who has three facts and is named by two more.
+ */
+function library(): Line[] {
+  const lines: Line[] = []
+  const hubs = [
+    { name: 'billing-api', link: 'depends on', kind: 'svc' },
+    { name: 'team payments', link: 'owned by', kind: 'job' },
+    { name: 'data platform', link: 'runs on', kind: 'etl' },
+  ]
+  const properties = ['port', 'host', 'region', 'runtime', 'version', 'repository', 'dashboard', 'alert channel', 'on-call', 'backup', 'log level', 'timeout']
+  hubs.forEach((hub, h) => {
+    properties.forEach((property, p) => lines.push({ subject: hub.name, property, value: `${hub.kind}-${property.replace(' ', '-')}-${h}${p}` }))
+    for (let s = 0; s < 10; s += 1) {
+      const satellite = `${hub.kind}-${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'][s]}`
+      lines.push({ subject: satellite, property: hub.link, value: hub.name })
+      lines.push({ subject: satellite, property: 'port', value: String(7000 + h * 100 + s) })
+      lines.push({ subject: satellite, property: 'language', value: ['Go', 'Rust', 'TypeScript', 'Python'][(s + h) % 4] ?? 'Go' })
+    }
+  })
+  lines.push({ subject: 'Bob Martinez', property: 'role', value: 'staff engineer' })
+  lines.push({ subject: 'Bob Martinez', property: 'location', value: 'Lisbon' })
+  lines.push({ subject: 'Bob Martinez', property: 'start date', value: '2021-04-01' })
+  lines.push({ subject: 'svc-alpha', property: 'owner', value: 'Bob Martinez' })
+  lines.push({ subject: 'etl-bravo', property: 'owner', value: 'Bob Martinez' })
+  for (let i = 0; i < 15; i += 1) lines.push({ subject: `misc-${i}`, property: 'note', value: `loose end ${i}` })
+  // What the user said, then a weaker source saying otherwise: a contested relation.
+  lines.push({ subject: 'data platform', property: 'owner', value: 'Ana', evidence: 'explicit_user' })
+  lines.push({ subject: 'data platform', property: 'owner', value: 'Bea', evidence: 'observed' })
+  return lines
+}
+
+before(async () => {
+  env = await startPageHost();
+  ({ host, browser, api } = env)
+  const content = `${library().map((line) => JSON.stringify(line)).join('\n')}\n`
+  const preview = await api.ok('import', { mode: 'preview', content })
+  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+})
+
+after(async () => { await env?.stop() })
+
+/** Open the host, then the page (it opens on the nebula). */
+async function openGraph(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  const opened = await openHost(browser, host.url, viewport, colorScheme)
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
+  return opened
+}
+
+async function nebula(): Promise<GraphPayload> {
+  return (await api.ok('graph', {})) as unknown as GraphPayload
+}
+
+/** The listed facts of the selection panel, once its title reads `title`. */
+async function selectionOf(page: Page, title: RegExp): Promise<{ title: string; facts: number }> {
+  const panel = page.locator('fm-graph [data-fm="graph-selection"]')
+  await panel.locator('[data-fm="selection-title"]').filter({ hasText: title }).waitFor()
+  return { title: await panel.locator('[data-fm="selection-title"]').innerText(), facts: await panel.locator('li').count() }
+}
+
+/** The canvas and the drawn graph's screen box, once the layout has settled (the box holds still for a while). */
+async function settledFrame(page: Page): Promise<{ canvas: { width: number; height: number }; box: number[]; coverage: number }> {
+  const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
+  let last = ''
+  let still = 0
+  await until(async () => {
+    const frame = await canvas.getAttribute('data-frame') ?? ''
+    still = frame !== '' && frame === last ? still + 1 : 0
+    last = frame
+    if (still < 4) await page.waitForTimeout(250)
+    return still >= 4
+  }, 'the nebula settles', 30_000)
+  const size = await canvas.evaluate((element) => ({ width: element.clientWidth, height: element.clientHeight }))
+  const box = last.split(',').map(Number)
+  const [left = 0, top = 0, right = 0, bottom = 0] = box
+  const clipped = (Math.min(size.width, right) - Math.max(0, left)) * (Math.min(size.height, bottom) - Math.max(0, top))
+  return { canvas: size, box, coverage: clipped / (size.width * size.height) }
+}
+
+/** The labels drawn now: text, box, and the star each names. */
+async function drawnLabels(page: Page): Promise<{ key: string; text: string; box: { x: number; y: number; width: number; height: number }; anchor: [number, number] }[]> {
+  return page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) => elements
+    .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
+    .map((element) => {
+      const rect = element.getBoundingClientRect()
+      const [x = 0, y = 0] = (element.getAttribute('data-anchor') ?? '').split(',').map(Number)
+      return { key: element.getAttribute('data-label') ?? '', text: element.textContent ?? '', box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, anchor: [x, y] as [number, number] }
+    }))
+}
+
+function overlapping(labels: Awaited<ReturnType<typeof drawnLabels>>): string[] {
+  const clashes: string[] = []
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      if (a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width && a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height) {
+        clashes.push(`${a.text} / ${b.text}`)
+      }
+    }
+  }
+  return clashes
+}
+
+describe('the nebula in a real browser', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`frames the graph on open and after a resize, colours each hub's cluster, and labels hubs without overlap (${scheme})`, async () => {
+      const payload = await nebula()
+      const hubs = payload.nodes.filter((node) => node.hub).map((node) => node.label)
+      assert.ok(['billing-api', 'team payments', 'data platform'].every((hub) => hubs.includes(hub)), `hubs: ${hubs.join(', ')}`)
+      const opened = await openGraph({ width: 1440, height: 900 }, scheme)
+      const { page } = opened
+      const open = await settledFrame(page)
+      await screenshot(page, `nebula-open-${scheme}`)
+      assert.ok(open.coverage >= 0.5, `on open the graph covers ${open.coverage.toFixed(2)} of the canvas (${open.box.join(',')} in ${open.canvas.width}×${open.canvas.height})`)
+      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
+      const labels = await drawnLabels(page)
+      assert.deepEqual(overlapping(labels), [])
+      for (const hub of ['billing-api', 'team payments', 'data platform']) assert.ok(labels.some((label) => label.text === hub), `${hub} is labelled`)
+
+      // Zoomed out and turned, then the fit control frames it again.
+      const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
+      await canvas.hover()
+      for (let i = 0; i < 6; i += 1) await page.mouse.wheel(0, 400)
+      const away = await settledFrame(page)
+      assert.ok(away.coverage < open.coverage, `zoomed out: ${away.coverage.toFixed(2)}`)
+      await page.locator('fm-graph [data-fm="graph-fit"]').click()
+      const fitted = await settledFrame(page)
+      assert.ok(fitted.coverage >= 0.5, `after fit: ${fitted.coverage.toFixed(2)}`)
+
+      await page.setViewportSize({ width: 1000, height: 760 })
+      const resized = await settledFrame(page)
+      assert.ok(resized.coverage >= 0.5, `after a resize the graph covers ${resized.coverage.toFixed(2)}`)
+      assert.deepEqual(overlapping(await drawnLabels(page)), [])
+      await screenshot(page, `nebula-resized-${scheme}`)
+
+      // A hub's star lists the facts it counts.
+      const billing = (await drawnLabels(page)).find((label) => label.text === 'billing-api')
+      assert.ok(billing !== undefined)
+      const box = await canvas.boundingBox()
+      await page.mouse.click((box?.x ?? 0) + billing.anchor[0], (box?.y ?? 0) + billing.anchor[1])
+      const star = payload.nodes.find((node) => node.label === 'billing-api')
+      const listed = await selectionOf(page, /^billing-api · \d+ facts$/u)
+      assert.equal(listed.title, `billing-api · ${star?.factCount} facts`)
+      assert.equal(listed.facts, star?.factCount)
+      // Its neighbours are labelled too, still without overlap.
+      assert.deepEqual(overlapping(await drawnLabels(page)), [])
+      await screenshot(page, `nebula-selected-${scheme}`)
+      await closeClean(opened)
+    })
+  }
+
+  it('says what it draws: the toolbar counts nodes and edges, and a panel counts the facts it lists', async () => {
+    const payload = await nebula()
+    assert.ok(payload.nodes.length >= 100 && payload.edges.length >= 120, `${payload.nodes.length} nodes, ${payload.edges.length} edges`)
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph [data-fm="graph-counts"]')
+      .filter({ hasText: new RegExp(`^${payload.nodes.length} nodes · ${payload.edges.length} edges$`, 'u') }).waitFor()
+
+    // Bob Martinez: three facts of his own and two naming him, all five listed.
+    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+    const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
+    await tree.waitFor()
+    const bob = payload.nodes.find((node) => node.label === 'Bob Martinez')
+    assert.equal(bob?.factCount, 5)
+    await openTreeOn(page, 'Bob Martinez')
+    assert.deepEqual(await selectionOf(page, /^Bob Martinez · 5 facts$/u), { title: 'Bob Martinez · 5 facts', facts: 5 })
+    await screenshot(page, 'nebula-count-bob-tree')
+
+    // One fact: a loose end's value.
+    await openTreeOn(page, 'misc-3')
+    await tree.locator('g.node', { hasText: 'loose end 3' }).locator('circle').click()
+    assert.deepEqual(await selectionOf(page, /^loose end 3 · 1 fact$/u), { title: 'loose end 3 · 1 fact', facts: 1 })
+    await closeClean(opened)
+  })
+
+  it('draws contested relations dashed and names them at the default zoom, under All, with contested', async () => {
+    const all = (await api.ok('graph', { scope: 'all' })) as unknown as GraphPayload
+    const contested = all.edges.filter((edge) => edge.contested)
+    assert.ok(contested.length >= 1, 'the library holds a contested relation')
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph').getByRole('button', { name: 'All, with contested' }).click()
+    await page.locator('fm-graph [data-fm="nebula"]').getByText(new RegExp(`dashed: ${contested.length} contested relations?, not confirmed`, 'u')).waitFor()
+    await settledFrame(page)
+    const labels = await drawnLabels(page)
+    assert.ok(labels.some((label) => /^owner · contested$/u.test(label.text)), `labels: ${labels.map((label) => label.text).join(', ')}`)
+    assert.deepEqual(overlapping(labels), [])
+    await screenshot(page, 'nebula-contested')
+    await closeClean(opened)
+  })
+
+  it('at the 600-node budget: frames the graph, colours its hubs, and labels without overlap', async () => {
+    // 320 subjects in 8 groups, each naming its group's lead, with two values each: past the 300-entity cap.
+    const lines: Line[] = []
+    for (let i = 0; i < 320; i += 1) {
+      const subject = `node-${String(i).padStart(3, '0')}`
+      lines.push({ subject, property: 'reports to', value: `lead-${i % 8}` })
+      lines.push({ subject, property: 'port', value: String(9000 + i) })
+      lines.push({ subject, property: 'zone', value: `zone ${i % 40}` })
+    }
+    for (let g = 0; g < 8; g += 1) lines.push({ subject: `lead-${g}`, property: 'title', value: `group ${g} lead` })
+    const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
+    const preview = await api.ok('import', { mode: 'preview', content })
+    await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('big') })
+    const payload = await nebula()
+    assert.equal(payload.nodes.length, 600)
+    assert.equal(payload.nodes.filter((node) => node.kind === 'entity').length, 300)
+    assert.ok(payload.omitted.entities > 0 && payload.omitted.facts > 0)
+    for (const scheme of ['light', 'dark'] as const) {
+      const opened = await openGraph({ width: 1440, height: 900 }, scheme)
+      const { page } = opened
+      await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /^600 nodes · \d+ edges · [\d,]+ more subjects and [\d,]+ more facts not drawn$/u }).waitFor()
+      const frame = await settledFrame(page)
+      await screenshot(page, `nebula-budget-${scheme}`)
+      assert.ok(frame.coverage >= 0.5, `the budget graph covers ${frame.coverage.toFixed(2)}`)
+      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
+      const labels = await drawnLabels(page)
+      assert.deepEqual(overlapping(labels), [])
+      assert.ok(labels.length >= 3, `${labels.length} labels`)
+      await closeClean(opened)
+    }
+  })
+})
+
+/** Centre the tree on a subject with the tree's centre field, then click the centre. */
+async function openTreeOn(page: Page, subject: string): Promise<void> {
+  await page.locator('fm-graph [data-fm="tree-center"]').fill(subject)
+  await page.locator('fm-graph [data-fm="tree-center"]').press('Enter')
+  const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
+  await tree.locator('g.node.center', { hasText: subject }).waitFor()
+  await tree.locator('g.node.center circle').click()
+}
