@@ -166,6 +166,34 @@ export function splitSubjects(facts: readonly AuditFact[]): SplitSubject[] {
   return [...found.values()].sort((x, y) => (x.fragment < y.fragment ? -1 : 1))
 }
 
+/**
+ * The entity keys {@link splitSubjects} could pair, found without comparing every pair: keys that are one another's
+ * spelling once spaces are taken out, and keys one of whose leading-word prefixes is another key. The caller then
+ * needs to read the facts of these entities only.
+ * @param keys - entity keys.
+ * @returns the keys that take part in at least one candidate pair.
+ */
+export function splitCandidates(keys: readonly string[]): Set<string> {
+  const all = new Set(keys)
+  const bySpelling = new Map<string, string[]>()
+  for (const key of all) {
+    const joined = key.replaceAll(' ', '')
+    bySpelling.set(joined, [...(bySpelling.get(joined) ?? []), key])
+  }
+  const found = new Set<string>()
+  for (const group of bySpelling.values()) if (group.length > 1) for (const key of group) found.add(key)
+  for (const key of all) {
+    for (let at = key.indexOf(' '); at > 0; at = key.indexOf(' ', at + 1)) {
+      const prefix = key.slice(0, at)
+      if (all.has(prefix)) {
+        found.add(prefix)
+        found.add(key)
+      }
+    }
+  }
+  return found
+}
+
 /** Whether `long` starts with all of `short`'s words and has more. */
 function leadsWith(long: string, short: string): boolean {
   return long.length > short.length && long.startsWith(`${short} `)
