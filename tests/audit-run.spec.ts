@@ -175,11 +175,13 @@ for (const driver of DRIVERS) {
       runtime.stop()
       h.dispose()
     })
+    let warnings: string[] = []
     const start = (overrides: Partial<Config> = {}): void => {
+      warnings = []
       runtime = new MemoryRuntime({
         clock,
         home: () => ({ dshHome: h.root, userHome: h.root }),
-        logger: { info: () => undefined, warn: () => undefined },
+        logger: { info: () => undefined, warn: (format, ...args) => { warnings.push([format, ...args].map(String).join(' ')) } },
         registerTools: () => () => undefined,
         store: { driver },
       })
@@ -230,6 +232,15 @@ for (const driver of DRIVERS) {
       assert.equal(runs(), 0)
       assert.equal(runtime.audit.runNow().ran, true)
       assert.equal(runs(), 1)
+    })
+
+    it('reports a run that cannot log itself as a warning instead of throwing into the timer, and keeps looking', () => {
+      start({ auditIntervalMs: HOUR })
+      h.db().run('DROP TABLE audit_runs')
+      assert.doesNotThrow(() => clock.advance(2 * MINUTE))
+      assert.equal(warnings.length, 1)
+      assert.match(warnings[0] ?? '', /the health check failed/u)
+      assert.equal(clock.pendingTimers, 1, 'the minute timer still runs')
     })
 
     it('stops the timer when autoAudit is switched off in the settings', () => {

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
+import { messageOf } from '../errors.ts'
 import type { AuditRun } from '../store/audit-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { runAudit } from './audit-run.ts'
@@ -72,9 +73,14 @@ export class AuditService implements AuditView {
     return this.attempt(true)
   }
 
+  /** One look of the timer; whatever goes wrong is reported, never thrown into the host's timer. */
   private look(): void {
-    const outcome = this.attempt(false)
-    if (outcome.ran && outcome.run.error !== null) this.deps.warn(`the health check failed: ${outcome.run.error}`)
+    try {
+      const outcome = this.attempt(false)
+      if (outcome.ran && outcome.run.error !== null) this.deps.warn(`the health check failed: ${outcome.run.error}`)
+    } catch (error) {
+      this.deps.warn(`the health check failed: ${messageOf(error)}`)
+    }
   }
 
   private attempt(asked: boolean): { readonly ran: true; readonly run: AuditRun } | AuditRefusal {
