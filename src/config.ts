@@ -106,7 +106,7 @@ export interface Config {
 export const INACTIVE_KEYS: readonly (keyof Config)[] = [
   'embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel',
   'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs', 'autoConsolidate', 'consolidateIntervalMs',
-  'consolidateCosineFloor', 'consolidateMaxPairs', 'autoAudit', 'auditIntervalMs',
+  'consolidateCosineFloor', 'consolidateMaxPairs',
 ]
 
 const LATER = ' (Accepted and stored; not active in this version yet.)'
@@ -195,9 +195,10 @@ const advanced = Schema.object({
   consolidateCosineFloor: Schema.number().min(0).max(1).default(0.85)
     .description('Vector cosine at or above which a pair is worth asking the model about.' + LATER),
   consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend.' + LATER),
-  autoAudit: Schema.boolean().default(true).description('Audit the library in the background.' + LATER),
+  autoAudit: Schema.boolean().default(true)
+    .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),
   auditIntervalMs: Schema.natural().default(21_600_000)
-    .description('Health check interval in ms; 0 keeps it to the button and the route.' + LATER),
+    .description('Health check interval in ms; 0 keeps it to the button and the route.'),
 }).description('Advanced').collapse()
 
 /** The schemastery declaration the Loader validates against and the settings service serves. */

@@ -1,13 +1,15 @@
 /**
  * MemoryRuntime: the live state of one applied plugin. It resolves configuration changes (from the composition or
  * the settings service) into actions — reopen the store when the data directory moves, register or withdraw the
- * tools with the master switch, restart the maintenance timer — and undoes all of it on stop.
+ * tools with the master switch, restart the maintenance timer, start the health check's timer — and undoes all of it
+ * on stop.
  */
 import type { Clock } from './clock.ts'
 import { resolveConfig, type Config, type HomeLocator, type ResolvedConfig } from './config.ts'
 import { messageOf } from './errors.ts'
 import { FactMemory, type FactMemoryOptions } from './fact-memory.ts'
 import type { LoggerView } from './host/ports.ts'
+import { AuditService } from './review/audit-service.ts'
 
 /** What the runtime needs from its surroundings. */
 export interface RuntimeDeps {
@@ -25,6 +27,8 @@ export interface RuntimeDeps {
 export class MemoryRuntime {
   /** The store service. */
   readonly memory: FactMemory
+  /** The health check: its timer runs while the plugin is enabled; the `audit` verb asks it for a run. */
+  readonly audit: AuditService
   private readonly deps: RuntimeDeps
   private resolved: ResolvedConfig | undefined
   private withdrawTools: (() => void) | undefined
@@ -35,6 +39,15 @@ export class MemoryRuntime {
   constructor(deps: RuntimeDeps) {
     this.deps = deps
     this.memory = new FactMemory({ clock: deps.clock, ...deps.store })
+    this.audit = new AuditService({
+      clock: deps.clock,
+      config: () => this.resolved,
+      stores: () => {
+        const opened = this.memory.storeSet()
+        return 'stores' in opened ? opened.stores : undefined
+      },
+      warn: (message) => this.deps.logger.warn('%s', message),
+    })
   }
 
   /**
@@ -81,9 +94,11 @@ export class MemoryRuntime {
     }
     if (this.withdrawTools === undefined) this.withdrawTools = this.deps.registerTools()
     if (this.stopTimer === undefined || this.timerInterval !== next.advanceIntervalMs) this.startTimer(next.advanceIntervalMs)
+    if (next.autoAudit && next.auditIntervalMs > 0) this.audit.start()
+    else this.audit.stop()
   }
 
-  /** Undo everything: tools withdrawn, timer stopped, store closed. Idempotent. */
+  /** Undo everything: tools withdrawn, timers stopped, store closed. Idempotent. */
   stop(): void {
     this.withdraw()
     this.memory.close()
@@ -95,6 +110,7 @@ export class MemoryRuntime {
     this.stopTimer?.()
     this.stopTimer = undefined
     this.timerInterval = 0
+    this.audit.stop()
   }
 
   private startTimer(intervalMs: number): void {

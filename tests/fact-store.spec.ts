@@ -478,7 +478,8 @@ for (const driver of DRIVERS) {
         store: { driver },
       })
       h.memory.close()
-      runtime.reconfigure({ ...Config({} as Config), dataDir: h.dataDir, storeTimezone: 'UTC', advanceIntervalMs: HOUR_MS })
+      // auditIntervalMs 0: the health check's timer stays off, so the maintenance timer is the only one.
+      runtime.reconfigure({ ...Config({} as Config), dataDir: h.dataDir, storeTimezone: 'UTC', advanceIntervalMs: HOUR_MS, auditIntervalMs: 0 })
       return runtime
     }
 

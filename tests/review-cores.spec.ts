@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { restatesProperty, splitSubjects, type AuditFact } from '../src/review/audit-classes.ts'
+import { datedPipelines, restatesProperty, splitSubjects, type AuditFact, type PipelineFact } from '../src/review/audit-classes.ts'
 import { chooseKeeper, type KeeperCandidate } from '../src/review/keeper.ts'
 import { planSweep, sweepBudget, type SweepCandidate } from '../src/review/sweep-plan.ts'
 import { parseVerdict } from '../src/review/verdict.schema.ts'
@@ -105,6 +105,37 @@ describe('restatesProperty', () => {
       assert.equal(restatesProperty({ property, value }), expected)
     })
   }
+})
+
+describe('datedPipelines', () => {
+  const run = (id: number, property: string, entityKey = 'nightly backup', scope = 'global', observedAt = `2026-03-${String(id).padStart(2, '0')}T02:00:00.000Z`): PipelineFact =>
+    ({ id, entityKey, property, value: 'ok', scope, observedAt })
+  const TODAY = '2026-12-01'
+  const table: readonly [string, readonly PipelineFact[], readonly { survivor: number; runs: readonly number[] }[]][] = [
+    ['a date leading the property name', [run(1, '2026-02-08 result'), run(2, '2026-02-09 result'), run(3, '2026-02-10 result')],
+      [{ survivor: 3, runs: [1, 2] }]],
+    ['a date inside the property name, in two spellings', [run(1, 'backup 2026-11-20 status'), run(2, 'backup 2026/11/21 status'), run(3, 'backup 21 Nov 2026 status')],
+      [{ survivor: 3, runs: [1] }]],
+    ['Chinese property names', [run(1, '2026年2月8日 备份结果'), run(2, '2026年2月9日 备份结果'), run(3, '2026年2月9日 构建结果')],
+      [{ survivor: 2, runs: [1] }]],
+    ['the newest day survives whatever the ids', [run(5, '2026-02-10 result'), run(6, '2026-02-08 result')], [{ survivor: 5, runs: [6] }]],
+    ['one day only is not a pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-08 result', 'nightly backup', 'work')], []],
+    ['another subject is another pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-09 result', 'billing api')], []],
+    ['another scope is another pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-09 result', 'nightly backup', 'work')], []],
+    ['a property without a date, with two dates or too little text besides it is left alone',
+      [run(1, 'result'), run(2, 'from 2026-01-01 to 2026-02-01'), run(3, '2026-02-08 ok'), run(4, '2026-02-09 ok'), run(5, 'build 20260208 log'), run(6, 'build 20260209 log')], []],
+    ['a property dated past tomorrow is a plan, not a run', [run(1, '2026-11-30 result'), run(2, '2027-01-05 result')], []],
+  ]
+  for (const [name, facts, expected] of table) {
+    it(`${name}`, () => {
+      assert.deepEqual(datedPipelines(facts, TODAY).map(({ survivor, runs }) => ({ survivor, runs })), expected)
+    })
+  }
+
+  it('leaves a second run of the newest day alone and names what the runs share', () => {
+    const found = datedPipelines([run(1, '2026-02-08 result'), run(2, '2026-02-09 result'), run(3, '2026-02-09 result')], TODAY)
+    assert.deepEqual(found, [{ survivor: 3, runs: [1], template: '{date} result' }])
+  })
 })
 
 describe('splitSubjects', () => {

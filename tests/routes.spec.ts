@@ -423,6 +423,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
       ...fencedBodies(generation),
       status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
       sessions: {}, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {}, queue: {}, 'extract-run': { id: 1 },
+      audit: {},
       extract: { text: 'billing-api runs on port 7801', dryRun: true },
     }
     for (const verb of Object.keys(VERBS)) {
@@ -1020,6 +1021,24 @@ describe('proposals', () => {
 })
 
 // ---------------------------------------------------------------------------------------------------------------
+
+describe('audit', () => {
+  it('runs the health check on force without moving the generation when it queues nothing, and reads its ledger', async () => {
+    const generation = await api.generation()
+    const before = Number((await api.ok('audit', {}))['total'])
+    const forced = await api.ok('audit', { force: true })
+    assert.equal(forced['ran'], true)
+    assert.deepEqual((forced['run'] as { cards: unknown[] }).cards, [], 'the seeded library holds nothing the health check finds')
+    assert.equal(forced['message'], 'the library looks clean')
+    assert.equal(await api.generation(), generation, 'a run that queued nothing moved the generation')
+    const summary = await api.ok('audit', { summary: true, limit: 1 })
+    assert.equal(summary['total'], before + 1)
+    assert.deepEqual((summary['runs'] as { id: number }[]).map((run) => run.id), [(forced['run'] as { id: number }).id])
+    assert.equal(summary['autoAudit'], true)
+    refused(await send('audit', { force: true, summary: true }), 400, 'invalid_arguments', 'force and summary')
+    refused(await send('audit', { force: 'yes' }), 400, 'invalid_arguments', 'force as text')
+  })
+})
 
 describe('key', () => {
   const SECRET = 'emb-key-7c1f0e9a4b2d4e61a0f3'

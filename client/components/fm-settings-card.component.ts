@@ -190,7 +190,7 @@ export class FmSettingsCard extends LitElement {
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button @click=${() => { void this.run('index-vectors', { force: true }, () => 'Vectors rebuilt.') }}>Rebuild vectors</button>` : nothing}
         <button title="Arrives in a later version" @click=${() => { void this.run('consolidate', { force: true }, () => 'Sweep done.') }}>Find near-duplicates</button>
-        <button title="Arrives in a later version" @click=${() => { void this.run('audit', { force: true }, () => 'Health check done.') }}>Run the health check</button>
+        <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${String(data['message'])}.`) }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>

@@ -5,7 +5,7 @@ import { lastBackup } from './backups.ts'
 import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
 /** Background features a later version brings; status names them so the page can say so. */
-export const LATER_FEATURES = ['audit', 'consolidation', 'semanticIndex', 'calibration'] as const
+export const LATER_FEATURES = ['consolidation', 'semanticIndex', 'calibration'] as const
 
 /**
  * status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, whether capture is

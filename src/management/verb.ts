@@ -9,6 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
+import type { AuditView } from '../review/audit-service.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -60,6 +61,8 @@ export interface VerbContext {
   readonly credentials: CredentialsView | undefined
   readonly confirmations: ConfirmationBook
   readonly extraction?: ExtractionView | undefined
+  /** The health check (absent where no runtime owns one). */
+  readonly audit?: AuditView | undefined
 }
 
 /** One verb of the management API. */

@@ -1,4 +1,5 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
+import { auditVerb } from './audit.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { exportVerb } from './export.ts'
@@ -43,6 +44,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'proposal-reject': proposalRejectVerb,
   'proposal-revise': proposalReviseVerb,
   'proposal-prune': proposalPruneVerb,
+  audit: auditVerb,
   graph: graphVerb,
   extract: extractVerb,
   'extract-run': extractRunVerb,

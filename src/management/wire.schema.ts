@@ -103,6 +103,13 @@ export const wipeBody = z.strictObject({ ...fence, confirmToken: name(200).optio
 export const rebuildBody = z.strictObject({ ...fence })
 export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: text(8192).refine((v) => v.trim() !== '', 'must not be empty') })
 
+/** The health check: `force` runs it now; `summary` (or nothing) reads the ledger's latest `limit` runs. */
+export const auditBody = z.strictObject({
+  force: z.boolean().optional(),
+  summary: z.boolean().optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+}).refine((body) => !(body.force === true && body.summary === true), 'pass force or summary, not both')
+
 /** Verbs of later features accept any JSON object and answer unavailable. */
 export const laterBody = z.record(z.string(), z.unknown())
 

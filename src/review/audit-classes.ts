@@ -3,11 +3,15 @@
  * current facts and returned as the rows one aggregated proposal would list.
  * - Self-restating facts: the value says nothing its property does not ("error message: failed with an error
  *   message"). Accepting retires them.
+ * - Dated pipelines: one subject holding a run per day under properties that differ only by the date in their name
+ *   ("2026-02-08 result", "2026-02-09 result"), which the write-time fold cannot see because it compares values.
+ *   Accepting folds the older runs into the newest.
  * - Split subjects: one subject spelled as two entities that canonicalisation keeps apart ("fact memory" and
  *   "factmemory", or a fragment such as "billing" holding the same facts as "billing api"). Accepting aliases the
  *   fragment into its canonical spelling.
  */
 import { searchTerms } from '../text/tokenize.ts'
+import { foldShape } from './fold.ts'
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]+/gu
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]/u
@@ -53,6 +57,64 @@ export function restatesProperty(fact: Pick<AuditFact, 'property' | 'value'>): b
     else if (!EMPTY_WORDS.has(word)) return false
   }
   return shared > 0
+}
+
+/** What the pipeline classifier reads of a fact besides {@link AuditFact}. */
+export interface PipelineFact extends AuditFact {
+  readonly scope: string
+  /** When the fact was observed (ISO UTC): orders two runs of one day. */
+  readonly observedAt: string
+}
+
+/** One dated pipeline: the run that stays and the older runs it absorbs. */
+export interface DatedPipeline {
+  readonly survivor: number
+  /** The older runs, oldest day first. */
+  readonly runs: readonly number[]
+  /** The property name folded, its date written as `{date}` (what the runs have in common). */
+  readonly template: string
+}
+
+/**
+ * Find pipelines whose date sits in the property name. Facts of one subject and scope whose property names read as
+ * one line around one date ({@link foldShape}: the same text, one parsable date, at least four other letters or
+ * digits) and that name at least two different days are one pipeline. The run of the latest day survives (on one
+ * day, the latest observed, then the higher id); every run of an earlier day folds into it; another run of the
+ * survivor's own day is not a recurrence and is left alone. A property dated more than a day after `today` names a
+ * plan, not a run, and is left out, as the write-time fold leaves out a value dated in the future.
+ * @param facts - current facts.
+ * @param today - `YYYY-MM-DD` of the run (UTC).
+ * @returns the pipelines, by survivor id.
+ */
+export function datedPipelines(facts: readonly PipelineFact[], today: string): DatedPipeline[] {
+  const limit = dayAfter(today)
+  const groups = new Map<string, { fact: PipelineFact; order: string; day: string }[]>()
+  for (const fact of facts) {
+    const shape = foldShape(fact.property)
+    if (!shape.ok || shape.day > limit) continue
+    const key = JSON.stringify([fact.entityKey, fact.scope, shape.template])
+    const list = groups.get(key) ?? []
+    list.push({ fact, order: shape.order, day: shape.day })
+    groups.set(key, list)
+  }
+  const found: DatedPipeline[] = []
+  for (const [key, list] of groups) {
+    if (new Set(list.map((entry) => entry.day)).size < 2) continue
+    const newestFirst = [...list].sort((a, b) => compare(b.order, a.order) || compare(b.fact.observedAt, a.fact.observedAt) || b.fact.id - a.fact.id)
+    const [survivor] = newestFirst
+    if (survivor === undefined) continue
+    const runs = newestFirst.filter((entry) => entry.day !== survivor.day).reverse().map((entry) => entry.fact.id)
+    found.push({ survivor: survivor.fact.id, runs, template: String((JSON.parse(key) as unknown[])[2]).replaceAll('\u0000', '{date}') })
+  }
+  return found.sort((a, b) => a.survivor - b.survivor)
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function dayAfter(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 }
 
 /** One split subject: the fragment spelling and the canonical one it should be read as. */
@@ -102,6 +164,34 @@ export function splitSubjects(facts: readonly AuditFact[]): SplitSubject[] {
     }
   }
   return [...found.values()].sort((x, y) => (x.fragment < y.fragment ? -1 : 1))
+}
+
+/**
+ * The entity keys {@link splitSubjects} could pair, found without comparing every pair: keys that are one another's
+ * spelling once spaces are taken out, and keys one of whose leading-word prefixes is another key. The caller then
+ * needs to read the facts of these entities only.
+ * @param keys - entity keys.
+ * @returns the keys that take part in at least one candidate pair.
+ */
+export function splitCandidates(keys: readonly string[]): Set<string> {
+  const all = new Set(keys)
+  const bySpelling = new Map<string, string[]>()
+  for (const key of all) {
+    const joined = key.replaceAll(' ', '')
+    bySpelling.set(joined, [...(bySpelling.get(joined) ?? []), key])
+  }
+  const found = new Set<string>()
+  for (const group of bySpelling.values()) if (group.length > 1) for (const key of group) found.add(key)
+  for (const key of all) {
+    for (let at = key.indexOf(' '); at > 0; at = key.indexOf(' ', at + 1)) {
+      const prefix = key.slice(0, at)
+      if (all.has(prefix)) {
+        found.add(prefix)
+        found.add(key)
+      }
+    }
+  }
+  return found
 }
 
 /** Whether `long` starts with all of `short`'s words and has more. */

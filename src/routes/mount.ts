@@ -34,6 +34,7 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       confirmations,
       memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
       extraction,
+      audit: runtime.audit,
     }),
   })
   return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))

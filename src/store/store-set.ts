@@ -1,5 +1,6 @@
 /** The stores over one open database, created together when the store opens. */
 import type { Database } from './database.ts'
+import { AuditStore } from './audit-store.ts'
 import { CurationStore } from './curation-store.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
@@ -26,6 +27,8 @@ export interface StoreSet {
   readonly exchange: ExchangeStore
   readonly graph: GraphStore
   readonly extract: ExtractStore
+  /** The health check's reads and its ledger of runs. */
+  readonly audit: AuditStore
 }
 
 /**
@@ -48,5 +51,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     exchange: new ExchangeStore(db),
     graph: new GraphStore(db),
     extract: new ExtractStore(db),
+    audit: new AuditStore(db),
   }
 }

@@ -60,6 +60,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'proposal-revise': { ...FENCE, id: 'int', revision: 'int', row: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record' },
   'proposal-prune': { ...FENCE, id: 'int', revision: 'int', row: 'int' },
   'review-seen': {},
+  audit: { force: 'bool', summary: 'bool', limit: 'int' },
   key: { ref: 'string', value: 'string' },
   activity: {},
   sessions: { sessionIds: 'stringArray', limit: 'int' },

@@ -7,6 +7,7 @@ import type { DriverName } from '../../src/store/connection.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
 import type { CredentialsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import { VERBS } from '../../src/management/verbs.ts'
+import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
 import { openMemory, type MemoryHandle } from './store.ts'
 
@@ -43,6 +44,16 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {})
   }
   const confirmations = createConfirmationBook(clock)
   let ops = 0
+  // The health check as the runtime owns it, without its timer: the verb asks it for a run.
+  const audit = new AuditService({
+    clock,
+    config: () => h.config,
+    stores: () => {
+      const opened = h.memory.storeSet()
+      return 'stores' in opened ? opened.stores : undefined
+    },
+    warn: () => undefined,
+  })
   const context = (): VerbContext => {
     const opened = h.memory.storeSet()
     if (!('stores' in opened)) throw new Error('store not open')
@@ -54,6 +65,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {})
       credentials: credentialsView,
       confirmations,
       memory: { status: () => h.memory.status(), advance: () => h.memory.advance() },
+      audit,
     }
   }
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
