@@ -4,9 +4,9 @@
  * another entity) the edit log needs to undo it exactly. It also says whether a card's row still stands, and is the
  * FoldTarget where a fold records what its survivor absorbed.
  */
-import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../alias-plan.ts'
+import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../review/alias-plan.ts'
 import type { FactKeys } from '../fact-input.ts'
-import { rowTargets } from '../proposal-cards.ts'
+import { rowTargets } from '../review/proposal-cards.ts'
 import type { AliasRow, CardRows, Fact, FoldRow, MergeRow, RetireRow, ReviewKind } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
 import type { EditTrail, FactIdentity } from './edit-store.ts'

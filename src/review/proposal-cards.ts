@@ -3,8 +3,8 @@
  * against, what identifies a row's change apart from revisions, why a row cannot be proposed, how a long list splits
  * into cards of at most {@link CARD_ROW_LIMIT} rows numbered n/m, and a card's fingerprint. No database, no clock.
  */
-import { sha256 } from './text/normalize.ts'
-import type { CardBatch, CardRows, FactRef, ReviewKind } from './types.ts'
+import { sha256 } from '../text/normalize.ts'
+import type { CardBatch, CardRows, FactRef, ReviewKind } from '../types.ts'
 
 /** The most rows one aggregated card holds (seed 000, "The health check"); a longer list continues as batch n/m. */
 export const CARD_ROW_LIMIT = 50
