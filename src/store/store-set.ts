@@ -10,6 +10,7 @@ import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
+import { ReviewStore } from './review-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -26,6 +27,8 @@ export interface StoreSet {
   readonly exchange: ExchangeStore
   readonly graph: GraphStore
   readonly extract: ExtractStore
+  /** The near-duplicate review: its candidates, remembered verdicts and ledger of sweeps. */
+  readonly review: ReviewStore
 }
 
 /**
@@ -48,5 +51,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     exchange: new ExchangeStore(db),
     graph: new GraphStore(db),
     extract: new ExtractStore(db),
+    review: new ReviewStore(db),
   }
 }
