@@ -1,13 +1,14 @@
 /**
  * A scripted OpenAI-compatible chat-completions server on loopback, standing in for the model. Requests that
  * carry tools are agent steps and consume the script in order; extraction calls (tool-less, with the extraction or
- * merge system prompt) consume the extraction script; other tool-less requests (session titles) get a short fixed
+ * merge system prompt, or the near-duplicate review's closed question) consume the extraction script; other tool-less requests (session titles) get a short fixed
  * answer. Streaming and non-streaming requests are both answered. Every request body is recorded so tests can
  * assert what the model received.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT } from '../../src/extract/prompt.ts'
+import { VERDICT_SYSTEM_PROMPT } from '../../src/review/verdict-prompt.ts'
 
 /** One scripted answer to an extraction call: a text (after an optional delay), or an HTTP failure. */
 export type ExtractionReply = { readonly text: string; readonly delayMs?: number } | { readonly status: number }
@@ -121,7 +122,8 @@ export class FakeModel {
     }
     const agentStep = (body.tools?.length ?? 0) > 0
     const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
-    const extraction = !agentStep && (system.includes(EXTRACTION_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000') || system.includes(MERGE_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000'))
+    const extraction = !agentStep && [EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT, VERDICT_SYSTEM_PROMPT]
+      .some((prompt) => system.includes(prompt.split('\n')[0] ?? '\u0000'))
     this.requests.push({ url, body, agentStep, extraction, receivedAt: Date.now(), authorization })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
