@@ -4,7 +4,6 @@ import { laterBody } from './wire.schema.ts'
 
 const FEATURE: Readonly<Record<string, string>> = {
   audit: 'the health check',
-  consolidate: 'the near-duplicate review',
   'index-vectors': 'the semantic index',
   calibrate: 'rerank calibration',
 }

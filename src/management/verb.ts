@@ -9,6 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
+import type { AskedSweep } from '../review/sweep-service.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -49,6 +50,14 @@ export interface ExtractionView {
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
 }
 
+/** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */
+export interface ReviewView {
+  /** One sweep now with triple the budget, or why none ran. */
+  sweepNow(): Promise<AskedSweep>
+  /** Epoch ms of the last sweep since the plugin loaded, or undefined. */
+  lastSweepAt(): number | undefined
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -60,6 +69,7 @@ export interface VerbContext {
   readonly credentials: CredentialsView | undefined
   readonly confirmations: ConfirmationBook
   readonly extraction?: ExtractionView | undefined
+  readonly review?: ReviewView | undefined
 }
 
 /** One verb of the management API. */

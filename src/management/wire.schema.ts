@@ -103,6 +103,12 @@ export const wipeBody = z.strictObject({ ...fence, confirmToken: name(200).optio
 export const rebuildBody = z.strictObject({ ...fence })
 export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: text(8192).refine((v) => v.trim() !== '', 'must not be empty') })
 
+/** consolidate: `{force: true}` runs one sweep now, `{summary: true}` reads the ledger (its latest `limit` sweeps). */
+export const consolidateBody = z.union([
+  z.strictObject({ force: z.literal(true) }),
+  z.strictObject({ summary: z.literal(true), limit: z.number().int().min(1).max(500).optional() }),
+], { error: 'pass {"force": true} to run one sweep now, or {"summary": true} to read the ledger of sweeps' })
+
 /** Verbs of later features accept any JSON object and answer unavailable. */
 export const laterBody = z.record(z.string(), z.unknown())
 
