@@ -11,6 +11,7 @@ import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { baseStyles } from '../styles.ts'
+import { sweepWords, type SweepWire } from '../sweep-words.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { GraphPayload } from '../../src/graph-types.ts'
 
@@ -167,7 +168,7 @@ export class FmSettingsCard extends LitElement {
         <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button @click=${() => { void this.run('index-vectors', { force: true }, () => 'Vectors rebuilt.') }}>Rebuild vectors</button>` : nothing}
-        <button title="Arrives in a later version" @click=${() => { void this.run('consolidate', { force: true }, () => 'Sweep done.') }}>Find near-duplicates</button>
+        <button data-fm="consolidate" @click=${() => { void this.run('consolidate', { force: true }, (data) => sweepWords(data['sweep'] as SweepWire)) }}>Find near-duplicates</button>
         <button title="Arrives in a later version" @click=${() => { void this.run('audit', { force: true }, () => 'Health check done.') }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
