@@ -87,6 +87,8 @@ for (const driver of DRIVERS) {
       const partner = put({ subject: 'partner', property: 'hobbies', value: 'plays jazz standards on the piano', multi: true })
       const elsewhere = put({ subject: 'user', property: 'pastime', value: 'plays the piano, mostly jazz standards', scope: 'project:band', multi: true })
       const sensitive = put({ subject: 'user', property: 'contact', value: 'plays jazz standards on the piano, mail alice@example.com' })
+      put({ subject: 'orders-api', property: 'database', value: 'PostgreSQL 16 on the managed instance' })
+      put({ subject: 'orders-api staging', property: 'database', value: 'PostgreSQL 16 on the managed instance' })
       assert.notEqual(h.db().get('SELECT sensitivity FROM facts WHERE id = ?', sensitive)?.['sensitivity'], null, 'the contact row is marked sensitive')
       const facts = stores.review.candidateFacts()
       assert.ok(!facts.some((fact) => fact.id === sensitive), 'a sensitive fact is not read')
