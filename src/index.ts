@@ -89,9 +89,14 @@ export function apply(ctx: Context, config: Config): void {
   // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
   // Passes still in their merge window start at once and may finish (bounded, inside the host's own 5 s shutdown
   // limit) while the store is still open; only then is the store closed.
+  // The review's timer follows the configuration in force: armed while the plugin and the review are on.
+  const configure = (next: Config): void => {
+    runtime.reconfigure(next)
+    review.follow(runtime.current())
+  }
+
   ctx.effect(() => {
-    runtime.reconfigure(config)
-    review.start()
+    configure(config)
     return async () => {
       await review.stop()
       await capture.drain(FLUSH_WAIT_MS)
@@ -121,8 +126,8 @@ export function apply(ctx: Context, config: Config): void {
 
   ctx.inject(['settings'], (settingsCtx) => {
     const scope = settingsCtx.settings.register(name as SettingsNamespace, Config, { base: config })
-    runtime.reconfigure(scope.get())
-    settingsCtx.effect(() => scope.watch((next) => runtime.reconfigure(next)), 'fact-memory: live settings')
+    configure(scope.get())
+    settingsCtx.effect(() => scope.watch((next) => configure(next)), 'fact-memory: live settings')
   })
 }
 

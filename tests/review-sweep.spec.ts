@@ -222,6 +222,24 @@ for (const driver of DRIVERS) {
       assert.equal(stores.review.sweepCount(), SWEEP_LOG_KEEP)
     })
 
+    it('the timer is armed only while the plugin and the review are on, and a settings change does not push it back', () => {
+      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => h.config, model: async () => new ScriptedModel() })
+      service.follow(h.config)
+      assert.equal(service.armed, true)
+      clock.advance(FIRST_LOOK_MS - 1000)
+      const timers = clock.pendingTimers
+      service.follow({ ...h.config, consolidateMaxPairs: 3 })
+      assert.equal(clock.pendingTimers, timers, 'an armed timer is left as it is')
+      for (const off of [{ autoConsolidate: false }, { consolidateIntervalMs: 0 }, { enabled: false }]) {
+        service.follow({ ...h.config, ...off })
+        assert.equal(service.armed, false, JSON.stringify(off))
+        service.follow(h.config)
+        assert.equal(service.armed, true)
+      }
+      service.follow(undefined)
+      assert.equal(service.armed, false)
+    })
+
     it('the timer first looks two minutes after start, then once a minute, and sweeps when the interval has passed', async () => {
       seed()
       hobbyPair()

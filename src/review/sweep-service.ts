@@ -44,6 +44,23 @@ export class SweepService {
     this.deps = deps
   }
 
+  /**
+   * Arm or disarm the timer for a configuration: it runs while the plugin is enabled, `autoConsolidate` is on and
+   * `consolidateIntervalMs` is above 0. An armed timer is left as it is (a settings change does not push the next
+   * look back); one armed anew first looks {@link FIRST_LOOK_MS} later.
+   * @param config - the configuration in force, or undefined for none.
+   */
+  follow(config: ResolvedConfig | undefined): void {
+    const wanted = config !== undefined && config.enabled && config.autoConsolidate && config.consolidateIntervalMs > 0
+    if (wanted && this.cancelTimers.length === 0) this.start()
+    else if (!wanted) this.cancel()
+  }
+
+  /** Whether the timer is armed. */
+  get armed(): boolean {
+    return this.cancelTimers.length > 0
+  }
+
   /** Start the timer (again after `stop`); the first look comes {@link FIRST_LOOK_MS} later. */
   start(): void {
     this.cancel()
