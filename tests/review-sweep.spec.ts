@@ -194,6 +194,16 @@ for (const driver of DRIVERS) {
       assert.deepEqual(stores.review.sweeps().map((entry) => entry.outcome), ['deferred', 'deferred'])
     })
 
+    it('never keeps a credential a failing model echoed in the ledger', async () => {
+      seed()
+      hobbyPair()
+      const key = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
+      await sweep(new ScriptedModel({ fail: `HTTP 401: incorrect API key provided: ${key}` }))
+      const [entry] = stores.review.sweeps()
+      assert.match(entry?.note ?? '', /HTTP 401/u)
+      assert.doesNotMatch(entry?.note ?? '', new RegExp(key, 'u'))
+    })
+
     it('spends at most the budget and lets each subject take its turn', async () => {
       seed()
       put({ subject: 'orders-api', property: 'database', value: 'PostgreSQL 16 on the managed instance' })

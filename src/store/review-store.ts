@@ -2,11 +2,16 @@
  * ReviewStore: what the near-duplicate review reads and remembers. The facts a sweep may compare (current, active,
  * neither sensitive nor withheld from the model: a sensitive fact's text never leaves this file), the distinct
  * verdicts already given, and the ledger of sweeps. Verdicts and the ledger are bookkeeping outside the user's
- * memory: they go through `Database.ledger` and never bump the generation.
+ * memory: they go through `Database.ledger` and never bump the generation. A sweep's note (a model's error, say) is
+ * masked before it is stored.
  */
+import { maskCredentials } from '../text/privacy.ts'
 import type { Evidence } from '../types.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+
+/** The longest note a sweep keeps (why pairs were deferred): a diagnostic, masked before it is stored. */
+export const NOTE_CAP = 2_000
 
 /** Sweeps kept in the ledger; older ones are pruned as new ones arrive. */
 export const SWEEP_LOG_KEEP = 500
@@ -141,7 +146,8 @@ export class ReviewStore {
         `INSERT INTO review_sweeps (trigger, outcome, budget, candidates, remembered, asked, same, distinct_pairs, unsure,
           unanswered, deferred, proposal_ids, model, note, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         sweep.trigger, sweep.outcome, sweep.budget, sweep.candidates, sweep.remembered, sweep.asked, sweep.same, sweep.distinct,
-        sweep.unsure, sweep.unanswered, sweep.deferred, JSON.stringify(sweep.proposalIds), sweep.model, sweep.note,
+        sweep.unsure, sweep.unanswered, sweep.deferred, JSON.stringify(sweep.proposalIds), sweep.model,
+        sweep.note === null ? null : maskCredentials(sweep.note).slice(0, NOTE_CAP),
         sweep.startedAt, sweep.finishedAt)
       this.db.run('DELETE FROM review_sweeps WHERE id <= ?', lastInsertRowid - SWEEP_LOG_KEEP)
       return lastInsertRowid
