@@ -3,12 +3,13 @@
  * (sensitive facts never read, pairs never across subjects or scopes), one sweep per verdict (same and unsure: one
  * merge card each with the keeper by rule; distinct: remembered, so the next sweep calls nothing; garbage: no answer;
  * a failing or missing model: nothing written, the pairs deferred), the budget and the subject interleaving, the
- * ledger, and the timer on the fake clock.
+ * ledger, the timer on the fake clock, and the lexical leg's bound on a large subject.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { ExtractionModel, ModelAnswer, ModelRequest } from '../src/extract/model-client.ts'
 import { FIRST_LOOK_MS, LOOK_EVERY_MS } from '../src/review/schedule.ts'
+import { lexicalSource, SCORES_PER_PAUSE, SWEEP_GROUP_CAP } from '../src/review/sweep-candidates.ts'
 import { runSweep } from '../src/review/sweep-run.ts'
 import { SweepService } from '../src/review/sweep-service.ts'
 import { SWEEP_LOG_KEEP } from '../src/store/review-store.ts'
@@ -305,3 +306,19 @@ for (const driver of DRIVERS) {
     })
   })
 }
+
+describe('the lexical leg on a large subject', () => {
+  it(`compares only the newest ${SWEEP_GROUP_CAP} facts of one subject and scope, pausing every ${SCORES_PER_PAUSE} scores`, async () => {
+    const facts = Array.from({ length: SWEEP_GROUP_CAP + 50 }, (_, index) => ({
+      id: index + 1, subjectKey: 'user', scope: 'global', subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards',
+      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, observedAt: '2026-03-01T09:00:00.000Z',
+    }))
+    let pauses = 0
+    const leg = lexicalSource({ currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) }, async () => { pauses += 1 })
+    const pairs = await leg.pairs(facts)
+    const compared = (SWEEP_GROUP_CAP * (SWEEP_GROUP_CAP - 1)) / 2
+    assert.equal(pairs.length, compared, 'identical values: every pair of the newest facts is a candidate')
+    assert.ok(pairs.every((pair) => pair.low.id > 50), 'the oldest facts past the cap are not compared')
+    assert.equal(pauses, Math.floor(compared / SCORES_PER_PAUSE))
+  })
+})

@@ -42,8 +42,17 @@ export interface CandidateSource {
    * @param facts - the facts a sweep may compare, grouped by subject and scope.
    * @returns pairs inside one subject and one scope.
    */
-  pairs(facts: readonly ReviewFact[]): SweepPair[]
+  pairs(facts: readonly ReviewFact[]): Promise<SweepPair[]>
 }
+
+/**
+ * The most facts of one subject and scope the lexical leg compares, the newest by id: every pair of a group is scored
+ * (about 30 µs each), so a subject that gains a row a night would otherwise cost seconds per sweep.
+ */
+export const SWEEP_GROUP_CAP = 200
+
+/** How many pairs the lexical leg scores between two pauses, so a sweep never holds the host's event loop for long. */
+export const SCORES_PER_PAUSE = 500
 
 /**
  * The key a pair is remembered by: its two facts and the claims compared, so a changed value is a new pair.
@@ -58,20 +67,24 @@ export function pairKeyOf(low: Pick<ReviewFact, 'id' | 'claimKey'>, high: Pick<R
 /**
  * The lexical leg over one library.
  * @param library - its size and document frequencies.
+ * @param pause - awaited every {@link SCORES_PER_PAUSE} scores (the shell yields to the event loop there).
  * @returns the leg.
  */
-export function lexicalSource(library: CandidateLibrary): CandidateSource {
+export function lexicalSource(library: CandidateLibrary, pause: () => Promise<void> = async () => undefined): CandidateSource {
   return {
     leg: 'lexical',
-    pairs(facts) {
+    async pairs(facts) {
       if (library.currentFacts < NEAR_DUPLICATE_MIN_FACTS) return []
       const groups = groupOf(facts)
       if (groups.length === 0) return []
       const stats = library.statistics(countedWords(...groups.flat()))
       const pairs: SweepPair[] = []
+      let scored = 0
       for (const group of groups) {
         for (let i = 0; i < group.length; i += 1) {
           for (let j = i + 1; j < group.length; j += 1) {
+            scored += 1
+            if (scored % SCORES_PER_PAUSE === 0) await pause()
             const [low, high] = ordered(group[i] as ReviewFact, group[j] as ReviewFact)
             const score = scorePair(valueOf(low), valueOf(high, low.property), stats)
             const alike = score.verdict === 'restates' || (score.verdict === 'below_threshold' && score.cosine >= SWEEP_LEXICAL_COSINE)
@@ -90,10 +103,10 @@ export function lexicalSource(library: CandidateLibrary): CandidateSource {
  * @param facts - the facts a sweep may compare.
  * @returns distinct pairs.
  */
-export function candidatePairs(sources: readonly CandidateSource[], facts: readonly ReviewFact[]): SweepPair[] {
+export async function candidatePairs(sources: readonly CandidateSource[], facts: readonly ReviewFact[]): Promise<SweepPair[]> {
   const byKey = new Map<string, SweepPair>()
   for (const source of sources) {
-    for (const pair of source.pairs(facts)) {
+    for (const pair of await source.pairs(facts)) {
       if (pair.low.subjectKey !== pair.high.subjectKey || pair.low.scope !== pair.high.scope) continue
       const known = byKey.get(pair.pairKey)
       if (known === undefined || pair.score > known.score) byKey.set(pair.pairKey, pair)
@@ -102,7 +115,7 @@ export function candidatePairs(sources: readonly CandidateSource[], facts: reado
   return [...byKey.values()]
 }
 
-/** Groups of two or more facts sharing subject and scope. */
+/** Groups of two or more facts sharing subject and scope, each its newest {@link SWEEP_GROUP_CAP} (facts come in id order). */
 function groupOf(facts: readonly ReviewFact[]): ReviewFact[][] {
   const groups = new Map<string, ReviewFact[]>()
   for (const fact of facts) {
@@ -111,7 +124,7 @@ function groupOf(facts: readonly ReviewFact[]): ReviewFact[][] {
     list.push(fact)
     groups.set(key, list)
   }
-  return [...groups.values()].filter((list) => list.length > 1)
+  return [...groups.values()].filter((list) => list.length > 1).map((list) => list.slice(-SWEEP_GROUP_CAP))
 }
 
 /**

@@ -51,8 +51,8 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
   const lexical = lexicalSource({
     currentFacts: stores.facts.currentFactCount(),
     statistics: (words) => termStatistics(stores.facts.indexedFactCount(), stores.facts.termDocumentCounts(words)),
-  })
-  const pairs = candidatePairs([lexical, ...(deps.sources ?? [])], stores.review.candidateFacts())
+  }, () => new Promise((resolve) => { setImmediate(resolve) }))
+  const pairs = await candidatePairs([lexical, ...(deps.sources ?? [])], stores.review.candidateFacts())
   const remembered = rememberedKeys(stores, pairs)
   const plan = planSweep(pairs, remembered, options.budget)
   const tally = { asked: 0, same: 0, distinct: 0, unsure: 0, unanswered: 0, deferred: 0 }
