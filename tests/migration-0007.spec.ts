@@ -34,7 +34,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
         try {
-          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), 7)
+          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), readMigrations(defaultMigrationsDir()).length)
           const row = upgraded.get('SELECT folded_count, folded_from FROM facts')
           assert.deepEqual([Number(row?.['folded_count']), row?.['folded_from']], [0, '[]'])
           const twenty = JSON.stringify(Array.from({ length: 20 }, (_, i) => `ok 2026-10-${String(i + 1).padStart(2, '0')}`))
