@@ -52,8 +52,7 @@ after(async () => {
   home?.remove()
 })
 
-const verdicts = (): string[] => model.extractionRequests()
-  .filter((request) => request.body.messages.some((message) => message.role === 'system' && messageText(message).startsWith('You compare two statements')))
+const verdicts = (): string[] => model.verdictRequests()
   .map((request) => messageText(request.body.messages.find((message) => message.role === 'user') ?? { role: 'user' }))
 
 const mergeCards = async (): Promise<{ id: number; reason: string; status: string }[]> =>
@@ -63,7 +62,7 @@ const mergeCards = async (): Promise<{ id: number; reason: string; status: strin
 describe('the near-duplicate review in a real DSH host', () => {
   it('a forced sweep yields one merge proposal for "same", remembers "distinct", and the next sweep asks nothing', async () => {
     model.reset()
-    model.enqueueExtraction({ text: '{"verdict": "same"}' }, { text: '{"verdict": "distinct"}' })
+    model.enqueueVerdicts({ text: '{"verdict": "same"}' }, { text: '{"verdict": "distinct"}' })
     const answer = await api.ok('consolidate', { force: true })
     const sweep = answer['sweep'] as SweepView
     assert.deepEqual([sweep.budget, sweep.candidates, sweep.asked, sweep.same, sweep.distinct], [24, 2, 2, 1, 1])
@@ -89,7 +88,7 @@ describe('the near-duplicate review in a real DSH host', () => {
     ] })
     const generation = await api.generation()
     model.reset()
-    model.enqueueExtraction(...Array.from({ length: 10 }, () => ({ status: 500 })))
+    model.enqueueVerdicts(...Array.from({ length: 10 }, () => ({ status: 500 })))
     const sweep = (await api.ok('consolidate', { force: true }))['sweep'] as SweepView
     assert.deepEqual([sweep.outcome, sweep.asked, sweep.deferred, sweep.proposalIds.length], ['deferred', 0, 1, 0])
     assert.equal(await api.generation(), generation, 'nothing the page holds changed')

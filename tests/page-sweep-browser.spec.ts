@@ -34,7 +34,7 @@ describe('Find near-duplicates on the settings card', () => {
     const card = page.locator('fm-settings-card')
     await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
     env.model.reset()
-    env.model.enqueueExtraction({ text: '{"verdict": "same"}' })
+    env.model.enqueueVerdicts({ text: '{"verdict": "same"}' })
     await card.locator('[data-fm="consolidate"]').click()
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Asked about 1 pair: 1 merge proposed (see Proposals).' }).waitFor()
     await screenshot(page, 'settings-card-near-duplicates')
