@@ -105,8 +105,8 @@ export interface Config {
 /** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
 export const INACTIVE_KEYS: readonly (keyof Config)[] = [
   'embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel',
-  'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs', 'autoConsolidate', 'consolidateIntervalMs',
-  'consolidateCosineFloor', 'consolidateMaxPairs',
+  'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs',
+  'consolidateCosineFloor',
 ]
 
 const LATER = ' (Accepted and stored; not active in this version yet.)'
@@ -189,12 +189,12 @@ const advanced = Schema.object({
     .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.'),
   extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.'),
   vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector rebuild interval in ms; 0 keeps it manual.' + LATER),
-  autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background.' + LATER),
+  autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background; off also refuses the button and the route.'),
   consolidateIntervalMs: Schema.natural().default(21_600_000)
-    .description('Near-duplicate sweep interval in ms; 0 keeps it to the button and the route.' + LATER),
+    .description('Near-duplicate sweep interval in ms; 0 keeps it to the button and the route.'),
   consolidateCosineFloor: Schema.number().min(0).max(1).default(0.85)
-    .description('Vector cosine at or above which a pair is worth asking the model about.' + LATER),
-  consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend.' + LATER),
+    .description('Vector cosine at or above which a pair is worth asking the model about (the vector leg).' + LATER),
+  consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend (triple when asked for with the button).'),
   autoAudit: Schema.boolean().default(true)
     .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),
   auditIntervalMs: Schema.natural().default(21_600_000)

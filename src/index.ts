@@ -23,6 +23,7 @@ import type { DefaultModelView, LlmView } from './host/ports.ts'
 import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
+import { SweepService } from './review/sweep-service.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
 import { memoryWriteTool } from './tools/memory-write.ts'
@@ -60,29 +61,48 @@ export function apply(ctx: Context, config: Config): void {
   // unload still need the service they were queued against.
   let lastLlm: LlmView | undefined
   const llm = (): LlmView | undefined => (lastLlm = (ctx.get('llm') as LlmView | undefined) ?? lastLlm)
+  const resolveModel = extractionModelResolver({
+    llm,
+    defaultModel: () => ctx.get('agentDefaultModel') as DefaultModelView | undefined,
+    credentials: () => ctx.get('credentials') as CredentialProvider | undefined,
+    fetch: globalThis.fetch,
+  })
   const capture = new AutoCapture({
     clock: systemClock,
     logger,
     memory: runtime.memory,
     config: () => runtime.current(),
-    model: extractionModelResolver({
-      llm,
-      defaultModel: () => ctx.get('agentDefaultModel') as DefaultModelView | undefined,
-      credentials: () => ctx.get('credentials') as CredentialProvider | undefined,
-      fetch: globalThis.fetch,
-    }),
+    model: resolveModel,
+  })
+
+  const review = new SweepService({
+    clock: systemClock,
+    logger,
+    stores: () => {
+      const open = runtime.memory.storeSet()
+      return 'stores' in open ? open.stores : undefined
+    },
+    config: () => runtime.current(),
+    model: (current) => resolveModel(undefined, current),
   })
 
   // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
   // Passes still in their merge window start at once and may finish (bounded, inside the host's own 5 s shutdown
   // limit) while the store is still open; only then is the store closed.
+  // The review's timer follows the configuration in force: armed while the plugin and the review are on.
+  const configure = (next: Config): void => {
+    runtime.reconfigure(next)
+    review.follow(runtime.current())
+  }
+
   ctx.effect(() => {
-    runtime.reconfigure(config)
+    configure(config)
     return async () => {
+      await review.stop()
       await capture.drain(FLUSH_WAIT_MS)
       runtime.stop()
     }
-  }, 'fact-memory: store, tools, maintenance timer and the extraction flush')
+  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review timer and the extraction flush')
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 
@@ -100,14 +120,14 @@ export function apply(ctx: Context, config: Config): void {
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
   ctx.inject(['webServer'], (webCtx) => {
-    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined), capture)
+    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined), capture, review)
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
 
   ctx.inject(['settings'], (settingsCtx) => {
     const scope = settingsCtx.settings.register(name as SettingsNamespace, Config, { base: config })
-    runtime.reconfigure(scope.get())
-    settingsCtx.effect(() => scope.watch((next) => runtime.reconfigure(next)), 'fact-memory: live settings')
+    configure(scope.get())
+    settingsCtx.effect(() => scope.watch((next) => configure(next)), 'fact-memory: live settings')
   })
 }
 

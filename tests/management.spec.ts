@@ -596,7 +596,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       })
 
       it('answers the verbs of later features with unavailable', async () => {
-        for (const name of ['consolidate', 'index-vectors', 'calibrate']) {
+        for (const name of ['index-vectors', 'calibrate']) {
           const outcome = await v.call(name, {})
           assert.equal(!outcome.ok && outcome.code, 'unavailable', name)
         }

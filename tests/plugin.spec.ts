@@ -107,7 +107,7 @@ describe('plugin in the rc.8 agent services', () => {
     assert.ok(host.ctx.tools.get('memory_search'))
     assert.ok(host.ctx.tools.get('memory_write'))
     assert.ok(host.ctx.tools.get('memory_forget'))
-    assert.equal(liveTimeouts.size, baselineTimeouts + 2, 'the maintenance interval and the health check\'s first look while applied')
+    assert.equal(liveTimeouts.size, baselineTimeouts + 3, 'the maintenance interval, the health check\'s and the near-duplicate review\'s first looks while applied')
     assert.ok(openFilesIn(dataDir) >= 1, 'the store is open')
 
     const agent = await host.agent('session-register')
@@ -123,7 +123,7 @@ describe('plugin in the rc.8 agent services', () => {
     assert.equal(host.ctx.tools.get('memory_forget'), undefined)
     const after = await host.ctx.systemPrompt.assemble({})
     assert.equal(after.contexts.some((context) => context.name === 'dsh-fact-memory:directory'), false)
-    assert.equal(liveTimeouts.size, baselineTimeouts, 'the maintenance interval and the health check\'s timer are cleared')
+    assert.equal(liveTimeouts.size, baselineTimeouts, 'the maintenance interval and both review timers are cleared')
     assert.equal(openFilesIn(dataDir), 0, 'the store file is closed')
     rmSync(dataDir, { recursive: true, force: true })
   })
@@ -136,13 +136,24 @@ describe('plugin in the rc.8 agent services', () => {
       await fiber.await()
       await settle()
       assert.ok(host.ctx.tools.get('memory_write'))
-      assert.equal(liveTimeouts.size, baselineTimeouts + 2, 'one maintenance interval and one health-check timer')
+      assert.equal(liveTimeouts.size, baselineTimeouts + 3, 'one maintenance interval, one health-check timer and one near-duplicate review timer')
       assert.equal(openFilesIn(dataDir), filesWhenApplied)
     }
     await fiber.dispose()
     await settle()
     assert.equal(liveTimeouts.size, baselineTimeouts)
     assert.equal(openFilesIn(dataDir), 0)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('arms no near-duplicate review timer with autoConsolidate false or consolidateIntervalMs 0', async () => {
+    for (const config of [{ autoConsolidate: false }, { consolidateIntervalMs: 0 }]) {
+      await mount(config)
+      assert.equal(liveTimeouts.size, baselineTimeouts + 1, `only the maintenance interval with ${JSON.stringify(config)}`)
+      await fiber.dispose()
+      await settle()
+      assert.equal(liveTimeouts.size, baselineTimeouts)
+    }
     rmSync(dataDir, { recursive: true, force: true })
   })
 

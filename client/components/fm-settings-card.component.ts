@@ -13,6 +13,7 @@ import { callVerb } from '../api.ts'
 import { humanLabel, isInactive, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { sweepWords, type SweepWire } from '../sweep-words.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 
 /** The settings card. */
@@ -189,7 +190,7 @@ export class FmSettingsCard extends LitElement {
         <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button @click=${() => { void this.run('index-vectors', { force: true }, () => 'Vectors rebuilt.') }}>Rebuild vectors</button>` : nothing}
-        <button title="Arrives in a later version" @click=${() => { void this.run('consolidate', { force: true }, () => 'Sweep done.') }}>Find near-duplicates</button>
+        <button data-fm="consolidate" @click=${() => { void this.run('consolidate', { force: true }, (data) => sweepWords(data['sweep'] as SweepWire)) }}>Find near-duplicates</button>
         <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${String(data['message'])}.`) }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>

@@ -10,6 +10,7 @@ import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
 import type { AuditView } from '../review/audit-service.ts'
+import type { AskedSweep } from '../review/sweep-service.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -50,6 +51,14 @@ export interface ExtractionView {
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
 }
 
+/** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */
+export interface ReviewView {
+  /** One sweep now with triple the budget, or why none ran. */
+  sweepNow(): Promise<AskedSweep>
+  /** Epoch ms of the last sweep since the plugin loaded, or undefined. */
+  lastSweepAt(): number | undefined
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -63,6 +72,7 @@ export interface VerbContext {
   readonly extraction?: ExtractionView | undefined
   /** The health check (absent where no runtime owns one). */
   readonly audit?: AuditView | undefined
+  readonly review?: ReviewView | undefined
 }
 
 /** One verb of the management API. */

@@ -1,5 +1,6 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
 import { auditVerb } from './audit.ts'
+import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { exportVerb } from './export.ts'
@@ -49,5 +50,6 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   extract: extractVerb,
   'extract-run': extractRunVerb,
   queue: queueVerb,
+  consolidate: consolidateVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>

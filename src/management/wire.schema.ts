@@ -110,6 +110,12 @@ export const auditBody = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
 }).refine((body) => !(body.force === true && body.summary === true), 'pass force or summary, not both')
 
+/** consolidate: `{force: true}` runs one sweep now, `{summary: true}` reads the ledger (its latest `limit` sweeps). */
+export const consolidateBody = z.union([
+  z.strictObject({ force: z.literal(true) }),
+  z.strictObject({ summary: z.literal(true), limit: z.number().int().min(1).max(500).optional() }),
+], { error: 'pass {"force": true} to run one sweep now, or {"summary": true} to read the ledger of sweeps' })
+
 /** Verbs of later features accept any JSON object and answer unavailable. */
 export const laterBody = z.record(z.string(), z.unknown())
 

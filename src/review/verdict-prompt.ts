@@ -17,7 +17,8 @@ export interface VerdictMessages {
   readonly user: string
 }
 
-const SYSTEM = [
+/** The system prompt of the closed question. */
+export const VERDICT_SYSTEM_PROMPT = [
   'You compare two statements from a memory of facts about one subject.',
   'Answer "same" when both state the same fact in different words, "distinct" when they state different facts (a',
   'different number, name, version, place or time is a different fact), and "unsure" when you cannot tell.',
@@ -32,7 +33,7 @@ const SYSTEM = [
  */
 export function verdictMessages(a: StatementText, b: StatementText): VerdictMessages {
   const line = (side: StatementText): string => `${oneLine(side.subject)} · ${oneLine(side.property)}: ${oneLine(side.value)}`
-  return { system: SYSTEM, user: `Statement A: ${line(a)}\nStatement B: ${line(b)}` }
+  return { system: VERDICT_SYSTEM_PROMPT, user: `Statement A: ${line(a)}\nStatement B: ${line(b)}` }
 }
 
 function oneLine(text: string): string {

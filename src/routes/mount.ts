@@ -6,7 +6,7 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView, ExtractionView } from '../management/verb.ts'
+import type { CredentialsView, ExtractionView, ReviewView } from '../management/verb.ts'
 import { VERBS } from '../management/verbs.ts'
 
 /**
@@ -15,9 +15,11 @@ import { VERBS } from '../management/verbs.ts'
  * @param clock - the clock.
  * @param credentials - the host credential store, looked up per request (optional service).
  * @param extraction - automatic capture, for the queue and one-off extraction verbs.
+ * @param review - the near-duplicate review, for the consolidate verb.
  * @returns the request handler.
  */
-export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, extraction?: ExtractionView):
+export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, extraction?: ExtractionView,
+  review?: ReviewView):
   (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const confirmations = createConfirmationBook(clock)
   // Read per request: the variable may change without a restart, and is never read at import time.
@@ -35,6 +37,7 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
       extraction,
       audit: runtime.audit,
+      review,
     }),
   })
   return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))

@@ -222,6 +222,16 @@ export class ProposalStore {
   }
 
   /** Keys of the changes that pending cards of a kind hold, and of those the user declined, each with its card. */
+  /**
+   * The changes of one review kind a card already holds or the user declined: proposing them again would make nothing.
+   * @param kind - the kind.
+   * @returns their row keys (see rowKey).
+   */
+  heldChanges(kind: ReviewKind): Set<string> {
+    const known = this.knownChanges(kind)
+    return new Set([...known.pending.keys(), ...known.declined.keys()])
+  }
+
   private knownChanges<K extends ReviewKind>(kind: K): { pending: Map<string, number>; declined: Map<string, number> } {
     const pending = new Map<string, number>()
     const declined = new Map<string, number>()

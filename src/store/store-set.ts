@@ -11,6 +11,7 @@ import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
+import { ReviewStore } from './review-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -29,6 +30,8 @@ export interface StoreSet {
   readonly extract: ExtractStore
   /** The health check's reads and its ledger of runs. */
   readonly audit: AuditStore
+  /** The near-duplicate review: its candidates, remembered verdicts and ledger of sweeps. */
+  readonly review: ReviewStore
 }
 
 /**
@@ -52,5 +55,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     graph: new GraphStore(db),
     extract: new ExtractStore(db),
     audit: new AuditStore(db),
+    review: new ReviewStore(db),
   }
 }

@@ -1,13 +1,15 @@
 /**
  * A scripted OpenAI-compatible chat-completions server on loopback, standing in for the model. Requests that
  * carry tools are agent steps and consume the script in order; extraction calls (tool-less, with the extraction or
- * merge system prompt) consume the extraction script; other tool-less requests (session titles) get a short fixed
+ * merge system prompt) consume the extraction script; the near-duplicate review's closed question consumes its own
+ * verdict script, so a sweep never takes an answer meant for extraction; other tool-less requests (session titles) get a short fixed
  * answer. Streaming and non-streaming requests are both answered. Every request body is recorded so tests can
  * assert what the model received.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT } from '../../src/extract/prompt.ts'
+import { VERDICT_SYSTEM_PROMPT } from '../../src/review/verdict-prompt.ts'
 
 /** One scripted answer to an extraction call: a text (after an optional delay), or an HTTP failure. */
 export type ExtractionReply = { readonly text: string; readonly delayMs?: number } | { readonly status: number }
@@ -27,6 +29,8 @@ export interface RecordedRequest {
   readonly agentStep: boolean
   /** Whether it was an extraction (or merge) call. */
   readonly extraction: boolean
+  /** Whether it was the near-duplicate review's closed question. */
+  readonly verdict: boolean
   /** When it arrived (epoch ms). */
   readonly receivedAt: number
   /** The request's authorization header, if any. */
@@ -54,6 +58,7 @@ export class FakeModel {
   private readonly server: Server
   private readonly script: ScriptStep[] = []
   private readonly extractionScript: ExtractionReply[] = []
+  private readonly verdictScript: ExtractionReply[] = []
   private counter = 0
 
   private constructor(server: Server) {
@@ -88,6 +93,16 @@ export class FakeModel {
     this.extractionScript.push(...replies)
   }
 
+  /** Queue answers to the near-duplicate review's closed question; an exhausted script answers `{"verdict": "unsure"}`. */
+  enqueueVerdicts(...replies: ExtractionReply[]): void {
+    this.verdictScript.push(...replies)
+  }
+
+  /** The closed questions recorded so far. */
+  verdictRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => request.verdict)
+  }
+
   /** Extraction calls recorded so far. */
   extractionRequests(): RecordedRequest[] {
     return this.requests.filter((request) => request.extraction)
@@ -103,6 +118,7 @@ export class FakeModel {
     this.requests.length = 0
     this.script.length = 0
     this.extractionScript.length = 0
+    this.verdictScript.length = 0
   }
 
   /** Stop the server. */
@@ -121,14 +137,16 @@ export class FakeModel {
     }
     const agentStep = (body.tools?.length ?? 0) > 0
     const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
-    const extraction = !agentStep && (system.includes(EXTRACTION_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000') || system.includes(MERGE_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000'))
-    this.requests.push({ url, body, agentStep, extraction, receivedAt: Date.now(), authorization })
+    const verdict = !agentStep && system.includes(VERDICT_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000')
+    const extraction = !agentStep && !verdict && [EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT]
+      .some((prompt) => system.includes(prompt.split('\n')[0] ?? '\u0000'))
+    this.requests.push({ url, body, agentStep, extraction, verdict, receivedAt: Date.now(), authorization })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
       return
     }
-    if (extraction) {
-      const reply = this.extractionScript.shift() ?? { text: '{"facts": []}' }
+    if (extraction || verdict) {
+      const reply = (verdict ? this.verdictScript.shift() : this.extractionScript.shift()) ?? { text: verdict ? '{"verdict": "unsure"}' : '{"facts": []}' }
       if ('status' in reply) {
         res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${reply.status}` } }))
         return

@@ -1,0 +1,47 @@
+/**
+ * The settings card's "Find near-duplicates" button in Debian's Chromium against the real DSH rc.8 web host: it runs
+ * one sweep (the fake model answers the closed question) and says what the sweep did; the merge it proposed is in
+ * the queue. A screenshot lands in test-artifacts/.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { openHost, screenshot } from './helpers/browser.ts'
+import { converse, writeCall } from './helpers/fact-memory-web.ts'
+import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
+
+let env: PageHost | undefined
+
+const SQUADS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima']
+
+before(async () => {
+  env = await startPageHost()
+  await converse(env.host.url, env.model, env.home.workspace, 'remember these', { toolCalls: [
+    ...SQUADS.map((squad, index) => writeCall({ subject: `${squad} squad`, property: 'lead', value: `lead number ${index + 1}`, evidence: 'observed' })),
+    writeCall({ subject: 'orders-api', property: 'database', value: 'PostgreSQL 16 on the managed instance', evidence: 'observed' }),
+    writeCall({ subject: 'orders-api', property: 'storage', value: 'PostgreSQL 16 on a managed instance', evidence: 'observed' }),
+  ] })
+})
+
+after(async () => { await env?.stop() })
+
+describe('Find near-duplicates on the settings card', () => {
+  it('runs one sweep and says what it did', async () => {
+    if (env === undefined) throw new Error('no host')
+    const opened = await openHost(env.browser, env.host.url)
+    const { page } = opened
+    await page.getByRole('button', { name: 'Settings' }).first().click()
+    await page.getByText(/^Plugins$/u).first().click()
+    const card = page.locator('fm-settings-card')
+    await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+    env.model.reset()
+    env.model.enqueueVerdicts({ text: '{"verdict": "same"}' })
+    await card.locator('[data-fm="consolidate"]').click()
+    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Asked about 1 pair: 1 merge proposed (see Proposals).' }).waitFor()
+    await screenshot(page, 'settings-card-near-duplicates')
+    const cards = (await env.api.ok('proposals', { status: 'all', limit: 100 }))['proposals'] as { kind: string; status: string }[]
+    assert.deepEqual(cards.filter((entry) => entry.kind === 'merge').map((entry) => entry.status), ['pending'])
+    await card.locator('[data-fm="consolidate"]').click()
+    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Nothing new to ask: 1 pair was judged before.' }).waitFor()
+    await closeClean(opened)
+  })
+})
