@@ -182,7 +182,7 @@ export class GraphStore {
   /** Live entities among the keys with their current row count n (id, entity_key, display, n). */
   private countsByKeys(keys: readonly string[], statuses: readonly FactStatus[]): Row[] {
     return chunks([...new Set(keys)], 400).flatMap((chunk) => this.db.all(
-      `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity
+      `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity_status
             WHERE f.entity_id = e.id AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}) AS n
         FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`, ...statuses, ...chunk))
   }
@@ -208,7 +208,7 @@ export class GraphStore {
       at += batch.length
       exact.push(...this.db.all(
         `SELECT e.id, e.entity_key, e.display, c.n FROM (
-            SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity
+            SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
               WHERE f.entity_id IN (${placeholders(batch.length)}) AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}
               GROUP BY f.entity_id) c
           JOIN entities e ON e.id = c.entity_id`, ...batch, ...statuses))
