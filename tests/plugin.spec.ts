@@ -147,10 +147,12 @@ describe('plugin in the rc.8 agent services', () => {
   })
 
   it('arms no near-duplicate review timer with autoConsolidate false or consolidateIntervalMs 0', async () => {
-    for (const config of [{ autoConsolidate: false }, { consolidateIntervalMs: 0 }]) {
+    // The health check's timer is kept out of the count (auditIntervalMs 0) so only the review's is in question.
+    for (const config of [{ autoConsolidate: false, auditIntervalMs: 0 }, { consolidateIntervalMs: 0, auditIntervalMs: 0 }]) {
       await mount(config)
-      assert.equal(liveTimeouts.size, baselineTimeouts + 1, `only the maintenance interval with ${JSON.stringify(config)}`)
+      const timers = liveTimeouts.size
       await fiber.dispose()
+      assert.equal(timers, baselineTimeouts + 1, `only the maintenance interval with ${JSON.stringify(config)}`)
       await settle()
       assert.equal(liveTimeouts.size, baselineTimeouts)
     }
