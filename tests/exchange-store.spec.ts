@@ -323,7 +323,9 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         clock.advance(SECOND)
         writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' })
         const first = await exportFile({ backup: false })
-        const text = readFileSync(first.path, 'utf8').replace('7802', '7803')
+        // Edit the value itself: a bare '7802' could also occur inside the manifest's random ids or hashes.
+        const text = readFileSync(first.path, 'utf8').replace('"value":"7802"', '"value":"7803"')
+        assert.notEqual(text, readFileSync(first.path, 'utf8'), 'the edit took')
         await wipe()
         const seen = await preview({ content: text })
         assert.deepEqual([seen['untouched'], seen['restore']], [false, false])
