@@ -6,10 +6,8 @@ import { prepareWrite } from '../fact-input.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
 import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from './wire.schema.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
-import type { Fact, FactInput } from '../types.ts'
+import { CURRENT_STATUSES, type Fact, type FactInput } from '../types.ts'
 import { factView } from './views.ts'
-
-const CURRENT = new Set(['active', 'scheduled', 'conflict'])
 
 /**
  * fact-update: the user's own correction. A new value (or subject, property, qualifiers) supersedes the old one,
@@ -151,6 +149,6 @@ export const factRestoreVerb = verb({
 /** A fact that can be edited: it exists, is not forgotten and is current; otherwise the fenced work is abandoned. */
 function currentFact(fact: Fact | undefined, id: number): Fact {
   if (fact === undefined || fact.status === 'forgotten') abandon(refuse('not_found', `no fact has id ${id}`))
-  if (!CURRENT.has(fact.status)) abandon(refuse('refused', `fact ${id} is ${fact.status}; only a current fact can be changed`))
+  if (!CURRENT_STATUSES.includes(fact.status)) abandon(refuse('refused', `fact ${id} is ${fact.status}; only a current fact can be changed`))
   return fact
 }

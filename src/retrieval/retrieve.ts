@@ -8,7 +8,7 @@ import type { FactStore, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
-import type { Fact } from '../types.ts'
+import { CURRENT_STATUSES, type Fact } from '../types.ts'
 import { CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
 import { assemblePool, fuseRankings, type Ranking } from './fuse.ts'
 
@@ -170,7 +170,7 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
     // Shown whatever the budget: the current value(s) (the newest row when none is current) and the slot's
     // best-ranked match, which may be an old value ("7801" asked after it became 7802). The rest is history.
     const history = histories.get(slotKey) ?? []
-    const current = history.filter((fact) => CURRENT.has(fact.status))
+    const current = history.filter((fact) => CURRENT_STATUSES.includes(fact.status))
     const essential = new Set((current.length > 0 ? current : history.slice(0, 1)).map((fact) => fact.id))
     const best = pooled.find((fact) => fact.slotKey === slotKey && history.some((row) => row.id === fact.id))
     if (best !== undefined) essential.add(best.id)
@@ -181,9 +181,6 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
   })
   return { channels, skipped, slots, matchedFacts: places }
 }
-
-/** Statuses that hold a slot's current value (or a value about to become current). */
-const CURRENT: ReadonlySet<string> = new Set(['active', 'conflict', 'scheduled'])
 
 /**
  * Whether the model may read a fact.

@@ -7,7 +7,7 @@
 import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../review/alias-plan.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { rowTargets } from '../review/proposal-cards.ts'
-import type { AliasRow, CardRows, Fact, FoldRow, MergeRow, RetireRow, ReviewKind } from '../types.ts'
+import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
 import type { EditTrail, FactIdentity } from './edit-store.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
@@ -40,8 +40,6 @@ export type CurationOutcome<T> =
 
 /** Computes a stored fact's keys under another subject spelling (`keysUnder` of fact-input.ts). */
 export type KeysOf = (fact: Fact, subject: string) => FactKeys
-
-const CURRENT = new Set(['active', 'scheduled', 'conflict'])
 
 /** Synchronous writes of accepted review cards over facts, under the slot rules. */
 export class CurationStore extends FactStore implements FoldTarget {
@@ -185,7 +183,7 @@ export class CurationStore extends FactStore implements FoldTarget {
       const moving = facts.map((fact) => ({ fact, keys: keysOf(fact, display) }))
       const misfit = moving.find((entry) => entry.keys.entityKey !== row.canonical)
       if (misfit !== undefined) return { ok: false, reason: `"${display}" does not read as the entity "${row.canonical}"` } as const
-      const current = moving.filter((entry) => CURRENT.has(entry.fact.status))
+      const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
       const forgotten = current.find((entry) => this.tombstoned(entry.keys.claimKey, entry.keys.evidenceKey))
       if (forgotten !== undefined) {
         return { ok: false, reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${display}"` } as const
@@ -241,7 +239,7 @@ export class CurationStore extends FactStore implements FoldTarget {
     const facts = new Map(this.getFacts(ids).map((fact) => [fact.id as number, fact]))
     return ids.map((id) => {
       const fact = facts.get(id)
-      return fact !== undefined && CURRENT.has(fact.status) ? fact : undefined
+      return fact !== undefined && CURRENT_STATUSES.includes(fact.status) ? fact : undefined
     })
   }
 

@@ -6,7 +6,7 @@
 import type { PreparedWrite } from '../fact-input.ts'
 import { findRestatement, type RestatementRow, type Statement } from '../review/near-duplicate.ts'
 import { sha256 } from '../text/normalize.ts'
-import type { Evidence, Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
+import { CURRENT_STATUSES, type Evidence, type Fact, type FactId, type FactStatus, type ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { foldRow, priorClaimKeys } from './fact-folds.ts'
@@ -210,7 +210,7 @@ export class FactStore extends FactReader {
   expireFact(id: number, now: string): Fact | undefined {
     return this.db.transaction(() => {
       const [fact] = this.getFacts([id])
-      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return undefined
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return undefined
       this.db.run(`UPDATE facts SET status = 'expired', valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
         fact.status === 'scheduled' ? fact.validFrom : now, now, id)
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
@@ -233,7 +233,7 @@ export class FactStore extends FactReader {
     { ok: true; fact: Fact } | { ok: false; reason: 'not_current' | 'start_ahead' } {
     return this.db.transaction(() => {
       const [fact] = this.getFacts([id])
-      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return { ok: false, reason: 'not_current' } as const
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' } as const
       if (fact.status !== 'scheduled' && validFrom > now) return { ok: false, reason: 'start_ahead' } as const
       this.db.run('UPDATE facts SET valid_from = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?', validFrom, validTo, now, id)
       if (fact.status === 'scheduled') {
@@ -292,7 +292,7 @@ export class FactStore extends FactReader {
   supersedeAcrossSlots(id: number, by: number, now: string): void {
     this.db.transaction(() => {
       const [fact] = this.getFacts([id])
-      if (fact === undefined || !['active', 'scheduled', 'conflict'].includes(fact.status)) return
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return
       this.supersede([id], by, now)
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
     })
