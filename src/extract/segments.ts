@@ -17,6 +17,7 @@
  */
 import { renderForModel, renderMessage, roleLabel } from './snapshot.ts'
 import type { ConversationMessage, PassPlan, Segment } from './types.ts'
+import { hasCjk } from '../text/tokenize.ts'
 
 /** How one pass is cut. */
 export interface PassOptions {
@@ -35,9 +36,6 @@ const BOUNDARIES: readonly RegExp[] = [
   /[.!?…]+["'’”)\]]*\s+|[。！？]+[”’」』）]*/gu,
   /[，、；：]|\s+/gu,
 ]
-
-/** Characters written without spaces, where a cut between two of them splits no word. */
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]/u
 
 /** Characters that belong to the character before them. */
 const CLUSTER_CONTINUATION = /[\p{M}\u200D\uFE0E\uFE0F]/u
@@ -155,8 +153,9 @@ function splitsCluster(text: string, cut: number): boolean {
   return next !== undefined && CLUSTER_CONTINUATION.test(next)
 }
 
+/** Whether a character is written without spaces, so that a cut between two of them splits no word. */
 function isCjk(char: string | undefined): boolean {
-  return char !== undefined && CJK_CHAR.test(char)
+  return char !== undefined && hasCjk(char)
 }
 
 function renderedChars(message: ConversationMessage): number {

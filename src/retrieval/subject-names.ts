@@ -5,6 +5,7 @@
  * (canonicalEntity), so "the billing-api service" finds the subject written as "Billing API".
  */
 import { canonicalEntity } from '../text/normalize.ts'
+import { cjkRuns, dropPossessives, withoutCjk } from '../text/tokenize.ts'
 
 /** Longest name, in words, looked for. */
 const MAX_NAME_WORDS = 4
@@ -13,17 +14,14 @@ const MAX_CJK_NAME_CHARS = 8
 /** Most candidates one query produces (the lookup is one indexed IN list). */
 const MAX_CANDIDATES = 200
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]+/gu
-const POSSESSIVE = /(\p{L})['’]s\b/gu
-
 /**
  * Candidate subject keys a query may name, in order of appearance.
  * @param query - the query text.
  * @returns distinct canonical keys, at most 200.
  */
 export function subjectCandidates(query: string): string[] {
-  const folded = query.normalize('NFKC').toLowerCase().replace(POSSESSIVE, '$1')
-  const words = folded.replace(CJK_RUN, ' ').split(/[^\p{L}\p{N}_\-.]+/u).map((word) => word.replace(/^[-_.]+|[-_.]+$/gu, '')).filter((word) => word !== '')
+  const folded = dropPossessives(query.normalize('NFKC').toLowerCase())
+  const words = withoutCjk(folded).split(/[^\p{L}\p{N}_\-.]+/u).map((word) => word.replace(/^[-_.]+|[-_.]+$/gu, '')).filter((word) => word !== '')
   const keys = new Set<string>()
   const add = (text: string): void => {
     const key = canonicalEntity(text)
@@ -32,8 +30,8 @@ export function subjectCandidates(query: string): string[] {
   for (let start = 0; start < words.length; start += 1) {
     for (let n = 1; n <= MAX_NAME_WORDS && start + n <= words.length; n += 1) add(words.slice(start, start + n).join(' '))
   }
-  for (const match of folded.matchAll(CJK_RUN)) {
-    const chars = [...match[0]]
+  for (const run of cjkRuns(folded)) {
+    const chars = [...run]
     for (let start = 0; start < chars.length; start += 1) {
       for (let n = 2; n <= MAX_CJK_NAME_CHARS && start + n <= chars.length; n += 1) add(chars.slice(start, start + n).join(''))
     }

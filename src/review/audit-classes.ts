@@ -10,11 +10,8 @@
  *   "factmemory", or a fragment such as "billing" holding the same facts as "billing api"). Accepting aliases the
  *   fragment into its canonical spelling.
  */
-import { searchTerms } from '../text/tokenize.ts'
+import { cjkRuns, hasCjk, searchTerms } from '../text/tokenize.ts'
 import { foldShape } from './fold.ts'
-
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]+/gu
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]/u
 
 /** What a classifier reads of a fact. */
 export interface AuditFact {
@@ -45,12 +42,12 @@ export function restatesProperty(fact: Pick<AuditFact, 'property' | 'value'>): b
   const property = fact.property.normalize('NFKC').toLowerCase()
   let value = fact.value.normalize('NFKC').toLowerCase()
   let shared = 0
-  for (const run of property.match(CJK_RUN) ?? []) {
+  for (const run of cjkRuns(property)) {
     if (value.includes(run)) shared += 1
     value = value.replaceAll(run, ' ')
   }
-  for (const word of EMPTY_WORDS) if (HAS_CJK.test(word)) value = value.replaceAll(word, ' ')
-  if (HAS_CJK.test(value)) return false
+  for (const word of EMPTY_WORDS) if (hasCjk(word)) value = value.replaceAll(word, ' ')
+  if (hasCjk(value)) return false
   const propertyWords = new Set(searchTerms(property).map(fold))
   for (const word of searchTerms(value).map(fold)) {
     if (propertyWords.has(word)) shared += 1

@@ -120,6 +120,33 @@ export function ftsMatchExpression(query: string, maxTerms: number): string | un
 }
 
 /**
+ * The runs of CJK text (Han, kana, Hangul) in a text, in order.
+ * @param text - any text.
+ * @returns the runs.
+ */
+export function cjkRuns(text: string): string[] {
+  return text.match(CJK_RUN) ?? []
+}
+
+/**
+ * A text with each CJK run replaced by a space, leaving its words in other scripts apart.
+ * @param text - any text.
+ * @returns the text without CJK.
+ */
+export function withoutCjk(text: string): string {
+  return text.replace(CJK_RUN, ' ')
+}
+
+/**
+ * A text with English possessives reduced to their owner ("Melanie's" → "Melanie").
+ * @param text - any text.
+ * @returns the text.
+ */
+export function dropPossessives(text: string): string {
+  return text.replace(POSSESSIVE, '$1')
+}
+
+/**
  * Whether a text contains any CJK character.
  * @param text - any text.
  * @returns true when at least one Han, kana or Hangul character occurs.
@@ -129,7 +156,7 @@ export function hasCjk(text: string): boolean {
 }
 
 function pushWords(segment: string, terms: string[]): void {
-  for (const match of segment.replace(POSSESSIVE, '$1').matchAll(WORD)) {
+  for (const match of dropPossessives(segment).matchAll(WORD)) {
     const word = match[0]
     if (!STOPWORDS.has(word)) terms.push(word)
   }
