@@ -7,43 +7,24 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { createDshHome, runHeadless, type DshHome } from './helpers/dsh-host.ts'
-import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './helpers/fake-model.ts'
+import { runHeadless, type DshHome } from './helpers/dsh-host.ts'
+import { messageText, type FakeModel } from './helpers/fake-model.ts'
+import { directoryOf, forget, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
 
+let conversations: HeadlessConversations
 let model: FakeModel
 let home: DshHome
 
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
+  conversations = await startConversations()
+  model = conversations.model
+  home = conversations.home
 })
 after(async () => {
-  await model.close()
-  home.remove()
+  await conversations.close()
 })
 
-/** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
-async function converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }> {
-  model.reset()
-  model.enqueue(...steps)
-  const run = await runHeadless(home, model.url, prompt)
-  assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
-  const requests = model.agentRequests()
-  const lastRequest = requests.at(-1)?.body.messages ?? []
-  const toolResults = lastRequest.filter((message) => message.role === 'tool').map(messageText)
-  return { toolResults, lastRequest }
-}
-
-const write = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_write', arguments: args }] })
-const search = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_search', arguments: args }] })
-const forget = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_forget', arguments: args }] })
-const reply: ScriptStep = { text: 'Done.' }
-
-function directoryOf(messages: readonly ChatMessage[]): string {
-  const snapshots = messages.filter((message) => message.role === 'user').map(messageText)
-    .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
-  return snapshots.at(-1) ?? ''
-}
+const converse: HeadlessConversations['converse'] = (prompt, ...steps) => conversations.converse(prompt, ...steps)
 
 function storeGeneration(): number {
   const db = new Database(join(home.dataDir, 'memory.db'), { readonly: true })

@@ -5,46 +5,25 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { createDshHome, runHeadless, type DshHome } from './helpers/dsh-host.ts'
-import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './helpers/fake-model.ts'
+import type { ScriptStep } from './helpers/fake-model.ts'
+import { directoryOf, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
 
-let model: FakeModel
-let home: DshHome
+let conversations: HeadlessConversations
 
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
+  conversations = await startConversations()
 })
 after(async () => {
-  await model.close()
-  home.remove()
+  await conversations.close()
 })
 
-/** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
-async function converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }> {
-  model.reset()
-  model.enqueue(...steps)
-  const run = await runHeadless(home, model.url, prompt)
-  assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
-  const lastRequest = model.agentRequests().at(-1)?.body.messages ?? []
-  return { toolResults: lastRequest.filter((message) => message.role === 'tool').map(messageText), lastRequest }
-}
-
-const write = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_write', arguments: args }] })
-const search = (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name: 'memory_search', arguments: args }] })
-const reply: ScriptStep = { text: 'Done.' }
+const converse: HeadlessConversations['converse'] = (prompt, ...steps) => conversations.converse(prompt, ...steps)
 
 const report = (date: string): string => `nightly backup finished ${date}, 412 files`
 /** `YYYY-MM-DD`, `back` days before today (UTC): a report names a day that has come, whenever the test runs. */
 const daysAgo = (back: number): string => new Date(Date.now() - back * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
 const nightly = (date: string): ScriptStep =>
   write({ subject: 'backup-runner', property: 'last run', value: report(date), evidence: 'observed', quote: `backup-runner: ${report(date)}` })
-
-function directoryOf(messages: readonly ChatMessage[]): string {
-  const snapshots = messages.filter((message) => message.role === 'user').map(messageText)
-    .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
-  return snapshots.at(-1) ?? ''
-}
 
 describe('folded log lines in a real DSH host', () => {
   it('a nightly line written on three dates is one row seen 3 times in the memory_search result the model received', async () => {

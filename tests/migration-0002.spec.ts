@@ -1,11 +1,9 @@
 /** Upgrading a version-1 store: migration 0002 keeps every fact and carries old proposals into the card format. */
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { removeDir, tempDir } from './helpers/store.ts'
+import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 
@@ -14,11 +12,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('upgrades a version-1 store in place: facts stay, a pending proposal becomes a one-row card, counters start right', () => {
       const root = tempDir()
       try {
-        const v1 = join(root, 'migrations-v1')
-        mkdirSync(v1)
-        copyFileSync(join(defaultMigrationsDir(), '0001-facts.sql'), join(v1, '0001-facts.sql'))
-        const dataDir = join(root, 'data')
-        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v1 })
+        const { db: old, dataDir } = openAtVersion(root, 1, driver, () => now)
         // Rows as a version-1 store holds them, written by SQL: today's store reads columns later migrations added.
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('billing api', 'billing-api', ?)`, now)
         for (const [value, status] of [['7801', 'superseded'], ['7802', 'active']] as const) {

@@ -3,14 +3,10 @@
  * text a pass sent) end up masked once the store opens, and everything else about them stays.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { FactMemory } from '../src/fact-memory.ts'
-import { Database } from '../src/store/database.ts'
-import { defaultMigrationsDir } from '../src/store/migrate.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const PASSWORD = 'Tr0ub4dor&3'
@@ -21,11 +17,7 @@ for (const driver of DRIVERS) {
     it('masks the credentials of run-log rows written before it, in the refused list and the text sent, once the store opens', () => {
       const root = tempDir()
       try {
-        const v3 = join(root, 'migrations-v3')
-        mkdirSync(v3)
-        for (const file of ['0001-facts.sql', '0002-management.sql', '0003-extraction.sql']) copyFileSync(join(defaultMigrationsDir(), file), join(v3, file))
-        const dataDir = join(root, 'data')
-        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v3 })
+        const { db: old, dataDir } = openAtVersion(root, 3, driver, () => now)
         const refused = [
           { reason: 'credential', subject: 'staging db', property: 'password', value: PASSWORD },
           { reason: 'quote_not_in_input', subject: 'deploy', property: 'token', value: TOKEN },

@@ -3,12 +3,10 @@
  * get a fresh card, and still refuses a second pending card for the same change.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { removeDir, tempDir } from './helpers/store.ts'
+import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const CARD = `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at, decided_at)
@@ -19,13 +17,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('upgrades a version-3 store in place: cards stay, a closed card\'s change can be queued afresh, one pending card per change', () => {
       const root = tempDir()
       try {
-        const v3 = join(root, 'migrations-v3')
-        mkdirSync(v3)
-        for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= 3)) {
-          copyFileSync(join(defaultMigrationsDir(), migration.name), join(v3, migration.name))
-        }
-        const dataDir = join(root, 'data')
-        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v3 })
+        const { db: old, dataDir } = openAtVersion(root, 3, driver, () => now)
         old.run(CARD, 'fp-stale', 'stale', now, now, now)
         old.run(CARD, 'fp-pending', 'pending', now, now, null)
         assert.throws(() => old.run(CARD, 'fp-stale', 'pending', now, now, null), /UNIQUE/u, 'version 3 holds one card per change')

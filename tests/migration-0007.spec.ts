@@ -4,12 +4,10 @@
  * array, more than 20 prior values).
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { removeDir, tempDir } from './helpers/store.ts'
+import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status,
@@ -21,13 +19,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('upgrades a version-6 store in place: existing facts were never folded, and a fold record holds at most 20 prior values', () => {
       const root = tempDir()
       try {
-        const v6 = join(root, 'migrations-v6')
-        mkdirSync(v6)
-        for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= 6)) {
-          copyFileSync(join(defaultMigrationsDir(), migration.name), join(v6, migration.name))
-        }
-        const dataDir = join(root, 'data')
-        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: v6 })
+        const { db: old, dataDir } = openAtVersion(root, 6, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('backup', 'backup', ?)`, now)
         old.run(FACT, 'claim-1', now, now, now, now)
         old.close()

@@ -4,12 +4,10 @@
  * order, is lexical (vector generation 0) unless told otherwise, only ever says distinct, and goes with its fact.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { DRIVERS, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status,
@@ -24,13 +22,7 @@ for (const driver of DRIVERS) {
         const all = readMigrations(defaultMigrationsDir())
         const review = all.find((migration) => migration.name.endsWith('-review-sweep.sql'))
         assert.ok(review !== undefined)
-        const older = join(root, 'migrations-old')
-        mkdirSync(older)
-        for (const migration of all.filter((entry) => entry.version < review.version)) {
-          copyFileSync(join(defaultMigrationsDir(), migration.name), join(older, migration.name))
-        }
-        const dataDir = join(root, 'data')
-        const old = Database.open({ dataDir, driver, now: () => now, migrationsDir: older })
+        const { db: old, dataDir } = openAtVersion(root, review.version - 1, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('user', 'user', ?)`, now)
         for (const property of ['hobbies', 'pastime']) old.run(FACT, property, property, `slot-${property}`, `claim-${property}`, `ev-${property}`, now, now, now, now)
         old.close()

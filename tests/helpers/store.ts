@@ -3,13 +3,14 @@
  * fake clock, a second read connection for inspecting rows, and a terse write shortcut.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
 import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
 import type { DriverName, Row } from '../../src/store/connection.ts'
 import { Database } from '../../src/store/database.ts'
+import { defaultMigrationsDir, readMigrations } from '../../src/store/migrate.ts'
 import type { Fact, FactInput } from '../../src/types.ts'
 import type { FakeClock } from './fake-clock.ts'
 
@@ -141,4 +142,22 @@ export function oneRow(db: Database, sql: string, ...params: (string | number | 
 /** A single numeric value (`SELECT count(*) AS n …`). */
 export function count(db: Database, sql: string, ...params: (string | number | null)[]): number {
   return Number(oneRow(db, sql, ...params)['n'])
+}
+
+/**
+ * Open a store as an older version of the plugin left it: migrated by the shipped migrations up to `version` only.
+ * @param root - a temporary directory; the store goes to `<root>/data`, the migrations it saw to `<root>/migrations-v<version>`.
+ * @param version - the last migration applied.
+ * @param driver - the SQLite binding.
+ * @param now - the clock the database stamps with.
+ * @returns the open database (close it before reopening with every migration) and its data directory.
+ */
+export function openAtVersion(root: string, version: number, driver: DriverName, now: () => string): { readonly db: Database; readonly dataDir: string } {
+  const migrationsDir = join(root, `migrations-v${version}`)
+  mkdirSync(migrationsDir)
+  for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= version)) {
+    copyFileSync(join(defaultMigrationsDir(), migration.name), join(migrationsDir, migration.name))
+  }
+  const dataDir = join(root, 'data')
+  return { db: Database.open({ dataDir, driver, now, migrationsDir }), dataDir }
 }

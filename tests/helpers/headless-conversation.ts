@@ -1,0 +1,62 @@
+/**
+ * One headless conversation at a time against the real DSH rc.8 host: a throwaway DSH home with the plugin linked,
+ * the scripted fake model on loopback, and what the model received read back (its tool results, its last request,
+ * the directory in the runtime context). Shared by the host end-to-end specs.
+ */
+import assert from 'node:assert/strict'
+import { createDshHome, runHeadless, type DshHome } from './dsh-host.ts'
+import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './fake-model.ts'
+
+/** A fake model and a DSH home, for as many conversations as a spec runs. */
+export interface HeadlessConversations {
+  readonly model: FakeModel
+  readonly home: DshHome
+  /** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
+  converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
+  /** Stop the model and remove the home. */
+  close(): Promise<void>
+}
+
+/**
+ * Start a fake model and create a DSH home.
+ * @returns the conversations' harness.
+ */
+export async function startConversations(): Promise<HeadlessConversations> {
+  const model = await FakeModel.start()
+  const home = createDshHome()
+  return {
+    model,
+    home,
+    async converse(prompt, ...steps) {
+      model.reset()
+      model.enqueue(...steps)
+      const run = await runHeadless(home, model.url, prompt)
+      assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+      const lastRequest = model.agentRequests().at(-1)?.body.messages ?? []
+      return { toolResults: lastRequest.filter((message) => message.role === 'tool').map(messageText), lastRequest }
+    },
+    async close() {
+      await model.close()
+      home.remove()
+    },
+  }
+}
+
+/** A model step calling one tool. */
+export const toolCall = (name: string) => (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name, arguments: args }] })
+export const write = toolCall('memory_write')
+export const search = toolCall('memory_search')
+export const forget = toolCall('memory_forget')
+/** The model's closing text. */
+export const reply: ScriptStep = { text: 'Done.' }
+
+/**
+ * The directory as the model last received it: the newest runtime-context message that carries it.
+ * @param messages - one request's messages.
+ * @returns its text, or '' when none carries it.
+ */
+export function directoryOf(messages: readonly ChatMessage[]): string {
+  const snapshots = messages.filter((message) => message.role === 'user').map(messageText)
+    .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
+  return snapshots.at(-1) ?? ''
+}
