@@ -144,7 +144,9 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
       if (places >= request.limit) continue
       places += 1
       if (!slotPlace.has(fact.slotKey)) slotPlace.set(fact.slotKey, places)
-      matchedOf.set(fact.slotKey, [...(matchedOf.get(fact.slotKey) ?? []), { fact, place: places }])
+      const matched = matchedOf.get(fact.slotKey) ?? []
+      matched.push({ fact, place: places })
+      matchedOf.set(fact.slotKey, matched)
     } else if (!slotPlace.has(fact.slotKey) && (histories.get(fact.slotKey)?.length ?? 0) > 0) {
       places += 1
       slotPlace.set(fact.slotKey, places)
