@@ -132,8 +132,8 @@ async function speed(size: number): Promise<SpeedRow> {
       default: queries.push(`zzz-unknown-${i} nothing`)
     }
   }
-  for (const query of queries.slice(0, 20)) memory.search({ query, limit: 5, asOf: undefined }, config)
-  const search = queries.map((query) => time(() => memory.search({ query, limit: 5, asOf: undefined }, config)))
+  for (const query of queries.slice(0, 20)) memory.searchLexical({ query, limit: 5, asOf: undefined }, config)
+  const search = queries.map((query) => time(() => memory.searchLexical({ query, limit: 5, asOf: undefined }, config)))
 
   // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
   const routes = routeTimings(memory, config, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))

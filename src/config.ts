@@ -103,13 +103,7 @@ export interface Config {
 }
 
 /** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
-export const INACTIVE_KEYS: readonly (keyof Config)[] = [
-  'embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel',
-  'rerankApiKeyEnv', 'embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs',
-  'consolidateCosineFloor',
-]
-
-const LATER = ' (Accepted and stored; not active in this version yet.)'
+export const INACTIVE_KEYS: readonly (keyof Config)[] = []
 
 const masterSwitch = Schema.object({
   enabled: Schema.boolean().default(true)
@@ -147,17 +141,17 @@ const everyday = Schema.object({
   extractIncludeAssistant: Schema.boolean().default(true)
     .description('Read the assistant\'s replies during extraction, not only the user\'s words.'),
   embeddingSource: Schema.union(['none', 'openai'] as const).default('none')
-    .description('Embedding provider: none, or an OpenAI-compatible /embeddings endpoint.' + LATER),
-  embeddingBaseUrl: Schema.string().default('').description('Embedding endpoint base URL.' + LATER),
-  embeddingModel: Schema.string().default('').description('Embedding model id.' + LATER),
+    .description('Embedding provider: none, or an OpenAI-compatible POST <base>/embeddings. The text of non-sensitive facts and of queries is sent there.'),
+  embeddingBaseUrl: Schema.string().default('').description('Embedding endpoint base URL, e.g. https://api.example.com/v1.'),
+  embeddingModel: Schema.string().default('').description('Embedding model id.'),
   embeddingApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_EMBEDDING_KEY')
-    .description('Credential name of the embedding endpoint key.' + LATER),
+    .description('Credential name of the embedding endpoint key (host credential store, then environment).'),
   rerankSource: Schema.union(['none', 'json'] as const).default('none')
-    .description('Rerank provider: none, or a Cohere/Jina style POST <base>/rerank.' + LATER),
-  rerankBaseUrl: Schema.string().default('').description('Rerank endpoint base URL.' + LATER),
-  rerankModel: Schema.string().default('').description('Rerank model id.' + LATER),
+    .description('Rerank provider: none, or a Cohere/Jina style POST <base>/rerank. It orders search results; it filters them only once calibrated.'),
+  rerankBaseUrl: Schema.string().default('').description('Rerank endpoint base URL.'),
+  rerankModel: Schema.string().default('').description('Rerank model id.'),
   rerankApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_RERANK_KEY')
-    .description('Credential name of the rerank endpoint key.' + LATER),
+    .description('Credential name of the rerank endpoint key (host credential store, then environment).'),
 })
 
 const advanced = Schema.object({
@@ -174,9 +168,9 @@ const advanced = Schema.object({
   backupKeep: Schema.natural().default(7).description('Backups to keep in <dataDir>/backups (export and wipe together), oldest taken deleted first; 0 keeps all.'),
   advanceIntervalMs: Schema.natural().default(60_000)
     .description('How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).'),
-  embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns.' + LATER),
+  embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns. Changing it retires the vectors built before.'),
   rerankScoreMode: Schema.union(['unit_interval', 'logit', 'native'] as const).default('unit_interval')
-    .description('Declared rerank score range; scores outside it invalidate the rerank.' + LATER),
+    .description('Declared rerank score range (0-1, logit or native); a score outside it invalidates the whole rerank. Changing it requires recalibration.'),
   extractDelayMs: Schema.natural().default(5000).description('Merge window after a turn ends, in ms.'),
   extractConfidenceMin: Schema.number().min(0).max(1).default(0.6)
     .description('Below this confidence an extracted candidate becomes a proposal.'),
@@ -188,12 +182,12 @@ const advanced = Schema.object({
   extractFallbackTurns: Schema.natural().default(3)
     .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.'),
   extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.'),
-  vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector rebuild interval in ms; 0 keeps it manual.' + LATER),
+  vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector sweep interval in ms (new or changed facts get vectors; a write asks for one at once); 0 keeps it to Rebuild vectors.'),
   autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background; off also refuses the button and the route.'),
   consolidateIntervalMs: Schema.natural().default(21_600_000)
     .description('Near-duplicate sweep interval in ms; 0 keeps it to the button and the route.'),
   consolidateCosineFloor: Schema.number().min(0).max(1).default(0.85)
-    .description('Vector cosine at or above which a pair is worth asking the model about (the vector leg).' + LATER),
+    .description('Vector cosine at or above which a pair is worth asking the model about (the vector leg).'),
   consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend (triple when asked for with the button).'),
   autoAudit: Schema.boolean().default(true)
     .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),

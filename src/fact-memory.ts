@@ -8,7 +8,9 @@ import type { ResolvedConfig } from './config.ts'
 import { CHARS_PER_TOKEN, renderDirectory } from './directory.ts'
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
-import { retrieveFacts } from './retrieval/retrieve.ts'
+import { retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
+import { searchFacts } from './retrieval/search.ts'
+import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
 import { Database } from './store/database.ts'
@@ -24,7 +26,12 @@ export interface FactMemoryOptions {
   readonly driver?: DriverChoice
   readonly loader?: BetterSqliteLoader
   readonly migrationsDir?: string
+  /** The semantic legs a search may use for a configuration; absent: every search is lexical. */
+  readonly semantic?: SemanticFactory
 }
+
+/** Builds the semantic legs of one search from the live configuration and the open stores. */
+export type SemanticFactory = (config: ResolvedConfig, stores: StoreSet) => SemanticLegs
 
 /** The answer to a write. */
 export type WriteAnswer =
@@ -68,6 +75,8 @@ export class FactMemory {
   private readonly options: FactMemoryOptions
   private state: State = { kind: 'closed' }
   private directoryCache: { key: string; text: string } | undefined
+  private readonly changeListeners = new Set<() => void>()
+  private unsubscribe: (() => void) | undefined
 
   /** @param options - clock and driver choice. */
   constructor(options: FactMemoryOptions) {
@@ -92,6 +101,7 @@ export class FactMemory {
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
+      this.unsubscribe = db.onChange(() => { for (const listener of [...this.changeListeners]) listener() })
       stores.extract.maskOldRuns()
       this.advance()
     } catch (error) {
@@ -104,6 +114,8 @@ export class FactMemory {
 
   /** Close the store; idempotent. */
   close(): void {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
     if (this.state.kind === 'open') this.state.db.close()
     this.state = { kind: 'closed' }
     this.directoryCache = undefined
@@ -117,6 +129,17 @@ export class FactMemory {
     if (this.state.kind === 'open') return { stores: this.state.stores }
     const { code, message } = this.unavailable()
     return { unavailable: { code, message } }
+  }
+
+  /**
+   * Be told after each committed change to the memory in whichever store is open (writes, passes, imports, edits;
+   * not bookkeeping). Listeners run synchronously after the commit and must not throw.
+   * @param listener - called with no arguments.
+   * @returns the unsubscriber.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener)
+    return () => { this.changeListeners.delete(listener) }
   }
 
   /** Whether the store is open. */
@@ -172,24 +195,59 @@ export class FactMemory {
   }
 
   /**
-   * Search for the model: visibility follows the privacy switches, the answer is cut to the search budget and
-   * the query to the deadline.
+   * Search for the model with every configured channel: the lexical channels, and the vector channel and the
+   * reranker when an endpoint is configured (each within its budget; a failure degrades to the others and the answer
+   * says so). Visibility follows the privacy switches, the answer is cut to the search budget and the query to the
+   * deadline.
    * @param ask - query, limit and optional as-of date.
    * @param config - the live configuration.
    * @returns the canonical search value.
    */
-  search(ask: SearchAsk, config: ResolvedConfig): SearchValue {
+  async search(ask: SearchAsk, config: ResolvedConfig): Promise<SearchValue> {
+    const prepared = this.prepareSearch(ask, config)
+    if ('value' in prepared) return prepared.value
+    const { stores, request, asOf } = prepared
+    try {
+      const legs = this.options.semantic?.(config, stores) ?? {}
+      const outcome = await searchFacts(stores.facts, request, legs)
+      return buildSearchValue(outcome, ask.query, asOf, request.timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
+    } catch (error) {
+      return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
+    }
+  }
+
+  /**
+   * The same search with the lexical channels only, synchronously: what {@link search} answers when no semantic
+   * channel is configured.
+   * @param ask - query, limit and optional as-of date.
+   * @param config - the live configuration.
+   * @returns the canonical search value.
+   */
+  searchLexical(ask: SearchAsk, config: ResolvedConfig): SearchValue {
+    const prepared = this.prepareSearch(ask, config)
+    if ('value' in prepared) return prepared.value
+    const { stores, request, asOf } = prepared
+    try {
+      return buildSearchValue(retrieveFacts(stores.facts, request), ask.query, asOf, request.timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
+    } catch (error) {
+      return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
+    }
+  }
+
+  private prepareSearch(ask: SearchAsk, config: ResolvedConfig): { value: SearchValue } | { stores: StoreSet; request: SearchRequest; asOf: string | null } {
     const state = this.state
     const timeZone = config.displayTimeZone
-    if (state.kind !== 'open') return searchFailure('unavailable', ask.query, this.unavailable().message, timeZone)
+    if (state.kind !== 'open') return { value: searchFailure('unavailable', ask.query, this.unavailable().message, timeZone) }
     let asOf: string | null = null
     if (ask.asOf !== undefined) {
       asOf = dateArgumentInstant(ask.asOf, timeZone, 'end') ?? null
-      if (asOf === null) return searchFailure('refused', ask.query, 'as_of must be a date (YYYY-MM-DD) or an ISO timestamp', timeZone)
+      if (asOf === null) return { value: searchFailure('refused', ask.query, 'as_of must be a date (YYYY-MM-DD) or an ISO timestamp', timeZone) }
     }
     const started = this.options.clock.now()
-    try {
-      const outcome = retrieveFacts(state.store, {
+    return {
+      stores: state.stores,
+      asOf,
+      request: {
         query: ask.query,
         limit: ask.limit,
         asOf: asOf ?? undefined,
@@ -197,10 +255,7 @@ export class FactMemory {
         timeZone,
         deadline: started + config.queryTimeoutMs,
         clock: () => this.options.clock.now(),
-      })
-      return buildSearchValue(outcome, ask.query, asOf, timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
-    } catch (error) {
-      return searchFailure('unavailable', ask.query, toPublicError(error).message, timeZone)
+      },
     }
   }
 

@@ -17,13 +17,17 @@ import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
-import { credentialsView } from './host/credentials.ts'
+import { credentialsView, resolveCredential } from './host/credentials.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LlmView } from './host/ports.ts'
 import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
+import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
+import { VectorIndex } from './semantic/vector-index.ts'
+import { VectorSweepService } from './semantic/vector-sweep-service.ts'
+import { vectorSources } from './semantic/review-sources.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
 import { memoryWriteTool } from './tools/memory-write.ts'
@@ -46,7 +50,12 @@ export const inject = ['tools', 'systemPrompt']
  */
 export function apply(ctx: Context, config: Config): void {
   const logger = ctx.logger('fact-memory')
+  const credentialProvider = (): CredentialProvider | undefined => ctx.get('credentials') as CredentialProvider | undefined
+  // The semantic channels reach their endpoints with keys resolved per call; nothing is sent while they are off.
+  const access: EndpointAccess = { key: (name) => resolveCredential(credentialProvider(), name), fetch: globalThis.fetch, now: () => systemClock.now() }
+  const vectorIndex = new VectorIndex()
   const runtime: MemoryRuntime = new MemoryRuntime({
+    store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, current, stores) },
     clock: systemClock,
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
     logger,
@@ -64,7 +73,7 @@ export function apply(ctx: Context, config: Config): void {
   const resolveModel = extractionModelResolver({
     llm,
     defaultModel: () => ctx.get('agentDefaultModel') as DefaultModelView | undefined,
-    credentials: () => ctx.get('credentials') as CredentialProvider | undefined,
+    credentials: credentialProvider,
     fetch: globalThis.fetch,
   })
   const capture = new AutoCapture({
@@ -84,7 +93,20 @@ export function apply(ctx: Context, config: Config): void {
     },
     config: () => runtime.current(),
     model: (current) => resolveModel(undefined, current),
+    sources: (current, stores) => vectorSources(current, stores),
   })
+
+  const vectors = new VectorSweepService({
+    clock: systemClock,
+    logger,
+    stores: () => {
+      const open = runtime.memory.storeSet()
+      return 'stores' in open ? open.stores : undefined
+    },
+    config: () => runtime.current(),
+    access,
+  })
+  runtime.memory.onChange(() => { vectors.changed() })
 
   // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
   // Passes still in their merge window start at once and may finish (bounded, inside the host's own 5 s shutdown
@@ -93,16 +115,21 @@ export function apply(ctx: Context, config: Config): void {
   const configure = (next: Config): void => {
     runtime.reconfigure(next)
     review.follow(runtime.current())
+    vectors.follow(runtime.current())
   }
 
   ctx.effect(() => {
     configure(config)
     return async () => {
       await review.stop()
+      // One bounded wait for both flushes: the passes first (they may write facts), then the vectors those writes asked for.
+      const until = systemClock.now() + FLUSH_WAIT_MS
       await capture.drain(FLUSH_WAIT_MS)
+      await vectors.drain(Math.max(0, until - systemClock.now()))
+      await vectors.stop()
       runtime.stop()
     }
-  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review timer and the extraction flush')
+  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, and the extraction and vector flushes')
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 
@@ -120,7 +147,7 @@ export function apply(ctx: Context, config: Config): void {
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
   ctx.inject(['webServer'], (webCtx) => {
-    const handler = managementHandler(runtime, systemClock, () => credentialsView(ctx.get('credentials') as CredentialProvider | undefined), capture, review)
+    const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), { extraction: capture, review, vectors })
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
 

@@ -88,7 +88,7 @@ describe('driver choice', () => {
       assert.equal(status.driver, 'node:sqlite')
       assert.match(status.fallbackReason ?? '', /bindings file/u)
       expectKind(write(fallback, config, { subject: 'payments API', property: 'region', value: 'eu-west-1' }), 'saved')
-      assert.equal(fallback.search({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'ok')
+      assert.equal(fallback.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'ok')
     } finally {
       fallback.close()
     }
@@ -138,10 +138,10 @@ for (const writer of DRIVERS) {
         assert.equal(status.storeId, written.storeId)
         assert.equal(status.generation, written.generation)
         assert.deepEqual(status.counts, written.counts)
-        const port = second.search({ query: '支付服务的端口', limit: 5, asOf: undefined }, config)
+        const port = second.searchLexical({ query: '支付服务的端口', limit: 5, asOf: undefined }, config)
         assert.deepEqual(port.results[0]?.values.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
-        assert.equal(second.search({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'needs_selection')
-        assert.equal(second.search({ query: 'billing-prod', limit: 5, asOf: undefined }, config).outcome, 'not_found')
+        assert.equal(second.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'needs_selection')
+        assert.equal(second.searchLexical({ query: 'billing-prod', limit: 5, asOf: undefined }, config).outcome, 'not_found')
         expectKind(write(second, config, { subject: 'billing job', property: 'namespace', value: 'billing-prod' }), 'refused')
         expectKind(write(second, config, { subject: '支付服务', property: '端口', value: '7803', evidence: 'explicit_user' }), 'saved')
         assert.equal(second.status().generation, written.generation + 1)

@@ -314,8 +314,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const second = await exportFile({ backup: false })
         assert.deepEqual(recordLines(second.path), recordLines(first.path))
         assert.equal(second.sha, first.sha)
-        assert.equal(h.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, h.config).outcome, 'needs_selection')
-        assert.equal(h.memory.search({ query: 'carol@example.com', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
+        assert.equal(h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, h.config).outcome, 'needs_selection')
+        assert.equal(h.memory.searchLexical({ query: 'carol@example.com', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
       })
 
       it('treats an edited copy of its own export as any other file: downgraded, history skipped', async () => {

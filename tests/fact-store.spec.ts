@@ -360,7 +360,7 @@ for (const driver of DRIVERS) {
       assert.equal(stored.split('Tr0ub4dor&3').length - 1, 2, 'only the two values keep the secret, neither quote does')
       const terms = String(oneRow(h.db(), 'SELECT terms FROM facts_fts WHERE rowid = ?', fact.id)['terms'])
       assert.doesNotMatch(terms, /tr0ub4dor/iu)
-      assert.equal(h.memory.search({ query: 'staging db password', limit: 5, asOf: undefined }, config).outcome, 'not_found')
+      assert.equal(h.memory.searchLexical({ query: 'staging db password', limit: 5, asOf: undefined }, config).outcome, 'not_found')
     })
 
     it('masks a credential that only the quote carries and stores the fact as an ordinary one, whatever refuseCredentials says', () => {
@@ -377,7 +377,7 @@ for (const driver of DRIVERS) {
       const stored = storedText()
       assert.equal(stored.includes('Tr0ub4dor'), false)
       assert.equal(stored.includes('ghp_'), false)
-      const found = h.memory.search({ query: 'staging host', limit: 5, asOf: undefined }, h.config)
+      const found = h.memory.searchLexical({ query: 'staging host', limit: 5, asOf: undefined }, h.config)
       assert.deepEqual(found.results[0]?.values.map((row) => [row.value, row.quote]), [['db-2', `the staging host is db-2, its password is ${MASK}; deploy with ${MASK}`]])
     })
 
@@ -386,7 +386,7 @@ for (const driver of DRIVERS) {
       const fact = writeFact(h.memory, h.config, { subject: 'ops on-call', property: 'owner', value: 'Alice', quote })
       assert.equal(fact.sensitivity, 'email')
       assert.equal(fact.quote, quote)
-      assert.equal(h.memory.search({ query: 'ops on-call owner', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
+      assert.equal(h.memory.searchLexical({ query: 'ops on-call owner', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
       assert.doesNotMatch(h.memory.directory(h.config), /Alice/u)
     })
 
@@ -451,7 +451,7 @@ for (const driver of DRIVERS) {
       writeFact(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7802' })
       assert.equal(g(), g0 + 3, 'a supersession is one commit')
 
-      h.memory.search({ query: 'payments port', limit: 5, asOf: undefined }, h.config)
+      h.memory.searchLexical({ query: 'payments port', limit: 5, asOf: undefined }, h.config)
       h.memory.directory(h.config)
       h.memory.status()
       h.memory.advance()
@@ -511,7 +511,7 @@ for (const driver of DRIVERS) {
         const rival = expectKind(write(runtime.memory, config, {
           subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed', validTo: '2026-03-03',
         }), 'conflict').fact
-        const search = () => runtime.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
+        const search = () => runtime.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
         assert.equal(search().outcome, 'needs_selection')
         assert.match(runtime.memory.directory(config), /billing-api · port: 7801 \([^)]*, contested\)/u)
 
@@ -539,7 +539,7 @@ for (const driver of DRIVERS) {
         assert.equal(statusOf(stated.id), 'expired')
         assert.equal(statusOf(rival.id), 'active', 'the one value left is current, as after an expiry from the page')
         assert.equal(runtime.memory.status().counts?.openConflictGroups, 0)
-        const answer = runtime.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
+        const answer = runtime.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
         assert.deepEqual([answer.outcome, answer.results[0]?.values[0]?.value], ['ok', '7900'])
       } finally {
         runtime.stop()

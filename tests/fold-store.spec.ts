@@ -35,7 +35,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (found === undefined) throw new Error(`no fact ${id}`)
       return found
     }
-    const searchText = (query: string): string => renderSearchText(v.h.memory.search({ query, limit: 5, asOf: undefined }, v.h.config))
+    const searchText = (query: string): string => renderSearchText(v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config))
 
     it('a nightly line written on three dates is one row seen 3 times: the newest value, the two prior values, a source per night', () => {
       const first = expectKind(line(nightly('2026-11-24')), 'saved').fact

@@ -164,8 +164,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-03' }))
         const view = edited['fact'] as { id: number; status: string; validTo: string | null }
         assert.deepEqual([view.id, view.status, view.validTo], [fact.id, 'expired', '2026-03-03T00:00:00.000Z'])
-        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
-        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
+        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
+        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
         await v.ok('fact-restore', fence({ editId: edited['editId'] }))
         const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
         assert.deepEqual([restored.status, restored.validTo], ['active', null])
@@ -205,7 +205,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const edited = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-03' }))
         assert.deepEqual([(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom], ['active', '2026-03-03T00:00:00.000Z'])
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, '2026-03-03T00:00:00.000Z')
-        const asOf = v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
+        const asOf = v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
         assert.deepEqual(asOf?.map((value) => value.value), ['7802'], 'one value held on the 4th')
         await v.ok('fact-restore', fence({ editId: edited['editId'] }))
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, next.validFrom)
@@ -234,7 +234,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const fact = write('支付服务', '端口', '9911')
         const expired = await v.ok('fact-expire', fence({ id: fact.id }))
         assert.equal((expired['fact'] as { status: string }).status, 'expired')
-        assert.equal(v.h.memory.search({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.status, 'expired')
+        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.status, 'expired')
         await v.ok('fact-restore', fence({ editId: expired['editId'] }))
         const detail = await v.ok('fact', { id: fact.id })
         assert.deepEqual([(detail['fact'] as { status: string }).status, (detail['fact'] as { validTo: unknown }).validTo], ['active', null])
@@ -255,11 +255,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const settled = await v.ok('resolve', fence({ groupId, keepFactId: seen.id }))
         assert.deepEqual([(settled['kept'] as { status: string }).status, (settled['kept'] as { evidence: string }).evidence], ['active', 'confirmed_user'])
         assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
-        assert.equal(v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+        assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
 
         await v.ok('fact-restore', fence({ editId: settled['editId'] }))
         assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1)
-        assert.equal(v.h.memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'needs_selection')
+        assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'needs_selection')
       })
 
       it('refuses to keep a fact that is not a side of the group', async () => {
@@ -304,7 +304,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(!outcome.ok && outcome.details?.['skippedStale'], [0])
         assert.equal((await card(id))?.status, 'stale')
         assert.equal(v.generation(), before + 1, 'only the stale mark was written')
-        const current = v.h.memory.search({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value
+        const current = v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value
         assert.equal(current, 'America/New_York')
       })
 
@@ -315,7 +315,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
         assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { sensitivity: string }).sensitivity, 'email')
-        assert.equal(v.h.memory.search({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+        assert.equal(v.h.memory.searchLexical({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
       })
 
       it('re-runs the privacy scan on apply with the quote beside the value, so a quoted password queued while credentials were allowed is refused once they are not', async () => {
@@ -387,7 +387,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual([(await card(fresh))?.status, (await card(fresh))?.rows[0]?.stale], ['pending', false])
         assert.equal(propose('Asia/Shanghai'), fresh, 'the fresh card is the one queued now')
         await v.ok('proposal-apply', fence({ id: fresh, revision: 1 }))
-        assert.equal(v.h.memory.search({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
+        assert.equal(v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
       })
 
       it('gives a change a fresh card when the value its applied card wrote has since been replaced', async () => {
@@ -582,10 +582,10 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         write('billing-api', 'port', '7801')
         v.h.db().run('DELETE FROM facts_fts')
         v.h.db().run('DELETE FROM fact_identifiers')
-        assert.equal(v.h.memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+        assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
         const rebuilt = await v.ok('rebuild', fence())
         assert.equal(rebuilt['indexed'], 1)
-        assert.equal(v.h.memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+        assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
       })
 
       it('stores a key under the configured credential name and never returns it', async () => {

@@ -138,10 +138,10 @@ for (const driver of DRIVERS) {
       assert.equal(now('region').slotKey, keysUnder(now('region'), 'billing-api').slotKey)
       const again = h.memory.write({ subject: 'Billing API', property: 'region', value: 'eu-west', evidence: 'observed', origin: 'tool' }, h.config)
       assert.deepEqual([again.kind, again.kind === 'duplicate' && again.fact.id], ['duplicate', seeded['region']?.id])
-      const found = h.memory.search({ query: 'billing-api region', limit: 5, asOf: undefined }, h.config)
+      const found = h.memory.searchLexical({ query: 'billing-api region', limit: 5, asOf: undefined }, h.config)
       assert.equal(found.results[0]?.values[0]?.value, 'eu-west')
       assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts f JOIN entities e ON e.id = f.entity_id WHERE e.entity_key = 'billing'`), 0)
-      assert.equal(h.memory.search({ query: 'billing-api owner', limit: 5, asOf: undefined }, h.config).outcome, 'needs_selection')
+      assert.equal(h.memory.searchLexical({ query: 'billing-api owner', limit: 5, asOf: undefined }, h.config).outcome, 'needs_selection')
       // The fragment's own contest moves with it and can be settled under the canonical name.
       const groups = stores.library.openConflicts().map((group) => group.rows.map((row) => `${row.subject} · ${row.property}: ${row.value}`).sort())
       assert.deepEqual(groups.sort(), [['billing-api · on call: alice', 'billing-api · on call: bob'], ['billing-api · owner: team billing', 'billing-api · owner: team payments']])
@@ -153,7 +153,7 @@ for (const driver of DRIVERS) {
       const aliased = stores.curation.applyAlias({ fragment: '支付', canonical: '支付网关', facts: [ref(moved)] }, keysUnder, h.clock.iso())
       assert.ok(aliased.ok)
       assert.deepEqual([fact(moved.id).subject, fact(moved.id).entityKey], ['支付网关', '支付网关'])
-      assert.equal(h.memory.search({ query: '支付网关 负责人', limit: 5, asOf: undefined }, h.config).results[0]?.values[0]?.value, '支付团队')
+      assert.equal(h.memory.searchLexical({ query: '支付网关 负责人', limit: 5, asOf: undefined }, h.config).results[0]?.values[0]?.value, '支付团队')
     })
 
     it('refuses an alias, moving nothing, when a moved fact would restate a claim the user forgot under the canonical name', () => {
@@ -309,7 +309,7 @@ for (const driver of DRIVERS) {
       const id = stores().proposals.proposeAliases([{ fragment: 'billing', canonical: 'billing api', facts: facts.map(ref) }], v.clock.iso()).cards[0]?.id ?? 0
       const applied = await applyAndUndo(id)
       assert.deepEqual(applied['applied'], [{ row: 0, fragment: 'billing', canonical: 'billing api', moved: 8, merged: 1, contested: 4 }])
-      assert.equal(v.h.memory.search({ query: 'billing region', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'eu-west')
+      assert.equal(v.h.memory.searchLexical({ query: 'billing region', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'eu-west')
     })
 
     it('refuses to undo an applied card once a fact it touched has changed since', async () => {

@@ -36,7 +36,7 @@ for (const driver of DRIVERS) {
     afterEach(() => { h.dispose() })
 
     const search = (query: string, extra: { limit?: number; asOf?: string } = {}): SearchValue =>
-      h.memory.search({ query, limit: extra.limit ?? 5, asOf: extra.asOf }, h.config)
+      h.memory.searchLexical({ query, limit: extra.limit ?? 5, asOf: extra.asOf }, h.config)
     const values = (value: SearchValue): string[][] => value.results.map((result) => result.values.map((row) => row.value))
 
     it('finds a Chinese fact from a Chinese question', () => {
@@ -154,7 +154,7 @@ for (const driver of DRIVERS) {
         assert.doesNotMatch(renderSearchText(hidden), /ops-team@example\.com.*\[#/u)
       }
       const visible = h.reconfigure({ sensitiveModelVisible: true })
-      const shown = h.memory.search({ query: '运维团队的联系邮箱', limit: 5, asOf: undefined }, visible)
+      const shown = h.memory.searchLexical({ query: '运维团队的联系邮箱', limit: 5, asOf: undefined }, visible)
       assert.deepEqual(values(shown), [['ops-team@example.com']])
       assert.equal(shown.results[0]?.values[0]?.sensitive, true)
     })
@@ -164,7 +164,7 @@ for (const driver of DRIVERS) {
       expectKind(write(h.memory, config, { subject: '生产数据库', property: '密码', value: 'Xy9#kP2$mQ7-ZZtop' }), 'saved')
       expectKind(write(h.memory, config, { subject: 'OpenAI account', property: 'api key', value: 'sk-proj-AbCdEfGhIjKlMnOpQrSt1234' }), 'saved')
       for (const query of ['生产数据库的密码', 'OpenAI account api key', 'sk-proj-AbCdEfGhIjKlMnOpQrSt1234', 'Xy9#kP2$mQ7-ZZtop']) {
-        const value = h.memory.search({ query, limit: 5, asOf: undefined }, config)
+        const value = h.memory.searchLexical({ query, limit: 5, asOf: undefined }, config)
         assert.equal(value.outcome, 'not_found', `"${query}" must not surface a credential`)
         const text = renderSearchText(value)
         assert.doesNotMatch(text, /Xy9#kP2\$mQ7-ZZtop \[|sk-proj-AbCdEfGhIjKlMnOpQrSt1234 \[/u)
@@ -179,7 +179,7 @@ for (const driver of DRIVERS) {
           : { subject: `服务${i}`, property: 'port 端口', value: String(8000 + i) })
       }
       const config = h.reconfigure({ searchBudgetTokens: 300 })
-      const value = h.memory.search({ query: 'service port 服务端口', limit: 10, asOf: undefined }, config)
+      const value = h.memory.searchLexical({ query: 'service port 服务端口', limit: 10, asOf: undefined }, config)
       const text = renderSearchText(value)
       assert.ok(text.length <= 300 * 2, `rendered ${text.length} characters for a budget of ${300 * 2}`)
       assert.ok(value.results.length >= 1)
@@ -192,7 +192,7 @@ for (const driver of DRIVERS) {
       assert.throws(() => h.reconfigure({ searchBudgetTokens: 100 }))
       for (let i = 0; i < 60; i += 1) writeFact(h.memory, h.config, { subject: `service ${i}`, property: 'port', value: String(8000 + i) })
       const config = h.reconfigure({ searchBudgetTokens: 300 })
-      const text = renderSearchText(h.memory.search({ query: 'service port', limit: 10, asOf: undefined }, config))
+      const text = renderSearchText(h.memory.searchLexical({ query: 'service port', limit: 10, asOf: undefined }, config))
       assert.ok(text.length <= 300 * 2, `rendered ${text.length} characters for a budget of ${300 * 2}:\n${text}`)
     })
 
@@ -277,7 +277,7 @@ describe('the query deadline', () => {
     memory.open(config.resolvedDataDir)
     try {
       memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' }, config)
-      const value = memory.search({ query: 'billing port 7801', limit: 5, asOf: undefined }, config)
+      const value = memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, config)
       assert.deepEqual(value.channels, ['bm25'])
       assert.deepEqual(value.skipped, ['identifier'])
       assert.equal(value.outcome, 'ok')

@@ -26,7 +26,7 @@ for (const driver of DRIVERS) {
     afterEach(() => { h.dispose() })
 
     const search = (query: string, extra: { limit?: number; asOf?: string } = {}): SearchValue =>
-      h.memory.search({ query, limit: extra.limit ?? 10, asOf: extra.asOf }, h.config)
+      h.memory.searchLexical({ query, limit: extra.limit ?? 10, asOf: extra.asOf }, h.config)
     const observe = (value: string): void => {
       writeFact(h.memory, h.config, { subject: 'Melanie', property: 'observation', value, multi: true })
       clock.advance(60_000)
@@ -92,7 +92,7 @@ for (const driver of DRIVERS) {
       writeFact(h.memory, h.config, { subject: 'api tier', property: 'deploy target', value: 'deploy target api-host-1' })
       writeFact(h.memory, h.config, { subject: 'db tier', property: 'deploy target', value: 'deploy target db-host-1' })
       const config = h.reconfigure({ searchBudgetTokens: 400 })
-      const value = h.memory.search({ query: 'deploy target', limit: 5, asOf: undefined }, config)
+      const value = h.memory.searchLexical({ query: 'deploy target', limit: 5, asOf: undefined }, config)
       const text = renderSearchText(value)
       assert.ok(text.length <= 800, `rendered ${text.length} characters for a budget of 800:\n${text}`)
       assert.deepEqual(value.results.map((result) => result.subject).sort(), ['api tier', 'db tier', 'web tier'],

@@ -87,7 +87,7 @@ describe('graded retrieval on a bilingual library, read from the rendered answer
   after(() => { h.dispose() })
 
   const ranked = (query: string): (string | undefined)[] => {
-    const text = renderSearchText(h.memory.search({ query, limit: 5, asOf: undefined }, h.config))
+    const text = renderSearchText(h.memory.searchLexical({ query, limit: 5, asOf: undefined }, h.config))
     return [...new Set([...text.matchAll(/\[#(\d+)\b/gu)].map((match) => Number(match[1])))].map((id) => keyOf.get(id))
   }
 

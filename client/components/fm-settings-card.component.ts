@@ -54,7 +54,7 @@ export class FmSettingsCard extends LitElement {
   declare schema: unknown
   declare value: Readonly<Record<string, unknown>> | undefined
   declare onfield: ((key: string, value: unknown) => Promise<void>) | undefined
-  declare counts: { current: number; pending: number; conflicts: number; generation: number } | undefined
+  declare counts: { current: number; pending: number; conflicts: number; generation: number; vectors: VectorCounts | null } | undefined
   /** Edits not saved yet, by key. */
   declare pending: ReadonlyMap<string, unknown>
   declare message: string
@@ -75,7 +75,10 @@ export class FmSettingsCard extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const status = await callVerb<{ available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number }>('status', {})
+    const status = await callVerb<{
+      available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number
+      semantic?: { embedding?: { configured?: boolean; vectors?: VectorCounts | null } }
+    }>('status', {})
     if (status.ok && status.data.counts !== null) {
       const by = status.data.counts.byStatus
       this.counts = {
@@ -83,6 +86,7 @@ export class FmSettingsCard extends LitElement {
         pending: status.data.counts.pendingProposals,
         conflicts: status.data.counts.openConflictGroups,
         generation: status.data.generation,
+        vectors: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.vectors ?? null : null,
       }
       this.app?.generation.observe(status.data)
     }
@@ -168,7 +172,7 @@ export class FmSettingsCard extends LitElement {
       <h3>Fact memory</h3>
       <div class="summary">
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…'
-          : `${countOf(this.counts.current, 'current fact')} · ${countOf(this.counts.pending, 'pending proposal')} · ${countOf(this.counts.conflicts, 'open conflict')}`}</span>
+          : `${countOf(this.counts.current, 'current fact')} · ${countOf(this.counts.pending, 'pending proposal')} · ${countOf(this.counts.conflicts, 'open conflict')}${vectorWords(this.counts.vectors)}`}</span>
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
@@ -189,7 +193,7 @@ export class FmSettingsCard extends LitElement {
       <div class="buttons">
         <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
-        ${embeddings ? html`<button @click=${() => { void this.run('index-vectors', { force: true }, () => 'Vectors rebuilt.') }}>Rebuild vectors</button>` : nothing}
+        ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
         <button data-fm="consolidate" @click=${() => { void this.run('consolidate', { force: true }, (data) => sweepWords(data['sweep'] as SweepWire)) }}>Find near-duplicates</button>
         <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${String(data['message'])}.`) }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
@@ -247,4 +251,26 @@ export class FmSettingsCard extends LitElement {
       <label for=${id} class=${master ? 'master' : ''}>${humanLabel(field.key)}<code>${field.key}</code></label>${control}
       ${field.description === '' ? nothing : html`<span class="caption">${field.description}</span>`}</div>`
   }
+}
+
+/** The vector counts status reports for the embedding channel. */
+interface VectorCounts {
+  readonly current: number
+  readonly stale: number
+  readonly missing: number
+}
+
+/** " · 120 facts with current vectors (3 waiting)", or nothing without an embedding channel. */
+function vectorWords(vectors: VectorCounts | null): string {
+  if (vectors === null) return ''
+  const waiting = vectors.stale + vectors.missing
+  return ` · ${countOf(vectors.current, 'fact')} with current vectors${waiting === 0 ? '' : ` (${waiting} waiting)`}`
+}
+
+/** What a Rebuild vectors sweep did, in a sentence. */
+function rebuiltWords(data: Readonly<Record<string, unknown>>): string {
+  const sweep = data['sweep'] as { embedded?: number; rechecked?: number; pruned?: number } | undefined
+  const coverage = data['coverage'] as VectorCounts | null | undefined
+  const left = coverage === null || coverage === undefined ? '' : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
+  return `Vectors: ${countOf(sweep?.embedded ?? 0, 'fact')} embedded, ${sweep?.pruned ?? 0} removed.${left}`
 }

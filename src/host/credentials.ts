@@ -18,3 +18,23 @@ export function credentialsView(provider: CredentialProvider | undefined): Crede
     },
   }
 }
+
+/**
+ * A key by credential name: the host credential store first, then an environment variable of that name. The value
+ * is returned to the caller only; it is never logged.
+ * @param credentials - the host's credential provider, if any.
+ * @param name - the configured credential name.
+ * @returns the key, or undefined when neither has it (or the name is blank).
+ */
+export async function resolveCredential(credentials: CredentialProvider | undefined, name: string): Promise<string | undefined> {
+  if (name.trim() === '') return undefined
+  try {
+    // Brand cast point: a credential reference is the configured name.
+    const resolved = await credentials?.resolve(name as CredentialRef)
+    if (resolved !== undefined && resolved.value !== '') return resolved.value
+  } catch {
+    // An unreadable store falls back to the environment.
+  }
+  const fromEnv = process.env[name]
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
+}

@@ -3,9 +3,10 @@
  * default model outside a session) through the host's LLM service; `custom` is the configured OpenAI-compatible
  * endpoint, its key read from the host credential store and then the environment.
  */
-import type { CredentialProvider, CredentialRef } from '@deepseek-ai/dsh-credentials'
+import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
 import type { ResolvedConfig } from '../config.ts'
 import { customModel, hostModel, type ExtractionModel } from '../extract/model-client.ts'
+import { resolveCredential } from './credentials.ts'
 import type { DefaultModelView, ExtractSessionView, LlmView } from './ports.ts'
 
 /** The host services the choice reads, each possibly absent. */
@@ -27,7 +28,7 @@ export function extractionModelResolver(host: ModelHost): (session: ExtractSessi
       if (config.llmBaseUrl.trim() === '' || config.llmModel.trim() === '') {
         return { unavailable: 'llmSource is custom, but llmBaseUrl or llmModel is empty' }
       }
-      const apiKey = await resolveKey(host.credentials(), config.llmApiKeyEnv)
+      const apiKey = await resolveCredential(host.credentials(), config.llmApiKeyEnv)
       return customModel({ baseUrl: config.llmBaseUrl.trim(), model: config.llmModel.trim(), apiKey }, host.fetch, config.extractThinking)
     }
     const llm = host.llm()
@@ -36,20 +37,6 @@ export function extractionModelResolver(host: ModelHost): (session: ExtractSessi
     if (route === undefined) return { unavailable: 'no model route: the session has not called a model yet and no default model is set' }
     return hostModel(llm, { provider: route.provider, model: route.model }, config.extractThinking)
   }
-}
-
-/** A key from the host credential store, else an environment variable of that name; undefined when neither has it. */
-async function resolveKey(credentials: CredentialProvider | undefined, name: string): Promise<string | undefined> {
-  if (name.trim() === '') return undefined
-  try {
-    // Brand cast point: a credential reference is the configured name.
-    const resolved = await credentials?.resolve(name as CredentialRef)
-    if (resolved !== undefined && resolved.value !== '') return resolved.value
-  } catch {
-    // An unreadable store falls back to the environment.
-  }
-  const fromEnv = process.env[name]
-  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
 }
 
 function safeSelection(defaultModel: DefaultModelView | undefined): { provider: string; model: string } | undefined {

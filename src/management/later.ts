@@ -3,7 +3,6 @@ import { refuse, verb, type VerbDefinition } from './verb.ts'
 import { laterBody } from './wire.schema.ts'
 
 const FEATURE: Readonly<Record<string, string>> = {
-  'index-vectors': 'the semantic index',
   calibrate: 'rerank calibration',
 }
 

@@ -2,10 +2,9 @@
 import { INACTIVE_KEYS } from '../config.ts'
 import { ok, verb } from './verb.ts'
 import { lastBackup } from './backups.ts'
+import { semanticStatus } from './semantic-status.ts'
 import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
-/** Background features a later version brings; status names them so the page can say so. */
-export const LATER_FEATURES = ['consolidation', 'semanticIndex', 'calibration'] as const
 
 /**
  * status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, whether capture is
@@ -45,8 +44,8 @@ export const statusVerb = verb({
       enabled: context.config.enabled,
       autoCapture: context.config.autoCapture,
       autoExtract: context.config.autoExtract,
-      later: LATER_FEATURES,
       inactiveKeys: INACTIVE_KEYS,
+      semantic: semanticStatus(context.config, context.stores, context.vectors),
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
     })
   },

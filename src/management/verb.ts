@@ -11,6 +11,8 @@ import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
 import type { AuditView } from '../review/audit-service.ts'
 import type { AskedSweep } from '../review/sweep-service.ts'
+import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
+import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -59,6 +61,14 @@ export interface ReviewView {
   lastSweepAt(): number | undefined
 }
 
+/** The vector sweep, as the index-vectors and status verbs see it. */
+export interface VectorsView {
+  /** Sweep now, whatever the interval. */
+  sweepNow(): Promise<AskedVectorSweep>
+  /** The last sweep since the plugin loaded. */
+  last(): VectorSweepResult | undefined
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -73,6 +83,8 @@ export interface VerbContext {
   /** The health check (absent where no runtime owns one). */
   readonly audit?: AuditView | undefined
   readonly review?: ReviewView | undefined
+  /** The vector sweep; absent in hosts that do not run it. */
+  readonly vectors?: VectorsView | undefined
 }
 
 /** One verb of the management API. */

@@ -8,6 +8,7 @@ import { importVerb } from './import.ts'
 import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
 import { graphVerb } from './graph.ts'
 import { laterVerbs } from './later.ts'
+import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
@@ -51,5 +52,6 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'extract-run': extractRunVerb,
   queue: queueVerb,
   consolidate: consolidateVerb,
+  'index-vectors': indexVectorsVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>

@@ -144,3 +144,6 @@ export const graphBody = z.strictObject({
   center: name(200).optional(),
 }).refine((body) => body.view !== 'tree' || body.center !== undefined, 'pass center (a subject or entity key) with view "tree"')
   .refine((body) => body.view === 'tree' || body.center === undefined, 'center applies to view "tree" only')
+
+/** index-vectors: one vector sweep now; `force` is what the settings card sends and changes nothing. */
+export const indexVectorsBody = z.strictObject({ force: z.literal(true).optional() })

@@ -5,6 +5,7 @@
  */
 import { clip } from '../text/clip.ts'
 import { formatDay, formatInstant } from '../text/dates.ts'
+import type { Degradation } from './semantic-port.ts'
 import type { Fact, Origin } from '../types.ts'
 import type { SearchOutcome, SlotHit, SlotRow } from './retrieve.ts'
 
@@ -48,6 +49,17 @@ export interface SearchValue {
   readonly asOf: string | null
   readonly channels: readonly string[]
   readonly skipped: readonly string[]
+  /** Semantic channels asked but not contributing (failure, timeout, invalid scores), and why. */
+  readonly degraded: readonly Degradation[]
+  /**
+   * The rerank's standing: `calibrated` (it filtered with a calibration record), `rerank_uncalibrated` (it only
+   * ordered; nothing is settled by it), or null when no rerank ran.
+   */
+  readonly rerank: 'calibrated' | 'rerank_uncalibrated' | null
+  /** Candidates a calibrated rerank dropped below its threshold. */
+  readonly rerankFiltered: number
+  /** Current facts in the answer with no current vector: the vector channel did not cover them. */
+  readonly unvectored: number
   readonly timeZone: string
   readonly results: readonly SearchValueResult[]
   /** Matched facts left out to fit the budget. */
@@ -83,7 +95,11 @@ interface Selection {
  * @returns the value; its `outcome` is not_found when nothing matched, needs_selection when a result is contested.
  */
 export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: string | null, timeZone: string, budgetChars: number): SearchValue {
-  const base = { query, asOf, channels: outcome.channels, skipped: outcome.skipped, timeZone, message: null }
+  const base = {
+    query, asOf, channels: outcome.channels, skipped: outcome.skipped, degraded: outcome.degraded,
+    rerank: outcome.rerank === null ? null : outcome.rerank.calibrated ? 'calibrated' as const : 'rerank_uncalibrated' as const,
+    rerankFiltered: outcome.rerank?.filtered ?? 0, unvectored: outcome.unvectored, timeZone, message: null,
+  }
   const slots = outcome.slots
   if (slots.length === 0) return { ...base, outcome: 'not_found', results: [], omitted: 0 }
   const fits = (selection: Selection): boolean => renderSearchText(assemble(base, slots, selection, outcome.matchedFacts)).length <= budgetChars
@@ -118,7 +134,7 @@ export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: st
  * @returns a refused or unavailable value carrying its reason.
  */
 export function searchFailure(outcome: 'refused' | 'unavailable', query: string, message: string, timeZone: string): SearchValue {
-  return { outcome, query, asOf: null, channels: [], skipped: [], timeZone, results: [], omitted: 0, message }
+  return { outcome, query, asOf: null, channels: [], skipped: [], degraded: [], rerank: null, rerankFiltered: 0, unvectored: 0, timeZone, results: [], omitted: 0, message }
 }
 
 /**
@@ -280,7 +296,15 @@ function statusSpan(row: SearchValueRow, timeZone: string): string {
 function channelLine(value: SearchValue): string {
   const ran = value.channels.length === 0 ? 'none (no searchable terms)' : value.channels.join(', ')
   const skipped = value.skipped.length === 0 ? '' : ` Skipped at the deadline: ${value.skipped.join(', ')}.`
-  return `Channels: ${ran}.${skipped}`
+  const degraded = value.degraded.map((item) => ` Degraded: ${item.channel} (${item.code}: ${item.reason}); the other channels answered.`).join('')
+  const rerank = value.rerank === 'rerank_uncalibrated'
+    ? ' rerank_uncalibrated: the reranker only ordered these results; without a calibration record nothing was filtered and its order settles nothing.'
+    : value.rerank === 'calibrated' && value.rerankFiltered > 0
+      ? ` The calibrated rerank left out ${value.rerankFiltered} candidate${value.rerankFiltered === 1 ? '' : 's'} below its threshold.`
+      : ''
+  const n = value.unvectored
+  const unvectored = n === 0 ? '' : ` ${n} current fact${n === 1 ? '' : 's'} found here ${n === 1 ? 'has' : 'have'} no vector yet: the vector channel did not cover ${n === 1 ? 'it' : 'them'}.`
+  return `Channels: ${ran}.${skipped}${degraded}${rerank}${unvectored}`
 }
 
 function oneLine(text: string): string {

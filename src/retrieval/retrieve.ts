@@ -10,7 +10,8 @@ import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
 import { CURRENT_STATUSES, type Fact } from '../types.ts'
 import { CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
-import { assemblePool, fuseRankings, type Ranking } from './fuse.ts'
+import type { Degradation } from './semantic-port.ts'
+import { assemblePool, fuseRankings, type Fused, type Ranking } from './fuse.ts'
 
 /** Fused candidates kept before grouping by slot. */
 export const POOL_SIZE = 20
@@ -71,6 +72,12 @@ export interface SearchOutcome {
   readonly slots: readonly SlotHit[]
   /** Matched facts counted against the limit (the largest place). */
   readonly matchedFacts: number
+  /** Semantic channels that were asked but did not contribute, and why. */
+  readonly degraded: readonly Degradation[]
+  /** The rerank that ordered the pool: calibrated (it filtered) or not; null when none ran. */
+  readonly rerank: { readonly calibrated: boolean; readonly filtered: number } | null
+  /** Current facts in the answer that have no current vector (the vector channel could not have found them). */
+  readonly unvectored: number
 }
 
 /**
@@ -82,6 +89,29 @@ export interface SearchOutcome {
  * @returns the grouped hits and which channels ran.
  */
 export function retrieveFacts(store: FactStore, request: SearchRequest): SearchOutcome {
+  return groupPool(store, request, gatherPool(store, request))
+}
+
+/** The fused pool before grouping: the stage the semantic legs join (a vector ranking) and reorder (a rerank). */
+export interface PoolStage {
+  /** Channels that ran, in order. */
+  readonly channels: readonly string[]
+  /** Channels skipped because the deadline passed. */
+  readonly skipped: readonly string[]
+  /** Fused candidates, best first, identifier places reserved. */
+  readonly pool: readonly Fused[]
+  /** The identifier channel's ids, best first: exact hits no rerank may filter out. */
+  readonly identifierIds: readonly number[]
+}
+
+/**
+ * Run the lexical channels and fuse them, with any further rankings (the vector channel), into the pool.
+ * @param store - the fact store.
+ * @param request - the search.
+ * @param extra - rankings of channels that ran outside the store's reach (the vector channel), fused alike.
+ * @returns the pool and which channels ran.
+ */
+export function gatherPool(store: FactStore, request: SearchRequest, extra: readonly Ranking[] = []): PoolStage {
   const channels: string[] = []
   const skipped: string[] = []
   const rankings: Ranking[] = []
@@ -116,8 +146,19 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
       add('identifier', ranking)
     }
   }
+  for (const ranking of extra) add(ranking.channel, ranking)
+  return { channels, skipped, pool: assemblePool(fuseRankings(rankings), identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS), identifierIds }
+}
 
-  const pool = assemblePool(fuseRankings(rankings), identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS)
+/**
+ * Group a pool by slot and count its matched facts up to the limit (see {@link retrieveFacts}).
+ * @param store - the fact store.
+ * @param request - the search.
+ * @param stage - the pool, in the order the answer follows, and which channels ran.
+ * @returns the grouped hits.
+ */
+export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool'>): SearchOutcome {
+  const { channels, skipped, pool } = stage
   const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))
   const pooled = store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility))
   const singleKeys = [...new Set(pooled.filter((fact) => !fact.multi).map((fact) => fact.slotKey))]
@@ -181,7 +222,7 @@ export function retrieveFacts(store: FactStore, request: SearchRequest): SearchO
       rows: history.map((fact) => ({ fact, place: essential.has(fact.id) || asOf !== undefined ? place : 0 })),
     }
   })
-  return { channels, skipped, slots, matchedFacts: places }
+  return { channels: [...channels], skipped: [...skipped], slots, matchedFacts: places, degraded: [], rerank: null, unvectored: 0 }
 }
 
 /**

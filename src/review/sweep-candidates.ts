@@ -24,6 +24,8 @@ export interface SweepPair extends SweepCandidate {
   readonly high: ReviewFact
   /** Which leg found it. */
   readonly leg: 'lexical' | 'vector'
+  /** The vector generation a distinct verdict on it is remembered under: 0 for the lexical leg. */
+  readonly generation: number
 }
 
 /** What a leg can ask of the library. */
@@ -88,7 +90,7 @@ export function lexicalSource(library: CandidateLibrary, pause: () => Promise<vo
             const [low, high] = ordered(group[i] as ReviewFact, group[j] as ReviewFact)
             const score = scorePair(valueOf(low), valueOf(high, low.property), stats)
             const alike = score.verdict === 'restates' || (score.verdict === 'below_threshold' && score.cosine >= SWEEP_LEXICAL_COSINE)
-            if (alike) pairs.push({ subject: low.subjectKey, pairKey: pairKeyOf(low, high), score: score.cosine, low, high, leg: 'lexical' })
+            if (alike) pairs.push({ subject: low.subjectKey, pairKey: pairKeyOf(low, high), score: score.cosine, low, high, leg: 'lexical', generation: 0 })
           }
         }
       }
@@ -115,8 +117,13 @@ export async function candidatePairs(sources: readonly CandidateSource[], facts:
   return [...byKey.values()]
 }
 
-/** Groups of two or more facts sharing subject and scope, each its newest {@link SWEEP_GROUP_CAP} (facts come in id order). */
-function groupOf(facts: readonly ReviewFact[]): ReviewFact[][] {
+/**
+ * Groups of two or more facts sharing subject and scope, each its newest {@link SWEEP_GROUP_CAP} (facts come in id
+ * order): the pairs any leg may propose.
+ * @param facts - the facts a sweep may compare, in id order.
+ * @returns the groups.
+ */
+export function groupOf(facts: readonly ReviewFact[]): ReviewFact[][] {
   const groups = new Map<string, ReviewFact[]>()
   for (const fact of facts) {
     const key = JSON.stringify([fact.subjectKey, fact.scope])

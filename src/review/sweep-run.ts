@@ -77,7 +77,7 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
         if (answer.verdict === undefined) tally.unanswered += 1
         else if (answer.verdict === 'distinct') {
           tally.distinct += 1
-          stores.review.rememberDistinct([{ lowFactId: pair.low.id, highFactId: pair.high.id, lowClaimKey: pair.low.claimKey, highClaimKey: pair.high.claimKey }], deps.now())
+          stores.review.rememberDistinct([{ lowFactId: pair.low.id, highFactId: pair.high.id, lowClaimKey: pair.low.claimKey, highClaimKey: pair.high.claimKey }], deps.now(), pair.generation)
         } else {
           tally[answer.verdict] += 1
           const proposed = stores.proposals.proposeMerges([mergeRow(pair)], deps.now())
@@ -109,9 +109,13 @@ function mergeRow(pair: SweepPair): MergeRow {
   return { keeper: { factId: keeper.id, revision: keeper.revision }, loser: { factId: loser.id, revision: loser.revision } }
 }
 
-/** Pairs that cost nothing: a remembered distinct verdict, or a merge a card holds or the user declined. */
+/**
+ * Pairs that cost nothing: a remembered distinct verdict (the lexical leg's, or one given under the vector generation
+ * the pair was found in), or a merge a card holds or the user declined.
+ */
 function rememberedKeys(stores: StoreSet, pairs: readonly SweepPair[]): Set<string> {
-  const keys = new Set(stores.review.distinctPairs().map((pair) =>
+  const generations = new Set([0, ...pairs.map((pair) => pair.generation)])
+  const keys = new Set([...generations].flatMap((generation) => stores.review.distinctPairs(generation)).map((pair) =>
     pairKeyOf({ id: pair.lowFactId, claimKey: pair.lowClaimKey }, { id: pair.highFactId, claimKey: pair.highClaimKey })))
   const held = stores.proposals.heldChanges('merge')
   for (const pair of pairs) if (held.has(rowKey('merge', mergeRow(pair)))) keys.add(pair.pairKey)

@@ -13,6 +13,7 @@ import type { SweepEntry } from '../store/review-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS, type RunDecision } from './schedule.ts'
 import { sweepBudget } from './sweep-plan.ts'
+import type { CandidateSource } from './sweep-candidates.ts'
 import { runSweep } from './sweep-run.ts'
 
 /** What the service needs, each read when used. */
@@ -25,6 +26,8 @@ export interface SweepServiceDeps {
   readonly config: () => ResolvedConfig | undefined
   /** The extraction model, as the capture service resolves it outside a session. */
   readonly model: (config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }>
+  /** Candidate legs beyond the lexical one for a configuration (the vector leg while vectors exist). */
+  readonly sources?: ((config: ResolvedConfig, stores: StoreSet) => readonly CandidateSource[]) | undefined
 }
 
 /** The answer to a person's request for a sweep. */
@@ -129,6 +132,7 @@ export class SweepService {
       model: () => this.deps.model(config),
       now: () => new Date(this.deps.clock.now()).toISOString(),
       signal,
+      sources: this.deps.sources?.(config, stores),
     }, { trigger: forced ? 'asked' : 'timer', budget: sweepBudget(config.consolidateMaxPairs, forced) })
       .catch((error: unknown) => {
         this.deps.logger.warn('near-duplicate sweep failed: %s', messageOf(error))

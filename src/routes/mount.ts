@@ -6,20 +6,29 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView, ExtractionView, ReviewView } from '../management/verb.ts'
+import type { CredentialsView, ExtractionView, ReviewView, VectorsView } from '../management/verb.ts'
 import { VERBS } from '../management/verbs.ts'
+
+/** The background services the verbs reach, each absent where the host does not run it. */
+export interface ManagementServices {
+  /** Automatic capture, for the queue and one-off extraction verbs. */
+  readonly extraction?: ExtractionView | undefined
+  /** The near-duplicate review, for the consolidate verb. */
+  readonly review?: ReviewView | undefined
+  /** The vector sweep, for index-vectors and status. */
+  readonly vectors?: VectorsView | undefined
+}
 
 /**
  * Build the handler for POST /api/fact-memory/<verb>.
  * @param runtime - the live plugin state (store and configuration).
  * @param clock - the clock.
  * @param credentials - the host credential store, looked up per request (optional service).
- * @param extraction - automatic capture, for the queue and one-off extraction verbs.
- * @param review - the near-duplicate review, for the consolidate verb.
+ * @param services - the background services the verbs reach.
  * @returns the request handler.
  */
-export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, extraction?: ExtractionView,
-  review?: ReviewView):
+
+export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, services: ManagementServices = {}):
   (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const confirmations = createConfirmationBook(clock)
   // Read per request: the variable may change without a restart, and is never read at import time.
@@ -35,9 +44,10 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       credentials: credentials(),
       confirmations,
       memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
-      extraction,
+      extraction: services.extraction,
       audit: runtime.audit,
-      review,
+      review: services.review,
+      vectors: services.vectors,
     }),
   })
   return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))

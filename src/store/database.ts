@@ -34,6 +34,7 @@ export class Database {
   readonly path: string
   private readonly db: Connection
   private depth = 0
+  private readonly changeListeners = new Set<() => void>()
 
   private constructor(path: string, db: Connection) {
     this.path = path
@@ -132,6 +133,17 @@ export class Database {
     return this.transact(fn, false)
   }
 
+  /**
+   * Be told after each committed change to the user's memory (a transaction that bumped the generation). Listeners
+   * run after the commit, synchronously; one that throws is ignored, it cannot undo the commit.
+   * @param listener - called with no arguments.
+   * @returns the unsubscriber.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener)
+    return () => { this.changeListeners.delete(listener) }
+  }
+
   private transact<T>(fn: () => T, bumps: boolean): T {
     const outer = this.depth === 0
     const savepoint = `sp${this.depth}`
@@ -141,17 +153,27 @@ export class Database {
     try {
       const result = fn()
       if (result instanceof Promise) throw new Error('transaction work must be synchronous')
-      if (outer && bumps && this.totalChanges() !== before) {
-        this.db.prepare('UPDATE store_state SET generation = generation + 1 WHERE id = 1').run()
-      }
+      const bumped = outer && bumps && this.totalChanges() !== before
+      if (bumped) this.db.prepare('UPDATE store_state SET generation = generation + 1 WHERE id = 1').run()
       this.depth -= 1
       this.db.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`)
+      if (bumped) this.notifyChange()
       return result
     } catch (error) {
       this.depth -= 1
       if (outer) this.db.exec('ROLLBACK')
       else this.db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
       throw error
+    }
+  }
+
+  private notifyChange(): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener()
+      } catch {
+        // The change is committed; a listener's failure is its own.
+      }
     }
   }
 

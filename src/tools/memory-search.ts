@@ -22,6 +22,17 @@ const SEARCH_OUTPUT: OutputSchema = {
     asOf: nullable({ type: 'string' }),
     channels: { type: 'array', items: { type: 'string' } },
     skipped: { type: 'array', items: { type: 'string' } },
+    degraded: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { channel: { type: 'string' }, code: { type: 'string' }, reason: { type: 'string' } },
+        required: ['channel', 'code', 'reason'],
+      },
+    },
+    rerank: nullable({ type: 'string', enum: ['calibrated', 'rerank_uncalibrated'] }),
+    rerankFiltered: { type: 'integer' },
+    unvectored: { type: 'integer' },
     timeZone: { type: 'string' },
     omitted: { type: 'integer' },
     message: nullable({ type: 'string' }),
@@ -63,7 +74,7 @@ const SEARCH_OUTPUT: OutputSchema = {
       },
     },
   },
-  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'timeZone', 'results', 'omitted', 'message'],
+  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'degraded', 'rerank', 'rerankFiltered', 'unvectored', 'timeZone', 'results', 'omitted', 'message'],
 }
 
 /**
@@ -80,6 +91,7 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
       'ports, paths, URLs, versions and package names. limit counts matching facts. A subject · property with one value',
       'shows its current value first and older values below it; one that holds many values lists those that match and',
       'says how many others it holds. Pass as_of (YYYY-MM-DD) to ask what was current on that day.',
+      'With an embedding endpoint configured it also matches by meaning, across languages; the answer names the channels that ran and any that degraded.',
       'Outcomes: ok, not_found (the store has no record — not that the claim is false), needs_selection (values',
       'conflict and the user has not settled them: do not pick one), refused, unavailable.',
     ].join(' '),

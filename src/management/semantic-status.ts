@@ -1,0 +1,59 @@
+/**
+ * What status says about the semantic channels: for each, whether it is configured (or why not) and its
+ * fingerprint; for the embedding channel the vectors that are current, stale (an older revision or another
+ * fingerprint) and missing, the facts never embedded (sensitive or hidden from the model), and the last sweep with
+ * its error; for the reranker its score mode and calibration state (calibrated, refused with the reason, or
+ * uncalibrated). Nothing here contains a key.
+ */
+import type { ResolvedConfig } from '../config.ts'
+import { embeddingSettings, rerankSettings } from '../semantic/settings.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import type { VectorsView } from './verb.ts'
+
+/**
+ * The semantic block of status.
+ * @param config - the live configuration.
+ * @param stores - the open stores, if any.
+ * @param vectors - the vector sweep, if this host runs it.
+ * @returns a JSON-ready object.
+ */
+export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined): Record<string, unknown> {
+  const embedding = embeddingSettings(config)
+  const rerank = rerankSettings(config)
+  const last = vectors?.last() ?? null
+  const space = embedding.configured ? stores?.vectors.space(embedding.fingerprint) : undefined
+  const embeddingBlock = embedding.configured
+    ? {
+      configured: true,
+      source: embedding.identity.provider,
+      baseUrl: embedding.identity.baseUrl,
+      model: embedding.identity.model,
+      fingerprint: embedding.fingerprint,
+      dim: space?.dim ?? embedding.identity.dim,
+      intervalMs: embedding.intervalMs,
+      keyName: embedding.keyName,
+      // Before the first sweep there is no space: every eligible fact is missing (ids start at 1, so 0 matches none).
+      vectors: stores === undefined ? null : stores.vectors.coverage(space?.id ?? 0),
+      lastSweep: last,
+      error: last?.error ?? null,
+    }
+    : { configured: false, reason: embedding.reason }
+  let rerankBlock: Record<string, unknown> = { configured: false, reason: rerank.configured ? '' : rerank.reason }
+  if (rerank.configured) {
+    const current = stores?.calibrations.current(rerank.fingerprint)
+    const latest = stores?.calibrations.latest(rerank.fingerprint)
+    rerankBlock = {
+      configured: true,
+      source: rerank.identity.provider,
+      baseUrl: rerank.identity.baseUrl,
+      model: rerank.identity.model,
+      scoreMode: rerank.scoreMode,
+      fingerprint: rerank.fingerprint,
+      keyName: rerank.keyName,
+      calibration: current !== undefined
+        ? { state: 'calibrated', ...current }
+        : latest !== undefined ? { state: 'refused', ...latest } : { state: 'uncalibrated' },
+    }
+  }
+  return { embedding: embeddingBlock, rerank: rerankBlock }
+}

@@ -1,0 +1,49 @@
+/**
+ * The seam through which the optional semantic channels join a search, defined here so that retrieval depends on
+ * nothing above it: the vector channel contributes one more ranking to the fusion, the reranker reorders (and, when
+ * calibrated, filters) the fused pool. Both are budgeted by whoever implements them, and both report a failure as
+ * a degradation the answer names instead of failing the search.
+ */
+import type { Visibility } from '../store/fact-store.ts'
+import type { Fact } from '../types.ts'
+import type { Ranking } from './fuse.ts'
+
+/** A semantic channel that did not contribute, and why, in words the answer shows. */
+export interface Degradation {
+  readonly channel: 'vector' | 'rerank'
+  /** A closed code: timeout, cancelled, unreachable, http_error, bad_response, wrong_dimension, score_out_of_range, deadline, no_key. */
+  readonly code: string
+  readonly reason: string
+}
+
+/** What the vector channel did for one query. */
+export type VectorOutcome =
+  /** It ran: its ranking joins the fusion; `lacking` tells which found facts have no current vector. */
+  | { readonly kind: 'ran'; readonly ranking: Ranking; readonly lacking: (factIds: readonly number[]) => ReadonlySet<number> }
+  /** No fact has a current vector yet: the endpoint was not asked, every found fact lacks one. */
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'degraded'; readonly degradation: Degradation }
+
+/** What the reranker did for one pool. */
+export type RerankOutcome =
+  /** Scores for the candidates sent, checked against the declared score mode; `threshold` only with a calibration record. */
+  | { readonly kind: 'ran'; readonly scores: ReadonlyMap<number, number>; readonly threshold: number | undefined }
+  | { readonly kind: 'degraded'; readonly degradation: Degradation }
+
+/** The semantic legs of one search; each is absent when its channel is not configured. */
+export interface SemanticLegs {
+  /**
+   * Embed the query and rank the facts with current vectors.
+   * @param query - the query as asked.
+   * @param visibility - model visibility, or undefined for the user's own views.
+   * @param deadline - epoch ms the whole query must end by.
+   */
+  readonly vector?: ((query: string, visibility: Visibility | undefined, deadline: number) => Promise<VectorOutcome>) | undefined
+  /**
+   * Score the pool's facts against the query.
+   * @param query - the query as asked.
+   * @param facts - the pool's facts, in fused order.
+   * @param deadline - epoch ms the whole query must end by.
+   */
+  readonly rerank?: ((query: string, facts: readonly Fact[], deadline: number) => Promise<RerankOutcome>) | undefined
+}

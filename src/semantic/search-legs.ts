@@ -1,0 +1,89 @@
+/**
+ * The semantic legs of one search (see retrieval/semantic-port.ts), built for the live configuration: the vector
+ * channel embeds the query (credentials in it masked first) within {@link QUERY_EMBED_BUDGET_MS} and scans the
+ * vectors of the current fingerprint; the reranker scores the pool's non-sensitive facts within
+ * {@link RERANK_BUDGET_MS}, every score checked against the declared score mode, and filters only with a calibration
+ * record for the current rerank fingerprint. Neither leg throws: a failure is a degradation the answer names.
+ */
+import { CHANNEL_DEPTH } from '../retrieval/channels.ts'
+import type { Degradation, SemanticLegs, VectorOutcome, RerankOutcome } from '../retrieval/semantic-port.ts'
+import type { StoreSet } from '../store/store-set.ts'
+import { maskCredentials } from '../text/privacy.ts'
+import type { Fact } from '../types.ts'
+import type { ResolvedConfig } from '../config.ts'
+import { embedTexts } from './embedding-gateway.ts'
+import { factText } from './input-text.ts'
+import { normalize } from './quantize.ts'
+import { rerankDocuments } from './rerank-gateway.ts'
+import { checkScores } from './score-mode.ts'
+import { embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankSettings } from './settings.ts'
+import type { VectorIndex } from './vector-index.ts'
+
+/** What the legs reach outside the store. */
+export interface EndpointAccess {
+  /** A key by credential name (host credential store, then environment); undefined when neither has it. */
+  readonly key: (name: string) => Promise<string | undefined>
+  readonly fetch: typeof fetch
+  /** Epoch-ms clock. */
+  readonly now: () => number
+}
+
+/**
+ * Build the legs a search may use.
+ * @param access - keys, fetch and clock.
+ * @param index - the in-memory vector scan index shared by every search.
+ * @param config - the live configuration.
+ * @param stores - the open stores.
+ * @returns the legs; a channel that is not configured is absent.
+ */
+export function semanticLegs(access: EndpointAccess, index: VectorIndex, config: ResolvedConfig, stores: StoreSet): SemanticLegs {
+  const embedding = embeddingSettings(config)
+  const rerank = rerankSettings(config)
+  const legs: { vector?: SemanticLegs['vector']; rerank?: SemanticLegs['rerank'] } = {}
+  if (embedding.configured) {
+    legs.vector = async (query, visibility, deadline): Promise<VectorOutcome> => {
+      const space = stores.vectors.space(embedding.fingerprint)
+      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) return { kind: 'empty' }
+      const budget = Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
+      if (budget <= 0) return degraded('vector', 'deadline', 'the query deadline had passed before the query embedding')
+      const apiKey = await access.key(embedding.keyName)
+      const answer = await embedTexts({ baseUrl: embedding.identity.baseUrl, model: embedding.identity.model, apiKey, dim: space.dim },
+        [maskCredentials(query)], { timeoutMs: budget }, access.fetch)
+      if (!answer.ok) return degraded('vector', answer.code, answer.message)
+      const unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
+      if (unit === undefined) return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
+      const hits = index.search(stores.vectors, space, unit, CHANNEL_DEPTH, visibility)
+      return {
+        kind: 'ran',
+        ranking: { channel: 'vector', ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) },
+        lacking: (factIds) => stores.vectors.lacking(space.id, factIds),
+      }
+    }
+  }
+  if (rerank.configured) {
+    legs.rerank = async (query, facts, deadline): Promise<RerankOutcome> => {
+      // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
+      const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
+      if (sendable.length === 0) return { kind: 'ran', scores: new Map(), threshold: undefined }
+      const budget = Math.min(RERANK_BUDGET_MS, deadline - access.now())
+      if (budget <= 0) return degraded('rerank', 'deadline', 'the query deadline had passed before the rerank')
+      const apiKey = await access.key(rerank.keyName)
+      const answer = await rerankDocuments({ baseUrl: rerank.identity.baseUrl, model: rerank.identity.model, apiKey },
+        maskCredentials(query), sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch)
+      if (!answer.ok) return degraded('rerank', answer.code, answer.message)
+      const checked = checkScores(answer.scores, rerank.scoreMode)
+      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message}; the whole rerank is invalid and the fused order stands`)
+      const calibration = stores.calibrations.current(rerank.fingerprint)
+      return {
+        kind: 'ran',
+        scores: new Map(sendable.map((fact, position) => [fact.id, answer.scores[position] ?? 0])),
+        threshold: calibration?.threshold,
+      }
+    }
+  }
+  return legs
+}
+
+function degraded(channel: Degradation['channel'], code: string, reason: string): { kind: 'degraded'; degradation: Degradation } {
+  return { kind: 'degraded', degradation: { channel, code, reason } }
+}
