@@ -4,7 +4,6 @@ import { laterBody } from './wire.schema.ts'
 
 const FEATURE: Readonly<Record<string, string>> = {
   'index-vectors': 'the semantic index',
-  calibrate: 'rerank calibration',
 }
 
 /** One unavailable verb per later feature. */

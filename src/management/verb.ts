@@ -11,6 +11,7 @@ import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
 import type { AuditView } from '../review/audit-service.ts'
 import type { AskedSweep } from '../review/sweep-service.ts'
+import type { RerankAnswer } from '../semantic/types.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -59,6 +60,23 @@ export interface ReviewView {
   lastSweepAt(): number | undefined
 }
 
+/** A configured reranker, as calibration calls it. */
+export interface RerankPort {
+  /** The rerank fingerprint of the configuration in force: the record a calibration is kept under. */
+  readonly fingerprint: string
+  /**
+   * Score documents against a query, within the call's budget. A failure is data; a success holds one finite score
+   * per document, in document order, already checked against the declared score mode.
+   */
+  score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<RerankAnswer>
+}
+
+/** The semantic channels, as the calibrate verb uses them (absent where no semantic service runs). */
+export interface SemanticView {
+  /** The reranker in force, or why there is none (a sentence naming what is missing). */
+  rerank(): RerankPort | { readonly unavailable: string }
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -73,6 +91,7 @@ export interface VerbContext {
   /** The health check (absent where no runtime owns one). */
   readonly audit?: AuditView | undefined
   readonly review?: ReviewView | undefined
+  readonly semantic?: SemanticView | undefined
 }
 
 /** One verb of the management API. */

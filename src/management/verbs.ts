@@ -1,5 +1,6 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
 import { auditVerb } from './audit.ts'
+import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
@@ -51,5 +52,6 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'extract-run': extractRunVerb,
   queue: queueVerb,
   consolidate: consolidateVerb,
+  calibrate: calibrateVerb,
   ...laterVerbs,
 } as Readonly<Record<string, VerbDefinition>>
