@@ -595,10 +595,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(answer['configured'], true)
       })
 
-      it('answers the verbs of later features with unavailable', async () => {
+      it('answers index-vectors and calibrate with unavailable while no embedding or rerank channel is configured', async () => {
         for (const name of ['index-vectors', 'calibrate']) {
           const outcome = await v.call(name, {})
           assert.equal(!outcome.ok && outcome.code, 'unavailable', name)
+          assert.match(!outcome.ok ? outcome.message : '', /Source|configured/u, name)
         }
       })
 

@@ -13,6 +13,7 @@ import type { AuditView } from '../review/audit-service.ts'
 import type { AskedSweep } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
 import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
+import type { RerankAnswer } from '../semantic/types.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -69,6 +70,23 @@ export interface VectorsView {
   last(): VectorSweepResult | undefined
 }
 
+/** A configured reranker, as calibration calls it. */
+export interface RerankPort {
+  /** The rerank fingerprint of the configuration in force: the record a calibration is kept under. */
+  readonly fingerprint: string
+  /**
+   * Score documents against a query, within the call's budget. A failure is data; a success holds one finite score
+   * per document, in document order, already checked against the declared score mode.
+   */
+  score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<RerankAnswer>
+}
+
+/** The semantic channels, as the calibrate verb uses them (absent where no semantic service runs). */
+export interface SemanticView {
+  /** The reranker in force, or why there is none (a sentence naming what is missing). */
+  rerank(): RerankPort | { readonly unavailable: string }
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -85,6 +103,8 @@ export interface VerbContext {
   readonly review?: ReviewView | undefined
   /** The vector sweep; absent in hosts that do not run it. */
   readonly vectors?: VectorsView | undefined
+  /** The reranker, for calibration; absent where no semantic service runs. */
+  readonly semantic?: SemanticView | undefined
 }
 
 /** One verb of the management API. */

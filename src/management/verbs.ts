@@ -1,5 +1,6 @@
 /** The verb table of POST /api/fact-memory/<verb>: every verb of the specification, and nothing else. */
 import { auditVerb } from './audit.ts'
+import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
@@ -7,7 +8,6 @@ import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
 import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
 import { graphVerb } from './graph.ts'
-import { laterVerbs } from './later.ts'
 import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
@@ -53,5 +53,5 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   queue: queueVerb,
   consolidate: consolidateVerb,
   'index-vectors': indexVectorsVerb,
-  ...laterVerbs,
+  calibrate: calibrateVerb,
 } as Readonly<Record<string, VerbDefinition>>

@@ -3,6 +3,7 @@
  * refused), strings are capped, ids are positive integers. Fenced verbs carry expectedGeneration and operationId.
  */
 import { z } from 'zod'
+import type { LabeledPair } from '../semantic/types.ts'
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u
 const ANY_CONTROL = /[\u0000-\u001F\u007F]/u
@@ -116,8 +117,20 @@ export const consolidateBody = z.union([
   z.strictObject({ summary: z.literal(true), limit: z.number().int().min(1).max(500).optional() }),
 ], { error: 'pass {"force": true} to run one sweep now, or {"summary": true} to read the ledger of sweeps' })
 
-/** Verbs of later features accept any JSON object and answer unavailable. */
-export const laterBody = z.record(z.string(), z.unknown())
+/** Most labeled pairs one calibrate call may supply. */
+export const CALIBRATION_PAIRS_MAX = 400
+/** Longest query or document of a supplied labeled pair. */
+export const CALIBRATION_TEXT_MAX = 2000
+
+const pairText = text(CALIBRATION_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty')
+
+/** calibrate: `pairs` supplies the labeled pairs; without it they are derived from the library. */
+export const calibrateBody = z.strictObject({
+  pairs: z.array(z.strictObject({ query: pairText, document: pairText, relevant: z.boolean() }))
+    .min(1, 'pass at least one pair, or leave pairs out to derive them from the library')
+    .max(CALIBRATION_PAIRS_MAX, `at most ${CALIBRATION_PAIRS_MAX} pairs`).optional(),
+}) satisfies z.ZodType<{ readonly pairs?: readonly LabeledPair[] | undefined }>
+
 
 /** Longest text a one-off extraction reads. */
 export const EXTRACT_TEXT_MAX = 100_000

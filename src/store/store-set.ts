@@ -1,6 +1,7 @@
 /** The stores over one open database, created together when the store opens. */
 import type { Database } from './database.ts'
 import { AuditStore } from './audit-store.ts'
+import { CalibrationStore } from './calibration-store.ts'
 import { CurationStore } from './curation-store.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
@@ -32,6 +33,8 @@ export interface StoreSet {
   readonly audit: AuditStore
   /** The near-duplicate review: its candidates, remembered verdicts and ledger of sweeps. */
   readonly review: ReviewStore
+  /** The ledger of rerank calibrations and the facts a library calibration reads. */
+  readonly calibrations: CalibrationStore
 }
 
 /**
@@ -56,5 +59,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     extract: new ExtractStore(db),
     audit: new AuditStore(db),
     review: new ReviewStore(db),
+    calibrations: new CalibrationStore(db),
   }
 }

@@ -77,6 +77,8 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   extract: { text: 'string', dryRun: 'bool' },
   'extract-run': { id: 'int' },
   queue: { limit: 'int' },
+  calibrate: { pairs: 'stringArray' },
+  'index-vectors': { force: 'bool' },
 }
 
 /** Field names of every verb, for cross-verb unknown fields. */

@@ -5,7 +5,7 @@
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
-import type { CredentialsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
+import type { CredentialsView, SemanticView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import { VERBS } from '../../src/management/verbs.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
@@ -28,13 +28,20 @@ export interface VerbHarness {
   dispose(): void
 }
 
+/** Services a test hands the verbs besides the store (each absent unless given). */
+export interface HarnessServices {
+  /** The semantic channels (a fake reranker, say). */
+  readonly semantic?: SemanticView
+}
+
 /**
  * Open a harness.
  * @param driver - the SQLite binding.
  * @param overrides - configuration overrides.
+ * @param services - services the verbs see.
  * @returns the harness.
  */
-export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}): VerbHarness {
+export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}, services: HarnessServices = {}): VerbHarness {
   const clock = new FakeClock('2026-03-01T09:00:00.000Z')
   const h = openMemory(driver, clock, overrides)
   const credentials = new Map<string, string>()
@@ -66,6 +73,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {})
       confirmations,
       memory: { status: () => h.memory.status(), advance: () => h.memory.advance() },
       audit,
+      semantic: services.semantic,
     }
   }
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
