@@ -28,6 +28,7 @@ import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
 import { VectorSweepService } from './semantic/vector-sweep-service.ts'
 import { vectorSources } from './semantic/review-sources.ts'
+import { rerankPort } from './semantic/rerank-port.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
 import { memoryWriteTool } from './tools/memory-write.ts'
@@ -147,7 +148,9 @@ export function apply(ctx: Context, config: Config): void {
   }, { prepend: true }), 'fact-memory: pre-step notice')
 
   ctx.inject(['webServer'], (webCtx) => {
-    const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), { extraction: capture, review, vectors })
+    const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), {
+      extraction: capture, review, vectors, semantic: { rerank: () => rerankPort(access, runtime.config()) },
+    })
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
 

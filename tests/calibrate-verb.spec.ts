@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
-import type { RerankPort, SemanticView } from '../src/management/verb.ts'
+import type { SemanticView } from '../src/management/verb.ts'
+import type { RerankPort } from '../src/semantic/types.ts'
 import type { LabeledPair, RerankAnswer } from '../src/semantic/types.ts'
 import { count, DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'

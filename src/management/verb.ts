@@ -13,7 +13,7 @@ import type { AuditView } from '../review/audit-service.ts'
 import type { AskedSweep } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
 import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
-import type { RerankAnswer } from '../semantic/types.ts'
+import type { RerankPort } from '../semantic/types.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -68,17 +68,6 @@ export interface VectorsView {
   sweepNow(): Promise<AskedVectorSweep>
   /** The last sweep since the plugin loaded. */
   last(): VectorSweepResult | undefined
-}
-
-/** A configured reranker, as calibration calls it. */
-export interface RerankPort {
-  /** The rerank fingerprint of the configuration in force: the record a calibration is kept under. */
-  readonly fingerprint: string
-  /**
-   * Score documents against a query, within the call's budget. A failure is data; a success holds one finite score
-   * per document, in document order, already checked against the declared score mode.
-   */
-  score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<RerankAnswer>
 }
 
 /** The semantic channels, as the calibrate verb uses them (absent where no semantic service runs). */

@@ -6,7 +6,7 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView, ExtractionView, ReviewView, VectorsView } from '../management/verb.ts'
+import type { CredentialsView, ExtractionView, ReviewView, SemanticView, VectorsView } from '../management/verb.ts'
 import { VERBS } from '../management/verbs.ts'
 
 /** The background services the verbs reach, each absent where the host does not run it. */
@@ -17,6 +17,8 @@ export interface ManagementServices {
   readonly review?: ReviewView | undefined
   /** The vector sweep, for index-vectors and status. */
   readonly vectors?: VectorsView | undefined
+  /** The reranker, for calibrate. */
+  readonly semantic?: SemanticView | undefined
 }
 
 /**
@@ -48,6 +50,7 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       audit: runtime.audit,
       review: services.review,
       vectors: services.vectors,
+      semantic: services.semantic,
     }),
   })
   return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))

@@ -66,3 +66,14 @@ export interface LabeledPair {
   readonly document: string
   readonly relevant: boolean
 }
+
+/** A configured reranker, as calibration calls it. */
+export interface RerankPort {
+  /** The rerank fingerprint of the configuration in force: the record a calibration is kept under. */
+  readonly fingerprint: string
+  /**
+   * Score documents against a query, within the call's budget. A failure is data; a success holds one finite score
+   * per document, in document order, already checked against the declared score mode.
+   */
+  score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<RerankAnswer>
+}
