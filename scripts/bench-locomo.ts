@@ -14,11 +14,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Clock } from '../src/clock.ts'
-import { configWith, resolveConfig } from '../src/config.ts'
+import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
+import { embedTexts } from '../src/semantic/embedding-gateway.ts'
+import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
+import { embeddingSettings } from '../src/semantic/settings.ts'
+import { VectorIndex } from '../src/semantic/vector-index.ts'
+import { runVectorSweep } from '../src/semantic/vector-sweep-run.ts'
 
 /** How observations are laid out in the store. */
 export type LocomoShape = 'multi' | 'slot'
@@ -36,6 +41,8 @@ export interface LocomoRow {
 /** One shape's figures. */
 export interface LocomoResult {
   readonly shape: LocomoShape
+  /** Whether the vector channel ran (on the fake embedding server). */
+  readonly vector: boolean
   readonly facts: number
   readonly questions: number
   readonly rows: readonly LocomoRow[]
@@ -106,7 +113,7 @@ export function renderedFactIds(text: string): number[] {
  * @param shape - how observations are written.
  * @returns the figures per category and overall.
  */
-export async function locomoQuality(path: string, shape: LocomoShape): Promise<LocomoResult> {
+export async function locomoQuality(path: string, shape: LocomoShape, semantic?: LocomoSemantic): Promise<LocomoResult> {
   const samples = JSON.parse(readFileSync(path, 'utf8')) as LocomoSample[]
   const totals = new Map<number, { n: number; any5: number; any10: number; all10: number }>()
   let factCount = 0
@@ -117,10 +124,15 @@ export async function locomoQuality(path: string, shape: LocomoShape): Promise<L
   let cut = 0
   for (const sample of samples) {
     const dir = mkdtempSync(join(tmpdir(), `fact-memory-locomo-${shape}-`))
-    const config = resolveConfig(configWith({ dataDir: dir, storeTimezone: 'UTC' }), { dshHome: dir, userHome: dir })
+    const config = resolveConfig(configWith({
+      dataDir: dir, storeTimezone: 'UTC',
+      ...(semantic === undefined ? {} : { embeddingSource: 'openai', embeddingBaseUrl: semantic.baseUrl, embeddingModel: semantic.model }),
+    }), { dshHome: dir, userHome: dir })
     budgetChars = config.searchBudgetTokens * 2
     const clock = new SessionClock()
-    const memory = new FactMemory({ clock })
+    const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => clock.now() }
+    const index = new VectorIndex()
+    const memory = new FactMemory({ clock, ...(semantic === undefined ? {} : { semantic: (current, stores) => semanticLegs(access, index, current, stores) }) })
     memory.open(dir)
     const deps = { memory, config: () => config }
     const write = memoryWriteTool(deps)
@@ -145,6 +157,7 @@ export async function locomoQuality(path: string, shape: LocomoShape): Promise<L
       }
     }
     factCount += diaOf.size
+    if (semantic !== undefined) await buildVectors(memory, config)
     for (const qa of sample.qa) {
       if (qa.category === 5) continue
       const wanted = evidenceIds(qa.evidence)
@@ -172,9 +185,31 @@ export async function locomoQuality(path: string, shape: LocomoShape): Promise<L
   const all = [...totals.values()].reduce((sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }), { n: 0, any5: 0, any10: 0, all10: 0 })
   rows.push({ category: 0, questions: all.n, anyAt5: ratio(all.any5, all.n), anyAt10: ratio(all.any10, all.n), allAt10: ratio(all.all10, all.n) })
   return {
-    shape, facts: factCount, questions: questionCount, rows,
+    shape, vector: semantic !== undefined, facts: factCount, questions: questionCount, rows,
     answerChars: { mean: questionCount === 0 ? 0 : Math.round(chars / questionCount), max: maxChars }, budgetChars, answersCut: cut,
   }
+}
+
+/** The fake embedding endpoint a LoCoMo run may point the vector channel at (a plumbing check, not a model). */
+export interface LocomoSemantic {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  readonly baseUrl: string
+  readonly model: string
+}
+
+/** One vector sweep over everything written, as the plugin's sweep runs it. */
+async function buildVectors(memory: FactMemory, config: ResolvedConfig): Promise<void> {
+  const opened = memory.storeSet()
+  const settings = embeddingSettings(config)
+  if (!('stores' in opened) || !settings.configured) throw new Error('the LoCoMo store has no embedding channel')
+  const result = await runVectorSweep({
+    vectors: opened.stores.vectors,
+    settings,
+    embed: (texts, signal) => embedTexts({ baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: undefined, dim: 0 }, texts, { timeoutMs: 30_000, signal }, globalThis.fetch),
+    now: () => new Date().toISOString(),
+    signal: new AbortController().signal,
+  })
+  if (result.outcome !== 'swept') throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
 }
 
 function ratio(part: number, whole: number): number {

@@ -26,6 +26,7 @@ import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, SERVICE_KINDS, SY
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
+import { startFakeSemantic } from '../tests/helpers/fake-semantic.ts'
 import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { reviewQuality, type ReviewQuality } from './bench-review.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
@@ -247,15 +248,24 @@ if (runs('speed')) {
 }
 if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
   results.locomo = []
-  for (const shape of ['multi', 'slot'] as const) {
-    const quality = await locomoQuality(LOCOMO, shape)
+  // The same runs with the vector channel pointed at the fake embedding server of the tests: a plumbing check that the
+  // channel reaches the rendered answer end to end. The fake is a word-concept lexicon, not a model: not a quality figure.
+  const fake = await startFakeSemantic({ dim: 256 })
+  const variants = [
+    ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: undefined })),
+    ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: { baseUrl: `${fake.url}/v1`, model: 'fake-lexicon' } })),
+  ]
+  for (const { shape, semantic } of variants) {
+    const quality = await locomoQuality(LOCOMO, shape, semantic)
     results.locomo.push(quality)
-    console.log(`\nLoCoMo, ${SHAPE_LABEL[shape]}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
+    const channel = semantic === undefined ? 'lexical channels' : 'lexical channels + the vector channel on the fake embedding server (plumbing check, not a quality figure)'
+    console.log(`\nLoCoMo, ${SHAPE_LABEL[shape]}, ${channel}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
     console.log('| category | questions | any@5 | any@10 | all@10 |')
     console.log('|---|---:|---:|---:|---:|')
     for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
     console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
   }
+  await fake.close()
 } else if (runs('locomo') && !SKIP_LOCOMO) {
   console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
 }
