@@ -12,6 +12,7 @@ import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { ReviewStore } from './review-store.ts'
+import { VectorStore } from './vector-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -32,6 +33,8 @@ export interface StoreSet {
   readonly audit: AuditStore
   /** The near-duplicate review: its candidates, remembered verdicts and ledger of sweeps. */
   readonly review: ReviewStore
+  /** The vector spaces and the quantized fact vectors of the semantic channel. */
+  readonly vectors: VectorStore
 }
 
 /**
@@ -56,5 +59,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     extract: new ExtractStore(db),
     audit: new AuditStore(db),
     review: new ReviewStore(db),
+    vectors: new VectorStore(db),
   }
 }
