@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { prepareWrite } from '../src/fact-input.ts'
+import type { SqlValue } from '../src/store/connection.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { VectorSpace } from '../src/store/vector-store.ts'
 import type { FactInput } from '../src/types.ts'
@@ -217,6 +218,29 @@ for (const driver of DRIVERS) {
       const [row] = stores.vectors.rescoreRows(space.id, [shown], undefined)
       assert.equal(row?.quantized.length, DIM)
       assert.ok((row?.scale ?? 0) > 0)
+    })
+
+    it('reads the codes after a rowid by the rowid range, and the rescoring rows through the space and fact index', () => {
+      const ids = ['alpha', 'beta', 'gamma'].map((subject) => fact(subject))
+      store(...ids)
+      const seen: { sql: string; params: SqlValue[] }[] = []
+      const all = stores.db.all.bind(stores.db)
+      const spied = stores.db as unknown as { all: (sql: string, ...params: SqlValue[]) => unknown }
+      spied.all = (sql, ...params) => {
+        seen.push({ sql, params })
+        return all(sql, ...params)
+      }
+      try {
+        stores.vectors.codesAfter(space.id, 1)
+        stores.vectors.rescoreRows(space.id, ids, { includeSensitive: false })
+      } finally {
+        spied.all = all
+      }
+      const [codes, rescore] = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
+      assert.match(codes ?? '', /SEARCH fact_vectors USING INTEGER PRIMARY KEY \(rowid>\?\)/u)
+      assert.doesNotMatch(codes ?? '', /TEMP B-TREE/u)
+      assert.match(rescore ?? '', /sqlite_autoindex_fact_vectors_1 \(space_id=\? AND fact_id=\?\)/u)
+      assert.doesNotMatch(rescore ?? '', /SCAN/u)
     })
 
     it('reads back the stored vectors of a few facts, byte for byte', () => {

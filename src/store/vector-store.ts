@@ -268,7 +268,8 @@ export class VectorStore {
    * @returns the codes.
    */
   codesAfter(spaceId: number, afterRowId: number): StoredCode[] {
-    return this.db.all('SELECT id, fact_id, bits FROM fact_vectors WHERE space_id = ? AND id > ? ORDER BY id', spaceId, afterRowId)
+    // `+space_id` keeps the planner on the rowid range: the space's index would read every row of it and sort them.
+    return this.db.all('SELECT id, fact_id, bits FROM fact_vectors WHERE id > ? AND +space_id = ? ORDER BY id', afterRowId, spaceId)
       .map((row) => ({ rowId: Number(row['id']), factId: Number(row['fact_id']), bits: row['bits'] as Uint8Array }))
   }
 
