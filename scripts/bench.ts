@@ -2,33 +2,32 @@
  * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open, the page's routes),
  * what automatic capture costs a turn, retrieval quality on LoCoMo (evidence recall@5/@10 per category), and the
  * review's operating points: the near-duplicate gate's precision and recall on its labeled pair set, and the fold guard's
- * on tests/fixtures/fold-pairs.jsonl. Prints tables and writes JSON to bench-results/.
+ * on tests/fixtures/fold-pairs.jsonl, and the vector channel's scan at 10k and 100k facts (scripts/bench-vectors.ts). Prints
+ * tables and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review   --locomo <path to locomo10.json>
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors   --locomo <path to locomo10.json>
  *          --keep (keep the stores)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { systemClock, type Clock } from '../src/clock.ts'
+import { systemClock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
-import { prepareWrite } from '../src/fact-input.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import type { VerbContext } from '../src/management/verb.ts'
 import { VERBS } from '../src/management/verbs.ts'
-import { Database } from '../src/store/database.ts'
-import { FactStore } from '../src/store/fact-store.ts'
 import type { FactInput } from '../src/types.ts'
-import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
+import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { startFakeSemantic } from '../tests/helpers/fake-semantic.ts'
 import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { reviewQuality, type ReviewQuality } from './bench-review.ts'
+import { vectorBench, type VectorBench } from './bench-vectors.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
 const args = process.argv.slice(2)
@@ -40,9 +39,12 @@ const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
 const KEEP = args.includes('--keep')
-/** `--only locomo` runs just the retrieval-quality part, `--only review` the gate and the fold guard, `--only speed` the timings. */
+/**
+ * `--only locomo` runs just the retrieval-quality part, `--only review` the gate and the fold guard, `--only speed` the
+ * timings, `--only vectors` the vector channel.
+ */
 const ONLY = option('--only')
-const runs = (part: 'speed' | 'locomo' | 'review'): boolean => ONLY === undefined || ONLY === part
+const runs = (part: 'speed' | 'locomo' | 'review' | 'vectors'): boolean => ONLY === undefined || ONLY === part
 
 function percentiles(samples: number[]): { p50: number; p95: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -58,24 +60,6 @@ function time(work: () => void): number {
   const started = performance.now()
   work()
   return performance.now() - started
-}
-
-function seed(dataDir: string, facts: readonly FactInput[], clock: Clock, config: ResolvedConfig): number {
-  const db = Database.open({ dataDir, now: () => new Date(clock.now()).toISOString() })
-  const store = new FactStore(db)
-  const started = performance.now()
-  for (let offset = 0; offset < facts.length; offset += 5000) {
-    db.transaction(() => {
-      for (const input of facts.slice(offset, offset + 5000)) {
-        const now = new Date(clock.now()).toISOString()
-        const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
-        if (prepared.ok) store.write(prepared.write, now)
-      }
-    })
-  }
-  const elapsed = performance.now() - started
-  db.close()
-  return elapsed
 }
 
 interface SpeedRow {
@@ -104,7 +88,7 @@ async function speed(size: number): Promise<SpeedRow> {
   const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
   const random = mulberry32(size)
   const corpus = makeCorpus(size, random)
-  const seedMs = seed(dir, corpus.facts, systemClock, config)
+  const seedMs = seedStore(dir, corpus.facts, systemClock, config)
 
   const coldOpen: number[] = []
   for (let i = 0; i < 5; i += 1) {
@@ -214,7 +198,7 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
   slot: 'one slot per observation',
 }
 
-const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench } = { speed: [] }
+const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench; vectors?: VectorBench[] } = { speed: [] }
 console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
 if (runs('speed')) {
   for (const size of SIZES) {
@@ -303,6 +287,27 @@ if (runs('review')) {
   console.log('| kind | should fold | pairs | judged as labeled |')
   console.log('|---|---|---:|---:|')
   for (const row of fold.byKind) console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
+}
+if (runs('vectors')) {
+  const vectors = SIZES.map((size) => {
+    process.stdout.write(`vector channel at ${size} facts… `)
+    const row = vectorBench(size)
+    console.log(`vectors stored in ${row.storeSeconds} s`)
+    return row
+  })
+  results.vectors = vectors
+  console.log(`\nVector channel, ${vectors[0]?.dim ?? 1024}-d clustered random vectors (a scan figure, not a quality one), query embedding excluded: `
+    + `Hamming scan of the sign bits in memory, ${vectors[0]?.coarseCandidates ?? 0} candidates rescored from their int8 rows, depth 20 under model visibility`)
+  console.log('| facts | warm query p50/p95 ms | first query after a write p50/p95 ms | cold load ms | bytes/fact on disk | bytes/fact in the index | bytes/fact process growth |')
+  console.log('|---:|---:|---:|---:|---:|---:|---:|')
+  for (const row of vectors) {
+    console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.afterWriteMs.p50} / ${row.afterWriteMs.p95} | ${row.coldLoadMs} | ${row.diskBytesPerFact} | ${row.indexBytesPerFact} | ${row.processBytesPerFact} |`)
+  }
+  console.log('\n| facts | coarse candidates | recall@10 | epsilon recall@10 (ann-benchmarks, 1.01) | p95 ms |')
+  console.log('|---:|---:|---:|---:|---:|')
+  for (const row of vectors) {
+    for (const point of row.recall) console.log(`| ${row.facts} | ${point.candidates} | ${point.recallAt10} | ${point.epsilonRecallAt10} | ${point.p95Ms} |`)
+  }
 }
 const outDir = join(REPO_ROOT, 'bench-results')
 mkdirSync(outDir, { recursive: true })

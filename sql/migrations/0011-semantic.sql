@@ -5,6 +5,8 @@
 -- fact_vectors holds one vector per fact and space, quantized: int8 components with one scale (the rescoring) and
 -- the sign bits (the coarse scan), about 1.2 KiB at 1024 dimensions. text_hash is the hash of the embedded text, so
 -- a change of status alone needs no new vector; revision is the fact's revision when the vector was last checked.
+-- Its rowid is AUTOINCREMENT: a replaced or new vector always gets a rowid above every one ever used, so an index
+-- that loaded the rows up to some rowid finds every later change by reading the rows after it.
 -- rerank_calibrations is the ledger of calibrations: the newest calibrated row of a rerank fingerprint is the record
 -- that lets the reranker filter. All three are bookkeeping: writing them never moves the store generation.
 CREATE TABLE vector_spaces (
@@ -19,7 +21,7 @@ CREATE TABLE vector_spaces (
 ) STRICT;
 
 CREATE TABLE fact_vectors (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   space_id INTEGER NOT NULL REFERENCES vector_spaces (id) ON DELETE CASCADE,
   fact_id INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
   revision INTEGER NOT NULL CHECK (revision >= 1),

@@ -12,6 +12,7 @@ import { numberOrNull } from './connection.ts'
 import { foldRow, priorClaimKeys } from './fact-folds.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
+import { clearVectorRows } from './vector-store.ts'
 
 /** The result of one write. */
 export type WriteResult =
@@ -325,7 +326,8 @@ export class FactStore extends FactReader {
 
   /**
    * Clear everything the user knows as their memory: facts, entities, sources, indexes, conflict groups,
-   * proposals and the edit log. Settings, operation receipts, store metadata and tombstones (hashes of claims the
+   * proposals, the edit log and every fact vector (bumping the version of each space that held one, so an in-memory
+   * scan index sees the change), in one transaction. Settings, operation receipts, store metadata and tombstones (hashes of claims the
    * user asked to forget, holding no text) stay.
    * @returns how many facts and proposals were removed.
    */
@@ -334,6 +336,7 @@ export class FactStore extends FactReader {
       const facts = Number(this.db.get('SELECT count(*) AS n FROM facts')?.['n'] ?? 0)
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
+      clearVectorRows(this.db)
       for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals'] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }

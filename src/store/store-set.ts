@@ -13,6 +13,7 @@ import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { ReviewStore } from './review-store.ts'
+import { VectorStore } from './vector-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -35,6 +36,8 @@ export interface StoreSet {
   readonly review: ReviewStore
   /** The ledger of rerank calibrations and the facts a library calibration reads. */
   readonly calibrations: CalibrationStore
+  /** The vector spaces and the quantized fact vectors of the semantic channel. */
+  readonly vectors: VectorStore
 }
 
 /**
@@ -60,5 +63,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     audit: new AuditStore(db),
     review: new ReviewStore(db),
     calibrations: new CalibrationStore(db),
+    vectors: new VectorStore(db),
   }
 }

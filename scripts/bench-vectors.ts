@@ -1,0 +1,220 @@
+/**
+ * The vector channel's speed and size for npm run bench (`--only vectors`): a store of the speed bench's synthetic
+ * facts gets one clustered 1024-d vector per fact (scripts/bench-vector-corpus.ts; random vectors, so this measures
+ * the scan, not retrieval quality), then the channel is timed as a search runs it with the query embedding excluded:
+ * the one-off cold load of the sign bits, warm queries, the first query after another vector was written, and the
+ * recall@10 of the coarse scan with exact rescoring against an exact scan of the same stored vectors for a few
+ * candidate counts. Bytes per fact are read on disk (the file's growth when the vectors were added, after a
+ * checkpoint) and in memory (the index's typed arrays, and the process's growth after a collection).
+ * A benchmark, not a test.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { systemClock } from '../src/clock.ts'
+import { configWith, resolveConfig } from '../src/config.ts'
+import { embeddingFingerprint } from '../src/semantic/fingerprint.ts'
+import { factText, textHash } from '../src/semantic/input-text.ts'
+import { cosineQuantized, quantize } from '../src/semantic/quantize.ts'
+import { COARSE_CANDIDATES, VectorIndex } from '../src/semantic/vector-index.ts'
+import { Database, STORE_FILE } from '../src/store/database.ts'
+import { VectorStore, type VectorSpace } from '../src/store/vector-store.ts'
+import { makeCorpus, mulberry32, seedStore } from './bench-corpus.ts'
+import { ClusteredVectors } from './bench-vector-corpus.ts'
+
+/** p50 / p95 / max of some timings, in ms. */
+export interface Timings {
+  readonly p50: number
+  readonly p95: number
+  readonly max: number
+  readonly n: number
+}
+
+/** What the vector bench reports for one store size. */
+export interface VectorBench {
+  readonly facts: number
+  readonly dim: number
+  readonly coarseCandidates: number
+  /** Seconds to embed-and-store every fact's vector (the embedding endpoint replaced by the generator). */
+  readonly storeSeconds: number
+  /** Loading every sign bit into a fresh index, once. */
+  readonly coldLoadMs: number
+  /** Warm queries, depth 20 under model visibility: version check, coarse scan, rescoring read, sort. */
+  readonly searchMs: Timings
+  /** The first query after one more vector was stored (the index reads the new row). */
+  readonly afterWriteMs: Timings
+  /**
+   * Against an exact scan of the stored vectors, by coarse candidate count: recall@10, the epsilon recall@10 of
+   * ann-benchmarks (a hit within 1.01 × the true 10th's distance counts: neighbours tied with the 10th are not
+   * misses), and the p95 of those queries.
+   */
+  readonly recall: readonly { readonly candidates: number; readonly recallAt10: number; readonly epsilonRecallAt10: number; readonly p95Ms: number }[]
+  /** The file's growth when the vectors were added, per vector. */
+  readonly diskBytesPerFact: number
+  /** The index's typed arrays per vector. */
+  readonly indexBytesPerFact: number
+  /** The process's heap and buffer growth per vector after loading the index and a collection (slot map included). */
+  readonly processBytesPerFact: number
+}
+
+const DIM = 1024
+const DEPTH = 20
+const MODEL = { includeSensitive: false } as const
+
+/**
+ * Measure the vector channel on a store of `size` facts.
+ * @param size - how many facts (each gets a vector).
+ * @returns the figures.
+ */
+export function vectorBench(size: number): VectorBench {
+  const dir = mkdtempSync(join(tmpdir(), `fact-memory-bench-vectors-${size}-`))
+  try {
+    const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
+    const random = mulberry32(size + 1)
+    seedStore(dir, makeCorpus(size, random).facts, systemClock, config)
+    const bytesBefore = fileBytes(dir)
+    const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
+    const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
+    const store = new VectorStore(db)
+    const fingerprint = embeddingFingerprint({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench', dim: DIM })
+    const space = store.ensureSpace(fingerprint, { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench' }, new Date().toISOString())
+    store.fixDimension(space.id, DIM)
+    const started = performance.now()
+    const stored = storeAll(store, space, source, random)
+    const storeSeconds = (performance.now() - started) / 1000
+    db.close()
+    const diskBytesPerFact = Math.round((fileBytes(dir) - bytesBefore) / stored.ids.length)
+    return { facts: size, dim: DIM, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds), diskBytesPerFact, ...scan(dir, space, stored, source) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The stored vectors, kept for the exact scan. */
+interface Stored {
+  readonly ids: number[]
+  readonly vectors: { readonly scale: number; readonly quantized: Int8Array }[]
+}
+
+/** Give every fact a vector, facts of one subject run close together, 1,000 to a batch. */
+function storeAll(store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number): Stored {
+  const stored: Stored = { ids: [], vectors: [] }
+  let pending: Float32Array[] = []
+  for (let batch = store.factsNeedingVectors(space.id, 1000); batch.length > 0; batch = store.factsNeedingVectors(space.id, 1000)) {
+    const rows = batch.map((fact) => {
+      if (pending.length === 0) pending = source.subject(1 + Math.floor(random() * 6))
+      const unit = pending.pop() ?? source.gaussianUnit()
+      const row = { factId: fact.id, revision: fact.revision, textHash: textHash(factText(fact)), ...quantize(unit) }
+      stored.ids.push(fact.id)
+      stored.vectors.push({ scale: row.scale, quantized: row.quantized })
+      return row
+    })
+    store.storeVectors(space.id, rows, new Date().toISOString())
+  }
+  return stored
+}
+
+function scan(dir: string, space: VectorSpace, stored: Stored, source: ClusteredVectors): Omit<VectorBench, 'facts' | 'dim' | 'coarseCandidates' | 'storeSeconds' | 'diskBytesPerFact'> {
+  const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
+  try {
+    const store = new VectorStore(db)
+    const collect = garbageCollector()
+    collect()
+    const before = process.memoryUsage()
+    const index = new VectorIndex()
+    const coldStarted = performance.now()
+    index.warm(store, space.id)
+    const coldLoadMs = performance.now() - coldStarted
+    collect()
+    const after = process.memoryUsage()
+    const grown = (after.heapUsed - before.heapUsed) + (after.arrayBuffers - before.arrayBuffers)
+    const footprint = index.footprint(store, space.id)
+
+    const random = mulberry32(99)
+    const queryNear = (): Float32Array => {
+      const at = Math.floor(random() * stored.ids.length)
+      const [base] = store.rescoreRows(space.id, [stored.ids[at] ?? 0], undefined)
+      const unit = Float32Array.from(base?.quantized ?? [], (code) => code * (base?.scale ?? 0))
+      return source.near(unit, random() < 0.5 ? 0.5 : 1)
+    }
+    const queries = Array.from({ length: 200 }, queryNear)
+    for (const query of queries.slice(0, 20)) index.search(store, space, query, DEPTH, MODEL)
+    const searchMs = timings(queries.map((query) => time(() => index.search(store, space, query, DEPTH, MODEL))))
+
+    const afterWrite: number[] = []
+    for (let i = 0; i < 20; i += 1) {
+      const id = stored.ids[i] ?? 0
+      store.storeVectors(space.id, [{ factId: id, revision: 1, textHash: `bench-${i}`, ...quantize(source.gaussianUnit()) }], new Date().toISOString())
+      afterWrite.push(time(() => index.search(store, space, queries[i] ?? source.gaussianUnit(), DEPTH, MODEL)))
+    }
+
+    const exactQueries = queries.slice(0, 40)
+    // The vectors replaced above are not those of the exact scan: leave their facts out of both sides.
+    const replaced = new Set(stored.ids.slice(0, 20))
+    const exact = exactQueries.map((query) => stored.vectors.map((vector, i) => ({ id: stored.ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
+      .filter((hit) => !replaced.has(hit.id)).sort((a, b) => b.score - a.score).slice(0, 10))
+    const recall = [100, COARSE_CANDIDATES, 400, 800].map((candidates) => {
+      let found = 0
+      let close = 0
+      const spent: number[] = []
+      exactQueries.forEach((query, q) => {
+        let hits: { id: number; score: number }[] = []
+        spent.push(time(() => { hits = index.search(store, space, query, 10 + replaced.size, MODEL, candidates) }))
+        const got = hits.filter((hit) => !replaced.has(hit.id)).slice(0, 10)
+        const truth = exact[q] ?? []
+        const ids = new Set(got.map((hit) => hit.id))
+        found += truth.filter((hit) => ids.has(hit.id)).length
+        // ann-benchmarks' epsilon recall: a hit counts when its distance (1 - cosine) is within 1.01 × the true 10th's.
+        const tenth = 1 - (truth.at(-1)?.score ?? 1)
+        close += got.filter((hit) => 1 - hit.score <= 1.01 * tenth).length
+      })
+      const wanted = Math.max(1, exact.reduce((sum, truth) => sum + truth.length, 0))
+      return { candidates, recallAt10: round(found / wanted), epsilonRecallAt10: round(close / wanted), p95Ms: timings(spent).p95 }
+    })
+    return {
+      coldLoadMs: round(coldLoadMs),
+      searchMs,
+      afterWriteMs: timings(afterWrite),
+      recall,
+      indexBytesPerFact: Math.round(footprint.bytes / Math.max(1, footprint.facts)),
+      processBytesPerFact: Math.round(grown / Math.max(1, footprint.facts)),
+    }
+  } finally {
+    db.close()
+  }
+}
+
+/** The store file's size after the last connection closed (so the WAL is checkpointed into it). */
+function fileBytes(dir: string): number {
+  return statSync(join(dir, STORE_FILE)).size
+}
+
+/** A full collection, so memory growth reads what the index keeps rather than garbage. */
+function garbageCollector(): () => void {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as (() => void) | undefined
+  // Twice: the first pass can leave what finalizers free for the second.
+  return () => {
+    gc?.()
+    gc?.()
+  }
+}
+
+function timings(samples: readonly number[]): Timings {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1) ?? 0), n: samples.length }
+}
+
+function time(work: () => void): number {
+  const started = performance.now()
+  work()
+  return performance.now() - started
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000
+}
