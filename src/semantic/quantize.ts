@@ -80,6 +80,19 @@ export function cosineQuantized(queryUnit: Float32Array, quantized: Int8Array, s
 }
 
 /**
+ * The cosine of two stored vectors (both quantized, as the near-duplicate review compares facts).
+ * @param a - one stored vector.
+ * @param b - the other.
+ * @returns the dot product of the two dequantized unit vectors; 0 when the lengths differ.
+ */
+export function cosineBetween(a: { readonly scale: number; readonly quantized: Int8Array }, b: { readonly scale: number; readonly quantized: Int8Array }): number {
+  if (a.quantized.length !== b.quantized.length) return 0
+  let dot = 0
+  for (let i = 0; i < a.quantized.length; i += 1) dot += (a.quantized[i] ?? 0) * (b.quantized[i] ?? 0)
+  return dot * a.scale * b.scale
+}
+
+/**
  * How many bytes the sign bits of a vector take.
  * @param dim - the dimension.
  * @returns `ceil(dim / 8)`.

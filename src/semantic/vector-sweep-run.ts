@@ -62,8 +62,8 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
     ({ outcome, fingerprint: settings.fingerprint, ...tally, error, startedAt, finishedAt: deps.now() })
   try {
     tally.pruned = vectors.pruneIneligible()
-    let space = vectors.ensureSpace(settings.fingerprint, settings.identity, startedAt)
-    if (space.dim === 0 && settings.identity.dim > 0) space = vectors.fixDimension(space.id, settings.identity.dim)
+    const space = vectors.ensureSpace(settings.fingerprint, settings.identity, startedAt)
+    let dim = space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
     const attempted = new Set<number>()
     for (;;) {
       if (deps.signal.aborted) return finish('cancelled', null)
@@ -86,9 +86,9 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
         const answers = await Promise.all(round.map((batch) => deps.embed(batch.map((item) => item.text), deps.signal)))
         for (const [position, answer] of answers.entries()) {
           if (!answer.ok) return finish(deps.signal.aborted ? 'cancelled' : 'failed', deps.signal.aborted ? null : { code: answer.code, message: answer.message })
-          if (space.dim === 0) space = vectors.fixDimension(space.id, answer.dim)
-          if (answer.dim !== space.dim) {
-            return finish('failed', { code: 'wrong_dimension', message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${space.dim}` })
+          if (dim === 0) dim = vectors.fixDimension(space.id, answer.dim)
+          if (answer.dim !== dim) {
+            return finish('failed', { code: 'wrong_dimension', message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${dim}` })
           }
           const batch = round[position] ?? []
           const stored = batch.flatMap((item, index) => {
