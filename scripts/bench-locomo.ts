@@ -41,8 +41,8 @@ export interface LocomoRow {
 /** One shape's figures. */
 export interface LocomoResult {
   readonly shape: LocomoShape
-  /** Whether the vector channel ran (on the fake embedding server). */
-  readonly vector: boolean
+  /** The embedding model the vector channel ran on, or null for the lexical channels alone. */
+  readonly vector: string | null
   readonly facts: number
   readonly questions: number
   readonly rows: readonly LocomoRow[]
@@ -185,7 +185,7 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
   const all = [...totals.values()].reduce((sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }), { n: 0, any5: 0, any10: 0, all10: 0 })
   rows.push({ category: 0, questions: all.n, anyAt5: ratio(all.any5, all.n), anyAt10: ratio(all.any10, all.n), allAt10: ratio(all.all10, all.n) })
   return {
-    shape, vector: semantic !== undefined, facts: factCount, questions: questionCount, rows,
+    shape, vector: semantic?.model ?? null, facts: factCount, questions: questionCount, rows,
     answerChars: { mean: questionCount === 0 ? 0 : Math.round(chars / questionCount), max: maxChars }, budgetChars, answersCut: cut,
   }
 }

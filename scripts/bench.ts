@@ -25,6 +25,7 @@ import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { startFakeSemantic } from '../tests/helpers/fake-semantic.ts'
+import { BENCH_EMBEDDING_MODEL, startBenchEmbeddingServer } from './bench-embedding-server.ts'
 import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { reviewQuality, type ReviewQuality } from './bench-review.ts'
 import { vectorBench, type VectorBench } from './bench-vectors.ts'
@@ -234,15 +235,23 @@ if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
   results.locomo = []
   // The same runs with the vector channel pointed at the fake embedding server of the tests: a plumbing check that the
   // channel reaches the rendered answer end to end. The fake is a word-concept lexicon, not a model: not a quality figure.
+  // A real, small model (the Universal Sentence Encoder lite, served on loopback) gives the quality figure.
   const fake = await startFakeSemantic({ dim: 256 })
+  const real = await startBenchEmbeddingServer()
   const variants = [
-    ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: undefined })),
-    ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: { baseUrl: `${fake.url}/v1`, model: 'fake-lexicon' } })),
+    ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: undefined, label: 'lexical channels' })),
+    ...(['multi', 'slot'] as const).map((shape) => ({
+      shape, semantic: { baseUrl: `${fake.url}/v1`, model: 'fake-lexicon' },
+      label: 'lexical channels + the vector channel on the fake embedding server (plumbing check, not a quality figure)',
+    })),
+    ...(['multi', 'slot'] as const).map((shape) => ({
+      shape, semantic: { baseUrl: real.baseUrl, model: BENCH_EMBEDDING_MODEL },
+      label: `lexical channels + the vector channel on a real small model (${BENCH_EMBEDDING_MODEL}, 512-d, 2018)`,
+    })),
   ]
-  for (const { shape, semantic } of variants) {
+  for (const { shape, semantic, label: channel } of variants) {
     const quality = await locomoQuality(LOCOMO, shape, semantic)
     results.locomo.push(quality)
-    const channel = semantic === undefined ? 'lexical channels' : 'lexical channels + the vector channel on the fake embedding server (plumbing check, not a quality figure)'
     console.log(`\nLoCoMo, ${SHAPE_LABEL[shape]}, ${channel}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
     console.log('| category | questions | any@5 | any@10 | all@10 |')
     console.log('|---|---:|---:|---:|---:|')
@@ -250,6 +259,7 @@ if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
     console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
   }
   await fake.close()
+  await real.close()
 } else if (runs('locomo') && !SKIP_LOCOMO) {
   console.log(`\nLoCoMo skipped: ${LOCOMO} not found (pass --locomo <path>).`)
 }

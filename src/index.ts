@@ -24,6 +24,7 @@ import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
+import type { StoreSet } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
 import { VectorSweepService } from './semantic/vector-sweep-service.ts'
@@ -85,13 +86,14 @@ export function apply(ctx: Context, config: Config): void {
     model: resolveModel,
   })
 
+  const openStores = (): StoreSet | undefined => {
+    const open = runtime.memory.storeSet()
+    return 'stores' in open ? open.stores : undefined
+  }
   const review = new SweepService({
     clock: systemClock,
     logger,
-    stores: () => {
-      const open = runtime.memory.storeSet()
-      return 'stores' in open ? open.stores : undefined
-    },
+    stores: openStores,
     config: () => runtime.current(),
     model: (current) => resolveModel(undefined, current),
     sources: (current, stores) => vectorSources(current, stores),
@@ -100,10 +102,7 @@ export function apply(ctx: Context, config: Config): void {
   const vectors = new VectorSweepService({
     clock: systemClock,
     logger,
-    stores: () => {
-      const open = runtime.memory.storeSet()
-      return 'stores' in open ? open.stores : undefined
-    },
+    stores: openStores,
     config: () => runtime.current(),
     access,
   })
