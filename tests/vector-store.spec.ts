@@ -243,6 +243,56 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(rescore ?? '', /SCAN/u)
     })
 
+    it('reads a space\'s state from its own row, without counting its vectors', () => {
+      store(...['alpha', 'beta', 'gamma'].map((subject) => fact(subject)))
+      const seen: { sql: string; params: SqlValue[] }[] = []
+      const get = stores.db.get.bind(stores.db)
+      const all = stores.db.all.bind(stores.db)
+      const spied = stores.db as unknown as { get: (sql: string, ...params: SqlValue[]) => unknown; all: (sql: string, ...params: SqlValue[]) => unknown }
+      spied.get = (sql, ...params) => {
+        seen.push({ sql, params })
+        return get(sql, ...params)
+      }
+      spied.all = (sql, ...params) => {
+        seen.push({ sql, params })
+        return all(sql, ...params)
+      }
+      let state
+      try {
+        state = stores.vectors.spaceState(space.id)
+      } finally {
+        spied.get = get
+        spied.all = all
+      }
+      assert.deepEqual(state, { version: versionNow(), dim: DIM, count: 3 })
+      const plans = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
+      assert.ok(plans.length > 0)
+      for (const plan of plans) assert.match(plan, /^SEARCH vector_spaces USING INTEGER PRIMARY KEY \(rowid=\?\)$/u)
+    })
+
+    it('keeps each space\'s live count equal to its vectors through stores, replacements, prunes, clears and a wipe', () => {
+      const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
+      stores.vectors.fixDimension(other.id, DIM)
+      const counted = (): number[] => [space.id, other.id].map((id) => stores.vectors.spaceState(id).count)
+      const rows = (): number[] => [space.id, other.id].map((id) => count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', id))
+      const [a, b, c] = [fact('alpha'), fact('beta'), fact('gamma')]
+      store(a, b, c)
+      stores.vectors.storeVectors(other.id, [rowFor(a, 1, source.gaussianUnit())], NOW)
+      assert.deepEqual(counted(), [3, 1])
+      store(a, b)
+      assert.deepEqual(counted(), [3, 1], 'a replaced vector is still one')
+      assert.ok(!('code' in h.memory.forgetById(a)))
+      stores.vectors.pruneIneligible()
+      assert.deepEqual(counted(), [2, 0])
+      assert.deepEqual(counted(), rows())
+      stores.vectors.clearVectors()
+      assert.deepEqual(counted(), [0, 0])
+      store(b, c)
+      stores.facts.wipe()
+      assert.deepEqual(counted(), [0, 0])
+      assert.deepEqual(counted(), rows())
+    })
+
     it('reads back the stored vectors of a few facts, byte for byte', () => {
       const [a, b] = [fact('alpha'), fact('beta')]
       const unit = source.gaussianUnit()

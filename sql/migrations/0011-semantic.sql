@@ -1,7 +1,9 @@
 -- The semantic channels. vector_spaces holds one row per embedding fingerprint (provider, base URL, model,
 -- dimension, normalization, input template): its id is the vector generation a review verdict of the vector leg is
 -- remembered under, dim is fixed by the first vector stored in it, and version counts every change to its vectors
--- so that an in-memory scan index (in this process or another one sharing the file) knows when to reload.
+-- so that an in-memory scan index (in this process or another one sharing the file) knows when to reload;
+-- vector_count is the number of its fact_vectors rows, kept by triggers in the transaction of every insert and
+-- delete (a foreign-key cascade included), so that index reads it from this one row instead of counting.
 -- fact_vectors holds one vector per fact and space, quantized: int8 components with one scale (the rescoring) and
 -- the sign bits (the coarse scan), about 1.2 KiB at 1024 dimensions. text_hash is the hash of the embedded text, so
 -- a change of status alone needs no new vector; revision is the fact's revision when the vector was last checked.
@@ -17,6 +19,7 @@ CREATE TABLE vector_spaces (
   model TEXT NOT NULL,
   dim INTEGER NOT NULL DEFAULT 0 CHECK (dim >= 0),
   version INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+  vector_count INTEGER NOT NULL DEFAULT 0 CHECK (vector_count >= 0),
   created_at TEXT NOT NULL
 ) STRICT;
 
@@ -33,6 +36,16 @@ CREATE TABLE fact_vectors (
   UNIQUE (space_id, fact_id)
 ) STRICT;
 CREATE INDEX fact_vectors_by_fact ON fact_vectors (fact_id);
+CREATE TRIGGER fact_vectors_count_insert AFTER INSERT ON fact_vectors BEGIN
+  UPDATE vector_spaces SET vector_count = vector_count + 1 WHERE id = NEW.space_id;
+END;
+CREATE TRIGGER fact_vectors_count_delete AFTER DELETE ON fact_vectors BEGIN
+  UPDATE vector_spaces SET vector_count = vector_count - 1 WHERE id = OLD.space_id;
+END;
+CREATE TRIGGER fact_vectors_count_move AFTER UPDATE OF space_id ON fact_vectors BEGIN
+  UPDATE vector_spaces SET vector_count = vector_count - 1 WHERE id = OLD.space_id;
+  UPDATE vector_spaces SET vector_count = vector_count + 1 WHERE id = NEW.space_id;
+END;
 
 CREATE TABLE rerank_calibrations (
   id INTEGER PRIMARY KEY,

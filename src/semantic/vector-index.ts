@@ -1,23 +1,43 @@
 /**
  * VectorIndex: the vector channel's scan. The sign bits of every vector of a space are held in memory, one flat
- * Uint32Array per space; a query is scanned against them by Hamming distance, the COARSE_CANDIDATES nearest are
- * rescored exactly from their int8 rows in SQLite, and the best `depth` by cosine are returned. SQLite stays the
- * truth: the in-memory codes only choose candidates, and a candidate whose row is gone, forgotten or hidden is
- * dropped by the rescoring read. The codes follow the file: when the space's version moves (a write from this
+ * Uint32Array per space; a query is scanned against them by Hamming distance, the HAMMING_SHORTLIST nearest are
+ * ranked by the float query's asymmetric score against their sign bits (coarse-rank.ts), the COARSE_CANDIDATES best
+ * of those are rescored exactly from their int8 rows in SQLite, and the best `depth` by cosine are returned. SQLite
+ * stays the truth: the in-memory codes only choose candidates, and a candidate whose row is gone, forgotten or hidden
+ * is dropped by the rescoring read. The codes follow the file: when the space's version moves (a write from this
  * process or another one on the same file), the rows after the highest rowid loaded are read and take their fact's
  * slot; if the live count then disagrees (vectors were deleted), the space is read whole again.
  */
 import type { VectorSpace, VectorStore } from '../store/vector-store.ts'
 import type { Visibility } from '../store/fact-store.ts'
-import { bitWords, cosineQuantized, popcount32, signBits, writeWords } from './quantize.ts'
+import { coarseRank } from './coarse-rank.ts'
+import { bitWords, cosineQuantized, writeWords } from './quantize.ts'
 
 /**
- * Candidates kept by the coarse scan for exact rescoring. Measured against an exact scan of clustered 1024-d vectors
- * (tests/vector-index.spec.ts; `npm run bench -- --only vectors`): recall@10 is 0.985 at 3,000 vectors (0.945 with
- * 50); at 100,000 the misses are neighbours tied with the 10th (epsilon recall@10 0.93, 0.975 with 400) and the
- * channel's p95 is about 8 ms, where 400 candidates cost about 4 ms more to read and rescore.
+ * Codes the Hamming scan keeps for the asymmetric score. Ranking them by the float query against their sign bits
+ * costs a table lookup per byte of each (about 0.5 ms for 1,000 at 1024 dimensions), where reading and rescoring as
+ * many rows from SQLite would cost more than the whole scan. Measured against an exact scan of clustered 1024-d
+ * vectors (tests/vector-index.spec.ts; `npm run bench -- --only vectors`): recall@10 / epsilon recall@10 are
+ * 0.948 / 0.998 at 20,000 vectors and 0.895 / 0.99 at 100,000, where the Hamming scan alone with 200 rescored had
+ * 0.877 / 0.990 and 0.81 / 0.93. A wider shortlist gains little (2,000: 0.905 / 0.988 at 100,000): the remaining
+ * misses, mostly neighbours tied with the 10th, are cut by the 200 kept for rescoring (400: 0.935 / 0.998, for
+ * twice the rows read).
  */
+export const HAMMING_SHORTLIST = 1000
+
+/** Codes the asymmetric score keeps for the exact rescoring from SQLite (see {@link HAMMING_SHORTLIST}). */
 export const COARSE_CANDIDATES = 200
+
+/** How wide the coarse stages of a search are. */
+export interface ScanWidth {
+  /** Codes the Hamming scan keeps for the asymmetric score. */
+  readonly shortlist: number
+  /** Codes the asymmetric score keeps for the exact rescoring. */
+  readonly candidates: number
+}
+
+/** The widths a search uses unless told otherwise. */
+export const SCAN_WIDTH: ScanWidth = { shortlist: HAMMING_SHORTLIST, candidates: COARSE_CANDIDATES }
 
 /** One hit of the vector channel. */
 export interface VectorHit {
@@ -56,15 +76,17 @@ export class VectorIndex {
    * @param queryUnit - the L2-normalized query embedding.
    * @param depth - how many hits at most.
    * @param visibility - model visibility (hidden facts never come back), or undefined for every live fact.
-   * @param candidates - how many the coarse scan keeps for rescoring (at least `depth` are kept).
+   * @param width - how many codes the Hamming scan keeps for the asymmetric score, and how many of those the score
+   *   keeps for the exact rescoring (at least `depth`; a shortlist no wider than that is the Hamming scan alone).
    * @returns hits best first by cosine (ties: the larger id first); empty when the space holds no vectors or the
    *   query's dimension differs from the space's.
    */
   search(store: VectorStore, space: VectorSpace, queryUnit: Float32Array, depth: number, visibility: Visibility | undefined,
-    candidates = COARSE_CANDIDATES): VectorHit[] {
+    width: ScanWidth = SCAN_WIDTH): VectorHit[] {
     const codes = this.refreshed(store, space.id)
     if (codes === undefined || codes.size === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
-    const ids = nearestByHamming(codes, queryUnit, Math.max(candidates, depth))
+    const slots = coarseRank(codes.codes, codes.size, codes.words, queryUnit, { shortlist: width.shortlist, keep: Math.max(width.candidates, depth) })
+    const ids = Array.from(slots, (slot) => codes.factIds[slot] ?? 0)
     const scored = store.rescoreRows(space.id, ids, visibility)
       .map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
     scored.sort((a, b) => b.score - a.score || b.id - a.id)
@@ -147,37 +169,4 @@ function grow(codes: SpaceCodes): void {
   grownIds.set(codes.factIds)
   codes.codes = grownCodes
   codes.factIds = grownIds
-}
-
-/**
- * The fact ids of the `keep` codes nearest to the query's sign bits: distances are counted into a histogram, the
- * cut-off distance is read from it, and one more pass takes every code below the cut and codes at the cut in slot
- * order until `keep` are taken (a counting select: no sort).
- */
-function nearestByHamming(codes: SpaceCodes, queryUnit: Float32Array, keep: number): number[] {
-  const { size, words, codes: all } = codes
-  const query = new Uint32Array(words)
-  writeWords(signBits(queryUnit), query, 0, words)
-  const distances = new Uint16Array(size)
-  const histogram = new Uint32Array(words * 32 + 1)
-  for (let slot = 0, at = 0; slot < size; slot += 1, at += words) {
-    let distance = 0
-    for (let j = 0; j < words; j += 1) distance += popcount32((all[at + j] ?? 0) ^ (query[j] ?? 0))
-    distances[slot] = distance
-    histogram[distance] = (histogram[distance] ?? 0) + 1
-  }
-  if (size <= keep) return Array.from(codes.factIds.subarray(0, size))
-  let cut = 0
-  let below = 0
-  while (below + (histogram[cut] ?? 0) < keep) {
-    below += histogram[cut] ?? 0
-    cut += 1
-  }
-  let atCut = keep - below
-  const out: number[] = []
-  for (let slot = 0; slot < size; slot += 1) {
-    const distance = distances[slot] ?? 0
-    if (distance < cut || (distance === cut && atCut-- > 0)) out.push(codes.factIds[slot] ?? 0)
-  }
-  return out
 }

@@ -2,9 +2,10 @@
  * VectorStore: every read and write of the vector spaces and the quantized fact vectors. Only facts that may leave
  * the machine are ever listed for embedding or given a vector: not forgotten, no sensitivity mark, usable by the
  * model. Vectors are bookkeeping derived from the facts: every write goes through `Database.ledger` and never moves
- * the store generation, and every change to a space's vectors bumps that space's `version` in the same transaction,
- * so an in-memory scan index (in this process or another one sharing the file) knows when to look again. Rows are
- * replaced by DELETE + INSERT under AUTOINCREMENT, so a changed vector always gets a rowid above every earlier one.
+ * the store generation, and every change to a space's vectors bumps that space's `version` in the same transaction
+ * (where the schema's triggers keep its `vector_count`), so an in-memory scan index (in this process or another one
+ * sharing the file) knows when to look again. Rows are replaced by DELETE + INSERT under AUTOINCREMENT, so a changed
+ * vector always gets a rowid above every earlier one.
  */
 import { FactMemoryError } from '../errors.ts'
 import type { Database } from './database.ts'
@@ -64,8 +65,6 @@ export interface SpaceState {
   readonly dim: number
   /** Vectors in the space. */
   readonly count: number
-  /** The largest rowid in the space; 0 when empty. */
-  readonly maxRowId: number
 }
 
 /** A stored code for the coarse scan. */
@@ -247,17 +246,15 @@ export class VectorStore {
 
   /**
    * @param spaceId - the space.
-   * @returns its version, dimension, vector count and largest rowid (zeros for a missing space). Read the version
-   *   first: a write landing between the reads then shows as a newer version next time, never as a missed one.
+   * @returns its version, dimension and vector count (zeros for a missing space), all from the space's one row: the
+   *   count is kept by the schema's triggers, so the three agree with each other and reading them costs no scan.
    */
   spaceState(spaceId: number): SpaceState {
-    const space = this.db.get('SELECT version, dim FROM vector_spaces WHERE id = ?', spaceId)
-    const rows = this.db.get('SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM fact_vectors WHERE space_id = ?', spaceId)
+    const space = this.db.get('SELECT version, dim, vector_count FROM vector_spaces WHERE id = ?', spaceId)
     return {
       version: Number(space?.['version'] ?? 0),
       dim: Number(space?.['dim'] ?? 0),
-      count: Number(rows?.['n'] ?? 0),
-      maxRowId: Number(rows?.['m'] ?? 0),
+      count: Number(space?.['vector_count'] ?? 0),
     }
   }
 
