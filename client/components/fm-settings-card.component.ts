@@ -3,14 +3,14 @@
  * the page for real work (proposals and the graph are shown only there); `enabled` alone at the top, then the
  * everyday keys, each labelled in words with its key name beside; an API key field that writes to the host
  * credential store; the open conflicts (settleable here); the maintenance buttons; and at the bottom every other
- * key under a folded Advanced section, and the keys not active in this version under their own fold. Edits wait
- * for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and apply
- * live. Feedback is an inline status line: toasts would sit under the settings modal.
+ * key under a folded Advanced section. Edits wait for Save (or Discard), as on the host's own cards; saved values
+ * go through the host settings scope and apply live. Feedback is an inline status line: toasts would sit under the
+ * settings modal.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { humanLabel, isInactive, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
+import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { sweepWords, type SweepWire } from '../sweep-words.ts'
@@ -200,7 +200,6 @@ export class FmSettingsCard extends LitElement {
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>
       ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}
-      ${this.renderInactive(sections, value)}
       ${this.renderSave()}`
   }
 
@@ -211,16 +210,8 @@ export class FmSettingsCard extends LitElement {
       <button @click=${() => this.discard()}>Discard</button><button class="primary" @click=${() => { void this.save() }}>Save</button></div>`
   }
 
-  /** The keys accepted and stored but not active in this version, folded apart from the everyday ones. */
-  private renderInactive(sections: readonly SettingsSection[], value: Readonly<Record<string, unknown>>): unknown {
-    const fields = sections.flatMap((section) => section.fields).filter(isInactive)
-    if (fields.length === 0) return nothing
-    return html`<details data-fm="inactive-keys"><summary>Not active in this version (${fields.length})</summary>
-      ${fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, false))}</details>`
-  }
-
   private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
-    const fields = section.fields.filter((field) => !isInactive(field)).map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
+    const fields = section.fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
     if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
     // The master switch stands alone at the top; the everyday keys follow under their own heading.
     return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
