@@ -98,8 +98,3 @@ export function humanLabel(key: string): string {
   const first = shown[0] ?? ''
   return [first.charAt(0).toUpperCase() + first.slice(1), ...shown.slice(1)].join(' ')
 }
-
-/** Whether a field is accepted and stored but not active in this version (its description says so). */
-export function isInactive(field: Pick<SettingsField, 'description'>): boolean {
-  return /not active in this version/iu.test(field.description)
-}

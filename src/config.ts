@@ -102,9 +102,6 @@ export interface Config {
   auditIntervalMs: number
 }
 
-/** Keys accepted and stored now whose feature arrives in a later version; the card and status mark them. */
-export const INACTIVE_KEYS: readonly (keyof Config)[] = []
-
 const masterSwitch = Schema.object({
   enabled: Schema.boolean().default(true)
     .description('Master switch for this store\'s tools, directory, extraction and time maintenance.'),

@@ -8,11 +8,13 @@ import { describe, it } from 'node:test'
 import { countOf, describeSource, formatInstant, formatSince, seenNote } from '../client/format.ts'
 import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
-import { humanLabel, isInactive, readSettingsSchema } from '../client/settings-schema.ts'
+import { humanLabel, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
-import { Config, INACTIVE_KEYS } from '../src/config.ts'
+import { embeddingConfigured, rebuiltWords, vectorCount } from '../client/vector-words.ts'
+import { Config, configWith, resolveConfig, type Config as ConfigShape } from '../src/config.ts'
+import { embeddingSettings } from '../src/semantic/settings.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
 import type { CardFactWire, ProposalCardWire } from '../src/wire-types.ts'
 
@@ -33,7 +35,6 @@ describe('the settings card reads the schema the host serves', () => {
     const fields = new Map(sections.flatMap((section) => section.fields).map((field) => [field.key, field]))
     const keys = Object.keys((Config as unknown as (value: object) => Record<string, unknown>)({}))
     assert.deepEqual([...fields.keys()].sort(), keys.sort())
-    for (const key of INACTIVE_KEYS) assert.ok(fields.has(key), key)
     assert.deepEqual(fields.get('enabled'), { key: 'enabled', kind: 'boolean', description: fields.get('enabled')?.description, defaultValue: true, min: undefined, max: undefined, step: undefined, options: [], role: undefined })
     const limit = fields.get('searchLimit')
     assert.deepEqual([limit?.kind, limit?.defaultValue, limit?.min, limit?.max], ['number', 5, 1, 10])
@@ -303,9 +304,50 @@ describe('the settings card reads like the host\'s cards', () => {
     assert.equal(humanLabel('injectDirectory'), 'Inject directory')
   })
 
-  it('knows the keys not active in this version from the schema itself', () => {
+  it('puts every key where the card shows it: nothing says "not active in this version" any more', () => {
     const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
-    const inactive = sections.flatMap((section) => section.fields).filter(isInactive).map((field) => field.key).sort()
-    assert.deepEqual(inactive, [...INACTIVE_KEYS].sort())
+    const everyday = sections[1]?.fields.map((field) => field.key) ?? []
+    const advanced = sections[2]?.fields.map((field) => field.key) ?? []
+    for (const key of ['embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv']) assert.ok(everyday.includes(key), key)
+    for (const key of ['embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs']) assert.ok(advanced.includes(key), key)
+    for (const field of sections.flatMap((section) => section.fields)) {
+      assert.notEqual(field.description, '', `${field.key} has a description`)
+      assert.doesNotMatch(field.description, /not active|later version/iu, field.key)
+    }
+  })
+})
+
+describe('the settings card\'s embedding words', () => {
+  const home = { dshHome: '/tmp/dsh', userHome: '/tmp' }
+  const cases: readonly Partial<ConfigShape>[] = [
+    {},
+    { embeddingSource: 'none', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'embed-1' },
+    { embeddingSource: 'openai' },
+    { embeddingSource: 'openai', embeddingModel: 'embed-1' },
+    { embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1' },
+    { embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: '   ' },
+    { embeddingSource: 'openai', embeddingBaseUrl: ' / ', embeddingModel: 'embed-1' },
+    { embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'embed-1' },
+  ]
+
+  it('shows Rebuild vectors exactly when the plugin configures an embedding channel', () => {
+    for (const saved of cases) {
+      const plugin = embeddingSettings(resolveConfig(configWith(saved), home)).configured
+      // The settings scope may hold only the keys set, or every key with its default: the card answers alike.
+      assert.equal(embeddingConfigured(saved), plugin, `${JSON.stringify(saved)} as saved`)
+      assert.equal(embeddingConfigured(configWith(saved) as unknown as Record<string, unknown>), plugin, `${JSON.stringify(saved)} with defaults`)
+    }
+    assert.equal(embeddingConfigured(cases.at(-1) ?? {}), true)
+  })
+
+  it('counts current vectors and the facts waiting for one, and says what a rebuild did', () => {
+    assert.equal(vectorCount(null), null)
+    assert.equal(vectorCount({ current: 0, stale: 1, missing: 2 }), '0 facts with current vectors (3 waiting)')
+    assert.equal(vectorCount({ current: 1, stale: 0, missing: 0 }), '1 fact with current vectors')
+    assert.equal(rebuiltWords({ sweep: { embedded: 3, rechecked: 0, pruned: 1 }, coverage: { current: 3, stale: 0, missing: 0 } }),
+      'Vectors: 3 facts embedded, 1 removed. 3 facts now have current vectors.')
+    assert.equal(rebuiltWords({ sweep: { embedded: 1, rechecked: 0, pruned: 0 }, coverage: null }), 'Vectors: 1 fact embedded.')
+    assert.equal(rebuiltWords({ sweep: { embedded: 0, rechecked: 2, pruned: 0 }, coverage: { current: 2, stale: 0, missing: 0 } }),
+      'Vectors: nothing to embed. 2 facts now have current vectors.')
   })
 })

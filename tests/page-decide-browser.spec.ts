@@ -106,7 +106,7 @@ describe('deciding on the page', () => {
   })
 
   for (const [scheme, width] of [['light', 1440], ['dark', 1440]] as const) {
-    it(`the settings card reads like the host's: words with the key beside, Save and Discard, inactive keys apart (${scheme}, ${width} px)`, async () => {
+    it(`the settings card reads like the host's: words with the key beside, Save and Discard, the semantic keys among the everyday ones and their tuning under Advanced (${scheme}, ${width} px)`, async () => {
       const opened = await openHost(browser, host.url, { width, height: 900 }, scheme)
       const { page } = opened
       await page.getByRole('button', { name: 'Settings' }).first().click()
@@ -116,9 +116,22 @@ describe('deciding on the page', () => {
       const field = card.locator('[data-field="injectDirectory"] label')
       assert.match(await field.innerText(), /^Inject directory\s+injectDirectory$/u)
       assert.equal(await card.locator('.field label', { hasText: /^dataDir$/u }).count(), 0)
-      // Keys not active in this version sit in their own fold, not among the everyday keys.
-      assert.equal(await card.locator('[data-fm="inactive-keys"] [data-field="embeddingModel"]').count(), 1)
-      assert.equal(await card.locator('[data-fm="inactive-keys"]').evaluate((details) => (details as unknown as { open: boolean }).open), false)
+      // Every key is active: the endpoint keys sit among the everyday keys with their descriptions, their tuning
+      // under the folded Advanced section, and nothing is set apart as "not active".
+      assert.doesNotMatch(await card.innerText(), /not active/iu)
+      for (const [key, words] of [['embeddingSource', /OpenAI-compatible POST <base>\/embeddings/u], ['embeddingBaseUrl', /Embedding endpoint base URL/u],
+        ['embeddingModel', /Embedding model id/u], ['rerankSource', /it filters them only once calibrated/u]] as const) {
+        const row = card.locator(`[data-field="${key}"]`)
+        assert.equal(await row.count(), 1, key)
+        assert.equal(await row.evaluate((element) => (element as unknown as { closest(selector: string): unknown }).closest('details') === null), true, `${key} is an everyday key`)
+        assert.match(await row.locator('.caption').innerText(), words)
+      }
+      const advanced = card.locator('details').filter({ has: card.page().locator('summary', { hasText: /^Advanced$/u }) })
+      assert.equal(await advanced.count(), 1)
+      assert.equal(await advanced.evaluate((details) => (details as unknown as { open: boolean }).open), false)
+      for (const key of ['embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs']) {
+        assert.equal(await advanced.locator(`[data-field="${key}"] .caption`).count(), 1, `${key} is under Advanced, with its description`)
+      }
       assert.equal(await card.locator('fm-svg-tree').count(), 0, 'no unreadable graph preview')
       const key = card.locator('input[name="api-key"]')
       const fits = await key.evaluate((input) => {

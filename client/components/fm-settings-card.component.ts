@@ -3,17 +3,18 @@
  * the page for real work (proposals and the graph are shown only there); `enabled` alone at the top, then the
  * everyday keys, each labelled in words with its key name beside; an API key field that writes to the host
  * credential store; the open conflicts (settleable here); the maintenance buttons; and at the bottom every other
- * key under a folded Advanced section, and the keys not active in this version under their own fold. Edits wait
- * for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and apply
- * live. Feedback is an inline status line: toasts would sit under the settings modal.
+ * key under a folded Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model
+ * is configured. Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host
+ * settings scope and apply live. Feedback is an inline status line: toasts would sit under the settings modal.
  */
-import { css, html, LitElement, nothing } from 'lit'
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { humanLabel, isInactive, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
+import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { sweepWords, type SweepWire } from '../sweep-words.ts'
+import { embeddingConfigured, rebuiltWords, vectorCount, type VectorCounts } from '../vector-words.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 
 /** The settings card. */
@@ -35,6 +36,8 @@ export class FmSettingsCard extends LitElement {
     h3 { margin: 0; font-size: 15px; line-height: 22px; }
     h4 { margin: 16px 0 8px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
     .summary { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; }
+    /* The counts wrap between their parts, never inside one. */
+    .summary .count { white-space: nowrap; }
     .field { display: grid; grid-template-columns: minmax(180px, 240px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .field label { display: flex; flex-direction: column; }
     .field code { font-size: 11px; color: var(--dsw-alias-label-tertiary); font-weight: 400; }
@@ -54,7 +57,7 @@ export class FmSettingsCard extends LitElement {
   declare schema: unknown
   declare value: Readonly<Record<string, unknown>> | undefined
   declare onfield: ((key: string, value: unknown) => Promise<void>) | undefined
-  declare counts: { current: number; pending: number; conflicts: number; generation: number; vectors: VectorCounts | null } | undefined
+  declare counts: CardCounts | undefined
   /** Edits not saved yet, by key. */
   declare pending: ReadonlyMap<string, unknown>
   declare message: string
@@ -90,6 +93,11 @@ export class FmSettingsCard extends LitElement {
       }
       this.app?.generation.observe(status.data)
     }
+  }
+
+  override updated(changed: PropertyValues<this>): void {
+    // Saved settings can switch the embedding channel on or off: the counts follow what status then reports.
+    if (changed.has('value') && changed.get('value') !== undefined) void this.load()
   }
 
   /** Holds an edit until Save. */
@@ -167,12 +175,11 @@ export class FmSettingsCard extends LitElement {
   override render(): unknown {
     const sections = readSettingsSchema(this.schema)
     const value = this.value ?? {}
-    const embeddings = value['embeddingSource'] !== 'none' && value['embeddingSource'] !== undefined && value['embeddingModel'] !== ''
+    const embeddings = embeddingConfigured(value)
     return html`
       <h3>Fact memory</h3>
       <div class="summary">
-        <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…'
-          : `${countOf(this.counts.current, 'current fact')} · ${countOf(this.counts.pending, 'pending proposal')} · ${countOf(this.counts.conflicts, 'open conflict')}${vectorWords(this.counts.vectors)}`}</span>
+        <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…' : countParts(this.counts).map((part, index) => html`${index === 0 ? '' : ' · '}<span class="count">${part}</span>`)}</span>
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
@@ -200,7 +207,6 @@ export class FmSettingsCard extends LitElement {
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>
       ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}
-      ${this.renderInactive(sections, value)}
       ${this.renderSave()}`
   }
 
@@ -211,16 +217,8 @@ export class FmSettingsCard extends LitElement {
       <button @click=${() => this.discard()}>Discard</button><button class="primary" @click=${() => { void this.save() }}>Save</button></div>`
   }
 
-  /** The keys accepted and stored but not active in this version, folded apart from the everyday ones. */
-  private renderInactive(sections: readonly SettingsSection[], value: Readonly<Record<string, unknown>>): unknown {
-    const fields = sections.flatMap((section) => section.fields).filter(isInactive)
-    if (fields.length === 0) return nothing
-    return html`<details data-fm="inactive-keys"><summary>Not active in this version (${fields.length})</summary>
-      ${fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, false))}</details>`
-  }
-
   private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
-    const fields = section.fields.filter((field) => !isInactive(field)).map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
+    const fields = section.fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
     if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
     // The master switch stands alone at the top; the everyday keys follow under their own heading.
     return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
@@ -253,24 +251,18 @@ export class FmSettingsCard extends LitElement {
   }
 }
 
-/** The vector counts status reports for the embedding channel. */
-interface VectorCounts {
+/** The live counts the card shows. */
+interface CardCounts {
   readonly current: number
-  readonly stale: number
-  readonly missing: number
+  readonly pending: number
+  readonly conflicts: number
+  readonly generation: number
+  /** The embedding channel's coverage, or null without one. */
+  readonly vectors: VectorCounts | null
 }
 
-/** " · 120 facts with current vectors (3 waiting)", or nothing without an embedding channel. */
-function vectorWords(vectors: VectorCounts | null): string {
-  if (vectors === null) return ''
-  const waiting = vectors.stale + vectors.missing
-  return ` · ${countOf(vectors.current, 'fact')} with current vectors${waiting === 0 ? '' : ` (${waiting} waiting)`}`
-}
-
-/** What a Rebuild vectors sweep did, in a sentence. */
-function rebuiltWords(data: Readonly<Record<string, unknown>>): string {
-  const sweep = data['sweep'] as { embedded?: number; rechecked?: number; pruned?: number } | undefined
-  const coverage = data['coverage'] as VectorCounts | null | undefined
-  const left = coverage === null || coverage === undefined ? '' : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
-  return `Vectors: ${countOf(sweep?.embedded ?? 0, 'fact')} embedded, ${sweep?.pruned ?? 0} removed.${left}`
+/** The parts of the counts line, each kept on one line. */
+function countParts(counts: CardCounts): string[] {
+  const vectors = vectorCount(counts.vectors)
+  return [countOf(counts.current, 'current fact'), countOf(counts.pending, 'pending proposal'), countOf(counts.conflicts, 'open conflict'), ...(vectors === null ? [] : [vectors])]
 }

@@ -1,5 +1,4 @@
 /** The status, activity, review-seen and sessions verbs: what the store holds and what arrived lately. */
-import { INACTIVE_KEYS } from '../config.ts'
 import { ok, verb } from './verb.ts'
 import { lastBackup } from './backups.ts'
 import { semanticStatus } from './semantic-status.ts'
@@ -44,7 +43,6 @@ export const statusVerb = verb({
       enabled: context.config.enabled,
       autoCapture: context.config.autoCapture,
       autoExtract: context.config.autoExtract,
-      inactiveKeys: INACTIVE_KEYS,
       semantic: semanticStatus(context.config, context.stores, context.vectors),
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
     })
