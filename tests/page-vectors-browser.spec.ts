@@ -142,6 +142,32 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     await screenshot(dark.opened.page, 'settings-card-vectors-dark-advanced')
     await closeClean(dark.opened)
   })
+  it('a failing endpoint: Rebuild vectors says why it stopped and the counts name the failed sweep', async () => {
+    if (semantic === undefined || store === undefined || model === undefined) throw new Error('no endpoint')
+    await converse(store.host.url, model, store.home.workspace, 'remember the pet',
+      { toolCalls: [writeCall({ subject: 'user', property: 'pet', value: 'a dog named Miso', evidence: 'explicit_user' })] })
+    semantic.script.embedStatus = 503
+    semantic.script.errorBody = 'upstream overloaded'
+    const { opened, card } = await openCard(store, 'light')
+    await card.locator('[data-fm="index-vectors"]').click()
+    const status = card.locator('[data-fm="card-status"]')
+    await status.filter({ hasText: /vector sweep stopped/u }).waitFor()
+    assert.match(await status.innerText(), /503/u)
+    await card.locator('[data-fm="vector-sweep-error"]').filter({ hasText: /^The last vector sweep stopped: .*503/u }).waitFor()
+    assert.match(await card.locator('[data-fm="card-counts"]').innerText(), /2 facts with current vectors \(1 waiting\)$/u)
+    const fits = await card.locator('[data-fm="vector-sweep-error"]').evaluate((element) => {
+      const box = (element as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect()
+      const host = (element as unknown as { getRootNode(): { host: { getBoundingClientRect(): { right: number } } } }).getRootNode().host.getBoundingClientRect()
+      return box.right <= host.right
+    })
+    assert.ok(fits, 'the reason wraps inside the card')
+    await shoot(card, 'settings-card-vectors-failed-light')
+    semantic.script.embedStatus = undefined
+    semantic.script.errorBody = undefined
+    await opened.context.close()
+    // The refused verb is the one error the browser may log: its 409 answer.
+    assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 409 (Conflict)'])
+  })
 })
 
 describe('Rebuild vectors on the settings card, configured on the card', () => {

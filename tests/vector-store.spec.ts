@@ -199,6 +199,15 @@ for (const driver of DRIVERS) {
       assert.deepEqual(stores.vectors.lacking(space.id, [current, older, elsewhere, missing]), new Set([older, elsewhere, missing]))
     })
 
+    it('counts coverage over the current facts only: a replaced value keeps its vector but is not counted', () => {
+      const first = fact('billing-api')
+      store(first)
+      const second = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802' }).id
+      store(second)
+      assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', space.id), 2, 'the old value keeps its vector')
+      assert.deepEqual(stores.vectors.coverage(space.id), { current: 1, stale: 0, missing: 0, excluded: 0 })
+    })
+
     it('never names a sensitive or hidden fact as lacking a vector: it never gets one', () => {
       const sensitive = sensitiveFact('anna')
       const hidden = hiddenFact('vault')

@@ -38,6 +38,8 @@ export class FmSettingsCard extends LitElement {
     .summary { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; }
     /* The counts wrap between their parts, never inside one. */
     .summary .count { white-space: nowrap; }
+    /* Why the last vector sweep stopped: a sentence of its own under the counts, free to wrap. */
+    .summary .warn { flex-basis: 100%; overflow-wrap: anywhere; color: var(--dsw-alias-state-error-primary, var(--dsw-alias-label-secondary)); }
     .field { display: grid; grid-template-columns: minmax(180px, 240px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .field label { display: flex; flex-direction: column; }
     .field code { font-size: 11px; color: var(--dsw-alias-label-tertiary); font-weight: 400; }
@@ -80,7 +82,7 @@ export class FmSettingsCard extends LitElement {
   private async load(): Promise<void> {
     const status = await callVerb<{
       available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number
-      semantic?: { embedding?: { configured?: boolean; vectors?: VectorCounts | null } }
+      semantic?: { embedding?: { configured?: boolean; vectors?: VectorCounts | null; error?: { message?: string } | null } }
     }>('status', {})
     if (status.ok && status.data.counts !== null) {
       const by = status.data.counts.byStatus
@@ -90,6 +92,7 @@ export class FmSettingsCard extends LitElement {
         conflicts: status.data.counts.openConflictGroups,
         generation: status.data.generation,
         vectors: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.vectors ?? null : null,
+        sweepError: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.error?.message ?? null : null,
       }
       this.app?.generation.observe(status.data)
     }
@@ -140,6 +143,8 @@ export class FmSettingsCard extends LitElement {
     const answer = await callVerb(verb, body)
     this.message = answer.ok ? done(answer.data) : answer.message
     if (answer.ok) this.app?.changed()
+    // A refused run may still have changed what status reports (a vector sweep that stopped names its error there).
+    else void this.load()
   }
 
   private async wipe(): Promise<void> {
@@ -180,6 +185,7 @@ export class FmSettingsCard extends LitElement {
       <h3>Fact memory</h3>
       <div class="summary">
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…' : countParts(this.counts).map((part, index) => html`${index === 0 ? '' : ' · '}<span class="count">${part}</span>`)}</span>
+        ${this.counts?.sweepError === null || this.counts === undefined ? nothing : html`<span class="caption warn" data-fm="vector-sweep-error">The last vector sweep stopped: ${this.counts.sweepError}</span>`}
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
@@ -259,10 +265,13 @@ interface CardCounts {
   readonly generation: number
   /** The embedding channel's coverage, or null without one. */
   readonly vectors: VectorCounts | null
+  /** Why the last vector sweep stopped, if it failed. */
+  readonly sweepError: string | null
 }
 
 /** The parts of the counts line, each kept on one line. */
 function countParts(counts: CardCounts): string[] {
   const vectors = vectorCount(counts.vectors)
-  return [countOf(counts.current, 'current fact'), countOf(counts.pending, 'pending proposal'), countOf(counts.conflicts, 'open conflict'), ...(vectors === null ? [] : [vectors])]
+  return [countOf(counts.current, 'current fact'), countOf(counts.pending, 'pending proposal'), countOf(counts.conflicts, 'open conflict'),
+    ...(vectors === null ? [] : [vectors])]
 }

@@ -80,7 +80,10 @@ export interface StoredVector {
   readonly quantized: Int8Array
 }
 
-/** How many non-forgotten facts are covered by a space. */
+/**
+ * How many current facts (active, scheduled, contested) a space covers: the counts a person compares with the current
+ * facts. History rows get vectors too (a search may find an old value), but are not counted here.
+ */
 export interface VectorCoverage {
   /** Embeddable, with a vector at the fact's revision in this space. */
   readonly current: number
@@ -316,7 +319,7 @@ export class VectorStore {
   /**
    * How the non-forgotten facts stand against a space.
    * @param spaceId - the space.
-   * @returns current, stale, missing and excluded counts (they sum to the non-forgotten facts).
+   * @returns current, stale, missing and excluded counts (they sum to the current facts).
    */
   coverage(spaceId: number): VectorCoverage {
     const row = this.db.get(
@@ -326,7 +329,7 @@ export class VectorStore {
           coalesce(sum(CASE WHEN (${EMBEDDABLE}) AND v.id IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors o WHERE o.fact_id = f.id) THEN 1 ELSE 0 END), 0) AS missing,
           count(*) AS total
         FROM facts f LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
-        WHERE f.status <> 'forgotten'`, spaceId)
+        WHERE f.status IN ('active', 'scheduled', 'conflict')`, spaceId)
     const excluded = Number(row?.['excluded'] ?? 0)
     const current = Number(row?.['current'] ?? 0)
     const missing = Number(row?.['missing'] ?? 0)
