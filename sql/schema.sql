@@ -17,6 +17,7 @@ CREATE INDEX facts_by_session ON facts (session_id, turn) WHERE session_id IS NO
 CREATE INDEX facts_by_slot ON facts (slot_key, status);
 CREATE INDEX facts_by_status ON facts (status, evidence);
 CREATE INDEX facts_by_status_id ON facts (status, id);
+CREATE INDEX facts_by_updated ON facts (updated_at);
 CREATE INDEX facts_by_valid_from ON facts (valid_from);
 CREATE INDEX facts_directory_order ON facts (evidence_rank, observed_at DESC, id) WHERE status = 'active';
 CREATE INDEX facts_ending_by_valid_to ON facts (valid_to) WHERE valid_to IS NOT NULL AND status IN ('active', 'conflict');

@@ -62,3 +62,6 @@ CREATE TABLE rerank_calibrations (
   CHECK (outcome = 'refused' OR (threshold IS NOT NULL AND precision IS NOT NULL AND recall IS NOT NULL))
 ) STRICT;
 CREATE INDEX rerank_calibrations_by_fingerprint ON rerank_calibrations (fingerprint, id);
+
+-- The sweep a write asks for reads only the facts changed lately.
+CREATE INDEX facts_by_updated ON facts (updated_at);

@@ -28,6 +28,11 @@ export interface VectorSweepDeps {
   readonly embed: (texts: readonly string[], signal: AbortSignal) => Promise<EmbedAnswer>
   readonly now: () => string
   readonly signal: AbortSignal
+  /**
+   * Look only at facts changed (updated_at) at or after this ISO instant: the sweep a write asks for. Without it the
+   * sweep looks at every fact, as the timed and the manual sweeps do, so nothing a narrow sweep missed stays missed.
+   */
+  readonly since?: string | undefined
 }
 
 /** What one sweep did. */
@@ -61,13 +66,13 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
   const finish = (outcome: VectorSweepResult['outcome'], error: VectorSweepResult['error']): VectorSweepResult =>
     ({ outcome, fingerprint: settings.fingerprint, ...tally, error, startedAt, finishedAt: deps.now() })
   try {
-    tally.pruned = vectors.pruneIneligible()
+    tally.pruned = vectors.pruneIneligible(deps.since)
     const space = vectors.ensureSpace(settings.fingerprint, settings.identity, startedAt)
     let dim = space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
     const attempted = new Set<number>()
     for (;;) {
       if (deps.signal.aborted) return finish('cancelled', null)
-      const rows = vectors.factsNeedingVectors(space.id, ROUND).filter((row) => !attempted.has(row.id))
+      const rows = vectors.factsNeedingVectors(space.id, ROUND, deps.since).filter((row) => !attempted.has(row.id))
       if (rows.length === 0) break
       for (const row of rows) attempted.add(row.id)
       const texts = rows.map((row) => factText(row))

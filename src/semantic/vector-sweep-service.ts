@@ -2,7 +2,8 @@
  * The vector sweep's shell: when it runs. With an embedding channel configured and `vectorIndexIntervalMs` above 0,
  * the first sweep comes {@link FIRST_SWEEP_MS} after the plugin loads and then one every interval; a committed
  * change to the memory (a write, a pass, an import, an edit) asks for one {@link ASKED_DELAY_MS} later, changes
- * arriving meanwhile riding along. With the interval at 0 only `index-vectors` sweeps. Sweeps never overlap; a sweep
+ * arriving meanwhile riding along, and it reads only the facts changed since the last completed sweep began (their
+ * index), so a write in a large library costs a few rows, not a scan. With the interval at 0 only `index-vectors` sweeps. Sweeps never overlap; a sweep
  * that failed silences the asked-for sweeps until the next timed or manual one, so a failing endpoint is retried on
  * the next sweep, never in a loop. Unloading flushes an asked-for sweep within a bounded wait, so a one-shot headless
  * run that wrote a fact leaves its vector for the next run.
@@ -20,6 +21,11 @@ import { EMBED_CALL_TIMEOUT_MS, runVectorSweep, type VectorSweepResult } from '.
 export const FIRST_SWEEP_MS = 15_000
 /** How soon a committed change's sweep starts: changes within this window share it. */
 export const ASKED_DELAY_MS = 250
+/**
+ * How far before the last completed sweep's start an asked-for sweep looks: it reads only the facts changed since
+ * then (their index), and this margin covers a writer in another process whose clock runs a little behind.
+ */
+export const NARROW_MARGIN_MS = 5 * 60_000
 
 /** What the service needs, each read when used. */
 export interface VectorSweepServiceDeps {
@@ -46,6 +52,8 @@ export class VectorSweepService {
   private silenced = false
   private abort = new AbortController()
   private lastResult: VectorSweepResult | undefined
+  /** Where the last completed sweep began, for the store and fingerprint it swept: asked-for sweeps look from there. */
+  private coveredFrom: { readonly key: string; readonly at: number } | undefined
 
   constructor(deps: VectorSweepServiceDeps) {
     this.deps = deps
@@ -87,7 +95,7 @@ export class VectorSweepService {
     if (this.cancelAsked !== undefined) return
     this.cancelAsked = this.deps.clock.after(ASKED_DELAY_MS, () => {
       this.cancelAsked = undefined
-      void this.run()
+      void this.run(true)
     })
   }
 
@@ -118,10 +126,10 @@ export class VectorSweepService {
     if (this.cancelAsked !== undefined) {
       this.cancelAsked()
       this.cancelAsked = undefined
-      void this.run()
+      void this.run(true)
     } else if (this.again && this.running !== undefined) {
       await this.waitAtMost(this.running, ms)
-      void this.run()
+      void this.run(true)
     }
     if (this.running === undefined) return
     await this.waitAtMost(this.running, ms)
@@ -155,7 +163,11 @@ export class VectorSweepService {
     cancel?.()
   }
 
-  private async run(): Promise<VectorSweepResult | undefined> {
+  /**
+   * One sweep. An asked-for one (`narrow`) looks only at the facts changed since the last completed sweep began
+   * (less {@link NARROW_MARGIN_MS}); the first in a process, and every timed or manual one, looks at every fact.
+   */
+  private async run(narrow = false): Promise<VectorSweepResult | undefined> {
     if (this.running !== undefined) {
       this.again = true
       return this.running
@@ -167,9 +179,13 @@ export class VectorSweepService {
     this.again = false
     const signal = this.abort.signal.aborted ? AbortSignal.abort() : this.abort.signal
     const access = this.deps.access
+    const key = `${stores.dataDir}|${settings.fingerprint}`
+    const startedAt = this.deps.clock.now()
+    const since = narrow && this.coveredFrom?.key === key ? new Date(this.coveredFrom.at - NARROW_MARGIN_MS).toISOString() : undefined
     const work = runVectorSweep({
       vectors: stores.vectors,
       settings,
+      since,
       now: () => new Date(this.deps.clock.now()).toISOString(),
       signal,
       embed: async (texts, callSignal) => embedTexts(
@@ -184,6 +200,7 @@ export class VectorSweepService {
       const result = await work
       if (result !== undefined) {
         this.lastResult = result
+        if (result.outcome === 'swept') this.coveredFrom = { key, at: startedAt }
         this.silenced = result.outcome === 'failed'
         if (result.outcome === 'failed') this.deps.logger.warn('vector sweep stopped: %s', result.error?.message ?? 'unknown reason')
       }

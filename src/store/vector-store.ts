@@ -148,14 +148,19 @@ export class VectorStore {
    * Sensitive, hidden and forgotten facts are never listed: their text must not reach an endpoint.
    * @param spaceId - the space.
    * @param limit - how many at most.
+   * @param since - only facts changed (updated_at) at or after this ISO instant, read through their index: the sweep
+   *   a write asks for looks at what changed lately instead of every fact.
    * @returns the facts with the stored vector's text hash, if any.
    */
-  factsNeedingVectors(spaceId: number, limit: number): FactToEmbed[] {
+  factsNeedingVectors(spaceId: number, limit: number, since?: string): FactToEmbed[] {
+    const changed = since === undefined ? '' : 'AND f.updated_at >= ?'
+    // Without the hint the planner walks every fact in id order to honour ORDER BY … LIMIT.
+    const facts = since === undefined ? 'facts f' : 'facts f INDEXED BY facts_by_updated'
     return this.db.all(
       `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, v.text_hash
-        FROM facts f LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
-        WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision)
-        ORDER BY f.id LIMIT ?`, spaceId, limit,
+        FROM ${facts} LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
+        WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision) ${changed}
+        ORDER BY f.id LIMIT ?`, spaceId, ...(since === undefined ? [] : [since]), limit,
     ).map((row) => ({
       id: Number(row['id']),
       revision: Number(row['revision']),
@@ -217,11 +222,14 @@ export class VectorStore {
 
   /**
    * Delete the vectors of facts now forgotten, sensitive or hidden from the model, in every space.
+   * @param since - only facts changed at or after this ISO instant (their index), as in {@link factsNeedingVectors}.
    * @returns how many were deleted.
    */
-  pruneIneligible(): number {
+  pruneIneligible(since?: string): number {
     return this.db.ledger(() => {
-      const doomed = this.db.all(`SELECT v.id, v.space_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id WHERE NOT (${EMBEDDABLE})`)
+      const doomed = since === undefined
+        ? this.db.all(`SELECT v.id, v.space_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id WHERE NOT (${EMBEDDABLE})`)
+        : this.db.all(`SELECT v.id, v.space_id FROM facts f JOIN fact_vectors v ON v.fact_id = f.id WHERE f.updated_at >= ? AND NOT (${EMBEDDABLE})`, since)
       for (const chunk of chunks(doomed.map((row) => Number(row['id'])), CHUNK)) {
         this.db.run(`DELETE FROM fact_vectors WHERE id IN (${placeholders(chunk.length)})`, ...chunk)
       }
