@@ -72,7 +72,7 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         maskCredentials(query), sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch)
       if (!answer.ok) return degraded('rerank', answer.code, answer.message)
       const checked = checkScores(answer.scores, rerank.scoreMode)
-      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message}; the whole rerank is invalid and the fused order stands`)
+      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message} and the fused order stands`)
       const calibration = stores.calibrations.current(rerank.fingerprint)
       return {
         kind: 'ran',
