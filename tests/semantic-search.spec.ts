@@ -238,5 +238,17 @@ for (const driver of DRIVERS) {
       assert.equal(covered.unvectored, 0)
       assert.doesNotMatch(renderSearchText(covered), /no vector yet/u)
     })
+
+    it('never counts a sensitive fact, which is never embedded, as lacking a vector, before the first sweep or after', async () => {
+      const memory = open({ ...semanticOverrides(fake, { embedding: true }), sensitiveModelVisible: true })
+      writeFact(memory.memory, memory.config, { subject: 'ops team', property: 'email', value: 'ops-oncall@example.com' })
+      const before = await search(memory, 'ops team email')
+      assert.deepEqual(lines(before), ['ops team · email: ops-oncall@example.com'])
+      assert.equal(before.unvectored, 0, renderSearchText(before))
+      seed(memory)
+      await memory.sweep()
+      const after = await search(memory, 'ops team email')
+      assert.equal(after.unvectored, 0, renderSearchText(after))
+    })
   })
 }

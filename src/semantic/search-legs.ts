@@ -43,7 +43,10 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
   if (embedding.configured) {
     legs.vector = async (query, visibility, deadline): Promise<VectorOutcome> => {
       const space = stores.vectors.space(embedding.fingerprint)
-      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) return { kind: 'empty' }
+      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) {
+        // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
+        return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
+      }
       const budget = Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
       if (budget <= 0) return degraded('vector', 'deadline', 'the query deadline had passed before the query embedding')
       const apiKey = await access.key(embedding.keyName)
