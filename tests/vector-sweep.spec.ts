@@ -359,6 +359,22 @@ for (const driver of DRIVERS) {
       await draining
     })
 
+    it('drain waits at most the time given when a change arrived during the sweep under way', async () => {
+      const memory = open()
+      memory.vectors.follow(memory.config)
+      fake.script.embedDelayMs = 10_000
+      put(memory, 'billing-api')
+      memory.clock.advance(ASKED_DELAY_MS)
+      await settleUntil(() => requests() === 1, 'the sweep under way')
+      put(memory, 'orders-api')
+      let drained = false
+      const draining = memory.vectors.drain(1_000).then(() => { drained = true })
+      memory.clock.advance(1_000)
+      await settleUntil(() => drained, 'drain to give up within 1000 ms of fake time', 1_000).catch(() => undefined)
+      assert.equal(drained, true, 'drain waited past its bound')
+      await draining
+    })
+
     it('stop aborts the sweep under way and cancels every timer', async () => {
       const memory = open()
       const timers = memory.clock.pendingTimers
