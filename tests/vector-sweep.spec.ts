@@ -390,5 +390,22 @@ for (const driver of DRIVERS) {
       assert.equal(memory.clock.pendingTimers, timers)
       assert.equal(memory.vectors.armed, false)
     })
+
+    it('stop aborts the sweep under way even after a new fingerprint re-armed the timer', async () => {
+      const memory = open()
+      memory.vectors.follow(memory.config)
+      fake.script.embedDelayMs = 10_000
+      put(memory, 'billing-api')
+      memory.clock.advance(ASKED_DELAY_MS)
+      await settleUntil(() => requests() === 1, 'the sweep under way')
+      memory.vectors.follow(memory.reconfigure({ ...semanticOverrides(fake, { embedding: true }), embeddingModel: 'fake-embed-2', vectorIndexIntervalMs: 60_000 }))
+      let stopped = false
+      const stopping = memory.vectors.stop().then(() => { stopped = true })
+      await settleUntil(() => stopped, 'stop to abort the sweep', 2_000).catch(() => undefined)
+      assert.equal(stopped, true, 'stop waited for the sweep instead of aborting it')
+      assert.equal(memory.vectors.last()?.outcome, 'cancelled')
+      fake.script.embedDelayMs = 0
+      await stopping
+    })
   })
 }

@@ -64,7 +64,8 @@ export class VectorSweepService {
     this.cancel()
     this.armedFor = wanted
     if (wanted === undefined || settings?.configured !== true) return
-    this.abort = new AbortController()
+    // A sweep under way keeps its controller, so stop() still aborts it; only a stopped service gets a fresh one.
+    if (this.abort.signal.aborted) this.abort = new AbortController()
     const interval = settings.intervalMs
     this.cancelTimers.push(this.deps.clock.after(FIRST_SWEEP_MS, () => {
       void this.timed()
