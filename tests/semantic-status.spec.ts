@@ -155,6 +155,7 @@ for (const driver of DRIVERS) {
       const retired = (await semantic(harness)).embedding
       assert.notEqual(retired['fingerprint'], settings.fingerprint)
       assert.deepEqual(retired['vectors'], { current: 0, stale: 3, missing: 1, excluded: 1 }, 'vectors of the old model are stale, not current')
+      assert.deepEqual([retired['lastSweep'], retired['error']], [null, null], 'the old model\'s failure is not this model\'s error: it was never swept')
       assert.doesNotMatch(JSON.stringify(await harness.ok('status', {})), new RegExp(TEST_KEY, 'u'))
     })
 
