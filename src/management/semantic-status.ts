@@ -1,9 +1,9 @@
 /**
  * What status says about the semantic channels: for each, whether it is configured (or why not) and its
  * fingerprint; for the embedding channel the vectors that are current, stale (an older revision or another
- * fingerprint) and missing, the facts never embedded (sensitive or hidden from the model), and the last sweep with
- * its error; for the reranker its score mode and calibration state (calibrated, refused with the reason, or
- * uncalibrated). Nothing here contains a key.
+ * fingerprint) and missing, the facts never embedded (sensitive or hidden from the model), and the last sweep of
+ * that fingerprint with its error; for the reranker its score mode and calibration state (calibrated, refused with
+ * the reason, or uncalibrated). Nothing here contains a key.
  */
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingSettings, rerankSettings } from '../semantic/settings.ts'
@@ -20,7 +20,9 @@ import type { VectorsView } from './verb.ts'
 export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined): Record<string, unknown> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
-  const last = vectors?.last() ?? null
+  // The last sweep of the fingerprint in force: a sweep of another model is no report on this one.
+  const swept = vectors?.last()
+  const last = embedding.configured && swept?.fingerprint === embedding.fingerprint ? swept : null
   const space = embedding.configured ? stores?.vectors.space(embedding.fingerprint) : undefined
   const embeddingBlock = embedding.configured
     ? {

@@ -74,12 +74,13 @@ export function applyRerank(stage: PoolStage, outcome: Extract<RerankOutcome, { 
   }
 }
 
-/** Current facts shown in the answer that the vector channel could not have found, having no current vector. */
+/**
+ * Current facts shown in the answer that the vector channel could not have found, having no current vector though
+ * they may have one (a sensitive or hidden fact is never embedded, so it is never counted).
+ */
 function countUnvectored(outcome: SearchOutcome, vector: VectorOutcome): number {
   const shown = outcome.slots.flatMap((slot) => slot.rows.filter((row) => row.place > 0).map((row) => row.fact))
   const current = shown.filter((fact) => CURRENT_STATUSES.includes(fact.status)).map((fact) => fact.id)
-  if (current.length === 0) return 0
-  if (vector.kind === 'empty') return current.length
-  if (vector.kind === 'degraded') return 0
+  if (current.length === 0 || vector.kind === 'degraded') return 0
   return vector.lacking(current).size
 }

@@ -20,8 +20,11 @@ export interface Degradation {
 export type VectorOutcome =
   /** It ran: its ranking joins the fusion; `lacking` tells which found facts have no current vector. */
   | { readonly kind: 'ran'; readonly ranking: Ranking; readonly lacking: (factIds: readonly number[]) => ReadonlySet<number> }
-  /** No fact has a current vector yet: the endpoint was not asked, every found fact lacks one. */
-  | { readonly kind: 'empty' }
+  /**
+   * No fact has a vector of the fingerprint in force yet: the endpoint was not asked; `lacking` tells which found
+   * facts could have one (a sensitive or hidden fact never gets one, so it never lacks one).
+   */
+  | { readonly kind: 'empty'; readonly lacking: (factIds: readonly number[]) => ReadonlySet<number> }
   | { readonly kind: 'degraded'; readonly degradation: Degradation }
 
 /** What the reranker did for one pool. */

@@ -43,7 +43,10 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
   if (embedding.configured) {
     legs.vector = async (query, visibility, deadline): Promise<VectorOutcome> => {
       const space = stores.vectors.space(embedding.fingerprint)
-      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) return { kind: 'empty' }
+      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) {
+        // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
+        return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
+      }
       const budget = Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
       if (budget <= 0) return degraded('vector', 'deadline', 'the query deadline had passed before the query embedding')
       const apiKey = await access.key(embedding.keyName)
@@ -72,7 +75,7 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         maskCredentials(query), sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch)
       if (!answer.ok) return degraded('rerank', answer.code, answer.message)
       const checked = checkScores(answer.scores, rerank.scoreMode)
-      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message}; the whole rerank is invalid and the fused order stands`)
+      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message} and the fused order stands`)
       const calibration = stores.calibrations.current(rerank.fingerprint)
       return {
         kind: 'ran',

@@ -72,7 +72,8 @@ export class VectorSweepService {
     this.cancel()
     this.armedFor = wanted
     if (wanted === undefined || settings?.configured !== true) return
-    this.abort = new AbortController()
+    // A sweep under way keeps its controller, so stop() still aborts it; only a stopped service gets a fresh one.
+    if (this.abort.signal.aborted) this.abort = new AbortController()
     const interval = settings.intervalMs
     this.cancelTimers.push(this.deps.clock.after(FIRST_SWEEP_MS, () => {
       void this.timed()
@@ -119,20 +120,24 @@ export class VectorSweepService {
   }
 
   /**
-   * Flush on unload: an asked-for sweep still waiting starts now; this waits for the sweep under way, at most `ms`.
+   * Flush on unload: an asked-for sweep still waiting starts now (one asked for during the sweep under way starts
+   * when that ends); this waits for the sweeps, at most `ms` in all.
    * @param ms - the longest wait.
    */
   async drain(ms: number): Promise<void> {
+    const until = this.deps.clock.now() + ms
+    const left = (): number => until - this.deps.clock.now()
     if (this.cancelAsked !== undefined) {
       this.cancelAsked()
       this.cancelAsked = undefined
       void this.run(true)
     } else if (this.again && this.running !== undefined) {
-      await this.waitAtMost(this.running, ms)
+      await this.waitAtMost(this.running, left())
+      if (left() <= 0) return
       void this.run(true)
     }
-    if (this.running === undefined) return
-    await this.waitAtMost(this.running, ms)
+    if (this.running === undefined || left() <= 0) return
+    await this.waitAtMost(this.running, left())
   }
 
   /**

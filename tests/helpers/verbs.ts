@@ -5,7 +5,7 @@
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
-import type { CredentialsView, SemanticView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
+import type { CredentialsView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import { VERBS } from '../../src/management/verbs.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
@@ -32,6 +32,8 @@ export interface VerbHarness {
 export interface HarnessServices {
   /** The semantic channels (a fake reranker, say). */
   readonly semantic?: SemanticView
+  /** The vector sweep, built over the harness's store and clock. */
+  readonly vectors?: (h: MemoryHandle, clock: FakeClock) => VectorsView
 }
 
 /**
@@ -45,6 +47,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
   const clock = new FakeClock('2026-03-01T09:00:00.000Z')
   const h = openMemory(driver, clock, overrides)
   const credentials = new Map<string, string>()
+  const vectors = services.vectors?.(h, clock)
   const credentialsView: CredentialsView = {
     set: async (ref, value) => { credentials.set(ref, value) },
     describe: async (ref) => ({ configured: credentials.has(ref), source: 'file', writable: true }),
@@ -74,6 +77,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
       memory: { status: () => h.memory.status(), advance: () => h.memory.advance() },
       audit,
       semantic: services.semantic,
+      vectors,
     }
   }
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
