@@ -20,6 +20,7 @@ import { count, DRIVERS, writeFact } from './helpers/store.ts'
 
 /** The first timed sweep after follow, and the delay of the sweep a change asks for (the issue's numbers). */
 const FIRST_SWEEP_MS = 15_000
+const NARROW_MARGIN_MS = 5 * 60_000
 const ASKED_DELAY_MS = 250
 
 /** The texts of the embedding requests received, one list per request. */
@@ -85,9 +86,10 @@ for (const driver of DRIVERS) {
       assert.deepEqual([result.embedded, result.rechecked], [1, 1])
       assert.deepEqual(batches(fake), [['billing-api · port: 7802']])
       assert.equal(vectorRows(memory).get(old), kept, 'the same vector row')
-      assert.deepEqual(coverage(memory), { current: 2, stale: 0, missing: 0, excluded: 0 })
+      // Coverage counts the current facts: the superseded value keeps its vector but is history.
+      assert.deepEqual(coverage(memory), { current: 1, stale: 0, missing: 0, excluded: 0 })
       memory.db().run(`UPDATE facts SET value = '7803', revision = revision + 1 WHERE id = ?`, replacement)
-      assert.deepEqual(coverage(memory), { current: 1, stale: 1, missing: 0, excluded: 0 })
+      assert.deepEqual(coverage(memory), { current: 0, stale: 1, missing: 0, excluded: 0 })
       fake.reset()
       const edited = await sweep(memory)
       assert.deepEqual([edited.embedded, edited.rechecked], [1, 0])
@@ -236,6 +238,27 @@ for (const driver of DRIVERS) {
       memory.clock.advance(ASKED_DELAY_MS * 4)
       await pause()
       assert.equal(memory.vectors.last(), shared, 'the second change asked for no sweep of its own')
+    })
+
+    it('an asked-for sweep reads only the facts changed since the last sweep began (less the margin); the next timed sweep reads all', async () => {
+      const memory = open()
+      memory.vectors.follow(memory.config)
+      put(memory, 'billing-api')
+      memory.clock.advance(ASKED_DELAY_MS)
+      await sweepDone(memory, undefined)
+      const first = memory.vectors.last()
+      // A fact another process changed long before (its clock far behind): outside the asked-for sweep's window.
+      writeFact(memory.memory, memory.config, { subject: 'orders-api', property: 'port', value: '7802' })
+      const stale = new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString()
+      memory.db().run(`UPDATE facts SET updated_at = ? WHERE subject = 'orders-api'`, stale)
+      put(memory, 'checkout-web')
+      memory.clock.advance(ASKED_DELAY_MS)
+      await sweepDone(memory, first)
+      const asked = memory.vectors.last()
+      assert.deepEqual(batches(fake).at(-1), ['checkout-web · port: 7801'], 'the asked-for sweep read only the recent change')
+      memory.clock.advance(FIRST_SWEEP_MS)
+      await sweepDone(memory, asked)
+      assert.deepEqual(batches(fake).at(-1), ['orders-api · port: 7802'], 'the timed sweep read every fact')
     })
 
     it('a change during a sweep asks for another right after it', async () => {
