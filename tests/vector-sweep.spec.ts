@@ -96,6 +96,39 @@ for (const driver of DRIVERS) {
       assert.deepEqual(batches(fake), [['billing-api · port: 7803']])
     })
 
+    it('passes over facts that get no usable vector instead of reading them again in front of the rest', async () => {
+      const memory = open()
+      const blanks = Array.from({ length: 130 }, (_, n) => put(memory, `blank-${n}`, 'note', `blank note ${n}`))
+      const last = put(memory, 'billing-api', 'port', '7801')
+      const settings = embeddingSettings(memory.config)
+      if (!settings.configured) throw new Error(settings.reason)
+      // An endpoint that answers all-zero vectors for the blank notes: no vector can be stored for them.
+      const embed = async (texts: readonly string[]) => ({
+        ok: true as const, dim: 8,
+        vectors: texts.map((text) => Float32Array.from({ length: 8 }, (_, i) => (text.includes('blank') ? 0 : i + 1))),
+      })
+      const result = await runVectorSweep({ vectors: memory.stores().vectors, settings, embed, now: () => memory.clock.iso(), signal: new AbortController().signal })
+      assert.equal(result.outcome, 'swept')
+      assert.ok(vectorRows(memory).has(last), 'the fact after 130 unusable ones got its vector')
+      assert.equal(blanks.filter((id) => vectorRows(memory).has(id)).length, 0)
+    })
+
+    it('keeps the good answers of a round in which another request failed', async () => {
+      const memory = open()
+      const ids = Array.from({ length: 40 }, (_, n) => put(memory, `service-${n}`))
+      const settings = embeddingSettings(memory.config)
+      if (!settings.configured) throw new Error(settings.reason)
+      let calls = 0
+      const embed = async (texts: readonly string[]) => {
+        calls += 1
+        if (calls === 1) return { ok: false as const, code: 'http_error' as const, message: 'the embedding endpoint answered HTTP 502' }
+        return { ok: true as const, dim: 8, vectors: texts.map(() => Float32Array.from({ length: 8 }, (_, i) => i + 1)) }
+      }
+      const result = await runVectorSweep({ vectors: memory.stores().vectors, settings, embed, now: () => memory.clock.iso(), signal: new AbortController().signal })
+      assert.deepEqual([result.outcome, result.error?.code, result.embedded], ['failed', 'http_error', 8], 'the second request of the round held 8 texts')
+      assert.equal(ids.filter((id) => vectorRows(memory).has(id)).length, 8)
+    })
+
     it('prunes the vector of a fact forgotten since', async () => {
       const memory = open()
       const gone = put(memory, 'billing-api')

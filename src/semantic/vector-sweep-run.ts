@@ -2,8 +2,9 @@
  * One vector sweep: vectors of facts no longer eligible (forgotten, sensitive, hidden from the model) are removed
  * first; then every eligible fact without a vector at its revision in the current space is looked at — a fact whose
  * text is unchanged keeps its vector (only its revision is stamped), the others are embedded in batches of
- * {@link EMBED_BATCH} with at most {@link EMBED_CONCURRENCY} requests in flight. The first failing answer ends the
- * sweep (what it stored stays stored; the rest waits for the next sweep, never retried in a loop). Only sensitive-free
+ * {@link EMBED_BATCH} with at most {@link EMBED_CONCURRENCY} requests in flight. The first round with a failing answer
+ * ends the sweep (what it stored, that round's good answers included, stays stored; the rest waits for the next
+ * sweep, never retried in a loop). Only sensitive-free
  * facts are ever listed, so no sensitive text reaches the endpoint.
  */
 import { messageOf } from '../errors.ts'
@@ -69,12 +70,14 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
     tally.pruned = vectors.pruneIneligible(deps.since)
     const space = vectors.ensureSpace(settings.fingerprint, settings.identity, startedAt)
     let dim = space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
-    const attempted = new Set<number>()
+    // Facts are read in id order from a cursor, so one that cannot get a vector (an all-zero answer, a revision
+    // moving under the sweep) is passed over, never read again and again in front of the rest.
+    let afterId = 0
     for (;;) {
       if (deps.signal.aborted) return finish('cancelled', null)
-      const rows = vectors.factsNeedingVectors(space.id, ROUND, deps.since).filter((row) => !attempted.has(row.id))
+      const rows = vectors.factsNeedingVectors(space.id, ROUND, deps.since, afterId)
       if (rows.length === 0) break
-      for (const row of rows) attempted.add(row.id)
+      afterId = rows.at(-1)?.id ?? afterId
       const texts = rows.map((row) => factText(row))
       const hashes = texts.map((text) => textHash(text))
       const unchanged = rows.filter((row, index) => row.storedHash === hashes[index])
@@ -89,11 +92,18 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
       for (let start = 0; start < batches.length; start += EMBED_CONCURRENCY) {
         const round = batches.slice(start, start + EMBED_CONCURRENCY)
         const answers = await Promise.all(round.map((batch) => deps.embed(batch.map((item) => item.text), deps.signal)))
+        // Every good answer of the round is stored, even when another request of it failed.
+        let failure: VectorSweepResult['error'] = null
         for (const [position, answer] of answers.entries()) {
-          if (!answer.ok) return finish(deps.signal.aborted ? 'cancelled' : 'failed', deps.signal.aborted ? null : { code: answer.code, message: answer.message })
+          if (!answer.ok) {
+            if (deps.signal.aborted) return finish('cancelled', null)
+            failure ??= { code: answer.code, message: answer.message }
+            continue
+          }
           if (dim === 0) dim = vectors.fixDimension(space.id, answer.dim)
           if (answer.dim !== dim) {
-            return finish('failed', { code: 'wrong_dimension', message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${dim}` })
+            failure ??= { code: 'wrong_dimension', message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${dim}` }
+            continue
           }
           const batch = round[position] ?? []
           const stored = batch.flatMap((item, index) => {
@@ -105,6 +115,7 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
           vectors.storeVectors(space.id, stored, deps.now())
           tally.embedded += stored.length
         }
+        if (failure !== null) return finish('failed', failure)
       }
     }
     return finish('swept', null)

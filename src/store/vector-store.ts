@@ -150,17 +150,18 @@ export class VectorStore {
    * @param limit - how many at most.
    * @param since - only facts changed (updated_at) at or after this ISO instant, read through their index: the sweep
    *   a write asks for looks at what changed lately instead of every fact.
+   * @param afterId - only facts with a larger id (the sweep's cursor).
    * @returns the facts with the stored vector's text hash, if any.
    */
-  factsNeedingVectors(spaceId: number, limit: number, since?: string): FactToEmbed[] {
+  factsNeedingVectors(spaceId: number, limit: number, since?: string, afterId = 0): FactToEmbed[] {
     const changed = since === undefined ? '' : 'AND f.updated_at >= ?'
     // Without the hint the planner walks every fact in id order to honour ORDER BY … LIMIT.
     const facts = since === undefined ? 'facts f' : 'facts f INDEXED BY facts_by_updated'
     return this.db.all(
       `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, v.text_hash
         FROM ${facts} LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
-        WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision) ${changed}
-        ORDER BY f.id LIMIT ?`, spaceId, ...(since === undefined ? [] : [since]), limit,
+        WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision) AND f.id > ? ${changed}
+        ORDER BY f.id LIMIT ?`, spaceId, afterId, ...(since === undefined ? [] : [since]), limit,
     ).map((row) => ({
       id: Number(row['id']),
       revision: Number(row['revision']),
