@@ -101,7 +101,7 @@ export class FactMemory {
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
-      this.unsubscribe = db.onChange(() => { for (const listener of [...this.changeListeners]) listener() })
+      this.unsubscribe = db.onChange(() => { this.notifyChange() })
       stores.extract.maskOldRuns()
       this.advance()
     } catch (error) {
@@ -133,7 +133,7 @@ export class FactMemory {
 
   /**
    * Be told after each committed change to the memory in whichever store is open (writes, passes, imports, edits;
-   * not bookkeeping). Listeners run synchronously after the commit and must not throw.
+   * not bookkeeping). Listeners run synchronously after the commit; one that throws is ignored.
    * @param listener - called with no arguments.
    * @returns the unsubscriber.
    */
@@ -312,6 +312,17 @@ export class FactMemory {
       available: false, driver: null, fallbackReason: null, dataDir: state.kind === 'failed' ? state.dataDir : null,
       storeId: null, generation: 0, counts: null,
       error: state.kind === 'failed' ? { code: state.code, message: state.message } : null,
+    }
+  }
+
+  /** Tell every change listener; one that throws does not keep the others from hearing. */
+  private notifyChange(): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener()
+      } catch {
+        // The change is committed; a listener's failure is its own.
+      }
     }
   }
 

@@ -198,6 +198,18 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(sent.join('\n'), new RegExp(TEST_KEY, 'u'))
     })
 
+    it('sends nothing to the reranker when every candidate is sensitive, and says so instead of claiming it ordered them', async () => {
+      const memory = open({ ...semanticOverrides(fake), sensitiveModelVisible: true })
+      writeFact(memory.memory, memory.config, { subject: 'ops team', property: 'email', value: 'ops-oncall@example.com' })
+      fake.reset()
+      const value = await search(memory, 'ops-oncall@example.com')
+      assert.ok(lines(value).includes('ops team · email: ops-oncall@example.com'))
+      assert.equal(fake.requests.filter((request) => request.kind === 'rerank').length, 0)
+      assert.ok(!value.channels.includes('rerank'))
+      assert.equal(value.rerank, null)
+      assert.deepEqual(value.degraded.map((item) => [item.channel, item.code]), [['rerank', 'nothing_sendable']])
+    })
+
     it('never brings back a fact hidden from the model through the vector channel', async () => {
       const memory = open(semanticOverrides(fake, { embedding: true }))
       const [port] = seed(memory)

@@ -120,6 +120,18 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(JSON.stringify(outcome), new RegExp(TEST_KEY, 'u'), 'the fake echoed the key; the answer does not')
     })
 
+    it('status never shows a secret written into a base URL (user info or a key in the query)', async () => {
+      const withSecret = (url: string): string => url.replace('http://', 'http://alice:s3cret-pass@') + '?api_key=sk-live-123456'
+      const harness = open({
+        embeddingSource: 'openai', embeddingBaseUrl: withSecret(`${fake.url}/v1`), embeddingModel: 'fake-embed-1',
+        rerankSource: 'json', rerankBaseUrl: withSecret(`${fake.url}/v1`), rerankModel: 'fake-rerank-1',
+      })
+      const block = await semantic(harness)
+      assert.equal(block.embedding['baseUrl'], `${fake.url}/v1`)
+      assert.equal(block.rerank['baseUrl'], `${fake.url}/v1`)
+      assert.doesNotMatch(JSON.stringify(await harness.ok('status', {})), /s3cret|sk-live|alice/u)
+    })
+
     it('status says each channel is off, and why, with the defaults', async () => {
       const harness = open({})
       assert.deepEqual(await semantic(harness), {

@@ -63,6 +63,14 @@ for (const driver of DRIVERS) {
       assert.equal(told, 1)
     })
 
+    it('a FactMemory listener that throws keeps the listeners after it from being told', () => {
+      let told = 0
+      h.memory.onChange(() => { throw new Error('a broken listener') })
+      h.memory.onChange(() => { told += 1 })
+      assert.equal(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' }).kind, 'saved')
+      assert.equal(told, 1)
+    })
+
     it('unsubscribing stops the calls, on the database and on the memory', () => {
       const db = storesOf(h.memory).db
       let database = 0

@@ -6,7 +6,7 @@
  * the reason, or uncalibrated). Nothing here contains a key.
  */
 import type { ResolvedConfig } from '../config.ts'
-import { embeddingSettings, rerankSettings } from '../semantic/settings.ts'
+import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/settings.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { VectorsView } from './verb.ts'
 
@@ -28,7 +28,7 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
     ? {
       configured: true,
       source: embedding.identity.provider,
-      baseUrl: embedding.identity.baseUrl,
+      baseUrl: shownUrl(embedding.identity.baseUrl),
       model: embedding.identity.model,
       fingerprint: embedding.fingerprint,
       dim: space?.dim ?? embedding.identity.dim,
@@ -47,7 +47,7 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
     rerankBlock = {
       configured: true,
       source: rerank.identity.provider,
-      baseUrl: rerank.identity.baseUrl,
+      baseUrl: shownUrl(rerank.identity.baseUrl),
       model: rerank.identity.model,
       scoreMode: rerank.scoreMode,
       fingerprint: rerank.fingerprint,

@@ -8,11 +8,19 @@ import type { Visibility } from '../store/fact-store.ts'
 import type { Fact } from '../types.ts'
 import type { Ranking } from './fuse.ts'
 
+/**
+ * Why a semantic channel did not contribute: an endpoint's failure (timeout, cancelled, unreachable, http_error,
+ * bad_response, wrong_dimension, score_out_of_range), no time left in the query (deadline), or nothing it may be
+ * sent (nothing_sendable: every candidate was a sensitive fact).
+ */
+export type DegradationCode =
+  | 'timeout' | 'cancelled' | 'unreachable' | 'http_error' | 'bad_response' | 'wrong_dimension' | 'score_out_of_range'
+  | 'deadline' | 'nothing_sendable'
+
 /** A semantic channel that did not contribute, and why, in words the answer shows. */
 export interface Degradation {
   readonly channel: 'vector' | 'rerank'
-  /** A closed code: timeout, cancelled, unreachable, http_error, bad_response, wrong_dimension, score_out_of_range, deadline, no_key. */
-  readonly code: string
+  readonly code: DegradationCode
   readonly reason: string
 }
 

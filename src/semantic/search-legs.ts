@@ -67,7 +67,7 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
     legs.rerank = async (query, facts, deadline): Promise<RerankOutcome> => {
       // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
       const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
-      if (sendable.length === 0) return { kind: 'ran', scores: new Map(), threshold: undefined }
+      if (sendable.length === 0) return degraded('rerank', 'nothing_sendable', 'every candidate is a sensitive fact, and none is sent to the reranker')
       const budget = Math.min(RERANK_BUDGET_MS, deadline - access.now())
       if (budget <= 0) return degraded('rerank', 'deadline', 'the query deadline had passed before the rerank')
       const apiKey = await access.key(rerank.keyName)
@@ -87,6 +87,6 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
   return legs
 }
 
-function degraded(channel: Degradation['channel'], code: string, reason: string): { kind: 'degraded'; degradation: Degradation } {
+function degraded(channel: Degradation['channel'], code: Degradation['code'], reason: string): { kind: 'degraded'; degradation: Degradation } {
   return { kind: 'degraded', degradation: { channel, code, reason } }
 }

@@ -63,3 +63,18 @@ export function rerankSettings(config: ResolvedConfig): RerankSettings {
   const identity = { provider: config.rerankSource, baseUrl, model, scoreMode: config.rerankScoreMode }
   return { configured: true, identity, fingerprint: rerankFingerprint(identity), keyName: config.rerankApiKeyEnv, scoreMode: config.rerankScoreMode }
 }
+
+/**
+ * A base URL as status and the page may show it: scheme, host, port and path, never the user info, query or
+ * fragment, where a key is sometimes written.
+ * @param baseUrl - as configured.
+ * @returns the shown URL, or `(not a URL)` when it does not parse.
+ */
+export function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl)
+    return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/u, '')
+  } catch {
+    return '(not a URL)'
+  }
+}
