@@ -415,6 +415,50 @@ for (const driver of DRIVERS) {
       await draining
     })
 
+    it('drain flushes a change that arrived while a manual sweep ran, once that sweep ends', async () => {
+      const memory = open()
+      memory.vectors.follow(memory.config)
+      fake.script.embedDelayMs = 200
+      put(memory, 'billing-api')
+      const manual = memory.vectors.sweepNow()
+      await settleUntil(() => requests() === 1, 'the manual sweep under way')
+      // A change during the manual sweep, its fact written after the sweep read the library; the sweep the first
+      // write asked for is still waiting on its timer.
+      put(memory, 'orders-api')
+      await memory.vectors.drain(4_000)
+      await manual
+      const vectors = memory.db().all('SELECT f.subject FROM fact_vectors v JOIN facts f ON f.id = v.fact_id').map((row) => String(row['subject'])).sort()
+      assert.deepEqual(vectors, ['billing-api', 'orders-api'], 'the change made during the manual sweep has its vector before unload goes on')
+    })
+
+    it('drain puts the facts written since the plugin loaded first, whatever backlog the library holds', async () => {
+      const memory = open()
+      const backlog = Array.from({ length: 300 }, (_, n) => put(memory, `old-service-${n}`))
+      void backlog
+      const old = new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString()
+      memory.db().run('UPDATE facts SET updated_at = ?', old)
+      memory.vectors.follow(memory.config)
+      put(memory, 'new-service')
+      await memory.vectors.drain(4_000)
+      assert.deepEqual(batches(fake), [['new-service · port: 7801']], 'only the new fact was read by the flushed sweep')
+    })
+
+    it('a timed sweep that comes while another runs is not lost: it runs, reading every fact, when that one ends', async () => {
+      const memory = open({ vectorIndexIntervalMs: 60_000 })
+      memory.vectors.follow(memory.config)
+      assert.equal((await memory.vectors.sweepNow()).ran, true, 'a completed sweep: asked-for sweeps now look from it')
+      fake.script.embedDelayMs = 300
+      put(memory, 'billing-api')
+      memory.clock.advance(ASKED_DELAY_MS)
+      await settleUntil(() => requests() === 1, 'the asked-for sweep under way')
+      // Another process changed a fact long ago: only a sweep reading every fact finds it.
+      writeFact(memory.memory, memory.config, { subject: 'orders-api', property: 'port', value: '7802' })
+      memory.db().run(`UPDATE facts SET updated_at = ? WHERE subject = 'orders-api'`, new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString())
+      memory.clock.advance(FIRST_SWEEP_MS)
+      fake.script.embedDelayMs = 0
+      await settleUntil(() => batches(fake).some((batch) => batch.includes('orders-api · port: 7802')), 'the timed sweep after the one under way')
+    })
+
     it('drain waits at most the time given when a change arrived during the sweep under way', async () => {
       const memory = open()
       memory.vectors.follow(memory.config)

@@ -20,6 +20,7 @@ CREATE TABLE vector_spaces (
   dim INTEGER NOT NULL DEFAULT 0 CHECK (dim >= 0),
   version INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
   vector_count INTEGER NOT NULL DEFAULT 0 CHECK (vector_count >= 0),
+  last_sweep TEXT CHECK (last_sweep IS NULL OR json_valid(last_sweep)),
   created_at TEXT NOT NULL
 ) STRICT;
 
@@ -37,14 +38,14 @@ CREATE TABLE fact_vectors (
 ) STRICT;
 CREATE INDEX fact_vectors_by_fact ON fact_vectors (fact_id);
 CREATE TRIGGER fact_vectors_count_insert AFTER INSERT ON fact_vectors BEGIN
-  UPDATE vector_spaces SET vector_count = vector_count + 1 WHERE id = NEW.space_id;
+  UPDATE vector_spaces SET vector_count = vector_count + 1, version = version + 1 WHERE id = NEW.space_id;
 END;
 CREATE TRIGGER fact_vectors_count_delete AFTER DELETE ON fact_vectors BEGIN
-  UPDATE vector_spaces SET vector_count = vector_count - 1 WHERE id = OLD.space_id;
+  UPDATE vector_spaces SET vector_count = vector_count - 1, version = version + 1 WHERE id = OLD.space_id;
 END;
 CREATE TRIGGER fact_vectors_count_move AFTER UPDATE OF space_id ON fact_vectors BEGIN
-  UPDATE vector_spaces SET vector_count = vector_count - 1 WHERE id = OLD.space_id;
-  UPDATE vector_spaces SET vector_count = vector_count + 1 WHERE id = NEW.space_id;
+  UPDATE vector_spaces SET vector_count = vector_count - 1, version = version + 1 WHERE id = OLD.space_id;
+  UPDATE vector_spaces SET vector_count = vector_count + 1, version = version + 1 WHERE id = NEW.space_id;
 END;
 
 CREATE TABLE rerank_calibrations (

@@ -7,6 +7,7 @@
  */
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/settings.ts'
+import { readSweepRecord } from '../semantic/sweep-record.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { VectorsView } from './verb.ts'
 
@@ -20,8 +21,10 @@ import type { VectorsView } from './verb.ts'
 export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined): Record<string, unknown> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
-  // The last sweep of the fingerprint in force: a sweep of another model is no report on this one.
-  const swept = vectors?.last()
+  // The last sweep of the fingerprint in force, by whichever process shares the file (a one-shot run's included); a
+  // sweep of another model is no report on this one.
+  const stored = embedding.configured ? readSweepRecord(stores?.vectors.lastSweep(embedding.fingerprint)) : undefined
+  const swept = stored ?? vectors?.last()
   const last = embedding.configured && swept?.fingerprint === embedding.fingerprint ? swept : null
   const space = embedding.configured ? stores?.vectors.space(embedding.fingerprint) : undefined
   const embeddingBlock = embedding.configured

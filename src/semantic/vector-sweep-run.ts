@@ -11,7 +11,7 @@ import { messageOf } from '../errors.ts'
 import type { VectorStore } from '../store/vector-store.ts'
 import { factText, textHash } from './input-text.ts'
 import { normalize, quantize } from './quantize.ts'
-import type { EmbeddingSettings } from './settings.ts'
+import { shownUrl, type EmbeddingSettings } from './settings.ts'
 import type { EmbedAnswer, EndpointFailure } from './types.ts'
 
 /** Texts per embedding request. */
@@ -64,11 +64,21 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
   const { vectors, settings } = deps
   const startedAt = deps.now()
   const tally = { embedded: 0, rechecked: 0, pruned: 0 }
-  const finish = (outcome: VectorSweepResult['outcome'], error: VectorSweepResult['error']): VectorSweepResult =>
-    ({ outcome, fingerprint: settings.fingerprint, ...tally, error, startedAt, finishedAt: deps.now() })
+  let spaceId: number | undefined
+  // Every sweep that reached its space leaves its outcome there, for status in any process sharing the file.
+  const finish = (outcome: VectorSweepResult['outcome'], error: VectorSweepResult['error']): VectorSweepResult => {
+    const result: VectorSweepResult = { outcome, fingerprint: settings.fingerprint, ...tally, error, startedAt, finishedAt: deps.now() }
+    try {
+      if (spaceId !== undefined) vectors.recordSweep(spaceId, JSON.stringify(result))
+    } catch {
+      // The outcome is still answered; only its record is lost.
+    }
+    return result
+  }
   try {
     tally.pruned = vectors.pruneIneligible(deps.since)
-    const space = vectors.ensureSpace(settings.fingerprint, settings.identity, startedAt)
+    const space = vectors.ensureSpace(settings.fingerprint, { ...settings.identity, baseUrl: shownUrl(settings.identity.baseUrl) }, startedAt)
+    spaceId = space.id
     let dim = space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
     // Facts are read in id order from a cursor, so one that cannot get a vector (an all-zero answer, a revision
     // moving under the sweep) is passed over, never read again and again in front of the rest.

@@ -49,7 +49,11 @@ export class VectorSweepService {
   private armedFor: string | undefined
   private running: Promise<VectorSweepResult | undefined> | undefined
   private again = false
+  /** A timed sweep came while another ran: it runs, reading every fact, when that one ends. */
+  private fullWanted = false
   private silenced = false
+  /** When the service began: before any sweep has completed, an asked-for sweep looks at what changed since then. */
+  private readonly loadedAt: number
   private abort = new AbortController()
   private lastResult: VectorSweepResult | undefined
   /** Where the last completed sweep began, for the store and fingerprint it swept: asked-for sweeps look from there. */
@@ -57,6 +61,7 @@ export class VectorSweepService {
 
   constructor(deps: VectorSweepServiceDeps) {
     this.deps = deps
+    this.loadedAt = deps.clock.now()
   }
 
   /**
@@ -120,24 +125,27 @@ export class VectorSweepService {
   }
 
   /**
-   * Flush on unload: an asked-for sweep still waiting starts now (one asked for during the sweep under way starts
-   * when that ends); this waits for the sweeps, at most `ms` in all.
+   * Flush on unload: an asked-for sweep still waiting starts now, and one asked for during the sweep under way starts
+   * when that ends (unless a failure silenced them); this waits for the sweeps, at most `ms` in all.
    * @param ms - the longest wait.
    */
   async drain(ms: number): Promise<void> {
     const until = this.deps.clock.now() + ms
     const left = (): number => until - this.deps.clock.now()
-    if (this.cancelAsked !== undefined) {
-      this.cancelAsked()
+    while (left() > 0) {
+      if (this.running !== undefined) {
+        await this.waitAtMost(this.running, left())
+        continue
+      }
+      const waiting = this.cancelAsked !== undefined || (this.again && !this.silenced)
+      if (!waiting) return
+      this.cancelAsked?.()
       this.cancelAsked = undefined
+      this.again = false
       void this.run(true)
-    } else if (this.again && this.running !== undefined) {
-      await this.waitAtMost(this.running, left())
-      if (left() <= 0) return
-      void this.run(true)
+      // A sweep that could not start (no store, no channel) leaves nothing to wait for.
+      if (this.running === undefined) return
     }
-    if (this.running === undefined || left() <= 0) return
-    await this.waitAtMost(this.running, left())
   }
 
   /**
@@ -160,6 +168,7 @@ export class VectorSweepService {
   private async timed(): Promise<void> {
     this.silenced = false
     if (this.running === undefined) await this.run()
+    else this.fullWanted = true
   }
 
   private async waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
@@ -169,8 +178,9 @@ export class VectorSweepService {
   }
 
   /**
-   * One sweep. An asked-for one (`narrow`) looks only at the facts changed since the last completed sweep began
-   * (less {@link NARROW_MARGIN_MS}); the first in a process, and every timed or manual one, looks at every fact.
+   * One sweep. An asked-for one (`narrow`) looks only at the facts changed since the last completed sweep began, or
+   * before any, since the service began (less {@link NARROW_MARGIN_MS}), so the facts a one-shot run wrote come first
+   * whatever backlog the library holds; every timed or manual one looks at every fact.
    */
   private async run(narrow = false): Promise<VectorSweepResult | undefined> {
     if (this.running !== undefined) {
@@ -186,7 +196,9 @@ export class VectorSweepService {
     const access = this.deps.access
     const key = `${stores.dataDir}|${settings.fingerprint}`
     const startedAt = this.deps.clock.now()
-    const since = narrow && this.coveredFrom?.key === key ? new Date(this.coveredFrom.at - NARROW_MARGIN_MS).toISOString() : undefined
+    const from = this.coveredFrom?.key === key ? this.coveredFrom.at : this.loadedAt
+    const since = narrow ? new Date(from - NARROW_MARGIN_MS).toISOString() : undefined
+    if (!narrow) this.fullWanted = false
     const work = runVectorSweep({
       vectors: stores.vectors,
       settings,
@@ -212,7 +224,10 @@ export class VectorSweepService {
       return result
     } finally {
       this.running = undefined
-      if (this.again && !this.silenced && this.armedFor !== undefined) {
+      if (this.fullWanted && this.armedFor !== undefined) {
+        this.again = false
+        void this.run()
+      } else if (this.again && !this.silenced && this.armedFor !== undefined) {
         this.again = false
         this.changed()
       }

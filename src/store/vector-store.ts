@@ -113,6 +113,7 @@ export class VectorStore {
    */
   ensureSpace(fingerprint: string, identity: SpaceIdentity, now: string): VectorSpace {
     this.db.ledger(() => {
+      // The caller passes the base URL as it may be shown (no user info or query); the fingerprint covers the rest.
       this.db.run('INSERT OR IGNORE INTO vector_spaces (fingerprint, provider, base_url, model, created_at) VALUES (?, ?, ?, ?, ?)',
         fingerprint, identity.provider, identity.baseUrl, identity.model, now)
     })
@@ -205,18 +206,15 @@ export class VectorStore {
       throw new FactMemoryError('invalid_arguments', `the vector of fact ${wrong.factId} has ${wrong.quantized.length} components; the space holds ${dim}`)
     }
     return this.db.ledger(() => {
-      let changed = 0
       let stored = 0
       for (const row of rows) {
-        changed += this.db.run('DELETE FROM fact_vectors WHERE space_id = ? AND fact_id = ?', spaceId, row.factId).changes
+        this.db.run('DELETE FROM fact_vectors WHERE space_id = ? AND fact_id = ?', spaceId, row.factId)
         const inserted = this.db.run(
           `INSERT INTO fact_vectors (space_id, fact_id, revision, text_hash, scale, bits, quantized, embedded_at)
             SELECT ?, f.id, ?, ?, ?, ?, ?, ? FROM facts f WHERE f.id = ? AND ${EMBEDDABLE}`,
           spaceId, row.revision, row.textHash, row.scale, row.bits, bytesOf(row.quantized), now, row.factId).changes
         stored += inserted
-        changed += inserted
       }
-      if (changed > 0) this.bump([spaceId])
       return stored
     })
   }
@@ -234,7 +232,6 @@ export class VectorStore {
       for (const chunk of chunks(doomed.map((row) => Number(row['id'])), CHUNK)) {
         this.db.run(`DELETE FROM fact_vectors WHERE id IN (${placeholders(chunk.length)})`, ...chunk)
       }
-      this.bump([...new Set(doomed.map((row) => Number(row['space_id'])))])
       return doomed.length
     })
   }
@@ -362,8 +359,24 @@ export class VectorStore {
     return out
   }
 
-  private bump(spaceIds: readonly number[]): void {
-    for (const id of spaceIds) this.db.run('UPDATE vector_spaces SET version = version + 1 WHERE id = ?', id)
+  /**
+   * Keep what the last sweep of a space did, for status in any process sharing the file (bookkeeping).
+   * @param spaceId - the space swept.
+   * @param record - the sweep's outcome as JSON text.
+   */
+  recordSweep(spaceId: number, record: string): void {
+    this.db.ledger(() => {
+      this.db.run('UPDATE vector_spaces SET last_sweep = ? WHERE id = ?', record, spaceId)
+    })
+  }
+
+  /**
+   * @param fingerprint - the embedding fingerprint.
+   * @returns the JSON text of its space's last sweep, or undefined before the first.
+   */
+  lastSweep(fingerprint: string): string | undefined {
+    const value = this.db.get('SELECT last_sweep FROM vector_spaces WHERE fingerprint = ?', fingerprint)?.['last_sweep']
+    return value === null || value === undefined ? undefined : String(value)
   }
 }
 
@@ -374,7 +387,7 @@ export class VectorStore {
  * @returns how many vectors were deleted.
  */
 export function clearVectorRows(db: Database): number {
-  db.run('UPDATE vector_spaces SET version = version + 1 WHERE id IN (SELECT DISTINCT space_id FROM fact_vectors)')
+  // The delete trigger moves each space's version and count.
   return db.run('DELETE FROM fact_vectors').changes
 }
 
