@@ -14,11 +14,18 @@ import type { Fused } from '../src/retrieval/fuse.ts'
 import type { PoolStage } from '../src/retrieval/retrieve.ts'
 import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { applyRerank } from '../src/retrieval/search.ts'
-import { rerankSettings } from '../src/semantic/settings.ts'
 import type { Config } from '../src/config.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { openSemanticMemory, semanticOverrides, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
-import { DRIVERS, writeFact } from './helpers/store.ts'
+import { DRIVERS, makeConfig, removeDir, tempDir, writeFact } from './helpers/store.ts'
+import { systemClock } from '../src/clock.ts'
+import type { ResolvedConfig } from '../src/config.ts'
+import { FactMemory } from '../src/fact-memory.ts'
+import { embedTexts } from '../src/semantic/embedding-gateway.ts'
+import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
+import { embeddingSettings, rerankSettings } from '../src/semantic/settings.ts'
+import { VectorIndex } from '../src/semantic/vector-index.ts'
+import { runVectorSweep } from '../src/semantic/vector-sweep-run.ts'
 
 /** A pool of fused candidates with these ids, in this order. */
 function stageOf(ids: readonly number[], identifierIds: readonly number[] = []): PoolStage {
@@ -265,3 +272,54 @@ for (const driver of DRIVERS) {
     })
   })
 }
+
+describe('the semantic legs on the system clock', () => {
+  let fake: FakeSemantic
+  let root: string
+  before(async () => { fake = await startFakeSemantic() })
+  after(async () => { await fake.close() })
+  afterEach(() => { removeDir(root) })
+
+  /** A memory on the real clock, its embedding channel on the fake server, the key lookup as given. */
+  const openReal = (key: (name: string) => Promise<string | undefined>, overrides: Partial<Config> = {}): { memory: FactMemory; config: ResolvedConfig } => {
+    root = tempDir()
+    const config = makeConfig(root, { ...semanticOverrides(fake, { embedding: true }), ...overrides })
+    const access: EndpointAccess = { key, fetch: globalThis.fetch, now: () => Date.now() }
+    const memory = new FactMemory({ clock: systemClock, semantic: (current, stores) => semanticLegs(access, new VectorIndex(), current, stores) })
+    memory.open(config.resolvedDataDir)
+    return { memory, config }
+  }
+  const sweep = async (memory: FactMemory, config: ResolvedConfig): Promise<void> => {
+    const opened = memory.storeSet()
+    const settings = embeddingSettings(config)
+    if (!('stores' in opened) || !settings.configured) throw new Error('no store or channel')
+    await runVectorSweep({ vectors: opened.stores.vectors, settings, embed: (texts, signal) => embedTexts({ baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: undefined, dim: 0 }, texts, { timeoutMs: 5_000, signal }, globalThis.fetch), now: () => new Date().toISOString(), signal: new AbortController().signal })
+  }
+
+  it('runs the lexical channels while the query embedding is under way: a slow endpoint never costs the identifier channel its turn', async () => {
+    const { memory, config } = openReal(async () => undefined, { queryTimeoutMs: 300 })
+    writeFact(memory, config, { subject: 'billing-api', property: 'port', value: '7801' })
+    await sweep(memory, config)
+    fake.script.embedDelayMs = 2_000
+    const started = Date.now()
+    const value = await memory.search({ query: 'which service listens on 7801', limit: 5, asOf: undefined }, config)
+    fake.script.embedDelayMs = 0
+    assert.ok(Date.now() - started < 1_500, 'the search ended within its budget')
+    assert.deepEqual(value.skipped, [], 'no lexical channel was skipped')
+    assert.ok(value.channels.includes('identifier'))
+    assert.equal(value.results[0]?.values[0]?.value, '7801')
+    assert.deepEqual(value.degraded.map((item) => item.channel), ['vector'])
+    memory.close()
+  })
+
+  it('a failing key lookup degrades the vector channel instead of failing the search', async () => {
+    const { memory, config } = openReal(async () => { throw new Error('the credential store is locked') })
+    writeFact(memory, config, { subject: 'billing-api', property: 'port', value: '7801' })
+    await sweep(memory, config)
+    const value = await memory.search({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
+    assert.equal(value.outcome, 'ok')
+    assert.deepEqual(value.degraded.map((item) => [item.channel, item.code]), [['vector', 'internal']])
+    assert.match(renderSearchText(value), /Degraded: vector \(internal: the vector channel failed: the credential store is locked\)/u)
+    memory.close()
+  })
+})

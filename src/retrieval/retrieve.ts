@@ -104,6 +104,14 @@ export interface PoolStage {
   readonly identifierIds: readonly number[]
 }
 
+/** The lexical channels' rankings, before fusion. */
+export interface LexicalStage {
+  readonly channels: readonly string[]
+  readonly skipped: readonly string[]
+  readonly rankings: readonly Ranking[]
+  readonly identifierIds: readonly number[]
+}
+
 /**
  * Run the lexical channels and fuse them, with any further rankings (the vector channel), into the pool.
  * @param store - the fact store.
@@ -112,6 +120,31 @@ export interface PoolStage {
  * @returns the pool and which channels ran.
  */
 export function gatherPool(store: FactStore, request: SearchRequest, extra: readonly Ranking[] = []): PoolStage {
+  return fusePool(lexicalRankings(store, request), extra)
+}
+
+/**
+ * Fuse the lexical rankings and any further ones into the pool, identifier places reserved.
+ * @param lexical - the lexical channels' rankings.
+ * @param extra - further rankings (the vector channel), fused alike.
+ * @returns the pool and which channels ran.
+ */
+export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = []): PoolStage {
+  const rankings = [...lexical.rankings, ...extra]
+  const channels = [...lexical.channels, ...extra.map((ranking) => ranking.channel)]
+  return {
+    channels, skipped: lexical.skipped, identifierIds: lexical.identifierIds,
+    pool: assemblePool(fuseRankings(rankings), lexical.identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS),
+  }
+}
+
+/**
+ * Run the lexical channels (BM25, the subject and dates the query names, exact identifiers).
+ * @param store - the fact store.
+ * @param request - the search.
+ * @returns their rankings, in channel order, and the identifier channel's ids.
+ */
+export function lexicalRankings(store: FactStore, request: SearchRequest): LexicalStage {
   const channels: string[] = []
   const skipped: string[] = []
   const rankings: Ranking[] = []
@@ -146,8 +179,7 @@ export function gatherPool(store: FactStore, request: SearchRequest, extra: read
       add('identifier', ranking)
     }
   }
-  for (const ranking of extra) add(ranking.channel, ranking)
-  return { channels, skipped, pool: assemblePool(fuseRankings(rankings), identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS), identifierIds }
+  return { channels, skipped, rankings, identifierIds }
 }
 
 /**

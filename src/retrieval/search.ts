@@ -8,7 +8,7 @@
 import type { FactStore } from '../store/fact-store.ts'
 import { CURRENT_STATUSES } from '../types.ts'
 import type { Fused, Ranking } from './fuse.ts'
-import { gatherPool, groupPool, isVisible, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
+import { fusePool, groupPool, isVisible, lexicalRankings, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
 import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './semantic-port.ts'
 
 /**
@@ -20,13 +20,14 @@ import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './
  */
 export async function searchFacts(store: FactStore, request: SearchRequest, legs: SemanticLegs): Promise<SearchOutcome> {
   const degraded: Degradation[] = []
-  let vector: VectorOutcome | undefined
-  if (legs.vector !== undefined) {
-    vector = await legs.vector(request.query, request.visibility, request.deadline)
-    if (vector.kind === 'degraded') degraded.push(vector.degradation)
-  }
+  // The query embedding is asked for first and awaited last: the lexical channels run meanwhile, so a slow endpoint
+  // never eats the time they need.
+  const embedding = legs.vector?.(request.query, request.visibility, request.deadline)
+  const lexical = lexicalRankings(store, request)
+  const vector: VectorOutcome | undefined = embedding === undefined ? undefined : await embedding
+  if (vector?.kind === 'degraded') degraded.push(vector.degradation)
   const extra: Ranking[] = vector?.kind === 'ran' ? [vector.ranking] : []
-  const stage = gatherPool(store, request, extra)
+  const stage = fusePool(lexical, extra)
 
   let ordered: PoolStage = stage
   let rerank: SearchOutcome['rerank'] = null

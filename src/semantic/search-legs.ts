@@ -11,6 +11,7 @@ import type { StoreSet } from '../store/store-set.ts'
 import { maskCredentials } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
 import type { ResolvedConfig } from '../config.ts'
+import { messageOf } from '../errors.ts'
 import { embedTexts } from './embedding-gateway.ts'
 import { factText } from './input-text.ts'
 import { normalize } from './quantize.ts'
@@ -41,15 +42,17 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
   const rerank = rerankSettings(config)
   const legs: { vector?: SemanticLegs['vector']; rerank?: SemanticLegs['rerank'] } = {}
   if (embedding.configured) {
-    legs.vector = async (query, visibility, deadline): Promise<VectorOutcome> => {
+    legs.vector = (query, visibility, deadline) => safely('vector', async (): Promise<VectorOutcome> => {
       const space = stores.vectors.space(embedding.fingerprint)
       if (space === undefined || stores.vectors.spaceState(space.id).count === 0) {
         // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
         return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
       }
-      const budget = Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
-      if (budget <= 0) return degraded('vector', 'deadline', 'the query deadline had passed before the query embedding')
+      // The budget runs from here: the key lookup is part of it.
+      const until = access.now() + Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
       const apiKey = await access.key(embedding.keyName)
+      const budget = until - access.now()
+      if (budget <= 0) return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
       const answer = await embedTexts({ baseUrl: embedding.identity.baseUrl, model: embedding.identity.model, apiKey, dim: space.dim },
         [maskCredentials(query)], { timeoutMs: budget }, access.fetch)
       if (!answer.ok) return degraded('vector', answer.code, answer.message)
@@ -61,16 +64,17 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         ranking: { channel: 'vector', ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) },
         lacking: (factIds) => stores.vectors.lacking(space.id, factIds),
       }
-    }
+    })
   }
   if (rerank.configured) {
-    legs.rerank = async (query, facts, deadline): Promise<RerankOutcome> => {
+    legs.rerank = (query, facts, deadline) => safely('rerank', async (): Promise<RerankOutcome> => {
       // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
       const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
       if (sendable.length === 0) return degraded('rerank', 'nothing_sendable', 'every candidate is a sensitive fact, and none is sent to the reranker')
-      const budget = Math.min(RERANK_BUDGET_MS, deadline - access.now())
-      if (budget <= 0) return degraded('rerank', 'deadline', 'the query deadline had passed before the rerank')
+      const until = access.now() + Math.min(RERANK_BUDGET_MS, deadline - access.now())
       const apiKey = await access.key(rerank.keyName)
+      const budget = until - access.now()
+      if (budget <= 0) return degraded('rerank', 'deadline', 'no time was left in the query for the rerank')
       const answer = await rerankDocuments({ baseUrl: rerank.identity.baseUrl, model: rerank.identity.model, apiKey },
         maskCredentials(query), sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch)
       if (!answer.ok) return degraded('rerank', answer.code, answer.message)
@@ -82,9 +86,21 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         scores: new Map(sendable.map((fact, position) => [fact.id, answer.scores[position] ?? 0])),
         threshold: calibration?.threshold,
       }
-    }
+    })
   }
   return legs
+}
+
+/**
+ * Run a leg so that it never throws: a failure of the store or of the key lookup degrades the channel like an
+ * endpoint's failure would, and the lexical answer stands.
+ */
+async function safely<T extends VectorOutcome | RerankOutcome>(channel: Degradation['channel'], work: () => Promise<T>): Promise<T | { kind: 'degraded'; degradation: Degradation }> {
+  try {
+    return await work()
+  } catch (error) {
+    return degraded(channel, 'internal', `the ${channel} channel failed: ${messageOf(error)}`)
+  }
 }
 
 function degraded(channel: Degradation['channel'], code: Degradation['code'], reason: string): { kind: 'degraded'; degradation: Degradation } {
