@@ -58,4 +58,11 @@ describe('semantic settings', () => {
     assert.notEqual(textHash(qualified), textHash('billing-api · port (env: staging, region: eu): 7802'))
     assert.equal(INPUT_TEMPLATE, 'subject-property-qualifiers-value/1', 'the template name the fingerprint covers')
   })
+
+  it('masks a credential anywhere in the text that leaves the machine, a qualifier included', () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
+    const text = factText({ subject: 'deploy bot', property: 'repository', qualifiers: { token }, value: 'acme/billing' })
+    assert.doesNotMatch(text, new RegExp(token, 'u'))
+    assert.match(text, /^deploy bot · repository \(token: .+\): acme\/billing$/u)
+  })
 })

@@ -331,5 +331,12 @@ for (const driver of DRIVERS) {
       const [code] = stores.vectors.codesAfter(space.id, 0)
       assert.deepEqual(Array.from(code?.bits ?? []), Array.from(written.bits))
     })
+
+    it('reads back no vector for a fact whose revision moved since (its text may have changed)', () => {
+      const a = fact('alpha')
+      store(a)
+      h.db().run('UPDATE facts SET revision = revision + 1 WHERE id = ?', a)
+      assert.deepEqual([...stores.vectors.vectorsOf(space.id, [a]).keys()], [])
+    })
   })
 }

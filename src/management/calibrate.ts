@@ -78,7 +78,11 @@ function answer(entry: CalibrationEntry, result: CalibrationResult): VerbOutcome
   const { fingerprint, outcome, pairSource, relevant, irrelevant, precision, recall, threshold } = entry
   const common = { outcome, fingerprint, pairSource, relevant, irrelevant, precision, recall, threshold }
   if (result.ok) {
-    return ok({ ...common, message: `calibrated: scores at or above ${result.threshold} count as relevant (precision ${share(result.precision)}, recall ${share(result.recall)}, ${relevant} relevant and ${irrelevant} irrelevant pairs)` })
+    // A record from library pairs lets the reranker filter real questions on the strength of easy proxy pairs: say so.
+    const proxy = pairSource === 'library'
+      ? '; the pairs were derived from your library (a fact against an unrelated one), a proxy for real questions: supply pairs of your own for a sharper threshold'
+      : ''
+    return ok({ ...common, message: `calibrated: scores at or above ${result.threshold} count as relevant (precision ${share(result.precision)}, recall ${share(result.recall)}, ${relevant} relevant and ${irrelevant} irrelevant pairs)${proxy}` })
   }
   return ok({ ...common, reason: result.reason, message: `not calibrated: ${result.message}` })
 }

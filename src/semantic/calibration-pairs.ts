@@ -5,17 +5,12 @@
  * is a proxy: it measures whether the reranker tells the fact asked about from an unrelated one, not how it judges
  * the near misses real questions meet. The same facts always give the same pairs.
  */
-import { factText, type EmbeddableFact } from './input-text.ts'
+import type { CalibrationFact } from '../store/calibration-store.ts'
+import { factText } from './input-text.ts'
 import type { LabeledPair } from './types.ts'
 
-/** A fact as pair derivation reads it. */
-export interface CalibrationFact extends EmbeddableFact {
-  readonly id: number
-  /** The canonical subject: two facts with one entity key are of one subject. */
-  readonly entityKey: string
-  /** The canonical property: two facts with one predicate key are of one property. */
-  readonly predicateKey: string
-}
+/** A fact as pair derivation reads it (the store's row). */
+export type { CalibrationFact }
 
 /** How many queries a library calibration asks by default: each gives one relevant and one irrelevant pair. */
 export const LIBRARY_QUERIES = 40

@@ -4,6 +4,7 @@
  * fingerprint: changing the template retires the vectors built with the old one.
  */
 import { sha256 } from '../text/normalize.ts'
+import { maskCredentials } from '../text/privacy.ts'
 
 /** The template's name, covered by the embedding fingerprint. */
 export const INPUT_TEMPLATE = 'subject-property-qualifiers-value/1'
@@ -17,14 +18,15 @@ export interface EmbeddableFact {
 }
 
 /**
- * The text of a fact.
+ * The text of a fact, as it may leave the machine: anything in it that looks like a credential is masked (a fact
+ * judged sensitive is never sent at all; this covers a token in a qualifier, which the write path does not judge).
  * @param fact - subject, property, qualifiers and value.
  * @returns one line; qualifiers in key order.
  */
 export function factText(fact: EmbeddableFact): string {
   const qualifiers = Object.keys(fact.qualifiers).sort().map((key) => `${key}: ${fact.qualifiers[key] ?? ''}`)
   const head = qualifiers.length === 0 ? `${fact.subject} · ${fact.property}` : `${fact.subject} · ${fact.property} (${qualifiers.join(', ')})`
-  return `${head}: ${fact.value}`
+  return maskCredentials(`${head}: ${fact.value}`)
 }
 
 /**

@@ -4,11 +4,24 @@
  * row, so a refused run never replaces a calibration and another fingerprint's record never applies. The ledger is
  * bookkeeping outside the user's memory: written through `Database.ledger`, it never moves the store generation.
  */
-import type { CalibrationFact } from '../semantic/calibration-pairs.ts'
 import { numberOrNull, textOrNull, type Row } from './connection.ts'
 import type { Database } from './database.ts'
 
 /** Where a calibration's labeled pairs came from. */
+
+/** A current fact as a library calibration reads it. */
+export interface CalibrationFact {
+  readonly id: number
+  /** The canonical subject: two facts with one entity key are of one subject. */
+  readonly entityKey: string
+  readonly subject: string
+  readonly property: string
+  /** The canonical property: two facts with one predicate key are of one property. */
+  readonly predicateKey: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly value: string
+}
+
 export type PairSource = 'supplied' | 'library'
 
 /** One calibration run, as recorded. */

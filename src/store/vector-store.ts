@@ -343,7 +343,8 @@ export class VectorStore {
   }
 
   /**
-   * The stored vectors of some facts in a space (the near-duplicate review compares pairs of one subject).
+   * The current vectors of some facts in a space (the near-duplicate review compares pairs of one subject): only
+   * those checked at the fact's revision, so a value edited since its vector was made takes no part.
    * @param spaceId - the space.
    * @param factIds - the facts.
    * @returns the vectors found, by fact id.
@@ -352,7 +353,8 @@ export class VectorStore {
     const out = new Map<number, StoredVector>()
     for (const chunk of chunks(factIds, CHUNK)) {
       for (const row of this.db.all(
-        `SELECT fact_id, scale, quantized FROM fact_vectors WHERE space_id = ? AND fact_id IN (${placeholders(chunk.length)})`, spaceId, ...chunk)) {
+        `SELECT v.fact_id, v.scale, v.quantized FROM fact_vectors v JOIN facts f ON f.id = v.fact_id AND f.revision = v.revision
+          WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)})`, spaceId, ...chunk)) {
         out.set(Number(row['fact_id']), vectorOf(row['scale'], row['quantized']))
       }
     }
