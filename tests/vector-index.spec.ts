@@ -161,6 +161,29 @@ for (const driver of DRIVERS) {
       assert.equal(index.footprint(stores.vectors, space.id).facts, 9)
     })
 
+    it('drops a deleted vector\'s slot in place, without reading every code again, and still finds the others', () => {
+      const source = vectorSource(64)
+      const ids = seedFacts(stores, 50)
+      const vectors = ids.map(() => source.gaussianUnit())
+      embed(stores.vectors, ids, vectors)
+      assert.equal(index.search(stores.vectors, space, vectors[0] ?? new Float32Array(), 1, undefined)[0]?.id, ids[0])
+      const reads: number[] = []
+      const codesAfter = stores.vectors.codesAfter.bind(stores.vectors)
+      stores.vectors.codesAfter = (spaceId, afterRowId) => {
+        reads.push(afterRowId)
+        return codesAfter(spaceId, afterRowId)
+      }
+      h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id IN (?, ?)', ids[3] ?? 0, ids[40] ?? 0)
+      new VectorStore(h.db()).pruneIneligible()
+      for (const [position, id] of ids.entries()) {
+        const hits = index.search(stores.vectors, space, vectors[position] ?? new Float32Array(), 1, undefined)
+        if (position === 3 || position === 40) assert.notEqual(hits[0]?.id, id)
+        else assert.equal(hits[0]?.id, id, `fact ${position} is still its own nearest`)
+      }
+      assert.equal(index.footprint(stores.vectors, space.id).facts, 48)
+      assert.ok(reads.every((after) => after > 0), `no read from the first row: ${JSON.stringify(reads)}`)
+    })
+
     it('follows a clear and a refill of as many vectors, whose rowids are all new', () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 10)

@@ -131,6 +131,9 @@ export class VectorIndex {
       append(held, store, spaceId)
       held.version = state.version
       if (held.size === state.count) return held
+      // Vectors were deleted: drop their slots in place, reading only the fact ids still stored.
+      compact(held, new Set(store.factIdsOf(spaceId)))
+      if (held.size === state.count) return held
     }
     const loaded = emptyCodes(state.dim, state.version, state.count)
     append(loaded, store, spaceId)
@@ -146,6 +149,27 @@ function emptyCodes(dim: number, version: number, capacity: number): SpaceCodes 
 }
 
 /** Read the rows after the highest rowid held; each takes its fact's slot, or a new one. */
+/**
+ * Keep only the slots of facts that still have a vector, in order, moving their codes down.
+ * @param codes - the loaded codes.
+ * @param live - the fact ids the space still stores.
+ */
+function compact(codes: SpaceCodes, live: ReadonlySet<number>): void {
+  let kept = 0
+  codes.slots.clear()
+  for (let slot = 0; slot < codes.size; slot += 1) {
+    const factId = codes.factIds[slot] ?? 0
+    if (!live.has(factId)) continue
+    if (kept !== slot) {
+      codes.factIds[kept] = factId
+      codes.codes.copyWithin(kept * codes.words, slot * codes.words, (slot + 1) * codes.words)
+    }
+    codes.slots.set(factId, kept)
+    kept += 1
+  }
+  codes.size = kept
+}
+
 function append(codes: SpaceCodes, store: VectorStore, spaceId: number): void {
   for (const row of store.codesAfter(spaceId, codes.maxRowId)) {
     let slot = codes.slots.get(row.factId)

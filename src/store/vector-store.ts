@@ -362,6 +362,15 @@ export class VectorStore {
   }
 
   /**
+   * The facts a space holds vectors of (an index drops the slots of deleted vectors without reading their codes).
+   * @param spaceId - the space.
+   * @returns fact ids.
+   */
+  factIdsOf(spaceId: number): number[] {
+    return this.db.all('SELECT fact_id FROM fact_vectors WHERE space_id = ?', spaceId).map((row) => Number(row['fact_id']))
+  }
+
+  /**
    * Keep what the last sweep of a space did, for status in any process sharing the file (bookkeeping).
    * @param spaceId - the space swept.
    * @param record - the sweep's outcome as JSON text.
