@@ -98,7 +98,8 @@ describe('semantic channels in one-shot headless runs', () => {
     const { toolResults } = await conversations.converse('billing?', search({ query: 'billing-api port' }), reply)
     const answer = toolResults[0] ?? ''
     assert.match(answer, /billing-api · port: 7801/u)
-    assert.match(answer, /Degraded: vector \(timeout: [^)]*800 ms/u, answer)
+    const budget = /Degraded: vector \(timeout: [^)]*?(\d+) ms/u.exec(answer)
+    assert.ok(budget !== null && Number(budget[1]) <= 800 && Number(budget[1]) > 600, answer)
     semantic.script.embedDelayMs = 0
   })
 
