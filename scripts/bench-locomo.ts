@@ -19,11 +19,10 @@ import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
-import { embedTexts } from '../src/semantic/embedding-gateway.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
-import { runVectorSweep } from '../src/semantic/vector-sweep-run.ts'
+import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
 
 /** How observations are laid out in the store. */
 export type LocomoShape = 'multi' | 'slot'
@@ -157,7 +156,7 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
       }
     }
     factCount += diaOf.size
-    if (semantic !== undefined) await buildVectors(memory, config)
+    if (semantic !== undefined) await buildVectors(memory, config, access)
     for (const qa of sample.qa) {
       if (qa.category === 5) continue
       const wanted = evidenceIds(qa.evidence)
@@ -198,14 +197,14 @@ export interface LocomoSemantic {
 }
 
 /** One vector sweep over everything written, as the plugin's sweep runs it. */
-async function buildVectors(memory: FactMemory, config: ResolvedConfig): Promise<void> {
+async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: EndpointAccess): Promise<void> {
   const opened = memory.storeSet()
   const settings = embeddingSettings(config)
   if (!('stores' in opened) || !settings.configured) throw new Error('the LoCoMo store has no embedding channel')
   const result = await runVectorSweep({
     vectors: opened.stores.vectors,
     settings,
-    embed: (texts, signal) => embedTexts({ baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: undefined, dim: 0 }, texts, { timeoutMs: 30_000, signal }, globalThis.fetch),
+    embed: sweepEmbedder(access, settings),
     now: () => new Date().toISOString(),
     signal: new AbortController().signal,
   })

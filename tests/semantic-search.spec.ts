@@ -21,11 +21,10 @@ import { DRIVERS, makeConfig, removeDir, tempDir, writeFact } from './helpers/st
 import { systemClock } from '../src/clock.ts'
 import type { ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
-import { embedTexts } from '../src/semantic/embedding-gateway.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
 import { embeddingSettings, rerankSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
-import { runVectorSweep } from '../src/semantic/vector-sweep-run.ts'
+import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
 
 /** A pool of fused candidates with these ids, in this order. */
 function stageOf(ids: readonly number[], identifierIds: readonly number[] = []): PoolStage {
@@ -293,7 +292,7 @@ describe('the semantic legs on the system clock', () => {
     const opened = memory.storeSet()
     const settings = embeddingSettings(config)
     if (!('stores' in opened) || !settings.configured) throw new Error('no store or channel')
-    await runVectorSweep({ vectors: opened.stores.vectors, settings, embed: (texts, signal) => embedTexts({ baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: undefined, dim: 0 }, texts, { timeoutMs: 5_000, signal }, globalThis.fetch), now: () => new Date().toISOString(), signal: new AbortController().signal })
+    await runVectorSweep({ vectors: opened.stores.vectors, settings, embed: sweepEmbedder({ key: async () => undefined, fetch: globalThis.fetch, now: () => Date.now() }, settings), now: () => new Date().toISOString(), signal: new AbortController().signal })
   }
 
   it('runs the lexical channels while the query embedding is under way: a slow endpoint never costs the identifier channel its turn', async () => {

@@ -89,7 +89,7 @@ export interface SearchOutcome {
  * @returns the grouped hits and which channels ran.
  */
 export function retrieveFacts(store: FactStore, request: SearchRequest): SearchOutcome {
-  return groupPool(store, request, gatherPool(store, request))
+  return groupPool(store, request, fusePool(lexicalRankings(store, request)))
 }
 
 /** The fused pool before grouping: the stage the semantic legs join (a vector ranking) and reorder (a rerank). */
@@ -110,17 +110,6 @@ export interface LexicalStage {
   readonly skipped: readonly string[]
   readonly rankings: readonly Ranking[]
   readonly identifierIds: readonly number[]
-}
-
-/**
- * Run the lexical channels and fuse them, with any further rankings (the vector channel), into the pool.
- * @param store - the fact store.
- * @param request - the search.
- * @param extra - rankings of channels that ran outside the store's reach (the vector channel), fused alike.
- * @returns the pool and which channels ran.
- */
-export function gatherPool(store: FactStore, request: SearchRequest, extra: readonly Ranking[] = []): PoolStage {
-  return fusePool(lexicalRankings(store, request), extra)
 }
 
 /**

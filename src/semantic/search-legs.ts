@@ -15,19 +15,12 @@ import { messageOf } from '../errors.ts'
 import { embedTexts } from './embedding-gateway.ts'
 import { factText } from './input-text.ts'
 import { normalize } from './quantize.ts'
-import { rerankDocuments } from './rerank-gateway.ts'
-import { checkScores } from './score-mode.ts'
-import { embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankSettings } from './settings.ts'
+import { checkedRerank } from './rerank-port.ts'
+import { embeddingEndpoint, embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankEndpoint, rerankSettings } from './settings.ts'
+import type { EndpointAccess } from './types.ts'
 import type { VectorIndex } from './vector-index.ts'
 
-/** What the legs reach outside the store. */
-export interface EndpointAccess {
-  /** A key by credential name (host credential store, then environment); undefined when neither has it. */
-  readonly key: (name: string) => Promise<string | undefined>
-  readonly fetch: typeof fetch
-  /** Epoch-ms clock. */
-  readonly now: () => number
-}
+export type { EndpointAccess }
 
 /**
  * Build the legs a search may use.
@@ -48,13 +41,9 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
         return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
       }
-      // The budget runs from here: the key lookup is part of it.
-      const until = access.now() + Math.min(QUERY_EMBED_BUDGET_MS, deadline - access.now())
-      const apiKey = await access.key(embedding.keyName)
-      const budget = until - access.now()
+      const { apiKey, budget } = await keyWithin(access, embedding.keyName, QUERY_EMBED_BUDGET_MS, deadline)
       if (budget <= 0) return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
-      const answer = await embedTexts({ baseUrl: embedding.identity.baseUrl, model: embedding.identity.model, apiKey, dim: space.dim },
-        [maskCredentials(query)], { timeoutMs: budget }, access.fetch)
+      const answer = await embedTexts(embeddingEndpoint(embedding, apiKey, space.dim), [maskCredentials(query)], { timeoutMs: budget }, access.fetch)
       if (!answer.ok) return degraded('vector', answer.code, answer.message)
       const unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
       if (unit === undefined) return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
@@ -71,15 +60,13 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
       // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
       const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
       if (sendable.length === 0) return degraded('rerank', 'nothing_sendable', 'every candidate is a sensitive fact, and none is sent to the reranker')
-      const until = access.now() + Math.min(RERANK_BUDGET_MS, deadline - access.now())
-      const apiKey = await access.key(rerank.keyName)
-      const budget = until - access.now()
+      const { apiKey, budget } = await keyWithin(access, rerank.keyName, RERANK_BUDGET_MS, deadline)
       if (budget <= 0) return degraded('rerank', 'deadline', 'no time was left in the query for the rerank')
-      const answer = await rerankDocuments({ baseUrl: rerank.identity.baseUrl, model: rerank.identity.model, apiKey },
-        maskCredentials(query), sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch)
-      if (!answer.ok) return degraded('rerank', answer.code, answer.message)
-      const checked = checkScores(answer.scores, rerank.scoreMode)
-      if (!checked.ok) return degraded('rerank', checked.code, `${checked.message} and the fused order stands`)
+      const answer = await checkedRerank(rerankEndpoint(rerank, apiKey), rerank.scoreMode, query, sendable.map((fact) => factText(fact)),
+        { timeoutMs: budget }, access.fetch)
+      if (!answer.ok) {
+        return degraded('rerank', answer.code, answer.code === 'score_out_of_range' ? `${answer.message} and the fused order stands` : answer.message)
+      }
       const calibration = stores.calibrations.current(rerank.fingerprint)
       return {
         kind: 'ran',
@@ -89,6 +76,17 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
     })
   }
   return legs
+}
+
+/**
+ * Resolve a key inside a leg's budget: the budget runs from before the lookup, so a slow credential store eats into
+ * it instead of adding to it.
+ * @returns the key and the milliseconds left for the call (0 or less: none).
+ */
+async function keyWithin(access: EndpointAccess, keyName: string, cap: number, deadline: number): Promise<{ apiKey: string | undefined; budget: number }> {
+  const until = access.now() + Math.min(cap, deadline - access.now())
+  const apiKey = await access.key(keyName)
+  return { apiKey, budget: until - access.now() }
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingFingerprint, rerankFingerprint, trimBase, type EmbeddingIdentity, type RerankIdentity } from './fingerprint.ts'
-import type { RerankScoreMode } from './types.ts'
+import type { EmbeddingEndpoint, RerankEndpoint, RerankScoreMode } from './types.ts'
 
 /** The budget of the query embedding inside the query's deadline. */
 export const QUERY_EMBED_BUDGET_MS = 800
@@ -77,4 +77,25 @@ export function shownUrl(baseUrl: string): string {
   } catch {
     return '(not a URL)'
   }
+}
+
+/**
+ * The embedding endpoint of a configured channel, with its key.
+ * @param settings - the configured channel.
+ * @param apiKey - its key, if any.
+ * @param dim - the dimension to expect: the configured one unless a space already fixed another.
+ * @returns what the gateway calls.
+ */
+export function embeddingEndpoint(settings: Extract<EmbeddingSettings, { configured: true }>, apiKey: string | undefined, dim = settings.identity.dim): EmbeddingEndpoint {
+  return { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey, dim }
+}
+
+/**
+ * The rerank endpoint of a configured channel, with its key.
+ * @param settings - the configured channel.
+ * @param apiKey - its key, if any.
+ * @returns what the gateway calls.
+ */
+export function rerankEndpoint(settings: Extract<RerankSettings, { configured: true }>, apiKey: string | undefined): RerankEndpoint {
+  return { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey }
 }

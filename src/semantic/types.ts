@@ -77,3 +77,12 @@ export interface RerankPort {
    */
   score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<RerankAnswer>
 }
+
+/** What the semantic channels reach outside the store, each read when a call is made. */
+export interface EndpointAccess {
+  /** A key by credential name (host credential store, then environment); undefined when neither has it. */
+  readonly key: (name: string) => Promise<string | undefined>
+  readonly fetch: typeof fetch
+  /** Epoch-ms clock. */
+  readonly now: () => number
+}

@@ -11,8 +11,9 @@ import { messageOf } from '../errors.ts'
 import type { VectorStore } from '../store/vector-store.ts'
 import { factText, textHash } from './input-text.ts'
 import { normalize, quantize } from './quantize.ts'
-import { shownUrl, type EmbeddingSettings } from './settings.ts'
-import type { EmbedAnswer, EndpointFailure } from './types.ts'
+import { embedTexts } from './embedding-gateway.ts'
+import { embeddingEndpoint, shownUrl, type EmbeddingSettings } from './settings.ts'
+import type { EmbedAnswer, EndpointAccess, EndpointFailure } from './types.ts'
 
 /** Texts per embedding request. */
 export const EMBED_BATCH = 32
@@ -20,6 +21,16 @@ export const EMBED_BATCH = 32
 export const EMBED_CONCURRENCY = 2
 /** How long one batch request may take. */
 export const EMBED_CALL_TIMEOUT_MS = 30_000
+
+/**
+ * The embed function a sweep is given: the gateway for the channel, its key resolved at each call.
+ * @param access - keys and fetch.
+ * @param settings - the configured embedding channel.
+ * @returns the function.
+ */
+export function sweepEmbedder(access: EndpointAccess, settings: Extract<EmbeddingSettings, { configured: true }>): VectorSweepDeps['embed'] {
+  return async (texts, signal) => embedTexts(embeddingEndpoint(settings, await access.key(settings.keyName)), texts, { timeoutMs: EMBED_CALL_TIMEOUT_MS, signal }, access.fetch)
+}
 
 /** What a sweep needs. */
 export interface VectorSweepDeps {

@@ -12,10 +12,9 @@ import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import { embedTexts } from './embedding-gateway.ts'
-import type { EndpointAccess } from './search-legs.ts'
 import { embeddingSettings } from './settings.ts'
-import { EMBED_CALL_TIMEOUT_MS, runVectorSweep, type VectorSweepResult } from './vector-sweep-run.ts'
+import type { EndpointAccess } from './types.ts'
+import { runVectorSweep, sweepEmbedder, type VectorSweepResult } from './vector-sweep-run.ts'
 
 /** The first timed sweep after the plugin loads. */
 export const FIRST_SWEEP_MS = 15_000
@@ -205,9 +204,7 @@ export class VectorSweepService {
       since,
       now: () => new Date(this.deps.clock.now()).toISOString(),
       signal,
-      embed: async (texts, callSignal) => embedTexts(
-        { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: await access.key(settings.keyName), dim: settings.identity.dim },
-        texts, { timeoutMs: EMBED_CALL_TIMEOUT_MS, signal: callSignal }, access.fetch),
+      embed: sweepEmbedder(access, settings),
     }).catch((error: unknown) => {
       this.deps.logger.warn('vector sweep failed: %s', messageOf(error))
       return undefined

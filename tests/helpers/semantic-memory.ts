@@ -6,16 +6,13 @@
  */
 import type { Config, ResolvedConfig } from '../../src/config.ts'
 import { FactMemory } from '../../src/fact-memory.ts'
-import { embedTexts } from '../../src/semantic/embedding-gateway.ts'
 import { semanticLegs, type EndpointAccess } from '../../src/semantic/search-legs.ts'
-import type { EmbeddingSettings } from '../../src/semantic/settings.ts'
 import { VectorIndex } from '../../src/semantic/vector-index.ts'
 import { VectorSweepService } from '../../src/semantic/vector-sweep-service.ts'
-import type { VectorSweepResult } from '../../src/semantic/vector-sweep-run.ts'
+import { sweepEmbedder, type VectorSweepResult } from '../../src/semantic/vector-sweep-run.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import { Database } from '../../src/store/database.ts'
 import type { StoreSet } from '../../src/store/store-set.ts'
-import type { EmbedAnswer } from '../../src/semantic/types.ts'
 import { FakeClock } from './fake-clock.ts'
 import type { FakeSemantic } from './fake-semantic.ts'
 import { makeConfig, removeDir, tempDir } from './store.ts'
@@ -149,17 +146,8 @@ export function openSemanticMemory(driver: DriverName, overrides: Partial<Config
   }
 }
 
-/**
- * The embed function a sweep is given, as the service builds it: the gateway with the key resolved.
- * @param access - keys and fetch.
- * @param settings - the embedding channel.
- * @returns the function.
- */
-export function embedWith(access: EndpointAccess, settings: Extract<EmbeddingSettings, { configured: true }>): (texts: readonly string[], signal: AbortSignal) => Promise<EmbedAnswer> {
-  return async (texts, signal) => embedTexts(
-    { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey: await access.key(settings.keyName), dim: settings.identity.dim },
-    texts, { timeoutMs: 30_000, signal }, access.fetch)
-}
+/** The embed function a sweep is given, as the service builds it. */
+export const embedWith = sweepEmbedder
 
 /**
  * Let promises and loopback I/O settle: yield until `done` holds, at most `timeoutMs` of real time.
