@@ -12,6 +12,8 @@ export interface Config {
   injectDirectory: boolean
   /** One notice per session (first turn, or a turn that mentions memory). Default `true`. */
   injectReminder: boolean
+  /** Per-turn recall budget in tokens at 2 characters per token; 0 turns per-turn recall off. Default `600`. */
+  recallBudgetTokens: number
   /** Rule-based capture of user statements. Default `false`. */
   autoCapture: boolean
   /** Model extraction after every turn. Default `false`. */
@@ -100,6 +102,12 @@ export interface Config {
   autoAudit: boolean
   /** Health check interval in ms; 0 keeps it to the button and route. Default `21600000`. */
   auditIntervalMs: number
+  /** Most facts one turn's recall block lists, 1-20. Default `6`. */
+  recallMaxFacts: number
+  /** Relevance floor of per-turn recall, 0-1 (the weighted share of the message's telling words a fact carries). Default `0.5`. */
+  recallMinScore: number
+  /** Deadline of one per-turn recall in ms, the semantic hops included; the lexical answer stands when they are slow. Default `600`. */
+  recallTimeoutMs: number
 }
 
 const masterSwitch = Schema.object({
@@ -114,6 +122,8 @@ const everyday = Schema.object({
     .description('Put the budgeted directory of current facts into every request.'),
   injectReminder: Schema.boolean().default(true)
     .description('One short notice per session naming the memory tools (first turn, or a turn that mentions memory).'),
+  recallBudgetTokens: Schema.natural().max(10_000).default(600)
+    .description('Per-turn recall: with each new user message, the stored facts that match it and the directory does not show ride along with that message, within this many tokens (2 characters per token); 0 turns it off.'),
   autoCapture: Schema.boolean().default(false)
     .description('Rule-based capture of user statements. Credentials and personal data are still skipped.'),
   autoExtract: Schema.boolean().default(false)
@@ -190,6 +200,12 @@ const advanced = Schema.object({
     .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),
   auditIntervalMs: Schema.natural().default(21_600_000)
     .description('Health check interval in ms; 0 keeps it to the button and the route.'),
+  recallMaxFacts: Schema.natural().min(1).max(20).default(6)
+    .description('Most facts one turn\'s recall lists (1-20).'),
+  recallMinScore: Schema.number().min(0).max(1).default(0.5)
+    .description('Relevance floor of per-turn recall (0-1): the weighted share of the message\'s telling words a fact must carry. Higher recalls less and more surely.'),
+  recallTimeoutMs: Schema.natural().min(50).max(10_000).default(600)
+    .description('Deadline of one per-turn recall in ms, embedding and rerank included; when they are slow the lexical answer stands.'),
 }).description('Advanced').collapse()
 
 /** The schemastery declaration the Loader validates against and the settings service serves. */

@@ -1,11 +1,12 @@
 /**
- * The two per-request contributions, as host-shaped values: the directory context provider and the pre-step
- * notice. Both read the live configuration at call time and fail closed (no text) rather than fail the request.
+ * The per-request contributions, as host-shaped values: the directory context provider, the pre-step notice and the
+ * pre-step recall block. Each reads the live configuration at call time and fails closed (no text) rather than fail
+ * the request.
  */
 import { randomUUID } from 'node:crypto'
 import { CHARS_PER_TOKEN, DIRECTORY_CONTEXT_NAME } from './directory.ts'
-import type { NoticeMessage, PreStepPayload } from './host/ports.ts'
-import { NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
+import type { NoticeMessage, PreStepPayload, RecallMessage } from './host/ports.ts'
+import { isSubagentSession, NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
 import type { MemoryRuntime } from './runtime.ts'
 
 /** Context order: after the host's own policy contexts (110-120). */
@@ -45,4 +46,24 @@ export function noticeFor(runtime: MemoryRuntime, payload: PreStepPayload): Noti
     content: [{ type: 'text', text }],
     source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'notice', summary: NOTICE_SUMMARY },
   }
+}
+
+/**
+ * The recall block for this step, when the step carries new user text in a root session: the stored facts that match
+ * it and the directory does not show, as a message of their own after the user's. It rides with the turn's own
+ * messages, so everything before the user's message stays as it was.
+ * @param runtime - the live plugin state.
+ * @param payload - the pre-step payload.
+ * @returns the message to append, or undefined.
+ */
+export async function recallMessageFor(runtime: MemoryRuntime, payload: PreStepPayload): Promise<RecallMessage | undefined> {
+  const config = runtime.current()
+  if (config === undefined || !config.enabled || config.recallBudgetTokens === 0 || !runtime.memory.available) return undefined
+  const session = payload.agent.session
+  if (isSubagentSession(session)) return undefined
+  const text = userTextOf(payload.messages)
+  if (text.trim() === '') return undefined
+  const answer = await runtime.memory.recall({ text, sessionId: session.id, turn: payload.turn }, config)
+  if (answer.kind !== 'recalled') return undefined
+  return { id: randomUUID(), role: 'user', content: [{ type: 'text', text: answer.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' } }
 }

@@ -39,27 +39,45 @@ export interface DirectoryInput {
  * @returns the text, or `''` when there is nothing to show or no room for a single line.
  */
 export function renderDirectory(input: DirectoryInput): string {
-  if (input.total === 0 || input.facts.length === 0) return ''
-  return renderWith(HEADER, input) || renderWith(SHORT_HEADER, input)
+  return renderDirectoryShown(input).text
 }
 
-function renderWith(header: string, input: DirectoryInput): string {
-  const chosen: { key: string; line: string }[] = []
+/** A rendered directory and the facts it shows. */
+export interface RenderedDirectory {
+  readonly text: string
+  /** Ids of the facts with a line in the text. */
+  readonly shown: ReadonlySet<number>
+}
+
+/**
+ * Render the directory and say which facts it shows (what per-turn recall need not repeat).
+ * @param input - facts, totals and budget.
+ * @returns the text (as {@link renderDirectory}) and the ids of the facts it lists.
+ */
+export function renderDirectoryShown(input: DirectoryInput): RenderedDirectory {
+  const none: RenderedDirectory = { text: '', shown: new Set() }
+  if (input.total === 0 || input.facts.length === 0) return none
+  const full = renderWith(HEADER, input)
+  return full.text !== '' ? full : renderWith(SHORT_HEADER, input)
+}
+
+function renderWith(header: string, input: DirectoryInput): RenderedDirectory {
+  const chosen: { key: string; line: string; id: number }[] = []
   let used = header.length + 1
   for (const fact of input.facts) {
     const line = directoryLine(fact, input.contested.has(fact.slotKey), input.timeZone)
     const remaining = input.total - chosen.length - 1
     const footer = remaining > 0 ? footerLine(remaining).length + 1 : 0
     if (used + line.length + 1 + footer > input.budgetChars) break
-    chosen.push({ key: sortKey(fact), line })
+    chosen.push({ key: sortKey(fact), line, id: fact.id })
     used += line.length + 1
   }
-  if (chosen.length === 0) return ''
+  if (chosen.length === 0) return { text: '', shown: new Set() }
   chosen.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const lines = [header, ...chosen.map((entry) => entry.line)]
   const remaining = input.total - chosen.length
   if (remaining > 0) lines.push(footerLine(remaining))
-  return lines.join('\n')
+  return { text: lines.join('\n'), shown: new Set(chosen.map((entry) => entry.id)) }
 }
 
 /**

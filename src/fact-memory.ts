@@ -5,10 +5,11 @@
  */
 import { isoNow, type Clock } from './clock.ts'
 import type { ResolvedConfig } from './config.ts'
-import { CHARS_PER_TOKEN, renderDirectory } from './directory.ts'
+import { CHARS_PER_TOKEN, renderDirectoryShown, type RenderedDirectory } from './directory.ts'
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
-import { retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
+import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
+import { POOL_SIZE, retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
 import { searchFacts } from './retrieval/search.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
@@ -53,6 +54,22 @@ export interface SearchAsk {
   readonly asOf: string | undefined
 }
 
+/** One per-turn recall as the pre-step asks for it. */
+export interface RecallAsk {
+  /** The user's new text in this turn. */
+  readonly text: string
+  /** The session and turn it belongs to, for the ledger the turn's card reads. */
+  readonly sessionId: string
+  readonly turn: number | null
+}
+
+/** What a per-turn recall added. */
+export type RecallAnswer =
+  /** A block to send with the user's message, and the facts it lists. */
+  | { readonly kind: 'recalled'; readonly text: string; readonly factIds: readonly number[] }
+  /** Nothing to add: switched off, nothing stored matched well enough, or the store could not answer. */
+  | { readonly kind: 'none' }
+
 /** What status displays need. */
 export interface MemoryStatus {
   readonly available: boolean
@@ -74,7 +91,7 @@ type State =
 export class FactMemory {
   private readonly options: FactMemoryOptions
   private state: State = { kind: 'closed' }
-  private directoryCache: { key: string; text: string } | undefined
+  private directoryCache: { key: string; rendered: RenderedDirectory } | undefined
   private readonly changeListeners = new Set<() => void>()
   private unsubscribe: (() => void) | undefined
 
@@ -265,27 +282,85 @@ export class FactMemory {
    * @returns the directory, or `''` when disabled, empty or unavailable.
    */
   directory(config: ResolvedConfig): string {
+    return this.renderedDirectory(config).text
+  }
+
+  private renderedDirectory(config: ResolvedConfig): RenderedDirectory {
+    const none: RenderedDirectory = { text: '', shown: new Set() }
     const state = this.state
-    if (state.kind !== 'open' || !config.enabled || !config.injectDirectory) return ''
+    if (state.kind !== 'open' || !config.enabled || !config.injectDirectory) return none
     const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
     const visibility = { includeSensitive: config.sensitiveModelVisible }
     try {
       const key = `${state.db.generation()}|${budgetChars}|${visibility.includeSensitive}|${config.displayTimeZone}`
-      if (this.directoryCache?.key === key) return this.directoryCache.text
+      if (this.directoryCache?.key === key) return this.directoryCache.rendered
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
       const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility)
-      const text = renderDirectory({
+      const rendered = renderDirectoryShown({
         facts,
         total: state.store.countDirectoryFacts(visibility),
         contested: state.store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
         budgetChars,
         timeZone: config.displayTimeZone,
       })
-      this.directoryCache = { key, text }
-      return text
+      this.directoryCache = { key, rendered }
+      return rendered
     } catch {
       // A failing read leaves the request without a directory rather than failing the user's turn.
-      return ''
+      return none
+    }
+  }
+
+  /**
+   * Per-turn recall: search the store with the user's new text through every configured channel (within the recall's
+   * own deadline), and render the current, model-visible facts that match it well enough and that the directory does
+   * not already show, within the recall budget. Each recall is logged (an empty one too) for the turn's card and for
+   * status. It never throws and never fails the turn: a store that cannot answer adds nothing.
+   * @param ask - the user's text, its session and turn.
+   * @param config - the live configuration.
+   * @returns the block, or none.
+   */
+  async recall(ask: RecallAsk, config: ResolvedConfig): Promise<RecallAnswer> {
+    const state = this.state
+    const none: RecallAnswer = { kind: 'none' }
+    const query = ask.text.slice(0, MESSAGE_CHARS).trim()
+    if (state.kind !== 'open' || !config.enabled || config.recallBudgetTokens === 0 || query === '') return none
+    const started = this.options.clock.now()
+    try {
+      const shown = this.renderedDirectory(config).shown
+      const request: SearchRequest = {
+        query,
+        // Candidates beyond the cap: the floor and the directory take some away.
+        limit: Math.min(POOL_SIZE, config.recallMaxFacts * 3),
+        asOf: undefined,
+        visibility: { includeSensitive: config.sensitiveModelVisible },
+        timeZone: config.displayTimeZone,
+        deadline: started + config.recallTimeoutMs,
+        clock: () => this.options.clock.now(),
+      }
+      const legs = this.options.semantic?.(config, state.stores) ?? {}
+      const result = await recallFor(state.store, request, legs, {
+        budgetChars: config.recallBudgetTokens * CHARS_PER_TOKEN,
+        maxFacts: config.recallMaxFacts,
+        minScore: config.recallMinScore,
+        timeZone: config.displayTimeZone,
+      }, shown)
+      const factIds = result.facts.map((fact) => fact.id)
+      this.logRecall(state.stores, {
+        sessionId: ask.sessionId, turn: ask.turn, recalledAt: isoNow(this.options.clock), factIds, chars: result.text.length,
+        elapsedMs: Math.max(0, this.options.clock.now() - started), channels: result.channels, degraded: result.degraded.map((item) => item.channel),
+      })
+      return result.text === '' ? none : { kind: 'recalled', text: result.text, factIds }
+    } catch {
+      return none
+    }
+  }
+
+  private logRecall(stores: StoreSet, record: Parameters<StoreSet['recalls']['record']>[0]): void {
+    try {
+      stores.recalls.record(record)
+    } catch {
+      // The ledger is bookkeeping: a failure to log costs the card its count, never the turn its block.
     }
   }
 

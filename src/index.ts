@@ -15,7 +15,7 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
 import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
-import { directoryContext, noticeFor } from './context-hooks.ts'
+import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
 import { credentialsView, resolveCredential } from './host/credentials.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
@@ -142,9 +142,11 @@ export function apply(ctx: Context, config: Config): void {
     const decision = await next()
     if (decision.kind !== 'enter') return decision
     const notice = noticeFor(runtime, payload)
-    // Brand cast point: the notice is a plain user message; MessageId is a host brand over a string id.
-    return notice === undefined ? decision : { kind: 'enter', messages: [...decision.messages, notice as unknown as UserMessage] }
-  }, { prepend: true }), 'fact-memory: pre-step notice')
+    const recall = await recallMessageFor(runtime, payload)
+    const added = [notice, recall].filter((message) => message !== undefined)
+    // Brand cast point: both are plain user messages; MessageId is a host brand over a string id.
+    return added.length === 0 ? decision : { kind: 'enter', messages: [...decision.messages, ...added as unknown as UserMessage[]] }
+  }, { prepend: true }), 'fact-memory: pre-step notice and per-turn recall')
 
   ctx.inject(['webServer'], (webCtx) => {
     const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), {

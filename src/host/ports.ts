@@ -116,6 +116,17 @@ export interface NoticeMessage {
   readonly source: { readonly kind: 'plugin'; readonly plugin: string; readonly form: 'notice'; readonly summary: string }
 }
 
+/**
+ * A user-role message carrying one turn's recalled facts: the host's `recall` form, material lifted out of earlier
+ * conversations.
+ */
+export interface RecallMessage {
+  readonly id: string & { readonly __brand?: 'MessageId' }
+  readonly role: 'user'
+  readonly content: TextBlock[]
+  readonly source: { readonly kind: 'plugin'; readonly plugin: string; readonly form: 'recall' }
+}
+
 /** The agent/pre-step payload. */
 export interface PreStepPayload {
   readonly agent: AgentView

@@ -231,26 +231,41 @@ function toResult(slot: SlotHit, rows: readonly SlotRow[], moreValues: number, m
     multi: slot.multi,
     moreValues,
     moreValuesShown,
-    values: rows.map(({ fact, place }) => ({
-      id: fact.id,
-      value: fact.value,
-      status: fact.status,
-      evidence: fact.evidence,
-      validFrom: fact.validFrom,
-      validTo: fact.validTo,
-      observedAt: fact.observedAt,
-      source: sourceLabel(fact),
-      quote: fact.quote,
-      sensitive: fact.sensitivity !== null,
-      matched: place > 0,
-      foldedCount: fact.foldedCount,
-    })),
+    values: rows.map(({ fact, place }) => valueRowOf(fact, place > 0)),
   }
 }
 
-function slotName(result: SearchValueResult): string {
-  const qualifiers = Object.entries(result.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
-  return `${result.subject} · ${result.property}${qualifiers === '' ? '' : ` (${qualifiers})`}`
+/**
+ * One fact as a value row of an answer.
+ * @param fact - the fact.
+ * @param matched - whether the search found it (rather than showing it as history).
+ * @returns the row.
+ */
+export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
+  return {
+    id: fact.id,
+    value: fact.value,
+    status: fact.status,
+    evidence: fact.evidence,
+    validFrom: fact.validFrom,
+    validTo: fact.validTo,
+    observedAt: fact.observedAt,
+    source: sourceLabel(fact),
+    quote: fact.quote,
+    sensitive: fact.sensitivity !== null,
+    matched,
+    foldedCount: fact.foldedCount,
+  }
+}
+
+/**
+ * A slot's name as answers show it: `subject · property (qualifier=value, …)`.
+ * @param slot - subject, property and qualifiers.
+ * @returns the name.
+ */
+export function slotName(slot: Pick<SearchValueResult, 'subject' | 'property' | 'qualifiers'>): string {
+  const qualifiers = Object.entries(slot.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
+  return `${slot.subject} · ${slot.property}${qualifiers === '' ? '' : ` (${qualifiers})`}`
 }
 
 function sourceLabel(fact: Fact): string {
@@ -269,7 +284,7 @@ function shortSessionId(id: string): string {
  * that starts and ends on one day shows the times. The observation date is added only when it falls on another day
  * than the value's start; a folded row ends with how many times its line was seen.
  */
-function rowLine(row: SearchValueRow, timeZone: string): string {
+export function rowLine(row: SearchValueRow, timeZone: string): string {
   const span = statusSpan(row, timeZone)
   const seen = formatDay(row.observedAt, timeZone) === formatDay(row.validFrom, timeZone) ? '' : ` · seen ${formatDay(row.observedAt, timeZone)}`
   const quote = row.quote === null ? '' : ` · quote: "${oneLine(clip(row.quote, QUOTE_CHARS))}"`

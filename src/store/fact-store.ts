@@ -326,7 +326,7 @@ export class FactStore extends FactReader {
 
   /**
    * Clear everything the user knows as their memory: facts, entities, sources, indexes, conflict groups,
-   * proposals, the edit log and every fact vector (bumping the version of each space that held one, so an in-memory
+   * proposals, the edit log, the recall ledger (it names facts) and every fact vector (bumping the version of each space that held one, so an in-memory
    * scan index sees the change), in one transaction. Settings, operation receipts, store metadata and tombstones (hashes of claims the
    * user asked to forget, holding no text) stay.
    * @returns how many facts and proposals were removed.
@@ -337,7 +337,7 @@ export class FactStore extends FactReader {
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
       clearVectorRows(this.db)
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals'] as const) {
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'recall_log'] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }
       return { facts, proposals }

@@ -12,6 +12,7 @@ import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
+import { RecallStore } from './recall-store.ts'
 import { ReviewStore } from './review-store.ts'
 import { VectorStore } from './vector-store.ts'
 
@@ -38,6 +39,8 @@ export interface StoreSet {
   readonly calibrations: CalibrationStore
   /** The vector spaces and the quantized fact vectors of the semantic channel. */
   readonly vectors: VectorStore
+  /** The ledger of per-turn recall: what each user message was given and what it cost. */
+  readonly recalls: RecallStore
 }
 
 /**
@@ -64,5 +67,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     review: new ReviewStore(db),
     calibrations: new CalibrationStore(db),
     vectors: new VectorStore(db),
+    recalls: new RecallStore(db),
   }
 }

@@ -1,0 +1,46 @@
+/**
+ * One per-turn recall: the user's new text searched through the same channels and rules as memory_search (the
+ * semantic legs within the recall's own deadline, the lexical answer standing when they are slow), each matched fact
+ * judged for relevance to the message, and the block chosen and rendered. It reads and never writes.
+ */
+import type { SearchRequest } from '../retrieval/retrieve.ts'
+import { searchFacts } from '../retrieval/search.ts'
+import type { Degradation, SemanticLegs } from '../retrieval/semantic-port.ts'
+import type { FactStore } from '../store/fact-store.ts'
+import { questionTerms } from '../text/tokenize.ts'
+import { recallCandidates, renderRecallBlock, type RecallBlock, type RecallPolicy } from './recall-block.ts'
+import { relevanceOf, weighMessage } from './relevance.ts'
+
+/** Most terms of a message that are weighed and searched, as memory_search caps a query. */
+const MESSAGE_TERMS = 32
+/** Most characters of a message that are searched: a pasted file says no more about the library than its start. */
+export const MESSAGE_CHARS = 2000
+
+/** What one recall did. */
+export interface RecallResult extends RecallBlock {
+  /** Channels that ran. */
+  readonly channels: readonly string[]
+  /** Semantic channels that did not contribute, and why. */
+  readonly degraded: readonly Degradation[]
+}
+
+/**
+ * Recall for one message.
+ * @param store - the fact store.
+ * @param request - the search, its query the message (cut to {@link MESSAGE_CHARS}), its limit the candidates wanted.
+ * @param legs - the configured semantic legs.
+ * @param policy - the block's budget, cap and floor.
+ * @param shown - facts the directory of this request shows.
+ * @returns the block and how it was found.
+ */
+export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>): Promise<RecallResult> {
+  const outcome = await searchFacts(store, request, legs)
+  const terms = questionTerms(request.query, MESSAGE_TERMS)
+  const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount())
+  const candidates = recallCandidates(outcome.slots, {
+    relevance: (fact) => relevanceOf(message, [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]),
+    shown,
+    calibrated: outcome.rerank?.calibrated === true,
+  }, policy.minScore)
+  return { ...renderRecallBlock(candidates, policy), channels: outcome.channels, degraded: outcome.degraded }
+}
