@@ -3,7 +3,8 @@
  * - `bm25`: FTS5 BM25 over the query's terms (planned so that common words stay cheap, see text-plan.ts);
  * - `subject`: the same terms ranked among the facts that carry a subject the query names. A subject's name is in
  *   every one of its facts, so BM25 gives it almost no weight; this channel is how naming a subject counts;
- * - `date`: the facts dated (valid_from) within a date the query names, those the text also matched first;
+ * - `date`: the facts dated (valid_from) within a date the query names, absolute or relative to now ("yesterday",
+ *   "上周"), those the text also matched first;
  * - `identifier`: exact identifiers (ports, paths, URLs, versions, package names).
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
  */

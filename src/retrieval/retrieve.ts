@@ -33,7 +33,10 @@ export interface SearchRequest {
   readonly timeZone: string
   /** Wall-clock deadline in epoch ms. */
   readonly deadline: number
-  /** Epoch-ms clock, checked between channels. */
+  /**
+   * Epoch-ms clock, checked between channels. Read once as the search starts, it is the now that the query's relative
+   * dates ("yesterday", "上周") are counted from, in `timeZone`'s calendar.
+   */
   readonly clock: () => number
 }
 
@@ -143,7 +146,7 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
     channels.push(channel)
   }
 
-  const dates = queryDates(request.query, request.timeZone)
+  const dates = queryDates(request.query, request.timeZone, request.clock())
   const terms = questionTerms(request.query, MAX_QUERY_TERMS)
   const named = terms.length > 0 ? namedSubjects(store, request.query) : []
   // A named subject's name is in every one of its facts: as a text term it would "match" them all at a score of
@@ -157,7 +160,7 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)
-  // The numbers of a date the query names ("3 June, 2023") are the date channel's, not identifiers.
+  // The numbers of a date the query names ("3 June, 2023", "3 days ago") are the date channel's, not identifiers.
   const identifiers = extractIdentifiers(dates.rest)
   let identifierIds: number[] = []
   if (identifiers.length > 0) {
