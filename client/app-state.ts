@@ -43,6 +43,8 @@ export interface Summary {
   readonly autoCapture: boolean
   /** Automatic model extraction is on: every closed turn may still gain facts after it ends. */
   readonly autoExtract: boolean
+  /** Per-turn recall is on: any turn with user text may have had facts put in front of the model. */
+  readonly recall: boolean
   /** The zone dates are shown in: storeTimezone, or the host's own zone when that is empty; '' until read. */
   readonly timeZone: string
 }
@@ -56,7 +58,7 @@ export class AppState {
   readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
   readonly toasts = createSource<readonly Toast[]>([])
   readonly summary = createSource<Summary>({
-    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, timeZone: '',
+    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, recall: false, timeZone: '',
   })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
   /** Bumped whenever the page changed the store, so open views reload. */
@@ -185,7 +187,7 @@ export class AppState {
     this.summary.set({
       available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
       openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoCapture: answer.data.autoCapture === true,
-      autoExtract: answer.data.autoExtract === true, timeZone: answer.data.timeZone,
+      autoExtract: answer.data.autoExtract === true, recall: answer.data.recall === true, timeZone: answer.data.timeZone,
     })
   }
 

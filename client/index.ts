@@ -98,13 +98,15 @@ export function apply(ctx: ClientContext): void {
       // Ahead of the host's produced-files card, but only on turns that wrote facts. With automatic capture on, the
       // store may hold facts of any closed turn that none of its memory_write calls wrote (the rules anchored its user
       // message, or extraction reads it after it ends), and the host asks only once, when the turn closes: the card
-      // then holds the seat on every closed turn, counts from the store, and shows the turn's files too.
+      // then holds the seat on every closed turn, counts from the store, and shows the turn's files too. Per-turn
+      // recall is logged in the store alone (its message has no turn of its own in the session log), so with recall on
+      // the card holds every closed turn the same way.
       priority: -10,
       select: (owner: TurnTailOwner): TurnMatch | null => {
         const data = owner.turn.data.get(TURN_DATA_KEY) as FactTurnData | undefined
         const wrote = data?.wrote ?? 0
-        const { autoCapture, autoExtract } = app.summary.getSnapshot()
-        if (owner.turn.status !== 'closed' || (wrote === 0 && !autoCapture && !autoExtract)) return null
+        const { autoCapture, autoExtract, recall } = app.summary.getSnapshot()
+        if (owner.turn.status !== 'closed' || (wrote === 0 && !autoCapture && !autoExtract && !recall)) return null
         const produced = (owner.turn.data.get('deliverables') as { produced?: readonly { path: string }[] } | undefined)?.produced ?? []
         return { turn: owner.turn.turn, wrote, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
       },

@@ -8,6 +8,7 @@ import { callVerb } from './api.ts'
 import { formatInstant, seenNote, STATUS_LABEL } from './format.ts'
 import type { ReactLike, ReactNode } from './host.ts'
 import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
+import { turnCardParts } from './recall-words.ts'
 
 type Use<T> = <R>(select: (snapshot: T) => R) => R
 type Props = Record<string, unknown>
@@ -188,16 +189,17 @@ export function turnTailCard(react: ReactLike): (props: Props) => ReactNode {
       return () => clearInterval(timer)
     }, [sessionId, matched.turn, matched.wrote, reading])
     const facts = counts?.facts ?? matched.wrote
+    const recalled = counts?.recalled ?? 0
     const files = producedFiles(react, matched)
     const style = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 12, lineHeight: '18px', color: 'var(--dsw-alias-label-secondary)', padding: '4px 0' }
-    if (facts === 0 && (counts?.pending ?? 0) === 0) {
+    if (facts === 0 && (counts?.pending ?? 0) === 0 && recalled === 0) {
       if (reading) {
         return react.createElement('div', { 'data-fm': 'turn-tail', 'data-state': 'reading', style },
           memoryIcon(react, 14), react.createElement('span', null, 'Fact memory: reading this turn…'), ...files)
       }
       return files.length === 0 ? null : react.createElement('div', { 'data-fm': 'turn-files', style }, ...files)
     }
-    const parts = [`this turn wrote ${facts} fact${facts === 1 ? '' : 's'}`]
+    const parts = turnCardParts(facts, recalled)
     if ((counts?.pending ?? 0) > 0) parts.push(`${counts?.pending} pending review`)
     if ((counts?.unsettled ?? 0) > 0) parts.push(`${counts?.unsettled} unsettled`)
     return react.createElement('div', { 'data-fm': 'turn-tail', style },
@@ -223,6 +225,9 @@ function producedFiles(react: ReactLike, matched: TurnMatch): ReactNode[] {
   ]
 }
 
+/** A stable empty id list, so a drawer without recall does not re-read on every render. */
+const NO_IDS: readonly number[] = []
+
 /** The drawer listing what one conversation wrote, turn by turn. */
 export function conversationDrawer(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {
@@ -230,6 +235,10 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
     const app = props['app'] as AppState
     // The facts come with the store's display zone, so no date is drawn in the browser's zone first.
     const [listed, setListed] = react.useState<{ readonly facts: readonly FactView[]; readonly timeZone: string } | undefined>(undefined)
+    const [recalled, setRecalled] = react.useState<readonly FactView[]>([])
+    const useSessions = props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>> | undefined
+    const recalledIds = useSessions?.((all) => (drawer.sessionId === null || drawer.turn === null ? undefined
+      : all[drawer.sessionId]?.turns.find((turn) => turn.turn === drawer.turn)?.recalledIds)) ?? NO_IDS
     react.useEffect(() => {
       if (drawer.sessionId === null) return undefined
       let live = true
@@ -239,6 +248,16 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       })
       return () => { live = false }
     }, [drawer.sessionId])
+    // What per-turn recall showed the model on this turn, as the library holds those facts now.
+    react.useEffect(() => {
+      setRecalled([])
+      if (recalledIds.length === 0) return undefined
+      let live = true
+      void callVerb<{ facts: FactView[] }>('facts', { ids: [...recalledIds].slice(0, 100), status: 'all' }).then((answer) => {
+        if (live && answer.ok) setRecalled(recalledIds.flatMap((id) => answer.data.facts.filter((fact) => fact.id === id)))
+      })
+      return () => { live = false }
+    }, [recalledIds.join(',')])
     if (drawer.sessionId === null) return null
     const close = (): void => app.drawer.set({ sessionId: null, turn: null })
     const shown = (listed?.facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
@@ -254,8 +273,18 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       react.createElement('strong', { style: { flex: 1 } }, drawer.turn === null ? 'Facts from this conversation' : `Facts from turn ${drawer.turn}`),
       drawer.turn === null ? null : react.createElement('button', { type: 'button', style: buttonStyle, onClick: () => app.drawer.set({ ...drawer, turn: null }) }, 'Whole conversation'),
       react.createElement('button', { type: 'button', 'aria-label': 'Close', style: buttonStyle, onClick: close }, '✕')),
+    recalled.length === 0 ? null : react.createElement('section', { 'data-fm': 'drawer-recalled' },
+      react.createElement('p', { style: { margin: '12px 0 4px', color: 'var(--dsw-alias-label-secondary)' } },
+        `Recalled for this turn's message (${recalled.length}): shown to the model beside the directory, without a search.`),
+      react.createElement('ul', { style: { listStyle: 'none', padding: 0, margin: 0 } }, ...recalled.map((fact) => react.createElement('li', {
+        key: fact.id, style: { padding: '6px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
+      },
+      react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
+        `${fact.subject} · ${fact.property}: ${fact.value}`),
+      react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+        `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`))))),
     listed === undefined ? react.createElement('p', null, 'Loading…')
-      : shown.length === 0 ? react.createElement('p', null, 'Nothing recorded for this part of the conversation.')
+      : shown.length === 0 ? react.createElement('p', null, recalled.length > 0 ? 'Nothing was written on this turn.' : 'Nothing recorded for this part of the conversation.')
         : react.createElement('ul', { style: { listStyle: 'none', padding: 0 } }, ...shown.map((fact) => react.createElement('li', {
           key: fact.id, style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
         },

@@ -159,6 +159,9 @@ export interface TurnCountsWire {
   readonly pending: number
   readonly unsettled: number
   readonly factIds: readonly number[]
+  /** Facts per-turn recall put in front of the model on this turn. */
+  readonly recalled: number
+  readonly recalledIds: readonly number[]
 }
 
 /** Counts of one conversation. */

@@ -7,6 +7,7 @@
  * is configured. Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host
  * settings scope and apply live. Feedback is an inline status line: toasts would sit under the settings modal.
  */
+import { recallCostLine, type RecallStatus } from '../recall-words.ts'
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
@@ -83,6 +84,7 @@ export class FmSettingsCard extends LitElement {
     const status = await callVerb<{
       available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number
       semantic?: { embedding?: { configured?: boolean; vectors?: VectorCounts | null; error?: { message?: string } | null } }
+      recall?: RecallStatus
     }>('status', {})
     if (status.ok && status.data.counts !== null) {
       const by = status.data.counts.byStatus
@@ -93,6 +95,7 @@ export class FmSettingsCard extends LitElement {
         generation: status.data.generation,
         vectors: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.vectors ?? null : null,
         sweepError: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.error?.message ?? null : null,
+        recall: status.data.recall ?? null,
       }
       this.app?.generation.observe(status.data)
     }
@@ -186,6 +189,7 @@ export class FmSettingsCard extends LitElement {
       <div class="summary">
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…' : countParts(this.counts).map((part, index) => html`${index === 0 ? '' : ' · '}<span class="count">${part}</span>`)}</span>
         ${this.counts?.sweepError === null || this.counts === undefined ? nothing : html`<span class="caption warn" data-fm="vector-sweep-error">The last vector sweep stopped: ${this.counts.sweepError}</span>`}
+        ${this.counts?.recall === null || this.counts === undefined ? nothing : html`<span class="caption" data-fm="card-recall">${recallCostLine(this.counts.recall)}</span>`}
         <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
@@ -267,6 +271,8 @@ interface CardCounts {
   readonly vectors: VectorCounts | null
   /** Why the last vector sweep stopped, if it failed. */
   readonly sweepError: string | null
+  /** Per-turn recall's setting and recent cost. */
+  readonly recall: RecallStatus | null
 }
 
 /** The parts of the counts line, each kept on one line. */

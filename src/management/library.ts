@@ -22,10 +22,12 @@ export const factsVerb = verb({
   schema: factsBody,
   run(body, context) {
     const statuses = body.status === undefined ? STATUS_SETS.current : typeof body.status === 'string' ? STATUS_SETS[body.status] : body.status
-    let ids: number[] | undefined
+    let ids: number[] | undefined = body.ids === undefined ? undefined : [...body.ids]
     if (body.text !== undefined) {
       const terms = queryTerms(body.text, 16)
-      ids = terms.length === 0 ? [] : context.stores.facts.matchText(andExpression(terms), TEXT_FILTER_CAP, undefined).map((hit) => hit.id)
+      const matched = terms.length === 0 ? [] : context.stores.facts.matchText(andExpression(terms), TEXT_FILTER_CAP, undefined).map((hit) => hit.id)
+      const asked = ids === undefined ? undefined : new Set(ids)
+      ids = asked === undefined ? matched : matched.filter((factId) => asked.has(factId))
     }
     const limit = body.limit ?? PAGE_SIZE
     const page = context.stores.library.factsPage({

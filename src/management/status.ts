@@ -2,6 +2,11 @@
 import { ok, verb } from './verb.ts'
 import { lastBackup } from './backups.ts'
 import { semanticStatus } from './semantic-status.ts'
+import { withRecalls } from './session-recalls.ts'
+import { CHARS_PER_TOKEN } from '../directory.ts'
+
+/** Recalls the cost in status is averaged over. */
+const RECALL_COST_SAMPLE = 50
 import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
 
@@ -23,6 +28,7 @@ export const statusVerb = verb({
         pendingProposals: counts?.pendingProposals ?? 0, openConflictGroups: counts?.openConflictGroups ?? 0,
         autoCapture: context.config.enabled && context.config.autoCapture,
         autoExtract: context.config.enabled && context.config.autoExtract,
+        recall: context.config.enabled && context.config.recallBudgetTokens > 0,
         timeZone: context.config.displayTimeZone,
       })
     }
@@ -44,6 +50,14 @@ export const statusVerb = verb({
       autoCapture: context.config.autoCapture,
       autoExtract: context.config.autoExtract,
       semantic: semanticStatus(context.config, context.stores, context.vectors),
+      recall: {
+        on: context.config.enabled && context.config.recallBudgetTokens > 0,
+        budgetChars: context.config.recallBudgetTokens * CHARS_PER_TOKEN,
+        maxFacts: context.config.recallMaxFacts,
+        minScore: context.config.recallMinScore,
+        timeoutMs: context.config.recallTimeoutMs,
+        recent: context.stores?.recalls.cost(RECALL_COST_SAMPLE) ?? null,
+      },
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
     })
   },
@@ -80,7 +94,9 @@ export const sessionsVerb = verb({
   run(body, context) {
     // Turns that queued or running extraction has yet to settle: their cards keep asking until they are not listed.
     const pending = (sessionId: string): readonly number[] => context.extraction?.pendingTurns(sessionId) ?? []
-    const sessions = context.stores.library.sessions(body.sessionIds, body.limit ?? 50).map((session) => ({ ...session, extractingTurns: pending(session.sessionId) }))
+    const listed = context.stores.library.sessions(body.sessionIds, body.limit ?? 50)
+    const recalled = context.stores.recalls.recalledByTurn(body.sessionIds ?? listed.map((session) => session.sessionId))
+    const sessions = withRecalls(listed, recalled, body.sessionIds).map((session) => ({ ...session, extractingTurns: pending(session.sessionId) }))
     const known = new Set(sessions.map((session) => session.sessionId))
     const busyOnly = (body.sessionIds ?? []).filter((sessionId) => !known.has(sessionId) && pending(sessionId).length > 0)
       .map((sessionId) => ({ sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: pending(sessionId) }))

@@ -39,6 +39,8 @@ export const factsBody = z.strictObject({
   text: name(500).optional(),
   /** Only facts first recorded in this conversation (the conversation drawer). */
   session: name(200).optional(),
+  /** Only these facts (what a turn recalled, in the drawer). */
+  ids: z.array(id).min(1).max(100).optional(),
 })
 
 export const factBody = z.strictObject({ id })

@@ -22,10 +22,11 @@ export interface PageHost {
   stop(): Promise<void>
 }
 
-/** Start a page host; a failure part-way stops what did start. */
-export async function startPageHost(): Promise<PageHost> {
+/** Start a page host, its web profile patched first when asked; a failure part-way stops what did start. */
+export async function startPageHost(options: { readonly webPatch?: string } = {}): Promise<PageHost> {
   const model = await FakeModel.start()
   const home = createDshHome()
+  if (options.webPatch !== undefined) home.writeProfilePatch('web', options.webPatch)
   let host: WebHost | undefined
   let browser: Browser | undefined
   const stop = async (): Promise<void> => {
