@@ -94,6 +94,19 @@ describe('per-turn recall in a real DSH host', () => {
     assert.equal(recallBlocks(firstRequest().body.messages).length, 1, 'the parent\'s turn recalled')
   })
 
+  it('the extraction model\'s call carries no recall block, while the turn it reads had one', async () => {
+    conversations.home.writeProfilePatch('headless', '- id: dsh-fact-memory\n  config:\n    autoExtract: true\n    extractDelayMs: 0\n')
+    try {
+      await conversations.converse(`${asked} Remember that the gateway is owned by team payments.`, reply)
+      assert.equal(recallBlocks(firstRequest().body.messages).length, 1)
+      const extraction = conversations.model.extractionRequests()
+      assert.ok(extraction.length >= 1, 'the extraction model was called')
+      for (const request of extraction) assert.ok(!JSON.stringify(request.body).includes(RECALL_HEAD))
+    } finally {
+      conversations.home.writeProfilePatch('headless', '')
+    }
+  })
+
   it('with recallBudgetTokens 0 nothing is recalled', async () => {
     conversations.home.writeProfilePatch('headless', '- id: dsh-fact-memory\n  config:\n    recallBudgetTokens: 0\n')
     try {
