@@ -1,0 +1,80 @@
+/**
+ * Per-turn recall with the semantic channels, in process, on a real store (both SQLite bindings) against the fake
+ * embedding and rerank server on loopback: the recall searches through the vector channel as memory_search does; a
+ * fact only the vector channel found must still clear the lexical floor unless a calibrated reranker kept it; a slow
+ * endpoint is cut at the recall's own deadline and the lexical block stands.
+ */
+import assert from 'node:assert/strict'
+import { after, afterEach, before, describe, it } from 'node:test'
+import { rerankSettings } from '../src/semantic/settings.ts'
+import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
+import { openSemanticMemory, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
+import { DRIVERS, writeFact } from './helpers/store.ts'
+
+const LIBRARY = [
+  { subject: 'billing-api', property: 'port', value: '7801' },
+  { subject: 'user', property: 'favorite drink', value: 'latte' },
+  { subject: 'user', property: 'editor', value: 'Neovim' },
+  { subject: 'orders-api', property: 'database', value: 'postgres 16' },
+] as const
+
+for (const driver of DRIVERS) {
+  describe(`per-turn recall with the semantic channels (${driver})`, () => {
+    let fake: FakeSemantic
+    let m: SemanticMemory | undefined
+    before(async () => { fake = await startFakeSemantic() })
+    after(async () => { await fake.close() })
+    afterEach(async () => {
+      await m?.dispose()
+      m = undefined
+      fake.reset()
+    })
+
+    /** A memory whose directory shows nothing, so every fact a message asks about can only come through recall. */
+    async function open(channels: Parameters<typeof semanticOverrides>[1]): Promise<SemanticMemory> {
+      m = openSemanticMemory(driver, { ...semanticOverrides(fake, channels), injectDirectory: false })
+      for (const fact of LIBRARY) writeFact(m.memory, m.config, fact)
+      await m.sweep()
+      fake.reset()
+      return m
+    }
+    const lastLog = (memory: SemanticMemory): { channels: string; degraded: string; chars: number } =>
+      memory.db().get('SELECT channels, degraded, chars FROM recall_log ORDER BY id DESC LIMIT 1') as never
+
+    it('searches through the vector channel; a fact only it found does not clear the lexical floor without a calibrated reranker', async () => {
+      const memory = await open({ embedding: true })
+      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      assert.deepEqual(answer, { kind: 'none' })
+      assert.ok((JSON.parse(lastLog(memory).channels) as string[]).includes('vector'))
+      assert.equal(fake.requests.filter((request) => request.kind === 'embeddings').length, 1, 'the message was embedded once')
+    })
+
+    it('with a calibrated reranker its threshold is the floor: the vector channel\'s find is recalled, the rest left out', async () => {
+      const memory = await open({ embedding: true, rerank: true })
+      const settings = rerankSettings(memory.config)
+      assert.ok(settings.configured)
+      memory.stores().calibrations.record({
+        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'supplied', relevant: 20, irrelevant: 20,
+        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
+      })
+      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      assert.equal(answer.kind, 'recalled')
+      if (answer.kind !== 'recalled') return
+      assert.match(answer.text, /- billing-api · port: 7801 \[#\d+/u)
+      assert.doesNotMatch(answer.text, /latte|Neovim|postgres/u)
+    })
+
+    it('a slow embedding endpoint is cut at the recall\'s deadline and the lexical block stands, the degradation logged', async () => {
+      const memory = await open({ embedding: true })
+      fake.script.embedDelayMs = 5_000
+      const config = memory.reconfigure({ recallTimeoutMs: 300 })
+      const started = Date.now()
+      const answer = await memory.memory.recall({ text: 'which database does orders-api use?', sessionId: 's', turn: 1 }, config)
+      const took = Date.now() - started
+      assert.ok(took >= 250 && took < 900, `took ${took} ms`)
+      assert.equal(answer.kind, 'recalled')
+      if (answer.kind === 'recalled') assert.match(answer.text, /- orders-api · database: postgres 16/u)
+      assert.deepEqual(JSON.parse(lastLog(memory).degraded), ['vector'])
+    })
+  })
+}
