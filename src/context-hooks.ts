@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CHARS_PER_TOKEN, DIRECTORY_CONTEXT_NAME } from './directory.ts'
-import type { NoticeMessage, PreStepPayload, RecallMessage } from './host/ports.ts'
+import type { HistoryView, NoticeMessage, PreStepPayload, RecallMessage } from './host/ports.ts'
 import { isSubagentSession, NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
 import type { MemoryRuntime } from './runtime.ts'
 
@@ -63,7 +63,24 @@ export async function recallMessageFor(runtime: MemoryRuntime, payload: PreStepP
   if (isSubagentSession(session)) return undefined
   const text = userTextOf(payload.messages)
   if (text.trim() === '') return undefined
-  const answer = await runtime.memory.recall({ text, sessionId: session.id, turn: payload.turn }, config)
+  const id = randomUUID()
+  const answer = await runtime.memory.recall({ text, sessionId: session.id, turn: payload.turn, messageId: id, inView: recallMessagesInView(session) }, config)
   if (answer.kind !== 'recalled') return undefined
-  return { id: randomUUID(), role: 'user', content: [{ type: 'text', text: answer.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' } }
+  return { id, role: 'user', content: [{ type: 'text', text: answer.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' } }
+}
+
+/**
+ * The ids of this plugin's recall messages in a session's current model history (a compaction may have dropped some).
+ * @param session - the live session.
+ * @returns message ids; none when the history cannot be read.
+ */
+function recallMessagesInView(session: HistoryView): string[] {
+  try {
+    return session.deriveMessages().flatMap((message) => {
+      const source = message.source as { kind?: unknown; plugin?: unknown; form?: unknown } | undefined
+      return source?.kind === 'plugin' && source.plugin === NOTICE_PLUGIN && source.form === 'recall' ? [message.id] : []
+    })
+  } catch {
+    return []
+  }
 }

@@ -61,6 +61,10 @@ export interface RecallAsk {
   /** The session and turn it belongs to, for the ledger the turn's card reads. */
   readonly sessionId: string
   readonly turn: number | null
+  /** The id the block's message will carry; absent, the ledger cannot tell later turns what it listed. */
+  readonly messageId?: string
+  /** Ids of this session's earlier recall messages still in the model's view: what they listed is not listed again. */
+  readonly inView?: readonly string[]
 }
 
 /** What a per-turn recall added. */
@@ -327,7 +331,8 @@ export class FactMemory {
     if (state.kind !== 'open' || !config.enabled || config.recallBudgetTokens === 0 || query === '') return none
     const started = this.options.clock.now()
     try {
-      const shown = this.renderedDirectory(config).shown
+      // What the model already has in front of it: the directory's facts, and those of earlier blocks still in view.
+      const shown = new Set([...this.renderedDirectory(config).shown, ...state.stores.recalls.recalledInView(ask.sessionId, ask.inView ?? [])])
       const request: SearchRequest = {
         query,
         // Candidates beyond the cap: the floor and the directory take some away.
@@ -347,7 +352,7 @@ export class FactMemory {
       }, shown)
       const factIds = result.facts.map((fact) => fact.id)
       this.logRecall(state.stores, {
-        sessionId: ask.sessionId, turn: ask.turn, recalledAt: isoNow(this.options.clock), factIds, chars: result.text.length,
+        sessionId: ask.sessionId, turn: ask.turn, messageId: result.text === '' ? null : ask.messageId ?? null, recalledAt: isoNow(this.options.clock), factIds, chars: result.text.length,
         elapsedMs: Math.max(0, this.options.clock.now() - started), channels: result.channels, degraded: result.degraded.map((item) => item.channel),
       })
       return result.text === '' ? none : { kind: 'recalled', text: result.text, factIds }

@@ -12,7 +12,7 @@ import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import type { directoryContext } from '../src/context-hooks.ts'
 import type { AgentDefaultModelConfig } from '@deepseek-ai/dsh-agent-default-model'
-import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LlmView, LoggerView, NoticeMessage, PreStepPayload, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LlmView, LoggerView, NoticeMessage, PreStepPayload, RecallMessage, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
 
 type Assert<T extends true> = T
 type Fits<A, B> = [A] extends [B] ? true : false
@@ -28,6 +28,8 @@ export type SessionFitsView = Assert<Fits<Session, SessionView>>
 export type PreStepPayloadFits = Assert<Fits<Parameters<Events['agent/pre-step']>[0], PreStepPayload>>
 /** The notice is a host user message apart from its branded id. */
 export type NoticeIsUserMessage = Assert<Fits<Omit<NoticeMessage, 'id'>, Omit<UserMessage, 'id'>>>
+/** The recall block is a host user message of the `recall` form apart from its branded id. */
+export type RecallIsUserMessage = Assert<Fits<Omit<RecallMessage, 'id'>, Omit<UserMessage, 'id'>>>
 /** The directory registration is a host PromptContext. */
 export type DirectoryIsPromptContext = Assert<Fits<ReturnType<typeof directoryContext>, PromptContext>>
 /** The settings scope and logger fit the runtime's views. */

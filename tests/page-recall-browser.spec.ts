@@ -54,6 +54,16 @@ describe('per-turn recall in the browser', () => {
     await recalled.getByText('search-api · owner: team discovery').waitFor()
     assert.doesNotMatch(await recalled.innerText(), /Ana/u)
     await screenshot(page, 'drawer-recalled')
+    await recalled.page().locator('[data-fm="drawer"]').getByRole('button', { name: 'Close' }).click()
+
+    // The same question again in this conversation: those facts are still in front of the model, so no second block.
+    model.reset()
+    model.enqueue({ text: 'Same as before.' })
+    await box.fill('Which port is search-api on again, and who is the owner of search-api?')
+    await box.press('Enter')
+    await until(async () => model.agentRequests().length >= 1, 'the second turn')
+    const again = (model.agentRequests()[0]?.body.messages ?? []).map(messageText).filter((text) => text.startsWith('Fact memory recalled for this message'))
+    assert.equal(again.length, 1, 'only the first turn\'s block, in the history')
     await closeClean(opened)
   })
 

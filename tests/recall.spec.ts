@@ -145,6 +145,18 @@ for (const driver of DRIVERS) {
       assert.deepEqual(await memory.recall({ text: 'How does the payments gateway handle retry?', sessionId: 's1', turn: 3 }, config), { kind: 'none' })
     })
 
+    it('what an earlier block of the session listed, still in the model\'s view, is not listed again; once out of view it may be', async () => {
+      const { memory, config } = library()
+      const text = 'How does the payments gateway handle retry?'
+      const first = await memory.recall({ text, sessionId: 's1', turn: 1, messageId: 'm1', inView: [] }, config)
+      assert.equal(first.kind, 'recalled')
+      assert.deepEqual(await memory.recall({ text, sessionId: 's1', turn: 2, messageId: 'm2', inView: ['m1'] }, config), { kind: 'none' })
+      assert.equal((await memory.recall({ text, sessionId: 's2', turn: 1, messageId: 'm3', inView: ['m1'] }, config)).kind, 'recalled',
+        'another session\'s block is not this one\'s view')
+      assert.equal((await memory.recall({ text, sessionId: 's1', turn: 3, messageId: 'm4', inView: [] }, config)).kind, 'recalled',
+        'a compaction took the first block out of view')
+    })
+
     it('a budget of 0 turns recall off; the ledger never moves the generation and feeds the turn counts and cost', async () => {
       const { memory, config } = library()
       const off = handle?.reconfigure({ recallBudgetTokens: 0 })

@@ -127,9 +127,14 @@ export interface RecallMessage {
   readonly source: { readonly kind: 'plugin'; readonly plugin: string; readonly form: 'recall' }
 }
 
+/** A live session's current model history (what the model sees now, after any compaction). */
+export interface HistoryView {
+  deriveMessages(): readonly { readonly id: string; readonly content: readonly unknown[]; readonly source: unknown }[]
+}
+
 /** The agent/pre-step payload. */
 export interface PreStepPayload {
-  readonly agent: AgentView
+  readonly agent: { readonly id: string; readonly session: SessionView & HistoryView }
   readonly messages: readonly { readonly content: readonly unknown[]; readonly source: unknown }[]
   readonly turn: number
   readonly step: number

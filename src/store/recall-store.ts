@@ -13,6 +13,8 @@ export const RECALL_LOG_KEEP = 5000
 export interface RecallRecord {
   readonly sessionId: string
   readonly turn: number | null
+  /** The block's message id in the session; null when nothing was recalled. */
+  readonly messageId: string | null
   readonly recalledAt: string
   readonly factIds: readonly number[]
   readonly chars: number
@@ -51,9 +53,9 @@ export class RecallStore {
   record(record: RecallRecord): void {
     this.db.ledger(() => {
       const { lastInsertRowid } = this.db.run(
-        `INSERT INTO recall_log (session_id, turn, recalled_at, fact_ids, chars, elapsed_ms, channels, degraded)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        record.sessionId, record.turn, record.recalledAt, JSON.stringify(record.factIds), Math.max(0, Math.round(record.chars)),
+        `INSERT INTO recall_log (session_id, turn, message_id, recalled_at, fact_ids, chars, elapsed_ms, channels, degraded)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        record.sessionId, record.turn, record.messageId, record.recalledAt, JSON.stringify(record.factIds), Math.max(0, Math.round(record.chars)),
         Math.max(0, record.elapsedMs), JSON.stringify(record.channels), JSON.stringify(record.degraded))
       this.db.run('DELETE FROM recall_log WHERE id <= ?', lastInsertRowid - RECALL_LOG_KEEP)
     })
@@ -79,6 +81,24 @@ export class RecallStore {
       bySession.set(turn, ids)
     }
     return out
+  }
+
+  /**
+   * The facts earlier blocks of a session listed, of those blocks still in the model's view.
+   * @param sessionId - the session.
+   * @param messageIds - ids of the session's recall messages in its current model history.
+   * @returns the fact ids they listed.
+   */
+  recalledInView(sessionId: string, messageIds: readonly string[]): Set<number> {
+    const ids = new Set<number>()
+    for (let start = 0; start < messageIds.length; start += 400) {
+      const part = messageIds.slice(start, start + 400)
+      for (const row of this.db.all(
+        `SELECT fact_ids FROM recall_log WHERE message_id IN (${placeholders(part.length)}) AND session_id = ?`, ...part, sessionId)) {
+        for (const id of JSON.parse(String(row['fact_ids'])) as number[]) ids.add(id)
+      }
+    }
+    return ids
   }
 
   /**
