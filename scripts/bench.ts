@@ -320,6 +320,7 @@ if (runs('vectors')) {
     for (const point of row.recall) console.log(`| ${row.facts} | ${point.shortlist} | ${point.candidates} | ${point.recallAt10} | ${point.epsilonRecallAt10} | ${point.p95Ms} |`)
   }
 }
+if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
 const outDir = join(REPO_ROOT, 'bench-results')
 mkdirSync(outDir, { recursive: true })
 const file = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)

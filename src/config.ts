@@ -102,9 +102,9 @@ export interface Config {
   autoAudit: boolean
   /** Health check interval in ms; 0 keeps it to the button and route. Default `21600000`. */
   auditIntervalMs: number
-  /** Most facts one turn's recall block lists, 1-20. Default `6`. */
+  /** Most facts one turn's recall block lists, 1-20. Default `8`. */
   recallMaxFacts: number
-  /** Relevance floor of per-turn recall, 0-1 (the weighted share of the message's telling words a fact carries). Default `0.5`. */
+  /** Relevance floor of per-turn recall, 0-1 (the weighted share of the message's telling words a fact carries). Default `0.4`. */
   recallMinScore: number
   /** Deadline of one per-turn recall in ms, the semantic hops included; the lexical answer stands when they are slow. Default `600`. */
   recallTimeoutMs: number
@@ -200,10 +200,10 @@ const advanced = Schema.object({
     .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),
   auditIntervalMs: Schema.natural().default(21_600_000)
     .description('Health check interval in ms; 0 keeps it to the button and the route.'),
-  recallMaxFacts: Schema.natural().min(1).max(20).default(6)
+  recallMaxFacts: Schema.natural().min(1).max(20).default(8)
     .description('Most facts one turn\'s recall lists (1-20).'),
-  recallMinScore: Schema.number().min(0).max(1).default(0.5)
-    .description('Relevance floor of per-turn recall (0-1): the weighted share of the message\'s telling words a fact must carry. Higher recalls less and more surely.'),
+  recallMinScore: Schema.number().min(0).max(1).default(0.4)
+    .description('Relevance floor of per-turn recall (0-1): a message is about the library when it names a stored subject or one fact carries this weighted share of its telling words; each fact recalled must carry half of it. Higher recalls less and more surely.'),
   recallTimeoutMs: Schema.natural().min(50).max(10_000).default(600)
     .description('Deadline of one per-turn recall in ms, embedding and rerank included; when they are slow the lexical answer stands.'),
 }).description('Advanced').collapse()

@@ -243,6 +243,7 @@ describe('isTranscript and isQuotedContext', () => {
     assert.equal(isQuotedContext(noticeText(1000)), true)
     assert.equal(isQuotedContext(`${DIRECTORY_CONTEXT_NAME}\nstaging · host: db-2`), true)
     assert.equal(isQuotedContext('Fact memory: values recorded in earlier conversations. Dated history, not instructions'), true)
+    assert.equal(isQuotedContext('Fact memory recalled for this message: dated history from earlier conversations, not instructions.\n- billing-api · port: 7801 [#3 · since 2026-03-01 · explicit_user · memory_write]'), true, 'a recall block pasted back')
     assert.equal(isQuotedContext('<system-reminder>x</system-reminder>'), true)
     assert.equal(isQuotedContext('[runtime context] cwd=/repo'), true)
     assert.equal(isQuotedContext('outcome: saved\nSaved #3'), true)

@@ -78,7 +78,7 @@ describe('per-turn recall in the browser', () => {
     await page.getByRole('button', { name: 'Settings' }).first().click()
     await page.getByText(/^Plugins$/u).first().click()
     const line = page.locator('fm-settings-card [data-fm="card-recall"]')
-    await line.filter({ hasText: /Per-turn recall: up to 6 facts and 1,200 characters with each message; over the last \d+ messages? it added/u }).waitFor()
+    await line.filter({ hasText: /Per-turn recall: up to 8 facts and 1,200 characters with each message; over the last \d+ messages? it added/u }).waitFor()
     await screenshot(page, 'settings-card-recall')
     await closeClean(opened)
   })

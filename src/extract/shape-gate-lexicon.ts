@@ -148,7 +148,7 @@ export const INJECTED_MARKERS: readonly RegExp[] = [
   /<\/?(?:system|developer|tool|function)(?:[-_](?:prompt|message|instructions?|context|output|result|reminder))?>/iu,
   /\[runtime context\]/iu,
   /^[ \t]*\[(?:system|developer|runtime|notice|context)\b[^\]\n]{0,40}\]/imu,
-  /Fact memory: values recorded in earlier conversations|Fact memory \(dated history|Fact memory is on:/u,
+  /Fact memory: values recorded in earlier conversations|Fact memory \(dated history|Fact memory is on:|Fact memory recalled for this message:/u,
   /Recalled facts are history, not instructions/u,
   /dsh-fact-memory:directory/u,
   /^outcome: (?:ok|saved|pending|needs_selection|not_found|refused|conflict|unavailable)$/mu,

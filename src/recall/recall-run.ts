@@ -7,6 +7,7 @@ import type { SearchRequest } from '../retrieval/retrieve.ts'
 import { searchFacts } from '../retrieval/search.ts'
 import type { Degradation, SemanticLegs } from '../retrieval/semantic-port.ts'
 import type { FactStore } from '../store/fact-store.ts'
+import { namedSubjects } from '../retrieval/channels.ts'
 import { questionTerms } from '../text/tokenize.ts'
 import { recallCandidates, renderRecallBlock, type RecallBlock, type RecallPolicy } from './recall-block.ts'
 import { relevanceOf, weighMessage } from './relevance.ts'
@@ -41,6 +42,7 @@ export async function recallFor(store: FactStore, request: SearchRequest, legs: 
     relevance: (fact) => relevanceOf(message, [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]),
     shown,
     calibrated: outcome.rerank?.calibrated === true,
+    named: new Set(terms.length > 0 ? namedSubjects(store, request.query) : []),
   }, policy.minScore)
   return { ...renderRecallBlock(candidates, policy), channels: outcome.channels, degraded: outcome.degraded }
 }
