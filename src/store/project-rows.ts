@@ -1,0 +1,42 @@
+/**
+ * The projects table beside the facts: the name of each project key and when a fact was first and last written
+ * under it. Functions over an open database, called inside the transactions of the stores that write facts.
+ */
+import type { ProjectRef } from '../project/project-ref.ts'
+import type { Database } from './database.ts'
+
+/** One known project. */
+export interface ProjectRow {
+  readonly key: string
+  readonly name: string
+  /** ISO instant a fact was first written under it. */
+  readonly firstSeen: string
+  /** ISO instant a fact was last written under it. */
+  readonly lastSeen: string
+}
+
+/**
+ * Note that a fact was written under a project: a new key is recorded with the project's name, a known one keeps
+ * its name and moves its last-seen instant forward.
+ * @param db - the open database, inside the writing transaction.
+ * @param project - the project.
+ * @param now - ISO instant.
+ */
+export function recordProject(db: Database, project: ProjectRef, now: string): void {
+  db.run(`INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
+    ON CONFLICT (project_key) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`, project.key, project.name, now, now)
+}
+
+/**
+ * Every known project, by name.
+ * @param db - the open database.
+ * @returns the projects, sorted by name, then key.
+ */
+export function projectRows(db: Database): ProjectRow[] {
+  return db.all('SELECT project_key, name, first_seen, last_seen FROM projects ORDER BY name, project_key').map((row) => ({
+    key: String(row['project_key']),
+    name: String(row['name']),
+    firstSeen: String(row['first_seen']),
+    lastSeen: String(row['last_seen']),
+  }))
+}
