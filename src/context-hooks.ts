@@ -4,23 +4,31 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CHARS_PER_TOKEN, DIRECTORY_CONTEXT_NAME } from './directory.ts'
-import type { NoticeMessage, PreStepPayload } from './host/ports.ts'
+import type { NoticeMessage, PreStepPayload, SessionView } from './host/ports.ts'
+import { projectOfSession } from './project/project-locator.ts'
 import { NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
 import type { MemoryRuntime } from './runtime.ts'
 
 /** Context order: after the host's own policy contexts (110-120). */
 export const DIRECTORY_CONTEXT_ORDER = 500
 
+/** What the host hands a context provider for one assembly, as far as the directory reads it. */
+export interface DirectoryAssembly {
+  /** The agent of an agent assembly; absent on diagnostics. */
+  readonly agent?: { readonly session: SessionView } | undefined
+}
+
 /**
- * The directory as a runtime-context registration.
+ * The directory as a runtime-context registration: for an agent assembly it lists that session's project's facts
+ * beside the global ones; without an agent (or a working directory) no project's.
  * @param runtime - the live plugin state.
  * @returns the context definition.
  */
-export function directoryContext(runtime: MemoryRuntime): { name: string; order: number; text: () => string } {
+export function directoryContext(runtime: MemoryRuntime): { name: string; order: number; text: (c?: DirectoryAssembly) => string } {
   return {
     name: DIRECTORY_CONTEXT_NAME,
     order: DIRECTORY_CONTEXT_ORDER,
-    text: () => runtime.memory.directory(runtime.config()),
+    text: (c) => runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session)),
   }
 }
 

@@ -8,8 +8,10 @@ import type { ResolvedConfig } from './config.ts'
 import { CHARS_PER_TOKEN, renderDirectory } from './directory.ts'
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
+import type { ProjectRef } from './project/project-ref.ts'
 import { retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
 import { searchFacts } from './retrieval/search.ts'
+import type { OtherProjects } from './retrieval/project-rank.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
@@ -51,6 +53,13 @@ export interface SearchAsk {
   readonly limit: number
   /** `YYYY-MM-DD` or an ISO timestamp. */
   readonly asOf: string | undefined
+  /** The calling session's project: its facts rank with the global ones. Absent or null: no project is home. */
+  readonly project?: ProjectRef | null | undefined
+  /**
+   * Other projects' facts: `mark` (the default) ranks them after the session's and the global ones and names their
+   * project in the answer; `exclude` leaves them out.
+   */
+  readonly otherProjects?: OtherProjects | undefined
 }
 
 /** What status displays need. */
@@ -255,28 +264,33 @@ export class FactMemory {
         timeZone,
         deadline: started + config.queryTimeoutMs,
         clock: () => this.options.clock.now(),
+        project: ask.project ?? null,
+        otherProjects: ask.otherProjects ?? 'mark',
       },
     }
   }
 
   /**
-   * The directory text for the live configuration, cached until the store or the settings change.
+   * The directory text for the live configuration and one session's project: the global and free-text scopes'
+   * facts and that project's, never another project's. Cached until the store, the settings or the project change.
    * @param config - the live configuration.
+   * @param project - the session's project, or null outside one (then no project's facts are listed).
    * @returns the directory, or `''` when disabled, empty or unavailable.
    */
-  directory(config: ResolvedConfig): string {
+  directory(config: ResolvedConfig, project: ProjectRef | null): string {
     const state = this.state
     if (state.kind !== 'open' || !config.enabled || !config.injectDirectory) return ''
     const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
     const visibility = { includeSensitive: config.sensitiveModelVisible }
+    const projectKey = project?.key ?? null
     try {
-      const key = `${state.db.generation()}|${budgetChars}|${visibility.includeSensitive}|${config.displayTimeZone}`
+      const key = JSON.stringify([state.db.generation(), budgetChars, visibility.includeSensitive, config.displayTimeZone, projectKey])
       if (this.directoryCache?.key === key) return this.directoryCache.text
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
-      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility)
+      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility, projectKey)
       const text = renderDirectory({
         facts,
-        total: state.store.countDirectoryFacts(visibility),
+        total: state.store.countDirectoryFacts(visibility, projectKey),
         contested: state.store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
         budgetChars,
         timeZone: config.displayTimeZone,
