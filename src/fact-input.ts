@@ -224,8 +224,17 @@ function scopeOf(input: FactInput): { scope: string; project: ProjectRef | null 
     const key = projectKeyOfScope(input.scope)
     if (key !== null) return { scope: input.scope, project: { key, name: projectNameOf(key) } }
   }
-  const label = input.scope === undefined ? '' : tidy(input.scope)
-  return { scope: label === '' ? GLOBAL_SCOPE : label, project: null }
+  return { scope: storedLabel(input.scope), project: null }
+}
+
+/**
+ * The scope text a write stores for a free-text scope: the label tidied (whitespace folded), `global` when empty.
+ * @param label - the scope as given, if any.
+ * @returns the stored scope text.
+ */
+export function storedLabel(label: string | undefined): string {
+  const tidied = label === undefined ? '' : tidy(label)
+  return tidied === '' ? GLOBAL_SCOPE : tidied
 }
 
 function tidy(text: string): string {

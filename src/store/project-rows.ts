@@ -28,12 +28,26 @@ export function recordProject(db: Database, project: ProjectRef, now: string): v
 }
 
 /**
- * Every known project, by name.
+ * One known project.
  * @param db - the open database.
+ * @param key - a project key.
+ * @returns the project, or undefined when no fact was ever written under the key.
+ */
+export function projectNamed(db: Database, key: string): ProjectRow | undefined {
+  return projectRows(db, key)[0]
+}
+
+/**
+ * Every known project, by name (or the one of a key).
+ * @param db - the open database.
+ * @param key - only this project key; every project when absent.
  * @returns the projects, sorted by name, then key.
  */
-export function projectRows(db: Database): ProjectRow[] {
-  return db.all('SELECT project_key, name, first_seen, last_seen FROM projects ORDER BY name, project_key').map((row) => ({
+export function projectRows(db: Database, key?: string): ProjectRow[] {
+  const rows = key === undefined
+    ? db.all('SELECT project_key, name, first_seen, last_seen FROM projects ORDER BY name, project_key')
+    : db.all('SELECT project_key, name, first_seen, last_seen FROM projects WHERE project_key = ?', key)
+  return rows.map((row) => ({
     key: String(row['project_key']),
     name: String(row['name']),
     firstSeen: String(row['first_seen']),
