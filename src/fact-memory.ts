@@ -22,6 +22,9 @@ import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput } from './types.ts'
 
+/** Directories kept at once (one per project with a live session, for the store's current generation). */
+const DIRECTORY_CACHE_SIZE = 16
+
 /** How the service opens stores. */
 export interface FactMemoryOptions {
   readonly clock: Clock
@@ -83,7 +86,8 @@ type State =
 export class FactMemory {
   private readonly options: FactMemoryOptions
   private state: State = { kind: 'closed' }
-  private directoryCache: { key: string; text: string } | undefined
+  /** The directory per generation, settings and project: sessions in several projects each keep theirs. */
+  private readonly directoryCache = new Map<string, string>()
   private readonly changeListeners = new Set<() => void>()
   private unsubscribe: (() => void) | undefined
 
@@ -127,7 +131,7 @@ export class FactMemory {
     this.unsubscribe = undefined
     if (this.state.kind === 'open') this.state.db.close()
     this.state = { kind: 'closed' }
-    this.directoryCache = undefined
+    this.directoryCache.clear()
   }
 
   /**
@@ -191,15 +195,18 @@ export class FactMemory {
    * Forget every live fact of a subject, or of one of its properties.
    * @param subject - the subject as written (canonicalized here).
    * @param property - the property, or undefined for all of them.
+   * @param project - a session's project (or null outside one): other projects' facts are left alone; absent,
+   *   every scope's facts are forgotten.
    * @returns the forgotten rows, or not_found.
    */
-  forgetBySubject(subject: string, property: string | undefined): ForgetAnswer {
+  forgetBySubject(subject: string, property: string | undefined, project?: ProjectRef | null): ForgetAnswer {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
     const predicate = property === undefined ? undefined : canonicalPredicate(property)
     const what = property === undefined ? `subject "${subject}"` : `"${subject} · ${property}"`
+    const projectKey = project === undefined ? undefined : project?.key ?? null
     return this.guardForget(
-      () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock)),
+      () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock), projectKey),
       `the store has no live fact for ${what}`)
   }
 
@@ -285,7 +292,8 @@ export class FactMemory {
     const projectKey = project?.key ?? null
     try {
       const key = JSON.stringify([state.db.generation(), budgetChars, visibility.includeSensitive, config.displayTimeZone, projectKey])
-      if (this.directoryCache?.key === key) return this.directoryCache.text
+      const cached = this.directoryCache.get(key)
+      if (cached !== undefined) return cached
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
       const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility, projectKey)
       const text = renderDirectory({
@@ -295,7 +303,9 @@ export class FactMemory {
         budgetChars,
         timeZone: config.displayTimeZone,
       })
-      this.directoryCache = { key, text }
+      // Entries of an older generation are never asked for again.
+      if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) this.directoryCache.clear()
+      this.directoryCache.set(key, text)
       return text
     } catch {
       // A failing read leaves the request without a directory rather than failing the user's turn.

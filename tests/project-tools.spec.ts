@@ -2,7 +2,8 @@
  * Project scope where the model and the capture paths meet it, in process on a real store (both bindings) with real
  * git repositories in temporary folders: memory_write's scope "project" (and its refusal without a working
  * directory), memory_search's marks from another project against the tool's own output schema, the extraction
- * answer's scope "project", and the rule path, which scopes a statement to the project only when it names it.
+ * answer's scope "project", the rule path, which scopes a statement to the project only when it names it, and
+ * memory_forget by subject, which leaves other projects' facts alone.
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, realpathSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { AutoCapture } from '../src/extract/capture.ts'
 import type { ExtractionModel, ModelRequest } from '../src/extract/model-client.ts'
 import type { ExtractSessionView, OutputSchema, ToolCall, ToolSpec } from '../src/host/ports.ts'
 import type { SearchValue } from '../src/retrieval/render.ts'
+import { memoryForgetTool } from '../src/tools/memory-forget.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
@@ -154,6 +156,27 @@ for (const driver of DRIVERS) {
         [['dev server', 'shop-web', false], ['billing-api', 'billing-api', true]])
       const [text] = searchTool.output.render({}, value as never)
       assert.match(text?.text ?? '', /2\. billing-api · port \(another project: billing-api\): 8123/u)
+    })
+  })
+
+  describe(`memory_forget by project (${driver})`, () => {
+    let h: MemoryHandle
+    beforeEach(() => { h = openMemory(driver, new FakeClock()) })
+    afterEach(() => { h.dispose() })
+
+    it('forgets a subject\'s global facts and this project\'s, never another project\'s', async () => {
+      const deps = { memory: h.memory, config: () => h.config }
+      const session = (cwd: string | undefined): ToolCall => ({ callId: 'call-1', signal: new AbortController().signal, agent: { id: 'agent-1', session: new LiveSession('session-1', cwd) } })
+      const writeTool = memoryWriteTool(deps)
+      for (const [cwd, value, scope] of [[billing, '5173', 'project'], [shop, '3000', 'project'], [shop, '8080', undefined]] as const) {
+        await writeTool.execute({ subject: 'dev server', property: scope === undefined ? 'proxy port' : 'port', value, ...(scope === undefined ? {} : { scope }) }, session(cwd))
+      }
+      const forgot = await memoryForgetTool(deps).execute({ subject: 'dev server' }, session(shop)) as { outcome: string; forgotten: { value: string }[] }
+      assert.equal(forgot.outcome, 'ok')
+      assert.deepEqual(forgot.forgotten.map((fact) => fact.value).sort(), ['3000', '8080'])
+      assert.deepEqual(h.db().all(`SELECT value FROM facts WHERE status = 'active'`).map((row) => row['value']), ['5173'])
+      const outside = await memoryForgetTool(deps).execute({ subject: 'dev server' }, session(undefined)) as { outcome: string }
+      assert.equal(outside.outcome, 'not_found', 'outside a project, no project\'s fact is forgotten by subject')
     })
   })
 

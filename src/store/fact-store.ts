@@ -11,6 +11,7 @@ import { decideWrite, evidenceRank, restatementApplies, type Restatement, type S
 import { numberOrNull } from './connection.ts'
 import { foldRow, priorClaimKeys } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
+import { projectScope } from '../project/project-ref.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
@@ -168,15 +169,19 @@ export class FactStore extends FactReader {
    * @param entityKey - canonical subject.
    * @param predicateKey - canonical property, or undefined for the whole subject.
    * @param now - the current ISO instant.
+   * @param projectKey - undefined (the default): facts of every scope; null or a key: another project's facts are
+   *   left alone (null: every project's).
    * @returns the forgotten facts.
    */
-  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string): Fact[] {
+  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): Fact[] {
     return this.db.transaction(() => {
       const rows = this.db.all(
         `SELECT ${FACT_COLUMNS} FROM facts f
           WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
-            AND (? IS NULL OR predicate_key = ?)`,
-        entityKey, predicateKey ?? null, predicateKey ?? null)
+            AND (? IS NULL OR predicate_key = ?)
+            AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
+        entityKey, predicateKey ?? null, predicateKey ?? null,
+        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey))
       return this.forgetRows(rows.map(toFact), now)
     })
   }
