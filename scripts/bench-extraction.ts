@@ -106,7 +106,7 @@ export async function extractionTimings(): Promise<ExtractionTimings> {
       const sessionId = `bench-pass-${run}`
       const turnEvents = events(text, 1, 0)
       const started = performance.now()
-      await runPass({ sessionId, endSeq: 3, attempt: 1, trigger: 'turn', signal: new AbortController().signal }, { memory, config, events: turnEvents, model: instant, clock: systemClock })
+      await runPass({ sessionId, endSeq: 3, attempt: 1, trigger: 'turn', signal: new AbortController().signal }, { memory, config, events: turnEvents, model: instant, clock: systemClock, project: null })
       passes.push(performance.now() - started)
     }
     memory.close()

@@ -96,7 +96,7 @@ async function speed(size: number): Promise<SpeedRow> {
     const memory = new FactMemory({ clock: systemClock })
     coldOpen.push(time(() => {
       memory.open(dir)
-      memory.directory(config)
+      memory.directory(config, null)
     }))
     memory.close()
   }
@@ -124,14 +124,14 @@ async function speed(size: number): Promise<SpeedRow> {
   // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
   const routes = routeTimings(memory, config, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))
 
-  memory.directory(config)
-  const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config)))
+  memory.directory(config, null)
+  const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config, null)))
   const rebuild: number[] = []
   const writes: number[] = []
   for (let i = 0; i < 200; i += 1) {
     const input: FactInput = { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(SYLLABLES)}`, evidence: 'observed', origin: 'tool' }
     writes.push(time(() => memory.write(input, config)))
-    rebuild.push(time(() => memory.directory(config)))
+    rebuild.push(time(() => memory.directory(config, null)))
   }
   memory.close()
   const fileMb = existsSync(join(dir, 'memory.db')) ? readFileSync(join(dir, 'memory.db')).byteLength / 1e6 : 0

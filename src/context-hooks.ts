@@ -5,23 +5,31 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CHARS_PER_TOKEN, DIRECTORY_CONTEXT_NAME } from './directory.ts'
-import type { HistoryView, NoticeMessage, PreStepPayload, RecallMessage } from './host/ports.ts'
+import type { HistoryView, NoticeMessage, PreStepPayload, RecallMessage, SessionView } from './host/ports.ts'
+import { projectOfSession } from './project/project-locator.ts'
 import { isSubagentSession, NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
 import type { MemoryRuntime } from './runtime.ts'
 
 /** Context order: after the host's own policy contexts (110-120). */
 export const DIRECTORY_CONTEXT_ORDER = 500
 
+/** What the host hands a context provider for one assembly, as far as the directory reads it. */
+export interface DirectoryAssembly {
+  /** The agent of an agent assembly; absent on diagnostics. */
+  readonly agent?: { readonly session: SessionView } | undefined
+}
+
 /**
- * The directory as a runtime-context registration.
+ * The directory as a runtime-context registration: for an agent assembly it lists that session's project's facts
+ * beside the global ones; without an agent (or a working directory) no project's.
  * @param runtime - the live plugin state.
  * @returns the context definition.
  */
-export function directoryContext(runtime: MemoryRuntime): { name: string; order: number; text: () => string } {
+export function directoryContext(runtime: MemoryRuntime): { name: string; order: number; text: (c?: DirectoryAssembly) => string } {
   return {
     name: DIRECTORY_CONTEXT_NAME,
     order: DIRECTORY_CONTEXT_ORDER,
-    text: () => runtime.memory.directory(runtime.config()),
+    text: (c) => runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session)),
   }
 }
 
@@ -64,7 +72,9 @@ export async function recallMessageFor(runtime: MemoryRuntime, payload: PreStepP
   const text = userTextOf(payload.messages)
   if (text.trim() === '') return undefined
   const id = randomUUID()
-  const answer = await runtime.memory.recall({ text, sessionId: session.id, turn: payload.turn, messageId: id, inView: recallMessagesInView(session) }, config)
+  const answer = await runtime.memory.recall({
+    text, sessionId: session.id, turn: payload.turn, messageId: id, inView: recallMessagesInView(session), project: projectOfSession(session),
+  }, config)
   if (answer.kind !== 'recalled') return undefined
   return { id, role: 'user', content: [{ type: 'text', text: answer.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' } }
 }

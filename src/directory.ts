@@ -1,7 +1,8 @@
 /**
  * Pure rendering of the directory that rides along with every request: current facts as `subject · property:
- * value (date)` lines (`(date, seen N times)` for a folded line) within a character budget, framed as dated
- * history, with an "N more" footer. The same facts always give the same bytes.
+ * value (date)` lines (`(date, seen N times)` for a folded line, `(date, project <name>)` for a fact of the
+ * session's project) within a character budget, framed as dated history, with an "N more" footer. The same facts
+ * always give the same bytes.
  */
 import { clip } from './text/clip.ts'
 import { formatDay } from './text/dates.ts'
@@ -96,7 +97,8 @@ function directoryLine(fact: Fact, contested: boolean, timeZone: string): string
   const property = qualifiers === '' ? fact.property : `${fact.property} (${qualifiers})`
   const seen = fact.foldedCount > 0 ? `, seen ${fact.foldedCount + 1} times` : ''
   const note = contested ? ', contested' : ''
-  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${seen}${note})`)
+  const project = fact.projectName === null ? '' : `, project ${fact.projectName}`
+  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${seen}${note}${project})`)
 }
 
 function footerLine(remaining: number): string {

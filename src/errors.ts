@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'refused'
   | 'stale'
   | 'operation_collision'
+  | 'slot_occupied'
   | 'confirm_required'
   | 'invalid_path'
   // The store's state
@@ -36,7 +37,7 @@ export type ErrorCode =
 /** Every error code, for exhaustive checks. */
 export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid_arguments', 'unknown_verb', 'method_not_allowed', 'forbidden', 'unsupported_media_type', 'payload_too_large',
-  'not_found', 'credential_refused', 'tombstoned', 'refused', 'stale', 'operation_collision', 'confirm_required',
+  'not_found', 'credential_refused', 'tombstoned', 'refused', 'stale', 'operation_collision', 'slot_occupied', 'confirm_required',
   'invalid_path', 'unavailable', 'storage_unavailable', 'store_from_newer_version', 'foreign_database', 'internal_error',
 ]
 

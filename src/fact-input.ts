@@ -10,6 +10,7 @@ import {
 } from './text/normalize.ts'
 import { scanPrivacy, scanQuote } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
+import { GLOBAL_SCOPE, PROJECT_SCOPE_PREFIX, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
 
 /** A write ready for the store. */
@@ -21,6 +22,8 @@ export interface PreparedWrite {
   readonly qualifiers: Readonly<Record<string, string>>
   readonly qualifierKey: string
   readonly scope: string
+  /** The project of a project-scoped write (its key is in the slot, claim and evidence keys); null otherwise. */
+  readonly project: ProjectRef | null
   readonly value: string
   readonly slotKey: string
   readonly claimKey: string
@@ -105,25 +108,26 @@ export interface FactKeys {
 
 /**
  * Recompute a stored fact's keys under another subject, through the same canonicalisation a write uses (an alias
- * moving a fragment's facts to their canonical entity).
- * @param fact - the stored fact's property, value, qualifiers, quote and sensitivity.
+ * moving a fragment's facts to their canonical entity); a project-scoped fact keeps its project in its keys.
+ * @param fact - the stored fact's property, value, qualifiers, quote, sensitivity and scope.
  * @param subject - the subject as the fact will now be written.
  * @returns its keys and index entries under that subject.
  */
 export function keysUnder(fact: {
   readonly property: string; readonly value: string; readonly qualifiers: Readonly<Record<string, string>>
-  readonly quote: string | null; readonly sensitivity: string | null
+  readonly quote: string | null; readonly sensitivity: string | null; readonly scope: string
 }, subject: string): FactKeys {
   const entityKey = canonicalEntity(subject)
   const predicateKey = canonicalPredicate(fact.property)
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
-  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value))
+  const projectKey = projectKeyOfScope(fact.scope)
+  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value), projectKey)
   return {
     subject,
     entityKey,
-    slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey),
+    slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey, projectKey),
     claimKey,
-    evidenceKey: evidenceKeyOf(fact.quote, claimKey),
+    evidenceKey: evidenceKeyOf(fact.quote, claimKey, projectKey),
     ...indexEntriesOf({ subject, property: fact.property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
   }
 }
@@ -168,7 +172,9 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   const finding = own ?? quoted?.finding
   const qualifiers = tidyQualifiers(input.qualifiers)
   const qualifierKey = canonicalQualifiers(qualifiers)
-  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey)
+  const { scope, project } = scopeOf(input)
+  const projectKey = project?.key ?? null
+  const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey, projectKey)
   return {
     ok: true,
     write: {
@@ -178,11 +184,12 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       predicateKey,
       qualifiers,
       qualifierKey,
-      scope: input.scope === undefined || input.scope.trim() === '' ? 'global' : tidy(input.scope),
+      scope,
+      project,
       value,
-      slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey),
+      slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey, projectKey),
       claimKey,
-      evidenceKey: evidenceKeyOf(quote, claimKey),
+      evidenceKey: evidenceKeyOf(quote, claimKey, projectKey),
       evidence: input.evidence,
       confidence: input.confidence ?? 1,
       ...(input.confidenceFloor === undefined ? {} : { confidenceFloor: input.confidenceFloor }),
@@ -205,6 +212,29 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       ...indexEntriesOf({ subject, property, value, qualifiers, sensitivity: finding?.sensitivity ?? null }),
     },
   }
+}
+
+/**
+ * The scope a write is stored under: its project's scope text, a project scope text as given (a path is kept byte
+ * for byte), a tidied free-text label, or `global` when none is given.
+ */
+function scopeOf(input: FactInput): { scope: string; project: ProjectRef | null } {
+  if (input.project !== undefined) return { scope: projectScope(input.project), project: input.project }
+  if (input.scope?.startsWith(PROJECT_SCOPE_PREFIX) === true) {
+    const key = projectKeyOfScope(input.scope)
+    if (key !== null) return { scope: input.scope, project: { key, name: projectNameOf(key) } }
+  }
+  return { scope: storedLabel(input.scope), project: null }
+}
+
+/**
+ * The scope text a write stores for a free-text scope: the label tidied (whitespace folded), `global` when empty.
+ * @param label - the scope as given, if any.
+ * @returns the stored scope text.
+ */
+export function storedLabel(label: string | undefined): string {
+  const tidied = label === undefined ? '' : tidy(label)
+  return tidied === '' ? GLOBAL_SCOPE : tidied
 }
 
 function tidy(text: string): string {

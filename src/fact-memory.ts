@@ -8,9 +8,11 @@ import type { ResolvedConfig } from './config.ts'
 import { CHARS_PER_TOKEN, renderDirectoryShown, type RenderedDirectory } from './directory.ts'
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
+import type { ProjectRef } from './project/project-ref.ts'
 import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
 import { POOL_SIZE, retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
 import { searchFacts } from './retrieval/search.ts'
+import type { OtherProjects } from './retrieval/project-rank.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
@@ -20,6 +22,9 @@ import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput } from './types.ts'
+
+/** Directories kept at once (one per project with a live session, for the store's current generation). */
+const DIRECTORY_CACHE_SIZE = 16
 
 /** How the service opens stores. */
 export interface FactMemoryOptions {
@@ -52,6 +57,13 @@ export interface SearchAsk {
   readonly limit: number
   /** `YYYY-MM-DD` or an ISO timestamp. */
   readonly asOf: string | undefined
+  /** The calling session's project: its facts rank with the global ones. Absent or null: no project is home. */
+  readonly project?: ProjectRef | null | undefined
+  /**
+   * Other projects' facts: `mark` (the default) ranks them after the session's and the global ones and names their
+   * project in the answer; `exclude` leaves them out.
+   */
+  readonly otherProjects?: OtherProjects | undefined
 }
 
 /** One per-turn recall as the pre-step asks for it. */
@@ -65,6 +77,8 @@ export interface RecallAsk {
   readonly messageId?: string
   /** Ids of this session's earlier recall messages still in the model's view: what they listed is not listed again. */
   readonly inView?: readonly string[]
+  /** The session's project: its facts are recalled with the global ones, another project's never. */
+  readonly project?: ProjectRef | null
 }
 
 /** What a per-turn recall added. */
@@ -95,7 +109,8 @@ type State =
 export class FactMemory {
   private readonly options: FactMemoryOptions
   private state: State = { kind: 'closed' }
-  private directoryCache: { key: string; rendered: RenderedDirectory } | undefined
+  /** The directory per generation, settings and project: sessions in several projects each keep theirs. */
+  private readonly directoryCache = new Map<string, RenderedDirectory>()
   private readonly changeListeners = new Set<() => void>()
   private unsubscribe: (() => void) | undefined
 
@@ -139,7 +154,7 @@ export class FactMemory {
     this.unsubscribe = undefined
     if (this.state.kind === 'open') this.state.db.close()
     this.state = { kind: 'closed' }
-    this.directoryCache = undefined
+    this.directoryCache.clear()
   }
 
   /**
@@ -203,15 +218,18 @@ export class FactMemory {
    * Forget every live fact of a subject, or of one of its properties.
    * @param subject - the subject as written (canonicalized here).
    * @param property - the property, or undefined for all of them.
+   * @param project - a session's project (or null outside one): other projects' facts are left alone; absent,
+   *   every scope's facts are forgotten.
    * @returns the forgotten rows, or not_found.
    */
-  forgetBySubject(subject: string, property: string | undefined): ForgetAnswer {
+  forgetBySubject(subject: string, property: string | undefined, project?: ProjectRef | null): ForgetAnswer {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
     const predicate = property === undefined ? undefined : canonicalPredicate(property)
     const what = property === undefined ? `subject "${subject}"` : `"${subject} · ${property}"`
+    const projectKey = project === undefined ? undefined : project?.key ?? null
     return this.guardForget(
-      () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock)),
+      () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock), projectKey),
       `the store has no live fact for ${what}`)
   }
 
@@ -276,38 +294,46 @@ export class FactMemory {
         timeZone,
         deadline: started + config.queryTimeoutMs,
         clock: () => this.options.clock.now(),
+        project: ask.project ?? null,
+        otherProjects: ask.otherProjects ?? 'mark',
       },
     }
   }
 
   /**
-   * The directory text for the live configuration, cached until the store or the settings change.
+   * The directory text for the live configuration and one session's project: the global and free-text scopes'
+   * facts and that project's, never another project's. Cached until the store, the settings or the project change.
    * @param config - the live configuration.
+   * @param project - the session's project, or null outside one (then no project's facts are listed).
    * @returns the directory, or `''` when disabled, empty or unavailable.
    */
-  directory(config: ResolvedConfig): string {
-    return this.renderedDirectory(config).text
+  directory(config: ResolvedConfig, project: ProjectRef | null): string {
+    return this.renderedDirectory(config, project).text
   }
 
-  private renderedDirectory(config: ResolvedConfig): RenderedDirectory {
+  private renderedDirectory(config: ResolvedConfig, project: ProjectRef | null): RenderedDirectory {
     const none: RenderedDirectory = { text: '', shown: new Set() }
     const state = this.state
     if (state.kind !== 'open' || !config.enabled || !config.injectDirectory) return none
     const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
     const visibility = { includeSensitive: config.sensitiveModelVisible }
+    const projectKey = project?.key ?? null
     try {
-      const key = `${state.db.generation()}|${budgetChars}|${visibility.includeSensitive}|${config.displayTimeZone}`
-      if (this.directoryCache?.key === key) return this.directoryCache.rendered
+      const key = JSON.stringify([state.db.generation(), budgetChars, visibility.includeSensitive, config.displayTimeZone, projectKey])
+      const cached = this.directoryCache.get(key)
+      if (cached !== undefined) return cached
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
-      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility)
+      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility, projectKey)
       const rendered = renderDirectoryShown({
         facts,
-        total: state.store.countDirectoryFacts(visibility),
+        total: state.store.countDirectoryFacts(visibility, projectKey),
         contested: state.store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
         budgetChars,
         timeZone: config.displayTimeZone,
       })
-      this.directoryCache = { key, rendered }
+      // Entries of an older generation are never asked for again.
+      if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) this.directoryCache.clear()
+      this.directoryCache.set(key, rendered)
       return rendered
     } catch {
       // A failing read leaves the request without a directory rather than failing the user's turn.
@@ -332,7 +358,8 @@ export class FactMemory {
     const started = this.options.clock.now()
     try {
       // What the model already has in front of it: the directory's facts, and those of earlier blocks still in view.
-      const shown = new Set([...this.renderedDirectory(config).shown, ...state.stores.recalls.recalledInView(ask.sessionId, ask.inView ?? [])])
+      const project = ask.project ?? null
+      const shown = new Set([...this.renderedDirectory(config, project).shown, ...state.stores.recalls.recalledInView(ask.sessionId, ask.inView ?? [])])
       const request: SearchRequest = {
         query,
         // Candidates beyond the cap: the floor and the directory take some away.
@@ -342,6 +369,8 @@ export class FactMemory {
         timeZone: config.displayTimeZone,
         deadline: started + config.recallTimeoutMs,
         clock: () => this.options.clock.now(),
+        project,
+        otherProjects: 'exclude',
       }
       const legs = this.options.semantic?.(config, state.stores) ?? {}
       const result = await recallFor(state.store, request, legs, {

@@ -1,4 +1,5 @@
 /** Domain types shared by the store, the policies, retrieval and the tools. Types only. */
+import type { ProjectRef } from './project/project-ref.ts'
 
 declare const factIdBrand: unique symbol
 /** Row id of a fact. */
@@ -48,7 +49,10 @@ export interface Fact {
   readonly property: string
   readonly predicateKey: string
   readonly qualifiers: Readonly<Record<string, string>>
+  /** `global`, a free-text label, or a project's scope text (`project:<key>`). */
   readonly scope: string
+  /** The name of the project a project-scoped fact belongs to (never its path); null for other scopes. */
+  readonly projectName: string | null
   readonly value: string
   readonly slotKey: string
   readonly claimKey: string
@@ -156,7 +160,13 @@ export interface FactInput {
   readonly value: string
   readonly evidence: Evidence
   readonly quote?: string | undefined
+  /** A free-text label, `global` (the default), or a project's scope text (`project:<key>`). */
   readonly scope?: string | undefined
+  /**
+   * The project a project-scoped write belongs to: the scope becomes its scope text and `scope` is ignored. Its name
+   * is what a project the store does not know yet is called (a known project keeps its name).
+   */
+  readonly project?: ProjectRef | undefined
   readonly qualifiers?: Readonly<Record<string, string>> | undefined
   readonly confidence?: number | undefined
   /** Below this confidence the value becomes a proposal (extraction passes extractConfidenceMin); defaults to 0.6. */

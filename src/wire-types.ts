@@ -10,7 +10,12 @@ export interface FactView {
   readonly entityKey: string
   readonly property: string
   readonly qualifiers: Readonly<Record<string, string>>
+  /** The stored scope text: what a filter or a move names, never shown (a project's holds its path). */
   readonly scope: string
+  /** Which kind of scope: the global one, a project's, or a free-text label. */
+  readonly scopeKind: ScopeKind
+  /** What a person reads for the scope: `global`, the project's name, or the label. */
+  readonly scopeName: string
   readonly value: string
   readonly masked: boolean
   readonly status: string
@@ -34,6 +39,20 @@ export interface FactView {
   readonly foldedCount: number
   /** The row's last prior lines, newest last; empty for a credential. */
   readonly foldedFrom: readonly string[]
+}
+
+/** The kinds of scope. */
+export type ScopeKind = 'global' | 'project' | 'label'
+
+/** A scope the store holds facts in, as the library's scope filter lists it. */
+export interface ScopeWire {
+  /** The stored scope text, to filter by or move to. */
+  readonly scope: string
+  readonly kind: ScopeKind
+  /** `global`, the project's name, or the label. */
+  readonly name: string
+  /** Facts in it that are not forgotten. */
+  readonly facts: number
 }
 
 /** One recorded observation of a fact. */

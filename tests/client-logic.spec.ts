@@ -13,10 +13,11 @@ import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
 import { embeddingConfigured, rebuiltWords, vectorCount } from '../client/vector-words.ts'
+import { moveTargets, scopeFilterOptions, scopeWords } from '../client/scope-words.ts'
 import { Config, configWith, resolveConfig, type Config as ConfigShape } from '../src/config.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
-import type { CardFactWire, ProposalCardWire } from '../src/wire-types.ts'
+import type { CardFactWire, FactView, ProposalCardWire, ScopeWire } from '../src/wire-types.ts'
 
 describe('the settings card reads the schema the host serves', () => {
   // The host's describe mirror carries `schema.toJSON()` of the registered Config.
@@ -349,5 +350,28 @@ describe('the settings card\'s embedding words', () => {
     assert.equal(rebuiltWords({ sweep: { embedded: 1, rechecked: 0, pruned: 0 }, coverage: null }), 'Vectors: 1 fact embedded.')
     assert.equal(rebuiltWords({ sweep: { embedded: 0, rechecked: 2, pruned: 0 }, coverage: { current: 2, stale: 0, missing: 0 } }),
       'Vectors: nothing to embed. 2 facts now have current vectors.')
+  })
+})
+
+describe('scope words on the page', () => {
+  const scopes: ScopeWire[] = [
+    { scope: 'global', kind: 'global', name: 'global', facts: 3 },
+    { scope: 'project:/home/ada/src/billing-api', kind: 'project', name: 'billing-api', facts: 2 },
+    { scope: 'infra', kind: 'label', name: 'infra', facts: 1 },
+  ]
+
+  it('reads a scope by its kind and name, a project never by its path', () => {
+    assert.equal(scopeWords('global', 'global'), 'global')
+    assert.equal(scopeWords('project', 'billing-api'), 'project billing-api')
+    assert.equal(scopeWords('label', 'infra'), 'label infra')
+    assert.deepEqual(scopeFilterOptions(scopes).map((option) => option.label), ['global (3)', 'project billing-api (2)', 'label infra (1)'])
+    assert.equal(scopeFilterOptions(scopes)[1]?.value, 'project:/home/ada/src/billing-api', 'the stored text is only sent back')
+  })
+
+  it('offers every known scope but the fact\'s own as a move target, global always among them', () => {
+    const fact = { scope: 'project:/home/ada/src/billing-api' } as FactView
+    assert.deepEqual(moveTargets(fact, scopes).map((option) => option.label), ['global', 'label infra'])
+    assert.deepEqual(moveTargets(fact, scopes.slice(1)).map((option) => option.label), ['global', 'label infra'])
+    assert.deepEqual(moveTargets({ scope: 'global' } as FactView, scopes).map((option) => option.value), ['project:/home/ada/src/billing-api', 'infra'])
   })
 })

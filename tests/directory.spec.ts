@@ -31,6 +31,7 @@ function makeFact(spec: FactSpec): Fact {
     predicateKey,
     qualifiers,
     scope: 'global',
+    projectName: null,
     value: spec.value,
     slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey),
     claimKey: claimKeyOf(entityKey, predicateKey, qualifierKey, canonicalValue(spec.value)),

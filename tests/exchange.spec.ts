@@ -20,7 +20,7 @@ import { removeDir, tempDir } from './helpers/store.ts'
 function fact(overrides: Partial<Fact> = {}): Fact {
   return {
     id: 7 as FactId, subject: '支付服务', entityKey: '支付服务', property: '端口', predicateKey: '端口',
-    qualifiers: { 环境: '生产', cluster: 'east' }, scope: 'global', value: '7801', slotKey: 'slot', claimKey: 'claim', multi: false,
+    qualifiers: { 环境: '生产', cluster: 'east' }, scope: 'global', projectName: null, value: '7801', slotKey: 'slot', claimKey: 'claim', multi: false,
     status: 'active', evidence: 'observed', confidence: 0.9, sensitivity: null, modelUseAllowed: true,
     observedAt: '2026-03-01T09:00:00.000Z', recordedAt: '2026-03-01T09:00:00.000Z', validFrom: '2026-03-01T09:00:00.000Z',
     validTo: null, supersededBy: null, conflictGroupId: null, revision: 1, origin: 'tool', sessionId: 'session-1', turn: 2,

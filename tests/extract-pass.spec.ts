@@ -78,7 +78,7 @@ for (const driver of DRIVERS) {
 
     const request = (endSeq: number, attempt = 1): PassRequest => ({ sessionId: 'session-1', endSeq, attempt, trigger: 'turn', signal: new AbortController().signal })
     const pass = (endSeq: number, overrides: Partial<Config> = {}, attempt = 1) =>
-      runPass(request(endSeq, attempt), { memory: h.memory, config: h.reconfigure(overrides), events: log.events, model, clock: h.clock })
+      runPass(request(endSeq, attempt), { memory: h.memory, config: h.reconfigure(overrides), events: log.events, model, clock: h.clock, project: null })
     const facts = (): Fact[] => h.db().all("SELECT * FROM facts WHERE status <> 'forgotten' ORDER BY id").map((row) => ({
       subject: row['subject'], property: row['property'], value: row['value'], evidence: row['evidence'], status: row['status'],
       origin: row['origin'], sessionId: row['session_id'], turn: row['turn'],
@@ -273,7 +273,7 @@ for (const driver of DRIVERS) {
 
     it('reports a missing model as a failure the queue can retry', async () => {
       const end = log.say('Remember: the queue broker is rabbit-3.')
-      const result = await runPass(request(end), { memory: h.memory, config: h.config, events: log.events, model: { unavailable: 'no model route' }, clock: h.clock })
+      const result = await runPass(request(end), { memory: h.memory, config: h.config, events: log.events, model: { unavailable: 'no model route' }, clock: h.clock, project: null })
       assert.deepEqual(result, { kind: 'failed', error: 'no model route' })
     })
   })
@@ -304,7 +304,7 @@ for (const driver of DRIVERS) {
       ] })
       const { h } = harness
       assert.deepEqual(await runPass({ sessionId: 'session-1', endSeq: end, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
-        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock }), { kind: 'done' })
+        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock, project: null }), { kind: 'done' })
       assert.match(model.requests[0]?.user ?? '', /Tr0ub4dor&3/u, 'the model itself was sent the conversation')
 
       const secrets = [password, token, invented]

@@ -387,7 +387,7 @@ for (const driver of DRIVERS) {
       assert.equal(fact.sensitivity, 'email')
       assert.equal(fact.quote, quote)
       assert.equal(h.memory.searchLexical({ query: 'ops on-call owner', limit: 5, asOf: undefined }, h.config).outcome, 'not_found')
-      assert.doesNotMatch(h.memory.directory(h.config), /Alice/u)
+      assert.doesNotMatch(h.memory.directory(h.config, null), /Alice/u)
     })
 
     it('scans the subject too: an email address there is personal data and a token there is a credential', () => {
@@ -452,7 +452,7 @@ for (const driver of DRIVERS) {
       assert.equal(g(), g0 + 3, 'a supersession is one commit')
 
       h.memory.searchLexical({ query: 'payments port', limit: 5, asOf: undefined }, h.config)
-      h.memory.directory(h.config)
+      h.memory.directory(h.config, null)
       h.memory.status()
       h.memory.advance()
       assert.equal(g(), g0 + 3, 'reads and an idle advance commit nothing')
@@ -513,7 +513,7 @@ for (const driver of DRIVERS) {
         }), 'conflict').fact
         const search = () => runtime.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, config)
         assert.equal(search().outcome, 'needs_selection')
-        assert.match(runtime.memory.directory(config), /billing-api · port: 7801 \([^)]*, contested\)/u)
+        assert.match(runtime.memory.directory(config, null), /billing-api · port: 7801 \([^)]*, contested\)/u)
 
         clock.advance(2 * DAY_MS)
         assert.equal(statusOf(rival.id), 'expired')
@@ -521,7 +521,7 @@ for (const driver of DRIVERS) {
         assert.equal(String(oneRow(h.db(), 'SELECT status FROM conflict_groups WHERE id = ?', rival.conflictGroupId)['status']), 'closed')
         assert.equal(runtime.memory.status().counts?.openConflictGroups, 0, 'the badge counts no dead group')
         assert.equal(search().outcome, 'ok')
-        assert.doesNotMatch(runtime.memory.directory(config), /contested/u)
+        assert.doesNotMatch(runtime.memory.directory(config, null), /contested/u)
       } finally {
         runtime.stop()
       }

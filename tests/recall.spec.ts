@@ -70,7 +70,7 @@ describe('the recall block: choice and rendering', () => {
   it('a contested slot is recalled whole, marked, or not at all', () => {
     const a = fact(1, '7801', { status: 'active' })
     const b = fact(2, '7900', { status: 'conflict' })
-    const slot = { slotKey: 'x', contested: true, multi: false, otherValues: 0, rows: [{ fact: b, place: 1 }, { fact: a, place: 1 }] }
+    const slot = { slotKey: 'x', contested: true, multi: false, otherValues: 0, project: null, rows: [{ fact: b, place: 1 }, { fact: a, place: 1 }] }
     const judge = { relevance: () => 1, shown: new Set<number>(), calibrated: false, named: new Set<string>() }
     const whole = recallCandidates([slot], judge, 0.5)
     assert.deepEqual(whole[0]?.facts.map((f) => f.id), [2, 1])
@@ -79,7 +79,7 @@ describe('the recall block: choice and rendering', () => {
   })
   it('a multi-valued slot gives its values one at a time: the cap and the budget take what fits, under one name', () => {
     const values = [1, 2, 3, 4].map((id) => fact(id, `observation ${id}`, { multi: true, slotKey: 'm' }))
-    const slot = { slotKey: 'm', contested: false, multi: true, otherValues: 0, rows: values.map((f, index) => ({ fact: f, place: index + 1 })) }
+    const slot = { slotKey: 'm', contested: false, multi: true, otherValues: 0, project: null, rows: values.map((f, index) => ({ fact: f, place: index + 1 })) }
     const judge = { relevance: () => 1, shown: new Set<number>([2]), calibrated: false, named: new Set<string>() }
     const candidates = recallCandidates([slot], judge, 0.5)
     const block = renderRecallBlock(candidates, { ...policy, maxFacts: 2 })
@@ -89,7 +89,7 @@ describe('the recall block: choice and rendering', () => {
   it('a message is about the library when it names a stored subject the answer found, or one fact clears the whole floor; then half the floor admits a fact', () => {
     const strong = fact(1, 'retries three times', { entityKey: 'payments' as never, slotKey: 'a' })
     const weak = fact(2, 'owned by team payments', { entityKey: 'payments' as never, slotKey: 'b' })
-    const slots = [strong, weak].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, rows: [{ fact: f, place: f.id }] }))
+    const slots = [strong, weak].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
     const score = (values: Record<number, number>) => (f: Fact): number => values[f.id] ?? 0
     const base = { shown: new Set<number>(), calibrated: false, named: new Set<string>() }
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.4, 2: 0.3 }) }, 0.5), [], 'neither clears the floor, no subject named')
@@ -99,7 +99,7 @@ describe('the recall block: choice and rendering', () => {
   it('a single-valued slot recalls its current value when an old value matched; history stays out', () => {
     const old = fact(1, '7801', { status: 'superseded' })
     const current = fact(2, '7802')
-    const slot = { slotKey: 'x', contested: false, multi: false, otherValues: 0, rows: [{ fact: current, place: 1 }, { fact: old, place: 1 }] }
+    const slot = { slotKey: 'x', contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: current, place: 1 }, { fact: old, place: 1 }] }
     const judge = { relevance: (f: Fact) => (f.id === 1 ? 1 : 0), shown: new Set<number>(), calibrated: false, named: new Set<string>() }
     assert.deepEqual(recallCandidates([slot], judge, 0.5)[0]?.facts.map((f) => f.id), [2])
   })
@@ -127,7 +127,7 @@ for (const driver of DRIVERS) {
 
     it('a message about a fact the directory does not show gets that fact, dated, under the history framing', async () => {
       const { memory, config } = library()
-      assert.doesNotMatch(memory.directory(config), /payments-gateway/u, 'the fact is past the directory budget')
+      assert.doesNotMatch(memory.directory(config, null), /payments-gateway/u, 'the fact is past the directory budget')
       const answer = await memory.recall({ text: 'How does the payments gateway handle retry?', sessionId: 's1', turn: 1 }, config)
       assert.equal(answer.kind, 'recalled')
       if (answer.kind !== 'recalled') return
@@ -155,7 +155,7 @@ for (const driver of DRIVERS) {
       const { memory, config } = library()
       writeFact(memory, config, { subject: 'Priya', property: 'email', value: 'priya@example.com', evidence: 'explicit_user' })
       const shownAnswer = await memory.recall({ text: 'who owns service-59?', sessionId: 's1', turn: 1 }, config)
-      assert.match(memory.directory(config), /service-59 · owner/u)
+      assert.match(memory.directory(config, null), /service-59 · owner/u)
       assert.ok(shownAnswer.kind === 'none' || !shownAnswer.text.includes('service-59 · owner'), 'the directory already shows it')
       const sensitive = await memory.recall({ text: 'what is Priya\'s email address?', sessionId: 's1', turn: 2 }, config)
       assert.ok(sensitive.kind === 'none' || !sensitive.text.includes('priya@example.com'))

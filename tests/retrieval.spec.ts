@@ -169,7 +169,7 @@ for (const driver of DRIVERS) {
         const text = renderSearchText(value)
         assert.doesNotMatch(text, /Xy9#kP2\$mQ7-ZZtop \[|sk-proj-AbCdEfGhIjKlMnOpQrSt1234 \[/u)
       }
-      assert.doesNotMatch(h.memory.directory(config), /Xy9#kP2|sk-proj-/u)
+      assert.doesNotMatch(h.memory.directory(config, null), /Xy9#kP2|sk-proj-/u)
     })
 
     it('keeps the rendered text within the search budget when many facts match, reporting what it left out', () => {

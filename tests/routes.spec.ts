@@ -368,6 +368,7 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'fact-update': { ...fence(), id: id('buildCache'), value: '/srv/cache' },
     'fact-expire': { ...fence(), id: id('staleTarget') },
     'fact-restore': { ...fence(), editId: 1 },
+    'fact-move': { ...fence(), id: id('staleTarget'), scope: 'infra' },
     resolve: { ...fence(), groupId: 1, keepFactId: id('port7801') },
     rebuild: { ...fence() },
     wipe: { ...fence() },

@@ -1,16 +1,18 @@
 /**
- * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status
- * and evidence filters, 100 rows at a time with Load more, and a detail pane with value history, sources and dates
- * where a fact can be edited or expired; both end in a toast whose Undo goes through fact-restore. The first paint
- * is a skeleton, an empty store shows one sentence to copy, and below 1180px the detail pane is a bottom sheet.
+ * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
+ * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
+ * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
+ * in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
+ * to copy, and below 1180px the detail pane is a bottom sheet.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
+import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { FactView, SourceView } from '../../src/wire-types.ts'
+import type { FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
 
 /** The sentence an empty store offers to copy. */
 export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
@@ -35,6 +37,8 @@ export class FmLibrary extends LitElement {
     query: { state: true },
     status: { state: true },
     evidence: { state: true },
+    scope: { state: true },
+    scopes: { state: true },
     detail: { state: true },
     editing: { state: true },
     recent: { state: true },
@@ -87,6 +91,10 @@ export class FmLibrary extends LitElement {
   declare query: string
   declare status: 'current' | 'history' | 'all'
   declare evidence: string
+  /** The scope filter: a stored scope text, or '' for every scope. */
+  declare scope: string
+  /** Every scope the store holds, as the facts route last listed them. */
+  declare scopes: readonly ScopeWire[]
   declare detail: Detail | undefined
   declare editing: boolean
   declare recent: readonly string[]
@@ -107,6 +115,8 @@ export class FmLibrary extends LitElement {
     this.query = ''
     this.status = 'current'
     this.evidence = ''
+    this.scope = ''
+    this.scopes = []
     this.detail = undefined
     this.editing = false
     this.recent = readRecent()
@@ -174,10 +184,11 @@ export class FmLibrary extends LitElement {
     const body: Record<string, unknown> = { status: this.status }
     if (this.query.trim() !== '') body['text'] = this.query.trim()
     if (this.evidence !== '') body['evidence'] = [this.evidence]
+    if (this.scope !== '') body['scope'] = this.scope
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb<{ facts: FactView[]; nextCursor: string | null; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -189,6 +200,7 @@ export class FmLibrary extends LitElement {
       this.app?.generation.observe(answer.data)
       this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
       this.cursor = answer.data.nextCursor
+      this.scopes = answer.data.scopes
     } catch {
       // Aborted by a newer load; that load owns the list now.
     } finally {
@@ -244,6 +256,19 @@ export class FmLibrary extends LitElement {
     await this.openDetail(fact.id)
   }
 
+  private async move(fact: FactView): Promise<void> {
+    const app = this.app
+    const scope = this.renderRoot.querySelector<HTMLSelectElement>('select[name=move-to]')?.value ?? ''
+    if (app === undefined || scope === '') return
+    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-move', { id: fact.id, scope, ...app.generation.fence() })
+    if (!answer.ok) return this.refused(answer.message, answer.details)
+    app.generation.observe(answer.data)
+    const moved = answer.data.fact
+    app.toast(`Moved ${fact.subject} · ${fact.property} to ${scopeWords(moved.scopeKind, moved.scopeName)}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.changed()
+    await this.openDetail(fact.id)
+  }
+
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
@@ -277,6 +302,10 @@ export class FmLibrary extends LitElement {
             <option value="">Any evidence</option>
             ${Object.entries(EVIDENCE_LABEL).map(([value, label]) => html`<option value=${value} ?selected=${this.evidence === value}>${label}</option>`)}
           </select>
+          <select aria-label="Scope" data-fm="scope-filter" @change=${(event: Event) => { this.scope = (event.target as HTMLSelectElement).value; void this.load(false) }}>
+            <option value="">Any scope</option>
+            ${scopeFilterOptions(this.scopes).map(({ value, label }) => html`<option .value=${value} ?selected=${this.scope === value}>${label}</option>`)}
+          </select>
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
@@ -297,7 +326,7 @@ export class FmLibrary extends LitElement {
       return html`<div aria-busy="true" aria-label="Loading facts">${[0, 1, 2, 3, 4, 5].map(() => html`<div class="skeleton skeleton-row"></div>`)}</div>`
     }
     if (this.facts.length === 0) {
-      if (this.query !== '' || this.status !== 'current' || this.evidence !== '') return html`<p class="empty">No fact matches these filters.</p>`
+      if (this.query !== '' || this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
       return html`<div class="empty" data-fm="empty">
         <p>Nothing is remembered yet. Tell the assistant, for example:</p>
         <span class="copy"><span>${EMPTY_SENTENCE}</span>
@@ -309,7 +338,7 @@ export class FmLibrary extends LitElement {
       ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
         <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
-        <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)}</span>
+        <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
       </button></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
@@ -331,6 +360,7 @@ export class FmLibrary extends LitElement {
       <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
       <dl>
         <dt>Evidence</dt><dd>${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence}</dd>
+        <dt>Scope</dt><dd data-fm="detail-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</dd>
         <dt>Valid</dt><dd>${formatInstant(fact.validFrom, this.timeZone)} → ${fact.validTo === null ? 'now' : formatInstant(fact.validTo, this.timeZone)}</dd>
         <dt>Last seen</dt><dd>${formatInstant(fact.observedAt, this.timeZone)}${seenNote(fact.foldedCount)}</dd>
         <dt>Source</dt><dd>${ORIGIN_LABEL[fact.origin] ?? fact.origin}${fact.sessionId === null ? '' : ` · ${fact.sessionId.slice(0, 16)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`}</dd>
@@ -339,7 +369,12 @@ export class FmLibrary extends LitElement {
       </dl>
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
-        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button></div>` : nothing}
+        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button></div>
+      <div class="actions" data-fm="move">
+        <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope">
+          ${moveTargets(fact, this.scopes).map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
+        </select></label>
+        <button @click=${() => { void this.move(fact) }}>Move</button></div>` : nothing}
       <h3>Value history</h3>
       <ul class="history">${history.map((row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>

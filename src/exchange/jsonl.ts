@@ -30,7 +30,10 @@ export interface ExchangeRecord {
   readonly subject: string
   readonly property: string
   readonly qualifiers: Readonly<Record<string, string>>
+  /** `global`, a free-text label, or `project:<key>`. */
   readonly scope: string
+  /** Only on a project's fact: the project's name, which an import into a store that does not know the key takes. */
+  readonly projectName?: string
   readonly value?: string
   readonly valueWithheld?: true
   readonly status: FactStatus
@@ -68,6 +71,7 @@ export function recordOf(fact: Fact): ExchangeRecord {
     property: fact.property,
     qualifiers,
     scope: fact.scope,
+    ...(fact.projectName === null ? {} : { projectName: fact.projectName }),
     ...(withheld ? { valueWithheld: true } as const : { value: fact.value }),
     status: fact.status,
     evidence: fact.evidence,

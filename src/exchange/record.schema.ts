@@ -44,7 +44,9 @@ export const recordSchema = z.strictObject({
   subject: name(200),
   property: name(200),
   qualifiers: z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
-  scope: name(100).optional(),
+  scope: name(4200).refine((scope) => (scope.startsWith('project:') ? scope.length > 'project:'.length : scope.length <= 100),
+    'a label is at most 100 characters; a project scope names its key').optional(),
+  projectName: name(200).optional(),
   value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
   valueWithheld: z.literal(true).optional(),
   status: z.enum(STATUSES).optional(),
@@ -65,6 +67,8 @@ export const recordSchema = z.strictObject({
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
   .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),
     { message: 'holds more prior values than foldedCount counts', path: ['foldedFrom'] })
+  .refine((record) => record.projectName === undefined || record.scope?.startsWith('project:') === true,
+    { message: 'only a project scope (project:<key>) has a project name', path: ['projectName'] })
 
 /** A record as an import reads it. */
 export type ImportRecord = z.infer<typeof recordSchema>

@@ -24,6 +24,7 @@ export interface AnswerFact {
   value: string
   quote: string
   confidence: number
+  /** `"project"`: the fact holds only in the session's project (its repository); any other word is a free-text label. */
   scope?: string | undefined
   qualifiers?: Record<string, string> | undefined
   valid_from?: string | undefined

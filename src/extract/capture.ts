@@ -12,6 +12,8 @@ import { messageOf } from '../errors.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { ExtractSessionView, LoggerView, SessionEventView } from '../host/ports.ts'
 import { landCandidates } from './land.ts'
+import { projectOfSession } from '../project/project-locator.ts'
+import { PROJECT_SCOPE_WORD, statementNamesProject } from '../project/project-ref.ts'
 import type { ExtractionModel } from './model-client.ts'
 import { parkRange, runPass } from './pass.ts'
 import { extractText, type ManualExtraction } from './manual.ts'
@@ -169,9 +171,12 @@ export class AutoCapture {
       const message = messages[0]
       if (message === undefined) return
       const explicitOnly = AutoCapture.modelReads(config)
+      const project = projectOfSession(session)
+      // The rules cannot tell a codebase's convention from a personal one: only a statement naming the project is its.
       const candidates = captureRules(message.text).filter((candidate) => !explicitOnly || candidate.explicit)
+        .map((candidate) => (project !== null && statementNamesProject(candidate.quote, project) ? { ...candidate, scope: PROJECT_SCOPE_WORD } : candidate))
       if (candidates.length === 0) return
-      landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true }, this.deps.memory, config)
+      landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true, project }, this.deps.memory, config)
     } catch (error) {
       this.deps.logger.warn('rule capture failed: %s', messageOf(error))
     }
@@ -183,7 +188,7 @@ export class AutoCapture {
     if (config === undefined || session === undefined || !config.enabled || !config.autoExtract) return { kind: 'done' }
     try {
       const model = await this.deps.model(session, config)
-      return await runPass(request, { memory: this.deps.memory, config, events: session.events, model, clock: this.deps.clock })
+      return await runPass(request, { memory: this.deps.memory, config, events: session.events, model, clock: this.deps.clock, project: projectOfSession(session) })
     } finally {
       this.forgetIdleSessions(request.sessionId)
     }

@@ -11,6 +11,7 @@ import { anchorMessage } from './anchor.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 import type { ErrorCode } from '../errors.ts'
+import { PROJECT_SCOPE_PREFIX, PROJECT_SCOPE_WORD, type ProjectRef } from '../project/project-ref.ts'
 
 /**
  * Why the store refused a candidate, in the run log's words. The store answers `refused` for a change the user
@@ -29,6 +30,11 @@ export interface LandingSource {
   readonly sessionId: string | null
   /** False for text that is nobody's statement (a one-off extraction of pasted text): evidence stays observed. */
   readonly usersWords: boolean
+  /**
+   * The session's project: a candidate scoped `"project"` is written to it. Null outside a project (pasted text, a
+   * session without a working directory): such a candidate is written global, the only scope there is.
+   */
+  readonly project: ProjectRef | null
 }
 
 /** What landing did. */
@@ -60,13 +66,18 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       continue
     }
     const shown = shownOf(candidate)
+    const scope = candidateScope(candidate, source.project)
+    if (scope === undefined) {
+      refused.push({ reason: 'invalid', ...shown })
+      continue
+    }
     const answer = memory.write({
       subject: candidate.subject,
       property: candidate.property,
       value: candidate.value,
       evidence: source.usersWords && checked.held.role === 'user' ? 'explicit_user' : 'observed',
       quote: candidate.quote,
-      scope: candidate.scope,
+      ...scope,
       qualifiers: candidate.qualifiers,
       confidence: candidate.confidence,
       confidenceFloor: config.extractConfidenceMin,
@@ -103,6 +114,18 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
   const pending = pendingCards(proposed.map((card) => card.id), memory)
   for (const card of proposed) if (!pending.includes(card.id)) refused.push({ reason: 'already_decided', ...card.shown })
   return { factIds, proposalIds: pending, refused }
+}
+
+/**
+ * Where a candidate is written: the session's project for the scope word `"project"`, else its label as given. A
+ * project's own scope text is nothing a candidate may carry.
+ * @returns the write's scope or project, or undefined when the candidate is refused.
+ */
+function candidateScope(candidate: Candidate, project: ProjectRef | null): { scope?: string | undefined; project?: ProjectRef } | undefined {
+  const word = candidate.scope?.trim()
+  if (word?.toLowerCase() === PROJECT_SCOPE_WORD) return project === null ? {} : { project }
+  if (word?.startsWith(PROJECT_SCOPE_PREFIX) === true) return undefined
+  return { scope: candidate.scope }
 }
 
 /** The cards among `ids` that are pending now, each once, in first-seen order. */

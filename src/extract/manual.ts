@@ -72,7 +72,7 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
   }
   const landing = dryRun
     ? { factIds: [], proposalIds: [], refused: dryRunRefusals(read.candidates, messages) }
-    : landCandidates(read.candidates, { origin: 'extract', messages, sessionId: null, usersWords: false }, deps.memory, deps.config)
+    : landCandidates(read.candidates, { origin: 'extract', messages, sessionId: null, usersWords: false, project: null }, deps.memory, deps.config)
   const notes = [...read.notes, ...(dryRun ? ['dry run: nothing was written'] : [])]
   const runId = ledger.record({
     ...base, decision: 'extracted', written: landing.factIds.length, review: landing.proposalIds.length, refused: landing.refused,

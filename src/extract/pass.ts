@@ -11,6 +11,7 @@ import type { FactMemory } from '../fact-memory.ts'
 import type { SessionEventView } from '../host/ports.ts'
 import type { ExtractRunRecord, ExtractStore } from '../store/extract-store.ts'
 import { landCandidates } from './land.ts'
+import type { ProjectRef } from '../project/project-ref.ts'
 import type { ExtractionModel } from './model-client.ts'
 import type { PassRequest, PassResult } from './queue.ts'
 import { readCandidates } from './read-candidates.ts'
@@ -34,6 +35,8 @@ export interface PassContext {
   /** The model, or why there is none. */
   readonly model: ExtractionModel | { readonly unavailable: string }
   readonly clock: Clock
+  /** The session's project, where a candidate scoped `"project"` is written; null outside one. */
+  readonly project: ProjectRef | null
 }
 
 /**
@@ -107,7 +110,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
     finish({ ...covered, decision: 'failed', error: outcome.error, note: request.trigger === 'flush' ? UNLOAD_NOTE : null })
     return { kind: 'failed', error: outcome.error }
   }
-  const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true }, context.memory, config)
+  const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true, project: context.project }, context.memory, config)
   finish({
     ...covered,
     decision: 'extracted',
@@ -128,7 +131,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
  * @param error - the last error.
  * @param context - store, configuration, events and clock.
  */
-export function parkRange(request: PassRequest, error: string, context: Omit<PassContext, 'model'>): void {
+export function parkRange(request: PassRequest, error: string, context: Omit<PassContext, 'model' | 'project'>): void {
   const opened = context.memory.storeSet()
   if (!('stores' in opened)) return
   const ledger = opened.stores.extract
@@ -139,7 +142,7 @@ export function parkRange(request: PassRequest, error: string, context: Omit<Pas
 }
 
 /** The range a pass covers, from the session's cursor to the request's end, and its snapshot. */
-function rangeOf(request: PassRequest, ledger: ExtractStore, context: Omit<PassContext, 'model'>): { startSeq: number; snapshot: Snapshot } {
+function rangeOf(request: PassRequest, ledger: ExtractStore, context: Omit<PassContext, 'model' | 'project'>): { startSeq: number; snapshot: Snapshot } {
   const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
   const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: context.config.extractIncludeAssistant })
   return { startSeq, snapshot }

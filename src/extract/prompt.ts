@@ -9,9 +9,12 @@ import type { Candidate, ModelPrompt, Segment } from './types.ts'
 const ANSWER_FORMAT = [
   'Answer with one JSON object and nothing else (no prose, no Markdown):',
   '{"facts": [{"subject": "…", "property": "…", "value": "…", "quote": "…", "confidence": 0.9}]}',
-  'Optional fields of a fact: "scope" (where it holds, e.g. a project name), "qualifiers" (an object of strings',
-  'that splits the property, e.g. {"env": "staging"}), "valid_from" and "valid_to" (YYYY-MM-DD), and "multi"',
-  '(true when the property holds several values at once, e.g. languages spoken). Leave out what you do not know.',
+  'Optional fields of a fact: "scope", "qualifiers" (an object of strings that splits the property, e.g.',
+  '{"env": "staging"}), "valid_from" and "valid_to" (YYYY-MM-DD), and "multi" (true when the property holds several',
+  'values at once, e.g. languages spoken). Leave out what you do not know.',
+  'Set "scope": "project" when the fact holds only in the codebase the conversation works in: its ports, paths,',
+  'commands, build and test setup, conventions. Leave "scope" out for what holds everywhere: the user\'s own',
+  'preferences and habits, facts about people, tools the user uses in every project.',
   `At most ${MAX_ANSWER_FACTS} facts. With nothing to report, answer {"facts": []}.`,
 ].join('\n')
 

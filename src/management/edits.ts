@@ -3,6 +3,7 @@
  * them). Each runs behind the fence and is recorded as one reversible edit.
  */
 import { prepareWrite } from '../fact-input.ts'
+import { isProjectScope } from '../project/project-ref.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
 import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from './wire.schema.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
@@ -20,6 +21,9 @@ export const factUpdateVerb = verb({
     const now = context.now()
     return runFenced(stores, 'fact-update', body, now, () => {
       const fact = currentFact(stores.facts.getFacts([body.id])[0], body.id)
+      if (body.scope !== undefined && body.scope !== fact.scope && (isProjectScope(body.scope) || isProjectScope(fact.scope))) {
+        return refuse('refused', 'a fact moves into or out of a project with fact-move, which never overwrites a value already there')
+      }
       const policy = { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone }
       const claim: FactInput = {
         subject: body.subject ?? fact.subject,
@@ -56,7 +60,7 @@ export const factUpdateVerb = verb({
  */
 function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?: string | undefined }, scope: string, context: VerbContext, now: string): VerbOutcome {
   const { stores, config } = context
-  if (scope !== fact.scope) return refuse('refused', 'the scope cannot change on its own; change the value, subject, property or qualifiers with it')
+  if (scope !== fact.scope) return refuse('refused', 'the scope cannot change on its own here; move the fact with fact-move')
   const validFrom = body.validFrom === undefined ? fact.validFrom : dateArgumentInstant(body.validFrom, config.displayTimeZone, 'start')
   if (validFrom === undefined) return refuse('invalid_arguments', 'validFrom is not a date')
   const validTo = body.validTo === undefined ? fact.validTo : dateArgumentInstant(body.validTo, config.displayTimeZone, 'start')

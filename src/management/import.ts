@@ -18,6 +18,7 @@ import {
 import { confinePath } from '../exchange/paths.ts'
 import { parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
+import { projectKeyOfScope, projectNameOf, type ProjectRef } from '../project/project-ref.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
 import { importBody, type ImportBody } from './wire.schema.ts'
@@ -186,6 +187,7 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     value: record.value,
     qualifiers: record.qualifiers,
     scope: record.scope,
+    ...projectOfRecord(record),
     quote: record.quote ?? undefined,
     evidence: restore ? record.evidence ?? 'observed' : downgrade(record.evidence ?? 'observed'),
     confidence,
@@ -234,6 +236,12 @@ function foldsOf(record: ImportRecord, sensitivity: string | null): FoldRecord |
     if (finding !== undefined) return `foldedFrom.${index} holds personal data or a credential (${finding.reason})`
   }
   return { count, from }
+}
+
+/** The project a record's scope names, under the record's name for it (a store that knows the key keeps its own). */
+function projectOfRecord(record: ImportRecord): { project?: ProjectRef } {
+  const key = record.scope === undefined ? null : projectKeyOfScope(record.scope)
+  return key === null ? {} : { project: { key, name: record.projectName ?? projectNameOf(key) } }
 }
 
 /** An import states what a file believes: at most observed. */

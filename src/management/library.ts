@@ -4,7 +4,7 @@ import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from './wir
 import { canonicalEntity } from '../text/normalize.ts'
 import { andExpression, queryTerms } from '../text/tokenize.ts'
 import type { FactStatus } from '../types.ts'
-import { conflictView, factView, sourceView } from './views.ts'
+import { conflictView, factView, scopeList, sourceView } from './views.ts'
 
 /** Rows per page. */
 export const PAGE_SIZE = 100
@@ -17,7 +17,10 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
   all: STATUS_VALUES,
 }
 
-/** facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject, text and conversation. */
+/**
+ * facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject,
+ * text, conversation and scope; the answer lists every scope the store holds facts in, for the scope filter.
+ */
 export const factsVerb = verb({
   schema: factsBody,
   run(body, context) {
@@ -36,6 +39,7 @@ export const factsVerb = verb({
       entityPrefix: body.subject === undefined ? undefined : canonicalEntity(body.subject),
       ids,
       sessionId: body.session,
+      scope: body.scope,
       beforeId: body.cursor === undefined ? undefined : Number(body.cursor),
       limit,
     })
@@ -44,6 +48,7 @@ export const factsVerb = verb({
       facts: page.facts.map(factView),
       nextCursor: page.more && last !== undefined ? String(last.id) : null,
       statusCounts: context.stores.library.statusCounts(),
+      scopes: scopeList(context.stores.library.scopes()),
       generation: context.stores.db.generation(),
     })
   },

@@ -4,6 +4,7 @@ import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
+import { factMoveVerb } from './scope-move.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
 import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
@@ -19,7 +20,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe',
+  'extract-run', 'entity', 'wipe', 'fact-move',
 ] as const
 
 /** Every verb: name → definition. */
@@ -35,6 +36,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-update': factUpdateVerb,
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,
+  'fact-move': factMoveVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -2,9 +2,37 @@
 import type { ConflictGroupView, FactSource } from '../store/library-store.ts'
 import { MASK } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
-import type { FactView } from '../wire-types.ts'
+import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
+import type { ScopeCount } from '../store/library-store.ts'
+import type { FactView, ScopeKind, ScopeWire } from '../wire-types.ts'
 
 export type { FactView }
+
+/**
+ * How a scope reads on the page: its kind and the name a person reads (a project's name, never its path).
+ * @param scope - the stored scope text.
+ * @param projectName - the project's name, for a project scope.
+ * @returns kind and name.
+ */
+export function scopeLabel(scope: string, projectName: string | null): { kind: ScopeKind; name: string } {
+  if (scope === GLOBAL_SCOPE) return { kind: 'global', name: GLOBAL_SCOPE }
+  const key = projectKeyOfScope(scope)
+  if (key !== null) return { kind: 'project', name: projectName ?? projectNameOf(key) }
+  return { kind: 'label', name: scope }
+}
+
+/**
+ * The scope filter's list: global first, then projects by name, then labels.
+ * @param scopes - the store's scopes with their counts.
+ * @returns their views.
+ */
+export function scopeList(scopes: readonly ScopeCount[]): ScopeWire[] {
+  const rank: Readonly<Record<ScopeKind, number>> = { global: 0, project: 1, label: 2 }
+  return scopes.map((entry) => {
+    const { kind, name } = scopeLabel(entry.scope, entry.projectName)
+    return { scope: entry.scope, kind, name, facts: entry.facts }
+  }).sort((a, b) => rank[a.kind] - rank[b.kind] || a.name.localeCompare(b.name) || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0))
+}
 
 /**
  * The page's view of a fact. Personal data is the user's own and is shown; a credential never is.
@@ -20,6 +48,7 @@ export function factView(fact: Fact): FactView {
     property: fact.property,
     qualifiers: fact.qualifiers,
     scope: fact.scope,
+    ...scopeFields(fact),
     value: masked ? MASK : fact.value,
     masked,
     status: fact.status,
@@ -42,6 +71,11 @@ export function factView(fact: Fact): FactView {
     foldedCount: fact.foldedCount,
     foldedFrom: masked ? [] : fact.foldedFrom,
   }
+}
+
+function scopeFields(fact: Fact): { scopeKind: ScopeKind; scopeName: string } {
+  const { kind, name } = scopeLabel(fact.scope, fact.projectName)
+  return { scopeKind: kind, scopeName: name }
 }
 
 /** The view of a source; a credential's quote stays masked. */

@@ -17,6 +17,9 @@ const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 const dateText = z.string().max(40).refine(
   (value) => /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
 const qualifiers = z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers')
+/** A stored scope text: `global`, a free-text label of at most 100 characters, or `project:<key>` (a path, longer). */
+const scopeText = name(4200).refine((text) => (text.startsWith('project:') ? text.length > 'project:'.length : text.length <= 100),
+  'a label is at most 100 characters; a project scope names its key')
 
 /** The precondition and idempotency key every row-editing verb carries. */
 export const fence = {
@@ -41,6 +44,8 @@ export const factsBody = z.strictObject({
   session: name(200).optional(),
   /** Only these facts (what a turn recalled, in the drawer). */
   ids: z.array(id).min(1).max(100).optional(),
+  /** Only facts of this scope (a stored scope text, as the answer's `scopes` list gives it). */
+  scope: scopeText.optional(),
 })
 
 export const factBody = z.strictObject({ id })
@@ -59,6 +64,8 @@ export const factUpdateBody = z.strictObject({
   'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo')
 
 export const factExpireBody = z.strictObject({ ...fence, id })
+/** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
+export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],

@@ -40,6 +40,10 @@ export interface SearchValueResult {
   readonly moreValues: number
   /** Whether the text says how many more values there are (it does when the budget leaves room). */
   readonly moreValuesShown: boolean
+  /** The name of the project the slot belongs to; null for the global scope and free-text scopes. */
+  readonly project: string | null
+  /** Whether that project is another than the calling session's (the text marks it). */
+  readonly otherProject: boolean
 }
 
 /** The canonical value of memory_search. */
@@ -158,7 +162,7 @@ export function renderSearchText(value: SearchValue): string {
   const count = value.results.reduce((sum, result) => sum + (result.multi ? result.values.length : 1), 0)
   lines.push(`memory_search "${query}"${when}: ${count} matching fact${count === 1 ? '' : 's'}. ${channelLine(value)} Dates are ${value.timeZone}.`)
   value.results.forEach((result, index) => {
-    const head = `${index + 1}. ${slotName(result)}`
+    const head = `${index + 1}. ${slotName(result)}${projectNote(result)}`
     const [only] = result.values
     if (only !== undefined && result.values.length === 1 && !result.contested && !(result.moreValuesShown && result.moreValues > 0)) {
       lines.push(`${head}: ${rowLine(only, value.timeZone)}`)
@@ -231,6 +235,8 @@ function toResult(slot: SlotHit, rows: readonly SlotRow[], moreValues: number, m
     multi: slot.multi,
     moreValues,
     moreValuesShown,
+    project: slot.project?.name ?? null,
+    otherProject: slot.project?.other ?? false,
     values: rows.map(({ fact, place }) => valueRowOf(fact, place > 0)),
   }
 }
@@ -266,6 +272,12 @@ export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
 export function slotName(slot: Pick<SearchValueResult, 'subject' | 'property' | 'qualifiers'>): string {
   const qualifiers = Object.entries(slot.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')
   return `${slot.subject} · ${slot.property}${qualifiers === '' ? '' : ` (${qualifiers})`}`
+}
+
+/** Where a project's slot belongs: ` (project x)`, or ` (another project: x)` when it is not the session's. */
+function projectNote(result: SearchValueResult): string {
+  if (result.project === null) return ''
+  return result.otherProject ? ` (another project: ${result.project})` : ` (project ${result.project})`
 }
 
 function sourceLabel(fact: Fact): string {

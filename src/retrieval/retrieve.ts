@@ -1,9 +1,11 @@
 /**
  * retrieveFacts: run the lexical channels (BM25, the subject the query names, the dates it names, exact
- * identifiers; see channels.ts), fuse them with RRF into a pool with reserved identifier places, count the matched facts up to the limit, and group them by slot (each slot anchored where its
+ * identifiers; see channels.ts), fuse them with RRF, place the candidates by project (the session's and the global
+ * facts first, other projects' after or left out; see project-rank.ts) into a pool with reserved identifier places, count the matched facts up to the limit, and group them by slot (each slot anchored where its
  * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
  * matched and a count of the others. Optionally answers as of a past instant.
  */
+import type { ProjectRef } from '../project/project-ref.ts'
 import type { FactStore, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
@@ -12,6 +14,7 @@ import { CURRENT_STATUSES, type Fact } from '../types.ts'
 import { CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
 import type { Degradation } from './semantic-port.ts'
 import { assemblePool, fuseRankings, type Fused, type Ranking } from './fuse.ts'
+import { isOtherProject, placeByProject, type OtherProjects } from './project-rank.ts'
 
 /** Fused candidates kept before grouping by slot. */
 export const POOL_SIZE = 20
@@ -38,6 +41,10 @@ export interface SearchRequest {
    * dates ("yesterday", "上周") are counted from, in `timeZone`'s calendar.
    */
   readonly clock: () => number
+  /** The calling session's project: its facts rank with the global ones. Null outside a project. */
+  readonly project: ProjectRef | null
+  /** Other projects' facts: ranked after the rest and marked with their project, or left out. */
+  readonly otherProjects: OtherProjects
 }
 
 /** One row of a slot in the answer. */
@@ -63,6 +70,8 @@ export interface SlotHit {
   readonly rows: readonly SlotRow[]
   /** Multi-valued: how many other values the slot holds (current, or valid at the as-of instant); 0 otherwise. */
   readonly otherValues: number
+  /** The project the slot belongs to, by name, and whether it is another than the calling session's; null outside any. */
+  readonly project: { readonly name: string; readonly other: boolean } | null
 }
 
 /** The answer before rendering. */
@@ -92,7 +101,23 @@ export interface SearchOutcome {
  * @returns the grouped hits and which channels ran.
  */
 export function retrieveFacts(store: FactStore, request: SearchRequest): SearchOutcome {
-  return groupPool(store, request, fusePool(lexicalRankings(store, request)))
+  return groupPool(store, request, fusePool(lexicalRankings(store, request), [], projectPlacement(store, request)))
+}
+
+/** Reorders (and may cut) the fused candidates before the pool is taken from them. */
+export type Placement = (fused: readonly Fused[]) => Fused[]
+
+/**
+ * The placement by project of a search (see project-rank.ts): the candidates' scopes are read from the store.
+ * @param store - the fact store.
+ * @param request - the calling session's project and what to do with other projects' facts.
+ * @returns the placement.
+ */
+export function projectPlacement(store: FactStore, request: Pick<SearchRequest, 'project' | 'otherProjects'>): Placement {
+  return (fused) => {
+    const scopes = store.scopesOf(fused.map((candidate) => candidate.id))
+    return placeByProject(fused, (candidate) => scopes.get(candidate.id) ?? '', request.project, request.otherProjects)
+  }
 }
 
 /** The fused pool before grouping: the stage the semantic legs join (a vector ranking) and reorder (a rerank). */
@@ -119,14 +144,20 @@ export interface LexicalStage {
  * Fuse the lexical rankings and any further ones into the pool, identifier places reserved.
  * @param lexical - the lexical channels' rankings.
  * @param extra - further rankings (the vector channel), fused alike.
+ * @param place - reorders the fused candidates before the cut (by project); none by default.
  * @returns the pool and which channels ran.
  */
-export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = []): PoolStage {
+export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = [], place?: Placement): PoolStage {
   const rankings = [...lexical.rankings, ...extra]
   const channels = [...lexical.channels, ...extra.map((ranking) => ranking.channel)]
+  const fused = fuseRankings(rankings)
+  const placed = place === undefined ? fused : place(fused)
+  const kept = new Set(placed.map((candidate) => candidate.id))
+  // An identifier hit the placement left out holds no reserved place.
+  const identifierIds = place === undefined ? lexical.identifierIds : lexical.identifierIds.filter((id) => kept.has(id))
   return {
-    channels, skipped: lexical.skipped, identifierIds: lexical.identifierIds,
-    pool: assemblePool(fuseRankings(rankings), lexical.identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS),
+    channels, skipped: lexical.skipped, identifierIds,
+    pool: assemblePool(placed, identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS),
   }
 }
 
@@ -184,7 +215,9 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
 export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool'>): SearchOutcome {
   const { channels, skipped, pool } = stage
   const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))
-  const pooled = store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility))
+  // Placed again after any rerank, which orders the pool by its own scores alone.
+  const pooled = placeByProject(store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility)),
+    (fact) => fact.scope, request.project, request.otherProjects)
   const singleKeys = [...new Set(pooled.filter((fact) => !fact.multi).map((fact) => fact.slotKey))]
   const histories = new Map<string, Fact[]>()
   for (const fact of store.slotHistory(singleKeys)) {
@@ -232,6 +265,7 @@ export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<
       return {
         slotKey, contested: contested.has(slotKey), multi: true, rows,
         otherValues: Math.max(0, (valueCounts.get(slotKey) ?? 0) - listedCurrent),
+        project: projectMark(rows[0]?.fact, request.project),
       }
     }
     // Shown whatever the budget: the current value(s) (the newest row when none is current) and the slot's
@@ -244,9 +278,16 @@ export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<
     return {
       slotKey, contested: contested.has(slotKey), multi: false, otherValues: 0,
       rows: history.map((fact) => ({ fact, place: essential.has(fact.id) || asOf !== undefined ? place : 0 })),
+      project: projectMark(history[0], request.project),
     }
   })
   return { channels: [...channels], skipped: [...skipped], slots, matchedFacts: places, degraded: [], rerank: null, unvectored: 0 }
+}
+
+/** The project a slot's fact belongs to, by name, and whether it is another than the session's. */
+function projectMark(fact: Fact | undefined, project: ProjectRef | null): SlotHit['project'] {
+  if (fact === undefined || fact.projectName === null) return null
+  return { name: fact.projectName, other: isOtherProject(fact.scope, project) }
 }
 
 /**

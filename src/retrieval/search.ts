@@ -8,7 +8,7 @@
 import type { FactStore } from '../store/fact-store.ts'
 import { CURRENT_STATUSES } from '../types.ts'
 import type { Fused, Ranking } from './fuse.ts'
-import { fusePool, groupPool, isVisible, lexicalRankings, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
+import { fusePool, groupPool, isVisible, lexicalRankings, projectPlacement, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
 import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './semantic-port.ts'
 
 /**
@@ -27,7 +27,7 @@ export async function searchFacts(store: FactStore, request: SearchRequest, legs
   const vector: VectorOutcome | undefined = embedding === undefined ? undefined : await embedding
   if (vector?.kind === 'degraded') degraded.push(vector.degradation)
   const extra: Ranking[] = vector?.kind === 'ran' ? [vector.ranking] : []
-  const stage = fusePool(lexical, extra)
+  const stage = fusePool(lexical, extra, projectPlacement(store, request))
 
   let ordered: PoolStage = stage
   let rerank: SearchOutcome['rerank'] = null

@@ -28,6 +28,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   stale: 409,
   operation_collision: 409,
+  slot_occupied: 409,
   confirm_required: 409,
   credential_refused: 422,
   tombstoned: 422,

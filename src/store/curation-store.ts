@@ -9,7 +9,7 @@ import type { FactKeys } from '../fact-input.ts'
 import { rowTargets } from '../review/proposal-cards.ts'
 import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
-import type { EditTrail, FactIdentity } from './edit-store.ts'
+import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { FOLD_HISTORY } from '../review/fold.ts'
@@ -206,7 +206,7 @@ export class CurationStore extends FactStore implements FoldTarget {
           this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
         }
       }
-      const identities = moving.map((entry) => ({ factId: entry.fact.id, before: this.identityOf(entry.fact.id) }))
+      const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
       for (const { fact, keys } of moving) this.moveFact(fact.id, entityId, keys, now)
       for (const { slotKey, plan } of plans) this.settleSlot(slotKey, plan, now)
       return {
@@ -268,20 +268,6 @@ export class CurationStore extends FactStore implements FoldTarget {
     this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
       WHERE id = ?`, by, now, now, id)
     if (settle && typeof group === 'number') this.closeGroupIfMoot(group, now)
-  }
-
-  private identityOf(factId: number): FactIdentity {
-    const row = this.db.get('SELECT entity_id, subject, slot_key, claim_key, evidence_key FROM facts WHERE id = ?', factId)
-    if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
-    return {
-      entityId: Number(row['entity_id']),
-      subject: String(row['subject']),
-      slotKey: String(row['slot_key']),
-      claimKey: String(row['claim_key']),
-      evidenceKey: String(row['evidence_key']),
-      terms: String(this.db.get('SELECT terms FROM facts_fts WHERE rowid = ?', factId)?.['terms'] ?? ''),
-      identifiers: this.db.all('SELECT ident FROM fact_identifiers WHERE fact_id = ? ORDER BY ident', factId).map((entry) => String(entry['ident'])),
-    }
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {

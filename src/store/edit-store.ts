@@ -45,15 +45,38 @@ interface GroupState {
   readonly slotKey?: string
 }
 
-/** Who a fact is about and how it is keyed and indexed: what moving it to another entity changes. */
+/** Who a fact is about, where it holds, and how it is keyed and indexed: what moving it to another entity or scope changes. */
 export interface FactIdentity {
   readonly entityId: number
   readonly subject: string
+  /** Absent in edits recorded before a fact could move to another scope; an undo then leaves the scope as it is. */
+  readonly scope?: string
   readonly slotKey: string
   readonly claimKey: string
   readonly evidenceKey: string
   readonly terms: string
   readonly identifiers: readonly string[]
+}
+
+/**
+ * A fact's identity as it stands, for an edit that moves it to record before the move.
+ * @param db - the open database, inside the edit's transaction.
+ * @param factId - the fact.
+ * @returns its identity.
+ */
+export function identityOf(db: Database, factId: number): FactIdentity {
+  const row = db.get('SELECT entity_id, subject, scope, slot_key, claim_key, evidence_key FROM facts WHERE id = ?', factId)
+  if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
+  return {
+    entityId: Number(row['entity_id']),
+    subject: String(row['subject']),
+    scope: String(row['scope']),
+    slotKey: String(row['slot_key']),
+    claimKey: String(row['claim_key']),
+    evidenceKey: String(row['evidence_key']),
+    terms: String(db.get('SELECT terms FROM facts_fts WHERE rowid = ?', factId)?.['terms'] ?? ''),
+    identifiers: db.all('SELECT ident FROM fact_identifiers WHERE fact_id = ? ORDER BY ident', factId).map((entry) => String(entry['ident'])),
+  }
 }
 
 /** What tracked work did besides changing rows' states, for the undo to take back. */
@@ -207,6 +230,8 @@ export class EditStore {
         return row === undefined || Number(row['revision']) !== entry.revision
       }).map((entry) => entry.id)
       if (moved.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: moved } } as const
+      const blockers = this.identityBlockers(edit, new Set(touched.map((entry) => entry.id)))
+      if (blockers.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: blockers } } as const
       for (const created of edit.created) {
         this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ? WHERE id = ?`,
           now, now, created.id)
@@ -238,9 +263,27 @@ export class EditStore {
     })
   }
 
+  /**
+   * Current facts written since an edit into the slots its moved facts came from, which the undo would meet: one
+   * holding a moved fact's claim, or the active value of a single-valued slot a moved active fact held.
+   */
+  private identityBlockers(edit: EditRecord, touched: ReadonlySet<number>): number[] {
+    const blockers = new Set<number>()
+    for (const { before, identity } of edit.changed) {
+      if (identity === undefined || !['active', 'scheduled', 'conflict'].includes(before.status)) continue
+      const single = before.status === 'active' && before.multi !== true
+      for (const row of this.db.all(`SELECT id, claim_key, status, multi FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')`, identity.slotKey)) {
+        const id = Number(row['id'])
+        if (touched.has(id)) continue
+        if (row['claim_key'] === identity.claimKey || (single && row['status'] === 'active' && Number(row['multi']) === 0)) blockers.add(id)
+      }
+    }
+    return [...blockers]
+  }
+
   private restoreIdentity(factId: number, identity: FactIdentity): void {
-    this.db.run('UPDATE facts SET entity_id = ?, subject = ?, slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?',
-      identity.entityId, identity.subject, identity.slotKey, identity.claimKey, identity.evidenceKey, factId)
+    this.db.run('UPDATE facts SET entity_id = ?, subject = ?, scope = coalesce(?, scope), slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?',
+      identity.entityId, identity.subject, identity.scope ?? null, identity.slotKey, identity.claimKey, identity.evidenceKey, factId)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', factId)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', factId, identity.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', factId)

@@ -5,6 +5,7 @@
  */
 import { indexEntriesOf, type PreparedWrite } from '../fact-input.ts'
 import { foldedHistory } from '../review/fold.ts'
+import { projectKeyOfScope } from '../project/project-ref.ts'
 import { canonicalQualifiers, canonicalValue, claimKeyOf } from '../text/normalize.ts'
 import type { Evidence, Fact, Origin } from '../types.ts'
 import { evidenceRank } from '../write-policy.ts'
@@ -101,7 +102,8 @@ export function restoreRowText(db: Database, id: number, text: RowText): void {
  */
 export function priorClaimKeys(fact: Fact): string[] {
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
-  return fact.foldedFrom.map((value) => claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value)))
+  const projectKey = projectKeyOfScope(fact.scope)
+  return fact.foldedFrom.map((value) => claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value), projectKey))
 }
 
 /** Rewrite a live row's full-text terms and identifiers from its current text. */

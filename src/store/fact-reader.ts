@@ -2,6 +2,7 @@
  * FactReader: the fact store's synchronous reads — facts by id, the full-text and identifier channels, slot
  * history, the directory rows and counts, contested slots and status counts. Writes live in FactStore.
  */
+import { projectScope } from '../project/project-ref.ts'
 import type { Fact, FactId } from '../types.ts'
 import type { Database } from './database.ts'
 import { chunks, FACT_COLUMNS, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
@@ -199,23 +200,51 @@ export class FactReader {
   }
 
   /**
-   * The directory's rows: active, model-visible facts, strongest evidence first, then most recently observed.
+   * The directory's rows: active, model-visible facts of the global scope, of free-text scopes and of one project
+   * (never another project's), strongest evidence first, then most recently observed.
    * @param limit - the most rows the budget can hold.
    * @param visibility - model visibility.
+   * @param projectKey - the session's project; null (the default): no project's facts.
    * @returns the rows in priority order.
    */
-  directoryFacts(limit: number, visibility: Visibility): Fact[] {
+  directoryFacts(limit: number, visibility: Visibility, projectKey: string | null = null): Fact[] {
     return this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
-        WHERE status = 'active' AND ${MODEL_VISIBLE}
+        WHERE status = 'active' AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
         ORDER BY evidence_rank, observed_at DESC, id LIMIT ?`,
-      visibility.includeSensitive ? 1 : 0, limit).map(toFact)
+      visibility.includeSensitive ? 1 : 0, projectKey === null ? null : projectScope(projectKey), limit).map(toFact)
   }
 
-  /** How many active facts the model may read (kept by triggers, so this is one row read). */
-  countDirectoryFacts(visibility: Visibility): number {
+  /**
+   * How many active facts the model may read in the directory of one project: the trigger-kept total (one row read)
+   * less the other projects' facts (a range of facts_by_scope).
+   * @param visibility - model visibility.
+   * @param projectKey - the session's project; null (the default): no project's facts.
+   * @returns the count.
+   */
+  countDirectoryFacts(visibility: Visibility, projectKey: string | null = null): number {
     const row = this.db.get('SELECT plain, sensitive FROM directory_counts WHERE id = 1')
-    return Number(row?.['plain'] ?? 0) + (visibility.includeSensitive ? Number(row?.['sensitive'] ?? 0) : 0)
+    const total = Number(row?.['plain'] ?? 0) + (visibility.includeSensitive ? Number(row?.['sensitive'] ?? 0) : 0)
+    const elsewhere = this.db.get(
+      `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope
+        WHERE scope >= 'project:' AND scope < 'project;' AND scope IS NOT ? AND status = 'active' AND ${MODEL_VISIBLE}`,
+      projectKey === null ? null : projectScope(projectKey), visibility.includeSensitive ? 1 : 0)
+    return total - Number(elsewhere?.['n'] ?? 0)
+  }
+
+  /**
+   * The scopes of the given facts, for placing them by project.
+   * @param ids - fact ids.
+   * @returns id → scope text; missing ids are absent.
+   */
+  scopesOf(ids: readonly number[]): Map<number, string> {
+    const scopes = new Map<number, string>()
+    for (const chunk of chunks(ids, 500)) {
+      for (const row of this.db.all(`SELECT id, scope FROM facts WHERE id IN (${placeholders(chunk.length)})`, ...chunk)) {
+        scopes.set(Number(row['id']), String(row['scope']))
+      }
+    }
+    return scopes
   }
 
   /**

@@ -1,11 +1,13 @@
 /** Row mapping shared by the fact store's reads and writes: the selected columns, Row → Fact, and bind helpers. */
+import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
 
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
   evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
-  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key`
+  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
+  CASE WHEN substr(scope, 1, 8) = 'project:' THEN (SELECT name FROM projects p WHERE p.project_key = substr(scope, 9)) END AS project_name`
 
 /** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
 export const MODEL_VISIBLE = 'model_use_allowed = 1 AND (sensitivity IS NULL OR ? = 1)'
@@ -16,6 +18,7 @@ export const MODEL_VISIBLE = 'model_use_allowed = 1 AND (sensitivity IS NULL OR 
  * @returns the fact.
  */
 export function toFact(row: Row): Fact {
+  const projectKey = projectKeyOfScope(String(row['scope']))
   return {
     id: Number(row['id']) as FactId,
     subject: String(row['subject']),
@@ -24,6 +27,7 @@ export function toFact(row: Row): Fact {
     predicateKey: String(row['predicate_key']),
     qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
     scope: String(row['scope']),
+    projectName: projectKey === null ? null : textOrNull(row['project_name']) ?? projectNameOf(projectKey),
     value: String(row['value']),
     slotKey: String(row['slot_key']),
     claimKey: String(row['claim_key']),

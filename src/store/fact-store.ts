@@ -10,6 +10,8 @@ import { CURRENT_STATUSES, type Evidence, type Fact, type FactId, type FactStatu
 import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { foldRow, priorClaimKeys } from './fact-folds.ts'
+import { recordProject } from './project-rows.ts'
+import { projectScope } from '../project/project-ref.ts'
 import { FactReader } from './fact-reader.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
@@ -65,7 +67,9 @@ export class FactStore extends FactReader {
     return this.db.transaction(() => {
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
-      return this.apply(write, verdict.decision, now)
+      const result = this.apply(write, verdict.decision, now)
+      if (write.project !== null && result.kind !== 'proposed' && result.kind !== 'refused') recordProject(this.db, write.project, now)
+      return result
     })
   }
 
@@ -131,6 +135,7 @@ export class FactStore extends FactReader {
       if (existing !== undefined) return { kind: 'duplicate', factId: Number(existing['id']) } as const
       const id = this.insertFact(write, status, write.multi, null, now)
       this.db.run('UPDATE facts SET valid_to = ? WHERE id = ?', validTo, id)
+      if (write.project !== null) recordProject(this.db, write.project, now)
       const [fact] = this.getFacts([id])
       if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
       return { kind: 'restored', fact } as const
@@ -164,15 +169,19 @@ export class FactStore extends FactReader {
    * @param entityKey - canonical subject.
    * @param predicateKey - canonical property, or undefined for the whole subject.
    * @param now - the current ISO instant.
+   * @param projectKey - undefined (the default): facts of every scope; null or a key: another project's facts are
+   *   left alone (null: every project's).
    * @returns the forgotten facts.
    */
-  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string): Fact[] {
+  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): Fact[] {
     return this.db.transaction(() => {
       const rows = this.db.all(
         `SELECT ${FACT_COLUMNS} FROM facts f
           WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
-            AND (? IS NULL OR predicate_key = ?)`,
-        entityKey, predicateKey ?? null, predicateKey ?? null)
+            AND (? IS NULL OR predicate_key = ?)
+            AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
+        entityKey, predicateKey ?? null, predicateKey ?? null,
+        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey))
       return this.forgetRows(rows.map(toFact), now)
     })
   }
@@ -326,7 +335,7 @@ export class FactStore extends FactReader {
 
   /**
    * Clear everything the user knows as their memory: facts, entities, sources, indexes, conflict groups,
-   * proposals, the edit log, the recall ledger (it names facts) and every fact vector (bumping the version of each space that held one, so an in-memory
+   * proposals, the known projects, the edit log, the recall ledger (it names facts) and every fact vector (bumping the version of each space that held one, so an in-memory
    * scan index sees the change), in one transaction. Settings, operation receipts, store metadata and tombstones (hashes of claims the
    * user asked to forget, holding no text) stay.
    * @returns how many facts and proposals were removed.
@@ -337,7 +346,7 @@ export class FactStore extends FactReader {
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
       clearVectorRows(this.db)
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'recall_log'] as const) {
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'projects', 'recall_log'] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }
       return { facts, proposals }

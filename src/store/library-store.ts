@@ -2,6 +2,7 @@
  * LibraryStore: the reads behind the management page — a paged, filtered fact list, one fact's history and
  * sources, an entity, the open conflict groups, per-session and per-turn counts, and the activity digest.
  */
+import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { Evidence, Fact, FactStatus, Origin } from '../types.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
@@ -17,6 +18,8 @@ export interface FactFilter {
   readonly ids: readonly number[] | undefined
   /** Only facts first recorded in this conversation. */
   readonly sessionId?: string | undefined
+  /** Only facts of this scope (its stored text). */
+  readonly scope?: string | undefined
   /** Return rows with an id below this. */
   readonly beforeId: number | undefined
   readonly limit: number
@@ -38,6 +41,15 @@ export interface ConflictGroupView {
   readonly slotKey: string
   readonly openedAt: string
   readonly rows: readonly Fact[]
+}
+
+/** One scope the store holds facts in, with how many of them are not forgotten. */
+export interface ScopeCount {
+  /** The stored scope text. */
+  readonly scope: string
+  /** The project's name for a project scope; null otherwise. */
+  readonly projectName: string | null
+  readonly facts: number
 }
 
 /** Counts for one conversation turn. */
@@ -106,6 +118,10 @@ export class LibraryStore {
       where.push('id < ?')
       params.push(filter.beforeId)
     }
+    if (filter.scope !== undefined) {
+      where.push('scope = ?')
+      params.push(filter.scope)
+    }
     if (filter.sessionId !== undefined) {
       // One conversation holds few facts: read them all through facts_by_session and sort that handful.
       where[0] = `status IN (${placeholders(filter.statuses.length)})`
@@ -117,6 +133,21 @@ export class LibraryStore {
     const rows = filter.statuses.flatMap((status) => this.db.all(sql, status, ...params, filter.limit + 1))
       .sort((a, b) => Number(b['id']) - Number(a['id']))
     return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
+  }
+
+  /**
+   * Every scope that holds a fact not forgotten, with the project's name for a project scope (read from facts_by_scope).
+   * @returns the scopes in scope-text order.
+   */
+  scopes(): ScopeCount[] {
+    return this.db.all(
+      `SELECT scope, count(*) AS n, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name
+        FROM facts INDEXED BY facts_by_scope WHERE status <> 'forgotten' GROUP BY scope ORDER BY scope`)
+      .map((row) => {
+        const scope = String(row['scope'])
+        const key = projectKeyOfScope(scope)
+        return { scope, projectName: key === null ? null : textOrNull(row['project_name']) ?? projectNameOf(key), facts: Number(row['n']) }
+      })
   }
 
   /**

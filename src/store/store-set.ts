@@ -14,6 +14,7 @@ import { OperationStore } from './operation-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
 import { ReviewStore } from './review-store.ts'
+import { ScopeStore } from './scope-store.ts'
 import { VectorStore } from './vector-store.ts'
 
 /** Every store over one database. */
@@ -23,6 +24,8 @@ export interface StoreSet {
   readonly facts: FactStore
   /** The writes of accepted review cards (merge, retire, fold, alias). */
   readonly curation: CurationStore
+  /** Moves of facts between scopes. */
+  readonly scopes: ScopeStore
   readonly library: LibraryStore
   readonly edits: EditStore
   readonly operations: OperationStore
@@ -55,6 +58,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     dataDir,
     facts: new FactStore(db),
     curation: new CurationStore(db),
+    scopes: new ScopeStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),

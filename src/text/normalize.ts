@@ -74,30 +74,41 @@ export function canonicalQualifiers(qualifiers: Readonly<Record<string, string>>
 }
 
 /**
- * The slot a value lives in: one entity, one predicate, one qualifier set.
+ * The slot a value lives in: one entity, one predicate, one qualifier set, and for a project-scoped fact its project
+ * (so one property of one subject is a slot per project). Without a project the key is what it always was.
+ * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey: string): string {
-  return sha256(JSON.stringify(['slot', entityKey, predicateKey, qualifierKey]))
+export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, projectKey: string | null = null): string {
+  return sha256(JSON.stringify(withProject(['slot', entityKey, predicateKey, qualifierKey], projectKey)))
 }
 
 /**
- * The claim key: SHA-256 over the normalized entity, predicate, qualifier set and value.
+ * The claim key: SHA-256 over the normalized entity, predicate, qualifier set and value, and the project of a
+ * project-scoped fact (forgetting a claim in one project leaves the same claim in another alone).
+ * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string): string {
-  return sha256(JSON.stringify(['claim', entityKey, predicateKey, qualifierKey, valueKey]))
+export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string, projectKey: string | null = null): string {
+  return sha256(JSON.stringify(withProject(['claim', entityKey, predicateKey, qualifierKey, valueKey], projectKey)))
 }
 
 /**
- * The evidence key a forget tombstones beside the claim: the folded quote when there is one, else the claim itself.
+ * The evidence key a forget tombstones beside the claim: the folded quote when there is one (with the project of a
+ * project-scoped fact), else the claim itself.
  * @param quote - the supporting quote, if any.
  * @param claimKey - the claim key.
+ * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function evidenceKeyOf(quote: string | null | undefined, claimKey: string): string {
+export function evidenceKeyOf(quote: string | null | undefined, claimKey: string, projectKey: string | null = null): string {
   const folded = quote === null || quote === undefined ? '' : foldText(quote)
-  return sha256(JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : ['evidence-quote', folded]))
+  return sha256(JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : withProject(['evidence-quote', folded], projectKey)))
+}
+
+/** A key's parts, with the project appended when there is one (a key without it is unchanged). */
+function withProject(parts: readonly string[], projectKey: string | null): readonly unknown[] {
+  return projectKey === null ? parts : [...parts, { project: projectKey }]
 }
 
 /**

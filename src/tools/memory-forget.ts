@@ -1,6 +1,7 @@
 /** The memory_forget tool: forget one fact by id, or a subject (optionally one property), tombstoning each claim. */
 import type { ForgetAnswer } from '../fact-memory.ts'
 import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import { projectOfSession } from '../project/project-locator.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { forgetArgs, parseArgs } from './tool-args.schema.ts'
 
@@ -39,7 +40,8 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
     description: [
       'Forget facts when the user asks: pass fact_id (the #id shown by memory_search) for one fact, or subject (and',
       'optionally property) for all of its facts. Forgotten facts leave search and the directory, and their claims are',
-      'tombstoned so the same claim cannot be written back later. Outcomes: ok, not_found, refused, unavailable.',
+      'tombstoned so the same claim cannot be written back later. By subject it forgets the global facts and this',
+      'project\'s, never another project\'s (those only by fact_id). Outcomes: ok, not_found, refused, unavailable.',
     ].join(' '),
     parameters: {
       type: 'object',
@@ -54,11 +56,11 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
       schema: FORGET_OUTPUT,
       render: (_args: unknown, value: ForgetValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
     },
-    async execute(args) {
+    async execute(args, exec) {
       const parsed = parseArgs(forgetArgs, args)
       if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [] } satisfies ForgetValue
       const a = parsed.value
-      const answer = 'fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property)
+      const answer = 'fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session))
       return describeForget(answer)
     },
   }

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { OutputSchema, ToolSpec } from '../host/ports.ts'
 import { nullable } from './output-schema.ts'
+import { projectOfSession } from '../project/project-locator.ts'
 import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
 import { parseArgs, searchArgs } from './tool-args.schema.ts'
 
@@ -48,6 +49,8 @@ const SEARCH_OUTPUT: OutputSchema = {
           multi: { type: 'boolean' },
           moreValues: { type: 'integer' },
           moreValuesShown: { type: 'boolean' },
+          project: nullable({ type: 'string', description: 'The project the fact belongs to, by name; null for global facts.' }),
+          otherProject: { type: 'boolean', description: 'True when that project is not the one this session works in.' },
           values: {
             type: 'array',
             items: {
@@ -70,7 +73,7 @@ const SEARCH_OUTPUT: OutputSchema = {
             },
           },
         },
-        required: ['subject', 'property', 'qualifiers', 'contested', 'multi', 'values', 'moreValues', 'moreValuesShown'],
+        required: ['subject', 'property', 'qualifiers', 'contested', 'multi', 'values', 'moreValues', 'moreValuesShown', 'project', 'otherProject'],
       },
     },
   },
@@ -91,6 +94,8 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
       'ports, paths, URLs, versions and package names. limit counts matching facts. A subject · property with one value',
       'shows its current value first and older values below it; one that holds many values lists those that match and',
       'says how many others it holds. Pass as_of (YYYY-MM-DD) to ask what was current on that day.',
+      'Facts of the project this session works in and global facts come first; facts of other projects (other',
+      'repositories) follow, each marked "another project: <name>" — they hold there, not here.',
       'With an embedding endpoint configured it also matches by meaning, across languages; the answer names the channels that ran and any that degraded.',
       'Outcomes: ok, not_found (the store has no record — not that the claim is false), needs_selection (values',
       'conflict and the user has not settled them: do not pick one), refused, unavailable.',
@@ -110,7 +115,7 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
       render: (_args: unknown, value: SearchValue) => [{ type: 'text', text: renderSearchText(value) }],
     },
     isConcurrencySafe: () => true,
-    async execute(args) {
+    async execute(args, exec) {
       const config = deps.config()
       const parsed = parseArgs(searchArgs, args)
       if (!parsed.ok) {
@@ -121,6 +126,8 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
         query: parsed.value.query.trim(),
         limit: parsed.value.limit ?? config.searchLimit,
         asOf: parsed.value.as_of,
+        project: projectOfSession(exec.agent?.session),
+        otherProjects: 'mark',
       }, config)
     },
   }

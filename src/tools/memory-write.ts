@@ -3,7 +3,9 @@
  * anchor the write to its session and turn, apply the slot rules, and report the outcome in words.
  */
 import type { WriteAnswer } from '../fact-memory.ts'
-import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import type { OutputSchema, SessionView, ToolSpec } from '../host/ports.ts'
+import { projectOfSession } from '../project/project-locator.ts'
+import { PROJECT_SCOPE_PREFIX, PROJECT_SCOPE_WORD, type ProjectRef } from '../project/project-ref.ts'
 import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact } from '../types.ts'
@@ -73,6 +75,9 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       'value never replaces what the user stated, it is recorded as a visible conflict. Credentials are refused;',
       'personal data is stored but hidden from model context. Outcomes: saved, ok (already known, also when the value',
       'restates one the property already holds in other words: the answer names it), pending, conflict, refused, unavailable.',
+      'scope: "project" for what holds only in the codebase this session works in (its ports, paths, commands, build',
+      'and test setup, conventions), so other repositories never see it; "global" (the default) for what holds',
+      'everywhere: the user\'s own preferences and habits, facts about people, tools used across projects.',
     ].join(' '),
     parameters: {
       type: 'object',
@@ -82,7 +87,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
         value: { type: 'string', description: 'The value, short and self-contained.' },
         evidence: { type: 'string', enum: ['explicit_user', 'observed', 'unverified', 'inferred'], description: 'How you know it (default observed).' },
         quote: { type: 'string', description: 'The exact words the fact comes from; required for explicit_user.' },
-        scope: { type: 'string', description: 'Optional scope label, e.g. a project name (default global).' },
+        scope: { type: 'string', description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.' },
         qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
         confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
         multi: { type: 'boolean', description: 'True when the property legitimately holds several values at once (e.g. languages spoken).' },
@@ -101,6 +106,8 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       const parsed = parseArgs(writeArgs, args)
       if (!parsed.ok) return failure('refused', `${parsed.message}. Nothing was stored.`)
       const a = parsed.value
+      const scope = scopeOfCall(a.scope, exec.agent?.session)
+      if ('refused' in scope) return failure('refused', `${scope.refused} Nothing was stored.`)
       let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
       let note: string | null = null
       if (evidence === 'explicit_user' && !userSaid(exec.agent?.session, a.quote ?? a.value)) {
@@ -110,13 +117,32 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
           : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
       }
       const answer = deps.memory.write({
-        subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, scope: a.scope,
+        subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, ...scope,
         qualifiers: a.qualifiers, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
         inferred: a.evidence === 'inferred', origin: 'tool', anchor: anchorOf(exec.agent),
       }, config)
       return describeWrite(answer, note, config.displayTimeZone)
     },
   }
+}
+
+/**
+ * The scope a call asked for: the session's project for `"project"`, else the label as given. A project's own scope
+ * text cannot be typed: a path is not something the model should name or see.
+ * @param scope - the scope argument, if any.
+ * @param session - the calling session, if any.
+ * @returns the write's scope or project, or why the call is refused.
+ */
+function scopeOfCall(scope: string | undefined, session: SessionView | undefined):
+  { scope?: string | undefined; project?: ProjectRef } | { refused: string } {
+  const word = scope?.trim()
+  if (word?.toLowerCase() === PROJECT_SCOPE_WORD) {
+    const project = projectOfSession(session)
+    if (project === null) return { refused: 'scope "project" needs the session\'s working directory, and this session has none; use "global" or a label.' }
+    return { project }
+  }
+  if (word?.startsWith(PROJECT_SCOPE_PREFIX) === true) return { refused: 'a scope cannot start with "project:"; use "project" for this session\'s project.' }
+  return { scope }
 }
 
 /**
@@ -201,7 +227,7 @@ function factValue(outcome: WriteValue['outcome'], fact: Fact, message: string):
 }
 
 function label(fact: Fact): string {
-  return `${fact.subject} · ${fact.property} = ${shown(fact)}`
+  return `${fact.subject} · ${fact.property} = ${shown(fact)}${fact.projectName === null ? '' : ` (project ${fact.projectName})`}`
 }
 
 /** A sensitive value is never echoed back. */

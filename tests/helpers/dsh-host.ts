@@ -34,11 +34,12 @@ export interface RunResult {
  * @param modelUrl - the fake model's base URL.
  * @param prompt - the user's message.
  * @param timeoutMs - kill the host after this long.
+ * @param cwd - the working directory the session runs in (its header's cwd); the home's workspace by default.
  * @returns exit code and output.
  */
-export async function runHeadless(home: DshHome, modelUrl: string, prompt: string, timeoutMs = 60_000): Promise<RunResult> {
+export async function runHeadless(home: DshHome, modelUrl: string, prompt: string, timeoutMs = 60_000, cwd = home.workspace): Promise<RunResult> {
   const child = spawn(process.execPath, [DSH_BIN, '--profile', 'headless', prompt], {
-    cwd: home.workspace, env: hostEnv(home, modelUrl), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd, env: hostEnv(home, modelUrl), stdio: ['ignore', 'pipe', 'pipe'],
   })
   return collect(child, timeoutMs)
 }

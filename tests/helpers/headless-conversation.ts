@@ -13,6 +13,8 @@ export interface HeadlessConversations {
   readonly home: DshHome
   /** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
   converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
+  /** The same conversation run in another working directory (the session's cwd). */
+  converseIn(cwd: string, prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
   /** Stop the model and remove the home. */
   close(): Promise<void>
 }
@@ -24,17 +26,19 @@ export interface HeadlessConversations {
 export async function startConversations(): Promise<HeadlessConversations> {
   const model = await FakeModel.start()
   const home = createDshHome()
+  const converseIn: HeadlessConversations['converseIn'] = async (cwd, prompt, ...steps) => {
+    model.reset()
+    model.enqueue(...steps)
+    const run = await runHeadless(home, model.url, prompt, undefined, cwd)
+    assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+    const lastRequest = model.agentRequests().at(-1)?.body.messages ?? []
+    return { toolResults: lastRequest.filter((message) => message.role === 'tool').map(messageText), lastRequest }
+  }
   return {
     model,
     home,
-    async converse(prompt, ...steps) {
-      model.reset()
-      model.enqueue(...steps)
-      const run = await runHeadless(home, model.url, prompt)
-      assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
-      const lastRequest = model.agentRequests().at(-1)?.body.messages ?? []
-      return { toolResults: lastRequest.filter((message) => message.role === 'tool').map(messageText), lastRequest }
-    },
+    converse: (prompt, ...steps) => converseIn(home.workspace, prompt, ...steps),
+    converseIn,
     async close() {
       await model.close()
       home.remove()

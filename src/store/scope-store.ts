@@ -1,0 +1,96 @@
+/**
+ * ScopeStore: moving a current fact to another scope (global, a free-text label, a project) on its own row, with
+ * the keys a write into that scope would give it, in one transaction; the edit log undoes it from the identities it
+ * reports. A single-valued fact moves with its slot's history in its scope; a multi-valued one moves alone. A move
+ * never overwrites: a current value already in the target slot refuses it.
+ */
+import type { FactKeys } from '../fact-input.ts'
+import type { ProjectRef } from '../project/project-ref.ts'
+import { CURRENT_STATUSES, type Fact } from '../types.ts'
+import { identityOf, type EditTrail } from './edit-store.ts'
+import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+import { FactStore } from './fact-store.ts'
+import { recordProject } from './project-rows.ts'
+
+/** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
+export type ScopeKeysOf = (fact: Fact, scope: string) => FactKeys
+
+/** Where a fact moves: the scope text, and the project when it is a project's. */
+export interface ScopeTarget {
+  readonly scope: string
+  readonly project: ProjectRef | null
+}
+
+/** Why a move did nothing. */
+export type MoveRefusal =
+  | { readonly reason: 'not_current' }
+  | { readonly reason: 'same_scope' }
+  | { readonly reason: 'contested' }
+  | { readonly reason: 'tombstoned' }
+  /** The target slot already holds a current value this move would meet: the fact there. */
+  | { readonly reason: 'occupied'; readonly occupant: Fact }
+
+/** What a move did. */
+export type MoveOutcome =
+  | { readonly ok: true; readonly fact: Fact; readonly moved: readonly Fact[]; readonly trail: EditTrail }
+  | ({ readonly ok: false } & MoveRefusal)
+
+/** Synchronous moves of facts between scopes. */
+export class ScopeStore extends FactStore {
+  /**
+   * Move a current fact to another scope. Refused, with nothing moved, when the fact is not current, is already
+   * there, is contested (settle it first), would restate a claim forgotten in the target scope, or would meet a
+   * current value in the target slot (a single-valued slot holding any, a multi-valued one holding the same value or
+   * a single value).
+   * @param id - the fact.
+   * @param target - the scope it moves to.
+   * @param keysOf - computes a row's keys in the target scope.
+   * @param now - ISO instant.
+   * @returns the fact as moved and every row that moved with it, or why not.
+   */
+  moveToScope(id: number, target: ScopeTarget, keysOf: ScopeKeysOf, now: string): MoveOutcome {
+    return this.db.transaction((): MoveOutcome => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' }
+      if (fact.scope === target.scope) return { ok: false, reason: 'same_scope' }
+      if (fact.status === 'conflict' || (fact.conflictGroupId !== null && this.groupOpen(fact.conflictGroupId))) return { ok: false, reason: 'contested' }
+      const rows = fact.multi ? [fact] : this.slotRowsIn(fact.slotKey, fact.scope)
+      const moving = rows.map((row) => ({ row, keys: keysOf(row, target.scope) }))
+      const movingIds = new Set(rows.map((row) => row.id as number))
+      const current = moving.filter(({ row }) => CURRENT_STATUSES.includes(row.status))
+      if (current.some(({ keys }) => this.tombstoned(keys.claimKey, keys.evidenceKey))) return { ok: false, reason: 'tombstoned' }
+      const targetKeys = keysOf(fact, target.scope)
+      const occupant = this.currentInSlot(targetKeys.slotKey).find((row) => !movingIds.has(row.id)
+        && (!fact.multi || !row.multi || current.some(({ keys }) => keys.claimKey === row.claimKey)))
+      if (occupant !== undefined) return { ok: false, reason: 'occupied', occupant }
+      const identities = rows.map((row) => ({ factId: row.id as number, before: identityOf(this.db, row.id) }))
+      for (const { row, keys } of moving) {
+        this.db.run(`UPDATE facts SET scope = ?, slot_key = ?, claim_key = ?, evidence_key = ?, revision = revision + 1, updated_at = ?
+          WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, keys.evidenceKey, now, row.id)
+      }
+      if (target.project !== null) recordProject(this.db, target.project, now)
+      const moved = this.getFacts(rows.map((row) => row.id))
+      const movedFact = moved.find((row) => row.id === fact.id)
+      if (movedFact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      return { ok: true, fact: movedFact, moved, trail: { sources: [], identities } }
+    })
+  }
+
+  private groupOpen(groupId: number): boolean {
+    return this.db.get(`SELECT 1 AS open FROM conflict_groups WHERE id = ? AND status = 'open'`, groupId) !== undefined
+  }
+
+  /** The non-forgotten rows of one slot in one scope: a single-valued value and its history. */
+  private slotRowsIn(slotKey: string, scope: string): Fact[] {
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
+  }
+
+  private currentInSlot(slotKey: string): Fact[] {
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
+  }
+
+  private tombstoned(claimKey: string, evidenceKey: string): boolean {
+    return this.db.get(`SELECT 1 AS found FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
+      claimKey, evidenceKey) !== undefined
+  }
+}

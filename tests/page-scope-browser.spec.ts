@@ -1,0 +1,108 @@
+/**
+ * Scopes on the fact library, in Debian's Chromium against a real DSH rc.8 web host with its own throwaway home:
+ * the scope filter fed by the store's scopes, the scope on every row and in the detail (a project by its name, never
+ * its path), and a move to another scope with its undo from the toast, and a refused move that would overwrite.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import type { WebHost } from './helpers/dsh-host.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+
+let env: PageHost | undefined
+let host: WebHost
+let browser: Browser
+let api: FactMemoryApi
+
+const BILLING = '/home/ada/src/billing-api'
+const SHOP = '/home/ada/src/shop-web'
+
+before(async () => {
+  env = await startPageHost();
+  ({ host, browser, api } = env)
+  const records = [
+    { subject: 'user', property: 'editor', value: 'helix' },
+    { subject: 'dev server', property: 'port', value: '5173', scope: `project:${BILLING}`, projectName: 'billing-api' },
+    { subject: 'test command', property: 'value', value: 'pnpm vitest', scope: `project:${SHOP}`, projectName: 'shop-web' },
+    { subject: 'dev server', property: 'port', value: '3000', scope: `project:${SHOP}`, projectName: 'shop-web' },
+    { subject: 'cluster', property: 'region', value: 'eu-west-1', scope: 'infra' },
+  ]
+  const content = `${records.map((record) => JSON.stringify(record)).join('\n')}\n`
+  const preview = await api.ok('import', { mode: 'preview', content })
+  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('scopes') })
+})
+
+after(async () => { await env?.stop() })
+
+async function openLibrary(): Promise<HostPage> {
+  const opened = await openHost(browser, host.url)
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
+  return opened
+}
+
+const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')
+const rowScopes = async (page: Page): Promise<string[]> => (await page.locator('fm-library [data-fm="fact-list"] [data-fm="row-scope"]').allInnerTexts()).sort()
+
+describe('scopes in the fact library', () => {
+  it('filters by a scope from the store\'s list, and names each row\'s scope, a project by its name only', async () => {
+    const opened = await openLibrary()
+    const { page } = opened
+    await until(async () => await rows(page).count() === 5, 'every fact')
+    assert.deepEqual(await rowScopes(page), ['global', 'label infra', 'project billing-api', 'project shop-web', 'project shop-web'])
+    const filter = page.locator('fm-library select[data-fm="scope-filter"]')
+    assert.deepEqual(await filter.locator('option').allInnerTexts(),
+      ['Any scope', 'global (1)', 'project billing-api (1)', 'project shop-web (2)', 'label infra (1)'])
+    assert.doesNotMatch(await page.locator('fm-library').innerText(), /\/home\/ada/u, 'no path on the page')
+
+    await filter.selectOption({ label: 'project shop-web (2)' })
+    await until(async () => await rows(page).count() === 2, 'the shop-web filter')
+    assert.deepEqual(await rowScopes(page), ['project shop-web', 'project shop-web'])
+    await screenshot(page, 'library-scope-filter')
+    await filter.selectOption({ label: 'Any scope' })
+    await until(async () => await rows(page).count() === 5, 'the filter cleared')
+    await closeClean(opened)
+  })
+
+  it('moves a fact to another scope from its detail, and the toast\'s Undo moves it back', async () => {
+    const opened = await openLibrary()
+    const { page } = opened
+    const row = rows(page).filter({ hasText: 'user · editor' })
+    await row.waitFor()
+    await row.click()
+    const detail = page.locator('fm-library [data-fm="detail"]')
+    assert.equal(await detail.locator('[data-fm="detail-scope"]').innerText(), 'global')
+    const target = detail.locator('select[name="move-to"]')
+    assert.deepEqual(await target.locator('option').allInnerTexts(), ['project billing-api', 'project shop-web', 'label infra'])
+    await target.selectOption({ label: 'project billing-api' })
+    await detail.getByRole('button', { name: 'Move', exact: true }).click()
+    const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Moved user · editor to project billing-api' })
+    await toast.waitFor()
+    await until(async () => await detail.locator('[data-fm="detail-scope"]').innerText() === 'project billing-api', 'the detail in its new scope')
+    await until(async () => (await row.innerText()).includes('project billing-api'), 'the row in its new scope')
+    await screenshot(page, 'library-scope-moved')
+
+    await toast.getByRole('button', { name: 'Undo' }).click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).waitFor()
+    await until(async () => (await row.innerText()).includes('global'), 'the row back in global')
+    await closeClean(opened)
+  })
+
+  it('refuses a move that would overwrite the value the target project holds, and says which', async () => {
+    const opened = await openLibrary()
+    const { page } = opened
+    const row = rows(page).filter({ hasText: 'dev server · port: 5173' })
+    await row.waitFor()
+    await row.click()
+    const detail = page.locator('fm-library [data-fm="detail"]')
+    await detail.locator('select[name="move-to"]').selectOption({ label: 'project shop-web' })
+    await detail.getByRole('button', { name: 'Move', exact: true }).click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: /shop-web already holds dev server · port = 3000/u }).waitFor()
+    assert.equal(await detail.locator('[data-fm="detail-scope"]').innerText(), 'project billing-api')
+    await opened.context.close()
+    // The refusal is the route's 409, which the browser logs as a failed load; nothing else went wrong.
+    assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 409 (Conflict)'])
+  })
+})

@@ -1,0 +1,156 @@
+/**
+ * Scopes on the page's routes, through the real verb table and schemas on a real store (both bindings): the facts
+ * list's scope filter and its list of scopes (a project by name, never its path), fact-move behind the fence (stale,
+ * replay, undo, a slot already holding a value in the target scope, a project the store does not know), and the
+ * exchange round trip of a project's fact with its name.
+ */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import type { ProjectRef } from '../src/project/project-ref.ts'
+import type { FactView, ScopeWire } from '../src/wire-types.ts'
+import { count, DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+
+const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-api' }
+const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }
+const BILLING_SCOPE = `project:${BILLING.key}`
+
+for (const driver of DRIVERS) {
+  describe(`scopes on the page's routes (${driver})`, () => {
+    let v: VerbHarness
+    beforeEach(() => { v = verbHarness(driver) })
+    afterEach(() => { v.dispose() })
+
+    const put = (partial: Parameters<typeof write>[2]) => expectKind(write(v.h.memory, v.h.config, partial), 'saved').fact
+    const fence = () => ({ expectedGeneration: v.generation(), operationId: v.op() })
+    const move = (id: number, scope: string, extra: Record<string, unknown> = {}) => v.call('fact-move', { ...fence(), id, scope, ...extra })
+
+    it('lists every scope by what a person reads, and filters the library by one', async () => {
+      put({ subject: 'user', property: 'editor', value: 'helix' })
+      put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
+      put({ subject: 'dev server', property: 'port', value: '3000', project: SHOP })
+      put({ subject: 'cluster', property: 'region', value: 'eu-west-1', scope: 'infra' })
+      const all = await v.ok('facts', {})
+      assert.deepEqual((all['scopes'] as ScopeWire[]).map((scope) => [scope.kind, scope.name, scope.facts]),
+        [['global', 'global', 1], ['project', 'billing-api', 1], ['project', 'shop-web', 1], ['label', 'infra', 1]])
+      const rows = all['facts'] as FactView[]
+      assert.deepEqual(rows.map((row) => [row.value, row.scopeKind, row.scopeName]).sort(),
+        [['3000', 'project', 'shop-web'], ['5173', 'project', 'billing-api'], ['eu-west-1', 'label', 'infra'], ['helix', 'global', 'global']])
+      const billing = await v.ok('facts', { scope: BILLING_SCOPE })
+      assert.deepEqual((billing['facts'] as FactView[]).map((row) => row.value), ['5173'])
+      assert.deepEqual(((await v.ok('facts', { scope: 'global' }))['facts'] as FactView[]).map((row) => row.value), ['helix'])
+    })
+
+    it('moves a global fact into a project behind the fence, and the toast\'s undo puts it back', async () => {
+      const fact = put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user', quote: 'the dev server runs on 5173' })
+      put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })
+      const moved = await v.ok('fact-move', { ...fence(), id: fact.id, scope: BILLING_SCOPE })
+      const view = moved['fact'] as FactView
+      assert.deepEqual([view.id, view.scopeKind, view.scopeName, view.evidence, view.status], [fact.id, 'project', 'billing-api', 'explicit_user', 'active'])
+      assert.deepEqual(moved['from'], { kind: 'global', name: 'global' })
+      assert.equal(v.h.memory.directory(v.h.config, SHOP).includes('5173'), false, 'out of every other project\'s directory')
+      assert.match(v.h.memory.directory(v.h.config, BILLING), /dev server · port: 5173 \([^)]*project billing-api\)/u)
+      assert.notEqual(oneRow(v.h.db(), 'SELECT slot_key FROM facts WHERE id = ?', fact.id)['slot_key'], fact.slotKey)
+
+      await v.ok('fact-restore', { ...fence(), editId: moved['editId'] })
+      const row = oneRow(v.h.db(), 'SELECT scope, slot_key, claim_key, evidence_key, status FROM facts WHERE id = ?', fact.id)
+      assert.deepEqual([row['scope'], row['slot_key'], row['claim_key'], row['status']], ['global', fact.slotKey, fact.claimKey, 'active'])
+      assert.match(v.h.memory.directory(v.h.config, SHOP), /dev server · port: 5173 \(\d{4}-\d{2}-\d{2}\)/u)
+    })
+
+    it('moves a single value with its history, and a project fact out to global', async () => {
+      put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user', project: BILLING })
+      v.clock.advance(1000)
+      const current = put({ subject: 'dev server', property: 'port', value: '5174', evidence: 'explicit_user', project: BILLING })
+      const moved = await v.ok('fact-move', { ...fence(), id: current.id, scope: 'global' })
+      assert.equal((moved['moved'] as number[]).length, 2)
+      assert.deepEqual(v.h.db().all('SELECT value, status, scope FROM facts ORDER BY id').map((row) => [row['value'], row['status'], row['scope']]),
+        [['5173', 'superseded', 'global'], ['5174', 'active', 'global']])
+    })
+
+    it('refuses a move into a slot that already holds a value there with slot_occupied, and moves nothing', async () => {
+      const global = put({ subject: 'dev server', property: 'port', value: '5173' })
+      const inProject = put({ subject: 'dev server', property: 'port', value: '3000', project: BILLING })
+      const before = v.generation()
+      const refused = await move(global.id, BILLING_SCOPE)
+      assert.equal(!refused.ok && refused.code, 'slot_occupied')
+      assert.match(!refused.ok ? refused.message : '', /billing-api already holds dev server · port = 3000 \(#\d+\)/u)
+      assert.deepEqual(!refused.ok ? refused.details : undefined, { occupantId: inProject.id })
+      assert.doesNotMatch(!refused.ok ? refused.message : '', /\/home\/ada/u)
+      assert.equal(v.generation(), before)
+      assert.equal(oneRow(v.h.db(), 'SELECT scope FROM facts WHERE id = ?', global.id)['scope'], 'global')
+      const back = await move(inProject.id, 'global')
+      assert.equal(!back.ok && back.code, 'slot_occupied')
+    })
+
+    it('refuses a stale generation with stale: true, and replays the same operation id without moving again', async () => {
+      const fact = put({ subject: 'dev server', property: 'port', value: '5173' })
+      put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })
+      const stale = await v.call('fact-move', { expectedGeneration: v.generation() - 1, operationId: v.op(), id: fact.id, scope: BILLING_SCOPE })
+      assert.equal(!stale.ok && stale.code, 'stale')
+      assert.equal(!stale.ok && stale.details?.['stale'], true)
+      const body = { ...fence(), id: fact.id, scope: BILLING_SCOPE }
+      const first = await v.ok('fact-move', body)
+      const generation = v.generation()
+      const again = await v.ok('fact-move', body)
+      assert.equal(again['replayed'], true)
+      assert.equal(again['editId'], first['editId'])
+      assert.equal(v.generation(), generation)
+      assert.equal(count(v.h.db(), 'SELECT count(*) AS n FROM fact_edits'), 1)
+    })
+
+    it('refuses a project no fact was ever written in, the scope the fact is in, and a contested fact', async () => {
+      const fact = put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user' })
+      const unknown = await move(fact.id, 'project:/nowhere/known')
+      assert.equal(!unknown.ok && unknown.code, 'not_found')
+      const same = await move(fact.id, 'global')
+      assert.equal(!same.ok && same.code, 'refused')
+      expectKind(write(v.h.memory, v.h.config, { subject: 'dev server', property: 'port', value: '5999', evidence: 'observed' }), 'conflict')
+      const contested = await move(fact.id, 'infra')
+      assert.match(!contested.ok ? contested.message : '', /contested; settle its conflict/u)
+    })
+
+    it('refuses an undo once a new value took the slot the fact left', async () => {
+      const fact = put({ subject: 'dev server', property: 'port', value: '5173' })
+      put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })
+      const moved = await v.ok('fact-move', { ...fence(), id: fact.id, scope: BILLING_SCOPE })
+      put({ subject: 'dev server', property: 'port', value: '8080' })
+      const undo = await v.call('fact-restore', { ...fence(), editId: moved['editId'] })
+      assert.equal(!undo.ok && undo.code, 'refused')
+      assert.equal(oneRow(v.h.db(), 'SELECT scope FROM facts WHERE id = ?', fact.id)['scope'], BILLING_SCOPE)
+    })
+
+    it('refuses to change a project scope through fact-update', async () => {
+      const fact = put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
+      const refused = await v.call('fact-update', { ...fence(), id: fact.id, value: '5174', scope: 'global' })
+      assert.match(!refused.ok ? refused.message : '', /fact-move/u)
+    })
+
+    it('exports a project fact with its scope and name, and an import into a store that does not know it keeps both', async () => {
+      put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
+      put({ subject: 'user', property: 'editor', value: 'helix' })
+      const exported = await v.ok('export', { backup: false })
+      const records = readFileSync(String(exported['path']), 'utf8').split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
+      assert.deepEqual(records.map((record) => [record['value'], record['scope'], record['projectName']]),
+        [['5173', BILLING_SCOPE, 'billing-api'], ['helix', 'global', undefined]])
+
+      const elsewhere = verbHarness(driver)
+      try {
+        const content = readFileSync(String(exported['path']), 'utf8').replace('"projectName":"billing-api"', '"projectName":"Billing API"')
+        const seen = await elsewhere.ok('import', { mode: 'preview', content })
+        await elsewhere.ok('import', { mode: 'commit', content, token: seen['token'], expectedGeneration: elsewhere.generation(), operationId: elsewhere.op() })
+        const row = oneRow(elsewhere.h.db(), 'SELECT scope FROM facts WHERE value = ?', '5173')
+        assert.equal(row['scope'], BILLING_SCOPE)
+        assert.equal(oneRow(elsewhere.h.db(), 'SELECT name FROM projects WHERE project_key = ?', BILLING.key)['name'], 'Billing API')
+        assert.match(elsewhere.h.memory.directory(elsewhere.h.config, BILLING), /dev server · port: 5173 \([^)]*project Billing API\)/u)
+        // A store that knows the key keeps its own name for it.
+        const seenHere = await v.ok('import', { mode: 'preview', content })
+        await v.ok('import', { mode: 'commit', content, token: seenHere['token'], ...fence() })
+        assert.equal(oneRow(v.h.db(), 'SELECT name FROM projects WHERE project_key = ?', BILLING.key)['name'], 'billing-api')
+      } finally {
+        elsewhere.dispose()
+      }
+    })
+  })
+}
