@@ -66,6 +66,23 @@ describe('project scope in a real DSH host', () => {
     assert.match(toolResults[0] ?? '', /\d\. dev server · port \(another project: billing-api\): 5173 \[#\d+/u)
   })
 
+  it('per-turn recall brings the project\'s fact in its own repository and never in the other', async () => {
+    // A directory too small for any line: whatever reaches the model about the port comes through recall.
+    conversations.home.writeProfilePatch('headless', '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n')
+    try {
+      const blocks = (messages: readonly { role: string }[]): string[] => messages.filter((message) => message.role === 'user')
+        .map((message) => messageText(message as never)).filter((text) => text.startsWith('Fact memory recalled for this message'))
+      const question = 'Which port does the dev server run on?'
+      const home = await conversations.converseIn(billing, question, reply)
+      assert.match(blocks(home.lastRequest)[0] ?? '', /- dev server · port \(project billing-api\): 5173 \[#\d+ · since/u)
+      const other = await conversations.converseIn(shop, question, reply)
+      assert.ok(!blocks(other.lastRequest).some((block) => block.includes('5173')), 'another project\'s port is never recalled')
+      for (const message of other.lastRequest) assert.doesNotMatch(messageText(message), /5173/u)
+    } finally {
+      conversations.home.writeProfilePatch('headless', '[]\n')
+    }
+  })
+
   it('a session started in a subfolder of a repository is in that repository\'s project', async () => {
     const { lastRequest, toolResults } = await conversations.converseIn(join(billing, 'src', 'handlers'), 'which port is ours?',
       search({ query: 'dev server port' }), reply)

@@ -103,7 +103,7 @@ describe('per-turn recall in a real DSH host', () => {
       assert.ok(extraction.length >= 1, 'the extraction model was called')
       for (const request of extraction) assert.ok(!JSON.stringify(request.body).includes(RECALL_HEAD))
     } finally {
-      conversations.home.writeProfilePatch('headless', '')
+      conversations.home.writeProfilePatch('headless', '[]\n')
     }
   })
 
@@ -113,7 +113,7 @@ describe('per-turn recall in a real DSH host', () => {
       await conversations.converse(asked, reply)
       assert.deepEqual(recallBlocks(firstRequest().body.messages), [])
     } finally {
-      conversations.home.writeProfilePatch('headless', '')
+      conversations.home.writeProfilePatch('headless', '[]\n')
     }
   })
 })

@@ -89,7 +89,10 @@ describe('semantic channels in one-shot headless runs', () => {
     assert.match(answer, /^outcome: ok/u, answer)
     assert.match(answer, /billing-api · port: 7801/u)
     assert.match(answer, /Channels: [^.]*vector/u)
-    assert.equal(semantic.requests.filter((request) => request.kind === 'embeddings').length, 1, 'one query embedding')
+    // Per-turn recall embeds the user's message ('问一下'); the search embeds its query once.
+    const inputs = semantic.requests.filter((request) => request.kind === 'embeddings').map((request) => JSON.stringify((request.body as { input?: unknown }).input))
+    assert.equal(inputs.filter((input) => input.includes('账单服务监听哪个端口')).length, 1, 'one query embedding')
+    assert.equal(inputs.filter((input) => input.includes('问一下')).length, 1, 'one embedding of the user\'s message, for recall')
   })
 
   it('a slow endpoint degrades to the lexical channels within the budget and says so', async () => {

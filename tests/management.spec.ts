@@ -483,8 +483,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(answer['sessions'], [{
           sessionId: 'session-aaaaaaaa-1', facts: 3, pending: 1, unsettled: 1, lastAt: v.clock.iso(),
           turns: [
-            { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2] },
-            { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3] },
+            { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2], recalled: 0, recalledIds: [] },
+            { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3], recalled: 0, recalledIds: [] },
           ],
           extractingTurns: [],
         }])
@@ -612,7 +612,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
         assert.equal(status['badge'], 2)
         const summary = await v.ok('status', { summary: true })
-        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false, timeZone: v.h.config.displayTimeZone })
+        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false, recall: true, timeZone: v.h.config.displayTimeZone })
+        assert.deepEqual(status['recall'], {
+          on: true, budgetChars: 1200, maxFacts: 8, minScore: 0.4, timeoutMs: 600,
+          recent: { turns: 0, withBlock: 0, factsPerTurn: 0, charsPerTurn: 0, p95Ms: 0, lastAt: null },
+        })
         write('release', 'version', '2.0', { validFrom: '2026-03-02' })
         v.clock.advance(DAY)
         const forced = await v.ok('status', { force: true })

@@ -68,7 +68,11 @@ describe('plugin module', () => {
     assert.equal(defaults['llmSource'], 'host')
     assert.equal(defaults['extractConfidenceMin'], 0.6)
     assert.equal(defaults['consolidateIntervalMs'], 21_600_000)
-    assert.equal(Object.keys(defaults).length, 48)
+    assert.equal(defaults['recallBudgetTokens'], 600)
+    assert.equal(defaults['recallMaxFacts'], 8)
+    assert.equal(defaults['recallMinScore'], 0.4)
+    assert.equal(defaults['recallTimeoutMs'], 600)
+    assert.equal(Object.keys(defaults).length, 52)
   })
 
   it('rejects an invalid configuration value', () => {

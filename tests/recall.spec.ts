@@ -47,7 +47,7 @@ describe('the recall block: choice and rendering', () => {
   const fact = (id: number, value: string, extra: Partial<Fact> = {}): Fact => ({
     id, subject: 'billing-api', property: 'port', value, qualifiers: {}, status: 'active', evidence: 'explicit_user', multi: false,
     validFrom: '2026-02-01T10:00:00.000Z', validTo: null, observedAt: '2026-02-01T10:00:00.000Z', origin: 'tool', sessionId: null, turn: null,
-    quote: null, foldedCount: 0, sensitivity: null, modelUseAllowed: true, slotKey: `slot-${id}`, ...extra,
+    quote: null, foldedCount: 0, sensitivity: null, modelUseAllowed: true, slotKey: `slot-${id}`, projectName: null, scope: 'global', ...extra,
   } as Fact)
   const policy = { budgetChars: 1200, maxFacts: 6, minScore: 0.5, timeZone: 'UTC' }
 

@@ -541,7 +541,7 @@ describe('status', () => {
 
   it('answers {summary:true} with only the badge numbers, the generation, whether capture is on and the display zone', async () => {
     const summary = await api.ok('status', { summary: true })
-    assert.deepEqual(Object.keys(summary).sort(), ['autoCapture', 'autoExtract', 'available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals', 'timeZone'])
+    assert.deepEqual(Object.keys(summary).sort(), ['autoCapture', 'autoExtract', 'available', 'badge', 'generation', 'ok', 'openConflictGroups', 'pendingProposals', 'recall', 'timeZone'])
     assert.equal(summary['timeZone'], (await api.ok('status', {}))['timeZone'])
     assert.equal(summary['badge'], Number(summary['pendingProposals']) + Number(summary['openConflictGroups']))
   })

@@ -7,7 +7,7 @@
  * rendered as search renders its rows under a line framing them as dated history. The same answer always gives the
  * same bytes; nothing chosen means no block at all.
  */
-import { rowLine, slotName, valueRowOf } from '../retrieval/render.ts'
+import { projectNote, rowLine, slotName, valueRowOf } from '../retrieval/render.ts'
 import type { SlotHit } from '../retrieval/retrieve.ts'
 import type { Fact } from '../types.ts'
 
@@ -132,7 +132,8 @@ export function recallHeader(timeZone: string): string {
 function linesOf(slot: RecalledSlot, timeZone: string): string[] {
   const [first] = slot.facts
   if (first === undefined) return []
-  const name = slotName(first)
+  // Recall never lists another project's facts, so a project's fact here is the session's own.
+  const name = `${slotName(first)}${projectNote({ project: first.projectName, otherProject: false })}`
   const rows = slot.facts.map((fact) => rowLine(valueRowOf(fact, true), timeZone))
   if (slot.contested) return [`- ${name} — CONTESTED: these values disagree and the user has not settled which is right; ask before relying on either.`, ...rows.map((row) => `   - ${row}`)]
   if (rows.length === 1) return [`- ${name}: ${rows[0] ?? ''}`]

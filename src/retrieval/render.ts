@@ -275,7 +275,7 @@ export function slotName(slot: Pick<SearchValueResult, 'subject' | 'property' | 
 }
 
 /** Where a project's slot belongs: ` (project x)`, or ` (another project: x)` when it is not the session's. */
-function projectNote(result: SearchValueResult): string {
+export function projectNote(result: Pick<SearchValueResult, 'project' | 'otherProject'>): string {
   if (result.project === null) return ''
   return result.otherProject ? ` (another project: ${result.project})` : ` (project ${result.project})`
 }
