@@ -53,12 +53,6 @@ export interface LocomoResult {
   readonly answersCut: number
 }
 
-interface LocomoSample {
-  readonly conversation: Record<string, unknown>
-  readonly observation: Record<string, Record<string, [string, string][]>>
-  readonly qa: { readonly question: string; readonly evidence?: unknown[]; readonly category: number }[]
-}
-
 /** `D8:6; D9:17` → [`D8:6`, `D9:17`]; leading zeros dropped; malformed ids skipped. */
 export function evidenceIds(evidence: readonly unknown[] | undefined): string[] {
   return (evidence ?? []).flat().flatMap((entry) => String(entry).split(/[;\s,]+/u))
@@ -79,7 +73,7 @@ function sessionInstant(text: unknown): number | undefined {
 }
 
 /** A clock the bench sets to each session's date, so observations carry the dates they were made on. */
-class SessionClock implements Clock {
+export class SessionClock implements Clock {
   current = Date.UTC(2023, 0, 1)
   now(): number {
     return this.current
@@ -104,6 +98,45 @@ async function callTool(tool: ToolSpec, args: Record<string, unknown>): Promise<
 /** Fact ids in the order the rendered text names them, each once. */
 export function renderedFactIds(text: string): number[] {
   return [...new Set([...text.matchAll(/\[#(\d+)\b/gu)].map((match) => Number(match[1])))]
+}
+
+/** One LoCoMo conversation as the data set holds it. */
+export interface LocomoSample {
+  readonly conversation: Record<string, unknown>
+  readonly observation: Record<string, Record<string, [string, string][]>>
+  readonly qa: { readonly question: string; readonly evidence?: unknown[]; readonly category: number }[]
+}
+
+/**
+ * Write one conversation's observations through the memory_write tool, as the host calls it, each session's on that
+ * session's date.
+ * @param sample - the conversation.
+ * @param shape - how observations are written.
+ * @param write - the memory_write tool over the store.
+ * @param clock - the clock the store reads, set to each session's date.
+ * @returns fact id → the dialogue turn its observation came from.
+ */
+export async function writeObservations(sample: LocomoSample, shape: LocomoShape, write: ToolSpec, clock: SessionClock): Promise<Map<number, string>> {
+  const diaOf = new Map<number, string>()
+  const sessions = Object.keys(sample.observation)
+    .map((key) => ({ key, n: Number(/(\d+)/u.exec(key)?.[1] ?? 0) }))
+    .sort((a, b) => a.n - b.n)
+  for (const { key, n } of sessions) {
+    clock.current = sessionInstant(sample.conversation[`session_${n}_date_time`]) ?? clock.current
+    for (const [speaker, observations] of Object.entries(sample.observation[key] ?? {})) {
+      for (const [text, dia] of observations) {
+        const id = evidenceIds([dia])[0]
+        if (id === undefined) continue
+        const args = shape === 'multi'
+          ? { subject: speaker, property: 'observation', value: text, evidence: 'observed', multi: true }
+          : { subject: speaker, property: 'observation', value: text, evidence: 'observed', qualifiers: { dialogue: id } }
+        const { value } = await callTool(write, args)
+        const factId = (value as { factId: number | null }).factId
+        if (factId !== null) diaOf.set(factId, id)
+      }
+    }
+  }
+  return diaOf
 }
 
 /**
@@ -136,25 +169,7 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
     const deps = { memory, config: () => config }
     const write = memoryWriteTool(deps)
     const search = memorySearchTool(deps)
-    const diaOf = new Map<number, string>()
-    const sessions = Object.keys(sample.observation)
-      .map((key) => ({ key, n: Number(/(\d+)/u.exec(key)?.[1] ?? 0) }))
-      .sort((a, b) => a.n - b.n)
-    for (const { key, n } of sessions) {
-      clock.current = sessionInstant(sample.conversation[`session_${n}_date_time`]) ?? clock.current
-      for (const [speaker, observations] of Object.entries(sample.observation[key] ?? {})) {
-        for (const [text, dia] of observations) {
-          const id = evidenceIds([dia])[0]
-          if (id === undefined) continue
-          const args = shape === 'multi'
-            ? { subject: speaker, property: 'observation', value: text, evidence: 'observed', multi: true }
-            : { subject: speaker, property: 'observation', value: text, evidence: 'observed', qualifiers: { dialogue: id } }
-          const { value } = await callTool(write, args)
-          const factId = (value as { factId: number | null }).factId
-          if (factId !== null) diaOf.set(factId, id)
-        }
-      }
-    }
+    const diaOf = await writeObservations(sample, shape, write, clock)
     factCount += diaOf.size
     if (semantic !== undefined) await buildVectors(memory, config, access)
     for (const qa of sample.qa) {

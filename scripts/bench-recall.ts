@@ -26,7 +26,6 @@ import { performance } from 'node:perf_hooks'
 import type { Fiber } from '@deepseek-ai/cordis'
 import type { GenerateOptions, Message } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import type { Clock } from '../src/clock.ts'
 import { systemClock } from '../src/clock.ts'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../src/config.ts'
 import { CHARS_PER_TOKEN, renderDirectoryShown } from '../src/directory.ts'
@@ -35,7 +34,7 @@ import * as plugin from '../src/index.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { startInprocHost, type InprocHost } from '../tests/helpers/inproc-host.ts'
 import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, type Corpus } from './bench-corpus.ts'
-import { evidenceIds, renderedFactIds, type LocomoShape } from './bench-locomo.ts'
+import { evidenceIds, renderedFactIds, SessionClock, writeObservations, type LocomoSample, type LocomoShape } from './bench-locomo.ts'
 
 /** What the bench is given by scripts/bench.ts. */
 export interface RecallBenchOptions {
@@ -163,11 +162,6 @@ export async function recallBench(options: RecallBenchOptions): Promise<RecallBe
 // ---------------------------------------------------------------------------------------------------------------
 // LoCoMo libraries, written as the LoCoMo part writes them
 
-interface LocomoSample {
-  readonly conversation: Record<string, unknown>
-  readonly observation: Record<string, Record<string, [string, string][]>>
-  readonly qa: { readonly question: string; readonly evidence?: unknown[]; readonly category: number }[]
-}
 
 interface Question {
   readonly text: string
@@ -186,22 +180,6 @@ interface Library {
   close(): void
 }
 
-/** A clock the writes read, set to each session's date. */
-class SessionClock implements Clock {
-  current = Date.UTC(2023, 0, 1)
-  now(): number { return this.current }
-  every(): () => void { return () => undefined }
-  after(): () => void { return () => undefined }
-}
-
-/** `1:56 pm on 8 May, 2023` → epoch ms (UTC), or undefined. */
-function sessionDate(text: unknown): number | undefined {
-  const match = /^(\d{1,2}:\d{2})\s*(am|pm)\s+on\s+(.+)$/iu.exec(String(text).trim())
-  if (match === null) return undefined
-  const instant = Date.parse(`${String(match[3]).replace(',', '')} ${match[1]} ${match[2]} UTC`)
-  return Number.isNaN(instant) ? undefined : instant
-}
-
 async function buildLibraries(path: string, shape: LocomoShape, sample: number): Promise<Library[]> {
   const samples = JSON.parse(readFileSync(path, 'utf8')) as LocomoSample[]
   const libraries: Library[] = []
@@ -211,29 +189,7 @@ async function buildLibraries(path: string, shape: LocomoShape, sample: number):
     const clock = new SessionClock()
     const memory = new FactMemory({ clock })
     memory.open(dir)
-    const write = memoryWriteTool({ memory, config: () => config })
-    const call = { callId: 'bench', signal: new AbortController().signal }
-    const diaOf = new Map<number, string>()
-    const sessions = Object.keys(conversation.observation)
-      .map((key) => ({ key, n: Number(/(\d+)/u.exec(key)?.[1] ?? 0) }))
-      .sort((a, b) => a.n - b.n)
-    for (const { key, n } of sessions) {
-      clock.current = sessionDate(conversation.conversation[`session_${n}_date_time`]) ?? clock.current
-      for (const [speaker, observations] of Object.entries(conversation.observation[key] ?? {})) {
-        for (const [text, dia] of observations) {
-          const id = evidenceIds([dia])[0]
-          if (id === undefined) continue
-          const args = shape === 'multi'
-            ? { subject: speaker, property: 'observation', value: text, evidence: 'observed', multi: true }
-            : { subject: speaker, property: 'observation', value: text, evidence: 'observed', qualifiers: { dialogue: id } }
-          // As the host calls a tool: execute, then render what the model would read.
-          const value = await write.execute(args, call)
-          write.output.render(args, value as never)
-          const factId = (value as { factId: number | null }).factId
-          if (factId !== null) diaOf.set(factId, id)
-        }
-      }
-    }
+    const diaOf = await writeObservations(conversation, shape, memoryWriteTool({ memory, config: () => config }), clock)
     const questions = conversation.qa
       .filter((qa) => qa.category !== 5)
       .map((qa) => ({ text: qa.question, category: qa.category, evidence: evidenceIds(qa.evidence) }))

@@ -694,6 +694,14 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(plan, /SCAN facts(?! USING)/u)
     })
 
+    it('reads the rows a write may restate through the slot index, never the scope index (every global fact shares one scope)', () => {
+      store.write(prepared({ value: '7805', multi: true }), NOW)
+      const { sql, params } = statementLike(/WHERE slot_key = \? AND scope = \? AND status IN/u)
+      const plan = explain(sql, params).join('\n')
+      assert.match(plan, /USING (?:COVERING )?INDEX facts_by_slot/u)
+      assert.doesNotMatch(plan, /facts_by_scope/u)
+    })
+
     it('checks tombstones through their unique index', () => {
       store.write(prepared({ value: '7803' }), NOW)
       const { sql, params } = statementLike(/FROM tombstones/u)

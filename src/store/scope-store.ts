@@ -82,7 +82,8 @@ export class ScopeStore extends FactStore {
 
   /** The non-forgotten rows of one slot in one scope: a single-valued value and its history. */
   private slotRowsIn(slotKey: string, scope: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
+    // Through the slot index by name, not the scope index every global fact shares (see FactReader.restatementRows).
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_slot WHERE slot_key = ? AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
   }
 
   private currentInSlot(slotKey: string): Fact[] {
