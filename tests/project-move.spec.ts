@@ -42,6 +42,34 @@ for (const driver of DRIVERS) {
       assert.deepEqual(((await v.ok('facts', { scope: 'global' }))['facts'] as FactView[]).map((row) => row.value), ['helix'])
     })
 
+    it('reads the list of scopes without walking every fact: the global count comes from the kept counts, the others by their index', async () => {
+      for (let index = 0; index < 40; index += 1) put({ subject: `service-${index}`, property: 'owner', value: `team ${index}` })
+      put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
+      put({ subject: 'cluster', property: 'region', value: 'eu-west-1', scope: 'infra' })
+      const forgotten = put({ subject: 'old', property: 'note', value: 'gone', scope: 'attic' })
+      v.h.memory.forgetById(forgotten.id)
+      const opened = v.h.memory.storeSet()
+      assert.ok('stores' in opened)
+      if (!('stores' in opened)) return
+      const { db, library } = opened.stores
+      const seen: { sql: string; params: unknown[] }[] = []
+      const spied = db as unknown as Record<'get' | 'all', (sql: string, ...params: unknown[]) => unknown>
+      const originals = { get: spied.get.bind(db), all: spied.all.bind(db) }
+      for (const method of ['get', 'all'] as const) spied[method] = (sql, ...params) => { seen.push({ sql, params }); return originals[method](sql, ...params) }
+      let scopes: ReturnType<typeof library.scopes>
+      try {
+        scopes = library.scopes()
+      } finally {
+        spied.get = originals.get
+        spied.all = originals.all
+      }
+      assert.deepEqual(scopes.map((scope) => [scope.scope, scope.facts]), [['global', 40], ['infra', 1], [BILLING_SCOPE, 1]], 'a scope of forgotten facts only is not listed')
+      for (const { sql, params } of seen) {
+        const plan = (originals.all(`EXPLAIN QUERY PLAN ${sql}`, ...params) as { detail: string }[]).map((row) => row.detail).join('\n')
+        assert.doesNotMatch(plan, /\bSCAN facts\b/u, `${sql}\n${plan}`)
+      }
+    })
+
     it('moves a global fact into a project behind the fence, and the toast\'s undo puts it back', async () => {
       const fact = put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user', quote: 'the dev server runs on 5173' })
       put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })

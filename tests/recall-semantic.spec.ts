@@ -8,15 +8,9 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { rerankSettings } from '../src/semantic/settings.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
-import { openSemanticMemory, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
+import { openSemanticMemory, SEMANTIC_LIBRARY, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
 import { DRIVERS, writeFact } from './helpers/store.ts'
 
-const LIBRARY = [
-  { subject: 'billing-api', property: 'port', value: '7801' },
-  { subject: 'user', property: 'favorite drink', value: 'latte' },
-  { subject: 'user', property: 'editor', value: 'Neovim' },
-  { subject: 'orders-api', property: 'database', value: 'postgres 16' },
-] as const
 
 for (const driver of DRIVERS) {
   describe(`per-turn recall with the semantic channels (${driver})`, () => {
@@ -33,7 +27,7 @@ for (const driver of DRIVERS) {
     /** A memory whose directory shows nothing, so every fact a message asks about can only come through recall. */
     async function open(channels: Parameters<typeof semanticOverrides>[1]): Promise<SemanticMemory> {
       m = openSemanticMemory(driver, { ...semanticOverrides(fake, channels), injectDirectory: false })
-      for (const fact of LIBRARY) writeFact(m.memory, m.config, fact)
+      for (const fact of SEMANTIC_LIBRARY) writeFact(m.memory, m.config, fact)
       await m.sweep()
       fake.reset()
       return m

@@ -16,7 +16,7 @@ import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { applyRerank } from '../src/retrieval/search.ts'
 import type { Config } from '../src/config.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
-import { openSemanticMemory, semanticOverrides, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
+import { openSemanticMemory, SEMANTIC_LIBRARY, semanticOverrides, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
 import { DRIVERS, makeConfig, removeDir, tempDir, writeFact } from './helpers/store.ts'
 import { systemClock } from '../src/clock.ts'
 import type { ResolvedConfig } from '../src/config.ts'
@@ -56,13 +56,7 @@ describe('applyRerank', () => {
   })
 })
 
-/** Facts of four unrelated concepts, in English. */
-const LIBRARY = [
-  { subject: 'billing-api', property: 'port', value: '7801' },
-  { subject: 'user', property: 'favorite drink', value: 'latte' },
-  { subject: 'user', property: 'editor', value: 'Neovim' },
-  { subject: 'orders-api', property: 'database', value: 'postgres 16' },
-] as const
+const LIBRARY = SEMANTIC_LIBRARY
 
 for (const driver of DRIVERS) {
   describe(`search with the semantic channels (${driver})`, () => {

@@ -136,17 +136,31 @@ export class LibraryStore {
   }
 
   /**
-   * Every scope that holds a fact not forgotten, with the project's name for a project scope (read from facts_by_scope).
+   * Every scope that holds a fact not forgotten, with the project's name for a project scope. It never walks every
+   * fact: the distinct scopes are read by hopping along facts_by_scope (one seek a scope), the global scope's count is
+   * what the trigger-kept counts leave after the others, and each other scope is counted on its stretch of the index.
    * @returns the scopes in scope-text order.
    */
   scopes(): ScopeCount[] {
-    return this.db.all(
-      `SELECT scope, count(*) AS n, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name
-        FROM facts INDEXED BY facts_by_scope WHERE status <> 'forgotten' GROUP BY scope ORDER BY scope`)
-      .map((row) => {
-        const scope = String(row['scope'])
-        const key = projectKeyOfScope(scope)
-        return { scope, projectName: key === null ? null : textOrNull(row['project_name']) ?? projectNameOf(key), facts: Number(row['n']) }
+    const distinct = this.db.all(
+      `WITH RECURSIVE hop(scope) AS (
+         SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope)
+         UNION ALL SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope WHERE scope > hop.scope) FROM hop WHERE hop.scope IS NOT NULL)
+       SELECT scope, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name FROM hop WHERE scope IS NOT NULL`)
+    const live = Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
+    const counted = distinct.map((row) => {
+      const scope = String(row['scope'])
+      const facts = scope === 'global' ? 0 : Number(this.db.get(
+        `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND status <> 'forgotten'`, scope)?.['n'] ?? 0)
+      return { scope, projectName: textOrNull(row['project_name']), facts }
+    })
+    const others = counted.reduce((sum, entry) => sum + entry.facts, 0)
+    return counted
+      .map((entry) => (entry.scope === 'global' ? { ...entry, facts: live - others } : entry))
+      .filter((entry) => entry.facts > 0)
+      .map((entry) => {
+        const key = projectKeyOfScope(entry.scope)
+        return { scope: entry.scope, projectName: key === null ? null : entry.projectName ?? projectNameOf(key), facts: entry.facts }
       })
   }
 

@@ -17,6 +17,14 @@ import { FakeClock } from './fake-clock.ts'
 import type { FakeSemantic } from './fake-semantic.ts'
 import { makeConfig, removeDir, tempDir } from './store.ts'
 
+/** Facts of four unrelated concepts, in English: the library the semantic specs search. */
+export const SEMANTIC_LIBRARY = [
+  { subject: 'billing-api', property: 'port', value: '7801' },
+  { subject: 'user', property: 'favorite drink', value: 'latte' },
+  { subject: 'user', property: 'editor', value: 'Neovim' },
+  { subject: 'orders-api', property: 'database', value: 'postgres 16' },
+] as const
+
 /** The key the fake endpoints are given (the fake echoes it in scripted failures). */
 export const TEST_KEY = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
 
