@@ -10,7 +10,7 @@ import {
 } from './text/normalize.ts'
 import { scanPrivacy, scanQuote } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
-import { GLOBAL_SCOPE, PROJECT_SCOPE_PREFIX, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
+import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
 
 /** A write ready for the store. */
@@ -220,10 +220,8 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
  */
 function scopeOf(input: FactInput): { scope: string; project: ProjectRef | null } {
   if (input.project !== undefined) return { scope: projectScope(input.project), project: input.project }
-  if (input.scope?.startsWith(PROJECT_SCOPE_PREFIX) === true) {
-    const key = projectKeyOfScope(input.scope)
-    if (key !== null) return { scope: input.scope, project: { key, name: projectNameOf(key) } }
-  }
+  const key = input.scope === undefined ? null : projectKeyOfScope(input.scope)
+  if (key !== null) return { scope: projectScope(key), project: { key, name: projectNameOf(key) } }
   return { scope: storedLabel(input.scope), project: null }
 }
 

@@ -83,6 +83,13 @@ for (const driver of DRIVERS) {
       assert.equal(byText.projectName, 'billing-api')
     })
 
+    it('reads a project scope text with spaces around it as that project, never as a label holding a project\'s scope under global keys', () => {
+      const spaced = expectKind(write(h.memory, h.config, { subject: 'dev server', property: 'port', value: '5173', scope: `  project:${BILLING.key} ` }), 'saved').fact
+      assert.equal(spaced.scope, `project:${BILLING.key}`)
+      assert.equal(spaced.projectName, 'billing-api')
+      assert.equal(expectKind(write(h.memory, h.config, { subject: 'dev server', property: 'port', value: '5173', project: BILLING }), 'duplicate').fact.id, spaced.id)
+    })
+
     it('clears the known projects with everything else', () => {
       write(h.memory, h.config, { subject: 'dev server', property: 'port', value: '5173', project: BILLING })
       const opened = h.memory.storeSet()

@@ -11,7 +11,7 @@ import { anchorMessage } from './anchor.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 import type { ErrorCode } from '../errors.ts'
-import { PROJECT_SCOPE_PREFIX, PROJECT_SCOPE_WORD, type ProjectRef } from '../project/project-ref.ts'
+import { isProjectWord, projectKeyOfScope, type ProjectRef } from '../project/project-ref.ts'
 
 /**
  * Why the store refused a candidate, in the run log's words. The store answers `refused` for a change the user
@@ -122,9 +122,8 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
  * @returns the write's scope or project, or undefined when the candidate is refused.
  */
 function candidateScope(candidate: Candidate, project: ProjectRef | null): { scope?: string | undefined; project?: ProjectRef } | undefined {
-  const word = candidate.scope?.trim()
-  if (word?.toLowerCase() === PROJECT_SCOPE_WORD) return project === null ? {} : { project }
-  if (word?.startsWith(PROJECT_SCOPE_PREFIX) === true) return undefined
+  if (isProjectWord(candidate.scope)) return project === null ? {} : { project }
+  if (candidate.scope !== undefined && projectKeyOfScope(candidate.scope) !== null) return undefined
   return { scope: candidate.scope }
 }
 

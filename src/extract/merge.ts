@@ -10,7 +10,7 @@ import {
   claimKeyOf,
   slotKeyOf,
 } from '../text/normalize.ts'
-import { PROJECT_SCOPE_WORD } from '../project/project-ref.ts'
+import { isProjectWord, PROJECT_SCOPE_WORD } from '../project/project-ref.ts'
 import { parseAnswer, type AnswerRefusal } from './answer.schema.ts'
 import { buildMergeUserMessage, MERGE_SYSTEM_PROMPT } from './prompt.ts'
 import type { Candidate, ModelPrompt } from './types.ts'
@@ -185,7 +185,7 @@ function keysOf(candidate: Candidate): { claim: string; slot: string } {
   const predicate = canonicalPredicate(candidate.property)
   const qualifiers = canonicalQualifiers(candidate.qualifiers)
   // Every candidate of a pass comes from one session, so a project-scoped one is keyed by the marker alone.
-  const project = candidate.scope === PROJECT_SCOPE_WORD ? PROJECT_SCOPE_WORD : null
+  const project = isProjectWord(candidate.scope) ? PROJECT_SCOPE_WORD : null
   return {
     claim: claimKeyOf(entity, predicate, qualifiers, canonicalValue(candidate.value), project),
     slot: slotKeyOf(entity, predicate, qualifiers, project),

@@ -4,7 +4,7 @@
  * target slot already holds a current value it is refused with `slot_occupied`, naming that value.
  */
 import { keysUnder, storedLabel } from '../fact-input.ts'
-import { projectKeyOfScope, type ProjectRef } from '../project/project-ref.ts'
+import { projectKeyOfScope, projectScope, type ProjectRef } from '../project/project-ref.ts'
 import type { Database } from '../store/database.ts'
 import { projectNamed } from '../store/project-rows.ts'
 import type { MoveOutcome, ScopeKeysOf } from '../store/scope-store.ts'
@@ -53,7 +53,7 @@ function targetOf(scope: string, db: Database): { scope: string; project: Projec
   if (key === null) return { scope: storedLabel(scope), project: null }
   const known = projectNamed(db, key)
   if (known === undefined) return { refusal: refuse('not_found', 'no project of that scope is known to the store; a project is known once a fact was written in it') }
-  return { scope, project: { key: known.key, name: known.name } }
+  return { scope: projectScope(known.key), project: { key: known.key, name: known.name } }
 }
 
 function moveRefusal(moved: Extract<MoveOutcome, { ok: false }>, id: number, target: string): VerbOutcome {

@@ -65,14 +65,25 @@ export function projectScope(project: ProjectRef | string): string {
 }
 
 /**
- * The project key a scope text names.
- * @param scope - a stored scope.
+ * The project key a scope text names. The text is read trimmed, so " project:/x" is the project scope it looks like,
+ * never a free-text label that would store a project's scope under global keys.
+ * @param scope - a stored or given scope.
  * @returns the key, or null for the global scope and free-text labels.
  */
 export function projectKeyOfScope(scope: string): string | null {
-  if (!scope.startsWith(PROJECT_SCOPE_PREFIX)) return null
-  const key = scope.slice(PROJECT_SCOPE_PREFIX.length)
+  const text = scope.trim()
+  if (!text.startsWith(PROJECT_SCOPE_PREFIX)) return null
+  const key = text.slice(PROJECT_SCOPE_PREFIX.length)
   return key === '' ? null : key
+}
+
+/**
+ * Whether a scope a caller gives is the word for the calling session's project (`"project"`, any case or spacing).
+ * @param scope - the scope as given, if any.
+ * @returns true for the project word.
+ */
+export function isProjectWord(scope: string | undefined): boolean {
+  return scope?.trim().toLowerCase() === PROJECT_SCOPE_WORD
 }
 
 /**

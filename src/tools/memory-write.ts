@@ -5,7 +5,7 @@
 import type { WriteAnswer } from '../fact-memory.ts'
 import type { OutputSchema, SessionView, ToolSpec } from '../host/ports.ts'
 import { projectOfSession } from '../project/project-locator.ts'
-import { PROJECT_SCOPE_PREFIX, PROJECT_SCOPE_WORD, type ProjectRef } from '../project/project-ref.ts'
+import { isProjectWord, projectKeyOfScope, type ProjectRef } from '../project/project-ref.ts'
 import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact } from '../types.ts'
@@ -135,13 +135,12 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
  */
 function scopeOfCall(scope: string | undefined, session: SessionView | undefined):
   { scope?: string | undefined; project?: ProjectRef } | { refused: string } {
-  const word = scope?.trim()
-  if (word?.toLowerCase() === PROJECT_SCOPE_WORD) {
+  if (isProjectWord(scope)) {
     const project = projectOfSession(session)
     if (project === null) return { refused: 'scope "project" needs the session\'s working directory, and this session has none; use "global" or a label.' }
     return { project }
   }
-  if (word?.startsWith(PROJECT_SCOPE_PREFIX) === true) return { refused: 'a scope cannot start with "project:"; use "project" for this session\'s project.' }
+  if (scope !== undefined && projectKeyOfScope(scope) !== null) return { refused: 'a scope cannot start with "project:"; use "project" for this session\'s project.' }
   return { scope }
 }
 
