@@ -96,6 +96,14 @@ describe('the recall block: choice and rendering', () => {
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.6, 2: 0.3 }) }, 0.5).map((c) => c.facts[0]?.id), [1, 2])
     assert.deepEqual(recallCandidates(slots, { ...base, named: new Set(['payments']), relevance: score({ 1: 0.4, 2: 0.2 }) }, 0.5).map((c) => c.facts[0]?.id), [1])
   })
+  it('a calibrated rerank stands in for the floor only for facts it scored: a sensitive fact, never sent to it, still needs the floor', () => {
+    const plain = fact(1, 'latte', { slotKey: 'a' })
+    const email = fact(2, 'priya@example.com', { slotKey: 'b', sensitivity: 'email' })
+    const slots = [plain, email].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const judge = { relevance: () => 0, shown: new Set<number>(), calibrated: true, named: new Set<string>() }
+    assert.deepEqual(recallCandidates(slots, judge, 0.4).map((c) => c.facts[0]?.id), [1])
+    assert.deepEqual(recallCandidates(slots.slice(1), judge, 0.4), [], 'an unscored fact alone does not make the message about the library')
+  })
   it('a single-valued slot recalls its current value when an old value matched; history stays out', () => {
     const old = fact(1, '7801', { status: 'superseded' })
     const current = fact(2, '7802')

@@ -54,17 +54,19 @@ export const FACT_FLOOR_SHARE = 0.5
  * Otherwise a fact must clear half the floor: a multi-valued slot offers its matched current values that do; a
  * single-valued slot offers its current value (both rows when contested) when one of its matched rows does, so an
  * old value the message names ("7801") recalls the value that replaced it. With a calibrated rerank every survivor
- * of its threshold clears.
+ * of its threshold that it scored clears (a sensitive fact is never sent to it, so the floor judges that one).
  * @param slots - the search answer's slots, best first.
  * @param judge - relevance, what is already shown, the named subjects, and whether a calibrated rerank filtered.
  * @param minScore - the floor.
  * @returns the candidates.
  */
 export function recallCandidates(slots: readonly SlotHit[], judge: RecallJudge, minScore: number): RecalledSlot[] {
+  // A calibrated rerank judges only what it scored: a sensitive fact is never sent to it, so the floor still judges one.
+  const keptByRerank = (fact: Fact): boolean => judge.calibrated && fact.sensitivity === null
   const matched = slots.flatMap((slot) => slot.rows.filter((row) => row.place > 0).map((row) => row.fact))
-  const aboutLibrary = judge.calibrated || matched.some((fact) => judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore)
+  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore)
   if (!aboutLibrary) return []
-  const clears = (fact: Fact): boolean => judge.calibrated || judge.relevance(fact) >= minScore * FACT_FLOOR_SHARE
+  const clears = (fact: Fact): boolean => keptByRerank(fact) || judge.relevance(fact) >= minScore * FACT_FLOOR_SHARE
   const out: RecalledSlot[] = []
   for (const slot of slots) {
     const found = slot.rows.filter((row) => row.place > 0).map((row) => row.fact)
