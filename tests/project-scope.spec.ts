@@ -122,6 +122,42 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(other, /5173|billing-api/u)
     })
 
+    it('counts the directory without walking other projects\' facts: the kept counts, and a seek on the session\'s own project', () => {
+      const opened = h.memory.storeSet()
+      assert.ok('stores' in opened)
+      if (!('stores' in opened)) return
+      const { db, facts } = opened.stores
+      const seen: { sql: string; params: unknown[] }[] = []
+      const spied = db as unknown as Record<'get' | 'all', (sql: string, ...params: unknown[]) => unknown>
+      const originals = { get: spied.get.bind(db), all: spied.all.bind(db) }
+      for (const method of ['get', 'all'] as const) spied[method] = (sql, ...params) => { seen.push({ sql, params }); return originals[method](sql, ...params) }
+      let counts: number[]
+      try {
+        counts = [facts.countDirectoryFacts({ includeSensitive: false }, BILLING.key), facts.countDirectoryFacts({ includeSensitive: false }, null)]
+      } finally {
+        spied.get = originals.get
+        spied.all = originals.all
+      }
+      assert.deepEqual(counts, [3, 2])
+      for (const { sql, params } of seen) {
+        const plan = (originals.all(`EXPLAIN QUERY PLAN ${sql}`, ...params) as { detail: string }[]).map((row) => row.detail).join('\n')
+        assert.doesNotMatch(plan, /\bSCAN facts\b|scope>\?/u, `${sql}\n${plan}`)
+      }
+    })
+
+    it('keeps the project counts through a move, a status change and a delete', async () => {
+      const opened = h.memory.storeSet()
+      assert.ok('stores' in opened)
+      if (!('stores' in opened)) return
+      const recount = (): number[] => [BILLING.key, SHOP.key, null].map((key) => opened.stores.facts.countDirectoryFacts({ includeSensitive: false }, key))
+      assert.deepEqual(recount(), [3, 3, 2])
+      const billingPort = oneRow(h.db(), "SELECT id FROM facts WHERE value = '5173'")
+      h.memory.forgetById(Number(billingPort['id']))
+      assert.deepEqual(recount(), [2, 3, 2])
+      opened.stores.facts.wipe()
+      assert.deepEqual(recount(), [0, 0, 0])
+    })
+
     it('lists no project\'s facts for a session without a project', () => {
       const text = h.memory.directory(h.config, null)
       assert.match(text, /helix/u)

@@ -218,20 +218,22 @@ export class FactReader {
   }
 
   /**
-   * How many active facts the model may read in the directory of one project: the trigger-kept total (one row read)
-   * less the other projects' facts (a range of facts_by_scope).
+   * How many active facts the model may read in the directory of one project: from the trigger-kept counts, those
+   * outside every project, plus the session's own project's (a seek on facts_by_scope). No other project's fact is read.
    * @param visibility - model visibility.
    * @param projectKey - the session's project; null (the default): no project's facts.
    * @returns the count.
    */
   countDirectoryFacts(visibility: Visibility, projectKey: string | null = null): number {
-    const row = this.db.get('SELECT plain, sensitive FROM directory_counts WHERE id = 1')
-    const total = Number(row?.['plain'] ?? 0) + (visibility.includeSensitive ? Number(row?.['sensitive'] ?? 0) : 0)
-    const elsewhere = this.db.get(
-      `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope
-        WHERE scope >= 'project:' AND scope < 'project;' AND scope IS NOT ? AND status = 'active' AND ${MODEL_VISIBLE}`,
-      projectKey === null ? null : projectScope(projectKey), visibility.includeSensitive ? 1 : 0)
-    return total - Number(elsewhere?.['n'] ?? 0)
+    const row = this.db.get('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1')
+    const sensitive = visibility.includeSensitive
+    const outside = Number(row?.['plain'] ?? 0) - Number(row?.['project_plain'] ?? 0)
+      + (sensitive ? Number(row?.['sensitive'] ?? 0) - Number(row?.['project_sensitive'] ?? 0) : 0)
+    if (projectKey === null) return outside
+    const own = this.db.get(
+      `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND status = 'active' AND ${MODEL_VISIBLE}`,
+      projectScope(projectKey), sensitive ? 1 : 0)
+    return outside + Number(own?.['n'] ?? 0)
   }
 
   /**
