@@ -210,6 +210,16 @@ for (const driver of DRIVERS) {
       assert.deepEqual(scopes().map(([, scope]) => scope), [`project:${billing}`, 'global'])
     })
 
+    it('rules: outside a repository the folder\'s name is nothing a statement names, so a home folder does not take the user\'s own facts', async () => {
+      h.reconfigure({ autoCapture: true })
+      const home = join(root, 'alice')
+      mkdirSync(home, { recursive: true })
+      const live = new LiveSession('session-h', home, () => capture)
+      live.turn(1, 'Remember that Alice prefers tabs over spaces.')
+      await settle()
+      assert.deepEqual(scopes().map(([, scope]) => scope), ['global'])
+    })
+
     it('model: a candidate scoped "project" lands in the session\'s project; without a working directory, global', async () => {
       h.reconfigure({ autoExtract: true, extractDelayMs: 0 })
       const answer = JSON.stringify({ facts: [

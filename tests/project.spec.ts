@@ -72,12 +72,12 @@ describe('the project locator on a real file system', () => {
 
   it('takes a session in a subfolder of a repository to the repository root', () => {
     const locator = new ProjectLocator()
-    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), { key: join(root, 'billing-api'), name: 'billing-api' })
-    assert.deepEqual(locator.locate(join(root, 'billing-api')), { key: join(root, 'billing-api'), name: 'billing-api' })
+    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
+    assert.deepEqual(locator.locate(join(root, 'billing-api')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
   })
 
   it('takes a folder outside any repository as its own project', () => {
-    assert.deepEqual(new ProjectLocator().locate(join(root, 'scratch', 'notes')), { key: join(root, 'scratch', 'notes'), name: 'notes' })
+    assert.deepEqual(new ProjectLocator().locate(join(root, 'scratch', 'notes')), { key: join(root, 'scratch', 'notes'), name: 'notes', repository: false })
   })
 
   it('counts a .git file (a worktree or submodule) as a repository root', () => {
@@ -85,12 +85,12 @@ describe('the project locator on a real file system', () => {
   })
 
   it('resolves a symlinked working directory to the real repository', () => {
-    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), { key: join(root, 'billing-api'), name: 'billing-api' })
+    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
   })
 
   it('takes a working directory that no longer exists as written', () => {
     const gone = join(root, 'gone', 'away')
-    assert.deepEqual(new ProjectLocator().locate(`${gone}/`), { key: gone, name: 'away' })
+    assert.deepEqual(new ProjectLocator().locate(`${gone}/`), { key: gone, name: 'away', repository: false })
   })
 
   it('reads the disk once per working directory', () => {
@@ -111,7 +111,7 @@ describe('the project locator on a real file system', () => {
     assert.equal(projectOfSession(undefined), null)
     assert.equal(projectOfSession({ header: {} }), null)
     assert.equal(projectOfSession({ header: { cwd: '' } }), null)
-    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), { key: join(root, 'billing-api'), name: 'billing-api' })
+    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
   })
 
   it('keeps answering after the repository it found is removed', () => {

@@ -172,9 +172,11 @@ export class AutoCapture {
       if (message === undefined) return
       const explicitOnly = AutoCapture.modelReads(config)
       const project = projectOfSession(session)
-      // The rules cannot tell a codebase's convention from a personal one: only a statement naming the project is its.
+      // The rules cannot tell a codebase's convention from a personal one: only a statement naming the project is its,
+      // and only a repository's name is known to name a project (a home folder's is the user's own name).
+      const names = (quote: string): boolean => project?.repository === true && statementNamesProject(quote, project)
       const candidates = captureRules(message.text).filter((candidate) => !explicitOnly || candidate.explicit)
-        .map((candidate) => (project !== null && statementNamesProject(candidate.quote, project) ? { ...candidate, scope: PROJECT_SCOPE_WORD } : candidate))
+        .map((candidate) => (names(candidate.quote) ? { ...candidate, scope: PROJECT_SCOPE_WORD } : candidate))
       if (candidates.length === 0) return
       landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true, project }, this.deps.memory, config)
     } catch (error) {

@@ -45,7 +45,7 @@ export class ProjectLocator {
     if (cached !== undefined) return cached
     const start = this.resolved(cwd)
     const root = repositoryRootOf(start, (folder) => this.holdsGit(folder), dirname)
-    const project = projectOfRoot(root)
+    const project: ProjectRef = { ...projectOfRoot(root), repository: this.holdsGit(root) }
     if (this.cache.size >= LOCATOR_CACHE_SIZE) {
       const oldest = this.cache.keys().next().value
       if (oldest !== undefined) this.cache.delete(oldest)

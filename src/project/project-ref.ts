@@ -10,6 +10,11 @@ import { canonicalPredicate } from '../text/normalize.ts'
 export interface ProjectRef {
   readonly key: string
   readonly name: string
+  /**
+   * Whether the locator found a repository (`.git`) at the key; false for a working directory outside one (a home
+   * folder, say), whose name is nothing a statement is known to mean. Absent where a project comes from a stored key.
+   */
+  readonly repository?: boolean
 }
 
 /** How a project scope's text begins; no other scope may begin so. */
