@@ -148,8 +148,8 @@ describe('relative dates in Chinese', () => {
     ], SHANGHAI, now)
   })
 
-  it('reads no date from 周期, a vague count or a count without 前', () => {
-    for (const query of ['本周期的发布', '上周期', '几天前', '三天', '每两周', '星期五']) {
+  it('reads no date from 周期, a vague count, a count without 前, or a numeral past 九十九 (never its last part alone)', () => {
+    for (const query of ['本周期的发布', '上周期', '几天前', '三天', '每两周', '星期五', '一百二十天前', '三百天前', '两千天前']) {
       assert.deepEqual(queryDateWindows(query, SHANGHAI, SHANGHAI_MONDAY_NIGHT), [], query)
     }
   })

@@ -48,7 +48,7 @@ const ENGLISH_COUNTS: Readonly<Record<string, number>> = {
 }
 const ENGLISH_COUNT = `(\\d{1,3}|${Object.keys(ENGLISH_COUNTS).join('|')})`
 const CHINESE_DIGITS: Readonly<Record<string, number>> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 }
-const CHINESE_COUNT = '((?<!\\d)\\d{1,3}|[一二两三四五六七八九十]{1,3})'
+const CHINESE_COUNT = '((?<!\\d)\\d{1,3}|(?<![一二两三四五六七八九十百千万零〇])[一二两三四五六七八九十]{1,3})'
 
 const fixed = (unit: Reading['unit'], ago: number) => (): Reading => ({ unit, ago })
 const counted = (unit: Reading['unit'], count: (text: string) => number | undefined) => (match: RegExpExecArray): Reading | undefined => {
