@@ -331,8 +331,12 @@ export class FactMemory {
         budgetChars,
         timeZone: config.displayTimeZone,
       })
-      // Entries of an older generation are never asked for again.
-      if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) this.directoryCache.clear()
+      // Entries of an older generation are never asked for again; past the bound they go first, then everything.
+      if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) {
+        const current = `[${state.db.generation()},`
+        for (const old of [...this.directoryCache.keys()]) if (!old.startsWith(current)) this.directoryCache.delete(old)
+        if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) this.directoryCache.clear()
+      }
       this.directoryCache.set(key, rendered)
       return rendered
     } catch {

@@ -3,7 +3,7 @@
 -- evidence keys carry that key, so one property of one subject is one slot per project, while global and free-text
 -- scopes keep the keys they always had. projects maps each key to the name people read (the root's folder name, or
 -- the name an imported record carried) and records when a fact was first and last written under it.
--- facts_by_scope serves the directory's count of other projects' facts and the page's scope filter and list.
+-- facts_by_scope serves the page's list of scopes and the count of the session's own project's facts.
 CREATE TABLE projects (
   project_key TEXT PRIMARY KEY,
   name TEXT NOT NULL,

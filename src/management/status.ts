@@ -4,11 +4,10 @@ import { lastBackup } from './backups.ts'
 import { semanticStatus } from './semantic-status.ts'
 import { withRecalls } from './session-recalls.ts'
 import { CHARS_PER_TOKEN } from '../directory.ts'
+import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
 /** Recalls the cost in status is averaged over. */
 const RECALL_COST_SAMPLE = 50
-import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
-
 
 /**
  * status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, whether capture is
