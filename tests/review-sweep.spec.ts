@@ -304,6 +304,39 @@ for (const driver of DRIVERS) {
       assert.equal(sweeps(), 3, 'a stopped service never looks again')
       assert.equal(clock.pendingTimers, timersBefore, 'stop cancels its timers')
     })
+
+    it('stop aborts the sweep under way even after a new interval re-armed the timer', async () => {
+      seed()
+      hobbyPair()
+      let signal: AbortSignal | undefined
+      const hanging: ExtractionModel = {
+        name: 'fake/hanging',
+        complete: (request) => {
+          signal = request.signal
+          return new Promise((resolve) => {
+            request.signal.addEventListener('abort', () => { resolve({ ok: false, error: 'aborted' }) }, { once: true })
+          })
+        },
+      }
+      let config = { ...h.config, consolidateIntervalMs: 10 * 60_000 }
+      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => config, model: async () => hanging })
+      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      service.follow(config)
+      clock.advance(FIRST_LOOK_MS)
+      await settle()
+      assert.ok(signal !== undefined, 'the sweep asked the model')
+      config = { ...config, consolidateIntervalMs: 0 }
+      service.follow(config)
+      config = { ...config, consolidateIntervalMs: 20 * 60_000 }
+      service.follow(config)
+      assert.equal(service.armed, true)
+      let stopped = false
+      const stopping = service.stop().then(() => { stopped = true })
+      await settle()
+      assert.equal(signal.aborted, true, 'the sweep under way was not aborted')
+      assert.equal(stopped, true, 'stop waited for the sweep instead of aborting it')
+      await stopping
+    })
   })
 }
 
