@@ -264,6 +264,32 @@ for (const driver of DRIVERS) {
       assert.equal(cardStatus(id), 'stale')
     })
 
+    it('refuses a card as stale once a write turned its fact\'s slot multi-valued', async () => {
+      const keeper = write({ subject: 'svc', property: 'port', value: '1' })
+      const loser = write({ subject: 'svc', property: 'port number', value: '1' })
+      const id = stores().proposals.proposeMerges([{ keeper: ref(keeper), loser: ref(loser) }], v.clock.iso()).cards[0]?.id ?? 0
+      write({ subject: 'svc', property: 'port', value: '2', multi: true })
+      assert.equal(stores().facts.getFacts([keeper.id])[0]?.multi, true, 'the write turned the slot multi-valued')
+      const refused = await v.call('proposal-apply', fence({ id, revision: 1 }))
+      assert.equal(!refused.ok && refused.code, 'refused')
+      assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0])
+      assert.equal(cardStatus(id), 'stale')
+    })
+
+    it('refuses a card as stale once an alias turned its fact\'s slot multi-valued', async () => {
+      const canonical = write({ subject: 'svc-api', property: 'language', value: 'Go' })
+      const fragment = write({ subject: 'svc', property: 'language', value: 'Rust', multi: true })
+      const now = v.clock.iso()
+      const retire = stores().proposals.proposeRetires([{ fact: ref(canonical) }], now).cards[0]?.id ?? 0
+      const alias = stores().proposals.proposeAliases([{ fragment: fragment.entityKey, canonical: canonical.entityKey, facts: [ref(fragment)] }], now).cards[0]?.id ?? 0
+      await v.ok('proposal-apply', fence({ id: alias, revision: 1 }))
+      assert.equal(stores().facts.getFacts([canonical.id])[0]?.multi, true, 'the alias turned the slot multi-valued')
+      const refused = await v.call('proposal-apply', fence({ id: retire, revision: 1 }))
+      assert.equal(!refused.ok && refused.code, 'refused')
+      assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0])
+      assert.equal(cardStatus(retire), 'stale')
+    })
+
     it('refuses a card whose every row the store refuses, names why, and keeps it pending', async () => {
       const forgotten = write({ subject: 'billing-api', property: 'colour', value: 'red' })
       v.h.memory.forgetById(forgotten.id)

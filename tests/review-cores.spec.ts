@@ -12,12 +12,12 @@ import { parseVerdict } from '../src/review/verdict.schema.ts'
 import { verdictMessages } from '../src/review/verdict-prompt.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS } from '../src/review/schedule.ts'
 
-const fact = (id: number, evidence: KeeperCandidate['evidence'], observedAt: string): KeeperCandidate => ({ id, evidence, observedAt })
+const fact = (id: number, evidence: KeeperCandidate['evidence'], firstObservedAt: string): KeeperCandidate => ({ id, evidence, firstObservedAt })
 
 describe('chooseKeeper', () => {
   const cases: readonly [string, KeeperCandidate, KeeperCandidate, number][] = [
     ['the stronger evidence wins over an earlier observation', fact(1, 'observed', '2026-01-01T00:00:00.000Z'), fact(2, 'explicit_user', '2026-02-01T00:00:00.000Z'), 2],
-    ['with equal evidence the earlier observation wins', fact(5, 'observed', '2026-02-01T00:00:00.000Z'), fact(9, 'observed', '2026-01-01T00:00:00.000Z'), 9],
+    ['with equal evidence the earlier first observation wins', fact(5, 'observed', '2026-02-01T00:00:00.000Z'), fact(9, 'observed', '2026-01-01T00:00:00.000Z'), 9],
     ['with equal evidence and time the lower id wins', fact(7, 'confirmed_user', '2026-01-01T00:00:00.000Z'), fact(3, 'confirmed_user', '2026-01-01T00:00:00.000Z'), 3],
     ['confirmed_user outranks observed', fact(4, 'observed', '2025-01-01T00:00:00.000Z'), fact(8, 'confirmed_user', '2026-01-01T00:00:00.000Z'), 8],
   ]

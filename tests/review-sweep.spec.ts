@@ -142,6 +142,18 @@ for (const driver of DRIVERS) {
       assert.deepEqual([row?.keeper.factId, row?.loser.factId], [first, second])
     })
 
+    it('keeps the first observation even after a duplicate write observed the earlier fact again, later than the other', async () => {
+      seed()
+      const [first, second] = hobbyPair()
+      const again = write(h.memory, h.config, { subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true, evidence: 'observed', origin: 'tool' })
+      assert.equal(expectKind(again, 'duplicate').fact.id, first)
+      const observed = (id: number): string => String(h.db().get('SELECT observed_at FROM facts WHERE id = ?', id)?.['observed_at'])
+      assert.ok(observed(first) > observed(second), 'the duplicate moved the first fact\'s observation past the second\'s')
+      await sweep(new ScriptedModel(verdict('unsure')))
+      const [row] = mergeCards()[0]?.rows as { keeper: { factId: number }; loser: { factId: number } }[]
+      assert.deepEqual([row?.keeper.factId, row?.loser.factId], [first, second])
+    })
+
     it('a distinct verdict is remembered without bumping the generation, so the next sweep makes no call', async () => {
       seed()
       hobbyPair()
@@ -304,6 +316,39 @@ for (const driver of DRIVERS) {
       assert.equal(sweeps(), 3, 'a stopped service never looks again')
       assert.equal(clock.pendingTimers, timersBefore, 'stop cancels its timers')
     })
+
+    it('stop aborts the sweep under way even after a new interval re-armed the timer', async () => {
+      seed()
+      hobbyPair()
+      let signal: AbortSignal | undefined
+      const hanging: ExtractionModel = {
+        name: 'fake/hanging',
+        complete: (request) => {
+          signal = request.signal
+          return new Promise((resolve) => {
+            request.signal.addEventListener('abort', () => { resolve({ ok: false, error: 'aborted' }) }, { once: true })
+          })
+        },
+      }
+      let config = { ...h.config, consolidateIntervalMs: 10 * 60_000 }
+      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => config, model: async () => hanging })
+      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      service.follow(config)
+      clock.advance(FIRST_LOOK_MS)
+      await settle()
+      assert.ok(signal !== undefined, 'the sweep asked the model')
+      config = { ...config, consolidateIntervalMs: 0 }
+      service.follow(config)
+      config = { ...config, consolidateIntervalMs: 20 * 60_000 }
+      service.follow(config)
+      assert.equal(service.armed, true)
+      let stopped = false
+      const stopping = service.stop().then(() => { stopped = true })
+      await settle()
+      assert.equal(signal.aborted, true, 'the sweep under way was not aborted')
+      assert.equal(stopped, true, 'stop waited for the sweep instead of aborting it')
+      await stopping
+    })
   })
 }
 
@@ -311,7 +356,7 @@ describe('the lexical leg on a large subject', () => {
   it(`compares only the newest ${SWEEP_GROUP_CAP} facts of one subject and scope, pausing every ${SCORES_PER_PAUSE} scores`, async () => {
     const facts = Array.from({ length: SWEEP_GROUP_CAP + 50 }, (_, index) => ({
       id: index + 1, subjectKey: 'user', scope: 'global', subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards',
-      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, observedAt: '2026-03-01T09:00:00.000Z',
+      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, firstObservedAt: '2026-03-01T09:00:00.000Z',
     }))
     let pauses = 0
     const leg = lexicalSource({ currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) }, async () => { pauses += 1 })

@@ -1,8 +1,9 @@
 /**
  * Pure: which of two near-duplicate facts a merge keeps. The model only says whether two statements are the same;
  * it never picks the keeper, so the same pair always yields the same proposal. The rule, in order: the stronger
- * evidence (the user's own words outrank what was observed), then the earlier observation (the first time it was
- * recorded is the original), then the lower id.
+ * evidence (the user's own words outrank what was observed), then the earlier first observation (the fact recorded
+ * first is the original), then the lower id. Seeing either fact again later leaves the choice as it was, unless it
+ * brings stronger evidence.
  */
 import { evidenceRank } from '../write-policy.ts'
 import type { Evidence } from '../types.ts'
@@ -11,8 +12,8 @@ import type { Evidence } from '../types.ts'
 export interface KeeperCandidate {
   readonly id: number
   readonly evidence: Evidence
-  /** ISO UTC instant the fact was first observed. */
-  readonly observedAt: string
+  /** ISO UTC instant the fact was first observed; unlike the latest observation, it never moves. */
+  readonly firstObservedAt: string
 }
 
 /** A merge's two sides. */
@@ -29,7 +30,7 @@ export interface MergeSides<T extends KeeperCandidate> {
  */
 export function chooseKeeper<T extends KeeperCandidate>(a: T, b: T): MergeSides<T> {
   const order = evidenceRank(a.evidence) - evidenceRank(b.evidence)
-    || (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0)
+    || (a.firstObservedAt < b.firstObservedAt ? -1 : a.firstObservedAt > b.firstObservedAt ? 1 : 0)
     || a.id - b.id
   return order <= 0 ? { keeper: a, loser: b } : { keeper: b, loser: a }
 }

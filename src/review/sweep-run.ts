@@ -103,7 +103,7 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
   return { id, ...record }
 }
 
-/** The keeper by rule: evidence, then the earlier observation, then the lower id; the model never picks it. */
+/** The keeper by rule: evidence, then the earlier first observation, then the lower id; the model never picks it. */
 function mergeRow(pair: SweepPair): MergeRow {
   const { keeper, loser } = chooseKeeper(pair.low, pair.high)
   return { keeper: { factId: keeper.id, revision: keeper.revision }, loser: { factId: loser.id, revision: loser.revision } }

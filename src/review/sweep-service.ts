@@ -67,7 +67,8 @@ export class SweepService {
   /** Start the timer (again after `stop`); the first look comes {@link FIRST_LOOK_MS} later. */
   start(): void {
     this.cancel()
-    this.abort = new AbortController()
+    // A sweep under way keeps its controller, so stop() still aborts it; only a stopped service gets a fresh one.
+    if (this.abort.signal.aborted) this.abort = new AbortController()
     this.cancelTimers.push(this.deps.clock.after(FIRST_LOOK_MS, () => {
       void this.look()
       this.cancelTimers.push(this.deps.clock.every(LOOK_EVERY_MS, () => { void this.look() }))

@@ -284,7 +284,9 @@ export class CurationStore extends FactStore implements FoldTarget {
     for (const change of plan.status.filter((entry) => entry.status === 'active')) {
       this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
     }
-    if (plan.multi.length > 0) this.db.run(`UPDATE facts SET multi = 1, updated_at = ? WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
+    if (plan.multi.length > 0) {
+      this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
+    }
     for (const { id, evidence } of plan.upgrade) {
       this.db.run('UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?', evidence, evidenceRank(evidence), now, id)
     }

@@ -428,7 +428,8 @@ export class FactStore extends FactReader {
           this.db.run(`UPDATE facts SET superseded_by = ? WHERE id IN (${placeholders(supersededIds.length)})`, id, ...supersededIds)
         }
         if (decision.multi) {
-          this.db.run(`UPDATE facts SET multi = 1, updated_at = ? WHERE slot_key = ? AND status = 'active' AND multi = 0`, now, write.slotKey)
+          // A row that turns multi-valued is a new revision, so a card proposed against it is stale.
+          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE slot_key = ? AND status = 'active' AND multi = 0`, now, write.slotKey)
         }
         this.closeGroups(decision.closeGroups, id, now)
         const [fact] = this.getFacts([id])

@@ -28,7 +28,13 @@ export interface ReviewFact {
   readonly claimKey: string
   readonly revision: number
   readonly evidence: Evidence
-  readonly observedAt: string
+  /**
+   * When the fact was first observed: its row's `recorded_at`. A row is inserted at its first observation and that
+   * column never moves, while `observed_at` moves forward with every duplicate write and fold. The earliest
+   * `fact_sources.observed_at` would not do: a merge or an alias moves sources between facts, and an import stamps
+   * them anew, whereas the import restores `recorded_at` from the file.
+   */
+  readonly firstObservedAt: string
 }
 
 /** A pair judged distinct, with what was compared. */
@@ -82,7 +88,7 @@ export class ReviewStore {
    */
   candidateFacts(): ReviewFact[] {
     return this.db.all(
-      `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, f.claim_key, f.revision, f.evidence, f.observed_at
+      `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, f.claim_key, f.revision, f.evidence, f.recorded_at
         FROM facts f JOIN entities e ON e.id = f.entity_id
         WHERE f.status = 'active' AND f.model_use_allowed = 1 AND f.sensitivity IS NULL
         ORDER BY e.entity_key, f.scope, f.id`,
@@ -96,7 +102,7 @@ export class ReviewStore {
       claimKey: String(row['claim_key']),
       revision: Number(row['revision']),
       evidence: String(row['evidence']) as Evidence,
-      observedAt: String(row['observed_at']),
+      firstObservedAt: String(row['recorded_at']),
     }))
   }
 
