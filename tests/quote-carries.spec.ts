@@ -86,19 +86,21 @@ for (const driver of DRIVERS) {
       assert.equal(value.note, null)
     })
 
-    it('landing an extracted candidate asks the same rule: a one-word user quote lands observed, a sentence explicit_user', () => {
-      const messages: ConversationMessage[] = [
-        { role: 'assistant', seq: 0, turn: 1, text: 'Shall I use port 9000 for billing-api?' },
-        { role: 'user', seq: 1, turn: 1, text: 'yes' },
-        { role: 'user', seq: 2, turn: 2, text: 'I always indent with tabs in every project' },
-      ]
-      const candidates: Candidate[] = [
-        { subject: 'billing-api', property: 'port', value: '9000', quote: 'yes', confidence: 0.9 },
-        { subject: 'user', property: 'indentation', value: 'tabs', quote: 'I always indent with tabs', confidence: 0.9 },
-      ]
-      const landed = landCandidates(candidates, { origin: 'extract', messages, sessionId: 'session-1', usersWords: true, project: null }, h.memory, h.config)
-      assert.equal(landed.factIds.length, 2, JSON.stringify(landed.refused))
-      assert.deepEqual(landed.factIds.map(evidenceOf), ['observed', 'explicit_user'])
-    })
+    for (const origin of ['extract', 'rule'] as const) {
+      it(`landing a candidate of the ${origin} path asks the same rule: a one-word user quote lands observed, a sentence explicit_user`, () => {
+        const messages: ConversationMessage[] = [
+          { role: 'assistant', seq: 0, turn: 1, text: 'Shall I use port 9000 for billing-api?' },
+          { role: 'user', seq: 1, turn: 1, text: 'yes' },
+          { role: 'user', seq: 2, turn: 2, text: 'I always indent with tabs in every project' },
+        ]
+        const candidates: Candidate[] = [
+          { subject: 'billing-api', property: 'port', value: '9000', quote: 'yes', confidence: 0.9 },
+          { subject: 'user', property: 'indentation', value: 'tabs', quote: 'I always indent with tabs', confidence: 0.9 },
+        ]
+        const landed = landCandidates(candidates, { origin, messages, sessionId: 'session-1', usersWords: true, project: null }, h.memory, h.config)
+        assert.equal(landed.factIds.length, 2, JSON.stringify(landed.refused))
+        assert.deepEqual(landed.factIds.map(evidenceOf), ['observed', 'explicit_user'])
+      })
+    }
   })
 }
