@@ -1,8 +1,8 @@
 /**
  * A quote carries the user's statement only when it is a sentence and the value stands in it: the pure rule in
  * English and Chinese (a long value by its identifiers and most of its words), memory_write on a real store (a quote
- * of "yes" stays observed and the answer says why; the user's real words are explicit_user), and the extraction
- * path's landing, which asks the same rule.
+ * of "yes" stays observed and the answer says why; the user's real words are explicit_user), and the landing the
+ * extraction and rule paths share, which asks the same rule.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
