@@ -113,6 +113,16 @@ for (const driver of DRIVERS) {
       assert.deepEqual(stores().facts.getFacts([seeded['fragment']?.[0]?.id ?? 0]).map((one) => one.entityKey), ['billing api'])
     })
 
+    it('finds a pipeline with three letters beside its date ("db-backup · 2026-02-05 run") and keeps numbered properties apart', async () => {
+      const runs = ['2026-02-05', '2026-02-06', '2026-02-07'].map((day) => write({ subject: 'db-backup', property: `${day} run`, value: 'done' }))
+      for (const property of ['port 7801', 'port 7802', '187', '188']) write({ subject: 'db-backup', property, value: 'open' })
+      const run = await force()
+      assert.deepEqual(run.found, { retire: 0, fold: 1, alias: 0 })
+      const fold = stores().proposals.get(run.cards[0]?.id ?? 0)
+      assert.ok(fold?.kind === 'fold')
+      assert.deepEqual(fold.rows.map((row) => [row.survivor.factId, row.runs.map((one) => one.factId)]), [[runs[2]?.id, runs.slice(0, 2).map((one) => one.id)]])
+    })
+
     it('refuses a card whose every row was edited since the sweep, and changes no fact', async () => {
       const facts = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
       const run = await force()

@@ -122,8 +122,12 @@ describe('datedPipelines', () => {
     ['one day only is not a pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-08 result', 'nightly backup', 'work')], []],
     ['another subject is another pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-09 result', 'billing api')], []],
     ['another scope is another pipeline', [run(1, '2026-02-08 result'), run(2, '2026-02-09 result', 'nightly backup', 'work')], []],
+    ['three letters beside the date, counted with the subject as the line they make ("db-backup · 2026-11-05 run")',
+      [run(1, '2026-11-05 run', 'db-backup'), run(2, '2026-11-06 run', 'db-backup'), run(3, '2026-11-07 run', 'db-backup')], [{ survivor: 3, runs: [1, 2] }]],
     ['a property without a date, with two dates or too little text besides it is left alone',
-      [run(1, 'result'), run(2, 'from 2026-01-01 to 2026-02-01'), run(3, '2026-02-08 ok'), run(4, '2026-02-09 ok'), run(5, 'build 20260208 log'), run(6, 'build 20260209 log')], []],
+      [run(1, 'result'), run(2, 'from 2026-01-01 to 2026-02-01'), run(3, '2026-02-08 ok', 'x'), run(4, '2026-02-09 ok', 'x'), run(5, 'build 20260208 log'), run(6, 'build 20260209 log'),
+        run(7, 'port 7801'), run(8, 'port 7802'), run(9, '187'), run(10, '188')], []],
+    ['a property that is nothing but its date names no recurring line, whatever the subject', [run(1, '2026-02-08', 'release plan'), run(2, '2026-02-09', 'release plan')], []],
     ['a property dated past tomorrow is a plan, not a run', [run(1, '2026-11-30 result'), run(2, '2027-01-05 result')], []],
   ]
   for (const [name, facts, expected] of table) {

@@ -1,13 +1,14 @@
 /**
  * Land candidates: the last local checks (the quote must be in the text that was read, the shape gate) and then the
- * same write rules memory_write uses. Evidence is the user's own words only when the quote is in a user message;
- * anything else is observed. Nothing here decides differently for the rule path and the model path.
+ * same write rules memory_write uses. Evidence is the user's own words only when the quote is in a user message and
+ * carries the value (quote-carries.ts: a sentence, not "yes", that holds it); anything else is observed. Nothing here decides differently for the rule path and the model path.
  */
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { RefusedCandidate } from '../store/extract-store.ts'
 import type { Origin } from '../types.ts'
 import { anchorMessage } from './anchor.ts'
+import { quoteCarries } from './quote-carries.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 import type { ErrorCode } from '../errors.ts'
@@ -75,7 +76,7 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       subject: candidate.subject,
       property: candidate.property,
       value: candidate.value,
-      evidence: source.usersWords && checked.held.role === 'user' ? 'explicit_user' : 'observed',
+      evidence: source.usersWords && checked.held.role === 'user' && quoteCarries(candidate.quote, candidate.value).carries ? 'explicit_user' : 'observed',
       quote: candidate.quote,
       ...scope,
       qualifiers: candidate.qualifiers,

@@ -11,7 +11,7 @@
  *   fragment into its canonical spelling.
  */
 import { cjkRuns, hasCjk, searchTerms } from '../text/tokenize.ts'
-import { foldShape } from './fold.ts'
+import { propertyFoldShape } from './fold.ts'
 
 /** What a classifier reads of a fact. */
 export interface AuditFact {
@@ -74,8 +74,9 @@ export interface DatedPipeline {
 
 /**
  * Find pipelines whose date sits in the property name. Facts of one subject and scope whose property names read as
- * one line around one date ({@link foldShape}: the same text, one parsable date, at least four other letters or
- * digits) and that name at least two different days are one pipeline. The run of the latest day survives (on one
+ * one line around one date ({@link propertyFoldShape}: the same text, one parsable date in the property, at least
+ * four other letters or digits in the subject and property together, one of them in the property) and that name at
+ * least two different days are one pipeline. The run of the latest day survives (on one
  * day, the latest observed, then the higher id); every run of an earlier day folds into it; another run of the
  * survivor's own day is not a recurrence and is left alone. A property dated more than a day after `today` names a
  * plan, not a run, and is left out, as the write-time fold leaves out a value dated in the future.
@@ -87,7 +88,7 @@ export function datedPipelines(facts: readonly PipelineFact[], today: string): D
   const limit = dayAfter(today)
   const groups = new Map<string, { fact: PipelineFact; order: string; day: string }[]>()
   for (const fact of facts) {
-    const shape = foldShape(fact.property)
+    const shape = propertyFoldShape(fact.entityKey, fact.property)
     if (!shape.ok || shape.day > limit) continue
     const key = JSON.stringify([fact.entityKey, fact.scope, shape.template])
     const list = groups.get(key) ?? []

@@ -59,6 +59,28 @@ const PLACEHOLDER = '\u0000'
  * @returns the template, the date and the count of other characters; or why the value cannot fold.
  */
 export function foldShape(value: string): FoldShape {
+  return shapeOf(value, 0)
+}
+
+/**
+ * Read a dated property as a line around one date, the line being its subject and the property together
+ * ("db-backup · 2026-11-05 run"): the subject's letters and digits count among the {@link FOLD_MIN_OTHER} others,
+ * as they would if the line were one value, but the date must sit in the property and the property must name
+ * something besides it (a property that is only a date names an event, not a recurring line). The template is the
+ * property's alone.
+ * @param subject - the fact's subject (entity key).
+ * @param property - the property name.
+ * @returns the property's template, date and other characters (the subject's included); or why it cannot fold.
+ */
+export function propertyFoldShape(subject: string, property: string): FoldShape {
+  const subjectOthers = lettersAndDigits(foldText(subject.normalize('NFKC')))
+  const shape = shapeOf(property, subjectOthers)
+  if (shape.ok && shape.others === subjectOthers) return { ok: false, reason: 'too_short' }
+  return shape
+}
+
+/** Read a value around one date, counting `besides` letters or digits of the line it stands in. */
+function shapeOf(value: string, besides: number): FoldShape {
   const text = value.normalize('NFKC')
   const days = dateMentions(text, { timestamps: true }).filter((mention) => mention.day !== undefined)
   const [date] = days
@@ -66,7 +88,7 @@ export function foldShape(value: string): FoldShape {
   if (days.length > 1) return { ok: false, reason: 'several_dates' }
   if (!date.valid) return { ok: false, reason: 'unreadable_date' }
   const template = foldText(`${text.slice(0, date.index)}${PLACEHOLDER}${text.slice(date.index + date.length)}`)
-  const others = [...template.matchAll(/[\p{L}\p{N}]/gu)].length
+  const others = lettersAndDigits(template) + besides
   if (others < FOLD_MIN_OTHER) return { ok: false, reason: 'too_short' }
   const day = isoDay(date)
   return { ok: true, template, day, order: date.time === undefined ? day : instantOf(day, date.time), others }
@@ -98,6 +120,10 @@ export function foldVerdict(stored: string, incoming: string, context: FoldConte
  */
 export function foldedHistory(previous: readonly string[], value: string): string[] {
   return [...previous, value].slice(-FOLD_HISTORY)
+}
+
+function lettersAndDigits(text: string): number {
+  return [...text.matchAll(/[\p{L}\p{N}]/gu)].length
 }
 
 function dayAfter(iso: string): string {

@@ -1,6 +1,7 @@
 /**
- * The memory_write tool: parse arguments, check that an explicit_user claim is backed by the user's own words,
- * anchor the write to its session and turn, apply the slot rules, and report the outcome in words.
+ * The memory_write tool: parse arguments, check that an explicit_user claim is backed by the user's own words (they
+ * occur in the user's messages and carry the value, extract/quote-carries.ts), anchor the write to its session and
+ * turn, apply the slot rules, and report the outcome in words.
  */
 import type { WriteAnswer } from '../fact-memory.ts'
 import type { OutputSchema, SessionView, ToolSpec } from '../host/ports.ts'
@@ -11,6 +12,7 @@ import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { anchorOf, userSaid } from './session-anchor.ts'
+import { quoteCarries, shortfallNote } from '../extract/quote-carries.ts'
 import { parseArgs, writeArgs } from './tool-args.schema.ts'
 
 /** The canonical value of memory_write. */
@@ -86,7 +88,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
         property: { type: 'string', description: 'The attribute, e.g. "port", "preferred editor", "deploy target".' },
         value: { type: 'string', description: 'The value, short and self-contained.' },
         evidence: { type: 'string', enum: ['explicit_user', 'observed', 'unverified', 'inferred'], description: 'How you know it (default observed).' },
-        quote: { type: 'string', description: 'The exact words the fact comes from; required for explicit_user.' },
+        quote: { type: 'string', description: 'The exact words the fact comes from, a sentence that holds the value (not "yes"); required for explicit_user.' },
         scope: { type: 'string', description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.' },
         qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
         confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
@@ -110,11 +112,18 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       if ('refused' in scope) return failure('refused', `${scope.refused} Nothing was stored.`)
       let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
       let note: string | null = null
-      if (evidence === 'explicit_user' && !userSaid(exec.agent?.session, a.quote ?? a.value)) {
-        evidence = 'observed'
-        note = a.quote === undefined
-          ? 'evidence lowered to observed: explicit_user needs the user\'s own words as quote'
-          : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
+      if (evidence === 'explicit_user') {
+        const words = a.quote ?? a.value
+        const carried = quoteCarries(words, a.value)
+        if (!userSaid(exec.agent?.session, words)) {
+          evidence = 'observed'
+          note = a.quote === undefined
+            ? 'evidence lowered to observed: explicit_user needs the user\'s own words as quote'
+            : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
+        } else if (!carried.carries) {
+          evidence = 'observed'
+          note = `evidence lowered to observed: ${shortfallNote(carried.reason)}`
+        }
       }
       const answer = deps.memory.write({
         subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, ...scope,
