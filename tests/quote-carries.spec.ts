@@ -19,7 +19,10 @@ import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
 describe('quoteCarries', () => {
   const table: readonly [string, string, string, ReturnType<typeof quoteCarries>][] = [
     ['a one-word quote', 'yes', 'port 9000', { carries: false, reason: 'short_quote' }],
-    ['a short reply', 'ok do it', 'tabs', { carries: false, reason: 'short_quote' }],
+    ['a two-letter reply', 'ok', 'tabs', { carries: false, reason: 'short_quote' }],
+    ['a short reply without the value', 'ok do it', 'tabs', { carries: false, reason: 'value_not_in_quote' }],
+    ['a short statement holding the value', 'I use vim', 'vim', { carries: true }],
+    ['a short Chinese statement holding the value', '端口是8080', '8080', { carries: true }],
     ['two Chinese characters', '好的', '制表符', { carries: false, reason: 'short_quote' }],
     ['a sentence holding the value', 'I always indent with tabs', 'tabs', { carries: true }],
     ['a sentence holding an inflected value', 'we are deploying to staging now', 'deploy to staging', { carries: true }],

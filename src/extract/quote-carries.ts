@@ -9,13 +9,13 @@ import { cjkRuns, searchTerms, withoutCjk } from '../text/tokenize.ts'
 import { foldForAnchor } from './anchor.ts'
 
 /** Characters a quote of words needs, with at least {@link QUOTE_MIN_WORDS} words. */
-export const QUOTE_MIN_CHARS = 12
+export const QUOTE_MIN_CHARS = 6
 
 /** Words a quote needs (each CJK character counts as a word). */
-export const QUOTE_MIN_WORDS = 3
+export const QUOTE_MIN_WORDS = 2
 
 /** CJK characters that make a quote long enough on their own. */
-export const QUOTE_MIN_CJK = 6
+export const QUOTE_MIN_CJK = 4
 
 /** Terms beyond which a value is long: then its identifiers and most of its words must be in the quote. */
 const SHORT_VALUE_TERMS = 4
