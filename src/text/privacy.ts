@@ -49,7 +49,18 @@ const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\
 /** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
 const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
 
-/** Property names that make any secret-looking value a credential. */
+/** Units a plain quantity may end in: counts, sizes, durations, percentages. */
+const UNIT = String.raw`(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
+/** A number, date or time, with at most one unit: not a secret by its shape. */
+const PLAIN_QUANTITY = new RegExp(String.raw`^[+-]?\d[\d.,:/_-]*${UNIT}?$`, 'iu')
+/** Lower-case words joined by hyphens or underscores: not a secret by its shape. */
+const PLAIN_WORDS = /^[a-z]+(?:[-_][a-z]+)+$/u
+/** Property names that name a password, whose value may be all digits (a PIN) or plain words (a passphrase). */
+const PASSWORD_PROPERTY = /(?:password|passwd|passphrase|passcode|(?<![a-z])(?:pin|pwd)(?![a-z])|密码|口令)/iu
+/** Property names that name a measure of a secret (its length, lifetime, count), not the secret. */
+const MEASURE_PROPERTY = /(?:limit|length|count|size|(?<![a-z])(?:max|min|age)(?![a-z])|budget|ttl|expir|lifetime|attempts|retries|rotation|window|quota|长度|上限|次数|有效期)/iu
+
+/** Property names that make any secret-shaped value a credential (see {@link looksLikeSecretValue}). */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
 
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/u
@@ -114,7 +125,7 @@ export function maskCredentials(text: string, known: readonly string[] = []): st
     masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
   }
   masked = masked.replace(NAMED_SECRET, (whole: string, name: string, run: string) => {
-    const word = secretWordOf(run)
+    const word = secretWordOf(run, name)
     return word === undefined ? whole : `${name}${word.before}${MASK}${word.after}`
   })
   masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
@@ -125,11 +136,11 @@ function findCredential(property: string, value: string, noun: string): PrivacyF
   for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
     if (pattern.test(value)) return { sensitivity: 'credential', reason: `the ${noun} looks like ${reason}` }
   }
-  if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
+  if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value, property)) {
     return { sensitivity: 'credential', reason: `"${property}" names a secret and the ${noun} looks like one` }
   }
   for (const match of value.matchAll(NAMED_SECRET)) {
-    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
+    if (secretWordOf(match[2] ?? '', match[1] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
   }
   for (const token of value.match(WORD) ?? []) {
     if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
@@ -161,16 +172,28 @@ function findPersonalData(property: string, value: string, noun: string): Privac
  * The word a named secret gives, split from the quotes and sentence punctuation around it, when that word looks like
  * a secret; `undefined` for prose ("required", "rotated.").
  */
-function secretWordOf(run: string): { readonly before: string; readonly after: string } | undefined {
+function secretWordOf(run: string, name: string): { readonly before: string; readonly after: string } | undefined {
   const [, before = '', word = '', after = ''] = WORD_WRAPPING.exec(run) ?? []
-  return looksLikeSecretValue(word) ? { before, after } : undefined
+  return looksLikeSecretValue(word, name) ? { before, after } : undefined
 }
 
-/** A value is secret-looking when it is one word of 6+ characters that is not plain prose. */
-function looksLikeSecretValue(value: string): boolean {
+/**
+ * A value is secret-shaped when it is one word of 6+ characters, not plain prose (it holds a digit, a symbol or an
+ * inner capital), and not a plain quantity or plain words: a number, date or time (digits and separators) with at
+ * most one unit from {@link UNIT} ("128000", "4k", "1,000,000", "3600s", "512MB", "2026-03-01"), or lower-case words
+ * joined by hyphens or underscores ("per-session"). A property that names a password and no measure keeps both as
+ * secrets (a PIN is all digits, a passphrase is plain words), so "password · 12345678" is one and "password min
+ * length · 128000" is not.
+ * @param value - the value, or the word a sentence gives for a named secret.
+ * @param property - the property, or the words that named the secret.
+ * @returns whether the value is shaped like a secret.
+ */
+function looksLikeSecretValue(value: string, property: string): boolean {
   const trimmed = value.trim()
   if (trimmed.length < 6 || /\s/u.test(trimmed)) return false
-  return /\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1))
+  if (!(/\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1)))) return false
+  if (PASSWORD_PROPERTY.test(property) && !MEASURE_PROPERTY.test(property)) return true
+  return !PLAIN_QUANTITY.test(trimmed) && !PLAIN_WORDS.test(trimmed)
 }
 
 /**
