@@ -85,6 +85,16 @@ export function scanPrivacy(property: string, value: string, noun = 'value'): Pr
   return findCredential(property, value, noun) ?? findPersonalData(property, value, noun)
 }
 
+/**
+ * A fact's qualifiers as a view may show them: each value that is a credential, judged with its key as the property
+ * (as a write judges it), masked; every other value as stored.
+ * @param qualifiers - the stored qualifiers.
+ * @returns the qualifiers with each credential replaced by {@link MASK}.
+ */
+export function maskQualifiers(qualifiers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(qualifiers).map(([key, text]) => [key, findCredential(key, text, 'qualifier') === undefined ? text : MASK]))
+}
+
 /** A fact's quote as the fact may keep it, and the personal data it still holds. */
 export interface QuoteScan {
   /** The quote with every credential in it masked. */
