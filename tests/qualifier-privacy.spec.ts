@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
+import { recordOf } from '../src/exchange/jsonl.ts'
 import type { SearchValue } from '../src/retrieval/render.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
+import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
@@ -64,6 +66,19 @@ for (const driver of DRIVERS) {
       }
       const page = await v.ok('fact', { id })
       assert.equal(JSON.stringify(page).includes(SECRET), false, 'the page masks a credential qualifier as it masks a credential value')
+    })
+
+    it('shows a credential qualifier masked on a proposal card and writes it masked to an export, when refuseCredentials is off', async () => {
+      v.h.reconfigure({ refuseCredentials: false })
+      const proposed = await writeTool.execute({ subject: 'billing api', property: 'auth mode', value: 'enabled', qualifiers: { token: SECRET }, confidence: 0.3 }, call) as WriteValue
+      assert.equal(proposed.outcome, 'pending', JSON.stringify(proposed))
+      const cards = await v.ok('proposals', { status: 'all', limit: 10 })
+      assert.equal(JSON.stringify(cards).includes(SECRET), false, 'the card masks the qualifier')
+      const saved = await write({ token: SECRET })
+      const opened = v.h.memory.storeSet()
+      const [fact] = 'stores' in opened ? opened.stores.facts.getFacts([saved.factId ?? 0]) : []
+      assert.ok(fact)
+      assert.deepEqual(recordOf(fact).qualifiers, { token: MASK })
     })
 
     it('withholds a fact whose qualifier holds an email from memory_search, and shows it whole on the page', async () => {
