@@ -8,7 +8,7 @@ import { extractIdentifiers } from './text/identifiers.ts'
 import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
 } from './text/normalize.ts'
-import { scanPrivacy, scanQuote } from './text/privacy.ts'
+import { maskCredentials, scanPrivacy, scanQuote } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
@@ -165,7 +165,9 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   // subject mask it there anyway, and a value or qualifier that is a credential only by its name is masked by name.
   const qualifiers = tidyQualifiers(input.qualifiers)
   const ofValue = scanPrivacy(property, value)
-  const ofQualifiers = Object.entries(qualifiers).map(([key, text]) => ({ text, finding: scanPrivacy(key, text, `qualifier "${key}"`) }))
+  const ofQualifiers = Object.entries(qualifiers).map(([key, text]) => ({
+    text, finding: scanPrivacy('', key, 'qualifier name') ?? scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`),
+  }))
   const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', subject, 'subject')]
   const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   if (own?.sensitivity === 'credential' && policy.refuseCredentials) {

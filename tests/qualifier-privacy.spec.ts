@@ -37,7 +37,7 @@ for (const driver of DRIVERS) {
     const facts = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM facts')?.['n'])
 
     it('refuses a credential in a qualifier as it refuses a credential value, writing nothing', async () => {
-      for (const qualifiers of [{ token: SECRET }, { password: 'Tr0ub4dor&3' }]) {
+      for (const qualifiers of [{ token: SECRET }, { password: 'Tr0ub4dor&3' }, { [SECRET]: 'yes' }, { [`key ${SECRET}`]: 'Tr0ub4dor&3' }]) {
         const answer = await write(qualifiers)
         assert.equal(answer.outcome, 'refused', JSON.stringify(answer))
         assert.match(answer.message, /credential/u)

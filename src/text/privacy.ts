@@ -87,12 +87,14 @@ export function scanPrivacy(property: string, value: string, noun = 'value'): Pr
 
 /**
  * A fact's qualifiers as a view may show them: each value that is a credential, judged with its key as the property
- * (as a write judges it), masked; every other value as stored.
+ * (as a write judges it), masked whole; every credential inside a key masked; everything else as stored.
  * @param qualifiers - the stored qualifiers.
  * @returns the qualifiers with each credential replaced by {@link MASK}.
  */
 export function maskQualifiers(qualifiers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(qualifiers).map(([key, text]) => [key, findCredential(key, text, 'qualifier') === undefined ? text : MASK]))
+  return Object.fromEntries(Object.entries(qualifiers).map(([key, text]) => [
+    maskCredentials(key), findCredential(key, text, 'qualifier') === undefined ? text : MASK,
+  ]))
 }
 
 /** A fact's quote as the fact may keep it, and the personal data it still holds. */
