@@ -132,7 +132,7 @@ describe('scanPrivacy: not credentials', () => {
       ['token limit', '128000'], ['max tokens', '1,000,000'], ['context tokens', '4k'], ['token budget', '128k'],
       ['key size', '4096bits'], ['token ttl', '30 days'], ['token ttl', '3600s'], ['token lifetime', '90days'],
       ['token expiry', '2026-03-01'], ['secret rotation', 'none'], ['api key auth', 'enabled'], ['token cache', '512MB'],
-      ['password min length', '128000'], ['token mode', 'per-session'],
+      ['password min length', '128000'], ['token mode', 'per-session'], ['token mode', 'ENABLED'], ['api key source', 'FROM_ENV'],
     ] as const) assert.equal(sensitivityOf(property, value), null, `${property} · ${value}`)
   })
 

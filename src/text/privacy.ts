@@ -53,8 +53,8 @@ const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
 const UNIT = String.raw`(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
 /** A number, date or time, with at most one unit: not a secret by its shape. */
 const PLAIN_QUANTITY = new RegExp(String.raw`^[+-]?\d[\d.,:/_-]*${UNIT}?$`, 'iu')
-/** Lower-case words joined by hyphens or underscores: not a secret by its shape. */
-const PLAIN_WORDS = /^[a-z]+(?:[-_][a-z]+)+$/u
+/** Words of one case (an upper-case constant too) joined by hyphens or underscores: not a secret by its shape. */
+const PLAIN_WORDS = /^(?:[a-z]+(?:[-_][a-z]+)*|[A-Z]+(?:[-_][A-Z]+)*)$/u
 /** Property names that name a password, whose value may be all digits (a PIN) or plain words (a passphrase). */
 const PASSWORD_PROPERTY = /(?:password|passwd|passphrase|passcode|(?<![a-z])(?:pin|pwd)(?![a-z])|密码|口令)/iu
 /** Property names that name a measure of a secret (its length, lifetime, count), not the secret. */
@@ -192,10 +192,10 @@ function secretWordOf(run: string, name: string): { readonly before: string; rea
 /**
  * A value is secret-shaped when it is one word of 6+ characters, not plain prose (it holds a digit, a symbol or an
  * inner capital), and not a plain quantity or plain words: a number, date or time (digits and separators) with at
- * most one unit from {@link UNIT} ("128000", "4k", "1,000,000", "3600s", "512MB", "2026-03-01"), or lower-case words
- * joined by hyphens or underscores ("per-session"). A property that names a password and no measure keeps both as
- * secrets (a PIN is all digits, a passphrase is plain words), so "password · 12345678" is one and "password min
- * length · 128000" is not.
+ * most one unit from {@link UNIT} ("128000", "4k", "1,000,000", "3600s", "512MB", "2026-03-01"), or words of one
+ * case, alone or joined by hyphens or underscores ("per-session", "ENABLED", "FROM_ENV"). A property that names a
+ * password and no measure keeps both as secrets (a PIN is all digits, a passphrase is plain words), so "password ·
+ * 12345678" is one and "password min length · 128000" is not.
  * @param value - the value, or the word a sentence gives for a named secret.
  * @param property - the property, or the words that named the secret.
  * @returns whether the value is shaped like a secret.
