@@ -165,9 +165,10 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   // subject mask it there anyway, and a value or qualifier that is a credential only by its name is masked by name.
   const qualifiers = tidyQualifiers(input.qualifiers)
   const ofValue = scanPrivacy(property, value)
-  const ofQualifiers = Object.entries(qualifiers).map(([key, text]) => ({
-    text, finding: scanPrivacy('', key, 'qualifier name') ?? scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`),
-  }))
+  const ofQualifiers = Object.entries(qualifiers).flatMap(([key, text]) => [
+    { text: key, finding: scanPrivacy('', key, 'qualifier name') },
+    { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
+  ])
   const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', subject, 'subject')]
   const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   if (own?.sensitivity === 'credential' && policy.refuseCredentials) {

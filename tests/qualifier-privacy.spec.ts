@@ -81,6 +81,13 @@ for (const driver of DRIVERS) {
       assert.deepEqual(recordOf(fact).qualifiers, { token: MASK })
     })
 
+    it('judges a qualifier\'s name and value each, a credential in either winning over personal data in the other', async () => {
+      for (const qualifiers of [{ 'alice@example.com': SECRET }, { [SECRET]: 'alice@example.com' }]) {
+        assert.equal((await write(qualifiers)).outcome, 'refused', JSON.stringify(qualifiers))
+      }
+      assert.equal(facts(), 0)
+    })
+
     it('withholds a fact whose qualifier holds an email from memory_search, and shows it whole on the page', async () => {
       const answer = await write({ contact: 'alice@example.com' })
       assert.equal(answer.outcome, 'saved', JSON.stringify(answer))
