@@ -132,7 +132,7 @@ describe('scanPrivacy: not credentials', () => {
       ['token limit', '128000'], ['max tokens', '1,000,000'], ['context tokens', '4k'], ['token budget', '128k'],
       ['key size', '4096bits'], ['token ttl', '30 days'], ['token ttl', '3600s'], ['token lifetime', '90days'],
       ['token expiry', '2026-03-01'], ['secret rotation', 'none'], ['api key auth', 'enabled'], ['token cache', '512MB'],
-      ['password min length', '128000'], ['token mode', 'per-session'], ['token mode', 'ENABLED'], ['api key source', 'FROM_ENV'],
+      ['password min length', '128000'], ['token expiry', '1767225600000'], ['token mode', 'per-session'], ['token mode', 'ENABLED'], ['api key source', 'FROM_ENV'],
     ] as const) assert.equal(sensitivityOf(property, value), null, `${property} · ${value}`)
   })
 
@@ -140,7 +140,7 @@ describe('scanPrivacy: not credentials', () => {
     for (const [property, value] of [
       ['password', 'Tr0ub4dor&3'], ['api key', '7f9c2ba4e88f827d616045507605853e'], ['token', 'a1B2c3D4e5'],
       ['secret', 'x9!kQ#2m'], ['password', '12345678'], ['staging db password', '20250301'], ['admin password', '12345678'], ['passphrase', 'correct-horse-battery'],
-      ['access key', '4096bitsX9q'],
+      ['access key', '4096bitsX9q'], ['token', '4829105738291047582910'],
     ] as const) assert.equal(sensitivityOf(property, value), 'credential', `${property} · ${value}`)
     assert.equal(sensitivityOf('note', 'the password is 12345678'), 'credential')
   })

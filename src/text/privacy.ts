@@ -51,6 +51,8 @@ const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
 
 /** Units a plain quantity may end in: counts, sizes, durations, percentages. */
 const UNIT = String.raw`(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
+/** Digits a plain quantity may hold (an epoch in milliseconds has 13); a longer run of digits is a token's shape. */
+const QUANTITY_DIGITS_MAX = 15
 /** A number, date or time, with at most one unit: not a secret by its shape. */
 const PLAIN_QUANTITY = new RegExp(String.raw`^[+-]?\d[\d.,:/_-]*${UNIT}?$`, 'iu')
 /** Words of one case (an upper-case constant too) joined by hyphens or underscores: not a secret by its shape. */
@@ -192,10 +194,10 @@ function secretWordOf(run: string, name: string): { readonly before: string; rea
 /**
  * A value is secret-shaped when it is one word of 6+ characters, not plain prose (it holds a digit, a symbol or an
  * inner capital), and not a plain quantity or plain words: a number, date or time (digits and separators) with at
- * most one unit from {@link UNIT} ("128000", "4k", "1,000,000", "3600s", "512MB", "2026-03-01"), or words of one
- * case, alone or joined by hyphens or underscores ("per-session", "ENABLED", "FROM_ENV"). A property that names a
- * password and no measure keeps both as secrets (a PIN is all digits, a passphrase is plain words), so "password ·
- * 12345678" is one and "password min length · 128000" is not.
+ * most one unit from {@link UNIT} and at most 15 digits ("128000", "4k", "1,000,000", "3600s", "512MB",
+ * "2026-03-01"), or words of one case, alone or joined by hyphens or underscores ("per-session", "ENABLED",
+ * "FROM_ENV"). A property that names a password and no measure keeps both as secrets (a PIN is all digits, a
+ * passphrase is plain words), so "password · 12345678" is one and "password min length · 128000" is not.
  * @param value - the value, or the word a sentence gives for a named secret.
  * @param property - the property, or the words that named the secret.
  * @returns whether the value is shaped like a secret.
@@ -205,7 +207,8 @@ function looksLikeSecretValue(value: string, property: string): boolean {
   if (trimmed.length < 6 || /\s/u.test(trimmed)) return false
   if (!(/\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1)))) return false
   if (PASSWORD_PROPERTY.test(property) && !MEASURE_PROPERTY.test(property)) return true
-  return !PLAIN_QUANTITY.test(trimmed) && !PLAIN_WORDS.test(trimmed)
+  const quantity = PLAIN_QUANTITY.test(trimmed) && (trimmed.match(/\d/gu)?.length ?? 0) <= QUANTITY_DIGITS_MAX
+  return !quantity && !PLAIN_WORDS.test(trimmed)
 }
 
 /**
