@@ -1,14 +1,14 @@
 /**
  * Pure preparation of a write: normalize the subject, property, qualifiers and value, compute the slot, claim and
- * evidence keys, run the privacy scan, and check the validity window. The store receives only prepared writes, and
- * their quotes hold no credential in clear.
+ * evidence keys, run the privacy scan (over the value, each qualifier and the subject), and check the validity
+ * window. The store receives only prepared writes, and their quotes hold no credential in clear.
  */
 import { dateArgumentInstant } from './text/dates.ts'
 import { extractIdentifiers } from './text/identifiers.ts'
 import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
 } from './text/normalize.ts'
-import { scanPrivacy, scanQuote } from './text/privacy.ts'
+import { maskCredentials, scanPrivacy, scanQuote } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
@@ -79,7 +79,8 @@ export interface IndexEntries {
 }
 
 /**
- * The full-text terms and exact identifiers of a fact. A credential's value is never indexed: it must not be
+ * The full-text terms and exact identifiers of a fact. A credential's value and qualifiers are never indexed, nor is
+ * any qualifier value that is itself a credential (a row written before qualifiers were scanned): a fact must not be
  * findable by its secret.
  * @param fact - the fact's text fields and sensitivity.
  * @returns its index entries.
@@ -89,8 +90,9 @@ export function indexEntriesOf(fact: {
   readonly qualifiers: Readonly<Record<string, string>>; readonly sensitivity: string | null
 }): IndexEntries {
   const credential = fact.sensitivity === 'credential'
+  const qualifierTexts = Object.entries(fact.qualifiers).flatMap(([key, text]) => (scanPrivacy(key, text)?.sensitivity === 'credential' ? [] : [text]))
   return {
-    terms: indexText(credential ? [fact.subject, fact.property] : [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]),
+    terms: indexText(credential ? [fact.subject, fact.property] : [fact.subject, fact.property, fact.value, ...qualifierTexts]),
     identifiers: credential ? [] : extractIdentifiers([fact.subject, fact.property, fact.value].join('\n')),
   }
 }
@@ -157,20 +159,30 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   if (validTo !== null && validTo <= validFrom) return refuse('valid_to must be later than valid_from')
   if (validTo !== null && validTo <= now) return refuse('valid_to is already in the past; nothing current to store')
 
-  // The value is judged alone with its property, so no quote around it can hide it from the property rule, and the
-  // subject as plain text. The quote is masked, not judged for credentials (see scanQuote): the patterns that judge a
-  // subject mask it there anyway, and a value that is a credential only by its property's name is masked by name.
+  // The value is judged alone with its property, so no quote around it can hide it from the property rule; each
+  // qualifier's value likewise with its key as the property; the subject as plain text. A credential anywhere wins
+  // over personal data. The quote is masked, not judged for credentials (see scanQuote): the patterns that judge a
+  // subject mask it there anyway, and a value or qualifier that is a credential only by its name is masked by name.
+  const qualifiers = tidyQualifiers(input.qualifiers)
   const ofValue = scanPrivacy(property, value)
-  const own = ofValue ?? scanPrivacy('', subject, 'subject')
+  const ofQualifiers = Object.entries(qualifiers).flatMap(([key, text]) => [
+    { text: key, finding: scanPrivacy('', key, 'qualifier name') },
+    { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
+  ])
+  const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', subject, 'subject')]
+  const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   if (own?.sensitivity === 'credential' && policy.refuseCredentials) {
     return { ok: false, code: 'credential_refused', message: `refused: ${own.reason}; credentials are never stored` }
   }
   const isCredential = own?.sensitivity === 'credential'
+  const known = [
+    ...(ofValue?.sensitivity === 'credential' ? [value] : []),
+    ...ofQualifiers.flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
+  ]
   const given = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
-  const quoted = given === null ? undefined : scanQuote(given, ofValue?.sensitivity === 'credential' ? [value] : [])
+  const quoted = given === null ? undefined : scanQuote(given, known)
   const quote = quoted?.quote ?? null
   const finding = own ?? quoted?.finding
-  const qualifiers = tidyQualifiers(input.qualifiers)
   const qualifierKey = canonicalQualifiers(qualifiers)
   const { scope, project } = scopeOf(input)
   const projectKey = project?.key ?? null

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { MASK, maskCredentials, scanPrivacy } from '../src/text/privacy.ts'
+import { RED_TEAM } from './helpers/red-team.ts'
 
 /** A checksum-valid 18-character Chinese resident ID built from its first 17 digits. */
 function residentId(first17: string): string {
@@ -124,6 +125,30 @@ describe('scanPrivacy: not credentials', () => {
   it('leaves a plain word under a secret-named property alone', () => {
     assert.equal(sensitivityOf('secret', 'Tuesday'), null)
     assert.equal(sensitivityOf('token', 'abc'), null)
+  })
+
+  it('leaves a number, size, duration, date or plain word under a secret-named property alone: "token limit: 128000"', () => {
+    for (const [property, value] of [
+      ['token limit', '128000'], ['max tokens', '1,000,000'], ['context tokens', '4k'], ['token budget', '128k'],
+      ['key size', '4096bits'], ['token ttl', '30 days'], ['token ttl', '3600s'], ['token lifetime', '90days'],
+      ['token expiry', '2026-03-01'], ['secret rotation', 'none'], ['api key auth', 'enabled'], ['token cache', '512MB'],
+      ['password min length', '128000'], ['token expiry', '1767225600000'], ['token mode', 'per-session'], ['token mode', 'ENABLED'], ['api key source', 'FROM_ENV'],
+    ] as const) assert.equal(sensitivityOf(property, value), null, `${property} · ${value}`)
+  })
+
+  it('still treats a secret-shaped value under a secret-named property as a credential', () => {
+    for (const [property, value] of [
+      ['password', 'Tr0ub4dor&3'], ['api key', '7f9c2ba4e88f827d616045507605853e'], ['token', 'a1B2c3D4e5'],
+      ['secret', 'x9!kQ#2m'], ['password', '12345678'], ['staging db password', '20250301'], ['admin password', '12345678'], ['passphrase', 'correct-horse-battery'],
+      ['access key', '4096bitsX9q'], ['token', '4829105738291047582910'],
+    ] as const) assert.equal(sensitivityOf(property, value), 'credential', `${property} · ${value}`)
+    assert.equal(sensitivityOf('note', 'the password is 12345678'), 'credential')
+  })
+
+  it('still finds every secret and every piece of personal data in the red-team corpus', () => {
+    const privateLines = RED_TEAM.filter((entry) => /secret key|password|token|personal data/u.test(entry.why))
+    assert.equal(privateLines.length, 5)
+    for (const entry of privateLines) assert.notEqual(scanPrivacy('', entry.text), undefined, entry.text)
   })
 
   it('leaves ports, versions, host:port, dates and UUIDs alone', () => {

@@ -1,9 +1,10 @@
 /**
  * Pure JSONL exchange format: the manifest line, one record line per fact, the records hash, and splitting a file
- * back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote.
- * No database, no file system, no zod.
+ * back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote, nor
+ * a qualifier that is a credential, in clear. No database, no file system, no zod.
  */
 import { createHash, type Hash } from 'node:crypto'
+import { maskQualifiers } from '../text/privacy.ts'
 import type { Evidence, Fact, FactStatus, Sensitivity } from '../types.ts'
 
 /** The format name on the manifest line. */
@@ -61,11 +62,11 @@ export type ParsedLine =
 /**
  * The exchange record of a fact. Qualifiers are written in key order, so equal facts give equal lines.
  * @param fact - a stored, non-forgotten fact.
- * @returns the record; a credential's value and quote are withheld.
+ * @returns the record; a credential's value and quote are withheld, and a qualifier that is a credential is masked.
  */
 export function recordOf(fact: Fact): ExchangeRecord {
   const withheld = fact.sensitivity === 'credential'
-  const qualifiers = Object.fromEntries(Object.entries(fact.qualifiers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  const qualifiers = Object.fromEntries(Object.entries(maskQualifiers(fact.qualifiers)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return {
     subject: fact.subject,
     property: fact.property,

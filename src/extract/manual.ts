@@ -1,12 +1,14 @@
 /**
  * One-off extraction of a text (the `extract` route): the model path without a conversation. The text is nobody's
  * statement, so what lands is observed evidence, anchored to no session; a dry run answers what would be written
- * and writes nothing. Every run is logged like a pass, with trigger `manual`.
+ * and writes nothing. Every run is logged like a pass, with trigger `manual`. The answer holds no credential in clear,
+ * in any field, whether its candidate was refused, stored or only listed.
  */
 import { isoNow, type Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import { sha256 } from '../text/normalize.ts'
+import { MASK, maskCredentials, maskQualifiers, scanPrivacy } from '../text/privacy.ts'
 import { maskRefusal, type RefusedCandidate } from '../store/extract-store.ts'
 import { checkCandidate, landCandidates } from './land.ts'
 import type { ExtractionModel } from './model-client.ts'
@@ -79,7 +81,39 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
     factIds: landing.factIds, proposalIds: landing.proposalIds, note: notes.join('; ') || null, error: null,
     finishedAt: isoNow(deps.clock), durationMs: deps.clock.now() - started,
   })
-  return { ok: true, runId, model: deps.model.name, candidates: read.candidates, ...landing, refused: landing.refused.map(maskRefusal), notes }
+  return maskedAnswer({ ok: true, runId, model: deps.model.name, candidates: read.candidates, ...landing, refused: landing.refused.map(maskRefusal), notes })
+}
+
+/**
+ * An answer as the caller may see it: each candidate value that is a credential (judged with its property) and each
+ * qualifier value that is one (judged with its key) replaced by {@link MASK}, then every string of every field masked
+ * with those values known (see maskCredentials), so a secret a quote, note or other field repeats is masked too.
+ */
+function maskedAnswer(answer: ManualExtraction & { readonly ok: true }): ManualExtraction {
+  const known = answer.candidates.flatMap((candidate) => [
+    ...(isCredential(candidate.property, candidate.value) ? [candidate.value] : []),
+    ...Object.entries(candidate.qualifiers ?? {}).flatMap(([key, text]) => (isCredential(key, text) ? [text] : [])),
+  ])
+  const candidates = answer.candidates.map((candidate): Candidate => ({
+    ...candidate,
+    value: isCredential(candidate.property, candidate.value) ? MASK : candidate.value,
+    ...(candidate.qualifiers === undefined ? {} : { qualifiers: maskQualifiers(candidate.qualifiers) }),
+  }))
+  return maskStrings({ ...answer, candidates }, known)
+}
+
+function isCredential(property: string, value: string): boolean {
+  return scanPrivacy(property, value)?.sensitivity === 'credential'
+}
+
+/** Every string inside a plain JSON value, masked with the known credentials; other values as they are. */
+function maskStrings<T>(value: T, known: readonly string[]): T {
+  if (typeof value === 'string') return maskCredentials(value, known) as T
+  if (Array.isArray(value)) return value.map((entry: unknown) => maskStrings(entry, known)) as T
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [maskCredentials(key, known), maskStrings(entry, known)])) as T
+  }
+  return value
 }
 
 /** The local checks a dry run can report without writing: quote anchoring and the shape gate. */

@@ -7,7 +7,7 @@
 import { prepareWrite } from '../fact-input.ts'
 import type { Proposal } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import { MASK } from '../text/privacy.ts'
+import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact, FactRef, ProposedRow } from '../types.ts'
 import type { CardFactWire, EntityNameWire, ProposalCardWire } from '../wire-types.ts'
 import { factView } from './views.ts'
@@ -56,7 +56,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
           subject: row.subject,
           property: row.property,
           value: looksSecret(row) ? MASK : row.value,
-          qualifiers: row.qualifiers,
+          qualifiers: maskQualifiers(row.qualifiers),
           evidence: row.evidence,
           confidence: row.confidence,
           quote: row.quote,

@@ -1,6 +1,6 @@
 /** Pure JSON views of store rows for the page: camelCase, dates as ISO UTC, credential values always masked. */
 import type { ConflictGroupView, FactSource } from '../store/library-store.ts'
-import { MASK } from '../text/privacy.ts'
+import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { ScopeCount } from '../store/library-store.ts'
@@ -46,7 +46,7 @@ export function factView(fact: Fact): FactView {
     subject: fact.subject,
     entityKey: fact.entityKey,
     property: fact.property,
-    qualifiers: fact.qualifiers,
+    qualifiers: maskQualifiers(fact.qualifiers),
     scope: fact.scope,
     ...scopeFields(fact),
     value: masked ? MASK : fact.value,
@@ -91,7 +91,7 @@ export function conflictView(group: ConflictGroupView): Record<string, unknown> 
     openedAt: group.openedAt,
     subject: first?.subject ?? '',
     property: first?.property ?? '',
-    qualifiers: first?.qualifiers ?? {},
+    qualifiers: maskQualifiers(first?.qualifiers ?? {}),
     rows: group.rows.map(factView),
   }
 }

@@ -49,7 +49,20 @@ const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\
 /** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
 const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
 
-/** Property names that make any secret-looking value a credential. */
+/** Units a plain quantity may end in: counts, sizes, durations, percentages. */
+const UNIT = String.raw`(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
+/** Digits a plain quantity may hold (an epoch in milliseconds has 13); a longer run of digits is a token's shape. */
+const QUANTITY_DIGITS_MAX = 15
+/** A number, date or time, with at most one unit: not a secret by its shape. */
+const PLAIN_QUANTITY = new RegExp(String.raw`^[+-]?\d[\d.,:/_-]*${UNIT}?$`, 'iu')
+/** Words of one case (an upper-case constant too) joined by hyphens or underscores: not a secret by its shape. */
+const PLAIN_WORDS = /^(?:[a-z]+(?:[-_][a-z]+)*|[A-Z]+(?:[-_][A-Z]+)*)$/u
+/** Property names that name a password, whose value may be all digits (a PIN) or plain words (a passphrase). */
+const PASSWORD_PROPERTY = /(?:password|passwd|passphrase|passcode|(?<![a-z])(?:pin|pwd)(?![a-z])|密码|口令)/iu
+/** Property names that name a measure of a secret (its length, lifetime, count), not the secret. */
+const MEASURE_PROPERTY = /(?:limit|length|count|size|(?<![a-z])(?:max|min|age)(?![a-z])|budget|ttl|expir|lifetime|attempts|retries|rotation|window|quota|长度|上限|次数|有效期)/iu
+
+/** Property names that make any secret-shaped value a credential (see {@link looksLikeSecretValue}). */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
 
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/u
@@ -72,6 +85,18 @@ const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
  */
 export function scanPrivacy(property: string, value: string, noun = 'value'): PrivacyFinding | undefined {
   return findCredential(property, value, noun) ?? findPersonalData(property, value, noun)
+}
+
+/**
+ * A fact's qualifiers as a view may show them: each value that is a credential, judged with its key as the property
+ * (as a write judges it), masked whole; every credential inside a key masked; everything else as stored.
+ * @param qualifiers - the stored qualifiers.
+ * @returns the qualifiers with each credential replaced by {@link MASK}.
+ */
+export function maskQualifiers(qualifiers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(qualifiers).map(([key, text]) => [
+    maskCredentials(key), findCredential(key, text, 'qualifier') === undefined ? text : MASK,
+  ]))
 }
 
 /** A fact's quote as the fact may keep it, and the personal data it still holds. */
@@ -114,7 +139,7 @@ export function maskCredentials(text: string, known: readonly string[] = []): st
     masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
   }
   masked = masked.replace(NAMED_SECRET, (whole: string, name: string, run: string) => {
-    const word = secretWordOf(run)
+    const word = secretWordOf(run, name)
     return word === undefined ? whole : `${name}${word.before}${MASK}${word.after}`
   })
   masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
@@ -125,11 +150,11 @@ function findCredential(property: string, value: string, noun: string): PrivacyF
   for (const [pattern, reason] of CREDENTIAL_PATTERNS) {
     if (pattern.test(value)) return { sensitivity: 'credential', reason: `the ${noun} looks like ${reason}` }
   }
-  if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value)) {
+  if (CREDENTIAL_PROPERTY.test(property) && looksLikeSecretValue(value, property)) {
     return { sensitivity: 'credential', reason: `"${property}" names a secret and the ${noun} looks like one` }
   }
   for (const match of value.matchAll(NAMED_SECRET)) {
-    if (secretWordOf(match[2] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
+    if (secretWordOf(match[2] ?? '', match[1] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
   }
   for (const token of value.match(WORD) ?? []) {
     if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
@@ -161,16 +186,29 @@ function findPersonalData(property: string, value: string, noun: string): Privac
  * The word a named secret gives, split from the quotes and sentence punctuation around it, when that word looks like
  * a secret; `undefined` for prose ("required", "rotated.").
  */
-function secretWordOf(run: string): { readonly before: string; readonly after: string } | undefined {
+function secretWordOf(run: string, name: string): { readonly before: string; readonly after: string } | undefined {
   const [, before = '', word = '', after = ''] = WORD_WRAPPING.exec(run) ?? []
-  return looksLikeSecretValue(word) ? { before, after } : undefined
+  return looksLikeSecretValue(word, name) ? { before, after } : undefined
 }
 
-/** A value is secret-looking when it is one word of 6+ characters that is not plain prose. */
-function looksLikeSecretValue(value: string): boolean {
+/**
+ * A value is secret-shaped when it is one word of 6+ characters, not plain prose (it holds a digit, a symbol or an
+ * inner capital), and not a plain quantity or plain words: a number, date or time (digits and separators) with at
+ * most one unit from {@link UNIT} and at most 15 digits ("128000", "4k", "1,000,000", "3600s", "512MB",
+ * "2026-03-01"), or words of one case, alone or joined by hyphens or underscores ("per-session", "ENABLED",
+ * "FROM_ENV"). A property that names a password and no measure keeps both as secrets (a PIN is all digits, a
+ * passphrase is plain words), so "password · 12345678" is one and "password min length · 128000" is not.
+ * @param value - the value, or the word a sentence gives for a named secret.
+ * @param property - the property, or the words that named the secret.
+ * @returns whether the value is shaped like a secret.
+ */
+function looksLikeSecretValue(value: string, property: string): boolean {
   const trimmed = value.trim()
   if (trimmed.length < 6 || /\s/u.test(trimmed)) return false
-  return /\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1))
+  if (!(/\d/u.test(trimmed) || /[^A-Za-z]/u.test(trimmed) || /[A-Z]/u.test(trimmed.slice(1)))) return false
+  if (PASSWORD_PROPERTY.test(property) && !MEASURE_PROPERTY.test(property)) return true
+  const quantity = PLAIN_QUANTITY.test(trimmed) && (trimmed.match(/\d/gu)?.length ?? 0) <= QUANTITY_DIGITS_MAX
+  return !quantity && !PLAIN_WORDS.test(trimmed)
 }
 
 /**

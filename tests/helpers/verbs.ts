@@ -5,7 +5,7 @@
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
-import type { CredentialsView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
+import type { CredentialsView, ExtractionView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import { VERBS } from '../../src/management/verbs.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
@@ -34,6 +34,8 @@ export interface HarnessServices {
   readonly semantic?: SemanticView
   /** The vector sweep, built over the harness's store and clock. */
   readonly vectors?: (h: MemoryHandle, clock: FakeClock) => VectorsView
+  /** Automatic capture as the extraction verbs see it (one-off extraction with a scripted model, say). */
+  readonly extraction?: (h: MemoryHandle, clock: FakeClock) => ExtractionView
 }
 
 /**
@@ -48,6 +50,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
   const h = openMemory(driver, clock, overrides)
   const credentials = new Map<string, string>()
   const vectors = services.vectors?.(h, clock)
+  const extraction = services.extraction?.(h, clock)
   const credentialsView: CredentialsView = {
     set: async (ref, value) => { credentials.set(ref, value) },
     describe: async (ref) => ({ configured: credentials.has(ref), source: 'file', writable: true }),
@@ -78,6 +81,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
       audit,
       semantic: services.semantic,
       vectors,
+      extraction,
     }
   }
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
