@@ -130,7 +130,7 @@ for (const driver of DRIVERS) {
       assert.ok(reranker.calls.every((call) => call.documents.length === 2))
       assert.doesNotMatch(JSON.stringify(reranker.calls), /alice@example\.com/u)
       assert.equal(calibrations(harness).current(FP)?.pairSource, 'library')
-      assert.match(String(answer['message']), /a proxy for real questions: supply pairs of your own/u)
+      assert.match(String(answer['message']), /a proxy for real questions: the reranker orders with it and filters nothing; supply pairs of your own to let it filter/u)
     })
 
     it('refuses a library too small to give 20 queries, saying how many facts it needs and found', async () => {

@@ -103,8 +103,12 @@ describe('calibrate', () => {
 })
 
 describe('rerankDecision', () => {
-  it('filters at the calibrated threshold when a calibration is in force', () => {
-    assert.deepEqual(rerankDecision({ threshold: 0.42 }), { filter: true, threshold: 0.42 })
+  it('filters at the calibrated threshold when a calibration on the user\'s own pairs is in force', () => {
+    assert.deepEqual(rerankDecision({ threshold: 0.42, pairSource: 'supplied' }), { filter: true, threshold: 0.42 })
+  })
+
+  it('only orders, reporting rerank_uncalibrated, when the calibration in force came from the library\'s proxy pairs', () => {
+    assert.deepEqual(rerankDecision({ threshold: 0.42, pairSource: 'library' }), { filter: false, reason: 'rerank_uncalibrated' })
   })
 
   it('only orders, reporting rerank_uncalibrated, without one', () => {

@@ -1,7 +1,8 @@
 /**
  * Per-turn recall with the semantic channels, in process, on a real store (both SQLite bindings) against the fake
  * embedding and rerank server on loopback: the recall searches through the vector channel as memory_search does; a
- * fact only the vector channel found must still clear the lexical floor unless a calibrated reranker kept it; a slow
+ * fact only the vector channel found must still clear the lexical floor unless a reranker calibrated on the user's
+ * pairs kept it (one calibrated on the library's proxy pairs is no floor); a slow
  * endpoint is cut at the recall's own deadline and the lexical block stands.
  */
 import assert from 'node:assert/strict'
@@ -56,6 +57,19 @@ for (const driver of DRIVERS) {
       if (answer.kind !== 'recalled') return
       assert.match(answer.text, /- billing-api · port: 7801 \[#\d+/u)
       assert.doesNotMatch(answer.text, /latte|Neovim|postgres/u)
+    })
+
+    it('a calibration from the library\'s proxy pairs is no floor: a fact only the vector channel found must still clear the lexical one', async () => {
+      const memory = await open({ embedding: true, rerank: true })
+      const settings = rerankSettings(memory.config)
+      assert.ok(settings.configured)
+      memory.stores().calibrations.record({
+        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'library', relevant: 20, irrelevant: 20,
+        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
+      })
+      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      assert.deepEqual(answer, { kind: 'none' })
+      assert.ok((JSON.parse(lastLog(memory).channels) as string[]).includes('rerank'), 'the reranker ran, and only ordered')
     })
 
     it('a slow embedding endpoint is cut at the recall\'s deadline and the lexical block stands, the degradation logged', async () => {

@@ -3,7 +3,8 @@
  * store (both SQLite bindings) against the fake embedding and rerank server on loopback. A Chinese question finds an
  * English fact only through the vector channel; a slow, failing or wrong-dimension embedding degrades to the lexical
  * channels within the budget and the answer says so; an out-of-range rerank is invalidated and the fused order
- * stands; an uncalibrated rerank only orders, a calibrated one filters and says how many it left out; nothing
+ * stands; an uncalibrated rerank only orders, and so does one calibrated on the library's proxy pairs (the answer says
+ * why), while one calibrated on the user's pairs filters and says how many it left out; nothing
  * sensitive reaches either endpoint and a credential in a query is masked before it leaves; facts hidden from the
  * model never come back through the vector channel; with the defaults nothing is sent and search is the lexical
  * search; the channel line names found current facts that have no vector yet, and only those.
@@ -150,6 +151,7 @@ for (const driver of DRIVERS) {
       const value = await search(memory, 'which database does orders-api use')
       assert.ok(value.channels.includes('rerank'))
       assert.equal(value.rerank, 'rerank_uncalibrated')
+      assert.equal(value.rerankCalibration, null)
       assert.equal(value.rerankFiltered, 0)
       assert.equal(lines(value)[0], 'orders-api · database: postgres 16')
       assert.equal(value.results.length, LIBRARY.length, 'nothing was left out')
@@ -180,6 +182,34 @@ for (const driver of DRIVERS) {
       const other = await search(memory, 'which database does orders-api use', memory.reconfigure({ ...semanticOverrides(fake), rerankModel: 'fake-rerank-2' }))
       assert.equal(other.rerank, 'rerank_uncalibrated', 'a calibration of another rerank model does not apply')
       assert.equal(other.results.length, LIBRARY.length)
+    })
+
+    it('a calibration from the library\'s proxy pairs only orders: nothing is filtered and the answer says why', async () => {
+      const memory = open()
+      seed(memory)
+      await memory.sweep()
+      const settings = rerankSettings(memory.config)
+      assert.ok(settings.configured)
+      memory.stores().calibrations.record({
+        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'library', relevant: 20, irrelevant: 20,
+        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
+      })
+      const value = await search(memory, 'which database does orders-api use')
+      assert.equal(value.rerank, 'rerank_uncalibrated')
+      assert.equal(value.rerankCalibration, 'library')
+      assert.equal(value.rerankFiltered, 0)
+      assert.equal(lines(value)[0], 'orders-api · database: postgres 16')
+      assert.equal(value.results.length, LIBRARY.length, 'nothing was left out')
+      const text = renderSearchText(value)
+      assert.match(text, /rerank_uncalibrated: the reranker is calibrated on proxy pairs from the library only; it orders, it does not filter/u)
+      assert.doesNotMatch(text, /without a calibration record/u)
+      memory.stores().calibrations.record({
+        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'supplied', relevant: 20, irrelevant: 20,
+        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
+      })
+      const supplied = await search(memory, 'which database does orders-api use')
+      assert.deepEqual([supplied.rerank, supplied.rerankCalibration, supplied.rerankFiltered], ['calibrated', 'supplied', LIBRARY.length - 1],
+        'a calibration from the user\'s own pairs filters')
     })
 
     it('never sends a sensitive fact to either endpoint, and masks a credential in the query before it is sent', async () => {

@@ -4,7 +4,7 @@
  * embedding channel (naming the keys to set) or without a sweep service, a sweep now with the coverage after it, a
  * failing sweep refused with its error; status naming each channel off and why, the embedding fingerprint, vectors
  * current / stale / missing / excluded, the last sweep and its error, and the rerank calibration state (uncalibrated,
- * refused with its reason, calibrated, per rerank fingerprint), never the key.
+ * refused with its reason, calibrated, proxy when calibrated on library pairs, per rerank fingerprint), never the key.
  */
 import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -171,7 +171,7 @@ for (const driver of DRIVERS) {
       assert.doesNotMatch(JSON.stringify(await harness.ok('status', {})), new RegExp(TEST_KEY, 'u'))
     })
 
-    it('status reports the rerank calibration: uncalibrated, refused with its reason, calibrated, per rerank fingerprint', async () => {
+    it('status reports the rerank calibration: uncalibrated, refused with its reason, calibrated, proxy (library pairs, ordering only), per rerank fingerprint', async () => {
       const harness = open()
       const settings = rerankSettings(harness.h.config)
       assert.ok(settings.configured)
@@ -188,6 +188,13 @@ for (const driver of DRIVERS) {
       const calibrated = await calibration()
       assert.deepEqual([calibrated['state'], calibrated['threshold'], calibrated['precision'], calibrated['recall']], ['calibrated', 0.42, 0.97, 0.9],
         'a later refusal does not replace the calibration in force')
+      record(harness, { fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'library', threshold: 0.3, precision: 1, recall: 1 })
+      const proxy = await calibration()
+      assert.deepEqual([proxy['state'], proxy['pairSource'], proxy['threshold']], ['proxy', 'library', 0.3],
+        'a calibration from the library\'s proxy pairs is told apart from one on the user\'s pairs')
+      assert.match(String(proxy['note']), /proxy pairs from the library only; it orders, it does not filter/u)
+      record(harness, { fingerprint: settings.fingerprint, outcome: 'calibrated', threshold: 0.42, precision: 0.97, recall: 0.9 })
+      assert.equal((await calibration())['state'], 'calibrated', 'a calibration on supplied pairs filters again')
       harness.h.reconfigure({ ...semanticOverrides(fake), rerankModel: 'fake-rerank-2' })
       assert.deepEqual(await calibration(), { state: 'uncalibrated' }, 'another rerank model needs its own calibration')
       harness.h.reconfigure({ ...semanticOverrides(fake), rerankScoreMode: 'logit' })

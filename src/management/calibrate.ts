@@ -1,5 +1,6 @@
 /**
- * The calibrate verb: builds the rerank calibration record that lets the reranker filter search results.
+ * The calibrate verb: builds the rerank calibration record that lets the reranker filter search results (a record
+ * from the user's own pairs) or marks it as ordering only (a record from library proxy pairs).
  *
  * Where the labeled pairs come from:
  * - `{pairs: [{query, document, relevant}, …]}`: the user supplies them (`pairSource: "supplied"`);
@@ -7,7 +8,7 @@
  *   active, model-usable, non-sensitive facts spread over the library, the query "<subject> <property>" is paired
  *   with that fact's text (relevant) and with the text of a fact of another subject and another property
  *   (irrelevant). This is a proxy: it shows the reranker tells the fact asked about from an unrelated one, not how
- *   it judges near misses; supply pairs for a sharper record.
+ *   it judges near misses, so its threshold never filters: the reranker only orders; supply pairs to filter.
  *
  * Every pair is scored by the reranker in force (one call per distinct query), and the scores are calibrated: at
  * least 20 relevant and 20 irrelevant pairs, a threshold with precision >= 95% and recall >= 80%. The run is
@@ -78,9 +79,9 @@ function answer(entry: CalibrationEntry, result: CalibrationResult): VerbOutcome
   const { fingerprint, outcome, pairSource, relevant, irrelevant, precision, recall, threshold } = entry
   const common = { outcome, fingerprint, pairSource, relevant, irrelevant, precision, recall, threshold }
   if (result.ok) {
-    // A record from library pairs lets the reranker filter real questions on the strength of easy proxy pairs: say so.
+    // Easy proxy pairs say little about near misses, so a record from them orders search results but never filters them.
     const proxy = pairSource === 'library'
-      ? '; the pairs were derived from your library (a fact against an unrelated one), a proxy for real questions: supply pairs of your own for a sharper threshold'
+      ? '; the pairs were derived from your library (a fact against an unrelated one), a proxy for real questions: the reranker orders with it and filters nothing; supply pairs of your own to let it filter'
       : ''
     return ok({ ...common, message: `calibrated: scores at or above ${result.threshold} count as relevant (precision ${share(result.precision)}, recall ${share(result.recall)}, ${relevant} relevant and ${irrelevant} irrelevant pairs)${proxy}` })
   }

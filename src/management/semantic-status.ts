@@ -2,14 +2,18 @@
  * What status says about the semantic channels: for each, whether it is configured (or why not) and its
  * fingerprint; for the embedding channel the vectors that are current, stale (an older revision or another
  * fingerprint) and missing, the facts never embedded (sensitive or hidden from the model), and the last sweep of
- * that fingerprint with its error; for the reranker its score mode and calibration state (calibrated, refused with
- * the reason, or uncalibrated). Nothing here contains a key.
+ * that fingerprint with its error; for the reranker its score mode and calibration state (calibrated on the user's
+ * pairs, proxy when calibrated on the library's pairs and so ordering only, refused with the reason, or uncalibrated).
+ * Nothing here contains a key.
  */
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/settings.ts'
 import { readSweepRecord } from '../semantic/sweep-record.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { VectorsView } from './verb.ts'
+
+/** What a calibration from the library's proxy pairs does, as status says it. */
+const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, it does not filter: supply pairs of your own to calibrate for filtering'
 
 /**
  * The semantic block of status.
@@ -55,9 +59,9 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
       scoreMode: rerank.scoreMode,
       fingerprint: rerank.fingerprint,
       keyName: rerank.keyName,
-      calibration: current !== undefined
-        ? { state: 'calibrated', ...current }
-        : latest !== undefined ? { state: 'refused', ...latest } : { state: 'uncalibrated' },
+      calibration: current === undefined
+        ? latest !== undefined ? { state: 'refused', ...latest } : { state: 'uncalibrated' }
+        : current.pairSource === 'library' ? { state: 'proxy', ...current, note: PROXY_NOTE } : { state: 'calibrated', ...current },
     }
   }
   return { embedding: embeddingBlock, rerank: rerankBlock }

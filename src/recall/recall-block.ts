@@ -39,7 +39,10 @@ export interface RecallJudge {
   readonly relevance: (fact: Fact) => number
   /** Facts already in front of the model: the directory's, and those of earlier blocks still in view. */
   readonly shown: ReadonlySet<number>
-  /** A calibrated rerank kept the pool: its threshold, not the lexical floor, judges relevance. */
+  /**
+   * A rerank calibrated on the user's own pairs kept the pool: its threshold, not the lexical floor, judges relevance
+   * (one calibrated on the library's proxy pairs only ordered, and is not calibrated here).
+   */
   readonly calibrated: boolean
   /** Canonical keys of the stored subjects the message names. */
   readonly named: ReadonlySet<string>

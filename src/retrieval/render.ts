@@ -60,6 +60,11 @@ export interface SearchValue {
    * ordered; nothing is settled by it), or null when no rerank ran.
    */
   readonly rerank: 'calibrated' | 'rerank_uncalibrated' | null
+  /**
+   * Where the pairs of the rerank's calibration record came from: `supplied` (the user's, it filters), `library`
+   * (proxy pairs: the rerank stays `rerank_uncalibrated` and only orders), or null when there is none or no rerank ran.
+   */
+  readonly rerankCalibration: 'supplied' | 'library' | null
   /** Candidates a calibrated rerank dropped below its threshold. */
   readonly rerankFiltered: number
   /** Current facts in the answer with no current vector: the vector channel did not cover them. */
@@ -102,7 +107,7 @@ export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: st
   const base = {
     query, asOf, channels: outcome.channels, skipped: outcome.skipped, degraded: outcome.degraded,
     rerank: outcome.rerank === null ? null : outcome.rerank.calibrated ? 'calibrated' as const : 'rerank_uncalibrated' as const,
-    rerankFiltered: outcome.rerank?.filtered ?? 0, unvectored: outcome.unvectored, timeZone, message: null,
+    rerankCalibration: outcome.rerank?.pairSource ?? null, rerankFiltered: outcome.rerank?.filtered ?? 0, unvectored: outcome.unvectored, timeZone, message: null,
   }
   const slots = outcome.slots
   if (slots.length === 0) return { ...base, outcome: 'not_found', results: [], omitted: 0 }
@@ -138,7 +143,7 @@ export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: st
  * @returns a refused or unavailable value carrying its reason.
  */
 export function searchFailure(outcome: 'refused' | 'unavailable', query: string, message: string, timeZone: string): SearchValue {
-  return { outcome, query, asOf: null, channels: [], skipped: [], degraded: [], rerank: null, rerankFiltered: 0, unvectored: 0, timeZone, results: [], omitted: 0, message }
+  return { outcome, query, asOf: null, channels: [], skipped: [], degraded: [], rerank: null, rerankCalibration: null, rerankFiltered: 0, unvectored: 0, timeZone, results: [], omitted: 0, message }
 }
 
 /**
@@ -325,7 +330,9 @@ function channelLine(value: SearchValue): string {
   const skipped = value.skipped.length === 0 ? '' : ` Skipped at the deadline: ${value.skipped.join(', ')}.`
   const degraded = value.degraded.map((item) => ` Degraded: ${item.channel} (${item.code}: ${item.reason}); the other channels answered.`).join('')
   const rerank = value.rerank === 'rerank_uncalibrated'
-    ? ' rerank_uncalibrated: the reranker only ordered these results; without a calibration record nothing was filtered and its order settles nothing.'
+    ? value.rerankCalibration === 'library'
+      ? ' rerank_uncalibrated: the reranker is calibrated on proxy pairs from the library only; it orders, it does not filter, and its order settles nothing.'
+      : ' rerank_uncalibrated: the reranker only ordered these results; without a calibration record nothing was filtered and its order settles nothing.'
     : value.rerank === 'calibrated' && value.rerankFiltered > 0
       ? ` The calibrated rerank left out ${value.rerankFiltered} candidate${value.rerankFiltered === 1 ? '' : 's'} below its threshold.`
       : ''

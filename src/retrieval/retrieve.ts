@@ -86,8 +86,11 @@ export interface SearchOutcome {
   readonly matchedFacts: number
   /** Semantic channels that were asked but did not contribute, and why. */
   readonly degraded: readonly Degradation[]
-  /** The rerank that ordered the pool: calibrated (it filtered) or not; null when none ran. */
-  readonly rerank: { readonly calibrated: boolean; readonly filtered: number } | null
+  /**
+   * The rerank that ordered the pool: calibrated (it filtered) or not, and where the pairs of the calibration record
+   * in force came from (a `library` record is not calibrated: it only orders); null when none ran.
+   */
+  readonly rerank: { readonly calibrated: boolean; readonly filtered: number; readonly pairSource: 'supplied' | 'library' | null } | null
   /** Current facts in the answer that have no current vector (the vector channel could not have found them). */
   readonly unvectored: number
 }

@@ -1,7 +1,7 @@
 /**
  * searchFacts: one search with every channel configured. The lexical channels and the vector channel fuse into the
- * pool (see retrieve.ts); a reranker then reorders the pool by its scores and, only with a calibration record,
- * drops the candidates below the calibrated threshold (never an exact identifier hit); the pool is then grouped as
+ * pool (see retrieve.ts); a reranker then reorders the pool by its scores and, only with a calibration record on
+ * the user's own pairs, drops the candidates below the calibrated threshold (never an exact identifier hit); the pool is then grouped as
  * always. A semantic leg that fails or overruns its budget leaves the lexical answer standing and is named in the
  * outcome's `degraded`.
  */
@@ -41,7 +41,7 @@ export async function searchFacts(store: FactStore, request: SearchRequest, legs
       else {
         const applied = applyRerank(stage, outcome)
         ordered = applied.stage
-        rerank = { calibrated: outcome.threshold !== undefined, filtered: applied.filtered }
+        rerank = { calibrated: outcome.threshold !== undefined, filtered: applied.filtered, pairSource: outcome.pairSource }
       }
     }
   }
@@ -58,7 +58,7 @@ export async function searchFacts(store: FactStore, request: SearchRequest, legs
  * @param outcome - the rerank's scores and threshold.
  * @returns the new pool, `rerank` appended to the channels, and how many candidates were dropped.
  */
-export function applyRerank(stage: PoolStage, outcome: Extract<RerankOutcome, { kind: 'ran' }>): { stage: PoolStage; filtered: number } {
+export function applyRerank(stage: PoolStage, outcome: Pick<Extract<RerankOutcome, { kind: 'ran' }>, 'kind' | 'scores' | 'threshold'>): { stage: PoolStage; filtered: number } {
   const exact = new Set(stage.identifierIds)
   const kept = stage.pool.filter((candidate) => {
     const score = outcome.scores.get(candidate.id)

@@ -38,8 +38,17 @@ export type VectorOutcome =
 
 /** What the reranker did for one pool. */
 export type RerankOutcome =
-  /** Scores for the candidates sent, checked against the declared score mode; `threshold` only with a calibration record. */
-  | { readonly kind: 'ran'; readonly scores: ReadonlyMap<number, number>; readonly threshold: number | undefined }
+  /**
+   * Scores for the candidates sent, checked against the declared score mode; `pairSource` is where the pairs of the
+   * calibration record in force came from (null: none), and `threshold` is set only when they were the user's own:
+   * library proxy pairs are trivially separable, so their threshold orders but never filters.
+   */
+  | {
+    readonly kind: 'ran'
+    readonly scores: ReadonlyMap<number, number>
+    readonly threshold: number | undefined
+    readonly pairSource: 'supplied' | 'library' | null
+  }
   | { readonly kind: 'degraded'; readonly degradation: Degradation }
 
 /** The semantic legs of one search; each is absent when its channel is not configured. */

@@ -1,7 +1,7 @@
 /**
  * Pure: rerank calibration. From scored labeled pairs it finds the score threshold that lets the reranker filter
  * (a score at or above the threshold counts as relevant), or says why there is none; and it decides, from the
- * calibration record in force, whether a rerank may filter at all.
+ * calibration record in force, whether a rerank may filter at all (only one on the user's own pairs does).
  */
 
 /** Fewest relevant pairs a calibration is computed from. */
@@ -92,12 +92,14 @@ export type RerankDecision =
   | { readonly filter: false; readonly reason: 'rerank_uncalibrated' }
 
 /**
- * Decide what a rerank may do under the calibration in force for its fingerprint.
+ * Decide what a rerank may do under the calibration in force for its fingerprint. Only a calibration on the user's
+ * own pairs filters: the library's proxy pairs (a fact against an unrelated one) are trivially separable, so their
+ * threshold says little about the near misses of real questions.
  * @param calibration - the current calibration record of the rerank fingerprint, or undefined when there is none.
  * @returns filter at its threshold (drop results scoring below it), or only order (`rerank_uncalibrated`).
  */
-export function rerankDecision(calibration: { readonly threshold: number } | undefined): RerankDecision {
-  return calibration === undefined ? { filter: false, reason: 'rerank_uncalibrated' } : { filter: true, threshold: calibration.threshold }
+export function rerankDecision(calibration: { readonly threshold: number; readonly pairSource: 'supplied' | 'library' } | undefined): RerankDecision {
+  return calibration?.pairSource === 'supplied' ? { filter: true, threshold: calibration.threshold } : { filter: false, reason: 'rerank_uncalibrated' }
 }
 
 /** Precision and recall at every distinct score, highest score first. */

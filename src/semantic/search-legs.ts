@@ -3,7 +3,7 @@
  * channel embeds the query (credentials in it masked first) within {@link QUERY_EMBED_BUDGET_MS} and scans the
  * vectors of the current fingerprint; the reranker scores the pool's non-sensitive facts within
  * {@link RERANK_BUDGET_MS}, every score checked against the declared score mode, and filters only with a calibration
- * record for the current rerank fingerprint. Neither leg throws: a failure is a degradation the answer names.
+ * record for the current rerank fingerprint made from the user's own pairs (one from library proxy pairs orders only). Neither leg throws: a failure is a degradation the answer names.
  */
 import { CHANNEL_DEPTH } from '../retrieval/channels.ts'
 import type { Degradation, SemanticLegs, VectorOutcome, RerankOutcome } from '../retrieval/semantic-port.ts'
@@ -15,6 +15,7 @@ import { messageOf } from '../errors.ts'
 import { embedTexts } from './embedding-gateway.ts'
 import { factText } from './input-text.ts'
 import { normalize } from './quantize.ts'
+import { rerankDecision } from './calibration.ts'
 import { checkedRerank } from './rerank-port.ts'
 import { embeddingEndpoint, embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankEndpoint, rerankSettings } from './settings.ts'
 import type { EndpointAccess } from './types.ts'
@@ -68,10 +69,12 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         return degraded('rerank', answer.code, answer.code === 'score_out_of_range' ? `${answer.message} and the fused order stands` : answer.message)
       }
       const calibration = stores.calibrations.current(rerank.fingerprint)
+      const decision = rerankDecision(calibration)
       return {
         kind: 'ran',
         scores: new Map(sendable.map((fact, position) => [fact.id, answer.scores[position] ?? 0])),
-        threshold: calibration?.threshold,
+        threshold: decision.filter ? decision.threshold : undefined,
+        pairSource: calibration?.pairSource ?? null,
       }
     })
   }

@@ -7,8 +7,6 @@
 import { numberOrNull, textOrNull, type Row } from './connection.ts'
 import type { Database } from './database.ts'
 
-/** Where a calibration's labeled pairs came from. */
-
 /** A current fact as a library calibration reads it. */
 export interface CalibrationFact {
   readonly id: number
@@ -22,6 +20,7 @@ export interface CalibrationFact {
   readonly value: string
 }
 
+/** Where a calibration's labeled pairs came from: the user's own, or proxy pairs derived from the library. */
 export type PairSource = 'supplied' | 'library'
 
 /** One calibration run, as recorded. */

@@ -32,6 +32,7 @@ const SEARCH_OUTPUT: OutputSchema = {
       },
     },
     rerank: nullable({ type: 'string', enum: ['calibrated', 'rerank_uncalibrated'] }),
+    rerankCalibration: nullable({ type: 'string', enum: ['supplied', 'library'] }),
     rerankFiltered: { type: 'integer' },
     unvectored: { type: 'integer' },
     timeZone: { type: 'string' },
@@ -77,7 +78,7 @@ const SEARCH_OUTPUT: OutputSchema = {
       },
     },
   },
-  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'degraded', 'rerank', 'rerankFiltered', 'unvectored', 'timeZone', 'results', 'omitted', 'message'],
+  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'degraded', 'rerank', 'rerankCalibration', 'rerankFiltered', 'unvectored', 'timeZone', 'results', 'omitted', 'message'],
 }
 
 /**
