@@ -15,6 +15,7 @@ export const REASON_LABEL: Readonly<Record<string, string>> = {
   self_restating: 'health check: facts that only restate their property',
   pipeline: 'health check: one pipeline, a row per run',
   split_entity: 'health check: one subject spelled as two entities',
+  privacy_rescan: 'privacy rescan: facts stored before today\'s privacy rules, now masked or withheld from the model',
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`

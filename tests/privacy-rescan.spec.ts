@@ -1,0 +1,109 @@
+/**
+ * The one-time rescan at open, on a real store (both bindings): rows written before today's privacy rules (inserted
+ * here with raw SQL, bypassing the write's scan) lose the credential they held in clear from every column and the
+ * full-text index, are hidden from memory_search, and are listed on one review card; personal data now found makes a
+ * fact sensitive; a second open, and the open of a clean store, change nothing.
+ */
+import assert from 'node:assert/strict'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type { SearchValue } from '../src/retrieval/render.ts'
+import { memorySearchTool } from '../src/tools/memory-search.ts'
+import { DRIVERS } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+
+const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
+const SECRET_PART = /4fjq9zxt2mwv8lrn6byc1hsd/iu
+const now = '2026-03-01T09:00:00.000Z'
+const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
+const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
+    evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
+  VALUES (?, 'billing api', ?, ?, ?, ?, ?, ?, ?, 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
+
+for (const driver of DRIVERS) {
+  describe(`privacy rescan at open (${driver})`, () => {
+    let v: VerbHarness
+    let searchTool: ToolSpec
+    beforeEach(() => {
+      v = verbHarness(driver)
+      searchTool = memorySearchTool({ memory: v.h.memory, config: () => v.h.config })
+    })
+    afterEach(() => { v.dispose() })
+
+    const search = async (query: string): Promise<SearchValue> => await searchTool.execute({ query }, call) as SearchValue
+    const reopen = (): void => {
+      v.h.memory.close()
+      v.h.memory.open(v.h.dataDir)
+      assert.equal(v.h.memory.available, true)
+    }
+    const snapshot = (): unknown => ({
+      generation: Number(v.h.db().get('SELECT generation FROM store_state')?.['generation']),
+      facts: v.h.db().all('SELECT * FROM facts ORDER BY id').map((row) => ({ ...row })),
+      terms: v.h.db().all('SELECT rowid, terms FROM facts_fts ORDER BY rowid').map((row) => ({ ...row })),
+      proposals: v.h.db().all('SELECT * FROM proposals ORDER BY id').map((row) => ({ ...row })),
+    })
+    /** Rows as an older version stored them: the secret in clear in the quote, a qualifier and the index. */
+    const writeOldRows = (): number[] => {
+      const db = v.h.db()
+      const entity = db.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('billing api', 'billing api', ?)`, now).lastInsertRowid
+      const rows: [string, Record<string, string>, string, string | null][] = [
+        ['auth mode', {}, 'enabled', `the api key is ${SECRET} for staging`],
+        ['deploy mode', { token: SECRET }, 'blue green', null],
+        ['owner', { contact: 'ana@example.com' }, 'platform team', null],
+      ]
+      const ids = rows.map(([property, qualifiers, value, quote]) => {
+        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, `slot-${property}`, `claim-${property}`, `ev-${property}`,
+          now, now, now, quote, now).lastInsertRowid
+        db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, ['billing api', property, value, ...Object.values(qualifiers), quote ?? ''].join(' '))
+        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ?)`, id, quote, now)
+        return id
+      })
+      db.run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)
+      return ids
+    }
+
+    it('masks a credential held in a quote or a qualifier, hides the fact, marks personal data sensitive and lists them on one card', async () => {
+      const [quoted, qualified, emailed] = writeOldRows()
+      assert.ok((await search('billing api')).results.length > 0, 'the old rows are visible before the rescan')
+      reopen()
+      const db = v.h.db()
+      for (const table of ['facts', 'fact_sources', 'facts_fts', 'fact_identifiers', 'proposals']) {
+        assert.doesNotMatch(JSON.stringify(db.all(`SELECT * FROM ${table}`)), SECRET_PART, table)
+      }
+      for (const id of [quoted, qualified]) {
+        const row = db.get('SELECT sensitivity, model_use_allowed, revision FROM facts WHERE id = ?', id ?? 0)
+        assert.equal(row?.['sensitivity'], 'credential')
+        assert.equal(Number(row?.['model_use_allowed']), 0)
+        assert.equal(Number(row?.['revision']), 2)
+      }
+      assert.equal(db.get('SELECT sensitivity FROM facts WHERE id = ?', emailed ?? 0)?.['sensitivity'], 'email')
+      for (const query of ['billing api', 'auth mode', 'deploy mode', 'owner', SECRET]) {
+        const found = await search(query)
+        assert.equal(found.results.length, 0, query)
+      }
+      const cards = db.all(`SELECT kind, reason, rows FROM proposals WHERE status = 'pending'`)
+      assert.equal(cards.length, 1)
+      assert.equal(cards[0]?.['kind'], 'retire')
+      assert.equal(cards[0]?.['reason'], 'privacy_rescan')
+      const listed = (JSON.parse(String(cards[0]?.['rows'])) as { rows: { fact: { factId: number } }[] }).rows.map((row) => row.fact.factId)
+      assert.deepEqual(listed.sort((a, b) => a - b), [quoted, qualified, emailed])
+    })
+
+    it('changes nothing when the store is opened again', () => {
+      writeOldRows()
+      reopen()
+      const before = snapshot()
+      reopen()
+      assert.deepEqual(snapshot(), before)
+    })
+
+    it('changes nothing and makes no card when a clean store opens', () => {
+      v.h.memory.write({ subject: 'billing api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool', quote: 'billing api runs on 7801' }, v.h.config)
+      v.h.db().run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)
+      const before = snapshot()
+      reopen()
+      assert.deepEqual(snapshot(), before)
+      assert.equal(v.h.db().get(`SELECT value FROM store_meta WHERE key = 'privacy_rules_version'`)?.['value'], '1')
+    })
+  })
+}
