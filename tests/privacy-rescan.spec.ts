@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import type { SearchValue } from '../src/retrieval/render.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
+import { rescanRow, type StoredPrivacyRow } from '../src/privacy-rescan.ts'
+import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
@@ -19,6 +21,43 @@ const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal 
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
     evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
   VALUES (?, 'billing api', ?, ?, ?, ?, ?, ?, ?, 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
+
+describe('rescanning one stored row under today\'s rules', () => {
+  const row = (over: Partial<StoredPrivacyRow> = {}): StoredPrivacyRow => ({
+    subject: 'billing api', property: 'auth mode', value: 'enabled', qualifiers: {}, quote: null, sensitivity: null, modelUseAllowed: true, ...over,
+  })
+
+  it('leaves a clean row alone', () => {
+    assert.equal(rescanRow(row({ quote: 'billing api uses oauth' })), undefined)
+  })
+
+  it('masks a credential value whole and hides the fact, and a second rescan changes nothing', () => {
+    const next = rescanRow(row({ property: 'api key', value: SECRET, quote: `the api key is ${SECRET}` }))
+    assert.ok(next !== undefined)
+    assert.equal(next.value, MASK)
+    assert.equal(next.quote, `the api key is ${MASK}`)
+    assert.equal(next.sensitivity, 'credential')
+    assert.equal(next.modelUseAllowed, false)
+    assert.doesNotMatch(next.entries.terms, SECRET_PART)
+    assert.equal(rescanRow(next), undefined)
+  })
+
+  it('keeps the value of a fact already stored as a credential (refuseCredentials off) and masks only its quote', () => {
+    const next = rescanRow(row({ property: 'api key', value: SECRET, quote: `the api key is ${SECRET}`, sensitivity: 'credential', modelUseAllowed: false }))
+    assert.equal(next?.value, SECRET)
+    assert.equal(next?.quote, `the api key is ${MASK}`)
+    assert.equal(rescanRow(row({ property: 'api key', value: SECRET, sensitivity: 'credential', modelUseAllowed: false })), undefined)
+  })
+
+  it('makes a fact with personal data sensitive without changing its text or its model use', () => {
+    const next = rescanRow(row({ qualifiers: { contact: 'ana@example.com' } }))
+    assert.equal(next?.sensitivity, 'email')
+    assert.equal(next?.found, 'personal')
+    assert.equal(next?.modelUseAllowed, true)
+    assert.deepEqual(next?.qualifiers, { contact: 'ana@example.com' })
+    assert.equal(rescanRow(row({ qualifiers: { contact: 'ana@example.com' }, sensitivity: 'phone' })), undefined)
+  })
+})
 
 for (const driver of DRIVERS) {
   describe(`privacy rescan at open (${driver})`, () => {
@@ -65,7 +104,10 @@ for (const driver of DRIVERS) {
     it('masks a credential held in a quote or a qualifier, hides the fact, marks personal data sensitive and lists them on one card', async () => {
       const [quoted, qualified, emailed] = writeOldRows()
       assert.ok((await search('billing api')).results.length > 0, 'the old rows are visible before the rescan')
+      const generation = (): number => Number(v.h.db().get('SELECT generation FROM store_state')?.['generation'])
+      const before = generation()
       reopen()
+      assert.equal(generation(), before + 1, 'the rescan is one change to the memory')
       const db = v.h.db()
       for (const table of ['facts', 'fact_sources', 'facts_fts', 'fact_identifiers', 'proposals']) {
         assert.doesNotMatch(JSON.stringify(db.all(`SELECT * FROM ${table}`)), SECRET_PART, table)
