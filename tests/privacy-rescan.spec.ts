@@ -131,6 +131,15 @@ for (const driver of DRIVERS) {
       assert.deepEqual(listed.sort((a, b) => a - b), [quoted, qualified, emailed])
     })
 
+    it('retires the listed facts when the user accepts the card', async () => {
+      const ids = writeOldRows()
+      reopen()
+      const card = v.h.db().get(`SELECT id, revision FROM proposals WHERE reason = 'privacy_rescan'`)
+      const applied = await v.ok('proposal-apply', { expectedGeneration: v.generation(), operationId: v.op(), id: Number(card?.['id']), revision: Number(card?.['revision']) })
+      assert.equal((applied['applied'] as unknown[]).length, 3)
+      for (const id of ids) assert.equal(v.h.db().get('SELECT status FROM facts WHERE id = ?', id)?.['status'], 'retired')
+    })
+
     it('changes nothing when the store is opened again', () => {
       writeOldRows()
       reopen()
