@@ -15,6 +15,7 @@ export const REASON_LABEL: Readonly<Record<string, string>> = {
   self_restating: 'health check: facts that only restate their property',
   pipeline: 'health check: one pipeline, a row per run',
   split_entity: 'health check: one subject spelled as two entities',
+  privacy_rescan: 'privacy rescan: facts stored before today\'s privacy rules, now masked or withheld from the model',
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
@@ -34,8 +35,15 @@ export function aliasWords(row: AliasRowWire): string {
   return `treat '${row.fragment.display}' as '${row.canonical.display}' (${row.facts === 1 ? '1 fact moves' : `${row.facts} facts move`})`
 }
 
-/** "retire 3 facts that only restate their property" */
-export function retireWords(count: number): string {
+/**
+ * "retire 3 facts that only restate their property", or for the privacy rescan's card "retire 2 facts stored before
+ * the privacy rules (…)".
+ * @param count - the card's rows.
+ * @param reason - the card's reason code.
+ * @returns one line.
+ */
+export function retireWords(count: number, reason = 'self_restating'): string {
+  if (reason === 'privacy_rescan') return `retire ${plural(count, 'fact', 'facts')} stored before the privacy rules (already masked or withheld from the model)`
   return count === 1 ? 'retire 1 fact that only restates its property' : `retire ${count} facts that only restate their property`
 }
 
@@ -48,7 +56,7 @@ export function cardWords(card: ProposalCardWire): string | null {
   switch (card.kind) {
     case 'add_fact': return null
     case 'merge': return card.rows.length === 1 && card.rows[0] !== undefined ? mergeWords(card.rows[0]) : `merge ${card.rows.length} pairs of near-duplicates`
-    case 'retire': return retireWords(card.rows.length)
+    case 'retire': return retireWords(card.rows.length, card.reason)
     case 'fold': return card.rows.length === 1 && card.rows[0] !== undefined ? foldWords(card.rows[0]) : `fold ${card.rows.length} pipelines into their newest runs`
     case 'alias': return card.rows.length === 1 && card.rows[0] !== undefined ? aliasWords(card.rows[0]) : `treat ${card.rows.length} spellings as their canonical entities`
   }

@@ -8,7 +8,7 @@ import { extractIdentifiers } from './text/identifiers.ts'
 import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
 } from './text/normalize.ts'
-import { maskCredentials, scanPrivacy, scanQuote } from './text/privacy.ts'
+import { maskCredentials, scanPrivacy, scanQuote, type PrivacyFinding } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
@@ -134,6 +134,49 @@ export function keysUnder(fact: {
   }
 }
 
+/** What the privacy rules make of a fact's text fields (see {@link judgePrivacy}). */
+export interface PrivacyJudgement {
+  /** The strongest finding in the fact's own fields (value, qualifiers, subject): a credential before personal data. */
+  readonly own: PrivacyFinding | undefined
+  /** The finding the fact is stored under: its own, else personal data in its masked quote. */
+  readonly finding: PrivacyFinding | undefined
+  /** Whether the value alone is a credential. */
+  readonly valueIsCredential: boolean
+  /** The texts judged credentials (the value, qualifier names or values), masked wherever they occur. */
+  readonly known: readonly string[]
+  /** The quote with every credential in it masked, or null. */
+  readonly quote: string | null
+}
+
+/**
+ * Judge a fact's text fields under the privacy rules a write applies. The value is judged alone with its property,
+ * so no quote around it can hide it from the property rule; each qualifier's value likewise with its key as the
+ * property; the subject as plain text. A credential anywhere wins over personal data. The quote is masked, not
+ * judged for credentials (see scanQuote): the patterns that judge a subject mask it there anyway, and a value or
+ * qualifier that is a credential only by its name is masked by name.
+ * @param fields - the tidied subject, property, value and qualifiers, and the quote (null when none).
+ * @returns what was found, and the quote as the fact may keep it.
+ */
+export function judgePrivacy(fields: {
+  readonly subject: string; readonly property: string; readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>; readonly quote: string | null
+}): PrivacyJudgement {
+  const ofValue = scanPrivacy(fields.property, fields.value)
+  const ofQualifiers = Object.entries(fields.qualifiers).flatMap(([key, text]) => [
+    { text: key, finding: scanPrivacy('', key, 'qualifier name') },
+    { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
+  ])
+  const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', fields.subject, 'subject')]
+  const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
+  const valueIsCredential = ofValue?.sensitivity === 'credential'
+  const known = [
+    ...(valueIsCredential ? [fields.value] : []),
+    ...ofQualifiers.flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
+  ]
+  const quoted = fields.quote === null ? undefined : scanQuote(fields.quote, known)
+  return { own, finding: own ?? quoted?.finding, valueIsCredential, known, quote: quoted?.quote ?? null }
+}
+
 /**
  * Prepare one write.
  * @param input - the caller's fact.
@@ -159,30 +202,16 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
   if (validTo !== null && validTo <= validFrom) return refuse('valid_to must be later than valid_from')
   if (validTo !== null && validTo <= now) return refuse('valid_to is already in the past; nothing current to store')
 
-  // The value is judged alone with its property, so no quote around it can hide it from the property rule; each
-  // qualifier's value likewise with its key as the property; the subject as plain text. A credential anywhere wins
-  // over personal data. The quote is masked, not judged for credentials (see scanQuote): the patterns that judge a
-  // subject mask it there anyway, and a value or qualifier that is a credential only by its name is masked by name.
   const qualifiers = tidyQualifiers(input.qualifiers)
-  const ofValue = scanPrivacy(property, value)
-  const ofQualifiers = Object.entries(qualifiers).flatMap(([key, text]) => [
-    { text: key, finding: scanPrivacy('', key, 'qualifier name') },
-    { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
-  ])
-  const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', subject, 'subject')]
-  const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
+  const given = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
+  const judged = judgePrivacy({ subject, property, value, qualifiers, quote: given })
+  const own = judged.own
   if (own?.sensitivity === 'credential' && policy.refuseCredentials) {
     return { ok: false, code: 'credential_refused', message: `refused: ${own.reason}; credentials are never stored` }
   }
   const isCredential = own?.sensitivity === 'credential'
-  const known = [
-    ...(ofValue?.sensitivity === 'credential' ? [value] : []),
-    ...ofQualifiers.flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
-  ]
-  const given = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
-  const quoted = given === null ? undefined : scanQuote(given, known)
-  const quote = quoted?.quote ?? null
-  const finding = own ?? quoted?.finding
+  const quote = judged.quote
+  const finding = judged.finding
   const qualifierKey = canonicalQualifiers(qualifiers)
   const { scope, project } = scopeOf(input)
   const projectKey = project?.key ?? null

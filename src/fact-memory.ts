@@ -18,6 +18,7 @@ import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/r
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
 import { Database } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
+import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
@@ -120,7 +121,8 @@ export class FactMemory {
   }
 
   /**
-   * Open the store in `dataDir` (closing any other), mask run-log rows kept from before the log was masked, then
+   * Open the store in `dataDir` (closing any other), mask run-log rows kept from before the log was masked,
+   * rescan the stored facts once per privacy rules version (see rescanStoredPrivacy), then
    * advance scheduled and expired facts once. A failure closes the store again and is kept as the reason every
    * later call answers `unavailable`; it never throws.
    * @param dataDir - absolute data directory.
@@ -139,6 +141,7 @@ export class FactMemory {
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
       this.unsubscribe = db.onChange(() => { this.notifyChange() })
       stores.extract.maskOldRuns()
+      rescanStoredPrivacy(stores, isoNow(this.options.clock))
       this.advance()
     } catch (error) {
       this.close()

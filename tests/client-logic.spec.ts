@@ -209,6 +209,11 @@ describe('a review card says in plain words what accepting it will do', () => {
     },
     { card: { ...base, id: 4, kind: 'retire', rows: [{ index: 0, stale: false, fact: fact(5, '部署任务', '错误', '出错了') }] }, words: 'retire 1 fact that only restates its property' },
     {
+      card: { ...base, id: 9, kind: 'retire', reason: 'privacy_rescan', rows: [0, 1].map((index) => ({ index, stale: false, fact: fact(50 + index, 'billing api', 'auth mode', '••••••••') })) },
+      words: 'retire 2 facts stored before the privacy rules (already masked or withheld from the model)',
+    },
+    { card: { ...base, id: 10, kind: 'retire', reason: 'privacy_rescan', rows: [{ index: 0, stale: false, fact: fact(5, 'billing api', 'owner', 'platform team') }] }, words: 'retire 1 fact stored before the privacy rules (already masked or withheld from the model)' },
+    {
       card: { ...base, id: 5, kind: 'fold', rows: [{ index: 0, stale: false, survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'), runs: 7 }] },
       words: 'fold 7 runs into #40',
     },

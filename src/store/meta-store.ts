@@ -4,8 +4,11 @@
  */
 import type { Database } from './database.ts'
 
-/** The closed set of metadata keys. */
-export type MetaKey = 'review_seen_at'
+/**
+ * The closed set of metadata keys: when the review queue was last seen, and the version of the privacy rules the
+ * stored rows were last rescanned under.
+ */
+export type MetaKey = 'review_seen_at' | 'privacy_rules_version'
 
 /** Synchronous reads and writes of store metadata. */
 export class MetaStore {

@@ -135,9 +135,10 @@ export class ProposalStore {
    * @param rows - the rows, in the order the cards should list them.
    * @param now - ISO instant.
    * @param limit - rows per card.
+   * @param reason - why the cards exist; the kind's usual reason unless given.
    * @returns the cards created and the rows left out.
    */
-  proposeReview<K extends ReviewKind>(kind: K, rows: readonly CardRows[K][], now: string, limit = CARD_ROW_LIMIT): ProposedCards {
+  proposeReview<K extends ReviewKind>(kind: K, rows: readonly CardRows[K][], now: string, limit = CARD_ROW_LIMIT, reason: string = REVIEW_REASONS[kind]): ProposedCards {
     return this.db.transaction(() => {
       const known = this.knownChanges(kind)
       const queued: { row: number; proposalId: number }[] = []
@@ -158,7 +159,7 @@ export class ProposalStore {
       const cards = batchRows(fresh, limit).map(({ rows: cardRows, batch }) => {
         const id = this.db.run(
           `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-          cardFingerprint(kind, cardRows), kind, REVIEW_REASONS[kind], storedRowsText(kind, cardRows, batch), now, now).lastInsertRowid
+          cardFingerprint(kind, cardRows), kind, reason, storedRowsText(kind, cardRows, batch), now, now).lastInsertRowid
         return { id, batch, rows: cardRows.length }
       })
       return { cards, queued, declined, invalid }

@@ -11,6 +11,7 @@ import { GraphStore } from './graph-store.ts'
 import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
+import { PrivacyStore } from './privacy-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
 import { ReviewStore } from './review-store.ts'
@@ -30,6 +31,8 @@ export interface StoreSet {
   readonly edits: EditStore
   readonly operations: OperationStore
   readonly meta: MetaStore
+  /** The rescan of stored facts under today's privacy rules. */
+  readonly privacy: PrivacyStore
   readonly proposals: ProposalStore
   readonly exchange: ExchangeStore
   readonly graph: GraphStore
@@ -63,6 +66,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     edits: new EditStore(db),
     operations: new OperationStore(db),
     meta: new MetaStore(db),
+    privacy: new PrivacyStore(db),
     proposals: new ProposalStore(db),
     exchange: new ExchangeStore(db),
     graph: new GraphStore(db),

@@ -1,0 +1,79 @@
+/**
+ * Pure rescan of a stored fact under today's privacy rules (the judgement a write applies, see judgePrivacy): what a
+ * row written by an older version would now hold back. No database, no clock.
+ */
+import { indexEntriesOf, judgePrivacy, type IndexEntries } from './fact-input.ts'
+import { MASK, maskCredentials, maskQualifiers } from './text/privacy.ts'
+import type { Sensitivity } from './types.ts'
+
+/**
+ * The version of the privacy rules the stored rows were last rescanned under. Raise it when a rule change should
+ * rescan every store once more.
+ */
+export const PRIVACY_RULES_VERSION = 1
+
+/** The text fields and privacy state of one stored fact. */
+export interface StoredPrivacyRow {
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly quote: string | null
+  readonly sensitivity: Sensitivity | null
+  readonly modelUseAllowed: boolean
+}
+
+/** A row as today's rules would keep it, with its index entries and what the rescan found. */
+export interface RescannedRow extends StoredPrivacyRow {
+  /** What was found: a credential (masked and hidden from the model) or personal data (now sensitive). */
+  readonly found: 'credential' | 'personal'
+  /** Texts judged credentials, masked in the row's source quotes too. */
+  readonly known: readonly string[]
+  readonly entries: IndexEntries
+}
+
+/**
+ * Rescan one stored fact. A credential found in its value, qualifiers, subject or quote is masked in place and the
+ * fact becomes a credential the model never uses: a secret that was kept in clear stays out of sight until the user
+ * decides. A fact already stored as a credential (kept in clear on purpose with `refuseCredentials` off) keeps its
+ * value and qualifiers and only has its quote masked, as a write would. Personal data now found makes the fact
+ * sensitive; its model use is left as it was (the read path withholds sensitive facts unless configured otherwise).
+ * @param row - the stored fact.
+ * @returns the row as it should now be stored, or undefined when today's rules change nothing.
+ */
+export function rescanRow(row: StoredPrivacyRow): RescannedRow | undefined {
+  const judged = judgePrivacy(row)
+  const quoteMasked = judged.quote !== row.quote
+  const storedCredential = row.sensitivity === 'credential'
+  const credential = judged.own?.sensitivity === 'credential' || quoteMasked
+  let next: StoredPrivacyRow
+  if (storedCredential) {
+    next = { ...row, quote: judged.quote, modelUseAllowed: false }
+  } else if (credential) {
+    next = {
+      subject: maskCredentials(row.subject),
+      property: row.property,
+      value: judged.valueIsCredential ? MASK : maskCredentials(row.value, judged.known),
+      qualifiers: maskQualifiers(row.qualifiers),
+      quote: judged.quote,
+      sensitivity: 'credential',
+      modelUseAllowed: false,
+    }
+  } else if (judged.finding !== undefined && row.sensitivity === null) {
+    next = { ...row, sensitivity: judged.finding.sensitivity }
+  } else {
+    return undefined
+  }
+  if (sameRow(row, next)) return undefined
+  return {
+    ...next,
+    found: next.sensitivity === 'credential' ? 'credential' : 'personal',
+    known: judged.known,
+    entries: indexEntriesOf(next),
+  }
+}
+
+function sameRow(a: StoredPrivacyRow, b: StoredPrivacyRow): boolean {
+  return a.subject === b.subject && a.value === b.value && a.quote === b.quote && a.sensitivity === b.sensitivity
+    && a.modelUseAllowed === b.modelUseAllowed && JSON.stringify(a.qualifiers) === JSON.stringify(b.qualifiers)
+}

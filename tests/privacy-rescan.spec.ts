@@ -1,0 +1,160 @@
+/**
+ * The one-time rescan at open, on a real store (both bindings): rows written before today's privacy rules (inserted
+ * here with raw SQL, bypassing the write's scan) lose the credential they held in clear from every column and the
+ * full-text index, are hidden from memory_search, and are listed on one review card; personal data now found makes a
+ * fact sensitive; a second open, and the open of a clean store, change nothing.
+ */
+import assert from 'node:assert/strict'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type { SearchValue } from '../src/retrieval/render.ts'
+import { memorySearchTool } from '../src/tools/memory-search.ts'
+import { rescanRow, type StoredPrivacyRow } from '../src/privacy-rescan.ts'
+import { MASK } from '../src/text/privacy.ts'
+import { DRIVERS } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+
+const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
+const SECRET_PART = /4fjq9zxt2mwv8lrn6byc1hsd/iu
+const now = '2026-03-01T09:00:00.000Z'
+const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
+const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
+    evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
+  VALUES (?, 'billing api', ?, ?, ?, ?, ?, ?, ?, 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
+
+describe('rescanning one stored row under today\'s rules', () => {
+  const row = (over: Partial<StoredPrivacyRow> = {}): StoredPrivacyRow => ({
+    subject: 'billing api', property: 'auth mode', value: 'enabled', qualifiers: {}, quote: null, sensitivity: null, modelUseAllowed: true, ...over,
+  })
+
+  it('leaves a clean row alone', () => {
+    assert.equal(rescanRow(row({ quote: 'billing api uses oauth' })), undefined)
+  })
+
+  it('masks a credential value whole and hides the fact, and a second rescan changes nothing', () => {
+    const next = rescanRow(row({ property: 'api key', value: SECRET, quote: `the api key is ${SECRET}` }))
+    assert.ok(next !== undefined)
+    assert.equal(next.value, MASK)
+    assert.equal(next.quote, `the api key is ${MASK}`)
+    assert.equal(next.sensitivity, 'credential')
+    assert.equal(next.modelUseAllowed, false)
+    assert.doesNotMatch(next.entries.terms, SECRET_PART)
+    assert.equal(rescanRow(next), undefined)
+  })
+
+  it('keeps the value of a fact already stored as a credential (refuseCredentials off) and masks only its quote', () => {
+    const next = rescanRow(row({ property: 'api key', value: SECRET, quote: `the api key is ${SECRET}`, sensitivity: 'credential', modelUseAllowed: false }))
+    assert.equal(next?.value, SECRET)
+    assert.equal(next?.quote, `the api key is ${MASK}`)
+    assert.equal(rescanRow(row({ property: 'api key', value: SECRET, sensitivity: 'credential', modelUseAllowed: false })), undefined)
+  })
+
+  it('makes a fact with personal data sensitive without changing its text or its model use', () => {
+    const next = rescanRow(row({ qualifiers: { contact: 'ana@example.com' } }))
+    assert.equal(next?.sensitivity, 'email')
+    assert.equal(next?.found, 'personal')
+    assert.equal(next?.modelUseAllowed, true)
+    assert.deepEqual(next?.qualifiers, { contact: 'ana@example.com' })
+    assert.equal(rescanRow(row({ qualifiers: { contact: 'ana@example.com' }, sensitivity: 'phone' })), undefined)
+  })
+})
+
+for (const driver of DRIVERS) {
+  describe(`privacy rescan at open (${driver})`, () => {
+    let v: VerbHarness
+    let searchTool: ToolSpec
+    beforeEach(() => {
+      v = verbHarness(driver)
+      searchTool = memorySearchTool({ memory: v.h.memory, config: () => v.h.config })
+    })
+    afterEach(() => { v.dispose() })
+
+    const search = async (query: string): Promise<SearchValue> => await searchTool.execute({ query }, call) as SearchValue
+    const reopen = (): void => {
+      v.h.memory.close()
+      v.h.memory.open(v.h.dataDir)
+      assert.equal(v.h.memory.available, true)
+    }
+    const snapshot = (): unknown => ({
+      generation: Number(v.h.db().get('SELECT generation FROM store_state')?.['generation']),
+      facts: v.h.db().all('SELECT * FROM facts ORDER BY id').map((row) => ({ ...row })),
+      terms: v.h.db().all('SELECT rowid, terms FROM facts_fts ORDER BY rowid').map((row) => ({ ...row })),
+      proposals: v.h.db().all('SELECT * FROM proposals ORDER BY id').map((row) => ({ ...row })),
+    })
+    /** Rows as an older version stored them: the secret in clear in the quote, a qualifier and the index. */
+    const writeOldRows = (): number[] => {
+      const db = v.h.db()
+      const entity = db.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('billing api', 'billing api', ?)`, now).lastInsertRowid
+      const rows: [string, Record<string, string>, string, string | null][] = [
+        ['auth mode', {}, 'enabled', `the api key is ${SECRET} for staging`],
+        ['deploy mode', { token: SECRET }, 'blue green', null],
+        ['owner', { contact: 'ana@example.com' }, 'platform team', null],
+      ]
+      const ids = rows.map(([property, qualifiers, value, quote]) => {
+        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, `slot-${property}`, `claim-${property}`, `ev-${property}`,
+          now, now, now, quote, now).lastInsertRowid
+        db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, ['billing api', property, value, ...Object.values(qualifiers), quote ?? ''].join(' '))
+        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ?)`, id, quote, now)
+        return id
+      })
+      db.run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)
+      return ids
+    }
+
+    it('masks a credential held in a quote or a qualifier, hides the fact, marks personal data sensitive and lists them on one card', async () => {
+      const [quoted, qualified, emailed] = writeOldRows()
+      assert.ok((await search('billing api')).results.length > 0, 'the old rows are visible before the rescan')
+      const generation = (): number => Number(v.h.db().get('SELECT generation FROM store_state')?.['generation'])
+      const before = generation()
+      reopen()
+      assert.equal(generation(), before + 1, 'the rescan is one change to the memory')
+      const db = v.h.db()
+      for (const table of ['facts', 'fact_sources', 'facts_fts', 'fact_identifiers', 'proposals']) {
+        assert.doesNotMatch(JSON.stringify(db.all(`SELECT * FROM ${table}`)), SECRET_PART, table)
+      }
+      for (const id of [quoted, qualified]) {
+        const row = db.get('SELECT sensitivity, model_use_allowed, revision FROM facts WHERE id = ?', id ?? 0)
+        assert.equal(row?.['sensitivity'], 'credential')
+        assert.equal(Number(row?.['model_use_allowed']), 0)
+        assert.equal(Number(row?.['revision']), 2)
+      }
+      assert.equal(db.get('SELECT sensitivity FROM facts WHERE id = ?', emailed ?? 0)?.['sensitivity'], 'email')
+      for (const query of ['billing api', 'auth mode', 'deploy mode', 'owner', SECRET]) {
+        const found = await search(query)
+        assert.equal(found.results.length, 0, query)
+      }
+      const cards = db.all(`SELECT kind, reason, rows FROM proposals WHERE status = 'pending'`)
+      assert.equal(cards.length, 1)
+      assert.equal(cards[0]?.['kind'], 'retire')
+      assert.equal(cards[0]?.['reason'], 'privacy_rescan')
+      const listed = (JSON.parse(String(cards[0]?.['rows'])) as { rows: { fact: { factId: number } }[] }).rows.map((row) => row.fact.factId)
+      assert.deepEqual(listed.sort((a, b) => a - b), [quoted, qualified, emailed])
+    })
+
+    it('retires the listed facts when the user accepts the card', async () => {
+      const ids = writeOldRows()
+      reopen()
+      const card = v.h.db().get(`SELECT id, revision FROM proposals WHERE reason = 'privacy_rescan'`)
+      const applied = await v.ok('proposal-apply', { expectedGeneration: v.generation(), operationId: v.op(), id: Number(card?.['id']), revision: Number(card?.['revision']) })
+      assert.equal((applied['applied'] as unknown[]).length, 3)
+      for (const id of ids) assert.equal(v.h.db().get('SELECT status FROM facts WHERE id = ?', id)?.['status'], 'retired')
+    })
+
+    it('changes nothing when the store is opened again', () => {
+      writeOldRows()
+      reopen()
+      const before = snapshot()
+      reopen()
+      assert.deepEqual(snapshot(), before)
+    })
+
+    it('changes nothing and makes no card when a clean store opens', () => {
+      v.h.memory.write({ subject: 'billing api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool', quote: 'billing api runs on 7801' }, v.h.config)
+      v.h.db().run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)
+      const before = snapshot()
+      reopen()
+      assert.deepEqual(snapshot(), before)
+      assert.equal(v.h.db().get(`SELECT value FROM store_meta WHERE key = 'privacy_rules_version'`)?.['value'], '1')
+    })
+  })
+}
