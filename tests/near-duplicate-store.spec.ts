@@ -2,12 +2,13 @@
  * The near-duplicate gate on a real store, both SQLite bindings: a write that restates a current value of its
  * multi-valued slot in other words answers as a duplicate of that fact (a source added, evidence raised), through
  * FactMemory.write (the tools, the rules and extraction), an import and an accepted proposal; identifiers that differ
- * (7801 / 7802), a one-word exchange, another scope, a single-valued slot, a page edit, a restored backup and a
+ * (7801 / 7802), a negation on one side only, a one-word exchange, another scope, a single-valued slot, a page edit, a restored backup and a
  * library under 12 facts keep two rows.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { WriteAnswer } from '../src/fact-memory.ts'
+import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, openMemory, write, type MemoryHandle } from './helpers/store.ts'
@@ -92,6 +93,33 @@ for (const driver of DRIVERS) {
       expectKind(hobby(HOBBY), 'saved')
       expectKind(hobby('plays the guitar, mostly jazz standards'), 'saved')
       assert.equal(currentIn('hobbies'), 2)
+    })
+
+    it('a negation on one side keeps a statement and its opposite two current values through memory_write, in English and in Chinese', async () => {
+      seed()
+      const tool = memoryWriteTool({ memory: h.memory, config: () => h.config })
+      const slot = async (subject: string, property: string, value: string): Promise<WriteValue> =>
+        await tool.execute({ subject, property, value, multi: true }, { callId: 'call-1', signal: new AbortController().signal }) as WriteValue
+      for (const [subject, property, negated, plain] of [
+        ['user', 'meeting preferences', 'does not want meetings scheduled before ten in the morning', 'wants meetings scheduled before ten in the morning'],
+        ['用户', '会议偏好', '不想在早上十点前安排会议', '想在早上十点前安排会议'],
+      ] as const) {
+        const no = await slot(subject, property, negated)
+        const yes = await slot(subject, property, plain)
+        assert.equal(no.outcome, 'saved', no.message)
+        assert.equal(yes.outcome, 'saved', `${plain}: ${yes.message}`)
+        assert.equal(currentIn(property), 2)
+      }
+    })
+
+    it('two negated statements still fold: a negation on both sides is no veto', () => {
+      seed()
+      const first = expectKind(hobby('does not want meetings scheduled before ten in the morning'), 'saved').fact
+      const again = expectKind(hobby("doesn't want meetings scheduled before ten in the morning"), 'duplicate')
+      assert.equal(again.fact.id, first.id)
+      const zhFirst = expectKind(write(h.memory, h.config, { subject: '用户', property: '爱好', value: '不想在早上十点前安排会议', multi: true }), 'saved').fact
+      const zhAgain = expectKind(write(h.memory, h.config, { subject: '用户', property: '爱好', value: '不想在早上十点前就安排会议', multi: true }), 'duplicate')
+      assert.equal(zhAgain.fact.id, zhFirst.id)
     })
 
     it('below 12 current facts only the same claim folds', () => {
