@@ -2,8 +2,8 @@
  * The near-duplicate gate on a real store, both SQLite bindings: a write that restates a current value of its
  * multi-valued slot in other words answers as a duplicate of that fact (a source added, evidence raised), through
  * FactMemory.write (the tools, the rules and extraction), an import and an accepted proposal; identifiers that differ
- * (7801 / 7802), a negation on one side only, a one-word exchange, another scope, a single-valued slot, a page edit, a restored backup and a
- * library under 12 facts keep two rows.
+ * (7801 / 7802), a negation on one side only, a one-word exchange, another scope, a single-valued slot, a page edit,
+ * a restored backup and a library under 12 facts keep two rows.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
