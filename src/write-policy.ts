@@ -123,17 +123,17 @@ export function evidenceRank(evidence: Evidence): number {
 }
 
 /**
- * Whether a restatement may stand for a claim-key duplicate in this slot: only where the slot holds several values,
- * and never for an exact-only write. In a single-valued slot a different value is how the value changes ("dark mode"
- * becomes "light mode"), so it supersedes or, from a weaker source, stands as a visible conflict, and the old value
- * stays as history: nothing is lost and the user sees the change. In a multi-valued slot a different value is simply
- * added beside the others, so a re-worded repeat would pile up as a second current value; that is what the gate folds.
+ * Whether a restatement may stand for a claim-key duplicate: in every slot, never for an exact-only write (a page
+ * edit, a restored backup). A re-worded current value ("deploys from main every Friday afternoon" / "… after review")
+ * is the same statement in a single-valued slot as in a multi-valued one: taken as a different value it would
+ * supersede the user's wording, or stand against it as a conflict, over words alone. What a real change looks like
+ * (7801 / 7802, piano / guitar, a negation on one side) the gate itself keeps apart, so such a change still
+ * supersedes or conflicts.
  * @param candidate - the value to write.
- * @param slot - the slot's current rows.
  * @returns true when the gate may answer for this write.
  */
-export function restatementApplies(candidate: PolicyCandidate, slot: readonly SlotRow[]): boolean {
-  return candidate.exactOnly !== true && multiValued(candidate, slot)
+export function restatementApplies(candidate: PolicyCandidate): boolean {
+  return candidate.exactOnly !== true
 }
 
 /**
@@ -150,7 +150,7 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
 
   const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
   const exact = slot.find((row) => row.claimKey === candidate.claimKey)
-  const restated = exact === undefined && restatement !== undefined && restatementApplies(candidate, slot)
+  const restated = exact === undefined && restatement !== undefined && restatementApplies(candidate)
     ? slot.find((row) => row.id === restatement.factId)
     : undefined
   const duplicate = exact ?? restated

@@ -1,13 +1,15 @@
 /**
- * The near-duplicate gate on a real store, both SQLite bindings: a write that restates a current value of its
- * multi-valued slot in other words answers as a duplicate of that fact (a source added, evidence raised), through
- * FactMemory.write (the tools, the rules and extraction), an import and an accepted proposal; identifiers that differ
- * (7801 / 7802), a one-word exchange, another scope, a single-valued slot, a page edit, a restored backup and a
- * library under 12 facts keep two rows.
+ * The near-duplicate gate on a real store, both SQLite bindings: a write that restates a current value of its slot
+ * (multi-valued or single-valued) in other words answers as a duplicate of that fact (a source added, evidence
+ * raised), through FactMemory.write (the tools, the rules and extraction), an import and an accepted proposal;
+ * identifiers that differ (7801 / 7802), a negation on one side only, a one-word exchange, another scope, a page edit,
+ * a restored backup and a library under 12 facts keep two rows, and a real change of a single-valued slot still
+ * supersedes or conflicts.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { WriteAnswer } from '../src/fact-memory.ts'
+import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, openMemory, write, type MemoryHandle } from './helpers/store.ts'
@@ -29,6 +31,14 @@ const LIBRARY: readonly Pick<FactInput, 'subject' | 'property' | 'value'>[] = [
   { subject: 'docs site', property: 'url', value: 'https://docs.example.com' },
   { subject: 'payments team', property: 'standup', value: 'every day at 09:30' },
   { subject: 'user', property: 'shell', value: 'fish with the starship prompt' },
+]
+
+/** Four more, so the library holds 16 facts before a test writes its own. */
+const EXTRA: readonly Pick<FactInput, 'subject' | 'property' | 'value'>[] = [
+  { subject: 'release', property: 'cadence', value: 'every second Thursday' },
+  { subject: 'staging', property: 'host', value: 'staging.internal' },
+  { subject: 'user', property: 'terminal', value: 'WezTerm with a light theme' },
+  { subject: 'orders-api', property: 'owner', value: 'the checkout team in Lisbon' },
 ]
 
 const HOBBY = 'plays the piano, mostly jazz standards'
@@ -94,6 +104,33 @@ for (const driver of DRIVERS) {
       assert.equal(currentIn('hobbies'), 2)
     })
 
+    it('a negation on one side keeps a statement and its opposite two current values through memory_write, in English and in Chinese', async () => {
+      seed()
+      const tool = memoryWriteTool({ memory: h.memory, config: () => h.config })
+      const slot = async (subject: string, property: string, value: string): Promise<WriteValue> =>
+        await tool.execute({ subject, property, value, multi: true }, { callId: 'call-1', signal: new AbortController().signal }) as WriteValue
+      for (const [subject, property, negated, plain] of [
+        ['user', 'meeting preferences', 'does not want meetings scheduled before ten in the morning', 'wants meetings scheduled before ten in the morning'],
+        ['用户', '会议偏好', '不想在早上十点前安排会议', '想在早上十点前安排会议'],
+      ] as const) {
+        const no = await slot(subject, property, negated)
+        const yes = await slot(subject, property, plain)
+        assert.equal(no.outcome, 'saved', no.message)
+        assert.equal(yes.outcome, 'saved', `${plain}: ${yes.message}`)
+        assert.equal(currentIn(property), 2)
+      }
+    })
+
+    it('two negated statements still fold: a negation on both sides is no veto', () => {
+      seed()
+      const first = expectKind(hobby('does not want meetings scheduled before ten in the morning'), 'saved').fact
+      const again = expectKind(hobby("doesn't want meetings scheduled before ten in the morning"), 'duplicate')
+      assert.equal(again.fact.id, first.id)
+      const zhFirst = expectKind(write(h.memory, h.config, { subject: '用户', property: '爱好', value: '不想在早上十点前安排会议', multi: true }), 'saved').fact
+      const zhAgain = expectKind(write(h.memory, h.config, { subject: '用户', property: '爱好', value: '不想在早上十点前就安排会议', multi: true }), 'duplicate')
+      assert.equal(zhAgain.fact.id, zhFirst.id)
+    })
+
     it('below 12 current facts only the same claim folds', () => {
       seed(10)
       expectKind(hobby(HOBBY), 'saved')
@@ -112,12 +149,32 @@ for (const driver of DRIVERS) {
       assert.equal(currentIn('hobbies'), 2)
     })
 
-    it('a single-valued slot keeps its rules: a re-worded value from the user supersedes, an observed one is a conflict', () => {
+    it('a single-valued slot folds a re-worded value too: the user\'s value, then an observed restatement through memory_write, is one fact with two sources and no conflict', async () => {
       seed()
-      const first = expectKind(write(h.memory, h.config, { subject: 'user', property: 'coding setup', value: 'uses Neovim with the LazyVim setup for everyday coding', evidence: 'explicit_user' }), 'saved').fact
-      const conflict = expectKind(write(h.memory, h.config, { subject: 'user', property: 'coding setup', value: 'does everyday coding in Neovim using the LazyVim setup', evidence: 'observed' }), 'conflict')
+      for (const extra of EXTRA) expectKind(write(h.memory, h.config, extra), 'saved')
+      const tool = memoryWriteTool({ memory: h.memory, config: () => h.config })
+      const deploy = async (value: string, evidence: string, quote?: string): Promise<WriteValue> =>
+        await tool.execute({ subject: 'billing-api', property: 'deploy schedule', value, evidence, ...(quote === undefined ? {} : { quote }) },
+          { callId: 'call-1', signal: new AbortController().signal }) as WriteValue
+      const first = await deploy('deploys from the main branch every Friday afternoon', 'explicit_user', 'we deploy from the main branch every Friday afternoon')
+      assert.equal(first.outcome, 'saved', first.message)
+      const again = await deploy('deploys from the main branch every Friday afternoon after review', 'observed')
+      assert.equal(again.outcome, 'ok', again.message)
+      assert.equal(again.factId, first.factId)
+      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE property = 'deploy schedule' AND status = 'conflict'`), 0)
+      assert.equal(currentIn('deploy schedule'), 1)
+      assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_sources WHERE fact_id = ?', first.factId), 2)
+    })
+
+    it('a real change in a single-valued slot still supersedes from the user and conflicts when observed: 7801 is not 7802', () => {
+      seed()
+      for (const extra of EXTRA) expectKind(write(h.memory, h.config, extra), 'saved')
+      const port = (value: string, evidence: FactInput['evidence']): WriteAnswer =>
+        write(h.memory, h.config, { subject: 'billing-api', property: 'public port', value, evidence })
+      const first = expectKind(port('port 7801 for public HTTP traffic', 'explicit_user'), 'saved').fact
+      const conflict = expectKind(port('port 7802 for public HTTP traffic', 'observed'), 'conflict')
       assert.deepEqual(conflict.rivals.map((rival) => rival.id), [first.id])
-      const replaced = expectKind(write(h.memory, h.config, { subject: 'user', property: 'coding setup', value: 'everyday coding happens in Neovim with the LazyVim setup', evidence: 'explicit_user' }), 'saved')
+      const replaced = expectKind(port('port 7803 for public HTTP traffic', 'explicit_user'), 'saved')
       assert.deepEqual(replaced.superseded.map((fact) => fact.id), [first.id])
     })
 

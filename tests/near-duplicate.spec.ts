@@ -1,6 +1,6 @@
 /**
  * The near-duplicate gate's pure core (src/review/near-duplicate.ts) in table cases, Chinese and English: the
- * IDF weight, the cosine over the compared tokens, the rare-token veto, the three-shared-token floor, the one-word
+ * IDF weight, the cosine over the compared tokens, the rare-token veto, the negation veto, the three-shared-token floor, the one-word
  * exchange rule, the fields left out when both sides agree on them, and findRestatement's 12-fact floor, best match
  * and frequencies.
  */
@@ -113,6 +113,41 @@ describe('scorePair: the rare-token veto', () => {
     const cities = termStatistics(100, new Map([['在北', 0], ['北京', 0], ['京的', 0], ['在上', 0], ['上海', 0], ['海的', 0],
       ...['的一', '一家', '家互', '互联', '联网', '网公', '公司', '司工', '工作', '作了', '了三', '三年'].map((bigram) => [bigram, 40] as [string, number])]))
     assertScore(a, b, cities, 'below_threshold')
+  })
+})
+
+describe('scorePair: the negation veto', () => {
+  const cases: readonly (readonly [a: string, b: string, verdict: PairVerdict, why: string])[] = [
+    ['does not want meetings scheduled before ten in the morning', 'wants meetings scheduled before ten in the morning', 'vetoed', '"not" on one side, a stopword in the index'],
+    ["doesn't like meetings scheduled before ten in the morning", 'likes meetings scheduled before ten in the morning', 'vetoed', 'a contraction'],
+    ['dont take meetings scheduled before ten in the morning', 'take meetings scheduled before ten in the morning', 'vetoed', 'a contraction written without its apostrophe'],
+    ['never drinks coffee after four in the afternoon', 'drinks coffee after four in the afternoon', 'vetoed', '"never"'],
+    ['travels for work without the company laptop', 'travels for work with the company laptop', 'vetoed', '"without"'],
+    ['不想在早上十点前安排会议', '想在早上十点前安排会议', 'vetoed', '不 on one side'],
+    ['周末没有时间处理工作邮件', '周末有时间处理工作邮件', 'vetoed', '没 on one side'],
+    ['does not want meetings scheduled before ten in the morning', "doesn't want meetings scheduled before ten in the morning", 'restates', 'both sides negated'],
+    ['不想在早上十点前安排会议', '不想在上午十点前安排会议', 'restates', 'both sides negated in Chinese'],
+  ]
+  for (const [a, b, verdict, why] of cases) {
+    it(`${verdict === 'vetoed' ? 'keeps apart' : 'lets through'} "${a}" / "${b}" (${why})`, () => {
+      assertScore(of(a), of(b), EVEN, verdict)
+    })
+  }
+
+  const commonWords: readonly (readonly [a: string, b: string, why: string])[] = [
+    ['觉得这个方案非常适合团队协作的场景', '觉得这个方案适合团队协作的场景', '非常 is "very"'],
+    ['无论多忙每天都要跑步半小时', '每天都要跑步半小时', '无论 is "regardless"'],
+    ['周末想去爬山，不过要看天气', '周末想去爬山，要看天气', '不过 is "but"'],
+    ['经常帮别人检查代码的提交', '经常帮同事检查代码的提交', '别人 is "others"'],
+  ]
+  for (const [a, b, why] of commonWords) {
+    it(`does not read a negation into "${a}" (${why})`, () => {
+      assert.notEqual(scorePair(of(a), of(b), EVEN).verdict, 'vetoed')
+    })
+  }
+
+  it('names the negation that only one side carries', () => {
+    assert.deepEqual(scorePair(of('does not want meetings scheduled before ten in the morning'), of('wants meetings scheduled before ten in the morning'), EVEN).apart, ['not'])
   })
 })
 

@@ -367,3 +367,22 @@ describe('the lexical leg on a large subject', () => {
     assert.equal(pauses, Math.floor(compared / SCORES_PER_PAUSE))
   })
 })
+
+describe('the lexical leg and negations', () => {
+  it('never proposes a statement and its negation as a pair, and still proposes two negated restatements', async () => {
+    const values = [
+      'does not want meetings scheduled before ten in the morning',
+      'wants meetings scheduled before ten in the morning',
+      "doesn't want meetings scheduled before ten in the morning",
+      '不想在早上十点前安排会议',
+      '想在早上十点前安排会议',
+    ]
+    const facts = values.map((value, index) => ({
+      id: index + 1, subjectKey: 'user', scope: 'global', subject: 'user', property: 'meeting preferences', value,
+      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, firstObservedAt: '2026-03-01T09:00:00.000Z',
+    }))
+    const leg = lexicalSource({ currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) })
+    const pairs = (await leg.pairs(facts)).map((pair) => [pair.low.id, pair.high.id])
+    assert.deepEqual(pairs, [[1, 3]])
+  })
+})

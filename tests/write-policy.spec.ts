@@ -243,18 +243,24 @@ describe('decideWrite: restatements the near-duplicate gate found', () => {
     })
   })
 
-  it('ignores a restatement in a single-valued slot: a different value there supersedes or conflicts', () => {
+  it('answers a restatement of a single-valued slot\'s current value as a duplicate too, from a weaker source without a conflict', () => {
+    const slot = [row(2, 'active', 'explicit_user')]
+    assert.equal(restatementApplies(candidate()), true)
+    assert.deepEqual(decideWrite(candidate({ evidence: 'observed' }), slot, restates), {
+      kind: 'duplicate', factId: fid(2), upgradeTo: undefined, settle: undefined, promoteNow: false, restatement: restates,
+    })
+  })
+
+  it('leaves a single-valued slot to its rules when the gate found no restatement: a different value supersedes or conflicts', () => {
     const slot = [row(2, 'active', 'observed')]
-    assert.equal(restatementApplies(candidate(), slot), false)
-    assert.deepEqual(decideWrite(candidate({ evidence: 'explicit_user' }), slot, restates), {
+    assert.deepEqual(decideWrite(candidate({ evidence: 'explicit_user' }), slot), {
       kind: 'insert', status: 'active', supersede: [fid(2)], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined, multi: false,
     })
-    assert.equal(decideWrite(candidate({ evidence: 'unverified' }), slot, restates).kind, 'insert')
   })
 
   it('ignores a restatement for an exact-only write (a page edit, a restored backup)', () => {
     const slot = [row(2, 'active', 'observed', { multi: true })]
-    assert.equal(restatementApplies(candidate({ exactOnly: true }), slot), false)
+    assert.equal(restatementApplies(candidate({ exactOnly: true })), false)
     assert.deepEqual(decideWrite(candidate({ exactOnly: true }), slot, restates), { ...plainActive, multi: true })
   })
 

@@ -1,7 +1,7 @@
 /**
  * The near-duplicate gate's pure core: whether one statement (subject · property · value) restates another, judged by
- * an IDF-weighted cosine over their tokens with at least three shared tokens, the rare-token veto and the one-word
- * exchange rule. The write path asks it about a candidate and the current values of its slot (`findRestatement`); the
+ * an IDF-weighted cosine over their tokens with at least three shared tokens, the rare-token veto, the negation veto
+ * and the one-word exchange rule. The write path asks it about a candidate and the current values of its slot (`findRestatement`); the
  * review sweep can score any two statements of one subject (`scorePair`). Document frequencies come in from the
  * store: nothing here reads a database or ships a word list. Its operating point on the labeled pairs of
  * tests/fixtures/near-duplicate-pairs.jsonl is measured by scripts/bench-review.ts.
@@ -51,7 +51,7 @@ export interface TermStatistics {
 
 /**
  * Why a pair is, or is not, one statement, by the first check it fails: `too_few_shared` under three shared tokens;
- * `vetoed` by an identifier one side lacks; `exchanged` when the two are one sentence with one word exchanged;
+ * `vetoed` by an identifier or a negation one side lacks; `exchanged` when the two are one sentence with one word exchanged;
  * `below_threshold` under the cosine; `restates` when it passes them all.
  */
 export type PairVerdict = 'restates' | 'vetoed' | 'exchanged' | 'too_few_shared' | 'below_threshold'
@@ -63,7 +63,7 @@ export interface PairScore {
   readonly cosine: number
   /** Tokens both sides hold, in their indexed form. */
   readonly shared: readonly string[]
-  /** What kept the pair apart before weighing: the lone identifiers (veto) or the exchanged words. */
+  /** What kept the pair apart before weighing: the lone identifiers or negations (veto) or the exchanged words. */
   readonly apart: readonly string[]
   /** The fields compared: a field both sides hold under one canonical key is agreed, not evidence. */
   readonly compared: readonly StatementField[]
@@ -102,6 +102,20 @@ const VERSION_PREFIX = /^v(?=\d)/u
 const WORD_PART = /[\p{L}\p{N}]+/gu
 /** A name made only of letters joined by hyphens or underscores: `bge-large`, but also `long-haul`. */
 const LETTER_COMPOUND = /^\p{L}+(?:[-_]\p{L}+)+$/u
+/**
+ * English negations, read on the written text: "not" and "no" are stopwords and never reach the compared tokens. A
+ * contraction counts with its apostrophe (any "…n't") or without it in the common spellings ("dont", "cant").
+ */
+const ENGLISH_NEGATION = /(?<![\p{L}\p{N}])(?:not|never|no|cannot|without|[\p{L}]+n['’]t|dont|doesnt|didnt|isnt|wont|cant)(?![\p{L}\p{N}])/gu
+/** Chinese negation characters. */
+const CHINESE_NEGATION = /[不没別别无無非未]/gu
+/**
+ * Common Chinese words that hold a negation character without negating what follows ("very", "regardless", "but",
+ * "others", "future", "different", "wireless", "not only", "constantly"). They are blanked out before the negation
+ * characters are read. The list is small on purpose: a word missing from it makes the gate keep two rows apart, which
+ * the review sweep can still fold; a negation wrongly listed here would merge a statement into its opposite.
+ */
+const CHINESE_NOT_NEGATION = /非常|无论|無論|不过|不過|别人|別人|别的|別的|未来|未來|不同|无线|無線|不仅|不僅|不但|不断|不斷/gu
 
 /**
  * Score two statements of one subject. Fields both sides hold under one canonical key (the subject, and the property
@@ -223,6 +237,8 @@ function screen(a: Cut, b: Cut, compared: readonly StatementField[]):
   if (shared.size < NEAR_DUPLICATE_MIN_SHARED) return { verdict: 'too_few_shared', apart: [] }
   const vetoedBy = vetoOf(a, b, compared)
   if (vetoedBy.length > 0) return { verdict: 'vetoed', apart: vetoedBy }
+  const negatedBy = negationVetoOf(a, b, compared)
+  if (negatedBy.length > 0) return { verdict: 'vetoed', apart: negatedBy }
   const onlyMine = mine.filter((form) => !shared.has(form))
   const onlyTheirs = [...theirs].filter((form) => !shared.has(form))
   if (isExchange(onlyMine, onlyTheirs)) return { verdict: 'exchanged', apart: [...onlyMine, ...onlyTheirs] }
@@ -256,6 +272,7 @@ class Cut {
   private readonly formOf: (word: string) => string
   private readonly fields = new Map<StatementField, FieldCut>()
   private readonly marks = new Map<StatementField, readonly string[]>()
+  private readonly negated = new Map<StatementField, readonly string[]>()
 
   constructor(statement: Statement, formOf: (word: string) => string) {
     this.statement = statement
@@ -286,6 +303,16 @@ class Cut {
     if (found === undefined) {
       found = marksOf(this.statement[name], this.field(name).words)
       this.marks.set(name, found)
+    }
+    return found
+  }
+
+  /** The field's negations, as written. */
+  negations(name: StatementField): readonly string[] {
+    let found = this.negated.get(name)
+    if (found === undefined) {
+      found = negationsOf(this.statement[name])
+      this.negated.set(name, found)
     }
     return found
   }
@@ -358,4 +385,30 @@ function writesAsRun(mark: string, words: readonly string[]): boolean {
     if (parts.every((part, offset) => words[start + offset] === part)) return true
   }
   return false
+}
+
+/**
+ * The negations a text writes, in order: English negation words and contractions, and Chinese negation characters
+ * outside the common words that only contain one (see CHINESE_NOT_NEGATION). Read on the raw text, lower-cased.
+ * @param text - a statement's field as written.
+ * @returns the negation words and characters found (empty when the text negates nothing).
+ */
+export function negationsOf(text: string): string[] {
+  const lower = text.toLowerCase()
+  const english = [...lower.matchAll(ENGLISH_NEGATION)].map((match) => match[0])
+  const chinese = [...lower.replace(CHINESE_NOT_NEGATION, ' ').matchAll(CHINESE_NEGATION)].map((match) => match[0])
+  return [...english, ...chinese]
+}
+
+/**
+ * The negation veto: a negation that only one side writes makes the two opposites ("does not want meetings before
+ * ten" / "wants meetings before ten"), however many words they share. Both sides negated is no veto: which
+ * negation each writes ("not" / "never", "不" / "没") is the cosine's to weigh, as for any word.
+ */
+function negationVetoOf(a: Cut, b: Cut, compared: readonly StatementField[]): string[] {
+  const mine = compared.flatMap((field) => a.negations(field))
+  const theirs = compared.flatMap((field) => b.negations(field))
+  if (mine.length > 0 && theirs.length === 0) return [...new Set(mine)]
+  if (theirs.length > 0 && mine.length === 0) return [...new Set(theirs)]
+  return []
 }

@@ -7,8 +7,9 @@
  * {@link SWEEP_LEXICAL_COSINE} where the gate folds from 0.72. The gate merges with nobody asked, so a false positive
  * loses a fact; here the model judges each pair and a person accepts each card, so a false positive costs one call
  * and one card to reject, and the budget and the remembered distinct verdicts keep that cost bounded. The floor of
- * three shared tokens, the rare-token veto and the one-word exchange rule stay: they describe pairs that are two facts
- * however alike they read (7801/7802, piano/guitar), and asking the model about them would spend the budget on
+ * three shared tokens, the rare-token veto, the negation veto and the one-word exchange rule stay (scorePair applies
+ * them): they describe pairs that are two facts however alike they read (7801/7802, piano/guitar, "does not want" /
+ * "wants"), and asking the model about them would spend the budget on
  * answers already known. The leg scores the two values (see valueOf); the subject is shared by construction. Below 12 current facts the leg is off, as the gate is: the IDF means nothing yet.
  */
 import type { ReviewFact } from '../store/review-store.ts'

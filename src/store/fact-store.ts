@@ -99,11 +99,11 @@ export class FactStore extends FactReader {
 
   /**
    * The near-duplicate gate: the current row of the slot, in the write's scope, that the write restates in other
-   * words. Asked only where a restatement may stand for a duplicate (a multi-valued slot, not an exact-only write) and
+   * words. Asked only where a restatement may stand for a duplicate (any slot, not an exact-only write) and
    * no row holds the same claim; a credential is never compared. IDF comes from the full-text index's document counts.
    */
   private restatementOf(write: PreparedWrite, slot: readonly SlotRow[], staged: readonly StagedRow[], stagedFacts: number): Restatement | undefined {
-    if (write.sensitivity === 'credential' || !restatementApplies(write, slot) || slot.some((row) => row.claimKey === write.claimKey)) return undefined
+    if (write.sensitivity === 'credential' || !restatementApplies(write) || slot.some((row) => row.claimKey === write.claimKey)) return undefined
     const rows: RestatementRow[] = [
       ...this.restatementRows(write.slotKey, write.scope).map((row) => ({ id: row.id, statement: row })),
       ...staged.filter((row) => row.scope === write.scope && !row.credential).map((row) => ({ id: row.id, statement: row.statement })),
