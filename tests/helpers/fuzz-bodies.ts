@@ -61,6 +61,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'proposal-prune': { ...FENCE, id: 'int', revision: 'int', row: 'int' },
   'review-seen': {},
   audit: { force: 'bool', summary: 'bool', limit: 'int' },
+  consolidate: { force: 'bool', summary: 'bool', limit: 'int' },
   key: { ref: 'string', value: 'string' },
   activity: {},
   sessions: { sessionIds: 'stringArray', limit: 'int' },
