@@ -33,6 +33,17 @@ for (const driver of DRIVERS) {
       fake.reset()
       return m
     }
+    /** A memory with both channels and a calibration record of the given pairs, threshold 0.5. */
+    async function calibrated(pairSource: 'supplied' | 'library'): Promise<SemanticMemory> {
+      const memory = await open({ embedding: true, rerank: true })
+      const settings = rerankSettings(memory.config)
+      assert.ok(settings.configured)
+      memory.stores().calibrations.record({
+        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource, relevant: 20, irrelevant: 20,
+        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
+      })
+      return memory
+    }
     const lastLog = (memory: SemanticMemory): { channels: string; degraded: string; chars: number } =>
       memory.db().get('SELECT channels, degraded, chars FROM recall_log ORDER BY id DESC LIMIT 1') as never
 
@@ -45,13 +56,7 @@ for (const driver of DRIVERS) {
     })
 
     it('with a calibrated reranker its threshold is the floor: the vector channel\'s find is recalled, the rest left out', async () => {
-      const memory = await open({ embedding: true, rerank: true })
-      const settings = rerankSettings(memory.config)
-      assert.ok(settings.configured)
-      memory.stores().calibrations.record({
-        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'supplied', relevant: 20, irrelevant: 20,
-        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
-      })
+      const memory = await calibrated('supplied')
       const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
       assert.equal(answer.kind, 'recalled')
       if (answer.kind !== 'recalled') return
@@ -60,13 +65,7 @@ for (const driver of DRIVERS) {
     })
 
     it('a calibration from the library\'s proxy pairs is no floor: a fact only the vector channel found must still clear the lexical one', async () => {
-      const memory = await open({ embedding: true, rerank: true })
-      const settings = rerankSettings(memory.config)
-      assert.ok(settings.configured)
-      memory.stores().calibrations.record({
-        fingerprint: settings.fingerprint, outcome: 'calibrated', pairSource: 'library', relevant: 20, irrelevant: 20,
-        threshold: 0.5, precision: 1, recall: 1, reason: null, createdAt: memory.clock.iso(),
-      })
+      const memory = await calibrated('library')
       const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
       assert.deepEqual(answer, { kind: 'none' })
       assert.ok((JSON.parse(lastLog(memory).channels) as string[]).includes('rerank'), 'the reranker ran, and only ordered')
