@@ -1,6 +1,7 @@
 /**
  * What one near-duplicate sweep did, in one sentence for the settings card's "Find near-duplicates" button:
- * "Asked about 3 pairs: 1 merge proposed (see Proposals), 2 distinct." Pure, so Node can test it.
+ * "Asked about 3 pairs: 1 merge proposed (see Proposals), 2 distinct.", and while it runs in the background, how far
+ * it has come: "Looking for near-duplicates: 1 of 3 pairs asked, 1 merge proposed so far…". Pure, so Node can test it.
  */
 
 /** The fields of a sweep the sentence reads (the consolidate verb's `sweep`). */
@@ -33,4 +34,26 @@ export function sweepWords(sweep: SweepWire): string {
   const deferred = sweep.deferred > 0 ? ` ${plural(sweep.deferred, 'pair waits', 'pairs wait')} for the next sweep (${sweep.note ?? 'no usable model'}).` : ''
   const known = sweep.asked === 0 && sweep.deferred === 0 ? `Nothing new to ask: ${plural(sweep.remembered, 'pair was', 'pairs were')} judged before.` : ''
   return `${asked}${deferred}${known}`.trim()
+}
+
+/** A sweep under way, as the consolidate verb reports it (`running`). */
+export interface RunningSweepWire {
+  readonly trigger: string
+  readonly startedAt: string
+  readonly budget: number
+  readonly planned: number
+  readonly asked: number
+  readonly proposals: number
+}
+
+/**
+ * Say how far a sweep under way has come.
+ * @param running - the sweep under way.
+ * @returns one sentence, ending in an ellipsis while it runs.
+ */
+export function sweepProgressWords(running: RunningSweepWire): string {
+  const who = running.trigger === 'timer' ? 'The scheduled near-duplicate sweep is running' : 'Looking for near-duplicates'
+  if (running.planned === 0) return `${who}: gathering pairs…`
+  const proposed = running.proposals > 0 ? `, ${plural(running.proposals, 'merge', 'merges')} proposed` : ''
+  return `${who}: ${String(running.asked)} of ${plural(running.planned, 'pair', 'pairs')} asked${proposed} so far…`
 }

@@ -1,6 +1,7 @@
 /**
  * The near-duplicate review end to end: the real DSH rc.8 web host with the plugin linked, the scripted fake model on
- * loopback, the consolidate verb over real HTTP. A forced sweep asks the model one closed question per pair, turns
+ * loopback, the consolidate verb over real HTTP. A forced sweep answers at once and runs in the background (a second
+ * press while it runs says so; the summary shows its progress, then its outcome). It asks the model one closed question per pair, turns
  * "same" into one merge proposal and remembers "distinct" so the next sweep asks nothing; with the model failing,
  * nothing is written; the summary reads the ledger.
  */
@@ -9,6 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel, messageText } from './helpers/fake-model.ts'
 import { converse, FactMemoryApi, writeCall } from './helpers/fact-memory-web.ts'
+import { waitFor } from './helpers/poll.ts'
 
 let model: FakeModel
 let home: DshHome
@@ -52,6 +54,29 @@ after(async () => {
   home?.remove()
 })
 
+interface RunningView {
+  readonly trigger: string
+  readonly startedAt: string
+  readonly budget: number
+  readonly planned: number
+  readonly asked: number
+}
+
+/** Press "Find near-duplicates" over HTTP and wait, as the settings card does, for the outcome in the summary. */
+const sweepAndWait = async (): Promise<SweepView> => {
+  const begun = await api.ok('consolidate', { force: true })
+  assert.equal(begun['begun'], true, JSON.stringify(begun))
+  const startedAt = (begun['running'] as RunningView).startedAt
+  const outcome = await waitFor(async () => {
+    const summary = await api.ok('consolidate', { summary: true, limit: 1 })
+    const last = summary['lastAsked'] as { startedAt: string; sweep: SweepView | null; error: string | null } | null
+    return summary['running'] === null && last?.startedAt === startedAt ? last : undefined
+  }, 'the asked sweep to end')
+  assert.equal(outcome.error, null)
+  assert.ok(outcome.sweep !== null)
+  return outcome.sweep
+}
+
 const verdicts = (): string[] => model.verdictRequests()
   .map((request) => messageText(request.body.messages.find((message) => message.role === 'user') ?? { role: 'user' }))
 
@@ -63,8 +88,7 @@ describe('the near-duplicate review in a real DSH host', () => {
   it('a forced sweep yields one merge proposal for "same", remembers "distinct", and the next sweep asks nothing', async () => {
     model.reset()
     model.enqueueVerdicts({ text: '{"verdict": "same"}' }, { text: '{"verdict": "distinct"}' })
-    const answer = await api.ok('consolidate', { force: true })
-    const sweep = answer['sweep'] as SweepView
+    const sweep = await sweepAndWait()
     assert.deepEqual([sweep.budget, sweep.candidates, sweep.asked, sweep.same, sweep.distinct], [24, 2, 2, 1, 1])
     const asked = verdicts()
     assert.equal(asked.length, 2)
@@ -75,10 +99,36 @@ describe('the near-duplicate review in a real DSH host', () => {
     assert.deepEqual(cards.map((card) => [card.id, card.reason, card.status]), [[sweep.proposalIds[0], 'near_duplicate', 'pending']])
 
     model.reset()
-    const again = (await api.ok('consolidate', { force: true }))['sweep'] as SweepView
+    const again = await sweepAndWait()
     assert.deepEqual([again.candidates, again.remembered, again.asked], [2, 2, 0])
     assert.equal(verdicts().length, 0, 'the remembered pair and the pending card cost no call')
     assert.equal((await mergeCards()).length, 1)
+  })
+
+  it('a forced sweep answers before the model does, and a second press while it runs says so', async () => {
+    await converse(host.url, model, home.workspace, 'and these', { toolCalls: [
+      writeCall({ subject: 'docs', property: 'host', value: 'the docs live on the static site bucket in eu-west', evidence: 'observed' }),
+      writeCall({ subject: 'docs', property: 'hosting', value: 'the docs live on the static site bucket in the eu-west region', evidence: 'observed' }),
+    ] })
+    model.reset()
+    model.enqueueVerdicts({ text: '{"verdict": "distinct"}', delayMs: 1500 })
+    const pressed = Date.now()
+    const begun = await api.ok('consolidate', { force: true })
+    assert.ok(Date.now() - pressed < 1000, 'the verb answered without waiting on the model')
+    const running = begun['running'] as RunningView
+    assert.deepEqual([begun['begun'], running.trigger, running.budget], [true, 'asked', 24])
+    const second = await api.ok('consolidate', { force: true })
+    assert.equal(second['begun'], false)
+    assert.match(String(second['message']), /already running \(0 of 1 pair asked so far\)/u)
+    assert.equal((second['running'] as RunningView).startedAt, running.startedAt)
+    const during = await api.ok('consolidate', { summary: true })
+    assert.equal((during['running'] as RunningView | null)?.startedAt, running.startedAt, 'the summary shows the sweep under way')
+    const outcome = await waitFor(async () => {
+      const summary = await api.ok('consolidate', { summary: true })
+      return summary['running'] === null ? summary['lastAsked'] as { startedAt: string; sweep: SweepView | null } : undefined
+    }, 'the sweep to end')
+    assert.equal(outcome.startedAt, running.startedAt)
+    assert.deepEqual([outcome.sweep?.asked, outcome.sweep?.distinct], [1, 1])
   })
 
   it('with the model failing nothing is written, and the summary reads the ledger', async () => {
@@ -89,14 +139,14 @@ describe('the near-duplicate review in a real DSH host', () => {
     const generation = await api.generation()
     model.reset()
     model.enqueueVerdicts(...Array.from({ length: 10 }, () => ({ status: 500 })))
-    const sweep = (await api.ok('consolidate', { force: true }))['sweep'] as SweepView
+    const sweep = await sweepAndWait()
     assert.deepEqual([sweep.outcome, sweep.asked, sweep.deferred, sweep.proposalIds.length], ['deferred', 0, 1, 0])
     assert.equal(await api.generation(), generation, 'nothing the page holds changed')
     assert.equal((await mergeCards()).length, 1)
 
     const summary = await api.ok('consolidate', { summary: true })
-    assert.equal(summary['total'], 3)
-    assert.deepEqual((summary['sweeps'] as SweepView[]).map((entry) => entry.outcome), ['deferred', 'swept', 'swept'])
+    assert.equal(summary['total'], 4)
+    assert.deepEqual((summary['sweeps'] as SweepView[]).map((entry) => entry.outcome), ['deferred', 'swept', 'swept', 'swept'])
     assert.equal(typeof summary['lastSweepAt'], 'string')
     const bad = await api.post('consolidate', {})
     assert.equal(bad.status, 400)

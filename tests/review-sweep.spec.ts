@@ -317,6 +317,41 @@ for (const driver of DRIVERS) {
       assert.equal(clock.pendingTimers, timersBefore, 'stop cancels its timers')
     })
 
+    it('a sweep a person asks for runs in the background: it answers at once, reports progress, and a second ask says it runs', async () => {
+      seed()
+      hobbyPair()
+      hobbyPair('billing-api')
+      const held: ((answer: ModelAnswer) => void)[] = []
+      const gated: ExtractionModel = {
+        name: 'fake/gated',
+        complete: () => new Promise((resolve) => { held.push(resolve) }),
+      }
+      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => h.config, model: async () => gated })
+      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      const begun = service.beginNow()
+      assert.ok(begun.begun, 'the first ask starts a sweep')
+      assert.deepEqual([begun.progress.trigger, begun.progress.budget, begun.progress.asked], ['asked', 24, 0])
+      assert.equal(stores.review.sweepCount(), 0, 'the answer came before the sweep ended')
+      await settle()
+      assert.equal(held.length, 1, 'the sweep is asking the model')
+      assert.deepEqual([service.progress()?.planned, service.progress()?.asked], [2, 0])
+      const again = service.beginNow()
+      assert.ok(!again.begun && again.reason === 'running', 'a second ask while it runs says so')
+      assert.equal(again.progress?.startedAt, begun.progress.startedAt, 'and shows the sweep under way')
+      held.shift()?.({ ok: true, text: verdict('same') })
+      await settle()
+      assert.deepEqual([service.progress()?.asked, service.progress()?.proposals], [1, 1])
+      assert.equal(service.lastAsked(), undefined, 'no outcome before the sweep ends')
+      held.shift()?.({ ok: true, text: verdict('distinct') })
+      await settle()
+      assert.equal(service.progress(), undefined, 'nothing runs once it ended')
+      const outcome = service.lastAsked()
+      assert.equal(outcome?.startedAt, begun.progress.startedAt)
+      assert.deepEqual([outcome?.sweep?.asked, outcome?.sweep?.same, outcome?.sweep?.distinct, outcome?.error], [2, 1, 1, null])
+      assert.equal(stores.review.sweepCount(), 1)
+      await service.stop()
+    })
+
     it('stop aborts the sweep under way even after a new interval re-armed the timer', async () => {
       seed()
       hobbyPair()

@@ -14,11 +14,14 @@ import { callVerb } from '../api.ts'
 import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
-import { sweepWords, type SweepWire } from '../sweep-words.ts'
+import { followSweep } from '../sweep-follow.ts'
+import { sweepProgressWords, sweepWords, type RunningSweepWire } from '../sweep-words.ts'
 import { embeddingConfigured, rebuiltWords, vectorCount, type VectorCounts } from '../vector-words.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 
 /** The settings card. */
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
+
 export class FmSettingsCard extends LitElement {
   static override properties = {
     app: { attribute: false },
@@ -66,6 +69,10 @@ export class FmSettingsCard extends LitElement {
   declare message: string
   declare confirmWipe: { token: string; facts: number } | undefined
   declare keyRef: 'llm' | 'embedding' | 'rerank'
+  /** The start of the background sweep the status line follows, if any. */
+  private following: string | undefined
+  /** Aborted when the card leaves the page, ending any following. */
+  private leaving = new AbortController()
 
   constructor() {
     super()
@@ -150,6 +157,39 @@ export class FmSettingsCard extends LitElement {
     else void this.load()
   }
 
+  /**
+   * "Find near-duplicates": the sweep runs in the background, so the status line follows its progress and then says
+   * what it found; a press while one runs says so and follows that one.
+   */
+  private async findNearDuplicates(): Promise<void> {
+    this.message = 'Working…'
+    const answer = await callVerb<{ begun: boolean; running: RunningSweepWire | null; message?: string }>('consolidate', { force: true })
+    if (!answer.ok) {
+      this.message = answer.message
+      return
+    }
+    const running = answer.data.running
+    if (running === null) {
+      this.message = answer.data.message ?? 'A sweep is already running.'
+      return
+    }
+    this.message = answer.data.begun ? sweepProgressWords(running) : `${capitalized(answer.data.message ?? 'a sweep is already running')}.`
+    if (this.following === running.startedAt) return
+    this.following = running.startedAt
+    const outcome = await followSweep(running.startedAt, (progress) => { this.message = sweepProgressWords(progress) }, this.leaving.signal)
+    if (this.following === running.startedAt) this.following = undefined
+    if (outcome === undefined) return
+    this.message = 'sweep' in outcome ? sweepWords(outcome.sweep) : outcome.message
+    this.app?.changed()
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    this.leaving.abort()
+    this.leaving = new AbortController()
+    this.following = undefined
+  }
+
   private async wipe(): Promise<void> {
     const app = this.app
     if (app === undefined) return
@@ -211,7 +251,7 @@ export class FmSettingsCard extends LitElement {
         <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
-        <button data-fm="consolidate" @click=${() => { void this.run('consolidate', { force: true }, (data) => sweepWords(data['sweep'] as SweepWire)) }}>Find near-duplicates</button>
+        <button data-fm="consolidate" @click=${() => { void this.findNearDuplicates() }}>Find near-duplicates</button>
         <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${String(data['message'])}.`) }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>

@@ -1,6 +1,9 @@
 /**
  * The consolidate verb: one sweep of the near-duplicate review now (`{force: true}`, triple the budget), or the
- * ledger of past sweeps (`{summary: true}`). Not fenced: a sweep creates cards and remembers verdicts, it overwrites
+ * ledger of past sweeps (`{summary: true}`). A forced sweep runs in the background: the verb answers at once with the
+ * sweep it started (`begun: true`), or, while one is under way, with that one and a sentence saying so
+ * (`begun: false`); the summary carries the sweep under way (`running`) and how the last asked one ended
+ * (`lastAsked`), which is what the settings card polls. Not fenced: a sweep creates cards and remembers verdicts, it overwrites
  * no row a page holds. With `autoConsolidate: false` the review is off and a sweep is refused; the ledger of sweeps
  * already run still reads.
  */
@@ -13,7 +16,10 @@ export const consolidateVerb = verb({
     const review = context.stores.review
     if ('summary' in body) {
       const last = context.review?.lastSweepAt()
+      const asked = context.review?.lastAsked()
       return ok({
+        running: context.review?.progress() ?? null,
+        lastAsked: asked ?? null,
         enabled: context.config.autoConsolidate,
         intervalMs: context.config.consolidateIntervalMs,
         maxPairs: context.config.consolidateMaxPairs,
@@ -26,12 +32,14 @@ export const consolidateVerb = verb({
       return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false): turn it on to run a sweep')
     }
     if (context.review === undefined) return refuse('unavailable', 'the near-duplicate review is not running in this host')
-    const asked = await context.review.sweepNow()
-    if (!asked.ran) {
-      if (asked.reason === 'running') return refuse('refused', 'a near-duplicate sweep is already running; try again when it ends')
-      if (asked.reason === 'disabled') return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false)')
-      return refuse('unavailable', 'the store is not open')
+    const asked = context.review.beginNow()
+    if (asked.begun) return ok({ begun: true, running: asked.progress })
+    if (asked.reason === 'running') {
+      const under = asked.progress
+      const far = under === undefined ? '' : ` (${String(under.asked)} of ${String(under.planned)} ${under.planned === 1 ? 'pair' : 'pairs'} asked so far)`
+      return ok({ begun: false, running: under ?? null, message: `a near-duplicate sweep is already running${far}; its outcome shows when it ends` })
     }
-    return ok({ sweep: asked.sweep })
+    if (asked.reason === 'disabled') return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false)')
+    return refuse('unavailable', 'the store is not open')
   },
 })

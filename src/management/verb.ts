@@ -10,7 +10,7 @@ import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
 import type { AuditView } from '../review/audit-service.ts'
-import type { AskedSweep } from '../review/sweep-service.ts'
+import type { AskedOutcome, BegunSweep, SweepProgress } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
 import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
 import type { RerankPort } from '../semantic/types.ts'
@@ -56,8 +56,12 @@ export interface ExtractionView {
 
 /** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */
 export interface ReviewView {
-  /** One sweep now with triple the budget, or why none ran. */
-  sweepNow(): Promise<AskedSweep>
+  /** Start one sweep now with triple the budget, answering at once: the sweep started, the one under way, or why none. */
+  beginNow(): BegunSweep
+  /** The sweep under way, or undefined. */
+  progress(): SweepProgress | undefined
+  /** How the last sweep a person asked for ended, or undefined. */
+  lastAsked(): AskedOutcome | undefined
   /** Epoch ms of the last sweep since the plugin loaded, or undefined. */
   lastSweepAt(): number | undefined
 }

@@ -31,6 +31,15 @@ export interface SweepDeps {
   readonly signal?: AbortSignal | undefined
   /** Extra candidate legs (the vector leg); the lexical leg always runs. */
   readonly sources?: readonly CandidateSource[] | undefined
+  /** Told once the pairs are planned, then after each answer; never told after the ledger entry is written. */
+  readonly onProgress?: ((progress: SweepTally) => void) | undefined
+}
+
+/** How far a sweep under way has come: the pairs it plans to ask about, those asked, the merge cards made. */
+export interface SweepTally {
+  readonly planned: number
+  readonly asked: number
+  readonly proposals: number
 }
 
 /** How a sweep was asked for. */
@@ -57,6 +66,8 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
   const plan = planSweep(pairs, remembered, options.budget)
   const tally = { asked: 0, same: 0, distinct: 0, unsure: 0, unanswered: 0, deferred: 0 }
   const proposalIds: number[] = []
+  const report = (): void => deps.onProgress?.({ planned: plan.length, asked: tally.asked, proposals: proposalIds.length })
+  report()
   let model: string | null = null
   let note: string | null = null
   if (plan.length > 0) {
@@ -83,6 +94,7 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
           const proposed = stores.proposals.proposeMerges([mergeRow(pair)], deps.now())
           proposalIds.push(...proposed.cards.map((card) => card.id))
         }
+        report()
       }
     }
   }

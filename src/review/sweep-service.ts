@@ -2,7 +2,9 @@
  * The near-duplicate review's shell: its timer and the sweeps a person asks for. The timer starts
  * {@link FIRST_LOOK_MS} after `start`, then looks at the clock every {@link LOOK_EVERY_MS}, and sweeps when
  * `consolidateIntervalMs` has passed since the last sweep; the last sweep's time lives here, in memory. Sweeps never
- * overlap. Timers come from the Clock seam (the system clock's are unref'd, so they never keep a headless run alive)
+ * overlap. A sweep a person asks for runs in the background ({@link SweepService.beginNow}): the ask is answered at
+ * once, {@link SweepService.progress} tells how far the sweep under way has come and
+ * {@link SweepService.lastAsked} what the last asked sweep found. Timers come from the Clock seam (the system clock's are unref'd, so they never keep a headless run alive)
  * and `stop` cancels them and aborts a sweep under way.
  */
 import type { Clock } from '../clock.ts'
@@ -14,7 +16,7 @@ import type { StoreSet } from '../store/store-set.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS, type RunDecision } from './schedule.ts'
 import { sweepBudget } from './sweep-plan.ts'
 import type { CandidateSource } from './sweep-candidates.ts'
-import { runSweep } from './sweep-run.ts'
+import { runSweep, type SweepTally } from './sweep-run.ts'
 
 /** What the service needs, each read when used. */
 export interface SweepServiceDeps {
@@ -35,11 +37,33 @@ export type AskedSweep =
   | { readonly ran: true; readonly sweep: SweepEntry }
   | { readonly ran: false; readonly reason: 'disabled' | 'running' | 'no_store' }
 
+/** A sweep under way: how it was asked for, when it started, its call budget and how far it has come. */
+export interface SweepProgress extends SweepTally {
+  readonly trigger: 'asked' | 'timer'
+  readonly startedAt: string
+  readonly budget: number
+}
+
+/** The answer to a person's ask, given at once: the sweep it started, or why none started. */
+export type BegunSweep =
+  | { readonly begun: true; readonly progress: SweepProgress }
+  | { readonly begun: false; readonly reason: 'running'; readonly progress: SweepProgress | undefined }
+  | { readonly begun: false; readonly reason: 'disabled' | 'no_store' }
+
+/** How the last sweep a person asked for ended: its ledger entry, or the error that stopped it. */
+export interface AskedOutcome {
+  readonly startedAt: string
+  readonly sweep: SweepEntry | null
+  readonly error: string | null
+}
+
 /** The review's timer and sweeps. */
 export class SweepService {
   private readonly deps: SweepServiceDeps
   private lastRunAt: number | undefined
   private running: Promise<SweepEntry | undefined> | undefined
+  private underWay: SweepProgress | undefined
+  private askedOutcome: AskedOutcome | undefined
   private cancelTimers: (() => void)[] = []
   private abort = new AbortController()
 
@@ -104,11 +128,36 @@ export class SweepService {
    * @returns the sweep, or why none ran.
    */
   async sweepNow(): Promise<AskedSweep> {
-    const decision = this.decide(true)
-    if (!decision.run) return { ran: false, reason: decision.reason === 'running' ? 'running' : 'disabled' }
-    if (this.deps.stores() === undefined) return { ran: false, reason: 'no_store' }
-    const sweep = await this.sweep(true)
+    const begun = this.beginNow()
+    if (!begun.begun) return { ran: false, reason: begun.reason }
+    const sweep = await this.running
     return sweep === undefined ? { ran: false, reason: 'no_store' } : { ran: true, sweep }
+  }
+
+  /**
+   * Start a sweep a person asked for, with triple the budget, and answer at once: the sweep goes on in the
+   * background, its progress in {@link progress} and its outcome, once it ends, in {@link lastAsked}.
+   * @returns the sweep it started, the one already under way, or why none started.
+   */
+  beginNow(): BegunSweep {
+    const decision = this.decide(true)
+    if (!decision.run) {
+      return decision.reason === 'running' ? { begun: false, reason: 'running', progress: this.underWay } : { begun: false, reason: 'disabled' }
+    }
+    if (this.deps.stores() === undefined || this.deps.config() === undefined) return { begun: false, reason: 'no_store' }
+    void this.sweep(true)
+    const progress = this.underWay
+    return progress === undefined ? { begun: false, reason: 'no_store' } : { begun: true, progress }
+  }
+
+  /** The sweep under way (asked for or the timer's), or undefined when none runs. */
+  progress(): SweepProgress | undefined {
+    return this.underWay
+  }
+
+  /** How the last sweep a person asked for ended, or undefined before one ended since `start`. */
+  lastAsked(): AskedOutcome | undefined {
+    return this.askedOutcome
   }
 
   /** Epoch ms of the last sweep since `start`, or undefined. */
@@ -128,22 +177,33 @@ export class SweepService {
     if (stores === undefined || config === undefined) return undefined
     this.lastRunAt = this.deps.clock.now()
     const signal = this.abort.signal
+    const trigger = forced ? 'asked' : 'timer'
+    const budget = sweepBudget(config.consolidateMaxPairs, forced)
+    const startedAt = new Date(this.lastRunAt).toISOString()
+    const begun: SweepProgress = { trigger, startedAt, budget, planned: 0, asked: 0, proposals: 0 }
+    this.underWay = begun
+    let failure: string | null = null
     const run = runSweep({
       stores,
       model: () => this.deps.model(config),
       now: () => new Date(this.deps.clock.now()).toISOString(),
       signal,
       sources: this.deps.sources?.(config, stores),
-    }, { trigger: forced ? 'asked' : 'timer', budget: sweepBudget(config.consolidateMaxPairs, forced) })
+      onProgress: (tally) => { this.underWay = { ...begun, ...tally } },
+    }, { trigger, budget })
       .catch((error: unknown) => {
-        this.deps.logger.warn('near-duplicate sweep failed: %s', messageOf(error))
+        failure = messageOf(error)
+        this.deps.logger.warn('near-duplicate sweep failed: %s', failure)
         return undefined
       })
     this.running = run
     try {
-      return await run
+      const sweep = await run
+      if (forced) this.askedOutcome = { startedAt, sweep: sweep ?? null, error: sweep === undefined ? failure ?? 'the sweep did not run' : null }
+      return sweep
     } finally {
       this.running = undefined
+      this.underWay = undefined
     }
   }
 }
