@@ -25,7 +25,7 @@ import { importBody, type ImportBody } from './wire.schema.ts'
 import type { StagedRow } from '../store/fact-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { Evidence, FactId } from '../types.ts'
-import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../write-policy.ts'
+import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../rules/write-policy.ts'
 import { MASK, scanPrivacy } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */
