@@ -7,7 +7,7 @@
  * ledger.
  */
 import { messageOf } from '../errors.ts'
-import type { ExtractionModel } from '../extract/model-client.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
 import { rowKey } from '../rules/proposal-cards.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { SweepEntry, SweepRecord } from '../store/review-store.ts'
