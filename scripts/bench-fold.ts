@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { foldVerdict } from '../src/review/fold.ts'
+import { foldVerdict } from '../src/rules/fold.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
 /** The labeled set shipped with the tests. */

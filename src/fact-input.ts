@@ -10,8 +10,8 @@ import {
 } from './text/normalize.ts'
 import { maskCredentials, scanPrivacy, scanQuote, type PrivacyFinding } from './text/privacy.ts'
 import { indexText } from './text/tokenize.ts'
-import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope, type ProjectRef } from './project/project-ref.ts'
-import type { Anchor, Evidence, FactInput, Origin, Sensitivity } from './types.ts'
+import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope } from './project/project-ref.ts'
+import type { Anchor, Evidence, FactInput, Origin, ProjectRef, Sensitivity } from './types.ts'
 
 /** A write ready for the store. */
 export interface PreparedWrite {

@@ -8,7 +8,6 @@ import type { ResolvedConfig } from './config.ts'
 import { CHARS_PER_TOKEN, renderDirectoryShown, type RenderedDirectory } from './directory.ts'
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
-import type { ProjectRef } from './project/project-ref.ts'
 import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
 import { POOL_SIZE, retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
 import { searchFacts } from './retrieval/search.ts'
@@ -22,7 +21,7 @@ import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
-import type { Fact, FactInput } from './types.ts'
+import type { Fact, FactInput, ProjectRef } from './types.ts'
 
 /** Directories kept at once (one per project with a live session, for the store's current generation). */
 const DIRECTORY_CACHE_SIZE = 16

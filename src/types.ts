@@ -1,5 +1,4 @@
 /** Domain types shared by the store, the policies, retrieval and the tools. Types only. */
-import type { ProjectRef } from './project/project-ref.ts'
 
 declare const factIdBrand: unique symbol
 /** Row id of a fact. */
@@ -152,6 +151,17 @@ export type ProposalKind = keyof CardRows
 
 /** The kinds that change facts already stored instead of writing a new one. */
 export type ReviewKind = Exclude<ProposalKind, 'add_fact'>
+
+/** One project: a stable key (the root's canonical path) and the name people read (the root's folder name). */
+export interface ProjectRef {
+  readonly key: string
+  readonly name: string
+  /**
+   * Whether the locator found a repository (`.git`) at the key; false for a working directory outside one (a home
+   * folder, say), whose name is nothing a statement is known to mean. Absent where a project comes from a stored key.
+   */
+  readonly repository?: boolean
+}
 
 /** A fact as a caller asks to store it, before normalization and policy. */
 export interface FactInput {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../src/review/alias-plan.ts'
+import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../src/rules/alias-plan.ts'
 
 const row = (id: number, side: AliasSlotRow['side'], claimKey: string, extra: Partial<AliasSlotRow> = {}): AliasSlotRow => ({
   id, side, claimKey, status: 'active', evidence: 'observed', multi: false,

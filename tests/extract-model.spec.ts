@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { customModel, hostModel } from '../src/extract/model-client.ts'
+import { customModel, hostModel } from '../src/host/model-client.ts'
 import type { LlmView, StreamChunkView } from '../src/host/ports.ts'
 import { FakeModel } from './helpers/fake-model.ts'
 import { EXTRACTION_SYSTEM_PROMPT } from '../src/extract/prompt.ts'

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { extractText } from '../src/extract/manual.ts'
-import type { ExtractionModel, ModelRequest } from '../src/extract/model-client.ts'
+import type { ExtractionModel, ModelRequest } from '../src/host/model-client.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'

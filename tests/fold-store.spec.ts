@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { renderSearchText } from '../src/retrieval/render.ts'
-import { FOLD_HISTORY } from '../src/review/fold.ts'
+import { FOLD_HISTORY } from '../src/rules/fold.ts'
 import type { Fact } from '../src/types.ts'
 import { count, expectKind, oneRow, write, type PartialFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'

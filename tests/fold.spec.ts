@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { foldBench, readFoldPairs } from '../scripts/bench-fold.ts'
-import { FOLD_HISTORY, foldedHistory, foldShape, foldVerdict } from '../src/review/fold.ts'
+import { FOLD_HISTORY, foldedHistory, foldShape, foldVerdict } from '../src/rules/fold.ts'
 
 describe('foldVerdict: lines that fold', () => {
   const cases: readonly (readonly [string, string])[] = [

@@ -1,5 +1,5 @@
 /**
- * The near-duplicate gate's pure core (src/review/near-duplicate.ts) in table cases, Chinese and English: the
+ * The near-duplicate gate's pure core (src/rules/near-duplicate.ts) in table cases, Chinese and English: the
  * IDF weight, the cosine over the compared tokens, the rare-token veto, the negation veto, the three-shared-token floor, the one-word
  * exchange rule, the fields left out when both sides agree on them, and findRestatement's 12-fact floor, best match
  * and frequencies.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import {
   findRestatement, inverseDocumentFrequency, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_MIN_FACTS, NEAR_DUPLICATE_MIN_SHARED,
   scorePair, termStatistics, type Library, type PairVerdict, type Statement, type TermStatistics,
-} from '../src/review/near-duplicate.ts'
+} from '../src/rules/near-duplicate.ts'
 
 /** No token is held by any fact: every token weighs the same, so a cosine is shared / √(|a|·|b|). */
 const EVEN: TermStatistics = { documents: 100, frequency: new Map() }

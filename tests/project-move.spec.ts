@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import type { ProjectRef } from '../src/project/project-ref.ts'
 import type { FactView, ScopeWire } from '../src/wire-types.ts'
 import { count, DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import type { ProjectRef } from '../src/types.ts'
 
 const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-api' }
 const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import type { ProjectRef } from '../src/project/project-ref.ts'
 import { renderSearchText } from '../src/retrieval/render.ts'
 import { canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, slotKeyOf } from '../src/text/normalize.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, oneRow, openMemory, write, type MemoryHandle } from './helpers/store.ts'
+import type { ProjectRef } from '../src/types.ts'
 
 const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-api' }
 const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { batchRows, cardFingerprint, CARD_ROW_LIMIT, rowKey, rowProblem } from '../src/review/proposal-cards.ts'
+import { batchRows, cardFingerprint, CARD_ROW_LIMIT, rowKey, rowProblem } from '../src/rules/proposal-cards.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { datedPipelines, restatesProperty, splitSubjects, type AuditFact, type PipelineFact } from '../src/review/audit-classes.ts'
-import { chooseKeeper, type KeeperCandidate } from '../src/review/keeper.ts'
+import { chooseKeeper, type KeeperCandidate } from '../src/rules/keeper.ts'
 import { planSweep, sweepBudget, type SweepCandidate } from '../src/review/sweep-plan.ts'
 import { parseVerdict } from '../src/review/verdict.schema.ts'
 import { verdictMessages } from '../src/review/verdict-prompt.ts'

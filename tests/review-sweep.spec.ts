@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { ExtractionModel, ModelAnswer, ModelRequest } from '../src/extract/model-client.ts'
+import type { ExtractionModel, ModelAnswer, ModelRequest } from '../src/host/model-client.ts'
 import { FIRST_LOOK_MS, LOOK_EVERY_MS } from '../src/review/schedule.ts'
 import { lexicalSource, SCORES_PER_PAUSE, SWEEP_GROUP_CAP } from '../src/review/sweep-candidates.ts'
 import { runSweep } from '../src/review/sweep-run.ts'

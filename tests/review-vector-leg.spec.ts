@@ -8,7 +8,7 @@
 import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Config } from '../src/config.ts'
-import type { ExtractionModel, ModelAnswer, ModelRequest } from '../src/extract/model-client.ts'
+import type { ExtractionModel, ModelAnswer, ModelRequest } from '../src/host/model-client.ts'
 import { runSweep } from '../src/review/sweep-run.ts'
 import { vectorSources } from '../src/semantic/review-sources.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'

@@ -9,7 +9,7 @@ import {
   type PolicyCandidate,
   type SlotRow,
   type WriteDecision,
-} from '../src/write-policy.ts'
+} from '../src/rules/write-policy.ts'
 import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from '../src/types.ts'
 
 const fid = (n: number): FactId => n as FactId

@@ -4,7 +4,7 @@
  * may leave out; text limits match memory_write. Failures come back as one sentence naming every problem by field.
  */
 import { z } from 'zod'
-import { FOLD_HISTORY } from '../review/fold.ts'
+import { FOLD_HISTORY } from '../rules/fold.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
 import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type ExchangeManifest } from './jsonl.ts'
 

@@ -14,7 +14,7 @@ import type { ExtractSessionView, LoggerView, SessionEventView } from '../host/p
 import { landCandidates } from './land.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { PROJECT_SCOPE_WORD, statementNamesProject } from '../project/project-ref.ts'
-import type { ExtractionModel } from './model-client.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
 import { parkRange, runPass } from './pass.ts'
 import { extractText, type ManualExtraction } from './manual.ts'
 import { ExtractionQueue, type PassRequest, type PassResult, type QueueEntry } from './queue.ts'

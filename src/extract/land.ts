@@ -6,13 +6,13 @@
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { RefusedCandidate } from '../store/extract-store.ts'
-import type { Origin } from '../types.ts'
+import type { Origin, ProjectRef } from '../types.ts'
 import { anchorMessage } from './anchor.ts'
 import { quoteCarries } from './quote-carries.ts'
 import { shapeGate } from './shape-gate.ts'
 import type { Candidate, ConversationMessage } from './types.ts'
 import type { ErrorCode } from '../errors.ts'
-import { isProjectWord, projectKeyOfScope, type ProjectRef } from '../project/project-ref.ts'
+import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
 
 /**
  * Why the store refused a candidate, in the run log's words. The store answers `refused` for a change the user

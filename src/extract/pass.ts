@@ -11,14 +11,14 @@ import type { FactMemory } from '../fact-memory.ts'
 import type { SessionEventView } from '../host/ports.ts'
 import type { ExtractRunRecord, ExtractStore } from '../store/extract-store.ts'
 import { landCandidates } from './land.ts'
-import type { ProjectRef } from '../project/project-ref.ts'
-import type { ExtractionModel } from './model-client.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
 import type { PassRequest, PassResult } from './queue.ts'
 import { readCandidates } from './read-candidates.ts'
 import { loggedText, planPass } from './segments.ts'
 import { hasSignal } from './signals.ts'
 import { narrowSnapshot, takeSnapshot } from './snapshot.ts'
 import type { Snapshot } from './types.ts'
+import type { ProjectRef } from '../types.ts'
 
 /**
  * Said of a pass started while the plugin unloads that could not reach its model (on rc.8 the host removes its model

@@ -6,7 +6,7 @@
 import { formatDay } from '../text/dates.ts'
 import { parseAnswer } from './answer.schema.ts'
 import { applyMerge, buildMergeRequest, mergeLocally, validateMergeAnswer } from './merge.ts'
-import type { ExtractionModel } from './model-client.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
 import { buildExtractionPrompt } from './prompt.ts'
 import type { Candidate, Segment } from './types.ts'
 

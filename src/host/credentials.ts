@@ -1,6 +1,11 @@
 /** The host credential store seen through the narrow view the key verb uses (references are host-branded strings). */
 import type { CredentialProvider, CredentialRef } from '@deepseek-ai/dsh-credentials'
-import type { CredentialsView } from '../management/verb.ts'
+
+/** The host credential store, as the key verb uses it (management/verb.ts's context carries one). */
+export interface CredentialsView {
+  set(ref: string, value: string): Promise<void>
+  describe(ref: string): Promise<{ configured: boolean; source?: string; writable: boolean }>
+}
 
 /**
  * Adapt the host's credential provider.

@@ -5,7 +5,7 @@
  */
 import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
 import type { ResolvedConfig } from '../config.ts'
-import { customModel, hostModel, type ExtractionModel } from '../extract/model-client.ts'
+import { customModel, hostModel, type ExtractionModel } from './model-client.ts'
 import { resolveCredential } from './credentials.ts'
 import type { DefaultModelView, ExtractSessionView, LlmView } from './ports.ts'
 

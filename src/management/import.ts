@@ -18,14 +18,14 @@ import {
 import { confinePath } from '../exchange/paths.ts'
 import { parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
-import { projectKeyOfScope, projectNameOf, type ProjectRef } from '../project/project-ref.ts'
+import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
 import { importBody, type ImportBody } from './wire.schema.ts'
 import type { StagedRow } from '../store/fact-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import type { Evidence, FactId } from '../types.ts'
-import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../write-policy.ts'
+import type { Evidence, FactId, ProjectRef } from '../types.ts'
+import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../rules/write-policy.ts'
 import { MASK, scanPrivacy } from '../text/privacy.ts'
 
 /** import's body cap: 16 MiB of inline content plus room for the JSON around it. */

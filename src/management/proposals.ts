@@ -12,7 +12,7 @@ import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.t
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import { rowKey } from '../review/proposal-cards.ts'
+import { rowKey } from '../rules/proposal-cards.ts'
 import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
 
 /** proposals: the cards, newest first, with each row's current staleness. */

@@ -4,12 +4,12 @@
  * target slot already holds a current value it is refused with `slot_occupied`, naming that value.
  */
 import { keysUnder, storedLabel } from '../fact-input.ts'
-import { projectKeyOfScope, projectScope, type ProjectRef } from '../project/project-ref.ts'
+import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
 import type { Database } from '../store/database.ts'
 import { projectNamed } from '../store/project-rows.ts'
 import type { MoveOutcome, ScopeKeysOf } from '../store/scope-store.ts'
 import { MASK } from '../text/privacy.ts'
-import { CURRENT_STATUSES } from '../types.ts'
+import { CURRENT_STATUSES, type ProjectRef } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
 import { factView, scopeLabel } from './views.ts'
 import { factMoveBody } from './wire.schema.ts'

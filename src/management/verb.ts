@@ -9,6 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
+import type { CredentialsView } from '../host/credentials.ts'
 import type { AuditView } from '../review/audit-service.ts'
 import type { AskedOutcome, BegunSweep, SweepProgress } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
@@ -23,12 +24,6 @@ import type { FenceFields } from './wire.schema.ts'
 export type VerbOutcome =
   | { readonly ok: true; readonly data: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly details?: Readonly<Record<string, unknown>> }
-
-/** The host credential store, as the key verb uses it. */
-export interface CredentialsView {
-  set(ref: string, value: string): Promise<void>
-  describe(ref: string): Promise<{ configured: boolean; source?: string; writable: boolean }>
-}
 
 /** Short-lived confirmation tokens (the wipe's second click). */
 export interface ConfirmationBook {

@@ -5,7 +5,8 @@
  */
 import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { projectOfRoot, repositoryRootOf, type ProjectRef } from './project-ref.ts'
+import { projectOfRoot, repositoryRootOf } from './project-ref.ts'
+import type { ProjectRef } from '../types.ts'
 
 /** The file-system reads the locator needs. */
 export interface ProjectFileSystem {

@@ -5,17 +5,7 @@
  * the repository root takes a probe (see project-locator.ts for the one that reads the disk).
  */
 import { canonicalPredicate } from '../text/normalize.ts'
-
-/** One project: a stable key (the root's canonical path) and the name people read (the root's folder name). */
-export interface ProjectRef {
-  readonly key: string
-  readonly name: string
-  /**
-   * Whether the locator found a repository (`.git`) at the key; false for a working directory outside one (a home
-   * folder, say), whose name is nothing a statement is known to mean. Absent where a project comes from a stored key.
-   */
-  readonly repository?: boolean
-}
+import type { ProjectRef } from '../types.ts'
 
 /** How a project scope's text begins; no other scope may begin so. */
 export const PROJECT_SCOPE_PREFIX = 'project:'

@@ -4,7 +4,8 @@
  * order and come first; other projects' follow in their order ('mark', the answer names their project) or are left
  * out ('exclude'). No score is changed: the placement is a stable partition of an order the channels decided.
  */
-import { projectKeyOfScope, type ProjectRef } from '../project/project-ref.ts'
+import { projectKeyOfScope } from '../project/project-ref.ts'
+import type { ProjectRef } from '../types.ts'
 
 /** What a search does with other projects' facts: rank them after the rest and name their project, or leave them out. */
 export type OtherProjects = 'mark' | 'exclude'

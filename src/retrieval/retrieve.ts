@@ -5,12 +5,11 @@
  * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
  * matched and a count of the others. Optionally answers as of a past instant.
  */
-import type { ProjectRef } from '../project/project-ref.ts'
 import type { FactStore, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
-import { CURRENT_STATUSES, type Fact } from '../types.ts'
+import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
 import type { Degradation } from './semantic-port.ts'
 import { assemblePool, fuseRankings, type Fused, type Ranking } from './fuse.ts'

@@ -11,7 +11,7 @@
  *   fragment into its canonical spelling.
  */
 import { cjkRuns, hasCjk, searchTerms } from '../text/tokenize.ts'
-import { propertyFoldShape } from './fold.ts'
+import { propertyFoldShape } from '../rules/fold.ts'
 
 /** What a classifier reads of a fact. */
 export interface AuditFact {

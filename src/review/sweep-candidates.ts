@@ -13,7 +13,7 @@
  * answers already known. The leg scores the two values (see valueOf); the subject is shared by construction. Below 12 current facts the leg is off, as the gate is: the IDF means nothing yet.
  */
 import type { ReviewFact } from '../store/review-store.ts'
-import { countedWords, NEAR_DUPLICATE_MIN_FACTS, scorePair, type Statement, type TermStatistics } from './near-duplicate.ts'
+import { countedWords, NEAR_DUPLICATE_MIN_FACTS, scorePair, type Statement, type TermStatistics } from '../rules/near-duplicate.ts'
 import type { SweepCandidate } from './sweep-plan.ts'
 
 /** The lexical leg's cosine floor (the gate's own is 0.72). */

@@ -7,13 +7,13 @@
  * ledger.
  */
 import { messageOf } from '../errors.ts'
-import type { ExtractionModel } from '../extract/model-client.ts'
-import { rowKey } from './proposal-cards.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
+import { rowKey } from '../rules/proposal-cards.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { SweepEntry, SweepRecord } from '../store/review-store.ts'
 import type { MergeRow } from '../types.ts'
-import { chooseKeeper } from './keeper.ts'
-import { termStatistics } from './near-duplicate.ts'
+import { chooseKeeper } from '../rules/keeper.ts'
+import { termStatistics } from '../rules/near-duplicate.ts'
 import { candidatePairs, lexicalSource, pairKeyOf, type CandidateSource, type SweepPair } from './sweep-candidates.ts'
 import { planSweep } from './sweep-plan.ts'
 import { verdictMessages } from './verdict-prompt.ts'

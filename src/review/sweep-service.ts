@@ -10,7 +10,7 @@
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
-import type { ExtractionModel } from '../extract/model-client.ts'
+import type { ExtractionModel } from '../host/model-client.ts'
 import type { SweepEntry } from '../store/review-store.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS, type RunDecision } from './schedule.ts'

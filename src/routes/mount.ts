@@ -6,7 +6,8 @@ import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
 import { createRouteHandler } from './http.ts'
-import type { CredentialsView, ExtractionView, ReviewView, SemanticView, VectorsView } from '../management/verb.ts'
+import type { ExtractionView, ReviewView, SemanticView, VectorsView } from '../management/verb.ts'
+import type { CredentialsView } from '../host/credentials.ts'
 import { VERBS } from '../management/verbs.ts'
 
 /** The background services the verbs reach, each absent where the host does not run it. */

@@ -4,15 +4,15 @@
  * another entity) the edit log needs to undo it exactly. It also says whether a card's row still stands, and is the
  * FoldTarget where a fold records what its survivor absorbed.
  */
-import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../review/alias-plan.ts'
+import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../rules/alias-plan.ts'
 import type { FactKeys } from '../fact-input.ts'
-import { rowTargets } from '../review/proposal-cards.ts'
+import { rowTargets } from '../rules/proposal-cards.ts'
 import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from '../rules/write-policy.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
-import { FOLD_HISTORY } from '../review/fold.ts'
+import { FOLD_HISTORY } from '../rules/fold.ts'
 
 /** One run a fold absorbs into its survivor. */
 export interface AbsorbedRun {

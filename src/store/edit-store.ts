@@ -7,7 +7,7 @@
  * refuses when any of those rows has moved since.
  */
 import type { Evidence, FactStatus } from '../types.ts'
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from '../rules/write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { restoreRowText, rowTexts, type RowText } from './fact-folds.ts'

@@ -4,11 +4,11 @@
  * claims of a row's prior values (forgetting the row forgets them too). Runs inside the caller's transaction.
  */
 import { indexEntriesOf, type PreparedWrite } from '../fact-input.ts'
-import { foldedHistory } from '../review/fold.ts'
+import { foldedHistory } from '../rules/fold.ts'
 import { projectKeyOfScope } from '../project/project-ref.ts'
 import { canonicalQualifiers, canonicalValue, claimKeyOf } from '../text/normalize.ts'
 import type { Evidence, Fact, Origin } from '../types.ts'
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from '../rules/write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 

@@ -4,7 +4,7 @@
  * settle — on top of FactReader's reads. Callers run them inside their own transaction.
  */
 import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
-import { decideWrite, type SlotRow } from '../write-policy.ts'
+import { decideWrite, type SlotRow } from '../rules/write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { FactReader } from './fact-reader.ts'
 import { placeholders } from './fact-rows.ts'

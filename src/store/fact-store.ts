@@ -1,12 +1,12 @@
 /**
  * FactStore: synchronous writes of facts, their sources, identifiers, full-text terms, conflict groups, tombstones
- * and write-time proposals, on top of FactReader's reads. Writes follow the slot rules of `write-policy.ts`; every
+ * and write-time proposals, on top of FactReader's reads. Writes follow the slot rules of `rules/write-policy.ts`; every
  * write is one transaction. Knows nothing of tools, routes, ranking or the model. The write path is in
  * fact-writer.ts, forgetting in fact-forgetting.ts, the shared slot transitions in fact-slots.ts; this file holds
  * the time and conflict corrections (advance, expire, revise a window, resolve a group) and maintenance (reindex, wipe).
  */
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from '../rules/write-policy.ts'
 import { FactForgetting } from './fact-forgetting.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'

@@ -1,13 +1,13 @@
 /**
  * FactWriter: the fact store's write path — classify a prepared write (the tombstone check, the slot decision and the
  * near-duplicate gate), apply the decision (insert, supersede, retire, fold, conflict, propose), and put back past
- * values from an export. Writes follow the slot rules of `write-policy.ts`; every write is one transaction.
+ * values from an export. Writes follow the slot rules of `rules/write-policy.ts`; every write is one transaction.
  */
 import type { PreparedWrite } from '../fact-input.ts'
-import { findRestatement, type RestatementRow, type Statement } from '../review/near-duplicate.ts'
+import { findRestatement, type RestatementRow, type Statement } from '../rules/near-duplicate.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
-import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../write-policy.ts'
+import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../rules/write-policy.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'

@@ -2,8 +2,8 @@
  * The projects table beside the facts: the name of each project key and when a fact was first and last written
  * under it. Functions over an open database, called inside the transactions of the stores that write facts.
  */
-import type { ProjectRef } from '../project/project-ref.ts'
 import type { Database } from './database.ts'
+import type { ProjectRef } from '../types.ts'
 
 /** One known project. */
 export interface ProjectRow {

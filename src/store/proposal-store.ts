@@ -3,7 +3,7 @@
  * creation of the cards that change stored facts (merge, retire, fold, alias), which the review sweeps call. Rows
  * are read back through `proposal-rows.schema.ts`; a card whose rows cannot be read is listed with none.
  */
-import { batchRows, cardFingerprint, CARD_ROW_LIMIT, REVIEW_REASONS, rowKey, rowProblem } from '../review/proposal-cards.ts'
+import { batchRows, cardFingerprint, CARD_ROW_LIMIT, REVIEW_REASONS, rowKey, rowProblem } from '../rules/proposal-cards.ts'
 import type { AliasRow, CardBatch, CardRows, FactRef, FoldRow, MergeRow, ProposalKind, ProposedRow, RetireRow, ReviewKind } from '../types.ts'
 import type { Database } from './database.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'

@@ -5,8 +5,7 @@
  * never overwrites: a current value already in the target slot refuses it.
  */
 import type { FactKeys } from '../fact-input.ts'
-import type { ProjectRef } from '../project/project-ref.ts'
-import { CURRENT_STATUSES, type Fact } from '../types.ts'
+import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'

@@ -2,10 +2,10 @@
  * Pure slot rules: given a candidate value and the current rows of its slot, decide whether it is a duplicate, a
  * fold of a recurring line, a proposal, a scheduled value, a replacement, a contradiction, or a settlement. No
  * database, no clock. A duplicate is the same claim key, or, in a slot that holds several values, a row the
- * near-duplicate gate found the candidate to restate (src/review/near-duplicate.ts).
+ * near-duplicate gate found the candidate to restate (src/rules/near-duplicate.ts).
  */
-import { foldVerdict } from './review/fold.ts'
-import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from './types.ts'
+import { foldVerdict } from './fold.ts'
+import { EVIDENCE_ORDER, type Evidence, type FactId, type FactStatus } from '../types.ts'
 
 /** Candidates below this confidence become proposals instead of facts. */
 export const PROPOSAL_CONFIDENCE_FLOOR = 0.6
@@ -213,7 +213,7 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
 
 /**
  * The row a candidate folds into: an active row of the same scope whose value is the candidate's line on another
- * day (see `review/fold.ts`), in single- and multi-valued slots alike. A fold rewrites a row in place, so it is
+ * day (see `fold.ts`), in single- and multi-valued slots alike. A fold rewrites a row in place, so it is
  * allowed only where the candidate could replace that row: never from a weaker source, an import or a scheduled
  * value (nor a line dated after the value holds from: that is a plan), never for sensitive values (their prior values would sit unmasked in the fold history), and never in a
  * contested slot (the caller leaves that to the settlement rules). Among several such rows, the newest.

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { messageOf } from '../errors.ts'
-import type { ExtractionMessage, LlmView, ModelRoute } from '../host/ports.ts'
+import type { ExtractionMessage, LlmView, ModelRoute } from './ports.ts'
 
 /** A call's outcome. */
 export type ModelAnswer = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }

@@ -5,7 +5,7 @@
  * first is the original), then the lower id. Seeing either fact again later leaves the choice as it was, unless it
  * brings stronger evidence.
  */
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from './write-policy.ts'
 import type { Evidence } from '../types.ts'
 
 /** What the rule reads of a fact. */

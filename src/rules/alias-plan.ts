@@ -14,7 +14,7 @@
  * An alias states nothing new, so it never settles a contest: only the user's own statement or a resolve does.
  * Scheduled rows move as they are. No database, no clock.
  */
-import { evidenceRank } from '../write-policy.ts'
+import { evidenceRank } from './write-policy.ts'
 import type { Evidence } from '../types.ts'
 
 /** A current row of the merged slot, with its claim key as it reads under the canonical entity. */
