@@ -6,11 +6,15 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
+import { renderSearchText, searchFailure, type SearchValue } from '../src/retrieval/render.ts'
+import { MASK } from '../src/text/privacy.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
 import { DRIVERS, expectKind, openMemory, write, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 /** Sentences that share no word with the questions below (beyond the subject's name). */
+/** A project key's shape, as a model might paste it into a query. */
+const KEY = 'sk-proj-Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
+
 const FILLER = ['read a novel about sailors', 'walked along the river', 'baked bread with rye', 'fixed an old bicycle',
   'planted tomatoes in spring', 'watched a documentary on whales', 'knitted a blue scarf', 'visited an aquarium',
   'wrote letters to a cousin', 'learned a card trick']
@@ -137,6 +141,17 @@ for (const driver of DRIVERS) {
     it('shows when a value was seen only when that is another day than it took effect', () => {
       expectKind(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', validFrom: '2026-02-20' }), 'saved')
       assert.match(renderSearchText(search('billing port')), /7801 \[#1 · since 2026-02-20 · observed · seen 2026-03-01 · memory_write\]/u)
+    })
+
+    it('repeats a query that holds a credential with the credential masked, whether something matched or not', () => {
+      writeFact(h.memory, h.config, { subject: 'deploy bot', property: 'model provider', value: 'OpenAI' })
+      const missed = search(KEY)
+      const found = search(`deploy bot provider ${KEY}`)
+      assert.deepEqual([missed.outcome, found.outcome], ['not_found', 'ok'])
+      assert.deepEqual([missed.query, found.query], [MASK, `deploy bot provider ${MASK}`])
+      for (const value of [missed, found]) assert.doesNotMatch(renderSearchText(value), /sk-proj|Q7vR2mXk9LpT/u)
+      assert.match(renderSearchText(found), /^outcome: ok\nmemory_search "deploy bot provider ••••••••": 1 matching fact\./u)
+      assert.equal(searchFailure('refused', KEY, 'limit: must be an integer', h.config.displayTimeZone).query, MASK)
     })
   })
 }

@@ -5,6 +5,7 @@
  */
 import { clip } from '../text/clip.ts'
 import { formatDay, formatInstant } from '../text/dates.ts'
+import { maskCredentials } from '../text/privacy.ts'
 import type { Degradation } from './semantic-port.ts'
 import type { Fact, Origin } from '../types.ts'
 import type { SearchOutcome, SlotHit, SlotRow } from './retrieve.ts'
@@ -49,6 +50,7 @@ export interface SearchValueResult {
 /** The canonical value of memory_search. */
 export interface SearchValue {
   readonly outcome: 'ok' | 'not_found' | 'needs_selection' | 'refused' | 'unavailable'
+  /** The query as asked, with every credential in it masked. */
   readonly query: string
   readonly asOf: string | null
   readonly channels: readonly string[]
@@ -97,7 +99,7 @@ interface Selection {
  * facts first, best-ranked first (at least one is always kept); what remains is filled with the count lines, then
  * with single-valued slots' history rows, newest first.
  * @param outcome - what retrieval found.
- * @param query - the query as asked.
+ * @param query - the query as asked; the value repeats it with every credential in it masked.
  * @param asOf - the as-of instant, if any.
  * @param timeZone - display zone.
  * @param budgetChars - the most characters the rendered text may take.
@@ -105,7 +107,7 @@ interface Selection {
  */
 export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: string | null, timeZone: string, budgetChars: number): SearchValue {
   const base = {
-    query, asOf, channels: outcome.channels, skipped: outcome.skipped, degraded: outcome.degraded,
+    query: maskCredentials(query), asOf, channels: outcome.channels, skipped: outcome.skipped, degraded: outcome.degraded,
     rerank: outcome.rerank === null ? null : outcome.rerank.calibrated ? 'calibrated' as const : 'rerank_uncalibrated' as const,
     rerankCalibration: outcome.rerank?.pairSource ?? null, rerankFiltered: outcome.rerank?.filtered ?? 0, unvectored: outcome.unvectored, timeZone, message: null,
   }
@@ -140,10 +142,10 @@ export function buildSearchValue(outcome: SearchOutcome, query: string, asOf: st
 
 /**
  * A value for a search that did not run.
- * @returns a refused or unavailable value carrying its reason.
+ * @returns a refused or unavailable value carrying its reason, and the query with every credential in it masked.
  */
 export function searchFailure(outcome: 'refused' | 'unavailable', query: string, message: string, timeZone: string): SearchValue {
-  return { outcome, query, asOf: null, channels: [], skipped: [], degraded: [], rerank: null, rerankCalibration: null, rerankFiltered: 0, unvectored: 0, timeZone, results: [], omitted: 0, message }
+  return { outcome, query: maskCredentials(query), asOf: null, channels: [], skipped: [], degraded: [], rerank: null, rerankCalibration: null, rerankFiltered: 0, unvectored: 0, timeZone, results: [], omitted: 0, message }
 }
 
 /**
