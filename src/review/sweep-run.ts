@@ -129,8 +129,9 @@ function rememberedKeys(stores: StoreSet, pairs: readonly SweepPair[]): Set<stri
   const generations = new Set([0, ...pairs.map((pair) => pair.generation)])
   const keys = new Set([...generations].flatMap((generation) => stores.review.distinctPairs(generation)).map((pair) =>
     pairKeyOf({ id: pair.lowFactId, claimKey: pair.lowClaimKey }, { id: pair.highFactId, claimKey: pair.highClaimKey })))
-  const held = stores.proposals.heldChanges('merge')
-  for (const pair of pairs) if (held.has(rowKey('merge', mergeRow(pair)))) keys.add(pair.pairKey)
+  const changeKeys = pairs.map((pair) => rowKey('merge', mergeRow(pair)))
+  const held = stores.proposals.heldChanges('merge', changeKeys)
+  pairs.forEach((pair, index) => { if (held.has(changeKeys[index] ?? '')) keys.add(pair.pairKey) })
   return keys
 }
 

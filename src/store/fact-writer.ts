@@ -12,6 +12,7 @@ import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
 import { placeholders } from './fact-rows.ts'
+import { declinedAddition } from './proposal-changes.ts'
 
 /** The result of one write. */
 export type WriteResult =
@@ -230,6 +231,15 @@ export class FactWriter extends FactSlots {
     const last = this.db.get(
       `SELECT id, status, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE fingerprint = ?
         ORDER BY status = 'pending' DESC, id DESC LIMIT 1`, fingerprint)
+    // A rejected card pruned since (decided cards are kept for a while) still answers through the index.
+    const declined = last === undefined ? declinedAddition(this.db, fingerprint) : undefined
+    if (declined !== undefined) {
+      return {
+        kind: 'refused',
+        code: 'refused',
+        message: `the user rejected this change on ${declined.decidedAt.slice(0, 10)} (proposal #${declined.proposalId}); it is not queued again`,
+      }
+    }
     if (last !== undefined) {
       const lastId = Number(last['id'])
       if (last['status'] === 'pending') return { kind: 'proposed', proposalId: lastId, existing: true, reason }

@@ -5,10 +5,10 @@
 import type { Database } from './database.ts'
 
 /**
- * The closed set of metadata keys: when the review queue was last seen, and the version of the privacy rules the
- * stored rows were last rescanned under.
+ * The closed set of metadata keys: when the review queue was last seen, the version of the privacy rules the
+ * stored rows were last rescanned under, and the version of the index of proposed changes.
  */
-export type MetaKey = 'review_seen_at' | 'privacy_rules_version'
+export type MetaKey = 'review_seen_at' | 'privacy_rules_version' | 'proposal_changes_version'
 
 /** Synchronous reads and writes of store metadata. */
 export class MetaStore {

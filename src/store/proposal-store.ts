@@ -1,12 +1,15 @@
 /**
  * ProposalStore: the review queue's rows — cards of one or more proposed rows, with status and revision — and the
  * creation of the cards that change stored facts (merge, retire, fold, alias), which the review sweeps call. Rows
- * are read back through `proposal-rows.schema.ts`; a card whose rows cannot be read is listed with none.
+ * are read back through `proposal-rows.schema.ts`; a card whose rows cannot be read is listed with none. Every change
+ * to a card re-indexes the changes it holds (`proposal-changes.ts`), which is what the sweeps read; decided cards are
+ * pruned by age and count before each batch of review cards.
  */
 import { batchRows, cardFingerprint, CARD_ROW_LIMIT, REVIEW_REASONS, rowKey, rowProblem } from '../rules/proposal-cards.ts'
 import type { AliasRow, CardBatch, CardRows, FactRef, FoldRow, MergeRow, ProposalKind, ProposedRow, RetireRow, ReviewKind } from '../types.ts'
 import type { Database } from './database.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
+import { ensureIndexed, indexCard, knownChanges, pruneDecided } from './proposal-changes.ts'
 import { parseStoredRows, storedRowsText } from './proposal-rows.schema.ts'
 
 export type { ProposalKind } from '../types.ts'
@@ -56,9 +59,22 @@ const COLUMNS = 'id, fingerprint, kind, status, reason, revision, rows, session_
 export class ProposalStore {
   private readonly db: Database
 
-  /** @param db - an open, migrated database. */
+  /**
+   * @param db - an open, migrated database; the index of held changes is filled if the store predates it
+   *   (bookkeeping: it never moves the generation).
+   */
   constructor(db: Database) {
     this.db = db
+    ensureIndexed(db)
+  }
+
+  /**
+   * Delete decided cards past their keep (see `proposal-changes.ts`); what the user declined stays remembered.
+   * @param now - ISO instant.
+   * @returns how many cards went.
+   */
+  pruneDecided(now: string): number {
+    return this.db.ledger(() => pruneDecided(this.db, now))
   }
 
   /**
@@ -139,8 +155,9 @@ export class ProposalStore {
    * @returns the cards created and the rows left out.
    */
   proposeReview<K extends ReviewKind>(kind: K, rows: readonly CardRows[K][], now: string, limit = CARD_ROW_LIMIT, reason: string = REVIEW_REASONS[kind]): ProposedCards {
+    this.pruneDecided(now)
     return this.db.transaction(() => {
-      const known = this.knownChanges(kind)
+      const known = knownChanges(this.db, kind, rows.map((row) => rowKey(kind, row)))
       const queued: { row: number; proposalId: number }[] = []
       const declined: { row: number; proposalId: number }[] = []
       const invalid: { row: number; problem: string }[] = []
@@ -160,6 +177,7 @@ export class ProposalStore {
         const id = this.db.run(
           `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
           cardFingerprint(kind, cardRows), kind, reason, storedRowsText(kind, cardRows, batch), now, now).lastInsertRowid
+        indexCard(this.db, id)
         return { id, batch, rows: cardRows.length }
       })
       return { cards, queued, declined, invalid }
@@ -173,8 +191,11 @@ export class ProposalStore {
    * @param now - ISO instant.
    */
   setStatus(id: number, status: ProposalStatus, now: string): void {
-    this.db.run(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
-      status, now, status, now, id)
+    this.db.transaction(() => {
+      this.db.run(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
+        status, now, status, now, id)
+      indexCard(this.db, id)
+    })
   }
 
   /**
@@ -187,8 +208,11 @@ export class ProposalStore {
    */
   revise<K extends ProposalKind>(card: ProposalOf<K>, rows: readonly CardRows[K][], now: string, struck: readonly string[] = []): number {
     const text = storedRowsText(card.kind, rows, card.batch, [...this.struckOf(card.id), ...struck])
-    this.db.run('UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?', text, now, card.id)
-    return Number(this.db.get('SELECT revision FROM proposals WHERE id = ?', card.id)?.['revision'] ?? 0)
+    return this.db.transaction(() => {
+      this.db.run('UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?', text, now, card.id)
+      indexCard(this.db, card.id)
+      return Number(this.db.get('SELECT revision FROM proposals WHERE id = ?', card.id)?.['revision'] ?? 0)
+    })
   }
 
   /**
@@ -207,7 +231,10 @@ export class ProposalStore {
       return moved !== undefined && moved.from === target.revision ? { factId: target.factId, revision: moved.to } : target
     }
     const text = retargeted(card, ref, this.struckOf(id))
-    this.db.run('UPDATE proposals SET rows = ?, updated_at = ? WHERE id = ?', text, now, id)
+    this.db.transaction(() => {
+      this.db.run('UPDATE proposals SET rows = ?, updated_at = ? WHERE id = ?', text, now, id)
+      indexCard(this.db, id)
+    })
   }
 
   /**
@@ -218,33 +245,24 @@ export class ProposalStore {
    * @returns whether the card is pending again.
    */
   reopen(id: number, now: string): boolean {
-    return this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
-      AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id).changes > 0
+    return this.db.transaction(() => {
+      const reopened = this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
+        AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id).changes > 0
+      if (reopened) indexCard(this.db, id)
+      return reopened
+    })
   }
 
-  /** Keys of the changes that pending cards of a kind hold, and of those the user declined, each with its card. */
   /**
-   * The changes of one review kind a card already holds or the user declined: proposing them again would make nothing.
+   * Of the given changes of one review kind, those a card already holds or the user declined: proposing them again
+   * would make nothing. Read from the index, never from the cards.
    * @param kind - the kind.
-   * @returns their row keys (see rowKey).
+   * @param keys - the row keys asked about (see rowKey).
+   * @returns those of them held or declined.
    */
-  heldChanges(kind: ReviewKind): Set<string> {
-    const known = this.knownChanges(kind)
+  heldChanges(kind: ReviewKind, keys: readonly string[]): Set<string> {
+    const known = knownChanges(this.db, kind, keys)
     return new Set([...known.pending.keys(), ...known.declined.keys()])
-  }
-
-  private knownChanges<K extends ReviewKind>(kind: K): { pending: Map<string, number>; declined: Map<string, number> } {
-    const pending = new Map<string, number>()
-    const declined = new Map<string, number>()
-    for (const row of this.db.all(`SELECT id, status, rows FROM proposals WHERE kind = ? ORDER BY id`, kind)) {
-      const id = Number(row['id'])
-      const stored = parseStoredRows(kind, String(row['rows']))
-      if (!stored.ok) continue
-      for (const key of stored.struck) declined.set(key, id)
-      if (row['status'] !== 'pending' && row['status'] !== 'rejected') continue
-      for (const cardRow of stored.rows) (row['status'] === 'pending' ? pending : declined).set(rowKey(kind, cardRow), id)
-    }
-    return { pending, declined }
   }
 
   private struckOf(id: number): readonly string[] {
