@@ -99,7 +99,13 @@ export const proposalReviseBody = z.strictObject({
   qualifiers: qualifiers.optional(),
 }).refine((body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body), 'change at least one of subject, property, value, qualifiers')
 
-export const exportBody = z.strictObject({ backup: z.boolean().optional() })
+/** export: JSONL (the exchange format, the default) or a Markdown document to read; sensitive values only on request. */
+export const exportBody = z.strictObject({
+  backup: z.boolean().optional(),
+  format: z.enum(['jsonl', 'markdown']).optional(),
+  includeSensitive: z.boolean().optional(),
+}).refine((body) => body.includeSensitive === undefined || body.format === 'markdown',
+  'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back')
 
 /** A path inside the data directory, or inline JSONL content (an upload), for import. */
 const importSource = { path: name(1000).optional(), content: z.string().max(16 * 1024 * 1024).optional() }
