@@ -17,6 +17,7 @@ import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
+import { sessionIdPaused } from './pause/session-pause.ts'
 import { credentialsView, resolveCredential } from './host/credentials.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LlmView } from './host/ports.ts'
@@ -84,6 +85,7 @@ export function apply(ctx: Context, config: Config): void {
     memory: runtime.memory,
     config: () => runtime.current(),
     model: resolveModel,
+    paused: (sessionId) => sessionIdPaused(runtime.memory, sessionId),
   })
 
   const openStores = (): StoreSet | undefined => {

@@ -193,6 +193,8 @@ export interface SessionCountsWire {
   readonly turns: readonly TurnCountsWire[]
   /** Turns that queued or running automatic extraction has yet to settle. */
   readonly extractingTurns: readonly number[]
+  /** Whether the user paused memory in this conversation. */
+  readonly paused?: boolean
 }
 
 /** One session's place in the queue, as the queue route shows it. */

@@ -42,6 +42,7 @@ for (const driver of DRIVERS) {
       v = verbHarness(driver, {}, {
         extraction: (h, clock) => ({
           entries: () => [],
+          settleBeforePause: () => undefined,
           pendingTurns: () => [],
           extractText: async (text, options) => await extractText(text, options.dryRun, {
             memory: h.memory, config: h.config, model, clock, signal: new AbortController().signal,

@@ -30,6 +30,8 @@ export interface CaptureDeps {
   readonly config: () => ResolvedConfig | undefined
   /** The extraction model for a session's text, or why there is none. */
   readonly model: (session: ExtractSessionView | undefined, config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }>
+  /** Whether the user paused memory in a session: its turns are then neither captured nor extracted, ever. */
+  readonly paused?: ((sessionId: string) => boolean) | undefined
 }
 
 /** The automatic capture of one applied plugin. */
@@ -62,6 +64,11 @@ export class AutoCapture {
     if (config === undefined || !config.enabled || (!config.autoCapture && !config.autoExtract)) return
     if (session.header.origin === 'subagent' || (session.header.delegationDepth ?? 0) > 0) return
     try {
+      if (this.deps.paused?.(session.id) === true) {
+        // A paused turn is skipped for good: the cursor moves past it, so a pass after the resume starts beyond it.
+        if (event.type === 'turn/end' && config.autoExtract) this.skipThrough(session.id, event.seq)
+        return
+      }
       if (event.type === 'turn/start' && config.autoExtract) this.startCursor(session.id, event.seq)
       else if (event.type === 'user/message' && config.autoCapture && isUsersOwn(event)) {
         setImmediate(() => this.captureMessage(session, event))
@@ -127,6 +134,14 @@ export class AutoCapture {
    * @param options - dryRun: answer without writing.
    * @returns what was found and what landed.
    */
+  /**
+   * Start a session's extraction waiting out its merge window now, so the turns before a pause are still read.
+   * @param sessionId - the session being paused.
+   */
+  settleBeforePause(sessionId: string): void {
+    this.queue.flushSession(sessionId)
+  }
+
   async extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction> {
     const config = this.deps.config()
     if (config === undefined || !config.enabled) return { ok: false, code: 'unavailable', message: 'fact memory is switched off' }
@@ -157,6 +172,11 @@ export class AutoCapture {
   }
 
   /** A session first seen at a turn/start starts there: history from before capture was on is not swept up. */
+  private skipThrough(sessionId: string, seq: number): void {
+    const opened = this.deps.memory.storeSet()
+    if ('stores' in opened) opened.stores.extract.advance(sessionId, seq + 1, isoNow(this.deps.clock))
+  }
+
   private startCursor(sessionId: string, seq: number): void {
     const opened = this.deps.memory.storeSet()
     if (!('stores' in opened) || opened.stores.extract.cursor(sessionId) !== undefined) return

@@ -92,13 +92,20 @@ export class ExtractionQueue {
 
   /** Start every pass that is waiting out its merge window now (the plugin is about to unload). */
   flush(): void {
-    for (const [sessionId, line] of this.lines) {
-      if (line.waiting?.kind !== 'debounce') continue
-      const { endSeq } = line.waiting
-      line.waiting.cancel()
-      line.waiting = undefined
-      this.start(sessionId, line, endSeq, 1, 'flush')
-    }
+    for (const sessionId of [...this.lines.keys()]) this.flushSession(sessionId)
+  }
+
+  /**
+   * Start one session's pass now if it is waiting out its merge window (the user is pausing memory there).
+   * @param sessionId - the session.
+   */
+  flushSession(sessionId: string): void {
+    const line = this.lines.get(sessionId)
+    if (line?.waiting?.kind !== 'debounce') return
+    const { endSeq } = line.waiting
+    line.waiting.cancel()
+    line.waiting = undefined
+    this.start(sessionId, line, endSeq, 1, 'flush')
   }
 
   /**

@@ -12,7 +12,7 @@ export interface TextBlock {
 /** The subset of a live session the plugin reads. */
 export interface SessionView {
   readonly id: string
-  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number; readonly cwd?: string }
+  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number; readonly cwd?: string; readonly parentSession?: string }
   readonly events: readonly SessionEventView[]
 }
 

@@ -47,6 +47,8 @@ export interface ExtractionView {
   pendingTurns(sessionId: string): readonly number[]
   /** One-off extraction of a text outside any conversation. */
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
+  /** Start a session's extraction waiting out its merge window now (the user is pausing memory there). */
+  settleBeforePause(sessionId: string): void
 }
 
 /** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */

@@ -12,6 +12,7 @@ import { graphVerb } from './graph.ts'
 import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
+import { sessionPauseVerb } from './session-pause.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
 import type { VerbDefinition } from './verb.ts'
 
@@ -29,6 +30,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   activity: activityVerb,
   'review-seen': reviewSeenVerb,
   sessions: sessionsVerb,
+  'session-pause': sessionPauseVerb,
   facts: factsVerb,
   fact: factVerb,
   entity: entityVerb,

@@ -75,6 +75,9 @@ export const emptyBody = z.strictObject({})
 
 export const resolveBody = z.strictObject({ ...fence, groupId: id, keepFactId: id })
 
+/** session-pause: pause (`paused: true`) or resume memory in one conversation. */
+export const sessionPauseBody = z.strictObject({ sessionId: name(200), paused: z.boolean() })
+
 export const sessionsBody = z.strictObject({
   sessionIds: z.array(name(200)).min(1).max(50).optional(),
   limit: z.number().int().min(1).max(200).optional(),

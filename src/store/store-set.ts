@@ -11,6 +11,7 @@ import { GraphStore } from './graph-store.ts'
 import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
+import { PauseStore } from './pause-store.ts'
 import { PrivacyStore } from './privacy-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
@@ -47,6 +48,8 @@ export interface StoreSet {
   readonly vectors: VectorStore
   /** The ledger of per-turn recall: what each user message was given and what it cost. */
   readonly recalls: RecallStore
+  /** The sessions the user paused memory in. */
+  readonly pauses: PauseStore
 }
 
 /**
@@ -76,5 +79,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     calibrations: new CalibrationStore(db),
     vectors: new VectorStore(db),
     recalls: new RecallStore(db),
+    pauses: new PauseStore(db),
   }
 }

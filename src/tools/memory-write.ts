@@ -12,6 +12,8 @@ import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact, ProjectRef } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { anchorOf, userSaid } from './session-anchor.ts'
+import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
+import { sessionPaused } from '../pause/session-pause.ts'
 import { quoteCarries, shortfallNote } from '../extract/quote-carries.ts'
 import { parseArgs, writeArgs } from './tool-args.schema.ts'
 
@@ -107,6 +109,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       const config = deps.config()
       const parsed = parseArgs(writeArgs, args)
       if (!parsed.ok) return failure('refused', `${parsed.message}. Nothing was stored.`)
+      if (sessionPaused(deps.memory, exec.agent?.session)) return failure('refused', `${capitalized(PAUSED_TOOL_ANSWER)}`)
       const a = parsed.value
       const scope = scopeOfCall(a.scope, exec.agent?.session)
       if ('refused' in scope) return failure('refused', `${scope.refused} Nothing was stored.`)
@@ -225,6 +228,8 @@ export function describeWrite(answer: WriteAnswer, note: string | null, timeZone
 function empty(outcome: WriteValue['outcome'], message: string): WriteValue {
   return { outcome, message, factId: null, proposalId: null, status: null, evidence: null, sensitivity: null, replaced: [], rivals: [], note: null }
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 function failure(outcome: 'refused' | 'unavailable', message: string): WriteValue {
   return empty(outcome, message)

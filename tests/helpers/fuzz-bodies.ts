@@ -49,7 +49,8 @@ const FENCE = { expectedGeneration: 'int', operationId: 'string' } as const
 /** Every verb's known body fields (from src/management/wire.schema.ts). Verbs not listed accept any object. */
 export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, FieldKind>>>> = {
   status: { force: 'bool', summary: 'bool' },
-  export: { backup: 'bool' },
+  export: { backup: 'bool', format: 'string', includeSensitive: 'bool' },
+  'session-pause': { sessionId: 'string', paused: 'bool' },
   rebuild: { ...FENCE },
   import: { ...FENCE, path: 'string', content: 'string', mode: 'string', token: 'string' },
   conflicts: {},
