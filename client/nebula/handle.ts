@@ -1,12 +1,20 @@
 /** The nebula view's contract with the page: the callbacks it calls and the handle it returns. Types only. */
 import type { GraphEdge, GraphNode, GraphPayload } from '../../src/graph-types.ts'
+import type { LayoutMemory } from './layout.ts'
+
+/** What a later view needs to show the same graph in the same places and colours; opaque to the page. */
+export interface NebulaMemory {
+  readonly layout: LayoutMemory
+  /** Colour slot by cluster identity. */
+  readonly colours: ReadonlyMap<string, number>
+}
 
 /** What the page hears from the view. */
 export interface NebulaHandlers {
   /** The star under the pointer changed; null when the pointer left every star. */
   onHover(node: GraphNode | null): void
-  /** A star was clicked or tapped. */
-  onSelectNode(node: GraphNode): void
+  /** A star was clicked or tapped; `at` is where it is drawn, in CSS pixels of the canvas, and `width` the canvas's width. */
+  onSelectNode(node: GraphNode, at: { readonly x: number; readonly y: number; readonly width: number }): void
   /** An edge was clicked or tapped (check `contested` before calling it a fact). */
   onSelectEdge(edge: GraphEdge): void
 }
@@ -21,6 +29,8 @@ export interface NebulaHandle {
   clearSelection(): void
   /** Frames the drawn graph again (the page's fit control). */
   fit(): void
+  /** @returns the places and colours drawn now, for `mountNebula` to start from next time */
+  memory(): NebulaMemory
   /** Stops the frame loop until `resume()`. */
   pause(): void
   resume(): void

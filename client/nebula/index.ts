@@ -4,4 +4,4 @@
  */
 export { mountNebula } from './view.ts'
 export { NebulaUnavailableError, webglAvailable } from './webgl.ts'
-export type { NebulaHandle, NebulaHandlers } from './handle.ts'
+export type { NebulaHandle, NebulaHandlers, NebulaMemory } from './handle.ts'

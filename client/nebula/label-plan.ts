@@ -1,6 +1,6 @@
 /**
  * Which labels the nebula asks for, most important first: the hovered star and edge, the selected star and its
- * neighbours (and its contested edges), every hub, every contested relation, and, once zoomed in past the framing,
+ * neighbours (and its contested edges), each cluster's largest entity, every hub, every contested relation, and, once zoomed in past the framing,
  * the other stars by rank. The overlay then places those that fit.
  */
 import { MathUtils, Vector3, type PerspectiveCamera } from 'three'
@@ -18,6 +18,8 @@ export interface LabelPlanInput {
   readonly target: Vector3
   /** Nodes by rank, most important first. */
   readonly ranked: readonly GraphNode[]
+  /** Each cluster's largest entity, always asked for right after the hovered and selected stars. */
+  readonly largest: readonly GraphNode[]
   readonly hovered: GraphNode | null
   readonly hoveredEdge: GraphEdge | null
   /** The camera distance that frames the graph. */
@@ -60,6 +62,7 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
       if (state === 'focus' && edge.contested && edge.id !== hoveredEdge?.id) edgeLabel(edge, 'contested')
     })
   }
+  for (const node of input.largest) nodeLabel(node, true)
   for (const node of ranked) if (node.hub) nodeLabel(node, true)
   // Contested relations are named wherever there is room, so they are seen without hovering.
   scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edge.label} · contested`) })

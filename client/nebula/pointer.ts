@@ -16,6 +16,8 @@ export interface PointerHost {
   pick(clientX: number, clientY: number): Picked
   /** Highlights a star (or none) and redraws. */
   highlight(nodeId: string | null): void
+  /** Where a star is drawn, in CSS pixels of the canvas, with the canvas's width. */
+  screenOf(nodeId: string): { x: number; y: number; width: number }
   /** Asks for a redraw. */
   invalidate(): void
 }
@@ -123,7 +125,7 @@ export class NebulaPointer {
     const picked = this.#host.pick(event.clientX, event.clientY)
     this.#pinned = picked.node?.id ?? null
     this.#host.highlight(this.focus)
-    if (picked.node !== undefined) this.#handlers.onSelectNode(picked.node)
+    if (picked.node !== undefined) this.#handlers.onSelectNode(picked.node, this.#host.screenOf(picked.node.id))
     else if (picked.edge !== undefined) this.#handlers.onSelectEdge(picked.edge)
   }
 }

@@ -6,14 +6,16 @@
  * disconnected, and disposes every GPU object. Without WebGL it throws NebulaUnavailableError so the page can draw
  * its SVG tree instead.
  */
-import { PerspectiveCamera, Raycaster, Vector3, WebGLRenderer } from 'three'
+import { MathUtils, PerspectiveCamera, Raycaster, Vector3, WebGLRenderer } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { GraphNode, GraphPayload } from '../../src/graph-types.ts'
 import { frameGraph, keepTargetNear, measureExtent, orientLayout, worldPositions, worldToPixels, type Extent, type Framed, type Orientation } from './framing.ts'
-import type { NebulaHandle, NebulaHandlers } from './handle.ts'
+import type { NebulaHandle, NebulaHandlers, NebulaMemory } from './handle.ts'
+import { assignClusterColours, clusterKeys, largestEntities } from './cluster-identity.ts'
+import { nodeRadius } from './scene-looks.ts'
 import { planLabels } from './label-plan.ts'
 import { LabelOverlay, styled } from './labels.ts'
-import { createForceLayout, type ForceLayout, type Vec3 } from './layout.ts'
+import { createForceLayout, type ForceLayout, type LayoutMemory, type Vec3 } from './layout.ts'
 import { pickAt, type Picked } from './picking.ts'
 import { NebulaPointer } from './pointer.ts'
 import { reportClusters, reportFrame } from './reports.ts'
@@ -54,6 +56,10 @@ class NebulaView implements NebulaHandle {
   #theme: NebulaTheme
   #layout: ForceLayout
   #ranked: GraphNode[] = []
+  /** Each cluster's largest entity (most facts), labelled whatever the zoom. */
+  #largest: GraphNode[] = []
+  /** Colour slot by cluster identity, kept while the cluster exists. */
+  #colours: ReadonlyMap<string, number>
   /** How the layout lies on the canvas. */
   #orientation: Orientation = { turned: false, stretch: 1 }
   /** The layout's extent (from its cluster spheres, fixed for a layout), before turning. */
@@ -67,8 +73,9 @@ class NebulaView implements NebulaHandle {
   #contextLost = false
   #disposed = false
 
-  constructor(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers) {
+  constructor(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers, memory: NebulaMemory | undefined) {
     this.#container = container
+    this.#colours = memory?.colours ?? new Map()
     try {
       this.#renderer = new WebGLRenderer({ canvas: this.#canvas, antialias: true })
     } catch (cause) {
@@ -77,7 +84,7 @@ class NebulaView implements NebulaHandle {
     this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2))
     this.#theme = readTheme(container, () => this.#colourProbe())
     this.#scene = new NebulaScene({ palette: this.#theme.palette, starRadius: STAR_RADIUS })
-    this.#layout = createForceLayout(payload)
+    this.#layout = layoutFor(payload, memory?.layout)
     this.#canvas.tabIndex = 0
     this.#canvas.setAttribute('role', 'img')
     this.#root.append(this.#canvas, this.#overlay)
@@ -105,6 +112,12 @@ class NebulaView implements NebulaHandle {
         this.#invalidate()
       },
       invalidate: () => this.#invalidate(),
+      screenOf: (id) => {
+        const at = this.#scene.positionOf(id) ?? { x: 0, y: 0, z: 0 }
+        const point = new Vector3(at.x, at.y, at.z).project(this.#camera)
+        const width = this.#canvas.clientWidth
+        return { x: ((point.x + 1) / 2) * width, y: ((1 - point.y) / 2) * this.#canvas.clientHeight, width }
+      },
     }, handlers, this.#events.signal)
     this.#show(payload)
     this.#listen()
@@ -113,10 +126,7 @@ class NebulaView implements NebulaHandle {
 
   update(payload: GraphPayload): void {
     if (this.#disposed) return
-    const previous = this.#layout.positions()
-    const known = payload.nodes.filter((node) => previous.has(node.id)).length
-    const warm = known > 0 && known >= payload.nodes.length / 2
-    this.#layout = createForceLayout(payload, warm ? { initial: previous, alpha: 0.3 } : {})
+    this.#layout = layoutFor(payload, this.#layout.memory())
     this.#userMoved = false
     this.#show(payload)
   }
@@ -141,6 +151,10 @@ class NebulaView implements NebulaHandle {
   clearSelection(): void {
     if (this.#disposed) return
     this.#pointer.clearPinned()
+  }
+
+  memory(): NebulaMemory {
+    return { layout: this.#layout.memory(), colours: new Map(this.#colours) }
   }
 
   pause(): void {
@@ -174,10 +188,15 @@ class NebulaView implements NebulaHandle {
   #show(payload: GraphPayload): void {
     this.#extent = measureExtent(this.#layout, payload)
     this.#orientation = orientLayout(this.#extent, this.#camera.aspect)
-    this.#scene.sync(payload, this.#worldPositions())
+    this.#colours = assignClusterColours(payload, Math.max(1, this.#theme.palette.clusters.length), this.#colours)
+    const keys = clusterKeys(payload.nodes)
+    // The scene colours a star by its `cluster`: it is given the cluster's colour slot, kept by cluster identity.
+    const coloured = { ...payload, nodes: payload.nodes.map((node) => ({ ...node, cluster: this.#colours.get(keys.get(node.cluster) ?? '') ?? node.cluster })) }
+    this.#scene.sync(coloured, this.#worldPositions())
     this.#frame3d()
-    reportClusters(this.#canvas, payload, this.#theme.palette.clusters)
+    reportClusters(this.#canvas, coloured, this.#theme.palette.clusters)
     this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
+    this.#largest = largestEntities(payload)
     this.#labels.prune((key) => key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
     this.#pointer.follow((id) => this.#scene.node(id), (id) => this.#scene.edge(id))
     this.#scene.highlight(this.#pointer.focus)
@@ -251,7 +270,7 @@ class NebulaView implements NebulaHandle {
     if (this.#controls.update() && this.#pixels(before.distanceTo(this.#camera.position)) > SETTLED_PX) again = true
     this.#renderer.render(this.#scene.object, this.#camera)
     this.#placeLabels()
-    reportFrame(this.#canvas, this.#scene, this.#camera)
+    reportFrame(this.#canvas, this.#scene, this.#camera, this.#layout.stopped === null)
     if (again) this.#invalidate()
   }
 
@@ -287,13 +306,31 @@ class NebulaView implements NebulaHandle {
       camera: this.#camera,
       target: this.#controls.target,
       ranked: this.#ranked,
+      largest: this.#largest,
       hovered: this.#pointer.hovered,
       hoveredEdge: this.#pointer.hoveredEdge,
       framedDistance: this.#framed.distance,
       width,
       height,
     })
-    this.#labels.place(wanted, this.#camera, width, height)
+    this.#labels.place(wanted, this.#camera, width, height, this.#starDiscs())
+  }
+
+  /** Every star's disc on screen (CSS pixels of the overlay), which no label may cover. */
+  #starDiscs(): { x: number; y: number; r: number }[] {
+    const width = this.#overlay.clientWidth
+    const height = this.#overlay.clientHeight
+    const perPixel = (2 * Math.tan(MathUtils.degToRad(this.#camera.fov / 2))) / Math.max(1, height)
+    const discs: { x: number; y: number; r: number }[] = []
+    const point = new Vector3()
+    this.#scene.forEachNode((node, position) => {
+      point.set(position.x, position.y, position.z)
+      const distance = point.distanceTo(this.#camera.position)
+      point.project(this.#camera)
+      if (point.z > 1 || point.z < -1) return
+      discs.push({ x: ((point.x + 1) / 2) * width, y: ((1 - point.y) / 2) * height, r: nodeRadius(node) / Math.max(1e-6, perPixel * distance) })
+    })
+    return discs
   }
 
   #colourProbe(): CanvasRenderingContext2D | null {
@@ -315,14 +352,25 @@ class NebulaView implements NebulaHandle {
 }
 
 /**
+ * A layout for a payload: warm from `keep` when it knows at least half the nodes (then only what changed moves),
+ * else a cold, seeded start.
+ */
+function layoutFor(payload: GraphPayload, keep: LayoutMemory | undefined): ForceLayout {
+  const known = keep === undefined ? 0 : payload.nodes.filter((node) => keep.positions.has(node.id)).length
+  const warm = keep !== undefined && known > 0 && known >= payload.nodes.length / 2
+  return createForceLayout(payload, warm ? { keep, alpha: 0.3 } : {})
+}
+
+/**
  * Mounts the nebula into `container`, which must have a size (the view fills it and follows its resizes).
  * @param container - an element with a definite width and height; the view appends one child and removes it on dispose
  * @param payload - the graph to draw
  * @param handlers - hover and selection callbacks
+ * @param memory - an earlier view's places and colours to start from (`NebulaHandle.memory()`)
  * @returns the handle to update, re-theme, pause, resume and dispose the view
  * @throws NebulaUnavailableError when WebGL 2 is unavailable
  */
-export function mountNebula(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers): NebulaHandle {
+export function mountNebula(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers, memory?: NebulaMemory): NebulaHandle {
   if (!webglAvailable()) throw new NebulaUnavailableError('WebGL 2 is not available in this browser')
-  return new NebulaView(container, payload, handlers)
+  return new NebulaView(container, payload, handlers, memory)
 }
