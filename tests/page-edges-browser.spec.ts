@@ -146,4 +146,18 @@ describe('the page\'s rough edges in a real browser', () => {
     }
   })
 
+  it('clears the selection on Esc before it closes the page, at 1440 px', async () => {
+    const opened = await openTab('library', { width: 1440, height: 900 })
+    const { page } = opened
+    await rows(page).first().click()
+    const detail = page.locator('fm-library [data-fm="detail"]')
+    await detail.waitFor()
+    await page.keyboard.press('Escape')
+    await detail.waitFor({ state: 'detached' })
+    assert.equal(await page.locator('[data-fm="page"]').count(), 1, 'the page stays open')
+    await page.keyboard.press('Escape')
+    await page.locator('[data-fm="page"]').waitFor({ state: 'detached' })
+    await closeClean(opened)
+  })
+
 })

@@ -154,9 +154,13 @@ export class FmLibrary extends LitElement {
     if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
   }
 
-  /** Esc closes the innermost thing first: the bottom sheet, while it is open. */
+  /**
+   * Esc closes the innermost thing first: the selected fact (the bottom sheet below 1180px, the detail pane above),
+   * before the page hears it; in the search box Esc clears the search instead.
+   */
   private readonly onEscape = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.narrow || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
+    if (event.key !== 'Escape' || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
+    if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
     event.preventDefault()
     event.stopImmediatePropagation()
     this.detail = undefined
