@@ -160,4 +160,29 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('draws the sidebar entry\'s icon in the rail\'s column at 900 px', async () => {
+    const opened = await openHost(browser, host.url, { width: 900, height: 800 })
+    const { page } = opened
+    // Earlier cases left cards and conflicts open, so the entry carries its badge.
+    const badge = page.locator('[data-fm="sidebar-entry"]').getByText(/^\d+\+?$/u)
+    await badge.waitFor()
+    await screenshot(page, 'edges-sidebar-900')
+    // The rail's own buttons (new chat, search, settings) share one column; the entry's icon must sit in it.
+    const [icon, rail] = await page.evaluate(`(() => {
+      const centre = (rect) => rect.left + rect.width / 2
+      const entry = document.querySelector('[data-fm="sidebar-entry"]')
+      const others = [...document.querySelectorAll('button')].filter((button) => !entry.contains(button) && button.getBoundingClientRect().right < 80 && button.getBoundingClientRect().width > 0)
+        .map((button) => centre(button.getBoundingClientRect())).sort((a, b) => a - b)
+      return [centre(entry.querySelector('svg').getBoundingClientRect()), others[Math.floor(others.length / 2)]]
+    })()`) as [number, number]
+    assert.ok(Math.abs(icon - rail) <= 1.5, `the icon's centre ${icon} against the rail's ${rail}`)
+    const [badgeRight, railRight] = await page.evaluate(`(() => {
+      let rail = document.querySelector('[data-fm="sidebar-entry"]')
+      while (rail.parentElement && rail.getBoundingClientRect().height < 400) rail = rail.parentElement
+      const badge = [...document.querySelectorAll('[data-fm="sidebar-entry"] span')].find((span) => /^\\d+\\+?$/u.test(span.textContent))
+      return [badge.getBoundingClientRect().right, rail.getBoundingClientRect().right]
+    })()`) as [number, number]
+    assert.ok(badgeRight <= railRight, `the badge ends at ${badgeRight}, inside the rail that ends at ${railRight}`)
+    await closeClean(opened)
+  })
 })
