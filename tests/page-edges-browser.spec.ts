@@ -16,7 +16,7 @@ import type { Evidence, Fact } from '../src/types.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
+import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -144,6 +144,36 @@ describe('the page\'s rough edges in a real browser', () => {
       assert.ok(saveRatio >= 4.5, `"Save" hovered in ${scheme}: ${saveRatio.toFixed(2)}:1`)
       await closeClean(opened)
     }
+  })
+
+  it('reaches every one of 120 pending cards, and the digest counts all of them as the header badge does', async () => {
+    for (let index = 0; index < 120; index += 1) write(`queue-${String(index).padStart(3, '0')}`, 'owner', `team ${index}`, 'inferred')
+    const pending: number[] = []
+    for (let cursor: string | null = null; ;) {
+      const page: Record<string, unknown> = await api.ok('proposals', { status: 'pending', limit: 100, ...(cursor === null ? {} : { cursor }) })
+      pending.push(...(page['proposals'] as { id: number }[]).map((card) => card.id))
+      cursor = page['nextCursor'] as string | null
+      if (cursor === null) break
+    }
+    assert.ok(pending.length >= 120)
+    const opened = await openTab('proposals')
+    const { page } = opened
+    const digest = page.locator('fm-proposals [data-fm="digest"]')
+    await digest.waitFor()
+    assert.match(await digest.innerText(), new RegExp(`\\b${pending.length} waiting`, 'u'))
+    assert.equal(await page.locator('fm-page nav button[data-tab="proposals"] .count').innerText(), String(pending.length), 'the badge counts the same')
+    const cards = page.locator('fm-proposals [data-fm="proposal"]')
+    const more = page.locator('fm-proposals [data-fm="proposals-more"]')
+    for (let round = 0; round < 10 && await cards.count() < pending.length; round += 1) {
+      const shown = await cards.count()
+      await more.click()
+      await until(async () => await cards.count() > shown, 'the next page of cards')
+    }
+    const ids = (await cards.evaluateAll((nodes) => nodes.map((node) => Number((node as unknown as { dataset: { id: string } }).dataset.id)))).sort((a, b) => a - b)
+    assert.deepEqual(ids, [...pending].sort((a, b) => a - b), 'every pending card is on the page, once')
+    assert.equal(await more.count(), 0, 'nothing more to load')
+    await screenshot(page, 'edges-proposals-all')
+    await closeClean(opened)
   })
 
   it('clears the selection on Esc before it closes the page, at 1440 px', async () => {

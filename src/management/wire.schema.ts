@@ -84,6 +84,8 @@ export const proposalsBody = z.strictObject({
   status: z.enum(['pending', 'applied', 'rejected', 'stale', 'all']).optional(),
   cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
   limit: z.number().int().min(1).max(100).optional(),
+  /** An instant (the digest's last look): the answer also counts the listed cards queued after it. */
+  since: dateText.optional(),
 })
 
 const proposalRef = { ...fence, id, revision: z.number().int().min(1) }

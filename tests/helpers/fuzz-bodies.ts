@@ -54,7 +54,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   import: { ...FENCE, path: 'string', content: 'string', mode: 'string', token: 'string' },
   conflicts: {},
   resolve: { ...FENCE, groupId: 'int', keepFactId: 'int' },
-  proposals: { status: 'stringOrArray', cursor: 'string', limit: 'int' },
+  proposals: { status: 'stringOrArray', cursor: 'string', limit: 'int', since: 'string' },
   'proposal-apply': { ...FENCE, id: 'int', revision: 'int' },
   'proposal-reject': { ...FENCE, id: 'int', revision: 'int' },
   'proposal-revise': { ...FENCE, id: 'int', revision: 'int', row: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record' },
