@@ -176,6 +176,33 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('filters the library as the user types, counts and highlights the match, and answers a question with memory_search', async () => {
+    write('小明', '住在', '杭州')
+    write('小红', '住在', '上海')
+    write('search-api', 'port', '9100')
+    const opened = await openTab('library')
+    const { page } = opened
+    await rows(page).first().waitFor()
+    const search = page.locator('fm-library input[type="search"]')
+    await search.pressSequentially('杭州', { delay: 40 })
+    await until(async () => await rows(page).count() === 1 && (await rows(page).first().innerText()).includes('杭州'), 'the filter as typed')
+    assert.match(await page.locator('fm-library [data-fm="match-count"]').innerText(), /^1 fact matches/u)
+    assert.deepEqual(await rows(page).first().locator('mark').allInnerTexts(), ['杭州'])
+    await screenshot(page, 'edges-search-typed')
+
+    await search.fill('小明住在哪')
+    const hits = page.locator('fm-library [data-fm="question-hits"]')
+    await hits.waitFor()
+    assert.equal(await rows(page).count(), 0, 'no row holds every word of the question')
+    assert.match(await hits.innerText(), /memory_search/u)
+    const hit = hits.locator('button', { hasText: '杭州' })
+    assert.match(await hit.innerText(), /小明 · 住在/u)
+    await screenshot(page, 'edges-search-question')
+    await hit.click()
+    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '杭州', 'the hit opened')
+    await closeClean(opened)
+  })
+
   it('clears the selection on Esc before it closes the page, at 1440 px', async () => {
     const opened = await openTab('library', { width: 1440, height: 900 })
     const { page } = opened

@@ -22,6 +22,21 @@ for (const driver of DRIVERS) {
       return answer.fact
     }
 
+    it('counts what a text filter matches on every page, under the status filter, and nothing without text', async () => {
+      for (let i = 0; i < 130; i += 1) write(`service-${i}`, 'owner', `team alpha ${i}`)
+      write('billing-api', 'owner', 'team beta')
+      write('service-0', 'owner', 'team gamma')
+      const first = await v.ok('facts', { text: 'team' })
+      assert.equal((first['facts'] as unknown[]).length, 100)
+      assert.equal(first['matched'], 131, 'every current fact holding the word, not the page')
+      const second = await v.ok('facts', { text: 'team', cursor: first['nextCursor'] })
+      assert.equal(second['matched'], 131, 'the count is the same on every page')
+      assert.equal((await v.ok('facts', { text: 'team', status: 'history' }))['matched'], 1)
+      assert.equal((await v.ok('facts', { text: 'alpha', status: 'all' }))['matched'], 130)
+      assert.equal((await v.ok('facts', { text: 'no such words' }))['matched'], 0)
+      assert.equal((await v.ok('facts', {}))['matched'], null)
+    })
+
     it('counts every pending card on every page, and those queued after a given instant', async () => {
       for (let i = 0; i < 70; i += 1) write(`queue-${i}`, 'owner', `team ${i}`, { inferred: true })
       v.clock.advance(60_000)
@@ -39,5 +54,34 @@ for (const driver of DRIVERS) {
       assert.equal(status['pendingProposals'], page['total'], 'the badge counts the same cards')
     })
 
+    it('answers a question no filter matches with what memory_search finds, and moves no generation', async () => {
+      write('小明', '住在', '杭州')
+      write('小红', '住在', '上海')
+      write('billing-api', 'port', '7801')
+      const generation = v.generation()
+      assert.equal((await v.ok('facts', { text: '小明住在哪' }))['matched'], 0, 'no fact holds every word of the question')
+      const answer = await v.ok('search', { query: '小明住在哪' })
+      const tool = await v.h.memory.search({ query: '小明住在哪', limit: v.h.config.searchLimit, asOf: undefined, project: null, otherProjects: 'mark' }, v.h.config)
+      const { generation: answered, ...value } = answer
+      assert.deepEqual(value, JSON.parse(JSON.stringify(tool)), 'the same value memory_search returns')
+      const first = (answer['results'] as { subject: string; values: { value: string }[] }[])[0]
+      assert.equal(first?.subject, '小明')
+      assert.equal(first?.values[0]?.value, '杭州')
+      assert.equal(answered, generation)
+      assert.equal(v.generation(), generation)
+    })
+
+    it('keeps a sensitive fact out of the question search, as memory_search does', async () => {
+      write('小明', '电话', '13800138000')
+      const answer = await v.ok('search', { query: '小明 电话' })
+      assert.doesNotMatch(JSON.stringify(answer), /13800138000/u)
+    })
+
+    it('refuses an empty or oversized question, changing nothing', async () => {
+      for (const body of [{}, { query: '' }, { query: '   ' }, { query: 'x'.repeat(501) }, { query: 'a', limit: 11 }, { query: 'a', extra: 1 }]) {
+        const outcome = await v.call('search', body)
+        assert.equal(!outcome.ok && outcome.code, 'invalid_arguments', JSON.stringify(body))
+      }
+    })
   })
 }

@@ -4,11 +4,16 @@
  * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
  * in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
  * to copy, and below 1180px the detail pane is a bottom sheet.
+ *
+ * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
+ * facts match and marks the matched words; a query no fact holds every word of (a question) shows what
+ * memory_search finds for it.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
+import { markMatches } from '../highlight.ts'
 import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -18,6 +23,8 @@ import type { FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
 export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
 
 const RECENT_KEY = 'fm.recentQueries'
+/** How long typing pauses before the filter runs. */
+const TYPING_MS = 250
 const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
 
 interface Detail {
@@ -44,6 +51,7 @@ export class FmLibrary extends LitElement {
     recent: { state: true },
     timeZone: { state: true },
     narrow: { state: true },
+    matched: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -81,6 +89,8 @@ export class FmLibrary extends LitElement {
     .copy { display: inline-flex; gap: 8px; align-items: center; margin-top: 8px; padding: 6px 10px; border-radius: 8px;
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
+    .match-count { margin: 0; padding: 0 12px 8px; }
+    mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
   `]
 
   declare app: AppState | undefined
@@ -101,6 +111,9 @@ export class FmLibrary extends LitElement {
   /** The store's display zone, read with the facts. */
   declare timeZone: string
   declare narrow: boolean
+  /** How many facts the text filter matches on every page, or null without one. */
+  declare matched: number | null
+  private typing: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
 
@@ -122,6 +135,7 @@ export class FmLibrary extends LitElement {
     this.recent = readRecent()
     this.timeZone = ''
     this.narrow = false
+    this.matched = null
   }
 
   override connectedCallback(): void {
@@ -142,6 +156,7 @@ export class FmLibrary extends LitElement {
     window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.resizeObserver?.disconnect()
     this.abort?.abort()
+    clearTimeout(this.typing)
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -174,6 +189,7 @@ export class FmLibrary extends LitElement {
       event.preventDefault()
       search.focus()
     } else if (event.key === 'Escape' && target === search && search !== null) {
+      clearTimeout(this.typing)
       search.value = ''
       this.query = ''
       void this.load(false)
@@ -192,7 +208,7 @@ export class FmLibrary extends LitElement {
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; matched: number | null; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -205,6 +221,7 @@ export class FmLibrary extends LitElement {
       this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
       this.cursor = answer.data.nextCursor
       this.scopes = answer.data.scopes
+      this.matched = answer.data.matched
     } catch {
       // Aborted by a newer load; that load owns the list now.
     } finally {
@@ -212,8 +229,21 @@ export class FmLibrary extends LitElement {
     }
   }
 
+  /** Typing filters once it pauses for TYPING_MS. */
+  private typed(event: Event): void {
+    const value = (event.target as HTMLInputElement).value
+    clearTimeout(this.typing)
+    this.typing = setTimeout(() => {
+      if (value === this.query) return
+      this.query = value
+      void this.load(false)
+    }, TYPING_MS)
+  }
+
+  /** Enter filters at once and remembers the query. */
   private search(event: Event): void {
     event.preventDefault()
+    clearTimeout(this.typing)
     const value = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')?.value ?? ''
     this.query = value
     if (value.trim() !== '') {
@@ -297,7 +327,7 @@ export class FmLibrary extends LitElement {
     return html`
       <section class="list" aria-label="Facts">
         <form class="tools" @submit=${(event: Event) => this.search(event)}>
-          <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent">
+          <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent" @input=${(event: Event) => this.typed(event)}>
           <div class="chips" role="group" aria-label="Status">
             ${STATUS_FILTERS.map(([value, label]) => html`<button type="button" aria-pressed=${String(this.status === value)}
               @click=${() => { this.status = value; void this.load(false) }}>${label}</button>`)}
@@ -313,6 +343,8 @@ export class FmLibrary extends LitElement {
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
+        ${this.matched === null || this.query.trim() === '' ? nothing
+          : html`<p class="caption match-count" data-fm="match-count" aria-live="polite">${this.matched} fact${this.matched === 1 ? ' matches' : 's match'} “${this.query.trim()}”</p>`}
         ${this.renderRows()}
       </section>
       ${this.renderDetail()}`
@@ -330,7 +362,11 @@ export class FmLibrary extends LitElement {
       return html`<div aria-busy="true" aria-label="Loading facts">${[0, 1, 2, 3, 4, 5].map(() => html`<div class="skeleton skeleton-row"></div>`)}</div>`
     }
     if (this.facts.length === 0) {
-      if (this.query !== '' || this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
+      if (this.query.trim() !== '') {
+        return html`<p class="empty">No fact holds every word of “${this.query.trim()}”.</p>
+          <fm-question-hits .query=${this.query.trim()} .open=${(id: number) => { void this.openDetail(id) }}></fm-question-hits>`
+      }
+      if (this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
       return html`<div class="empty" data-fm="empty">
         <p>Nothing is remembered yet. Tell the assistant, for example:</p>
         <span class="copy"><span>${EMPTY_SENTENCE}</span>
@@ -340,13 +376,18 @@ export class FmLibrary extends LitElement {
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
       ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
-        <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
+        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}: <span class="value">${this.marked(fact.value)}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
       </button></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
+  }
+
+  /** A row's text with the words of the query the list was filtered by marked. */
+  private marked(text: string): unknown {
+    return markMatches(text, this.query).map((run) => (run.hit ? html`<mark>${run.text}</mark>` : run.text))
   }
 
   private renderDetail(): unknown {

@@ -88,6 +88,12 @@ export const proposalsBody = z.strictObject({
   since: dateText.optional(),
 })
 
+/** search: a question as the user typed it, answered as memory_search would. */
+export const searchBody = z.strictObject({
+  query: name(500),
+  limit: z.number().int().min(1).max(10).optional(),
+})
+
 const proposalRef = { ...fence, id, revision: z.number().int().min(1) }
 export const proposalApplyBody = z.strictObject(proposalRef)
 export const proposalRejectBody = z.strictObject(proposalRef)

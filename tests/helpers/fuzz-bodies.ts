@@ -67,6 +67,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   sessions: { sessionIds: 'stringArray', limit: 'int' },
   facts: { cursor: 'string', limit: 'int', status: 'stringOrArray', evidence: 'stringArray', subject: 'string', text: 'string', session: 'string', scope: 'string' },
   fact: { id: 'int' },
+  search: { query: 'string', limit: 'int' },
   'fact-update': {
     ...FENCE, id: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record', scope: 'string', validFrom: 'string', validTo: 'string',
   },
