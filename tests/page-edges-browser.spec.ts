@@ -203,6 +203,30 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('says first that saving an edit of a contested value settles the conflict, and names the rival', async () => {
+    const [kept, rival] = conflict('contest-api', '7811', '7812', ['2026-03-01T09:00:00.000Z', '2026-03-05T09:00:00.000Z'])
+    const opened = await openTab('library')
+    const { page } = opened
+    const search = page.locator('fm-library input[type="search"]')
+    await search.fill('contest-api')
+    await until(async () => await rows(page).count() === 2, 'both sides listed')
+    await rows(page).filter({ hasText: '7811' }).click()
+    await page.locator('fm-library [data-fm="detail"]').getByRole('button', { name: 'Edit value' }).click()
+    const note = page.locator('fm-library [data-fm="settles-conflict"]')
+    await note.waitFor()
+    assert.match(await note.innerText(), /Saving settles the conflict/u)
+    assert.match(await note.innerText(), /7812/u, 'the rival is named')
+    await screenshot(page, 'edges-contested-edit')
+    await page.locator('fm-library input[name="value"]').fill('7813')
+    await page.locator('fm-library [data-fm="detail"] button.primary', { hasText: 'Save' }).click()
+    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '7813', 'the saved value')
+    for (const fact of [kept, rival]) {
+      const status = String(((await api.ok('fact', { id: fact.id }))['fact'] as { status: string }).status)
+      assert.ok(!['active', 'conflict', 'scheduled'].includes(status), `#${fact.id} left the current set (${status})`)
+    }
+    await closeClean(opened)
+  })
+
   it('clears the selection on Esc before it closes the page, at 1440 px', async () => {
     const opened = await openTab('library', { width: 1440, height: 900 })
     const { page } = opened

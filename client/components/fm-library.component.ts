@@ -25,6 +25,7 @@ export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
 const RECENT_KEY = 'fm.recentQueries'
 /** How long typing pauses before the filter runs. */
 const TYPING_MS = 250
+const CURRENT_STATUSES: readonly string[] = ['active', 'scheduled', 'conflict']
 const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
 
 interface Detail {
@@ -398,6 +399,7 @@ export class FmLibrary extends LitElement {
       <h2>${fact.subject} · ${fact.property}${Object.keys(fact.qualifiers).length > 0 ? html` <span class="caption">(${Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')})</span>` : nothing}</h2>
       ${this.editing
         ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>
+            ${settlesConflict(fact, history)}
             <input name="value" aria-label="New value" .value=${fact.value} style="width: 100%">
             <div class="actions"><button class="primary" type="submit">Save</button><button type="button" @click=${() => { this.editing = false }}>Cancel</button></div>
           </form>`
@@ -436,6 +438,19 @@ export class FmLibrary extends LitElement {
     return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet" role="dialog" aria-label="Fact detail">
       <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => { this.detail = undefined }}>✕</button>${pane}</div>`
   }
+}
+
+/**
+ * What saving an edit of a contested value does, said before the user saves: the user's own value settles the
+ * conflict, and the rival values leave the current set with the edited one.
+ */
+function settlesConflict(fact: FactView, history: readonly FactView[]): unknown {
+  const rivals = fact.conflictGroupId === null ? []
+    : history.filter((row) => row.id !== fact.id && row.conflictGroupId === fact.conflictGroupId && CURRENT_STATUSES.includes(row.status))
+  if (rivals.length === 0) return nothing
+  const named = rivals.map((row) => `“${row.value}” (#${row.id})`).join(', ')
+  return html`<p class="caption" role="note" data-fm="settles-conflict">Saving settles the conflict: this value is contested by
+    ${named}. Your value becomes the only current one; ${rivals.length === 1 ? 'the rival goes' : 'the rivals go'} to history with this one.</p>`
 }
 
 function readRecent(): string[] {
