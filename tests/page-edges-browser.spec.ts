@@ -227,6 +227,50 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('refreshes the header\'s counts after an edit, shows the restored value after an undo, and dates a conflict side by its observation', async () => {
+    const fact = write('stale-api', 'region', 'eu-west')
+    assert.ok(fact !== undefined)
+    const opened = await openTab('library')
+    const { page } = opened
+    const line = page.locator('fm-page [data-fm="store-line"]')
+    /** The line the page should show now, from the store's own counts. */
+    const expected = async (): Promise<string> => {
+      const by = ((await api.ok('status', {}))['counts'] as { byStatus: Record<string, number> }).byStatus
+      const sum = (statuses: readonly string[]): number => statuses.reduce((total, status) => total + (by[status] ?? 0), 0)
+      return `${sum(['active', 'scheduled', 'conflict'])} current facts · ${sum(['superseded', 'retired', 'expired'])} in history`
+    }
+    const agrees = async (when: string): Promise<string> => {
+      let want = ''
+      await until(async () => (want = await expected()) === await line.innerText(), async () => `the store line ${when}: "${await line.innerText()}", the store says "${want}"`)
+      return want
+    }
+    const opening = await agrees('at opening')
+    await page.locator('fm-library input[type="search"]').fill('stale-api')
+    await until(async () => await rows(page).count() === 1, 'the row')
+    await rows(page).first().click()
+    await page.locator('fm-library [data-fm="detail"]').getByRole('button', { name: 'Edit value' }).click()
+    await page.locator('fm-library input[name="value"]').fill('us-east')
+    await page.locator('fm-library [data-fm="detail"] button.primary', { hasText: 'Save' }).click()
+    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'us-east', 'the edited value')
+    assert.notEqual(await agrees('after the edit'), opening, 'the edit moved a value into history')
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Changed stale-api' }).getByRole('button', { name: 'Undo' }).click()
+    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'eu-west', 'the restored value as the headline')
+    await agrees('after the undo')
+    await screenshot(page, 'edges-after-undo')
+
+    conflict('since-api', '7821', '7822', ['2026-03-01T09:00:00.000Z', '2026-03-05T09:00:00.000Z'])
+    await page.locator('fm-page nav button[data-tab="conflicts"]').click()
+    const group = page.locator('fm-conflicts [data-fm="conflict"]', { hasText: 'since-api' })
+    await group.waitFor()
+    const since = await group.locator('[data-fm="side-since"]').allInnerTexts()
+    assert.equal(since.length, 2)
+    assert.match(since[0] ?? '', /since 2026-03-0[15]/u)
+    assert.match(since[1] ?? '', /since 2026-03-0[15]/u)
+    assert.notEqual(since[0], since[1], 'each side its own observation')
+    await screenshot(page, 'edges-conflict-since')
+    await closeClean(opened)
+  })
+
   it('clears the selection on Esc before it closes the page, at 1440 px', async () => {
     const opened = await openTab('library', { width: 1440, height: 900 })
     const { page } = opened

@@ -307,10 +307,14 @@ export class FmLibrary extends LitElement {
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ generation: number }>('fact-restore', { editId, ...app.generation.fence() })
+    const answer = await callVerb<{ generation: number; facts: FactView[] }>('fact-restore', { editId, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast('Undone')
+    // The detail follows the value the undo made current again, not the row it retired.
+    const shown = answer.data.facts.find((row) => row.id === this.detail?.fact.id)
+    const restored = answer.data.facts.find((row) => CURRENT_STATUSES.includes(row.status))
+    if (shown !== undefined && !CURRENT_STATUSES.includes(shown.status) && restored !== undefined) await this.openDetail(restored.id)
     app.changed()
   }
 
