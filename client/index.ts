@@ -13,6 +13,7 @@ import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
 import { FmPage } from './components/fm-page.component.ts'
 import { FmProposals } from './components/fm-proposals.component.ts'
+import { FmQuestionHits } from './components/fm-question-hits.component.ts'
 import { FmSettingsCard } from './components/fm-settings-card.component.ts'
 import { FmSvgTree } from './components/fm-svg-tree.component.ts'
 import type { ClientContext, ConversationEventsService, SettingsScopeService, Source, TurnTailOwner } from './host.ts'
@@ -38,6 +39,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-graph', FmGraph)
   defineOnce('fm-svg-tree', FmSvgTree)
   defineOnce('fm-proposals', FmProposals)
+  defineOnce('fm-question-hits', FmQuestionHits)
   defineOnce('fm-conflicts', FmConflicts)
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)

@@ -46,14 +46,19 @@ export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
     const open = (props['usePage'] as Use<PageState>)((state) => state.open)
     const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
     const wide = props['wide'] !== false
+    // In the collapsed rail the icon is centred in the rail's column, as the host's own icons are, and the badge
+    // (at most "99+") sits on the icon's upper right instead of pushing it aside.
+    const railStyle = wide ? {} : { position: 'relative', width: '100%', justifyContent: 'center', padding: '5px 0' }
     return react.createElement('button', {
       type: 'button', 'aria-label': 'Fact memory', 'aria-pressed': open, 'data-fm': 'sidebar-entry',
       onClick: props['toggle'], title: 'Fact memory',
-      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8, maxWidth: '100%', minWidth: 0 },
+      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8, maxWidth: '100%', minWidth: 0, ...railStyle },
     }, memoryIcon(react, 16),
     // The label gives way (an ellipsis) to a narrow sidebar rather than being cut mid-letter.
     wide ? react.createElement('span', { style: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 } }, 'Fact memory') : null,
-    badge > 0 ? react.createElement('span', { style: { ...badgeStyle, flex: 'none' } }, String(badge)) : null)
+    badge > 0 ? react.createElement('span', {
+      style: wide ? { ...badgeStyle, flex: 'none' } : { ...badgeStyle, position: 'absolute', top: -6, left: '50%', fontSize: 10, lineHeight: '16px', minWidth: 16, padding: '0 3px' },
+    }, wide || badge <= 99 ? String(badge) : '99+') : null)
   }
 }
 

@@ -209,3 +209,13 @@ export interface QueueEntry {
   readonly queuedEndSeq: number | null
   readonly lastError: string | null
 }
+
+/** The part of the search verb's answer (memory_search's value) the library's question fallback reads. */
+export interface QuestionSearchWire {
+  readonly outcome: string
+  readonly results: readonly {
+    readonly subject: string
+    readonly property: string
+    readonly values: readonly { readonly id: number; readonly value: string; readonly status: string; readonly matched: boolean }[]
+  }[]
+}

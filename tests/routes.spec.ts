@@ -424,7 +424,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
       ...fencedBodies(generation),
       status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
       sessions: {}, 'session-pause': { sessionId: 's-route', paused: false }, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {}, queue: {}, 'extract-run': { id: 1 },
-      audit: {},
+      audit: {}, search: { query: 'deploys' },
       extract: { text: 'billing-api runs on port 7801', dryRun: true }, consolidate: { summary: true }, calibrate: {}, 'index-vectors': {},
     }
     for (const verb of Object.keys(VERBS)) {

@@ -8,8 +8,9 @@ import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
-import type { MemoryStatus } from '../fact-memory.ts'
 import type { CredentialsView } from '../host/credentials.ts'
+import type { MemoryStatus, SearchAsk } from '../fact-memory.ts'
+import type { SearchValue } from '../retrieval/render.ts'
 import type { AuditView } from '../review/audit-service.ts'
 import type { AskedOutcome, BegunSweep, SweepProgress } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
@@ -33,10 +34,12 @@ export interface ConfirmationBook {
   consume(purpose: string, token: string, generation: number): boolean
 }
 
-/** The store service, as status needs it (it also answers when the store is down). */
+/** The store service, as status and search need it (it also answers when the store is down). */
 export interface MemoryView {
   status(): MemoryStatus
   advance(): { promoted: number; expired: number } | undefined
+  /** memory_search's answer for one ask, under the live configuration. */
+  search(ask: SearchAsk): Promise<SearchValue>
 }
 
 /** Automatic capture, as the extraction verbs see it (absent where no capture service runs). */

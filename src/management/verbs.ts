@@ -13,6 +13,7 @@ import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
 import { sessionPauseVerb } from './session-pause.ts'
+import { searchVerb } from './search.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
 import type { VerbDefinition } from './verb.ts'
 
@@ -21,7 +22,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search',
 ] as const
 
 /** Every verb: name → definition. */
@@ -35,6 +36,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   fact: factVerb,
   entity: entityVerb,
   conflicts: conflictsVerb,
+  search: searchVerb,
   'fact-update': factUpdateVerb,
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,

@@ -87,6 +87,14 @@ export const proposalsBody = z.strictObject({
   status: z.enum(['pending', 'applied', 'rejected', 'stale', 'all']).optional(),
   cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
   limit: z.number().int().min(1).max(100).optional(),
+  /** An instant (the digest's last look): the answer also counts the listed cards queued after it. */
+  since: dateText.optional(),
+})
+
+/** search: a question as the user typed it, answered as memory_search would. */
+export const searchBody = z.strictObject({
+  query: name(500),
+  limit: z.number().int().min(1).max(10).optional(),
 })
 
 const proposalRef = { ...fence, id, revision: z.number().int().min(1) }

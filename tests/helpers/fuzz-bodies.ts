@@ -55,7 +55,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   import: { ...FENCE, path: 'string', content: 'string', mode: 'string', token: 'string' },
   conflicts: {},
   resolve: { ...FENCE, groupId: 'int', keepFactId: 'int' },
-  proposals: { status: 'stringOrArray', cursor: 'string', limit: 'int' },
+  proposals: { status: 'stringOrArray', cursor: 'string', limit: 'int', since: 'string' },
   'proposal-apply': { ...FENCE, id: 'int', revision: 'int' },
   'proposal-reject': { ...FENCE, id: 'int', revision: 'int' },
   'proposal-revise': { ...FENCE, id: 'int', revision: 'int', row: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record' },
@@ -68,6 +68,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   sessions: { sessionIds: 'stringArray', limit: 'int' },
   facts: { cursor: 'string', limit: 'int', status: 'stringOrArray', evidence: 'stringArray', subject: 'string', text: 'string', session: 'string', scope: 'string' },
   fact: { id: 'int' },
+  search: { query: 'string', limit: 'int' },
   'fact-update': {
     ...FENCE, id: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record', scope: 'string', validFrom: 'string', validTo: 'string',
   },
