@@ -22,7 +22,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'search',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause',
 ] as const
 
 /** Every verb: name → definition. */
