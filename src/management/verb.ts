@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
+import type { ParkedRetry } from '../extract/capture.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { MemoryStatus } from '../fact-memory.ts'
@@ -47,6 +48,8 @@ export interface ExtractionView {
   pendingTurns(sessionId: string): readonly number[]
   /** One-off extraction of a text outside any conversation. */
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
+  /** Read a parked range again now. */
+  retryParked(id: number): Promise<ParkedRetry>
 }
 
 /** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */
