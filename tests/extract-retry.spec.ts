@@ -272,6 +272,30 @@ for (const driver of DRIVERS) {
       assert.equal(facts().some((row) => row[0] === 'ledger service'), true)
     })
 
+    it('a range whose conversation is gone does not hold back the automatic retry of the others', async () => {
+      const gone = session('session-gone')
+      const goneId = await parkFirstTurn(gone)
+      live.delete(gone.id)
+      persisted.delete(gone.id)
+      const chat = session('session-b')
+      model.fail(4)
+      chat.turn(1, `Remember: ${LEDGER.quote}.`)
+      for (const wait of [0, 100, 500, 3000]) {
+        v.clock.advance(wait)
+        await settle()
+      }
+      const other = ledger().pending().find((range) => range.sessionId === chat.id)
+      assert.ok(other, 'the second range is parked')
+      model.facts(CACHE)
+      model.facts(LEDGER)
+      chat.turn(2, `Remember: ${CACHE.quote}.`)
+      v.clock.advance(0)
+      await settle()
+      assert.deepEqual(ledger().pending().map((range) => [range.id, range.attempts, range.lastError]), [[goneId, 5, 'conversation session-gone is gone']])
+      assert.equal(ledger().pendingById(other.id)?.resolvedAt, v.clock.iso(), 'the readable range was read after the unreadable one failed')
+      assert.deepEqual(facts().map((row) => [row[0], row[4]]), [['cache engine', chat.id], ['ledger service', chat.id]])
+    })
+
     it('no automatic retry follows a pass that called no model', async () => {
       const chat = session()
       await parkFirstTurn(chat)

@@ -40,7 +40,8 @@ export interface CaptureDeps {
 
 /** What asking for the retry of a parked range answers. */
 export type ParkedRetry =
-  | { readonly ok: true; readonly outcome: RetryOutcome; readonly range: PendingRange | undefined }
+  /** `sessionRead`: the conversation's events could be read (a failure then came from the model). */
+  | { readonly ok: true; readonly outcome: RetryOutcome; readonly range: PendingRange | undefined; readonly sessionRead: boolean }
   | { readonly ok: false; readonly code: 'not_found' | 'unavailable'; readonly message: string }
 
 /** The automatic capture of one applied plugin. */
@@ -249,8 +250,9 @@ export class AutoCapture {
         const config = this.deps.config()
         if (signal.aborted || config === undefined || !config.enabled || !config.autoExtract) return
         const answer = await this.retry(range, 'answered', config)
-        // The model failed again: the rest waits for the next pass it answers.
-        if (answer.ok && answer.outcome.kind === 'failed') return
+        // The model failed again: the rest waits for the next pass it answers. A conversation that could not be read
+        // says nothing of the model, so the next range is still tried.
+        if (answer.ok && answer.outcome.kind === 'failed' && answer.sessionRead) return
       }
     })().catch((error: unknown) => {
       this.deps.logger.warn('the retry of parked extraction ranges failed: %s', messageOf(error))
@@ -276,7 +278,7 @@ export class AutoCapture {
       const now = 'stores' in opened ? opened.stores.extract.pendingById(range.id) : undefined
       if (outcome.kind === 'resolved') this.deps.logger.info('extraction read parked range #%d again: %d facts, %d to review', range.id, outcome.factIds.length, outcome.proposalIds.length)
       else this.deps.logger.warn('the retry of parked extraction range #%d failed: %s', range.id, outcome.error)
-      return { ok: true, outcome, range: now }
+      return { ok: true, outcome, range: now, sessionRead: !('unavailable' in session) }
     })().finally(() => {
       if (this.retrying.get(range.id) === retried) this.retrying.delete(range.id)
     })
