@@ -47,6 +47,7 @@ for (const driver of DRIVERS) {
           extractText: async (text, options) => await extractText(text, options.dryRun, {
             memory: h.memory, config: h.config, model, clock, signal: new AbortController().signal,
           }),
+          retryParked: async () => ({ ok: false, code: 'unavailable', message: 'no retries in this test' }),
         }),
       })
     })

@@ -21,6 +21,16 @@ export interface ExtractSessionView extends SessionView {
   requestHeader(): { readonly config: { readonly provider: string; readonly model: string } } | undefined
 }
 
+/** The host's live session store (`ctx.sessions`), as a retry looks a session up. */
+export interface LiveSessionsView {
+  get(id: string): ExtractSessionView | undefined
+}
+
+/** The host's session query service (`ctx.sessionQuery`), as a retry reads a session that is no longer live. */
+export interface SessionQueryView {
+  readSession(id: string): Promise<{ readonly session: SessionView['header'] & { readonly id: string }; readonly events: readonly SessionEventView[] }>
+}
+
 /** A provider and model. */
 export interface ModelRoute {
   readonly provider: string

@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
+import type { ParkedRetry } from '../extract/capture.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
 import type { CredentialsView } from '../host/credentials.ts'
@@ -52,6 +53,8 @@ export interface ExtractionView {
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
   /** Start a session's extraction waiting out its merge window now (the user is pausing memory there). */
   settleBeforePause(sessionId: string): void
+  /** Read a parked range again now. */
+  retryParked(id: number): Promise<ParkedRetry>
 }
 
 /** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */

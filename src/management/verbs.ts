@@ -7,7 +7,7 @@ import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './
 import { factMoveVerb } from './scope-move.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
-import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
+import { extractRetryVerb, extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
 import { graphVerb } from './graph.ts'
 import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
@@ -22,7 +22,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry',
 ] as const
 
 /** Every verb: name → definition. */
@@ -56,6 +56,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   graph: graphVerb,
   extract: extractVerb,
   'extract-run': extractRunVerb,
+  'extract-retry': extractRetryVerb,
   queue: queueVerb,
   consolidate: consolidateVerb,
   'index-vectors': indexVectorsVerb,

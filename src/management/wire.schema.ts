@@ -167,6 +167,8 @@ export const extractBody = z.strictObject({
   dryRun: z.boolean().optional(),
 })
 export const extractRunBody = z.strictObject({ id })
+/** extract-retry: the parked range to read again. */
+export const extractRetryBody = z.strictObject({ id })
 export const queueBody = z.strictObject({ limit: z.number().int().min(1).max(50).optional() })
 
 export type FactsBody = z.infer<typeof factsBody>

@@ -80,6 +80,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   graph: { view: 'string', scope: 'string', center: 'string' },
   extract: { text: 'string', dryRun: 'bool' },
   'extract-run': { id: 'int' },
+  'extract-retry': { id: 'int' },
   queue: { limit: 'int' },
   calibrate: { pairs: 'stringArray' },
   'index-vectors': { force: 'bool' },
