@@ -173,6 +173,15 @@ for (const driver of DRIVERS) {
       assert.equal(directory(), text)
     })
 
+    it('keeps a pinned fact the model may not read out of the directory', async () => {
+      seed()
+      const email = expectKind(write(v.h.memory, v.h.config, { subject: 'Priya', property: 'email', value: 'priya.raman@example.com', evidence: 'explicit_user' }), 'saved').fact
+      assert.equal(email.sensitivity, 'email')
+      await v.ok('fact-pin', { ...fence(), id: email.id, pinned: true })
+      assert.ok(!directory().includes('priya.raman@example.com'), directory())
+      assert.ok(!directory().includes(PINNED_MARK), directory())
+    })
+
     it('gives pinned facts the budget first and keeps the directory within it, however many pins', async () => {
       const strong: number[] = []
       for (let index = 0; index < 12; index += 1) strong.push(put({ subject: `service-${index}`, property: 'owner', value: `team ${index}` }).id)

@@ -50,7 +50,6 @@ export const factPinVerb = verb({
         pinned: changed.after !== null,
         pinnedAt: changed.after,
         previousPinnedAt: changed.before,
-        pins: stores.pins.counts(),
         undo: { id: fact.id, undoes: body.operationId },
       })
     })

@@ -11,7 +11,7 @@ export type PinChange =
   | { readonly ok: true; readonly before: string | null; readonly after: string | null }
   | { readonly ok: false; readonly reason: 'not_found' }
 
-/** Synchronous reads and writes of pins. */
+/** Synchronous writes of pins; reads go through the fact columns (`Fact.pinnedAt`). */
 export class PinStore {
   private readonly db: Database
 
@@ -34,15 +34,5 @@ export class PinStore {
       if (before !== pinnedAt) this.db.run('UPDATE facts SET pinned_at = ? WHERE id = ?', pinnedAt, factId)
       return { ok: true, before, after: pinnedAt } as const
     })
-  }
-
-  /**
-   * How many rows carry a pin, and how many of those are active (the ones that can lead a directory).
-   * @returns both counts.
-   */
-  counts(): { readonly pinned: number; readonly active: number } {
-    const row = this.db.get(`SELECT count(*) AS pinned, coalesce(sum(status = 'active'), 0) AS active FROM facts INDEXED BY facts_pinned
-      WHERE pinned_at IS NOT NULL`)
-    return { pinned: Number(row?.['pinned'] ?? 0), active: Number(row?.['active'] ?? 0) }
   }
 }
