@@ -1,5 +1,5 @@
 /**
- * Upgrading a store from before pins: migration 0016 leaves every fact a store of the previous version holds unpinned,
+ * Upgrading a store from before pins: migration 0017 leaves every fact a store of the previous version holds unpinned,
  * and the pin column then takes an instant and refuses text that is not one.
  */
 import assert from 'node:assert/strict'
@@ -15,7 +15,7 @@ const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, va
   VALUES (1, 'dev server', ?, ?, ?, 'global', ?, ?, ?, ?, 'observed', 2, ?, ?, ?, 'tool', ?)`
 
 for (const driver of DRIVERS) {
-  describe(`migration 0016 (${driver})`, () => {
+  describe(`migration 0017 (${driver})`, () => {
     it('leaves the facts of an older store unpinned, and the column then holds a pin and refuses junk', () => {
       const root = tempDir()
       try {
