@@ -11,6 +11,7 @@ import { FmConflicts } from './components/fm-conflicts.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
+import { FmPinButton } from './components/fm-pin-button.component.ts'
 import { FmPage } from './components/fm-page.component.ts'
 import { FmProposals } from './components/fm-proposals.component.ts'
 import { FmQuestionHits } from './components/fm-question-hits.component.ts'
@@ -36,6 +37,7 @@ export const inject = ['slots']
 export function apply(ctx: ClientContext): void {
   defineOnce('fm-page', FmPage)
   defineOnce('fm-library', FmLibrary)
+  defineOnce('fm-pin-button', FmPinButton)
   defineOnce('fm-graph', FmGraph)
   defineOnce('fm-svg-tree', FmSvgTree)
   defineOnce('fm-proposals', FmProposals)

@@ -39,6 +39,8 @@ export interface FactView {
   readonly foldedCount: number
   /** The row's last prior lines, newest last; empty for a credential. */
   readonly foldedFrom: readonly string[]
+  /** When the user pinned this row (it then leads the directory while current), or null. */
+  readonly pinnedAt: string | null
 }
 
 /** The kinds of scope. */

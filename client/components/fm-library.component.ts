@@ -2,7 +2,7 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
- * in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
+ * in a toast whose Undo goes through fact-restore. Each row and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one sentence
  * to copy, and below 1180px the detail pane is a bottom sheet.
  *
  * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
@@ -70,6 +70,9 @@ export class FmLibrary extends LitElement {
       border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 12px; }
     li button.row > .pill, li button.row > .id { justify-self: end; }
     li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
+    li.fact { display: flex; }
+    li.fact > button.row { flex: 1; min-width: 0; }
+    li.fact > fm-pin-button { flex: none; width: 84px; align-items: center; justify-content: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     .what { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .value { font-weight: 600; }
     .more { padding: 12px; text-align: center; }
@@ -380,12 +383,12 @@ export class FmLibrary extends LitElement {
     }
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
-      ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+      ${this.facts.map((fact) => html`<li class="fact"><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
         <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}: <span class="value">${this.marked(fact.value)}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button></li>`)}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
   }
@@ -409,6 +412,7 @@ export class FmLibrary extends LitElement {
           </form>`
         : html`<div class="big" data-fm="detail-value">${fact.value}</div>`}
       <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
+      <fm-pin-button data-fm="detail-pin" .app=${this.app} .fact=${fact}></fm-pin-button>
       <dl>
         <dt>Evidence</dt><dd>${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence}</dd>
         <dt>Scope</dt><dd data-fm="detail-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</dd>

@@ -5,6 +5,7 @@ import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factMoveVerb } from './scope-move.ts'
+import { factPinVerb } from './pin.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
 import { extractRetryVerb, extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
@@ -22,7 +23,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin',
 ] as const
 
 /** Every verb: name → definition. */
@@ -41,6 +42,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
+  'fact-pin': factPinVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -67,6 +67,14 @@ export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
 export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
+/**
+ * fact-pin: pin a fact (`pinned: true`) or unpin it (`pinned: false`); or undo an earlier fact-pin, named by its
+ * operation id (`undoes`), which gives the row back exactly the pin it had before.
+ */
+export const factPinBody = z.union([
+  z.strictObject({ ...fence, id, pinned: z.boolean() }),
+  z.strictObject({ ...fence, id, undoes: fence.operationId }),
+], { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' })
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })

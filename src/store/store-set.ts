@@ -12,6 +12,7 @@ import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
 import { PauseStore } from './pause-store.ts'
+import { PinStore } from './pin-store.ts'
 import { PrivacyStore } from './privacy-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
@@ -31,6 +32,8 @@ export interface StoreSet {
   readonly library: LibraryStore
   readonly edits: EditStore
   readonly operations: OperationStore
+  /** The user's pins: which facts lead the directory. */
+  readonly pins: PinStore
   readonly meta: MetaStore
   /** The rescan of stored facts under today's privacy rules. */
   readonly privacy: PrivacyStore
@@ -68,6 +71,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),
+    pins: new PinStore(db),
     meta: new MetaStore(db),
     privacy: new PrivacyStore(db),
     proposals: new ProposalStore(db),
