@@ -4,6 +4,7 @@ import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
+import { factForgetVerb } from './forget.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
@@ -20,7 +21,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'fact-forget',
 ] as const
 
 /** Every verb: name → definition. */
@@ -37,6 +38,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
+  'fact-forget': factForgetVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -67,6 +67,11 @@ export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
 export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
+/** fact-forget: one fact by id, or a subject by entity key (optionally one of its properties), in every scope. */
+export const factForgetBody = z.union([
+  z.strictObject({ ...fence, id }),
+  z.strictObject({ ...fence, entityKey: name(200), property: name(200).optional() }),
+], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })

@@ -73,6 +73,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-expire': { ...FENCE, id: 'int' },
   'fact-restore': { ...FENCE, editId: 'int' },
   'fact-move': { ...FENCE, id: 'int', scope: 'string' },
+  'fact-forget': { ...FENCE, id: 'int', entityKey: 'string', property: 'string' },
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },
