@@ -1,8 +1,8 @@
 /**
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
- * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
- * in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
+ * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
+ * (from its row too); each ends in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
  * to copy, and below 1180px the detail pane is a bottom sheet.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
@@ -57,8 +57,10 @@ export class FmLibrary extends LitElement {
     .recent { display: flex; gap: 4px; flex-wrap: wrap; padding: 0 12px 8px; }
     .recent button { font-size: 12px; line-height: 16px; padding: 2px 8px; }
     ul { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
+    li.fact { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
+    li.fact fm-forget { padding-right: 8px; }
     li button.row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left;
-      border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 12px; }
+      border: 0; border-radius: 0; padding: 8px 12px; }
     li button.row > .pill, li button.row > .id { justify-self: end; }
     li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
     .what { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -269,6 +271,11 @@ export class FmLibrary extends LitElement {
     await this.openDetail(fact.id)
   }
 
+  /** After a forget: the detail pane closes when its fact went (the reload shows what is left). */
+  private dropForgotten(): void {
+    this.detail = undefined
+  }
+
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
@@ -335,12 +342,12 @@ export class FmLibrary extends LitElement {
     }
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
-      ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+      ${this.facts.map((fact) => html`<li class="fact"><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
         <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button></li>`)}
+      </button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
   }
@@ -369,7 +376,8 @@ export class FmLibrary extends LitElement {
       </dl>
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
-        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button></div>
+        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
+        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></div>
       <div class="actions" data-fm="move">
         <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope">
           ${moveTargets(fact, this.scopes).map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
