@@ -1,5 +1,5 @@
 /**
- * Forgetting from the page (fact-forget), through the real verb table
+ * Forgetting from the page (fact-forget) and putting a past value back (fact-put-back), through the real verb table
  * on a real store, both SQLite bindings: the fence (stale generation refused, a replayed operation id answered from
  * its receipt), the same tombstones memory_forget writes, an undo that gives every table back row for row, an undo
  * refused once a new value stands in the slot, and an export and import that keep the tombstones.
@@ -162,6 +162,88 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const preview = await v.ok('import', { mode: 'preview', content })
       assert.deepEqual(preview['counts'], { new: 1, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 1 })
       assert.match(JSON.stringify(preview['invalid']), /"line":2.*key: must be 64 lowercase hex digits/u)
+    })
+  })
+
+  describe(`put a past value back (${driver})`, () => {
+    let v: VerbHarness
+    beforeEach(() => { v = verbHarness(driver) })
+    afterEach(() => v.dispose())
+
+    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
+    const write = (value: string): Fact => {
+      const answer = v.h.memory.write({ subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' }, v.h.config)
+      if (answer.kind !== 'saved') throw new Error(`write ${answer.kind}`)
+      return answer.fact
+    }
+    const row = (id: number) => v.h.db().get('SELECT * FROM facts WHERE id = ?', id) ?? {}
+    /** A row without what every undo moves on: its revision and when it was last touched. */
+    const shape = (id: number) => {
+      const { revision: _revision, updated_at: _updated, ...rest } = row(id)
+      return rest
+    }
+
+    it('makes the older value current as the user\'s confirmed edit, supersedes the current one at that instant, and undoes both', async () => {
+      const old = write('7801')
+      v.clock.advance(3_600_000)
+      const current = write('7802')
+      v.clock.advance(3_600_000)
+      const oldBefore = shape(old.id)
+      const currentBefore = shape(current.id)
+      const revisions = [Number(row(old.id)['revision']), Number(row(current.id)['revision'])]
+      const put = await v.ok('fact-put-back', fence({ id: old.id }))
+      const back = put['fact'] as { id: number; value: string; status: string; evidence: string; validFrom: string; origin: string }
+      assert.deepEqual([back.value, back.status, back.evidence, back.origin, back.validFrom], ['7801', 'active', 'confirmed_user', 'page', v.clock.iso()])
+      assert.deepEqual([row(current.id)['status'], row(current.id)['valid_to'], row(current.id)['superseded_by']], ['superseded', v.clock.iso(), back.id])
+      assert.deepEqual(shape(old.id), oldBefore, 'the past row itself stays as history')
+      assert.deepEqual(v.h.db().all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', back.id).map((source) => ({ ...source })),
+        [{ origin: 'page', evidence: 'confirmed_user' }])
+
+      const replay = await v.ok('fact-put-back', { ...fence({ id: old.id }), operationId: put['operationId'], expectedGeneration: Number(put['generation']) - 1 })
+      assert.equal(replay['replayed'], true)
+      const stale = await v.call('fact-put-back', { id: current.id, expectedGeneration: v.generation() - 1, operationId: v.op() })
+      assert.ok(!stale.ok && stale.code === 'stale')
+
+      v.clock.advance(60_000)
+      await v.ok('fact-restore', fence({ editId: put['editId'] }))
+      assert.deepEqual(shape(current.id), currentBefore)
+      assert.deepEqual(shape(old.id), oldBefore)
+      assert.equal(row(back.id)['status'], 'retired')
+      assert.ok(Number(row(current.id)['revision']) > (revisions[1] ?? 0))
+    })
+
+    it('settles a contested slot when a past value is put back, and the undo reopens the contest as it was', async () => {
+      const old = write('7801')
+      v.clock.advance(3_600_000)
+      const stated = write('7802')
+      const rival = v.h.memory.write({ subject: 'billing-api', property: 'port', value: '7803', evidence: 'observed', origin: 'tool' }, v.h.config)
+      assert.equal(rival.kind, 'conflict')
+      if (rival.kind !== 'conflict') return
+      const group = () => ({ ...v.h.db().get('SELECT status, closed_at, settled_by FROM conflict_groups WHERE id = ?', rival.fact.conflictGroupId) })
+      const before = { stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }
+      assert.equal(before.group['status'], 'open')
+      v.clock.advance(60_000)
+      const put = await v.ok('fact-put-back', fence({ id: old.id }))
+      const back = put['fact'] as { id: number }
+      assert.deepEqual([row(back.id)['status'], row(stated.id)['status'], row(rival.fact.id)['status'], group()['status']], ['active', 'superseded', 'retired', 'closed'])
+      v.clock.advance(60_000)
+      await v.ok('fact-restore', fence({ editId: put['editId'] }))
+      assert.deepEqual({ stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }, before)
+      assert.equal(row(back.id)['status'], 'retired')
+    })
+
+    it('refuses a value that is already current, a forgotten one and an unknown id', async () => {
+      const current = write('7801')
+      const refused = await v.call('fact-put-back', fence({ id: current.id }))
+      assert.ok(!refused.ok && refused.code === 'refused')
+      const missing = await v.call('fact-put-back', fence({ id: 999 }))
+      assert.ok(!missing.ok && missing.code === 'not_found')
+      const next = write('7802')
+      assert.equal(row(current.id)['status'], 'superseded')
+      assert.equal(v.h.memory.forgetById(current.id).kind, 'forgotten')
+      const forgotten = await v.call('fact-put-back', fence({ id: current.id }))
+      assert.ok(!forgotten.ok && forgotten.code === 'not_found')
+      assert.equal(row(next.id)['status'], 'active')
     })
   })
 }

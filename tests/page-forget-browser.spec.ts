@@ -1,8 +1,8 @@
 /**
- * Forgetting from the page, in Debian's Chromium against a real DSH rc.8 web host: the
+ * Forgetting from the page and putting a past value back, in Debian's Chromium against a real DSH rc.8 web host: the
  * library row's Forget with its confirmation (what goes, and that the claim cannot be written back), the toast's
- * Undo taking it back, the whole subject from the detail pane, and one fact from the nebula star's panel. Screenshots
- * in light, dark and 900 px.
+ * Undo taking it back, the whole subject from the detail pane, one fact from the nebula star's panel, and a past value
+ * made current again from the detail pane's history, undone from its toast. Screenshots in light, dark and 900 px.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -134,5 +134,46 @@ describe('forgetting from the page', () => {
     await until(async () => await panel.count() === 0, 'the panel closes')
     assert.ok(!(await current()).some((fact) => fact.value === '7am'))
     await closeClean(opened)
+  })
+})
+
+describe('putting a past value back', () => {
+  it('makes an older value current from the history list, as your confirmation, and the toast undoes it', async () => {
+    const opened = await openLibrary()
+    const { page } = opened
+    await row(page, 'Mira Chen').filter({ hasText: 'orchard' }).locator('button.row').click()
+    await page.getByRole('button', { name: 'Edit value' }).click()
+    await page.locator('fm-library input[name="value"]').fill('Tomas Reyes')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Changed orchard · owner to Tomas Reyes' }).waitFor()
+    const history = page.locator('fm-library [data-fm="detail"] .history li')
+    await until(async () => await history.count() === 2, 'two values in the history')
+    const past = history.filter({ hasText: 'Mira Chen' })
+    assert.equal(await history.filter({ hasText: 'Tomas Reyes' }).locator('[data-fm="put-back"]').count(), 0, 'the current value offers no put back')
+    await past.locator('[data-fm="put-back"]').click()
+    const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Put back orchard · owner = Mira Chen' })
+    await toast.waitFor()
+    await page.locator('fm-library [data-fm="detail-value"]').filter({ hasText: 'Mira Chen' }).waitFor()
+    await page.locator('fm-library [data-fm="detail"] dd').filter({ hasText: 'you confirmed it' }).waitFor()
+    let owner = (await current()).filter((fact) => fact.subject === 'orchard' && fact.property === 'owner')
+    assert.deepEqual(owner.map((fact) => [fact.value, fact.evidence]), [['Mira Chen', 'confirmed_user']])
+    await screenshot(page, 'put-back-light')
+
+    await toast.getByRole('button', { name: 'Undo' }).click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the value before is current again' }).waitFor()
+    owner = (await current()).filter((fact) => fact.subject === 'orchard' && fact.property === 'owner')
+    assert.deepEqual(owner.map((fact) => [fact.value, fact.evidence]), [['Tomas Reyes', 'explicit_user']])
+    await closeClean(opened)
+
+    // Dark, at 900 px: the history in the bottom sheet offers both past rows of the value, and not the current one.
+    const narrow = await openLibrary({ width: 900, height: 900 }, 'dark')
+    await row(narrow.page, 'Tomas Reyes').locator('button.row').click()
+    const sheet = narrow.page.locator('fm-library [data-fm="detail"] .history li')
+    await until(async () => await sheet.count() === 3, 'three values in the history')
+    assert.equal(await sheet.filter({ hasText: 'Mira Chen' }).locator('[data-fm="put-back"]').count(), 2)
+    assert.equal(await sheet.filter({ hasText: 'Tomas Reyes' }).locator('[data-fm="put-back"]').count(), 0)
+    await sheet.last().scrollIntoViewIfNeeded()
+    await screenshot(narrow.page, 'put-back-history-dark-900')
+    await closeClean(narrow)
   })
 })

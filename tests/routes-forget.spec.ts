@@ -1,5 +1,5 @@
 /**
- * fact-forget over real HTTP, against one DSH rc.8 web host with the plugin linked: status codes
+ * fact-forget and fact-put-back over real HTTP, against one DSH rc.8 web host with the plugin linked: status codes
  * and bodies, the fence (409 for a stale generation, a replayed operation id answered from its receipt), the undo
  * through fact-restore, and the export carrying the tombstones.
  */
@@ -91,5 +91,25 @@ describe('fact-forget over HTTP', () => {
     assert.equal((both.json?.['error'] as { code?: string } | undefined)?.code, 'invalid_arguments')
     const unknown = await api.post('fact-forget', await fence({ entityKey: 'no such subject' }))
     assert.equal(unknown.status, 404)
+  })
+})
+
+describe('fact-put-back over HTTP', () => {
+  it('makes a past value current as confirmed_user and supersedes the value it replaces; the undo restores both', async () => {
+    const hour = await find('bakery', 'opening hour')
+    const edited = await api.ok('fact-update', await fence({ id: hour.id, value: '8am' }))
+    const now = (edited['fact'] as FactView)
+    const put = await api.post('fact-put-back', await fence({ id: hour.id }))
+    assert.equal(put.status, 200)
+    const back = put.json?.['fact'] as FactView
+    assert.deepEqual([back.value, back.status, back.evidence], ['7am', 'active', 'confirmed_user'])
+    const replaced = (await api.ok('fact', { id: now.id }))['fact'] as FactView
+    assert.equal(replaced.status, 'superseded')
+    const again = await api.post('fact-put-back', await fence({ id: back.id }))
+    assert.equal(again.status, 422)
+
+    await api.ok('fact-restore', await fence({ editId: put.json?.['editId'] }))
+    assert.equal(((await api.ok('fact', { id: now.id }))['fact'] as FactView).status, 'active')
+    assert.equal(((await api.ok('fact', { id: back.id }))['fact'] as FactView).status, 'retired')
   })
 })

@@ -2,13 +2,15 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
- * (from its row too); each ends in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
- * to copy, and below 1180px the detail pane is a bottom sheet.
+ * (from its row too), and a past value put back; each ends in a toast whose Undo goes through fact-restore. The
+ * first paint is a skeleton, an empty store shows one sentence to copy, and below 1180px the detail pane is a bottom
+ * sheet.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
+import { canPutBack, putBack } from '../put-back.ts'
 import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -276,6 +278,13 @@ export class FmLibrary extends LitElement {
     this.detail = undefined
   }
 
+  private async putBack(row: FactView): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    const back = await putBack(app, row)
+    if (back !== undefined) await this.openDetail(back.id)
+  }
+
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
@@ -386,6 +395,7 @@ export class FmLibrary extends LitElement {
       <h3>Value history</h3>
       <ul class="history">${history.map((row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
+        ${canPutBack(row, history) ? html`<button class="quiet" data-fm="put-back" @click=${() => { void this.putBack(row) }}>Put back</button>` : nothing}
         <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`)}</ul>
       ${fact.foldedCount === 0 ? nothing : html`<h3>Folded lines</h3>
       <p class="caption">The same line on ${fact.foldedCount} other day${fact.foldedCount === 1 ? '' : 's'}, folded into this fact${fact.foldedCount > fact.foldedFrom.length ? `; the last ${fact.foldedFrom.length} are kept` : ''}:</p>

@@ -5,6 +5,7 @@ import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factForgetVerb } from './forget.ts'
+import { factPutBackVerb } from './put-back.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
@@ -21,7 +22,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'fact-forget',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'fact-forget', 'fact-put-back',
 ] as const
 
 /** Every verb: name → definition. */
@@ -39,6 +40,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
   'fact-forget': factForgetVerb,
+  'fact-put-back': factPutBackVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -72,6 +72,8 @@ export const factForgetBody = z.union([
   z.strictObject({ ...fence, id }),
   z.strictObject({ ...fence, entityKey: name(200), property: name(200).optional() }),
 ], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
+/** fact-put-back: a past value (superseded, retired or expired) made current again. */
+export const factPutBackBody = z.strictObject({ ...fence, id })
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })
