@@ -67,6 +67,13 @@ describe('forgetting from the page', () => {
     await confirm.getByLabel(/The whole subject orchard/u).check()
     await confirm.locator('[data-fm="forget-heading"]').filter({ hasText: 'Forget everything about orchard (2 facts)?' }).waitFor()
     await screenshot(page, 'forget-confirm-light')
+    // Esc closes the confirmation and nothing else; nothing was forgotten.
+    await page.keyboard.press('Escape')
+    await until(async () => await dialog(page).count() === 0, 'the confirmation closes')
+    assert.equal(await page.locator('fm-library [data-fm="fact-list"]').isVisible(), true, 'the page stays open')
+    assert.equal(await row(page, 'harvest month').count(), 1)
+    await row(page, 'harvest month').locator('[data-fm="forget"]').click()
+    await confirm.waitFor()
     await confirm.getByLabel(/This fact/u).check()
     await confirm.locator('[data-fm="forget-confirm"]').click()
     const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Forgot orchard · harvest month = October' })

@@ -1,7 +1,7 @@
 /**
  * <fm-forget>: a Forget button for one fact, and the confirmation it opens: choose how far it reaches (this fact, the
  * subject · property, the whole subject), read what goes and that the same claim cannot be written back, then
- * forget behind the fence. The toast offers Undo while shown. Emits `fm-forgotten` (bubbling, composed) with the
+ * forget behind the fence. The toast offers Undo while shown. Esc closes the confirmation, not the page around it. Emits `fm-forgotten` (bubbling, composed) with the
  * forgotten facts, so the view around it can drop a selection that no longer exists.
  */
 import { css, html, LitElement, nothing } from 'lit'
@@ -60,6 +60,19 @@ export class FmForget extends LitElement {
     this.opened = false
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
+  }
+
+  /** Esc closes the open confirmation before the host's panel hears it and closes the whole page. */
+  private readonly onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || !this.opened) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    this.close()
+  }
+
   private get dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog')
   }
@@ -71,6 +84,7 @@ export class FmForget extends LitElement {
     this.reach = 'fact'
     this.subjectFacts = undefined
     this.opened = true
+    window.addEventListener('keydown', this.onEscape, { capture: true })
     await this.updateComplete
     this.dialog?.showModal()
     const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey: fact.entityKey })
@@ -80,6 +94,7 @@ export class FmForget extends LitElement {
   private close(): void {
     this.dialog?.close()
     this.opened = false
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
   }
 
   private async confirm(): Promise<void> {
@@ -113,8 +128,8 @@ export class FmForget extends LitElement {
     const going = factsThatGo(this.reach, fact, this.subjectFacts)
     const counting = this.reach !== 'fact' && this.subjectFacts === undefined
     return html`
-      <dialog data-fm="forget-dialog" aria-label="Forget" @close=${() => { this.opened = false }} @click=${(event: Event) => event.stopPropagation()}
-        @keydown=${(event: KeyboardEvent) => { if (event.key === 'Escape') event.stopPropagation() }}>
+      <dialog data-fm="forget-dialog" aria-label="Forget" @close=${() => this.close()}
+        @click=${(event: Event) => event.stopPropagation()}>
         <h2 data-fm="forget-heading">${forgetHeading(this.reach, fact, going.length)}</h2>
         <fieldset>
           <legend class="caption">How far</legend>
