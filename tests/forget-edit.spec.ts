@@ -110,6 +110,21 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.ok(!missing.ok && missing.code === 'not_found')
     })
 
+    it('keeps no value or quote in the edit it records, so a forgotten credential is not copied, and still undoes it', async () => {
+      v.dispose()
+      v = verbHarness(driver, { refuseCredentials: false })
+      const secret = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'
+      const token = write('deploy bot', 'api token', secret, { evidence: 'explicit_user', quote: `the deploy bot token is ${secret}` })
+      assert.equal(token.sensitivity, 'credential')
+      const before = tables(db())
+      const forgot = await v.ok('fact-forget', fence({ id: token.id }))
+      const recorded = String(db().get('SELECT changed FROM fact_edits WHERE id = ?', Number(forgot['editId']))?.['changed'])
+      assert.ok(!recorded.includes(secret) && !recorded.includes('sk-live'), 'the edit holds no part of the credential')
+      assert.ok(!recorded.includes('"value"') && !recorded.includes('"quote"'))
+      await v.ok('fact-restore', fence({ editId: forgot['editId'] }))
+      assert.deepEqual(tables(db()), before)
+    })
+
     it('refuses the undo once a new value stands in the slot, naming it, and changes nothing', async () => {
       const fact = write('billing-api', 'port', '7801')
       const forgot = await v.ok('fact-forget', fence({ id: fact.id }))

@@ -1,19 +1,20 @@
 /**
- * Forgetting as a reversible page edit: the snapshot a forget leaves (every row and conflict group of the slots it
- * touched, before and after, with the forgotten rows' full-text terms and identifiers and the tombstones it added),
- * and the undo that puts each of those rows and groups back column for column and removes exactly those tombstones.
+ * Forgetting as a reversible page edit: the snapshot a forget leaves (for every row of the slots it touched, the
+ * columns it changed, before and after; the conflict groups it changed; the forgotten rows' full-text terms and
+ * identifiers and the tombstones it added), and the undo that puts each of those columns and groups back and removes
+ * exactly those tombstones. Only changed columns are kept, so a value or quote (a credential's, say) is never copied.
  * The undo is refused when any of them moved since, or when a current row has since been written into those slots.
  */
 import type { SqlValue } from './connection.ts'
 import type { Database } from './database.ts'
 import { placeholders } from './fact-rows.ts'
 
-/** One stored row, every column as SQLite returned it. */
+/** One stored row, every column as SQLite returned it; in a snapshot, its id and the columns the forget changed. */
 export type FullRow = Readonly<Record<string, SqlValue>>
 
 /** What a forget changed, enough to undo it exactly. */
 export interface ForgetSnapshot {
-  /** Rows of the touched slots that the forget changed: their state before and after. */
+  /** Rows of the touched slots that the forget changed: their id and changed columns, before and after. */
   readonly rows: readonly { readonly before: FullRow; readonly after: FullRow }[]
   /** The forgotten rows' full-text terms and identifiers, which the forget dropped from the indexes. */
   readonly indexes: readonly { readonly id: number; readonly terms: string | null; readonly identifiers: readonly string[] }[]
@@ -69,7 +70,11 @@ export function afterForget(db: Database, before: ForgetBefore): ForgetSnapshot 
   const rowsAfter = slotRows(db, before.slotKeys)
   const rows = [...before.rows.entries()].flatMap(([id, row]) => {
     const after = rowsAfter.get(id)
-    return after === undefined || sameRow(row, after) ? [] : [{ before: row, after }]
+    if (after === undefined) return []
+    const changed = Object.keys(row).filter((key) => row[key] !== after[key])
+    if (changed.length === 0) return []
+    const pick = (from: FullRow): FullRow => Object.fromEntries([['id', id], ...changed.map((key) => [key, from[key] ?? null])])
+    return [{ before: pick(row), after: pick(after) }]
   })
   const forgotten = rows.filter(({ before: was, after }) => after['status'] === 'forgotten' && was['status'] !== 'forgotten')
   const indexes = forgotten.map(({ before: was }) => {
@@ -96,9 +101,10 @@ export function afterForget(db: Database, before: ForgetBefore): ForgetSnapshot 
  */
 export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRefusal | undefined {
   const now = slotRows(db, snapshot.slotKeys)
+  // Every change bumps a row's revision, and the forget changed it, so the revision is among the columns compared.
   const moved = snapshot.rows.filter(({ after }) => {
     const current = now.get(Number(after['id'])) ?? db.get('SELECT * FROM facts WHERE id = ?', Number(after['id'])) as FullRow | undefined
-    return current === undefined || !sameRow(after, current)
+    return current === undefined || Object.keys(after).some((key) => current[key] !== after[key])
   }).map(({ after }) => Number(after['id']))
   const groupsNow = slotGroups(db, snapshot.slotKeys)
   const movedGroups = snapshot.groups.filter(({ after }) => {
