@@ -370,6 +370,8 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'fact-restore': { ...fence(), editId: 1 },
     'fact-move': { ...fence(), id: id('staleTarget'), scope: 'infra' },
     'fact-pin': { ...fence(), id: id('staleTarget'), pinned: true },
+    'fact-forget': { ...fence(), id: id('staleTarget') },
+    'fact-put-back': { ...fence(), id: id('staleTarget') },
     resolve: { ...fence(), groupId: 1, keepFactId: id('port7801') },
     rebuild: { ...fence() },
     wipe: { ...fence() },

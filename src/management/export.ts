@@ -1,14 +1,17 @@
 /**
- * The export verb: an optional backup, then every non-forgotten fact, history included, written atomically to
- * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back),
- * or with `format: "markdown"` to `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive
- * values withheld unless `includeSensitive`).
+ * The export verb: an optional backup, then every non-forgotten fact, history included, and the tombstones of the
+ * forgotten ones (hashes only), written atomically to `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest
+ * that hashes the records (see import.ts for the way back), or with `format: "markdown"` to
+ * `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive values withheld unless
+ * `includeSensitive`).
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Fact } from '../types.ts'
-import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest } from '../exchange/jsonl.ts'
+import {
+  EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, tombstoneLine, type ExchangeManifest,
+} from '../exchange/jsonl.ts'
 import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { ok, refuse, verb } from './verb.ts'
@@ -95,6 +98,8 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
     manifest = stores.exchange.readSnapshot((snapshot) => {
       const hasher = new RecordsHasher()
       snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      const tombstones = snapshot.tombstones().map(tombstoneLine)
+      for (const line of tombstones) hasher.add(line)
       const written: ExchangeManifest = {
         format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
         exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
@@ -107,6 +112,7 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
           buffer = ''
         }
       })
+      for (const line of tombstones) buffer += `${line}\n`
       writeAll(fd, buffer)
       return written
     })

@@ -7,16 +7,18 @@
  * write path as origin import with evidence at most observed, a differing value enters the conflict queue, and past
  * values are skipped. A file this very store exported, whose records still hash to its manifest, is the user's own
  * backup and is restored as it was: evidence is kept and past values come back as history, so an export, a wipe,
- * an import and a second export give equal records.
+ * an import and a second export give equal records. Tombstone lines (forgotten claims, as hashes) are kept by either
+ * kind of import, after the records, so the claims they name stay refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import type { ResolvedConfig } from '../config.ts'
 import {
-  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, parseLines, RecordsHasher, type ExchangeManifest,
+  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, looksLikeTombstone, parseLines, RecordsHasher,
+  type ExchangeManifest, type ExchangeTombstone,
 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
-import { parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
+import { parseManifest, parseRecord, parseTombstone, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
@@ -58,13 +60,14 @@ export const importVerb = verb({
     const restore = file.manifest !== null && file.untouched === true && file.manifest.storeId === stores.db.storeId()
     const plan = file.entries.map((entry) => planRecord(entry, now, config, restore))
     if (body.mode === 'preview') return preview(stores, source, file, plan, restore)
+    const tombstones = file.tombstones
     return runFenced(stores, 'import', body, now, () => {
       const generation = stores.db.generation()
       if (!sameToken(body.token, previewToken(source.sha256, stores.db.storeId(), generation))) {
         return refuse('stale', 'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
           { stale: true, generation })
       }
-      return commit(stores, plan, now, restore)
+      return commit(stores, plan, tombstones, now, restore)
     })
   },
 })
@@ -89,6 +92,8 @@ interface ParsedFile {
   /** Whether the record lines still hash to the manifest's records_sha256 and count (null without a manifest). */
   readonly untouched: boolean | null
   readonly entries: readonly Entry[]
+  /** The valid tombstone lines; an invalid one is an entry with its reason. */
+  readonly tombstones: readonly ExchangeTombstone[]
 }
 
 /** One record ready for the store, with the times a new row takes from the file; or invalid before it reaches it. */
@@ -154,14 +159,21 @@ function readFile(text: string): ParsedFile | { readonly ok: false; readonly ref
     records = lines.slice(1)
   }
   const hasher = new RecordsHasher()
-  const entries = records.map((line): Entry => {
+  const tombstones: ExchangeTombstone[] = []
+  const entries = records.flatMap((line): Entry[] => {
     hasher.add(line.text)
-    if (!line.ok) return { line: line.line, reason: line.reason }
+    if (!line.ok) return [{ line: line.line, reason: line.reason }]
+    if (looksLikeTombstone(line.value)) {
+      const tombstone = parseTombstone(line.value)
+      if (!tombstone.ok) return [{ line: line.line, reason: tombstone.reason }]
+      tombstones.push(tombstone.value)
+      return []
+    }
     const parsed = parseRecord(line.value)
-    return parsed.ok ? { line: line.line, record: parsed.value } : { line: line.line, reason: parsed.reason }
+    return [parsed.ok ? { line: line.line, record: parsed.value } : { line: line.line, reason: parsed.reason }]
   })
   const untouched = manifest === null ? null : hasher.count === manifest.records && hasher.digest() === manifest.records_sha256
-  return { ok: true, manifest, untouched, entries }
+  return { ok: true, manifest, untouched, entries, tombstones }
 }
 
 /**
@@ -281,6 +293,7 @@ function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: reado
     records: rows,
     invalid: reasons,
     invalidOmitted: counts.invalid - reasons.length,
+    tombstones: { total: file.tombstones.length, known: stores.exchange.knownTombstones(file.tombstones) },
   })
 }
 
@@ -317,7 +330,7 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, Staged
 }
 
 /** Apply every planned record through the normal write path; runs inside the fenced transaction. */
-function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore: boolean): VerbOutcome {
+function commit(stores: StoreSet, plan: readonly Planned[], tombstones: readonly ExchangeTombstone[], now: string, restore: boolean): VerbOutcome {
   const counts = emptyCounts()
   const factIds: number[] = []
   const duplicateIds: number[] = []
@@ -364,7 +377,8 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
     }
   }
-  return ok({ total: plan.length, counts, factIds, duplicateIds, restore })
+  const added = stores.exchange.restoreTombstones(tombstones)
+  return ok({ total: plan.length, counts, factIds, duplicateIds, restore, tombstones: { total: tombstones.length, added } })
 }
 
 function emptyCounts(): Record<RecordClass, number> {

@@ -75,6 +75,13 @@ export const factPinBody = z.union([
   z.strictObject({ ...fence, id, pinned: z.boolean() }),
   z.strictObject({ ...fence, id, undoes: fence.operationId }),
 ], { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' })
+/** fact-forget: one fact by id, or a subject by entity key (optionally one of its properties), in every scope. */
+export const factForgetBody = z.union([
+  z.strictObject({ ...fence, id }),
+  z.strictObject({ ...fence, entityKey: name(200), property: name(200).optional() }),
+], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
+/** fact-put-back: a past value (superseded, retired or expired) made current again. */
+export const factPutBackBody = z.strictObject({ ...fence, id })
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })

@@ -76,6 +76,8 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-restore': { ...FENCE, editId: 'int' },
   'fact-move': { ...FENCE, id: 'int', scope: 'string' },
   'fact-pin': { ...FENCE, id: 'int', pinned: 'bool', undoes: 'string' },
+  'fact-forget': { ...FENCE, id: 'int', entityKey: 'string', property: 'string' },
+  'fact-put-back': { ...FENCE, id: 'int' },
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },
