@@ -1,6 +1,6 @@
 /**
  * Pure preparation of a write: normalize the subject, property, qualifiers and value, compute the slot, claim and
- * evidence keys, run the privacy scan (over the value, each qualifier and the subject), and check the validity
+ * evidence keys, run the privacy scan (over the value, each qualifier, the subject and the property), and check the validity
  * window. The store receives only prepared writes, and their quotes hold no credential in clear.
  */
 import { dateArgumentInstant } from './text/dates.ts'
@@ -136,7 +136,7 @@ export function keysUnder(fact: {
 
 /** What the privacy rules make of a fact's text fields (see {@link judgePrivacy}). */
 export interface PrivacyJudgement {
-  /** The strongest finding in the fact's own fields (value, qualifiers, subject): a credential before personal data. */
+  /** The strongest finding in the fact's own fields (value, qualifiers, subject, property): a credential before personal data. */
   readonly own: PrivacyFinding | undefined
   /** The finding the fact is stored under: its own, else personal data in its masked quote. */
   readonly finding: PrivacyFinding | undefined
@@ -151,7 +151,7 @@ export interface PrivacyJudgement {
 /**
  * Judge a fact's text fields under the privacy rules a write applies. The value is judged alone with its property,
  * so no quote around it can hide it from the property rule; each qualifier's value likewise with its key as the
- * property; the subject as plain text. A credential anywhere wins over personal data. The quote is masked, not
+ * property; the subject and the property as plain text. A credential anywhere wins over personal data. The quote is masked, not
  * judged for credentials (see scanQuote): the patterns that judge a subject mask it there anyway, and a value or
  * qualifier that is a credential only by its name is masked by name.
  * @param fields - the tidied subject, property, value and qualifiers, and the quote (null when none).
@@ -166,7 +166,9 @@ export function judgePrivacy(fields: {
     { text: key, finding: scanPrivacy('', key, 'qualifier name') },
     { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
   ])
-  const findings = [ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', fields.subject, 'subject')]
+  const findings = [
+    ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', fields.subject, 'subject'), scanPrivacy('', fields.property, 'property'),
+  ]
   const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   const valueIsCredential = ofValue?.sensitivity === 'credential'
   const known = [

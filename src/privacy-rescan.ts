@@ -10,7 +10,7 @@ import type { Sensitivity } from './types.ts'
  * The version of the privacy rules the stored rows were last rescanned under. Raise it when a rule change should
  * rescan every store once more.
  */
-export const PRIVACY_RULES_VERSION = 1
+export const PRIVACY_RULES_VERSION = 2
 
 /** The text fields and privacy state of one stored fact. */
 export interface StoredPrivacyRow {
@@ -33,7 +33,7 @@ export interface RescannedRow extends StoredPrivacyRow {
 }
 
 /**
- * Rescan one stored fact. A credential found in its value, qualifiers, subject or quote is masked in place and the
+ * Rescan one stored fact. A credential found in its value, qualifiers, subject, property or quote is masked in place and the
  * fact becomes a credential the model never uses: a secret that was kept in clear stays out of sight until the user
  * decides. A fact already stored as a credential (kept in clear on purpose with `refuseCredentials` off) keeps its
  * value and qualifiers and only has its quote masked, as a write would. Personal data now found makes the fact
@@ -52,7 +52,7 @@ export function rescanRow(row: StoredPrivacyRow): RescannedRow | undefined {
   } else if (credential) {
     next = {
       subject: maskCredentials(row.subject),
-      property: row.property,
+      property: maskCredentials(row.property),
       value: judged.valueIsCredential ? MASK : maskCredentials(row.value, judged.known),
       qualifiers: maskQualifiers(row.qualifiers),
       quote: judged.quote,
@@ -74,6 +74,6 @@ export function rescanRow(row: StoredPrivacyRow): RescannedRow | undefined {
 }
 
 function sameRow(a: StoredPrivacyRow, b: StoredPrivacyRow): boolean {
-  return a.subject === b.subject && a.value === b.value && a.quote === b.quote && a.sensitivity === b.sensitivity
+  return a.subject === b.subject && a.property === b.property && a.value === b.value && a.quote === b.quote && a.sensitivity === b.sensitivity
     && a.modelUseAllowed === b.modelUseAllowed && JSON.stringify(a.qualifiers) === JSON.stringify(b.qualifiers)
 }

@@ -163,7 +163,9 @@ describe('the Fact memory page in a real browser', () => {
     assert.equal((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status, 'expired')
     await expired.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).first().waitFor()
-    assert.equal((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status, 'active')
+    // The first edit's "Undone" toast may still be showing: wait for the store, not the toast.
+    await waitFor(async () => ((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status === 'active' ? true : undefined),
+      'the expiry to be undone')
     await closeClean(opened)
   })
 

@@ -37,12 +37,12 @@ describe('Find near-duplicates on the settings card', () => {
     const card = page.locator('fm-settings-card')
     await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
     env.model.reset()
-    env.model.enqueueVerdicts({ text: '{"verdict": "same"}', delayMs: 2500 })
+    env.model.enqueueVerdicts({ text: '{"verdict": "same"}', delayMs: 8000 })
     await card.locator('[data-fm="consolidate"]').click()
     // The sweep runs in the background: the status line follows it, and a second press says one is running.
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Looking for near-duplicates: 0 of 1 pair asked so far…' }).waitFor()
     await card.locator('[data-fm="consolidate"]').click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'A near-duplicate sweep is already running (0 of 1 pair asked so far); its outcome shows when it ends.' }).waitFor()
+    await card.locator('[data-fm="card-status"]').filter({ hasText: /^A near-duplicate sweep is already running \(0 of 1 pair asked so far\); its outcome shows when it ends\.$/u }).waitFor()
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Asked about 1 pair: 1 merge proposed (see Proposals).' }).waitFor()
     await screenshot(page, 'settings-card-near-duplicates')
     const cards = (await env.api.ok('proposals', { status: 'all', limit: 100 }))['proposals'] as { kind: string; status: string }[]

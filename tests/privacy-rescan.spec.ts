@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import type { SearchValue } from '../src/retrieval/render.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
-import { rescanRow, type StoredPrivacyRow } from '../src/privacy-rescan.ts'
+import { PRIVACY_RULES_VERSION, rescanRow, type StoredPrivacyRow } from '../src/privacy-rescan.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
@@ -36,6 +36,16 @@ describe('rescanning one stored row under today\'s rules', () => {
     assert.ok(next !== undefined)
     assert.equal(next.value, MASK)
     assert.equal(next.quote, `the api key is ${MASK}`)
+    assert.equal(next.sensitivity, 'credential')
+    assert.equal(next.modelUseAllowed, false)
+    assert.doesNotMatch(next.entries.terms, SECRET_PART)
+    assert.equal(rescanRow(next), undefined)
+  })
+
+  it('masks a credential held in the property (rules version 2) and hides the fact', () => {
+    const next = rescanRow(row({ property: `key ${SECRET}`, value: 'enabled' }))
+    assert.ok(next !== undefined)
+    assert.equal(next.property, `key ${MASK}`)
     assert.equal(next.sensitivity, 'credential')
     assert.equal(next.modelUseAllowed, false)
     assert.doesNotMatch(next.entries.terms, SECRET_PART)
@@ -154,7 +164,7 @@ for (const driver of DRIVERS) {
       const before = snapshot()
       reopen()
       assert.deepEqual(snapshot(), before)
-      assert.equal(v.h.db().get(`SELECT value FROM store_meta WHERE key = 'privacy_rules_version'`)?.['value'], '1')
+      assert.equal(v.h.db().get(`SELECT value FROM store_meta WHERE key = 'privacy_rules_version'`)?.['value'], String(PRIVACY_RULES_VERSION))
     })
   })
 }

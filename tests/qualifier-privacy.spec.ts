@@ -36,6 +36,14 @@ for (const driver of DRIVERS) {
     const search = async (query: string): Promise<SearchValue> => await searchTool.execute({ query }, call) as SearchValue
     const facts = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM facts')?.['n'])
 
+    it('refuses a credential written as the property, writing nothing and answering it masked', async () => {
+      const answer = await writeTool.execute({ subject: 'deploy bot', property: `key ${SECRET}`, value: 'enabled' }, call) as WriteValue
+      assert.equal(answer.outcome, 'refused')
+      assert.match(answer.message, /credential/u)
+      assert.doesNotMatch(JSON.stringify(answer), /sk-proj-4fJq/u)
+      assert.equal(facts(), 0)
+    })
+
     it('refuses a credential in a qualifier as it refuses a credential value, writing nothing', async () => {
       for (const qualifiers of [{ token: SECRET }, { password: 'Tr0ub4dor&3' }, { [SECRET]: 'yes' }, { [`key ${SECRET}`]: 'Tr0ub4dor&3' }]) {
         const answer = await write(qualifiers)

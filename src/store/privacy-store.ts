@@ -59,9 +59,10 @@ export class PrivacyStore {
     return this.db.transaction(() => {
       const facts: RescannedFact[] = []
       for (const { id, revision, status, next } of changed) {
-        const updated = this.db.run(`UPDATE facts SET subject = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?, model_use_allowed = ?,
-            revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?`,
-          next.subject, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0, now, id, revision)
+        const updated = this.db.run(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?,
+            model_use_allowed = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?`,
+          next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
+          now, id, revision)
         if (updated.changes === 0) continue
         if (status !== 'forgotten') {
           this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
