@@ -1,11 +1,13 @@
 /**
- * The export verb: an optional backup, then every non-forgotten fact, history included, written atomically to
+ * The export verb: an optional backup, then every non-forgotten fact, history included, and every lasting alias, written atomically to
  * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back).
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest } from '../exchange/jsonl.ts'
+import {
+  aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest,
+} from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { ok, refuse, verb } from './verb.ts'
 import { exportBody } from './wire.schema.ts'
@@ -74,6 +76,9 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
     const manifest = stores.exchange.readSnapshot((snapshot) => {
       const hasher = new RecordsHasher()
       snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      // The lasting aliases follow the facts, so an import keeps them (older files simply have none).
+      const aliasLines = snapshot.aliases().map((alias) => recordLine(aliasRecordOf(alias)))
+      for (const line of aliasLines) hasher.add(line)
       const written: ExchangeManifest = {
         format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
         exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
@@ -86,6 +91,7 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
           buffer = ''
         }
       })
+      for (const line of aliasLines) buffer += `${line}\n`
       writeAll(fd, buffer)
       return written
     })

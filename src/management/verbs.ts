@@ -5,6 +5,7 @@ import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factMoveVerb } from './scope-move.ts'
+import { aliasRemoveVerb, propertyRenameVerb, subjectRenameVerb } from './renames.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
 import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
@@ -20,7 +21,7 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'subject-rename', 'property-rename', 'alias-remove',
 ] as const
 
 /** Every verb: name → definition. */
@@ -37,6 +38,9 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
+  'subject-rename': subjectRenameVerb,
+  'property-rename': propertyRenameVerb,
+  'alias-remove': aliasRemoveVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,
