@@ -8,6 +8,7 @@
 import React from 'react'
 import { AppState } from './app-state.ts'
 import { FmConflicts } from './components/fm-conflicts.component.ts'
+import { FmEntityPanel } from './components/fm-entity-panel.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
@@ -35,6 +36,7 @@ export const inject = ['slots']
 export function apply(ctx: ClientContext): void {
   defineOnce('fm-page', FmPage)
   defineOnce('fm-library', FmLibrary)
+  defineOnce('fm-entity-panel', FmEntityPanel)
   defineOnce('fm-graph', FmGraph)
   defineOnce('fm-svg-tree', FmSvgTree)
   defineOnce('fm-proposals', FmProposals)

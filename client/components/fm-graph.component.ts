@@ -37,6 +37,8 @@ interface Selection {
   readonly timeZone: string
   /** Listed facts no drawn edge shows (a subject's contested or budgeted-out facts). */
   readonly undrawn: number
+  /** The selected subject's entity key, for its panel; null for a value or an edge. */
+  readonly entityKey?: string | null
 }
 
 /** The graph tab. */
@@ -236,7 +238,7 @@ export class FmGraph extends LitElement {
     const drawnIds = new Set(drawn)
     const undrawn = facts.filter((fact) => !drawnIds.has(fact.id)).length
     const total = Math.max(facts.length, drawn.length + undrawn)
-    this.selection = { title: selectionTitle(node.label, facts.length, total), facts, timeZone, undrawn }
+    this.selection = { title: selectionTitle(node.label, facts.length, total), facts, timeZone, undrawn, entityKey: node.kind === 'entity' ? node.entityKey : null }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -309,6 +311,7 @@ export class FmGraph extends LitElement {
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
         ${selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
+          ${selection.entityKey == null ? nothing : html`<button class="quiet" data-fm="open-subject" @click=${() => { if (selection.entityKey != null) this.app?.openSubject(selection.entityKey) }}>Rename, merge, aliases ›</button>`}
           ${selection.undrawn === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">${countOf(selection.undrawn, 'of them is', 'of them are')} not drawn${this.scope === 'current' ? ': contested ones show under All, with contested' : ''}.</p>`}
           <ul>${selection.facts.map((fact) => html`<li>
             <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>

@@ -13,14 +13,23 @@ import { scanPrivacy } from '../text/privacy.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
 import { aliasRemoveBody, propertyRenameBody, subjectRenameBody } from './wire.schema.ts'
 
-/** subject-rename: `{expectedGeneration, operationId, entityKey, to}`. */
+/**
+ * subject-rename: `{expectedGeneration, operationId, entityKey, to}`. With `dryRun: true` it writes nothing and
+ * answers whether the name is free (a rename) or another subject's (a merge, with that subject's name), so the page
+ * can say which before the user confirms.
+ */
 export const subjectRenameVerb = verb({
   schema: subjectRenameBody,
   run(body, context) {
     const to = tidy(body.to)
     const refusal = nameRefusal(to, 'subject')
     if (refusal !== undefined) return refusal
-    return runFenced(context.stores, 'subject-rename', body, context.now(), () => {
+    if (body.dryRun === true) {
+      const preview = context.stores.renames.previewSubjectRename(body.entityKey, to)
+      return preview.ok ? ok({ ...preview.value, dryRun: true }) : refuse('refused', preview.reason)
+    }
+    const { dryRun: _dryRun, ...fenced } = body
+    return runFenced(context.stores, 'subject-rename', fenced, context.now(), () => {
       const { stores } = context
       const slots = stores.renames.subjectRenameSlots(body.entityKey, to, keysUnder)
       return tracked(context, slots, (now) => stores.renames.renameSubject(body.entityKey, to, keysUnder, now))

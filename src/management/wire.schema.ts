@@ -68,8 +68,8 @@ export const factExpireBody = z.strictObject({ ...fence, id })
 export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
 
-/** subject-rename: a subject to a new name (a merge when the name is another subject's). */
-export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200) })
+/** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
+export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200), dryRun: z.boolean().optional() })
 /** property-rename: one subject's property to a new name (a merge when the subject has that property). */
 export const propertyRenameBody = z.strictObject({ ...fence, entityKey: name(200), property: name(200), to: name(200) })
 /** alias-remove: stop reading a name as an alias. */

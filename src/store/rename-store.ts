@@ -63,7 +63,8 @@ export class RenameStore extends CurationStore {
       const source = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', entityKey)
       if (source === undefined) return { ok: false, reason: `no subject is known as "${entityKey}"` } as const
       const from = String(source['display'])
-      const toKey = canonicalEntity(to)
+      // A name that is already an alias stands for its subject: renaming into it merges there, never into the alias.
+      const toKey = this.canonicalEntityKey(canonicalEntity(to))
       if (toKey === '') return { ok: false, reason: 'the new name has no letters or digits' } as const
       const facts = this.liveFacts(entityKey)
       if (toKey === entityKey) {
@@ -87,6 +88,22 @@ export class RenameStore extends CurationStore {
   }
 
   /**
+   * What renaming a subject to a name would be, writing nothing: a rename when no other subject holds a fact under
+   * that name (an alias of one counts as its subject), a merge into that subject otherwise.
+   * @param entityKey - the subject's entity key.
+   * @param to - the new name, tidied.
+   * @returns the kind and the name the subject would be shown under, or why it cannot be renamed.
+   */
+  previewSubjectRename(entityKey: string, to: string): { ok: true; value: { kind: 'rename' | 'merge'; from: string; to: string } } | { ok: false; reason: string } {
+    const source = this.entityDisplay(entityKey)
+    if (source === undefined) return { ok: false, reason: `no subject is known as "${entityKey}"` }
+    const toKey = this.canonicalEntityKey(canonicalEntity(to))
+    if (toKey === '') return { ok: false, reason: 'the new name has no letters or digits' }
+    const held = toKey !== entityKey && this.liveFacts(toKey).length > 0
+    return { ok: true, value: { kind: held ? 'merge' : 'rename', from: source, to: held ? this.entityDisplay(toKey) ?? to : to } }
+  }
+
+  /**
    * Rename one subject's property, or merge it into the property its new name already reads as: every fact of the
    * subject under it that was not forgotten moves to the new property (qualifiers and scope kept), and the old
    * property becomes an alias of the new one for this subject. Merging opens a conflict where two single-valued slots
@@ -105,7 +122,9 @@ export class RenameStore extends CurationStore {
       const facts = this.liveFacts(entityKey, predicateKey)
       const first = facts[0]
       if (first === undefined) return { ok: false, reason: `the subject holds no fact under the property "${predicateKey}"` } as const
-      const toKey = canonicalPredicate(to)
+      const aliased = this.db.get(`SELECT canonical_key, canonical_text FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
+        entityKey, canonicalPredicate(to))
+      const toKey = aliased === undefined ? canonicalPredicate(to) : String(aliased['canonical_key'])
       if (toKey === '') return { ok: false, reason: 'the new property has no letters or digits' } as const
       const from = first.property
       if (toKey === predicateKey && facts.every((fact) => fact.property === to)) {
@@ -114,7 +133,7 @@ export class RenameStore extends CurationStore {
       const existing = this.db.get(`SELECT property FROM facts WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten' LIMIT 1`,
         Number(entity['id']), toKey)
       const kind = existing === undefined || toKey === predicateKey ? 'rename' : 'merge'
-      const name = existing === undefined || toKey === predicateKey ? to : String(existing['property'])
+      const name = existing !== undefined && toKey !== predicateKey ? String(existing['property']) : aliased === undefined ? to : String(aliased['canonical_text'])
       const moved = this.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, fact.subject, name) })), Number(entity['id']), 'conflict', now)
       if (!moved.ok) return moved
       const aliases = toKey === predicateKey ? [] : this.alias({

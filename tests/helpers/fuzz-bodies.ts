@@ -73,7 +73,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-expire': { ...FENCE, id: 'int' },
   'fact-restore': { ...FENCE, editId: 'int' },
   'fact-move': { ...FENCE, id: 'int', scope: 'string' },
-  'subject-rename': { ...FENCE, entityKey: 'string', to: 'string' },
+  'subject-rename': { ...FENCE, entityKey: 'string', to: 'string', dryRun: 'bool' },
   'property-rename': { ...FENCE, entityKey: 'string', property: 'string', to: 'string' },
   'alias-remove': { ...FENCE, id: 'int' },
   entity: { subject: 'string', entityKey: 'string' },
