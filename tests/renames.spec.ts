@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import { prepareWrite, retargetWrite } from '../src/fact-input.ts'
 import type { Database } from '../src/store/database.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
@@ -30,6 +31,20 @@ function snapshot(db: Database): Record<string, unknown[]> {
 
 interface AliasWire { id: number; kind: string; alias: string; canonical: string; origin: string }
 interface EntityWire { entity: { key: string; display: string }; properties: { property: string; facts: { id: number; value: string; status: string }[] }[]; aliases: AliasWire[] }
+
+describe('a write under its canonical names', () => {
+  it('keys a retargeted write exactly as a write under those names is keyed', () => {
+    const policy = { refuseCredentials: true, timeZone: 'UTC' }
+    const now = '2026-03-01T09:00:00.000Z'
+    const given = { value: 'DeepSeek', qualifiers: { team: 'core' }, quote: 'dsh was made by DeepSeek', evidence: 'explicit_user', origin: 'tool', scope: 'project:/home/ada/dsh' } as const
+    const old = prepareWrite({ ...given, subject: 'DSH tool', property: 'created_by' }, now, policy)
+    const fresh = prepareWrite({ ...given, subject: 'dsh', property: 'developed by' }, now, policy)
+    assert.ok(old.ok && fresh.ok)
+    if (!old.ok || !fresh.ok) return
+    assert.deepEqual(retargetWrite(old.write, { subject: 'dsh', property: 'developed by' }), fresh.write)
+    assert.equal(retargetWrite(old.write, { subject: old.write.subject, property: old.write.property }), old.write)
+  })
+})
 
 for (const driver of DRIVERS) {
   describe(`renames and merges (${driver})`, () => {
@@ -202,6 +217,17 @@ for (const driver of DRIVERS) {
         'a fact line under an alias the same file names lands on the subject it stands for')
       const bad = await v.ok('import', { mode: 'preview', content: `${JSON.stringify({ subject: 'x', aliasOf: '' })}\n` })
       assert.equal((bad['counts'] as Record<string, number>)['invalid'], 1)
+    })
+
+    it('memory_forget under an old name forgets what it stands for, once nothing is left under the old name itself', async () => {
+      const port = put({ subject: 'svc a', property: 'created_by', value: 'ada' })
+      put({ subject: 'svc a', property: 'port', value: '1' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'svc b' }))
+      await v.ok('property-rename', fence({ entityKey: 'svc b', property: 'created_by', to: 'developed_by' }))
+      const forgotten = v.h.memory.forgetBySubject('svc a', 'created_by')
+      assert.equal(forgotten.kind, 'forgotten', JSON.stringify(forgotten))
+      assert.deepEqual((await entity('svc b')).properties.map((group) => group.property), ['port'])
+      assert.equal(write(v.h.memory, v.h.config, { subject: 'svc a', property: 'created by', value: 'ada' }).kind, 'refused', 'and it stays forgotten')
     })
 
     it('a write under an alias lands on the canonical subject after a restart', async () => {

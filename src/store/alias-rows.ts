@@ -83,6 +83,22 @@ export function canonicalNamesOf(db: Database, write: Pick<PreparedWrite, 'subje
 }
 
 /**
+ * The keys an entity key (and a predicate key of it) read as: the canonical entity of an entity alias, then that
+ * entity's canonical property of a predicate alias.
+ * @param db - the open database.
+ * @param entityKey - an entity key.
+ * @param predicateKey - a predicate key, or undefined.
+ * @returns the canonical keys (the same keys when neither is an alias).
+ */
+export function canonicalKeysOf(db: Database, entityKey: string, predicateKey: string | undefined): { entityKey: string; predicateKey: string | undefined } {
+  const entity = db.get(`SELECT canonical_key FROM aliases WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?`, entityKey)
+  const canonical = entity === undefined ? entityKey : String(entity['canonical_key'])
+  if (predicateKey === undefined) return { entityKey: canonical, predicateKey }
+  const predicate = db.get(`SELECT canonical_key FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`, canonical, predicateKey)
+  return { entityKey: canonical, predicateKey: predicate === undefined ? predicateKey : String(predicate['canonical_key']) }
+}
+
+/**
  * A prepared write under its canonical names: the one place every write path (the model's tools, the rules,
  * extraction, import, the page, applied proposals) is turned from an alias to what it names.
  * @param db - the open database.
