@@ -122,4 +122,22 @@ describe('the subject panel in a real browser', () => {
     assert.equal(await page.locator('fm-page').count(), 1, 'and only the panel')
     await closeClean(opened)
   })
+
+  it('opens the same panel from a subject selected in the graph', async () => {
+    const opened = await openHost(browser, host.url)
+    const { page } = opened
+    await page.locator('[data-fm="sidebar-entry"]').click()
+    await page.locator('fm-page nav button[data-tab="graph"]').click()
+    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+    await page.locator('fm-graph [data-fm="tree-center"]').fill('billing-api')
+    await page.locator('fm-graph [data-fm="tree-center"]').press('Enter')
+    const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
+    await tree.locator('g.node.center', { hasText: 'billing-api' }).waitFor()
+    await tree.locator('g.node.center circle').click()
+    await page.locator('fm-graph [data-fm="graph-selection"] [data-fm="open-subject"]').click()
+    await until(async () => (await page.locator('fm-entity-panel [data-fm="entity-name"]').innerText().catch(() => '')) === 'billing-api', 'the subject panel')
+    assert.equal(await page.locator('fm-entity-panel [data-fm="entity-alias"]').count(), 1)
+    await screenshot(page, 'subject-from-graph')
+    await closeClean(opened)
+  })
 })

@@ -230,6 +230,27 @@ for (const driver of DRIVERS) {
       assert.equal(write(v.h.memory, v.h.config, { subject: 'svc a', property: 'created by', value: 'ada' }).kind, 'refused', 'and it stays forgotten')
     })
 
+    it('reads a write\'s aliases by their index, never scanning the aliases or the entities', async () => {
+      const port = put({ subject: 'svc a', property: 'created_by', value: 'ada' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'svc b' }))
+      const db = stores().db
+      const seen: { sql: string; params: unknown[] }[] = []
+      const spied = db as unknown as Record<'get', (sql: string, ...params: unknown[]) => unknown>
+      const original = spied.get.bind(db)
+      spied.get = (sql, ...params) => { if (/FROM aliases/u.test(sql)) seen.push({ sql, params }); return original(sql, ...params) }
+      try {
+        expectKind(write(v.h.memory, v.h.config, { subject: 'svc a', property: 'port', value: '2' }), 'saved')
+      } finally {
+        spied.get = original
+      }
+      assert.ok(seen.length >= 2)
+      for (const { sql, params } of seen) {
+        const plan = (db.all(`EXPLAIN QUERY PLAN ${sql}`, ...(params as string[])) as { detail: string }[]).map((row) => row.detail).join('\n')
+        assert.match(plan, /USING (COVERING )?INDEX aliases_by_key/u, `${sql}\n${plan}`)
+        assert.doesNotMatch(plan, /\bSCAN (aliases|entities|a|e)\b/u, `${sql}\n${plan}`)
+      }
+    })
+
     it('a write under an alias lands on the canonical subject after a restart', async () => {
       const port = put({ subject: '小明', property: 'city', value: '杭州' })
       await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: '王小明' }))
