@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import { landCandidates } from '../src/extract/land.ts'
 import { prepareWrite, retargetWrite } from '../src/fact-input.ts'
 import type { Database } from '../src/store/database.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
@@ -249,6 +250,28 @@ for (const driver of DRIVERS) {
         assert.match(plan, /USING (COVERING )?INDEX aliases_by_key/u, `${sql}\n${plan}`)
         assert.doesNotMatch(plan, /\bSCAN (aliases|entities|a|e)\b/u, `${sql}\n${plan}`)
       }
+    })
+
+    it('the rules\' and extraction\'s candidates under an old name land on the new one, as the model\'s writes do', async () => {
+      const port = put({ subject: 'Billing Svc', property: 'created_by', value: 'ada' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'billing-api' }))
+      await v.ok('property-rename', fence({ entityKey: 'billing api', property: 'created_by', to: 'developed_by' }))
+      const text = 'Billing Svc runs on port 7801. Billing Svc was created by the payments team too.'
+      const messages = [{ role: 'user' as const, seq: 1, turn: 1, text }]
+      for (const origin of ['rule', 'extract'] as const) {
+        const landed = landCandidates([
+          { subject: 'Billing Svc', property: 'port', value: '7801', quote: 'Billing Svc runs on port 7801', confidence: 0.95 },
+          { subject: 'billing svc', property: 'created_by', value: 'the payments team', quote: 'Billing Svc was created by the payments team', confidence: 0.95, multi: true },
+        ], { origin, messages, sessionId: `session-${origin}`, usersWords: true, project: null }, v.h.memory, v.h.config)
+        if (origin === 'rule') {
+          assert.deepEqual(landed.refused, [])
+          const facts = stores().facts.getFacts([...landed.factIds])
+          assert.deepEqual(facts.map((fact) => [fact.subject, fact.property]), [['billing-api', 'port'], ['billing-api', 'developed_by']])
+        } else {
+          assert.deepEqual(landed.refused.map((refused) => refused.reason), ['duplicate', 'duplicate'], 'extraction restating them meets the same facts')
+        }
+      }
+      assert.deepEqual((await entity('billing-api')).properties.map((group) => group.property).sort(), ['developed_by', 'port'])
     })
 
     it('a write under an alias lands on the canonical subject after a restart', async () => {
