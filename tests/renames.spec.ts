@@ -162,6 +162,17 @@ for (const driver of DRIVERS) {
       assert.equal(!older.ok && older.code, 'refused', 'an earlier edit whose facts the later undo moved is refused, as for every edit')
     })
 
+    it('renames a subject to another spelling of the same name, and the undo shows it as it was', async () => {
+      const port = put({ subject: 'billing API', property: 'port', value: '7801' })
+      const before = { ...snapshot(v.h.db()), entities: v.h.db().all('SELECT * FROM entities ORDER BY id') }
+      const renamed = await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'Billing-API' }))
+      assert.deepEqual([renamed['kind'], renamed['to'], (await entity('billing api')).entity.display], ['rename', 'Billing-API', 'Billing-API'])
+      assert.equal(stores().facts.getFacts([port.id])[0]?.subject, 'Billing-API')
+      assert.deepEqual((await entity('billing api')).aliases, [], 'the same key needs no alias')
+      await v.ok('fact-restore', fence({ editId: renamed['editId'] }))
+      assert.deepEqual({ ...snapshot(v.h.db()), entities: v.h.db().all('SELECT * FROM entities ORDER BY id') }, before)
+    })
+
     it('refuses to undo a rename once its alias was removed, and a removed alias no longer redirects', async () => {
       const port = put({ subject: 'svc a', property: 'port', value: '1' })
       const renamed = await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'svc b' }))

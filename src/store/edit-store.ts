@@ -60,6 +60,8 @@ export interface FactIdentity {
   readonly evidenceKey: string
   readonly terms: string
   readonly identifiers: readonly string[]
+  /** Set only by a rename that changed how its subject is shown: the entity's display name before it. */
+  readonly entityDisplay?: string
 }
 
 /**
@@ -304,6 +306,7 @@ export class EditStore {
       scope = coalesce(?, scope), slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?`,
     identity.entityId, identity.subject, identity.property ?? null, identity.predicateKey ?? null, identity.scope ?? null, identity.slotKey,
     identity.claimKey, identity.evidenceKey, factId)
+    if (identity.entityDisplay !== undefined) this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', factId)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', factId, identity.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', factId)

@@ -72,7 +72,9 @@ export class RenameStore extends CurationStore {
         this.db.run('UPDATE entities SET display = ? WHERE entity_key = ?', to, entityKey)
         const moved = this.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, to) })), Number(source['id']), 'conflict', now)
         if (!moved.ok) return moved
-        return { ok: true, value: { kind: 'rename', from, to, ...moved.value }, trail: moved.trail } as const
+        // The undo shows the subject under its old display name again.
+        const identities = moved.trail.identities.map((entry) => ({ ...entry, before: { ...entry.before, entityDisplay: from } }))
+        return { ok: true, value: { kind: 'rename', from, to, ...moved.value }, trail: { ...moved.trail, identities } } as const
       }
       const target = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', toKey)
       const kind = target === undefined ? 'rename' : 'merge'
