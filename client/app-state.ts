@@ -67,6 +67,11 @@ export class AppState {
   /** Bumped whenever the page changed the store, so open views reload. */
   readonly changes = createSource(0)
   readonly generation = new GenerationTracker()
+  /**
+   * The nebula's places and colours when the graph tab last closed (opaque here), so reopening it after an edit
+   * shows the same picture with only what changed moved.
+   */
+  graphMemory: object | undefined = undefined
   private toastSeq = 0
   private summaryRead: Promise<void> | undefined
   private summaryAgain = false

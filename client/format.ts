@@ -25,6 +25,16 @@ export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
 }
 
 /**
+ * Since when a value is known to hold: the earlier of its start and its observation. An imported row's start is the
+ * import's instant unless the file gave one, while the file keeps when the value was observed.
+ * @param row - the row's start and observation (ISO instants).
+ * @returns the earlier instant.
+ */
+export function observedSince(row: { readonly validFrom: string; readonly observedAt: string }): string {
+  return row.observedAt < row.validFrom ? row.observedAt : row.validFrom
+}
+
+/**
  * How many times a folded line was seen, as the part of a caption that says so.
  * @param foldedCount - the row's fold count.
  * @returns ` · seen N times`, or `''` for a row that never folded.

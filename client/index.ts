@@ -12,8 +12,10 @@ import { FmEntityPanel } from './components/fm-entity-panel.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
+import { FmPinButton } from './components/fm-pin-button.component.ts'
 import { FmPage } from './components/fm-page.component.ts'
 import { FmProposals } from './components/fm-proposals.component.ts'
+import { FmQuestionHits } from './components/fm-question-hits.component.ts'
 import { FmSettingsCard } from './components/fm-settings-card.component.ts'
 import { FmSvgTree } from './components/fm-svg-tree.component.ts'
 import type { ClientContext, ConversationEventsService, SettingsScopeService, Source, TurnTailOwner } from './host.ts'
@@ -37,9 +39,11 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-page', FmPage)
   defineOnce('fm-library', FmLibrary)
   defineOnce('fm-entity-panel', FmEntityPanel)
+  defineOnce('fm-pin-button', FmPinButton)
   defineOnce('fm-graph', FmGraph)
   defineOnce('fm-svg-tree', FmSvgTree)
   defineOnce('fm-proposals', FmProposals)
+  defineOnce('fm-question-hits', FmQuestionHits)
   defineOnce('fm-conflicts', FmConflicts)
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)

@@ -46,14 +46,19 @@ export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
     const open = (props['usePage'] as Use<PageState>)((state) => state.open)
     const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
     const wide = props['wide'] !== false
+    // In the collapsed rail the icon is centred in the rail's column, as the host's own icons are, and the badge
+    // (at most "99+") sits on the icon's upper right instead of pushing it aside.
+    const railStyle = wide ? {} : { position: 'relative', width: '100%', justifyContent: 'center', padding: '5px 0' }
     return react.createElement('button', {
       type: 'button', 'aria-label': 'Fact memory', 'aria-pressed': open, 'data-fm': 'sidebar-entry',
       onClick: props['toggle'], title: 'Fact memory',
-      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8, maxWidth: '100%', minWidth: 0 },
+      style: { ...buttonStyle, color: 'var(--dsw-alias-label-primary)', fontSize: 14, lineHeight: '22px', padding: '5px 8px', gap: 8, maxWidth: '100%', minWidth: 0, ...railStyle },
     }, memoryIcon(react, 16),
     // The label gives way (an ellipsis) to a narrow sidebar rather than being cut mid-letter.
     wide ? react.createElement('span', { style: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 } }, 'Fact memory') : null,
-    badge > 0 ? react.createElement('span', { style: { ...badgeStyle, flex: 'none' } }, String(badge)) : null)
+    badge > 0 ? react.createElement('span', {
+      style: wide ? { ...badgeStyle, flex: 'none' } : { ...badgeStyle, position: 'absolute', top: -6, left: '50%', fontSize: 10, lineHeight: '16px', minWidth: 16, padding: '0 3px' },
+    }, wide || badge <= 99 ? String(badge) : '99+') : null)
   }
 }
 
@@ -142,13 +147,29 @@ export function toastStack(react: ReactLike): (props: Props) => ReactNode {
   }
 }
 
-/** The session header button: opens the page; its badge counts pending proposals and open conflicts; a mark shows this conversation wrote facts. */
+/**
+ * The session header button: opens the page; its badge counts pending proposals and open conflicts; a mark shows this
+ * conversation wrote facts; beside it "Pause" pauses memory in this conversation (then the button reads "memory
+ * paused" and "Resume" turns it back on).
+ */
 export function headerButton(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {
     const badge = (props['useSummary'] as Use<Summary>)((state) => state.badge)
     const sessionId = (props['sessionId'] ?? props['ownSessionId']) as string | undefined
-    const wrote = (props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>)((all) => (sessionId === undefined ? 0 : all[sessionId]?.facts ?? 0))
+    const useSessions = props['useSessions'] as Use<Readonly<Record<string, SessionCountsWire>>>
+    const wrote = useSessions((all) => (sessionId === undefined ? 0 : all[sessionId]?.facts ?? 0))
+    const paused = useSessions((all) => (sessionId === undefined ? false : all[sessionId]?.paused === true))
     const app = props['app'] as AppState
+    const togglePause = async (): Promise<void> => {
+      if (sessionId === undefined) return
+      const answer = await callVerb('session-pause', { sessionId, paused: !paused })
+      if (!answer.ok) {
+        app.toast(answer.message, { tone: 'error' })
+        return
+      }
+      await app.refreshSession(sessionId)
+      app.toast(paused ? 'Memory is on again in this conversation.' : 'Memory is paused in this conversation: nothing is recalled or saved until you resume it.')
+    }
     return react.createElement('span', { style: { display: 'inline-flex', alignItems: 'center', gap: 4 } },
       wrote > 0 ? react.createElement('button', {
         type: 'button', 'data-fm': 'session-mark', title: `This conversation wrote ${wrote} fact${wrote === 1 ? '' : 's'}`,
@@ -156,9 +177,17 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
         onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: null }),
       }, '◉', ` ${wrote}`) : null,
       react.createElement('button', {
-        type: 'button', 'data-fm': 'header-button', 'aria-label': `Memory${badge > 0 ? `, ${badge} waiting for review` : ''}`,
-        style: pillStyle, onClick: () => app.open(badge > 0 ? (app.summary.getSnapshot().pendingProposals > 0 ? 'proposals' : 'conflicts') : 'library'),
-      }, 'memory', badge > 0 ? react.createElement('span', { style: badgeStyle, 'data-fm': 'badge' }, String(badge)) : null))
+        type: 'button', 'data-fm': 'header-button', 'aria-label': `Memory${paused ? ', paused in this conversation' : ''}${badge > 0 ? `, ${badge} waiting for review` : ''}`,
+        style: paused ? { ...pillStyle, opacity: 0.6 } : pillStyle,
+        onClick: () => app.open(badge > 0 ? (app.summary.getSnapshot().pendingProposals > 0 ? 'proposals' : 'conflicts') : 'library'),
+      }, paused ? 'memory paused' : 'memory', badge > 0 ? react.createElement('span', { style: badgeStyle, 'data-fm': 'badge' }, String(badge)) : null),
+      sessionId === undefined ? null : react.createElement('button', {
+        type: 'button', 'data-fm': 'pause-toggle', 'aria-pressed': paused,
+        'aria-label': paused ? 'Resume memory in this session' : 'Pause in this session',
+        title: paused ? 'Resume memory in this session' : 'Pause in this session: no capture, extraction, recall or directory until you resume',
+        style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        onClick: () => { void togglePause() },
+      }, paused ? '▶' : '⏸'))
   }
 }
 

@@ -25,6 +25,11 @@ export const baseStyles = css`
   button:disabled { opacity: 0.5; cursor: default; }
   button.quiet { border-color: transparent; }
   button.primary { background: var(--dsw-alias-brand-primary); color: var(--dsw-alias-label-primary-inverted); border-color: transparent; }
+  /* Under the mouse a primary button keeps its fill and label (the plain hover fill would blank it); a ring marks it. */
+  button.primary:hover:not(:disabled), button.primary:active:not(:disabled) {
+    background: var(--dsw-alias-brand-primary);
+    box-shadow: 0 0 0 2px var(--dsw-alias-bg-base), 0 0 0 4px var(--dsw-alias-brand-primary);
+  }
   button.danger { color: var(--dsw-alias-state-error-primary, var(--dsw-alias-label-primary)); }
   :focus-visible { outline: 2px solid var(--dsw-alias-brand-primary); outline-offset: 2px; }
   input, select, textarea {

@@ -81,7 +81,7 @@ export async function extractionTimings(): Promise<ExtractionTimings> {
     const instant: ExtractionModel = { name: 'bench/instant', complete: async () => ({ ok: true, text: JSON.stringify({ facts }) }) }
 
     // The listener: what the conversation waits for. The merge window is an hour, so no pass runs meanwhile.
-    const capture = new AutoCapture({ clock: systemClock, logger: { info: () => undefined, warn: () => undefined }, memory, config: () => config, model: async () => instant })
+    const capture = new AutoCapture({ clock: systemClock, logger: { info: () => undefined, warn: () => undefined }, memory, config: () => config, model: async () => instant, session: async (sessionId) => ({ unavailable: `no session ${sessionId} in the bench` }) })
     const log: SessionEventView[] = []
     const session: ExtractSessionView = { id: 'bench-session', header: {}, events: log, requestHeader: () => undefined }
     const listener: number[] = []

@@ -169,7 +169,7 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
   const context: VerbContext = {
     stores: opened.stores, config, clock: systemClock, now: () => new Date().toISOString(), credentials: undefined,
     confirmations: createConfirmationBook(systemClock),
-    memory: { status: () => memory.status(), advance: () => memory.advance() },
+    memory: { status: () => memory.status(), advance: () => memory.advance(), search: (ask) => memory.search(ask, config) },
   }
   const run = (name: string, body: unknown): number => {
     const definition = VERBS[name]

@@ -88,6 +88,8 @@ export interface Config {
   extractFallbackTurns: number
   /** Signal-free text this long goes to the model at once. Default `800`. */
   extractFallbackChars: number
+  /** Wait before the first retry of a failed extraction pass in ms; the second and third wait 5 and 30 times as long. Default `60000`. */
+  extractRetryMs: number
   /** Vector rebuild interval in ms; 0 keeps it manual. Default `600000`. */
   vectorIndexIntervalMs: number
   /** Background near-duplicate review. Default `true`. */
@@ -189,6 +191,8 @@ const advanced = Schema.object({
   extractFallbackTurns: Schema.natural().default(3)
     .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.'),
   extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.'),
+  extractRetryMs: Schema.natural().min(100).default(60_000)
+    .description('Wait before the first retry of a failed extraction pass, in ms; the second and third wait 5 and 30 times as long, then the range is parked.'),
   vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector sweep interval in ms (new or changed facts get vectors; a write asks for one at once); 0 keeps it to Rebuild vectors.'),
   autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background; off also refuses the button and the route.'),
   consolidateIntervalMs: Schema.natural().default(21_600_000)

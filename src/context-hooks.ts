@@ -8,6 +8,7 @@ import { CHARS_PER_TOKEN, DIRECTORY_CONTEXT_NAME } from './directory.ts'
 import type { HistoryView, NoticeMessage, PreStepPayload, RecallMessage, SessionView } from './host/ports.ts'
 import { projectOfSession } from './project/project-locator.ts'
 import { isSubagentSession, NOTICE_PLUGIN, NOTICE_SUMMARY, noticeText, shouldNotice, userTextOf } from './notice.ts'
+import { sessionPaused, takeUntoldPauseLine } from './pause/session-pause.ts'
 import type { MemoryRuntime } from './runtime.ts'
 
 /** Context order: after the host's own policy contexts (110-120). */
@@ -21,7 +22,8 @@ export interface DirectoryAssembly {
 
 /**
  * The directory as a runtime-context registration: for an agent assembly it lists that session's project's facts
- * beside the global ones; without an agent (or a working directory) no project's.
+ * beside the global ones; without an agent (or a working directory) no project's; in a session the user paused memory
+ * in, nothing.
  * @param runtime - the live plugin state.
  * @returns the context definition.
  */
@@ -29,7 +31,7 @@ export function directoryContext(runtime: MemoryRuntime): { name: string; order:
   return {
     name: DIRECTORY_CONTEXT_NAME,
     order: DIRECTORY_CONTEXT_ORDER,
-    text: (c) => runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session)),
+    text: (c) => (sessionPaused(runtime.memory, c?.agent?.session) ? '' : runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session))),
   }
 }
 
@@ -42,8 +44,10 @@ export function directoryContext(runtime: MemoryRuntime): { name: string; order:
  */
 export function noticeFor(runtime: MemoryRuntime, payload: PreStepPayload): NoticeMessage | undefined {
   const config = runtime.config()
-  if (!config.enabled || !config.injectReminder || config.reminderBudgetTokens === 0) return undefined
-  if (!runtime.memory.available) return undefined
+  if (!config.enabled || !runtime.memory.available) return undefined
+  const pause = pauseNoticeFor(runtime, payload)
+  if (pause !== 'none') return pause
+  if (!config.injectReminder || config.reminderBudgetTokens === 0) return undefined
   const userText = userTextOf(payload.messages)
   if (userText.trim() === '' || !shouldNotice(payload.agent.session, payload.step, userText)) return undefined
   const text = noticeText(config.reminderBudgetTokens * CHARS_PER_TOKEN)
@@ -54,6 +58,22 @@ export function noticeFor(runtime: MemoryRuntime, payload: PreStepPayload): Noti
     content: [{ type: 'text', text }],
     source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'notice', summary: NOTICE_SUMMARY },
   }
+}
+
+/**
+ * While memory is paused in the session, the one line that says so (once, on a step with user text), and nothing
+ * after it; once resumed, the one line that says memory is back. 'none' when the pause has nothing to say and the
+ * usual notice rules apply.
+ */
+function pauseNoticeFor(runtime: MemoryRuntime, payload: PreStepPayload): NoticeMessage | undefined | 'none' {
+  const session = payload.agent.session
+  const paused = sessionPaused(runtime.memory, session)
+  if (isSubagentSession(session) || userTextOf(payload.messages).trim() === '') return paused ? undefined : 'none'
+  const line = takeUntoldPauseLine(runtime.memory, session.id)
+  if (line !== undefined) {
+    return { id: randomUUID(), role: 'user', content: [{ type: 'text', text: line.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'notice', summary: line.summary } }
+  }
+  return paused ? undefined : 'none'
 }
 
 /**
@@ -68,7 +88,7 @@ export async function recallMessageFor(runtime: MemoryRuntime, payload: PreStepP
   const config = runtime.current()
   if (config === undefined || !config.enabled || config.recallBudgetTokens === 0 || !runtime.memory.available) return undefined
   const session = payload.agent.session
-  if (isSubagentSession(session)) return undefined
+  if (isSubagentSession(session) || sessionPaused(runtime.memory, session)) return undefined
   const text = userTextOf(payload.messages)
   if (text.trim() === '') return undefined
   const id = randomUUID()

@@ -1,8 +1,9 @@
 /**
  * Pure rendering of the directory that rides along with every request: current facts as `subject · property:
  * value (date)` lines (`(date, seen N times)` for a folded line, `(date, project <name>)` for a fact of the
- * session's project) within a character budget, framed as dated history, with an "N more" footer. The same facts
- * always give the same bytes.
+ * session's project) within a character budget, framed as dated history, with an "N more" footer. Facts the user
+ * pinned lead, marked `pinned by the user`, in pin order; they take the budget first, and pins beyond it are left out
+ * like any other line (counted in the footer). The same facts always give the same bytes.
  */
 import { clip } from './text/clip.ts'
 import { formatDay } from './text/dates.ts'
@@ -23,7 +24,7 @@ const SHORT_HEADER = 'Fact memory (dated history, not instructions; details: mem
 
 /** Input of one directory render. */
 export interface DirectoryInput {
-  /** Candidate facts in priority order (strongest evidence, then newest). */
+  /** Candidate facts in priority order: pinned ones first (earliest pin first), then strongest evidence, then newest. */
   readonly facts: readonly Fact[]
   /** How many visible current facts exist in all. */
   readonly total: number
@@ -63,18 +64,22 @@ export function renderDirectoryShown(input: DirectoryInput): RenderedDirectory {
 }
 
 function renderWith(header: string, input: DirectoryInput): RenderedDirectory {
-  const chosen: { key: string; line: string; id: number }[] = []
+  const chosen: { key: string; line: string; id: number; pin: string | null }[] = []
   let used = header.length + 1
   for (const fact of input.facts) {
     const line = directoryLine(fact, input.contested.has(fact.slotKey), input.timeZone)
     const remaining = input.total - chosen.length - 1
     const footer = remaining > 0 ? footerLine(remaining).length + 1 : 0
     if (used + line.length + 1 + footer > input.budgetChars) break
-    chosen.push({ key: sortKey(fact), line, id: fact.id })
+    chosen.push({ key: sortKey(fact), line, id: fact.id, pin: fact.pinnedAt === null ? null : pinKey(fact) })
     used += line.length + 1
   }
   if (chosen.length === 0) return { text: '', shown: new Set() }
-  chosen.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  // Pinned lines lead in pin order; the rest follow in key order. Both orders are total, so bytes never depend on input order.
+  chosen.sort((a, b) => {
+    if (a.pin !== null || b.pin !== null) return a.pin === null ? 1 : b.pin === null ? -1 : compare(a.pin, b.pin)
+    return compare(a.key, b.key)
+  })
   const lines = [header, ...chosen.map((entry) => entry.line)]
   const remaining = input.total - chosen.length
   if (remaining > 0) lines.push(footerLine(remaining))
@@ -97,8 +102,9 @@ function directoryLine(fact: Fact, contested: boolean, timeZone: string): string
   const property = qualifiers === '' ? fact.property : `${fact.property} (${qualifiers})`
   const seen = fact.foldedCount > 0 ? `, seen ${fact.foldedCount + 1} times` : ''
   const note = contested ? ', contested' : ''
+  const pinned = fact.pinnedAt === null ? '' : ', pinned by the user'
   const project = fact.projectName === null ? '' : `, project ${fact.projectName}`
-  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${seen}${note}${project})`)
+  return inertText(`- ${fact.subject} · ${property}: ${value} (${formatDay(fact.validFrom, timeZone)}${seen}${note}${project}${pinned})`)
 }
 
 function footerLine(remaining: number): string {
@@ -107,4 +113,12 @@ function footerLine(remaining: number): string {
 
 function sortKey(fact: Fact): string {
   return `${fact.entityKey}\u0000${fact.predicateKey}\u0000${fact.value}\u0000${String(fact.id).padStart(12, '0')}`
+}
+
+function pinKey(fact: Fact): string {
+  return `${fact.pinnedAt ?? ''}\u0000${String(fact.id).padStart(12, '0')}`
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -17,9 +17,11 @@ import { systemClock } from './clock.ts'
 import { Config } from './config.ts'
 import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
+import { sessionIdPaused } from './pause/session-pause.ts'
 import { credentialsView, resolveCredential } from './host/credentials.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
-import type { DefaultModelView, LlmView } from './host/ports.ts'
+import type { DefaultModelView, LiveSessionsView, LlmView, SessionQueryView } from './host/ports.ts'
+import { sessionReader } from './host/session-reader.ts'
 import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
@@ -84,6 +86,11 @@ export function apply(ctx: Context, config: Config): void {
     memory: runtime.memory,
     config: () => runtime.current(),
     model: resolveModel,
+    paused: (sessionId) => sessionIdPaused(runtime.memory, sessionId),
+    session: sessionReader({
+      live: () => ctx.get('sessions') as LiveSessionsView | undefined,
+      query: () => ctx.get('sessionQuery') as SessionQueryView | undefined,
+    }),
   })
 
   const openStores = (): StoreSet | undefined => {

@@ -80,6 +80,11 @@ export interface Fact {
   readonly foldedCount: number
   /** The last values the folds displaced or absorbed, newest last (at most 20). */
   readonly foldedFrom: readonly string[]
+  /**
+   * ISO UTC instant the user pinned this row from the page, or null. A pin leads the directory while the row is
+   * active; it never moves to another row (a superseding value starts unpinned).
+   */
+  readonly pinnedAt: string | null
 }
 
 /** One row of a proposal card: a value to write, and the facts (with revisions) it was proposed against. */

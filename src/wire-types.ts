@@ -39,6 +39,8 @@ export interface FactView {
   readonly foldedCount: number
   /** The row's last prior lines, newest last; empty for a credential. */
   readonly foldedFrom: readonly string[]
+  /** When the user pinned this row (it then leads the directory while current), or null. */
+  readonly pinnedAt: string | null
 }
 
 /** The kinds of scope. */
@@ -193,6 +195,8 @@ export interface SessionCountsWire {
   readonly turns: readonly TurnCountsWire[]
   /** Turns that queued or running automatic extraction has yet to settle. */
   readonly extractingTurns: readonly number[]
+  /** Whether the user paused memory in this conversation. */
+  readonly paused?: boolean
 }
 
 /** One session's place in the queue, as the queue route shows it. */
@@ -206,4 +210,14 @@ export interface QueueEntry {
   /** The furthest turn/end waiting behind this pass, if any. */
   readonly queuedEndSeq: number | null
   readonly lastError: string | null
+}
+
+/** The part of the search verb's answer (memory_search's value) the library's question fallback reads. */
+export interface QuestionSearchWire {
+  readonly outcome: string
+  readonly results: readonly {
+    readonly subject: string
+    readonly property: string
+    readonly values: readonly { readonly id: number; readonly value: string; readonly status: string; readonly matched: boolean }[]
+  }[]
 }

@@ -14,6 +14,7 @@ interface FactSpec {
   readonly validFrom?: string
   readonly qualifiers?: Readonly<Record<string, string>>
   readonly foldedCount?: number
+  readonly pinnedAt?: string
 }
 
 /** A current, explicit_user fact with keys computed the way the store computes them. */
@@ -54,6 +55,7 @@ function makeFact(spec: FactSpec): Fact {
     quote: null,
     foldedCount: spec.foldedCount ?? 0,
     foldedFrom: [],
+    pinnedAt: spec.pinnedAt ?? null,
   }
 }
 
@@ -166,6 +168,42 @@ describe('renderDirectory: order and stability', () => {
       renderDirectory(input([editorFact, portFact, dbFact], { budgetChars: header.length + editorLine.length + footer.length + 3 })),
       [header, editorLine, footer].join('\n'),
     )
+  })
+})
+
+describe('renderDirectory: pins', () => {
+  const zebra = makeFact({ id: 7, subject: 'zebra-service', property: 'owner', value: 'team z', pinnedAt: '2026-03-02T10:00:00.000Z' })
+  const yak = makeFact({ id: 8, subject: 'yak-service', property: 'owner', value: 'team y', pinnedAt: '2026-03-02T11:00:00.000Z' })
+
+  it('leads with the pinned lines in pin order, marked, before the others in key order, whatever the input order', () => {
+    const expected = [
+      '- zebra-service · owner: team z (2026-03-01, pinned by the user)',
+      '- yak-service · owner: team y (2026-03-01, pinned by the user)',
+      '- Alice · preferred editor: Neovim (2026-01-10)',
+      '- dsh-fact-memory · port: 7801 (2026-03-01)',
+    ]
+    const orders = [[zebra, yak, portFact, editorFact], [editorFact, yak, portFact, zebra], [portFact, editorFact, zebra, yak]]
+    for (const facts of orders) assert.deepEqual(renderDirectory(input(facts)).split('\n').slice(1), expected)
+  })
+
+  it('puts the pin mark after the other notes inside the date parentheses', () => {
+    const folded = makeFact({ id: 9, subject: 'backup-runner', property: 'last run', value: 'nightly', foldedCount: 1, pinnedAt: '2026-03-02T10:00:00.000Z' })
+    assert.equal(renderDirectory(input([folded], { contested: new Set([folded.slotKey]) })).split('\n')[1],
+      '- backup-runner · last run: nightly (2026-03-01, seen 2 times, contested, pinned by the user)')
+  })
+
+  it('gives the budget to the pins first and stays within it, counting the rest in the footer', () => {
+    const pins = Array.from({ length: 30 }, (_, i) => makeFact({ id: 100 + i, subject: `runbook-${String(i).padStart(2, '0')}`, property: 'step',
+      value: `step ${i}`, pinnedAt: `2026-03-02T10:${String(i).padStart(2, '0')}:00.000Z` }))
+    for (const budget of [200, 400, 800]) {
+      const text = renderDirectory(input([...pins, portFact, editorFact], { budgetChars: budget }))
+      assert.ok(text.length <= budget, `budget ${budget}: ${text.length}`)
+      const lines = text.split('\n')
+      const shown = lines.filter((line) => line.startsWith('- '))
+      assert.ok(shown.length >= 1 && shown.every((line) => line.includes('pinned by the user')), text)
+      assert.deepEqual(shown.map((line) => /runbook-(\d+)/u.exec(line)?.[1]), shown.map((_, i) => String(i).padStart(2, '0')))
+      assert.equal(lines.at(-1), `${32 - shown.length} more, use memory_search`)
+    }
   })
 })
 

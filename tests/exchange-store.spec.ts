@@ -47,7 +47,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (!('stores' in opened)) throw new Error('the store is not open')
       return {
         stores: opened.stores, config: h.config, clock, now: () => clock.iso(), credentials: undefined, confirmations,
-        memory: { status: () => h.memory.status(), advance: () => h.memory.advance() },
+        memory: { status: () => h.memory.status(), advance: () => h.memory.advance(), search: (ask) => h.memory.search(ask, h.config) },
       }
     }
     /** Validate the body with the verb's schema, as the HTTP shell does, then run it. */

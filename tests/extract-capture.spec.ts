@@ -78,6 +78,7 @@ describe('automatic capture', () => {
       memory: h.memory,
       config: () => config,
       model: async () => model,
+      session: async (sessionId) => ({ unavailable: `no session ${sessionId} in this test` }),
     })
   })
   afterEach(() => {

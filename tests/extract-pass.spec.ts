@@ -87,7 +87,7 @@ for (const driver of DRIVERS) {
     it('sends the user\'s words and the reply, never tool output, and lands what the user said as their own words', async () => {
       const end = log.say('We run the API on port 8123.', { tool: 'SECRET-TOOL-OUTPUT port 9999', reply: 'Noted: the API listens on 8123; the cache is redis-7.' })
       model.answer({ facts: [fact('API', 'port', '8123', 'We run the API on port 8123'), fact('cache', 'engine', 'redis-7', 'the cache is redis-7')] })
-      assert.deepEqual(await pass(end), { kind: 'done' })
+      assert.deepEqual(await pass(end), { kind: 'done', answered: true })
       const sent = model.requests[0]?.user ?? ''
       assert.match(sent, /We run the API on port 8123\./u)
       assert.match(sent, /the cache is redis-7/u)
@@ -106,7 +106,7 @@ for (const driver of DRIVERS) {
     it('works with the default storeTimezone (empty: the machine\'s zone), and tells the model today\'s date', async () => {
       const end = log.say('Remember: billing-api runs on port 7801.')
       model.answer({ facts: [fact('billing-api', 'port', '7801', 'billing-api runs on port 7801')] })
-      assert.deepEqual(await pass(end, { storeTimezone: '' }), { kind: 'done' })
+      assert.deepEqual(await pass(end, { storeTimezone: '' }), { kind: 'done', answered: true })
       assert.match(model.requests[0]?.user ?? '', /^Today is \d{4}-\d{2}-\d{2}\./u)
       assert.deepEqual(facts().map((row) => row.value), ['7801'])
     })
@@ -132,7 +132,7 @@ for (const driver of DRIVERS) {
         fact('staging db', 'password', 'Tr0ub4dor&3', 'the staging db password is Tr0ub4dor&3'),
         fact('staging db', 'host', 'db-2', 'the staging db password is Tr0ub4dor&3 and the staging db host is db-2'),
       ] })
-      assert.deepEqual(await pass(end), { kind: 'done' })
+      assert.deepEqual(await pass(end), { kind: 'done', answered: true })
       assert.deepEqual(facts().map((row) => [row.subject, row.property, row.value, row.evidence]), [['staging db', 'host', 'db-2', 'explicit_user']])
       assert.deepEqual(ledger.recent(1)[0]?.refused.map((entry) => [entry.reason, entry.property]), [['credential', 'password']])
       const stored = JSON.stringify([h.db().all('SELECT value, quote FROM facts'), h.db().all('SELECT quote FROM fact_sources'), h.db().all('SELECT rows FROM proposals')])
@@ -182,7 +182,7 @@ for (const driver of DRIVERS) {
       model.answer({ facts: [] })
       // "is app-7" is a binding, so this turn carries a signal on its own; make it signal-free to test the fallback.
       log.events.splice(third - 1, 1, userSays(third - 1, 'Anyway, the weather was nice.'))
-      assert.deepEqual(await pass(third), { kind: 'done' })
+      assert.deepEqual(await pass(third), { kind: 'done', answered: true })
       assert.equal(model.requests.length, 1)
       for (const text of ['weekend', 'roadmap', 'weather']) assert.match(model.requests[0]?.user ?? '', new RegExp(text, 'u'))
       assert.equal(ledger.cursor('session-1'), third)
@@ -210,12 +210,12 @@ for (const driver of DRIVERS) {
       const end = log.say(long('gamma'))
       model.answer({ facts: [] })
       const first = await pass(end, { extractMaxChars: 2000, extractChunksPerPass: 1 })
-      assert.deepEqual(first, { kind: 'more' })
+      assert.deepEqual(first, { kind: 'more', answered: true })
       const cursor = ledger.cursor('session-1') ?? -1
       assert.ok(cursor > 0 && cursor < end, `cursor ${cursor} stops inside the range`)
       assert.equal(model.requests.length, 1)
       model.answer({ facts: [] }, { facts: [] })
-      assert.deepEqual(await pass(end, { extractMaxChars: 2000, extractChunksPerPass: 2 }), { kind: 'done' })
+      assert.deepEqual(await pass(end, { extractMaxChars: 2000, extractChunksPerPass: 2 }), { kind: 'done', answered: true })
       assert.equal(ledger.cursor('session-1'), end)
       assert.doesNotMatch(model.requests[1]?.user ?? '', /alpha/u, 'the second pass does not re-read the first segment')
     })
@@ -304,7 +304,7 @@ for (const driver of DRIVERS) {
       ] })
       const { h } = harness
       assert.deepEqual(await runPass({ sessionId: 'session-1', endSeq: end, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
-        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock, project: null }), { kind: 'done' })
+        { memory: h.memory, config: h.config, events: log.events, model, clock: h.clock, project: null }), { kind: 'done', answered: true })
       assert.match(model.requests[0]?.user ?? '', /Tr0ub4dor&3/u, 'the model itself was sent the conversation')
 
       const secrets = [password, token, invented]

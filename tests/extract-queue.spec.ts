@@ -47,7 +47,7 @@ describe('the extraction queue', () => {
   beforeEach(() => {
     clock = new FakeClock('2026-03-01T09:00:00.000Z')
     runner = new ScriptedRunner()
-    queue = new ExtractionQueue({ clock, delayMs: () => DELAY, runPass: runner.run, park: (request, error) => runner.parked.push({ request, error }) })
+    queue = new ExtractionQueue({ clock, delayMs: () => DELAY, retryMs: () => 60_000, runPass: runner.run, park: (request, error) => runner.parked.push({ request, error }) })
   })
 
   it('returns at once, waits out the merge window, and folds a turn/end inside it into the same pass', async () => {
@@ -135,7 +135,7 @@ describe('the extraction queue', () => {
   })
 
   it('treats a runner that throws as a failed pass', async () => {
-    const throwing = new ExtractionQueue({ clock, delayMs: () => 0, runPass: () => Promise.reject(new Error('boom')), park: () => undefined })
+    const throwing = new ExtractionQueue({ clock, delayMs: () => 0, retryMs: () => 60_000, runPass: () => Promise.reject(new Error('boom')), park: () => undefined })
     throwing.enqueue('s1', 3)
     clock.advance(0)
     await settle()

@@ -1,6 +1,7 @@
 /**
  * The extraction ledger on a real store, for both SQLite bindings: cursors only move forward, the run log keeps
- * what a pass sent (capped) and prunes old rows, parking moves the cursor in the same transaction, none of it
+ * what a pass sent (capped) and prunes old rows, parking moves the cursor in the same transaction, a failed retry
+ * keeps a range parked (narrowed to what is unread) and resolving ends it, a parked error holds no credential, none of it
  * bumps the generation, and "Clear everything" keeps it.
  */
 import assert from 'node:assert/strict'
@@ -71,11 +72,47 @@ for (const driver of DRIVERS) {
       assert.equal(ledger.pendingById(id)?.resolvedAt, h.clock.iso())
     })
 
+    it('a failed retry keeps the range parked with one more attempt and its new error, narrowed to what is still unread', () => {
+      const id = ledger.park({ sessionId: 'session-1', startSeq: 3, endSeq: 20, turns: [2, 3], textSha256: 'cd'.repeat(32), attempts: 4, lastError: 'HTTP 503' }, h.clock.iso())
+      assert.equal(ledger.retryFailed(id, { startSeq: 3, textSha256: 'cd'.repeat(32), error: 'HTTP 502' }), true)
+      assert.deepEqual(ledger.pending().map((range) => [range.id, range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
+        [[id, 3, 20, 5, 'HTTP 502', 'cd'.repeat(32)]])
+      // The retry read the range's first segments before failing: the range now starts where they ended.
+      ledger.retryFailed(id, { startSeq: 11, textSha256: 'ef'.repeat(32), error: 'timed out' })
+      assert.deepEqual(ledger.pending().map((range) => [range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
+        [[11, 20, 6, 'timed out', 'ef'.repeat(32)]])
+      // A start outside the range (behind it, or past its end) never moves it.
+      ledger.retryFailed(id, { startSeq: 5, textSha256: '00'.repeat(32), error: 'x' })
+      ledger.retryFailed(id, { startSeq: 21, textSha256: '11'.repeat(32), error: 'y' })
+      assert.deepEqual(ledger.pending().map((range) => [range.startSeq, range.attempts, range.textSha256]), [[11, 8, 'ef'.repeat(32)]])
+      assert.equal(ledger.cursor('session-1'), 20, 'a retry never moves the cursor')
+    })
+
+    it('resolving says whether the range was still parked; a resolved range takes no further retry', () => {
+      const id = ledger.park({ sessionId: 'session-1', startSeq: 0, endSeq: 8, turns: [1], textSha256: 'ab'.repeat(32), attempts: 4, lastError: 'x' }, h.clock.iso())
+      assert.equal(ledger.resolve(id, h.clock.iso()), true)
+      assert.equal(ledger.resolve(id, h.clock.iso()), false)
+      assert.equal(ledger.resolve(id + 100, h.clock.iso()), false)
+      assert.equal(ledger.retryFailed(id, { startSeq: 0, textSha256: 'ab'.repeat(32), error: 'late' }), false)
+      assert.deepEqual([ledger.pendingById(id)?.attempts, ledger.pendingById(id)?.lastError], [4, 'x'])
+    })
+
+    it('keeps no credential in a parked range\'s error, when parked or retried', () => {
+      const key = 'sk-proj-Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
+      const id = ledger.park({ sessionId: 'session-1', startSeq: 0, endSeq: 8, turns: [1], textSha256: 'ab'.repeat(32), attempts: 4, lastError: `401: invalid key ${key}` }, h.clock.iso())
+      assert.equal(ledger.pendingById(id)?.lastError.includes('Q7vR2mXk9LpT'), false, ledger.pendingById(id)?.lastError)
+      assert.match(ledger.pendingById(id)?.lastError ?? '', /^401: invalid key /u)
+      ledger.retryFailed(id, { startSeq: 0, textSha256: 'ab'.repeat(32), error: `Authorization: Bearer ${key}` })
+      assert.equal(JSON.stringify(h.db().all('SELECT last_error FROM extract_pending')).includes('Q7vR2mXk9LpT'), false)
+    })
+
     it('never bumps the generation, so a pass that only logged itself never makes the page stale', () => {
       const before = stores.db.generation()
       ledger.advance('session-1', 5, h.clock.iso())
       ledger.record(RUN)
-      ledger.park({ sessionId: 'session-1', startSeq: 5, endSeq: 9, turns: [], textSha256: 'ef'.repeat(32), attempts: 3, lastError: 'x' }, h.clock.iso())
+      const parked = ledger.park({ sessionId: 'session-1', startSeq: 5, endSeq: 9, turns: [], textSha256: 'ef'.repeat(32), attempts: 3, lastError: 'x' }, h.clock.iso())
+      ledger.retryFailed(parked, { startSeq: 5, textSha256: 'ef'.repeat(32), error: 'y' })
+      ledger.resolve(parked, h.clock.iso())
       assert.equal(stores.db.generation(), before)
       write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       assert.equal(stores.db.generation(), before + 1)

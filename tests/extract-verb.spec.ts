@@ -42,10 +42,12 @@ for (const driver of DRIVERS) {
       v = verbHarness(driver, {}, {
         extraction: (h, clock) => ({
           entries: () => [],
+          settleBeforePause: () => undefined,
           pendingTurns: () => [],
           extractText: async (text, options) => await extractText(text, options.dryRun, {
             memory: h.memory, config: h.config, model, clock, signal: new AbortController().signal,
           }),
+          retryParked: async () => ({ ok: false, code: 'unavailable', message: 'no retries in this test' }),
         }),
       })
     })

@@ -5,14 +5,15 @@
 import type { Context, Events } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
-import type { Session } from '@deepseek-ai/dsh-session'
+import type { Session, SessionStore } from '@deepseek-ai/dsh-session'
+import type { SessionQueryEngine } from '@deepseek-ai/dsh-session-query'
 import type { SettingsScope } from '@deepseek-ai/dsh-settings'
 import type { PromptContext } from '@deepseek-ai/dsh-system-prompt'
 import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import type { directoryContext } from '../src/context-hooks.ts'
 import type { AgentDefaultModelConfig } from '@deepseek-ai/dsh-agent-default-model'
-import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LlmView, LoggerView, NoticeMessage, PreStepPayload, RecallMessage, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LiveSessionsView, LlmView, LoggerView, NoticeMessage, PreStepPayload, RecallMessage, SessionQueryView, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
 
 type Assert<T extends true> = T
 type Fits<A, B> = [A] extends [B] ? true : false
@@ -43,3 +44,6 @@ export type ExtractionMessageIsUserMessage = Assert<Fits<Omit<ExtractionMessage,
 export type DefaultModelFits = Assert<Fits<AgentDefaultModelConfig, DefaultModelView>>
 /** The session/event listener hands over a session and one event. */
 export type SessionEventFits = Assert<Fits<Parameters<Events['session/event']>, [ExtractSessionView, { readonly type: string; readonly seq: number; readonly data: unknown }]>>
+/** A parked range's retry finds its session live in the store, or reads its persisted log through the query service. */
+export type SessionStoreFits = Assert<Fits<SessionStore, LiveSessionsView>>
+export type SessionQueryFits = Assert<Fits<SessionQueryEngine, SessionQueryView>>

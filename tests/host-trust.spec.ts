@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FactMemoryApi, PREFIX } from './helpers/fact-memory-web.ts'
 import { FakeModel } from './helpers/fake-model.ts'
-import { directoryOf, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
+import { directoryOf, forget, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
 
 /** A project key's shape: `sk-proj-` and forty characters of the alphabet such keys use. */
 const KEY_TAIL = 'Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
@@ -113,6 +113,14 @@ describe('issue 18 trust fixes as the model meets them in a real DSH host', () =
     assert.match(byKey ?? '', /^outcome: not_found\n/u)
     for (const result of toolResults) assert.equal(holdsKey(result), false, `a tool result shows the key:\n${result}`)
     assert.equal(holdsKey(directoryOf(lastRequest)), false)
+  })
+
+  it('memory_forget given a key as the property answers not found, and the model\'s next request holds no key', async () => {
+    const { toolResults, lastRequest } = await converse('Forget the deploy bot\'s token.', forget({ subject: 'deploy bot', property: KEY }), reply)
+    const [answer] = toolResults
+    assert.match(answer ?? '', /^outcome: not_found\nthe store has no live fact for "deploy bot · ••••••••"; nothing was forgotten\.$/u)
+    assert.equal(holdsKey(JSON.stringify(lastRequest.filter((message) => message.role !== 'assistant'))), false,
+      'the tool result the model reads back shows the key')
   })
 })
 

@@ -26,6 +26,7 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   ['retrieval/'],
   ['recall/', 'review/'],
   ['semantic/', 'fact-memory.ts'],
+  ['pause/'],
   ['extract/', 'runtime.ts'],
   ['management/', 'tools/'],
   ['routes/', 'context-hooks.ts'],

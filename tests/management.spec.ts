@@ -487,6 +487,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
             { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3], recalled: 0, recalledIds: [] },
           ],
           extractingTurns: [],
+          paused: false,
         }])
       })
 

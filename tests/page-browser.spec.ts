@@ -11,6 +11,8 @@ import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { converse, hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
 import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { waitFor } from './helpers/poll.ts'
+import { newestRuntimeContext } from './helpers/headless-conversation.ts'
 
 let env: PageHost | undefined
 let model: FakeModel
@@ -194,6 +196,23 @@ describe('the Fact memory page in a real browser', () => {
     await screenshot(page, 'session-drawer')
     await drawer.getByRole('button', { name: 'Close' }).click()
     await drawer.waitFor({ state: 'detached' })
+
+    // Pause in this session: the button shows the paused state, the next request carries no directory, and Resume
+    // turns it back on.
+    await page.getByRole('button', { name: 'Pause in this session' }).click()
+    await page.locator('[data-fm="header-button"]').filter({ hasText: 'memory paused' }).waitFor()
+    await screenshot(page, 'session-paused')
+    model.reset()
+    model.enqueue({ text: 'Noted.' })
+    await box.fill('Which port does search-api use?')
+    await box.press('Enter')
+    await waitFor(() => model.agentRequests()[0], 'the paused turn')
+    const pausedMessages = model.agentRequests()[0]?.body.messages ?? []
+    const pausedTexts = pausedMessages.filter((message) => message.role === 'user').map(messageText)
+    assert.doesNotMatch(newestRuntimeContext(pausedMessages), /Fact memory:/u, 'the context in force carries no directory while paused')
+    assert.ok(pausedTexts.some((text) => text.startsWith('Memory is paused in this session')), 'one line says memory is paused')
+    await page.getByRole('button', { name: 'Resume memory in this session' }).click()
+    await page.locator('[data-fm="header-button"]').filter({ hasText: /^memory/u }).filter({ hasNotText: 'paused' }).waitFor()
     await closeClean(opened)
   })
 

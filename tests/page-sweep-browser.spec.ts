@@ -1,9 +1,12 @@
 /**
  * The settings card's "Find near-duplicates" button in Debian's Chromium against the real DSH rc.8 web host: it runs
  * one sweep (the fake model answers the closed question) and says what the sweep did; the merge it proposed is in
- * the queue. A screenshot lands in test-artifacts/.
+ * the queue; "Export as Markdown" writes the library as a document under exports/ and says where. A screenshot lands in
+ * test-artifacts/.
  */
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { openHost, screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
@@ -46,6 +49,15 @@ describe('Find near-duplicates on the settings card', () => {
     assert.deepEqual(cards.filter((entry) => entry.kind === 'merge').map((entry) => entry.status), ['pending'])
     await card.locator('[data-fm="consolidate"]').click()
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Nothing new to ask: 1 pair was judged before.' }).waitFor()
+    await card.locator('[data-fm="export-markdown"]').click()
+    const wrote = card.locator('[data-fm="card-status"]').filter({ hasText: /^Wrote 14 facts about 13 subjects to exports\/library-.*\.md\.$/u })
+    await wrote.waitFor()
+    const relative = /exports\/library-\S+\.md/u.exec(await wrote.innerText())?.[0]
+    assert.ok(relative !== undefined)
+    const dataDir = (await env.api.ok('status', {}))['dataDir'] as string
+    const document = readFileSync(join(dataDir, relative), 'utf8')
+    assert.match(document, /^# Fact memory\n/u)
+    assert.match(document, /## orders-api\n\n- \*\*database\*\*: PostgreSQL 16 on the managed instance — since \d{4}-\d{2}-\d{2}, observed/u)
     await closeClean(opened)
   })
 })

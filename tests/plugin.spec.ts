@@ -72,7 +72,8 @@ describe('plugin module', () => {
     assert.equal(defaults['recallMaxFacts'], 8)
     assert.equal(defaults['recallMinScore'], 0.4)
     assert.equal(defaults['recallTimeoutMs'], 600)
-    assert.equal(Object.keys(defaults).length, 52)
+    assert.equal(defaults['extractRetryMs'], 60_000)
+    assert.equal(Object.keys(defaults).length, 53)
   })
 
   it('rejects an invalid configuration value', () => {

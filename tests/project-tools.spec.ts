@@ -193,6 +193,7 @@ for (const driver of DRIVERS) {
         memory: h.memory,
         config: () => h.config,
         model: async () => model,
+        session: async (sessionId) => ({ unavailable: `no session ${sessionId} in this test` }),
       })
     })
     afterEach(() => {

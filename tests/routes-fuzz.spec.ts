@@ -23,7 +23,7 @@ const PER_VERB = Math.max(100, Number.parseInt(process.env['FUZZ_PER_VERB'] ?? '
 const TAG = `seed ${SEED} (rerun with FUZZ_SEED=${SEED})`
 
 /** Verbs that only read: an empty body ({}) may answer 200 there. */
-const READ_VERBS = new Set(['status', 'audit', 'facts', 'fact', 'entity', 'conflicts', 'activity', 'sessions', 'proposals', 'graph', 'queue'])
+const READ_VERBS = new Set(['status', 'audit', 'facts', 'fact', 'entity', 'conflicts', 'activity', 'sessions', 'proposals', 'graph', 'queue', 'search'])
 
 let model: FakeModel
 let home: DshHome

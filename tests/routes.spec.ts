@@ -369,6 +369,7 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'fact-expire': { ...fence(), id: id('staleTarget') },
     'fact-restore': { ...fence(), editId: 1 },
     'fact-move': { ...fence(), id: id('staleTarget'), scope: 'infra' },
+    'fact-pin': { ...fence(), id: id('staleTarget'), pinned: true },
     'subject-rename': { ...fence(), entityKey: 'bakery', to: 'the bakery' },
     'property-rename': { ...fence(), entityKey: 'bakery', property: 'opening hour', to: 'opens at' },
     'alias-remove': { ...fence(), id: 1 },
@@ -426,8 +427,8 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
     const valid: Record<string, Record<string, unknown>> = {
       ...fencedBodies(generation),
       status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
-      sessions: {}, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {}, queue: {}, 'extract-run': { id: 1 },
-      audit: {},
+      sessions: {}, 'session-pause': { sessionId: 's-route', paused: false }, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {}, queue: {}, 'extract-run': { id: 1 }, 'extract-retry': { id: 1 },
+      audit: {}, search: { query: 'deploys' },
       extract: { text: 'billing-api runs on port 7801', dryRun: true }, consolidate: { summary: true }, calibrate: {}, 'index-vectors': {},
     }
     for (const verb of Object.keys(VERBS)) {

@@ -1,11 +1,11 @@
 /**
  * <fm-conflicts>: every open conflict group; each side shows its value, the words it was said in, where and when
- * it was said and its evidence, and is kept in one click.
+ * it was said and its evidence, since when it was observed, and is kept in one click.
  */
 import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { describeSource, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
+import { describeSource, formatInstant, observedSince, seenNote, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
@@ -76,7 +76,7 @@ export class FmConflicts extends LitElement {
         <span class="value">${row.value}</span>
         ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}
         <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}</span>
-        <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption">since ${formatInstant(row.validFrom, this.timeZone)}${seenNote(row.foldedCount)}</span></span>
+        <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption" data-fm="side-since">since ${formatInstant(observedSince(row), this.timeZone)}${seenNote(row.foldedCount)}</span></span>
         <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
       </div>`)}</div>
     </section>`)}`

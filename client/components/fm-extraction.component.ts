@@ -1,6 +1,6 @@
 /**
  * <fm-extraction>: the extraction queue. What runs, waits out the merge window or a retry, and what was parked
- * after repeated failures; then "Recently finished" — the last ten passes from the store, each with what it wrote,
+ * after repeated failures, with why and a Retry that reads it again; then "Recently finished" — the last ten passes from the store, each with what it wrote,
  * what needs review, how long it took and how long ago. Opening a pass shows the exact text it sent, its message
  * and segment counts, the model, and why candidates were refused. When capture is off, the tab says how to turn it
  * on; an empty log explains itself.
@@ -23,6 +23,15 @@ interface PendingWire {
   readonly attempts: number
   readonly lastError: string
   readonly parkedAt: string
+  /** Whether it is still retried on its own after the next pass the model answers. */
+  readonly retriesOnItsOwn: boolean
+}
+
+/** The extract-retry verb's answer. */
+interface RetryWire {
+  readonly outcome:
+    | { readonly kind: 'resolved'; readonly factIds: readonly number[]; readonly proposalIds: readonly number[] }
+    | { readonly kind: 'failed'; readonly error: string }
 }
 
 /** One finished pass. */
@@ -62,7 +71,7 @@ const DECISION_LABEL: Readonly<Record<RunWire['decision'], string>> = {
   extracted: '● read',
   skipped: '○ skipped',
   failed: '▲ failed',
-  parked: '⏸ parked',
+  parked: '■ parked',
 }
 
 /** The extraction tab. */
@@ -73,6 +82,7 @@ export class FmExtraction extends LitElement {
     opened: { state: true },
     error: { state: true },
     timeZone: { state: true },
+    retrying: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -93,6 +103,9 @@ export class FmExtraction extends LitElement {
     pre { white-space: pre-wrap; word-break: break-word; max-height: 320px; overflow: auto; padding: 8px; margin: 8px 0 0; border-radius: 8px;
       background: var(--dsw-alias-bg-module-platform, var(--dsw-alias-bg-layer-2)); font-family: var(--ds-font-family-code, ui-monospace, monospace); font-size: 12px; line-height: 18px; }
     .entry { padding: 8px 4px; }
+    .parked-range { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; align-items: start; }
+    .parked-range .caption { grid-column: 1; }
+    .parked-range button { grid-column: 2; grid-row: 1 / span 3; align-self: center; }
   `]
 
   declare app: AppState | undefined
@@ -101,6 +114,8 @@ export class FmExtraction extends LitElement {
   declare error: string | undefined
   /** The store's display zone, read with the queue. */
   declare timeZone: string
+  /** Parked ranges whose Retry is under way. */
+  declare retrying: ReadonlySet<number>
 
   constructor() {
     super()
@@ -108,6 +123,7 @@ export class FmExtraction extends LitElement {
     this.opened = undefined
     this.error = undefined
     this.timeZone = ''
+    this.retrying = new Set()
     // Loaded on arrival of the page state, and again after every change the page makes to the store.
     new ReloadOnChange(this, () => this.refresh())
   }
@@ -127,6 +143,24 @@ export class FmExtraction extends LitElement {
     this.timeZone = timeZone
     this.queue = answer.data
     if (this.opened !== undefined && !answer.data.recent.some((run) => run.id === this.opened?.id)) this.opened = undefined
+  }
+
+  /** Read a parked range again now; the toast says what landed or why it is still parked. */
+  private async retry(range: PendingWire): Promise<void> {
+    if (this.retrying.has(range.id)) return
+    this.retrying = new Set([...this.retrying, range.id])
+    const answer = await callVerb<RetryWire>('extract-retry', { id: range.id })
+    this.retrying = new Set([...this.retrying].filter((id) => id !== range.id))
+    const app = this.app
+    if (!answer.ok) app?.toast(`Could not retry: ${answer.message}`, { tone: 'error' })
+    else if (answer.data.outcome.kind === 'failed') app?.toast(`Still parked: ${answer.data.outcome.error}`, { tone: 'error' })
+    else {
+      const { factIds, proposalIds } = answer.data.outcome
+      app?.toast(`Read turn${range.turns.length === 1 ? '' : 's'} ${range.turns.join(', ') || '?'} again: ${factIds.length} fact${factIds.length === 1 ? '' : 's'} written, ${proposalIds.length} to review`)
+    }
+    // Facts may have landed: every view reloads, this one included.
+    if (app === undefined) this.refresh()
+    else app.changed()
   }
 
   private async open(run: RunWire): Promise<void> {
@@ -184,16 +218,21 @@ export class FmExtraction extends LitElement {
   }
 
   private renderParked(range: PendingWire): unknown {
-    return html`<li class="entry" data-fm="parked">
-      <span class="pill parked">⏸ parked</span>
-      conversation ${range.sessionId.slice(0, 16)} · turns ${range.turns.join(', ') || '?'} · after ${range.attempts} attempts, ${formatAge(range.parkedAt)}
-      <div class="caption">Last error: ${range.lastError}. The range is kept; nothing was written from it.</div>
+    const busy = this.retrying.has(range.id)
+    return html`<li class="entry parked-range" data-fm="parked" data-id=${range.id}>
+      <span><span class="pill parked">■ parked</span>
+        conversation ${range.sessionId.slice(0, 16)} · turn${range.turns.length === 1 ? '' : 's'} ${range.turns.join(', ') || '?'} · ${range.attempts} attempts, parked ${formatAge(range.parkedAt)}</span>
+      <div class="caption" data-fm="parked-reason">Why: ${range.lastError}</div>
+      <div class="caption">Its words are kept in the conversation and nothing was written from them yet. ${range.retriesOnItsOwn
+        ? 'It is read again on its own once the model answers the next pass, or now with Retry.'
+        : 'The model failed on it again and again, so it is no longer retried on its own: Retry reads it again.'}</div>
+      <button class="primary" data-fm="parked-retry" ?disabled=${busy} @click=${() => { void this.retry(range) }}>${busy ? 'Retrying…' : 'Retry'}</button>
     </li>`
   }
 
   private renderRun(run: RunWire): unknown {
     const opened = this.opened?.id === run.id ? this.opened : undefined
-    const where = run.trigger === 'manual' ? 'one-off text' : `conversation ${run.sessionId?.slice(0, 16) ?? '?'}${run.turns.length === 0 ? '' : ` · turn${run.turns.length === 1 ? '' : 's'} ${run.turns.join(', ')}`}`
+    const where = run.sessionId === null ? 'one-off text' : `conversation ${run.sessionId?.slice(0, 16) ?? '?'}${run.turns.length === 0 ? '' : ` · turn${run.turns.length === 1 ? '' : 's'} ${run.turns.join(', ')}`}`
     return html`<li data-fm="run" data-id=${run.id}>
       <button class="row quiet" aria-expanded=${String(opened !== undefined)} @click=${() => { void this.open(run) }}>
         <span class="pill ${run.decision}">${DECISION_LABEL[run.decision]}</span>

@@ -18,9 +18,12 @@ interface NebulaModule {
   webglAvailable(): boolean
   mountNebula(container: HTMLElement, payload: GraphPayload, handlers: {
     onHover(node: GraphNode | null): void
-    onSelectNode(node: GraphNode): void
+    onSelectNode(node: GraphNode, at: { readonly x: number; readonly width: number }): void
     onSelectEdge(edge: GraphEdge): void
-  }): { update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void }
+  }, memory?: object): {
+    update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void
+    memory(): object
+  }
 }
 
 /** The most facts a selection lists (a value such as "prod" can stand behind hundreds). */
@@ -35,8 +38,10 @@ interface Selection {
   readonly facts: readonly FactView[]
   /** The store's display zone, read with the facts. */
   readonly timeZone: string
-  /** Listed facts no drawn edge shows (a subject's contested or budgeted-out facts). */
-  readonly undrawn: number
+  /** A subject's own current facts no drawn edge shows (contested ones in the Current scope, any past the budget). */
+  readonly undrawn: readonly FactView[]
+  /** The side the panel sits on: away from the selected star, so it never covers it. */
+  readonly side: 'left' | 'right'
   /** The selected subject's entity key, for its panel; null for a value or an edge. */
   readonly entityKey?: string | null
 }
@@ -60,8 +65,10 @@ export class FmGraph extends LitElement {
     .seg button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
     .stage { position: relative; min-height: 0; }
     .canvas { position: absolute; inset: 0; overflow: hidden; }
-    .panel { position: absolute; right: 12px; top: 12px; bottom: 12px; width: min(340px, 45%); overflow: auto; padding: 12px;
+    .panel { position: absolute; top: 12px; bottom: 12px; width: min(340px, 45%); overflow: auto; padding: 12px;
       border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; background: var(--dsw-alias-bg-base); box-shadow: var(--dsw-shadow-lv2, none); }
+    .panel--right { right: 12px; }
+    .panel--left { left: 12px; }
     .panel li { padding: 6px 0; border-bottom: 1px solid var(--dsw-alias-border-l1); list-style: none; }
     .panel ul { padding: 0; margin: 8px 0 0; }
   `]
@@ -182,9 +189,9 @@ export class FmGraph extends LitElement {
       this.mounted = module.mountNebula(container, payload, {
         // The nebula labels the hovered star itself.
         onHover: () => undefined,
-        onSelectNode: (node) => { void this.selectNode(node) },
+        onSelectNode: (node, at) => { void this.selectNode(node, panelSide(at.x, at.width)) },
         onSelectEdge: (edge) => { void this.selectEdge(edge) },
-      })
+      }, this.app?.graphMemory)
     } catch {
       // No WebGL (or the chunk failed to load): draw the SVG tree rather than a blank panel.
       this.useFallback()
@@ -199,6 +206,7 @@ export class FmGraph extends LitElement {
   }
 
   private unmount(): void {
+    if (this.mounted !== undefined && this.app !== undefined) this.app.graphMemory = this.mounted.memory()
     this.mounted?.dispose()
     this.mounted = undefined
   }
@@ -228,17 +236,18 @@ export class FmGraph extends LitElement {
   }
 
   /**
-   * Lists the facts behind a star: those of its drawn edges, and for a subject also its own current facts the
-   * drawing leaves out (contested ones in the Current scope, any past the budget), counted in the title and said
-   * to be undrawn. In the tree, a subject becomes the centre.
+   * Lists the facts behind a star: those of its drawn edges, counted in the title as the star's hover counts them
+   * (its `factCount`), and for a subject, apart, its own current facts the drawing leaves out (contested ones in
+   * the Current scope, any past the budget), counted on their own. In the tree, a subject becomes the centre.
+   * @param side - where the panel goes: away from the star (the tree, which has no canvas point, keeps it right)
    */
-  private async selectNode(node: GraphNode): Promise<void> {
+  private async selectNode(node: GraphNode, side: 'left' | 'right' = 'right'): Promise<void> {
     const drawn = nodeFactIds(this.payload ?? emptyPayload(this.view, this.scope), node.id)
-    const [facts, timeZone] = await Promise.all([this.factsByIds(drawn, node.entityKey), this.zone()])
+    const [all, timeZone] = await Promise.all([this.factsByIds(drawn, node.entityKey), this.zone()])
     const drawnIds = new Set(drawn)
-    const undrawn = facts.filter((fact) => !drawnIds.has(fact.id)).length
-    const total = Math.max(facts.length, drawn.length + undrawn)
-    this.selection = { title: selectionTitle(node.label, facts.length, total), facts, timeZone, undrawn, entityKey: node.kind === 'entity' ? node.entityKey : null }
+    const facts = all.filter((fact) => drawnIds.has(fact.id))
+    const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
+    this.selection = { title: selectionTitle(node.label, facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -247,7 +256,7 @@ export class FmGraph extends LitElement {
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
-    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: 0 }
+    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
   }
 
   private closeSelection(): void {
@@ -276,6 +285,12 @@ export class FmGraph extends LitElement {
     const answers = await Promise.all(rest.map((id) => callVerb<{ fact: FactView }>('fact', { id })))
     for (const answer of answers) if (answer.ok) found.set(answer.data.fact.id, answer.data.fact)
     return [...found.values()].sort((a, b) => a.id - b.id).slice(0, LIST_CAP)
+  }
+
+  private renderFact(fact: FactView, timeZone: string): unknown {
+    return html`<li>
+      <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
+      <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, timeZone)}${seenNote(fact.foldedCount)}</div></li>`
   }
 
   override render(): unknown {
@@ -309,16 +324,24 @@ export class FmGraph extends LitElement {
               @fm-select-node=${(event: CustomEvent<GraphNode>) => { void this.selectNode(event.detail) }}
               @fm-select-edge=${(event: CustomEvent<GraphEdge>) => { void this.selectEdge(event.detail) }}></fm-svg-tree></div>`}
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
-        ${selection === undefined ? nothing : html`<aside class="panel" data-fm="graph-selection">
+        ${selection === undefined ? nothing : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side}>
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
           ${selection.entityKey == null ? nothing : html`<button class="quiet" data-fm="open-subject" @click=${() => { if (selection.entityKey != null) this.app?.openSubject(selection.entityKey) }}>Rename, merge, aliases ›</button>`}
-          ${selection.undrawn === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">${countOf(selection.undrawn, 'of them is', 'of them are')} not drawn${this.scope === 'current' ? ': contested ones show under All, with contested' : ''}.</p>`}
-          <ul>${selection.facts.map((fact) => html`<li>
-            <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
-            <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, selection.timeZone)}${seenNote(fact.foldedCount)}</div></li>`)}</ul>
+          <ul>${selection.facts.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>
+          ${selection.undrawn.length === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">Not drawn: ${countOf(selection.undrawn.length, 'more fact')}${this.scope === 'current' ? ' (contested ones show under All, with contested)' : ''}.</p>
+            <ul data-fm="selection-undrawn-list">${selection.undrawn.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>`}
         </aside>`}
       </div>`
   }
+}
+
+/**
+ * @param x - the selected star's x in the canvas
+ * @param width - the canvas's width
+ * @returns the side away from the star: the panel (at most 45% wide) then never covers it
+ */
+function panelSide(x: number, width: number): 'left' | 'right' {
+  return x > width / 2 ? 'left' : 'right'
 }
 
 function emptyPayload(view: GraphView, scope: GraphScope): GraphPayload {

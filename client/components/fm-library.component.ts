@@ -2,13 +2,18 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
- * in a toast whose Undo goes through fact-restore. The first paint is a skeleton, an empty store shows one sentence
+ * in a toast whose Undo goes through fact-restore. Each row and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one sentence
  * to copy, and below 1180px the detail pane is a bottom sheet.
+ *
+ * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
+ * facts match and marks the matched words; a query no fact holds every word of (a question) shows what
+ * memory_search finds for it.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
+import { markMatches } from '../highlight.ts'
 import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -18,6 +23,9 @@ import type { FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
 export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
 
 const RECENT_KEY = 'fm.recentQueries'
+/** How long typing pauses before the filter runs. */
+const TYPING_MS = 250
+const CURRENT_STATUSES: readonly string[] = ['active', 'scheduled', 'conflict']
 const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
 
 interface Detail {
@@ -44,6 +52,7 @@ export class FmLibrary extends LitElement {
     recent: { state: true },
     timeZone: { state: true },
     narrow: { state: true },
+    matched: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -61,6 +70,9 @@ export class FmLibrary extends LitElement {
       border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 12px; }
     li button.row > .pill, li button.row > .id { justify-self: end; }
     li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
+    li.fact { display: flex; }
+    li.fact > button.row { flex: 1; min-width: 0; }
+    li.fact > fm-pin-button { flex: none; width: 84px; align-items: center; justify-content: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     .what { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .value { font-weight: 600; }
     .more { padding: 12px; text-align: center; }
@@ -81,6 +93,8 @@ export class FmLibrary extends LitElement {
     .copy { display: inline-flex; gap: 8px; align-items: center; margin-top: 8px; padding: 6px 10px; border-radius: 8px;
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
+    .match-count { margin: 0; padding: 0 12px 8px; }
+    mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
   `]
 
   declare app: AppState | undefined
@@ -101,6 +115,9 @@ export class FmLibrary extends LitElement {
   /** The store's display zone, read with the facts. */
   declare timeZone: string
   declare narrow: boolean
+  /** How many facts the text filter matches on every page, or null without one. */
+  declare matched: number | null
+  private typing: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
 
@@ -122,6 +139,7 @@ export class FmLibrary extends LitElement {
     this.recent = readRecent()
     this.timeZone = ''
     this.narrow = false
+    this.matched = null
   }
 
   override connectedCallback(): void {
@@ -142,6 +160,7 @@ export class FmLibrary extends LitElement {
     window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.resizeObserver?.disconnect()
     this.abort?.abort()
+    clearTimeout(this.typing)
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -154,9 +173,13 @@ export class FmLibrary extends LitElement {
     if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
   }
 
-  /** Esc closes the innermost thing first: the bottom sheet, while it is open. */
+  /**
+   * Esc closes the innermost thing first: the selected fact (the bottom sheet below 1180px, the detail pane above),
+   * before the page hears it; in the search box Esc clears the search instead.
+   */
   private readonly onEscape = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.narrow || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
+    if (event.key !== 'Escape' || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
+    if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
     event.preventDefault()
     event.stopImmediatePropagation()
     this.detail = undefined
@@ -170,6 +193,7 @@ export class FmLibrary extends LitElement {
       event.preventDefault()
       search.focus()
     } else if (event.key === 'Escape' && target === search && search !== null) {
+      clearTimeout(this.typing)
       search.value = ''
       this.query = ''
       void this.load(false)
@@ -188,7 +212,7 @@ export class FmLibrary extends LitElement {
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; matched: number | null; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -201,6 +225,7 @@ export class FmLibrary extends LitElement {
       this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
       this.cursor = answer.data.nextCursor
       this.scopes = answer.data.scopes
+      this.matched = answer.data.matched
     } catch {
       // Aborted by a newer load; that load owns the list now.
     } finally {
@@ -208,8 +233,21 @@ export class FmLibrary extends LitElement {
     }
   }
 
+  /** Typing filters once it pauses for TYPING_MS. */
+  private typed(event: Event): void {
+    const value = (event.target as HTMLInputElement).value
+    clearTimeout(this.typing)
+    this.typing = setTimeout(() => {
+      if (value === this.query) return
+      this.query = value
+      void this.load(false)
+    }, TYPING_MS)
+  }
+
+  /** Enter filters at once and remembers the query. */
   private search(event: Event): void {
     event.preventDefault()
+    clearTimeout(this.typing)
     const value = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')?.value ?? ''
     this.query = value
     if (value.trim() !== '') {
@@ -272,10 +310,14 @@ export class FmLibrary extends LitElement {
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ generation: number }>('fact-restore', { editId, ...app.generation.fence() })
+    const answer = await callVerb<{ generation: number; facts: FactView[] }>('fact-restore', { editId, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast('Undone')
+    // The detail follows the value the undo made current again, not the row it retired.
+    const shown = answer.data.facts.find((row) => row.id === this.detail?.fact.id)
+    const restored = answer.data.facts.find((row) => CURRENT_STATUSES.includes(row.status))
+    if (shown !== undefined && !CURRENT_STATUSES.includes(shown.status) && restored !== undefined) await this.openDetail(restored.id)
     app.changed()
   }
 
@@ -293,7 +335,7 @@ export class FmLibrary extends LitElement {
     return html`
       <section class="list" aria-label="Facts">
         <form class="tools" @submit=${(event: Event) => this.search(event)}>
-          <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent">
+          <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent" @input=${(event: Event) => this.typed(event)}>
           <div class="chips" role="group" aria-label="Status">
             ${STATUS_FILTERS.map(([value, label]) => html`<button type="button" aria-pressed=${String(this.status === value)}
               @click=${() => { this.status = value; void this.load(false) }}>${label}</button>`)}
@@ -309,6 +351,8 @@ export class FmLibrary extends LitElement {
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
+        ${this.matched === null || this.query.trim() === '' ? nothing
+          : html`<p class="caption match-count" data-fm="match-count" aria-live="polite">${this.matched} fact${this.matched === 1 ? ' matches' : 's match'} “${this.query.trim()}”</p>`}
         ${this.renderRows()}
       </section>
       ${this.renderDetail()}`
@@ -326,7 +370,11 @@ export class FmLibrary extends LitElement {
       return html`<div aria-busy="true" aria-label="Loading facts">${[0, 1, 2, 3, 4, 5].map(() => html`<div class="skeleton skeleton-row"></div>`)}</div>`
     }
     if (this.facts.length === 0) {
-      if (this.query !== '' || this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
+      if (this.query.trim() !== '') {
+        return html`<p class="empty">No fact holds every word of “${this.query.trim()}”.</p>
+          <fm-question-hits .query=${this.query.trim()} .open=${(id: number) => { void this.openDetail(id) }}></fm-question-hits>`
+      }
+      if (this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
       return html`<div class="empty" data-fm="empty">
         <p>Nothing is remembered yet. Tell the assistant, for example:</p>
         <span class="copy"><span>${EMPTY_SENTENCE}</span>
@@ -335,14 +383,19 @@ export class FmLibrary extends LitElement {
     }
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
-      ${this.facts.map((fact) => html`<li><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
-        <span class="what">${fact.subject} · ${fact.property}: <span class="value">${fact.value}</span></span>
+      ${this.facts.map((fact) => html`<li class="fact"><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}: <span class="value">${this.marked(fact.value)}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button></li>`)}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
+  }
+
+  /** A row's text with the words of the query the list was filtered by marked. */
+  private marked(text: string): unknown {
+    return markMatches(text, this.query).map((run) => (run.hit ? html`<mark>${run.text}</mark>` : run.text))
   }
 
   private renderDetail(): unknown {
@@ -354,11 +407,13 @@ export class FmLibrary extends LitElement {
       <button class="quiet" data-fm="open-subject" title="Rename or merge this subject, rename a property, see its aliases" @click=${() => this.app?.openSubject(fact.entityKey)}>Subject “${fact.subject}” ›</button>
       ${this.editing
         ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>
+            ${settlesConflict(fact, history)}
             <input name="value" aria-label="New value" .value=${fact.value} style="width: 100%">
             <div class="actions"><button class="primary" type="submit">Save</button><button type="button" @click=${() => { this.editing = false }}>Cancel</button></div>
           </form>`
         : html`<div class="big" data-fm="detail-value">${fact.value}</div>`}
       <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
+      <fm-pin-button data-fm="detail-pin" .app=${this.app} .fact=${fact}></fm-pin-button>
       <dl>
         <dt>Evidence</dt><dd>${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence}</dd>
         <dt>Scope</dt><dd data-fm="detail-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</dd>
@@ -392,6 +447,19 @@ export class FmLibrary extends LitElement {
     return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet" role="dialog" aria-label="Fact detail">
       <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => { this.detail = undefined }}>✕</button>${pane}</div>`
   }
+}
+
+/**
+ * What saving an edit of a contested value does, said before the user saves: the user's own value settles the
+ * conflict, and the rival values leave the current set with the edited one.
+ */
+function settlesConflict(fact: FactView, history: readonly FactView[]): unknown {
+  const rivals = fact.conflictGroupId === null ? []
+    : history.filter((row) => row.id !== fact.id && row.conflictGroupId === fact.conflictGroupId && CURRENT_STATUSES.includes(row.status))
+  if (rivals.length === 0) return nothing
+  const named = rivals.map((row) => `“${row.value}” (#${row.id})`).join(', ')
+  return html`<p class="caption" role="note" data-fm="settles-conflict">Saving settles the conflict: this value is contested by
+    ${named}. Your value becomes the only current one; ${rivals.length === 1 ? 'the rival goes' : 'the rivals go'} to history with this one.</p>`
 }
 
 function readRecent(): string[] {

@@ -1,7 +1,8 @@
 /**
- * <fm-page>: the Fact memory page. A header (title, store summary, auto refresh, close), five tabs, and the active
- * tab's view. Auto refresh is off by default; when on, only the visible tab is polled, and polling stops when the
- * tab is left or the page closes. The page does not depend on the seat that hosts it.
+ * <fm-page>: the Fact memory page. A header (title, store summary read again whenever the store's generation moves,
+ * auto refresh, close), five tabs, and the active tab's view. Auto refresh is off by default; when on, only the
+ * visible tab is polled, and polling stops when the tab is left or the page closes. The page does not depend on the
+ * seat that hosts it.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState, PageState, Summary, Tab } from '../app-state.ts'
@@ -61,6 +62,8 @@ export class FmPage extends LitElement {
   /** The subject whose panel is open, or null. */
   declare subject: string | null
   private unsubscribe: (() => void) | undefined
+  /** The store generation the store line was read at; a summary at another one reads it again. */
+  private storeLineGeneration: number | undefined
   private poll: ReturnType<typeof setInterval> | undefined
 
   constructor() {
@@ -104,7 +107,10 @@ export class FmPage extends LitElement {
     this.state = app.page.getSnapshot()
     this.summary = app.summary.getSnapshot()
     const stopPage = app.page.subscribe(() => { this.state = app.page.getSnapshot() })
-    const stopSummary = app.summary.subscribe(() => { this.summary = app.summary.getSnapshot() })
+    const stopSummary = app.summary.subscribe(() => {
+      this.summary = app.summary.getSnapshot()
+      if (this.summary.available && this.summary.generation !== this.storeLineGeneration) void this.loadStoreLine()
+    })
     this.subject = app.subject.getSnapshot()
     const stopSubject = app.subject.subscribe(() => { this.subject = app.subject.getSnapshot() })
     this.unsubscribe = () => {
@@ -143,7 +149,9 @@ export class FmPage extends LitElement {
   }
 
   private async loadStoreLine(): Promise<void> {
-    const answer = await callVerb<{ available: boolean; counts: { byStatus: Record<string, number> } | null; driver: string | null; error: { message: string } | null }>('status', {})
+    const answer = await callVerb<{
+      available: boolean; generation: number; counts: { byStatus: Record<string, number> } | null; driver: string | null; error: { message: string } | null
+    }>('status', {})
     if (!answer.ok) {
       this.storeLine = `Fact memory is unavailable: ${answer.message}`
       return
@@ -152,6 +160,7 @@ export class FmPage extends LitElement {
       this.storeLine = `The store is not open: ${answer.data.error?.message ?? 'switched off'}`
       return
     }
+    this.storeLineGeneration = answer.data.generation
     const by = answer.data.counts?.byStatus ?? {}
     const current = (by['active'] ?? 0) + (by['scheduled'] ?? 0) + (by['conflict'] ?? 0)
     const history = (by['superseded'] ?? 0) + (by['retired'] ?? 0) + (by['expired'] ?? 0)

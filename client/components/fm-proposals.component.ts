@@ -23,6 +23,19 @@ import type { ActivityWire, FactView, ProposalCardWire } from '../../src/wire-ty
 
 /** How long the queue must be in view before it counts as looked at. */
 const LOOK_MS = 2000
+/** Cards read at a time; Load more reads the next ones. */
+const PAGE = 50
+
+/** One page of the queue as the proposals verb answers it. */
+interface CardPage {
+  readonly proposals: ProposalCardWire[]
+  readonly nextCursor: string | null
+  /** Pending cards on every page. */
+  readonly total: number
+  /** Of those, the ones queued after the digest's last look (null without one). */
+  readonly newSince: number | null
+  readonly generation: number
+}
 
 /** What arrived since the last look, read once per visit. */
 interface Digest {
@@ -36,7 +49,10 @@ interface Digest {
 
 /** The proposal queue view. */
 export class FmProposals extends LitElement {
-  static override properties = { app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true }, current: { state: true } }
+  static override properties = {
+    app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true }, current: { state: true },
+    cursor: { state: true }, total: { state: true }, newSince: { state: true }, loading: { state: true },
+  }
 
   static override styles = [baseStyles, css`
     :host { display: block; overflow: auto; padding: 16px; }
@@ -50,6 +66,7 @@ export class FmProposals extends LitElement {
     .digest { margin: 0 0 12px; display: flex; gap: 4px 12px; flex-wrap: wrap; align-items: baseline; }
     .pill.new { color: var(--dsw-alias-brand-primary, var(--dsw-alias-label-primary)); border-color: currentColor; }
     .actions { display: flex; gap: 8px; margin-top: 8px; }
+    .more { display: flex; gap: 12px; align-items: center; justify-content: center; padding: 4px 0 12px; }
     input { width: 100%; }
   `]
 
@@ -59,6 +76,13 @@ export class FmProposals extends LitElement {
   declare digest: Digest | null | undefined
   /** Each proposed subject's current facts, so a row can say what accepting it would change. */
   declare current: ReadonlyMap<string, readonly FactView[]>
+  /** Where the next page starts, or null when every pending card is shown. */
+  declare cursor: string | null
+  /** Pending cards on every page, as the header badge counts them. */
+  declare total: number
+  /** Pending cards queued since the digest's last look, on every page. */
+  declare newSince: number | null
+  declare loading: boolean
   private digestRead: Promise<Digest | null> | undefined
   private readonly look = new LookController(this, LOOK_MS, () => { void this.markSeen() })
 
@@ -70,6 +94,10 @@ export class FmProposals extends LitElement {
     this.editing = null
     this.digest = undefined
     this.current = new Map()
+    this.cursor = null
+    this.total = 0
+    this.newSince = null
+    this.loading = false
   }
 
   override disconnectedCallback(): void {
@@ -82,18 +110,42 @@ export class FmProposals extends LitElement {
     void this.load()
   }
 
-  private async load(): Promise<void> {
+  /**
+   * Read the queue: a reload reads again as many cards as were shown (at least one page), `more` the next page.
+   * @param more - append the next page instead of reloading.
+   */
+  private async load(more = false): Promise<void> {
     this.digestRead ??= this.readDigest()
-    const [answer, digest] = await Promise.all([callVerb<{ proposals: ProposalCardWire[]; generation: number }>('proposals', { status: 'pending' }), this.digestRead])
-    if (!answer.ok) {
-      this.cards = []
-      this.app?.toast(`Could not load proposals: ${answer.message}`, { tone: 'error' })
-      return
+    const digest = await this.digestRead
+    const since = digest?.since ?? undefined
+    const want = more ? PAGE : Math.max(PAGE, this.cards?.length ?? 0)
+    let cursor = more ? this.cursor : null
+    const read: ProposalCardWire[] = []
+    let last: CardPage | undefined
+    this.loading = true
+    try {
+      do {
+        const answer = await callVerb<CardPage>('proposals', { status: 'pending', limit: Math.min(100, want - read.length), ...(cursor === null ? {} : { cursor }), ...(since === undefined ? {} : { since }) })
+        if (!answer.ok) {
+          if (!more) this.cards = []
+          this.app?.toast(`Could not load proposals: ${answer.message}`, { tone: 'error' })
+          return
+        }
+        last = answer.data
+        read.push(...answer.data.proposals)
+        cursor = answer.data.nextCursor
+      } while (cursor !== null && read.length < want)
+    } finally {
+      this.loading = false
     }
-    this.app?.generation.observe(answer.data)
+    if (last === undefined) return
+    this.app?.generation.observe(last)
     this.digest = digest
-    this.cards = answer.data.proposals
-    void this.readCurrent(answer.data.proposals)
+    this.cards = more ? [...(this.cards ?? []), ...read] : read
+    this.cursor = cursor
+    this.total = last.total
+    this.newSince = last.newSince
+    void this.readCurrent(this.cards)
     await this.updateComplete
     if (this.isConnected) this.look.arm()
   }
@@ -158,7 +210,9 @@ export class FmProposals extends LitElement {
       ${card.kind === 'add_fact' ? this.renderValueRows(card) : this.renderReviewRows(card)}
       <div class="actions"><button class="primary" @click=${() => { void this.act(card, 'proposal-apply') }}>Accept</button>
         <button @click=${() => { void this.act(card, 'proposal-reject') }}>Reject</button></div>
-    </article>`)}`
+    </article>`)}
+    ${this.cursor === null ? nothing : html`<div class="more"><span class="caption">${cards.length} of ${this.total} shown</span>
+      <button data-fm="proposals-more" ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></div>`}`
   }
 
   /** The rows of a card of values to write: each value, editable. */
@@ -206,12 +260,14 @@ export class FmProposals extends LitElement {
   private renderDigest(cards: readonly ProposalCardWire[]): unknown {
     const digest = this.digest
     if (digest === null || digest === undefined) return nothing
-    const waiting = cards.length === 0 ? '' : ` · ${cards.length} waiting`
+    // Counted on every page, not only those shown.
+    const total = Math.max(this.total, cards.length)
+    const waiting = total === 0 ? '' : ` · ${total} waiting`
     if (digest.since === null) {
-      return html`<p class="digest" data-fm="digest"><strong>${cards.length === 0 ? 'Nothing is waiting' : `All ${cards.length} waiting are new`}</strong>
+      return html`<p class="digest" data-fm="digest"><strong>${total === 0 ? 'Nothing is waiting' : `All ${total} waiting are new`}</strong>
         <span class="caption">the queue has not been looked at before</span></p>`
     }
-    const fresh = cards.filter((card) => this.isNew(card)).length
+    const fresh = this.newSince ?? cards.filter((card) => this.isNew(card)).length
     const also = [
       digest.facts > 0 ? `${digest.facts} fact${digest.facts === 1 ? '' : 's'} recorded` : '',
       digest.conflicts > 0 ? `${digest.conflicts} conflict${digest.conflicts === 1 ? '' : 's'} opened` : '',

@@ -20,6 +20,12 @@ import { embeddingConfigured, rebuiltWords, vectorCount, type VectorCounts } fro
 import { ReloadOnChange } from './reload-on-change.ts'
 
 /** The settings card. */
+const markdownWords = (data: Record<string, unknown>): string => {
+  const withheld = Number(data['withheld'] ?? 0)
+  return `Wrote ${String(data['facts'])} facts about ${String(data['subjects'])} subjects to ${String(data['relativePath'])}` +
+    `${withheld > 0 ? ` (${String(withheld)} sensitive ${withheld === 1 ? 'value' : 'values'} withheld)` : ''}.`
+}
+
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 export class FmSettingsCard extends LitElement {
@@ -249,6 +255,7 @@ export class FmSettingsCard extends LitElement {
       <h4>Maintenance</h4>
       <div class="buttons">
         <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
+        <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => { void this.run('export', { format: 'markdown' }, (data) => markdownWords(data)) }}>Export as Markdown</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
         <button data-fm="consolidate" @click=${() => { void this.findNearDuplicates() }}>Find near-duplicates</button>

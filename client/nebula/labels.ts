@@ -1,7 +1,8 @@
 /**
  * The nebula's HTML label overlay: one absolutely placed element per label, reused across frames. Labels are
- * placed in the order asked, each above its anchor, else below, right or left of it, and skipped when every one of
- * those would overlap a label already placed: drawn labels never overlap. Widths are measured with the overlay's
+ * placed in the order asked, each above its anchor, else below, right or left of it, else at a corner, and skipped
+ * when every one of those would overlap a label already placed or a star's disc: drawn labels never overlap each
+ * other or a star. Widths are measured with the overlay's
  * own font.
  */
 import type { Camera, Vector3 } from 'three'
@@ -29,6 +30,8 @@ const LABEL_CSS = 'position:absolute;left:0;top:0;white-space:nowrap;overflow:hi
 const LABEL_HEIGHT = 16
 const LABEL_MAX_WIDTH = 216
 const LABEL_GAP = 2
+/** Extra pixels between a label and its anchor, ring by ring, when the nearer spots are taken. */
+const RING_STEPS = [0, 8, 18, 30, 46, 66, 90]
 
 /** A placed label's box, in overlay pixels. */
 interface Box {
@@ -36,6 +39,21 @@ interface Box {
   readonly top: number
   readonly right: number
   readonly bottom: number
+}
+
+/** A star's disc on screen. */
+export interface Disc {
+  readonly x: number
+  readonly y: number
+  readonly r: number
+}
+
+/** Whether a label box overlaps a disc (a disc under a pixel is not in the way of text beside it). */
+function coversDisc(box: Box, disc: Disc): boolean {
+  const nearX = Math.max(box.left, Math.min(disc.x, box.right))
+  const nearY = Math.max(box.top, Math.min(disc.y, box.bottom))
+  const r = Math.max(0, disc.r - 0.5)
+  return (disc.x - nearX) ** 2 + (disc.y - nearY) ** 2 < r * r
 }
 
 /**
@@ -69,8 +87,9 @@ export class LabelOverlay {
    * @param camera - projects anchors to the screen
    * @param width - the overlay's width in pixels
    * @param height - the overlay's height in pixels
+   * @param stars - star discs on screen (centre and radius in overlay pixels) no label may cover
    */
-  place(wanted: readonly WantedLabel[], camera: Camera, width: number, height: number): void {
+  place(wanted: readonly WantedLabel[], camera: Camera, width: number, height: number, stars: readonly Disc[] = []): void {
     const placed: Box[] = []
     const shown = new Set<string>()
     const family = getComputedStyle(this.#overlay).fontFamily || 'system-ui, sans-serif'
@@ -82,7 +101,7 @@ export class LabelOverlay {
       const y = ((1 - ndc.y) / 2) * height
       if (x < 0 || x > width || y < 0 || y > height) continue
       const w = Math.min(LABEL_MAX_WIDTH, Math.ceil(this.#measure(label.text, label.strong, family)) + 6)
-      const box = this.#spot(x, y, label.lift, w, width, height, placed)
+      const box = this.#spot(x, y, label.lift, w, width, height, placed, stars)
       if (box === undefined) continue
       placed.push(box)
       shown.add(label.key)
@@ -105,20 +124,32 @@ export class LabelOverlay {
     for (const [key, element] of this.#labels) if (!shown.has(key)) element.style.display = 'none'
   }
 
-  /** The first free spot for a label of width `w`: above the anchor, below, right, then left; none when all clash. */
-  #spot(x: number, y: number, lift: number, w: number, width: number, height: number, placed: readonly Box[]): Box | undefined {
-    const candidates: [number, number][] = [
-      [x - w / 2, y - lift - LABEL_HEIGHT],
-      [x - w / 2, y + lift],
-      [x + lift + 2, y - LABEL_HEIGHT / 2],
-      [x - lift - 2 - w, y - LABEL_HEIGHT / 2],
-    ]
+  /**
+   * The first free spot for a label of width `w`: above the anchor, below, right, left, then the four corners, each
+   * ring a little farther out when the nearer one is taken; none when all clash with a placed label or a star.
+   */
+  #spot(x: number, y: number, lift: number, w: number, width: number, height: number, placed: readonly Box[], stars: readonly Disc[]): Box | undefined {
+    const candidates: [number, number][] = []
+    for (const extra of RING_STEPS) {
+      const reach = lift + extra
+      const corner = reach * 0.71 + 1
+      candidates.push(
+        [x - w / 2, y - reach - LABEL_HEIGHT],
+        [x - w / 2, y + reach],
+        [x + reach + 2, y - LABEL_HEIGHT / 2],
+        [x - reach - 2 - w, y - LABEL_HEIGHT / 2],
+        [x + corner, y - corner - LABEL_HEIGHT],
+        [x - corner - w, y - corner - LABEL_HEIGHT],
+        [x + corner, y + corner],
+        [x - corner - w, y + corner],
+      )
+    }
     for (const [left, top] of candidates) {
       const box = { left, top, right: left + w, bottom: top + LABEL_HEIGHT }
       if (box.left < 0 || box.top < 0 || box.right > width || box.bottom > height) continue
       const clash = placed.some((other) => box.left < other.right + LABEL_GAP && other.left < box.right + LABEL_GAP
         && box.top < other.bottom + LABEL_GAP && other.top < box.bottom + LABEL_GAP)
-      if (!clash) return box
+      if (!clash && !stars.some((star) => coversDisc(box, star))) return box
     }
     return undefined
   }

@@ -1,10 +1,16 @@
 /**
  * Pure, deterministic 3D force layout for the nebula: the same payload and options give the same positions, each
  * cluster is pulled toward its own centre (hubs nearest it) inside a sphere that no other cluster's sphere touches,
- * and the simulation stops for good once it has cooled (alpha), converged, or used its tick or time budget.
+ * and the simulation stops for good once it has cooled (alpha), converged, or used its tick or time budget. Given an
+ * earlier layout's memory it keeps every place a change does not reach: only changed nodes and their neighbours move.
  * No three.js and no DOM.
  */
 import type { GraphPayload } from '../../src/graph-types.ts'
+import { placeClusters, type ClusterSphere, type FixedSphere } from './cluster-spheres.ts'
+import { clusterKeys } from './cluster-identity.ts'
+import { inBall, seededRandom, hashString } from './seeds.ts'
+
+export { hashString, seededRandom } from './seeds.ts'
 
 /** A point in layout space. */
 export interface Vec3 {
@@ -35,8 +41,22 @@ export interface LayoutOptions {
   readonly settle?: number
   /** Positions from an earlier layout; nodes found here start where they were. */
   readonly initial?: Positions
+  /**
+   * An earlier layout to keep (see `ForceLayout.memory`): a node whose cluster and edges are unchanged, and that no
+   * changed node links to, stays exactly where it was; kept clusters keep their spheres; only the rest moves.
+   */
+  readonly keep?: LayoutMemory
   /** Clock for the time budget. Default `performance.now`. */
   readonly now?: () => number
+}
+
+/** What a later layout needs to keep this one's places. */
+export interface LayoutMemory {
+  readonly positions: Positions
+  /** Per node id: its cluster's identity and its edges, so a later layout can tell what changed. */
+  readonly signatures: ReadonlyMap<string, string>
+  /** Cluster spheres by cluster identity (see cluster-identity.ts). */
+  readonly spheres: ReadonlyMap<string, FixedSphere>
 }
 
 /** A running simulation. Methods advance it; reading never does. */
@@ -62,6 +82,10 @@ export interface ForceLayout {
    * @returns the centre and radius of the cluster's sphere, or undefined for an unknown cluster
    */
   clusterSphere(cluster: number): { readonly centre: Vec3; readonly radius: number } | undefined
+  /** Ids of the nodes that move (all of them without `keep`). */
+  readonly free: ReadonlySet<string>
+  /** @returns what a later layout needs to keep the current places */
+  memory(): LayoutMemory
 }
 
 /** What `runForceLayout` returns. */
@@ -76,97 +100,6 @@ const REPULSION = 0.5
 const VELOCITY_KEEP = 0.6
 const GRAVITY = 0.1
 const WALL = 0.25
-const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5))
-
-/**
- * 32-bit FNV-1a hash of a string, the seed of a node's starting position.
- * @param text - any string, usually a node id
- * @returns an unsigned 32-bit integer
- */
-export function hashString(text: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return hash >>> 0
-}
-
-/**
- * A small seeded generator (mulberry32) of numbers in [0, 1).
- * @param seed - a 32-bit seed
- * @returns a function giving the next number on each call
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** A point uniformly inside the unit ball, drawn from `random`. */
-function inBall(random: () => number): [number, number, number] {
-  const u = random() * 2 - 1
-  const phi = random() * Math.PI * 2
-  const r = Math.cbrt(random())
-  const s = Math.sqrt(1 - u * u)
-  return [r * s * Math.cos(phi), r * s * Math.sin(phi), r * u]
-}
-
-/** Unit direction number `i` of an unbounded golden spiral over the sphere. */
-function spiralDirection(i: number): [number, number, number] {
-  const z = 1 - 2 * ((i * 0.6180339887498949) % 1)
-  const s = Math.sqrt(Math.max(0, 1 - z * z))
-  const theta = i * GOLDEN_ANGLE
-  return [s * Math.cos(theta), s * Math.sin(theta), z]
-}
-
-interface ClusterSphere {
-  readonly id: number
-  readonly members: readonly number[]
-  readonly centre: [number, number, number]
-  readonly radius: number
-  readonly maxDegree: number
-}
-
-/**
- * Places cluster spheres: the largest at the origin, each next one along a golden-spiral direction, pushed out
- * until it keeps a gap of half a link distance from every sphere already placed.
- */
-function placeClusters(clusters: Map<number, number[]>, degrees: Float64Array, linkDistance: number): ClusterSphere[] {
-  const order = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
-  const placed: ClusterSphere[] = []
-  const gap = linkDistance / 2
-  for (const [index, [id, members]] of order.entries()) {
-    const radius = linkDistance * (0.3 + 0.8 * Math.cbrt(members.length))
-    let maxDegree = 0
-    for (const m of members) maxDegree = Math.max(maxDegree, degrees[m] ?? 0)
-    let centre: [number, number, number] = [0, 0, 0]
-    if (index > 0) {
-      const [dx, dy, dz] = spiralDirection(index)
-      const first = placed[0]
-      let distance = (first?.radius ?? 0) + radius + gap
-      for (;;) {
-        centre = [dx * distance, dy * distance, dz * distance]
-        const clear = placed.every((other) => {
-          const ex = centre[0] - other.centre[0]
-          const ey = centre[1] - other.centre[1]
-          const ez = centre[2] - other.centre[2]
-          return Math.sqrt(ex * ex + ey * ey + ez * ez) >= other.radius + radius + gap
-        })
-        if (clear) break
-        distance += gap
-      }
-    }
-    placed.push({ id, members, centre, radius, maxDegree })
-  }
-  return placed
-}
-
 class Simulation implements ForceLayout {
   readonly ids: readonly string[]
   readonly radius: number
@@ -178,6 +111,11 @@ class Simulation implements ForceLayout {
   readonly #v: Float64Array
   readonly #pull: Float64Array
   readonly #clusterOf: Int32Array
+  /** 1 for a node held where `keep` had it. */
+  readonly #pinned: Uint8Array
+  readonly #signatures: Map<string, string>
+  readonly #clusterKey: Map<number, string>
+  readonly free: ReadonlySet<string>
   readonly #clusters: readonly ClusterSphere[]
   readonly #links: readonly (readonly [number, number, number, number])[]
   readonly #linkDistance: number
@@ -237,7 +175,36 @@ class Simulation implements ForceLayout {
       members.push(i)
       groups.set(cluster, members)
     }
-    this.#clusters = placeClusters(groups, degrees, this.#linkDistance)
+    this.#clusterKey = clusterKeys(payload.nodes)
+    const incident = new Map<string, string[]>(ids.map((id) => [id, []]))
+    for (const edge of payload.edges) {
+      incident.get(edge.source)?.push(edge.id)
+      if (edge.target !== edge.source) incident.get(edge.target)?.push(edge.id)
+    }
+    this.#signatures = new Map(ids.map((id) => [id, `${this.#clusterKey.get(byId.get(id)?.cluster ?? 0) ?? ''}|${(incident.get(id) ?? []).sort().join('|')}`]))
+    const keep = options.keep
+    const neighbours = Array.from({ length: n }, () => [] as number[])
+    for (const [a, b] of pairs.values()) {
+      neighbours[a]?.push(b)
+      neighbours[b]?.push(a)
+    }
+    this.#pinned = new Uint8Array(n)
+    if (keep !== undefined) {
+      const changed = ids.map((id) => keep.positions.get(id) === undefined || keep.signatures.get(id) !== this.#signatures.get(id))
+      for (const [i, id] of ids.entries()) {
+        const near = changed[i] === true || (neighbours[i] ?? []).some((j) => changed[j] === true)
+        if (!near && keep.positions.has(id)) this.#pinned[i] = 1
+      }
+    }
+    this.free = new Set(ids.filter((_, i) => this.#pinned[i] !== 1))
+    const fixed = new Map<number, FixedSphere>()
+    if (keep !== undefined) {
+      for (const cluster of groups.keys()) {
+        const sphere = keep.spheres.get(this.#clusterKey.get(cluster) ?? '')
+        if (sphere !== undefined) fixed.set(cluster, sphere)
+      }
+    }
+    this.#clusters = placeClusters(groups, degrees, this.#linkDistance, fixed)
     let extent = 0
     for (const [k, sphere] of this.#clusters.entries()) {
       for (const m of sphere.members) this.#clusterOf[m] = k
@@ -248,19 +215,33 @@ class Simulation implements ForceLayout {
     this.#pull = new Float64Array(n)
     this.#x = new Float64Array(n * 3)
     this.#v = new Float64Array(n * 3)
+    const seeded = new Uint8Array(n)
     for (const [i, id] of ids.entries()) {
       const sphere = this.#clusters[this.#clusterOf[i] ?? 0]
       if (sphere === undefined) continue
       const share = sphere.maxDegree > 0 ? (degrees[i] ?? 0) / sphere.maxDegree : 0
       this.#pull[i] = GRAVITY * (0.4 + 1.6 * share)
-      const known = options.initial?.get(id)
+      const known = keep?.positions.get(id) ?? options.initial?.get(id)
       const [bx, by, bz] = inBall(seededRandom(hashString(id)))
       const spread = sphere.radius * 0.7
+      seeded[i] = known === undefined ? 1 : 0
       this.#x[i * 3] = known?.x ?? sphere.centre[0] + bx * spread
       this.#x[i * 3 + 1] = known?.y ?? sphere.centre[1] + by * spread
       this.#x[i * 3 + 2] = known?.z ?? sphere.centre[2] + bz * spread
     }
-    if (n === 0) this.stopped = 'converged'
+    if (keep !== undefined) {
+      // A new node starts beside a neighbour that kept its place, so it appears where it belongs, not across the sphere.
+      for (const [i, id] of ids.entries()) {
+        const anchor = seeded[i] === 1 ? (neighbours[i] ?? []).find((j) => seeded[j] === 0) : undefined
+        if (anchor === undefined) continue
+        const [bx, by, bz] = inBall(seededRandom(hashString(`near:${id}`)))
+        const step = this.#linkDistance * 0.6
+        this.#x[i * 3] = (this.#x[anchor * 3] ?? 0) + bx * step
+        this.#x[i * 3 + 1] = (this.#x[anchor * 3 + 1] ?? 0) + by * step
+        this.#x[i * 3 + 2] = (this.#x[anchor * 3 + 2] ?? 0) + bz * step
+      }
+    }
+    if (this.free.size === 0) this.stopped = 'converged'
   }
 
   tick(count = 1): boolean {
@@ -289,6 +270,12 @@ class Simulation implements ForceLayout {
     if (sphere === undefined) return undefined
     const [x, y, z] = sphere.centre
     return { centre: { x, y, z }, radius: sphere.radius }
+  }
+
+  memory(): LayoutMemory {
+    const spheres = new Map<string, FixedSphere>()
+    for (const sphere of this.#clusters) spheres.set(this.#clusterKey.get(sphere.id) ?? '', { centre: sphere.centre, radius: sphere.radius })
+    return { positions: this.positions(), signatures: new Map(this.#signatures), spheres }
   }
 
   /** One tick of every force, then integration; returns the largest displacement. */
@@ -348,6 +335,10 @@ class Simulation implements ForceLayout {
     for (let i = 0; i < n; i++) {
       const sphere = this.#clusters[this.#clusterOf[i] ?? 0]
       if (sphere === undefined) continue
+      if (this.#pinned[i] === 1) {
+        v[i * 3] = v[i * 3 + 1] = v[i * 3 + 2] = 0
+        continue
+      }
       const [cx, cy, cz] = sphere.centre
       const ox = cx - (x[i * 3] ?? 0)
       const oy = cy - (x[i * 3 + 1] ?? 0)

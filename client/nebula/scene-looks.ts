@@ -19,7 +19,7 @@ import {
   SpriteMaterial,
 } from 'three'
 import type { GraphEdge, GraphNode } from '../../src/graph-types.ts'
-import { hashString, seededRandom } from './layout.ts'
+import { hashString, seededRandom } from './seeds.ts'
 
 /** Colours of the scene, as CSS colour strings three.js parses (`#rrggbb`, `rgb(…)`, `hsl(…)`). */
 export interface NebulaPalette {

@@ -52,6 +52,8 @@ export interface ExchangeRecord {
   readonly foldedCount?: number
   /** Only on a row that folded: its last prior values, newest last. */
   readonly foldedFrom?: readonly string[]
+  /** Only on a row the user pinned: the instant of the pin. */
+  readonly pinnedAt?: string
 }
 
 /**
@@ -118,6 +120,8 @@ export function recordOf(fact: Fact): ExchangeRecord {
     quote: withheld ? null : fact.quote,
     // A row that never folded is written as before folding existed, so such exports keep their hash.
     ...(fact.foldedCount > 0 && !withheld ? { foldedCount: fact.foldedCount, foldedFrom: fact.foldedFrom } : {}),
+    // Likewise a row that was never pinned: files written before pins existed read the same, and import as unpinned.
+    ...(fact.pinnedAt === null ? {} : { pinnedAt: fact.pinnedAt }),
   }
 }
 

@@ -63,6 +63,8 @@ export const recordSchema = z.strictObject({
   foldedCount: z.number().int().min(0).optional(),
   foldedFrom: z.array(text(4000).refine((value) => value.trim() !== '', 'must not be empty'))
     .max(FOLD_HISTORY, `at most ${FOLD_HISTORY} prior values`).optional(),
+  /** When the user pinned the row; absent (files before pins, or an unpinned row): not pinned. */
+  pinnedAt: dateText.optional(),
 }).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
   .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),

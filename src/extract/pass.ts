@@ -10,13 +10,11 @@ import { messageOf } from '../errors.ts'
 import type { FactMemory } from '../fact-memory.ts'
 import type { SessionEventView } from '../host/ports.ts'
 import type { ExtractRunRecord, ExtractStore } from '../store/extract-store.ts'
-import { landCandidates } from './land.ts'
 import type { ExtractionModel } from '../host/model-client.ts'
 import type { PassRequest, PassResult } from './queue.ts'
-import { readCandidates } from './read-candidates.ts'
-import { loggedText, planPass } from './segments.ts'
+import { baseRecord, readRange } from './read-range.ts'
 import { hasSignal } from './signals.ts'
-import { narrowSnapshot, takeSnapshot } from './snapshot.ts'
+import { takeSnapshot } from './snapshot.ts'
 import type { Snapshot } from './types.ts'
 import type { ProjectRef } from '../types.ts'
 
@@ -98,31 +96,13 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
     finish({ decision: 'failed', error: context.model.unavailable })
     return { kind: 'failed', error: context.model.unavailable }
   }
-  const plan = planPass(snapshot.messages, { maxChars: config.extractMaxChars, chunksPerPass: config.extractChunksPerPass, endSeq: request.endSeq })
-  const read = narrowSnapshot(snapshot, plan.coveredEndSeq)
-  const textSent = loggedText(plan.segments)
-  const covered = { ...baseRecord(request, read, started), chunkCount: plan.segments.length, textSent, model: context.model.name }
-  const outcome = await readCandidates(plan.segments, {
-    model: context.model, merge: config.extractMerge, timeZone: config.displayTimeZone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
+  const read = await readRange(request, snapshot, { ...context, model: context.model, ledger }, {
+    read: signal ? null : 'no memory signal, read after the fallback threshold',
+    failed: request.trigger === 'flush' ? UNLOAD_NOTE : null,
   })
-  if (request.signal.aborted) return { kind: 'failed', error: 'the pass was cancelled' }
-  if (!outcome.ok) {
-    finish({ ...covered, decision: 'failed', error: outcome.error, note: request.trigger === 'flush' ? UNLOAD_NOTE : null })
-    return { kind: 'failed', error: outcome.error }
-  }
-  const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true, project: context.project }, context.memory, config)
-  finish({
-    ...covered,
-    decision: 'extracted',
-    written: landing.factIds.length,
-    review: landing.proposalIds.length,
-    refused: landing.refused,
-    factIds: landing.factIds,
-    proposalIds: landing.proposalIds,
-    note: [signal ? null : 'no memory signal, read after the fallback threshold', ...outcome.notes].filter((note) => note !== null).join('; ') || null,
-  })
-  ledger.advance(request.sessionId, plan.coveredEndSeq, isoNow(context.clock))
-  return plan.remaining ? { kind: 'more' } : { kind: 'done' }
+  if (!read.ok) return { kind: 'failed', error: read.error }
+  ledger.advance(request.sessionId, read.coveredEndSeq, isoNow(context.clock))
+  return { kind: read.remaining ? 'more' : 'done', answered: true }
 }
 
 /**
@@ -158,31 +138,5 @@ function lastTurnStart(events: readonly SessionEventView[], endSeq: number): num
 
 function emptySnapshot(request: PassRequest): Snapshot {
   return { sessionId: request.sessionId, startSeq: request.endSeq, endSeq: request.endSeq, turns: [], messages: [], chars: 0, textHash: '' }
-}
-
-function baseRecord(request: PassRequest, snapshot: Snapshot, started: number): Omit<ExtractRunRecord, 'finishedAt' | 'durationMs'> {
-  return {
-    sessionId: request.sessionId,
-    trigger: request.trigger,
-    decision: 'skipped',
-    startSeq: snapshot.startSeq,
-    endSeq: snapshot.endSeq,
-    turns: snapshot.turns,
-    messageCount: snapshot.messages.length,
-    chunkCount: 0,
-    chars: snapshot.chars,
-    textSha256: snapshot.textHash,
-    textSent: null,
-    model: null,
-    attempt: request.attempt,
-    written: 0,
-    review: 0,
-    refused: [],
-    factIds: [],
-    proposalIds: [],
-    note: null,
-    error: null,
-    startedAt: new Date(started).toISOString(),
-  }
 }
 

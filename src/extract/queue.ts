@@ -2,7 +2,8 @@
  * The extraction queue: per session, strictly FIFO; across sessions, parallel. A turn/end only enqueues and returns.
  * A pass waits out the merge window (extractDelayMs), and another turn/end inside that window folds into the same
  * pass; a turn/end that arrives while a pass runs or waits for a retry waits behind it. A failed pass is retried
- * after 1, 5 and 30 minutes; when the third retry fails too, its range is parked and the session moves on.
+ * after 1, 5 and 30 minutes (extractRetryMs scales them); when the third retry fails too, its range is parked and the
+ * session moves on.
  */
 import type { Clock } from '../clock.ts'
 import { messageOf } from '../errors.ts'
@@ -10,8 +11,20 @@ import type { QueueEntry } from '../wire-types.ts'
 
 export type { QueueEntry }
 
-/** Waits before each retry of a failed pass. */
-export const RETRY_LADDER_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000]
+/** How much longer each retry of a failed pass waits than the first (extractRetryMs): 1, 5 and 30 times. */
+export const RETRY_FACTORS: readonly number[] = [1, 5, 30]
+
+/** Waits before each retry of a failed pass at the default extractRetryMs of a minute. */
+export const RETRY_LADDER_MS: readonly number[] = retryLadder(60_000)
+
+/**
+ * The waits before each retry of a failed pass.
+ * @param firstMs - the wait before the first retry (extractRetryMs).
+ * @returns one wait per retry; when all of them failed the range is parked.
+ */
+export function retryLadder(firstMs: number): number[] {
+  return RETRY_FACTORS.map((factor) => factor * Math.max(0, firstMs))
+}
 
 /** What a pass is asked to do. */
 export interface PassRequest {
@@ -25,11 +38,11 @@ export interface PassRequest {
   readonly signal: AbortSignal
 }
 
-/** How a pass ended. */
+/** How a pass ended; `answered` when the model answered it (parked ranges are then worth retrying). */
 export type PassResult =
-  | { readonly kind: 'done' }
+  | { readonly kind: 'done'; readonly answered?: boolean }
   /** The range was longer than one pass covers: run again right away for the rest. */
-  | { readonly kind: 'more' }
+  | { readonly kind: 'more'; readonly answered?: boolean }
   | { readonly kind: 'failed'; readonly error: string }
 
 /** What the queue needs. */
@@ -37,6 +50,8 @@ export interface QueueDeps {
   readonly clock: Clock
   /** The merge window, read when a turn/end arrives. */
   readonly delayMs: () => number
+  /** The wait before the first retry of a failed pass (later ones wait 5 and 30 times as long), read at each failure. */
+  readonly retryMs: () => number
   /** Run one pass; it must not throw (a throw is treated as a failure). */
   readonly runPass: (request: PassRequest) => Promise<PassResult>
   /** Persist a range that failed every attempt, and move the session past it. */
@@ -67,7 +82,7 @@ export class ExtractionQueue {
   private readonly lines = new Map<string, SessionLine>()
   private controller = new AbortController()
 
-  /** @param deps - clock, merge window, the pass runner and the parking step. */
+  /** @param deps - clock, merge window, retry wait, the pass runner and the parking step. */
   constructor(deps: QueueDeps) {
     this.deps = deps
   }
@@ -92,13 +107,20 @@ export class ExtractionQueue {
 
   /** Start every pass that is waiting out its merge window now (the plugin is about to unload). */
   flush(): void {
-    for (const [sessionId, line] of this.lines) {
-      if (line.waiting?.kind !== 'debounce') continue
-      const { endSeq } = line.waiting
-      line.waiting.cancel()
-      line.waiting = undefined
-      this.start(sessionId, line, endSeq, 1, 'flush')
-    }
+    for (const sessionId of [...this.lines.keys()]) this.flushSession(sessionId)
+  }
+
+  /**
+   * Start one session's pass now if it is waiting out its merge window (the user is pausing memory there).
+   * @param sessionId - the session.
+   */
+  flushSession(sessionId: string): void {
+    const line = this.lines.get(sessionId)
+    if (line?.waiting?.kind !== 'debounce') return
+    const { endSeq } = line.waiting
+    line.waiting.cancel()
+    line.waiting = undefined
+    this.start(sessionId, line, endSeq, 1, 'flush')
   }
 
   /**
@@ -188,7 +210,7 @@ export class ExtractionQueue {
     }
     if (result.kind === 'failed') {
       line.lastError = result.error
-      const wait = RETRY_LADDER_MS[request.attempt - 1]
+      const wait = retryLadder(this.deps.retryMs())[request.attempt - 1]
       if (wait !== undefined) {
         this.wait(sessionId, line, { kind: 'retry', endSeq: request.endSeq, attempt: request.attempt + 1, trigger: request.trigger }, wait)
         return

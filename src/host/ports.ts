@@ -12,13 +12,23 @@ export interface TextBlock {
 /** The subset of a live session the plugin reads. */
 export interface SessionView {
   readonly id: string
-  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number; readonly cwd?: string }
+  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number; readonly cwd?: string; readonly parentSession?: string }
   readonly events: readonly SessionEventView[]
 }
 
 /** A live session as extraction reads it: also the route its requests last used. */
 export interface ExtractSessionView extends SessionView {
   requestHeader(): { readonly config: { readonly provider: string; readonly model: string } } | undefined
+}
+
+/** The host's live session store (`ctx.sessions`), as a retry looks a session up. */
+export interface LiveSessionsView {
+  get(id: string): ExtractSessionView | undefined
+}
+
+/** The host's session query service (`ctx.sessionQuery`), as a retry reads a session that is no longer live. */
+export interface SessionQueryView {
+  readSession(id: string): Promise<{ readonly session: SessionView['header'] & { readonly id: string }; readonly events: readonly SessionEventView[] }>
 }
 
 /** A provider and model. */

@@ -1,13 +1,17 @@
 /**
  * The export verb: an optional backup, then every non-forgotten fact, history included, and every lasting alias, written atomically to
- * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back).
+ * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back),
+ * or with `format: "markdown"` to `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive
+ * values withheld unless `includeSensitive`).
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Fact } from '../types.ts'
 import {
   aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest,
 } from '../exchange/jsonl.ts'
+import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { ok, refuse, verb } from './verb.ts'
 import { exportBody } from './wire.schema.ts'
@@ -37,7 +41,25 @@ export const exportVerb = verb({
     const backup: BackupReceipt | null = (body.backup ?? config.backupBeforeExport)
       ? await takeBackup(stores, 'export', now, config.backupKeep)
       : null
-    const name = exportName(dir, now)
+    if (body.format === 'markdown') {
+      const name = exportName(dir, now, 'library', 'md')
+      try {
+        const facts: Fact[] = []
+        const snapshot = stores.exchange.readSnapshot((read) => {
+          read.eachFact((fact) => { facts.push(fact) })
+          return { generation: read.generation }
+        })
+        const document = libraryDocument(facts, { now, timeZone: config.displayTimeZone, includeSensitive: body.includeSensitive ?? false })
+        writeAtomically(dir, name, (fd) => { writeAll(fd, document.text) })
+        return ok({
+          format: 'markdown', path: join(dir, name), relativePath: `${EXPORT_DIR}/${name}`,
+          facts: document.facts, subjects: document.subjects, withheld: document.withheld, generation: snapshot.generation, backup,
+        })
+      } catch (error) {
+        return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
+      }
+    }
+    const name = exportName(dir, now, 'facts', 'jsonl')
     let manifest: ExchangeManifest
     try {
       manifest = writeExport(stores, dir, name, now)
@@ -45,6 +67,7 @@ export const exportVerb = verb({
       return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
     }
     return ok({
+      format: 'jsonl',
       path: join(dir, name),
       relativePath: `${EXPORT_DIR}/${name}`,
       records: manifest.records,
@@ -56,11 +79,11 @@ export const exportVerb = verb({
   },
 })
 
-/** `facts-<timestamp>.jsonl`, with a counter when an export of the same instant already exists. */
-function exportName(dir: string, now: string): string {
-  const stem = `facts-${now.replace(/[:.]/gu, '-')}`
-  let name = `${stem}.jsonl`
-  for (let n = 2; existsSync(join(dir, name)); n += 1) name = `${stem}-${n}.jsonl`
+/** `<kind>-<timestamp>.<extension>`, with a counter when an export of the same instant already exists. */
+function exportName(dir: string, now: string, kind: string, extension: string): string {
+  const stem = `${kind}-${now.replace(/[:.]/gu, '-')}`
+  let name = `${stem}.${extension}`
+  for (let n = 2; existsSync(join(dir, name)); n += 1) name = `${stem}-${n}.${extension}`
   return name
 }
 
@@ -69,11 +92,9 @@ function exportName(dir: string, now: string): string {
  * in one snapshot: the first hashes and counts the record lines, the second writes the manifest and the same lines.
  */
 function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
-  const fd = openSync(temp, 'wx', 0o600)
-  let open = true
-  try {
-    const manifest = stores.exchange.readSnapshot((snapshot) => {
+  let manifest: ExchangeManifest | undefined
+  writeAtomically(dir, name, (fd) => {
+    manifest = stores.exchange.readSnapshot((snapshot) => {
       const hasher = new RecordsHasher()
       snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
       // The lasting aliases follow the facts, so an import keeps them (older files simply have none).
@@ -95,11 +116,25 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
       writeAll(fd, buffer)
       return written
     })
+  })
+  if (manifest === undefined) throw new Error('the export wrote no manifest')
+  return manifest
+}
+
+/**
+ * Write a file under `dir` atomically: into a temp file beside it, synced, then renamed into place; nothing is left
+ * behind when writing fails.
+ */
+function writeAtomically(dir: string, name: string, write: (fd: number) => void): void {
+  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
+  const fd = openSync(temp, 'wx', 0o600)
+  let open = true
+  try {
+    write(fd)
     fsyncSync(fd)
     closeSync(fd)
     open = false
     renameSync(temp, join(dir, name))
-    return manifest
   } catch (error) {
     if (open) closeSync(fd)
     rmSync(temp, { force: true })

@@ -1,10 +1,14 @@
 /**
  * The extraction verbs: queue (what is running, waiting and parked, and the recent passes), extract-run (one pass
- * with the exact text it sent) and extract (one-off extraction of a text).
+ * with the exact text it sent), extract (one-off extraction of a text) and extract-retry (read a parked range again).
+ * Like extract, extract-retry is a run-triggering verb, not a fenced edit: it writes facts through the write rules
+ * as extraction does and edits no row a page is holding, so it takes no generation or operation id; a second ask
+ * while the range is being read joins that retry, and a range already read again is not found.
  */
+import { retriesOnItsOwn } from '../extract/retry.ts'
 import type { ExtractRun } from '../store/extract-store.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { EXTRACT_TEXT_MAX, extractBody, extractRunBody, queueBody } from './wire.schema.ts'
+import { EXTRACT_TEXT_MAX, extractBody, extractRetryBody, extractRunBody, queueBody } from './wire.schema.ts'
 
 /** Passes the page lists as "Recently finished". */
 const RECENT_DEFAULT = 10
@@ -22,7 +26,7 @@ export const queueVerb = verb({
       model: config.llmSource === 'custom' ? `custom: ${config.llmModel === '' ? '(no model set)' : config.llmModel}` : 'the session\'s own model',
       delayMs: config.extractDelayMs,
       running: context.extraction?.entries() ?? [],
-      parked: ledger.pending(),
+      parked: ledger.pending().map((range) => ({ ...range, retriesOnItsOwn: retriesOnItsOwn(range) })),
       recent: recent.map(summary),
       lastRun: recent[0] === undefined ? null : { ...summary(recent[0]), snapshot: snapshotOf(recent[0]) },
     })
@@ -48,6 +52,22 @@ export const extractVerb = verb({
     const answer = await extraction.extractText(body.text, { dryRun: body.dryRun ?? false })
     if (!answer.ok) return refuse(answer.code, answer.message)
     return ok({ ...answer, generation: context.stores.db.generation() })
+  },
+})
+
+/**
+ * extract-retry: `{id}` — read a parked range again now, from the session's events. Answers how it ended (`resolved`
+ * with the fact and proposal ids that landed, or `failed` with the error that keeps it parked) and the range as it
+ * now stands; `not_found` for no such range or one already read again, `unavailable` where no capture service runs.
+ */
+export const extractRetryVerb = verb({
+  schema: extractRetryBody,
+  async run(body, context) {
+    const extraction = context.extraction
+    if (extraction === undefined) return refuse('unavailable', 'automatic capture does not run in this host')
+    const answer = await extraction.retryParked(body.id)
+    if (!answer.ok) return refuse(answer.code, answer.message)
+    return ok({ outcome: answer.outcome, range: answer.range ?? null, generation: context.stores.db.generation() })
   },
 })
 

@@ -110,6 +110,8 @@ type Planned =
     readonly history: { readonly status: 'superseded' | 'retired' | 'expired'; readonly validTo: string | null } | null
     /** The fold record the file states for a row that folded, put on the row it lands as. */
     readonly folds: FoldRecord | null
+    /** The pin the file states, put on the row it lands as (never on an existing row it duplicates). */
+    readonly pinnedAt: string | null
   }
 
 /** How many folds a row absorbed and its last prior values. */
@@ -233,6 +235,7 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     recordedAt: stamp(record.recordedAt),
     history: past ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null } : null,
     folds,
+    pinnedAt: record.pinnedAt === undefined ? null : stamp(record.pinnedAt),
   }
 }
 
@@ -349,6 +352,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         factIds.push(restored.fact.id)
         stores.exchange.restoreTimes(restored.fact.id, item.observedAt, item.recordedAt)
         if (item.folds !== null) stores.exchange.restoreFolds(restored.fact.id, item.folds.count, item.folds.from)
+        if (item.pinnedAt !== null) stores.exchange.restorePin(restored.fact.id, item.pinnedAt)
       }
       continue
     }
@@ -360,6 +364,7 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         factIds.push(result.fact.id)
         stores.exchange.restoreTimes(result.fact.id, item.observedAt, item.recordedAt)
         if (item.folds !== null) stores.exchange.restoreFolds(result.fact.id, item.folds.count, item.folds.from)
+        if (item.pinnedAt !== null) stores.exchange.restorePin(result.fact.id, item.pinnedAt)
         break
       case 'duplicate':
       case 'folded':

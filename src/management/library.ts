@@ -20,7 +20,8 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
 
 /**
  * facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject,
- * text, conversation and scope; the answer lists every scope the store holds facts in, for the scope filter.
+ * text, conversation and scope; the answer lists every scope the store holds facts in, for the scope filter, and with
+ * a text filter counts the facts it matches on every page (`matched`).
  */
 export const factsVerb = verb({
   schema: factsBody,
@@ -34,20 +35,21 @@ export const factsVerb = verb({
       ids = asked === undefined ? matched : matched.filter((factId) => asked.has(factId))
     }
     const limit = body.limit ?? PAGE_SIZE
-    const page = context.stores.library.factsPage({
+    const filter = {
       statuses,
       evidence: body.evidence,
       entityPrefix: body.subject === undefined ? undefined : canonicalEntity(body.subject),
       ids,
       sessionId: body.session,
       scope: body.scope,
-      beforeId: body.cursor === undefined ? undefined : Number(body.cursor),
-      limit,
-    })
+    }
+    const page = context.stores.library.factsPage({ ...filter, beforeId: body.cursor === undefined ? undefined : Number(body.cursor), limit })
     const last = page.facts.at(-1)
     return ok({
       facts: page.facts.map(factView),
       nextCursor: page.more && last !== undefined ? String(last.id) : null,
+      // A text filter says how many facts it matches on every page (at most the full-text cap).
+      matched: body.text === undefined ? null : context.stores.library.countFacts(filter),
       statusCounts: context.stores.library.statusCounts(),
       scopes: scopeList(context.stores.library.scopes()),
       generation: context.stores.db.generation(),

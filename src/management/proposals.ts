@@ -15,7 +15,10 @@ import type { StoreSet } from '../store/store-set.ts'
 import { rowKey } from '../rules/proposal-cards.ts'
 import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
 
-/** proposals: the cards, newest first, with each row's current staleness. */
+/**
+ * proposals: the cards, newest first, with each row's current staleness, a page at a time; `total` counts the cards
+ * of the asked status on every page, and with `since` `newSince` counts those of them queued after that instant.
+ */
 export const proposalsVerb = verb({
   schema: proposalsBody,
   run(body, context) {
@@ -25,6 +28,8 @@ export const proposalsVerb = verb({
     return ok({
       proposals: page.proposals.map((proposal) => cardView(proposal, context.stores)),
       nextCursor: page.more && last !== undefined ? String(last.id) : null,
+      total: context.stores.proposals.count(status),
+      newSince: body.since === undefined ? null : context.stores.proposals.count(status, body.since),
       generation: context.stores.db.generation(),
     })
   },

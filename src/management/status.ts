@@ -87,7 +87,7 @@ export const reviewSeenVerb = verb({
   },
 })
 
-/** sessions: per conversation and per turn, the facts written, pending proposals and unsettled conflicts. */
+/** sessions: per conversation and per turn, the facts written, pending proposals and unsettled conflicts, and whether memory is paused there. */
 export const sessionsVerb = verb({
   schema: sessionsBody,
   run(body, context) {
@@ -95,10 +95,12 @@ export const sessionsVerb = verb({
     const pending = (sessionId: string): readonly number[] => context.extraction?.pendingTurns(sessionId) ?? []
     const listed = context.stores.library.sessions(body.sessionIds, body.limit ?? 50)
     const recalled = context.stores.recalls.recalledByTurn(body.sessionIds ?? listed.map((session) => session.sessionId))
-    const sessions = withRecalls(listed, recalled, body.sessionIds).map((session) => ({ ...session, extractingTurns: pending(session.sessionId) }))
+    const paused = (sessionId: string): boolean => context.stores.pauses.isPaused(sessionId)
+    const sessions = withRecalls(listed, recalled, body.sessionIds)
+      .map((session) => ({ ...session, extractingTurns: pending(session.sessionId), paused: paused(session.sessionId) }))
     const known = new Set(sessions.map((session) => session.sessionId))
-    const busyOnly = (body.sessionIds ?? []).filter((sessionId) => !known.has(sessionId) && pending(sessionId).length > 0)
-      .map((sessionId) => ({ sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: pending(sessionId) }))
-    return ok({ sessions: [...sessions, ...busyOnly] })
+    const quietOnly = (body.sessionIds ?? []).filter((sessionId) => !known.has(sessionId) && (pending(sessionId).length > 0 || paused(sessionId)))
+      .map((sessionId) => ({ sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: pending(sessionId), paused: paused(sessionId) }))
+    return ok({ sessions: [...sessions, ...quietOnly] })
   },
 })

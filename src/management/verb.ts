@@ -6,10 +6,12 @@ import type { z } from 'zod'
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
+import type { ParkedRetry } from '../extract/capture.ts'
 import type { ManualExtraction } from '../extract/manual.ts'
 import type { QueueEntry } from '../extract/queue.ts'
-import type { MemoryStatus } from '../fact-memory.ts'
 import type { CredentialsView } from '../host/credentials.ts'
+import type { MemoryStatus, SearchAsk } from '../fact-memory.ts'
+import type { SearchValue } from '../retrieval/render.ts'
 import type { AuditView } from '../review/audit-service.ts'
 import type { AskedOutcome, BegunSweep, SweepProgress } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
@@ -33,10 +35,12 @@ export interface ConfirmationBook {
   consume(purpose: string, token: string, generation: number): boolean
 }
 
-/** The store service, as status needs it (it also answers when the store is down). */
+/** The store service, as status and search need it (it also answers when the store is down). */
 export interface MemoryView {
   status(): MemoryStatus
   advance(): { promoted: number; expired: number } | undefined
+  /** memory_search's answer for one ask, under the live configuration. */
+  search(ask: SearchAsk): Promise<SearchValue>
 }
 
 /** Automatic capture, as the extraction verbs see it (absent where no capture service runs). */
@@ -47,6 +51,10 @@ export interface ExtractionView {
   pendingTurns(sessionId: string): readonly number[]
   /** One-off extraction of a text outside any conversation. */
   extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction>
+  /** Start a session's extraction waiting out its merge window now (the user is pausing memory there). */
+  settleBeforePause(sessionId: string): void
+  /** Read a parked range again now. */
+  retryParked(id: number): Promise<ParkedRetry>
 }
 
 /** The near-duplicate review, as the consolidate verb uses it (absent where no review service runs). */

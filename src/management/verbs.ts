@@ -5,14 +5,17 @@ import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factMoveVerb } from './scope-move.ts'
+import { factPinVerb } from './pin.ts'
 import { aliasRemoveVerb, propertyRenameVerb, subjectRenameVerb } from './renames.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
-import { extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
+import { extractRetryVerb, extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
 import { graphVerb } from './graph.ts'
 import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
 import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
+import { sessionPauseVerb } from './session-pause.ts'
+import { searchVerb } from './search.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
 import type { VerbDefinition } from './verb.ts'
 
@@ -21,7 +24,8 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'subject-rename', 'property-rename', 'alias-remove',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'subject-rename',
+  'property-rename', 'alias-remove',
 ] as const
 
 /** Every verb: name → definition. */
@@ -30,14 +34,17 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   activity: activityVerb,
   'review-seen': reviewSeenVerb,
   sessions: sessionsVerb,
+  'session-pause': sessionPauseVerb,
   facts: factsVerb,
   fact: factVerb,
   entity: entityVerb,
   conflicts: conflictsVerb,
+  search: searchVerb,
   'fact-update': factUpdateVerb,
   'fact-expire': factExpireVerb,
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
+  'fact-pin': factPinVerb,
   'subject-rename': subjectRenameVerb,
   'property-rename': propertyRenameVerb,
   'alias-remove': aliasRemoveVerb,
@@ -56,6 +63,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   graph: graphVerb,
   extract: extractVerb,
   'extract-run': extractRunVerb,
+  'extract-retry': extractRetryVerb,
   queue: queueVerb,
   consolidate: consolidateVerb,
   'index-vectors': indexVectorsVerb,

@@ -67,6 +67,14 @@ export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
 export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
+/**
+ * fact-pin: pin a fact (`pinned: true`) or unpin it (`pinned: false`); or undo an earlier fact-pin, named by its
+ * operation id (`undoes`), which gives the row back exactly the pin it had before.
+ */
+export const factPinBody = z.union([
+  z.strictObject({ ...fence, id, pinned: z.boolean() }),
+  z.strictObject({ ...fence, id, undoes: fence.operationId }),
+], { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' })
 
 /** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
 export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200), dryRun: z.boolean().optional() })
@@ -82,6 +90,9 @@ export const emptyBody = z.strictObject({})
 
 export const resolveBody = z.strictObject({ ...fence, groupId: id, keepFactId: id })
 
+/** session-pause: pause (`paused: true`) or resume memory in one conversation. */
+export const sessionPauseBody = z.strictObject({ sessionId: name(200), paused: z.boolean() })
+
 export const sessionsBody = z.strictObject({
   sessionIds: z.array(name(200)).min(1).max(50).optional(),
   limit: z.number().int().min(1).max(200).optional(),
@@ -91,6 +102,14 @@ export const proposalsBody = z.strictObject({
   status: z.enum(['pending', 'applied', 'rejected', 'stale', 'all']).optional(),
   cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
   limit: z.number().int().min(1).max(100).optional(),
+  /** An instant (the digest's last look): the answer also counts the listed cards queued after it. */
+  since: dateText.optional(),
+})
+
+/** search: a question as the user typed it, answered as memory_search would. */
+export const searchBody = z.strictObject({
+  query: name(500),
+  limit: z.number().int().min(1).max(10).optional(),
 })
 
 const proposalRef = { ...fence, id, revision: z.number().int().min(1) }
@@ -106,7 +125,13 @@ export const proposalReviseBody = z.strictObject({
   qualifiers: qualifiers.optional(),
 }).refine((body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body), 'change at least one of subject, property, value, qualifiers')
 
-export const exportBody = z.strictObject({ backup: z.boolean().optional() })
+/** export: JSONL (the exchange format, the default) or a Markdown document to read; sensitive values only on request. */
+export const exportBody = z.strictObject({
+  backup: z.boolean().optional(),
+  format: z.enum(['jsonl', 'markdown']).optional(),
+  includeSensitive: z.boolean().optional(),
+}).refine((body) => body.includeSensitive === undefined || body.format === 'markdown',
+  'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back')
 
 /** A path inside the data directory, or inline JSONL content (an upload), for import. */
 const importSource = { path: name(1000).optional(), content: z.string().max(16 * 1024 * 1024).optional() }
@@ -157,6 +182,8 @@ export const extractBody = z.strictObject({
   dryRun: z.boolean().optional(),
 })
 export const extractRunBody = z.strictObject({ id })
+/** extract-retry: the parked range to read again. */
+export const extractRetryBody = z.strictObject({ id })
 export const queueBody = z.strictObject({ limit: z.number().int().min(1).max(50).optional() })
 
 export type FactsBody = z.infer<typeof factsBody>

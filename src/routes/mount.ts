@@ -46,7 +46,7 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       now: () => new Date(clock.now()).toISOString(),
       credentials: credentials(),
       confirmations,
-      memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance() },
+      memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance(), search: (ask) => runtime.memory.search(ask, runtime.config()) },
       extraction: services.extraction,
       audit: runtime.audit,
       review: services.review,

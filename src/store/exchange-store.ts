@@ -94,4 +94,14 @@ export class ExchangeStore {
   restoreFolds(id: number, foldedCount: number, foldedFrom: readonly string[]): void {
     this.db.run('UPDATE facts SET folded_count = ?, folded_from = ? WHERE id = ?', foldedCount, JSON.stringify(foldedFrom), id)
   }
+
+  /**
+   * Give a row an import just created the pin its file states. Runs inside the caller's transaction; the revision does
+   * not move, as for the times.
+   * @param id - the new row.
+   * @param pinnedAt - ISO UTC instant of the pin.
+   */
+  restorePin(id: number, pinnedAt: string): void {
+    this.db.run('UPDATE facts SET pinned_at = ? WHERE id = ?', pinnedAt, id)
+  }
 }

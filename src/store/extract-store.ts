@@ -1,8 +1,8 @@
 /**
  * ExtractStore: the extraction ledger — each session's cursor, the log of passes and the ranges parked after
- * repeated failures. Every write here is bookkeeping outside the user's memory, so it goes through
- * `Database.ledger` and never bumps the generation. The log is a diagnostic, never a home for a secret: each run is
- * masked before it is stored.
+ * repeated failures (until a retry reads them). Every write here is bookkeeping outside the user's memory, so it goes
+ * through `Database.ledger` and never bumps the generation. The log is a diagnostic, never a home for a secret: each
+ * run, and each parked range's error, is masked before it is stored.
  */
 import { MASK, maskCredentials, scanPrivacy } from '../text/privacy.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
@@ -188,7 +188,7 @@ export class ExtractStore {
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO extract_pending (session_id, start_seq, end_seq, turns, text_sha256, attempts, last_error, parked_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        range.sessionId, range.startSeq, range.endSeq, JSON.stringify(range.turns), range.textSha256, range.attempts, range.lastError, now)
+        range.sessionId, range.startSeq, range.endSeq, JSON.stringify(range.turns), range.textSha256, range.attempts, maskCredentials(range.lastError), now)
       this.advance(range.sessionId, range.endSeq, now)
       return lastInsertRowid
     })
@@ -216,9 +216,27 @@ export class ExtractStore {
    * Mark a parked range as dealt with (a later retry read it).
    * @param id - its id.
    * @param now - ISO instant.
+   * @returns true when the range was still parked; false when it was resolved already or never existed.
    */
-  resolve(id: number, now: string): void {
-    this.db.ledger(() => this.db.run('UPDATE extract_pending SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL', now, id))
+  resolve(id: number, now: string): boolean {
+    return this.db.ledger(() => this.db.run('UPDATE extract_pending SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL', now, id).changes > 0)
+  }
+
+  /**
+   * Record a retry of a parked range that failed again: one more attempt and its error, and the range narrowed to
+   * what is still unread (a retry that read its first segments before failing moves the start past them). The range
+   * stays parked; nothing of it is dropped.
+   * @param id - its id.
+   * @param retry - the first seq still unread, the hash of the text from there, and the error (masked when stored).
+   * @returns true when the range was still parked.
+   */
+  retryFailed(id: number, retry: { readonly startSeq: number; readonly textSha256: string; readonly error: string }): boolean {
+    return this.db.ledger(() => this.db.run(
+      `UPDATE extract_pending SET attempts = attempts + 1, last_error = ?,
+        text_sha256 = CASE WHEN ? > start_seq AND ? <= end_seq THEN ? ELSE text_sha256 END,
+        start_seq = CASE WHEN ? > start_seq AND ? <= end_seq THEN ? ELSE start_seq END
+        WHERE id = ? AND resolved_at IS NULL`,
+      maskCredentials(retry.error), retry.startSeq, retry.startSeq, retry.textSha256, retry.startSeq, retry.startSeq, retry.startSeq, id).changes > 0)
   }
 }
 

@@ -203,18 +203,28 @@ export class FactReader {
 
   /**
    * The directory's rows: active, model-visible facts of the global scope, of free-text scopes and of one project
-   * (never another project's), strongest evidence first, then most recently observed.
+   * (never another project's). Pinned facts come first, earliest pin first; then the rest, strongest evidence first,
+   * then most recently observed.
    * @param limit - the most rows the budget can hold.
    * @param visibility - model visibility.
    * @param projectKey - the session's project; null (the default): no project's facts.
    * @returns the rows in priority order.
    */
   directoryFacts(limit: number, visibility: Visibility, projectKey: string | null = null): Fact[] {
-    return this.db.all(
+    const sensitive = visibility.includeSensitive ? 1 : 0
+    const scope = projectKey === null ? null : projectScope(projectKey)
+    const pinned = this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_pinned
+        WHERE pinned_at IS NOT NULL AND status = 'active' AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
+        ORDER BY pinned_at, id LIMIT ?`,
+      sensitive, scope, limit).map(toFact)
+    if (pinned.length >= limit) return pinned
+    const rest = this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
-        WHERE status = 'active' AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
+        WHERE status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
         ORDER BY evidence_rank, observed_at DESC, id LIMIT ?`,
-      visibility.includeSensitive ? 1 : 0, projectKey === null ? null : projectScope(projectKey), limit).map(toFact)
+      sensitive, scope, limit - pinned.length).map(toFact)
+    return [...pinned, ...rest]
   }
 
   /**

@@ -6,7 +6,7 @@ import { numberOrNull, type Row, textOrNull } from './connection.ts'
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
   evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
-  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
+  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, pinned_at, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
   CASE WHEN substr(scope, 1, 8) = 'project:' THEN (SELECT name FROM projects p WHERE p.project_key = substr(scope, 9)) END AS project_name`
 
 /** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
@@ -50,6 +50,7 @@ export function toFact(row: Row): Fact {
     quote: textOrNull(row['quote']),
     foldedCount: Number(row['folded_count']),
     foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
+    pinnedAt: textOrNull(row['pinned_at']),
   }
 }
 

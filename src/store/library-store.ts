@@ -99,28 +99,12 @@ export class LibraryStore {
   factsPage(filter: FactFilter): { facts: Fact[]; more: boolean } {
     // Each status is walked newest first on facts_by_status_id and the runs are merged, so a page never sorts the
     // whole table.
-    const where: string[] = ['status = ?']
-    const params: (string | number)[] = []
-    if (filter.evidence !== undefined && filter.evidence.length > 0) {
-      where.push(`evidence IN (${placeholders(filter.evidence.length)})`)
-      params.push(...filter.evidence)
-    }
-    if (filter.entityPrefix !== undefined) {
-      where.push(`entity_id IN (SELECT id FROM entities WHERE entity_key >= ? AND entity_key < ?)`)
-      params.push(filter.entityPrefix, `${filter.entityPrefix}\uffff`)
-    }
-    if (filter.ids !== undefined) {
-      if (filter.ids.length === 0) return { facts: [], more: false }
-      where.push(`id IN (${placeholders(filter.ids.length)})`)
-      params.push(...filter.ids)
-    }
+    const conditions = filterConditions(filter)
+    if (conditions === undefined) return { facts: [], more: false }
+    const { where, params } = conditions
     if (filter.beforeId !== undefined) {
       where.push('id < ?')
       params.push(filter.beforeId)
-    }
-    if (filter.scope !== undefined) {
-      where.push('scope = ?')
-      params.push(filter.scope)
     }
     if (filter.sessionId !== undefined) {
       // One conversation holds few facts: read them all through facts_by_session and sort that handful.
@@ -133,6 +117,24 @@ export class LibraryStore {
     const rows = filter.statuses.flatMap((status) => this.db.all(sql, status, ...params, filter.limit + 1))
       .sort((a, b) => Number(b['id']) - Number(a['id']))
     return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
+  }
+
+  /**
+   * How many facts a filter matches on every page together (its cursor and limit aside), counted per status on
+   * facts_by_status_id.
+   * @param filter - the filter.
+   * @returns the count.
+   */
+  countFacts(filter: Omit<FactFilter, 'beforeId' | 'limit'>): number {
+    const conditions = filterConditions(filter)
+    if (conditions === undefined) return 0
+    const { where, params } = conditions
+    if (filter.sessionId !== undefined) {
+      where.push('session_id = ?')
+      params.push(filter.sessionId)
+    }
+    const sql = `SELECT count(*) AS n FROM facts INDEXED BY facts_by_status_id WHERE ${where.join(' AND ')}`
+    return filter.statuses.reduce((total, status) => total + Number(this.db.get(sql, status, ...params)?.['n'] ?? 0), 0)
   }
 
   /**
@@ -315,4 +317,31 @@ export class LibraryStore {
         GROUP BY day ORDER BY day DESC LIMIT 31`, after).map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
     }
   }
+}
+
+/**
+ * The conditions a filter puts on one status's run of facts, the status itself bound first; undefined when it can
+ * match nothing (an empty id list).
+ */
+function filterConditions(filter: Omit<FactFilter, 'beforeId' | 'limit'>): { where: string[]; params: (string | number)[] } | undefined {
+  const where: string[] = ['status = ?']
+  const params: (string | number)[] = []
+  if (filter.evidence !== undefined && filter.evidence.length > 0) {
+    where.push(`evidence IN (${placeholders(filter.evidence.length)})`)
+    params.push(...filter.evidence)
+  }
+  if (filter.entityPrefix !== undefined) {
+    where.push(`entity_id IN (SELECT id FROM entities WHERE entity_key >= ? AND entity_key < ?)`)
+    params.push(filter.entityPrefix, `${filter.entityPrefix}\uffff`)
+  }
+  if (filter.ids !== undefined) {
+    if (filter.ids.length === 0) return undefined
+    where.push(`id IN (${placeholders(filter.ids.length)})`)
+    params.push(...filter.ids)
+  }
+  if (filter.scope !== undefined) {
+    where.push('scope = ?')
+    params.push(filter.scope)
+  }
+  return { where, params }
 }

@@ -91,6 +91,28 @@ export class ProposalStore {
     return { proposals: rows.slice(0, limit).map(toProposal), more: rows.length > limit }
   }
 
+  /**
+   * How many cards there are, on every page together.
+   * @param status - one status, or undefined for all.
+   * @param createdAfter - an ISO instant: count only the cards queued after it.
+   * @returns the count.
+   */
+  count(status: ProposalStatus | undefined, createdAfter?: string): number {
+    // Plain conditions (no `? IS NULL OR`), so a status count walks proposals_by_status (status, created_at).
+    const where: string[] = []
+    const params: string[] = []
+    if (status !== undefined) {
+      where.push('status = ?')
+      params.push(status)
+    }
+    if (createdAfter !== undefined) {
+      where.push('created_at > ?')
+      params.push(createdAfter)
+    }
+    const row = this.db.get(`SELECT count(*) AS n FROM proposals${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`, ...params)
+    return Number(row?.['n'] ?? 0)
+  }
+
   /** One card, or undefined. */
   get(id: number): Proposal | undefined {
     const row = this.db.get(`SELECT ${COLUMNS} FROM proposals WHERE id = ?`, id)

@@ -11,6 +11,8 @@ import { GraphStore } from './graph-store.ts'
 import { LibraryStore } from './library-store.ts'
 import { MetaStore } from './meta-store.ts'
 import { OperationStore } from './operation-store.ts'
+import { PauseStore } from './pause-store.ts'
+import { PinStore } from './pin-store.ts'
 import { PrivacyStore } from './privacy-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
@@ -33,6 +35,8 @@ export interface StoreSet {
   readonly library: LibraryStore
   readonly edits: EditStore
   readonly operations: OperationStore
+  /** The user's pins: which facts lead the directory. */
+  readonly pins: PinStore
   readonly meta: MetaStore
   /** The rescan of stored facts under today's privacy rules. */
   readonly privacy: PrivacyStore
@@ -50,6 +54,8 @@ export interface StoreSet {
   readonly vectors: VectorStore
   /** The ledger of per-turn recall: what each user message was given and what it cost. */
   readonly recalls: RecallStore
+  /** The sessions the user paused memory in. */
+  readonly pauses: PauseStore
 }
 
 /**
@@ -69,6 +75,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),
+    pins: new PinStore(db),
     meta: new MetaStore(db),
     privacy: new PrivacyStore(db),
     proposals: new ProposalStore(db),
@@ -80,5 +87,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     calibrations: new CalibrationStore(db),
     vectors: new VectorStore(db),
     recalls: new RecallStore(db),
+    pauses: new PauseStore(db),
   }
 }

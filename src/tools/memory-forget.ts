@@ -1,7 +1,8 @@
 /** The memory_forget tool: forget one fact by id, or a subject (optionally one property), tombstoning each claim. */
 import type { ForgetAnswer } from '../fact-memory.ts'
-import type { OutputSchema, ToolSpec } from '../host/ports.ts'
+import type { OutputSchema, ToolCall, ToolSpec } from '../host/ports.ts'
 import { projectOfSession } from '../project/project-locator.ts'
+import { maskEchoes } from './echo-mask.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { forgetArgs, parseArgs } from './tool-args.schema.ts'
 
@@ -57,13 +58,18 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
       render: (_args: unknown, value: ForgetValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
     },
     async execute(args, exec) {
-      const parsed = parseArgs(forgetArgs, args)
-      if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [] } satisfies ForgetValue
-      const a = parsed.value
-      const answer = 'fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session))
-      return describeForget(answer)
+      // What the answer repeats of the arguments (a subject, a property, a field's name) never shows a credential.
+      return maskEchoes(forget(deps, args, exec), args)
     },
   }
+}
+
+/** One call, unmasked: parse, forget, describe. */
+function forget(deps: ToolDeps, args: unknown, exec: ToolCall): ForgetValue {
+  const parsed = parseArgs(forgetArgs, args)
+  if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [] }
+  const a = parsed.value
+  return describeForget('fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session)))
 }
 
 /**

@@ -6,6 +6,8 @@ import { nullable } from './output-schema.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
 import { parseArgs, searchArgs } from './tool-args.schema.ts'
+import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
+import { sessionPaused } from '../pause/session-pause.ts'
 
 /** What the memory tools need from the plugin. */
 export interface ToolDeps {
@@ -123,6 +125,7 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
         const query = typeof (args as { query?: unknown } | null)?.query === 'string' ? String((args as { query: string }).query).slice(0, 200) : ''
         return searchFailure('refused', query, parsed.message, config.displayTimeZone)
       }
+      if (sessionPaused(deps.memory, exec.agent?.session)) return searchFailure('refused', parsed.value.query.trim(), PAUSED_TOOL_ANSWER, config.displayTimeZone)
       return deps.memory.search({
         query: parsed.value.query.trim(),
         limit: parsed.value.limit ?? config.searchLimit,

@@ -4,14 +4,17 @@
  * turn, apply the slot rules, and report the outcome in words.
  */
 import type { WriteAnswer } from '../fact-memory.ts'
-import type { OutputSchema, SessionView, ToolSpec } from '../host/ports.ts'
+import type { OutputSchema, SessionView, ToolCall, ToolSpec } from '../host/ports.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
 import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact, ProjectRef } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
+import { maskEchoes } from './echo-mask.ts'
 import { anchorOf, userSaid } from './session-anchor.ts'
+import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
+import { sessionPaused } from '../pause/session-pause.ts'
 import { quoteCarries, shortfallNote } from '../extract/quote-carries.ts'
 import { parseArgs, writeArgs } from './tool-args.schema.ts'
 
@@ -104,35 +107,42 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       render: (_args: unknown, value: WriteValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
     },
     async execute(args, exec) {
-      const config = deps.config()
-      const parsed = parseArgs(writeArgs, args)
-      if (!parsed.ok) return failure('refused', `${parsed.message}. Nothing was stored.`)
-      const a = parsed.value
-      const scope = scopeOfCall(a.scope, exec.agent?.session)
-      if ('refused' in scope) return failure('refused', `${scope.refused} Nothing was stored.`)
-      let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
-      let note: string | null = null
-      if (evidence === 'explicit_user') {
-        const words = a.quote ?? a.value
-        const carried = quoteCarries(words, a.value)
-        if (!userSaid(exec.agent?.session, words)) {
-          evidence = 'observed'
-          note = a.quote === undefined
-            ? 'evidence lowered to observed: explicit_user needs the user\'s own words as quote'
-            : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
-        } else if (!carried.carries) {
-          evidence = 'observed'
-          note = `evidence lowered to observed: ${shortfallNote(carried.reason)}`
-        }
-      }
-      const answer = deps.memory.write({
-        subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, ...scope,
-        qualifiers: a.qualifiers, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
-        inferred: a.evidence === 'inferred', origin: 'tool', anchor: anchorOf(exec.agent),
-      }, config)
-      return describeWrite(answer, note, config.displayTimeZone)
+      // What the answer repeats of the arguments (a subject, a property, a field's name) never shows a credential.
+      return maskEchoes(write(deps, args, exec), args)
     },
   }
+}
+
+/** One call, unmasked: parse, check the evidence, write, describe. */
+function write(deps: ToolDeps, args: unknown, exec: ToolCall): WriteValue {
+  const config = deps.config()
+  const parsed = parseArgs(writeArgs, args)
+  if (!parsed.ok) return failure('refused', `${parsed.message}. Nothing was stored.`)
+  if (sessionPaused(deps.memory, exec.agent?.session)) return failure('refused', capitalized(PAUSED_TOOL_ANSWER))
+  const a = parsed.value
+  const scope = scopeOfCall(a.scope, exec.agent?.session)
+  if ('refused' in scope) return failure('refused', `${scope.refused} Nothing was stored.`)
+  let evidence: Evidence = a.evidence === undefined || a.evidence === 'inferred' ? 'observed' : a.evidence
+  let note: string | null = null
+  if (evidence === 'explicit_user') {
+    const words = a.quote ?? a.value
+    const carried = quoteCarries(words, a.value)
+    if (!userSaid(exec.agent?.session, words)) {
+      evidence = 'observed'
+      note = a.quote === undefined
+        ? 'evidence lowered to observed: explicit_user needs the user\'s own words as quote'
+        : 'evidence lowered to observed: the quote does not occur in the user\'s messages of this conversation'
+    } else if (!carried.carries) {
+      evidence = 'observed'
+      note = `evidence lowered to observed: ${shortfallNote(carried.reason)}`
+    }
+  }
+  const answer = deps.memory.write({
+    subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, ...scope,
+    qualifiers: a.qualifiers, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
+    inferred: a.evidence === 'inferred', origin: 'tool', anchor: anchorOf(exec.agent),
+  }, config)
+  return describeWrite(answer, note, config.displayTimeZone)
 }
 
 /**
@@ -225,6 +235,8 @@ export function describeWrite(answer: WriteAnswer, note: string | null, timeZone
 function empty(outcome: WriteValue['outcome'], message: string): WriteValue {
   return { outcome, message, factId: null, proposalId: null, status: null, evidence: null, sensitivity: null, replaced: [], rivals: [], note: null }
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 function failure(outcome: 'refused' | 'unavailable', message: string): WriteValue {
   return empty(outcome, message)

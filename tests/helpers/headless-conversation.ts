@@ -64,3 +64,14 @@ export function directoryOf(messages: readonly ChatMessage[]): string {
     .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
   return snapshots.at(-1) ?? ''
 }
+
+/**
+ * The newest runtime-context snapshot of one request (each supersedes the earlier ones), whether or not it carries
+ * the directory: what the model takes as the context in force.
+ * @param messages - one request's messages.
+ * @returns its text, or '' when the request carries none.
+ */
+export function newestRuntimeContext(messages: readonly ChatMessage[]): string {
+  return messages.filter((message) => message.role === 'user').map(messageText)
+    .filter((text) => text.startsWith('Current runtime context.')).at(-1) ?? ''
+}

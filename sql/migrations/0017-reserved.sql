@@ -1,3 +1,0 @@
--- Placeholder holding number 0017 for a branch merged alongside this one (wt-alias needs 0018 and the runner wants a
--- contiguous list); drop this file at merge when the real 0017 lands.
-SELECT 1;
