@@ -104,7 +104,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     })
 
     describe('export', () => {
-      it('writes a manifest line and one line per non-forgotten fact, history included, UTF-8 without BOM, LF only', async () => {
+      it('writes a manifest line, one line per non-forgotten fact, history included, then the forgotten one\'s tombstones, UTF-8 without BOM, LF only', async () => {
         writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' })
         clock.advance(SECOND)
         writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' })
@@ -123,11 +123,13 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.equal(manifest['storeId'], h.memory.status().storeId)
         assert.equal(manifest['generation'], generation())
         assert.equal(manifest['exportedAt'], '2026-03-01T09:00:01.000Z')
-        assert.equal(manifest['records'], 2)
+        assert.equal(manifest['records'], 4)
         assert.equal(manifest['records_sha256'], answer.sha)
         const records = rest.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
-        assert.deepEqual(records.map((record) => [record['value'], record['status']]), [['7801', 'superseded'], ['7802', 'active']])
-        assert.equal(answer['records'], 2)
+        assert.deepEqual(records.map((record) => [record['value'] ?? record['tombstone'], record['status'] ?? record['forgottenAt']]),
+          [['7801', 'superseded'], ['7802', 'active'], ['claim', '2026-03-01T09:00:01.000Z'], ['evidence', '2026-03-01T09:00:01.000Z']])
+        assert.ok(!rest.join('\n').includes('team blue'), 'a tombstone carries a hash, never what was said')
+        assert.equal(answer['records'], 4)
         assert.deepEqual(readdirSync(join(h.dataDir, 'exports')), [answer.relativePath.slice('exports/'.length)], 'no temp file is left behind')
       })
 

@@ -370,6 +370,8 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'fact-restore': { ...fence(), editId: 1 },
     'fact-move': { ...fence(), id: id('staleTarget'), scope: 'infra' },
     'fact-pin': { ...fence(), id: id('staleTarget'), pinned: true },
+    'fact-forget': { ...fence(), id: id('staleTarget') },
+    'fact-put-back': { ...fence(), id: id('staleTarget') },
     'subject-rename': { ...fence(), entityKey: 'bakery', to: 'the bakery' },
     'property-rename': { ...fence(), entityKey: 'bakery', property: 'opening hour', to: 'opens at' },
     'alias-remove': { ...fence(), id: 1 },

@@ -2,7 +2,8 @@
  * <fm-graph>: the graph tab. The nebula (3D, default) or the one-hop tree, current relations or all (contested
  * ones labelled); every time the tab opens it re-reads the projection, and a refresh button re-reads on demand.
  * three.js lives in a separate chunk loaded with import() the first time the nebula is drawn; without WebGL the
- * tab draws the SVG tree instead of a blank panel. Opening a node or an edge lists the facts behind it.
+ * tab draws the SVG tree instead of a blank panel. Opening a node or an edge lists the facts behind it, each with a
+ * Forget button (this fact, its subject · property, or the whole subject); a forget closes the panel.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
@@ -290,6 +291,7 @@ export class FmGraph extends LitElement {
   private renderFact(fact: FactView, timeZone: string): unknown {
     return html`<li>
       <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
+      <fm-forget compact .app=${this.app} .fact=${fact}></fm-forget>
       <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, timeZone)}${seenNote(fact.foldedCount)}</div></li>`
   }
 
@@ -324,7 +326,7 @@ export class FmGraph extends LitElement {
               @fm-select-node=${(event: CustomEvent<GraphNode>) => { void this.selectNode(event.detail) }}
               @fm-select-edge=${(event: CustomEvent<GraphEdge>) => { void this.selectEdge(event.detail) }}></fm-svg-tree></div>`}
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
-        ${selection === undefined ? nothing : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side}>
+        ${selection === undefined ? nothing : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side} @fm-forgotten=${() => this.closeSelection()}>
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
           ${selection.entityKey == null ? nothing : html`<button class="quiet" data-fm="open-subject" @click=${() => { if (selection.entityKey != null) this.app?.openSubject(selection.entityKey) }}>Rename, merge, aliases ›</button>`}
           <ul>${selection.facts.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>

@@ -1,9 +1,10 @@
 /**
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
- * value history, sources, dates and scope where a fact can be edited, expired or moved to another scope; each ends
- * in a toast whose Undo goes through fact-restore. Each row and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one sentence
- * to copy, and below 1180px the detail pane is a bottom sheet.
+ * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
+ * (from its row too), and a past value put back; each ends in a toast whose Undo goes through fact-restore. Each row
+ * and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one
+ * sentence to copy, and below 1180px the detail pane is a bottom sheet.
  *
  * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
  * facts match and marks the matched words; a query no fact holds every word of (a question) shows what
@@ -14,6 +15,7 @@ import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
 import { markMatches } from '../highlight.ts'
+import { canPutBack, putBack } from '../put-back.ts'
 import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -66,8 +68,10 @@ export class FmLibrary extends LitElement {
     .recent { display: flex; gap: 4px; flex-wrap: wrap; padding: 0 12px 8px; }
     .recent button { font-size: 12px; line-height: 16px; padding: 2px 8px; }
     ul { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
+    li.fact { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
+    li.fact fm-forget { padding-right: 8px; }
     li button.row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left;
-      border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 12px; }
+      border: 0; border-radius: 0; padding: 8px 12px; }
     li button.row > .pill, li button.row > .id { justify-self: end; }
     li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
     li.fact { display: flex; }
@@ -307,6 +311,18 @@ export class FmLibrary extends LitElement {
     await this.openDetail(fact.id)
   }
 
+  /** After a forget: the detail pane closes when its fact went (the reload shows what is left). */
+  private dropForgotten(): void {
+    this.detail = undefined
+  }
+
+  private async putBack(row: FactView): Promise<void> {
+    const app = this.app
+    if (app === undefined) return
+    const back = await putBack(app, row)
+    if (back !== undefined) await this.openDetail(back.id)
+  }
+
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
@@ -388,7 +404,7 @@ export class FmLibrary extends LitElement {
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button></li>`)}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
   }
@@ -425,7 +441,8 @@ export class FmLibrary extends LitElement {
       </dl>
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
-        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button></div>
+        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
+        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></div>
       <div class="actions" data-fm="move">
         <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope">
           ${moveTargets(fact, this.scopes).map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
@@ -434,6 +451,7 @@ export class FmLibrary extends LitElement {
       <h3>Value history</h3>
       <ul class="history">${history.map((row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
+        ${canPutBack(row, history) ? html`<button class="quiet" data-fm="put-back" @click=${() => { void this.putBack(row) }}>Put back</button>` : nothing}
         <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`)}</ul>
       ${fact.foldedCount === 0 ? nothing : html`<h3>Folded lines</h3>
       <p class="caption">The same line on ${fact.foldedCount} other day${fact.foldedCount === 1 ? '' : 's'}, folded into this fact${fact.foldedCount > fact.foldedFrom.length ? `; the last ${fact.foldedFrom.length} are kept` : ''}:</p>

@@ -1,5 +1,6 @@
 /**
- * Pure JSONL exchange format: the manifest line, one record line per fact, the records hash, and splitting a file
+ * Pure JSONL exchange format: the manifest line, one record line per fact, then one line per tombstone (a forgotten
+ * claim's or evidence's hash, so an import keeps refusing it), the records hash, and splitting a file
  * back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote, nor
  * a qualifier that is a credential, in clear. No database, no file system, no zod.
  */
@@ -20,7 +21,7 @@ export interface ExchangeManifest {
   readonly storeId: string
   readonly generation: number
   readonly exportedAt: string
-  /** How many record lines follow. */
+  /** How many record lines follow (fact records and tombstones). */
   readonly records: number
   /** SHA-256 (hex) over the record lines exactly as written, each followed by "\n". */
   readonly records_sha256: string
@@ -87,6 +88,14 @@ export function looksLikeAlias(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'aliasOf')
 }
 
+/** A forgotten claim or evidence as an export writes it: only its hash, never what it said. */
+export interface ExchangeTombstone {
+  readonly tombstone: 'claim' | 'evidence'
+  /** The SHA-256 key the write path checks. */
+  readonly key: string
+  readonly forgottenAt: string
+}
+
 /** One non-blank line of an import file, parsed as JSON or not. */
 export type ParsedLine =
   | { readonly line: number; readonly text: string; readonly ok: true; readonly value: unknown }
@@ -133,6 +142,24 @@ export function recordOf(fact: Fact): ExchangeRecord {
  */
 export function recordLine(record: ExchangeRecord | AliasRecord): string {
   return JSON.stringify(record)
+}
+
+/**
+ * One tombstone line, without its line break, keys in a fixed order.
+ * @param tombstone - the tombstone.
+ * @returns the line.
+ */
+export function tombstoneLine(tombstone: ExchangeTombstone): string {
+  return JSON.stringify({ tombstone: tombstone.tombstone, key: tombstone.key, forgottenAt: tombstone.forgottenAt })
+}
+
+/**
+ * Whether a parsed line is a tombstone rather than a fact record: a JSON object with a `tombstone` field.
+ * @param value - the parsed line.
+ * @returns true for a tombstone-shaped object.
+ */
+export function looksLikeTombstone(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'tombstone')
 }
 
 /**

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
-import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type AliasRecord, type ExchangeManifest } from './jsonl.ts'
+import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type AliasRecord, type ExchangeManifest, type ExchangeTombstone } from './jsonl.ts'
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
 const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
@@ -89,6 +89,13 @@ export function parseAliasRecord(value: unknown): LineParse<AliasRecord> {
   return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'alias') }
 }
 
+/** One tombstone line: which kind of key, the key (64 hex digits) and when it was forgotten. */
+export const tombstoneSchema = z.strictObject({
+  tombstone: z.enum(['claim', 'evidence']),
+  key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
+  forgottenAt: dateText,
+}) satisfies z.ZodType<ExchangeTombstone>
+
 /** A record as an import reads it. */
 export type ImportRecord = z.infer<typeof recordSchema>
 
@@ -103,6 +110,16 @@ export type LineParse<T> = { readonly ok: true; readonly value: T } | { readonly
 export function parseManifest(value: unknown): LineParse<ExchangeManifest> {
   const result = manifestSchema.safeParse(value, { reportInput: true })
   return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'manifest') }
+}
+
+/**
+ * Validate a tombstone line.
+ * @param value - the line's JSON value.
+ * @returns the tombstone, or why not.
+ */
+export function parseTombstone(value: unknown): LineParse<ExchangeTombstone> {
+  const result = tombstoneSchema.safeParse(value, { reportInput: true })
+  return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'tombstone') }
 }
 
 /**

@@ -141,7 +141,8 @@ export const factRestoreVerb = verb({
         return refuse('refused', `the facts this edit touched have changed since (${refusal.factIds.map((id) => `#${id}`).join(', ')}); reload to see them`,
           { movedFactIds: refusal.factIds })
       }
-      const touched = [...restored.edit.changed.map((change) => change.before.id), ...restored.edit.created.map((row) => row.id)]
+      const touched = [...restored.edit.changed.map((change) => change.before.id), ...restored.edit.created.map((row) => row.id),
+        ...(restored.edit.forget?.rows.map((row) => Number(row.before['id'])) ?? [])]
       const facts = stores.facts.getFacts(touched)
       if (restored.edit.proposalId !== null && stores.proposals.reopen(restored.edit.proposalId, now)) {
         // The card goes back to the queue against the facts as the undo left them, which is how its apply found them.

@@ -1,15 +1,17 @@
 /**
- * The export verb: an optional backup, then every non-forgotten fact, history included, and every lasting alias, written atomically to
- * `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest that hashes the records (see import.ts for the way back),
- * or with `format: "markdown"` to `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive
- * values withheld unless `includeSensitive`).
+ * The export verb: an optional backup, then every non-forgotten fact, history included, every lasting alias, and the
+ * tombstones of the forgotten ones (hashes only), written atomically to `<dataDir>/exports/facts-<timestamp>.jsonl`
+ * under a manifest that hashes the records (see import.ts for the way back), or with `format: "markdown"` to
+ * `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive values withheld unless
+ * `includeSensitive`).
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Fact } from '../types.ts'
 import {
-  aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, type ExchangeManifest,
+  aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, tombstoneLine,
+  type ExchangeManifest,
 } from '../exchange/jsonl.ts'
 import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
@@ -100,6 +102,8 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
       // The lasting aliases follow the facts, so an import keeps them (older files simply have none).
       const aliasLines = snapshot.aliases().map((alias) => recordLine(aliasRecordOf(alias)))
       for (const line of aliasLines) hasher.add(line)
+      const tombstones = snapshot.tombstones().map(tombstoneLine)
+      for (const line of tombstones) hasher.add(line)
       const written: ExchangeManifest = {
         format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
         exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
@@ -113,6 +117,7 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
         }
       })
       for (const line of aliasLines) buffer += `${line}\n`
+      for (const line of tombstones) buffer += `${line}\n`
       writeAll(fd, buffer)
       return written
     })

@@ -9,16 +9,18 @@
  * backup and is restored as it was: evidence is kept and past values come back as history, so an export, a wipe,
  * an import and a second export give equal records. Alias lines (`{subject, aliasOf}`, `{subject, property, aliasOf}`)
  * are recorded before any fact line is written, so a line under an alias's name lands on the name it stands for.
+ * an import and a second export give equal records. Tombstone lines (forgotten claims, as hashes) are kept by either
+ * kind of import, after the records, so the claims they name stay refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import type { ResolvedConfig } from '../config.ts'
 import {
-  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeAlias, looksLikeManifest, parseLines, RecordsHasher,
-  type AliasRecord, type ExchangeManifest,
+  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeAlias, looksLikeManifest, looksLikeTombstone, parseLines,
+  RecordsHasher, type AliasRecord, type ExchangeManifest, type ExchangeTombstone,
 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
-import { parseAliasRecord, parseManifest, parseRecord, type ImportRecord } from '../exchange/record.schema.ts'
+import { parseAliasRecord, parseManifest, parseRecord, parseTombstone, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
@@ -60,6 +62,7 @@ export const importVerb = verb({
     const restore = file.manifest !== null && file.untouched === true && file.manifest.storeId === stores.db.storeId()
     const plan = file.entries.map((entry) => planRecord(entry, now, config, restore))
     if (body.mode === 'preview') return preview(stores, source, file, plan, file.aliases, restore)
+    const tombstones = file.tombstones
     return runFenced(stores, 'import', body, now, () => {
       const generation = stores.db.generation()
       if (!sameToken(body.token, previewToken(source.sha256, stores.db.storeId(), generation))) {
@@ -68,7 +71,7 @@ export const importVerb = verb({
       }
       // Aliases first, so a fact line under an alias's name lands on the name it stands for.
       const aliases = stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now)
-      const committed = commit(stores, plan, now, restore)
+      const committed = commit(stores, plan, tombstones, now, restore)
       return committed.ok ? ok({ ...committed.data, aliases }) : committed
     })
   },
@@ -96,6 +99,8 @@ interface ParsedFile {
   readonly entries: readonly Entry[]
   /** The alias lines, schema-valid (an invalid one is an invalid entry). */
   readonly aliases: readonly { readonly line: number; readonly alias: AliasRecord }[]
+  /** The valid tombstone lines; an invalid one is an entry with its reason. */
+  readonly tombstones: readonly ExchangeTombstone[]
 }
 
 /** One record ready for the store, with the times a new row takes from the file; or invalid before it reaches it. */
@@ -162,6 +167,7 @@ function readFile(text: string): ParsedFile | { readonly ok: false; readonly ref
   }
   const hasher = new RecordsHasher()
   const aliases: { line: number; alias: AliasRecord }[] = []
+  const tombstones: ExchangeTombstone[] = []
   const entries = records.flatMap((line): Entry[] => {
     hasher.add(line.text)
     if (!line.ok) return [{ line: line.line, reason: line.reason }]
@@ -171,11 +177,17 @@ function readFile(text: string): ParsedFile | { readonly ok: false; readonly ref
       aliases.push({ line: line.line, alias: alias.value })
       return []
     }
+    if (looksLikeTombstone(line.value)) {
+      const tombstone = parseTombstone(line.value)
+      if (!tombstone.ok) return [{ line: line.line, reason: tombstone.reason }]
+      tombstones.push(tombstone.value)
+      return []
+    }
     const parsed = parseRecord(line.value)
     return [parsed.ok ? { line: line.line, record: parsed.value } : { line: line.line, reason: parsed.reason }]
   })
   const untouched = manifest === null ? null : hasher.count === manifest.records && hasher.digest() === manifest.records_sha256
-  return { ok: true, manifest, untouched, entries, aliases }
+  return { ok: true, manifest, untouched, entries, aliases, tombstones }
 }
 
 /**
@@ -296,6 +308,7 @@ function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: reado
     invalid: reasons,
     invalidOmitted: counts.invalid - reasons.length,
     aliases: aliases.map((entry) => ({ line: entry.line, ...entry.alias })),
+    tombstones: { total: file.tombstones.length, known: stores.exchange.knownTombstones(file.tombstones) },
   })
 }
 
@@ -332,7 +345,7 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, Staged
 }
 
 /** Apply every planned record through the normal write path; runs inside the fenced transaction. */
-function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore: boolean): VerbOutcome {
+function commit(stores: StoreSet, plan: readonly Planned[], tombstones: readonly ExchangeTombstone[], now: string, restore: boolean): VerbOutcome {
   const counts = emptyCounts()
   const factIds: number[] = []
   const duplicateIds: number[] = []
@@ -379,7 +392,8 @@ function commit(stores: StoreSet, plan: readonly Planned[], now: string, restore
         abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
     }
   }
-  return ok({ total: plan.length, counts, factIds, duplicateIds, restore })
+  const added = stores.exchange.restoreTombstones(tombstones)
+  return ok({ total: plan.length, counts, factIds, duplicateIds, restore, tombstones: { total: tombstones.length, added } })
 }
 
 function emptyCounts(): Record<RecordClass, number> {

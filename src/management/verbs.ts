@@ -4,6 +4,8 @@ import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
 import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
+import { factForgetVerb } from './forget.ts'
+import { factPutBackVerb } from './put-back.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { factPinVerb } from './pin.ts'
 import { aliasRemoveVerb, propertyRenameVerb, subjectRenameVerb } from './renames.ts'
@@ -24,8 +26,9 @@ export const SPEC_VERBS = [
   'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'subject-rename',
-  'property-rename', 'alias-remove',
+  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
+  'fact-put-back', 'subject-rename', 'property-rename',
+  'alias-remove',
 ] as const
 
 /** Every verb: name → definition. */
@@ -45,6 +48,8 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-restore': factRestoreVerb,
   'fact-move': factMoveVerb,
   'fact-pin': factPinVerb,
+  'fact-forget': factForgetVerb,
+  'fact-put-back': factPutBackVerb,
   'subject-rename': subjectRenameVerb,
   'property-rename': propertyRenameVerb,
   'alias-remove': aliasRemoveVerb,

@@ -75,6 +75,13 @@ export const factPinBody = z.union([
   z.strictObject({ ...fence, id, pinned: z.boolean() }),
   z.strictObject({ ...fence, id, undoes: fence.operationId }),
 ], { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' })
+/** fact-forget: one fact by id, or a subject by entity key (optionally one of its properties), in every scope. */
+export const factForgetBody = z.union([
+  z.strictObject({ ...fence, id }),
+  z.strictObject({ ...fence, entityKey: name(200), property: name(200).optional() }),
+], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
+/** fact-put-back: a past value (superseded, retired or expired) made current again. */
+export const factPutBackBody = z.strictObject({ ...fence, id })
 
 /** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
 export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200), dryRun: z.boolean().optional() })

@@ -13,9 +13,13 @@ import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
 import { placeholders } from './fact-rows.ts'
+import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './forget-edits.ts'
 
-/** What kind of edit. */
-export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'rename'
+/**
+ * What kind of edit. A forget is stored under the kind column's 'update' with its snapshot as the `changed` object
+ * (the column's CHECK predates forgetting from the page), and read back as 'forget'.
+ */
+export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'forget' | 'rename'
 
 /** The recorded state of one fact row. */
 interface RowState {
@@ -123,6 +127,8 @@ export interface EditRecord {
   readonly groups: readonly { readonly id: number; readonly before: GroupState | null }[]
   /** Alias rows the edit changed, in order, each before and after. */
   readonly aliases: readonly AliasChange[]
+  /** A forget's snapshot (then created, changed and groups are empty). */
+  readonly forget?: ForgetSnapshot
 }
 
 /** What the work inside a tracked edit reports. */
@@ -208,6 +214,26 @@ export class EditStore {
   }
 
   /**
+   * Run a forget inside a transaction and record it as one reversible edit, with the snapshot its undo needs.
+   * @param slotKeys - the slots of the facts the work forgets.
+   * @param factId - the fact the edit is about (the one forgotten by id), if any.
+   * @param now - ISO instant.
+   * @param work - the synchronous forget; throwing rolls everything back.
+   * @returns the work's result and the edit id.
+   */
+  trackedForget<T>(slotKeys: readonly string[], factId: number | undefined, now: string, work: () => T): { result: T; editId: number } {
+    return this.db.transaction(() => {
+      const before = beforeForget(this.db, [...new Set(slotKeys)])
+      const result = work()
+      const snapshot = afterForget(this.db, before)
+      const editId = this.db.run(
+        `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, created_at) VALUES ('update', ?, NULL, '[]', ?, '[]', ?)`,
+        factId ?? null, JSON.stringify({ forget: snapshot }), now).lastInsertRowid
+      return { result, editId }
+    })
+  }
+
+  /**
    * Read one edit.
    * @param id - the edit id.
    * @returns the record, or undefined.
@@ -215,6 +241,13 @@ export class EditStore {
   get(id: number): EditRecord | undefined {
     const row = this.db.get('SELECT id, kind, fact_id, proposal_id, created, changed, groups, aliases, created_at, undone_at FROM fact_edits WHERE id = ?', id)
     if (row === undefined) return undefined
+    const changed = JSON.parse(String(row['changed'])) as ChangedRow[] | { forget: ForgetSnapshot }
+    if (!Array.isArray(changed)) {
+      return {
+        id: Number(row['id']), kind: 'forget', factId: numberOrNull(row['fact_id']), proposalId: null, createdAt: String(row['created_at']),
+        undoneAt: textOrNull(row['undone_at']), created: [], changed: [], groups: [], aliases: [], forget: changed.forget,
+      }
+    }
     return {
       id: Number(row['id']),
       kind: row['kind'] as EditKind,
@@ -223,7 +256,7 @@ export class EditStore {
       createdAt: String(row['created_at']),
       undoneAt: textOrNull(row['undone_at']),
       created: JSON.parse(String(row['created'])) as EditRecord['created'],
-      changed: JSON.parse(String(row['changed'])) as EditRecord['changed'],
+      changed,
       groups: JSON.parse(String(row['groups'])) as EditRecord['groups'],
       aliases: JSON.parse(String(row['aliases'])) as EditRecord['aliases'],
     }
@@ -241,6 +274,12 @@ export class EditStore {
       const edit = this.get(id)
       if (edit === undefined) return { ok: false, refusal: { kind: 'not_found' } } as const
       if (edit.undoneAt !== null) return { ok: false, refusal: { kind: 'already_undone' } } as const
+      if (edit.forget !== undefined) {
+        const refused = undoForget(this.db, edit.forget)
+        if (refused !== undefined) return { ok: false, refusal: { kind: 'moved', factIds: refused.factIds } } as const
+        this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
+        return { ok: true, edit: { ...edit, undoneAt: now } } as const
+      }
       const touched = [...edit.created.map((c) => ({ id: c.id, revision: c.revision })), ...edit.changed.map((c) => ({ id: c.before.id, revision: c.revision }))]
       const moved = touched.filter((entry) => {
         const row = this.db.get('SELECT revision FROM facts WHERE id = ?', entry.id)

@@ -1,9 +1,10 @@
 /**
  * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
- * transaction so the store id, the generation and every pass over the facts describe the same state — and the writes
- * import adds to the normal write path: a restored row keeps the observation and record times and the fold
- * record of its file.
+ * transaction so the store id, the generation and every pass over the facts describe the same state — with the
+ * tombstones of forgotten claims, and the writes import adds to the normal write path: a restored row keeps the
+ * observation and record times and the fold record of its file, and a file's tombstones are kept.
  */
+import type { ExchangeTombstone } from '../exchange/jsonl.ts'
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
@@ -19,6 +20,8 @@ export interface ExchangeSnapshot {
   eachFact(visit: (fact: Fact) => void): void
   /** Every lasting alias in id order, a property's with its subject's display name. */
   aliases(): readonly ExportedAlias[]
+  /** Every tombstone, in id order. */
+  tombstones(): ExchangeTombstone[]
 }
 
 /** An alias as the export writes it. */
@@ -68,6 +71,9 @@ export class ExchangeStore {
           aliasText: String(row['alias_text']),
           canonicalText: String(row['canonical_text']),
         })),
+        tombstones: () => this.db.all('SELECT kind, key, created_at FROM tombstones ORDER BY id').map((row) => ({
+          tombstone: row['kind'] === 'evidence' ? 'evidence' : 'claim', key: String(row['key']), forgottenAt: String(row['created_at']),
+        })),
       }
       return read(snapshot)
     })
@@ -103,5 +109,29 @@ export class ExchangeStore {
    */
   restorePin(id: number, pinnedAt: string): void {
     this.db.run('UPDATE facts SET pinned_at = ? WHERE id = ?', pinnedAt, id)
+  }
+
+  /**
+   * Keep the tombstones an import file carries; one already held keeps its own date. Runs inside the caller's
+   * transaction.
+   * @param tombstones - the file's tombstones.
+   * @returns how many were new.
+   */
+  restoreTombstones(tombstones: readonly ExchangeTombstone[]): number {
+    let added = 0
+    for (const entry of tombstones) {
+      added += this.db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
+        entry.tombstone, entry.key, entry.forgottenAt).changes
+    }
+    return added
+  }
+
+  /**
+   * How many of these tombstones the store already holds.
+   * @param tombstones - a file's tombstones.
+   * @returns the count.
+   */
+  knownTombstones(tombstones: readonly ExchangeTombstone[]): number {
+    return tombstones.filter((entry) => this.db.get('SELECT 1 AS found FROM tombstones WHERE kind = ? AND key = ?', entry.tombstone, entry.key) !== undefined).length
   }
 }

@@ -39,6 +39,17 @@ export class FactStore extends FactForgetting {
   }
 
   /**
+   * Record a row written in the same transaction as the user's confirmation rather than their own statement (a past
+   * value put back from the page), and its source with it. Its revision stays, since nobody has seen the row yet.
+   * @param id - the fact id.
+   * @param now - ISO instant.
+   */
+  markConfirmedByUser(id: number, now: string): void {
+    this.db.run('UPDATE facts SET evidence = ?, evidence_rank = ?, updated_at = ? WHERE id = ?', 'confirmed_user', evidenceRank('confirmed_user'), now, id)
+    this.db.run(`UPDATE fact_sources SET evidence = 'confirmed_user' WHERE fact_id = ?`, id)
+  }
+
+  /**
    * Expire a current fact now (a user's "this no longer holds"): status expired, valid_to stamped.
    * @param id - the fact id.
    * @param now - ISO instant.

@@ -76,6 +76,8 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-restore': { ...FENCE, editId: 'int' },
   'fact-move': { ...FENCE, id: 'int', scope: 'string' },
   'fact-pin': { ...FENCE, id: 'int', pinned: 'bool', undoes: 'string' },
+  'fact-forget': { ...FENCE, id: 'int', entityKey: 'string', property: 'string' },
+  'fact-put-back': { ...FENCE, id: 'int' },
   'subject-rename': { ...FENCE, entityKey: 'string', to: 'string', dryRun: 'bool' },
   'property-rename': { ...FENCE, entityKey: 'string', property: 'string', to: 'string' },
   'alias-remove': { ...FENCE, id: 'int' },
