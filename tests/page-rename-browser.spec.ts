@@ -133,8 +133,13 @@ describe('the subject panel in a real browser', () => {
     await page.locator('fm-graph [data-fm="tree-center"]').press('Enter')
     const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
     await tree.locator('g.node.center', { hasText: 'billing-api' }).waitFor()
-    await tree.locator('g.node.center circle').click()
-    await page.locator('fm-graph [data-fm="graph-selection"] [data-fm="open-subject"]').click()
+    const open = page.locator('fm-graph [data-fm="graph-selection"] [data-fm="open-subject"]')
+    // The tree may draw again once its re-read lands; click the centre until the selection is shown.
+    await until(async () => {
+      await tree.locator('g.node.center circle').click({ timeout: 2000 }).catch(() => undefined)
+      return await open.count() > 0
+    }, 'the subject selected in the tree')
+    await open.click()
     await until(async () => (await page.locator('fm-entity-panel [data-fm="entity-name"]').innerText().catch(() => '')) === 'billing-api', 'the subject panel')
     assert.equal(await page.locator('fm-entity-panel [data-fm="entity-alias"]').count(), 1)
     await screenshot(page, 'subject-from-graph')
