@@ -27,7 +27,7 @@ describe('libraryMarkdown', () => {
   it('writes one section per subject, current values with their dates and evidence, history and conflicts beneath', () => {
     const doc = libraryMarkdown([
       fact({ id: 1 as Fact['id'], value: '7800', status: 'superseded', validTo: '2026-03-02T10:00:00.000Z', validFrom: '2026-02-01T00:00:00.000Z', evidence: 'observed' }),
-      fact({ id: 2 as Fact['id'] }),
+      fact({ id: 2 as Fact['id'], pinnedAt: '2026-03-03T08:00:00.000Z' }),
       fact({ id: 3 as Fact['id'], property: 'owner', slotKey: 's2', value: 'payments team', status: 'conflict', conflictGroupId: 7, evidence: 'observed' }),
       fact({ id: 4 as Fact['id'], property: 'owner', slotKey: 's2', value: 'platform team', status: 'conflict', conflictGroupId: 7 }),
       fact({ id: 5 as Fact['id'], subject: 'user', entityKey: 'user', property: 'hobbies', slotKey: 's3', multi: true, value: 'piano' }),
@@ -36,7 +36,7 @@ describe('libraryMarkdown', () => {
     assert.match(doc, /^# Fact memory\n/u)
     assert.match(doc, /6 facts about 2 subjects, exported 2026-04-01/u)
     const billing = doc.slice(doc.indexOf('## billing-api'), doc.indexOf('## user'))
-    assert.match(billing, /- \*\*port\*\*: 7801 — since 2026-03-02, the user said it/u)
+    assert.match(billing, /- \*\*port\*\*: 7801 — since 2026-03-02, the user said it, pinned\n/u)
     assert.match(billing, /- \*\*owner\*\*: in conflict, for you to settle:\n {2}- payments team — since 2026-03-02, observed\n {2}- platform team — since 2026-03-02, the user said it/u)
     assert.match(billing, /### History\n\n- \*\*port\*\*: 7800 — 2026-02-01 to 2026-03-02, observed \(superseded\)/u)
     assert.ok(doc.indexOf('## billing-api') < doc.indexOf('## user'), 'subjects in order')

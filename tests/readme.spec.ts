@@ -118,6 +118,31 @@ for (const driver of DRIVERS) {
   })
 }
 
+for (const driver of DRIVERS) {
+  describe(`the README's hand-written import file (${driver})`, () => {
+    it('previews its example lines as new facts, and commits them with the evidence it says', async () => {
+      const exchange = section('Management API')
+      const start = exchange.indexOf('**A hand-written file.**')
+      assert.notEqual(start, -1, 'the README documents a hand-written file')
+      const block = /```json\n([\s\S]*?)\n\s*```/u.exec(exchange.slice(start))?.[1]
+      assert.ok(block !== undefined, 'with an example')
+      const content = block.split('\n').map((line) => line.trim()).join('\n')
+      const harness = verbHarness(driver)
+      try {
+        const previewed = await harness.ok('import', { mode: 'preview', content })
+        const counts = previewed['counts'] as Record<string, number>
+        assert.equal(counts['new'], content.split('\n').length, JSON.stringify(previewed))
+        await harness.ok('import', { mode: 'commit', content, token: previewed['token'], expectedGeneration: harness.generation(), operationId: harness.op() })
+        const facts = (await harness.ok('facts', {}))['facts'] as { subject: string; evidence: string; multi: boolean }[]
+        assert.deepEqual(facts.map((fact) => fact.evidence), facts.map(() => 'observed'), 'a file\'s word counts as observed')
+        assert.ok(facts.some((fact) => fact.multi), 'multi is read')
+      } finally {
+        harness.dispose()
+      }
+    })
+  })
+}
+
 describe('the README\'s operationId rule', () => {
   it('states the bounds and characters the fenced verbs enforce', async () => {
     const rule = /`operationId`[^.]*?(\d+) to (\d+) characters from `([^`]+)`/u.exec(managementSection())

@@ -126,7 +126,8 @@ function valueOrder(a: Fact, b: Fact): number {
 function valueLine(fact: Fact, options: MarkdownOptions, day: (iso: string) => string): string {
   const when = fact.status === 'scheduled' ? `from ${day(fact.validFrom)}` : `since ${day(fact.validFrom)}`
   const until = fact.validTo === null ? '' : `, until ${day(fact.validTo)}`
-  return `${shownValue(fact, options)} — ${when}${until}, ${EVIDENCE_WORDS[fact.evidence]}`
+  const pinned = fact.pinnedAt === null ? '' : ', pinned'
+  return `${shownValue(fact, options)} — ${when}${until}, ${EVIDENCE_WORDS[fact.evidence]}${pinned}`
 }
 
 function shownValue(fact: Fact, options: MarkdownOptions): string {
