@@ -1,5 +1,6 @@
 /**
- * AppState: what the page's pieces share. It holds whether the page is open and on which tab, the toast stack (with
+ * AppState: what the page's pieces share. It holds whether the page is open and on which tab (and which subject's
+ * panel is open over it), the toast stack (with
  * undo actions), the badge summary, per-session counts for the header mark, turn cards and drawer, and the
  * generation the page last read (the precondition of every edit). One instance per applied client plugin.
  */
@@ -61,6 +62,8 @@ export class AppState {
     available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, recall: false, timeZone: '',
   })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
+  /** The subject whose panel is open over the page (its entity key), or null. */
+  readonly subject = createSource<string | null>(null)
   /** Bumped whenever the page changed the store, so open views reload. */
   readonly changes = createSource(0)
   readonly generation = new GenerationTracker()
@@ -82,9 +85,20 @@ export class AppState {
     this.page.set({ open: true, tab: tab ?? current.tab, focusFact: focusFact ?? null })
   }
 
+  /** Open the panel of one subject over the page: rename, merge, aliases. */
+  openSubject(entityKey: string): void {
+    this.subject.set(entityKey)
+  }
+
+  /** Close the subject's panel. */
+  closeSubject(): void {
+    this.subject.set(null)
+  }
+
   /** Close the page. */
   close(): void {
     this.page.set({ ...this.page.getSnapshot(), open: false, focusFact: null })
+    this.subject.set(null)
   }
 
   /** Switch tabs. */

@@ -8,6 +8,7 @@
 import React from 'react'
 import { AppState } from './app-state.ts'
 import { FmConflicts } from './components/fm-conflicts.component.ts'
+import { FmEntityPanel } from './components/fm-entity-panel.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmForget } from './components/fm-forget.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
@@ -38,6 +39,7 @@ export const inject = ['slots']
 export function apply(ctx: ClientContext): void {
   defineOnce('fm-page', FmPage)
   defineOnce('fm-library', FmLibrary)
+  defineOnce('fm-entity-panel', FmEntityPanel)
   defineOnce('fm-pin-button', FmPinButton)
   defineOnce('fm-graph', FmGraph)
   defineOnce('fm-svg-tree', FmSvgTree)

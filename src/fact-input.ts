@@ -97,10 +97,12 @@ export function indexEntriesOf(fact: {
   }
 }
 
-/** The keys and index entries of a stored fact, as they read under a subject spelling. */
+/** The keys and index entries of a stored fact, as they read under a subject (and property) spelling. */
 export interface FactKeys {
   readonly subject: string
   readonly entityKey: string
+  readonly property: string
+  readonly predicateKey: string
   readonly slotKey: string
   readonly claimKey: string
   readonly evidenceKey: string
@@ -109,28 +111,62 @@ export interface FactKeys {
 }
 
 /**
- * Recompute a stored fact's keys under another subject, through the same canonicalisation a write uses (an alias
- * moving a fragment's facts to their canonical entity); a project-scoped fact keeps its project in its keys.
+ * Recompute a stored fact's keys under another subject (and property), through the same canonicalisation a write
+ * uses (an alias moving a fragment's facts to their canonical entity, a renamed property); a project-scoped fact
+ * keeps its project in its keys.
  * @param fact - the stored fact's property, value, qualifiers, quote, sensitivity and scope.
  * @param subject - the subject as the fact will now be written.
- * @returns its keys and index entries under that subject.
+ * @param property - the property as the fact will now be written; its own by default.
+ * @returns its keys and index entries under those names.
  */
 export function keysUnder(fact: {
   readonly property: string; readonly value: string; readonly qualifiers: Readonly<Record<string, string>>
   readonly quote: string | null; readonly sensitivity: string | null; readonly scope: string
-}, subject: string): FactKeys {
+}, subject: string, property: string = fact.property): FactKeys {
   const entityKey = canonicalEntity(subject)
-  const predicateKey = canonicalPredicate(fact.property)
+  const predicateKey = canonicalPredicate(property)
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
   const projectKey = projectKeyOfScope(fact.scope)
   const claimKey = claimKeyOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value), projectKey)
   return {
     subject,
     entityKey,
+    property,
+    predicateKey,
     slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey, projectKey),
     claimKey,
     evidenceKey: evidenceKeyOf(fact.quote, claimKey, projectKey),
-    ...indexEntriesOf({ subject, property: fact.property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
+    ...indexEntriesOf({ subject, property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
+  }
+}
+
+/** The canonical names a write lands under when its subject or property is an alias (see store/alias-rows.ts). */
+export interface CanonicalNames {
+  readonly subject: string
+  readonly property: string
+}
+
+/**
+ * A prepared write as it reads under its canonical names: subject, property and every key and index entry derived
+ * from them recomputed as prepareWrite computes them; the value, qualifiers, scope, evidence and privacy verdict stay.
+ * @param write - the prepared write under the names it was given.
+ * @param names - the canonical subject and property.
+ * @returns the write under those names (the same object when they are the names it has).
+ */
+export function retargetWrite(write: PreparedWrite, names: CanonicalNames): PreparedWrite {
+  if (names.subject === write.subject && names.property === write.property) return write
+  const keys = keysUnder({ ...write, sensitivity: write.sensitivity }, names.subject, names.property)
+  return {
+    ...write,
+    subject: keys.subject,
+    entityKey: keys.entityKey,
+    property: keys.property,
+    predicateKey: keys.predicateKey,
+    slotKey: keys.slotKey,
+    claimKey: keys.claimKey,
+    evidenceKey: keys.evidenceKey,
+    terms: keys.terms,
+    identifiers: keys.identifiers,
   }
 }
 

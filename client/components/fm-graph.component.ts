@@ -43,6 +43,8 @@ interface Selection {
   readonly undrawn: readonly FactView[]
   /** The side the panel sits on: away from the selected star, so it never covers it. */
   readonly side: 'left' | 'right'
+  /** The selected subject's entity key, for its panel; null for a value or an edge. */
+  readonly entityKey?: string | null
 }
 
 /** The graph tab. */
@@ -246,7 +248,7 @@ export class FmGraph extends LitElement {
     const drawnIds = new Set(drawn)
     const facts = all.filter((fact) => drawnIds.has(fact.id))
     const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
-    this.selection = { title: selectionTitle(node.label, facts.length, drawn.length), facts, timeZone, undrawn, side }
+    this.selection = { title: selectionTitle(node.label, facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -326,6 +328,7 @@ export class FmGraph extends LitElement {
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
         ${selection === undefined ? nothing : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side} @fm-forgotten=${() => this.closeSelection()}>
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
+          ${selection.entityKey == null ? nothing : html`<button class="quiet" data-fm="open-subject" @click=${() => { if (selection.entityKey != null) this.app?.openSubject(selection.entityKey) }}>Rename, merge, aliases ›</button>`}
           <ul>${selection.facts.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>
           ${selection.undrawn.length === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">Not drawn: ${countOf(selection.undrawn.length, 'more fact')}${this.scope === 'current' ? ' (contested ones show under All, with contested)' : ''}.</p>
             <ul data-fm="selection-undrawn-list">${selection.undrawn.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>`}

@@ -420,6 +420,7 @@ export class FmLibrary extends LitElement {
     const current = ['active', 'scheduled', 'conflict'].includes(fact.status)
     const pane = html`<aside class="pane" data-fm="detail" aria-label="Fact detail">
       <h2>${fact.subject} · ${fact.property}${Object.keys(fact.qualifiers).length > 0 ? html` <span class="caption">(${Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')})</span>` : nothing}</h2>
+      <button class="quiet" data-fm="open-subject" title="Rename or merge this subject, rename a property, see its aliases" @click=${() => this.app?.openSubject(fact.entityKey)}>Subject “${fact.subject}” ›</button>
       ${this.editing
         ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>
             ${settlesConflict(fact, history)}

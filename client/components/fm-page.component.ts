@@ -34,6 +34,7 @@ export class FmPage extends LitElement {
     refreshSeconds: { state: true },
     storeLine: { state: true },
     summary: { state: true },
+    subject: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -49,6 +50,7 @@ export class FmPage extends LitElement {
     .body { flex: 1; min-height: 0; position: relative; }
     .body > * { position: absolute; inset: 0; }
     label.refresh { display: inline-flex; align-items: center; gap: 6px; }
+    .body > fm-entity-panel { left: auto; width: min(440px, 100%); z-index: 5; }
   `]
 
   declare app: AppState | undefined
@@ -57,6 +59,8 @@ export class FmPage extends LitElement {
   declare refreshSeconds: number
   declare storeLine: string
   declare summary: Summary | undefined
+  /** The subject whose panel is open, or null. */
+  declare subject: string | null
   private unsubscribe: (() => void) | undefined
   /** The store generation the store line was read at; a summary at another one reads it again. */
   private storeLineGeneration: number | undefined
@@ -67,12 +71,15 @@ export class FmPage extends LitElement {
     this.state = { open: true, tab: 'graph', focusFact: null }
     this.refreshSeconds = Number(localStorage.getItem('fm.refreshSeconds') ?? '0') || 0
     this.storeLine = ''
+    this.subject = null
   }
 
   override connectedCallback(): void {
     super.connectedCallback()
     this.attach()
     document.addEventListener('visibilitychange', this.onVisibility)
+    // Capture on window, registered before any tab's own: Esc closes the subject panel over the tabs first.
+    window.addEventListener('keydown', this.onEscape, { capture: true })
     void this.loadStoreLine()
   }
 
@@ -81,6 +88,7 @@ export class FmPage extends LitElement {
     this.unsubscribe?.()
     this.unsubscribe = undefined
     document.removeEventListener('visibilitychange', this.onVisibility)
+    window.removeEventListener('keydown', this.onEscape, { capture: true })
     this.stopPolling()
   }
 
@@ -103,13 +111,23 @@ export class FmPage extends LitElement {
       this.summary = app.summary.getSnapshot()
       if (this.summary.available && this.summary.generation !== this.storeLineGeneration) void this.loadStoreLine()
     })
+    this.subject = app.subject.getSnapshot()
+    const stopSubject = app.subject.subscribe(() => { this.subject = app.subject.getSnapshot() })
     this.unsubscribe = () => {
       stopPage()
       stopSummary()
+      stopSubject()
     }
   }
 
   private readonly onVisibility = (): void => { this.restartPolling() }
+
+  private readonly onEscape = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || this.subject === null || this.app === undefined || !this.isConnected) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    this.app.closeSubject()
+  }
 
   private restartPolling(): void {
     this.stopPolling()
@@ -177,7 +195,9 @@ export class FmPage extends LitElement {
             ${label}${(counts[tab] ?? 0) > 0 ? html`<span class="count">${counts[tab]}</span>` : nothing}
           </button>`)}
       </nav>
-      <div class="body" role="tabpanel">${this.renderTab(app)}</div>`
+      <div class="body" role="tabpanel">${this.renderTab(app)}${this.subject === null ? nothing
+        : html`<fm-entity-panel role="dialog" aria-label="Subject" .app=${app} .entityKey=${this.subject}
+            @fm-close-subject=${() => app.closeSubject()}></fm-entity-panel>`}</div>`
   }
 
   private renderTab(app: AppState): unknown {

@@ -57,6 +57,37 @@ export interface ExchangeRecord {
   readonly pinnedAt?: string
 }
 
+/**
+ * One lasting alias as an export writes it, after the fact records: `{subject, aliasOf}` reads the subject as an
+ * alias of the subject `aliasOf`; `{subject, property, aliasOf}` reads that subject's property as an alias of its
+ * property `aliasOf`. Files without such lines (older exports, hand-written files) import as before.
+ */
+export interface AliasRecord {
+  readonly subject: string
+  readonly property?: string | undefined
+  readonly aliasOf: string
+}
+
+/**
+ * The exchange record of an alias.
+ * @param alias - its kind, the name it reads as another, that other name, and for a property the subject's name.
+ * @returns the record.
+ */
+export function aliasRecordOf(alias: { readonly kind: 'entity' | 'predicate'; readonly subject: string; readonly aliasText: string; readonly canonicalText: string }): AliasRecord {
+  return alias.kind === 'entity'
+    ? { subject: alias.aliasText, aliasOf: alias.canonicalText }
+    : { subject: alias.subject, property: alias.aliasText, aliasOf: alias.canonicalText }
+}
+
+/**
+ * Whether a parsed record line is an alias rather than a fact: a JSON object with `aliasOf`.
+ * @param value - the parsed line.
+ * @returns true for an alias-shaped object.
+ */
+export function looksLikeAlias(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'aliasOf')
+}
+
 /** A forgotten claim or evidence as an export writes it: only its hash, never what it said. */
 export interface ExchangeTombstone {
   readonly tombstone: 'claim' | 'evidence'
@@ -109,7 +140,7 @@ export function recordOf(fact: Fact): ExchangeRecord {
  * @param record - the record.
  * @returns the line.
  */
-export function recordLine(record: ExchangeRecord): string {
+export function recordLine(record: ExchangeRecord | AliasRecord): string {
   return JSON.stringify(record)
 }
 

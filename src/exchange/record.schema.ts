@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
-import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type ExchangeManifest, type ExchangeTombstone } from './jsonl.ts'
+import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type AliasRecord, type ExchangeManifest, type ExchangeTombstone } from './jsonl.ts'
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
 const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
@@ -71,6 +71,23 @@ export const recordSchema = z.strictObject({
     { message: 'holds more prior values than foldedCount counts', path: ['foldedFrom'] })
   .refine((record) => record.projectName === undefined || record.scope?.startsWith('project:') === true,
     { message: 'only a project scope (project:<key>) has a project name', path: ['projectName'] })
+
+/** One alias record (see AliasRecord in jsonl.ts). */
+export const aliasRecordSchema = z.strictObject({
+  subject: name(200),
+  property: name(200).optional(),
+  aliasOf: name(200),
+}) satisfies z.ZodType<AliasRecord>
+
+/**
+ * Validate an alias line.
+ * @param value - the line's JSON value.
+ * @returns the alias record, or why not.
+ */
+export function parseAliasRecord(value: unknown): LineParse<AliasRecord> {
+  const result = aliasRecordSchema.safeParse(value, { reportInput: true })
+  return result.success ? { ok: true, value: result.data } : { ok: false, reason: describe(result.error.issues, 'alias') }
+}
 
 /** One tombstone line: which kind of key, the key (64 hex digits) and when it was forgotten. */
 export const tombstoneSchema = z.strictObject({

@@ -36,7 +36,8 @@ export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, conte
   const skippedRefused: { row: number; reason: string }[] = []
   const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: card.id }, now, () => {
     const applied: Record<string, unknown>[] = []
-    const trail: { sources: EditTrail['sources'][number][]; identities: EditTrail['identities'][number][] } = { sources: [], identities: [] }
+    const trail: { sources: EditTrail['sources'][number][]; identities: EditTrail['identities'][number][]; aliases: NonNullable<EditTrail['aliases']>[number][] } =
+      { sources: [], identities: [], aliases: [] }
     card.rows.forEach((row, index) => {
       // Each row is judged after the rows before it applied, so a row whose fact an earlier row changed is stale.
       if (!stores.curation.stands(card.kind, row)) {
@@ -51,6 +52,7 @@ export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, conte
       applied.push({ row: index, ...outcome.value })
       trail.sources.push(...outcome.trail.sources)
       trail.identities.push(...outcome.trail.identities)
+      trail.aliases.push(...(outcome.trail.aliases ?? []))
     })
     if (applied.length === 0) {
       abandon(refuse('refused', 'nothing landed: every row of this card was stale or refused',

@@ -134,6 +134,10 @@ export const factRestoreVerb = verb({
         const refusal = restored.refusal
         if (refusal.kind === 'not_found') return refuse('not_found', `no edit has id ${body.editId}`)
         if (refusal.kind === 'already_undone') return refuse('refused', `edit ${body.editId} was already undone`)
+        if (refusal.kind === 'aliases_moved') {
+          return refuse('refused', 'an alias this edit recorded has changed since (removed or renamed again); reload to see it',
+            { movedAliasIds: refusal.aliasIds })
+        }
         return refuse('refused', `the facts this edit touched have changed since (${refusal.factIds.map((id) => `#${id}`).join(', ')}); reload to see them`,
           { movedFactIds: refusal.factIds })
       }

@@ -1,7 +1,7 @@
 /**
- * The export verb: an optional backup, then every non-forgotten fact, history included, and the tombstones of the
- * forgotten ones (hashes only), written atomically to `<dataDir>/exports/facts-<timestamp>.jsonl` under a manifest
- * that hashes the records (see import.ts for the way back), or with `format: "markdown"` to
+ * The export verb: an optional backup, then every non-forgotten fact, history included, every lasting alias, and the
+ * tombstones of the forgotten ones (hashes only), written atomically to `<dataDir>/exports/facts-<timestamp>.jsonl`
+ * under a manifest that hashes the records (see import.ts for the way back), or with `format: "markdown"` to
  * `<dataDir>/exports/library-<timestamp>.md`, a document to read and share (sensitive values withheld unless
  * `includeSensitive`).
  */
@@ -10,7 +10,8 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSy
 import { join } from 'node:path'
 import type { Fact } from '../types.ts'
 import {
-  EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, tombstoneLine, type ExchangeManifest,
+  aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, tombstoneLine,
+  type ExchangeManifest,
 } from '../exchange/jsonl.ts'
 import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
@@ -98,6 +99,9 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
     manifest = stores.exchange.readSnapshot((snapshot) => {
       const hasher = new RecordsHasher()
       snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      // The lasting aliases follow the facts, so an import keeps them (older files simply have none).
+      const aliasLines = snapshot.aliases().map((alias) => recordLine(aliasRecordOf(alias)))
+      for (const line of aliasLines) hasher.add(line)
       const tombstones = snapshot.tombstones().map(tombstoneLine)
       for (const line of tombstones) hasher.add(line)
       const written: ExchangeManifest = {
@@ -112,6 +116,7 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
           buffer = ''
         }
       })
+      for (const line of aliasLines) buffer += `${line}\n`
       for (const line of tombstones) buffer += `${line}\n`
       writeAll(fd, buffer)
       return written

@@ -7,6 +7,8 @@
  * write path as origin import with evidence at most observed, a differing value enters the conflict queue, and past
  * values are skipped. A file this very store exported, whose records still hash to its manifest, is the user's own
  * backup and is restored as it was: evidence is kept and past values come back as history, so an export, a wipe,
+ * an import and a second export give equal records. Alias lines (`{subject, aliasOf}`, `{subject, property, aliasOf}`)
+ * are recorded before any fact line is written, so a line under an alias's name lands on the name it stands for.
  * an import and a second export give equal records. Tombstone lines (forgotten claims, as hashes) are kept by either
  * kind of import, after the records, so the claims they name stay refused.
  */
@@ -14,11 +16,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import type { ResolvedConfig } from '../config.ts'
 import {
-  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, looksLikeTombstone, parseLines, RecordsHasher,
-  type ExchangeManifest, type ExchangeTombstone,
+  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeAlias, looksLikeManifest, looksLikeTombstone, parseLines,
+  RecordsHasher, type AliasRecord, type ExchangeManifest, type ExchangeTombstone,
 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
-import { parseManifest, parseRecord, parseTombstone, type ImportRecord } from '../exchange/record.schema.ts'
+import { parseAliasRecord, parseManifest, parseRecord, parseTombstone, type ImportRecord } from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
@@ -59,7 +61,7 @@ export const importVerb = verb({
     if (!file.ok) return file.refusal
     const restore = file.manifest !== null && file.untouched === true && file.manifest.storeId === stores.db.storeId()
     const plan = file.entries.map((entry) => planRecord(entry, now, config, restore))
-    if (body.mode === 'preview') return preview(stores, source, file, plan, restore)
+    if (body.mode === 'preview') return preview(stores, source, file, plan, file.aliases, restore)
     const tombstones = file.tombstones
     return runFenced(stores, 'import', body, now, () => {
       const generation = stores.db.generation()
@@ -67,7 +69,10 @@ export const importVerb = verb({
         return refuse('stale', 'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
           { stale: true, generation })
       }
-      return commit(stores, plan, tombstones, now, restore)
+      // Aliases first, so a fact line under an alias's name lands on the name it stands for.
+      const aliases = stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now)
+      const committed = commit(stores, plan, tombstones, now, restore)
+      return committed.ok ? ok({ ...committed.data, aliases }) : committed
     })
   },
 })
@@ -92,6 +97,8 @@ interface ParsedFile {
   /** Whether the record lines still hash to the manifest's records_sha256 and count (null without a manifest). */
   readonly untouched: boolean | null
   readonly entries: readonly Entry[]
+  /** The alias lines, schema-valid (an invalid one is an invalid entry). */
+  readonly aliases: readonly { readonly line: number; readonly alias: AliasRecord }[]
   /** The valid tombstone lines; an invalid one is an entry with its reason. */
   readonly tombstones: readonly ExchangeTombstone[]
 }
@@ -159,10 +166,17 @@ function readFile(text: string): ParsedFile | { readonly ok: false; readonly ref
     records = lines.slice(1)
   }
   const hasher = new RecordsHasher()
+  const aliases: { line: number; alias: AliasRecord }[] = []
   const tombstones: ExchangeTombstone[] = []
   const entries = records.flatMap((line): Entry[] => {
     hasher.add(line.text)
     if (!line.ok) return [{ line: line.line, reason: line.reason }]
+    if (looksLikeAlias(line.value)) {
+      const alias = parseAliasRecord(line.value)
+      if (!alias.ok) return [{ line: line.line, reason: alias.reason }]
+      aliases.push({ line: line.line, alias: alias.value })
+      return []
+    }
     if (looksLikeTombstone(line.value)) {
       const tombstone = parseTombstone(line.value)
       if (!tombstone.ok) return [{ line: line.line, reason: tombstone.reason }]
@@ -173,7 +187,7 @@ function readFile(text: string): ParsedFile | { readonly ok: false; readonly ref
     return [parsed.ok ? { line: line.line, record: parsed.value } : { line: line.line, reason: parsed.reason }]
   })
   const untouched = manifest === null ? null : hasher.count === manifest.records && hasher.digest() === manifest.records_sha256
-  return { ok: true, manifest, untouched, entries, tombstones }
+  return { ok: true, manifest, untouched, entries, aliases, tombstones }
 }
 
 /**
@@ -265,7 +279,7 @@ function downgrade(evidence: Evidence): Evidence {
 }
 
 /** Class every record without writing; records earlier in the file count as staged rows of their slot. */
-function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: readonly Planned[], restore: boolean): VerbOutcome {
+function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: readonly Planned[], aliases: ParsedFile['aliases'], restore: boolean): VerbOutcome {
   const generation = stores.db.generation()
   const storeId = stores.db.storeId()
   const counts = emptyCounts()
@@ -293,6 +307,7 @@ function preview(stores: StoreSet, source: Source, file: ParsedFile, plan: reado
     records: rows,
     invalid: reasons,
     invalidOmitted: counts.invalid - reasons.length,
+    aliases: aliases.map((entry) => ({ line: entry.line, ...entry.alias })),
     tombstones: { total: file.tombstones.length, known: stores.exchange.knownTombstones(file.tombstones) },
   })
 }

@@ -5,6 +5,7 @@ import { canonicalEntity } from '../text/normalize.ts'
 import { andExpression, queryTerms } from '../text/tokenize.ts'
 import type { FactStatus } from '../types.ts'
 import { conflictView, factView, scopeList, sourceView } from './views.ts'
+import { aliasView } from './renames.ts'
 
 /** Rows per page. */
 export const PAGE_SIZE = 100
@@ -73,12 +74,16 @@ export const factVerb = verb({
   },
 })
 
-/** entity: one subject and all its facts, grouped by property. */
+/** entity: one subject and all its facts, grouped by property, with its aliases (names and properties renamed into it). */
 export const entityVerb = verb({
   schema: entityBody,
   run(body, context) {
-    const key = 'entityKey' in body ? body.entityKey : canonicalEntity(body.subject)
-    const entity = context.stores.library.entity(key)
+    const asked = 'entityKey' in body ? body.entityKey : canonicalEntity(body.subject)
+    // A name that is an alias, and holds no fact of its own, opens the subject it names.
+    const direct = context.stores.library.entity(asked)
+    const entity = direct !== undefined && direct.facts.length > 0
+      ? direct
+      : context.stores.library.entity(context.stores.renames.canonicalEntityKey(asked)) ?? direct
     if (entity === undefined) return refuse('not_found', `no subject is known as ${JSON.stringify('subject' in body ? body.subject : body.entityKey)}`)
     const properties = new Map<string, ReturnType<typeof factView>[]>()
     for (const fact of entity.facts) {
@@ -89,6 +94,7 @@ export const entityVerb = verb({
     return ok({
       entity: { key: entity.key, display: entity.display, createdAt: entity.createdAt },
       properties: [...properties.entries()].map(([property, facts]) => ({ property, facts })),
+      aliases: context.stores.renames.aliasesOf(entity.key).map(aliasView),
       generation: context.stores.db.generation(),
     })
   },

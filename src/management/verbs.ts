@@ -8,6 +8,7 @@ import { factForgetVerb } from './forget.ts'
 import { factPutBackVerb } from './put-back.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { factPinVerb } from './pin.ts'
+import { aliasRemoveVerb, propertyRenameVerb, subjectRenameVerb } from './renames.ts'
 import { exportVerb } from './export.ts'
 import { importVerb } from './import.ts'
 import { extractRetryVerb, extractRunVerb, extractVerb, queueVerb } from './extraction.ts'
@@ -26,7 +27,8 @@ export const SPEC_VERBS = [
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
   'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
-  'fact-put-back',
+  'fact-put-back', 'subject-rename', 'property-rename',
+  'alias-remove',
 ] as const
 
 /** Every verb: name → definition. */
@@ -48,6 +50,9 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-pin': factPinVerb,
   'fact-forget': factForgetVerb,
   'fact-put-back': factPutBackVerb,
+  'subject-rename': subjectRenameVerb,
+  'property-rename': propertyRenameVerb,
+  'alias-remove': aliasRemoveVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -83,6 +83,13 @@ export const factForgetBody = z.union([
 /** fact-put-back: a past value (superseded, retired or expired) made current again. */
 export const factPutBackBody = z.strictObject({ ...fence, id })
 
+/** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
+export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200), dryRun: z.boolean().optional() })
+/** property-rename: one subject's property to a new name (a merge when the subject has that property). */
+export const propertyRenameBody = z.strictObject({ ...fence, entityKey: name(200), property: name(200), to: name(200) })
+/** alias-remove: stop reading a name as an alias. */
+export const aliasRemoveBody = z.strictObject({ ...fence, id })
+
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })
 

@@ -8,7 +8,8 @@
  * - a multi-valued slot (either side) keeps every value, all marked multi-valued;
  * - two different current values in a single-valued slot meet as a write meets the value it finds, in the order they
  *   became valid: the later one replaces the earlier when its evidence is at least as strong, and is otherwise kept
- *   as a conflict beside it;
+ *   as a conflict beside it; under `differing: 'conflict'` (a merge the user asked for) they always stand as a
+ *   conflict for the user to settle, never a silent choice;
  * - contested rows of both sides share one open conflict group (the canonical side's, else the fragment's, else a
  *   new one), and a group left with nothing to settle closes (a lone contested row becomes current).
  * An alias states nothing new, so it never settles a contest: only the user's own statement or a resolve does.
@@ -48,12 +49,16 @@ export interface AliasSlotPlan {
 
 const STATUS_ORDER = { active: 0, conflict: 1, scheduled: 2 } as const
 
+/** How two different current values of a single-valued slot meet: by the write rules, or always as a conflict. */
+export type DifferingValues = 'write_rules' | 'conflict'
+
 /**
  * Plan one merged slot.
  * @param rows - the slot's current rows from both sides; claim keys are distinct within each side.
+ * @param differing - how two different current values of a single-valued slot meet; the write rules by default.
  * @returns the plan; rows it does not name keep their status.
  */
-export function planAliasSlot(rows: readonly AliasSlotRow[]): AliasSlotPlan {
+export function planAliasSlot(rows: readonly AliasSlotRow[], differing: DifferingValues = 'write_rules'): AliasSlotPlan {
   const supersede: { id: number; by: number; sources: boolean }[] = []
   const upgrade: { id: number; evidence: Evidence }[] = []
   const evidence = new Map(rows.map((row) => [row.id, row.evidence]))
@@ -80,7 +85,7 @@ export function planAliasSlot(rows: readonly AliasSlotRow[]): AliasSlotPlan {
     const actives = current.filter((row) => row.status === 'active')
     const [older, newer] = [...actives].sort(byValidity)
     if (older !== undefined && newer !== undefined) {
-      if (evidenceRank(evidence.get(newer.id) ?? newer.evidence) <= evidenceRank(evidence.get(older.id) ?? older.evidence)) {
+      if (differing === 'write_rules' && evidenceRank(evidence.get(newer.id) ?? newer.evidence) <= evidenceRank(evidence.get(older.id) ?? older.evidence)) {
         supersede.push({ id: older.id, by: newer.id, sources: false })
         gone.add(older.id)
       } else {

@@ -4,7 +4,8 @@
  * another entity) the edit log needs to undo it exactly. It also says whether a card's row still stands, and is the
  * FoldTarget where a fold records what its survivor absorbed.
  */
-import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../rules/alias-plan.ts'
+import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow, type DifferingValues } from '../rules/alias-plan.ts'
+import { recordAlias, type AliasChange } from './alias-rows.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { rowTargets } from '../rules/proposal-cards.ts'
 import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
@@ -38,8 +39,21 @@ export type CurationOutcome<T> =
   | { readonly ok: true; readonly value: T; readonly trail: EditTrail }
   | { readonly ok: false; readonly reason: string }
 
-/** Computes a stored fact's keys under another subject spelling (`keysUnder` of fact-input.ts). */
-export type KeysOf = (fact: Fact, subject: string) => FactKeys
+/** Computes a stored fact's keys under another subject (and property) spelling (`keysUnder` of fact-input.ts). */
+export type KeysOf = (fact: Fact, subject: string, property?: string) => FactKeys
+
+/** A fact to move, with its keys where it goes. */
+export interface MovingFact {
+  readonly fact: Fact
+  readonly keys: FactKeys
+}
+
+/** What moving facts did. */
+export interface MoveCounts {
+  readonly moved: number
+  readonly merged: number
+  readonly contested: number
+}
 
 /** Synchronous writes of accepted review cards over facts, under the slot rules. */
 export class CurationStore extends FactStore implements FoldTarget {
@@ -183,48 +197,81 @@ export class CurationStore extends FactStore implements FoldTarget {
       const moving = facts.map((fact) => ({ fact, keys: keysOf(fact, display) }))
       const misfit = moving.find((entry) => entry.keys.entityKey !== row.canonical)
       if (misfit !== undefined) return { ok: false, reason: `"${display}" does not read as the entity "${row.canonical}"` } as const
-      const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
-      const forgotten = current.find((entry) => this.tombstoned(entry.keys.claimKey, entry.keys.evidenceKey))
-      if (forgotten !== undefined) {
-        return { ok: false, reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${display}"` } as const
-      }
-      const plans = [...new Set(current.map((entry) => entry.keys.slotKey))].map((slotKey) => ({
-        slotKey,
-        plan: planAliasSlot([
-          ...this.currentInSlot(slotKey).map((fact) => slotRow(fact, 'canonical', fact.claimKey)),
-          ...current.filter((entry) => entry.keys.slotKey === slotKey).map((entry) => slotRow(entry.fact, 'fragment', entry.keys.claimKey)),
-        ]),
-      }))
-      const sources: { id: number; from: number }[] = []
-      // Rows leave the current set before any fact moves in, so no slot ever holds two current values or claims.
-      for (const { plan } of plans) {
-        for (const gone of plan.supersede) {
-          if (gone.sources) sources.push(...this.moveSources(gone.id, gone.by))
-          this.supersedeRow(gone.id, gone.by, now, false)
-        }
-        for (const change of plan.status.filter((entry) => entry.status === 'conflict')) {
-          this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
-        }
-      }
-      const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
-      for (const { fact, keys } of moving) this.moveFact(fact.id, entityId, keys, now)
-      for (const { slotKey, plan } of plans) this.settleSlot(slotKey, plan, now)
+      const fragmentText = this.entityDisplay(row.fragment) ?? facts[0]?.subject ?? row.fragment
+      const moved = this.moveFacts(moving, entityId, 'write_rules', now)
+      if (!moved.ok) return moved
+      // The fragment's name stays an alias, so the next write under it lands here instead of splitting the entity again.
+      const aliases = recordAlias(this.db, {
+        kind: 'entity', entityKey: '', aliasKey: row.fragment, aliasText: fragmentText, canonicalKey: row.canonical, canonicalText: display, origin: 'card',
+      }, now)
       return {
         ok: true,
-        value: {
-          fragment: row.fragment,
-          canonical: row.canonical,
-          moved: moving.length,
-          merged: plans.reduce((n, { plan }) => n + plan.supersede.filter((entry) => entry.sources).length, 0),
-          contested: plans.reduce((n, { plan }) => n + (plan.group === null ? 0 : plan.group.members.length), 0),
-        },
-        trail: { sources, identities },
+        value: { fragment: row.fragment, canonical: row.canonical, ...moved.value },
+        trail: { ...moved.trail, aliases },
       } as const
     })
   }
 
+  /**
+   * Move facts to another entity (or property) under the slot rules: each fact is written under the keys given,
+   * and where a moved current fact meets current facts in its new slot the rules of `alias-plan.ts` decide, two
+   * different current values of a single-valued slot meeting as `differing` says. Refused, with nothing moved, when
+   * a moved current fact would restate a claim the user forgot. Runs inside the caller's transaction.
+   * @param moving - the facts (none forgotten) and their keys where they go.
+   * @param entityId - the entity they move to.
+   * @param differing - how two different current values of a single-valued slot meet.
+   * @param now - ISO instant.
+   * @returns how many facts moved, merged into a twin, or stand contested, with the trail; or why not.
+   */
+  protected moveFacts(moving: readonly MovingFact[], entityId: number, differing: DifferingValues, now: string): CurationOutcome<MoveCounts> {
+    const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
+    const forgotten = current.find((entry) => this.tombstoned(entry.keys.claimKey, entry.keys.evidenceKey))
+    if (forgotten !== undefined) {
+      return { ok: false, reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${forgotten.keys.subject}"` }
+    }
+    const movingIds = new Set(moving.map((entry) => entry.fact.id as number))
+    const plans = [...new Set(current.map((entry) => entry.keys.slotKey))].map((slotKey) => ({
+      slotKey,
+      plan: planAliasSlot([
+        ...this.currentInSlot(slotKey).filter((fact) => !movingIds.has(fact.id)).map((fact) => slotRow(fact, 'canonical', fact.claimKey)),
+        ...current.filter((entry) => entry.keys.slotKey === slotKey).map((entry) => slotRow(entry.fact, 'fragment', entry.keys.claimKey)),
+      ], differing),
+    }))
+    const sources: { id: number; from: number }[] = []
+    // Rows leave the current set before any fact moves in, so no slot ever holds two current values or claims.
+    for (const { plan } of plans) {
+      for (const gone of plan.supersede) {
+        if (gone.sources) sources.push(...this.moveSources(gone.id, gone.by))
+        this.supersedeRow(gone.id, gone.by, now, false)
+      }
+      for (const change of plan.status.filter((entry) => entry.status === 'conflict')) {
+        this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
+      }
+    }
+    const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
+    for (const { fact, keys } of moving) this.moveFact(fact.id, entityId, keys, now)
+    for (const { slotKey, plan } of plans) this.settleSlot(slotKey, plan, now)
+    return {
+      ok: true,
+      value: {
+        moved: moving.length,
+        merged: plans.reduce((n, { plan }) => n + plan.supersede.filter((entry) => entry.sources).length, 0),
+        contested: plans.reduce((n, { plan }) => n + (plan.group === null ? 0 : plan.group.members.length), 0),
+      },
+      trail: { sources, identities },
+    }
+  }
+
+  /**
+   * Record an alias inside the caller's transaction (see alias-rows.ts).
+   * @returns the alias rows changed.
+   */
+  protected alias(input: Parameters<typeof recordAlias>[1], now: string): AliasChange[] {
+    return recordAlias(this.db, input, now)
+  }
+
   /** The display name of an entity, or undefined. */
-  private entityDisplay(entityKey: string): string | undefined {
+  protected entityDisplay(entityKey: string): string | undefined {
     const row = this.db.get('SELECT display FROM entities WHERE entity_key = ?', entityKey)
     return row === undefined ? undefined : String(row['display'])
   }
@@ -271,8 +318,9 @@ export class CurationStore extends FactStore implements FoldTarget {
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
-    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, slot_key = ?, claim_key = ?, evidence_key = ?, revision = revision + 1, updated_at = ?
-      WHERE id = ?`, entityId, keys.subject, keys.slotKey, keys.claimKey, keys.evidenceKey, now, id)
+    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ?, claim_key = ?, evidence_key = ?,
+      revision = revision + 1, updated_at = ? WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
+    keys.evidenceKey, now, id)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, keys.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)

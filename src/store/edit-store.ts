@@ -8,6 +8,7 @@
  */
 import type { Evidence, FactStatus } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
+import { movedAliases, undoAliases, type AliasChange } from './alias-rows.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
@@ -18,7 +19,7 @@ import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './fo
  * What kind of edit. A forget is stored under the kind column's 'update' with its snapshot as the `changed` object
  * (the column's CHECK predates forgetting from the page), and read back as 'forget'.
  */
-export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'forget'
+export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'forget' | 'rename'
 
 /** The recorded state of one fact row. */
 interface RowState {
@@ -53,6 +54,9 @@ interface GroupState {
 export interface FactIdentity {
   readonly entityId: number
   readonly subject: string
+  /** Absent in edits recorded before a fact's property could be renamed; an undo then leaves the property as it is. */
+  readonly property?: string
+  readonly predicateKey?: string
   /** Absent in edits recorded before a fact could move to another scope; an undo then leaves the scope as it is. */
   readonly scope?: string
   readonly slotKey: string
@@ -60,6 +64,8 @@ export interface FactIdentity {
   readonly evidenceKey: string
   readonly terms: string
   readonly identifiers: readonly string[]
+  /** Set only by a rename that changed how its subject is shown: the entity's display name before it. */
+  readonly entityDisplay?: string
 }
 
 /**
@@ -69,11 +75,13 @@ export interface FactIdentity {
  * @returns its identity.
  */
 export function identityOf(db: Database, factId: number): FactIdentity {
-  const row = db.get('SELECT entity_id, subject, scope, slot_key, claim_key, evidence_key FROM facts WHERE id = ?', factId)
+  const row = db.get('SELECT entity_id, subject, property, predicate_key, scope, slot_key, claim_key, evidence_key FROM facts WHERE id = ?', factId)
   if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
   return {
     entityId: Number(row['entity_id']),
     subject: String(row['subject']),
+    property: String(row['property']),
+    predicateKey: String(row['predicate_key']),
     scope: String(row['scope']),
     slotKey: String(row['slot_key']),
     claimKey: String(row['claim_key']),
@@ -89,6 +97,8 @@ export interface EditTrail {
   readonly sources: readonly { readonly id: number; readonly from: number }[]
   /** Facts moved to another entity, with their identity before the move. */
   readonly identities: readonly { readonly factId: number; readonly before: FactIdentity }[]
+  /** Alias rows the work recorded, repointed or removed, in order; none by default. */
+  readonly aliases?: readonly AliasChange[]
 }
 
 /** One changed row of an edit. */
@@ -115,6 +125,8 @@ export interface EditRecord {
   readonly changed: readonly ChangedRow[]
   /** Conflict groups the edit changed (before = null: the edit opened it). */
   readonly groups: readonly { readonly id: number; readonly before: GroupState | null }[]
+  /** Alias rows the edit changed, in order, each before and after. */
+  readonly aliases: readonly AliasChange[]
   /** A forget's snapshot (then created, changed and groups are empty). */
   readonly forget?: ForgetSnapshot
 }
@@ -129,7 +141,10 @@ export interface TrackedWork<T> {
 }
 
 /** Why a restore was refused. */
-export type RestoreRefusal = { readonly kind: 'not_found' } | { readonly kind: 'already_undone' } | { readonly kind: 'moved'; readonly factIds: readonly number[] }
+export type RestoreRefusal =
+  | { readonly kind: 'not_found' } | { readonly kind: 'already_undone' } | { readonly kind: 'moved'; readonly factIds: readonly number[] }
+  /** An alias the edit recorded or changed was changed since (removed, or repointed by a later rename). */
+  | { readonly kind: 'aliases_moved'; readonly aliasIds: readonly number[] }
 
 /** Synchronous tracking and undo of page edits. */
 export class EditStore {
@@ -190,8 +205,9 @@ export class EditStore {
         .filter((group) => groupDiffers(groupsBefore.get(group.id), group))
         .map((group) => ({ id: group.id, before: groupsBefore.get(group.id) ?? null }))
       const editId = this.db.run(
-        `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        kind, refs.factId ?? null, refs.proposalId ?? null, JSON.stringify(created), JSON.stringify(changed), JSON.stringify(groups), now)
+        `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        kind, refs.factId ?? null, refs.proposalId ?? null, JSON.stringify(created), JSON.stringify(changed), JSON.stringify(groups),
+        JSON.stringify(outcome.trail?.aliases ?? []), now)
         .lastInsertRowid
       return { result: outcome.result, editId }
     })
@@ -223,13 +239,13 @@ export class EditStore {
    * @returns the record, or undefined.
    */
   get(id: number): EditRecord | undefined {
-    const row = this.db.get('SELECT id, kind, fact_id, proposal_id, created, changed, groups, created_at, undone_at FROM fact_edits WHERE id = ?', id)
+    const row = this.db.get('SELECT id, kind, fact_id, proposal_id, created, changed, groups, aliases, created_at, undone_at FROM fact_edits WHERE id = ?', id)
     if (row === undefined) return undefined
     const changed = JSON.parse(String(row['changed'])) as ChangedRow[] | { forget: ForgetSnapshot }
     if (!Array.isArray(changed)) {
       return {
         id: Number(row['id']), kind: 'forget', factId: numberOrNull(row['fact_id']), proposalId: null, createdAt: String(row['created_at']),
-        undoneAt: textOrNull(row['undone_at']), created: [], changed: [], groups: [], forget: changed.forget,
+        undoneAt: textOrNull(row['undone_at']), created: [], changed: [], groups: [], aliases: [], forget: changed.forget,
       }
     }
     return {
@@ -242,6 +258,7 @@ export class EditStore {
       created: JSON.parse(String(row['created'])) as EditRecord['created'],
       changed,
       groups: JSON.parse(String(row['groups'])) as EditRecord['groups'],
+      aliases: JSON.parse(String(row['aliases'])) as EditRecord['aliases'],
     }
   }
 
@@ -271,6 +288,8 @@ export class EditStore {
       if (moved.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: moved } } as const
       const blockers = this.identityBlockers(edit, new Set(touched.map((entry) => entry.id)))
       if (blockers.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: blockers } } as const
+      const aliasesMoved = movedAliases(this.db, edit.aliases)
+      if (aliasesMoved.length > 0) return { ok: false, refusal: { kind: 'aliases_moved', aliasIds: aliasesMoved } } as const
       for (const created of edit.created) {
         this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ? WHERE id = ?`,
           now, now, created.id)
@@ -297,6 +316,7 @@ export class EditStore {
         else this.db.run('UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(?, slot_key) WHERE id = ?',
           group.before.status, group.before.closedAt, group.before.settledBy, group.before.slotKey ?? null, group.id)
       }
+      undoAliases(this.db, edit.aliases)
       this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
       return { ok: true, edit: { ...edit, undoneAt: now } } as const
     })
@@ -321,8 +341,11 @@ export class EditStore {
   }
 
   private restoreIdentity(factId: number, identity: FactIdentity): void {
-    this.db.run('UPDATE facts SET entity_id = ?, subject = ?, scope = coalesce(?, scope), slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?',
-      identity.entityId, identity.subject, identity.scope ?? null, identity.slotKey, identity.claimKey, identity.evidenceKey, factId)
+    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = coalesce(?, property), predicate_key = coalesce(?, predicate_key),
+      scope = coalesce(?, scope), slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?`,
+    identity.entityId, identity.subject, identity.property ?? null, identity.predicateKey ?? null, identity.scope ?? null, identity.slotKey,
+    identity.claimKey, identity.evidenceKey, factId)
+    if (identity.entityDisplay !== undefined) this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', factId)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', factId, identity.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', factId)

@@ -18,8 +18,19 @@ export interface ExchangeSnapshot {
   readonly generation: number
   /** Visit every non-forgotten fact in id order; may be called more than once and sees the same rows each time. */
   eachFact(visit: (fact: Fact) => void): void
+  /** Every lasting alias in id order, a property's with its subject's display name. */
+  aliases(): readonly ExportedAlias[]
   /** Every tombstone, in id order. */
   tombstones(): ExchangeTombstone[]
+}
+
+/** An alias as the export writes it. */
+export interface ExportedAlias {
+  readonly kind: 'entity' | 'predicate'
+  /** For a property alias, the display name of its subject; '' otherwise. */
+  readonly subject: string
+  readonly aliasText: string
+  readonly canonicalText: string
 }
 
 /** Synchronous bulk reads for the JSONL exchange. */
@@ -53,6 +64,13 @@ export class ExchangeStore {
             after = last.id
           }
         },
+        aliases: () => this.db.all(`SELECT a.kind, coalesce(e.display, a.entity_key) AS subject, a.alias_text, a.canonical_text FROM aliases a
+          LEFT JOIN entities e ON a.kind = 'predicate' AND e.entity_key = a.entity_key ORDER BY a.id`).map((row) => ({
+          kind: row['kind'] as ExportedAlias['kind'],
+          subject: row['kind'] === 'entity' ? '' : String(row['subject']),
+          aliasText: String(row['alias_text']),
+          canonicalText: String(row['canonical_text']),
+        })),
         tombstones: () => this.db.all('SELECT kind, key, created_at FROM tombstones ORDER BY id').map((row) => ({
           tombstone: row['kind'] === 'evidence' ? 'evidence' : 'claim', key: String(row['key']), forgottenAt: String(row['created_at']),
         })),

@@ -3,6 +3,7 @@
  * its claim and evidence tombstoned so no later write puts it back (the write path's tombstone check).
  */
 import { projectScope } from '../project/project-ref.ts'
+import { canonicalKeysOf } from './alias-rows.ts'
 import type { Fact } from '../types.ts'
 import { priorClaimKeys } from './fact-folds.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
@@ -25,7 +26,8 @@ export class FactForgetting extends FactWriter {
   }
 
   /**
-   * Forget every live fact of a subject, or of one property of it.
+   * Forget every live fact of a subject, or of one property of it. A subject or property that is a lasting alias
+   * (renamed or merged away) and holds no live fact of its own names the subject or property it stands for.
    * @param entityKey - canonical subject.
    * @param predicateKey - canonical property, or undefined for the whole subject.
    * @param now - the current ISO instant.
@@ -35,14 +37,19 @@ export class FactForgetting extends FactWriter {
    */
   forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): Fact[] {
     return this.db.transaction(() => {
-      const rows = this.db.all(
+      const live = (entity: string, predicate: string | undefined): Fact[] => this.db.all(
         `SELECT ${FACT_COLUMNS} FROM facts f
           WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
             AND (? IS NULL OR predicate_key = ?)
             AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
-        entityKey, predicateKey ?? null, predicateKey ?? null,
-        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey))
-      return this.forgetRows(rows.map(toFact), now)
+        entity, predicate ?? null, predicate ?? null,
+        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
+      let rows = live(entityKey, predicateKey)
+      if (rows.length === 0) {
+        const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
+        if (canonical.entityKey !== entityKey || canonical.predicateKey !== predicateKey) rows = live(canonical.entityKey, canonical.predicateKey)
+      }
+      return this.forgetRows(rows, now)
     })
   }
 

@@ -184,7 +184,7 @@ export class FactStore extends FactForgetting {
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
       clearVectorRows(this.db)
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'proposal_changes', 'projects', 'recall_log'] as const) {
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'proposal_changes', 'projects', 'recall_log', 'aliases'] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }
       return { facts, proposals }

@@ -8,6 +8,7 @@ import { findRestatement, type RestatementRow, type Statement } from '../rules/n
 import { sha256 } from '../text/normalize.ts'
 import type { Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../rules/write-policy.ts'
+import { canonicalWrite } from './alias-rows.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
@@ -61,14 +62,27 @@ export class FactWriter extends FactSlots {
    * @param now - the current ISO instant.
    * @returns what happened; a tombstoned claim or evidence is refused before any row is created.
    */
-  write(write: PreparedWrite, now: string): WriteResult {
+  write(given: PreparedWrite, now: string): WriteResult {
     return this.db.transaction(() => {
+      const write = this.canonical(given)
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
       const result = this.apply(write, verdict.decision, now)
       if (write.project !== null && result.kind !== 'proposed' && result.kind !== 'refused') recordProject(this.db, write.project, now)
       return result
     })
+  }
+
+  /**
+   * A prepared write under its canonical names: a subject or property that is a lasting alias (a rename, a merge,
+   * an accepted alias card) reads as the entity or property it names, keys recomputed. `write`, `classify` and
+   * `restoreHistory` apply it first, so every write path lands on the canonical names; a caller that keys its own
+   * bookkeeping by slot or claim (an import's dry run) applies it up front.
+   * @param write - the prepared write.
+   * @returns the write under its canonical names (the same object when it names no alias).
+   */
+  canonical(write: PreparedWrite): PreparedWrite {
+    return canonicalWrite(this.db, write)
   }
 
   /**
@@ -81,7 +95,8 @@ export class FactWriter extends FactSlots {
    *   near-duplicate gate's 12-fact floor); the same slot's by default.
    * @returns tombstoned (with the sentence `write` refuses with), or the decision.
    */
-  classify(write: PreparedWrite, staged: readonly StagedRow[] = [], stagedFacts = staged.length): Classification {
+  classify(given: PreparedWrite, staged: readonly StagedRow[] = [], stagedFacts = staged.length): Classification {
+    const write = this.canonical(given)
     const tomb = this.db.get(
       `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
       write.claimKey, write.evidenceKey)
@@ -124,9 +139,10 @@ export class FactWriter extends FactSlots {
    * @param now - the current ISO instant.
    * @returns the new row, the existing row when the same past value (claim, start and status) is already there, or the refusal.
    */
-  restoreHistory(write: PreparedWrite, status: 'superseded' | 'retired' | 'expired', validTo: string | null, now: string):
+  restoreHistory(given: PreparedWrite, status: 'superseded' | 'retired' | 'expired', validTo: string | null, now: string):
     { kind: 'restored'; fact: Fact } | { kind: 'duplicate'; factId: number } | { kind: 'tombstoned'; message: string } {
     return this.db.transaction(() => {
+      const write = this.canonical(given)
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return verdict
       const existing = this.db.get('SELECT id FROM facts WHERE claim_key = ? AND valid_from = ? AND status = ?', write.claimKey, write.validFrom, status)

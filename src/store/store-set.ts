@@ -16,6 +16,7 @@ import { PinStore } from './pin-store.ts'
 import { PrivacyStore } from './privacy-store.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
+import { RenameStore } from './rename-store.ts'
 import { ReviewStore } from './review-store.ts'
 import { ScopeStore } from './scope-store.ts'
 import { VectorStore } from './vector-store.ts'
@@ -27,6 +28,8 @@ export interface StoreSet {
   readonly facts: FactStore
   /** The writes of accepted review cards (merge, retire, fold, alias). */
   readonly curation: CurationStore
+  /** The user's renames and merges of subjects and properties, and the aliases they leave. */
+  readonly renames: RenameStore
   /** Moves of facts between scopes. */
   readonly scopes: ScopeStore
   readonly library: LibraryStore
@@ -67,6 +70,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     dataDir,
     facts: new FactStore(db),
     curation: new CurationStore(db),
+    renames: new RenameStore(db),
     scopes: new ScopeStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
