@@ -372,6 +372,7 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'fact-pin': { ...fence(), id: id('staleTarget'), pinned: true },
     'fact-forget': { ...fence(), id: id('staleTarget') },
     'fact-put-back': { ...fence(), id: id('staleTarget') },
+    'fact-add': { ...fence(), subject: 'stale-probe', property: 'color', value: 'teal' },
     resolve: { ...fence(), groupId: 1, keepFactId: id('port7801') },
     rebuild: { ...fence() },
     wipe: { ...fence() },

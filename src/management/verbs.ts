@@ -6,6 +6,7 @@ import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factForgetVerb } from './forget.ts'
 import { factPutBackVerb } from './put-back.ts'
+import { factAddVerb } from './fact-add.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { factPinVerb } from './pin.ts'
 import { exportVerb } from './export.ts'
@@ -26,7 +27,7 @@ export const SPEC_VERBS = [
   'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
   'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
-  'fact-put-back',
+  'fact-put-back', 'fact-add',
 ] as const
 
 /** Every verb: name → definition. */
@@ -48,6 +49,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'fact-pin': factPinVerb,
   'fact-forget': factForgetVerb,
   'fact-put-back': factPutBackVerb,
+  'fact-add': factAddVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -83,6 +83,16 @@ export const factForgetBody = z.union([
 /** fact-put-back: a past value (superseded, retired or expired) made current again. */
 export const factPutBackBody = z.strictObject({ ...fence, id })
 
+/** fact-add: the user's own new statement. A project scope must be one the store already holds; a label may be new. */
+export const factAddBody = z.strictObject({
+  ...fence,
+  subject: name(200),
+  property: name(200),
+  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty'),
+  multi: z.boolean().optional(),
+  scope: scopeText.optional(),
+})
+
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })
 

@@ -78,6 +78,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'fact-pin': { ...FENCE, id: 'int', pinned: 'bool', undoes: 'string' },
   'fact-forget': { ...FENCE, id: 'int', entityKey: 'string', property: 'string' },
   'fact-put-back': { ...FENCE, id: 'int' },
+  'fact-add': { ...FENCE, subject: 'string', property: 'string', value: 'string', multi: 'bool', scope: 'string' },
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },
