@@ -10,6 +10,7 @@ import { AppState } from './app-state.ts'
 import { FmConflicts } from './components/fm-conflicts.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmForget } from './components/fm-forget.component.ts'
+import { FmAddFact } from './components/fm-add-fact.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
 import { FmPinButton } from './components/fm-pin-button.component.ts'
@@ -47,6 +48,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
   defineOnce('fm-forget', FmForget)
+  defineOnce('fm-add-fact', FmAddFact)
 
   const app = new AppState()
   const LitHost = litHost(React)
