@@ -5,7 +5,7 @@
  * reasons, then Commit and the facts in the list). Screenshots in light, dark and 900 px.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -104,5 +104,63 @@ describe('adding a fact from the page', () => {
     await opened.context.close()
     // The refusal is the route's 422, which the browser logs as a failed load; nothing else went wrong.
     assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'])
+  })
+})
+
+describe('importing a file from the page', () => {
+  it('previews a picked JSONL file by class, commits it, and the facts show in the list', async () => {
+    const bakery = (await current()).find((fact) => fact.subject === 'bakery')
+    assert.ok(bakery !== undefined)
+    await api.ok('fact-forget', { id: bakery.id, expectedGeneration: await api.generation(), operationId: api.op('forget') })
+    const lines = [
+      JSON.stringify({ subject: 'windmill', property: 'built in', value: '1843' }),
+      JSON.stringify({ subject: 'windmill', property: 'miller', value: 'Joris' }),
+      JSON.stringify({ subject: 'lighthouse', property: 'keeper', value: 'Ada' }),
+      JSON.stringify({ subject: 'bakery', property: 'opening hour', value: '7am' }),
+      JSON.stringify({ subject: 'windmill', property: 'sails' }),
+    ]
+    const path = join(files, 'windmill.jsonl')
+    writeFileSync(path, `${lines.join('\n')}\n`)
+    const opened = await openLibrary()
+    const { page } = opened
+    await page.locator('fm-library [data-fm="import-file"]').click()
+    const dialog = page.locator('fm-library [data-fm="import-dialog"][open]')
+    await dialog.waitFor()
+    await dialog.locator('[data-fm="import-input"]').setInputFiles(path)
+    const preview = dialog.locator('[data-fm="import-preview"]')
+    await preview.waitFor()
+    const count = async (cls: string): Promise<string> => await preview.locator(`tr[data-class="${cls}"] td.n`).innerText()
+    assert.deepEqual([await count('new'), await count('duplicate'), await count('conflict'), await count('tombstoned'), await count('invalid')],
+      ['2', '1', '0', '1', '1'])
+    const invalid = await dialog.locator('[data-fm="import-invalid"] li').allInnerTexts()
+    assert.equal(invalid.length, 1)
+    assert.match(invalid[0] ?? '', /^line 5: /u)
+    assert.equal(await dialog.locator('[data-fm="import-commit"]').innerText(), 'Commit 2 facts')
+    await screenshot(page, 'import-preview-light')
+    assert.ok(!(await current()).some((fact) => fact.subject === 'windmill'), 'the preview writes nothing')
+    await dialog.locator('[data-fm="import-commit"]').click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Imported 2 facts; 1 already stored; 1 forgotten, refused; 1 invalid, skipped' }).waitFor()
+    await until(async () => await row(page, 'windmill').count() === 2, 'the imported facts are in the list')
+    assert.deepEqual((await current()).filter((fact) => fact.subject === 'windmill').map((fact) => [fact.property, fact.value]).sort(),
+      [['built in', '1843'], ['miller', 'Joris']])
+    assert.ok(!(await current()).some((fact) => fact.subject === 'bakery'), 'the forgotten claim stayed out')
+    await closeClean(opened)
+  })
+
+  it('shows the import preview in dark at 900 px', async () => {
+    const path = join(files, 'harbour.jsonl')
+    writeFileSync(path, `${JSON.stringify({ subject: 'harbour', property: 'depth', value: '12 m' })}\nnot json\n`)
+    const opened = await openLibrary({ width: 900, height: 900 }, 'dark')
+    const { page } = opened
+    await page.locator('fm-library [data-fm="import-file"]').click()
+    const dialog = page.locator('fm-library [data-fm="import-dialog"][open]')
+    await dialog.locator('[data-fm="import-input"]').setInputFiles(path)
+    await dialog.locator('[data-fm="import-preview"]').waitFor()
+    assert.equal(await dialog.locator('[data-fm="import-invalid"] li').count(), 1)
+    await screenshot(page, 'import-preview-dark-900')
+    await page.keyboard.press('Escape')
+    await until(async () => await page.locator('fm-library [data-fm="import-dialog"]').count() === 0, 'the dialog closes')
+    assert.ok(!(await current()).some((fact) => fact.subject === 'harbour'), 'nothing is written without Commit')
+    await closeClean(opened)
   })
 })
