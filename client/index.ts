@@ -11,6 +11,8 @@ import { FmConflicts } from './components/fm-conflicts.component.ts'
 import { FmEntityPanel } from './components/fm-entity-panel.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmForget } from './components/fm-forget.component.ts'
+import { FmAddFact } from './components/fm-add-fact.component.ts'
+import { FmImportFile } from './components/fm-import-file.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
 import { FmPinButton } from './components/fm-pin-button.component.ts'
@@ -49,6 +51,8 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
   defineOnce('fm-forget', FmForget)
+  defineOnce('fm-add-fact', FmAddFact)
+  defineOnce('fm-import-file', FmImportFile)
 
   const app = new AppState()
   const LitHost = litHost(React)

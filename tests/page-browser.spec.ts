@@ -82,6 +82,9 @@ describe('the Fact memory page in a real browser', () => {
 
     await tab(page, 'extraction')
     await page.locator('fm-extraction [data-fm="extraction-off"]').getByText(/Automatic capture is off/u).waitFor()
+    // The empty state's way for the user to write facts leads to the library's Add fact.
+    await page.locator('fm-extraction [data-fm="goto-add"]').click()
+    await page.locator('fm-library [data-fm="add-fact"]').waitFor()
 
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })

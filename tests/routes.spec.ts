@@ -375,6 +375,7 @@ function fencedBodies(generation: number): Record<string, Record<string, unknown
     'subject-rename': { ...fence(), entityKey: 'bakery', to: 'the bakery' },
     'property-rename': { ...fence(), entityKey: 'bakery', property: 'opening hour', to: 'opens at' },
     'alias-remove': { ...fence(), id: 1 },
+    'fact-add': { ...fence(), subject: 'stale-probe', property: 'color', value: 'teal' },
     resolve: { ...fence(), groupId: 1, keepFactId: id('port7801') },
     rebuild: { ...fence() },
     wipe: { ...fence() },

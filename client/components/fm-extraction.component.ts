@@ -194,7 +194,8 @@ export class FmExtraction extends LitElement {
         <p><strong>Automatic capture is off.</strong></p>
         <p>Turn on <em>autoCapture</em> (rules that catch "remember that …" and "the port is 8123") or <em>autoExtract</em>
           (a model reads each finished turn) in Settings → Plugins → Fact memory. Until then, facts are written by the
-          assistant through memory_write and by you on this page.</p>
+          assistant through memory_write, and by you with <button class="quiet" data-fm="goto-add" @click=${() => this.app?.selectTab('library')}>Add fact</button>
+          or Import file in the Fact library.</p>
       </div>`
     }
     return html`<div class="status caption" data-fm="extraction-status">

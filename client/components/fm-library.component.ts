@@ -2,7 +2,7 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
- * (from its row too), and a past value put back; each ends in a toast whose Undo goes through fact-restore. Each row
+ * (from its row too), and a past value put back; facts are put in with <fm-add-fact> and <fm-import-file>; each ends in a toast whose Undo goes through fact-restore. Each row
  * and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one
  * sentence to copy, and below 1180px the detail pane is a bottom sheet.
  *
@@ -98,6 +98,7 @@ export class FmLibrary extends LitElement {
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
     .match-count { margin: 0; padding: 0 12px 8px; }
+    .put-in { display: inline-flex; gap: 8px; margin-left: auto; }
     mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
   `]
 
@@ -364,6 +365,8 @@ export class FmLibrary extends LitElement {
             <option value="">Any scope</option>
             ${scopeFilterOptions(this.scopes).map(({ value, label }) => html`<option .value=${value} ?selected=${this.scope === value}>${label}</option>`)}
           </select>
+          <span class="put-in"><fm-add-fact .app=${this.app} .scopes=${this.scopes} @fm-added=${(event: CustomEvent<number>) => { void this.openDetail(event.detail) }}></fm-add-fact>
+            <fm-import-file .app=${this.app}></fm-import-file></span>
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
@@ -392,7 +395,7 @@ export class FmLibrary extends LitElement {
       }
       if (this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
       return html`<div class="empty" data-fm="empty">
-        <p>Nothing is remembered yet. Tell the assistant, for example:</p>
+        <p>Nothing is remembered yet. Add a fact or import a file above, or tell the assistant, for example:</p>
         <span class="copy"><span>${EMPTY_SENTENCE}</span>
           <button class="quiet" aria-label="Copy the sentence" @click=${() => { void navigator.clipboard?.writeText(EMPTY_SENTENCE); this.app?.toast('Copied') }}>Copy</button></span>
       </div>`

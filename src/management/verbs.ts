@@ -6,6 +6,7 @@ import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factForgetVerb } from './forget.ts'
 import { factPutBackVerb } from './put-back.ts'
+import { factAddVerb } from './fact-add.ts'
 import { factMoveVerb } from './scope-move.ts'
 import { factPinVerb } from './pin.ts'
 import { aliasRemoveVerb, propertyRenameVerb, subjectRenameVerb } from './renames.ts'
@@ -28,7 +29,7 @@ export const SPEC_VERBS = [
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
   'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
   'fact-put-back', 'subject-rename', 'property-rename',
-  'alias-remove',
+  'alias-remove', 'fact-add',
 ] as const
 
 /** Every verb: name → definition. */
@@ -53,6 +54,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   'subject-rename': subjectRenameVerb,
   'property-rename': propertyRenameVerb,
   'alias-remove': aliasRemoveVerb,
+  'fact-add': factAddVerb,
   resolve: resolveVerb,
   rebuild: rebuildVerb,
   wipe: wipeVerb,

@@ -89,6 +89,15 @@ export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200)
 export const propertyRenameBody = z.strictObject({ ...fence, entityKey: name(200), property: name(200), to: name(200) })
 /** alias-remove: stop reading a name as an alias. */
 export const aliasRemoveBody = z.strictObject({ ...fence, id })
+/** fact-add: the user's own new statement. A project scope must be one the store already holds; a label may be new. */
+export const factAddBody = z.strictObject({
+  ...fence,
+  subject: name(200),
+  property: name(200),
+  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty'),
+  multi: z.boolean().optional(),
+  scope: scopeText.optional(),
+})
 
 export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
   { error: 'pass {subject} or {entityKey}' })

@@ -81,6 +81,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'subject-rename': { ...FENCE, entityKey: 'string', to: 'string', dryRun: 'bool' },
   'property-rename': { ...FENCE, entityKey: 'string', property: 'string', to: 'string' },
   'alias-remove': { ...FENCE, id: 'int' },
+  'fact-add': { ...FENCE, subject: 'string', property: 'string', value: 'string', multi: 'bool', scope: 'string' },
   entity: { subject: 'string', entityKey: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },

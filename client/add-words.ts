@@ -1,0 +1,79 @@
+/**
+ * Pure words for putting facts in from the library: what a fact-add answer did (the toast's sentence), the scopes
+ * the form offers, and what an import preview and commit say. No DOM here.
+ */
+import { scopeWords } from './scope-words.ts'
+import type { FactView, ScopeWire } from '../src/wire-types.ts'
+
+/** The fact-add answer, as the form reads it. */
+export type AddAnswer =
+  | { readonly outcome: 'saved'; readonly fact: FactView; readonly superseded: readonly FactView[]; readonly retired: readonly FactView[];
+    readonly sensitivityReason: string | null; readonly editId: number }
+  | { readonly outcome: 'conflict'; readonly fact: FactView; readonly rivals: readonly FactView[]; readonly sensitivityReason: string | null; readonly editId: number }
+  | { readonly outcome: 'duplicate'; readonly fact: FactView; readonly upgraded: boolean; readonly restated: boolean; readonly editId: number | null }
+  | { readonly outcome: 'folded'; readonly fact: FactView; readonly editId: number }
+  | { readonly outcome: 'proposed'; readonly proposalId: number; readonly reason: string; readonly editId: null }
+
+/** One import class, in the order the preview lists them. */
+export const IMPORT_CLASSES = [
+  ['new', 'new'], ['duplicate', 'already stored'], ['conflict', 'conflict'], ['tombstoned', 'forgotten (refused)'], ['invalid', 'invalid'],
+] as const
+
+export type ImportCounts = Readonly<Record<(typeof IMPORT_CLASSES)[number][0], number>>
+
+/**
+ * The scopes the form offers: global first (always), then every project and label the store holds.
+ * @param scopes - the facts route's `scopes`.
+ * @returns value (stored scope text) and label pairs.
+ */
+export function addScopes(scopes: readonly ScopeWire[]): { value: string; label: string }[] {
+  const others = scopes.filter((scope) => scope.kind !== 'global')
+  return [{ value: 'global', label: 'global' }, ...others.map((scope) => ({ value: scope.scope, label: scopeWords(scope.kind, scope.name) }))]
+}
+
+/**
+ * What an add did, in one sentence.
+ * @param answer - the fact-add answer.
+ * @returns the toast's words.
+ */
+export function addedWords(answer: AddAnswer): string {
+  if (answer.outcome === 'proposed') return `Not stored as a fact: it became a card to review in Proposals (${answer.reason.replace(/_/gu, ' ')})`
+  const fact = answer.fact
+  const named = `${fact.subject} · ${fact.property} = ${fact.value}`
+  const sensitive = 'sensitivityReason' in answer && answer.sensitivityReason !== null ? `; kept as sensitive (${answer.sensitivityReason})` : ''
+  switch (answer.outcome) {
+    case 'saved': {
+      const replaced = answer.superseded.map((row) => row.value)
+      const settled = answer.retired.map((row) => row.value)
+      return `Added ${named}${replaced.length > 0 ? `, replacing ${replaced.join(', ')} (now history)` : ''}${settled.length > 0 ? `; settled the conflict against ${settled.join(', ')}` : ''}${sensitive}`
+    }
+    case 'conflict':
+      return `Added ${named} as a conflict with ${answer.rivals.map((row) => row.value).join(', ')}: settle it in Conflicts${sensitive}`
+    case 'duplicate':
+      return `Already stored: ${named}${answer.upgraded ? ', now marked as your own statement' : ''}${answer.editId !== null && !answer.upgraded ? ', and its conflict is settled' : ''}`
+    case 'folded':
+      return `Folded into ${fact.subject} · ${fact.property}, which now reads ${fact.value}`
+  }
+}
+
+/**
+ * The preview's classes in words, the zero ones left out.
+ * @param counts - the preview's counts.
+ * @returns e.g. "3 new · 1 already stored · 2 invalid".
+ */
+export function importCountWords(counts: ImportCounts): string {
+  const parts = IMPORT_CLASSES.filter(([key]) => counts[key] > 0).map(([key, label]) => `${counts[key]} ${label}`)
+  return parts.length === 0 ? 'no records' : parts.join(' · ')
+}
+
+/**
+ * What a commit landed, for the toast.
+ * @param counts - the commit's counts.
+ * @returns the sentence.
+ */
+export function importedWords(counts: ImportCounts): string {
+  const landed = counts.new + counts.conflict
+  return `Imported ${landed} fact${landed === 1 ? '' : 's'}${counts.conflict > 0 ? ` (${counts.conflict} as conflicts to settle)` : ''}` +
+    `${counts.duplicate > 0 ? `; ${counts.duplicate} already stored` : ''}${counts.tombstoned > 0 ? `; ${counts.tombstoned} forgotten, refused` : ''}` +
+    `${counts.invalid > 0 ? `; ${counts.invalid} invalid, skipped` : ''}`
+}
