@@ -11,6 +11,7 @@ import { FmConflicts } from './components/fm-conflicts.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmForget } from './components/fm-forget.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
+import { FmGraphPreview } from './components/fm-graph-preview.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
 import { FmPinButton } from './components/fm-pin-button.component.ts'
 import { FmPage } from './components/fm-page.component.ts'
@@ -46,6 +47,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-conflicts', FmConflicts)
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
+  defineOnce('fm-graph-preview', FmGraphPreview)
   defineOnce('fm-forget', FmForget)
 
   const app = new AppState()
