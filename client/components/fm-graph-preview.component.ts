@@ -1,9 +1,10 @@
 /**
  * <fm-graph-preview>: the settings card's one-hop graph preview. The busiest subject of the nebula (the projection
- * the graph tab reads, kept by the store per generation) in the middle, at most eight of its neighbours beside it
- * with the properties that link them and "+N more" for the rest, drawn in SVG at one unit per CSS pixel so its
- * labels keep their sizes; every label sits on an opaque chip in the host's colours, legible in light and dark.
- * Clicking it closes Settings and opens the Fact memory page on the graph. An empty store (or one that cannot be read) shows nothing.
+ * the graph tab reads, which the graph verb keeps per generation) in the middle, at most eight of its neighbours
+ * beside it with the properties that link them and "+N more" for the rest, drawn in SVG at one unit per CSS pixel so
+ * its labels keep their sizes; every label sits on a chip of its own in the host's colours, legible in light and
+ * dark. Clicking it closes Settings and opens the Fact memory page on the graph. An empty store (or one that cannot
+ * be read) shows nothing.
  */
 import { css, html, LitElement, nothing, svg } from 'lit'
 import type { AppState } from '../app-state.ts'
