@@ -14,6 +14,7 @@ import { FmForget } from './components/fm-forget.component.ts'
 import { FmAddFact } from './components/fm-add-fact.component.ts'
 import { FmImportFile } from './components/fm-import-file.component.ts'
 import { FmGraph } from './components/fm-graph.component.ts'
+import { FmGraphPreview } from './components/fm-graph-preview.component.ts'
 import { FmLibrary } from './components/fm-library.component.ts'
 import { FmPinButton } from './components/fm-pin-button.component.ts'
 import { FmPage } from './components/fm-page.component.ts'
@@ -50,6 +51,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-conflicts', FmConflicts)
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
+  defineOnce('fm-graph-preview', FmGraphPreview)
   defineOnce('fm-forget', FmForget)
   defineOnce('fm-add-fact', FmAddFact)
   defineOnce('fm-import-file', FmImportFile)

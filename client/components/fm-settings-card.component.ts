@@ -1,16 +1,18 @@
 /**
  * <fm-settings-card>: the plugin's card on the host's settings page. A summary with live counts that points to
- * the page for real work (proposals and the graph are shown only there); `enabled` alone at the top, then the
- * everyday keys, each labelled in words with its key name beside; an API key field that writes to the host
- * credential store; the open conflicts (settleable here); the maintenance buttons; and at the bottom every other
- * key under a folded Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model
- * is configured. Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host
- * settings scope and apply live. Feedback is an inline status line: toasts would sit under the settings modal.
+ * the page for real work (proposals are shown only there, the graph only as a small preview here); `enabled` alone
+ * at the top, then the everyday keys, each labelled in words with its key name beside; an API key field that writes
+ * to the host credential store; the busiest subject's one-hop preview (<fm-graph-preview>, which opens the page);
+ * the open conflicts (settleable here); the maintenance buttons; and at the bottom every other key under a folded
+ * Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model is configured.
+ * Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and
+ * apply live. Feedback is an inline status line: toasts would sit under the settings modal.
  */
 import { recallCostLine, type RecallStatus } from '../recall-words.ts'
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
+import { openPageFromSettings } from '../open-from-settings.ts'
 import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
 import { baseStyles } from '../styles.ts'
@@ -236,7 +238,7 @@ export class FmSettingsCard extends LitElement {
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…' : countParts(this.counts).map((part, index) => html`${index === 0 ? '' : ' · '}<span class="count">${part}</span>`)}</span>
         ${this.counts?.sweepError === null || this.counts === undefined ? nothing : html`<span class="caption warn" data-fm="vector-sweep-error">The last vector sweep stopped: ${this.counts.sweepError}</span>`}
         ${this.counts?.recall === null || this.counts === undefined ? nothing : html`<span class="caption" data-fm="card-recall">${recallCostLine(this.counts.recall)}</span>`}
-        <button class="primary" @click=${() => this.app?.open('library')}>Open the Fact memory page</button>
+        <button class="primary" data-fm="card-open-page" @click=${() => { openPageFromSettings(this.app, this, 'library') }}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
       ${sections.map((section, index) => (section.folded ? nothing : this.renderSection(section, index, value)))}
@@ -250,6 +252,7 @@ export class FmSettingsCard extends LitElement {
         <button type="submit">Store key</button>
       </form>
       <p class="caption">The key is stored in the host credential store and never shown again.</p>
+      <fm-graph-preview .app=${this.app}></fm-graph-preview>
       <h4>Open conflicts</h4>
       <fm-conflicts compact .app=${this.app}></fm-conflicts>
       <h4>Maintenance</h4>

@@ -2,7 +2,7 @@
  * <fm-svg-tree>: the one-hop tree as SVG: the centre entity in the middle, its neighbours on a ring, each edge an
  * arrow from subject to value (so "checkout-web → depends on → billing-api" reads the right way) labelled by its
  * property, labels kept apart; contested edges dashed and marked. Used for the tree view, as the graph's fallback when
- * WebGL is unavailable, and as the settings card's preview. Emits fm-select-node / fm-select-edge.
+ * WebGL is unavailable. Emits fm-select-node / fm-select-edge.
  */
 import { css, html, LitElement, nothing, svg } from 'lit'
 import { baseStyles } from '../styles.ts'
