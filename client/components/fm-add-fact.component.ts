@@ -11,6 +11,7 @@ import { callVerb } from '../api.ts'
 import { addedWords, addScopes, type AddAnswer } from '../add-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { ScopeWire } from '../../src/wire-types.ts'
+import { EscapeCloses } from './escape-closes.ts'
 
 /** The Add fact button and its form. */
 export class FmAddFact extends LitElement {
@@ -54,24 +55,14 @@ export class FmAddFact extends LitElement {
     this.error = null
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
-  }
-
-  /** Esc closes the open form before the host's panel hears it and closes the whole page. */
-  private readonly onEscape = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.opened) return
-    event.preventDefault()
-    event.stopImmediatePropagation()
-    this.close()
-  }
+  /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
+  private readonly escape = new EscapeCloses(this, () => { this.close() })
 
   /** Open the form. */
   async show(): Promise<void> {
     this.error = null
     this.opened = true
-    window.addEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.listen()
     await this.updateComplete
     this.renderRoot.querySelector('dialog')?.showModal()
     this.renderRoot.querySelector<HTMLInputElement>('input[name=subject]')?.focus()
@@ -80,7 +71,7 @@ export class FmAddFact extends LitElement {
   private close(): void {
     this.renderRoot.querySelector('dialog')?.close()
     this.opened = false
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.stop()
   }
 
   private async submit(event: Event): Promise<void> {

@@ -11,6 +11,7 @@ import { STATUS_LABEL } from '../format.ts'
 import { factsThatGo, forgetChoices, forgetHeading, forgottenToast, NO_WAY_BACK, type ForgetReach } from '../forget-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { FactView } from '../../src/wire-types.ts'
+import { EscapeCloses } from './escape-closes.ts'
 
 /** How many of the facts that go the confirmation lists by value. */
 const LISTED = 8
@@ -60,18 +61,8 @@ export class FmForget extends LitElement {
     this.opened = false
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
-  }
-
-  /** Esc closes the open confirmation before the host's panel hears it and closes the whole page. */
-  private readonly onEscape = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.opened) return
-    event.preventDefault()
-    event.stopImmediatePropagation()
-    this.close()
-  }
+  /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
+  private readonly escape = new EscapeCloses(this, () => { this.close() })
 
   private get dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog')
@@ -84,7 +75,7 @@ export class FmForget extends LitElement {
     this.reach = 'fact'
     this.subjectFacts = undefined
     this.opened = true
-    window.addEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.listen()
     await this.updateComplete
     this.dialog?.showModal()
     const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey: fact.entityKey })
@@ -94,7 +85,7 @@ export class FmForget extends LitElement {
   private close(): void {
     this.dialog?.close()
     this.opened = false
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.stop()
   }
 
   private async confirm(): Promise<void> {

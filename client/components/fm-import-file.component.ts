@@ -9,6 +9,7 @@ import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { IMPORT_CLASSES, importCountWords, importedWords, type ImportCounts } from '../add-words.ts'
 import { baseStyles } from '../styles.ts'
+import { EscapeCloses } from './escape-closes.ts'
 
 /** What the dialog holds once a file was previewed. */
 interface Preview {
@@ -59,23 +60,14 @@ export class FmImportFile extends LitElement {
     this.error = null
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
-  }
-
-  private readonly onEscape = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.opened) return
-    event.preventDefault()
-    event.stopImmediatePropagation()
-    this.close()
-  }
+  /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
+  private readonly escape = new EscapeCloses(this, () => { this.close() })
 
   private async show(): Promise<void> {
     this.preview = undefined
     this.error = null
     this.opened = true
-    window.addEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.listen()
     await this.updateComplete
     this.renderRoot.querySelector('dialog')?.showModal()
   }
@@ -83,7 +75,7 @@ export class FmImportFile extends LitElement {
   private close(): void {
     this.renderRoot.querySelector('dialog')?.close()
     this.opened = false
-    window.removeEventListener('keydown', this.onEscape, { capture: true })
+    this.escape.stop()
   }
 
   private async picked(event: Event): Promise<void> {
