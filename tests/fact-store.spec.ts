@@ -22,6 +22,7 @@ import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
 import {
   count, DRIVERS, expectKind, oneRow, openMemory, removeDir, tempDir, write, writeFact, type MemoryHandle,
 } from './helpers/store.ts'
+import { indexedTermsOf } from './helpers/fts-terms.ts'
 
 const HOUR_MS = 3_600_000
 const CRASH_WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url))
@@ -107,7 +108,7 @@ for (const driver of DRIVERS) {
       assert.equal(row['valid_to'], next.recordedAt, 'the old value ends when the new one arrived')
       assert.equal(Number(row['superseded_by']), next.id)
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM facts'), 2)
-      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE slot_key = ? AND status = 'active'`, next.slotKey), 1)
+      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE slot_key = unhex(?) AND status = 'active'`, next.slotKey), 1)
     })
 
     it('keeps both values when an observed value contradicts an explicit user statement', () => {
@@ -117,7 +118,7 @@ for (const driver of DRIVERS) {
       assert.equal(answer.fact.status, 'conflict')
       assert.deepEqual(answer.rivals.map((fact) => fact.id), [stated.id])
       assert.equal(statusOf(stated.id), 'active', 'the user\'s value stays current')
-      const groups = h.db().all(`SELECT id, slot_key FROM conflict_groups WHERE status = 'open'`)
+      const groups = h.db().all(`SELECT id, lower(hex(slot_key)) AS slot_key FROM conflict_groups WHERE status = 'open'`)
       assert.equal(groups.length, 1)
       const groupId = Number(groups[0]?.['id'])
       assert.equal(groups[0]?.['slot_key'], stated.slotKey)
@@ -141,7 +142,7 @@ for (const driver of DRIVERS) {
       assert.equal(group['status'], 'closed')
       assert.equal(Number(group['settled_by']), settler.id)
       assert.equal(group['closed_at'], settler.recordedAt)
-      const active = h.db().all(`SELECT id FROM facts WHERE slot_key = ? AND status IN ('active', 'conflict')`, settler.slotKey)
+      const active = h.db().all(`SELECT id FROM facts WHERE slot_key = unhex(?) AND status IN ('active', 'conflict')`, settler.slotKey)
       assert.deepEqual(active.map((row) => Number(row['id'])), [settler.id])
     })
 
@@ -160,7 +161,7 @@ for (const driver of DRIVERS) {
       assert.equal(old['status'], 'superseded')
       assert.equal(Number(old['superseded_by']), rival.id)
       assert.equal(count(h.db(), `SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`), 0)
-      const current = h.db().all(`SELECT id FROM facts WHERE slot_key = ? AND status IN ('active', 'conflict')`, rival.slotKey)
+      const current = h.db().all(`SELECT id FROM facts WHERE slot_key = unhex(?) AND status IN ('active', 'conflict')`, rival.slotKey)
       assert.deepEqual(current.map((row) => Number(row['id'])), [rival.id])
     })
 
@@ -168,7 +169,7 @@ for (const driver of DRIVERS) {
       const ts = writeFact(h.memory, h.config, { subject: 'Alice', property: 'languages', value: 'TypeScript', evidence: 'explicit_user', multi: true })
       const rust = writeFact(h.memory, h.config, { subject: 'Alice', property: 'languages', value: 'Rust', evidence: 'explicit_user', multi: true })
       const zh = writeFact(h.memory, h.config, { subject: 'Alice', property: 'languages', value: '中文', evidence: 'observed', multi: true })
-      const active = h.db().all(`SELECT id FROM facts WHERE slot_key = ? AND status = 'active' ORDER BY id`, ts.slotKey)
+      const active = h.db().all(`SELECT id FROM facts WHERE slot_key = unhex(?) AND status = 'active' ORDER BY id`, ts.slotKey)
       assert.deepEqual(active.map((row) => Number(row['id'])), [ts.id, rust.id, zh.id])
     })
 
@@ -178,7 +179,7 @@ for (const driver of DRIVERS) {
       const go = expectKind(write(h.memory, h.config, { subject: 'Alice', property: 'languages', value: 'Go', evidence: 'explicit_user' }), 'saved')
       const python = write(h.memory, h.config, { subject: 'Alice', property: 'languages', value: 'Python', evidence: 'explicit_user' })
       assert.equal(python.kind, 'saved', `a fourth value in a multi-valued slot failed: ${JSON.stringify(python)}`)
-      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE slot_key = ? AND status = 'active'`, go.fact.slotKey), 4)
+      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE slot_key = unhex(?) AND status = 'active'`, go.fact.slotKey), 4)
     })
 
     it('turns an inferred value into a pending proposal without a fact row, and re-proposing returns the same proposal', () => {
@@ -317,7 +318,7 @@ for (const driver of DRIVERS) {
       const fact = expectKind(write(h.memory, config, { subject: '生产数据库', property: '密码', value: 'Xy9#kP2$mQ7-ZZtop' }), 'saved').fact
       assert.equal(fact.sensitivity, 'credential')
       assert.equal(fact.modelUseAllowed, false)
-      const terms = String(oneRow(h.db(), 'SELECT terms FROM facts_fts WHERE rowid = ?', fact.id)['terms'])
+      const terms = indexedTermsOf(h.db().path, fact.id) ?? ''
       assert.doesNotMatch(terms, /xy9|zztop|mq7/iu)
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_identifiers WHERE fact_id = ?', fact.id), 0)
     })
@@ -358,7 +359,7 @@ for (const driver of DRIVERS) {
       assert.equal(expectKind(write(h.memory, config, { ...quotedPassword, subject: 'prod db', quote: 'the prod db password is Tr0ub4dor&3', confidence: 0.5 }), 'proposed').kind, 'proposed')
       const stored = storedText()
       assert.equal(stored.split('Tr0ub4dor&3').length - 1, 2, 'only the two values keep the secret, neither quote does')
-      const terms = String(oneRow(h.db(), 'SELECT terms FROM facts_fts WHERE rowid = ?', fact.id)['terms'])
+      const terms = indexedTermsOf(h.db().path, fact.id) ?? ''
       assert.doesNotMatch(terms, /tr0ub4dor/iu)
       assert.equal(h.memory.searchLexical({ query: 'staging db password', limit: 5, asOf: undefined }, config).outcome, 'not_found')
     })
@@ -688,7 +689,7 @@ for (const driver of DRIVERS) {
 
     it('looks up a slot\'s current rows through a slot index, not a table scan', () => {
       store.write(prepared({ value: '7802' }), NOW)
-      const { sql, params } = statementLike(/WHERE slot_key = \? AND status IN/u)
+      const { sql, params } = statementLike(/WHERE slot_key = unhex\(\?\) AND status IN/u)
       const plan = explain(sql, params).join('\n')
       assert.match(plan, /USING (?:COVERING )?INDEX (?:facts_by_slot|facts_one_active_per_slot)/u)
       assert.doesNotMatch(plan, /SCAN facts(?! USING)/u)
@@ -696,7 +697,7 @@ for (const driver of DRIVERS) {
 
     it('reads the rows a write may restate through the slot index, never the scope index (every global fact shares one scope)', () => {
       store.write(prepared({ value: '7805', multi: true }), NOW)
-      const { sql, params } = statementLike(/WHERE slot_key = \? AND scope = \? AND status IN/u)
+      const { sql, params } = statementLike(/WHERE slot_key = unhex\(\?\) AND scope = \? AND status IN/u)
       const plan = explain(sql, params).join('\n')
       assert.match(plan, /USING (?:COVERING )?INDEX facts_by_slot/u)
       assert.doesNotMatch(plan, /facts_by_scope/u)
@@ -712,7 +713,7 @@ for (const driver of DRIVERS) {
       const fact = store.write(prepared({ value: '7804' }), NOW)
       assert.ok(fact.kind === 'saved')
       store.slotHistory([fact.fact.slotKey])
-      const { sql, params } = statementLike(/slot_key IN \(\?\) AND status <> 'forgotten'/u)
+      const { sql, params } = statementLike(/slot_key IN \(unhex\(\?\)\) AND status <> 'forgotten'/u)
       const plan = explain(sql, params).join('\n')
       assert.match(plan, /USING (?:COVERING )?INDEX facts_by_slot/u)
     })

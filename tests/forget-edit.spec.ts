@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Database } from '../src/store/database.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { indexedTerms } from './helpers/fts-terms.ts'
 
 /** Every table a forget or its undo writes, each row in full, in a fixed order. */
 function tables(db: Database): Record<string, unknown[]> {
@@ -17,7 +18,7 @@ function tables(db: Database): Record<string, unknown[]> {
     facts: db.all('SELECT * FROM facts ORDER BY id'),
     conflict_groups: db.all('SELECT * FROM conflict_groups ORDER BY id'),
     tombstones: db.all('SELECT * FROM tombstones ORDER BY id'),
-    facts_fts: db.all('SELECT rowid, terms FROM facts_fts ORDER BY rowid'),
+    facts_fts: [...indexedTerms(db.path)],
     fact_identifiers: db.all('SELECT * FROM fact_identifiers ORDER BY fact_id, ident'),
     fact_sources: db.all('SELECT * FROM fact_sources ORDER BY id'),
     entities: db.all('SELECT * FROM entities ORDER BY id'),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 
@@ -18,8 +18,8 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         for (const [value, status] of [['7801', 'superseded'], ['7802', 'active']] as const) {
           old.run(`INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status, evidence,
               evidence_rank, observed_at, recorded_at, valid_from, origin, updated_at)
-            VALUES (1, 'billing-api', 'port', 'port', ?, 'slot', ?, ?, ?, 'explicit_user', 0, ?, ?, ?, 'tool', ?)`,
-          value, `claim-${value}`, `evidence-${value}`, status, now, now, now, now)
+            VALUES (1, 'billing-api', 'port', 'port', ?, ?, ?, ?, ?, 'explicit_user', 0, ?, ?, ?, 'tool', ?)`,
+          value, hexKey('slot'), hexKey(`claim-${value}`), hexKey(`evidence-${value}`), status, now, now, now, now)
         }
         old.run(`INSERT INTO proposals (fingerprint, kind, status, reason, payload, created_at, updated_at)
           VALUES ('fp-1', 'add_fact', 'pending', 'inferred', ?, ?, ?)`, JSON.stringify({ subject: 'user', property: 'mood', value: 'calm' }), now, now)

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status,
     evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, updated_at)
-  VALUES (1, 'backup', 'nightly', 'nightly', 'ok 2026-11-24', 'slot', ?, 'ev', 'active', 'observed', 2, ?, ?, ?, 'tool', ?)`
+  VALUES (1, 'backup', 'nightly', 'nightly', 'ok 2026-11-24', ?, ?, ?, 'active', 'observed', 2, ?, ?, ?, 'tool', ?)`
 
 for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
   describe(`migration 0007 (${driver})`, () => {
@@ -21,7 +21,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       try {
         const { db: old, dataDir } = openAtVersion(root, 6, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('backup', 'backup', ?)`, now)
-        old.run(FACT, 'claim-1', now, now, now, now)
+        old.run(FACT, hexKey('slot'), hexKey('claim-1'), hexKey('ev'), now, now, now, now)
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status,
@@ -24,7 +24,7 @@ for (const driver of DRIVERS) {
         assert.ok(review !== undefined)
         const { db: old, dataDir } = openAtVersion(root, review.version - 1, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('user', 'user', ?)`, now)
-        for (const property of ['hobbies', 'pastime']) old.run(FACT, property, property, `slot-${property}`, `claim-${property}`, `ev-${property}`, now, now, now, now)
+        for (const property of ['hobbies', 'pastime']) old.run(FACT, property, property, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), now, now, now, now)
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })

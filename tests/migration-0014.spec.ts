@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, scope, slot_key, claim_key, evidence_key, status,
@@ -30,7 +30,7 @@ for (const driver of DRIVERS) {
           ['region', 'global', 'active', null],
         ]
         for (const [property, scope, status, sensitivity] of rows) {
-          old.run(FACT, property, property, `${property} value`, scope, `slot-${property}`, `claim-${property}`, `ev-${property}`, status, sensitivity, now, now, now, now)
+          old.run(FACT, property, property, `${property} value`, scope, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), status, sensitivity, now, now, now, now)
         }
         old.close()
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { PinStore } from '../src/store/pin-store.ts'
-import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, scope, slot_key, claim_key, evidence_key, status,
@@ -24,7 +24,7 @@ for (const driver of DRIVERS) {
         const { db: old, dataDir } = openAtVersion(root, migration.version - 1, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('dev server', 'dev server', ?)`, now)
         for (const [property, status] of [['port', 'active'], ['host', 'superseded']] as const) {
-          old.run(FACT, property, property, `${property} value`, `slot-${property}`, `claim-${property}`, `ev-${property}`, status, now, now, now, now)
+          old.run(FACT, property, property, `${property} value`, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), status, now, now, now, now)
         }
         old.close()
 

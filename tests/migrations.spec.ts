@@ -298,7 +298,7 @@ for (const driver of DRIVERS) {
         return
       }
       assert.ok(existsSync(SNAPSHOT), 'sql/schema.sql is missing; run this test once with UPDATE_SCHEMA_SNAPSHOT=1')
-      assert.match(text, /CREATE TABLE facts /u)
+      assert.match(text, /CREATE TABLE "?facts"? /u)
       assert.doesNotMatch(text, /facts_fts_(?:data|idx|content|docsize|config)/u)
       assert.equal(text, readFileSync(SNAPSHOT, 'utf8'),
         'the migrated schema differs from sql/schema.sql; if the change is intended, rerun with UPDATE_SCHEMA_SNAPSHOT=1')

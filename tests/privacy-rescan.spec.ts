@@ -11,8 +11,9 @@ import type { SearchValue } from '../src/retrieval/render.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { PRIVACY_RULES_VERSION, rescanRow, type StoredPrivacyRow } from '../src/privacy-rescan.ts'
 import { MASK } from '../src/text/privacy.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { DRIVERS, hexKey } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { indexedTerms } from './helpers/fts-terms.ts'
 
 const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
 const SECRET_PART = /4fjq9zxt2mwv8lrn6byc1hsd/iu
@@ -20,7 +21,7 @@ const now = '2026-03-01T09:00:00.000Z'
 const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
     evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
-  VALUES (?, 'billing api', ?, ?, ?, ?, ?, ?, ?, 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
+  VALUES (?, 'billing api', ?, ?, ?, ?, unhex(?), unhex(?), unhex(?), 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
 
 describe('rescanning one stored row under today\'s rules', () => {
   const row = (over: Partial<StoredPrivacyRow> = {}): StoredPrivacyRow => ({
@@ -88,7 +89,7 @@ for (const driver of DRIVERS) {
     const snapshot = (): unknown => ({
       generation: Number(v.h.db().get('SELECT generation FROM store_state')?.['generation']),
       facts: v.h.db().all('SELECT * FROM facts ORDER BY id').map((row) => ({ ...row })),
-      terms: v.h.db().all('SELECT rowid, terms FROM facts_fts ORDER BY rowid').map((row) => ({ ...row })),
+      terms: [...indexedTerms(v.h.db().path)],
       proposals: v.h.db().all('SELECT * FROM proposals ORDER BY id').map((row) => ({ ...row })),
     })
     /** Rows as an older version stored them: the secret in clear in the quote, a qualifier and the index. */
@@ -101,7 +102,7 @@ for (const driver of DRIVERS) {
         ['owner', { contact: 'ana@example.com' }, 'platform team', null],
       ]
       const ids = rows.map(([property, qualifiers, value, quote]) => {
-        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, `slot-${property}`, `claim-${property}`, `ev-${property}`,
+        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`),
           now, now, now, quote, now).lastInsertRowid
         db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, ['billing api', property, value, ...Object.values(qualifiers), quote ?? ''].join(' '))
         if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ?)`, id, quote, now)

@@ -79,10 +79,10 @@ for (const driver of DRIVERS) {
       assert.deepEqual(moved['from'], { kind: 'global', name: 'global' })
       assert.equal(v.h.memory.directory(v.h.config, SHOP).includes('5173'), false, 'out of every other project\'s directory')
       assert.match(v.h.memory.directory(v.h.config, BILLING), /dev server · port: 5173 \([^)]*project billing-api\)/u)
-      assert.notEqual(oneRow(v.h.db(), 'SELECT slot_key FROM facts WHERE id = ?', fact.id)['slot_key'], fact.slotKey)
+      assert.notEqual(oneRow(v.h.db(), 'SELECT lower(hex(slot_key)) AS slot_key FROM facts WHERE id = ?', fact.id)['slot_key'], fact.slotKey)
 
       await v.ok('fact-restore', { ...fence(), editId: moved['editId'] })
-      const row = oneRow(v.h.db(), 'SELECT scope, slot_key, claim_key, evidence_key, status FROM facts WHERE id = ?', fact.id)
+      const row = oneRow(v.h.db(), 'SELECT scope, lower(hex(slot_key)) AS slot_key, lower(hex(claim_key)) AS claim_key, status FROM facts WHERE id = ?', fact.id)
       assert.deepEqual([row['scope'], row['slot_key'], row['claim_key'], row['status']], ['global', fact.slotKey, fact.claimKey, 'active'])
       assert.match(v.h.memory.directory(v.h.config, SHOP), /dev server · port: 5173 \(\d{4}-\d{2}-\d{2}\)/u)
     })

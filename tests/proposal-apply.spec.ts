@@ -13,6 +13,7 @@ import type { Fact, FactRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, openMemory, writeFact, type MemoryHandle, type PartialFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { indexedTerms } from './helpers/fts-terms.ts'
 
 const HOUR = 3_600_000
 const FRAGMENT = ['fragmentPort', 'fragmentOwner', 'fragmentTier', 'region', 'onCall', 'onCallRival', 'oldLanguage', 'language']
@@ -24,7 +25,7 @@ function snapshot(db: Database): Record<string, unknown[]> {
     facts: db.all(`SELECT id, entity_id, subject, slot_key, claim_key, evidence_key, status, evidence, multi, valid_from, valid_to,
       superseded_by, conflict_group_id FROM facts ORDER BY id`),
     sources: db.all('SELECT id, fact_id FROM fact_sources ORDER BY id'),
-    fts: db.all('SELECT rowid, terms FROM facts_fts ORDER BY rowid'),
+    fts: [...indexedTerms(db.path)],
     identifiers: db.all('SELECT ident, fact_id FROM fact_identifiers ORDER BY fact_id, ident'),
     groups: db.all('SELECT id, slot_key, status, closed_at, settled_by FROM conflict_groups ORDER BY id'),
   }

@@ -13,6 +13,7 @@ import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
+import { indexedTermsOf } from './helpers/fts-terms.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
@@ -64,7 +65,7 @@ for (const driver of DRIVERS) {
       assert.equal(row?.['sensitivity'], 'credential')
       assert.equal(Number(row?.['model_use_allowed']), 0)
       const id = Number(row?.['id'])
-      const terms = String(v.h.db().get('SELECT terms FROM facts_fts WHERE rowid = ?', id)?.['terms'])
+      const terms = indexedTermsOf(v.h.db().path, id) ?? ''
       assert.doesNotMatch(terms, /4fjq9zxt|sk-proj|proj/iu)
       assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM fact_identifiers WHERE fact_id = ?', id)?.['n']), 0)
       for (const query of ['billing api auth mode', SECRET]) {

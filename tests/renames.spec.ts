@@ -16,6 +16,7 @@ import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
 import { DRIVERS, expectKind, write, type PartialFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { indexedTerms } from './helpers/fts-terms.ts'
 
 /** Everything a rename may change and its undo must put back (a conflict group the rename opened is closed by the undo, as every undo does). */
 function snapshot(db: Database): Record<string, unknown[]> {
@@ -23,7 +24,7 @@ function snapshot(db: Database): Record<string, unknown[]> {
     facts: db.all(`SELECT id, entity_id, subject, property, predicate_key, slot_key, claim_key, evidence_key, status, evidence, multi, valid_from,
       valid_to, superseded_by, conflict_group_id FROM facts ORDER BY id`),
     sources: db.all('SELECT id, fact_id FROM fact_sources ORDER BY id'),
-    fts: db.all('SELECT rowid, terms FROM facts_fts ORDER BY rowid'),
+    fts: [...indexedTerms(db.path)],
     identifiers: db.all('SELECT ident, fact_id FROM fact_identifiers ORDER BY fact_id, ident'),
     groups: db.all(`SELECT id, slot_key, status, closed_at, settled_by FROM conflict_groups WHERE status = 'open' ORDER BY id`),
     aliases: db.all('SELECT * FROM aliases ORDER BY id'),

@@ -16,7 +16,7 @@ import { SWEEP_LOG_KEEP } from '../src/store/review-store.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { count, DRIVERS, expectKind, openMemory, write, type MemoryHandle } from './helpers/store.ts'
+import { count, DRIVERS, expectKind, hexKey, openMemory, write, type MemoryHandle } from './helpers/store.ts'
 
 /** Twelve unrelated current facts: below that the lexical leg is off, as the gate is. */
 const LIBRARY: readonly Pick<FactInput, 'subject' | 'property' | 'value'>[] = [
@@ -172,7 +172,7 @@ for (const driver of DRIVERS) {
       seed()
       const [, second] = hobbyPair()
       await sweep(new ScriptedModel(verdict('distinct')))
-      stores.db.run(`UPDATE facts SET value = 'plays jazz standards on the piano!', claim_key = 'changed' WHERE id = ?`, second)
+      stores.db.run(`UPDATE facts SET value = 'plays jazz standards on the piano!', claim_key = unhex(?) WHERE id = ?`, hexKey('changed'), second)
       const model = new ScriptedModel(verdict('distinct'))
       const entry = await sweep(model)
       assert.equal(model.requests.length, 1)

@@ -321,7 +321,7 @@ function classifyOne(stores: StoreSet, item: Planned, staged: Map<string, Staged
   const verdict = stores.facts.classify(write, staged.get(write.slotKey) ?? [], stagedLines.size)
   if (item.history !== null) {
     if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
-    return { ...shown, class: stores.facts.hasHistory(write.claimKey, write.validFrom, item.history.status) ? 'duplicate' : 'new', status: item.history.status }
+    return { ...shown, class: stores.facts.hasHistory(write.slotKey, write.claimKey, write.validFrom, item.history.status) ? 'duplicate' : 'new', status: item.history.status }
   }
   if (verdict.kind === 'tombstoned') return { ...shown, class: 'tombstoned', reason: verdict.message }
   const decision = verdict.decision

@@ -11,7 +11,7 @@ import { rowTargets } from '../rules/proposal-cards.ts'
 import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
-import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, KEY, placeholders, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 
@@ -291,7 +291,7 @@ export class CurationStore extends FactStore implements FoldTarget {
   }
 
   private currentInSlot(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
   }
 
   private tombstoned(claimKey: string, evidenceKey: string): boolean {
@@ -318,7 +318,7 @@ export class CurationStore extends FactStore implements FoldTarget {
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
-    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ?, claim_key = ?, evidence_key = ?,
+    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY},
       revision = revision + 1, updated_at = ? WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
     keys.evidenceKey, now, id)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
@@ -343,8 +343,8 @@ export class CurationStore extends FactStore implements FoldTarget {
         now, ...plan.close)
     }
     if (plan.group === null) return
-    const groupId = plan.group.id ?? this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, slotKey, now).lastInsertRowid
-    this.db.run('UPDATE conflict_groups SET slot_key = ? WHERE id = ?', slotKey, groupId)
+    const groupId = plan.group.id ?? this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now).lastInsertRowid
+    this.db.run(`UPDATE conflict_groups SET slot_key = ${KEY} WHERE id = ?`, slotKey, groupId)
     const members = plan.group.members
     this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
       WHERE id IN (${placeholders(members.length)}) AND conflict_group_id IS NOT ?`, groupId, now, ...members, groupId)

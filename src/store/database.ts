@@ -14,6 +14,21 @@ import { applyMigrations, assertOpenable, defaultMigrationsDir, readIdentity, re
 /** The store file name inside the data directory. */
 export const STORE_FILE = 'memory.db'
 
+/**
+ * Where an existing store is copied before this version migrates it: beside the store, named for the schema version
+ * it had and the instant (and a count, should a copy of that instant exist), so no copy is ever overwritten.
+ * @param dataDir - the store's directory.
+ * @param version - the schema version it had.
+ * @param now - the current ISO instant.
+ * @returns the copy's path.
+ */
+export function migrationBackupPath(dataDir: string, version: number, now: string): string {
+  const stem = join(dataDir, `memory.v${version}-backup-${now.replaceAll(/[:.]/gu, '-')}`)
+  let path = `${stem}.db`
+  for (let n = 2; existsSync(path); n += 1) path = `${stem}-${n}.db`
+  return path
+}
+
 /** How to open a store. */
 export interface OpenOptions {
   /** The data directory; created owner-only when missing. */
@@ -70,7 +85,10 @@ export class Database {
       db.exec('PRAGMA synchronous = FULL')
       db.exec('PRAGMA foreign_keys = ON')
       db.exec('PRAGMA busy_timeout = 5000')
-      applyMigrations(db, migrations, identity.userVersion)
+      const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
+      applyMigrations(db, migrations, identity.userVersion, { backupTo })
+      // The copy holds what the store holds: it is the user's alone, as the store is.
+      if (existsSync(backupTo)) chmodSync(backupTo, 0o600)
       if (created) chmodSync(path, 0o600)
       const database = new Database(path, db)
       database.ensureState(options.now())

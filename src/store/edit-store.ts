@@ -11,8 +11,8 @@ import { evidenceRank } from '../rules/write-policy.ts'
 import { movedAliases, undoAliases, type AliasChange } from './alias-rows.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
-import { restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
-import { placeholders } from './fact-rows.ts'
+import { reindexFact, restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
+import { KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
 import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './forget-edits.ts'
 
 /**
@@ -62,8 +62,12 @@ export interface FactIdentity {
   readonly slotKey: string
   readonly claimKey: string
   readonly evidenceKey: string
-  readonly terms: string
-  readonly identifiers: readonly string[]
+  /**
+   * Carried by edits recorded before the full-text index stopped keeping a copy of its terms; unread, since an undo
+   * derives the index entries from the restored row.
+   */
+  readonly terms?: string
+  readonly identifiers?: readonly string[]
   /** Set only by a rename that changed how its subject is shown: the entity's display name before it. */
   readonly entityDisplay?: string
 }
@@ -75,7 +79,8 @@ export interface FactIdentity {
  * @returns its identity.
  */
 export function identityOf(db: Database, factId: number): FactIdentity {
-  const row = db.get('SELECT entity_id, subject, property, predicate_key, scope, slot_key, claim_key, evidence_key FROM facts WHERE id = ?', factId)
+  const row = db.get(`SELECT entity_id, subject, property, predicate_key, scope, ${keyColumn('slot_key')}, ${keyColumn('claim_key')},
+    ${keyColumn('evidence_key')} FROM facts WHERE id = ?`, factId)
   if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
   return {
     entityId: Number(row['entity_id']),
@@ -86,8 +91,6 @@ export function identityOf(db: Database, factId: number): FactIdentity {
     slotKey: String(row['slot_key']),
     claimKey: String(row['claim_key']),
     evidenceKey: String(row['evidence_key']),
-    terms: String(db.get('SELECT terms FROM facts_fts WHERE rowid = ?', factId)?.['terms'] ?? ''),
-    identifiers: db.all('SELECT ident FROM fact_identifiers WHERE fact_id = ? ORDER BY ident', factId).map((entry) => String(entry['ident'])),
   }
 }
 
@@ -172,7 +175,7 @@ export class EditStore {
       const groupsBefore = this.groupStates(slotKeys)
       const outcome = work()
       const createdSlots = outcome.created.length === 0 ? [] : this.db.all(
-        `SELECT DISTINCT slot_key FROM facts WHERE id IN (${placeholders(outcome.created.length)})`, ...outcome.created)
+        `SELECT DISTINCT ${keyColumn('slot_key')} FROM facts WHERE id IN (${placeholders(outcome.created.length)})`, ...outcome.created)
         .map((row) => String(row['slot_key']))
       const slots = [...new Set([...slotKeys, ...createdSlots])]
       const after = this.rowStates(slots)
@@ -313,7 +316,7 @@ export class EditStore {
       }
       for (const group of edit.groups) {
         if (group.before === null) this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ?`, now, group.id)
-        else this.db.run('UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(?, slot_key) WHERE id = ?',
+        else this.db.run(`UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(${KEY}, slot_key) WHERE id = ?`,
           group.before.status, group.before.closedAt, group.before.settledBy, group.before.slotKey ?? null, group.id)
       }
       undoAliases(this.db, edit.aliases)
@@ -331,7 +334,7 @@ export class EditStore {
     for (const { before, identity } of edit.changed) {
       if (identity === undefined || !['active', 'scheduled', 'conflict'].includes(before.status)) continue
       const single = before.status === 'active' && before.multi !== true
-      for (const row of this.db.all(`SELECT id, claim_key, status, multi FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')`, identity.slotKey)) {
+      for (const row of this.db.all(`SELECT id, ${keyColumn('claim_key')}, status, multi FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, identity.slotKey)) {
         const id = Number(row['id'])
         if (touched.has(id)) continue
         if (row['claim_key'] === identity.claimKey || (single && row['status'] === 'active' && Number(row['multi']) === 0)) blockers.add(id)
@@ -342,22 +345,19 @@ export class EditStore {
 
   private restoreIdentity(factId: number, identity: FactIdentity): void {
     this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = coalesce(?, property), predicate_key = coalesce(?, predicate_key),
-      scope = coalesce(?, scope), slot_key = ?, claim_key = ?, evidence_key = ? WHERE id = ?`,
+      scope = coalesce(?, scope), slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY} WHERE id = ?`,
     identity.entityId, identity.subject, identity.property ?? null, identity.predicateKey ?? null, identity.scope ?? null, identity.slotKey,
     identity.claimKey, identity.evidenceKey, factId)
     if (identity.entityDisplay !== undefined) this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
-    this.db.run('DELETE FROM facts_fts WHERE rowid = ?', factId)
-    this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', factId, identity.terms)
-    this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', factId)
-    for (const ident of identity.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, factId)
+    reindexFact(this.db, factId)
   }
 
   private rowStates(slotKeys: readonly string[]): Map<number, RowState> {
     const states = new Map<number, RowState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision, slot_key, claim_key, multi FROM facts
-        WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
+      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
+        ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as FactStatus,
@@ -379,7 +379,7 @@ export class EditStore {
     const states = new Map<number, GroupState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, closed_at, settled_by, slot_key FROM conflict_groups WHERE slot_key IN (${placeholders(slotKeys.length)})`, ...slotKeys)) {
+      `SELECT id, status, closed_at, settled_by, ${keyColumn('slot_key')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)})`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),
         status: row['status'] as GroupState['status'],

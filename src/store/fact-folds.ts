@@ -11,6 +11,7 @@ import type { Evidence, Fact, Origin } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { KEY, keyColumn } from './fact-rows.ts'
 
 /** What a fold changes on a row besides its revision: enough for an undo to put the row back. */
 export interface RowText {
@@ -45,7 +46,7 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
     return
   }
   const evidence = upgradeTo ?? target.evidence
-  db.run(`UPDATE facts SET value = ?, claim_key = ?, evidence_key = ?, quote = ?, evidence = ?, evidence_rank = ?, origin = ?, session_id = ?,
+  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, evidence = ?, evidence_rank = ?, origin = ?, session_id = ?,
       turn = ?, observed_at = max(observed_at, ?), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1, updated_at = ?
       WHERE id = ?`,
   write.value, write.claimKey, write.evidenceKey, write.quote, evidence, evidenceRank(evidence), write.origin, write.anchor?.sessionId ?? null,
@@ -62,7 +63,7 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
 export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowText> {
   const texts = new Map<number, RowText>()
   for (const id of ids) {
-    const row = db.get(`SELECT value, claim_key, evidence_key, quote, observed_at, origin, session_id, turn, folded_count, folded_from
+    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, ${keyColumn('evidence_key')}, quote, observed_at, origin, session_id, turn, folded_count, folded_from
       FROM facts WHERE id = ?`, id)
     if (row === undefined) continue
     texts.set(id, {
@@ -88,7 +89,7 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
  * @param text - the recorded text.
  */
 export function restoreRowText(db: Database, id: number, text: RowText): void {
-  db.run(`UPDATE facts SET value = ?, claim_key = ?, evidence_key = ?, quote = ?, observed_at = ?, origin = ?, session_id = ?, turn = ?,
+  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, observed_at = ?, origin = ?, session_id = ?, turn = ?,
       folded_count = ?, folded_from = ? WHERE id = ?`,
   text.value, text.claimKey, text.evidenceKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
   JSON.stringify(text.foldedFrom), id)
@@ -106,8 +107,14 @@ export function priorClaimKeys(fact: Fact): string[] {
   return fact.foldedFrom.map((value) => claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value), projectKey))
 }
 
-/** Rewrite a live row's full-text terms and identifiers from its current text. */
-function reindexFact(db: Database, id: number): void {
+/**
+ * Rewrite a live row's full-text terms and identifiers from its current text; a forgotten row keeps none. The
+ * full-text index holds no copy of the terms (it is contentless), so every path that puts a row's entries back
+ * derives them here, from the row.
+ * @param db - the open database, inside a transaction.
+ * @param id - the row.
+ */
+export function reindexFact(db: Database, id: number): void {
   const row = db.get('SELECT subject, property, value, qualifiers, sensitivity, status FROM facts WHERE id = ?', id)
   if (row === undefined || row['status'] === 'forgotten') return
   const entries = indexEntriesOf({
@@ -117,9 +124,9 @@ function reindexFact(db: Database, id: number): void {
     qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
     sensitivity: textOrNull(row['sensitivity']),
   })
-  if (db.run('UPDATE facts_fts SET terms = ? WHERE rowid = ?', entries.terms, id).changes === 0) {
-    db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, entries.terms)
-  }
+  // A contentless index takes a second entry for a rowid it already holds, so the old one always leaves first.
+  db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
+  db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, entries.terms)
   db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
   for (const ident of entries.identifiers) db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
 }

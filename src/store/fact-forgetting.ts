@@ -6,7 +6,7 @@ import { projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
 import type { Fact } from '../types.ts'
 import { priorClaimKeys } from './fact-folds.ts'
-import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, keyColumn, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
 
 /** Forgetting and tombstones over FactWriter's writes. */
@@ -59,7 +59,7 @@ export class FactForgetting extends FactWriter {
         WHERE id = ?`, now, now, fact.id)
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
-      const evidenceKey = String(this.db.get('SELECT evidence_key FROM facts WHERE id = ?', fact.id)?.['evidence_key'])
+      const evidenceKey = String(this.db.get(`SELECT ${keyColumn('evidence_key')} FROM facts WHERE id = ?`, fact.id)?.['evidence_key'])
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
       // The prior lines a fold kept are the same recurring fact: forgetting the row forgets them too.

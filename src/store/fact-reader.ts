@@ -5,7 +5,7 @@
 import { projectScope } from '../project/project-ref.ts'
 import type { Fact, FactId } from '../types.ts'
 import type { Database } from './database.ts'
-import { chunks, FACT_COLUMNS, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
+import { chunks, FACT_COLUMNS, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
 
 /** Which facts the model may read. */
 export interface Visibility {
@@ -113,7 +113,7 @@ export class FactReader {
     // otherwise walk the scope index through all of them (a write at 100,000 facts cost ten times as much).
     return this.db.all(
       `SELECT id, subject, property, value FROM facts INDEXED BY facts_by_slot
-        WHERE slot_key = ? AND scope = ? AND status IN ('active', 'scheduled', 'conflict') AND (sensitivity IS NULL OR sensitivity <> 'credential')
+        WHERE slot_key = ${KEY} AND scope = ? AND status IN ('active', 'scheduled', 'conflict') AND (sensitivity IS NULL OR sensitivity <> 'credential')
         ORDER BY id`, slotKey, scope)
       .map((row) => ({ id: Number(row['id']) as FactId, subject: String(row['subject']), property: String(row['property']), value: String(row['value']) }))
   }
@@ -143,7 +143,7 @@ export class FactReader {
   slotHistory(slotKeys: readonly string[]): Fact[] {
     if (slotKeys.length === 0) return []
     return this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${placeholders(slotKeys.length)}) AND status <> 'forgotten'
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'
         ORDER BY slot_key, observed_at DESC, id DESC`, ...slotKeys).map(toFact)
   }
 
@@ -193,8 +193,8 @@ export class FactReader {
       ? `status = 'active'`
       : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)`
     const rows = this.db.all(
-      `SELECT slot_key, count(*) AS n FROM facts
-        WHERE slot_key IN (${placeholders(slotKeys.length)}) AND ${window} AND (? = 0 OR (${MODEL_VISIBLE}))
+      `SELECT ${keyColumn('slot_key')}, count(*) AS n FROM facts
+        WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND ${window} AND (? = 0 OR (${MODEL_VISIBLE}))
         GROUP BY slot_key`,
       ...slotKeys, ...(asOf === undefined ? [] : [asOf, asOf]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0)
     for (const row of rows) counts.set(String(row['slot_key']), Number(row['n']))
@@ -229,7 +229,8 @@ export class FactReader {
 
   /**
    * How many active facts the model may read in the directory of one project: from the trigger-kept counts, those
-   * outside every project, plus the session's own project's (a seek on facts_by_scope). No other project's fact is read.
+   * outside every project, plus the session's own project's (a seek on facts_by_scope, which holds every fact outside
+   * the global scope). No other project's fact is read.
    * @param visibility - model visibility.
    * @param projectKey - the session's project; null (the default): no project's facts.
    * @returns the count.
@@ -241,7 +242,7 @@ export class FactReader {
       + (sensitive ? Number(row?.['sensitive'] ?? 0) - Number(row?.['project_sensitive'] ?? 0) : 0)
     if (projectKey === null) return outside
     const own = this.db.get(
-      `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND status = 'active' AND ${MODEL_VISIBLE}`,
+      `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status = 'active' AND ${MODEL_VISIBLE}`,
       projectScope(projectKey), sensitive ? 1 : 0)
     return outside + Number(own?.['n'] ?? 0)
   }
@@ -269,7 +270,7 @@ export class FactReader {
   contestedSlots(slotKeys: readonly string[]): Set<string> {
     if (slotKeys.length === 0) return new Set()
     const rows = this.db.all(
-      `SELECT DISTINCT slot_key FROM conflict_groups WHERE status = 'open' AND slot_key IN (${placeholders(slotKeys.length)})`,
+      `SELECT DISTINCT ${keyColumn('slot_key')} FROM conflict_groups WHERE status = 'open' AND slot_key IN (${keyPlaceholders(slotKeys.length)})`,
       ...slotKeys)
     return new Set(rows.map((row) => String(row['slot_key'])))
   }

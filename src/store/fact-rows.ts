@@ -4,7 +4,8 @@ import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
 
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
-export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key, multi, status,
+export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, lower(hex(slot_key)) AS slot_key,
+  lower(hex(claim_key)) AS claim_key, multi, status,
   evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
   conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, pinned_at, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
   CASE WHEN substr(scope, 1, 8) = 'project:' THEN (SELECT name FROM projects p WHERE p.project_key = substr(scope, 9)) END AS project_name`
@@ -52,6 +53,26 @@ export function toFact(row: Row): Fact {
     foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
     pinnedAt: textOrNull(row['pinned_at']),
   }
+}
+
+/**
+ * Slot, claim and evidence keys (and a conflict group's slot key) are stored as 32-byte blobs and travel as 64-digit
+ * lowercase hex everywhere else: a key is bound through {@link KEY} and read back through {@link keyColumn}.
+ */
+export const KEY = 'unhex(?)'
+
+/**
+ * A key column read back as the hex text the rest of the plugin compares.
+ * @param column - the column, qualified as the query needs (`f.claim_key`).
+ * @param as - the name it is read under; the column's own name by default.
+ */
+export function keyColumn(column: string, as = column.replace(/^\w+\./u, '')): string {
+  return `lower(hex(${column})) AS ${as}`
+}
+
+/** `unhex(?), unhex(?), …` for an IN list of keys; `NULL` for none. */
+export function keyPlaceholders(count: number): string {
+  return count === 0 ? 'NULL' : Array.from({ length: count }, () => KEY).join(', ')
 }
 
 /** `?, ?, …` for an IN list; `NULL` for none, so `IN (NULL)` matches nothing. */

@@ -7,14 +7,14 @@ import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
 import { decideWrite, type SlotRow } from '../rules/write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { FactReader } from './fact-reader.ts'
-import { placeholders } from './fact-rows.ts'
+import { KEY, keyColumn, placeholders } from './fact-rows.ts'
 
 /** The slot transitions under FactStore's writes. */
 export class FactSlots extends FactReader {
   protected slotRows(slotKey: string): SlotRow[] {
     return this.db.all(
-      `SELECT id, claim_key, status, evidence, multi, conflict_group_id, value, scope, sensitivity FROM facts
-        WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey)
+      `SELECT id, ${keyColumn('claim_key')}, status, evidence, multi, conflict_group_id, value, scope, sensitivity FROM facts
+        WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey)
       .map((row) => ({
         id: Number(row['id']) as FactId,
         claimKey: String(row['claim_key']),
@@ -67,7 +67,7 @@ export class FactSlots extends FactReader {
     let groupId: number | null = decision.joinGroup ?? null
     if (decision.conflict !== undefined) {
       groupId = decision.conflict.groupId ?? this.db.run(
-        `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, fact.slotKey, now).lastInsertRowid
+        `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, fact.slotKey, now).lastInsertRowid
       this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
         WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
     }

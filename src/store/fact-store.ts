@@ -8,7 +8,7 @@
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { FactForgetting } from './fact-forgetting.ts'
-import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, KEY, keyColumn, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
 
 /** Synchronous writes over facts and their satellites, under the slot rules. */
@@ -89,7 +89,7 @@ export class FactStore extends FactForgetting {
         if (revised !== undefined && validFrom <= now) this.promote(revised, now)
       } else if (validFrom !== fact.validFrom) {
         this.db.run(`UPDATE facts SET valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
-          WHERE slot_key = ? AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
+          WHERE slot_key = ${KEY} AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
       }
       const [started] = this.getFacts([id])
       if (started !== undefined && validTo !== null && validTo <= now && (started.status === 'active' || started.status === 'conflict')) {
@@ -113,7 +113,7 @@ export class FactStore extends FactForgetting {
    */
   resolveGroup(groupId: number, keepId: number, now: string): { ok: true; kept: Fact } | { ok: false; reason: 'group_not_open' | 'not_a_member' } {
     return this.db.transaction(() => {
-      const group = this.db.get('SELECT slot_key, status FROM conflict_groups WHERE id = ?', groupId)
+      const group = this.db.get(`SELECT ${keyColumn('slot_key')}, status FROM conflict_groups WHERE id = ?`, groupId)
       if (group === undefined || group['status'] !== 'open') return { ok: false, reason: 'group_not_open' } as const
       const slot = this.slotRows(String(group['slot_key']))
       const keeper = slot.find((row) => row.id === keepId && row.status !== 'scheduled')

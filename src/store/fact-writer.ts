@@ -12,7 +12,7 @@ import { canonicalWrite } from './alias-rows.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
-import { placeholders } from './fact-rows.ts'
+import { KEY, placeholders } from './fact-rows.ts'
 import { declinedAddition } from './proposal-changes.ts'
 
 /** The result of one write. */
@@ -145,7 +145,8 @@ export class FactWriter extends FactSlots {
       const write = this.canonical(given)
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return verdict
-      const existing = this.db.get('SELECT id FROM facts WHERE claim_key = ? AND valid_from = ? AND status = ?', write.claimKey, write.validFrom, status)
+      const existing = this.db.get(`SELECT id FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ?`,
+        write.slotKey, status, write.claimKey, write.validFrom)
       if (existing !== undefined) return { kind: 'duplicate', factId: Number(existing['id']) } as const
       const id = this.insertFact(write, status, write.multi, null, now)
       this.db.run('UPDATE facts SET valid_to = ? WHERE id = ?', validTo, id)
@@ -160,8 +161,10 @@ export class FactWriter extends FactSlots {
    * Whether a past value (claim, start and history status) is already stored.
    * @returns true when such a row exists.
    */
-  hasHistory(claimKey: string, validFrom: string, status: FactStatus): boolean {
-    return this.db.get('SELECT 1 AS found FROM facts WHERE claim_key = ? AND valid_from = ? AND status = ?', claimKey, validFrom, status) !== undefined
+  hasHistory(slotKey: string, claimKey: string, validFrom: string, status: FactStatus): boolean {
+    // Read on the slot's stretch of facts_by_slot: a claim's rows all lie in its slot.
+    return this.db.get(`SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ?`,
+      slotKey, status, claimKey, validFrom) !== undefined
   }
 
   private apply(write: PreparedWrite, decision: WriteDecision, now: string): WriteResult {
@@ -213,7 +216,7 @@ export class FactWriter extends FactSlots {
         let groupId: number | null = decision.joinGroup ?? null
         if (decision.conflict !== undefined) {
           groupId = decision.conflict.groupId ?? this.db.run(
-            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (?, 'open', ?)`, write.slotKey, now).lastInsertRowid
+            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, write.slotKey, now).lastInsertRowid
           this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
             WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
         }
@@ -223,7 +226,7 @@ export class FactWriter extends FactSlots {
         }
         if (decision.multi) {
           // A row that turns multi-valued is a new revision, so a card proposed against it is stale.
-          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE slot_key = ? AND status = 'active' AND multi = 0`, now, write.slotKey)
+          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`, now, write.slotKey)
         }
         this.closeGroups(decision.closeGroups, id, now)
         const [fact] = this.getFacts([id])
@@ -272,7 +275,7 @@ export class FactWriter extends FactSlots {
       }
     }
     // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
-    const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict')
+    const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')
       ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
     const row: ProposedRow = {
       subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
@@ -293,7 +296,7 @@ export class FactWriter extends FactSlots {
       `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key,
           evidence_key, multi, status, evidence, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
           recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
       write.value, write.slotKey, write.claimKey, write.evidenceKey, multi ? 1 : 0, status, write.evidence,
       evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,

@@ -1,13 +1,14 @@
 /**
  * Forgetting as a reversible page edit: the snapshot a forget leaves (for every row of the slots it touched, the
- * columns it changed, before and after; the conflict groups it changed; the forgotten rows' full-text terms and
- * identifiers and the tombstones it added), and the undo that puts each of those columns and groups back and removes
- * exactly those tombstones. Only changed columns are kept, so a value or quote (a credential's, say) is never copied.
+ * columns it changed, before and after; the conflict groups it changed; which rows it dropped from the search indexes
+ * and the tombstones it added), and the undo that puts each of those columns and groups back, indexes those rows
+ * again from their restored text, and removes exactly those tombstones. Keys are recorded as hex text. Only changed columns are kept, so a value or quote (a credential's, say) is never copied.
  * The undo is refused when any of them moved since, or when a current row has since been written into those slots.
  */
 import type { SqlValue } from './connection.ts'
 import type { Database } from './database.ts'
-import { placeholders } from './fact-rows.ts'
+import { reindexFact } from './fact-folds.ts'
+import { KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
 
 /** One stored row, every column as SQLite returned it; in a snapshot, its id and the columns the forget changed. */
 export type FullRow = Readonly<Record<string, SqlValue>>
@@ -16,8 +17,11 @@ export type FullRow = Readonly<Record<string, SqlValue>>
 export interface ForgetSnapshot {
   /** Rows of the touched slots that the forget changed: their id and changed columns, before and after. */
   readonly rows: readonly { readonly before: FullRow; readonly after: FullRow }[]
-  /** The forgotten rows' full-text terms and identifiers, which the forget dropped from the indexes. */
-  readonly indexes: readonly { readonly id: number; readonly terms: string | null; readonly identifiers: readonly string[] }[]
+  /**
+   * The forgotten rows, which the forget dropped from the search indexes. The undo derives their entries from the
+   * restored row; snapshots written before the index held no copy of its terms also carry them, unread.
+   */
+  readonly indexes: readonly { readonly id: number; readonly terms?: string | null; readonly identifiers?: readonly string[] }[]
   /** Conflict groups the forget changed (one it closed because nothing was left to settle). */
   readonly groups: readonly { readonly before: FullRow; readonly after: FullRow }[]
   /** Ids of the tombstones the forget added (a claim already tombstoned keeps its older tombstone). */
@@ -33,7 +37,6 @@ export interface ForgetBefore {
   readonly slotKeys: readonly string[]
   readonly rows: ReadonlyMap<number, FullRow>
   readonly groups: ReadonlyMap<number, FullRow>
-  readonly indexes: ReadonlyMap<number, { readonly terms: string | null; readonly identifiers: readonly string[] }>
   readonly lastTombstone: number
   readonly lastFactId: number
 }
@@ -49,15 +52,9 @@ export type ForgetUndoRefusal = { readonly factIds: readonly number[] }
  */
 export function beforeForget(db: Database, slotKeys: readonly string[]): ForgetBefore {
   const rows = slotRows(db, slotKeys)
-  const indexes = new Map<number, { terms: string | null; identifiers: string[] }>()
-  for (const id of rows.keys()) {
-    const terms = db.get('SELECT terms FROM facts_fts WHERE rowid = ?', id)?.['terms']
-    const identifiers = db.all('SELECT ident FROM fact_identifiers WHERE fact_id = ? ORDER BY ident', id).map((row) => String(row['ident']))
-    indexes.set(id, { terms: terms === undefined || terms === null ? null : String(terms), identifiers })
-  }
   const lastTombstone = Number(db.get('SELECT coalesce(max(id), 0) AS n FROM tombstones')?.['n'] ?? 0)
   const lastFactId = Number(db.get('SELECT coalesce(max(id), 0) AS n FROM facts')?.['n'] ?? 0)
-  return { slotKeys, rows, groups: slotGroups(db, slotKeys), indexes, lastTombstone, lastFactId }
+  return { slotKeys, rows, groups: slotGroups(db, slotKeys), lastTombstone, lastFactId }
 }
 
 /**
@@ -77,11 +74,7 @@ export function afterForget(db: Database, before: ForgetBefore): ForgetSnapshot 
     return [{ before: pick(row), after: pick(after) }]
   })
   const forgotten = rows.filter(({ before: was, after }) => after['status'] === 'forgotten' && was['status'] !== 'forgotten')
-  const indexes = forgotten.map(({ before: was }) => {
-    const id = Number(was['id'])
-    const index = before.indexes.get(id)
-    return { id, terms: index?.terms ?? null, identifiers: index?.identifiers ?? [] }
-  })
+  const indexes = forgotten.map(({ before: was }) => ({ id: Number(was['id']) }))
   const groupsAfter = slotGroups(db, before.slotKeys)
   const groups = [...before.groups.entries()].flatMap(([id, group]) => {
     const after = groupsAfter.get(id)
@@ -103,7 +96,7 @@ export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRe
   const now = slotRows(db, snapshot.slotKeys)
   // Every change bumps a row's revision, and the forget changed it, so the revision is among the columns compared.
   const moved = snapshot.rows.filter(({ after }) => {
-    const current = now.get(Number(after['id'])) ?? db.get('SELECT * FROM facts WHERE id = ?', Number(after['id'])) as FullRow | undefined
+    const current = now.get(Number(after['id'])) ?? db.get(`SELECT ${fullColumns(db, 'facts')} FROM facts WHERE id = ?`, Number(after['id'])) as FullRow | undefined
     return current === undefined || Object.keys(after).some((key) => current[key] !== after[key])
   }).map(({ after }) => Number(after['id']))
   const groupsNow = slotGroups(db, snapshot.slotKeys)
@@ -124,11 +117,7 @@ export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRe
   const ordered = [...snapshot.rows].sort((a, b) => Number(a.before['status'] === 'active') - Number(b.before['status'] === 'active'))
   for (const { before } of ordered) putRow(db, 'facts', before)
   for (const { before } of snapshot.groups) putRow(db, 'conflict_groups', before)
-  for (const index of snapshot.indexes) {
-    db.run('DELETE FROM facts_fts WHERE rowid = ?', index.id)
-    if (index.terms !== null) db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', index.id, index.terms)
-    for (const ident of index.identifiers) db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, index.id)
-  }
+  for (const index of snapshot.indexes) reindexFact(db, index.id)
   if (snapshot.tombstones.length > 0) {
     db.run(`DELETE FROM tombstones WHERE id IN (${placeholders(snapshot.tombstones.length)})`, ...snapshot.tombstones)
   }
@@ -139,7 +128,7 @@ export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRe
 function slotRows(db: Database, slotKeys: readonly string[]): Map<number, FullRow> {
   const rows = new Map<number, FullRow>()
   if (slotKeys.length === 0) return rows
-  for (const row of db.all(`SELECT * FROM facts WHERE slot_key IN (${placeholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
+  for (const row of db.all(`SELECT ${fullColumns(db, 'facts')} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
     rows.set(Number(row['id']), row as FullRow)
   }
   return rows
@@ -148,17 +137,32 @@ function slotRows(db: Database, slotKeys: readonly string[]): Map<number, FullRo
 function slotGroups(db: Database, slotKeys: readonly string[]): Map<number, FullRow> {
   const groups = new Map<number, FullRow>()
   if (slotKeys.length === 0) return groups
-  for (const row of db.all(`SELECT * FROM conflict_groups WHERE slot_key IN (${placeholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
+  for (const row of db.all(`SELECT ${fullColumns(db, 'conflict_groups')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
     groups.set(Number(row['id']), row as FullRow)
   }
   return groups
 }
 
+/** The key columns of the tables a snapshot records, stored as blobs and recorded as hex. */
+const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
+  facts: ['slot_key', 'claim_key', 'evidence_key'],
+  conflict_groups: ['slot_key'],
+}
+
+/** A table's column names, from the table itself, never from a record. */
+function columnNames(db: Database, table: 'facts' | 'conflict_groups'): string[] {
+  return db.all(`SELECT name FROM pragma_table_info('${table}')`).map((entry) => String(entry['name']))
+}
+
+/** Every column of a table as a snapshot records it: key blobs as hex text, so rows compare and serialise as text. */
+function fullColumns(db: Database, table: 'facts' | 'conflict_groups'): string {
+  return columnNames(db, table).map((name) => (KEY_COLUMNS[table].includes(name) ? keyColumn(`"${name}"`, `"${name}"`) : `"${name}"`)).join(', ')
+}
+
 /** Write every recorded column of a row back; column names come from the table itself, never from the record. */
 function putRow(db: Database, table: 'facts' | 'conflict_groups', row: FullRow): void {
-  const columns = db.all(`SELECT name FROM pragma_table_info('${table}')`).map((entry) => String(entry['name']))
-    .filter((name) => name !== 'id' && Object.hasOwn(row, name))
-  db.run(`UPDATE ${table} SET ${columns.map((name) => `"${name}" = ?`).join(', ')} WHERE id = ?`,
+  const columns = columnNames(db, table).filter((name) => name !== 'id' && Object.hasOwn(row, name))
+  db.run(`UPDATE ${table} SET ${columns.map((name) => `"${name}" = ${KEY_COLUMNS[table].includes(name) ? KEY : '?'}`).join(', ')} WHERE id = ?`,
     ...columns.map((name) => row[name] ?? null), Number(row['id']))
 }
 

@@ -102,7 +102,7 @@ export class GraphStore {
 
   /**
    * The nebula's reads. Entities are ranked by their degree before equal edges merge: their current rows in scope
-   * plus the rows naming them. The first `entities` by their own rows are read (on facts_by_entity, at most
+   * plus the rows naming them. The first `entities` by their own rows are read (on facts_by_entity_status, at most
    * `perEntity` rows each, in the projection's edge order: best evidence, latest observation, oldest fact; the
    * budget never draws more edges than that from one entity); the entities those rows name join the ranking with
    * the rows naming them (a lead that forty subjects report to outranks each of them), and the first `entities` of
@@ -157,7 +157,7 @@ export class GraphStore {
   }
 
   /**
-   * The current rows of the given entities (rows with id, entity_key and their current count n), on facts_by_entity:
+   * The current rows of the given entities (rows with id, entity_key and their current count n), on facts_by_entity_status:
    * an entity with no more than `perEntity` of them read whole, one with more its `perEntity` strongest.
    */
   private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number, contested: ReadonlySet<number>): GraphRow[] {
@@ -166,7 +166,7 @@ export class GraphStore {
       const status = row['status'] as FactStatus
       return toRow(row, keys.get(Number(row['entity_id'])) ?? '', status, status === 'conflict' || (status === 'active' && contested.has(Number(row['id']))))
     })
-    const select = `SELECT ${ROW_COLUMNS}, f.status, f.entity_id FROM facts f INDEXED BY facts_by_entity`
+    const select = `SELECT ${ROW_COLUMNS}, f.status, f.entity_id FROM facts f INDEXED BY facts_by_entity_status`
     const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
     const whole = entities.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
     const rows = chunks(whole, 500).flatMap((chunk) => toRows(this.db.all(
@@ -189,14 +189,14 @@ export class GraphStore {
 
   /**
    * The `limit` entities with the most current rows (statuses given, credentials aside), ties by key. A count of
-   * all rows, on facts_by_entity alone (no table read), bounds the count of current rows from above; entities are
+   * all rows, on facts_by_entity_status alone (no table read), bounds the count of current rows from above; entities are
    * counted exactly in batches, most rows first, until the next one's bound cannot reach the last admitted count.
    * At 100k facts this reads the table for about a thousand entities instead of every current row.
    * @returns the admitted rows (id, entity_key, display, n), and how many entities have a row of any status.
    */
   private rankEntities(statuses: readonly FactStatus[], limit: number): { rows: Row[]; known: number } {
     const bounds = this.db.all(
-      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity GROUP BY f.entity_id ORDER BY n DESC')
+      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC')
     const exact: Row[] = []
     const byRank = (x: Row, y: Row): number => Number(y['n']) - Number(x['n']) || compare(String(x['entity_key']), String(y['entity_key']))
     for (let at = 0; at < bounds.length && limit > 0;) {
@@ -230,7 +230,7 @@ export class GraphStore {
   }
 
   /**
-   * The current rows of one entity, on facts_by_entity.
+   * The current rows of one entity, on facts_by_entity_status.
    * @param entity - the entity.
    * @param scope - current or all.
    * @returns its rows, by id.
@@ -238,7 +238,7 @@ export class GraphStore {
   rowsOf(entity: GraphEntityRow, scope: GraphReadScope): GraphRow[] {
     const statuses = STATUSES[scope]
     return this.db.all(
-      `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS} FROM facts f INDEXED BY facts_by_entity
+      `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS} FROM facts f INDEXED BY facts_by_entity_status
         WHERE f.entity_id = ? AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS} ORDER BY f.id`,
       entity.id, ...statuses).map((row) => toRow(row, entity.key, row['status'] as FactStatus, Number(row['contested']) === 1))
   }

@@ -6,7 +6,7 @@ import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { Evidence, Fact, FactStatus, Origin } from '../types.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
-import { FACT_COLUMNS, placeholders, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, KEY, keyColumn, placeholders, toFact } from './fact-rows.ts'
 
 /** Filters of the fact list. */
 export interface FactFilter {
@@ -139,21 +139,24 @@ export class LibraryStore {
 
   /**
    * Every scope that holds a fact not forgotten, with the project's name for a project scope. It never walks every
-   * fact: the distinct scopes are read by hopping along facts_by_scope (one seek a scope), the global scope's count is
-   * what the trigger-kept counts leave after the others, and each other scope is counted on its stretch of the index.
+   * fact: the distinct scopes other than the global one are read by hopping along facts_by_scope (one seek a scope;
+   * the index leaves global facts out), each is counted on its stretch of the index, and the global scope's count is
+   * what the trigger-kept counts leave after the others.
    * @returns the scopes in scope-text order.
    */
   scopes(): ScopeCount[] {
     const distinct = this.db.all(
       `WITH RECURSIVE hop(scope) AS (
-         SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope)
-         UNION ALL SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope WHERE scope > hop.scope) FROM hop WHERE hop.scope IS NOT NULL)
-       SELECT scope, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name FROM hop WHERE scope IS NOT NULL`)
+         SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global')
+         UNION ALL SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global' AND scope > hop.scope)
+           FROM hop WHERE hop.scope IS NOT NULL)
+       SELECT scope, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name FROM hop WHERE scope IS NOT NULL
+       UNION ALL SELECT 'global', NULL ORDER BY scope`)
     const live = Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
     const counted = distinct.map((row) => {
       const scope = String(row['scope'])
       const facts = scope === 'global' ? 0 : Number(this.db.get(
-        `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND status <> 'forgotten'`, scope)?.['n'] ?? 0)
+        `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status <> 'forgotten'`, scope)?.['n'] ?? 0)
       return { scope, projectName: textOrNull(row['project_name']), facts }
     })
     const others = counted.reduce((sum, entry) => sum + entry.facts, 0)
@@ -182,7 +185,7 @@ export class LibraryStore {
    * @returns its rows.
    */
   slotRows(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status <> 'forgotten' ORDER BY valid_from DESC, id DESC`, slotKey).map(toFact)
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status <> 'forgotten' ORDER BY valid_from DESC, id DESC`, slotKey).map(toFact)
   }
 
   /**
@@ -243,12 +246,12 @@ export class LibraryStore {
    * @returns the groups.
    */
   openConflicts(): ConflictGroupView[] {
-    const groups = this.db.all(`SELECT id, slot_key, opened_at FROM conflict_groups WHERE status = 'open' ORDER BY opened_at, id`)
+    const groups = this.db.all(`SELECT id, ${keyColumn('slot_key')}, opened_at FROM conflict_groups WHERE status = 'open' ORDER BY opened_at, id`)
     return groups.map((group) => ({
       id: Number(group['id']),
       slotKey: String(group['slot_key']),
       openedAt: String(group['opened_at']),
-      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status IN ('active', 'conflict') ORDER BY evidence_rank, valid_from DESC, id DESC`,
+      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY evidence_rank, valid_from DESC, id DESC`,
         String(group['slot_key'])).map(toFact),
     })).filter((group) => group.rows.length > 0)
   }

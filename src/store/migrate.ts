@@ -87,24 +87,53 @@ export function assertOpenable(identity: StoreIdentity, latest: number, path: st
 }
 
 /**
- * Apply every pending migration in one transaction and stamp the application id and version.
+ * Apply every pending migration in one transaction and stamp the application id and version. An existing store is
+ * copied first when `options.backupTo` names where; references between tables are checked whole before the commit.
  * @param db - an open connection, already checked with {@link assertOpenable}.
  * @param migrations - the full migration list.
  * @param fromVersion - the database's current version.
+ * @param options - the backup's path.
  * @returns how many migrations ran.
  */
-export function applyMigrations(db: Connection, migrations: readonly Migration[], fromVersion: number): number {
+export function applyMigrations(db: Connection, migrations: readonly Migration[], fromVersion: number, options: MigrationOptions = {}): number {
   const pending = migrations.filter((migration) => migration.version > fromVersion)
   if (pending.length === 0) return 0
-  db.exec('BEGIN IMMEDIATE')
-  try {
-    for (const migration of pending) db.exec(migration.sql)
-    db.exec(`PRAGMA application_id = ${APPLICATION_ID}`)
-    db.exec(`PRAGMA user_version = ${migrations.length}`)
-    db.exec('COMMIT')
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
+  if (fromVersion > 0 && options.backupTo !== undefined) {
+    // A consistent copy of the store as this version found it, taken before any migration touches a page.
+    db.exec(`VACUUM INTO '${options.backupTo.replaceAll("'", "''")}'`)
   }
+  // A migration that rebuilds a table drops the old one, which must not cascade to the rows that refer to it; the
+  // references are checked whole before the commit instead (SQLite's own procedure for changing a table).
+  db.exec('PRAGMA foreign_keys = OFF')
+  try {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const migration of pending) db.exec(migration.sql)
+      const broken = db.prepare('PRAGMA foreign_key_check').all()
+      if (broken.length > 0) throw new Error(`migration left ${broken.length} broken references (first in ${String(broken[0]?.['table'])})`)
+      db.exec(`PRAGMA application_id = ${APPLICATION_ID}`)
+      db.exec(`PRAGMA user_version = ${migrations.length}`)
+      db.exec('COMMIT')
+    } catch (error) {
+      db.exec('ROLLBACK')
+      throw error
+    }
+  } finally {
+    db.exec('PRAGMA foreign_keys = ON')
+  }
+  // A migration that rewrote most of the file gives the space back (only when it ran on an existing store).
+  if (fromVersion > 0 && pending.some((migration) => COMPACTS.test(migration.sql))) db.exec('VACUUM')
   return pending.length
+}
+
+/** How a migration asks for the file to be compacted once it has committed: a line of its own. */
+const COMPACTS = /^-- compact: vacuum after$/mu
+
+/** What applying migrations may do besides running them. */
+export interface MigrationOptions {
+  /**
+   * Where to copy an existing store (one at version 1 or later) before the first pending migration runs; a new file
+   * (`VACUUM INTO` refuses to overwrite). No copy when unset.
+   */
+  readonly backupTo?: string
 }

@@ -8,6 +8,7 @@
 import { maskCredentials } from '../text/privacy.ts'
 import type { Evidence } from '../types.ts'
 import { textOrNull } from './connection.ts'
+import { keyColumn } from './fact-rows.ts'
 import type { Database } from './database.ts'
 
 /** The longest note a sweep keeps (why pairs were deferred): a diagnostic, masked before it is stored. */
@@ -88,7 +89,7 @@ export class ReviewStore {
    */
   candidateFacts(): ReviewFact[] {
     return this.db.all(
-      `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, f.claim_key, f.revision, f.evidence, f.recorded_at
+      `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, ${keyColumn('f.claim_key')}, f.revision, f.evidence, f.recorded_at
         FROM facts f JOIN entities e ON e.id = f.entity_id
         WHERE f.status = 'active' AND f.model_use_allowed = 1 AND f.sensitivity IS NULL
         ORDER BY e.entity_key, f.scope, f.id`,

@@ -7,7 +7,7 @@
 import type { FactKeys } from '../fact-input.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
-import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, KEY, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { recordProject } from './project-rows.ts'
 
@@ -64,7 +64,7 @@ export class ScopeStore extends FactStore {
       if (occupant !== undefined) return { ok: false, reason: 'occupied', occupant }
       const identities = rows.map((row) => ({ factId: row.id as number, before: identityOf(this.db, row.id) }))
       for (const { row, keys } of moving) {
-        this.db.run(`UPDATE facts SET scope = ?, slot_key = ?, claim_key = ?, evidence_key = ?, revision = revision + 1, updated_at = ?
+        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY}, revision = revision + 1, updated_at = ?
           WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, keys.evidenceKey, now, row.id)
       }
       if (target.project !== null) recordProject(this.db, target.project, now)
@@ -82,11 +82,11 @@ export class ScopeStore extends FactStore {
   /** The non-forgotten rows of one slot in one scope: a single-valued value and its history. */
   private slotRowsIn(slotKey: string, scope: string): Fact[] {
     // Through the slot index by name, not the scope index every global fact shares (see FactReader.restatementRows).
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_slot WHERE slot_key = ? AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_slot WHERE slot_key = ${KEY} AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
   }
 
   private currentInSlot(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ? AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
   }
 
   private tombstoned(claimKey: string, evidenceKey: string): boolean {

@@ -22,6 +22,14 @@ export const DRIVERS = ['better-sqlite3', 'node:sqlite'] as const satisfies read
  * @param prefix - a label for the directory name.
  * @returns its absolute path.
  */
+/**
+ * A key as the store makes them (SHA-256, 64 hex digits), from a test's own label: rows a test writes by SQL carry
+ * keys of the stored shape.
+ */
+export function hexKey(label: string): string {
+  return createHash('sha256').update(label).digest('hex')
+}
+
 export function tempDir(prefix = 'fact-memory-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }
