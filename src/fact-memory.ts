@@ -15,7 +15,7 @@ import type { OtherProjects } from './retrieval/project-rank.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
-import { Database } from './store/database.ts'
+import { Database, type StatementObserver } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
@@ -32,6 +32,8 @@ export interface FactMemoryOptions {
   readonly driver?: DriverChoice
   readonly loader?: BetterSqliteLoader
   readonly migrationsDir?: string
+  /** Told every statement the store sends (see OpenOptions.onStatement); for tests and probes. */
+  readonly onStatement?: StatementObserver
   /** The semantic legs a search may use for a configuration; absent: every search is lexical. */
   readonly semantic?: SemanticFactory
 }
@@ -135,6 +137,7 @@ export class FactMemory {
         ...(this.options.driver === undefined ? {} : { driver: this.options.driver }),
         ...(this.options.loader === undefined ? {} : { loader: this.options.loader }),
         ...(this.options.migrationsDir === undefined ? {} : { migrationsDir: this.options.migrationsDir }),
+        ...(this.options.onStatement === undefined ? {} : { onStatement: this.options.onStatement }),
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }

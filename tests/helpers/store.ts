@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
 import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
 import type { DriverName, Row } from '../../src/store/connection.ts'
-import { Database } from '../../src/store/database.ts'
+import { Database, type StatementObserver } from '../../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../../src/store/migrate.ts'
 import type { Fact, FactInput } from '../../src/types.ts'
 import type { FakeClock } from './fake-clock.ts'
@@ -70,12 +70,13 @@ export interface MemoryHandle {
  * @param driver - the SQLite binding.
  * @param clock - the fake clock.
  * @param overrides - configuration overrides.
+ * @param onStatement - told every statement the memory's store sends (the probe connection's are not).
  * @returns the handle; the store is open.
  */
-export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}): MemoryHandle {
+export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}, onStatement?: StatementObserver): MemoryHandle {
   const root = tempDir()
   let config = makeConfig(root, overrides)
-  const memory = new FactMemory({ clock, driver })
+  const memory = new FactMemory({ clock, driver, ...(onStatement === undefined ? {} : { onStatement }) })
   memory.open(config.resolvedDataDir)
   const status = memory.status()
   if (!status.available) {

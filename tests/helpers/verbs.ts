@@ -4,6 +4,7 @@
  */
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
+import type { StatementObserver } from '../../src/store/database.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
 import type { ExtractionView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import type { CredentialsView } from '../../src/host/credentials.ts'
@@ -37,6 +38,8 @@ export interface HarnessServices {
   readonly vectors?: (h: MemoryHandle, clock: FakeClock) => VectorsView
   /** Automatic capture as the extraction verbs see it (one-off extraction with a scripted model, say). */
   readonly extraction?: (h: MemoryHandle, clock: FakeClock) => ExtractionView
+  /** Told every statement the harness's store sends. */
+  readonly onStatement?: StatementObserver
 }
 
 /**
@@ -48,7 +51,7 @@ export interface HarnessServices {
  */
 export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}, services: HarnessServices = {}): VerbHarness {
   const clock = new FakeClock('2026-03-01T09:00:00.000Z')
-  const h = openMemory(driver, clock, overrides)
+  const h = openMemory(driver, clock, overrides, services.onStatement)
   const credentials = new Map<string, string>()
   const vectors = services.vectors?.(h, clock)
   const extraction = services.extraction?.(h, clock)
