@@ -1,0 +1,251 @@
+/**
+ * Migration 0019 (lean rows) on a real version-18 store, both drivers: tests/fixtures/store-v18.db was written by the
+ * version-18 code's own write paths and verbs (tests/fixtures/make-store-v18.ts, run at commit 698fa40), and
+ * store-v18.expect.json holds what that code answered on it. Opened with today's code, the store is at the latest
+ * version with an owner-only copy of the version-18 file beside it; every table keeps its rows, every fact and
+ * conflict group reads back column for column (keys as the hex they were), the full-text index holds the same terms,
+ * no reference is broken, memory_search and the directory answer byte for byte as before, the write paths and the
+ * edits version 18 recorded still work, and a second open changes nothing.
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Sqlite from 'better-sqlite3'
+import { Database } from '../src/store/database.ts'
+import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
+import { memorySearchTool } from '../src/tools/memory-search.ts'
+import type { FixtureExpectations } from './fixtures/make-store-v18.ts'
+import { indexedTerms, indexedTermsOf } from './helpers/fts-terms.ts'
+import { DRIVERS, expectKind, removeDir, tempDir, write, type PartialFact } from './helpers/store.ts'
+import { storesOf } from './helpers/vectors.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/store-v18.db', import.meta.url))
+const EXPECT = JSON.parse(readFileSync(new URL('./fixtures/store-v18.expect.json', import.meta.url), 'utf8')) as FixtureExpectations
+const LATEST = readMigrations(defaultMigrationsDir()).length
+/** The columns 0019 turned from 64 hex digits into 32 bytes. */
+const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
+  facts: ['slot_key', 'claim_key', 'evidence_key'],
+  conflict_groups: ['slot_key'],
+}
+const BACKUP = /^memory\.v18-backup-.+\.db$/u
+
+type Raw = InstanceType<typeof Sqlite>
+type Rows = Record<string, unknown>[]
+
+/** Run `read` on a read-only connection of its own. */
+function readOnly<T>(path: string, read: (db: Raw) => T): T {
+  const db = new Sqlite(path, { readonly: true })
+  try {
+    return read(db)
+  } finally {
+    db.close()
+  }
+}
+
+function columnsOf(db: Raw, table: string): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name)
+}
+
+/** A table's rows by id, the given key columns read back as lowercase hex. */
+function rowsById(db: Raw, table: 'facts' | 'conflict_groups', hexKeys: boolean): Rows {
+  const columns = columnsOf(db, table).map((name) => (hexKeys && KEY_COLUMNS[table].includes(name) ? `lower(hex("${name}")) AS "${name}"` : `"${name}"`))
+  return db.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY id`).all() as Rows
+}
+
+/** Every table's rows (the full-text index's shadow tables too), each ordered by all its columns. */
+function contents(db: Raw): Record<string, Rows> {
+  const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name`).all() as { name: string }[])
+    .map((row) => row.name)
+  return Object.fromEntries(tables.map((name) => {
+    const order = columnsOf(db, name).map((_, index) => index + 1).join(', ')
+    return [name, db.prepare(`SELECT * FROM "${name}" ORDER BY ${order}`).all() as Rows]
+  }))
+}
+
+/** Every table's row count, as the fixture generator counts them. */
+function tableCounts(db: Raw): Record<string, number> {
+  const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'facts_fts_%' ORDER BY name`).all() as { name: string }[])
+  return Object.fromEntries(tables.map(({ name }) => [name, Number((db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n)]))
+}
+
+function backupsIn(dataDir: string): string[] {
+  return readdirSync(dataDir).filter((name) => BACKUP.test(name)).map((name) => join(dataDir, name))
+}
+
+const fence = (v: VerbHarness, extra: Record<string, unknown>): Record<string, unknown> =>
+  ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
+
+for (const driver of DRIVERS) {
+  describe(`migration 0019 on a store version 18 wrote (${driver})`, () => {
+    let v: VerbHarness
+    let fixture: string
+    let store: string
+    beforeEach(() => {
+      v = verbHarness(driver, {}, {
+        startAt: EXPECT.now,
+        beforeOpen: (dataDir) => {
+          copyFileSync(FIXTURE, join(dataDir, 'memory.db'))
+          // The pristine copy the raw comparisons read, beside the data directory.
+          fixture = join(dataDir, '..', 'fixture-v18.db')
+          copyFileSync(FIXTURE, fixture)
+        },
+      })
+      store = join(v.h.dataDir, 'memory.db')
+    })
+    afterEach(() => { v.dispose() })
+
+    const put = (fact: PartialFact) => {
+      const answer = write(v.h.memory, v.h.config, { evidence: 'observed', origin: 'tool', ...fact })
+      v.clock.advance(60_000)
+      return answer
+    }
+
+    it('is the version 18 store the generator described', () => {
+      assert.equal(EXPECT.schemaVersion, 18)
+      readOnly(fixture, (db) => {
+        assert.equal(db.pragma('user_version', { simple: true }), 18)
+        assert.deepEqual(tableCounts(db), EXPECT.counts)
+        const statuses = db.prepare('SELECT DISTINCT status FROM facts ORDER BY status').pluck().all()
+        assert.deepEqual(statuses, ['active', 'conflict', 'expired', 'forgotten', 'retired', 'scheduled', 'superseded'])
+        assert.deepEqual(db.prepare('SELECT status FROM conflict_groups ORDER BY status').pluck().all(), ['closed', 'open'])
+      })
+    })
+
+    it('migrates to the latest version and leaves an owner-only copy of the version 18 file beside it', () => {
+      assert.equal(v.h.memory.status().available, true)
+      readOnly(store, (db) => {
+        assert.equal(db.pragma('user_version', { simple: true }), LATEST)
+        assert.equal(db.pragma('application_id', { simple: true }), 0x46414354)
+      })
+      const backups = backupsIn(v.h.dataDir)
+      assert.equal(backups.length, 1, `one copy beside the store: ${readdirSync(v.h.dataDir).join(', ')}`)
+      const [backup] = backups as [string]
+      assert.equal(statSync(backup).mode & 0o777, 0o600)
+      const copied = readOnly(backup, (db) => {
+        assert.equal(db.pragma('user_version', { simple: true }), 18)
+        return { facts: rowsById(db, 'facts', false), all: contents(db) }
+      })
+      const original = readOnly(fixture, (db) => ({ facts: rowsById(db, 'facts', false), all: contents(db) }))
+      assert.equal(copied.facts.length, EXPECT.counts['facts'])
+      assert.deepEqual(copied.facts, original.facts)
+      assert.deepEqual(copied.all, original.all, 'every table of the copy holds what the version 18 file held')
+    })
+
+    it('keeps every table\'s rows, and every fact and conflict group column for column, keys as 32 bytes of the same hex', () => {
+      const before = readOnly(fixture, (db) => ({ counts: tableCounts(db), facts: rowsById(db, 'facts', false), groups: rowsById(db, 'conflict_groups', false) }))
+      const after = readOnly(store, (db) => ({
+        counts: tableCounts(db),
+        facts: rowsById(db, 'facts', true),
+        groups: rowsById(db, 'conflict_groups', true),
+        notBytes: db.prepare(`SELECT count(*) FROM facts WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32 OR typeof(claim_key) <> 'blob'
+          OR length(claim_key) <> 32 OR typeof(evidence_key) <> 'blob' OR length(evidence_key) <> 32`).pluck().get(),
+        groupsNotBytes: db.prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`).pluck().get(),
+      }))
+      assert.deepEqual(after.counts, before.counts)
+      assert.deepEqual(after.counts, EXPECT.counts)
+      assert.equal(after.facts.length, before.facts.length)
+      for (const [index, row] of before.facts.entries()) assert.deepEqual(after.facts[index], row, `fact #${String(row['id'])}`)
+      assert.deepEqual(after.groups, before.groups)
+      assert.equal(after.notBytes, 0)
+      assert.equal(after.groupsNotBytes, 0)
+    })
+
+    it('holds the same full-text terms for every fact, and the same identifiers', () => {
+      const before = indexedTerms(fixture)
+      assert.equal(before.size, EXPECT.counts['facts_fts'])
+      assert.deepEqual(indexedTerms(store), before)
+      const identifiers = (path: string): unknown[] => readOnly(path, (db) => db.prepare('SELECT ident, fact_id FROM fact_identifiers ORDER BY fact_id, ident').all())
+      assert.deepEqual(identifiers(store), identifiers(fixture))
+    })
+
+    it('leaves no broken reference and the schema a fresh store has', () => {
+      readOnly(store, (db) => assert.deepEqual(db.pragma('foreign_key_check'), []))
+      const root = tempDir()
+      try {
+        const fresh = Database.open({ dataDir: root, driver, now: () => EXPECT.now })
+        fresh.close()
+        const objects = (path: string): unknown[] => readOnly(path, (db) => db.prepare(
+          `SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex_%' ORDER BY type, name`).all())
+        assert.deepEqual(objects(store), objects(join(root, 'memory.db')))
+      } finally {
+        removeDir(root)
+      }
+    })
+
+    it('answers memory_search and renders the directory byte for byte as version 18 did', async () => {
+      const tool = memorySearchTool({ memory: v.h.memory, config: () => v.h.config })
+      for (const search of EXPECT.searches) {
+        const agent = search.cwd === undefined ? undefined : { id: 'agent-1', session: { id: EXPECT.session, header: { cwd: search.cwd }, events: [] } }
+        const value = await tool.execute(search.args, { callId: 'call-1', signal: new AbortController().signal, agent })
+        const [block] = tool.output.render(search.args, value as never)
+        assert.equal(block?.text, search.text, `memory_search ${JSON.stringify(search.args)}`)
+      }
+      assert.equal(v.h.memory.directory(v.h.config, null), EXPECT.directory.global)
+      assert.equal(v.h.memory.directory(v.h.config, EXPECT.project), EXPECT.directory.project)
+    })
+
+    it('writes, supersedes, folds, settles, forgets and undoes, renames, and undoes the edits version 18 recorded', async () => {
+      const stores = storesOf(v.h.memory)
+      const fresh = expectKind(put({ subject: 'ledger-service', property: 'owner', value: 'the platform team' }), 'saved')
+      assert.match(indexedTermsOf(store, fresh.fact.id) ?? '', /ledger.*platform/u)
+      const moved = expectKind(put({ subject: 'billing-api', property: 'port', value: '7805', evidence: 'explicit_user' }), 'saved')
+      assert.deepEqual(moved.superseded.map((fact) => [fact.value, fact.status]), [['7803', 'superseded']])
+      const folded = expectKind(put({ subject: 'backup-runner', property: 'last run', value: 'nightly backup finished 2026-03-01, 412 files',
+        validFrom: '2026-03-01T03:00:00.000Z' }), 'folded')
+      assert.equal(folded.fact.id, EXPECT.handles['foldedFactId'])
+      assert.equal(folded.fact.foldedCount, 2)
+      const settled = expectKind(put({ subject: 'staging', property: 'host', value: 'staging.internal:8443', evidence: 'explicit_user' }), 'duplicate')
+      assert.equal(settled.settled, true)
+      assert.deepEqual(readOnly(store, (db) => db.prepare(`SELECT status FROM conflict_groups ORDER BY id`).pluck().all()), ['closed', 'closed'])
+
+      const docs = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'docs site'`).pluck().get()))
+      const terms = indexedTermsOf(store, docs)
+      assert.ok(terms !== undefined)
+      const forgotten = await v.ok('fact-forget', fence(v, { id: docs }))
+      assert.equal(indexedTermsOf(store, docs), undefined)
+      await v.ok('fact-restore', fence(v, { editId: forgotten['editId'] }))
+      assert.equal(indexedTermsOf(store, docs), terms)
+      assert.equal(stores.facts.getFacts([docs])[0]?.status, 'active')
+
+      const laptop = EXPECT.handles['forgottenFactId'] ?? 0
+      await v.ok('fact-restore', fence(v, { editId: EXPECT.handles['forgetEditId'] }))
+      assert.equal(stores.facts.getFacts([laptop])[0]?.status, 'active', 'the forget version 18 recorded is undone')
+      assert.equal(readOnly(store, (db) => db.prepare('SELECT count(*) FROM tombstones WHERE fact_id = ?').pluck().get(laptop)), 0)
+      assert.match(indexedTermsOf(store, laptop) ?? '', /laptop.*serial.*c02xk1/u)
+      const found = await v.h.memory.search({ query: 'C02XK1', limit: 5, asOf: undefined }, v.h.config)
+      assert.deepEqual(found.results.map((result) => result.values[0]?.id), [laptop])
+
+      await v.ok('fact-restore', fence(v, { editId: EXPECT.handles['renameEditId'] }))
+      const deploy = readOnly(store, (db) => db.prepare(`SELECT id, subject FROM facts WHERE property = 'deploy day'`).all()) as { id: number; subject: string }[]
+      assert.deepEqual(deploy.map((row) => row.subject), ['Billing Svc'], 'the rename version 18 recorded is undone')
+
+      const runtime = stores.facts.getFacts([9])[0]
+      assert.equal(runtime?.subject, 'orders-api')
+      await v.ok('subject-rename', fence(v, { entityKey: runtime.entityKey, to: 'orders-service' }))
+      const renamed = await v.h.memory.search({ query: 'orders-api runtime', limit: 5, asOf: undefined }, v.h.config)
+      assert.equal(renamed.results[0]?.subject, 'orders-service')
+      assert.equal(renamed.results[0]?.values[0]?.id, 9)
+
+      readOnly(store, (db) => {
+        assert.deepEqual(db.pragma('foreign_key_check'), [])
+        assert.equal(db.prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32 OR length(evidence_key) <> 32`).pluck().get(), 0)
+      })
+    })
+
+    it('changes nothing when opened again, and takes no second copy', () => {
+      const dataDir = v.h.dataDir
+      v.h.memory.close()
+      const first = readOnly(store, (db) => ({ version: db.pragma('user_version', { simple: true }), all: contents(db), terms: indexedTerms(store) }))
+      v.h.memory.open(dataDir)
+      assert.equal(v.h.memory.status().available, true)
+      v.h.memory.close()
+      const second = readOnly(store, (db) => ({ version: db.pragma('user_version', { simple: true }), all: contents(db), terms: indexedTerms(store) }))
+      assert.deepEqual(second, first)
+      assert.equal(backupsIn(dataDir).length, 1)
+      v.h.memory.open(dataDir)
+    })
+  })
+}
