@@ -5,14 +5,16 @@
  * version with an owner-only copy of the version-18 file beside it; every table keeps its rows, every fact and
  * conflict group reads back column for column (keys as the hex they were), the full-text index holds the same terms,
  * no reference is broken, memory_search and the directory answer byte for byte as before, the write paths and the
- * edits version 18 recorded still work, and a second open changes nothing.
+ * edits version 18 recorded still work, and a second open changes nothing. A migration that fails midway leaves the
+ * file as it was, keeps the copy, and says so.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Sqlite from 'better-sqlite3'
+import { FactMemoryError } from '../src/errors.ts'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
@@ -246,6 +248,50 @@ for (const driver of DRIVERS) {
       assert.deepEqual(second, first)
       assert.equal(backupsIn(dataDir).length, 1)
       v.h.memory.open(dataDir)
+    })
+  })
+
+  describe(`a migration from version 18 that fails midway (${driver})`, () => {
+    let root: string
+    let dataDir: string
+    let store: string
+    beforeEach(() => {
+      root = tempDir()
+      dataDir = join(root, 'data')
+      mkdirSync(dataDir, { mode: 0o700 })
+      store = join(dataDir, 'memory.db')
+      copyFileSync(FIXTURE, store)
+      // A claim key that is not 64 hex digits: unhex() gives NULL, and the rebuilt table refuses the row.
+      const seed = new Sqlite(store)
+      seed.prepare(`UPDATE facts SET claim_key = 'not-a-key' WHERE id = 5`).run()
+      seed.close()
+    })
+    afterEach(() => { removeDir(root) })
+
+    it('leaves the store at version 18 as it was, keeps the copy, and says which migration failed and where the copy is', () => {
+      const before = readOnly(store, (db) => contents(db))
+      let thrown: unknown
+      try {
+        Database.open({ dataDir, driver, now: () => EXPECT.now }).close()
+      } catch (error) {
+        thrown = error
+      }
+      assert.ok(thrown instanceof FactMemoryError, `a FactMemoryError, not ${String(thrown)}`)
+      assert.equal(thrown.code, 'storage_unavailable')
+      const backups = backupsIn(dataDir)
+      assert.equal(backups.length, 1, 'the copy stays')
+      const [backup] = backups as [string]
+      assert.match(thrown.message, /migration 0019-lean-rows\.sql failed/u)
+      assert.match(thrown.message, /claim_key/u, 'the reason names the column')
+      assert.match(thrown.message, /left as it was, at schema version 18/u)
+      assert.ok(thrown.message.includes(store), `the message names the store: ${thrown.message}`)
+      assert.ok(thrown.message.includes(backup), `the message names the copy: ${thrown.message}`)
+      readOnly(store, (db) => {
+        assert.equal(db.pragma('user_version', { simple: true }), 18)
+        assert.deepEqual(contents(db), before)
+      })
+      assert.equal(statSync(backup).mode & 0o777, 0o600)
+      readOnly(backup, (db) => assert.deepEqual(contents(db), before))
     })
   })
 }
