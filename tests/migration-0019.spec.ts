@@ -213,6 +213,8 @@ for (const driver of DRIVERS) {
       assert.equal(stores.facts.getFacts([docs])[0]?.status, 'active')
 
       const laptop = EXPECT.handles['forgottenFactId'] ?? 0
+      const again = put({ subject: 'old laptop', property: 'serial', value: 'C02XK1' })
+      assert.equal(again.kind === 'refused' ? again.code : again.kind, 'tombstoned', 'the tombstone version 18 wrote still refuses the claim')
       await v.ok('fact-restore', fence(v, { editId: EXPECT.handles['forgetEditId'] }))
       assert.equal(stores.facts.getFacts([laptop])[0]?.status, 'active', 'the forget version 18 recorded is undone')
       assert.equal(readOnly(store, (db) => db.prepare('SELECT count(*) FROM tombstones WHERE fact_id = ?').pluck().get(laptop)), 0)
@@ -235,6 +237,66 @@ for (const driver of DRIVERS) {
         assert.deepEqual(db.pragma('foreign_key_check'), [])
         assert.equal(db.prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32 OR length(evidence_key) <> 32`).pluck().get(), 0)
       })
+    })
+
+    it('settles, puts back, updates, moves, rebuilds the index, exports and imports, and shows the page\'s views on the migrated store', async () => {
+      const stores = storesOf(v.h.memory)
+      const conflicts = (await v.ok('conflicts', {}))['groups'] as { id: number; rows: { id: number; value: string }[] }[]
+      assert.equal(conflicts.length, 1, 'the open group version 18 left')
+      const [group] = conflicts as [{ id: number; rows: { id: number; value: string }[] }]
+      const keep = group.rows.find((row) => row.value === 'staging.internal:8443')
+      assert.ok(keep !== undefined)
+      await v.ok('resolve', fence(v, { groupId: group.id, keepFactId: keep.id }))
+      assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
+
+      const past = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE status = 'superseded' AND value = 'eu-west-1'`).pluck().get()))
+      await v.ok('fact-put-back', fence(v, { id: past }))
+      const region = await v.h.memory.search({ query: 'search-service region', limit: 5, asOf: undefined }, v.h.config)
+      assert.equal(region.results[0]?.values[0]?.value, 'eu-west-1')
+
+      const owner = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'billing-api' AND property = 'owner'`).pluck().get()))
+      const updated = Number(((await v.ok('fact-update', fence(v, { id: owner, value: 'the payments team in Hamburg' })))['fact'] as { id: number }).id)
+      await v.ok('fact-move', fence(v, { id: updated, scope: `project:${EXPECT.project.key}` }))
+      const moved = await v.h.memory.search({ query: 'billing-api owner', limit: 5, asOf: undefined, project: EXPECT.project }, v.h.config)
+      assert.equal(moved.results[0]?.values[0]?.value, 'the payments team in Hamburg')
+      assert.equal(moved.results[0]?.project, EXPECT.project.name)
+
+      const cards = (await v.ok('proposals', {}))['proposals'] as { id: number; revision: number }[]
+      assert.equal(cards.length, 1, 'the card version 18 left pending')
+      const [card] = cards as [{ id: number; revision: number }]
+      await v.ok('proposal-apply', fence(v, { id: card.id, revision: card.revision }))
+      const plan = await v.h.memory.search({ query: 'split the ledger', limit: 5, asOf: undefined }, v.h.config)
+      assert.equal(plan.results[0]?.values[0]?.value, 'maybe split the ledger into two services')
+      const declined = put({ subject: 'draft', property: 'idea', value: 'maybe move billing to a queue', inferred: true })
+      assert.ok(declined.kind === 'refused' && /the user rejected this change/u.test(declined.message), 'the card version 18 saw rejected is not queued again')
+
+      const renameEdits = readOnly(store, (db) => db.prepare(`SELECT id FROM fact_edits WHERE kind = 'rename' ORDER BY id`).pluck().all()) as number[]
+      await v.ok('fact-restore', fence(v, { editId: renameEdits.at(-1) }))
+      const town = readOnly(store, (db) => db.prepare(`SELECT property FROM facts WHERE value = 'Hamburg'`).pluck().all())
+      assert.deepEqual(town, ['home town'], 'the property rename version 18 recorded is undone')
+
+      const terms = indexedTerms(store)
+      await v.ok('rebuild', fence(v, {}))
+      assert.deepEqual(indexedTerms(store), terms, 'a rebuild derives the same terms from the rows')
+
+      const exported = await v.ok('export', { backup: false })
+      const content = readFileSync(String(exported['path']), 'utf8')
+      const preview = await v.ok('import', { mode: 'preview', content })
+      const counts = preview['counts'] as Record<string, number>
+      assert.equal(counts['new'], 0, `an export of the migrated store imports as nothing new: ${JSON.stringify(counts)}`)
+      assert.ok((counts['duplicate'] ?? 0) > 20, `its records are all known: ${JSON.stringify(counts)}`)
+      await v.ok('import', fence(v, { mode: 'commit', content, token: preview['token'] }))
+      assert.deepEqual(readOnly(store, (db) => db.pragma('foreign_key_check')), [])
+
+      await v.ok('facts', {})
+      await v.ok('facts', { status: 'history' })
+      await v.ok('fact', { id: updated })
+      await v.ok('entity', { subject: 'billing-api' })
+      await v.ok('graph', {})
+      await v.ok('graph', { view: 'tree', center: 'billing-api' })
+      await v.ok('proposals', {})
+      await v.ok('status', {})
+      assert.equal(stores.facts.getFacts([updated])[0]?.scope, `project:${EXPECT.project.key}`)
     })
 
     it('changes nothing when opened again, and takes no second copy', () => {
