@@ -96,9 +96,7 @@ export class Database {
       db.exec('PRAGMA foreign_keys = ON')
       db.exec('PRAGMA busy_timeout = 5000')
       const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
-      applyMigrations(db, migrations, identity.userVersion, { backupTo })
-      // The copy holds what the store holds: it is the user's alone, as the store is.
-      if (existsSync(backupTo)) chmodSync(backupTo, 0o600)
+      applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path })
       if (created) chmodSync(path, 0o600)
       const database = new Database(path, db, options.onStatement)
       database.ensureState(options.now())

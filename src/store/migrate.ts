@@ -2,9 +2,9 @@
  * Numbered schema migrations: read `sql/migrations/NNNN-name.sql` in order, check the list is contiguous, refuse a
  * database from a newer version, and apply what is pending in one transaction.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { FactMemoryError } from '../errors.ts'
+import { FactMemoryError, messageOf } from '../errors.ts'
 import type { Connection } from './connection.ts'
 
 /** `PRAGMA application_id` of a fact-memory store: "FACT" in ASCII. */
@@ -92,31 +92,50 @@ export function assertOpenable(identity: StoreIdentity, latest: number, path: st
  * @param db - an open connection, already checked with {@link assertOpenable}.
  * @param migrations - the full migration list.
  * @param fromVersion - the database's current version.
- * @param options - the backup's path.
+ * @param options - the backup's path and the store's, for messages.
  * @returns how many migrations ran.
+ * @throws FactMemoryError `storage_unavailable` when the copy or a migration fails: it names the migration and its
+ *   reason, says the file was left at its version, and where the copy is.
  */
 export function applyMigrations(db: Connection, migrations: readonly Migration[], fromVersion: number, options: MigrationOptions = {}): number {
   const pending = migrations.filter((migration) => migration.version > fromVersion)
   if (pending.length === 0) return 0
-  if (fromVersion > 0 && options.backupTo !== undefined) {
+  const store = options.store ?? 'the store'
+  const backupTo = fromVersion > 0 ? options.backupTo : undefined
+  if (backupTo !== undefined) {
     // A consistent copy of the store as this version found it, taken before any migration touches a page.
-    db.exec(`VACUUM INTO '${options.backupTo.replaceAll("'", "''")}'`)
+    try {
+      db.exec(`VACUUM INTO '${backupTo.replaceAll("'", "''")}'`)
+      // The copy holds what the store holds: it is the user's alone from the start, whatever the migration does next.
+      chmodSync(backupTo, 0o600)
+    } catch (error) {
+      throw new FactMemoryError('storage_unavailable',
+        `cannot copy ${store} to ${backupTo} before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`, { cause: error })
+    }
   }
   // A migration that rebuilds a table drops the old one, which must not cascade to the rows that refer to it; the
   // references are checked whole before the commit instead (SQLite's own procedure for changing a table).
   db.exec('PRAGMA foreign_keys = OFF')
+  let running = `migrations ${pending[0]?.name ?? ''} to ${pending.at(-1)?.name ?? ''}`
   try {
     db.exec('BEGIN IMMEDIATE')
     try {
-      for (const migration of pending) db.exec(migration.sql)
+      for (const migration of pending) {
+        running = `migration ${migration.name}`
+        db.exec(migration.sql)
+      }
+      running = `migrations ${pending[0]?.name ?? ''} to ${pending.at(-1)?.name ?? ''}`
       const broken = db.prepare('PRAGMA foreign_key_check').all()
-      if (broken.length > 0) throw new Error(`migration left ${broken.length} broken references (first in ${String(broken[0]?.['table'])})`)
+      if (broken.length > 0) throw new Error(`they left ${broken.length} broken references (first in ${String(broken[0]?.['table'])})`)
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}`)
       db.exec(`PRAGMA user_version = ${migrations.length}`)
       db.exec('COMMIT')
     } catch (error) {
       db.exec('ROLLBACK')
-      throw error
+      // The user learns which step failed and why, that nothing was changed, and where the copy is.
+      const copy = backupTo === undefined ? '' : `; the copy taken before migrating is ${backupTo}`
+      throw new FactMemoryError('storage_unavailable',
+        `${running} failed (${messageOf(error)}); ${store} was left as it was, at schema version ${fromVersion}${copy}`, { cause: error })
     }
   } finally {
     db.exec('PRAGMA foreign_keys = ON')
@@ -133,7 +152,10 @@ const COMPACTS = /^-- compact: vacuum after$/mu
 export interface MigrationOptions {
   /**
    * Where to copy an existing store (one at version 1 or later) before the first pending migration runs; a new file
-   * (`VACUUM INTO` refuses to overwrite). No copy when unset.
+   * (`VACUUM INTO` refuses to overwrite), made owner-only before any migration runs, and kept whether or not they
+   * succeed. No copy when unset.
    */
   readonly backupTo?: string
+  /** The store's path, for the messages of a failed copy or migration; "the store" when unset. */
+  readonly store?: string
 }

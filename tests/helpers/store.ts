@@ -71,11 +71,18 @@ export interface MemoryHandle {
  * @param clock - the fake clock.
  * @param overrides - configuration overrides.
  * @param onStatement - told every statement the memory's store sends (the probe connection's are not).
+ * @param beforeOpen - called with the data directory (created, empty) before the store opens: a test places a store
+ *   file an older version wrote there.
  * @returns the handle; the store is open.
  */
-export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}, onStatement?: StatementObserver): MemoryHandle {
+export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}, onStatement?: StatementObserver,
+  beforeOpen?: (dataDir: string) => void): MemoryHandle {
   const root = tempDir()
   let config = makeConfig(root, overrides)
+  if (beforeOpen !== undefined) {
+    mkdirSync(config.resolvedDataDir, { recursive: true, mode: 0o700 })
+    beforeOpen(config.resolvedDataDir)
+  }
   const memory = new FactMemory({ clock, driver, ...(onStatement === undefined ? {} : { onStatement }) })
   memory.open(config.resolvedDataDir)
   const status = memory.status()

@@ -40,6 +40,10 @@ export interface HarnessServices {
   readonly extraction?: (h: MemoryHandle, clock: FakeClock) => ExtractionView
   /** Told every statement the harness's store sends. */
   readonly onStatement?: StatementObserver
+  /** The fake clock's first instant; 2026-03-01T09:00:00.000Z by default. */
+  readonly startAt?: string
+  /** Called with the data directory before the store opens (a test that places an older store file there). */
+  readonly beforeOpen?: (dataDir: string) => void
 }
 
 /**
@@ -50,8 +54,8 @@ export interface HarnessServices {
  * @returns the harness.
  */
 export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}, services: HarnessServices = {}): VerbHarness {
-  const clock = new FakeClock('2026-03-01T09:00:00.000Z')
-  const h = openMemory(driver, clock, overrides, services.onStatement)
+  const clock = new FakeClock(services.startAt ?? '2026-03-01T09:00:00.000Z')
+  const h = openMemory(driver, clock, overrides, services.onStatement, services.beforeOpen)
   const credentials = new Map<string, string>()
   const vectors = services.vectors?.(h, clock)
   const extraction = services.extraction?.(h, clock)
