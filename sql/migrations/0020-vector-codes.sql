@@ -14,7 +14,8 @@
 -- space and fact; the rowid stays an alias without AUTOINCREMENT, as nothing reads rows by rowid order any more.
 -- Existing vectors keep their values: each space's rows take slots in rowid order, and their blocks are built from
 -- the sign bits they held. A text hash that is not 64 hex digits becomes 32 zero bytes, which no text hashes to, so
--- the sweep embeds that fact again.
+-- the sweep embeds that fact again. The rows are rewritten whole, so the file is compacted after.
+-- compact: vacuum after
 ALTER TABLE vector_spaces ADD COLUMN block_slots INTEGER NOT NULL DEFAULT 64 CHECK (block_slots > 0);
 ALTER TABLE vector_spaces ADD COLUMN slot_count INTEGER NOT NULL DEFAULT 0 CHECK (slot_count >= 0);
 
