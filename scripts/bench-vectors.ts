@@ -2,16 +2,21 @@
  * The vector channel's speed and size for npm run bench (`--only vectors`): a store of the speed bench's synthetic
  * facts gets one clustered 1024-d vector per fact (scripts/bench-vector-corpus.ts; random vectors, so this measures
  * the scan, not retrieval quality), then the channel is timed as a search runs it with the query embedding excluded:
- * the one-off cold load of the sign bits, warm queries, the first query after another vector was written, and the
- * recall@10 of the coarse stages with exact rescoring against an exact scan of the same stored vectors for a few
- * widths (the Hamming scan alone, as the index first shipped, among them). Bytes per fact are read on disk (the
- * file's growth when the vectors were added, after a checkpoint) and in memory (the index's typed arrays, and the
- * process's growth after a collection).
+ * the first query of a fresh process (child processes on a fresh connection, the OS page cache warm from the writes:
+ * what a one-shot headless run pays), the one-off load of the sign codes in this process, warm queries, the first
+ * query after another vector was written, and the recall@10 of the coarse stages with exact rescoring against an
+ * exact scan of the same stored vectors for a few widths (the Hamming scan alone, as the index first shipped, among
+ * them). The sweep's write cost is timed per vector as it writes (batches of 32 in their own transaction, new vectors
+ * and replaced ones), with the WAL bytes each adds. Bytes per fact are read on disk with dbstat over every table and
+ * index the vectors add, beside the file's growth when they were added, and in memory (the index's typed arrays, and
+ * the process's growth after a collection).
  * A benchmark, not a test.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -42,8 +47,10 @@ export interface VectorBench {
   readonly coarseCandidates: number
   /** Seconds to embed-and-store every fact's vector (the embedding endpoint replaced by the generator). */
   readonly storeSeconds: number
-  /** Loading every sign bit into a fresh index, once. */
+  /** Loading every sign code into a fresh index, once, in this process (a fresh connection). */
   readonly coldLoadMs: number
+  /** In {@link FRESH_PROCESSES} child processes: opening the store, its first vector query (loading the codes), the second. */
+  readonly freshProcess: { readonly openMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
   /** Warm queries, depth 20 under model visibility: version check, coarse scan, rescoring read, sort. */
   readonly searchMs: Timings
   /** The first query after one more vector was stored (the index reads the new row). */
@@ -55,8 +62,13 @@ export interface VectorBench {
    * with the 10th are not misses), and the p95 of those queries.
    */
   readonly recall: readonly { readonly shortlist: number; readonly candidates: number; readonly recallAt10: number; readonly epsilonRecallAt10: number; readonly p95Ms: number }[]
-  /** The file's growth when the vectors were added, per vector. */
+  /** The file's growth when the vectors were added, per vector (after a checkpoint; freed pages count). */
   readonly diskBytesPerFact: number
+  /** dbstat over every table and index the vectors add, per vector, and by table (its indexes included). */
+  readonly storedBytesPerFact: number
+  readonly storedBytesByTable: Readonly<Record<string, number>>
+  /** The sweep's writes, batches of 32 in their own transaction: ms and WAL bytes per vector, new and replaced. */
+  readonly sweepWrite: { readonly newMsPerVector: Timings; readonly newWalBytesPerVector: number; readonly replacedMsPerVector: Timings; readonly replacedWalBytesPerVector: number }
   /** The index's typed arrays per vector. */
   readonly indexBytesPerFact: number
   /** The process's heap and buffer growth per vector after loading the index and a collection (slot map included). */
@@ -66,6 +78,18 @@ export interface VectorBench {
 const DIM = 1024
 const DEPTH = 20
 const MODEL = { includeSensitive: false } as const
+
+/** Child processes timed for the first query of a fresh process. */
+const FRESH_PROCESSES = 5
+
+/** The sweep's batch (vector-sweep-run.ts EMBED_BATCH), and how many batches of each kind are timed. */
+const SWEEP_BATCH = 32
+const SWEEP_BATCHES = 10
+
+/** The tables the vector channel adds (their indexes are counted with them; the newer layout's blocks among them). */
+const VECTOR_TABLES = ['vector_spaces', 'fact_vectors', 'vector_blocks', 'vector_free_slots']
+
+const FIRST_QUERY_SCRIPT = fileURLToPath(new URL('./bench-vector-first-query.ts', import.meta.url))
 
 /**
  * Measure the vector channel on a store of `size` facts.
@@ -88,9 +112,20 @@ export function vectorBench(size: number): VectorBench {
     const started = performance.now()
     const stored = storeAll(store, space, source, random)
     const storeSeconds = (performance.now() - started) / 1000
+    const storedBytesByTable = storedBytes(db)
     db.close()
     const diskBytesPerFact = Math.round((fileBytes(dir) - bytesBefore) / stored.ids.length)
-    return { facts: size, dim: DIM, hammingShortlist: HAMMING_SHORTLIST, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds), diskBytesPerFact, ...scan(dir, space, stored, source) }
+    const storedBytesPerFact = Math.round(Object.values(storedBytesByTable).reduce((sum, value) => sum + value, 0) / stored.ids.length)
+    // Queries of their own, so the scan below draws the same queries as runs before this figure existed.
+    const freshProcess = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
+    const scanned = scan(dir, space, stored, source)
+    // Last, so the corpus searched above is the one earlier runs searched: facts of their own for the new vectors.
+    seedStore(dir, makeCorpus(SWEEP_BATCH * SWEEP_BATCHES, mulberry32(size + 2)).facts, systemClock, config)
+    const sweepWrite = sweepWrites(dir, space, source, random, stored)
+    return {
+      facts: size, dim: DIM, hammingShortlist: HAMMING_SHORTLIST, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds),
+      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, ...scanned,
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -120,7 +155,82 @@ function storeAll(store: VectorStore, space: VectorSpace, source: ClusteredVecto
   return stored
 }
 
-function scan(dir: string, space: VectorSpace, stored: Stored, source: ClusteredVectors): Omit<VectorBench, 'facts' | 'dim' | 'hammingShortlist' | 'coarseCandidates' | 'storeSeconds' | 'diskBytesPerFact'> {
+/**
+ * The sweep's writes as it makes them: the facts without a vector get theirs in batches of {@link SWEEP_BATCH}, then
+ * as many stored vectors are replaced, each batch its own transaction; the WAL is truncated before each kind.
+ */
+function sweepWrites(dir: string, space: VectorSpace, source: ClusteredVectors, random: () => number, stored: Stored): VectorBench['sweepWrite'] {
+  const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
+  try {
+    return sweepWritesOn(db, new VectorStore(db), space, source, random, stored)
+  } finally {
+    db.close()
+  }
+}
+
+function sweepWritesOn(db: Database, store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number, stored: Stored): VectorBench['sweepWrite'] {
+  const walFile = `${db.path}-wal`
+  const walBytes = (): number => (existsSync(walFile) ? statSync(walFile).size : 0)
+  const timed = (batches: () => { factId: number; revision: number }[] | undefined): { ms: number[]; walBytesPerVector: number } => {
+    db.get('PRAGMA wal_checkpoint(TRUNCATE)')
+    const before = walBytes()
+    const ms: number[] = []
+    let vectors = 0
+    for (let n = 0; n < SWEEP_BATCHES; n += 1) {
+      const facts = batches()
+      if (facts === undefined || facts.length === 0) break
+      const rows = facts.map((fact, i) => {
+        const row = { factId: fact.factId, revision: fact.revision, textHash: textHash(`sweep-${fact.factId}-${n}-${i}`), ...quantize(source.gaussianUnit()) }
+        const at = stored.ids.indexOf(fact.factId)
+        if (at < 0) {
+          stored.ids.push(fact.factId)
+          stored.vectors.push({ scale: row.scale, quantized: row.quantized })
+        } else {
+          stored.vectors[at] = { scale: row.scale, quantized: row.quantized }
+        }
+        return row
+      })
+      const started = performance.now()
+      store.storeVectors(space.id, rows, new Date().toISOString())
+      ms.push((performance.now() - started) / rows.length)
+      vectors += rows.length
+    }
+    return { ms, walBytesPerVector: Math.round((walBytes() - before) / Math.max(1, vectors)) }
+  }
+  const fresh = timed(() => store.factsNeedingVectors(space.id, SWEEP_BATCH).map((fact) => ({ factId: fact.id, revision: fact.revision })))
+  const replaced = timed(() => Array.from({ length: SWEEP_BATCH }, () => ({ factId: stored.ids[Math.floor(random() * stored.ids.length)] ?? 0, revision: 1 })))
+  return { newMsPerVector: timings(fresh.ms), newWalBytesPerVector: fresh.walBytesPerVector, replacedMsPerVector: timings(replaced.ms), replacedWalBytesPerVector: replaced.walBytesPerVector }
+}
+
+/** dbstat's bytes of each vector table with its indexes. */
+function storedBytes(db: Database): Record<string, number> {
+  const rows = db.all(`SELECT s.tbl_name AS tbl, sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+    WHERE s.tbl_name IN (${VECTOR_TABLES.map(() => '?').join(', ')}) GROUP BY s.tbl_name ORDER BY s.tbl_name`, ...VECTOR_TABLES)
+  return Object.fromEntries(rows.map((row) => [String(row['tbl']), Number(row['bytes'])]))
+}
+
+/** The first and second query of {@link FRESH_PROCESSES} fresh processes, each on its own connection. */
+function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): VectorBench['freshProcess'] {
+  const queryFile = join(dir, 'queries.f32')
+  const open: number[] = []
+  const first: number[] = []
+  const second: number[] = []
+  for (let run = 0; run < FRESH_PROCESSES; run += 1) {
+    const queries = new Float32Array(2 * DIM)
+    queries.set(source.gaussianUnit(), 0)
+    queries.set(source.gaussianUnit(), DIM)
+    writeFileSync(queryFile, new Uint8Array(queries.buffer))
+    const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', FIRST_QUERY_SCRIPT, dir, fingerprint, queryFile], { encoding: 'utf8' })
+    if (child.status !== 0) throw new Error(`the fresh process failed: ${child.stderr}`)
+    const answer = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as { openMs: number; firstQueryMs: number; secondQueryMs: number }
+    open.push(answer.openMs)
+    first.push(answer.firstQueryMs)
+    second.push(answer.secondQueryMs)
+  }
+  return { openMs: timings(open), firstQueryMs: timings(first), secondQueryMs: timings(second) }
+}
+
+function scan(dir: string, space: VectorSpace, stored: Stored, source: ClusteredVectors): Pick<VectorBench, 'coldLoadMs' | 'searchMs' | 'afterWriteMs' | 'recall' | 'indexBytesPerFact' | 'processBytesPerFact'> {
   const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
   try {
     const store = new VectorStore(db)
@@ -150,7 +260,7 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
     const afterWrite: number[] = []
     for (let i = 0; i < 20; i += 1) {
       const id = stored.ids[i] ?? 0
-      store.storeVectors(space.id, [{ factId: id, revision: 1, textHash: `bench-${i}`, ...quantize(source.gaussianUnit()) }], new Date().toISOString())
+      store.storeVectors(space.id, [{ factId: id, revision: 1, textHash: textHash(`bench-${i}`), ...quantize(source.gaussianUnit()) }], new Date().toISOString())
       afterWrite.push(time(() => index.search(store, space, queries[i] ?? source.gaussianUnit(), DEPTH, MODEL)))
     }
 

@@ -1,7 +1,7 @@
 // The coarse ranking of the vector scan: the Hamming shortlist, the per-query table and the asymmetric score it reads.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { coarseRank, hammingShortlist, rankByTable, signTable, tableScore } from '../src/semantic/coarse-rank.ts'
+import { coarseRank, flatCodes, hammingShortlist, rankByTable, signTable, tableScore, type SlotCodes } from '../src/semantic/coarse-rank.ts'
 import { bitWords, hamming, signBits, writeWords } from '../src/semantic/quantize.ts'
 import { mulberry32 } from '../scripts/bench-corpus.ts'
 import { ClusteredVectors } from '../scripts/bench-vector-corpus.ts'
@@ -65,7 +65,7 @@ describe('the Hamming shortlist', () => {
     const query = new Uint32Array(words)
     writeWords(signBits(source.near(centre, 0.4)), query, 0, words)
     const distance = (slot: number): number => hamming(codes, slot * words, query, 0, words)
-    const kept = Array.from(hammingShortlist(codes, 300, words, query, 40))
+    const kept = Array.from(hammingShortlist(flatCodes(codes, 300, words), query, 40))
     assert.equal(kept.length, 40)
     assert.deepEqual(kept, [...kept].sort((a, b) => a - b))
     const cut = Math.max(...kept.map(distance))
@@ -78,8 +78,8 @@ describe('the Hamming shortlist', () => {
 
   it('keeps every slot when there are no more codes than it keeps', () => {
     const codes = codesOf(Array.from({ length: 5 }, () => vectorSource(64).gaussianUnit()), 64)
-    assert.deepEqual(Array.from(hammingShortlist(codes, 5, 2, new Uint32Array(2), 5)), [0, 1, 2, 3, 4])
-    assert.deepEqual(Array.from(hammingShortlist(codes, 5, 2, new Uint32Array(2), 9)), [0, 1, 2, 3, 4])
+    assert.deepEqual(Array.from(hammingShortlist(flatCodes(codes, 5, 2), new Uint32Array(2), 5)), [0, 1, 2, 3, 4])
+    assert.deepEqual(Array.from(hammingShortlist(flatCodes(codes, 5, 2), new Uint32Array(2), 9)), [0, 1, 2, 3, 4])
   })
 })
 
@@ -89,7 +89,7 @@ describe('the coarse ranking', () => {
     // Slots 1 and 3 hold the same code; slot 2 agrees with the query everywhere, slot 0 nowhere.
     const vectors = [[-1, 1, -1, 1], [1, 1, -1, 1], [1, -1, 1, -1], [1, 1, -1, 1]].map((signs) => Float32Array.from([...signs, 0, 0, 0, 0]))
     const codes = codesOf(vectors, 8)
-    const ranked = rankByTable(signTable(query, 1), codes, 1, Int32Array.from([0, 1, 2, 3]), 3)
+    const ranked = rankByTable(signTable(query, 1), flatCodes(codes, 4, 1), Int32Array.from([0, 1, 2, 3]), 3)
     assert.deepEqual(Array.from(ranked), [2, 1, 3])
   })
 
@@ -102,13 +102,39 @@ describe('the coarse ranking', () => {
     const codes = codesOf([fewer, larger], 32)
     const queryCode = new Uint32Array(1)
     writeWords(signBits(query), queryCode, 0, 1)
-    assert.deepEqual(Array.from(hammingShortlist(codes, 2, 1, queryCode, 1)), [0], 'the Hamming scan alone keeps the wrong one')
-    assert.deepEqual(Array.from(coarseRank(codes, 2, 1, query, { shortlist: 2, keep: 1 })), [1])
+    assert.deepEqual(Array.from(hammingShortlist(flatCodes(codes, 2, 1), queryCode, 1)), [0], 'the Hamming scan alone keeps the wrong one')
+    assert.deepEqual(Array.from(coarseRank(flatCodes(codes, 2, 1), query, { shortlist: 2, keep: 1 })), [1])
   })
 
   it('widens a shortlist narrower than what it keeps', () => {
     const source = vectorSource(64, 3)
     const codes = codesOf(Array.from({ length: 30 }, () => source.gaussianUnit()), 64)
-    assert.equal(coarseRank(codes, 30, 2, source.gaussianUnit(), { shortlist: 1, keep: 10 }).length, 10)
+    assert.equal(coarseRank(flatCodes(codes, 30, 2), source.gaussianUnit(), { shortlist: 1, keep: 10 }).length, 10)
+  })
+
+  it('ranks codes held in blocks as it ranks the same codes held flat, whatever the block size', () => {
+    const source = vectorSource(64, 11)
+    const vectors = Array.from({ length: 100 }, () => source.gaussianUnit())
+    const codes = codesOf(vectors, 64)
+    const query = source.near(vectors[17] ?? source.gaussianUnit(), 0.5)
+    const flat = Array.from(coarseRank(flatCodes(codes, 100, 2), query, { shortlist: 30, keep: 10 }))
+    for (const blockSlots of [1, 7, 64, 100]) {
+      const blocks = Array.from({ length: Math.ceil(100 / blockSlots) }, (_, b) => codes.slice(b * blockSlots * 2, (b + 1) * blockSlots * 2))
+      assert.deepEqual(Array.from(coarseRank({ blocks, blockSlots, words: 2, size: 100 }, query, { shortlist: 30, keep: 10 })), flat, `blocks of ${blockSlots}`)
+    }
+  })
+
+  it('passes over free slots, slots of a missing block and slots past a short block', () => {
+    const source = vectorSource(64, 13)
+    const vectors = Array.from({ length: 12 }, () => source.gaussianUnit())
+    const codes = codesOf(vectors, 64)
+    const present = Int32Array.from({ length: 12 }, (_, slot) => (slot === 2 || slot === 9 ? 0 : slot + 1))
+    // Blocks of 4: the second is missing, the third holds only two codes.
+    const held: SlotCodes = { blocks: [codes.slice(0, 8), undefined, codes.slice(16, 20)], blockSlots: 4, words: 2, size: 12, present }
+    const query = vectors[2] ?? source.gaussianUnit()
+    const queryCode = new Uint32Array(2)
+    writeWords(signBits(query), queryCode, 0, 2)
+    assert.deepEqual(Array.from(hammingShortlist(held, queryCode, 12)), [0, 1, 3, 8])
+    assert.deepEqual(Array.from(coarseRank(held, query, { shortlist: 12, keep: 12 })).sort((a, b) => a - b), [0, 1, 3, 8])
   })
 })

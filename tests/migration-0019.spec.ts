@@ -146,8 +146,11 @@ for (const driver of DRIVERS) {
           OR length(claim_key) <> 32 OR typeof(evidence_key) <> 'blob' OR length(evidence_key) <> 32`).pluck().get(),
         groupsNotBytes: db.prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`).pluck().get(),
       }))
-      assert.deepEqual(after.counts, before.counts)
-      assert.deepEqual(after.counts, EXPECT.counts)
+      // The tables version 18 had: later migrations add their own, and the compaction drops an empty sqlite_sequence.
+      const ofVersion18 = (counts: Record<string, number>): Record<string, number> =>
+        Object.fromEntries(Object.entries(counts).filter(([name]) => name in EXPECT.counts && name !== 'sqlite_sequence'))
+      assert.deepEqual(ofVersion18(after.counts), ofVersion18(before.counts))
+      assert.deepEqual(ofVersion18(after.counts), ofVersion18(EXPECT.counts))
       assert.equal(after.facts.length, before.facts.length)
       for (const [index, row] of before.facts.entries()) assert.deepEqual(after.facts[index], row, `fact #${String(row['id'])}`)
       assert.deepEqual(after.groups, before.groups)
@@ -170,7 +173,8 @@ for (const driver of DRIVERS) {
         const fresh = Database.open({ dataDir: root, driver, now: () => EXPECT.now })
         fresh.close()
         const objects = (path: string): unknown[] => readOnly(path, (db) => db.prepare(
-          `SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex_%' ORDER BY type, name`).all())
+          // SQLite's own tables aside: sqlite_sequence outlives the last AUTOINCREMENT table until a VACUUM drops it.
+          `SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all())
         assert.deepEqual(objects(store), objects(join(root, 'memory.db')))
       } finally {
         removeDir(root)

@@ -1,22 +1,26 @@
 /**
  * The vector store on a real file, both SQLite bindings: which facts may be embedded (never a sensitive, hidden or
- * forgotten one), revision checks against the text hash, replacement under a new rowid with a version bump, vector
- * writes that never move the store generation, pruning, clearing with "Clear everything", coverage counts and the
- * rescoring read under model visibility.
+ * forgotten one), revision checks against the text hash, replacement in place with a version bump, slots and their
+ * code blocks kept in step with every write, prune, cascade, clear and a space's removal, vector writes that never
+ * move the store generation, coverage counts and the rescoring read under model visibility.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { VectorIndex } from '../src/semantic/vector-index.ts'
 import { prepareWrite } from '../src/fact-input.ts'
 import type { SqlValue } from '../src/store/connection.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
-import type { VectorSpace } from '../src/store/vector-store.ts'
+import type { VectorRow, VectorSpace } from '../src/store/vector-store.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, openMemory, write, writeFact, type MemoryHandle } from './helpers/store.ts'
-import { rowFor, storesOf, TEST_IDENTITY, vectorSource } from './helpers/vectors.ts'
+import { labelHash, rowFor, storesOf, TEST_IDENTITY, vectorSource } from './helpers/vectors.ts'
 
 const DIM = 64
 const NOW = '2026-03-01T09:00:00.000Z'
+const CRASH_WRITER = fileURLToPath(new URL('./fixtures/vector-crash-writer.ts', import.meta.url))
 
 for (const driver of DRIVERS) {
   describe(`vector store (${driver})`, () => {
@@ -47,11 +51,39 @@ for (const driver of DRIVERS) {
       assert.ok(!('code' in h.memory.forgetById(id)))
       return id
     }
-    const store = (...ids: number[]): number => stores.vectors.storeVectors(space.id, ids.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit())), NOW)
+    const store = (...ids: number[]): number => writeAll(space.id, ids.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit())))
     const revisionOf = (id: number): number => count(h.db(), 'SELECT revision AS n FROM facts WHERE id = ?', id)
     const rowIds = (): Map<number, number> => new Map(h.db().all('SELECT fact_id, id FROM fact_vectors WHERE space_id = ?', space.id)
       .map((row) => [Number(row['fact_id']), Number(row['id'])]))
     const versionNow = (): number => stores.vectors.version(space.id) ?? -1
+    const slotsOf = (spaceId = space.id): Map<number, number> => new Map(h.db().all('SELECT fact_id, slot FROM fact_vectors WHERE space_id = ?', spaceId)
+      .map((row) => [Number(row['fact_id']), Number(row['slot'])]))
+    /** Every code a space's blocks hold for its live vectors is the one last written for them, and every other slot is free. */
+    const written = new Map<string, Uint8Array>()
+    const writeAll = (spaceId: number, rows: readonly VectorRow[]): number => {
+      for (const row of rows) written.set(`${spaceId}:${row.factId}`, row.bits)
+      return stores.vectors.storeVectors(spaceId, rows, NOW)
+    }
+    const assertBlocksInStep = (spaceId: number): void => {
+      const state = stores.vectors.spaceState(spaceId)
+      const bytes = Math.ceil(state.dim / 8)
+      const bySlot = new Map<number, { factId: number; bits: Uint8Array }>()
+      for (const block of stores.vectors.blocksSince(spaceId, -1)) {
+        block.factIds.forEach((factId, i) => bySlot.set(block.blockNo * state.blockSlots + i, { factId, bits: block.codes.subarray(i * bytes, (i + 1) * bytes) }))
+      }
+      const live = slotsOf(spaceId)
+      const free = new Set(stores.vectors.freeSlots(spaceId))
+      assert.equal(live.size, state.count, 'the live count')
+      for (const [factId, slot] of live) {
+        assert.ok(slot < state.slotCount && !free.has(slot), `slot ${slot} of fact ${factId} is in use`)
+        assert.equal(bySlot.get(slot)?.factId, factId, `block slot ${slot} names fact ${factId}`)
+        const bits = written.get(`${spaceId}:${factId}`)
+        if (bits !== undefined) assert.deepEqual(Array.from(bySlot.get(slot)?.bits ?? []), Array.from(bits), `the code of fact ${factId}`)
+      }
+      const used = new Set(live.values())
+      for (let slot = 0; slot < state.slotCount; slot += 1) assert.ok(used.has(slot) !== free.has(slot), `slot ${slot} is either used or free`)
+      assert.ok([...bySlot.keys()].every((slot) => slot < state.slotCount), 'no block slot past the slot count')
+    }
 
     it('makes one space per fingerprint and fixes its dimension once', () => {
       const again = stores.vectors.ensureSpace('emb-test', { ...TEST_IDENTITY, model: 'other' }, NOW)
@@ -85,29 +117,32 @@ for (const driver of DRIVERS) {
       expectKind(write(h.memory, h.config, { subject: 'orders-api', property: 'port', value: '7802' }), 'saved')
       const [again] = stores.vectors.factsNeedingVectors(space.id, 100).filter((row) => row.id === first)
       assert.equal(again?.revision, 2, 'superseding the value moved its revision')
-      assert.equal(again?.storedHash, `hash-${first}`)
+      assert.equal(again?.storedHash, labelHash(first))
       stores.vectors.recheck(space.id, [{ factId: first, revision: 2 }])
       assert.equal(stores.vectors.factsNeedingVectors(space.id, 100).some((row) => row.id === first), false)
       assert.equal(rowIds().get(first), before, 'the same row')
       assert.equal(versionNow(), version, 'the vectors did not change')
     })
 
-    it('replaces a vector with a row of a rowid above every earlier one and bumps the version, even after the newest row was deleted', () => {
+    it('replaces a vector in its row and slot and bumps the version; a deleted vector\'s slot goes to the next new one', () => {
       const [a, b, c] = [fact('alpha'), fact('beta'), fact('gamma')]
       store(a, b)
       const first = rowIds()
+      const slots = slotsOf()
       const version = versionNow()
       store(b)
-      const replaced = rowIds().get(b) ?? 0
-      assert.ok(replaced > Math.max(...first.values()), `the newest vector replaced: ${JSON.stringify([...first])} → ${replaced}`)
+      assert.deepEqual(rowIds(), first, 'the same rows')
+      assert.deepEqual(slotsOf(), slots, 'the same slots')
       const afterReplace = versionNow()
       assert.ok(afterReplace > version, 'the version moved')
-      // The newest row goes (its fact hidden), then another fact's vector arrives: its rowid must still be new.
-      h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', b)
+      h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', a)
       assert.equal(stores.vectors.pruneIneligible(), 1)
+      assert.deepEqual(stores.vectors.freeSlots(space.id), [slots.get(a)])
       store(c)
-      assert.ok((rowIds().get(c) ?? 0) > replaced, 'a rowid is never reused')
+      assert.equal(slotsOf().get(c), slots.get(a), 'the new vector took the free slot')
+      assert.deepEqual(stores.vectors.freeSlots(space.id), [])
       assert.ok(versionNow() > afterReplace, 'the prune and the new vector moved it again')
+      assertBlocksInStep(space.id)
     })
 
     it('never moves the store generation with vector writes', () => {
@@ -246,7 +281,7 @@ for (const driver of DRIVERS) {
       assert.ok((row?.scale ?? 0) > 0)
     })
 
-    it('reads the codes after a rowid by the rowid range, and the rescoring rows through the space and fact index', () => {
+    it('reads the blocks written since a version, the free slots, the rescoring rows and the vectors of facts through indexes, never a scan', () => {
       const ids = ['alpha', 'beta', 'gamma'].map((subject) => fact(subject))
       store(...ids)
       const seen: { sql: string; params: SqlValue[] }[] = []
@@ -257,16 +292,24 @@ for (const driver of DRIVERS) {
         return all(sql, ...params)
       }
       try {
-        stores.vectors.codesAfter(space.id, 1)
+        stores.vectors.blocksSince(space.id, -1)
+        stores.vectors.blocksSince(space.id, 1)
+        stores.vectors.freeSlots(space.id)
         stores.vectors.rescoreRows(space.id, ids, { includeSensitive: false })
+        stores.vectors.vectorsOf(space.id, ids)
       } finally {
         spied.all = all
       }
-      const [codes, rescore] = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
-      assert.match(codes ?? '', /SEARCH fact_vectors USING INTEGER PRIMARY KEY \(rowid>\?\)/u)
-      assert.doesNotMatch(codes ?? '', /TEMP B-TREE/u)
-      assert.match(rescore ?? '', /sqlite_autoindex_fact_vectors_1 \(space_id=\? AND fact_id=\?\)/u)
-      assert.doesNotMatch(rescore ?? '', /SCAN/u)
+      const [whole, blocks, free, rescore, vectors] = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
+      assert.match(whole ?? '', /SEARCH vector_blocks USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\?\)/u)
+      assert.match(blocks ?? '', /SEARCH vector_blocks USING INDEX vector_blocks_by_version \(space_id=\? AND version>\?\)/u)
+      assert.match(free ?? '', /SEARCH vector_free_slots USING PRIMARY KEY \(space_id=\?\)/u)
+      for (const plan of [rescore, vectors]) {
+        assert.match(plan ?? '', /SEARCH v USING INDEX sqlite_autoindex_fact_vectors_1 \(fact_id=\? AND space_id=\?\)/u)
+        assert.match(plan ?? '', /SEARCH b USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no=\?\)/u)
+        assert.doesNotMatch(plan ?? '', /SCAN/u)
+      }
+      for (const plan of [whole, blocks, free]) assert.doesNotMatch(plan ?? '', /SCAN|TEMP B-TREE/u)
     })
 
     it('reads a space\'s state from its own row, without counting its vectors', () => {
@@ -290,7 +333,7 @@ for (const driver of DRIVERS) {
         spied.get = get
         spied.all = all
       }
-      assert.deepEqual(state, { version: versionNow(), dim: DIM, count: 3 })
+      assert.deepEqual(state, { version: versionNow(), dim: DIM, count: 3, slotCount: 3, blockSlots: 64 })
       const plans = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
       assert.ok(plans.length > 0)
       for (const plan of plans) assert.match(plan, /^SEARCH vector_spaces USING INTEGER PRIMARY KEY \(rowid=\?\)$/u)
@@ -322,14 +365,131 @@ for (const driver of DRIVERS) {
     it('reads back the stored vectors of a few facts, byte for byte', () => {
       const [a, b] = [fact('alpha'), fact('beta')]
       const unit = source.gaussianUnit()
-      const written = rowFor(a, 1, unit)
-      stores.vectors.storeVectors(space.id, [written], NOW)
+      const row = rowFor(a, 1, unit)
+      stores.vectors.storeVectors(space.id, [row], NOW)
       const read = stores.vectors.vectorsOf(space.id, [a, b])
       assert.deepEqual([...read.keys()], [a])
-      assert.deepEqual(Array.from(read.get(a)?.quantized ?? []), Array.from(written.quantized))
-      assert.equal(read.get(a)?.scale, written.scale)
-      const [code] = stores.vectors.codesAfter(space.id, 0)
-      assert.deepEqual(Array.from(code?.bits ?? []), Array.from(written.bits))
+      assert.deepEqual(Array.from(read.get(a)?.quantized ?? []), Array.from(row.quantized))
+      assert.equal(read.get(a)?.scale, row.scale)
+      const [block] = stores.vectors.blocksSince(space.id, -1)
+      assert.deepEqual(Array.from(block?.factIds ?? []), [a])
+      assert.deepEqual(Array.from(block?.codes ?? []), Array.from(row.bits))
+      assert.equal(count(h.db(), 'SELECT length(magnitudes) AS n FROM fact_vectors WHERE fact_id = ?', a), DIM / 8 * 7, 'seven bits a component')
+      assert.equal(count(h.db(), 'SELECT length(text_hash) AS n FROM fact_vectors WHERE fact_id = ?', a), 32)
+    })
+
+    it('keeps every slot\'s code and fact id in its block through stores across blocks, replacements, prunes, a cascade, a clear and a refill', () => {
+      const ids = Array.from({ length: 150 }, (_, i) => fact(`service-${i}`))
+      const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
+      stores.vectors.fixDimension(other.id, DIM)
+      const rows = (list: readonly number[]): VectorRow[] => list.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit()))
+      // Three batches, the second crossing from the first block (64 slots) into the third.
+      writeAll(space.id, rows(ids.slice(0, 40)))
+      writeAll(space.id, rows(ids.slice(40, 140)))
+      writeAll(space.id, rows(ids.slice(140)))
+      writeAll(other.id, rows(ids.slice(0, 10)))
+      assertBlocksInStep(space.id)
+      assertBlocksInStep(other.id)
+      assert.equal(stores.vectors.blocksSince(space.id, -1).length, 3)
+      // Replacements in one batch with new vectors of facts that had none in the other space.
+      writeAll(space.id, rows([ids[3] ?? 0, ids[70] ?? 0, ids[149] ?? 0]))
+      writeAll(other.id, rows([ids[3] ?? 0, ids[20] ?? 0]))
+      assertBlocksInStep(space.id)
+      assertBlocksInStep(other.id)
+      // Prunes free slots in both spaces; the next vectors take them, lowest first.
+      for (const id of [ids[5], ids[66], ids[130]]) h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', id ?? 0)
+      stores.vectors.pruneIneligible()
+      const freed = stores.vectors.freeSlots(space.id)
+      assert.equal(freed.length, 3)
+      assertBlocksInStep(space.id)
+      const newcomers = [fact('newcomer-1'), fact('newcomer-2')]
+      writeAll(space.id, rows(newcomers))
+      assert.deepEqual(newcomers.map((id) => slotsOf().get(id)), freed.slice(0, 2))
+      assertBlocksInStep(space.id)
+      // A cascade from facts frees the slot too.
+      const gone = ids[100] ?? 0
+      h.db().run('DELETE FROM review_verdicts')
+      h.db().run('UPDATE tombstones SET fact_id = NULL')
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers']) h.db().run(`DELETE FROM ${table} WHERE fact_id = ?`, gone)
+      const slot = slotsOf().get(gone)
+      h.db().run('DELETE FROM facts WHERE id = ?', gone)
+      assert.ok(stores.vectors.freeSlots(space.id).includes(slot ?? -1), 'the cascade freed its slot')
+      assertBlocksInStep(space.id)
+      // A clear empties every space's blocks and slots; a refill starts again from slot 0.
+      stores.vectors.clearVectors()
+      for (const spaceId of [space.id, other.id]) {
+        assert.deepEqual(stores.vectors.blocksSince(spaceId, -1), [])
+        assert.deepEqual(stores.vectors.freeSlots(spaceId), [])
+        assert.equal(stores.vectors.spaceState(spaceId).slotCount, 0)
+      }
+      writeAll(space.id, rows(ids.slice(0, 5)))
+      assert.deepEqual([...slotsOf().values()].sort((x, y) => x - y), [0, 1, 2, 3, 4])
+      assertBlocksInStep(space.id)
+    })
+
+    it('takes a space\'s vectors, blocks and free slots with it when the space is removed', () => {
+      const ids = ['alpha', 'beta', 'gamma'].map((subject) => fact(subject))
+      const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
+      stores.vectors.fixDimension(other.id, DIM)
+      store(...ids)
+      writeAll(other.id, ids.map((id) => rowFor(id, 1, source.gaussianUnit())))
+      h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', ids[0] ?? 0)
+      stores.vectors.pruneIneligible()
+      h.db().run('DELETE FROM vector_spaces WHERE id = ?', space.id)
+      for (const table of ['fact_vectors', 'vector_blocks', 'vector_free_slots']) {
+        assert.equal(count(h.db(), `SELECT count(*) AS n FROM ${table} WHERE space_id = ?`, space.id), 0, table)
+      }
+      assertBlocksInStep(other.id)
+      assert.equal(stores.vectors.spaceState(other.id).count, 2)
+    })
+
+    it('refuses a slot in use, a vector moved to another slot, sign bits that disagree with the components and a text hash that is not SHA-256', () => {
+      const [a, b] = [fact('alpha'), fact('beta')]
+      store(a)
+      const row = rowFor(b, 1, source.gaussianUnit())
+      assert.throws(() => h.db().run(`INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
+          VALUES (?, ?, 0, 1, zeroblob(32), 1, x'00', ?)`, space.id, b, NOW), /vector slot in use/u)
+      assert.throws(() => h.db().run('UPDATE fact_vectors SET slot = 5 WHERE fact_id = ?', a), /keeps its space, fact and slot/u)
+      const flipped = Uint8Array.from(row.bits, (byte) => byte ^ 0xff)
+      const refused = (candidate: VectorRow): boolean => {
+        assert.throws(() => stores.vectors.storeVectors(space.id, [candidate], NOW), (error: { code?: string }) => error.code === 'invalid_arguments')
+        return true
+      }
+      assert.ok(refused({ ...row, bits: flipped }))
+      assert.ok(refused({ ...row, textHash: 'hash-b' }))
+      assert.ok(refused({ ...row, textHash: labelHash(b).toUpperCase() }))
+      assert.deepEqual([...rowIds().keys()], [a], 'nothing was written')
+      assertBlocksInStep(space.id)
+    })
+
+    it('loses no vector a sweep committed when its process is killed inside the next batch, and keeps none of that batch', () => {
+      const ids = Array.from({ length: 120 }, (_, i) => fact(`service-${i}`))
+      const [batch, batches] = [32, 3]
+      const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', CRASH_WRITER, h.dataDir, driver, String(batch), String(batches)], {
+        encoding: 'utf8', timeout: 60_000,
+      })
+      assert.equal(child.signal, 'SIGKILL', `the writer should die by SIGKILL; stderr:\n${child.stderr}`)
+      const lines = child.stdout.trim().split('\n')
+      assert.ok(lines.at(-1)?.startsWith('killing ') && !lines.includes('still alive'))
+      const committed = lines.filter((line) => line.startsWith('committed ')).flatMap((line) => line.slice('committed '.length).split(',').map(Number))
+      assert.deepEqual(committed, ids.slice(0, batch * batches))
+      // The child's vectors, drawn again in its order: the committed ones must read back, the killed batch's not.
+      const crash = stores.vectors.space('emb-crash')
+      assert.ok(crash !== undefined)
+      const drawn = vectorSource(DIM, 99)
+      const expected = new Map(committed.map((id) => [id, rowFor(id, 1, drawn.gaussianUnit())]))
+      const read = stores.vectors.vectorsOf(crash.id, ids)
+      assert.deepEqual([...read.keys()].sort((x, y) => x - y), committed)
+      for (const [id, row] of expected) assert.deepEqual(Array.from(read.get(id)?.quantized ?? []), Array.from(row.quantized), `fact ${id}`)
+      for (const [id, row] of expected) written.set(`${crash.id}:${id}`, row.bits)
+      assertBlocksInStep(crash.id)
+      const index = new VectorIndex()
+      for (const [id, row] of [...expected].filter((_, i) => i % 9 === 0)) {
+        const unit = Float32Array.from(row.quantized, (component) => component * row.scale)
+        assert.equal(index.search(stores.vectors, crash, unit, 1, undefined)[0]?.id, id)
+      }
+      // A sweep carries on from there.
+      assert.equal(stores.vectors.factsNeedingVectors(crash.id, 1000).length, ids.length - committed.length)
     })
 
     it('reads back no vector for a fact whose revision moved since (its text may have changed)', () => {

@@ -1,17 +1,22 @@
 /**
  * VectorIndex: the vector channel's scan. The sign bits of every vector of a space are held in memory, one flat
- * Uint32Array per space; a query is scanned against them by Hamming distance, the HAMMING_SHORTLIST nearest are
- * ranked by the float query's asymmetric score against their sign bits (coarse-rank.ts), the COARSE_CANDIDATES best
- * of those are rescored exactly from their int8 rows in SQLite, and the best `depth` by cosine are returned. SQLite
- * stays the truth: the in-memory codes only choose candidates, and a candidate whose row is gone, forgotten or hidden
- * is dropped by the rescoring read. The codes follow the file: when the space's version moves (a write from this
- * process or another one on the same file), the rows after the highest rowid loaded are read and take their fact's
- * slot; if the live count then disagrees (vectors were deleted), the space is read whole again.
+ * Uint32Array per space indexed by the store's slots; a query is scanned against them by Hamming distance, the
+ * HAMMING_SHORTLIST nearest are ranked by the float query's asymmetric score against their sign bits
+ * (coarse-rank.ts), the COARSE_CANDIDATES best of those are rescored exactly from their rows in SQLite, and the best
+ * `depth` by cosine are returned. SQLite stays the truth: the in-memory codes only choose candidates, and a candidate
+ * whose row is gone, forgotten or hidden is dropped by the rescoring read. The codes follow the file: a space loads
+ * from its code blocks in one pass (each block's buffer is held as it was read), and when the space's version moves
+ * (a write from this process or another one on the same file) only the blocks written since are read again, with the
+ * list of free slots, which drop out of the scan. The codes held are never older than the version recorded with
+ * them, so a later version always reads again. The rescoring reads the candidates' rows without their sign bits and
+ * takes those from the codes held: they are the stored ones when the space's version did not move between loading
+ * them and reading the rows; when it did, the rows are read again with their stored sign bits.
  */
-import type { VectorSpace, VectorStore } from '../store/vector-store.ts'
+import type { CodeBlock, MagnitudeRow, SpaceState, VectorSpace, VectorStore } from '../store/vector-store.ts'
 import type { Visibility } from '../store/fact-store.ts'
-import { coarseRank } from './coarse-rank.ts'
-import { bitWords, cosineQuantized, writeWords } from './quantize.ts'
+import { LITTLE_ENDIAN, unpackVector } from '../store/vector-codec.ts'
+import { coarseRank, type SlotCodes } from './coarse-rank.ts'
+import { bitBytes, bitWords, cosineQuantized, writeWords } from './quantize.ts'
 
 /**
  * Codes the Hamming scan keeps for the asymmetric score. Ranking them by the float query against their sign bits
@@ -53,16 +58,21 @@ export interface IndexFootprint {
   readonly bytes: number
 }
 
-/** The loaded codes of one space. */
+/** The loaded codes of one space, by store slot. */
 interface SpaceCodes {
   readonly dim: number
   readonly words: number
+  readonly blockSlots: number
+  /** The space version the codes are at (or newer than). */
   version: number
-  maxRowId: number
+  /** Slots in use: one past the highest slot given. */
   size: number
-  codes: Uint32Array
+  /** Slots holding a vector. */
+  live: number
+  /** Each block's codes as words, `blockSlots × words` at most. */
+  readonly blocks: (Uint32Array | undefined)[]
+  /** The fact id of each slot; 0 for a free slot. */
   factIds: Int32Array
-  readonly slots: Map<number, number>
 }
 
 /** The in-memory coarse index over the spaces of one or more stores. */
@@ -84,11 +94,15 @@ export class VectorIndex {
   search(store: VectorStore, space: VectorSpace, queryUnit: Float32Array, depth: number, visibility: Visibility | undefined,
     width: ScanWidth = SCAN_WIDTH): VectorHit[] {
     const codes = this.refreshed(store, space.id)
-    if (codes === undefined || codes.size === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
-    const slots = coarseRank(codes.codes, codes.size, codes.words, queryUnit, { shortlist: width.shortlist, keep: Math.max(width.candidates, depth) })
+    if (codes === undefined || codes.live === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
+    const slots = coarseRank(slotCodesOf(codes), queryUnit, { shortlist: width.shortlist, keep: Math.max(width.candidates, depth) })
     const ids = Array.from(slots, (slot) => codes.factIds[slot] ?? 0)
-    const scored = store.rescoreRows(space.id, ids, visibility)
-      .map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
+    const rows = store.magnitudeRows(space.id, ids, visibility)
+    const current = store.version(space.id) === codes.version && rows.every((row) => codes.factIds[row.slot] === row.factId)
+    const scored = current
+      ? rows.map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, vectorOf(codes, row), row.scale) }))
+      // Another connection wrote since the codes were read: the stored sign bits, read with the rows.
+      : store.rescoreRows(space.id, ids, visibility).map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
     scored.sort((a, b) => b.score - a.score || b.id - a.id)
     return scored.slice(0, depth)
   }
@@ -100,7 +114,7 @@ export class VectorIndex {
    * @returns how many vectors the space holds.
    */
   warm(store: VectorStore, spaceId: number): number {
-    return this.refreshed(store, spaceId)?.size ?? 0
+    return this.refreshed(store, spaceId)?.live ?? 0
   }
 
   /**
@@ -110,7 +124,9 @@ export class VectorIndex {
    */
   footprint(store: VectorStore, spaceId: number): IndexFootprint {
     const codes = this.spaces.get(store)?.get(spaceId)
-    return codes === undefined ? { facts: 0, bytes: 0 } : { facts: codes.size, bytes: codes.codes.byteLength + codes.factIds.byteLength }
+    if (codes === undefined) return { facts: 0, bytes: 0 }
+    const blockBytes = codes.blocks.reduce((sum, block) => sum + (block?.byteLength ?? 0), 0)
+    return { facts: codes.live, bytes: blockBytes + codes.factIds.byteLength }
   }
 
   private refreshed(store: VectorStore, spaceId: number): SpaceCodes | undefined {
@@ -126,71 +142,88 @@ export class VectorIndex {
     }
     const held = byStore.get(spaceId)
     if (held !== undefined && held.version === version) return held
+    // Read the state before the blocks: what they hold is then at least as new as the version recorded.
     const state = store.spaceState(spaceId)
-    if (held !== undefined && held.dim === state.dim) {
-      append(held, store, spaceId)
-      held.version = state.version
-      if (held.size === state.count) return held
-      // Vectors were deleted: drop their slots in place, reading only the fact ids still stored.
-      compact(held, new Set(store.factIdsOf(spaceId)))
-      if (held.size === state.count) return held
+    if (held !== undefined && held.dim === state.dim && held.blockSlots === state.blockSlots) {
+      apply(held, state, store.blocksSince(spaceId, held.version), store.freeSlots(spaceId))
+      if (held.live === state.count) return held
     }
-    const loaded = emptyCodes(state.dim, state.version, state.count)
-    append(loaded, store, spaceId)
+    // First load, or codes that no longer add up (a clear, say): the whole space in one pass.
+    const loaded = emptyCodes(state)
+    apply(loaded, state, store.blocksSince(spaceId, -1), store.freeSlots(spaceId))
     byStore.set(spaceId, loaded)
     return loaded
   }
 }
 
-function emptyCodes(dim: number, version: number, capacity: number): SpaceCodes {
-  const words = bitWords(dim)
-  const room = Math.max(16, capacity)
-  return { dim, words, version, maxRowId: 0, size: 0, codes: new Uint32Array(room * words), factIds: new Int32Array(room), slots: new Map() }
+function slotCodesOf(codes: SpaceCodes): SlotCodes {
+  return { blocks: codes.blocks, blockSlots: codes.blockSlots, words: codes.words, size: codes.size, present: codes.factIds }
 }
 
-/** Read the rows after the highest rowid held; each takes its fact's slot, or a new one. */
+/** The int8 vector of a row from its magnitudes and its slot's sign bits as held. */
+function vectorOf(codes: SpaceCodes, row: MagnitudeRow): Int8Array {
+  const block = codes.blocks[Math.floor(row.slot / codes.blockSlots)] ?? new Uint32Array(0)
+  const at = (row.slot % codes.blockSlots) * codes.words
+  const words = block.subarray(at, at + codes.words)
+  // Word j holds bytes 4j…4j+3 low byte first (quantize.ts writeWords), which is memory order on this machine or not.
+  const bits = LITTLE_ENDIAN ? new Uint8Array(words.buffer, words.byteOffset, bitBytes(codes.dim)) : bytesOfWords(words, bitBytes(codes.dim))
+  return unpackVector(row.magnitudes, bits, codes.dim)
+}
+
+function bytesOfWords(words: Uint32Array, length: number): Uint8Array {
+  return Uint8Array.from({ length }, (_, i) => ((words[i >> 2] ?? 0) >>> (8 * (i & 3))) & 0xff)
+}
+
+function emptyCodes(state: SpaceState): SpaceCodes {
+  return {
+    dim: state.dim, words: bitWords(state.dim), blockSlots: state.blockSlots, version: -1, size: 0, live: 0, blocks: [],
+    factIds: new Int32Array(Math.max(16, state.slotCount)),
+  }
+}
+
 /**
- * Keep only the slots of facts that still have a vector, in order, moving their codes down.
+ * Bring loaded codes to a state: the blocks written since take their place, the free slots drop out, slots past the
+ * slot count are emptied, and the live count is taken again.
  * @param codes - the loaded codes.
- * @param live - the fact ids the space still stores.
+ * @param state - the space's state, read before the blocks.
+ * @param blocks - the blocks written after `codes.version`.
+ * @param free - the space's free slots.
  */
-function compact(codes: SpaceCodes, live: ReadonlySet<number>): void {
-  let kept = 0
-  codes.slots.clear()
-  for (let slot = 0; slot < codes.size; slot += 1) {
-    const factId = codes.factIds[slot] ?? 0
-    if (!live.has(factId)) continue
-    if (kept !== slot) {
-      codes.factIds[kept] = factId
-      codes.codes.copyWithin(kept * codes.words, slot * codes.words, (slot + 1) * codes.words)
-    }
-    codes.slots.set(factId, kept)
-    kept += 1
+function apply(codes: SpaceCodes, state: SpaceState, blocks: readonly CodeBlock[], free: readonly number[]): void {
+  let size = state.slotCount
+  for (const block of blocks) size = Math.max(size, block.blockNo * codes.blockSlots + block.factIds.length)
+  if (size > codes.factIds.length) {
+    const grown = new Int32Array(Math.max(size, codes.factIds.length * 2))
+    grown.set(codes.factIds)
+    codes.factIds = grown
   }
-  codes.size = kept
+  codes.factIds.fill(0, size, Math.max(size, codes.size))
+  codes.blocks.length = Math.min(codes.blocks.length, Math.ceil(size / codes.blockSlots))
+  codes.size = size
+  for (const block of blocks) {
+    const first = block.blockNo * codes.blockSlots
+    if (first >= size) continue
+    const held = Math.min(block.factIds.length, codes.blockSlots, size - first)
+    codes.factIds.fill(0, first, Math.min(size, first + codes.blockSlots))
+    codes.factIds.set(block.factIds.subarray(0, held), first)
+    codes.blocks[block.blockNo] = wordsOf(block.codes, held, codes.dim)
+  }
+  for (const slot of free) if (slot < size) codes.factIds[slot] = 0
+  let live = 0
+  for (let slot = 0; slot < size; slot += 1) if (codes.factIds[slot] !== 0) live += 1
+  codes.live = live
+  codes.version = state.version
 }
 
-function append(codes: SpaceCodes, store: VectorStore, spaceId: number): void {
-  for (const row of store.codesAfter(spaceId, codes.maxRowId)) {
-    let slot = codes.slots.get(row.factId)
-    if (slot === undefined) {
-      slot = codes.size
-      if (slot === codes.factIds.length) grow(codes)
-      codes.factIds[slot] = row.factId
-      codes.slots.set(row.factId, slot)
-      codes.size += 1
-    }
-    writeWords(row.bits, codes.codes, slot * codes.words, codes.words)
-    codes.maxRowId = Math.max(codes.maxRowId, row.rowId)
-  }
-}
-
-function grow(codes: SpaceCodes): void {
-  const room = codes.factIds.length * 2
-  const grownCodes = new Uint32Array(room * codes.words)
-  grownCodes.set(codes.codes)
-  const grownIds = new Int32Array(room)
-  grownIds.set(codes.factIds)
-  codes.codes = grownCodes
-  codes.factIds = grownIds
+/**
+ * A block's codes as 32-bit words: a view of the buffer read where each code fills whole words in memory order (a
+ * dimension that is a multiple of 32, a little-endian machine, an aligned buffer), else a copy word by word.
+ */
+function wordsOf(bytes: Uint8Array, slots: number, dim: number): Uint32Array {
+  const perCode = bitBytes(dim)
+  const words = bitWords(dim)
+  if (perCode === words * 4 && LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, slots * words)
+  const out = new Uint32Array(slots * words)
+  for (let slot = 0; slot < slots; slot += 1) writeWords(bytes.subarray(slot * perCode, (slot + 1) * perCode), out, slot * words, words)
+  return out
 }

@@ -52,6 +52,8 @@ export interface Connection {
   close(): void
   /** Copy a consistent snapshot of the database to `path` (online backup). */
   backup(path: string): Promise<void>
+  /** Register a deterministic SQL function of one argument on this connection (the store's own, see database.ts). */
+  defineFunction(name: string, fn: (value: unknown) => SqlValue): void
 }
 
 /** Loads the better-sqlite3 constructor; injectable so tests can simulate a missing binding. */
@@ -118,6 +120,7 @@ function wrapBetterSqlite(db: BetterSqlite3.Database): Connection {
       if (db.open) db.close()
     },
     backup: async (path) => { await db.backup(path) },
+    defineFunction: (name, fn) => { db.function(name, { deterministic: true }, fn) },
   }
 }
 
@@ -153,5 +156,6 @@ function openNodeSqlite(path: string, fallbackReason: string | undefined): Conne
       open = false
     },
     backup: async (target) => { await sqlite.backup(db, target) },
+    defineFunction: (name, fn) => { db.function(name, { deterministic: true }, fn) },
   }
 }

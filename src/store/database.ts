@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { FactMemoryError } from '../errors.ts'
 import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
 import { applyMigrations, assertOpenable, defaultMigrationsDir, readIdentity, readMigrations } from './migrate.ts'
+import { packMagnitudes } from './vector-codec.ts'
 
 /** The store file name inside the data directory. */
 export const STORE_FILE = 'memory.db'
@@ -95,6 +96,7 @@ export class Database {
       db.exec('PRAGMA synchronous = FULL')
       db.exec('PRAGMA foreign_keys = ON')
       db.exec('PRAGMA busy_timeout = 5000')
+      defineStoreFunctions(db)
       const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
       applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path })
       if (created) chmodSync(path, 0o600)
@@ -234,4 +236,17 @@ export class Database {
     this.db.prepare('INSERT OR IGNORE INTO store_state (id, store_id, generation, created_at) VALUES (1, ?, 0, ?)')
       .run(randomUUID(), now)
   }
+}
+
+/**
+ * The store's own SQL functions, registered on every connection before migrations run (a migration may call them).
+ * `fm_vector_magnitudes(quantized)`: the packed magnitudes of an int8 vector blob (vector-codec.ts), NULL for
+ * anything else.
+ * @param db - the connection.
+ */
+function defineStoreFunctions(db: Connection): void {
+  db.defineFunction('fm_vector_magnitudes', (value) => {
+    if (!(value instanceof Uint8Array)) return null
+    return packMagnitudes(new Int8Array(value.buffer, value.byteOffset, value.byteLength))
+  })
 }

@@ -4,19 +4,34 @@
  * model. Vectors are bookkeeping derived from the facts: every write goes through `Database.ledger` and never moves
  * the store generation, and every change to a space's vectors bumps that space's `version` in the same transaction
  * (where the schema's triggers keep its `vector_count`), so an in-memory scan index (in this process or another one
- * sharing the file) knows when to look again. Rows are replaced by DELETE + INSERT under AUTOINCREMENT, so a changed
- * vector always gets a rowid above every earlier one.
+ * sharing the file) knows when to look again.
+ * Each vector of a space has a slot. The sign codes of a space live in its blocks, `block_slots` slots to a row with
+ * the fact id of each slot, so a process loads every code of a space in one pass; a block is rewritten, stamped with
+ * the space's new version, in the transaction that gives one of its slots a vector. A deleted vector's slot (a prune,
+ * a foreign-key cascade from facts) is listed free by the schema's delete trigger and taken by the next new vector.
+ * A row keeps the magnitudes of its int8 components; with the sign bits of its slot they give the vector back
+ * exactly (vector-codec.ts). A replaced vector keeps its row and slot.
  */
 import { FactMemoryError } from '../errors.ts'
 import type { Database } from './database.ts'
 import { chunks, MODEL_VISIBLE, placeholders } from './fact-rows.ts'
 import type { Visibility } from './fact-reader.ts'
+import { codeBytes, decodeIds, ID_BYTES, packMagnitudes, signsAgree, unpackVector, writeId } from './vector-codec.ts'
 
 /** The condition (on `facts f`) for a fact whose text may be sent to an embedding endpoint. */
 const EMBEDDABLE = `f.status <> 'forgotten' AND f.sensitivity IS NULL AND f.model_use_allowed = 1`
 
 /** Ids per IN list, under SQLite's bind limit. */
 const CHUNK = 500
+
+/** A text hash as the sweep computes it: SHA-256 in lower-case hex (stored as its 32 bytes). */
+const TEXT_HASH = /^[0-9a-f]{64}$/u
+
+/** The rescoring read's vector columns: the row's scale and magnitudes, and the sign bits of its slot's block. */
+const VECTOR_COLUMNS = `v.fact_id, v.scale, v.magnitudes, substr(b.codes, (v.slot % s.block_slots) * ((s.dim + 7) / 8) + 1, (s.dim + 7) / 8) AS bits, s.dim`
+
+/** Joins the space and the slot's block to `fact_vectors v` (by the block's unique index). */
+const VECTOR_JOINS = `JOIN vector_spaces s ON s.id = v.space_id JOIN vector_blocks b ON b.space_id = v.space_id AND b.block_no = v.slot / s.block_slots`
 
 /** One embedding fingerprint's space of vectors. */
 export interface VectorSpace {
@@ -53,8 +68,10 @@ export interface VectorRow {
   readonly factId: number
   /** The fact's revision when its text was read. */
   readonly revision: number
+  /** SHA-256 of the embedded text, lower-case hex. */
   readonly textHash: string
   readonly scale: number
+  /** The sign bits (of the float vector); every nonzero int8 component must have the sign of its bit. */
   readonly bits: Uint8Array
   readonly quantized: Int8Array
 }
@@ -65,19 +82,35 @@ export interface SpaceState {
   readonly dim: number
   /** Vectors in the space. */
   readonly count: number
+  /** One past the highest slot given (slots below it that hold no vector are free). */
+  readonly slotCount: number
+  /** Slots per code block. */
+  readonly blockSlots: number
 }
 
-/** A stored code for the coarse scan. */
-export interface StoredCode {
-  readonly rowId: number
-  readonly factId: number
-  readonly bits: Uint8Array
+/** One block of a space's sign codes. */
+export interface CodeBlock {
+  /** Its first slot is `blockNo × blockSlots`. */
+  readonly blockNo: number
+  /** The fact id of each slot it holds (0: never used); a freed slot keeps its last id (see `freeSlots`). */
+  readonly factIds: Int32Array
+  /** `ceil(dim / 8)` bytes of sign bits per slot, in slot order. */
+  readonly codes: Uint8Array
 }
 
 /** A stored vector for the exact rescoring. */
 export interface StoredVector {
   readonly scale: number
   readonly quantized: Int8Array
+}
+
+/** A stored vector's row without its sign bits, which an index holding its slot's code supplies (vector-codec.ts). */
+export interface MagnitudeRow {
+  readonly factId: number
+  readonly slot: number
+  readonly scale: number
+  /** Seven bits per component. */
+  readonly magnitudes: Uint8Array
 }
 
 /**
@@ -159,7 +192,7 @@ export class VectorStore {
     // Without the hint the planner walks every fact in id order to honour ORDER BY … LIMIT.
     const facts = since === undefined ? 'facts f' : 'facts f INDEXED BY facts_by_updated'
     return this.db.all(
-      `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, v.text_hash
+      `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, CASE WHEN v.id IS NOT NULL THEN lower(hex(v.text_hash)) END AS text_hash
         FROM ${facts} LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
         WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision) AND f.id > ? ${changed}
         ORDER BY f.id LIMIT ?`, spaceId, afterId, ...(since === undefined ? [] : [since]), limit,
@@ -189,34 +222,96 @@ export class VectorStore {
   }
 
   /**
-   * Store vectors, replacing each fact's earlier one with a row of a new rowid; bumps the version when anything
-   * changed. A fact deleted, forgotten, marked sensitive or hidden since its text was read gets no vector (and loses
-   * its old one).
+   * Store vectors: a fact's earlier vector is replaced in its row and slot, a new one takes the space's lowest free
+   * slot or the next; the blocks of the slots written are rewritten once each, stamped with the version this write
+   * moved the space to. A fact deleted, forgotten, marked sensitive or hidden since its text was read gets no vector
+   * (and loses its old one).
    * @param spaceId - the space; its dimension must be fixed.
    * @param rows - the vectors.
    * @param now - ISO timestamp.
    * @returns how many were stored.
-   * @throws FactMemoryError `invalid_arguments` when a row's length disagrees with the space's dimension (nothing is
-   *   written).
+   * @throws FactMemoryError `invalid_arguments` when a row's length disagrees with the space's dimension, its sign
+   *   bits with its components, or its text hash is not SHA-256 hex (nothing is written).
    */
   storeVectors(spaceId: number, rows: readonly VectorRow[], now: string): number {
-    const dim = Number(this.db.get('SELECT dim FROM vector_spaces WHERE id = ?', spaceId)?.['dim'] ?? 0)
-    const wrong = rows.find((row) => row.quantized.length !== dim || row.bits.length !== Math.ceil(dim / 8))
+    const layout = this.db.get('SELECT dim, block_slots FROM vector_spaces WHERE id = ?', spaceId)
+    const dim = Number(layout?.['dim'] ?? 0)
+    const blockSlots = Number(layout?.['block_slots'] ?? 1)
+    const wrong = rows.find((row) => row.quantized.length !== dim || row.bits.length !== codeBytes(dim))
     if (wrong !== undefined) {
       throw new FactMemoryError('invalid_arguments', `the vector of fact ${wrong.factId} has ${wrong.quantized.length} components; the space holds ${dim}`)
     }
+    const unsigned = rows.find((row) => !signsAgree(row.quantized, row.bits))
+    if (unsigned !== undefined) throw new FactMemoryError('invalid_arguments', `the sign bits of fact ${unsigned.factId}'s vector disagree with its components`)
+    const unhashed = rows.find((row) => !TEXT_HASH.test(row.textHash))
+    if (unhashed !== undefined) throw new FactMemoryError('invalid_arguments', `the text hash of fact ${unhashed.factId}'s vector is not SHA-256 hex`)
     return this.db.ledger(() => {
+      const written = new Map<number, { readonly factId: number; readonly bits: Uint8Array }>()
       let stored = 0
       for (const row of rows) {
-        this.db.run('DELETE FROM fact_vectors WHERE space_id = ? AND fact_id = ?', spaceId, row.factId)
-        const inserted = this.db.run(
-          `INSERT INTO fact_vectors (space_id, fact_id, revision, text_hash, scale, bits, quantized, embedded_at)
-            SELECT ?, f.id, ?, ?, ?, ?, ?, ? FROM facts f WHERE f.id = ? AND ${EMBEDDABLE}`,
-          spaceId, row.revision, row.textHash, row.scale, row.bits, bytesOf(row.quantized), now, row.factId).changes
-        stored += inserted
+        const slot = this.writeRow(spaceId, row, now)
+        if (slot === undefined) continue
+        written.set(slot, { factId: row.factId, bits: row.bits })
+        stored += 1
       }
+      if (written.size > 0) this.writeBlocks(spaceId, blockSlots, codeBytes(dim), written)
       return stored
     })
+  }
+
+  /** Write one vector's row (or delete the fact's vector when it may no longer have one); answers the slot written. */
+  private writeRow(spaceId: number, row: VectorRow, now: string): number | undefined {
+    const eligible = this.db.get(`SELECT 1 AS ok FROM facts f WHERE f.id = ? AND ${EMBEDDABLE}`, row.factId) !== undefined
+    const held = this.db.get('SELECT slot FROM fact_vectors WHERE fact_id = ? AND space_id = ?', row.factId, spaceId)
+    if (!eligible) {
+      if (held !== undefined) this.db.run('DELETE FROM fact_vectors WHERE fact_id = ? AND space_id = ?', row.factId, spaceId)
+      return undefined
+    }
+    const magnitudes = packMagnitudes(row.quantized)
+    if (held !== undefined) {
+      this.db.run('UPDATE fact_vectors SET revision = ?, text_hash = unhex(?), scale = ?, magnitudes = ?, embedded_at = ? WHERE fact_id = ? AND space_id = ?',
+        row.revision, row.textHash, row.scale, magnitudes, now, row.factId, spaceId)
+      return Number(held['slot'])
+    }
+    const free = this.db.get('SELECT slot FROM vector_free_slots WHERE space_id = ? ORDER BY slot LIMIT 1', spaceId)
+    const slot = Number(free?.['slot'] ?? this.db.get('SELECT slot_count FROM vector_spaces WHERE id = ?', spaceId)?.['slot_count'] ?? 0)
+    // The insert trigger takes the slot off the free list and moves the count, the version and slot_count.
+    this.db.run(`INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
+        VALUES (?, ?, ?, ?, unhex(?), ?, ?, ?)`, spaceId, row.factId, slot, row.revision, row.textHash, row.scale, magnitudes, now)
+    return slot
+  }
+
+  /** Rewrite the blocks of the slots written, each once, stamped with the space's version moved past this write. */
+  private writeBlocks(spaceId: number, blockSlots: number, bytes: number, written: ReadonlyMap<number, { readonly factId: number; readonly bits: Uint8Array }>): void {
+    // A replaced vector moves no count; the version moves here for every write, so a block's stamp is always new.
+    this.db.run('UPDATE vector_spaces SET version = version + 1 WHERE id = ?', spaceId)
+    const version = Number(this.db.get('SELECT version FROM vector_spaces WHERE id = ?', spaceId)?.['version'] ?? 0)
+    const byBlock = new Map<number, number[]>()
+    for (const slot of written.keys()) {
+      const blockNo = Math.floor(slot / blockSlots)
+      byBlock.set(blockNo, [...(byBlock.get(blockNo) ?? []), slot])
+    }
+    for (const [blockNo, slots] of byBlock) {
+      const stored = this.db.get('SELECT fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no = ?', spaceId, blockNo)
+      const first = blockNo * blockSlots
+      const held = Math.floor((stored?.['fact_ids'] as Uint8Array | undefined)?.byteLength ?? 0) / ID_BYTES
+      const size = Math.max(held, ...slots.map((slot) => slot - first + 1))
+      const ids = new Uint8Array(size * ID_BYTES)
+      const codes = new Uint8Array(size * bytes)
+      if (stored !== undefined) {
+        ids.set(stored['fact_ids'] as Uint8Array)
+        codes.set(stored['codes'] as Uint8Array)
+      }
+      for (const slot of slots) {
+        const entry = written.get(slot)
+        if (entry === undefined) continue
+        writeId(ids, slot - first, entry.factId)
+        codes.set(entry.bits, (slot - first) * bytes)
+      }
+      this.db.run(`INSERT INTO vector_blocks (space_id, block_no, version, fact_ids, codes) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (space_id, block_no) DO UPDATE SET version = excluded.version, fact_ids = excluded.fact_ids, codes = excluded.codes`,
+        spaceId, blockNo, version, ids, codes)
+    }
   }
 
   /**
@@ -255,28 +350,41 @@ export class VectorStore {
 
   /**
    * @param spaceId - the space.
-   * @returns its version, dimension and vector count (zeros for a missing space), all from the space's one row: the
-   *   count is kept by the schema's triggers, so the three agree with each other and reading them costs no scan.
+   * @returns its version, dimension, vector count, slot count and block size (zeros for a missing space), all from
+   *   the space's one row: the count is kept by the schema's triggers, so they agree with each other and reading them
+   *   costs no scan.
    */
   spaceState(spaceId: number): SpaceState {
-    const space = this.db.get('SELECT version, dim, vector_count FROM vector_spaces WHERE id = ?', spaceId)
+    const space = this.db.get('SELECT version, dim, vector_count, slot_count, block_slots FROM vector_spaces WHERE id = ?', spaceId)
     return {
       version: Number(space?.['version'] ?? 0),
       dim: Number(space?.['dim'] ?? 0),
       count: Number(space?.['vector_count'] ?? 0),
+      slotCount: Number(space?.['slot_count'] ?? 0),
+      blockSlots: Number(space?.['block_slots'] ?? 1),
     }
   }
 
   /**
-   * The sign bits of the space's vectors stored after a rowid, in rowid order.
+   * The code blocks of a space written after a version, in no particular order; -1 reads the whole space in one pass.
    * @param spaceId - the space.
-   * @param afterRowId - 0 for every vector.
-   * @returns the codes.
+   * @param afterVersion - the space version the caller's codes are at.
+   * @returns the blocks.
    */
-  codesAfter(spaceId: number, afterRowId: number): StoredCode[] {
-    // `+space_id` keeps the planner on the rowid range: the space's index would read every row of it and sort them.
-    return this.db.all('SELECT id, fact_id, bits FROM fact_vectors WHERE id > ? AND +space_id = ? ORDER BY id', afterRowId, spaceId)
-      .map((row) => ({ rowId: Number(row['id']), factId: Number(row['fact_id']), bits: row['bits'] as Uint8Array }))
+  blocksSince(spaceId: number, afterVersion: number): CodeBlock[] {
+    // The whole space in block order by its unique index; the blocks written since a version by the version index.
+    const rows = afterVersion < 0
+      ? this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? ORDER BY block_no', spaceId)
+      : this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?', spaceId, afterVersion)
+    return rows.map((row) => ({ blockNo: Number(row['block_no']), factIds: decodeIds(row['fact_ids'] as Uint8Array), codes: row['codes'] as Uint8Array }))
+  }
+
+  /**
+   * @param spaceId - the space.
+   * @returns the slots below its slot count that hold no vector, ascending (a block keeps a freed slot's last id).
+   */
+  freeSlots(spaceId: number): number[] {
+    return this.db.all('SELECT slot FROM vector_free_slots WHERE space_id = ? ORDER BY slot', spaceId).map((row) => Number(row['slot']))
   }
 
   /**
@@ -288,18 +396,30 @@ export class VectorStore {
    * @returns one entry per candidate that has a vector and passes, in no particular order.
    */
   rescoreRows(spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): (StoredVector & { readonly factId: number })[] {
-    const out: (StoredVector & { readonly factId: number })[] = []
+    return this.candidateRows(`${VECTOR_COLUMNS} FROM fact_vectors v JOIN facts f ON f.id = v.fact_id ${VECTOR_JOINS}`, spaceId, factIds, visibility)
+      .map((row) => ({ factId: Number(row['fact_id']), ...vectorOf(row) }))
+  }
+
+  /**
+   * The rows of candidate facts without their sign bits, under the same conditions as {@link rescoreRows}: an index
+   * that holds the codes of the space at its current version supplies them, and reads no block.
+   * @param spaceId - the space.
+   * @param factIds - the candidates.
+   * @param visibility - model visibility, or undefined for every live fact.
+   * @returns one entry per candidate that has a vector and passes, in no particular order.
+   */
+  magnitudeRows(spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): MagnitudeRow[] {
+    return this.candidateRows('v.fact_id, v.slot, v.scale, v.magnitudes FROM fact_vectors v JOIN facts f ON f.id = v.fact_id', spaceId, factIds, visibility)
+      .map((row) => ({ factId: Number(row['fact_id']), slot: Number(row['slot']), scale: Number(row['scale']), magnitudes: row['magnitudes'] as Uint8Array }))
+  }
+
+  /** `SELECT <columns and joins>` over candidate facts: forgotten ones never, under model visibility only what the model may read. */
+  private candidateRows(select: string, spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): Record<string, unknown>[] {
     const model = visibility === undefined ? 0 : 1
     const sensitive = visibility?.includeSensitive === true ? 1 : 0
-    for (const chunk of chunks(factIds, CHUNK)) {
-      for (const row of this.db.all(
-        `SELECT v.fact_id, v.scale, v.quantized FROM fact_vectors v JOIN facts f ON f.id = v.fact_id
-          WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)}) AND f.status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))`,
-        spaceId, ...chunk, model, sensitive)) {
-        out.push({ factId: Number(row['fact_id']), ...vectorOf(row['scale'], row['quantized']) })
-      }
-    }
-    return out
+    return chunks(factIds, CHUNK).flatMap((chunk) => this.db.all(
+      `SELECT ${select} WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)}) AND f.status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))`,
+      spaceId, ...chunk, model, sensitive))
   }
 
   /**
@@ -353,21 +473,12 @@ export class VectorStore {
     const out = new Map<number, StoredVector>()
     for (const chunk of chunks(factIds, CHUNK)) {
       for (const row of this.db.all(
-        `SELECT v.fact_id, v.scale, v.quantized FROM fact_vectors v JOIN facts f ON f.id = v.fact_id AND f.revision = v.revision
+        `SELECT ${VECTOR_COLUMNS} FROM fact_vectors v JOIN facts f ON f.id = v.fact_id AND f.revision = v.revision ${VECTOR_JOINS}
           WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)})`, spaceId, ...chunk)) {
-        out.set(Number(row['fact_id']), vectorOf(row['scale'], row['quantized']))
+        out.set(Number(row['fact_id']), vectorOf(row))
       }
     }
     return out
-  }
-
-  /**
-   * The facts a space holds vectors of (an index drops the slots of deleted vectors without reading their codes).
-   * @param spaceId - the space.
-   * @returns fact ids.
-   */
-  factIdsOf(spaceId: number): number[] {
-    return this.db.all('SELECT fact_id FROM fact_vectors WHERE space_id = ?', spaceId).map((row) => Number(row['fact_id']))
   }
 
   /**
@@ -392,21 +503,20 @@ export class VectorStore {
 }
 
 /**
- * Delete every fact vector and bump the version of every space that held one; the caller owns the transaction
- * (`FactStore.wipe` runs it with the facts).
+ * Delete every fact vector, with the code blocks and free slots of every space, and bump the version of every space
+ * that held one; the caller owns the transaction (`FactStore.wipe` runs it with the facts).
  * @param db - the database, inside a transaction.
  * @returns how many vectors were deleted.
  */
 export function clearVectorRows(db: Database): number {
-  // The delete trigger moves each space's version and count.
-  return db.run('DELETE FROM fact_vectors').changes
+  // The delete trigger moves each space's version and count (and lists the slots free, cleared just after).
+  const deleted = db.run('DELETE FROM fact_vectors').changes
+  db.run('DELETE FROM vector_blocks')
+  db.run('DELETE FROM vector_free_slots')
+  db.run('UPDATE vector_spaces SET slot_count = 0, version = version + 1 WHERE slot_count <> 0')
+  return deleted
 }
 
-function bytesOf(quantized: Int8Array): Uint8Array {
-  return new Uint8Array(quantized.buffer, quantized.byteOffset, quantized.byteLength)
-}
-
-function vectorOf(scale: unknown, blob: unknown): StoredVector {
-  const bytes = blob as Uint8Array
-  return { scale: Number(scale), quantized: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+function vectorOf(row: Record<string, unknown>): StoredVector {
+  return { scale: Number(row['scale']), quantized: unpackVector(row['magnitudes'] as Uint8Array, row['bits'] as Uint8Array, Number(row['dim'])) }
 }

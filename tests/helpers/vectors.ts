@@ -4,6 +4,7 @@
 import { mulberry32 } from '../../scripts/bench-corpus.ts'
 import { ClusteredVectors } from '../../scripts/bench-vector-corpus.ts'
 import type { FactMemory } from '../../src/fact-memory.ts'
+import { textHash } from '../../src/semantic/input-text.ts'
 import { quantize } from '../../src/semantic/quantize.ts'
 import type { StoreSet } from '../../src/store/store-set.ts'
 import type { VectorRow } from '../../src/store/vector-store.ts'
@@ -24,12 +25,20 @@ export function vectorSource(dim: number, seed = 7, topics = 40): ClusteredVecto
 }
 
 /**
+ * The text hash store tests give a fact's vector: the SHA-256 of a label naming the fact.
+ * @param factId - the fact.
+ */
+export function labelHash(factId: number): string {
+  return textHash(`hash-${factId}`)
+}
+
+/**
  * The row that stores a unit vector for a fact.
  * @param factId - the fact.
  * @param revision - the revision its text was read at.
  * @param unit - the unit vector.
- * @param textHash - the text hash (a label is enough for store tests).
+ * @param hash - the text hash ({@link labelHash} unless given).
  */
-export function rowFor(factId: number, revision: number, unit: Float32Array, textHash = `hash-${factId}`): VectorRow {
-  return { factId, revision, textHash, ...quantize(unit) }
+export function rowFor(factId: number, revision: number, unit: Float32Array, hash = labelHash(factId)): VectorRow {
+  return { factId, revision, textHash: hash, ...quantize(unit) }
 }

@@ -1,0 +1,38 @@
+/**
+ * One fresh process of the vector bench (scripts/bench-vectors.ts runs it as a child): open the store, then time the
+ * first vector query (which loads the space's sign codes) and a second one, as a one-shot headless run pays them.
+ * The file was just written by the parent, so the OS page cache is warm; the connection and the index are new.
+ * Arguments: the data directory, the space's fingerprint, a file of Float32 query vectors (first, second).
+ * Prints one line of JSON: `{ openMs, firstQueryMs, secondQueryMs, facts }`.
+ * A benchmark, not a test.
+ */
+import { readFileSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
+import { VectorIndex } from '../src/semantic/vector-index.ts'
+import { Database } from '../src/store/database.ts'
+import { VectorStore } from '../src/store/vector-store.ts'
+
+const [dataDir, fingerprint, queryFile] = process.argv.slice(2)
+if (dataDir === undefined || fingerprint === undefined || queryFile === undefined) throw new Error('usage: bench-vector-first-query.ts <dataDir> <fingerprint> <queries.f32>')
+const bytes = readFileSync(queryFile)
+const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+const opened = performance.now()
+const db = Database.open({ dataDir, now: () => new Date().toISOString() })
+const openMs = performance.now() - opened
+try {
+  const store = new VectorStore(db)
+  const space = store.space(fingerprint)
+  if (space === undefined) throw new Error(`no space ${fingerprint}`)
+  const index = new VectorIndex()
+  const dim = space.dim
+  const model = { includeSensitive: false } as const
+  const first = performance.now()
+  index.search(store, space, all.subarray(0, dim), 20, model)
+  const firstQueryMs = performance.now() - first
+  const second = performance.now()
+  index.search(store, space, all.subarray(dim, 2 * dim), 20, model)
+  const secondQueryMs = performance.now() - second
+  console.log(JSON.stringify({ openMs, firstQueryMs, secondQueryMs, facts: index.footprint(store, space.id).facts }))
+} finally {
+  db.close()
+}
