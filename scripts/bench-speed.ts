@@ -2,8 +2,7 @@
  * The speed part of npm run bench (`--only speed`) at one store size: the plugin's store seeded through its write path
  * with the synthetic corpus, then timed in process (cold open, memory_search's lexical channels, the directory cached
  * and rebuilt after a write, a single write, the status, facts and graph verbs, per-turn recall as the context hook
- * runs it), its WAL bytes per write and its bytes by table and index, the real web host's RSS around the nebula, the
- * vector channel at this size (scripts/bench-vectors.ts), and beside it a bare FTS5 store of the same facts
+ * runs it), its WAL bytes per write and its bytes by table and index, the real web host's RSS around the nebula, and beside it a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts), open through the same timings, each of its searches and writes run next to the plugin's.
  * A benchmark, not a test.
  */
@@ -74,7 +73,10 @@ export interface SpeedRow {
   readonly objects: readonly ObjectBytes[]
   /** WAL appended by one FactMemory.write (its own transaction, synchronous=FULL as the store sets it). */
   readonly wal: WalPerWrite
-  /** The vector channel's warm query p95 on a synthetic 1,024-d space of this size; null when not run. */
+  /**
+   * The vector channel's warm queries on a synthetic 1,024-d space of this size (scripts/bench-vectors.ts, on a store
+   * of its own); null when not run.
+   */
   readonly vectorSearchMs: Percentiles | null
   readonly bare: BareRow
 }
@@ -85,8 +87,6 @@ export interface SpeedOptions {
   readonly keep: boolean
   /** Boot the web host for its RSS (minutes at a million facts). */
   readonly hostRss: boolean
-  /** The vector channel's p95 at this size, measured by the vector bench (which seeds a store of its own). */
-  readonly vectorSearch: (size: number) => Percentiles | null
   /** Told each step as it starts, for a long run's progress. */
   readonly progress: (step: string) => void
 }
@@ -210,9 +210,6 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   }
   if (options.keep) console.log(`kept the ${size}-fact store in ${dir}`)
   else rmSync(dir, { recursive: true, force: true })
-
-  options.progress('vector channel')
-  const vectorSearchMs = options.vectorSearch(size)
   return {
     facts: size,
     loadAverage: { start: round(loadAtStart), end: round(loadavg()[0] ?? 0) },
@@ -236,7 +233,7 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
     bytesPerFact: Math.round(fileBytes / size),
     objects,
     wal,
-    vectorSearchMs,
+    vectorSearchMs: null,
     bare: bareRow,
   }
 }

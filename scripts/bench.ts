@@ -14,7 +14,7 @@
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
  *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
@@ -40,6 +40,9 @@ const KEEP = args.includes('--keep')
 const HOST_RSS_MAX = Number(option('--host-rss-max') ?? 100_000)
 const VECTOR_SPEED = !args.includes('--no-vector-speed')
 const RESULTS_DIR = join(REPO_ROOT, 'bench-results')
+const STARTED = new Date().toISOString().replace(/[:.]/gu, '-')
+/** The speed rows so far, while a run is under way. */
+const PARTIAL = join(RESULTS_DIR, `partial-${STARTED}.json`)
 /**
  * `--only locomo` runs just the retrieval-quality part, `--only review` the gate and the fold guard, `--only speed` the
  * timings, `--only vectors` the vector channel.
@@ -56,7 +59,12 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
 const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench; vectors?: VectorBench[] } = { speed: [] }
 const host = machine()
 console.log(`dsh-fact-memory bench · node ${host.node} · ${host.cpus} × ${host.cpuModel} · ${host.driver} (SQLite ${host.sqliteVersion})\n`)
-/** The vector bench once per size: the speed table takes its warm p95, the vector part its whole row. */
+/**
+ * The vector bench once per size: the speed table takes its warm p95, the vector part its whole row.
+ * TODO(scripts/bench-vectors.ts): vectorBench seeds a store of its own (a second seed per size, of the corpus drawn
+ * from mulberry32(size + 1)); a helper that adds the vectors to a store already seeded would let the speed part time
+ * the vector channel on its own store and save that seed (minutes at a million facts).
+ */
 const vectorRuns = new Map<number, VectorBench>()
 const vectorRun = (size: number): VectorBench => {
   const known = vectorRuns.get(size)
@@ -66,18 +74,19 @@ const vectorRun = (size: number): VectorBench => {
   return row
 }
 if (runs('speed')) {
+  mkdirSync(RESULTS_DIR, { recursive: true })
   for (const size of SIZES) {
     const started = Date.now()
     process.stdout.write(`speed at ${size} facts:`)
-    const row = await speed(size, {
-      keep: KEEP,
-      hostRss: size <= HOST_RSS_MAX,
-      vectorSearch: (facts) => (VECTOR_SPEED ? vectorRun(facts).searchMs : null),
-      progress: (step) => { process.stdout.write(` ${step} (${Math.round((Date.now() - started) / 1000)} s)…`) },
-    })
+    const progress = (step: string): void => { process.stdout.write(` ${step} (${Math.round((Date.now() - started) / 1000)} s)…`) }
+    const row = await speed(size, { keep: KEEP, hostRss: size <= HOST_RSS_MAX, progress })
+    // What is measured so far, kept before the vector channel's run (minutes at a million facts).
+    writeFileSync(PARTIAL, `${JSON.stringify({ machine: host, args, speed: [...results.speed, row] }, null, 2)}\n`)
+    if (VECTOR_SPEED) progress('vector channel')
+    results.speed.push(VECTOR_SPEED ? { ...row, vectorSearchMs: vectorRun(size).searchMs } : row)
     console.log(` done; seeded in ${row.seedSeconds} s`)
-    results.speed.push(row)
   }
+  rmSync(PARTIAL, { force: true })
   printSpeedTables(results.speed)
   const extraction = await extractionTimings()
   results.extraction = extraction
