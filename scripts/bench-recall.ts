@@ -426,7 +426,7 @@ async function latencies(sizes: readonly number[]): Promise<RecallLatency[]> {
 }
 
 /** 300 realistic user messages: a third name a stored subject, a third are about nothing stored, a third are long coding tasks. */
-function recallMessages(corpus: Corpus, random: () => number): { kind: MessageKind; text: string }[] {
+export function recallMessages(corpus: Corpus, random: () => number): { kind: MessageKind; text: string }[] {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
   const en = corpus.entities.filter((entity) => !entity.zh)
   const zh = corpus.entities.filter((entity) => entity.zh)

@@ -6,28 +6,25 @@
  * tables and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
+ * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
+ * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
+ *
  * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors   --locomo <path to locomo10.json>
- *          --keep (keep the stores)
+ *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
+ *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
+ *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
-import { systemClock } from '../src/clock.ts'
-import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
-import { FactMemory } from '../src/fact-memory.ts'
-import { createConfirmationBook } from '../src/routes/confirmations.ts'
-import type { VerbContext } from '../src/management/verb.ts'
-import { VERBS } from '../src/management/verbs.ts'
-import type { FactInput } from '../src/types.ts'
-import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
 import { extractionTimings, type ExtractionTimings } from './bench-extraction.ts'
-import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { locomoQuality, type LocomoResult, type LocomoShape } from './bench-locomo.ts'
 import { startFakeSemantic } from '../tests/helpers/fake-semantic.ts'
 import { BENCH_EMBEDDING_MODEL, startBenchEmbeddingServer } from './bench-embedding-server.ts'
 import { FOLD_PAIRS, foldBench, readFoldPairs, type FoldBench } from './bench-fold.ts'
 import { reviewQuality, type ReviewQuality } from './bench-review.ts'
+import { speed, type SpeedRow } from './bench-speed.ts'
+import { printSpeedTables, printTargets, readBaseline } from './bench-speed-report.ts'
+import { machine } from './bench-storage.ts'
 import { vectorBench, type VectorBench } from './bench-vectors.ts'
 import { REPO_ROOT } from './dsh-profile.ts'
 
@@ -40,158 +37,18 @@ const SIZES = (option('--sizes') ?? '10000,100000').split(',').map(Number)
 const LOCOMO = option('--locomo') ?? join(REPO_ROOT, '../shared/data/locomo10.json')
 const SKIP_LOCOMO = args.includes('--skip-locomo')
 const KEEP = args.includes('--keep')
+const HOST_RSS_MAX = Number(option('--host-rss-max') ?? 100_000)
+const VECTOR_SPEED = !args.includes('--no-vector-speed')
+const RESULTS_DIR = join(REPO_ROOT, 'bench-results')
+const STARTED = new Date().toISOString().replace(/[:.]/gu, '-')
+/** The speed rows so far, while a run is under way. */
+const PARTIAL = join(RESULTS_DIR, `partial-${STARTED}.json`)
 /**
  * `--only locomo` runs just the retrieval-quality part, `--only review` the gate and the fold guard, `--only speed` the
  * timings, `--only vectors` the vector channel.
  */
 const ONLY = option('--only')
 const runs = (part: 'speed' | 'locomo' | 'review' | 'vectors'): boolean => ONLY === undefined || ONLY === part
-
-function percentiles(samples: number[]): { p50: number; p95: number; max: number; n: number } {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-  return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1) ?? 0), n: samples.length }
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000
-}
-
-function time(work: () => void): number {
-  const started = performance.now()
-  work()
-  return performance.now() - started
-}
-
-interface SpeedRow {
-  readonly facts: number
-  readonly seedSeconds: number
-  readonly coldOpenMs: ReturnType<typeof percentiles>
-  readonly searchMs: ReturnType<typeof percentiles>
-  readonly directoryCachedMs: ReturnType<typeof percentiles>
-  readonly directoryRebuildMs: ReturnType<typeof percentiles>
-  readonly writeMs: ReturnType<typeof percentiles>
-  readonly statusRouteMs: ReturnType<typeof percentiles>
-  readonly factsPageMs: ReturnType<typeof percentiles>
-  /** The nebula right after a write (projected afresh). */
-  readonly graphNebulaMs: ReturnType<typeof percentiles>
-  /** The nebula again on an unchanged store (the projection made at this generation). */
-  readonly graphNebulaUnchangedMs: ReturnType<typeof percentiles>
-  readonly graphTreeMs: ReturnType<typeof percentiles>
-  /** The real web host's resident memory around the nebula, on a copy of this store. */
-  readonly hostRss: HostRss
-  readonly rssMb: number
-  readonly fileMb: number
-}
-
-async function speed(size: number): Promise<SpeedRow> {
-  const dir = mkdtempSync(join(tmpdir(), `fact-memory-bench-${size}-`))
-  const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
-  const random = mulberry32(size)
-  const corpus = makeCorpus(size, random)
-  const seedMs = seedStore(dir, corpus.facts, systemClock, config)
-
-  const coldOpen: number[] = []
-  for (let i = 0; i < 5; i += 1) {
-    const memory = new FactMemory({ clock: systemClock })
-    coldOpen.push(time(() => {
-      memory.open(dir)
-      memory.directory(config, null)
-    }))
-    memory.close()
-  }
-
-  const memory = new FactMemory({ clock: systemClock })
-  memory.open(dir)
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
-  const queries: string[] = []
-  const en = corpus.entities.filter((entity) => !entity.zh)
-  const zh = corpus.entities.filter((entity) => entity.zh)
-  for (let i = 0; i < 300; i += 1) {
-    switch (i % 6) {
-      case 0: queries.push(pick(corpus.identifiers)); break
-      case 1: queries.push(`${pick(en).name} ${pick(PROPERTIES_EN)}`); break
-      case 2: queries.push(`${pick(zh).name}的${pick(PROPERTIES_ZH)}是多少`); break
-      case 3: queries.push(`what is the ${pick(PROPERTIES_EN)} of ${pick(en).name}`); break
-      // Broad terms only: the expensive case for BM25, every word common in the store.
-      case 4: queries.push(`which ${pick(PROPERTIES_EN)} and ${pick(PROPERTIES_EN)} do we use for the ${pick(SERVICE_KINDS)}`); break
-      default: queries.push(`zzz-unknown-${i} nothing`)
-    }
-  }
-  for (const query of queries.slice(0, 20)) memory.searchLexical({ query, limit: 5, asOf: undefined }, config)
-  const search = queries.map((query) => time(() => memory.searchLexical({ query, limit: 5, asOf: undefined }, config)))
-
-  // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
-  const routes = routeTimings(memory, config, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))
-
-  memory.directory(config, null)
-  const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config, null)))
-  const rebuild: number[] = []
-  const writes: number[] = []
-  for (let i = 0; i < 200; i += 1) {
-    const input: FactInput = { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(SYLLABLES)}`, evidence: 'observed', origin: 'tool' }
-    writes.push(time(() => memory.write(input, config)))
-    rebuild.push(time(() => memory.directory(config, null)))
-  }
-  memory.close()
-  const fileMb = existsSync(join(dir, 'memory.db')) ? readFileSync(join(dir, 'memory.db')).byteLength / 1e6 : 0
-  const hostRss = await hostNebulaRss(dir, corpus.entities.filter((_, i) => i % 20 === 0).map((entity) => entity.name))
-  if (KEEP) console.log(`kept the ${size}-fact store in ${dir}`)
-  else rmSync(dir, { recursive: true, force: true })
-  return {
-    facts: size,
-    seedSeconds: round(seedMs / 1000),
-    coldOpenMs: percentiles(coldOpen),
-    searchMs: percentiles(search),
-    directoryCachedMs: percentiles(cached),
-    directoryRebuildMs: percentiles(rebuild),
-    writeMs: percentiles(writes),
-    statusRouteMs: routes.status,
-    factsPageMs: routes.facts,
-    graphNebulaMs: routes.graph,
-    graphNebulaUnchangedMs: routes.graphUnchanged,
-    graphTreeMs: routes.graphTree,
-    hostRss,
-    rssMb: Math.round(process.memoryUsage().rss / 1e6),
-    fileMb: Math.round(fileMb * 10) / 10,
-  }
-}
-
-type RouteTimings = Record<'status' | 'facts' | 'graph' | 'graphUnchanged' | 'graphTree', ReturnType<typeof percentiles>>
-
-/**
- * The status verb, the first page of the facts verb, the graph verb's nebula and its one-hop tree around the given
- * subjects, called in process with the routes' own handlers.
- */
-function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: readonly string[]): RouteTimings {
-  const opened = memory.storeSet()
-  if (!('stores' in opened)) throw new Error('store not open')
-  const context: VerbContext = {
-    stores: opened.stores, config, clock: systemClock, now: () => new Date().toISOString(), credentials: undefined,
-    confirmations: createConfirmationBook(systemClock),
-    memory: { status: () => memory.status(), advance: () => memory.advance(), search: (ask) => memory.search(ask, config) },
-  }
-  const run = (name: string, body: unknown): number => {
-    const definition = VERBS[name]
-    if (definition === undefined) throw new Error(name)
-    return time(() => {
-      const outcome = definition.run(definition.schema.parse(body), context)
-      if (outcome instanceof Promise || !outcome.ok) throw new Error(`${name} did not answer synchronously and ok`)
-    })
-  }
-  for (let i = 0; i < 5; i += 1) { run('status', {}); run('facts', {}); run('graph', {}); run('graph', { view: 'tree', center: centers[i % centers.length] }) }
-  return {
-    status: percentiles(Array.from({ length: 100 }, () => run('status', {}))),
-    facts: percentiles(Array.from({ length: 100 }, () => run('facts', {}))),
-    // Each timed nebula follows an (untimed) write, so it is projected afresh rather than reused.
-    graph: percentiles(Array.from({ length: 20 }, (_, i) => {
-      memory.write({ subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' }, config)
-      return run('graph', {})
-    })),
-    graphUnchanged: percentiles(Array.from({ length: 100 }, () => run('graph', {}))),
-    graphTree: percentiles(Array.from({ length: 100 }, (_, i) => run('graph', { view: 'tree', center: centers[i % centers.length] }))),
-  }
-}
 
 const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
 const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
@@ -200,29 +57,37 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
 }
 
 const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench; vectors?: VectorBench[] } = { speed: [] }
-console.log(`dsh-fact-memory bench · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`)
+const host = machine()
+console.log(`dsh-fact-memory bench · node ${host.node} · ${host.cpus} × ${host.cpuModel} · ${host.driver} (SQLite ${host.sqliteVersion})\n`)
+/**
+ * The vector bench once per size: the speed table takes its warm p95, the vector part its whole row.
+ * TODO(scripts/bench-vectors.ts): vectorBench seeds a store of its own (a second seed per size, of the corpus drawn
+ * from mulberry32(size + 1)); a helper that adds the vectors to a store already seeded would let the speed part time
+ * the vector channel on its own store and save that seed (minutes at a million facts).
+ */
+const vectorRuns = new Map<number, VectorBench>()
+const vectorRun = (size: number): VectorBench => {
+  const known = vectorRuns.get(size)
+  if (known !== undefined) return known
+  const row = vectorBench(size)
+  vectorRuns.set(size, row)
+  return row
+}
 if (runs('speed')) {
+  mkdirSync(RESULTS_DIR, { recursive: true })
   for (const size of SIZES) {
-    process.stdout.write(`seeding ${size} facts… `)
-    const row = await speed(size)
-    console.log(`done in ${row.seedSeconds} s`)
-    results.speed.push(row)
+    const started = Date.now()
+    process.stdout.write(`speed at ${size} facts:`)
+    const progress = (step: string): void => { process.stdout.write(` ${step} (${Math.round((Date.now() - started) / 1000)} s)…`) }
+    const row = await speed(size, { keep: KEEP, hostRss: size <= HOST_RSS_MAX, progress })
+    // What is measured so far, kept before the vector channel's run (minutes at a million facts).
+    writeFileSync(PARTIAL, `${JSON.stringify({ machine: host, args, speed: [...results.speed, row] }, null, 2)}\n`)
+    if (VECTOR_SPEED) progress('vector channel')
+    results.speed.push(VECTOR_SPEED ? { ...row, vectorSearchMs: vectorRun(size).searchMs } : row)
+    console.log(` done; seeded in ${row.seedSeconds} s`)
   }
-  console.log('\n| facts | search p50/p95 ms | directory cached p50/p95 ms | directory rebuild p50/p95 ms | write p50/p95 ms | cold open p50/p95 ms | file MB | RSS MB |')
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
-  for (const row of results.speed) {
-    console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.directoryCachedMs.p50} / ${row.directoryCachedMs.p95} | ${row.directoryRebuildMs.p50} / ${row.directoryRebuildMs.p95} | ${row.writeMs.p50} / ${row.writeMs.p95} | ${row.coldOpenMs.p50} / ${row.coldOpenMs.p95} | ${row.fileMb} | ${row.rssMb} |`)
-  }
-  console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms | graph nebula after a write p50/p95 ms | graph nebula unchanged p50/p95 ms | graph tree p50/p95 ms |')
-  console.log('|---:|---:|---:|---:|---:|---:|')
-  for (const row of results.speed) {
-    console.log(`| ${row.facts} | ${row.statusRouteMs.p50} / ${row.statusRouteMs.p95} | ${row.factsPageMs.p50} / ${row.factsPageMs.p95} | ${row.graphNebulaMs.p50} / ${row.graphNebulaMs.p95} | ${row.graphNebulaUnchangedMs.p50} / ${row.graphNebulaUnchangedMs.p95} | ${row.graphTreeMs.p50} / ${row.graphTreeMs.p95} |`)
-  }
-  console.log('\n| facts | web host RSS, store open MB | after the first nebula MB (added) | after 10 more nebulas and 10 trees MB (added) |')
-  console.log('|---:|---:|---:|---:|')
-  for (const { facts, hostRss: rss } of results.speed) {
-    console.log(`| ${facts} | ${rss.idleMb} | ${rss.firstNebulaMb} (+${rss.firstNebulaMb - rss.idleMb}) | ${rss.afterMoreMb} (+${rss.afterMoreMb - rss.idleMb}) |`)
-  }
+  rmSync(PARTIAL, { force: true })
+  printSpeedTables(results.speed)
   const extraction = await extractionTimings()
   results.extraction = extraction
   console.log('\n| automatic capture | p50 ms | p95 ms | max ms |')
@@ -301,7 +166,7 @@ if (runs('review')) {
 if (runs('vectors')) {
   const vectors = SIZES.map((size) => {
     process.stdout.write(`vector channel at ${size} facts… `)
-    const row = vectorBench(size)
+    const row = vectorRun(size)
     console.log(`vectors stored in ${row.storeSeconds} s`)
     return row
   })
@@ -328,9 +193,11 @@ if (runs('vectors')) {
     for (const point of row.recall) console.log(`| ${row.facts} | ${point.shortlist} | ${point.candidates} | ${point.recallAt10} | ${point.epsilonRecallAt10} | ${point.p95Ms} |`)
   }
 }
+// The vector rows the speed table measured count too when the vector part itself did not run.
+if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...vectorRuns.values()]
+if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
 if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
-const outDir = join(REPO_ROOT, 'bench-results')
-mkdirSync(outDir, { recursive: true })
-const file = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
-writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: cpus().length, at: new Date().toISOString(), ...results }, null, 2)}\n`)
+mkdirSync(RESULTS_DIR, { recursive: true })
+const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
+writeFileSync(file, `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`)
 console.log(`\nwrote ${file}`)
