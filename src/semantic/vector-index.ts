@@ -12,9 +12,9 @@
  * takes those from the codes held: they are the stored ones when the space's version did not move between loading
  * them and reading the rows; when it did, the rows are read again with their stored sign bits.
  */
-import type { CodeBlock, MagnitudeRow, SpaceState, VectorSpace, VectorStore } from '../store/vector-store.ts'
+import type { CodeBlock, SpaceState, VectorSpace, VectorStore } from '../store/vector-store.ts'
 import type { Visibility } from '../store/fact-store.ts'
-import { LITTLE_ENDIAN, unpackVector } from '../store/vector-codec.ts'
+import { dotPacked, LITTLE_ENDIAN } from '../store/vector-codec.ts'
 import { coarseRank, type SlotCodes } from './coarse-rank.ts'
 import { bitBytes, bitWords, cosineQuantized, writeWords } from './quantize.ts'
 
@@ -100,7 +100,7 @@ export class VectorIndex {
     const rows = store.magnitudeRows(space.id, ids, visibility)
     const current = store.version(space.id) === codes.version && rows.every((row) => codes.factIds[row.slot] === row.factId)
     const scored = current
-      ? rows.map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, vectorOf(codes, row), row.scale) }))
+      ? rows.map((row) => ({ id: row.factId, score: dotPacked(queryUnit, row.magnitudes, signBitsOf(codes, row.slot), codes.dim) * row.scale }))
       // Another connection wrote since the codes were read: the stored sign bits, read with the rows.
       : store.rescoreRows(space.id, ids, visibility).map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
     scored.sort((a, b) => b.score - a.score || b.id - a.id)
@@ -160,14 +160,13 @@ function slotCodesOf(codes: SpaceCodes): SlotCodes {
   return { blocks: codes.blocks, blockSlots: codes.blockSlots, words: codes.words, size: codes.size, present: codes.factIds }
 }
 
-/** The int8 vector of a row from its magnitudes and its slot's sign bits as held. */
-function vectorOf(codes: SpaceCodes, row: MagnitudeRow): Int8Array {
-  const block = codes.blocks[Math.floor(row.slot / codes.blockSlots)] ?? new Uint32Array(0)
-  const at = (row.slot % codes.blockSlots) * codes.words
+/** A slot's sign bits as held, in their stored byte order. */
+function signBitsOf(codes: SpaceCodes, slot: number): Uint8Array {
+  const block = codes.blocks[Math.floor(slot / codes.blockSlots)] ?? new Uint32Array(0)
+  const at = (slot % codes.blockSlots) * codes.words
   const words = block.subarray(at, at + codes.words)
   // Word j holds bytes 4j…4j+3 low byte first (quantize.ts writeWords), which is memory order on this machine or not.
-  const bits = LITTLE_ENDIAN ? new Uint8Array(words.buffer, words.byteOffset, bitBytes(codes.dim)) : bytesOfWords(words, bitBytes(codes.dim))
-  return unpackVector(row.magnitudes, bits, codes.dim)
+  return LITTLE_ENDIAN ? new Uint8Array(words.buffer, words.byteOffset, bitBytes(codes.dim)) : bytesOfWords(words, bitBytes(codes.dim))
 }
 
 function bytesOfWords(words: Uint32Array, length: number): Uint8Array {
