@@ -17,27 +17,55 @@ export interface KnownKeys {
  * @returns value, own key → named key or undefined.
  */
 export function entityNamer(entities: KnownKeys): (value: string, own: string) => string | undefined {
-  const byFirstWord = new Map<string, string[]>()
-  let longest = 0
-  for (const key of entities.keys()) {
-    const word = key.split(' ', 1)[0] ?? key
-    const list = byFirstWord.get(word)
-    if (list === undefined) byFirstWord.set(word, [key])
-    else list.push(key)
-    longest = Math.max(longest, word.length)
-  }
+  const namer = new GrowingEntityNamer()
+  namer.add(entities.keys())
+  return (value, own) => namer.name(value, own, entities)
+}
+
+/**
+ * The same answers as {@link entityNamer} over a key set that only grows: keys are added as entities appear, so a
+ * caller keeping one across changes pays for the new keys only, not for every key again.
+ */
+export class GrowingEntityNamer {
+  private readonly byFirstWord = new Map<string, string[]>()
+  private readonly known = new Set<string>()
+  private longest = 0
   // Whether canonicalEntity drops a trailing word, asked of canonicalEntity itself, once per word.
-  const dropped = new Map<string, boolean>()
-  const isDropped = (word: string): boolean => {
-    let answer = dropped.get(word)
+  private readonly dropped = new Map<string, boolean>()
+  private readonly isDropped = (word: string): boolean => {
+    let answer = this.dropped.get(word)
     if (answer === undefined) {
       answer = canonicalEntity(`x ${word}`) === 'x'
-      dropped.set(word, answer)
+      this.dropped.set(word, answer)
     }
     return answer
   }
-  return (value, own) => {
-    if (!mayName(value, byFirstWord, longest, isDropped)) return undefined
+
+  /**
+   * Learn more keys; a key already known is ignored.
+   * @param keys - entity keys.
+   */
+  add(keys: Iterable<string>): void {
+    for (const key of keys) {
+      if (this.known.has(key)) continue
+      this.known.add(key)
+      const word = key.split(' ', 1)[0] ?? key
+      const list = this.byFirstWord.get(word)
+      if (list === undefined) this.byFirstWord.set(word, [key])
+      else list.push(key)
+      this.longest = Math.max(this.longest, word.length)
+    }
+  }
+
+  /**
+   * Which known entity a value names.
+   * @param value - the fact's value.
+   * @param own - the fact's own subject key, never named.
+   * @param entities - the keys to answer from; the keys added by default.
+   * @returns the named key, or undefined.
+   */
+  name(value: string, own: string, entities: KnownKeys = this.known): string | undefined {
+    if (!mayName(value, this.byFirstWord, this.longest, this.isDropped)) return undefined
     const key = canonicalEntity(value)
     return key !== own && entities.has(key) ? key : undefined
   }

@@ -1,6 +1,6 @@
 /** The graph verb: the nebula or the one-hop tree, projected from the current rows at request time, never stored. */
 import { projectGraph } from '../graph.ts'
-import { entityNamer } from '../graph-entity-names.ts'
+import { GrowingEntityNamer } from '../graph-entity-names.ts'
 import { ok, refuse, verb } from './verb.ts'
 import { graphBody } from './wire.schema.ts'
 import { GRAPH_LIMITS, type GraphPayload, type GraphScope } from '../graph-types.ts'
@@ -12,12 +12,12 @@ import { searchTerms } from '../text/tokenize.ts'
 /**
  * Per open store: the last nebula per scope, and the namer over every entity key. Every committed write bumps the
  * generation, so a projection made at the current generation is the current projection: reopening the tab on an
- * unchanged store costs nothing, and any change is re-read. Entities are only ever added, so the namer holds while
- * the newest entity id does.
+ * unchanged store costs nothing, and any change is re-read. Entities are only ever added (until the library is
+ * cleared, which changes the entity epoch), so the namer is kept and learns only the entities added since.
  */
 interface NebulaMemo {
   readonly payloads: Map<GraphScope, GraphPayload>
-  namer: { readonly lastEntity: number; readonly names: (value: string, own: string) => string | undefined } | undefined
+  namer: { readonly lastEntity: number; readonly epoch: string; readonly namer: GrowingEntityNamer } | undefined
 }
 
 const nebulaMemo = new WeakMap<StoreSet, NebulaMemo>()
@@ -40,9 +40,19 @@ export const graphVerb = verb({
       nebulaMemo.set(context.stores, memo)
       const cached = memo.payloads.get(scope)
       if (cached?.generation === generation) return ok({ ...cached })
+      // Entities are only ever added, so the namer learns the keys added since it last looked; a smaller newest id
+      // (the library was cleared) starts it afresh.
       const lastEntity = graph.lastEntityId()
-      if (memo.namer?.lastEntity !== lastEntity) memo.namer = { lastEntity, names: entityNamer(graph.entityKeys()) }
-      const payload = projectNebula(graph, scope, generation, memo.namer.names)
+      const epoch = graph.entityEpoch()
+      if (memo.namer === undefined || memo.namer.epoch !== epoch || lastEntity < memo.namer.lastEntity) {
+        memo.namer = { lastEntity, epoch, namer: new GrowingEntityNamer() }
+        memo.namer.namer.add(graph.entityKeys())
+      } else if (lastEntity > memo.namer.lastEntity) {
+        memo.namer.namer.add(graph.entityKeys(memo.namer.lastEntity))
+        memo.namer = { lastEntity, epoch, namer: memo.namer.namer }
+      }
+      const namer = memo.namer.namer
+      const payload = projectNebula(graph, scope, generation, (value, own) => namer.name(value, own))
       memo.payloads.set(scope, payload)
       return ok({ ...payload })
     }

@@ -58,12 +58,27 @@ const STATUS_COLUMNS = `f.status, (f.status = 'conflict' OR (f.status = 'active'
 /** The condition that keeps credentials out of every read. */
 const NO_CREDENTIALS = `f.sensitivity IS NOT 'credential'`
 
+/** Past this many entities to recount, the bounds are counted afresh (one walk of the index). */
+const RECOUNT_LIMIT = 5000
+
 /** An entity is known while one of its facts is not forgotten, so forgetting a whole subject removes it. */
 const LIVE_ENTITY = `EXISTS (SELECT 1 FROM facts l WHERE l.entity_id = e.id AND l.status <> 'forgotten')`
+
+/** Row counts per entity, and the store's row total, newest rowid and latest change they were read at. */
+interface EntityBounds {
+  readonly total: number
+  readonly last: number
+  readonly changed: string
+  readonly edits: string
+  readonly counts: Map<number, number>
+  readonly order: readonly Row[]
+}
 
 /** Synchronous reads for the graph verb. */
 export class GraphStore {
   private readonly db: Database
+  /** The entities' row counts as last read, with what they were read at (see {@link entityBounds}). */
+  private bounds: EntityBounds | undefined
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
@@ -87,8 +102,18 @@ export class GraphStore {
    * name. A key the projection uses as a node is checked with {@link entitiesByKeys}.
    * @returns entity keys.
    */
-  entityKeys(): Set<string> {
-    return new Set(this.db.all('SELECT entity_key FROM entities').map((row) => String(row['entity_key'])))
+  entityKeys(afterId = 0): Set<string> {
+    return new Set(this.db.all('SELECT entity_key FROM entities WHERE id > ?', afterId).map((row) => String(row['entity_key'])))
+  }
+
+  /**
+   * What tells one run of entity ids from the next: the first entity's id and when it was made. Entities are only
+   * ever added, except when the library is cleared and ids start over, which changes this.
+   * @returns `id@created_at` of the oldest entity, or '' without entities.
+   */
+  entityEpoch(): string {
+    const row = this.db.get('SELECT id, created_at FROM entities ORDER BY id LIMIT 1')
+    return row === undefined ? '' : `${String(row['id'])}@${String(row['created_at'])}`
   }
 
   /**
@@ -195,8 +220,7 @@ export class GraphStore {
    * @returns the admitted rows (id, entity_key, display, n), and how many entities have a row of any status.
    */
   private rankEntities(statuses: readonly FactStatus[], limit: number): { rows: Row[]; known: number } {
-    const bounds = this.db.all(
-      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC')
+    const bounds = this.entityBounds()
     const exact: Row[] = []
     const byRank = (x: Row, y: Row): number => Number(y['n']) - Number(x['n']) || compare(String(x['entity_key']), String(y['entity_key']))
     for (let at = 0; at < bounds.length && limit > 0;) {
@@ -216,6 +240,55 @@ export class GraphStore {
       exact.length = Math.min(exact.length, limit)
     }
     return { rows: exact, known: bounds.length }
+  }
+
+  /**
+   * Every entity with a row, by its count of rows of any status, most first: an upper bound on its current rows.
+   * Counted over facts_by_entity_status once, then kept: rows are only ever added (a write) or moved between entities
+   * (a rename, a merge or their undo, each a tracked edit), and never deleted but by clearing the library, so a later
+   * call recounts only the entities of rows added or changed since (new rowids, and updated_at on facts_by_updated).
+   * Counted afresh when the row total says rows were deleted, when an edit was made or undone (it may have emptied
+   * an entity), or when many rows changed.
+   * @returns entity ids with their bounds, most first.
+   */
+  private entityBounds(): readonly Row[] {
+    const stamp = this.db.get(`SELECT (SELECT coalesce(sum(n), 0) FROM fact_counts) AS total, (SELECT coalesce(max(id), 0) FROM facts) AS last,
+      (SELECT max(updated_at) FROM facts INDEXED BY facts_by_updated) AS changed,
+      (SELECT coalesce(max(id), 0) || ':' || count(undone_at) FROM fact_edits) AS edits`)
+    const total = Number(stamp?.['total'] ?? 0)
+    const last = Number(stamp?.['last'] ?? 0)
+    const changed = String(stamp?.['changed'] ?? '')
+    const edits = String(stamp?.['edits'] ?? '')
+    const held = this.bounds
+    const added = held === undefined || last < held.last ? undefined
+      : Number(this.db.get('SELECT count(*) AS n FROM facts WHERE id > ?', held.last)?.['n'] ?? 0)
+    // An edit (a rename, a merge, a move or an undo) may empty an entity, which only a full count sees.
+    if (held === undefined || added === undefined || total !== held.total + added || edits !== held.edits) {
+      return this.countBounds(total, last, changed, edits)
+    }
+    if (added === 0 && changed === held.changed) return held.order
+    const touched = this.db.all(`SELECT entity_id FROM facts WHERE id > ?
+        UNION SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?`, held.last, held.changed)
+      .map((row) => Number(row['entity_id']))
+    if (touched.length > RECOUNT_LIMIT) return this.countBounds(total, last, changed, edits)
+    for (const chunk of chunks(touched, 500)) {
+      for (const row of this.db.all(`SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
+          WHERE f.entity_id IN (${placeholders(chunk.length)}) GROUP BY f.entity_id`, ...chunk)) {
+        held.counts.set(Number(row['entity_id']), Number(row['n']))
+      }
+    }
+    // Nearly sorted already: the sort touches little but the entities recounted.
+    const order = [...held.counts].map(([id, n]) => ({ entity_id: id, n })).sort((x, y) => y.n - x.n)
+    this.bounds = { total, last, changed, edits, counts: held.counts, order }
+    return order
+  }
+
+  private countBounds(total: number, last: number, changed: string, edits: string): readonly Row[] {
+    const order = this.db.all(
+      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC')
+    const counts = new Map(order.map((row) => [Number(row['entity_id']), Number(row['n'])]))
+    this.bounds = { total, last, changed, edits, counts, order }
+    return order
   }
 
   /**
