@@ -45,12 +45,13 @@ const INHERENT_SCANS: readonly InherentScan[] = [
   {
     table: 'facts',
     sql: /^SELECT f\.entity_id, COUNT\(\*\) AS n FROM facts f INDEXED BY \w+ GROUP BY f\.entity_id/u,
-    why: 'the nebula ranks every subject by its fact count: one covering index scan per store change (the projection is kept per generation)',
+    why: 'the nebula ranks every subject by its fact count: one covering index scan on its first projection, and again only after '
+      + 'a deletion, an edit or many changes (later projections recount the subjects of the rows that changed)',
   },
   {
     table: 'entities',
-    sql: /^SELECT entity_key FROM entities$/u,
-    why: 'the nebula reads every subject name once per store change to tell names apart (covering index)',
+    sql: /^SELECT id, created_at FROM entities ORDER BY id LIMIT 1$/u,
+    why: 'the nebula reads the oldest subject (the first row in rowid order, then stops) to tell a cleared library from a grown one',
   },
   {
     table: 'fact_vectors',
