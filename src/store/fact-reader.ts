@@ -7,6 +7,12 @@ import type { Fact, FactId } from '../types.ts'
 import type { Database } from './database.ts'
 import { chunks, FACT_COLUMNS, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
 
+
+/**
+ * Matches counted one by one before a term's document count is estimated: a word in more facts than this is common
+ * whatever its exact count, and its weight (log N / n) moves little with it.
+ */
+export const EXACT_DOCUMENT_COUNT = 10_000
 /** Which facts the model may read. */
 export interface Visibility {
   /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
@@ -72,15 +78,30 @@ export class FactReader {
   }
 
   /**
-   * How many indexed facts each term matches (document frequency), for planning the text query.
+   * How many indexed facts each term matches (document frequency), for planning the text query and weighing words.
+   * Exact up to `exactUpTo` facts; a term matching more is estimated from the share of rowids its first `exactUpTo`
+   * matches span (at least `exactUpTo`, at most the indexed facts), so a word common in a large library costs a
+   * bounded walk rather than its whole posting list. Below that many facts every count is exact.
    * @param terms - search terms.
+   * @param exactUpTo - how many matches are counted one by one; {@link EXACT_DOCUMENT_COUNT} by default.
    * @returns the count per term.
    */
-  termDocumentCounts(terms: readonly string[]): Map<string, number> {
+  termDocumentCounts(terms: readonly string[], exactUpTo = EXACT_DOCUMENT_COUNT): Map<string, number> {
     const counts = new Map<string, number>()
+    let lastId: number | undefined
     for (const term of terms) {
-      const row = this.db.get('SELECT count(*) AS n FROM facts_fts WHERE facts_fts MATCH ?', `"${term.replaceAll('"', '""')}"`)
-      counts.set(term, Number(row?.['n'] ?? 0))
+      // Counting walks the term's whole posting list, which for a common word in a large library costs milliseconds;
+      // past `exactUpTo` matches the walk stops, and the count is read from how far into the rowids it got.
+      const row = this.db.get(`SELECT count(*) AS n, max(rowid) AS reached FROM (
+          SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid LIMIT ?)`, `"${term.replaceAll('"', '""')}"`, exactUpTo)
+      const n = Number(row?.['n'] ?? 0)
+      if (n < exactUpTo) {
+        counts.set(term, n)
+        continue
+      }
+      lastId ??= Number(this.db.get('SELECT coalesce(max(id), 0) AS id FROM facts')?.['id'] ?? 0)
+      const reached = Math.max(1, Number(row?.['reached'] ?? 1))
+      counts.set(term, Math.max(n, Math.min(this.indexedFactCount(), Math.round((n * lastId) / reached))))
     }
     return counts
   }
