@@ -142,13 +142,12 @@ export class GraphStore {
   nebula(scope: GraphReadScope, entities: number, perEntity: number, names: (value: string, own: string) => string | undefined): NebulaRead {
     const statuses = STATUSES[scope]
     const ranked = this.rankEntities(statuses, entities)
-    const contested = this.contestedIds()
     // The `current` scope does not draw the active rows of contested slots, so it does not count them.
-    const hidden = scope === 'current' ? contested.size : 0
+    const hidden = scope === 'current' ? this.contestedCount() : 0
     const facts = Number(this.db.get(
       `SELECT SUM(n) AS n FROM fact_counts WHERE status IN (${placeholders(statuses.length)})`, ...statuses)?.['n'] ?? 0)
     const totals = { entities: ranked.known, facts: Math.max(0, facts - hidden) }
-    const read = (admitted: readonly Row[]): GraphRow[] => this.rowsOfEntities(admitted, statuses, perEntity, contested)
+    const read = (admitted: readonly Row[]): GraphRow[] => this.rowsOfEntities(admitted, statuses, perEntity)
     const firstRows = read(ranked.rows)
     // The facts naming an entity count too: the entities those rows name join the ranking with them.
     const incoming = new Map<string, number>()
@@ -185,13 +184,12 @@ export class GraphStore {
    * The current rows of the given entities (rows with id, entity_key and their current count n), on facts_by_entity_status:
    * an entity with no more than `perEntity` of them read whole, one with more its `perEntity` strongest.
    */
-  private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number, contested: ReadonlySet<number>): GraphRow[] {
+  private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number): GraphRow[] {
     const keys = new Map(entities.map((row) => [Number(row['id']), String(row['entity_key'])]))
-    const toRows = (found: Row[]): GraphRow[] => found.map((row) => {
-      const status = row['status'] as FactStatus
-      return toRow(row, keys.get(Number(row['entity_id'])) ?? '', status, status === 'conflict' || (status === 'active' && contested.has(Number(row['id']))))
-    })
-    const select = `SELECT ${ROW_COLUMNS}, f.status, f.entity_id FROM facts f INDEXED BY facts_by_entity_status`
+    const toRows = (found: Row[]): GraphRow[] => found.map((row) =>
+      toRow(row, keys.get(Number(row['entity_id'])) ?? '', row['status'] as FactStatus, Number(row['contested']) === 1))
+    // Each row read probes its slot's open group (conflict_groups_by_slot), so only the rows drawn are asked.
+    const select = `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS}, f.entity_id FROM facts f INDEXED BY facts_by_entity_status`
     const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
     const whole = entities.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
     const rows = chunks(whole, 500).flatMap((chunk) => toRows(this.db.all(
@@ -267,9 +265,11 @@ export class GraphStore {
       return this.countBounds(total, last, changed, edits)
     }
     if (added === 0 && changed === held.changed) return held.order
-    const touched = this.db.all(`SELECT entity_id FROM facts WHERE id > ?
-        UNION SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?`, held.last, held.changed)
-      .map((row) => Number(row['entity_id']))
+    // Two reads, not a UNION: the planner would merge the two sides by walking every fact in entity order.
+    const touched = [...new Set([
+      ...this.db.all('SELECT entity_id FROM facts WHERE id > ?', held.last),
+      ...this.db.all('SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?', held.changed),
+    ].map((row) => Number(row['entity_id'])))]
     if (touched.length > RECOUNT_LIMIT) return this.countBounds(total, last, changed, edits)
     for (const chunk of chunks(touched, 500)) {
       for (const row of this.db.all(`SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
@@ -277,8 +277,17 @@ export class GraphStore {
         held.counts.set(Number(row['entity_id']), Number(row['n']))
       }
     }
-    // Nearly sorted already: the sort touches little but the entities recounted.
-    const order = [...held.counts].map(([id, n]) => ({ entity_id: id, n })).sort((x, y) => y.n - x.n)
+    // The order as it stood, without the entities recounted, merged with those in their new places.
+    const recounted = new Set(touched)
+    const moved = [...recounted].map((id) => ({ entity_id: id, n: held.counts.get(id) ?? 0 })).sort((x, y) => y.n - x.n)
+    const order: Row[] = []
+    let next = 0
+    for (const row of held.order) {
+      if (recounted.has(Number(row['entity_id']))) continue
+      while (next < moved.length && (moved[next]?.n ?? 0) > Number(row['n'])) order.push(moved[next++] as Row)
+      order.push(row)
+    }
+    while (next < moved.length) order.push(moved[next++] as Row)
     this.bounds = { total, last, changed, edits, counts: held.counts, order }
     return order
   }
@@ -292,14 +301,14 @@ export class GraphStore {
   }
 
   /**
-   * Ids of the active rows of slots with an open conflict group, credentials too (they are out of the `current`
+   * How many active rows lie in slots with an open conflict group, credentials too (they are out of the `current`
    * scope as well): one walk of the open groups on two indexes, without reading the table.
    */
-  private contestedIds(): Set<number> {
-    return new Set(this.db.all(
-      `SELECT f.id FROM conflict_groups g INDEXED BY conflict_groups_by_slot JOIN facts f INDEXED BY facts_by_slot
+  private contestedCount(): number {
+    return Number(this.db.get(
+      `SELECT count(*) AS n FROM conflict_groups g INDEXED BY conflict_groups_by_slot JOIN facts f INDEXED BY facts_by_slot
           ON f.slot_key = g.slot_key AND f.status = 'active'
-        WHERE g.status = 'open'`).map((row) => Number(row['id'])))
+        WHERE g.status = 'open'`)?.['n'] ?? 0)
   }
 
   /**

@@ -187,6 +187,13 @@ export const HOT_PATHS: readonly DrivenPath[] = [
   { name: 'status', run: async (v) => { v.h.memory.status(); await v.ok('status', {}) } },
   { name: 'facts page', run: (v) => v.ok('facts', {}) },
   { name: 'graph nebula', run: (v) => v.ok('graph', {}) },
+  {
+    name: 'graph nebula after a write',
+    run: async (v) => {
+      writeOf({ subject: 'nebula newcomer', property: 'depends on', value: 'billing-api' })(v)
+      await v.ok('graph', {})
+    },
+  },
   { name: 'graph tree', run: (v) => v.ok('graph', { view: 'tree', center: 'billing-api' }) },
   { name: 'review sweep', run: (v) => runSweep({ stores: storesOf(v), model: async () => verdictModel('distinct'), now: () => v.clock.iso() }, { trigger: 'timer', budget: 8 }) },
   { name: 'vector sweep', run: (v) => vectorSweep(v) },
