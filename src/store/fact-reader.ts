@@ -7,12 +7,12 @@ import type { Fact, FactId } from '../types.ts'
 import type { Database } from './database.ts'
 import { chunks, FACT_COLUMNS, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
 
-
 /**
  * Matches counted one by one before a term's document count is estimated: a word in more facts than this is common
  * whatever its exact count, and its weight (log N / n) moves little with it.
  */
 export const EXACT_DOCUMENT_COUNT = 10_000
+
 /** Which facts the model may read. */
 export interface Visibility {
   /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
@@ -88,7 +88,8 @@ export class FactReader {
    */
   termDocumentCounts(terms: readonly string[], exactUpTo = EXACT_DOCUMENT_COUNT): Map<string, number> {
     const counts = new Map<string, number>()
-    let lastId: number | undefined
+    // Read once, and only when some term is common enough to be estimated.
+    let span: { readonly lastId: number; readonly indexed: number } | undefined
     for (const term of terms) {
       // Counting walks the term's whole posting list, which for a common word in a large library costs milliseconds;
       // past `exactUpTo` matches the walk stops, and the count is read from how far into the rowids it got.
@@ -99,9 +100,9 @@ export class FactReader {
         counts.set(term, n)
         continue
       }
-      lastId ??= Number(this.db.get('SELECT coalesce(max(id), 0) AS id FROM facts')?.['id'] ?? 0)
+      span ??= { lastId: Number(this.db.get('SELECT coalesce(max(id), 0) AS id FROM facts')?.['id'] ?? 0), indexed: this.indexedFactCount() }
       const reached = Math.max(1, Number(row?.['reached'] ?? 1))
-      counts.set(term, Math.max(n, Math.min(this.indexedFactCount(), Math.round((n * lastId) / reached))))
+      counts.set(term, Math.max(n, Math.min(span.indexed, Math.round((n * span.lastId) / reached))))
     }
     return counts
   }

@@ -266,24 +266,23 @@ export class GraphStore {
     }
     if (added === 0 && changed === held.changed) return held.order
     // Two reads, not a UNION: the planner would merge the two sides by walking every fact in entity order.
-    const touched = [...new Set([
+    const touched = new Set([
       ...this.db.all('SELECT entity_id FROM facts WHERE id > ?', held.last),
       ...this.db.all('SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?', held.changed),
-    ].map((row) => Number(row['entity_id'])))]
-    if (touched.length > RECOUNT_LIMIT) return this.countBounds(total, last, changed, edits)
-    for (const chunk of chunks(touched, 500)) {
+    ].map((row) => Number(row['entity_id'])))
+    if (touched.size > RECOUNT_LIMIT) return this.countBounds(total, last, changed, edits)
+    for (const chunk of chunks([...touched], 500)) {
       for (const row of this.db.all(`SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
           WHERE f.entity_id IN (${placeholders(chunk.length)}) GROUP BY f.entity_id`, ...chunk)) {
         held.counts.set(Number(row['entity_id']), Number(row['n']))
       }
     }
     // The order as it stood, without the entities recounted, merged with those in their new places.
-    const recounted = new Set(touched)
-    const moved = [...recounted].map((id) => ({ entity_id: id, n: held.counts.get(id) ?? 0 })).sort((x, y) => y.n - x.n)
+    const moved = [...touched].map((id) => ({ entity_id: id, n: held.counts.get(id) ?? 0 })).sort((x, y) => y.n - x.n)
     const order: Row[] = []
     let next = 0
     for (const row of held.order) {
-      if (recounted.has(Number(row['entity_id']))) continue
+      if (touched.has(Number(row['entity_id']))) continue
       while (next < moved.length && (moved[next]?.n ?? 0) > Number(row['n'])) order.push(moved[next++] as Row)
       order.push(row)
     }
