@@ -44,7 +44,6 @@ for (const driver of DRIVERS) {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })
     afterEach(() => v.dispose())
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const stores = (): StoreSet => {
       const opened = v.h.memory.storeSet()
       if (!('stores' in opened)) throw new Error('store not open')
@@ -82,7 +81,7 @@ for (const driver of DRIVERS) {
       seedLibrary(write)
       const first = await force()
       const fold = first.cards.find((card) => card.kind === 'fold')
-      await v.ok('proposal-reject', fence({ id: fold?.id, revision: 1 }))
+      await v.ok('proposal-reject', v.fence({ id: fold?.id, revision: 1 }))
       const generation = v.generation()
       const again = await v.ok('audit', { force: true })
       const run = again['run'] as WireRun
@@ -97,19 +96,19 @@ for (const driver of DRIVERS) {
       const run = await force()
       const [firstRetire, , fold, alias] = run.cards
       const edited = seeded['restating']?.[3]
-      await v.ok('fact-update', fence({ id: edited?.id, validFrom: '2026-02-01' }))
-      const applied = await v.ok('proposal-apply', fence({ id: firstRetire?.id, revision: 1 }))
+      await v.ok('fact-update', v.fence({ id: edited?.id, validFrom: '2026-02-01' }))
+      const applied = await v.ok('proposal-apply', v.fence({ id: firstRetire?.id, revision: 1 }))
       assert.deepEqual(applied['skippedStale'], [3])
       assert.equal((applied['applied'] as unknown[]).length, 49)
       assert.deepEqual([status(seeded['restating']?.[0]?.id ?? 0), status(edited?.id ?? 0)], ['retired', 'active'])
 
-      await v.ok('proposal-prune', fence({ id: fold?.id, revision: 1, row: 1 }))
-      await v.ok('proposal-apply', fence({ id: fold?.id, revision: 2 }))
+      await v.ok('proposal-prune', v.fence({ id: fold?.id, revision: 1, row: 1 }))
+      await v.ok('proposal-apply', v.fence({ id: fold?.id, revision: 2 }))
       assert.deepEqual(seeded['nightly']?.map((one) => status(one.id)), ['superseded', 'superseded', 'active'])
       assert.deepEqual(seeded['chinese']?.map((one) => status(one.id)), ['active', 'active', 'active'])
       assert.equal(stores().facts.getFacts([seeded['nightly']?.[2]?.id ?? 0])[0]?.foldedCount, 2)
 
-      await v.ok('proposal-apply', fence({ id: alias?.id, revision: 1 }))
+      await v.ok('proposal-apply', v.fence({ id: alias?.id, revision: 1 }))
       assert.deepEqual(stores().facts.getFacts([seeded['fragment']?.[0]?.id ?? 0]).map((one) => one.entityKey), ['billing api'])
     })
 
@@ -126,8 +125,8 @@ for (const driver of DRIVERS) {
     it('refuses a card whose every row was edited since the sweep, and changes no fact', async () => {
       const facts = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
       const run = await force()
-      for (const one of facts) await v.ok('fact-update', fence({ id: one.id, validFrom: '2026-02-01' }))
-      const refused = await v.call('proposal-apply', fence({ id: run.cards[0]?.id, revision: 1 }))
+      for (const one of facts) await v.ok('fact-update', v.fence({ id: one.id, validFrom: '2026-02-01' }))
+      const refused = await v.call('proposal-apply', v.fence({ id: run.cards[0]?.id, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0, 1])
       assert.deepEqual(facts.map((one) => status(one.id)), ['active', 'active'])

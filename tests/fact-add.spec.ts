@@ -36,13 +36,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (answer.kind !== 'saved' && answer.kind !== 'conflict') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const db = (): Database => v.h.db()
 
     it('records the user\'s own statement from the page, and the undo takes exactly that row out of the current set', async () => {
       const other = write('orders-api', 'port', '7802')
       const before = rows(db())
-      const answer = await v.ok('fact-add', fence({ subject: 'billing-api', property: 'port', value: '7801' }))
+      const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'port', value: '7801' }))
       assert.equal(answer['outcome'], 'saved')
       const fact = answer['fact'] as { id: number; evidence: string; status: string; scope: string }
       assert.deepEqual([fact.evidence, fact.status, fact.scope], ['explicit_user', 'active', 'global'])
@@ -50,7 +49,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         [['page', 'explicit_user']])
       assert.deepEqual(rows(db(), [fact.id]), before)
       v.clock.advance(60_000)
-      await v.ok('fact-restore', fence({ editId: answer['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: answer['editId'] }))
       assert.deepEqual(rows(db(), [fact.id]), before)
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', fact.id)?.['status'], 'retired')
       const current = db().all(`SELECT id FROM facts WHERE status IN ('active', 'scheduled', 'conflict') ORDER BY id`).map((row) => Number(row['id']))
@@ -60,18 +59,18 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('names the value it supersedes, and the undo puts that value back as it was', async () => {
       const old = write('billing-api', 'port', '7801')
       const before = rows(db())
-      const answer = await v.ok('fact-add', fence({ subject: 'billing-api', property: 'port', value: '9000' }))
+      const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'port', value: '9000' }))
       assert.equal(answer['outcome'], 'saved')
       assert.deepEqual((answer['superseded'] as { id: number; value: string }[]).map((row) => [row.id, row.value]), [[old.id, '7801']])
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', old.id)?.['status'], 'superseded')
       const added = (answer['fact'] as { id: number }).id
-      await v.ok('fact-restore', fence({ editId: answer['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: answer['editId'] }))
       assert.deepEqual(rows(db(), [added]), before)
     })
 
     it('keeps a second value beside the first when multi is ticked', async () => {
       write('billing-api', 'maintainer', 'alice')
-      const answer = await v.ok('fact-add', fence({ subject: 'billing-api', property: 'maintainer', value: 'bob', multi: true }))
+      const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'maintainer', value: 'bob', multi: true }))
       assert.equal(answer['outcome'], 'saved')
       assert.deepEqual(answer['superseded'], [])
       const values = db().all(`SELECT value FROM facts WHERE status = 'active' AND property = 'maintainer' ORDER BY id`).map((row) => row['value'])
@@ -83,7 +82,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const stale = await v.call('fact-add', { expectedGeneration: generation + 5, operationId: v.op(), subject: 'a', property: 'b', value: 'c' })
       assert.ok(!stale.ok && stale.code === 'stale')
       assert.equal(v.generation(), generation)
-      const body = fence({ subject: 'billing-api', property: 'owner', value: 'team-billing' })
+      const body = v.fence({ subject: 'billing-api', property: 'owner', value: 'team-billing' })
       const first = await v.ok('fact-add', body)
       const again = await v.ok('fact-add', body)
       assert.equal(again['replayed'], true)
@@ -95,7 +94,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('refuses a credential with a clear message and stores nothing of it', async () => {
       const before = counts(db())
       const secret = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'
-      const answer = await v.call('fact-add', fence({ subject: 'deploy bot', property: 'api token', value: secret }))
+      const answer = await v.call('fact-add', v.fence({ subject: 'deploy bot', property: 'api token', value: secret }))
       assert.ok(!answer.ok && answer.code === 'credential_refused')
       assert.match(answer.message, /credential/iu)
       assert.deepEqual(counts(db()), before)
@@ -104,16 +103,16 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     })
 
     it('stores personal data as sensitive and says why', async () => {
-      const answer = await v.ok('fact-add', fence({ subject: '小明', property: 'email', value: 'xiaoming@example.com' }))
+      const answer = await v.ok('fact-add', v.fence({ subject: '小明', property: 'email', value: 'xiaoming@example.com' }))
       assert.equal((answer['fact'] as { sensitivity: string | null }).sensitivity, 'email')
       assert.match(String(answer['sensitivityReason']), /email/u)
     })
 
     it('refuses a claim the user forgot, and changes nothing', async () => {
       const gone = write('billing-api', 'port', '7801')
-      await v.ok('fact-forget', fence({ id: gone.id }))
+      await v.ok('fact-forget', v.fence({ id: gone.id }))
       const before = counts(db())
-      const answer = await v.call('fact-add', fence({ subject: 'billing-api', property: 'port', value: '7801' }))
+      const answer = await v.call('fact-add', v.fence({ subject: 'billing-api', property: 'port', value: '7801' }))
       assert.ok(!answer.ok && answer.code === 'tombstoned')
       assert.deepEqual(counts(db()), before)
     })
@@ -122,7 +121,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const first = write('billing-api', 'region', 'eu-west', { evidence: 'explicit_user' })
       const rival = write('billing-api', 'region', 'us-east')
       assert.equal(rival.status, 'conflict')
-      const same = await v.ok('fact-add', fence({ subject: 'billing-api', property: 'region', value: 'eu-west' }))
+      const same = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'region', value: 'eu-west' }))
       assert.equal(same['outcome'], 'duplicate')
       assert.equal((same['fact'] as { id: number }).id, first.id)
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', rival.id)?.['status'], 'retired')
@@ -132,7 +131,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('refuses bad input and a project the store does not hold, changing nothing', async () => {
       const before = counts(db())
       for (const body of [{ subject: 'a', property: 'b', value: '  ' }, { subject: 'a', property: 'b' }, { subject: 'a', property: 'b', value: 'c', scope: 'project:/nowhere' }]) {
-        const answer = await v.call('fact-add', fence(body))
+        const answer = await v.call('fact-add', v.fence(body))
         assert.ok(!answer.ok && answer.code === 'invalid_arguments', JSON.stringify(body))
       }
       assert.deepEqual(counts(db()), before)

@@ -25,7 +25,6 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     afterEach(() => v.dispose())
 
     const line = (value: string) => write(v.h.memory, v.h.config, { subject: 'backup-runner', property: 'last run', value })
-    const fence = () => ({ expectedGeneration: v.generation(), operationId: v.op() })
     const factByValue = (value: string): Fact => {
       const id = Number(oneRow(v.h.db(), `SELECT id FROM facts WHERE value = ? AND status <> 'forgotten'`, value)['id'])
       const opened = v.h.memory.storeSet()
@@ -42,12 +41,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     }
     const importContent = async (content: string): Promise<Record<string, unknown>> => {
       const preview = await v.ok('import', { mode: 'preview', content })
-      return v.ok('import', { mode: 'commit', content, token: preview['token'], ...fence() })
+      return v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
     }
     const wipe = async (): Promise<void> => {
-      const first = await v.call('wipe', fence())
+      const first = await v.call('wipe', v.fence())
       assert.ok(!first.ok && first.code === 'confirm_required')
-      await v.ok('wipe', { ...fence(), confirmToken: (first.details as { confirmToken: string }).confirmToken })
+      await v.ok('wipe', { ...v.fence(), confirmToken: (first.details as { confirmToken: string }).confirmToken })
     }
     const foldThreeNights = (): void => {
       expectKind(line(nightly('2026-11-24')), 'saved')

@@ -39,13 +39,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (answer.kind !== 'saved' && answer.kind !== 'conflict') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const db = (): Database => v.h.db()
 
     it('forgets one fact with the tombstones memory_forget writes, and the claim cannot be written back', async () => {
       const page = write('billing-api', 'port', '7801', { quote: 'billing runs on 7801' })
       const tool = write('orders-api', 'port', '7802', { quote: 'orders runs on 7802' })
-      const answer = await v.ok('fact-forget', fence({ id: page.id }))
+      const answer = await v.ok('fact-forget', v.fence({ id: page.id }))
       assert.deepEqual((answer['forgotten'] as { id: number }[]).map((fact) => fact.id), [page.id])
       assert.equal(v.h.memory.forgetById(tool.id).kind, 'forgotten')
       const tombs = db().all('SELECT kind, fact_id FROM tombstones ORDER BY id')
@@ -63,7 +62,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.ok(!stale.ok && stale.code === 'stale')
       assert.deepEqual(!stale.ok && stale.details, { stale: true, generation })
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', fact.id)?.['status'], 'active')
-      const body = fence({ id: fact.id })
+      const body = v.fence({ id: fact.id })
       const first = await v.ok('fact-forget', body)
       const after = v.generation()
       const tombs = tables(db()).tombstones
@@ -79,11 +78,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const rival = write('billing-api', 'port', '7802')
       assert.equal(rival.status, 'conflict')
       const before = tables(db())
-      const forgot = await v.ok('fact-forget', fence({ id: stated.id }))
+      const forgot = await v.ok('fact-forget', v.fence({ id: stated.id }))
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', rival.id)?.['status'], 'active')
       assert.equal(db().get('SELECT status FROM conflict_groups WHERE id = ?', rival.conflictGroupId)?.['status'], 'closed')
       v.clock.advance(60_000)
-      const undone = await v.ok('fact-restore', fence({ editId: forgot['editId'] }))
+      const undone = await v.ok('fact-restore', v.fence({ editId: forgot['editId'] }))
       assert.equal(undone['kind'], 'forget')
       assert.deepEqual(tables(db()), before)
       // The claim is free again: writing it is a duplicate, not a refusal.
@@ -98,16 +97,16 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       write('orders-api', 'port', '7802')
       const entityKey = String(db().get(`SELECT entity_key FROM entities WHERE display = '支付服务'`)?.['entity_key'])
       const before = tables(db())
-      const byProperty = await v.ok('fact-forget', fence({ entityKey, property: '端口' }))
+      const byProperty = await v.ok('fact-forget', v.fence({ entityKey, property: '端口' }))
       assert.equal((byProperty['forgotten'] as unknown[]).length, 2)
-      await v.ok('fact-restore', fence({ editId: byProperty['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: byProperty['editId'] }))
       assert.deepEqual(tables(db()), before)
-      const bySubject = await v.ok('fact-forget', fence({ entityKey }))
+      const bySubject = await v.ok('fact-forget', v.fence({ entityKey }))
       assert.equal((bySubject['forgotten'] as unknown[]).length, 3)
       assert.equal(Number(db().get(`SELECT count(*) AS n FROM facts WHERE status <> 'forgotten' AND subject = '支付服务'`)?.['n']), 0)
-      await v.ok('fact-restore', fence({ editId: bySubject['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: bySubject['editId'] }))
       assert.deepEqual(tables(db()), before)
-      const missing = await v.call('fact-forget', fence({ entityKey: 'no-such-subject' }))
+      const missing = await v.call('fact-forget', v.fence({ entityKey: 'no-such-subject' }))
       assert.ok(!missing.ok && missing.code === 'not_found')
     })
 
@@ -118,20 +117,20 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const token = write('deploy bot', 'api token', secret, { evidence: 'explicit_user', quote: `the deploy bot token is ${secret}` })
       assert.equal(token.sensitivity, 'credential')
       const before = tables(db())
-      const forgot = await v.ok('fact-forget', fence({ id: token.id }))
+      const forgot = await v.ok('fact-forget', v.fence({ id: token.id }))
       const recorded = String(db().get('SELECT changed FROM fact_edits WHERE id = ?', Number(forgot['editId']))?.['changed'])
       assert.ok(!recorded.includes(secret) && !recorded.includes('sk-live'), 'the edit holds no part of the credential')
       assert.ok(!recorded.includes('"value"') && !recorded.includes('"quote"'))
-      await v.ok('fact-restore', fence({ editId: forgot['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: forgot['editId'] }))
       assert.deepEqual(tables(db()), before)
     })
 
     it('refuses the undo once a new value stands in the slot, naming it, and changes nothing', async () => {
       const fact = write('billing-api', 'port', '7801')
-      const forgot = await v.ok('fact-forget', fence({ id: fact.id }))
+      const forgot = await v.ok('fact-forget', v.fence({ id: fact.id }))
       const newcomer = write('billing-api', 'port', '9000')
       const before = tables(db())
-      const undo = await v.call('fact-restore', fence({ editId: forgot['editId'] }))
+      const undo = await v.call('fact-restore', v.fence({ editId: forgot['editId'] }))
       assert.ok(!undo.ok && undo.code === 'refused')
       assert.deepEqual(!undo.ok && undo.details, { movedFactIds: [newcomer.id] })
       assert.deepEqual(tables(db()), before)
@@ -140,7 +139,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     it('exports the tombstones, and an import into another store keeps refusing the forgotten claim', async () => {
       const kept = write('billing-api', 'owner', 'team-billing')
       const gone = write('billing-api', 'port', '7801')
-      await v.ok('fact-forget', fence({ id: gone.id }))
+      await v.ok('fact-forget', v.fence({ id: gone.id }))
       const exported = await v.ok('export', { backup: false })
       const lines = readFileSync(String(exported['path']), 'utf8').split('\n').slice(1, -1).map((text) => JSON.parse(text) as Record<string, unknown>)
       assert.equal(exported['records'], 3)
@@ -185,8 +184,6 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })
     afterEach(() => v.dispose())
-
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const write = (value: string): Fact => {
       const answer = v.h.memory.write({ subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' }, v.h.config)
       if (answer.kind !== 'saved') throw new Error(`write ${answer.kind}`)
@@ -207,7 +204,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const oldBefore = shape(old.id)
       const currentBefore = shape(current.id)
       const revisions = [Number(row(old.id)['revision']), Number(row(current.id)['revision'])]
-      const put = await v.ok('fact-put-back', fence({ id: old.id }))
+      const put = await v.ok('fact-put-back', v.fence({ id: old.id }))
       const back = put['fact'] as { id: number; value: string; status: string; evidence: string; validFrom: string; origin: string }
       assert.deepEqual([back.value, back.status, back.evidence, back.origin, back.validFrom], ['7801', 'active', 'confirmed_user', 'page', v.clock.iso()])
       assert.deepEqual([row(current.id)['status'], row(current.id)['valid_to'], row(current.id)['superseded_by']], ['superseded', v.clock.iso(), back.id])
@@ -215,13 +212,13 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.deepEqual(v.h.db().all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', back.id).map((source) => ({ ...source })),
         [{ origin: 'page', evidence: 'confirmed_user' }])
 
-      const replay = await v.ok('fact-put-back', { ...fence({ id: old.id }), operationId: put['operationId'], expectedGeneration: Number(put['generation']) - 1 })
+      const replay = await v.ok('fact-put-back', { ...v.fence({ id: old.id }), operationId: put['operationId'], expectedGeneration: Number(put['generation']) - 1 })
       assert.equal(replay['replayed'], true)
       const stale = await v.call('fact-put-back', { id: current.id, expectedGeneration: v.generation() - 1, operationId: v.op() })
       assert.ok(!stale.ok && stale.code === 'stale')
 
       v.clock.advance(60_000)
-      await v.ok('fact-restore', fence({ editId: put['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: put['editId'] }))
       assert.deepEqual(shape(current.id), currentBefore)
       assert.deepEqual(shape(old.id), oldBefore)
       assert.equal(row(back.id)['status'], 'retired')
@@ -239,25 +236,25 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const before = { stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }
       assert.equal(before.group['status'], 'open')
       v.clock.advance(60_000)
-      const put = await v.ok('fact-put-back', fence({ id: old.id }))
+      const put = await v.ok('fact-put-back', v.fence({ id: old.id }))
       const back = put['fact'] as { id: number }
       assert.deepEqual([row(back.id)['status'], row(stated.id)['status'], row(rival.fact.id)['status'], group()['status']], ['active', 'superseded', 'retired', 'closed'])
       v.clock.advance(60_000)
-      await v.ok('fact-restore', fence({ editId: put['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: put['editId'] }))
       assert.deepEqual({ stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }, before)
       assert.equal(row(back.id)['status'], 'retired')
     })
 
     it('refuses a value that is already current, a forgotten one and an unknown id', async () => {
       const current = write('7801')
-      const refused = await v.call('fact-put-back', fence({ id: current.id }))
+      const refused = await v.call('fact-put-back', v.fence({ id: current.id }))
       assert.ok(!refused.ok && refused.code === 'refused')
-      const missing = await v.call('fact-put-back', fence({ id: 999 }))
+      const missing = await v.call('fact-put-back', v.fence({ id: 999 }))
       assert.ok(!missing.ok && missing.code === 'not_found')
       const next = write('7802')
       assert.equal(row(current.id)['status'], 'superseded')
       assert.equal(v.h.memory.forgetById(current.id).kind, 'forgotten')
-      const forgotten = await v.call('fact-put-back', fence({ id: current.id }))
+      const forgotten = await v.call('fact-put-back', v.fence({ id: current.id }))
       assert.ok(!forgotten.ok && forgotten.code === 'not_found')
       assert.equal(row(next.id)['status'], 'active')
     })

@@ -27,7 +27,6 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate') throw new Error(`write ${answer.kind}: ${JSON.stringify(answer)}`)
       return answer.fact
     }
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const graph = async (body: Record<string, unknown> = {}, on: VerbHarness = v): Promise<GraphPayload> =>
       (await on.ok('graph', body)) as unknown as GraphPayload
     const edgesOf = (payload: GraphPayload, factId: number): GraphEdge[] => payload.edges.filter((edge) => edge.factIds.includes(factId))
@@ -64,7 +63,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.deepEqual(edgesOf(payload, old.id), [])
       assert.equal(edgesOf(payload, fresh.id).length, 1)
       assert.ok(!payload.nodes.some((node) => node.label === 'postgres'))
-      await v.ok('fact-expire', fence({ id: fresh.id }))
+      await v.ok('fact-expire', v.fence({ id: fresh.id }))
       assert.deepEqual((await graph({ scope: 'all' })).edges, [])
     })
 
@@ -83,7 +82,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.equal(all.edges.find((edge) => edge.label === 'owner')?.contested, false)
 
       const groups = (await v.ok('conflicts', {}))['groups'] as { id: number }[]
-      await v.ok('resolve', fence({ groupId: groups[0]?.id, keepFactId: seen.id }))
+      await v.ok('resolve', v.fence({ groupId: groups[0]?.id, keepFactId: seen.id }))
       const settled = await graph()
       assert.deepEqual(edgesOf(settled, seen.id).map((edge) => edge.contested), [false])
       assert.deepEqual(edgesOf(settled, stated.id), [])

@@ -23,7 +23,6 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const operations = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM operations')?.['n'])
 
     describe('the fence', () => {
@@ -39,7 +38,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('answers a double click with the first receipt, replayed, and moves the generation once', async () => {
         const fact = write('billing-api', 'port', '7801')
-        const body = fence({ id: fact.id })
+        const body = v.fence({ id: fact.id })
         const first = await v.ok('fact-expire', body)
         const generation = v.generation()
         assert.equal(first['replayed'], false)
@@ -74,38 +73,38 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
     describe('edits and their undo', () => {
       it('edits a value as the user\'s statement, keeps the old one as history, and undoes it exactly', async () => {
         const old = write('billing-api', 'port', '7801')
-        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const edited = await v.ok('fact-update', v.fence({ id: old.id, value: '7802' }))
         const next = edited['fact'] as { id: number; value: string; evidence: string; origin: string }
         assert.deepEqual([next.value, next.evidence, next.origin], ['7802', 'explicit_user', 'page'])
         const detail = await v.ok('fact', { id: next.id })
         const history = detail['history'] as { value: string; status: string }[]
         assert.deepEqual(history.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
 
-        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = await v.ok('fact', { id: old.id })
         const rows = restored['history'] as { id: number; value: string; status: string; validTo: string | null }[]
         assert.deepEqual(rows.find((row) => row.id === old.id), { ...rows.find((row) => row.id === old.id), status: 'active', validTo: null })
         assert.equal(rows.find((row) => row.id === next.id)?.status, 'retired')
-        const again = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        const again = await v.call('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(!again.ok && again.code, 'refused')
       })
 
       it('refuses to undo an edit once a later change moved the facts it touched', async () => {
         const old = write('billing-api', 'port', '7801')
-        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const edited = await v.ok('fact-update', v.fence({ id: old.id, value: '7802' }))
         const next = edited['fact'] as { id: number }
-        await v.ok('fact-update', fence({ id: next.id, value: '7803' }))
-        const outcome = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-update', v.fence({ id: next.id, value: '7803' }))
+        const outcome = await v.call('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
       })
 
       it('refuses to undo an edit once a later contradiction contested the value it wrote', async () => {
         const old = write('billing-api', 'port', '7801')
-        const edited = await v.ok('fact-update', fence({ id: old.id, value: '7802' }))
+        const edited = await v.ok('fact-update', v.fence({ id: old.id, value: '7802' }))
         const next = edited['fact'] as { id: number }
         assert.equal(write('billing-api', 'port', '7900').status, 'conflict')
-        const outcome = await v.call('fact-restore', fence({ editId: edited['editId'] }))
+        const outcome = await v.call('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
         assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1, 'the contest stands, with its current side')
@@ -113,11 +112,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('moves a fact to another subject and can move it back', async () => {
         const old = write('billing api', 'owner', 'team-a')
-        const edited = await v.ok('fact-update', fence({ id: old.id, subject: 'payments-api' }))
+        const edited = await v.ok('fact-update', v.fence({ id: old.id, subject: 'payments-api' }))
         assert.equal((edited['fact'] as { subject: string }).subject, 'payments-api')
         const before = await v.ok('fact', { id: old.id })
         assert.equal((before['fact'] as { status: string }).status, 'superseded')
-        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const after = await v.ok('fact', { id: old.id })
         assert.equal((after['fact'] as { status: string }).status, 'active')
       })
@@ -125,21 +124,21 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       it('refuses an edit that turns a value into a credential, and changes nothing', async () => {
         const fact = write('openai', 'note', 'ask ops')
         const generation = v.generation()
-        const outcome = await v.call('fact-update', fence({ id: fact.id, value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }))
+        const outcome = await v.call('fact-update', v.fence({ id: fact.id, value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }))
         assert.equal(!outcome.ok && outcome.code, 'credential_refused')
         assert.equal(v.generation(), generation)
       })
 
       it('refuses an edit that states the same value', async () => {
         const fact = write('billing-api', 'port', '7801')
-        const outcome = await v.call('fact-update', fence({ id: fact.id, value: '7801' }))
+        const outcome = await v.call('fact-update', v.fence({ id: fact.id, value: '7801' }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
       })
 
       it('edits only the end of a value\'s window on the same row, records the edit, and undoes it exactly', async () => {
         const fact = write('billing-api', 'port', '7801')
         const generation = v.generation()
-        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        const edited = await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-10' }))
         const view = edited['fact'] as { id: number; value: string; status: string; validFrom: string; validTo: string | null; revision: number }
         assert.deepEqual([view.id, view.value, view.status, view.validFrom, view.validTo],
           [fact.id, '7801', 'active', fact.validFrom, '2026-03-10T00:00:00.000Z'])
@@ -148,11 +147,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const detail = await v.ok('fact', { id: fact.id })
         assert.deepEqual((detail['edits'] as { id: number; kind: string }[]).map((edit) => [edit.id, edit.kind]), [[edited['editId'], 'update']])
 
-        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
         assert.deepEqual([restored.status, restored.validTo], ['active', null])
 
-        await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-10' }))
+        await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-10' }))
         v.clock.advance(10 * DAY)
         v.h.memory.advance()
         assert.equal(((await v.ok('fact', { id: fact.id }))['fact'] as { status: string }).status, 'expired', 'the new end took effect')
@@ -161,12 +160,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       it('ends a value at a past instant when the edited end has already passed, and undo brings it back', async () => {
         const fact = write('支付服务', '端口', '9911')
         v.clock.advance(4 * DAY)
-        const edited = await v.ok('fact-update', fence({ id: fact.id, validTo: '2026-03-03' }))
+        const edited = await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-03' }))
         const view = edited['fact'] as { id: number; status: string; validTo: string | null }
         assert.deepEqual([view.id, view.status, view.validTo], [fact.id, 'expired', '2026-03-03T00:00:00.000Z'])
         assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
         assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
-        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
         assert.deepEqual([restored.status, restored.validTo], ['active', null])
       })
@@ -175,16 +174,16 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
         const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
         assert.equal(next.status, 'scheduled')
-        const later = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-08' }))
+        const later = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-08' }))
         assert.deepEqual([(later['fact'] as Fact).status, (later['fact'] as Fact).validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
 
         v.clock.advance(2 * DAY)
-        const sooner = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-02' }))
+        const sooner = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-02' }))
         assert.deepEqual([(sooner['fact'] as Fact).id, (sooner['fact'] as Fact).status], [next.id, 'active'])
         const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
         assert.deepEqual([ended.status, ended.validTo, ended.supersededBy], ['superseded', '2026-03-02T00:00:00.000Z', next.id])
 
-        await v.ok('fact-restore', fence({ editId: sooner['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: sooner['editId'] }))
         const back = (await v.ok('fact', { id: next.id }))['fact'] as Fact
         assert.deepEqual([back.status, back.validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
         assert.deepEqual([((await v.ok('fact', { id: old.id }))['fact'] as Fact).status], ['active'])
@@ -193,7 +192,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       it('never ends the old value before it began when a scheduled start moves to before it', async () => {
         const old = write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
         const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
-        await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-02-20' }))
+        await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-02-20' }))
         const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
         assert.deepEqual([ended.status, ended.validTo], ['superseded', old.validFrom])
       })
@@ -202,19 +201,19 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const old = write('billing-api', 'port', '7801')
         v.clock.advance(4 * DAY)
         const next = write('billing-api', 'port', '7802')
-        const edited = await v.ok('fact-update', fence({ id: next.id, validFrom: '2026-03-03' }))
+        const edited = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-03' }))
         assert.deepEqual([(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom], ['active', '2026-03-03T00:00:00.000Z'])
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, '2026-03-03T00:00:00.000Z')
         const asOf = v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
         assert.deepEqual(asOf?.map((value) => value.value), ['7802'], 'one value held on the 4th')
-        await v.ok('fact-restore', fence({ editId: edited['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, next.validFrom)
       })
 
       it('refuses to move the start of a current value into the future, and changes nothing', async () => {
         const fact = write('billing-api', 'port', '7801')
         const generation = v.generation()
-        const outcome = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05' }))
+        const outcome = await v.call('fact-update', v.fence({ id: fact.id, validFrom: '2026-03-05' }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         assert.match(!outcome.ok ? outcome.message : '', /cannot move into the future/u)
         assert.equal(v.generation(), generation)
@@ -223,19 +222,19 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       it('refuses a window edit that changes nothing or ends before it starts, and changes nothing', async () => {
         const fact = write('billing-api', 'port', '7801')
         const generation = v.generation()
-        const same = await v.call('fact-update', fence({ id: fact.id, validFrom: fact.validFrom }))
+        const same = await v.call('fact-update', v.fence({ id: fact.id, validFrom: fact.validFrom }))
         assert.equal(!same.ok && same.code, 'refused')
-        const inverted = await v.call('fact-update', fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }))
+        const inverted = await v.call('fact-update', v.fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }))
         assert.equal(!inverted.ok && inverted.code, 'invalid_arguments')
         assert.equal(v.generation(), generation)
       })
 
       it('expires a fact now and undoes the expiry', async () => {
         const fact = write('支付服务', '端口', '9911')
-        const expired = await v.ok('fact-expire', fence({ id: fact.id }))
+        const expired = await v.ok('fact-expire', v.fence({ id: fact.id }))
         assert.equal((expired['fact'] as { status: string }).status, 'expired')
         assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.status, 'expired')
-        await v.ok('fact-restore', fence({ editId: expired['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: expired['editId'] }))
         const detail = await v.ok('fact', { id: fact.id })
         assert.deepEqual([(detail['fact'] as { status: string }).status, (detail['fact'] as { validTo: unknown }).validTo], ['active', null])
       })
@@ -252,12 +251,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(groups[0]?.rows.map((row) => [row.id, row.evidence]), [[stated.id, 'explicit_user'], [seen.id, 'observed']])
         const groupId = groups[0]?.id ?? 0
 
-        const settled = await v.ok('resolve', fence({ groupId, keepFactId: seen.id }))
+        const settled = await v.ok('resolve', v.fence({ groupId, keepFactId: seen.id }))
         assert.deepEqual([(settled['kept'] as { status: string }).status, (settled['kept'] as { evidence: string }).evidence], ['active', 'confirmed_user'])
         assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
         assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
 
-        await v.ok('fact-restore', fence({ editId: settled['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: settled['editId'] }))
         assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1)
         assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'needs_selection')
       })
@@ -267,7 +266,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         write('billing-api', 'port', '7900')
         const other = write('orders-api', 'port', '7000')
         const groupId = ((await v.ok('conflicts', {}))['groups'] as { id: number }[])[0]?.id
-        const outcome = await v.call('resolve', fence({ groupId, keepFactId: other.id }))
+        const outcome = await v.call('resolve', v.fence({ groupId, keepFactId: other.id }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
       })
     })
@@ -283,12 +282,12 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('applies a card as confirmed_user and lets the undo put it back in the queue', async () => {
         const id = propose('Asia/Shanghai')
-        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
         const detail = await v.ok('fact', { id: factId })
         assert.deepEqual([(detail['fact'] as { evidence: string }).evidence, (detail['fact'] as { origin: string }).origin], ['confirmed_user', 'proposal'])
         assert.equal((await card(id))?.status, 'applied')
-        await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: applied['editId'] }))
         assert.equal((await card(id))?.status, 'pending')
         assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { status: string }).status, 'retired')
       })
@@ -299,7 +298,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         write('user', 'time zone', 'America/New_York', { evidence: 'explicit_user' })
         assert.equal((await card(id))?.rows[0]?.stale, true)
         const before = v.generation()
-        const outcome = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        const outcome = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         assert.deepEqual(!outcome.ok && outcome.details?.['skippedStale'], [0])
         assert.equal((await card(id))?.status, 'stale')
@@ -312,7 +311,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const answer = v.h.memory.write({ subject: 'user', property: 'contact', value: 'bob@example.com', evidence: 'observed', origin: 'tool', confidence: 0.3 }, v.h.config)
         assert.equal(answer.kind, 'proposed')
         const id = answer.kind === 'proposed' ? answer.proposalId : 0
-        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
         assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { sensitivity: string }).sensitivity, 'email')
         assert.equal(v.h.memory.searchLexical({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
@@ -328,7 +327,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const id = answer.kind === 'proposed' ? answer.proposalId : 0
         assert.equal(JSON.stringify(await card(id)).includes('Tr0ub4dor'), false, 'the card shows neither the value nor the quote in clear')
         v.h.reconfigure({ refuseCredentials: true })
-        const outcome = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        const outcome = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         const skipped = (outcome.ok ? [] : outcome.details?.['skippedRefused'] ?? []) as { reason: string }[]
         assert.match(skipped[0]?.reason ?? '', /"password" names a secret/u)
@@ -337,28 +336,28 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('revises a row as a new revision, re-validated, and refuses a page holding the old revision', async () => {
         const id = propose('Asia/Shanghai')
-        const revised = await v.ok('proposal-revise', fence({ id, revision: 1, value: 'Asia/Tokyo' }))
+        const revised = await v.ok('proposal-revise', v.fence({ id, revision: 1, value: 'Asia/Tokyo' }))
         assert.equal(revised['revision'], 2)
         assert.equal((await card(id))?.rows[0]?.value, 'Asia/Tokyo')
-        const stale = await v.call('proposal-apply', fence({ id, revision: 1 }))
+        const stale = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal(!stale.ok && stale.code, 'stale')
-        const secret = await v.call('proposal-revise', fence({ id, revision: 2, value: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }))
+        const secret = await v.call('proposal-revise', v.fence({ id, revision: 2, value: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }))
         assert.equal(!secret.ok && secret.code, 'credential_refused')
-        await v.ok('proposal-apply', fence({ id, revision: 2 }))
+        await v.ok('proposal-apply', v.fence({ id, revision: 2 }))
       })
 
       it('rejects a card, and returns the same card when the same change is proposed again', async () => {
         const id = propose('Asia/Shanghai')
         assert.equal(propose('Asia/Shanghai'), id)
-        await v.ok('proposal-reject', fence({ id, revision: 1 }))
+        await v.ok('proposal-reject', v.fence({ id, revision: 1 }))
         assert.equal((await card(id))?.status, 'rejected')
-        const again = await v.call('proposal-reject', fence({ id, revision: 1 }))
+        const again = await v.call('proposal-reject', v.fence({ id, revision: 1 }))
         assert.equal(!again.ok && again.code, 'refused')
       })
 
       it('refuses a change the user rejected when it is proposed again, saying who rejected it and when', async () => {
         const id = propose('Asia/Shanghai')
-        await v.ok('proposal-reject', fence({ id, revision: 1 }))
+        await v.ok('proposal-reject', v.fence({ id, revision: 1 }))
         const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
         assert.equal(answer.kind, 'refused')
         assert.equal(answer.kind === 'refused' && answer.code, 'refused')
@@ -368,7 +367,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('answers a change whose card was applied with the fact the card wrote', async () => {
         const id = propose('Asia/Shanghai')
-        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId
         const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
         assert.equal(answer.kind, 'duplicate')
@@ -380,19 +379,19 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
         const id = propose('Asia/Shanghai')
         write('user', 'time zone', 'America/New_York', { evidence: 'explicit_user' })
-        await v.call('proposal-apply', fence({ id, revision: 1 }))
+        await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal((await card(id))?.status, 'stale')
         const fresh = propose('Asia/Shanghai')
         assert.notEqual(fresh, id)
         assert.deepEqual([(await card(fresh))?.status, (await card(fresh))?.rows[0]?.stale], ['pending', false])
         assert.equal(propose('Asia/Shanghai'), fresh, 'the fresh card is the one queued now')
-        await v.ok('proposal-apply', fence({ id: fresh, revision: 1 }))
+        await v.ok('proposal-apply', v.fence({ id: fresh, revision: 1 }))
         assert.equal(v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
       })
 
       it('gives a change a fresh card when the value its applied card wrote has since been replaced', async () => {
         const id = propose('Asia/Shanghai')
-        await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
         const fresh = propose('Asia/Shanghai')
         assert.notEqual(fresh, id)
@@ -402,10 +401,10 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       it('keeps one pending card per change when undoing an applied card whose change is queued again', async () => {
         const id = propose('Asia/Shanghai')
         write('user', 'time zone', 'Asia/Shanghai', { evidence: 'explicit_user' })
-        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         write('user', 'time zone', 'Europe/Berlin', { evidence: 'explicit_user' })
         const fresh = propose('Asia/Shanghai')
-        await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+        await v.ok('fact-restore', v.fence({ editId: applied['editId'] }))
         const pending = ((await v.ok('proposals', {}))['proposals'] as { id: number }[]).map((entry) => entry.id)
         assert.deepEqual(pending, [fresh])
       })
@@ -414,10 +413,10 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const id = propose('Asia/Shanghai')
         const rows = JSON.parse(String(v.h.db().get('SELECT rows FROM proposals WHERE id = ?', id)?.['rows'])) as unknown[]
         v.h.db().run('UPDATE proposals SET rows = ? WHERE id = ?', JSON.stringify([...rows, { ...(rows[0] as object), value: 'Asia/Tokyo' }]), id)
-        const pruned = await v.ok('proposal-prune', fence({ id, revision: 1, row: 0 }))
+        const pruned = await v.ok('proposal-prune', v.fence({ id, revision: 1, row: 0 }))
         assert.equal(pruned['revision'], 2)
         assert.deepEqual((await card(id))?.rows.map((row) => row.value), ['Asia/Tokyo'])
-        const last = await v.call('proposal-prune', fence({ id, revision: 2, row: 0 }))
+        const last = await v.call('proposal-prune', v.fence({ id, revision: 2, row: 0 }))
         assert.equal(!last.ok && last.code, 'refused')
       })
     })
@@ -504,7 +503,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         assert.deepEqual(edges(second), ['lead', 'owner', 'port'])
         // Editing through the page is a write too: the expired fact's edge is gone from the next answer.
         const port = (second['edges'] as { label: string; factIds: number[] }[]).find((edge) => edge.label === 'port')
-        await v.ok('fact-expire', fence({ id: port?.factIds[0] }))
+        await v.ok('fact-expire', v.fence({ id: port?.factIds[0] }))
         assert.deepEqual(edges(await v.ok('graph', {})), ['lead', 'owner'])
         assert.deepEqual(edges(await v.ok('graph', { scope: 'all' })), ['lead', 'owner'])
       })
@@ -554,13 +553,13 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         const kept = write('staging', 'host', 'db-2')
         write('billing-api', 'port', '7801')
         v.h.memory.forgetById(kept.id)
-        const first = await v.call('wipe', fence())
+        const first = await v.call('wipe', v.fence())
         assert.equal(!first.ok && first.code, 'confirm_required')
         const token = !first.ok ? first.details?.['confirmToken'] : undefined
         assert.equal(typeof token, 'string')
-        const wrong = await v.call('wipe', fence({ confirmToken: 'not-the-token' }))
+        const wrong = await v.call('wipe', v.fence({ confirmToken: 'not-the-token' }))
         assert.equal(!wrong.ok && wrong.code, 'confirm_required')
-        const done = await v.ok('wipe', fence({ confirmToken: token }))
+        const done = await v.ok('wipe', v.fence({ confirmToken: token }))
         const backup = done['backup'] as { path: string }
         assert.ok(existsSync(backup.path))
         assert.equal(((await v.ok('facts', { status: 'all' }))['facts'] as unknown[]).length, 0)
@@ -571,10 +570,10 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
       it('refuses a confirmation once the store has moved on', async () => {
         write('billing-api', 'port', '7801')
-        const first = await v.call('wipe', fence())
+        const first = await v.call('wipe', v.fence())
         const token = !first.ok ? first.details?.['confirmToken'] : undefined
         write('orders-api', 'port', '7000')
-        const late = await v.call('wipe', fence({ confirmToken: token }))
+        const late = await v.call('wipe', v.fence({ confirmToken: token }))
         assert.equal(!late.ok && late.code, 'confirm_required')
         assert.equal(((await v.ok('facts', {}))['facts'] as unknown[]).length, 2)
       })
@@ -584,7 +583,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         v.h.db().run('DELETE FROM facts_fts')
         v.h.db().run('DELETE FROM fact_identifiers')
         assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
-        const rebuilt = await v.ok('rebuild', fence())
+        const rebuilt = await v.ok('rebuild', v.fence())
         assert.equal(rebuilt['indexed'], 1)
         assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
       })

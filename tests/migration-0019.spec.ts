@@ -77,8 +77,6 @@ function backupsIn(dataDir: string): string[] {
   return readdirSync(dataDir).filter((name) => BACKUP.test(name)).map((name) => join(dataDir, name))
 }
 
-const fence = (v: VerbHarness, extra: Record<string, unknown>): Record<string, unknown> =>
-  ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
 
 for (const driver of DRIVERS) {
   describe(`migration 0019 on a store version 18 wrote (${driver})`, () => {
@@ -210,29 +208,29 @@ for (const driver of DRIVERS) {
       const docs = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'docs site'`).pluck().get()))
       const terms = indexedTermsOf(store, docs)
       assert.ok(terms !== undefined)
-      const forgotten = await v.ok('fact-forget', fence(v, { id: docs }))
+      const forgotten = await v.ok('fact-forget', v.fence({ id: docs }))
       assert.equal(indexedTermsOf(store, docs), undefined)
-      await v.ok('fact-restore', fence(v, { editId: forgotten['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: forgotten['editId'] }))
       assert.equal(indexedTermsOf(store, docs), terms)
       assert.equal(stores.facts.getFacts([docs])[0]?.status, 'active')
 
       const laptop = EXPECT.handles['forgottenFactId'] ?? 0
       const again = put({ subject: 'old laptop', property: 'serial', value: 'C02XK1' })
       assert.equal(again.kind === 'refused' ? again.code : again.kind, 'tombstoned', 'the tombstone version 18 wrote still refuses the claim')
-      await v.ok('fact-restore', fence(v, { editId: EXPECT.handles['forgetEditId'] }))
+      await v.ok('fact-restore', v.fence({ editId: EXPECT.handles['forgetEditId'] }))
       assert.equal(stores.facts.getFacts([laptop])[0]?.status, 'active', 'the forget version 18 recorded is undone')
       assert.equal(readOnly(store, (db) => db.prepare('SELECT count(*) FROM tombstones WHERE fact_id = ?').pluck().get(laptop)), 0)
       assert.match(indexedTermsOf(store, laptop) ?? '', /laptop.*serial.*c02xk1/u)
       const found = await v.h.memory.search({ query: 'C02XK1', limit: 5, asOf: undefined }, v.h.config)
       assert.deepEqual(found.results.map((result) => result.values[0]?.id), [laptop])
 
-      await v.ok('fact-restore', fence(v, { editId: EXPECT.handles['renameEditId'] }))
+      await v.ok('fact-restore', v.fence({ editId: EXPECT.handles['renameEditId'] }))
       const deploy = readOnly(store, (db) => db.prepare(`SELECT id, subject FROM facts WHERE property = 'deploy day'`).all()) as { id: number; subject: string }[]
       assert.deepEqual(deploy.map((row) => row.subject), ['Billing Svc'], 'the rename version 18 recorded is undone')
 
       const runtime = stores.facts.getFacts([9])[0]
       assert.equal(runtime?.subject, 'orders-api')
-      await v.ok('subject-rename', fence(v, { entityKey: runtime.entityKey, to: 'orders-service' }))
+      await v.ok('subject-rename', v.fence({ entityKey: runtime.entityKey, to: 'orders-service' }))
       const renamed = await v.h.memory.search({ query: 'orders-api runtime', limit: 5, asOf: undefined }, v.h.config)
       assert.equal(renamed.results[0]?.subject, 'orders-service')
       assert.equal(renamed.results[0]?.values[0]?.id, 9)
@@ -250,17 +248,17 @@ for (const driver of DRIVERS) {
       const [group] = conflicts as [{ id: number; rows: { id: number; value: string }[] }]
       const keep = group.rows.find((row) => row.value === 'staging.internal:8443')
       assert.ok(keep !== undefined)
-      await v.ok('resolve', fence(v, { groupId: group.id, keepFactId: keep.id }))
+      await v.ok('resolve', v.fence({ groupId: group.id, keepFactId: keep.id }))
       assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
 
       const past = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE status = 'superseded' AND value = 'eu-west-1'`).pluck().get()))
-      await v.ok('fact-put-back', fence(v, { id: past }))
+      await v.ok('fact-put-back', v.fence({ id: past }))
       const region = await v.h.memory.search({ query: 'search-service region', limit: 5, asOf: undefined }, v.h.config)
       assert.equal(region.results[0]?.values[0]?.value, 'eu-west-1')
 
       const owner = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'billing-api' AND property = 'owner'`).pluck().get()))
-      const updated = Number(((await v.ok('fact-update', fence(v, { id: owner, value: 'the payments team in Hamburg' })))['fact'] as { id: number }).id)
-      await v.ok('fact-move', fence(v, { id: updated, scope: `project:${EXPECT.project.key}` }))
+      const updated = Number(((await v.ok('fact-update', v.fence({ id: owner, value: 'the payments team in Hamburg' })))['fact'] as { id: number }).id)
+      await v.ok('fact-move', v.fence({ id: updated, scope: `project:${EXPECT.project.key}` }))
       const moved = await v.h.memory.search({ query: 'billing-api owner', limit: 5, asOf: undefined, project: EXPECT.project }, v.h.config)
       assert.equal(moved.results[0]?.values[0]?.value, 'the payments team in Hamburg')
       assert.equal(moved.results[0]?.project, EXPECT.project.name)
@@ -268,19 +266,19 @@ for (const driver of DRIVERS) {
       const cards = (await v.ok('proposals', {}))['proposals'] as { id: number; revision: number }[]
       assert.equal(cards.length, 1, 'the card version 18 left pending')
       const [card] = cards as [{ id: number; revision: number }]
-      await v.ok('proposal-apply', fence(v, { id: card.id, revision: card.revision }))
+      await v.ok('proposal-apply', v.fence({ id: card.id, revision: card.revision }))
       const plan = await v.h.memory.search({ query: 'split the ledger', limit: 5, asOf: undefined }, v.h.config)
       assert.equal(plan.results[0]?.values[0]?.value, 'maybe split the ledger into two services')
       const declined = put({ subject: 'draft', property: 'idea', value: 'maybe move billing to a queue', inferred: true })
       assert.ok(declined.kind === 'refused' && /the user rejected this change/u.test(declined.message), 'the card version 18 saw rejected is not queued again')
 
       const renameEdits = readOnly(store, (db) => db.prepare(`SELECT id FROM fact_edits WHERE kind = 'rename' ORDER BY id`).pluck().all()) as number[]
-      await v.ok('fact-restore', fence(v, { editId: renameEdits.at(-1) }))
+      await v.ok('fact-restore', v.fence({ editId: renameEdits.at(-1) }))
       const town = readOnly(store, (db) => db.prepare(`SELECT property FROM facts WHERE value = 'Hamburg'`).pluck().all())
       assert.deepEqual(town, ['home town'], 'the property rename version 18 recorded is undone')
 
       const terms = indexedTerms(store)
-      await v.ok('rebuild', fence(v, {}))
+      await v.ok('rebuild', v.fence({}))
       assert.deepEqual(indexedTerms(store), terms, 'a rebuild derives the same terms from the rows')
 
       const exported = await v.ok('export', { backup: false })
@@ -289,7 +287,7 @@ for (const driver of DRIVERS) {
       const counts = preview['counts'] as Record<string, number>
       assert.equal(counts['new'], 0, `an export of the migrated store imports as nothing new: ${JSON.stringify(counts)}`)
       assert.ok((counts['duplicate'] ?? 0) > 20, `its records are all known: ${JSON.stringify(counts)}`)
-      await v.ok('import', fence(v, { mode: 'commit', content, token: preview['token'] }))
+      await v.ok('import', v.fence({ mode: 'commit', content, token: preview['token'] }))
       assert.deepEqual(readOnly(store, (db) => db.pragma('foreign_key_check')), [])
 
       await v.ok('facts', {})

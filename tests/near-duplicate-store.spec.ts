@@ -193,8 +193,6 @@ for (const driver of DRIVERS) {
       for (const fact of LIBRARY) expectKind(write(v.h.memory, v.h.config, fact), 'saved')
     })
     afterEach(() => { v.dispose() })
-
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const line = (value: string): string => JSON.stringify({ subject: 'user', property: 'hobbies', value, multi: true })
 
     it('an import line that restates a current fact, or an earlier line, is a duplicate in the preview and in the commit', async () => {
@@ -204,7 +202,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(preview['counts'], { new: 1, duplicate: 2, conflict: 0, tombstoned: 0, invalid: 0 })
       const records = preview['records'] as { class: string; factId?: number; sameAsLine?: number }[]
       assert.deepEqual(records.map((record) => [record.class, record.factId ?? record.sameAsLine ?? null]), [['duplicate', first.id], ['new', null], ['duplicate', 2]])
-      const committed = await v.ok('import', fence({ mode: 'commit', content, token: preview['token'] }))
+      const committed = await v.ok('import', v.fence({ mode: 'commit', content, token: preview['token'] }))
       assert.deepEqual(committed['counts'], preview['counts'])
       assert.deepEqual((committed['duplicateIds'] as number[])[0], first.id)
     })
@@ -214,14 +212,14 @@ for (const driver of DRIVERS) {
       expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY, multi: true }), 'saved')
       expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY_AGAIN, multi: true, origin: 'page' }), 'saved')
       const exported = await v.ok('export', {})
-      const wipe = await v.call('wipe', fence())
+      const wipe = await v.call('wipe', v.fence())
       assert.equal(!wipe.ok && wipe.code, 'confirm_required')
-      await v.ok('wipe', fence({ confirmToken: (!wipe.ok && (wipe.details as { confirmToken: string }).confirmToken) || '' }))
+      await v.ok('wipe', v.fence({ confirmToken: (!wipe.ok && (wipe.details as { confirmToken: string }).confirmToken) || '' }))
       const source = { path: String(exported['relativePath']) }
       const preview = await v.ok('import', { mode: 'preview', ...source })
       assert.equal(preview['restore'], true)
       assert.deepEqual(preview['counts'], { new: 14, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 })
-      await v.ok('import', fence({ mode: 'commit', ...source, token: preview['token'] }))
+      await v.ok('import', v.fence({ mode: 'commit', ...source, token: preview['token'] }))
       const values = v.h.db().all(`SELECT value FROM facts WHERE property = 'hobbies' AND status = 'active' ORDER BY value`).map((row) => row['value'])
       assert.deepEqual(values, [HOBBY_AGAIN, HOBBY])
     })
@@ -229,7 +227,7 @@ for (const driver of DRIVERS) {
     it('an accepted proposal that restates a current fact lands on that fact', async () => {
       const first = expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY, multi: true }), 'saved').fact
       const proposed = expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY_AGAIN, multi: true, confidence: 0.4 }), 'proposed')
-      const applied = await v.ok('proposal-apply', fence({ id: proposed.proposalId, revision: 1 }))
+      const applied = await v.ok('proposal-apply', v.fence({ id: proposed.proposalId, revision: 1 }))
       assert.deepEqual(applied['applied'], [{ row: 0, factId: first.id, outcome: 'duplicate' }])
       const evidence = v.h.db().get('SELECT evidence FROM facts WHERE id = ?', first.id)?.['evidence']
       assert.equal(evidence, 'confirmed_user', 'accepting raised the evidence of the fact it restates')

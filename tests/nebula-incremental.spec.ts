@@ -39,7 +39,6 @@ for (const driver of DRIVERS) {
       const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', multi: true }, v.h.config)
       assert.ok(answer.kind === 'saved' || answer.kind === 'duplicate', JSON.stringify(answer))
     }
-    const fence = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const read = (store: GraphStore): NebulaRead => store.nebula('current', 6, 4, entityNamer(store.entityKeys()))
     const shape = (nebula: NebulaRead): unknown => ({
       entities: nebula.entities.map((entity) => entity.key),
@@ -63,7 +62,7 @@ for (const driver of DRIVERS) {
       for (let j = 0; j < 6; j += 1) write('newcomer', 'region', `eu-${j}`)
       check('after writes')
       // A merge moves every row of one subject to another.
-      await v.ok('subject-rename', fence({ entityKey: 'service 4', to: 'service 1' }))
+      await v.ok('subject-rename', v.fence({ entityKey: 'service 4', to: 'service 1' }))
       check('after a merge')
       const fact = v.h.memory.searchLexical({ query: 'newcomer region', limit: 5, asOf: undefined }, v.h.config)
       assert.ok(fact.outcome === 'ok')
@@ -71,9 +70,9 @@ for (const driver of DRIVERS) {
         v.h.memory.forgetById(Number(row['id']))
       }
       check('after forgetting')
-      const first = await v.call('wipe', fence())
+      const first = await v.call('wipe', v.fence())
       const token = first.ok ? undefined : first.details?.['confirmToken']
-      await v.ok('wipe', fence({ confirmToken: token }))
+      await v.ok('wipe', v.fence({ confirmToken: token }))
       check('after clearing')
       for (let j = 0; j < 3; j += 1) write('fresh start', 'uses', `tool ${j}`)
       check('after clearing and writing again')
@@ -84,8 +83,8 @@ for (const driver of DRIVERS) {
       write('beta', 'owner', 'ops')
       const before = (await v.ok('graph', {})) as unknown as GraphPayload
       assert.ok(before.edges.some((edge) => edge.source.endsWith('alpha') && edge.target.endsWith('beta')), JSON.stringify(before.edges))
-      const first = await v.call('wipe', fence())
-      await v.ok('wipe', fence({ confirmToken: first.ok ? undefined : first.details?.['confirmToken'] }))
+      const first = await v.call('wipe', v.fence())
+      await v.ok('wipe', v.fence({ confirmToken: first.ok ? undefined : first.details?.['confirmToken'] }))
       // Two new subjects take the ids alpha and beta had: the namer must know gamma and delta, not alpha and beta.
       write('gamma', 'depends on', 'delta')
       write('delta', 'owner', 'ops')

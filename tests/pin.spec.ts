@@ -26,7 +26,6 @@ for (const driver of DRIVERS) {
     afterEach(() => { v.dispose() })
 
     const put = (partial: Parameters<typeof write>[2]) => expectKind(write(v.h.memory, v.h.config, partial), 'saved').fact
-    const fence = () => ({ expectedGeneration: v.generation(), operationId: v.op() })
     const directory = () => v.h.memory.directory(v.h.config, null)
     const pinnedAt = (id: number) => oneRow(v.h.db(), 'SELECT pinned_at FROM facts WHERE id = ?', id)['pinned_at']
     /** Three facts; the oldest, weakest one is the one a user would pin to keep in view. */
@@ -41,14 +40,14 @@ for (const driver of DRIVERS) {
     it('pins a current fact and unpins it, each a store change shown in the library', async () => {
       const { old } = seed()
       const before = v.generation()
-      const pinned = await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      const pinned = await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       assert.deepEqual([pinned['pinned'], pinned['pinnedAt'], pinned['previousPinnedAt']], [true, v.clock.iso(), null])
       assert.equal(v.generation(), before + 1)
       assert.equal(pinnedAt(old.id), v.clock.iso())
       assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as FactView).pinnedAt, v.clock.iso())
       const listed = (await v.ok('facts', {}))['facts'] as FactView[]
       assert.deepEqual(listed.filter((row) => row.pinnedAt !== null).map((row) => row.id), [old.id])
-      const unpinned = await v.ok('fact-pin', { ...fence(), id: old.id, pinned: false })
+      const unpinned = await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: false })
       assert.deepEqual([unpinned['pinned'], unpinned['previousPinnedAt']], [false, pinned['pinnedAt']])
       assert.equal(pinnedAt(old.id), null)
       assert.equal(v.generation(), before + 2)
@@ -60,7 +59,7 @@ for (const driver of DRIVERS) {
       assert.equal(!stale.ok && stale.code, 'stale')
       assert.equal(!stale.ok && stale.details?.['generation'], v.generation())
       assert.equal(pinnedAt(old.id), null)
-      const body = { ...fence(), id: old.id, pinned: true }
+      const body = { ...v.fence(), id: old.id, pinned: true }
       const first = await v.ok('fact-pin', body)
       const generation = v.generation()
       v.clock.advance(60_000)
@@ -75,25 +74,25 @@ for (const driver of DRIVERS) {
     it('undoes a pin and an unpin exactly: the row and the directory come back byte for byte', async () => {
       const { old, editor } = seed()
       const unpinnedText = directory()
-      const pin = await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      const pin = await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       assert.notEqual(directory(), unpinnedText)
-      const undone = await v.ok('fact-pin', { ...fence(), ...(pin['undo'] as object) })
+      const undone = await v.ok('fact-pin', { ...v.fence(), ...(pin['undo'] as object) })
       assert.equal(undone['pinned'], false)
       assert.equal(pinnedAt(old.id), null)
       assert.equal(directory(), unpinnedText)
-      const twice = await v.call('fact-pin', { ...fence(), ...(pin['undo'] as object) })
+      const twice = await v.call('fact-pin', { ...v.fence(), ...(pin['undo'] as object) })
       assert.match(!twice.ok ? twice.message : '', /changed since that operation \(or it was already undone\)/u)
 
       // Two pins, then the earlier one unpinned and put back: it keeps its instant, so it still leads the later one.
-      await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       const first = pinnedAt(old.id)
       v.clock.advance(60_000)
-      await v.ok('fact-pin', { ...fence(), id: editor.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: editor.id, pinned: true })
       const bothText = directory()
       v.clock.advance(60_000)
-      const unpin = await v.ok('fact-pin', { ...fence(), id: old.id, pinned: false })
+      const unpin = await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: false })
       v.clock.advance(60_000)
-      await v.ok('fact-pin', { ...fence(), ...(unpin['undo'] as object) })
+      await v.ok('fact-pin', { ...v.fence(), ...(unpin['undo'] as object) })
       assert.equal(pinnedAt(old.id), first)
       assert.equal(directory(), bothText)
       const lines = bothText.split('\n')
@@ -103,54 +102,54 @@ for (const driver of DRIVERS) {
     it('refuses what a pin cannot mean: a past value, a second pin, an unpin of an unpinned fact, another fact\'s undo', async () => {
       const { old, editor } = seed()
       const newer = put({ subject: 'user', property: 'editor', value: 'zed' })
-      const past = await v.call('fact-pin', { ...fence(), id: editor.id, pinned: true })
+      const past = await v.call('fact-pin', { ...v.fence(), id: editor.id, pinned: true })
       assert.match(!past.ok ? past.message : '', /is superseded; only a current fact can be pinned/u)
-      await v.ok('fact-pin', { ...fence(), id: newer.id, pinned: true })
-      const second = await v.call('fact-pin', { ...fence(), id: newer.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: newer.id, pinned: true })
+      const second = await v.call('fact-pin', { ...v.fence(), id: newer.id, pinned: true })
       assert.match(!second.ok ? second.message : '', /already pinned/u)
-      const none = await v.call('fact-pin', { ...fence(), id: old.id, pinned: false })
+      const none = await v.call('fact-pin', { ...v.fence(), id: old.id, pinned: false })
       assert.match(!none.ok ? none.message : '', /is not pinned/u)
-      const pin = await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
-      const wrong = await v.call('fact-pin', { ...fence(), id: newer.id, undoes: (pin['undo'] as { undoes: string }).undoes })
+      const pin = await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
+      const wrong = await v.call('fact-pin', { ...v.fence(), id: newer.id, undoes: (pin['undo'] as { undoes: string }).undoes })
       assert.match(!wrong.ok ? wrong.message : '', /about another fact/u)
-      const unknown = await v.call('fact-pin', { ...fence(), id: old.id, undoes: 'op-never-used' })
+      const unknown = await v.call('fact-pin', { ...v.fence(), id: old.id, undoes: 'op-never-used' })
       assert.equal(!unknown.ok && unknown.code, 'not_found')
-      const both = await v.call('fact-pin', { ...fence(), id: old.id, pinned: true, undoes: 'op-never-used' })
+      const both = await v.call('fact-pin', { ...v.fence(), id: old.id, pinned: true, undoes: 'op-never-used' })
       assert.equal(!both.ok && both.code, 'invalid_arguments')
-      const missing = await v.call('fact-pin', { ...fence(), id: 999_999, pinned: true })
+      const missing = await v.call('fact-pin', { ...v.fence(), id: 999_999, pinned: true })
       assert.equal(!missing.ok && missing.code, 'not_found')
     })
 
     it('keeps a pin on its own row: a superseding value starts unpinned, and undoing the edit brings the pinned value back leading', async () => {
       const { editor } = seed()
-      await v.ok('fact-pin', { ...fence(), id: editor.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: editor.id, pinned: true })
       const pinnedText = directory()
-      const edit = await v.ok('fact-update', { ...fence(), id: editor.id, value: 'zed' })
+      const edit = await v.ok('fact-update', { ...v.fence(), id: editor.id, value: 'zed' })
       const next = edit['fact'] as FactView
       assert.equal(next.pinnedAt, null)
       assert.notEqual(pinnedAt(editor.id), null, 'the old row keeps its pin, inert, in the history')
       assert.ok(!directory().includes(PINNED_MARK), directory())
       assert.match(directory(), /user · editor: zed \(\d{4}-\d{2}-\d{2}\)/u)
       // The user can clear the inert pin on the history row.
-      const cleared = await v.ok('fact-pin', { ...fence(), id: editor.id, pinned: false })
-      await v.ok('fact-pin', { ...fence(), ...(cleared['undo'] as object) })
-      await v.ok('fact-restore', { ...fence(), editId: edit['editId'] })
+      const cleared = await v.ok('fact-pin', { ...v.fence(), id: editor.id, pinned: false })
+      await v.ok('fact-pin', { ...v.fence(), ...(cleared['undo'] as object) })
+      await v.ok('fact-restore', { ...v.fence(), editId: edit['editId'] })
       assert.equal(directory(), pinnedText)
     })
 
     it('drops a forgotten fact from the directory with its pin, and refuses to pin or unpin it', async () => {
       const { old } = seed()
-      await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       v.h.memory.forgetById(old.id)
       assert.ok(!directory().includes('Fridays'), directory())
-      const refused = await v.call('fact-pin', { ...fence(), id: old.id, pinned: false })
+      const refused = await v.call('fact-pin', { ...v.fence(), id: old.id, pinned: false })
       assert.equal(!refused.ok && refused.code, 'not_found')
     })
 
     it('leads the directory with the pinned fact, marked, however old and weak; byte-stable across rebuilds and a restart', async () => {
       const { old } = seed()
       for (let index = 0; index < 30; index += 1) put({ subject: `service-${index}`, property: 'owner', value: `team ${index}` })
-      await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       const text = directory()
       assert.match(text.split('\n')[1] ?? '', /^- deploy · freeze: no deploys on Fridays \(\d{4}-\d{2}-\d{2}, pinned by the user\)$/u)
       assert.equal(text.split('\n').filter((line) => line.includes(PINNED_MARK)).length, 1)
@@ -177,7 +176,7 @@ for (const driver of DRIVERS) {
       seed()
       const email = expectKind(write(v.h.memory, v.h.config, { subject: 'Priya', property: 'email', value: 'priya.raman@example.com', evidence: 'explicit_user' }), 'saved').fact
       assert.equal(email.sensitivity, 'email')
-      await v.ok('fact-pin', { ...fence(), id: email.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: email.id, pinned: true })
       assert.ok(!directory().includes('priya.raman@example.com'), directory())
       assert.ok(!directory().includes(PINNED_MARK), directory())
     })
@@ -192,7 +191,7 @@ for (const driver of DRIVERS) {
       }
       for (const id of pins) {
         v.clock.advance(1000)
-        await v.ok('fact-pin', { ...fence(), id, pinned: true })
+        await v.ok('fact-pin', { ...v.fence(), id, pinned: true })
       }
       const config = v.h.reconfigure({ directoryBudget: 300 })
       const text = v.h.memory.directory(config, null)
@@ -212,7 +211,7 @@ for (const driver of DRIVERS) {
 
     it('carries pins through export and import, and imports an older file without them as unpinned', async () => {
       const { old, port } = seed()
-      await v.ok('fact-pin', { ...fence(), id: old.id, pinned: true })
+      await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       const instant = pinnedAt(old.id)
       const exported = await v.ok('export', { backup: false })
       const content = readFileSync(String(exported['path']), 'utf8')

@@ -23,8 +23,7 @@ for (const driver of DRIVERS) {
     afterEach(() => { v.dispose() })
 
     const put = (partial: Parameters<typeof write>[2]) => expectKind(write(v.h.memory, v.h.config, partial), 'saved').fact
-    const fence = () => ({ expectedGeneration: v.generation(), operationId: v.op() })
-    const move = (id: number, scope: string, extra: Record<string, unknown> = {}) => v.call('fact-move', { ...fence(), id, scope, ...extra })
+    const move = (id: number, scope: string, extra: Record<string, unknown> = {}) => v.call('fact-move', { ...v.fence(), id, scope, ...extra })
 
     it('lists every scope by what a person reads, and filters the library by one', async () => {
       put({ subject: 'user', property: 'editor', value: 'helix' })
@@ -73,7 +72,7 @@ for (const driver of DRIVERS) {
     it('moves a global fact into a project behind the fence, and the toast\'s undo puts it back', async () => {
       const fact = put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user', quote: 'the dev server runs on 5173' })
       put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })
-      const moved = await v.ok('fact-move', { ...fence(), id: fact.id, scope: BILLING_SCOPE })
+      const moved = await v.ok('fact-move', { ...v.fence(), id: fact.id, scope: BILLING_SCOPE })
       const view = moved['fact'] as FactView
       assert.deepEqual([view.id, view.scopeKind, view.scopeName, view.evidence, view.status], [fact.id, 'project', 'billing-api', 'explicit_user', 'active'])
       assert.deepEqual(moved['from'], { kind: 'global', name: 'global' })
@@ -81,7 +80,7 @@ for (const driver of DRIVERS) {
       assert.match(v.h.memory.directory(v.h.config, BILLING), /dev server · port: 5173 \([^)]*project billing-api\)/u)
       assert.notEqual(oneRow(v.h.db(), 'SELECT lower(hex(slot_key)) AS slot_key FROM facts WHERE id = ?', fact.id)['slot_key'], fact.slotKey)
 
-      await v.ok('fact-restore', { ...fence(), editId: moved['editId'] })
+      await v.ok('fact-restore', { ...v.fence(), editId: moved['editId'] })
       const row = oneRow(v.h.db(), 'SELECT scope, lower(hex(slot_key)) AS slot_key, lower(hex(claim_key)) AS claim_key, status FROM facts WHERE id = ?', fact.id)
       assert.deepEqual([row['scope'], row['slot_key'], row['claim_key'], row['status']], ['global', fact.slotKey, fact.claimKey, 'active'])
       assert.match(v.h.memory.directory(v.h.config, SHOP), /dev server · port: 5173 \(\d{4}-\d{2}-\d{2}\)/u)
@@ -91,7 +90,7 @@ for (const driver of DRIVERS) {
       put({ subject: 'dev server', property: 'port', value: '5173', evidence: 'explicit_user', project: BILLING })
       v.clock.advance(1000)
       const current = put({ subject: 'dev server', property: 'port', value: '5174', evidence: 'explicit_user', project: BILLING })
-      const moved = await v.ok('fact-move', { ...fence(), id: current.id, scope: 'global' })
+      const moved = await v.ok('fact-move', { ...v.fence(), id: current.id, scope: 'global' })
       assert.equal((moved['moved'] as number[]).length, 2)
       assert.deepEqual(v.h.db().all('SELECT value, status, scope FROM facts ORDER BY id').map((row) => [row['value'], row['status'], row['scope']]),
         [['5173', 'superseded', 'global'], ['5174', 'active', 'global']])
@@ -118,7 +117,7 @@ for (const driver of DRIVERS) {
       const stale = await v.call('fact-move', { expectedGeneration: v.generation() - 1, operationId: v.op(), id: fact.id, scope: BILLING_SCOPE })
       assert.equal(!stale.ok && stale.code, 'stale')
       assert.equal(!stale.ok && stale.details?.['stale'], true)
-      const body = { ...fence(), id: fact.id, scope: BILLING_SCOPE }
+      const body = { ...v.fence(), id: fact.id, scope: BILLING_SCOPE }
       const first = await v.ok('fact-move', body)
       const generation = v.generation()
       const again = await v.ok('fact-move', body)
@@ -142,16 +141,16 @@ for (const driver of DRIVERS) {
     it('refuses an undo once a new value took the slot the fact left', async () => {
       const fact = put({ subject: 'dev server', property: 'port', value: '5173' })
       put({ subject: 'test command', property: 'value', value: 'pnpm test', project: BILLING })
-      const moved = await v.ok('fact-move', { ...fence(), id: fact.id, scope: BILLING_SCOPE })
+      const moved = await v.ok('fact-move', { ...v.fence(), id: fact.id, scope: BILLING_SCOPE })
       put({ subject: 'dev server', property: 'port', value: '8080' })
-      const undo = await v.call('fact-restore', { ...fence(), editId: moved['editId'] })
+      const undo = await v.call('fact-restore', { ...v.fence(), editId: moved['editId'] })
       assert.equal(!undo.ok && undo.code, 'refused')
       assert.equal(oneRow(v.h.db(), 'SELECT scope FROM facts WHERE id = ?', fact.id)['scope'], BILLING_SCOPE)
     })
 
     it('refuses to change a project scope through fact-update', async () => {
       const fact = put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
-      const refused = await v.call('fact-update', { ...fence(), id: fact.id, value: '5174', scope: 'global' })
+      const refused = await v.call('fact-update', { ...v.fence(), id: fact.id, value: '5174', scope: 'global' })
       assert.match(!refused.ok ? refused.message : '', /fact-move/u)
     })
 
@@ -174,7 +173,7 @@ for (const driver of DRIVERS) {
         assert.match(elsewhere.h.memory.directory(elsewhere.h.config, BILLING), /dev server · port: 5173 \([^)]*project Billing API\)/u)
         // A store that knows the key keeps its own name for it.
         const seenHere = await v.ok('import', { mode: 'preview', content })
-        await v.ok('import', { mode: 'commit', content, token: seenHere['token'], ...fence() })
+        await v.ok('import', { mode: 'commit', content, token: seenHere['token'], ...v.fence() })
         assert.equal(oneRow(v.h.db(), 'SELECT name FROM projects WHERE project_key = ?', BILLING.key)['name'], 'billing-api')
       } finally {
         elsewhere.dispose()

@@ -186,7 +186,6 @@ for (const driver of DRIVERS) {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })
     afterEach(() => v.dispose())
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const stores = (): StoreSet => {
       const opened = v.h.memory.storeSet()
       if (!('stores' in opened)) throw new Error('store not open')
@@ -198,10 +197,10 @@ for (const driver of DRIVERS) {
     /** Apply, check the answer, undo through fact-restore, and check the store is as it was and the card pending again. */
     const applyAndUndo = async (id: number): Promise<Record<string, unknown>> => {
       const before = snapshot(v.h.db())
-      const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+      const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
       assert.equal(cardStatus(id), 'applied')
       assert.notDeepEqual(snapshot(v.h.db()), before)
-      await v.ok('fact-restore', fence({ editId: applied['editId'] }))
+      await v.ok('fact-restore', v.fence({ editId: applied['editId'] }))
       const after = snapshot(v.h.db())
       const opened = new Set((before['groups'] as { id: number }[]).map((group) => group.id))
       assert.deepEqual({ ...after, groups: (after['groups'] as { id: number }[]).filter((group) => opened.has(group.id)) }, before)
@@ -217,9 +216,9 @@ for (const driver of DRIVERS) {
         loser: ref(write({ subject: `svc-${name}`, property: 'port number', value: '1' })),
       }))
       const id = stores().proposals.proposeMerges(pairs, v.clock.iso()).cards[0]?.id ?? 0
-      await v.ok('fact-update', fence({ id: pairs[1]?.loser.factId, validFrom: '2026-02-01' }))
+      await v.ok('fact-update', v.fence({ id: pairs[1]?.loser.factId, validFrom: '2026-02-01' }))
       assert.deepEqual(((await v.ok('proposals', {}))['proposals'] as { rows: { stale: boolean }[] }[])[0]?.rows.map((row) => row.stale), [false, true])
-      const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+      const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
       assert.deepEqual(applied['skippedStale'], [1])
       assert.deepEqual(applied['applied'], [{ row: 0, keeperId: pairs[0]?.keeper.factId, loserId: pairs[0]?.loser.factId, sourcesMoved: 1 }])
       assert.deepEqual([await status(pairs[0]?.loser.factId ?? 0), await status(pairs[1]?.loser.factId ?? 0)], ['superseded', 'active'])
@@ -240,11 +239,11 @@ for (const driver of DRIVERS) {
         fold: stores().proposals.proposeFolds(pipelines.map((pipeline) => ({ survivor: ref(pipeline.survivor), runs: [ref(pipeline.run)] })), now).cards[0]?.id ?? 0,
         alias: stores().proposals.proposeAliases(fragments.map((one, at) => ({ fragment: one.entityKey, canonical: `svc ${['a', 'b'][at]} api`, facts: [ref(one)] })), now).cards[0]?.id ?? 0,
       }
-      await v.ok('fact-update', fence({ id: retired[1]?.id, validFrom: '2026-02-01' }))
-      await v.ok('fact-update', fence({ id: pipelines[1]?.run.id, validFrom: '2026-02-01' }))
+      await v.ok('fact-update', v.fence({ id: retired[1]?.id, validFrom: '2026-02-01' }))
+      await v.ok('fact-update', v.fence({ id: pipelines[1]?.run.id, validFrom: '2026-02-01' }))
       write({ subject: 'svc b', property: 'size', value: 'large' })
       for (const [kind, id] of Object.entries(cards)) {
-        const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+        const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         assert.deepEqual([(applied['applied'] as { row: number }[]).map((row) => row.row), applied['skippedStale']], [[0], [1]], kind)
       }
       assert.deepEqual([await status(retired[0]?.id ?? 0), await status(retired[1]?.id ?? 0)], ['retired', 'active'])
@@ -256,9 +255,9 @@ for (const driver of DRIVERS) {
     it('refuses a card that lands nothing, marks it stale when every row was, and changes no fact', async () => {
       const facts = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
       const id = stores().proposals.proposeRetires(facts.map((one) => ({ fact: ref(one) })), v.clock.iso()).cards[0]?.id ?? 0
-      for (const one of facts) await v.ok('fact-update', fence({ id: one.id, validFrom: '2026-02-01' }))
+      for (const one of facts) await v.ok('fact-update', v.fence({ id: one.id, validFrom: '2026-02-01' }))
       const before = snapshot(v.h.db())
-      const refused = await v.call('proposal-apply', fence({ id, revision: 1 }))
+      const refused = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0, 1])
       assert.deepEqual(snapshot(v.h.db()), before)
@@ -271,7 +270,7 @@ for (const driver of DRIVERS) {
       const id = stores().proposals.proposeMerges([{ keeper: ref(keeper), loser: ref(loser) }], v.clock.iso()).cards[0]?.id ?? 0
       write({ subject: 'svc', property: 'port', value: '2', multi: true })
       assert.equal(stores().facts.getFacts([keeper.id])[0]?.multi, true, 'the write turned the slot multi-valued')
-      const refused = await v.call('proposal-apply', fence({ id, revision: 1 }))
+      const refused = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0])
       assert.equal(cardStatus(id), 'stale')
@@ -283,9 +282,9 @@ for (const driver of DRIVERS) {
       const now = v.clock.iso()
       const retire = stores().proposals.proposeRetires([{ fact: ref(canonical) }], now).cards[0]?.id ?? 0
       const alias = stores().proposals.proposeAliases([{ fragment: fragment.entityKey, canonical: canonical.entityKey, facts: [ref(fragment)] }], now).cards[0]?.id ?? 0
-      await v.ok('proposal-apply', fence({ id: alias, revision: 1 }))
+      await v.ok('proposal-apply', v.fence({ id: alias, revision: 1 }))
       assert.equal(stores().facts.getFacts([canonical.id])[0]?.multi, true, 'the alias turned the slot multi-valued')
-      const refused = await v.call('proposal-apply', fence({ id: retire, revision: 1 }))
+      const refused = await v.call('proposal-apply', v.fence({ id: retire, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0])
       assert.equal(cardStatus(retire), 'stale')
@@ -296,7 +295,7 @@ for (const driver of DRIVERS) {
       v.h.memory.forgetById(forgotten.id)
       const fragment = write({ subject: 'billing', property: 'colour', value: 'red' })
       const id = stores().proposals.proposeAliases([{ fragment: 'billing', canonical: 'billing api', facts: [ref(fragment)] }], v.clock.iso()).cards[0]?.id ?? 0
-      const refused = await v.call('proposal-apply', fence({ id, revision: 1 }))
+      const refused = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       const why = (refused.ok ? [] : refused.details?.['skippedRefused'] ?? []) as { row: number; reason: string }[]
       assert.match(why[0]?.reason ?? '', /would restate a claim the user forgot/u)
@@ -308,7 +307,7 @@ for (const driver of DRIVERS) {
       const loser = write({ subject: 'svc', property: 'port number', value: '1', evidence: 'explicit_user' })
       const id = stores().proposals.proposeMerges([{ keeper: ref(keeper), loser: ref(loser) }], v.clock.iso()).cards[0]?.id ?? 0
       await applyAndUndo(id)
-      const again = await v.ok('proposal-apply', fence({ id, revision: 1 }))
+      const again = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
       assert.deepEqual(again['skippedStale'], [])
       assert.equal(await status(loser.id), 'superseded')
     })
@@ -343,9 +342,9 @@ for (const driver of DRIVERS) {
       const keeper = write({ subject: 'svc', property: 'port', value: '1' })
       const loser = write({ subject: 'svc', property: 'port number', value: '1', evidence: 'explicit_user' })
       const id = stores().proposals.proposeMerges([{ keeper: ref(keeper), loser: ref(loser) }], v.clock.iso()).cards[0]?.id ?? 0
-      const applied = await v.ok('proposal-apply', fence({ id, revision: 1 }))
-      await v.ok('fact-update', fence({ id: keeper.id, value: '2' }))
-      const undo = await v.call('fact-restore', fence({ editId: applied['editId'] }))
+      const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
+      await v.ok('fact-update', v.fence({ id: keeper.id, value: '2' }))
+      const undo = await v.call('fact-restore', v.fence({ editId: applied['editId'] }))
       assert.equal(!undo.ok && undo.code, 'refused')
       assert.equal(cardStatus(id), 'applied')
     })
@@ -353,8 +352,8 @@ for (const driver of DRIVERS) {
     it('applies what is left of a card after one row was struck with proposal-prune', async () => {
       const facts = ['a', 'b', 'c'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
       const id = stores().proposals.proposeRetires(facts.map((one) => ({ fact: ref(one) })), v.clock.iso()).cards[0]?.id ?? 0
-      await v.ok('proposal-prune', fence({ id, revision: 1, row: 1 }))
-      const applied = await v.ok('proposal-apply', fence({ id, revision: 2 }))
+      await v.ok('proposal-prune', v.fence({ id, revision: 1, row: 1 }))
+      const applied = await v.ok('proposal-apply', v.fence({ id, revision: 2 }))
       assert.deepEqual((applied['applied'] as { factId: number }[]).map((row) => row.factId), [facts[0]?.id, facts[2]?.id])
       assert.deepEqual(await Promise.all(facts.map((one) => status(one.id))), ['retired', 'active', 'retired'])
     })

@@ -135,7 +135,6 @@ for (const driver of DRIVERS) {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })
     afterEach(() => v.dispose())
-    const fence = (extra: Record<string, unknown> = {}) => ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
     const stores = (): StoreSet => {
       const opened = v.h.memory.storeSet()
       if (!('stores' in opened)) throw new Error('store not open')
@@ -157,14 +156,14 @@ for (const driver of DRIVERS) {
       ].map((cards) => cards.cards[0]?.id ?? 0)
       for (const id of made) {
         const before = stores().proposals.get(id)
-        const pruned = await v.ok('proposal-prune', fence({ id, revision: 1, row: 0 }))
+        const pruned = await v.ok('proposal-prune', v.fence({ id, revision: 1, row: 0 }))
         assert.equal(pruned['revision'], 2)
         const after = stores().proposals.get(id)
         assert.deepEqual([after?.kind, after?.rows.length, after?.batch], [before?.kind, 1, before?.batch])
         assert.deepEqual(after?.rows[0], before?.rows[1], 'the second row is what is left')
       }
       assert.deepEqual(stores().proposals.get(made[0] ?? 0)?.batch, { index: 1, count: 2 })
-      const last = await v.call('proposal-prune', fence({ id: made[1], revision: 2, row: 0 }))
+      const last = await v.call('proposal-prune', v.fence({ id: made[1], revision: 2, row: 0 }))
       assert.equal(!last.ok && last.code, 'refused', 'the last row is rejected with its card, not pruned')
       const again = stores().proposals.proposeRetires([struck, kept], v.clock.iso())
       assert.deepEqual([again.declined, again.queued, again.cards], [[{ row: 0, proposalId: made[1] }], [{ row: 1, proposalId: made[1] }], []])

@@ -29,13 +29,12 @@ after(async () => {
   home?.remove()
 })
 
-const fence = async (extra: Record<string, unknown>) => ({ expectedGeneration: await api.generation(), operationId: api.op(), ...extra })
 const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
 const errorCode = (json: Record<string, unknown> | undefined): string | undefined => (json?.['error'] as { code?: string } | undefined)?.code
 
 describe('fact-add over HTTP', () => {
   it('adds the user\'s statement (200), answers a replay from its receipt, refuses a stale generation with 409, and the undo takes it out', async () => {
-    const body = await fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' })
+    const body = await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' })
     const first = await api.post('fact-add', body)
     assert.equal(first.status, 200)
     assert.equal(first.json?.['outcome'], 'saved')
@@ -52,19 +51,19 @@ describe('fact-add over HTTP', () => {
     assert.equal(errorCode(stale.json), 'stale')
     assert.equal(await api.generation(), generation)
 
-    await api.ok('fact-restore', await fence({ editId: first.json?.['editId'] }))
+    await api.ok('fact-restore', await api.fence({ editId: first.json?.['editId'] }))
     assert.ok(!(await current()).some((row) => row.id === fact.id))
   })
 
   it('refuses a credential with 422 and stores nothing, and bad bodies with 400', async () => {
     const generation = await api.generation()
-    const secret = await api.post('fact-add', await fence({ subject: 'deploy bot', property: 'api token', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c' }))
+    const secret = await api.post('fact-add', await api.fence({ subject: 'deploy bot', property: 'api token', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c' }))
     assert.equal(secret.status, 422)
     assert.equal(errorCode(secret.json), 'credential_refused')
     assert.equal(await api.generation(), generation)
     assert.ok(!(await current()).some((row) => row.subject === 'deploy bot'))
     for (const extra of [{ subject: 'a', property: 'b' }, { subject: 'a', property: 'b', value: 'c', origin: 'tool' }, { subject: 'a', property: 'b', value: 'c', multi: 'yes' }]) {
-      const bad = await api.post('fact-add', await fence(extra))
+      const bad = await api.post('fact-add', await api.fence(extra))
       assert.equal(bad.status, 400, JSON.stringify(extra))
       assert.equal(errorCode(bad.json), 'invalid_arguments')
     }

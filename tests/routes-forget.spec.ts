@@ -40,7 +40,6 @@ after(async () => {
   home?.remove()
 })
 
-const fence = async (extra: Record<string, unknown>) => ({ expectedGeneration: await api.generation(), operationId: api.op(), ...extra })
 const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
 const find = async (subject: string, property: string): Promise<FactView> => {
   const fact = (await current()).find((row) => row.subject === subject && row.property === property)
@@ -51,7 +50,7 @@ const find = async (subject: string, property: string): Promise<FactView> => {
 describe('fact-forget over HTTP', () => {
   it('forgets one fact (200), answers a replay from its receipt, refuses a stale generation with 409, and the undo brings it back', async () => {
     const fact = await find('orchard', 'harvest month')
-    const body = await fence({ id: fact.id })
+    const body = await api.fence({ id: fact.id })
     const first = await api.post('fact-forget', body)
     assert.equal(first.status, 200)
     assert.deepEqual((first.json?.['forgotten'] as FactView[]).map((row) => [row.id, row.value]), [[fact.id, 'October']])
@@ -68,7 +67,7 @@ describe('fact-forget over HTTP', () => {
     assert.equal((stale.json?.['error'] as { code?: string } | undefined)?.code, 'stale')
     assert.equal(await api.generation(), generation)
 
-    const undone = await api.ok('fact-restore', await fence({ editId: first.json?.['editId'] }))
+    const undone = await api.ok('fact-restore', await api.fence({ editId: first.json?.['editId'] }))
     assert.equal(undone['kind'], 'forget')
     assert.ok((await current()).some((row) => row.id === fact.id && row.status === 'active'))
   })
@@ -80,16 +79,16 @@ describe('fact-forget over HTTP', () => {
       return readFileSync(String(exported['path']), 'utf8').split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
     }
     const before = (await claimLines()).filter((line) => line['tombstone'] === 'claim').length
-    const forgot = await api.ok('fact-forget', await fence({ entityKey: keeper.entityKey }))
+    const forgot = await api.ok('fact-forget', await api.fence({ entityKey: keeper.entityKey }))
     assert.deepEqual((forgot['forgotten'] as FactView[]).map((row) => row.property).sort(), ['height', 'keeper'])
     const lines = await claimLines()
     assert.equal(lines.filter((line) => line['tombstone'] === 'claim').length, before + 2)
     assert.ok(!lines.some((line) => line['subject'] === 'lighthouse'))
 
-    const both = await api.post('fact-forget', await fence({ id: keeper.id, entityKey: keeper.entityKey }))
+    const both = await api.post('fact-forget', await api.fence({ id: keeper.id, entityKey: keeper.entityKey }))
     assert.equal(both.status, 400)
     assert.equal((both.json?.['error'] as { code?: string } | undefined)?.code, 'invalid_arguments')
-    const unknown = await api.post('fact-forget', await fence({ entityKey: 'no such subject' }))
+    const unknown = await api.post('fact-forget', await api.fence({ entityKey: 'no such subject' }))
     assert.equal(unknown.status, 404)
   })
 })
@@ -97,18 +96,18 @@ describe('fact-forget over HTTP', () => {
 describe('fact-put-back over HTTP', () => {
   it('makes a past value current as confirmed_user and supersedes the value it replaces; the undo restores both', async () => {
     const hour = await find('bakery', 'opening hour')
-    const edited = await api.ok('fact-update', await fence({ id: hour.id, value: '8am' }))
+    const edited = await api.ok('fact-update', await api.fence({ id: hour.id, value: '8am' }))
     const now = (edited['fact'] as FactView)
-    const put = await api.post('fact-put-back', await fence({ id: hour.id }))
+    const put = await api.post('fact-put-back', await api.fence({ id: hour.id }))
     assert.equal(put.status, 200)
     const back = put.json?.['fact'] as FactView
     assert.deepEqual([back.value, back.status, back.evidence], ['7am', 'active', 'confirmed_user'])
     const replaced = (await api.ok('fact', { id: now.id }))['fact'] as FactView
     assert.equal(replaced.status, 'superseded')
-    const again = await api.post('fact-put-back', await fence({ id: back.id }))
+    const again = await api.post('fact-put-back', await api.fence({ id: back.id }))
     assert.equal(again.status, 422)
 
-    await api.ok('fact-restore', await fence({ editId: put.json?.['editId'] }))
+    await api.ok('fact-restore', await api.fence({ editId: put.json?.['editId'] }))
     assert.equal(((await api.ok('fact', { id: now.id }))['fact'] as FactView).status, 'active')
     assert.equal(((await api.ok('fact', { id: back.id }))['fact'] as FactView).status, 'retired')
   })

@@ -41,7 +41,6 @@ after(async () => {
   home?.remove()
 })
 
-const fence = async (extra: Record<string, unknown>) => ({ expectedGeneration: await api.generation(), operationId: api.op(), ...extra })
 const entity = async (subject: string): Promise<EntityAnswer> => (await api.ok('entity', { subject })) as unknown as EntityAnswer
 const errorCode = (json: Record<string, unknown> | undefined): string | undefined => (json?.['error'] as { code?: string } | undefined)?.code
 
@@ -54,21 +53,21 @@ describe('renames over HTTP', () => {
     }
     const stale = await api.post('subject-rename', { entityKey: 'billing svc', to: 'billing-api', expectedGeneration: generation - 1, operationId: api.op() })
     assert.deepEqual([stale.status, errorCode(stale.json)], [409, 'stale'])
-    const unknown = await api.post('subject-rename', await fence({ entityKey: 'no such subject', to: 'x' }))
+    const unknown = await api.post('subject-rename', await api.fence({ entityKey: 'no such subject', to: 'x' }))
     assert.deepEqual([unknown.status, errorCode(unknown.json)], [422, 'refused'])
     assert.equal(await api.generation(), generation)
   })
 
   it('says with dryRun whether a name is free or another subject\'s, writing nothing', async () => {
     const generation = await api.generation()
-    const free = await api.ok('subject-rename', await fence({ entityKey: 'billing svc', to: 'payments', dryRun: true }))
-    const taken = await api.ok('subject-rename', await fence({ entityKey: 'billing svc', to: 'Billing-API', dryRun: true }))
+    const free = await api.ok('subject-rename', await api.fence({ entityKey: 'billing svc', to: 'payments', dryRun: true }))
+    const taken = await api.ok('subject-rename', await api.fence({ entityKey: 'billing svc', to: 'Billing-API', dryRun: true }))
     assert.deepEqual([free['kind'], free['to'], taken['kind'], taken['to']], ['rename', 'payments', 'merge', 'billing-api'])
     assert.equal(await api.generation(), generation)
   })
 
   it('merges a subject into another (200), opening a conflict for the two ports; a replay answers the receipt; the undo splits them again', async () => {
-    const body = await fence({ entityKey: 'billing svc', to: 'billing-api' })
+    const body = await api.fence({ entityKey: 'billing svc', to: 'billing-api' })
     const merged = await api.post('subject-rename', body)
     assert.equal(merged.status, 200)
     assert.deepEqual([merged.json?.['kind'], merged.json?.['to'], merged.json?.['moved'], merged.json?.['contested']], ['merge', 'billing-api', 2, 2])
@@ -79,7 +78,7 @@ describe('renames over HTTP', () => {
     const opened = await entity('billing-api')
     assert.deepEqual(opened.aliases.map((alias) => [alias.kind, alias.alias, alias.canonical]), [['entity', 'Billing Svc', 'billing-api']])
 
-    const undone = await api.post('fact-restore', await fence({ editId: merged.json?.['editId'] }))
+    const undone = await api.post('fact-restore', await api.fence({ editId: merged.json?.['editId'] }))
     assert.equal(undone.status, 200)
     assert.deepEqual((await entity('Billing Svc')).properties.map((group) => group.property).sort(), ['owner', 'port'])
     assert.deepEqual((await entity('billing-api')).aliases, [])
@@ -87,7 +86,7 @@ describe('renames over HTTP', () => {
   })
 
   it('renames a property, lists it as an alias, and the model\'s memory_write under the old name lands on the new one', async () => {
-    const renamed = await api.ok('property-rename', await fence({ entityKey: 'dsh', property: 'created_by', to: 'developed_by' }))
+    const renamed = await api.ok('property-rename', await api.fence({ entityKey: 'dsh', property: 'created_by', to: 'developed_by' }))
     assert.deepEqual([renamed['kind'], renamed['from'], renamed['to']], ['rename', 'created_by', 'developed_by'])
     await converse(host.url, model, home.workspace, 'Remember: dsh was also created by the harness team.',
       { toolCalls: [writeCall({ subject: 'dsh', property: 'created_by', value: 'the harness team', evidence: 'explicit_user', multi: true })] })
@@ -96,9 +95,9 @@ describe('renames over HTTP', () => {
       [['developed_by', ['DeepSeek', 'the harness team']]])
     const [alias] = opened.aliases
     assert.ok(alias !== undefined)
-    const removed = await api.post('alias-remove', await fence({ id: alias.id }))
+    const removed = await api.post('alias-remove', await api.fence({ id: alias.id }))
     assert.equal(removed.status, 200)
-    const again = await api.post('alias-remove', await fence({ id: alias.id }))
+    const again = await api.post('alias-remove', await api.fence({ id: alias.id }))
     assert.deepEqual([again.status, errorCode(again.json)], [404, 'not_found'])
   })
 })

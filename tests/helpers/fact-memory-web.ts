@@ -138,6 +138,15 @@ export class FactMemoryApi {
     if (typeof generation !== 'number') throw new Error(`status has no generation: ${JSON.stringify(status)}`)
     return generation
   }
+
+  /**
+   * A fenced edit's body: the generation read now and a fresh operation id, then `extra`.
+   * @param extra - the edit's own fields.
+   * @returns the body.
+   */
+  async fence(extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return { expectedGeneration: await this.generation(), operationId: this.op(), ...extra }
+  }
 }
 
 /**

@@ -66,8 +66,6 @@ function storesOf(v: VerbHarness): StoreSet {
   return opened.stores
 }
 
-const fence = (v: VerbHarness, extra: Record<string, unknown>): Record<string, unknown> =>
-  ({ expectedGeneration: v.generation(), operationId: v.op(), ...extra })
 
 async function vectorSweep(v: VerbHarness, since?: string): Promise<void> {
   const settings = embeddingSettings(v.h.config)
@@ -126,11 +124,11 @@ export async function seedEveryKind(v: VerbHarness): Promise<void> {
   put({ subject: 'backup-runner', property: 'last run', value: nightly('2026-02-28'), validFrom: '2026-02-28T03:00:00.000Z' })
   put({ subject: 'draft', property: 'idea', value: 'maybe move billing to a queue', inferred: true })
   const gone = expectKind(put({ subject: 'old laptop', property: 'serial', value: 'C02XK1' }), 'saved').fact
-  await v.ok('fact-forget', fence(v, { id: gone.id }))
+  await v.ok('fact-forget', v.fence({ id: gone.id }))
   const renamed = expectKind(put({ subject: 'Billing Svc', property: 'deploy day', value: 'Tuesday' }), 'saved').fact
-  await v.ok('subject-rename', fence(v, { entityKey: renamed.entityKey, to: 'billing-api' }))
+  await v.ok('subject-rename', v.fence({ entityKey: renamed.entityKey, to: 'billing-api' }))
   const pinned = expectKind(put({ subject: 'user', property: 'timezone', value: 'Europe/Berlin', evidence: 'explicit_user' }), 'saved').fact
-  await v.ok('fact-pin', fence(v, { id: pinned.id, pinned: true }))
+  await v.ok('fact-pin', v.fence({ id: pinned.id, pinned: true }))
   v.clock.advance(3_600_000)
   v.h.memory.advance()
   await vectorSweep(v)
@@ -238,14 +236,14 @@ export const COLD_PATHS: readonly DrivenPath[] = [
       const exported = await v.ok('export', { backup: false })
       const content = readFileSync(String(exported['path']), 'utf8')
       const preview = await v.ok('import', { mode: 'preview', content })
-      await v.ok('import', fence(v, { mode: 'commit', content, token: preview['token'] }))
+      await v.ok('import', v.fence({ mode: 'commit', content, token: preview['token'] }))
     },
   },
   {
     name: 'forget and undo',
     run: async (v) => {
-      const forgotten = await v.ok('fact-forget', fence(v, { id: 1 }))
-      await v.ok('fact-restore', fence(v, { editId: forgotten['editId'] }))
+      const forgotten = await v.ok('fact-forget', v.fence({ id: 1 }))
+      await v.ok('fact-restore', v.fence({ editId: forgotten['editId'] }))
     },
   },
   {
@@ -253,7 +251,7 @@ export const COLD_PATHS: readonly DrivenPath[] = [
     run: async (v) => {
       const past = v.h.db().get(`SELECT id FROM facts WHERE status = 'superseded' ORDER BY id DESC LIMIT 1`)
       if (past === undefined) throw new Error('no superseded fact')
-      await v.ok('fact-put-back', fence(v, { id: Number(past['id']) }))
+      await v.ok('fact-put-back', v.fence({ id: Number(past['id']) }))
     },
   },
   {
@@ -261,8 +259,8 @@ export const COLD_PATHS: readonly DrivenPath[] = [
     run: async (v) => {
       const [fact] = storesOf(v).facts.getFacts([3])
       if (fact === undefined) throw new Error('no fact 3')
-      const renamed = await v.ok('subject-rename', fence(v, { entityKey: fact.entityKey, to: 'search-api' }))
-      await v.ok('fact-restore', fence(v, { editId: renamed['editId'] }))
+      const renamed = await v.ok('subject-rename', v.fence({ entityKey: fact.entityKey, to: 'search-api' }))
+      await v.ok('fact-restore', v.fence({ editId: renamed['editId'] }))
     },
   },
   {
@@ -271,7 +269,7 @@ export const COLD_PATHS: readonly DrivenPath[] = [
       const cards = (await v.ok('proposals', {}))['proposals'] as { id: number; revision: number; kind: string }[] | undefined
       const card = cards?.find((one) => one.kind === 'merge') ?? cards?.[0]
       if (card === undefined) throw new Error('no pending card')
-      await v.ok('proposal-apply', fence(v, { id: card.id, revision: card.revision }))
+      await v.ok('proposal-apply', v.fence({ id: card.id, revision: card.revision }))
     },
   },
 ]

@@ -27,6 +27,8 @@ export interface VerbHarness {
   generation(): number
   /** A fresh operation id. */
   op(): string
+  /** A fenced edit's body: the generation now and a fresh operation id, then `extra`. */
+  fence(extra?: Record<string, unknown>): Record<string, unknown>
   dispose(): void
 }
 
@@ -92,6 +94,8 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
       extraction,
     }
   }
+  const generation = (): number => h.memory.status().generation
+  const op = (): string => `op-${Date.now().toString(36)}-${(ops += 1)}`
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
     const definition = VERBS[name]
     if (definition === undefined) throw new Error(`no verb ${name}`)
@@ -109,8 +113,9 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
       if (!outcome.ok) throw new Error(`${name} refused: ${outcome.code} ${outcome.message} ${JSON.stringify(outcome.details ?? {})}`)
       return outcome.data as Record<string, unknown>
     },
-    generation: () => h.memory.status().generation,
-    op: () => `op-${Date.now().toString(36)}-${(ops += 1)}`,
+    generation,
+    op,
+    fence: (extra = {}) => ({ expectedGeneration: generation(), operationId: op(), ...extra }),
     dispose: () => h.dispose(),
   }
 }
