@@ -1,7 +1,9 @@
 /**
  * The BM25 query planner: when broad terms would make ranking expensive, the split into (narrow AND broad) and
- * (narrow NOT broad) ranks exactly like the full OR query for every fact holding a narrow term; and the directory
- * counters kept by triggers always equal a fresh count.
+ * (narrow NOT broad) ranks exactly like the full OR query for every fact holding a narrow term, the second half ranked
+ * as the narrow terms alone among the facts the first misses; a window ranks exactly an expression's newest matches
+ * with unchanged scores; the identifier channel scores every identifier a candidate holds while each identifier
+ * brings only its newest facts; and the directory counters kept by triggers always equal a fresh count.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -32,13 +34,22 @@ describe('planTextQuery', () => {
       broad: ['port'],
       withBroad: '("kalo" OR "region" OR "api") AND ("port")',
       withoutBroad: '("kalo" OR "region" OR "api") NOT ("port")',
+      narrowOnly: '("kalo" OR "region" OR "api")',
     })
   })
 
-  it('always keeps the rarest term narrow, even when it alone exceeds the cap', () => {
+  it('always keeps the rarest term narrow, even when it alone exceeds the cap, and then ranks only its newest matches', () => {
     const plan = planTextQuery(['port', 'api'], counts, 100)
     assert.equal(plan.kind, 'split')
     assert.deepEqual(plan.kind === 'split' ? [plan.narrow, plan.broad] : [], [['api'], ['port']])
+    assert.deepEqual(plan.kind === 'split' ? plan.window : undefined, { match: '("api")', newest: 100 })
+  })
+
+  it('windows a lone term that matches more than the cap, and nothing that fits under it', () => {
+    assert.deepEqual(planTextQuery(['port'], counts, 100), { kind: 'single', match: '"port"', window: { match: '"port"', newest: 100 } })
+    assert.deepEqual(planTextQuery(['port'], counts, 900), { kind: 'single', match: '"port"' })
+    const fitting = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000)
+    assert.equal(fitting.kind === 'split' ? fitting.window : 'not split', undefined)
   })
 })
 
@@ -77,6 +88,54 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       }
       const narrowOnly = new Set(store.matchText(orExpression(plan.narrow), 1000, undefined).map((hit) => hit.id))
       assert.deepEqual(new Set(split.map((hit) => hit.id)), narrowOnly, 'the split covers exactly the facts with a narrow term')
+    })
+
+    it('ranks the second half as the narrow terms among the facts the first misses, with the scores of the NOT query', () => {
+      const terms = ['port', 'owner', 'api', 'kalo']
+      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60)
+      if (plan.kind !== 'split') assert.fail('a split plan')
+      const expected = store.matchText(plan.withoutBroad, 1000, undefined)
+      const ranked = store.matchText(plan.narrowOnly, 1000, undefined, { excluding: plan.withBroad })
+      assert.ok(expected.length > 4, `${expected.length} facts hold a narrow term and no broad one`)
+      assert.deepEqual(new Set(ranked.map((hit) => hit.id)), new Set(expected.map((hit) => hit.id)))
+      const scores = new Map(expected.map((hit) => [hit.id, hit.score]))
+      for (const hit of ranked) assert.ok(Math.abs((scores.get(hit.id) ?? Number.NaN) - hit.score) < 1e-9, `fact ${hit.id}`)
+      // Best first, and a shorter list is the head of the longer one.
+      assert.deepEqual(ranked.map((hit) => hit.score), [...ranked.map((hit) => hit.score)].sort((a, b) => b - a))
+      assert.deepEqual(store.matchText(plan.narrowOnly, 3, undefined, { excluding: plan.withBroad }), ranked.slice(0, 3))
+    })
+
+    it('ranks a window as exactly the newest matches of its expression, with the scores of an unbounded ranking', () => {
+      const match = orExpression(['port'])
+      const all = store.matchText(match, 1000, undefined)
+      assert.ok(all.length > 60, `port matches ${all.length} facts`)
+      const from = store.newestMatchStart(match, 60)
+      assert.ok(from !== undefined)
+      const newest = all.map((hit) => hit.id).sort((a, b) => b - a).slice(0, 60)
+      const windowed = store.matchText(match, 1000, undefined, { fromId: from })
+      assert.deepEqual(windowed.map((hit) => hit.id).sort((a, b) => b - a), newest)
+      const scores = new Map(all.map((hit) => [hit.id, hit.score]))
+      for (const hit of windowed) assert.ok(Math.abs((scores.get(hit.id) ?? Number.NaN) - hit.score) < 1e-9, `fact ${hit.id}`)
+      assert.equal(store.newestMatchStart(match, all.length), undefined, 'no window when the expression fits')
+      assert.equal(store.newestMatchStart(match, all.length - 1), Math.min(...all.map((hit) => hit.id)) + 1)
+    })
+
+    it('counts every identifier a candidate holds, though each brings only its newest facts', () => {
+      const write = (subject: string, value: string): number => {
+        const outcome = h.memory.write({ subject, property: 'rotation', value, evidence: 'observed', origin: 'tool' }, h.config)
+        if (outcome.kind !== 'saved') assert.fail(`written: ${JSON.stringify(outcome)}`)
+        return outcome.fact.id
+      }
+      const both = write('pager-team', 'on-call via zx-41.internal')
+      const later = Array.from({ length: 25 }, (_, i) => write(`team-${i}`, `on-call week ${i}`))
+      const capped = store.matchIdentifiers(['on-call', 'zx-41.internal'], 50, undefined, 10)
+      assert.equal(capped[0]?.id, both, 'the fact holding both ranks first, though it is the oldest holder of the common one')
+      assert.equal(capped[0]?.score, 2)
+      assert.deepEqual(new Set(capped.slice(1).map((hit) => hit.id)), new Set(later.slice(-10)), 'the common one brings its newest ten')
+      const commonOnly = store.matchIdentifiers(['on-call'], 50, undefined, 10)
+      assert.deepEqual(commonOnly.map((hit) => hit.id), later.slice(-10).reverse(), 'newest first among equal scores')
+      assert.deepEqual(store.matchIdentifiers(['on-call', 'zx-41.internal', 'on-call'], 50, undefined),
+        [both, ...[...later].reverse()].map((id, i) => ({ id, score: i === 0 ? 2 : 1 })), 'uncapped, and a repeated identifier counts once')
     })
 
     it('keeps the trigger counters equal to a fresh count through writes, conflicts, forgets and a wipe', () => {

@@ -34,11 +34,12 @@ export function rankingOf(channel: string, hits: readonly ChannelHit[]): Ranking
 
 /**
  * BM25 over the terms.
+ * @param candidateCap - documents worth ranking in one query; {@link RANK_CANDIDATE_CAP} by default.
  * @returns hits, best first.
  */
-export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined): ChannelHit[] {
+export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined, candidateCap = RANK_CANDIDATE_CAP): ChannelHit[] {
   if (terms.length === 0) return []
-  return runTextPlan(store, planTextQuery(terms, store.termDocumentCounts(terms), RANK_CANDIDATE_CAP), visibility)
+  return runTextPlan(store, planTextQuery(terms, store.termDocumentCounts(terms), candidateCap), visibility)
 }
 
 /**
@@ -63,8 +64,10 @@ export function namedSubjects(store: FactStore, query: string): string[] {
 export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined): ChannelHit[] {
   if (named.length === 0) return []
   const names = named.map((key) => `"${searchTerms(key).join(' ').replaceAll('"', '""')}"`).join(' OR ')
-  const matched = otherTerms.length === 0 ? [] : store.matchText(`(${names}) AND (${orExpression(otherTerms)})`, CHANNEL_DEPTH, visibility)
-  return matched.length > 0 ? matched : store.matchText(names, CHANNEL_DEPTH, visibility)
+  // A name held by more facts than the cap ranks among its newest, as a text plan's window does (see text-plan.ts).
+  const from = store.newestMatchStart(names, RANK_CANDIDATE_CAP)
+  const matched = otherTerms.length === 0 ? [] : store.matchText(`(${names}) AND (${orExpression(otherTerms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
+  return matched.length > 0 ? matched : store.matchText(names, CHANNEL_DEPTH, visibility, { fromId: from })
 }
 
 /**
@@ -90,13 +93,19 @@ export function dateChannel(store: FactStore, windows: readonly DateWindow[], te
   }
 }
 
-/** Run a text plan; a split plan's two halves score on one scale and are merged by score. */
+/**
+ * Run a text plan; a split plan's two halves score on one scale and are merged by score. A plan with a window ranks
+ * only the facts from where its newest matches start (both halves of a split share that start).
+ */
 function runTextPlan(store: FactStore, plan: TextPlan, visibility: Visibility | undefined): ChannelHit[] {
+  if (plan.kind === 'none') return []
+  const from = plan.window === undefined ? undefined : store.newestMatchStart(plan.window.match, plan.window.newest)
   switch (plan.kind) {
-    case 'none': return []
-    case 'single': return store.matchText(plan.match, CHANNEL_DEPTH, visibility)
+    case 'single': return store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: from })
     case 'split': {
-      const merged = [...store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility), ...store.matchText(plan.withoutBroad, CHANNEL_DEPTH, visibility)]
+      const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, { fromId: from })
+      const withoutBroad = store.matchText(plan.narrowOnly, CHANNEL_DEPTH, visibility, { fromId: from, excluding: plan.withBroad })
+      const merged = [...withBroad, ...withoutBroad]
       return merged.sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
     }
   }

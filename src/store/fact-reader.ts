@@ -13,6 +13,17 @@ import { chunks, FACT_COLUMNS, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, p
  */
 export const EXACT_DOCUMENT_COUNT = 10_000
 
+/** The most facts one identifier contributes to the identifier channel, its newest (see `matchIdentifiers`). */
+export const IDENTIFIER_FACTS = 1_000
+
+/** What a full-text ranking leaves out (see `FactReader.matchText`). */
+export interface RankBounds {
+  /** Rank only the matches with this rowid or above. */
+  readonly fromId?: number | undefined
+  /** Leave out the matches of this expression. */
+  readonly excluding?: string | undefined
+}
+
 /** Which facts the model may read. */
 export interface Visibility {
   /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
@@ -65,16 +76,39 @@ export class FactReader {
    * @param match - a MATCH expression built by `ftsMatchExpression`.
    * @param limit - how many hits.
    * @param visibility - model visibility, or `undefined` for every live fact.
+   * @param bounds - what to leave unranked: matches below `fromId` (see `newestMatchStart`), and matches of the
+   *   expression `excluding`, tested without ranking it. The scores are the same BM25 as an unbounded ranking of
+   *   `match`: FTS5's ORDER BY rank would rank every match before applying a bound, so a bounded ranking computes
+   *   bm25() per row it keeps and sorts those.
    * @returns hits, best first.
    */
-  matchText(match: string, limit: number, visibility: Visibility | undefined): ChannelHit[] {
+  matchText(match: string, limit: number, visibility: Visibility | undefined, bounds: RankBounds = {}): ChannelHit[] {
+    const fetched = visibility === undefined ? limit : limit * 4
     // Over-fetch so that hidden rows filtered afterwards rarely shorten the list.
-    const ranked = this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?',
-      match, visibility === undefined ? limit : limit * 4)
-      .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+    const rows = bounds.fromId === undefined && bounds.excluding === undefined
+      ? this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
+      : bounds.excluding === undefined
+        ? this.db.all(`SELECT rowid AS id, -bm25(facts_fts) AS score FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
+            ORDER BY score DESC, id LIMIT ?`, match, bounds.fromId ?? 0, fetched)
+        : this.db.all(`SELECT rowid AS id, -bm25(facts_fts) AS score FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
+            AND rowid NOT IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)
+            ORDER BY score DESC, id LIMIT ?`, match, bounds.fromId ?? 0, bounds.excluding, bounds.fromId ?? 0, fetched)
+    const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
     const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
     return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+  }
+
+  /**
+   * Where an expression's newest `count` matches start: the rowid just above its (`count` + 1)-th newest match, so
+   * that exactly `count` matches lie at or above it; read by walking that many rowids backwards, without ranking.
+   * @param match - a MATCH expression.
+   * @param count - how many of the newest matches.
+   * @returns that rowid, or undefined when the expression matches `count` facts or fewer.
+   */
+  newestMatchStart(match: string, count: number): number | undefined {
+    const row = this.db.get('SELECT rowid AS id FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', match, count)
+    return row === undefined ? undefined : Number(row['id']) + 1
   }
 
   /**
@@ -142,18 +176,31 @@ export class FactReader {
 
   /**
    * Exact-identifier channel: facts carrying any of the identifiers, most identifiers matched first, then newest.
+   * Each identifier brings at most its newest {@link IDENTIFIER_FACTS} facts as candidates (a walk down its index
+   * entries), and each candidate's score counts every identifier it holds (one primary-key probe each). So a word the
+   * query took for an identifier but the library holds thousands of times ("on-call" in every on-call rotation)
+   * costs a bounded read rather than a join of every fact holding it, and a fact holding a rare identifier and a
+   * common one still scores both. An identifier held fewer times than that ranks exactly as it did.
    * @param identifiers - folded identifiers from the query.
    * @param limit - how many hits.
    * @param visibility - model visibility, or `undefined` for every live fact.
+   * @param perIdentifier - how many of each identifier's newest facts are candidates; {@link IDENTIFIER_FACTS} by default.
    * @returns hits, best first; score is the number of identifiers matched.
    */
-  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined): ChannelHit[] {
-    if (identifiers.length === 0) return []
+  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined, perIdentifier = IDENTIFIER_FACTS): ChannelHit[] {
+    const distinct = [...new Set(identifiers)]
+    if (distinct.length === 0) return []
+    const newest = distinct
+      .map(() => 'SELECT fact_id FROM (SELECT fact_id FROM fact_identifiers WHERE ident = ? ORDER BY fact_id DESC LIMIT ?)')
+      .join(' UNION ')
     const rows = this.db.all(
-      `SELECT f.id AS id, count(*) AS score FROM fact_identifiers i JOIN facts f ON f.id = i.fact_id
-        WHERE i.ident IN (${placeholders(identifiers.length)}) AND (? = 0 OR (${MODEL_VISIBLE}))
-        GROUP BY f.id ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
-      ...identifiers, visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+      `SELECT f.id AS id,
+          (SELECT count(*) FROM fact_identifiers held WHERE held.ident IN (${placeholders(distinct.length)}) AND held.fact_id = f.id) AS score
+        FROM (${newest}) i JOIN facts f ON f.id = i.fact_id
+        WHERE (? = 0 OR (${MODEL_VISIBLE}))
+        ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
+      ...distinct, ...distinct.flatMap((identifier) => [identifier, perIdentifier]),
+      visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
     return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
   }
 

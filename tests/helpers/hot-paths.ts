@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { ExtractionModel, ModelAnswer } from '../../src/host/model-client.ts'
+import { textChannel } from '../../src/retrieval/channels.ts'
 import { runSweep } from '../../src/review/sweep-run.ts'
 import { normalize } from '../../src/semantic/quantize.ts'
 import { embeddingSettings } from '../../src/semantic/settings.ts'
@@ -168,6 +169,11 @@ export const HOT_PATHS: readonly DrivenPath[] = [
         'which owner and port do we use for the api', 'docs.example.com/guide/setup.md', 'what did we change yesterday', 'zzz-unknown nothing']
       for (const query of queries) v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config)
       v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-01', project: BILLING }, v.h.config)
+      // The plans a large library takes, where a term matches more facts than the candidate cap: a window over one
+      // common term, and a split whose rarest term alone fills the cap.
+      const stores = storesOf(v)
+      textChannel(stores.facts, ['port'], { includeSensitive: false }, 1)
+      textChannel(stores.facts, ['port', 'billing'], { includeSensitive: false }, 1)
     },
   },
   {
