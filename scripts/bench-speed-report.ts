@@ -56,6 +56,8 @@ export function printSpeedTables(rows: readonly SpeedRow[]): void {
   for (const row of rows) {
     console.log(`| ${row.facts} | ${row.seedSeconds} | ${p(row.searchMs)} | ${p(row.directoryCachedMs)} | ${p(row.directoryRebuildMs)} | ${p(row.writeMs)} | ${p(row.coldOpenMs)} | ${row.firstOpenMs} | ${p(row.recallMs)} | ${p(row.vectorSearchMs)} | ${row.fileMb} | ${row.bytesPerFact} | ${row.wal.bytes.p50} / ${row.wal.bytes.p95} | ${row.rssMb} |`)
   }
+  console.log(`search answers (subject·property questions whose slot the store holds; the rendered memory_search answer at limit 5 shows it): ${
+    rows.map((row) => `${row.facts}: ${row.searchAnswered.answered}/${row.searchAnswered.asked}`).join(', ')}`)
   console.log(`machine load average (1 min) at the start → end of each size: ${rows.map((row) => `${row.facts}: ${row.loadAverage.start} → ${row.loadAverage.end}`).join(', ')} on ${cpus().length} CPUs`)
   console.log('\n| facts | status route p50/p95 ms | first facts page p50/p95 ms | graph nebula after a write p50/p95 ms | graph nebula unchanged p50/p95 ms | graph tree p50/p95 ms |')
   console.log('|---:|---:|---:|---:|---:|---:|')

@@ -6,6 +6,7 @@
  * (scripts/bench-bare.ts), open through the same timings, each of its searches and writes run next to the plugin's.
  * A benchmark, not a test.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +20,8 @@ import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import { STORE_FILE } from '../src/store/database.ts'
 import type { FactInput } from '../src/types.ts'
 import { BareStore } from './bench-bare.ts'
-import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES } from './bench-corpus.ts'
+import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES, type Corpus } from './bench-corpus.ts'
+import { renderSearchText } from '../src/retrieval/render.ts'
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { recallMessages } from './bench-recall.ts'
 import { percentiles, round, time, type Percentiles } from './bench-stats.ts'
@@ -50,6 +52,11 @@ export interface SpeedRow {
   /** Later opens and the first directory, five times. */
   readonly coldOpenMs: Percentiles
   readonly searchMs: Percentiles
+  /**
+   * Subject·property questions among the timed queries whose slot the store holds, and how many of their rendered
+   * memory_search answers (limit 5, default budget) show that slot.
+   */
+  readonly searchAnswered: { readonly asked: number; readonly answered: number }
   readonly directoryCachedMs: Percentiles
   readonly directoryRebuildMs: Percentiles
   readonly writeMs: Percentiles
@@ -95,6 +102,15 @@ export interface SpeedOptions {
 const TIMED_WRITES = 200
 const WAL_WRITES = 100
 
+/** Wait until every dirty page on the machine is on disk (`sync`); where there is no `sync`, go on. */
+function settleDisk(): void {
+  try {
+    execFileSync('sync', { stdio: 'ignore' })
+  } catch {
+    // Nothing to wait for, or no way to: the timings then carry whatever write-back is under way.
+  }
+}
+
 /**
  * Run the speed part at one size.
  * @param size - facts in the store.
@@ -123,6 +139,10 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
     memory.open(dir)
     memory.close()
   })
+  // Seeding wrote the whole file moments ago: the kernel is still writing those pages out, and every fsync of a timed
+  // write would queue behind that (at a million facts, a gigabyte). A library in use was not written wholesale a
+  // minute before, so the timings start once the disk has caught up.
+  settleDisk()
   const coldOpen: number[] = []
   for (let i = 0; i < 5; i += 1) {
     const memory = new FactMemory({ clock: systemClock })
@@ -137,14 +157,16 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   memory.open(dir)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
   const queries: string[] = []
+  // The slot a subject·property question asks for, by the query's index (the answer is measured where the store holds it).
+  const asked = new Map<number, { readonly subject: string; readonly property: string }>()
   const en = corpus.entities.filter((entity) => !entity.zh)
   const zh = corpus.entities.filter((entity) => entity.zh)
   for (let i = 0; i < 300; i += 1) {
     switch (i % 6) {
       case 0: queries.push(pick(corpus.identifiers)); break
-      case 1: queries.push(`${pick(en).name} ${pick(PROPERTIES_EN)}`); break
-      case 2: queries.push(`${pick(zh).name}的${pick(PROPERTIES_ZH)}是多少`); break
-      case 3: queries.push(`what is the ${pick(PROPERTIES_EN)} of ${pick(en).name}`); break
+      case 1: { const subject = pick(en).name; const property = pick(PROPERTIES_EN); asked.set(i, { subject, property }); queries.push(`${subject} ${property}`); break }
+      case 2: { const subject = pick(zh).name; const property = pick(PROPERTIES_ZH); asked.set(i, { subject, property }); queries.push(`${subject}的${property}是多少`); break }
+      case 3: { const property = pick(PROPERTIES_EN); const subject = pick(en).name; asked.set(i, { subject, property }); queries.push(`what is the ${property} of ${subject}`); break }
       // Broad terms only: the expensive case for BM25, every word common in the store.
       case 4: queries.push(`which ${pick(PROPERTIES_EN)} and ${pick(PROPERTIES_EN)} do we use for the ${pick(SERVICE_KINDS)}`); break
       default: queries.push(`zzz-unknown-${i} nothing`)
@@ -161,6 +183,7 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
     search.push(time(() => memory.searchLexical({ query, limit: 5, asOf: undefined }, config)))
     bareSearch.push(time(() => bare.searchLexical(query, 5)))
   }
+  const answered = answeredSlots(memory, config, queries, asked, corpus)
 
   options.progress('routes')
   // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
@@ -217,6 +240,7 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
     firstOpenMs: round(firstOpenMs),
     coldOpenMs: percentiles(coldOpen),
     searchMs: percentiles(search),
+    searchAnswered: answered,
     directoryCachedMs: percentiles(cached),
     directoryRebuildMs: percentiles(rebuild),
     writeMs: percentiles(writes),
@@ -287,4 +311,25 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
     graphUnchanged: percentiles(Array.from({ length: 100 }, () => run('graph', {}))),
     graphTree: percentiles(Array.from({ length: 100 }, (_, i) => run('graph', { view: 'tree', center: centers[i % centers.length] }))),
   }
+}
+
+/**
+ * Of the subject·property questions whose slot the store holds, how many rendered answers show it: a result for that
+ * subject and property, and the subject's name in the text the model reads.
+ * @returns asked and answered.
+ */
+function answeredSlots(memory: FactMemory, config: ResolvedConfig, queries: readonly string[],
+  asked: ReadonlyMap<number, { readonly subject: string; readonly property: string }>, corpus: Corpus): { asked: number; answered: number } {
+  const slot = (subject: string, property: string): string => `${subject.toLowerCase()}\u0000${property.toLowerCase()}`
+  const held = new Set(corpus.facts.map((fact) => slot(fact.subject, fact.property)))
+  let count = 0
+  let answered = 0
+  for (const [i, wanted] of asked) {
+    if (!held.has(slot(wanted.subject, wanted.property))) continue
+    count += 1
+    const value = memory.searchLexical({ query: queries[i] as string, limit: 5, asOf: undefined }, config)
+    const shown = value.results.some((result) => slot(result.subject, result.property) === slot(wanted.subject, wanted.property))
+    if (shown && renderSearchText(value).includes(wanted.subject)) answered += 1
+  }
+  return { asked: count, answered }
 }

@@ -210,8 +210,10 @@ export class FactWriter extends FactSlots {
       case 'insert': {
         // Superseded and retired rows leave the current set first, so the unique indexes see one current value.
         const supersededIds = decision.supersede
-        this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ?, revision = revision + 1, updated_at = ?
-          WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
+        if (supersededIds.length > 0) {
+          this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ?, revision = revision + 1, updated_at = ?
+            WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
+        }
         const retired = this.retire(decision.retire, now)
         let groupId: number | null = decision.joinGroup ?? null
         if (decision.conflict !== undefined) {
