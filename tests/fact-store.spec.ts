@@ -23,6 +23,7 @@ import {
   count, DRIVERS, expectKind, oneRow, openMemory, removeDir, tempDir, write, writeFact, type MemoryHandle,
 } from './helpers/store.ts'
 import { indexedTermsOf } from './helpers/fts-terms.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 
 const HOUR_MS = 3_600_000
 const CRASH_WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url))
@@ -102,7 +103,7 @@ for (const driver of DRIVERS) {
       const next = answer.fact
       assert.equal(next.status, 'active')
       assert.equal(next.recordedAt, '2026-03-01T11:00:00.000Z')
-      const row = oneRow(h.db(), 'SELECT status, valid_from, valid_to, superseded_by FROM facts WHERE id = ?', old.id)
+      const row = oneRow(h.db(), `SELECT status, ${instantColumn('valid_from')}, ${instantColumn('valid_to')}, superseded_by FROM facts WHERE id = ?`, old.id)
       assert.equal(row['status'], 'superseded')
       assert.equal(row['valid_from'], '2026-03-01T09:00:00.000Z', 'the old value keeps its start')
       assert.equal(row['valid_to'], next.recordedAt, 'the old value ends when the new one arrived')
@@ -137,7 +138,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(answer.retired.map((fact) => fact.id), [rival.id])
       assert.equal(statusOf(stated.id), 'superseded')
       assert.equal(statusOf(rival.id), 'retired')
-      assert.equal(oneRow(h.db(), 'SELECT valid_to FROM facts WHERE id = ?', rival.id)['valid_to'], settler.recordedAt)
+      assert.equal(oneRow(h.db(), `SELECT ${instantColumn('valid_to')} FROM facts WHERE id = ?`, rival.id)['valid_to'], settler.recordedAt)
       const group = oneRow(h.db(), 'SELECT status, settled_by, closed_at FROM conflict_groups')
       assert.equal(group['status'], 'closed')
       assert.equal(Number(group['settled_by']), settler.id)
@@ -413,7 +414,7 @@ for (const driver of DRIVERS) {
       clock.advance(3 * DAY_MS)
       assert.deepEqual(h.memory.advance(), { promoted: 1, expired: 0 })
       assert.equal(statusOf(scheduled.id), 'active')
-      const row = oneRow(h.db(), 'SELECT status, valid_to, superseded_by FROM facts WHERE id = ?', old.id)
+      const row = oneRow(h.db(), `SELECT status, ${instantColumn('valid_to')}, superseded_by FROM facts WHERE id = ?`, old.id)
       assert.equal(row['status'], 'superseded')
       assert.equal(row['valid_to'], '2026-03-05T00:00:00.000Z', 'the old value ends where the new one starts')
       assert.equal(Number(row['superseded_by']), scheduled.id)

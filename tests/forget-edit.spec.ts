@@ -11,6 +11,7 @@ import type { Database } from '../src/store/database.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import { indexedTerms } from './helpers/fts-terms.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 
 /** Every table a forget or its undo writes, each row in full, in a fixed order. */
 function tables(db: Database): Record<string, unknown[]> {
@@ -189,7 +190,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       if (answer.kind !== 'saved') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
-    const row = (id: number) => v.h.db().get('SELECT * FROM facts WHERE id = ?', id) ?? {}
+    const row = (id: number) => v.h.db().get(`SELECT *, ${instantColumn('valid_to')} FROM facts WHERE id = ?`, id) ?? {}
     /** A row without what every undo moves on: its revision and when it was last touched. */
     const shape = (id: number) => {
       const { revision: _revision, updated_at: _updated, ...rest } = row(id)

@@ -8,6 +8,7 @@ import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { PinStore } from '../src/store/pin-store.ts'
 import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, scope, slot_key, claim_key, evidence_key, status,
@@ -36,8 +37,9 @@ for (const driver of DRIVERS) {
           const generation = upgraded.generation()
           assert.deepEqual(pins.setPin(1, now), { ok: true, before: null, after: now })
           assert.equal(upgraded.generation(), generation + 1, 'a pin is a change to the memory')
-          assert.equal(upgraded.get('SELECT pinned_at FROM facts WHERE id = 1')?.['pinned_at'], now)
-          assert.throws(() => upgraded.run('UPDATE facts SET pinned_at = ? WHERE id = 2', 'x'), /CHECK constraint failed/u)
+          assert.equal(upgraded.get(`SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = 1`)?.['pinned_at'], now)
+          // Since 0021 the pin is an instant in epoch milliseconds: text that is no instant is refused outright.
+          assert.throws(() => upgraded.run('UPDATE facts SET pinned_at = ? WHERE id = 2', 'x'), /cannot store TEXT value in INTEGER column/u)
           assert.deepEqual(pins.setPin(99, now), { ok: false, reason: 'not_found' })
         } finally {
           upgraded.close()

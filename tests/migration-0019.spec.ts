@@ -1,12 +1,13 @@
 /**
- * Migration 0019 (lean rows) on a real version-18 store, both drivers: tests/fixtures/store-v18.db was written by the
- * version-18 code's own write paths and verbs (tests/fixtures/make-store-v18.ts, run at commit 698fa40), and
- * store-v18.expect.json holds what that code answered on it. Opened with today's code, the store is at the latest
- * version with an owner-only copy of the version-18 file beside it; every table keeps its rows, every fact and
- * conflict group reads back column for column (keys as the hex they were), the full-text index holds the same terms,
- * no reference is broken, memory_search and the directory answer byte for byte as before, the write paths and the
- * edits version 18 recorded still work, and a second open changes nothing. A migration that fails midway leaves the
- * file as it was, keeps the copy, and says so.
+ * Migrations 0019 (lean rows) and 0021 (integer instants) on a real version-18 store, both drivers:
+ * tests/fixtures/store-v18.db was written by the version-18 code's own write paths and verbs
+ * (tests/fixtures/make-store-v18.ts, run at commit 698fa40), and store-v18.expect.json holds what that code answered
+ * on it. Opened with today's code, the store is at the latest version with an owner-only copy of the version-18 file
+ * beside it; every table keeps its rows, every fact, source and conflict group reads back column for column (keys as
+ * the hex they were, instants as the ISO text they were), the full-text index holds the same terms, no reference is
+ * broken, memory_search and the directory answer byte for byte as before, the write paths and the edits version 18
+ * recorded still work, and a second open changes nothing. A migration that fails midway leaves the file as it was,
+ * keeps the copy, and says so.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -32,6 +33,11 @@ const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[
   facts: ['slot_key', 'claim_key', 'evidence_key'],
   conflict_groups: ['slot_key'],
 }
+/** The columns 0021 turned from ISO text into epoch milliseconds. */
+const INSTANT_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
+  facts: ['observed_at', 'recorded_at', 'valid_from', 'valid_to', 'updated_at', 'pinned_at'],
+  conflict_groups: [],
+}
 const BACKUP = /^memory\.v18-backup-.+\.db$/u
 
 type Raw = InstanceType<typeof Sqlite>
@@ -51,9 +57,13 @@ function columnsOf(db: Raw, table: string): string[] {
   return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name)
 }
 
-/** A table's rows by id, the given key columns read back as lowercase hex. */
-function rowsById(db: Raw, table: 'facts' | 'conflict_groups', hexKeys: boolean): Rows {
-  const columns = columnsOf(db, table).map((name) => (hexKeys && KEY_COLUMNS[table].includes(name) ? `lower(hex("${name}")) AS "${name}"` : `"${name}"`))
+/** A table's rows by id; as the latest version stores them, key columns read back as lowercase hex and instants as ISO text. */
+function rowsById(db: Raw, table: 'facts' | 'conflict_groups', latest: boolean): Rows {
+  const columns = columnsOf(db, table).map((name) => {
+    if (latest && KEY_COLUMNS[table].includes(name)) return `lower(hex("${name}")) AS "${name}"`
+    if (latest && INSTANT_COLUMNS[table].includes(name)) return `strftime('%Y-%m-%dT%H:%M:%fZ', "${name}" / 1000.0, 'unixepoch') AS "${name}"`
+    return `"${name}"`
+  })
   return db.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY id`).all() as Rows
 }
 
@@ -134,7 +144,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(copied.all, original.all, 'every table of the copy holds what the version 18 file held')
     })
 
-    it('keeps every table\'s rows, and every fact and conflict group column for column, keys as 32 bytes of the same hex', () => {
+    it('keeps every table\'s rows, and every fact and conflict group column for column, keys as 32 bytes of the same hex and instants as the milliseconds of the same ISO text', () => {
       const before = readOnly(fixture, (db) => ({ counts: tableCounts(db), facts: rowsById(db, 'facts', false), groups: rowsById(db, 'conflict_groups', false) }))
       const after = readOnly(store, (db) => ({
         counts: tableCounts(db),
@@ -143,7 +153,17 @@ for (const driver of DRIVERS) {
         notBytes: db.prepare(`SELECT count(*) FROM facts WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32 OR typeof(claim_key) <> 'blob'
           OR length(claim_key) <> 32 OR typeof(evidence_key) <> 'blob' OR length(evidence_key) <> 32`).pluck().get(),
         groupsNotBytes: db.prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`).pluck().get(),
+        notInstants: db.prepare(`SELECT count(*) FROM facts WHERE typeof(observed_at) <> 'integer' OR typeof(recorded_at) <> 'integer'
+          OR typeof(valid_from) <> 'integer' OR typeof(updated_at) <> 'integer' OR typeof(valid_to) NOT IN ('integer', 'null')
+          OR typeof(pinned_at) NOT IN ('integer', 'null')`).pluck().get(),
+        sources: db.prepare(`SELECT id, fact_id, origin, evidence, session_id, turn, quote, strftime('%Y-%m-%dT%H:%M:%fZ', observed_at / 1000.0, 'unixepoch') AS observed_at,
+          typeof(observed_at) AS kind FROM fact_sources ORDER BY id`).all() as Rows,
       }))
+      const sourcesBefore = readOnly(fixture, (db) => db.prepare('SELECT * FROM fact_sources ORDER BY id').all() as Rows)
+      assert.ok(sourcesBefore.length > 0)
+      assert.deepEqual(after.sources.map(({ kind, ...row }) => { assert.equal(kind, 'integer'); return row }), sourcesBefore)
+      assert.equal(after.notInstants, 0)
+      assert.ok(before.facts.some((row) => row['pinned_at'] !== null) && before.facts.some((row) => row['valid_to'] !== null), 'the fixture holds pins and ended values')
       // The tables version 18 had: later migrations add their own, and the compaction drops an empty sqlite_sequence.
       const ofVersion18 = (counts: Record<string, number>): Record<string, number> =>
         Object.fromEntries(Object.entries(counts).filter(([name]) => name in EXPECT.counts && name !== 'sqlite_sequence'))

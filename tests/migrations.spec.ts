@@ -16,6 +16,7 @@ import { Database, STORE_FILE } from '../src/store/database.ts'
 import { APPLICATION_ID, defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { DRIVERS, fileHash, makeConfig, removeDir, tempDir, write } from './helpers/store.ts'
+import { INSTANT } from '../src/store/fact-rows.ts'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../sql/migrations/', import.meta.url))
 const SNAPSHOT = fileURLToPath(new URL('../sql/schema.sql', import.meta.url))
@@ -135,7 +136,7 @@ for (const driver of DRIVERS) {
       const db = Database.open({ dataDir: join(root, 'fk'), driver, now })
       try {
         assert.throws(() => db.run(
-          `INSERT INTO fact_sources (fact_id, origin, evidence, observed_at) VALUES (424242, 'tool', 'observed', ?)`, now()),
+          `INSERT INTO fact_sources (fact_id, origin, evidence, observed_at) VALUES (424242, 'tool', 'observed', ${INSTANT})`, now()),
         /FOREIGN KEY/iu)
       } finally {
         db.close()

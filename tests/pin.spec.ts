@@ -16,6 +16,7 @@ import { FactMemory } from '../src/fact-memory.ts'
 import type { FactView } from '../src/wire-types.ts'
 import { DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 
 const PINNED_MARK = ', pinned by the user)'
 
@@ -27,7 +28,7 @@ for (const driver of DRIVERS) {
 
     const put = (partial: Parameters<typeof write>[2]) => expectKind(write(v.h.memory, v.h.config, partial), 'saved').fact
     const directory = () => v.h.memory.directory(v.h.config, null)
-    const pinnedAt = (id: number) => oneRow(v.h.db(), 'SELECT pinned_at FROM facts WHERE id = ?', id)['pinned_at']
+    const pinnedAt = (id: number) => oneRow(v.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = ?`, id)['pinned_at']
     /** Three facts; the oldest, weakest one is the one a user would pin to keep in view. */
     const seed = () => {
       const old = put({ subject: 'deploy', property: 'freeze', value: 'no deploys on Fridays', evidence: 'observed' })
@@ -224,7 +225,7 @@ for (const driver of DRIVERS) {
       try {
         const seen = await elsewhere.ok('import', { mode: 'preview', content })
         await elsewhere.ok('import', { mode: 'commit', content, token: seen['token'], expectedGeneration: elsewhere.generation(), operationId: elsewhere.op() })
-        assert.equal(oneRow(elsewhere.h.db(), 'SELECT pinned_at FROM facts WHERE value = ?', 'no deploys on Fridays')['pinned_at'], instant)
+        assert.equal(oneRow(elsewhere.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ?`, 'no deploys on Fridays')['pinned_at'], instant)
         assert.equal(oneRow(elsewhere.h.db(), 'SELECT count(*) AS n FROM facts WHERE pinned_at IS NOT NULL')['n'], 1)
         assert.equal(elsewhere.h.memory.directory(elsewhere.h.config, null).split('\n')[1], directory().split('\n')[1])
         // A line written before pins existed: no pinnedAt field; it imports, unpinned.
@@ -232,7 +233,7 @@ for (const driver of DRIVERS) {
         const preview = await elsewhere.ok('import', { mode: 'preview', content: older })
         assert.equal((preview['counts'] as Record<string, number>)['new'], 1)
         await elsewhere.ok('import', { mode: 'commit', content: older, token: preview['token'], expectedGeneration: elsewhere.generation(), operationId: elsewhere.op() })
-        assert.equal(oneRow(elsewhere.h.db(), 'SELECT pinned_at FROM facts WHERE value = ?', 'buildkite')['pinned_at'], null)
+        assert.equal(oneRow(elsewhere.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ?`, 'buildkite')['pinned_at'], null)
       } finally {
         elsewhere.dispose()
       }

@@ -14,6 +14,7 @@ import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS, hexKey } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import { indexedTerms } from './helpers/fts-terms.ts'
+import { INSTANT } from '../src/store/fact-rows.ts'
 
 const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
 const SECRET_PART = /4fjq9zxt2mwv8lrn6byc1hsd/iu
@@ -21,7 +22,7 @@ const now = '2026-03-01T09:00:00.000Z'
 const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
     evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
-  VALUES (?, 'billing api', ?, ?, ?, ?, unhex(?), unhex(?), unhex(?), 'active', 'explicit_user', 3, ?, ?, ?, 'tool', ?, ?)`
+  VALUES (?, 'billing api', ?, ?, ?, ?, unhex(?), unhex(?), unhex(?), 'active', 'explicit_user', 3, ${INSTANT}, ${INSTANT}, ${INSTANT}, 'tool', ?, ${INSTANT})`
 
 describe('rescanning one stored row under today\'s rules', () => {
   const row = (over: Partial<StoredPrivacyRow> = {}): StoredPrivacyRow => ({
@@ -105,7 +106,7 @@ for (const driver of DRIVERS) {
         const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`),
           now, now, now, quote, now).lastInsertRowid
         db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, ['billing api', property, value, ...Object.values(qualifiers), quote ?? ''].join(' '))
-        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ?)`, id, quote, now)
+        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ${INSTANT})`, id, quote, now)
         return id
       })
       db.run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)

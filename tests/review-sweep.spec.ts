@@ -17,6 +17,7 @@ import type { StoreSet } from '../src/store/store-set.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, hexKey, openMemory, write, type MemoryHandle } from './helpers/store.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 
 /** Twelve unrelated current facts: below that the lexical leg is off, as the gate is. */
 const LIBRARY: readonly Pick<FactInput, 'subject' | 'property' | 'value'>[] = [
@@ -147,7 +148,7 @@ for (const driver of DRIVERS) {
       const [first, second] = hobbyPair()
       const again = write(h.memory, h.config, { subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true, evidence: 'observed', origin: 'tool' })
       assert.equal(expectKind(again, 'duplicate').fact.id, first)
-      const observed = (id: number): string => String(h.db().get('SELECT observed_at FROM facts WHERE id = ?', id)?.['observed_at'])
+      const observed = (id: number): string => String(h.db().get(`SELECT ${instantColumn('observed_at')} FROM facts WHERE id = ?`, id)?.['observed_at'])
       assert.ok(observed(first) > observed(second), 'the duplicate moved the first fact\'s observation past the second\'s')
       await sweep(new ScriptedModel(verdict('unsure')))
       const [row] = mergeCards()[0]?.rows as { keeper: { factId: number }; loser: { factId: number } }[]

@@ -17,6 +17,7 @@ import { runVectorSweep, type VectorSweepResult } from '../src/semantic/vector-s
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { embedWith, openSemanticMemory, pause, semanticOverrides, settleUntil, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
 import { count, DRIVERS, writeFact } from './helpers/store.ts'
+import { INSTANT } from '../src/store/fact-rows.ts'
 
 /** The first timed sweep after follow, and the delay of the sweep a change asks for (the issue's numbers). */
 const FIRST_SWEEP_MS = 15_000
@@ -283,7 +284,7 @@ for (const driver of DRIVERS) {
       // A fact another process changed long before (its clock far behind): outside the asked-for sweep's window.
       writeFact(memory.memory, memory.config, { subject: 'orders-api', property: 'port', value: '7802' })
       const stale = new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString()
-      memory.db().run(`UPDATE facts SET updated_at = ? WHERE subject = 'orders-api'`, stale)
+      memory.db().run(`UPDATE facts SET updated_at = ${INSTANT} WHERE subject = 'orders-api'`, stale)
       put(memory, 'checkout-web')
       memory.clock.advance(ASKED_DELAY_MS)
       await sweepDone(memory, first)
@@ -436,7 +437,7 @@ for (const driver of DRIVERS) {
       const backlog = Array.from({ length: 300 }, (_, n) => put(memory, `old-service-${n}`))
       void backlog
       const old = new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString()
-      memory.db().run('UPDATE facts SET updated_at = ?', old)
+      memory.db().run(`UPDATE facts SET updated_at = ${INSTANT}`, old)
       memory.vectors.follow(memory.config)
       put(memory, 'new-service')
       await memory.vectors.drain(4_000)
@@ -453,7 +454,7 @@ for (const driver of DRIVERS) {
       await settleUntil(() => requests() === 1, 'the asked-for sweep under way')
       // Another process changed a fact long ago: only a sweep reading every fact finds it.
       writeFact(memory.memory, memory.config, { subject: 'orders-api', property: 'port', value: '7802' })
-      memory.db().run(`UPDATE facts SET updated_at = ? WHERE subject = 'orders-api'`, new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString())
+      memory.db().run(`UPDATE facts SET updated_at = ${INSTANT} WHERE subject = 'orders-api'`, new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString())
       memory.clock.advance(FIRST_SWEEP_MS)
       fake.script.embedDelayMs = 0
       await settleUntil(() => batches(fake).some((batch) => batch.includes('orders-api · port: 7802')), 'the timed sweep after the one under way')

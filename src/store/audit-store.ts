@@ -11,7 +11,7 @@ import { z } from 'zod'
 import type { CardBatch, FactRef, ReviewKind } from '../types.ts'
 import { textOrNull, type Row } from './connection.ts'
 import type { Database } from './database.ts'
-import { chunks, placeholders } from './fact-rows.ts'
+import { chunks, instantText, placeholders } from './fact-rows.ts'
 
 /** Runs kept in the ledger; older ones are pruned as new ones arrive. */
 export const AUDIT_LOG_KEEP = 500
@@ -155,7 +155,7 @@ function toAuditRow(row: Row): AuditRow {
     property: String(row['property']),
     value: String(row['value']),
     scope: String(row['scope']),
-    observedAt: String(row['observed_at']),
+    observedAt: instantText(row['observed_at']),
   }
 }
 

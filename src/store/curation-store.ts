@@ -11,7 +11,7 @@ import { rowTargets } from '../rules/proposal-cards.ts'
 import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
-import { FACT_COLUMNS, KEY, placeholders, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, KEY, placeholders, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 
@@ -106,7 +106,7 @@ export class CurationStore extends FactStore implements FoldTarget {
         return { ok: false, reason: `the keeper #${keeper.id} only starts on ${keeper.validFrom.slice(0, 10)}; merging now would leave its value without a current row` } as const
       }
       if (evidenceRank(loser.evidence) < evidenceRank(keeper.evidence)) {
-        this.db.run('UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
+        this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
           loser.evidence, evidenceRank(loser.evidence), now, keeper.id)
       }
       const sources = this.moveSources(loser.id, keeper.id)
@@ -127,8 +127,8 @@ export class CurationStore extends FactStore implements FoldTarget {
     return this.db.transaction(() => {
       const [fact] = this.currentFacts([row.fact.factId])
       if (fact === undefined) return notCurrent([row.fact.factId], [fact])
-      this.db.run(`UPDATE facts SET status = 'retired', valid_to = CASE WHEN status = 'scheduled' THEN valid_from ELSE ? END,
-        revision = revision + 1, updated_at = ? WHERE id = ?`, now, now, fact.id)
+      this.db.run(`UPDATE facts SET status = 'retired', valid_to = CASE WHEN status = 'scheduled' THEN valid_from ELSE ${INSTANT} END,
+        revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, now, fact.id)
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
       return { ok: true, value: { factId: fact.id }, trail: { sources: [], identities: [] } } as const
     })
@@ -171,7 +171,7 @@ export class CurationStore extends FactStore implements FoldTarget {
     const absorbedRows = this.getFacts(runs.map((run) => run.factId))
     const absorbed = absorbedRows.reduce((sum, row) => sum + 1 + row.foldedCount, 0)
     const history = [...absorbedRows.flatMap((row) => [...row.foldedFrom, row.value]), ...survivor.foldedFrom].slice(-FOLD_HISTORY)
-    this.db.run('UPDATE facts SET folded_count = folded_count + ?, folded_from = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
+    this.db.run(`UPDATE facts SET folded_count = folded_count + ?, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
       absorbed, JSON.stringify(history), now, survivorId)
     return { absorbed }
   }
@@ -245,7 +245,7 @@ export class CurationStore extends FactStore implements FoldTarget {
         this.supersedeRow(gone.id, gone.by, now, false)
       }
       for (const change of plan.status.filter((entry) => entry.status === 'conflict')) {
-        this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
+        this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, change.id)
       }
     }
     const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
@@ -312,14 +312,14 @@ export class CurationStore extends FactStore implements FoldTarget {
    */
   private supersedeRow(id: number, by: number, now: string, settle = true): void {
     const group = this.db.get('SELECT conflict_group_id FROM facts WHERE id = ?', id)?.['conflict_group_id']
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
       WHERE id = ?`, by, now, now, id)
     if (settle && typeof group === 'number') this.closeGroupIfMoot(group, now)
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
     this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY},
-      revision = revision + 1, updated_at = ? WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
+      revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
     keys.evidenceKey, now, id)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, keys.terms)
@@ -330,13 +330,13 @@ export class CurationStore extends FactStore implements FoldTarget {
   /** The rest of a slot's plan, once every fact has moved in: values that become current, multi-valued, stronger, grouped. */
   private settleSlot(slotKey: string, plan: AliasSlotPlan, now: string): void {
     for (const change of plan.status.filter((entry) => entry.status === 'active')) {
-      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ? WHERE id = ?`, now, change.id)
+      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, change.id)
     }
     if (plan.multi.length > 0) {
-      this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
+      this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
     }
     for (const { id, evidence } of plan.upgrade) {
-      this.db.run('UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?', evidence, evidenceRank(evidence), now, id)
+      this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, evidence, evidenceRank(evidence), now, id)
     }
     if (plan.close.length > 0) {
       this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE status = 'open' AND id IN (${placeholders(plan.close.length)})`,
@@ -346,7 +346,7 @@ export class CurationStore extends FactStore implements FoldTarget {
     const groupId = plan.group.id ?? this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now).lastInsertRowid
     this.db.run(`UPDATE conflict_groups SET slot_key = ${KEY} WHERE id = ?`, slotKey, groupId)
     const members = plan.group.members
-    this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+    this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(members.length)}) AND conflict_group_id IS NOT ?`, groupId, now, ...members, groupId)
   }
 }

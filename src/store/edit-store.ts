@@ -12,7 +12,7 @@ import { movedAliases, undoAliases, type AliasChange } from './alias-rows.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { reindexFact, restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
-import { KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
+import { INSTANT, instantColumn, KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
 import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './forget-edits.ts'
 
 /**
@@ -294,7 +294,7 @@ export class EditStore {
       const aliasesMoved = movedAliases(this.db, edit.aliases)
       if (aliasesMoved.length > 0) return { ok: false, refusal: { kind: 'aliases_moved', aliasIds: aliasesMoved } } as const
       for (const created of edit.created) {
-        this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ? WHERE id = ?`,
+        this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
           now, now, created.id)
       }
       // Facts go back to their own entity first, so no current claim or value meets its twin in the slot it left.
@@ -309,8 +309,8 @@ export class EditStore {
       for (const { before } of ordered) {
         if (before.text !== undefined) restoreRowText(this.db, before.id, before.text)
         const multi = before.multi === undefined ? null : before.multi ? 1 : 0
-        this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(?, valid_from), valid_to = ?, superseded_by = ?, conflict_group_id = ?,
-          evidence = ?, evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ? WHERE id = ?`,
+        this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(${INSTANT}, valid_from), valid_to = ${INSTANT}, superseded_by = ?, conflict_group_id = ?,
+          evidence = ?, evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
           before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence,
           evidenceRank(before.evidence), multi, now, before.id)
       }
@@ -356,7 +356,7 @@ export class EditStore {
     const states = new Map<number, RowState>()
     if (slotKeys.length === 0) return states
     for (const row of this.db.all(
-      `SELECT id, status, valid_from, valid_to, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
+      `SELECT id, status, ${instantColumn('valid_from')}, ${instantColumn('valid_to')}, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
         ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
       states.set(Number(row['id']), {
         id: Number(row['id']),

@@ -7,7 +7,7 @@
 import type { ExchangeTombstone } from '../exchange/jsonl.ts'
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
-import { FACT_COLUMNS, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 
 /** Rows read per batch. */
 const BATCH = 1000
@@ -87,7 +87,7 @@ export class ExchangeStore {
    * @param recordedAt - ISO UTC instant the row was first recorded.
    */
   restoreTimes(id: number, observedAt: string, recordedAt: string): void {
-    this.db.run('UPDATE facts SET observed_at = ?, recorded_at = ? WHERE id = ?', observedAt, recordedAt, id)
+    this.db.run(`UPDATE facts SET observed_at = ${INSTANT}, recorded_at = ${INSTANT} WHERE id = ?`, observedAt, recordedAt, id)
   }
 
   /**
@@ -108,7 +108,7 @@ export class ExchangeStore {
    * @param pinnedAt - ISO UTC instant of the pin.
    */
   restorePin(id: number, pinnedAt: string): void {
-    this.db.run('UPDATE facts SET pinned_at = ? WHERE id = ?', pinnedAt, id)
+    this.db.run(`UPDATE facts SET pinned_at = ${INSTANT} WHERE id = ?`, pinnedAt, id)
   }
 
   /**

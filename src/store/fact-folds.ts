@@ -11,7 +11,7 @@ import type { Evidence, Fact, Origin } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
-import { KEY, keyColumn } from './fact-rows.ts'
+import { INSTANT, instantColumn, KEY, keyColumn } from './fact-rows.ts'
 
 /** What a fold changes on a row besides its revision: enough for an undo to put the row back. */
 export interface RowText {
@@ -41,13 +41,13 @@ export interface RowText {
  */
 export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesValue: boolean, upgradeTo: Evidence | undefined, now: string): void {
   if (!takesValue) {
-    db.run(`UPDATE facts SET observed_at = max(observed_at, ?), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1,
-        updated_at = ? WHERE id = ?`, now, JSON.stringify(foldedHistory(target.foldedFrom, write.value)), now, target.id)
+    db.run(`UPDATE facts SET observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1,
+        updated_at = ${INSTANT} WHERE id = ?`, now, JSON.stringify(foldedHistory(target.foldedFrom, write.value)), now, target.id)
     return
   }
   const evidence = upgradeTo ?? target.evidence
   db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, evidence = ?, evidence_rank = ?, origin = ?, session_id = ?,
-      turn = ?, observed_at = max(observed_at, ?), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1, updated_at = ?
+      turn = ?, observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id = ?`,
   write.value, write.claimKey, write.evidenceKey, write.quote, evidence, evidenceRank(evidence), write.origin, write.anchor?.sessionId ?? null,
   write.anchor?.turn ?? null, now, JSON.stringify(foldedHistory(target.foldedFrom, target.value)), now, target.id)
@@ -63,7 +63,7 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
 export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowText> {
   const texts = new Map<number, RowText>()
   for (const id of ids) {
-    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, ${keyColumn('evidence_key')}, quote, observed_at, origin, session_id, turn, folded_count, folded_from
+    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, ${keyColumn('evidence_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from
       FROM facts WHERE id = ?`, id)
     if (row === undefined) continue
     texts.set(id, {
@@ -89,7 +89,7 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
  * @param text - the recorded text.
  */
 export function restoreRowText(db: Database, id: number, text: RowText): void {
-  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, observed_at = ?, origin = ?, session_id = ?, turn = ?,
+  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, observed_at = ${INSTANT}, origin = ?, session_id = ?, turn = ?,
       folded_count = ?, folded_from = ? WHERE id = ?`,
   text.value, text.claimKey, text.evidenceKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
   JSON.stringify(text.foldedFrom), id)

@@ -6,7 +6,7 @@ import { projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
 import type { Fact } from '../types.ts'
 import { priorClaimKeys } from './fact-folds.ts'
-import { FACT_COLUMNS, keyColumn, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, keyColumn, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
 
 /** Forgetting and tombstones over FactWriter's writes. */
@@ -55,7 +55,7 @@ export class FactForgetting extends FactWriter {
 
   private forgetRows(facts: readonly Fact[], now: string): Fact[] {
     for (const fact of facts) {
-      this.db.run(`UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ?), revision = revision + 1, updated_at = ?
+      this.db.run(`UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT}
         WHERE id = ?`, now, now, fact.id)
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)

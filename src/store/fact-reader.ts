@@ -5,7 +5,7 @@
 import { projectScope } from '../project/project-ref.ts'
 import type { Fact, FactId } from '../types.ts'
 import type { Database } from './database.ts'
-import { chunks, FACT_COLUMNS, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
+import { chunks, FACT_COLUMNS, INSTANT, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
 
 /**
  * Matches counted one by one before a term's document count is estimated: a word in more facts than this is common
@@ -213,7 +213,7 @@ export class FactReader {
     if (slotKeys.length === 0) return []
     return this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'
-        ORDER BY slot_key, observed_at DESC, id DESC`, ...slotKeys).map(toFact)
+        ORDER BY slot_key, facts.observed_at DESC, id DESC`, ...slotKeys).map(toFact)
   }
 
   /**
@@ -225,10 +225,10 @@ export class FactReader {
    */
   factsDatedWithin(windows: readonly { readonly start: string; readonly end: string }[], limit: number, visibility: Visibility | undefined): FactId[] {
     if (windows.length === 0) return []
-    const spans = windows.map(() => '(valid_from >= ? AND valid_from < ?)').join(' OR ')
+    const spans = windows.map(() => `(valid_from >= ${INSTANT} AND valid_from < ${INSTANT})`).join(' OR ')
     return this.db.all(
       `SELECT id FROM facts WHERE (${spans}) AND status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))
-        ORDER BY valid_from DESC, id DESC LIMIT ?`,
+        ORDER BY facts.valid_from DESC, id DESC LIMIT ?`,
       ...windows.flatMap((window) => [window.start, window.end]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
       .map((row) => Number(row['id']) as FactId)
   }
@@ -260,7 +260,7 @@ export class FactReader {
     if (slotKeys.length === 0) return counts
     const window = asOf === undefined
       ? `status = 'active'`
-      : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)`
+      : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ${INSTANT} AND (valid_to IS NULL OR valid_to > ${INSTANT})`
     const rows = this.db.all(
       `SELECT ${keyColumn('slot_key')}, count(*) AS n FROM facts
         WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND ${window} AND (? = 0 OR (${MODEL_VISIBLE}))
@@ -285,13 +285,13 @@ export class FactReader {
     const pinned = this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_pinned
         WHERE pinned_at IS NOT NULL AND status = 'active' AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
-        ORDER BY pinned_at, id LIMIT ?`,
+        ORDER BY facts.pinned_at, id LIMIT ?`,
       sensitive, scope, limit).map(toFact)
     if (pinned.length >= limit) return pinned
     const rest = this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
         WHERE status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
-        ORDER BY evidence_rank, observed_at DESC, id LIMIT ?`,
+        ORDER BY evidence_rank, facts.observed_at DESC, id LIMIT ?`,
       sensitive, scope, limit - pinned.length).map(toFact)
     return [...pinned, ...rest]
   }

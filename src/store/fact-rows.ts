@@ -5,9 +5,9 @@ import { numberOrNull, type Row, textOrNull } from './connection.ts'
 
 /** The columns every fact read selects, in the shape {@link toFact} expects. */
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, lower(hex(slot_key)) AS slot_key,
-  lower(hex(claim_key)) AS claim_key, multi, status,
-  evidence, confidence, sensitivity, model_use_allowed, observed_at, recorded_at, valid_from, valid_to, superseded_by,
-  conflict_group_id, revision, origin, session_id, turn, quote, folded_count, folded_from, pinned_at, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
+  lower(hex(claim_key)) AS claim_key, multi, status, evidence, confidence, sensitivity, model_use_allowed, observed_at,
+  recorded_at, valid_from, valid_to, superseded_by, conflict_group_id, revision, origin, session_id, turn, quote,
+  folded_count, folded_from, pinned_at, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
   CASE WHEN substr(scope, 1, 8) = 'project:' THEN (SELECT name FROM projects p WHERE p.project_key = substr(scope, 9)) END AS project_name`
 
 /** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
@@ -38,10 +38,10 @@ export function toFact(row: Row): Fact {
     confidence: Number(row['confidence']),
     sensitivity: row['sensitivity'] === null ? null : row['sensitivity'] as Fact['sensitivity'],
     modelUseAllowed: Number(row['model_use_allowed']) === 1,
-    observedAt: String(row['observed_at']),
-    recordedAt: String(row['recorded_at']),
-    validFrom: String(row['valid_from']),
-    validTo: textOrNull(row['valid_to']),
+    observedAt: instantText(row['observed_at']),
+    recordedAt: instantText(row['recorded_at']),
+    validFrom: instantText(row['valid_from']),
+    validTo: instantTextOrNull(row['valid_to']),
     supersededBy: numberOrNull(row['superseded_by']) as FactId | null,
     conflictGroupId: numberOrNull(row['conflict_group_id']),
     revision: Number(row['revision']),
@@ -51,7 +51,7 @@ export function toFact(row: Row): Fact {
     quote: textOrNull(row['quote']),
     foldedCount: Number(row['folded_count']),
     foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
-    pinnedAt: textOrNull(row['pinned_at']),
+    pinnedAt: instantTextOrNull(row['pinned_at']),
   }
 }
 
@@ -73,6 +73,45 @@ export function keyColumn(column: string, as = column.replace(/^\w+\./u, '')): s
 /** `unhex(?), unhex(?), …` for an IN list of keys; `NULL` for none. */
 export function keyPlaceholders(count: number): string {
   return count === 0 ? 'NULL' : Array.from({ length: count }, () => KEY).join(', ')
+}
+
+/**
+ * The times of a fact and of its sources (observed, recorded, valid from and to, updated, pinned) are stored as
+ * milliseconds since the Unix epoch and travel as ISO UTC text (`2026-11-29T12:00:00.000Z`) everywhere else: an
+ * instant is bound through {@link INSTANT} (NULL stays NULL, text that is no date becomes NULL) and read back through
+ * {@link instantColumn}. Any other date text SQLite reads (a bare day, an offset) is stored as the instant it names.
+ */
+export const INSTANT = "CAST(round(unixepoch(?, 'subsec') * 1000) AS INTEGER)"
+
+/**
+ * An instant column read back as ISO UTC text with milliseconds, exactly as `Date.prototype.toISOString` writes it,
+ * for reads that are not fact rows (those select the milliseconds and {@link toFact} renders them).
+ * @param column - the column, qualified as the query needs (`f.observed_at`).
+ * @param as - the name it is read under; the column's own name by default.
+ */
+export function instantColumn(column: string, as = column.replace(/^\w+\./u, '')): string {
+  return `${instantSql(column)} AS ${as}`
+}
+
+/**
+ * An instant expression rendered in SQL as ISO UTC text with milliseconds (NULL stays NULL).
+ * @param expression - SQL yielding epoch milliseconds.
+ */
+export function instantSql(expression: string): string {
+  return `strftime('%Y-%m-%dT%H:%M:%fZ', ${expression} / 1000.0, 'unixepoch')`
+}
+
+/**
+ * A stored instant as ISO UTC text.
+ * @param value - epoch milliseconds as read from an instant column.
+ */
+export function instantText(value: unknown): string {
+  return new Date(Number(value)).toISOString()
+}
+
+/** A stored instant as ISO UTC text; NULL as null. */
+export function instantTextOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : instantText(value)
 }
 
 /** `?, ?, …` for an IN list; `NULL` for none, so `IN (NULL)` matches nothing. */

@@ -7,7 +7,7 @@ import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
 import { decideWrite, type SlotRow } from '../rules/write-policy.ts'
 import { numberOrNull } from './connection.ts'
 import { FactReader } from './fact-reader.ts'
-import { KEY, keyColumn, placeholders } from './fact-rows.ts'
+import { INSTANT, KEY, keyColumn, placeholders } from './fact-rows.ts'
 
 /** The slot transitions under FactStore's writes. */
 export class FactSlots extends FactReader {
@@ -30,14 +30,14 @@ export class FactSlots extends FactReader {
 
   protected supersede(ids: readonly number[], by: number, now: string): Fact[] {
     if (ids.length === 0) return []
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ?
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(ids.length)})`, by, now, now, ...ids)
     return this.getFacts(ids)
   }
 
   protected retire(ids: readonly number[], now: string): Fact[] {
     if (ids.length === 0) return []
-    this.db.run(`UPDATE facts SET status = 'retired', valid_to = ?, revision = revision + 1, updated_at = ?
+    this.db.run(`UPDATE facts SET status = 'retired', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(ids.length)})`, now, now, ...ids)
     return this.getFacts(ids)
   }
@@ -55,23 +55,23 @@ export class FactSlots extends FactReader {
       slot.filter((row) => row.status !== 'scheduled'))
     if (decision.kind === 'duplicate') {
       // The scheduled value is already current: the scheduled row folds into it.
-      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+      this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
         decision.factId, now, now, fact.id)
       return
     }
     if (decision.kind !== 'insert') return
     // The replaced value ends where the new one starts, but never before it began itself.
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
+    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(decision.supersede.length)})`, fact.id, fact.validFrom, now, ...decision.supersede)
     this.retire(decision.retire, now)
     let groupId: number | null = decision.joinGroup ?? null
     if (decision.conflict !== undefined) {
       groupId = decision.conflict.groupId ?? this.db.run(
         `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, fact.slotKey, now).lastInsertRowid
-      this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+      this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
         WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
     }
-    this.db.run(`UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+    this.db.run(`UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
       decision.status === 'scheduled' ? 'active' : decision.status, decision.multi ? 1 : 0, groupId, now, fact.id)
     this.closeGroups(decision.closeGroups, fact.id, now)
   }
@@ -83,7 +83,7 @@ export class FactSlots extends FactReader {
       `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status = 'conflict'`, groupId)?.['n'] ?? 0)
     if (current < 2 || conflicts === 0) {
       this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'`, now, groupId)
-      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ? WHERE conflict_group_id = ? AND status = 'conflict'
+      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT} WHERE conflict_group_id = ? AND status = 'conflict'
         AND NOT EXISTS (SELECT 1 FROM facts a WHERE a.slot_key = facts.slot_key AND a.status = 'active' AND a.multi = 0)`, now, groupId)
     }
   }

@@ -8,7 +8,7 @@
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { FactForgetting } from './fact-forgetting.ts'
-import { FACT_COLUMNS, KEY, keyColumn, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, KEY, keyColumn, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
 
 /** Synchronous writes over facts and their satellites, under the slot rules. */
@@ -23,16 +23,16 @@ export class FactStore extends FactForgetting {
     return this.db.transaction(() => {
       // Promote first, so a scheduled value whose window has already closed is expired in the same pass.
       const due = this.db.all(
-        `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ? ORDER BY valid_from, id`, now).map(toFact)
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE status = 'scheduled' AND valid_from <= ${INSTANT} ORDER BY facts.valid_from, id`, now).map(toFact)
       for (const fact of due) this.promote(fact, now)
       // Without statistics the planner would walk facts_by_status over every active row.
       const groups = this.db.all(
         `SELECT DISTINCT conflict_group_id FROM facts INDEXED BY facts_ending_by_valid_to
-          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ? AND conflict_group_id IS NOT NULL`, now)
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT} AND conflict_group_id IS NOT NULL`, now)
         .map((row) => Number(row['conflict_group_id']))
       const expired = this.db.run(
-        `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ?
-          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ?`, now, now).changes
+        `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ${INSTANT}
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT}`, now, now).changes
       for (const groupId of groups) this.closeGroupIfMoot(groupId, now)
       return { promoted: due.length, expired }
     })
@@ -45,7 +45,7 @@ export class FactStore extends FactForgetting {
    * @param now - ISO instant.
    */
   markConfirmedByUser(id: number, now: string): void {
-    this.db.run('UPDATE facts SET evidence = ?, evidence_rank = ?, updated_at = ? WHERE id = ?', 'confirmed_user', evidenceRank('confirmed_user'), now, id)
+    this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, updated_at = ${INSTANT} WHERE id = ?`, 'confirmed_user', evidenceRank('confirmed_user'), now, id)
     this.db.run(`UPDATE fact_sources SET evidence = 'confirmed_user' WHERE fact_id = ?`, id)
   }
 
@@ -59,7 +59,7 @@ export class FactStore extends FactForgetting {
     return this.db.transaction(() => {
       const [fact] = this.getFacts([id])
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return undefined
-      this.db.run(`UPDATE facts SET status = 'expired', valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+      this.db.run(`UPDATE facts SET status = 'expired', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
         fact.status === 'scheduled' ? fact.validFrom : now, now, id)
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
       return this.getFacts([id])[0]
@@ -83,17 +83,17 @@ export class FactStore extends FactForgetting {
       const [fact] = this.getFacts([id])
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' } as const
       if (fact.status !== 'scheduled' && validFrom > now) return { ok: false, reason: 'start_ahead' } as const
-      this.db.run('UPDATE facts SET valid_from = ?, valid_to = ?, revision = revision + 1, updated_at = ? WHERE id = ?', validFrom, validTo, now, id)
+      this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, validFrom, validTo, now, id)
       if (fact.status === 'scheduled') {
         const [revised] = this.getFacts([id])
         if (revised !== undefined && validFrom <= now) this.promote(revised, now)
       } else if (validFrom !== fact.validFrom) {
-        this.db.run(`UPDATE facts SET valid_to = max(?, valid_from), revision = revision + 1, updated_at = ?
+        this.db.run(`UPDATE facts SET valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
           WHERE slot_key = ${KEY} AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
       }
       const [started] = this.getFacts([id])
       if (started !== undefined && validTo !== null && validTo <= now && (started.status === 'active' || started.status === 'conflict')) {
-        this.db.run(`UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ? WHERE id = ?`, now, id)
+        this.db.run(`UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, id)
         if (started.conflictGroupId !== null) this.closeGroupIfMoot(started.conflictGroupId, now)
       }
       const [revised] = this.getFacts([id])
@@ -123,7 +123,7 @@ export class FactStore extends FactForgetting {
       this.retire(others.filter((row) => row.status === 'conflict').map((row) => row.id), now)
       this.closeGroups([groupId], keepId, now)
       const evidence: Evidence = evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
-      this.db.run(`UPDATE facts SET status = 'active', evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+      this.db.run(`UPDATE facts SET status = 'active', evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
         evidence, evidenceRank(evidence), now, keepId)
       const [kept] = this.getFacts([keepId])
       if (kept === undefined) throw new Error(`fact ${keepId} vanished inside its own transaction`)

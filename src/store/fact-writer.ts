@@ -12,7 +12,7 @@ import { canonicalWrite } from './alias-rows.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
-import { KEY, placeholders } from './fact-rows.ts'
+import { INSTANT, KEY, placeholders } from './fact-rows.ts'
 import { declinedAddition } from './proposal-changes.ts'
 
 /** The result of one write. */
@@ -145,11 +145,11 @@ export class FactWriter extends FactSlots {
       const write = this.canonical(given)
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return verdict
-      const existing = this.db.get(`SELECT id FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ?`,
+      const existing = this.db.get(`SELECT id FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
         write.slotKey, status, write.claimKey, write.validFrom)
       if (existing !== undefined) return { kind: 'duplicate', factId: Number(existing['id']) } as const
       const id = this.insertFact(write, status, write.multi, null, now)
-      this.db.run('UPDATE facts SET valid_to = ? WHERE id = ?', validTo, id)
+      this.db.run(`UPDATE facts SET valid_to = ${INSTANT} WHERE id = ?`, validTo, id)
       if (write.project !== null) recordProject(this.db, write.project, now)
       const [fact] = this.getFacts([id])
       if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
@@ -163,7 +163,7 @@ export class FactWriter extends FactSlots {
    */
   hasHistory(slotKey: string, claimKey: string, validFrom: string, status: FactStatus): boolean {
     // Read on the slot's stretch of facts_by_slot: a claim's rows all lie in its slot.
-    return this.db.get(`SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ?`,
+    return this.db.get(`SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
       slotKey, status, claimKey, validFrom) !== undefined
   }
 
@@ -174,13 +174,13 @@ export class FactWriter extends FactSlots {
       case 'duplicate': {
         const upgraded = decision.upgradeTo !== undefined
         if (upgraded) {
-          this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+          this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
             decision.upgradeTo, evidenceRank(decision.upgradeTo), now, decision.factId)
         }
-        this.db.run('UPDATE facts SET observed_at = ? WHERE id = ? AND observed_at < ?', now, decision.factId, now)
+        this.db.run(`UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`, now, decision.factId, now)
         this.addSource(decision.factId, write, now)
         if (decision.promoteNow) {
-          this.db.run(`UPDATE facts SET valid_from = ?, revision = revision + 1, updated_at = ? WHERE id = ?`, write.validFrom, now, decision.factId)
+          this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, write.validFrom, now, decision.factId)
           const [scheduled] = this.getFacts([decision.factId])
           if (scheduled !== undefined) this.promote(scheduled, now)
         }
@@ -191,7 +191,7 @@ export class FactWriter extends FactSlots {
           superseded = this.supersede(decision.settle.supersede, decision.factId, now)
           retired = this.retire(decision.settle.retire, now)
           this.closeGroups(decision.settle.closeGroups, decision.factId, now)
-          this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ?
+          this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT}
             WHERE id = ? AND status = 'conflict'`, now, decision.factId)
         }
         const [fact] = this.getFacts([decision.factId])
@@ -211,7 +211,7 @@ export class FactWriter extends FactSlots {
         // Superseded and retired rows leave the current set first, so the unique indexes see one current value.
         const supersededIds = decision.supersede
         if (supersededIds.length > 0) {
-          this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ?, revision = revision + 1, updated_at = ?
+          this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
             WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
         }
         const retired = this.retire(decision.retire, now)
@@ -219,7 +219,7 @@ export class FactWriter extends FactSlots {
         if (decision.conflict !== undefined) {
           groupId = decision.conflict.groupId ?? this.db.run(
             `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, write.slotKey, now).lastInsertRowid
-          this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ?
+          this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
             WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
         }
         const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
@@ -228,7 +228,7 @@ export class FactWriter extends FactSlots {
         }
         if (decision.multi) {
           // A row that turns multi-valued is a new revision, so a card proposed against it is stale.
-          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ? WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`, now, write.slotKey)
+          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`, now, write.slotKey)
         }
         this.closeGroups(decision.closeGroups, id, now)
         const [fact] = this.getFacts([id])
@@ -298,7 +298,7 @@ export class FactWriter extends FactSlots {
       `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key,
           evidence_key, multi, status, evidence, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
           recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ?, ${INSTANT}, ${INSTANT}, ${INSTANT}, ${INSTANT}, ?, ?, ?, ?, ?, ${INSTANT})`,
       entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
       write.value, write.slotKey, write.claimKey, write.evidenceKey, multi ? 1 : 0, status, write.evidence,
       evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
@@ -314,7 +314,7 @@ export class FactWriter extends FactSlots {
 
   private addSource(factId: number, write: PreparedWrite, now: string): void {
     this.db.run(
-      `INSERT INTO fact_sources (fact_id, origin, evidence, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO fact_sources (fact_id, origin, evidence, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ${INSTANT})`,
       factId, write.origin, write.evidence, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.quote, now)
   }
 }

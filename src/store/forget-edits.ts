@@ -8,7 +8,7 @@
 import type { SqlValue } from './connection.ts'
 import type { Database } from './database.ts'
 import { reindexFact } from './fact-folds.ts'
-import { KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
+import { INSTANT, instantColumn, KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
 
 /** One stored row, every column as SQLite returned it; in a snapshot, its id and the columns the forget changed. */
 export type FullRow = Readonly<Record<string, SqlValue>>
@@ -149,20 +149,39 @@ const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[
   conflict_groups: ['slot_key'],
 }
 
+/** The instant columns of the tables a snapshot records, stored as epoch milliseconds and recorded as ISO text. */
+const INSTANT_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
+  facts: ['observed_at', 'recorded_at', 'valid_from', 'valid_to', 'updated_at', 'pinned_at'],
+  conflict_groups: [],
+}
+
 /** A table's column names, from the table itself, never from a record. */
 function columnNames(db: Database, table: 'facts' | 'conflict_groups'): string[] {
   return db.all(`SELECT name FROM pragma_table_info('${table}')`).map((entry) => String(entry['name']))
 }
 
-/** Every column of a table as a snapshot records it: key blobs as hex text, so rows compare and serialise as text. */
+/**
+ * Every column of a table as a snapshot records it: key blobs as hex text and instants as ISO text, so rows compare
+ * and serialise as text (and a snapshot taken before either was stored compactly still reads as one taken after).
+ */
 function fullColumns(db: Database, table: 'facts' | 'conflict_groups'): string {
-  return columnNames(db, table).map((name) => (KEY_COLUMNS[table].includes(name) ? keyColumn(`"${name}"`, `"${name}"`) : `"${name}"`)).join(', ')
+  return columnNames(db, table).map((name) => {
+    if (KEY_COLUMNS[table].includes(name)) return keyColumn(`"${name}"`, `"${name}"`)
+    if (INSTANT_COLUMNS[table].includes(name)) return instantColumn(`"${name}"`, `"${name}"`)
+    return `"${name}"`
+  }).join(', ')
+}
+
+/** How a recorded column's value is bound back. */
+function bindOf(table: 'facts' | 'conflict_groups', name: string): string {
+  if (KEY_COLUMNS[table].includes(name)) return KEY
+  return INSTANT_COLUMNS[table].includes(name) ? INSTANT : '?'
 }
 
 /** Write every recorded column of a row back; column names come from the table itself, never from the record. */
 function putRow(db: Database, table: 'facts' | 'conflict_groups', row: FullRow): void {
   const columns = columnNames(db, table).filter((name) => name !== 'id' && Object.hasOwn(row, name))
-  db.run(`UPDATE ${table} SET ${columns.map((name) => `"${name}" = ${KEY_COLUMNS[table].includes(name) ? KEY : '?'}`).join(', ')} WHERE id = ?`,
+  db.run(`UPDATE ${table} SET ${columns.map((name) => `"${name}" = ${bindOf(table, name)}`).join(', ')} WHERE id = ?`,
     ...columns.map((name) => row[name] ?? null), Number(row['id']))
 }
 

@@ -9,7 +9,7 @@ import type { GraphFactRow } from '../graph.ts'
 import { EVIDENCE_ORDER, type FactStatus } from '../types.ts'
 import type { Row } from './connection.ts'
 import type { Database } from './database.ts'
-import { chunks, placeholders } from './fact-rows.ts'
+import { chunks, instantText, placeholders } from './fact-rows.ts'
 
 /** Which relations to read: current ones, or also the contested ones. */
 export type GraphReadScope = 'current' | 'all'
@@ -68,7 +68,8 @@ const LIVE_ENTITY = `EXISTS (SELECT 1 FROM facts l WHERE l.entity_id = e.id AND 
 interface EntityBounds {
   readonly total: number
   readonly last: number
-  readonly changed: string
+  /** The latest updated instant, epoch milliseconds as stored. */
+  readonly changed: number
   readonly edits: string
   readonly counts: Map<number, number>
   readonly order: readonly Row[]
@@ -255,7 +256,7 @@ export class GraphStore {
       (SELECT coalesce(max(id), 0) || ':' || count(undone_at) FROM fact_edits) AS edits`)
     const total = Number(stamp?.['total'] ?? 0)
     const last = Number(stamp?.['last'] ?? 0)
-    const changed = String(stamp?.['changed'] ?? '')
+    const changed = Number(stamp?.['changed'] ?? 0)
     const edits = String(stamp?.['edits'] ?? '')
     const held = this.bounds
     const added = held === undefined || last < held.last ? undefined
@@ -291,7 +292,7 @@ export class GraphStore {
     return order
   }
 
-  private countBounds(total: number, last: number, changed: string, edits: string): readonly Row[] {
+  private countBounds(total: number, last: number, changed: number, edits: string): readonly Row[] {
     const order = this.db.all(
       'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC')
     const counts = new Map(order.map((row) => [Number(row['entity_id']), Number(row['n'])]))
@@ -361,7 +362,7 @@ function toRow(row: Row, entityKey: string, status: FactStatus, contested: boole
     value: String(row['value']),
     status,
     evidence: EVIDENCE_ORDER[Number(row['evidence_rank'])] ?? 'unverified',
-    observedAt: String(row['observed_at']),
+    observedAt: instantText(row['observed_at']),
     contested,
     credential: false,
   }

@@ -6,7 +6,7 @@ import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { Evidence, Fact, FactStatus, Origin } from '../types.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
-import { FACT_COLUMNS, KEY, keyColumn, placeholders, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, instantColumn, instantSql, KEY, keyColumn, placeholders, toFact } from './fact-rows.ts'
 
 /** Filters of the fact list. */
 export interface FactFilter {
@@ -185,7 +185,7 @@ export class LibraryStore {
    * @returns its rows.
    */
   slotRows(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status <> 'forgotten' ORDER BY valid_from DESC, id DESC`, slotKey).map(toFact)
+    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status <> 'forgotten' ORDER BY facts.valid_from DESC, id DESC`, slotKey).map(toFact)
   }
 
   /**
@@ -194,7 +194,8 @@ export class LibraryStore {
    * @returns its sources, newest first.
    */
   sources(factId: number): FactSource[] {
-    return this.db.all('SELECT origin, evidence, session_id, turn, quote, observed_at FROM fact_sources WHERE fact_id = ? ORDER BY observed_at DESC, id DESC', factId)
+    return this.db.all(`SELECT origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')} FROM fact_sources
+        WHERE fact_id = ? ORDER BY fact_sources.observed_at DESC, id DESC`, factId)
       .map((row) => ({
         origin: row['origin'] as Origin,
         evidence: row['evidence'] as Evidence,
@@ -236,7 +237,7 @@ export class LibraryStore {
   entity(entityKey: string): { key: string; display: string; createdAt: string; facts: Fact[] } | undefined {
     const row = this.db.get('SELECT id, display, created_at FROM entities WHERE entity_key = ?', entityKey)
     if (row === undefined) return undefined
-    const facts = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = ? AND status <> 'forgotten' ORDER BY predicate_key, valid_from DESC, id DESC`,
+    const facts = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = ? AND status <> 'forgotten' ORDER BY predicate_key, facts.valid_from DESC, id DESC`,
       Number(row['id'])).map(toFact)
     return { key: entityKey, display: String(row['display']), createdAt: String(row['created_at']), facts }
   }
@@ -251,7 +252,7 @@ export class LibraryStore {
       id: Number(group['id']),
       slotKey: String(group['slot_key']),
       openedAt: String(group['opened_at']),
-      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY evidence_rank, valid_from DESC, id DESC`,
+      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY evidence_rank, facts.valid_from DESC, id DESC`,
         String(group['slot_key'])).map(toFact),
     })).filter((group) => group.rows.length > 0)
   }
@@ -265,7 +266,7 @@ export class LibraryStore {
   sessions(sessionIds: readonly string[] | undefined, limit: number): SessionCounts[] {
     const ids = sessionIds ?? this.db.all(
       `SELECT session_id, max(at) AS last FROM (
-         SELECT session_id, recorded_at AS at FROM facts WHERE session_id IS NOT NULL
+         SELECT session_id, ${instantSql('max(recorded_at)')} AS at FROM facts WHERE session_id IS NOT NULL GROUP BY session_id
          UNION ALL SELECT session_id, created_at AS at FROM proposals WHERE session_id IS NOT NULL)
        GROUP BY session_id ORDER BY last DESC LIMIT ?`, limit).map((row) => String(row['session_id']))
     if (ids.length === 0) return []
@@ -280,7 +281,7 @@ export class LibraryStore {
       return entry
     }
     for (const row of this.db.all(
-      `SELECT id, session_id, turn, status, recorded_at FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`, ...ids)) {
+      `SELECT id, session_id, turn, status, ${instantColumn('recorded_at')} FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`, ...ids)) {
       const entry = slot(String(row['session_id']), numberOrNull(row['turn']), String(row['recorded_at']))
       entry.facts.push(Number(row['id']))
       if (row['status'] === 'conflict') entry.unsettled += 1
@@ -305,22 +306,37 @@ export class LibraryStore {
   }
 
   /**
-   * What arrived after an instant.
+   * What arrived after an instant. A fact is updated no earlier than it is recorded, so what was recorded after an
+   * instant is among what was updated after it, read through facts_by_updated (the recorded instant has no index of
+   * its own). With no instant, the fact count is the trigger-kept total and the days are those of the month before the
+   * newest change (so neither reads every fact).
    * @param since - ISO instant (exclusive), or undefined for everything.
-   * @returns new facts, conflict groups and proposals, and facts per day.
+   * @returns new facts, conflict groups and proposals, and facts per day (the newest 31 days).
    */
   activity(since: string | undefined): ActivityCounts {
     const after = since ?? ''
     const count = (sql: string): number => Number(this.db.get(sql, after)?.['n'] ?? 0)
+    const facts = since === undefined
+      ? Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
+      : Number(this.db.get(`SELECT count(*) AS n FROM facts INDEXED BY facts_by_updated
+          WHERE updated_at > ${INSTANT} AND recorded_at > ${INSTANT} AND status <> 'forgotten'`, since, since)?.['n'] ?? 0)
+    const floor = since === undefined
+      ? `(SELECT max(updated_at) FROM facts INDEXED BY facts_by_updated) - ${MONTH_MS}`
+      : INSTANT
     return {
-      facts: count(`SELECT count(*) AS n FROM facts WHERE recorded_at > ? AND status <> 'forgotten'`),
+      facts,
       conflicts: count('SELECT count(*) AS n FROM conflict_groups WHERE opened_at > ?'),
       proposals: count('SELECT count(*) AS n FROM proposals WHERE created_at > ?'),
-      byDay: this.db.all(`SELECT substr(recorded_at, 1, 10) AS day, count(*) AS n FROM facts WHERE recorded_at > ? AND status <> 'forgotten'
-        GROUP BY day ORDER BY day DESC LIMIT 31`, after).map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
+      byDay: this.db.all(`SELECT strftime('%Y-%m-%d', recorded_at / 1000.0, 'unixepoch') AS day, count(*) AS n FROM facts INDEXED BY facts_by_updated
+          WHERE updated_at > ${floor} AND recorded_at > ${floor} AND status <> 'forgotten'
+          GROUP BY day ORDER BY day DESC LIMIT 31`, ...(since === undefined ? [] : [since, since]))
+        .map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
     }
   }
 }
+
+/** The days the activity digest shows when nothing was ever marked as seen: 31, in milliseconds. */
+const MONTH_MS = 31 * 24 * 60 * 60 * 1000
 
 /**
  * The conditions a filter puts on one status's run of facts, the status itself bound first; undefined when it can

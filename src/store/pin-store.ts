@@ -4,6 +4,7 @@
  * changes what leads the directory, not the fact, so an edit recorded before the pin still undoes exactly.
  */
 import type { Database } from './database.ts'
+import { INSTANT, instantColumn } from './fact-rows.ts'
 import { textOrNull } from './connection.ts'
 
 /** What a pin change found and left. */
@@ -28,10 +29,10 @@ export class PinStore {
    */
   setPin(factId: number, pinnedAt: string | null): PinChange {
     return this.db.transaction(() => {
-      const row = this.db.get(`SELECT pinned_at FROM facts WHERE id = ? AND status <> 'forgotten'`, factId)
+      const row = this.db.get(`SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = ? AND status <> 'forgotten'`, factId)
       if (row === undefined) return { ok: false, reason: 'not_found' } as const
       const before = textOrNull(row['pinned_at'])
-      if (before !== pinnedAt) this.db.run('UPDATE facts SET pinned_at = ? WHERE id = ?', pinnedAt, factId)
+      if (before !== pinnedAt) this.db.run(`UPDATE facts SET pinned_at = ${INSTANT} WHERE id = ?`, pinnedAt, factId)
       return { ok: true, before, after: pinnedAt } as const
     })
   }

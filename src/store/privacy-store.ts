@@ -7,6 +7,7 @@ import type { RescannedRow, StoredPrivacyRow } from '../privacy-rescan.ts'
 import type { FactRef, Sensitivity } from '../types.ts'
 import type { Row } from './connection.ts'
 import type { Database } from './database.ts'
+import { INSTANT } from './fact-rows.ts'
 
 /** One fact the rescan rewrote, at its new revision. */
 export interface RescannedFact extends FactRef {
@@ -60,7 +61,7 @@ export class PrivacyStore {
       const facts: RescannedFact[] = []
       for (const { id, revision, status, next } of changed) {
         const updated = this.db.run(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?,
-            model_use_allowed = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?`,
+            model_use_allowed = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ? AND revision = ?`,
           next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
           now, id, revision)
         if (updated.changes === 0) continue

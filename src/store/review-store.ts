@@ -8,7 +8,7 @@
 import { maskCredentials } from '../text/privacy.ts'
 import type { Evidence } from '../types.ts'
 import { textOrNull } from './connection.ts'
-import { keyColumn } from './fact-rows.ts'
+import { instantText, keyColumn } from './fact-rows.ts'
 import type { Database } from './database.ts'
 
 /** The longest note a sweep keeps (why pairs were deferred): a diagnostic, masked before it is stored. */
@@ -103,7 +103,7 @@ export class ReviewStore {
       claimKey: String(row['claim_key']),
       revision: Number(row['revision']),
       evidence: String(row['evidence']) as Evidence,
-      firstObservedAt: String(row['recorded_at']),
+      firstObservedAt: instantText(row['recorded_at']),
     }))
   }
 

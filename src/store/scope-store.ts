@@ -7,7 +7,7 @@
 import type { FactKeys } from '../fact-input.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
-import { FACT_COLUMNS, KEY, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { recordProject } from './project-rows.ts'
 
@@ -64,7 +64,7 @@ export class ScopeStore extends FactStore {
       if (occupant !== undefined) return { ok: false, reason: 'occupied', occupant }
       const identities = rows.map((row) => ({ factId: row.id as number, before: identityOf(this.db, row.id) }))
       for (const { row, keys } of moving) {
-        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY}, revision = revision + 1, updated_at = ?
+        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT}
           WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, keys.evidenceKey, now, row.id)
       }
       if (target.project !== null) recordProject(this.db, target.project, now)

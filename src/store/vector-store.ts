@@ -14,7 +14,7 @@
  */
 import { FactMemoryError } from '../errors.ts'
 import type { Database } from './database.ts'
-import { chunks, MODEL_VISIBLE, placeholders } from './fact-rows.ts'
+import { chunks, INSTANT, MODEL_VISIBLE, placeholders } from './fact-rows.ts'
 import type { Visibility } from './fact-reader.ts'
 import { codeBytes, decodeIds, ID_BYTES, packMagnitudes, signsAgree, unpackVector, writeId } from './vector-codec.ts'
 
@@ -188,7 +188,7 @@ export class VectorStore {
    * @returns the facts with the stored vector's text hash, if any.
    */
   factsNeedingVectors(spaceId: number, limit: number, since?: string, afterId = 0): FactToEmbed[] {
-    const changed = since === undefined ? '' : 'AND f.updated_at >= ?'
+    const changed = since === undefined ? '' : `AND f.updated_at >= ${INSTANT}`
     // Without the hint the planner walks every fact in id order to honour ORDER BY … LIMIT.
     const facts = since === undefined ? 'facts f' : 'facts f INDEXED BY facts_by_updated'
     return this.db.all(
@@ -323,7 +323,7 @@ export class VectorStore {
     return this.db.ledger(() => {
       const doomed = since === undefined
         ? this.db.all(`SELECT v.id, v.space_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id WHERE NOT (${EMBEDDABLE})`)
-        : this.db.all(`SELECT v.id, v.space_id FROM facts f JOIN fact_vectors v ON v.fact_id = f.id WHERE f.updated_at >= ? AND NOT (${EMBEDDABLE})`, since)
+        : this.db.all(`SELECT v.id, v.space_id FROM facts f JOIN fact_vectors v ON v.fact_id = f.id WHERE f.updated_at >= ${INSTANT} AND NOT (${EMBEDDABLE})`, since)
       for (const chunk of chunks(doomed.map((row) => Number(row['id'])), CHUNK)) {
         this.db.run(`DELETE FROM fact_vectors WHERE id IN (${placeholders(chunk.length)})`, ...chunk)
       }
