@@ -1,13 +1,13 @@
 /**
- * Migrations 0019 (lean rows) and 0021 (integer instants) on a real version-18 store, both drivers:
- * tests/fixtures/store-v18.db was written by the version-18 code's own write paths and verbs
+ * Migrations 0019 (lean rows), 0021 (integer instants) and 0022 (derived columns) on a real version-18 store, both
+ * drivers: tests/fixtures/store-v18.db was written by the version-18 code's own write paths and verbs
  * (tests/fixtures/make-store-v18.ts, run at commit 698fa40), and store-v18.expect.json holds what that code answered
  * on it. Opened with today's code, the store is at the latest version with an owner-only copy of the version-18 file
  * beside it; every table keeps its rows, every fact, source and conflict group reads back column for column (keys as
- * the hex they were, instants as the ISO text they were), the full-text index holds the same terms, no reference is
- * broken, memory_search and the directory answer byte for byte as before, the write paths and the edits version 18
- * recorded still work, and a second open changes nothing. A migration that fails midway leaves the file as it was,
- * keeps the copy, and says so.
+ * the hex they were, instants as the ISO text they were, evidence keys derived equal to the ones stored), the
+ * full-text index holds the same terms, no reference is broken, memory_search and the directory answer byte for byte
+ * as before, the write paths and the edits version 18 recorded still work, and a second open changes nothing. A
+ * migration that fails midway leaves the file as it was, keeps the copy, and says so.
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -16,8 +16,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Sqlite from 'better-sqlite3'
 import { FactMemoryError } from '../src/errors.ts'
+import { projectKeyOfScope } from '../src/project/project-ref.ts'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
+import { evidenceKeyOf } from '../src/text/normalize.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import type { FixtureExpectations } from './fixtures/make-store-v18.ts'
 import { indexedTerms, indexedTermsOf } from './helpers/fts-terms.ts'
@@ -57,14 +59,24 @@ function columnsOf(db: Raw, table: string): string[] {
   return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name)
 }
 
-/** A table's rows by id; as the latest version stores them, key columns read back as lowercase hex and instants as ISO text. */
+/**
+ * A table's rows by id; as the latest version stores them, key columns read back as lowercase hex, instants as ISO
+ * text, a fact's evidence level through its virtual column and its evidence key derived from the row as the store
+ * derives it (0022 keeps neither).
+ */
 function rowsById(db: Raw, table: 'facts' | 'conflict_groups', latest: boolean): Rows {
   const columns = columnsOf(db, table).map((name) => {
     if (latest && KEY_COLUMNS[table].includes(name)) return `lower(hex("${name}")) AS "${name}"`
     if (latest && INSTANT_COLUMNS[table].includes(name)) return `strftime('%Y-%m-%dT%H:%M:%fZ', "${name}" / 1000.0, 'unixepoch') AS "${name}"`
     return `"${name}"`
   })
-  return db.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY id`).all() as Rows
+  const derived = latest && table === 'facts'
+  const rows = db.prepare(`SELECT ${[...columns, ...(derived ? ['evidence'] : [])].join(', ')} FROM ${table} ORDER BY id`).all() as Rows
+  if (!derived) return rows
+  return rows.map((row) => ({
+    ...row,
+    evidence_key: evidenceKeyOf(row['quote'] as string | null, String(row['claim_key']), projectKeyOfScope(String(row['scope']))),
+  }))
 }
 
 /** Every table's rows (the full-text index's shadow tables too), each ordered by all its columns. */
@@ -144,14 +156,14 @@ for (const driver of DRIVERS) {
       assert.deepEqual(copied.all, original.all, 'every table of the copy holds what the version 18 file held')
     })
 
-    it('keeps every table\'s rows, and every fact and conflict group column for column, keys as 32 bytes of the same hex and instants as the milliseconds of the same ISO text', () => {
+    it('keeps every table\'s rows, and every fact, source and conflict group column for column: keys as 32 bytes of the same hex, instants as the milliseconds of the same ISO text, evidence keys derived equal to the stored ones', () => {
       const before = readOnly(fixture, (db) => ({ counts: tableCounts(db), facts: rowsById(db, 'facts', false), groups: rowsById(db, 'conflict_groups', false) }))
       const after = readOnly(store, (db) => ({
         counts: tableCounts(db),
         facts: rowsById(db, 'facts', true),
         groups: rowsById(db, 'conflict_groups', true),
         notBytes: db.prepare(`SELECT count(*) FROM facts WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32 OR typeof(claim_key) <> 'blob'
-          OR length(claim_key) <> 32 OR typeof(evidence_key) <> 'blob' OR length(evidence_key) <> 32`).pluck().get(),
+          OR length(claim_key) <> 32`).pluck().get(),
         groupsNotBytes: db.prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`).pluck().get(),
         notInstants: db.prepare(`SELECT count(*) FROM facts WHERE typeof(observed_at) <> 'integer' OR typeof(recorded_at) <> 'integer'
           OR typeof(valid_from) <> 'integer' OR typeof(updated_at) <> 'integer' OR typeof(valid_to) NOT IN ('integer', 'null')
@@ -257,7 +269,7 @@ for (const driver of DRIVERS) {
 
       readOnly(store, (db) => {
         assert.deepEqual(db.pragma('foreign_key_check'), [])
-        assert.equal(db.prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32 OR length(evidence_key) <> 32`).pluck().get(), 0)
+        assert.equal(db.prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32`).pluck().get(), 0)
       })
     })
 

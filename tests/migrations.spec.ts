@@ -136,7 +136,7 @@ for (const driver of DRIVERS) {
       const db = Database.open({ dataDir: join(root, 'fk'), driver, now })
       try {
         assert.throws(() => db.run(
-          `INSERT INTO fact_sources (fact_id, origin, evidence, observed_at) VALUES (424242, 'tool', 'observed', ${INSTANT})`, now()),
+          `INSERT INTO fact_sources (fact_id, origin, evidence_rank, observed_at) VALUES (424242, 'tool', 2, ${INSTANT})`, now()),
         /FOREIGN KEY/iu)
       } finally {
         db.close()

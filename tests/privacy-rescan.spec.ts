@@ -20,9 +20,9 @@ const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
 const SECRET_PART = /4fjq9zxt2mwv8lrn6byc1hsd/iu
 const now = '2026-03-01T09:00:00.000Z'
 const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
-const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, evidence_key, status,
-    evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
-  VALUES (?, 'billing api', ?, ?, ?, ?, unhex(?), unhex(?), unhex(?), 'active', 'explicit_user', 3, ${INSTANT}, ${INSTANT}, ${INSTANT}, 'tool', ?, ${INSTANT})`
+const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, value, slot_key, claim_key, status,
+    evidence_rank, observed_at, recorded_at, valid_from, origin, quote, updated_at)
+  VALUES (?, 'billing api', ?, ?, ?, ?, unhex(?), unhex(?), 'active', 0, ${INSTANT}, ${INSTANT}, ${INSTANT}, 'tool', ?, ${INSTANT})`
 
 describe('rescanning one stored row under today\'s rules', () => {
   const row = (over: Partial<StoredPrivacyRow> = {}): StoredPrivacyRow => ({
@@ -103,10 +103,10 @@ for (const driver of DRIVERS) {
         ['owner', { contact: 'ana@example.com' }, 'platform team', null],
       ]
       const ids = rows.map(([property, qualifiers, value, quote]) => {
-        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`),
+        const id = db.run(FACT, entity, property, property, JSON.stringify(qualifiers), value, hexKey(`slot-${property}`), hexKey(`claim-${property}`),
           now, now, now, quote, now).lastInsertRowid
         db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, ['billing api', property, value, ...Object.values(qualifiers), quote ?? ''].join(' '))
-        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence, quote, observed_at) VALUES (?, 'tool', 'explicit_user', ?, ${INSTANT})`, id, quote, now)
+        if (quote !== null) db.run(`INSERT INTO fact_sources (fact_id, origin, evidence_rank, quote, observed_at) VALUES (?, 'tool', 0, ?, ${INSTANT})`, id, quote, now)
         return id
       })
       db.run(`DELETE FROM store_meta WHERE key = 'privacy_rules_version'`)

@@ -22,7 +22,7 @@ const ref = (fact: Fact): FactRef => ({ factId: fact.id, revision: fact.revision
 /** Everything an apply may change and its undo must put back. */
 function snapshot(db: Database): Record<string, unknown[]> {
   return {
-    facts: db.all(`SELECT id, entity_id, subject, slot_key, claim_key, evidence_key, status, evidence, multi, valid_from, valid_to,
+    facts: db.all(`SELECT id, entity_id, subject, slot_key, claim_key, status, evidence, multi, valid_from, valid_to,
       superseded_by, conflict_group_id FROM facts ORDER BY id`),
     sources: db.all('SELECT id, fact_id FROM fact_sources ORDER BY id'),
     fts: [...indexedTerms(db.path)],

@@ -49,6 +49,23 @@ const INHERENT_SCANS: readonly InherentScan[] = [
       + 'a deletion, an edit or many changes (later projections recount the subjects of the rows that changed)',
   },
   {
+    table: 'facts',
+    sql: /^SELECT id, subject, .* FROM facts NOT INDEXED WHERE status = \? (AND scope = \? )?ORDER BY id DESC LIMIT \?$/u,
+    why: 'the facts page walks the current facts (most of the library, left out of facts_by_status_id) newest first in rowid '
+      + 'order and stops at its LIMIT; a project scope reads facts_by_scope instead',
+  },
+  {
+    table: 'facts',
+    sql: /^SELECT coalesce\(sum\(CASE WHEN NOT .* FROM facts f LEFT JOIN fact_vectors v .* WHERE f\.status IN \('active', 'scheduled', 'conflict'\)$/u,
+    why: 'the status\'s vector coverage counts every current fact by design (it walked all of them on facts_by_status_id before '
+      + 'that index left the current ones out)',
+  },
+  {
+    table: 'facts',
+    sql: /^SELECT f\.id, e\.entity_key, .* FROM facts f JOIN entities e ON e\.id = f\.entity_id WHERE f\.status = 'active' AND/u,
+    why: 'the review sweep reads every current fact by design, a pass in the background within its budget',
+  },
+  {
     table: 'entities',
     sql: /^SELECT id, created_at FROM entities ORDER BY id LIMIT 1$/u,
     why: 'the nebula reads the oldest subject (the first row in rowid order, then stops) to tell a cleared library from a grown one',

@@ -21,7 +21,7 @@ import { indexedTerms } from './helpers/fts-terms.ts'
 /** Everything a rename may change and its undo must put back (a conflict group the rename opened is closed by the undo, as every undo does). */
 function snapshot(db: Database): Record<string, unknown[]> {
   return {
-    facts: db.all(`SELECT id, entity_id, subject, property, predicate_key, slot_key, claim_key, evidence_key, status, evidence, multi, valid_from,
+    facts: db.all(`SELECT id, entity_id, subject, property, predicate_key, slot_key, claim_key, status, evidence, multi, valid_from,
       valid_to, superseded_by, conflict_group_id FROM facts ORDER BY id`),
     sources: db.all('SELECT id, fact_id FROM fact_sources ORDER BY id'),
     fts: [...indexedTerms(db.path)],

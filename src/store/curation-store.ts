@@ -106,8 +106,8 @@ export class CurationStore extends FactStore implements FoldTarget {
         return { ok: false, reason: `the keeper #${keeper.id} only starts on ${keeper.validFrom.slice(0, 10)}; merging now would leave its value without a current row` } as const
       }
       if (evidenceRank(loser.evidence) < evidenceRank(keeper.evidence)) {
-        this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          loser.evidence, evidenceRank(loser.evidence), now, keeper.id)
+        this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          evidenceRank(loser.evidence), now, keeper.id)
       }
       const sources = this.moveSources(loser.id, keeper.id)
       this.supersedeRow(loser.id, keeper.id, now)
@@ -318,9 +318,9 @@ export class CurationStore extends FactStore implements FoldTarget {
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
-    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY},
+    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY},
       revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
-    keys.evidenceKey, now, id)
+    now, id)
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, keys.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
@@ -336,7 +336,7 @@ export class CurationStore extends FactStore implements FoldTarget {
       this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
     }
     for (const { id, evidence } of plan.upgrade) {
-      this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, evidence, evidenceRank(evidence), now, id)
+      this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, evidenceRank(evidence), now, id)
     }
     if (plan.close.length > 0) {
       this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE status = 'open' AND id IN (${placeholders(plan.close.length)})`,

@@ -61,7 +61,8 @@ export interface FactIdentity {
   readonly scope?: string
   readonly slotKey: string
   readonly claimKey: string
-  readonly evidenceKey: string
+  /** Carried by edits recorded while the evidence key was stored; unread, since the key is derived from the row. */
+  readonly evidenceKey?: string
   /**
    * Carried by edits recorded before the full-text index stopped keeping a copy of its terms; unread, since an undo
    * derives the index entries from the restored row.
@@ -79,8 +80,8 @@ export interface FactIdentity {
  * @returns its identity.
  */
 export function identityOf(db: Database, factId: number): FactIdentity {
-  const row = db.get(`SELECT entity_id, subject, property, predicate_key, scope, ${keyColumn('slot_key')}, ${keyColumn('claim_key')},
-    ${keyColumn('evidence_key')} FROM facts WHERE id = ?`, factId)
+  const row = db.get(`SELECT entity_id, subject, property, predicate_key, scope, ${keyColumn('slot_key')}, ${keyColumn('claim_key')}
+    FROM facts WHERE id = ?`, factId)
   if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
   return {
     entityId: Number(row['entity_id']),
@@ -90,7 +91,6 @@ export function identityOf(db: Database, factId: number): FactIdentity {
     scope: String(row['scope']),
     slotKey: String(row['slot_key']),
     claimKey: String(row['claim_key']),
-    evidenceKey: String(row['evidence_key']),
   }
 }
 
@@ -310,8 +310,8 @@ export class EditStore {
         if (before.text !== undefined) restoreRowText(this.db, before.id, before.text)
         const multi = before.multi === undefined ? null : before.multi ? 1 : 0
         this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(${INSTANT}, valid_from), valid_to = ${INSTANT}, superseded_by = ?, conflict_group_id = ?,
-          evidence = ?, evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId, before.evidence,
+          evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId,
           evidenceRank(before.evidence), multi, now, before.id)
       }
       for (const group of edit.groups) {
@@ -345,9 +345,9 @@ export class EditStore {
 
   private restoreIdentity(factId: number, identity: FactIdentity): void {
     this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = coalesce(?, property), predicate_key = coalesce(?, predicate_key),
-      scope = coalesce(?, scope), slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY} WHERE id = ?`,
+      scope = coalesce(?, scope), slot_key = ${KEY}, claim_key = ${KEY} WHERE id = ?`,
     identity.entityId, identity.subject, identity.property ?? null, identity.predicateKey ?? null, identity.scope ?? null, identity.slotKey,
-    identity.claimKey, identity.evidenceKey, factId)
+    identity.claimKey, factId)
     if (identity.entityDisplay !== undefined) this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
     reindexFact(this.db, factId)
   }

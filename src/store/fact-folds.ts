@@ -17,7 +17,8 @@ import { INSTANT, instantColumn, KEY, keyColumn } from './fact-rows.ts'
 export interface RowText {
   readonly value: string
   readonly claimKey: string
-  readonly evidenceKey: string
+  /** Carried by folds recorded while the evidence key was stored; unread, since the key is derived from the row. */
+  readonly evidenceKey?: string
   readonly quote: string | null
   readonly observedAt: string
   readonly origin: Origin
@@ -46,10 +47,10 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
     return
   }
   const evidence = upgradeTo ?? target.evidence
-  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, evidence = ?, evidence_rank = ?, origin = ?, session_id = ?,
+  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, evidence_rank = ?, origin = ?, session_id = ?,
       turn = ?, observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id = ?`,
-  write.value, write.claimKey, write.evidenceKey, write.quote, evidence, evidenceRank(evidence), write.origin, write.anchor?.sessionId ?? null,
+  write.value, write.claimKey, write.quote, evidenceRank(evidence), write.origin, write.anchor?.sessionId ?? null,
   write.anchor?.turn ?? null, now, JSON.stringify(foldedHistory(target.foldedFrom, target.value)), now, target.id)
   reindexFact(db, target.id)
 }
@@ -63,13 +64,12 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
 export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowText> {
   const texts = new Map<number, RowText>()
   for (const id of ids) {
-    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, ${keyColumn('evidence_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from
+    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from
       FROM facts WHERE id = ?`, id)
     if (row === undefined) continue
     texts.set(id, {
       value: String(row['value']),
       claimKey: String(row['claim_key']),
-      evidenceKey: String(row['evidence_key']),
       quote: textOrNull(row['quote']),
       observedAt: String(row['observed_at']),
       origin: row['origin'] as Origin,
@@ -89,9 +89,9 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
  * @param text - the recorded text.
  */
 export function restoreRowText(db: Database, id: number, text: RowText): void {
-  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, evidence_key = ${KEY}, quote = ?, observed_at = ${INSTANT}, origin = ?, session_id = ?, turn = ?,
+  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, observed_at = ${INSTANT}, origin = ?, session_id = ?, turn = ?,
       folded_count = ?, folded_from = ? WHERE id = ?`,
-  text.value, text.claimKey, text.evidenceKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
+  text.value, text.claimKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
   JSON.stringify(text.foldedFrom), id)
   reindexFact(db, id)
 }

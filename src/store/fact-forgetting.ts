@@ -2,11 +2,12 @@
  * FactForgetting: forgetting facts at the user's request — the row marked forgotten, dropped from the indexes, and
  * its claim and evidence tombstoned so no later write puts it back (the write path's tombstone check).
  */
-import { projectScope } from '../project/project-ref.ts'
+import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
+import { evidenceKeyOf } from '../text/normalize.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
 import type { Fact } from '../types.ts'
 import { priorClaimKeys } from './fact-folds.ts'
-import { FACT_COLUMNS, INSTANT, keyColumn, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
 
 /** Forgetting and tombstones over FactWriter's writes. */
@@ -59,7 +60,8 @@ export class FactForgetting extends FactWriter {
         WHERE id = ?`, now, now, fact.id)
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
-      const evidenceKey = String(this.db.get(`SELECT ${keyColumn('evidence_key')} FROM facts WHERE id = ?`, fact.id)?.['evidence_key'])
+      // The evidence key is derived from the row as every write derives it (the quote, the claim, the project).
+      const evidenceKey = evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
       this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
       // The prior lines a fold kept are the same recurring fact: forgetting the row forgets them too.

@@ -45,8 +45,8 @@ export class FactStore extends FactForgetting {
    * @param now - ISO instant.
    */
   markConfirmedByUser(id: number, now: string): void {
-    this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, updated_at = ${INSTANT} WHERE id = ?`, 'confirmed_user', evidenceRank('confirmed_user'), now, id)
-    this.db.run(`UPDATE fact_sources SET evidence = 'confirmed_user' WHERE fact_id = ?`, id)
+    this.db.run(`UPDATE facts SET evidence_rank = ?, updated_at = ${INSTANT} WHERE id = ?`, evidenceRank('confirmed_user'), now, id)
+    this.db.run('UPDATE fact_sources SET evidence_rank = ? WHERE fact_id = ?', evidenceRank('confirmed_user'), id)
   }
 
   /**
@@ -123,8 +123,8 @@ export class FactStore extends FactForgetting {
       this.retire(others.filter((row) => row.status === 'conflict').map((row) => row.id), now)
       this.closeGroups([groupId], keepId, now)
       const evidence: Evidence = evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
-      this.db.run(`UPDATE facts SET status = 'active', evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-        evidence, evidenceRank(evidence), now, keepId)
+      this.db.run(`UPDATE facts SET status = 'active', evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        evidenceRank(evidence), now, keepId)
       const [kept] = this.getFacts([keepId])
       if (kept === undefined) throw new Error(`fact ${keepId} vanished inside its own transaction`)
       return { ok: true, kept } as const

@@ -174,8 +174,8 @@ export class FactWriter extends FactSlots {
       case 'duplicate': {
         const upgraded = decision.upgradeTo !== undefined
         if (upgraded) {
-          this.db.run(`UPDATE facts SET evidence = ?, evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-            decision.upgradeTo, evidenceRank(decision.upgradeTo), now, decision.factId)
+          this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+            evidenceRank(decision.upgradeTo), now, decision.factId)
         }
         this.db.run(`UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`, now, decision.factId, now)
         this.addSource(decision.factId, write, now)
@@ -296,12 +296,11 @@ export class FactWriter extends FactSlots {
     const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', write.entityKey)?.['id'])
     const id = this.db.run(
       `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key,
-          evidence_key, multi, status, evidence, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
+          multi, status, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
           recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ?, ${INSTANT}, ${INSTANT}, ${INSTANT}, ${INSTANT}, ?, ?, ?, ?, ?, ${INSTANT})`,
+        VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ${INSTANT}, ${INSTANT}, ${INSTANT}, ${INSTANT}, ?, ?, ?, ?, ?, ${INSTANT})`,
       entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
-      write.value, write.slotKey, write.claimKey, write.evidenceKey, multi ? 1 : 0, status, write.evidence,
-      evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
+      write.value, write.slotKey, write.claimKey, multi ? 1 : 0, status, evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
       write.validFrom, write.validTo, groupId, write.origin, write.anchor?.sessionId ?? null,
       write.anchor?.turn ?? null, write.quote, now).lastInsertRowid as FactId
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, write.terms)
@@ -314,7 +313,7 @@ export class FactWriter extends FactSlots {
 
   private addSource(factId: number, write: PreparedWrite, now: string): void {
     this.db.run(
-      `INSERT INTO fact_sources (fact_id, origin, evidence, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ${INSTANT})`,
-      factId, write.origin, write.evidence, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.quote, now)
+      `INSERT INTO fact_sources (fact_id, origin, evidence_rank, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ${INSTANT})`,
+      factId, write.origin, evidenceRank(write.evidence), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.quote, now)
   }
 }

@@ -145,7 +145,7 @@ function slotGroups(db: Database, slotKeys: readonly string[]): Map<number, Full
 
 /** The key columns of the tables a snapshot records, stored as blobs and recorded as hex. */
 const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
-  facts: ['slot_key', 'claim_key', 'evidence_key'],
+  facts: ['slot_key', 'claim_key'],
   conflict_groups: ['slot_key'],
 }
 

@@ -97,8 +97,8 @@ export class LibraryStore {
    * @returns up to `limit` facts and whether more follow.
    */
   factsPage(filter: FactFilter): { facts: Fact[]; more: boolean } {
-    // Each status is walked newest first on facts_by_status_id and the runs are merged, so a page never sorts the
-    // whole table.
+    // Each status is walked newest first and the runs are merged, so a page never sorts the whole table: the current
+    // facts in rowid order on the table itself, every other state on facts_by_status_id (which leaves current ones out).
     const conditions = filterConditions(filter)
     if (conditions === undefined) return { facts: [], more: false }
     const { where, params } = conditions
@@ -113,15 +113,18 @@ export class LibraryStore {
       const rows = this.db.all(sql, filter.sessionId, ...filter.statuses, ...params, filter.limit + 1)
       return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
     }
-    const sql = `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_status_id WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
-    const rows = filter.statuses.flatMap((status) => this.db.all(sql, status, ...params, filter.limit + 1))
+    const rows = filter.statuses.flatMap((status) => {
+      const run = stateRun(status, filter.scope)
+      return this.db.all(`SELECT ${FACT_COLUMNS} FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')} ORDER BY id DESC LIMIT ?`,
+        status, ...params, filter.limit + 1)
+    })
       .sort((a, b) => Number(b['id']) - Number(a['id']))
     return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
   }
 
   /**
-   * How many facts a filter matches on every page together (its cursor and limit aside), counted per status on
-   * facts_by_status_id.
+   * How many facts a filter matches on every page together (its cursor and limit aside), counted per status as
+   * {@link factsPage} reads them.
    * @param filter - the filter.
    * @returns the count.
    */
@@ -133,8 +136,10 @@ export class LibraryStore {
       where.push('session_id = ?')
       params.push(filter.sessionId)
     }
-    const sql = `SELECT count(*) AS n FROM facts INDEXED BY facts_by_status_id WHERE ${where.join(' AND ')}`
-    return filter.statuses.reduce((total, status) => total + Number(this.db.get(sql, status, ...params)?.['n'] ?? 0), 0)
+    return filter.statuses.reduce((total, status) => {
+      const run = stateRun(status, filter.scope)
+      return total + Number(this.db.get(`SELECT count(*) AS n FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')}`, status, ...params)?.['n'] ?? 0)
+    }, 0)
   }
 
   /**
@@ -333,6 +338,19 @@ export class LibraryStore {
         .map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
     }
   }
+}
+
+/**
+ * How a run of one state is read, newest first (its condition binds the state): within a scope other than the global
+ * one, on facts_by_scope (that scope's facts of that state, in rowid order); otherwise the current facts, most of the
+ * library and left out of facts_by_status_id, in rowid order on the table itself, and any other state on that index.
+ * A statement repeats a partial index's own condition, since the planner uses one only where the statement names it.
+ */
+function stateRun(status: FactStatus, scope: string | undefined): { readonly from: string; readonly where: string } {
+  if (scope !== undefined && scope !== 'global') return { from: 'facts INDEXED BY facts_by_scope', where: `status = ? AND scope <> 'global'` }
+  return status === 'active'
+    ? { from: 'facts NOT INDEXED', where: 'status = ?' }
+    : { from: 'facts INDEXED BY facts_by_status_id', where: `status = ? AND status <> 'active'` }
 }
 
 /** The days the activity digest shows when nothing was ever marked as seen: 31, in milliseconds. */

@@ -64,8 +64,8 @@ export class ScopeStore extends FactStore {
       if (occupant !== undefined) return { ok: false, reason: 'occupied', occupant }
       const identities = rows.map((row) => ({ factId: row.id as number, before: identityOf(this.db, row.id) }))
       for (const { row, keys } of moving) {
-        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, evidence_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT}
-          WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, keys.evidenceKey, now, row.id)
+        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT}
+          WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, now, row.id)
       }
       if (target.project !== null) recordProject(this.db, target.project, now)
       const moved = this.getFacts(rows.map((row) => row.id))
