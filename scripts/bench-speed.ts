@@ -21,7 +21,7 @@ import { STORE_FILE } from '../src/store/database.ts'
 import type { FactInput } from '../src/types.ts'
 import { BareStore } from './bench-bare.ts'
 import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES, type Corpus } from './bench-corpus.ts'
-import { renderSearchText } from '../src/retrieval/render.ts'
+import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { recallMessages } from './bench-recall.ts'
 import { percentiles, round, time, type Percentiles } from './bench-stats.ts'
@@ -179,11 +179,13 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   }
   const search: number[] = []
   const bareSearch: number[] = []
+  // The answers of the timed searches themselves, for the share that shows the slot asked for.
+  const answers: SearchValue[] = []
   for (const query of queries) {
-    search.push(time(() => memory.searchLexical({ query, limit: 5, asOf: undefined }, config)))
+    search.push(time(() => { answers.push(memory.searchLexical({ query, limit: 5, asOf: undefined }, config)) }))
     bareSearch.push(time(() => bare.searchLexical(query, 5)))
   }
-  const answered = answeredSlots(memory, config, queries, asked, corpus)
+  const answered = answeredSlots(answers, asked, corpus)
 
   options.progress('routes')
   // Every 20th subject as a tree centre, so the corpus's random stream stays as it was.
@@ -316,10 +318,11 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
 /**
  * Of the subject·property questions whose slot the store holds, how many rendered answers show it: a result for that
  * subject and property, and the subject's name in the text the model reads.
+ * @param answers - the timed searches' answers, by the query's index.
  * @returns asked and answered.
  */
-function answeredSlots(memory: FactMemory, config: ResolvedConfig, queries: readonly string[],
-  asked: ReadonlyMap<number, { readonly subject: string; readonly property: string }>, corpus: Corpus): { asked: number; answered: number } {
+function answeredSlots(answers: readonly SearchValue[], asked: ReadonlyMap<number, { readonly subject: string; readonly property: string }>,
+  corpus: Corpus): { asked: number; answered: number } {
   const slot = (subject: string, property: string): string => `${subject.toLowerCase()}\u0000${property.toLowerCase()}`
   const held = new Set(corpus.facts.map((fact) => slot(fact.subject, fact.property)))
   let count = 0
@@ -327,7 +330,7 @@ function answeredSlots(memory: FactMemory, config: ResolvedConfig, queries: read
   for (const [i, wanted] of asked) {
     if (!held.has(slot(wanted.subject, wanted.property))) continue
     count += 1
-    const value = memory.searchLexical({ query: queries[i] as string, limit: 5, asOf: undefined }, config)
+    const value = answers[i] as SearchValue
     const shown = value.results.some((result) => slot(result.subject, result.property) === slot(wanted.subject, wanted.property))
     if (shown && renderSearchText(value).includes(wanted.subject)) answered += 1
   }

@@ -18,6 +18,7 @@ import Sqlite from 'better-sqlite3'
 import { FactMemoryError } from '../src/errors.ts'
 import { projectKeyOfScope } from '../src/project/project-ref.ts'
 import { Database } from '../src/store/database.ts'
+import { instantColumn } from '../src/store/fact-rows.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { evidenceKeyOf } from '../src/text/normalize.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
@@ -67,7 +68,7 @@ function columnsOf(db: Raw, table: string): string[] {
 function rowsById(db: Raw, table: 'facts' | 'conflict_groups', latest: boolean): Rows {
   const columns = columnsOf(db, table).map((name) => {
     if (latest && KEY_COLUMNS[table].includes(name)) return `lower(hex("${name}")) AS "${name}"`
-    if (latest && INSTANT_COLUMNS[table].includes(name)) return `strftime('%Y-%m-%dT%H:%M:%fZ', "${name}" / 1000.0, 'unixepoch') AS "${name}"`
+    if (latest && INSTANT_COLUMNS[table].includes(name)) return instantColumn(`"${name}"`, `"${name}"`)
     return `"${name}"`
   })
   const derived = latest && table === 'facts'
@@ -168,7 +169,7 @@ for (const driver of DRIVERS) {
         notInstants: db.prepare(`SELECT count(*) FROM facts WHERE typeof(observed_at) <> 'integer' OR typeof(recorded_at) <> 'integer'
           OR typeof(valid_from) <> 'integer' OR typeof(updated_at) <> 'integer' OR typeof(valid_to) NOT IN ('integer', 'null')
           OR typeof(pinned_at) NOT IN ('integer', 'null')`).pluck().get(),
-        sources: db.prepare(`SELECT id, fact_id, origin, evidence, session_id, turn, quote, strftime('%Y-%m-%dT%H:%M:%fZ', observed_at / 1000.0, 'unixepoch') AS observed_at,
+        sources: db.prepare(`SELECT id, fact_id, origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')},
           typeof(observed_at) AS kind FROM fact_sources ORDER BY id`).all() as Rows,
       }))
       const sourcesBefore = readOnly(fixture, (db) => db.prepare('SELECT * FROM fact_sources ORDER BY id').all() as Rows)

@@ -85,14 +85,13 @@ export class FactReader {
   matchText(match: string, limit: number, visibility: Visibility | undefined, bounds: RankBounds = {}): ChannelHit[] {
     const fetched = visibility === undefined ? limit : limit * 4
     // Over-fetch so that hidden rows filtered afterwards rarely shorten the list.
+    const from = bounds.fromId ?? 0
+    const excluded = bounds.excluding === undefined ? [] : [bounds.excluding, from]
     const rows = bounds.fromId === undefined && bounds.excluding === undefined
       ? this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
-      : bounds.excluding === undefined
-        ? this.db.all(`SELECT rowid AS id, -bm25(facts_fts) AS score FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
-            ORDER BY score DESC, id LIMIT ?`, match, bounds.fromId ?? 0, fetched)
-        : this.db.all(`SELECT rowid AS id, -bm25(facts_fts) AS score FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
-            AND rowid NOT IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)
-            ORDER BY score DESC, id LIMIT ?`, match, bounds.fromId ?? 0, bounds.excluding, bounds.fromId ?? 0, fetched)
+      : this.db.all(`SELECT rowid AS id, -bm25(facts_fts) AS score FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
+          ${excluded.length === 0 ? '' : 'AND rowid NOT IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'}
+          ORDER BY score DESC, id LIMIT ?`, match, from, ...excluded, fetched)
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
     const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
