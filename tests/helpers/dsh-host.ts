@@ -3,14 +3,22 @@
  * home, the way `dsh plugin add /path` links it (a `link:` dependency plus a bundle entry), without pnpm.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { DSH_BIN, type DshHome } from '../../scripts/dsh-profile.ts'
 
 export { createDshHome, DSH_BIN, REPO_ROOT, type DshHome } from '../../scripts/dsh-profile.ts'
 
-/** Environment for a host talking to the fake model. */
+/**
+ * Environment for a host talking to the fake model. Its temp dir is inside the throwaway home, so what the host
+ * makes there (the spill store's private folder, made on every boot) goes when the home does.
+ */
 export function hostEnv(home: DshHome, modelUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const temp = join(home.home, 'tmp')
+  mkdirSync(temp, { recursive: true })
   return {
     PATH: process.env['PATH'] ?? '',
+    TMPDIR: temp,
     HOME: home.home,
     DSH_HOME: home.home,
     DEEPSEEK_BASE_URL: modelUrl,
