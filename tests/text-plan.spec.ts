@@ -7,27 +7,31 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { planTextQuery } from '../src/retrieval/text-plan.ts'
+import { namedSubjects, subjectChannel, textChannel } from '../src/retrieval/channels.ts'
+import { bm25Weight, planTextQuery, separateHugeTerms } from '../src/retrieval/text-plan.ts'
 import type { Database } from '../src/store/database.ts'
 import { FactStore } from '../src/store/fact-store.ts'
 import { orExpression } from '../src/text/tokenize.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { openMemory, type MemoryHandle } from './helpers/store.ts'
 
+/** Facts in the index, for the plans' bonus weights. */
+const DOCUMENTS = 10_000
+
 describe('planTextQuery', () => {
   const counts = new Map([['port', 900], ['api', 600], ['kalo', 4], ['region', 300], ['nothing', 0]])
 
   it('keeps one OR query when the terms together match few enough facts', () => {
-    assert.deepEqual(planTextQuery(['kalo', 'region'], counts, 1000), { kind: 'single', match: '"kalo" OR "region"' })
+    assert.deepEqual(planTextQuery(['kalo', 'region'], counts, 1000, DOCUMENTS), { kind: 'single', match: '"kalo" OR "region"' })
   })
 
   it('drops terms that match nothing and plans nothing when no term matches', () => {
-    assert.deepEqual(planTextQuery(['kalo', 'nothing'], counts, 1000), { kind: 'single', match: '"kalo"' })
-    assert.deepEqual(planTextQuery(['nothing'], counts, 1000), { kind: 'none' })
+    assert.deepEqual(planTextQuery(['kalo', 'nothing'], counts, 1000, DOCUMENTS), { kind: 'single', match: '"kalo"' })
+    assert.deepEqual(planTextQuery(['nothing'], counts, 1000, DOCUMENTS), { kind: 'none' })
   })
 
   it('splits off the broadest terms once the rarest ones fill the candidate cap', () => {
-    const plan = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000)
+    const plan = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS)
     assert.deepEqual(plan, {
       kind: 'split',
       narrow: ['kalo', 'region', 'api'],
@@ -39,17 +43,45 @@ describe('planTextQuery', () => {
   })
 
   it('always keeps the rarest term narrow, even when it alone exceeds the cap, and then ranks only its newest matches', () => {
-    const plan = planTextQuery(['port', 'api'], counts, 100)
+    const plan = planTextQuery(['port', 'api'], counts, 100, DOCUMENTS)
     assert.equal(plan.kind, 'split')
     assert.deepEqual(plan.kind === 'split' ? [plan.narrow, plan.broad] : [], [['api'], ['port']])
     assert.deepEqual(plan.kind === 'split' ? plan.window : undefined, { match: '("api")', newest: 100 })
   })
 
   it('windows a lone term that matches more than the cap, and nothing that fits under it', () => {
-    assert.deepEqual(planTextQuery(['port'], counts, 100), { kind: 'single', match: '"port"', window: { match: '"port"', newest: 100 } })
-    assert.deepEqual(planTextQuery(['port'], counts, 900), { kind: 'single', match: '"port"' })
-    const fitting = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000)
+    assert.deepEqual(planTextQuery(['port'], counts, 100, DOCUMENTS), { kind: 'single', match: '"port"', window: { match: '"port"', newest: 100 } })
+    assert.deepEqual(planTextQuery(['port'], counts, 900, DOCUMENTS), { kind: 'single', match: '"port"' })
+    const fitting = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS)
     assert.equal(fitting.kind === 'split' ? fitting.window : 'not split', undefined)
+  })
+
+  it('ranks a word more facts hold than hugeAbove as a flat bonus when a rarer word is there to rank', () => {
+    const plan = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS, 500)
+    assert.deepEqual(plan, {
+      kind: 'single', match: '"kalo" OR "region"',
+      bonus: [{ term: 'port', weight: Math.log((DOCUMENTS - 900 + 0.5) / 900.5) }, { term: 'api', weight: Math.log((DOCUMENTS - 600 + 0.5) / 600.5) }],
+    })
+    // The rarer words split and window as they would alone.
+    const split = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 100, DOCUMENTS, 500)
+    const alone = planTextQuery(['kalo', 'region'], counts, 100, DOCUMENTS)
+    assert.equal(alone.kind, 'split')
+    assert.deepEqual(split, { ...alone, bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }, { term: 'api', weight: bm25Weight(600, DOCUMENTS) }] })
+  })
+
+  it('ranks the rarest of the huge words when no other is held, and plans no bonus below hugeAbove', () => {
+    assert.deepEqual(planTextQuery(['port', 'api', 'nothing'], counts, 1000, DOCUMENTS, 500),
+      { kind: 'single', match: '"api"', bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
+    assert.deepEqual(planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS, 900), planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS),
+      'a word held by exactly hugeAbove facts ranks')
+    assert.deepEqual(separateHugeTerms(['port', 'nothing'], counts, DOCUMENTS, 500), { ranked: ['nothing'], bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] },
+      'a word no fact holds is rare')
+  })
+
+  it('weighs a bonus word as FTS5 weighs one occurrence at average length, floored at 1e-6', () => {
+    assert.equal(bm25Weight(10, 1000), Math.log(990.5 / 10.5))
+    assert.equal(bm25Weight(600, 1000), 1e-6)
+    assert.equal(bm25Weight(500, 1000), 1e-6)
   })
 })
 
@@ -75,7 +107,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
     it('gives every fact holding a narrow term the same BM25 score as the full OR query', () => {
       const terms = ['port', 'owner', 'api', 'kalo']
-      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60)
+      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60, store.indexedFactCount())
       assert.equal(plan.kind, 'split')
       if (plan.kind !== 'split') return
       const full = new Map(store.matchText(orExpression(terms), 1000, undefined).map((hit) => [hit.id, hit.score]))
@@ -92,7 +124,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
 
     it('ranks the second half as the narrow terms among the facts the first misses, with the scores of the NOT query', () => {
       const terms = ['port', 'owner', 'api', 'kalo']
-      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60)
+      const plan = planTextQuery(terms, store.termDocumentCounts(terms), 60, store.indexedFactCount())
       if (plan.kind !== 'split') assert.fail('a split plan')
       const expected = store.matchText(plan.withoutBroad, 1000, undefined)
       const ranked = store.matchText(plan.narrowOnly, 1000, undefined, { excluding: plan.withBroad })
@@ -118,6 +150,75 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       for (const hit of windowed) assert.ok(Math.abs((scores.get(hit.id) ?? Number.NaN) - hit.score) < 1e-9, `fact ${hit.id}`)
       assert.equal(store.newestMatchStart(match, all.length), undefined, 'no window when the expression fits')
       assert.equal(store.newestMatchStart(match, all.length - 1), Math.min(...all.map((hit) => hit.id)) + 1)
+    })
+
+    it('adds a bonus word\'s weight to each ranked fact holding it, and ranks only the facts an inclusion matches', () => {
+      const ranked = store.matchText('"kalo"', 1000, undefined)
+      const holders = new Set(store.matchText('("kalo") AND "port"', 1000, undefined).map((hit) => hit.id))
+      assert.ok(holders.size > 2 && holders.size < ranked.length - 2, `${holders.size} of ${ranked.length} kalo facts hold port`)
+      const base = new Map(ranked.map((hit) => [hit.id, hit.score]))
+      const withBonus = store.matchText('"kalo"', 1000, undefined, { bonus: [{ term: 'port', weight: 0.75 }] })
+      assert.deepEqual(new Set(withBonus.map((hit) => hit.id)), new Set(base.keys()))
+      for (const hit of withBonus) {
+        const expected = (base.get(hit.id) ?? Number.NaN) + (holders.has(hit.id) ? 0.75 : 0)
+        assert.ok(Math.abs(hit.score - expected) < 1e-9, `fact ${hit.id}: ${hit.score} vs ${expected}`)
+      }
+      assert.deepEqual(withBonus.map((hit) => hit.score), [...withBonus.map((hit) => hit.score)].sort((a, b) => b - a), 'best first')
+      const included = store.matchText('"kalo"', 1000, undefined, { including: '("kalo") AND "port"' })
+      assert.deepEqual(new Set(included.map((hit) => hit.id)), holders)
+      for (const hit of included) assert.ok(Math.abs(hit.score - (base.get(hit.id) ?? Number.NaN)) < 1e-9, `fact ${hit.id}`)
+    })
+
+    it('scores the text and subject channels with a huge word as exact BM25 with that word\'s share replaced by its bonus', () => {
+      const exactShare = (term: string): Map<number, number> => new Map(store.matchText(orExpression([term]), 1000, undefined).map((hit) => [hit.id, hit.score]))
+      const check = (exact: readonly { id: number; score: number }[], planned: readonly { id: number; score: number }[], huge: readonly string[]): void => {
+        assert.ok(exact.length > 5, `${exact.length} facts ranked`)
+        assert.deepEqual(new Set(planned.map((hit) => hit.id)), new Set(exact.map((hit) => hit.id)), 'the same facts are ranked')
+        const counts = store.termDocumentCounts(huge)
+        const documents = store.indexedFactCount()
+        const exactScores = new Map(exact.map((hit) => [hit.id, hit.score]))
+        const shares = huge.map((term) => ({ share: exactShare(term), weight: bm25Weight(counts.get(term) ?? 0, documents) }))
+        const expected = new Map([...exactScores].map(([id, score]) => [id,
+          shares.reduce((sum, { share, weight }) => sum + (share.has(id) ? weight - (share.get(id) ?? 0) : 0), score)]))
+        for (const hit of planned) assert.ok(Math.abs(hit.score - (expected.get(hit.id) ?? Number.NaN)) < 1e-9, `fact ${hit.id}: ${hit.score} vs ${expected.get(hit.id)}`)
+        assert.deepEqual(planned.map((hit) => hit.score), [...planned.map((hit) => hit.score)].sort((a, b) => b - a), 'best first')
+      }
+      const terms = ['port', 'owner', 'api', 'kalo']
+      const counts = store.termDocumentCounts(terms)
+      const huge = terms.filter((term) => (counts.get(term) ?? 0) > 60)
+      assert.deepEqual(huge, ['port', 'owner', 'api'])
+      check(textChannel(store, terms, undefined, { candidateCap: 60, hugeAbove: Number.POSITIVE_INFINITY }),
+        textChannel(store, terms, undefined, { candidateCap: 60, hugeAbove: 60 }), huge)
+      // A subject with facts holding both words, only the huge one, and neither.
+      for (let i = 0; i < 12; i += 1) {
+        const value = ['port kalo', 'port only', 'plain words'][i % 3] as string
+        h.memory.write({ subject: 'hub-gateway', property: `setting ${i}`, value: `${value} ${i}`, evidence: 'observed', origin: 'tool' }, h.config)
+      }
+      const named = namedSubjects(store, 'what is the kalo port of hub-gateway')
+      assert.equal(named.length, 1)
+      const exactNamed = subjectChannel(store, named, ['port', 'kalo'], undefined, { hugeAbove: Number.POSITIVE_INFINITY })
+      const plannedNamed = subjectChannel(store, named, ['port', 'kalo'], undefined, { hugeAbove: 60 })
+      check(exactNamed, plannedNamed, ['port'])
+      const kaloFacts = new Set(store.matchText('"kalo"', 1000, undefined).map((hit) => hit.id))
+      assert.ok(plannedNamed.some((hit) => !kaloFacts.has(hit.id)), 'facts holding the name and only the huge word are ranked too')
+    })
+
+    it('gives a bonus word the weight FTS5 gives one occurrence in a fact of average length', () => {
+      const even = openMemory(driver, new FakeClock())
+      try {
+        for (let i = 0; i < 40; i += 1) {
+          even.memory.write({ subject: `unit${i}`, property: 'note', value: i % 4 === 0 ? 'alpha zeta' : 'alpha beta', evidence: 'observed', origin: 'tool' }, even.config)
+        }
+        const evenDb = even.db()
+        const sizes = new Set(evenDb.all('SELECT hex(sz) AS sz FROM facts_fts_docsize').map((row) => String(row['sz'])))
+        assert.equal(sizes.size, 1, 'every fact holds as many terms (so each is of average length)')
+        const evenStore = new FactStore(evenDb)
+        const hits = evenStore.matchText('"zeta"', 100, undefined)
+        assert.equal(hits.length, 10)
+        for (const hit of hits) assert.ok(Math.abs(hit.score - bm25Weight(10, evenStore.indexedFactCount())) < 1e-9, `${hit.score}`)
+      } finally {
+        even.dispose()
+      }
     })
 
     it('counts every identifier a candidate holds, though each brings only its newest facts', () => {
