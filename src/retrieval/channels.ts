@@ -13,7 +13,7 @@ import { orExpression, searchTerms } from '../text/tokenize.ts'
 import type { DateWindow } from '../text/query-dates.ts'
 import type { Ranking } from './fuse.ts'
 import { subjectCandidates } from './subject-names.ts'
-import { HUGE_TERM_DOCUMENTS, planTextQuery, separateHugeTerms, type TextPlan } from './text-plan.ts'
+import { HUGE_TERM_DOCUMENTS, planTextQuery, type TextPlan } from './text-plan.ts'
 
 /** Hits each channel returns. */
 export const CHANNEL_DEPTH = 50
@@ -38,8 +38,6 @@ export interface TextChannelOptions {
   readonly candidateCap?: number
   /** Facts a word must be held by to rank as a flat bonus; {@link HUGE_TERM_DOCUMENTS} by default. */
   readonly hugeAbove?: number
-  /** How many facts hold each term, when the caller has read them already (a term missing counts as rare). */
-  readonly documentCounts?: ReadonlyMap<string, number>
 }
 
 /**
@@ -48,7 +46,7 @@ export interface TextChannelOptions {
  */
 export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
   if (terms.length === 0) return []
-  const plan = planTextQuery(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.candidateCap ?? RANK_CANDIDATE_CAP,
+  const plan = planTextQuery(terms, store.termDocumentCounts(terms), options.candidateCap ?? RANK_CANDIDATE_CAP,
     store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
   return runTextPlan(store, plan, visibility)
 }
@@ -68,36 +66,17 @@ export function namedSubjects(store: FactStore, query: string): string[] {
  * ranks that subject's facts by the name alone, and so it does when none of the subject's facts has another of the
  * query's words ("what did the platform team decide" when its facts say "decision"): what is recorded about the
  * subject is then the answer, rather than nothing.
- * A word more than {@link HUGE_TERM_DOCUMENTS} facts hold counts as a flat bonus, as in the text channel: the facts
- * holding the name and a rarer word rank as before, those holding the name and only such words rank by the name, and
- * each gets the bonus of the words it holds, so the facts ranked are the same ones.
  * @param named - the subjects the query names (canonical keys).
  * @param otherTerms - the query's terms that are not part of those names.
- * @param options - `hugeAbove` and `documentCounts` as for the text channel (the candidate cap bounds the name's window).
  * @returns hits, best first; empty when the query names no stored subject.
  */
-export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined,
-  options: TextChannelOptions = {}): ChannelHit[] {
+export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined): ChannelHit[] {
   if (named.length === 0) return []
   const names = named.map((key) => `"${searchTerms(key).join(' ').replaceAll('"', '""')}"`).join(' OR ')
   // A name held by more facts than the cap ranks among its newest, as a text plan's window does (see text-plan.ts).
-  const from = store.newestMatchStart(names, options.candidateCap ?? RANK_CANDIDATE_CAP)
-  const matched = otherTerms.length === 0 ? [] : namedWithTerms(store, names, otherTerms, options, visibility, from)
+  const from = store.newestMatchStart(names, RANK_CANDIDATE_CAP)
+  const matched = otherTerms.length === 0 ? [] : store.matchText(`(${names}) AND (${orExpression(otherTerms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
   return matched.length > 0 ? matched : store.matchText(names, CHANNEL_DEPTH, visibility, { fromId: from })
-}
-
-/** The facts holding a name and another of the terms, ranked; a huge word ranks as a bonus (see subjectChannel). */
-function namedWithTerms(store: FactStore, names: string, terms: readonly string[], options: TextChannelOptions,
-  visibility: Visibility | undefined, from: number | undefined): ChannelHit[] {
-  const counts = options.documentCounts ?? store.termDocumentCounts(terms)
-  const { ranked, bonus } = separateHugeTerms(terms, counts, store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
-  const withRanked = `(${names}) AND (${orExpression(ranked)})`
-  const hits = store.matchText(withRanked, CHANNEL_DEPTH, visibility, { fromId: from, bonus })
-  if (bonus.length === 0) return hits
-  const hugeOnly = store.matchText(names, CHANNEL_DEPTH, visibility, {
-    fromId: from, bonus, excluding: withRanked, including: `(${names}) AND (${orExpression(bonus.map((word) => word.term))})`,
-  })
-  return [...hits, ...hugeOnly].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
 }
 
 /**

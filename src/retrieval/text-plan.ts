@@ -26,7 +26,9 @@
  * fact that holds it (tested without ranking it). The facts ranked are the same ones, since a split ranks every fact
  * holding a narrow term either way; what is given up is that word's share of the length normalisation and of a
  * repeated occurrence, small beside the rarer words' weights. A library where no word passes `hugeAbove` plans no
- * bonus, and its answers are exactly as before.
+ * bonus, and its answers are exactly as before. The subject channel keeps every word inside BM25: its candidates are
+ * a name's facts, most of which hold such a word, and testing each of them costs more than the count saves (27 ms
+ * against 15 on a million facts, for a Chinese question whose subject names all end in 服务).
  */
 import { orExpression } from '../text/tokenize.ts'
 
