@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { textChannel } from '../src/retrieval/channels.ts'
+import { namedSubjects, subjectChannel, textChannel } from '../src/retrieval/channels.ts'
 import { bm25Weight, planTextQuery, separateHugeTerms } from '../src/retrieval/text-plan.ts'
 import type { Database } from '../src/store/database.ts'
-import { FactStore } from '../src/store/fact-store.ts'
+import { FactStore, type ChannelHit } from '../src/store/fact-store.ts'
 import { orExpression } from '../src/text/tokenize.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { openMemory, type MemoryHandle } from './helpers/store.ts'
@@ -166,7 +166,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       assert.deepEqual(withBonus.map((hit) => hit.score), [...withBonus.map((hit) => hit.score)].sort((a, b) => b - a), 'best first')
     })
 
-    it('scores the text channel with huge words as exact BM25 with each such word\'s share replaced by its bonus', () => {
+    it('scores the text channel, and the subject channel for a name few facts hold, as exact BM25 with each huge word\'s share replaced by its bonus', () => {
       const exactShare = (term: string): Map<number, number> => new Map(store.matchText(orExpression([term]), 1000, undefined).map((hit) => [hit.id, hit.score]))
       const check = (exact: readonly { id: number; score: number }[], planned: readonly { id: number; score: number }[], huge: readonly string[]): void => {
         assert.ok(exact.length > 5, `${exact.length} facts ranked`)
@@ -189,6 +189,22 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       // The rarer word alone past the cap: both rank its newest 30 matches.
       check(textChannel(store, terms, undefined, { candidateCap: 30, hugeAbove: Number.POSITIVE_INFINITY }),
         textChannel(store, terms, undefined, { candidateCap: 30, hugeAbove: 60 }), huge)
+
+      // The subject channel, for a name few facts hold: facts holding the name and both words, only the huge one, neither.
+      for (let i = 0; i < 12; i += 1) {
+        const value = ['port kalo', 'port only', 'plain words'][i % 3] as string
+        h.memory.write({ subject: 'hub-gateway', property: `setting ${i}`, value: `${value} ${i}`, evidence: 'observed', origin: 'tool' }, h.config)
+      }
+      const named = namedSubjects(store, 'what is the kalo port of hub-gateway')
+      assert.equal(named.length, 1)
+      const exactly = (words: readonly string[]): ChannelHit[] => subjectChannel(store, named, words, undefined, { hugeAbove: Number.POSITIVE_INFINITY })
+      const planned = subjectChannel(store, named, ['port', 'kalo'], undefined, { hugeAbove: 60 })
+      check(exactly(['port', 'kalo']), planned, ['port'])
+      const kaloFacts = new Set(store.matchText('"kalo"', 1000, undefined).map((hit) => hit.id))
+      assert.ok(planned.some((hit) => !kaloFacts.has(hit.id)), 'facts holding the name and only the huge word are ranked too')
+      check(exactly(['port']), subjectChannel(store, named, ['port'], undefined, { hugeAbove: 60 }), ['port'])
+      assert.deepEqual(subjectChannel(store, named, ['port', 'kalo'], undefined, { hugeAbove: 60, bonusNamesUpTo: 11 }), exactly(['port', 'kalo']),
+        'a name more facts hold than bonusNamesUpTo keeps every word inside BM25')
     })
 
     it('gives a bonus word the weight FTS5 gives one occurrence in a fact of average length', () => {

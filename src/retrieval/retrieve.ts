@@ -187,9 +187,10 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   const nameTerms = new Set(named.flatMap((key) => searchTerms(key)))
   const contentTerms = terms.filter((term) => !nameTerms.has(term))
   const textTerms = contentTerms.length > 0 ? contentTerms : terms
-  const textHits = textChannel(store, textTerms, request.visibility)
+  const documentCounts = store.termDocumentCounts(textTerms)
+  const textHits = textChannel(store, textTerms, request.visibility, { documentCounts })
   if (terms.length > 0) add('bm25', rankingOf('bm25', textHits))
-  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility)
+  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility, { documentCounts })
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)

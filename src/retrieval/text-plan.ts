@@ -26,9 +26,8 @@
  * fact that holds it (tested without ranking it). The facts ranked are the same ones, since a split ranks every fact
  * holding a narrow term either way; what is given up is that word's share of the length normalisation and of a
  * repeated occurrence, small beside the rarer words' weights. A library where no word passes `hugeAbove` plans no
- * bonus, and its answers are exactly as before. The subject channel keeps every word inside BM25: its candidates are
- * a name's facts, most of which hold such a word, and testing each of them costs more than the count saves (27 ms
- * against 15 on a million facts, for a Chinese question whose subject names all end in 服务).
+ * bonus, and its answers are exactly as before. The subject channel does the same for a name held by few facts (see
+ * channels.ts); a name's facts past a few hundred would each be tested for the word, which costs more than its count.
  */
 import { orExpression } from '../text/tokenize.ts'
 
@@ -83,13 +82,25 @@ export function bm25Weight(documentCount: number, documents: number): number {
  */
 export function separateHugeTerms(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, documents: number, hugeAbove: number):
   { readonly ranked: readonly string[]; readonly bonus: readonly TermBonus[] } {
-  const count = (term: string): number => documentCounts.get(term) ?? 0
-  const huge = terms.filter((term) => count(term) > hugeAbove)
+  const huge = hugeTermBonuses(terms, documentCounts, documents, hugeAbove)
   if (huge.length === 0) return { ranked: terms, bonus: [] }
-  const rarestHuge = huge.reduce((best, term) => (count(term) < count(best) || (count(term) === count(best) && term < best) ? term : best))
-  const ranked = huge.length === terms.length ? [rarestHuge] : terms.filter((term) => count(term) <= hugeAbove)
-  const bonus = huge.filter((term) => !ranked.includes(term)).map((term) => ({ term, weight: bm25Weight(count(term), documents) }))
-  return { ranked, bonus }
+  if (huge.length < terms.length) return { ranked: terms.filter((term) => (documentCounts.get(term) ?? 0) <= hugeAbove), bonus: huge }
+  const count = (word: TermBonus): number => documentCounts.get(word.term) ?? 0
+  const rarest = huge.reduce((best, word) => (count(word) < count(best) || (count(word) === count(best) && word.term < best.term) ? word : best))
+  return { ranked: [rarest.term], bonus: huge.filter((word) => word !== rarest) }
+}
+
+/**
+ * Every word held by more than `hugeAbove` facts, as a bonus with its weight.
+ * @param terms - distinct terms.
+ * @param documentCounts - how many indexed facts each term matches (a term missing is held by none).
+ * @param documents - facts in the index (N).
+ * @param hugeAbove - the document count above which a word is a bonus.
+ * @returns the bonuses, in query order.
+ */
+export function hugeTermBonuses(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, documents: number, hugeAbove: number): TermBonus[] {
+  return terms.filter((term) => (documentCounts.get(term) ?? 0) > hugeAbove)
+    .map((term) => ({ term, weight: bm25Weight(documentCounts.get(term) ?? 0, documents) }))
 }
 
 /**

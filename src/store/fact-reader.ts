@@ -23,6 +23,8 @@ export interface RankBounds {
   readonly fromId?: number | undefined
   /** Leave out the matches of this expression. */
   readonly excluding?: string | undefined
+  /** Rank only the matches of this expression too, tested without ranking it. */
+  readonly including?: string | undefined
   /**
    * Words scored outside BM25: each adds its weight to every ranked match that holds it, tested by a filter that
    * never ranks the word, so its long posting list is not counted (see retrieval/text-plan.ts).
@@ -82,8 +84,9 @@ export class FactReader {
    * @param match - a MATCH expression built by `ftsMatchExpression`.
    * @param limit - how many hits.
    * @param visibility - model visibility, or `undefined` for every live fact.
-   * @param bounds - what to leave unranked: matches below `fromId` (see `newestMatchStart`), and matches of the
-   *   expression `excluding`, tested without ranking it; `bonus` words add their weights to the matches holding them. The scores are the same BM25 as an unbounded ranking of
+   * @param bounds - what to leave unranked: matches below `fromId` (see `newestMatchStart`), matches of the
+   *   expression `excluding` and matches outside `including`, each tested without ranking it; `bonus` words add
+   *   their weights to the matches holding them. The scores are the same BM25 as an unbounded ranking of
    *   `match`: FTS5's ORDER BY rank would rank every match before applying a bound, so a bounded ranking computes
    *   bm25() per row it keeps and sorts those.
    * @returns hits, best first.
@@ -93,16 +96,19 @@ export class FactReader {
     // Over-fetch so that hidden rows filtered afterwards rarely shorten the list.
     const from = bounds.fromId ?? 0
     const excluded = bounds.excluding === undefined ? [] : [bounds.excluding, from]
+    const included = bounds.including === undefined ? [] : [bounds.including, from]
     const bonus = bounds.bonus ?? []
     // A bonus word's filter holds the ranked expression too, so FTS5 walks the rare words' lists and seeks the word's.
+    // `+rowid` keeps the inclusion a test of each match: as a constraint FTS5 would re-run the MATCH once per rowid.
     const bonusParams = bonus.flatMap((word) => [`(${match}) AND ${orExpression([word.term])}`, from, word.weight])
-    const rows = bounds.fromId === undefined && excluded.length === 0 && bonus.length === 0
+    const rows = bounds.fromId === undefined && excluded.length === 0 && included.length === 0 && bonus.length === 0
       ? this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
       : this.db.all(`SELECT rowid AS id, -bm25(facts_fts)${
           bonus.map(() => ' + (rowid IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)) * ?').join('')} AS score
           FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
           ${excluded.length === 0 ? '' : 'AND rowid NOT IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'}
-          ORDER BY score DESC, id LIMIT ?`, ...bonusParams, match, from, ...excluded, fetched)
+          ${included.length === 0 ? '' : 'AND +rowid IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'}
+          ORDER BY score DESC, id LIMIT ?`, ...bonusParams, match, from, ...excluded, ...included, fetched)
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
     const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { ExtractionModel, ModelAnswer } from '../../src/host/model-client.ts'
-import { textChannel } from '../../src/retrieval/channels.ts'
+import { namedSubjects, subjectChannel, textChannel } from '../../src/retrieval/channels.ts'
 import { runSweep } from '../../src/review/sweep-run.ts'
 import { normalize } from '../../src/semantic/quantize.ts'
 import { embeddingSettings } from '../../src/semantic/settings.ts'
@@ -171,7 +171,7 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-01', project: BILLING }, v.h.config)
       // The plans a large library takes, where a term matches more facts than the candidate cap: a window over one
       // common term, a split whose rarest term alone fills the cap, and words so common that they rank as a bonus
-      // (beside the rarest of them alone, and beside a split of rarer words).
+      // (beside the rarest of them alone, beside a split of rarer words, and in the subject channel).
       const stores = storesOf(v)
       const visibility = { includeSensitive: false }
       textChannel(stores.facts, ['port'], visibility, { candidateCap: 1 })
@@ -181,6 +181,11 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       const [plays, berlin, hamburg] = ['plays', 'berlin', 'hamburg'].map((term) => counts.get(term) ?? 0) as [number, number, number]
       if (plays <= 2 || berlin < 1 || berlin > 2 || hamburg < 1 || hamburg > 2) throw new Error(`hot-path counts ${JSON.stringify([...counts])}`)
       textChannel(stores.facts, ['plays', 'berlin', 'hamburg'], visibility, { candidateCap: 1, hugeAbove: 2 })
+      // The subject channel for a name few facts hold: a rarer word and a bonus word, and a bonus word alone.
+      const named = namedSubjects(stores.facts, 'partner plays the piano')
+      if (named.length !== 1) throw new Error(`hot-path subjects ${JSON.stringify(named)}`)
+      subjectChannel(stores.facts, named, ['plays', 'jazz'], visibility, { hugeAbove: 2, documentCounts: new Map([['plays', 4], ['jazz', 2]]) })
+      subjectChannel(stores.facts, named, ['plays'], visibility, { hugeAbove: 2 })
     },
   },
   {
