@@ -29,7 +29,7 @@ const converse: HeadlessConversations['converse'] = (prompt, ...steps) => conver
 function storeGeneration(): number {
   const db = new Database(join(home.dataDir, 'memory.db'), { readonly: true })
   try {
-    return Number((db.prepare('SELECT generation FROM store_state').get() as { generation: number }).generation)
+    return Number((db.prepare("SELECT n AS generation FROM tallies WHERE tally = 'generation'").get() as { generation: number }).generation)
   } finally {
     db.close()
   }

@@ -88,7 +88,7 @@ for (const driver of DRIVERS) {
       assert.equal(v.h.memory.available, true)
     }
     const snapshot = (): unknown => ({
-      generation: Number(v.h.db().get('SELECT generation FROM store_state')?.['generation']),
+      generation: Number(v.h.db().get("SELECT n AS generation FROM tallies WHERE tally = 'generation'")?.['generation']),
       facts: v.h.db().all('SELECT * FROM facts ORDER BY id').map((row) => ({ ...row })),
       terms: [...indexedTerms(v.h.db().path)],
       proposals: v.h.db().all('SELECT * FROM proposals ORDER BY id').map((row) => ({ ...row })),
@@ -116,7 +116,7 @@ for (const driver of DRIVERS) {
     it('masks a credential held in a quote or a qualifier, hides the fact, marks personal data sensitive and lists them on one card', async () => {
       const [quoted, qualified, emailed] = writeOldRows()
       assert.ok((await search('billing api')).results.length > 0, 'the old rows are visible before the rescan')
-      const generation = (): number => Number(v.h.db().get('SELECT generation FROM store_state')?.['generation'])
+      const generation = (): number => Number(v.h.db().get("SELECT n AS generation FROM tallies WHERE tally = 'generation'")?.['generation'])
       const before = generation()
       reopen()
       assert.equal(generation(), before + 1, 'the rescan is one change to the memory')

@@ -24,7 +24,7 @@ for (const driver of DRIVERS) {
     it('Database.onChange fires once after a committed change, when another connection already sees it', () => {
       const db = storesOf(h.memory).db
       const seen: { generation: number; facts: number }[] = []
-      db.onChange(() => { seen.push({ generation: count(h.db(), 'SELECT generation AS n FROM store_state'), facts: facts() }) })
+      db.onChange(() => { seen.push({ generation: count(h.db(), "SELECT n FROM tallies WHERE tally = 'generation'"), facts: facts() }) })
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       assert.deepEqual(seen, [{ generation: db.generation(), facts: 1 }])
       db.run(`UPDATE facts SET confidence = 0.9 WHERE subject = 'billing-api'`)

@@ -185,7 +185,7 @@ export class Database {
       const result = fn()
       if (result instanceof Promise) throw new Error('transaction work must be synchronous')
       const bumped = outer && bumps && this.totalChanges() !== before
-      if (bumped) this.db.prepare('UPDATE store_state SET generation = generation + 1 WHERE id = 1').run()
+      if (bumped) this.db.prepare("UPDATE tallies SET n = n + 1 WHERE tally = 'generation' AND part = ''").run()
       this.depth -= 1
       this.db.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`)
       if (bumped) this.notifyChange()
@@ -210,7 +210,7 @@ export class Database {
 
   /** The committed-write counter. */
   generation(): number {
-    return Number(this.get('SELECT generation FROM store_state WHERE id = 1')?.['generation'] ?? 0)
+    return Number(this.get("SELECT n FROM tallies WHERE tally = 'generation' AND part = ''")?.['n'] ?? 0)
   }
 
   /** The store's stable random id. */
@@ -233,7 +233,7 @@ export class Database {
   }
 
   private ensureState(now: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO store_state (id, store_id, generation, created_at) VALUES (1, ?, 0, ?)')
+    this.db.prepare('INSERT OR IGNORE INTO store_state (id, store_id, created_at) VALUES (1, ?, ?)')
       .run(randomUUID(), now)
   }
 }
