@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { namedSubjects, subjectChannel, textChannel } from '../src/retrieval/channels.ts'
-import { bm25Weight, planTextQuery, separateHugeTerms } from '../src/retrieval/text-plan.ts'
+import { bm25Weight, planTextQuery } from '../src/retrieval/text-plan.ts'
 import type { Database } from '../src/store/database.ts'
 import { FactStore, type ChannelHit } from '../src/store/fact-store.ts'
 import { orExpression } from '../src/text/tokenize.ts'
@@ -56,32 +56,30 @@ describe('planTextQuery', () => {
     assert.equal(fitting.kind === 'split' ? fitting.window : 'not split', undefined)
   })
 
-  it('ranks a word more facts hold than hugeAbove as a flat bonus when a rarer word is there to rank', () => {
-    const plan = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS, 500)
-    assert.deepEqual(plan, {
-      kind: 'single', match: '"kalo" OR "region"',
-      bonus: [{ term: 'port', weight: Math.log((DOCUMENTS - 900 + 0.5) / 900.5) }, { term: 'api', weight: Math.log((DOCUMENTS - 600 + 0.5) / 600.5) }],
-    })
-    // The rarer words split and window as they would alone.
+  it('ranks a broad word more facts hold than hugeAbove as a flat bonus, and keeps a narrow one inside BM25', () => {
+    // "api" (600) is huge too, but narrow: the facts holding it are ranked either way, so it stays in the expression.
+    assert.deepEqual(planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS, 500),
+      { kind: 'single', match: '"kalo" OR "region" OR "api"', bonus: [{ term: 'port', weight: Math.log((DOCUMENTS - 900 + 0.5) / 900.5) }] })
+    // The broad words that are not huge still split off, and the huge ones are bonuses (rarest first).
     const split = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 100, DOCUMENTS, 500)
     const alone = planTextQuery(['kalo', 'region'], counts, 100, DOCUMENTS)
     assert.equal(alone.kind, 'split')
-    assert.deepEqual(split, { ...alone, bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }, { term: 'api', weight: bm25Weight(600, DOCUMENTS) }] })
+    assert.deepEqual(split, { ...alone, bonus: [{ term: 'api', weight: bm25Weight(600, DOCUMENTS) }, { term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
   })
 
-  it('ranks the rarest of the huge words when no other is held, and plans no bonus below hugeAbove', () => {
+  it('ranks the rarest word when every other is a bonus, keeps its window, and plans no bonus at hugeAbove or below', () => {
     assert.deepEqual(planTextQuery(['port', 'api', 'nothing'], counts, 1000, DOCUMENTS, 500),
       { kind: 'single', match: '"api"', bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
+    assert.deepEqual(planTextQuery(['port', 'api'], counts, 100, DOCUMENTS, 500),
+      { kind: 'single', match: '"api"', window: { match: '("api")', newest: 100 }, bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
     assert.deepEqual(planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS, 900), planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS),
       'a word held by exactly hugeAbove facts ranks')
-    assert.deepEqual(separateHugeTerms(['port', 'nothing'], counts, DOCUMENTS, 500), { ranked: ['nothing'], bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] },
-      'a word no fact holds is rare')
   })
 
   it('weighs a bonus word as FTS5 weighs one occurrence at average length, floored at 1e-6', () => {
     assert.equal(bm25Weight(10, 1000), Math.log(990.5 / 10.5))
     assert.equal(bm25Weight(600, 1000), 1e-6)
-    assert.equal(bm25Weight(500, 1000), 1e-6)
+    assert.equal(bm25Weight(500, 1000), 1e-6, 'half the facts')
   })
 })
 
@@ -99,6 +97,11 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
           subject: `svc${i % 37}-${words[i % 6]}`, property: words[(i * 7) % 6] as string,
           value: `${words[(i * 5) % 6]} ${i % 11 === 0 ? 'kalo' : 'plain'} ${i}`, evidence: 'observed', origin: 'tool',
         }, h.config)
+      }
+      // A subject few facts hold, whose facts hold "kalo" and "port", only "port", or neither.
+      for (let i = 0; i < 12; i += 1) {
+        const value = ['port kalo', 'port only', 'plain words'][i % 3] as string
+        h.memory.write({ subject: 'hub-gateway', property: `setting ${i}`, value: `${value} ${i}`, evidence: 'observed', origin: 'tool' }, h.config)
       }
       db = h.db()
       store = new FactStore(db)
@@ -190,11 +193,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       check(textChannel(store, terms, undefined, { candidateCap: 30, hugeAbove: Number.POSITIVE_INFINITY }),
         textChannel(store, terms, undefined, { candidateCap: 30, hugeAbove: 60 }), huge)
 
-      // The subject channel, for a name few facts hold: facts holding the name and both words, only the huge one, neither.
-      for (let i = 0; i < 12; i += 1) {
-        const value = ['port kalo', 'port only', 'plain words'][i % 3] as string
-        h.memory.write({ subject: 'hub-gateway', property: `setting ${i}`, value: `${value} ${i}`, evidence: 'observed', origin: 'tool' }, h.config)
-      }
+      // The subject channel, for a name few facts hold (hub-gateway's, seeded above).
       const named = namedSubjects(store, 'what is the kalo port of hub-gateway')
       assert.equal(named.length, 1)
       const exactly = (words: readonly string[]): ChannelHit[] => subjectChannel(store, named, words, undefined, { hugeAbove: Number.POSITIVE_INFINITY })

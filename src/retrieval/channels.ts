@@ -49,6 +49,8 @@ export const NAMED_BONUS_FACTS = 500
 
 /**
  * BM25 over the terms.
+ * @param visibility - model visibility, or `undefined` for every live fact.
+ * @param options - the planner's bounds and the document counts, when the caller has them.
  * @returns hits, best first.
  */
 export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
@@ -82,6 +84,8 @@ export function namedSubjects(store: FactStore, query: string): string[] {
  * word costs more than the count saves.
  * @param named - the subjects the query names (canonical keys).
  * @param otherTerms - the query's terms that are not part of those names.
+ * @param visibility - model visibility, or `undefined` for every live fact.
+ * @param options - the bounds and the document counts, as for the text channel.
  * @returns hits, best first; empty when the query names no stored subject.
  */
 export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined,
@@ -98,10 +102,10 @@ export function subjectChannel(store: FactStore, named: readonly string[], other
 function namedWithTerms(store: FactStore, names: string, terms: readonly string[], visibility: Visibility | undefined, from: number | undefined,
   options: TextChannelOptions): ChannelHit[] {
   const exact = (): ChannelHit[] => store.matchText(`(${names}) AND (${orExpression(terms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
-  if (from !== undefined || store.newestMatchStart(names, options.bonusNamesUpTo ?? NAMED_BONUS_FACTS) !== undefined) return exact()
+  if (from !== undefined) return exact()
   const bonus = hugeTermBonuses(terms, options.documentCounts ?? store.termDocumentCounts(terms), store.indexedFactCount(),
     options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
-  if (bonus.length === 0) return exact()
+  if (bonus.length === 0 || store.newestMatchStart(names, options.bonusNamesUpTo ?? NAMED_BONUS_FACTS) !== undefined) return exact()
   const huge = bonus.map((word) => word.term)
   const ranked = terms.filter((term) => !huge.includes(term))
   const withRanked = ranked.length === 0 ? undefined : `(${names}) AND (${orExpression(ranked)})`

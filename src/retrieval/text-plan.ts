@@ -20,14 +20,15 @@
  *
  * BM25 also counts, once per ranked statement, every document each phrase of the expression matches: a walk of the
  * whole posting list, about 12 ms for a word 200,000 facts hold ("服务" in a million facts whose Chinese subjects all
- * end in it), paid again by every statement that holds it. A word held by more than `hugeAbove` facts is therefore
- * left out of the ranked expressions whenever a rarer word is there to rank, and counts as a flat bonus instead: its
- * BM25 weight for one occurrence in a fact of average length, ln((N − n + 0.5) / (n + 0.5)), added to each ranked
- * fact that holds it (tested without ranking it). The facts ranked are the same ones, since a split ranks every fact
- * holding a narrow term either way; what is given up is that word's share of the length normalisation and of a
- * repeated occurrence, small beside the rarer words' weights. A library where no word passes `hugeAbove` plans no
- * bonus, and its answers are exactly as before. The subject channel does the same for a name held by few facts (see
- * channels.ts); a name's facts past a few hundred would each be tested for the word, which costs more than its count.
+ * end in it), paid again by every statement that holds it. A broad word held by more than `hugeAbove` facts is
+ * therefore left out of the ranked expressions and counts as a flat bonus instead: its BM25 weight for one occurrence
+ * in a fact of average length, ln((N − n + 0.5) / (n + 0.5)), added to each ranked fact that holds it (tested without
+ * ranking it). Only a broad word is: the facts ranked are those holding a narrow word either way, so they are the same
+ * ones. The score gives up that word's share of the length normalisation and of a repeated occurrence, small beside
+ * the rarer words' weights, and its n is the planner's count, estimated past 10,000 (see `termDocumentCounts`). A
+ * library where no word passes `hugeAbove` plans no bonus, and its answers are exactly as before; none can in a
+ * library of fewer facts. The subject channel does the same for a name held by few facts (see channels.ts); a name's
+ * facts past a few hundred would each be tested for the word, which costs more than its count.
  */
 import { orExpression } from '../text/tokenize.ts'
 
@@ -61,7 +62,7 @@ export interface RankWindow {
 
 /**
  * BM25's weight for one occurrence of a word in a fact of average length: FTS5's inverse document frequency,
- * ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6 as FTS5 floors it for a word more than half the facts hold.
+ * ln((N − n + 0.5) / (n + 0.5)), floored at 1e-6 as FTS5 floors it for a word at least half the facts hold.
  * @param documentCount - facts holding the word (n).
  * @param documents - facts in the index (N).
  * @returns the weight.
@@ -69,25 +70,6 @@ export interface RankWindow {
 export function bm25Weight(documentCount: number, documents: number): number {
   const weight = Math.log((documents - documentCount + 0.5) / (documentCount + 0.5))
   return weight > 0 ? weight : 1e-6
-}
-
-/**
- * Which of a query's words rank inside BM25 and which as a flat bonus: every word held by `hugeAbove` facts or
- * fewer ranks; a word held by more is a bonus, unless no word is left to rank, when the rarest of them ranks.
- * @param terms - distinct terms, each held by at least one fact.
- * @param documentCounts - how many indexed facts each term matches.
- * @param documents - facts in the index (N, for the bonus weights).
- * @param hugeAbove - the document count above which a word is a bonus.
- * @returns the ranked words in query order, and the bonuses.
- */
-export function separateHugeTerms(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, documents: number, hugeAbove: number):
-  { readonly ranked: readonly string[]; readonly bonus: readonly TermBonus[] } {
-  const huge = hugeTermBonuses(terms, documentCounts, documents, hugeAbove)
-  if (huge.length === 0) return { ranked: terms, bonus: [] }
-  if (huge.length < terms.length) return { ranked: terms.filter((term) => (documentCounts.get(term) ?? 0) <= hugeAbove), bonus: huge }
-  const count = (word: TermBonus): number => documentCounts.get(word.term) ?? 0
-  const rarest = huge.reduce((best, word) => (count(word) < count(best) || (count(word) === count(best) && word.term < best.term) ? word : best))
-  return { ranked: [rarest.term], bonus: huge.filter((word) => word !== rarest) }
 }
 
 /**
@@ -114,13 +96,11 @@ export function hugeTermBonuses(terms: readonly string[], documentCounts: Readon
  */
 export function planTextQuery(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, candidateCap: number,
   documents: number, hugeAbove = HUGE_TERM_DOCUMENTS): TextPlan {
-  const held = terms.filter((term) => (documentCounts.get(term) ?? 0) > 0)
-  if (held.length === 0) return { kind: 'none' }
-  const { ranked: present, bonus } = separateHugeTerms(held, documentCounts, documents, hugeAbove)
-  const withBonus = bonus.length === 0 ? {} : { bonus }
+  const present = terms.filter((term) => (documentCounts.get(term) ?? 0) > 0)
+  if (present.length === 0) return { kind: 'none' }
   const total = present.reduce((sum, term) => sum + (documentCounts.get(term) ?? 0), 0)
-  if (total <= candidateCap) return { kind: 'single', match: orExpression(present), ...withBonus }
-  if (present.length === 1) return { kind: 'single', match: orExpression(present), window: { match: orExpression(present), newest: candidateCap }, ...withBonus }
+  if (total <= candidateCap) return { kind: 'single', match: orExpression(present) }
+  if (present.length === 1) return { kind: 'single', match: orExpression(present), window: { match: orExpression(present), newest: candidateCap } }
   const byRarity = [...present].sort((a, b) => (documentCounts.get(a) ?? 0) - (documentCounts.get(b) ?? 0) || (a < b ? -1 : 1))
   const narrow: string[] = []
   let covered = 0
@@ -130,8 +110,14 @@ export function planTextQuery(terms: readonly string[], documentCounts: Readonly
     narrow.push(term)
     covered += count
   }
-  const broad = byRarity.slice(narrow.length)
   const narrowExpression = `(${orExpression(narrow)})`
+  // The rarest term is always narrow; alone, it may still match more than the cap.
+  const window = covered > candidateCap ? { window: { match: narrowExpression, newest: candidateCap } } : {}
+  // Only a broad word becomes a bonus: the facts holding a narrow word are ranked with or without it.
+  const bonus = hugeTermBonuses(byRarity.slice(narrow.length), documentCounts, documents, hugeAbove)
+  const broad = byRarity.slice(narrow.length).filter((term) => !bonus.some((word) => word.term === term))
+  const withBonus = bonus.length === 0 ? {} : { bonus }
+  if (broad.length === 0) return { kind: 'single', match: orExpression(narrow), ...window, ...withBonus }
   const broadExpression = `(${orExpression(broad)})`
   return {
     kind: 'split',
@@ -140,8 +126,7 @@ export function planTextQuery(terms: readonly string[], documentCounts: Readonly
     narrowOnly: narrowExpression,
     narrow,
     broad,
-    // The rarest term is always narrow; alone, it may still match more than the cap.
-    ...(covered > candidateCap ? { window: { match: narrowExpression, newest: candidateCap } } : {}),
+    ...window,
     ...withBonus,
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
 import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
-import type { DriverName, Row } from '../../src/store/connection.ts'
+import type { DriverName, Row, SqlValue } from '../../src/store/connection.ts'
 import { Database, type StatementObserver } from '../../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../../src/store/migrate.ts'
 import type { Fact, FactInput } from '../../src/types.ts'
@@ -161,14 +161,27 @@ export function count(db: Database, sql: string, ...params: (string | number | n
 }
 
 /**
+ * A store at an older schema version, as a spec fills it: SQL in, rows out. Today's code counts each committed change
+ * in `tallies` (migration 0023), a table such a store lacks, so every write here commits as bookkeeping, uncounted.
+ */
+export interface OldStore {
+  run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number }
+  get(sql: string, ...params: SqlValue[]): Row | undefined
+  all(sql: string, ...params: SqlValue[]): Row[]
+  /** Run `fn` in one transaction (bookkeeping, as every write here). */
+  transaction<T>(fn: () => T): T
+  close(): void
+}
+
+/**
  * Open a store as an older version of the plugin left it: migrated by the shipped migrations up to `version` only.
  * @param root - a temporary directory; the store goes to `<root>/data`, the migrations it saw to `<root>/migrations-v<version>`.
  * @param version - the last migration applied.
  * @param driver - the SQLite binding.
  * @param now - the clock the database stamps with.
- * @returns the open database (close it before reopening with every migration) and its data directory.
+ * @returns the open store (close it before reopening with every migration) and its data directory.
  */
-export function openAtVersion(root: string, version: number, driver: DriverName, now: () => string): { readonly db: Database; readonly dataDir: string } {
+export function openAtVersion(root: string, version: number, driver: DriverName, now: () => string): { readonly db: OldStore; readonly dataDir: string } {
   const migrationsDir = join(root, `migrations-v${version}`)
   mkdirSync(migrationsDir)
   for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= version)) {
@@ -176,8 +189,12 @@ export function openAtVersion(root: string, version: number, driver: DriverName,
   }
   const dataDir = join(root, 'data')
   const db = Database.open({ dataDir, driver, now, migrationsDir })
-  // Today's code counts each committed change in `tallies` (migration 0023), which an older store lacks: what a test
-  // writes here is committed as bookkeeping, without that count (the counter is not what these stores are read for).
-  Object.assign(db, { transaction: <T>(fn: () => T): T => db.ledger(fn) })
-  return { db, dataDir }
+  const store: OldStore = {
+    run: (sql, ...params) => db.ledger(() => db.run(sql, ...params)),
+    get: (sql, ...params) => db.get(sql, ...params),
+    all: (sql, ...params) => db.all(sql, ...params),
+    transaction: (fn) => db.ledger(fn),
+    close: () => { db.close() },
+  }
+  return { db: store, dataDir }
 }
