@@ -40,6 +40,8 @@ export interface TextChannelOptions {
   readonly hugeAbove?: number
   /** How many facts hold each term, when the caller has read them already. */
   readonly documentCounts?: ReadonlyMap<string, number>
+  /** How many facts the index holds (N), when the caller has read it already. */
+  readonly documents?: number
   /** The subject channel's bonus applies to names held by this many facts or fewer; {@link NAMED_BONUS_FACTS} by default. */
   readonly bonusNamesUpTo?: number
 }
@@ -56,7 +58,7 @@ export const NAMED_BONUS_FACTS = 500
 export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
   if (terms.length === 0) return []
   const plan = planTextQuery(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.candidateCap ?? RANK_CANDIDATE_CAP,
-    store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
+    options.documents ?? store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
   return runTextPlan(store, plan, visibility)
 }
 
@@ -103,7 +105,7 @@ function namedWithTerms(store: FactStore, names: string, terms: readonly string[
   options: TextChannelOptions): ChannelHit[] {
   const exact = (): ChannelHit[] => store.matchText(`(${names}) AND (${orExpression(terms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
   if (from !== undefined) return exact()
-  const bonus = hugeTermBonuses(terms, options.documentCounts ?? store.termDocumentCounts(terms), store.indexedFactCount(),
+  const bonus = hugeTermBonuses(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.documents ?? store.indexedFactCount(),
     options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
   if (bonus.length === 0 || store.newestMatchStart(names, options.bonusNamesUpTo ?? NAMED_BONUS_FACTS) !== undefined) return exact()
   const huge = bonus.map((word) => word.term)
@@ -111,7 +113,12 @@ function namedWithTerms(store: FactStore, names: string, terms: readonly string[
   const withRanked = ranked.length === 0 ? undefined : `(${names}) AND (${orExpression(ranked)})`
   const hits = withRanked === undefined ? [] : store.matchText(withRanked, CHANNEL_DEPTH, visibility, { bonus })
   const hugeOnly = store.matchText(names, CHANNEL_DEPTH, visibility, { bonus, excluding: withRanked, including: `(${names}) AND (${orExpression(huge)})` })
-  return [...hits, ...hugeOnly].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+  return mergeByScore(hits, hugeOnly)
+}
+
+/** Two rankings on one scale as one, best first (the newer fact first between equal scores), cut to the channel's depth. */
+function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[]): ChannelHit[] {
+  return [...first, ...second].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
 }
 
 /**
@@ -149,8 +156,7 @@ function runTextPlan(store: FactStore, plan: TextPlan, visibility: Visibility | 
     case 'split': {
       const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
       const withoutBroad = store.matchText(plan.narrowOnly, CHANNEL_DEPTH, visibility, { fromId: from, excluding: plan.withBroad, bonus: plan.bonus })
-      const merged = [...withBroad, ...withoutBroad]
-      return merged.sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+      return mergeByScore(withBroad, withoutBroad)
     }
   }
 }

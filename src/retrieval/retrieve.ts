@@ -187,10 +187,11 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   const nameTerms = new Set(named.flatMap((key) => searchTerms(key)))
   const contentTerms = terms.filter((term) => !nameTerms.has(term))
   const textTerms = contentTerms.length > 0 ? contentTerms : terms
-  const documentCounts = store.termDocumentCounts(textTerms)
-  const textHits = textChannel(store, textTerms, request.visibility, { documentCounts })
+  // Both channels plan with the same counts, read once.
+  const counted = { documentCounts: store.termDocumentCounts(textTerms), documents: store.indexedFactCount() }
+  const textHits = textChannel(store, textTerms, request.visibility, counted)
   if (terms.length > 0) add('bm25', rankingOf('bm25', textHits))
-  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility, { documentCounts })
+  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility, counted)
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)

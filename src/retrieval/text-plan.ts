@@ -114,8 +114,9 @@ export function planTextQuery(terms: readonly string[], documentCounts: Readonly
   // The rarest term is always narrow; alone, it may still match more than the cap.
   const window = covered > candidateCap ? { window: { match: narrowExpression, newest: candidateCap } } : {}
   // Only a broad word becomes a bonus: the facts holding a narrow word are ranked with or without it.
-  const bonus = hugeTermBonuses(byRarity.slice(narrow.length), documentCounts, documents, hugeAbove)
-  const broad = byRarity.slice(narrow.length).filter((term) => !bonus.some((word) => word.term === term))
+  const beyond = byRarity.slice(narrow.length)
+  const bonus = hugeTermBonuses(beyond, documentCounts, documents, hugeAbove)
+  const broad = beyond.filter((term) => (documentCounts.get(term) ?? 0) <= hugeAbove)
   const withBonus = bonus.length === 0 ? {} : { bonus }
   if (broad.length === 0) return { kind: 'single', match: orExpression(narrow), ...window, ...withBonus }
   const broadExpression = `(${orExpression(broad)})`

@@ -32,6 +32,9 @@ export interface RankBounds {
   readonly bonus?: readonly { readonly term: string; readonly weight: number }[] | undefined
 }
 
+/** The rowids an expression matches from a rowid on, unranked: a subquery of `matchText` (expression, then rowid). */
+const MATCHES_FROM = '(SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'
+
 /** Which facts the model may read. */
 export interface Visibility {
   /** Include facts marked sensitive (personal data) that are otherwise model-usable. */
@@ -103,11 +106,10 @@ export class FactReader {
     const bonusParams = bonus.flatMap((word) => [`(${match}) AND ${orExpression([word.term])}`, from, word.weight])
     const rows = bounds.fromId === undefined && excluded.length === 0 && included.length === 0 && bonus.length === 0
       ? this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
-      : this.db.all(`SELECT rowid AS id, -bm25(facts_fts)${
-          bonus.map(() => ' + (rowid IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)) * ?').join('')} AS score
+      : this.db.all(`SELECT rowid AS id, -bm25(facts_fts)${bonus.map(() => ` + (rowid IN ${MATCHES_FROM}) * ?`).join('')} AS score
           FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
-          ${excluded.length === 0 ? '' : 'AND rowid NOT IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'}
-          ${included.length === 0 ? '' : 'AND +rowid IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?)'}
+          ${excluded.length === 0 ? '' : `AND rowid NOT IN ${MATCHES_FROM}`}
+          ${included.length === 0 ? '' : `AND +rowid IN ${MATCHES_FROM}`}
           ORDER BY score DESC, id LIMIT ?`, ...bonusParams, match, from, ...excluded, ...included, fetched)
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
