@@ -142,6 +142,10 @@ for (const driver of DRIVERS) {
       readOnly(store, (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), LATEST)
         assert.equal(db.pragma('application_id', { simple: true }), 0x46414354)
+        // 0024 rewrote it at 2 KiB pages once the rest had committed, and it is back in WAL mode.
+        assert.equal(db.pragma('page_size', { simple: true }), 2048)
+        assert.equal(db.pragma('journal_mode', { simple: true }), 'wal')
+        assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
       })
       const backups = backupsIn(v.h.dataDir)
       assert.equal(backups.length, 1, `one copy beside the store: ${readdirSync(v.h.dataDir).join(', ')}`)
@@ -149,6 +153,7 @@ for (const driver of DRIVERS) {
       assert.equal(statSync(backup).mode & 0o777, 0o600)
       const copied = readOnly(backup, (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), 18)
+        assert.equal(db.pragma('page_size', { simple: true }), 4096)
         return { facts: rowsById(db, 'facts', false), all: contents(db) }
       })
       const original = readOnly(fixture, (db) => ({ facts: rowsById(db, 'facts', false), all: contents(db) }))

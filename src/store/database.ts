@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { FactMemoryError } from '../errors.ts'
 import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
-import { applyMigrations, assertOpenable, defaultMigrationsDir, readIdentity, readMigrations } from './migrate.ts'
+import { applyMigrations, assertOpenable, defaultMigrationsDir, pageSizeOf, readIdentity, readMigrations } from './migrate.ts'
 import { packMagnitudes } from './vector-codec.ts'
 
 /** The store file name inside the data directory. */
@@ -92,6 +92,9 @@ export class Database {
       const migrations = readMigrations(options.migrationsDir ?? defaultMigrationsDir())
       const identity = readIdentity(db)
       assertOpenable(identity, migrations.length, path)
+      // A new file takes the migrations' page size before its first page is written (an existing one, by migrating).
+      const pageSize = pageSizeOf(migrations)
+      if (identity.objectCount === 0 && pageSize !== undefined) db.exec(`PRAGMA page_size = ${pageSize}`)
       db.exec('PRAGMA journal_mode = WAL')
       db.exec('PRAGMA synchronous = FULL')
       db.exec('PRAGMA foreign_keys = ON')

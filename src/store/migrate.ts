@@ -140,13 +140,68 @@ export function applyMigrations(db: Connection, migrations: readonly Migration[]
   } finally {
     db.exec('PRAGMA foreign_keys = ON')
   }
-  // A migration that rewrote most of the file gives the space back (only when it ran on an existing store).
-  if (fromVersion > 0 && pending.some((migration) => COMPACTS.test(migration.sql))) db.exec('VACUUM')
+  if (fromVersion > 0) rewriteFile(db, pending)
   return pending.length
 }
 
 /** How a migration asks for the file to be compacted once it has committed: a line of its own. */
 const COMPACTS = /^-- compact: vacuum after$/mu
+
+/** How a migration sets the page size of the file (a new store's from the start, an existing one's once it has committed). */
+const PAGE_SIZE = /^-- page size: (\d+)$/mu
+
+/**
+ * The page size the newest migration that names one asks for.
+ * @param migrations - migrations in version order.
+ * @returns bytes a page, or undefined when none names one (SQLite's default then holds).
+ */
+export function pageSizeOf(migrations: readonly Migration[]): number | undefined {
+  let size: number | undefined
+  for (const migration of migrations) {
+    const named = PAGE_SIZE.exec(migration.sql)?.[1]
+    if (named !== undefined) size = Number(named)
+  }
+  return size
+}
+
+/**
+ * After the migrations of an existing store have committed: give the space back when one rewrote most of the file,
+ * and take the page size one names. SQLite changes a file's page size only by a VACUUM outside WAL mode, which needs
+ * the only connection to the file; when another holds it open, the store keeps its page size (every page size reads
+ * and writes the same rows), compacted if a migration asks. A crash during the VACUUM leaves the file as the
+ * migrations committed it: the rollback journal restores it.
+ * @param db - the connection the migrations ran on, in WAL mode.
+ * @param pending - the migrations that just ran.
+ */
+function rewriteFile(db: Connection, pending: readonly Migration[]): void {
+  const pageSize = pageSizeOf(pending)
+  const current = Number(db.prepare('PRAGMA page_size').get()?.['page_size'] ?? 0)
+  if (pageSize !== undefined && pageSize !== current && leaveWal(db)) {
+    try {
+      db.exec(`PRAGMA page_size = ${pageSize}`)
+      db.exec('VACUUM')
+    } finally {
+      db.exec('PRAGMA journal_mode = WAL')
+    }
+  } else if (pending.some((migration) => COMPACTS.test(migration.sql))) {
+    db.exec('VACUUM')
+  }
+}
+
+/**
+ * Take the file out of WAL mode, which SQLite allows only to the one connection that has it open (it answers busy at
+ * once to any other, whatever the busy timeout).
+ * @param db - the connection, in WAL mode.
+ * @returns whether the file is now in rollback-journal mode.
+ */
+function leaveWal(db: Connection): boolean {
+  try {
+    return String(db.prepare('PRAGMA journal_mode = DELETE').get()?.['journal_mode'] ?? '') === 'delete'
+  } catch {
+    // Another connection holds the file: it stays in WAL mode, at its page size.
+    return false
+  }
+}
 
 /** What applying migrations may do besides running them. */
 export interface MigrationOptions {

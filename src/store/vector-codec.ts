@@ -4,7 +4,7 @@
  * in their space's code blocks (so a process loads every code of a space in one pass), and the row keeps only the
  * magnitudes, seven bits each: a nonzero component has the sign of its bit (rounding never flips a sign) and a zero
  * one has none, so the two together give back the int8 vector exactly. At 1,024 dimensions that is 896 bytes of
- * magnitudes, which lets four rows share a 4 KiB page where the full int8 vector allowed three.
+ * magnitudes, which lets two rows share a 2 KiB page (four a 4 KiB one) where the full int8 vector allowed one (three).
  * Block slots hold fact ids as 32-bit little-endian integers, 0 for a slot that never held a vector.
  */
 
