@@ -9,12 +9,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { createHash } from 'node:crypto'
-import { coarseRank, flatCodes } from '../src/semantic/coarse-rank.ts'
-import { bitWords, cosineQuantized, quantize, writeWords } from '../src/semantic/quantize.ts'
+import { cosineQuantized, quantize } from '../src/semantic/quantize.ts'
 import { VectorIndex, type ScanWidth } from '../src/semantic/vector-index.ts'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
 import { VectorStore } from '../src/store/vector-store.ts'
+import { coarseRank } from './helpers/coarse-oracle.ts'
 import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 import { vectorSource } from './helpers/vectors.ts'
 
@@ -43,12 +43,9 @@ interface OldRow {
 }
 
 /** What the scan before the migration answered: coarse ranking over the codes in rowid order, exact rescoring. */
-function searchBefore(rows: readonly OldRow[], dim: number, visible: (factId: number) => boolean, query: Float32Array, depth: number, width: ScanWidth): { id: number; score: number }[] {
-  const words = bitWords(dim)
+function searchBefore(rows: readonly OldRow[], visible: (factId: number) => boolean, query: Float32Array, depth: number, width: ScanWidth): { id: number; score: number }[] {
   const ordered = [...rows].sort((a, b) => a.rowId - b.rowId)
-  const codes = new Uint32Array(ordered.length * words)
-  ordered.forEach((row, slot) => writeWords(row.bits, codes, slot * words, words))
-  const slots = coarseRank(flatCodes(codes, ordered.length, words), query, { shortlist: width.shortlist, keep: Math.max(width.candidates, depth) })
+  const slots = coarseRank(ordered.map((row) => row.bits), query, width.shortlist, Math.max(width.candidates, depth))
   return Array.from(slots, (slot) => ordered[slot])
     .filter((row): row is OldRow => row !== undefined && visible(row.factId))
     .map((row) => ({ id: row.factId, score: cosineQuantized(query, row.quantized, row.scale) }))
@@ -149,7 +146,7 @@ for (const driver of DRIVERS) {
                   // Half the queries near a stored vector, half anywhere.
                   const base = rows[(q * 13) % rows.length]
                   const query = q % 2 === 0 && base !== undefined ? space.source.near(unitOf(base), 0.5) : space.source.gaussianUnit()
-                  const expected = searchBefore(rows, space.dim, visible, query, 5, width ?? { shortlist: 1000, candidates: 200 })
+                  const expected = searchBefore(rows, visible, query, 5, width ?? { shortlist: 1000, candidates: 200 })
                   const got = index.search(vectors, { id: space.id, fingerprint: space.fingerprint, dim: space.dim, version: state.version }, query, 5, visibility, width)
                   assert.deepEqual(got, expected, `query ${q} of ${space.fingerprint}`)
                   assert.ok(got.length > 0)

@@ -1,7 +1,7 @@
 // The stored form of a vector: normalization, int8 components with one scale, sign bits, and the Hamming helpers.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { bitBytes, bitWords, cosineQuantized, hamming, normalize, popcount32, quantize, signBits, writeWords } from '../src/semantic/quantize.ts'
+import { bitBytes, cosineQuantized, normalize, quantize } from '../src/semantic/quantize.ts'
 import { mulberry32 } from '../scripts/bench-corpus.ts'
 import { ClusteredVectors } from '../scripts/bench-vector-corpus.ts'
 
@@ -64,27 +64,5 @@ describe('quantize', () => {
   it('scores 0 when the query has another dimension', () => {
     const { scale, quantized } = quantize(vectorSource(64).gaussianUnit())
     assert.equal(cosineQuantized(vectorSource(32).gaussianUnit(), quantized, scale), 0)
-  })
-})
-
-describe('Hamming helpers', () => {
-  it('counts set bits of any 32-bit word', () => {
-    assert.equal(popcount32(0), 0)
-    assert.equal(popcount32(0xffffffff), 32)
-    assert.equal(popcount32(0x80000001), 2)
-    assert.equal(popcount32(-1), 32)
-  })
-
-  it('counts the components whose signs differ, through the word form of the bits', () => {
-    const source = vectorSource(1000, 11)
-    const a = source.gaussianUnit()
-    const b = source.gaussianUnit()
-    const words = bitWords(a.length)
-    const codes = new Uint32Array(2 * words)
-    writeWords(signBits(a), codes, 0, words)
-    writeWords(signBits(b), codes, words, words)
-    const expected = Array.from(a).filter((component, i) => (component > 0) !== ((b[i] ?? 0) > 0)).length
-    assert.equal(hamming(codes, 0, codes, words, words), expected)
-    assert.equal(hamming(codes, 0, codes, 0, words), 0)
   })
 })

@@ -258,12 +258,17 @@ for (const driver of DRIVERS) {
       assert.equal(index.search(stores.vectors, space, source.gaussianUnit(), 5, MODEL).length, 5)
     })
 
-    it('holds 132 bytes per fact at 1024 dimensions: the sign bits and the fact id', () => {
+    it('holds 134 bytes a fact at 1024 dimensions (sign bits, fact id, a scan\'s distance) beside a fixed scratch', () => {
       const source = vectorSource(1024)
-      const ids = seedFacts(stores, 64)
+      const ids = seedFacts(stores, 3000)
       embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
-      assert.equal(index.warm(stores.vectors, space.id), 64)
-      assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 64, bytes: 64 * (128 + 4) })
+      assert.equal(index.warm(stores.vectors, space.id), 3000)
+      index.search(stores.vectors, space, source.gaussianUnit(), 20, MODEL)
+      const { facts, bytes } = index.footprint(stores.vectors, space.id)
+      assert.equal(facts, 3000)
+      assert.ok(bytes >= 3000 * 134, `${bytes} bytes`)
+      // The scratch: the query's table (128 KiB at 1,024 dimensions), the histogram, the shortlist; and a page of rounding.
+      assert.ok(bytes - 3000 * 134 <= 150 * 1024 + 65_536, `${bytes - 3000 * 134} bytes beside the codes`)
     })
   })
 }

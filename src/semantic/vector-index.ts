@@ -1,11 +1,11 @@
 /**
- * VectorIndex: the vector channel's scan. The sign bits of every vector of a space are held in memory, one flat
- * Uint32Array per space indexed by the store's slots; a query is scanned against them by Hamming distance, the
+ * VectorIndex: the vector channel's scan. The sign bits of every vector of a space are held in memory by the store's
+ * slots, in a code arena (code-arena.ts) where a WebAssembly kernel scans them by Hamming distance; the
  * HAMMING_SHORTLIST nearest are ranked by the float query's asymmetric score against their sign bits
- * (coarse-rank.ts), the COARSE_CANDIDATES best of those are rescored exactly from their rows in SQLite, and the best
+ * (vector-scan.wat), the COARSE_CANDIDATES best of those are rescored exactly from their rows in SQLite, and the best
  * `depth` by cosine are returned. SQLite stays the truth: the in-memory codes only choose candidates, and a candidate
  * whose row is gone, forgotten or hidden is dropped by the rescoring read. The codes follow the file: a space loads
- * from its code blocks in one pass (each block's buffer is held as it was read), and when the space's version moves
+ * from its code blocks in one pass (each block copied into the arena as read), and when the space's version moves
  * (a write from this process or another one on the same file) only the blocks written since are read again, with the
  * list of free slots, which drop out of the scan. The codes held are never older than the version recorded with
  * them, so a later version always reads again. The rescoring reads the candidates' rows without their sign bits and
@@ -14,9 +14,8 @@
  */
 import type { CodeBlock, SpaceState, VectorSpace, VectorStore } from '../store/vector-store.ts'
 import type { Visibility } from '../store/fact-store.ts'
-import { dotPacked, LITTLE_ENDIAN } from '../store/vector-codec.ts'
-import { coarseRank, type SlotCodes } from './coarse-rank.ts'
-import { bitBytes, bitWords, cosineQuantized, writeWords } from './quantize.ts'
+import { ScanKernel, type CodeArena } from './code-arena.ts'
+import { cosineQuantized } from './quantize.ts'
 
 /**
  * Codes the Hamming scan keeps for the asymmetric score. Ranking them by the float query against their sign bits
@@ -61,7 +60,6 @@ export interface IndexFootprint {
 /** The loaded codes of one space, by store slot. */
 interface SpaceCodes {
   readonly dim: number
-  readonly words: number
   readonly blockSlots: number
   /** The space version the codes are at (or newer than). */
   version: number
@@ -69,15 +67,15 @@ interface SpaceCodes {
   size: number
   /** Slots holding a vector. */
   live: number
-  /** Each block's codes as words, `blockSlots × words` at most. */
-  readonly blocks: (Uint32Array | undefined)[]
-  /** The fact id of each slot; 0 for a free slot. */
-  factIds: Int32Array
+  /** The codes and fact ids by slot (fact id 0: a free slot). */
+  readonly arena: CodeArena
 }
 
 /** The in-memory coarse index over the spaces of one or more stores. */
 export class VectorIndex {
   private readonly spaces = new WeakMap<VectorStore, Map<number, SpaceCodes>>()
+  /** Compiled when the index is made, so no query pays for it. */
+  private readonly kernel = new ScanKernel()
 
   /**
    * The nearest stored vectors of a space to a query.
@@ -95,14 +93,20 @@ export class VectorIndex {
     width: ScanWidth = SCAN_WIDTH): VectorHit[] {
     const codes = this.refreshed(store, space.id)
     if (codes === undefined || codes.live === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
-    const slots = coarseRank(slotCodesOf(codes), queryUnit, { shortlist: width.shortlist, keep: Math.max(width.candidates, depth) })
-    const ids = Array.from(slots, (slot) => codes.factIds[slot] ?? 0)
+    const { arena } = codes
+    const keep = Math.max(width.candidates, depth)
+    const slots = arena.nearest(queryUnit, codes.size, Math.max(width.shortlist, keep), keep)
+    const ids = Array.from(slots, (slot) => arena.factId(slot))
     const rows = store.magnitudeRows(space.id, ids, visibility)
-    const current = store.version(space.id) === codes.version && rows.every((row) => codes.factIds[row.slot] === row.factId)
-    const scored = current
-      ? rows.map((row) => ({ id: row.factId, score: dotPacked(queryUnit, row.magnitudes, signBitsOf(codes, row.slot), codes.dim) * row.scale }))
+    const current = store.version(space.id) === codes.version && rows.every((row) => arena.factId(row.slot) === row.factId)
+    let scored: VectorHit[]
+    if (current) {
+      const dots = arena.dots(queryUnit, rows)
+      scored = rows.map((row, i) => ({ id: row.factId, score: (dots[i] ?? 0) * row.scale }))
+    } else {
       // Another connection wrote since the codes were read: the stored sign bits, read with the rows.
-      : store.rescoreRows(space.id, ids, visibility).map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
+      scored = store.rescoreRows(space.id, ids, visibility).map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
+    }
     scored.sort((a, b) => b.score - a.score || b.id - a.id)
     return scored.slice(0, depth)
   }
@@ -125,8 +129,7 @@ export class VectorIndex {
   footprint(store: VectorStore, spaceId: number): IndexFootprint {
     const codes = this.spaces.get(store)?.get(spaceId)
     if (codes === undefined) return { facts: 0, bytes: 0 }
-    const blockBytes = codes.blocks.reduce((sum, block) => sum + (block?.byteLength ?? 0), 0)
-    return { facts: codes.live, bytes: blockBytes + codes.factIds.byteLength }
+    return { facts: codes.live, bytes: codes.arena.heldBytes }
   }
 
   private refreshed(store: VectorStore, spaceId: number): SpaceCodes | undefined {
@@ -149,34 +152,10 @@ export class VectorIndex {
       if (held.live === state.count) return held
     }
     // First load, or codes that no longer add up (a clear, say): the whole space in one pass.
-    const loaded = emptyCodes(state)
+    const loaded: SpaceCodes = { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: 0, live: 0, arena: this.kernel.arena(Math.max(1, state.dim)) }
     apply(loaded, state, store.blocksSince(spaceId, -1), store.freeSlots(spaceId))
     byStore.set(spaceId, loaded)
     return loaded
-  }
-}
-
-function slotCodesOf(codes: SpaceCodes): SlotCodes {
-  return { blocks: codes.blocks, blockSlots: codes.blockSlots, words: codes.words, size: codes.size, present: codes.factIds }
-}
-
-/** A slot's sign bits as held, in their stored byte order. */
-function signBitsOf(codes: SpaceCodes, slot: number): Uint8Array {
-  const block = codes.blocks[Math.floor(slot / codes.blockSlots)] ?? new Uint32Array(0)
-  const at = (slot % codes.blockSlots) * codes.words
-  const words = block.subarray(at, at + codes.words)
-  // Word j holds bytes 4j…4j+3 low byte first (quantize.ts writeWords), which is memory order on this machine or not.
-  return LITTLE_ENDIAN ? new Uint8Array(words.buffer, words.byteOffset, bitBytes(codes.dim)) : bytesOfWords(words, bitBytes(codes.dim))
-}
-
-function bytesOfWords(words: Uint32Array, length: number): Uint8Array {
-  return Uint8Array.from({ length }, (_, i) => ((words[i >> 2] ?? 0) >>> (8 * (i & 3))) & 0xff)
-}
-
-function emptyCodes(state: SpaceState): SpaceCodes {
-  return {
-    dim: state.dim, words: bitWords(state.dim), blockSlots: state.blockSlots, version: -1, size: 0, live: 0, blocks: [],
-    factIds: new Int32Array(Math.max(16, state.slotCount)),
   }
 }
 
@@ -189,40 +168,20 @@ function emptyCodes(state: SpaceState): SpaceCodes {
  * @param free - the space's free slots.
  */
 function apply(codes: SpaceCodes, state: SpaceState, blocks: readonly CodeBlock[], free: readonly number[]): void {
+  const { arena } = codes
   let size = state.slotCount
   for (const block of blocks) size = Math.max(size, block.blockNo * codes.blockSlots + block.factIds.length)
-  if (size > codes.factIds.length) {
-    const grown = new Int32Array(Math.max(size, codes.factIds.length * 2))
-    grown.set(codes.factIds)
-    codes.factIds = grown
-  }
-  codes.factIds.fill(0, size, Math.max(size, codes.size))
-  codes.blocks.length = Math.min(codes.blocks.length, Math.ceil(size / codes.blockSlots))
+  arena.reserve(size)
+  arena.clear(size, Math.max(size, codes.size))
   codes.size = size
   for (const block of blocks) {
     const first = block.blockNo * codes.blockSlots
     if (first >= size) continue
-    const held = Math.min(block.factIds.length, codes.blockSlots, size - first)
-    codes.factIds.fill(0, first, Math.min(size, first + codes.blockSlots))
-    codes.factIds.set(block.factIds.subarray(0, held), first)
-    codes.blocks[block.blockNo] = wordsOf(block.codes, held, codes.dim)
+    const held = Math.min(block.factIds.length, codes.blockSlots, size - first, Math.floor(block.codes.byteLength / arena.codeBytes))
+    arena.clear(first, Math.min(size, first + codes.blockSlots))
+    arena.write(first, block.codes, block.factIds, held)
   }
-  for (const slot of free) if (slot < size) codes.factIds[slot] = 0
-  let live = 0
-  for (let slot = 0; slot < size; slot += 1) if (codes.factIds[slot] !== 0) live += 1
-  codes.live = live
+  for (const slot of free) if (slot < size) arena.clear(slot, slot + 1)
+  codes.live = arena.live(size)
   codes.version = state.version
-}
-
-/**
- * A block's codes as 32-bit words: a view of the buffer read where each code fills whole words in memory order (a
- * dimension that is a multiple of 32, a little-endian machine, an aligned buffer), else a copy word by word.
- */
-function wordsOf(bytes: Uint8Array, slots: number, dim: number): Uint32Array {
-  const perCode = bitBytes(dim)
-  const words = bitWords(dim)
-  if (perCode === words * 4 && LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, slots * words)
-  const out = new Uint32Array(slots * words)
-  for (let slot = 0; slot < slots; slot += 1) writeWords(bytes.subarray(slot * perCode, (slot + 1) * perCode), out, slot * words, words)
-  return out
 }

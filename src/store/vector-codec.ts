@@ -79,30 +79,6 @@ export function unpackVector(magnitudes: Uint8Array, bits: Uint8Array, dim: numb
 }
 
 /**
- * The dot product of a float query with a stored int8 vector, read from its packed magnitudes and sign bits without
- * unpacking it: the same sum, in the same order, as over {@link unpackVector}'s components, so the same number.
- * @param query - the query, of the vector's dimension.
- * @param magnitudes - from {@link packMagnitudes}.
- * @param bits - the sign bits, `ceil(dim / 8)` bytes.
- * @param dim - the dimension.
- * @returns Σ query_i × component_i.
- */
-export function dotPacked(query: Float32Array, magnitudes: Uint8Array, bits: Uint8Array, dim: number): number {
-  let dot = 0
-  for (let at = 0, i = 0; i < dim; at += GROUP_BYTES, i += GROUP) {
-    const low = (magnitudes[at] ?? 0) | ((magnitudes[at + 1] ?? 0) << 8) | ((magnitudes[at + 2] ?? 0) << 16) | (((magnitudes[at + 3] ?? 0) & 0x0f) << 24)
-    const high = ((magnitudes[at + 3] ?? 0) >>> 4) | ((magnitudes[at + 4] ?? 0) << 4) | ((magnitudes[at + 5] ?? 0) << 12) | ((magnitudes[at + 6] ?? 0) << 20)
-    const signs = bits[i >> 3] ?? 0
-    const end = Math.min(GROUP, dim - i)
-    for (let k = 0; k < end; k += 1) {
-      const magnitude = (k < 4 ? low >>> (7 * k) : high >>> (7 * (k - 4))) & 0x7f
-      dot += (query[i + k] ?? 0) * (((signs >>> k) & 1) === 1 ? magnitude : -magnitude)
-    }
-  }
-  return dot
-}
-
-/**
  * Whether the sign bits agree with an int8 vector: every positive component has its bit set and every negative one
  * has it clear (zero components may have either), the condition for {@link unpackVector} to give the vector back.
  * @param quantized - int8 components.
