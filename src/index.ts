@@ -30,6 +30,7 @@ import type { StoreSet } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
 import { VectorSweepService } from './semantic/vector-sweep-service.ts'
+import { VectorWarmup } from './semantic/vector-warmup.ts'
 import { vectorSources } from './semantic/review-sources.ts'
 import { rerankPort } from './semantic/rerank-port.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
@@ -114,6 +115,7 @@ export function apply(ctx: Context, config: Config): void {
     access,
   })
   runtime.memory.onChange(() => { vectors.changed() })
+  const warmup = new VectorWarmup({ index: vectorIndex, stores: openStores, logger })
 
   // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
   // Passes still in their merge window start at once and may finish (bounded, inside the host's own 5 s shutdown
@@ -123,6 +125,7 @@ export function apply(ctx: Context, config: Config): void {
     runtime.reconfigure(next)
     review.follow(runtime.current())
     vectors.follow(runtime.current())
+    warmup.follow(runtime.current())
   }
 
   ctx.effect(() => {
@@ -134,9 +137,10 @@ export function apply(ctx: Context, config: Config): void {
       await capture.drain(FLUSH_WAIT_MS)
       await vectors.drain(Math.max(0, until - systemClock.now()))
       await vectors.stop()
+      await warmup.stop()
       runtime.stop()
     }
-  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, and the extraction and vector flushes')
+  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index\'s warm start, and the extraction and vector flushes')
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 
@@ -157,7 +161,10 @@ export function apply(ctx: Context, config: Config): void {
 
   ctx.inject(['webServer'], (webCtx) => {
     const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), {
-      extraction: capture, review, vectors, semantic: { rerank: () => rerankPort(access, runtime.config()) },
+      extraction: capture,
+      review,
+      vectors: { sweepNow: () => vectors.sweepNow(), last: () => vectors.last(), held: () => warmup.held(runtime.current()) },
+      semantic: { rerank: () => rerankPort(access, runtime.config()) },
     })
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })

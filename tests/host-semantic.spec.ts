@@ -3,7 +3,8 @@
  * writes leave vectors behind for the next run (the sweep a write asked for is flushed on unload), a Chinese question
  * that finds an English fact only through the vector channel, a model change that retires the old vectors while the
  * lexical channels keep answering, a slow endpoint that degrades within the budget and says so, sensitive facts that
- * never reach the endpoint, and nothing sent at all with the defaults. Then a web host: Rebuild vectors and status
+ * never reach the endpoint, and nothing sent at all with the defaults. Then a web host: the vectors loaded into memory
+ * as it starts, before any search (status shows them), Rebuild vectors and status
  * through real HTTP, a rerank whose out-of-range scores are invalidated, an uncalibrated rerank that only orders, and
  * a calibration built from the user's pairs after which the rerank filters. The embedding and rerank endpoints are a
  * local fake (deterministic vectors from a bilingual concept lexicon); the model is the scripted fake.
@@ -134,6 +135,22 @@ describe('semantic channels in a web host: Rebuild vectors, status, rerank and c
   after(async () => {
     await host.stop()
     conversations.home.writeProfilePatch('web', '[]\n')
+  })
+
+  it('loads the vectors of the model in force as it starts, before any search (the warm start), and status says so', async () => {
+    // The one-shot runs above left two vectors of fake-embed-1. No search has run in this host.
+    const asked = conversations.model.agentRequests().length
+    let held: unknown = null
+    for (const deadline = Date.now() + 10_000; held === null && Date.now() < deadline;) {
+      const status = await api.ok('status')
+      held = (status['semantic'] as { embedding: Record<string, unknown> }).embedding['inMemory'] ?? null
+      if (held === null) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const { vectors, bytes } = held as { vectors: number; bytes: number }
+    assert.equal(vectors, 2)
+    assert.ok(bytes > 0)
+    assert.equal(conversations.model.agentRequests().length, asked, 'no turn ran')
+    assert.equal(semantic.requests.filter((request) => request.kind === 'embeddings').length, 0, 'no query was embedded')
   })
 
   it('Rebuild vectors sweeps now and status reports the channel, its vectors and the calibration state', async () => {

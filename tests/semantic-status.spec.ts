@@ -148,7 +148,7 @@ for (const driver of DRIVERS) {
       const before = (await semantic(harness)).embedding
       assert.deepEqual(before, {
         configured: true, source: 'openai', baseUrl: `${fake.url}/v1`, model: 'fake-embed-1', fingerprint: settings.fingerprint, dim: 0,
-        intervalMs: 600_000, keyName: 'FACT_MEMORY_EMBEDDING_KEY', vectors: { current: 0, stale: 0, missing: 3, excluded: 1 }, lastSweep: null, error: null,
+        intervalMs: 600_000, keyName: 'FACT_MEMORY_EMBEDDING_KEY', vectors: { current: 0, stale: 0, missing: 3, excluded: 1 }, lastSweep: null, error: null, inMemory: null,
       })
       await harness.ok('index-vectors', {})
       harness.h.db().run(`UPDATE facts SET value = '7802', revision = revision + 1 WHERE id = ?`, first ?? 0)

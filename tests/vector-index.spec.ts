@@ -258,6 +258,92 @@ for (const driver of DRIVERS) {
       assert.equal(index.search(stores.vectors, space, source.gaussianUnit(), 5, MODEL).length, 5)
     })
 
+    describe('loaded ahead (the warm start)', () => {
+      /** Count block reads through the real store methods, as the prune test does. */
+      const countReads = (store: VectorStore): { whole: number; since: number; ranges: number } => {
+        const reads = { whole: 0, since: 0, ranges: 0 }
+        const blocksSince = store.blocksSince.bind(store)
+        const blockRange = store.blockRange.bind(store)
+        store.blocksSince = (spaceId, afterVersion) => {
+          if (afterVersion < 0) reads.whole += 1
+          else reads.since += 1
+          return blocksSince(spaceId, afterVersion)
+        }
+        store.blockRange = (spaceId, from, to) => {
+          reads.ranges += 1
+          return blockRange(spaceId, from, to)
+        }
+        return reads
+      }
+
+      it('loads a space a slice at a time, pausing between slices, and its first search reads no block and answers as a cold load does', async () => {
+        const source = vectorSource(64)
+        const ids = seedFacts(stores, 300)
+        const vectors = ids.map(() => source.gaussianUnit())
+        embed(stores.vectors, ids, vectors)
+        const reads = countReads(stores.vectors)
+        let pauses = 0
+        // Blocks of 64 slots: 300 vectors are 5 blocks, 3 slices of 2.
+        const loaded = await index.preload(stores.vectors, space.id, async () => { pauses += 1 }, undefined, 2)
+        assert.equal(loaded, 300)
+        assert.equal(pauses, 3)
+        assert.deepEqual(reads, { whole: 0, since: 0, ranges: 3 })
+        const cold = new VectorIndex()
+        for (const target of [vectors[0], vectors[150], vectors[299], source.gaussianUnit()]) {
+          const query = target ?? source.gaussianUnit()
+          assert.deepEqual(index.search(stores.vectors, space, query, 10, MODEL), cold.search(new VectorStore(h.db()), space, query, 10, MODEL))
+        }
+        assert.deepEqual(reads, { whole: 0, since: 0, ranges: 3 }, 'the searches read no block')
+      })
+
+      it('finds what another connection wrote during the load, reading only the blocks written since', async () => {
+        const source = vectorSource(64)
+        const ids = seedFacts(stores, 200)
+        embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+        const query = source.gaussianUnit()
+        const newcomer = writeFact(h.memory, h.config, { subject: 'newcomer', property: 'port', value: '4242' }).id
+        const other = new VectorStore(h.db())
+        let pauses = 0
+        await index.preload(stores.vectors, space.id, async () => {
+          pauses += 1
+          // After the first slice: fact 0 (already read) gets the query as its vector, and a new fact a slot past the rest.
+          if (pauses === 1) other.storeVectors(space.id, [rowFor(ids[0] ?? 0, 1, query), rowFor(newcomer, 1, source.near(query, 0.1))], NOW)
+        }, undefined, 2)
+        const reads = countReads(stores.vectors)
+        const hits = index.search(stores.vectors, space, query, 2, MODEL, { shortlist: 2, candidates: 2 })
+        assert.deepEqual(hits.map((hit) => hit.id), [ids[0], newcomer])
+        assert.deepEqual(reads, { whole: 0, since: 1, ranges: 0 })
+        assert.equal(index.footprint(stores.vectors, space.id).facts, 201)
+      })
+
+      it('gives way to a search that loads the space first, keeping the search\'s codes', async () => {
+        const source = vectorSource(64)
+        const ids = seedFacts(stores, 200)
+        const vectors = ids.map(() => source.gaussianUnit())
+        embed(stores.vectors, ids, vectors)
+        const reads = countReads(stores.vectors)
+        const loaded = await index.preload(stores.vectors, space.id, async () => {
+          index.search(stores.vectors, space, vectors[7] ?? source.gaussianUnit(), 1, MODEL)
+        }, undefined, 2)
+        assert.equal(loaded, 200)
+        assert.deepEqual(reads, { whole: 1, since: 0, ranges: 1 }, 'the preload stopped after its first slice')
+        assert.equal(index.search(stores.vectors, space, vectors[9] ?? source.gaussianUnit(), 1, MODEL)[0]?.id, ids[9])
+        assert.deepEqual(reads, { whole: 1, since: 0, ranges: 1 })
+      })
+
+      it('keeps nothing when stopped between slices, and leaves an empty or missing space alone', async () => {
+        const source = vectorSource(64)
+        assert.equal(await index.preload(stores.vectors, space.id, async () => undefined), 0, 'an empty space')
+        assert.equal(await index.preload(stores.vectors, space.id + 1, async () => undefined), 0, 'no such space')
+        const ids = seedFacts(stores, 200)
+        embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+        const stop = new AbortController()
+        assert.equal(await index.preload(stores.vectors, space.id, async () => { stop.abort() }, stop.signal, 2), 0)
+        assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 0, bytes: 0 })
+        assert.equal(index.warm(stores.vectors, space.id), 200, 'a search still loads it')
+      })
+    })
+
     it('holds 134 bytes a fact at 1024 dimensions (sign bits, fact id, a scan\'s distance) beside a fixed scratch', () => {
       const source = vectorSource(1024)
       const ids = seedFacts(stores, 3000)

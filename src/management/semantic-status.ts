@@ -2,7 +2,8 @@
  * What status says about the semantic channels: for each, whether it is configured (or why not) and its
  * fingerprint; for the embedding channel the vectors that are current, stale (an older revision or another
  * fingerprint) and missing, the facts never embedded (sensitive or hidden from the model), and the last sweep of
- * that fingerprint with its error; for the reranker its score mode and calibration state (calibrated on the user's
+ * that fingerprint with its error, and what this process holds of them in memory for the scan (`inMemory`: the vectors
+ * and bytes, null before a search or the warm start loaded them); for the reranker its score mode and calibration state (calibrated on the user's
  * pairs, proxy when calibrated on the library's pairs and so ordering only, refused with the reason, or uncalibrated).
  * Nothing here contains a key.
  */
@@ -19,7 +20,7 @@ const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, 
  * The semantic block of status.
  * @param config - the live configuration.
  * @param stores - the open stores, if any.
- * @param vectors - the vector sweep, if this host runs it.
+ * @param vectors - the vector channel's services, if this host runs them.
  * @returns a JSON-ready object.
  */
 export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined): Record<string, unknown> {
@@ -45,6 +46,7 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
       vectors: stores === undefined ? null : stores.vectors.coverage(space?.id ?? 0),
       lastSweep: last,
       error: last?.error ?? null,
+      inMemory: vectors?.held?.() ?? null,
     }
     : { configured: false, reason: embedding.reason }
   let rerankBlock: Record<string, unknown> = { configured: false, reason: rerank.configured ? '' : rerank.reason }

@@ -16,6 +16,7 @@ import type { AuditView } from '../review/audit-service.ts'
 import type { AskedOutcome, BegunSweep, SweepProgress } from '../review/sweep-service.ts'
 import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
 import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
+import type { HeldVectors } from '../semantic/vector-warmup.ts'
 import type { RerankPort } from '../semantic/types.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
@@ -69,12 +70,14 @@ export interface ReviewView {
   lastSweepAt(): number | undefined
 }
 
-/** The vector sweep, as the index-vectors and status verbs see it. */
+/** The vector channel's services, as the index-vectors and status verbs see them. */
 export interface VectorsView {
   /** Sweep now, whatever the interval. */
   sweepNow(): Promise<AskedVectorSweep>
   /** The last sweep since the plugin loaded. */
   last(): VectorSweepResult | undefined
+  /** What this process's vector index holds for the model in force, or undefined when nothing is loaded. */
+  held?(): HeldVectors | undefined
 }
 
 /** The semantic channels, as the calibrate verb uses them (absent where no semantic service runs). */

@@ -13,6 +13,7 @@
  * exactly (vector-codec.ts). A replaced vector keeps its row and slot.
  */
 import { FactMemoryError } from '../errors.ts'
+import type { Row } from './connection.ts'
 import type { Database } from './database.ts'
 import { chunks, INSTANT, MODEL_VISIBLE, placeholders } from './fact-rows.ts'
 import type { Visibility } from './fact-reader.ts'
@@ -376,7 +377,19 @@ export class VectorStore {
     const rows = afterVersion < 0
       ? this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? ORDER BY block_no', spaceId)
       : this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?', spaceId, afterVersion)
-    return rows.map((row) => ({ blockNo: Number(row['block_no']), factIds: decodeIds(row['fact_ids'] as Uint8Array), codes: row['codes'] as Uint8Array }))
+    return rows.map(blockOf)
+  }
+
+  /**
+   * A run of a space's code blocks by number, for loading a space a slice at a time.
+   * @param spaceId - the space.
+   * @param from - the first block number.
+   * @param to - one past the last block number.
+   * @returns the blocks in that run that exist, in block order.
+   */
+  blockRange(spaceId: number, from: number, to: number): CodeBlock[] {
+    return this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no >= ? AND block_no < ? ORDER BY block_no', spaceId, from, to)
+      .map(blockOf)
   }
 
   /**
@@ -519,4 +532,8 @@ export function clearVectorRows(db: Database): number {
 
 function vectorOf(row: Record<string, unknown>): StoredVector {
   return { scale: Number(row['scale']), quantized: unpackVector(row['magnitudes'] as Uint8Array, row['bits'] as Uint8Array, Number(row['dim'])) }
+}
+
+function blockOf(row: Row): CodeBlock {
+  return { blockNo: Number(row['block_no']), factIds: decodeIds(row['fact_ids'] as Uint8Array), codes: row['codes'] as Uint8Array }
 }

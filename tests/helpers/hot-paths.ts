@@ -225,6 +225,16 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       new VectorIndex().search(stores.vectors, space, query, 10, { includeSensitive: false })
     },
   },
+  {
+    name: 'vector preload',
+    run: async (v) => {
+      const settings = embeddingSettings(v.h.config)
+      const stores = storesOf(v)
+      const space = settings.configured ? stores.vectors.space(settings.fingerprint) : undefined
+      if (space === undefined) throw new Error('no vector space to load')
+      await new VectorIndex().preload(stores.vectors, space.id, async () => undefined)
+    },
+  },
 ]
 
 /**
