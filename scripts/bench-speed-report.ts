@@ -153,7 +153,10 @@ export function printTargets(rows: readonly SpeedRow[], vectors: readonly Vector
       })
     }
     if (row.facts === 100_000) {
-      lines.push({ target: 'first vector query of a process ≤ 50 ms (cold load + a warm query\'s p50)', facts: row.facts, figure: `${Math.round((row.coldLoadMs + row.searchMs.p50) * 10) / 10} ms`, met: row.coldLoadMs + row.searchMs.p50 <= 50 })
+      const cold = row.freshProcess.firstQueryMs.p50
+      lines.push({ target: 'first vector query of a fresh process ≤ 50 ms (p50, the query loading the codes)', facts: row.facts, figure: `${cold} ms (second query ${row.freshProcess.secondQueryMs.p50} ms)`, met: cold <= 50 })
+      const warm = row.warmStart.firstQueryMs.p50
+      lines.push({ target: 'first vector query of a fresh process ≤ 50 ms (p50, after the warm start)', facts: row.facts, figure: `${warm} ms (load ${row.warmStart.preloadMs.p50} ms, longest slice ${row.warmStart.longestSliceMs.p50} ms)`, met: warm <= 50 })
     }
   }
   console.log(`\nIssue 20's targets${baseline === undefined ? ' (no baseline run found: the targets against today are not judged)' : ` (today = ${baseline.file})`}`)

@@ -3,7 +3,7 @@
  * facts gets one clustered 1024-d vector per fact (scripts/bench-vector-corpus.ts; random vectors, so this measures
  * the scan, not retrieval quality), then the channel is timed as a search runs it with the query embedding excluded:
  * the first query of a fresh process (child processes on a fresh connection, the OS page cache warm from the writes:
- * what a one-shot headless run pays), the one-off load of the sign codes in this process, warm queries, the first
+ * what a one-shot headless run pays), the same after the codes were loaded as the plugin's warm start loads them, the one-off load of the sign codes in this process, warm queries, the first
  * query after another vector was written, and the recall@10 of the coarse stages with exact rescoring against an
  * exact scan of the same stored vectors for a few widths (the Hamming scan alone, as the index first shipped, among
  * them). The sweep's write cost is timed per vector as it writes (batches of 32 in their own transaction, new vectors
@@ -49,8 +49,16 @@ export interface VectorBench {
   readonly storeSeconds: number
   /** Loading every sign code into a fresh index, once, in this process (a fresh connection). */
   readonly coldLoadMs: number
-  /** In {@link FRESH_PROCESSES} child processes: opening the store, its first vector query (loading the codes), the second. */
-  readonly freshProcess: { readonly openMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
+  /**
+   * In {@link FRESH_PROCESSES} child processes: opening the store, making the index (compiling the scan's kernel), its
+   * first vector query (loading the codes) and the second.
+   */
+  readonly freshProcess: { readonly openMs: Timings; readonly indexMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
+  /**
+   * In as many child processes, alternating with those above: the codes loaded first as the plugin's warm start loads
+   * them (the whole load, its longest slice between turns of the event loop), then the first and second query.
+   */
+  readonly warmStart: { readonly preloadMs: Timings; readonly longestSliceMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
   /** Warm queries, depth 20 under model visibility: version check, coarse scan, rescoring read, sort. */
   readonly searchMs: Timings
   /** The first query after one more vector was stored (the index reads the new row). */
@@ -79,8 +87,8 @@ const DIM = 1024
 const DEPTH = 20
 const MODEL = { includeSensitive: false } as const
 
-/** Child processes timed for the first query of a fresh process. */
-const FRESH_PROCESSES = 5
+/** Child processes timed for the first query of a fresh process, each way. */
+const FRESH_PROCESSES = 9
 
 /** The sweep's batch (vector-sweep-run.ts EMBED_BATCH), and how many batches of each kind are timed. */
 const SWEEP_BATCH = 32
@@ -117,14 +125,14 @@ export function vectorBench(size: number): VectorBench {
     const diskBytesPerFact = Math.round((fileBytes(dir) - bytesBefore) / stored.ids.length)
     const storedBytesPerFact = Math.round(Object.values(storedBytesByTable).reduce((sum, value) => sum + value, 0) / stored.ids.length)
     // Queries of their own, so the scan below draws the same queries as runs before this figure existed.
-    const freshProcess = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
+    const { freshProcess, warmStart } = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
     const scanned = scan(dir, space, stored, source)
     // Last, so the corpus searched above is the one earlier runs searched: facts of their own for the new vectors.
     seedStore(dir, makeCorpus(SWEEP_BATCH * SWEEP_BATCHES, mulberry32(size + 2)).facts, systemClock, config)
     const sweepWrite = sweepWrites(dir, space, source, random, stored)
     return {
       facts: size, dim: DIM, hammingShortlist: HAMMING_SHORTLIST, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds),
-      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, ...scanned,
+      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, warmStart, ...scanned,
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -209,25 +217,32 @@ function storedBytes(db: Database): Record<string, number> {
   return Object.fromEntries(rows.map((row) => [String(row['tbl']), Number(row['bytes'])]))
 }
 
-/** The first and second query of {@link FRESH_PROCESSES} fresh processes, each on its own connection. */
-function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): VectorBench['freshProcess'] {
+/**
+ * The first and second query of {@link FRESH_PROCESSES} fresh processes each way, each on its own connection, the two
+ * ways taken in turn so the machine's moments fall on both alike.
+ */
+function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): Pick<VectorBench, 'freshProcess' | 'warmStart'> {
   const queryFile = join(dir, 'queries.f32')
-  const open: number[] = []
-  const first: number[] = []
-  const second: number[] = []
-  for (let run = 0; run < FRESH_PROCESSES; run += 1) {
+  const child = (way: 'cold' | 'preloaded'): Record<string, number> => {
     const queries = new Float32Array(2 * DIM)
     queries.set(source.gaussianUnit(), 0)
     queries.set(source.gaussianUnit(), DIM)
     writeFileSync(queryFile, new Uint8Array(queries.buffer))
-    const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', FIRST_QUERY_SCRIPT, dir, fingerprint, queryFile], { encoding: 'utf8' })
-    if (child.status !== 0) throw new Error(`the fresh process failed: ${child.stderr}`)
-    const answer = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as { openMs: number; firstQueryMs: number; secondQueryMs: number }
-    open.push(answer.openMs)
-    first.push(answer.firstQueryMs)
-    second.push(answer.secondQueryMs)
+    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', FIRST_QUERY_SCRIPT, dir, fingerprint, queryFile, way], { encoding: 'utf8' })
+    if (run.status !== 0) throw new Error(`the fresh process failed: ${run.stderr}`)
+    return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>
   }
-  return { openMs: timings(open), firstQueryMs: timings(first), secondQueryMs: timings(second) }
+  const cold: Record<string, number>[] = []
+  const preloaded: Record<string, number>[] = []
+  for (let run = 0; run < FRESH_PROCESSES; run += 1) {
+    cold.push(child('cold'))
+    preloaded.push(child('preloaded'))
+  }
+  const of = (answers: readonly Record<string, number>[], key: string): Timings => timings(answers.map((answer) => answer[key] ?? 0))
+  return {
+    freshProcess: { openMs: of(cold, 'openMs'), indexMs: of(cold, 'indexMs'), firstQueryMs: of(cold, 'firstQueryMs'), secondQueryMs: of(cold, 'secondQueryMs') },
+    warmStart: { preloadMs: of(preloaded, 'preloadMs'), longestSliceMs: of(preloaded, 'longestSliceMs'), firstQueryMs: of(preloaded, 'firstQueryMs'), secondQueryMs: of(preloaded, 'secondQueryMs') },
+  }
 }
 
 function scan(dir: string, space: VectorSpace, stored: Stored, source: ClusteredVectors): Pick<VectorBench, 'coldLoadMs' | 'searchMs' | 'afterWriteMs' | 'recall' | 'indexBytesPerFact' | 'processBytesPerFact'> {

@@ -95,7 +95,7 @@ export class VectorIndex {
    * @returns hits best first by cosine (ties: the larger id first); empty when the space holds no vectors or the
    *   query's dimension differs from the space's.
    */
-  search(store: VectorStore, space: VectorSpace, queryUnit: Float32Array, depth: number, visibility: Visibility | undefined,
+  search(store: VectorStore, space: Pick<VectorSpace, 'id'>, queryUnit: Float32Array, depth: number, visibility: Visibility | undefined,
     width: ScanWidth = SCAN_WIDTH): VectorHit[] {
     const codes = this.refreshed(store, space.id)
     if (codes === undefined || codes.live === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
@@ -130,7 +130,7 @@ export class VectorIndex {
   /**
    * Load a space's codes ahead of its first search, {@link PRELOAD_BLOCKS} blocks at a time with `pause` awaited
    * between slices, so a process that has just started (a one-shot run) has them before its first query without
-   * holding the event loop for long. The codes are recorded at the version read before the first slice (each slice
+   * holding the event loop for long; then, after one more pause, run a warm-up search whose answer is dropped. The codes are recorded at the version read before the first slice (each slice
    * is at least that new), so a search afterwards reads again only what was written since. A space already loaded,
    * empty or gone is left alone; a search that loads the space meanwhile wins, and what the slices read is dropped.
    * @param store - the vector store.
@@ -158,6 +158,10 @@ export class VectorIndex {
     }
     settle(loading, state, store.freeSlots(spaceId))
     byStore.set(spaceId, loading)
+    // One search of a fixed query, its answer dropped: V8 compiles the kernel at its optimizing tier on it, and the
+    // rescoring's index pages come into SQLite's cache, so the first real query costs what the ones after it do.
+    await pause()
+    if (signal?.aborted !== true) this.search(store, { id: spaceId }, warmupQuery(state.dim), 1, { includeSensitive: false })
     return loading.live
   }
 
@@ -243,4 +247,9 @@ function settle(codes: SpaceCodes, state: SpaceState, free: readonly number[]): 
   for (const slot of free) if (slot < codes.size) codes.arena.clear(slot, slot + 1)
   codes.live = codes.arena.live(codes.size)
   codes.version = state.version
+}
+
+/** The warm-up search's query: every component alike, a unit vector that any space of the dimension can answer. */
+function warmupQuery(dim: number): Float32Array {
+  return new Float32Array(Math.max(1, dim)).fill(1 / Math.sqrt(Math.max(1, dim)))
 }
