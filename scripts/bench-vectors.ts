@@ -77,9 +77,9 @@ export interface VectorBench {
   readonly storedBytesByTable: Readonly<Record<string, number>>
   /** The sweep's writes, batches of 32 in their own transaction: ms and WAL bytes per vector, new and replaced. */
   readonly sweepWrite: { readonly newMsPerVector: Timings; readonly newWalBytesPerVector: number; readonly replacedMsPerVector: Timings; readonly replacedWalBytesPerVector: number }
-  /** The index's typed arrays per vector. */
+  /** The index's memory per vector (its kernel's WebAssembly memory: codes, fact ids, scratch). */
   readonly indexBytesPerFact: number
-  /** The process's heap and buffer growth per vector after loading the index and a collection (slot map included). */
+  /** The process's heap and external memory growth per vector after loading the index and a collection. */
   readonly processBytesPerFact: number
 }
 
@@ -258,7 +258,8 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
     const coldLoadMs = performance.now() - coldStarted
     collect()
     const after = process.memoryUsage()
-    const grown = (after.heapUsed - before.heapUsed) + (after.arrayBuffers - before.arrayBuffers)
+    // `external` holds the Buffers and the scan kernel's WebAssembly memory (`arrayBuffers` is part of it).
+    const grown = (after.heapUsed - before.heapUsed) + (after.external - before.external)
     const footprint = index.footprint(store, space.id)
 
     const random = mulberry32(99)
