@@ -59,6 +59,8 @@ export interface VectorBench {
    * them (the whole load, its longest slice between turns of the event loop), then the first and second query.
    */
   readonly warmStart: { readonly preloadMs: Timings; readonly longestSliceMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
+  /** In as many child processes again: the first query comes halfway through that load, and reads the rest itself. */
+  readonly midway: { readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
   /** Warm queries, depth 20 under model visibility: version check, coarse scan, rescoring read, sort. */
   readonly searchMs: Timings
   /** The first query after one more vector was stored (the index reads the new row). */
@@ -125,14 +127,14 @@ export function vectorBench(size: number): VectorBench {
     const diskBytesPerFact = Math.round((fileBytes(dir) - bytesBefore) / stored.ids.length)
     const storedBytesPerFact = Math.round(Object.values(storedBytesByTable).reduce((sum, value) => sum + value, 0) / stored.ids.length)
     // Queries of their own, so the scan below draws the same queries as runs before this figure existed.
-    const { freshProcess, warmStart } = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
+    const { freshProcess, warmStart, midway } = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
     const scanned = scan(dir, space, stored, source)
     // Last, so the corpus searched above is the one earlier runs searched: facts of their own for the new vectors.
     seedStore(dir, makeCorpus(SWEEP_BATCH * SWEEP_BATCHES, mulberry32(size + 2)).facts, systemClock, config)
     const sweepWrite = sweepWrites(dir, space, source, random, stored)
     return {
       facts: size, dim: DIM, hammingShortlist: HAMMING_SHORTLIST, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds),
-      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, warmStart, ...scanned,
+      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, warmStart, midway, ...scanned,
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -218,12 +220,12 @@ function storedBytes(db: Database): Record<string, number> {
 }
 
 /**
- * The first and second query of {@link FRESH_PROCESSES} fresh processes each way, each on its own connection, the two
- * ways taken in turn so the machine's moments fall on both alike.
+ * The first and second query of {@link FRESH_PROCESSES} fresh processes each way, each on its own connection, the
+ * ways taken in turn so the machine's moments fall on each alike.
  */
-function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): Pick<VectorBench, 'freshProcess' | 'warmStart'> {
+function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): Pick<VectorBench, 'freshProcess' | 'warmStart' | 'midway'> {
   const queryFile = join(dir, 'queries.f32')
-  const child = (way: 'cold' | 'preloaded'): Record<string, number> => {
+  const child = (way: 'cold' | 'preloaded' | 'midway'): Record<string, number> => {
     const queries = new Float32Array(2 * DIM)
     queries.set(source.gaussianUnit(), 0)
     queries.set(source.gaussianUnit(), DIM)
@@ -234,14 +236,17 @@ function freshProcesses(dir: string, fingerprint: string, source: ClusteredVecto
   }
   const cold: Record<string, number>[] = []
   const preloaded: Record<string, number>[] = []
+  const halfway: Record<string, number>[] = []
   for (let run = 0; run < FRESH_PROCESSES; run += 1) {
     cold.push(child('cold'))
     preloaded.push(child('preloaded'))
+    halfway.push(child('midway'))
   }
   const of = (answers: readonly Record<string, number>[], key: string): Timings => timings(answers.map((answer) => answer[key] ?? 0))
   return {
     freshProcess: { openMs: of(cold, 'openMs'), indexMs: of(cold, 'indexMs'), firstQueryMs: of(cold, 'firstQueryMs'), secondQueryMs: of(cold, 'secondQueryMs') },
     warmStart: { preloadMs: of(preloaded, 'preloadMs'), longestSliceMs: of(preloaded, 'longestSliceMs'), firstQueryMs: of(preloaded, 'firstQueryMs'), secondQueryMs: of(preloaded, 'secondQueryMs') },
+    midway: { firstQueryMs: of(halfway, 'firstQueryMs'), secondQueryMs: of(halfway, 'secondQueryMs') },
   }
 }
 

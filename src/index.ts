@@ -131,13 +131,13 @@ export function apply(ctx: Context, config: Config): void {
   ctx.effect(() => {
     configure(config)
     return async () => {
+      await warmup.stop()
       await review.stop()
       // One bounded wait for both flushes: the passes first (they may write facts), then the vectors those writes asked for.
       const until = systemClock.now() + FLUSH_WAIT_MS
       await capture.drain(FLUSH_WAIT_MS)
       await vectors.drain(Math.max(0, until - systemClock.now()))
       await vectors.stop()
-      await warmup.stop()
       runtime.stop()
     }
   }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index\'s warm start, and the extraction and vector flushes')

@@ -317,19 +317,22 @@ for (const driver of DRIVERS) {
         assert.equal(index.footprint(stores.vectors, space.id).facts, 201)
       })
 
-      it('gives way to a search that loads the space first, keeping the search\'s codes', async () => {
+      it('lets a search that comes during the load finish it, reading only the blocks still to come, and then ends', async () => {
         const source = vectorSource(64)
-        const ids = seedFacts(stores, 200)
+        const ids = seedFacts(stores, 300)
         const vectors = ids.map(() => source.gaussianUnit())
         embed(stores.vectors, ids, vectors)
         const reads = countReads(stores.vectors)
+        let found: number | undefined
+        // 300 vectors are 5 blocks: the load reads blocks 0-1, then a search comes and reads 2-4 in one pass.
         const loaded = await index.preload(stores.vectors, space.id, async () => {
-          index.search(stores.vectors, space, vectors[7] ?? source.gaussianUnit(), 1, MODEL)
+          found ??= index.search(stores.vectors, space, vectors[299] ?? source.gaussianUnit(), 1, MODEL)[0]?.id
         }, undefined, 2)
-        assert.equal(loaded, 200)
-        assert.deepEqual(reads, { whole: 1, since: 0, ranges: 1 }, 'the preload stopped after its first slice')
+        assert.equal(found, ids[299], 'the search found a vector of a block the load had not reached')
+        assert.equal(loaded, 300)
+        assert.deepEqual(reads, { whole: 0, since: 0, ranges: 2 })
         assert.equal(index.search(stores.vectors, space, vectors[9] ?? source.gaussianUnit(), 1, MODEL)[0]?.id, ids[9])
-        assert.deepEqual(reads, { whole: 1, since: 0, ranges: 1 })
+        assert.deepEqual(reads, { whole: 0, since: 0, ranges: 2 }, 'nothing read again')
       })
 
       it('keeps nothing when stopped between slices, and leaves an empty or missing space alone', async () => {
@@ -343,6 +346,18 @@ for (const driver of DRIVERS) {
         assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 0, bytes: 0 })
         assert.equal(index.warm(stores.vectors, space.id), 200, 'a search still loads it')
       })
+    })
+
+    it('lets an emptied space\'s memory go', () => {
+      const source = vectorSource(64)
+      const ids = seedFacts(stores, 20)
+      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      assert.equal(index.warm(stores.vectors, space.id), 20)
+      assert.ok(index.footprint(stores.vectors, space.id).bytes > 0)
+      h.db().run('UPDATE facts SET model_use_allowed = 0')
+      new VectorStore(h.db()).pruneIneligible()
+      assert.deepEqual(index.search(stores.vectors, space, source.gaussianUnit(), 5, undefined), [])
+      assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 0, bytes: 0 })
     })
 
     it('holds 134 bytes a fact at 1024 dimensions (sign bits, fact id, a scan\'s distance) beside a fixed scratch', () => {

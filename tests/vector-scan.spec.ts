@@ -39,19 +39,23 @@ describe('the vector scan kernel', () => {
     assert.equal(readFileSync(KERNEL_MODULE, 'utf8'), kernelModuleText(bytes))
   })
 
-  it('refuses a dimension the distances cannot measure, and a write past its room', () => {
+  it('refuses a dimension the distances cannot measure, a write past its room and a query of another dimension', () => {
     assert.throws(() => kernel.arena(0), RangeError)
     assert.throws(() => kernel.arena(65_505), RangeError)
     const arena = kernel.arena(64)
     arena.reserve(2)
     assert.throws(() => { arena.write(1, new Uint8Array(16), Int32Array.of(1, 2), 2) }, RangeError)
+    arena.write(0, new Uint8Array(8), Int32Array.of(1), 1)
+    assert.throws(() => arena.nearest(new Float32Array(65), 1, 1, 1), RangeError)
+    assert.throws(() => arena.dots(new Float32Array(32), [{ slot: 0, magnitudes: new Uint8Array(56) }]), RangeError)
   })
 })
 
 describe('the Hamming shortlist', () => {
-  // 1024: 256-bit runs; 264: one run and an odd word; 160: two 64-bit runs and an odd word; 96: one and an odd word;
+  // 1024: 256-bit runs; 384: one run, then two 64-bit ones; 352: one run, one 64-bit run and an odd word; 1056: four
+  // runs and an odd word; 264: one run and an odd word; 160: two 64-bit runs and an odd word; 96: one and an odd word;
   // 1000: 125 bytes padded to 128; 12: two bytes padded to a word.
-  for (const dim of [1024, 264, 160, 96, 1000, 12]) {
+  for (const dim of [1024, 384, 352, 1056, 264, 160, 96, 1000, 12]) {
     it(`keeps the codes nearest by Hamming distance, ties at the cut in slot order, at ${dim} dimensions`, () => {
       const source = vectorSource(dim, dim)
       const centre = source.gaussianUnit()
@@ -115,6 +119,25 @@ describe('the coarse ranking', () => {
     assert.deepEqual(Array.from(arena.nearest(query, 2, 2, 1)), [1])
   })
 
+  it('sums a score a 32-bit word at a time, as the JavaScript scan did, so the same ties break the same way', () => {
+    // Component 0 gives each code 1; components 32 and 40 give ±2^-53 each. Code A (slot 1) has both bits set, code B
+    // (slot 0) only bit 40. A word at a time: A = 1 + (2^-53 + 2^-53) = 1 + 2^-52, B = 1 + (-2^-53 + 2^-53) = 1, so A
+    // ranks first. A byte at a time, 1 + 2^-53 rounds back to 1 and both score 1: the tie would put B first.
+    const tiny = 2 ** -53
+    const query = Float32Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : i === 32 || i === 40 ? tiny : 0))
+    const code = (bits: readonly number[]): Uint8Array => {
+      const bytes = new Uint8Array(8)
+      for (const bit of bits) bytes[bit >> 3] = (bytes[bit >> 3] ?? 0) | (1 << (bit & 7))
+      return bytes
+    }
+    const codes = [code([0, 40]), code([0, 32, 40])]
+    const arena = kernel.arena(64)
+    arena.reserve(2)
+    codes.forEach((bytes, slot) => { arena.write(slot, bytes, Int32Array.of(slot + 1), 1) })
+    assert.deepEqual(coarseRank(codes, query, 2, 1), [1])
+    assert.deepEqual(Array.from(arena.nearest(query, 2, 2, 1)), [1])
+  })
+
   it('scores the query\'s own sign bits highest', () => {
     const source = vectorSource(256, 5)
     const query = source.gaussianUnit()
@@ -161,10 +184,11 @@ describe('the rescoring\'s dot products at the packing\'s extremes', () => {
 })
 
 describe('a growing arena', () => {
-  it('keeps every code and fact id as it grows, and scans what it holds', () => {
-    const source = vectorSource(1024, 21)
+  // 1024: codes fill whole words; 1000: each code is padded, and the padding must read as zeros after every move.
+  for (const dim of [1024, 1000]) it(`keeps every code and fact id as it grows, and scans what it holds, at ${dim} dimensions`, () => {
+    const source = vectorSource(dim, 21)
     const vectors = Array.from({ length: 700 }, () => source.gaussianUnit())
-    const arena = kernel.arena(1024)
+    const arena = kernel.arena(dim)
     const codes: (Uint8Array | undefined)[] = []
     // Slot by slot, as a sweep adds vectors: the room grows many times, moving the ids each time.
     vectors.forEach((vector, slot) => {
@@ -181,6 +205,7 @@ describe('a growing arena', () => {
     })
     assert.equal(arena.live(700), 699)
     assert.equal(arena.live(10), 9)
+    assert.equal(arena.live(arena.capacity), 699, 'the room past the last slot holds no vector')
     const query = source.near(vectors[42] ?? source.gaussianUnit(), 0.5)
     assert.deepEqual(Array.from(arena.nearest(query, 700, 200, 20)), coarseRank(codes, query, 200, 20))
   })

@@ -133,13 +133,15 @@ for (const driver of DRIVERS) {
         index,
         stores: () => open,
         logger: { warn: (format, ...args) => { warnings.push([format, ...args].join(' ')) } },
+        // The first pause comes before the load, the second after its first slice: the store closes under the load.
         pause: async () => {
           pauses += 1
-          if (pauses === 1) open.db.close()
+          if (pauses === 2) open.db.close()
         },
       })
       closing.follow(config)
       await closing.whenLoaded()
+      assert.ok(reads > 0, 'a slice was read before the store closed')
       assert.equal(warnings.length, 1, warnings.join('\n'))
       assert.match(warnings[0] ?? '', /the vector index was not loaded ahead/u)
     })

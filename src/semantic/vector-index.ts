@@ -59,7 +59,7 @@ export interface VectorHit {
 /** What the index holds, for status and the bench. */
 export interface IndexFootprint {
   readonly facts: number
-  /** Bytes of the codes and their fact ids (capacity included); the slot map's entries come on top. */
+  /** Bytes of the space's kernel memory: the codes and fact ids (room to grow included), a search's scratch, whole pages. */
   readonly bytes: number
 }
 
@@ -75,6 +75,8 @@ interface SpaceCodes {
   live: number
   /** The codes and fact ids by slot (fact id 0: a free slot). */
   readonly arena: CodeArena
+  /** A load under way (the warm start): the state read before its first slice, and the next block to read. */
+  pending: { readonly state: SpaceState; next: number } | undefined
 }
 
 /** The in-memory coarse index over the spaces of one or more stores. */
@@ -130,13 +132,16 @@ export class VectorIndex {
   /**
    * Load a space's codes ahead of its first search, {@link PRELOAD_BLOCKS} blocks at a time with `pause` awaited
    * between slices, so a process that has just started (a one-shot run) has them before its first query without
-   * holding the event loop for long; then, after one more pause, run a warm-up search whose answer is dropped. The codes are recorded at the version read before the first slice (each slice
-   * is at least that new), so a search afterwards reads again only what was written since. A space already loaded,
-   * empty or gone is left alone; a search that loads the space meanwhile wins, and what the slices read is dropped.
+   * holding the event loop for long; then, after one more pause, run a warm-up search whose answer is dropped. The
+   * codes are recorded at the version read before the first slice (each slice is at least that new), so a search
+   * afterwards reads again only what was written since. A search that comes while the load is under way reads the
+   * blocks still to come in one pass and answers; the load then ends. A space already loaded, empty or gone is left
+   * alone.
    * @param store - the vector store.
    * @param spaceId - the space.
    * @param pause - awaited between slices (the next turn of the event loop).
-   * @param signal - stops the load between slices; nothing is kept.
+   * @param signal - stops the load: between slices, what was read is dropped; once the codes are in, only the warm-up
+   *   search is skipped.
    * @param slice - blocks read between pauses (specs set a small one, so a small store takes several slices).
    * @returns how many vectors the index holds for the space afterwards (0 when stopped or nothing to load).
    */
@@ -149,19 +154,28 @@ export class VectorIndex {
     const loading = this.emptyCodes(state)
     loading.arena.reserve(state.slotCount)
     loading.size = state.slotCount
-    for (let from = 0; from * state.blockSlots < state.slotCount; from += Math.max(1, slice)) {
-      place(loading, store.blockRange(spaceId, from, from + Math.max(1, slice)))
+    const pending = { state, next: 0 }
+    loading.pending = pending
+    byStore.set(spaceId, loading)
+    const blocks = Math.ceil(state.slotCount / state.blockSlots)
+    const step = Math.max(1, slice)
+    while (pending.next < blocks) {
+      place(loading, store.blockRange(spaceId, pending.next, pending.next + step))
+      pending.next += step
       await pause()
-      if (signal?.aborted === true) return 0
-      const loaded = byStore.get(spaceId)
-      if (loaded !== undefined) return loaded.live
+      // A search finished the load (or replaced it): it is done.
+      if (byStore.get(spaceId) !== loading || loading.pending === undefined) return byStore.get(spaceId)?.live ?? 0
+      if (signal?.aborted === true) {
+        byStore.delete(spaceId)
+        return 0
+      }
     }
     settle(loading, state, store.freeSlots(spaceId))
-    byStore.set(spaceId, loading)
+    loading.pending = undefined
     // One search of a fixed query, its answer dropped: V8 compiles the kernel at its optimizing tier on it, and the
     // rescoring's index pages come into SQLite's cache, so the first real query costs what the ones after it do.
     await pause()
-    if (signal?.aborted !== true) this.search(store, { id: spaceId }, warmupQuery(state.dim), 1, { includeSensitive: false })
+    if (signal?.aborted !== true && byStore.get(spaceId) === loading) this.search(store, { id: spaceId }, warmupQuery(state.dim), 1, { includeSensitive: false })
     return loading.live
   }
 
@@ -186,7 +200,7 @@ export class VectorIndex {
   }
 
   private emptyCodes(state: SpaceState): SpaceCodes {
-    return { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: 0, live: 0, arena: this.kernel.arena(Math.max(1, state.dim)) }
+    return { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: 0, live: 0, arena: this.kernel.arena(Math.max(1, state.dim)), pending: undefined }
   }
 
   private refreshed(store: VectorStore, spaceId: number): SpaceCodes | undefined {
@@ -197,9 +211,16 @@ export class VectorIndex {
       return undefined
     }
     const held = byStore.get(spaceId)
+    // A load under way: the blocks it has still to read, in one pass; its codes are then at the version it began at.
+    if (held?.pending !== undefined) finish(held, store, spaceId, held.pending)
     if (held !== undefined && held.version === version) return held
     // Read the state before the blocks: what they hold is then at least as new as the version recorded.
     const state = store.spaceState(spaceId)
+    if (state.count === 0) {
+      // An emptied space lets its memory go.
+      byStore.delete(spaceId)
+      return undefined
+    }
     if (held !== undefined && held.dim === state.dim && held.blockSlots === state.blockSlots) {
       apply(held, state, store.blocksSince(spaceId, held.version), store.freeSlots(spaceId))
       if (held.live === state.count) return held
@@ -240,6 +261,13 @@ function place(codes: SpaceCodes, blocks: readonly CodeBlock[]): void {
     arena.clear(first, Math.min(size, first + codes.blockSlots))
     arena.write(first, block.codes, block.factIds, held)
   }
+}
+
+/** The rest of a load under way: the blocks from its next one, then its free slots, at the state it began at. */
+function finish(codes: SpaceCodes, store: VectorStore, spaceId: number, pending: { readonly state: SpaceState; readonly next: number }): void {
+  place(codes, store.blockRange(spaceId, pending.next, Math.ceil(pending.state.slotCount / pending.state.blockSlots)))
+  settle(codes, pending.state, store.freeSlots(spaceId))
+  codes.pending = undefined
 }
 
 /** The free slots drop out, the live count is taken again, and the codes are recorded at the state's version. */

@@ -2,9 +2,10 @@
 ;; and is the only caller). `npm run build:wasm` assembles this file with wabt into vector-scan.wasm.ts; a test
 ;; fails while the two differ.
 ;;
-;; Why WebAssembly: V8 compiles a module before its first call, so a process's first search runs at the speed of
-;; its hundredth, where the same loops in JavaScript ran five to seventy times slower until the JIT had warmed to
-;; them (measured at 100,000 vectors of 1,024 dimensions).
+;; Why WebAssembly: V8 compiles a module with its baseline compiler before the first call, so a process's first search
+;; runs within about twice the time of its hundredth (the optimizing tier takes over once a function has run a while),
+;; where the same loops in JavaScript ran five to seventy times slower until the JIT had warmed to them (measured at
+;; 100,000 vectors of 1,024 dimensions).
 ;;
 ;; A search has three stages, each an export:
 ;;   shortlist   the codes nearest the query by Hamming distance (how many sign bits differ)
@@ -17,7 +18,8 @@
 ;; Codes are the stored sign bits as bytes, each zero-padded to whole 32-bit words, one after another by slot; bit i of
 ;; a code is bit (i mod 8) of byte i / 8. Distances count 64 bits at a time (and 32 for an odd last word): both sides
 ;; are the same bytes, so byte order never matters, and a fact id is only tested against zero. Floating-point sums run
-;; in the order code-arena.ts documents for each export, on float64, so a score is the same number whatever runs it.
+;; on float64 in the order each export documents, which is the order the JavaScript these functions replaced used, so
+;; a score is the same number it was.
 (module
   (memory (export "memory") 1)
 
@@ -200,14 +202,17 @@
       (else (f64.const 0))))
 
   ;; rank: the `keep` best of `count` slots (int32 at `slots`) by asymmetric score, best first, ties the lower slot
-  ;; first. A slot's score sums, on float64 from 0, table entry (p, byte p of its code) for p = 0 … positions-1, its
-  ;; code at codes + stride·slot. Writes the kept slots to `out` (int32) and their scores to `scores` (float64);
-  ;; returns how many were kept: `keep`, or `count` when it is smaller.
+  ;; first. A slot's score is summed on float64 from 0, four bytes of its code at a time: the entries of bytes p … p+3
+  ;; (table entry (p, byte p), those past `positions` left out) are added together first, in byte order, and their sum
+  ;; to the score. Its code is at codes + stride·slot. Writes the kept slots to `out` (int32) and their scores to
+  ;; `scores` (float64); returns how many were kept: `keep`, or `count` when it is smaller.
   (func (export "rank")
     (param $table i32) (param $codes i32) (param $stride i32) (param $positions i32) (param $slots i32) (param $count i32)
     (param $keep i32) (param $out i32) (param $scores i32)
     (result i32)
     (local $i i32) (local $slot i32) (local $code i32) (local $p i32) (local $score f64) (local $kept i32) (local $j i32)
+    (local $group f64) (local $end i32)
+    (if (i32.le_s (local.get $keep) (i32.const 0)) (then (return (i32.const 0))))
     (block $ranked
       (loop $candidate
         (br_if $ranked (i32.ge_u (local.get $i) (local.get $count)))
@@ -216,14 +221,20 @@
         (local.set $score (f64.const 0))
         (local.set $p (i32.const 0))
         (block $scored
-          (loop $byte
+          (loop $word
             (br_if $scored (i32.ge_u (local.get $p) (local.get $positions)))
-            (local.set $score (f64.add (local.get $score) (f64.promote_f32 (f32.load
-              (i32.add (local.get $table)
-                (i32.shl (i32.or (i32.shl (local.get $p) (i32.const 8)) (i32.load8_u (i32.add (local.get $code) (local.get $p))))
-                  (i32.const 2)))))))
+            (local.set $end (i32.add (local.get $p) (i32.const 4)))
+            (local.set $end (select (local.get $positions) (local.get $end) (i32.gt_u (local.get $end) (local.get $positions))))
+            (local.set $group (call $entry (local.get $table) (local.get $code) (local.get $p)))
             (local.set $p (i32.add (local.get $p) (i32.const 1)))
-            (br $byte)))
+            (block $grouped
+              (loop $byte
+                (br_if $grouped (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $group (f64.add (local.get $group) (call $entry (local.get $table) (local.get $code) (local.get $p))))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $byte)))
+            (local.set $score (f64.add (local.get $score) (local.get $group)))
+            (br $word)))
         ;; Insert into the kept list, sorted best first: from its end, move each kept entry the candidate beats one
         ;; place down (the last falls off when the list is full), then place the candidate.
         (local.set $j (select (i32.sub (local.get $keep) (i32.const 1)) (local.get $kept) (i32.ge_u (local.get $kept) (local.get $keep))))
@@ -249,6 +260,12 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $candidate)))
     (local.get $kept))
+
+  ;; Table entry (p, byte p of the code at `code`), on float64.
+  (func $entry (param $table i32) (param $code i32) (param $p i32) (result f64)
+    (f64.promote_f32 (f32.load (i32.add (local.get $table)
+      (i32.shl (i32.or (i32.shl (local.get $p) (i32.const 8)) (i32.load8_u (i32.add (local.get $code) (local.get $p))))
+        (i32.const 2))))))
 
   ;; Whether a candidate (score, slot) ranks before kept entry `at`: a higher score, or the same score and a lower slot.
   (func $beats (param $score f64) (param $slot i32) (param $out i32) (param $scores i32) (param $at i32) (result i32)
