@@ -109,6 +109,23 @@ for (const driver of DRIVERS) {
       assert.match(renderSearchText(value), /Degraded: vector \(timeout: the embedding endpoint did not answer within 800 ms\); the other channels answered\./u)
     })
 
+    it('where WebAssembly cannot run, the vector channel degrades and says why; the plugin still loads and the lexical channels answer', async () => {
+      const saved = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')
+      let memory: SemanticMemory
+      try {
+        Reflect.deleteProperty(globalThis, 'WebAssembly')
+        memory = open(semanticOverrides(fake, { embedding: true }))
+      } finally {
+        if (saved !== undefined) Object.defineProperty(globalThis, 'WebAssembly', saved)
+      }
+      seed(memory)
+      await memory.sweep()
+      const value = await search(memory, 'billing-api port')
+      assert.equal(lines(value)[0], 'billing-api · port: 7801')
+      assert.deepEqual(value.degraded.map((item) => [item.channel, item.code]), [['vector', 'internal']])
+      assert.match(renderSearchText(value), /Degraded: vector \(internal: [^)]*WebAssembly kernel cannot run here/u)
+    })
+
     it('an HTTP error or vectors of another dimension degrade the vector channel with their code, never repeating the key', async () => {
       const memory = open(semanticOverrides(fake, { embedding: true }))
       seed(memory)

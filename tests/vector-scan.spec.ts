@@ -39,6 +39,19 @@ describe('the vector scan kernel', () => {
     assert.equal(readFileSync(KERNEL_MODULE, 'utf8'), kernelModuleText(bytes))
   })
 
+  it('is made where WebAssembly cannot run, and says so when asked for an arena', () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')
+    let without: ScanKernel
+    try {
+      Reflect.deleteProperty(globalThis, 'WebAssembly')
+      without = new ScanKernel()
+    } finally {
+      if (saved !== undefined) Object.defineProperty(globalThis, 'WebAssembly', saved)
+    }
+    assert.throws(() => without.arena(64), /the vector scan's WebAssembly kernel cannot run here: this JavaScript runtime has no WebAssembly/u)
+    assert.equal(kernel.arena(64).dim, 64)
+  })
+
   it('refuses a dimension the distances cannot measure, a write past its room and a query of another dimension', () => {
     assert.throws(() => kernel.arena(0), RangeError)
     assert.throws(() => kernel.arena(65_505), RangeError)

@@ -15,6 +15,7 @@
  * The sums are the same numbers the JavaScript they replace gave: the table's entries on float64 rounded to float32,
  * a score summed on float64 a 32-bit word of the code at a time, a dot product on float64 in component order.
  */
+import { messageOf } from '../errors.ts'
 import { LITTLE_ENDIAN, magnitudeBytes } from '../store/vector-codec.ts'
 import { VECTOR_SCAN_WASM } from './vector-scan.wasm.ts'
 import { bitBytes, bitWords, signBits } from './quantize.ts'
@@ -65,21 +66,30 @@ const BYTE_VALUES = 256
 
 /** The compiled kernel, shared by every arena of the index that owns it. */
 export class ScanKernel {
-  private readonly module: object
+  private readonly compiled: { readonly module: object } | { readonly error: Error }
 
-  /** Compile the kernel (well under a millisecond; the index does it once, when it is made). */
+  /**
+   * Compile the kernel (under a millisecond; the index does it once, when it is made). A runtime that cannot (one
+   * without WebAssembly) is told so by the first arena asked for, so only the vector channel goes without.
+   */
   constructor() {
-    this.module = new (wasmApi().Module)(Buffer.from(VECTOR_SCAN_WASM, 'base64'))
+    try {
+      this.compiled = { module: new (wasmApi().Module)(Buffer.from(VECTOR_SCAN_WASM, 'base64')) }
+    } catch (error) {
+      this.compiled = { error: new Error(`the vector scan's WebAssembly kernel cannot run here: ${messageOf(error)}`) }
+    }
   }
 
   /**
    * An empty arena for codes of one dimension.
    * @param dim - the space's dimension, 1…65,504.
    * @returns an arena holding no slot yet.
+   * @throws when the kernel could not be compiled, or for a dimension out of range.
    */
   arena(dim: number): CodeArena {
+    if ('error' in this.compiled) throw this.compiled.error
     if (!Number.isInteger(dim) || dim < 1 || dim > MAX_DIM) throw new RangeError(`a code arena takes 1 to ${MAX_DIM} dimensions, not ${dim}`)
-    const { exports } = new (wasmApi().Instance)(this.module, {})
+    const { exports } = new (wasmApi().Instance)(this.compiled.module, {})
     return new CodeArena(dim, exports as unknown as ScanExports)
   }
 }
@@ -316,7 +326,9 @@ export class CodeArena {
 }
 
 function wasmApi(): WasmApi {
-  return (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+  const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
+  if (api === undefined) throw new Error('this JavaScript runtime has no WebAssembly')
+  return api
 }
 
 function roundUp(value: number, multiple: number): number {
