@@ -20,6 +20,8 @@ const [dataDir, fingerprint, queryFile, way = 'cold'] = process.argv.slice(2)
 if (dataDir === undefined || fingerprint === undefined || queryFile === undefined || (way !== 'cold' && way !== 'preloaded' && way !== 'midway')) {
   throw new Error('usage: bench-vector-first-query.ts <dataDir> <fingerprint> <queries.f32> [cold|preloaded|midway]')
 }
+/** The warm start's pause: the next turn of the event loop. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => { setImmediate(resolve) })
 const bytes = readFileSync(queryFile)
 const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
 const opened = performance.now()
@@ -39,7 +41,7 @@ try {
     const started = sliceStarted
     await index.preload(store, space.id, async () => {
       longest = Math.max(longest, performance.now() - sliceStarted)
-      await new Promise((resolve) => { setImmediate(resolve) })
+      await nextTurn()
       sliceStarted = performance.now()
     })
     loading.longestSliceMs = Math.max(longest, performance.now() - sliceStarted)
@@ -60,7 +62,7 @@ try {
     await index.preload(store, space.id, async () => {
       pauses += 1
       if (pauses === half) firstQuery()
-      await new Promise((resolve) => { setImmediate(resolve) })
+      await nextTurn()
     })
   }
   if (firstQueryMs === undefined) firstQuery()

@@ -68,7 +68,7 @@ for (const driver of DRIVERS) {
       const state = stores.vectors.spaceState(spaceId)
       const bytes = Math.ceil(state.dim / 8)
       const bySlot = new Map<number, { factId: number; bits: Uint8Array }>()
-      for (const block of stores.vectors.blocksSince(spaceId, -1)) {
+      for (const block of stores.vectors.blockRange(spaceId, 0, Number.MAX_SAFE_INTEGER)) {
         block.factIds.forEach((factId, i) => bySlot.set(block.blockNo * state.blockSlots + i, { factId, bits: block.codes.subarray(i * bytes, (i + 1) * bytes) }))
       }
       const live = slotsOf(spaceId)
@@ -292,7 +292,7 @@ for (const driver of DRIVERS) {
         return all(sql, ...params)
       }
       try {
-        stores.vectors.blocksSince(space.id, -1)
+        stores.vectors.blockRange(space.id, 0, Number.MAX_SAFE_INTEGER)
         stores.vectors.blocksSince(space.id, 1)
         stores.vectors.freeSlots(space.id)
         stores.vectors.rescoreRows(space.id, ids, { includeSensitive: false })
@@ -301,7 +301,7 @@ for (const driver of DRIVERS) {
         spied.all = all
       }
       const [whole, blocks, free, rescore, vectors] = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
-      assert.match(whole ?? '', /SEARCH vector_blocks USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\?\)/u)
+      assert.match(whole ?? '', /SEARCH vector_blocks USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no>\? AND block_no<\?\)/u)
       assert.match(blocks ?? '', /SEARCH vector_blocks USING INDEX vector_blocks_by_version \(space_id=\? AND version>\?\)/u)
       assert.match(free ?? '', /SEARCH vector_free_slots USING PRIMARY KEY \(space_id=\?\)/u)
       for (const plan of [rescore, vectors]) {
@@ -371,7 +371,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual([...read.keys()], [a])
       assert.deepEqual(Array.from(read.get(a)?.quantized ?? []), Array.from(row.quantized))
       assert.equal(read.get(a)?.scale, row.scale)
-      const [block] = stores.vectors.blocksSince(space.id, -1)
+      const [block] = stores.vectors.blockRange(space.id, 0, Number.MAX_SAFE_INTEGER)
       assert.deepEqual(Array.from(block?.factIds ?? []), [a])
       assert.deepEqual(Array.from(block?.codes ?? []), Array.from(row.bits))
       assert.equal(count(h.db(), 'SELECT length(magnitudes) AS n FROM fact_vectors WHERE fact_id = ?', a), DIM / 8 * 7, 'seven bits a component')
@@ -390,7 +390,7 @@ for (const driver of DRIVERS) {
       writeAll(other.id, rows(ids.slice(0, 10)))
       assertBlocksInStep(space.id)
       assertBlocksInStep(other.id)
-      assert.equal(stores.vectors.blocksSince(space.id, -1).length, 3)
+      assert.equal(stores.vectors.blockRange(space.id, 0, Number.MAX_SAFE_INTEGER).length, 3)
       // Replacements in one batch with new vectors of facts that had none in the other space.
       writeAll(space.id, rows([ids[3] ?? 0, ids[70] ?? 0, ids[149] ?? 0]))
       writeAll(other.id, rows([ids[3] ?? 0, ids[20] ?? 0]))
@@ -418,7 +418,7 @@ for (const driver of DRIVERS) {
       // A clear empties every space's blocks and slots; a refill starts again from slot 0.
       stores.vectors.clearVectors()
       for (const spaceId of [space.id, other.id]) {
-        assert.deepEqual(stores.vectors.blocksSince(spaceId, -1), [])
+        assert.deepEqual(stores.vectors.blockRange(spaceId, 0, Number.MAX_SAFE_INTEGER), [])
         assert.deepEqual(stores.vectors.freeSlots(spaceId), [])
         assert.equal(stores.vectors.spaceState(spaceId).slotCount, 0)
       }

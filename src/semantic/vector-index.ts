@@ -75,8 +75,14 @@ interface SpaceCodes {
   live: number
   /** The codes and fact ids by slot (fact id 0: a free slot). */
   readonly arena: CodeArena
-  /** A load under way (the warm start): the state read before its first slice, and the next block to read. */
-  pending: { readonly state: SpaceState; next: number } | undefined
+  /** A load under way (the warm start's, until it or a search finishes it). */
+  pending: PendingLoad | undefined
+}
+
+/** A load begun and not finished: the state read before its first block, and the next block to read. */
+interface PendingLoad {
+  readonly state: SpaceState
+  next: number
 }
 
 /** The in-memory coarse index over the spaces of one or more stores. */
@@ -148,16 +154,14 @@ export class VectorIndex {
   async preload(store: VectorStore, spaceId: number, pause: () => Promise<void>, signal?: AbortSignal, slice = PRELOAD_BLOCKS): Promise<number> {
     const byStore = this.spacesOf(store)
     const held = byStore.get(spaceId)
-    if (held !== undefined || store.version(spaceId) === undefined) return held?.live ?? 0
+    if (held !== undefined) return held.live
+    // A space that is gone reads as empty.
     const state = store.spaceState(spaceId)
     if (state.count === 0) return 0
-    const loading = this.emptyCodes(state)
-    loading.arena.reserve(state.slotCount)
-    loading.size = state.slotCount
-    const pending = { state, next: 0 }
-    loading.pending = pending
+    const loading = this.begin(state)
+    const { pending } = loading
     byStore.set(spaceId, loading)
-    const blocks = Math.ceil(state.slotCount / state.blockSlots)
+    const blocks = blockCount(state)
     const step = Math.max(1, slice)
     while (pending.next < blocks) {
       place(loading, store.blockRange(spaceId, pending.next, pending.next + step))
@@ -170,8 +174,7 @@ export class VectorIndex {
         return 0
       }
     }
-    settle(loading, state, store.freeSlots(spaceId))
-    loading.pending = undefined
+    finish(loading, store, spaceId)
     // One search of a fixed query, its answer dropped: V8 compiles the kernel at its optimizing tier on it, and the
     // rescoring's index pages come into SQLite's cache, so the first real query costs what the ones after it do.
     await pause()
@@ -199,8 +202,11 @@ export class VectorIndex {
     return byStore
   }
 
-  private emptyCodes(state: SpaceState): SpaceCodes {
-    return { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: 0, live: 0, arena: this.kernel.arena(Math.max(1, state.dim)), pending: undefined }
+  /** Codes sized to a state with their load begun: nothing read yet, block 0 next. */
+  private begin(state: SpaceState): SpaceCodes & { readonly pending: PendingLoad } {
+    const arena = this.kernel.arena(Math.max(1, state.dim))
+    arena.reserve(state.slotCount)
+    return { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: state.slotCount, live: 0, arena, pending: { state, next: 0 } }
   }
 
   private refreshed(store: VectorStore, spaceId: number): SpaceCodes | undefined {
@@ -212,7 +218,7 @@ export class VectorIndex {
     }
     const held = byStore.get(spaceId)
     // A load under way: the blocks it has still to read, in one pass; its codes are then at the version it began at.
-    if (held?.pending !== undefined) finish(held, store, spaceId, held.pending)
+    if (held !== undefined) finish(held, store, spaceId)
     if (held !== undefined && held.version === version) return held
     // Read the state before the blocks: what they hold is then at least as new as the version recorded.
     const state = store.spaceState(spaceId)
@@ -225,9 +231,9 @@ export class VectorIndex {
       apply(held, state, store.blocksSince(spaceId, held.version), store.freeSlots(spaceId))
       if (held.live === state.count) return held
     }
-    // First load, or codes that no longer add up (a clear, say): the whole space in one pass.
-    const loaded = this.emptyCodes(state)
-    apply(loaded, state, store.blocksSince(spaceId, -1), store.freeSlots(spaceId))
+    // First load, or codes that no longer add up (a clear, say): the whole space in one pass, a load finished at once.
+    const loaded = this.begin(state)
+    finish(loaded, store, spaceId)
     byStore.set(spaceId, loaded)
     return loaded
   }
@@ -263,11 +269,22 @@ function place(codes: SpaceCodes, blocks: readonly CodeBlock[]): void {
   }
 }
 
-/** The rest of a load under way: the blocks from its next one, then its free slots, at the state it began at. */
-function finish(codes: SpaceCodes, store: VectorStore, spaceId: number, pending: { readonly state: SpaceState; readonly next: number }): void {
-  place(codes, store.blockRange(spaceId, pending.next, Math.ceil(pending.state.slotCount / pending.state.blockSlots)))
+/**
+ * End a load under way (nothing to do without one): the blocks from its next one in one read, if any are left, then
+ * its free slots, and the codes are recorded at the state it began at.
+ */
+function finish(codes: SpaceCodes, store: VectorStore, spaceId: number): void {
+  const { pending } = codes
+  if (pending === undefined) return
+  const blocks = blockCount(pending.state)
+  if (pending.next < blocks) place(codes, store.blockRange(spaceId, pending.next, blocks))
   settle(codes, pending.state, store.freeSlots(spaceId))
   codes.pending = undefined
+}
+
+/** How many blocks a space's slots take. */
+function blockCount(state: SpaceState): number {
+  return Math.ceil(state.slotCount / state.blockSlots)
 }
 
 /** The free slots drop out, the live count is taken again, and the codes are recorded at the state's version. */

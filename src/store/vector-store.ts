@@ -367,21 +367,19 @@ export class VectorStore {
   }
 
   /**
-   * The code blocks of a space written after a version, in no particular order; -1 reads the whole space in one pass.
+   * The code blocks of a space written after a version, in no particular order (the whole space is a
+   * {@link blockRange}).
    * @param spaceId - the space.
    * @param afterVersion - the space version the caller's codes are at.
    * @returns the blocks.
    */
   blocksSince(spaceId: number, afterVersion: number): CodeBlock[] {
-    // The whole space in block order by its unique index; the blocks written since a version by the version index.
-    const rows = afterVersion < 0
-      ? this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? ORDER BY block_no', spaceId)
-      : this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?', spaceId, afterVersion)
-    return rows.map(blockOf)
+    // The version index finds them.
+    return this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?', spaceId, afterVersion).map(blockOf)
   }
 
   /**
-   * A run of a space's code blocks by number, for loading a space a slice at a time.
+   * A run of a space's code blocks by number: a whole space, or a slice of one, in one pass (its unique index).
    * @param spaceId - the space.
    * @param from - the first block number.
    * @param to - one past the last block number.
