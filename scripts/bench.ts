@@ -9,7 +9,7 @@
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors   --locomo <path to locomo10.json>
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors|recall|coding-recall   --locomo <path to locomo10.json>
  *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
  *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
@@ -206,6 +206,7 @@ if (runs('vectors')) {
 if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...vectorRuns.values()]
 if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
 if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
+if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
 mkdirSync(RESULTS_DIR, { recursive: true })
 const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
 writeFileSync(file, `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`)
