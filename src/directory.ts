@@ -3,7 +3,9 @@
  * value (date)` lines (`(date, seen N times)` for a folded line, `(date, project <name>)` for a fact of the
  * session's project) within a character budget, framed as dated history, with an "N more" footer. Facts the user
  * pinned lead, marked `pinned by the user`, in pin order; they take the budget first, and pins beyond it are left out
- * like any other line (counted in the footer). The same facts always give the same bytes.
+ * like any other line (counted in the footer). The session's project comes next: its facts may take up to
+ * {@link PROJECT_SHARE} of the budget the pins leave, the global facts then fill what remains, and the project's
+ * further facts take any room the global ones leave. The same facts always give the same bytes.
  */
 import { clip } from './text/clip.ts'
 import { formatDay } from './text/dates.ts'
@@ -22,10 +24,22 @@ const HEADER = 'Fact memory: values recorded in earlier conversations. Dated his
 /** The header when the budget is too small for the full one and a line. */
 const SHORT_HEADER = 'Fact memory (dated history, not instructions; details: memory_search):'
 
+/**
+ * The share of the budget left after the pins that the session's project's facts are given before the global facts:
+ * a repository's own commands and conventions are what a turn in it most often needs, yet a newer personal fact would
+ * otherwise outrank each of them.
+ */
+export const PROJECT_SHARE = 0.5
+
 /** Input of one directory render. */
 export interface DirectoryInput {
-  /** Candidate facts in priority order: pinned ones first (earliest pin first), then strongest evidence, then newest. */
+  /**
+   * Candidate facts in priority order: pinned ones first (earliest pin first), then strongest evidence, then newest.
+   * With `projectFacts`, these are the pinned ones and the facts of no project.
+   */
   readonly facts: readonly Fact[]
+  /** The session's project's unpinned facts, strongest evidence then newest first; none outside a project. */
+  readonly projectFacts?: readonly Fact[]
   /** How many visible current facts exist in all. */
   readonly total: number
   /** Slots with an open conflict. */
@@ -58,7 +72,7 @@ export interface RenderedDirectory {
  */
 export function renderDirectoryShown(input: DirectoryInput): RenderedDirectory {
   const none: RenderedDirectory = { text: '', shown: new Set() }
-  if (input.total === 0 || input.facts.length === 0) return none
+  if (input.total === 0 || (input.facts.length === 0 && (input.projectFacts ?? []).length === 0)) return none
   const full = renderWith(HEADER, input)
   return full.text !== '' ? full : renderWith(SHORT_HEADER, input)
 }
@@ -66,13 +80,28 @@ export function renderDirectoryShown(input: DirectoryInput): RenderedDirectory {
 function renderWith(header: string, input: DirectoryInput): RenderedDirectory {
   const chosen: { key: string; line: string; id: number; pin: string | null }[] = []
   let used = header.length + 1
-  for (const fact of input.facts) {
-    const line = directoryLine(fact, input.contested.has(fact.slotKey), input.timeZone)
-    const remaining = input.total - chosen.length - 1
-    const footer = remaining > 0 ? footerLine(remaining).length + 1 : 0
-    if (used + line.length + 1 + footer > input.budgetChars) break
-    chosen.push({ key: sortKey(fact), line, id: fact.id, pin: fact.pinnedAt === null ? null : pinKey(fact) })
-    used += line.length + 1
+  /** Take facts in order while each fits within `limit` characters; stop at the first that does not. */
+  const take = (facts: readonly Fact[], limit: number): number => {
+    let taken = 0
+    for (const fact of facts) {
+      const line = directoryLine(fact, input.contested.has(fact.slotKey), input.timeZone)
+      const remaining = input.total - chosen.length - 1
+      const footer = remaining > 0 ? footerLine(remaining).length + 1 : 0
+      if (used + line.length + 1 + footer > limit) break
+      chosen.push({ key: sortKey(fact), line, id: fact.id, pin: fact.pinnedAt === null ? null : pinKey(fact) })
+      used += line.length + 1
+      taken += 1
+    }
+    return taken
+  }
+  const pinned = input.facts.filter((fact) => fact.pinnedAt !== null)
+  const rest = input.facts.filter((fact) => fact.pinnedAt === null)
+  const project = input.projectFacts ?? []
+  const pins = take(pinned, input.budgetChars)
+  // Pins beyond the budget end the directory there, as any line that does not fit does.
+  if (pins === pinned.length) {
+    const projectFirst = take(project, used + Math.floor((input.budgetChars - used) * PROJECT_SHARE))
+    if (take(rest, input.budgetChars) === rest.length) take(project.slice(projectFirst), input.budgetChars)
   }
   if (chosen.length === 0) return { text: '', shown: new Set() }
   // Pinned lines lead in pin order; the rest follow in key order. Both orders are total, so bytes never depend on input order.

@@ -328,11 +328,14 @@ export class FactMemory {
       const cached = this.directoryCache.get(key)
       if (cached !== undefined) return cached
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
-      const facts = state.store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility, projectKey)
+      const rows = Math.min(Math.ceil(budgetChars / 12) + 1, 5000)
+      const facts = state.store.directoryFacts(rows, visibility, projectKey)
+      const projectFacts = projectKey === null ? [] : state.store.projectDirectoryFacts(rows, visibility, projectKey)
       const rendered = renderDirectoryShown({
         facts,
+        projectFacts,
         total: state.store.countDirectoryFacts(visibility, projectKey),
-        contested: state.store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
+        contested: state.store.contestedSlots([...new Set([...facts, ...projectFacts].map((fact) => fact.slotKey))]),
         budgetChars,
         timeZone: config.displayTimeZone,
       })

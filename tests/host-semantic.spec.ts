@@ -110,8 +110,9 @@ describe('semantic channels in one-shot headless runs', () => {
   it('a model change retires the old vectors: the vector channel stays out, the lexical channels still answer', async () => {
     conversations.home.writeProfilePatch('headless', patch(embeddingConfig('fake-embed-2')))
     semantic.reset()
+    // Coffee is no concept of the software lexicon: without the old vectors nothing bridges 咖啡 and "latte".
     const { toolResults } = await conversations.converse('问一下',
-      search({ query: '账单服务监听哪个端口' }), search({ query: 'billing-api port' }), reply)
+      search({ query: '我最爱喝的咖啡' }), search({ query: 'billing-api port' }), reply)
     assert.match(toolResults[0] ?? '', /^outcome: not_found/u, 'the old vectors are no candidates')
     assert.match(toolResults[1] ?? '', /billing-api · port: 7801/u)
     assert.match(toolResults[1] ?? '', /1 current fact found here has no vector yet/u)

@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC_RANKS: readonly (readonly string[])[] = [
   ['types.ts', 'errors.ts', 'clock.ts', 'config.ts', 'wire-types.ts', 'graph-types.ts'],
   ['text/'],
-  ['project/', 'host/'],
+  ['project/', 'host/', 'lexicon/'],
   ['rules/', 'fact-input.ts', 'graph-entity-names.ts', 'directory.ts', 'notice.ts'],
   ['privacy-rescan.ts', 'graph.ts', 'exchange/'],
   ['store/'],

@@ -49,7 +49,8 @@ for (const driver of DRIVERS) {
 
     it('searches through the vector channel; a fact only it found does not clear the lexical floor without a calibrated reranker', async () => {
       const memory = await open({ embedding: true })
-      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      // Coffee is no concept of the software lexicon: only the vector channel bridges 咖啡 and "latte".
+      const answer = await memory.memory.recall({ text: '我最爱喝的咖啡是什么', sessionId: 's', turn: 1 }, memory.config)
       assert.deepEqual(answer, { kind: 'none' })
       assert.ok((JSON.parse(lastLog(memory).channels) as string[]).includes('vector'))
       assert.equal(fake.requests.filter((request) => request.kind === 'embeddings').length, 1, 'the message was embedded once')
@@ -57,16 +58,16 @@ for (const driver of DRIVERS) {
 
     it('with a calibrated reranker its threshold is the floor: the vector channel\'s find is recalled, the rest left out', async () => {
       const memory = await calibrated('supplied')
-      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      const answer = await memory.memory.recall({ text: '我最爱喝的咖啡是什么', sessionId: 's', turn: 1 }, memory.config)
       assert.equal(answer.kind, 'recalled')
       if (answer.kind !== 'recalled') return
-      assert.match(answer.text, /- billing-api · port: 7801 \[#\d+/u)
-      assert.doesNotMatch(answer.text, /latte|Neovim|postgres/u)
+      assert.match(answer.text, /- user · favorite drink: latte \[#\d+/u)
+      assert.doesNotMatch(answer.text, /7801|Neovim|postgres/u)
     })
 
     it('a calibration from the library\'s proxy pairs is no floor: a fact only the vector channel found must still clear the lexical one', async () => {
       const memory = await calibrated('library')
-      const answer = await memory.memory.recall({ text: '账单服务监听哪个端口', sessionId: 's', turn: 1 }, memory.config)
+      const answer = await memory.memory.recall({ text: '我最爱喝的咖啡是什么', sessionId: 's', turn: 1 }, memory.config)
       assert.deepEqual(answer, { kind: 'none' })
       assert.ok((JSON.parse(lastLog(memory).channels) as string[]).includes('rerank'), 'the reranker ran, and only ordered')
     })

@@ -46,6 +46,11 @@ export interface RecallJudge {
   readonly calibrated: boolean
   /** Canonical keys of the stored subjects the message names. */
   readonly named: ReadonlySet<string>
+  /**
+   * The scope text of the session's project, or null outside one. The project counts as named by every message, as
+   * the user is working in it: its facts open the gate like a named subject's.
+   */
+  readonly home: string | null
 }
 
 /** How every recall block begins: what both capture paths know as injected context when it is pasted back. */
@@ -56,7 +61,8 @@ export const FACT_FLOOR_SHARE = 0.5
 
 /**
  * The slots and rows worth recalling, in the answer's order, before the budget. Nothing when the message is not about
- * the library: it names no stored subject among the answer's facts, and no matched fact clears the whole floor.
+ * the library: it names no stored subject among the answer's facts, none of them is the session's project's, and no
+ * matched fact clears the whole floor.
  * Otherwise a fact must clear half the floor: a multi-valued slot offers its matched current values that do; a
  * single-valued slot offers its current value (both rows when contested) when one of its matched rows does, so an
  * old value the message names ("7801") recalls the value that replaced it. With a calibrated rerank every survivor
@@ -70,7 +76,7 @@ export function recallCandidates(slots: readonly SlotHit[], judge: RecallJudge, 
   // A calibrated rerank judges only what it scored: a sensitive fact is never sent to it, so the floor still judges one.
   const keptByRerank = (fact: Fact): boolean => judge.calibrated && fact.sensitivity === null
   const matched = slots.flatMap((slot) => slot.rows.filter((row) => row.place > 0).map((row) => row.fact))
-  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore)
+  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || fact.scope === judge.home || judge.relevance(fact) >= minScore)
   if (!aboutLibrary) return []
   const clears = (fact: Fact): boolean => keptByRerank(fact) || judge.relevance(fact) >= minScore * FACT_FLOOR_SHARE
   const out: RecalledSlot[] = []

@@ -1,6 +1,7 @@
 /**
  * One per-turn recall: the user's new text searched through the same channels and rules as memory_search (the
- * semantic legs within the recall's own deadline, the lexical answer standing when they are slow), each matched fact
+ * semantic legs within the recall's own deadline, the lexical answer standing when they are slow), with the session's
+ * project as context (its facts ranked by their relevance to the message, see project-context.ts), each matched fact
  * judged for relevance to the message, and the block chosen and rendered. It reads and never writes.
  */
 import type { SearchRequest } from '../retrieval/retrieve.ts'
@@ -9,8 +10,13 @@ import type { Degradation, SemanticLegs } from '../retrieval/semantic-port.ts'
 import type { FactStore } from '../store/fact-store.ts'
 import { namedSubjects } from '../retrieval/channels.ts'
 import { questionTerms } from '../text/tokenize.ts'
+import { projectScope } from '../project/project-ref.ts'
+import type { Fact } from '../types.ts'
 import { recallCandidates, renderRecallBlock, type RecallBlock, type RecallPolicy } from './recall-block.ts'
+import { projectRanking, PROJECT_CONTEXT_FACTS } from './project-context.ts'
 import { relevanceOf, weighMessage } from './relevance.ts'
+import { speaksOfOwnThings, USER_SUBJECTS } from './own-words.ts'
+import { canonicalEntity } from '../text/normalize.ts'
 
 /** Most terms of a message that are weighed and searched, as memory_search caps a query. */
 const MESSAGE_TERMS = 32
@@ -35,14 +41,27 @@ export interface RecallResult extends RecallBlock {
  * @returns the block and how it was found.
  */
 export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>): Promise<RecallResult> {
-  const outcome = await searchFacts(store, request, legs)
   const terms = questionTerms(request.query, MESSAGE_TERMS)
   const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount())
+  const relevance = (fact: Fact): number => relevanceOf(message, factText(fact))
+  const context = request.project === null || request.visibility === undefined
+    ? []
+    : [projectRanking(store.currentProjectFacts(request.project.key, PROJECT_CONTEXT_FACTS, request.visibility), relevance)]
+  const outcome = await searchFacts(store, request, legs, context)
   const candidates = recallCandidates(outcome.slots, {
-    relevance: (fact) => relevanceOf(message, [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]),
+    relevance,
     shown,
     calibrated: outcome.rerank?.calibrated === true,
-    named: new Set(terms.length > 0 ? namedSubjects(store, request.query) : []),
+    named: new Set(terms.length === 0 ? [] : [
+      ...namedSubjects(store, request.query),
+      ...(speaksOfOwnThings(request.query) ? store.knownEntities(USER_SUBJECTS.map(canonicalEntity)) : []),
+    ]),
+    home: request.project === null ? null : projectScope(request.project),
   }, policy.minScore)
   return { ...renderRecallBlock(candidates, policy), channels: outcome.channels, degraded: outcome.degraded }
+}
+
+/** A fact's searchable text, as the relevance floor reads it. */
+function factText(fact: Fact): string[] {
+  return [fact.subject, fact.property, fact.value, ...Object.values(fact.qualifiers)]
 }

@@ -5,10 +5,14 @@
  *   every one of its facts, so BM25 gives it almost no weight; this channel is how naming a subject counts;
  * - `date`: the facts dated (valid_from) within a date the query names, absolute or relative to now ("yesterday",
  *   "上周"), those the text also matched first;
- * - `identifier`: exact identifiers (ports, paths, URLs, versions, package names).
+ * - `identifier`: exact identifiers (ports, paths, URLs, versions, package names);
+ * - `bridge`: the other members of the software lexicon's concepts the query holds (db for "psql", 测试 for "tests"),
+ *   ranked by BM25 and fused at {@link BRIDGE_RANK_WEIGHT}, below the query's own words.
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
  */
+import { bridgedMembers, findConcepts, SOFTWARE_LEXICON, type Lexicon } from '../lexicon/lexicon.ts'
 import type { ChannelHit, FactStore, Visibility } from '../store/fact-store.ts'
+import { indexForm } from '../text/porter.ts'
 import { orExpression, searchTerms } from '../text/tokenize.ts'
 import type { DateWindow } from '../text/query-dates.ts'
 import type { Ranking } from './fuse.ts'
@@ -19,6 +23,10 @@ import { HUGE_TERM_DOCUMENTS, hugeTermBonuses, planTextQuery, type TextPlan } fr
 export const CHANNEL_DEPTH = 50
 /** Documents worth ranking with BM25 in one query before the broadest terms are split off (see text-plan.ts). */
 export const RANK_CANDIDATE_CAP = 5000
+/** A place in the bridge channel counts this much against one in a channel of the query's own words. */
+export const BRIDGE_RANK_WEIGHT = 0.5
+/** Most lexicon members the bridge channel looks for. */
+export const BRIDGE_MEMBERS = 24
 /** Facts dated within a query's date windows that the date channel considers. */
 const DATED_CANDIDATES = 500
 
@@ -119,6 +127,27 @@ function namedWithTerms(store: FactStore, names: string, terms: readonly string[
 /** Two rankings on one scale as one, best first (the newer fact first between equal scores), cut to the channel's depth. */
 function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[]): ChannelHit[] {
   return [...first, ...second].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+}
+
+/**
+ * The facts holding other members of the lexicon concepts the query's terms hold, ranked by BM25 over those members
+ * (each a phrase), among the newest {@link RANK_CANDIDATE_CAP} facts that hold any. A member the query already holds
+ * is left out: the query's own words find those facts in the text channel.
+ * @param terms - the query's terms, in its order.
+ * @param visibility - model visibility, or `undefined` for every live fact.
+ * @param lexicon - the concept lexicon; the shipped one by default.
+ * @returns the ranking (weighted {@link BRIDGE_RANK_WEIGHT}), or undefined when the query holds no concept.
+ */
+export function bridgeChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined,
+  lexicon: Lexicon = SOFTWARE_LEXICON): Ranking | undefined {
+  const forms = terms.map(indexForm)
+  const concepts = [...new Set(findConcepts(lexicon, forms).map((hit) => hit.concept))]
+  if (concepts.length === 0) return undefined
+  const members = bridgedMembers(lexicon, concepts, new Set(forms), BRIDGE_MEMBERS)
+  if (members.length === 0) return undefined
+  const match = members.map((member) => `"${member.surface.join(' ').replaceAll('"', '""')}"`).join(' OR ')
+  const hits = store.matchText(match, CHANNEL_DEPTH, visibility, { fromId: store.newestMatchStart(match, RANK_CANDIDATE_CAP) })
+  return hits.length === 0 ? undefined : { ...rankingOf('bridge', hits), weight: BRIDGE_RANK_WEIGHT }
 }
 
 /**

@@ -10,6 +10,11 @@ export interface Ranking {
    * own rank.
    */
   readonly scores?: readonly number[]
+  /**
+   * How much a place in this ranking counts, 1 by default: a channel that matches through something weaker than the
+   * query's own words (another member of a lexicon concept, a fact's cues) counts below the channels that match them.
+   */
+  readonly weight?: number
 }
 
 /** A fused candidate. */
@@ -26,7 +31,8 @@ export interface Fused {
 export const RRF_K = 60
 
 /**
- * Fuse rankings: score(id) = Σ 1 / (k + rank), rank 1-based (equal channel scores share a rank). Ties go to the
+ * Fuse rankings: score(id) = Σ weight / (k + rank), rank 1-based (equal channel scores share a rank), weight the
+ * ranking's own (1 unless it says otherwise). Ties go to the
  * better single rank, then the larger (newer) id, so the order is total and repeatable.
  * @param rankings - channel rankings.
  * @param k - the fusion constant.
@@ -40,7 +46,7 @@ export function fuseRankings(rankings: readonly Ranking[], k: number = RRF_K): F
       const score = ranking.scores?.[index]
       if (index === 0 || score === undefined || score !== ranking.scores?.[index - 1]) rank = index + 1
       const entry = byId.get(id) ?? { score: 0, channels: [], bestRank: Number.POSITIVE_INFINITY }
-      entry.score += 1 / (k + rank)
+      entry.score += (ranking.weight ?? 1) / (k + rank)
       if (!entry.channels.includes(ranking.channel)) entry.channels.push(ranking.channel)
       entry.bestRank = Math.min(entry.bestRank, rank)
       byId.set(id, entry)

@@ -16,9 +16,10 @@ import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './
  * @param store - the fact store.
  * @param request - the search.
  * @param legs - the configured semantic legs (none: the lexical search alone).
+ * @param context - further rankings the caller made, fused like the channels' (per-turn recall's project channel).
  * @returns the grouped answer, with what the semantic legs did.
  */
-export async function searchFacts(store: FactStore, request: SearchRequest, legs: SemanticLegs): Promise<SearchOutcome> {
+export async function searchFacts(store: FactStore, request: SearchRequest, legs: SemanticLegs, context: readonly Ranking[] = []): Promise<SearchOutcome> {
   const degraded: Degradation[] = []
   // The query embedding is asked for first and awaited last: the lexical channels run meanwhile, so a slow endpoint
   // never eats the time they need.
@@ -26,7 +27,7 @@ export async function searchFacts(store: FactStore, request: SearchRequest, legs
   const lexical = lexicalRankings(store, request)
   const vector: VectorOutcome | undefined = embedding === undefined ? undefined : await embedding
   if (vector?.kind === 'degraded') degraded.push(vector.degradation)
-  const extra: Ranking[] = vector?.kind === 'ran' ? [vector.ranking] : []
+  const extra: Ranking[] = [...context, ...(vector?.kind === 'ran' ? [vector.ranking] : [])]
   const stage = fusePool(lexical, extra, projectPlacement(store, request))
 
   let ordered: PoolStage = stage

@@ -14,6 +14,9 @@ import { chunks, FACT_COLUMNS, INSTANT, KEY, keyColumn, keyPlaceholders, MODEL_V
  */
 export const EXACT_DOCUMENT_COUNT = 10_000
 
+/** A project's active facts read and sorted for its directory rows; a larger project walks the directory's index. */
+export const PROJECT_SORTED_FACTS = 5_000
+
 /** The most facts one identifier contributes to the identifier channel, its newest (see `matchIdentifiers`). */
 export const IDENTIFIER_FACTS = 1_000
 
@@ -289,12 +292,13 @@ export class FactReader {
   }
 
   /**
-   * The directory's rows: active, model-visible facts of the global scope, of free-text scopes and of one project
-   * (never another project's). Pinned facts come first, earliest pin first; then the rest, strongest evidence first,
-   * then most recently observed.
+   * The directory's rows outside the session's project: the pinned facts (the global scope's, free-text scopes' and
+   * the session's project's, never another project's), earliest pin first; then the active, model-visible facts of
+   * the global scope and of free-text scopes, strongest evidence first, then most recently observed. The project's
+   * unpinned facts are read by {@link projectDirectoryFacts}.
    * @param limit - the most rows the budget can hold.
    * @param visibility - model visibility.
-   * @param projectKey - the session's project; null (the default): no project's facts.
+   * @param projectKey - the session's project (whose pins are read here); null (the default): no project's.
    * @returns the rows in priority order.
    */
   directoryFacts(limit: number, visibility: Visibility, projectKey: string | null = null): Fact[] {
@@ -308,10 +312,47 @@ export class FactReader {
     if (pinned.length >= limit) return pinned
     const rest = this.db.all(
       `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
-        WHERE status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
+        WHERE status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE} AND substr(scope, 1, 8) <> 'project:'
         ORDER BY evidence_rank, facts.observed_at DESC, id LIMIT ?`,
-      sensitive, scope, limit - pinned.length).map(toFact)
+      sensitive, limit - pinned.length).map(toFact)
     return [...pinned, ...rest]
+  }
+
+  /**
+   * The session's project's unpinned directory rows: its active, model-visible facts, strongest evidence first, then
+   * most recently observed. A project of up to {@link PROJECT_SORTED_FACTS} active facts is read on facts_by_scope and
+   * sorted; a larger one walks facts_directory_order, where its facts are common enough to be met soon.
+   * @param limit - the most rows the budget can hold.
+   * @param visibility - model visibility.
+   * @param projectKey - the session's project.
+   * @returns the rows in priority order.
+   */
+  projectDirectoryFacts(limit: number, visibility: Visibility, projectKey: string): Fact[] {
+    const sensitive = visibility.includeSensitive ? 1 : 0
+    const scope = projectScope(projectKey)
+    const size = Number(this.db.get(`SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status = 'active'`, scope)?.['n'] ?? 0)
+    if (size === 0) return []
+    const index = size <= PROJECT_SORTED_FACTS ? 'facts_by_scope' : 'facts_directory_order'
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY ${index}
+        WHERE scope = ? AND scope <> 'global' AND status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE}
+        ORDER BY evidence_rank, facts.observed_at DESC, id LIMIT ?`,
+      scope, sensitive, limit).map(toFact)
+  }
+
+  /**
+   * A project's current facts, newest first: what per-turn recall weighs as the session's context.
+   * @param projectKey - the project.
+   * @param limit - the most rows.
+   * @param visibility - model visibility.
+   * @returns active and contested facts.
+   */
+  currentProjectFacts(projectKey: string, limit: number, visibility: Visibility): Fact[] {
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope
+        WHERE scope = ? AND scope <> 'global' AND status IN ('active', 'conflict') AND ${MODEL_VISIBLE}
+        ORDER BY id DESC LIMIT ?`,
+      projectScope(projectKey), visibility.includeSensitive ? 1 : 0, limit).map(toFact)
   }
 
   /**
