@@ -35,6 +35,11 @@ export interface CodingMessage {
   readonly language: 'en' | 'zh'
   /** The fact it needs; null for a message about nothing stored. */
   readonly needs: string | null
+  /**
+   * Written after the lexicon and the weights were tuned on the other messages, and never tuned on: the bench reports
+   * them on their own, as the figure to trust.
+   */
+  readonly heldOut?: true
 }
 
 /** The repositories: folder name and origin. */
@@ -187,7 +192,66 @@ export const CODING_FACTS: readonly LibraryFact[] = [
   },
 ]
 
-/** The messages a developer types, each needing one of the facts above or none. */
+
+/** Messages kept out of tuning (see CodingMessage.heldOut). */
+const HELD_OUT: readonly Omit<CodingMessage, 'heldOut'>[] = [
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.test', text: 'The unit tests are red on my branch, run them again.' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.port', text: 'Which port is the billing service on locally?' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.db', text: 'Open a psql shell on the local database.' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.staging', text: "What's the staging deploy command again?" },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.migration', text: 'Write a migration that adds an index on invoices.customer_id.' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.log', text: 'Set the log level to debug for this run.' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.node', text: 'Which Node version should nvm switch to here?' },
+  { repo: 'billing', kind: 'direct', language: 'zh', needs: 'billing.callback', text: '把支付回调地址换成沙箱的' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'shop.test', text: 'Run the test command for the checkout page.' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'shop.build', text: 'Build the project for production.' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'shop.lint', text: 'Fix the lint errors in the cart folder.' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'shop.state', text: 'How do we manage state for the wishlist?' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'shop.owner', text: 'Who owns the code in this repo?' },
+  { repo: 'shop', kind: 'direct', language: 'en', needs: 'user.commit', text: 'Commit this with a message in my usual commit style.' },
+  { repo: 'billing', kind: 'direct', language: 'en', needs: 'user.editor', text: "What's my preferred editor?" },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.test', text: "Check my changes didn't break anything." },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.staging', text: 'Push this build to the preprod box.' },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.db', text: 'I need to talk to postgres locally, what are the connection details?' },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.owner', text: 'Who do I ping for approval on this service?' },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.queue', text: 'Where do background refund jobs get processed?' },
+  { repo: 'billing', kind: 'paraphrase', language: 'en', needs: 'billing.errors', text: 'Should the handler return null or raise when the card is declined?' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'shop.build', text: 'Make a production bundle and tell me the output folder.' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'shop.port', text: 'Where can I open the app in my browser while developing?' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'shop.state', text: 'Which store library do we use for client state?' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'shop.staging', text: 'Share a pre-prod link for the new banner.' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'shop.api', text: 'What backend URL does the frontend call during dev?' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'user.pm', text: 'Add a dependency with the tool I prefer.' },
+  { repo: 'shop', kind: 'paraphrase', language: 'en', needs: 'user.tz', text: 'Convert 3pm UTC to my local time.' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.test', text: '帮我把测试都跑一遍' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.staging', text: '预发环境怎么发布？' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.db', text: '本地的 Postgres 连接信息是什么？' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.migration', text: '写一个迁移脚本，给发票表加个字段' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.errors', text: '这个服务的错误处理有什么约定？' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'billing.queue', text: '后台任务队列用的是什么？' },
+  { repo: 'billing', kind: 'other-language', language: 'en', needs: 'billing.callback', text: 'Where do payment notifications get posted to?' },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'shop.test', text: '前端的单元测试怎么跑？' },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'shop.staging', text: '怎么发一个预发链接给产品看？' },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'shop.lint', text: '代码格式检查用什么命令？' },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'shop.owner', text: '这个前端项目谁负责？' },
+  { repo: 'shop', kind: 'other-language', language: 'en', needs: 'shop.components', text: "What's our rule for writing React components here?" },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'user.pm', text: '我习惯用什么包管理器？' },
+  { repo: 'billing', kind: 'other-language', language: 'zh', needs: 'user.shell', text: '我的终端用的是什么 shell？' },
+  { repo: 'shop', kind: 'other-language', language: 'zh', needs: 'user.review', text: '代码评审我喜欢什么样的 PR？' },
+  { repo: 'billing', kind: 'other-language', language: 'en', needs: 'user.language', text: 'What language do I want answers in?' },
+  { repo: 'billing', kind: 'nothing stored', language: 'en', needs: null, text: 'How do I write a binary search in Go?' },
+  { repo: 'shop', kind: 'nothing stored', language: 'en', needs: null, text: "What's the difference between a process and a thread?" },
+  { repo: 'billing', kind: 'nothing stored', language: 'en', needs: null, text: 'Explain OAuth 2.0 in simple terms.' },
+  { repo: 'shop', kind: 'nothing stored', language: 'en', needs: null, text: 'Give me three names for a coffee shop.' },
+  { repo: 'billing', kind: 'nothing stored', language: 'en', needs: null, text: 'What is the speed of light?' },
+  { repo: 'shop', kind: 'nothing stored', language: 'zh', needs: null, text: '怎么用 CSS 画一个三角形？' },
+  { repo: 'billing', kind: 'nothing stored', language: 'zh', needs: null, text: '解释一下 TCP 三次握手' },
+  { repo: 'shop', kind: 'nothing stored', language: 'zh', needs: null, text: '推荐几本科幻小说' },
+  { repo: 'billing', kind: 'nothing stored', language: 'en', needs: null, text: 'How many days are there in a leap year?' },
+  { repo: 'shop', kind: 'nothing stored', language: 'en', needs: null, text: 'What does HTTP status 502 mean?' },
+]
+
+/** The messages a developer types, each needing one of the facts above or none: the tuning set, then the held-out one. */
 export const CODING_MESSAGES: readonly CodingMessage[] = [
   // Direct: a content word of the fact is in the message.
   { repo: 'billing', kind: 'direct', language: 'en', needs: 'billing.test', text: 'Run the test suite and tell me what fails.' },
@@ -291,6 +355,7 @@ export const CODING_MESSAGES: readonly CodingMessage[] = [
   { repo: 'billing', kind: 'nothing stored', language: 'zh', needs: null, text: '给我讲个程序员笑话' },
   { repo: 'shop', kind: 'nothing stored', language: 'zh', needs: null, text: '怎么在 Python 里反转一个列表？' },
   { repo: 'billing', kind: 'nothing stored', language: 'zh', needs: null, text: 'HTTP 状态码 418 是什么意思？' },
+  ...HELD_OUT.map((message) => ({ ...message, heldOut: true as const })),
 ]
 
 const PEOPLE_EN = ['Mia', 'Tom', 'Sarah Chen', 'Marcus', 'Grandma Rose', 'Priya', 'Leo', 'Hannah', 'Diego', 'Aunt Jo']

@@ -34,14 +34,26 @@ export interface CodingRecallRun {
   readonly failedWrites: readonly string[]
   /** Developer facts the directory of a fresh session in each repository lists. */
   readonly inDirectory: { readonly billing: number; readonly shop: number }
-  readonly rows: readonly { readonly kind: MessageKind; readonly language: 'en' | 'zh' | 'all'; readonly messages: number; readonly hits: number; readonly share: number }[]
-  /** Messages about nothing stored that got a recall block. */
+  readonly rows: readonly CodingRow[]
+  /** The held-out messages alone, by kind (languages together). */
+  readonly heldOut: readonly CodingRow[]
+  /** Messages about nothing stored that got a recall block (the held-out ones apart). */
   readonly falseBlocks: { readonly messages: number; readonly withBlock: number; readonly share: number }
+  readonly heldOutFalseBlocks: { readonly messages: number; readonly withBlock: number; readonly share: number }
   /** Requests that carried another repository's fact. */
   readonly leaks: number
   /** Recall block characters: median over the blocks given. */
   readonly medianBlockChars: number
   readonly seconds: number
+}
+
+/** One row of a table: a kind of message in a language (or all), and how many reached the model. */
+export interface CodingRow {
+  readonly kind: MessageKind
+  readonly language: 'en' | 'zh' | 'all'
+  readonly messages: number
+  readonly hits: number
+  readonly share: number
 }
 
 /** The bench's figures. */
@@ -118,7 +130,7 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
     }
 
     const tallies = new Map<string, { messages: number; hits: number }>()
-    const count = (kind: MessageKind, language: 'en' | 'zh' | 'all', hit: boolean): void => {
+    const count = (kind: MessageKind, language: 'en' | 'zh' | 'all' | 'held-out', hit: boolean): void => {
       const key = `${kind}\u0000${language}`
       const entry = tallies.get(key) ?? { messages: 0, hits: 0 }
       entry.messages += 1
@@ -127,6 +139,8 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
     }
     let falseBlocks = 0
     let nothing = 0
+    let heldFalse = 0
+    let heldNothing = 0
     let leaks = 0
     const blockChars: number[] = []
     for (const [index, message] of CODING_MESSAGES.entries()) {
@@ -137,9 +151,11 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
       if (verbose && leaked.length > 0) console.log(`  LEAK [${message.repo}] ${message.text} ← ${leaked.map((fact) => fact.key).join(', ')}`)
       if (message.needs === null) {
         nothing += 1
+        if (message.heldOut === true) heldNothing += 1
         if (seen.block !== '') {
           falseBlocks += 1
-          if (verbose) console.log(`  FALSE BLOCK [${message.repo}] ${message.text}\n${indent(seen.block)}`)
+          if (message.heldOut === true) heldFalse += 1
+          if (verbose) console.log(`  FALSE BLOCK${message.heldOut === true ? ' (held out)' : ''} [${message.repo}] ${message.text}\n${indent(seen.block)}`)
         }
         continue
       }
@@ -147,16 +163,22 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
       const hit = seen.all.includes(fact.value)
       count(message.kind, message.language, hit)
       count(message.kind, 'all', hit)
-      if (verbose && !hit) console.log(`  MISS ${message.kind}/${message.language} [${message.repo}] ${message.text} → ${fact.key}${seen.block === '' ? ' (no block)' : `\n${indent(seen.block)}`}`)
+      if (message.heldOut === true) count(message.kind, 'held-out', hit)
+      if (verbose && !hit) console.log(`  MISS${message.heldOut === true ? ' (held out)' : ''} ${message.kind}/${message.language} [${message.repo}] ${message.text} → ${fact.key}${seen.block === '' ? ' (no block)' : `\n${indent(seen.block)}`}`)
     }
     const kinds: MessageKind[] = ['direct', 'paraphrase', 'other-language']
     const rows = kinds.flatMap((kind) => (['en', 'zh', 'all'] as const).flatMap((language) => {
       const entry = tallies.get(`${kind}\u0000${language}`)
       return entry === undefined ? [] : [{ kind, language, messages: entry.messages, hits: entry.hits, share: ratio(entry.hits, entry.messages) }]
     }))
+    const heldOut = kinds.flatMap((kind) => {
+      const entry = tallies.get(`${kind}\u0000held-out`)
+      return entry === undefined ? [] : [{ kind, language: 'all' as const, messages: entry.messages, hits: entry.hits, share: ratio(entry.hits, entry.messages) }]
+    })
     return {
-      cues, failedWrites, inDirectory, rows,
+      cues, failedWrites, inDirectory, rows, heldOut,
       falseBlocks: { messages: nothing, withBlock: falseBlocks, share: ratio(falseBlocks, nothing) },
+      heldOutFalseBlocks: { messages: heldNothing, withBlock: heldFalse, share: ratio(heldFalse, heldNothing) },
       leaks, medianBlockChars: median(blockChars), seconds: Math.round((performance.now() - started) / 100) / 10,
     }
   } finally {
@@ -238,7 +260,8 @@ function printRun(run: CodingRecallRun): void {
   console.log('| messages | language | n | reached the model |')
   console.log('|---|---|---:|---:|')
   for (const row of run.rows) console.log(`| ${row.kind} | ${row.language} | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
-  console.log(`about nothing stored: a block on ${run.falseBlocks.withBlock} of ${run.falseBlocks.messages} (${pct(run.falseBlocks.share)}); `
+  for (const row of run.heldOut) console.log(`| ${row.kind}, held out | all | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
+  console.log(`about nothing stored: a block on ${run.falseBlocks.withBlock} of ${run.falseBlocks.messages} (${pct(run.falseBlocks.share)}; held out ${run.heldOutFalseBlocks.withBlock} of ${run.heldOutFalseBlocks.messages}); `
     + `requests carrying the other repository's facts: ${run.leaks}; median block ${run.medianBlockChars} characters`)
 }
 

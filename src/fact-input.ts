@@ -56,6 +56,10 @@ export interface PreparedWrite {
   readonly quote: string | null
   /** Terms for the full-text index. */
   readonly terms: string
+  /** The cues, tidied (at most {@link MAX_CUES}); none when the write gave none. */
+  readonly cues: readonly string[]
+  /** Terms for the cue index; '' for no cues or a credential. */
+  readonly cueTerms: string
   /** Exact identifiers for the identifier channel. */
   readonly identifiers: readonly string[]
 }
@@ -71,6 +75,9 @@ export interface PreparePolicy {
   /** The zone bare dates are read in. */
   readonly timeZone: string
 }
+
+/** The most cues a fact keeps. */
+export const MAX_CUES = 8
 
 /** What the search indexes hold for one fact. */
 export interface IndexEntries {
@@ -196,20 +203,24 @@ export interface PrivacyJudgement {
 export function judgePrivacy(fields: {
   readonly subject: string; readonly property: string; readonly value: string
   readonly qualifiers: Readonly<Record<string, string>>; readonly quote: string | null
+  readonly cues?: readonly string[]
 }): PrivacyJudgement {
   const ofValue = scanPrivacy(fields.property, fields.value)
   const ofQualifiers = Object.entries(fields.qualifiers).flatMap(([key, text]) => [
     { text: key, finding: scanPrivacy('', key, 'qualifier name') },
     { text, finding: scanPrivacy(key, text, `qualifier "${maskCredentials(key)}"`) },
   ])
+  // A cue is judged as a qualifier is: a credential in one refuses the write, personal data makes the fact sensitive.
+  const ofCues = (fields.cues ?? []).map((cue) => ({ text: cue, finding: scanPrivacy('', cue, 'cue') }))
   const findings = [
-    ofValue, ...ofQualifiers.map((entry) => entry.finding), scanPrivacy('', fields.subject, 'subject'), scanPrivacy('', fields.property, 'property'),
+    ofValue, ...ofQualifiers.map((entry) => entry.finding), ...ofCues.map((entry) => entry.finding),
+    scanPrivacy('', fields.subject, 'subject'), scanPrivacy('', fields.property, 'property'),
   ]
   const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   const valueIsCredential = ofValue?.sensitivity === 'credential'
   const known = [
     ...(valueIsCredential ? [fields.value] : []),
-    ...ofQualifiers.flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
+    ...[...ofQualifiers, ...ofCues].flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
   ]
   const quoted = fields.quote === null ? undefined : scanQuote(fields.quote, known)
   return { own, finding: own ?? quoted?.finding, valueIsCredential, known, quote: quoted?.quote ?? null }
@@ -242,7 +253,8 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
 
   const qualifiers = tidyQualifiers(input.qualifiers)
   const given = input.quote === undefined || input.quote.trim() === '' ? null : input.quote.trim()
-  const judged = judgePrivacy({ subject, property, value, qualifiers, quote: given })
+  const cues = tidyCues(input.cues)
+  const judged = judgePrivacy({ subject, property, value, qualifiers, quote: given, cues })
   const own = judged.own
   if (own?.sensitivity === 'credential' && policy.refuseCredentials) {
     return { ok: false, code: 'credential_refused', message: `refused: ${own.reason}; credentials are never stored` }
@@ -289,8 +301,49 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       anchor: input.anchor ?? null,
       quote,
       ...indexEntriesOf({ subject, property, value, qualifiers, sensitivity: finding?.sensitivity ?? null }),
+      cues,
+      cueTerms: cueTermsOf(cues, finding?.sensitivity ?? null),
     },
   }
+}
+
+/**
+ * The cue index's terms for a fact: its cues' search terms; none for a credential, which is never findable.
+ * @param cues - the fact's cues.
+ * @param sensitivity - its sensitivity.
+ * @returns the indexable text, '' for none.
+ */
+export function cueTermsOf(cues: readonly string[], sensitivity: string | null): string {
+  return sensitivity === 'credential' ? '' : indexText(cues)
+}
+
+/**
+ * Cues as a fact keeps them: each tidied (whitespace folded), empty ones and repeats (case and width folded) left
+ * out, the first {@link MAX_CUES} kept in the order given.
+ * @param cues - cues as given, if any.
+ * @returns the kept cues.
+ */
+export function tidyCues(cues: readonly string[] | undefined): string[] {
+  return mergeCues([], cues ?? [])
+}
+
+/**
+ * A fact's cues with more added: those it has first, then the new ones it lacks, up to {@link MAX_CUES}.
+ * @param kept - the fact's cues.
+ * @param added - cues a later write brought.
+ * @returns the merged cues.
+ */
+export function mergeCues(kept: readonly string[], added: readonly string[]): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  for (const cue of [...kept, ...added]) {
+    const tidied = tidy(cue)
+    const key = canonicalValue(tidied)
+    if (tidied === '' || seen.has(key) || out.length >= MAX_CUES) continue
+    seen.add(key)
+    out.push(tidied)
+  }
+  return out
 }
 
 /**

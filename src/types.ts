@@ -85,6 +85,11 @@ export interface Fact {
    * active; it never moves to another row (a superseding value starts unpinned).
    */
   readonly pinnedAt: string | null
+  /**
+   * Short phrases a later request needing this fact would use ("run the tests", "跑测试"), at most 8: searched in a
+   * channel of their own below the fact's own words, never shown to the model as part of the value.
+   */
+  readonly cues: readonly string[]
 }
 
 /** One row of a proposal card: a value to write, and the facts (with revisions) it was proposed against. */
@@ -183,6 +188,8 @@ export interface FactInput {
    */
   readonly project?: ProjectRef | undefined
   readonly qualifiers?: Readonly<Record<string, string>> | undefined
+  /** Phrases a later request needing the fact would use (at most 8 are kept; see Fact.cues). */
+  readonly cues?: readonly string[] | undefined
   readonly confidence?: number | undefined
   /** Below this confidence the value becomes a proposal (extraction passes extractConfidenceMin); defaults to 0.6. */
   readonly confidenceFloor?: number | undefined

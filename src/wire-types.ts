@@ -37,6 +37,8 @@ export interface FactView {
   readonly quote: string | null
   /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
   readonly foldedCount: number
+  /** The phrases a later request needing the fact would use; empty for a credential. */
+  readonly cues: readonly string[]
   /** The row's last prior lines, newest last; empty for a credential. */
   readonly foldedFrom: readonly string[]
   /** When the user pinned this row (it then leads the directory while current), or null. */

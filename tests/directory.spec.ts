@@ -56,6 +56,7 @@ function makeFact(spec: FactSpec): Fact {
     foldedCount: spec.foldedCount ?? 0,
     foldedFrom: [],
     pinnedAt: spec.pinnedAt ?? null,
+    cues: [],
   }
 }
 

@@ -24,7 +24,7 @@ function fact(overrides: Partial<Fact> = {}): Fact {
     status: 'active', evidence: 'observed', confidence: 0.9, sensitivity: null, modelUseAllowed: true,
     observedAt: '2026-03-01T09:00:00.000Z', recordedAt: '2026-03-01T09:00:00.000Z', validFrom: '2026-03-01T09:00:00.000Z',
     validTo: null, supersededBy: null, conflictGroupId: null, revision: 1, origin: 'tool', sessionId: 'session-1', turn: 2,
-    quote: '支付服务的端口是 7801', foldedCount: 0, foldedFrom: [], pinnedAt: null,
+    quote: '支付服务的端口是 7801', foldedCount: 0, foldedFrom: [], pinnedAt: null, cues: [],
     ...overrides,
   }
 }

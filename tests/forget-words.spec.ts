@@ -13,7 +13,7 @@ function view(id: number, property: string, value: string, status = 'active', ex
     id, subject: '支付服务', entityKey: 'e:支付服务', property, qualifiers: {}, scope: 'global', scopeKind: 'global', scopeName: 'global', value,
     masked: false, status, evidence: 'observed', confidence: 1, sensitivity: null, modelUseAllowed: true, multi: false,
     validFrom: '2026-03-01T09:00:00.000Z', validTo: null, observedAt: '2026-03-01T09:00:00.000Z', recordedAt: '2026-03-01T09:00:00.000Z',
-    supersededBy: null, conflictGroupId: null, revision: 1, origin: 'tool', sessionId: null, turn: null, quote: null, foldedCount: 0, foldedFrom: [], pinnedAt: null, ...extra,
+    supersededBy: null, conflictGroupId: null, revision: 1, origin: 'tool', sessionId: null, turn: null, quote: null, foldedCount: 0, foldedFrom: [], cues: [], pinnedAt: null, ...extra,
   }
 }
 

@@ -17,7 +17,7 @@ const base: Fact = {
   scope: 'global', projectName: null, value: '7801', slotKey: 's1', claimKey: 'c1', multi: false, status: 'active',
   evidence: 'explicit_user', confidence: 1, sensitivity: null, modelUseAllowed: true, observedAt: '2026-03-02T10:00:00.000Z',
   recordedAt: '2026-03-02T10:00:00.000Z', validFrom: '2026-03-02T10:00:00.000Z', validTo: null, supersededBy: null,
-  conflictGroupId: null, revision: 1, origin: 'tool', sessionId: null, turn: null, quote: null, foldedCount: 0, foldedFrom: [], pinnedAt: null,
+  conflictGroupId: null, revision: 1, origin: 'tool', sessionId: null, turn: null, quote: null, foldedCount: 0, foldedFrom: [], pinnedAt: null, cues: [],
 }
 const fact = (over: Partial<Fact>): Fact => ({ ...base, ...over })
 

@@ -73,7 +73,7 @@ describe('the recall block: choice and rendering', () => {
     const a = fact(1, '7801', { status: 'active' })
     const b = fact(2, '7900', { status: 'conflict' })
     const slot = { slotKey: 'x', contested: true, multi: false, otherValues: 0, project: null, rows: [{ fact: b, place: 1 }, { fact: a, place: 1 }] }
-    const judge = { relevance: () => 1, shown: new Set<number>(), calibrated: false, named: new Set<string>() }
+    const judge = { relevance: () => 1, shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     const whole = recallCandidates([slot], judge, 0.5)
     assert.deepEqual(whole[0]?.facts.map((f) => f.id), [2, 1])
     assert.match(renderRecallBlock(whole, policy).text, /CONTESTED/u)
@@ -82,7 +82,7 @@ describe('the recall block: choice and rendering', () => {
   it('a multi-valued slot gives its values one at a time: the cap and the budget take what fits, under one name', () => {
     const values = [1, 2, 3, 4].map((id) => fact(id, `observation ${id}`, { multi: true, slotKey: 'm' }))
     const slot = { slotKey: 'm', contested: false, multi: true, otherValues: 0, project: null, rows: values.map((f, index) => ({ fact: f, place: index + 1 })) }
-    const judge = { relevance: () => 1, shown: new Set<number>([2]), calibrated: false, named: new Set<string>() }
+    const judge = { relevance: () => 1, shown: new Set<number>([2]), calibrated: false, named: new Set<string>(), home: null }
     const candidates = recallCandidates([slot], judge, 0.5)
     const block = renderRecallBlock(candidates, { ...policy, maxFacts: 2 })
     assert.deepEqual(block.facts.map((f) => f.id), [1, 3], 'two of the three not yet shown, not none')
@@ -93,7 +93,7 @@ describe('the recall block: choice and rendering', () => {
     const weak = fact(2, 'owned by team payments', { entityKey: 'payments' as never, slotKey: 'b' })
     const slots = [strong, weak].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
     const score = (values: Record<number, number>) => (f: Fact): number => values[f.id] ?? 0
-    const base = { shown: new Set<number>(), calibrated: false, named: new Set<string>() }
+    const base = { shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.4, 2: 0.3 }) }, 0.5), [], 'neither clears the floor, no subject named')
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.6, 2: 0.3 }) }, 0.5).map((c) => c.facts[0]?.id), [1, 2])
     assert.deepEqual(recallCandidates(slots, { ...base, named: new Set(['payments']), relevance: score({ 1: 0.4, 2: 0.2 }) }, 0.5).map((c) => c.facts[0]?.id), [1])
@@ -102,7 +102,7 @@ describe('the recall block: choice and rendering', () => {
     const plain = fact(1, 'latte', { slotKey: 'a' })
     const email = fact(2, 'priya@example.com', { slotKey: 'b', sensitivity: 'email' })
     const slots = [plain, email].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
-    const judge = { relevance: () => 0, shown: new Set<number>(), calibrated: true, named: new Set<string>() }
+    const judge = { relevance: () => 0, shown: new Set<number>(), calibrated: true, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates(slots, judge, 0.4).map((c) => c.facts[0]?.id), [1])
     assert.deepEqual(recallCandidates(slots.slice(1), judge, 0.4), [], 'an unscored fact alone does not make the message about the library')
   })
@@ -110,7 +110,7 @@ describe('the recall block: choice and rendering', () => {
     const old = fact(1, '7801', { status: 'superseded' })
     const current = fact(2, '7802')
     const slot = { slotKey: 'x', contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: current, place: 1 }, { fact: old, place: 1 }] }
-    const judge = { relevance: (f: Fact) => (f.id === 1 ? 1 : 0), shown: new Set<number>(), calibrated: false, named: new Set<string>() }
+    const judge = { relevance: (f: Fact) => (f.id === 1 ? 1 : 0), shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates([slot], judge, 0.5)[0]?.facts.map((f) => f.id), [2])
   })
 })

@@ -51,6 +51,7 @@ export class FmLibrary extends LitElement {
     scopes: { state: true },
     detail: { state: true },
     editing: { state: true },
+    editingCues: { state: true },
     recent: { state: true },
     timeZone: { state: true },
     narrow: { state: true },
@@ -64,6 +65,8 @@ export class FmLibrary extends LitElement {
     .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 12px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     .tools input[type=search] { flex: 1; min-width: 180px; }
     .chips { display: flex; gap: 4px; }
+    .cues { display: flex; flex-wrap: wrap; gap: 4px; }
+    .cue { border: 1px solid var(--dsw-alias-border-primary, #8884); border-radius: 10px; padding: 0 8px; font-size: 12px; line-height: 20px; }
     .chips button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
     .recent { display: flex; gap: 4px; flex-wrap: wrap; padding: 0 12px 8px; }
     .recent button { font-size: 12px; line-height: 16px; padding: 2px 8px; }
@@ -116,6 +119,8 @@ export class FmLibrary extends LitElement {
   declare scopes: readonly ScopeWire[]
   declare detail: Detail | undefined
   declare editing: boolean
+  /** The detail's cues are open for editing. */
+  declare editingCues: boolean
   declare recent: readonly string[]
   /** The store's display zone, read with the facts. */
   declare timeZone: string
@@ -141,6 +146,7 @@ export class FmLibrary extends LitElement {
     this.scopes = []
     this.detail = undefined
     this.editing = false
+    this.editingCues = false
     this.recent = readRecent()
     this.timeZone = ''
     this.narrow = false
@@ -272,6 +278,7 @@ export class FmLibrary extends LitElement {
     this.app?.generation.observe(answer.data)
     this.detail = answer.data
     this.editing = false
+    this.editingCues = false
   }
 
   private async edit(fact: FactView, value: string): Promise<void> {
@@ -284,6 +291,22 @@ export class FmLibrary extends LitElement {
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.changed()
+    await this.openDetail(answer.data.fact.id)
+  }
+
+  /** Save the detail's cues (one per line, blank lines dropped); an unchanged list just closes the editor. */
+  private async editCues(fact: FactView, text: string): Promise<void> {
+    const app = this.app
+    const cues = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+    if (app === undefined || JSON.stringify(cues) === JSON.stringify(fact.cues)) {
+      this.editingCues = false
+      return
+    }
+    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-update', { id: fact.id, cues, ...app.generation.fence() })
+    if (!answer.ok) return this.refused(answer.message, answer.details)
+    app.generation.observe(answer.data)
+    app.toast(`Changed the cues of ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
     app.changed()
     await this.openDetail(answer.data.fact.id)
   }
@@ -417,6 +440,18 @@ export class FmLibrary extends LitElement {
     return markMatches(text, this.query).map((run) => (run.hit ? html`<mark>${run.text}</mark>` : run.text))
   }
 
+  private renderCues(fact: FactView, current: boolean): unknown {
+    if (this.editingCues) {
+      return html`<form @submit=${(event: Event) => { event.preventDefault(); void this.editCues(fact, this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name=cues]')?.value ?? '') }}>
+        <textarea name="cues" rows="4" aria-label="Cues, one per line" placeholder="one phrase per line, e.g. run the tests" style="width: 100%">${fact.cues.join('\n')}</textarea>
+        <div class="caption">Up to 8, one per line, in any language.</div>
+        <div class="actions"><button class="primary" type="submit">Save cues</button><button type="button" @click=${() => { this.editingCues = false }}>Cancel</button></div>
+      </form>`
+    }
+    return html`<span class="cues">${fact.cues.length === 0 ? html`<span class="caption">none</span>` : fact.cues.map((cue) => html`<span class="cue">${cue}</span>`)}</span>
+      ${current && !fact.masked ? html`<button class="quiet" data-fm="edit-cues" @click=${() => { this.editingCues = true }}>Edit cues</button>` : nothing}`
+  }
+
   private renderDetail(): unknown {
     if (this.detail === undefined) return this.narrow ? nothing : html`<aside class="pane empty">Select a fact to see its history and sources.</aside>`
     const { fact, history, sources } = this.detail
@@ -441,6 +476,8 @@ export class FmLibrary extends LitElement {
         <dt>Source</dt><dd>${ORIGIN_LABEL[fact.origin] ?? fact.origin}${fact.sessionId === null ? '' : ` · ${fact.sessionId.slice(0, 16)}${fact.turn === null ? '' : ` turn ${fact.turn}`}`}</dd>
         ${fact.sensitivity === null ? nothing : html`<dt>Sensitive</dt><dd>${fact.sensitivity}${fact.modelUseAllowed ? '' : ' · hidden from the model'}</dd>`}
         ${fact.quote === null ? nothing : html`<dt>Quote</dt><dd>“${fact.quote}”</dd>`}
+        <dt title="Phrases a later request needing this fact would use; they help find it and are never shown to the model as its value">Cues</dt>
+        <dd data-fm="detail-cues">${this.renderCues(fact, current)}</dd>
       </dl>
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>

@@ -55,6 +55,7 @@ export interface ExchangeRecord {
   readonly foldedFrom?: readonly string[]
   /** Only on a row the user pinned: the instant of the pin. */
   readonly pinnedAt?: string
+  readonly cues?: readonly string[]
 }
 
 /**
@@ -131,6 +132,8 @@ export function recordOf(fact: Fact): ExchangeRecord {
     ...(fact.foldedCount > 0 && !withheld ? { foldedCount: fact.foldedCount, foldedFrom: fact.foldedFrom } : {}),
     // Likewise a row that was never pinned: files written before pins existed read the same, and import as unpinned.
     ...(fact.pinnedAt === null ? {} : { pinnedAt: fact.pinnedAt }),
+    // And a row without cues: files written before cues existed read the same.
+    ...(fact.cues.length === 0 || withheld ? {} : { cues: fact.cues }),
   }
 }
 

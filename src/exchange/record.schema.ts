@@ -65,6 +65,8 @@ export const recordSchema = z.strictObject({
     .max(FOLD_HISTORY, `at most ${FOLD_HISTORY} prior values`).optional(),
   /** When the user pinned the row; absent (files before pins, or an unpinned row): not pinned. */
   pinnedAt: dateText.optional(),
+  /** The phrases a later request needing the fact would use; absent (files before cues, or none): no cues. */
+  cues: z.array(name(80)).max(8, 'at most 8 cues').optional(),
 }).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
   .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),

@@ -5,7 +5,7 @@
  * invalid without discarding its siblings.
  */
 import { z } from 'zod'
-import { dateField, nameField, textField } from '../text/fields.schema.ts'
+import { cuesField, dateField, nameField, textField } from '../text/fields.schema.ts'
 import type { Candidate } from './types.ts'
 
 /** The most facts one answer may carry; a longer list is refused as runaway output. */
@@ -27,6 +27,8 @@ export interface AnswerFact {
   /** `"project"`: the fact holds only in the session's project (its repository); any other word is a free-text label. */
   scope?: string | undefined
   qualifiers?: Record<string, string> | undefined
+  /** Up to 8 short phrases, English and Chinese, a later request needing the fact would use. */
+  cues?: string[] | undefined
   valid_from?: string | undefined
   valid_to?: string | undefined
   multi?: boolean | undefined
@@ -43,6 +45,7 @@ export const answerFactSchema = z.strictObject({
   qualifiers: z.record(nameField(FACT_FIELD_CAPS.qualifierKey), nameField(FACT_FIELD_CAPS.qualifierValue))
     .refine((record) => Object.keys(record).length <= FACT_FIELD_CAPS.qualifiers, `at most ${FACT_FIELD_CAPS.qualifiers} qualifiers`)
     .optional(),
+  cues: cuesField.optional(),
   valid_from: dateField.optional(),
   valid_to: dateField.optional(),
   multi: z.boolean().optional(),
@@ -112,6 +115,7 @@ export function toAnswerFact(candidate: Candidate): AnswerFact {
     confidence: candidate.confidence,
     ...(candidate.scope === undefined ? {} : { scope: candidate.scope }),
     ...(candidate.qualifiers === undefined ? {} : { qualifiers: { ...candidate.qualifiers } }),
+    ...(candidate.cues === undefined ? {} : { cues: [...candidate.cues] }),
     ...(candidate.validFrom === undefined ? {} : { valid_from: candidate.validFrom }),
     ...(candidate.validTo === undefined ? {} : { valid_to: candidate.validTo }),
     ...(candidate.multi === undefined ? {} : { multi: candidate.multi }),
@@ -130,6 +134,7 @@ function toCandidate(fact: AnswerFact): Candidate {
     confidence: fact.confidence,
     ...(fact.scope === undefined ? {} : { scope: fact.scope.trim() }),
     ...(qualifiers === undefined ? {} : { qualifiers }),
+    ...(fact.cues === undefined ? {} : { cues: fact.cues.map((cue) => cue.trim()) }),
     ...(fact.valid_from === undefined ? {} : { validFrom: fact.valid_from.trim() }),
     ...(fact.valid_to === undefined ? {} : { validTo: fact.valid_to.trim() }),
     ...(fact.multi === undefined ? {} : { multi: fact.multi }),

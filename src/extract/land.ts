@@ -80,6 +80,7 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       quote: candidate.quote,
       ...scope,
       qualifiers: candidate.qualifiers,
+      cues: candidate.cues,
       confidence: candidate.confidence,
       confidenceFloor: config.extractConfidenceMin,
       multi: candidate.multi,

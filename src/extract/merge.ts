@@ -129,6 +129,8 @@ interface AllowedFields {
   readonly quote: ReadonlySet<string>
   readonly scope: ReadonlySet<string>
   readonly qualifiers: ReadonlySet<string>
+  /** Every cue some candidate gave: a merged fact's cues are each one of them. */
+  readonly cues: ReadonlySet<string>
   readonly validFrom: ReadonlySet<string>
   readonly validTo: ReadonlySet<string>
   readonly multi: boolean
@@ -148,6 +150,7 @@ function allowedFields(given: readonly Candidate[]): AllowedFields {
     quote: set((candidate) => candidate.quote),
     scope: set((candidate) => candidate.scope),
     qualifiers: set((candidate) => (candidate.qualifiers === undefined ? undefined : qualifierText(candidate.qualifiers))),
+    cues: new Set(given.flatMap((candidate) => (candidate.cues ?? []).map((cue) => cue.trim()))),
     validFrom: set((candidate) => candidate.validFrom),
     validTo: set((candidate) => candidate.validTo),
     multi: given.some((candidate) => candidate.multi === true),
@@ -165,6 +168,7 @@ function inventedField(fact: Candidate, allowed: AllowedFields): string | undefi
   if (!fromGiven(allowed.quote, fact.quote)) return 'quote'
   if (!fromGiven(allowed.scope, fact.scope)) return 'scope'
   if (fact.qualifiers !== undefined && !allowed.qualifiers.has(qualifierText(fact.qualifiers))) return 'qualifiers'
+  if ((fact.cues ?? []).some((cue) => !allowed.cues.has(cue.trim()))) return 'cues'
   if (!fromGiven(allowed.validFrom, fact.validFrom)) return 'valid_from'
   if (!fromGiven(allowed.validTo, fact.validTo)) return 'valid_to'
   if (fact.multi === true && !allowed.multi) return 'multi'

@@ -15,6 +15,9 @@ const ANSWER_FORMAT = [
   'Set "scope": "project" when the fact holds only in the codebase the conversation works in: its ports, paths,',
   'commands, build and test setup, conventions. Leave "scope" out for what holds everywhere: the user\'s own',
   'preferences and habits, facts about people, tools the user uses in every project.',
+  'Optional "cues": up to 8 short phrases, in English and in Chinese, that a later request needing this fact would',
+  'use without naming it, e.g. for a test command ["run the tests", "make sure nothing is broken", "跑测试", "单测"].',
+  'Cues help the fact be found; they are not part of its value and need no quote.',
   `At most ${MAX_ANSWER_FACTS} facts. With nothing to report, answer {"facts": []}.`,
 ].join('\n')
 

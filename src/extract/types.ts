@@ -68,6 +68,8 @@ export interface Candidate {
   readonly confidence: number
   readonly scope?: string | undefined
   readonly qualifiers?: Readonly<Record<string, string>> | undefined
+  /** Phrases a later request needing the fact would use (English and Chinese); never part of the value. */
+  readonly cues?: readonly string[] | undefined
   readonly multi?: boolean | undefined
   /** ISO date or instant the value becomes valid. */
   readonly validFrom?: string | undefined

@@ -30,6 +30,7 @@ export const factUpdateVerb = verb({
         property: body.property ?? fact.property,
         value: body.value ?? fact.value,
         qualifiers: body.qualifiers ?? fact.qualifiers,
+        cues: body.cues ?? fact.cues,
         scope: body.scope ?? fact.scope,
         multi: fact.multi,
         evidence: 'explicit_user',
@@ -37,7 +38,12 @@ export const factUpdateVerb = verb({
       }
       const same = prepareWrite(claim, now, policy)
       if (!same.ok) return refuse(same.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', same.message)
-      if (same.write.claimKey === fact.claimKey) return editWindow(fact, body, same.write.scope, context, now)
+      if (same.write.claimKey === fact.claimKey) {
+        if (body.cues !== undefined && (same.write.sensitivity ?? null) !== (fact.sensitivity ?? null)) {
+          return refuse('refused', `a cue holds personal data (${same.write.sensitivityReason ?? 'sensitive'}); cues are for finding the fact, leave it out`)
+        }
+        return editWindow(fact, { ...body, cues: body.cues === undefined ? undefined : same.write.cues }, same.write.scope, context, now)
+      }
       const prepared = prepareWrite({ ...claim, validFrom: body.validFrom, validTo: body.validTo ?? fact.validTo ?? undefined }, now, policy)
       if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
@@ -55,28 +61,40 @@ export const factUpdateVerb = verb({
 })
 
 /**
- * The part of fact-update that keeps the claim: only the window can change, on the fact's own row, recorded as one
- * reversible edit. Omitted ends keep their current instant.
+ * The part of fact-update that keeps the claim: only the window and the cues can change, on the fact's own row,
+ * recorded as one reversible edit. Omitted ends keep their current instant; omitted cues stay.
  */
-function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?: string | undefined }, scope: string, context: VerbContext, now: string): VerbOutcome {
+function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?: string | undefined; cues?: readonly string[] | undefined },
+  scope: string, context: VerbContext, now: string): VerbOutcome {
   const { stores, config } = context
   if (scope !== fact.scope) return refuse('refused', 'the scope cannot change on its own here; move the fact with fact-move')
   const validFrom = body.validFrom === undefined ? fact.validFrom : dateArgumentInstant(body.validFrom, config.displayTimeZone, 'start')
   if (validFrom === undefined) return refuse('invalid_arguments', 'validFrom is not a date')
   const validTo = body.validTo === undefined ? fact.validTo : dateArgumentInstant(body.validTo, config.displayTimeZone, 'start')
   if (validTo === undefined) return refuse('invalid_arguments', 'validTo is not a date')
-  if (validFrom === fact.validFrom && validTo === fact.validTo) {
-    return refuse('refused', 'nothing changed: the edit states the value and the window the fact already holds')
+  const windowChanged = validFrom !== fact.validFrom || validTo !== fact.validTo
+  const cuesChanged = body.cues !== undefined && JSON.stringify(body.cues) !== JSON.stringify(fact.cues)
+  if (!windowChanged && !cuesChanged) {
+    return refuse('refused', 'nothing changed: the edit states the value, the window and the cues the fact already holds')
   }
   if (validTo !== null && validTo <= validFrom) return refuse('invalid_arguments', 'validTo must be later than validFrom')
   const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
-    const revised = stores.facts.reviseWindow(fact.id, validFrom, validTo, now)
-    if (!revised.ok) {
-      abandon(revised.reason === 'start_ahead'
-        ? refuse('refused', `fact ${fact.id} is current; its start cannot move into the future (expire it and write the coming value with that start)`)
-        : refuse('refused', `fact ${fact.id} is no longer current`))
+    let revisedFact = fact
+    if (windowChanged) {
+      const revised = stores.facts.reviseWindow(fact.id, validFrom, validTo, now)
+      if (!revised.ok) {
+        abandon(revised.reason === 'start_ahead'
+          ? refuse('refused', `fact ${fact.id} is current; its start cannot move into the future (expire it and write the coming value with that start)`)
+          : refuse('refused', `fact ${fact.id} is no longer current`))
+      }
+      revisedFact = revised.fact
     }
-    return { result: revised.fact, created: [] }
+    if (cuesChanged && body.cues !== undefined) {
+      const withCues = stores.facts.reviseCues(fact.id, body.cues, now)
+      if (withCues === undefined) abandon(refuse('refused', `fact ${fact.id} is no longer current`))
+      revisedFact = withCues
+    }
+    return { result: revisedFact, created: [] }
   })
   return ok({ fact: factView(result), previousId: fact.id, editId, undo: { editId } })
 }

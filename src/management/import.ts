@@ -214,6 +214,7 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, restore: 
     property: record.property,
     value: record.value,
     qualifiers: record.qualifiers,
+    cues: record.cues,
     scope: record.scope,
     ...projectOfRecord(record),
     quote: record.quote ?? undefined,

@@ -70,6 +70,7 @@ export function factView(fact: Fact): FactView {
     quote: masked || fact.quote === null ? (fact.quote === null ? null : MASK) : fact.quote,
     foldedCount: fact.foldedCount,
     foldedFrom: masked ? [] : fact.foldedFrom,
+    cues: masked ? [] : fact.cues,
     pinnedAt: fact.pinnedAt,
   }
 }

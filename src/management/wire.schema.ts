@@ -60,8 +60,10 @@ export const factUpdateBody = z.strictObject({
   scope: name(100).optional(),
   validFrom: dateText.optional(),
   validTo: dateText.optional(),
-}).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo'].some((key) => key in body),
-  'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo')
+  /** The fact's cues as they should be (an empty list clears them). */
+  cues: z.array(name(80)).max(8, 'at most 8 cues').optional(),
+}).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo', 'cues'].some((key) => key in body),
+  'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo, cues')
 
 export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */

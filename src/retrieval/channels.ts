@@ -6,6 +6,8 @@
  * - `date`: the facts dated (valid_from) within a date the query names, absolute or relative to now ("yesterday",
  *   "上周"), those the text also matched first;
  * - `identifier`: exact identifiers (ports, paths, URLs, versions, package names);
+ * - `cue`: the query's terms among the facts' cues (the phrases their writers said later requests would use), fused
+ *   at {@link CUE_RANK_WEIGHT};
  * - `bridge`: the other members of the software lexicon's concepts the query holds (db for "psql", 测试 for "tests"),
  *   ranked by BM25 and fused at {@link BRIDGE_RANK_WEIGHT}, below the query's own words.
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
@@ -25,6 +27,8 @@ export const CHANNEL_DEPTH = 50
 export const RANK_CANDIDATE_CAP = 5000
 /** A place in the bridge channel counts this much against one in a channel of the query's own words. */
 export const BRIDGE_RANK_WEIGHT = 0.5
+/** A place in the cue channel counts this much against one in a channel of the facts' own words. */
+export const CUE_RANK_WEIGHT = 0.7
 /** Most lexicon members the bridge channel looks for. */
 export const BRIDGE_MEMBERS = 24
 /** Facts dated within a query's date windows that the date channel considers. */
@@ -127,6 +131,18 @@ function namedWithTerms(store: FactStore, names: string, terms: readonly string[
 /** Two rankings on one scale as one, best first (the newer fact first between equal scores), cut to the channel's depth. */
 function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[]): ChannelHit[] {
   return [...first, ...second].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+}
+
+/**
+ * BM25 over the facts' cues.
+ * @param terms - the query's terms.
+ * @param visibility - model visibility, or `undefined` for every live fact.
+ * @returns the ranking (weighted {@link CUE_RANK_WEIGHT}), or undefined when no cue matches.
+ */
+export function cueChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined): Ranking | undefined {
+  if (terms.length === 0) return undefined
+  const hits = store.matchCues(orExpression(terms), CHANNEL_DEPTH, visibility)
+  return hits.length === 0 ? undefined : { ...rankingOf('cue', hits), weight: CUE_RANK_WEIGHT }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * retrieveFacts: run the lexical channels (BM25, the subject the query names, the dates it names, exact
- * identifiers, the lexicon's bridge; see channels.ts), fuse them with RRF, place the candidates by project (the session's and the global
+ * identifiers, the facts' cues, the lexicon's bridge; see channels.ts), fuse them with RRF, place the candidates by project (the session's and the global
  * facts first, other projects' after or left out; see project-rank.ts) into a pool with reserved identifier places, count the matched facts up to the limit, and group them by slot (each slot anchored where its
  * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
  * matched and a count of the others. Optionally answers as of a past instant.
@@ -10,7 +10,7 @@ import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
-import { bridgeChannel, CHANNEL_DEPTH, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
+import { bridgeChannel, CHANNEL_DEPTH, cueChannel, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
 import type { Degradation } from './semantic-port.ts'
 import { assemblePool, fuseRankings, type Fused, type Ranking } from './fuse.ts'
 import { isOtherProject, placeByProject, type OtherProjects } from './project-rank.ts'
@@ -195,6 +195,8 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)
+  const cued = cueChannel(store, terms, request.visibility)
+  if (cued !== undefined) add('cue', cued)
   const bridged = overDeadline() ? undefined : bridgeChannel(store, terms, request.visibility)
   if (bridged !== undefined) add('bridge', bridged)
   // The numbers of a date the query names ("3 June, 2023", "3 days ago") are the date channel's, not identifiers.

@@ -4,6 +4,7 @@
  * claims of a row's prior values (forgetting the row forgets them too). Runs inside the caller's transaction.
  */
 import { indexEntriesOf, type PreparedWrite } from '../fact-input.ts'
+import { reindexCues } from './fact-cues.ts'
 import { foldedHistory } from '../rules/fold.ts'
 import { projectKeyOfScope } from '../project/project-ref.ts'
 import { canonicalQualifiers, canonicalValue, claimKeyOf } from '../text/normalize.ts'
@@ -26,6 +27,8 @@ export interface RowText {
   readonly turn: number | null
   readonly foldedCount: number
   readonly foldedFrom: readonly string[]
+  /** The row's cues; absent in edits recorded before facts had cues (the undo then leaves them as they are). */
+  readonly cues?: readonly string[]
 }
 
 /**
@@ -64,7 +67,7 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
 export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowText> {
   const texts = new Map<number, RowText>()
   for (const id of ids) {
-    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from
+    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from, cues
       FROM facts WHERE id = ?`, id)
     if (row === undefined) continue
     texts.set(id, {
@@ -77,6 +80,7 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
       turn: numberOrNull(row['turn']),
       foldedCount: Number(row['folded_count']),
       foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
+      cues: row['cues'] === null || row['cues'] === undefined ? [] : JSON.parse(String(row['cues'])) as string[],
     })
   }
   return texts
@@ -93,6 +97,7 @@ export function restoreRowText(db: Database, id: number, text: RowText): void {
       folded_count = ?, folded_from = ? WHERE id = ?`,
   text.value, text.claimKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
   JSON.stringify(text.foldedFrom), id)
+  if (text.cues !== undefined) db.run('UPDATE facts SET cues = ? WHERE id = ?', text.cues.length === 0 ? null : JSON.stringify(text.cues), id)
   reindexFact(db, id)
 }
 
@@ -129,4 +134,5 @@ export function reindexFact(db: Database, id: number): void {
   db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, entries.terms)
   db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
   for (const ident of entries.identifiers) db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
+  reindexCues(db, id)
 }

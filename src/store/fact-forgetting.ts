@@ -59,6 +59,7 @@ export class FactForgetting extends FactWriter {
       this.db.run(`UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT}
         WHERE id = ?`, now, now, fact.id)
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
+      this.db.run('DELETE FROM fact_cues_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
       // The evidence key is derived from the row as every write derives it (the quote, the claim, the project).
       const evidenceKey = evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))

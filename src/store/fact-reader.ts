@@ -121,6 +121,22 @@ export class FactReader {
   }
 
   /**
+   * Cue channel: BM25 over the facts' cues (fact_cues_fts), then filtered to what the caller may see, as `matchText`.
+   * @param match - a MATCH expression.
+   * @param limit - how many hits.
+   * @param visibility - model visibility, or `undefined` for every live fact.
+   * @returns hits, best first.
+   */
+  matchCues(match: string, limit: number, visibility: Visibility | undefined): ChannelHit[] {
+    const fetched = visibility === undefined ? limit : limit * 4
+    const ranked = this.db.all('SELECT rowid AS id, -rank AS score FROM fact_cues_fts WHERE fact_cues_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
+      .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
+    if (visibility === undefined) return ranked
+    const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
+    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+  }
+
+  /**
    * Where an expression's newest `count` matches start: the rowid just above its (`count` + 1)-th newest match, so
    * that exactly `count` matches lie at or above it; read by walking that many rowids backwards, without ranking.
    * @param match - a MATCH expression.

@@ -7,7 +7,7 @@ import { numberOrNull, type Row, textOrNull } from './connection.ts'
 export const FACT_COLUMNS = `id, subject, property, predicate_key, qualifiers, scope, value, lower(hex(slot_key)) AS slot_key,
   lower(hex(claim_key)) AS claim_key, multi, status, evidence, confidence, sensitivity, model_use_allowed, observed_at,
   recorded_at, valid_from, valid_to, superseded_by, conflict_group_id, revision, origin, session_id, turn, quote,
-  folded_count, folded_from, pinned_at, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
+  folded_count, folded_from, pinned_at, cues, (SELECT entity_key FROM entities e WHERE e.id = entity_id) AS entity_key,
   CASE WHEN substr(scope, 1, 8) = 'project:' THEN (SELECT name FROM projects p WHERE p.project_key = substr(scope, 9)) END AS project_name`
 
 /** The SQL condition for rows the model may read; `?` binds includeSensitive (0/1). */
@@ -52,6 +52,7 @@ export function toFact(row: Row): Fact {
     foldedCount: Number(row['folded_count']),
     foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
     pinnedAt: instantTextOrNull(row['pinned_at']),
+    cues: row['cues'] === null || row['cues'] === undefined ? [] : JSON.parse(String(row['cues'])) as string[],
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
+import { reindexCues, storeCues } from './fact-cues.ts'
 import { FactForgetting } from './fact-forgetting.ts'
 import { FACT_COLUMNS, INSTANT, KEY, keyColumn, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
@@ -106,6 +107,23 @@ export class FactStore extends FactForgetting {
   }
 
   /**
+   * Replace a current row's cues (the user's edit from the page): a new revision, the cue index rewritten.
+   * @param id - the row.
+   * @param cues - its new cues (none clears them).
+   * @param now - ISO instant.
+   * @returns the row, or undefined when it is no longer current.
+   */
+  reviseCues(id: number, cues: readonly string[], now: string): Fact | undefined {
+    return this.db.transaction(() => {
+      const [fact] = this.getFacts([id])
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return undefined
+      storeCues(this.db, id, cues)
+      this.db.run(`UPDATE facts SET revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, id)
+      return this.getFacts([id])[0]
+    })
+  }
+
+  /**
    * Settle an open conflict group on the user's choice: the kept row becomes the current value (its evidence
    * raised to at least confirmed_user), the other active row is superseded by it, the other contested rows are
    * retired, and the group closes.
@@ -150,13 +168,14 @@ export class FactStore extends FactForgetting {
   }
 
   /**
-   * Rebuild the full-text and identifier indexes from the facts themselves.
+   * Rebuild the full-text, cue and identifier indexes from the facts themselves.
    * @param entriesOf - computes a fact's index entries.
    * @returns how many facts were indexed.
    */
   rebuildIndexes(entriesOf: (fact: Fact) => { terms: string; identifiers: readonly string[] }): number {
     return this.db.transaction(() => {
       this.db.run('DELETE FROM facts_fts')
+      this.db.run('DELETE FROM fact_cues_fts')
       this.db.run('DELETE FROM fact_identifiers')
       let indexed = 0
       let after = 0
@@ -166,6 +185,7 @@ export class FactStore extends FactForgetting {
         for (const fact of batch) {
           const entries = entriesOf(fact)
           this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', fact.id, entries.terms)
+          if (fact.cues.length > 0) reindexCues(this.db, fact.id)
           for (const ident of entries.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, fact.id)
           indexed += 1
           after = fact.id
@@ -187,7 +207,7 @@ export class FactStore extends FactForgetting {
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
       clearVectorRows(this.db)
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'proposal_changes', 'projects', 'recall_log', 'aliases'] as const) {
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'fact_cues_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'proposal_changes', 'projects', 'recall_log', 'aliases'] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }
       return { facts, proposals }

@@ -9,6 +9,7 @@ import { sha256 } from '../text/normalize.ts'
 import type { Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
 import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../rules/write-policy.ts'
 import { canonicalWrite } from './alias-rows.ts'
+import { addCues, storeCues } from './fact-cues.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
@@ -178,6 +179,8 @@ export class FactWriter extends FactSlots {
             evidenceRank(decision.upgradeTo), now, decision.factId)
         }
         this.db.run(`UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`, now, decision.factId, now)
+        // A repeat may bring cues the row lacks: they are the writer's words for later requests, not a new claim.
+        addCues(this.db, decision.factId, write.cues)
         this.addSource(decision.factId, write, now)
         if (decision.promoteNow) {
           this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, write.validFrom, now, decision.factId)
@@ -202,6 +205,7 @@ export class FactWriter extends FactSlots {
         const [target] = this.getFacts([decision.factId])
         if (target === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
         foldRow(this.db, target, write, decision.takesValue, decision.upgradeTo, now)
+        addCues(this.db, decision.factId, write.cues)
         this.addSource(decision.factId, write, now)
         const [fact] = this.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
@@ -304,6 +308,7 @@ export class FactWriter extends FactSlots {
       write.validFrom, write.validTo, groupId, write.origin, write.anchor?.sessionId ?? null,
       write.anchor?.turn ?? null, write.quote, now).lastInsertRowid as FactId
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, write.terms)
+    if (write.cues.length > 0) storeCues(this.db, id, write.cues)
     for (const ident of write.identifiers) {
       this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
     }

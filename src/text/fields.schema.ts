@@ -30,6 +30,12 @@ export const textField = (max: number) => z.string()
   .max(max, `at most ${max} characters`)
   .refine((value) => !CONTROL.test(value), 'must not contain control characters')
 
+/** The longest cue a fact keeps. */
+export const CUE_CHARS = 80
+
+/** Up to 8 cues: short one-line phrases a later request needing a fact would use. */
+export const cuesField = z.array(nameField(CUE_CHARS)).max(8, 'at most 8 cues')
+
 /** A date or ISO timestamp text. */
 export const dateField = z.string().max(40, 'at most 40 characters')
   .refine((value) => DATE.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')

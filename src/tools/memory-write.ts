@@ -83,6 +83,9 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       'scope: "project" for what holds only in the codebase this session works in (its ports, paths, commands, build',
       'and test setup, conventions), so other repositories never see it; "global" (the default) for what holds',
       'everywhere: the user\'s own preferences and habits, facts about people, tools used across projects.',
+      'cues: up to 8 short phrases, in English and in Chinese, that a later request needing this fact would use when',
+      'it does not name it (for a test command: "run the tests", "make sure nothing is broken", "跑测试", "单测"); they',
+      'help the fact be found and are never shown as its value.',
     ].join(' '),
     parameters: {
       type: 'object',
@@ -94,6 +97,10 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
         quote: { type: 'string', description: 'The exact words the fact comes from, a sentence that holds the value (not "yes"); required for explicit_user.' },
         scope: { type: 'string', description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.' },
         qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
+        cues: {
+          type: 'array', items: { type: 'string', maxLength: 80 }, maxItems: 8,
+          description: 'Optional: up to 8 short phrases, English and Chinese, a later request needing this fact would use (e.g. ["run the tests", "跑测试"]).',
+        },
         confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
         multi: { type: 'boolean', description: 'True when the property legitimately holds several values at once (e.g. languages spoken).' },
         valid_from: { type: 'string', description: 'Optional date (YYYY-MM-DD) from which the value holds; a future date schedules it.' },
@@ -139,7 +146,7 @@ function write(deps: ToolDeps, args: unknown, exec: ToolCall): WriteValue {
   }
   const answer = deps.memory.write({
     subject: a.subject, property: a.property, value: a.value, evidence, quote: a.quote, ...scope,
-    qualifiers: a.qualifiers, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
+    qualifiers: a.qualifiers, cues: a.cues, confidence: a.confidence, multi: a.multi, validFrom: a.valid_from, validTo: a.valid_to,
     inferred: a.evidence === 'inferred', origin: 'tool', anchor: anchorOf(exec.agent),
   }, config)
   return describeWrite(answer, note, config.displayTimeZone)

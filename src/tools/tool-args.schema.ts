@@ -3,7 +3,7 @@
  * sentence the model can act on. Unknown fields, wrong types, oversized text and control characters are refused.
  */
 import { z } from 'zod'
-import { dateField, nameField, textField } from '../text/fields.schema.ts'
+import { cuesField, dateField, nameField, textField } from '../text/fields.schema.ts'
 
 /** Arguments of memory_search. */
 export const searchArgs = z.strictObject({
@@ -22,6 +22,7 @@ export const writeArgs = z.strictObject({
   scope: nameField(100).optional(),
   qualifiers: z.record(nameField(100), nameField(300))
     .refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
+  cues: cuesField.optional(),
   confidence: z.number().min(0).max(1).optional(),
   multi: z.boolean().optional(),
   valid_from: dateField.optional(),
