@@ -18,6 +18,8 @@ import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/conne
 import { Database, type StatementObserver } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
+import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
+import type { ProjectLocator } from './project/project-locator.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
@@ -36,6 +38,8 @@ export interface FactMemoryOptions {
   readonly onStatement?: StatementObserver
   /** The semantic legs a search may use for a configuration; absent: every search is lexical. */
   readonly semantic?: SemanticFactory
+  /** Finds the repository a folder-keyed project's folder holds, when the store opens; the file system's by default. */
+  readonly locator?: Pick<ProjectLocator, 'repositoryOfFolder'>
 }
 
 /** Builds the semantic legs of one search from the live configuration and the open stores. */
@@ -115,6 +119,8 @@ export class FactMemory {
   private readonly directoryCache = new Map<string, RenderedDirectory>()
   private readonly changeListeners = new Set<() => void>()
   private unsubscribe: (() => void) | undefined
+  /** What moving folder-keyed projects to repository keys did when the store last opened. */
+  lastRekey: RekeyReport | null = null
 
   /** @param options - clock and driver choice. */
   constructor(options: FactMemoryOptions) {
@@ -144,6 +150,7 @@ export class FactMemory {
       this.unsubscribe = db.onChange(() => { this.notifyChange() })
       stores.extract.maskOldRuns()
       rescanStoredPrivacy(stores, isoNow(this.options.clock))
+      this.lastRekey = rekeyFolderProjects(stores, isoNow(this.options.clock), this.options.locator)
       this.advance()
     } catch (error) {
       this.close()

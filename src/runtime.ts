@@ -88,6 +88,12 @@ export class MemoryRuntime {
       if (status.available) {
         this.deps.logger.info('fact memory store %s (driver %s)', next.resolvedDataDir, status.driver)
         if (status.fallbackReason !== null) this.deps.logger.warn('better-sqlite3 unavailable, using node:sqlite: %s', status.fallbackReason)
+        const rekey = this.memory.lastRekey
+        for (const project of rekey?.projects ?? []) {
+          this.deps.logger.info('fact memory: project %s moved from its folder key to its repository key %s (%d facts; copy taken first: %s)',
+            project.name, project.to, project.moved, rekey?.backup ?? '')
+        }
+        if (rekey?.error !== null && rekey?.error !== undefined) this.deps.logger.warn('fact memory: %s', rekey.error)
       } else {
         this.deps.logger.warn('fact memory store unavailable: %s', status.error?.message ?? 'unknown reason')
       }

@@ -171,6 +171,11 @@ export interface ProjectRef {
    * folder, say), whose name is nothing a statement is known to mean. Absent where a project comes from a stored key.
    */
   readonly repository?: boolean
+  /**
+   * The repository root's folder key (its canonical path), when the key is the repository's identity: what versions
+   * before repository keys stored a project under, and what a store written by one is moved from.
+   */
+  readonly folderKey?: string
 }
 
 /** A fact as a caller asks to store it, before normalization and policy. */

@@ -24,7 +24,7 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   ['privacy-rescan.ts', 'graph.ts', 'exchange/'],
   ['store/'],
   ['retrieval/'],
-  ['recall/', 'review/'],
+  ['recall/', 'review/', 'project-rekey/'],
   ['semantic/', 'fact-memory.ts'],
   ['pause/'],
   ['extract/', 'runtime.ts'],

@@ -72,8 +72,8 @@ describe('the project locator on a real file system', () => {
 
   it('takes a session in a subfolder of a repository to the repository root', () => {
     const locator = new ProjectLocator()
-    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
-    assert.deepEqual(locator.locate(join(root, 'billing-api')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
+    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
+    assert.deepEqual(locator.locate(join(root, 'billing-api')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
   })
 
   it('takes a folder outside any repository as its own project', () => {
@@ -85,7 +85,7 @@ describe('the project locator on a real file system', () => {
   })
 
   it('resolves a symlinked working directory to the real repository', () => {
-    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
+    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
   })
 
   it('takes a working directory that no longer exists as written', () => {
@@ -111,7 +111,7 @@ describe('the project locator on a real file system', () => {
     assert.equal(projectOfSession(undefined), null)
     assert.equal(projectOfSession({ header: {} }), null)
     assert.equal(projectOfSession({ header: { cwd: '' } }), null)
-    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), { key: join(root, 'billing-api'), name: 'billing-api', repository: true })
+    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
   })
 
   it('keeps answering after the repository it found is removed', () => {

@@ -17,7 +17,7 @@ export interface BackupReceipt {
 }
 
 /** A backup's file name: its reason and the ISO instant it was taken, with `:` and `.` written as `-`. */
-const BACKUP_NAME = /^memory-(?:export|wipe)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u
+const BACKUP_NAME = /^memory-(?:export|wipe|project-keys)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u
 
 /**
  * Copy the live database to a new file, then delete the oldest backups beyond `keep`, whatever their reason. A

@@ -221,7 +221,20 @@ export class Database {
     return String(this.get('SELECT store_id FROM store_state WHERE id = 1')?.['store_id'] ?? '')
   }
 
-  /** Copy a consistent snapshot to `path`. */
+  /**
+   * Copy the store, consistent and compacted, to a new file at once (VACUUM INTO); never inside a transaction.
+   * @param path - where; the file must not exist.
+   */
+  vacuumInto(path: string): void {
+    if (this.depth > 0) throw new Error('a copy of the store cannot be taken inside a transaction')
+    this.observe?.('VACUUM INTO ?', [path])
+    this.db.prepare('VACUUM INTO ?').run(path)
+  }
+
+  /**
+   * Copy the store to a new file, consistent, in the background of the event loop (SQLite's online backup).
+   * @param path - where; the file must not exist.
+   */
   backup(path: string): Promise<void> {
     return this.db.backup(path)
   }

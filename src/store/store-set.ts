@@ -14,6 +14,7 @@ import { OperationStore } from './operation-store.ts'
 import { PauseStore } from './pause-store.ts'
 import { PinStore } from './pin-store.ts'
 import { PrivacyStore } from './privacy-store.ts'
+import { ProjectRekeyStore } from './project-rekey.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
 import { RenameStore } from './rename-store.ts'
@@ -32,6 +33,8 @@ export interface StoreSet {
   readonly renames: RenameStore
   /** Moves of facts between scopes. */
   readonly scopes: ScopeStore
+  /** Moves of projects from folder keys (older versions) to repository keys. */
+  readonly projectRekeys: ProjectRekeyStore
   readonly library: LibraryStore
   readonly edits: EditStore
   readonly operations: OperationStore
@@ -72,6 +75,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     curation: new CurationStore(db),
     renames: new RenameStore(db),
     scopes: new ScopeStore(db),
+    projectRekeys: new ProjectRekeyStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),
