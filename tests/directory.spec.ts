@@ -323,3 +323,36 @@ describe('inertText', () => {
     }
   })
 })
+
+describe('renderDirectory: the session\'s project', () => {
+  const global = Array.from({ length: 20 }, (_, i) => makeFact({ id: 200 + i, subject: `friend-${String(i).padStart(2, '0')}`, property: 'birthday', value: `${i + 1} March` }))
+  const own = Array.from({ length: 6 }, (_, i) => ({
+    ...makeFact({ id: 300 + i, subject: 'billing-service', property: `command ${i}`, value: `make target-${i}` }),
+    scope: 'project:git:github.com/acme/billing-service', projectName: 'billing-service',
+  }))
+  const line = (fact: Fact): string => `- ${fact.subject} · ${fact.property}: ${fact.value}`
+
+  it('gives the project up to half the budget after the pins, before the newer global facts', () => {
+    const budget = 700
+    const text = renderDirectory(input(global, { projectFacts: own, total: global.length + own.length, budgetChars: budget }))
+    assert.ok(text.length <= budget)
+    const projectChars = text.split('\n').filter((row) => row.includes('project billing-service')).join('\n').length
+    assert.ok(projectChars > 0 && projectChars <= budget / 2, `${projectChars} characters of project lines`)
+    assert.ok(global.some((fact) => text.includes(line(fact))), 'the global facts fill the rest')
+    assert.ok(text.includes(line(own[0] as Fact)), 'the project\'s strongest, newest fact is listed')
+  })
+
+  it('lets the project take the room the global facts leave, and renders the same bytes whatever order the rows came in', () => {
+    const few = global.slice(0, 2)
+    const text = renderDirectory(input(few, { projectFacts: own, total: few.length + own.length }))
+    for (const fact of [...few, ...own]) assert.ok(text.includes(line(fact)), fact.property)
+    assert.equal(renderDirectory(input([...few].reverse(), { projectFacts: own, total: few.length + own.length })), text)
+  })
+
+  it('puts the pins before the project, and the project only where pins left room', () => {
+    const pinned = makeFact({ id: 400, subject: 'runbook', property: 'step', value: 'page the on-call', pinnedAt: '2026-03-02T10:00:00.000Z' })
+    const text = renderDirectory(input([pinned, ...global], { projectFacts: own, total: 1 + global.length + own.length, budgetChars: 800 }))
+    assert.equal(text.split('\n')[1], '- runbook · step: page the on-call (2026-03-01, pinned by the user)')
+    assert.ok(text.includes('project billing-service'))
+  })
+})

@@ -186,6 +186,31 @@ for (const driver of DRIVERS) {
         'a compaction took the first block out of view')
     })
 
+    it('in a session inside a project, a plain instruction recalls that project\'s fact past the directory, never another project\'s', async () => {
+      const { memory, config } = library()
+      const billing = { key: 'git:github.com/acme/billing-service', name: 'billing-service', repository: true }
+      const shop = { key: 'git:github.com/acme/shop-web', name: 'shop-web', repository: true }
+      writeFact(memory, config, { subject: 'billing-service', property: 'test command', value: 'npm run test:unit -- --runInBand', evidence: 'explicit_user', project: billing })
+      for (let index = 0; index < 40; index += 1) writeFact(memory, config, { subject: `pal-${index}`, property: 'favourite film', value: `film number ${index}`, evidence: 'explicit_user' })
+      const text = 'Run the test suite and tell me what fails.'
+      const home = await memory.recall({ text, sessionId: 's1', turn: 1, project: billing }, { ...config, directoryBudget: 60 })
+      assert.equal(home.kind, 'recalled')
+      assert.match(home.kind === 'recalled' ? home.text : '', /billing-service · test command \(project billing-service\): npm run test:unit/u)
+      assert.deepEqual(await memory.recall({ text, sessionId: 's2', turn: 1, project: shop }, { ...config, directoryBudget: 60 }), { kind: 'none' })
+      assert.deepEqual(await memory.recall({ text: 'Write me a haiku about autumn leaves, please.', sessionId: 's3', turn: 1, project: billing }, config), { kind: 'none' },
+        'the project opens the gate for its own facts only when they carry the message\'s words')
+    })
+
+    it('a message about the user\'s own things names the subject user: "my editor", "我的编辑器"', async () => {
+      const { memory, config } = library()
+      writeFact(memory, config, { subject: 'user', property: 'editor', value: 'Neovim with LazyVim', evidence: 'explicit_user' })
+      for (let index = 0; index < 40; index += 1) writeFact(memory, config, { subject: `pal-${index}`, property: 'favourite film', value: `film number ${index}`, evidence: 'explicit_user' })
+      for (const text of ['Open src/app.ts in my editor.', '用我的编辑器打开这个文件']) {
+        const answer = await memory.recall({ text, sessionId: text, turn: 1 }, { ...config, directoryBudget: 60 })
+        assert.match(answer.kind === 'recalled' ? answer.text : '', /user · editor: Neovim with LazyVim/u, text)
+      }
+    })
+
     it('a budget of 0 turns recall off; the ledger never moves the generation and feeds the turn counts and cost', async () => {
       const { memory, config } = library()
       const off = handle?.reconfigure({ recallBudgetTokens: 0 })

@@ -9,7 +9,7 @@
  */
 
 /** The version of the data below: the date of the last change and a counter. */
-export const LEXICON_VERSION = '2026-12-04.2'
+export const LEXICON_VERSION = '2026-12-04.5'
 
 /** [id, English members, Chinese members] */
 type Row = readonly [string, string, string]
@@ -32,7 +32,7 @@ const ROWS: readonly Row[] = [
   ['build', 'build|builds|build command|compile|compiling|compilation|bundle|bundler|bundling|webpack|esbuild|rollup|vite build|tsc build|production build|make build|gradle build|cargo build', '构建|打包|编译|出包|构建命令|打包命令'],
   ['build-output', 'dist|build output|output directory|artifact|artifacts|build artifacts', '产物|构建产物|输出目录|打包产物'],
   ['bundle-size', 'bundle size|chunk size|bundle analyzer|code splitting|tree shaking', '包体积|产物大小|包大小|分包'],
-  ['deploy', 'deploy|deploys|deployment|deployments|ship|ship it|release|releases|rollout|go live|publish|push to production', '部署|发布|上线|发版|发布上线|部署命令'],
+  ['deploy', 'deploy|deploys|deployment|deployments|ship|release|releases|rollout|go live|publish|push to production', '部署|发布|上线|发版|发布上线|部署命令'],
   ['staging', 'staging|staging environment|pre-production|preprod|pre-prod|preview|preview deployment|preview link|uat', '预发|预发布|预发环境|预生产|灰度|灰度环境|预览环境'],
   ['production', 'production|prod|production environment|live site|live environment', '生产环境|线上|线上环境|正式环境|生产'],
   ['local-dev', 'local|locally|localhost|local machine|dev environment|development environment|127.0.0.1', '本地|本机|开发环境|本地环境|本地开发'],
@@ -70,7 +70,7 @@ const ROWS: readonly Row[] = [
 
   // Databases
   ['database', 'database|databases|db|postgres|postgresql|psql|mysql|mariadb|sqlite|sql server|pg|database instance|db instance', '数据库|数据库实例|本地数据库|连数据库|库表'],
-  ['migration', 'migration|migrations|schema migration|db migration|migrate|migrate up|migrate down|schema change|alter table|add a column|knex|prisma migrate|flyway|liquibase|alembic|node-pg-migrate', '迁移|数据库迁移|迁移脚本|迁移文件|数据迁移|改表结构'],
+  ['migration', 'migration|migrations|schema migration|db migration|migrate|migrate down|schema change|alter table|add a column|knex|prisma migrate|flyway|liquibase|alembic|node-pg-migrate', '迁移|数据库迁移|迁移脚本|迁移文件|数据迁移|改表结构'],
   ['schema', 'schema|schema change|ddl|alter table|add a column|add column|column|columns|data model', '表结构|字段|加字段|改表|数据结构|表字段'],
   ['table', 'create table|create a table|drop table|list tables|list the tables', '数据表|建表|新建表|表名|所有表'],
   ['sql-query', 'query|queries|sql|sql query|select statement|slow query|explain', '查询|语句|sql语句|慢查询|查询语句'],
@@ -92,7 +92,7 @@ const ROWS: readonly Row[] = [
   ['host', 'hostname|ip address|ip|bind address|server address', '主机|主机名|ip地址'],
   ['url', 'url|urls|base url|uri|href|web address', '链接|网址|地址|访问地址'],
   ['api', 'api|apis|rest api|endpoint|endpoints|graphql|rpc|grpc|api base url|api endpoint', '接口|接口地址|接口路径|api接口'],
-  ['server', 'server|servers|dev server|backend|back end|web server|app server|the backend', '服务器|服务端|后端|后台服务|开发服务器|后端服务'],
+  ['server', 'server|servers|dev server|backend|back end|web server|app server', '服务器|服务端|后端|后台服务|开发服务器|后端服务'],
   ['frontend', 'frontend|front end|front-end|client side|web app|webapp|vite|vite dev server|webpack dev server|next dev', '前端|客户端|前端页面|前端项目'],
   ['start-server', 'start the server|start the dev server|run the server|npm start|npm run dev|pnpm dev|yarn dev|run dev|boot the app', '启动|启动服务|跑起来|起服务|启动开发服务器|运行项目'],
   ['http', 'http|https|http request|fetch call', '请求|响应|http请求|发请求'],
@@ -109,7 +109,7 @@ const ROWS: readonly Row[] = [
   ['rate-limit', 'rate limit|rate limits|rate limiting|throttle|throttling|quota|429', '限流|限频|配额|频率限制'],
   ['callback', 'webhook|webhooks|callback|callbacks|callback url|notify url|notification url|payment callback|payment notification|webhook endpoint', '回调|回调地址|通知地址|异步通知|回调接口|支付回调|回调链接'],
   ['health-check', 'health check|health endpoint|healthz|liveness|readiness|ping endpoint', '健康检查|探活|心跳|存活检查'],
-  ['ssh', 'ssh|ssh key|ssh keys|authorized_keys|scp|ssh into', '公钥|私钥|密钥对|远程登录'],
+  ['ssh', 'ssh|ssh key|ssh keys|authorized_keys|scp', '公钥|私钥|密钥对|远程登录'],
   ['remote-server', 'remote server|remote machine|vps|ec2 instance|virtual machine|vm', '远程服务器|云服务器|虚拟机|服务器登录'],
   ['network', 'bandwidth|packet loss', '网络|带宽|丢包|网络延迟'],
 
@@ -145,7 +145,7 @@ const ROWS: readonly Row[] = [
   ['profiling', 'profiling|profiler|flame graph|flamegraph|pprof|clinic', '性能分析|火焰图|性能剖析'],
   ['concurrency', 'concurrency|concurrent|parallel|parallelism|threads|worker threads|race condition|mutex', '并发|并行|线程|竞态|锁|多线程'],
   ['async', 'async|await|asynchronous|event loop|callback hell', '异步|异步调用|事件循环'],
-  ['scaling', 'scaling|scale out|autoscaling|horizontal scaling', '扩容|缩容|弹性伸缩|水平扩展|容量'],
+  ['scaling', 'scaling|autoscaling|horizontal scaling', '扩容|缩容|弹性伸缩|水平扩展|容量'],
 
   // Packages and runtimes
   ['package-manager', 'package manager|npm|pnpm|yarn|bun|pip|poetry|pipenv|uv|cargo|go mod|composer|maven|gradle|npm or yarn', '包管理器|包管理|包管理工具|包管理器用哪个'],
@@ -228,7 +228,7 @@ const ROWS: readonly Row[] = [
   ['api-spec', 'openapi|swagger|api docs|api spec|api schema|postman', '接口文档|接口定义|接口规范'],
   ['serialization', 'json|yaml|xml|protobuf|serialization|serialize|deserialize|msgpack', '序列化|反序列化|数据格式'],
   ['date-time', 'date format|iso date|timestamp|timestamps|datetime|unix time', '日期格式|时间戳|日期时间|时间格式'],
-  ['encoding', 'utf-8|utf8|encoding|charset|unicode|base64', '编码|字符集|乱码|转码'],
+  ['encoding', 'utf-8|utf8|encoding|charset|unicode|base64', '编码|字符集|乱码'],
   ['uuid', 'uuid|uuids|guid|primary key|auto increment|ulid', '主键|自增|唯一标识'],
   ['gateway', 'api gateway|gateway|kong|bff', '网关|接口网关|api网关'],
   ['graphql-schema', 'resolver|resolvers|subscription resolver', '解析器|变更操作'],
@@ -242,7 +242,7 @@ const ROWS: readonly Row[] = [
 
   // Files, projects, tools
   ['directory', 'directory|directories|folder|folders|subfolder|working directory|cwd', '目录|文件夹|路径|子目录|工作目录'],
-  ['script', 'npm script|npm scripts|package.json scripts|makefile|make target|task runner|just', '构建脚本|执行脚本'],
+  ['script', 'npm script|npm scripts|package.json scripts|task runner', '构建脚本|执行脚本'],
   ['scaffold', 'scaffold|scaffolding|boilerplate', '模板|脚手架|样板代码|初始化项目'],
   ['license', 'mit license|apache license|gpl|copyright', '许可证|开源协议'],
   ['editor', 'editor|ide|vim|neovim|nvim|emacs|vscode|vs code|visual studio code|intellij|webstorm|pycharm|sublime|lazyvim|cursor editor|zed', '编辑器|开发工具|编辑工具'],
@@ -268,7 +268,7 @@ const ROWS: readonly Row[] = [
 
   // The user's own preferences
   ['time-zone', 'time zone|timezone|time zones|tz|utc|local time|gmt|utc+8|asia/shanghai', '时区|当地时间|本地时间|北京时间|东八区'],
-  ['answer-language', 'answer language|reply language|which language|language preference|answer in chinese|answer in english|reply in chinese', '用中文|用英文|中文回答|英文回答|哪种语言|什么语言'],
+  ['answer-language', 'answer language|reply language|language preference|answer in chinese|answer in english|reply in chinese', '用中文|用英文|中文回答|英文回答|哪种语言|什么语言'],
   ['answer-style', 'short answers|verbose answers|bullet points|step by step', '简洁|详细|简短|分点|一步一步'],
   ['communication', 'slack|teams chat|wechat|dingtalk|feishu|lark|chat channel', '微信群|钉钉|飞书|企业微信|群聊'],
 
@@ -321,12 +321,101 @@ const ROWS: readonly Row[] = [
   ['estimate', 'story points|t-shirt size', '估时|估点|工作量评估'],
   ['working-hours', 'working hours|office hours|ooo', '工作时间|上班时间|请假|休假'],
   ['priority', 'p0|p1|blocker', '优先级|紧急|阻塞|高优'],
+
+  // Product features, services and tools (added with version 2026-12-04.3)
+  ['webhook-signature', 'webhook signature|signing secret|hmac|verify signature|signature check', '签名|验签|签名校验'],
+  ['browser-storage', 'cookie|cookies|local storage|localstorage|session storage|indexeddb', '本地存储|会话存储|浏览器存储'],
+  ['uptime', 'uptime|sla|slo|availability target|error budget', '可用性|服务等级协议|错误预算'],
+  ['key-rotation', 'key rotation|rotate the keys|rotate secrets|credential rotation', '密钥轮换|轮换密钥'],
+  ['two-factor', '2fa|mfa|two-factor|two factor|totp|one-time password|otp', '双因素认证|二次验证|动态口令|两步验证'],
+  ['captcha', 'captcha|recaptcha|hcaptcha|turnstile', '人机验证|图形验证码|滑块验证'],
+  ['sms', 'sms|sms code|text message|twilio', '短信|短信验证码|发短信'],
+  ['geo', 'geolocation|latitude|longitude|gps|geocoding', '定位|经纬度|地理位置'],
+  ['map', 'maps api|map api|mapbox|google maps|leaflet', '地图|地图接口|高德地图|百度地图'],
+  ['video', 'video streaming|hls|transcoding|ffmpeg|live stream', '视频|转码|直播|视频流'],
+  ['image-processing', 'thumbnail|thumbnails|image resize|image compression|sharp library', '缩略图|图片压缩|图片处理'],
+  ['pdf', 'pdf|pdf generation|pdf export|puppeteer pdf', 'pdf生成|导出pdf|生成pdf'],
+  ['spreadsheet', 'excel|xlsx|spreadsheet|csv import', 'excel表格|电子表格|表格导入'],
+  ['qr-code', 'qr code|qrcode|qr codes', '二维码|扫码'],
+  ['audit-log', 'audit log|audit trail|activity log|operation log', '审计日志|操作日志|操作记录'],
+  ['soft-delete', 'soft delete|soft-delete|deleted_at|logical delete', '软删除|逻辑删除'],
+  ['sorting', 'sort order|sorting|sort key', '排序|排序规则|排序字段'],
+  ['query-params', 'query params|query parameters|query string|url params', '查询参数|请求参数|url参数'],
+  ['regex', 'regex|regexp|regular expression|regular expressions', '正则|正则表达式'],
+  ['date-library', 'dayjs|moment.js|momentjs|date-fns|luxon', '日期库|时间库'],
+  ['http-client', 'axios|fetch api|http client|ky|got client|requests library', '请求库|http客户端|网络请求库'],
+  ['graph-database', 'neo4j|graph database|cypher query', '图数据库'],
+  ['time-series', 'influxdb|timescaledb|time series|time-series database', '时序数据库|时间序列'],
+  ['service-discovery', 'service discovery|consul|etcd|eureka|service registry', '服务发现|注册中心|服务注册'],
+  ['config-center', 'config center|config server|nacos|apollo config', '配置中心|配置服务'],
+  ['circuit-breaker', 'circuit breaker|circuit breakers|fallback response|bulkhead', '熔断|熔断器|服务降级|降级'],
+  ['distributed-transaction', 'saga|saga pattern|two-phase commit|outbox pattern|distributed transaction', '分布式事务|两阶段提交|事务消息'],
+  ['sharding', 'sharding|shard|shards|partitioning|partition key', '分库分表|分片|分区键|分表'],
+  ['log-platform', 'elk|loki|kibana|logstash|fluentd|log aggregation', '日志平台|日志系统|日志收集'],
+  ['error-tracking', 'sentry|error tracking|crash reporting|bugsnag|rollbar', '错误监控|异常上报|崩溃上报'],
+  ['git-config', 'git config|gitconfig|user.email|.gitconfig', 'git配置|git 配置'],
+  ['package-publish', 'npm publish|publish the package|publish to npm|package release', '发包|发布npm包|发布包'],
+  ['ai-coding', 'copilot|code completion|ai autocomplete|coding assistant', '代码补全|智能补全|编程助手'],
+  ['rag', 'rag|retrieval augmented generation|knowledge base|document retrieval', '检索增强|知识库|检索增强生成'],
+  ['fine-tuning', 'fine-tune|fine-tuning|finetune|lora|sft', '微调|模型微调'],
+  ['gpu', 'gpu|gpus|cuda|nvidia|vram', '显卡|算力|显存'],
+  ['context-window', 'context window|context length|max tokens|token limit', '上下文窗口|上下文长度|最大长度'],
+  ['password-reset', 'password reset|forgot password|reset link|reset password', '重置密码|找回密码|忘记密码'],
+  ['billing-cycle', 'billing cycle|proration|prorated|billing period', '账期|结算周期|按比例计费|计费周期'],
+  ['tax', 'vat|sales tax|tax rate|tax calculation|gst', '税率|增值税|计税|税费'],
+  ['reconciliation', 'reconciliation|reconcile|settlement|settlements|ledger', '对账|结算|账本|清结算'],
+  ['fraud', 'fraud|fraud detection|risk control|risk engine', '风控|反欺诈|风险控制'],
+  ['kyc', 'kyc|identity verification|id verification', '实名认证|身份验证|实名'],
+  ['wishlist', 'wishlist|wish list|favorites list|saved items', '收藏夹|心愿单|收藏'],
+  ['product-review', 'product reviews|star rating|ratings and reviews|customer reviews', '商品评价|评分|用户评价'],
+  ['recommendation', 'recommendations|recommender|recommendation engine|recommended products', '推荐系统|推荐算法|猜你喜欢'],
+  ['banner', 'banner|banners|carousel|hero image|hero banner', '轮播图|横幅|首页横幅'],
+  ['modal', 'modal|modals|dialog box|popup|pop-up', '弹窗|对话框|模态框'],
+  ['toast', 'toast|toasts|snackbar|toast message', '轻提示|提示条|消息提示'],
+  ['data-grid', 'data grid|data table|ag-grid|datagrid|table component', '数据表格|表格组件'],
+  ['chart', 'chart|charts|echarts|recharts|d3|line chart|bar chart', '图表|折线图|柱状图|饼图'],
+  ['animation', 'animation|animations|css transition|framer motion|keyframes', '动画|过渡效果|动效'],
+  ['lazy-loading', 'lazy loading|lazy load|lazy-load|dynamic import', '懒加载|按需加载|动态导入'],
+  ['pwa', 'service worker|pwa|offline mode|progressive web app', '离线模式|渐进式应用|离线缓存'],
+  ['web-vitals', 'core web vitals|web vitals|lcp|cls|lighthouse|first paint', '首屏|首屏时间|页面性能|白屏'],
+  ['onboarding-flow', 'onboarding flow|signup flow|welcome screen|first-run experience', '新手引导|引导页|注册流程'],
+  ['search-ui', 'search results page|search bar|filters panel|faceted search', '搜索页|搜索结果页|筛选面板'],
+  ['checkout', 'checkout page|checkout flow|place order|order confirmation', '结算页|下单流程|确认订单|提交订单'],
+  ['address-form', 'shipping address|billing address|address form|postal code', '收货地址|地址表单|邮编'],
+  ['admin-panel', 'admin panel|admin dashboard|back office|backoffice|cms', '管理后台|运营后台|后台管理'],
+  ['cli-args', 'command line flags|cli flags|argv|argument parsing|commander.js|yargs', '命令行参数|参数解析'],
+  ['file-watch', 'file watcher|watch mode|nodemon|chokidar|--watch', '文件监听|监听模式|热更新监听'],
+  ['makefile', 'makefile|make target|make targets|gnu make', 'make命令|makefile文件'],
+  ['shell-script', 'bash script|shell script|sh script|zsh script', 'shell脚本|bash脚本'],
+  ['cron-expression', 'cron expression|cron syntax|crontab entry', 'cron表达式|定时表达式'],
+  ['ssh-config', 'ssh config|.ssh/config|ssh host alias|known_hosts', 'ssh配置'],
+  ['proxy-settings', 'http_proxy|https_proxy|proxy settings|corporate proxy|npm proxy', '代理设置|公司代理|网络代理'],
+  ['mirror-registry', 'npm mirror|registry mirror|npmmirror|taobao mirror|pip mirror', '镜像源|国内镜像|淘宝镜像|换源'],
+]
+
+/**
+ * Chinese members taken from CC-CEDICT (read through the chinese-lexicon package, a dev dependency): headwords whose
+ * first English definition is one of their concept's English members, kept after reading each, since most such
+ * matches are another sense ("yarn" is 纱线, "python" 巨蟒). tests/lexicon.spec.ts checks each against the dictionary.
+ * [concept, Chinese member, the English member CC-CEDICT defines it as]
+ */
+export const CEDICT_MEMBERS: readonly (readonly [string, string, string])[] = [
+  ['async', '非同步', 'asynchronous'], ['routing', '路由器', 'router'], ['ui', '人机界面', 'user interface'], ['upload', '上载', 'upload'],
+  ['email', '电子邮件', 'email'], ['email', '电子邮箱', 'email'], ['email', '电邮', 'email'], ['encoding', '统一码', 'unicode'],
+  ['encoding', '万国码', 'unicode'], ['date-time', '时戳', 'timestamp'], ['gateway', '闸道', 'gateway'], ['directory', '资料夹', 'folder'],
+  ['keyboard', '热键', 'hotkey'], ['operating-system', '作业系统', 'operating system'], ['machine', '工作站', 'workstation'],
+  ['font', '字型', 'font'], ['restart', '重新启动', 'reboot'], ['restart', '重新开机', 'reboot'], ['embedding', '矢量', 'vector'],
+  ['analytics', '遥测', 'telemetry'], ['infrastructure', '基础结构', 'infrastructure'], ['pagination', '游标', 'cursor'],
+  ['shipping', '追踪号码', 'tracking number'], ['shipping', '速递', 'courier'], ['coupon', '抵用券', 'voucher'],
+  ['coupon', '购物券', 'coupon'], ['documentation', '维基', 'wiki'], ['working-hours', '办公时间', 'office hours'],
+  ['cli-tool', '可执行', 'executable'],
 ]
 
 /** The concepts, each with its members in both languages (English first). */
 export const CONCEPT_GROUPS: readonly { readonly id: string; readonly en: readonly string[]; readonly zh: readonly string[]; readonly members: readonly string[] }[] =
   ROWS.map(([id, en, zh]) => {
     const english = en.split('|').map((member) => member.trim()).filter((member) => member !== '')
-    const chinese = zh.split('|').map((member) => member.trim()).filter((member) => member !== '')
+    const chinese = [...zh.split('|'), ...CEDICT_MEMBERS.filter(([concept]) => concept === id).map(([, member]) => member)]
+      .map((member) => member.trim()).filter((member) => member !== '')
     return { id, en: english, zh: chinese, members: [...english, ...chinese] }
   })

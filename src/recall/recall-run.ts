@@ -42,7 +42,7 @@ export interface RecallResult extends RecallBlock {
  */
 export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>): Promise<RecallResult> {
   const terms = questionTerms(request.query, MESSAGE_TERMS)
-  const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount())
+  const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount(), request.query)
   const relevance = (fact: Fact): number => relevanceOf(message, factText(fact), fact.cues)
   const context = request.project === null || request.visibility === undefined
     ? []

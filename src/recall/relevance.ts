@@ -49,19 +49,22 @@ export interface MessageTerms {
  * @param terms - the message's search terms, as search plans them (`questionTerms`), in the message's order.
  * @param documentCounts - how many indexed facts hold each term (as the full-text index counts them).
  * @param indexed - how many facts the index holds.
+ * @param text - the message itself, read for lexicon members whole (a member may hold a word the search leaves out of
+ *   a question, "go" in "go语言", "type" in "type safety"); the terms alone when absent.
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns the weights and their whole.
  */
 export function weighMessage(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, indexed: number,
-  lexicon: Lexicon = SOFTWARE_LEXICON): MessageTerms {
+  text?: string, lexicon: Lexicon = SOFTWARE_LEXICON): MessageTerms {
   const weights = new Map<string, number>()
   const known = new Set<string>()
   const concepts = new Map<string, Set<string>>()
   if (indexed <= 0) return { weights, known, whole: 0, concepts, lexicon }
   const forms = terms.map(indexForm)
-  for (const hit of findConcepts(lexicon, forms)) {
+  const sequence = text === undefined ? forms : lexiconTerms(text)
+  for (const hit of findConcepts(lexicon, sequence)) {
     for (const position of hit.positions) {
-      const form = forms[position] ?? ''
+      const form = sequence[position] ?? ''
       const held = concepts.get(form) ?? new Set<string>()
       held.add(hit.concept)
       concepts.set(form, held)

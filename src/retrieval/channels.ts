@@ -12,7 +12,7 @@
  *   ranked by BM25 and fused at {@link BRIDGE_RANK_WEIGHT}, below the query's own words.
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
  */
-import { bridgedMembers, findConcepts, SOFTWARE_LEXICON, type Lexicon } from '../lexicon/lexicon.ts'
+import { bridgedMembers, findConcepts, lexiconTerms, SOFTWARE_LEXICON, type Lexicon } from '../lexicon/lexicon.ts'
 import type { ChannelHit, FactStore, Visibility } from '../store/fact-store.ts'
 import { indexForm } from '../text/porter.ts'
 import { orExpression, searchTerms } from '../text/tokenize.ts'
@@ -149,15 +149,16 @@ export function cueChannel(store: FactStore, terms: readonly string[], visibilit
  * The facts holding other members of the lexicon concepts the query's terms hold, ranked by BM25 over those members
  * (each a phrase), among the newest {@link RANK_CANDIDATE_CAP} facts that hold any. A member the query already holds
  * is left out: the query's own words find those facts in the text channel.
- * @param terms - the query's terms, in its order.
+ * @param query - the query, read whole for lexicon members (one may hold a word a question's terms leave out).
+ * @param terms - the query's terms: members it already holds are not looked for again.
  * @param visibility - model visibility, or `undefined` for every live fact.
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns the ranking (weighted {@link BRIDGE_RANK_WEIGHT}), or undefined when the query holds no concept.
  */
-export function bridgeChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined,
+export function bridgeChannel(store: FactStore, query: string, terms: readonly string[], visibility: Visibility | undefined,
   lexicon: Lexicon = SOFTWARE_LEXICON): Ranking | undefined {
   const forms = terms.map(indexForm)
-  const concepts = [...new Set(findConcepts(lexicon, forms).map((hit) => hit.concept))]
+  const concepts = [...new Set(findConcepts(lexicon, lexiconTerms(query)).map((hit) => hit.concept))]
   if (concepts.length === 0) return undefined
   const members = bridgedMembers(lexicon, concepts, new Set(forms), BRIDGE_MEMBERS)
   if (members.length === 0) return undefined

@@ -197,7 +197,7 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   if (dated !== undefined) add('date', dated)
   const cued = cueChannel(store, terms, request.visibility)
   if (cued !== undefined) add('cue', cued)
-  const bridged = overDeadline() ? undefined : bridgeChannel(store, terms, request.visibility)
+  const bridged = overDeadline() ? undefined : bridgeChannel(store, request.query, terms, request.visibility)
   if (bridged !== undefined) add('bridge', bridged)
   // The numbers of a date the query names ("3 June, 2023", "3 days ago") are the date channel's, not identifiers.
   const identifiers = extractIdentifiers(dates.rest)
