@@ -105,6 +105,32 @@ describe('the fact library in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('shows a fact\'s cues in its detail, edits them one per line, and the toast\'s Undo puts them back', async () => {
+    const content = `${JSON.stringify({ subject: 'billing-service', property: 'test command', value: 'npm run test:unit', cues: ['run the tests', '跑测试'] })}\n`
+    const preview = await api.ok('import', { mode: 'preview', content })
+    await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('cues') })
+
+    const opened = await openLibrary()
+    const { page } = opened
+    const search = page.locator('fm-library input[type="search"]')
+    await search.fill('billing-service')
+    await search.press('Enter')
+    await until(async () => await rows(page).count() === 1, 'the fact with cues')
+    await rows(page).first().click()
+    const cues = page.locator('fm-library [data-fm="detail-cues"]')
+    await cues.waitFor()
+    assert.deepEqual(await cues.locator('.cue').allInnerTexts(), ['run the tests', '跑测试'])
+    assert.doesNotMatch(await page.locator('fm-library [data-fm="detail-value"]').innerText(), /跑测试/u, 'a cue is no part of the value')
+    await cues.getByRole('button', { name: 'Edit cues' }).click()
+    await cues.locator('textarea[name="cues"]').fill('run the tests\nmake sure nothing is broken\n单测\n')
+    await cues.getByRole('button', { name: 'Save cues' }).click()
+    await until(async () => (await cues.locator('.cue').allInnerTexts()).join('|') === 'run the tests|make sure nothing is broken|单测', 'the edited cues')
+    await screenshot(page, 'library-cues-edited')
+    await page.locator('[data-fm="toast"]').getByRole('button', { name: 'Undo' }).click()
+    await until(async () => (await cues.locator('.cue').allInnerTexts()).join('|') === 'run the tests|跑测试', 'the cues put back')
+    await closeClean(opened)
+  })
+
   it('below 1180px the detail is a bottom sheet that its backdrop closes', async () => {
     const opened = await openLibrary({ width: 1000, height: 800 })
     const { page } = opened
