@@ -12,7 +12,7 @@
  *    facts it lists. A control asks the next conversation's questions of each library (false recall).
  * 2. Latency of `FactMemory.recall` (the pre-step hook's work) on the synthetic corpus of the speed part at each size,
  *    lexical channels only, for questions naming stored subjects, questions about nothing stored and long coding-task
- *    messages.
+ *    messages, and for the coding-recall bench's developer messages in a session inside a project of 300 facts.
  *
  * Options: --recall-min-score 0.3,0.5,0.7   --recall-max-facts 6,10   --recall-budget-tokens 600,1200   (a grid of
  * configuration overrides, every combination run; the defaults are the shipped configuration's)
@@ -33,6 +33,7 @@ import { FactMemory } from '../src/fact-memory.ts'
 import * as plugin from '../src/index.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { startInprocHost, type InprocHost } from '../tests/helpers/inproc-host.ts'
+import { CODING_FACTS, CODING_MESSAGES } from './bench-coding-library.ts'
 import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, type Corpus } from './bench-corpus.ts'
 import { evidenceIds, renderedFactIds, SessionClock, writeObservations, type LocomoSample, type LocomoShape } from './bench-locomo.ts'
 
@@ -112,7 +113,7 @@ export interface RecallBench {
 }
 
 type Percentiles = { readonly p50: number; readonly p95: number; readonly max: number; readonly n: number }
-type MessageKind = 'names a stored subject' | 'about nothing stored' | 'long coding task (300-1500 chars)'
+type MessageKind = 'names a stored subject' | 'about nothing stored' | 'long coding task (300-1500 chars)' | 'a developer\'s message in a project of 300 facts'
 
 const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
 const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
@@ -120,6 +121,8 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
   slot: 'one slot per observation',
 }
 const RECALL_HEAD = 'Fact memory recalled for this message:'
+/** The facts of the repository the latency part's developer messages are sent in. */
+const PROJECT_FACTS = 300
 const SNAPSHOT_HEAD = 'Current runtime context.'
 
 /**
@@ -399,16 +402,25 @@ async function latencies(sizes: readonly number[]): Promise<RecallLatency[]> {
     const memory = new FactMemory({ clock: systemClock })
     memory.open(dir)
     try {
-      const messages = recallMessages(corpus, mulberry32(size + 1))
+      // A repository's own facts beside the corpus: a session in it weighs them as its context (recall/project-context.ts).
+      const project = { key: 'git:example.com/acme/bench-repo', name: 'bench-repo', repository: true }
+      for (let index = 0; index < PROJECT_FACTS; index += 1) {
+        const fact = CODING_FACTS[index % CODING_FACTS.length] as (typeof CODING_FACTS)[number]
+        memory.write({ subject: 'bench-repo', property: `${fact.property} ${Math.floor(index / CODING_FACTS.length)}`, value: fact.value, evidence: 'observed', origin: 'tool', project, cues: fact.cues }, config)
+      }
+      const messages = [
+        ...recallMessages(corpus, mulberry32(size + 1)).map((message) => ({ ...message, project: null })),
+        ...CODING_MESSAGES.map((message) => ({ kind: 'a developer\'s message in a project of 300 facts' as const, text: message.text, project })),
+      ]
       // One untimed pass first: the timed pass is the steady state (compiled code, warm page cache), as a live host is.
-      for (const [turn, message] of messages.entries()) await memory.recall({ text: message.text, sessionId: 'bench-warm', turn }, config)
+      for (const [turn, message] of messages.entries()) await memory.recall({ text: message.text, sessionId: 'bench-warm', turn, project: message.project }, config)
       const timed: { kind: MessageKind; ms: number; chars: number }[] = []
       for (const [turn, message] of messages.entries()) {
         const started = performance.now()
-        const answer = await memory.recall({ text: message.text, sessionId: 'bench', turn }, config)
+        const answer = await memory.recall({ text: message.text, sessionId: 'bench', turn, project: message.project }, config)
         timed.push({ kind: message.kind, ms: performance.now() - started, chars: answer.kind === 'recalled' ? answer.text.length : 0 })
       }
-      const kinds = (['names a stored subject', 'about nothing stored', 'long coding task (300-1500 chars)'] as const).map((kind) => {
+      const kinds = (['names a stored subject', 'about nothing stored', 'long coding task (300-1500 chars)', 'a developer\'s message in a project of 300 facts'] as const).map((kind) => {
         const mine = timed.filter((entry) => entry.kind === kind)
         return {
           kind, messages: mine.length, ms: percentiles(mine.map((entry) => entry.ms)),

@@ -9,6 +9,7 @@ import { CHARS_PER_TOKEN, renderDirectoryShown, type RenderedDirectory } from '.
 import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
 import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
+import { FactWordsCache } from './recall/relevance.ts'
 import { POOL_SIZE, retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
 import { searchFacts } from './retrieval/search.ts'
 import type { OtherProjects } from './retrieval/project-rank.ts'
@@ -119,6 +120,8 @@ export class FactMemory {
   private readonly directoryCache = new Map<string, RenderedDirectory>()
   private readonly changeListeners = new Set<() => void>()
   private unsubscribe: (() => void) | undefined
+  /** The words of facts per-turn recall has judged, kept across messages (a project's facts are judged on each). */
+  private readonly factWords = new FactWordsCache()
   /** What moving folder-keyed projects to repository keys did when the store last opened. */
   lastRekey: RekeyReport | null = null
 
@@ -397,7 +400,7 @@ export class FactMemory {
         maxFacts: config.recallMaxFacts,
         minScore: config.recallMinScore,
         timeZone: config.displayTimeZone,
-      }, shown)
+      }, shown, this.factWords)
       const factIds = result.facts.map((fact) => fact.id)
       this.logRecall(state.stores, {
         sessionId: ask.sessionId, turn: ask.turn, messageId: result.text === '' ? null : ask.messageId ?? null, recalledAt: isoNow(this.options.clock), factIds, chars: result.text.length,

@@ -96,7 +96,27 @@ describe('the recall block: choice and rendering', () => {
     const base = { shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.4, 2: 0.3 }) }, 0.5), [], 'neither clears the floor, no subject named')
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.6, 2: 0.3 }) }, 0.5).map((c) => c.facts[0]?.id), [1, 2])
-    assert.deepEqual(recallCandidates(slots, { ...base, named: new Set(['payments']), relevance: score({ 1: 0.4, 2: 0.2 }) }, 0.5).map((c) => c.facts[0]?.id), [1])
+    assert.deepEqual(recallCandidates(slots, { ...base, named: new Set(['payments']), relevance: score({ 1: 0.4, 2: 0.15 }) }, 0.5).map((c) => c.facts[0]?.id), [1])
+  })
+  it('a named subject\'s fact clears a lower share of the floor than another fact', () => {
+    const named = fact(1, 'retries three times', { entityKey: 'payments' as never, slotKey: 'a' })
+    const other = fact(2, 'ships on Fridays', { entityKey: 'release-train' as never, slotKey: 'b' })
+    const opener = fact(3, 'the floor itself', { entityKey: 'ledger' as never, slotKey: 'c' })
+    const slots = [named, other, opener].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const relevance = (f: Fact): number => ({ 1: 0.2, 2: 0.2, 3: 0.6 } as Record<number, number>)[f.id] ?? 0
+    const judge = { shown: new Set<number>(), calibrated: false, named: new Set(['payments']), home: null, relevance }
+    assert.deepEqual(recallCandidates(slots, judge, 0.5).map((c) => c.facts[0]?.id), [1, 3], 'half the floor is 0.25; a named subject\'s 0.175')
+  })
+  it('the session\'s project opens the gate to its own facts only, each clearing half the floor', () => {
+    const home = 'project:git:github.com/acme/billing'
+    const own = fact(1, 'npm test', { scope: home, slotKey: 'a' })
+    const weakOwn = fact(2, 'debug locally', { scope: home, slotKey: 'b' })
+    const global = fact(3, 'passed last autumn', { slotKey: 'c' })
+    const slots = [own, weakOwn, global].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const relevance = (f: Fact): number => ({ 1: 0.3, 2: 0.1, 3: 0.3 } as Record<number, number>)[f.id] ?? 0
+    const judge = { shown: new Set<number>(), calibrated: false, named: new Set<string>(), home, relevance }
+    assert.deepEqual(recallCandidates(slots, judge, 0.4).map((c) => c.facts[0]?.id), [1], 'the global fact needs the whole floor')
+    assert.deepEqual(recallCandidates(slots, { ...judge, home: null }, 0.4), [], 'outside the project nothing opens the gate')
   })
   it('a calibrated rerank stands in for the floor only for facts it scored: a sensitive fact, never sent to it, still needs the floor', () => {
     const plain = fact(1, 'latte', { slotKey: 'a' })

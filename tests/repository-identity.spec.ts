@@ -9,6 +9,7 @@ import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { isFolderKey, ProjectLocator } from '../src/project/project-locator.ts'
+import { projectNameOf } from '../src/project/project-ref.ts'
 import { configuredRemotes, isRepositoryKey, remoteTarget, rootCommitKey } from '../src/project/repository-identity.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
@@ -59,6 +60,8 @@ describe('reading a remote URL', () => {
     assert.equal(isFolderKey('/home/ada/src/b'), true)
     assert.equal(isFolderKey('C:/src/b'), true)
     assert.equal(isFolderKey('git:github.com/a/b'), false)
+    assert.equal(projectNameOf('git:github.com/acme/billing-service'), 'billing-service', 'a name for a project the store has none for')
+    assert.equal(projectNameOf(`root:${'ab12cd3'.padEnd(40, '0')}`), 'repository ab12cd3')
   })
 })
 

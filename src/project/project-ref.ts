@@ -1,7 +1,8 @@
 /**
- * Pure: how a session's project is named. A project is the repository root a session's working directory lies in
- * (or that directory itself outside a repository); its key is the root's canonical path, its name the root's folder
- * name, and a fact scoped to it is stored under the scope text `project:<key>`. No file system here: the walk up to
+ * Pure: how a session's project is named. A project is the repository a session's working directory lies in (or that
+ * directory itself outside a repository); its key is the repository's identity (repository-identity.ts) or, failing
+ * one, the root's canonical path; its name the root's folder name; and a fact scoped to it is stored under the scope
+ * text `project:<key>`. No file system here: the walk up to
  * the repository root takes a probe (see project-locator.ts for the one that reads the disk).
  */
 import { canonicalPredicate } from '../text/normalize.ts'
@@ -30,11 +31,14 @@ export function canonicalProjectKey(path: string): string {
 }
 
 /**
- * The readable name of a project key: its last path segment (the key itself for a file-system root).
+ * The readable name of a project key, for a project the store knows no name of: its last path segment (a folder's, or
+ * a remote URL's repository name), `repository <abbreviated commit>` for a key from a root commit, the key itself for
+ * a file-system root.
  * @param key - a project key.
- * @returns the folder name.
+ * @returns the name.
  */
 export function projectNameOf(key: string): string {
+  if (key.startsWith('root:')) return `repository ${key.slice('root:'.length, 'root:'.length + 7)}`
   const segments = key.split('/').filter((segment) => segment !== '')
   const last = segments.at(-1)
   return last === undefined || (segments.length === 1 && /^[A-Za-z]:$/u.test(last)) ? key : last

@@ -48,7 +48,7 @@ export interface RecallJudge {
   readonly named: ReadonlySet<string>
   /**
    * The scope text of the session's project, or null outside one. The project counts as named by every message, as
-   * the user is working in it: its facts open the gate like a named subject's.
+   * the user is working in it: its facts open the gate to themselves (each still clearing half the floor).
    */
   readonly home: string | null
 }
@@ -60,10 +60,19 @@ export const RECALL_HEAD = 'Fact memory recalled for this message:'
 export const FACT_FLOOR_SHARE = 0.5
 
 /**
+ * Share of the floor a fact of a subject the message names must clear: the name says which facts the message is
+ * about, so fewer of its other words are needed ("when did Melanie paint a sunrise" wants Melanie's painting facts).
+ * The session's project is named only by being the place the user works in, so its facts clear the share above.
+ */
+export const NAMED_FLOOR_SHARE = 0.35
+
+/**
  * The slots and rows worth recalling, in the answer's order, before the budget. Nothing when the message is not about
  * the library: it names no stored subject among the answer's facts, none of them is the session's project's, and no
- * matched fact clears the whole floor.
- * Otherwise a fact must clear half the floor: a multi-valued slot offers its matched current values that do; a
+ * matched fact clears the whole floor. When only the session's project makes it so, only the project's facts are
+ * offered.
+ * Otherwise a fact must clear half the floor ({@link NAMED_FLOOR_SHARE} of it for a fact of a subject the message names):
+ * a multi-valued slot offers its matched current values that do; a
  * single-valued slot offers its current value (both rows when contested) when one of its matched rows does, so an
  * old value the message names ("7801") recalls the value that replaced it. With a calibrated rerank every survivor
  * of its threshold that it scored clears (a sensitive fact is never sent to it, so the floor judges that one).
@@ -76,9 +85,12 @@ export function recallCandidates(slots: readonly SlotHit[], judge: RecallJudge, 
   // A calibrated rerank judges only what it scored: a sensitive fact is never sent to it, so the floor still judges one.
   const keptByRerank = (fact: Fact): boolean => judge.calibrated && fact.sensitivity === null
   const matched = slots.flatMap((slot) => slot.rows.filter((row) => row.place > 0).map((row) => row.fact))
-  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || fact.scope === judge.home || judge.relevance(fact) >= minScore)
-  if (!aboutLibrary) return []
-  const clears = (fact: Fact): boolean => keptByRerank(fact) || judge.relevance(fact) >= minScore * FACT_FLOOR_SHARE
+  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore)
+  const home = (fact: Fact): boolean => judge.home !== null && fact.scope === judge.home
+  // The project is named only by being where the user works: it opens the gate for its own facts, not the library's.
+  if (!aboutLibrary && !matched.some(home)) return []
+  const clears = (fact: Fact): boolean => (aboutLibrary || home(fact)) && (keptByRerank(fact)
+    || judge.relevance(fact) >= minScore * (judge.named.has(fact.entityKey) ? NAMED_FLOOR_SHARE : FACT_FLOOR_SHARE))
   const out: RecalledSlot[] = []
   for (const slot of slots) {
     const found = slot.rows.filter((row) => row.place > 0).map((row) => row.fact)

@@ -14,7 +14,7 @@ import { projectScope } from '../project/project-ref.ts'
 import type { Fact } from '../types.ts'
 import { recallCandidates, renderRecallBlock, type RecallBlock, type RecallPolicy } from './recall-block.ts'
 import { projectRanking, PROJECT_CONTEXT_FACTS } from './project-context.ts'
-import { relevanceOf, weighMessage } from './relevance.ts'
+import { FactWordsCache, relevanceOf, weighMessage } from './relevance.ts'
 import { speaksOfOwnThings, USER_SUBJECTS } from './own-words.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 
@@ -38,12 +38,22 @@ export interface RecallResult extends RecallBlock {
  * @param legs - the configured semantic legs.
  * @param policy - the block's budget, cap and floor.
  * @param shown - facts the directory of this request shows.
+ * @param words - the words of facts judged before, kept across recalls by the caller.
  * @returns the block and how it was found.
  */
-export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>): Promise<RecallResult> {
+export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>,
+  words: FactWordsCache = new FactWordsCache()): Promise<RecallResult> {
   const terms = questionTerms(request.query, MESSAGE_TERMS)
   const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount(), request.query)
-  const relevance = (fact: Fact): number => relevanceOf(message, factText(fact), fact.cues)
+  // A project's fact is weighed for the project's ranking and again by the judge: once is enough.
+  const weighed = new Map<number, number>()
+  const relevance = (fact: Fact): number => {
+    const known = weighed.get(fact.id)
+    if (known !== undefined) return known
+    const score = relevanceOf(message, words.wordsOf({ text: factText(fact), cues: fact.cues }))
+    weighed.set(fact.id, score)
+    return score
+  }
   const context = request.project === null || request.visibility === undefined
     ? []
     : [projectRanking(store.currentProjectFacts(request.project.key, PROJECT_CONTEXT_FACTS, request.visibility), relevance)]

@@ -73,7 +73,7 @@ export function weighMessage(terms: readonly string[], documentCounts: ReadonlyM
   for (const [index, term] of terms.entries()) {
     const documents = documentCounts.get(term) ?? 0
     const form = forms[index] ?? term
-    const language = languageWeight(term, documents > 0)
+    const language = documents > 0 ? Math.sqrt(languageWeight(term, true)) : languageWeight(term, false)
     const share = concepts.has(form) ? Math.max(language, CONCEPT_FLOOR) : language
     const weight = Math.log(1 + indexed / Math.max(1, documents)) * share
     weights.set(form, Math.max(weights.get(form) ?? 0, weight))
@@ -83,18 +83,42 @@ export function weighMessage(terms: readonly string[], documentCounts: ReadonlyM
   return { weights, known, whole, concepts, lexicon }
 }
 
+/** The words a fact's text holds, as relevance reads them: index forms, and the lexicon concepts they hold. */
+export interface TextWords {
+  readonly forms: ReadonlySet<string>
+  readonly concepts: ReadonlySet<string>
+}
+
+/** A fact's own words and its cues', read once (see FactWordsCache). */
+export interface FactWords {
+  readonly own: TextWords
+  readonly cues: TextWords | undefined
+}
+
+/**
+ * Read a fact's words: each text on its own (a lexicon member never spans two fields).
+ * @param factText - the fact's own searchable text (subject, property, value, qualifier values).
+ * @param cues - the fact's cues.
+ * @param lexicon - the concept lexicon; the shipped one by default.
+ * @returns its words.
+ */
+export function factWords(factText: readonly string[], cues: readonly string[] = [], lexicon: Lexicon = SOFTWARE_LEXICON): FactWords {
+  return { own: wordsOf(factText, lexicon), cues: cues.length === 0 ? undefined : wordsOf(cues, lexicon) }
+}
+
 /**
  * A fact's relevance to the message: the weight of the message's terms the fact carries (in full, through its cues,
  * or through a lexicon concept), as a share of the message's whole, at most 1.
  * @param message - the weighed message.
- * @param factText - the fact's own searchable text (subject, property, value, qualifier values).
- * @param cues - the fact's cues.
+ * @param factText - the fact's own searchable text (subject, property, value, qualifier values), or its words read.
+ * @param cues - the fact's cues (unread when `factText` is its words).
  * @returns 0 to 1; 0 when the message shares nothing with the fact.
  */
-export function relevanceOf(message: MessageTerms, factText: readonly string[], cues: readonly string[] = []): number {
+export function relevanceOf(message: MessageTerms, factText: readonly string[] | FactWords, cues: readonly string[] = []): number {
   if (message.whole <= 0) return 0
-  const own = wordsOf(factText, message)
-  const cued = cues.length === 0 ? undefined : wordsOf(cues, message)
+  const words = Array.isArray(factText) ? factWords(factText, cues, message.lexicon) : factText as FactWords
+  const own = words.own
+  const cued = words.cues
   let weight = 0
   for (const [form, termWeight] of message.weights) {
     if (own.forms.has(form) && message.known.has(form)) weight += termWeight
@@ -109,14 +133,47 @@ export function relevanceOf(message: MessageTerms, factText: readonly string[], 
   return Math.min(1, weight / message.whole)
 }
 
-/** The index forms some texts hold, and the concepts they hold when the message holds any (each text read on its own). */
-function wordsOf(texts: readonly string[], message: MessageTerms): { forms: Set<string>; concepts: Set<string> } {
+/** The index forms some texts hold, and the lexicon concepts they hold (each text read on its own). */
+function wordsOf(texts: readonly string[], lexicon: Lexicon): TextWords {
   const forms = new Set<string>()
   const concepts = new Set<string>()
   for (const text of texts) {
     const terms = lexiconTerms(text)
     for (const term of terms) forms.add(term)
-    if (message.concepts.size > 0) for (const hit of findConcepts(message.lexicon, terms)) concepts.add(hit.concept)
+    for (const hit of findConcepts(lexicon, terms)) concepts.add(hit.concept)
   }
   return { forms, concepts }
+}
+
+/**
+ * The words of recently judged facts, by their text and cues: a project's facts are weighed against every message of
+ * a session in it, and reading them is most of the cost. Keyed by the text itself, so an edited row, a cue added by a
+ * repeat or another store's row of the same id is read afresh. Bounded; the oldest entry leaves first.
+ */
+export class FactWordsCache {
+  private readonly entries = new Map<string, FactWords>()
+  private readonly capacity: number
+
+  /** @param capacity - the most facts kept. */
+  constructor(capacity = 4096) {
+    this.capacity = capacity
+  }
+
+  /**
+   * A fact's words, read once for each text it has.
+   * @param fact - the fact's text and cues.
+   * @returns its words.
+   */
+  wordsOf(fact: { readonly text: readonly string[]; readonly cues: readonly string[] }): FactWords {
+    const key = `${fact.text.join('\u0001')}\u0000${fact.cues.join('\u0001')}`
+    const known = this.entries.get(key)
+    if (known !== undefined) return known
+    const words = factWords(fact.text, fact.cues)
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next().value
+      if (oldest !== undefined) this.entries.delete(oldest)
+    }
+    this.entries.set(key, words)
+    return words
+  }
 }

@@ -30,7 +30,13 @@ export const BRIDGE_RANK_WEIGHT = 0.5
 /** A place in the cue channel counts this much against one in a channel of the facts' own words. */
 export const CUE_RANK_WEIGHT = 0.7
 /** Most lexicon members the bridge channel looks for. */
-export const BRIDGE_MEMBERS = 24
+export const BRIDGE_MEMBERS = 12
+/**
+ * The bridge channel ranks among the newest this many facts holding any member: it is a channel of second resort,
+ * fused at half weight, and ranking a common concept's every match ("test" in a large library) would cost more than
+ * every other channel together.
+ */
+export const BRIDGE_WINDOW = 1000
 /** Facts dated within a query's date windows that the date channel considers. */
 const DATED_CANDIDATES = 500
 
@@ -147,7 +153,7 @@ export function cueChannel(store: FactStore, terms: readonly string[], visibilit
 
 /**
  * The facts holding other members of the lexicon concepts the query's terms hold, ranked by BM25 over those members
- * (each a phrase), among the newest {@link RANK_CANDIDATE_CAP} facts that hold any. A member the query already holds
+ * (each a phrase, at most {@link BRIDGE_MEMBERS}), among the newest {@link BRIDGE_WINDOW} facts that hold any. A member the query already holds
  * is left out: the query's own words find those facts in the text channel.
  * @param query - the query, read whole for lexicon members (one may hold a word a question's terms leave out).
  * @param terms - the query's terms: members it already holds are not looked for again.
@@ -163,7 +169,7 @@ export function bridgeChannel(store: FactStore, query: string, terms: readonly s
   const members = bridgedMembers(lexicon, concepts, new Set(forms), BRIDGE_MEMBERS)
   if (members.length === 0) return undefined
   const match = members.map((member) => `"${member.surface.join(' ').replaceAll('"', '""')}"`).join(' OR ')
-  const hits = store.matchText(match, CHANNEL_DEPTH, visibility, { fromId: store.newestMatchStart(match, RANK_CANDIDATE_CAP) })
+  const hits = store.matchText(match, CHANNEL_DEPTH, visibility, { fromId: store.newestMatchStart(match, BRIDGE_WINDOW) })
   return hits.length === 0 ? undefined : { ...rankingOf('bridge', hits), weight: BRIDGE_RANK_WEIGHT }
 }
 
