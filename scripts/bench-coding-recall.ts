@@ -22,6 +22,7 @@ import { configWith } from '../src/config.ts'
 import * as plugin from '../src/index.ts'
 import { startInprocHost, type InprocHost } from '../tests/helpers/inproc-host.ts'
 import { CODING_FACTS, CODING_MESSAGES, personalFacts, REPOSITORIES, type CodingMessage, type LibraryFact, type MessageKind } from './bench-coding-library.ts'
+import { oneTurn } from './bench-recall.ts'
 
 /** Newer personal facts written after the developer's. */
 const PERSONAL_FACTS = 320
@@ -222,22 +223,6 @@ function toolAnswer(requests: readonly GenerateOptions[]): string {
   const result = [...blocks].reverse().find((block) => block.type === 'tool-result')
   if (result === undefined || result.type !== 'tool-result') return ''
   return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-}
-
-/** One turn of a fresh session in a folder; the model's first request of it. */
-async function oneTurn(host: InprocHost, sessionId: string, text: string, cwd: string): Promise<GenerateOptions> {
-  host.adapter.requests.length = 0
-  host.adapter.script.length = 0
-  host.adapter.script.push({ text: 'ok' })
-  const handle = await host.ctx.agentLoop.createAgent(host.ctx, { sessionId: SessionId(sessionId), agentOptions: { provider: 'mock', model: 'mock' }, meta: { cwd } })
-  try {
-    await host.say(handle.agent, text)
-  } finally {
-    await handle.dispose()
-  }
-  const first = host.adapter.requests.find((request) => (request.tools?.length ?? 0) > 0)
-  if (first === undefined) throw new Error(`the model was not asked for ${sessionId}`)
-  return first
 }
 
 function textOf(message: Message): string {

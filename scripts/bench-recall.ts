@@ -226,13 +226,16 @@ function textOf(message: Message): string {
 
 /**
  * One turn of a fresh agent (a fresh session: no earlier notice, snapshot or history), the model answering at once.
+ * @param cwd - the session's working directory, when it has one.
  * @returns the model's first request of the turn.
  */
-async function oneTurn(host: InprocHost, sessionId: string, text: string): Promise<GenerateOptions> {
+export async function oneTurn(host: InprocHost, sessionId: string, text: string, cwd?: string): Promise<GenerateOptions> {
   host.adapter.requests.length = 0
   host.adapter.script.length = 0
   host.adapter.script.push({ text: 'ok' })
-  const handle = await host.ctx.agentLoop.createAgent(host.ctx, { sessionId: SessionId(sessionId), agentOptions: { provider: 'mock', model: 'mock' } })
+  const handle = await host.ctx.agentLoop.createAgent(host.ctx, {
+    sessionId: SessionId(sessionId), agentOptions: { provider: 'mock', model: 'mock' }, ...(cwd === undefined ? {} : { meta: { cwd } }),
+  })
   try {
     await host.say(handle.agent, text)
   } finally {

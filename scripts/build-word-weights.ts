@@ -56,14 +56,9 @@ export function englishTable(): Table {
  * @returns the table.
  */
 export function chineseTable(): Table {
-  const source = readFileSync(require.resolve('chinese-lexicon/statistics/bookWordFrequency.js'), 'utf8')
-  const body = source.slice(source.indexOf('`') + 1, source.lastIndexOf('`'))
   const counts = new Map<string, number>()
   let total = 0
-  for (const line of body.split('\n')) {
-    const [word = '', raw = ''] = line.split('\t')
-    const count = Number(raw)
-    if (word === '' || !(count > 0)) continue
+  for (const [word, count] of countLines('chinese-lexicon/statistics/bookWordFrequency.js')) {
     total += count
     const chars = [...word]
     if (!chars.every((char) => /\p{Script=Han}/u.test(char))) continue
@@ -79,18 +74,24 @@ export function chineseTable(): Table {
  * @returns the table.
  */
 export function chineseCharTable(): Table {
-  const source = readFileSync(require.resolve('chinese-lexicon/statistics/bookCharFrequency.js'), 'utf8')
-  const body = source.slice(source.indexOf('`') + 1, source.lastIndexOf('`'))
   const counts = new Map<string, number>()
   let total = 0
-  for (const line of body.split('\n')) {
-    const [char = '', raw = ''] = line.split('\t')
-    const count = Number(raw)
-    if (char === '' || !(count > 0)) continue
+  for (const [char, count] of countLines('chinese-lexicon/statistics/bookCharFrequency.js')) {
     total += count
     if (/^\p{Script=Han}$/u.test(char)) counts.set(char, count)
   }
   return zipfTable(counts, total, MIN_CHAR_ZIPF)
+}
+
+/** The `text<TAB>count` lines of one of chinese-lexicon's statistics modules (held in a template string). */
+function countLines(module: string): [string, number][] {
+  const source = readFileSync(require.resolve(module), 'utf8')
+  const body = source.slice(source.indexOf('`') + 1, source.lastIndexOf('`'))
+  return body.split('\n').flatMap((line) => {
+    const [text = '', raw = ''] = line.split('\t')
+    const count = Number(raw)
+    return text === '' || !(count > 0) ? [] : [[text, count] as [string, number]]
+  })
 }
 
 function zipfTable(counts: ReadonlyMap<string, number>, total: number, min = MIN_ZIPF): Table {

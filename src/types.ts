@@ -106,6 +106,8 @@ export interface ProposedRow {
   readonly validFrom: string
   readonly validTo: string | null
   readonly targets: readonly { readonly factId: number; readonly revision: number }[]
+  /** The write's cues, when it had any: accepting the card writes them with the fact. */
+  readonly cues?: readonly string[] | undefined
 }
 
 /** A fact at the revision a proposal saw it. */

@@ -80,6 +80,15 @@ for (const driver of DRIVERS) {
       assert.deepEqual((await search('打包')).sort(), ['shop-admin · build command', 'shop-web · build command'])
     })
 
+    it('a proposal keeps the cues of the write it queued, and accepting it writes them with the fact', async () => {
+      v = verbHarness(driver)
+      const queued = expectKind(write(v.h.memory, v.h.config, { subject: 'billing-service', property: 'queue', value: 'BullMQ on Redis 7', confidence: 0.3, cues: ['background jobs', '任务队列'] }), 'proposed')
+      const card = await v.ok('proposals', {})
+      const revision = (card['proposals'] as { id: number; revision: number }[]).find((entry) => entry.id === queued.proposalId)?.revision
+      await v.ok('proposal-apply', v.fence({ id: queued.proposalId, revision }))
+      assert.deepEqual(await search('background jobs'), ['billing-service · queue'])
+    })
+
     it('memory_write takes cues and refuses more than 8, or one with a line break, storing nothing', async () => {
       v = verbHarness(driver)
       const tool = memoryWriteTool({ memory: v.h.memory, config: () => v.h.config })

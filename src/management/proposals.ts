@@ -177,7 +177,7 @@ function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
 function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbContext, now: string): PrepareResult {
   return prepareWrite({
     subject: row.subject, property: row.property, value: row.value, qualifiers: row.qualifiers, scope: row.scope,
-    evidence, quote: row.quote ?? undefined, multi: row.multi, confidence: 1, origin: 'proposal',
+    evidence, quote: row.quote ?? undefined, cues: row.cues, multi: row.multi, confidence: 1, origin: 'proposal',
     validFrom: row.validFrom > now ? row.validFrom : undefined, validTo: row.validTo ?? undefined,
   }, now, { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone })
 }

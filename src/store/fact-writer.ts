@@ -287,6 +287,7 @@ export class FactWriter extends FactSlots {
       subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
       scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
       multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
+      ...(write.cues.length === 0 ? {} : { cues: write.cues }),
     }
     const id = this.db.run(
       `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)

@@ -27,6 +27,7 @@ const proposedRow = z.strictObject({
   validFrom: z.string(),
   validTo: z.string().nullable(),
   targets: z.array(factRef),
+  cues: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ProposedRow>
 
 const mergeRow = z.strictObject({ keeper: factRef, loser: factRef }) satisfies z.ZodType<MergeRow>
