@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import { Agent } from 'node:http'
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -274,6 +275,33 @@ describe('the request fence refuses before any handler runs', () => {
     assert.ok(response !== undefined, `no HTTP answer to an oversize chunked body: ${String(failure)}`)
     refused(response, 413, 'payload_too_large', 'chunked')
     await assertUntouched(generation, 'oversize chunked')
+  })
+
+  it('lets a client still sending a large body read the 413, declared or chunked, instead of a reset', async () => {
+    const generation = await api.generation()
+    // A kept-alive connection, as a browser or a client library holds one: the answer must not close it under the body.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      for (let round = 0; round < 4; round += 1) {
+        for (const chunked of [false, true]) {
+          const body: Record<string, unknown> = { ...await fencedExpire(), padding: '\u0000'.repeat(160 * 1024 * (round + 1)) }
+          refusedOperationIds.push(String(body['operationId']))
+          let response: VerbResponse | undefined
+          let failure: unknown
+          try {
+            response = await send('fact-expire', body, {}, { chunked, agent })
+          } catch (error) {
+            failure = error
+          }
+          const label = `${chunked ? 'chunked' : 'declared'} ${Buffer.byteLength(JSON.stringify(body))} bytes`
+          assert.ok(response !== undefined, `${label}: no HTTP answer: ${String(failure)}`)
+          refused(response, 413, 'payload_too_large', label)
+        }
+      }
+    } finally {
+      agent.destroy()
+    }
+    await assertUntouched(generation, 'large body')
   })
 
   it('reads a body of exactly the size cap and refuses one byte more, declared or chunked', async () => {

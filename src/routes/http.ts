@@ -16,6 +16,10 @@ export const ROUTE_PREFIX = '/api/fact-memory'
 
 /** Default body cap: generous for any edit, small enough to refuse abuse. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
+/** The most of a refused body read and dropped before the answer; a larger one is cut off after the answer. */
+export const DRAIN_LIMIT = 16 * 1024 * 1024
+/** The longest a refused body is waited for before the answer goes anyway. */
+export const DRAIN_MS = 5000
 
 /** HTTP status of each closed code. */
 const STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -85,19 +89,22 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
       contentLength: header(req, 'content-length'),
     }, deps.allowedHosts(), limit)
     if (refusal !== undefined) {
+      // The client may still be sending: what it sends is read and dropped before the answer, so it can read the answer.
+      await drainBody(req)
       send(res, refusal.status, failure({ ok: false, code: refusal.code, message: refusal.message }), true)
-      req.resume()
       return
     }
     if (definition === undefined) {
+      await drainBody(req)
       send(res, 404, failure({ ok: false, code: 'unknown_verb', message: `no verb ${JSON.stringify(name ?? '')} under ${ROUTE_PREFIX}` }), true)
-      req.resume()
       return
     }
     const raw = await readBody(req, limit)
     if (raw === 'too_large') {
-      // Answer first, then drop the connection: the rest of the body is never read.
-      res.once('finish', () => req.destroy())
+      // The rest of the body is read and dropped, up to a bound, then the answer goes and the connection closes; past
+      // the bound it is dropped at once, the answer written first.
+      const drained = await drainBody(req)
+      if (!drained) res.once('finish', () => req.destroy())
       send(res, 413, failure({ ok: false, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` }), true)
       return
     }
@@ -153,6 +160,37 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
     chunks.push(buffer)
   }
   return Buffer.concat(chunks)
+}
+
+/**
+ * Read and drop the rest of a refused request's body, so a client still sending can read the answer that follows rather
+ * than meet a closed connection.
+ * @param req - the request.
+ * @returns true when the body ended within {@link DRAIN_LIMIT} bytes and {@link DRAIN_MS}; false when it was cut off.
+ */
+function drainBody(req: IncomingMessage): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    let drained = 0
+    const done = (ended: boolean): void => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onEnd)
+      if (!ended) req.pause()
+      resolve(ended)
+    }
+    const onData = (chunk: Buffer): void => {
+      drained += chunk.byteLength
+      if (drained > DRAIN_LIMIT) done(false)
+    }
+    const onEnd = (): void => done(true)
+    const timer = setTimeout(() => done(false), DRAIN_MS)
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onEnd)
+    req.resume()
+  })
 }
 
 function operationIdOf(body: unknown): string | undefined {
