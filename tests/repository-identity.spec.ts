@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { isFolderKey, ProjectLocator } from '../src/project/project-locator.ts'
+import { ProjectLocator } from '../src/project/project-locator.ts'
 import { projectNameOf } from '../src/project/project-ref.ts'
-import { configuredRemotes, isRepositoryKey, remoteTarget, rootCommitKey } from '../src/project/repository-identity.ts'
+import { configuredRemotes, isFolderKey, isRepositoryKey, remoteTarget, rootCommitKey } from '../src/project/repository-identity.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 describe('reading a remote URL', () => {

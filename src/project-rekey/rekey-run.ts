@@ -9,7 +9,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { keysUnder } from '../fact-input.ts'
-import { isFolderKey, ProjectLocator } from '../project/project-locator.ts'
+import { ProjectLocator } from '../project/project-locator.ts'
+import { isFolderKey } from '../project/repository-identity.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import type { ProjectRef } from '../types.ts'
 

@@ -183,15 +183,6 @@ export class ProjectLocator {
   }
 }
 
-/**
- * Whether a project key is a folder on this machine (what versions before repository keys stored).
- * @param key - a project key.
- * @returns true for an absolute path.
- */
-export function isFolderKey(key: string): boolean {
-  return key.startsWith('/') || /^[A-Za-z]:\//u.test(key)
-}
-
 /** The locator behind {@link projectOfSession}: one per process, its cache bounded. */
 const sessionProjects = new ProjectLocator()
 

@@ -6,6 +6,7 @@
  * the repository root takes a probe (see project-locator.ts for the one that reads the disk).
  */
 import { canonicalPredicate } from '../text/normalize.ts'
+import { ROOT_KEY_PREFIX } from './repository-identity.ts'
 import type { ProjectRef } from '../types.ts'
 
 /** How a project scope's text begins; no other scope may begin so. */
@@ -38,7 +39,7 @@ export function canonicalProjectKey(path: string): string {
  * @returns the name.
  */
 export function projectNameOf(key: string): string {
-  if (key.startsWith('root:')) return `repository ${key.slice('root:'.length, 'root:'.length + 7)}`
+  if (key.startsWith(ROOT_KEY_PREFIX)) return `repository ${key.slice(ROOT_KEY_PREFIX.length, ROOT_KEY_PREFIX.length + 7)}`
   const segments = key.split('/').filter((segment) => segment !== '')
   const last = segments.at(-1)
   return last === undefined || (segments.length === 1 && /^[A-Za-z]:$/u.test(last)) ? key : last

@@ -103,6 +103,15 @@ export function isRepositoryKey(key: string): boolean {
   return key.startsWith(REMOTE_KEY_PREFIX) || key.startsWith(ROOT_KEY_PREFIX)
 }
 
+/**
+ * Whether a project key is a folder on this machine (what versions before repository keys stored).
+ * @param key - a project key.
+ * @returns true for an absolute path.
+ */
+export function isFolderKey(key: string): boolean {
+  return key.startsWith('/') || /^[A-Za-z]:\//u.test(key)
+}
+
 function unquote(value: string): string {
   const text = value.trim()
   if (text.startsWith('"') && text.endsWith('"') && text.length >= 2) return text.slice(1, -1).replace(/\\(.)/gu, '$1')

@@ -9,6 +9,7 @@
  * the same statement), and a single-valued row that meets another current value in its slot stands beside it as a
  * visible conflict.
  */
+import { PROJECT_SCOPE_PREFIX, projectScope } from '../project/project-ref.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { evidenceKeyOf } from '../text/normalize.ts'
 import type { Database } from './database.ts'
@@ -53,7 +54,7 @@ export class ProjectRekeyStore {
   projectKeys(): string[] {
     const named = this.db.all('SELECT project_key FROM projects').map((row) => String(row['project_key']))
     const scoped = this.db.all(`SELECT DISTINCT scope FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global' AND substr(scope, 1, 8) = 'project:'`)
-      .map((row) => String(row['scope']).slice('project:'.length))
+      .map((row) => String(row['scope']).slice(PROJECT_SCOPE_PREFIX.length))
     return [...new Set([...named, ...scoped])]
   }
 
@@ -67,8 +68,8 @@ export class ProjectRekeyStore {
    */
   rekeyProject(fromKey: string, to: ProjectRef, keysOf: RekeyKeysOf, now: string): RekeyOutcome {
     return this.db.transaction(() => {
-      const fromScope = `project:${fromKey}`
-      const toScope = `project:${to.key}`
+      const fromScope = projectScope(fromKey)
+      const toScope = projectScope(to)
       const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' ORDER BY id`, fromScope).map(toFact)
       let joined = 0
       let contested = 0
@@ -123,7 +124,7 @@ export class ProjectRekeyStore {
   /** A forgotten row's tombstones again under its new keys: its claim, its evidence and its folded lines' claims. */
   private retombstone(row: Fact, keys: FactKeys, projectKey: string, now: string): void {
     if (this.db.get('SELECT 1 AS held FROM tombstones WHERE fact_id = ? LIMIT 1', row.id) === undefined) return
-    const moved = { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: `project:${projectKey}` }
+    const moved = { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) }
     const add = (kind: 'claim' | 'evidence', key: string): void => {
       this.db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, ?, ?)', kind, key, row.id, now)
     }
