@@ -9,6 +9,7 @@ import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
 } from './text/normalize.ts'
 import { maskCredentials, scanPrivacy, scanQuote, type PrivacyFinding } from './text/privacy.ts'
+import { MAX_CUES } from './text/fields.schema.ts'
 import { indexText } from './text/tokenize.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf, projectScope } from './project/project-ref.ts'
 import type { Anchor, Evidence, FactInput, Origin, ProjectRef, Sensitivity } from './types.ts'
@@ -75,9 +76,6 @@ export interface PreparePolicy {
   /** The zone bare dates are read in. */
   readonly timeZone: string
 }
-
-/** The most cues a fact keeps. */
-export const MAX_CUES = 8
 
 /** What the search indexes hold for one fact. */
 export interface IndexEntries {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { FOLD_HISTORY } from '../rules/fold.ts'
+import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
 import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type AliasRecord, type ExchangeManifest, type ExchangeTombstone } from './jsonl.ts'
 
@@ -66,7 +67,7 @@ export const recordSchema = z.strictObject({
   /** When the user pinned the row; absent (files before pins, or an unpinned row): not pinned. */
   pinnedAt: dateText.optional(),
   /** The phrases a later request needing the fact would use; absent (files before cues, or none): no cues. */
-  cues: z.array(name(80)).max(8, 'at most 8 cues').optional(),
+  cues: z.array(name(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`).optional(),
 }).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
   .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { LabeledPair } from '../semantic/types.ts'
+import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u
 const ANY_CONTROL = /[\u0000-\u001F\u007F]/u
@@ -61,7 +62,7 @@ export const factUpdateBody = z.strictObject({
   validFrom: dateText.optional(),
   validTo: dateText.optional(),
   /** The fact's cues as they should be (an empty list clears them). */
-  cues: z.array(name(80)).max(8, 'at most 8 cues').optional(),
+  cues: z.array(name(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`).optional(),
 }).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo', 'cues'].some((key) => key in body),
   'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo, cues')
 

@@ -6,6 +6,7 @@
 import { cueTermsOf, mergeCues } from '../fact-input.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { cuesFromColumn, cuesToColumn } from './fact-rows.ts'
 
 /**
  * Set a row's cues and its cue index entry.
@@ -14,7 +15,7 @@ import type { Database } from './database.ts'
  * @param cues - its cues (none clears them).
  */
 export function storeCues(db: Database, id: number, cues: readonly string[]): void {
-  db.run('UPDATE facts SET cues = ? WHERE id = ?', cues.length === 0 ? null : JSON.stringify(cues), id)
+  db.run('UPDATE facts SET cues = ? WHERE id = ?', cuesToColumn(cues), id)
   reindexCues(db, id)
 }
 
@@ -27,7 +28,7 @@ export function storeCues(db: Database, id: number, cues: readonly string[]): vo
  */
 export function addCues(db: Database, id: number, added: readonly string[]): boolean {
   if (added.length === 0) return false
-  const before = cuesOf(db, id)
+  const before = cuesFromColumn(db.get('SELECT cues FROM facts WHERE id = ?', id)?.['cues'])
   const merged = mergeCues(before, added)
   if (merged.length === before.length) return false
   storeCues(db, id, merged)
@@ -42,12 +43,7 @@ export function addCues(db: Database, id: number, added: readonly string[]): boo
 export function reindexCues(db: Database, id: number): void {
   db.run('DELETE FROM fact_cues_fts WHERE rowid = ?', id)
   const row = db.get('SELECT cues, sensitivity, status FROM facts WHERE id = ?', id)
-  if (row === undefined || row['status'] === 'forgotten' || row['cues'] === null) return
-  const terms = cueTermsOf(JSON.parse(String(row['cues'])) as string[], textOrNull(row['sensitivity']))
+  if (row === undefined || row['status'] === 'forgotten') return
+  const terms = cueTermsOf(cuesFromColumn(row['cues']), textOrNull(row['sensitivity']))
   if (terms !== '') db.run('INSERT INTO fact_cues_fts (rowid, terms) VALUES (?, ?)', id, terms)
-}
-
-function cuesOf(db: Database, id: number): string[] {
-  const raw = db.get('SELECT cues FROM facts WHERE id = ?', id)?.['cues']
-  return raw === null || raw === undefined ? [] : JSON.parse(String(raw)) as string[]
 }

@@ -12,7 +12,7 @@ import type { Evidence, Fact, Origin } from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { numberOrNull, textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
-import { INSTANT, instantColumn, KEY, keyColumn } from './fact-rows.ts'
+import { cuesFromColumn, cuesToColumn, INSTANT, instantColumn, KEY, keyColumn } from './fact-rows.ts'
 
 /** What a fold changes on a row besides its revision: enough for an undo to put the row back. */
 export interface RowText {
@@ -80,7 +80,7 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
       turn: numberOrNull(row['turn']),
       foldedCount: Number(row['folded_count']),
       foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
-      cues: row['cues'] === null || row['cues'] === undefined ? [] : JSON.parse(String(row['cues'])) as string[],
+      cues: cuesFromColumn(row['cues']),
     })
   }
   return texts
@@ -97,7 +97,7 @@ export function restoreRowText(db: Database, id: number, text: RowText): void {
       folded_count = ?, folded_from = ? WHERE id = ?`,
   text.value, text.claimKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
   JSON.stringify(text.foldedFrom), id)
-  if (text.cues !== undefined) db.run('UPDATE facts SET cues = ? WHERE id = ?', text.cues.length === 0 ? null : JSON.stringify(text.cues), id)
+  if (text.cues !== undefined) db.run('UPDATE facts SET cues = ? WHERE id = ?', cuesToColumn(text.cues), id)
   reindexFact(db, id)
 }
 

@@ -52,8 +52,26 @@ export function toFact(row: Row): Fact {
     foldedCount: Number(row['folded_count']),
     foldedFrom: JSON.parse(String(row['folded_from'])) as string[],
     pinnedAt: instantTextOrNull(row['pinned_at']),
-    cues: row['cues'] === null || row['cues'] === undefined ? [] : JSON.parse(String(row['cues'])) as string[],
+    cues: cuesFromColumn(row['cues']),
   }
+}
+
+/**
+ * A row's `cues` column as a list: NULL (no cues, or a row from before cues) is none.
+ * @param raw - the column's value.
+ * @returns the cues.
+ */
+export function cuesFromColumn(raw: unknown): string[] {
+  return raw === null || raw === undefined ? [] : JSON.parse(String(raw)) as string[]
+}
+
+/**
+ * Cues as the `cues` column stores them: none is NULL.
+ * @param cues - the cues.
+ * @returns the column's value.
+ */
+export function cuesToColumn(cues: readonly string[]): string | null {
+  return cues.length === 0 ? null : JSON.stringify(cues)
 }
 
 /**

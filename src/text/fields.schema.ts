@@ -32,9 +32,11 @@ export const textField = (max: number) => z.string()
 
 /** The longest cue a fact keeps. */
 export const CUE_CHARS = 80
+/** The most cues a fact keeps. */
+export const MAX_CUES = 8
 
-/** Up to 8 cues: short one-line phrases a later request needing a fact would use. */
-export const cuesField = z.array(nameField(CUE_CHARS)).max(8, 'at most 8 cues')
+/** Up to {@link MAX_CUES} cues: short one-line phrases a later request needing a fact would use. */
+export const cuesField = z.array(nameField(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`)
 
 /** A date or ISO timestamp text. */
 export const dateField = z.string().max(40, 'at most 40 characters')

@@ -9,6 +9,7 @@ import { projectOfSession } from '../project/project-locator.ts'
 import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
 import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
+import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
 import type { Evidence, Fact, ProjectRef } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { maskEchoes } from './echo-mask.ts'
@@ -98,7 +99,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
         scope: { type: 'string', description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.' },
         qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
         cues: {
-          type: 'array', items: { type: 'string', maxLength: 80 }, maxItems: 8,
+          type: 'array', items: { type: 'string', maxLength: CUE_CHARS }, maxItems: MAX_CUES,
           description: 'Optional: up to 8 short phrases, English and Chinese, a later request needing this fact would use (e.g. ["run the tests", "跑测试"]).',
         },
         confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
