@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { FOLLOW_EVERY_MS } from '../client/sweep-follow.ts'
 import { openHost, screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
@@ -42,7 +43,11 @@ describe('Find near-duplicates on the settings card', () => {
     // The sweep runs in the background: the status line follows it, and a second press says one is running.
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Looking for near-duplicates: 0 of 1 pair asked so far…' }).waitFor()
     await card.locator('[data-fm="consolidate"]').click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: /^A near-duplicate sweep is already running \(0 of 1 pair asked so far\); its outcome shows when it ends\.$/u }).waitFor()
+    const alreadyRunning = /^A near-duplicate sweep is already running \(0 of 1 pair asked so far\); its outcome shows when it ends\.$/u
+    await card.locator('[data-fm="card-status"]').filter({ hasText: alreadyRunning }).waitFor()
+    // The answer to the press stays until the sweep's progress or outcome is news, not only until the next poll.
+    await page.waitForTimeout(3 * FOLLOW_EVERY_MS)
+    assert.match(await card.locator('[data-fm="card-status"]').innerText(), alreadyRunning)
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Asked about 1 pair: 1 merge proposed (see Proposals).' }).waitFor()
     await screenshot(page, 'settings-card-near-duplicates')
     const cards = (await env.api.ok('proposals', { status: 'all', limit: 100 }))['proposals'] as { kind: string; status: string }[]

@@ -79,6 +79,8 @@ export class FmSettingsCard extends LitElement {
   declare keyRef: 'llm' | 'embedding' | 'rerank'
   /** The start of the background sweep the status line follows, if any. */
   private following: string | undefined
+  /** The followed sweep's progress as last told, in words; a read that says the same is not shown again. */
+  private toldProgress: string | undefined
   /** Aborted when the card leaves the page, ending any following. */
   private leaving = new AbortController()
 
@@ -182,13 +184,22 @@ export class FmSettingsCard extends LitElement {
       return
     }
     this.message = answer.data.begun ? sweepProgressWords(running) : `${capitalized(answer.data.message ?? 'a sweep is already running')}.`
+    this.toldProgress = sweepProgressWords(running)
     if (this.following === running.startedAt) return
     this.following = running.startedAt
-    const outcome = await followSweep(running.startedAt, (progress) => { this.message = sweepProgressWords(progress) }, this.leaving.signal)
+    const outcome = await followSweep(running.startedAt, (progress) => { this.tellProgress(progress) }, this.leaving.signal)
     if (this.following === running.startedAt) this.following = undefined
     if (outcome === undefined) return
     this.message = 'sweep' in outcome ? sweepWords(outcome.sweep) : outcome.message
     this.app?.changed()
+  }
+
+  /** Show a followed sweep's progress when it is news: a press's answer stays until the sweep moves on. */
+  private tellProgress(progress: RunningSweepWire): void {
+    const words = sweepProgressWords(progress)
+    if (words === this.toldProgress) return
+    this.toldProgress = words
+    this.message = words
   }
 
   override disconnectedCallback(): void {
