@@ -134,7 +134,9 @@ export function toastStack(react: ReactLike): (props: Props) => ReactNode {
       key: toast.id, role: 'status', 'data-fm': 'toast',
       style: {
         pointerEvents: 'auto', display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 10,
-        background: 'var(--dsw-alias-toast-bg, var(--dsw-alias-bg-layer-3))', color: 'var(--dsw-alias-label-primary-inverted, var(--dsw-alias-label-primary))',
+        // The host's toast background is dark in both themes, so the text is its static white in both (the inverted
+        // label token turns dark in the dark theme).
+        background: 'var(--dsw-alias-toast-bg, #2b2e35)', color: 'var(--dsw-static-neutral-bluish-00, #ffffff)',
         boxShadow: 'var(--dsw-shadow-lv2)', fontSize: 13, lineHeight: '18px',
       },
     },
