@@ -37,7 +37,8 @@ const chipStyle = {
 }
 const badgeStyle = {
   minWidth: 18, padding: '0 5px', borderRadius: 9, fontSize: 11, lineHeight: '18px', textAlign: 'center',
-  background: 'var(--dsw-alias-state-warn-primary, var(--dsw-alias-brand-primary))', color: 'var(--dsw-alias-label-primary-inverted)',
+  // Dark text on the amber in both themes: the inverted label is white in the light theme, 2.2:1 on amber.
+  background: 'var(--dsw-alias-state-warn-primary, #f59e0b)', color: 'var(--dsw-static-neutral-bluish-900, #1b1b1c)',
 }
 
 /** The sidebar foot entry that opens and closes the page. */
@@ -175,7 +176,7 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
     return react.createElement('span', { style: { display: 'inline-flex', alignItems: 'center', gap: 4 } },
       wrote > 0 ? react.createElement('button', {
         type: 'button', 'data-fm': 'session-mark', title: `This conversation wrote ${wrote} fact${wrote === 1 ? '' : 's'}`,
-        'aria-label': `This conversation wrote ${wrote} facts`, style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        'aria-label': `This conversation wrote ${wrote} facts`, style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-secondary)' },
         onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: null }),
       }, '◉', ` ${wrote}`) : null,
       react.createElement('button', {
@@ -187,7 +188,7 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
         type: 'button', 'data-fm': 'pause-toggle', 'aria-pressed': paused,
         'aria-label': paused ? 'Resume memory in this session' : 'Pause in this session',
         title: paused ? 'Resume memory in this session' : 'Pause in this session: no capture, extraction, recall or directory until you resume',
-        style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-secondary)' },
         onClick: () => { void togglePause() },
       }, paused ? '▶' : '⏸'))
   }
@@ -312,7 +313,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       },
       react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
         `${fact.subject} · ${fact.property}: ${fact.value}`),
-      react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+      react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
         `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`))))),
     listed === undefined ? react.createElement('p', null, 'Loading…')
       : shown.length === 0 ? react.createElement('p', null, recalled.length > 0 ? 'Nothing was written on this turn.' : 'Nothing recorded for this part of the conversation.')
@@ -321,7 +322,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         },
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
           `${fact.subject} · ${fact.property}: ${fact.value}`),
-        react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+        react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
           `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`)))))
   }
 }

@@ -34,7 +34,7 @@ export class FmAddFact extends LitElement {
     label.check { display: flex; gap: 8px; align-items: baseline; }
     input[type=text], textarea, select { width: 100%; box-sizing: border-box; }
     textarea { resize: vertical; min-height: 56px; font: inherit; }
-    .error { margin: 0; padding: 8px 10px; border-radius: 8px; color: var(--dsw-alias-state-error-primary, #c62828);
+    .error { margin: 0; padding: 8px 10px; border-radius: 8px; color: var(--fm-error-text);
       background: var(--dsw-alias-state-error-tertiary, transparent); border: 1px solid var(--dsw-alias-state-error-primary, #c62828); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; }
   `]

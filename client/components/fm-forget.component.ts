@@ -39,7 +39,7 @@ export class FmForget extends LitElement {
     ul { margin: 10px 0; padding-left: 18px; max-height: 180px; overflow: auto; }
     .warn { margin: 10px 0; color: var(--dsw-alias-label-secondary); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; margin-top: 12px; }
-    button.confirm { background: var(--dsw-alias-state-error-primary, #c62828); color: #fff; border-color: transparent; }
+    button.confirm { background: color-mix(in srgb, var(--dsw-alias-state-error-primary, #ec1313) 80%, #000); color: #fff; border-color: transparent; }
   `]
 
   declare app: AppState | undefined

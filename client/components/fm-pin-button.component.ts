@@ -34,7 +34,7 @@ export class FmPinButton extends LitElement {
     button { display: inline-flex; gap: 4px; align-items: center; }
     button[aria-pressed='true'] { color: var(--dsw-alias-brand-primary); border-color: currentColor; }
     :host([compact]) button { border-color: transparent; padding: 2px 6px; font-size: 13px; line-height: 18px; }
-    :host([compact]) button[aria-pressed='false'] { color: var(--dsw-alias-label-tertiary); }
+    :host([compact]) button[aria-pressed='false'] { color: var(--dsw-alias-label-secondary); }
     :host([compact]) button[aria-pressed='true'] { border-color: currentColor; }
     svg { width: 14px; height: 14px; fill: currentColor; flex: none; }
   `]

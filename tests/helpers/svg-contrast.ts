@@ -73,3 +73,40 @@ export async function textContrast(element: Locator): Promise<number> {
   const measure = new Function('element', `return (${TEXT_CONTRAST_OF})(element)`) as (element: unknown) => number
   return element.evaluate(measure)
 }
+
+/** Browser code: every visible HTML element under a root (across shadow roots) that holds text of its own. */
+const LOW_CONTRAST_UNDER = `([root, least]) => {${CONTRAST_KIT}
+  const found = []
+  const visit = (node) => {
+    for (const child of [...(node.shadowRoot?.children ?? []), ...node.children]) visit(child)
+    if (node instanceof SVGElement) return
+    const own = [...node.childNodes].filter((child) => child.nodeType === 3).map((child) => child.textContent.trim()).join(' ').trim()
+    const field = node instanceof HTMLInputElement || node instanceof HTMLSelectElement || node instanceof HTMLTextAreaElement
+    const text = field ? (node.value || node.placeholder || '') : own
+    if (text === '') return
+    const box = node.getBoundingClientRect()
+    const style = getComputedStyle(node)
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || Number(style.opacity) === 0) return
+    if (node.closest?.('[inert]') || node.matches?.(':disabled')) return
+    const back = backdrop(node, [])
+    const value = ratio(over(rgba(style.color), back), back)
+    if (value < least) found.push({ text: text.slice(0, 60), tag: node.tagName.toLowerCase(), ratio: Math.round(value * 100) / 100 })
+  }
+  visit(root)
+  return found
+}`
+
+/** A text under the root that reads below the wanted contrast. */
+export interface LowContrast { readonly text: string; readonly tag: string; readonly ratio: number }
+
+/**
+ * Every visible text and form control under an element (across shadow roots) whose text reads below a contrast ratio
+ * against the backgrounds it sits on; disabled controls are exempt, as WCAG exempts them.
+ * @param root - the element to walk.
+ * @param least - the ratio wanted, 4.5 by default.
+ * @returns the texts below it.
+ */
+export async function lowContrastUnder(root: Locator, least = 4.5): Promise<LowContrast[]> {
+  const walk = new Function('root', 'least', `return (${LOW_CONTRAST_UNDER})([root, least])`) as (root: unknown, least: number) => LowContrast[]
+  return root.evaluate(walk, least)
+}
