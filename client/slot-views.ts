@@ -7,6 +7,7 @@ import type { AppState, DrawerState, PageState, Summary, Toast } from './app-sta
 import { callVerb } from './api.ts'
 import { formatInstant, seenNote, STATUS_LABEL } from './format.ts'
 import type { ReactLike, ReactNode } from './host.ts'
+import { ICON_VIEW_BOX, PAUSE_ICON, RESUME_ICON, type IconShape } from './icons.ts'
 import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
 import { turnCardParts } from './recall-words.ts'
 
@@ -61,6 +62,12 @@ export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
       style: wide ? { ...badgeStyle, flex: 'none' } : { ...badgeStyle, position: 'absolute', top: -6, left: '50%', fontSize: 10, lineHeight: '16px', minWidth: 16, padding: '0 3px' },
     }, wide || badge <= 99 ? String(badge) : '99+') : null)
   }
+}
+
+/** An icon of client/icons.ts in the text colour, hidden from assistive technology (the button carries the name). */
+function reactIcon(react: ReactLike, shape: IconShape, size: number): ReactNode {
+  return react.createElement('svg', { width: size, height: size, viewBox: ICON_VIEW_BOX, 'aria-hidden': true, fill: 'currentColor', fillRule: 'evenodd', style: { flex: 'none' } },
+    ...shape.paths.map((d, index) => react.createElement('path', { key: index, d })))
 }
 
 /** The plugin's icon: a star with two orbits, drawn in the current text colour. */
@@ -188,9 +195,10 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
         type: 'button', 'data-fm': 'pause-toggle', 'aria-pressed': paused,
         'aria-label': paused ? 'Resume memory in this session' : 'Pause in this session',
         title: paused ? 'Resume memory in this session' : 'Pause in this session: no capture, extraction, recall or directory until you resume',
-        style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-secondary)' },
+        style: { ...buttonStyle, display: 'inline-flex', alignItems: 'center', justifyContent: 'center', minWidth: 28, minHeight: 28,
+          padding: '4px 6px', color: 'var(--dsw-alias-label-secondary)' },
         onClick: () => { void togglePause() },
-      }, paused ? '▶' : '⏸'))
+      }, reactIcon(react, paused ? RESUME_ICON : PAUSE_ICON, 14)))
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * Legibility in Debian's Chromium against a real DSH rc.8 web host: every visible text and control of the page (each
  * tab, a fact's detail pane, the Add and Forget dialogs) and of the settings card reads at 4.5:1 or more against what
- * it is drawn on, measured from computed styles in the light and the dark theme. Disabled controls are exempt.
+ * it is drawn on, measured from computed styles in the light and the dark theme. Disabled controls are exempt. A row's
+ * pin and forget draw SVG icons with a hit area of 24×24 or more (the pause and resume toggles: page-browser).
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
-import { openHost } from './helpers/browser.ts'
+import { assertIconButton, openHost } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
 import { lowContrastUnder } from './helpers/svg-contrast.ts'
@@ -59,6 +60,9 @@ describe('every text and control reads at 4.5:1 or more', () => {
       const rows = page.locator('fm-library [data-fm="fact-list"] li.fact')
       await rows.filter({ hasText: 'code freeze' }).waitFor()
       await legible(fmPage, `${theme} library`)
+      const editor = rows.filter({ hasText: 'Neovim' })
+      await assertIconButton(editor.locator('[data-fm="pin"]'), 'a row\'s pin')
+      await assertIconButton(editor.locator('[data-fm="forget"]'), 'a row\'s forget')
       await rows.filter({ hasText: 'Neovim' }).click()
       await page.locator('fm-library [data-fm="detail"]').filter({ hasText: 'Neovim' }).waitFor()
       await legible(fmPage, `${theme} library with a detail pane`)
