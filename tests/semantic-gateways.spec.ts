@@ -358,6 +358,19 @@ describe('the gateways behind their endpoint\'s breaker', () => {
     assert.equal(received('rerank'), 9)
   })
 
+  it('a trial that throws is settled as nothing: the breaker stays open with its period over and the next call is a trial', async () => {
+    const clock = new FakeClock()
+    const breaker = new EndpointBreaker('embedding endpoint', () => clock.now(), POLICY)
+    fake.script.embedStatus = 503
+    for (let n = 0; n < 3; n += 1) await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))
+    clock.advance(1_000)
+    await assert.rejects(breaker.call('emb-1', async () => { throw new Error('the key lookup failed') }), /key lookup failed/u)
+    assert.equal(breaker.report('emb-1').state, 'open')
+    fake.script.embedStatus = undefined
+    assert.ok((await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).ok, 'the next call is the trial, and it closes the breaker')
+    assert.equal(breaker.report('emb-1').state, 'closed')
+  })
+
   it('with the breaker off every call goes out', async () => {
     const breaker = new EndpointBreaker('embedding endpoint', () => 0, 'off')
     fake.script.embedStatus = 500

@@ -42,7 +42,7 @@ export class EndpointBreaker {
   /**
    * Run a call unless the endpoint is cooling down.
    * @param identity - the endpoint in force (its fingerprint); another than last time starts a closed breaker.
-   * @param run - the call; it must not throw (the gateways never do).
+   * @param run - the call (the gateways never throw; if it does, the error passes through and counts as nothing).
    * @returns the call's result, or a `cooling_down` failure when it was skipped.
    */
   async call<T extends { readonly ok: true } | EndpointFailure>(identity: string, run: () => Promise<T>): Promise<T | EndpointFailure> {
@@ -52,10 +52,18 @@ export class EndpointBreaker {
     const decision = admitCall(this.state, this.now())
     this.state = decision.state
     if (decision.admission === 'skip') return this.skipped()
-    const result = await run()
-    // The identity may have changed while the call ran: its result says nothing about the new endpoint.
-    if (this.identity === identity) this.state = settleCall(this.state, outcomeOf(result, this.now()), this.now(), policy)
-    return result
+    let result: T | undefined
+    try {
+      result = await run()
+      return result
+    } finally {
+      // Settled whatever happens, so a trial never stays under way; a call that threw says nothing either way. The
+      // identity may have changed while the call ran: its result says nothing about the new endpoint.
+      if (this.identity === identity) {
+        const outcome = result === undefined ? { kind: 'inconclusive' as const } : outcomeOf(result, this.now())
+        this.state = settleCall(this.state, outcome, this.now(), policy)
+      }
+    }
   }
 
   /**
