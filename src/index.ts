@@ -28,6 +28,7 @@ import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
 import type { StoreSet } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
+import { queryGuards } from './semantic/query-guards.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
 import { VectorSweepService } from './semantic/vector-sweep-service.ts'
 import { VectorWarmup } from './semantic/vector-warmup.ts'
@@ -59,8 +60,10 @@ export function apply(ctx: Context, config: Config): void {
   // The semantic channels reach their endpoints with keys resolved per call; nothing is sent while they are off.
   const access: EndpointAccess = { key: (name) => resolveCredential(credentialProvider(), name), fetch: globalThis.fetch, now: () => systemClock.now() }
   const vectorIndex = new VectorIndex()
+  // Kept across searches: a dead endpoint is skipped while it cools down, and recent query embeddings are reused.
+  const guards = queryGuards(access.now)
   const runtime: MemoryRuntime = new MemoryRuntime({
-    store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, current, stores) },
+    store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, guards, current, stores) },
     clock: systemClock,
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
     logger,
@@ -164,7 +167,7 @@ export function apply(ctx: Context, config: Config): void {
       extraction: capture,
       review,
       vectors: { sweepNow: () => vectors.sweepNow(), last: () => vectors.last(), held: () => warmup.held(runtime.current()) },
-      semantic: { rerank: () => rerankPort(access, runtime.config()) },
+      semantic: { rerank: () => rerankPort(access, runtime.config()), breaker: (channel, fingerprint) => guards[channel].report(fingerprint) },
     })
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })
