@@ -1,0 +1,86 @@
+/**
+ * Masks the credentials a copy of the store holds (a backup, the copy taken before a migration or a move of project
+ * keys): the copy is opened on its own connection, each fact row the caller's judgement masks is rewritten with every
+ * source quote of its fact, and the file is then compacted into one self-contained file (rollback journal, no WAL),
+ * so no freed page keeps the old text. Works on a copy of any schema version: folded values and cues are read and
+ * written only where the copy has those columns. The judgement itself is the caller's, a pure function.
+ */
+import type { CopiedRow } from '../credential-copy.ts'
+import type { Sensitivity } from '../types.ts'
+import { openConnection, textOrNull, type DriverName, type Row } from './connection.ts'
+
+/** The judgement of one copied row: the row as the copy may keep it, or undefined to leave it. */
+export type CopyJudge = (row: CopiedRow) => CopiedRow | undefined
+
+/** A source quote as the copy may keep it, given the texts its fact's judgement masked. */
+export type QuoteMask = (quote: string, known: readonly string[]) => string
+
+/**
+ * Mask the credentials in a copy of the store, in place, and compact it.
+ * @param path - the copy; no other connection may hold it.
+ * @param driver - the binding to open it with (the live store's).
+ * @param judge - masks one fact row.
+ * @param maskQuote - masks one source quote.
+ * @returns how many fact rows were masked.
+ */
+export function maskCredentialsInCopy(path: string, driver: DriverName, judge: CopyJudge, maskQuote: QuoteMask): number {
+  const copy = openConnection(path, driver)
+  try {
+    copy.exec('PRAGMA journal_mode = DELETE')
+    const columns = new Set(copy.prepare("SELECT name FROM pragma_table_info('facts')").all().map((row) => String(row['name'])))
+    const folded = columns.has('folded_from')
+    const cued = columns.has('cues')
+    const read = `SELECT id, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed${folded ? ', folded_from' : ''}${cued ? ', cues' : ''} FROM facts`
+    const known = new Map<number, string[]>()
+    copy.exec('BEGIN IMMEDIATE')
+    try {
+      for (const row of copy.prepare(read).all()) {
+        const stored = toCopied(row)
+        const next = judge(stored)
+        if (next === undefined) continue
+        const id = Number(row['id'])
+        known.set(id, maskedTexts(stored, next))
+        copy.prepare(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?, model_use_allowed = ?
+            ${folded ? ', folded_from = ?' : ''}${cued ? ', cues = ?' : ''} WHERE id = ?`)
+          .run(next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
+            ...(folded ? [JSON.stringify(next.foldedFrom)] : []), ...(cued ? [next.cues.length === 0 ? null : JSON.stringify(next.cues)] : []), id)
+      }
+      for (const row of copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()) {
+        const quote = String(row['quote'])
+        const masked = maskQuote(quote, known.get(Number(row['fact_id'])) ?? [])
+        if (masked !== quote) copy.prepare('UPDATE fact_sources SET quote = ? WHERE id = ?').run(masked, Number(row['id']))
+      }
+      copy.exec('COMMIT')
+    } catch (error) {
+      copy.exec('ROLLBACK')
+      throw error
+    }
+    // Rebuilt from the live rows only: the pages that held the old text are not carried over.
+    copy.exec('VACUUM')
+    return known.size
+  } finally {
+    copy.close()
+  }
+}
+
+/** The original texts a judgement replaced: the value and every qualifier value it masked. */
+function maskedTexts(stored: CopiedRow, next: CopiedRow): string[] {
+  const texts = next.value === stored.value ? [] : [stored.value]
+  const kept = new Set(Object.values(next.qualifiers))
+  for (const text of Object.values(stored.qualifiers)) if (text !== '' && !kept.has(text)) texts.push(text)
+  return texts
+}
+
+function toCopied(row: Row): CopiedRow {
+  return {
+    subject: String(row['subject']),
+    property: String(row['property']),
+    value: String(row['value']),
+    qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
+    quote: textOrNull(row['quote']),
+    sensitivity: textOrNull(row['sensitivity']) as Sensitivity | null,
+    modelUseAllowed: Number(row['model_use_allowed']) === 1,
+    foldedFrom: row['folded_from'] === undefined ? [] : JSON.parse(String(row['folded_from'])) as string[],
+    cues: row['cues'] === undefined || row['cues'] === null ? [] : JSON.parse(String(row['cues'])) as string[],
+  }
+}
