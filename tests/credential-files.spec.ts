@@ -1,14 +1,15 @@
 /**
  * A credential kept in the store (refuseCredentials off) is masked in every file the plugin writes, whatever the
  * flags: the Markdown library (with and without includeSensitive), the JSONL export, and the backups taken before an
- * export and before "Clear everything" (checked as raw bytes on a real store file, both bindings). Personal data stays
- * the user's choice: includeSensitive still writes it.
+ * export and before "Clear everything" (checked as raw bytes on a real store file, both bindings), and the log lines
+ * the host receives. Personal data stays the user's choice: includeSensitive still writes it.
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { maskForFile } from '../src/credential-copy.ts'
+import { maskedLogger } from '../src/host/masked-logger.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { DRIVERS } from './helpers/store.ts'
@@ -37,6 +38,20 @@ describe('maskForFile', () => {
     const email = { ...fact, property: 'email', value: 'alice@example.com', sensitivity: 'email' as const, qualifiers: {}, quote: null, foldedFrom: [] }
     assert.equal(maskForFile(email), email)
     assert.deepEqual(maskForFile({ ...email, sensitivity: null, qualifiers: { token: TOKEN } }).qualifiers, { token: MASK })
+  })
+})
+
+describe('maskedLogger', () => {
+  it('masks a credential in the format, a text argument or an error before the host logger sees it; numbers pass', () => {
+    const lines: unknown[][] = []
+    const logger = maskedLogger({ info: (...args) => { lines.push(['info', ...args]) }, warn: (...args) => { lines.push(['warn', ...args]) } })
+    logger.warn('the retry of parked extraction range #%d failed: %s', 7,
+      `the extraction endpoint answered HTTP 400: {"error":"bad input: password=${SECRET}"}`)
+    logger.warn('vector sweep failed: %s', new Error(`upstream said Bearer ${TOKEN}`))
+    logger.info(`fact memory: api_key=${SECRET}`)
+    assert.doesNotMatch(JSON.stringify(lines), new RegExp(`${SECRET}|${TOKEN}`, 'u'))
+    assert.deepEqual(lines[0]?.slice(0, 3), ['warn', 'the retry of parked extraction range #%d failed: %s', 7])
+    assert.match(String(lines[1]?.[2]), /^upstream said Bearer ••••••••$/u)
   })
 })
 
