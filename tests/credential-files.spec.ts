@@ -112,6 +112,7 @@ for (const driver of DRIVERS) {
         copy.close()
       }
       const first = await v.call('wipe', v.fence())
+      assert.ok(!first.ok && first.code === 'confirm_required')
       const wiped = await v.ok('wipe', v.fence({ confirmToken: (first.details as { confirmToken: string }).confirmToken }))
       assertClean((wiped['backup'] as { path: string }).path, 'the wipe backup')
       const dir = join(v.h.dataDir, 'backups')
