@@ -10,7 +10,7 @@ import type { Sensitivity } from './types.ts'
  * The version of the privacy rules the stored rows were last rescanned under. Raise it when a rule change should
  * rescan every store once more.
  */
-export const PRIVACY_RULES_VERSION = 2
+export const PRIVACY_RULES_VERSION = 3
 
 /** The text fields and privacy state of one stored fact. */
 export interface StoredPrivacyRow {
@@ -25,8 +25,11 @@ export interface StoredPrivacyRow {
 
 /** A row as today's rules would keep it, with its index entries and what the rescan found. */
 export interface RescannedRow extends StoredPrivacyRow {
-  /** What was found: a credential (masked and hidden from the model) or personal data (now sensitive). */
-  readonly found: 'credential' | 'personal'
+  /**
+   * What was found: a credential (masked and hidden from the model), personal data (now sensitive), or none where a
+   * personal-data flag stood (`cleared`: an older detector took a look-alike, such as a git SSH remote, for an email).
+   */
+  readonly found: 'credential' | 'personal' | 'cleared'
   /** Texts judged credentials, masked in the row's source quotes too. */
   readonly known: readonly string[]
   readonly entries: IndexEntries
@@ -38,6 +41,9 @@ export interface RescannedRow extends StoredPrivacyRow {
  * decides. A fact already stored as a credential (kept in clear on purpose with `refuseCredentials` off) keeps its
  * value and qualifiers and only has its quote masked, as a write would. Personal data now found makes the fact
  * sensitive; its model use is left as it was (the read path withholds sensitive facts unless configured otherwise).
+ * A personal-data flag (email, phone, ID number) that today's rules no longer find anywhere in the row is cleared,
+ * again leaving model use as it was (an imported fact stays out of model use): the scan alone sets these flags, so a
+ * flag the scan no longer supports was its mistake. A credential flag is never cleared: its text was masked.
  * @param row - the stored fact.
  * @returns the row as it should now be stored, or undefined when today's rules change nothing.
  */
@@ -61,13 +67,15 @@ export function rescanRow(row: StoredPrivacyRow): RescannedRow | undefined {
     }
   } else if (judged.finding !== undefined && row.sensitivity === null) {
     next = { ...row, sensitivity: judged.finding.sensitivity }
+  } else if (judged.finding === undefined && row.sensitivity !== null) {
+    next = { ...row, sensitivity: null }
   } else {
     return undefined
   }
   if (sameRow(row, next)) return undefined
   return {
     ...next,
-    found: next.sensitivity === 'credential' ? 'credential' : 'personal',
+    found: next.sensitivity === 'credential' ? 'credential' : next.sensitivity === null ? 'cleared' : 'personal',
     known: judged.known,
     entries: indexEntriesOf(next),
   }
