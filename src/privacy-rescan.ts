@@ -3,6 +3,7 @@
  * row written by an older version would now hold back. No database, no clock.
  */
 import { indexEntriesOf, judgePrivacy, type IndexEntries } from './fact-input.ts'
+import { maskForFile } from './text/credential-copy.ts'
 import { MASK, maskCredentials, maskQualifiers } from './text/privacy.ts'
 import type { Sensitivity } from './types.ts'
 
@@ -79,6 +80,28 @@ export function rescanRow(row: StoredPrivacyRow): RescannedRow | undefined {
     known: judged.known,
     entries: indexEntriesOf(next),
   }
+}
+
+/** A stored row of a copy of the store, of any schema version (folded values and cues only where the version has them). */
+export interface CopiedRow extends StoredPrivacyRow {
+  readonly foldedFrom: readonly string[]
+  readonly cues: readonly string[]
+}
+
+/**
+ * Judge one row of a copy of the store (a backup, a migration's copy): a fact stored as a credential, or one today's
+ * rules judge a credential (a row an older version wrote, see {@link rescanRow}), is masked as every file masks one
+ * (see maskForFile) and marked a credential the model never uses; anything else is left as it is.
+ * @param row - the row as the copy holds it.
+ * @returns the masked row, or undefined when it holds no credential.
+ */
+export function maskCopiedRow(row: CopiedRow): CopiedRow | undefined {
+  const rescanned = rescanRow(row)
+  if ((rescanned?.sensitivity ?? row.sensitivity) !== 'credential') return undefined
+  const judged: CopiedRow = rescanned === undefined ? row : {
+    ...row, subject: rescanned.subject, property: rescanned.property, value: rescanned.value, qualifiers: rescanned.qualifiers, quote: rescanned.quote,
+  }
+  return { ...maskForFile({ ...judged, sensitivity: 'credential' }), modelUseAllowed: false }
 }
 
 function sameRow(a: StoredPrivacyRow, b: StoredPrivacyRow): boolean {

@@ -5,7 +5,7 @@
  * a qualifier that is a credential, in clear. No database, no file system, no zod.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { maskForFile } from '../credential-copy.ts'
+import { maskForFile } from '../text/credential-copy.ts'
 import type { Evidence, Fact, FactStatus, Sensitivity } from '../types.ts'
 
 /** The format name on the manifest line. */

@@ -6,7 +6,7 @@
  * escaped so it reads as text, never as Markdown or HTML. Pure: the export verb writes what this returns. JSONL stays
  * the exchange format; this is not read back.
  */
-import { maskForFile } from '../credential-copy.ts'
+import { maskForFile } from '../text/credential-copy.ts'
 import { formatDay } from '../text/dates.ts'
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
 

@@ -6,10 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { maskCopiedRow } from '../credential-copy.ts'
-import { maskCredentialsInCopy } from '../store/copy-masking.ts'
+import { maskCopy } from '../store-copies.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import { maskCredentials } from '../text/privacy.ts'
 
 /** Where backups go, under the data directory. */
 export const BACKUP_DIR = 'backups'
@@ -56,17 +54,6 @@ export async function takeBackup(stores: StoreSet, reason: 'export' | 'wipe', no
     for (const old of older.slice(keep - 1)) rmSync(join(dir, old.file), { force: true })
   }
   return { path, relativePath: `${BACKUP_DIR}/${name}`, at: now }
-}
-
-/**
- * Mask every credential in a copy of the open store, in place (the backups here, the copy before a move of project
- * keys, the copies a migration left beside the store).
- * @param path - the copy; nothing else may hold it open.
- * @param stores - the open store, whose binding opens the copy.
- * @returns how many facts were masked.
- */
-export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>): number {
-  return maskCredentialsInCopy(path, stores.db.driver, maskCopiedRow, maskCredentials)
 }
 
 /**

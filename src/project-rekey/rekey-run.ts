@@ -10,7 +10,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { keysUnder } from '../fact-input.ts'
-import { maskCopy } from '../management/backups.ts'
+import { maskCopy } from '../store-copies.ts'
 import { ProjectLocator } from '../project/project-locator.ts'
 import { isFolderKey } from '../project/repository-identity.ts'
 import type { StoreSet } from '../store/store-set.ts'

@@ -5,7 +5,7 @@
  * so no freed page keeps the old text. Works on a copy of any schema version: folded values and cues are read and
  * written only where the copy has those columns. The judgement itself is the caller's, a pure function.
  */
-import type { CopiedRow } from '../credential-copy.ts'
+import type { CopiedRow } from '../privacy-rescan.ts'
 import type { Sensitivity } from '../types.ts'
 import { openConnection, textOrNull, type DriverName, type Row } from './connection.ts'
 

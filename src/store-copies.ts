@@ -1,17 +1,30 @@
 /**
- * The copies migrations leave beside the store (`memory.v<N>-backup-<instant>.db`, see migrationBackupPath): masked
- * once the privacy rescan has run, so none keeps in clear what the rescan masked in the store (a copy that cannot be
- * masked is removed), and rotated to the newest `backupKeep` by the instant in their names, counted apart from the
+ * Copies of the open store with their credentials masked (see maskCopy), and the copies migrations leave beside the
+ * store (`memory.v<N>-backup-<instant>.db`, see migrationBackupPath): masked once the privacy rescan has run, so none
+ * keeps in clear what the rescan masked in the store (a copy that cannot be masked is removed), and rotated to the newest `backupKeep` by the instant in their names, counted apart from the
  * backups in <dataDir>/backups (those are routine; a migration copy is the only way back to an older version, and
  * routine exports must not push it out).
  */
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { maskCopy } from './management/backups.ts'
+import { maskCopiedRow } from './privacy-rescan.ts'
+import { maskCredentialsInCopy } from './store/copy-masking.ts'
 import type { StoreSet } from './store/store-set.ts'
+import { maskCredentials } from './text/privacy.ts'
 
 /** A migration copy's name: the schema version it had, the instant it was taken (`:` and `.` as `-`), a count. */
 const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-(\d+))?\.db$/u
+
+/**
+ * Mask every credential in a copy of the open store, in place (a backup, the copy before a move of project keys, a
+ * copy a migration left beside the store): see maskCopiedRow.
+ * @param path - the copy; nothing else may hold it open.
+ * @param stores - the open store, whose binding opens the copy.
+ * @returns how many facts were masked.
+ */
+export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>): number {
+  return maskCredentialsInCopy(path, stores.db.driver, maskCopiedRow, maskCredentials)
+}
 
 /** What one pass over the copies did. */
 export interface MigrationCopiesOutcome {

@@ -3,10 +3,8 @@
  * store). A credential, which the store keeps in clear only when `refuseCredentials` is off, is masked in every field
  * whatever the flags; personal data is left to the caller's own choice (`includeSensitive`). No database, no clock.
  */
-import { judgePrivacy } from './fact-input.ts'
-import { rescanRow, type StoredPrivacyRow } from './privacy-rescan.ts'
-import { MASK, maskCredentials, maskQualifiers } from './text/privacy.ts'
-import type { Sensitivity } from './types.ts'
+import type { Sensitivity } from '../types.ts'
+import { MASK, maskCredentials, maskQualifiers, scanPrivacy } from './privacy.ts'
 
 /** The text fields of a fact that a file may carry, with its sensitivity. */
 export interface CopiedFact {
@@ -33,7 +31,11 @@ export function maskForFile<T extends CopiedFact>(fact: T): T {
     const qualifiers = maskQualifiers(fact.qualifiers)
     return Object.entries(qualifiers).every(([key, text]) => fact.qualifiers[key] === text) ? fact : { ...fact, qualifiers }
   }
-  const { known } = judgePrivacy(fact)
+  // Qualifier names and values that are credentials by themselves or by their key, masked wherever they occur.
+  const known = Object.entries(fact.qualifiers).flatMap(([key, text]) => [
+    ...(scanPrivacy('', key)?.sensitivity === 'credential' ? [key] : []),
+    ...(scanPrivacy(key, text)?.sensitivity === 'credential' ? [text] : []),
+  ])
   const secrets = [fact.value, ...known]
   const mask = (text: string): string => maskCredentials(text, secrets)
   return {
@@ -46,30 +48,4 @@ export function maskForFile<T extends CopiedFact>(fact: T): T {
     foldedFrom: fact.foldedFrom.map(() => MASK),
     cues: fact.cues.map(mask),
   }
-}
-
-/** A stored row of a copy of the store, of any schema version (folded values and cues only where the version has them). */
-export interface CopiedRow extends StoredPrivacyRow {
-  readonly foldedFrom: readonly string[]
-  readonly cues: readonly string[]
-}
-
-/**
- * Judge one row of a backup copy: a fact stored as a credential, or one today's privacy rules judge a credential
- * (a row an older version wrote, see rescanRow), is masked as {@link maskForFile} masks it and marked a credential
- * the model never uses; anything else is left as it is.
- * @param row - the row as the copy holds it.
- * @returns the masked row, or undefined when it holds no credential.
- */
-export function maskCopiedRow(row: CopiedRow): CopiedRow | undefined {
-  const rescanned = rescanRow(row)
-  if ((rescanned?.sensitivity ?? row.sensitivity) !== 'credential') return undefined
-  const base: CopiedRow = rescanned === undefined ? row : { ...row, ...pick(rescanned) }
-  const masked = maskForFile({ ...base, sensitivity: 'credential' })
-  return { ...masked, modelUseAllowed: false }
-}
-
-function pick(row: StoredPrivacyRow): StoredPrivacyRow {
-  const { subject, property, value, qualifiers, quote, sensitivity, modelUseAllowed } = row
-  return { subject, property, value, qualifiers, quote, sensitivity, modelUseAllowed }
 }
