@@ -8,7 +8,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { maskCopiedRow } from './privacy-rescan.ts'
-import { maskCredentialsInCopy } from './store/copy-masking.ts'
+import { maskCredentialsInCopy, type CopyRows } from './store/copy-masking.ts'
 import type { StoreSet } from './store/store-set.ts'
 import { maskCredentials } from './text/privacy.ts'
 
@@ -16,14 +16,16 @@ import { maskCredentials } from './text/privacy.ts'
 const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-(\d+))?\.db$/u
 
 /**
- * Mask every credential in a copy of the open store, in place (a backup, the copy before a move of project keys, a
- * copy a migration left beside the store): see maskCopiedRow.
+ * Mask every credential in a copy, in place (see maskCopiedRow): a copy of the open store (a backup, the copy before
+ * a move of project keys) reads only the facts stored as credentials, since today's rules already rescanned the rest;
+ * a copy a migration left (`every`) has each fact judged.
  * @param path - the copy; nothing else may hold it open.
  * @param stores - the open store, whose binding opens the copy.
+ * @param rows - `stored` for a copy of the open store, `every` for a copy an older version made.
  * @returns how many facts were masked.
  */
-export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>): number {
-  return maskCredentialsInCopy(path, stores.db.driver, maskCopiedRow, maskCredentials)
+export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>, rows: CopyRows = 'stored'): number {
+  return maskCredentialsInCopy(path, stores.db.driver, rows, maskCopiedRow, maskCredentials)
 }
 
 /** What one pass over the copies did. */
@@ -77,7 +79,7 @@ export function tendMigrationCopies(stores: Pick<StoreSet, 'db' | 'dataDir'>, re
     for (const file of copies) {
       const path = join(stores.dataDir, file)
       try {
-        if (maskCopy(path, stores) > 0) masked.push(file)
+        if (maskCopy(path, stores, 'every') > 0) masked.push(file)
       } catch {
         // A copy that cannot be opened or masked would keep credentials in clear; the store itself holds its data.
         for (const leftover of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(leftover, { force: true })

@@ -16,21 +16,28 @@ export type CopyJudge = (row: CopiedRow) => CopiedRow | undefined
 export type QuoteMask = (quote: string, known: readonly string[]) => string
 
 /**
+ * Which rows a copy's judgement reads: `stored` only the facts stored as credentials (a copy of the open store, whose
+ * rows today's privacy rules have already rescanned), `every` each fact (a copy an older version made).
+ */
+export type CopyRows = 'stored' | 'every'
+
+/**
  * Mask the credentials in a copy of the store, in place, and compact it.
  * @param path - the copy; no other connection may hold it.
  * @param driver - the binding to open it with (the live store's).
+ * @param rows - which facts the judgement reads.
  * @param judge - masks one fact row.
  * @param maskQuote - masks one source quote.
  * @returns how many fact rows were masked.
  */
-export function maskCredentialsInCopy(path: string, driver: DriverName, judge: CopyJudge, maskQuote: QuoteMask): number {
+export function maskCredentialsInCopy(path: string, driver: DriverName, rows: CopyRows, judge: CopyJudge, maskQuote: QuoteMask): number {
   const copy = openConnection(path, driver)
   try {
     copy.exec('PRAGMA journal_mode = DELETE')
     const columns = new Set(copy.prepare("SELECT name FROM pragma_table_info('facts')").all().map((row) => String(row['name'])))
     const folded = columns.has('folded_from')
     const cued = columns.has('cues')
-    const read = `SELECT id, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed${folded ? ', folded_from' : ''}${cued ? ', cues' : ''} FROM facts`
+    const read = `SELECT id, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed${folded ? ', folded_from' : ''}${cued ? ', cues' : ''} FROM facts${rows === 'stored' ? " WHERE sensitivity = 'credential'" : ''}`
     const known = new Map<number, string[]>()
     copy.exec('BEGIN IMMEDIATE')
     try {
@@ -45,7 +52,10 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, judge: C
           .run(next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
             ...(folded ? [JSON.stringify(next.foldedFrom)] : []), ...(cued ? [next.cues.length === 0 ? null : JSON.stringify(next.cues)] : []), id)
       }
-      for (const row of copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()) {
+      // A stored fact's source quotes were masked when written; a copy an older version made is masked whole.
+      const quotes = rows === 'stored' ? [...known.keys()].map((id) => copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE fact_id = ? AND quote IS NOT NULL').all(id)).flat()
+        : copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()
+      for (const row of quotes) {
         const quote = String(row['quote'])
         const masked = maskQuote(quote, known.get(Number(row['fact_id'])) ?? [])
         if (masked !== quote) copy.prepare('UPDATE fact_sources SET quote = ? WHERE id = ?').run(masked, Number(row['id']))

@@ -105,7 +105,7 @@ export class Database {
       defineStoreFunctions(db)
       const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
       const masking = options.copyMasking
-      const maskCopy = masking === undefined ? undefined : (copy: string): void => { maskCredentialsInCopy(copy, db.driver, masking.judge, masking.maskQuote) }
+      const maskCopy = masking === undefined ? undefined : (copy: string): void => { maskCredentialsInCopy(copy, db.driver, 'every', masking.judge, masking.maskQuote) }
       applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path, ...(maskCopy === undefined ? {} : { maskCopy }) })
       if (created) chmodSync(path, 0o600)
       const database = new Database(path, db, options.onStatement)
