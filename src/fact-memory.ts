@@ -19,13 +19,11 @@ import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/conne
 import { Database, type StatementObserver } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
-import { maskCopiedRow } from './privacy-rescan.ts'
-import { tendMigrationCopies } from './store-copies.ts'
+import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
 import type { ProjectLocator } from './project/project-locator.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
-import { maskCredentials } from './text/privacy.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput, ProjectRef } from './types.ts'
 
@@ -152,7 +150,7 @@ export class FactMemory {
         ...(this.options.loader === undefined ? {} : { loader: this.options.loader }),
         ...(this.options.migrationsDir === undefined ? {} : { migrationsDir: this.options.migrationsDir }),
         ...(this.options.onStatement === undefined ? {} : { onStatement: this.options.onStatement }),
-        copyMasking: { judge: maskCopiedRow, maskQuote: maskCredentials },
+        copyMasking: COPY_MASKING,
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }

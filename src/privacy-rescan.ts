@@ -104,6 +104,32 @@ export function maskCopiedRow(row: CopiedRow): CopiedRow | undefined {
   return { ...maskForFile({ ...judged, sensitivity: 'credential' }), modelUseAllowed: false }
 }
 
+/**
+ * Judge one proposed row of a review card in a copy of the store: a row that proposes a fact (it has a subject,
+ * property and value) holding a credential, judged as a write judges one, is masked as every file masks a credential
+ * fact; any other row (a card's reference to stored facts) is left as it is.
+ * @param row - one element of a card's stored rows.
+ * @returns the masked row, or undefined when it holds no credential.
+ */
+export function maskCopiedProposalRow(row: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const { subject, property, value } = row
+  if (typeof subject !== 'string' || typeof property !== 'string' || typeof value !== 'string') return undefined
+  const qualifiers = isTextRecord(row['qualifiers']) ? row['qualifiers'] : {}
+  const quote = typeof row['quote'] === 'string' ? row['quote'] : null
+  const cues = Array.isArray(row['cues']) ? row['cues'].filter((cue): cue is string => typeof cue === 'string') : []
+  const judged = judgePrivacy({ subject, property, value, qualifiers, quote, cues })
+  if (judged.own?.sensitivity !== 'credential' && judged.quote === quote) return undefined
+  const masked = maskForFile({ subject, property, value, qualifiers, quote, sensitivity: 'credential', foldedFrom: [], cues })
+  return {
+    ...row, subject: masked.subject, property: masked.property, value: masked.value, qualifiers: masked.qualifiers, quote: masked.quote,
+    ...(Array.isArray(row['cues']) ? { cues: masked.cues } : {}),
+  }
+}
+
+function isTextRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string')
+}
+
 function sameRow(a: StoredPrivacyRow, b: StoredPrivacyRow): boolean {
   return a.subject === b.subject && a.property === b.property && a.value === b.value && a.quote === b.quote && a.sensitivity === b.sensitivity
     && a.modelUseAllowed === b.modelUseAllowed && JSON.stringify(a.qualifiers) === JSON.stringify(b.qualifiers)

@@ -7,10 +7,13 @@
  */
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { maskCopiedRow } from './privacy-rescan.ts'
-import { maskCredentialsInCopy, type CopyRows } from './store/copy-masking.ts'
+import { maskCopiedProposalRow, maskCopiedRow } from './privacy-rescan.ts'
+import { maskCredentialsInCopy, type CopyMasking, type CopyRows } from './store/copy-masking.ts'
 import type { StoreSet } from './store/store-set.ts'
 import { maskCredentials } from './text/privacy.ts'
+
+/** Today's privacy rules as a copy is masked by them. */
+export const COPY_MASKING: CopyMasking = { judge: maskCopiedRow, maskQuote: maskCredentials, maskProposalRow: maskCopiedProposalRow }
 
 /** A migration copy's name: the schema version it had, the instant it was taken (`:` and `.` as `-`), a count. */
 const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-(\d+))?\.db$/u
@@ -25,7 +28,7 @@ const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\
  * @returns how many facts were masked.
  */
 export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>, rows: CopyRows = 'stored'): number {
-  return maskCredentialsInCopy(path, stores.db.driver, rows, maskCopiedRow, maskCredentials)
+  return maskCredentialsInCopy(path, stores.db.driver, rows, COPY_MASKING)
 }
 
 /** What one pass over the copies did. */

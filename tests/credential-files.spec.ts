@@ -17,6 +17,7 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const SECRET = 'Tr0ub4dor93xQ'
 const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+const PROPOSED = 'Zq8Wm3Kx71Lp'
 
 describe('maskForFile', () => {
   const fact = {
@@ -68,13 +69,15 @@ for (const driver of DRIVERS) {
       }, config)
       assert.equal(kept.kind, 'saved', JSON.stringify(kept))
       harness.h.memory.write({ subject: 'user', property: 'email', value: 'alice@example.com', evidence: 'explicit_user', origin: 'tool' }, config)
+      const proposed = harness.h.memory.write({ subject: 'ci', property: 'deploy password', value: PROPOSED, evidence: 'observed', origin: 'tool', confidence: 0.3 }, config)
+      assert.equal(proposed.kind, 'proposed', 'a credential the model is unsure of waits on a card, in clear in the store')
       const stored = harness.h.db().get("SELECT value FROM facts WHERE property = 'password'")
       assert.equal(stored?.['value'], SECRET, 'the store keeps the credential in clear (refuseCredentials off)')
     }
 
     const assertClean = (path: string, what: string): void => {
       const bytes = readFileSync(path)
-      for (const secret of [SECRET, TOKEN.slice(4)]) assert.equal(bytes.includes(Buffer.from(secret)), false, `${what} holds ${secret} in clear`)
+      for (const secret of [SECRET, TOKEN.slice(4), PROPOSED]) assert.equal(bytes.includes(Buffer.from(secret)), false, `${what} holds ${secret} in clear`)
     }
 
     it('the Markdown library masks the credential, with and without includeSensitive', async () => {

@@ -7,13 +7,23 @@
  */
 import type { CopiedRow } from '../privacy-rescan.ts'
 import type { Sensitivity } from '../types.ts'
-import { openConnection, textOrNull, type DriverName, type Row } from './connection.ts'
+import { openConnection, textOrNull, type Connection, type DriverName, type Row } from './connection.ts'
 
 /** The judgement of one copied row: the row as the copy may keep it, or undefined to leave it. */
 export type CopyJudge = (row: CopiedRow) => CopiedRow | undefined
 
 /** A source quote as the copy may keep it, given the texts its fact's judgement masked. */
 export type QuoteMask = (quote: string, known: readonly string[]) => string
+
+/** The judgement of one proposed row of a review card: the row as the copy may keep it, or undefined to leave it. */
+export type ProposalRowJudge = (row: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined
+
+/** How a copy is masked: its fact rows, their source quotes, and the rows its review cards propose. */
+export interface CopyMasking {
+  readonly judge: CopyJudge
+  readonly maskQuote: QuoteMask
+  readonly maskProposalRow: ProposalRowJudge
+}
 
 /**
  * Which rows a copy's judgement reads: `stored` only the facts stored as credentials (a copy of the open store, whose
@@ -25,12 +35,12 @@ export type CopyRows = 'stored' | 'every'
  * Mask the credentials in a copy of the store, in place, and compact it.
  * @param path - the copy; no other connection may hold it.
  * @param driver - the binding to open it with (the live store's).
- * @param rows - which facts the judgement reads.
- * @param judge - masks one fact row.
- * @param maskQuote - masks one source quote.
- * @returns how many fact rows were masked.
+ * @param rows - which facts the judgement reads (every card's proposed rows are read either way).
+ * @param masking - masks one fact row, one source quote, one proposed row.
+ * @returns how many fact rows and cards were masked.
  */
-export function maskCredentialsInCopy(path: string, driver: DriverName, rows: CopyRows, judge: CopyJudge, maskQuote: QuoteMask): number {
+export function maskCredentialsInCopy(path: string, driver: DriverName, rows: CopyRows, masking: CopyMasking): number {
+  const { judge, maskQuote } = masking
   const copy = openConnection(path, driver)
   try {
     copy.exec('PRAGMA journal_mode = DELETE')
@@ -39,6 +49,7 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
     const cued = columns.has('cues')
     const read = `SELECT id, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed${folded ? ', folded_from' : ''}${cued ? ', cues' : ''} FROM facts${rows === 'stored' ? " WHERE sensitivity = 'credential'" : ''}`
     const known = new Map<number, string[]>()
+    let cards = 0
     copy.exec('BEGIN IMMEDIATE')
     try {
       for (const row of copy.prepare(read).all()) {
@@ -60,6 +71,7 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
         const masked = maskQuote(quote, known.get(Number(row['fact_id'])) ?? [])
         if (masked !== quote) copy.prepare('UPDATE fact_sources SET quote = ? WHERE id = ?').run(masked, Number(row['id']))
       }
+      cards = maskProposals(copy, masking.maskProposalRow)
       copy.exec('COMMIT')
     } catch (error) {
       copy.exec('ROLLBACK')
@@ -67,10 +79,33 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
     }
     // Rebuilt from the live rows only: the pages that held the old text are not carried over.
     copy.exec('VACUUM')
-    return known.size
+    return known.size + cards
   } finally {
     copy.close()
   }
+}
+
+/** Mask the proposed rows of every card the copy holds (a value a card proposes is kept nowhere else); returns the cards changed. */
+function maskProposals(copy: Connection, judge: ProposalRowJudge): number {
+  const columns = new Set(copy.prepare("SELECT name FROM pragma_table_info('proposals')").all().map((row) => String(row['name'])))
+  if (!columns.has('rows')) return 0
+  let changed = 0
+  for (const card of copy.prepare('SELECT id, rows FROM proposals').all()) {
+    const rows: unknown = JSON.parse(String(card['rows']))
+    if (!Array.isArray(rows)) continue
+    let masked = false
+    const next = rows.map((row: unknown) => {
+      if (typeof row !== 'object' || row === null) return row
+      const judged = judge(row as Record<string, unknown>)
+      if (judged === undefined) return row
+      masked = true
+      return judged
+    })
+    if (!masked) continue
+    copy.prepare('UPDATE proposals SET rows = ? WHERE id = ?').run(JSON.stringify(next), Number(card['id']))
+    changed += 1
+  }
+  return changed
 }
 
 /** The original texts a judgement replaced: the value and every qualifier value it masked. */
