@@ -19,6 +19,7 @@ import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.t
 import { AutoCapture } from './extract/capture.ts'
 import { sessionIdPaused } from './pause/session-pause.ts'
 import { credentialsView, resolveCredential } from './host/credentials.ts'
+import { maskedLogger } from './host/masked-logger.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LiveSessionsView, LlmView, SessionQueryView } from './host/ports.ts'
 import { sessionReader } from './host/session-reader.ts'
@@ -55,7 +56,8 @@ export const inject = ['tools', 'systemPrompt']
  * @param config - the validated composition config.
  */
 export function apply(ctx: Context, config: Config): void {
-  const logger = ctx.logger('fact-memory')
+  // Every line the plugin logs reaches the host with its credentials masked.
+  const logger = maskedLogger(ctx.logger('fact-memory'))
   const credentialProvider = (): CredentialProvider | undefined => ctx.get('credentials') as CredentialProvider | undefined
   // The semantic channels reach their endpoints with keys resolved per call; nothing is sent while they are off.
   const access: EndpointAccess = { key: (name) => resolveCredential(credentialProvider(), name), fetch: globalThis.fetch, now: () => systemClock.now() }
