@@ -81,7 +81,9 @@ describe('the fact library in a real browser', () => {
     const recent = page.locator('fm-library [aria-label="Recent searches"] button')
     assert.deepEqual(await recent.allInnerTexts(), ['service-006', 'service-005', 'service-004', 'service-003', 'service-002'])
     // They look like chips: rounded, with an edge and a fill of their own.
-    const chip = await recent.first().evaluate((button) => { const style = getComputedStyle(button); return { radius: Number.parseFloat(style.borderTopLeftRadius), border: style.borderTopStyle, fill: style.backgroundColor } })
+    const chipStyle = new Function('button', `const style = getComputedStyle(button)
+      return { radius: Number.parseFloat(style.borderTopLeftRadius), border: style.borderTopStyle, fill: style.backgroundColor }`) as (button: unknown) => { radius: number; border: string; fill: string }
+    const chip = await recent.first().evaluate(chipStyle)
     assert.ok(chip.radius >= 10 && chip.border === 'solid' && chip.fill !== 'rgba(0, 0, 0, 0)', `a recent query reads as a chip: ${JSON.stringify(chip)}`)
     await search.press('Escape')
     assert.equal(await search.inputValue(), '')

@@ -76,8 +76,13 @@ describe('scopes in the fact library', () => {
     assert.equal(await detail.locator('[data-fm="detail-scope"]').innerText(), 'global')
     // The selected row is highlighted across its pin and forget cells too.
     const selected = page.locator('fm-library [data-fm="fact-list"] li.fact').filter({ hasText: 'user · editor' })
-    const backgrounds = await selected.evaluate((li) => [li, li.querySelector('fm-pin-button'), li.querySelector('fm-forget')]
-      .map((element) => { let node = element; while (node !== null && getComputedStyle(node).backgroundColor === 'rgba(0, 0, 0, 0)') node = node.parentElement; return node === null ? 'none' : getComputedStyle(node).backgroundColor }))
+    // Browser code as text: the specs compile without the DOM's types. Each cell's first painted background upwards.
+    const paintedBehind = new Function('li', `return [li, li.querySelector('fm-pin-button'), li.querySelector('fm-forget')].map((element) => {
+      let node = element
+      while (node !== null && getComputedStyle(node).backgroundColor === 'rgba(0, 0, 0, 0)') node = node.parentElement
+      return node === null ? 'none' : getComputedStyle(node).backgroundColor
+    })`) as (li: unknown) => string[]
+    const backgrounds = await selected.evaluate(paintedBehind)
     assert.notEqual(backgrounds[0], 'none', 'the selected row has a highlight')
     assert.deepEqual(backgrounds, [backgrounds[0], backgrounds[0], backgrounds[0]], 'the pin and forget cells share it')
     const target = detail.locator('select[name="move-to"]')
