@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { REPO_ROOT } from '../scripts/dsh-profile.ts'
@@ -163,6 +164,22 @@ describe('the README\'s operationId rule', () => {
       }
     } finally {
       harness.dispose()
+    }
+  })
+})
+
+describe('the README\'s weight of the browser half', () => {
+  it('states each built file\'s size, minified and gzipped, within a tenth of what the build wrote', () => {
+    const weight = /\*\*Weight\.\*\*[\s\S]*?(?=\n## )/u.exec(README)?.[0] ?? ''
+    for (const file of ['lib/client.js', 'lib/client/nebula.js']) {
+      const stated = new RegExp(`\`${file.replace(/[./]/gu, '\\$&')}\`[\\s\\S]*?about\\s+(\\d+) KiB minified, (\\d+) KiB gzipped`, 'u').exec(weight)
+      assert.ok(stated !== null, `the Weight note states no size for ${file}`)
+      const bytes = readFileSync(join(REPO_ROOT, file))
+      const actual = [bytes.byteLength / 1024, gzipSync(bytes).byteLength / 1024]
+      actual.forEach((kib, index) => {
+        const said = Number(stated[index + 1])
+        assert.ok(Math.abs(said - kib) <= kib / 10, `${file}: the README says ${said} KiB ${index === 0 ? 'minified' : 'gzipped'}, the build wrote ${kib.toFixed(1)}`)
+      })
     }
   })
 })
