@@ -148,3 +148,32 @@ export function describeSource(source: SourceLike, timeZone: string): string {
     : ` in conversation ${source.sessionId.length > 12 ? `${source.sessionId.slice(0, 12)}…` : source.sessionId}${source.turn === null ? '' : `, turn ${source.turn}`}`
   return `${EVIDENCE_LABEL[source.evidence] ?? source.evidence} · ${ORIGIN_LABEL[source.origin] ?? source.origin}${conversation} · ${formatInstant(source.observedAt, timeZone)}`
 }
+
+/**
+ * A slot in words, its qualifiers after it, so values that differ only by a qualifier never read as a contradiction:
+ * `billing-api · port (env=staging)`.
+ * @param slot - the subject, property and qualifiers.
+ * @returns the words.
+ */
+export function slotWords(slot: { readonly subject: string; readonly property: string; readonly qualifiers?: Readonly<Record<string, string>> }): string {
+  return `${slot.subject} · ${slot.property}${qualifierNote(slot.qualifiers)}`
+}
+
+/**
+ * A slot's qualifiers as the part of a line that names them: ` (env=staging, region=eu)`, or `''` for none.
+ * @param qualifiers - the qualifiers, if any.
+ * @returns the words.
+ */
+export function qualifierNote(qualifiers: Readonly<Record<string, string>> | undefined): string {
+  const pairs = Object.entries(qualifiers ?? {})
+  return pairs.length === 0 ? '' : ` (${pairs.map(([key, value]) => `${key}=${value}`).join(', ')})`
+}
+
+/**
+ * The mark a sensitive fact carries wherever it is listed: `sensitive: phone`, or `''` for one that is not.
+ * @param fact - its sensitivity (credential, email, phone, id_number) or null.
+ * @returns the words.
+ */
+export function sensitiveMark(fact: { readonly sensitivity?: string | null }): string {
+  return fact.sensitivity === undefined || fact.sensitivity === null ? '' : `sensitive: ${fact.sensitivity.replaceAll('_', ' ')}`
+}

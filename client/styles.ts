@@ -66,6 +66,7 @@ export const baseStyles = css`
   .pill.active { color: var(--fm-success-text); }
   .pill.conflict { color: var(--fm-warn-text); border-color: currentColor; }
   .pill.scheduled { color: var(--fm-business-text); }
+  .pill.sensitive { color: var(--fm-warn-text); }
   .empty { padding: 32px; text-align: center; color: var(--dsw-alias-label-secondary); }
   .skeleton {
     border-radius: 6px;

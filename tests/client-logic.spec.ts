@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { countOf, describeSource, formatInstant, formatSince, seenNote } from '../client/format.ts'
+import { countOf, describeSource, formatInstant, formatSince, qualifierNote, seenNote, sensitiveMark, slotWords } from '../client/format.ts'
 import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { humanLabel, readSettingsSchema } from '../client/settings-schema.ts'
@@ -387,5 +387,15 @@ describe('scope words on the page', () => {
     assert.deepEqual(chosenScope(NEW_LABEL.value, ' '), { missing: 'Type the new label\'s name.' })
     assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'Global')), /not a label name/u)
     assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'project:/tmp/x')), /not a label name/u)
+  })
+})
+
+describe('a listed fact names what tells it apart', () => {
+  it('names a slot with its qualifiers, and marks a sensitive value by its kind', () => {
+    assert.equal(slotWords({ subject: 'billing-api', property: 'port', qualifiers: {} }), 'billing-api · port')
+    assert.equal(slotWords({ subject: 'billing-api', property: 'port', qualifiers: { env: 'staging', region: 'eu' } }), 'billing-api · port (env=staging, region=eu)')
+    assert.equal(qualifierNote(undefined), '')
+    assert.equal(sensitiveMark({ sensitivity: null }), '')
+    assert.equal(sensitiveMark({ sensitivity: 'id_number' }), 'sensitive: id number')
   })
 })

@@ -2,7 +2,8 @@
  * Legibility in Debian's Chromium against a real DSH rc.8 web host: every visible text and control of the page (each
  * tab, a fact's detail pane, the Add and Forget dialogs) and of the settings card reads at 4.5:1 or more against what
  * it is drawn on, measured from computed styles in the light and the dark theme. Disabled controls are exempt. A row's
- * pin and forget draw SVG icons with a hit area of 24×24 or more (the pause and resume toggles: page-browser).
+ * pin and forget draw SVG icons with a hit area of 24×24 or more (the pause and resume toggles: page-browser); a row
+ * names its qualifiers and marks a sensitive value.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -23,6 +24,8 @@ before(async () => {
     writeCall({ subject: 'user', property: 'editor', value: 'Neovim', evidence: 'observed' }),
     writeCall({ subject: 'release', property: 'freeze', value: 'code freeze', valid_from: '2099-01-01' }),
     writeCall({ subject: 'db', property: 'engine', value: 'postgres', confidence: 0.3 }),
+    writeCall({ subject: 'billing-api', property: 'port', value: '17801', qualifiers: { env: 'staging' }, evidence: 'observed' }),
+    writeCall({ subject: 'ops lead', property: 'phone', value: '+1 415 555 0134', evidence: 'observed' }),
   ] })
 })
 
@@ -60,6 +63,9 @@ describe('every text and control reads at 4.5:1 or more', () => {
       const rows = page.locator('fm-library [data-fm="fact-list"] li.fact')
       await rows.filter({ hasText: 'code freeze' }).waitFor()
       await legible(fmPage, `${theme} library`)
+      // A qualified value and a sensitive one say so on their rows.
+      assert.match(await rows.filter({ hasText: '17801' }).innerText(), /billing-api · port \(env=staging\): 17801/u)
+      assert.match(await rows.filter({ hasText: 'ops lead' }).locator('[data-fm="row-sensitive"]').innerText(), /^sensitive: phone$/u)
       const editor = rows.filter({ hasText: 'Neovim' })
       await assertIconButton(editor.locator('[data-fm="pin"]'), 'a row\'s pin')
       await assertIconButton(editor.locator('[data-fm="forget"]'), 'a row\'s forget')

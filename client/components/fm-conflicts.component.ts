@@ -5,7 +5,7 @@
 import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { describeSource, formatInstant, observedSince, seenNote, STATUS_LABEL } from '../format.ts'
+import { describeSource, formatInstant, observedSince, seenNote, slotWords, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
@@ -71,7 +71,7 @@ export class FmConflicts extends LitElement {
     if (this.groups === undefined) return html`<div class="skeleton" style="height: 80px"></div>`
     if (this.groups.length === 0) return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
     return html`${this.groups.map((group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
-      <strong>${group.subject} · ${group.property}</strong> <span class="caption">open since ${formatInstant(group.openedAt, this.timeZone)}</span>
+      <strong>${slotWords(group)}</strong> <span class="caption">open since ${formatInstant(group.openedAt, this.timeZone)}</span>
       <div class="sides">${group.rows.map((row) => html`<div class="side" data-fm="conflict-side">
         <span class="value">${row.value}</span>
         ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}

@@ -7,7 +7,7 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { STATUS_LABEL } from '../format.ts'
+import { slotWords, STATUS_LABEL } from '../format.ts'
 import { factsThatGo, forgetChoices, forgetHeading, forgottenToast, NO_WAY_BACK, type ForgetReach } from '../forget-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { FactView } from '../../src/wire-types.ts'
@@ -132,7 +132,7 @@ export class FmForget extends LitElement {
             @change=${() => { this.reach = choice.reach }}>${choice.label}</label>`)}
         </fieldset>
         ${counting ? html`<p class="caption">Counting what goes…</p>` : html`<ul data-fm="forget-list">
-          ${going.slice(0, LISTED).map((row) => html`<li>${row.subject} · ${row.property} = ${row.value} <span class="caption">(${STATUS_LABEL[row.status] ?? row.status}, #${row.id})</span></li>`)}
+          ${going.slice(0, LISTED).map((row) => html`<li>${slotWords(row)} = ${row.value} <span class="caption">(${STATUS_LABEL[row.status] ?? row.status}, #${row.id})</span></li>`)}
           ${going.length > LISTED ? html`<li class="caption">and ${going.length - LISTED} more</li>` : nothing}</ul>`}
         <p class="warn" data-fm="forget-warning">${NO_WAY_BACK}</p>
         <div class="actions">

@@ -8,7 +8,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { countOf, EVIDENCE_LABEL, formatInstant, seenNote, STATUS_LABEL } from '../format.ts'
+import { countOf, EVIDENCE_LABEL, formatInstant, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
@@ -290,7 +290,7 @@ export class FmGraph extends LitElement {
 
   private renderFact(fact: FactView, timeZone: string): unknown {
     return html`<li>
-      <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${fact.subject} · ${fact.property}: <strong>${fact.value}</strong></button>
+      <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${slotWords(fact)}: <strong>${fact.value}</strong>${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}</button>
       <fm-forget compact .app=${this.app} .fact=${fact}></fm-forget>
       <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, timeZone)}${seenNote(fact.foldedCount)}</div></li>`
   }

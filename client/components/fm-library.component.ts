@@ -13,7 +13,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
+import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, qualifierNote, seenNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
 import { markMatches } from '../highlight.ts'
 import { canPutBack, putBack } from '../put-back.ts'
 import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../scope-words.ts'
@@ -435,7 +435,7 @@ export class FmLibrary extends LitElement {
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
       ${this.facts.map((fact) => html`<li class=${fact.id === selected ? 'fact selected' : 'fact'}><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
-        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}: <span class="value">${this.marked(fact.value)}</span></span>
+        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="row-qualifiers">${qualifierNote(fact.qualifiers)}</span>`}: <span class="value">${this.marked(fact.value)}</span>${sensitiveMark(fact) === '' ? nothing : html` <span class="pill sensitive" data-fm="row-sensitive">${sensitiveMark(fact)}</span>`}</span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
@@ -466,7 +466,7 @@ export class FmLibrary extends LitElement {
     const { fact, history, sources } = this.detail
     const current = ['active', 'scheduled', 'conflict'].includes(fact.status)
     const pane = html`<aside class="pane" data-fm="detail" aria-label="Fact detail">
-      <h2>${fact.subject} · ${fact.property}${Object.keys(fact.qualifiers).length > 0 ? html` <span class="caption">(${Object.entries(fact.qualifiers).map(([k, v]) => `${k}=${v}`).join(', ')})</span>` : nothing}</h2>
+      <h2>${fact.subject} · ${fact.property}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption">${qualifierNote(fact.qualifiers)}</span>`}</h2>
       <button class="quiet" data-fm="open-subject" title="Rename or merge this subject, rename a property, see its aliases" @click=${() => this.app?.openSubject(fact.entityKey)}>Subject “${fact.subject}” ›</button>
       ${this.editing
         ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>

@@ -14,7 +14,7 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatAge, formatSince } from '../format.ts'
+import { EVIDENCE_LABEL, formatAge, formatSince, slotWords } from '../format.ts'
 import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
@@ -224,7 +224,7 @@ export class FmProposals extends LitElement {
           ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.act(card, 'proposal-revise', { row: row.index, value: (event.target as HTMLFormElement).querySelector('input')?.value ?? row.value }) }}>
               <input aria-label="Proposed value" .value=${row.value}><div class="actions"><button class="primary" type="submit">Save revision</button>
               <button type="button" @click=${() => { this.editing = null }}>Cancel</button></div></form>`
-          : html`<span>${row.subject} · ${row.property}: <strong>${row.value}</strong>
+          : html`<span>${slotWords(row)}: <strong>${row.value}</strong>
               <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span>
               ${row.quote === null || row.quote === '' ? nothing : html`<span class="line quote" data-fm="row-quote">“${row.quote}”</span>`}
               <span class="line caption" data-fm="row-source">${proposedFrom(card, this.digest?.timeZone ?? '')}</span>
