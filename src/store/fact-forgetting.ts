@@ -1,14 +1,13 @@
 /**
  * FactForgetting: forgetting facts at the user's request — the row marked forgotten, dropped from the indexes, and
- * its claim and evidence tombstoned so no later write puts it back (the write path's tombstone check).
+ * its claim and evidence tombstoned so no later write puts it back in any scope (store/tombstones.ts).
  */
-import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
-import { evidenceKeyOf } from '../text/normalize.ts'
+import { projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
 import type { Fact } from '../types.ts'
-import { priorClaimKeys } from './fact-folds.ts'
 import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
+import { tombstoneFact } from './tombstones.ts'
 
 /** Forgetting and tombstones over FactWriter's writes. */
 export class FactForgetting extends FactWriter {
@@ -61,14 +60,8 @@ export class FactForgetting extends FactWriter {
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_cues_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
-      // The evidence key is derived from the row as every write derives it (the quote, the claim, the project).
-      const evidenceKey = evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))
-      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
-      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
-      // The prior lines a fold kept are the same recurring fact: forgetting the row forgets them too.
-      for (const claimKey of priorClaimKeys(fact)) {
-        this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, claimKey, fact.id, now)
-      }
+      // Claim, evidence and the prior lines a fold kept, each without its project: the claim is refused in every scope.
+      tombstoneFact(this.db, fact, now)
       // A conflict group left with fewer than two current rows has nothing left to settle.
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
     }
