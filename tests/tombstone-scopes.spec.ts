@@ -7,10 +7,13 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { ProjectRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { count, DRIVERS, expectKind, openMemory, write, type MemoryHandle, type PartialFact } from './helpers/store.ts'
+import { readFileSync } from 'node:fs'
+import { count, DRIVERS, expectKind, oneRow, openMemory, write, type MemoryHandle, type PartialFact } from './helpers/store.ts'
+import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-api' }
 const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }
+const BILLING_SCOPE = `project:${BILLING.key}`
 
 /** The claim every case forgets and writes back, with the quote it was said in. */
 const LINTER: PartialFact = { subject: 'linter', property: 'tool', value: 'eslint', quote: 'the linter is eslint' }
@@ -59,6 +62,90 @@ for (const driver of DRIVERS) {
       for (const to of SCOPES) {
         const kind = write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'biome', ...to.scope }).kind
         assert.ok(kind === 'saved' || kind === 'duplicate', `${to.name}: ${kind}`)
+      }
+    })
+  })
+}
+
+for (const driver of DRIVERS) {
+  describe(`every write path meets a tombstone of another scope (${driver})`, () => {
+    let v: VerbHarness
+    beforeEach(() => { v = verbHarness(driver) })
+    afterEach(() => { v.dispose() })
+
+    const put = (partial: PartialFact) => expectKind(write(v.h.memory, v.h.config, partial), 'saved').fact
+    /** Write the claim in a scope and forget it there. */
+    const forgetIn = (scope: PartialFact): void => { v.h.memory.forgetById(put({ ...LINTER, ...scope }).id) }
+    const refusedAs = (outcome: Awaited<ReturnType<VerbHarness['call']>>, code: string): string => {
+      assert.equal(outcome.ok, false, JSON.stringify(outcome))
+      assert.equal(!outcome.ok && outcome.code, code)
+      return outcome.ok ? '' : outcome.message
+    }
+
+    it('refuses a page add into a project of a claim forgotten globally, and changes nothing', async () => {
+      put({ subject: 'dev server', property: 'port', value: '5173', project: BILLING })
+      forgetIn({})
+      const before = v.generation()
+      const message = refusedAs(await v.call('fact-add', v.fence({ subject: 'linter', property: 'tool', value: 'eslint', scope: BILLING_SCOPE })), 'tombstoned')
+      assert.match(message, /forgotten at the user's request/u)
+      assert.equal(v.generation(), before)
+    })
+
+    it('refuses a page edit that turns a global value into a claim forgotten in a project', async () => {
+      const global = put({ subject: 'linter', property: 'tool', value: 'biome' })
+      forgetIn({ project: BILLING })
+      refusedAs(await v.call('fact-update', v.fence({ id: global.id, value: 'eslint' })), 'tombstoned')
+      assert.equal(oneRow(v.h.db(), 'SELECT value FROM facts WHERE id = ?', global.id)['value'], 'biome')
+    })
+
+    it('refuses to move a project fact to global or a label once its claim was forgotten in another project, and moves nothing', async () => {
+      const billing = put({ ...LINTER, project: BILLING })
+      forgetIn({ project: SHOP })
+      for (const scope of ['global', 'infra']) {
+        const message = refusedAs(await v.call('fact-move', v.fence({ id: billing.id, scope })), 'tombstoned')
+        assert.match(message, /forgot this claim/u)
+      }
+      assert.equal(oneRow(v.h.db(), 'SELECT scope FROM facts WHERE id = ?', billing.id)['scope'], BILLING_SCOPE)
+    })
+
+    it('refuses to apply a project\'s proposal whose claim was forgotten globally after it was queued', async () => {
+      const proposed = expectKind(write(v.h.memory, v.h.config, { ...LINTER, inferred: true, project: BILLING }), 'proposed')
+      forgetIn({})
+      const outcome = await v.call('proposal-apply', v.fence({ id: proposed.proposalId, revision: 1 }))
+      refusedAs(outcome, 'refused')
+      const reasons = (!outcome.ok ? outcome.details?.['skippedRefused'] : []) as { reason: string }[]
+      assert.match(reasons[0]?.reason ?? '', /forgotten at the user's request/u)
+      assert.equal(count(v.h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
+    })
+
+    it('classes a project\'s record as tombstoned when the importing store forgot the claim globally, and imports it nowhere', async () => {
+      const elsewhere = verbHarness(driver)
+      try {
+        expectKind(write(elsewhere.h.memory, elsewhere.h.config, { ...LINTER, project: BILLING }), 'saved')
+        const content = readFileSync(String((await elsewhere.ok('export', { backup: false }))['path']), 'utf8')
+        forgetIn({})
+        const preview = await v.ok('import', { mode: 'preview', content })
+        assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, conflict: 0, tombstoned: 1, invalid: 0 })
+        const committed = await v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
+        assert.equal((committed['counts'] as Record<string, number>)['tombstoned'], 1)
+        assert.equal(count(v.h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
+      } finally {
+        elsewhere.dispose()
+      }
+    })
+
+    it('carries a project forget\'s tombstones in an export, so the importing store refuses the claim globally', async () => {
+      const elsewhere = verbHarness(driver)
+      try {
+        elsewhere.h.memory.forgetById(expectKind(write(elsewhere.h.memory, elsewhere.h.config, { ...LINTER, project: BILLING }), 'saved').fact.id)
+        const content = readFileSync(String((await elsewhere.ok('export', { backup: false }))['path']), 'utf8')
+        const preview = await v.ok('import', { mode: 'preview', content })
+        await v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
+        for (const scope of [{}, { project: SHOP }] as const) {
+          assert.equal(expectKind(write(v.h.memory, v.h.config, { ...LINTER, ...scope }), 'refused').code, 'tombstoned')
+        }
+      } finally {
+        elsewhere.dispose()
       }
     })
   })
