@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import { describeForget } from '../src/tools/memory-forget.ts'
 import type { ProjectRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { readFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-api' }
 const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }
+const DOCS: ProjectRef = { key: '/home/ada/src/docs-site', name: 'docs-site' }
 const BILLING_SCOPE = `project:${BILLING.key}`
 
 /** The claim every case forgets and writes back, with the quote it was said in. */
@@ -54,6 +56,41 @@ for (const driver of DRIVERS) {
       const other = expectKind(write(h.memory, h.config, { subject: 'formatter', property: 'tool', value: 'prettier', quote: LINTER.quote, project: SHOP }), 'refused')
       assert.equal(other.code, 'tombstoned')
       assert.match(other.message, /evidence was forgotten/u)
+    })
+
+    it('forgets a subject from a session in global, labels and its project, and counts what other projects still hold', () => {
+      write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint' })
+      write(h.memory, h.config, { subject: 'linter', property: 'config', value: 'strict', scope: 'infra' })
+      write(h.memory, h.config, { subject: 'linter', property: 'version', value: '9', project: BILLING })
+      write(h.memory, h.config, { subject: 'linter', property: 'version', value: '8', project: SHOP })
+      write(h.memory, h.config, { subject: 'linter', property: 'version', value: '7', project: DOCS })
+      write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'oxlint', project: DOCS })
+      const answer = h.memory.forgetBySubject('linter', undefined, BILLING)
+      assert.equal(answer.kind, 'forgotten')
+      if (answer.kind !== 'forgotten') return
+      assert.deepEqual(answer.facts.map((fact) => fact.value).sort(), ['9', 'eslint', 'strict'])
+      assert.deepEqual(answer.untouched.map((entry) => [entry.projectName, entry.facts]), [['docs-site', 2], ['shop-web', 1]])
+      const told = describeForget(answer)
+      assert.deepEqual(told.reached, ['global', 'labels', 'project billing-api'])
+      assert.deepEqual(told.untouched, [{ project: 'docs-site', facts: 2 }, { project: 'shop-web', facts: 1 }])
+      assert.deepEqual(told.forgotten.map((fact) => fact.scope).sort(), ['global', 'label infra', 'project billing-api'])
+      assert.match(told.message, /Reached: global, labels, project billing-api\. Their claims are tombstoned in every scope/u)
+      assert.match(told.message, /Not reached: 3 facts of this subject in other projects \(docs-site: 2, shop-web: 1\)/u)
+      assert.doesNotMatch(told.message, /\/home\/ada/u, 'a project is named, never its path')
+
+      // Outside any project nothing of a project is reached, and a subject found only there says where it is.
+      const outside = h.memory.forgetBySubject('linter', 'version', null)
+      assert.equal(outside.kind, 'not_found')
+      const toldOutside = describeForget(outside)
+      assert.deepEqual(toldOutside.reached, ['global', 'labels'])
+      assert.match(toldOutside.message, /nothing was forgotten\. Reached: global, labels\. Not reached: 2 facts of this subject in other projects \(docs-site: 1, shop-web: 1\)/u)
+
+      // The page's forget (no session) reaches every scope and leaves nothing behind.
+      const everywhere = h.memory.forgetBySubject('linter', undefined)
+      assert.equal(everywhere.kind, 'forgotten')
+      assert.deepEqual(everywhere.kind === 'forgotten' ? everywhere.untouched : undefined, [])
+      assert.deepEqual(describeForget(everywhere).reached, ['every scope'])
+      assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
     })
 
     it('leaves another value of the same slot free in every scope', () => {

@@ -2,12 +2,19 @@
  * FactForgetting: forgetting facts at the user's request — the row marked forgotten, dropped from the indexes, and
  * its claim and evidence tombstoned so no later write puts it back in any scope (store/tombstones.ts).
  */
-import { projectScope } from '../project/project-ref.ts'
+import { projectNameOf, projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
-import type { Fact } from '../types.ts'
+import { textOrNull } from './connection.ts'
+import type { Fact, ProjectFactCount } from '../types.ts'
 import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
 import { tombstoneFact } from './tombstones.ts'
+
+/** What a subject forget did: the facts it forgot, and the projects it left alone that hold facts of the subject. */
+export interface SubjectForget {
+  readonly forgotten: Fact[]
+  readonly untouched: readonly ProjectFactCount[]
+}
 
 /** Forgetting and tombstones over FactWriter's writes. */
 export class FactForgetting extends FactWriter {
@@ -31,26 +38,47 @@ export class FactForgetting extends FactWriter {
    * @param entityKey - canonical subject.
    * @param predicateKey - canonical property, or undefined for the whole subject.
    * @param now - the current ISO instant.
-   * @param projectKey - undefined (the default): facts of every scope; null or a key: another project's facts are
-   *   left alone (null: every project's).
-   * @returns the forgotten facts.
+   * @param projectKey - undefined (the default): facts of every scope; null or a key: the global and labelled facts
+   *   and that project's (null: no project's), another project's left alone.
+   * @returns the forgotten facts, and per project left alone how many live facts of the subject it still holds
+   *   (none when every scope was reached), most first.
    */
-  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): Fact[] {
+  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): SubjectForget {
     return this.db.transaction(() => {
-      const live = (entity: string, predicate: string | undefined): Fact[] => this.db.all(
-        `SELECT ${FACT_COLUMNS} FROM facts f
-          WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
-            AND (? IS NULL OR predicate_key = ?)
-            AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
-        entity, predicate ?? null, predicate ?? null,
-        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
-      let rows = live(entityKey, predicateKey)
-      if (rows.length === 0) {
-        const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
-        if (canonical.entityKey !== entityKey || canonical.predicateKey !== predicateKey) rows = live(canonical.entityKey, canonical.predicateKey)
-      }
-      return this.forgetRows(rows, now)
+      const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
+      const named = canonical.entityKey === entityKey && canonical.predicateKey === predicateKey
+        || this.liveOfSubject(entityKey, predicateKey, undefined).length > 0
+      const keys = named ? { entityKey, predicateKey } : canonical
+      const forgotten = this.forgetRows(this.liveOfSubject(keys.entityKey, keys.predicateKey, projectKey), now)
+      return { forgotten, untouched: projectKey === undefined ? [] : this.otherProjectsOfSubject(keys.entityKey, keys.predicateKey, projectKey) }
     })
+  }
+
+  /** The live facts of a subject (or one property): in every scope, or global, labelled and one project's (or none). */
+  private liveOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null | undefined): Fact[] {
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts f
+        WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
+          AND (? IS NULL OR predicate_key = ?)
+          AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
+      entityKey, predicateKey ?? null, predicateKey ?? null,
+      projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
+  }
+
+  /** Per project other than `projectKey`, how many live facts of a subject (or one property) it holds, most first. */
+  private otherProjectsOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null): ProjectFactCount[] {
+    return this.db.all(
+      `SELECT substr(scope, 9) AS project_key, (SELECT name FROM projects p WHERE p.project_key = substr(f.scope, 9)) AS name, count(*) AS n
+        FROM facts f
+        WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
+          AND (? IS NULL OR predicate_key = ?)
+          AND substr(scope, 1, 8) = 'project:' AND scope IS NOT ?
+        GROUP BY scope ORDER BY n DESC, scope`,
+      entityKey, predicateKey ?? null, predicateKey ?? null, projectKey === null ? null : projectScope(projectKey))
+      .map((row) => {
+        const key = String(row['project_key'])
+        return { projectKey: key, projectName: textOrNull(row['name']) ?? projectNameOf(key), facts: Number(row['n']) }
+      })
   }
 
   private forgetRows(facts: readonly Fact[], now: string): Fact[] {
