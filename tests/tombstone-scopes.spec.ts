@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import { landCandidates } from '../src/extract/land.ts'
 import { describeForget } from '../src/tools/memory-forget.ts'
 import type { ProjectRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
@@ -92,6 +93,18 @@ for (const driver of DRIVERS) {
       assert.deepEqual(describeForget(everywhere).reached, ['every scope'])
       assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
     })
+
+    for (const origin of ['extract', 'rule'] as const) {
+      it(`refuses a candidate of the ${origin} path scoped to the session's project whose claim was forgotten globally, and logs it as tombstoned`, () => {
+        h.memory.forgetById(expectKind(write(h.memory, h.config, LINTER), 'saved').fact.id)
+        const messages = [{ role: 'user' as const, seq: 1, turn: 1, text: 'the linter is eslint' }]
+        const candidate = { subject: 'linter', property: 'tool', value: 'eslint', quote: 'the linter is eslint', confidence: 0.9, scope: 'project' }
+        const landed = landCandidates([candidate], { origin, messages, sessionId: 'session-1', usersWords: true, project: BILLING }, h.memory, h.config)
+        assert.deepEqual(landed.factIds, [])
+        assert.deepEqual(landed.refused.map((entry) => entry.reason), ['tombstoned'])
+        assert.equal(count(h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
+      })
+    }
 
     it('leaves another value of the same slot free in every scope', () => {
       const saved = expectKind(write(h.memory, h.config, { ...LINTER, project: BILLING }), 'saved')
