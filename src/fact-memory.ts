@@ -62,9 +62,15 @@ export type ForgetReach =
   /** By subject, for a session: the global and labelled facts and its project's (null: outside any project). */
   | { readonly kind: 'session'; readonly project: ProjectRef | null }
 
-/** The answer to a forget; `untouched` names the projects a subject forget left alone that hold facts of it. */
+/**
+ * The answer to a forget; `untouched` names the projects a subject forget left alone that hold facts of it, and
+ * `sameClaimKept` the current rows in other scopes holding a claim a forget by id tombstoned.
+ */
 export type ForgetAnswer =
-  | { readonly kind: 'forgotten'; readonly facts: readonly Fact[]; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[] }
+  | {
+    readonly kind: 'forgotten'; readonly facts: readonly Fact[]; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[]
+    readonly sameClaimKept: readonly Fact[]
+  }
   | { readonly kind: 'not_found'; readonly message: string; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[] }
   | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
 
@@ -236,7 +242,10 @@ export class FactMemory {
   forgetById(id: number): ForgetAnswer {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
-    return this.guardForget(() => ({ forgotten: state.store.forgetById(id, isoNow(this.options.clock)), untouched: [] }), { kind: 'fact' }, `no live fact has id ${id}`)
+    return this.guardForget(() => {
+      const forgotten = state.store.forgetById(id, isoNow(this.options.clock))
+      return { forgotten, untouched: [], sameClaimKept: state.store.currentWithClaimOf(forgotten) }
+    }, { kind: 'fact' }, `no live fact has id ${id}`)
   }
 
   /**
@@ -482,10 +491,12 @@ export class FactMemory {
     }
   }
 
-  private guardForget(work: () => SubjectForget, reach: ForgetReach, notFound: string): ForgetAnswer {
+  private guardForget(work: () => SubjectForget & { readonly sameClaimKept?: readonly Fact[] }, reach: ForgetReach, notFound: string): ForgetAnswer {
     try {
-      const { forgotten, untouched } = work()
-      return forgotten.length === 0 ? { kind: 'not_found', message: notFound, reach, untouched } : { kind: 'forgotten', facts: forgotten, reach, untouched }
+      const { forgotten, untouched, sameClaimKept = [] } = work()
+      return forgotten.length === 0
+        ? { kind: 'not_found', message: notFound, reach, untouched }
+        : { kind: 'forgotten', facts: forgotten, reach, untouched, sameClaimKept }
     } catch (error) {
       const { code, message } = toPublicError(error)
       return { kind: 'unavailable', code, message }

@@ -106,6 +106,21 @@ for (const driver of DRIVERS) {
       })
     }
 
+    it('forgetting one fact by id names the current facts of other scopes that hold the same claim', () => {
+      const global = expectKind(write(h.memory, h.config, LINTER), 'saved').fact
+      const billing = expectKind(write(h.memory, h.config, { ...LINTER, quote: 'we lint with eslint', project: BILLING }), 'saved').fact
+      write(h.memory, h.config, { ...LINTER, value: 'biome', project: SHOP })
+      const answer = h.memory.forgetById(global.id)
+      assert.equal(answer.kind, 'forgotten')
+      assert.deepEqual(answer.kind === 'forgotten' ? answer.sameClaimKept.map((fact) => fact.id) : undefined, [billing.id])
+      const told = describeForget(answer)
+      assert.deepEqual(told.reached, ['global'])
+      assert.deepEqual(told.sameClaimKept, [{ id: billing.id, scope: 'project billing-api' }])
+      assert.match(told.message, new RegExp(`Forgot 1 fact: #${global.id} linter · tool = eslint \\(global\\)\\. Its claim is tombstoned in every scope`, 'u'))
+      assert.match(told.message, new RegExp(`The same claim still stands as #${billing.id} \\(project billing-api\\): the tombstone keeps it from being written again`, 'u'))
+      assert.equal(expectKind(write(h.memory, h.config, { ...LINTER, project: SHOP }), 'refused').code, 'tombstoned')
+    })
+
     it('leaves another value of the same slot free in every scope', () => {
       const saved = expectKind(write(h.memory, h.config, { ...LINTER, project: BILLING }), 'saved')
       h.memory.forgetById(saved.fact.id)

@@ -8,7 +8,7 @@ import { textOrNull } from './connection.ts'
 import type { Fact, ProjectFactCount } from '../types.ts'
 import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
-import { tombstoneFact } from './tombstones.ts'
+import { tombstoneFact, tombstonesOfFact } from './tombstones.ts'
 
 /** What a subject forget did: the facts it forgot, and the projects it left alone that hold facts of the subject. */
 export interface SubjectForget {
@@ -79,6 +79,24 @@ export class FactForgetting extends FactWriter {
         const key = String(row['project_key'])
         return { projectKey: key, projectName: textOrNull(row['name']) ?? projectNameOf(key), facts: Number(row['n']) }
       })
+  }
+
+  /**
+   * The current rows, in other scopes, that hold the claim of a forgotten fact: its tombstone keeps the claim from
+   * being written again, but rows already there stay until they are forgotten too.
+   * @param facts - forgotten facts.
+   * @returns the current rows holding one of their claims, by id.
+   */
+  currentWithClaimOf(facts: readonly Fact[]): Fact[] {
+    const held = new Map<number, Fact>()
+    for (const fact of facts) {
+      const claim = tombstonesOfFact(fact)[0]?.key
+      const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts
+          WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND predicate_key = ? AND status IN ('active', 'scheduled', 'conflict')`,
+        fact.entityKey, fact.predicateKey).map(toFact)
+      for (const row of rows) if (tombstonesOfFact(row)[0]?.key === claim) held.set(row.id, row)
+    }
+    return [...held.values()].sort((a, b) => a.id - b.id)
   }
 
   private forgetRows(facts: readonly Fact[], now: string): Fact[] {

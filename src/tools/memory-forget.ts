@@ -29,6 +29,8 @@ export interface ForgetValue {
   readonly reached: readonly string[]
   /** Projects a subject forget left alone that still hold facts of the subject (name and count), most first. */
   readonly untouched: readonly { readonly project: string; readonly facts: number }[]
+  /** Current facts in other scopes holding the claim a forget by id tombstoned: they stay until forgotten too. */
+  readonly sameClaimKept: readonly { readonly id: number; readonly scope: string }[]
 }
 
 const FORGET_OUTPUT: OutputSchema = {
@@ -47,12 +49,16 @@ const FORGET_OUTPUT: OutputSchema = {
       },
     },
     reached: { type: 'array', items: { type: 'string' } },
+    sameClaimKept: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'integer' }, scope: { type: 'string' } }, required: ['id', 'scope'] },
+    },
     untouched: {
       type: 'array',
       items: { type: 'object', properties: { project: { type: 'string' }, facts: { type: 'integer' } }, required: ['project', 'facts'] },
     },
   },
-  required: ['outcome', 'message', 'forgotten', 'reached', 'untouched'],
+  required: ['outcome', 'message', 'forgotten', 'reached', 'untouched', 'sameClaimKept'],
 }
 
 /**
@@ -69,7 +75,8 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
       'tombstoned in every scope, so the same claim cannot be written back later, globally, under a label or in any',
       'project. By subject it forgets the global and labelled facts and this project\'s, never another project\'s: the',
       'answer lists the scopes it reached (reached) and how many facts of the subject other projects still hold',
-      '(untouched); tell the user, and forget those by fact_id if they ask. Outcomes: ok, not_found, refused, unavailable.',
+      '(untouched); by fact_id it lists current facts of other scopes holding the same claim (sameClaimKept). Tell the',
+      'user, and forget those by fact_id if they ask. Outcomes: ok, not_found, refused, unavailable.',
     ].join(' '),
     parameters: {
       type: 'object',
@@ -94,7 +101,7 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
 /** One call, unmasked: parse, forget, describe. */
 function forget(deps: ToolDeps, args: unknown, exec: ToolCall): ForgetValue {
   const parsed = parseArgs(forgetArgs, args)
-  if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [] }
+  if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [], sameClaimKept: [] }
   const a = parsed.value
   return describeForget('fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session)))
 }
@@ -108,13 +115,13 @@ function forget(deps: ToolDeps, args: unknown, exec: ToolCall): ForgetValue {
 export function describeForget(answer: ForgetAnswer): ForgetValue {
   switch (answer.kind) {
     case 'unavailable':
-      return { outcome: 'unavailable', message: `${answer.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [] }
+      return { outcome: 'unavailable', message: `${answer.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [], sameClaimKept: [] }
     case 'not_found': {
       const reached = reachedScopes(answer.reach, [])
       const untouched = untouchedOf(answer.untouched)
       return {
         outcome: 'not_found', message: `${answer.message}; nothing was forgotten.${reachedSentence(answer.reach, reached)}${untouchedSentence(untouched)}`,
-        forgotten: [], reached, untouched,
+        forgotten: [], reached, untouched, sameClaimKept: [],
       }
     }
     case 'forgotten': {
@@ -125,15 +132,18 @@ export function describeForget(answer: ForgetAnswer): ForgetValue {
       }))
       const reached = reachedScopes(answer.reach, forgotten)
       const untouched = untouchedOf(answer.untouched)
+      const sameClaimKept = answer.sameClaimKept.map((fact) => ({ id: fact.id as number, scope: scopeName(fact) }))
       const list = forgotten.map((f) => `#${f.id} ${f.subject} · ${f.property} = ${f.value} (${f.scope})`).join('; ')
       const one = forgotten.length === 1
       return {
         outcome: 'ok',
         message: `Forgot ${forgotten.length} fact${one ? '' : 's'}: ${list}.${reachedSentence(answer.reach, reached)} ${one ? 'Its claim is' : 'Their claims are'}`
-          + ` tombstoned in every scope: the same claim cannot be written back, globally, under a label or in any project.${untouchedSentence(untouched)}`,
+          + ` tombstoned in every scope: the same claim cannot be written back, globally, under a label or in any project.${untouchedSentence(untouched)}`
+          + keptSentence(sameClaimKept),
         forgotten,
         reached,
         untouched,
+        sameClaimKept,
       }
     }
   }
@@ -166,6 +176,14 @@ function untouchedSentence(untouched: ForgetValue['untouched']): string {
   return ` Not reached: ${total} fact${total === 1 ? '' : 's'} of this subject in ${untouched.length === 1 ? 'another project' : 'other projects'} (${where}),`
     + ' which a forget by subject from this session leaves alone; tell the user, and if they ask, forget them by fact_id'
     + ' (memory_search lists them, marked with their project) or on the memory page.'
+}
+
+/** The sentence that names the current facts elsewhere holding a claim just tombstoned; '' when none. */
+function keptSentence(kept: ForgetValue['sameClaimKept']): string {
+  if (kept.length === 0) return ''
+  const rows = kept.map((fact) => `#${fact.id} (${fact.scope})`).join(', ')
+  return ` The same claim still stands as ${rows}: the tombstone keeps it from being written again, but ${kept.length === 1 ? 'that fact stays' : 'those facts stay'}`
+    + ' until forgotten too; tell the user, and forget by fact_id if they mean it everywhere.'
 }
 
 /** The sentence that names the scopes a forget by subject reached; '' for a forget by id. */
