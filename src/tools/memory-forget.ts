@@ -5,7 +5,7 @@
 import type { ForgetAnswer, ForgetReach } from '../fact-memory.ts'
 import type { OutputSchema, ToolCall, ToolSpec } from '../host/ports.ts'
 import { projectOfSession } from '../project/project-locator.ts'
-import { GLOBAL_SCOPE, projectKeyOfScope } from '../project/project-ref.ts'
+import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { ProjectFactCount } from '../types.ts'
 import { maskEchoes } from './echo-mask.ts'
 import type { ToolDeps } from './memory-search.ts'
@@ -152,7 +152,8 @@ export function describeForget(answer: ForgetAnswer): ForgetValue {
 /** A fact's scope as the model reads it: `global`, `label <text>` or `project <name>`. */
 function scopeName(fact: { readonly scope: string; readonly projectName: string | null }): string {
   if (fact.scope === GLOBAL_SCOPE) return 'global'
-  return projectKeyOfScope(fact.scope) === null ? `label ${fact.scope}` : `project ${fact.projectName ?? 'unnamed'}`
+  const key = projectKeyOfScope(fact.scope)
+  return key === null ? `label ${fact.scope}` : `project ${fact.projectName ?? projectNameOf(key)}`
 }
 
 /** The scopes a forget could reach, by name. */
