@@ -7,6 +7,7 @@ import { dateArgumentInstant } from './text/dates.ts'
 import { extractIdentifiers } from './text/identifiers.ts'
 import {
   canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
+  tombstoneKeysOf, type TombstoneKeys,
 } from './text/normalize.ts'
 import { maskCredentials, scanPrivacy, scanQuote, type PrivacyFinding } from './text/privacy.ts'
 import { MAX_CUES } from './text/fields.schema.ts'
@@ -29,6 +30,8 @@ export interface PreparedWrite {
   readonly slotKey: string
   readonly claimKey: string
   readonly evidenceKey: string
+  /** The keys a tombstone of this claim is held under, whatever its scope (the write path checks them). */
+  readonly tombstoneKeys: TombstoneKeys
   readonly evidence: Evidence
   readonly confidence: number
   /** Below this confidence the write becomes a proposal (unset: the policy's default floor). */
@@ -111,6 +114,8 @@ export interface FactKeys {
   readonly slotKey: string
   readonly claimKey: string
   readonly evidenceKey: string
+  /** The keys a tombstone of this claim is held under, whatever its scope. */
+  readonly tombstoneKeys: TombstoneKeys
   readonly terms: string
   readonly identifiers: readonly string[]
 }
@@ -141,6 +146,7 @@ export function keysUnder(fact: {
     slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey, projectKey),
     claimKey,
     evidenceKey: evidenceKeyOf(fact.quote, claimKey, projectKey),
+    tombstoneKeys: tombstoneKeysOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value), fact.quote),
     ...indexEntriesOf({ subject, property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
   }
 }
@@ -170,6 +176,7 @@ export function retargetWrite(write: PreparedWrite, names: CanonicalNames): Prep
     slotKey: keys.slotKey,
     claimKey: keys.claimKey,
     evidenceKey: keys.evidenceKey,
+    tombstoneKeys: keys.tombstoneKeys,
     terms: keys.terms,
     identifiers: keys.identifiers,
   }
@@ -279,6 +286,7 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
       slotKey: slotKeyOf(entityKey, predicateKey, qualifierKey, projectKey),
       claimKey,
       evidenceKey: evidenceKeyOf(quote, claimKey, projectKey),
+      tombstoneKeys: tombstoneKeysOf(entityKey, predicateKey, qualifierKey, valueKey, quote),
       evidence: input.evidence,
       confidence: input.confidence ?? 1,
       ...(input.confidenceFloor === undefined ? {} : { confidenceFloor: input.confidenceFloor }),

@@ -18,6 +18,7 @@ import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/r
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
 import { Database, type StatementObserver } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
+import type { SubjectForget } from './store/fact-forgetting.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
@@ -25,7 +26,7 @@ import type { ProjectLocator } from './project/project-locator.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
-import type { Fact, FactInput, ProjectRef } from './types.ts'
+import type { Fact, FactInput, ProjectFactCount, ProjectRef } from './types.ts'
 
 /** Directories kept at once (one per project with a live session, for the store's current generation). */
 const DIRECTORY_CACHE_SIZE = 16
@@ -53,10 +54,25 @@ export type WriteAnswer =
   | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string }
   | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
 
-/** The answer to a forget. */
+/** Which facts a forget could reach. Its tombstones hold in every scope whatever it reached. */
+export type ForgetReach =
+  /** By id: that one fact, in its own scope. */
+  | { readonly kind: 'fact' }
+  /** By subject, for a caller outside any session (the page): every scope. */
+  | { readonly kind: 'every_scope' }
+  /** By subject, for a session: the global and labelled facts and its project's (null: outside any project). */
+  | { readonly kind: 'session'; readonly project: ProjectRef | null }
+
+/**
+ * The answer to a forget; `untouched` names the projects a subject forget left alone that hold facts of it, and
+ * `sameClaimKept` the current rows in other scopes holding a claim a forget by id tombstoned.
+ */
 export type ForgetAnswer =
-  | { readonly kind: 'forgotten'; readonly facts: readonly Fact[] }
-  | { readonly kind: 'not_found'; readonly message: string }
+  | {
+    readonly kind: 'forgotten'; readonly facts: readonly Fact[]; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[]
+    readonly sameClaimKept: readonly Fact[]
+  }
+  | { readonly kind: 'not_found'; readonly message: string; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[] }
   | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
 
 /** One search as the tool asks for it. */
@@ -231,16 +247,19 @@ export class FactMemory {
   forgetById(id: number): ForgetAnswer {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
-    return this.guardForget(() => state.store.forgetById(id, isoNow(this.options.clock)), `no live fact has id ${id}`)
+    return this.guardForget(() => {
+      const forgotten = state.store.forgetById(id, isoNow(this.options.clock))
+      return { forgotten, untouched: [], sameClaimKept: state.store.currentWithClaimOf(forgotten) }
+    }, { kind: 'fact' }, `no live fact has id ${id}`)
   }
 
   /**
    * Forget every live fact of a subject, or of one of its properties.
    * @param subject - the subject as written (canonicalized here).
    * @param property - the property, or undefined for all of them.
-   * @param project - a session's project (or null outside one): other projects' facts are left alone; absent,
-   *   every scope's facts are forgotten.
-   * @returns the forgotten rows, or not_found.
+   * @param project - a session's project (or null outside one): other projects' facts are left alone, and the
+   *   answer counts them per project; absent, every scope's facts are forgotten.
+   * @returns the forgotten rows, or not_found; either way what it reached and the projects it left alone.
    */
   forgetBySubject(subject: string, property: string | undefined, project?: ProjectRef | null): ForgetAnswer {
     const state = this.state
@@ -250,6 +269,7 @@ export class FactMemory {
     const projectKey = project === undefined ? undefined : project?.key ?? null
     return this.guardForget(
       () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock), projectKey),
+      project === undefined ? { kind: 'every_scope' } : { kind: 'session', project },
       `the store has no live fact for ${what}`)
   }
 
@@ -476,10 +496,12 @@ export class FactMemory {
     }
   }
 
-  private guardForget(work: () => Fact[], notFound: string): ForgetAnswer {
+  private guardForget(work: () => SubjectForget & { readonly sameClaimKept?: readonly Fact[] }, reach: ForgetReach, notFound: string): ForgetAnswer {
     try {
-      const facts = work()
-      return facts.length === 0 ? { kind: 'not_found', message: notFound } : { kind: 'forgotten', facts }
+      const { forgotten, untouched, sameClaimKept = [] } = work()
+      return forgotten.length === 0
+        ? { kind: 'not_found', message: notFound, reach, untouched }
+        : { kind: 'forgotten', facts: forgotten, reach, untouched, sameClaimKept }
     } catch (error) {
       const { code, message } = toPublicError(error)
       return { kind: 'unavailable', code, message }

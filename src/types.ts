@@ -165,6 +165,13 @@ export type ProposalKind = keyof CardRows
 export type ReviewKind = Exclude<ProposalKind, 'add_fact'>
 
 /** One project: a stable key (the root's canonical path) and the name people read (the root's folder name). */
+/** A project a forget by subject left alone, and how many live facts of the subject it holds. */
+export interface ProjectFactCount {
+  readonly projectKey: string
+  readonly projectName: string
+  readonly facts: number
+}
+
 export interface ProjectRef {
   readonly key: string
   readonly name: string

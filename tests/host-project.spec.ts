@@ -4,7 +4,10 @@
  * directory read from the runtime context of the model's last request. A port written with scope "project" in one
  * repository is in that repository's directory only; a global preference is in both; a search from the other
  * repository finds it, marked with its project's name; a session started in a subfolder is in its repository, and
- * its directory keeps its bytes from step to step while the store is unchanged.
+ * its directory keeps its bytes from step to step while the store is unchanged. A forget holds in every scope: a
+ * claim forgotten globally is refused when the model writes it back with scope "project" or a label, one forgotten in
+ * one repository is refused globally, and memory_forget by subject names the scopes it reached and what the other
+ * repository still holds.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -12,7 +15,7 @@ import { mkdirSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { messageText } from './helpers/fake-model.ts'
-import { directoryOf, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
+import { directoryOf, forget, reply, search, startConversations, write, type HeadlessConversations } from './helpers/headless-conversation.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 let conversations: HeadlessConversations
@@ -91,5 +94,37 @@ describe('project scope in a real DSH host', () => {
     // Two steps, one unchanged store: the context's bytes held, so the host appended its snapshot once.
     const snapshots = lastRequest.filter((message) => message.role === 'user' && messageText(message).startsWith('Current runtime context.'))
     assert.equal(snapshots.length, 1)
+  })
+})
+
+describe('a forget holds in every scope, as the model meets it in a real DSH host', () => {
+  const linter = { subject: 'linter', property: 'tool', value: 'eslint', evidence: 'explicit_user', quote: 'We lint everything with eslint' }
+
+  it('a claim forgotten globally is refused when the model writes it back with scope "project" or a label', async () => {
+    const saved = await conversations.converseIn(shop, 'We lint everything with eslint', write(linter), reply)
+    assert.match(saved.toolResults[0] ?? '', /^outcome: saved\nStored #\d+: linter · tool = eslint/u)
+    const forgot = await conversations.converseIn(shop, 'forget what you know about the linter', forget({ subject: 'linter' }), reply)
+    assert.match(forgot.toolResults[0] ?? '', /^outcome: ok\nForgot 1 fact: #\d+ linter · tool = eslint \(global\)\. Reached: global, labels, project shop-web\. Its claim is tombstoned in every scope/u)
+    const back = await conversations.converseIn(billing, 'We lint everything with eslint', write({ ...linter, scope: 'project' }), write({ ...linter, scope: 'infra' }), reply)
+    assert.equal(back.toolResults.length, 2)
+    for (const result of back.toolResults) {
+      assert.match(result, /^outcome: refused\nthis claim was forgotten at the user's request \(\d{4}-\d{2}-\d{2}\); it cannot be written back in any scope\. Nothing was stored\./u)
+    }
+    assert.doesNotMatch(directoryOf(back.lastRequest), /eslint/u)
+  })
+
+  it('a subject forgotten in one repository says what the other still holds, and its claim is refused globally', async () => {
+    const formatter = { subject: 'formatter', property: 'tool', value: 'prettier', evidence: 'explicit_user', quote: 'Format this repo with prettier', scope: 'project' }
+    for (const cwd of [billing, shop]) {
+      const saved = await conversations.converseIn(cwd, 'Format this repo with prettier', write(formatter), reply)
+      assert.match(saved.toolResults[0] ?? '', /^outcome: saved\n/u, cwd)
+    }
+    const forgot = await conversations.converseIn(billing, 'forget the formatter here', forget({ subject: 'formatter' }), reply)
+    const answer = forgot.toolResults[0] ?? ''
+    assert.match(answer, /^outcome: ok\nForgot 1 fact: #\d+ formatter · tool = prettier \(project billing-api\)\. Reached: global, labels, project billing-api\./u)
+    assert.match(answer, /Not reached: 1 fact of this subject in another project \(shop-web: 1\), which a forget by subject from this session leaves alone/u)
+    assert.doesNotMatch(answer, new RegExp(root.replaceAll('/', '\\/'), 'u'), 'a project is named, never its path')
+    const back = await conversations.converseIn(billing, 'Format everything with prettier', write({ ...formatter, scope: 'global' }), reply)
+    assert.match(back.toolResults[0] ?? '', /^outcome: refused\nthis claim was forgotten at the user's request/u)
   })
 })

@@ -132,7 +132,7 @@ describe('issue 18 trust fixes as the model meets them in a real DSH host', () =
   it('memory_forget given a key as the property answers not found, and the model\'s next request holds no key', async () => {
     const { toolResults, lastRequest } = await converse('Forget the deploy bot\'s token.', forget({ subject: 'deploy bot', property: KEY }), reply)
     const [answer] = toolResults
-    assert.match(answer ?? '', /^outcome: not_found\nthe store has no live fact for "deploy bot · ••••••••"; nothing was forgotten\.$/u)
+    assert.match(answer ?? '', /^outcome: not_found\nthe store has no live fact for "deploy bot · ••••••••"; nothing was forgotten\. Reached: global, labels(, project [^.]+)?\.$/u)
     assert.equal(holdsKey(JSON.stringify(lastRequest.filter((message) => message.role !== 'assistant'))), false,
       'the tool result the model reads back shows the key')
   })

@@ -1,7 +1,7 @@
 /**
  * Project scope in the store, on a real SQLite file with both bindings: a write scoped to a project is stored under
- * project:<key> and keyed by its project (two projects' same property are two slots; forgetting one leaves the
- * other), global writes keep the keys they always had, the projects table names each key; the directory lists the
+ * project:<key> and keyed by its project (two projects' same property are two slots; a forget's tombstone holds in
+ * every scope, see tombstone-scopes.spec.ts), global writes keep the keys they always had, the projects table names each key; the directory lists the
  * global facts and the session's project's, never another's; search ranks the session's and the global facts first
  * and marks or leaves out the others.
  */
@@ -51,15 +51,6 @@ for (const driver of DRIVERS) {
       const c = expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', project: BILLING }), 'saved')
       const d = expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', project: SHOP }), 'saved')
       assert.notEqual(c.fact.claimKey, d.fact.claimKey)
-    })
-
-    it('forgetting a project fact tombstones that project\'s claim only', () => {
-      const quote = 'the linter is eslint'
-      const a = expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', quote, project: BILLING }), 'saved')
-      assert.equal(h.memory.forgetById(a.fact.id).kind, 'forgotten')
-      assert.equal(expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', quote, project: BILLING }), 'refused').code, 'tombstoned')
-      expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', quote, project: SHOP }), 'saved')
-      expectKind(write(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', quote }), 'saved')
     })
 
     it('keeps the keys of global and free-text facts as they were before projects existed', () => {

@@ -3,7 +3,7 @@
  * git repositories in temporary folders: memory_write's scope "project" (and its refusal without a working
  * directory), memory_search's marks from another project against the tool's own output schema, the extraction
  * answer's scope "project", the rule path, which scopes a statement to the project only when it names it, and
- * memory_forget by subject, which leaves other projects' facts alone.
+ * memory_forget by subject, which leaves other projects' facts alone and says how many it left, per project.
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, realpathSync } from 'node:fs'
@@ -14,7 +14,7 @@ import { AutoCapture } from '../src/extract/capture.ts'
 import type { ExtractionModel, ModelRequest } from '../src/host/model-client.ts'
 import type { ExtractSessionView, OutputSchema, ToolCall, ToolSpec } from '../src/host/ports.ts'
 import type { SearchValue } from '../src/retrieval/render.ts'
-import { memoryForgetTool } from '../src/tools/memory-forget.ts'
+import { memoryForgetTool, type ForgetValue } from '../src/tools/memory-forget.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
@@ -171,9 +171,14 @@ for (const driver of DRIVERS) {
       for (const [cwd, value, scope] of [[billing, '5173', 'project'], [shop, '3000', 'project'], [shop, '8080', undefined]] as const) {
         await writeTool.execute({ subject: 'dev server', property: scope === undefined ? 'proxy port' : 'port', value, ...(scope === undefined ? {} : { scope }) }, session(cwd))
       }
-      const forgot = await memoryForgetTool(deps).execute({ subject: 'dev server' }, session(shop)) as { outcome: string; forgotten: { value: string }[] }
+      const tool = memoryForgetTool(deps)
+      const forgot = await tool.execute({ subject: 'dev server' }, session(shop)) as ForgetValue
       assert.equal(forgot.outcome, 'ok')
       assert.deepEqual(forgot.forgotten.map((fact) => fact.value).sort(), ['3000', '8080'])
+      // The answer names what it reached and what the other repository still holds, by name, in the tool's own schema.
+      assert.deepEqual(forgot.reached, ['global', 'labels', 'project shop-web'])
+      assert.deepEqual(forgot.untouched, [{ project: 'billing-api', facts: 1 }])
+      assert.deepEqual(schemaProblems(tool.output?.schema ?? {}, forgot), [])
       assert.deepEqual(h.db().all(`SELECT value FROM facts WHERE status = 'active'`).map((row) => row['value']), ['5173'])
       const outside = await memoryForgetTool(deps).execute({ subject: 'dev server' }, session(undefined)) as { outcome: string }
       assert.equal(outside.outcome, 'not_found', 'outside a project, no project\'s fact is forgotten by subject')

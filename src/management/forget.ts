@@ -25,7 +25,7 @@ export const factForgetVerb = verb({
       const { result, editId } = stores.edits.trackedForget(targets.map((fact) => fact.slotKey), 'id' in body ? body.id : undefined, now, () => {
         const forgotten = 'id' in body
           ? stores.facts.forgetById(body.id, now)
-          : stores.facts.forgetBySubject(body.entityKey, body.property === undefined ? undefined : canonicalPredicate(body.property), now)
+          : stores.facts.forgetBySubject(body.entityKey, body.property === undefined ? undefined : canonicalPredicate(body.property), now).forgotten
         if (forgotten.length === 0) abandon(refuse('not_found', 'nothing was left to forget'))
         return forgotten
       })

@@ -61,7 +61,7 @@ function moveRefusal(moved: Extract<MoveOutcome, { ok: false }>, id: number, tar
     case 'not_current': return refuse('refused', `fact ${id} is no longer current`)
     case 'same_scope': return refuse('refused', `fact ${id} is already in ${target}`)
     case 'contested': return refuse('refused', `fact ${id} is contested; settle its conflict before moving it`)
-    case 'tombstoned': return refuse('tombstoned', `the user forgot this claim in ${target}; it cannot be moved back there`)
+    case 'tombstoned': return refuse('tombstoned', `the user forgot this claim (a forget holds in every scope); it cannot be moved into ${target}`)
     case 'occupied': {
       const occupant = moved.occupant
       const value = occupant.sensitivity === 'credential' ? MASK : occupant.value

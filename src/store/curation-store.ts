@@ -14,6 +14,7 @@ import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, placeholders, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
+import { findTombstone } from './tombstones.ts'
 
 /** One run a fold absorbs into its survivor. */
 export interface AbsorbedRun {
@@ -225,7 +226,7 @@ export class CurationStore extends FactStore implements FoldTarget {
    */
   protected moveFacts(moving: readonly MovingFact[], entityId: number, differing: DifferingValues, now: string): CurationOutcome<MoveCounts> {
     const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
-    const forgotten = current.find((entry) => this.tombstoned(entry.keys.claimKey, entry.keys.evidenceKey))
+    const forgotten = current.find((entry) => findTombstone(this.db, entry.keys) !== undefined)
     if (forgotten !== undefined) {
       return { ok: false, reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${forgotten.keys.subject}"` }
     }
@@ -292,11 +293,6 @@ export class CurationStore extends FactStore implements FoldTarget {
 
   private currentInSlot(slotKey: string): Fact[] {
     return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
-  }
-
-  private tombstoned(claimKey: string, evidenceKey: string): boolean {
-    return this.db.get(`SELECT 1 AS found FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
-      claimKey, evidenceKey) !== undefined
   }
 
   /** Move every source of one fact to another; returns the moved sources with the fact they came from. */

@@ -11,6 +11,8 @@ import { FactMemoryError } from '../errors.ts'
 import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
 import { maskCredentialsInCopy, type CopyMasking } from './copy-masking.ts'
 import { applyMigrations, assertOpenable, defaultMigrationsDir, pageSizeOf, readIdentity, readMigrations } from './migrate.ts'
+import { parseStoredTombstone } from './stored-tombstone.schema.ts'
+import { unscopedTombstoneKey } from './tombstones.ts'
 import { packMagnitudes } from './vector-codec.ts'
 
 /** The store file name inside the data directory. */
@@ -262,12 +264,18 @@ export class Database {
 /**
  * The store's own SQL functions, registered on every connection before migrations run (a migration may call them).
  * `fm_vector_magnitudes(quantized)`: the packed magnitudes of an int8 vector blob (vector-codec.ts), NULL for
- * anything else.
+ * anything else. `fm_unscoped_tombstone_key(json)`: the key a tombstone of a project-scoped row takes without the
+ * project (tombstones.ts, migration 0026), from a JSON object of the tombstone and its row; a key it cannot map is
+ * returned as it was, and input of another shape is an error (the migration fails and the file is left as it was).
  * @param db - the connection.
  */
 function defineStoreFunctions(db: Connection): void {
   db.defineFunction('fm_vector_magnitudes', (value) => {
     if (!(value instanceof Uint8Array)) return null
     return packMagnitudes(new Int8Array(value.buffer, value.byteOffset, value.byteLength))
+  })
+  db.defineFunction('fm_unscoped_tombstone_key', (value) => {
+    if (typeof value !== 'string') throw new TypeError('fm_unscoped_tombstone_key takes a JSON text')
+    return unscopedTombstoneKey(parseStoredTombstone(value))
   })
 }

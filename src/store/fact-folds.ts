@@ -104,11 +104,11 @@ export function restoreRowText(db: Database, id: number, text: RowText): void {
 /**
  * The claim keys of a row's prior values, in its own slot.
  * @param fact - a stored fact.
+ * @param projectKey - the project the keys carry: the row's own by default; null for none (its tombstones).
  * @returns one key per value in its fold history.
  */
-export function priorClaimKeys(fact: Fact): string[] {
+export function priorClaimKeys(fact: Fact, projectKey: string | null = projectKeyOfScope(fact.scope)): string[] {
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
-  const projectKey = projectKeyOfScope(fact.scope)
   return fact.foldedFrom.map((value) => claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value), projectKey))
 }
 

@@ -1,14 +1,20 @@
 /**
  * FactForgetting: forgetting facts at the user's request — the row marked forgotten, dropped from the indexes, and
- * its claim and evidence tombstoned so no later write puts it back (the write path's tombstone check).
+ * its claim and evidence tombstoned so no later write puts it back in any scope (store/tombstones.ts).
  */
-import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
-import { evidenceKeyOf } from '../text/normalize.ts'
+import { projectNameOf, projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
-import type { Fact } from '../types.ts'
-import { priorClaimKeys } from './fact-folds.ts'
+import { textOrNull } from './connection.ts'
+import type { Fact, ProjectFactCount } from '../types.ts'
 import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import { FactWriter } from './fact-writer.ts'
+import { tombstoneFact, tombstonesOfFact } from './tombstones.ts'
+
+/** What a subject forget did: the facts it forgot, and the projects it left alone that hold facts of the subject. */
+export interface SubjectForget {
+  readonly forgotten: Fact[]
+  readonly untouched: readonly ProjectFactCount[]
+}
 
 /** Forgetting and tombstones over FactWriter's writes. */
 export class FactForgetting extends FactWriter {
@@ -32,26 +38,65 @@ export class FactForgetting extends FactWriter {
    * @param entityKey - canonical subject.
    * @param predicateKey - canonical property, or undefined for the whole subject.
    * @param now - the current ISO instant.
-   * @param projectKey - undefined (the default): facts of every scope; null or a key: another project's facts are
-   *   left alone (null: every project's).
-   * @returns the forgotten facts.
+   * @param projectKey - undefined (the default): facts of every scope; null or a key: the global and labelled facts
+   *   and that project's (null: no project's), another project's left alone.
+   * @returns the forgotten facts, and per project left alone how many live facts of the subject it still holds
+   *   (none when every scope was reached), most first.
    */
-  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): Fact[] {
+  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): SubjectForget {
     return this.db.transaction(() => {
-      const live = (entity: string, predicate: string | undefined): Fact[] => this.db.all(
-        `SELECT ${FACT_COLUMNS} FROM facts f
-          WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
-            AND (? IS NULL OR predicate_key = ?)
-            AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
-        entity, predicate ?? null, predicate ?? null,
-        projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
-      let rows = live(entityKey, predicateKey)
-      if (rows.length === 0) {
-        const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
-        if (canonical.entityKey !== entityKey || canonical.predicateKey !== predicateKey) rows = live(canonical.entityKey, canonical.predicateKey)
-      }
-      return this.forgetRows(rows, now)
+      const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
+      const named = canonical.entityKey === entityKey && canonical.predicateKey === predicateKey
+        || this.liveOfSubject(entityKey, predicateKey, undefined).length > 0
+      const keys = named ? { entityKey, predicateKey } : canonical
+      const forgotten = this.forgetRows(this.liveOfSubject(keys.entityKey, keys.predicateKey, projectKey), now)
+      return { forgotten, untouched: projectKey === undefined ? [] : this.otherProjectsOfSubject(keys.entityKey, keys.predicateKey, projectKey) }
     })
+  }
+
+  /** The live facts of a subject (or one property): in every scope, or global, labelled and one project's (or none). */
+  private liveOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null | undefined): Fact[] {
+    return this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts f
+        WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
+          AND (? IS NULL OR predicate_key = ?)
+          AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
+      entityKey, predicateKey ?? null, predicateKey ?? null,
+      projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
+  }
+
+  /** Per project other than `projectKey`, how many live facts of a subject (or one property) it holds, most first. */
+  private otherProjectsOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null): ProjectFactCount[] {
+    return this.db.all(
+      `SELECT substr(scope, 9) AS project_key, (SELECT name FROM projects p WHERE p.project_key = substr(f.scope, 9)) AS name, count(*) AS n
+        FROM facts f
+        WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
+          AND (? IS NULL OR predicate_key = ?)
+          AND substr(scope, 1, 8) = 'project:' AND scope IS NOT ?
+        GROUP BY scope ORDER BY n DESC, scope`,
+      entityKey, predicateKey ?? null, predicateKey ?? null, projectKey === null ? null : projectScope(projectKey))
+      .map((row) => {
+        const key = String(row['project_key'])
+        return { projectKey: key, projectName: textOrNull(row['name']) ?? projectNameOf(key), facts: Number(row['n']) }
+      })
+  }
+
+  /**
+   * The current rows, in other scopes, that hold the claim of a forgotten fact: its tombstone keeps the claim from
+   * being written again, but rows already there stay until they are forgotten too.
+   * @param facts - forgotten facts.
+   * @returns the current rows holding one of their claims, by id.
+   */
+  currentWithClaimOf(facts: readonly Fact[]): Fact[] {
+    const held = new Map<number, Fact>()
+    for (const fact of facts) {
+      const claim = tombstonesOfFact(fact)[0]?.key
+      const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts
+          WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND predicate_key = ? AND status IN ('active', 'scheduled', 'conflict')`,
+        fact.entityKey, fact.predicateKey).map(toFact)
+      for (const row of rows) if (tombstonesOfFact(row)[0]?.key === claim) held.set(row.id, row)
+    }
+    return [...held.values()].sort((a, b) => a.id - b.id)
   }
 
   private forgetRows(facts: readonly Fact[], now: string): Fact[] {
@@ -61,14 +106,8 @@ export class FactForgetting extends FactWriter {
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_cues_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
-      // The evidence key is derived from the row as every write derives it (the quote, the claim, the project).
-      const evidenceKey = evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))
-      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, fact.claimKey, fact.id, now)
-      this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('evidence', ?, ?, ?)`, evidenceKey, fact.id, now)
-      // The prior lines a fold kept are the same recurring fact: forgetting the row forgets them too.
-      for (const claimKey of priorClaimKeys(fact)) {
-        this.db.run(`INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES ('claim', ?, ?, ?)`, claimKey, fact.id, now)
-      }
+      // Claim, evidence and the prior lines a fold kept, each without its project: the claim is refused in every scope.
+      tombstoneFact(this.db, fact, now)
       // A conflict group left with fewer than two current rows has nothing left to settle.
       if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
     }

@@ -15,6 +15,7 @@ import { recordProject } from './project-rows.ts'
 import { FactSlots } from './fact-slots.ts'
 import { INSTANT, KEY, placeholders } from './fact-rows.ts'
 import { declinedAddition } from './proposal-changes.ts'
+import { findTombstone, tombstoneMessage } from './tombstones.ts'
 
 /** The result of one write. */
 export type WriteResult =
@@ -61,7 +62,7 @@ export class FactWriter extends FactSlots {
    * Write one prepared fact under the slot rules, in one transaction.
    * @param write - the prepared write.
    * @param now - the current ISO instant.
-   * @returns what happened; a tombstoned claim or evidence is refused before any row is created.
+   * @returns what happened; a claim or evidence forgotten in any scope is refused before any row is created.
    */
   write(given: PreparedWrite, now: string): WriteResult {
     return this.db.transaction(() => {
@@ -98,15 +99,8 @@ export class FactWriter extends FactSlots {
    */
   classify(given: PreparedWrite, staged: readonly StagedRow[] = [], stagedFacts = staged.length): Classification {
     const write = this.canonical(given)
-    const tomb = this.db.get(
-      `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
-      write.claimKey, write.evidenceKey)
-    if (tomb !== undefined) {
-      return {
-        kind: 'tombstoned',
-        message: `this ${String(tomb['kind'])} was forgotten at the user's request (${String(tomb['created_at']).slice(0, 10)}); it cannot be written back`,
-      }
-    }
+    const tomb = findTombstone(this.db, write)
+    if (tomb !== undefined) return { kind: 'tombstoned', message: tombstoneMessage(tomb) }
     const slot: SlotRow[] = [...this.slotRows(write.slotKey), ...staged]
     return { kind: 'decided', decision: decideWrite(write, slot, this.restatementOf(write, slot, staged, stagedFacts)) }
   }

@@ -1,8 +1,8 @@
 /**
  * ProjectRekeyStore: moving a project's facts from the key an older version gave it (the folder it was checked out
  * in) to its repository's key, in place and in one transaction per project. Every row of the project, history and
- * forgotten ones included, takes the keys a write under the new key would give it; the tombstones of its forgotten
- * rows are written again under their new claim and evidence keys (the old ones stay, blocking what they blocked);
+ * forgotten ones included, takes the keys a write under the new key would give it; its forgotten rows are tombstoned
+ * again as moved rows (tombstones leave the project out, so only an old project-keyed one gains a key);
  * pending proposals aimed at the old key aim at the new one; the project keeps its readable name. Two checkouts of
  * one repository that both held facts become one project, and nothing is lost or decided silently there: a current
  * row whose claim is already current under the new key joins that row (its sources move to it, and it is retired as
@@ -11,11 +11,10 @@
  */
 import { PROJECT_SCOPE_PREFIX, projectScope } from '../project/project-ref.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
-import { evidenceKeyOf } from '../text/normalize.ts'
 import type { Database } from './database.ts'
 import type { FactKeys } from '../fact-input.ts'
-import { priorClaimKeys } from './fact-folds.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
+import { tombstoneFact } from './tombstones.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
 export type RekeyKeysOf = (fact: Fact, scope: string) => FactKeys
@@ -121,16 +120,13 @@ export class ProjectRekeyStore {
     return this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now).lastInsertRowid
   }
 
-  /** A forgotten row's tombstones again under its new keys: its claim, its evidence and its folded lines' claims. */
+  /**
+   * A forgotten row's tombstones again as the moved row's: tombstones leave the project out, so this adds only what
+   * a tombstone written before migration 0026 under the old key held (the old ones stay, blocking what they blocked).
+   */
   private retombstone(row: Fact, keys: FactKeys, projectKey: string, now: string): void {
     if (this.db.get('SELECT 1 AS held FROM tombstones WHERE fact_id = ? LIMIT 1', row.id) === undefined) return
-    const moved = { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) }
-    const add = (kind: 'claim' | 'evidence', key: string): void => {
-      this.db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, ?, ?)', kind, key, row.id, now)
-    }
-    add('claim', keys.claimKey)
-    add('evidence', evidenceKeyOf(row.quote, keys.claimKey, projectKey))
-    for (const claimKey of priorClaimKeys(moved)) add('claim', claimKey)
+    tombstoneFact(this.db, { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) }, now)
   }
 
   /**

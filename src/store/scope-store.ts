@@ -10,6 +10,7 @@ import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import { FactStore } from './fact-store.ts'
 import { recordProject } from './project-rows.ts'
+import { findTombstone } from './tombstones.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
 export type ScopeKeysOf = (fact: Fact, scope: string) => FactKeys
@@ -38,7 +39,7 @@ export type MoveOutcome =
 export class ScopeStore extends FactStore {
   /**
    * Move a current fact to another scope. Refused, with nothing moved, when the fact is not current, is already
-   * there, is contested (settle it first), would restate a claim forgotten in the target scope, or would meet a
+   * there, is contested (settle it first), would restate a claim the user forgot (in any scope), or would meet a
    * current value in the target slot (a single-valued slot holding any, a multi-valued one holding the same value or
    * a single value).
    * @param id - the fact.
@@ -57,7 +58,7 @@ export class ScopeStore extends FactStore {
       const moving = rows.map((row) => ({ row, keys: keysOf(row, target.scope) }))
       const movingIds = new Set(rows.map((row) => row.id as number))
       const current = moving.filter(({ row }) => CURRENT_STATUSES.includes(row.status))
-      if (current.some(({ keys }) => this.tombstoned(keys.claimKey, keys.evidenceKey))) return { ok: false, reason: 'tombstoned' }
+      if (current.some(({ keys }) => findTombstone(this.db, keys) !== undefined)) return { ok: false, reason: 'tombstoned' }
       const targetKeys = keysOf(fact, target.scope)
       const occupant = this.currentInSlot(targetKeys.slotKey).find((row) => !movingIds.has(row.id)
         && (!fact.multi || !row.multi || current.some(({ keys }) => keys.claimKey === row.claimKey)))
@@ -87,10 +88,5 @@ export class ScopeStore extends FactStore {
 
   private currentInSlot(slotKey: string): Fact[] {
     return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
-  }
-
-  private tombstoned(claimKey: string, evidenceKey: string): boolean {
-    return this.db.get(`SELECT 1 AS found FROM tombstones WHERE (kind = 'claim' AND key = ?) OR (kind = 'evidence' AND key = ?) LIMIT 1`,
-      claimKey, evidenceKey) !== undefined
   }
 }

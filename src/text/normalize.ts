@@ -85,7 +85,8 @@ export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey:
 
 /**
  * The claim key: SHA-256 over the normalized entity, predicate, qualifier set and value, and the project of a
- * project-scoped fact (forgetting a claim in one project leaves the same claim in another alone).
+ * project-scoped fact (the same claim is one row per project; its tombstone leaves the project out, see
+ * {@link tombstoneKeysOf}).
  * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
@@ -104,6 +105,25 @@ export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey
 export function evidenceKeyOf(quote: string | null | undefined, claimKey: string, projectKey: string | null = null): string {
   const folded = quote === null || quote === undefined ? '' : foldText(quote)
   return sha256(JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : withProject(['evidence-quote', folded], projectKey)))
+}
+
+/** The keys a forget tombstones and every write checks (see {@link tombstoneKeysOf}). */
+export interface TombstoneKeys {
+  readonly claim: string
+  readonly evidence: string
+}
+
+/**
+ * The tombstone keys of a claim: its claim and evidence keys as a fact outside any project has them. The project is
+ * left out on purpose, so a claim forgotten in one scope (global, a label, a project) is refused in every other;
+ * the keys a row is stored under keep it (one claim is one row per project). A global or labelled fact's tombstone
+ * keys are its own claim and evidence keys.
+ * @param quote - the supporting quote, if any.
+ * @returns a hex SHA-256 for the claim and one for the evidence.
+ */
+export function tombstoneKeysOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string, quote: string | null | undefined): TombstoneKeys {
+  const claim = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey)
+  return { claim, evidence: evidenceKeyOf(quote, claim) }
 }
 
 /** A key's parts, with the project appended when there is one (a key without it is unchanged). */
