@@ -9,8 +9,8 @@
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors|recall|coding-recall   --locomo <path to locomo10.json>
- *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors|recall|coding-recall|import   --locomo <path to locomo10.json>
+ *          --import-lines N (the import part's file; 120000)   --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
  *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
  */
@@ -206,6 +206,18 @@ if (runs('vectors')) {
 if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...vectorRuns.values()]
 if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
 if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
+if (ONLY === undefined || ONLY === 'import') {
+  // A 120,000-line file previewed and committed on the real web host while status is called every 250 ms (issue 31).
+  const { importBench } = await import('./bench-import.ts')
+  const row = await importBench(Number(option('--import-lines') ?? 120_000))
+  Object.assign(results, { import: row })
+  console.log(`\nImport of ${row.lines} one-line facts (${(row.bytes / 1024 / 1024).toFixed(1)} MB) on the web host, status called every 250 ms meanwhile`)
+  console.log('| step | ms | status calls | status wait max ms | status wait p50 ms |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const [step, timing] of [['preview', row.preview], ['commit', row.commit]] as const) {
+    console.log(`| ${step} | ${timing.ms} | ${timing.statusCalls} | ${timing.statusMaxMs} | ${timing.statusP50Ms} |`)
+  }
+}
 if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
 mkdirSync(RESULTS_DIR, { recursive: true })
 const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)

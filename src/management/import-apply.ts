@@ -103,9 +103,11 @@ interface Staging {
 
 function classifyOne(stores: StoreSet, item: Planned, forgetting: FileTombstones, staging: Staging): Record<string, unknown> & { class: RecordClass } {
   if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
-  const write = stores.facts.canonical(item.write)
-  const value = write.sensitivity === 'credential' ? MASK : write.value
-  const shown = { line: item.line, subject: write.subject, property: write.property, value, qualifiers: write.qualifiers }
+  const given = item.write
+  const value = given.sensitivity === 'credential' ? MASK : given.value
+  const shown = { line: item.line, subject: given.subject, property: given.property, value, qualifiers: given.qualifiers }
+  // Keyed under the names the store reads them as, so a line under an alias meets the rows of what it stands for.
+  const write = stores.facts.canonical(given)
   if (forgetting.claims.has(write.claimKey) || forgetting.evidence.has(write.evidenceKey)) {
     return { ...shown, class: 'tombstoned', reason: 'the file itself forgets this claim; it cannot be written back' }
   }

@@ -25,7 +25,7 @@ export type Entry = { readonly line: number; readonly record: ImportRecord } | {
 /** The parsed file. */
 export interface ParsedFile {
   readonly manifest: ExchangeManifest | null
-  /** Whether the record lines still hash to the manifest's records_sha256 and count (null without a manifest). */
+  /** Whether the lines still hash to the manifest, each kind to its own count and hash (null without a manifest). */
   readonly untouched: boolean | null
   readonly entries: readonly Entry[]
   /** The alias lines, schema-valid (an invalid one is an invalid entry). */
