@@ -23,6 +23,8 @@ interface Preview {
   readonly invalidOmitted: number
   /** What else the commit changes: stored facts the file forgets, pins it drops. */
   readonly sides: readonly string[]
+  /** How many stored facts the commit forgets. */
+  readonly forgets: number
 }
 
 /** The Import file button and its preview dialog. */
@@ -98,7 +100,7 @@ export class FmImportFile extends LitElement {
       }
       const { token, total, counts, invalid, invalidOmitted, tombstones, pinsDropped } = answer.data
       const sides = importSideWords(tombstones.forgetsTotal, pinsDropped.count)
-      this.preview = { name: file.name, content, token, total, counts, invalid, invalidOmitted, sides }
+      this.preview = { name: file.name, content, token, total, counts, invalid, invalidOmitted, sides, forgets: tombstones.forgetsTotal }
     } finally {
       this.busy = false
     }
@@ -138,6 +140,8 @@ export class FmImportFile extends LitElement {
   private renderDialog(): unknown {
     const preview = this.preview
     const landing = preview === undefined ? 0 : preview.counts.new + preview.counts.conflict
+    // A file that only forgets stored facts still has something to commit.
+    const forgets = preview?.forgets ?? 0
     return html`
       <dialog data-fm="import-dialog" aria-label="Import file" @close=${() => this.close()}>
         <h2>Import a JSONL file</h2>
@@ -157,8 +161,8 @@ export class FmImportFile extends LitElement {
           </div>`}
         <div class="actions">
           <button @click=${() => this.close()}>Cancel</button>
-          <button class="primary" data-fm="import-commit" ?disabled=${this.busy || preview === undefined || landing === 0}
-            @click=${() => { void this.commit() }}>${preview === undefined ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
+          <button class="primary" data-fm="import-commit" ?disabled=${this.busy || preview === undefined || landing + forgets === 0}
+            @click=${() => { void this.commit() }}>${preview === undefined || landing === 0 ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
         </div>
       </dialog>`
   }
