@@ -5,7 +5,7 @@
  */
 import { createDshHome } from './dsh-profile.ts'
 import { startWebHost } from '../tests/helpers/dsh-host.ts'
-import { FactMemoryApi } from '../tests/helpers/fact-memory-web.ts'
+import { FactMemoryApi, PREFIX, rawRequest } from '../tests/helpers/fact-memory-web.ts'
 
 /** How long one step took and how long the status calls made meanwhile waited. */
 export interface ImportStep {
@@ -48,28 +48,38 @@ export async function importBench(lines = 120_000): Promise<ImportBench> {
     await api.ok('status', {})
     const content = importFile(lines)
     let token = ''
-    const preview = await whileStatus(api, async () => {
-      token = String((await api.ok('import', { mode: 'preview', content }))['token'])
+    const preview = await whileStatus(host.url, async () => {
+      token = String((await longCall(host.url, { mode: 'preview', content }))['token'])
     })
     const fence = await api.fence()
-    const commit = await whileStatus(api, async () => {
-      await api.ok('import', { mode: 'commit', content, token, ...fence })
+    const commit = await whileStatus(host.url, async () => {
+      await longCall(host.url, { mode: 'commit', content, token, ...fence })
     })
     return { lines, bytes: Buffer.byteLength(content), preview, commit }
+  } catch (error) {
+    throw new Error(`the import bench failed; the host said:\n${host.output().slice(-3000)}`, { cause: error })
   } finally {
     await host.stop()
     home.remove()
   }
 }
 
-/** Run `work`, calling status every 250 ms until it ends; each call's wait is timed. */
-async function whileStatus(api: FactMemoryApi, work: () => Promise<void>): Promise<ImportStep> {
+/** One import call over node:http, which sets no deadline on a slow answer (fetch gives up after 300 s). */
+async function longCall(url: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await rawRequest(url, { path: `${PREFIX}/import`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (answer.status !== 200 || answer.json?.['ok'] !== true) throw new Error(`import answered ${answer.status}: ${answer.text.slice(0, 500)}`)
+  return answer.json
+}
+
+/** Run `work`, calling status every 250 ms (a new connection each) until it ends; each call's wait is timed. */
+async function whileStatus(url: string, work: () => Promise<void>): Promise<ImportStep> {
   const waits: number[] = []
   let running = true
   const poll = (async () => {
     while (running) {
       const started = performance.now()
-      await api.ok('status', { summary: true })
+      const answer = await rawRequest(url, { path: `${PREFIX}/status`, headers: { 'content-type': 'application/json' }, body: '{"summary":true}' })
+      if (answer.status !== 200) throw new Error(`status answered ${answer.status}: ${answer.text.slice(0, 300)}`)
       waits.push(performance.now() - started)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
