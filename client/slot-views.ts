@@ -7,6 +7,7 @@ import type { AppState, DrawerState, PageState, Summary, Toast } from './app-sta
 import { callVerb } from './api.ts'
 import { formatInstant, seenNote, STATUS_LABEL } from './format.ts'
 import type { ReactLike, ReactNode } from './host.ts'
+import { ICON_VIEW_BOX, PAUSE_ICON, RESUME_ICON, type IconShape } from './icons.ts'
 import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
 import { turnCardParts } from './recall-words.ts'
 
@@ -37,7 +38,8 @@ const chipStyle = {
 }
 const badgeStyle = {
   minWidth: 18, padding: '0 5px', borderRadius: 9, fontSize: 11, lineHeight: '18px', textAlign: 'center',
-  background: 'var(--dsw-alias-state-warn-primary, var(--dsw-alias-brand-primary))', color: 'var(--dsw-alias-label-primary-inverted)',
+  // Dark text on the amber in both themes: the inverted label is white in the light theme, 2.2:1 on amber.
+  background: 'var(--dsw-alias-state-warn-primary, #f59e0b)', color: 'var(--dsw-static-neutral-bluish-900, #1b1b1c)',
 }
 
 /** The sidebar foot entry that opens and closes the page. */
@@ -60,6 +62,12 @@ export function sidebarButton(react: ReactLike): (props: Props) => ReactNode {
       style: wide ? { ...badgeStyle, flex: 'none' } : { ...badgeStyle, position: 'absolute', top: -6, left: '50%', fontSize: 10, lineHeight: '16px', minWidth: 16, padding: '0 3px' },
     }, wide || badge <= 99 ? String(badge) : '99+') : null)
   }
+}
+
+/** An icon of client/icons.ts in the text colour, hidden from assistive technology (the button carries the name). */
+function reactIcon(react: ReactLike, shape: IconShape, size: number): ReactNode {
+  return react.createElement('svg', { width: size, height: size, viewBox: ICON_VIEW_BOX, 'aria-hidden': true, fill: 'currentColor', fillRule: 'evenodd', style: { flex: 'none' } },
+    ...shape.paths.map((d, index) => react.createElement('path', { key: index, d })))
 }
 
 /** The plugin's icon: a star with two orbits, drawn in the current text colour. */
@@ -134,7 +142,9 @@ export function toastStack(react: ReactLike): (props: Props) => ReactNode {
       key: toast.id, role: 'status', 'data-fm': 'toast',
       style: {
         pointerEvents: 'auto', display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 10,
-        background: 'var(--dsw-alias-toast-bg, var(--dsw-alias-bg-layer-3))', color: 'var(--dsw-alias-label-primary-inverted, var(--dsw-alias-label-primary))',
+        // The host's toast background is dark in both themes, so the text is its static white in both (the inverted
+        // label token turns dark in the dark theme).
+        background: 'var(--dsw-alias-toast-bg, #2b2e35)', color: 'var(--dsw-static-neutral-bluish-00, #ffffff)',
         boxShadow: 'var(--dsw-shadow-lv2)', fontSize: 13, lineHeight: '18px',
       },
     },
@@ -173,7 +183,7 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
     return react.createElement('span', { style: { display: 'inline-flex', alignItems: 'center', gap: 4 } },
       wrote > 0 ? react.createElement('button', {
         type: 'button', 'data-fm': 'session-mark', title: `This conversation wrote ${wrote} fact${wrote === 1 ? '' : 's'}`,
-        'aria-label': `This conversation wrote ${wrote} facts`, style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        'aria-label': `This conversation wrote ${wrote} facts`, style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-secondary)' },
         onClick: () => app.drawer.set({ sessionId: sessionId ?? null, turn: null }),
       }, '◉', ` ${wrote}`) : null,
       react.createElement('button', {
@@ -185,9 +195,10 @@ export function headerButton(react: ReactLike): (props: Props) => ReactNode {
         type: 'button', 'data-fm': 'pause-toggle', 'aria-pressed': paused,
         'aria-label': paused ? 'Resume memory in this session' : 'Pause in this session',
         title: paused ? 'Resume memory in this session' : 'Pause in this session: no capture, extraction, recall or directory until you resume',
-        style: { ...buttonStyle, padding: '4px 6px', fontSize: 12, color: 'var(--dsw-alias-label-tertiary)' },
+        style: { ...buttonStyle, display: 'inline-flex', alignItems: 'center', justifyContent: 'center', minWidth: 28, minHeight: 28,
+          padding: '4px 6px', color: 'var(--dsw-alias-label-secondary)' },
         onClick: () => { void togglePause() },
-      }, paused ? '▶' : '⏸'))
+      }, reactIcon(react, paused ? RESUME_ICON : PAUSE_ICON, 14)))
   }
 }
 
@@ -310,7 +321,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       },
       react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
         `${fact.subject} · ${fact.property}: ${fact.value}`),
-      react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+      react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
         `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`))))),
     listed === undefined ? react.createElement('p', null, 'Loading…')
       : shown.length === 0 ? react.createElement('p', null, recalled.length > 0 ? 'Nothing was written on this turn.' : 'Nothing recorded for this part of the conversation.')
@@ -319,7 +330,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         },
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
           `${fact.subject} · ${fact.property}: ${fact.value}`),
-        react.createElement('div', { style: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 12 } },
+        react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
           `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`)))))
   }
 }

@@ -3,7 +3,16 @@ import { css } from 'lit'
 
 /** Base rules every component adopts. */
 export const baseStyles = css`
+  /*
+   * State colours for text: the host's state hues are bright (green, amber, red on white read at 2.2 to 4.5:1), so
+   * text mixes each with the theme's primary label, which darkens it on the light ground and lightens it on the dark
+   * one, keeping 4.5:1 in both. Strokes and fills keep the bright hue.
+   */
   :host {
+    --fm-success-text: color-mix(in srgb, var(--dsw-alias-state-success-primary, #22c55e) 50%, var(--dsw-alias-label-primary, #0f1115));
+    --fm-warn-text: color-mix(in srgb, var(--dsw-alias-state-warn-primary, #f59e0b) 50%, var(--dsw-alias-label-primary, #0f1115));
+    --fm-error-text: color-mix(in srgb, var(--dsw-alias-state-error-primary, #ec1313) 70%, var(--dsw-alias-label-primary, #0f1115));
+    --fm-business-text: color-mix(in srgb, var(--dsw-alias-state-business-primary, #4d6bfe) 70%, var(--dsw-alias-label-primary, #0f1115));
     color: var(--dsw-alias-label-primary);
     font-family: var(--dsw-font-family, system-ui, sans-serif);
     font-size: 14px;
@@ -30,7 +39,7 @@ export const baseStyles = css`
     background: var(--dsw-alias-brand-primary);
     box-shadow: 0 0 0 2px var(--dsw-alias-bg-base), 0 0 0 4px var(--dsw-alias-brand-primary);
   }
-  button.danger { color: var(--dsw-alias-state-error-primary, var(--dsw-alias-label-primary)); }
+  button.danger { color: var(--fm-error-text); }
   :focus-visible { outline: 2px solid var(--dsw-alias-brand-primary); outline-offset: 2px; }
   input, select, textarea {
     font: inherit;
@@ -41,7 +50,7 @@ export const baseStyles = css`
     padding: 4px 8px;
   }
   .muted { color: var(--dsw-alias-label-secondary); }
-  .caption { color: var(--dsw-alias-label-tertiary); font-size: 12px; line-height: 16px; }
+  .caption { color: var(--dsw-alias-label-secondary); font-size: 12px; line-height: 16px; }
   .pill {
     display: inline-flex;
     align-items: center;
@@ -54,9 +63,9 @@ export const baseStyles = css`
     border: 1px solid var(--dsw-alias-border-l2);
     color: var(--dsw-alias-label-secondary);
   }
-  .pill.active { color: var(--dsw-alias-state-success-primary, var(--dsw-alias-label-primary)); }
-  .pill.conflict { color: var(--dsw-alias-state-warn-primary, var(--dsw-alias-label-primary)); border-color: currentColor; }
-  .pill.scheduled { color: var(--dsw-alias-state-business-primary, var(--dsw-alias-label-secondary)); }
+  .pill.active { color: var(--fm-success-text); }
+  .pill.conflict { color: var(--fm-warn-text); border-color: currentColor; }
+  .pill.scheduled { color: var(--fm-business-text); }
   .empty { padding: 32px; text-align: center; color: var(--dsw-alias-label-secondary); }
   .skeleton {
     border-radius: 6px;

@@ -19,6 +19,7 @@ import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
+import { queryGuards } from '../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
@@ -164,7 +165,9 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
     const clock = new SessionClock()
     const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => clock.now() }
     const index = new VectorIndex()
-    const memory = new FactMemory({ clock, ...(semantic === undefined ? {} : { semantic: (current, stores) => semanticLegs(access, index, current, stores) }) })
+    // A quality figure: every question asks the endpoint, as it did before the breaker (a slow local model never skipped).
+    const guards = queryGuards(() => clock.now(), { breaker: 'off' })
+    const memory = new FactMemory({ clock, ...(semantic === undefined ? {} : { semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) }) })
     memory.open(dir)
     const deps = { memory, config: () => config }
     const write = memoryWriteTool(deps)

@@ -2,15 +2,19 @@
  * npm run bench: speed at 10k and 100k facts (memory_search, directory, single write, cold open, the page's routes),
  * what automatic capture costs a turn, retrieval quality on LoCoMo (evidence recall@5/@10 per category), and the
  * review's operating points: the near-duplicate gate's precision and recall on its labeled pair set, and the fold guard's
- * on tests/fixtures/fold-pairs.jsonl, and the vector channel's scan at 10k and 100k facts (scripts/bench-vectors.ts). Prints
+ * on tests/fixtures/fold-pairs.jsonl, the privacy scan's on its look-alike set and the red-team corpus
+ * (scripts/bench-privacy.ts), the vector channel's scan at 10k and 100k facts (scripts/bench-vectors.ts), recall
+ * and search latency with a hanging embedding endpoint, with the breaker and without (scripts/bench-breaker.ts), and
+ * status latency while the web host previews and commits a 120,000-line import (scripts/bench-import.ts). Prints
  * tables and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|vectors|recall|coding-recall|import   --locomo <path to locomo10.json>
- *          --import-lines N (the import part's file; 120000)   --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import
+ *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
+ *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
  *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
  */
@@ -205,6 +209,7 @@ if (runs('vectors')) {
 // The vector rows the speed table measured count too when the vector part itself did not run.
 if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...vectorRuns.values()]
 if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
+if (ONLY === undefined || ONLY === 'privacy') Object.assign(results, { privacy: (await import('./bench-privacy.ts')).privacyBench() })
 if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
 if (ONLY === undefined || ONLY === 'import') {
   // A 120,000-line file previewed and committed on the real web host while status is called every 250 ms (issue 31).
@@ -219,6 +224,7 @@ if (ONLY === undefined || ONLY === 'import') {
   }
 }
 if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
+if (ONLY === undefined || ONLY === 'breaker') Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
 mkdirSync(RESULTS_DIR, { recursive: true })
 const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
 writeFileSync(file, `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`)

@@ -64,7 +64,10 @@ export interface Config {
   queryTimeoutMs: number
   /** IANA zone for displayed dates; empty means the host's zone. Default `''`. */
   storeTimezone: string
-  /** Backups to keep, export and wipe ones together: the newest by the time taken stay; 0 keeps all. Default `7`. */
+  /**
+   * Backups to keep, export and wipe ones together: the newest by the time taken stay; 0 keeps all. The copies
+   * migrations leave beside the store are kept to the same number, counted apart. Default `7`.
+   */
   backupKeep: number
   /** Interval of the scheduled/expired maintenance in ms; 0 disables the timer. Default `60000`. */
   advanceIntervalMs: number
@@ -174,7 +177,7 @@ const advanced = Schema.object({
     .description('Whole-query deadline of memory_search in milliseconds.'),
   storeTimezone: Schema.string().default('')
     .description('IANA time zone for displayed dates; empty means the host\'s zone. Stored dates stay ISO UTC.'),
-  backupKeep: Schema.natural().default(7).description('Backups to keep in <dataDir>/backups (export and wipe together), oldest taken deleted first; 0 keeps all.'),
+  backupKeep: Schema.natural().default(7).description('Backups to keep in <dataDir>/backups (export and wipe together), oldest taken deleted first, and as many migration copies beside the store; 0 keeps all.'),
   advanceIntervalMs: Schema.natural().default(60_000)
     .description('How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).'),
   embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns. Changing it retires the vectors built before.'),

@@ -19,6 +19,7 @@ import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/conne
 import { Database, type StatementObserver } from './store/database.ts'
 import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
+import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
 import type { ProjectLocator } from './project/project-locator.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
@@ -132,12 +133,14 @@ export class FactMemory {
 
   /**
    * Open the store in `dataDir` (closing any other), mask run-log rows kept from before the log was masked,
-   * rescan the stored facts once per privacy rules version (see rescanStoredPrivacy), then
-   * advance scheduled and expired facts once. A failure closes the store again and is kept as the reason every
-   * later call answers `unavailable`; it never throws.
+   * rescan the stored facts once per privacy rules version (see rescanStoredPrivacy) and then mask the migration
+   * copies beside the store and keep the newest `backupKeep` of them (see tendMigrationCopies), then
+   * advance scheduled and expired facts once. The copy a migration takes is masked before any migration runs. A
+   * failure closes the store again and is kept as the reason every later call answers `unavailable`; it never throws.
    * @param dataDir - absolute data directory.
+   * @param backupKeep - how many migration copies to keep (0 keeps all); undefined leaves them as they are.
    */
-  open(dataDir: string): void {
+  open(dataDir: string, backupKeep?: number): void {
     this.close()
     try {
       const db = Database.open({
@@ -147,12 +150,14 @@ export class FactMemory {
         ...(this.options.loader === undefined ? {} : { loader: this.options.loader }),
         ...(this.options.migrationsDir === undefined ? {} : { migrationsDir: this.options.migrationsDir }),
         ...(this.options.onStatement === undefined ? {} : { onStatement: this.options.onStatement }),
+        copyMasking: COPY_MASKING,
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
       this.unsubscribe = db.onChange(() => { this.notifyChange() })
       stores.extract.maskOldRuns()
-      rescanStoredPrivacy(stores, isoNow(this.options.clock))
+      const rescanned = rescanStoredPrivacy(stores, isoNow(this.options.clock)) !== undefined
+      tendMigrationCopies(stores, rescanned, backupKeep)
       this.lastRekey = rekeyFolderProjects(stores, isoNow(this.options.clock), this.options.locator)
       this.advance()
     } catch (error) {

@@ -19,6 +19,7 @@ import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.t
 import { AutoCapture } from './extract/capture.ts'
 import { sessionIdPaused } from './pause/session-pause.ts'
 import { credentialsView, resolveCredential } from './host/credentials.ts'
+import { maskedLogger } from './host/masked-logger.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LiveSessionsView, LlmView, SessionQueryView } from './host/ports.ts'
 import { sessionReader } from './host/session-reader.ts'
@@ -28,6 +29,7 @@ import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
 import type { StoreSet } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
+import { queryGuards } from './semantic/query-guards.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
 import { VectorSweepService } from './semantic/vector-sweep-service.ts'
 import { VectorWarmup } from './semantic/vector-warmup.ts'
@@ -54,13 +56,16 @@ export const inject = ['tools', 'systemPrompt']
  * @param config - the validated composition config.
  */
 export function apply(ctx: Context, config: Config): void {
-  const logger = ctx.logger('fact-memory')
+  // Every line the plugin logs reaches the host with its credentials masked.
+  const logger = maskedLogger(ctx.logger('fact-memory'))
   const credentialProvider = (): CredentialProvider | undefined => ctx.get('credentials') as CredentialProvider | undefined
   // The semantic channels reach their endpoints with keys resolved per call; nothing is sent while they are off.
   const access: EndpointAccess = { key: (name) => resolveCredential(credentialProvider(), name), fetch: globalThis.fetch, now: () => systemClock.now() }
   const vectorIndex = new VectorIndex()
+  // Kept across searches: a dead endpoint is skipped while it cools down, and recent query embeddings are reused.
+  const guards = queryGuards(access.now)
   const runtime: MemoryRuntime = new MemoryRuntime({
-    store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, current, stores) },
+    store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, guards, current, stores) },
     clock: systemClock,
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
     logger,
@@ -164,7 +169,7 @@ export function apply(ctx: Context, config: Config): void {
       extraction: capture,
       review,
       vectors: { sweepNow: () => vectors.sweepNow(), last: () => vectors.last(), held: () => warmup.held(runtime.current()) },
-      semantic: { rerank: () => rerankPort(access, runtime.config()) },
+      semantic: { rerank: () => rerankPort(access, runtime.config()), breaker: (channel, fingerprint) => guards[channel].report(fingerprint) },
     })
     webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
   })

@@ -83,7 +83,7 @@ export class MemoryRuntime {
       return
     }
     if (this.memory.dataDir !== next.resolvedDataDir) {
-      this.memory.open(next.resolvedDataDir)
+      this.memory.open(next.resolvedDataDir, next.backupKeep)
       const status = this.memory.status()
       if (status.available) {
         this.deps.logger.info('fact memory store %s (driver %s)', next.resolvedDataDir, status.driver)

@@ -13,7 +13,7 @@ import { treeLayout } from '../client/tree-layout.ts'
 import { factTurnDefinition, TURN_DATA_KEY } from '../client/turn-data.ts'
 import type { SessionEventLike } from '../client/host.ts'
 import { embeddingConfigured, rebuiltWords, vectorCount } from '../client/vector-words.ts'
-import { moveTargets, scopeFilterOptions, scopeWords } from '../client/scope-words.ts'
+import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../client/scope-words.ts'
 import { Config, configWith, resolveConfig, type Config as ConfigShape } from '../src/config.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import type { GraphEdge, GraphNode, GraphPayload } from '../src/graph-types.ts'
@@ -378,5 +378,14 @@ describe('scope words on the page', () => {
     assert.deepEqual(moveTargets(fact, scopes).map((option) => option.label), ['global', 'label infra'])
     assert.deepEqual(moveTargets(fact, scopes.slice(1)).map((option) => option.label), ['global', 'label infra'])
     assert.deepEqual(moveTargets({ scope: 'global' } as FactView, scopes).map((option) => option.value), ['project:/home/ada/src/billing-api', 'infra'])
+  })
+
+  it('takes a chosen scope as it is, and a new label as typed, tidied; says what is missing otherwise', () => {
+    assert.deepEqual(chosenScope('infra', undefined), { scope: 'infra' })
+    assert.deepEqual(chosenScope('', undefined), { missing: 'Choose a scope to move to.' })
+    assert.deepEqual(chosenScope(NEW_LABEL.value, '  platform   ops '), { scope: 'platform ops' })
+    assert.deepEqual(chosenScope(NEW_LABEL.value, ' '), { missing: 'Type the new label\'s name.' })
+    assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'Global')), /not a label name/u)
+    assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'project:/tmp/x')), /not a label name/u)
   })
 })

@@ -326,5 +326,23 @@ for (const driver of DRIVERS) {
       const sent = (detail['run'] as { textSent: string }).textSent
       assert.match(sent, /Remember: the staging db password: \S+ and the deploy token is \S+; billing-api runs on port 7801\./u)
     })
+
+    it('masks the secrets in the text it sent with refuseCredentials off too, where a credential is kept rather than refused', async () => {
+      const config = harness.h.reconfigure({ autoExtract: true, refuseCredentials: false })
+      const log = new Log()
+      const end = log.say(`Remember: the staging db password: ${password} and the deploy token is ${token}.`)
+      const model = new ScriptedModel().answer({ facts: [fact('staging db', 'password', password, `the staging db password: ${password}`)] })
+      const { h } = harness
+      await runPass({ sessionId: 'session-1', endSeq: end, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
+        { memory: h.memory, config, events: log.events, model, clock: h.clock, project: null })
+      const row = h.db().get('SELECT refused, text_sent, note, error FROM extract_runs ORDER BY id DESC LIMIT 1') ?? {}
+      assert.match(String(row['text_sent']), /the staging db password: \S+ and the deploy token is \S+\./u)
+      const queue = await harness.ok('queue', {})
+      const [recent] = queue['recent'] as { id: number }[]
+      const detail = await harness.ok('extract-run', { id: recent?.id })
+      for (const [what, text] of [['the stored row', JSON.stringify(row)], ['queue', JSON.stringify(queue)], ['extract-run', JSON.stringify(detail)]] as const) {
+        for (const secret of [password, token]) assert.equal(text.includes(secret), false, `${what} holds ${secret}`)
+      }
+    })
   })
 }

@@ -6,7 +6,8 @@
  * never reach the endpoint, and nothing sent at all with the defaults. Then a web host: the vectors loaded into memory
  * as it starts, before any search (status shows them), Rebuild vectors and status
  * through real HTTP, a rerank whose out-of-range scores are invalidated, an uncalibrated rerank that only orders, and
- * a calibration built from the user's pairs after which the rerank filters. The embedding and rerank endpoints are a
+ * a calibration built from the user's pairs after which the rerank filters, and a hanging embedding endpoint that,
+ * after three timeouts, the turns no longer wait on (counted by the calls the fake receives). The embedding and rerank endpoints are a
  * local fake (deterministic vectors from a bilingual concept lexicon); the model is the scripted fake.
  */
 import { after, before, describe, it } from 'node:test'
@@ -211,5 +212,33 @@ describe('semantic channels in a web host: Rebuild vectors, status, rerank and c
     const deadline = Date.now() + 10_000
     while (!semantic.sentTexts().some((text) => text.includes('a dog named Miso')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
     assert.ok(semantic.sentTexts().some((text) => text.includes('user · pet: a dog named Miso')), 'the write asked for a sweep')
+  })
+
+  it('a hanging embedding endpoint: after three timeouts the turns are answered without a call, the answer and status say it cools down', async () => {
+    semantic.reset()
+    semantic.script.embedDelayMs = 60_000
+    const embedded = (): number => semantic.requests.filter((request) => request.kind === 'embeddings').length
+    const turn = (n: number): Promise<string> => converseWeb(host.url, conversations.model, conversations.home.workspace, `billing, take ${n}?`,
+      { toolCalls: [{ name: 'memory_search', arguments: { query: `billing-api port ${n}` } }] })
+    // Each turn embeds twice: its per-turn recall the user's message, then memory_search its query.
+    await turn(1)
+    assert.match(lastToolResult(), /Degraded: vector \(timeout/u)
+    await turn(2)
+    assert.equal(embedded(), 3, 'the third timeout (turn 2\'s recall) opened the breaker; turn 2\'s search made no call')
+    assert.match(lastToolResult(), /Degraded: vector \(cooling_down: skipped the embedding endpoint without a call/u)
+    for (let n = 3; n <= 5; n += 1) {
+      await turn(n)
+      const answer = lastToolResult()
+      assert.match(answer, /billing-api · port: 7801/u, 'the lexical answer stands')
+      assert.match(answer, /Degraded: vector \(cooling_down: [^)]*3 times in a row \(last: timeout\); it is tried again after \d{4}-/u, answer)
+    }
+    assert.equal(embedded(), 3, 'three more turns, recall and search each, without a call to the dead endpoint')
+    const breaker = (await api.ok('status'))['semantic'] as { embedding: { breaker: Record<string, unknown> }; rerank: { breaker: Record<string, unknown> } }
+    assert.equal(breaker.embedding.breaker['state'], 'open')
+    assert.equal(breaker.embedding.breaker['consecutiveFailures'], 3)
+    assert.equal((breaker.embedding.breaker['lastError'] as { code: string }).code, 'timeout')
+    assert.ok(Date.parse(String(breaker.embedding.breaker['until'])) > Date.now(), 'open until an instant to come')
+    assert.equal(breaker.rerank.breaker['state'], 'closed', 'the reranker has its own breaker')
+    semantic.script.embedDelayMs = 0
   })
 })

@@ -101,6 +101,20 @@ describe('issue 18 trust fixes as the model meets them in a real DSH host', () =
     assert.match(directoryOf(lastRequest), new RegExp(`- platform team · deploy routine: ${stated} \\(\\d{4}-\\d{2}-\\d{2}\\)\\n`, 'u'))
   })
 
+  it('the user restating an observed value in their own words raises it, and a search shows their words as its quote', async () => {
+    const slot = { subject: 'data team', property: 'deploy routine' }
+    const observed = 'deploys from the main branch every Friday afternoon after review'
+    const noted = await converse('Note how the data team deploys, from the release notes.', write({ ...slot, value: observed, evidence: 'observed' }), reply)
+    const id = storedId(noted.toolResults[0] ?? '')
+    const said = 'The data team deploys from the main branch every Friday afternoon'
+    const { toolResults } = await converse(`${said}, that is how it works.`,
+      write({ ...slot, value: 'deploys from the main branch every Friday afternoon', evidence: 'explicit_user', quote: said }),
+      search({ query: 'data team deploy routine' }), reply)
+    const [raised, found] = toolResults
+    assert.match(raised ?? '', new RegExp(`^outcome: ok\\nAlready known as #${id}: data team · deploy routine = ${observed}\\. The value written restates it`, 'u'))
+    assert.match(found ?? '', new RegExp(`${observed} \\[#${id} · since \\d{4}-\\d{2}-\\d{2} · explicit_user · [^\\]]*quote: "${said}"`, 'u'))
+  })
+
   it('a memory_write whose qualifier holds a key is refused, and neither its answer nor a later search shows the key', async () => {
     const { toolResults, lastRequest } = await converse(`The deploy bot calls OpenAI with the token ${KEY}.`,
       write({ subject: 'deploy bot', property: 'model provider', value: 'OpenAI', qualifiers: { token: KEY } }),

@@ -23,7 +23,7 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   ['rules/', 'fact-input.ts', 'graph-entity-names.ts', 'directory.ts', 'notice.ts'],
   ['privacy-rescan.ts', 'graph.ts', 'exchange/'],
   ['store/'],
-  ['retrieval/'],
+  ['retrieval/', 'store-copies.ts'],
   ['recall/', 'review/', 'project-rekey/'],
   ['semantic/', 'fact-memory.ts'],
   ['pause/'],

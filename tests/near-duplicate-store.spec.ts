@@ -82,6 +82,36 @@ for (const driver of DRIVERS) {
       ])
     })
 
+    it('a raise to explicit_user carries the user\'s words to the row, as a direct write would: its quote and anchor are theirs', () => {
+      seed()
+      const first = expectKind(hobby(HOBBY, { anchor: { sessionId: 'session-aaaaaaaa', turn: 1 } }), 'saved').fact
+      assert.equal(first.quote, null)
+      const said = 'I play jazz standards on the piano'
+      const raised = expectKind(hobby(HOBBY_AGAIN, { evidence: 'explicit_user', quote: said, anchor: { sessionId: 'session-bbbbbbbb', turn: 4 } }), 'duplicate')
+      assert.equal(raised.upgraded, true)
+      assert.equal(raised.fact.quote, said, 'the row quotes the user')
+      assert.deepEqual({ sessionId: raised.fact.sessionId, turn: raised.fact.turn }, { sessionId: 'session-bbbbbbbb', turn: 4 })
+      // A later, weaker restatement adds a source and leaves the user's words on the row.
+      const again = expectKind(hobby(HOBBY_AGAIN, { quote: 'he mentioned the piano and jazz standards', anchor: { sessionId: 'session-cccccccc', turn: 2 } }), 'duplicate')
+      assert.equal(again.upgraded, false)
+      assert.equal(again.fact.quote, said)
+      // The same claim key raised by the user's words: the same carry.
+      const port = expectKind(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' }), 'saved').fact
+      const portSaid = 'the billing api listens on 7801'
+      const portRaised = expectKind(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: portSaid }), 'duplicate')
+      assert.equal(portRaised.fact.id, port.id)
+      assert.equal(portRaised.fact.quote, portSaid)
+    })
+
+    it('a raise whose quote holds personal data makes the row sensitive, as a direct write of that quote would', () => {
+      seed()
+      const first = expectKind(hobby(HOBBY), 'saved').fact
+      assert.equal(first.sensitivity, null)
+      const raised = expectKind(hobby(HOBBY_AGAIN, { evidence: 'explicit_user', quote: 'I play jazz standards on the piano, write to me at ana.lima@example.org' }), 'duplicate')
+      assert.equal(raised.fact.quote, 'I play jazz standards on the piano, write to me at ana.lima@example.org')
+      assert.equal(raised.fact.sensitivity, 'email')
+    })
+
     it('restates a Chinese value re-worded with a few characters more', () => {
       seed()
       const first = expectKind(write(h.memory, h.config, { subject: '用户', property: '爱好', value: '每天晚饭后散步半小时', multi: true }), 'saved').fact

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { textContrast } from './helpers/svg-contrast.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
@@ -80,6 +81,30 @@ describe('adding a fact from the page', () => {
     assert.ok(!(await current()).some((fact) => fact.subject === 'greenhouse'))
     await closeClean(opened)
   })
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`shows the toast and its buttons at a contrast of 4.5:1 or more (${theme})`, async () => {
+      const opened = await openLibrary(undefined, theme)
+      const { page } = opened
+      await page.locator('fm-library [data-fm="add-fact"]').click()
+      const form = page.locator('fm-library [data-fm="add-dialog"][open]')
+      await form.getByLabel('Subject', { exact: true }).fill(`${theme} greenhouse`)
+      await form.getByLabel('Property', { exact: true }).fill('vent setting')
+      await form.getByLabel('Value', { exact: true }).fill('half open')
+      await form.locator('[data-fm="add-submit"]').click()
+      const toast = page.locator('[data-fm="toast"]').filter({ hasText: `Added ${theme} greenhouse · vent setting = half open` })
+      await toast.waitFor()
+      for (const [what, element] of [['text', toast.locator('span').first()], ['Undo', toast.getByRole('button', { name: 'Undo' })],
+        ['Dismiss', toast.getByRole('button', { name: 'Dismiss' })]] as const) {
+        const ratio = await textContrast(element)
+        assert.ok(ratio >= 4.5, `the toast's ${what} reads at ${ratio.toFixed(2)}:1 in ${theme}`)
+      }
+      await screenshot(page, `toast-${theme}`)
+      await toast.getByRole('button', { name: 'Undo' }).click()
+      await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the added fact is gone' }).waitFor()
+      await closeClean(opened)
+    })
+  }
 
   it('refuses a credential in the form, in words, and stores nothing (dark, 900 px)', async () => {
     const opened = await openLibrary({ width: 900, height: 900 }, 'dark')

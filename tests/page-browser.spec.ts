@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { assertIconButton, launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { converse, hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
@@ -204,8 +204,10 @@ describe('the Fact memory page in a real browser', () => {
 
     // Pause in this session: the button shows the paused state, the next request carries no directory, and Resume
     // turns it back on.
+    await assertIconButton(page.getByRole('button', { name: 'Pause in this session' }), 'pause')
     await page.getByRole('button', { name: 'Pause in this session' }).click()
     await page.locator('[data-fm="header-button"]').filter({ hasText: 'memory paused' }).waitFor()
+    await assertIconButton(page.getByRole('button', { name: 'Resume memory in this session' }), 'resume')
     await screenshot(page, 'session-paused')
     model.reset()
     model.enqueue({ text: 'Noted.' })

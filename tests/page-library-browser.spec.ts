@@ -61,6 +61,13 @@ describe('the fact library in a real browser', () => {
     await page.locator('fm-library').getByRole('button', { name: 'Load more' }).click()
     await until(async () => await rows(page).count() === 130, 'the second page')
     assert.equal(await page.locator('fm-library').getByRole('button', { name: 'Load more' }).count(), 0)
+    // A new search is read from its first row, wherever the list was scrolled.
+    const list = page.locator('fm-library ul[data-fm="fact-list"]')
+    await list.evaluate((ul) => { ul.scrollTop = ul.scrollHeight })
+    assert.ok(await list.evaluate((ul) => ul.scrollTop) > 0)
+    await page.locator('fm-library input[type="search"]').fill('port')
+    await until(async () => await list.evaluate((ul) => ul.scrollTop) === 0 && await rows(page).count() === 100, 'the search from the top')
+    await page.locator('fm-library input[type="search"]').fill('')
 
     const search = page.locator('fm-library input[type="search"]')
     await page.locator('fm-library [data-fm="fact-list"]').click({ position: { x: 5, y: 5 } })
@@ -73,6 +80,9 @@ describe('the fact library in a real browser', () => {
     }
     const recent = page.locator('fm-library [aria-label="Recent searches"] button')
     assert.deepEqual(await recent.allInnerTexts(), ['service-006', 'service-005', 'service-004', 'service-003', 'service-002'])
+    // They look like chips: rounded, with an edge and a fill of their own.
+    const chip = await recent.first().evaluate((button) => { const style = getComputedStyle(button); return { radius: Number.parseFloat(style.borderTopLeftRadius), border: style.borderTopStyle, fill: style.backgroundColor } })
+    assert.ok(chip.radius >= 10 && chip.border === 'solid' && chip.fill !== 'rgba(0, 0, 0, 0)', `a recent query reads as a chip: ${JSON.stringify(chip)}`)
     await search.press('Escape')
     assert.equal(await search.inputValue(), '')
     await until(async () => await rows(page).count() === 100, 'the cleared search')

@@ -2,7 +2,8 @@
  * The one-time rescan at open, on a real store (both bindings): rows written before today's privacy rules (inserted
  * here with raw SQL, bypassing the write's scan) lose the credential they held in clear from every column and the
  * full-text index, are hidden from memory_search, and are listed on one review card; personal data now found makes a
- * fact sensitive; a second open, and the open of a clean store, change nothing.
+ * fact sensitive, and a personal-data flag today's rules no longer find (a git SSH remote an older detector took for
+ * an email) is cleared without a card; a second open, and the open of a clean store, change nothing.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
@@ -68,6 +69,17 @@ describe('rescanning one stored row under today\'s rules', () => {
     assert.equal(next?.modelUseAllowed, true)
     assert.deepEqual(next?.qualifiers, { contact: 'ana@example.com' })
     assert.equal(rescanRow(row({ qualifiers: { contact: 'ana@example.com' }, sensitivity: 'phone' })), undefined)
+  })
+
+  it('clears a personal-data flag today\'s rules no longer find, keeping the text and the model use; never a credential', () => {
+    const remote = row({ subject: 'billing-api', property: 'repo', value: 'git@example.com:acme/billing-api.git', sensitivity: 'email' })
+    const next = rescanRow(remote)
+    assert.equal(next?.sensitivity, null)
+    assert.equal(next?.found, 'cleared')
+    assert.deepEqual([next?.value, next?.modelUseAllowed], [remote.value, true])
+    assert.equal(rescanRow({ ...remote, modelUseAllowed: false })?.modelUseAllowed, false, 'an imported sensitive fact stays out of model use')
+    assert.equal(rescanRow(row({ value: 'mail alice@example.com', sensitivity: 'email' })), undefined)
+    assert.equal(rescanRow(row({ property: 'api key', value: 'enabled', sensitivity: 'credential', modelUseAllowed: false })), undefined)
   })
 })
 
@@ -141,6 +153,21 @@ for (const driver of DRIVERS) {
       assert.equal(cards[0]?.['reason'], 'privacy_rescan')
       const listed = (JSON.parse(String(cards[0]?.['rows'])) as { rows: { fact: { factId: number } }[] }).rows.map((row) => row.fact.factId)
       assert.deepEqual(listed.sort((a, b) => a - b), [quoted, qualified, emailed])
+    })
+
+    it('clears the email flag an older detector put on a git SSH remote, so memory_search finds it again, with no card', async () => {
+      const db = v.h.db()
+      const entity = db.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('billing api', 'billing api', ?)`, now).lastInsertRowid
+      const id = db.run(FACT, entity, 'repo', 'repo', '{}', 'git@example.com:acme/billing-api.git', hexKey('slot-repo'), hexKey('claim-repo'),
+        now, now, now, null, now).lastInsertRowid
+      db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, 'billing api repo git example com acme billing api git')
+      db.run(`UPDATE facts SET sensitivity = 'email' WHERE id = ?`, id)
+      db.run(`UPDATE store_meta SET value = '2' WHERE key = 'privacy_rules_version'`)
+      assert.equal((await search('billing api repo')).results.length, 0, 'hidden while flagged')
+      reopen()
+      assert.equal(db.get('SELECT sensitivity FROM facts WHERE id = ?', id)?.['sensitivity'], null)
+      assert.equal((await search('billing api repo')).results.length, 1)
+      assert.equal(db.all(`SELECT id FROM proposals WHERE reason = 'privacy_rescan'`).length, 0)
     })
 
     it('retires the listed facts when the user accepts the card', async () => {

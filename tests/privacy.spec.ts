@@ -1,8 +1,10 @@
-// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose,
-// and maskCredentials masks the same credentials inside free text.
+// Proves scanPrivacy tells credentials and personal data (email, phone, ID numbers) from ordinary identifiers and prose
+// (graded on the look-alike set: SSH remotes, ssh logins, npm scopes, image digests, version pins, dates and versions
+// shaped like phone or ID numbers), and maskCredentials masks the same credentials inside free text.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { MASK, maskCredentials, scanPrivacy } from '../src/text/privacy.ts'
+import { LOOKALIKES, lookalikeFigures, redTeamFigures } from './helpers/privacy-set.ts'
 import { RED_TEAM } from './helpers/red-team.ts'
 
 /** A checksum-valid 18-character Chinese resident ID built from its first 17 digits. */
@@ -205,6 +207,40 @@ describe('scanPrivacy: personal data', () => {
 
   it('prefers a credential over personal data when a value carries both', () => {
     assert.equal(sensitivityOf('note', 'alice@example.com sk-abcdefghijklmnop1234'), 'credential')
+  })
+})
+
+describe('scanPrivacy: the graded look-alike set', () => {
+  it('leaves a git SSH remote alone: billing-api · repo · git@example.com:acme/billing-api.git is not an email', () => {
+    assert.equal(sensitivityOf('repo', 'git@example.com:acme/billing-api.git'), null)
+    assert.equal(sensitivityOf('note', 'the repo is git@example.com:acme/billing-api.git, mail alice@example.com'), 'email')
+  })
+
+  it('covers every personal-data kind and every look-alike kind in English and Chinese, at every grade', () => {
+    const kinds = new Set(LOOKALIKES.map((entry) => entry.kind))
+    for (const kind of kinds) {
+      assert.deepEqual(new Set(LOOKALIKES.filter((entry) => entry.kind === kind).map((entry) => entry.lang)), new Set(['en', 'zh']), kind)
+    }
+    for (const kind of ['email', 'phone', 'id_number', 'ssh-remote', 'ssh-login', 'npm-scope', 'version-pin', 'docker-digest', 'date-number']) assert.ok(kinds.has(kind), kind)
+    assert.deepEqual(new Set(LOOKALIKES.map((entry) => entry.grade)), new Set([1, 2, 3]))
+  })
+
+  it('keeps every piece of personal data caught and flags no look-alike: precision and recall 1 at every grade and in both languages', () => {
+    for (const [slice, figures] of Object.entries(lookalikeFigures())) {
+      assert.deepEqual(figures.misses, [], slice)
+      assert.deepEqual([figures.precision, figures.recall], [1, 1], slice)
+    }
+  })
+
+  it('keeps precision and recall 1 on the red-team corpus: its five private lines flagged, no other line', () => {
+    const figures = redTeamFigures()
+    assert.deepEqual([figures.truePositives, figures.falsePositives, figures.falseNegatives], [5, 0, 0], figures.misses.join('\n'))
+  })
+
+  it('still calls a spaced mobile whose digits read as a date a phone when a phone word names it, and an 18-digit order number no ID', () => {
+    assert.equal(sensitivityOf('备注', '他手机 150 2012 0815'), 'phone')
+    assert.equal(sensitivityOf('build', 'build 150 2012 0815'), null)
+    assert.equal(sensitivityOf('note', 'id 310115200111204567'), 'id_number', 'a resident ID that passes Luhn is personal data, not a card')
   })
 })
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { systemClock } from '../src/clock.ts'
@@ -60,6 +60,7 @@ describe('project keys moved to repository keys', () => {
         assert.equal(old.forgetById(forgotten.id).kind, 'forgotten')
         expectKind(write(old, config, { subject: 'billing-service', property: 'queue', value: 'BullMQ', confidence: 0.3, project }), 'proposed')
         writeFact(old, config, { subject: 'user', property: 'editor', value: 'Neovim', evidence: 'explicit_user' })
+        writeFact(old, { ...config, refuseCredentials: false }, { subject: 'staging db', property: 'password', value: 'Tr0ub4dor93xQ', evidence: 'explicit_user' })
         old.close()
 
         const memory = new FactMemory({ clock: systemClock, driver })
@@ -70,6 +71,7 @@ describe('project keys moved to repository keys', () => {
           assert.deepEqual(report?.projects.map((entry) => [entry.from, entry.to, entry.name, entry.moved]), [[checkout, REPOSITORY_KEY, 'billing-service', 3]])
           assert.match(report?.backup ?? '', /^backups\/memory-project-keys-.+\.db$/u)
           assert.equal(report?.error, null)
+          assert.equal(readFileSync(join(config.resolvedDataDir, report?.backup ?? '')).includes('Tr0ub4dor93xQ'), false, 'the copy masks a kept credential')
           const here = new ProjectLocator().locate(worktree)
           assert.equal(here.key, REPOSITORY_KEY)
           assert.match(memory.directory(config, here), /- billing-service · port: 4100 \(\d{4}-\d{2}-\d{2}, project billing-service\)/u)

@@ -1,7 +1,8 @@
 /**
  * The two semantic gateways (embeddings, rerank) and the score-mode check, against the fake OpenAI-compatible
  * embedding and rerank server on loopback: what they send, how they align answers, and that every failure is an
- * answer with a closed code whose message never carries the key. Also the fake itself: bilingual closeness,
+ * answer with a closed code whose message never carries the key; behind an endpoint breaker, a hanging or failing
+ * endpoint is skipped without a call after the first failures and tried once per cooling period. Also the fake itself: bilingual closeness,
  * determinism, scripting and request recording.
  */
 import assert from 'node:assert/strict'
@@ -9,12 +10,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { embedTexts } from '../src/semantic/embedding-gateway.ts'
+import { EndpointBreaker } from '../src/semantic/endpoint-breaker.ts'
 import { maskKey } from '../src/semantic/key-mask.ts'
 import { rerankDocuments } from '../src/semantic/rerank-gateway.ts'
 import { checkScores } from '../src/semantic/score-mode.ts'
 import type { EmbeddingEndpoint, EndpointFailure, RerankEndpoint } from '../src/semantic/types.ts'
 import { cosine, fakeEmbedding, startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { FAKE_CONCEPTS } from './helpers/fake-semantic-lexicon.ts'
+import { FakeClock } from './helpers/fake-clock.ts'
 
 const KEY = 'sk-fake-semantic-0123456789abcdefXYZ'
 const limits = { timeoutMs: 2000 }
@@ -276,6 +279,104 @@ describe('the rerank gateway', () => {
     assert.ok(logits.scores.some((score) => score < 0) && logits.scores.some((score) => score > 1), logits.scores.join(', '))
     assert.equal(checkScores(logits.scores, 'unit_interval').ok, false)
     assert.deepEqual(checkScores(logits.scores, 'logit'), { ok: true })
+  })
+})
+
+describe('the gateways behind their endpoint\'s breaker', () => {
+  let fake: FakeSemantic
+  let embedding: EmbeddingEndpoint
+  let rerank: RerankEndpoint
+  before(async () => {
+    fake = await startFakeSemantic()
+    embedding = { baseUrl: `${fake.url}/v1`, model: 'embed-1', apiKey: KEY, dim: 64 }
+    rerank = { baseUrl: `${fake.url}/v1`, model: 'rerank-1', apiKey: KEY }
+  })
+  beforeEach(() => fake.reset())
+  after(async () => { await fake.close() })
+
+  const POLICY = { failuresToOpen: 3, baseCoolingMs: 1_000, maxCoolingMs: 4_000 }
+  const hangingLimits = { timeoutMs: 80 }
+  const received = (kind: 'embeddings' | 'rerank'): number => fake.requests.filter((request) => request.kind === kind).length
+
+  it('a hanging embedding endpoint: the first calls time out, then calls are skipped at once, then one trial after the period, closing on its answer', async () => {
+    const clock = new FakeClock()
+    const breaker = new EndpointBreaker('embedding endpoint', () => clock.now(), POLICY)
+    const embed = (): ReturnType<typeof embedTexts> => breaker.call('emb-1', () => embedTexts(embedding, ['port'], hangingLimits, fetch))
+    fake.script.embedDelayMs = 60_000
+    for (let n = 1; n <= 3; n += 1) {
+      assert.equal(failureOf(await embed()).code, 'timeout')
+      assert.equal(received('embeddings'), n)
+    }
+    const opened = breaker.report('emb-1')
+    assert.deepEqual({ ...opened, lastError: opened.lastError?.code }, {
+      state: 'open', until: new Date(clock.now() + 1_000).toISOString(), coolingMs: 1_000, consecutiveFailures: 3, lastError: 'timeout',
+    })
+    for (let n = 0; n < 5; n += 1) {
+      const skipped = failureOf(await embed())
+      assert.equal(skipped.code, 'cooling_down')
+      assert.match(skipped.message, /embedding endpoint .*3 times in a row \(last: timeout\).*tried again after \d{4}-\d\d-\d\dT/u)
+      assert.ok(!skipped.message.includes(KEY))
+    }
+    assert.equal(received('embeddings'), 3, 'no call while it cools down')
+
+    clock.advance(1_000)
+    assert.equal(failureOf(await embed()).code, 'timeout', 'the trial still hangs')
+    assert.equal(received('embeddings'), 4, 'exactly one trial')
+    assert.equal(breaker.report('emb-1').coolingMs, 2_000, 'a failed trial doubles the period')
+    clock.advance(1_999)
+    assert.equal(failureOf(await embed()).code, 'cooling_down')
+    assert.equal(received('embeddings'), 4)
+
+    fake.script.embedDelayMs = 0
+    clock.advance(1)
+    assert.ok((await embed()).ok, 'the trial answers')
+    assert.equal(received('embeddings'), 5)
+    const closed = breaker.report('emb-1')
+    assert.deepEqual([closed.state, closed.consecutiveFailures, closed.until, closed.lastError?.code], ['closed', 0, null, 'timeout'])
+    assert.ok((await embed()).ok)
+    assert.equal(received('embeddings'), 6, 'closed: every call goes through')
+  })
+
+  it('a failing rerank endpoint opens its own breaker; an answer in a wrong shape keeps it closed; another endpoint starts closed', async () => {
+    const clock = new FakeClock()
+    const breaker = new EndpointBreaker('rerank endpoint', () => clock.now(), POLICY)
+    const score = (identity = 'rr-1'): ReturnType<typeof rerankDocuments> => breaker.call(identity, () => rerankDocuments(rerank, 'port', ['a', 'b'], limits, fetch))
+    fake.script.rerankBody = '{"results": "nope"}'
+    for (let n = 0; n < 5; n += 1) assert.equal(failureOf(await score()).code, 'bad_response')
+    assert.equal(breaker.report('rr-1').state, 'closed', 'an endpoint that answers, even wrongly, is not dead')
+    fake.script.rerankBody = undefined
+    fake.script.rerankStatus = 503
+    for (let n = 0; n < 3; n += 1) assert.equal(failureOf(await score()).code, 'http_error')
+    assert.equal(failureOf(await score()).code, 'cooling_down')
+    assert.equal(received('rerank'), 8)
+    const report = breaker.report('rr-1')
+    assert.equal(report.lastError?.code, 'http_error')
+    assert.ok(!JSON.stringify(report).includes(KEY), 'the fake echoes the key in its error body; the report masks it')
+    assert.deepEqual(breaker.report('rr-2'), { state: 'closed', until: null, coolingMs: 0, consecutiveFailures: 0, lastError: null })
+    fake.script.rerankStatus = undefined
+    assert.ok((await score('rr-2')).ok, 'a reconfigured endpoint is called at once')
+    assert.equal(received('rerank'), 9)
+  })
+
+  it('a trial that throws is settled as nothing: the breaker stays open with its period over and the next call is a trial', async () => {
+    const clock = new FakeClock()
+    const breaker = new EndpointBreaker('embedding endpoint', () => clock.now(), POLICY)
+    fake.script.embedStatus = 503
+    for (let n = 0; n < 3; n += 1) await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))
+    clock.advance(1_000)
+    await assert.rejects(breaker.call('emb-1', async () => { throw new Error('the key lookup failed') }), /key lookup failed/u)
+    assert.equal(breaker.report('emb-1').state, 'open')
+    fake.script.embedStatus = undefined
+    assert.ok((await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).ok, 'the next call is the trial, and it closes the breaker')
+    assert.equal(breaker.report('emb-1').state, 'closed')
+  })
+
+  it('with the breaker off every call goes out', async () => {
+    const breaker = new EndpointBreaker('embedding endpoint', () => 0, 'off')
+    fake.script.embedStatus = 500
+    for (let n = 0; n < 5; n += 1) assert.equal(failureOf(await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).code, 'http_error')
+    assert.equal(received('embeddings'), 5)
+    assert.equal(breaker.report('emb-1').state, 'off')
   })
 })
 

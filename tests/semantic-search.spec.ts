@@ -22,6 +22,7 @@ import { DRIVERS, makeConfig, removeDir, tempDir, writeFact } from './helpers/st
 import { systemClock } from '../src/clock.ts'
 import type { ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
+import { queryGuards } from '../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
 import { embeddingSettings, rerankSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
@@ -326,7 +327,7 @@ describe('the semantic legs on the system clock', () => {
     root = tempDir()
     const config = makeConfig(root, { ...semanticOverrides(fake, { embedding: true }), ...overrides })
     const access: EndpointAccess = { key, fetch: globalThis.fetch, now: () => Date.now() }
-    const memory = new FactMemory({ clock: systemClock, semantic: (current, stores) => semanticLegs(access, new VectorIndex(), current, stores) })
+    const memory = new FactMemory({ clock: systemClock, semantic: (current, stores) => semanticLegs(access, new VectorIndex(), queryGuards(() => systemClock.now()), current, stores) })
     memory.open(config.resolvedDataDir)
     return { memory, config }
   }

@@ -149,7 +149,8 @@ for (const driver of DRIVERS) {
       assert.deepEqual(before, {
         configured: true, source: 'openai', baseUrl: `${fake.url}/v1`, model: 'fake-embed-1', fingerprint: settings.fingerprint, dim: 0,
         intervalMs: 600_000, keyName: 'FACT_MEMORY_EMBEDDING_KEY', vectors: { current: 0, stale: 0, missing: 3, excluded: 1 }, lastSweep: null, error: null, inMemory: null,
-      })
+        breaker: null,
+      }, 'no breaker where no searches run (this harness has no semantic service)')
       await harness.ok('index-vectors', {})
       harness.h.db().run(`UPDATE facts SET value = '7802', revision = revision + 1 WHERE id = ?`, first ?? 0)
       writeFact(harness.h.memory, harness.h.config, { subject: 'docs site', property: 'url', value: 'https://docs.example.com' })
@@ -179,7 +180,7 @@ for (const driver of DRIVERS) {
       const calibration = async (): Promise<Record<string, unknown>> => (await rerank())['calibration'] as Record<string, unknown>
       assert.deepEqual(await rerank(), {
         configured: true, source: 'json', baseUrl: `${fake.url}/v1`, model: 'fake-rerank-1', scoreMode: 'unit_interval',
-        fingerprint: settings.fingerprint, keyName: 'FACT_MEMORY_RERANK_KEY', calibration: { state: 'uncalibrated' },
+        fingerprint: settings.fingerprint, keyName: 'FACT_MEMORY_RERANK_KEY', calibration: { state: 'uncalibrated' }, breaker: null,
       })
       record(harness, { fingerprint: settings.fingerprint, outcome: 'refused', relevant: 19, reason: 'too_few_pairs' })
       assert.deepEqual([(await calibration())['state'], (await calibration())['reason']], ['refused', 'too_few_pairs'])

@@ -1,14 +1,16 @@
 /**
  * <fm-add-fact>: the library's "Add fact" button and the form it opens — subject, property, value, "keeps several
- * values" (multi) and a scope (global, or a project or label the store holds). It sends fact-add behind the fence;
- * a refusal (a credential, a forgotten claim, bad input) is shown in the form in the write path's own words and
- * nothing is stored; a success closes the form with a toast saying what the write path did and an Undo. Esc closes
- * the form, not the page around it. Emits `fm-added` (bubbling, composed) with the written fact's id.
+ * values" (multi) and a scope (global, a project or label the store holds, or a new label typed here). It sends
+ * fact-add behind the fence; a refusal (a credential, a forgotten claim, bad input) is shown in the form in the write
+ * path's own words and nothing is stored; a success closes the form with a toast saying what the write path did and
+ * an Undo. Esc closes the form, not the page around it. Emits `fm-added` (bubbling, composed) with the written
+ * fact's id.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { addedWords, addScopes, type AddAnswer } from '../add-words.ts'
+import { chosenScope, NEW_LABEL } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { ScopeWire } from '../../src/wire-types.ts'
 import { EscapeCloses } from './escape-closes.ts'
@@ -21,6 +23,7 @@ export class FmAddFact extends LitElement {
     opened: { state: true },
     busy: { state: true },
     error: { state: true },
+    newLabel: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -34,7 +37,7 @@ export class FmAddFact extends LitElement {
     label.check { display: flex; gap: 8px; align-items: baseline; }
     input[type=text], textarea, select { width: 100%; box-sizing: border-box; }
     textarea { resize: vertical; min-height: 56px; font: inherit; }
-    .error { margin: 0; padding: 8px 10px; border-radius: 8px; color: var(--dsw-alias-state-error-primary, #c62828);
+    .error { margin: 0; padding: 8px 10px; border-radius: 8px; color: var(--fm-error-text);
       background: var(--dsw-alias-state-error-tertiary, transparent); border: 1px solid var(--dsw-alias-state-error-primary, #c62828); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; }
   `]
@@ -46,6 +49,8 @@ export class FmAddFact extends LitElement {
   declare busy: boolean
   /** Why the last send was refused, in the write path's words. */
   declare error: string | null
+  /** Whether "New label…" is chosen, so the label's name is asked for. */
+  declare newLabel: boolean
 
   constructor() {
     super()
@@ -53,6 +58,7 @@ export class FmAddFact extends LitElement {
     this.opened = false
     this.busy = false
     this.error = null
+    this.newLabel = false
   }
 
   /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
@@ -61,6 +67,7 @@ export class FmAddFact extends LitElement {
   /** Open the form. */
   async show(): Promise<void> {
     this.error = null
+    this.newLabel = false
     this.opened = true
     this.escape.listen()
     await this.updateComplete
@@ -85,16 +92,20 @@ export class FmAddFact extends LitElement {
       property: String(data.get('property') ?? '').trim(),
       value: String(data.get('value') ?? '').trim(),
       multi: data.get('multi') === 'on',
-      scope: String(data.get('scope') ?? 'global'),
     }
     const missing = (['subject', 'property', 'value'] as const).filter((key) => body[key] === '')
     if (missing.length > 0) {
       this.error = `Fill in the ${missing.join(', ')}.`
       return
     }
+    const scope = chosenScope(String(data.get('scope') ?? 'global'), data.get('new-label')?.toString())
+    if ('missing' in scope) {
+      this.error = scope.missing
+      return
+    }
     this.busy = true
     try {
-      const answer = await callVerb<AddAnswer & { generation: number }>('fact-add', { ...body, ...app.generation.fence() })
+      const answer = await callVerb<AddAnswer & { generation: number }>('fact-add', { ...body, scope: scope.scope, ...app.generation.fence() })
       if (!answer.ok) {
         if (answer.details['stale'] === true) {
           app.generation.observe(answer.details)
@@ -137,9 +148,11 @@ export class FmAddFact extends LitElement {
           <label class="field">Property <input type="text" name="property" maxlength="200" placeholder="port" autocomplete="off"></label>
           <label class="field">Value <textarea name="value" maxlength="4000" placeholder="8080"></textarea></label>
           <label class="check"><input type="checkbox" name="multi">Keeps several values (a new one is added beside the others, not instead)</label>
-          <label class="field">Scope <select name="scope" aria-label="Scope of the new fact">
-            ${addScopes(this.scopes).map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
+          <label class="field">Scope <select name="scope" aria-label="Scope of the new fact"
+            @change=${(event: Event) => { this.newLabel = (event.target as HTMLSelectElement).value === NEW_LABEL.value }}>
+            ${[...addScopes(this.scopes), NEW_LABEL].map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
           </select></label>
+          ${this.newLabel ? html`<label class="field">New label <input type="text" name="new-label" maxlength="200" placeholder="infra" autocomplete="off"></label>` : nothing}
           ${this.error === null ? nothing : html`<p class="error" role="alert" data-fm="add-error">${this.error}</p>`}
           <div class="actions">
             <button type="button" @click=${() => this.close()}>Cancel</button>

@@ -94,8 +94,8 @@ export class FmExtraction extends LitElement {
     li { border-bottom: 1px solid var(--dsw-alias-border-l1); }
     .row { display: grid; grid-template-columns: 110px minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left; border: 0; border-radius: 0; padding: 8px 4px; }
     .row .counts { justify-self: end; }
-    .pill.failed, .pill.parked { color: var(--dsw-alias-state-warn-label, var(--dsw-alias-label-primary)); border-color: currentColor; }
-    .pill.extracted { color: var(--dsw-alias-state-success-primary, var(--dsw-alias-label-primary)); }
+    .pill.failed, .pill.parked { color: var(--fm-warn-text); border-color: currentColor; }
+    .pill.extracted { color: var(--fm-success-text); }
     .detail { padding: 8px 4px 16px; }
     .detail dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 12px; margin: 0 0 8px; }
     .detail dt { color: var(--dsw-alias-label-secondary); }

@@ -11,7 +11,9 @@ import { STATUS_LABEL } from '../format.ts'
 import { factsThatGo, forgetChoices, forgetHeading, forgottenToast, NO_WAY_BACK, type ForgetReach } from '../forget-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { FactView } from '../../src/wire-types.ts'
+import { FORGET_ICON } from '../icons.ts'
 import { EscapeCloses } from './escape-closes.ts'
+import { icon } from './icon.ts'
 
 /** How many of the facts that go the confirmation lists by value. */
 const LISTED = 8
@@ -39,7 +41,9 @@ export class FmForget extends LitElement {
     ul { margin: 10px 0; padding-left: 18px; max-height: 180px; overflow: auto; }
     .warn { margin: 10px 0; color: var(--dsw-alias-label-secondary); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; margin-top: 12px; }
-    button.confirm { background: var(--dsw-alias-state-error-primary, #c62828); color: #fff; border-color: transparent; }
+    button[data-fm='forget'].quiet { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; min-height: 28px; padding: 2px 6px; }
+    svg.icon { width: 14px; height: 14px; flex: none; }
+    button.confirm { background: color-mix(in srgb, var(--dsw-alias-state-error-primary, #ec1313) 80%, #000); color: #fff; border-color: transparent; }
   `]
 
   declare app: AppState | undefined
@@ -111,7 +115,7 @@ export class FmForget extends LitElement {
     if (fact === undefined) return nothing
     return html`
       <button class=${this.compact ? 'quiet danger' : 'danger'} data-fm="forget" aria-label=${`Forget ${fact.subject} · ${fact.property}…`}
-        title="Forget…" @click=${(event: Event) => { void this.open(event) }}>${this.compact ? '⊘' : 'Forget…'}</button>
+        title="Forget…" @click=${(event: Event) => { void this.open(event) }}>${this.compact ? icon(FORGET_ICON) : 'Forget…'}</button>
       ${this.opened ? this.renderDialog(fact) : nothing}`
   }
 

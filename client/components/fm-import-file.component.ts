@@ -47,7 +47,7 @@ export class FmImportFile extends LitElement {
     td { padding: 2px 12px 2px 0; }
     td.n { text-align: right; font-variant-numeric: tabular-nums; font-weight: 600; }
     ul { margin: 6px 0; padding-left: 18px; max-height: 140px; overflow: auto; word-break: break-word; }
-    .error { color: var(--dsw-alias-state-error-primary, #c62828); }
+    .error { color: var(--fm-error-text); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; margin-top: 12px; }
   `]
 

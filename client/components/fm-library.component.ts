@@ -16,7 +16,7 @@ import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, seenNote, STATUS_LABEL } from '../format.ts'
 import { markMatches } from '../highlight.ts'
 import { canPutBack, putBack } from '../put-back.ts'
-import { moveTargets, scopeFilterOptions, scopeWords } from '../scope-words.ts'
+import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
@@ -56,6 +56,7 @@ export class FmLibrary extends LitElement {
     timeZone: { state: true },
     narrow: { state: true },
     matched: { state: true },
+    moveTarget: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -69,14 +70,15 @@ export class FmLibrary extends LitElement {
     .cue { border: 1px solid var(--dsw-alias-border-primary, #8884); border-radius: 10px; padding: 0 8px; font-size: 12px; line-height: 20px; }
     .chips button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
     .recent { display: flex; gap: 4px; flex-wrap: wrap; padding: 0 12px 8px; }
-    .recent button { font-size: 12px; line-height: 16px; padding: 2px 8px; }
+    .recent button { font-size: 12px; line-height: 16px; padding: 2px 10px; border-radius: 999px; background: var(--dsw-alias-bg-layer-2, transparent); }
     ul { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
     li.fact { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     li.fact fm-forget { padding-right: 8px; }
     li button.row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 2px 12px; width: 100%; text-align: left;
       border: 0; border-radius: 0; padding: 8px 12px; }
     li button.row > .pill, li button.row > .id { justify-self: end; }
-    li button.row[aria-current='true'] { background: var(--dsw-alias-interactive-bg-active); }
+    li.fact.selected { background: var(--dsw-alias-interactive-bg-active); }
+    li.fact.selected > button.row:hover { background: transparent; }
     li.fact { display: flex; }
     li.fact > button.row { flex: 1; min-width: 0; }
     li.fact > fm-pin-button { flex: none; width: 84px; align-items: center; justify-content: center; border-bottom: 1px solid var(--dsw-alias-border-l1); }
@@ -118,6 +120,8 @@ export class FmLibrary extends LitElement {
   /** Every scope the store holds, as the facts route last listed them. */
   declare scopes: readonly ScopeWire[]
   declare detail: Detail | undefined
+  /** The Move control's choice for the fact in the detail: a stored scope text, {@link NEW_LABEL}'s value, or ''. */
+  declare moveTarget: string
   declare editing: boolean
   /** The detail's cues are open for editing. */
   declare editingCues: boolean
@@ -151,6 +155,7 @@ export class FmLibrary extends LitElement {
     this.timeZone = ''
     this.narrow = false
     this.matched = null
+    this.moveTarget = ''
   }
 
   override connectedCallback(): void {
@@ -234,6 +239,8 @@ export class FmLibrary extends LitElement {
       }
       this.app?.generation.observe(answer.data)
       this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
+      // A new list (a search, a filter) is read from its first row; a loaded page continues where the reader is.
+      if (!more) void this.updateComplete.then(() => { this.renderRoot.querySelector('ul[data-fm="fact-list"]')?.scrollTo({ top: 0 }) })
       this.cursor = answer.data.nextCursor
       this.scopes = answer.data.scopes
       this.matched = answer.data.matched
@@ -269,6 +276,7 @@ export class FmLibrary extends LitElement {
   }
 
   private async openDetail(id: number): Promise<void> {
+    if (this.detail?.fact.id !== id) this.moveTarget = ''
     const [answer, timeZone] = await Promise.all([callVerb<Detail & { generation: number }>('fact', { id }), this.app?.displayZone() ?? ''])
     this.timeZone = timeZone
     if (!answer.ok) {
@@ -324,9 +332,10 @@ export class FmLibrary extends LitElement {
 
   private async move(fact: FactView): Promise<void> {
     const app = this.app
-    const scope = this.renderRoot.querySelector<HTMLSelectElement>('select[name=move-to]')?.value ?? ''
-    if (app === undefined || scope === '') return
-    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-move', { id: fact.id, scope, ...app.generation.fence() })
+    if (app === undefined) return
+    const chosen = chosenScope(this.moveTarget, this.renderRoot.querySelector<HTMLInputElement>('input[name=new-label]')?.value)
+    if ('missing' in chosen) return this.refused(chosen.missing, {})
+    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-move', { id: fact.id, scope: chosen.scope, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     const moved = answer.data.fact
@@ -392,7 +401,7 @@ export class FmLibrary extends LitElement {
             <fm-import-file .app=${this.app}></fm-import-file></span>
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
-          ${this.recent.map((entry) => html`<button type="button" class="quiet" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
+          ${this.recent.map((entry) => html`<button type="button" class="chip" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
         ${this.matched === null || this.query.trim() === '' ? nothing
           : html`<p class="caption match-count" data-fm="match-count" aria-live="polite">${this.matched} fact${this.matched === 1 ? ' matches' : 's match'} “${this.query.trim()}”</p>`}
         ${this.renderRows()}
@@ -425,7 +434,7 @@ export class FmLibrary extends LitElement {
     }
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
-      ${this.facts.map((fact) => html`<li class="fact"><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+      ${this.facts.map((fact) => html`<li class=${fact.id === selected ? 'fact selected' : 'fact'}><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
         <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}: <span class="value">${this.marked(fact.value)}</span></span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
@@ -484,10 +493,14 @@ export class FmLibrary extends LitElement {
         <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
         <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></div>
       <div class="actions" data-fm="move">
-        <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope">
-          ${moveTargets(fact, this.scopes).map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
+        <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope"
+          @change=${(event: Event) => { this.moveTarget = (event.target as HTMLSelectElement).value }}>
+          <option value="" ?selected=${this.moveTarget === ''}>choose…</option>
+          ${[...moveTargets(fact, this.scopes), NEW_LABEL].map(({ value, label }) => html`<option .value=${value} ?selected=${this.moveTarget === value}>${label}</option>`)}
         </select></label>
-        <button @click=${() => { void this.move(fact) }}>Move</button></div>` : nothing}
+        ${this.moveTarget === NEW_LABEL.value ? html`<input name="new-label" aria-label="New label" placeholder="label name" maxlength="200">` : nothing}
+        <button ?disabled=${this.moveTarget === ''} title=${this.moveTarget === '' ? 'Choose a scope, or a new label, to move this fact to' : ''}
+          @click=${() => { void this.move(fact) }}>Move</button></div>` : nothing}
       <h3>Value history</h3>
       <ul class="history">${history.map((row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>

@@ -46,7 +46,7 @@ export class FmPage extends LitElement {
     nav button { border-color: transparent; display: inline-flex; gap: 6px; align-items: center; white-space: nowrap; }
     nav button[aria-selected='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
     .count { min-width: 18px; padding: 0 5px; border-radius: 9px; font-size: 11px; line-height: 18px; text-align: center; font-weight: 600;
-      background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: var(--dsw-alias-state-warn-label, var(--dsw-alias-label-primary)); }
+      background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: var(--fm-warn-text); }
     .body { flex: 1; min-height: 0; position: relative; }
     .body > * { position: absolute; inset: 0; }
     label.refresh { display: inline-flex; align-items: center; gap: 6px; }

@@ -5,13 +5,13 @@
  * library-row form (a pin glyph); otherwise a labelled button for the detail pane. A row that is no longer current
  * can only be unpinned.
  */
-import { css, html, LitElement, nothing, svg } from 'lit'
+import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
+import { PIN_ICON } from '../icons.ts'
 import { baseStyles } from '../styles.ts'
+import { icon } from './icon.ts'
 import type { FactView } from '../../src/wire-types.ts'
 
-/** A push-pin, drawn rather than an emoji so it renders without an emoji font. */
-const PIN_ICON = svg`<path d="M10.5 1.5l4 4-1.2 1.2-.9-.4-2.6 2.6.3 2.9-1.2 1.2-2.5-2.5-3.2 3.2H2.5v-.7l3.2-3.2L3.2 7.3l1.2-1.2 2.9.3 2.6-2.6-.4-.9z"/>`
 
 /** A fact-pin answer, as far as the button reads it. */
 interface PinAnswer {
@@ -33,8 +33,8 @@ export class FmPinButton extends LitElement {
     :host { display: inline-flex; }
     button { display: inline-flex; gap: 4px; align-items: center; }
     button[aria-pressed='true'] { color: var(--dsw-alias-brand-primary); border-color: currentColor; }
-    :host([compact]) button { border-color: transparent; padding: 2px 6px; font-size: 13px; line-height: 18px; }
-    :host([compact]) button[aria-pressed='false'] { color: var(--dsw-alias-label-tertiary); }
+    :host([compact]) button { border-color: transparent; padding: 2px 6px; font-size: 13px; line-height: 18px; min-width: 28px; min-height: 28px; justify-content: center; }
+    :host([compact]) button[aria-pressed='false'] { color: var(--dsw-alias-label-secondary); }
     :host([compact]) button[aria-pressed='true'] { border-color: currentColor; }
     svg { width: 14px; height: 14px; fill: currentColor; flex: none; }
   `]
@@ -88,6 +88,6 @@ export class FmPinButton extends LitElement {
       : 'Pin: keep this fact at the top of the memory directory'
     return html`<button type="button" data-fm="pin" aria-pressed=${String(pinned)} ?disabled=${this.busy} title=${title}
       aria-label=${`${label} ${fact.subject} · ${fact.property}`} @click=${(event: Event) => { void this.toggle(event) }}>
-      <svg viewBox="0 0 16 16" aria-hidden="true">${PIN_ICON}</svg>${this.compact && !pinned ? nothing : html`<span>${pinned ? 'Pinned' : 'Pin'}</span>`}</button>`
+      ${icon(PIN_ICON)}${this.compact && !pinned ? nothing : html`<span>${pinned ? 'Pinned' : 'Pin'}</span>`}</button>`
   }
 }

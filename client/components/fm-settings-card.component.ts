@@ -51,10 +51,10 @@ export class FmSettingsCard extends LitElement {
     /* The counts wrap between their parts, never inside one. */
     .summary .count { white-space: nowrap; }
     /* Why the last vector sweep stopped: a sentence of its own under the counts, free to wrap. */
-    .summary .warn { flex-basis: 100%; overflow-wrap: anywhere; color: var(--dsw-alias-state-error-primary, var(--dsw-alias-label-secondary)); }
+    .summary .warn { flex-basis: 100%; overflow-wrap: anywhere; color: var(--fm-error-text); }
     .field { display: grid; grid-template-columns: minmax(180px, 240px) minmax(0, 1fr); gap: 4px 12px; align-items: center; padding: 6px 0; border-top: 1px solid var(--dsw-alias-border-l1); }
     .field label { display: flex; flex-direction: column; }
-    .field code { font-size: 11px; color: var(--dsw-alias-label-tertiary); font-weight: 400; }
+    .field code { font-size: 11px; color: var(--dsw-alias-label-secondary); font-weight: 400; }
     .field.changed label { font-style: italic; }
     .save { display: flex; gap: 8px; align-items: center; justify-content: flex-end; margin-top: 8px; }
     .field .caption { grid-column: 2; }

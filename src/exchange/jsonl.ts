@@ -1,11 +1,11 @@
 /**
  * Pure JSONL exchange format: the manifest line, one record line per fact, one line per lasting alias, then one line
  * per tombstone (a forgotten claim's or evidence's hash, so an import keeps refusing it), a count and hash per line
- * kind, and splitting a file back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote, nor
- * a qualifier that is a credential, in clear. No database, no file system, no zod.
+ * kind, and splitting a file back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a
+ * credential's value or quote, nor a qualifier that is a credential, in clear. No database, no file system, no zod.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { maskQualifiers } from '../text/privacy.ts'
+import { maskForFile } from '../text/credential-copy.ts'
 import type { Evidence, Fact, FactStatus, Sensitivity } from '../types.ts'
 
 /** The format name on the manifest line. */
@@ -116,14 +116,16 @@ export type ParsedLine =
 /**
  * The exchange record of a fact. Qualifiers are written in key order, so equal facts give equal lines.
  * @param fact - a stored, non-forgotten fact.
- * @returns the record; a credential's value and quote are withheld, and a qualifier that is a credential is masked.
+ * @returns the record; a credential's value and quote are withheld and every other text of it masked (see maskForFile),
+ *   and a qualifier that is a credential is masked.
  */
 export function recordOf(fact: Fact): ExchangeRecord {
   const withheld = fact.sensitivity === 'credential'
-  const qualifiers = Object.fromEntries(Object.entries(maskQualifiers(fact.qualifiers)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  const shown = maskForFile(fact)
+  const qualifiers = Object.fromEntries(Object.entries(shown.qualifiers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return {
-    subject: fact.subject,
-    property: fact.property,
+    subject: shown.subject,
+    property: shown.property,
     qualifiers,
     scope: fact.scope,
     ...(fact.projectName === null ? {} : { projectName: fact.projectName }),

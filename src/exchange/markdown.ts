@@ -1,10 +1,12 @@
 /**
  * The library as a document to read and share: one section per subject (and scope), its current values with the day
  * they became true and how they are known, an open conflict listed as such for the user to settle, and the history
- * beneath. A sensitive value is withheld, naming only its kind, unless the caller asks for it. Text from the store is
+ * beneath. A sensitive value is withheld, naming only its kind, unless the caller asks for it; a credential is masked
+ * even then (see maskForFile), so the document never carries one in clear. Text from the store is
  * escaped so it reads as text, never as Markdown or HTML. Pure: the export verb writes what this returns. JSONL stays
  * the exchange format; this is not read back.
  */
+import { maskForFile } from '../text/credential-copy.ts'
 import { formatDay } from '../text/dates.ts'
 import { CURRENT_STATUSES, type Evidence, type Fact } from '../types.ts'
 
@@ -14,7 +16,7 @@ export interface MarkdownOptions {
   readonly now: string
   /** The zone days are written in. */
   readonly timeZone: string
-  /** Write sensitive values in clear (the user asked); otherwise each is withheld. */
+  /** Write sensitive values (the user asked; a credential still masked); otherwise each is withheld. */
   readonly includeSensitive: boolean
 }
 
@@ -48,11 +50,12 @@ export function libraryMarkdown(facts: readonly Fact[], options: MarkdownOptions
 
 /**
  * Render the library, with its counts.
- * @param facts - every fact to show (forgotten ones left out by the caller), any order.
+ * @param stored - every fact to show (forgotten ones left out by the caller), any order.
  * @param options - the instant, the zone and whether sensitive values are shown.
  * @returns the document.
  */
-export function libraryDocument(facts: readonly Fact[], options: MarkdownOptions): LibraryDocument {
+export function libraryDocument(stored: readonly Fact[], options: MarkdownOptions): LibraryDocument {
+  const facts = stored.map(maskForFile)
   const sections = new Map<string, Fact[]>()
   for (const fact of facts) {
     const key = `${fact.subject}\u0000${fact.scope}`

@@ -1,9 +1,12 @@
 /**
- * Consistent SQLite backups into <dataDir>/backups, taken before exports and before "Clear everything", with
- * rotation to the newest `backupKeep` backups by the time each was taken (0 keeps all).
+ * Consistent SQLite backups into <dataDir>/backups, taken before exports and before "Clear everything", with every
+ * credential masked before the file takes its name, and rotation to the newest `backupKeep` backups by the time each
+ * was taken (0 keeps all).
  */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { maskCopy } from '../store-copies.ts'
 import type { StoreSet } from '../store/store-set.ts'
 
 /** Where backups go, under the data directory. */
@@ -20,7 +23,9 @@ export interface BackupReceipt {
 const BACKUP_NAME = /^memory-(?:export|wipe|project-keys)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/u
 
 /**
- * Copy the live database to a new file, then delete the oldest backups beyond `keep`, whatever their reason. A
+ * Copy the live database to a temp file, mask every credential in it (a credential kept in clear because
+ * refuseCredentials is off is masked too: see maskCopiedRow), rename it into place, then delete the oldest backups
+ * beyond `keep`, whatever their reason. A failed copy or mask leaves no file behind and is thrown. A
  * backup's time is the instant written into its name when it was taken (never the file's mtime, whose resolution
  * varies); files whose name carries no such instant are not this plugin's and stay. The backup just written is
  * always kept, also when an older one carries the same instant. Reads only: the store's generation does not move.
@@ -35,7 +40,15 @@ export async function takeBackup(stores: StoreSet, reason: 'export' | 'wipe', no
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const name = `memory-${reason}-${now.replace(/[:.]/gu, '-')}.db`
   const path = join(dir, name)
-  await stores.db.backup(path)
+  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    await stores.db.backup(temp)
+    maskCopy(temp, stores)
+    renameSync(temp, path)
+  } catch (error) {
+    for (const leftover of [temp, `${temp}-journal`, `${temp}-wal`, `${temp}-shm`]) rmSync(leftover, { force: true })
+    throw error
+  }
   if (keep > 0) {
     const older = backupsIn(dir).filter((backup) => backup.file !== name)
     for (const old of older.slice(keep - 1)) rmSync(join(dir, old.file), { force: true })

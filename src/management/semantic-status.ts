@@ -5,13 +5,15 @@
  * that fingerprint with its error, and what this process holds of them in memory for the scan (`inMemory`: the vectors
  * and bytes, null before a search or the warm start loaded them); for the reranker its score mode and calibration state (calibrated on the user's
  * pairs, proxy when calibrated on the library's pairs and so ordering only, refused with the reason, or uncalibrated).
+ * For each configured channel, `breaker`: its endpoint's query-time breaker (closed, open until an instant, trying,
+ * or off), the failures in a row and the last error; null where this host runs no searches.
  * Nothing here contains a key.
  */
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/settings.ts'
 import { readSweepRecord } from '../semantic/sweep-record.schema.ts'
 import type { StoreSet } from '../store/store-set.ts'
-import type { VectorsView } from './verb.ts'
+import type { SemanticView, VectorsView } from './verb.ts'
 
 /** What a calibration from the library's proxy pairs does, as status says it. */
 const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, it does not filter: supply pairs of your own to calibrate for filtering'
@@ -21,9 +23,11 @@ const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, 
  * @param config - the live configuration.
  * @param stores - the open stores, if any.
  * @param vectors - the vector channel's services, if this host runs them.
+ * @param semantic - the query-time services (the breakers), if this host runs them.
  * @returns a JSON-ready object.
  */
-export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined): Record<string, unknown> {
+export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined,
+  semantic?: SemanticView | undefined): Record<string, unknown> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   // The last sweep of the fingerprint in force, by whichever process shares the file (a one-shot run's included); a
@@ -47,6 +51,7 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
       lastSweep: last,
       error: last?.error ?? null,
       inMemory: vectors?.held?.() ?? null,
+      breaker: semantic?.breaker?.('embedding', embedding.fingerprint) ?? null,
     }
     : { configured: false, reason: embedding.reason }
   let rerankBlock: Record<string, unknown> = { configured: false, reason: rerank.configured ? '' : rerank.reason }
@@ -64,6 +69,7 @@ export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefi
       calibration: current === undefined
         ? latest !== undefined ? { state: 'refused', ...latest } : { state: 'uncalibrated' }
         : current.pairSource === 'library' ? { state: 'proxy', ...current, note: PROXY_NOTE } : { state: 'calibrated', ...current },
+      breaker: semantic?.breaker?.('rerank', rerank.fingerprint) ?? null,
     }
   }
   return { embedding: embeddingBlock, rerank: rerankBlock }

@@ -48,7 +48,7 @@ export const statusVerb = verb({
       enabled: context.config.enabled,
       autoCapture: context.config.autoCapture,
       autoExtract: context.config.autoExtract,
-      semantic: semanticStatus(context.config, context.stores, context.vectors),
+      semantic: semanticStatus(context.config, context.stores, context.vectors, context.semantic),
       recall: {
         on: context.config.enabled && context.config.recallBudgetTokens > 0,
         budgetChars: context.config.recallBudgetTokens * CHARS_PER_TOKEN,

@@ -18,6 +18,7 @@ import type { AskedVectorSweep } from '../semantic/vector-sweep-service.ts'
 import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
 import type { HeldVectors } from '../semantic/vector-warmup.ts'
 import type { RerankPort } from '../semantic/types.ts'
+import type { BreakerReport } from '../semantic/endpoint-breaker.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
@@ -84,6 +85,8 @@ export interface VectorsView {
 export interface SemanticView {
   /** The reranker in force, or why there is none (a sentence naming what is missing). */
   rerank(): RerankPort | { readonly unavailable: string }
+  /** The query-time breaker of a channel's endpoint, for the endpoint of this fingerprint (status). */
+  breaker?(channel: 'embedding' | 'rerank', fingerprint: string): BreakerReport
 }
 
 /** What a handler receives besides its parsed body. */

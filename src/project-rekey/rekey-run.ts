@@ -1,14 +1,16 @@
 /**
  * The shell that moves a store written by an older version onto repository keys: when the store opens, every
  * project stored under a folder key whose folder still holds a repository is moved to that repository's key
- * (store/project-rekey.ts), once, after a copy of the store is taken into <dataDir>/backups. A folder that is gone
+ * (store/project-rekey.ts), once, after a copy of the store is taken into <dataDir>/backups (its credentials masked,
+ * as in every backup). A folder that is gone
  * or no longer a repository keeps its key (nothing tells which repository it was); a session in that repository's
  * checkout finds its facts again once the folder is back. The locator is the file system's; a failure leaves the
  * store as it was and is reported, never thrown.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { keysUnder } from '../fact-input.ts'
+import { maskCopy } from '../store-copies.ts'
 import { ProjectLocator } from '../project/project-locator.ts'
 import { isFolderKey } from '../project/repository-identity.ts'
 import type { StoreSet } from '../store/store-set.ts'
@@ -43,11 +45,14 @@ export function rekeyFolderProjects(stores: StoreSet, now: string, locator: Pick
   }
   if (plan.length === 0) return { projects: [], backup: null, error: null }
   const name = `memory-project-keys-${now.replace(/[:.]/gu, '-')}.db`
+  const copy = join(stores.dataDir, REKEY_BACKUP_DIR, name)
   try {
-    const dir = join(stores.dataDir, REKEY_BACKUP_DIR)
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    stores.projectRekeys.copyTo(join(dir, name))
+    mkdirSync(join(stores.dataDir, REKEY_BACKUP_DIR), { recursive: true, mode: 0o700 })
+    stores.projectRekeys.copyTo(copy)
+    maskCopy(copy, stores)
   } catch (error) {
+    // A copy that could not be masked is not kept: it would hold credentials in clear.
+    rmSync(copy, { force: true })
     return { projects: [], backup: null, error: `the store could not be copied before moving project keys: ${error instanceof Error ? error.message : String(error)}` }
   }
   const projects: RekeyReport['projects'][number][] = []

@@ -10,13 +10,14 @@ import type { Ranking } from './fuse.ts'
 
 /**
  * Why a semantic channel did not contribute: an endpoint's failure (timeout, cancelled, unreachable, http_error,
- * bad_response, wrong_dimension, score_out_of_range), no time left in the query (deadline), or nothing it may be
+ * bad_response, wrong_dimension, score_out_of_range), the endpoint skipped without a call while it cools down after
+ * repeated failures (cooling_down), no time left in the query (deadline), or nothing it may be
  * sent (nothing_sendable: every candidate was a sensitive fact), or a failure on this side (internal: the store or
  * the key lookup).
  */
 export type DegradationCode =
   | 'timeout' | 'cancelled' | 'unreachable' | 'http_error' | 'bad_response' | 'wrong_dimension' | 'score_out_of_range'
-  | 'deadline' | 'nothing_sendable' | 'internal'
+  | 'cooling_down' | 'deadline' | 'nothing_sendable' | 'internal'
 
 /** A semantic channel that did not contribute, and why, in words the answer shows. */
 export interface Degradation {

@@ -1,7 +1,8 @@
 /**
  * The one-time rescan of a store's facts under today's privacy rules, run when the store opens: rows an older version
  * wrote are judged as a write judges them now, what changed is rewritten in one transaction, and one aggregated retire
- * card (reason `privacy_rescan`) lists the current facts found, so the user learns of them and may retire them. A
+ * card (reason `privacy_rescan`) lists the current facts found, so the user learns of them and may retire them (a
+ * personal-data flag today's rules no longer support is cleared without a card). A
  * stamp in the store's metadata records the rules version the rows were rescanned under.
  */
 import { PRIVACY_RULES_VERSION, rescanRow } from '../privacy-rescan.ts'
@@ -14,7 +15,7 @@ export const PRIVACY_RESCAN_REASON = 'privacy_rescan'
 
 /** What one rescan did. */
 export interface PrivacyRescanOutcome {
-  /** The facts rewritten: masked as credentials, or now sensitive. */
+  /** The facts rewritten: masked as credentials, now sensitive, or no longer flagged. */
   readonly facts: readonly RescannedFact[]
   /** Source quotes masked. */
   readonly sources: number
@@ -35,7 +36,8 @@ export function rescanStoredPrivacy(stores: StoreSet, now: string): PrivacyResca
   if (Number(stores.meta.get('privacy_rules_version') ?? 0) >= PRIVACY_RULES_VERSION) return undefined
   const outcome = stores.db.transaction(() => {
     const changes = stores.privacy.rescan(rescanRow, maskCredentials, now)
-    const rows = changes.facts.filter((fact) => fact.current).map((fact) => ({ fact: { factId: fact.factId, revision: fact.revision } }))
+    // A cleared flag hides nothing more, so it asks nothing of the user.
+    const rows = changes.facts.filter((fact) => fact.current && fact.found !== 'cleared').map((fact) => ({ fact: { factId: fact.factId, revision: fact.revision } }))
     const cardIds = rows.length === 0 ? [] : stores.proposals.proposeReview('retire', rows, now, undefined, PRIVACY_RESCAN_REASON).cards.map((card) => card.id)
     return { facts: changes.facts, sources: changes.sources, cardIds }
   })

@@ -199,7 +199,7 @@ function operationIdOf(body: unknown): string | undefined {
 }
 
 function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (raw.byteLength === 0) return { ok: true, value: {} }
+  if (raw.byteLength === 0) return { ok: false, message: 'the body is empty: send a JSON object ({} when the verb takes no arguments)' }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw)

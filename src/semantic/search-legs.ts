@@ -4,6 +4,8 @@
  * vectors of the current fingerprint; the reranker scores the pool's non-sensitive facts within
  * {@link RERANK_BUDGET_MS}, every score checked against the declared score mode, and filters only with a calibration
  * record for the current rerank fingerprint made from the user's own pairs (one from library proxy pairs orders only). Neither leg throws: a failure is a degradation the answer names.
+ * Both calls go through their endpoint's breaker (query-guards.ts): while a dead endpoint cools down its leg is
+ * skipped at once and named `cooling_down`. A query embedded lately is taken from the cache without a call.
  */
 import { CHANNEL_DEPTH } from '../retrieval/channels.ts'
 import type { Degradation, SemanticLegs, VectorOutcome, RerankOutcome } from '../retrieval/semantic-port.ts'
@@ -19,6 +21,7 @@ import { rerankDecision } from './calibration.ts'
 import { checkedRerank } from './rerank-port.ts'
 import { embeddingEndpoint, embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankEndpoint, rerankSettings } from './settings.ts'
 import type { EndpointAccess } from './types.ts'
+import type { QueryGuards } from './query-guards.ts'
 import type { VectorIndex } from './vector-index.ts'
 
 export type { EndpointAccess }
@@ -27,11 +30,12 @@ export type { EndpointAccess }
  * Build the legs a search may use.
  * @param access - keys, fetch and clock.
  * @param index - the in-memory vector scan index shared by every search.
+ * @param guards - the endpoints' breakers and the query-embedding cache, kept across searches.
  * @param config - the live configuration.
  * @param stores - the open stores.
  * @returns the legs; a channel that is not configured is absent.
  */
-export function semanticLegs(access: EndpointAccess, index: VectorIndex, config: ResolvedConfig, stores: StoreSet): SemanticLegs {
+export function semanticLegs(access: EndpointAccess, index: VectorIndex, guards: QueryGuards, config: ResolvedConfig, stores: StoreSet): SemanticLegs {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   const legs: { vector?: SemanticLegs['vector']; rerank?: SemanticLegs['rerank'] } = {}
@@ -42,12 +46,18 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
         // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
         return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
       }
-      const { apiKey, budget } = await keyWithin(access, embedding.keyName, QUERY_EMBED_BUDGET_MS, deadline)
-      if (budget <= 0) return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
-      const answer = await embedTexts(embeddingEndpoint(embedding, apiKey, space.dim), [maskCredentials(query)], { timeoutMs: budget }, access.fetch)
-      if (!answer.ok) return degraded('vector', answer.code, answer.message)
-      const unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
-      if (unit === undefined) return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
+      const text = maskCredentials(query)
+      let unit = guards.queryEmbeddings.get(embedding.fingerprint, text)
+      if (unit === undefined) {
+        const { apiKey, budget } = await keyWithin(access, embedding.keyName, QUERY_EMBED_BUDGET_MS, deadline)
+        if (budget <= 0) return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
+        const answer = await guards.embedding.call(embedding.fingerprint,
+          () => embedTexts(embeddingEndpoint(embedding, apiKey, space.dim), [text], { timeoutMs: budget }, access.fetch))
+        if (!answer.ok) return degraded('vector', answer.code, answer.message)
+        unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
+        if (unit === undefined) return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
+        guards.queryEmbeddings.set(embedding.fingerprint, text, unit)
+      }
       const hits = index.search(stores.vectors, space, unit, CHANNEL_DEPTH, visibility)
       return {
         kind: 'ran',
@@ -63,8 +73,8 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, config:
       if (sendable.length === 0) return degraded('rerank', 'nothing_sendable', 'every candidate is a sensitive fact, and none is sent to the reranker')
       const { apiKey, budget } = await keyWithin(access, rerank.keyName, RERANK_BUDGET_MS, deadline)
       if (budget <= 0) return degraded('rerank', 'deadline', 'no time was left in the query for the rerank')
-      const answer = await checkedRerank(rerankEndpoint(rerank, apiKey), rerank.scoreMode, query, sendable.map((fact) => factText(fact)),
-        { timeoutMs: budget }, access.fetch)
+      const answer = await guards.rerank.call(rerank.fingerprint, () => checkedRerank(rerankEndpoint(rerank, apiKey), rerank.scoreMode, query,
+        sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch))
       if (!answer.ok) {
         return degraded('rerank', answer.code, answer.code === 'score_out_of_range' ? `${answer.message} and the fused order stands` : answer.message)
       }

@@ -19,6 +19,8 @@ export type EndpointFailureCode =
   | 'wrong_dimension'
   /** A rerank score fell outside the declared score mode's range: the whole rerank is invalid. */
   | 'score_out_of_range'
+  /** No call was made: the endpoint failed repeatedly and its breaker is cooling down (see breaker.ts). */
+  | 'cooling_down'
 
 /** A failed call. */
 export interface EndpointFailure {

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { FactMemoryError } from '../errors.ts'
 import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
+import { maskCredentialsInCopy, type CopyMasking } from './copy-masking.ts'
 import { applyMigrations, assertOpenable, defaultMigrationsDir, pageSizeOf, readIdentity, readMigrations } from './migrate.ts'
 import { packMagnitudes } from './vector-codec.ts'
 
@@ -47,6 +48,8 @@ export interface OpenOptions {
    * query-plan test records the hot paths' statements with it). Unset, nothing is recorded and nothing is spent.
    */
   readonly onStatement?: StatementObserver
+  /** How the copy taken before a migration masks its credentials (see copy-masking.ts); left as copied when unset. */
+  readonly copyMasking?: CopyMasking
 }
 
 /** Sees one statement about to run: its SQL text, as sent, and its bound parameters. */
@@ -101,7 +104,9 @@ export class Database {
       db.exec('PRAGMA busy_timeout = 5000')
       defineStoreFunctions(db)
       const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
-      applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path })
+      const masking = options.copyMasking
+      const maskCopy = masking === undefined ? undefined : (copy: string): void => { maskCredentialsInCopy(copy, db.driver, 'every', masking) }
+      applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path, ...(maskCopy === undefined ? {} : { maskCopy }) })
       if (created) chmodSync(path, 0o600)
       const database = new Database(path, db, options.onStatement)
       database.ensureState(options.now())

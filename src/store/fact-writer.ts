@@ -177,6 +177,7 @@ export class FactWriter extends FactSlots {
         if (upgraded) {
           this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
             evidenceRank(decision.upgradeTo), now, decision.factId)
+          if (write.quote !== null) this.carryQuote(decision.factId, write)
         }
         this.db.run(`UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`, now, decision.factId, now)
         // A repeat may bring cues the row lacks: they are the writer's words for later requests, not a new claim.
@@ -315,6 +316,18 @@ export class FactWriter extends FactSlots {
     }
     this.addSource(id, write, now)
     return id
+  }
+
+  /**
+   * A raise brings the words behind the row's new evidence: the row quotes them and is anchored where they were said,
+   * as a direct write of them would be, and personal data in them makes the row sensitive as it would that write's.
+   */
+  private carryQuote(factId: number, write: PreparedWrite): void {
+    this.db.run(`UPDATE facts SET quote = ?, session_id = ?, turn = ?, sensitivity = coalesce(sensitivity, ?),
+        model_use_allowed = CASE WHEN sensitivity IS NULL AND ? IS NOT NULL THEN ? ELSE model_use_allowed END
+      WHERE id = ?`,
+    write.quote, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.sensitivity,
+    write.sensitivity, write.modelUseAllowed ? 1 : 0, factId)
   }
 
   private addSource(factId: number, write: PreparedWrite, now: string): void {

@@ -2,7 +2,7 @@
  * Numbered schema migrations: read `sql/migrations/NNNN-name.sql` in order, check the list is contiguous, refuse a
  * database from a newer version, and apply what is pending in one transaction.
  */
-import { chmodSync, readdirSync, readFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { FactMemoryError, messageOf } from '../errors.ts'
 import type { Connection } from './connection.ts'
@@ -112,6 +112,14 @@ export function applyMigrations(db: Connection, migrations: readonly Migration[]
       throw new FactMemoryError('storage_unavailable',
         `cannot copy ${store} to ${backupTo} before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`, { cause: error })
     }
+    try {
+      options.maskCopy?.(backupTo)
+    } catch (error) {
+      // A copy that could not be masked is not kept: it would hold credentials in clear.
+      rmSync(backupTo, { force: true })
+      throw new FactMemoryError('storage_unavailable',
+        `cannot mask the credentials in the copy of ${store} taken before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`, { cause: error })
+    }
   }
   // A migration that rebuilds a table drops the old one, which must not cascade to the rows that refer to it; the
   // references are checked whole before the commit instead (SQLite's own procedure for changing a table).
@@ -211,6 +219,8 @@ export interface MigrationOptions {
    * succeed. No copy when unset.
    */
   readonly backupTo?: string
+  /** Masks the credentials in that copy, in place, before any migration runs; a copy it fails on is removed. */
+  readonly maskCopy?: (path: string) => void
   /** The store's path, for the messages of a failed copy or migration; "the store" when unset. */
   readonly store?: string
 }

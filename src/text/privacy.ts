@@ -5,6 +5,7 @@
  * credentials inside free text, such as a fact's quote.
  */
 import type { Sensitivity } from '../types.ts'
+import { findPersonalData, isResidentId } from './personal-data.ts'
 
 /** What stands in for a credential wherever one would be shown or kept. */
 export const MASK = '••••••••'
@@ -65,14 +66,6 @@ const MEASURE_PROPERTY = /(?:limit|length|count|size|(?<![a-z])(?:max|min|age)(?
 /** Property names that make any secret-shaped value a credential (see {@link looksLikeSecretValue}). */
 const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
 
-const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/u
-const CN_MOBILE = /(?<!\d)(?:\+?86[\s-]?)?1[3-9]\d[\s-]?\d{4}[\s-]?\d{4}(?!\d)/u
-const INTL_PHONE = /(?<![\w+])\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]?\d{2,4}){1,4}(?!\d)/u
-const NANP_PHONE = /(?<!\d)\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?!\d)|(?<![\d.-])\d{3}-\d{3}-\d{4}(?![\d-])/u
-const PHONE_PROPERTY = /(?:phone|mobile|cell|tel(?:ephone)?|whatsapp|电话|手机|联系方式)/iu
-const US_SSN = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/u
-const CN_ID = /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/gu
-const ID_PROPERTY = /(?:passport|ssn|social security|national id|id (?:card )?number|身份证|护照|证件号)/iu
 /** Card numbers start with 2-6 (Mastercard, Visa, Amex, Discover, UnionPay …); a + in front is a phone number. */
 const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
 
@@ -143,7 +136,7 @@ export function maskCredentials(text: string, known: readonly string[] = []): st
     return word === undefined ? whole : `${name}${word.before}${MASK}${word.after}`
   })
   masked = masked.replace(WORD, (token) => (isHighEntropyToken(token) ? MASK : token))
-  return masked.replace(CARD, (digits) => (luhnValid(digits.replace(/\D/gu, '')) ? MASK : digits))
+  return masked.replace(CARD, (digits) => (isCard(digits) ? MASK : digits))
 }
 
 function findCredential(property: string, value: string, noun: string): PrivacyFinding | undefined {
@@ -160,24 +153,7 @@ function findCredential(property: string, value: string, noun: string): PrivacyF
     if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
   }
   for (const match of value.matchAll(CARD)) {
-    if (luhnValid(match[0].replace(/\D/gu, ''))) return { sensitivity: 'credential', reason: `the ${noun} holds a payment card number` }
-  }
-  return undefined
-}
-
-function findPersonalData(property: string, value: string, noun: string): PrivacyFinding | undefined {
-  if (EMAIL.test(value)) return { sensitivity: 'email', reason: `the ${noun} holds an email address` }
-  for (const match of value.matchAll(CN_ID)) {
-    if (cnIdChecksumValid(match[0])) return { sensitivity: 'id_number', reason: `the ${noun} holds a resident ID number` }
-  }
-  if (US_SSN.test(value) || (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))) {
-    return { sensitivity: 'id_number', reason: `the ${noun} holds an ID number` }
-  }
-  if (CN_MOBILE.test(value) || INTL_PHONE.test(value) || NANP_PHONE.test(value)) {
-    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
-  }
-  if (PHONE_PROPERTY.test(property) && (value.match(/\d/gu)?.length ?? 0) >= 7) {
-    return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
+    if (isCard(match[0])) return { sensitivity: 'credential', reason: `the ${noun} holds a payment card number` }
   }
   return undefined
 }
@@ -234,6 +210,12 @@ function shannonBitsPerChar(text: string): number {
   return bits
 }
 
+/** A card number: Luhn-valid, and not a Chinese resident ID (18 digits that are personal data, not a credential). */
+function isCard(digits: string): boolean {
+  const plain = digits.replace(/\D/gu, '')
+  return luhnValid(plain) && !isResidentId(plain)
+}
+
 function luhnValid(digits: string): boolean {
   if (digits.length < 13 || digits.length > 19 || /^(\d)\1+$/u.test(digits)) return false
   let sum = 0
@@ -246,12 +228,4 @@ function luhnValid(digits: string): boolean {
     sum += digit
   }
   return sum % 10 === 0
-}
-
-function cnIdChecksumValid(id: string): boolean {
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
-  const checks = '10X98765432'
-  let sum = 0
-  for (let i = 0; i < 17; i += 1) sum += Number(id[i]) * (weights[i] ?? 0)
-  return checks[sum % 11] === id[17]?.toUpperCase()
 }

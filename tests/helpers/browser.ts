@@ -2,9 +2,10 @@
  * A real Chromium (Debian's package, or FACT_MEMORY_CHROMIUM) driven by playwright-core, opened on a booted DSH web
  * host. Console errors and page errors are collected so a test can assert the page ran clean.
  */
+import assert from 'node:assert/strict'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { REPO_ROOT } from './dsh-host.ts'
 
 /** Where tests leave their screenshots for a person to look at. */
@@ -89,4 +90,21 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`)
   await page.screenshot({ path })
   return path
+}
+
+/**
+ * Assert a button draws its symbol as an SVG icon (no text glyph a font may lack) and offers a hit area of at least
+ * 24×24 CSS pixels.
+ * @param button - the button.
+ * @param what - its name in the failure message.
+ */
+export async function assertIconButton(button: Locator, what: string): Promise<void> {
+  const icon = button.locator('svg').first()
+  await icon.waitFor()
+  const drawn = await icon.boundingBox()
+  assert.ok(drawn !== null && drawn.width >= 12 && drawn.height >= 12, `${what}: the icon is drawn ${JSON.stringify(drawn)}`)
+  const glyphs = (await button.innerText()).replace(/[\p{L}\p{N}\s]/gu, '')
+  assert.equal(glyphs, '', `${what}: the button draws symbols as text`)
+  const box = await button.boundingBox()
+  assert.ok(box !== null && box.width >= 24 && box.height >= 24, `${what}: the hit area is ${box?.width}×${box?.height}`)
 }

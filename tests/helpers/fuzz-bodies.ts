@@ -2,7 +2,7 @@
  * Seeded random request bodies for the management routes. Every body the generator makes is invalid for a
  * state-changing verb: an object always carries at least one poison (an unknown field or a known field with a value of
  * the wrong type), placed last so no duplicate key can override it; non-object JSON, malformed text and invalid UTF-8
- * are invalid everywhere. The one exception, an empty body, is read as {} and is only produced where {} changes nothing.
+ * are invalid everywhere, and so is an empty body.
  */
 
 /** A seeded PRNG (mulberry32). */
@@ -123,12 +123,7 @@ export interface FuzzContext {
 export interface FuzzBody {
   readonly kind: 'value' | 'random-object' | 'wrong-type' | 'unknown-field' | 'huge' | 'prototype' | 'deep' | 'malformed' | 'invalid-utf8' | 'empty'
   readonly bytes: Buffer
-  /** True only for an empty body (read as {}); every other body is invalid for every strict schema. */
-  readonly mayBeValid: boolean
 }
-
-/** Verbs for which an empty body ({}) would change something: review-seen marks the queue read, export writes files. */
-const EMPTY_CHANGES_STATE = new Set(['review-seen', 'export'])
 
 /**
  * Make one random body for a verb.
@@ -151,12 +146,12 @@ export function fuzzBody(rng: Rng, verb: string, context: FuzzContext): FuzzBody
   }
   if (roll < 0.8) return deep(rng, verb)
   if (roll < 0.9) return malformed(rng, verb, context)
-  if (roll < 0.96 || EMPTY_CHANGES_STATE.has(verb)) return invalidUtf8(rng, verb, context)
-  return { kind: 'empty', bytes: Buffer.alloc(0), mayBeValid: true }
+  if (roll < 0.96) return invalidUtf8(rng, verb, context)
+  return { kind: 'empty', bytes: Buffer.alloc(0) }
 }
 
 function text(kind: FuzzBody['kind'], body: string): FuzzBody {
-  return { kind, bytes: Buffer.from(body, 'utf8'), mayBeValid: false }
+  return { kind, bytes: Buffer.from(body, 'utf8') }
 }
 
 /** Serialize entries as a JSON object (keys may be anything, including __proto__), poison last. */
@@ -297,7 +292,7 @@ function invalidUtf8(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
   const at = quote > 0 && rng.chance(0.7) ? quote + 1 : rng.int(base.length + 1)
   const bytes = Buffer.concat([base.subarray(0, at), Buffer.from(bad), base.subarray(at)])
   if (utf8(bytes)) throw new Error('generated valid UTF-8')
-  return { kind: 'invalid-utf8', bytes, mayBeValid: false }
+  return { kind: 'invalid-utf8', bytes }
 }
 
 function parses(candidate: string): boolean {

@@ -6,6 +6,7 @@
  */
 import type { Config, ResolvedConfig } from '../../src/config.ts'
 import { FactMemory } from '../../src/fact-memory.ts'
+import { queryGuards, type QueryGuards } from '../../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../../src/semantic/search-legs.ts'
 import { VectorIndex } from '../../src/semantic/vector-index.ts'
 import { VectorSweepService } from '../../src/semantic/vector-sweep-service.ts'
@@ -73,6 +74,8 @@ export interface SemanticMemory {
   readonly config: ResolvedConfig
   readonly clock: FakeClock
   readonly access: EndpointAccess
+  /** The endpoints' breakers and the query-embedding cache, on the fake clock, as the plugin keeps them. */
+  readonly guards: QueryGuards
   readonly fetch: CountingFetch
   /** Credentials by name (the host credential store). */
   readonly keys: Map<string, string>
@@ -103,7 +106,8 @@ export function openSemanticMemory(driver: DriverName, overrides: Partial<Config
   const counting = countingFetch()
   const access: EndpointAccess = { key: async (name) => keys.get(name), fetch: counting.fetch, now: () => clock.now() }
   const index = new VectorIndex()
-  const memory = new FactMemory({ clock, driver, semantic: (current, stores) => semanticLegs(access, index, current, stores) })
+  const guards = queryGuards(() => clock.now())
+  const memory = new FactMemory({ clock, driver, semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) })
   memory.open(config.resolvedDataDir)
   if (!memory.available) {
     removeDir(root)
@@ -127,6 +131,7 @@ export function openSemanticMemory(driver: DriverName, overrides: Partial<Config
     get config() { return config },
     clock,
     access,
+    guards,
     fetch: counting,
     keys,
     vectors,

@@ -84,7 +84,7 @@ export function openMemory(driver: DriverName, clock: FakeClock, overrides: Part
     beforeOpen(config.resolvedDataDir)
   }
   const memory = new FactMemory({ clock, driver, ...(onStatement === undefined ? {} : { onStatement }) })
-  memory.open(config.resolvedDataDir)
+  memory.open(config.resolvedDataDir, config.backupKeep)
   const status = memory.status()
   if (!status.available) {
     removeDir(root)
