@@ -16,7 +16,8 @@ export type AddAnswer =
 
 /** One import class, in the order the preview lists them. */
 export const IMPORT_CLASSES = [
-  ['new', 'new'], ['duplicate', 'already stored'], ['conflict', 'conflict'], ['tombstoned', 'forgotten (refused)'], ['invalid', 'invalid'],
+  ['new', 'new'], ['duplicate', 'already stored'], ['repeated', 'repeated in the file'], ['conflict', 'conflict'],
+  ['tombstoned', 'forgotten (refused)'], ['invalid', 'invalid'],
 ] as const
 
 export type ImportCounts = Readonly<Record<(typeof IMPORT_CLASSES)[number][0], number>>
@@ -69,11 +70,27 @@ export function importCountWords(counts: ImportCounts): string {
 /**
  * What a commit landed, for the toast.
  * @param counts - the commit's counts.
+ * @param forgotten - how many current facts the file's tombstones forgot.
  * @returns the sentence.
  */
-export function importedWords(counts: ImportCounts): string {
+export function importedWords(counts: ImportCounts, forgotten = 0): string {
   const landed = counts.new + counts.conflict
   return `Imported ${landed} fact${landed === 1 ? '' : 's'}${counts.conflict > 0 ? ` (${counts.conflict} as conflicts to settle)` : ''}` +
-    `${counts.duplicate > 0 ? `; ${counts.duplicate} already stored` : ''}${counts.tombstoned > 0 ? `; ${counts.tombstoned} forgotten, refused` : ''}` +
-    `${counts.invalid > 0 ? `; ${counts.invalid} invalid, skipped` : ''}`
+    `${counts.duplicate > 0 ? `; ${counts.duplicate} already stored` : ''}${counts.repeated > 0 ? `; ${counts.repeated} repeated in the file` : ''}` +
+    `${counts.tombstoned > 0 ? `; ${counts.tombstoned} forgotten, refused` : ''}` +
+    `${counts.invalid > 0 ? `; ${counts.invalid} invalid, skipped` : ''}` +
+    `${forgotten > 0 ? `; the file forgot ${forgotten} fact${forgotten === 1 ? '' : 's'} stored here` : ''}`
+}
+
+/**
+ * What the preview says will change besides the records: stored facts the file forgets, pins it cannot keep.
+ * @param forgets - how many current facts the file's tombstones would forget.
+ * @param pinsDropped - how many pins the file states that the import drops.
+ * @returns the sentences, none when neither happens.
+ */
+export function importSideWords(forgets: number, pinsDropped: number): string[] {
+  return [
+    ...(forgets > 0 ? [`The file forgets ${forgets} fact${forgets === 1 ? '' : 's'} stored here; committing forgets ${forgets === 1 ? 'it' : 'them'} (Undo puts ${forgets === 1 ? 'it' : 'them'} back).`] : []),
+    ...(pinsDropped > 0 ? [`${pinsDropped} pin${pinsDropped === 1 ? '' : 's'} in the file ${pinsDropped === 1 ? 'is' : 'are'} dropped: a pin is your own act, kept only from this store's own export.`] : []),
+  ]
 }

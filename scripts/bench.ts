@@ -3,15 +3,17 @@
  * what automatic capture costs a turn, retrieval quality on LoCoMo (evidence recall@5/@10 per category), and the
  * review's operating points: the near-duplicate gate's precision and recall on its labeled pair set, and the fold guard's
  * on tests/fixtures/fold-pairs.jsonl, the privacy scan's on its look-alike set and the red-team corpus
- * (scripts/bench-privacy.ts), the vector channel's scan at 10k and 100k facts (scripts/bench-vectors.ts), and recall
- * and search latency with a hanging embedding endpoint, with the breaker and without (scripts/bench-breaker.ts). Prints
+ * (scripts/bench-privacy.ts), the vector channel's scan at 10k and 100k facts (scripts/bench-vectors.ts), recall
+ * and search latency with a hanging embedding endpoint, with the breaker and without (scripts/bench-breaker.ts), and
+ * status latency while the web host previews and commits a 120,000-line import (scripts/bench-import.ts). Prints
  * tables and writes JSON to bench-results/.
  * A benchmark, not a test: nothing here passes or fails.
  *
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker   --locomo <path to locomo10.json>
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import
+ *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
  *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
  *          --baseline <bench JSON> (today's figures for the targets; the newest bench-results/baseline-issue20-*.json)
@@ -209,6 +211,18 @@ if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...
 if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
 if (ONLY === undefined || ONLY === 'privacy') Object.assign(results, { privacy: (await import('./bench-privacy.ts')).privacyBench() })
 if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
+if (ONLY === undefined || ONLY === 'import') {
+  // A 120,000-line file previewed and committed on the real web host while status is called every 250 ms (issue 31).
+  const { importBench } = await import('./bench-import.ts')
+  const row = await importBench(Number(option('--import-lines') ?? 120_000))
+  Object.assign(results, { import: row })
+  console.log(`\nImport of ${row.lines} one-line facts (${(row.bytes / 1024 / 1024).toFixed(1)} MB) on the web host, status called every 250 ms meanwhile`)
+  console.log('| step | ms | status calls | status wait max ms | status wait p50 ms |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const [step, timing] of [['preview', row.preview], ['commit', row.commit]] as const) {
+    console.log(`| ${step} | ${timing.ms} | ${timing.statusCalls} | ${timing.statusMaxMs} | ${timing.statusP50Ms} |`)
+  }
+}
 if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
 if (ONLY === undefined || ONLY === 'breaker') Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
 mkdirSync(RESULTS_DIR, { recursive: true })

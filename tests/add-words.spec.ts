@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { addedWords, addScopes, importCountWords, importedWords } from '../client/add-words.ts'
+import { addedWords, addScopes, importCountWords, importedWords, importSideWords } from '../client/add-words.ts'
 import type { FactView } from '../src/wire-types.ts'
 
 const fact = (value: string): FactView => ({ subject: 'billing-api', property: 'port', value } as unknown as FactView)
@@ -30,9 +30,24 @@ describe('add and import words', () => {
   })
 
   it('counts an import by class, leaving out the empty ones', () => {
-    const counts = { new: 2, duplicate: 1, conflict: 0, tombstoned: 1, invalid: 3 }
+    const counts = { new: 2, duplicate: 1, repeated: 0, conflict: 0, tombstoned: 1, invalid: 3 }
     assert.equal(importCountWords(counts), '2 new · 1 already stored · 1 forgotten (refused) · 3 invalid')
-    assert.equal(importCountWords({ new: 0, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 }), 'no records')
+    assert.equal(importCountWords({ new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 0 }), 'no records')
     assert.equal(importedWords({ ...counts, conflict: 1 }), 'Imported 3 facts (1 as conflicts to settle); 1 already stored; 1 forgotten, refused; 3 invalid, skipped')
+  })
+
+  it('tells lines repeated within the file apart from facts already stored', () => {
+    const counts = { new: 1, duplicate: 1, repeated: 2, conflict: 0, tombstoned: 0, invalid: 0 }
+    assert.equal(importCountWords(counts), '1 new · 1 already stored · 2 repeated in the file')
+    assert.equal(importedWords(counts), 'Imported 1 fact; 1 already stored; 2 repeated in the file')
+  })
+
+  it('says what else an import changes: stored facts its tombstones forget, with Undo, and pins it drops', () => {
+    assert.deepEqual(importSideWords(0, 0), [])
+    assert.deepEqual(importSideWords(1, 2), [
+      'The file forgets 1 fact stored here; committing forgets it (Undo puts it back).',
+      '2 pins in the file are dropped: a pin is your own act, kept only from this store\'s own export.',
+    ])
+    assert.equal(importedWords({ new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 0 }, 1), 'Imported 0 facts; the file forgot 1 fact stored here')
   })
 })

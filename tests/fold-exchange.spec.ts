@@ -95,7 +95,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         { subject: 'd-job', property: 'run', value: 'job ran 2026-11-30', foldedFrom: Array.from({ length: 21 }, (_, i) => `job ran 2026-10-${String(i + 1).padStart(2, '0')}`) },
       ]
       const preview = await v.ok('import', { mode: 'preview', content: `${records.map((record) => JSON.stringify(record)).join('\n')}\n` })
-      assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 4 })
+      assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 4 })
       const reasons = (preview['invalid'] as { line: number; reason: string }[]).map((entry) => entry.reason)
       assert.match(reasons[0] ?? '', /foldedFrom/u)
       assert.match(reasons[1] ?? '', /foldedFrom.*personal data|email/u)

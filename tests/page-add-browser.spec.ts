@@ -2,10 +2,11 @@
  * Putting facts in from the page, in Debian's Chromium against a real DSH rc.8 web host: the library's Add fact form
  * (the fact shows in the list as the user's own, the toast's Undo takes it out; a credential is refused in the form
  * and nothing is stored), and Import file (a JSONL file picked from disk, the preview's classes and invalid lines'
- * reasons, then Commit and the facts in the list). Screenshots in light, dark and 900 px.
+ * reasons, then Commit and the facts in the list; a file that forgets a stored fact says so, and the toast's Undo brings
+ * it back). Screenshots in light, dark and 900 px.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -169,6 +170,30 @@ describe('importing a file from the page', () => {
     assert.deepEqual((await current()).filter((fact) => fact.subject === 'windmill').map((fact) => [fact.property, fact.value]).sort(),
       [['built in', '1843'], ['miller', 'Joris']])
     assert.ok(!(await current()).some((fact) => fact.subject === 'bakery'), 'the forgotten claim stayed out')
+    await closeClean(opened)
+  })
+
+  it('says which stored fact a file forgets, and the toast\'s Undo brings it back', async () => {
+    const orchard = (await current()).find((fact) => fact.subject === 'orchard')
+    assert.ok(orchard !== undefined)
+    const forgot = await api.ok('fact-forget', { id: orchard.id, expectedGeneration: await api.generation(), operationId: api.op('forget-orchard') })
+    const exported = await api.ok('export', { backup: false })
+    await api.ok('fact-restore', { editId: (forgot['undo'] as { editId: number }).editId, expectedGeneration: await api.generation(), operationId: api.op('unforget') })
+    const path = join(files, 'forgets-orchard.jsonl')
+    writeFileSync(path, readFileSync(String(exported['path'])))
+    const opened = await openLibrary()
+    const { page } = opened
+    await page.locator('fm-library [data-fm="import-file"]').click()
+    const dialog = page.locator('fm-library [data-fm="import-dialog"][open]')
+    await dialog.locator('[data-fm="import-input"]').setInputFiles(path)
+    await dialog.locator('[data-fm="import-side"]').filter({ hasText: 'The file forgets 1 fact stored here' }).waitFor()
+    await dialog.locator('[data-fm="import-commit"]').click()
+    const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'the file forgot 1 fact stored here' })
+    await toast.waitFor()
+    assert.ok(!(await current()).some((fact) => fact.id === orchard.id), 'the import forgot the fact')
+    await toast.getByRole('button', { name: 'Undo' }).click()
+    await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the facts the file forgot are back' }).waitFor()
+    assert.ok((await current()).some((fact) => fact.id === orchard.id), 'Undo put it back')
     await closeClean(opened)
   })
 

@@ -1253,7 +1253,7 @@ describe('exchange: export and import', { skip: EXCHANGE ? false : 'export and i
 
     const generation = await api.generation()
     const preview = await api.ok('import', { mode: 'preview', path: exported.relativePath })
-    assert.deepEqual(preview['counts'], { new: EXCHANGE_FACTS.length, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 })
+    assert.deepEqual(preview['counts'], { new: EXCHANGE_FACTS.length, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 0 })
     assert.equal(preview['untouched'], true)
     assert.equal(await api.generation(), generation, 'a preview writes nothing')
     const commit = await api.ok('import', {
@@ -1295,7 +1295,7 @@ describe('exchange: export and import', { skip: EXCHANGE ? false : 'export and i
 
     const inline = `${JSON.stringify({ subject: 'kettle', property: 'colour', value: 'red' })}\n`
     const inlinePreview = await api.ok('import', { mode: 'preview', content: inline })
-    assert.deepEqual(inlinePreview['counts'], { new: 0, duplicate: 0, conflict: 0, tombstoned: 1, invalid: 0 })
+    assert.deepEqual(inlinePreview['counts'], { new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 1, invalid: 0 })
   })
 
   it('refuses import paths that leave the data directory, and names that do not exist', async () => {

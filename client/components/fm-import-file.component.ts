@@ -1,13 +1,14 @@
 /**
  * <fm-import-file>: the library's "Import file" action. The user picks a JSONL file; its text goes to the import
- * verb in preview mode (nothing written), and the dialog shows the preview's classes (new, already stored, conflict,
- * forgotten, invalid) with the first invalid lines' reasons. Commit sends the same text with the preview's token
- * behind the fence; the toast says what landed. Esc closes the dialog, not the page around it.
+ * verb in preview mode (nothing written), and the dialog shows the preview's classes (new, already stored, repeated in
+ * the file, conflict, forgotten, invalid) with the first invalid lines' reasons, and what else the commit changes
+ * (stored facts the file forgets, pins it drops). Commit sends the same text with the preview's token behind the
+ * fence; the toast says what landed, with Undo when the file forgot stored facts. Esc closes the dialog, not the page.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { IMPORT_CLASSES, importCountWords, importedWords, type ImportCounts } from '../add-words.ts'
+import { IMPORT_CLASSES, importCountWords, importedWords, importSideWords, type ImportCounts } from '../add-words.ts'
 import { baseStyles } from '../styles.ts'
 import { EscapeCloses } from './escape-closes.ts'
 
@@ -20,6 +21,10 @@ interface Preview {
   readonly counts: ImportCounts
   readonly invalid: readonly { readonly line: number; readonly reason: string }[]
   readonly invalidOmitted: number
+  /** What else the commit changes: stored facts the file forgets, pins it drops. */
+  readonly sides: readonly string[]
+  /** How many stored facts the commit forgets. */
+  readonly forgets: number
 }
 
 /** The Import file button and its preview dialog. */
@@ -86,13 +91,16 @@ export class FmImportFile extends LitElement {
     this.busy = true
     try {
       const content = await file.text()
-      const answer = await callVerb<Omit<Preview, 'name' | 'content'>>('import', { mode: 'preview', content })
+      const answer = await callVerb<Omit<Preview, 'name' | 'content' | 'sides'> & {
+        tombstones: { forgetsTotal: number }; pinsDropped: { count: number }
+      }>('import', { mode: 'preview', content })
       if (!answer.ok) {
         this.error = answer.message
         return
       }
-      const { token, total, counts, invalid, invalidOmitted } = answer.data
-      this.preview = { name: file.name, content, token, total, counts, invalid, invalidOmitted }
+      const { token, total, counts, invalid, invalidOmitted, tombstones, pinsDropped } = answer.data
+      const sides = importSideWords(tombstones.forgetsTotal, pinsDropped.count)
+      this.preview = { name: file.name, content, token, total, counts, invalid, invalidOmitted, sides, forgets: tombstones.forgetsTotal }
     } finally {
       this.busy = false
     }
@@ -104,7 +112,7 @@ export class FmImportFile extends LitElement {
     if (app === undefined || preview === undefined) return
     this.busy = true
     try {
-      const answer = await callVerb<{ counts: ImportCounts; generation: number }>('import',
+      const answer = await callVerb<{ counts: ImportCounts; generation: number; forgotten: readonly unknown[]; undo: { editId: number } | null }>('import',
         { mode: 'commit', content: preview.content, token: preview.token, ...app.generation.fence() })
       if (!answer.ok) {
         if (answer.details['stale'] === true) app.generation.observe(answer.details)
@@ -114,7 +122,9 @@ export class FmImportFile extends LitElement {
       }
       app.generation.observe(answer.data)
       this.close()
-      app.toast(importedWords(answer.data.counts))
+      const { counts, forgotten, undo } = answer.data
+      app.toast(importedWords(counts, forgotten.length),
+        undo === null ? {} : { action: app.undoAction(undo.editId, 'Undone: the facts the file forgot are back') })
       app.changed()
     } finally {
       this.busy = false
@@ -130,6 +140,8 @@ export class FmImportFile extends LitElement {
   private renderDialog(): unknown {
     const preview = this.preview
     const landing = preview === undefined ? 0 : preview.counts.new + preview.counts.conflict
+    // A file that only forgets stored facts still has something to commit.
+    const forgets = preview?.forgets ?? 0
     return html`
       <dialog data-fm="import-dialog" aria-label="Import file" @close=${() => this.close()}>
         <h2>Import a JSONL file</h2>
@@ -142,14 +154,15 @@ export class FmImportFile extends LitElement {
           <div data-fm="import-preview" aria-live="polite">
             <p style="margin:8px 0 0"><strong>${preview.name}</strong>: ${preview.total} record${preview.total === 1 ? '' : 's'} — ${importCountWords(preview.counts)}</p>
             <table>${IMPORT_CLASSES.map(([key, label]) => html`<tr data-class=${key}><td>${label}</td><td class="n">${preview.counts[key]}</td></tr>`)}</table>
+            ${preview.sides.map((words) => html`<p class="caption" data-fm="import-side" style="margin:0 0 4px">${words}</p>`)}
             ${preview.invalid.length === 0 ? nothing : html`<p class="caption" style="margin:0">Invalid lines (skipped):</p>
               <ul data-fm="import-invalid">${preview.invalid.map((entry) => html`<li>line ${entry.line}: ${entry.reason}</li>`)}
                 ${preview.invalidOmitted > 0 ? html`<li class="caption">and ${preview.invalidOmitted} more</li>` : nothing}</ul>`}
           </div>`}
         <div class="actions">
           <button @click=${() => this.close()}>Cancel</button>
-          <button class="primary" data-fm="import-commit" ?disabled=${this.busy || preview === undefined || landing === 0}
-            @click=${() => { void this.commit() }}>${preview === undefined ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
+          <button class="primary" data-fm="import-commit" ?disabled=${this.busy || preview === undefined || landing + forgets === 0}
+            @click=${() => { void this.commit() }}>${preview === undefined || landing === 0 ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
         </div>
       </dialog>`
   }

@@ -1,8 +1,8 @@
 /**
- * Pure JSONL exchange format: the manifest line, one record line per fact, then one line per tombstone (a forgotten
- * claim's or evidence's hash, so an import keeps refusing it), the records hash, and splitting a file
- * back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a credential's value or quote, nor
- * a qualifier that is a credential, in clear. No database, no file system, no zod.
+ * Pure JSONL exchange format: the manifest line, one record line per fact, one line per lasting alias, then one line
+ * per tombstone (a forgotten claim's or evidence's hash, so an import keeps refusing it), a count and hash per line
+ * kind, and splitting a file back into numbered lines. UTF-8 without BOM, LF endings; a record never carries a
+ * credential's value or quote, nor a qualifier that is a credential, in clear. No database, no file system, no zod.
  */
 import { createHash, type Hash } from 'node:crypto'
 import { maskForFile } from '../text/credential-copy.ts'
@@ -21,10 +21,21 @@ export interface ExchangeManifest {
   readonly storeId: string
   readonly generation: number
   readonly exportedAt: string
-  /** How many record lines follow (fact records and tombstones). */
+  /** How many fact record lines follow. */
   readonly records: number
-  /** SHA-256 (hex) over the record lines exactly as written, each followed by "\n". */
+  /**
+   * SHA-256 (hex) over the fact record lines exactly as written, each followed by "\n" (seed 000's definition). In a
+   * file written before alias and tombstone lines had their own hashes, over every line after the manifest.
+   */
   readonly records_sha256: string
+  /** How many alias lines follow the fact records; absent in files written before the split. */
+  readonly aliases?: number | undefined
+  /** SHA-256 (hex) over the alias lines, as records_sha256 over the fact lines. */
+  readonly aliases_sha256?: string | undefined
+  /** How many tombstone lines follow the aliases; absent in files written before the split. */
+  readonly tombstones?: number | undefined
+  /** SHA-256 (hex) over the tombstone lines, as records_sha256 over the fact lines. */
+  readonly tombstones_sha256?: string | undefined
 }
 
 /** One fact as an export writes it. A credential carries `valueWithheld: true` and neither value nor quote. */
@@ -181,6 +192,10 @@ export function manifestLine(manifest: ExchangeManifest): string {
     exportedAt: manifest.exportedAt,
     records: manifest.records,
     records_sha256: manifest.records_sha256,
+    aliases: manifest.aliases,
+    aliases_sha256: manifest.aliases_sha256,
+    tombstones: manifest.tombstones,
+    tombstones_sha256: manifest.tombstones_sha256,
   })
 }
 
@@ -248,20 +263,36 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * @returns one entry per non-blank line, in file order.
  */
 export function parseLines(text: string): ParsedLine[] {
+  return splitLines(text).map(parseLine)
+}
+
+/**
+ * Split an import file into its non-blank lines, numbered from 1, without parsing them (see parseLines).
+ * @param text - the decoded file.
+ * @returns one entry per non-blank line, in file order.
+ */
+export function splitLines(text: string): { readonly line: number; readonly text: string }[] {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text
-  const out: ParsedLine[] = []
+  const out: { line: number; text: string }[] = []
   const raw = body.split('\n')
   for (let index = 0; index < raw.length; index += 1) {
-    const line = index + 1
     const lineText = (raw[index] ?? '').replace(/\r$/u, '')
-    if (lineText.trim() === '') continue
-    try {
-      out.push({ line, text: lineText, ok: true, value: JSON.parse(lineText) as unknown })
-    } catch (error) {
-      out.push({ line, text: lineText, ok: false, reason: `not valid JSON (${jsonProblem(error)})` })
-    }
+    if (lineText.trim() !== '') out.push({ line: index + 1, text: lineText })
   }
   return out
+}
+
+/**
+ * Parse one numbered line as JSON.
+ * @param numbered - the line and its number.
+ * @returns the parsed line, or why it is not JSON (never quoting the line).
+ */
+export function parseLine(numbered: { readonly line: number; readonly text: string }): ParsedLine {
+  try {
+    return { line: numbered.line, text: numbered.text, ok: true, value: JSON.parse(numbered.text) as unknown }
+  } catch (error) {
+    return { line: numbered.line, text: numbered.text, ok: false, reason: `not valid JSON (${jsonProblem(error)})` }
+  }
 }
 
 /**

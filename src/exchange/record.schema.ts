@@ -26,7 +26,9 @@ const dateText = z.string().max(40, 'at most 40 characters')
   .refine((value) => DATE_TEXT.test(value) && !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)),
     'must be YYYY-MM-DD or an ISO timestamp')
 
-/** The manifest line. */
+const sha256Text = z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits')
+
+/** The manifest line: records hash the fact lines; the alias and tombstone lines have their own count and hash. */
 export const manifestSchema = z.strictObject({
   format: z.literal(EXCHANGE_FORMAT, `must be "${EXCHANGE_FORMAT}"`),
   version: z.literal(EXCHANGE_FORMAT_VERSION, `this plugin reads version ${EXCHANGE_FORMAT_VERSION}`),
@@ -34,8 +36,15 @@ export const manifestSchema = z.strictObject({
   generation: z.number().int().min(0),
   exportedAt: dateText,
   records: z.number().int().min(0),
-  records_sha256: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
-}) satisfies z.ZodType<ExchangeManifest>
+  records_sha256: sha256Text,
+  aliases: z.number().int().min(0).optional(),
+  aliases_sha256: sha256Text.optional(),
+  tombstones: z.number().int().min(0).optional(),
+  tombstones_sha256: sha256Text.optional(),
+}).refine((manifest) => [manifest.aliases, manifest.aliases_sha256, manifest.tombstones, manifest.tombstones_sha256]
+  .every((field, _, all) => (field === undefined) === (all[0] === undefined)),
+{ message: 'carry all four of aliases, aliases_sha256, tombstones and tombstones_sha256, or none (a file written before them)', path: ['aliases'] },
+) satisfies z.ZodType<ExchangeManifest>
 
 /**
  * One fact record. Only subject, property and value are required; `valueWithheld: true` (a credential whose

@@ -74,6 +74,8 @@ export const exportVerb = verb({
       relativePath: `${EXPORT_DIR}/${name}`,
       records: manifest.records,
       recordsSha256: manifest.records_sha256,
+      aliases: manifest.aliases,
+      tombstones: manifest.tombstones,
       storeId: manifest.storeId,
       generation: manifest.generation,
       backup,
@@ -91,22 +93,24 @@ function exportName(dir: string, now: string, kind: string, extension: string): 
 
 /**
  * Write the export to a temp file in the same directory and rename it into place. Both passes over the facts run
- * in one snapshot: the first hashes and counts the record lines, the second writes the manifest and the same lines.
+ * in one snapshot: the first hashes and counts the fact lines (records_sha256, as seed 000 defines it) and the alias
+ * and tombstone lines apart, the second writes the manifest and the same lines.
  */
 function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
   let manifest: ExchangeManifest | undefined
   writeAtomically(dir, name, (fd) => {
     manifest = stores.exchange.readSnapshot((snapshot) => {
-      const hasher = new RecordsHasher()
-      snapshot.eachFact((fact) => hasher.add(recordLine(recordOf(fact))))
+      const facts = new RecordsHasher()
+      snapshot.eachFact((fact) => facts.add(recordLine(recordOf(fact))))
       // The lasting aliases follow the facts, so an import keeps them (older files simply have none).
       const aliasLines = snapshot.aliases().map((alias) => recordLine(aliasRecordOf(alias)))
-      for (const line of aliasLines) hasher.add(line)
-      const tombstones = snapshot.tombstones().map(tombstoneLine)
-      for (const line of tombstones) hasher.add(line)
+      const tombstoneLines = snapshot.tombstones().map(tombstoneLine)
+      const aliases = hashed(aliasLines)
+      const tombstones = hashed(tombstoneLines)
       const written: ExchangeManifest = {
         format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
-        exportedAt: now, records: hasher.count, records_sha256: hasher.digest(),
+        exportedAt: now, records: facts.count, records_sha256: facts.digest(),
+        aliases: aliases.count, aliases_sha256: aliases.sha256, tombstones: tombstones.count, tombstones_sha256: tombstones.sha256,
       }
       let buffer = `${manifestLine(written)}\n`
       snapshot.eachFact((fact) => {
@@ -117,13 +121,20 @@ function writeExport(stores: StoreSet, dir: string, name: string, now: string): 
         }
       })
       for (const line of aliasLines) buffer += `${line}\n`
-      for (const line of tombstones) buffer += `${line}\n`
+      for (const line of tombstoneLines) buffer += `${line}\n`
       writeAll(fd, buffer)
       return written
     })
   })
   if (manifest === undefined) throw new Error('the export wrote no manifest')
   return manifest
+}
+
+/** The count and records hash of one kind of line. */
+function hashed(lines: readonly string[]): { count: number; sha256: string } {
+  const hasher = new RecordsHasher()
+  for (const line of lines) hasher.add(line)
+  return { count: hasher.count, sha256: hasher.digest() }
 }
 
 /**

@@ -153,7 +153,7 @@ export const exportBody = z.strictObject({
   'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back')
 
 /** A path inside the data directory, or inline JSONL content (an upload), for import. */
-const importSource = { path: name(1000).optional(), content: z.string().max(16 * 1024 * 1024).optional() }
+const importSource = { path: name(1000).optional(), content: z.string().max(17 * 1024 * 1024, 'at most 16 MB: imports take files up to 16 MB').optional() }
 export const importBody = z.union([
   z.strictObject({ ...importSource, mode: z.literal('preview') }),
   z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: name(200) }),

@@ -2,12 +2,13 @@
  * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
  * transaction so the store id, the generation and every pass over the facts describe the same state — with the
  * tombstones of forgotten claims, and the writes import adds to the normal write path: a restored row keeps the
- * observation and record times and the fold record of its file, and a file's tombstones are kept.
+ * observation and record times and the fold record of its file, a file's tombstones are kept, and the current facts
+ * those tombstones name are found for the import to forget.
  */
 import type { ExchangeTombstone } from '../exchange/jsonl.ts'
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
-import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
+import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 
 /** Rows read per batch. */
 const BATCH = 1000
@@ -124,6 +125,18 @@ export class ExchangeStore {
         entry.tombstone, entry.key, entry.forgottenAt).changes
     }
     return added
+  }
+
+  /**
+   * The current facts (active, scheduled or conflict) whose claim one of these claim tombstones names: what keeping
+   * the tombstones must forget, so that no current fact is one a write would refuse.
+   * @param claimKeys - hex claim keys.
+   * @returns the facts, in id order.
+   */
+  currentFactsOfClaims(claimKeys: readonly string[]): Fact[] {
+    const facts = claimKeys.flatMap((claimKey) => this.db.all(
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, claimKey).map(toFact))
+    return facts.sort((a, b) => a.id - b.id)
   }
 
   /**
