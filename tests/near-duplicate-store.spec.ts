@@ -229,9 +229,10 @@ for (const driver of DRIVERS) {
       const first = expectKind(write(v.h.memory, v.h.config, { subject: 'user', property: 'hobbies', value: HOBBY, multi: true }), 'saved').fact
       const content = `${[line(HOBBY_AGAIN), line('bakes sourdough bread every weekend'), line('bakes sourdough bread on every weekend')].join('\n')}\n`
       const preview = await v.ok('import', { mode: 'preview', content })
-      assert.deepEqual(preview['counts'], { new: 1, duplicate: 2, conflict: 0, tombstoned: 0, invalid: 0 })
+      // A restatement of a stored fact is a duplicate; of an earlier line of the same file, a repeat of that line.
+      assert.deepEqual(preview['counts'], { new: 1, duplicate: 1, repeated: 1, conflict: 0, tombstoned: 0, invalid: 0 })
       const records = preview['records'] as { class: string; factId?: number; sameAsLine?: number }[]
-      assert.deepEqual(records.map((record) => [record.class, record.factId ?? record.sameAsLine ?? null]), [['duplicate', first.id], ['new', null], ['duplicate', 2]])
+      assert.deepEqual(records.map((record) => [record.class, record.factId ?? record.sameAsLine ?? null]), [['duplicate', first.id], ['new', null], ['repeated', 2]])
       const committed = await v.ok('import', v.fence({ mode: 'commit', content, token: preview['token'] }))
       assert.deepEqual(committed['counts'], preview['counts'])
       assert.deepEqual((committed['duplicateIds'] as number[])[0], first.id)
@@ -248,7 +249,7 @@ for (const driver of DRIVERS) {
       const source = { path: String(exported['relativePath']) }
       const preview = await v.ok('import', { mode: 'preview', ...source })
       assert.equal(preview['restore'], true)
-      assert.deepEqual(preview['counts'], { new: 14, duplicate: 0, conflict: 0, tombstoned: 0, invalid: 0 })
+      assert.deepEqual(preview['counts'], { new: 14, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 0 })
       await v.ok('import', v.fence({ mode: 'commit', ...source, token: preview['token'] }))
       const values = v.h.db().all(`SELECT value FROM facts WHERE property = 'hobbies' AND status = 'active' ORDER BY value`).map((row) => row['value'])
       assert.deepEqual(values, [HOBBY_AGAIN, HOBBY])

@@ -141,6 +141,27 @@ for (const driver of DRIVERS) {
         harness.dispose()
       }
     })
+
+    it('refuses the lines it says are invalid: a bare number as value, confidence below 0.6, a withheld value', async () => {
+      const exchange = section('Management API')
+      assert.match(exchange, /a bare number `7801` makes the line invalid/u)
+      assert.match(exchange, /a line below 0\.6 is invalid/u)
+      assert.match(exchange, /importing that line is refused as invalid/u)
+      const content = [
+        { subject: 'billing-api', property: 'port', value: 7801 },
+        { subject: 'billing-api', property: 'owner', value: 'payments', confidence: 0.5 },
+        { subject: 'billing-api', property: 'token', valueWithheld: true },
+      ].map((line) => JSON.stringify(line)).join('\n')
+      const harness = verbHarness(driver)
+      try {
+        const previewed = await harness.ok('import', { mode: 'preview', content })
+        const invalid = previewed['invalid'] as { line: number; reason: string }[]
+        assert.deepEqual(invalid.map((entry) => entry.line), [1, 2, 3], JSON.stringify(previewed))
+        assert.match(invalid[1]?.reason ?? '', /proposal/u)
+      } finally {
+        harness.dispose()
+      }
+    })
   })
 }
 

@@ -190,7 +190,7 @@ for (const driver of DRIVERS) {
         const content = readFileSync(String((await elsewhere.ok('export', { backup: false }))['path']), 'utf8')
         forgetIn({})
         const preview = await v.ok('import', { mode: 'preview', content })
-        assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, conflict: 0, tombstoned: 1, invalid: 0 })
+        assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 1, invalid: 0 })
         const committed = await v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
         assert.equal((committed['counts'] as Record<string, number>)['tombstoned'], 1)
         assert.equal(count(v.h.db(), `SELECT count(*) AS n FROM facts WHERE status <> 'forgotten'`), 0)
