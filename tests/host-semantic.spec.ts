@@ -121,21 +121,6 @@ describe('semantic channels in one-shot headless runs', () => {
     assert.equal(semantic.requests.filter((request) => request.kind === 'embeddings').length, 0, 'no vectors of this model yet: nothing to ask')
   })
 
-  it('the README\'s configuration for local servers, as written, runs both channels on this machine', async () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
-    const block = /\*\*With nothing leaving the machine\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/u.exec(readme)?.[1]
-    assert.ok(block !== undefined, 'the README has no local configuration')
-    assert.match(block, /http:\/\/127\.0\.0\.1:11434\/v1/u)
-    conversations.home.writeProfilePatch('headless', block.replaceAll('http://127.0.0.1:11434', semantic.url).replaceAll('http://127.0.0.1:8012', semantic.url))
-    semantic.reset()
-    await conversations.converse('remember the deploy host', write({ subject: 'deploy host', property: 'name', value: 'blue-7.internal' }), reply)
-    const { toolResults } = await conversations.converse('where do deploys go?', search({ query: 'deploy host' }), reply)
-    assert.match(toolResults[0] ?? '', /blue-7\.internal/u)
-    assert.match(toolResults[0] ?? '', /Channels: [^.]*vector/u)
-    const models = new Set(semantic.requests.map((request) => `${request.kind} ${String((request.body as { model?: unknown }).model)}`))
-    assert.deepEqual([...models].sort(), ['embeddings bge-m3', 'rerank bge-reranker-v2-m3'])
-    assert.ok(semantic.requests.every((request) => request.authorization === undefined || request.authorization === 'Bearer '), 'no key is sent')
-  })
 })
 
 describe('semantic channels in a web host: Rebuild vectors, status, rerank and calibration', () => {
@@ -257,5 +242,25 @@ describe('semantic channels in a web host: Rebuild vectors, status, rerank and c
     assert.ok(Date.parse(String(breaker.embedding.breaker['until'])) > Date.now(), 'open until an instant to come')
     assert.equal(breaker.rerank.breaker['state'], 'closed', 'the reranker has its own breaker')
     semantic.script.embedDelayMs = 0
+  })
+})
+
+describe('the README\'s local servers, last: its fact would change the counts the web host checks', () => {
+  after(() => conversations.home.writeProfilePatch('headless', '[]\n'))
+
+  it('the README\'s configuration for local servers, as written, runs both channels on this machine', async () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+    const block = /\*\*With nothing leaving the machine\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/u.exec(readme)?.[1]
+    assert.ok(block !== undefined, 'the README has no local configuration')
+    assert.match(block, /http:\/\/127\.0\.0\.1:11434\/v1/u)
+    conversations.home.writeProfilePatch('headless', block.replaceAll('http://127.0.0.1:11434', semantic.url).replaceAll('http://127.0.0.1:8012', semantic.url))
+    semantic.reset()
+    await conversations.converse('remember the deploy host', write({ subject: 'deploy host', property: 'name', value: 'blue-7.internal' }), reply)
+    const { toolResults } = await conversations.converse('where do deploys go?', search({ query: 'deploy host' }), reply)
+    assert.match(toolResults[0] ?? '', /blue-7\.internal/u)
+    assert.match(toolResults[0] ?? '', /Channels: [^.]*vector/u)
+    const models = new Set(semantic.requests.map((request) => `${request.kind} ${String((request.body as { model?: unknown }).model)}`))
+    assert.deepEqual([...models].sort(), ['embeddings bge-m3', 'rerank bge-reranker-v2-m3'])
+    assert.ok(semantic.requests.every((request) => request.authorization === undefined || request.authorization === 'Bearer '), 'no key is sent')
   })
 })

@@ -210,7 +210,7 @@ for (const driver of DRIVERS) {
       assert.equal(roomy.length, 52)
     })
 
-    it('carries pins through export and import, and imports an older file without them as unpinned', async () => {
+    it('carries pins through its own export, drops them from another store\'s file, and imports an older file unpinned', async () => {
       const { old, port } = seed()
       await v.ok('fact-pin', { ...v.fence(), id: old.id, pinned: true })
       const instant = pinnedAt(old.id)
@@ -223,11 +223,12 @@ for (const driver of DRIVERS) {
       // The other store reads the file later, so no time in it lies ahead of its clock.
       elsewhere.clock.advance(2 * 86_400_000)
       try {
+        // A pin is the user's act in their own store: another store's file brings the fact, not the pin.
         const seen = await elsewhere.ok('import', { mode: 'preview', content })
+        assert.equal((seen['pinsDropped'] as { count: number }).count, 1)
         await elsewhere.ok('import', { mode: 'commit', content, token: seen['token'], expectedGeneration: elsewhere.generation(), operationId: elsewhere.op() })
-        assert.equal(oneRow(elsewhere.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ?`, 'no deploys on Fridays')['pinned_at'], instant)
-        assert.equal(oneRow(elsewhere.h.db(), 'SELECT count(*) AS n FROM facts WHERE pinned_at IS NOT NULL')['n'], 1)
-        assert.equal(elsewhere.h.memory.directory(elsewhere.h.config, null).split('\n')[1], directory().split('\n')[1])
+        assert.equal(oneRow(elsewhere.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ?`, 'no deploys on Fridays')['pinned_at'], null)
+        assert.equal(oneRow(elsewhere.h.db(), 'SELECT count(*) AS n FROM facts WHERE pinned_at IS NOT NULL')['n'], 0)
         // A line written before pins existed: no pinnedAt field; it imports, unpinned.
         const older = `${JSON.stringify({ subject: 'ci', property: 'runner', value: 'buildkite' })}\n`
         const preview = await elsewhere.ok('import', { mode: 'preview', content: older })
@@ -238,6 +239,15 @@ for (const driver of DRIVERS) {
         elsewhere.dispose()
       }
       assert.equal(port.pinnedAt, null)
+      // Its own export, restored after a wipe, keeps the pin and leads the directory as before.
+      const before = directory().split('\n')[1]
+      const wipe = await v.call('wipe', v.fence())
+      await v.ok('wipe', v.fence({ confirmToken: (!wipe.ok && (wipe.details as { confirmToken: string }).confirmToken) || '' }))
+      const restored = await v.ok('import', { mode: 'preview', content })
+      assert.equal(restored['restore'], true)
+      await v.ok('import', v.fence({ mode: 'commit', content, token: restored['token'] }))
+      assert.equal(oneRow(v.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ?`, 'no deploys on Fridays')['pinned_at'], instant)
+      assert.equal(directory().split('\n')[1], before)
     })
 
     it('offers the model no way to pin: every tool refuses a pin field, and its schema names none', async () => {
