@@ -1,7 +1,7 @@
 /**
  * Old facts stay in search: when every word of a question is common (each held by more facts than the ranking's
  * candidate cap), the fact that matches best still heads the rendered memory_search answer, however many newer facts
- * hold one of its words.
+ * hold one of its words; and of many facts that match alike, the newest are shown.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
@@ -35,6 +35,14 @@ for (const driver of DRIVERS) {
       assert.equal(value.outcome, 'ok')
       const text = renderSearchText(value)
       assert.match(text, /^1\. edge-router · api port: 8443 /mu, text)
+    })
+
+    it('shows the newest of many facts that match alike, though the older ones are ranked too', () => {
+      const alike = Array.from({ length: 250 }, (_, i): FactInput => (
+        { subject: `edge${100 + i}`, property: 'api port', value: String(8000 + i), evidence: 'observed', origin: 'tool' }))
+      seedFacts(h.db(), [...alike, ...holdingOnly('port', NEWER), ...holdingOnly('api', NEWER)], h.clock, h.config)
+      const value = h.memory.searchLexical({ query: 'which api port', limit: h.config.searchLimit, asOf: undefined }, h.config)
+      assert.deepEqual(value.results.map((slot) => slot.subject), ['edge349', 'edge348', 'edge347', 'edge346', 'edge345'], renderSearchText(value))
     })
   })
 }

@@ -216,7 +216,9 @@ export function dateChannel(store: FactStore, windows: readonly DateWindow[], te
 function runTextPlan(store: FactStore, plan: TextPlan, visibility: Visibility | undefined): ChannelHit[] {
   if (plan.kind === 'none') return []
   const from = plan.window === undefined ? undefined : store.newestMatchStart(plan.window.match, plan.window.newest)
-  const olderFrom = plan.older === undefined ? from : store.newestMatchStart(plan.older.match, plan.older.newest)
+  // Ranked at any age, the facts holding another word are bounded at rowid 0 at least: a bounded ranking keeps the
+  // newest of many that score alike, where FTS5's own ORDER BY rank would keep the oldest.
+  const olderFrom = plan.older === undefined ? from : store.newestMatchStart(plan.older.match, plan.older.newest) ?? 0
   switch (plan.kind) {
     case 'single': {
       const hits = store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
