@@ -12,7 +12,7 @@
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts
  *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
  *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
@@ -225,6 +225,8 @@ if (ONLY === undefined || ONLY === 'import') {
 }
 if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
 if (ONLY === undefined || ONLY === 'breaker') Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
+// Only when asked: it seeds a store of its own per size.
+if (ONLY === 'old-facts') Object.assign(results, { oldFacts: (await import('./bench-old-facts.ts')).oldFactsBench(SIZES, args) })
 mkdirSync(RESULTS_DIR, { recursive: true })
 const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
 writeFileSync(file, `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`)

@@ -7,11 +7,13 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { seedFacts } from '../scripts/bench-corpus.ts'
 import { namedSubjects, subjectChannel, textChannel } from '../src/retrieval/channels.ts'
 import { bm25Weight, planTextQuery } from '../src/retrieval/text-plan.ts'
 import type { Database } from '../src/store/database.ts'
 import { FactStore, type ChannelHit } from '../src/store/fact-store.ts'
 import { orExpression } from '../src/text/tokenize.ts'
+import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { openMemory, type MemoryHandle } from './helpers/store.ts'
 
@@ -49,6 +51,16 @@ describe('planTextQuery', () => {
     assert.deepEqual(plan.kind === 'split' ? plan.window : undefined, { match: '("api")', newest: 100 })
   })
 
+  it('ranks the facts holding the windowed word and another word of the question at any age, and plans no such pass without a window', () => {
+    const split = planTextQuery(['port', 'api'], counts, 100, DOCUMENTS)
+    assert.deepEqual(split.kind === 'split' ? split.older : undefined, { match: '("api") AND ("port")', newest: 100 })
+    assert.deepEqual(split.kind === 'split' ? split.withBroad : undefined, '("api") AND ("port")')
+    const fitting = planTextQuery(['port', 'api', 'kalo', 'region'], counts, 1000, DOCUMENTS)
+    assert.equal(fitting.kind === 'split' ? fitting.older : 'not split', undefined)
+    assert.equal('older' in planTextQuery(['port', 'api'], counts, 1000, DOCUMENTS, 500), false, 'a bonus without a window')
+    assert.equal('older' in planTextQuery(['port'], counts, 100, DOCUMENTS), false, 'one word has no other to hold')
+  })
+
   it('windows a lone term that matches more than the cap, and nothing that fits under it', () => {
     assert.deepEqual(planTextQuery(['port'], counts, 100, DOCUMENTS), { kind: 'single', match: '"port"', window: { match: '"port"', newest: 100 } })
     assert.deepEqual(planTextQuery(['port'], counts, 900, DOCUMENTS), { kind: 'single', match: '"port"' })
@@ -70,8 +82,10 @@ describe('planTextQuery', () => {
   it('ranks the rarest word when every other is a bonus, keeps its window, and plans no bonus at hugeAbove or below', () => {
     assert.deepEqual(planTextQuery(['port', 'api', 'nothing'], counts, 1000, DOCUMENTS, 500),
       { kind: 'single', match: '"api"', bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
-    assert.deepEqual(planTextQuery(['port', 'api'], counts, 100, DOCUMENTS, 500),
-      { kind: 'single', match: '"api"', window: { match: '("api")', newest: 100 }, bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }] })
+    assert.deepEqual(planTextQuery(['port', 'api'], counts, 100, DOCUMENTS, 500), {
+      kind: 'single', match: '"api"', window: { match: '("api")', newest: 100 }, bonus: [{ term: 'port', weight: bm25Weight(900, DOCUMENTS) }],
+      older: { match: '("api") AND ("port")', newest: 100 },
+    })
     assert.deepEqual(planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS, 900), planTextQuery(['port', 'api', 'kalo'], counts, 1000, DOCUMENTS),
       'a word held by exactly hugeAbove facts ranks')
   })
@@ -153,6 +167,34 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       for (const hit of windowed) assert.ok(Math.abs((scores.get(hit.id) ?? Number.NaN) - hit.score) < 1e-9, `fact ${hit.id}`)
       assert.equal(store.newestMatchStart(match, all.length), undefined, 'no window when the expression fits')
       assert.equal(store.newestMatchStart(match, all.length - 1), Math.min(...all.map((hit) => hit.id)) + 1)
+    })
+
+    it('ranks every fact holding the windowed word and another word of the question, however old, as a ranking without the window does', () => {
+      const aside = openMemory(driver, new FakeClock())
+      try {
+        const fact = (value: string, i: number): FactInput => ({ subject: `unit${i}`, property: 'note', value, evidence: 'observed', origin: 'tool' })
+        const facts = [
+          ...['alpha beta', 'alpha beta beta', 'alpha beta gamma'].map(fact),
+          ...Array.from({ length: 30 }, (_, i) => fact(`alpha ${i}`, 10 + i)), ...Array.from({ length: 40 }, (_, i) => fact(`beta ${i}`, 50 + i)),
+          ...['alpha beta delta', 'beta alpha'].map((value, i) => fact(value, 100 + i)),
+        ]
+        seedFacts(aside.db(), facts, aside.clock, aside.config)
+        const asideStore = new FactStore(aside.db())
+        const both = new Set(asideStore.matchText('"alpha" AND "beta"', 100, undefined).map((hit) => hit.id))
+        assert.equal(both.size, 5)
+        // By id: equal scores come newest first from a merged ranking and oldest first from FTS5.
+        const holdingBoth = (hits: readonly ChannelHit[]): ChannelHit[] => hits.filter((hit) => both.has(hit.id)).sort((a, b) => a.id - b.id)
+        const terms = ['alpha', 'beta']
+        const windowed = textChannel(asideStore, terms, undefined, { candidateCap: 10, hugeAbove: Number.POSITIVE_INFINITY })
+        assert.deepEqual(holdingBoth(windowed), holdingBoth(textChannel(asideStore, terms, undefined, { candidateCap: Number.POSITIVE_INFINITY })))
+        const windowStart = asideStore.newestMatchStart('"alpha"', 10) ?? 0
+        assert.equal(holdingBoth(windowed).filter((hit) => hit.id < windowStart).length, 3, 'the three older than the window are ranked')
+        // The other word as a bonus: the facts holding both rank as they do when the rarest word fits under the cap.
+        assert.deepEqual(holdingBoth(textChannel(asideStore, terms, undefined, { candidateCap: 10, hugeAbove: 1 })),
+          holdingBoth(textChannel(asideStore, terms, undefined, { candidateCap: 35, hugeAbove: 1 })))
+      } finally {
+        aside.dispose()
+      }
     })
 
     it('adds a bonus word\'s weight to each ranked fact holding it', () => {

@@ -134,9 +134,20 @@ function namedWithTerms(store: FactStore, names: string, terms: readonly string[
   return mergeByScore(hits, hugeOnly)
 }
 
-/** Two rankings on one scale as one, best first (the newer fact first between equal scores), cut to the channel's depth. */
+/**
+ * Two rankings on one scale as one, best first (the newer fact first between equal scores), cut to the channel's
+ * depth; a fact in both (scored alike by both) is kept once.
+ */
 function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[]): ChannelHit[] {
-  return [...first, ...second].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, CHANNEL_DEPTH)
+  const merged: ChannelHit[] = []
+  const seen = new Set<number>()
+  for (const hit of [...first, ...second].sort((a, b) => b.score - a.score || b.id - a.id)) {
+    if (merged.length === CHANNEL_DEPTH) break
+    if (seen.has(hit.id)) continue
+    seen.add(hit.id)
+    merged.push(hit)
+  }
+  return merged
 }
 
 /**
@@ -198,15 +209,24 @@ export function dateChannel(store: FactStore, windows: readonly DateWindow[], te
 
 /**
  * Run a text plan; a split plan's two halves score on one scale and are merged by score. A plan with a window ranks
- * only the facts from where its newest matches start (both halves of a split share that start).
+ * only the facts from where its newest matches start, and those holding another word of the question (`older`) from
+ * where the newest of them start: a split ranks its first half there, a single plan ranks them in a second statement
+ * (see text-plan.ts).
  */
 function runTextPlan(store: FactStore, plan: TextPlan, visibility: Visibility | undefined): ChannelHit[] {
   if (plan.kind === 'none') return []
   const from = plan.window === undefined ? undefined : store.newestMatchStart(plan.window.match, plan.window.newest)
+  // Ranked at any age, the facts holding another word are bounded at rowid 0 at least: a bounded ranking keeps the
+  // newest of many that score alike, where FTS5's own ORDER BY rank would keep the oldest.
+  const olderFrom = plan.older === undefined ? from : store.newestMatchStart(plan.older.match, plan.older.newest) ?? 0
   switch (plan.kind) {
-    case 'single': return store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
+    case 'single': {
+      const hits = store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
+      if (plan.older === undefined) return hits
+      return mergeByScore(hits, store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: olderFrom, including: plan.older.match, bonus: plan.bonus }))
+    }
     case 'split': {
-      const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
+      const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, { fromId: olderFrom, bonus: plan.bonus })
       const withoutBroad = store.matchText(plan.narrowOnly, CHANNEL_DEPTH, visibility, { fromId: from, excluding: plan.withBroad, bonus: plan.bonus })
       return mergeByScore(withBroad, withoutBroad)
     }

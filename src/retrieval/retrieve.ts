@@ -20,7 +20,7 @@ export const POOL_SIZE = 20
 /** Pool places reserved for exact-identifier hits. */
 export const RESERVED_IDENTIFIER_SLOTS = 5
 /** Most query terms sent to FTS5. */
-const MAX_QUERY_TERMS = 32
+export const MAX_QUERY_TERMS = 32
 
 /** One search. */
 export interface SearchRequest {

@@ -14,9 +14,14 @@
  * matches more than the cap ("port" in a library of a million facts, where a fifth of them hold it) still costs a
  * pass over that term's whole posting list: 250 ms for 200,000 documents. Such a plan carries a `window`, the
  * expression whose newest `candidateCap` matches are the only ones ranked; the store finds where they start (a walk
- * of `candidateCap` rowids from the end) and ranks within it, with the same BM25 scores. What is given up: older
- * facts holding only that common term. A library where no term matches more than the cap plans no window, and its
- * answers are exactly as before.
+ * of `candidateCap` rowids from the end) and ranks within it, with the same BM25 scores. The window is then the rarest
+ * word alone, and a plan of several words also carries `older`: the facts holding that word and another of the
+ * question, ranked at any age (the newest `candidateCap` of them, a bound a library of 100,000 facts never reaches),
+ * so an old fact that holds more of a question's common words than the newer ones still heads the ranking. What is
+ * given up: an old fact holding the rarest word and no other word of the question. Its score comes from its length
+ * alone, and the newest `candidateCap` facts holding that word already hold the shortest ones, which rank before it
+ * on a tie (newer first); it outranks them only by being shorter or by repeating the word. A library where no term
+ * matches more than the cap plans no window, and its answers are exactly as before.
  *
  * BM25 also counts, once per ranked statement, every document each phrase of the expression matches: a walk of the
  * whole posting list, about 12 ms for a word 200,000 facts hold ("服务" in a million facts whose Chinese subjects all
@@ -44,12 +49,19 @@ export interface TermBonus {
 /** How to run the text channel. */
 export type TextPlan =
   | { readonly kind: 'none' }
-  | { readonly kind: 'single'; readonly match: string; readonly window?: RankWindow; readonly bonus?: readonly TermBonus[] }
+  | {
+    readonly kind: 'single'; readonly match: string; readonly window?: RankWindow; readonly bonus?: readonly TermBonus[]
+    /** With a window: the facts holding the windowed word and a bonus word, ranked by `match` at any age. */
+    readonly older?: RankWindow
+  }
   | {
     readonly kind: 'split'; readonly withBroad: string; readonly withoutBroad: string; readonly narrow: readonly string[]; readonly broad: readonly string[]
     /** The narrow terms alone: `withoutBroad` is ranked as this among the facts `withBroad` does not match (see below). */
     readonly narrowOnly: string
+    /** Only `withoutBroad` is ranked within it; `withBroad` is ranked within `older`. */
     readonly window?: RankWindow
+    /** With a window: `withBroad`, ranked at any age (its newest matches up to the cap). */
+    readonly older?: RankWindow
     /** Words left out of every expression above and added to each ranked fact holding them; absent when none. */
     readonly bonus?: readonly TermBonus[]
   }
@@ -112,22 +124,30 @@ export function planTextQuery(terms: readonly string[], documentCounts: Readonly
   }
   const narrowExpression = `(${orExpression(narrow)})`
   // The rarest term is always narrow; alone, it may still match more than the cap.
-  const window = covered > candidateCap ? { window: { match: narrowExpression, newest: candidateCap } } : {}
+  const windowed = covered > candidateCap
+  const window = windowed ? { window: { match: narrowExpression, newest: candidateCap } } : {}
   // Only a broad word becomes a bonus: the facts holding a narrow word are ranked with or without it.
   const beyond = byRarity.slice(narrow.length)
   const bonus = hugeTermBonuses(beyond, documentCounts, documents, hugeAbove)
   const broad = beyond.filter((term) => (documentCounts.get(term) ?? 0) <= hugeAbove)
   const withBonus = bonus.length === 0 ? {} : { bonus }
-  if (broad.length === 0) return { kind: 'single', match: orExpression(narrow), ...window, ...withBonus }
+  // The facts holding the windowed word and another word of the question are ranked whatever their age.
+  const older = (match: string): { older?: RankWindow } => (windowed ? { older: { match, newest: candidateCap } } : {})
+  if (broad.length === 0) {
+    const holdingBonus = bonus.length === 0 ? {} : older(`${narrowExpression} AND (${orExpression(bonus.map((word) => word.term))})`)
+    return { kind: 'single', match: orExpression(narrow), ...window, ...withBonus, ...holdingBonus }
+  }
   const broadExpression = `(${orExpression(broad)})`
+  const withBroad = `${narrowExpression} AND ${broadExpression}`
   return {
     kind: 'split',
-    withBroad: `${narrowExpression} AND ${broadExpression}`,
+    withBroad,
     withoutBroad: `${narrowExpression} NOT ${broadExpression}`,
     narrowOnly: narrowExpression,
     narrow,
     broad,
     ...window,
+    ...older(withBroad),
     ...withBonus,
   }
 }

@@ -94,7 +94,8 @@ export class FactReader {
    *   expression `excluding` and matches outside `including`, each tested without ranking it; `bonus` words add
    *   their weights to the matches holding them. The scores are the same BM25 as an unbounded ranking of
    *   `match`: FTS5's ORDER BY rank would rank every match before applying a bound, so a bounded ranking computes
-   *   bm25() per row it keeps and sorts those.
+   *   bm25() per row it keeps and sorts those, the newer fact first between equal scores (so a bound that reaches
+   *   old facts keeps the newest of many that score alike).
    * @returns hits, best first.
    */
   matchText(match: string, limit: number, visibility: Visibility | undefined, bounds: RankBounds = {}): ChannelHit[] {
@@ -113,7 +114,7 @@ export class FactReader {
           FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
           ${excluded.length === 0 ? '' : `AND rowid NOT IN ${MATCHES_FROM}`}
           ${included.length === 0 ? '' : `AND +rowid IN ${MATCHES_FROM}`}
-          ORDER BY score DESC, id LIMIT ?`, ...bonusParams, match, from, ...excluded, ...included, fetched)
+          ORDER BY score DESC, id DESC LIMIT ?`, ...bonusParams, match, from, ...excluded, ...included, fetched)
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
     const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
