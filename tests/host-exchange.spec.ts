@@ -8,29 +8,20 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
-import { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { FakeModel } from './helpers/fake-model.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { startApiHost, type ApiHost } from './helpers/page-host.ts'
 
-let model: FakeModel
-let home: DshHome
-let host: WebHost
+let env: ApiHost | undefined
 let api: FactMemoryApi
 
 interface FactView { readonly id: number; readonly subject: string; readonly property: string; readonly value: string; readonly status: string; readonly pinnedAt: string | null }
 
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
-  host = await startWebHost(home, model.url)
-  api = new FactMemoryApi(host.url)
+  env = await startApiHost()
+  api = env.api
 })
 
-after(async () => {
-  await host?.stop()
-  await model?.close()
-  home?.remove()
-})
+after(async () => { await env?.stop() })
 
 const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
 const add = async (subject: string, property: string, value: string): Promise<FactView> =>

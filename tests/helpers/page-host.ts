@@ -1,6 +1,7 @@
 /**
  * Everything a page test needs, started together and stopped together: a fake model, a throwaway DSH home with a
- * workspace, a real web host with the plugin, the management API, and one Chromium.
+ * workspace, a real web host with the plugin, the management API, and one Chromium; or all but the browser, for a
+ * spec that speaks to the API alone.
  */
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
@@ -22,24 +23,44 @@ export interface PageHost {
   stop(): Promise<void>
 }
 
-/** Start a page host, its web profile patched first when asked; a failure part-way stops what did start. */
-export async function startPageHost(options: { readonly webPatch?: string } = {}): Promise<PageHost> {
+/** A running host without a browser, for specs that speak to its API alone. */
+export type ApiHost = Omit<PageHost, 'browser'>
+
+/**
+ * Start a fake model, a throwaway home and a web host with the plugin, its web profile patched first when asked; a
+ * failure part-way stops what did start.
+ */
+export async function startApiHost(options: { readonly webPatch?: string } = {}): Promise<ApiHost> {
   const model = await FakeModel.start()
   const home = createDshHome()
   if (options.webPatch !== undefined) home.writeProfilePatch('web', options.webPatch)
   let host: WebHost | undefined
-  let browser: Browser | undefined
   const stop = async (): Promise<void> => {
-    await browser?.close()
     await host?.stop()
     await model.close()
     home.remove()
   }
   try {
     host = await startWebHost(home, model.url)
-    await hostApi(host.url, 'workspace.create', { path: home.workspace })
+    return { model, home, host, api: new FactMemoryApi(host.url), stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** Start a page host: an API host with a workspace, and one Chromium; a failure part-way stops what did start. */
+export async function startPageHost(options: { readonly webPatch?: string } = {}): Promise<PageHost> {
+  const started = await startApiHost(options)
+  let browser: Browser | undefined
+  const stop = async (): Promise<void> => {
+    await browser?.close()
+    await started.stop()
+  }
+  try {
+    await hostApi(started.host.url, 'workspace.create', { path: started.home.workspace })
     browser = await launchBrowser()
-    return { model, home, host, api: new FactMemoryApi(host.url), browser, stop }
+    return { ...started, browser, stop }
   } catch (error) {
     await stop()
     throw error
