@@ -3,9 +3,8 @@
  * row written by an older version would now hold back. No database, no clock.
  */
 import { indexEntriesOf, judgePrivacy, type IndexEntries } from './fact-input.ts'
-import { maskForFile } from './text/credential-copy.ts'
+import { maskForFile, type CopiedFact } from './text/credential-copy.ts'
 import { MASK, maskCredentials, maskQualifiers } from './text/privacy.ts'
-import type { Sensitivity } from './types.ts'
 
 /**
  * The version of the privacy rules the stored rows were last rescanned under. Raise it when a rule change should
@@ -13,14 +12,8 @@ import type { Sensitivity } from './types.ts'
  */
 export const PRIVACY_RULES_VERSION = 3
 
-/** The text fields and privacy state of one stored fact. */
-export interface StoredPrivacyRow {
-  readonly subject: string
-  readonly property: string
-  readonly value: string
-  readonly qualifiers: Readonly<Record<string, string>>
-  readonly quote: string | null
-  readonly sensitivity: Sensitivity | null
+/** The text fields and privacy state of one stored fact: what a file copies of it but its folds and cues. */
+export interface StoredPrivacyRow extends Omit<CopiedFact, 'foldedFrom' | 'cues'> {
   readonly modelUseAllowed: boolean
 }
 
