@@ -83,6 +83,15 @@ export function importedWords(counts: ImportCounts, forgotten = 0): string {
 }
 
 /**
+ * What an import's Undo says once done: the facts it added are gone, and those its file forgot are back.
+ * @param forgotten - how many current facts the file's tombstones forgot.
+ * @returns the sentence.
+ */
+export function undoneImportWords(forgotten: number): string {
+  return `Undone: the import is taken back${forgotten > 0 ? `, and the ${forgotten === 1 ? 'fact' : `${forgotten} facts`} the file forgot ${forgotten === 1 ? 'is' : 'are'} back` : ''}`
+}
+
+/**
  * What the preview says will change besides the records: stored facts the file forgets, pins it cannot keep.
  * @param forgets - how many current facts the file's tombstones would forget.
  * @param pinsDropped - how many pins the file states that the import drops.

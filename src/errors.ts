@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'confirm_required'
   | 'invalid_path'
   // The store's state
+  /** A large import is being committed; the call changed nothing and may be tried again when it finishes. */
+  | 'busy'
   | 'unavailable'
   | 'storage_unavailable'
   | 'store_from_newer_version'
@@ -38,7 +40,7 @@ export type ErrorCode =
 export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid_arguments', 'unknown_verb', 'method_not_allowed', 'forbidden', 'unsupported_media_type', 'payload_too_large',
   'not_found', 'credential_refused', 'tombstoned', 'refused', 'stale', 'operation_collision', 'slot_occupied', 'confirm_required',
-  'invalid_path', 'unavailable', 'storage_unavailable', 'store_from_newer_version', 'foreign_database', 'internal_error',
+  'invalid_path', 'busy', 'unavailable', 'storage_unavailable', 'store_from_newer_version', 'foreign_database', 'internal_error',
 ]
 
 /** A failure with a closed code; thrown only inside the store and caught at the tool and route shells. */

@@ -2,7 +2,8 @@
  * Import and export over real HTTP, against one DSH rc.8 web host with the plugin linked: a file's tombstone forgets
  * the current claim it names, with Undo through fact-restore; a pin from a foreign file is dropped and the preview
  * says so; the manifest hashes fact records apart from alias and tombstone lines; and a large file is capped in
- * words, counts its repeated lines apart, and leaves status answering while it is previewed.
+ * words, counts its repeated lines apart, and leaves status answering while it is previewed and committed (writes are
+ * refused as busy meanwhile), and a commit's Undo takes the whole import back.
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
@@ -98,5 +99,32 @@ describe('import and export over HTTP', () => {
     await api.ok('status', { summary: true })
     assert.equal(previewDone, false, 'status answered while the preview was still running')
     assert.equal(((await preview)['counts'] as { new: number }).new, 20_000)
+  })
+
+  it('answers reads and refuses writes with 503 while a large file is committed, and Undo takes the import back', async () => {
+    const content = Array.from({ length: 3000 }, (_, i) =>
+      `${JSON.stringify({ subject: `relay-${i % 300}`, property: `slot ${Math.floor(i / 300)}`, value: String(9000 + i) })}\n`).join('')
+    const preview = await api.ok('import', { mode: 'preview', content })
+    let commitDone = false
+    const commit = api.ok('import', { mode: 'commit', content, token: String(preview['token']), ...await api.fence() })
+      .then((answer) => { commitDone = true; return answer })
+    // review-seen writes bookkeeping only, so the tries before the commit holds the store do not make its token stale.
+    let refused: { status: number; json?: Record<string, unknown> | undefined } | undefined
+    for (let attempt = 0; attempt < 500 && !commitDone && refused === undefined; attempt += 1) {
+      const tried = await api.post('review-seen', {})
+      if (tried.status === 503) refused = tried
+      else assert.equal(tried.status, 200)
+    }
+    assert.ok(refused !== undefined && !commitDone, 'a write made during the commit was refused before the commit ended')
+    assert.equal((refused.json?.['error'] as { code: string }).code, 'busy')
+    assert.match((refused.json?.['error'] as { message: string }).message, /taking in a large import; nothing was changed/u)
+    const added = await api.post('fact-add', await api.fence({ subject: 'pager', property: 'rota', value: 'weekly' }))
+    assert.equal(added.status, 503, 'a fact added from the page meanwhile is refused too')
+    await api.ok('status', { summary: true })
+    assert.equal(commitDone, false, 'status answered while the commit was still running')
+    const answer = await commit
+    assert.equal((answer['counts'] as { new: number }).new, 3000)
+    await api.ok('fact-restore', await api.fence({ editId: (answer['undo'] as { editId: number }).editId }))
+    assert.ok(!(await current()).some((row) => row.subject.startsWith('relay-')), 'Undo took every imported fact back')
   })
 })

@@ -8,7 +8,7 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { IMPORT_CLASSES, importCountWords, importedWords, importSideWords, type ImportCounts } from '../add-words.ts'
+import { IMPORT_CLASSES, importCountWords, importedWords, importSideWords, undoneImportWords, type ImportCounts } from '../add-words.ts'
 import { baseStyles } from '../styles.ts'
 import { EscapeCloses } from './escape-closes.ts'
 
@@ -112,7 +112,7 @@ export class FmImportFile extends LitElement {
     if (app === undefined || preview === undefined) return
     this.busy = true
     try {
-      const answer = await callVerb<{ counts: ImportCounts; generation: number; forgotten: readonly unknown[]; undo: { editId: number } | null }>('import',
+      const answer = await callVerb<{ counts: ImportCounts; generation: number; forgotten: readonly unknown[]; undo: { editId: number } }>('import',
         { mode: 'commit', content: preview.content, token: preview.token, ...app.generation.fence() })
       if (!answer.ok) {
         if (answer.details['stale'] === true) app.generation.observe(answer.details)
@@ -123,8 +123,7 @@ export class FmImportFile extends LitElement {
       app.generation.observe(answer.data)
       this.close()
       const { counts, forgotten, undo } = answer.data
-      app.toast(importedWords(counts, forgotten.length),
-        undo === null ? {} : { action: app.undoAction(undo.editId, 'Undone: the facts the file forgot are back') })
+      app.toast(importedWords(counts, forgotten.length), { action: app.undoAction(undo.editId, undoneImportWords(forgotten.length)) })
       app.changed()
     } finally {
       this.busy = false

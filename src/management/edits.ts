@@ -140,6 +140,9 @@ export const resolveVerb = verb({
   },
 })
 
+/** Facts a fact-restore answer lists. */
+const RESTORED_SHOWN = 200
+
 /** fact-restore: undo one edit exactly, unless the facts it touched have moved since. */
 export const factRestoreVerb = verb({
   schema: factRestoreBody,
@@ -161,14 +164,15 @@ export const factRestoreVerb = verb({
       }
       const touched = [...restored.edit.changed.map((change) => change.before.id), ...restored.edit.created.map((row) => row.id),
         ...(restored.edit.forget?.rows.map((row) => Number(row.before['id'])) ?? [])]
-      const facts = stores.facts.getFacts(touched)
+      // An import's undo may touch thousands of rows: the answer shows the first RESTORED_SHOWN and counts them all.
+      const facts = stores.facts.getFacts(touched.slice(0, RESTORED_SHOWN))
       if (restored.edit.proposalId !== null && stores.proposals.reopen(restored.edit.proposalId, now)) {
         // The card goes back to the queue against the facts as the undo left them, which is how its apply found them.
-        const revisions = new Map(facts.map((fact) => [fact.id as number, fact.revision]))
+        const revisions = new Map(stores.facts.getFacts(restored.edit.changed.map((change) => change.before.id)).map((fact) => [fact.id as number, fact.revision]))
         stores.proposals.retarget(restored.edit.proposalId, new Map(restored.edit.changed.map((change) =>
           [change.before.id, { from: change.before.revision, to: revisions.get(change.before.id) ?? change.before.revision }])), now)
       }
-      return ok({ editId: body.editId, kind: restored.edit.kind, facts: facts.map(factView) })
+      return ok({ editId: body.editId, kind: restored.edit.kind, facts: facts.map(factView), factsTotal: touched.length })
     })
   },
 })

@@ -1,8 +1,8 @@
 /**
  * An import plan against the store: the preview (every record classed, in slices that yield, nothing written) and
- * the commit (one synchronous run inside the fenced transaction). Both read the file's tombstones first: a record the
- * file itself forgets is tombstoned, and a current fact a claim tombstone names is forgotten by the commit, as one
- * edit fact-restore undoes, so no current fact is one a write would refuse. A record that repeats an earlier line of
+ * the commit (one transaction run in slices, recorded as one edit that fact-restore undoes whole). Both read the file's
+ * tombstones first: a record the file itself forgets is tombstoned, and a current fact a claim tombstone names is
+ * forgotten by the commit, so no current fact is one a write would refuse. A record that repeats an earlier line of
  * the same file is counted as repeated, apart from a duplicate of what the store held before.
  */
 import type { ExchangeTombstone } from '../exchange/jsonl.ts'
@@ -13,7 +13,7 @@ import { evidenceKeyOf } from '../text/normalize.ts'
 import { MASK } from '../text/privacy.ts'
 import type { Fact, FactId } from '../types.ts'
 import type { ParsedFile, Planned } from './import-plan.ts'
-import { mapInSlices } from './slices.ts'
+import { forEachInSlices, mapInSlices, nextTurn } from './slices.ts'
 import { abandon, refuse } from './verb.ts'
 
 /** How an import treats one record. */
@@ -148,21 +148,27 @@ export interface CommitResult {
   readonly tombstones: { readonly total: number; readonly added: number }
   /** The current facts the file's tombstones forgot. */
   readonly forgotten: readonly ForgottenView[]
-  /** The edit that forgot them, for fact-restore; null when they forgot nothing. */
-  readonly undo: { readonly editId: number } | null
+  /** The one edit fact-restore undoes: what the import added, and what its tombstones forgot. */
+  readonly undo: { readonly editId: number }
 }
 
 /**
- * Keep the file's tombstones (forgetting, as one undoable edit, the current facts they name), then apply every
- * planned record through the normal write path. Runs inside the fenced transaction; synchronous.
+ * Keep the file's tombstones (forgetting the current facts they name), record its aliases, then apply every planned
+ * record through the normal write path, recorded as one edit whose undo takes all of it back. Runs inside the fenced
+ * sliced transaction: every store call in `slice`, the event loop handed back between slices.
  * @param stores - the open stores.
+ * @param file - the parsed file (its aliases and tombstones).
  * @param plan - the planned records.
- * @param tombstones - the file's tombstones.
  * @param now - ISO instant of the import.
- * @returns what was written, forgotten and kept.
+ * @param slice - runs one synchronous step inside the transaction.
+ * @returns what was written, forgotten and kept, and the aliases recorded.
  */
-export function commitImport(stores: StoreSet, plan: readonly Planned[], tombstones: readonly ExchangeTombstone[], now: string): CommitResult {
-  const kept = keepTombstones(stores, tombstones, now)
+export async function commitImport(stores: StoreSet, file: Pick<ParsedFile, 'aliases' | 'tombstones'>, plan: readonly Planned[], now: string,
+  slice: <R>(step: () => R) => R): Promise<CommitResult & { readonly aliases: number }> {
+  const recorder = slice(() => stores.edits.recordImport())
+  // Aliases first, so a fact line under an alias's name lands on the name it stands for.
+  const aliases = slice(() => stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
+  const kept = slice(() => keepTombstones(stores, file.tombstones, now))
   const counts = emptyCounts()
   const factIds: number[] = []
   const created = new Set<number>()
@@ -181,11 +187,12 @@ export function commitImport(stores: StoreSet, plan: readonly Planned[], tombsto
       duplicateIds.push(id)
     }
   }
-  for (const item of plan) {
+  const applyOne = (item: Planned): void => {
     if ('invalid' in item) {
       counts.invalid += 1
-      continue
+      return
     }
+    recorder.watch(stores.facts.canonical(item.write).slotKey)
     if (item.history !== null) {
       const restored = stores.facts.restoreHistory(item.write, item.history.status, item.history.validTo, now)
       if (restored.kind === 'tombstoned') counts.tombstoned += 1
@@ -194,7 +201,7 @@ export function commitImport(stores: StoreSet, plan: readonly Planned[], tombsto
         counts.new += 1
         landed(restored.fact.id, item)
       }
-      continue
+      return
     }
     const result = stores.facts.write(item.write, now)
     switch (result.kind) {
@@ -215,26 +222,28 @@ export function commitImport(stores: StoreSet, plan: readonly Planned[], tombsto
         abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
     }
   }
-  return { counts, factIds, duplicateIds, ...kept }
+  await forEachInSlices(plan, (part) => { slice(() => { for (const item of part) applyOne(item) }) })
+  const editId = await recorder.record({ created: factIds, aliases: aliases.changes, forgetEdit: kept.forgetEdit }, now, slice, nextTurn)
+  return { counts, factIds, duplicateIds, tombstones: kept.tombstones, forgotten: kept.forgotten, undo: { editId }, aliases: aliases.recorded }
 }
 
 /**
  * Keep a file's tombstones. Those naming a current fact (its claim, or its evidence) are kept inside one tracked forget
- * of those facts, so fact-restore takes back both; the rest are kept as they are.
+ * of those facts, whose undo takes back both; the rest are kept as they are.
  */
 function keepTombstones(stores: StoreSet, tombstones: readonly ExchangeTombstone[], now: string):
-  Pick<CommitResult, 'tombstones' | 'forgotten' | 'undo'> {
+  { readonly tombstones: CommitResult['tombstones']; readonly forgotten: readonly ForgottenView[]; readonly forgetEdit: number | null } {
   const named = stores.exchange.currentFactsOfClaims([...fileTombstones(tombstones).claims])
   // The evidence tombstones of those facts go with them, so an undo leaves nothing that refuses their rewrite.
   const namedKeys = new Set(named.flatMap((fact) => [`claim:${fact.claimKey}`, `evidence:${evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))}`]))
   const naming = tombstones.filter((entry) => namedKeys.has(`${entry.tombstone}:${entry.key}`))
   let added = stores.exchange.restoreTombstones(tombstones.filter((entry) => !naming.includes(entry)))
-  if (named.length === 0) return { tombstones: { total: tombstones.length, added }, forgotten: [], undo: null }
+  if (named.length === 0) return { tombstones: { total: tombstones.length, added }, forgotten: [], forgetEdit: null }
   const { result, editId } = stores.edits.trackedForget(named.map((fact) => fact.slotKey), undefined, now, () => {
     added += stores.exchange.restoreTombstones(naming)
     return named.flatMap((fact) => stores.facts.forgetById(fact.id, now))
   })
-  return { tombstones: { total: tombstones.length, added }, forgotten: result.map(forgottenView), undo: { editId } }
+  return { tombstones: { total: tombstones.length, added }, forgotten: result.map(forgottenView), forgetEdit: editId }
 }
 
 function fileTombstones(tombstones: readonly ExchangeTombstone[]): FileTombstones {

@@ -2,8 +2,9 @@
  * The import verb: preview a JSONL file (each record classed new / duplicate / repeated / conflict / tombstoned /
  * invalid, nothing written) and answer a token bound to the file hash, the store id and the generation; the fenced
  * commit re-checks that token and applies every record in one transaction, or nothing. Reading, checking and
- * previewing a file run in slices that yield, so other routes keep answering; a file above IMPORT_FILE_LIMIT is refused
- * with its size in words.
+ * previewing a file run in slices that yield, and so does the commit, as one transaction whose writes other routes
+ * wait for (they are refused as busy meanwhile, and read on); a file above IMPORT_FILE_LIMIT is refused with its size in
+ * words. The commit is one edit: its Undo takes back what the file added, conflicts included, and what it forgot.
  *
  * Two kinds of file. Any file states what it believes, not what the user affirmed: records go through the normal
  * write path as origin import with evidence at most observed, a differing value enters the conflict queue, and past
@@ -20,7 +21,7 @@ import { bytesSha256, decodeUtf8 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { commitImport, previewImport } from './import-apply.ts'
 import { planImport, readImportFile } from './import-plan.ts'
-import { ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
+import { ok, refuse, runFencedInSlices, verb, type VerbOutcome } from './verb.ts'
 import { importBody, type ImportBody } from './wire.schema.ts'
 
 export { PREVIEW_REASONS, PREVIEW_ROWS, type RecordClass } from './import-apply.ts'
@@ -72,16 +73,14 @@ export const importVerb = verb({
         tombstones: found.tombstones,
       })
     }
-    return runFenced(stores, 'import', body, now, () => {
-      const current = stores.db.generation()
-      if (current !== generation || !sameToken(body.token, previewToken(source.sha256, stores.db.storeId(), current))) {
+    return runFencedInSlices(stores, 'import', body, now, async (slice) => {
+      const current = slice(() => stores.db.generation())
+      if (current !== generation || !sameToken(body.token, previewToken(source.sha256, slice(() => stores.db.storeId()), current))) {
         return refuse('stale', 'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
           { stale: true, generation: current })
       }
-      // Aliases first, so a fact line under an alias's name lands on the name it stands for.
-      const aliases = stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now)
-      const committed = commitImport(stores, plan, file.tombstones, now)
-      return ok({ total: plan.length, ...committed, restore, aliases })
+      const committed = await commitImport(stores, file, plan, now, slice)
+      return ok({ total: plan.length, ...committed, restore })
     })
   },
 })

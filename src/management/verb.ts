@@ -170,29 +170,70 @@ class FencedRefusal extends Error {
  * @returns the receipt (with the generation after the write), or the refusal.
  */
 export function runFenced(stores: StoreSet, name: string, body: FenceFields, now: string, work: () => VerbOutcome): VerbOutcome {
-  const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
-  const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
-  const prior = stores.operations.find(operationId)
-  if (prior !== undefined) {
-    if (prior.payloadSha256 === payloadSha256) return ok({ ...prior.receipt, replayed: true })
-    return refuse('operation_collision', `operation ${operationId} was already used for a different request; send a new operation id`)
-  }
-  const generation = stores.db.generation()
-  if (generation !== body.expectedGeneration) {
-    return refuse('stale', `the store changed since this page read it (generation ${generation}, page had ${body.expectedGeneration}); refresh and try again`,
-      { stale: true, generation })
-  }
+  const gate = passFence(stores, name, body)
+  if ('answer' in gate) return gate.answer
   try {
-    return stores.db.transaction(() => {
-      const outcome = work()
-      if (!outcome.ok) throw new FencedRefusal(outcome)
-      // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
-      const receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId, replayed: false }
-      stores.operations.record({ operationId, verb: name, payloadSha256, receipt }, now)
-      return ok(receipt)
+    return stores.db.transaction(() => receiptOf(stores, name, gate, work(), now))
+  } catch (error) {
+    if (error instanceof FencedRefusal) return error.outcome
+    throw error
+  }
+}
+
+/**
+ * runFenced for long work (a large import's commit): the same fence, but the work runs as one transaction in slices
+ * that hand the event loop back (Database.transactionInSlices); other routes read meanwhile and their writes are
+ * refused as busy. All of it commits with the receipt, or none of it.
+ * @param stores - the open stores.
+ * @param name - the verb.
+ * @param body - the parsed body, fence fields included.
+ * @param now - ISO instant.
+ * @param work - the work; every store call inside `slice`.
+ * @returns the receipt (with the generation after the write), or the refusal.
+ */
+export async function runFencedInSlices(stores: StoreSet, name: string, body: FenceFields, now: string,
+  work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome>): Promise<VerbOutcome> {
+  const gate = passFence(stores, name, body)
+  if ('answer' in gate) return gate.answer
+  try {
+    return await stores.db.transactionInSlices(async (slice) => {
+      const outcome = await work(slice)
+      return slice(() => receiptOf(stores, name, gate, outcome, now))
     })
   } catch (error) {
     if (error instanceof FencedRefusal) return error.outcome
     throw error
   }
+}
+
+/** A request that passed the fence: its operation id and payload hash, for the receipt. */
+interface FencePass {
+  readonly operationId: string
+  readonly payloadSha256: string
+}
+
+/** The fence's checks before any work: a replay answers its first receipt, a collision or a stale page is refused. */
+function passFence(stores: StoreSet, name: string, body: FenceFields): FencePass | { readonly answer: VerbOutcome } {
+  const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
+  const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
+  const prior = stores.operations.find(operationId)
+  if (prior !== undefined) {
+    if (prior.payloadSha256 === payloadSha256) return { answer: ok({ ...prior.receipt, replayed: true }) }
+    return { answer: refuse('operation_collision', `operation ${operationId} was already used for a different request; send a new operation id`) }
+  }
+  const generation = stores.db.generation()
+  if (generation !== body.expectedGeneration) {
+    return { answer: refuse('stale', `the store changed since this page read it (generation ${generation}, page had ${body.expectedGeneration}); refresh and try again`,
+      { stale: true, generation }) }
+  }
+  return { operationId, payloadSha256 }
+}
+
+/** Inside the fenced transaction: a refusal rolls it back; success records the receipt. */
+function receiptOf(stores: StoreSet, name: string, pass: FencePass, outcome: VerbOutcome, now: string): VerbOutcome {
+  if (!outcome.ok) throw new FencedRefusal(outcome)
+  // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
+  const receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId: pass.operationId, replayed: false }
+  stores.operations.record({ operationId: pass.operationId, verb: name, payloadSha256: pass.payloadSha256, receipt }, now)
+  return ok(receipt)
 }

@@ -38,6 +38,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   tombstoned: 422,
   refused: 422,
   invalid_path: 422,
+  busy: 503,
   unavailable: 409,
   storage_unavailable: 409,
   store_from_newer_version: 409,

@@ -2,7 +2,8 @@
  * The store's database handle: opens `<dataDir>/memory.db` owner-only, refuses foreign or newer files before
  * writing a byte, sets WAL / foreign keys / synchronous=FULL, migrates, and runs nested transactions through
  * savepoints. Every committed write to the user's memory bumps the store generation; bookkeeping (see `ledger`) does
- * not.
+ * not. Long work (a large import's commit) runs as one transaction in slices that hand the event loop back: other
+ * code reads meanwhile, and a write it attempts is refused as `busy` before it touches the file.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -63,6 +64,8 @@ export class Database {
   readonly path: string
   private readonly db: Connection
   private depth = 0
+  /** The sliced transaction in progress, and whether its own slice is running now. */
+  private held: { running: boolean } | undefined
   private readonly changeListeners = new Set<() => void>()
   private readonly observe: StatementObserver | undefined
 
@@ -135,6 +138,7 @@ export class Database {
    * bumps the generation, whoever issues it.
    */
   run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
+    this.refuseWhileHeld()
     this.observe?.(sql, params)
     if (this.depth === 0) return this.transaction(() => this.db.prepare(sql).run(...params))
     return this.db.prepare(sql).run(...params)
@@ -185,7 +189,73 @@ export class Database {
     return () => { this.changeListeners.delete(listener) }
   }
 
+  /**
+   * Run long asynchronous work as ONE transaction that hands the event loop back between slices. The work calls
+   * `slice` for each synchronous step; between steps other code runs: it reads what the transaction has written so far
+   * (one connection, one view), and any write it attempts is refused with `busy` before reaching SQLite, so nothing
+   * of anyone else's joins this transaction. It commits once, at the end (bumping the generation once if anything
+   * changed), or rolls back whole when the work throws; a crash meanwhile loses the transaction, never a commit.
+   * @param work - the steps; everything it writes must happen inside `slice`.
+   * @returns what `work` resolved to.
+   * @throws FactMemoryError `busy` when a transaction is already open.
+   */
+  async transactionInSlices<T>(work: (slice: <R>(step: () => R) => R) => Promise<T>): Promise<T> {
+    this.refuseWhileHeld()
+    if (this.depth > 0) throw new FactMemoryError('busy', 'the memory is in the middle of another change; nothing was changed, try again in a moment')
+    const hold = { running: true }
+    const slice = <R>(step: () => R): R => {
+      if (this.held !== hold) throw new Error('a slice ran after its transaction ended')
+      hold.running = true
+      try {
+        return step()
+      } finally {
+        hold.running = false
+      }
+    }
+    const before = this.totalChanges()
+    this.db.exec('BEGIN IMMEDIATE')
+    this.depth = 1
+    this.held = hold
+    hold.running = false
+    let bumped = false
+    try {
+      const result = await work(slice)
+      slice(() => {
+        bumped = this.totalChanges() !== before
+        if (bumped) this.db.prepare("UPDATE tallies SET n = n + 1 WHERE tally = 'generation' AND part = ''").run()
+      })
+      this.release()
+      this.db.exec('COMMIT')
+      if (bumped) this.notifyChange()
+      return result
+    } catch (error) {
+      if (this.held === hold) {
+        this.release()
+        this.db.exec('ROLLBACK')
+      }
+      throw error
+    }
+  }
+
+  /** Whether a sliced transaction is open (other code sees it between slices). */
+  get busy(): boolean {
+    return this.held !== undefined && !this.held.running
+  }
+
+  private release(): void {
+    this.depth = 0
+    this.held = undefined
+  }
+
+  /** Refuse a write from outside the sliced transaction while one is open, before it reaches SQLite. */
+  private refuseWhileHeld(): void {
+    if (this.busy) {
+      throw new FactMemoryError('busy', 'the memory is taking in a large import; nothing was changed, try again when it finishes')
+    }
+  }
+
   private transact<T>(fn: () => T, bumps: boolean): T {
+    this.refuseWhileHeld()
     const outer = this.depth === 0
     const savepoint = `sp${this.depth}`
     const before = outer ? this.totalChanges() : 0
@@ -233,6 +303,7 @@ export class Database {
    * @param path - where; the file must not exist.
    */
   vacuumInto(path: string): void {
+    this.refuseWhileHeld()
     if (this.depth > 0) throw new Error('a copy of the store cannot be taken inside a transaction')
     this.observe?.('VACUUM INTO ?', [path])
     this.db.prepare('VACUUM INTO ?').run(path)
@@ -243,6 +314,8 @@ export class Database {
    * @param path - where; the file must not exist.
    */
   backup(path: string): Promise<void> {
+    // A copy taken from inside an open sliced transaction would hold half of it.
+    if (this.held !== undefined) return Promise.reject(new FactMemoryError('busy', 'the memory is taking in a large import; no copy was taken, try again when it finishes'))
     return this.db.backup(path)
   }
 

@@ -19,7 +19,7 @@ import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './fo
  * What kind of edit. A forget is stored under the kind column's 'update' with its snapshot as the `changed` object
  * (the column's CHECK predates forgetting from the page), and read back as 'forget'.
  */
-export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'forget' | 'rename'
+export type EditKind = 'update' | 'expire' | 'resolve' | 'apply' | 'forget' | 'rename' | 'import'
 
 /** The recorded state of one fact row. */
 interface RowState {
@@ -132,6 +132,16 @@ export interface EditRecord {
   readonly aliases: readonly AliasChange[]
   /** A forget's snapshot (then created, changed and groups are empty). */
   readonly forget?: ForgetSnapshot
+  /** What an import did besides its rows: see ImportTrail. */
+  readonly imported?: ImportTrail
+}
+
+/** What an import's undo takes back besides the rows it created and changed. */
+export interface ImportTrail {
+  /** The forget edit its tombstones made, undone with it (after its rows, so nothing it forgot meets them). */
+  readonly forgetEdit: number | null
+  /** The range (from, through] of source rows it added; those on facts it did not create are deleted by the undo. */
+  readonly sources: readonly [number, number]
 }
 
 /** What the work inside a tracked edit reports. */
@@ -244,7 +254,15 @@ export class EditStore {
   get(id: number): EditRecord | undefined {
     const row = this.db.get('SELECT id, kind, fact_id, proposal_id, created, changed, groups, aliases, created_at, undone_at FROM fact_edits WHERE id = ?', id)
     if (row === undefined) return undefined
-    const changed = JSON.parse(String(row['changed'])) as ChangedRow[] | { forget: ForgetSnapshot }
+    const changed = JSON.parse(String(row['changed'])) as ChangedRow[] | { forget: ForgetSnapshot } | { import: ImportTrail & { changed: ChangedRow[] } }
+    if (!Array.isArray(changed) && 'import' in changed) {
+      const { changed: rows, ...imported } = changed.import
+      return {
+        id: Number(row['id']), kind: 'import', factId: null, proposalId: null, createdAt: String(row['created_at']),
+        undoneAt: textOrNull(row['undone_at']), created: JSON.parse(String(row['created'])) as EditRecord['created'], changed: rows,
+        groups: JSON.parse(String(row['groups'])) as EditRecord['groups'], aliases: JSON.parse(String(row['aliases'])) as EditRecord['aliases'], imported,
+      }
+    }
     if (!Array.isArray(changed)) {
       return {
         id: Number(row['id']), kind: 'forget', factId: numberOrNull(row['fact_id']), proposalId: null, createdAt: String(row['created_at']),
@@ -320,9 +338,38 @@ export class EditStore {
           group.before.status, group.before.closedAt, group.before.settledBy, group.before.slotKey ?? null, group.id)
       }
       undoAliases(this.db, edit.aliases)
+      if (edit.imported !== undefined) {
+        const refused = this.undoImportTrail(edit.imported, edit.created.map((row) => row.id), now)
+        if (refused !== undefined) return { ok: false, refusal: { kind: 'moved', factIds: refused } } as const
+      }
       this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
       return { ok: true, edit: { ...edit, undoneAt: now } } as const
     })
+  }
+
+  /**
+   * Take back what an import did besides its rows: the sources it added to facts it found stored, then its forget.
+   * A forget already undone on its own stays undone; one whose facts have moved refuses the whole undo.
+   * @returns the moved fact ids when refused (everything this undo did is then rolled back), else undefined.
+   */
+  private undoImportTrail(trail: ImportTrail, created: readonly number[], now: string): readonly number[] | undefined {
+    const [from, through] = trail.sources
+    this.db.run(`DELETE FROM fact_sources WHERE id > ? AND id <= ? AND fact_id NOT IN (SELECT value FROM json_each(?))`, from, through, JSON.stringify(created))
+    if (trail.forgetEdit === null) return undefined
+    const forget = this.get(trail.forgetEdit)
+    if (forget?.forget === undefined || forget.undoneAt !== null) return undefined
+    const refused = undoForget(this.db, forget.forget)
+    if (refused !== undefined) return refused.factIds
+    this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, trail.forgetEdit)
+    return undefined
+  }
+
+  /**
+   * Begin recording an import as one reversible edit (see ImportRecorder).
+   * @returns the recorder; call it only inside the import's own transaction.
+   */
+  recordImport(): ImportRecorder {
+    return new ImportRecorder(this.db, (keys) => this.rowStates(keys), (keys) => this.groupStates(keys))
   }
 
   /**
@@ -424,4 +471,78 @@ function groupDiffers(before: GroupState | undefined, after: GroupState): boolea
   if (before === undefined) return true
   return before.status !== after.status || before.closedAt !== after.closedAt || before.settledBy !== after.settledBy
     || before.slotKey !== after.slotKey
+}
+
+/** Slots whose after-state one step of an import's record reads. */
+const SLOTS_PER_STEP = 400
+
+/**
+ * An import recorded as one reversible edit while it runs in slices: each slot is snapshotted before the import first
+ * writes to it, and at the end the rows it created, the rows and conflict groups it changed, the aliases it recorded,
+ * the sources it added and the forget its tombstones made are written as one edit that `restore` undoes.
+ */
+export class ImportRecorder {
+  private readonly db: Database
+  private readonly states: (keys: readonly string[]) => Map<number, RowState>
+  private readonly groupStatesOf: (keys: readonly string[]) => Map<number, GroupState>
+  private readonly slots = new Set<string>()
+  private readonly before = new Map<number, RowState>()
+  private readonly groupsBefore = new Map<number, GroupState>()
+  private readonly sourcesFrom: number
+
+  constructor(db: Database, states: (keys: readonly string[]) => Map<number, RowState>, groups: (keys: readonly string[]) => Map<number, GroupState>) {
+    this.db = db
+    this.states = states
+    this.groupStatesOf = groups
+    this.sourcesFrom = maxSourceId(db)
+  }
+
+  /**
+   * Snapshot a slot before the import first writes to it (a slot seen before is left as first seen).
+   * @param slotKey - the slot the next write lands in.
+   */
+  watch(slotKey: string): void {
+    if (this.slots.has(slotKey)) return
+    this.slots.add(slotKey)
+    for (const [id, state] of this.states([slotKey])) this.before.set(id, state)
+    for (const [id, state] of this.groupStatesOf([slotKey])) this.groupsBefore.set(id, state)
+  }
+
+  /**
+   * Write the edit: the after-state is read a few hundred slots per step, each step run by `step` (the import's
+   * slice), with `pause` between steps.
+   * @returns the edit id.
+   */
+  async record(change: { readonly created: readonly number[]; readonly aliases: readonly AliasChange[]; readonly forgetEdit: number | null },
+    now: string, step: <R>(work: () => R) => R, pause: () => Promise<void>): Promise<number> {
+    const slots = [...this.slots]
+    const after = new Map<number, RowState>()
+    const groupsAfter = new Map<number, GroupState>()
+    for (let start = 0; start < slots.length; start += SLOTS_PER_STEP) {
+      const part = slots.slice(start, start + SLOTS_PER_STEP)
+      step(() => {
+        for (const [id, state] of this.states(part)) after.set(id, state)
+        for (const [id, state] of this.groupStatesOf(part)) groupsAfter.set(id, state)
+      })
+      await pause()
+    }
+    const createdSet = new Set(change.created)
+    const changed: ChangedRow[] = [...this.before.values()]
+      .filter((state) => !createdSet.has(state.id) && differs(state, after.get(state.id)))
+      .map((state) => ({ before: state, revision: after.get(state.id)?.revision ?? state.revision }))
+    const groups = [...groupsAfter.values()]
+      .filter((group) => groupDiffers(this.groupsBefore.get(group.id), group))
+      .map((group) => ({ id: group.id, before: this.groupsBefore.get(group.id) ?? null }))
+    return step(() => {
+      const created = change.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
+      const trail: ImportTrail & { changed: ChangedRow[] } = { changed, forgetEdit: change.forgetEdit, sources: [this.sourcesFrom, maxSourceId(this.db)] }
+      return this.db.run(
+        `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES ('apply', NULL, NULL, ?, ?, ?, ?, ?)`,
+        JSON.stringify(created), JSON.stringify({ import: trail }), JSON.stringify(groups), JSON.stringify(change.aliases), now).lastInsertRowid
+    })
+  }
+}
+
+function maxSourceId(db: Database): number {
+  return Number(db.get('SELECT coalesce(max(id), 0) AS n FROM fact_sources')?.['n'] ?? 0)
 }

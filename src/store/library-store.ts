@@ -218,7 +218,7 @@ export class LibraryStore {
    */
   editsOf(factId: number): { id: number; kind: string; createdAt: string; undoneAt: string | null }[] {
     return this.db.all(
-      `SELECT id, CASE WHEN json_type(changed) = 'object' THEN 'forget' ELSE kind END AS kind, created_at, undone_at FROM fact_edits
+      `SELECT id, CASE WHEN json_type(changed, '$.import') IS NOT NULL THEN 'import' WHEN json_type(changed) = 'object' THEN 'forget' ELSE kind END AS kind, created_at, undone_at FROM fact_edits
         WHERE fact_id = ? OR EXISTS (SELECT 1 FROM json_each(fact_edits.created) c WHERE json_extract(c.value, '$.id') = ?)
         ORDER BY id DESC LIMIT 20`, factId, factId)
       .map((row) => ({ id: Number(row['id']), kind: String(row['kind']), createdAt: String(row['created_at']), undoneAt: textOrNull(row['undone_at']) }))

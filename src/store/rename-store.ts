@@ -188,10 +188,12 @@ export class RenameStore extends CurationStore {
    * where they are (the health check proposes merging them).
    * @param records - the file's alias records, in file order.
    * @param now - ISO instant.
-   * @returns how many aliases were recorded.
+   * @returns how many aliases were recorded, and the alias rows changed (for the import's undo).
    */
-  importAliases(records: readonly { readonly subject: string; readonly property?: string | undefined; readonly aliasOf: string }[], now: string): number {
+  importAliases(records: readonly { readonly subject: string; readonly property?: string | undefined; readonly aliasOf: string }[], now: string):
+    { readonly recorded: number; readonly changes: readonly AliasChange[] } {
     let recorded = 0
+    const all: AliasChange[] = []
     for (const record of records) {
       const changes = record.property === undefined
         ? this.alias({
@@ -203,8 +205,9 @@ export class RenameStore extends CurationStore {
           aliasText: record.property, canonicalKey: canonicalPredicate(record.aliasOf), canonicalText: record.aliasOf, origin: 'import',
         }, now)
       if (changes.some((change) => change.before === null)) recorded += 1
+      all.push(...changes)
     }
-    return recorded
+    return { recorded, changes: all }
   }
 
   /** The display a subject of this name is shown under: the existing entity's, else the name itself. */
