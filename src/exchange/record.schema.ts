@@ -5,26 +5,13 @@
  */
 import { z } from 'zod'
 import { FOLD_HISTORY } from '../rules/fold.ts'
-import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
+import { cuesField, dateField, nameField, qualifiersField, scopeTextField, textField } from '../text/fields.schema.ts'
 import type { Evidence, FactStatus, Sensitivity } from '../types.ts'
 import { EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, type AliasRecord, type ExchangeManifest, type ExchangeTombstone } from './jsonl.ts'
-
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u
-const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/u
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u
 
 const STATUSES = ['active', 'scheduled', 'conflict', 'superseded', 'retired', 'expired'] as const satisfies readonly FactStatus[]
 const EVIDENCE = ['explicit_user', 'confirmed_user', 'observed', 'unverified'] as const satisfies readonly Evidence[]
 const SENSITIVITY = ['credential', 'email', 'phone', 'id_number'] as const satisfies readonly Sensitivity[]
-
-const name = (max: number) => z.string().max(max, `at most ${max} characters`)
-  .refine((text) => text.trim() !== '', 'must not be empty')
-  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
-const text = (max: number) => z.string().max(max, `at most ${max} characters`)
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
-const dateText = z.string().max(40, 'at most 40 characters')
-  .refine((value) => DATE_TEXT.test(value) && !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)),
-    'must be YYYY-MM-DD or an ISO timestamp')
 
 const sha256Text = z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits')
 
@@ -34,7 +21,7 @@ export const manifestSchema = z.strictObject({
   version: z.literal(EXCHANGE_FORMAT_VERSION, `this plugin reads version ${EXCHANGE_FORMAT_VERSION}`),
   storeId: z.string().max(200),
   generation: z.number().int().min(0),
-  exportedAt: dateText,
+  exportedAt: dateField,
   records: z.number().int().min(0),
   records_sha256: sha256Text,
   aliases: z.number().int().min(0).optional(),
@@ -51,13 +38,12 @@ export const manifestSchema = z.strictObject({
  * value an export left out) replaces the value, and the import then refuses the record.
  */
 export const recordSchema = z.strictObject({
-  subject: name(200),
-  property: name(200),
-  qualifiers: z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
-  scope: name(4200).refine((scope) => (scope.startsWith('project:') ? scope.length > 'project:'.length : scope.length <= 100),
-    'a label is at most 100 characters; a project scope names its key').optional(),
-  projectName: name(200).optional(),
-  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  subject: nameField(200),
+  property: nameField(200),
+  qualifiers: qualifiersField.optional(),
+  scope: scopeTextField.optional(),
+  projectName: nameField(200).optional(),
+  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
   valueWithheld: z.literal(true).optional(),
   status: z.enum(STATUSES).optional(),
   evidence: z.enum(EVIDENCE).optional(),
@@ -65,18 +51,18 @@ export const recordSchema = z.strictObject({
   sensitivity: z.enum(SENSITIVITY).nullable().optional(),
   modelUseAllowed: z.boolean().optional(),
   multi: z.boolean().optional(),
-  validFrom: dateText.optional(),
-  validTo: dateText.nullable().optional(),
-  observedAt: dateText.nullable().optional(),
-  recordedAt: dateText.nullable().optional(),
-  quote: text(2000).nullable().optional(),
+  validFrom: dateField.optional(),
+  validTo: dateField.nullable().optional(),
+  observedAt: dateField.nullable().optional(),
+  recordedAt: dateField.nullable().optional(),
+  quote: textField(2000).nullable().optional(),
   foldedCount: z.number().int().min(0).optional(),
-  foldedFrom: z.array(text(4000).refine((value) => value.trim() !== '', 'must not be empty'))
+  foldedFrom: z.array(textField(4000).refine((value) => value.trim() !== '', 'must not be empty'))
     .max(FOLD_HISTORY, `at most ${FOLD_HISTORY} prior values`).optional(),
   /** When the user pinned the row; absent (files before pins, or an unpinned row): not pinned. */
-  pinnedAt: dateText.optional(),
+  pinnedAt: dateField.optional(),
   /** The phrases a later request needing the fact would use; absent (files before cues, or none): no cues. */
-  cues: z.array(name(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`).optional(),
+  cues: cuesField.optional(),
 }).refine((record) => (record.value === undefined) !== (record.valueWithheld === undefined),
   { message: 'carry exactly one of value or valueWithheld', path: ['value'] })
   .refine((record) => (record.foldedFrom?.length ?? 0) <= (record.foldedCount ?? 0),
@@ -86,9 +72,9 @@ export const recordSchema = z.strictObject({
 
 /** One alias record (see AliasRecord in jsonl.ts). */
 export const aliasRecordSchema = z.strictObject({
-  subject: name(200),
-  property: name(200).optional(),
-  aliasOf: name(200),
+  subject: nameField(200),
+  property: nameField(200).optional(),
+  aliasOf: nameField(200),
 }) satisfies z.ZodType<AliasRecord>
 
 /**
@@ -105,7 +91,7 @@ export function parseAliasRecord(value: unknown): LineParse<AliasRecord> {
 export const tombstoneSchema = z.strictObject({
   tombstone: z.enum(['claim', 'evidence']),
   key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
-  forgottenAt: dateText,
+  forgottenAt: dateField,
 }) satisfies z.ZodType<ExchangeTombstone>
 
 /** A record as an import reads it. */

@@ -4,23 +4,9 @@
  */
 import { z } from 'zod'
 import type { LabeledPair } from '../semantic/types.ts'
-import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
-
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u
-const ANY_CONTROL = /[\u0000-\u001F\u007F]/u
+import { cuesField, dateField, nameField, qualifiersField, scopeTextField, textField } from '../text/fields.schema.ts'
 
 const id = z.number().int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER)
-const name = (max: number) => z.string().max(max, `at most ${max} characters`)
-  .refine((text) => text.trim() !== '', 'must not be empty')
-  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
-const text = (max: number) => z.string().max(max, `at most ${max} characters`)
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
-const dateText = z.string().max(40).refine(
-  (value) => /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/u.test(value.trim()), 'must be YYYY-MM-DD or an ISO timestamp')
-const qualifiers = z.record(name(100), name(300)).refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers')
-/** A stored scope text: `global`, a free-text label of at most 100 characters, or `project:<key>` (a path, longer). */
-const scopeText = name(4200).refine((text) => (text.startsWith('project:') ? text.length > 'project:'.length : text.length <= 100),
-  'a label is at most 100 characters; a project scope names its key')
 
 /** The precondition and idempotency key every row-editing verb carries. */
 export const fence = {
@@ -39,14 +25,14 @@ export const factsBody = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
   status: z.union([z.enum(['current', 'history', 'all']), z.array(z.enum(STATUS_VALUES)).min(1).max(6)]).optional(),
   evidence: z.array(z.enum(EVIDENCE_VALUES)).min(1).max(4).optional(),
-  subject: name(200).optional(),
-  text: name(500).optional(),
+  subject: nameField(200).optional(),
+  text: nameField(500).optional(),
   /** Only facts first recorded in this conversation (the conversation drawer). */
-  session: name(200).optional(),
+  session: nameField(200).optional(),
   /** Only these facts (what a turn recalled, in the drawer). */
   ids: z.array(id).min(1).max(100).optional(),
   /** Only facts of this scope (a stored scope text, as the answer's `scopes` list gives it). */
-  scope: scopeText.optional(),
+  scope: scopeTextField.optional(),
 })
 
 export const factBody = z.strictObject({ id })
@@ -54,21 +40,21 @@ export const factBody = z.strictObject({ id })
 export const factUpdateBody = z.strictObject({
   ...fence,
   id,
-  subject: name(200).optional(),
-  property: name(200).optional(),
-  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
-  qualifiers: qualifiers.optional(),
-  scope: name(100).optional(),
-  validFrom: dateText.optional(),
-  validTo: dateText.optional(),
+  subject: nameField(200).optional(),
+  property: nameField(200).optional(),
+  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  qualifiers: qualifiersField.optional(),
+  scope: nameField(100).optional(),
+  validFrom: dateField.optional(),
+  validTo: dateField.optional(),
   /** The fact's cues as they should be (an empty list clears them). */
-  cues: z.array(name(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`).optional(),
+  cues: cuesField.optional(),
 }).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo', 'cues'].some((key) => key in body),
   'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo, cues')
 
 export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
-export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeText })
+export const factMoveBody = z.strictObject({ ...fence, id, scope: scopeTextField })
 export const factRestoreBody = z.strictObject({ ...fence, editId: id })
 /**
  * fact-pin: pin a fact (`pinned: true`) or unpin it (`pinned: false`); or undo an earlier fact-pin, named by its
@@ -81,28 +67,28 @@ export const factPinBody = z.union([
 /** fact-forget: one fact by id, or a subject by entity key (optionally one of its properties), in every scope. */
 export const factForgetBody = z.union([
   z.strictObject({ ...fence, id }),
-  z.strictObject({ ...fence, entityKey: name(200), property: name(200).optional() }),
+  z.strictObject({ ...fence, entityKey: nameField(200), property: nameField(200).optional() }),
 ], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
 /** fact-put-back: a past value (superseded, retired or expired) made current again. */
 export const factPutBackBody = z.strictObject({ ...fence, id })
 
 /** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
-export const subjectRenameBody = z.strictObject({ ...fence, entityKey: name(200), to: name(200), dryRun: z.boolean().optional() })
+export const subjectRenameBody = z.strictObject({ ...fence, entityKey: nameField(200), to: nameField(200), dryRun: z.boolean().optional() })
 /** property-rename: one subject's property to a new name (a merge when the subject has that property). */
-export const propertyRenameBody = z.strictObject({ ...fence, entityKey: name(200), property: name(200), to: name(200) })
+export const propertyRenameBody = z.strictObject({ ...fence, entityKey: nameField(200), property: nameField(200), to: nameField(200) })
 /** alias-remove: stop reading a name as an alias. */
 export const aliasRemoveBody = z.strictObject({ ...fence, id })
 /** fact-add: the user's own new statement. A project scope must be one the store already holds; a label may be new. */
 export const factAddBody = z.strictObject({
   ...fence,
-  subject: name(200),
-  property: name(200),
-  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty'),
+  subject: nameField(200),
+  property: nameField(200),
+  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty'),
   multi: z.boolean().optional(),
-  scope: scopeText.optional(),
+  scope: scopeTextField.optional(),
 })
 
-export const entityBody = z.union([z.strictObject({ subject: name(200) }), z.strictObject({ entityKey: name(200) })],
+export const entityBody = z.union([z.strictObject({ subject: nameField(200) }), z.strictObject({ entityKey: nameField(200) })],
   { error: 'pass {subject} or {entityKey}' })
 
 export const emptyBody = z.strictObject({})
@@ -110,10 +96,10 @@ export const emptyBody = z.strictObject({})
 export const resolveBody = z.strictObject({ ...fence, groupId: id, keepFactId: id })
 
 /** session-pause: pause (`paused: true`) or resume memory in one conversation. */
-export const sessionPauseBody = z.strictObject({ sessionId: name(200), paused: z.boolean() })
+export const sessionPauseBody = z.strictObject({ sessionId: nameField(200), paused: z.boolean() })
 
 export const sessionsBody = z.strictObject({
-  sessionIds: z.array(name(200)).min(1).max(50).optional(),
+  sessionIds: z.array(nameField(200)).min(1).max(50).optional(),
   limit: z.number().int().min(1).max(200).optional(),
 })
 
@@ -122,12 +108,12 @@ export const proposalsBody = z.strictObject({
   cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
   limit: z.number().int().min(1).max(100).optional(),
   /** An instant (the digest's last look): the answer also counts the listed cards queued after it. */
-  since: dateText.optional(),
+  since: dateField.optional(),
 })
 
 /** search: a question as the user typed it, answered as memory_search would. */
 export const searchBody = z.strictObject({
-  query: name(500),
+  query: nameField(500),
   limit: z.number().int().min(1).max(10).optional(),
 })
 
@@ -138,10 +124,10 @@ export const proposalPruneBody = z.strictObject({ ...proposalRef, row: z.number(
 export const proposalReviseBody = z.strictObject({
   ...proposalRef,
   row: z.number().int().min(0).max(10_000).optional(),
-  subject: name(200).optional(),
-  property: name(200).optional(),
-  value: text(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
-  qualifiers: qualifiers.optional(),
+  subject: nameField(200).optional(),
+  property: nameField(200).optional(),
+  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
+  qualifiers: qualifiersField.optional(),
 }).refine((body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body), 'change at least one of subject, property, value, qualifiers')
 
 /** export: JSONL (the exchange format, the default) or a Markdown document to read; sensitive values only on request. */
@@ -153,16 +139,16 @@ export const exportBody = z.strictObject({
   'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back')
 
 /** A path inside the data directory, or inline JSONL content (an upload), for import. */
-const importSource = { path: name(1000).optional(), content: z.string().max(17 * 1024 * 1024, 'at most 16 MB: imports take files up to 16 MB').optional() }
+const importSource = { path: nameField(1000).optional(), content: z.string().max(17 * 1024 * 1024, 'at most 16 MB: imports take files up to 16 MB').optional() }
 export const importBody = z.union([
   z.strictObject({ ...importSource, mode: z.literal('preview') }),
-  z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: name(200) }),
+  z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: nameField(200) }),
 ], { error: 'pass mode "preview" with path or content, or mode "commit" with the preview token, expectedGeneration and operationId' })
   .refine((body) => (body.path === undefined) !== (body.content === undefined), 'pass exactly one of path or content')
 
-export const wipeBody = z.strictObject({ ...fence, confirmToken: name(200).optional() })
+export const wipeBody = z.strictObject({ ...fence, confirmToken: nameField(200).optional() })
 export const rebuildBody = z.strictObject({ ...fence })
-export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: text(8192).refine((v) => v.trim() !== '', 'must not be empty') })
+export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: textField(8192).refine((v) => v.trim() !== '', 'must not be empty') })
 
 /** The health check: `force` runs it now; `summary` (or nothing) reads the ledger's latest `limit` runs. */
 export const auditBody = z.strictObject({
@@ -182,7 +168,7 @@ export const CALIBRATION_PAIRS_MAX = 400
 /** Longest query or document of a supplied labeled pair. */
 export const CALIBRATION_TEXT_MAX = 2000
 
-const pairText = text(CALIBRATION_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty')
+const pairText = textField(CALIBRATION_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty')
 
 /** calibrate: `pairs` supplies the labeled pairs; without it they are derived from the library. */
 export const calibrateBody = z.strictObject({
@@ -191,12 +177,11 @@ export const calibrateBody = z.strictObject({
     .max(CALIBRATION_PAIRS_MAX, `at most ${CALIBRATION_PAIRS_MAX} pairs`).optional(),
 }) satisfies z.ZodType<{ readonly pairs?: readonly LabeledPair[] | undefined }>
 
-
 /** Longest text a one-off extraction reads. */
 export const EXTRACT_TEXT_MAX = 100_000
 
 export const extractBody = z.strictObject({
-  text: text(EXTRACT_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty'),
+  text: textField(EXTRACT_TEXT_MAX).refine((value) => value.trim() !== '', 'must not be empty'),
   /** Answer what would be written, and write nothing. */
   dryRun: z.boolean().optional(),
 })
@@ -216,7 +201,7 @@ export type FenceFields = { readonly expectedGeneration: number; readonly operat
 export const graphBody = z.strictObject({
   view: z.enum(['nebula', 'tree']).optional(),
   scope: z.enum(['current', 'all']).optional(),
-  center: name(200).optional(),
+  center: nameField(200).optional(),
 }).refine((body) => body.view !== 'tree' || body.center !== undefined, 'pass center (a subject or entity key) with view "tree"')
   .refine((body) => body.view === 'tree' || body.center === undefined, 'center applies to view "tree" only')
 

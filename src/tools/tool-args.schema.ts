@@ -3,7 +3,7 @@
  * sentence the model can act on. Unknown fields, wrong types, oversized text and control characters are refused.
  */
 import { z } from 'zod'
-import { cuesField, dateField, nameField, textField } from '../text/fields.schema.ts'
+import { cuesField, dateField, nameField, qualifiersField, textField } from '../text/fields.schema.ts'
 
 /** Arguments of memory_search. */
 export const searchArgs = z.strictObject({
@@ -20,8 +20,7 @@ export const writeArgs = z.strictObject({
   evidence: z.enum(['explicit_user', 'observed', 'unverified', 'inferred']).optional(),
   quote: textField(2000).optional(),
   scope: nameField(100).optional(),
-  qualifiers: z.record(nameField(100), nameField(300))
-    .refine((record) => Object.keys(record).length <= 8, 'at most 8 qualifiers').optional(),
+  qualifiers: qualifiersField.optional(),
   cues: cuesField.optional(),
   confidence: z.number().min(0).max(1).optional(),
   multi: z.boolean().optional(),
