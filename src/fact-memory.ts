@@ -380,7 +380,8 @@ export class FactMemory {
         for (const old of [...this.directoryCache.keys()]) if (!old.startsWith(current)) this.directoryCache.delete(old)
         if (this.directoryCache.size >= DIRECTORY_CACHE_SIZE) this.directoryCache.clear()
       }
-      this.directoryCache.set(key, rendered)
+      // Read between the slices of a long transaction (a large import), it shows rows that may yet roll back: not kept.
+      if (!state.db.busy) this.directoryCache.set(key, rendered)
       return rendered
     } catch {
       // A failing read leaves the request without a directory rather than failing the user's turn.

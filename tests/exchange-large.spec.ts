@@ -120,14 +120,23 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
       const db = storeDb(v)
       writeFact(v.h.memory, v.h.config, { subject: 'kept', property: 'note', value: 'before' })
       const generation = v.generation()
+      let seenMeanwhile = ''
       await assert.rejects(db.transactionInSlices(async (slice) => {
         slice(() => db.run(`UPDATE facts SET value = 'changed' WHERE subject = 'kept'`))
         await new Promise((resolve) => { setImmediate(resolve) })
+        // Another turn reads the directory meanwhile: one connection, so it sees the slice's row.
+        seenMeanwhile = v.h.memory.directory(v.h.config, null)
+        slice(() => {
+          slice(() => db.get('SELECT 1 AS one'))
+          db.run(`UPDATE facts SET value = 'changed twice' WHERE subject = 'kept'`)
+        })
         slice(() => { throw new Error('half way') })
       }), /half way/u)
+      assert.match(seenMeanwhile, /changed/u)
       assert.equal(db.busy, false)
       assert.equal(count(db, `SELECT count(*) AS n FROM facts WHERE value = 'before'`), 1)
       assert.equal(v.generation(), generation)
+      assert.doesNotMatch(v.h.memory.directory(v.h.config, null), /changed/u, 'no directory read during the transaction outlives it')
     })
 
     it('is undone whole: what it added goes, conflicts included, sources it added to stored facts go, what it forgot comes back', async () => {

@@ -205,11 +205,12 @@ export class Database {
     const hold = { running: true }
     const slice = <R>(step: () => R): R => {
       if (this.held !== hold) throw new Error('a slice ran after its transaction ended')
+      const outer = hold.running
       hold.running = true
       try {
         return step()
       } finally {
-        hold.running = false
+        hold.running = outer
       }
     }
     const before = this.totalChanges()
