@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { landCandidates } from '../src/extract/land.ts'
+import { renderSearchText } from '../src/retrieval/render.ts'
 import { prepareWrite, retargetWrite } from '../src/fact-input.ts'
 import type { Database } from '../src/store/database.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
@@ -295,6 +296,34 @@ for (const driver of DRIVERS) {
       assert.equal(next.subject, '王小明')
       const same = write(v.h.memory, v.h.config, { subject: '小明', property: 'city', value: '杭州' })
       assert.equal(same.kind, 'duplicate')
+    })
+
+    it('an old name still finds the subject in search, and the hit says which old name matched (English and Chinese)', async () => {
+      const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
+      put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
+      put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
+      const city = put({ subject: '小明', property: 'city', value: '杭州' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+      const search = (query: string) => v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config)
+
+      const old = search('search-svc')
+      assert.deepEqual(old.results.slice(0, 2).map((result) => [result.subject, result.property, result.matchedAlias]).sort(),
+        [['search-service', 'owner', 'search-svc'], ['search-service', 'port', 'search-svc']], 'the renamed subject first')
+      assert.deepEqual(old.results.slice(2).map((result) => [result.subject, result.matchedAlias]), [['unrelated-svc', null]], 'another subject holding a word of it after, unmarked')
+      assert.match(renderSearchText(old), /\d\. search-service · port \(matched old name search-svc\): 9200 \[/u)
+      const withProperty = search('search-svc port')
+      assert.equal(withProperty.results[0]?.subject, 'search-service')
+      assert.equal(withProperty.results[0]?.property, 'port')
+      assert.equal(withProperty.results[0]?.matchedAlias, 'search-svc')
+      const current = search('search-service port')
+      assert.equal(current.results[0]?.matchedAlias, null, 'its own name matches no alias')
+      assert.doesNotMatch(renderSearchText(current), /old name/u)
+
+      const chinese = search('小明住在哪个城市')
+      assert.equal(chinese.results[0]?.subject, '王小明')
+      assert.equal(chinese.results[0]?.matchedAlias, '小明')
+      assert.match(renderSearchText(chinese), /1\. 王小明 · city \(matched old name 小明\): 杭州/u)
     })
   })
 }

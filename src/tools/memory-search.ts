@@ -54,6 +54,7 @@ const SEARCH_OUTPUT: OutputSchema = {
           moreValuesShown: { type: 'boolean' },
           project: nullable({ type: 'string', description: 'The project the fact belongs to, by name; null for global facts.' }),
           otherProject: { type: 'boolean', description: 'True when that project is not the one this session works in.' },
+          matchedAlias: nullable({ type: 'string', description: 'The subject\'s old name the query named it by (it was renamed since); null otherwise.' }),
           values: {
             type: 'array',
             items: {
@@ -76,7 +77,7 @@ const SEARCH_OUTPUT: OutputSchema = {
             },
           },
         },
-        required: ['subject', 'property', 'qualifiers', 'contested', 'multi', 'values', 'moreValues', 'moreValuesShown', 'project', 'otherProject'],
+        required: ['subject', 'property', 'qualifiers', 'contested', 'multi', 'values', 'moreValues', 'moreValuesShown', 'project', 'otherProject', 'matchedAlias'],
       },
     },
   },
