@@ -325,5 +325,27 @@ for (const driver of DRIVERS) {
       assert.equal(chinese.results[0]?.matchedAlias, '小明')
       assert.match(renderSearchText(chinese), /1\. 王小明 · city \(matched old name 小明\): 杭州/u)
     })
+
+    it('the library\'s text filter finds a subject by an old name, and the answer says which old name matched', async () => {
+      const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
+      put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
+      put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
+      const city = put({ subject: '小明', property: 'city', value: '杭州' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+      type Page = { facts: { subject: string; property: string; entityKey: string }[]; matched: number; aliasMatches: { alias: string; subject: string; entityKey: string }[] }
+      const filter = async (text: string): Promise<Page> => (await v.ok('facts', { text })) as unknown as Page
+      const old = await filter('search-svc')
+      assert.deepEqual(old.facts.map((fact) => `${fact.subject} · ${fact.property}`).sort(), ['search-service · owner', 'search-service · port'])
+      assert.equal(old.matched, 2)
+      assert.deepEqual(old.aliasMatches, [{ alias: 'search-svc', subject: 'search-service', entityKey: old.facts[0]?.entityKey }])
+      const narrowed = await filter('search-svc port')
+      assert.deepEqual(narrowed.facts.map((fact) => fact.property), ['port'], 'the other words still narrow the subject\'s facts')
+      const chinese = await filter('小明')
+      assert.deepEqual(chinese.facts.map((fact) => fact.subject), ['王小明'])
+      assert.deepEqual(chinese.aliasMatches.map((match) => [match.alias, match.subject]), [['小明', '王小明']])
+      const own = await filter('search-service')
+      assert.deepEqual(own.aliasMatches, [], 'its own name matches no alias')
+    })
   })
 }

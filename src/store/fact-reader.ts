@@ -44,6 +44,8 @@ export interface NamedEntity {
   readonly alias: string | null
   /** That alias's key (null with it). */
   readonly aliasKey: string | null
+  /** With an alias, the subject's name as the alias records it; null with none. */
+  readonly canonicalText: string | null
 }
 
 /** The rowids an expression matches from a rowid on, unranked: a subquery of `matchText` (expression, then rowid). */
@@ -310,8 +312,8 @@ export class FactReader {
     const named = new Map<string, NamedEntity>()
     for (const key of keys) {
       const alias = aliases.get(key)
-      const entity: NamedEntity | undefined = alias !== undefined ? { entityKey: alias.canonicalKey, alias: alias.aliasText, aliasKey: key }
-        : known.has(key) ? { entityKey: key, alias: null, aliasKey: null } : undefined
+      const entity: NamedEntity | undefined = alias !== undefined ? { entityKey: alias.canonicalKey, alias: alias.aliasText, aliasKey: key, canonicalText: alias.canonicalText }
+        : known.has(key) ? { entityKey: key, alias: null, aliasKey: null, canonicalText: null } : undefined
       if (entity === undefined) continue
       const before = named.get(entity.entityKey)
       // Its own name outranks an old one wherever each stands in the query.
