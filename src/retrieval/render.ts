@@ -22,6 +22,8 @@ export interface SearchValueRow {
   readonly source: string
   readonly quote: string | null
   readonly sensitive: boolean
+  /** Which kind of sensitive data the value is (`email`, `phone`, `id_number`, `credential`), or null. */
+  readonly sensitivity: string | null
   /** Found by the search (or the current value of a single-valued slot), as opposed to history shown to fill the budget. */
   readonly matched: boolean
   /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
@@ -269,6 +271,7 @@ export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
     source: sourceLabel(fact),
     quote: fact.quote,
     sensitive: fact.sensitivity !== null,
+    sensitivity: fact.sensitivity,
     matched,
     foldedCount: fact.foldedCount,
   }
