@@ -184,7 +184,8 @@ export function sensitiveMark(fact: { readonly sensitivity?: string | null }): s
  * in every list, hover, search hit, card and drawer that lists facts, a sensitive value reads `withheld` beside its
  * mark ({@link sensitiveMark}), and it is never the label of anything. Only the fact's own detail pane, opened on
  * purpose, shows it (a credential masked even there, as the routes always mask it). A value in a decision the user
- * must make on it (a conflict's sides, a proposal's rows) is that decision's subject, and is shown there.
+ * must make on it (a conflict's sides, a proposal's rows, the confirmation of what a forget takes) is that decision's
+ * subject, and is shown there.
  * @param fact - the value and its sensitivity (null or absent: not sensitive).
  * @returns the value to show in a list.
  */

@@ -3,7 +3,7 @@
  * `search-svc` became `search-service` and `小明` became `王小明`, typing the old name in the library's search lists
  * the subject's facts, each row saying which old name matched; memory_search's hits under an empty filter name their
  * qualifiers, the old name they matched by and a sensitive mark; and a sensitive value (what the Markdown export
- * withholds) is shown in no row and no hit, only in the fact's own detail pane. The host lets sensitive facts into
+ * withholds) is shown in no row, no hit and not on the subject panel's list, only in the fact's own detail pane. The host lets sensitive facts into
  * model-facing search, so a hit can carry one. Screenshots in light and dark.
  */
 import assert from 'node:assert/strict'
@@ -101,6 +101,10 @@ describe('search hits on the page', () => {
     assert.doesNotMatch(await rows(page).first().innerText(), /555/u, 'no row shows the number')
     await rows(page).first().locator('button.row').click()
     await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === PHONE, 'the detail pane, opened on purpose, shows it')
+    await page.locator('fm-library [data-fm="open-subject"]').click()
+    const property = page.locator('fm-entity-panel [data-fm="entity-property"]').filter({ hasText: 'phone' })
+    assert.match(await property.innerText(), /withheld \(sensitive: phone\)/u, 'the subject panel lists it withheld')
+    assert.doesNotMatch(await property.innerText(), /555/u)
     await closeClean(opened)
   })
 })

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { landCandidates } from '../src/extract/land.ts'
+import { CHARS_PER_TOKEN } from '../src/directory.ts'
 import { renderSearchText } from '../src/retrieval/render.ts'
 import { prepareWrite, retargetWrite } from '../src/fact-input.ts'
 import type { Database } from '../src/store/database.ts'
@@ -324,6 +325,23 @@ for (const driver of DRIVERS) {
       assert.equal(chinese.results[0]?.subject, '王小明')
       assert.equal(chinese.results[0]?.matchedAlias, '小明')
       assert.match(renderSearchText(chinese), /1\. 王小明 · city \(matched old name 小明\): 杭州/u)
+    })
+
+    it('a search under an old name stays within the search budget, the old name said on every hit it shows', async () => {
+      let first: Fact | undefined
+      for (let index = 0; index < 30; index += 1) {
+        const fact = put({ subject: 'search-svc', property: `shard ${index} host`, value: `search-node-${index}.internal.example.com, rack ${index % 4}` })
+        first ??= fact
+      }
+      if (first === undefined) throw new Error('nothing written')
+      await v.ok('subject-rename', fence({ entityKey: keyOf(first), to: 'search-service' }))
+      const config = v.h.reconfigure({ searchBudgetTokens: 300 })
+      const value = v.h.memory.searchLexical({ query: 'search-svc', limit: 10, asOf: undefined }, config)
+      const text = renderSearchText(value)
+      assert.ok(text.length <= 300 * CHARS_PER_TOKEN, `${text.length} characters`)
+      assert.ok(value.omitted > 0, 'the budget left some out')
+      assert.ok(value.results.length > 0 && value.results.every((result) => result.matchedAlias === 'search-svc'))
+      assert.equal(text.match(/\(matched old name search-svc\)/gu)?.length, value.results.length)
     })
 
     it('the library\'s text filter finds a subject by an old name, and the answer says which old name matched', async () => {
