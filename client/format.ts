@@ -177,3 +177,30 @@ export function qualifierNote(qualifiers: Readonly<Record<string, string>> | und
 export function sensitiveMark(fact: { readonly sensitivity?: string | null }): string {
   return fact.sensitivity === undefined || fact.sensitivity === null ? '' : `sensitive: ${fact.sensitivity.replaceAll('_', ' ')}`
 }
+
+/**
+ * THE RULE for a sensitive value on the page: what an export withholds, the page never shows where facts are listed.
+ * The Markdown export withholds a sensitive value (email, phone, ID number) unless asked, and a credential always; so
+ * in every list, hover, search hit, card and drawer that lists facts, a sensitive value reads `withheld` beside its
+ * mark ({@link sensitiveMark}), and it is never the label of anything. Only the fact's own detail pane, opened on
+ * purpose, shows it (a credential masked even there, as the routes always mask it). A value in a decision the user
+ * must make on it (a conflict's sides, a proposal's rows, the confirmation of what a forget takes) is that decision's
+ * subject, and is shown there.
+ * @param fact - the value and its sensitivity (null or absent: not sensitive).
+ * @returns the value to show in a list.
+ */
+export function listedValue(fact: { readonly value: string; readonly sensitivity?: string | null }): string {
+  return fact.sensitivity === undefined || fact.sensitivity === null ? fact.value : WITHHELD
+}
+
+/** What a list shows in place of a sensitive value (see {@link listedValue}). */
+export const WITHHELD = 'withheld'
+
+/**
+ * How a search named a subject when it was by an old name: `matched old name search-svc`, or `''`.
+ * @param alias - the old name (an alias a rename or merge left), or null.
+ * @returns the words.
+ */
+export function aliasMatchNote(alias: string | null | undefined): string {
+  return alias === undefined || alias === null ? '' : `matched old name ${alias}`
+}

@@ -5,7 +5,7 @@
  */
 import type { AppState, DrawerState, PageState, Summary, Toast } from './app-state.ts'
 import { callVerb } from './api.ts'
-import { formatInstant, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from './format.ts'
+import { formatInstant, listedValue, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from './format.ts'
 import type { ReactLike, ReactNode } from './host.ts'
 import { ICON_VIEW_BOX, PAUSE_ICON, RESUME_ICON, type IconShape } from './icons.ts'
 import type { FactView, SessionCountsWire } from '../src/wire-types.ts'
@@ -320,7 +320,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
         key: fact.id, style: { padding: '6px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
       },
       react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
-        `${slotWords(fact)}: ${fact.value}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`),
+        `${slotWords(fact)}: ${listedValue(fact)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`),
       react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
         `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`))))),
     listed === undefined ? react.createElement('p', null, 'Loading…')
@@ -329,7 +329,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
           key: fact.id, style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
         },
         react.createElement('button', { type: 'button', style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' }, onClick: () => { close(); app.open('library', fact.id) } },
-          `${slotWords(fact)}: ${fact.value}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`),
+          `${slotWords(fact)}: ${listedValue(fact)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`),
         react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
           `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`)))))
   }

@@ -220,6 +220,25 @@ export interface QuestionSearchWire {
   readonly results: readonly {
     readonly subject: string
     readonly property: string
-    readonly values: readonly { readonly id: number; readonly value: string; readonly status: string; readonly matched: boolean }[]
+    readonly qualifiers: Readonly<Record<string, string>>
+    /** The subject's old name the query named it by, or null. */
+    readonly matchedAlias: string | null
+    readonly values: readonly {
+      readonly id: number
+      readonly value: string
+      readonly status: string
+      readonly matched: boolean
+      /** The kind of sensitive data the value is, or null. */
+      readonly sensitivity: string | null
+    }[]
   }[]
+}
+
+/** A subject a library text filter named by an old name (an alias a rename or merge left). */
+export interface AliasMatchWire {
+  /** The old name, as it was spelled. */
+  readonly alias: string
+  /** The subject's name now. */
+  readonly subject: string
+  readonly entityKey: string
 }

@@ -72,7 +72,7 @@ describe('the recall block: choice and rendering', () => {
   it('a contested slot is recalled whole, marked, or not at all', () => {
     const a = fact(1, '7801', { status: 'active' })
     const b = fact(2, '7900', { status: 'conflict' })
-    const slot = { slotKey: 'x', contested: true, multi: false, otherValues: 0, project: null, rows: [{ fact: b, place: 1 }, { fact: a, place: 1 }] }
+    const slot = { slotKey: 'x', contested: true, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: b, place: 1 }, { fact: a, place: 1 }] }
     const judge = { relevance: () => 1, shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     const whole = recallCandidates([slot], judge, 0.5)
     assert.deepEqual(whole[0]?.facts.map((f) => f.id), [2, 1])
@@ -81,7 +81,7 @@ describe('the recall block: choice and rendering', () => {
   })
   it('a multi-valued slot gives its values one at a time: the cap and the budget take what fits, under one name', () => {
     const values = [1, 2, 3, 4].map((id) => fact(id, `observation ${id}`, { multi: true, slotKey: 'm' }))
-    const slot = { slotKey: 'm', contested: false, multi: true, otherValues: 0, project: null, rows: values.map((f, index) => ({ fact: f, place: index + 1 })) }
+    const slot = { slotKey: 'm', contested: false, multi: true, otherValues: 0, project: null, matchedAlias: null, rows: values.map((f, index) => ({ fact: f, place: index + 1 })) }
     const judge = { relevance: () => 1, shown: new Set<number>([2]), calibrated: false, named: new Set<string>(), home: null }
     const candidates = recallCandidates([slot], judge, 0.5)
     const block = renderRecallBlock(candidates, { ...policy, maxFacts: 2 })
@@ -91,7 +91,7 @@ describe('the recall block: choice and rendering', () => {
   it('a message is about the library when it names a stored subject the answer found, or one fact clears the whole floor; then half the floor admits a fact', () => {
     const strong = fact(1, 'retries three times', { entityKey: 'payments' as never, slotKey: 'a' })
     const weak = fact(2, 'owned by team payments', { entityKey: 'payments' as never, slotKey: 'b' })
-    const slots = [strong, weak].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const slots = [strong, weak].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: f, place: f.id }] }))
     const score = (values: Record<number, number>) => (f: Fact): number => values[f.id] ?? 0
     const base = { shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates(slots, { ...base, relevance: score({ 1: 0.4, 2: 0.3 }) }, 0.5), [], 'neither clears the floor, no subject named')
@@ -102,7 +102,7 @@ describe('the recall block: choice and rendering', () => {
     const named = fact(1, 'retries three times', { entityKey: 'payments' as never, slotKey: 'a' })
     const other = fact(2, 'ships on Fridays', { entityKey: 'release-train' as never, slotKey: 'b' })
     const opener = fact(3, 'the floor itself', { entityKey: 'ledger' as never, slotKey: 'c' })
-    const slots = [named, other, opener].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const slots = [named, other, opener].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: f, place: f.id }] }))
     const relevance = (f: Fact): number => ({ 1: 0.2, 2: 0.2, 3: 0.6 } as Record<number, number>)[f.id] ?? 0
     const judge = { shown: new Set<number>(), calibrated: false, named: new Set(['payments']), home: null, relevance }
     assert.deepEqual(recallCandidates(slots, judge, 0.5).map((c) => c.facts[0]?.id), [1, 3], 'half the floor is 0.25; a named subject\'s 0.175')
@@ -112,7 +112,7 @@ describe('the recall block: choice and rendering', () => {
     const own = fact(1, 'npm test', { scope: home, slotKey: 'a' })
     const weakOwn = fact(2, 'debug locally', { scope: home, slotKey: 'b' })
     const global = fact(3, 'passed last autumn', { slotKey: 'c' })
-    const slots = [own, weakOwn, global].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const slots = [own, weakOwn, global].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: f, place: f.id }] }))
     const relevance = (f: Fact): number => ({ 1: 0.3, 2: 0.1, 3: 0.3 } as Record<number, number>)[f.id] ?? 0
     const judge = { shown: new Set<number>(), calibrated: false, named: new Set<string>(), home, relevance }
     assert.deepEqual(recallCandidates(slots, judge, 0.4).map((c) => c.facts[0]?.id), [1], 'the global fact needs the whole floor')
@@ -121,7 +121,7 @@ describe('the recall block: choice and rendering', () => {
   it('a calibrated rerank stands in for the floor only for facts it scored: a sensitive fact, never sent to it, still needs the floor', () => {
     const plain = fact(1, 'latte', { slotKey: 'a' })
     const email = fact(2, 'priya@example.com', { slotKey: 'b', sensitivity: 'email' })
-    const slots = [plain, email].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: f, place: f.id }] }))
+    const slots = [plain, email].map((f) => ({ slotKey: f.slotKey, contested: false, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: f, place: f.id }] }))
     const judge = { relevance: () => 0, shown: new Set<number>(), calibrated: true, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates(slots, judge, 0.4).map((c) => c.facts[0]?.id), [1])
     assert.deepEqual(recallCandidates(slots.slice(1), judge, 0.4), [], 'an unscored fact alone does not make the message about the library')
@@ -129,7 +129,7 @@ describe('the recall block: choice and rendering', () => {
   it('a single-valued slot recalls its current value when an old value matched; history stays out', () => {
     const old = fact(1, '7801', { status: 'superseded' })
     const current = fact(2, '7802')
-    const slot = { slotKey: 'x', contested: false, multi: false, otherValues: 0, project: null, rows: [{ fact: current, place: 1 }, { fact: old, place: 1 }] }
+    const slot = { slotKey: 'x', contested: false, multi: false, otherValues: 0, project: null, matchedAlias: null, rows: [{ fact: current, place: 1 }, { fact: old, place: 1 }] }
     const judge = { relevance: (f: Fact) => (f.id === 1 ? 1 : 0), shown: new Set<number>(), calibrated: false, named: new Set<string>(), home: null }
     assert.deepEqual(recallCandidates([slot], judge, 0.5)[0]?.facts.map((f) => f.id), [2])
   })

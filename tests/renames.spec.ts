@@ -10,6 +10,8 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { landCandidates } from '../src/extract/land.ts'
+import { CHARS_PER_TOKEN } from '../src/directory.ts'
+import { renderSearchText } from '../src/retrieval/render.ts'
 import { prepareWrite, retargetWrite } from '../src/fact-input.ts'
 import type { Database } from '../src/store/database.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
@@ -295,6 +297,73 @@ for (const driver of DRIVERS) {
       assert.equal(next.subject, '王小明')
       const same = write(v.h.memory, v.h.config, { subject: '小明', property: 'city', value: '杭州' })
       assert.equal(same.kind, 'duplicate')
+    })
+
+    it('an old name still finds the subject in search, and the hit says which old name matched (English and Chinese)', async () => {
+      const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
+      put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
+      put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
+      const city = put({ subject: '小明', property: 'city', value: '杭州' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+      const search = (query: string) => v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config)
+
+      const old = search('search-svc')
+      assert.deepEqual(old.results.slice(0, 2).map((result) => [result.subject, result.property, result.matchedAlias]).sort(),
+        [['search-service', 'owner', 'search-svc'], ['search-service', 'port', 'search-svc']], 'the renamed subject first')
+      assert.deepEqual(old.results.slice(2).map((result) => [result.subject, result.matchedAlias]), [['unrelated-svc', null]], 'another subject holding a word of it after, unmarked')
+      assert.match(renderSearchText(old), /\d\. search-service · port \(matched old name search-svc\): 9200 \[/u)
+      const withProperty = search('search-svc port')
+      assert.equal(withProperty.results[0]?.subject, 'search-service')
+      assert.equal(withProperty.results[0]?.property, 'port')
+      assert.equal(withProperty.results[0]?.matchedAlias, 'search-svc')
+      const current = search('search-service port')
+      assert.equal(current.results[0]?.matchedAlias, null, 'its own name matches no alias')
+      assert.doesNotMatch(renderSearchText(current), /old name/u)
+
+      const chinese = search('小明住在哪个城市')
+      assert.equal(chinese.results[0]?.subject, '王小明')
+      assert.equal(chinese.results[0]?.matchedAlias, '小明')
+      assert.match(renderSearchText(chinese), /1\. 王小明 · city \(matched old name 小明\): 杭州/u)
+    })
+
+    it('a search under an old name stays within the search budget, the old name said on every hit it shows', async () => {
+      let first: Fact | undefined
+      for (let index = 0; index < 30; index += 1) {
+        const fact = put({ subject: 'search-svc', property: `shard ${index} host`, value: `search-node-${index}.internal.example.com, rack ${index % 4}` })
+        first ??= fact
+      }
+      if (first === undefined) throw new Error('nothing written')
+      await v.ok('subject-rename', fence({ entityKey: keyOf(first), to: 'search-service' }))
+      const config = v.h.reconfigure({ searchBudgetTokens: 300 })
+      const value = v.h.memory.searchLexical({ query: 'search-svc', limit: 10, asOf: undefined }, config)
+      const text = renderSearchText(value)
+      assert.ok(text.length <= 300 * CHARS_PER_TOKEN, `${text.length} characters`)
+      assert.ok(value.omitted > 0, 'the budget left some out')
+      assert.ok(value.results.length > 0 && value.results.every((result) => result.matchedAlias === 'search-svc'))
+      assert.equal(text.match(/\(matched old name search-svc\)/gu)?.length, value.results.length)
+    })
+
+    it('the library\'s text filter finds a subject by an old name, and the answer says which old name matched', async () => {
+      const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
+      put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
+      put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
+      const city = put({ subject: '小明', property: 'city', value: '杭州' })
+      await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+      type Page = { facts: { subject: string; property: string; entityKey: string }[]; matched: number; aliasMatches: { alias: string; subject: string; entityKey: string }[] }
+      const filter = async (text: string): Promise<Page> => (await v.ok('facts', { text })) as unknown as Page
+      const old = await filter('search-svc')
+      assert.deepEqual(old.facts.map((fact) => `${fact.subject} · ${fact.property}`).sort(), ['search-service · owner', 'search-service · port'])
+      assert.equal(old.matched, 2)
+      assert.deepEqual(old.aliasMatches, [{ alias: 'search-svc', subject: 'search-service', entityKey: old.facts[0]?.entityKey }])
+      const narrowed = await filter('search-svc port')
+      assert.deepEqual(narrowed.facts.map((fact) => fact.property), ['port'], 'the other words still narrow the subject\'s facts')
+      const chinese = await filter('小明')
+      assert.deepEqual(chinese.facts.map((fact) => fact.subject), ['王小明'])
+      assert.deepEqual(chinese.aliasMatches.map((match) => [match.alias, match.subject]), [['小明', '王小明']])
+      const own = await filter('search-service')
+      assert.deepEqual(own.aliasMatches, [], 'its own name matches no alias')
     })
   })
 }

@@ -236,7 +236,7 @@ for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
         textChannel(store, terms, undefined, { candidateCap: 30, hugeAbove: 60 }), huge)
 
       // The subject channel, for a name few facts hold (hub-gateway's, seeded above).
-      const named = namedSubjects(store, 'what is the kalo port of hub-gateway')
+      const named = namedSubjects(store, 'what is the kalo port of hub-gateway').map((subject) => subject.entityKey)
       assert.equal(named.length, 1)
       const exactly = (words: readonly string[]): ChannelHit[] => subjectChannel(store, named, words, undefined, { hugeAbove: Number.POSITIVE_INFINITY })
       const planned = subjectChannel(store, named, ['port', 'kalo'], undefined, { hugeAbove: 60 })

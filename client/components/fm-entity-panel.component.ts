@@ -9,7 +9,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { STATUS_LABEL } from '../format.ts'
+import { listedValue, qualifierNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
 import { aliasLine, mergeNote, renameToast, type AliasWire, type RenameAnswer } from '../rename-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { FactView } from '../../src/wire-types.ts'
@@ -224,7 +224,9 @@ export class FmEntityPanel extends LitElement {
 
   private renderProperty(group: EntityWire['properties'][number]): unknown {
     const current = group.facts.filter((fact) => CURRENT.has(fact.status))
-    const values = current.map((fact) => `${fact.value}${fact.status === 'active' ? '' : ` (${STATUS_LABEL[fact.status] ?? fact.status})`}`).join(' · ')
+    // Each value with what tells it apart (its qualifiers) and, sensitive, withheld behind its mark (format.ts, listedValue).
+    const values = current.map((fact) => `${listedValue(fact)}${qualifierNote(fact.qualifiers)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`
+      + `${fact.status === 'active' ? '' : ` (${STATUS_LABEL[fact.status] ?? fact.status})`}`).join(' · ')
     if (this.renaming === group.property) {
       return html`<li data-fm="entity-property"><form style="flex: 1" @submit=${(event: Event) => { void this.renameProperty(event, group.property) }}>
         <input name="property-to" aria-label=${`Rename the property ${group.property}`} .value=${group.property}>

@@ -13,13 +13,13 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { EVIDENCE_LABEL, formatInstant, ORIGIN_LABEL, qualifierNote, seenNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
+import { aliasMatchNote, EVIDENCE_LABEL, formatInstant, listedValue, ORIGIN_LABEL, qualifierNote, seenNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
 import { markMatches } from '../highlight.ts'
 import { canPutBack, putBack } from '../put-back.ts'
 import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
+import type { AliasMatchWire, FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
 
 /** The sentence an empty store offers to copy. */
 export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
@@ -45,6 +45,7 @@ export class FmLibrary extends LitElement {
     loading: { state: true },
     cursor: { state: true },
     query: { state: true },
+    aliasMatches: { state: true },
     status: { state: true },
     evidence: { state: true },
     scope: { state: true },
@@ -131,6 +132,8 @@ export class FmLibrary extends LitElement {
   declare narrow: boolean
   /** How many facts the text filter matches on every page, or null without one. */
   declare matched: number | null
+  /** The subjects the text filter named by an old name, for their rows to say so. */
+  declare aliasMatches: readonly AliasMatchWire[]
   private typing: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
@@ -155,6 +158,7 @@ export class FmLibrary extends LitElement {
     this.timeZone = ''
     this.narrow = false
     this.matched = null
+    this.aliasMatches = []
     this.moveTarget = ''
   }
 
@@ -228,7 +232,7 @@ export class FmLibrary extends LitElement {
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; matched: number | null; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; matched: number | null; aliasMatches: AliasMatchWire[]; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -244,6 +248,7 @@ export class FmLibrary extends LitElement {
       this.cursor = answer.data.nextCursor
       this.scopes = answer.data.scopes
       this.matched = answer.data.matched
+      this.aliasMatches = answer.data.aliasMatches ?? []
     } catch {
       // Aborted by a newer load; that load owns the list now.
     } finally {
@@ -435,13 +440,19 @@ export class FmLibrary extends LitElement {
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
       ${this.facts.map((fact) => html`<li class=${fact.id === selected ? 'fact selected' : 'fact'}><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
-        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="row-qualifiers">${qualifierNote(fact.qualifiers)}</span>`}: <span class="value">${this.marked(fact.value)}</span>${sensitiveMark(fact) === '' ? nothing : html` <span class="pill sensitive" data-fm="row-sensitive">${sensitiveMark(fact)}</span>`}</span>
+        <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="row-qualifiers">${qualifierNote(fact.qualifiers)}</span>`}: <span class="value">${this.marked(listedValue(fact))}</span>${sensitiveMark(fact) === '' ? nothing : html` <span class="pill sensitive" data-fm="row-sensitive">${sensitiveMark(fact)}</span>`}${this.aliasNote(fact)}</span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
       </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
+  }
+
+  /** The old name the search named a row's subject by, when it was by one. */
+  private aliasNote(fact: FactView): unknown {
+    const alias = this.aliasMatches.find((match) => match.entityKey === fact.entityKey)?.alias
+    return alias === undefined ? nothing : html` <span class="caption" data-fm="row-alias">${aliasMatchNote(alias)}</span>`
   }
 
   /** A row's text with the words of the query the list was filtered by marked. */

@@ -1,10 +1,12 @@
 /**
  * <fm-question-hits>: what memory_search finds for a query the library's filter matched nothing for (a question
  * such as "小明住在哪" holds words no fact holds). It asks the search verb, which runs the model's own retrieval,
- * once the query settles, and lists each slot's value as a button that opens the fact.
+ * once the query settles, and lists each slot's value as a button that opens the fact: with its qualifiers, a
+ * sensitive value withheld behind its mark (format.ts, listedValue), and the old name the query named its subject by.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import { callVerb } from '../api.ts'
+import { aliasMatchNote, listedValue, qualifierNote, sensitiveMark } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import type { QuestionSearchWire } from '../../src/wire-types.ts'
 
@@ -13,8 +15,11 @@ interface Hit {
   readonly id: number
   readonly subject: string
   readonly property: string
+  readonly qualifiers: Readonly<Record<string, string>>
   readonly value: string
   readonly status: string
+  readonly sensitivity: string | null
+  readonly matchedAlias: string | null
 }
 
 /** The memory_search fallback under an empty filter. */
@@ -74,8 +79,11 @@ export class FmQuestionHits extends LitElement {
     return html`<section data-fm="question-hits" aria-label="What memory_search finds">
       <p class="caption">As a question, memory_search (what the assistant would find) answers:</p>
       <ul>${this.hits.map((hit) => html`<li><button @click=${() => this.open?.(hit.id)}>
-        ${hit.subject} · ${hit.property}: <span class="value">${hit.value}</span>
-        ${hit.status === 'conflict' ? html`<span class="pill conflict">contested</span>` : nothing}</button></li>`)}</ul>
+        ${hit.subject} · ${hit.property}${qualifierNote(hit.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="hit-qualifiers">${qualifierNote(hit.qualifiers)}</span>`}:
+        <span class="value">${listedValue(hit)}</span>
+        ${sensitiveMark(hit) === '' ? nothing : html`<span class="pill sensitive" data-fm="hit-sensitive">${sensitiveMark(hit)}</span>`}
+        ${hit.status === 'conflict' ? html`<span class="pill conflict">contested</span>` : nothing}
+        ${hit.matchedAlias === null ? nothing : html`<span class="caption" data-fm="hit-alias">${aliasMatchNote(hit.matchedAlias)}</span>`}</button></li>`)}</ul>
     </section>`
   }
 }
@@ -84,6 +92,9 @@ export class FmQuestionHits extends LitElement {
 function toHits(value: QuestionSearchWire): Hit[] {
   return value.results.flatMap((result) => {
     const row = result.values.find((candidate) => candidate.matched) ?? result.values[0]
-    return row === undefined ? [] : [{ id: row.id, subject: result.subject, property: result.property, value: row.value, status: row.status }]
+    return row === undefined ? [] : [{
+      id: row.id, subject: result.subject, property: result.property, qualifiers: result.qualifiers, value: row.value, status: row.status,
+      sensitivity: row.sensitivity, matchedAlias: result.matchedAlias,
+    }]
   })
 }

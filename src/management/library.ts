@@ -2,7 +2,9 @@
 import { ok, refuse, verb } from './verb.ts'
 import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from './wire.schema.ts'
 import { canonicalEntity } from '../text/normalize.ts'
-import { andExpression, queryTerms } from '../text/tokenize.ts'
+import { andExpression, queryTerms, searchTerms } from '../text/tokenize.ts'
+import { subjectCandidates } from '../retrieval/subject-names.ts'
+import type { NamedEntity } from '../store/fact-store.ts'
 import type { FactStatus } from '../types.ts'
 import { conflictView, factView, scopeList, sourceView } from './views.ts'
 import { aliasView } from './renames.ts'
@@ -21,16 +23,21 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
 /**
  * facts: 100 rows at a time, newest first, with a cursor for Load more and filters for status, evidence, subject,
  * text, conversation and scope; the answer lists every scope the store holds facts in, for the scope filter, and with
- * a text filter counts the facts it matches on every page (`matched`).
+ * a text filter counts the facts it matches on every page (`matched`). A text that names a subject by an old name (an
+ * alias) matches that subject's facts too, and `aliasMatches` says which old name named which subject.
  */
 export const factsVerb = verb({
   schema: factsBody,
   run(body, context) {
     const statuses = body.status === undefined ? STATUS_SETS.current : typeof body.status === 'string' ? STATUS_SETS[body.status] : body.status
     let ids: number[] | undefined = body.ids === undefined ? undefined : [...body.ids]
+    let aliasMatches: { alias: string; subject: string; entityKey: string }[] = []
     if (body.text !== undefined) {
       const terms = queryTerms(body.text, 16)
-      const matched = terms.length === 0 ? [] : context.stores.facts.matchText(andExpression(terms), TEXT_FILTER_CAP, undefined).map((hit) => hit.id)
+      const aliased = context.stores.facts.namedEntities(subjectCandidates(body.text)).filter((named) => named.alias !== null)
+      aliasMatches = aliased.map((named) => ({ alias: named.alias ?? '', subject: named.canonicalText ?? named.entityKey, entityKey: named.entityKey }))
+      const expressions = [...(terms.length === 0 ? [] : [andExpression(terms)]), ...aliased.map((named) => underOwnName(named, terms))]
+      const matched = [...new Set(expressions.flatMap((expression) => context.stores.facts.matchText(expression, TEXT_FILTER_CAP, undefined).map((hit) => hit.id)))]
       const asked = ids === undefined ? undefined : new Set(ids)
       ids = asked === undefined ? matched : matched.filter((factId) => asked.has(factId))
     }
@@ -52,10 +59,23 @@ export const factsVerb = verb({
       matched: body.text === undefined ? null : context.stores.library.countFacts(filter),
       statusCounts: context.stores.library.statusCounts(),
       scopes: scopeList(context.stores.library.scopes()),
+      // A subject the text named by an old name (an alias a rename or merge left), for the rows to say so.
+      aliasMatches,
       generation: context.stores.db.generation(),
     })
   },
 })
+
+/**
+ * A text filter that named a subject by an old name, as the filter its facts match: the subject's own name (which
+ * they hold) as a phrase, and every other word of the text.
+ */
+function underOwnName(named: NamedEntity, terms: readonly string[]): string {
+  const aliasTerms = new Set(searchTerms(named.aliasKey ?? ''))
+  const name = `"${searchTerms(named.entityKey).join(' ').replaceAll('"', '""')}"`
+  const rest = terms.filter((term) => !aliasTerms.has(term))
+  return rest.length === 0 ? name : `${name} AND ${andExpression(rest)}`
+}
 
 /** fact: one fact with its value history (the whole slot, newest first), its sources and the edits that touched it. */
 export const factVerb = verb({

@@ -63,7 +63,8 @@ export async function recallFor(store: FactStore, request: SearchRequest, legs: 
     shown,
     calibrated: outcome.rerank?.calibrated === true,
     named: new Set(terms.length === 0 ? [] : [
-      ...namedSubjects(store, request.query),
+      // A subject named by an old name (an alias) is named all the same.
+      ...namedSubjects(store, request.query).map((subject) => subject.entityKey),
       ...(speaksOfOwnThings(request.query) ? store.knownEntities(USER_SUBJECTS.map(canonicalEntity)) : []),
     ]),
     home: request.project === null ? null : projectScope(request.project),

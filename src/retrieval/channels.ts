@@ -13,7 +13,7 @@
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
  */
 import { bridgedMembers, findConcepts, lexiconTerms, SOFTWARE_LEXICON, type Lexicon } from '../lexicon/lexicon.ts'
-import type { ChannelHit, FactStore, Visibility } from '../store/fact-store.ts'
+import type { ChannelHit, FactStore, NamedEntity, Visibility } from '../store/fact-store.ts'
 import { indexForm } from '../text/porter.ts'
 import { orExpression, searchTerms } from '../text/tokenize.ts'
 import type { DateWindow } from '../text/query-dates.ts'
@@ -81,11 +81,12 @@ export function textChannel(store: FactStore, terms: readonly string[], visibili
 }
 
 /**
- * The stored subjects a query names.
- * @returns canonical subject keys.
+ * The stored subjects a query names, by their own name or by an old one (an alias a rename or merge left): typing
+ * `search-svc` after it became `search-service` names `search-service`, and says it was by that alias.
+ * @returns the subjects' canonical keys, each with the alias that named it (null for its own name).
  */
-export function namedSubjects(store: FactStore, query: string): string[] {
-  return store.knownEntities(subjectCandidates(query))
+export function namedSubjects(store: FactStore, query: string): NamedEntity[] {
+  return store.namedEntities(subjectCandidates(query))
 }
 
 /**

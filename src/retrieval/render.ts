@@ -22,6 +22,8 @@ export interface SearchValueRow {
   readonly source: string
   readonly quote: string | null
   readonly sensitive: boolean
+  /** Which kind of sensitive data the value is (`email`, `phone`, `id_number`, `credential`), or null. */
+  readonly sensitivity: string | null
   /** Found by the search (or the current value of a single-valued slot), as opposed to history shown to fill the budget. */
   readonly matched: boolean
   /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
@@ -45,6 +47,8 @@ export interface SearchValueResult {
   readonly project: string | null
   /** Whether that project is another than the calling session's (the text marks it). */
   readonly otherProject: boolean
+  /** The subject's old name (an alias a rename or merge left) the query named it by, or null; the text says so. */
+  readonly matchedAlias: string | null
 }
 
 /** The canonical value of memory_search. */
@@ -169,7 +173,7 @@ export function renderSearchText(value: SearchValue): string {
   const count = value.results.reduce((sum, result) => sum + (result.multi ? result.values.length : 1), 0)
   lines.push(`memory_search "${query}"${when}: ${count} matching fact${count === 1 ? '' : 's'}. ${channelLine(value)} Dates are ${value.timeZone}.`)
   value.results.forEach((result, index) => {
-    const head = `${index + 1}. ${slotName(result)}${projectNote(result)}`
+    const head = `${index + 1}. ${slotName(result)}${projectNote(result)}${aliasNote(result)}`
     const [only] = result.values
     if (only !== undefined && result.values.length === 1 && !result.contested && !(result.moreValuesShown && result.moreValues > 0)) {
       lines.push(`${head}: ${rowLine(only, value.timeZone)}`)
@@ -244,6 +248,7 @@ function toResult(slot: SlotHit, rows: readonly SlotRow[], moreValues: number, m
     moreValuesShown,
     project: slot.project?.name ?? null,
     otherProject: slot.project?.other ?? false,
+    matchedAlias: slot.matchedAlias,
     values: rows.map(({ fact, place }) => valueRowOf(fact, place > 0)),
   }
 }
@@ -266,6 +271,7 @@ export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
     source: sourceLabel(fact),
     quote: fact.quote,
     sensitive: fact.sensitivity !== null,
+    sensitivity: fact.sensitivity,
     matched,
     foldedCount: fact.foldedCount,
   }
@@ -285,6 +291,11 @@ export function slotName(slot: Pick<SearchValueResult, 'subject' | 'property' | 
 export function projectNote(result: Pick<SearchValueResult, 'project' | 'otherProject'>): string {
   if (result.project === null) return ''
   return result.otherProject ? ` (another project: ${result.project})` : ` (project ${result.project})`
+}
+
+/** How the query named the slot's subject when it was by an old name: ` (matched old name search-svc)`, else ''. */
+export function aliasNote(result: Pick<SearchValueResult, 'matchedAlias'>): string {
+  return result.matchedAlias === null ? '' : ` (matched old name ${oneLine(clip(result.matchedAlias, 80))})`
 }
 
 function sourceLabel(fact: Fact): string {

@@ -5,7 +5,7 @@
  * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
  * matched and a count of the others. Optionally answers as of a past instant.
  */
-import type { FactStore, Visibility } from '../store/fact-store.ts'
+import type { FactStore, NamedEntity, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
@@ -71,6 +71,8 @@ export interface SlotHit {
   readonly otherValues: number
   /** The project the slot belongs to, by name, and whether it is another than the calling session's; null outside any. */
   readonly project: { readonly name: string; readonly other: boolean } | null
+  /** The old name (alias) of the slot's subject the query named it by, or null (named otherwise, or not named). */
+  readonly matchedAlias: string | null
 }
 
 /** The answer before rendering. */
@@ -132,6 +134,8 @@ export interface PoolStage {
   readonly pool: readonly Fused[]
   /** The identifier channel's ids, best first: exact hits no rerank may filter out. */
   readonly identifierIds: readonly number[]
+  /** Subject key → the old name (alias) the query named it by (see LexicalStage). */
+  readonly named?: ReadonlyMap<string, string>
 }
 
 /** The lexical channels' rankings, before fusion. */
@@ -140,6 +144,8 @@ export interface LexicalStage {
   readonly skipped: readonly string[]
   readonly rankings: readonly Ranking[]
   readonly identifierIds: readonly number[]
+  /** Subject key → the old name (alias) the query named it by; absent for a subject named by its own name. */
+  readonly named?: ReadonlyMap<string, string>
 }
 
 /**
@@ -158,7 +164,7 @@ export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = [], 
   // An identifier hit the placement left out holds no reserved place.
   const identifierIds = place === undefined ? lexical.identifierIds : lexical.identifierIds.filter((id) => kept.has(id))
   return {
-    channels, skipped: lexical.skipped, identifierIds,
+    channels, skipped: lexical.skipped, identifierIds, ...(lexical.named === undefined ? {} : { named: lexical.named }),
     pool: assemblePool(placed, identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS),
   }
 }
@@ -183,15 +189,16 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
   const terms = questionTerms(request.query, MAX_QUERY_TERMS)
   const named = terms.length > 0 ? namedSubjects(store, request.query) : []
   // A named subject's name is in every one of its facts: as a text term it would "match" them all at a score of
-  // nothing and fill the answer with them. It counts through the subject channel instead.
-  const nameTerms = new Set(named.flatMap((key) => searchTerms(key)))
+  // nothing and fill the answer with them. It counts through the subject channel instead, and so does an old name
+  // of it (which its facts no longer hold: the channel looks for the name they hold).
+  const nameTerms = new Set(named.flatMap((subject) => [...searchTerms(subject.entityKey), ...searchTerms(subject.aliasKey ?? '')]))
   const contentTerms = terms.filter((term) => !nameTerms.has(term))
   const textTerms = contentTerms.length > 0 ? contentTerms : terms
   // Both channels plan with the same counts, read once.
   const counted = { documentCounts: store.termDocumentCounts(textTerms), documents: store.indexedFactCount() }
   const textHits = textChannel(store, textTerms, request.visibility, counted)
   if (terms.length > 0) add('bm25', rankingOf('bm25', textHits))
-  const subjectHits = subjectChannel(store, named, contentTerms, request.visibility, counted)
+  const subjectHits = subjectChannel(store, named.map((subject) => subject.entityKey), contentTerms, request.visibility, counted)
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)
@@ -210,7 +217,12 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
       add('identifier', ranking)
     }
   }
-  return { channels, skipped, rankings, identifierIds }
+  return { channels, skipped, rankings, identifierIds, named: aliasNamed(named) }
+}
+
+/** Subject key → the old name a query named it by, for the subjects it named only so. */
+function aliasNamed(named: readonly NamedEntity[]): ReadonlyMap<string, string> {
+  return new Map(named.flatMap((subject) => (subject.alias === null ? [] : [[subject.entityKey, subject.alias] as const])))
 }
 
 /**
@@ -220,8 +232,9 @@ export function lexicalRankings(store: FactStore, request: SearchRequest): Lexic
  * @param stage - the pool, in the order the answer follows, and which channels ran.
  * @returns the grouped hits.
  */
-export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool'>): SearchOutcome {
+export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool' | 'named'>): SearchOutcome {
   const { channels, skipped, pool } = stage
+  const aliasOf = (fact: Fact | undefined): string | null => (fact === undefined ? null : stage.named?.get(fact.entityKey) ?? null)
   const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))
   // Placed again after any rerank, which orders the pool by its own scores alone.
   const pooled = placeByProject(store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility)),
@@ -274,6 +287,7 @@ export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<
         slotKey, contested: contested.has(slotKey), multi: true, rows,
         otherValues: Math.max(0, (valueCounts.get(slotKey) ?? 0) - listedCurrent),
         project: projectMark(rows[0]?.fact, request.project),
+        matchedAlias: aliasOf(rows[0]?.fact),
       }
     }
     // Shown whatever the budget: the current value(s) (the newest row when none is current) and the slot's
@@ -287,6 +301,7 @@ export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<
       slotKey, contested: contested.has(slotKey), multi: false, otherValues: 0,
       rows: history.map((fact) => ({ fact, place: essential.has(fact.id) || asOf !== undefined ? place : 0 })),
       project: projectMark(history[0], request.project),
+      matchedAlias: aliasOf(history[0]),
     }
   })
   return { channels: [...channels], skipped: [...skipped], slots, matchedFacts: places, degraded: [], rerank: null, unvectored: 0 }

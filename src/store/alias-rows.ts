@@ -122,6 +122,26 @@ export function aliasesOf(db: Database, entityKey: string): AliasRow[] {
 }
 
 /**
+ * The subject aliases among some keys, read by the alias index.
+ * @param db - the open database.
+ * @param keys - entity keys.
+ * @returns alias key → the subject it leads to (key, and name as last recorded) and the alias as spelled.
+ */
+export function entityAliasesAmong(db: Database, keys: readonly string[]): Map<string, { canonicalKey: string; canonicalText: string; aliasText: string }> {
+  const found = new Map<string, { canonicalKey: string; canonicalText: string; aliasText: string }>()
+  const distinct = [...new Set(keys)]
+  for (let start = 0; start < distinct.length; start += 500) {
+    const chunk = distinct.slice(start, start + 500)
+    const rows = db.all(`SELECT alias_key, alias_text, canonical_key, canonical_text FROM aliases WHERE kind = 'entity' AND entity_key = ''
+      AND alias_key IN (${chunk.map(() => '?').join(', ')})`, ...chunk)
+    for (const row of rows) found.set(String(row['alias_key']), {
+      canonicalKey: String(row['canonical_key']), canonicalText: String(row['canonical_text']), aliasText: String(row['alias_text']),
+    })
+  }
+  return found
+}
+
+/**
  * Every alias, for the export.
  * @param db - the open database.
  * @returns the aliases in id order.

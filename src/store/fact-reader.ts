@@ -5,6 +5,7 @@
 import { projectScope } from '../project/project-ref.ts'
 import { orExpression } from '../text/tokenize.ts'
 import type { Fact, FactId } from '../types.ts'
+import { entityAliasesAmong } from './alias-rows.ts'
 import type { Database } from './database.ts'
 import { chunks, FACT_COLUMNS, INSTANT, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
 
@@ -33,6 +34,18 @@ export interface RankBounds {
    * never ranks the word, so its long posting list is not counted (see retrieval/text-plan.ts).
    */
   readonly bonus?: readonly { readonly term: string; readonly weight: number }[] | undefined
+}
+
+/** A stored subject a query names, and the old name (alias) it named it by, if any. */
+export interface NamedEntity {
+  /** The subject's canonical key. */
+  readonly entityKey: string
+  /** The alias as it was spelled when recorded, when the query named the subject by it; null for its own name. */
+  readonly alias: string | null
+  /** That alias's key (null with it). */
+  readonly aliasKey: string | null
+  /** With an alias, the subject's name as the alias records it; null with none. */
+  readonly canonicalText: string | null
 }
 
 /** The rowids an expression matches from a rowid on, unranked: a subquery of `matchText` (expression, then rowid). */
@@ -283,6 +296,30 @@ export class FactReader {
       for (const row of this.db.all(`SELECT entity_key FROM entities WHERE entity_key IN (${placeholders(chunk.length)})`, ...chunk)) known.add(String(row['entity_key']))
     }
     return keys.filter((key) => known.has(key))
+  }
+
+  /**
+   * The stored subjects some candidate keys name, directly or by an old name: a key that is a subject's alias (a
+   * rename or merge left it) names the subject it leads to, and says so, since writes under it land there too; any
+   * other key names itself when the store knows it. One subject is named once, by its first candidate.
+   * @param keys - candidate entity keys (see retrieval/subject-names.ts).
+   * @returns the named subjects in the order given, each with the alias that named it (null for its own name).
+   */
+  namedEntities(keys: readonly string[]): NamedEntity[] {
+    if (keys.length === 0) return []
+    const aliases = entityAliasesAmong(this.db, keys)
+    const known = new Set(this.knownEntities(keys.filter((key) => !aliases.has(key))))
+    const named = new Map<string, NamedEntity>()
+    for (const key of keys) {
+      const alias = aliases.get(key)
+      const entity: NamedEntity | undefined = alias !== undefined ? { entityKey: alias.canonicalKey, alias: alias.aliasText, aliasKey: key, canonicalText: alias.canonicalText }
+        : known.has(key) ? { entityKey: key, alias: null, aliasKey: null, canonicalText: null } : undefined
+      if (entity === undefined) continue
+      const before = named.get(entity.entityKey)
+      // Its own name outranks an old one wherever each stands in the query.
+      if (before === undefined || (before.alias !== null && entity.alias === null)) named.set(entity.entityKey, entity)
+    }
+    return [...named.values()]
   }
 
   /**

@@ -216,5 +216,5 @@ export class FactStore extends FactForgetting {
 }
 
 export { toFact } from './fact-rows.ts'
-export type { ChannelHit, RankBounds, StoreCounts, Visibility } from './fact-reader.ts'
+export type { ChannelHit, NamedEntity, RankBounds, StoreCounts, Visibility } from './fact-reader.ts'
 export type { Classification, StagedRow, WriteResult } from './fact-writer.ts'

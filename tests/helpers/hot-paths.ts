@@ -184,8 +184,8 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       // The subject channel for a name few facts hold: a rarer word and a bonus word, and a bonus word alone.
       const named = namedSubjects(stores.facts, 'partner plays the piano')
       if (named.length !== 1) throw new Error(`hot-path subjects ${JSON.stringify(named)}`)
-      subjectChannel(stores.facts, named, ['plays', 'jazz'], visibility, { hugeAbove: 2, documentCounts: new Map([['plays', 4], ['jazz', 2]]) })
-      subjectChannel(stores.facts, named, ['plays'], visibility, { hugeAbove: 2 })
+      subjectChannel(stores.facts, named.map((subject) => subject.entityKey), ['plays', 'jazz'], visibility, { hugeAbove: 2, documentCounts: new Map([['plays', 4], ['jazz', 2]]) })
+      subjectChannel(stores.facts, named.map((subject) => subject.entityKey), ['plays'], visibility, { hugeAbove: 2 })
     },
   },
   {
