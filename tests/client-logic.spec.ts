@@ -291,6 +291,8 @@ describe('conflicts and proposals say what the user needs to decide', () => {
       'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00')
     assert.equal(describeSource({ origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'Asia/Shanghai'),
       'observed · import · 2026-03-01 17:00')
+    assert.equal(describeSource({ origin: 'page', evidence: 'explicit_user', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
+      'you, from the page · 2026-03-01 09:00')
   })
 
   it('says in plain words why a proposal waits, and what accepting it would change', () => {
