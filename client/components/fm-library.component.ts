@@ -103,7 +103,7 @@ export class FmLibrary extends LitElement {
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
     .match-count { margin: 0; padding: 0 12px 8px; }
-    .put-in { display: inline-flex; gap: 8px; margin-left: auto; }
+    .put-in { display: inline-flex; gap: 6px; margin-left: auto; }
     mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
   `]
 
@@ -132,6 +132,13 @@ export class FmLibrary extends LitElement {
   /** How many facts the text filter matches on every page, or null without one. */
   declare matched: number | null
   private typing: ReturnType<typeof setTimeout> | undefined
+  /**
+   * The fact the detail shows, or is on its way to show: set when a fact is asked for, so a reload that starts before
+   * the answer reads the fact the user chose, not the one still drawn. Null when the pane is empty.
+   */
+  private selectedId: number | null = null
+  /** Counts detail reads; only the latest one's answer is drawn. */
+  private detailRead = 0
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
 
@@ -186,7 +193,7 @@ export class FmLibrary extends LitElement {
   /** Reload the list (and the open detail) from the first page. */
   refresh(): void {
     void this.load(false)
-    if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
+    if (this.selectedId !== null) void this.openDetail(this.selectedId)
   }
 
   /**
@@ -198,7 +205,7 @@ export class FmLibrary extends LitElement {
     if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
     event.preventDefault()
     event.stopImmediatePropagation()
-    this.detail = undefined
+    this.closeDetail()
   }
 
   private readonly onKey = (event: KeyboardEvent): void => {
@@ -275,11 +282,21 @@ export class FmLibrary extends LitElement {
     void this.load(false)
   }
 
+  /**
+   * Show one fact in the detail. The pane follows one rule: it shows what the user last chose (a row, a fact just
+   * added, the row after a forgotten one), and a reload after any other edit reads that same fact again; of reads
+   * that overlap, only the latest is drawn.
+   */
   private async openDetail(id: number): Promise<void> {
     if (this.detail?.fact.id !== id) this.moveTarget = ''
+    this.selectedId = id
+    const read = (this.detailRead += 1)
     const [answer, timeZone] = await Promise.all([callVerb<Detail & { generation: number }>('fact', { id }), this.app?.displayZone() ?? ''])
+    if (read !== this.detailRead) return
     this.timeZone = timeZone
     if (!answer.ok) {
+      // A fact that is gone is not asked for again at the next reload.
+      if (answer.code === 'not_found') this.closeDetail()
       this.app?.toast(`Could not open fact #${id}: ${answer.message}`, { tone: 'error' })
       return
     }
@@ -344,9 +361,26 @@ export class FmLibrary extends LitElement {
     await this.openDetail(fact.id)
   }
 
-  /** After a forget: the detail pane closes when its fact went (the reload shows what is left). */
-  private dropForgotten(): void {
+  /** Empty the detail pane (and close the bottom sheet). */
+  private closeDetail(): void {
+    this.selectedId = null
+    this.detailRead += 1
     this.detail = undefined
+  }
+
+  /**
+   * After a forget: when the shown fact went, the detail moves to the row that followed it in the list (the one
+   * before it when it was the last), or empties when no row is left; a forget of other rows leaves it alone.
+   */
+  private dropForgotten(event: CustomEvent<readonly FactView[]>): void {
+    const gone = new Set(event.detail.map((fact) => fact.id))
+    if (this.selectedId === null || !gone.has(this.selectedId)) return
+    const listed = this.facts ?? []
+    const at = listed.findIndex((fact) => fact.id === this.selectedId)
+    const left = (fact: FactView): boolean => !gone.has(fact.id)
+    const next = at < 0 ? undefined : listed.slice(at + 1).find(left) ?? listed.slice(0, at).reverse().find(left)
+    if (next === undefined) this.closeDetail()
+    else void this.openDetail(next.id)
   }
 
   private async putBack(row: FactView): Promise<void> {
@@ -439,7 +473,7 @@ export class FmLibrary extends LitElement {
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></li>`)}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
   }
@@ -491,7 +525,7 @@ export class FmLibrary extends LitElement {
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
         <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
-        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></div>
+        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></div>
       <div class="actions" data-fm="move">
         <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope"
           @change=${(event: Event) => { this.moveTarget = (event.target as HTMLSelectElement).value }}>
@@ -515,8 +549,8 @@ export class FmLibrary extends LitElement {
         <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`)}</ul>
     </aside>`
     if (!this.narrow) return pane
-    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet" role="dialog" aria-label="Fact detail">
-      <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => { this.detail = undefined }}>✕</button>${pane}</div>`
+    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => this.closeDetail()}></div><div class="sheet" role="dialog" aria-label="Fact detail">
+      <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => this.closeDetail()}>✕</button>${pane}</div>`
   }
 }
 
