@@ -2,9 +2,11 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
- * (from its row too), and a past value put back; facts are put in with <fm-add-fact> and <fm-import-file>; each ends in a toast whose Undo goes through fact-restore. Each row
+ * (from its row too), and a past value put back; facts are put in with <fm-add-fact> and <fm-import-file> and taken out as a download with <fm-export>; each ends in a toast whose Undo goes through fact-restore. Each row
  * and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one
- * sentence to copy, and below 1180px the detail pane is a bottom sheet.
+ * sentence to copy, and below 1180px the detail pane is a bottom sheet. The detail follows one rule: after Add it shows
+ * the new fact, after a Forget of its fact the next row (nothing when none is left), and through any other edit the
+ * fact it showed.
  *
  * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
  * facts match and marks the matched words; a query no fact holds every word of (a question) shows what
@@ -432,7 +434,7 @@ export class FmLibrary extends LitElement {
             ${scopeFilterOptions(this.scopes).map(({ value, label }) => html`<option .value=${value} ?selected=${this.scope === value}>${label}</option>`)}
           </select>
           <span class="put-in"><fm-add-fact .app=${this.app} .scopes=${this.scopes} @fm-added=${(event: CustomEvent<number>) => { void this.openDetail(event.detail) }}></fm-add-fact>
-            <fm-import-file .app=${this.app}></fm-import-file></span>
+            <fm-import-file .app=${this.app}></fm-import-file><fm-export .app=${this.app}></fm-export></span>
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="chip" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
