@@ -62,12 +62,17 @@ export class FmLibrary extends LitElement {
   }
 
   static override styles = [baseStyles, css`
-    :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 38%); min-height: 0; }
+    :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 32%); min-height: 0; }
     :host([narrow]) { grid-template-columns: minmax(0, 1fr); }
     .list { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--dsw-alias-border-l1); }
     .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 12px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
-    .tools input[type=search] { flex: 1; min-width: 180px; }
+    /* One row at 1,440 px however many scopes the store holds: the search takes what is left, a select is as wide as
+       its chosen option needs up to a cap (its list still shows every name in full), the status chips sit tight. */
+    .tools input[type=search] { flex: 1 1 130px; min-width: 110px; }
+    .tools select { max-width: 130px; text-overflow: ellipsis; }
+    .tools select[aria-label='Evidence'] { max-width: 150px; }
     .chips { display: flex; gap: 4px; }
+    .chips button { padding: 4px 7px; }
     .cues { display: flex; flex-wrap: wrap; gap: 4px; }
     .cue { border: 1px solid var(--dsw-alias-border-primary, #8884); border-radius: 10px; padding: 0 8px; font-size: 12px; line-height: 20px; }
     .chips button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
