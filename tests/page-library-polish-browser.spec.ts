@@ -139,7 +139,9 @@ describe('the library, third pass', () => {
     assert.deepEqual(markdownBytes, readFileSync(join(dataDir, 'exports', markdown.suggestedFilename())))
     assert.match(markdownBytes.toString('utf8'), /lighthouse/u)
     assert.equal(await menu.count(), 0, 'the menu closes once an export is chosen')
-    // Esc closes the menu and nothing else; the focus goes back to the button.
+    // Esc closes the menu and nothing else (not the detail pane under it); the focus goes back to the button.
+    await row(page, 'lighthouse · keeper').locator('button.row').click()
+    await until(async () => (await detailValue(page).count()) === 1, 'a detail pane')
     await exportButton.focus()
     await page.keyboard.press('Enter')
     await menu.waitFor()
@@ -147,6 +149,7 @@ describe('the library, third pass', () => {
     await menu.waitFor({ state: 'detached' })
     assert.equal(await exportButton.evaluate(new Function('button', 'return button.getRootNode().activeElement === button') as (button: unknown) => boolean), true)
     assert.equal(await page.locator('fm-page').count(), 1, 'the page stays open')
+    assert.equal(await detailValue(page).innerText(), 'Ada', 'the detail pane stays open')
     assert.equal(await api.generation(), before, 'an export changes nothing in the store')
     await closeClean(opened)
   })

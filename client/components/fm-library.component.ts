@@ -210,6 +210,8 @@ export class FmLibrary extends LitElement {
   private readonly onEscape = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape' || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
     if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
+    // A menu or dialog open over the library (Export, Add fact) is the innermost thing: it closes first.
+    if (event.composedPath().some((node) => node instanceof HTMLElement && (node.getAttribute('role') === 'menu' || node instanceof HTMLDialogElement))) return
     event.preventDefault()
     event.stopImmediatePropagation()
     this.closeDetail()
