@@ -88,7 +88,7 @@ export class FmExport extends LitElement {
 
   private onMenuKey(event: KeyboardEvent): void {
     const items = this.items
-    const at = items.indexOf(this.renderRoot.activeElement as HTMLButtonElement)
+    const at = items.findIndex((item) => item === event.composedPath()[0])
     const move = (to: number): void => {
       event.preventDefault()
       items[(to + items.length) % items.length]?.focus()
