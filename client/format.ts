@@ -21,7 +21,7 @@ export const EVIDENCE_LABEL: Readonly<Record<string, string>> = {
 
 /** Where a fact came from, in words. */
 export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
-  tool: 'memory_write', import: 'import', rule: 'auto-capture', extract: 'extraction', proposal: 'accepted proposal', page: 'edited here',
+  tool: 'memory_write', import: 'import', rule: 'auto-capture', extract: 'extraction', proposal: 'accepted proposal', page: 'from the page',
 }
 
 /**
@@ -138,15 +138,18 @@ export interface SourceLike {
 }
 
 /**
- * Where a value came from, in words: "you said it · memory_write in conversation 7f3a91c2, turn 3 · 2026-03-01 09:00".
+ * Where a value came from, in words: "you said it · memory_write in conversation 7f3a91c2, turn 3 · 2026-03-01 09:00";
+ * a value the user put in on this page (Add fact, an edit, Put back) reads "you, from the page · 2026-03-01 09:00".
  * @param source - the fact or source.
  * @param timeZone - the store's display zone.
  * @returns one line.
  */
 export function describeSource(source: SourceLike, timeZone: string): string {
+  const when = formatInstant(source.observedAt, timeZone)
+  if (source.origin === 'page' && source.evidence === 'explicit_user') return `you, from the page · ${when}`
   const conversation = source.sessionId === null ? ''
     : ` in conversation ${source.sessionId.length > 12 ? `${source.sessionId.slice(0, 12)}…` : source.sessionId}${source.turn === null ? '' : `, turn ${source.turn}`}`
-  return `${EVIDENCE_LABEL[source.evidence] ?? source.evidence} · ${ORIGIN_LABEL[source.origin] ?? source.origin}${conversation} · ${formatInstant(source.observedAt, timeZone)}`
+  return `${EVIDENCE_LABEL[source.evidence] ?? source.evidence} · ${ORIGIN_LABEL[source.origin] ?? source.origin}${conversation} · ${when}`
 }
 
 /**

@@ -27,3 +27,6 @@ export const FORGET_ICON: IconShape = {
 
 /** The view box every icon is drawn in. */
 export const ICON_VIEW_BOX = '0 0 16 16'
+
+/** A small chevron pointing down: the mark of a button that opens a menu. */
+export const MENU_ICON: IconShape = { paths: ['M3.5 6 4.9 4.6 8 7.7l3.1-3.1L12.5 6 8 10.5z'] }

@@ -9,6 +9,7 @@ import React from 'react'
 import { AppState } from './app-state.ts'
 import { FmConflicts } from './components/fm-conflicts.component.ts'
 import { FmEntityPanel } from './components/fm-entity-panel.component.ts'
+import { FmExport } from './components/fm-export.component.ts'
 import { FmExtraction } from './components/fm-extraction.component.ts'
 import { FmForget } from './components/fm-forget.component.ts'
 import { FmAddFact } from './components/fm-add-fact.component.ts'
@@ -55,6 +56,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-forget', FmForget)
   defineOnce('fm-add-fact', FmAddFact)
   defineOnce('fm-import-file', FmImportFile)
+  defineOnce('fm-export', FmExport)
 
   const app = new AppState()
   const LitHost = litHost(React)

@@ -90,6 +90,16 @@ export function rowWords(card: ProposalCardWire, index: number): { readonly does
   }
 }
 
+/**
+ * The runs a fold row folds, one line each ("#12 nightly report · 2026-02-01 result: ok"), and how many more it folds
+ * than the card lists.
+ * @param row - the fold row.
+ * @returns the lines and the count left unlisted.
+ */
+export function foldRunLines(row: FoldRowWire): { readonly lines: readonly string[]; readonly more: number } {
+  return { lines: row.runFacts.map(factLine), more: Math.max(0, row.runs - row.runFacts.length) }
+}
+
 /** "batch 2/3", or null for a card that is not part of a longer list. */
 export function batchWords(card: ProposalCardWire): string | null {
   return card.batch === null ? null : `batch ${card.batch.index}/${card.batch.count}`

@@ -125,6 +125,11 @@ export interface FoldRowWire extends ReviewRowBase {
   readonly survivor: CardFactWire | null
   /** How many runs fold into the survivor. */
   readonly runs: number
+  /**
+   * The runs themselves, in the card's order, at most FOLD_RUNS_LISTED of them (`runs` counts them all); a run that
+   * is gone since the card was made is null.
+   */
+  readonly runFacts: readonly (CardFactWire | null)[]
 }
 
 /** An entity as an alias row names it. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { countOf, describeSource, formatInstant, formatSince, qualifierNote, seenNote, sensitiveMark, slotWords } from '../client/format.ts'
-import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
+import { aboutSubject, acceptWouldChange, batchWords, cardWords, foldRunLines, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { humanLabel, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
@@ -214,7 +214,7 @@ describe('a review card says in plain words what accepting it will do', () => {
     },
     { card: { ...base, id: 10, kind: 'retire', reason: 'privacy_rescan', rows: [{ index: 0, stale: false, fact: fact(5, 'billing api', 'owner', 'platform team') }] }, words: 'retire 1 fact stored before the privacy rules (already masked or withheld from the model)' },
     {
-      card: { ...base, id: 5, kind: 'fold', rows: [{ index: 0, stale: false, survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'), runs: 7 }] },
+      card: { ...base, id: 5, kind: 'fold', rows: [{ index: 0, stale: false, survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'), runs: 7, runFacts: [fact(33, 'nightly report', '2026-02-01 result', 'ok'), null] }] },
       words: 'fold 7 runs into #40',
     },
     {
@@ -233,6 +233,12 @@ describe('a review card says in plain words what accepting it will do', () => {
       if (row !== undefined) assert.deepEqual(rowWords(card, 0), row)
     })
   }
+
+  it('lists the runs a fold row folds, a gone run named so, and how many more it folds than it lists', () => {
+    const card = cases.find((entry) => entry.card.kind === 'fold')?.card
+    assert.ok(card?.kind === 'fold' && card.rows[0] !== undefined)
+    assert.deepEqual(foldRunLines(card.rows[0]), { lines: ['#33 nightly report · 2026-02-01 result: ok', 'a fact that is gone'], more: 5 })
+  })
 
   it('numbers a card that continues a longer list, and says nothing for one that does not', () => {
     const card: ProposalCardWire = { ...base, id: 8, kind: 'retire', batch: { index: 2, count: 3 }, rows: [] }
@@ -285,6 +291,8 @@ describe('conflicts and proposals say what the user needs to decide', () => {
       'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00')
     assert.equal(describeSource({ origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'Asia/Shanghai'),
       'observed · import · 2026-03-01 17:00')
+    assert.equal(describeSource({ origin: 'page', evidence: 'explicit_user', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
+      'you, from the page · 2026-03-01 09:00')
   })
 
   it('says in plain words why a proposal waits, and what accepting it would change', () => {

@@ -1,7 +1,7 @@
-/** The request fence: which Host, Origin, fetch site, content type, size and method get through to a handler. */
+/** The request fences: which Host, Origin, fetch site, content type, size and method get through to a verb or a download. */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { checkRequest, parseAllowedHosts, type FenceRequest } from '../src/routes/fence.ts'
+import { checkDownload, checkRequest, parseAllowedHosts, type DownloadRequest, type FenceRequest } from '../src/routes/fence.ts'
 
 const base: FenceRequest = {
   method: 'POST', host: '127.0.0.1:3999', origin: undefined, secFetchSite: undefined,
@@ -66,5 +66,28 @@ describe('checkRequest', () => {
 
   it('refuses every method but POST with 405', () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS', undefined]) assert.equal(check({ method })?.status, 405, String(method))
+  })
+})
+
+describe('checkDownload', () => {
+  const download = (changes: Partial<DownloadRequest>, allowed: readonly string[] = []) =>
+    checkDownload({ method: 'GET', host: '127.0.0.1:3999', origin: undefined, secFetchSite: undefined, ...changes }, allowed)
+
+  it('lets the page\'s own link, a typed address and a non-browser client through, by GET or HEAD', () => {
+    assert.equal(download({}), undefined)
+    assert.equal(download({ secFetchSite: 'same-origin' }), undefined)
+    assert.equal(download({ secFetchSite: 'none' }), undefined)
+    assert.equal(download({ method: 'HEAD', origin: 'http://127.0.0.1:3999' }), undefined)
+    assert.equal(download({ host: 'memory.lan', secFetchSite: 'same-origin' }, ['memory.lan']), undefined)
+  })
+
+  it('refuses another site behind the request, even a sibling port, a foreign Origin or Host, and other methods', () => {
+    assert.equal(download({ secFetchSite: 'cross-site' })?.status, 403)
+    assert.equal(download({ secFetchSite: 'same-site' })?.status, 403)
+    assert.equal(download({ origin: 'http://127.0.0.1:8080' })?.status, 403)
+    assert.equal(download({ origin: 'null' })?.status, 403)
+    assert.equal(download({ host: 'evil.example' })?.status, 403)
+    assert.equal(download({ host: undefined })?.status, 403)
+    for (const method of ['POST', 'PUT', 'DELETE', undefined]) assert.equal(download({ method })?.status, 405, String(method))
   })
 })

@@ -1,6 +1,6 @@
 /**
  * Legibility in Debian's Chromium against a real DSH rc.8 web host: every visible text and control of the page (each
- * tab, a fact's detail pane, the Add and Forget dialogs) and of the settings card reads at 4.5:1 or more against what
+ * tab, a fact's detail pane, the Add and Forget dialogs, the Export menu) and of the settings card reads at 4.5:1 or more against what
  * it is drawn on, measured from computed styles in the light and the dark theme. Disabled controls are exempt. A row's
  * pin and forget draw SVG icons with a hit area of 24×24 or more (the pause and resume toggles: page-browser); a row
  * names its qualifiers and marks a sensitive value.
@@ -45,7 +45,7 @@ async function openTab(page: Page, tab: string): Promise<void> {
 
 describe('every text and control reads at 4.5:1 or more', () => {
   for (const theme of ['light', 'dark'] as const) {
-    it(`in the ${theme} theme: each tab, a detail pane, the Add and Forget dialogs, the settings card`, async () => {
+    it(`in the ${theme} theme: each tab, a detail pane, the Add and Forget dialogs, the Export menu, the settings card`, async () => {
       if (env === undefined) throw new Error('no host')
       const opened = await openHost(env.browser, env.host.url, undefined, theme)
       const { page } = opened
@@ -76,6 +76,10 @@ describe('every text and control reads at 4.5:1 or more', () => {
       const add = page.locator('fm-library [data-fm="add-dialog"][open]')
       await legible(add, `${theme} add dialog`)
       await add.getByRole('button', { name: 'Cancel' }).click()
+      await page.locator('fm-library [data-fm="export"]').click()
+      await legible(page.locator('fm-library [data-fm="export-menu"]'), `${theme} export menu`)
+      await page.keyboard.press('Escape')
+      await page.locator('fm-library [data-fm="export-menu"]').waitFor({ state: 'detached' })
       await rows.filter({ hasText: 'Neovim' }).locator('[data-fm="forget"]').click()
       const forget = page.locator('fm-library [data-fm="forget-dialog"][open]')
       await forget.locator('[data-fm="forget-list"]').waitFor()

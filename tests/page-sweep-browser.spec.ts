@@ -54,13 +54,15 @@ describe('Find near-duplicates on the settings card', () => {
     assert.deepEqual(cards.filter((entry) => entry.kind === 'merge').map((entry) => entry.status), ['pending'])
     await card.locator('[data-fm="consolidate"]').click()
     await card.locator('[data-fm="card-status"]').filter({ hasText: 'Nothing new to ask: 1 pair was judged before.' }).waitFor()
-    await card.locator('[data-fm="export-markdown"]').click()
+    const [download] = await Promise.all([opened.page.waitForEvent('download'), card.locator('[data-fm="export-markdown"]').click()])
     const wrote = card.locator('[data-fm="card-status"]').filter({ hasText: /^Wrote 14 facts about 13 subjects to exports\/library-.*\.md\.$/u })
     await wrote.waitFor()
     const relative = /exports\/library-\S+\.md/u.exec(await wrote.innerText())?.[0]
     assert.ok(relative !== undefined)
     const dataDir = (await env.api.ok('status', {}))['dataDir'] as string
     const document = readFileSync(join(dataDir, relative), 'utf8')
+    // The card's export reaches the browser too: the same bytes.
+    assert.equal(readFileSync(await download.path(), 'utf8'), document)
     assert.match(document, /^# Fact memory\n/u)
     assert.match(document, /## orders-api\n\n- \*\*database\*\*: PostgreSQL 16 on the managed instance — since \d{4}-\d{2}-\d{2}, observed/u)
     await closeClean(opened)

@@ -2,9 +2,11 @@
  * <fm-library>: the fact library. Search (focus with "/", clear with Esc, the last five queries remembered), status,
  * evidence and scope filters, 100 rows at a time with Load more (each row naming its scope), and a detail pane with
  * value history, sources, dates and scope where a fact can be edited, expired, moved to another scope or forgotten
- * (from its row too), and a past value put back; facts are put in with <fm-add-fact> and <fm-import-file>; each ends in a toast whose Undo goes through fact-restore. Each row
+ * (from its row too), and a past value put back; facts are put in with <fm-add-fact> and <fm-import-file> and taken out as a download with <fm-export>; each ends in a toast whose Undo goes through fact-restore. Each row
  * and the detail pane carry <fm-pin-button> (pin, unpin). The first paint is a skeleton, an empty store shows one
- * sentence to copy, and below 1180px the detail pane is a bottom sheet.
+ * sentence to copy, and below 1180px the detail pane is a bottom sheet. The detail follows one rule: after Add it shows
+ * the new fact, after a Forget of its fact the next row (nothing when none is left), and through any other edit the
+ * fact it showed.
  *
  * The search filters as the user types (once typing pauses; Enter runs it at once and remembers it), says how many
  * facts match and marks the matched words; a query no fact holds every word of (a question) shows what
@@ -61,12 +63,17 @@ export class FmLibrary extends LitElement {
   }
 
   static override styles = [baseStyles, css`
-    :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 38%); min-height: 0; }
+    :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 32%); min-height: 0; }
     :host([narrow]) { grid-template-columns: minmax(0, 1fr); }
     .list { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--dsw-alias-border-l1); }
     .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 12px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
-    .tools input[type=search] { flex: 1; min-width: 180px; }
+    /* One row at 1,440 px however many scopes the store holds: the search takes what is left, a select is as wide as
+       its chosen option needs up to a cap (its list still shows every name in full), the status chips sit tight. */
+    .tools input[type=search] { flex: 1 1 130px; min-width: 110px; }
+    .tools select { max-width: 130px; text-overflow: ellipsis; }
+    .tools select[aria-label='Evidence'] { max-width: 150px; }
     .chips { display: flex; gap: 4px; }
+    .chips button { padding: 4px 7px; }
     .cues { display: flex; flex-wrap: wrap; gap: 4px; }
     .cue { border: 1px solid var(--dsw-alias-border-primary, #8884); border-radius: 10px; padding: 0 8px; font-size: 12px; line-height: 20px; }
     .chips button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
@@ -104,7 +111,7 @@ export class FmLibrary extends LitElement {
       background: var(--dsw-alias-bg-layer-2); font-family: var(--dsw-font-family-mono, monospace); }
     .skeleton-row { height: 44px; margin: 8px 12px; }
     .match-count { margin: 0; padding: 0 12px 8px; }
-    .put-in { display: inline-flex; gap: 8px; margin-left: auto; }
+    .put-in { display: inline-flex; gap: 6px; margin-left: auto; }
     mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
   `]
 
@@ -135,6 +142,13 @@ export class FmLibrary extends LitElement {
   /** The subjects the text filter named by an old name, for their rows to say so. */
   declare aliasMatches: readonly AliasMatchWire[]
   private typing: ReturnType<typeof setTimeout> | undefined
+  /**
+   * The fact the detail shows, or is on its way to show: set when a fact is asked for, so a reload that starts before
+   * the answer reads the fact the user chose, not the one still drawn. Null when the pane is empty.
+   */
+  private selectedId: number | null = null
+  /** Counts detail reads; only the latest one's answer is drawn. */
+  private detailRead = 0
   private abort: AbortController | undefined
   private resizeObserver: ResizeObserver | undefined
 
@@ -190,7 +204,7 @@ export class FmLibrary extends LitElement {
   /** Reload the list (and the open detail) from the first page. */
   refresh(): void {
     void this.load(false)
-    if (this.detail !== undefined) void this.openDetail(this.detail.fact.id)
+    if (this.selectedId !== null) void this.openDetail(this.selectedId)
   }
 
   /**
@@ -200,9 +214,11 @@ export class FmLibrary extends LitElement {
   private readonly onEscape = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape' || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
     if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
+    // A menu or dialog open over the library (Export, Add fact) is the innermost thing: it closes first.
+    if (event.composedPath().some((node) => node instanceof HTMLElement && (node.getAttribute('role') === 'menu' || node instanceof HTMLDialogElement))) return
     event.preventDefault()
     event.stopImmediatePropagation()
-    this.detail = undefined
+    this.closeDetail()
   }
 
   private readonly onKey = (event: KeyboardEvent): void => {
@@ -280,11 +296,21 @@ export class FmLibrary extends LitElement {
     void this.load(false)
   }
 
+  /**
+   * Show one fact in the detail. The pane follows one rule: it shows what the user last chose (a row, a fact just
+   * added, the row after a forgotten one), and a reload after any other edit reads that same fact again; of reads
+   * that overlap, only the latest is drawn.
+   */
   private async openDetail(id: number): Promise<void> {
     if (this.detail?.fact.id !== id) this.moveTarget = ''
+    this.selectedId = id
+    const read = (this.detailRead += 1)
     const [answer, timeZone] = await Promise.all([callVerb<Detail & { generation: number }>('fact', { id }), this.app?.displayZone() ?? ''])
+    if (read !== this.detailRead) return
     this.timeZone = timeZone
     if (!answer.ok) {
+      // A fact that is gone is not asked for again at the next reload.
+      if (answer.code === 'not_found') this.closeDetail()
       this.app?.toast(`Could not open fact #${id}: ${answer.message}`, { tone: 'error' })
       return
     }
@@ -349,9 +375,26 @@ export class FmLibrary extends LitElement {
     await this.openDetail(fact.id)
   }
 
-  /** After a forget: the detail pane closes when its fact went (the reload shows what is left). */
-  private dropForgotten(): void {
+  /** Empty the detail pane (and close the bottom sheet). */
+  private closeDetail(): void {
+    this.selectedId = null
+    this.detailRead += 1
     this.detail = undefined
+  }
+
+  /**
+   * After a forget: when the shown fact went, the detail moves to the row that followed it in the list (the one
+   * before it when it was the last), or empties when no row is left; a forget of other rows leaves it alone.
+   */
+  private dropForgotten(event: CustomEvent<readonly FactView[]>): void {
+    const gone = new Set(event.detail.map((fact) => fact.id))
+    if (this.selectedId === null || !gone.has(this.selectedId)) return
+    const listed = this.facts ?? []
+    const at = listed.findIndex((fact) => fact.id === this.selectedId)
+    const left = (fact: FactView): boolean => !gone.has(fact.id)
+    const next = at < 0 ? undefined : listed.slice(at + 1).find(left) ?? listed.slice(0, at).reverse().find(left)
+    if (next === undefined) this.closeDetail()
+    else void this.openDetail(next.id)
   }
 
   private async putBack(row: FactView): Promise<void> {
@@ -403,7 +446,7 @@ export class FmLibrary extends LitElement {
             ${scopeFilterOptions(this.scopes).map(({ value, label }) => html`<option .value=${value} ?selected=${this.scope === value}>${label}</option>`)}
           </select>
           <span class="put-in"><fm-add-fact .app=${this.app} .scopes=${this.scopes} @fm-added=${(event: CustomEvent<number>) => { void this.openDetail(event.detail) }}></fm-add-fact>
-            <fm-import-file .app=${this.app}></fm-import-file></span>
+            <fm-import-file .app=${this.app}></fm-import-file><fm-export .app=${this.app}></fm-export></span>
         </form>
         ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
           ${this.recent.map((entry) => html`<button type="button" class="chip" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
@@ -444,7 +487,7 @@ export class FmLibrary extends LitElement {
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></li>`)}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></li>`)}
       ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
     </ul>`
   }
@@ -502,7 +545,7 @@ export class FmLibrary extends LitElement {
       ${current && !this.editing ? html`<div class="actions">
         <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
         <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
-        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${() => this.dropForgotten()}></fm-forget></div>
+        <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></div>
       <div class="actions" data-fm="move">
         <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope"
           @change=${(event: Event) => { this.moveTarget = (event.target as HTMLSelectElement).value }}>
@@ -526,8 +569,8 @@ export class FmLibrary extends LitElement {
         <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`)}</ul>
     </aside>`
     if (!this.narrow) return pane
-    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => { this.detail = undefined }}></div><div class="sheet" role="dialog" aria-label="Fact detail">
-      <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => { this.detail = undefined }}>✕</button>${pane}</div>`
+    return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => this.closeDetail()}></div><div class="sheet" role="dialog" aria-label="Fact detail">
+      <button class="quiet sheet-close" data-fm="sheet-close" aria-label="Close the detail" title="Close (Esc)" @click=${() => this.closeDetail()}>✕</button>${pane}</div>`
   }
 }
 

@@ -2,7 +2,7 @@
  * <fm-proposals>: the review queue. It opens with a digest of what arrived since the user last looked ("2 new since
  * Tuesday"), and cards queued since then are marked new. A card of a value to write shows its rows (value editable
  * per row); a card that changes stored facts (merge, retire, fold, alias) says in plain words what accepting it will
- * do ("keep #12, retire #31, move 2 sources") and which batch of a longer list it is ("batch 2/3"). A row of an
+ * do ("keep #12, retire #31, move 2 sources"; a fold lists the runs it folds) and which batch of a longer list it is ("batch 2/3"). A row of an
  * aggregated card can be struck out (prune); the card can be applied or rejected. Stale rows are marked; an applied
  * card's toast can undo it through fact-restore.
  *
@@ -15,11 +15,11 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince, slotWords } from '../format.ts'
-import { aboutSubject, acceptWouldChange, batchWords, cardWords, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
+import { aboutSubject, acceptWouldChange, batchWords, cardWords, foldRunLines, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { ActivityWire, FactView, ProposalCardWire } from '../../src/wire-types.ts'
+import type { ActivityWire, FactView, FoldRowWire, ProposalCardWire } from '../../src/wire-types.ts'
 
 /** How long the queue must be in view before it counts as looked at. */
 const LOOK_MS = 2000
@@ -68,6 +68,7 @@ export class FmProposals extends LitElement {
     .actions { display: flex; gap: 8px; margin-top: 8px; }
     .more { display: flex; gap: 12px; align-items: center; justify-content: center; padding: 4px 0 12px; }
     input { width: 100%; }
+    ul.runs { margin: 4px 0 0; padding-left: 18px; font-size: 12px; line-height: 18px; word-break: break-word; }
   `]
 
   declare app: AppState | undefined
@@ -244,9 +245,17 @@ export class FmProposals extends LitElement {
       ${card.rows.map((row) => {
         const words = rowWords(card, row.index)
         return html`<div class="row ${row.stale ? 'stale' : ''}" data-fm="proposal-row">
-          <span>${each && words !== undefined ? html`<span data-fm="row-does">${words.does}</span> · ` : nothing}<span class="caption">${words?.facts ?? ''}${row.stale ? ' · stale: the fact changed since, this row will be skipped' : ''}</span></span>
+          <span>${each && words !== undefined ? html`<span data-fm="row-does">${words.does}</span> · ` : nothing}<span class="caption">${words?.facts ?? ''}${row.stale ? ' · stale: the fact changed since, this row will be skipped' : ''}</span>
+            ${card.kind === 'fold' && card.rows[row.index] !== undefined ? this.renderRuns(card.rows[row.index] as FoldRowWire) : nothing}</span>
           <span>${this.strike(card, row.index)}</span></div>`
       })}`
+  }
+
+  /** The runs a fold row folds into its survivor, one per line, oldest first as the card holds them. */
+  private renderRuns(row: FoldRowWire): unknown {
+    const { lines, more } = foldRunLines(row)
+    return html`<span class="line caption">folds:</span><ul class="runs" data-fm="fold-runs" aria-label="Runs folded">
+      ${lines.map((line) => html`<li data-fm="fold-run">${line}</li>`)}${more === 0 ? nothing : html`<li class="caption">and ${more} more</li>`}</ul>`
   }
 
   /** The Strike button of one row of an aggregated card (a card of one row is rejected instead). */

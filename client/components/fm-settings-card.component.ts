@@ -4,7 +4,8 @@
  * at the top, then the everyday keys, each labelled in words with its key name beside; an API key field that writes
  * to the host credential store; the busiest subject's one-hop preview (<fm-graph-preview>, which opens the page);
  * the open conflicts (settleable here); the maintenance buttons; and at the bottom every other key under a folded
- * Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model is configured.
+ * Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model is configured. An
+ * export also reaches the browser as a download of the file it wrote.
  * Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and
  * apply live. Feedback is an inline status line: toasts would sit under the settings modal.
  */
@@ -12,6 +13,7 @@ import { recallCostLine, type RecallStatus } from '../recall-words.ts'
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
+import { exportDownload, exportedWords, startDownload, type ExportAnswer } from '../export-download.ts'
 import { openPageFromSettings } from '../open-from-settings.ts'
 import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
 import { countOf } from '../format.ts'
@@ -22,12 +24,6 @@ import { embeddingConfigured, rebuiltWords, vectorCount, type VectorCounts } fro
 import { ReloadOnChange } from './reload-on-change.ts'
 
 /** The settings card. */
-const markdownWords = (data: Record<string, unknown>): string => {
-  const withheld = Number(data['withheld'] ?? 0)
-  return `Wrote ${String(data['facts'])} facts about ${String(data['subjects'])} subjects to ${String(data['relativePath'])}` +
-    `${withheld > 0 ? ` (${String(withheld)} sensitive ${withheld === 1 ? 'value' : 'values'} withheld)` : ''}.`
-}
-
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 export class FmSettingsCard extends LitElement {
@@ -158,6 +154,13 @@ export class FmSettingsCard extends LitElement {
     this.message = 'Discarded the changes'
   }
 
+  /** An export's file goes to the browser as a download too (the copy in exports/ stays); the status line says what it wrote. */
+  private downloaded(data: ExportAnswer): string {
+    const file = exportDownload(data.relativePath)
+    if (file !== undefined) startDownload(this.renderRoot, file)
+    return exportedWords(data)
+  }
+
   private async run(verb: string, body: Record<string, unknown>, done: (data: Record<string, unknown>) => string): Promise<void> {
     this.message = 'Working…'
     const answer = await callVerb(verb, body)
@@ -268,8 +271,8 @@ export class FmSettingsCard extends LitElement {
       <fm-conflicts compact .app=${this.app}></fm-conflicts>
       <h4>Maintenance</h4>
       <div class="buttons">
-        <button @click=${() => { void this.run('export', {}, (data) => `Exported ${String(data['records'])} facts to ${String(data['relativePath'])}.`) }}>Export</button>
-        <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => { void this.run('export', { format: 'markdown' }, (data) => markdownWords(data)) }}>Export as Markdown</button>
+        <button @click=${() => { void this.run('export', {}, (data) => this.downloaded(data)) }}>Export</button>
+        <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => { void this.run('export', { format: 'markdown' }, (data) => this.downloaded(data)) }}>Export as Markdown</button>
         <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
         <button data-fm="consolidate" @click=${() => { void this.findNearDuplicates() }}>Find near-duplicates</button>

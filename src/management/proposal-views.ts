@@ -1,8 +1,8 @@
 /**
  * The page's views of proposal cards: an add_fact card shows the values it would write (a credential never in
  * clear); a card that changes stored facts shows the facts it names (merge: keeper, loser and the loser's sources;
- * retire: the fact; fold: the survivor and how many runs fold into it; alias: both entity names and how many facts
- * move), so the page can say in plain words what accepting it will do. Every row says whether it is stale.
+ * retire: the fact; fold: the survivor, how many runs fold into it and the first of those runs; alias: both entity
+ * names and how many facts move), so the page can say in plain words what accepting it will do. Every row says whether it is stale.
  */
 import { prepareWrite } from '../fact-input.ts'
 import type { Proposal } from '../store/proposal-store.ts'
@@ -11,6 +11,12 @@ import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact, FactRef, ProposedRow } from '../types.ts'
 import type { CardFactWire, EntityNameWire, ProposalCardWire } from '../wire-types.ts'
 import { factView } from './views.ts'
+
+/**
+ * How many of a fold row's runs the card lists by value: enough for a month of nightly runs, few enough that a card of
+ * fifty pipelines stays a page, not a dump; the row still counts them all.
+ */
+export const FOLD_RUNS_LISTED = 31
 
 /** A card's view, with the card's own bookkeeping besides what the page shows. */
 export type CardView = ProposalCardWire & {
@@ -88,6 +94,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
         kind: 'fold',
         rows: proposal.rows.map((row, index) => ({
           index, stale: pending && !stores.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
+          runFacts: row.runs.slice(0, FOLD_RUNS_LISTED).map(brief),
         })),
       }
     case 'alias':
@@ -125,7 +132,7 @@ function factIdsOf(proposal: Proposal): number[] {
   switch (proposal.kind) {
     case 'merge': return proposal.rows.flatMap((row) => [row.keeper.factId, row.loser.factId])
     case 'retire': return proposal.rows.map((row) => row.fact.factId)
-    case 'fold': return proposal.rows.map((row) => row.survivor.factId)
+    case 'fold': return proposal.rows.flatMap((row) => [row.survivor.factId, ...row.runs.slice(0, FOLD_RUNS_LISTED).map((run) => run.factId)])
     default: return []
   }
 }

@@ -60,6 +60,37 @@ export function checkRequest(request: FenceRequest, allowedHosts: readonly strin
   return undefined
 }
 
+/** The request facts a file download is judged by (header names lower-cased). */
+export type DownloadRequest = Pick<FenceRequest, 'method' | 'host' | 'origin' | 'secFetchSite'>
+
+/**
+ * Check a request for a file the page downloads (an export): GET or HEAD, the same Host rule as the verbs, an Origin
+ * (when sent) that is the request's own, and no other site behind it: a browser that says the request came from
+ * another site, even a sibling port of the same host (`same-site`), is refused; a navigation the user typed (`none`)
+ * and the page's own link (`same-origin`) pass.
+ * @param request - method and headers.
+ * @param allowedHosts - extra host names the user allowed.
+ * @returns undefined when the request may proceed, else the refusal.
+ */
+export function checkDownload(request: DownloadRequest, allowedHosts: readonly string[]): FenceRefusal | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return { status: 405, code: 'method_not_allowed', message: 'use GET' }
+  if (!isHostAllowed(request.host, allowedHosts)) {
+    return { status: 403, code: 'forbidden', message: `host ${JSON.stringify(request.host ?? '')} is not allowed` }
+  }
+  const host = request.host?.trim().toLowerCase()
+  if (request.origin !== undefined) {
+    const origin = request.origin.trim().toLowerCase()
+    if (origin !== `http://${host}` && origin !== `https://${host}`) {
+      return { status: 403, code: 'forbidden', message: `origin ${JSON.stringify(request.origin)} does not match this server` }
+    }
+  }
+  const site = request.secFetchSite?.toLowerCase()
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return { status: 403, code: 'forbidden', message: 'a download started by another site is refused' }
+  }
+  return undefined
+}
+
 /**
  * Whether a Host header names this machine as the user meant: loopback, a private IP literal, or an allowed name.
  * @param host - the Host header.

@@ -1,10 +1,14 @@
-/** The management routes' handler, bound to a live runtime: verbs, the page's assets, fence settings and request-time context. */
+/**
+ * The management routes' handler, bound to a live runtime: verbs, the page's assets, export downloads, fence settings
+ * and request-time context.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Clock } from '../clock.ts'
 import type { MemoryRuntime } from '../runtime.ts'
 import { createConfirmationBook } from './confirmations.ts'
 import { parseAllowedHosts } from './fence.ts'
 import { ASSET_PREFIX, serveAsset } from './assets.ts'
+import { EXPORT_FILE_PREFIX, serveExportFile } from './export-files.ts'
 import { createRouteHandler } from './http.ts'
 import type { ExtractionView, ReviewView, SemanticView, VectorsView } from '../management/verb.ts'
 import type { CredentialsView } from '../host/credentials.ts'
@@ -54,5 +58,13 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       semantic: services.semantic,
     }),
   })
-  return (req, res) => ((req.url ?? '').startsWith(ASSET_PREFIX) ? serveAsset(req, res, allowedHosts()) : api(req, res))
+  return async (req, res) => {
+    const url = req.url ?? ''
+    if (url.startsWith(ASSET_PREFIX)) return serveAsset(req, res, allowedHosts())
+    if (url.startsWith(EXPORT_FILE_PREFIX)) {
+      const opened = runtime.memory.storeSet()
+      return serveExportFile(req, res, allowedHosts(), 'stores' in opened ? opened.stores : undefined)
+    }
+    return api(req, res)
+  }
 }
