@@ -38,8 +38,14 @@ const DIM = 1024
 const MODEL = { includeSensitive: false } as const
 /** The kernel's Hamming shortlist, used as the bit column's k. */
 const BIT_SHORTLIST = 1000
-/** Fresh child processes per engine and driver, taken in turn. */
-const FRESH_PROCESSES = 5
+/**
+ * How much each size is measured: timed queries, warm-up queries before them, queries checked against the exact
+ * scan, and fresh child processes per engine and driver. A million facts take fewer: sqlite-vec's exact KNN reads
+ * every row (about a gigabyte) per query.
+ */
+function effort(size: number): { queries: number; warmups: number; exact: number; fresh: number } {
+  return size >= 1_000_000 ? { queries: 12, warmups: 2, exact: 6, fresh: 3 } : { queries: 200, warmups: 10, exact: 40, fresh: 5 }
+}
 const DRIVERS: readonly DriverName[] = ['better-sqlite3', 'node:sqlite']
 const CHILD = fileURLToPath(new URL('./bench-sqlite-vec-child.ts', import.meta.url))
 /** The sqlite-vec file beside the store. */
@@ -114,12 +120,27 @@ export async function openVec(path: string, driver: DriverName, extension: strin
     const Better = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3')
     const db = new Better(path)
     db.loadExtension(extension)
-    return { all: (sql, ...params) => db.prepare(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
+    const cached = statements((sql) => db.prepare(sql))
+    return { all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
   }
   const { DatabaseSync } = await import('node:sqlite')
   const db = new DatabaseSync(path, { allowExtension: true })
   db.loadExtension(extension)
-  return { all: (sql, ...params) => db.prepare(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
+  const cached = statements((sql) => db.prepare(sql))
+  return { all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
+}
+
+/** Prepared statements kept by SQL text. */
+function statements<T>(prepare: (sql: string) => T): (sql: string) => T {
+  const kept = new Map<string, T>()
+  return (sql) => {
+    let statement = kept.get(sql)
+    if (statement === undefined) {
+      statement = prepare(sql)
+      kept.set(sql, statement)
+    }
+    return statement
+  }
 }
 
 /** A typed array's bytes as a blob either driver binds. */
@@ -169,8 +190,9 @@ export async function sqliteVecBench(sizes: readonly number[], args: readonly st
     const row = await atSize(size, found.path)
     rows.push(row)
     console.log('done')
+    // Each size as it ends: a million facts take long, and a run cut short keeps what it measured.
+    print([row])
   }
-  print(rows)
   return rows
 }
 
@@ -200,14 +222,14 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
     const vecBytes = await vecStoredBytes(vecPath, extension)
 
     const random99 = mulberry32(99)
-    const queryCount = size >= 1_000_000 ? 60 : 200
-    const queries = Array.from({ length: queryCount }, () => {
+    const plan = effort(size)
+    const queries = Array.from({ length: plan.queries }, () => {
       const at = Math.floor(random99() * stored.ids.length)
       const base = stored.vectors[at]
       const unit = Float32Array.from(base?.quantized ?? [], (code) => code * (base?.scale ?? 0))
       return source.near(unit, random99() < 0.5 ? 0.5 : 1)
     })
-    const exactQueries = queries.slice(0, size >= 1_000_000 ? 20 : 40)
+    const exactQueries = queries.slice(0, plan.exact)
     const queryFile = join(dir, 'queries.f32')
     const exactFile = join(dir, 'exact.json')
     writeFileSync(queryFile, packed(queries))
@@ -216,7 +238,7 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
     // Warm queries and recall: a child per driver (see bench-sqlite-vec-child.ts: one driver a process).
     const out: EngineRow[] = []
     for (const driver of DRIVERS) {
-      const answer = child(['warm', driver, dir, String(space.id), queryFile, exactFile, extension]) as Record<string, { ms: number[]; recallAt10: number }>
+      const answer = child(['warm', driver, dir, String(space.id), queryFile, exactFile, extension, String(plan.warmups)]) as Record<string, { ms: number[]; recallAt10: number }>
       for (const engine of ENGINES) {
         const row = answer[engine]
         out.push({ engine, driver, warmMs: timings(row?.ms ?? []), recallAt10: round(row?.recallAt10 ?? 0), fresh: emptyFresh() })
@@ -226,7 +248,7 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
     const fresh = new Map<string, Record<string, number>[]>()
     const childSource = new ClusteredVectors(DIM, 20, mulberry32(size + 3))
     const firstFile = join(dir, 'first.f32')
-    for (let run = 0; run < FRESH_PROCESSES; run += 1) {
+    for (let run = 0; run < plan.fresh; run += 1) {
       writeFileSync(firstFile, packed([childSource.gaussianUnit(), childSource.gaussianUnit()]))
       for (const row of out) {
         const key = `${row.engine}|${row.driver}`
@@ -341,7 +363,7 @@ function print(rows: readonly SqliteVecBench[]): void {
   const first = rows[0]
   if (first === undefined) return
   console.log(`\nThe vector channel's kernel beside sqlite-vec ${first.sqliteVecVersion}, ${first.dim}-d clustered random vectors (the vector bench's), query embedding excluded, depth 20; `
-    + `fresh process: p50 of ${FRESH_PROCESSES} child processes, OS page cache warm; recall@10 against an exact scan of the stored int8 vectors`)
+    + `fresh process: p50 of ${effort(first.facts).fresh} child processes, OS page cache warm; recall@10 against an exact scan of the stored int8 vectors`)
   console.log('| facts | engine | driver | warm p50 / p95 ms | fresh: open ms | fresh: first / second query ms | fresh: RSS growth MB | recall@10 |')
   console.log('|---:|---|---|---:|---:|---:|---:|---:|')
   for (const size of rows) {
