@@ -6,7 +6,8 @@
  *  - `first <engine> <driver> <dataDir> <spaceId> <queries.f32> <extension>`: open the store with one engine, time the
  *    first vector query and a second one, as a one-shot headless run pays them, and the RSS growth from before the
  *    open to after the second query. Prints `{ openMs, firstQueryMs, secondQueryMs, rssGrowthMb }`.
- *  - `warm <driver> <dataDir> <spaceId> <queries.f32> <exact.json> <extension> <warm-ups>`: every engine open at once,
+ *  - `warm <driver> <dataDir> <spaceId> <queries.f32> <exact.json> <extension> <warm-ups> <engines>`: the engines (comma
+ *    separated) open at once,
  *    warmed on the first queries, then each query through each engine in turn (so the machine's moments fall on each alike),
  *    depth 20; then recall@10 on the queries the exact answers cover. Prints `{ [engine]: { ms: number[], recallAt10 } }`.
  * A benchmark, not a test.
@@ -56,18 +57,19 @@ if (way === 'first') {
   close()
   console.log(JSON.stringify({ openMs, firstQueryMs, secondQueryMs, rssGrowthMb }))
 } else if (way === 'warm') {
-  const [driver, dataDir, spaceId, queryFile, exactFile, extension, warmups = '10'] = rest as [DriverName, string, string, string, string, string, string?]
+  const [driver, dataDir, spaceId, queryFile, exactFile, extension, warmups = '10', named = ENGINES.join(',')] = rest as [DriverName, string, string, string, string, string, string?, string?]
+  const chosen = named.split(',') as Engine[]
   const queries = readQueries(queryFile, Number(process.env['BENCH_DIM'] ?? 1024))
   const exact = JSON.parse(readFileSync(exactFile, 'utf8')) as number[][]
-  const engines = await Promise.all(ENGINES.map((engine) => open(engine, driver, dataDir, Number(spaceId), extension)))
+  const engines = await Promise.all(chosen.map((engine) => open(engine, driver, dataDir, Number(spaceId), extension)))
   const out: Record<string, { ms: number[]; recallAt10: number }> = {}
-  ENGINES.forEach((engine) => { out[engine] = { ms: [], recallAt10: 0 } })
+  chosen.forEach((engine) => { out[engine] = { ms: [], recallAt10: 0 } })
   for (const query of queries.slice(0, Number(warmups))) for (const { search } of engines) search(query, DEPTH)
   for (const query of queries) {
     engines.forEach(({ search }, e) => {
       const started = performance.now()
       search(query, DEPTH)
-      out[ENGINES[e] ?? '']?.ms.push(performance.now() - started)
+      out[chosen[e] ?? '']?.ms.push(performance.now() - started)
     })
   }
   engines.forEach(({ search, close }, e) => {
@@ -76,7 +78,7 @@ if (way === 'first') {
       const ids = new Set(search(queries[q] ?? new Float32Array(), 10))
       found += truth.filter((id) => ids.has(id)).length
     })
-    const row = out[ENGINES[e] ?? '']
+    const row = out[chosen[e] ?? '']
     if (row !== undefined) row.recallAt10 = found / Math.max(1, 10 * exact.length)
     close()
   })

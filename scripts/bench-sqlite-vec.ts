@@ -13,7 +13,8 @@
  * the OS page cache warm from the writes) with its RSS growth, recall@10 against an exact scan of the stored vectors
  * (the float query against the dequantized int8 rows), and bytes per fact on disk (dbstat). sqlite-vec is not a
  * dependency of the plugin: pass `--sqlite-vec <folder with node_modules/sqlite-vec>` (or install it with
- * `npm install --no-save sqlite-vec`); without it this part says so and skips.
+ * `npm install --no-save sqlite-vec`); without it this part says so and skips. `--sqlite-vec-only` measures sqlite-vec
+ * alone on vectors of the same generator, without seeding the plugin's store (see `vectorsAlone`).
  * A benchmark, not a test.
  */
 import { spawnSync } from 'node:child_process'
@@ -187,7 +188,7 @@ export async function sqliteVecBench(sizes: readonly number[], args: readonly st
   const rows: SqliteVecBench[] = []
   for (const size of sizes) {
     process.stdout.write(`sqlite-vec beside the kernel at ${size} facts… `)
-    const row = await atSize(size, found.path)
+    const row = await atSize(size, found.path, args.includes('--sqlite-vec-only'))
     rows.push(row)
     console.log('done')
     // Each size as it ends: a million facts take long, and a run cut short keeps what it measured.
@@ -196,24 +197,10 @@ export async function sqliteVecBench(sizes: readonly number[], args: readonly st
   return rows
 }
 
-async function atSize(size: number, extension: string): Promise<SqliteVecBench> {
+async function atSize(size: number, extension: string, vecOnly: boolean): Promise<SqliteVecBench> {
   const dir = mkdtempSync(join(tmpdir(), `fact-memory-bench-sqlite-vec-${size}-`))
   try {
-    // The store and its vectors exactly as the vector bench makes them (the same PRNG stream).
-    const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
-    const random = mulberry32(size + 1)
-    seedStore(dir, makeCorpus(size, random).facts, systemClock, config)
-    const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
-    const identity = { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench' }
-    const fingerprint = embeddingFingerprint({ ...identity, dim: DIM })
-    const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
-    const store = new VectorStore(db)
-    const space = store.ensureSpace(fingerprint, identity, new Date().toISOString())
-    store.fixDimension(space.id, DIM)
-    const stored = storeAll(store, space, source, random)
-    const kernelBytes = sumBytes(db.all(`SELECT sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
-      WHERE s.tbl_name IN ('vector_spaces', 'fact_vectors', 'vector_blocks', 'vector_free_slots')`))
-    db.close()
+    const { stored, source, spaceId, kernelBytes } = vecOnly ? vectorsAlone(size) : kernelStore(dir, size)
 
     const vecPath = join(dir, VEC_FILE)
     const started = performance.now()
@@ -236,10 +223,11 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
     writeFileSync(exactFile, JSON.stringify(exactQueries.map((query) => exactTop10(query, stored))))
 
     // Warm queries and recall: a child per driver (see bench-sqlite-vec-child.ts: one driver a process).
+    const engines = vecOnly ? ENGINES.filter((engine) => engine !== 'kernel') : ENGINES
     const out: EngineRow[] = []
     for (const driver of DRIVERS) {
-      const answer = child(['warm', driver, dir, String(space.id), queryFile, exactFile, extension, String(plan.warmups)]) as Record<string, { ms: number[]; recallAt10: number }>
-      for (const engine of ENGINES) {
+      const answer = child(['warm', driver, dir, String(spaceId), queryFile, exactFile, extension, String(plan.warmups), engines.join(',')]) as Record<string, { ms: number[]; recallAt10: number }>
+      for (const engine of engines) {
         const row = answer[engine]
         out.push({ engine, driver, warmMs: timings(row?.ms ?? []), recallAt10: round(row?.recallAt10 ?? 0), fresh: emptyFresh() })
       }
@@ -252,7 +240,7 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
       writeFileSync(firstFile, packed([childSource.gaussianUnit(), childSource.gaussianUnit()]))
       for (const row of out) {
         const key = `${row.engine}|${row.driver}`
-        fresh.set(key, [...(fresh.get(key) ?? []), child(['first', row.engine, row.driver, dir, String(space.id), firstFile, extension]) as Record<string, number>])
+        fresh.set(key, [...(fresh.get(key) ?? []), child(['first', row.engine, row.driver, dir, String(spaceId), firstFile, extension]) as Record<string, number>])
       }
     }
     const rows = out.map((row) => {
@@ -269,6 +257,47 @@ async function atSize(size: number, extension: string): Promise<SqliteVecBench> 
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The plugin's store and its vectors exactly as the vector bench makes them (the same PRNG stream). */
+function kernelStore(dir: string, size: number): { stored: Stored; source: ClusteredVectors; spaceId: number; kernelBytes: number } {
+  const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
+  const random = mulberry32(size + 1)
+  seedStore(dir, makeCorpus(size, random).facts, systemClock, config)
+  const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
+  const identity = { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench' }
+  const fingerprint = embeddingFingerprint({ ...identity, dim: DIM })
+  const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
+  try {
+    const store = new VectorStore(db)
+    const space = store.ensureSpace(fingerprint, identity, new Date().toISOString())
+    store.fixDimension(space.id, DIM)
+    const stored = storeAll(store, space, source, random)
+    const kernelBytes = sumBytes(db.all(`SELECT sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+      WHERE s.tbl_name IN ('vector_spaces', 'fact_vectors', 'vector_blocks', 'vector_free_slots')`))
+    return { stored, source, spaceId: space.id, kernelBytes }
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * `--sqlite-vec-only`: vectors of the same generator and shape (subjects of 1 to 6 facts, ids 1…size) without the
+ * plugin's store, for sqlite-vec alone where seeding a store of facts takes longer than there is (a million on a busy
+ * machine); the kernel's figures at that size come from `--only vectors`.
+ */
+function vectorsAlone(size: number): { stored: Stored; source: ClusteredVectors; spaceId: number; kernelBytes: number } {
+  const random = mulberry32(size + 1)
+  const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
+  const stored: Stored = { ids: [], vectors: [] }
+  let pending: Float32Array[] = []
+  for (let id = 1; id <= size; id += 1) {
+    if (pending.length === 0) pending = source.subject(1 + Math.floor(random() * 6))
+    const { scale, quantized } = quantize(pending.pop() ?? source.gaussianUnit())
+    stored.ids.push(id)
+    stored.vectors.push({ scale, quantized })
+  }
+  return { stored, source, spaceId: 0, kernelBytes: 0 }
 }
 
 /** Run the child script and read its last line of JSON. */

@@ -13,7 +13,8 @@
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
  * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts
- *          --only sqlite-vec (the vector kernel beside sqlite-vec; --sqlite-vec <folder where it is installed>)
+ *          --only sqlite-vec (the vector kernel beside sqlite-vec; --sqlite-vec <folder where it is installed>,
+ *            --sqlite-vec-only for sqlite-vec alone, without seeding the plugin's store)
  *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
  *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
