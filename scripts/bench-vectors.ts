@@ -142,13 +142,13 @@ export function vectorBench(size: number): VectorBench {
 }
 
 /** The stored vectors, kept for the exact scan. */
-interface Stored {
+export interface Stored {
   readonly ids: number[]
   readonly vectors: { readonly scale: number; readonly quantized: Int8Array }[]
 }
 
 /** Give every fact a vector, facts of one subject run close together, 1,000 to a batch. */
-function storeAll(store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number): Stored {
+export function storeAll(store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number): Stored {
   const stored: Stored = { ids: [], vectors: [] }
   let pending: Float32Array[] = []
   for (let batch = store.factsNeedingVectors(space.id, 1000); batch.length > 0; batch = store.factsNeedingVectors(space.id, 1000)) {
@@ -335,7 +335,7 @@ function fileBytes(dir: string): number {
 }
 
 /** A full collection, so memory growth reads what the index keeps rather than garbage. */
-function garbageCollector(): () => void {
+export function garbageCollector(): () => void {
   setFlagsFromString('--expose-gc')
   const gc = runInNewContext('gc') as (() => void) | undefined
   // Twice: the first pass can leave what finalizers free for the second.
@@ -345,18 +345,18 @@ function garbageCollector(): () => void {
   }
 }
 
-function timings(samples: readonly number[]): Timings {
+export function timings(samples: readonly number[]): Timings {
   const sorted = [...samples].sort((a, b) => a - b)
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
   return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1) ?? 0), n: samples.length }
 }
 
-function time(work: () => void): number {
+export function time(work: () => void): number {
   const started = performance.now()
   work()
   return performance.now() - started
 }
 
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 1000) / 1000
 }

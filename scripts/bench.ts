@@ -13,6 +13,8 @@
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
  * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts
+ *          --only sqlite-vec (the vector kernel beside sqlite-vec; --sqlite-vec <folder where it is installed>,
+ *            --sqlite-vec-only for sqlite-vec alone, without seeding the plugin's store)
  *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
  *          --keep (keep the stores)   --host-rss-max N (boot the web host for its RSS up to N facts; 100000)
  *          --no-vector-speed (leave the vector channel's p95 out of the speed table)
@@ -225,6 +227,8 @@ if (ONLY === undefined || ONLY === 'import') {
 }
 if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
 if (ONLY === undefined || ONLY === 'breaker') Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
+// Only when asked, and only where sqlite-vec is installed (it is no dependency of the plugin): the kernel beside it.
+if (ONLY === 'sqlite-vec') Object.assign(results, { sqliteVec: await (await import('./bench-sqlite-vec.ts')).sqliteVecBench(SIZES, args) })
 // Only when asked: it seeds a store of its own per size.
 if (ONLY === 'old-facts') Object.assign(results, { oldFacts: (await import('./bench-old-facts.ts')).oldFactsBench(SIZES, args) })
 mkdirSync(RESULTS_DIR, { recursive: true })
