@@ -24,8 +24,8 @@ export interface GraphNode {
   /** Edges touching this node within the projection. */
   readonly degree: number
   /**
-   * Cluster index: a hub and the nodes nearest it share one (0 is the hub with the most edges); after the hubs' come
-   * the groups no hub reaches.
+   * Cluster index: a hub and the subjects linked to it share one (0 is the hub with the most edges); after the hubs'
+   * come the linked groups no hub reaches, then the neutral group of unlinked subjects (see `GraphPayload.clusters`).
    */
   readonly cluster: number
   /** The entity its cluster is built around (always labelled on the page). */
@@ -49,6 +49,23 @@ export interface GraphEdge {
 }
 
 /**
+ * One cluster as a person reads it. Clusters are held together by real links (a fact naming another subject); a
+ * shared value never groups two subjects.
+ */
+export interface GraphCluster {
+  /** The nodes' `cluster` index. */
+  readonly index: number
+  /**
+   * `linked`: a hub or a linked group, called by the subject its members link to. `unlinked`: the neutral group of
+   * subjects with no link to another subject, called "Unlinked", never after one of them.
+   */
+  readonly kind: 'linked' | 'unlinked'
+  readonly label: string
+  /** How many subjects it holds. */
+  readonly subjects: number
+}
+
+/**
  * What the budget left out. `entities` and `facts` count the whole store in scope; `nodes` and `edges` count what
  * the rows the store read would have drawn (for the nebula, the admitted entities' rows: a lower bound).
  */
@@ -69,6 +86,8 @@ export interface GraphPayload {
   readonly center: GraphNode | null
   readonly nodes: readonly GraphNode[]
   readonly edges: readonly GraphEdge[]
+  /** Every cluster a node is in, by index. */
+  readonly clusters: readonly GraphCluster[]
   readonly omitted: GraphOmitted
   /** The budget that applied. */
   readonly limits: { readonly nodes: number; readonly edges: number; readonly entities: number }

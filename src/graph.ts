@@ -4,6 +4,7 @@
  * kept between calls: the same rows always give the same payload, and a fact that leaves the rows leaves the graph.
  */
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload, type GraphScope, type GraphView } from './graph-types.ts'
+import { clusterDrawing } from './graph-clusters.ts'
 import { entityNamer, foldValue } from './graph-entity-names.ts'
 import { canonicalPredicate, sha256 } from './text/normalize.ts'
 import type { Evidence, FactStatus } from './types.ts'
@@ -122,7 +123,7 @@ export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
  *   then oldest fact. Value edges are admitted in two passes, the first capped per entity at a fair share of the
  *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted` (entities
  *   and facts against `totals` when given).
- * - Clusters are hubs with their neighbourhoods (see {@link clusters}).
+ * - Clusters are hubs with the subjects linked to them, then linked groups, then the unlinked (see clusterDrawing).
  * @param rows - fact rows, each id once, read once (a stream will do); rows not projected in the scope are skipped.
  * @param entities - known entities: canonical key → display name.
  * @param options - view, scope, centre, generation and budget.
@@ -136,7 +137,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
   }
   const centerKey = options.view === 'tree' ? options.center : undefined
   if (options.view === 'tree' && centerKey === undefined) {
-    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
+    return { ...base, center: null, nodes: [], edges: [], clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
   }
 
   const graph = collect(rows, entities, options.scope, centerKey)
@@ -153,7 +154,10 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
       factCount.set(end, (factCount.get(end) ?? 0) + (edge.factIds?.length ?? 1))
     }
   }
-  const { cluster, hubs } = clusters(chosen.nodes, chosen.edges, idOf, degree, (index) => graph.nodes[index]?.entityKey !== null)
+  const { cluster, hubs, clusters } = clusterDrawing({
+    nodes: chosen.nodes, edges: chosen.edges, idOf, labelOf: (index) => graph.nodes[index]?.label ?? '', degree,
+    isEntity: (index) => graph.nodes[index]?.entityKey !== null,
+  })
   const nodes: GraphNode[] = chosen.nodes.flatMap((index) => {
     const node = graph.nodes[index]
     if (node === undefined) return []
@@ -182,6 +186,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
     nodes,
     edges,
+    clusters,
     omitted: {
       nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length,
       entities: Math.max(0, entityTotal - entityShown), facts: Math.max(0, factTotal - factShown),
@@ -316,65 +321,6 @@ function choose(graph: FullGraph, limits: GraphLimits, center: number | undefine
     }
   }
   return { nodes: chosenNodes, edges: chosenEdges }
-}
-
-/** A hub needs at least this many drawn edges (and twice the mean degree). */
-const HUB_MIN_DEGREE = 3
-/** At most this many hubs, and one cluster more for what no hub reaches: the page's palette has that many hues. */
-const MAX_HUBS = 8
-
-/**
- * Clusters by degree: hubs with their neighbourhoods. Connected components, the earlier rule, give a real library
- * one colour (it is one big component); communities (modularity) would split it too, but their groups have no
- * name a person can see and shift when one fact changes. A hub is a star the eye already finds, labelled, so
- * "the colour around billing-api" reads at once, and the rule is a sort and one breadth-first walk.
- * - Hubs: entities by degree (ties by id) with at least HUB_MIN_DEGREE edges and twice the mean degree, at most
- *   MAX_HUBS of them. Values are never hubs: a shared value ("prod") is a meeting point, not a subject.
- * - Every other node joins the hub nearest to it over the drawn edges, breadth first from all hubs at once (hubs
- *   in rank order, neighbours in id order), so a cluster is connected and a tie goes to the bigger hub.
- * - What no hub reaches: its connected components, largest first (ties by smallest id), each a cluster, the ones
- *   past the palette sharing the last.
- * @returns each node's cluster (hub clusters first, by hub rank) and the hubs.
- */
-function clusters(nodes: readonly number[], edges: readonly EdgeAcc[], idOf: (index: number) => string,
-  degree: ReadonlyMap<number, number>, isEntity: (index: number) => boolean): { cluster: Map<number, number>; hubs: Set<number> } {
-  const adjacency = new Map<number, number[]>(nodes.map((index) => [index, []]))
-  for (const edge of edges) {
-    adjacency.get(edge.source)?.push(edge.target)
-    adjacency.get(edge.target)?.push(edge.source)
-  }
-  for (const list of adjacency.values()) list.sort((a, b) => compare(idOf(a), idOf(b)))
-  const degreeOf = (index: number): number => degree.get(index) ?? 0
-  const threshold = Math.max(HUB_MIN_DEGREE, Math.ceil((4 * edges.length) / Math.max(1, nodes.length)))
-  const hubs = [...nodes].filter((index) => isEntity(index) && degreeOf(index) >= threshold)
-    .sort((a, b) => degreeOf(b) - degreeOf(a) || compare(idOf(a), idOf(b))).slice(0, MAX_HUBS)
-  const cluster = new Map<number, number>()
-  const walk = (starts: readonly number[], label: (start: number) => number): void => {
-    const queue = [...starts]
-    for (const start of starts) cluster.set(start, label(start))
-    for (let at = 0; at < queue.length; at += 1) {
-      const from = queue[at] as number
-      for (const next of adjacency.get(from) ?? []) {
-        if (cluster.has(next)) continue
-        cluster.set(next, cluster.get(from) ?? 0)
-        queue.push(next)
-      }
-    }
-  }
-  walk(hubs, (hub) => hubs.indexOf(hub))
-  // What no hub reached: components, found one at a time from each node in id order, then ordered.
-  const rest: number[][] = []
-  const unreached = nodes.filter((index) => !cluster.has(index)).sort((a, b) => compare(idOf(a), idOf(b)))
-  for (const start of unreached) {
-    if (cluster.has(start)) continue
-    const before = new Set(cluster.keys())
-    walk([start], () => -1)
-    rest.push([...cluster.keys()].filter((index) => !before.has(index)))
-  }
-  const firstId = (members: readonly number[]): string => members.map(idOf).reduce((min, id) => (id < min ? id : min))
-  rest.sort((a, b) => b.length - a.length || compare(firstId(a), firstId(b)))
-  rest.forEach((members, i) => { for (const index of members) cluster.set(index, Math.min(hubs.length + i, MAX_HUBS)) })
-  return { cluster, hubs: new Set(hubs) }
 }
 
 /** The id of an entity node. */

@@ -1,10 +1,11 @@
 /**
  * Which labels the nebula asks for, most important first: the hovered star and edge, the selected star and its
- * neighbours (and its contested edges), each cluster's largest entity, every hub, every contested relation, and, once zoomed in past the framing,
+ * neighbours (and its contested edges), the unlinked group's name, each linked cluster's largest entity, every hub, every contested relation, and, once zoomed in past the framing,
  * the other stars by rank. The overlay then places those that fit.
  */
 import { MathUtils, Vector3, type PerspectiveCamera } from 'three'
 import type { GraphEdge, GraphNode } from '../../src/graph-types.ts'
+import type { GroupLabel } from './cluster-identity.ts'
 import type { WantedLabel } from './labels.ts'
 import type { NebulaScene } from './scene.ts'
 import { nodeRadius } from './scene-looks.ts'
@@ -18,8 +19,10 @@ export interface LabelPlanInput {
   readonly target: Vector3
   /** Nodes by rank, most important first. */
   readonly ranked: readonly GraphNode[]
-  /** Each cluster's largest entity, always asked for right after the hovered and selected stars. */
+  /** Each linked cluster's largest entity, always asked for right after the hovered and selected stars. */
   readonly largest: readonly GraphNode[]
+  /** The neutral group's label, at its members' centre: it is named as a group, never after a member. */
+  readonly groups: readonly GroupLabel[]
   readonly hovered: GraphNode | null
   readonly hoveredEdge: GraphEdge | null
   /** The camera distance that frames the graph. */
@@ -51,7 +54,8 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
     const b = scene.positionOf(edge.target)
     if (a === undefined || b === undefined) return
     const at = new Vector3((a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2)
-    wanted.push({ key: `e:${edge.id}`, text, at, lift: 0, strong: true, warn: edge.contested, dim: false })
+    const ends = { from: new Vector3(a.x, a.y, a.z), to: new Vector3(b.x, b.y, b.z) }
+    wanted.push({ key: `e:${edge.id}`, text, at, lift: 0, strong: true, warn: edge.contested, dim: false, edge: ends })
   }
   if (hovered !== null) nodeLabel(hovered, true)
   if (hoveredEdge !== null) edgeLabel(hoveredEdge, describeEdge(hoveredEdge))
@@ -62,10 +66,24 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
       if (state === 'focus' && edge.contested && edge.id !== hoveredEdge?.id) edgeLabel(edge, 'contested')
     })
   }
+  // Contested relations are named next to their edges before any star's name takes the room, so they are seen
+  // without hovering.
+  scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edge.label} · contested`) })
+  for (const group of input.groups) {
+    const centre = new Vector3()
+    let count = 0
+    for (const id of group.members) {
+      const at = scene.positionOf(id)
+      if (at === undefined) continue
+      centre.x += at.x
+      centre.y += at.y
+      centre.z += at.z
+      count += 1
+    }
+    if (count > 0) wanted.push({ key: group.key, text: group.text, at: centre.divideScalar(count), lift: 0, strong: false, warn: false, dim: false })
+  }
   for (const node of input.largest) nodeLabel(node, true)
   for (const node of ranked) if (node.hub) nodeLabel(node, true)
-  // Contested relations are named wherever there is room, so they are seen without hovering.
-  scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edge.label} · contested`) })
   const zoomedIn = camera.position.distanceTo(input.target) < input.framedDistance * 0.7
   if (zoomedIn) {
     const budget = Math.max(12, Math.min(80, Math.round((width * height) / 12000)))
