@@ -177,3 +177,25 @@ export function qualifierNote(qualifiers: Readonly<Record<string, string>> | und
 export function sensitiveMark(fact: { readonly sensitivity?: string | null }): string {
   return fact.sensitivity === undefined || fact.sensitivity === null ? '' : `sensitive: ${fact.sensitivity.replaceAll('_', ' ')}`
 }
+
+/**
+ * What a glance shows of a value: a graph star's label, its hover, a tree's node. The one rule for a sensitive value
+ * (email, phone, ID number): wherever the page shows text the user did not open (a label, a hover, a title), it shows
+ * what the Markdown export shows, the kind withheld, never the value; a listing the user opened (a library row, the
+ * star panel) shows the value with its `sensitiveMark`; a credential is never projected or shown at all.
+ * @param item - a label and, for a sensitive value, its sensitivity.
+ * @returns the text to draw: `withheld: phone`, or the label.
+ */
+export function glanceLabel(item: { readonly label: string; readonly sensitivity?: string | null | undefined }): string {
+  return item.sensitivity === undefined || item.sensitivity === null ? item.label : `withheld: ${item.sensitivity.replaceAll('_', ' ')}`
+}
+
+/**
+ * A graph edge's words: its property and, when its facts carry them, their qualifiers, so two values of one slot
+ * that differ only by a qualifier read apart: `port (env=staging)`.
+ * @param edge - the edge's label (property) and qualifiers.
+ * @returns the words.
+ */
+export function edgeWords(edge: { readonly label: string; readonly qualifiers?: Readonly<Record<string, string>> | undefined }): string {
+  return `${edge.label}${qualifierNote(edge.qualifiers)}`
+}

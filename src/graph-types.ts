@@ -30,6 +30,11 @@ export interface GraphNode {
   readonly cluster: number
   /** The entity its cluster is built around (always labelled on the page). */
   readonly hub: boolean
+  /**
+   * For a value behind a sensitive fact: its kind (email, phone, id_number). The page never shows such a value in a
+   * hover or a label (client/format.ts `glanceLabel`), as the Markdown export withholds it.
+   */
+  readonly sensitivity?: string
 }
 
 /** One relation: subject → value, labelled by the property, backed by one or more facts. */
@@ -46,6 +51,8 @@ export interface GraphEdge {
   readonly contested: boolean
   /** True when every supporting fact is scheduled (not current yet). */
   readonly scheduled: boolean
+  /** The qualifiers every supporting fact shares (env=staging), when there are some. */
+  readonly qualifiers?: Readonly<Record<string, string>>
 }
 
 /**

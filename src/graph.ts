@@ -24,6 +24,10 @@ export interface GraphFactRow {
   readonly contested: boolean
   /** A credential's value is never projected. */
   readonly credential: boolean
+  /** The value's sensitivity (email, phone, id_number), if any: the page never shows such a value in a label. */
+  readonly sensitivity?: string | null | undefined
+  /** The slot's qualifiers (env=staging), if any. */
+  readonly qualifiers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A node and edge budget. */
@@ -62,6 +66,8 @@ interface NodeAcc {
   readonly folded: string
   label: string
   labelFact: number
+  /** For a value: the sensitivity of a fact behind it (the first seen), which the page's labels withhold. */
+  sensitivity: string | undefined
   /** Edges touching the node before the budget. */
   degree: number
   /** For an entity: its outgoing edges by target node index (then by predicate along `next`). */
@@ -86,6 +92,8 @@ interface EdgeAcc {
   observedAt: string
   contested: boolean
   scheduled: boolean
+  /** The qualifiers every supporting fact shares, or undefined when they differ or there are none. */
+  qualifiers: Readonly<Record<string, string>> | undefined
   /** The next edge between the same two nodes with another predicate. */
   next: EdgeAcc | undefined
 }
@@ -164,6 +172,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     return [{
       id: idOf(index), kind: node.entityKey === null ? 'value' as const : 'entity' as const, label: node.label, entityKey: node.entityKey,
       factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0, hub: hubs.has(index),
+      ...(node.sensitivity === undefined ? {} : { sensitivity: node.sensitivity }),
     }]
   }).sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
   const edges: GraphEdge[] = chosen.edges.map((edge) => ({
@@ -174,6 +183,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     factIds: edge.factIds === undefined ? [edge.firstFact] : [...edge.factIds].sort((a, b) => a - b),
     contested: edge.contested,
     scheduled: edge.scheduled,
+    ...(edge.qualifiers === undefined ? {} : { qualifiers: edge.qualifiers }),
   })).sort((a, b) => compare(a.id, b.id))
 
   const entityTotal = options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
@@ -207,19 +217,20 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (at === undefined) {
       at = nodes.length
       entityNodes.set(key, at)
-      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, degree: 0, out: undefined })
+      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, sensitivity: undefined, degree: 0, out: undefined })
     }
     return at
   }
-  const valueNode = (value: string, fact: number): number => {
+  const valueNode = (value: string, fact: number, sensitivity: string | undefined): number => {
     const folded = foldValue(value)
     let at = valueNodes.get(folded)
     if (at === undefined) {
       at = nodes.length
       valueNodes.set(folded, at)
-      nodes.push({ entityKey: null, folded, label: value, labelFact: fact, degree: 0, out: undefined })
+      nodes.push({ entityKey: null, folded, label: value, labelFact: fact, sensitivity, degree: 0, out: undefined })
     } else {
       const node = nodes[at]
+      if (node !== undefined) node.sensitivity ??= sensitivity
       if (node !== undefined && fact < node.labelFact) {
         node.label = value
         node.labelFact = fact
@@ -235,7 +246,8 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (centerKey !== undefined && row.entityKey !== centerKey && named !== centerKey) continue
     facts += 1
     const source = entityNode(row.entityKey)
-    const target = named === undefined ? valueNode(row.value, row.id) : entityNode(named)
+    const target = named === undefined ? valueNode(row.value, row.id, row.sensitivity ?? undefined) : entityNode(named)
+    const qualifiers = row.qualifiers !== undefined && Object.keys(row.qualifiers).length > 0 ? row.qualifiers : undefined
     let predicate = predicates.get(row.property)
     if (predicate === undefined) {
       predicate = canonicalPredicate(row.property)
@@ -250,7 +262,7 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (edge === undefined) {
       const created: EdgeAcc = {
         source, target, predicate, relation: named !== undefined, label: row.property, firstFact: row.id, factIds: undefined,
-        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', next: from.out.get(target),
+        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', qualifiers, next: from.out.get(target),
       }
       from.out.set(target, created)
       edges.push(created)
@@ -269,6 +281,7 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (row.observedAt > edge.observedAt) edge.observedAt = row.observedAt
     edge.contested ||= contested
     edge.scheduled &&= row.status === 'scheduled'
+    if (edge.qualifiers !== undefined && JSON.stringify(sortedPairs(edge.qualifiers)) !== JSON.stringify(sortedPairs(qualifiers ?? {}))) edge.qualifiers = undefined
   }
   return { nodes, edges, facts }
 }
@@ -338,6 +351,11 @@ function publicNodeId(node: NodeAcc | undefined): string {
 /** An edge id from its ends and predicate. */
 function edgeId(source: string, predicate: string, target: string): string {
   return `r:${sha256(JSON.stringify(['edge', source, predicate, target])).slice(0, 16)}`
+}
+
+/** A qualifier set as sorted pairs, so two sets compare by content. */
+function sortedPairs(qualifiers: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(qualifiers).sort(([a], [b]) => compare(a, b))
 }
 
 /** Code-unit order, the same in every locale. */

@@ -8,7 +8,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { countOf, EVIDENCE_LABEL, formatInstant, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
+import { countOf, edgeWords, EVIDENCE_LABEL, glanceLabel, formatInstant, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { exactStar, partialStar } from '../star-search.ts'
 import { baseStyles } from '../styles.ts'
@@ -291,7 +291,7 @@ export class FmGraph extends LitElement {
     const drawnIds = new Set(drawn)
     const facts = all.filter((fact) => drawnIds.has(fact.id))
     const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
-    this.selection = { title: selectionTitle(node.label, facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
+    this.selection = { title: selectionTitle(glanceLabel(node), facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -300,7 +300,7 @@ export class FmGraph extends LitElement {
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
-    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
+    this.selection = { title: selectionTitle(`${edgeWords(edge)}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
   }
 
   private closeSelection(): void {

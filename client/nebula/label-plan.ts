@@ -5,6 +5,7 @@
  */
 import { MathUtils, Vector3, type PerspectiveCamera } from 'three'
 import type { GraphEdge, GraphNode } from '../../src/graph-types.ts'
+import { edgeWords, glanceLabel } from '../format.ts'
 import type { GroupLabel } from './cluster-identity.ts'
 import type { WantedLabel } from './labels.ts'
 import type { NebulaScene } from './scene.ts'
@@ -46,7 +47,7 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
     if (at === undefined) return
     const point = new Vector3(at.x, at.y, at.z)
     const lift = 3 + nodeRadius(node) / Math.max(1e-6, perPixel * point.distanceTo(camera.position))
-    const text = node.id === hovered?.id ? `${node.label} · ${plural(node.factCount, 'fact')}` : node.label
+    const text = node.id === hovered?.id ? `${glanceLabel(node)} · ${plural(node.factCount, 'fact')}` : glanceLabel(node)
     wanted.push({ key: `n:${node.id}`, text, at: point, lift, strong, warn: false, dim: scene.nodeState(node.id) === 'dimmed' })
   }
   const edgeLabel = (edge: GraphEdge, text: string): void => {
@@ -68,7 +69,7 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
   }
   // Contested relations are named next to their edges before any star's name takes the room, so they are seen
   // without hovering.
-  scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edge.label} · contested`) })
+  scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edgeWords(edge)} · contested`) })
   for (const group of input.groups) {
     const centre = new Vector3()
     let count = 0
