@@ -78,11 +78,12 @@ export class FmGraph extends LitElement {
     .panel li > .fact { justify-self: start; text-align: left; padding-inline: 0; overflow-wrap: anywhere; white-space: normal; }
     .panel li > fm-forget { white-space: nowrap; }
     .panel li > .caption { grid-column: 1 / -1; }
-    /* The canvas takes keys (arrows pan): a keyboard focus ring, never a frame after a mouse click. */
-    .canvas canvas:focus { outline: none; }
+    /* The canvas takes keys (arrows pan): a ring when the keyboard brought focus, never a frame after a mouse click,
+       even once a key is pressed (the view marks focus the pointer gave with data-pointer-focus). */
+    .canvas canvas:focus, .canvas canvas[data-pointer-focus]:focus-visible { outline: none; }
     .canvas canvas:focus-visible { outline: 2px solid var(--dsw-alias-brand-primary); outline-offset: -2px; }
     .find { display: inline-flex; gap: 6px; align-items: center; }
-    .find input { width: 180px; }
+    .find input { width: 210px; }
     .panel ul { padding: 0; margin: 8px 0 0; }
   `]
 
@@ -266,8 +267,8 @@ export class FmGraph extends LitElement {
     }
     let star = exactStar(query, payload.nodes)
     if (star === undefined) {
-      const named = await callVerb<{ entity: { key: string } }>('entity', { subject: query })
-      if (named.ok) star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entity.key)
+      const named = await callVerb<{ entityKey: string | null }>('subject-find', { name: query })
+      if (named.ok && named.data.entityKey !== null) star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
     }
     star ??= partialStar(query, payload.nodes)
     if (star === undefined) {

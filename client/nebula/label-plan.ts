@@ -70,18 +70,24 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
   // Contested relations are named next to their edges before any star's name takes the room, so they are seen
   // without hovering.
   scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edgeWords(edge)} · contested`) })
+  // The unlinked group is named above the topmost star of its bulk on screen (a member pulled out toward a value it
+  // shares with another cluster does not count), so the name reads as the group's, never a member's.
   for (const group of input.groups) {
-    const centre = new Vector3()
-    let count = 0
-    for (const id of group.members) {
+    const points = group.members.flatMap((id) => {
       const at = scene.positionOf(id)
-      if (at === undefined) continue
-      centre.x += at.x
-      centre.y += at.y
-      centre.z += at.z
-      count += 1
-    }
-    if (count > 0) wanted.push({ key: group.key, text: group.text, at: centre.divideScalar(count), lift: 0, strong: false, warn: false, dim: false })
+      if (at === undefined) return []
+      const world = new Vector3(at.x, at.y, at.z)
+      const screen = world.clone().project(camera)
+      return [{ world, x: screen.x * width, y: screen.y * height }]
+    })
+    if (points.length === 0) continue
+    const cx = points.reduce((sum, p) => sum + p.x, 0) / points.length
+    const cy = points.reduce((sum, p) => sum + p.y, 0) / points.length
+    const distances = points.map((p) => Math.hypot(p.x - cx, p.y - cy)).sort((a, b) => a - b)
+    const reach = 1.5 * (distances[Math.floor(distances.length / 2)] ?? 0) + 1e-6
+    const bulk = points.filter((p) => Math.hypot(p.x - cx, p.y - cy) <= reach)
+    const top = bulk.reduce((best, p) => (p.y > best.y ? p : best), bulk[0] ?? points[0] as (typeof points)[number])
+    wanted.push({ key: group.key, text: group.text, at: top.world, lift: 10, strong: false, warn: false, dim: false })
   }
   for (const node of input.largest) nodeLabel(node, true)
   for (const node of ranked) if (node.hub) nodeLabel(node, true)

@@ -262,6 +262,10 @@ class NebulaView implements NebulaHandle {
       this.#contextLost = false
       this.#invalidate()
     }, { signal })
+    // Focus the mouse gave is marked, so a key pressed after a click (the arrows pan) draws no frame around the
+    // canvas; focus the keyboard gave (Tab) is not, and keeps its ring (the page's css reads data-pointer-focus).
+    canvas.addEventListener('pointerdown', () => { canvas.dataset['pointerFocus'] = '' }, { signal })
+    canvas.addEventListener('blur', () => { delete canvas.dataset['pointerFocus'] }, { signal })
     document.addEventListener('visibilitychange', () => this.#invalidate(), { signal })
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.setTheme(), { signal })
 
