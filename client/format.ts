@@ -207,3 +207,24 @@ export const WITHHELD = 'withheld'
 export function aliasMatchNote(alias: string | null | undefined): string {
   return alias === undefined || alias === null ? '' : `matched old name ${alias}`
 }
+
+/**
+ * What a glance shows of a value: a graph star's label, its hover, a tree's node. It follows THE RULE above
+ * ({@link listedValue}): a sensitive value (email, phone, ID number) is never a label, so a glance shows its kind
+ * withheld, as the Markdown export does; a credential is never projected at all.
+ * @param item - a label and, for a sensitive value, its sensitivity.
+ * @returns the text to draw: `withheld: phone`, or the label.
+ */
+export function glanceLabel(item: { readonly label: string; readonly sensitivity?: string | null | undefined }): string {
+  return item.sensitivity === undefined || item.sensitivity === null ? item.label : `withheld: ${item.sensitivity.replaceAll('_', ' ')}`
+}
+
+/**
+ * A graph edge's words: its property and, when its facts carry them, their qualifiers, so two values of one slot
+ * that differ only by a qualifier read apart: `port (env=staging)`.
+ * @param edge - the edge's label (property) and qualifiers.
+ * @returns the words.
+ */
+export function edgeWords(edge: { readonly label: string; readonly qualifiers?: Readonly<Record<string, string>> | undefined }): string {
+  return `${edge.label}${qualifierNote(edge.qualifiers)}`
+}

@@ -5,6 +5,7 @@
  * payloads and width always give the same picture.
  */
 import type { GraphNode, GraphPayload } from '../src/graph-types.ts'
+import { glanceLabel } from './format.ts'
 
 /** How many neighbours the preview draws at most. */
 export const PREVIEW_NEIGHBOURS = 8
@@ -149,7 +150,7 @@ export function previewLayout(plan: PreviewPlan, width: number): PreviewLayout {
   const chipText = (entry: PreviewNeighbour): { caption: string; label: string; width: number } => {
     const room = columnRoom - 2 * s.chipPadX
     const caption = fitText(entry.properties.join(', '), room, s.captionPx)
-    const label = fitText(entry.node.label, room, s.labelPx)
+    const label = fitText(glanceLabel(entry.node), room, s.labelPx)
     const widest = Math.max(textWidth(caption, s.captionPx), textWidth(label, s.labelPx))
     return { caption, label, width: clamp(Math.ceil(widest) + 2 * s.chipPadX, s.chipMinWidth, columnRoom) }
   }

@@ -24,12 +24,17 @@ export interface GraphNode {
   /** Edges touching this node within the projection. */
   readonly degree: number
   /**
-   * Cluster index: a hub and the nodes nearest it share one (0 is the hub with the most edges); after the hubs' come
-   * the groups no hub reaches.
+   * Cluster index: a hub and the subjects linked to it share one (0 is the hub with the most edges); after the hubs'
+   * come the linked groups no hub reaches, then the neutral group of unlinked subjects (see `GraphPayload.clusters`).
    */
   readonly cluster: number
   /** The entity its cluster is built around (always labelled on the page). */
   readonly hub: boolean
+  /**
+   * For a value behind a sensitive fact: its kind (email, phone, id_number). The page never shows such a value in a
+   * hover or a label (client/format.ts `glanceLabel`), as the Markdown export withholds it.
+   */
+  readonly sensitivity?: string
 }
 
 /** One relation: subject → value, labelled by the property, backed by one or more facts. */
@@ -46,6 +51,25 @@ export interface GraphEdge {
   readonly contested: boolean
   /** True when every supporting fact is scheduled (not current yet). */
   readonly scheduled: boolean
+  /** The qualifiers every supporting fact shares (env=staging), when there are some. */
+  readonly qualifiers?: Readonly<Record<string, string>>
+}
+
+/**
+ * One cluster as a person reads it. Clusters are held together by real links (a fact naming another subject); a
+ * shared value never groups two subjects.
+ */
+export interface GraphCluster {
+  /** The nodes' `cluster` index. */
+  readonly index: number
+  /**
+   * `linked`: a hub or a linked group, called by the subject its members link to. `unlinked`: the neutral group of
+   * subjects with no link to another subject, called "Unlinked", never after one of them.
+   */
+  readonly kind: 'linked' | 'unlinked'
+  readonly label: string
+  /** How many subjects it holds. */
+  readonly subjects: number
 }
 
 /**
@@ -69,6 +93,8 @@ export interface GraphPayload {
   readonly center: GraphNode | null
   readonly nodes: readonly GraphNode[]
   readonly edges: readonly GraphEdge[]
+  /** Every cluster a node is in, by index. */
+  readonly clusters: readonly GraphCluster[]
   readonly omitted: GraphOmitted
   /** The budget that applied. */
   readonly limits: { readonly nodes: number; readonly edges: number; readonly entities: number }

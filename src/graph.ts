@@ -4,6 +4,7 @@
  * kept between calls: the same rows always give the same payload, and a fact that leaves the rows leaves the graph.
  */
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload, type GraphScope, type GraphView } from './graph-types.ts'
+import { clusterDrawing } from './graph-clusters.ts'
 import { entityNamer, foldValue } from './graph-entity-names.ts'
 import { canonicalPredicate, sha256 } from './text/normalize.ts'
 import type { Evidence, FactStatus } from './types.ts'
@@ -23,6 +24,10 @@ export interface GraphFactRow {
   readonly contested: boolean
   /** A credential's value is never projected. */
   readonly credential: boolean
+  /** The value's sensitivity (email, phone, id_number), if any: the page never shows such a value in a label. */
+  readonly sensitivity?: string | null | undefined
+  /** The slot's qualifiers (env=staging), if any. */
+  readonly qualifiers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A node and edge budget. */
@@ -61,6 +66,8 @@ interface NodeAcc {
   readonly folded: string
   label: string
   labelFact: number
+  /** For a value: the sensitivity of a fact behind it (the first seen), which the page's labels withhold. */
+  sensitivity: string | undefined
   /** Edges touching the node before the budget. */
   degree: number
   /** For an entity: its outgoing edges by target node index (then by predicate along `next`). */
@@ -85,6 +92,8 @@ interface EdgeAcc {
   observedAt: string
   contested: boolean
   scheduled: boolean
+  /** The qualifiers every supporting fact shares, or undefined when they differ or there are none. */
+  qualifiers: Readonly<Record<string, string>> | undefined
   /** The next edge between the same two nodes with another predicate. */
   next: EdgeAcc | undefined
 }
@@ -122,7 +131,7 @@ export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
  *   then oldest fact. Value edges are admitted in two passes, the first capped per entity at a fair share of the
  *   value-node slots, so one fat entity cannot take them all. What did not fit is counted in `omitted` (entities
  *   and facts against `totals` when given).
- * - Clusters are hubs with their neighbourhoods (see {@link clusters}).
+ * - Clusters are hubs with the subjects linked to them, then linked groups, then the unlinked (see clusterDrawing).
  * @param rows - fact rows, each id once, read once (a stream will do); rows not projected in the scope are skipped.
  * @param entities - known entities: canonical key → display name.
  * @param options - view, scope, centre, generation and budget.
@@ -136,7 +145,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
   }
   const centerKey = options.view === 'tree' ? options.center : undefined
   if (options.view === 'tree' && centerKey === undefined) {
-    return { ...base, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
+    return { ...base, center: null, nodes: [], edges: [], clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
   }
 
   const graph = collect(rows, entities, options.scope, centerKey)
@@ -153,13 +162,17 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
       factCount.set(end, (factCount.get(end) ?? 0) + (edge.factIds?.length ?? 1))
     }
   }
-  const { cluster, hubs } = clusters(chosen.nodes, chosen.edges, idOf, degree, (index) => graph.nodes[index]?.entityKey !== null)
+  const { cluster, hubs, clusters } = clusterDrawing({
+    nodes: chosen.nodes, edges: chosen.edges, idOf, labelOf: (index) => graph.nodes[index]?.label ?? '', degree,
+    isEntity: (index) => graph.nodes[index]?.entityKey !== null,
+  })
   const nodes: GraphNode[] = chosen.nodes.flatMap((index) => {
     const node = graph.nodes[index]
     if (node === undefined) return []
     return [{
       id: idOf(index), kind: node.entityKey === null ? 'value' as const : 'entity' as const, label: node.label, entityKey: node.entityKey,
       factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0, hub: hubs.has(index),
+      ...(node.sensitivity === undefined ? {} : { sensitivity: node.sensitivity }),
     }]
   }).sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
   const edges: GraphEdge[] = chosen.edges.map((edge) => ({
@@ -170,6 +183,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     factIds: edge.factIds === undefined ? [edge.firstFact] : [...edge.factIds].sort((a, b) => a - b),
     contested: edge.contested,
     scheduled: edge.scheduled,
+    ...(edge.qualifiers === undefined ? {} : { qualifiers: edge.qualifiers }),
   })).sort((a, b) => compare(a.id, b.id))
 
   const entityTotal = options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
@@ -182,6 +196,7 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
     nodes,
     edges,
+    clusters,
     omitted: {
       nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length,
       entities: Math.max(0, entityTotal - entityShown), facts: Math.max(0, factTotal - factShown),
@@ -202,19 +217,20 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (at === undefined) {
       at = nodes.length
       entityNodes.set(key, at)
-      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, degree: 0, out: undefined })
+      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, sensitivity: undefined, degree: 0, out: undefined })
     }
     return at
   }
-  const valueNode = (value: string, fact: number): number => {
+  const valueNode = (value: string, fact: number, sensitivity: string | undefined): number => {
     const folded = foldValue(value)
     let at = valueNodes.get(folded)
     if (at === undefined) {
       at = nodes.length
       valueNodes.set(folded, at)
-      nodes.push({ entityKey: null, folded, label: value, labelFact: fact, degree: 0, out: undefined })
+      nodes.push({ entityKey: null, folded, label: value, labelFact: fact, sensitivity, degree: 0, out: undefined })
     } else {
       const node = nodes[at]
+      if (node !== undefined) node.sensitivity ??= sensitivity
       if (node !== undefined && fact < node.labelFact) {
         node.label = value
         node.labelFact = fact
@@ -230,7 +246,8 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (centerKey !== undefined && row.entityKey !== centerKey && named !== centerKey) continue
     facts += 1
     const source = entityNode(row.entityKey)
-    const target = named === undefined ? valueNode(row.value, row.id) : entityNode(named)
+    const target = named === undefined ? valueNode(row.value, row.id, row.sensitivity ?? undefined) : entityNode(named)
+    const qualifiers = row.qualifiers !== undefined && Object.keys(row.qualifiers).length > 0 ? row.qualifiers : undefined
     let predicate = predicates.get(row.property)
     if (predicate === undefined) {
       predicate = canonicalPredicate(row.property)
@@ -245,7 +262,7 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (edge === undefined) {
       const created: EdgeAcc = {
         source, target, predicate, relation: named !== undefined, label: row.property, firstFact: row.id, factIds: undefined,
-        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', next: from.out.get(target),
+        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', qualifiers, next: from.out.get(target),
       }
       from.out.set(target, created)
       edges.push(created)
@@ -264,6 +281,7 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (row.observedAt > edge.observedAt) edge.observedAt = row.observedAt
     edge.contested ||= contested
     edge.scheduled &&= row.status === 'scheduled'
+    if (edge.qualifiers !== undefined && JSON.stringify(sortedPairs(edge.qualifiers)) !== JSON.stringify(sortedPairs(qualifiers ?? {}))) edge.qualifiers = undefined
   }
   return { nodes, edges, facts }
 }
@@ -318,65 +336,6 @@ function choose(graph: FullGraph, limits: GraphLimits, center: number | undefine
   return { nodes: chosenNodes, edges: chosenEdges }
 }
 
-/** A hub needs at least this many drawn edges (and twice the mean degree). */
-const HUB_MIN_DEGREE = 3
-/** At most this many hubs, and one cluster more for what no hub reaches: the page's palette has that many hues. */
-const MAX_HUBS = 8
-
-/**
- * Clusters by degree: hubs with their neighbourhoods. Connected components, the earlier rule, give a real library
- * one colour (it is one big component); communities (modularity) would split it too, but their groups have no
- * name a person can see and shift when one fact changes. A hub is a star the eye already finds, labelled, so
- * "the colour around billing-api" reads at once, and the rule is a sort and one breadth-first walk.
- * - Hubs: entities by degree (ties by id) with at least HUB_MIN_DEGREE edges and twice the mean degree, at most
- *   MAX_HUBS of them. Values are never hubs: a shared value ("prod") is a meeting point, not a subject.
- * - Every other node joins the hub nearest to it over the drawn edges, breadth first from all hubs at once (hubs
- *   in rank order, neighbours in id order), so a cluster is connected and a tie goes to the bigger hub.
- * - What no hub reaches: its connected components, largest first (ties by smallest id), each a cluster, the ones
- *   past the palette sharing the last.
- * @returns each node's cluster (hub clusters first, by hub rank) and the hubs.
- */
-function clusters(nodes: readonly number[], edges: readonly EdgeAcc[], idOf: (index: number) => string,
-  degree: ReadonlyMap<number, number>, isEntity: (index: number) => boolean): { cluster: Map<number, number>; hubs: Set<number> } {
-  const adjacency = new Map<number, number[]>(nodes.map((index) => [index, []]))
-  for (const edge of edges) {
-    adjacency.get(edge.source)?.push(edge.target)
-    adjacency.get(edge.target)?.push(edge.source)
-  }
-  for (const list of adjacency.values()) list.sort((a, b) => compare(idOf(a), idOf(b)))
-  const degreeOf = (index: number): number => degree.get(index) ?? 0
-  const threshold = Math.max(HUB_MIN_DEGREE, Math.ceil((4 * edges.length) / Math.max(1, nodes.length)))
-  const hubs = [...nodes].filter((index) => isEntity(index) && degreeOf(index) >= threshold)
-    .sort((a, b) => degreeOf(b) - degreeOf(a) || compare(idOf(a), idOf(b))).slice(0, MAX_HUBS)
-  const cluster = new Map<number, number>()
-  const walk = (starts: readonly number[], label: (start: number) => number): void => {
-    const queue = [...starts]
-    for (const start of starts) cluster.set(start, label(start))
-    for (let at = 0; at < queue.length; at += 1) {
-      const from = queue[at] as number
-      for (const next of adjacency.get(from) ?? []) {
-        if (cluster.has(next)) continue
-        cluster.set(next, cluster.get(from) ?? 0)
-        queue.push(next)
-      }
-    }
-  }
-  walk(hubs, (hub) => hubs.indexOf(hub))
-  // What no hub reached: components, found one at a time from each node in id order, then ordered.
-  const rest: number[][] = []
-  const unreached = nodes.filter((index) => !cluster.has(index)).sort((a, b) => compare(idOf(a), idOf(b)))
-  for (const start of unreached) {
-    if (cluster.has(start)) continue
-    const before = new Set(cluster.keys())
-    walk([start], () => -1)
-    rest.push([...cluster.keys()].filter((index) => !before.has(index)))
-  }
-  const firstId = (members: readonly number[]): string => members.map(idOf).reduce((min, id) => (id < min ? id : min))
-  rest.sort((a, b) => b.length - a.length || compare(firstId(a), firstId(b)))
-  rest.forEach((members, i) => { for (const index of members) cluster.set(index, Math.min(hubs.length + i, MAX_HUBS)) })
-  return { cluster, hubs: new Set(hubs) }
-}
-
 /** The id of an entity node. */
 function entityId(entityKey: string): string {
   return `e:${entityKey}`
@@ -392,6 +351,11 @@ function publicNodeId(node: NodeAcc | undefined): string {
 /** An edge id from its ends and predicate. */
 function edgeId(source: string, predicate: string, target: string): string {
   return `r:${sha256(JSON.stringify(['edge', source, predicate, target])).slice(0, 16)}`
+}
+
+/** A qualifier set as sorted pairs, so two sets compare by content. */
+function sortedPairs(qualifiers: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(qualifiers).sort(([a], [b]) => compare(a, b))
 }
 
 /** Code-unit order, the same in every locale. */

@@ -251,7 +251,7 @@ describe('the graph says what it shows', () => {
   const edge = (id: string, source: string, target: string, factIds: number[]): GraphEdge =>
     ({ id, source, target, label: id, factIds, contested: false, scheduled: false })
   const payload = (edges: readonly GraphEdge[], omitted = { nodes: 0, edges: 0, entities: 0, facts: 0 }): GraphPayload => ({
-    view: 'nebula', scope: 'current', center: null, edges, omitted, generation: 1, limits: { nodes: 600, edges: 1200, entities: 300 },
+    view: 'nebula', scope: 'current', center: null, edges, clusters: [], omitted, generation: 1, limits: { nodes: 600, edges: 1200, entities: 300 },
     nodes: [...new Set(edges.flatMap((e) => [e.source, e.target]))].map((id) =>
       ({ id, kind: 'entity', label: id, entityKey: id, factCount: 0, degree: 0, cluster: 0, hub: false })),
   })

@@ -148,6 +148,27 @@ describe('projectGraph: which facts become edges', () => {
   })
 })
 
+describe('projectGraph: what a label may show', () => {
+  it('marks a value behind a sensitive fact with its kind, and gives an edge the qualifiers its facts share', () => {
+    const row = rowMaker()
+    const rows = [
+      row('王芳', 'phone', '+86 138 0000 0000', { sensitivity: 'phone' }),
+      row('billing api', 'port', '7802', { qualifiers: { env: 'staging' } }),
+      row('billing api', 'port', '17801', { qualifiers: { env: 'dev' } }),
+      row('orders api', 'port', '7802', { qualifiers: { env: 'prod' } }),
+      row('orders api', 'port', '7802', { qualifiers: { env: 'dev' } }),
+    ]
+    const payload = projectGraph(rows, entitiesOf(rows), nebula())
+    const phone = payload.nodes.find((n) => n.label === '+86 138 0000 0000')
+    assert.equal(phone?.sensitivity, 'phone')
+    assert.equal(payload.nodes.find((n) => n.label === '17801')?.sensitivity, undefined)
+    const ports = edgesFrom(payload, 'e:billing api').map((edge) => edge.qualifiers).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+    assert.deepEqual(ports, [{ env: 'dev' }, { env: 'staging' }])
+    // Two facts behind one edge with different qualifiers: the edge names none.
+    assert.equal(edgesFrom(payload, 'e:orders api')[0]?.qualifiers, undefined)
+  })
+})
+
 describe('entityNamer', () => {
   it('names exactly the entities canonicalEntity names, whatever the case, width, separators, marks or script', () => {
     let seed = 42

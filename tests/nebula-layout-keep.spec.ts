@@ -17,7 +17,7 @@ function edge(source: string, target: string, label = 'rel'): GraphEdge {
 }
 
 function payload(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): GraphPayload {
-  return { view: 'nebula', scope: 'current', center: null, nodes, edges, omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: GRAPH_LIMITS.nebula, generation: 1 }
+  return { view: 'nebula', scope: 'current', center: null, nodes, edges, clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: GRAPH_LIMITS.nebula, generation: 1 }
 }
 
 /** Three hubs with `size` subjects each, every subject with two values of its own; a hub per cluster. */

@@ -27,7 +27,7 @@ function edge(source: string, target: string, flags: { contested?: boolean; sche
 }
 
 function payload(nodes: readonly GraphNode[], edges: readonly GraphEdge[], scope: 'current' | 'all' = 'all'): GraphPayload {
-  return { view: 'nebula', scope, center: null, nodes, edges, omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: GRAPH_LIMITS.nebula, generation: 1 }
+  return { view: 'nebula', scope, center: null, nodes, edges, clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: GRAPH_LIMITS.nebula, generation: 1 }
 }
 
 /** Trees of the given sizes, one cluster each; extra links inside a cluster until `edgesPerNode` is met. */

@@ -116,9 +116,12 @@ describe('the nebula holds still in a real browser', () => {
       assert.ok(Math.max(...drift) <= 0.5, `a refresh moved a star by ${Math.max(...drift).toFixed(1)} px`)
       assert.equal(await canvas.getAttribute('data-clusters'), colours)
 
-      // Each cluster's largest entity is labelled, 王小明 among them; no label covers a star's centre.
+      // Each linked cluster's largest entity is labelled, 王小明 among them, and the unlinked group by its own name
+      // (never after a member); no label covers a star's centre.
+      const unlinked = new Set(payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => cluster.index))
       const byCluster = new Map<number, GraphNode>()
       for (const node of payload.nodes) {
+        if (unlinked.has(node.cluster)) continue
         const held = byCluster.get(node.cluster)
         if (node.kind === 'entity' && (held === undefined || node.factCount > held.factCount || (node.factCount === held.factCount
           && (node.degree > held.degree || (node.degree === held.degree && node.id < held.id))))) byCluster.set(node.cluster, node)
@@ -128,6 +131,9 @@ describe('the nebula holds still in a real browser', () => {
       const labels = await drawnLabels(page)
       await screenshot(page, `nebula-stable-${scheme}`)
       for (const name of largest) assert.ok(labels.some((label) => label.text === name), `${name} is labelled (labels: ${labels.map((label) => label.text).join(', ')})`)
+      for (const group of payload.clusters.filter((cluster) => cluster.kind === 'unlinked')) {
+        assert.ok(labels.some((label) => label.text === `Unlinked · ${group.subjects} subjects`), `the unlinked group is labelled (labels: ${labels.map((label) => label.text).join(', ')})`)
+      }
       for (const label of labels) {
         const covered = Object.entries(second).filter(([, [x, y]]) => x > label.box.left && x < label.box.right && y > label.box.top && y < label.box.bottom)
         assert.deepEqual(covered.map(([id]) => id), [], `label ${label.text} covers a star`)

@@ -457,7 +457,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
     const generation = await api.generation()
     const valid: Record<string, Record<string, unknown>> = {
       ...fencedBodies(generation),
-      status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
+      status: {}, facts: {}, fact: { id: id('deploys') }, entity: { subject: 'deploys' }, 'subject-find': { name: 'deploys' }, conflicts: {}, activity: {}, 'review-seen': {},
       sessions: {}, 'session-pause': { sessionId: 's-route', paused: false }, key: { ref: 'llm', value: 'never-stored-value' }, proposals: {}, graph: {}, queue: {}, 'extract-run': { id: 1 }, 'extract-retry': { id: 1 },
       audit: {}, search: { query: 'deploys' },
       extract: { text: 'billing-api runs on port 7801', dryRun: true }, consolidate: { summary: true }, calibrate: {}, 'index-vectors': {},

@@ -9,6 +9,7 @@
 import { css, html, LitElement, nothing, svg } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
+import { glanceLabel } from '../format.ts'
 import { openPageFromSettings } from '../open-from-settings.ts'
 import { busiestSubject, previewLayout, previewPlan, type PreviewChip, type PreviewPlan } from '../graph-preview.ts'
 import { baseStyles } from '../styles.ts'
@@ -125,5 +126,5 @@ function arrowEnd(chip: PreviewChip, end: 'chip' | 'center'): boolean {
 function chipTitle(center: string, chip: PreviewChip): string {
   const { node, properties, outgoing } = chip.neighbour
   const relation = properties.join(', ')
-  return outgoing ? `${center} · ${relation}: ${node.label}` : `${node.label} · ${relation}: ${center}`
+  return outgoing ? `${center} · ${relation}: ${glanceLabel(node)}` : `${glanceLabel(node)} · ${relation}: ${center}`
 }

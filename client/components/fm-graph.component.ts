@@ -8,8 +8,9 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { countOf, EVIDENCE_LABEL, formatInstant, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
+import { countOf, edgeWords, EVIDENCE_LABEL, glanceLabel, formatInstant, listedValue, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
+import { exactStar, partialStar } from '../star-search.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
 import type { FactView } from '../../src/wire-types.ts'
@@ -23,6 +24,7 @@ interface NebulaModule {
     onSelectEdge(edge: GraphEdge): void
   }, memory?: object): {
     update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void
+    flyTo(id: string): { readonly x: number; readonly width: number } | undefined
     memory(): object
   }
 }
@@ -58,6 +60,7 @@ export class FmGraph extends LitElement {
     selection: { state: true },
     error: { state: true },
     subjects: { state: true },
+    finding: { state: true },
   }
 
   static override styles = [baseStyles, css`
@@ -70,7 +73,17 @@ export class FmGraph extends LitElement {
       border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; background: var(--dsw-alias-bg-base); box-shadow: var(--dsw-shadow-lv2, none); }
     .panel--right { right: 12px; }
     .panel--left { left: 12px; }
-    .panel li { padding: 6px 0; border-bottom: 1px solid var(--dsw-alias-border-l1); list-style: none; }
+    .panel li { padding: 6px 0; border-bottom: 1px solid var(--dsw-alias-border-l1); list-style: none;
+      display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: start; gap: 2px 8px; }
+    .panel li > .fact { justify-self: start; text-align: left; padding-inline: 0; overflow-wrap: anywhere; white-space: normal; }
+    .panel li > fm-forget { white-space: nowrap; }
+    .panel li > .caption { grid-column: 1 / -1; }
+    /* The canvas takes keys (arrows pan): a ring when the keyboard brought focus, never a frame after a mouse click,
+       even once a key is pressed (the view marks focus the pointer gave with data-pointer-focus). */
+    .canvas canvas:focus, .canvas canvas[data-pointer-focus]:focus-visible { outline: none; }
+    .canvas canvas:focus-visible { outline: 2px solid var(--dsw-alias-brand-primary); outline-offset: -2px; }
+    .find { display: inline-flex; gap: 6px; align-items: center; }
+    .find input { width: 210px; }
     .panel ul { padding: 0; margin: 8px 0 0; }
   `]
 
@@ -83,6 +96,8 @@ export class FmGraph extends LitElement {
   declare error: string | undefined
   /** Subjects the tree can be centred on (the nebula's), for the centre field. */
   declare subjects: readonly string[]
+  /** The find box's answer: what it found, or that no star matches; undefined before a search. */
+  declare finding: { readonly found: boolean; readonly text: string } | undefined
   private mounted: ReturnType<NebulaModule['mountNebula']> | undefined
   private center: string | undefined
   private visibility: IntersectionObserver | undefined
@@ -96,6 +111,7 @@ export class FmGraph extends LitElement {
     this.selection = undefined
     this.error = undefined
     this.subjects = []
+    this.finding = undefined
   }
 
   override connectedCallback(): void {
@@ -237,6 +253,34 @@ export class FmGraph extends LitElement {
   }
 
   /**
+   * Find a star: the drawn subject called what was typed (its name or key, folded), else the subject the host knows
+   * by that name (an alias: an old name, the name in another language), else the subject whose name starts with or
+   * holds it. The view flies to it and its panel opens; with no match the box says so.
+   * @param typed - the find box's text
+   */
+  private async findStar(typed: string): Promise<void> {
+    const query = typed.trim()
+    const payload = this.payload
+    if (query === '' || payload === undefined) {
+      this.finding = undefined
+      return
+    }
+    let star = exactStar(query, payload.nodes)
+    if (star === undefined) {
+      const named = await callVerb<{ entityKey: string | null }>('subject-find', { name: query })
+      if (named.ok && named.data.entityKey !== null) star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
+    }
+    star ??= partialStar(query, payload.nodes)
+    if (star === undefined) {
+      this.finding = { found: false, text: `No star matches “${query}”.` }
+      return
+    }
+    this.finding = { found: true, text: star.label === query ? `Found ${star.label}.` : `Found ${star.label} for “${query}”.` }
+    const at = this.mounted?.flyTo(star.id)
+    await this.selectNode(star, at === undefined ? 'right' : panelSide(at.x, at.width))
+  }
+
+  /**
    * Lists the facts behind a star: those of its drawn edges, counted in the title as the star's hover counts them
    * (its `factCount`), and for a subject, apart, its own current facts the drawing leaves out (contested ones in
    * the Current scope, any past the budget), counted on their own. In the tree, a subject becomes the centre.
@@ -248,7 +292,7 @@ export class FmGraph extends LitElement {
     const drawnIds = new Set(drawn)
     const facts = all.filter((fact) => drawnIds.has(fact.id))
     const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
-    this.selection = { title: selectionTitle(node.label, facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
+    this.selection = { title: selectionTitle(glanceLabel(node), facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
     if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
       this.center = node.entityKey
       void this.load()
@@ -257,7 +301,7 @@ export class FmGraph extends LitElement {
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
-    this.selection = { title: selectionTitle(`${edge.label}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
+    this.selection = { title: selectionTitle(`${edgeWords(edge)}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
   }
 
   private closeSelection(): void {
@@ -290,7 +334,7 @@ export class FmGraph extends LitElement {
 
   private renderFact(fact: FactView, timeZone: string): unknown {
     return html`<li>
-      <button class="quiet" @click=${() => this.app?.open('library', fact.id)}>${slotWords(fact)}: <strong>${fact.value}</strong>${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}</button>
+      <button class="quiet fact" @click=${() => this.app?.open('library', fact.id)}>${slotWords(fact)}: <strong>${listedValue(fact)}</strong>${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}</button>
       <fm-forget compact .app=${this.app} .fact=${fact}></fm-forget>
       <div class="caption">${STATUS_LABEL[fact.status] ?? fact.status} · ${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, timeZone)}${seenNote(fact.foldedCount)}</div></li>`
   }
@@ -313,6 +357,17 @@ export class FmGraph extends LitElement {
             @keydown=${(event: KeyboardEvent) => { if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value) }}
             @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}></label>
           <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>` : nothing}
+ ${this.view === 'nebula' && !this.fallback ? html`<form class="find" role="search" @submit=${(event: Event) => {
+            event.preventDefault()
+            void this.findStar(new FormData(event.target as HTMLFormElement).get('star')?.toString() ?? '')
+          }}>
+          <label class="caption" for="fm-find-star">Find a star</label>
+          <input id="fm-find-star" name="star" type="search" data-fm="find-star" list="fm-graph-stars" placeholder="subject or old name" autocomplete="off"
+            aria-describedby="fm-find-status" @input=${() => { this.finding = undefined }}>
+          <datalist id="fm-graph-stars">${(payload?.nodes ?? []).filter((node) => node.kind === 'entity').map((node) => html`<option value=${node.label}></option>`)}</datalist>
+          <button type="submit" class="quiet">Find</button>
+          <span class="caption" id="fm-find-status" role="status" data-fm="find-status" data-found=${this.finding === undefined ? nothing : String(this.finding.found)}>${this.finding?.text ?? ''}</span>
+        </form>` : nothing}
         ${this.view === 'nebula' && !this.fallback ? html`<button class="quiet" data-fm="graph-fit" title="Frame the whole graph again" @click=${() => this.mounted?.fit()}>⤢ Fit</button>` : nothing}
         <button class="quiet" aria-label="Refresh graph" title="Re-read the graph" @click=${() => this.refresh()}>↻ Refresh</button>
         <span class="caption" data-fm="graph-counts">${payload === undefined ? 'loading…' : graphCaption(payload)}</span>
@@ -347,5 +402,5 @@ function panelSide(x: number, width: number): 'left' | 'right' {
 }
 
 function emptyPayload(view: GraphView, scope: GraphScope): GraphPayload {
-  return { view, scope, center: null, nodes: [], edges: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
+  return { view, scope, center: null, nodes: [], edges: [], clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
 }

@@ -68,15 +68,36 @@ export function assignClusterColours(payload: GraphPayload, slots: number, previ
 
 /**
  * @param payload - the drawn graph
- * @returns each cluster's entity with the most facts (then the most edges, then the smallest id), largest first
+ * @returns each linked cluster's entity with the most facts (then the most edges, then the smallest id), largest
+ *   first; none for the unlinked group, which is named as a group (see `unlinkedGroups`), never after a member
  */
 export function largestEntities(payload: GraphPayload): GraphNode[] {
+  const unlinked = new Set(payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => cluster.index))
   const best = new Map<number, GraphNode>()
   for (const node of payload.nodes) {
-    if (node.kind !== 'entity') continue
+    if (node.kind !== 'entity' || unlinked.has(node.cluster)) continue
     const held = best.get(node.cluster)
     if (held === undefined || node.factCount > held.factCount || (node.factCount === held.factCount
       && (node.degree > held.degree || (node.degree === held.degree && node.id < held.id)))) best.set(node.cluster, node)
   }
   return [...best.values()].sort((a, b) => b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
+}
+
+/** The neutral group's label and members, drawn as one label at the members' centre. */
+export interface GroupLabel {
+  readonly key: string
+  readonly text: string
+  readonly members: readonly string[]
+}
+
+/**
+ * @param payload - the drawn graph
+ * @returns the unlinked group, if any, labelled as such with its subject count ("Unlinked · 56 subjects")
+ */
+export function unlinkedGroups(payload: GraphPayload): GroupLabel[] {
+  return payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => ({
+    key: `c:${cluster.index}`,
+    text: `${cluster.label} · ${cluster.subjects} ${cluster.subjects === 1 ? 'subject' : 'subjects'}`,
+    members: payload.nodes.filter((node) => node.cluster === cluster.index).map((node) => node.id),
+  }))
 }

@@ -27,6 +27,12 @@ export interface NebulaHandle {
   setTheme(): void
   /** Drops the clicked star's highlight (the page closed its panel). */
   clearSelection(): void
+  /**
+   * Flies the camera to a star (at once with reduced motion) and pins it as a click would; the page then opens its
+   * panel. Nothing happens for a star that is not drawn.
+   * @returns where the star will be drawn once the flight lands (the canvas's centre), or undefined when not drawn
+   */
+  flyTo(id: string): { readonly x: number; readonly y: number; readonly width: number } | undefined
   /** Frames the drawn graph again (the page's fit control). */
   fit(): void
   /** @returns the places and colours drawn now, for `mountNebula` to start from next time */

@@ -22,6 +22,11 @@ export interface WantedLabel {
   readonly warn: boolean
   /** Faded (a dimmed node). */
   readonly dim: boolean
+  /**
+   * For an edge label: the edge's ends. The label then sits next to the edge, at a stop along it, or is not shown;
+   * it never drifts away from its edge to find room.
+   */
+  readonly edge?: { readonly from: Vector3; readonly to: Vector3 }
 }
 
 const LABEL_CSS = 'position:absolute;left:0;top:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;'
@@ -32,6 +37,9 @@ const LABEL_MAX_WIDTH = 216
 const LABEL_GAP = 2
 /** Extra pixels between a label and its anchor, ring by ring, when the nearer spots are taken. */
 const RING_STEPS = [0, 8, 18, 30, 46, 66, 90]
+/** An edge label's stops along its edge (from its source), and its rings: it stays next to the edge. */
+const EDGE_STOPS = [0.5, 0.38, 0.62, 0.26, 0.74]
+const EDGE_RING_STEPS = [2, 8]
 
 /** A placed label's box, in overlay pixels. */
 interface Box {
@@ -93,15 +101,29 @@ export class LabelOverlay {
     const placed: Box[] = []
     const shown = new Set<string>()
     const family = getComputedStyle(this.#overlay).fontFamily || 'system-ui, sans-serif'
+    const toScreen = (point: Vector3): [number, number] | undefined => {
+      const ndc = point.clone().project(camera)
+      if (ndc.z > 1 || ndc.z < -1) return undefined
+      return [((ndc.x + 1) / 2) * width, ((1 - ndc.y) / 2) * height]
+    }
     for (const label of wanted) {
       if (shown.has(label.key)) continue
-      const ndc = label.at.clone().project(camera)
-      if (ndc.z > 1 || ndc.z < -1) continue
-      const x = ((ndc.x + 1) / 2) * width
-      const y = ((1 - ndc.y) / 2) * height
+      const anchor = toScreen(label.at)
+      if (anchor === undefined) continue
+      const [x, y] = anchor
       if (x < 0 || x > width || y < 0 || y > height) continue
       const w = Math.min(LABEL_MAX_WIDTH, Math.ceil(this.#measure(label.text, label.strong, family)) + 6)
-      const box = this.#spot(x, y, label.lift, w, width, height, placed, stars)
+      let box: Box | undefined
+      if (label.edge === undefined) box = this.#spot(x, y, label.lift, w, width, height, placed, stars)
+      else {
+        const from = toScreen(label.edge.from)
+        const to = toScreen(label.edge.to)
+        if (from === undefined || to === undefined) continue
+        for (const t of EDGE_STOPS) {
+          box = this.#spot(from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, 0, w, width, height, placed, stars, EDGE_RING_STEPS)
+          if (box !== undefined) break
+        }
+      }
       if (box === undefined) continue
       placed.push(box)
       shown.add(label.key)
@@ -128,9 +150,10 @@ export class LabelOverlay {
    * The first free spot for a label of width `w`: above the anchor, below, right, left, then the four corners, each
    * ring a little farther out when the nearer one is taken; none when all clash with a placed label or a star.
    */
-  #spot(x: number, y: number, lift: number, w: number, width: number, height: number, placed: readonly Box[], stars: readonly Disc[]): Box | undefined {
+  #spot(x: number, y: number, lift: number, w: number, width: number, height: number, placed: readonly Box[], stars: readonly Disc[],
+    rings: readonly number[] = RING_STEPS): Box | undefined {
     const candidates: [number, number][] = []
-    for (const extra of RING_STEPS) {
+    for (const extra of rings) {
       const reach = lift + extra
       const corner = reach * 0.71 + 1
       candidates.push(

@@ -100,6 +100,9 @@ const REPULSION = 0.5
 const VELOCITY_KEEP = 0.6
 const GRAVITY = 0.1
 const WALL = 0.25
+/** How much longer than the link distance a contested relation rests. */
+const CONTESTED_STRETCH = 2.5
+
 class Simulation implements ForceLayout {
   readonly ids: readonly string[]
   readonly radius: number
@@ -117,7 +120,8 @@ class Simulation implements ForceLayout {
   readonly #clusterKey: Map<number, string>
   readonly free: ReadonlySet<string>
   readonly #clusters: readonly ClusterSphere[]
-  readonly #links: readonly (readonly [number, number, number, number])[]
+  /** Links: both ends, strength, how the pull is shared, and the rest length as a multiple of the link distance. */
+  readonly #links: readonly (readonly [number, number, number, number, number])[]
   readonly #linkDistance: number
   readonly #alphaMin: number
   readonly #alphaDecay: number
@@ -144,12 +148,14 @@ class Simulation implements ForceLayout {
     const index = new Map(ids.map((id, i) => [id, i]))
 
     const pairs = new Map<string, [number, number]>()
+    const contested = new Set<string>()
     for (const edge of payload.edges) {
       const a = index.get(edge.source)
       const b = index.get(edge.target)
       if (a === undefined || b === undefined || a === b) continue
       const [lo, hi] = a < b ? [a, b] : [b, a]
       pairs.set(`${lo} ${hi}`, [lo, hi])
+      if (edge.contested) contested.add(`${lo} ${hi}`)
     }
     const linkCount = new Float64Array(n)
     for (const [a, b] of pairs.values()) {
@@ -161,7 +167,9 @@ class Simulation implements ForceLayout {
       .map(([a, b]) => {
         const ca = linkCount[a] ?? 1
         const cb = linkCount[b] ?? 1
-        return [a, b, 1 / Math.min(ca, cb), ca / (ca + cb)] as const
+        // A contested relation rests longer, so its dashed line reads at the framing zoom instead of hiding in its hub's glow.
+        const rest = contested.has(`${a} ${b}`) ? CONTESTED_STRETCH : 1
+        return [a, b, 1 / Math.min(ca, cb), ca / (ca + cb), rest] as const
       })
 
     const degrees = new Float64Array(n)
@@ -316,12 +324,12 @@ class Simulation implements ForceLayout {
       }
     }
 
-    for (const [a, b, linkStrength, bias] of this.#links) {
+    for (const [a, b, linkStrength, bias, rest] of this.#links) {
       const dx = (x[b * 3] ?? 0) + (v[b * 3] ?? 0) - (x[a * 3] ?? 0) - (v[a * 3] ?? 0)
       const dy = (x[b * 3 + 1] ?? 0) + (v[b * 3 + 1] ?? 0) - (x[a * 3 + 1] ?? 0) - (v[a * 3 + 1] ?? 0)
       const dz = (x[b * 3 + 2] ?? 0) + (v[b * 3 + 2] ?? 0) - (x[a * 3 + 2] ?? 0) - (v[a * 3 + 2] ?? 0)
       const l = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1e-6
-      const k = ((l - this.#linkDistance) / l) * alpha * linkStrength
+      const k = ((l - this.#linkDistance * rest) / l) * alpha * linkStrength
       v[b * 3] = (v[b * 3] ?? 0) - dx * k * bias
       v[b * 3 + 1] = (v[b * 3 + 1] ?? 0) - dy * k * bias
       v[b * 3 + 2] = (v[b * 3 + 2] ?? 0) - dz * k * bias

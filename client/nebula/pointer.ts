@@ -78,6 +78,12 @@ export class NebulaPointer {
     return this.#hovered?.id ?? this.#pinned
   }
 
+  /** Pins a star as a click would (the page found it by name), and highlights it unless another is hovered. */
+  pin(id: string): void {
+    this.#pinned = id
+    this.#host.highlight(this.focus)
+  }
+
   /** Drops the pinned star's highlight; does nothing when none is pinned. */
   clearPinned(): void {
     if (this.#pinned === null) return

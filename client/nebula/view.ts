@@ -11,7 +11,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { GraphNode, GraphPayload } from '../../src/graph-types.ts'
 import { frameGraph, keepTargetNear, measureExtent, orientLayout, worldPositions, worldToPixels, type Extent, type Framed, type Orientation } from './framing.ts'
 import type { NebulaHandle, NebulaHandlers, NebulaMemory } from './handle.ts'
-import { assignClusterColours, clusterKeys, largestEntities } from './cluster-identity.ts'
+import { assignClusterColours, clusterKeys, largestEntities, unlinkedGroups, type GroupLabel } from './cluster-identity.ts'
 import { nodeRadius } from './scene-looks.ts'
 import { planLabels } from './label-plan.ts'
 import { LabelOverlay, styled } from './labels.ts'
@@ -33,6 +33,18 @@ const STAR_RADIUS = 6000
 const SETTLED_PX = 0.05
 /** Rotation stops this far (radians) from the poles, so the graph never turns upside down. */
 const POLE_GAP = 0.35
+/** A flight to a found star: how long it takes, and how close it ends, as a share of the framing distance. */
+const FLIGHT_MS = 600
+const FLIGHT_DISTANCE = 0.35
+
+/** The camera's orbit target and place at the start and end of a flight. */
+interface Flight {
+  readonly fromTarget: Vector3
+  readonly fromPosition: Vector3
+  readonly toTarget: Vector3
+  readonly toPosition: Vector3
+  readonly start: number
+}
 
 class NebulaView implements NebulaHandle {
   readonly #container: HTMLElement
@@ -58,6 +70,8 @@ class NebulaView implements NebulaHandle {
   #ranked: GraphNode[] = []
   /** Each cluster's largest entity (most facts), labelled whatever the zoom. */
   #largest: GraphNode[] = []
+  /** The unlinked group's label, named as a group. */
+  #groups: GroupLabel[] = []
   /** Colour slot by cluster identity, kept while the cluster exists. */
   #colours: ReadonlyMap<string, number>
   /** How the layout lies on the canvas. */
@@ -67,6 +81,8 @@ class NebulaView implements NebulaHandle {
   #framed: Framed = { centre: new Vector3(), radius: 1, distance: 1 }
   /** True once the person moved the camera: the settling layout stops re-framing until the next read or resize. */
   #userMoved = false
+  /** A flight to a found star, while it lasts. */
+  #flight: Flight | undefined
   #frame = 0
   #paused = false
   #visible = true
@@ -100,7 +116,10 @@ class NebulaView implements NebulaHandle {
     this.#controls.maxPolarAngle = Math.PI - POLE_GAP
     this.#controls.zoomToCursor = true
     this.#controls.listenToKeyEvents(this.#canvas)
-    this.#controls.addEventListener('start', () => { this.#userMoved = true })
+    this.#controls.addEventListener('start', () => {
+      this.#userMoved = true
+      this.#flight = undefined
+    })
     this.#controls.addEventListener('change', () => {
       keepTargetNear(this.#camera, this.#controls, this.#framed)
       this.#invalidate()
@@ -141,8 +160,31 @@ class NebulaView implements NebulaHandle {
     this.#invalidate()
   }
 
+  flyTo(id: string): { readonly x: number; readonly y: number; readonly width: number } | undefined {
+    if (this.#disposed) return undefined
+    const at = this.#scene.positionOf(id)
+    if (at === undefined) return undefined
+    const toTarget = new Vector3(at.x, at.y, at.z)
+    const direction = this.#camera.position.clone().sub(this.#controls.target).normalize()
+    const distance = Math.max(this.#controls.minDistance, Math.min(this.#camera.position.distanceTo(this.#controls.target), this.#framed.distance * FLIGHT_DISTANCE))
+    const toPosition = toTarget.clone().addScaledVector(direction, distance)
+    // The person asked for this place: the settling layout stops re-framing it.
+    this.#userMoved = true
+    this.#pointer.pin(id)
+    if (this.#reducedMotion) {
+      this.#flight = undefined
+      this.#controls.target.copy(toTarget)
+      this.#camera.position.copy(toPosition)
+    } else {
+      this.#flight = { fromTarget: this.#controls.target.clone(), fromPosition: this.#camera.position.clone(), toTarget, toPosition, start: performance.now() }
+    }
+    this.#invalidate()
+    return { x: this.#canvas.clientWidth / 2, y: this.#canvas.clientHeight / 2, width: this.#canvas.clientWidth }
+  }
+
   fit(): void {
     if (this.#disposed) return
+    this.#flight = undefined
     this.#userMoved = false
     this.#frame3d()
     this.#invalidate()
@@ -197,7 +239,10 @@ class NebulaView implements NebulaHandle {
     reportClusters(this.#canvas, coloured, this.#theme.palette.clusters)
     this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
     this.#largest = largestEntities(payload)
-    this.#labels.prune((key) => key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
+    this.#groups = unlinkedGroups(payload)
+    const groupKeys = new Set(this.#groups.map((group) => group.key))
+    this.#labels.prune((key) => key.startsWith('c:') ? groupKeys.has(key)
+      : key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
     this.#pointer.follow((id) => this.#scene.node(id), (id) => this.#scene.edge(id))
     this.#scene.highlight(this.#pointer.focus)
     const captions = captionsOf(payload)
@@ -217,6 +262,10 @@ class NebulaView implements NebulaHandle {
       this.#contextLost = false
       this.#invalidate()
     }, { signal })
+    // Focus the mouse gave is marked, so a key pressed after a click (the arrows pan) draws no frame around the
+    // canvas; focus the keyboard gave (Tab) is not, and keeps its ring (the page's css reads data-pointer-focus).
+    canvas.addEventListener('pointerdown', () => { canvas.dataset['pointerFocus'] = '' }, { signal })
+    canvas.addEventListener('blur', () => { delete canvas.dataset['pointerFocus'] }, { signal })
     document.addEventListener('visibilitychange', () => this.#invalidate(), { signal })
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.setTheme(), { signal })
 
@@ -266,12 +315,24 @@ class NebulaView implements NebulaHandle {
         return
       }
     }
+    if (this.#flight !== undefined) again = this.#fly(this.#flight) || again
     const before = this.#camera.position.clone()
     if (this.#controls.update() && this.#pixels(before.distanceTo(this.#camera.position)) > SETTLED_PX) again = true
     this.#renderer.render(this.#scene.object, this.#camera)
     this.#placeLabels()
     reportFrame(this.#canvas, this.#scene, this.#camera, this.#layout.stopped === null)
     if (again) this.#invalidate()
+  }
+
+  /** One step of a flight, eased; @returns whether it goes on */
+  #fly(flight: Flight): boolean {
+    const t = Math.min(1, (performance.now() - flight.start) / FLIGHT_MS)
+    const eased = 1 - (1 - t) ** 3
+    this.#controls.target.lerpVectors(flight.fromTarget, flight.toTarget, eased)
+    this.#camera.position.lerpVectors(flight.fromPosition, flight.toPosition, eased)
+    if (t < 1) return true
+    this.#flight = undefined
+    return false
   }
 
   #resize(width: number, height: number): void {
@@ -307,6 +368,7 @@ class NebulaView implements NebulaHandle {
       target: this.#controls.target,
       ranked: this.#ranked,
       largest: this.#largest,
+      groups: this.#groups,
       hovered: this.#pointer.hovered,
       hoveredEdge: this.#pointer.hoveredEdge,
       framedDistance: this.#framed.distance,

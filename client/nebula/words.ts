@@ -1,5 +1,6 @@
 /** The nebula's words: counts with their nouns, an edge's description, the legend and the canvas's accessible name. */
 import type { GraphEdge, GraphPayload } from '../../src/graph-types.ts'
+import { edgeWords } from '../format.ts'
 
 /** "1 contested relation", "8 contested relations". */
 export function plural(count: number, noun: string): string {
@@ -12,7 +13,7 @@ export function plural(count: number, noun: string): string {
  */
 export function describeEdge(edge: GraphEdge): string {
   const status = edge.contested ? 'contested, not confirmed' : edge.scheduled ? 'scheduled' : 'current'
-  return `${edge.label} · ${status} · ${plural(edge.factIds.length, 'fact')}`
+  return `${edgeWords(edge)} · ${status} · ${plural(edge.factIds.length, 'fact')}`
 }
 
 /** The legend's lines and the canvas's accessible name for one drawing. */

@@ -1,6 +1,6 @@
 /** The read verbs of the fact library: facts (paged, filtered), fact (detail), entity, conflicts. */
 import { ok, refuse, verb } from './verb.ts'
-import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES } from './wire.schema.ts'
+import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES, subjectFindBody } from './wire.schema.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 import { andExpression, queryTerms, searchTerms } from '../text/tokenize.ts'
 import { subjectCandidates } from '../retrieval/subject-names.ts'
@@ -117,6 +117,22 @@ export const entityVerb = verb({
       aliases: context.stores.renames.aliasesOf(entity.key).map(aliasView),
       generation: context.stores.db.generation(),
     })
+  },
+})
+
+/**
+ * subject-find: the subject a name means, as `entity` would open it (the subject itself, else the one an alias names:
+ * an old name, a name merged into it), or `entityKey: null` when no subject with a fact goes by it. A miss is an
+ * answer, not an error: the page's "Find a star" box asks as the user types.
+ */
+export const subjectFindVerb = verb({
+  schema: subjectFindBody,
+  run(body, context) {
+    const asked = canonicalEntity(body.name)
+    const direct = context.stores.library.entity(asked)
+    const entity = direct !== undefined && direct.facts.length > 0 ? direct : context.stores.library.entity(context.stores.renames.canonicalEntityKey(asked))
+    const found = entity !== undefined && entity.facts.length > 0 ? entity : undefined
+    return ok({ entityKey: found?.key ?? null, display: found?.display ?? null, generation: context.stores.db.generation() })
   },
 })
 

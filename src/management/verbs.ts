@@ -2,7 +2,7 @@
 import { auditVerb } from './audit.ts'
 import { calibrateVerb } from './calibrate.ts'
 import { consolidateVerb } from './consolidate.ts'
-import { entityVerb, conflictsVerb, factVerb, factsVerb } from './library.ts'
+import { entityVerb, conflictsVerb, factVerb, factsVerb, subjectFindVerb } from './library.ts'
 import { factExpireVerb, factRestoreVerb, factUpdateVerb, resolveVerb } from './edits.ts'
 import { factForgetVerb } from './forget.ts'
 import { factPutBackVerb } from './put-back.ts'
@@ -29,7 +29,7 @@ export const SPEC_VERBS = [
   'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
   'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
   'fact-put-back', 'subject-rename', 'property-rename',
-  'alias-remove', 'fact-add',
+  'alias-remove', 'fact-add', 'subject-find',
 ] as const
 
 /** Every verb: name → definition. */
@@ -42,6 +42,7 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   facts: factsVerb,
   fact: factVerb,
   entity: entityVerb,
+  'subject-find': subjectFindVerb,
   conflicts: conflictsVerb,
   search: searchVerb,
   'fact-update': factUpdateVerb,

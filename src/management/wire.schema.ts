@@ -91,6 +91,9 @@ export const factAddBody = z.strictObject({
 export const entityBody = z.union([z.strictObject({ subject: nameField(200) }), z.strictObject({ entityKey: nameField(200) })],
   { error: 'pass {subject} or {entityKey}' })
 
+/** subject-find: a name as typed (a subject, its key, or an alias) to look up. */
+export const subjectFindBody = z.strictObject({ name: nameField(200) })
+
 export const emptyBody = z.strictObject({})
 
 export const resolveBody = z.strictObject({ ...fence, groupId: id, keepFactId: id })

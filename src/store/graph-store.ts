@@ -46,7 +46,7 @@ const STATUSES: Readonly<Record<GraphReadScope, readonly FactStatus[]>> = {
 }
 
 /** The projection's columns of `facts f`; evidence as its rank, so 100k rows marshal integers, not strings. */
-const ROW_COLUMNS = 'f.id, f.property, f.value, f.evidence_rank, f.observed_at'
+const ROW_COLUMNS = 'f.id, f.property, f.value, f.evidence_rank, f.observed_at, f.sensitivity, f.qualifiers'
 
 /**
  * Status and contested flag for a few rows: an active row is contested when its slot has an open conflict group
@@ -365,5 +365,7 @@ function toRow(row: Row, entityKey: string, status: FactStatus, contested: boole
     observedAt: instantText(row['observed_at']),
     contested,
     credential: false,
+    sensitivity: row['sensitivity'] == null ? null : String(row['sensitivity']),
+    qualifiers: JSON.parse(String(row['qualifiers'] ?? '{}')) as Record<string, string>,
   }
 }

@@ -83,6 +83,7 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   'alias-remove': { ...FENCE, id: 'int' },
   'fact-add': { ...FENCE, subject: 'string', property: 'string', value: 'string', multi: 'bool', scope: 'string' },
   entity: { subject: 'string', entityKey: 'string' },
+  'subject-find': { name: 'string' },
   wipe: { ...FENCE, confirmToken: 'string' },
   graph: { view: 'string', scope: 'string', center: 'string' },
   extract: { text: 'string', dryRun: 'bool' },
