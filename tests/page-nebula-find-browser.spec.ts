@@ -242,6 +242,10 @@ describe('the nebula, third pass, in a real browser', () => {
       assert.ok(Math.abs(row.forgetTop - row.factTop) <= 4 && row.forgetHeight <= 36, `Forget sits on the first line: ${JSON.stringify(row)}`)
       assert.ok(Math.abs(row.forgetRight - row.rowRight) <= 1, `Forget sits at the right edge: ${JSON.stringify(row)}`)
     }
+    // The panel lists facts, so it follows the page's one rule: the phone reads withheld beside its mark.
+    const panelText = (await rows.allInnerTexts()).join('\n')
+    assert.match(panelText, /phone: withheld \(sensitive: phone\)/u)
+    assert.ok(!panelText.includes(PHONE), 'the star panel never lists the phone number itself')
     const textAlign = await page.locator('fm-graph [data-fm="graph-selection"] li button.fact').first()
       .evaluate(new Function('element', 'return getComputedStyle(element).textAlign') as (element: unknown) => string)
     assert.ok(textAlign === 'left' || textAlign === 'start', textAlign)
