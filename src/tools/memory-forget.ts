@@ -9,7 +9,7 @@ import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/proje
 import type { ProjectFactCount } from '../types.ts'
 import { maskEchoes } from './echo-mask.ts'
 import type { ToolDeps } from './memory-search.ts'
-import { forgetArgs, parseArgs } from './tool-args.schema.ts'
+import { forgetArgs, forgetShape, parseArgs, toolParameters } from './tool-args.schema.ts'
 
 /** One forgotten fact as the model reads it; `scope` is `global`, `label <text>` or `project <name>`, never a path. */
 export interface ForgottenView {
@@ -78,15 +78,7 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
       '(untouched); by fact_id it lists current facts of other scopes holding the same claim (sameClaimKept). Tell the',
       'user, and forget those by fact_id if they ask. Outcomes: ok, not_found, refused, unavailable.',
     ].join(' '),
-    parameters: {
-      type: 'object',
-      properties: {
-        fact_id: { type: 'integer', description: 'The id of one fact to forget.' },
-        subject: { type: 'string', description: 'Forget every fact of this subject (instead of fact_id).' },
-        property: { type: 'string', description: 'With subject: forget only this property.' },
-      },
-      additionalProperties: false,
-    },
+    parameters: toolParameters(forgetShape),
     output: {
       schema: FORGET_OUTPUT,
       render: (_args: unknown, value: ForgetValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],

@@ -5,7 +5,7 @@ import type { OutputSchema, ToolSpec } from '../host/ports.ts'
 import { nullable } from './output-schema.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
-import { parseArgs, searchArgs } from './tool-args.schema.ts'
+import { parseArgs, searchArgs, toolParameters } from './tool-args.schema.ts'
 import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
 import { sessionPaused } from '../pause/session-pause.ts'
 
@@ -105,16 +105,7 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
       'Outcomes: ok, not_found (the store has no record — not that the claim is false), needs_selection (values',
       'conflict and the user has not settled them: do not pick one), refused, unavailable.',
     ].join(' '),
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What to look for: words, a subject, or an identifier such as a port or path.' },
-        limit: { type: 'integer', minimum: 1, maximum: 10, description: 'Most matching facts (default from settings, 5).' },
-        as_of: { type: 'string', description: 'Optional date (YYYY-MM-DD) or ISO timestamp: answer with the values current then.' },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: toolParameters(searchArgs),
     output: {
       schema: SEARCH_OUTPUT,
       render: (_args: unknown, value: SearchValue) => [{ type: 'text', text: renderSearchText(value) }],

@@ -9,7 +9,6 @@ import { projectOfSession } from '../project/project-locator.ts'
 import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
 import { nullable } from './output-schema.ts'
 import { formatInstant } from '../text/dates.ts'
-import { CUE_CHARS, MAX_CUES } from '../text/fields.schema.ts'
 import type { Evidence, Fact, ProjectRef } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
 import { maskEchoes } from './echo-mask.ts'
@@ -17,7 +16,7 @@ import { anchorOf, userSaid } from './session-anchor.ts'
 import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
 import { sessionPaused } from '../pause/session-pause.ts'
 import { quoteCarries, shortfallNote } from '../extract/quote-carries.ts'
-import { parseArgs, writeArgs } from './tool-args.schema.ts'
+import { parseArgs, toolParameters, writeArgs } from './tool-args.schema.ts'
 
 /** The canonical value of memory_write. */
 export interface WriteValue {
@@ -88,28 +87,7 @@ export function memoryWriteTool(deps: ToolDeps): ToolSpec {
       'it does not name it (for a test command: "run the tests", "make sure nothing is broken", "跑测试", "单测"); they',
       'help the fact be found and are never shown as its value.',
     ].join(' '),
-    parameters: {
-      type: 'object',
-      properties: {
-        subject: { type: 'string', description: 'The stable entity the fact is about: a project, service, person, tool or "user".' },
-        property: { type: 'string', description: 'The attribute, e.g. "port", "preferred editor", "deploy target".' },
-        value: { type: 'string', description: 'The value, short and self-contained.' },
-        evidence: { type: 'string', enum: ['explicit_user', 'observed', 'unverified', 'inferred'], description: 'How you know it (default observed).' },
-        quote: { type: 'string', description: 'The exact words the fact comes from, a sentence that holds the value (not "yes"); required for explicit_user.' },
-        scope: { type: 'string', description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.' },
-        qualifiers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' },
-        cues: {
-          type: 'array', items: { type: 'string', maxLength: CUE_CHARS }, maxItems: MAX_CUES,
-          description: 'Optional: up to 8 short phrases, English and Chinese, a later request needing this fact would use (e.g. ["run the tests", "跑测试"]).',
-        },
-        confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Your confidence; below 0.6 the fact is queued for review.' },
-        multi: { type: 'boolean', description: 'True when the property legitimately holds several values at once (e.g. languages spoken).' },
-        valid_from: { type: 'string', description: 'Optional date (YYYY-MM-DD) from which the value holds; a future date schedules it.' },
-        valid_to: { type: 'string', description: 'Optional date after which the value no longer holds.' },
-      },
-      required: ['subject', 'property', 'value'],
-      additionalProperties: false,
-    },
+    parameters: toolParameters(writeArgs),
     output: {
       schema: WRITE_OUTPUT,
       render: (_args: unknown, value: WriteValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
