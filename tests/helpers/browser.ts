@@ -80,12 +80,17 @@ export async function openHost(browser: Browser, url: string, viewport = { width
   return { context, page, errors }
 }
 
+/** Whether this run keeps screenshots: asked for with FACT_MEMORY_SCREENSHOTS=1 (nothing checks them; a person looks). */
+const SCREENSHOTS = process.env['FACT_MEMORY_SCREENSHOTS'] === '1'
+
 /**
- * Save a screenshot under test-artifacts/.
+ * Save a screenshot under test-artifacts/, when the run asks for screenshots (FACT_MEMORY_SCREENSHOTS=1).
  * @param page - the page.
  * @param name - the file name without extension.
+ * @returns the file's path, or '' when none was taken.
  */
 export async function screenshot(page: Page, name: string): Promise<string> {
+  if (!SCREENSHOTS) return ''
   mkdirSync(ARTIFACTS, { recursive: true })
   const path = join(ARTIFACTS, `${name}.png`)
   await page.screenshot({ path })
