@@ -20,7 +20,7 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   ['types.ts', 'errors.ts', 'clock.ts', 'config.ts', 'wire-types.ts', 'graph-types.ts'],
   ['text/'],
   ['project/', 'host/', 'lexicon/'],
-  ['rules/', 'fact-input.ts', 'graph-entity-names.ts', 'directory.ts', 'notice.ts'],
+  ['rules/', 'fact-input.ts', 'graph-entity-names.ts', 'graph-clusters.ts', 'directory.ts', 'notice.ts'],
   ['privacy-rescan.ts', 'graph.ts', 'exchange/'],
   ['store/'],
   ['retrieval/', 'store-copies.ts'],
@@ -38,6 +38,8 @@ const TOP_LEVEL = '*.ts'
 
 /** The layers of client/, lowest first, read the same way as SRC_RANKS; its top-level modules form one unit. */
 const CLIENT_RANKS: readonly (readonly string[])[] = [
+  // The page's words for a fact (format.ts) import nothing, so the nebula's labels follow the same rules.
+  ['format.ts'],
   ['nebula/'],
   [TOP_LEVEL],
   ['components/'],

@@ -83,7 +83,8 @@ function rowsById(db: Raw, table: 'facts' | 'conflict_groups', latest: boolean):
 /**
  * A memory_search answer that keeps what version 18 answered: its outcome, its best row first, and every one of its rows
  * with the same text (numbered anew), and its channels, with only what later versions added besides: the channels of
- * the facts' cues and of the software lexicon (bridge), and what they found and lifted.
+ * the facts' cues and of the software lexicon (bridge), and what they found and lifted; and, where the query names a
+ * subject by an old name, the subject channel and the row's "(matched old name …)" note.
  */
 function assertKeepsAnswer(actual: string, expected: string, label: string): void {
   const parts = (text: string): { head: string[]; channels: string[]; rows: string[] } => {
@@ -93,14 +94,19 @@ function assertKeepsAnswer(actual: string, expected: string, label: string): voi
     const rows = lines.slice(summary + 1).map((line) => line.replace(/^\d+\. /u, ''))
     return { head: lines.slice(0, Math.max(0, summary)), channels, rows }
   }
-  const now = parts(actual)
+  const raw = parts(actual)
+  // The old-name note is new since version 18; the row it annotates is otherwise as it was.
+  const now = { ...raw, rows: raw.rows.map((row) => row.replace(/ \(matched old name [^)]*\)/u, '')) }
   const then = parts(expected)
   assert.deepEqual(now.head, then.head, label)
-  assert.deepEqual(now.channels.filter((channel) => channel !== 'bridge' && channel !== 'cue'), then.channels, label)
+  // Since old subject names find their subject (issue 32), a query naming one by an old name runs the subject channel too.
+  const byOldName = raw.rows.some((row) => row.includes('(matched old name '))
+  const added = (channel: string): boolean => channel === 'bridge' || channel === 'cue' || (byOldName && channel === 'subject')
+  assert.deepEqual(now.channels.filter((channel) => !added(channel) || then.channels.includes(channel)), then.channels, label)
   assert.equal(now.rows[0], then.rows[0], `${label}: the best row\n${actual}`)
   for (const row of then.rows) assert.ok(now.rows.includes(row), `${label}: today's answer lost the row ${JSON.stringify(row)}\n${actual}`)
   if (now.rows.length > then.rows.length || now.rows.some((row, index) => row !== then.rows[index])) {
-    assert.ok(now.channels.includes('bridge') || now.channels.includes('cue'), `${label}: rows added or moved without a new channel\n${actual}`)
+    assert.ok(now.channels.some((channel) => added(channel) && !then.channels.includes(channel)), `${label}: rows added or moved without a new channel\n${actual}`)
   }
 }
 
