@@ -202,6 +202,36 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('keeps the centre typed into the one-hop tree when the default centre\'s slower read lands after it', async () => {
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
+    // The first tree read after switching to the tree (the default centre's) answers 2 s late.
+    let held = 0
+    let lateDone = false
+    await page.route('**/api/fact-memory/graph', async (route) => {
+      if (held === 0 && (route.request().postData() ?? '').includes('"view":"tree"')) {
+        held += 1
+        await new Promise((resolve) => { setTimeout(resolve, 2000) })
+        await route.continue()
+        lateDone = true
+        return
+      }
+      await route.continue()
+    })
+    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+    await until(async () => held === 1, 'the default centre\'s read is held')
+    await openTreeOn(page, 'Bob Martinez')
+    await until(async () => lateDone, 'the late read has been answered')
+    // Let the late read's own follow-up, if any, reach the page before looking again.
+    await page.waitForTimeout(1000)
+    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
+    assert.match(await centre.textContent() ?? '', /Bob Martinez/u, 'the late default centre did not replace the one typed')
+    assert.equal(await page.locator('fm-graph [data-fm="tree-center"]').inputValue(), 'Bob Martinez')
+    await page.unroute('**/api/fact-memory/graph')
+    await closeClean(opened)
+  })
+
   it('draws contested relations dashed and names them at the default zoom, under All, with contested', async () => {
     const all = (await api.ok('graph', { scope: 'all' })) as unknown as GraphPayload
     const contested = all.edges.filter((edge) => edge.contested)

@@ -151,11 +151,16 @@ export class FmGraph extends LitElement {
     if (changed.has('payload') || changed.has('fallback') || changed.has('view')) void this.draw()
   }
 
+  /** Re-reads are numbered: only the newest one draws, so a slow earlier read never replaces a later centre or scope. */
+  private loads = 0
+
   private async load(): Promise<void> {
+    const ticket = ++this.loads
     this.error = undefined
     const body: Record<string, unknown> = { view: this.view, scope: this.scope }
     if (this.view === 'tree') {
       const fallback = await this.defaultCenter()
+      if (ticket !== this.loads) return
       const center = this.center ?? fallback
       if (center === undefined) {
         this.payload = emptyPayload(this.view, this.scope)
@@ -164,6 +169,7 @@ export class FmGraph extends LitElement {
       body['center'] = center
     }
     const answer = await callVerb<GraphPayload>('graph', body)
+    if (ticket !== this.loads) return
     if (!answer.ok) {
       this.error = answer.message
       this.payload = emptyPayload(this.view, this.scope)
