@@ -13,7 +13,7 @@ import { evidenceKeyOf } from '../text/normalize.ts'
 import { MASK } from '../text/privacy.ts'
 import type { Fact, FactId } from '../types.ts'
 import type { ParsedFile, Planned } from './import-plan.ts'
-import { forEachInSlices, mapInSlices, nextTurn } from './slices.ts'
+import { mapInSlices, nextTurn } from './slices.ts'
 import { abandon, refuse } from './verb.ts'
 
 /** How an import treats one record. */
@@ -222,7 +222,7 @@ export async function commitImport(stores: StoreSet, file: Pick<ParsedFile, 'ali
         abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
     }
   }
-  await forEachInSlices(plan, (part) => { slice(() => { for (const item of part) applyOne(item) }) })
+  await mapInSlices(plan, (item) => { slice(() => { applyOne(item) }) })
   const editId = await recorder.record({ created: factIds, aliases: aliases.changes, forgetEdit: kept.forgetEdit }, now, slice, nextTurn)
   return { counts, factIds, duplicateIds, tombstones: kept.tombstones, forgotten: kept.forgotten, undo: { editId }, aliases: aliases.recorded }
 }

@@ -26,24 +26,6 @@ export async function mapInSlices<T, R>(items: readonly T[], work: (item: T, ind
   return out
 }
 
-/**
- * Hand items to `work` in runs of about SLICE_MS each (the run's size learnt from the last one), yielding between runs.
- * @param items - the items.
- * @param work - synchronous work on one run of items, in order.
- */
-export async function forEachInSlices<T>(items: readonly T[], work: (part: readonly T[]) => void): Promise<void> {
-  let size = 16
-  for (let start = 0; start < items.length;) {
-    const began = performance.now()
-    const part = items.slice(start, start + size)
-    work(part)
-    start += part.length
-    const spent = performance.now() - began
-    size = Math.max(1, Math.min(4096, Math.round(part.length * SLICE_MS / Math.max(spent, 1))))
-    if (start < items.length) await nextTurn()
-  }
-}
-
 /** Resolve on the event loop's next turn, after pending I/O. */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => { setImmediate(resolve) })

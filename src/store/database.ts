@@ -202,7 +202,7 @@ export class Database {
   async transactionInSlices<T>(work: (slice: <R>(step: () => R) => R) => Promise<T>): Promise<T> {
     this.refuseWhileHeld()
     if (this.depth > 0) throw new FactMemoryError('busy', 'the memory is in the middle of another change; nothing was changed, try again in a moment')
-    const hold = { running: true }
+    const hold = { running: false }
     const slice = <R>(step: () => R): R => {
       if (this.held !== hold) throw new Error('a slice ran after its transaction ended')
       const outer = hold.running
@@ -217,7 +217,6 @@ export class Database {
     this.db.exec('BEGIN IMMEDIATE')
     this.depth = 1
     this.held = hold
-    hold.running = false
     let bumped = false
     try {
       const result = await work(slice)

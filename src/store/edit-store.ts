@@ -180,16 +180,16 @@ export class EditStore {
   tracked<T>(kind: EditKind, slotKeys: readonly string[], refs: { factId?: number; proposalId?: number }, now: string,
     work: () => TrackedWork<T>): { result: T; editId: number } {
     return this.db.transaction(() => {
-      const before = this.rowStates(slotKeys)
+      const before = rowStates(this.db, slotKeys)
       const textsBefore = rowTexts(this.db, [...before.keys()])
-      const groupsBefore = this.groupStates(slotKeys)
+      const groupsBefore = groupStates(this.db, slotKeys)
       const outcome = work()
       const createdSlots = outcome.created.length === 0 ? [] : this.db.all(
         `SELECT DISTINCT ${keyColumn('slot_key')} FROM facts WHERE id IN (${placeholders(outcome.created.length)})`, ...outcome.created)
         .map((row) => String(row['slot_key']))
       const slots = [...new Set([...slotKeys, ...createdSlots])]
-      const after = this.rowStates(slots)
-      const groupsAfter = this.groupStates(slots)
+      const after = rowStates(this.db, slots)
+      const groupsAfter = groupStates(this.db, slots)
       const createdSet = new Set(outcome.created)
       const textsAfter = rowTexts(this.db, [...before.keys()].filter((id) => !createdSet.has(id)))
       const rewritten = (id: number): RowText | undefined => {
@@ -214,9 +214,7 @@ export class EditStore {
         })
       const untracked = [...trailed].filter((id) => !before.has(id))
       if (untracked.length > 0) throw new Error(`tracked work moved facts outside the slots it named: ${untracked.join(', ')}`)
-      const groups = [...groupsAfter.values()]
-        .filter((group) => groupDiffers(groupsBefore.get(group.id), group))
-        .map((group) => ({ id: group.id, before: groupsBefore.get(group.id) ?? null }))
+      const groups = changedGroups(groupsBefore, groupsAfter)
       const editId = this.db.run(
         `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         kind, refs.factId ?? null, refs.proposalId ?? null, JSON.stringify(created), JSON.stringify(changed), JSON.stringify(groups),
@@ -369,7 +367,7 @@ export class EditStore {
    * @returns the recorder; call it only inside the import's own transaction.
    */
   recordImport(): ImportRecorder {
-    return new ImportRecorder(this.db, (keys) => this.rowStates(keys), (keys) => this.groupStates(keys))
+    return new ImportRecorder(this.db)
   }
 
   /**
@@ -399,44 +397,6 @@ export class EditStore {
     reindexFact(this.db, factId)
   }
 
-  private rowStates(slotKeys: readonly string[]): Map<number, RowState> {
-    const states = new Map<number, RowState>()
-    if (slotKeys.length === 0) return states
-    for (const row of this.db.all(
-      `SELECT id, status, ${instantColumn('valid_from')}, ${instantColumn('valid_to')}, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
-        ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
-      states.set(Number(row['id']), {
-        id: Number(row['id']),
-        status: row['status'] as FactStatus,
-        validFrom: String(row['valid_from']),
-        validTo: textOrNull(row['valid_to']),
-        supersededBy: numberOrNull(row['superseded_by']),
-        conflictGroupId: numberOrNull(row['conflict_group_id']),
-        evidence: row['evidence'] as Evidence,
-        revision: Number(row['revision']),
-        slotKey: String(row['slot_key']),
-        claimKey: String(row['claim_key']),
-        multi: Number(row['multi']) === 1,
-      })
-    }
-    return states
-  }
-
-  private groupStates(slotKeys: readonly string[]): Map<number, GroupState> {
-    const states = new Map<number, GroupState>()
-    if (slotKeys.length === 0) return states
-    for (const row of this.db.all(
-      `SELECT id, status, closed_at, settled_by, ${keyColumn('slot_key')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)})`, ...slotKeys)) {
-      states.set(Number(row['id']), {
-        id: Number(row['id']),
-        status: row['status'] as GroupState['status'],
-        closedAt: textOrNull(row['closed_at']),
-        settledBy: numberOrNull(row['settled_by']),
-        slotKey: String(row['slot_key']),
-      })
-    }
-    return states
-  }
 }
 
 /**
@@ -467,6 +427,11 @@ function textChanged(before: RowText, after: RowText | undefined): boolean {
   return JSON.stringify(was) !== JSON.stringify(now)
 }
 
+/** The conflict groups an edit opened or changed, each with its state before (null: the edit opened it). */
+function changedGroups(before: ReadonlyMap<number, GroupState>, after: ReadonlyMap<number, GroupState>): EditRecord['groups'] {
+  return [...after.values()].filter((group) => groupDiffers(before.get(group.id), group)).map((group) => ({ id: group.id, before: before.get(group.id) ?? null }))
+}
+
 function groupDiffers(before: GroupState | undefined, after: GroupState): boolean {
   if (before === undefined) return true
   return before.status !== after.status || before.closedAt !== after.closedAt || before.settledBy !== after.settledBy
@@ -483,17 +448,13 @@ const SLOTS_PER_STEP = 400
  */
 export class ImportRecorder {
   private readonly db: Database
-  private readonly states: (keys: readonly string[]) => Map<number, RowState>
-  private readonly groupStatesOf: (keys: readonly string[]) => Map<number, GroupState>
   private readonly slots = new Set<string>()
   private readonly before = new Map<number, RowState>()
   private readonly groupsBefore = new Map<number, GroupState>()
   private readonly sourcesFrom: number
 
-  constructor(db: Database, states: (keys: readonly string[]) => Map<number, RowState>, groups: (keys: readonly string[]) => Map<number, GroupState>) {
+  constructor(db: Database) {
     this.db = db
-    this.states = states
-    this.groupStatesOf = groups
     this.sourcesFrom = maxSourceId(db)
   }
 
@@ -504,8 +465,8 @@ export class ImportRecorder {
   watch(slotKey: string): void {
     if (this.slots.has(slotKey)) return
     this.slots.add(slotKey)
-    for (const [id, state] of this.states([slotKey])) this.before.set(id, state)
-    for (const [id, state] of this.groupStatesOf([slotKey])) this.groupsBefore.set(id, state)
+    for (const [id, state] of rowStates(this.db, [slotKey])) this.before.set(id, state)
+    for (const [id, state] of groupStates(this.db, [slotKey])) this.groupsBefore.set(id, state)
   }
 
   /**
@@ -521,8 +482,8 @@ export class ImportRecorder {
     for (let start = 0; start < slots.length; start += SLOTS_PER_STEP) {
       const part = slots.slice(start, start + SLOTS_PER_STEP)
       step(() => {
-        for (const [id, state] of this.states(part)) after.set(id, state)
-        for (const [id, state] of this.groupStatesOf(part)) groupsAfter.set(id, state)
+        for (const [id, state] of rowStates(this.db, part)) after.set(id, state)
+        for (const [id, state] of groupStates(this.db, part)) groupsAfter.set(id, state)
       })
       await pause()
     }
@@ -530,9 +491,7 @@ export class ImportRecorder {
     const changed: ChangedRow[] = [...this.before.values()]
       .filter((state) => !createdSet.has(state.id) && differs(state, after.get(state.id)))
       .map((state) => ({ before: state, revision: after.get(state.id)?.revision ?? state.revision }))
-    const groups = [...groupsAfter.values()]
-      .filter((group) => groupDiffers(this.groupsBefore.get(group.id), group))
-      .map((group) => ({ id: group.id, before: this.groupsBefore.get(group.id) ?? null }))
+    const groups = changedGroups(this.groupsBefore, groupsAfter)
     return step(() => {
       const created = change.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
       const trail: ImportTrail & { changed: ChangedRow[] } = { changed, forgetEdit: change.forgetEdit, sources: [this.sourcesFrom, maxSourceId(this.db)] }
@@ -545,4 +504,45 @@ export class ImportRecorder {
 
 function maxSourceId(db: Database): number {
   return Number(db.get('SELECT coalesce(max(id), 0) AS n FROM fact_sources')?.['n'] ?? 0)
+}
+
+/** The state of every row of these slots but the forgotten ones, by id. */
+function rowStates(db: Database, slotKeys: readonly string[]): Map<number, RowState> {
+  const states = new Map<number, RowState>()
+  if (slotKeys.length === 0) return states
+  for (const row of db.all(
+    `SELECT id, status, ${instantColumn('valid_from')}, ${instantColumn('valid_to')}, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
+      ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
+    states.set(Number(row['id']), {
+      id: Number(row['id']),
+      status: row['status'] as FactStatus,
+      validFrom: String(row['valid_from']),
+      validTo: textOrNull(row['valid_to']),
+      supersededBy: numberOrNull(row['superseded_by']),
+      conflictGroupId: numberOrNull(row['conflict_group_id']),
+      evidence: row['evidence'] as Evidence,
+      revision: Number(row['revision']),
+      slotKey: String(row['slot_key']),
+      claimKey: String(row['claim_key']),
+      multi: Number(row['multi']) === 1,
+    })
+  }
+  return states
+}
+
+/** The state of every conflict group of these slots, by id. */
+function groupStates(db: Database, slotKeys: readonly string[]): Map<number, GroupState> {
+  const states = new Map<number, GroupState>()
+  if (slotKeys.length === 0) return states
+  for (const row of db.all(
+    `SELECT id, status, closed_at, settled_by, ${keyColumn('slot_key')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)})`, ...slotKeys)) {
+    states.set(Number(row['id']), {
+      id: Number(row['id']),
+      status: row['status'] as GroupState['status'],
+      closedAt: textOrNull(row['closed_at']),
+      settledBy: numberOrNull(row['settled_by']),
+      slotKey: String(row['slot_key']),
+    })
+  }
+  return states
 }
