@@ -8,12 +8,10 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { systemClock } from '../src/clock.ts'
 import { keysUnder } from '../src/fact-input.ts'
-import { FactMemory } from '../src/fact-memory.ts'
 import { messageText, type ChatMessage } from './helpers/fake-model.ts'
-import { directoryOf, reply, search, startConversations, type HeadlessConversations } from './helpers/headless-conversation.ts'
-import { expectKind, makeConfig, write } from './helpers/store.ts'
+import { directoryOf, reply, search, seedStore, startConversations, type HeadlessConversations } from './helpers/headless-conversation.ts'
+import { expectKind, write } from './helpers/store.ts'
 
 const RECALL_HEAD = 'Fact memory recalled for this message'
 
@@ -21,10 +19,7 @@ let conversations: HeadlessConversations
 
 before(async () => {
   conversations = await startConversations()
-  const config = makeConfig(conversations.home.home)
-  const memory = new FactMemory({ clock: systemClock })
-  memory.open(config.resolvedDataDir)
-  try {
+  seedStore(conversations.home, (memory, config) => {
     const port = expectKind(write(memory, config, { subject: 'search-svc', property: 'port', value: '9200', evidence: 'explicit_user' }), 'saved').fact
     const city = expectKind(write(memory, config, { subject: '小明', property: '城市', value: '杭州', evidence: 'explicit_user' }), 'saved').fact
     for (let index = 0; index < 120; index += 1) {
@@ -37,9 +32,7 @@ before(async () => {
       const renamed = opened.stores.renames.renameSubject(fact.entityKey, to, keysUnder, now)
       assert.equal(renamed.ok, true, JSON.stringify(renamed))
     }
-  } finally {
-    memory.close()
-  }
+  })
 })
 after(async () => {
   await conversations.close()

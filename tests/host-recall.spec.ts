@@ -5,11 +5,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { FactMemory } from '../src/fact-memory.ts'
-import { systemClock } from '../src/clock.ts'
 import { messageText, type ChatMessage, type RecordedRequest } from './helpers/fake-model.ts'
-import { directoryOf, reply, startConversations, type HeadlessConversations } from './helpers/headless-conversation.ts'
-import { makeConfig, writeFact } from './helpers/store.ts'
+import { directoryOf, reply, seedStore, startConversations, type HeadlessConversations } from './helpers/headless-conversation.ts'
+import { writeFact } from './helpers/store.ts'
 
 const RECALL_HEAD = 'Fact memory recalled for this message'
 
@@ -17,18 +15,13 @@ let conversations: HeadlessConversations
 
 before(async () => {
   conversations = await startConversations()
-  const config = makeConfig(conversations.home.home)
-  const memory = new FactMemory({ clock: systemClock })
-  memory.open(config.resolvedDataDir)
-  try {
+  seedStore(conversations.home, (memory, config) => {
     writeFact(memory, config, { subject: 'payments-gateway', property: 'retry policy', value: 'three retries with exponential backoff, capped at 30 s', evidence: 'explicit_user' })
     writeFact(memory, config, { subject: 'Priya', property: 'email', value: 'priya.raman@example.com', evidence: 'explicit_user' })
     for (let index = 0; index < 120; index += 1) {
       writeFact(memory, config, { subject: `service-${index}`, property: 'owner', value: `the platform team, squad ${index}`, evidence: 'explicit_user' })
     }
-  } finally {
-    memory.close()
-  }
+  })
 })
 after(async () => {
   await conversations.close()

@@ -299,13 +299,18 @@ for (const driver of DRIVERS) {
       assert.equal(same.kind, 'duplicate')
     })
 
-    it('an old name still finds the subject in search, and the hit says which old name matched (English and Chinese)', async () => {
+    /** search-svc (port, owner) renamed search-service, 小明 (city) renamed 王小明, and unrelated-svc sharing a word. */
+    const renamedLibrary = async (): Promise<void> => {
       const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
       put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
       put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
       await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
       const city = put({ subject: '小明', property: 'city', value: '杭州' })
       await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+    }
+
+    it('an old name still finds the subject in search, and the hit says which old name matched (English and Chinese)', async () => {
+      await renamedLibrary()
       const search = (query: string) => v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config)
 
       const old = search('search-svc')
@@ -345,12 +350,7 @@ for (const driver of DRIVERS) {
     })
 
     it('the library\'s text filter finds a subject by an old name, and the answer says which old name matched', async () => {
-      const port = put({ subject: 'search-svc', property: 'port', value: '9200' })
-      put({ subject: 'search-svc', property: 'owner', value: 'team relevance' })
-      put({ subject: 'unrelated-svc', property: 'port', value: '9300' })
-      await v.ok('subject-rename', fence({ entityKey: keyOf(port), to: 'search-service' }))
-      const city = put({ subject: '小明', property: 'city', value: '杭州' })
-      await v.ok('subject-rename', fence({ entityKey: keyOf(city), to: '王小明' }))
+      await renamedLibrary()
       type Page = { facts: { subject: string; property: string; entityKey: string }[]; matched: number; aliasMatches: { alias: string; subject: string; entityKey: string }[] }
       const filter = async (text: string): Promise<Page> => (await v.ok('facts', { text })) as unknown as Page
       const old = await filter('search-svc')

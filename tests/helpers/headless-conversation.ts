@@ -4,8 +4,12 @@
  * the directory in the runtime context). Shared by the host end-to-end specs.
  */
 import assert from 'node:assert/strict'
+import { systemClock } from '../../src/clock.ts'
+import type { ResolvedConfig } from '../../src/config.ts'
+import { FactMemory } from '../../src/fact-memory.ts'
 import { createDshHome, runHeadless, type DshHome } from './dsh-host.ts'
 import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './fake-model.ts'
+import { makeConfig } from './store.ts'
 
 /** A fake model and a DSH home, for as many conversations as a spec runs. */
 export interface HeadlessConversations {
@@ -43,6 +47,22 @@ export async function startConversations(): Promise<HeadlessConversations> {
       await model.close()
       home.remove()
     },
+  }
+}
+
+/**
+ * Write to a home's store before any host boots there: open the store file outside a host, run `work`, close it.
+ * @param home - the DSH home whose data directory holds the store.
+ * @param work - the writes, given the open memory and the home's configuration.
+ */
+export function seedStore(home: DshHome, work: (memory: FactMemory, config: ResolvedConfig) => void): void {
+  const config = makeConfig(home.home)
+  const memory = new FactMemory({ clock: systemClock })
+  memory.open(config.resolvedDataDir)
+  try {
+    work(memory, config)
+  } finally {
+    memory.close()
   }
 }
 
