@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, openLibrary as openLibraryPage, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -34,19 +34,13 @@ const SEED = [
 before(async () => {
   env = await startPageHost();
   ({ host, browser, api } = env)
-  const content = `${SEED.map((line) => JSON.stringify(line)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await importLines(api, SEED)
 })
 
 after(async () => { await env?.stop() })
 
-async function openLibrary(viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
-  await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
-  return opened
+function openLibrary(viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openLibraryPage({ browser, host }, { viewport, colorScheme })
 }
 
 const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]

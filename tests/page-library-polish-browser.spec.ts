@@ -18,7 +18,7 @@ import type { Fact, FactRef } from '../src/types.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { PREFIX, rawRequest, type FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, openLibrary as openLibraryPage, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -44,9 +44,7 @@ const SEED = [
 before(async () => {
   env = await startPageHost();
   ({ host, browser, api } = env)
-  const content = `${SEED.map((line) => JSON.stringify(line)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await importLines(api, SEED)
   dataDir = String((await api.ok('status', {}))['dataDir'])
   db = Database.open({ dataDir, now: () => new Date().toISOString() })
   stores = createStoreSet(db, dataDir)
@@ -57,12 +55,8 @@ after(async () => {
   await env?.stop()
 })
 
-async function openLibrary(viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
-  await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
-  return opened
+function openLibrary(viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openLibraryPage({ browser, host }, { viewport, colorScheme })
 }
 
 async function openTab(tab: string): Promise<HostPage> {

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, openNebula, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -61,19 +61,14 @@ function library(): Line[] {
 before(async () => {
   env = await startPageHost();
   ({ host, browser, api } = env)
-  const content = `${library().map((line) => JSON.stringify(line)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await importLines(api, library())
 })
 
 after(async () => { await env?.stop() })
 
 /** Open the host, then the page (it opens on the nebula). */
-async function openGraph(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
-  return opened
+function openGraph(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openNebula({ browser, host }, { viewport, colorScheme })
 }
 
 async function nebula(): Promise<GraphPayload> {

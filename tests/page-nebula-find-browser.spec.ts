@@ -10,10 +10,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, openNebula, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -59,9 +59,7 @@ function library(): Record<string, unknown>[] {
 before(async () => {
   env = await startPageHost();
   ({ host, browser, api } = env)
-  const content = `${library().map((line) => JSON.stringify(line)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await importLines(api, library())
   // An old name, and a name in another script merged into 王芳: both stay aliases.
   await api.ok('subject-rename', await api.fence({ entityKey: 'search svc', to: 'search-service' }))
   const wang = (await api.ok('entity', { subject: 'Wang Fang' }))['entity'] as { key: string }
@@ -70,11 +68,8 @@ before(async () => {
 
 after(async () => { await env?.stop() })
 
-async function openGraph(colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, { width: 1440, height: 900 }, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
-  return opened
+function openGraph(colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openNebula({ browser, host }, { colorScheme })
 }
 
 /** Waits until the stars hold still, then answers each star's screen point. */

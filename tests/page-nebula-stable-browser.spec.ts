@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 import type { GraphNode, GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -48,9 +48,7 @@ function library(): Line[] {
 before(async () => {
   env = await startPageHost()
   const { api } = env
-  const content = `${library().map((line) => JSON.stringify(line)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await importLines(api, library())
 })
 
 after(async () => { await env?.stop() })

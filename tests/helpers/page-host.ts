@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
-import { launchBrowser, type HostPage } from './browser.ts'
+import { launchBrowser, openHost, type HostPage } from './browser.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { FactMemoryApi, hostApi } from './fact-memory-web.ts'
 import { FakeModel } from './fake-model.ts'
@@ -76,3 +76,47 @@ export async function closeClean(opened: HostPage): Promise<void> {
   assert.deepEqual(opened.errors, [], 'the browser logged errors')
 }
 
+
+/**
+ * Store lines as a user's file would be: the page's own import, previewed and then committed.
+ * @param api - the host's management API.
+ * @param lines - one fact record a line.
+ */
+export async function importLines(api: FactMemoryApi, lines: readonly object[]): Promise<void> {
+  const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
+  const preview = await api.ok('import', { mode: 'preview', content })
+  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+}
+
+/** How a page is opened: its size and colour scheme. */
+interface PageLook {
+  readonly viewport?: { readonly width: number; readonly height: number }
+  readonly colorScheme?: 'light' | 'dark'
+}
+
+/**
+ * Open the host in a fresh page, then the Fact memory page's library, once its list is drawn.
+ * @param env - the running page host.
+ * @param look - size (1440×960 by default) and scheme (light by default).
+ * @returns the page.
+ */
+export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
+  const opened = await openHost(env.browser, env.host.url, { ...(look.viewport ?? { width: 1440, height: 960 }) }, look.colorScheme ?? 'light')
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
+  await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
+  return opened
+}
+
+/**
+ * Open the host in a fresh page, then the Fact memory page, which opens on the nebula, once its canvas is there.
+ * @param env - the running page host.
+ * @param look - size (1440×900 by default) and scheme (light by default).
+ * @returns the page.
+ */
+export async function openNebula(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
+  const opened = await openHost(env.browser, env.host.url, { ...(look.viewport ?? { width: 1440, height: 900 }) }, look.colorScheme ?? 'light')
+  await opened.page.locator('[data-fm="sidebar-entry"]').click()
+  await opened.page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
+  return opened
+}
