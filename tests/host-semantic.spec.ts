@@ -245,13 +245,13 @@ describe('semantic channels in a web host: Rebuild vectors, status, rerank and c
   })
 })
 
-describe('the README\'s local servers, last: its fact would change the counts the web host checks', () => {
+describe('docs/semantic.md\'s local servers, last: its fact would change the counts the web host checks', () => {
   after(() => conversations.home.writeProfilePatch('headless', '[]\n'))
 
-  it('the README\'s configuration for local servers, as written, runs both channels on this machine', async () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
-    const block = /\*\*With nothing leaving the machine\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/u.exec(readme)?.[1]
-    assert.ok(block !== undefined, 'the README has no local configuration')
+  it('docs/semantic.md\'s configuration for local servers, as written, runs both channels on this machine', async () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs/semantic.md'), 'utf8')
+    const block = /\*\*With nothing leaving the machine\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/u.exec(page)?.[1]
+    assert.ok(block !== undefined, 'docs/semantic.md has no local configuration')
     assert.match(block, /http:\/\/127\.0\.0\.1:11434\/v1/u)
     conversations.home.writeProfilePatch('headless', block.replaceAll('http://127.0.0.1:11434', semantic.url).replaceAll('http://127.0.0.1:8012', semantic.url))
     semantic.reset()

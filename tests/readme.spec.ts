@@ -1,8 +1,9 @@
 /**
- * The README as written: every import body its Exchange notes document, filled in field by field and sent through
- * the real verb table and schemas on a real store (both drivers); the operationId rule it states, checked against
- * the schema's bounds; and the first-run host dialogs its Development section lists, walked in a real Chromium on
- * a fresh DSH home of the real web host without a model key.
+ * The README and the docs pages as written: every import body docs/api.md's Exchange notes document, filled in field
+ * by field and sent through the real verb table and schemas on a real store (both drivers); the operationId rule it
+ * states, checked against the schema's bounds; the weight of the browser half docs/page.md states; the README's
+ * rebuild command; and the first-run host dialogs its Quick start lists, walked in a real Chromium on a fresh DSH
+ * home of the real web host without a model key.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -20,17 +21,22 @@ import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+/** The management API's page, where the README's Management API section moved. */
+const API_PAGE = readFileSync(join(REPO_ROOT, 'docs/api.md'), 'utf8')
+/** The page tour, which states the weight of the browser half. */
+const PAGE_TOUR = readFileSync(join(REPO_ROOT, 'docs/page.md'), 'utf8')
 
-/** A second-level section of the README, up to the next one. */
-function section(heading: string): string {
-  const start = README.indexOf(`\n## ${heading}\n`)
-  assert.notEqual(start, -1, `the README has no "${heading}" section`)
-  const end = README.indexOf('\n## ', start + 1)
-  return README.slice(start, end === -1 ? undefined : end)
+/** A second-level section of a Markdown text (the README unless told), up to the next one. */
+function section(heading: string, text = README, file = 'README.md'): string {
+  const start = text.indexOf(`\n## ${heading}\n`)
+  assert.notEqual(start, -1, `${file} has no "${heading}" section`)
+  const end = text.indexOf('\n## ', start + 1)
+  return text.slice(start, end === -1 ? undefined : end)
 }
 
+/** The management API's page as a whole: its verb table, exchange notes and fenced edits. */
 function managementSection(): string {
-  return section('Management API')
+  return API_PAGE
 }
 
 /** One field of a documented body: `name`, `name?`, `a | b` (one of them) or `name: "literal"`. */
@@ -41,7 +47,7 @@ interface DocumentedField {
 }
 
 /**
- * Read the README's body notation, e.g. `{mode: "commit", path | content, token}`.
+ * Read the API page's body notation, e.g. `{mode: "commit", path | content, token}`.
  * @param shape - the braces and what they hold.
  * @returns its fields.
  */
@@ -85,7 +91,7 @@ function fill(harness: VerbHarness, name: string, token: string | undefined): un
     case 'token': return token
     case 'expectedGeneration': return harness.generation()
     case 'operationId': return harness.op()
-    default: throw new Error(`the README documents an import field this test cannot fill: ${name}`)
+    default: throw new Error(`docs/api.md documents an import field this test cannot fill: ${name}`)
   }
 }
 
@@ -94,8 +100,8 @@ function body(harness: VerbHarness, fields: readonly { name: string; literal?: s
 }
 
 for (const driver of DRIVERS) {
-  describe(`the README's import bodies as written (${driver})`, () => {
-    it('documents a preview and a commit, and the real verb accepts every way the README allows to write each', async () => {
+  describe(`docs/api.md's import bodies as written (${driver})`, () => {
+    it('documents a preview and a commit, and the real verb accepts every way the page allows to write each', async () => {
       const shapes = documentedImports()
       assert.deepEqual([...shapes.keys()].sort(), ['commit', 'preview'])
       for (const preview of variants(shapes.get('preview') ?? [])) {
@@ -120,11 +126,11 @@ for (const driver of DRIVERS) {
 }
 
 for (const driver of DRIVERS) {
-  describe(`the README's hand-written import file (${driver})`, () => {
+  describe(`docs/api.md's hand-written import file (${driver})`, () => {
     it('previews its example lines as new facts, and commits them with the evidence it says', async () => {
-      const exchange = section('Management API')
+      const exchange = managementSection()
       const start = exchange.indexOf('**A hand-written file.**')
-      assert.notEqual(start, -1, 'the README documents a hand-written file')
+      assert.notEqual(start, -1, 'docs/api.md documents a hand-written file')
       const block = /```json\n([\s\S]*?)\n\s*```/u.exec(exchange.slice(start))?.[1]
       assert.ok(block !== undefined, 'with an example')
       const content = block.split('\n').map((line) => line.trim()).join('\n')
@@ -143,7 +149,7 @@ for (const driver of DRIVERS) {
     })
 
     it('refuses the lines it says are invalid: a bare number as value, confidence below 0.6, a withheld value', async () => {
-      const exchange = section('Management API')
+      const exchange = managementSection()
       assert.match(exchange, /a bare number `7801` makes the line invalid/u)
       assert.match(exchange, /a line below 0\.6 is invalid/u)
       assert.match(exchange, /importing that line is refused as invalid/u)
@@ -165,15 +171,15 @@ for (const driver of DRIVERS) {
   })
 }
 
-describe('the README\'s operationId rule', () => {
+describe('docs/api.md\'s operationId rule', () => {
   it('states the bounds and characters the fenced verbs enforce', async () => {
     const rule = /`operationId`[^.]*?(\d+) to (\d+) characters from `([^`]+)`/u.exec(managementSection())
-    assert.ok(rule !== null, 'the README does not say how long an operationId is and what it may contain')
+    assert.ok(rule !== null, 'docs/api.md does not say how long an operationId is and what it may contain')
     const [min, max] = [Number(rule[1]), Number(rule[2])]
     const harness = verbHarness(DRIVERS[0])
     try {
       const fenced = (operationId: string) => harness.call('rebuild', { expectedGeneration: harness.generation(), operationId })
-      // Every single character the README lists besides the letter and digit ranges, in one id.
+      // Every single character the page lists besides the letter and digit ranges, in one id.
       const punctuation = (rule[3] ?? '').split(' ').filter((token) => token.length === 1).join('')
       for (const id of ['a'.repeat(min), `${punctuation}${'b'.repeat(Math.max(0, min - punctuation.length))}`, 'c'.repeat(max)]) {
         const outcome = await fenced(id)
@@ -189,9 +195,9 @@ describe('the README\'s operationId rule', () => {
   })
 })
 
-describe('the README\'s weight of the browser half', () => {
+describe('docs/page.md\'s weight of the browser half', () => {
   it('states each built file\'s size, minified and gzipped, within a tenth of what the build wrote', () => {
-    const weight = /\*\*Weight\.\*\*[\s\S]*?(?=\n## )/u.exec(README)?.[0] ?? ''
+    const weight = section('Weight of the browser half', PAGE_TOUR, 'docs/page.md')
     for (const file of ['lib/client.js', 'lib/client/nebula.js']) {
       const stated = new RegExp(`\`${file.replace(/[./]/gu, '\\$&')}\`[\\s\\S]*?about\\s+(\\d+) KiB minified, (\\d+) KiB gzipped`, 'u').exec(weight)
       assert.ok(stated !== null, `the Weight note states no size for ${file}`)
@@ -199,7 +205,7 @@ describe('the README\'s weight of the browser half', () => {
       const actual = [bytes.byteLength / 1024, gzipSync(bytes).byteLength / 1024]
       actual.forEach((kib, index) => {
         const said = Number(stated[index + 1])
-        assert.ok(Math.abs(said - kib) <= kib / 10, `${file}: the README says ${said} KiB ${index === 0 ? 'minified' : 'gzipped'}, the build wrote ${kib.toFixed(1)}`)
+        assert.ok(Math.abs(said - kib) <= kib / 10, `${file}: docs/page.md says ${said} KiB ${index === 0 ? 'minified' : 'gzipped'}, the build wrote ${kib.toFixed(1)}`)
       })
     }
   })
@@ -228,11 +234,11 @@ interface DocumentedDialog {
   readonly once: boolean
 }
 
-/** The numbered dialog list of the Development section; an item runs on over its indented lines. */
+/** The numbered dialog list of the README's Quick start; an item runs on over its indented lines. */
 function documentedDialogs(): DocumentedDialog[] {
   const items: string[] = []
   let open = false
-  for (const line of section('Development').split('\n')) {
+  for (const line of section('Quick start').split('\n')) {
     if (/^\d+\. \*\*/u.test(line)) items.push(line)
     else if (open && /^ {3}\S/u.test(line)) items[items.length - 1] += ` ${line.trim()}`
     else { open = false; continue }
