@@ -25,6 +25,19 @@ function relativeLinks(markdown: string): string[] {
     .map((target) => target.replace(/#.*$/u, ''))
 }
 
+/** Relative links that name a heading: [file, fragment]. */
+function anchoredLinks(markdown: string): [string, string][] {
+  return [...markdown.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/gu)]
+    .filter((match) => !/^[a-z]+:/u.test(match[1] ?? ''))
+    .map((match) => [match[1] ?? '', match[2] ?? ''])
+}
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+function headingAnchors(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gmu)].map((match) => (match[1] ?? '').trim().toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /gu, '-')))
+}
+
 /** The rows of every Markdown table in a text: cells trimmed, header and rule rows included. */
 function tableRows(markdown: string): string[][] {
   return markdown.split('\n').filter((line) => line.startsWith('|'))
@@ -49,6 +62,16 @@ describe('the README is a front door', () => {
   it('links to every page under docs/, so a new page is never orphaned', () => {
     const linked = new Set(relativeLinks(README))
     for (const page of pages) assert.ok(linked.has(`docs/${page}`), `README does not link to docs/${page}`)
+  })
+
+  it('every link to a heading, in the README and the docs pages, names a heading that exists', () => {
+    const sources: [string, string][] = [['README.md', README], ...pages.map((page): [string, string] => [`docs/${page}`, read(`docs/${page}`)])]
+    for (const [source, text] of sources) {
+      for (const [file, fragment] of anchoredLinks(text)) {
+        const target = file === '' ? source : join(source === 'README.md' ? '' : 'docs', file)
+        assert.ok(headingAnchors(read(target)).has(fragment), `${source} links to ${target}#${fragment}, a heading it does not have`)
+      }
+    }
   })
 
   it('every docs page\'s own relative links resolve', () => {
