@@ -59,6 +59,11 @@ describe('the README is a front door', () => {
     }
   })
 
+  it('ships with the pages it links to: package.json\'s files include docs/', () => {
+    const files = (JSON.parse(read('package.json')) as { files: string[] }).files
+    assert.ok(files.includes('README.md') && files.includes('docs'), `package.json ships ${JSON.stringify(files)}`)
+  })
+
   it('links to every page under docs/, so a new page is never orphaned', () => {
     const linked = new Set(relativeLinks(README))
     for (const page of pages) assert.ok(linked.has(`docs/${page}`), `README does not link to docs/${page}`)
