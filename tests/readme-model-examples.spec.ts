@@ -46,30 +46,76 @@ describe('the README\'s "What the model sees", rendered by the real agent loop a
       await host.say(agent, text)
     }
     const first = await host.agent('docs-a')
-    await say(first, 'remember that billing-api runs on port 7801', call('memory_write',
-      { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' }))
-    await say(first, 'billing-api moved to port 7802', call('memory_write',
-      { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user', quote: 'billing-api moved to port 7802' }))
-    await say(first, 'the tests run with npm run test:billing', call('memory_write', {
-      subject: 'billing-api', property: 'test command', value: 'npm run test:billing', evidence: 'explicit_user',
-      quote: 'the tests run with npm run test:billing', cues: ['run the tests', '跑测试'],
-    }))
-    await say(first, 'which port does billing-api use?', call('memory_search', { query: 'which port does billing-api use?' }))
-    await say(first, 'the staging db is db-2.internal', call('memory_write',
-      { subject: 'staging db', property: 'host', value: 'db-2.internal', evidence: 'observed' }))
+    await say(
+      first,
+      'remember that billing-api runs on port 7801',
+      call('memory_write', {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7801',
+        evidence: 'explicit_user',
+        quote: 'billing-api runs on port 7801',
+      }),
+    )
+    await say(
+      first,
+      'billing-api moved to port 7802',
+      call('memory_write', {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7802',
+        evidence: 'explicit_user',
+        quote: 'billing-api moved to port 7802',
+      }),
+    )
+    await say(
+      first,
+      'the tests run with npm run test:billing',
+      call('memory_write', {
+        subject: 'billing-api',
+        property: 'test command',
+        value: 'npm run test:billing',
+        evidence: 'explicit_user',
+        quote: 'the tests run with npm run test:billing',
+        cues: ['run the tests', '跑测试'],
+      }),
+    )
+    await say(
+      first,
+      'which port does billing-api use?',
+      call('memory_search', { query: 'which port does billing-api use?' }),
+    )
+    await say(
+      first,
+      'the staging db is db-2.internal',
+      call('memory_write', { subject: 'staging db', property: 'host', value: 'db-2.internal', evidence: 'observed' }),
+    )
     // A library larger than the directory: forty newer facts, so the staging db is left for recall to bring.
     const second = await host.agent('docs-b')
-    await say(second, 'note these owners', ...Array.from({ length: 40 }, (_, index) =>
-      call('memory_write', { subject: `service-${index}`, property: 'owner', value: `team ${index}` })))
+    await say(
+      second,
+      'note these owners',
+      ...Array.from({ length: 40 }, (_, index) =>
+        call('memory_write', { subject: `service-${index}`, property: 'owner', value: `team ${index}` }),
+      ),
+    )
     const third = await host.agent('docs-c')
     await say(third, 'connect to the staging db and check the last migration')
     await say(third, 'forget the old port', call('memory_forget', { fact_id: 1 }))
-    transcript = host.adapter.requests.flatMap((request) => request.messages).map((message) => message.content.map((block) => {
-      if (block.type === 'text') return block.text
-      if (block.type === 'tool-call') return `${block.name} ${block.arguments}`
-      if (block.type === 'tool-result') return block.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
-      return ''
-    }).join('\n')).join('\n\n')
+    transcript = host.adapter.requests
+      .flatMap((request) => request.messages)
+      .map((message) =>
+        message.content
+          .map((block) => {
+            if (block.type === 'text') return block.text
+            if (block.type === 'tool-call') return `${block.name} ${block.arguments}`
+            if (block.type === 'tool-result')
+              return block.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+            return ''
+          })
+          .join('\n'),
+      )
+      .join('\n\n')
   })
   after(async () => {
     await fiber?.dispose()
@@ -78,18 +124,31 @@ describe('the README\'s "What the model sees", rendered by the real agent loop a
   })
 
   it('shows only text the model received: each example block occurs in the conversation', () => {
-    const blocks = [...section('What the model sees').matchAll(/```text\n([\s\S]*?)\n```/gu)].map((match) => match[1] ?? '')
-    assert.ok(blocks.length >= 6, `the section shows ${blocks.length} examples; it should show a call and an answer for each tool, the directory and a recall block`)
+    const blocks = [...section('What the model sees').matchAll(/```text\n([\s\S]*?)\n```/gu)].map(
+      (match) => match[1] ?? '',
+    )
+    assert.ok(
+      blocks.length >= 6,
+      `the section shows ${blocks.length} examples; it should show a call and an answer for each tool, the directory and a recall block`,
+    )
     const received = undated(transcript)
     for (const block of blocks) {
-      assert.ok(received.includes(undated(block)), `the model never received this:\n${block}\n\nIt received:\n${transcript}`)
+      assert.ok(
+        received.includes(undated(block)),
+        `the model never received this:\n${block}\n\nIt received:\n${transcript}`,
+      )
     }
   })
 
   it('covers the three tools, the directory and per-turn recall', () => {
     const text = section('What the model sees')
-    for (const mark of ['memory_search {', 'memory_write {', 'memory_forget {', 'Fact memory: values recorded in earlier conversations',
-      'Fact memory recalled for this message']) {
+    for (const mark of [
+      'memory_search {',
+      'memory_write {',
+      'memory_forget {',
+      'Fact memory: values recorded in earlier conversations',
+      'Fact memory recalled for this message',
+    ]) {
       assert.ok(text.includes(mark), `no example of ${mark}`)
     }
   })
