@@ -106,7 +106,8 @@ export function parseHlc(text: string): Hlc | undefined {
 export function describeSkew(deviceName: string, skewMs: number): string | undefined {
   const size = Math.abs(skewMs)
   if (size < NOTABLE_SKEW_MS) return undefined
-  const amount = size >= 3_600_000 ? `${Math.round(size / 3_600_000)} h` : `${Math.round(size / 60_000)} min`
+  const minutes = Math.round(size / 60_000)
+  const amount = minutes >= 60 ? `${Math.round(size / 3_600_000)} h` : `${minutes} min`
   return `the clock of "${deviceName}" runs about ${amount} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's; changes are still ordered by what each machine had seen`
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Optional encryption of a segment's body with the user's passphrase: AES-256-GCM (authenticated: a wrong passphrase
+ * or an altered byte fails the tag, never yields garbage), the key derived by scrypt from the passphrase and a salt
+ * of the file's own, the header's identifying fields bound as additional data. Keys are cached per salt inside one
+ * `SegmentCipher`, so reading a folder derives each file's key once.
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto'
+
+/** How a body was encrypted, as the header records it. */
+export interface CipherParams {
+  readonly alg: 'aes-256-gcm'
+  readonly kdf: 'scrypt'
+  /** scrypt cost parameters. */
+  readonly n: number
+  readonly r: number
+  readonly p: number
+  /** base64 of the 16-byte salt, the 12-byte nonce and the 16-byte tag. */
+  readonly salt: string
+  readonly iv: string
+  readonly tag: string
+}
+
+/** scrypt cost for new files: 2^15 with r = 8 takes about 32 MiB and tens of milliseconds. */
+export const SCRYPT_COST = { n: 2 ** 15, r: 8, p: 1 } as const
+
+/** The most memory a file's recorded scrypt cost may ask for; a larger one is refused rather than run. */
+const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024
+
+/** A decryption result. */
+export type Opened = { readonly ok: true; readonly plain: Buffer } | { readonly ok: false; readonly reason: string }
+
+/** Encrypts and decrypts segment bodies with one passphrase. */
+export class SegmentCipher {
+  private readonly passphrase: string
+  private readonly keys = new Map<string, Buffer>()
+
+  /** @param passphrase - the user's passphrase (never stored by this class beyond its lifetime). */
+  constructor(passphrase: string) {
+    if (passphrase === '') throw new TypeError('an empty passphrase encrypts nothing')
+    this.passphrase = passphrase
+  }
+
+  /**
+   * Encrypt a body under a fresh salt and nonce.
+   * @param plain - the body.
+   * @param aad - the header's identifying fields, bound to the body.
+   * @returns the ciphertext and the parameters the header records.
+   */
+  seal(plain: Buffer, aad: string): { readonly cipher: Buffer; readonly params: CipherParams } {
+    const salt = randomBytes(16)
+    const iv = randomBytes(12)
+    const key = this.keyFor(salt, SCRYPT_COST)
+    const cipher = createCipheriv('aes-256-gcm', key, iv)
+    cipher.setAAD(Buffer.from(aad, 'utf8'))
+    const body = Buffer.concat([cipher.update(plain), cipher.final()])
+    return {
+      cipher: body,
+      params: { alg: 'aes-256-gcm', kdf: 'scrypt', ...SCRYPT_COST, salt: salt.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64') },
+    }
+  }
+
+  /**
+   * Decrypt a body.
+   * @param body - the ciphertext.
+   * @param params - the header's cipher parameters.
+   * @param aad - the header's identifying fields.
+   * @returns the body, or why it does not open (wrong passphrase and altered file read the same to GCM).
+   */
+  open(body: Buffer, params: CipherParams, aad: string): Opened {
+    if (128 * params.r * params.n * params.p > MAX_SCRYPT_MEMORY) return { ok: false, reason: 'the file asks for a key derivation cost this plugin does not run' }
+    const salt = Buffer.from(params.salt, 'base64')
+    const iv = Buffer.from(params.iv, 'base64')
+    const tag = Buffer.from(params.tag, 'base64')
+    if (salt.length < 16 || iv.length !== 12 || tag.length !== 16) return { ok: false, reason: 'the file\'s cipher parameters are damaged' }
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.keyFor(salt, params), iv)
+      decipher.setAAD(Buffer.from(aad, 'utf8'))
+      decipher.setAuthTag(tag)
+      return { ok: true, plain: Buffer.concat([decipher.update(body), decipher.final()]) }
+    } catch {
+      // GCM's tag check failed: the passphrase is not the one the file was sealed with, or the file was altered.
+      return { ok: false, reason: 'the passphrase does not open this file (or the file was altered after it was sealed)' }
+    }
+  }
+
+  private keyFor(salt: Buffer, cost: { readonly n: number; readonly r: number; readonly p: number }): Buffer {
+    const id = `${salt.toString('base64')}:${cost.n}:${cost.r}:${cost.p}`
+    let key = this.keys.get(id)
+    if (key === undefined) {
+      key = scryptSync(this.passphrase, salt, 32, { N: cost.n, r: cost.r, p: cost.p, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 })
+      this.keys.set(id, key)
+    }
+    return key
+  }
+}
