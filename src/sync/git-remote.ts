@@ -8,8 +8,8 @@
  * credential helper and SSH keys; nothing here stores a credential, and URLs are masked in every message.
  */
 import { execFile, type ExecFileException } from 'node:child_process'
-import { mkdir, rm, stat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { cp, mkdir, rename, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { FOLDER_MARKER } from './sync-folder.ts'
 import { maskUrl } from './sync-target.ts'
 
@@ -75,6 +75,14 @@ export class GitRemote {
     }
   }
 
+  /**
+   * Whether the working copy is a clone yet (a first clone may have failed on an unreachable remote).
+   * @returns true once cloned.
+   */
+  async isCloned(): Promise<boolean> {
+    return (await stat(join(this.options.workDir, '.git')).catch(() => undefined)) !== undefined
+  }
+
   /** The folder to open as a sync folder once {@link prepare} succeeded. */
   get root(): string {
     return this.options.workDir
@@ -89,10 +97,22 @@ export class GitRemote {
     const { workDir, url, branch } = this.options
     const exists = (await stat(join(workDir, '.git')).catch(() => undefined)) !== undefined
     if (!exists) {
-      await rm(workDir, { recursive: true, force: true })
+      // Files a round sealed while the remote was unreachable are kept aside and put back into the fresh clone.
+      const kept = join(dirname(workDir), `${basename(workDir)}.pending`)
+      await rm(kept, { recursive: true, force: true })
+      await rename(workDir, kept).catch(() => undefined)
+      const restore = async (): Promise<void> => {
+        await cp(kept, workDir, { recursive: true, force: false, errorOnExist: false }).catch(() => undefined)
+        await rm(kept, { recursive: true, force: true })
+      }
       await mkdir(dirname(workDir), { recursive: true })
       const cloned = await this.git(['clone', '--quiet', '--no-tags', url, workDir], dirname(workDir))
-      if (cloned.error !== undefined) return { ok: false, error: cloned.error }
+      if (cloned.error !== undefined) {
+        await rm(workDir, { recursive: true, force: true })
+        await restore()
+        return { ok: false, error: cloned.error }
+      }
+      await restore()
       await this.git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`])
     } else {
       const remote = await this.git(['config', '--get', 'remote.origin.url'])
@@ -102,14 +122,19 @@ export class GitRemote {
       // Only this plugin runs git here, one round at a time: a lock left over is from a git process that was killed.
       await rm(join(workDir, '.git', 'index.lock'), { force: true })
     }
-    return this.pull()
+    return this.fetchAndRecommit()
   }
 
   /**
-   * Bring the other devices' files to the remote's tip, keeping this device's own files (committed on top when new).
+   * Bring the other devices' files to the remote's tip, keeping this device's own files (committed on top when new);
+   * a working copy that is missing (a first clone that failed, a folder removed) is cloned first.
    * @returns nothing, or the failure (an unreachable remote leaves the working copy as it was).
    */
   async pull(): Promise<GitResult<void>> {
+    return this.prepare()
+  }
+
+  private async fetchAndRecommit(): Promise<GitResult<void>> {
     const fetched = await this.git(['fetch', '--quiet', '--prune', 'origin'])
     if (fetched.error !== undefined) return { ok: false, error: fetched.error }
     const rebuilt = await this.recommit()
@@ -183,6 +208,8 @@ export class GitRemote {
     const env = {
       ...process.env,
       GIT_TERMINAL_PROMPT: '0',
+      // Never climb out of the working copy into a repository around the data directory (a dotfiles repository, say).
+      GIT_CEILING_DIRECTORIES: dirname(this.options.workDir),
       GIT_SSH_COMMAND: process.env['GIT_SSH_COMMAND'] ?? 'ssh -o BatchMode=yes',
       LC_ALL: 'C',
     }

@@ -219,6 +219,26 @@ export class SyncFolder {
     return { records, problems, cursor: next, files: refs.length }
   }
 
+  /**
+   * The clock of this device's newest record already in the folder, read from its newest file's header: after a
+   * crash between sealing a segment and noting it, the next round starts after it instead of sending it twice.
+   * @returns the clock text, or null when this device has no readable file yet.
+   */
+  async ownHighWater(): Promise<string | null> {
+    const newest = (await this.files(this.device)).at(-1)
+    if (newest === undefined) return null
+    const read = await this.read(newest)
+    return read.ok ? read.header.lastHlc : null
+  }
+
+  /**
+   * How many segments of this device are waiting for compaction.
+   * @returns the count.
+   */
+  async ownSegmentCount(): Promise<number> {
+    return (await this.files(this.device)).filter((ref) => ref.kind === 'segment').length
+  }
+
   /** The device's folder. */
   deviceDir(device: string): string {
     return join(this.root, 'devices', device)

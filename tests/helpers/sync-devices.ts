@@ -9,6 +9,8 @@ import { decideWrite, type SlotRow } from '../../src/rules/write-policy.ts'
 import type { ChangeRecord, EndStatus, FactRow, RecordBase, SlotRef, ValueEnd } from '../../src/sync/change-record.ts'
 import { formatHlc, tickLocal, tickReceive, zeroHlc, parseHlc, type Hlc } from '../../src/sync/hlc.ts'
 import { mergeRecords, slotId, type MergedSlot, type MergedState } from '../../src/sync/merge.ts'
+import type { Cursor } from '../../src/sync/sync-folder.ts'
+import type { DeviceIdentity, Received, SyncLogPort } from '../../src/sync/sync-log-port.ts'
 import type { Evidence, FactId } from '../../src/types.ts'
 
 /** mulberry32: a seeded generator of numbers in [0, 1). */
@@ -38,8 +40,8 @@ export function slot(entity: string, predicate = 'port', project: string | null 
   return { entity, predicate, qualifiers: '', project }
 }
 
-/** A device with its own log. */
-export class SimDevice {
+/** A device with its own log; it also serves as the in-memory reference of the store's sync log port. */
+export class SimDevice implements SyncLogPort {
   readonly id: string
   /** Every record this device made, in order: its log. */
   readonly log: ChangeRecord[] = []
@@ -48,6 +50,8 @@ export class SimDevice {
   private clock: Hlc
   private count = 0
   private cached: MergedState | undefined
+  private published: string | null = null
+  private readCursor: Cursor = {}
   wall: number
 
   /** @param id - device id; @param wall - its wall clock (epoch ms), which the caller moves. */
@@ -78,16 +82,50 @@ export class SimDevice {
    * @returns how many records were new here.
    */
   pull(other: SimDevice, upTo = other.log.length): number {
-    let fresh = 0
-    for (const record of other.log.slice(0, upTo)) {
-      if (this.known.has(record.op)) continue
-      this.known.set(record.op, record)
-      this.cached = undefined
-      this.clock = tickReceive(this.clock, parseHlc(record.hlc) as Hlc, this.wall).hlc
-      this.seen[record.device] = record.hlc
-      fresh += 1
-    }
-    return fresh
+    return other.log.slice(0, upTo).filter((record) => this.accept(record)).length
+  }
+
+  /** This device, as the sync log port names it. */
+  device(): DeviceIdentity {
+    return { id: this.id, name: `${this.id} machine` }
+  }
+
+  /** Its own records. */
+  ownLog(): readonly ChangeRecord[] {
+    return this.log
+  }
+
+  /** The sync log port's watermark of sealed own records. */
+  publishedThrough(): string | null {
+    return this.published
+  }
+
+  /** Move the watermark. */
+  markPublished(hlc: string): void {
+    this.published = hlc
+  }
+
+  /** The last sequence number read cleanly per other device. */
+  cursor(): Cursor {
+    return this.readCursor
+  }
+
+  /** Keep records read from a sync folder, and the cursor after them. */
+  receive(records: readonly ChangeRecord[], cursor: Cursor): Received {
+    const before = this.state()
+    const fresh = records.filter((record) => record.device !== this.id && this.accept(record)).length
+    this.readCursor = cursor
+    return { fresh, changedSlots: before === this.state() ? 0 : this.state().slots.length }
+  }
+
+  /** Apply one record of another device; false when it was known already. */
+  private accept(record: ChangeRecord): boolean {
+    if (this.known.has(record.op)) return false
+    this.known.set(record.op, record)
+    this.cached = undefined
+    this.clock = tickReceive(this.clock, parseHlc(record.hlc) as Hlc, this.wall).hlc
+    if ((this.seen[record.device] ?? '') < record.hlc) this.seen[record.device] = record.hlc
+    return true
   }
 
   /** Pull another device's log both ways. */
