@@ -64,6 +64,18 @@ describe('segment files', () => {
     assert.deepEqual(decodeSegment(moved, cipher), { ok: false, reason: 'the passphrase does not open this file (or the file was altered after it was sealed)' })
   })
 
+  it('gives every file its own key and salt while a writer pays the slow key derivation once', () => {
+    const cipher = new SegmentCipher('correct horse battery staple')
+    const headers = [1, 2].map((seq) => {
+      const text = encodeSegment('segment', 'laptop', seq, records(), cipher).toString('utf8')
+      return JSON.parse(text.slice(0, text.indexOf('\n'))).cipher
+    })
+    assert.equal(headers[0].kdf, 'scrypt+hkdf-sha256')
+    assert.equal(headers[0].kdfSalt, headers[1].kdfSalt)
+    assert.notEqual(headers[0].salt, headers[1].salt)
+    assert.notEqual(headers[0].iv, headers[1].iv)
+  })
+
   it('reports a wrong or missing passphrase in words', () => {
     const sealed = encodeSegment('segment', 'laptop', 1, records(), new SegmentCipher('right'))
     assert.deepEqual(decodeSegment(sealed, new SegmentCipher('wrong')),

@@ -18,10 +18,11 @@ export const segmentHeaderSchema = z.strictObject({
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
   cipher: z.strictObject({
     alg: z.literal('aes-256-gcm'),
-    kdf: z.literal('scrypt'),
+    kdf: z.literal('scrypt+hkdf-sha256'),
     n: z.number().int().min(2).max(2 ** 22),
     r: z.number().int().min(1).max(32),
     p: z.number().int().min(1).max(16),
+    kdfSalt: base64,
     salt: base64,
     iv: base64,
     tag: base64,
