@@ -5,8 +5,9 @@
  * - a record undone by a `restore` counts as never made;
  * - names resolve through the aliases (for one old name, the alias latest in the total order holds);
  * - the same value in a slot is the same fact, whichever devices stated it;
- * - a statement is ended by a record that names its value in `ends` unless it was made after that record
- *   (`happenedBefore`): a correction made after seeing a value ends it, a concurrent statement stays;
+ * - a statement is ended by a record that names its value in `ends` and was made after seeing it
+ *   (`happenedBefore`): a correction ends what its machine had seen; a statement its machine had not seen stands,
+ *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
  *   as the active side, then a correction over a plain statement, then the earliest; never a silent winner;
@@ -204,7 +205,7 @@ function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonl
       blocked.add(value)
       continue
     }
-    const ender = enders.find((other) => other !== event && other.ends.some((end) => end.value === value) && !happenedBefore(other.record, event.record))
+    const ender = enders.find((other) => other !== event && other.ends.some((end) => end.value === value) && happenedBefore(event.record, other.record))
     if (ender === undefined) {
       standing.push(event)
       continue
