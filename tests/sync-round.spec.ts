@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { GitRemote } from '../src/sync/git-remote.ts'
@@ -82,6 +82,20 @@ describe('sync rounds', () => {
       .flatMap((name) => readFileSync(join(root, 'devices', 'laptop', 'segments', name), 'utf8').split('\n').slice(1, -1))
       .map((line) => JSON.parse(line.slice(17)).op)
     assert.deepEqual(ops, laptop.log.map((record) => record.op))
+  })
+
+  it('fails a round whose folder cannot be written, in words, and sends the records once it can', async () => {
+    const laptop = new SimDevice('laptop', T0)
+    const target = await folderTarget(root, 'laptop')
+    const blocker = join(root, 'devices', 'laptop', 'segments')
+    writeFileSync(blocker, 'not a folder')
+    laptop.write(PORT, '7801')
+    const report = await runSyncRound(laptop, target, OPTIONS)
+    assert.equal(report.ok, false)
+    assert.match(report.problems.at(-1) ?? '', /^the sync folder failed \(E[A-Z]+\); nothing was lost, the next round tries again$/u)
+    assert.equal(laptop.publishedThrough(), null)
+    rmSync(blocker)
+    assert.deepEqual(await runSyncRound(laptop, target, OPTIONS), { received: 0, sent: 1, compacted: false, devices: [], problems: [], ok: true })
   })
 
   it('through git: an offline machine\'s statement is one conflict on both, a later correction settles both, forgets and renames travel', async () => {

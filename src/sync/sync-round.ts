@@ -58,21 +58,34 @@ export async function runSyncRound(port: SyncLogPort, target: RoundTarget, optio
     // Nothing to read, and nowhere to seal: the records stay in the store until a clone succeeds.
     return { received: 0, sent: 0, compacted: false, devices: [], problems, ok: false }
   }
-  const devices = await folder.others()
-  const names = new Map(devices.map((entry) => [entry.device, entry.name]))
-  const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
-  problems.push(...read.problems)
-  const received = port.receive(read.records, read.cursor).fresh
-
-  const sealed = [port.publishedThrough(), await folder.ownHighWater()].filter((hlc): hlc is string => hlc !== null).sort().at(-1)
-  const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
-  const segment = await folder.append(fresh)
-  const last = fresh.at(-1)
-  if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
-  else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
-
+  let devices: RoundReport['devices'] = []
+  let received = 0
+  let sent = 0
   let compacted = false
-  if (await folder.ownSegmentCount() > options.compactAfterSegments) compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
+  try {
+    devices = await folder.others()
+    const names = new Map(devices.map((entry) => [entry.device, entry.name]))
+    const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
+    problems.push(...read.problems)
+    received = port.receive(read.records, read.cursor).fresh
+
+    const sealed = [port.publishedThrough(), await folder.ownHighWater()].filter((hlc): hlc is string => hlc !== null).sort().at(-1)
+    const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
+    const segment = await folder.append(fresh)
+    const last = fresh.at(-1)
+    if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
+    else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
+    sent = segment === undefined ? 0 : fresh.length
+
+    if (await folder.ownSegmentCount() > options.compactAfterSegments) compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
+  } catch (error) {
+    // A full disk, a share that went away, a folder made read-only: the round fails in words; what was not sealed
+    // stays in the store and the next round sends it.
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOSPC' ? 'the sync folder\'s disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? 'the sync folder cannot be written' : `the sync folder failed (${code ?? (error as Error).message})`
+    return { received, sent, compacted, devices, problems: [...problems, `${why}; nothing was lost, the next round tries again`], ok: false }
+  }
 
   if (target.kind === 'git' && online) {
     const published = await target.remote.publish(`sync: ${port.device().name}`)
@@ -81,5 +94,5 @@ export async function runSyncRound(port: SyncLogPort, target: RoundTarget, optio
       problems.push(published.error.message)
     }
   }
-  return { received, sent: fresh.length, compacted, devices, problems, ok: online }
+  return { received, sent, compacted, devices, problems, ok: online }
 }
