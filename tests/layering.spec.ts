@@ -22,6 +22,8 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   ['project/', 'host/', 'lexicon/'],
   ['rules/', 'fact-input.ts', 'graph-entity-names.ts', 'graph-clusters.ts', 'directory.ts', 'notice.ts'],
   ['privacy-rescan.ts', 'graph.ts', 'exchange/'],
+  // Sync's cores and transports read the exchange row format; the store will keep their change log, so sync sits below it.
+  ['sync/'],
   ['store/'],
   ['retrieval/', 'store-copies.ts'],
   ['recall/', 'review/', 'project-rekey/'],

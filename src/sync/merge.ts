@@ -1,0 +1,322 @@
+/**
+ * The merge core: the library that the change records of every device describe, as plain data. The outcome is a
+ * function of the set of records, never of the order they arrived in, so every device that has read every log holds
+ * the same library (current values, conflicts, history, tombstones, pins, aliases). The rules, all set-wise:
+ * - a record undone by a `restore` counts as never made;
+ * - names resolve through the aliases (for one old name, the alias latest in the total order holds);
+ * - the same value in a slot is the same fact, whichever devices stated it;
+ * - a statement is ended by a record that names its value in `ends` and was made after seeing it
+ *   (`happenedBefore`): a correction ends what its machine had seen; a statement its machine had not seen stands,
+ *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
+ * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
+ * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
+ *   as the active side, then a correction over a plain statement, then the earliest; never a silent winner;
+ * - a pin holds per value, the latest pin record in the total order deciding.
+ * Pure: no clock, no file, no store.
+ */
+import { evidenceRank } from '../rules/write-policy.ts'
+import type { Evidence } from '../types.ts'
+import {
+  compareRecords, happenedBefore, type AliasChange, type ChangeRecord, type EndStatus, type FactRow, type SlotRef, type TombstoneKey,
+  type ValueEnd,
+} from './change-record.ts'
+
+/** A value standing in its slot. */
+export interface MergedValue {
+  readonly value: string
+  /** `active`, or `conflict` for the other sides of a contested single-valued slot. */
+  readonly status: 'active' | 'conflict'
+  /** The strongest evidence any standing statement of the value carries. */
+  readonly evidence: Evidence
+  /** The row to show: from the strongest, then earliest, standing statement. */
+  readonly row: FactRow
+  /** The devices whose statements of the value stand, sorted (a conflict names the machine each side came from). */
+  readonly devices: readonly string[]
+  /** The operations of those statements, sorted. */
+  readonly ops: readonly string[]
+  /** The pin instant, or null. */
+  readonly pinnedAt: string | null
+}
+
+/** A value that left the current set, and the record that ended it (null: put back from an export as history). */
+export interface MergedHistory {
+  readonly value: string
+  readonly status: EndStatus
+  readonly by: string | null
+}
+
+/** One slot of the merged library. */
+export interface MergedSlot {
+  /** The slot under its canonical names (aliases applied). */
+  readonly slot: SlotRef
+  readonly multi: boolean
+  /** Standing values: the active one first, then the conflict sides, each group by value. */
+  readonly current: readonly MergedValue[]
+  /** True when a single-valued slot holds more than one standing value. */
+  readonly conflict: boolean
+  /** Ended values, sorted by value, status and ending record. */
+  readonly history: readonly MergedHistory[]
+  /** Values of the slot blocked by a tombstone, sorted. */
+  readonly forgotten: readonly string[]
+}
+
+/** An alias in force. */
+export interface MergedAlias {
+  readonly aliasKind: AliasChange['aliasKind']
+  readonly entity: string | null
+  readonly from: string
+  readonly to: string
+  readonly display: string
+}
+
+/** The merged library. */
+export interface MergedState {
+  /** Slots with anything in them, sorted by slot id. */
+  readonly slots: readonly MergedSlot[]
+  /** Forgotten claims without their project, as slot-id-like texts, sorted. */
+  readonly tombstones: readonly string[]
+  /** The store's tombstone keys the live forgets carry, sorted, without repeats. */
+  readonly storeTombstones: readonly TombstoneKey[]
+  /** Aliases in force, sorted by kind, subject and old name. */
+  readonly aliases: readonly MergedAlias[]
+}
+
+/** A statement of a value in a slot, or a record that only ends values there. */
+interface SlotEvent {
+  readonly record: ChangeRecord
+  readonly order: number
+  readonly statement: { readonly value: string; readonly row: FactRow } | null
+  readonly ends: readonly ValueEnd[]
+}
+
+/**
+ * The records to apply, once each, in the order they apply: by clock, then operation id. Every record comes after
+ * the records its device had seen. An operation id met twice keeps the copy whose JSON text sorts first.
+ * @param records - records of every device, in any order, repeats allowed.
+ * @returns the records in application order.
+ */
+export function applicationOrder(records: Iterable<ChangeRecord>): ChangeRecord[] {
+  const byOp = new Map<string, ChangeRecord>()
+  for (const record of records) {
+    const held = byOp.get(record.op)
+    if (held === undefined || (held !== record && JSON.stringify(record) < JSON.stringify(held))) byOp.set(record.op, record)
+  }
+  return [...byOp.values()].sort(compareRecords)
+}
+
+/**
+ * Merge the records of every device into one library.
+ * @param records - records in any order, repeats allowed.
+ * @returns the merged library; the same for every order of the same records.
+ */
+export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
+  const ordered = applicationOrder(records)
+  const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  const live = ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))
+  const names = resolveNames(live)
+  const canonical = (slot: SlotRef): SlotRef => names.slot(slot)
+
+  const tombstones = new Set<string>()
+  const storeTombstones = new Map<string, TombstoneKey>()
+  const events = new Map<string, SlotEvent[]>()
+  const pins = new Map<string, string | null>()
+  const putBack = new Map<string, MergedHistory[]>()
+  const slotOf = new Map<string, SlotRef>()
+  const add = (slot: SlotRef, event: SlotEvent): void => {
+    const id = slotId(slot)
+    slotOf.set(id, slot)
+    const list = events.get(id) ?? []
+    list.push(event)
+    events.set(id, list)
+  }
+
+  live.forEach((record, order) => {
+    switch (record.kind) {
+      case 'write':
+        add(canonical(record.slot), { record, order, statement: { value: record.value, row: record.row }, ends: record.ends })
+        break
+      case 'supersede':
+      case 'settle':
+        add(canonical(record.slot), { record, order, statement: null, ends: record.ends })
+        break
+      case 'move':
+        add(canonical(record.slot), { record, order, statement: null, ends: [{ value: record.value, as: 'moved' }] })
+        add(canonical(record.to), { record, order, statement: { value: record.value, row: record.row }, ends: [] })
+        break
+      case 'forget':
+        tombstones.add(claimId(canonical(record.slot), record.value))
+        for (const key of record.tombstones) storeTombstones.set(`${key.kind}:${key.key}`, key)
+        break
+      case 'pin':
+        pins.set(`${slotId(canonical(record.slot))}\u0000${record.value}`, record.pinnedAt)
+        break
+      case 'put_back': {
+        const slot = canonical(record.slot)
+        const id = slotId(slot)
+        slotOf.set(id, slot)
+        putBack.set(id, [...(putBack.get(id) ?? []), { value: record.value, status: record.status, by: null }])
+        break
+      }
+      case 'alias':
+      case 'restore':
+        break
+    }
+  })
+
+  const slots: MergedSlot[] = []
+  for (const id of [...slotOf.keys()].sort()) {
+    const slot = slotOf.get(id) as SlotRef
+    const merged = mergeSlot(slot, events.get(id) ?? [], putBack.get(id) ?? [], (value) => tombstones.has(claimId(slot, value)),
+      (value) => pins.get(`${id}\u0000${value}`) ?? null)
+    if (merged.current.length + merged.history.length + merged.forgotten.length > 0) slots.push(merged)
+  }
+  return {
+    slots,
+    tombstones: [...tombstones].sort(),
+    storeTombstones: [...storeTombstones.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, key]) => key),
+    aliases: names.aliases,
+  }
+}
+
+/**
+ * A slot's identity as text.
+ * @param slot - canonical keys.
+ * @returns a JSON array text, unique per slot.
+ */
+export function slotId(slot: SlotRef): string {
+  return JSON.stringify([slot.entity, slot.predicate, slot.qualifiers, slot.project])
+}
+
+/** A claim without its project: what a tombstone blocks in every scope. */
+function claimId(slot: SlotRef, value: string): string {
+  return JSON.stringify([slot.entity, slot.predicate, slot.qualifiers, value])
+}
+
+function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonly MergedHistory[],
+  forgotten: (value: string) => boolean, pinOf: (value: string) => string | null): MergedSlot {
+  const enders = events.filter((event) => event.ends.length > 0)
+  const history = new Map<string, MergedHistory>()
+  const standing: SlotEvent[] = []
+  const blocked = new Set<string>()
+  for (const event of events) {
+    if (event.statement === null) continue
+    const { value } = event.statement
+    if (forgotten(value)) {
+      blocked.add(value)
+      continue
+    }
+    const ender = enders.find((other) => other !== event && other.ends.some((end) => end.value === value) && happenedBefore(event.record, other.record))
+    if (ender === undefined) {
+      standing.push(event)
+      continue
+    }
+    const status = ender.ends.find((end) => end.value === value)?.as ?? 'superseded'
+    history.set(`${value}\u0000${status}\u0000${ender.record.op}`, { value, status, by: ender.record.op })
+  }
+  for (const entry of putBack) {
+    if (forgotten(entry.value)) blocked.add(entry.value)
+    else history.set(`${entry.value}\u0000${entry.status}\u0000`, entry)
+  }
+
+  const byValue = new Map<string, SlotEvent[]>()
+  for (const event of standing) {
+    const value = (event.statement as { value: string }).value
+    byValue.set(value, [...(byValue.get(value) ?? []), event])
+  }
+  const multi = standing.some((event) => event.statement?.row.multi === true)
+  const values = [...byValue.entries()].map(([value, heads]) => standingValue(value, heads, pinOf(value)))
+  values.sort((a, b) => a.rank - b.rank || (a.corrected === b.corrected ? 0 : a.corrected ? -1 : 1) || a.first - b.first)
+  const conflict = !multi && values.length > 1
+  const [lead, ...rest] = values.map((entry) => entry.merged)
+  const current = lead === undefined ? [] : multi
+    ? [lead, ...rest].sort(byValueText)
+    : [lead, ...rest.map((value) => ({ ...value, status: 'conflict' as const })).sort(byValueText)]
+  return {
+    slot,
+    multi,
+    current,
+    conflict,
+    history: [...history.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry),
+    forgotten: [...blocked].sort(),
+  }
+}
+
+function standingValue(value: string, heads: readonly SlotEvent[], pinnedAt: string | null):
+  { merged: MergedValue; rank: number; corrected: boolean; first: number } {
+  const rowOf = (event: SlotEvent): FactRow => (event.statement as { row: FactRow }).row
+  const evidenceOf = (event: SlotEvent): Evidence => rowOf(event).evidence ?? 'observed'
+  const best = [...heads].sort((a, b) => evidenceRank(evidenceOf(a)) - evidenceRank(evidenceOf(b)) || a.order - b.order)[0] as SlotEvent
+  const evidence = evidenceOf(best)
+  return {
+    merged: {
+      value,
+      status: 'active',
+      evidence,
+      row: rowOf(best),
+      devices: [...new Set(heads.map((event) => event.record.device))].sort(),
+      ops: heads.map((event) => event.record.op).sort(),
+      pinnedAt,
+    },
+    rank: evidenceRank(evidence),
+    corrected: heads.some((event) => event.ends.length > 0),
+    first: Math.min(...heads.map((event) => event.order)),
+  }
+}
+
+function byValueText(a: MergedValue, b: MergedValue): number {
+  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0
+}
+
+/** The aliases in force and the canonical form of a slot under them. */
+function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: (slot: SlotRef) => SlotRef } {
+  // Latest alias per old name, by the total order the records already stand in.
+  const latest = new Map<string, AliasChange>()
+  for (const record of records) if (record.kind === 'alias') latest.set(`${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`, record)
+  const entityMap = new Map<string, string>()
+  const projectMap = new Map<string, string>()
+  for (const alias of latest.values()) {
+    if (alias.aliasKind === 'entity') entityMap.set(alias.from, alias.to)
+    if (alias.aliasKind === 'project') projectMap.set(alias.from, alias.to)
+  }
+  const entity = (key: string): string => follow(entityMap, key)
+  const project = (key: string): string => follow(projectMap, key)
+  const predicateMap = new Map<string, string>()
+  for (const alias of latest.values()) {
+    if (alias.aliasKind === 'predicate') predicateMap.set(`${entity(alias.entity ?? '')}\u0000${alias.from}`, `${entity(alias.entity ?? '')}\u0000${alias.to}`)
+  }
+  const predicate = (entityKey: string, key: string): string => {
+    const resolved = follow(predicateMap, `${entityKey}\u0000${key}`)
+    return resolved.slice(resolved.indexOf('\u0000') + 1)
+  }
+  const aliases = [...latest.values()]
+    .filter((alias) => alias.from !== alias.to)
+    .map((alias) => ({ aliasKind: alias.aliasKind, entity: alias.entity, from: alias.from, to: alias.to, display: alias.display }))
+    .sort((a, b) => compareText(`${a.aliasKind}\u0000${a.entity ?? ''}\u0000${a.from}`, `${b.aliasKind}\u0000${b.entity ?? ''}\u0000${b.from}`))
+  return {
+    aliases,
+    slot: (slot) => {
+      const entityKey = entity(slot.entity)
+      return { entity: entityKey, predicate: predicate(entityKey, slot.predicate), qualifiers: slot.qualifiers, project: slot.project === null ? null : project(slot.project) }
+    },
+  }
+}
+
+/**
+ * Follow old names to the name in force. Two devices that renamed A to B and B to A concurrently make a cycle; the
+ * cycle resolves to its smallest name, so every device picks the same one.
+ */
+function follow(map: ReadonlyMap<string, string>, start: string): string {
+  const path: string[] = []
+  let key = start
+  while (map.has(key)) {
+    const at = path.indexOf(key)
+    if (at >= 0) return [...path.slice(at)].sort()[0] as string
+    path.push(key)
+    key = map.get(key) as string
+  }
+  return key
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,43 @@
+/**
+ * What the store must provide for sync: the interface a sync round (`sync-round.ts`) drives. The store keeps a stable
+ * device id and name, stamps every change with the clock and appends its record inside the change's own transaction
+ * (so a change and its record commit together or not at all), keeps every record it has read from other devices, and
+ * applies them through its own write rules to the outcome `merge.ts` computes. Types only.
+ */
+import type { ChangeRecord } from './change-record.ts'
+import type { Cursor } from './sync-folder.ts'
+
+/** This device as the other devices see it. */
+export interface DeviceIdentity {
+  /** Stable, created once per store: lowercase letters, digits and dashes. */
+  readonly id: string
+  /** Readable name (the host name by default), shown beside conflicts that came from this device. */
+  readonly name: string
+}
+
+/** What applying other devices' records did. */
+export interface Received {
+  /** Records not seen before. */
+  readonly fresh: number
+  /** Slots whose outcome changed (for the page and the debounce). */
+  readonly changedSlots: number
+}
+
+/** The store side of sync. Every method is synchronous and runs in its own transaction. */
+export interface SyncLogPort {
+  /** This device. */
+  device(): DeviceIdentity
+  /** This device's whole log, in clock order, sensitive rows already left out unless the user opted in. */
+  ownLog(): readonly ChangeRecord[]
+  /** The clock of the last own record sealed into a segment; null before the first. */
+  publishedThrough(): string | null
+  /** Remember that every own record up to `hlc` is sealed (called after the segment is renamed into place). */
+  markPublished(hlc: string): void
+  /** Per other device, the last sequence number read cleanly. */
+  cursor(): Cursor
+  /**
+   * Keep and apply records of other devices, and store the new cursor, in one transaction: a crash before it
+   * commits leaves both as they were, so the same files are read again. Idempotent by operation id.
+   */
+  receive(records: readonly ChangeRecord[], cursor: Cursor): Received
+}
