@@ -167,7 +167,7 @@ export async function commitImport(stores: StoreSet, file: Pick<ParsedFile, 'ali
   slice: <R>(step: () => R) => R): Promise<CommitResult & { readonly aliases: number }> {
   const recorder = slice(() => stores.edits.recordImport())
   // Aliases first, so a fact line under an alias's name lands on the name it stands for.
-  const aliases = slice(() => stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
+  const aliases = slice(() => stores.facts.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
   const kept = slice(() => keepTombstones(stores, file.tombstones, now))
   const counts = emptyCounts()
   const factIds: number[] = []

@@ -76,7 +76,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
         kind: 'merge',
         rows: proposal.rows.map((row, index) => ({
           index,
-          stale: pending && !stores.curation.stands('merge', row),
+          stale: pending && !stores.facts.curation.stands('merge', row),
           keeper: brief(row.keeper),
           loser: brief(row.loser),
           sources: stores.library.sources(row.loser.factId).length,
@@ -86,14 +86,14 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
       return {
         ...base,
         kind: 'retire',
-        rows: proposal.rows.map((row, index) => ({ index, stale: pending && !stores.curation.stands('retire', row), fact: brief(row.fact) })),
+        rows: proposal.rows.map((row, index) => ({ index, stale: pending && !stores.facts.curation.stands('retire', row), fact: brief(row.fact) })),
       }
     case 'fold':
       return {
         ...base,
         kind: 'fold',
         rows: proposal.rows.map((row, index) => ({
-          index, stale: pending && !stores.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
+          index, stale: pending && !stores.facts.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
           runFacts: row.runs.slice(0, FOLD_RUNS_LISTED).map(brief),
         })),
       }
@@ -103,7 +103,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
         kind: 'alias',
         rows: proposal.rows.map((row, index) => ({
           index,
-          stale: pending && !stores.curation.stands('alias', row),
+          stale: pending && !stores.facts.curation.stands('alias', row),
           fragment: entityName(stores, row.fragment),
           canonical: entityName(stores, row.canonical),
           facts: row.facts.length,

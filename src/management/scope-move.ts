@@ -31,7 +31,7 @@ export const factMoveVerb = verb({
       if ('refusal' in target) return target.refusal
       const targetSlot = keysIn(fact, target.scope).slotKey
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey, targetSlot], { factId: fact.id }, now, () => {
-        const moved = stores.scopes.moveToScope(fact.id, target, keysIn, now)
+        const moved = stores.facts.scopes.moveToScope(fact.id, target, keysIn, now)
         if (!moved.ok) abandon(moveRefusal(moved, body.id, scopeLabel(target.scope, target.project?.name ?? null).name))
         return { result: moved, created: [], trail: moved.trail }
       })

@@ -2,7 +2,6 @@
 import type { Database } from './database.ts'
 import { AuditStore } from './audit-store.ts'
 import { CalibrationStore } from './calibration-store.ts'
-import { CurationStore } from './curation-store.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
 import { ExtractStore } from './extract-store.ts'
@@ -17,22 +16,15 @@ import { PrivacyStore } from './privacy-store.ts'
 import { ProjectRekeyStore } from './project-rekey.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
-import { RenameStore } from './rename-store.ts'
 import { ReviewStore } from './review-store.ts'
-import { ScopeStore } from './scope-store.ts'
 import { VectorStore } from './vector-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
   readonly db: Database
   readonly dataDir: string
+  /** The fact store's front door: its reads and writes, and its curation, renames and scopes parts. */
   readonly facts: FactStore
-  /** The writes of accepted review cards (merge, retire, fold, alias). */
-  readonly curation: CurationStore
-  /** The user's renames and merges of subjects and properties, and the aliases they leave. */
-  readonly renames: RenameStore
-  /** Moves of facts between scopes. */
-  readonly scopes: ScopeStore
   /** Moves of projects from folder keys (older versions) to repository keys. */
   readonly projectRekeys: ProjectRekeyStore
   readonly library: LibraryStore
@@ -72,9 +64,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     db,
     dataDir,
     facts: new FactStore(db),
-    curation: new CurationStore(db),
-    renames: new RenameStore(db),
-    scopes: new ScopeStore(db),
     projectRekeys: new ProjectRekeyStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
