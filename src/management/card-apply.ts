@@ -5,7 +5,7 @@
  * skipped with why, and the rest applies. A card that lands nothing is refused, with nothing written.
  */
 import { keysUnder } from '../fact-input.ts'
-import type { CurationOutcome, CurationStore, KeysOf } from '../store/curation-store.ts'
+import type { CurationOutcome, CurationStore, KeysOf } from '../store/fact-store.ts'
 import type { EditTrail } from '../store/edit-store.ts'
 import type { ProposalOf } from '../store/proposal-store.ts'
 import type { CardRows, ReviewKind } from '../types.ts'

@@ -6,8 +6,7 @@
  */
 import { keysUnder } from '../fact-input.ts'
 import type { AliasRow } from '../store/alias-rows.ts'
-import type { CurationOutcome } from '../store/curation-store.ts'
-import type { RenameValue } from '../store/rename-store.ts'
+import type { CurationOutcome, RenameValue } from '../store/fact-store.ts'
 import { canonicalPredicate } from '../text/normalize.ts'
 import { scanPrivacy } from '../text/privacy.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'

@@ -17,8 +17,14 @@ import { FactWriter } from './fact-writer.ts'
 import { RenameStore } from './rename-store.ts'
 import { ScopeStore } from './scope-store.ts'
 
+/**
+ * The fact store's reads and nothing else, as a shape: what retrieval and recall are handed. Both the front door and
+ * its reader part hold it, so a search can never write.
+ */
+export type FactReads = { readonly [K in keyof FactReader]: FactReader[K] }
+
 /** Synchronous reads and writes over facts and their satellites, under the slot rules, through its parts. */
-export class FactStore {
+export class FactStore implements FactReads {
   /** The database every part sends its statements through. */
   readonly db: Database
   readonly reader: FactReader
@@ -141,6 +147,11 @@ export class FactStore {
   }
 }
 
+// What is said above the store about the parts' answers is imported from here, never from a part's own file.
 export { toFact } from './fact-rows.ts'
-export type { ChannelHit, NamedEntity, RankBounds, StoreCounts, Visibility } from './fact-reader.ts'
+export type { ChannelHit, FactReader, NamedEntity, RankBounds, StoreCounts, Visibility } from './fact-reader.ts'
 export type { Classification, StagedRow, WriteResult } from './fact-writer.ts'
+export type { SubjectForget } from './fact-forgetting.ts'
+export type { CurationOutcome, CurationStore, KeysOf, MoveCounts } from './curation-store.ts'
+export type { RenameValue } from './rename-store.ts'
+export type { MoveOutcome, ScopeKeysOf, ScopeTarget } from './scope-store.ts'
