@@ -153,5 +153,5 @@ export type { ChannelHit, FactReader, NamedEntity, RankBounds, StoreCounts, Visi
 export type { Classification, StagedRow, WriteResult } from './fact-writer.ts'
 export type { SubjectForget } from './fact-forgetting.ts'
 export type { CurationOutcome, CurationStore, KeysOf, MoveCounts } from './curation-store.ts'
-export type { RenameValue } from './rename-store.ts'
-export type { MoveOutcome, ScopeKeysOf, ScopeTarget } from './scope-store.ts'
+export type { RenameStore, RenameValue } from './rename-store.ts'
+export type { MoveOutcome, ScopeKeysOf, ScopeStore, ScopeTarget } from './scope-store.ts'

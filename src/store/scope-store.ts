@@ -10,7 +10,7 @@ import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import type { Database } from './database.ts'
 import type { FactReader } from './fact-reader.ts'
-import { recordProject } from './project-rows.ts'
+import { projectNamed, recordProject, type ProjectRow } from './project-rows.ts'
 import { findTombstone } from './tombstones.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
@@ -87,6 +87,15 @@ export class ScopeStore {
       if (movedFact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
       return { ok: true, fact: movedFact, moved, trail: { sources: [], identities } }
     })
+  }
+
+  /**
+   * A project the store knows, by key: a move into a project's scope names one of these.
+   * @param key - the project key.
+   * @returns its row, or undefined when no fact was ever written in it.
+   */
+  knownProject(key: string): ProjectRow | undefined {
+    return projectNamed(this.db, key)
   }
 
   private groupOpen(groupId: number): boolean {
