@@ -22,6 +22,7 @@ import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
 import type { ProjectLocator } from './project/project-locator.ts'
+import type { UntoldPause } from './store/pause-store.ts'
 import { createStoreSet, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
@@ -200,6 +201,30 @@ export class FactMemory {
     if (this.state.kind === 'open') return { stores: this.state.stores }
     const { code, message } = this.unavailable()
     return { unavailable: { code, message } }
+  }
+
+  /**
+   * Whether memory is paused in the session of this id (its own pause only). Reads the store's in-memory set, so it
+   * costs no query; a closed store pauses nothing.
+   * @param sessionId - the session id.
+   * @returns true when paused.
+   */
+  pausedIn(sessionId: string): boolean {
+    return this.state.kind === 'open' && this.state.stores.pauses.isPaused(sessionId)
+  }
+
+  /**
+   * The pause or resume the model has yet to be told of in a session, marked as told: the next call answers
+   * undefined until the user changes the state again (and while the store is closed).
+   * @param sessionId - the session id.
+   * @returns the change, or undefined.
+   */
+  takeUntoldPause(sessionId: string): UntoldPause | undefined {
+    if (this.state.kind !== 'open') return undefined
+    const pauses = this.state.stores.pauses
+    const change = pauses.untoldChange(sessionId)
+    if (change !== undefined) pauses.markTold(sessionId)
+    return change
   }
 
   /**
