@@ -23,7 +23,7 @@ import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
 import type { ProjectLocator } from './project/project-locator.ts'
 import type { UntoldPause } from './store/pause-store.ts'
-import { createStoreSet, type StoreSet } from './store/store-set.ts'
+import { createStoreSet, type OpenStores, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput, ProjectFactCount, ProjectRef } from './types.ts'
@@ -46,7 +46,7 @@ export interface FactMemoryOptions {
 }
 
 /** Builds the semantic legs of one search from the live configuration and the open stores. */
-export type SemanticFactory = (config: ResolvedConfig, stores: StoreSet) => SemanticLegs
+export type SemanticFactory = (config: ResolvedConfig, stores: OpenStores) => SemanticLegs
 
 /** The answer to a write. */
 export type WriteAnswer =
@@ -194,7 +194,8 @@ export class FactMemory {
   }
 
   /**
-   * The stores over the open database, for the management routes.
+   * The stores over the open database, for the management routes. Code above the store takes them as
+   * {@link OpenStores}: the fact store through its front door, and the database only as a handle that sends no SQL.
    * @returns the stores, or why there are none.
    */
   storeSet(): { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {

@@ -27,7 +27,7 @@ import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
-import type { StoreSet } from './store/store-set.ts'
+import type { OpenStores } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
 import { queryGuards } from './semantic/query-guards.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
@@ -99,7 +99,7 @@ export function apply(ctx: Context, config: Config): void {
     }),
   })
 
-  const openStores = (): StoreSet | undefined => {
+  const openStores = (): OpenStores | undefined => {
     const open = runtime.memory.storeSet()
     return 'stores' in open ? open.stores : undefined
   }

@@ -3,7 +3,9 @@
  * renames, scopes) are built once each behind the FactStore front door, none extends another, and on a real file
  * with both SQLite bindings every part sends its statements through one connection, each statement text prepared
  * once for all of them. And that nothing above the store reaches around the front door: no file outside src/store
- * imports a part's own module, and none but fact-memory.ts (which opens it) imports the database itself.
+ * imports a part's own module, none but fact-memory.ts (which opens it) imports the database itself, and none but
+ * that service and the routes that pass the stores on names the full StoreSet (the rest take OpenStores, whose
+ * database handle sends no SQL).
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -34,6 +36,12 @@ const PART_MODULES = ['fact-reader', 'fact-slots', 'fact-writer', 'fact-forgetti
 
 /** The only file above the store that opens the database (and so imports it). */
 const OPENS_THE_DATABASE = ['src/fact-memory.ts']
+
+/**
+ * Above the store, the stores are taken as OpenStores (the database only as a handle that sends no SQL); only the
+ * service that opens them and the routes that pass them on to the verbs name the full StoreSet.
+ */
+const NAMES_THE_FULL_SET = (file: string): boolean => file === 'src/fact-memory.ts' || file.startsWith('src/routes/')
 
 const PART_CLASSES = [FactReader, FactSlots, FactWriter, FactForgetting, FactCorrections, CurationStore, RenameStore, ScopeStore] as const
 
@@ -68,6 +76,17 @@ function importsOf(file: string): string[] {
   }
   visit(sourceOf(file))
   return found
+}
+
+/** The identifiers a source file names. */
+function identifiersOf(source: ts.SourceFile): Set<string> {
+  const names = new Set<string>()
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) names.add(node.text)
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return names
 }
 
 /** Each class among the sources that extends another class declared among them: `file: Child extends Parent`. */
@@ -105,6 +124,12 @@ describe('the fact store by composition: the source', () => {
       }
     }
     assert.deepEqual(reaching, [])
+  })
+
+  it('above the store, only the service that opens the stores and the routes name the full StoreSet', () => {
+    const naming = tsFiles('src').filter((file) => !file.startsWith('src/store/') && !NAMES_THE_FULL_SET(file))
+      .filter((file) => identifiersOf(sourceOf(file)).has('StoreSet'))
+    assert.deepEqual(naming, [])
   })
 
   it('the checks see a part import and an inheritance where there is one', () => {

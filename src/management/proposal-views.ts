@@ -6,7 +6,7 @@
  */
 import { prepareWrite } from '../fact-input.ts'
 import type { Proposal } from '../store/proposal-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact, FactRef, ProposedRow } from '../types.ts'
 import type { CardFactWire, EntityNameWire, ProposalCardWire } from '../wire-types.ts'
@@ -32,7 +32,7 @@ export type CardView = ProposalCardWire & {
  * @param stores - the open stores, to read the facts it names and whether its rows still stand.
  * @returns the view.
  */
-export function cardView(proposal: Proposal, stores: StoreSet): CardView {
+export function cardView(proposal: Proposal, stores: OpenStores): CardView {
   const base = {
     id: proposal.id,
     status: proposal.status,
@@ -118,7 +118,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
  * @param row - the row.
  * @returns true when it stands (always, for a row proposed into an empty slot).
  */
-export function addRowStands(stores: StoreSet, row: ProposedRow): boolean {
+export function addRowStands(stores: OpenStores, row: ProposedRow): boolean {
   if (row.targets.length === 0) return true
   const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
   return row.targets.every((target) => {
@@ -142,7 +142,7 @@ function factBrief(fact: Fact): CardFactWire {
   return { id: view.id, subject: view.subject, property: view.property, value: view.value, status: view.status }
 }
 
-function entityName(stores: StoreSet, entityKey: string): EntityNameWire {
+function entityName(stores: OpenStores, entityKey: string): EntityNameWire {
   return { entityKey, display: stores.library.entityDisplay(entityKey) ?? entityKey }
 }
 
