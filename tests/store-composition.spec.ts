@@ -181,7 +181,7 @@ for (const driver of DRIVERS) {
       const parts = [facts.reader, facts.slots, facts.writer, facts.forgetting, facts.corrections, facts.curation, facts.renames, facts.scopes]
       parts.forEach((part, at) => {
         PART_CLASSES.forEach((Part, other) => {
-          assert.equal(part instanceof Part, at === other, `${part.constructor.name} is ${at === other ? '' : 'not '}a ${Part.name}`)
+          assert.equal(part instanceof Part, at === other, `part ${at} is ${at === other ? '' : 'not '}a ${Part.name}`)
         })
       })
       assert.ok(!(facts instanceof FactReader), 'the front door composes the reader rather than being one')

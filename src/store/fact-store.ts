@@ -25,9 +25,8 @@ export type FactReads = { readonly [K in keyof FactReader]: FactReader[K] }
 
 /** Synchronous reads and writes over facts and their satellites, under the slot rules, through its parts. */
 export class FactStore implements FactReads {
-  /** The database every part sends its statements through. */
-  readonly db: Database
   readonly reader: FactReader
+  /** The slot transitions: each runs inside the caller's transaction, so only the parts call them. */
   readonly slots: FactSlots
   readonly writer: FactWriter
   readonly forgetting: FactForgetting
@@ -87,7 +86,6 @@ export class FactStore implements FactReads {
 
   /** @param db - an open, migrated database; every part is built over it once. */
   constructor(db: Database) {
-    this.db = db
     const reader = new FactReader(db)
     const slots = new FactSlots(db, reader)
     const writer = new FactWriter(db, reader, slots)
