@@ -194,8 +194,18 @@ export class FactMemory {
   }
 
   /**
-   * The stores over the open database, for the management routes. Code above the store takes them as
-   * {@link OpenStores}: the fact store through its front door, and the database only as a handle that sends no SQL.
+   * The stores over the open database as code above the store takes them: the fact store through its front door,
+   * and the database only as a handle that sends no SQL.
+   * @returns the stores, or why there are none.
+   */
+  stores(): { readonly stores: OpenStores } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
+    return this.storeSet()
+  }
+
+  /**
+   * The stores over the open database with the database itself, typed as the store knows them: for the routes, which
+   * pass them on to the verbs as {@link OpenStores}, and for specs and benches that read rows. Everything else asks
+   * {@link stores}.
    * @returns the stores, or why there are none.
    */
   storeSet(): { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {

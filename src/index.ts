@@ -100,7 +100,7 @@ export function apply(ctx: Context, config: Config): void {
   })
 
   const openStores = (): OpenStores | undefined => {
-    const open = runtime.memory.storeSet()
+    const open = runtime.memory.stores()
     return 'stores' in open ? open.stores : undefined
   }
   const review = new SweepService({
