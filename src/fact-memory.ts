@@ -17,13 +17,13 @@ import type { SemanticLegs } from './retrieval/semantic-port.ts'
 import { buildSearchValue, searchFailure, type SearchValue } from './retrieval/render.ts'
 import type { BetterSqliteLoader, DriverChoice, DriverName } from './store/connection.ts'
 import { Database, type StatementObserver } from './store/database.ts'
-import type { FactStore, StoreCounts, WriteResult } from './store/fact-store.ts'
-import type { SubjectForget } from './store/fact-forgetting.ts'
+import type { FactStore, StoreCounts, SubjectForget, WriteResult } from './store/fact-store.ts'
 import { rescanStoredPrivacy } from './review/privacy-rescan-run.ts'
 import { COPY_MASKING, tendMigrationCopies } from './store-copies.ts'
 import { rekeyFolderProjects, type RekeyReport } from './project-rekey/rekey-run.ts'
 import type { ProjectLocator } from './project/project-locator.ts'
-import { createStoreSet, type StoreSet } from './store/store-set.ts'
+import type { UntoldPause } from './store/pause-store.ts'
+import { createStoreSet, type OpenStores, type StoreSet } from './store/store-set.ts'
 import { canonicalEntity, canonicalPredicate } from './text/normalize.ts'
 import { dateArgumentInstant } from './text/dates.ts'
 import type { Fact, FactInput, ProjectFactCount, ProjectRef } from './types.ts'
@@ -46,7 +46,7 @@ export interface FactMemoryOptions {
 }
 
 /** Builds the semantic legs of one search from the live configuration and the open stores. */
-export type SemanticFactory = (config: ResolvedConfig, stores: StoreSet) => SemanticLegs
+export type SemanticFactory = (config: ResolvedConfig, stores: OpenStores) => SemanticLegs
 
 /** The answer to a write. */
 export type WriteAnswer =
@@ -194,13 +194,48 @@ export class FactMemory {
   }
 
   /**
-   * The stores over the open database, for the management routes.
+   * The stores over the open database as code above the store takes them: the fact store through its front door,
+   * and the database only as a handle that sends no SQL.
+   * @returns the stores, or why there are none.
+   */
+  stores(): { readonly stores: OpenStores } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
+    return this.storeSet()
+  }
+
+  /**
+   * The stores over the open database with the database itself, typed as the store knows them: for the routes, which
+   * pass them on to the verbs as {@link OpenStores}, and for specs and benches that read rows. Everything else asks
+   * {@link stores}.
    * @returns the stores, or why there are none.
    */
   storeSet(): { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
     if (this.state.kind === 'open') return { stores: this.state.stores }
     const { code, message } = this.unavailable()
     return { unavailable: { code, message } }
+  }
+
+  /**
+   * Whether memory is paused in the session of this id (its own pause only). Reads the store's in-memory set, so it
+   * costs no query; a closed store pauses nothing.
+   * @param sessionId - the session id.
+   * @returns true when paused.
+   */
+  pausedIn(sessionId: string): boolean {
+    return this.state.kind === 'open' && this.state.stores.pauses.isPaused(sessionId)
+  }
+
+  /**
+   * The pause or resume the model has yet to be told of in a session, marked as told: the next call answers
+   * undefined until the user changes the state again (and while the store is closed).
+   * @param sessionId - the session id.
+   * @returns the change, or undefined.
+   */
+  takeUntoldPause(sessionId: string): UntoldPause | undefined {
+    if (this.state.kind !== 'open') return undefined
+    const pauses = this.state.stores.pauses
+    const change = pauses.untoldChange(sessionId)
+    if (change !== undefined) pauses.markTold(sessionId)
+    return change
   }
 
   /**

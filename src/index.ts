@@ -27,7 +27,7 @@ import { ROUTE_PREFIX } from './routes/http.ts'
 import { managementHandler } from './routes/mount.ts'
 import { MemoryRuntime } from './runtime.ts'
 import { SweepService } from './review/sweep-service.ts'
-import type { StoreSet } from './store/store-set.ts'
+import type { OpenStores } from './store/store-set.ts'
 import { semanticLegs, type EndpointAccess } from './semantic/search-legs.ts'
 import { queryGuards } from './semantic/query-guards.ts'
 import { VectorIndex } from './semantic/vector-index.ts'
@@ -99,8 +99,8 @@ export function apply(ctx: Context, config: Config): void {
     }),
   })
 
-  const openStores = (): StoreSet | undefined => {
-    const open = runtime.memory.storeSet()
+  const openStores = (): OpenStores | undefined => {
+    const open = runtime.memory.stores()
     return 'stores' in open ? open.stores : undefined
   }
   const review = new SweepService({

@@ -43,7 +43,7 @@ export class MemoryRuntime {
       clock: deps.clock,
       config: () => this.resolved,
       stores: () => {
-        const opened = this.memory.storeSet()
+        const opened = this.memory.stores()
         return 'stores' in opened ? opened.stores : undefined
       },
       warn: (message) => this.deps.logger.warn('%s', message),

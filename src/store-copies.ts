@@ -9,7 +9,7 @@ import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { maskCopiedProposalRow, maskCopiedRow } from './privacy-rescan.ts'
 import { maskCredentialsInCopy, type CopyMasking, type CopyRows } from './store/copy-masking.ts'
-import type { StoreSet } from './store/store-set.ts'
+import type { OpenStores } from './store/store-set.ts'
 import { maskCredentials } from './text/privacy.ts'
 
 /** Today's privacy rules as a copy is masked by them. */
@@ -27,7 +27,7 @@ const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\
  * @param rows - `stored` for a copy of the open store, `every` for a copy an older version made.
  * @returns how many facts were masked.
  */
-export function maskCopy(path: string, stores: Pick<StoreSet, 'db'>, rows: CopyRows = 'stored'): number {
+export function maskCopy(path: string, stores: Pick<OpenStores, 'db'>, rows: CopyRows = 'stored'): number {
   return maskCredentialsInCopy(path, stores.db.driver, rows, COPY_MASKING)
 }
 
@@ -67,7 +67,7 @@ export function migrationCopiesIn(dataDir: string): string[] {
  * @param keep - how many copies to keep; undefined leaves every copy.
  * @returns what was masked and removed.
  */
-export function tendMigrationCopies(stores: Pick<StoreSet, 'db' | 'dataDir'>, rescanned: boolean, keep: number | undefined): MigrationCopiesOutcome {
+export function tendMigrationCopies(stores: Pick<OpenStores, 'db' | 'dataDir'>, rescanned: boolean, keep: number | undefined): MigrationCopiesOutcome {
   const masked: string[] = []
   const removed: string[] = []
   let copies = migrationCopiesIn(stores.dataDir)

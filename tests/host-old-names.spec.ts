@@ -29,7 +29,7 @@ before(async () => {
     if (!('stores' in opened)) throw new Error('store not open')
     const now = new Date().toISOString()
     for (const [fact, to] of [[port, 'search-service'], [city, '王小明']] as const) {
-      const renamed = opened.stores.renames.renameSubject(fact.entityKey, to, keysUnder, now)
+      const renamed = opened.stores.facts.renames.renameSubject(fact.entityKey, to, keysUnder, now)
       assert.equal(renamed.ok, true, JSON.stringify(renamed))
     }
   })

@@ -134,7 +134,7 @@ export class AutoCapture {
     const entry = this.queue.entries().find((candidate) => candidate.sessionId === sessionId)
     const session = this.sessions.get(sessionId)
     if (entry === undefined || session === undefined) return []
-    const opened = this.deps.memory.storeSet()
+    const opened = this.deps.memory.stores()
     const from = 'stores' in opened ? opened.stores.extract.cursor(sessionId) ?? 0 : 0
     const to = Math.max(entry.endSeq, entry.queuedEndSeq ?? 0)
     const turns = new Set<number>()
@@ -175,7 +175,7 @@ export class AutoCapture {
   retryParked(id: number): Promise<ParkedRetry> {
     const config = this.deps.config()
     if (config === undefined || !config.enabled) return Promise.resolve({ ok: false, code: 'unavailable', message: 'fact memory is switched off' })
-    const opened = this.deps.memory.storeSet()
+    const opened = this.deps.memory.stores()
     if (!('stores' in opened)) return Promise.resolve({ ok: false, code: 'unavailable', message: opened.unavailable.message })
     const range = opened.stores.extract.pendingById(id)
     if (range === undefined) return Promise.resolve({ ok: false, code: 'not_found', message: `no parked extraction range has id ${id}` })
@@ -211,12 +211,12 @@ export class AutoCapture {
 
   /** A session first seen at a turn/start starts there: history from before capture was on is not swept up. */
   private skipThrough(sessionId: string, seq: number): void {
-    const opened = this.deps.memory.storeSet()
+    const opened = this.deps.memory.stores()
     if ('stores' in opened) opened.stores.extract.advance(sessionId, seq + 1, isoNow(this.deps.clock))
   }
 
   private startCursor(sessionId: string, seq: number): void {
-    const opened = this.deps.memory.storeSet()
+    const opened = this.deps.memory.stores()
     if (!('stores' in opened) || opened.stores.extract.cursor(sessionId) !== undefined) return
     opened.stores.extract.advance(sessionId, seq, isoNow(this.deps.clock))
   }
@@ -264,7 +264,7 @@ export class AutoCapture {
     if (this.retrySweep !== undefined) return
     const signal = this.manual.signal
     const sweep = (async () => {
-      const opened = this.deps.memory.storeSet()
+      const opened = this.deps.memory.stores()
       if (!('stores' in opened)) return
       for (const range of opened.stores.extract.pending().filter(retriesOnItsOwn)) {
         const config = this.deps.config()
@@ -294,7 +294,7 @@ export class AutoCapture {
         ? { events: session, model: session, project: null }
         : { events: session.events, model: await this.deps.model(session, config), project: projectOfSession(session) }
       const outcome = await retryRange(range, cause, { memory: this.deps.memory, config, clock: this.deps.clock, signal, ...read })
-      const opened = this.deps.memory.storeSet()
+      const opened = this.deps.memory.stores()
       const now = 'stores' in opened ? opened.stores.extract.pendingById(range.id) : undefined
       if (outcome.kind === 'resolved') this.deps.logger.info('extraction read parked range #%d again: %d facts, %d to review', range.id, outcome.factIds.length, outcome.proposalIds.length)
       else this.deps.logger.warn('the retry of parked extraction range #%d failed: %s', range.id, outcome.error)

@@ -131,7 +131,7 @@ function candidateScope(candidate: Candidate, project: ProjectRef | null): { sco
 
 /** The cards among `ids` that are pending now, each once, in first-seen order. */
 function pendingCards(ids: readonly number[], memory: FactMemory): number[] {
-  const opened = memory.storeSet()
+  const opened = memory.stores()
   if (!('stores' in opened)) return []
   const { proposals } = opened.stores
   return [...new Set(ids)].filter((id) => proposals.get(id)?.status === 'pending')

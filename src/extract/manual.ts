@@ -51,7 +51,7 @@ export interface ManualDeps {
  */
 export async function extractText(text: string, dryRun: boolean, deps: ManualDeps): Promise<ManualExtraction> {
   if ('unavailable' in deps.model) return { ok: false, code: 'unavailable', message: deps.model.unavailable }
-  const opened = deps.memory.storeSet()
+  const opened = deps.memory.stores()
   if (!('stores' in opened)) return { ok: false, code: 'unavailable', message: opened.unavailable.message }
   const messages: ConversationMessage[] = [{ role: 'user', seq: 0, turn: null, text }]
   const plan = planPass(messages, { maxChars: deps.config.extractMaxChars, chunksPerPass: MANUAL_MAX_SEGMENTS, endSeq: 1 })

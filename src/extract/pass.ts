@@ -49,7 +49,7 @@ export async function runPass(request: PassRequest, context: PassContext): Promi
   } catch (error) {
     // An unexpected failure is logged like any failed pass, so the run log never goes silent on it.
     const message = messageOf(error)
-    const opened = context.memory.storeSet()
+    const opened = context.memory.stores()
     if ('stores' in opened) {
       const now = isoNow(context.clock)
       opened.stores.extract.record({ ...baseRecord(request, emptySnapshot(request), context.clock.now()), decision: 'failed', error: message, finishedAt: now, durationMs: 0 })
@@ -60,7 +60,7 @@ export async function runPass(request: PassRequest, context: PassContext): Promi
 
 async function passOnce(request: PassRequest, context: PassContext): Promise<PassResult> {
   const started = context.clock.now()
-  const opened = context.memory.storeSet()
+  const opened = context.memory.stores()
   if (!('stores' in opened)) return { kind: 'failed', error: `the store is not open: ${opened.unavailable.message}` }
   const ledger = opened.stores.extract
   const { config } = context
@@ -112,7 +112,7 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
  * @param context - store, configuration, events and clock.
  */
 export function parkRange(request: PassRequest, error: string, context: Omit<PassContext, 'model' | 'project'>): void {
-  const opened = context.memory.storeSet()
+  const opened = context.memory.stores()
   if (!('stores' in opened)) return
   const ledger = opened.stores.extract
   const { startSeq, snapshot } = rangeOf(request, ledger, context)

@@ -46,7 +46,7 @@ export interface RetryContext {
  * @returns resolved with what landed, or failed (still parked); a cancelled retry changes nothing and says so.
  */
 export async function retryRange(range: PendingRange, cause: RetryCause, context: RetryContext): Promise<RetryOutcome> {
-  const opened = context.memory.storeSet()
+  const opened = context.memory.stores()
   if (!('stores' in opened)) return { kind: 'failed', error: `the store is not open: ${opened.unavailable.message}` }
   const ledger = opened.stores.extract
   const trigger: ExtractTrigger = cause === 'asked' ? 'manual' : 'turn'

@@ -5,7 +5,7 @@
  * skipped with why, and the rest applies. A card that lands nothing is refused, with nothing written.
  */
 import { keysUnder } from '../fact-input.ts'
-import type { CurationOutcome, CurationStore, KeysOf } from '../store/curation-store.ts'
+import type { CurationOutcome, CurationStore, KeysOf } from '../store/fact-store.ts'
 import type { EditTrail } from '../store/edit-store.ts'
 import type { ProposalOf } from '../store/proposal-store.ts'
 import type { CardRows, ReviewKind } from '../types.ts'
@@ -31,7 +31,7 @@ const APPLY: { readonly [K in ReviewKind]: ApplyRow<K> } = {
 export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, context: VerbContext, now: string): VerbOutcome {
   const { stores } = context
   const apply: ApplyRow<K> = APPLY[card.kind]
-  const slots = [...new Set(card.rows.flatMap((row) => stores.curation.slotsOf(card.kind, row, keysUnder)))]
+  const slots = [...new Set(card.rows.flatMap((row) => stores.facts.curation.slotsOf(card.kind, row, keysUnder)))]
   const skippedStale: number[] = []
   const skippedRefused: { row: number; reason: string }[] = []
   const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: card.id }, now, () => {
@@ -40,11 +40,11 @@ export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, conte
       { sources: [], identities: [], aliases: [] }
     card.rows.forEach((row, index) => {
       // Each row is judged after the rows before it applied, so a row whose fact an earlier row changed is stale.
-      if (!stores.curation.stands(card.kind, row)) {
+      if (!stores.facts.curation.stands(card.kind, row)) {
         skippedStale.push(index)
         return
       }
-      const outcome = apply(stores.curation, row, keysUnder, now)
+      const outcome = apply(stores.facts.curation, row, keysUnder, now)
       if (!outcome.ok) {
         skippedRefused.push({ row: index, reason: outcome.reason })
         return

@@ -17,7 +17,7 @@ import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { ok, refuse, verb } from './verb.ts'
 import { exportBody } from './wire.schema.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { takeBackup, type BackupReceipt } from './backups.ts'
 import { errorCode } from './import.ts'
 
@@ -96,7 +96,7 @@ function exportName(dir: string, now: string, kind: string, extension: string): 
  * in one snapshot: the first hashes and counts the fact lines (records_sha256, as seed 000 defines it) and the alias
  * and tombstone lines apart, the second writes the manifest and the same lines.
  */
-function writeExport(stores: StoreSet, dir: string, name: string, now: string): ExchangeManifest {
+function writeExport(stores: OpenStores, dir: string, name: string, now: string): ExchangeManifest {
   let manifest: ExchangeManifest | undefined
   writeAtomically(dir, name, (fd) => {
     manifest = stores.exchange.readSnapshot((snapshot) => {

@@ -4,7 +4,7 @@
  * reversible edit whose undo (fact-restore) removes those tombstones and puts every row back as it was.
  */
 import { canonicalPredicate } from '../text/normalize.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import type { Fact } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
 import { factView } from './views.ts'
@@ -35,7 +35,7 @@ export const factForgetVerb = verb({
 })
 
 /** The live facts a forget names, for the slots its edit records. */
-function targetFacts(stores: StoreSet, body: { id: number } | { entityKey: string; property?: string | undefined }): Fact[] {
+function targetFacts(stores: OpenStores, body: { id: number } | { entityKey: string; property?: string | undefined }): Fact[] {
   if ('id' in body) return stores.facts.getFacts([body.id]).filter((fact) => fact.status !== 'forgotten')
   const entity = stores.library.entity(body.entityKey)
   if (entity === undefined) return []

@@ -5,7 +5,7 @@ import { ok, refuse, verb } from './verb.ts'
 import { graphBody } from './wire.schema.ts'
 import { GRAPH_LIMITS, type GraphPayload, type GraphScope } from '../graph-types.ts'
 import type { GraphEntityRow, GraphStore } from '../store/graph-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 import { searchTerms } from '../text/tokenize.ts'
 
@@ -20,7 +20,7 @@ interface NebulaMemo {
   namer: { readonly lastEntity: number; readonly epoch: string; readonly namer: GrowingEntityNamer } | undefined
 }
 
-const nebulaMemo = new WeakMap<StoreSet, NebulaMemo>()
+const nebulaMemo = new WeakMap<OpenStores, NebulaMemo>()
 
 /**
  * graph: `{view?: 'nebula' | 'tree', scope?: 'current' | 'all', center?}`. The store chooses the nebula's entities

@@ -8,7 +8,7 @@
 import type { ExchangeTombstone } from '../exchange/jsonl.ts'
 import { projectKeyOfScope } from '../project/project-ref.ts'
 import type { StagedRow } from '../store/fact-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { evidenceKeyOf } from '../text/normalize.ts'
 import { MASK } from '../text/privacy.ts'
 import type { Fact, FactId } from '../types.ts'
@@ -60,7 +60,7 @@ const PIN_DROPPED = "a pin is the user's own act: pins are kept only from this s
  * @param plan - its planned records.
  * @returns the classes, the listed rows, the pins dropped and the facts the tombstones would forget.
  */
-export async function previewImport(stores: StoreSet, file: ParsedFile, plan: readonly Planned[]): Promise<PreviewResult> {
+export async function previewImport(stores: OpenStores, file: ParsedFile, plan: readonly Planned[]): Promise<PreviewResult> {
   const counts = emptyCounts()
   const rows: Record<string, unknown>[] = []
   const reasons: { line: number; reason: string }[] = []
@@ -101,7 +101,7 @@ interface Staging {
   readonly stagedHistory: Map<string, number>
 }
 
-function classifyOne(stores: StoreSet, item: Planned, forgetting: FileTombstones, staging: Staging): Record<string, unknown> & { class: RecordClass } {
+function classifyOne(stores: OpenStores, item: Planned, forgetting: FileTombstones, staging: Staging): Record<string, unknown> & { class: RecordClass } {
   if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
   const given = item.write
   const value = given.sensitivity === 'credential' ? MASK : given.value
@@ -163,11 +163,11 @@ export interface CommitResult {
  * @param slice - runs one synchronous step inside the transaction.
  * @returns what was written, forgotten and kept, and the aliases recorded.
  */
-export async function commitImport(stores: StoreSet, file: Pick<ParsedFile, 'aliases' | 'tombstones'>, plan: readonly Planned[], now: string,
+export async function commitImport(stores: OpenStores, file: Pick<ParsedFile, 'aliases' | 'tombstones'>, plan: readonly Planned[], now: string,
   slice: <R>(step: () => R) => R): Promise<CommitResult & { readonly aliases: number }> {
   const recorder = slice(() => stores.edits.recordImport())
   // Aliases first, so a fact line under an alias's name lands on the name it stands for.
-  const aliases = slice(() => stores.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
+  const aliases = slice(() => stores.facts.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
   const kept = slice(() => keepTombstones(stores, file.tombstones, now))
   const counts = emptyCounts()
   const factIds: number[] = []
@@ -231,7 +231,7 @@ export async function commitImport(stores: StoreSet, file: Pick<ParsedFile, 'ali
  * Keep a file's tombstones. Those naming a current fact (its claim, or its evidence) are kept inside one tracked forget
  * of those facts, whose undo takes back both; the rest are kept as they are.
  */
-function keepTombstones(stores: StoreSet, tombstones: readonly ExchangeTombstone[], now: string):
+function keepTombstones(stores: OpenStores, tombstones: readonly ExchangeTombstone[], now: string):
   { readonly tombstones: CommitResult['tombstones']; readonly forgotten: readonly ForgottenView[]; readonly forgetEdit: number | null } {
   const named = stores.exchange.currentFactsOfClaims([...fileTombstones(tombstones).claims])
   // The evidence tombstones of those facts go with them, so an undo leaves nothing that refuses their rewrite.

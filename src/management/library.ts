@@ -103,7 +103,7 @@ export const entityVerb = verb({
     const direct = context.stores.library.entity(asked)
     const entity = direct !== undefined && direct.facts.length > 0
       ? direct
-      : context.stores.library.entity(context.stores.renames.canonicalEntityKey(asked)) ?? direct
+      : context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked)) ?? direct
     if (entity === undefined) return refuse('not_found', `no subject is known as ${JSON.stringify('subject' in body ? body.subject : body.entityKey)}`)
     const properties = new Map<string, ReturnType<typeof factView>[]>()
     for (const fact of entity.facts) {
@@ -114,7 +114,7 @@ export const entityVerb = verb({
     return ok({
       entity: { key: entity.key, display: entity.display, createdAt: entity.createdAt },
       properties: [...properties.entries()].map(([property, facts]) => ({ property, facts })),
-      aliases: context.stores.renames.aliasesOf(entity.key).map(aliasView),
+      aliases: context.stores.facts.renames.aliasesOf(entity.key).map(aliasView),
       generation: context.stores.db.generation(),
     })
   },
@@ -130,7 +130,7 @@ export const subjectFindVerb = verb({
   run(body, context) {
     const asked = canonicalEntity(body.name)
     const direct = context.stores.library.entity(asked)
-    const entity = direct !== undefined && direct.facts.length > 0 ? direct : context.stores.library.entity(context.stores.renames.canonicalEntityKey(asked))
+    const entity = direct !== undefined && direct.facts.length > 0 ? direct : context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked))
     const found = entity !== undefined && entity.facts.length > 0 ? entity : undefined
     return ok({ entityKey: found?.key ?? null, display: found?.display ?? null, generation: context.stores.db.generation() })
   },

@@ -4,7 +4,7 @@
  * since stopped being current is inert, and the user can clear it). Each answer names the operation its undo takes
  * back: `{id, undoes}` gives the row exactly the pin it had before, and is refused when the pin moved since.
  */
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
 import { factView } from './views.ts'
 import { factPinBody } from './wire.schema.ts'
@@ -57,7 +57,7 @@ export const factPinVerb = verb({
 })
 
 /** The receipt of the fact-pin an undo names, if it is one and is about this fact. */
-function undoneReceipt(stores: StoreSet, operationId: string, factId: number): PinReceipt | { refusal: VerbOutcome } {
+function undoneReceipt(stores: OpenStores, operationId: string, factId: number): PinReceipt | { refusal: VerbOutcome } {
   const prior = stores.operations.find(operationId)
   if (prior === undefined || prior.verb !== 'fact-pin') return { refusal: refuse('not_found', `no pin or unpin has operation id ${operationId}`) }
   const receipt = prior.receipt

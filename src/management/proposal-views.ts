@@ -6,7 +6,7 @@
  */
 import { prepareWrite } from '../fact-input.ts'
 import type { Proposal } from '../store/proposal-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact, FactRef, ProposedRow } from '../types.ts'
 import type { CardFactWire, EntityNameWire, ProposalCardWire } from '../wire-types.ts'
@@ -32,7 +32,7 @@ export type CardView = ProposalCardWire & {
  * @param stores - the open stores, to read the facts it names and whether its rows still stand.
  * @returns the view.
  */
-export function cardView(proposal: Proposal, stores: StoreSet): CardView {
+export function cardView(proposal: Proposal, stores: OpenStores): CardView {
   const base = {
     id: proposal.id,
     status: proposal.status,
@@ -76,7 +76,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
         kind: 'merge',
         rows: proposal.rows.map((row, index) => ({
           index,
-          stale: pending && !stores.curation.stands('merge', row),
+          stale: pending && !stores.facts.curation.stands('merge', row),
           keeper: brief(row.keeper),
           loser: brief(row.loser),
           sources: stores.library.sources(row.loser.factId).length,
@@ -86,14 +86,14 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
       return {
         ...base,
         kind: 'retire',
-        rows: proposal.rows.map((row, index) => ({ index, stale: pending && !stores.curation.stands('retire', row), fact: brief(row.fact) })),
+        rows: proposal.rows.map((row, index) => ({ index, stale: pending && !stores.facts.curation.stands('retire', row), fact: brief(row.fact) })),
       }
     case 'fold':
       return {
         ...base,
         kind: 'fold',
         rows: proposal.rows.map((row, index) => ({
-          index, stale: pending && !stores.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
+          index, stale: pending && !stores.facts.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
           runFacts: row.runs.slice(0, FOLD_RUNS_LISTED).map(brief),
         })),
       }
@@ -103,7 +103,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
         kind: 'alias',
         rows: proposal.rows.map((row, index) => ({
           index,
-          stale: pending && !stores.curation.stands('alias', row),
+          stale: pending && !stores.facts.curation.stands('alias', row),
           fragment: entityName(stores, row.fragment),
           canonical: entityName(stores, row.canonical),
           facts: row.facts.length,
@@ -118,7 +118,7 @@ export function cardView(proposal: Proposal, stores: StoreSet): CardView {
  * @param row - the row.
  * @returns true when it stands (always, for a row proposed into an empty slot).
  */
-export function addRowStands(stores: StoreSet, row: ProposedRow): boolean {
+export function addRowStands(stores: OpenStores, row: ProposedRow): boolean {
   if (row.targets.length === 0) return true
   const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
   return row.targets.every((target) => {
@@ -142,7 +142,7 @@ function factBrief(fact: Fact): CardFactWire {
   return { id: view.id, subject: view.subject, property: view.property, value: view.value, status: view.status }
 }
 
-function entityName(stores: StoreSet, entityKey: string): EntityNameWire {
+function entityName(stores: OpenStores, entityKey: string): EntityNameWire {
   return { entityKey, display: stores.library.entityDisplay(entityKey) ?? entityKey }
 }
 

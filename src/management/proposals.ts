@@ -11,7 +11,7 @@ import { addRowStands, cardView } from './proposal-views.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
 import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { rowKey } from '../rules/proposal-cards.ts'
 import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
 
@@ -163,7 +163,7 @@ function struckKey<K extends ReviewKind>(kind: K, row: CardRows[K] | undefined):
 }
 
 /** A pending card at the revision the page saw, or the fenced work is abandoned with why not. */
-function pendingCard(stores: StoreSet, id: number, revision: number): Proposal {
+function pendingCard(stores: OpenStores, id: number, revision: number): Proposal {
   const proposal = stores.proposals.get(id)
   if (proposal === undefined) abandon(refuse('not_found', `no proposal has id ${id}`))
   if (proposal.status !== 'pending') abandon(refuse('refused', `proposal ${id} is already ${proposal.status}`))

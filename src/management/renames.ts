@@ -6,8 +6,7 @@
  */
 import { keysUnder } from '../fact-input.ts'
 import type { AliasRow } from '../store/alias-rows.ts'
-import type { CurationOutcome } from '../store/curation-store.ts'
-import type { RenameValue } from '../store/rename-store.ts'
+import type { CurationOutcome, RenameValue } from '../store/fact-store.ts'
 import { canonicalPredicate } from '../text/normalize.ts'
 import { scanPrivacy } from '../text/privacy.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
@@ -25,14 +24,14 @@ export const subjectRenameVerb = verb({
     const refusal = nameRefusal(to, 'subject')
     if (refusal !== undefined) return refusal
     if (body.dryRun === true) {
-      const preview = context.stores.renames.previewSubjectRename(body.entityKey, to)
+      const preview = context.stores.facts.renames.previewSubjectRename(body.entityKey, to)
       return preview.ok ? ok({ ...preview.value, dryRun: true }) : refuse('refused', preview.reason)
     }
     const { dryRun: _dryRun, ...fenced } = body
     return runFenced(context.stores, 'subject-rename', fenced, context.now(), () => {
       const { stores } = context
-      const slots = stores.renames.subjectRenameSlots(body.entityKey, to, keysUnder)
-      return tracked(context, slots, (now) => stores.renames.renameSubject(body.entityKey, to, keysUnder, now))
+      const slots = stores.facts.renames.subjectRenameSlots(body.entityKey, to, keysUnder)
+      return tracked(context, slots, (now) => stores.facts.renames.renameSubject(body.entityKey, to, keysUnder, now))
     })
   },
 })
@@ -47,8 +46,8 @@ export const propertyRenameVerb = verb({
     const predicateKey = canonicalPredicate(body.property)
     return runFenced(context.stores, 'property-rename', body, context.now(), () => {
       const { stores } = context
-      const slots = stores.renames.propertyRenameSlots(body.entityKey, predicateKey, to, keysUnder)
-      return tracked(context, slots, (now) => stores.renames.renameProperty(body.entityKey, predicateKey, to, keysUnder, now))
+      const slots = stores.facts.renames.propertyRenameSlots(body.entityKey, predicateKey, to, keysUnder)
+      return tracked(context, slots, (now) => stores.facts.renames.renameProperty(body.entityKey, predicateKey, to, keysUnder, now))
     })
   },
 })
@@ -58,7 +57,7 @@ export const aliasRemoveVerb = verb({
   schema: aliasRemoveBody,
   run(body, context) {
     return runFenced(context.stores, 'alias-remove', body, context.now(), () => {
-      const removed = context.stores.renames.removeAlias(body.id)
+      const removed = context.stores.facts.renames.removeAlias(body.id)
       if (removed?.before == null) return refuse('not_found', `no alias has id ${body.id}`)
       return ok({ removed: aliasView(removed.before) })
     })

@@ -5,9 +5,7 @@
  */
 import { keysUnder, storedLabel } from '../fact-input.ts'
 import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
-import type { Database } from '../store/database.ts'
-import { projectNamed } from '../store/project-rows.ts'
-import type { MoveOutcome, ScopeKeysOf } from '../store/scope-store.ts'
+import type { MoveOutcome, ScopeKeysOf, ScopeStore } from '../store/fact-store.ts'
 import { MASK } from '../text/privacy.ts'
 import { CURRENT_STATUSES, type ProjectRef } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
@@ -27,11 +25,11 @@ export const factMoveVerb = verb({
       const [fact] = stores.facts.getFacts([body.id])
       if (fact === undefined || fact.status === 'forgotten') return refuse('not_found', `no fact has id ${body.id}`)
       if (!CURRENT_STATUSES.includes(fact.status)) return refuse('refused', `fact ${body.id} is ${fact.status}; only a current fact can be moved`)
-      const target = targetOf(body.scope, stores.db)
+      const target = targetOf(body.scope, stores.facts.scopes)
       if ('refusal' in target) return target.refusal
       const targetSlot = keysIn(fact, target.scope).slotKey
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey, targetSlot], { factId: fact.id }, now, () => {
-        const moved = stores.scopes.moveToScope(fact.id, target, keysIn, now)
+        const moved = stores.facts.scopes.moveToScope(fact.id, target, keysIn, now)
         if (!moved.ok) abandon(moveRefusal(moved, body.id, scopeLabel(target.scope, target.project?.name ?? null).name))
         return { result: moved, created: [], trail: moved.trail }
       })
@@ -48,10 +46,10 @@ export const factMoveVerb = verb({
 })
 
 /** The scope a body names: global, a label, or a project the store already knows (its name comes from there). */
-function targetOf(scope: string, db: Database): { scope: string; project: ProjectRef | null } | { refusal: VerbOutcome } {
+function targetOf(scope: string, scopes: Pick<ScopeStore, 'knownProject'>): { scope: string; project: ProjectRef | null } | { refusal: VerbOutcome } {
   const key = projectKeyOfScope(scope)
   if (key === null) return { scope: storedLabel(scope), project: null }
-  const known = projectNamed(db, key)
+  const known = scopes.knownProject(key)
   if (known === undefined) return { refusal: refuse('not_found', 'no project of that scope is known to the store; a project is known once a fact was written in it') }
   return { scope: projectScope(known.key), project: { key: known.key, name: known.name } }
 }

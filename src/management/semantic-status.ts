@@ -12,7 +12,7 @@
 import type { ResolvedConfig } from '../config.ts'
 import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/settings.ts'
 import { readSweepRecord } from '../semantic/sweep-record.schema.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import type { SemanticView, VectorsView } from './verb.ts'
 
 /** What a calibration from the library's proxy pairs does, as status says it. */
@@ -26,7 +26,7 @@ const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, 
  * @param semantic - the query-time services (the breakers), if this host runs them.
  * @returns a JSON-ready object.
  */
-export function semanticStatus(config: ResolvedConfig, stores: StoreSet | undefined, vectors: VectorsView | undefined,
+export function semanticStatus(config: ResolvedConfig, stores: OpenStores | undefined, vectors: VectorsView | undefined,
   semantic?: SemanticView | undefined): Record<string, unknown> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)

@@ -19,7 +19,7 @@ import type { VectorSweepResult } from '../semantic/vector-sweep-run.ts'
 import type { HeldVectors } from '../semantic/vector-warmup.ts'
 import type { RerankPort } from '../semantic/types.ts'
 import type { BreakerReport } from '../semantic/endpoint-breaker.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { FenceFields } from './wire.schema.ts'
@@ -92,7 +92,7 @@ export interface SemanticView {
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
-  readonly stores: StoreSet
+  readonly stores: OpenStores
   readonly memory: MemoryView
   readonly config: ResolvedConfig
   readonly clock: Clock
@@ -114,7 +114,7 @@ export interface VerbDefinition<S extends z.ZodType = z.ZodType> {
   readonly schema: S
   /** Largest accepted body in bytes. */
   readonly bodyLimit?: number
-  /** Whether the verb works without an open store (it then gets no StoreSet). */
+  /** Whether the verb works without an open store (it then gets no OpenStores). */
   readonly storeless?: boolean
   run(input: z.infer<S>, context: VerbContext): VerbOutcome | Promise<VerbOutcome>
 }
@@ -169,7 +169,7 @@ class FencedRefusal extends Error {
  * @param work - synchronous store work.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export function runFenced(stores: StoreSet, name: string, body: FenceFields, now: string, work: () => VerbOutcome): VerbOutcome {
+export function runFenced(stores: OpenStores, name: string, body: FenceFields, now: string, work: () => VerbOutcome): VerbOutcome {
   const gate = passFence(stores, name, body)
   if ('answer' in gate) return gate.answer
   try {
@@ -191,7 +191,7 @@ export function runFenced(stores: StoreSet, name: string, body: FenceFields, now
  * @param work - the work; every store call inside `slice`.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export async function runFencedInSlices(stores: StoreSet, name: string, body: FenceFields, now: string,
+export async function runFencedInSlices(stores: OpenStores, name: string, body: FenceFields, now: string,
   work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome>): Promise<VerbOutcome> {
   const gate = passFence(stores, name, body)
   if ('answer' in gate) return gate.answer
@@ -213,7 +213,7 @@ interface FencePass {
 }
 
 /** The fence's checks before any work: a replay answers its first receipt, a collision or a stale page is refused. */
-function passFence(stores: StoreSet, name: string, body: FenceFields): FencePass | { readonly answer: VerbOutcome } {
+function passFence(stores: OpenStores, name: string, body: FenceFields): FencePass | { readonly answer: VerbOutcome } {
   const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
   const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
   const prior = stores.operations.find(operationId)
@@ -230,7 +230,7 @@ function passFence(stores: StoreSet, name: string, body: FenceFields): FencePass
 }
 
 /** Inside the fenced transaction: a refusal rolls it back; success records the receipt. */
-function receiptOf(stores: StoreSet, name: string, pass: FencePass, outcome: VerbOutcome, now: string): VerbOutcome {
+function receiptOf(stores: OpenStores, name: string, pass: FencePass, outcome: VerbOutcome, now: string): VerbOutcome {
   if (!outcome.ok) throw new FencedRefusal(outcome)
   // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
   const receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId: pass.operationId, replayed: false }

@@ -31,8 +31,7 @@ export function sessionPaused(memory: FactMemory, session: PausableSession | und
  * @returns true when paused.
  */
 export function sessionIdPaused(memory: FactMemory, sessionId: string): boolean {
-  const opened = memory.storeSet()
-  return 'stores' in opened && opened.stores.pauses.isPaused(sessionId)
+  return memory.pausedIn(sessionId)
 }
 
 /**
@@ -43,10 +42,7 @@ export function sessionIdPaused(memory: FactMemory, sessionId: string): boolean 
  * @returns the line and its short summary, or undefined.
  */
 export function takeUntoldPauseLine(memory: FactMemory, sessionId: string): { readonly text: string; readonly summary: string } | undefined {
-  const opened = memory.storeSet()
-  if (!('stores' in opened)) return undefined
-  const change = opened.stores.pauses.untoldChange(sessionId)
+  const change = memory.takeUntoldPause(sessionId)
   if (change === undefined) return undefined
-  opened.stores.pauses.markTold(sessionId)
   return change === 'paused' ? { text: PAUSED_LINE, summary: PAUSED_SUMMARY } : { text: RESUMED_LINE, summary: RESUMED_SUMMARY }
 }

@@ -13,7 +13,7 @@ import { keysUnder } from '../fact-input.ts'
 import { maskCopy } from '../store-copies.ts'
 import { ProjectLocator } from '../project/project-locator.ts'
 import { isFolderKey } from '../project/repository-identity.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import type { ProjectRef } from '../types.ts'
 
 /** What one run did. */
@@ -36,7 +36,7 @@ export const REKEY_BACKUP_DIR = 'backups'
  * @param locator - finds a folder's repository; the file system's by default.
  * @returns what moved.
  */
-export function rekeyFolderProjects(stores: StoreSet, now: string, locator: Pick<ProjectLocator, 'repositoryOfFolder'> = new ProjectLocator()): RekeyReport {
+export function rekeyFolderProjects(stores: OpenStores, now: string, locator: Pick<ProjectLocator, 'repositoryOfFolder'> = new ProjectLocator()): RekeyReport {
   const plan: { from: string; to: ProjectRef }[] = []
   for (const key of stores.projectRekeys.projectKeys()) {
     if (!isFolderKey(key)) continue

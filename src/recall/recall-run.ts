@@ -7,7 +7,7 @@
 import type { SearchRequest } from '../retrieval/retrieve.ts'
 import { searchFacts } from '../retrieval/search.ts'
 import type { Degradation, SemanticLegs } from '../retrieval/semantic-port.ts'
-import type { FactStore } from '../store/fact-store.ts'
+import type { FactReads } from '../store/fact-store.ts'
 import { namedSubjects } from '../retrieval/channels.ts'
 import { questionTerms } from '../text/tokenize.ts'
 import { projectScope } from '../project/project-ref.ts'
@@ -41,7 +41,7 @@ export interface RecallResult extends RecallBlock {
  * @param words - the words of facts judged before, kept across recalls by the caller.
  * @returns the block and how it was found.
  */
-export async function recallFor(store: FactStore, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>,
+export async function recallFor(store: FactReads, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>,
   words: FactWordsCache = new FactWordsCache()): Promise<RecallResult> {
   const terms = questionTerms(request.query, MESSAGE_TERMS)
   const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount(), request.query)

@@ -13,7 +13,7 @@
  * Each channel is measured on the rendered answer (scripts/bench-locomo.ts); the gains are noted where it is built.
  */
 import { bridgedMembers, findConcepts, lexiconTerms, SOFTWARE_LEXICON, type Lexicon } from '../lexicon/lexicon.ts'
-import type { ChannelHit, FactStore, NamedEntity, Visibility } from '../store/fact-store.ts'
+import type { ChannelHit, FactReads, NamedEntity, Visibility } from '../store/fact-store.ts'
 import { indexForm } from '../text/porter.ts'
 import { orExpression, searchTerms } from '../text/tokenize.ts'
 import type { DateWindow } from '../text/query-dates.ts'
@@ -73,7 +73,7 @@ export const NAMED_BONUS_FACTS = 500
  * @param options - the planner's bounds and the document counts, when the caller has them.
  * @returns hits, best first.
  */
-export function textChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
+export function textChannel(store: FactReads, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
   if (terms.length === 0) return []
   const plan = planTextQuery(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.candidateCap ?? RANK_CANDIDATE_CAP,
     options.documents ?? store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
@@ -85,7 +85,7 @@ export function textChannel(store: FactStore, terms: readonly string[], visibili
  * `search-svc` after it became `search-service` names `search-service`, and says it was by that alias.
  * @returns the subjects' canonical keys, each with the alias that named it (null for its own name).
  */
-export function namedSubjects(store: FactStore, query: string): NamedEntity[] {
+export function namedSubjects(store: FactReads, query: string): NamedEntity[] {
   return store.namedEntities(subjectCandidates(query))
 }
 
@@ -109,7 +109,7 @@ export function namedSubjects(store: FactStore, query: string): NamedEntity[] {
  * @param options - the bounds and the document counts, as for the text channel.
  * @returns hits, best first; empty when the query names no stored subject.
  */
-export function subjectChannel(store: FactStore, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined,
+export function subjectChannel(store: FactReads, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined,
   options: TextChannelOptions = {}): ChannelHit[] {
   if (named.length === 0) return []
   const names = named.map((key) => `"${searchTerms(key).join(' ').replaceAll('"', '""')}"`).join(' OR ')
@@ -120,7 +120,7 @@ export function subjectChannel(store: FactStore, named: readonly string[], other
 }
 
 /** The facts holding a name and another of the terms, ranked (see subjectChannel). */
-function namedWithTerms(store: FactStore, names: string, terms: readonly string[], visibility: Visibility | undefined, from: number | undefined,
+function namedWithTerms(store: FactReads, names: string, terms: readonly string[], visibility: Visibility | undefined, from: number | undefined,
   options: TextChannelOptions): ChannelHit[] {
   const exact = (): ChannelHit[] => store.matchText(`(${names}) AND (${orExpression(terms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
   if (from !== undefined) return exact()
@@ -157,7 +157,7 @@ function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[
  * @param visibility - model visibility, or `undefined` for every live fact.
  * @returns the ranking (weighted {@link CUE_RANK_WEIGHT}), or undefined when no cue matches.
  */
-export function cueChannel(store: FactStore, terms: readonly string[], visibility: Visibility | undefined): Ranking | undefined {
+export function cueChannel(store: FactReads, terms: readonly string[], visibility: Visibility | undefined): Ranking | undefined {
   if (terms.length === 0) return undefined
   const hits = store.matchCues(orExpression(terms), CHANNEL_DEPTH, visibility)
   return hits.length === 0 ? undefined : { ...rankingOf('cue', hits), weight: CUE_RANK_WEIGHT }
@@ -173,7 +173,7 @@ export function cueChannel(store: FactStore, terms: readonly string[], visibilit
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns the ranking (weighted {@link BRIDGE_RANK_WEIGHT}), or undefined when the query holds no concept.
  */
-export function bridgeChannel(store: FactStore, query: string, terms: readonly string[], visibility: Visibility | undefined,
+export function bridgeChannel(store: FactReads, query: string, terms: readonly string[], visibility: Visibility | undefined,
   lexicon: Lexicon = SOFTWARE_LEXICON): Ranking | undefined {
   const forms = terms.map(indexForm)
   const concepts = [...new Set(findConcepts(lexicon, lexiconTerms(query)).map((hit) => hit.concept))]
@@ -193,7 +193,7 @@ export function bridgeChannel(store: FactStore, query: string, terms: readonly s
  * @param textHits - the text channel's hits.
  * @returns the ranking, or undefined when nothing is dated within the windows.
  */
-export function dateChannel(store: FactStore, windows: readonly DateWindow[], textHits: readonly ChannelHit[], visibility: Visibility | undefined): Ranking | undefined {
+export function dateChannel(store: FactReads, windows: readonly DateWindow[], textHits: readonly ChannelHit[], visibility: Visibility | undefined): Ranking | undefined {
   if (windows.length === 0) return undefined
   const dated = store.factsDatedWithin(windows, DATED_CANDIDATES, visibility)
   if (dated.length === 0) return undefined
@@ -214,7 +214,7 @@ export function dateChannel(store: FactStore, windows: readonly DateWindow[], te
  * where the newest of them start: a split ranks its first half there, a single plan ranks them in a second statement
  * (see text-plan.ts).
  */
-function runTextPlan(store: FactStore, plan: TextPlan, visibility: Visibility | undefined): ChannelHit[] {
+function runTextPlan(store: FactReads, plan: TextPlan, visibility: Visibility | undefined): ChannelHit[] {
   if (plan.kind === 'none') return []
   const from = plan.window === undefined ? undefined : store.newestMatchStart(plan.window.match, plan.window.newest)
   // Ranked at any age, the facts holding another word are bounded at rowid 0 at least: a bounded ranking keeps the

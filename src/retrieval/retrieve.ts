@@ -5,7 +5,7 @@
  * best member ranked): a single-valued slot with its history newest first, a multi-valued slot with the values that
  * matched and a count of the others. Optionally answers as of a past instant.
  */
-import type { FactStore, NamedEntity, Visibility } from '../store/fact-store.ts'
+import type { FactReads, NamedEntity, Visibility } from '../store/fact-store.ts'
 import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
@@ -104,7 +104,7 @@ export interface SearchOutcome {
  * @param request - the search.
  * @returns the grouped hits and which channels ran.
  */
-export function retrieveFacts(store: FactStore, request: SearchRequest): SearchOutcome {
+export function retrieveFacts(store: FactReads, request: SearchRequest): SearchOutcome {
   return groupPool(store, request, fusePool(lexicalRankings(store, request), [], projectPlacement(store, request)))
 }
 
@@ -117,7 +117,7 @@ export type Placement = (fused: readonly Fused[]) => Fused[]
  * @param request - the calling session's project and what to do with other projects' facts.
  * @returns the placement.
  */
-export function projectPlacement(store: FactStore, request: Pick<SearchRequest, 'project' | 'otherProjects'>): Placement {
+export function projectPlacement(store: FactReads, request: Pick<SearchRequest, 'project' | 'otherProjects'>): Placement {
   return (fused) => {
     const scopes = store.scopesOf(fused.map((candidate) => candidate.id))
     return placeByProject(fused, (candidate) => scopes.get(candidate.id) ?? '', request.project, request.otherProjects)
@@ -175,7 +175,7 @@ export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = [], 
  * @param request - the search.
  * @returns their rankings, in channel order, and the identifier channel's ids.
  */
-export function lexicalRankings(store: FactStore, request: SearchRequest): LexicalStage {
+export function lexicalRankings(store: FactReads, request: SearchRequest): LexicalStage {
   const channels: string[] = []
   const skipped: string[] = []
   const rankings: Ranking[] = []
@@ -232,7 +232,7 @@ function aliasNamed(named: readonly NamedEntity[]): ReadonlyMap<string, string> 
  * @param stage - the pool, in the order the answer follows, and which channels ran.
  * @returns the grouped hits.
  */
-export function groupPool(store: FactStore, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool' | 'named'>): SearchOutcome {
+export function groupPool(store: FactReads, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool' | 'named'>): SearchOutcome {
   const { channels, skipped, pool } = stage
   const aliasOf = (fact: Fact | undefined): string | null => (fact === undefined ? null : stage.named?.get(fact.entityKey) ?? null)
   const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))

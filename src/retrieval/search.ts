@@ -5,7 +5,7 @@
  * always. A semantic leg that fails or overruns its budget leaves the lexical answer standing and is named in the
  * outcome's `degraded`.
  */
-import type { FactStore } from '../store/fact-store.ts'
+import type { FactReads } from '../store/fact-store.ts'
 import { CURRENT_STATUSES } from '../types.ts'
 import type { Fused, Ranking } from './fuse.ts'
 import { fusePool, groupPool, isVisible, lexicalRankings, projectPlacement, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
@@ -19,7 +19,7 @@ import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './
  * @param context - further rankings the caller made, fused like the channels' (per-turn recall's project channel).
  * @returns the grouped answer, with what the semantic legs did.
  */
-export async function searchFacts(store: FactStore, request: SearchRequest, legs: SemanticLegs, context: readonly Ranking[] = []): Promise<SearchOutcome> {
+export async function searchFacts(store: FactReads, request: SearchRequest, legs: SemanticLegs, context: readonly Ranking[] = []): Promise<SearchOutcome> {
   const degraded: Degradation[] = []
   // The query embedding is asked for first and awaited last: the lexical channels run meanwhile, so a slow endpoint
   // never eats the time they need.

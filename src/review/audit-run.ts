@@ -8,7 +8,7 @@ import { isoNow, type Clock } from '../clock.ts'
 import { messageOf } from '../errors.ts'
 import type { AuditCard, AuditRow, AuditRun, AuditTrigger } from '../store/audit-store.ts'
 import type { ProposedCards } from '../store/proposal-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import type { AliasRow, FactRef, FoldRow, RetireRow, ReviewKind } from '../types.ts'
 import { datedPipelines, restatesProperty, splitCandidates, splitSubjects } from './audit-classes.ts'
 
@@ -25,7 +25,7 @@ export interface AuditFindings {
  * @param now - ISO instant of the run (its day bounds what a dated property may name).
  * @returns the rows of each class, at the revisions read.
  */
-export function findAuditRows(stores: StoreSet, now: string): AuditFindings {
+export function findAuditRows(stores: OpenStores, now: string): AuditFindings {
   const retire = stores.audit.shortValued().filter((fact) => restatesProperty(fact)).map((fact) => ({ fact: ref(fact) }))
   const dated = stores.audit.digitProperties()
   const byId = new Map(dated.map((fact) => [fact.id, fact]))
@@ -44,7 +44,7 @@ export function findAuditRows(stores: StoreSet, now: string): AuditFindings {
  * @param trigger - the timer, or a person (the button, the verb with `force`).
  * @returns the run as the ledger holds it.
  */
-export function runAudit(stores: StoreSet, clock: Clock, trigger: AuditTrigger): AuditRun {
+export function runAudit(stores: OpenStores, clock: Clock, trigger: AuditTrigger): AuditRun {
   const started = clock.now()
   const startedAt = isoNow(clock)
   let found = { retire: 0, fold: 0, alias: 0 }

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
 import type { AuditRun } from '../store/audit-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { runAudit } from './audit-run.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS, type RunDecision } from './schedule.ts'
 
@@ -19,7 +19,7 @@ export interface AuditServiceDeps {
   /** The live configuration, or undefined before there is one. */
   readonly config: () => ResolvedConfig | undefined
   /** The open stores, or undefined while the store is closed or failed. */
-  readonly stores: () => StoreSet | undefined
+  readonly stores: () => OpenStores | undefined
   /** Where a run that failed is reported. */
   readonly warn: (message: string) => void
 }

@@ -7,7 +7,7 @@
  */
 import { PRIVACY_RULES_VERSION, rescanRow } from '../privacy-rescan.ts'
 import type { RescannedFact } from '../store/privacy-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { maskCredentials } from '../text/privacy.ts'
 
 /** Why the rescan's cards exist, stored as their reason. */
@@ -32,7 +32,7 @@ export interface PrivacyRescanOutcome {
  * @param now - ISO instant.
  * @returns what the rescan did, or undefined when the stamp says it already ran.
  */
-export function rescanStoredPrivacy(stores: StoreSet, now: string): PrivacyRescanOutcome | undefined {
+export function rescanStoredPrivacy(stores: OpenStores, now: string): PrivacyRescanOutcome | undefined {
   if (Number(stores.meta.get('privacy_rules_version') ?? 0) >= PRIVACY_RULES_VERSION) return undefined
   const outcome = stores.db.transaction(() => {
     const changes = stores.privacy.rescan(rescanRow, maskCredentials, now)

@@ -9,7 +9,7 @@
 import { messageOf } from '../errors.ts'
 import type { ExtractionModel } from '../host/model-client.ts'
 import { rowKey } from '../rules/proposal-cards.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import type { SweepEntry, SweepRecord } from '../store/review-store.ts'
 import type { MergeRow } from '../types.ts'
 import { chooseKeeper } from '../rules/keeper.ts'
@@ -24,7 +24,7 @@ const VERDICT_MAX_TOKENS = 64
 
 /** What a sweep needs. */
 export interface SweepDeps {
-  readonly stores: StoreSet
+  readonly stores: OpenStores
   /** The extraction model, resolved when the sweep has a pair to ask about. */
   readonly model: () => Promise<ExtractionModel | { readonly unavailable: string }>
   readonly now: () => string
@@ -125,7 +125,7 @@ function mergeRow(pair: SweepPair): MergeRow {
  * Pairs that cost nothing: a remembered distinct verdict (the lexical leg's, or one given under the vector generation
  * the pair was found in), or a merge a card holds or the user declined.
  */
-function rememberedKeys(stores: StoreSet, pairs: readonly SweepPair[]): Set<string> {
+function rememberedKeys(stores: OpenStores, pairs: readonly SweepPair[]): Set<string> {
   const generations = new Set([0, ...pairs.map((pair) => pair.generation)])
   const keys = new Set([...generations].flatMap((generation) => stores.review.distinctPairs(generation)).map((pair) =>
     pairKeyOf({ id: pair.lowFactId, claimKey: pair.lowClaimKey }, { id: pair.highFactId, claimKey: pair.highClaimKey })))

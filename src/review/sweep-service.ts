@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
 import type { ExtractionModel } from '../host/model-client.ts'
 import type { SweepEntry } from '../store/review-store.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { decideRun, FIRST_LOOK_MS, LOOK_EVERY_MS, type RunDecision } from './schedule.ts'
 import { sweepBudget } from './sweep-plan.ts'
 import type { CandidateSource } from './sweep-candidates.ts'
@@ -23,13 +23,13 @@ export interface SweepServiceDeps {
   readonly clock: Clock
   readonly logger: { warn(format: string, ...args: unknown[]): void }
   /** The open stores, or undefined while the store is closed. */
-  readonly stores: () => StoreSet | undefined
+  readonly stores: () => OpenStores | undefined
   /** The live settings, or undefined before the first configuration. */
   readonly config: () => ResolvedConfig | undefined
   /** The extraction model, as the capture service resolves it outside a session. */
   readonly model: (config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }>
   /** Candidate legs beyond the lexical one for a configuration (the vector leg while vectors exist). */
-  readonly sources?: ((config: ResolvedConfig, stores: StoreSet) => readonly CandidateSource[]) | undefined
+  readonly sources?: ((config: ResolvedConfig, stores: OpenStores) => readonly CandidateSource[]) | undefined
 }
 
 /** The answer to a person's request for a sweep. */

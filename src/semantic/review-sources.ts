@@ -1,7 +1,7 @@
 /** Which extra candidate legs the near-duplicate review gets from the semantic channels for a configuration. */
 import type { ResolvedConfig } from '../config.ts'
 import type { CandidateSource } from '../review/sweep-candidates.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { embeddingSettings } from './settings.ts'
 import { vectorSource } from './vector-leg.ts'
 
@@ -11,7 +11,7 @@ import { vectorSource } from './vector-leg.ts'
  * @param stores - the open stores.
  * @returns the legs beyond the lexical one.
  */
-export function vectorSources(config: ResolvedConfig, stores: StoreSet): readonly CandidateSource[] {
+export function vectorSources(config: ResolvedConfig, stores: OpenStores): readonly CandidateSource[] {
   const settings = embeddingSettings(config)
   if (!settings.configured) return []
   const space = stores.vectors.space(settings.fingerprint)

@@ -9,7 +9,7 @@
  */
 import { CHANNEL_DEPTH } from '../retrieval/channels.ts'
 import type { Degradation, SemanticLegs, VectorOutcome, RerankOutcome } from '../retrieval/semantic-port.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { maskCredentials } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
 import type { ResolvedConfig } from '../config.ts'
@@ -35,7 +35,7 @@ export type { EndpointAccess }
  * @param stores - the open stores.
  * @returns the legs; a channel that is not configured is absent.
  */
-export function semanticLegs(access: EndpointAccess, index: VectorIndex, guards: QueryGuards, config: ResolvedConfig, stores: StoreSet): SemanticLegs {
+export function semanticLegs(access: EndpointAccess, index: VectorIndex, guards: QueryGuards, config: ResolvedConfig, stores: OpenStores): SemanticLegs {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   const legs: { vector?: SemanticLegs['vector']; rerank?: SemanticLegs['rerank'] } = {}

@@ -11,7 +11,7 @@
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { embeddingSettings } from './settings.ts'
 import type { EndpointAccess } from './types.ts'
 import { runVectorSweep, sweepEmbedder, type VectorSweepResult } from './vector-sweep-run.ts'
@@ -30,7 +30,7 @@ export const NARROW_MARGIN_MS = 5 * 60_000
 export interface VectorSweepServiceDeps {
   readonly clock: Clock
   readonly logger: { warn(format: string, ...args: unknown[]): void }
-  readonly stores: () => StoreSet | undefined
+  readonly stores: () => OpenStores | undefined
   readonly config: () => ResolvedConfig | undefined
   readonly access: EndpointAccess
 }

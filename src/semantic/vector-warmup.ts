@@ -9,14 +9,14 @@
  */
 import type { ResolvedConfig } from '../config.ts'
 import { messageOf } from '../errors.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { embeddingSettings } from './settings.ts'
 import type { VectorIndex } from './vector-index.ts'
 
 /** What the warm start needs, each read when used. */
 export interface VectorWarmupDeps {
   readonly index: VectorIndex
-  readonly stores: () => StoreSet | undefined
+  readonly stores: () => OpenStores | undefined
   readonly logger: { warn(format: string, ...args: unknown[]): void }
   /** Awaited between slices of the load; the next turn of the event loop unless given. */
   readonly pause?: () => Promise<void>
@@ -34,7 +34,7 @@ export class VectorWarmup {
   private readonly deps: VectorWarmupDeps
   private readonly pause: () => Promise<void>
   /** The store and fingerprint last loaded for (or being loaded). */
-  private loadedFor: { readonly stores: StoreSet; readonly fingerprint: string } | undefined
+  private loadedFor: { readonly stores: OpenStores; readonly fingerprint: string } | undefined
   private abort = new AbortController()
   private running: Promise<void> = Promise.resolve()
 
@@ -90,7 +90,7 @@ export class VectorWarmup {
     await this.running
   }
 
-  private async load(stores: StoreSet, fingerprint: string, signal: AbortSignal): Promise<void> {
+  private async load(stores: OpenStores, fingerprint: string, signal: AbortSignal): Promise<void> {
     // Never inside the configuration's own call: the host finishes loading the plugin first.
     await this.pause()
     if (signal.aborted) return

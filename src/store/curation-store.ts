@@ -2,7 +2,8 @@
  * CurationStore: the writes an accepted review card makes to facts already stored (merge, retire, fold, alias),
  * each on current facts only and in one transaction, each reporting the trail (sources moved, facts moved to
  * another entity) the edit log needs to undo it exactly. It also says whether a card's row still stands, and is the
- * FoldTarget where a fold records what its survivor absorbed.
+ * FoldTarget where a fold records what its survivor absorbed. It reads through the FactReader and closes conflict groups
+ * through the FactSlots it is given; the renames part moves facts through it.
  */
 import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow, type DifferingValues } from '../rules/alias-plan.ts'
 import { recordAlias, type AliasChange } from './alias-rows.ts'
@@ -12,7 +13,9 @@ import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow
 import { evidenceRank } from '../rules/write-policy.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, placeholders, toFact } from './fact-rows.ts'
-import { FactStore } from './fact-store.ts'
+import type { Database } from './database.ts'
+import type { FactReader } from './fact-reader.ts'
+import type { FactSlots } from './fact-slots.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 import { findTombstone } from './tombstones.ts'
 
@@ -57,7 +60,22 @@ export interface MoveCounts {
 }
 
 /** Synchronous writes of accepted review cards over facts, under the slot rules. */
-export class CurationStore extends FactStore implements FoldTarget {
+export class CurationStore implements FoldTarget {
+  private readonly db: Database
+  private readonly reader: FactReader
+  private readonly slots: FactSlots
+
+  /**
+   * @param db - the open, migrated database.
+   * @param reader - the reads over the same database.
+   * @param slots - the slot transitions over the same database.
+   */
+  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+    this.db = db
+    this.reader = reader
+    this.slots = slots
+  }
+
   /**
    * Whether a row can still be applied: every fact it was proposed against stands at the revision it saw, and, for
    * an alias, the fragment holds exactly those facts (a fact it gained since is not one the card said would move).
@@ -67,7 +85,7 @@ export class CurationStore extends FactStore implements FoldTarget {
    */
   stands<K extends ReviewKind>(kind: K, row: CardRows[K]): boolean {
     const targets = rowTargets(kind, row)
-    const facts = new Map(this.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
+    const facts = new Map(this.reader.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
     const standing = targets.every((target) => {
       const fact = facts.get(target.factId)
       return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
@@ -85,7 +103,7 @@ export class CurationStore extends FactStore implements FoldTarget {
    * @returns slot keys.
    */
   slotsOf<K extends ReviewKind>(kind: K, row: CardRows[K], keysOf: KeysOf): string[] {
-    const facts = this.getFacts(rowTargets(kind, row).map((target) => target.factId))
+    const facts = this.reader.getFacts(rowTargets(kind, row).map((target) => target.factId))
     const slots = facts.map((fact) => fact.slotKey)
     const display = kind === 'alias' ? this.entityDisplay((row as AliasRow).canonical) : undefined
     if (display !== undefined) slots.push(...facts.map((fact) => keysOf(fact, display).slotKey))
@@ -130,7 +148,7 @@ export class CurationStore extends FactStore implements FoldTarget {
       if (fact === undefined) return notCurrent([row.fact.factId], [fact])
       this.db.run(`UPDATE facts SET status = 'retired', valid_to = CASE WHEN status = 'scheduled' THEN valid_from ELSE ${INSTANT} END,
         revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, now, fact.id)
-      if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
+      if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
       return { ok: true, value: { factId: fact.id }, trail: { sources: [], identities: [] } } as const
     })
   }
@@ -167,9 +185,9 @@ export class CurationStore extends FactStore implements FoldTarget {
    * @returns how many runs this fold added to the survivor.
    */
   absorbRuns(survivorId: number, runs: readonly AbsorbedRun[], now: string): { readonly absorbed: number } {
-    const [survivor] = this.getFacts([survivorId])
+    const [survivor] = this.reader.getFacts([survivorId])
     if (survivor === undefined || runs.length === 0) return { absorbed: 0 }
-    const absorbedRows = this.getFacts(runs.map((run) => run.factId))
+    const absorbedRows = this.reader.getFacts(runs.map((run) => run.factId))
     const absorbed = absorbedRows.reduce((sum, row) => sum + 1 + row.foldedCount, 0)
     const history = [...absorbedRows.flatMap((row) => [...row.foldedFrom, row.value]), ...survivor.foldedFrom].slice(-FOLD_HISTORY)
     this.db.run(`UPDATE facts SET folded_count = folded_count + ?, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
@@ -194,7 +212,7 @@ export class CurationStore extends FactStore implements FoldTarget {
       if (canonical === undefined) return { ok: false, reason: `no entity is called "${row.canonical}" any more` } as const
       const entityId = Number(canonical['id'])
       const display = String(canonical['display'])
-      const facts = this.getFacts(row.facts.map((ref) => ref.factId)).filter((fact) => fact.status !== 'forgotten')
+      const facts = this.reader.getFacts(row.facts.map((ref) => ref.factId)).filter((fact) => fact.status !== 'forgotten')
       const moving = facts.map((fact) => ({ fact, keys: keysOf(fact, display) }))
       const misfit = moving.find((entry) => entry.keys.entityKey !== row.canonical)
       if (misfit !== undefined) return { ok: false, reason: `"${display}" does not read as the entity "${row.canonical}"` } as const
@@ -224,7 +242,7 @@ export class CurationStore extends FactStore implements FoldTarget {
    * @param now - ISO instant.
    * @returns how many facts moved, merged into a twin, or stand contested, with the trail; or why not.
    */
-  protected moveFacts(moving: readonly MovingFact[], entityId: number, differing: DifferingValues, now: string): CurationOutcome<MoveCounts> {
+  moveFacts(moving: readonly MovingFact[], entityId: number, differing: DifferingValues, now: string): CurationOutcome<MoveCounts> {
     const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
     const forgotten = current.find((entry) => findTombstone(this.db, entry.keys) !== undefined)
     if (forgotten !== undefined) {
@@ -267,12 +285,12 @@ export class CurationStore extends FactStore implements FoldTarget {
    * Record an alias inside the caller's transaction (see alias-rows.ts).
    * @returns the alias rows changed.
    */
-  protected alias(input: Parameters<typeof recordAlias>[1], now: string): AliasChange[] {
+  alias(input: Parameters<typeof recordAlias>[1], now: string): AliasChange[] {
     return recordAlias(this.db, input, now)
   }
 
   /** The display name of an entity, or undefined. */
-  protected entityDisplay(entityKey: string): string | undefined {
+  entityDisplay(entityKey: string): string | undefined {
     const row = this.db.get('SELECT display FROM entities WHERE entity_key = ?', entityKey)
     return row === undefined ? undefined : String(row['display'])
   }
@@ -284,7 +302,7 @@ export class CurationStore extends FactStore implements FoldTarget {
 
   /** The facts by id in the order given, undefined where a fact is missing or not current. */
   private currentFacts(ids: readonly number[]): (Fact | undefined)[] {
-    const facts = new Map(this.getFacts(ids).map((fact) => [fact.id as number, fact]))
+    const facts = new Map(this.reader.getFacts(ids).map((fact) => [fact.id as number, fact]))
     return ids.map((id) => {
       const fact = facts.get(id)
       return fact !== undefined && CURRENT_STATUSES.includes(fact.status) ? fact : undefined
@@ -310,7 +328,7 @@ export class CurationStore extends FactStore implements FoldTarget {
     const group = this.db.get('SELECT conflict_group_id FROM facts WHERE id = ?', id)?.['conflict_group_id']
     this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
       WHERE id = ?`, by, now, now, id)
-    if (settle && typeof group === 'number') this.closeGroupIfMoot(group, now)
+    if (settle && typeof group === 'number') this.slots.closeGroupIfMoot(group, now)
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {

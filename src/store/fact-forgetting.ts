@@ -1,13 +1,16 @@
 /**
  * FactForgetting: forgetting facts at the user's request — the row marked forgotten, dropped from the indexes, and
- * its claim and evidence tombstoned so no later write puts it back in any scope (store/tombstones.ts).
+ * its claim and evidence tombstoned so no later write puts it back in any scope (store/tombstones.ts). It reads through
+ * the FactReader and closes conflict groups through the FactSlots it is given.
  */
 import { projectNameOf, projectScope } from '../project/project-ref.ts'
 import { canonicalKeysOf } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
 import type { Fact, ProjectFactCount } from '../types.ts'
 import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
-import { FactWriter } from './fact-writer.ts'
+import type { Database } from './database.ts'
+import type { FactReader } from './fact-reader.ts'
+import type { FactSlots } from './fact-slots.ts'
 import { tombstoneFact, tombstonesOfFact } from './tombstones.ts'
 
 /** What a subject forget did: the facts it forgot, and the projects it left alone that hold facts of the subject. */
@@ -16,8 +19,23 @@ export interface SubjectForget {
   readonly untouched: readonly ProjectFactCount[]
 }
 
-/** Forgetting and tombstones over FactWriter's writes. */
-export class FactForgetting extends FactWriter {
+/** Forgetting and tombstones. */
+export class FactForgetting {
+  private readonly db: Database
+  private readonly reader: FactReader
+  private readonly slots: FactSlots
+
+  /**
+   * @param db - the open, migrated database.
+   * @param reader - the reads over the same database.
+   * @param slots - the slot transitions over the same database.
+   */
+  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+    this.db = db
+    this.reader = reader
+    this.slots = slots
+  }
+
   /**
    * Forget one fact: mark it forgotten, drop it from the indexes, tombstone its claim and evidence.
    * @param id - the fact id.
@@ -109,8 +127,8 @@ export class FactForgetting extends FactWriter {
       // Claim, evidence and the prior lines a fold kept, each without its project: the claim is refused in every scope.
       tombstoneFact(this.db, fact, now)
       // A conflict group left with fewer than two current rows has nothing left to settle.
-      if (fact.conflictGroupId !== null) this.closeGroupIfMoot(fact.conflictGroupId, now)
+      if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
     }
-    return this.getFacts(facts.map((fact) => fact.id))
+    return this.reader.getFacts(facts.map((fact) => fact.id))
   }
 }

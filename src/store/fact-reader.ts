@@ -1,6 +1,7 @@
 /**
  * FactReader: the fact store's synchronous reads — facts by id, the full-text and identifier channels, slot
- * history, the directory rows and counts, contested slots and status counts. Writes live in FactStore.
+ * history, the directory rows and counts, contested slots and status counts. One part of the fact store composed
+ * in fact-store.ts; the parts that write hold it and read through it. Writes live in the other parts.
  */
 import { projectScope } from '../project/project-ref.ts'
 import { orExpression } from '../text/tokenize.ts'
@@ -73,7 +74,7 @@ export interface StoreCounts {
 
 /** Synchronous reads over facts and their satellites. */
 export class FactReader {
-  protected readonly db: Database
+  private readonly db: Database
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {

@@ -1,17 +1,31 @@
 /**
  * FactSlots: the slot transitions the fact store's writes share — a slot's current rows, superseding, retiring,
  * closing conflict groups, promoting a scheduled row under the slot rules and closing a group left with nothing to
- * settle — on top of FactReader's reads. Callers run them inside their own transaction.
+ * settle — reading through the FactReader it is given. Callers run them inside their own transaction.
  */
 import type { Evidence, Fact, FactId, FactStatus } from '../types.ts'
 import { decideWrite, type SlotRow } from '../rules/write-policy.ts'
 import { numberOrNull } from './connection.ts'
-import { FactReader } from './fact-reader.ts'
+import type { Database } from './database.ts'
+import type { FactReader } from './fact-reader.ts'
 import { INSTANT, KEY, keyColumn, placeholders } from './fact-rows.ts'
 
-/** The slot transitions under FactStore's writes. */
-export class FactSlots extends FactReader {
-  protected slotRows(slotKey: string): SlotRow[] {
+/** The slot transitions under the fact store's writes. */
+export class FactSlots {
+  private readonly db: Database
+  private readonly reader: FactReader
+
+  /**
+   * @param db - the open, migrated database.
+   * @param reader - the reads over the same database.
+   */
+  constructor(db: Database, reader: FactReader) {
+    this.db = db
+    this.reader = reader
+  }
+
+  /** The current rows of a slot (active, scheduled, conflict), in id order. */
+  slotRows(slotKey: string): SlotRow[] {
     return this.db.all(
       `SELECT id, ${keyColumn('claim_key')}, status, evidence, multi, conflict_group_id, value, scope, sensitivity FROM facts
         WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey)
@@ -28,27 +42,31 @@ export class FactSlots extends FactReader {
       }))
   }
 
-  protected supersede(ids: readonly number[], by: number, now: string): Fact[] {
+  /** Supersede rows by another; returns them as they now stand. */
+  supersede(ids: readonly number[], by: number, now: string): Fact[] {
     if (ids.length === 0) return []
     this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(ids.length)})`, by, now, now, ...ids)
-    return this.getFacts(ids)
+    return this.reader.getFacts(ids)
   }
 
-  protected retire(ids: readonly number[], now: string): Fact[] {
+  /** Retire rows now; returns them as they now stand. */
+  retire(ids: readonly number[], now: string): Fact[] {
     if (ids.length === 0) return []
     this.db.run(`UPDATE facts SET status = 'retired', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id IN (${placeholders(ids.length)})`, now, now, ...ids)
-    return this.getFacts(ids)
+    return this.reader.getFacts(ids)
   }
 
-  protected closeGroups(groupIds: readonly number[], settledBy: number, now: string): void {
+  /** Close open conflict groups, settled by a row. */
+  closeGroups(groupIds: readonly number[], settledBy: number, now: string): void {
     if (groupIds.length === 0) return
     this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ?, settled_by = ?
       WHERE status = 'open' AND id IN (${placeholders(groupIds.length)})`, now, settledBy, ...groupIds)
   }
 
-  protected promote(fact: Fact, now: string): void {
+  /** Make a scheduled row current under the slot rules, now that its start has come. */
+  promote(fact: Fact, now: string): void {
     const slot = this.slotRows(fact.slotKey).filter((row) => row.id !== fact.id)
     const decision = decideWrite(
       { claimKey: fact.claimKey, evidence: fact.evidence, confidence: 1, inferred: false, multi: fact.multi, scheduled: false },
@@ -76,7 +94,8 @@ export class FactSlots extends FactReader {
     this.closeGroups(decision.closeGroups, fact.id, now)
   }
 
-  protected closeGroupIfMoot(groupId: number, now: string): void {
+  /** Close a conflict group left with fewer than two current rows or no contested one. */
+  closeGroupIfMoot(groupId: number, now: string): void {
     const current = Number(this.db.get(
       `SELECT count(*) AS n FROM facts WHERE conflict_group_id = ? AND status IN ('active', 'conflict')`, groupId)?.['n'] ?? 0)
     const conflicts = Number(this.db.get(

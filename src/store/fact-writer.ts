@@ -1,7 +1,8 @@
 /**
  * FactWriter: the fact store's write path — classify a prepared write (the tombstone check, the slot decision and the
  * near-duplicate gate), apply the decision (insert, supersede, retire, fold, conflict, propose), and put back past
- * values from an export. Writes follow the slot rules of `rules/write-policy.ts`; every write is one transaction.
+ * values from an export. Writes follow the slot rules of `rules/write-policy.ts`; every write is one transaction. It
+ * reads through the FactReader and moves slots through the FactSlots it is given.
  */
 import type { PreparedWrite } from '../fact-input.ts'
 import { findRestatement, type RestatementRow, type Statement } from '../rules/near-duplicate.ts'
@@ -12,7 +13,9 @@ import { canonicalWrite } from './alias-rows.ts'
 import { addCues, storeCues } from './fact-cues.ts'
 import { foldRow } from './fact-folds.ts'
 import { recordProject } from './project-rows.ts'
-import { FactSlots } from './fact-slots.ts'
+import type { Database } from './database.ts'
+import type { FactReader } from './fact-reader.ts'
+import type { FactSlots } from './fact-slots.ts'
 import { INSTANT, KEY, placeholders } from './fact-rows.ts'
 import { declinedAddition } from './proposal-changes.ts'
 import { findTombstone, tombstoneMessage } from './tombstones.ts'
@@ -57,7 +60,22 @@ export interface StagedRow extends SlotRow {
 }
 
 /** The write path over facts and their satellites, under the slot rules. */
-export class FactWriter extends FactSlots {
+export class FactWriter {
+  private readonly db: Database
+  private readonly reader: FactReader
+  private readonly slots: FactSlots
+
+  /**
+   * @param db - the open, migrated database.
+   * @param reader - the reads over the same database.
+   * @param slots - the slot transitions over the same database.
+   */
+  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+    this.db = db
+    this.reader = reader
+    this.slots = slots
+  }
+
   /**
    * Write one prepared fact under the slot rules, in one transaction.
    * @param write - the prepared write.
@@ -101,7 +119,7 @@ export class FactWriter extends FactSlots {
     const write = this.canonical(given)
     const tomb = findTombstone(this.db, write)
     if (tomb !== undefined) return { kind: 'tombstoned', message: tombstoneMessage(tomb) }
-    const slot: SlotRow[] = [...this.slotRows(write.slotKey), ...staged]
+    const slot: SlotRow[] = [...this.slots.slotRows(write.slotKey), ...staged]
     return { kind: 'decided', decision: decideWrite(write, slot, this.restatementOf(write, slot, staged, stagedFacts)) }
   }
 
@@ -113,13 +131,13 @@ export class FactWriter extends FactSlots {
   private restatementOf(write: PreparedWrite, slot: readonly SlotRow[], staged: readonly StagedRow[], stagedFacts: number): Restatement | undefined {
     if (write.sensitivity === 'credential' || !restatementApplies(write) || slot.some((row) => row.claimKey === write.claimKey)) return undefined
     const rows: RestatementRow[] = [
-      ...this.restatementRows(write.slotKey, write.scope).map((row) => ({ id: row.id, statement: row })),
+      ...this.reader.restatementRows(write.slotKey, write.scope).map((row) => ({ id: row.id, statement: row })),
       ...staged.filter((row) => row.scope === write.scope && !row.credential).map((row) => ({ id: row.id, statement: row.statement })),
     ]
     if (rows.length === 0) return undefined
     const match = findRestatement({ subject: write.subject, property: write.property, value: write.value }, rows, {
-      currentFacts: this.currentFactCount() + stagedFacts,
-      statistics: (words) => ({ documents: this.indexedFactCount(), frequency: this.termDocumentCounts(words) }),
+      currentFacts: this.reader.currentFactCount() + stagedFacts,
+      statistics: (words) => ({ documents: this.reader.indexedFactCount(), frequency: this.reader.termDocumentCounts(words) }),
     })
     return match === undefined ? undefined : { factId: match.id as FactId, similarity: match.score.cosine }
   }
@@ -146,7 +164,7 @@ export class FactWriter extends FactSlots {
       const id = this.insertFact(write, status, write.multi, null, now)
       this.db.run(`UPDATE facts SET valid_to = ${INSTANT} WHERE id = ?`, validTo, id)
       if (write.project !== null) recordProject(this.db, write.project, now)
-      const [fact] = this.getFacts([id])
+      const [fact] = this.reader.getFacts([id])
       if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
       return { kind: 'restored', fact } as const
     })
@@ -179,30 +197,30 @@ export class FactWriter extends FactSlots {
         this.addSource(decision.factId, write, now)
         if (decision.promoteNow) {
           this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, write.validFrom, now, decision.factId)
-          const [scheduled] = this.getFacts([decision.factId])
-          if (scheduled !== undefined) this.promote(scheduled, now)
+          const [scheduled] = this.reader.getFacts([decision.factId])
+          if (scheduled !== undefined) this.slots.promote(scheduled, now)
         }
         let superseded: Fact[] = []
         let retired: Fact[] = []
         if (decision.settle !== undefined) {
           // The old value leaves the current set first, so the one-active-per-slot index never sees two.
-          superseded = this.supersede(decision.settle.supersede, decision.factId, now)
-          retired = this.retire(decision.settle.retire, now)
-          this.closeGroups(decision.settle.closeGroups, decision.factId, now)
+          superseded = this.slots.supersede(decision.settle.supersede, decision.factId, now)
+          retired = this.slots.retire(decision.settle.retire, now)
+          this.slots.closeGroups(decision.settle.closeGroups, decision.factId, now)
           this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT}
             WHERE id = ? AND status = 'conflict'`, now, decision.factId)
         }
-        const [fact] = this.getFacts([decision.factId])
+        const [fact] = this.reader.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
         return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired, restatement: decision.restatement ?? null }
       }
       case 'fold': {
-        const [target] = this.getFacts([decision.factId])
+        const [target] = this.reader.getFacts([decision.factId])
         if (target === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
         foldRow(this.db, target, write, decision.takesValue, decision.upgradeTo, now)
         addCues(this.db, decision.factId, write.cues)
         this.addSource(decision.factId, write, now)
-        const [fact] = this.getFacts([decision.factId])
+        const [fact] = this.reader.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
         return { kind: 'folded', fact, prior: decision.takesValue ? target.value : write.value, tookValue: decision.takesValue }
       }
@@ -213,7 +231,7 @@ export class FactWriter extends FactSlots {
           this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
             WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
         }
-        const retired = this.retire(decision.retire, now)
+        const retired = this.slots.retire(decision.retire, now)
         let groupId: number | null = decision.joinGroup ?? null
         if (decision.conflict !== undefined) {
           groupId = decision.conflict.groupId ?? this.db.run(
@@ -229,13 +247,13 @@ export class FactWriter extends FactSlots {
           // A row that turns multi-valued is a new revision, so a card proposed against it is stale.
           this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`, now, write.slotKey)
         }
-        this.closeGroups(decision.closeGroups, id, now)
-        const [fact] = this.getFacts([id])
+        this.slots.closeGroups(decision.closeGroups, id, now)
+        const [fact] = this.reader.getFacts([id])
         if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
         if (decision.status === 'conflict') {
-          return { kind: 'conflict', fact, rivals: this.getFacts(decision.conflict?.against ?? []) }
+          return { kind: 'conflict', fact, rivals: this.reader.getFacts(decision.conflict?.against ?? []) }
         }
-        return { kind: 'saved', fact, superseded: this.getFacts(supersededIds), retired }
+        return { kind: 'saved', fact, superseded: this.reader.getFacts(supersededIds), retired }
       }
     }
   }
@@ -270,7 +288,7 @@ export class FactWriter extends FactSlots {
           message: `the user rejected this change on ${String(last['decided_at']).slice(0, 10)} (proposal #${lastId}); it is not queued again`,
         }
       }
-      const current = last['status'] === 'applied' ? this.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey) : undefined
+      const current = last['status'] === 'applied' ? this.slots.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey) : undefined
       if (current !== undefined) {
         return this.apply(write, { kind: 'duplicate', factId: current.id, upgradeTo: undefined, settle: undefined, promoteNow: false }, now)
       }

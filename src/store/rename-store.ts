@@ -4,11 +4,12 @@
  * new property, merging into it where it exists). Each records a lasting alias, so a later write under the old
  * name lands on the new one; a merge never makes a silent choice between two different current values of a
  * single-valued slot: they stand as a conflict for the user to settle. Each reports the trail the edit log needs to
- * undo it exactly.
+ * undo it exactly. Facts move, and aliases are recorded, through the CurationStore it is given.
  */
 import { canonicalEntity, canonicalPredicate } from '../text/normalize.ts'
 import { aliasById, aliasesOf, removeAlias, type AliasChange, type AliasRow } from './alias-rows.ts'
-import { CurationStore, type CurationOutcome, type KeysOf, type MoveCounts } from './curation-store.ts'
+import type { CurationStore, CurationOutcome, KeysOf, MoveCounts } from './curation-store.ts'
+import type { Database } from './database.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import type { Fact } from '../types.ts'
 
@@ -21,7 +22,19 @@ export interface RenameValue extends MoveCounts {
 }
 
 /** Synchronous renames and merges of subjects and properties, and the aliases they leave. */
-export class RenameStore extends CurationStore {
+export class RenameStore {
+  private readonly db: Database
+  private readonly curation: CurationStore
+
+  /**
+   * @param db - the open, migrated database.
+   * @param curation - the moves of facts and the alias rows over the same database.
+   */
+  constructor(db: Database, curation: CurationStore) {
+    this.db = db
+    this.curation = curation
+  }
+
   /**
    * The slots renaming a subject may touch: every slot of its facts, and the slots they move to.
    * @param entityKey - the subject's entity key.
@@ -70,7 +83,7 @@ export class RenameStore extends CurationStore {
       if (toKey === entityKey) {
         if (to === from) return { ok: false, reason: `the subject is already called "${from}"` } as const
         this.db.run('UPDATE entities SET display = ? WHERE entity_key = ?', to, entityKey)
-        const moved = this.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, to) })), Number(source['id']), 'conflict', now)
+        const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, to) })), Number(source['id']), 'conflict', now)
         if (!moved.ok) return moved
         // The undo shows the subject under its old display name again.
         const identities = moved.trail.identities.map((entry) => ({ ...entry, before: { ...entry.before, entityDisplay: from } }))
@@ -82,9 +95,9 @@ export class RenameStore extends CurationStore {
       const entityId = target === undefined
         ? this.db.run('INSERT INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', toKey, to, now).lastInsertRowid
         : Number(target['id'])
-      const moved = this.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, display) })), entityId, 'conflict', now)
+      const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, display) })), entityId, 'conflict', now)
       if (!moved.ok) return moved
-      const aliases = this.alias({ kind: 'entity', entityKey: '', aliasKey: entityKey, aliasText: from, canonicalKey: toKey, canonicalText: display, origin: kind }, now)
+      const aliases = this.curation.alias({ kind: 'entity', entityKey: '', aliasKey: entityKey, aliasText: from, canonicalKey: toKey, canonicalText: display, origin: kind }, now)
       return { ok: true, value: { kind, from, to: display, ...moved.value }, trail: { ...moved.trail, aliases } } as const
     })
   }
@@ -97,12 +110,12 @@ export class RenameStore extends CurationStore {
    * @returns the kind and the name the subject would be shown under, or why it cannot be renamed.
    */
   previewSubjectRename(entityKey: string, to: string): { ok: true; value: { kind: 'rename' | 'merge'; from: string; to: string } } | { ok: false; reason: string } {
-    const source = this.entityDisplay(entityKey)
+    const source = this.curation.entityDisplay(entityKey)
     if (source === undefined) return { ok: false, reason: `no subject is known as "${entityKey}"` }
     const toKey = this.canonicalEntityKey(canonicalEntity(to))
     if (toKey === '') return { ok: false, reason: 'the new name has no letters or digits' }
     const held = toKey !== entityKey && this.liveFacts(toKey).length > 0
-    return { ok: true, value: { kind: held ? 'merge' : 'rename', from: source, to: held ? this.entityDisplay(toKey) ?? to : to } }
+    return { ok: true, value: { kind: held ? 'merge' : 'rename', from: source, to: held ? this.curation.entityDisplay(toKey) ?? to : to } }
   }
 
   /**
@@ -136,9 +149,9 @@ export class RenameStore extends CurationStore {
         Number(entity['id']), toKey)
       const kind = existing === undefined || toKey === predicateKey ? 'rename' : 'merge'
       const name = existing !== undefined && toKey !== predicateKey ? String(existing['property']) : aliased === undefined ? to : String(aliased['canonical_text'])
-      const moved = this.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, fact.subject, name) })), Number(entity['id']), 'conflict', now)
+      const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, fact.subject, name) })), Number(entity['id']), 'conflict', now)
       if (!moved.ok) return moved
-      const aliases = toKey === predicateKey ? [] : this.alias({
+      const aliases = toKey === predicateKey ? [] : this.curation.alias({
         kind: 'predicate', entityKey, aliasKey: predicateKey, aliasText: from, canonicalKey: toKey, canonicalText: name, origin: kind,
       }, now)
       return { ok: true, value: { kind, from, to: name, ...moved.value }, trail: { ...moved.trail, aliases } } as const
@@ -196,11 +209,11 @@ export class RenameStore extends CurationStore {
     const all: AliasChange[] = []
     for (const record of records) {
       const changes = record.property === undefined
-        ? this.alias({
+        ? this.curation.alias({
           kind: 'entity', entityKey: '', aliasKey: canonicalEntity(record.subject), aliasText: record.subject,
           canonicalKey: canonicalEntity(record.aliasOf), canonicalText: record.aliasOf, origin: 'import',
         }, now)
-        : this.alias({
+        : this.curation.alias({
           kind: 'predicate', entityKey: this.canonicalEntityKey(canonicalEntity(record.subject)), aliasKey: canonicalPredicate(record.property),
           aliasText: record.property, canonicalKey: canonicalPredicate(record.aliasOf), canonicalText: record.aliasOf, origin: 'import',
         }, now)
@@ -212,7 +225,7 @@ export class RenameStore extends CurationStore {
 
   /** The display a subject of this name is shown under: the existing entity's, else the name itself. */
   private targetDisplay(to: string): string {
-    return this.entityDisplay(canonicalEntity(to)) ?? to
+    return this.curation.entityDisplay(canonicalEntity(to)) ?? to
   }
 
   /** The facts of an entity (under one property) that were not forgotten, in id order. */

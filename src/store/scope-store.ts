@@ -2,14 +2,15 @@
  * ScopeStore: moving a current fact to another scope (global, a free-text label, a project) on its own row, with
  * the keys a write into that scope would give it, in one transaction; the edit log undoes it from the identities it
  * reports. A single-valued fact moves with its slot's history in its scope; a multi-valued one moves alone. A move
- * never overwrites: a current value already in the target slot refuses it.
+ * never overwrites: a current value already in the target slot refuses it. It reads through the FactReader it is given.
  */
 import type { FactKeys } from '../fact-input.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
-import { FactStore } from './fact-store.ts'
-import { recordProject } from './project-rows.ts'
+import type { Database } from './database.ts'
+import type { FactReader } from './fact-reader.ts'
+import { projectNamed, recordProject, type ProjectRow } from './project-rows.ts'
 import { findTombstone } from './tombstones.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
@@ -36,7 +37,19 @@ export type MoveOutcome =
   | ({ readonly ok: false } & MoveRefusal)
 
 /** Synchronous moves of facts between scopes. */
-export class ScopeStore extends FactStore {
+export class ScopeStore {
+  private readonly db: Database
+  private readonly reader: FactReader
+
+  /**
+   * @param db - the open, migrated database.
+   * @param reader - the reads over the same database.
+   */
+  constructor(db: Database, reader: FactReader) {
+    this.db = db
+    this.reader = reader
+  }
+
   /**
    * Move a current fact to another scope. Refused, with nothing moved, when the fact is not current, is already
    * there, is contested (settle it first), would restate a claim the user forgot (in any scope), or would meet a
@@ -50,7 +63,7 @@ export class ScopeStore extends FactStore {
    */
   moveToScope(id: number, target: ScopeTarget, keysOf: ScopeKeysOf, now: string): MoveOutcome {
     return this.db.transaction((): MoveOutcome => {
-      const [fact] = this.getFacts([id])
+      const [fact] = this.reader.getFacts([id])
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' }
       if (fact.scope === target.scope) return { ok: false, reason: 'same_scope' }
       if (fact.status === 'conflict' || (fact.conflictGroupId !== null && this.groupOpen(fact.conflictGroupId))) return { ok: false, reason: 'contested' }
@@ -69,11 +82,20 @@ export class ScopeStore extends FactStore {
           WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, now, row.id)
       }
       if (target.project !== null) recordProject(this.db, target.project, now)
-      const moved = this.getFacts(rows.map((row) => row.id))
+      const moved = this.reader.getFacts(rows.map((row) => row.id))
       const movedFact = moved.find((row) => row.id === fact.id)
       if (movedFact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
       return { ok: true, fact: movedFact, moved, trail: { sources: [], identities } }
     })
+  }
+
+  /**
+   * A project the store knows, by key: a move into a project's scope names one of these.
+   * @param key - the project key.
+   * @returns its row, or undefined when no fact was ever written in it.
+   */
+  knownProject(key: string): ProjectRow | undefined {
+    return projectNamed(this.db, key)
   }
 
   private groupOpen(groupId: number): boolean {

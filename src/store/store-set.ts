@@ -2,7 +2,6 @@
 import type { Database } from './database.ts'
 import { AuditStore } from './audit-store.ts'
 import { CalibrationStore } from './calibration-store.ts'
-import { CurationStore } from './curation-store.ts'
 import { EditStore } from './edit-store.ts'
 import { ExchangeStore } from './exchange-store.ts'
 import { ExtractStore } from './extract-store.ts'
@@ -17,22 +16,15 @@ import { PrivacyStore } from './privacy-store.ts'
 import { ProjectRekeyStore } from './project-rekey.ts'
 import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
-import { RenameStore } from './rename-store.ts'
 import { ReviewStore } from './review-store.ts'
-import { ScopeStore } from './scope-store.ts'
 import { VectorStore } from './vector-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
   readonly db: Database
   readonly dataDir: string
+  /** The fact store's front door: its reads and writes, and its curation, renames and scopes parts. */
   readonly facts: FactStore
-  /** The writes of accepted review cards (merge, retire, fold, alias). */
-  readonly curation: CurationStore
-  /** The user's renames and merges of subjects and properties, and the aliases they leave. */
-  readonly renames: RenameStore
-  /** Moves of facts between scopes. */
-  readonly scopes: ScopeStore
   /** Moves of projects from folder keys (older versions) to repository keys. */
   readonly projectRekeys: ProjectRekeyStore
   readonly library: LibraryStore
@@ -62,6 +54,15 @@ export interface StoreSet {
 }
 
 /**
+ * What code above the store may do with the open database itself: read its generation, id and driver, run work in
+ * one transaction (or in slices), copy it. It sends no SQL: statements are the stores' own.
+ */
+export type StoreHandle = Pick<Database, 'driver' | 'generation' | 'storeId' | 'transaction' | 'transactionInSlices' | 'backup'>
+
+/** The stores as the management verbs are handed them: every store, and the database only as a {@link StoreHandle}. */
+export type OpenStores = Omit<StoreSet, 'db'> & { readonly db: StoreHandle }
+
+/**
  * Build the stores over an open database.
  * @param db - the open, migrated database.
  * @param dataDir - its data directory.
@@ -72,9 +73,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     db,
     dataDir,
     facts: new FactStore(db),
-    curation: new CurationStore(db),
-    renames: new RenameStore(db),
-    scopes: new ScopeStore(db),
     projectRekeys: new ProjectRekeyStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
