@@ -31,13 +31,15 @@ export interface SyncServiceOptions {
   readonly roundOptions?: RoundOptions
   /** Runs one round; runSyncRound by default (a seam for tests of a round that hangs). */
   readonly runRound?: (port: SyncLogPort, target: RoundTarget, options: RoundOptions) => Promise<RoundReport>
+  /** Called after every round (the page's live update); a throw in it is ignored. */
+  readonly onRoundEnd?: (report: RoundReport) => void
 }
 
 /** How a stop went. */
 export interface Stopped {
   /** False when the bound passed first: the round in flight goes on in the background, unawaited. */
   readonly finished: boolean
-  /** Whether a last round ran (it does when own records or writes were waiting). */
+  /** Whether a last round ran (it does when own records were waiting to be sealed). */
   readonly finalRound: boolean
 }
 
@@ -102,7 +104,7 @@ export class SyncService {
     const work = (async () => {
       if (this.inFlight !== null) await this.inFlight
       const { port } = this.options
-      if (this.state.firstWriteAt !== null || pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
+      if (pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
         finalRound = true
         await this.startRound()
       }
@@ -194,7 +196,14 @@ export class SyncService {
       }
       this.inFlight = null
       for (const waiter of waiters) waiter(report)
-      this.arm()
+      // A request made during the round runs one more round right after it; anything else waits for its time.
+      if (!this.stopped && this.state.requested) void this.startRound()
+      else this.arm()
+      try {
+        this.options.onRoundEnd?.(report)
+      } catch {
+        // A listener's failure is not the round's.
+      }
       return report
     })
     this.inFlight = round

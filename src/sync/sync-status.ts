@@ -1,10 +1,12 @@
 /**
  * Pure pieces of the sync status (schema in sync-status.schema.ts): a round's problem sentences sorted into closed
- * codes, the devices seen folded from what rounds observed, and the count of own records not yet sealed.
+ * codes, the devices seen folded from what rounds observed, the count of own records not yet sealed, and the status
+ * while sync is off or its settings are wrong.
  */
 import type { ChangeRecord } from './change-record.ts'
 import { describeSkew, NOTABLE_SKEW_MS, parseHlc } from './hlc.ts'
-import type { SyncPeer, SyncProblem } from './sync-status.schema.ts'
+import type { DeviceIdentity } from './sync-log-port.ts'
+import type { SyncPeer, SyncProblem, SyncStatus } from './sync-status.schema.ts'
 
 /**
  * The closed code of a problem sentence a round reported (sync-round.ts, sync-folder.ts, segment-cipher.ts,
@@ -20,7 +22,7 @@ export function classifyProblem(message: string): SyncProblem {
     return { code: 'target_unwritable', message: text }
   }
   if (/passphrase/u.test(text)) return { code: 'passphrase', message: text }
-  if (/^[^:]+: devices\//u.test(text)) return { code: 'damaged_file', message: text }
+  if (/: devices\/[a-z0-9-]+\/(segments|snapshots)\//u.test(text)) return { code: 'damaged_file', message: text }
   return { code: 'failed', message: text }
 }
 
@@ -96,4 +98,26 @@ export function pendingCount(ownLog: readonly ChangeRecord[], publishedThrough: 
   let count = 0
   for (let index = ownLog.length - 1; index >= 0 && (ownLog[index] as ChangeRecord).hlc > publishedThrough; index -= 1) count += 1
   return count
+}
+
+/**
+ * The status while no service runs: sync is off, or its settings cannot be used.
+ * @param device - this device.
+ * @param read - off, or the settings error in words (sync-settings.ts).
+ * @returns the status.
+ */
+export function idleSyncStatus(device: DeviceIdentity, read: { readonly kind: 'off' } | { readonly kind: 'error'; readonly message: string }): SyncStatus {
+  return {
+    state: read.kind === 'off' ? 'off' : 'invalid',
+    target: null,
+    encrypted: false,
+    device: { id: device.id, name: device.name },
+    devices: [],
+    lastRound: null,
+    pending: 0,
+    problems: read.kind === 'error' ? [{ code: 'settings', message: read.message.slice(0, 600) }] : [],
+    running: false,
+    failures: 0,
+    nextRoundAt: null,
+  }
 }
