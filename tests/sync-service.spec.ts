@@ -346,6 +346,19 @@ describe('the sync service', () => {
     assert.equal(segments(folder, 'laptop').length, 1)
   })
 
+  it('at stop, tries once more after a failed round, which may have sealed records it could not push', async () => {
+    // A round that sealed its records, then failed to publish them (a git push that did not go through).
+    const pushFails: SyncServiceOptions['runRound'] = async (port, target, roundOptions) => ({ ...(await runSyncRound(port, target, roundOptions)), ok: false })
+    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: pushFails })
+    h.write('7801')
+    h.service.start()
+    clock.advance(0)
+    await h.rounds(1)
+    assert.deepEqual([h.status().pending, h.status().failures], [0, 1])
+    assert.deepEqual(await h.service.stop(10_000), { finished: true, finalRound: true })
+    assert.equal(h.reports.length, 2)
+  })
+
   it('gives up waiting at its bound when the round in flight hangs', async () => {
     const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: () => new Promise(() => undefined) })
     h.service.start()

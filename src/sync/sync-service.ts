@@ -39,7 +39,7 @@ export interface SyncServiceOptions {
 export interface Stopped {
   /** False when the bound passed first: the round in flight goes on in the background, unawaited. */
   readonly finished: boolean
-  /** Whether a last round ran (it does when own records were waiting to be sealed). */
+  /** Whether a last round ran (it does when own records wait to be sealed, or the last round failed). */
   readonly finalRound: boolean
 }
 
@@ -104,7 +104,8 @@ export class SyncService {
     const work = (async () => {
       if (this.inFlight !== null) await this.inFlight
       const { port } = this.options
-      if (pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
+      // A failed round may have sealed records it could not push (git): the last round tries again.
+      if (this.state.failures > 0 || pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
         finalRound = true
         await this.startRound()
       }
