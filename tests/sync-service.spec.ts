@@ -361,14 +361,21 @@ describe('the sync service', () => {
     assert.equal(h.reports.length, 2)
   })
 
-  it('gives up waiting at its bound when the round in flight hangs', async () => {
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: () => new Promise(() => undefined) })
+  it('gives up waiting at its bound when the round in flight hangs, and runs no last round after it', async () => {
+    const gate = gatedRound()
+    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: gate.run })
     h.service.start()
     clock.advance(0)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await waitUntil(() => gate.parked() === 1)
+    h.write('7801')
     const stopping = h.service.stop(5_000)
     clock.advance(5_000)
     assert.deepEqual(await stopping, { finished: false, finalRound: false })
+    // The round that hung ends later; the store may be closed by then, so nothing more runs.
+    gate.release()
+    await h.rounds(1)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.deepEqual([h.reports.length, gate.parked()], [1, 0])
   })
 
   it('costs noteWrite nothing while the target is full, hangs or cannot be reached', async () => {

@@ -37,7 +37,7 @@ export interface SyncServiceOptions {
 
 /** How a stop went. */
 export interface Stopped {
-  /** False when the bound passed first: the round in flight goes on in the background, unawaited. */
+  /** False when the bound passed first: the round in flight goes on in the background, unawaited, and no last round follows. */
   readonly finished: boolean
   /** Whether a last round ran (it does when own records wait to be sealed, or the last round failed). */
   readonly finalRound: boolean
@@ -101,21 +101,25 @@ export class SyncService {
     this.stopped = true
     this.disarm()
     let finalRound = false
+    let abandoned = false
     const work = (async () => {
       if (this.inFlight !== null) await this.inFlight
+      // Past the bound the caller may have closed the store: no last round then.
+      if (abandoned) return
       const { port } = this.options
       // A failed round may have sealed records it could not push (git): the last round tries again.
       if (this.state.failures > 0 || pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
         finalRound = true
         await this.startRound()
       }
-    })()
+    })().then(() => true, () => true)
     let cancelBound = (): void => undefined
     const bound = new Promise<false>((resolve) => {
       cancelBound = this.options.clock.after(boundMs, () => resolve(false))
     })
-    const finished = await Promise.race([work.then(() => true), bound])
+    const finished = await Promise.race([work, bound])
     cancelBound()
+    abandoned = !finished
     for (const waiter of this.waiters.splice(0)) waiter(STOPPED_REPORT)
     return { finished, finalRound }
   }
