@@ -37,7 +37,7 @@ export const syncSettingsSchema = Schema.object({
     .description('Also sync sensitive personal data (phone, ID, email). Credentials never leave the machine.'),
   syncIntervalMinutes: Schema.natural().max(MAX_INTERVAL_MINUTES).default(SYNC_DEFAULTS.syncIntervalMinutes)
     .description('Minutes between sync rounds when nothing else asks for one; writes sync within seconds anyway. 0: no timer.'),
-})
+}).description('Sync between machines')
 
 /** What the sync service runs with. */
 export interface SyncSettings {
