@@ -8,7 +8,7 @@ import type { StatementObserver } from '../../src/store/database.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
 import type { ExtractionView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import type { CredentialsView } from '../../src/host/credentials.ts'
-import { VERBS } from '../../src/management/verbs.ts'
+import { verbNamed } from '../../src/management/verbs.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
 import { openMemory, type MemoryHandle } from './store.ts'
@@ -97,7 +97,7 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
   const generation = (): number => h.memory.status().generation
   const op = (): string => `op-${Date.now().toString(36)}-${(ops += 1)}`
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
-    const definition = VERBS[name]
+    const definition = verbNamed(name)
     if (definition === undefined) throw new Error(`no verb ${name}`)
     const parsed = definition.schema.safeParse(body)
     if (!parsed.success) return { ok: false, code: 'invalid_arguments', message: parsed.error.message }
