@@ -28,7 +28,7 @@ export const aliasViewSchema = z.strictObject({
   kind: z.enum(['entity', 'predicate']),
   alias: z.string(),
   canonical: z.string(),
-  origin: z.string(),
+  origin: z.enum(['rename', 'merge', 'card', 'import']),
   createdAt: instant,
 })
 
@@ -129,7 +129,7 @@ const storeCounts = z.strictObject({
 })
 
 /** status with `{summary: true}`: the badge and the switches the page needs at once. */
-const statusSummary = z.strictObject({
+export const statusSummaryAnswer = z.strictObject({
   available: z.boolean(),
   generation: count,
   badge: count,
@@ -142,7 +142,7 @@ const statusSummary = z.strictObject({
 })
 
 /** status in full. */
-const statusFull = z.strictObject({
+export const statusFullAnswer = z.strictObject({
   available: z.boolean(),
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   generation: count,
@@ -170,7 +170,7 @@ const statusFull = z.strictObject({
   maintenance: z.strictObject({ intervalMs: count, advanced: z.strictObject({ promoted: count, expired: count }).nullable() }),
 })
 
-export const statusAnswer = z.union([statusSummary, statusFull])
+export const statusAnswer = z.union([statusSummaryAnswer, statusFullAnswer])
 export const activityAnswer = activityWireSchema
 export const reviewSeenAnswer = z.strictObject({ seenAt: instant, ...generation })
 export const sessionsAnswer = z.strictObject({ sessions: z.array(sessionCountsWireSchema) })
@@ -248,13 +248,12 @@ export const factForgetAnswer = z.strictObject({ forgotten: z.array(factViewSche
 export const factPutBackAnswer = z.strictObject({ fact: factViewSchema, putBackFrom: id, ...undoable, ...receiptFields })
 
 const renameKind = z.enum(['rename', 'merge'])
-export const subjectRenameAnswer = z.union([
-  z.strictObject({ kind: renameKind, from: z.string(), to: z.string(), dryRun: z.literal(true) }),
-  z.strictObject({ kind: renameKind, from: z.string(), to: z.string(), moved: count, merged: count, contested: count, ...undoable, ...receiptFields }),
-])
+/** subject-rename with `dryRun: true`: which it would be, and nothing written. */
+export const renamePreviewAnswer = z.strictObject({ kind: renameKind, from: z.string(), to: z.string(), dryRun: z.literal(true) })
 export const propertyRenameAnswer = z.strictObject({
   kind: renameKind, from: z.string(), to: z.string(), moved: count, merged: count, contested: count, ...undoable, ...receiptFields,
 })
+export const subjectRenameAnswer = z.union([renamePreviewAnswer, propertyRenameAnswer])
 export const aliasRemoveAnswer = z.strictObject({ removed: aliasViewSchema, ...receiptFields })
 
 const sensitivityReason = { sensitivityReason: z.string().nullable() }
@@ -322,8 +321,7 @@ const manifest = z.strictObject({
   format: z.string(), version: z.number(), storeId: z.string(), ...generation, exportedAt: instant, records: count, records_sha256: z.string(),
   aliases: count.optional(), aliases_sha256: z.string().optional(), tombstones: count.optional(), tombstones_sha256: z.string().optional(),
 })
-export const importAnswer = z.union([
-  z.strictObject({
+export const importPreviewAnswer = z.strictObject({
     token: z.string(),
     fileSha256: z.string(),
     storeId: z.string(),
@@ -341,8 +339,8 @@ export const importAnswer = z.union([
     pinsDropped: z.strictObject({ count, lines: z.array(count), reason: z.string() }),
     aliases: z.array(z.looseObject({ line: count })),
     tombstones: z.strictObject({ total: count, known: count, forgets: z.array(forgottenLine), forgetsTotal: count }),
-  }),
-  z.strictObject({
+})
+export const importCommitAnswer = z.strictObject({
     total: count,
     counts: importCounts,
     factIds: z.array(id),
@@ -353,8 +351,8 @@ export const importAnswer = z.union([
     aliases: count,
     restore: z.boolean(),
     ...receiptFields,
-  }),
-])
+})
+export const importAnswer = z.union([importPreviewAnswer, importCommitAnswer])
 
 // ---------------------------------------------------------------------------------------------------------------
 // Health check, near-duplicate review, vectors, calibration
@@ -373,10 +371,9 @@ const auditRun = z.strictObject({
   message: z.string(),
 })
 const auditSettings = { autoAudit: z.boolean(), intervalMs: count }
-export const auditAnswer = z.union([
-  z.strictObject({ ran: z.literal(true), run: auditRun, message: z.string(), ...generation, ...auditSettings }),
-  z.strictObject({ ...auditSettings, total: count, runs: z.array(auditRun), lastRun: auditRun.nullable() }),
-])
+export const auditRanAnswer = z.strictObject({ ran: z.literal(true), run: auditRun, message: z.string(), ...generation, ...auditSettings })
+export const auditLedgerAnswer = z.strictObject({ ...auditSettings, total: count, runs: z.array(auditRun), lastRun: auditRun.nullable() })
+export const auditAnswer = z.union([auditRanAnswer, auditLedgerAnswer])
 
 const sweepProgress = z.strictObject({
   trigger: z.enum(['asked', 'timer']), startedAt: instant, budget: count, planned: count, asked: count, proposals: count,
@@ -400,8 +397,7 @@ const sweepEntry = z.strictObject({
   startedAt: instant,
   finishedAt: instant,
 })
-export const consolidateAnswer = z.union([
-  z.strictObject({
+export const consolidateLedgerAnswer = z.strictObject({
     running: sweepProgress.nullable(),
     lastAsked: z.strictObject({ startedAt: instant, sweep: sweepEntry.nullable(), error: z.string().nullable() }).nullable(),
     enabled: z.boolean(),
@@ -410,10 +406,12 @@ export const consolidateAnswer = z.union([
     lastSweepAt: instant.nullable(),
     total: count,
     sweeps: z.array(sweepEntry),
-  }),
+})
+export const consolidateBegunAnswer = z.union([
   z.strictObject({ begun: z.literal(true), running: sweepProgress }),
   z.strictObject({ begun: z.literal(false), running: sweepProgress.nullable(), message: z.string() }),
 ])
+export const consolidateAnswer = z.union([consolidateLedgerAnswer, consolidateBegunAnswer])
 
 export const indexVectorsAnswer = z.strictObject({ sweep: vectorSweepSchema, coverage: vectorCoverageSchema.nullable() })
 

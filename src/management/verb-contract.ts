@@ -67,8 +67,24 @@ export type VerbContracts = typeof VERB_CONTRACTS
 /** A verb's name. */
 export type VerbName = keyof VerbContracts
 /** What a verb accepts: the input type of its body schema (what the page sends). */
-export type VerbRequest<V extends VerbName> = z.input<VerbContracts[V]['request']>
+export type VerbRequest<V extends VerbName> = DeepReadonly<z.input<VerbContracts[V]['request']>>
 /** A verb's body once parsed: what its handler receives. */
 export type VerbBody<V extends VerbName> = z.output<VerbContracts[V]['request']>
 /** What a verb answers on success (the fields beside `ok: true`), read-only all the way down. */
 export type VerbAnswer<V extends VerbName> = DeepReadonly<z.output<VerbContracts[V]['answer']>>
+
+/** A schema's answer type, read-only all the way down. */
+type AnswerOf<S extends z.ZodType> = DeepReadonly<z.output<S>>
+
+/**
+ * What a verb answers to this body: the verbs whose body picks a mode answer that mode's shape (status's summary,
+ * import's preview or commit, the ledger or a run of audit and consolidate, a rename's dry run); the rest answer
+ * their one shape.
+ */
+export type VerbAnswerTo<V extends VerbName, B> =
+  V extends 'status' ? B extends { readonly summary: true } ? AnswerOf<typeof answer.statusSummaryAnswer> : AnswerOf<typeof answer.statusFullAnswer>
+  : V extends 'import' ? B extends { readonly mode: 'preview' } ? AnswerOf<typeof answer.importPreviewAnswer> : AnswerOf<typeof answer.importCommitAnswer>
+  : V extends 'audit' ? B extends { readonly force: true } ? AnswerOf<typeof answer.auditRanAnswer> : AnswerOf<typeof answer.auditLedgerAnswer>
+  : V extends 'consolidate' ? B extends { readonly force: true } ? AnswerOf<typeof answer.consolidateBegunAnswer> : AnswerOf<typeof answer.consolidateLedgerAnswer>
+  : V extends 'subject-rename' ? B extends { readonly dryRun: true } ? AnswerOf<typeof answer.renamePreviewAnswer> : AnswerOf<typeof answer.propertyRenameAnswer>
+  : VerbAnswer<V>
