@@ -18,6 +18,7 @@ const generation = { generation: count }
 
 /** What runFenced adds to a row edit's answer: the generation after it, its operation id, and whether it replayed. */
 export const receiptFields = { generation: count, operationId: z.string(), replayed: z.boolean() }
+export const receiptSchema = z.strictObject(receiptFields)
 
 /** The edit id that undoes a row edit, given twice: flat and as the page's undo action. */
 const undoable = { editId: id, undo: z.strictObject({ editId: id }) }

@@ -48,7 +48,8 @@ export const extractVerb = verb('extract', {
     if (extraction === undefined) return refuse('unavailable', 'automatic capture does not run in this host')
     const answer = await extraction.extractText(body.text, { dryRun: body.dryRun ?? false })
     if (!answer.ok) return refuse(answer.code, answer.message)
-    return ok({ ...answer, generation: context.stores.db.generation() })
+    const { ok: _ok, ...found } = answer
+    return ok({ ...found, generation: context.stores.db.generation() })
   },
 })
 

@@ -23,8 +23,9 @@ import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { z } from 'zod'
 import { VERB_CONTRACTS, type VerbAnswer, type VerbBody, type VerbContracts, type VerbName } from './verb-contract.ts'
-import type { receiptFields } from './answers.schema.ts'
+import type { receiptSchema } from './answers.schema.ts'
 import type { FenceFields } from './wire.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 
 /** A refusal with a closed code; `details` carries what the page needs besides the sentence (stale's generation). */
 export interface Refusal {
@@ -38,7 +39,7 @@ export interface Refusal {
 export type VerbOutcome<T = Readonly<Record<string, unknown>>> = { readonly ok: true; readonly data: T } | Refusal
 
 /** What runFenced adds to a row edit's answer. */
-export type Receipt = { readonly [K in keyof typeof receiptFields]: K extends 'replayed' ? boolean : K extends 'operationId' ? string : number }
+export type Receipt = WireOf<typeof receiptSchema>
 
 /** A fenced verb's answer before runFenced adds the receipt: what its fenced work returns. */
 export type Unfenced<V extends VerbName> = VerbAnswer<V> extends infer A ? A extends unknown ? Omit<A, keyof Receipt> : never : never
