@@ -1,6 +1,7 @@
 /**
- * The contract between the HTTP shell and the management handlers: what a verb receives, what it answers, and
- * the fence every row-editing verb runs inside (a generation precondition plus an idempotent operation id).
+ * The contract between the HTTP shell and the management handlers: what a verb receives besides its body, how a
+ * handler is typed against the verb contract (its body and answer schemas, verb-contract.ts), and the fence every
+ * row-editing verb runs inside (a generation precondition plus an idempotent operation id).
  */
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
