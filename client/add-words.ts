@@ -2,17 +2,12 @@
  * Pure words for putting facts in from the library: what a fact-add answer did (the toast's sentence), the scopes
  * the form offers, and what an import preview and commit say. No DOM here.
  */
+import type { VerbAnswer } from './api.ts'
 import { scopeWords } from './scope-words.ts'
-import type { FactView, ScopeWire } from '../src/wire-types.ts'
+import type { ScopeWire } from '../src/wire-types.ts'
 
-/** The fact-add answer, as the form reads it. */
-export type AddAnswer =
-  | { readonly outcome: 'saved'; readonly fact: FactView; readonly superseded: readonly FactView[]; readonly retired: readonly FactView[];
-    readonly sensitivityReason: string | null; readonly editId: number }
-  | { readonly outcome: 'conflict'; readonly fact: FactView; readonly rivals: readonly FactView[]; readonly sensitivityReason: string | null; readonly editId: number }
-  | { readonly outcome: 'duplicate'; readonly fact: FactView; readonly upgraded: boolean; readonly restated: boolean; readonly editId: number | null }
-  | { readonly outcome: 'folded'; readonly fact: FactView; readonly editId: number }
-  | { readonly outcome: 'proposed'; readonly proposalId: number; readonly reason: string; readonly editId: null }
+/** The fact-add answer, as the form reads it: each outcome's fields but the receipt and the undo action. */
+export type AddAnswer = VerbAnswer<'fact-add'> extends infer A ? A extends unknown ? Omit<A, 'undo' | 'generation' | 'operationId' | 'replayed'> : never : never
 
 /** One import class, in the order the preview lists them. */
 export const IMPORT_CLASSES = [

@@ -4,7 +4,7 @@
  * undo actions), the badge summary, per-session counts for the header mark, turn cards and drawer, and the
  * generation the page last read (the precondition of every edit). One instance per applied client plugin.
  */
-import { callVerb, GenerationTracker } from './api.ts'
+import { callVerb, GenerationTracker, type ApiResult, type EditFields, type FencedVerb, type VerbAnswerTo, type VerbRequest } from './api.ts'
 import { createSource } from './source.ts'
 import type { SessionCountsWire } from '../src/wire-types.ts'
 
@@ -33,22 +33,12 @@ export interface Toast {
   readonly action: { readonly label: string; readonly run: () => Promise<void> } | null
 }
 
-/** The badge and availability summary. */
-export interface Summary {
-  readonly available: boolean
-  readonly badge: number
-  readonly pendingProposals: number
-  readonly openConflictGroups: number
-  readonly generation: number
-  /** The rules capture user messages: a turn may hold facts no memory_write call of it wrote. */
-  readonly autoCapture: boolean
-  /** Automatic model extraction is on: every closed turn may still gain facts after it ends. */
-  readonly autoExtract: boolean
-  /** Per-turn recall is on: any turn with user text may have had facts put in front of the model. */
-  readonly recall: boolean
-  /** The zone dates are shown in: storeTimezone, or the host's own zone when that is empty; '' until read. */
-  readonly timeZone: string
-}
+/**
+ * The badge and availability summary: status's `{summary: true}` answer (whether capture, extraction and per-turn
+ * recall are on, and the zone dates are shown in: storeTimezone, or the host's own zone when that is empty; '' until
+ * read).
+ */
+export type Summary = VerbAnswerTo<'status', { readonly summary: true }>
 
 /** How long a toast stays. */
 const TOAST_MS = 8000
@@ -133,8 +123,9 @@ export class AppState {
    * @param body - its fields, without the fence.
    * @returns the answer's data, or undefined when the edit was refused.
    */
-  async fencedEdit<T extends { generation: number }>(verb: string, body: Record<string, unknown>): Promise<T | undefined> {
-    const answer = await callVerb<T>(verb, { ...body, ...this.generation.fence() })
+  async fencedEdit<V extends FencedVerb, const B extends EditFields<V>>(verb: V, body: B): Promise<VerbAnswerTo<V, B> | undefined> {
+    // The body with its fence is the verb's whole body; the answer is the one this body asks for.
+    const answer = await callVerb(verb, { ...body, ...this.generation.fence() } as VerbRequest<V>) as { ok: true; data: VerbAnswerTo<V, B> } | Extract<ApiResult, { ok: false }>
     if (!answer.ok) {
       if (answer.details['stale'] === true) this.generation.observe(answer.details)
       this.toast(answer.message, { tone: 'error' })
@@ -153,7 +144,7 @@ export class AppState {
    */
   undoAction(editId: number, done: string): NonNullable<Toast['action']> {
     return { label: 'Undo', run: async () => {
-      const undone = await callVerb<{ generation: number }>('fact-restore', { editId, ...this.generation.fence() })
+      const undone = await callVerb('fact-restore', { editId, ...this.generation.fence() })
       if (undone.ok) this.generation.observe(undone.data)
       this.toast(undone.ok ? done : undone.message, { tone: undone.ok ? 'info' : 'error' })
       this.changed()
@@ -196,7 +187,7 @@ export class AppState {
   }
 
   private async readSummary(): Promise<void> {
-    const answer = await callVerb<Summary>('status', { summary: true })
+    const answer = await callVerb('status', { summary: true })
     if (!answer.ok) {
       this.summary.set({ ...this.summary.getSnapshot(), available: false })
       return
@@ -233,7 +224,7 @@ export class AppState {
   }
 
   private async readSession(sessionId: string): Promise<void> {
-    const answer = await callVerb<{ sessions: SessionCountsWire[] }>('sessions', { sessionIds: [sessionId] })
+    const answer = await callVerb('sessions', { sessionIds: [sessionId] })
     if (!answer.ok) return
     const found = answer.data.sessions.find((session) => session.sessionId === sessionId)
     const empty: SessionCountsWire = { sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: [] }

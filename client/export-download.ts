@@ -3,16 +3,10 @@
  * The file is fetched from GET /api/fact-memory/exports/<name>, the same bytes the export verb left in the data
  * directory's exports/, so what the user saves is what the plugin kept.
  */
+import type { VerbAnswer } from './api.ts'
 
 /** What the export verb answers (JSONL or Markdown). */
-export interface ExportAnswer {
-  readonly format?: unknown
-  readonly relativePath?: unknown
-  readonly records?: unknown
-  readonly facts?: unknown
-  readonly subjects?: unknown
-  readonly withheld?: unknown
-}
+export type ExportAnswer = VerbAnswer<'export'>
 
 /**
  * What an export wrote, in one sentence: "Exported 9 facts to exports/facts-….jsonl." or, for Markdown, "Wrote 9 facts
@@ -21,10 +15,10 @@ export interface ExportAnswer {
  * @returns the sentence.
  */
 export function exportedWords(data: ExportAnswer): string {
-  if (data.format !== 'markdown') return `Exported ${String(data.records)} facts to ${String(data.relativePath)}.`
-  const withheld = Number(data.withheld ?? 0)
-  return `Wrote ${String(data.facts)} facts about ${String(data.subjects)} subjects to ${String(data.relativePath)}` +
-    `${withheld > 0 ? ` (${String(withheld)} sensitive ${withheld === 1 ? 'value' : 'values'} withheld)` : ''}.`
+  if (data.format !== 'markdown') return `Exported ${data.records} facts to ${data.relativePath}.`
+  const { withheld } = data
+  return `Wrote ${data.facts} facts about ${data.subjects} subjects to ${data.relativePath}` +
+    `${withheld > 0 ? ` (${withheld} sensitive ${withheld === 1 ? 'value' : 'values'} withheld)` : ''}.`
 }
 
 /**

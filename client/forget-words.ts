@@ -3,6 +3,7 @@
  * property, its whole subject), the fact-forget body of each, which of a subject's facts each takes, and the
  * confirmation's sentences. No DOM, no network.
  */
+import type { EditFields } from './api.ts'
 import type { FactView } from '../src/wire-types.ts'
 
 /** How far a forget reaches. */
@@ -14,7 +15,7 @@ export interface ForgetChoice {
   /** The choice as the user reads it. */
   readonly label: string
   /** The fact-forget body, fence fields aside. */
-  readonly body: Readonly<Record<string, unknown>>
+  readonly body: EditFields<'fact-forget'>
 }
 
 /** What the confirmation always says: a forget is for good once its toast is gone. */

@@ -27,7 +27,7 @@ export function canPutBack(row: FactView, history: readonly FactView[]): boolean
  * @returns the new current fact, or undefined when refused (the refusal is shown).
  */
 export async function putBack(app: AppState, row: FactView): Promise<FactView | undefined> {
-  const answer = await app.fencedEdit<{ fact: FactView; editId: number; generation: number }>('fact-put-back', { id: row.id })
+  const answer = await app.fencedEdit('fact-put-back', { id: row.id })
   if (answer === undefined) return undefined
   app.toast(`Put back ${row.subject} · ${row.property} = ${answer.fact.value}`, { action: app.undoAction(answer.editId, 'Undone: the value before is current again') })
   app.changed()

@@ -1,4 +1,8 @@
 /** Pure words about per-turn recall: the turn card's opening, and the settings card's line on what recall costs. */
+import type { VerbAnswerTo } from './api.ts'
+
+/** status's full answer. */
+type FullStatus = VerbAnswerTo<'status', { readonly summary: false }>
 
 /**
  * The card's opening parts.
@@ -13,18 +17,9 @@ export function turnCardParts(wrote: number, recalled: number): string[] {
   return parts
 }
 
-/** Per-turn recall as status reports it. */
-export interface RecallStatus {
-  readonly on: boolean
-  readonly budgetChars: number
-  readonly maxFacts: number
-  readonly recent: {
-    readonly turns: number
-    readonly withBlock: number
-    readonly factsPerTurn: number
-    readonly charsPerTurn: number
-    readonly p95Ms: number
-  } | null
+/** Per-turn recall as status reports it (the parts the sentence reads). */
+export type RecallStatus = Pick<FullStatus['recall'], 'on' | 'budgetChars' | 'maxFacts'> & {
+  readonly recent: Pick<NonNullable<FullStatus['recall']['recent']>, 'turns' | 'withBlock' | 'factsPerTurn' | 'charsPerTurn' | 'p95Ms'> | null
 }
 
 /**

@@ -1,26 +1,11 @@
 /** Pure words of the entity panel: what a rename, a merge or an alias removal says in its toast and its list. */
+import type { VerbAnswer } from './api.ts'
 
-/** What subject-rename and property-rename answer. */
-export interface RenameAnswer {
-  readonly kind: 'rename' | 'merge'
-  readonly from: string
-  readonly to: string
-  readonly moved: number
-  readonly merged: number
-  readonly contested: number
-  readonly editId: number
-  readonly generation: number
-}
+/** What subject-rename and property-rename answer (the parts the words read). */
+export type RenameAnswer = Pick<VerbAnswer<'property-rename'>, 'kind' | 'from' | 'to' | 'moved' | 'merged' | 'contested'>
 
 /** One alias as the entity verb lists it. */
-export interface AliasWire {
-  readonly id: number
-  readonly kind: 'entity' | 'predicate'
-  readonly alias: string
-  readonly canonical: string
-  readonly origin: 'rename' | 'merge' | 'card' | 'import'
-  readonly createdAt: string
-}
+export type AliasWire = VerbAnswer<'entity'>['aliases'][number]
 
 const ORIGIN_WORDS: Readonly<Record<AliasWire['origin'], string>> = {
   rename: 'renamed here',

@@ -283,7 +283,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       if (drawer.sessionId === null) return undefined
       let live = true
       setListed(undefined)
-      void Promise.all([callVerb<{ facts: FactView[] }>('facts', { session: drawer.sessionId, status: 'all' }), app.displayZone()]).then(([answer, timeZone]) => {
+      void Promise.all([callVerb('facts', { session: drawer.sessionId, status: 'all' }), app.displayZone()]).then(([answer, timeZone]) => {
         if (live) setListed({ facts: answer.ok ? answer.data.facts : [], timeZone })
       })
       return () => { live = false }
@@ -293,7 +293,7 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
       setRecalled([])
       if (recalledIds.length === 0) return undefined
       let live = true
-      void callVerb<{ facts: FactView[] }>('facts', { ids: [...recalledIds].slice(0, 100), status: 'all' }).then((answer) => {
+      void callVerb('facts', { ids: [...recalledIds].slice(0, 100), status: 'all' }).then((answer) => {
         if (live && answer.ok) setRecalled(recalledIds.flatMap((id) => answer.data.facts.filter((fact) => fact.id === id)))
       })
       return () => { live = false }

@@ -13,12 +13,6 @@ export const FOLLOW_EVERY_MS = 800
 /** How a followed sweep ended: its ledger entry, or a sentence saying why there is none. */
 export type FollowedSweep = { readonly sweep: SweepWire } | { readonly message: string }
 
-interface SummaryWire {
-  readonly running: RunningSweepWire | null
-  readonly lastAsked: { readonly startedAt: string; readonly sweep: SweepWire | null; readonly error: string | null } | null
-  readonly sweeps: readonly (SweepWire & { readonly startedAt: string })[]
-}
-
 /**
  * Follow one sweep to its end.
  * @param startedAt - the sweep's start, as the verb reported it.
@@ -30,7 +24,7 @@ export async function followSweep(startedAt: string, onProgress: (running: Runni
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS))
     if (signal.aborted) return undefined
-    const read = await callVerb<SummaryWire>('consolidate', { summary: true, limit: 1 }, signal)
+    const read = await callVerb('consolidate', { summary: true, limit: 1 }, signal)
     if (signal.aborted) return undefined
     if (!read.ok) return { message: read.message }
     const { running, lastAsked, sweeps } = read.data

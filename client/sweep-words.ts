@@ -3,19 +3,13 @@
  * "Asked about 3 pairs: 1 merge proposed (see Proposals), 2 distinct.", and while it runs in the background, how far
  * it has come: "Looking for near-duplicates: 1 of 3 pairs asked, 1 merge proposed so far…". Pure, so Node can test it.
  */
+import type { VerbAnswerTo } from './api.ts'
+
+/** The consolidate verb's ledger answer. */
+type ConsolidateLedger = VerbAnswerTo<'consolidate', { readonly summary: true }>
 
 /** The fields of a sweep the sentence reads (the consolidate verb's `sweep`). */
-export interface SweepWire {
-  readonly outcome: string
-  readonly candidates: number
-  readonly remembered: number
-  readonly asked: number
-  readonly distinct: number
-  readonly unanswered: number
-  readonly deferred: number
-  readonly proposalIds: readonly number[]
-  readonly note: string | null
-}
+export type SweepWire = Pick<ConsolidateLedger['sweeps'][number], 'outcome' | 'candidates' | 'remembered' | 'asked' | 'distinct' | 'unanswered' | 'deferred' | 'proposalIds' | 'note'>
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
@@ -37,14 +31,7 @@ export function sweepWords(sweep: SweepWire): string {
 }
 
 /** A sweep under way, as the consolidate verb reports it (`running`). */
-export interface RunningSweepWire {
-  readonly trigger: string
-  readonly startedAt: string
-  readonly budget: number
-  readonly planned: number
-  readonly asked: number
-  readonly proposals: number
-}
+export type RunningSweepWire = NonNullable<ConsolidateLedger['running']>
 
 /**
  * Say how far a sweep under way has come.

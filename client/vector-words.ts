@@ -3,14 +3,11 @@
  * configure an embedding model (the rule of src/semantic/settings.ts `embeddingSettings`), the vector part of the
  * live counts, and what one "Rebuild vectors" sweep did.
  */
+import type { VerbAnswer } from './api.ts'
 import { countOf } from './format.ts'
 
-/** The vector counts status reports for the embedding channel. */
-export interface VectorCounts {
-  readonly current: number
-  readonly stale: number
-  readonly missing: number
-}
+/** The vector counts status reports for the embedding channel (the parts the card reads). */
+export type VectorCounts = Pick<NonNullable<VerbAnswer<'index-vectors'>['coverage']>, 'current' | 'stale' | 'missing'>
 
 /**
  * Whether the saved settings configure an embedding model: a source other than `none`, a base URL and a model,
@@ -41,12 +38,10 @@ export function vectorCount(vectors: VectorCounts | null): string | null {
  * @param data - the index-vectors answer (`sweep` and `coverage`).
  * @returns one or two sentences: "Vectors: 2 facts embedded. 2 facts now have current vectors."
  */
-export function rebuiltWords(data: Readonly<Record<string, unknown>>): string {
-  const sweep = data['sweep'] as { embedded?: number; pruned?: number } | undefined
-  const coverage = data['coverage'] as VectorCounts | null | undefined
-  const embedded = sweep?.embedded ?? 0
-  const pruned = sweep?.pruned ?? 0
+export function rebuiltWords(data: { readonly sweep: Pick<VerbAnswer<'index-vectors'>['sweep'], 'embedded' | 'rechecked' | 'pruned'>; readonly coverage: VectorCounts | null }): string {
+  const { embedded, pruned } = data.sweep
+  const coverage = data.coverage
   const done = embedded === 0 && pruned === 0 ? 'Vectors: nothing to embed.' : `Vectors: ${countOf(embedded, 'fact')} embedded${pruned === 0 ? '' : `, ${pruned} removed`}.`
-  const left = coverage === null || coverage === undefined ? '' : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
+  const left = coverage === null ? '' : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
   return `${done}${left}`
 }

@@ -15,7 +15,7 @@ import { systemClock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { VerbContext } from '../src/management/verb.ts'
-import { VERBS } from '../src/management/verbs.ts'
+import { verbNamed } from '../src/management/verbs.ts'
 import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import { STORE_FILE } from '../src/store/database.ts'
 import type { FactInput } from '../src/types.ts'
@@ -294,7 +294,7 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
     memory: { status: () => memory.status(), advance: () => memory.advance(), search: (ask) => memory.search(ask, config) },
   }
   const run = (name: string, body: unknown): number => {
-    const definition = VERBS[name]
+    const definition = verbNamed(name)
     if (definition === undefined) throw new Error(name)
     return time(() => {
       const outcome = definition.run(definition.schema.parse(body), context)

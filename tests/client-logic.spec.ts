@@ -189,7 +189,10 @@ describe('a folded line\'s caption', () => {
 })
 
 describe('a review card says in plain words what accepting it will do', () => {
-  const base = { status: 'pending', reason: 'near_duplicate', revision: 1, batch: null, sessionId: null, turn: null, createdAt: '2026-03-01T09:00:00.000Z' }
+  const base = {
+    status: 'pending', reason: 'near_duplicate', revision: 1, batch: null, sessionId: null, turn: null, createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T09:00:00.000Z', decidedAt: null, unreadable: null,
+  }
   const fact = (id: number, subject: string, property: string, value: string): CardFactWire => ({ id, subject, property, value, status: 'active' })
   const cases: { card: ProposalCardWire; words: string; row?: { does: string; facts: string } }[] = [
     {

@@ -12,7 +12,7 @@ import { Agent } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ERROR_CODES, type ErrorCode } from '../src/errors.ts'
-import { SPEC_VERBS, VERBS } from '../src/management/verbs.ts'
+import { SPEC_VERBS, verbNamed } from '../src/management/verbs.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
 import { converse, FactMemoryApi, PREFIX, rawRequest, writeCall, type VerbResponse } from './helpers/fact-memory-web.ts'
@@ -81,7 +81,7 @@ function describeBody(body: FuzzBody): string {
 
 /** Whether the verb's own schema would accept the body (a generator bug, checked before sending): none may. */
 function acceptedLocally(verb: string, body: FuzzBody): boolean {
-  const definition = Object.hasOwn(VERBS, verb) ? VERBS[verb] : undefined
+  const definition = verbNamed(verb)
   if (definition === undefined) return false
   let value: unknown
   try {

@@ -1,7 +1,7 @@
 /** The settings card's sentence for one near-duplicate sweep ("Find near-duplicates"). */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { sweepProgressWords, sweepWords, type SweepWire } from '../client/sweep-words.ts'
+import { sweepProgressWords, sweepWords, type RunningSweepWire, type SweepWire } from '../client/sweep-words.ts'
 
 const base: SweepWire = { outcome: 'swept', candidates: 0, remembered: 0, asked: 0, distinct: 0, unanswered: 0, deferred: 0, proposalIds: [], note: null }
 
@@ -17,7 +17,7 @@ describe('sweepWords', () => {
 })
 
 describe('sweepProgressWords', () => {
-  const running = { trigger: 'asked', startedAt: '2026-03-01T09:00:00.000Z', budget: 24, planned: 0, asked: 0, proposals: 0 }
+  const running: RunningSweepWire = { trigger: 'asked', startedAt: '2026-03-01T09:00:00.000Z', budget: 24, planned: 0, asked: 0, proposals: 0 }
   it('says what a background sweep is doing, and whose it is', () => {
     assert.equal(sweepProgressWords(running), 'Looking for near-duplicates: gathering pairs…')
     assert.equal(sweepProgressWords({ ...running, planned: 3, asked: 1 }), 'Looking for near-duplicates: 1 of 3 pairs asked so far…')

@@ -1,7 +1,9 @@
 /**
  * Each memory tool states its argument contract once, in zod: the parameters the model is shown are generated from
  * the same schema the call is parsed with. Every field is described for the model; nothing else is accepted; and a
- * value outside a limit the parameters state (a length, a range, an enum) is refused when the call is parsed.
+ * value outside a limit the parameters state (a length, a range, an enum) is refused when the call is parsed. Each
+ * tool's answer is stated once too: its output schema is generated from the zod schema of its value, in the host's
+ * subset, and a refusal is a value that schema accepts.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -11,6 +13,11 @@ import { memoryForgetTool } from '../src/tools/memory-forget.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { memorySearchTool, type ToolDeps } from '../src/tools/memory-search.ts'
 import { forgetArgs, searchArgs, writeArgs } from '../src/tools/tool-args.schema.ts'
+import type { ResolvedConfig } from '../src/config.ts'
+import type { OutputSchema, ToolCall } from '../src/host/ports.ts'
+import { searchValueSchema } from '../src/retrieval/search-value.schema.ts'
+import { toolOutputSchema } from '../src/tools/output-schema.ts'
+import { forgetValueSchema, writeValueSchema } from '../src/tools/tool-values.schema.ts'
 
 /** Building a tool reads nothing from its dependencies; only its definition is inspected here. */
 const deps = {} as ToolDeps
@@ -58,6 +65,46 @@ describe('the memory tools state their contract once', () => {
         const base = key === 'fact_id' ? {} : key === 'property' && tool.name === 'memory_forget' ? { subject: 'billing-api' } : valid
         assert.equal(parse.safeParse({ ...base, [key]: over }).success, false, `${tool.name}.${key} past its stated limit is refused`)
       }
+    })
+  }
+})
+
+/** The keys of the JSON Schema subset the host enforces on a tool's value. */
+const HOST_KEYS = new Set(['type', 'oneOf', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'description'])
+
+/** Every key of a schema, nested ones included, that the host's subset does not have. */
+function foreignKeys(schema: OutputSchema, path = '$'): string[] {
+  return Object.entries(schema).flatMap(([key, value]): string[] => {
+    if (!HOST_KEYS.has(key)) return [`${path}.${key}`]
+    if (key === 'properties') return Object.entries(value as Record<string, OutputSchema>).flatMap(([name, child]) => foreignKeys(child, `${path}.${name}`))
+    if (key === 'items') return foreignKeys(value as OutputSchema, `${path}[]`)
+    if (key === 'oneOf') return (value as OutputSchema[]).flatMap((child, index) => foreignKeys(child, `${path}|${index}`))
+    if (key === 'type' && typeof value !== 'string') return [`${path}.type is not one type`]
+    return []
+  })
+}
+
+/** A refusal needs no store: the arguments fail to parse first. */
+const refusingDeps = { config: () => ({ displayTimeZone: 'UTC' }) as ResolvedConfig } as ToolDeps
+const call = { agent: undefined } as unknown as ToolCall
+
+describe('the memory tools state their answer once', () => {
+  const VALUES = [
+    { tool: memorySearchTool(refusingDeps), value: searchValueSchema },
+    { tool: memoryWriteTool(refusingDeps), value: writeValueSchema },
+    { tool: memoryForgetTool(refusingDeps), value: forgetValueSchema },
+  ]
+  for (const { tool, value } of VALUES) {
+    it(`${tool.name}: the output schema is its value schema's, in the host's subset, and a refusal fits it`, async () => {
+      const schema = tool.output?.schema
+      assert.ok(schema !== undefined)
+      assert.deepEqual(schema, toolOutputSchema(value))
+      assert.deepEqual(foreignKeys(schema), [])
+      assert.deepEqual(schema.required, Object.keys((value as z.ZodObject).shape), 'every field of the value is required')
+      const refused = await tool.execute({ not_an_argument: true }, call)
+      const parsed = value.safeParse(refused)
+      assert.ok(parsed.success, JSON.stringify(parsed.error?.issues))
+      assert.equal((refused as { outcome: string }).outcome, 'refused')
     })
   }
 })

@@ -9,7 +9,7 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { addedWords, addScopes, type AddAnswer } from '../add-words.ts'
+import { addedWords, addScopes } from '../add-words.ts'
 import { chosenScope, NEW_LABEL } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { ScopeWire } from '../../src/wire-types.ts'
@@ -105,7 +105,7 @@ export class FmAddFact extends LitElement {
     }
     this.busy = true
     try {
-      const answer = await callVerb<AddAnswer & { generation: number }>('fact-add', { ...body, scope: scope.scope, ...app.generation.fence() })
+      const answer = await callVerb('fact-add', { ...body, scope: scope.scope, ...app.generation.fence() })
       if (!answer.ok) {
         if (answer.details['stale'] === true) {
           app.generation.observe(answer.details)

@@ -47,7 +47,7 @@ export class FmConflicts extends LitElement {
 
   private async load(): Promise<void> {
     const [answer, timeZone] = await Promise.all([
-      callVerb<{ groups: ConflictGroupWire[]; generation: number }>('conflicts', {}), this.app?.displayZone() ?? '',
+      callVerb('conflicts', {}), this.app?.displayZone() ?? '',
     ])
     if (!answer.ok) {
       this.groups = []
@@ -61,7 +61,7 @@ export class FmConflicts extends LitElement {
   private async keep(group: ConflictGroupWire, row: FactView): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const settled = await app.fencedEdit<{ editId: number; generation: number }>('resolve', { groupId: group.id, keepFactId: row.id })
+    const settled = await app.fencedEdit('resolve', { groupId: group.id, keepFactId: row.id })
     if (settled === undefined) return
     app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, { action: app.undoAction(settled.editId, 'Undone: the conflict is open again') })
     app.changed()

@@ -8,19 +8,13 @@
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswer } from '../api.ts'
 import { listedValue, qualifierNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
-import { aliasLine, mergeNote, renameToast, type AliasWire, type RenameAnswer } from '../rename-words.ts'
+import { aliasLine, mergeNote, renameToast, type AliasWire } from '../rename-words.ts'
 import { baseStyles } from '../styles.ts'
-import type { FactView } from '../../src/wire-types.ts'
 
 /** What the entity verb answers. */
-interface EntityWire {
-  readonly entity: { readonly key: string; readonly display: string; readonly createdAt: string }
-  readonly properties: readonly { readonly property: string; readonly facts: readonly FactView[] }[]
-  readonly aliases: readonly AliasWire[]
-  readonly generation: number
-}
+type EntityWire = VerbAnswer<'entity'>
 
 const CURRENT = new Set(['active', 'scheduled', 'conflict'])
 
@@ -107,7 +101,7 @@ export class FmEntityPanel extends LitElement {
 
   private async load(): Promise<void> {
     if (this.entityKey === null) return
-    const answer = await callVerb<EntityWire>('entity', { entityKey: this.entityKey })
+    const answer = await callVerb('entity', { entityKey: this.entityKey })
     if (!answer.ok) {
       this.error = answer.message
       this.entity = undefined
@@ -126,7 +120,7 @@ export class FmEntityPanel extends LitElement {
       this.mergeInto = undefined
       return
     }
-    const answer = await callVerb<{ kind: 'rename' | 'merge'; to: string }>('subject-rename',
+    const answer = await callVerb('subject-rename',
       { entityKey: this.entity.entity.key, to: typed, dryRun: true, ...(this.app?.generation.fence() ?? { expectedGeneration: 0, operationId: 'page-dry-run' }) })
     if (this.renderRoot.querySelector<HTMLInputElement>('input[name="subject-to"]')?.value.trim() !== typed) return
     this.mergeInto = answer.ok && answer.data.kind === 'merge' ? answer.data.to : undefined
@@ -139,11 +133,11 @@ export class FmEntityPanel extends LitElement {
     const to = this.renderRoot.querySelector<HTMLInputElement>('input[name="subject-to"]')?.value.trim() ?? ''
     if (app === undefined || entity === undefined || to === '' || this.busy) return
     this.busy = true
-    const answer = await app.fencedEdit<RenameAnswer>('subject-rename', { entityKey: entity.entity.key, to })
+    const answer = await app.fencedEdit('subject-rename', { entityKey: entity.entity.key, to })
     this.busy = false
     if (answer === undefined) return
     const before = entity.entity.key
-    const opened = await callVerb<EntityWire>('entity', { subject: answer.to })
+    const opened = await callVerb('entity', { subject: answer.to })
     app.toast(renameToast(answer, { kind: 'subject' }), { action: this.undo(answer.editId, before) })
     this.mergeInto = undefined
     this.typed = undefined
@@ -158,7 +152,7 @@ export class FmEntityPanel extends LitElement {
     const to = this.renderRoot.querySelector<HTMLInputElement>('input[name="property-to"]')?.value.trim() ?? ''
     if (app === undefined || entity === undefined || to === '' || this.busy) return
     this.busy = true
-    const answer = await app.fencedEdit<RenameAnswer>('property-rename', { entityKey: entity.entity.key, property, to })
+    const answer = await app.fencedEdit('property-rename', { entityKey: entity.entity.key, property, to })
     this.busy = false
     if (answer === undefined) return
     this.renaming = undefined
@@ -169,7 +163,7 @@ export class FmEntityPanel extends LitElement {
   private async removeAlias(alias: AliasWire): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await app.fencedEdit<{ generation: number }>('alias-remove', { id: alias.id })
+    const answer = await app.fencedEdit('alias-remove', { id: alias.id })
     if (answer === undefined) return
     app.toast(`“${alias.alias}” no longer leads here; a later write under it starts its own ${alias.kind === 'entity' ? 'subject' : 'property'} again.`)
     app.changed()
@@ -180,7 +174,7 @@ export class FmEntityPanel extends LitElement {
     return { label: 'Undo', run: async () => {
       const app = this.app
       if (app === undefined) return
-      const undone = await callVerb<{ generation: number }>('fact-restore', { editId, ...app.generation.fence() })
+      const undone = await callVerb('fact-restore', { editId, ...app.generation.fence() })
       if (undone.ok) {
         app.generation.observe(undone.data)
         this.entityKey = entityKey

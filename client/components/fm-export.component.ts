@@ -8,7 +8,7 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { exportDownload, exportedWords, startDownload, type ExportAnswer } from '../export-download.ts'
+import { exportDownload, exportedWords, startDownload } from '../export-download.ts'
 import { MENU_ICON } from '../icons.ts'
 import { baseStyles } from '../styles.ts'
 import { EscapeCloses } from './escape-closes.ts'
@@ -106,7 +106,7 @@ export class FmExport extends LitElement {
     if (app === undefined || this.busy) return
     this.busy = true
     try {
-      const answer = await callVerb<ExportAnswer>('export', choice.body)
+      const answer = await callVerb('export', choice.body)
       if (!answer.ok) {
         app.toast(`Could not export: ${answer.message}`, { tone: 'error' })
         return

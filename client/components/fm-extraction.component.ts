@@ -7,65 +7,17 @@
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswer } from '../api.ts'
 import { formatAge, formatInstant } from '../format.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { QueueEntry } from '../../src/wire-types.ts'
-
-/** A parked range. */
-interface PendingWire {
-  readonly id: number
-  readonly sessionId: string
-  readonly startSeq: number
-  readonly endSeq: number
-  readonly turns: readonly number[]
-  readonly attempts: number
-  readonly lastError: string
-  readonly parkedAt: string
-  /** Whether it is still retried on its own after the next pass the model answers. */
-  readonly retriesOnItsOwn: boolean
-}
-
-/** The extract-retry verb's answer. */
-interface RetryWire {
-  readonly outcome:
-    | { readonly kind: 'resolved'; readonly factIds: readonly number[]; readonly proposalIds: readonly number[] }
-    | { readonly kind: 'failed'; readonly error: string }
-}
-
-/** One finished pass. */
-interface RunWire {
-  readonly id: number
-  readonly sessionId: string | null
-  readonly trigger: 'turn' | 'manual' | 'flush'
-  readonly decision: 'extracted' | 'skipped' | 'failed' | 'parked'
-  readonly turns: readonly number[]
-  readonly messageCount: number
-  readonly chunkCount: number
-  readonly chars: number
-  readonly model: string | null
-  readonly attempt: number
-  readonly written: number
-  readonly review: number
-  readonly refused: readonly { readonly reason: string; readonly subject?: string; readonly property?: string; readonly value?: string }[]
-  readonly note: string | null
-  readonly error: string | null
-  readonly finishedAt: string
-  readonly durationMs: number
-  readonly textSent?: string | null
-}
 
 /** The queue verb's answer. */
-interface QueueWire {
-  readonly autoCapture: boolean
-  readonly autoExtract: boolean
-  readonly model: string
-  readonly delayMs: number
-  readonly running: readonly QueueEntry[]
-  readonly parked: readonly PendingWire[]
-  readonly recent: readonly RunWire[]
-}
+type QueueWire = VerbAnswer<'queue'>
+/** A parked range. */
+type PendingWire = QueueWire['parked'][number]
+/** One finished pass; once opened, with the text it sent. */
+type RunWire = QueueWire['recent'][number] & { readonly textSent?: string | null }
 
 const DECISION_LABEL: Readonly<Record<RunWire['decision'], string>> = {
   extracted: '● read',
@@ -134,7 +86,7 @@ export class FmExtraction extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const [answer, timeZone] = await Promise.all([callVerb<QueueWire>('queue', {}), this.app?.displayZone() ?? ''])
+    const [answer, timeZone] = await Promise.all([callVerb('queue', {}), this.app?.displayZone() ?? ''])
     if (!answer.ok) {
       this.error = answer.message
       return
@@ -149,7 +101,7 @@ export class FmExtraction extends LitElement {
   private async retry(range: PendingWire): Promise<void> {
     if (this.retrying.has(range.id)) return
     this.retrying = new Set([...this.retrying, range.id])
-    const answer = await callVerb<RetryWire>('extract-retry', { id: range.id })
+    const answer = await callVerb('extract-retry', { id: range.id })
     this.retrying = new Set([...this.retrying].filter((id) => id !== range.id))
     const app = this.app
     if (!answer.ok) app?.toast(`Could not retry: ${answer.message}`, { tone: 'error' })
@@ -168,7 +120,7 @@ export class FmExtraction extends LitElement {
       this.opened = undefined
       return
     }
-    const answer = await callVerb<{ run: RunWire }>('extract-run', { id: run.id })
+    const answer = await callVerb('extract-run', { id: run.id })
     this.opened = answer.ok ? answer.data.run : { ...run, textSent: null, error: answer.message }
   }
 
@@ -205,7 +157,7 @@ export class FmExtraction extends LitElement {
     </div>`
   }
 
-  private renderEntry(entry: QueueEntry): unknown {
+  private renderEntry(entry: QueueWire['running'][number]): unknown {
     const when = formatInstant(entry.at, this.timeZone)
     const state = entry.state === 'running' ? `running since ${when}`
       : entry.state === 'debounce' ? `waiting out the merge window until ${when}`

@@ -82,7 +82,7 @@ export class FmForget extends LitElement {
     this.escape.listen()
     await this.updateComplete
     this.dialog?.showModal()
-    const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey: fact.entityKey })
+    const answer = await callVerb('entity', { entityKey: fact.entityKey })
     if (answer.ok) this.subjectFacts = answer.data.properties.flatMap((group) => group.facts)
   }
 
@@ -99,7 +99,7 @@ export class FmForget extends LitElement {
     if (app === undefined || choice === undefined) return
     this.busy = true
     try {
-      const answer = await app.fencedEdit<{ forgotten: FactView[]; editId: number; generation: number }>('fact-forget', { ...choice.body })
+      const answer = await app.fencedEdit('fact-forget', { ...choice.body })
       if (answer === undefined) return
       this.close()
       app.toast(forgottenToast(answer.forgotten), { action: app.undoAction(answer.editId, 'Taken back: the forgotten facts are back') })

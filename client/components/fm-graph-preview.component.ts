@@ -14,7 +14,6 @@ import { openPageFromSettings } from '../open-from-settings.ts'
 import { busiestSubject, previewLayout, previewPlan, type PreviewChip, type PreviewPlan } from '../graph-preview.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { GraphPayload } from '../../src/graph-types.ts'
 
 /** The preview. */
 export class FmGraphPreview extends LitElement {
@@ -73,9 +72,9 @@ export class FmGraphPreview extends LitElement {
   /** Reads the nebula for its busiest subject, then that subject's one-hop tree. */
   private async load(): Promise<void> {
     const load = (this.loads += 1)
-    const nebula = await callVerb<GraphPayload>('graph', { view: 'nebula' })
+    const nebula = await callVerb('graph', { view: 'nebula' })
     const center = nebula.ok ? busiestSubject(nebula.data)?.entityKey ?? undefined : undefined
-    const tree = center === undefined ? undefined : await callVerb<GraphPayload>('graph', { view: 'tree', center })
+    const tree = center === undefined ? undefined : await callVerb('graph', { view: 'tree', center })
     if (load !== this.loads) return
     this.plan = tree?.ok === true ? previewPlan(tree.data) : undefined
     // Says that a read has settled, and how (for tests: an empty store draws nothing at all).

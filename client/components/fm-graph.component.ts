@@ -168,7 +168,7 @@ export class FmGraph extends LitElement {
       }
       body['center'] = center
     }
-    const answer = await callVerb<GraphPayload>('graph', body)
+    const answer = await callVerb('graph', body)
     if (ticket !== this.loads) return
     if (!answer.ok) {
       this.error = answer.message
@@ -183,7 +183,7 @@ export class FmGraph extends LitElement {
    * centre field's suggestions.
    */
   private async defaultCenter(): Promise<string | undefined> {
-    const answer = await callVerb<GraphPayload>('graph', { view: 'nebula', scope: this.scope })
+    const answer = await callVerb('graph', { view: 'nebula', scope: this.scope })
     if (!answer.ok) return undefined
     const entities = answer.data.nodes.filter((node) => node.kind === 'entity')
     this.subjects = entities.map((node) => node.label).sort((a, b) => a.localeCompare(b))
@@ -273,7 +273,7 @@ export class FmGraph extends LitElement {
     }
     let star = exactStar(query, payload.nodes)
     if (star === undefined) {
-      const named = await callVerb<{ entityKey: string | null }>('subject-find', { name: query })
+      const named = await callVerb('subject-find', { name: query })
       if (named.ok && named.data.entityKey !== null) star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
     }
     star ??= partialStar(query, payload.nodes)
@@ -326,14 +326,14 @@ export class FmGraph extends LitElement {
   private async factsByIds(ids: readonly number[], entityKey: string | null): Promise<FactView[]> {
     const found = new Map<number, FactView>()
     if (entityKey !== null) {
-      const answer = await callVerb<{ properties: { facts: FactView[] }[] }>('entity', { entityKey })
+      const answer = await callVerb('entity', { entityKey })
       const current = new Set(['active', 'scheduled', 'conflict'])
       if (answer.ok) {
         for (const fact of answer.data.properties.flatMap((group) => group.facts)) if (current.has(fact.status)) found.set(fact.id, fact)
       }
     }
     const rest = ids.filter((id) => !found.has(id)).slice(0, Math.max(0, LIST_CAP - found.size))
-    const answers = await Promise.all(rest.map((id) => callVerb<{ fact: FactView }>('fact', { id })))
+    const answers = await Promise.all(rest.map((id) => callVerb('fact', { id })))
     for (const answer of answers) if (answer.ok) found.set(answer.data.fact.id, answer.data.fact)
     return [...found.values()].sort((a, b) => a.id - b.id).slice(0, LIST_CAP)
   }

@@ -91,9 +91,7 @@ export class FmImportFile extends LitElement {
     this.busy = true
     try {
       const content = await file.text()
-      const answer = await callVerb<Omit<Preview, 'name' | 'content' | 'sides'> & {
-        tombstones: { forgetsTotal: number }; pinsDropped: { count: number }
-      }>('import', { mode: 'preview', content })
+      const answer = await callVerb('import', { mode: 'preview', content })
       if (!answer.ok) {
         this.error = answer.message
         return
@@ -112,7 +110,7 @@ export class FmImportFile extends LitElement {
     if (app === undefined || preview === undefined) return
     this.busy = true
     try {
-      const answer = await callVerb<{ counts: ImportCounts; generation: number; forgotten: readonly unknown[]; undo: { editId: number } }>('import',
+      const answer = await callVerb('import',
         { mode: 'commit', content: preview.content, token: preview.token, ...app.generation.fence() })
       if (!answer.ok) {
         if (answer.details['stale'] === true) app.generation.observe(answer.details)

@@ -14,14 +14,14 @@
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswer } from '../api.ts'
 import { aliasMatchNote, EVIDENCE_LABEL, formatInstant, listedValue, ORIGIN_LABEL, qualifierNote, seenNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
 import { markMatches } from '../highlight.ts'
 import { canPutBack, putBack } from '../put-back.ts'
 import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../scope-words.ts'
 import { baseStyles } from '../styles.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { AliasMatchWire, FactView, ScopeWire, SourceView } from '../../src/wire-types.ts'
+import type { AliasMatchWire, FactView, ScopeWire } from '../../src/wire-types.ts'
 
 /** The sentence an empty store offers to copy. */
 export const EMPTY_SENTENCE = 'Remember that our API runs on port 8080.'
@@ -32,11 +32,8 @@ const TYPING_MS = 250
 const CURRENT_STATUSES: readonly string[] = ['active', 'scheduled', 'conflict']
 const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
 
-interface Detail {
-  readonly fact: FactView
-  readonly history: readonly FactView[]
-  readonly sources: readonly SourceView[]
-}
+/** The open fact: the fact verb's answer. */
+type Detail = Pick<VerbAnswer<'fact'>, 'fact' | 'history' | 'sources'>
 
 /** The library view. */
 export class FmLibrary extends LitElement {
@@ -248,7 +245,7 @@ export class FmLibrary extends LitElement {
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb<{ facts: FactView[]; nextCursor: string | null; scopes: ScopeWire[]; matched: number | null; aliasMatches: AliasMatchWire[]; generation: number }>('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb('facts', body, abort.signal), this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -305,7 +302,7 @@ export class FmLibrary extends LitElement {
     if (this.detail?.fact.id !== id) this.moveTarget = ''
     this.selectedId = id
     const read = (this.detailRead += 1)
-    const [answer, timeZone] = await Promise.all([callVerb<Detail & { generation: number }>('fact', { id }), this.app?.displayZone() ?? ''])
+    const [answer, timeZone] = await Promise.all([callVerb('fact', { id }), this.app?.displayZone() ?? ''])
     if (read !== this.detailRead) return
     this.timeZone = timeZone
     if (!answer.ok) {
@@ -326,7 +323,7 @@ export class FmLibrary extends LitElement {
       this.editing = false
       return
     }
-    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-update', { id: fact.id, value, ...app.generation.fence() })
+    const answer = await callVerb('fact-update', { id: fact.id, value, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
@@ -342,7 +339,7 @@ export class FmLibrary extends LitElement {
       this.editingCues = false
       return
     }
-    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-update', { id: fact.id, cues, ...app.generation.fence() })
+    const answer = await callVerb('fact-update', { id: fact.id, cues, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast(`Changed the cues of ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
@@ -353,7 +350,7 @@ export class FmLibrary extends LitElement {
   private async expire(fact: FactView): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-expire', { id: fact.id, ...app.generation.fence() })
+    const answer = await callVerb('fact-expire', { id: fact.id, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast(`Expired ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
@@ -366,7 +363,7 @@ export class FmLibrary extends LitElement {
     if (app === undefined) return
     const chosen = chosenScope(this.moveTarget, this.renderRoot.querySelector<HTMLInputElement>('input[name=new-label]')?.value)
     if ('missing' in chosen) return this.refused(chosen.missing, {})
-    const answer = await callVerb<{ fact: FactView; editId: number; generation: number }>('fact-move', { id: fact.id, scope: chosen.scope, ...app.generation.fence() })
+    const answer = await callVerb('fact-move', { id: fact.id, scope: chosen.scope, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     const moved = answer.data.fact
@@ -407,7 +404,7 @@ export class FmLibrary extends LitElement {
   private async undo(editId: number): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await callVerb<{ generation: number; facts: FactView[] }>('fact-restore', { editId, ...app.generation.fence() })
+    const answer = await callVerb('fact-restore', { editId, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     app.toast('Undone')

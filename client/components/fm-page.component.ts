@@ -149,9 +149,7 @@ export class FmPage extends LitElement {
   }
 
   private async loadStoreLine(): Promise<void> {
-    const answer = await callVerb<{
-      available: boolean; generation: number; counts: { byStatus: Record<string, number> } | null; driver: string | null; error: { message: string } | null
-    }>('status', {})
+    const answer = await callVerb('status', {})
     if (!answer.ok) {
       this.storeLine = `Fact memory is unavailable: ${answer.message}`
       return

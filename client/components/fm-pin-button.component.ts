@@ -7,18 +7,13 @@
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
+import type { VerbAnswer } from '../api.ts'
 import { PIN_ICON } from '../icons.ts'
 import { baseStyles } from '../styles.ts'
 import { icon } from './icon.ts'
 import type { FactView } from '../../src/wire-types.ts'
 
 
-/** A fact-pin answer, as far as the button reads it. */
-interface PinAnswer {
-  readonly generation: number
-  readonly pinned: boolean
-  readonly undo: { readonly id: number; readonly undoes: string }
-}
 
 /** The pin toggle. */
 export class FmPinButton extends LitElement {
@@ -57,7 +52,7 @@ export class FmPinButton extends LitElement {
     const pinning = fact.pinnedAt === null
     this.busy = true
     try {
-      const answer = await app.fencedEdit<PinAnswer>('fact-pin', { id: fact.id, pinned: pinning })
+      const answer = await app.fencedEdit('fact-pin', { id: fact.id, pinned: pinning })
       if (answer === undefined) return
       const what = `${fact.subject} · ${fact.property}`
       app.toast(pinning ? `Pinned ${what}: it leads the memory directory` : `Unpinned ${what}`, { action: { label: 'Undo', run: () => this.undo(answer.undo) } })
@@ -67,10 +62,10 @@ export class FmPinButton extends LitElement {
     }
   }
 
-  private async undo(body: PinAnswer['undo']): Promise<void> {
+  private async undo(body: VerbAnswer<'fact-pin'>['undo']): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const answer = await app.fencedEdit<PinAnswer>('fact-pin', { ...body })
+    const answer = await app.fencedEdit('fact-pin', { ...body })
     if (answer === undefined) return
     app.toast('Undone')
     app.changed()

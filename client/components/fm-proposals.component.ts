@@ -13,13 +13,13 @@
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswer } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince, slotWords } from '../format.ts'
 import { aboutSubject, acceptWouldChange, batchWords, cardWords, foldRunLines, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
-import type { ActivityWire, FactView, FoldRowWire, ProposalCardWire } from '../../src/wire-types.ts'
+import type { FactView, FoldRowWire, ProposalCardWire } from '../../src/wire-types.ts'
 
 /** How long the queue must be in view before it counts as looked at. */
 const LOOK_MS = 2000
@@ -27,15 +27,10 @@ const LOOK_MS = 2000
 const PAGE = 50
 
 /** One page of the queue as the proposals verb answers it. */
-interface CardPage {
-  readonly proposals: ProposalCardWire[]
-  readonly nextCursor: string | null
-  /** Pending cards on every page. */
-  readonly total: number
-  /** Of those, the ones queued after the digest's last look (null without one). */
-  readonly newSince: number | null
-  readonly generation: number
-}
+type CardPage = VerbAnswer<'proposals'>
+
+/** The verbs a card's buttons call. */
+type CardVerb = 'proposal-apply' | 'proposal-reject' | 'proposal-revise' | 'proposal-prune'
 
 /** What arrived since the last look, read once per visit. */
 interface Digest {
@@ -126,7 +121,7 @@ export class FmProposals extends LitElement {
     this.loading = true
     try {
       do {
-        const answer = await callVerb<CardPage>('proposals', { status: 'pending', limit: Math.min(100, want - read.length), ...(cursor === null ? {} : { cursor }), ...(since === undefined ? {} : { since }) })
+        const answer = await callVerb('proposals', { status: 'pending', limit: Math.min(100, want - read.length), ...(cursor === null ? {} : { cursor }), ...(since === undefined ? {} : { since }) })
         if (!answer.ok) {
           if (!more) this.cards = []
           this.app?.toast(`Could not load proposals: ${answer.message}`, { tone: 'error' })
@@ -153,7 +148,7 @@ export class FmProposals extends LitElement {
 
   /** The digest as of this visit's start; null when the activity route did not answer (the queue shows without it). */
   private async readDigest(): Promise<Digest | null> {
-    const [activity, timeZone] = await Promise.all([callVerb<ActivityWire>('activity', {}), this.app?.displayZone() ?? ''])
+    const [activity, timeZone] = await Promise.all([callVerb('activity', {}), this.app?.displayZone() ?? ''])
     if (!activity.ok) return null
     return { since: activity.data.since, facts: activity.data.facts, conflicts: activity.data.conflicts, timeZone }
   }
@@ -162,7 +157,7 @@ export class FmProposals extends LitElement {
   private async readCurrent(cards: readonly ProposalCardWire[]): Promise<void> {
     const subjects = [...new Set(cards.flatMap((card) => (card.kind === 'add_fact' ? card.rows.map((row) => row.subject) : [])))]
     // The facts verb answers an unknown subject with no facts (the entity verb would answer not_found).
-    const answers = await Promise.all(subjects.map((subject) => callVerb<{ facts: FactView[] }>('facts', { subject, status: 'current', limit: 100 })))
+    const answers = await Promise.all(subjects.map((subject) => callVerb('facts', { subject, status: 'current', limit: 100 })))
     this.current = new Map(subjects.map((subject, i) => {
       const answer = answers[i]
       return [subject, answer?.ok === true ? answer.data.facts.filter((fact) => aboutSubject(fact, subject)) : []]
@@ -179,14 +174,14 @@ export class FmProposals extends LitElement {
     return since === null || (since !== undefined && card.createdAt > since)
   }
 
-  private async act(card: ProposalCardWire, verb: string, extra: Record<string, unknown> = {}): Promise<void> {
+  private async act(card: ProposalCardWire, verb: CardVerb, extra: { readonly row?: number; readonly value?: string } = {}): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const done = await app.fencedEdit<{ editId?: number; generation: number; skippedStale?: number[] }>(verb, { id: card.id, revision: card.revision, ...extra })
+    const done = await app.fencedEdit(verb, { id: card.id, revision: card.revision, ...extra })
     if (done === undefined) return
-    const editId = done.editId
-    if (verb === 'proposal-apply' && editId !== undefined) {
-      const skipped = done.skippedStale?.length ?? 0
+    if ('skippedStale' in done) {
+      const { editId } = done
+      const skipped = done.skippedStale.length
       const words = cardWords(card)
       app.toast(`Accepted proposal #${card.id}${words === null ? '' : `: ${words}`}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`, {
         action: app.undoAction(editId, 'Undone: the proposal is back in the queue'),

@@ -5,10 +5,9 @@
  * sensitive value withheld behind its mark (format.ts, listedValue), and the old name the query named its subject by.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswer } from '../api.ts'
 import { aliasMatchNote, listedValue, qualifierNote, sensitiveMark } from '../format.ts'
 import { baseStyles } from '../styles.ts'
-import type { QuestionSearchWire } from '../../src/wire-types.ts'
 
 /** The answer's hits, reduced to what a row shows. */
 interface Hit {
@@ -65,7 +64,7 @@ export class FmQuestionHits extends LitElement {
     const query = this.query.trim()
     if (query === '') return
     try {
-      const answer = await callVerb<QuestionSearchWire>('search', { query }, abort.signal)
+      const answer = await callVerb('search', { query }, abort.signal)
       if (abort.signal.aborted) return
       this.hits = answer.ok ? toHits(answer.data) : []
     } catch {
@@ -89,7 +88,7 @@ export class FmQuestionHits extends LitElement {
 }
 
 /** Each slot's first matched value (its current one), in the answer's order. */
-function toHits(value: QuestionSearchWire): Hit[] {
+function toHits(value: VerbAnswer<'search'>): Hit[] {
   return value.results.flatMap((result) => {
     const row = result.values.find((candidate) => candidate.matched) ?? result.values[0]
     return row === undefined ? [] : [{

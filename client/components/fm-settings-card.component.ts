@@ -12,7 +12,7 @@
 import { recallCostLine, type RecallStatus } from '../recall-words.ts'
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
-import { callVerb } from '../api.ts'
+import { callVerb, type VerbAnswerTo, type VerbName, type VerbRequest } from '../api.ts'
 import { exportDownload, exportedWords, startDownload, type ExportAnswer } from '../export-download.ts'
 import { openPageFromSettings } from '../open-from-settings.ts'
 import { humanLabel, readSettingsSchema, type SettingsField, type SettingsSection } from '../settings-schema.ts'
@@ -94,11 +94,7 @@ export class FmSettingsCard extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const status = await callVerb<{
-      available: boolean; counts: { byStatus: Record<string, number>; pendingProposals: number; openConflictGroups: number } | null; generation: number
-      semantic?: { embedding?: { configured?: boolean; vectors?: VectorCounts | null; error?: { message?: string } | null } }
-      recall?: RecallStatus
-    }>('status', {})
+    const status = await callVerb('status', {})
     if (status.ok && status.data.counts !== null) {
       const by = status.data.counts.byStatus
       this.counts = {
@@ -161,7 +157,7 @@ export class FmSettingsCard extends LitElement {
     return exportedWords(data)
   }
 
-  private async run(verb: string, body: Record<string, unknown>, done: (data: Record<string, unknown>) => string): Promise<void> {
+  private async run<V extends VerbName, const B extends VerbRequest<V>>(verb: V, body: B, done: (data: VerbAnswerTo<V, B>) => string): Promise<void> {
     this.message = 'Working…'
     const answer = await callVerb(verb, body)
     this.message = answer.ok ? done(answer.data) : answer.message
@@ -176,17 +172,17 @@ export class FmSettingsCard extends LitElement {
    */
   private async findNearDuplicates(): Promise<void> {
     this.message = 'Working…'
-    const answer = await callVerb<{ begun: boolean; running: RunningSweepWire | null; message?: string }>('consolidate', { force: true })
+    const answer = await callVerb('consolidate', { force: true })
     if (!answer.ok) {
       this.message = answer.message
       return
     }
     const running = answer.data.running
     if (running === null) {
-      this.message = answer.data.message ?? 'A sweep is already running.'
+      this.message = 'message' in answer.data ? answer.data.message : 'A sweep is already running.'
       return
     }
-    this.message = answer.data.begun ? sweepProgressWords(running) : `${capitalized(answer.data.message ?? 'a sweep is already running')}.`
+    this.message = answer.data.begun ? sweepProgressWords(running) : `${capitalized(answer.data.message)}.`
     this.toldProgress = sweepProgressWords(running)
     if (this.following === running.startedAt) return
     this.following = running.startedAt
@@ -227,7 +223,7 @@ export class FmSettingsCard extends LitElement {
       }
       return
     }
-    const done = await callVerb<{ backup: { relativePath: string } | null }>('wipe', { ...app.generation.fence(), confirmToken: this.confirmWipe.token })
+    const done = await callVerb('wipe', { ...app.generation.fence(), confirmToken: this.confirmWipe.token })
     this.confirmWipe = undefined
     this.message = done.ok ? `Cleared.${done.data.backup === null ? '' : ` Backup: ${done.data.backup.relativePath}`}` : done.message
     app.changed()
@@ -238,7 +234,7 @@ export class FmSettingsCard extends LitElement {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=api-key]')
     const value = input?.value ?? ''
     if (value.trim() === '') return
-    await this.run('key', { ref: this.keyRef, value }, (data) => `Key stored as ${String(data['name'])} in the host credential store.`)
+    await this.run('key', { ref: this.keyRef, value }, (data) => `Key stored as ${data.name} in the host credential store.`)
     if (input !== null) input.value = ''
   }
 
@@ -273,10 +269,10 @@ export class FmSettingsCard extends LitElement {
       <div class="buttons">
         <button @click=${() => { void this.run('export', {}, (data) => this.downloaded(data)) }}>Export</button>
         <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => { void this.run('export', { format: 'markdown' }, (data) => this.downloaded(data)) }}>Export as Markdown</button>
-        <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${String(data['indexed'])} facts.`) }}>Reindex</button>
+        <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${data.indexed} facts.`) }}>Reindex</button>
         ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
         <button data-fm="consolidate" @click=${() => { void this.findNearDuplicates() }}>Find near-duplicates</button>
-        <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${String(data['message'])}.`) }}>Run the health check</button>
+        <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${data.message}.`) }}>Run the health check</button>
         <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>

@@ -5,14 +5,12 @@
 import type { AuditRun } from '../store/audit-store.ts'
 import { auditSentence } from '../review/audit-words.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { auditBody } from './wire.schema.ts'
 
 /** Runs the summary lists by default. */
 const SUMMARY_DEFAULT = 10
 
 /** audit: run the health check now, or read its ledger. */
-export const auditVerb = verb({
-  schema: auditBody,
+export const auditVerb = verb('audit', {
   run(body, context) {
     const settings = { autoAudit: context.config.autoAudit, intervalMs: context.config.auditIntervalMs }
     if (body.force === true) {

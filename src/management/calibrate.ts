@@ -23,14 +23,14 @@ import { scorePairs } from '../semantic/score-pairs.ts'
 import type { LabeledPair } from '../semantic/types.ts'
 import { PAIR_FACTS_MAX, type CalibrationEntry, type PairSource } from '../store/calibration-store.ts'
 import { ok, refuse, verb, type VerbOutcome } from './verb.ts'
-import { CALIBRATION_PAIRS_MAX, CALIBRATION_TEXT_MAX, calibrateBody } from './wire.schema.ts'
+import type { VerbAnswer } from './verb-contract.ts'
+import { CALIBRATION_PAIRS_MAX, CALIBRATION_TEXT_MAX } from './wire.schema.ts'
 
 /** What to set for a reranker. */
 const RERANK_KEYS = 'set rerankSource to "json", rerankBaseUrl and rerankModel (and the key under rerankApiKeyEnv if the endpoint needs one)'
 
 /** calibrate: score labeled pairs, find the threshold, record the outcome. */
-export const calibrateVerb = verb({
-  schema: calibrateBody,
+export const calibrateVerb = verb('calibrate', {
   // Every supplied character may take 4 bytes on the wire (a JSON escape or a 4-byte UTF-8 sequence), plus framing.
   bodyLimit: CALIBRATION_PAIRS_MAX * (2 * CALIBRATION_TEXT_MAX * 4 + 256),
   async run(body, context) {
@@ -75,7 +75,7 @@ function toEntry(result: CalibrationResult, fingerprint: string, pairSource: Pai
   }
 }
 
-function answer(entry: CalibrationEntry, result: CalibrationResult): VerbOutcome {
+function answer(entry: CalibrationEntry, result: CalibrationResult): VerbOutcome<VerbAnswer<'calibrate'>> {
   const { fingerprint, outcome, pairSource, relevant, irrelevant, precision, recall, threshold } = entry
   const common = { outcome, fingerprint, pairSource, relevant, irrelevant, precision, recall, threshold }
   if (result.ok) {

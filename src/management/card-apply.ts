@@ -9,7 +9,7 @@ import type { CurationOutcome, CurationStore, KeysOf } from '../store/fact-store
 import type { EditTrail } from '../store/edit-store.ts'
 import type { ProposalOf } from '../store/proposal-store.ts'
 import type { CardRows, ReviewKind } from '../types.ts'
-import { abandon, ok, refuse, type VerbContext, type VerbOutcome } from './verb.ts'
+import { abandon, ok, refuse, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
 
 type ApplyRow<K extends ReviewKind> = (curation: CurationStore, row: CardRows[K], keysOf: KeysOf, now: string) => CurationOutcome<object>
 
@@ -28,14 +28,14 @@ const APPLY: { readonly [K in ReviewKind]: ApplyRow<K> } = {
  * @param now - ISO instant.
  * @returns the rows applied (each with what it did), the rows skipped, and the edit id that undoes it.
  */
-export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, context: VerbContext, now: string): VerbOutcome {
+export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, context: VerbContext, now: string): VerbOutcome<Unfenced<'proposal-apply'>> {
   const { stores } = context
   const apply: ApplyRow<K> = APPLY[card.kind]
   const slots = [...new Set(card.rows.flatMap((row) => stores.facts.curation.slotsOf(card.kind, row, keysUnder)))]
   const skippedStale: number[] = []
   const skippedRefused: { row: number; reason: string }[] = []
   const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: card.id }, now, () => {
-    const applied: Record<string, unknown>[] = []
+    const applied: (Record<string, unknown> & { row: number })[] = []
     const trail: { sources: EditTrail['sources'][number][]; identities: EditTrail['identities'][number][]; aliases: NonNullable<EditTrail['aliases']>[number][] } =
       { sources: [], identities: [], aliases: [] }
     card.rows.forEach((row, index) => {

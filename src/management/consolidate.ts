@@ -8,10 +8,8 @@
  * already run still reads.
  */
 import { ok, refuse, verb } from './verb.ts'
-import { consolidateBody } from './wire.schema.ts'
 
-export const consolidateVerb = verb({
-  schema: consolidateBody,
+export const consolidateVerb = verb('consolidate', {
   async run(body, context) {
     const review = context.stores.review
     if ('summary' in body) {

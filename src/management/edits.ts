@@ -4,8 +4,7 @@
  */
 import { prepareWrite } from '../fact-input.ts'
 import { isProjectScope } from '../project/project-ref.ts'
-import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
-import { factExpireBody, factRestoreBody, factUpdateBody, resolveBody } from './wire.schema.ts'
+import { abandon, ok, refuse, runFenced, verb, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { CURRENT_STATUSES, type Fact, type FactInput } from '../types.ts'
 import { factView } from './views.ts'
@@ -14,8 +13,7 @@ import { factView } from './views.ts'
  * fact-update: the user's own correction. A new value (or subject, property, qualifiers) supersedes the old one,
  * which is kept as history; an edit of only the validity window corrects the fact's own row.
  */
-export const factUpdateVerb = verb({
-  schema: factUpdateBody,
+export const factUpdateVerb = verb('fact-update', {
   run(body, context) {
     const { stores, config } = context
     const now = context.now()
@@ -65,7 +63,7 @@ export const factUpdateVerb = verb({
  * recorded as one reversible edit. Omitted ends keep their current instant; omitted cues stay.
  */
 function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?: string | undefined; cues?: readonly string[] | undefined },
-  scope: string, context: VerbContext, now: string): VerbOutcome {
+  scope: string, context: VerbContext, now: string): VerbOutcome<Unfenced<'fact-update'>> {
   const { stores, config } = context
   if (scope !== fact.scope) return refuse('refused', 'the scope cannot change on its own here; move the fact with fact-move')
   const validFrom = body.validFrom === undefined ? fact.validFrom : dateArgumentInstant(body.validFrom, config.displayTimeZone, 'start')
@@ -100,8 +98,7 @@ function editWindow(fact: Fact, body: { validFrom?: string | undefined; validTo?
 }
 
 /** fact-expire: the value no longer holds; valid_to is stamped now and the row leaves the current set. */
-export const factExpireVerb = verb({
-  schema: factExpireBody,
+export const factExpireVerb = verb('fact-expire', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -118,8 +115,7 @@ export const factExpireVerb = verb({
 })
 
 /** resolve: settle an open conflict group on the side the user chose. */
-export const resolveVerb = verb({
-  schema: resolveBody,
+export const resolveVerb = verb('resolve', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -144,8 +140,7 @@ export const resolveVerb = verb({
 const RESTORED_SHOWN = 200
 
 /** fact-restore: undo one edit exactly, unless the facts it touched have moved since. */
-export const factRestoreVerb = verb({
-  schema: factRestoreBody,
+export const factRestoreVerb = verb('fact-restore', {
   run(body, context) {
     const { stores } = context
     const now = context.now()

@@ -16,7 +16,6 @@ import {
 import { libraryDocument } from '../exchange/markdown.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { exportBody } from './wire.schema.ts'
 import type { OpenStores } from '../store/store-set.ts'
 import { takeBackup, type BackupReceipt } from './backups.ts'
 import { errorCode } from './import.ts'
@@ -27,8 +26,7 @@ export const EXPORT_DIR = 'exports'
 const WRITE_CHUNK = 1024 * 1024
 
 /** export: an optional backup, then every non-forgotten fact, history included, as one JSONL file. */
-export const exportVerb = verb({
-  schema: exportBody,
+export const exportVerb = verb('export', {
   async run(body, context) {
     const { stores, config } = context
     const now = context.now()

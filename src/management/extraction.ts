@@ -8,14 +8,13 @@
 import { retriesOnItsOwn } from '../extract/retry.ts'
 import type { ExtractRun } from '../store/extract-store.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { EXTRACT_TEXT_MAX, extractBody, extractRetryBody, extractRunBody, queueBody } from './wire.schema.ts'
+import { EXTRACT_TEXT_MAX } from './wire.schema.ts'
 
 /** Passes the page lists as "Recently finished". */
 const RECENT_DEFAULT = 10
 
 /** queue: the live queue, the parked ranges and the recent passes (without their text). */
-export const queueVerb = verb({
-  schema: queueBody,
+export const queueVerb = verb('queue', {
   run(body, context) {
     const { config } = context
     const ledger = context.stores.extract
@@ -34,8 +33,7 @@ export const queueVerb = verb({
 })
 
 /** extract-run: one pass, with the text it sent (capped at 20,000 characters). */
-export const extractRunVerb = verb({
-  schema: extractRunBody,
+export const extractRunVerb = verb('extract-run', {
   run(body, context) {
     const run = context.stores.extract.run(body.id)
     return run === undefined ? refuse('not_found', `no extraction run has id ${body.id}`) : ok({ run })
@@ -43,15 +41,15 @@ export const extractRunVerb = verb({
 })
 
 /** extract: `{text, dryRun?}` — read facts out of a text with the extraction model; they land as observed. */
-export const extractVerb = verb({
-  schema: extractBody,
+export const extractVerb = verb('extract', {
   bodyLimit: EXTRACT_TEXT_MAX * 4 + 1024,
   async run(body, context) {
     const extraction = context.extraction
     if (extraction === undefined) return refuse('unavailable', 'automatic capture does not run in this host')
     const answer = await extraction.extractText(body.text, { dryRun: body.dryRun ?? false })
     if (!answer.ok) return refuse(answer.code, answer.message)
-    return ok({ ...answer, generation: context.stores.db.generation() })
+    const { ok: _ok, ...found } = answer
+    return ok({ ...found, generation: context.stores.db.generation() })
   },
 })
 
@@ -60,8 +58,7 @@ export const extractVerb = verb({
  * with the fact and proposal ids that landed, or `failed` with the error that keeps it parked) and the range as it
  * now stands; `not_found` for no such range or one already read again, `unavailable` where no capture service runs.
  */
-export const extractRetryVerb = verb({
-  schema: extractRetryBody,
+export const extractRetryVerb = verb('extract-retry', {
   async run(body, context) {
     const extraction = context.extraction
     if (extraction === undefined) return refuse('unavailable', 'automatic capture does not run in this host')

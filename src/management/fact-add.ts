@@ -10,11 +10,9 @@ import { isProjectScope } from '../project/project-ref.ts'
 import type { FactInput } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
 import { factView } from './views.ts'
-import { factAddBody } from './wire.schema.ts'
 
 /** fact-add: write one fact as the user's own statement and answer what the write path did with it. */
-export const factAddVerb = verb({
-  schema: factAddBody,
+export const factAddVerb = verb('fact-add', {
   run(body, context) {
     const { stores, config } = context
     const now = context.now()

@@ -8,11 +8,9 @@ import type { OpenStores } from '../store/store-set.ts'
 import type { Fact } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
 import { factView } from './views.ts'
-import { factForgetBody } from './wire.schema.ts'
 
 /** fact-forget: forget by id, or by subject (entity key) and optionally one property. */
-export const factForgetVerb = verb({
-  schema: factForgetBody,
+export const factForgetVerb = verb('fact-forget', {
   run(body, context) {
     const { stores } = context
     const now = context.now()

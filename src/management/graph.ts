@@ -2,7 +2,6 @@
 import { projectGraph } from '../graph.ts'
 import { GrowingEntityNamer } from '../graph-entity-names.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { graphBody } from './wire.schema.ts'
 import { GRAPH_LIMITS, type GraphPayload, type GraphScope } from '../graph-types.ts'
 import type { GraphEntityRow, GraphStore } from '../store/graph-store.ts'
 import type { OpenStores } from '../store/store-set.ts'
@@ -28,8 +27,7 @@ const nebulaMemo = new WeakMap<OpenStores, NebulaMemo>()
  * the centre and the rows whose value names it, and refuses an unknown centre with not_found (a known centre
  * without relations answers itself alone).
  */
-export const graphVerb = verb({
-  schema: graphBody,
+export const graphVerb = verb('graph', {
   run(body, context) {
     const graph = context.stores.graph
     const scope = body.scope ?? 'current'

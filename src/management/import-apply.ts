@@ -42,7 +42,8 @@ export interface ForgottenView {
 /** What the preview found, before the verb adds the token and the file's own fields. */
 export interface PreviewResult {
   readonly counts: Record<RecordClass, number>
-  readonly records: readonly Record<string, unknown>[]
+  /** The first rows: line and class, then what the class says (the slot, the fact it duplicates, the reason). */
+  readonly records: readonly ClassifiedLine[]
   readonly invalid: readonly { readonly line: number; readonly reason: string }[]
   readonly pinsDropped: { readonly count: number; readonly lines: readonly number[]; readonly reason: string }
   readonly tombstones: { readonly total: number; readonly known: number; readonly forgets: readonly ForgottenView[]; readonly forgetsTotal: number }
@@ -62,7 +63,7 @@ const PIN_DROPPED = "a pin is the user's own act: pins are kept only from this s
  */
 export async function previewImport(stores: OpenStores, file: ParsedFile, plan: readonly Planned[]): Promise<PreviewResult> {
   const counts = emptyCounts()
-  const rows: Record<string, unknown>[] = []
+  const rows: ClassifiedLine[] = []
   const reasons: { line: number; reason: string }[] = []
   const pinLines: number[] = []
   const staged = new Map<string, StagedRow[]>()
@@ -101,7 +102,10 @@ interface Staging {
   readonly stagedHistory: Map<string, number>
 }
 
-function classifyOne(stores: OpenStores, item: Planned, forgetting: FileTombstones, staging: Staging): Record<string, unknown> & { class: RecordClass } {
+/** One line of the file as the preview shows it. */
+type ClassifiedLine = Record<string, unknown> & { readonly line: number; readonly class: RecordClass }
+
+function classifyOne(stores: OpenStores, item: Planned, forgetting: FileTombstones, staging: Staging): ClassifiedLine {
   if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
   const given = item.write
   const value = given.sensitivity === 'credential' ? MASK : given.value

@@ -21,8 +21,8 @@ import { bytesSha256, decodeUtf8 } from '../exchange/jsonl.ts'
 import { confinePath } from '../exchange/paths.ts'
 import { commitImport, previewImport } from './import-apply.ts'
 import { planImport, readImportFile } from './import-plan.ts'
-import { ok, refuse, runFencedInSlices, verb, type VerbOutcome } from './verb.ts'
-import { importBody, type ImportBody } from './wire.schema.ts'
+import { ok, refuse, runFencedInSlices, verb, type Refusal } from './verb.ts'
+import { type ImportBody } from './wire.schema.ts'
 
 export { PREVIEW_REASONS, PREVIEW_ROWS, type RecordClass } from './import-apply.ts'
 
@@ -35,8 +35,7 @@ export const IMPORT_BODY_LIMIT = IMPORT_FILE_LIMIT + 1024 * 1024
 const TOKEN_KEY = randomBytes(32)
 
 /** import: `preview` classes a file's records and issues a token; `commit` applies them behind the fence. */
-export const importVerb = verb({
-  schema: importBody,
+export const importVerb = verb('import', {
   bodyLimit: IMPORT_BODY_LIMIT,
   async run(body, context) {
     const { stores, config } = context
@@ -95,7 +94,7 @@ interface Source {
   readonly relativePath: string | null
 }
 
-function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: false; readonly refusal: VerbOutcome } {
+function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: false; readonly refusal: Refusal } {
   let bytes: Buffer
   let relativePath: string | null = null
   if (body.content !== undefined) {
@@ -125,7 +124,7 @@ function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: 
  * @param name - how the file is named to the user.
  * @returns the refusal.
  */
-function tooLarge(bytes: number, name: string): VerbOutcome {
+function tooLarge(bytes: number, name: string): Refusal {
   return refuse('refused', `${name} is ${megabytes(bytes)}; imports take up to ${megabytes(IMPORT_FILE_LIMIT)}. Split it into smaller files and import each`)
 }
 

@@ -1,6 +1,6 @@
 /** The read verbs of the fact library: facts (paged, filtered), fact (detail), entity, conflicts. */
 import { ok, refuse, verb } from './verb.ts'
-import { emptyBody, entityBody, factBody, factsBody, STATUS_VALUES, subjectFindBody } from './wire.schema.ts'
+import { STATUS_VALUES } from './wire.schema.ts'
 import { canonicalEntity } from '../text/normalize.ts'
 import { andExpression, queryTerms, searchTerms } from '../text/tokenize.ts'
 import { subjectCandidates } from '../retrieval/subject-names.ts'
@@ -26,8 +26,7 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
  * a text filter counts the facts it matches on every page (`matched`). A text that names a subject by an old name (an
  * alias) matches that subject's facts too, and `aliasMatches` says which old name named which subject.
  */
-export const factsVerb = verb({
-  schema: factsBody,
+export const factsVerb = verb('facts', {
   run(body, context) {
     const statuses = body.status === undefined ? STATUS_SETS.current : typeof body.status === 'string' ? STATUS_SETS[body.status] : body.status
     let ids: number[] | undefined = body.ids === undefined ? undefined : [...body.ids]
@@ -78,8 +77,7 @@ function underOwnName(named: NamedEntity, terms: readonly string[]): string {
 }
 
 /** fact: one fact with its value history (the whole slot, newest first), its sources and the edits that touched it. */
-export const factVerb = verb({
-  schema: factBody,
+export const factVerb = verb('fact', {
   run(body, context) {
     const [fact] = context.stores.facts.getFacts([body.id])
     if (fact === undefined || fact.status === 'forgotten') return refuse('not_found', `no fact has id ${body.id}`)
@@ -95,8 +93,7 @@ export const factVerb = verb({
 })
 
 /** entity: one subject and all its facts, grouped by property, with its aliases (names and properties renamed into it). */
-export const entityVerb = verb({
-  schema: entityBody,
+export const entityVerb = verb('entity', {
   run(body, context) {
     const asked = 'entityKey' in body ? body.entityKey : canonicalEntity(body.subject)
     // A name that is an alias, and holds no fact of its own, opens the subject it names.
@@ -125,8 +122,7 @@ export const entityVerb = verb({
  * an old name, a name merged into it), or `entityKey: null` when no subject with a fact goes by it. A miss is an
  * answer, not an error: the page's "Find a star" box asks as the user types.
  */
-export const subjectFindVerb = verb({
-  schema: subjectFindBody,
+export const subjectFindVerb = verb('subject-find', {
   run(body, context) {
     const asked = canonicalEntity(body.name)
     const direct = context.stores.library.entity(asked)
@@ -137,8 +133,7 @@ export const subjectFindVerb = verb({
 })
 
 /** conflicts: every open conflict group with both sides' dates and evidence. */
-export const conflictsVerb = verb({
-  schema: emptyBody,
+export const conflictsVerb = verb('conflicts', {
   run(_body, context) {
     return ok({ groups: context.stores.library.openConflicts().map(conflictView), generation: context.stores.db.generation() })
   },

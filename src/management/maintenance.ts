@@ -1,12 +1,10 @@
 /** Maintenance verbs: rebuild (the full-text index), wipe ("Clear everything", confirmed and backed up), key. */
 import { indexEntriesOf } from '../fact-input.ts'
 import { ok, refuse, runFenced, verb } from './verb.ts'
-import { keyBody, rebuildBody, wipeBody } from './wire.schema.ts'
 import { takeBackup, type BackupReceipt } from './backups.ts'
 
 /** rebuild: re-derive the full-text and identifier indexes from the facts. */
-export const rebuildVerb = verb({
-  schema: rebuildBody,
+export const rebuildVerb = verb('rebuild', {
   run(body, context) {
     const { stores } = context
     return runFenced(stores, 'rebuild', body, context.now(), () =>
@@ -18,8 +16,7 @@ export const rebuildVerb = verb({
  * wipe: the first call answers confirm_required with a short-lived token bound to the store generation; the second
  * call, carrying it, takes a backup (when backupBeforeWipe is on) and clears the memory.
  */
-export const wipeVerb = verb({
-  schema: wipeBody,
+export const wipeVerb = verb('wipe', {
   async run(body, context) {
     const { stores, config } = context
     const generation = stores.db.generation()
@@ -51,8 +48,7 @@ export const wipeVerb = verb({
 })
 
 /** key: store an API key in the host credential store under the configured name; the value is never returned. */
-export const keyVerb = verb({
-  schema: keyBody,
+export const keyVerb = verb('key', {
   storeless: true,
   async run(body, context) {
     const credentials = context.credentials

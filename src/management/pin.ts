@@ -5,9 +5,8 @@
  * back: `{id, undoes}` gives the row exactly the pin it had before, and is refused when the pin moved since.
  */
 import type { OpenStores } from '../store/store-set.ts'
-import { ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
+import { ok, refuse, runFenced, verb, type Refusal } from './verb.ts'
 import { factView } from './views.ts'
-import { factPinBody } from './wire.schema.ts'
 
 /** What a fact-pin receipt records, as its undo reads it back. */
 interface PinReceipt {
@@ -17,8 +16,7 @@ interface PinReceipt {
 }
 
 /** fact-pin: `{expectedGeneration, operationId, id, pinned}` or `{expectedGeneration, operationId, id, undoes}`. */
-export const factPinVerb = verb({
-  schema: factPinBody,
+export const factPinVerb = verb('fact-pin', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -57,7 +55,7 @@ export const factPinVerb = verb({
 })
 
 /** The receipt of the fact-pin an undo names, if it is one and is about this fact. */
-function undoneReceipt(stores: OpenStores, operationId: string, factId: number): PinReceipt | { refusal: VerbOutcome } {
+function undoneReceipt(stores: OpenStores, operationId: string, factId: number): PinReceipt | { refusal: Refusal } {
   const prior = stores.operations.find(operationId)
   if (prior === undefined || prior.verb !== 'fact-pin') return { refusal: refuse('not_found', `no pin or unpin has operation id ${operationId}`) }
   const receipt = prior.receipt

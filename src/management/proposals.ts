@@ -9,7 +9,6 @@ import { prepareWrite, type PrepareResult } from '../fact-input.ts'
 import { applyReviewCard } from './card-apply.ts'
 import { addRowStands, cardView } from './proposal-views.ts'
 import { abandon, ok, refuse, runFenced, verb, type VerbContext } from './verb.ts'
-import { proposalApplyBody, proposalPruneBody, proposalRejectBody, proposalReviseBody, proposalsBody } from './wire.schema.ts'
 import type { Proposal, ProposalOf } from '../store/proposal-store.ts'
 import type { OpenStores } from '../store/store-set.ts'
 import { rowKey } from '../rules/proposal-cards.ts'
@@ -19,8 +18,7 @@ import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
  * proposals: the cards, newest first, with each row's current staleness, a page at a time; `total` counts the cards
  * of the asked status on every page, and with `since` `newSince` counts those of them queued after that instant.
  */
-export const proposalsVerb = verb({
-  schema: proposalsBody,
+export const proposalsVerb = verb('proposals', {
   run(body, context) {
     const status = body.status === 'all' ? undefined : body.status ?? 'pending'
     const page = context.stores.proposals.list(status, body.cursor === undefined ? undefined : Number(body.cursor), body.limit ?? 50)
@@ -36,8 +34,7 @@ export const proposalsVerb = verb({
 })
 
 /** proposal-apply: write the card's rows as confirmed_user after re-checking each row's targets. */
-export const proposalApplyVerb = verb({
-  schema: proposalApplyBody,
+export const proposalApplyVerb = verb('proposal-apply', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -84,8 +81,7 @@ export const proposalApplyVerb = verb({
 })
 
 /** proposal-reject: take the card out of the queue. */
-export const proposalRejectVerb = verb({
-  schema: proposalRejectBody,
+export const proposalRejectVerb = verb('proposal-reject', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -98,8 +94,7 @@ export const proposalRejectVerb = verb({
 })
 
 /** proposal-revise: a new revision of one row, re-validated before it can be applied. */
-export const proposalReviseVerb = verb({
-  schema: proposalReviseBody,
+export const proposalReviseVerb = verb('proposal-revise', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -130,8 +125,7 @@ export const proposalReviseVerb = verb({
 })
 
 /** proposal-prune: strike one row of an aggregated card; the last row cannot be pruned (reject the card instead). */
-export const proposalPruneVerb = verb({
-  schema: proposalPruneBody,
+export const proposalPruneVerb = verb('proposal-prune', {
   run(body, context) {
     const { stores } = context
     const now = context.now()

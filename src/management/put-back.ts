@@ -7,11 +7,9 @@ import { prepareWrite } from '../fact-input.ts'
 import { CURRENT_STATUSES, type FactInput } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
 import { factView } from './views.ts'
-import { factPutBackBody } from './wire.schema.ts'
 
 /** fact-put-back: a superseded, retired or expired value becomes the slot's current value. */
-export const factPutBackVerb = verb({
-  schema: factPutBackBody,
+export const factPutBackVerb = verb('fact-put-back', {
   run(body, context) {
     const { stores, config } = context
     const now = context.now()

@@ -9,16 +9,16 @@ import type { AliasRow } from '../store/alias-rows.ts'
 import type { CurationOutcome, RenameValue } from '../store/fact-store.ts'
 import { canonicalPredicate } from '../text/normalize.ts'
 import { scanPrivacy } from '../text/privacy.ts'
-import { abandon, ok, refuse, runFenced, verb, type VerbContext, type VerbOutcome } from './verb.ts'
-import { aliasRemoveBody, propertyRenameBody, subjectRenameBody } from './wire.schema.ts'
+import type { aliasViewSchema } from './answers.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
+import { abandon, ok, refuse, runFenced, verb, type Refusal, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
 
 /**
  * subject-rename: `{expectedGeneration, operationId, entityKey, to}`. With `dryRun: true` it writes nothing and
  * answers whether the name is free (a rename) or another subject's (a merge, with that subject's name), so the page
  * can say which before the user confirms.
  */
-export const subjectRenameVerb = verb({
-  schema: subjectRenameBody,
+export const subjectRenameVerb = verb('subject-rename', {
   run(body, context) {
     const to = tidy(body.to)
     const refusal = nameRefusal(to, 'subject')
@@ -37,8 +37,7 @@ export const subjectRenameVerb = verb({
 })
 
 /** property-rename: `{expectedGeneration, operationId, entityKey, property, to}`. */
-export const propertyRenameVerb = verb({
-  schema: propertyRenameBody,
+export const propertyRenameVerb = verb('property-rename', {
   run(body, context) {
     const to = tidy(body.to)
     const refusal = nameRefusal(to, 'property')
@@ -53,8 +52,7 @@ export const propertyRenameVerb = verb({
 })
 
 /** alias-remove: `{expectedGeneration, operationId, id}`; the facts it moved stay where they are. */
-export const aliasRemoveVerb = verb({
-  schema: aliasRemoveBody,
+export const aliasRemoveVerb = verb('alias-remove', {
   run(body, context) {
     return runFenced(context.stores, 'alias-remove', body, context.now(), () => {
       const removed = context.stores.facts.renames.removeAlias(body.id)
@@ -69,14 +67,14 @@ export const aliasRemoveVerb = verb({
  * @param alias - the stored alias.
  * @returns what the page shows of it.
  */
-export function aliasView(alias: AliasRow): Record<string, unknown> {
+export function aliasView(alias: AliasRow): WireOf<typeof aliasViewSchema> {
   return {
     id: alias.id, kind: alias.kind, alias: alias.aliasText, canonical: alias.canonicalText, origin: alias.origin, createdAt: alias.createdAt,
   }
 }
 
 /** Run a rename as one reversible edit, and answer what it did with the edit id that undoes it. */
-function tracked(context: VerbContext, slots: readonly string[], work: (now: string) => CurationOutcome<RenameValue>): VerbOutcome {
+function tracked(context: VerbContext, slots: readonly string[], work: (now: string) => CurationOutcome<RenameValue>): VerbOutcome<Unfenced<'property-rename'>> {
   const now = context.now()
   const { result, editId } = context.stores.edits.tracked('rename', slots, {}, now, () => {
     const outcome = work(now)
@@ -87,7 +85,7 @@ function tracked(context: VerbContext, slots: readonly string[], work: (now: str
 }
 
 /** Why a new name cannot be taken: nothing left once tidied, or a credential. */
-function nameRefusal(to: string, what: 'subject' | 'property'): VerbOutcome | undefined {
+function nameRefusal(to: string, what: 'subject' | 'property'): Refusal | undefined {
   if (to === '') return refuse('invalid_arguments', `the new ${what} is empty`)
   const finding = scanPrivacy('', to, what)
   if (finding?.sensitivity === 'credential') return refuse('credential_refused', `refused: ${finding.reason}; a credential is never a name`)

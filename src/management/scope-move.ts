@@ -8,16 +8,14 @@ import { projectKeyOfScope, projectScope } from '../project/project-ref.ts'
 import type { MoveOutcome, ScopeKeysOf, ScopeStore } from '../store/fact-store.ts'
 import { MASK } from '../text/privacy.ts'
 import { CURRENT_STATUSES, type ProjectRef } from '../types.ts'
-import { abandon, ok, refuse, runFenced, verb, type VerbOutcome } from './verb.ts'
+import { abandon, ok, refuse, runFenced, verb, type Refusal } from './verb.ts'
 import { factView, scopeLabel } from './views.ts'
-import { factMoveBody } from './wire.schema.ts'
 
 /** A fact's keys in another scope, as a write into it would compute them. */
 const keysIn: ScopeKeysOf = (fact, scope) => keysUnder({ ...fact, scope }, fact.subject)
 
 /** fact-move: `{expectedGeneration, operationId, id, scope}`. */
-export const factMoveVerb = verb({
-  schema: factMoveBody,
+export const factMoveVerb = verb('fact-move', {
   run(body, context) {
     const { stores } = context
     const now = context.now()
@@ -46,7 +44,7 @@ export const factMoveVerb = verb({
 })
 
 /** The scope a body names: global, a label, or a project the store already knows (its name comes from there). */
-function targetOf(scope: string, scopes: Pick<ScopeStore, 'knownProject'>): { scope: string; project: ProjectRef | null } | { refusal: VerbOutcome } {
+function targetOf(scope: string, scopes: Pick<ScopeStore, 'knownProject'>): { scope: string; project: ProjectRef | null } | { refusal: Refusal } {
   const key = projectKeyOfScope(scope)
   if (key === null) return { scope: storedLabel(scope), project: null }
   const known = scopes.knownProject(key)
@@ -54,7 +52,7 @@ function targetOf(scope: string, scopes: Pick<ScopeStore, 'knownProject'>): { sc
   return { scope: projectScope(known.key), project: { key: known.key, name: known.name } }
 }
 
-function moveRefusal(moved: Extract<MoveOutcome, { ok: false }>, id: number, target: string): VerbOutcome {
+function moveRefusal(moved: Extract<MoveOutcome, { ok: false }>, id: number, target: string): Refusal {
   switch (moved.reason) {
     case 'not_current': return refuse('refused', `fact ${id} is no longer current`)
     case 'same_scope': return refuse('refused', `fact ${id} is already in ${target}`)

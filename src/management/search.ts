@@ -4,11 +4,9 @@
  * It reads only: no generation moves.
  */
 import { ok, verb } from './verb.ts'
-import { searchBody } from './wire.schema.ts'
 
 /** search: the memory_search value for one query, with the store's generation. */
-export const searchVerb = verb({
-  schema: searchBody,
+export const searchVerb = verb('search', {
   async run(body, context) {
     const value = await context.memory.search({
       query: body.query.trim(),

@@ -14,6 +14,8 @@ import { embeddingSettings, rerankSettings, shownUrl } from '../semantic/setting
 import { readSweepRecord } from '../semantic/sweep-record.schema.ts'
 import type { OpenStores } from '../store/store-set.ts'
 import type { SemanticView, VectorsView } from './verb.ts'
+import type { semanticStatusSchema } from './answers.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 
 /** What a calibration from the library's proxy pairs does, as status says it. */
 const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, it does not filter: supply pairs of your own to calibrate for filtering'
@@ -27,7 +29,7 @@ const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, 
  * @returns a JSON-ready object.
  */
 export function semanticStatus(config: ResolvedConfig, stores: OpenStores | undefined, vectors: VectorsView | undefined,
-  semantic?: SemanticView | undefined): Record<string, unknown> {
+  semantic?: SemanticView | undefined): WireOf<typeof semanticStatusSchema> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   // The last sweep of the fingerprint in force, by whichever process shares the file (a one-shot run's included); a
@@ -36,7 +38,8 @@ export function semanticStatus(config: ResolvedConfig, stores: OpenStores | unde
   const swept = stored ?? vectors?.last()
   const last = embedding.configured && swept?.fingerprint === embedding.fingerprint ? swept : null
   const space = embedding.configured ? stores?.vectors.space(embedding.fingerprint) : undefined
-  const embeddingBlock = embedding.configured
+  type Status = WireOf<typeof semanticStatusSchema>
+  const embeddingBlock: Status['embedding'] = embedding.configured
     ? {
       configured: true,
       source: embedding.identity.provider,
@@ -54,7 +57,7 @@ export function semanticStatus(config: ResolvedConfig, stores: OpenStores | unde
       breaker: semantic?.breaker?.('embedding', embedding.fingerprint) ?? null,
     }
     : { configured: false, reason: embedding.reason }
-  let rerankBlock: Record<string, unknown> = { configured: false, reason: rerank.configured ? '' : rerank.reason }
+  let rerankBlock: Status['rerank'] = { configured: false, reason: rerank.configured ? '' : rerank.reason }
   if (rerank.configured) {
     const current = stores?.calibrations.current(rerank.fingerprint)
     const latest = stores?.calibrations.latest(rerank.fingerprint)

@@ -7,10 +7,8 @@
  * are still read.
  */
 import { ok, verb } from './verb.ts'
-import { sessionPauseBody } from './wire.schema.ts'
 
-export const sessionPauseVerb = verb({
-  schema: sessionPauseBody,
+export const sessionPauseVerb = verb('session-pause', {
   run(body, context) {
     if (body.paused) context.extraction?.settleBeforePause(body.sessionId)
     const changed = context.stores.pauses.set(body.sessionId, body.paused, context.now())

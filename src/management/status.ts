@@ -4,7 +4,6 @@ import { lastBackup } from './backups.ts'
 import { semanticStatus } from './semantic-status.ts'
 import { withRecalls } from './session-recalls.ts'
 import { CHARS_PER_TOKEN } from '../directory.ts'
-import { emptyBody, sessionsBody, statusBody } from './wire.schema.ts'
 
 /** Recalls the cost in status is averaged over. */
 const RECALL_COST_SAMPLE = 50
@@ -13,8 +12,7 @@ const RECALL_COST_SAMPLE = 50
  * status: counts, generation, driver, data dir, store id, last backup; {summary:true} for the badge, whether capture is
  * on and the zone the page shows dates in; {force:true} runs the maintenance pass now.
  */
-export const statusVerb = verb({
-  schema: statusBody,
+export const statusVerb = verb('status', {
   storeless: true,
   run(body, context) {
     const advanced = body.force === true ? context.memory.advance() ?? null : null
@@ -63,8 +61,7 @@ export const statusVerb = verb({
 })
 
 /** activity: a digest of what arrived since the queue was last marked as seen. */
-export const activityVerb = verb({
-  schema: emptyBody,
+export const activityVerb = verb('activity', {
   run(_body, context) {
     const since = context.stores.meta.get('review_seen_at')
     const counts = context.stores.facts.counts()
@@ -78,8 +75,7 @@ export const activityVerb = verb({
 })
 
 /** review-seen: mark everything up to now as seen, so the digest starts afresh; it changes no fact, so the generation stays. */
-export const reviewSeenVerb = verb({
-  schema: emptyBody,
+export const reviewSeenVerb = verb('review-seen', {
   run(_body, context) {
     const seenAt = context.now()
     context.stores.meta.set('review_seen_at', seenAt)
@@ -88,8 +84,7 @@ export const reviewSeenVerb = verb({
 })
 
 /** sessions: per conversation and per turn, the facts written, pending proposals and unsettled conflicts, and whether memory is paused there. */
-export const sessionsVerb = verb({
-  schema: sessionsBody,
+export const sessionsVerb = verb('sessions', {
   run(body, context) {
     // Turns that queued or running extraction has yet to settle: their cards keep asking until they are not listed.
     const pending = (sessionId: string): readonly number[] => context.extraction?.pendingTurns(sessionId) ?? []

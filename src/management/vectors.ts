@@ -6,10 +6,8 @@
  */
 import { embeddingSettings } from '../semantic/settings.ts'
 import { ok, refuse, verb } from './verb.ts'
-import { indexVectorsBody } from './wire.schema.ts'
 
-export const indexVectorsVerb = verb({
-  schema: indexVectorsBody,
+export const indexVectorsVerb = verb('index-vectors', {
   async run(_body, context) {
     const settings = embeddingSettings(context.config)
     if (!settings.configured) {

@@ -1,8 +1,8 @@
 /**
- * The contract between the HTTP shell and the management handlers: what a verb receives, what it answers, and
- * the fence every row-editing verb runs inside (a generation precondition plus an idempotent operation id).
+ * The contract between the HTTP shell and the management handlers: what a verb receives besides its body, how a
+ * handler is typed against the verb contract (its body and answer schemas, verb-contract.ts), and the fence every
+ * row-editing verb runs inside (a generation precondition plus an idempotent operation id).
  */
-import type { z } from 'zod'
 import type { Clock } from '../clock.ts'
 import type { ResolvedConfig } from '../config.ts'
 import type { ErrorCode } from '../errors.ts'
@@ -22,12 +22,28 @@ import type { BreakerReport } from '../semantic/endpoint-breaker.ts'
 import type { OpenStores } from '../store/store-set.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
+import type { z } from 'zod'
+import { VERB_CONTRACTS, type VerbAnswer, type VerbBody, type VerbContracts, type VerbName } from './verb-contract.ts'
+import type { receiptSchema } from './answers.schema.ts'
 import type { FenceFields } from './wire.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 
-/** A verb's answer. */
-export type VerbOutcome =
-  | { readonly ok: true; readonly data: Readonly<Record<string, unknown>> }
-  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly details?: Readonly<Record<string, unknown>> }
+/** A refusal with a closed code; `details` carries what the page needs besides the sentence (stale's generation). */
+export interface Refusal {
+  readonly ok: false
+  readonly code: ErrorCode
+  readonly message: string
+  readonly details?: Readonly<Record<string, unknown>>
+}
+
+/** A verb's answer: its data on success (by default any object; a handler's is its contract's answer), or a refusal. */
+export type VerbOutcome<T = Readonly<Record<string, unknown>>> = { readonly ok: true; readonly data: T } | Refusal
+
+/** What runFenced adds to a row edit's answer. */
+export type Receipt = WireOf<typeof receiptSchema>
+
+/** A fenced verb's answer before runFenced adds the receipt: what its fenced work returns. */
+export type Unfenced<V extends VerbName> = VerbAnswer<V> extends infer A ? A extends unknown ? Omit<A, keyof Receipt> : never : never
 
 /** Short-lived confirmation tokens (the wipe's second click). */
 export interface ConfirmationBook {
@@ -109,32 +125,47 @@ export interface VerbContext {
   readonly semantic?: SemanticView | undefined
 }
 
-/** One verb of the management API. */
-export interface VerbDefinition<S extends z.ZodType = z.ZodType> {
-  readonly schema: S
+/** The handler of one verb: its body parsed by the contract's schema, its answer the contract's. */
+export interface VerbDefinition<V extends VerbName = VerbName> {
+  readonly name: V
+  readonly schema: VerbContracts[V]['request']
   /** Largest accepted body in bytes. */
   readonly bodyLimit?: number
   /** Whether the verb works without an open store (it then gets no OpenStores). */
   readonly storeless?: boolean
-  run(input: z.infer<S>, context: VerbContext): VerbOutcome | Promise<VerbOutcome>
+  run(input: VerbBody<V>, context: VerbContext): VerbOutcome<VerbAnswer<V>> | Promise<VerbOutcome<VerbAnswer<V>>>
 }
 
 /**
- * Define a verb with its body type inferred from the schema.
- * @param definition - schema, limits and handler.
- * @returns the same definition, typed.
+ * A verb as the HTTP shell dispatches it by the name in the URL: its body is whatever its own schema parsed, its
+ * answer any object. Every VerbDefinition is one.
  */
-export function verb<S extends z.ZodType>(definition: VerbDefinition<S>): VerbDefinition<S> {
-  return definition
+export interface DispatchedVerb {
+  readonly name: string
+  readonly schema: z.ZodType
+  readonly bodyLimit?: number
+  readonly storeless?: boolean
+  run(input: unknown, context: VerbContext): VerbOutcome | Promise<VerbOutcome>
+}
+
+/**
+ * Define a verb's handler: its body schema comes from the verb contract, and what it answers must be the contract's
+ * answer (a handler answering another shape fails the type check).
+ * @param name - the verb.
+ * @param definition - limits and handler.
+ * @returns the definition, with its schema.
+ */
+export function verb<V extends VerbName>(name: V, definition: Omit<VerbDefinition<V>, 'name' | 'schema'>): VerbDefinition<V> {
+  return { ...definition, name, schema: VERB_CONTRACTS[name].request }
 }
 
 /** A successful answer. */
-export function ok(data: Readonly<Record<string, unknown>> = {}): VerbOutcome {
+export function ok<T>(data: T): { readonly ok: true; readonly data: T } {
   return { ok: true, data }
 }
 
 /** A refusal with a closed code. */
-export function refuse(code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): VerbOutcome {
+export function refuse(code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): Refusal {
   return details === undefined ? { ok: false, code, message } : { ok: false, code, message, details }
 }
 
@@ -143,14 +174,14 @@ export function refuse(code: ErrorCode, message: string, details?: Readonly<Reco
  * @param outcome - the refusal to answer.
  * @throws always.
  */
-export function abandon(outcome: VerbOutcome): never {
+export function abandon(outcome: Refusal): never {
   throw new FencedRefusal(outcome)
 }
 
 /** Thrown inside a fenced transaction to roll it back with a refusal. */
 class FencedRefusal extends Error {
-  readonly outcome: VerbOutcome
-  constructor(outcome: VerbOutcome) {
+  readonly outcome: Refusal
+  constructor(outcome: Refusal) {
     super('fenced operation refused')
     this.outcome = outcome
   }
@@ -169,8 +200,9 @@ class FencedRefusal extends Error {
  * @param work - synchronous store work.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export function runFenced(stores: OpenStores, name: string, body: FenceFields, now: string, work: () => VerbOutcome): VerbOutcome {
-  const gate = passFence(stores, name, body)
+export function runFenced<V extends VerbName>(stores: OpenStores, name: V, body: FenceFields, now: string,
+  work: () => VerbOutcome<Unfenced<V>>): VerbOutcome<Unfenced<V> & Receipt> {
+  const gate = passFence<Unfenced<V>>(stores, name, body)
   if ('answer' in gate) return gate.answer
   try {
     return stores.db.transaction(() => receiptOf(stores, name, gate, work(), now))
@@ -191,9 +223,9 @@ export function runFenced(stores: OpenStores, name: string, body: FenceFields, n
  * @param work - the work; every store call inside `slice`.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export async function runFencedInSlices(stores: OpenStores, name: string, body: FenceFields, now: string,
-  work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome>): Promise<VerbOutcome> {
-  const gate = passFence(stores, name, body)
+export async function runFencedInSlices<V extends VerbName>(stores: OpenStores, name: V, body: FenceFields, now: string,
+  work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome<Unfenced<V>>>): Promise<VerbOutcome<Unfenced<V> & Receipt>> {
+  const gate = passFence<Unfenced<V>>(stores, name, body)
   if ('answer' in gate) return gate.answer
   try {
     return await stores.db.transactionInSlices(async (slice) => {
@@ -213,12 +245,13 @@ interface FencePass {
 }
 
 /** The fence's checks before any work: a replay answers its first receipt, a collision or a stale page is refused. */
-function passFence(stores: OpenStores, name: string, body: FenceFields): FencePass | { readonly answer: VerbOutcome } {
+function passFence<T>(stores: OpenStores, name: VerbName, body: FenceFields): FencePass | { readonly answer: VerbOutcome<T & Receipt> } {
   const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
   const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
   const prior = stores.operations.find(operationId)
   if (prior !== undefined) {
-    if (prior.payloadSha256 === payloadSha256) return { answer: ok({ ...prior.receipt, replayed: true }) }
+    // The receipt is this verb's earlier answer (same name, same payload), so it has this answer's shape.
+    if (prior.payloadSha256 === payloadSha256) return { answer: ok({ ...prior.receipt, replayed: true } as T & Receipt) }
     return { answer: refuse('operation_collision', `operation ${operationId} was already used for a different request; send a new operation id`) }
   }
   const generation = stores.db.generation()
@@ -230,10 +263,10 @@ function passFence(stores: OpenStores, name: string, body: FenceFields): FencePa
 }
 
 /** Inside the fenced transaction: a refusal rolls it back; success records the receipt. */
-function receiptOf(stores: OpenStores, name: string, pass: FencePass, outcome: VerbOutcome, now: string): VerbOutcome {
+function receiptOf<T extends object>(stores: OpenStores, name: VerbName, pass: FencePass, outcome: VerbOutcome<T>, now: string): VerbOutcome<T & Receipt> {
   if (!outcome.ok) throw new FencedRefusal(outcome)
   // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
-  const receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId: pass.operationId, replayed: false }
+  const receipt: T & Receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId: pass.operationId, replayed: false }
   stores.operations.record({ operationId: pass.operationId, verb: name, payloadSha256: pass.payloadSha256, receipt }, now)
   return ok(receipt)
 }

@@ -20,7 +20,8 @@ import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalRevis
 import { sessionPauseVerb } from './session-pause.ts'
 import { searchVerb } from './search.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
-import type { VerbDefinition } from './verb.ts'
+import type { DispatchedVerb, VerbDefinition } from './verb.ts'
+import type { VerbName } from './verb-contract.ts'
 
 /** The verbs the specification names, in its order. */
 export const SPEC_VERBS = [
@@ -32,8 +33,8 @@ export const SPEC_VERBS = [
   'alias-remove', 'fact-add', 'subject-find',
 ] as const
 
-/** Every verb: name → definition. */
-export const VERBS: Readonly<Record<string, VerbDefinition>> = {
+/** Every verb of the contract: name → handler (a verb missing here, or one the contract lacks, fails the type check). */
+export const VERBS: { readonly [V in VerbName]: VerbDefinition<V> } = {
   status: statusVerb,
   activity: activityVerb,
   'review-seen': reviewSeenVerb,
@@ -76,4 +77,13 @@ export const VERBS: Readonly<Record<string, VerbDefinition>> = {
   consolidate: consolidateVerb,
   'index-vectors': indexVectorsVerb,
   calibrate: calibrateVerb,
-} as Readonly<Record<string, VerbDefinition>>
+}
+
+/**
+ * The verb a name from outside (a URL, a test) names, as the HTTP shell dispatches it.
+ * @param name - the verb's name.
+ * @returns its handler, or undefined when no verb has that name.
+ */
+export function verbNamed(name: string): DispatchedVerb | undefined {
+  return Object.hasOwn(VERBS, name) ? VERBS[name as VerbName] : undefined
+}

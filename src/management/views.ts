@@ -4,7 +4,7 @@ import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { ScopeCount } from '../store/library-store.ts'
-import type { FactView, ScopeKind, ScopeWire } from '../wire-types.ts'
+import type { ConflictGroupWire, FactView, ScopeKind, ScopeWire, SourceView } from '../wire-types.ts'
 
 export type { FactView }
 
@@ -81,12 +81,12 @@ function scopeFields(fact: Fact): { scopeKind: ScopeKind; scopeName: string } {
 }
 
 /** The view of a source; a credential's quote stays masked. */
-export function sourceView(source: FactSource, masked: boolean): Record<string, unknown> {
+export function sourceView(source: FactSource, masked: boolean): SourceView {
   return { ...source, quote: masked && source.quote !== null ? MASK : source.quote }
 }
 
 /** The view of an open conflict group: its slot and both sides with date and evidence. */
-export function conflictView(group: ConflictGroupView): Record<string, unknown> {
+export function conflictView(group: ConflictGroupView): ConflictGroupWire {
   const first = group.rows[0]
   return {
     id: group.id,

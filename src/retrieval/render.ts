@@ -6,81 +6,17 @@
 import { clip } from '../text/clip.ts'
 import { formatDay, formatInstant } from '../text/dates.ts'
 import { maskCredentials } from '../text/privacy.ts'
-import type { Degradation } from './semantic-port.ts'
 import type { Fact, Origin } from '../types.ts'
 import type { SearchOutcome, SlotHit, SlotRow } from './retrieve.ts'
+import type { searchValueResultSchema, searchValueRowSchema, searchValueSchema } from './search-value.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 
-/** One value row of a result, as the tool returns it. */
-export interface SearchValueRow {
-  readonly id: number
-  readonly value: string
-  readonly status: string
-  readonly evidence: string
-  readonly validFrom: string
-  readonly validTo: string | null
-  readonly observedAt: string
-  readonly source: string
-  readonly quote: string | null
-  readonly sensitive: boolean
-  /** Which kind of sensitive data the value is (`email`, `phone`, `id_number`, `credential`), or null. */
-  readonly sensitivity: string | null
-  /** Found by the search (or the current value of a single-valued slot), as opposed to history shown to fill the budget. */
-  readonly matched: boolean
-  /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
-  readonly foldedCount: number
-}
-
+/** One value row of a result, as the tool returns it (fields documented in search-value.schema.ts). */
+export type SearchValueRow = WireOf<typeof searchValueRowSchema>
 /** One slot of the answer. */
-export interface SearchValueResult {
-  readonly subject: string
-  readonly property: string
-  readonly qualifiers: Readonly<Record<string, string>>
-  readonly contested: boolean
-  /** Whether the slot holds many values at once (then `values` lists only those that matched). */
-  readonly multi: boolean
-  readonly values: readonly SearchValueRow[]
-  /** Values of the slot not listed: other current values of a multi-valued slot, older rows of a single-valued one. */
-  readonly moreValues: number
-  /** Whether the text says how many more values there are (it does when the budget leaves room). */
-  readonly moreValuesShown: boolean
-  /** The name of the project the slot belongs to; null for the global scope and free-text scopes. */
-  readonly project: string | null
-  /** Whether that project is another than the calling session's (the text marks it). */
-  readonly otherProject: boolean
-  /** The subject's old name (an alias a rename or merge left) the query named it by, or null; the text says so. */
-  readonly matchedAlias: string | null
-}
-
+export type SearchValueResult = WireOf<typeof searchValueResultSchema>
 /** The canonical value of memory_search. */
-export interface SearchValue {
-  readonly outcome: 'ok' | 'not_found' | 'needs_selection' | 'refused' | 'unavailable'
-  /** The query as asked, with every credential in it masked. */
-  readonly query: string
-  readonly asOf: string | null
-  readonly channels: readonly string[]
-  readonly skipped: readonly string[]
-  /** Semantic channels asked but not contributing (failure, timeout, invalid scores), and why. */
-  readonly degraded: readonly Degradation[]
-  /**
-   * The rerank's standing: `calibrated` (it filtered with a calibration record), `rerank_uncalibrated` (it only
-   * ordered; nothing is settled by it), or null when no rerank ran.
-   */
-  readonly rerank: 'calibrated' | 'rerank_uncalibrated' | null
-  /**
-   * Where the pairs of the rerank's calibration record came from: `supplied` (the user's, it filters), `library`
-   * (proxy pairs: the rerank stays `rerank_uncalibrated` and only orders), or null when there is none or no rerank ran.
-   */
-  readonly rerankCalibration: 'supplied' | 'library' | null
-  /** Candidates a calibrated rerank dropped below its threshold. */
-  readonly rerankFiltered: number
-  /** Current facts in the answer with no current vector: the vector channel did not cover them. */
-  readonly unvectored: number
-  readonly timeZone: string
-  readonly results: readonly SearchValueResult[]
-  /** Matched facts left out to fit the budget. */
-  readonly omitted: number
-  readonly message: string | null
-}
+export type SearchValue = WireOf<typeof searchValueSchema>
 
 /** Longest value shown in text; the JSON keeps the full value. */
 const VALUE_CHARS = 400

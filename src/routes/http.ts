@@ -9,7 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 import { toPublicError } from '../errors.ts'
 import type { StoreSet } from '../store/store-set.ts'
 import { checkRequest } from './fence.ts'
-import type { VerbContext, VerbDefinition, VerbOutcome } from '../management/verb.ts'
+import type { DispatchedVerb, VerbContext, VerbOutcome } from '../management/verb.ts'
 
 /** The path prefix every verb lives under. */
 export const ROUTE_PREFIX = '/api/fact-memory'
@@ -48,7 +48,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
 
 /** What the shell needs at request time. */
 export interface RouteDeps {
-  readonly verbs: Readonly<Record<string, VerbDefinition>>
+  readonly verbs: Readonly<Record<string, DispatchedVerb>>
   /** Host names allowed besides loopback and private literals; read per request. */
   readonly allowedHosts: () => readonly string[]
   /** The open stores, or why there are none. */

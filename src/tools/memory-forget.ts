@@ -3,7 +3,10 @@
  * every scope; the answer names the scopes it reached and counts what a subject forget left in other projects.
  */
 import type { ForgetAnswer, ForgetReach } from '../fact-memory.ts'
-import type { OutputSchema, ToolCall, ToolSpec } from '../host/ports.ts'
+import type { ToolCall, ToolSpec } from '../host/ports.ts'
+import { toolOutputSchema } from './output-schema.ts'
+import { forgetValueSchema, forgottenViewSchema } from './tool-values.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { ProjectFactCount } from '../types.ts'
@@ -12,54 +15,13 @@ import type { ToolDeps } from './memory-search.ts'
 import { forgetArgs, forgetShape, parseArgs, toolParameters } from './tool-args.schema.ts'
 
 /** One forgotten fact as the model reads it; `scope` is `global`, `label <text>` or `project <name>`, never a path. */
-export interface ForgottenView {
-  readonly id: number
-  readonly subject: string
-  readonly property: string
-  readonly value: string
-  readonly scope: string
-}
+export type ForgottenView = WireOf<typeof forgottenViewSchema>
 
-/** The canonical value of memory_forget. */
-export interface ForgetValue {
-  readonly outcome: 'ok' | 'not_found' | 'refused' | 'unavailable'
-  readonly message: string
-  readonly forgotten: readonly ForgottenView[]
-  /** The scopes the forget could reach: the fact's own by id; by subject `global`, `labels` and the session's project. */
-  readonly reached: readonly string[]
-  /** Projects a subject forget left alone that still hold facts of the subject (name and count), most first. */
-  readonly untouched: readonly { readonly project: string; readonly facts: number }[]
-  /** Current facts in other scopes holding the claim a forget by id tombstoned: they stay until forgotten too. */
-  readonly sameClaimKept: readonly { readonly id: number; readonly scope: string }[]
-}
+/** The canonical value of memory_forget (fields documented in tool-values.schema.ts). */
+export type ForgetValue = WireOf<typeof forgetValueSchema>
 
-const FORGET_OUTPUT: OutputSchema = {
-  type: 'object',
-  properties: {
-    outcome: { type: 'string', enum: ['ok', 'not_found', 'refused', 'unavailable'] },
-    message: { type: 'string' },
-    forgotten: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' }, subject: { type: 'string' }, property: { type: 'string' }, value: { type: 'string' }, scope: { type: 'string' },
-        },
-        required: ['id', 'subject', 'property', 'value', 'scope'],
-      },
-    },
-    reached: { type: 'array', items: { type: 'string' } },
-    sameClaimKept: {
-      type: 'array',
-      items: { type: 'object', properties: { id: { type: 'integer' }, scope: { type: 'string' } }, required: ['id', 'scope'] },
-    },
-    untouched: {
-      type: 'array',
-      items: { type: 'object', properties: { project: { type: 'string' }, facts: { type: 'integer' } }, required: ['project', 'facts'] },
-    },
-  },
-  required: ['outcome', 'message', 'forgotten', 'reached', 'untouched', 'sameClaimKept'],
-}
+/** memory_forget's output schema, generated from the zod schema of its value. */
+const FORGET_OUTPUT = toolOutputSchema(forgetValueSchema)
 
 /**
  * Build the memory_forget tool.

@@ -1,10 +1,11 @@
 /** The memory_search tool: parse arguments, search under the privacy switches and budget, render the answer. */
 import type { ResolvedConfig } from '../config.ts'
 import type { FactMemory } from '../fact-memory.ts'
-import type { OutputSchema, ToolSpec } from '../host/ports.ts'
-import { nullable } from './output-schema.ts'
+import type { ToolSpec } from '../host/ports.ts'
+import { toolOutputSchema } from './output-schema.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { renderSearchText, searchFailure, type SearchValue } from '../retrieval/render.ts'
+import { searchValueSchema } from '../retrieval/search-value.schema.ts'
 import { parseArgs, searchArgs, toolParameters } from './tool-args.schema.ts'
 import { PAUSED_TOOL_ANSWER } from '../pause/pause-words.ts'
 import { sessionPaused } from '../pause/session-pause.ts'
@@ -17,73 +18,8 @@ export interface ToolDeps {
 }
 
 
-const SEARCH_OUTPUT: OutputSchema = {
-  type: 'object',
-  properties: {
-    outcome: { type: 'string', enum: ['ok', 'not_found', 'needs_selection', 'refused', 'unavailable'] },
-    query: { type: 'string' },
-    asOf: nullable({ type: 'string' }),
-    channels: { type: 'array', items: { type: 'string' } },
-    skipped: { type: 'array', items: { type: 'string' } },
-    degraded: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { channel: { type: 'string' }, code: { type: 'string' }, reason: { type: 'string' } },
-        required: ['channel', 'code', 'reason'],
-      },
-    },
-    rerank: nullable({ type: 'string', enum: ['calibrated', 'rerank_uncalibrated'] }),
-    rerankCalibration: nullable({ type: 'string', enum: ['supplied', 'library'] }),
-    rerankFiltered: { type: 'integer' },
-    unvectored: { type: 'integer' },
-    timeZone: { type: 'string' },
-    omitted: { type: 'integer' },
-    message: nullable({ type: 'string' }),
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          subject: { type: 'string' },
-          property: { type: 'string' },
-          qualifiers: { type: 'object' },
-          contested: { type: 'boolean' },
-          multi: { type: 'boolean' },
-          moreValues: { type: 'integer' },
-          moreValuesShown: { type: 'boolean' },
-          project: nullable({ type: 'string', description: 'The project the fact belongs to, by name; null for global facts.' }),
-          otherProject: { type: 'boolean', description: 'True when that project is not the one this session works in.' },
-          matchedAlias: nullable({ type: 'string', description: 'The subject\'s old name the query named it by (it was renamed since); null otherwise.' }),
-          values: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'integer' },
-                value: { type: 'string' },
-                status: { type: 'string' },
-                evidence: { type: 'string' },
-                validFrom: { type: 'string' },
-                validTo: nullable({ type: 'string' }),
-                observedAt: { type: 'string' },
-                source: { type: 'string' },
-                quote: nullable({ type: 'string' }),
-                sensitive: { type: 'boolean' },
-                sensitivity: nullable({ type: 'string', description: 'The kind of sensitive data: email, phone, id_number or credential.' }),
-                matched: { type: 'boolean' },
-                foldedCount: { type: 'integer' },
-              },
-              required: ['id', 'value', 'status', 'evidence', 'validFrom', 'validTo', 'observedAt', 'source', 'quote', 'sensitive', 'sensitivity', 'matched', 'foldedCount'],
-            },
-          },
-        },
-        required: ['subject', 'property', 'qualifiers', 'contested', 'multi', 'values', 'moreValues', 'moreValuesShown', 'project', 'otherProject', 'matchedAlias'],
-      },
-    },
-  },
-  required: ['outcome', 'query', 'asOf', 'channels', 'skipped', 'degraded', 'rerank', 'rerankCalibration', 'rerankFiltered', 'unvectored', 'timeZone', 'results', 'omitted', 'message'],
-}
+/** memory_search's output schema, generated from the zod schema of its value. */
+const SEARCH_OUTPUT = toolOutputSchema(searchValueSchema)
 
 /**
  * Build the memory_search tool.

@@ -4,10 +4,12 @@
  * turn, apply the slot rules, and report the outcome in words.
  */
 import type { WriteAnswer } from '../fact-memory.ts'
-import type { OutputSchema, SessionView, ToolCall, ToolSpec } from '../host/ports.ts'
+import type { SessionView, ToolCall, ToolSpec } from '../host/ports.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
-import { nullable } from './output-schema.ts'
+import { toolOutputSchema } from './output-schema.ts'
+import { writeValueSchema } from './tool-values.schema.ts'
+import type { WireOf } from '../wire.schema.ts'
 import { formatInstant } from '../text/dates.ts'
 import type { Evidence, Fact, ProjectRef } from '../types.ts'
 import type { ToolDeps } from './memory-search.ts'
@@ -18,50 +20,12 @@ import { sessionPaused } from '../pause/session-pause.ts'
 import { quoteCarries, shortfallNote } from '../extract/quote-carries.ts'
 import { parseArgs, toolParameters, writeArgs } from './tool-args.schema.ts'
 
-/** The canonical value of memory_write. */
-export interface WriteValue {
-  readonly outcome: 'ok' | 'saved' | 'pending' | 'conflict' | 'refused' | 'unavailable'
-  readonly message: string
-  readonly factId: number | null
-  readonly proposalId: number | null
-  readonly status: string | null
-  readonly evidence: string | null
-  readonly sensitivity: string | null
-  /** Facts this write replaced or retired. */
-  readonly replaced: readonly { readonly id: number; readonly value: string }[]
-  /** For a conflict: the values it contradicts. */
-  readonly rivals: readonly { readonly id: number; readonly value: string; readonly evidence: string }[]
-  /** Why the evidence was lowered, when it was. */
-  readonly note: string | null
-}
+/** The canonical value of memory_write (fields documented in tool-values.schema.ts). */
+export type WriteValue = WireOf<typeof writeValueSchema>
 
-const idValue: OutputSchema = {
-  type: 'object', properties: { id: { type: 'integer' }, value: { type: 'string' } }, required: ['id', 'value'],
-}
 
-const WRITE_OUTPUT: OutputSchema = {
-  type: 'object',
-  properties: {
-    outcome: { type: 'string', enum: ['ok', 'saved', 'pending', 'conflict', 'refused', 'unavailable'] },
-    message: { type: 'string' },
-    factId: nullable({ type: 'integer' }),
-    proposalId: nullable({ type: 'integer' }),
-    status: nullable({ type: 'string' }),
-    evidence: nullable({ type: 'string' }),
-    sensitivity: nullable({ type: 'string' }),
-    replaced: { type: 'array', items: idValue },
-    rivals: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: { type: 'integer' }, value: { type: 'string' }, evidence: { type: 'string' } },
-        required: ['id', 'value', 'evidence'],
-      },
-    },
-    note: nullable({ type: 'string' }),
-  },
-  required: ['outcome', 'message', 'factId', 'proposalId', 'status', 'evidence', 'sensitivity', 'replaced', 'rivals', 'note'],
-}
+/** memory_write's output schema, generated from the zod schema of its value. */
+const WRITE_OUTPUT = toolOutputSchema(writeValueSchema)
 
 /**
  * Build the memory_write tool.

@@ -1,6 +1,7 @@
 /**
  * Call management verbs in process, through their zod schemas, on a real store: the same table and context the
- * HTTP shell uses, without the HTTP. For handler logic; the HTTP surface has its own tests against a real host.
+ * HTTP shell uses, without the HTTP. For handler logic; the HTTP surface has its own tests against a real host. Every
+ * answer is parsed with its verb's answer schema from the verb contract, so a spec that reaches a drifted answer fails.
  */
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
@@ -8,7 +9,8 @@ import type { StatementObserver } from '../../src/store/database.ts'
 import { createConfirmationBook } from '../../src/routes/confirmations.ts'
 import type { ExtractionView, SemanticView, VectorsView, VerbContext, VerbOutcome } from '../../src/management/verb.ts'
 import type { CredentialsView } from '../../src/host/credentials.ts'
-import { VERBS } from '../../src/management/verbs.ts'
+import { verbNamed } from '../../src/management/verbs.ts'
+import { VERB_CONTRACTS, type VerbName } from '../../src/management/verb-contract.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
 import { openMemory, type MemoryHandle } from './store.ts'
@@ -97,11 +99,16 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
   const generation = (): number => h.memory.status().generation
   const op = (): string => `op-${Date.now().toString(36)}-${(ops += 1)}`
   const call = async (name: string, body: unknown): Promise<VerbOutcome> => {
-    const definition = VERBS[name]
+    const definition = verbNamed(name)
     if (definition === undefined) throw new Error(`no verb ${name}`)
     const parsed = definition.schema.safeParse(body)
     if (!parsed.success) return { ok: false, code: 'invalid_arguments', message: parsed.error.message }
-    return definition.run(parsed.data, context())
+    const outcome = await definition.run(parsed.data, context())
+    if (outcome.ok) {
+      const answer = VERB_CONTRACTS[name as VerbName].answer.safeParse(outcome.data)
+      if (!answer.success) throw new Error(`${name} answered outside its contract: ${answer.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`)
+    }
+    return outcome
   }
   return {
     h,
