@@ -102,7 +102,8 @@ export class AppState {
    * @param options - tone and action.
    */
   toast(text: string, options: { tone?: 'info' | 'error'; action?: Toast['action'] } = {}): void {
-    const id = (this.toastSeq += 1)
+    this.toastSeq += 1
+    const id = this.toastSeq
     this.toasts.update((list) => [...list.slice(-3), { id, text, tone: options.tone ?? 'info', action: options.action ?? null }])
     const timer = setTimeout(() => {
       this.timers.delete(timer)

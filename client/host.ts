@@ -11,7 +11,9 @@ export type ReactNode = unknown
 export interface ReactLike {
   createElement(type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]): ReactNode
   useRef<T>(initial: T): { current: T }
+  // biome-ignore lint/suspicious/noConfusingVoidType: React types an effect that may return nothing this way
   useLayoutEffect(effect: () => void | (() => void), deps?: readonly unknown[]): void
+  // biome-ignore lint/suspicious/noConfusingVoidType: as above
   useEffect(effect: () => void | (() => void), deps?: readonly unknown[]): void
   useState<T>(initial: T | (() => T)): [T, (next: T | ((prev: T) => T)) => void]
 }

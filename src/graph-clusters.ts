@@ -86,9 +86,9 @@ export function clusterDrawing(input: ClusterInput): ClusterResult {
   }
   const clusters: GraphCluster[] = []
   const members = walk(hubs, (hub) => hubs.indexOf(hub))
-  hubs.forEach((hub, index) => clusters.push({
-    index, kind: 'linked', label: input.labelOf(hub), subjects: members.filter((m) => cluster.get(m) === index).length,
-  }))
+  hubs.forEach((hub, index) => {
+    clusters.push({ index, kind: 'linked', label: input.labelOf(hub), subjects: members.filter((m) => cluster.get(m) === index).length })
+  })
 
   // Linked subjects no hub reached: their components, found from each subject in id order, then ordered.
   const components: number[][] = []

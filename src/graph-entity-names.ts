@@ -109,7 +109,7 @@ function mayName(value: string, byFirstWord: ReadonlyMap<string, readonly string
     return false
   }
   const keys = byFirstWord.get(word)
-  return keys !== undefined && keys.some((key) => mayBe(value, start, key, isDropped))
+  return keys?.some((key) => mayBe(value, start, key, isDropped)) === true
 }
 
 /**
@@ -124,7 +124,11 @@ function mayBe(value: string, at: number, key: string, isDropped: (word: string)
     if (code >= 0x80) return true
     if (key.charCodeAt(j) === 32) {
       if (ASCII_SEPARATOR[code] !== 1) return false
-      while (i < value.length && (code = value.charCodeAt(i)) < 0x80 && ASCII_SEPARATOR[code] === 1) i += 1
+      while (i < value.length) {
+        code = value.charCodeAt(i)
+        if (code >= 0x80 || ASCII_SEPARATOR[code] !== 1) break
+        i += 1
+      }
       if (i < value.length && code >= 0x80) return true
       continue
     }

@@ -88,7 +88,9 @@ export class FmExport extends LitElement {
 
   private onMenuKey(event: KeyboardEvent): void {
     const items = this.items
-    const at = items.findIndex((item) => item === event.composedPath()[0])
+    const target = event.composedPath()[0]
+    // biome-ignore lint/complexity/useIndexOf: the target is any EventTarget, which indexOf on buttons does not take
+    const at = items.findIndex((item) => item === target)
     const move = (to: number): void => {
       event.preventDefault()
       items[(to + items.length) % items.length]?.focus()

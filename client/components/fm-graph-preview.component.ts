@@ -71,7 +71,8 @@ export class FmGraphPreview extends LitElement {
 
   /** Reads the nebula for its busiest subject, then that subject's one-hop tree. */
   private async load(): Promise<void> {
-    const load = (this.loads += 1)
+    this.loads += 1
+    const load = this.loads
     const nebula = await callVerb('graph', { view: 'nebula' })
     const center = nebula.ok ? busiestSubject(nebula.data)?.entityKey ?? undefined : undefined
     const tree = center === undefined ? undefined : await callVerb('graph', { view: 'tree', center })

@@ -301,7 +301,8 @@ export class FmLibrary extends LitElement {
   private async openDetail(id: number): Promise<void> {
     if (this.detail?.fact.id !== id) this.moveTarget = ''
     this.selectedId = id
-    const read = (this.detailRead += 1)
+    this.detailRead += 1
+    const read = this.detailRead
     const [answer, timeZone] = await Promise.all([callVerb('fact', { id }), this.app?.displayZone() ?? ''])
     if (read !== this.detailRead) return
     this.timeZone = timeZone

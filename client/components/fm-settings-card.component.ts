@@ -120,7 +120,7 @@ export class FmSettingsCard extends LitElement {
     const value = field.kind === 'number' ? Number(raw) : raw
     if (field.kind === 'number' && Number.isNaN(value)) return
     const next = new Map(this.pending)
-    if (value === (this.value ?? {})[field.key]) next.delete(field.key)
+    if (value === this.value?.[field.key]) next.delete(field.key)
     else next.set(field.key, value)
     this.pending = next
     this.message = ''

@@ -136,7 +136,7 @@ class Simulation implements ForceLayout {
     this.#maxTicks = options.maxTicks ?? 300
     this.#maxMs = options.maxMs ?? 4000
     this.#alphaMin = options.alphaMin ?? 0.001
-    this.#alphaDecay = 1 - Math.pow(this.#alphaMin, 1 / 300)
+    this.#alphaDecay = 1 - this.#alphaMin ** (1 / 300)
     this.#settle = (options.settle ?? 0.002) * this.#linkDistance
     this.#now = options.now ?? (() => performance.now())
     this.alpha = options.alpha ?? 1

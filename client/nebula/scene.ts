@@ -92,8 +92,12 @@ export class NebulaScene {
   readonly #stars: Points<BufferGeometry, PointsMaterial>
   readonly #glowTexture = createGlowTexture()
   readonly #geometries = new RefCache<SphereGeometry>((geometry) => geometry.dispose())
-  readonly #nodeLooks = new RefCache<NodeLook>((look) => Object.values(look).forEach((m: MeshBasicMaterial | SpriteMaterial) => m.dispose()))
-  readonly #edgeLooks = new RefCache<EdgeLook>((look) => Object.values(look).forEach((m: EdgeMaterial) => m.dispose()))
+  readonly #nodeLooks = new RefCache<NodeLook>((look) => {
+    for (const m of Object.values(look) as (MeshBasicMaterial | SpriteMaterial)[]) m.dispose()
+  })
+  readonly #edgeLooks = new RefCache<EdgeLook>((look) => {
+    for (const m of Object.values(look) as EdgeMaterial[]) m.dispose()
+  })
   #palette: NebulaPalette
   #dark = true
   #focus: string | null = null

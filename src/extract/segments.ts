@@ -38,7 +38,7 @@ const BOUNDARIES: readonly RegExp[] = [
 ]
 
 /** Characters that belong to the character before them. */
-const CLUSTER_CONTINUATION = /[\p{M}\u200D\uFE0E\uFE0F]/u
+const CLUSTER_CONTINUATION = /\p{M}|\u200D|\uFE0E|\uFE0F/u
 
 /** Between the rendered messages of a segment. */
 const SEPARATOR_CHARS = 2

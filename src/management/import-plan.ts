@@ -77,7 +77,7 @@ export async function readImportFile(text: string): Promise<{ readonly ok: true;
   const first = head === undefined ? undefined : parseLine(head)
   let manifest: ExchangeManifest | null = null
   let records = numbered
-  if (first !== undefined && first.ok && looksLikeManifest(first.value)) {
+  if (first?.ok && looksLikeManifest(first.value)) {
     const parsed = parseManifest(first.value)
     if (!parsed.ok) return { ok: false, reason: `line ${first.line} is not a ${EXCHANGE_FORMAT} version ${EXCHANGE_FORMAT_VERSION} manifest: ${parsed.reason}` }
     manifest = parsed.value

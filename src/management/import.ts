@@ -22,7 +22,7 @@ import { confinePath } from '../exchange/paths.ts'
 import { commitImport, previewImport } from './import-apply.ts'
 import { planImport, readImportFile } from './import-plan.ts'
 import { ok, refuse, runFencedInSlices, verb, type Refusal } from './verb.ts'
-import { type ImportBody } from './wire.schema.ts'
+import type { ImportBody } from './wire.schema.ts'
 
 export { PREVIEW_REASONS, PREVIEW_ROWS, type RecordClass } from './import-apply.ts'
 

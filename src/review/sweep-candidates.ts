@@ -89,7 +89,7 @@ export function lexicalSource(library: CandidateLibrary, pause: () => Promise<vo
             scored += 1
             if (scored % SCORES_PER_PAUSE === 0) await pause()
             const [low, high] = ordered(group[i] as ReviewFact, group[j] as ReviewFact)
-            const score = scorePair(valueOf(low), valueOf(high, low.property), stats)
+            const score = scorePair(statementOf(low), statementOf(high, low.property), stats)
             const alike = score.verdict === 'restates' || (score.verdict === 'below_threshold' && score.cosine >= SWEEP_LEXICAL_COSINE)
             if (alike) pairs.push({ subject: low.subjectKey, pairKey: pairKeyOf(low, high), score: score.cosine, low, high, leg: 'lexical', generation: 0 })
           }
@@ -140,7 +140,7 @@ export function groupOf(facts: readonly ReviewFact[]): ReviewFact[][] {
  * agreed; across slots it is what a re-phrasing changes (database / storage), and it would count as an exchanged word.
  * The model is still shown each fact's own property.
  */
-function valueOf(fact: ReviewFact, property = fact.property): Statement {
+function statementOf(fact: ReviewFact, property = fact.property): Statement {
   return { subject: fact.subject, property, value: fact.value }
 }
 

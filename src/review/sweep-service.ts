@@ -78,7 +78,7 @@ export class SweepService {
    * @param config - the configuration in force, or undefined for none.
    */
   follow(config: ResolvedConfig | undefined): void {
-    const wanted = config !== undefined && config.enabled && config.autoConsolidate && config.consolidateIntervalMs > 0
+    const wanted = config?.enabled === true && config.autoConsolidate && config.consolidateIntervalMs > 0
     if (wanted && this.cancelTimers.length === 0) this.start()
     else if (!wanted) this.cancel()
   }

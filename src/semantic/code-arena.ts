@@ -303,7 +303,9 @@ export class CodeArena {
       return
     }
     const view = new DataView(this.kernel.memory.buffer)
-    values.forEach((value, i) => view.setFloat32(at + i * 4, value, true))
+    values.forEach((value, i) => {
+      view.setFloat32(at + i * 4, value, true)
+    })
   }
 
   /** Int32s the kernel wrote (little-endian), copied out. */

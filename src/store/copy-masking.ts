@@ -64,7 +64,7 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
             ...(folded ? [JSON.stringify(next.foldedFrom)] : []), ...(cued ? [next.cues.length === 0 ? null : JSON.stringify(next.cues)] : []), id)
       }
       // A stored fact's source quotes were masked when written; a copy an older version made is masked whole.
-      const quotes = rows === 'stored' ? [...known.keys()].map((id) => copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE fact_id = ? AND quote IS NOT NULL').all(id)).flat()
+      const quotes = rows === 'stored' ? [...known.keys()].flatMap((id) => copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE fact_id = ? AND quote IS NOT NULL').all(id))
         : copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()
       for (const row of quotes) {
         const quote = String(row['quote'])

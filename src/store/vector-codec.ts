@@ -41,7 +41,7 @@ export function codeBytes(dim: number): number {
  */
 export function packMagnitudes(quantized: Int8Array): Uint8Array {
   const out = new Uint8Array(magnitudeBytes(quantized.length))
-  for (let g = 0, at = 0, i = 0; i < quantized.length; g += 1, at += GROUP_BYTES, i += GROUP) {
+  for (let at = 0, i = 0; i < quantized.length; at += GROUP_BYTES, i += GROUP) {
     const m = (k: number): number => Math.min(127, Math.abs(quantized[i + k] ?? 0))
     // Two 28-bit halves, so no intermediate passes 2^31.
     const low = m(0) | (m(1) << 7) | (m(2) << 14) | (m(3) << 21)

@@ -4,7 +4,7 @@
  * so a slow or hung network share never holds the event loop.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, rename, rm } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /** Temporary names start with this, so listings skip them. */
@@ -37,7 +37,7 @@ export async function writeSealed(path: string, bytes: Uint8Array): Promise<void
 
 /** Flush a folder's entry list, so a rename survives a power cut; some file systems (and Windows) refuse, which is fine. */
 async function syncDir(dir: string): Promise<void> {
-  let handle
+  let handle: FileHandle | undefined
   try {
     handle = await open(dir, 'r')
     await handle.sync()

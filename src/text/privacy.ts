@@ -48,10 +48,10 @@ const WORD = /[^\s"'`,;]+/gu
  */
 const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key)\s+(?:is|was)\b|(?:密码|口令|密钥|令牌|私钥)\s*(?:是|为))\s*)([!-~]{6,})/giu
 /** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
-const WORD_WRAPPING = /^([`"'(\[]*)(.*?)([`"')\].,;:!?]*)$/u
+const WORD_WRAPPING = /^([`"'([]*)(.*?)([`"')\].,;:!?]*)$/u
 
 /** Units a plain quantity may end in: counts, sizes, durations, percentages. */
-const UNIT = String.raw`(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
+const UNIT = `(?:[kmbgt]|[kmgt]i?b|bytes?|bits?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|months?|y|yrs?|years?|tokens?|chars?|characters|%|x)`
 /** Digits a plain quantity may hold (an epoch in milliseconds has 13); a longer run of digits is a token's shape. */
 const QUANTITY_DIGITS_MAX = 15
 /** A number, date or time, with at most one unit: not a secret by its shape. */

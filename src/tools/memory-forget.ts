@@ -5,7 +5,7 @@
 import type { ForgetAnswer, ForgetReach } from '../fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../host/ports.ts'
 import { toolOutputSchema } from './output-schema.ts'
-import { forgetValueSchema, forgottenViewSchema } from './tool-values.schema.ts'
+import { forgetValueSchema, type forgottenViewSchema } from './tool-values.schema.ts'
 import type { WireOf } from '../wire.schema.ts'
 import { projectOfSession } from '../project/project-locator.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
