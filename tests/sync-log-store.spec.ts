@@ -175,6 +175,16 @@ for (const driver of DRIVERS) {
           [['ada@example.com', []], ['ada@work.example', [{ value: 'ada@example.com', as: 'superseded' }]]])
       })
 
+      it('a plain value that ends a sensitive one leaves the machine without naming it, unless opted in', () => {
+        writeFact(h.memory, h.config, { subject: 'ada', property: 'contact', value: 'ada@example.com', evidence: 'explicit_user' })
+        writeFact(h.memory, h.config, { subject: 'ada', property: 'contact', value: 'on slack', evidence: 'explicit_user' })
+        const shipped = stores.sync.ownLog()
+        assert.deepEqual(shipped.map((record) => record.kind === 'write' ? [record.value, record.ends] : []), [['on slack', []]])
+        stores.sync.setIncludeSensitive(true)
+        assert.deepEqual(stores.sync.ownLog().at(-1)?.kind === 'write' ? (stores.sync.ownLog().at(-1) as { ends: unknown }).ends : undefined,
+          [{ value: 'ada@example.com', as: 'superseded' }])
+      })
+
       it('own records carry what this device has seen of the others', () => {
         const desktop = new SimDevice('desktop', Date.parse('2026-03-01T08:00:00.000Z'))
         const made = desktop.write(slot('billing api'), '7801')
