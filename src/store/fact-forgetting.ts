@@ -11,6 +11,7 @@ import { FACT_COLUMNS, INSTANT, toFact } from './fact-rows.ts'
 import type { Database } from './database.ts'
 import type { FactReader } from './fact-reader.ts'
 import type { FactSlots } from './fact-slots.ts'
+import type { SyncRecorder } from './sync-recorder.ts'
 import { tombstoneFact, tombstonesOfFact } from './tombstones.ts'
 
 /** What a subject forget did: the facts it forgot, and the projects it left alone that hold facts of the subject. */
@@ -24,16 +25,19 @@ export class FactForgetting {
   private readonly db: Database
   private readonly reader: FactReader
   private readonly slots: FactSlots
+  private readonly recorder: SyncRecorder
 
   /**
    * @param db - the open, migrated database.
    * @param reader - the reads over the same database.
    * @param slots - the slot transitions over the same database.
+   * @param recorder - appends each forget's sync record in its transaction while sync records changes.
    */
-  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+  constructor(db: Database, reader: FactReader, slots: FactSlots, recorder: SyncRecorder) {
     this.db = db
     this.reader = reader
     this.slots = slots
+    this.recorder = recorder
   }
 
   /**
@@ -126,6 +130,7 @@ export class FactForgetting {
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)
       // Claim, evidence and the prior lines a fold kept, each without its project: the claim is refused in every scope.
       tombstoneFact(this.db, fact, now)
+      this.recorder.recordForget(fact, now)
       // A conflict group left with fewer than two current rows has nothing left to settle.
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
     }

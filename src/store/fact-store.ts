@@ -16,6 +16,7 @@ import { FactSlots } from './fact-slots.ts'
 import { FactWriter } from './fact-writer.ts'
 import { RenameStore } from './rename-store.ts'
 import { ScopeStore } from './scope-store.ts'
+import { SyncRecorder } from './sync-recorder.ts'
 
 /**
  * The fact store's reads and nothing else, as a shape: what retrieval and recall are handed. Both the front door and
@@ -88,8 +89,9 @@ export class FactStore implements FactReads {
   constructor(db: Database) {
     const reader = new FactReader(db)
     const slots = new FactSlots(db, reader)
-    const writer = new FactWriter(db, reader, slots)
-    const forgetting = new FactForgetting(db, reader, slots)
+    const recorder = new SyncRecorder(db)
+    const writer = new FactWriter(db, reader, slots, recorder)
+    const forgetting = new FactForgetting(db, reader, slots, recorder)
     const corrections = new FactCorrections(db, reader, slots)
     const curation = new CurationStore(db, reader, slots)
     this.reader = reader

@@ -18,6 +18,7 @@ import type { FactReader } from './fact-reader.ts'
 import type { FactSlots } from './fact-slots.ts'
 import { INSTANT, KEY, placeholders } from './fact-rows.ts'
 import { declinedAddition } from './proposal-changes.ts'
+import type { SyncRecorder } from './sync-recorder.ts'
 import { findTombstone, tombstoneMessage } from './tombstones.ts'
 
 /** The result of one write. */
@@ -64,16 +65,19 @@ export class FactWriter {
   private readonly db: Database
   private readonly reader: FactReader
   private readonly slots: FactSlots
+  private readonly recorder: SyncRecorder
 
   /**
    * @param db - the open, migrated database.
    * @param reader - the reads over the same database.
    * @param slots - the slot transitions over the same database.
+   * @param recorder - appends the write's sync record in its transaction while sync records changes.
    */
-  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+  constructor(db: Database, reader: FactReader, slots: FactSlots, recorder: SyncRecorder) {
     this.db = db
     this.reader = reader
     this.slots = slots
+    this.recorder = recorder
   }
 
   /**
@@ -89,6 +93,7 @@ export class FactWriter {
       if (verdict.kind === 'tombstoned') return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
       const result = this.apply(write, verdict.decision, now)
       if (write.project !== null && result.kind !== 'proposed' && result.kind !== 'refused') recordProject(this.db, write.project, now)
+      this.recordForSync(result, now)
       return result
     })
   }
@@ -178,6 +183,30 @@ export class FactWriter {
     // Read on the slot's stretch of facts_by_slot: a claim's rows all lie in its slot.
     return this.db.get(`SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
       slotKey, status, claimKey, validFrom) !== undefined
+  }
+
+  /** The write's sync record (a value stated, with what it ended), in the write's transaction; none for a card or a refusal. */
+  private recordForSync(result: WriteResult, now: string): void {
+    switch (result.kind) {
+      case 'saved':
+      case 'duplicate':
+        this.recorder.recordWrite(result.fact, [
+          ...result.superseded.map((fact) => ({ fact, as: 'superseded' as const })),
+          ...result.retired.map((fact) => ({ fact, as: 'retired' as const })),
+        ], now)
+        return
+      case 'conflict':
+        this.recorder.recordWrite(result.fact, [], now)
+        return
+      case 'folded':
+        // The row's former value, when the write took its place, is now one of its prior lines.
+        this.recorder.recordWrite(result.fact, result.tookValue && result.prior !== result.fact.value
+          ? [{ fact: { ...result.fact, value: result.prior }, as: 'folded' }] : [], now)
+        return
+      case 'proposed':
+      case 'refused':
+        return
+    }
   }
 
   private apply(write: PreparedWrite, decision: WriteDecision, now: string): WriteResult {

@@ -6,6 +6,7 @@
 import type { Database } from './database.ts'
 import { INSTANT, instantColumn } from './fact-rows.ts'
 import { textOrNull } from './connection.ts'
+import { SyncRecorder } from './sync-recorder.ts'
 
 /** What a pin change found and left. */
 export type PinChange =
@@ -15,10 +16,12 @@ export type PinChange =
 /** Synchronous writes of pins; reads go through the fact columns (`Fact.pinnedAt`). */
 export class PinStore {
   private readonly db: Database
+  private readonly recorder: SyncRecorder
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
     this.db = db
+    this.recorder = new SyncRecorder(db)
   }
 
   /**
@@ -32,7 +35,11 @@ export class PinStore {
       const row = this.db.get(`SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = ? AND status <> 'forgotten'`, factId)
       if (row === undefined) return { ok: false, reason: 'not_found' } as const
       const before = textOrNull(row['pinned_at'])
-      if (before !== pinnedAt) this.db.run(`UPDATE facts SET pinned_at = ${INSTANT} WHERE id = ?`, pinnedAt, factId)
+      if (before !== pinnedAt) {
+        this.db.run(`UPDATE facts SET pinned_at = ${INSTANT} WHERE id = ?`, pinnedAt, factId)
+        // The record's clock reads the pin instant; an unpin carries none, so it reads the wall clock.
+        this.recorder.recordPin(factId, pinnedAt, pinnedAt ?? new Date().toISOString())
+      }
       return { ok: true, before, after: pinnedAt } as const
     })
   }

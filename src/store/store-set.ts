@@ -18,6 +18,7 @@ import { ProposalStore } from './proposal-store.ts'
 import { RecallStore } from './recall-store.ts'
 import { ReviewStore } from './review-store.ts'
 import { VectorStore } from './vector-store.ts'
+import { SyncLogStore } from './sync-log-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -51,6 +52,8 @@ export interface StoreSet {
   readonly recalls: RecallStore
   /** The sessions the user paused memory in. */
   readonly pauses: PauseStore
+  /** The sync log: this device, its own change records, the records read from other devices and the cursor. */
+  readonly sync: SyncLogStore
 }
 
 /**
@@ -90,5 +93,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     vectors: new VectorStore(db),
     recalls: new RecallStore(db),
     pauses: new PauseStore(db),
+    sync: new SyncLogStore(db),
   }
 }
