@@ -25,17 +25,32 @@ export interface LaunchOptions {
   readonly webgl?: boolean
 }
 
+/** Where a shared Chromium listens (see tests/helpers/browser-server.ts); npm test sets it for its browser tier. */
+export const SHARED_BROWSER_VARIABLE = 'FACT_MEMORY_BROWSER_WS'
+
 /**
- * Launch Chromium.
+ * The command line of a headless, quiet Chromium.
  * @param options - see LaunchOptions.
- * @returns the browser.
+ * @returns its arguments.
  */
-export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+export function browserArgs(options: LaunchOptions = {}): string[] {
   const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--no-first-run', '--disable-dev-shm-usage']
   // SwiftShader gives headless Chromium a software WebGL; --disable-3d-apis takes WebGL away entirely.
   args.push(options.webgl === false ? '--disable-3d-apis' : '--enable-unsafe-swiftshader', '--use-angle=swiftshader')
-  return chromium.launch({ executablePath: chromiumPath(), args })
+  return args
+}
+
+/**
+ * Launch Chromium, or connect to the shared one when the run started it (WebGL on): each spec file's pages still
+ * live in their own browser contexts, which share no storage, and closing the connection closes them.
+ * @param options - see LaunchOptions.
+ * @returns the browser.
+ */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const shared = process.env[SHARED_BROWSER_VARIABLE]
+  if (shared !== undefined && shared !== '' && options.webgl !== false) return chromium.connect(shared)
+  return chromium.launch({ executablePath: chromiumPath(), args: browserArgs(options) })
 }
 
 /** Hosts whose notice has been acknowledged. */
