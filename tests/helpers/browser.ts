@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
 import { REPO_ROOT } from './dsh-host.ts'
 
 /** Where tests leave their screenshots for a person to look at. */
@@ -93,6 +93,18 @@ export async function openHost(browser: Browser, url: string, viewport = { width
     acknowledged.add(url)
   }
   return { context, page, errors }
+}
+
+/**
+ * The bytes of a finished download, streamed from the browser: works on a shared browser too, where the file is on
+ * the browser's side and has no local path.
+ * @param download - the download.
+ * @returns its bytes.
+ */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
 }
 
 /** Whether this run keeps screenshots: asked for with FACT_MEMORY_SCREENSHOTS=1 (nothing checks them; a person looks). */
