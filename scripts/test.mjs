@@ -74,6 +74,7 @@ try {
     const tierFiles = files.filter((file) => tierOf(join(root, file)) === tier)
     if (tierFiles.length === 0) continue
     const summary = await runTier(tier, tierFiles)
+    console.log(`\n${tierLine(summary)}\n`)
     summaries.push(summary)
     failed ||= !summary.ok
   }
@@ -82,13 +83,16 @@ try {
 }
 
 console.log('')
-for (const { tier, ok, files: count, tests, elapsed } of summaries) {
-  console.log(`tests (${tier}): ${ok ? 'ok' : 'FAILED'}, ${count} files, ${tests} tests in ${elapsed} s`)
-}
+for (const summary of summaries) console.log(tierLine(summary))
 const total = summaries.reduce((sum, { tests }) => sum + tests, 0)
 const wall = summaries.reduce((sum, { elapsed }) => sum + Number(elapsed), 0)
 console.log(`tests: ${failed ? 'FAILED' : 'ok'}, ${total} tests in ${wall.toFixed(1)} s`)
 process.exit(failed ? 1 : 0)
+
+/** One tier's outcome, time and test count, as one line. */
+function tierLine({ tier, ok, files: count, tests, elapsed }) {
+  return `tests (${tier}): ${ok ? 'ok' : 'FAILED'}, ${count} files, ${tests} tests in ${elapsed} s`
+}
 
 /**
  * Run one tier's files with node --test, the spec reporter on stdout and the times reporter into a file.
