@@ -1,5 +1,5 @@
 /**
- * The calibrate verb through the verb table on a real store (both bindings), with a fake reranker as the semantic
+ * The calibrate verb through the verb table on a real store (one binding), with a fake reranker as the semantic
  * view: supplied pairs that calibrate (one call per distinct query, at most two at once, recorded as the record in
  * force without moving the generation), supplied pairs refused as too few (no call) or without a threshold, pairs
  * derived from the library (never a sensitive fact), a library too small, a failing reranker that records nothing,
@@ -10,7 +10,7 @@ import { afterEach, describe, it } from 'node:test'
 import type { SemanticView } from '../src/management/verb.ts'
 import type { RerankPort } from '../src/semantic/types.ts'
 import type { LabeledPair, RerankAnswer } from '../src/semantic/types.ts'
-import { count, DRIVERS } from './helpers/store.ts'
+import { count, ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const FP = 'rr-00112233445566ff'
@@ -58,7 +58,7 @@ function suppliedPairs(queries: number, perQuery: number, relevantExtra = 0): La
   return pairs
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`calibrate verb (${driver})`, () => {
     let v: VerbHarness | undefined
     afterEach(() => { v?.dispose() })

@@ -1,14 +1,14 @@
 /**
- * The consolidate verb's refusals and its ledger read, through the verb table on a real store (both bindings): with
+ * The consolidate verb's refusals and its ledger read, through the verb table on a real store (one binding): with
  * autoConsolidate false a sweep is refused and says how to turn it on, the ledger still reads, and a body that is
  * neither {force: true} nor {summary: true} is invalid.
  */
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`consolidate verb (${driver})`, () => {
     let v: VerbHarness | undefined
     afterEach(() => { v?.dispose() })

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { instantColumn } from '../src/store/fact-rows.ts'
-import { count, oneRow, write, writeFact } from './helpers/store.ts'
+import { count, DRIVERS, oneRow, write, writeFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const sha = (lines: readonly string[]): string => createHash('sha256').update(lines.map((line) => `${line}\n`).join(''), 'utf8').digest('hex')
@@ -28,7 +28,7 @@ function exportedLines(path: string): { manifest: Record<string, unknown>; facts
   }
 }
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`an import leaves a consistent library (${driver})`, () => {
     let v: VerbHarness
     let other: VerbHarness

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { IMPORT_FILE_LIMIT } from '../src/management/import.ts'
 import type { Database } from '../src/store/database.ts'
-import { count, write, writeFact } from './helpers/store.ts'
+import { count, DRIVERS, write, writeFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 /** The store's own connection, the one the verbs write through. */
@@ -24,7 +24,7 @@ const storeDb = (v: VerbHarness): Database => {
 const manyFacts = (lines: number): string =>
   Array.from({ length: lines }, (_, i) => `${JSON.stringify({ subject: `host-${i % 400}`, property: `port ${Math.floor(i / 400)}`, value: String(7000 + i) })}\n`).join('')
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`large imports (${driver})`, () => {
     let v: VerbHarness
 

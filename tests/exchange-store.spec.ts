@@ -20,11 +20,11 @@ import { VERBS } from '../src/management/verbs.ts'
 import { MASK } from '../src/text/privacy.ts'
 import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { count, oneRow, openMemory, writeFact, type MemoryHandle, type PartialFact } from './helpers/store.ts'
+import { count, DRIVERS, oneRow, openMemory, writeFact, type MemoryHandle, type PartialFact } from './helpers/store.ts'
 
 const SECOND = 1000
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`JSONL exchange on a real store (${driver})`, () => {
     let clock: FakeClock
     let h: MemoryHandle

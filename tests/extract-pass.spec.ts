@@ -1,5 +1,5 @@
 /**
- * One extraction pass end to end in process, on a real store (both SQLite bindings) with a scripted model: what is
+ * One extraction pass end to end in process, on a real store (one SQLite binding) with a scripted model: what is
  * sent, what lands and with which evidence, the prefilter and its fallback, the cursor, the confidence floor,
  * chunking, the merge check, failures, parking, and instructions dressed as facts.
  */
@@ -15,7 +15,7 @@ import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { assistantSays, toolResult, turnEnd, turnStart, userSays } from './helpers/session-events.ts'
 import { ORDER, RED_TEAM } from './helpers/red-team.ts'
-import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, type MemoryHandle } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 /** A model that answers from a script and remembers what it was sent. */
@@ -58,7 +58,7 @@ class Log {
   }
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`an extraction pass (${driver})`, () => {
     let h: MemoryHandle
     let ledger: ExtractStore
@@ -279,7 +279,7 @@ for (const driver of DRIVERS) {
   })
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the run log of a pass keeps credentials masked (${driver})`, () => {
     const password = 'Tr0ub4dor&3'
     const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'

@@ -1,5 +1,5 @@
 /**
- * Parked extraction ranges come back, in process on a real store (both bindings) with a fake clock and a scripted
+ * Parked extraction ranges come back, in process on a real store (one binding) with a fake clock and a scripted
  * model: a range parked after four failed attempts is read again from the session's events once the model answers
  * the next pass, or when Retry is asked for (the extract-retry verb), from the live session or its persisted log; a
  * retry that fails keeps the range parked with one more attempt, narrowed to what is still unread; a second ask joins
@@ -15,7 +15,7 @@ import type { ExtractionModel, ModelRequest } from '../src/host/model-client.ts'
 import type { ExtractSessionView } from '../src/host/ports.ts'
 import type { ExtractStore } from '../src/store/extract-store.ts'
 import { turnEnd, turnStart, userSays } from './helpers/session-events.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 /** A live session the test appends to, announcing each event to capture like the host's session/event. */
@@ -75,7 +75,7 @@ const settle = async (): Promise<void> => {
 const LEDGER = { subject: 'ledger service', property: 'port', value: '7444', quote: 'the ledger service port is 7444' }
 const CACHE = { subject: 'cache engine', property: 'version', value: 'redis-7', quote: 'the cache engine version is redis-7' }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`parked extraction ranges come back (${driver})`, () => {
     let v: VerbHarness
     let model: ScriptedModel

@@ -1,5 +1,5 @@
 /**
- * The one-off extract verb's answer, in process on a real store (both bindings) with a scripted model: every
+ * The one-off extract verb's answer, in process on a real store (one binding) with a scripted model: every
  * credential a candidate carries, in its value, quote, qualifiers or any other field, is masked in the answer,
  * whether the candidate was refused, stored or only served by a dry run.
  */
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { extractText } from '../src/extract/manual.ts'
 import type { ExtractionModel, ModelRequest } from '../src/host/model-client.ts'
 import { MASK } from '../src/text/privacy.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
@@ -33,7 +33,7 @@ const reply = (): string => JSON.stringify({
   ],
 })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the extract verb's answer (${driver})`, () => {
     let v: VerbHarness
     let model: ScriptedModel

@@ -1,5 +1,5 @@
 /**
- * Adding a fact from the page (fact-add), through the real verb table on a real store, both SQLite bindings: the
+ * Adding a fact from the page (fact-add), through the real verb table on a real store, one SQLite binding: the
  * user's own statement (explicit_user, origin page) through the one write path, the fence (stale generation refused,
  * a replayed operation id answered from its receipt), the privacy scan (a credential refused and nothing stored,
  * personal data stored sensitive), a tombstoned claim refused, a superseded value named, and the undo.
@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Database } from '../src/store/database.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 
 /** What a refused add must leave alone: every fact, source, edit and receipt. */
 function counts(db: Database): Record<string, number> {
@@ -25,7 +26,7 @@ function rows(db: Database, except: readonly number[] = []): unknown[] {
     .filter((row) => !except.includes(Number(row['id'])))
 }
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of ONE_DRIVER) {
   describe(`add a fact from the page (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

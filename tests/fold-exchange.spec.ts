@@ -7,13 +7,13 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Fact } from '../src/types.ts'
-import { expectKind, oneRow, write } from './helpers/store.ts'
+import { DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const nightly = (date: string): string => `nightly backup finished ${date}, 412 files`
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`folded rows through export and import (${driver})`, () => {
     let v: VerbHarness
 

@@ -9,14 +9,14 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { renderSearchText } from '../src/retrieval/render.ts'
 import { FOLD_HISTORY } from '../src/rules/fold.ts'
 import type { Fact } from '../src/types.ts'
-import { count, expectKind, write, type PartialFact } from './helpers/store.ts'
+import { count, DRIVERS, expectKind, write, type PartialFact } from './helpers/store.ts'
 import { indexedTermsOf } from './helpers/fts-terms.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const nightly = (date: string): string => `nightly backup finished ${date}, 412 files`
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`folded log lines (${driver})`, () => {
     let v: VerbHarness
 

@@ -1,6 +1,6 @@
 /**
  * Forgetting from the page (fact-forget) and putting a past value back (fact-put-back), through the real verb table
- * on a real store, both SQLite bindings: the fence (stale generation refused, a replayed operation id answered from
+ * on a real store, one SQLite binding: the fence (stale generation refused, a replayed operation id answered from
  * its receipt), the same tombstones memory_forget writes, an undo that gives every table back row for row, an undo
  * refused once a new value stands in the slot, and an export and import that keep the tombstones.
  */
@@ -12,6 +12,7 @@ import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import { indexedTerms } from './helpers/fts-terms.ts'
 import { instantColumn } from '../src/store/fact-rows.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 
 /** Every table a forget or its undo writes, each row in full, in a fixed order. */
 function tables(db: Database): Record<string, unknown[]> {
@@ -29,7 +30,7 @@ function tables(db: Database): Record<string, unknown[]> {
   }
 }
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of ONE_DRIVER) {
   describe(`forget from the page (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

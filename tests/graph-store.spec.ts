@@ -10,13 +10,14 @@ import { GraphStore } from '../src/store/graph-store.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import { entityNamer } from '../src/graph-entity-names.ts'
+import { DRIVERS } from './helpers/store.ts'
 
 /** The verb's namer over every entity key of a store. */
 const names = (store: GraphStore): ((value: string, own: string) => string | undefined) => entityNamer(store.entityKeys())
 
 const DAY = 86_400_000
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`graph verb (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

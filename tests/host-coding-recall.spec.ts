@@ -1,5 +1,5 @@
 /**
- * Recall where developers work, as the model meets it: the real DSH rc.8 headless host in a throwaway DSH home, the
+ * Recall where developers work, as the model meets it: the real DSH rc.8 web host in a throwaway DSH home, the
  * scripted fake model on loopback, real git repositories (a billing service with a worktree and a second clone, a
  * web shop), and a library written to the real store before the host boots: each repository's facts, the user's,
  * newer personal facts past the directory's small budget, and one fact a version before repository keys stored
@@ -53,7 +53,8 @@ before(async () => {
   git(root, 'clone', '-q', billing, clone)
 
   conversations = await startConversations()
-  conversations.home.writeProfilePatch('headless', '- id: dsh-fact-memory\n  config:\n    directoryBudget: 200\n')
+  // Every message is the first of a new session on one web host (which reads the web profile).
+  conversations.home.writeProfilePatch('web', '- id: dsh-fact-memory\n  config:\n    directoryBudget: 200\n')
   const config = makeConfig(conversations.home.home)
   const locator = new ProjectLocator()
   // The store a version before repository keys wrote: one fact under the checkout's folder.
@@ -88,6 +89,7 @@ before(async () => {
   } finally {
     memory.close()
   }
+  await conversations.shareHost()
 })
 after(async () => {
   await conversations.close()

@@ -1,7 +1,9 @@
 /**
- * The plugin as the model meets it: the real DSH rc.8 headless profile, booted per conversation in a throwaway
- * DSH home with the plugin linked from this checkout, talking to a scripted fake model on loopback. Assertions read
- * what the model actually received: tool results, the directory in the runtime-context message, the notice.
+ * The plugin as the model meets it: the real DSH rc.8 host in a throwaway DSH home with the plugin linked from this
+ * checkout, talking to a scripted fake model on loopback. The tool conversations are sessions on one web host (they
+ * build on each other's facts and need no host of their own); the one-shot extraction runs boot the headless
+ * profile per run, and the first of them reads what the web host stored. Assertions read what the model actually
+ * received: tool results, the directory in the runtime-context message, the notice.
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
@@ -36,6 +38,9 @@ function storeGeneration(): number {
 }
 
 describe('memory tools in a real DSH host', () => {
+  before(async () => { await conversations.shareHost() })
+  after(async () => { await conversations.endSharedHost() })
+
   it('a fact written in one session is found by search in a new session, and the notice names the tools', async () => {
     const first = await converse('Please remember: billing-api runs on port 7801',
       write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' }), reply)
@@ -265,6 +270,7 @@ describe('automatic extraction in a one-shot headless run', () => {
 
   it('with extractDelayMs 0 the pass runs at the turn\'s end and the unloading host waits for it: the fact is on disk after exit', async () => {
     await oneShot('    autoExtract: true\n    extractDelayMs: 0\n', 'the nightly export job runs at 02:30', 'nightly export job')
+    assert.match(directoryOf(model.agentRequests()[0]?.body.messages ?? []), /billing-api · port: 7900/u, 'a new host reads what the last one stored')
     assert.equal(model.extractionRequests().length, 1)
     assert.deepEqual(scheduleOf('nightly export job'), { value: '02:30', origin: 'extract', evidence: 'explicit_user' })
     const pass = lastPass()

@@ -1,6 +1,6 @@
 /**
- * Folded log lines as the model meets them: the real DSH rc.8 headless profile, one conversation per night in a
- * throwaway DSH home, the scripted fake model on loopback. Assertions read what the model received: the
+ * Folded log lines as the model meets them: the real DSH rc.8 host, one conversation (a session on one web host) per
+ * night in a throwaway DSH home, the scripted fake model on loopback. Assertions read what the model received: the
  * memory_write answers, the memory_search result and the directory.
  */
 import assert from 'node:assert/strict'
@@ -12,6 +12,7 @@ let conversations: HeadlessConversations
 
 before(async () => {
   conversations = await startConversations()
+  await conversations.shareHost()
 })
 after(async () => {
   await conversations.close()

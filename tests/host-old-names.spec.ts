@@ -1,7 +1,8 @@
 /**
- * An old subject name as the model meets it: the real DSH rc.8 headless profile in a throwaway DSH home, the scripted
- * fake model on loopback, and a library past the directory budget in which `search-svc` was renamed `search-service`
- * and `小明` renamed `王小明` (the rename verb's own store path) before the host boots. memory_search under an old
+ * An old subject name as the model meets it: the real DSH rc.8 host (a session on one web host per conversation) in
+ * a throwaway DSH home, the scripted fake model on loopback, and a library past the directory budget in which
+ * `search-svc` was renamed `search-service` and `小明` renamed `王小明` (the rename verb's own store path) before the
+ * host boots. memory_search under an old
  * name finds the subject and says which old name matched, read from the tool result the model receives; per-turn
  * recall counts an old name as naming the subject, read from the request the model receives on that turn; and the
  * directory stays byte-identical between turns while the store is unchanged.
@@ -33,6 +34,7 @@ before(async () => {
       assert.equal(renamed.ok, true, JSON.stringify(renamed))
     }
   })
+  await conversations.shareHost()
 })
 after(async () => {
   await conversations.close()

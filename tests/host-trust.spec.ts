@@ -1,5 +1,5 @@
 /**
- * Issue 18's trust fixes proven from outside: the real DSH rc.8 headless profile in a throwaway DSH home with the
+ * Issue 18's trust fixes proven from outside: the real DSH rc.8 host in a throwaway DSH home with the
  * plugin linked, the scripted fake model on loopback, and what the model received in its next request (the tool
  * results and the directory) as the only evidence; the one-off extract route is called over real HTTP on a real web
  * host, and its whole answer is read as sent.
@@ -36,6 +36,8 @@ describe('issue 18 trust fixes as the model meets them in a real DSH host', () =
   before(async () => {
     assert.equal(KEY_TAIL.length, 40)
     conversations = await startConversations()
+    // The conversations build on one library and need no host of their own: sessions on one web host.
+    await conversations.shareHost()
     // Twelve unrelated current facts first: below twelve only exact duplicates fold, and the near-duplicate gate these
     // proofs are about would not even be asked.
     const library = ['owner', 'region', 'runtime', 'queue', 'cdn', 'license', 'ci system', 'base image', 'log level', 'timeout', 'cache ttl', 'repository']

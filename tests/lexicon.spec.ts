@@ -2,7 +2,7 @@
  * The concept lexicon for software work: every concept checked in both directions (its English words bridge to a
  * fact holding only its Chinese ones, and the reverse), the data kept free of members that stemming or stopwords
  * turn into a word of another concept or into an everyday word, the Chinese members taken from CC-CEDICT checked
- * against the dictionary, and the bridge through a real store (both SQLite bindings): a query's concept finds a
+ * against the dictionary, and the bridge through a real store (one SQLite binding): a query's concept finds a
  * fact in the other language, ranked below a fact that holds the query's own words.
  */
 import assert from 'node:assert/strict'
@@ -13,7 +13,7 @@ import { bridgedMembers, conceptsOf, findConcepts, lexiconTerms, SOFTWARE_LEXICO
 import { relevanceOf, weighMessage } from '../src/recall/relevance.ts'
 import { questionTerms } from '../src/text/tokenize.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 /** Members meant to stand in two concepts: a schema change is made by a migration. */
 const SHARED_ON_PURPOSE = new Set(['schema chang', 'alter tabl', 'add column'])
@@ -106,7 +106,7 @@ describe('the concept lexicon', () => {
   })
 })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the bridge through a real store (${driver})`, () => {
     let m: MemoryHandle
     afterEach(() => { m.dispose() })

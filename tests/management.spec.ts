@@ -9,10 +9,11 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { SPEC_VERBS, VERBS } from '../src/management/verbs.ts'
 import type { Fact } from '../src/types.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 
 const DAY = 86_400_000
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of ONE_DRIVER) {
   describe(`management verbs (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

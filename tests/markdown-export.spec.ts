@@ -1,7 +1,7 @@
 /**
  * The library as a Markdown document: the pure renderer (one section per subject, current values with dates and
  * evidence, conflicts and history beneath, sensitive values withheld unless asked, Markdown in values escaped), and
- * the export verb writing it atomically under exports/ on a real store (both bindings), with bad input refused.
+ * the export verb writing it atomically under exports/ on a real store (one binding), with bad input refused.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { libraryMarkdown } from '../src/exchange/markdown.ts'
 import type { Fact } from '../src/types.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const base: Fact = {
@@ -65,7 +65,7 @@ describe('libraryMarkdown', () => {
   })
 })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`export as Markdown (${driver})`, () => {
     let v: VerbHarness | undefined
     afterEach(() => { v?.dispose() })

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`migration 0002 (${driver})`, () => {
     it('upgrades a version-1 store in place: facts stay, a pending proposal becomes a one-row card, counters start right', () => {
       const root = tempDir()

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const CARD = `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at, decided_at)
   VALUES (?, 'add_fact', ?, 'inferred', '[]', ?, ?, ?)`
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`migration 0005 (${driver})`, () => {
     it('upgrades a version-3 store in place: cards stay, a closed card\'s change can be queued afresh, one pending card per change', () => {
       const root = tempDir()

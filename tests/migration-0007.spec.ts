@@ -7,14 +7,14 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Database } from '../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../src/store/migrate.ts'
-import { hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
+import { DRIVERS, hexKey, openAtVersion, removeDir, tempDir } from './helpers/store.ts'
 
 const now = '2026-03-01T09:00:00.000Z'
 const FACT = `INSERT INTO facts (entity_id, subject, property, predicate_key, value, slot_key, claim_key, evidence_key, status,
     evidence, evidence_rank, observed_at, recorded_at, valid_from, origin, updated_at)
   VALUES (1, 'backup', 'nightly', 'nightly', 'ok 2026-11-24', ?, ?, ?, 'active', 'observed', 2, ?, ?, ?, 'tool', ?)`
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`migration 0007 (${driver})`, () => {
     it('upgrades a version-6 store in place: existing facts were never folded, and a fold record holds at most 20 prior values', () => {
       const root = tempDir()

@@ -1,15 +1,15 @@
 /**
- * The verb answers the page's rough-edge fixes read, on a real store with both drivers: the facts verb counts what a
+ * The verb answers the page's rough-edge fixes read, on a real store with one driver: the facts verb counts what a
  * text filter matches on every page, the proposals verb counts every pending card and those queued since a look,
  * and the search verb answers a question as memory_search does, moving no generation.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { Fact } from '../src/types.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the page's counts and question search (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

@@ -15,7 +15,7 @@ import { prepareWrite } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { createStoreSet, type StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { downloadBytes, openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { PREFIX, rawRequest, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { closeClean, importLines, openLibrary as openLibraryPage, type PageHost, startPageHost, until } from './helpers/page-host.ts'
@@ -118,7 +118,7 @@ describe('the library, third pass', () => {
     // The menu opens on its first item; Enter takes it.
     const [jsonl] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     assert.match(jsonl.suggestedFilename(), /^facts-.+\.jsonl$/u)
-    const jsonlBytes = readFileSync(await jsonl.path())
+    const jsonlBytes = await downloadBytes(jsonl)
     assert.deepEqual(jsonlBytes, readFileSync(join(dataDir, 'exports', jsonl.suggestedFilename())), 'the download is the file in exports/')
     assert.match(jsonlBytes.toString('utf8').split('\n')[0] ?? '', /"records":9/u)
     await page.locator('[data-fm="toast"]').filter({ hasText: `exports/${jsonl.suggestedFilename()}` }).waitFor()
@@ -129,7 +129,7 @@ describe('the library, third pass', () => {
     await page.keyboard.press('ArrowDown')
     const [markdown] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     assert.match(markdown.suggestedFilename(), /^library-.+\.md$/u)
-    const markdownBytes = readFileSync(await markdown.path())
+    const markdownBytes = await downloadBytes(markdown)
     assert.deepEqual(markdownBytes, readFileSync(join(dataDir, 'exports', markdown.suggestedFilename())))
     assert.match(markdownBytes.toString('utf8'), /lighthouse/u)
     assert.equal(await menu.count(), 0, 'the menu closes once an export is chosen')

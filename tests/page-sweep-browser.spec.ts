@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { FOLLOW_EVERY_MS } from '../client/sweep-follow.ts'
-import { openHost, screenshot } from './helpers/browser.ts'
+import { downloadBytes, openHost, screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
 
@@ -62,7 +62,7 @@ describe('Find near-duplicates on the settings card', () => {
     const dataDir = (await env.api.ok('status', {}))['dataDir'] as string
     const document = readFileSync(join(dataDir, relative), 'utf8')
     // The card's export reaches the browser too: the same bytes.
-    assert.equal(readFileSync(await download.path(), 'utf8'), document)
+    assert.equal((await downloadBytes(download)).toString('utf8'), document)
     assert.match(document, /^# Fact memory\n/u)
     assert.match(document, /## orders-api\n\n- \*\*database\*\*: PostgreSQL 16 on the managed instance — since \d{4}-\d{2}-\d{2}, observed/u)
     await closeClean(opened)

@@ -1,5 +1,5 @@
 /**
- * Pins, through the real verb table and schemas on a real store (both bindings): fact-pin behind the fence (a stale
+ * Pins, through the real verb table and schemas on a real store (one binding): fact-pin behind the fence (a stale
  * generation refused, a replayed operation id answered once), its undo giving the row exactly the pin it had, what a
  * superseded or forgotten pinned fact does, the directory the model reads (the pinned fact leads, marked, byte-stable
  * while the store is unchanged and across a restart, within its budget however many pins), the exchange round trip
@@ -14,13 +14,13 @@ import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { FactView } from '../src/wire-types.ts'
-import { DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
+import { expectKind, ONE_DRIVER, oneRow, write } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import { instantColumn } from '../src/store/fact-rows.ts'
 
 const PINNED_MARK = ', pinned by the user)'
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`fact-pin (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

@@ -1,5 +1,5 @@
 /**
- * Scopes on the page's routes, through the real verb table and schemas on a real store (both bindings): the facts
+ * Scopes on the page's routes, through the real verb table and schemas on a real store (one binding): the facts
  * list's scope filter and its list of scopes (a project by name, never its path), fact-move behind the fence (stale,
  * replay, undo, a slot already holding a value in the target scope, a project the store does not know), and the
  * exchange round trip of a project's fact with its name.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import type { FactView, ScopeWire } from '../src/wire-types.ts'
-import { count, DRIVERS, expectKind, oneRow, write } from './helpers/store.ts'
+import { count, expectKind, ONE_DRIVER, oneRow, write } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 import type { ProjectRef } from '../src/types.ts'
 
@@ -16,7 +16,7 @@ const BILLING: ProjectRef = { key: '/home/ada/src/billing-api', name: 'billing-a
 const SHOP: ProjectRef = { key: '/home/ada/src/shop-web', name: 'shop-web' }
 const BILLING_SCOPE = `project:${BILLING.key}`
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`scopes on the page's routes (${driver})`, () => {
     let v: VerbHarness
     beforeEach(() => { v = verbHarness(driver) })

@@ -1,5 +1,5 @@
 /**
- * Project scope where the model and the capture paths meet it, in process on a real store (both bindings) with real
+ * Project scope where the model and the capture paths meet it, in process on a real store (one binding) with real
  * git repositories in temporary folders: memory_write's scope "project" (and its refusal without a working
  * directory), memory_search's marks from another project against the tool's own output schema, the extraction
  * answer's scope "project", the rule path, which scopes a statement to the project only when it names it, and
@@ -19,7 +19,7 @@ import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { turnEnd, turnStart, userSays } from './helpers/session-events.ts'
-import { DRIVERS, openMemory, removeDir, tempDir, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, removeDir, tempDir, type MemoryHandle } from './helpers/store.ts'
 
 /** A live session in a working directory, announcing each event to capture as the host's session/event does. */
 class LiveSession implements ExtractSessionView {
@@ -100,7 +100,7 @@ before(() => {
 })
 after(() => { removeDir(root) })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the memory tools by project (${driver})`, () => {
     let h: MemoryHandle
     let writeTool: ToolSpec

@@ -1,7 +1,7 @@
 /**
  * The cards that change stored facts (merge, retire, fold, alias), up to the queue: the pure rules of their rows
- * (keys, problems, batches of at most 50 numbered n/m, fingerprints), and their creation on a real store with both
- * drivers: aggregated cards read back through the row schemas, a change already queued or declined is not queued
+ * (keys, problems, batches of at most 50 numbered n/m, fingerprints), and their creation on a real store with one
+ * driver: aggregated cards read back through the row schemas, a change already queued or declined is not queued
  * again, a row the user struck is remembered, and a card whose rows cannot be read lists none.
  */
 import assert from 'node:assert/strict'
@@ -10,7 +10,7 @@ import { batchRows, cardFingerprint, CARD_ROW_LIMIT, rowKey, rowProblem } from '
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const ref = (fact: Fact): FactRef => ({ factId: fact.id, revision: fact.revision })
@@ -52,7 +52,7 @@ describe('review card rows', () => {
   })
 })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`review cards in the store (${driver})`, () => {
     let h: MemoryHandle
     let stores: StoreSet

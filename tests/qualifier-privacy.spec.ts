@@ -1,5 +1,5 @@
 /**
- * Qualifiers are scanned at write like the value, on a real store (both bindings), through memory_write,
+ * Qualifiers are scanned at write like the value, on a real store (one binding), through memory_write,
  * memory_search and the page's fact verb: a credential in a qualifier is refused (or, with refuseCredentials off,
  * stored as a credential the model never sees and no index holds), personal data in one makes the fact sensitive,
  * and a plain qualifier is kept as given.
@@ -12,14 +12,14 @@ import type { SearchValue } from '../src/retrieval/render.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { MASK } from '../src/text/privacy.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { indexedTermsOf } from './helpers/fts-terms.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const SECRET = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
 const call: ToolCall = { callId: 'call-1', signal: new AbortController().signal }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`qualifiers under the privacy scan (${driver})`, () => {
     let v: VerbHarness
     let writeTool: ToolSpec

@@ -14,7 +14,7 @@ import type { SessionView, ToolCall, ToolSpec } from '../src/host/ports.ts'
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { turnEnd, turnStart, userSays } from './helpers/session-events.ts'
-import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, type MemoryHandle } from './helpers/store.ts'
 
 describe('quoteCarries', () => {
   const table: readonly [string, string, string, ReturnType<typeof quoteCarries>][] = [
@@ -50,7 +50,7 @@ function sessionOf(text: string): SessionView {
   return { id: 'session-1', header: {}, events }
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`an explicit_user quote on a real store (${driver})`, () => {
     let h: MemoryHandle
     let tool: ToolSpec

@@ -1,5 +1,5 @@
 /**
- * Per-turn recall with the semantic channels, in process, on a real store (both SQLite bindings) against the fake
+ * Per-turn recall with the semantic channels, in process, on a real store (one SQLite binding) against the fake
  * embedding and rerank server on loopback: the recall searches through the vector channel as memory_search does; a
  * fact only the vector channel found must still clear the lexical floor unless a reranker calibrated on the user's
  * pairs kept it (one calibrated on the library's proxy pairs is no floor); a slow
@@ -10,10 +10,10 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { rerankSettings } from '../src/semantic/settings.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { openSemanticMemory, SEMANTIC_LIBRARY, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
-import { DRIVERS, writeFact } from './helpers/store.ts'
+import { ONE_DRIVER, writeFact } from './helpers/store.ts'
 
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`per-turn recall with the semantic channels (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined

@@ -1,5 +1,5 @@
 /**
- * Per-turn recall on a real store (both SQLite bindings): the facts a message asks about and the directory does not
+ * Per-turn recall on a real store (one SQLite binding): the facts a message asks about and the directory does not
  * show, rendered as search renders its rows, within the budget, cap and floor; nothing for a message about nothing
  * stored, nothing sensitive, hidden or forgotten; the ledger the turn's card and status read, which never moves the
  * generation. The pure relevance and block cores are checked beside it.
@@ -10,7 +10,7 @@ import { recallCandidates, recallHeader, renderRecallBlock, type RecalledSlot } 
 import { relevanceOf, weighMessage } from '../src/recall/relevance.ts'
 import type { Fact } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 describe('relevance: the weighted share of the message\'s telling known words', () => {
   const counts = new Map([['billing', 2], ['port', 10], ['deploy', 1], ['haiku', 0], ['friday', 5]])
@@ -135,7 +135,7 @@ describe('the recall block: choice and rendering', () => {
   })
 })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`per-turn recall on a real store (${driver})`, () => {
     let handle: MemoryHandle | undefined
     afterEach(() => {

@@ -8,11 +8,11 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { SearchValue } from '../src/retrieval/render.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 const HOUR_MS = 3_600_000
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`search by relative dates (${driver})`, () => {
     let clock: FakeClock
     let h: MemoryHandle

@@ -1,5 +1,5 @@
 /**
- * The near-duplicate review's vector leg on a real store (both SQLite bindings), its vectors swept from the fake
+ * The near-duplicate review's vector leg on a real store (one SQLite binding), its vectors swept from the fake
  * embedding server and the verdicts from a scripted model: two re-phrasings that share no word are proposed once
  * their vectors are close (inside one subject and scope only), a distinct verdict is remembered under the vector
  * generation so the same vectors ask nothing again while another embedding model asks again, a pair below
@@ -15,7 +15,7 @@ import { embeddingSettings } from '../src/semantic/settings.ts'
 import type { FactInput } from '../src/types.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { openSemanticMemory, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
-import { count, DRIVERS, writeFact } from './helpers/store.ts'
+import { count, ONE_DRIVER, writeFact } from './helpers/store.ts'
 
 /** Twelve unrelated current facts, so the lexical leg is on (it is off below 12, as the gate is). */
 const LIBRARY: readonly Pick<FactInput, 'subject' | 'property' | 'value'>[] = [
@@ -50,7 +50,7 @@ class ScriptedModel implements ExtractionModel {
 
 const DISTINCT = JSON.stringify({ verdict: 'distinct' })
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`the review's vector leg (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined

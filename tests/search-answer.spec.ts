@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { renderSearchText, searchFailure, type SearchValue } from '../src/retrieval/render.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, expectKind, openMemory, write, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { expectKind, ONE_DRIVER, openMemory, write, writeFact, type MemoryHandle } from './helpers/store.ts'
 
 /** Sentences that share no word with the questions below (beyond the subject's name). */
 /** A project key's shape, as a model might paste it into a query. */
@@ -19,7 +19,7 @@ const FILLER = ['read a novel about sailors', 'walked along the river', 'baked b
   'planted tomatoes in spring', 'watched a documentary on whales', 'knitted a blue scarf', 'visited an aquarium',
   'wrote letters to a cousin', 'learned a card trick']
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`search answers (${driver})`, () => {
     let clock: FakeClock
     let h: MemoryHandle

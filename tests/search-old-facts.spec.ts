@@ -10,7 +10,7 @@ import { RANK_CANDIDATE_CAP } from '../src/retrieval/channels.ts'
 import { renderSearchText } from '../src/retrieval/render.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, type MemoryHandle } from './helpers/store.ts'
 
 /** Newer facts holding each common word, alone: more than the cap, so every word of the question is common. */
 const NEWER = RANK_CANDIDATE_CAP + 200
@@ -22,7 +22,7 @@ function holdingOnly(word: 'port' | 'api', count: number): FactInput[] {
     : { subject: `tool${i}`, property: 'api', value: `release ${i}`, evidence: 'observed', origin: 'tool' })
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`old facts in search (${driver})`, () => {
     let h: MemoryHandle
     beforeEach(() => { h = openMemory(driver, new FakeClock('2026-03-01T09:00:00.000Z')) })

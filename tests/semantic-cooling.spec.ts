@@ -1,5 +1,5 @@
 /**
- * A dead endpoint behind its breaker, in process, on a real store (both SQLite bindings) against the fake embedding
+ * A dead endpoint behind its breaker, in process, on a real store (one SQLite binding) against the fake embedding
  * and rerank server on loopback, on a fake clock: once a hanging embedding endpoint has timed out three times in a
  * row, searches and per-turn recalls skip it without a call, the lexical answer stands and the answer's channel line
  * says the vector leg was skipped while the endpoint cools down; status shows the breaker open until an instant with
@@ -13,9 +13,9 @@ import { semanticStatus } from '../src/management/semantic-status.ts'
 import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { openSemanticMemory, SEMANTIC_LIBRARY, semanticOverrides, type SemanticMemory } from './helpers/semantic-memory.ts'
-import { DRIVERS, writeFact } from './helpers/store.ts'
+import { ONE_DRIVER, writeFact } from './helpers/store.ts'
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`a dead endpoint behind its breaker (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined

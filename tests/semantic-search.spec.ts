@@ -1,6 +1,6 @@
 /**
  * Search with the semantic channels, in process: applyRerank's arithmetic on a pool, then FactMemory.search on a real
- * store (both SQLite bindings) against the fake embedding and rerank server on loopback. A Chinese question finds an
+ * store (one SQLite binding) against the fake embedding and rerank server on loopback. A Chinese question finds an
  * English fact only through the vector channel; a slow, failing or wrong-dimension embedding degrades to the lexical
  * channels within the budget and the answer says so; an out-of-range rerank is invalidated and the fused order
  * stands; an uncalibrated rerank only orders, and so does one calibrated on the library's proxy pairs (the answer says
@@ -18,7 +18,7 @@ import { applyRerank } from '../src/retrieval/search.ts'
 import type { Config } from '../src/config.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { openSemanticMemory, SEMANTIC_LIBRARY, semanticOverrides, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
-import { DRIVERS, makeConfig, removeDir, tempDir, writeFact } from './helpers/store.ts'
+import { makeConfig, ONE_DRIVER, removeDir, tempDir, writeFact } from './helpers/store.ts'
 import { systemClock } from '../src/clock.ts'
 import type { ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
@@ -60,7 +60,7 @@ describe('applyRerank', () => {
 
 const LIBRARY = SEMANTIC_LIBRARY
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`search with the semantic channels (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined

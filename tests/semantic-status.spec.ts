@@ -1,5 +1,5 @@
 /**
- * The index-vectors verb and status's `semantic` block through the verb table on a real store (both bindings), the
+ * The index-vectors verb and status's `semantic` block through the verb table on a real store (one binding), the
  * vector sweep reaching the fake embedding server on loopback: index-vectors refused as unavailable without an
  * embedding channel (naming the keys to set) or without a sweep service, a sweep now with the coverage after it, a
  * failing sweep refused with its error; status naming each channel off and why, the embedding fingerprint, vectors
@@ -14,7 +14,7 @@ import { embeddingSettings, rerankSettings } from '../src/semantic/settings.ts'
 import { VectorSweepService } from '../src/semantic/vector-sweep-service.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
 import { semanticOverrides, TEST_KEY } from './helpers/semantic-memory.ts'
-import { DRIVERS, writeFact } from './helpers/store.ts'
+import { ONE_DRIVER, writeFact } from './helpers/store.ts'
 import { storesOf } from './helpers/vectors.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
@@ -24,7 +24,7 @@ interface SemanticBlock {
   readonly rerank: Record<string, unknown>
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`index-vectors and status's semantic block (${driver})`, () => {
     let fake: FakeSemantic
     let v: VerbHarness | undefined

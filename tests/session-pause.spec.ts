@@ -1,14 +1,14 @@
 /**
- * Paused sessions on a real store (both bindings): a pause survives a restart, asking for the state a session is
+ * Paused sessions on a real store (one binding): a pause survives a restart, asking for the state a session is
  * already in changes nothing, the model is told of each change once (a resume of a pause it was never told of needs no
  * word), and none of it moves the store generation; through the verb table, the sessions list says which are paused.
  */
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
-import { DRIVERS } from './helpers/store.ts'
+import { ONE_DRIVER } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`paused sessions (${driver})`, () => {
     let v: VerbHarness | undefined
     afterEach(() => { v?.dispose() })

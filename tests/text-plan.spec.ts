@@ -15,7 +15,7 @@ import { FactStore, type ChannelHit } from '../src/store/fact-store.ts'
 import { orExpression } from '../src/text/tokenize.ts'
 import type { FactInput } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { openMemory, type MemoryHandle } from './helpers/store.ts'
+import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
 
 /** Facts in the index, for the plans' bonus weights. */
 const DOCUMENTS = 10_000
@@ -97,7 +97,7 @@ describe('planTextQuery', () => {
   })
 })
 
-for (const driver of ['better-sqlite3', 'node:sqlite'] as const) {
+for (const driver of DRIVERS) {
   describe(`split ranking on a real store (${driver})`, () => {
     let h: MemoryHandle
     let store: FactStore

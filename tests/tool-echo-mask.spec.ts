@@ -1,5 +1,5 @@
 /**
- * What memory_write and memory_forget repeat back from their arguments, on a real store (both bindings): a key given
+ * What memory_write and memory_forget repeat back from their arguments, on a real store (one binding): a key given
  * as a subject, a property, a value, a qualifier or an unknown field's name is masked in every answer (not found,
  * refused, stored), in the value the host keeps and the text the model reads; an ordinary argument is repeated as
  * given.
@@ -11,7 +11,7 @@ import { memoryForgetTool, type ForgetValue } from '../src/tools/memory-forget.t
 import { memoryWriteTool, type WriteValue } from '../src/tools/memory-write.ts'
 import { MASK } from '../src/text/privacy.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, type MemoryHandle } from './helpers/store.ts'
+import { ONE_DRIVER, openMemory, type MemoryHandle } from './helpers/store.ts'
 
 const TAIL = 'Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
 const KEY = `sk-proj-${TAIL}`
@@ -29,7 +29,7 @@ function seen(tool: ToolSpec, args: unknown, value: unknown): string {
   return `${JSON.stringify(value)}\n${tool.output.render(args, value as never).map((block) => block.text).join('\n')}`
 }
 
-for (const driver of DRIVERS) {
+for (const driver of ONE_DRIVER) {
   describe(`tool answers mask what they repeat of their arguments (${driver})`, () => {
     let h: MemoryHandle
     let writeTool: ToolSpec

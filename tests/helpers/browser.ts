@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
 import { REPO_ROOT } from './dsh-host.ts'
 
 /** Where tests leave their screenshots for a person to look at. */
@@ -25,17 +25,32 @@ export interface LaunchOptions {
   readonly webgl?: boolean
 }
 
+/** Where a shared Chromium listens (see tests/helpers/browser-server.ts); npm test sets it for its browser tier. */
+export const SHARED_BROWSER_VARIABLE = 'FACT_MEMORY_BROWSER_WS'
+
 /**
- * Launch Chromium.
+ * The command line of a headless, quiet Chromium.
  * @param options - see LaunchOptions.
- * @returns the browser.
+ * @returns its arguments.
  */
-export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+export function browserArgs(options: LaunchOptions = {}): string[] {
   const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--no-first-run', '--disable-dev-shm-usage']
   // SwiftShader gives headless Chromium a software WebGL; --disable-3d-apis takes WebGL away entirely.
   args.push(options.webgl === false ? '--disable-3d-apis' : '--enable-unsafe-swiftshader', '--use-angle=swiftshader')
-  return chromium.launch({ executablePath: chromiumPath(), args })
+  return args
+}
+
+/**
+ * Launch Chromium, or connect to the shared one when the run started it (WebGL on): each spec file's pages still
+ * live in their own browser contexts, which share no storage, and closing the connection closes them.
+ * @param options - see LaunchOptions.
+ * @returns the browser.
+ */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const shared = process.env[SHARED_BROWSER_VARIABLE]
+  if (shared !== undefined && shared !== '' && options.webgl !== false) return chromium.connect(shared)
+  return chromium.launch({ executablePath: chromiumPath(), args: browserArgs(options) })
 }
 
 /** Hosts whose notice has been acknowledged. */
@@ -78,6 +93,18 @@ export async function openHost(browser: Browser, url: string, viewport = { width
     acknowledged.add(url)
   }
   return { context, page, errors }
+}
+
+/**
+ * The bytes of a finished download, streamed from the browser: works on a shared browser too, where the file is on
+ * the browser's side and has no local path.
+ * @param download - the download.
+ * @returns its bytes.
+ */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
 }
 
 /** Whether this run keeps screenshots: asked for with FACT_MEMORY_SCREENSHOTS=1 (nothing checks them; a person looks). */

@@ -178,12 +178,26 @@ export async function hostApi<T>(url: string, method: string, payload: unknown):
  * @returns the session id.
  */
 export async function converse(url: string, model: FakeModel, workspace: string, prompt: string, ...steps: ScriptStep[]): Promise<string> {
+  return promptSession(url, model, workspace, prompt, ...steps, { text: 'Done.' })
+}
+
+/**
+ * Start a web session, send one prompt, and wait until the model has answered every scripted step, the last one a
+ * text that ends the turn; the script replaces whatever the model had queued.
+ * @param url - the host's base URL.
+ * @param model - the fake model.
+ * @param cwd - the session's working directory.
+ * @param prompt - the user's message.
+ * @param steps - scripted agent steps, ending with the model's closing text.
+ * @returns the session id.
+ */
+export async function promptSession(url: string, model: FakeModel, cwd: string, prompt: string, ...steps: ScriptStep[]): Promise<string> {
   model.reset()
-  model.enqueue(...steps, { text: 'Done.' })
-  const { sessionId } = await hostApi<{ sessionId: string }>(url, 'session.create', { cwd: workspace })
+  model.enqueue(...steps)
+  const { sessionId } = await hostApi<{ sessionId: string }>(url, 'session.create', { cwd })
   await hostApi(url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: prompt }] })
   const deadline = Date.now() + 30_000
-  while (model.agentRequests().length < steps.length + 1) {
+  while (model.agentRequests().length < steps.length) {
     if (Date.now() > deadline) throw new Error('the turn did not finish in 30 s')
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

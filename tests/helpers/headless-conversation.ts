@@ -1,13 +1,15 @@
 /**
  * One headless conversation at a time against the real DSH rc.8 host: a throwaway DSH home with the plugin linked,
  * the scripted fake model on loopback, and what the model received read back (its tool results, its last request,
- * the directory in the runtime context). Shared by the host end-to-end specs.
+ * the directory in the runtime context). Shared by the host end-to-end specs. Conversations that need no host of
+ * their own can share one: between shareHost() and endSharedHost() each is a new session on one web host.
  */
 import assert from 'node:assert/strict'
 import { systemClock } from '../../src/clock.ts'
 import type { ResolvedConfig } from '../../src/config.ts'
 import { FactMemory } from '../../src/fact-memory.ts'
-import { createDshHome, runHeadless, type DshHome } from './dsh-host.ts'
+import { createDshHome, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
+import { promptSession } from './fact-memory-web.ts'
 import { FakeModel, messageText, type ChatMessage, type ScriptStep } from './fake-model.ts'
 import { makeConfig } from './store.ts'
 
@@ -19,7 +21,15 @@ export interface HeadlessConversations {
   converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
   /** The same conversation run in another working directory (the session's cwd). */
   converseIn(cwd: string, prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
-  /** Stop the model and remove the home. */
+  /**
+   * Boot one web host in the home; until endSharedHost, each conversation is a new session on it instead of a
+   * headless host booted for it alone. For conversations that need no isolation from each other: no profile patch
+   * between them (the web host reads its own profile), no restart in between.
+   */
+  shareHost(): Promise<void>
+  /** Stop the shared host; conversations boot their own headless host again. */
+  endSharedHost(): Promise<void>
+  /** Stop the shared host and the model, and remove the home. */
   close(): Promise<void>
 }
 
@@ -30,20 +40,34 @@ export interface HeadlessConversations {
 export async function startConversations(): Promise<HeadlessConversations> {
   const model = await FakeModel.start()
   const home = createDshHome()
+  let shared: WebHost | undefined
   const converseIn: HeadlessConversations['converseIn'] = async (cwd, prompt, ...steps) => {
-    model.reset()
-    model.enqueue(...steps)
-    const run = await runHeadless(home, model.url, prompt, undefined, cwd)
-    assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+    if (shared === undefined) {
+      model.reset()
+      model.enqueue(...steps)
+      const run = await runHeadless(home, model.url, prompt, undefined, cwd)
+      assert.equal(run.code, 0, `dsh exited with ${run.code}:\n${run.stderr}`)
+    } else {
+      await promptSession(shared.url, model, cwd, prompt, ...steps)
+    }
     const lastRequest = model.agentRequests().at(-1)?.body.messages ?? []
     return { toolResults: lastRequest.filter((message) => message.role === 'tool').map(messageText), lastRequest }
+  }
+  const endSharedHost = async (): Promise<void> => {
+    await shared?.stop()
+    shared = undefined
   }
   return {
     model,
     home,
     converse: (prompt, ...steps) => converseIn(home.workspace, prompt, ...steps),
     converseIn,
+    async shareHost() {
+      shared ??= await startWebHost(home, model.url)
+    },
+    endSharedHost,
     async close() {
+      await endSharedHost()
       await model.close()
       home.remove()
     },

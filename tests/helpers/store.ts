@@ -14,8 +14,19 @@ import { defaultMigrationsDir, readMigrations } from '../../src/store/migrate.ts
 import type { Fact, FactInput } from '../../src/types.ts'
 import type { FakeClock } from './fake-clock.ts'
 
-/** Both SQLite bindings; every store test runs against each. */
+/**
+ * Both SQLite bindings, for specs where storage behaviour can differ between them (they bundle different SQLite
+ * versions, hand back blobs and rows in different shapes, and back up through different APIs): the store and its
+ * modules, migrations, the binding choice, the full-text index and ranking, the vector store, the exchange.
+ */
 export const DRIVERS = ['better-sqlite3', 'node:sqlite'] as const satisfies readonly DriverName[]
+
+/**
+ * The binding the plugin opens first (`auto`), alone: for specs where the store is incidental, their behaviour
+ * above the SQL (verbs, tools, extraction passes, search and recall rendering, the semantic channels), so both
+ * bindings would run the same statements to the same end.
+ */
+export const ONE_DRIVER = ['better-sqlite3'] as const satisfies readonly DriverName[]
 
 /**
  * A fresh, empty temporary directory.
