@@ -3,7 +3,7 @@
 // node's neighbours, draws contested and scheduled edges apart from confirmed ones, and frees everything on dispose.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BufferGeometry, LineBasicMaterial, LineDashedMaterial, Material, Mesh, Sprite, Texture, type Object3D } from 'three'
+import { type BufferGeometry, LineBasicMaterial, LineDashedMaterial, type Material, type Mesh, Sprite, Texture, type Object3D } from 'three'
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload } from '../src/graph-types.ts'
 import { createForceLayout, runForceLayout, type Positions, type Vec3 } from '../client/nebula/layout.ts'
 import { edgeKind, nodeRadius, type NebulaPalette } from '../client/nebula/scene-looks.ts'

@@ -4,7 +4,7 @@
  * Host), verb calls through fetch, the host's own /api client requests, and a scripted conversation that seeds facts
  * through the fake model.
  */
-import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { FakeModel, ScriptStep } from './fake-model.ts'
 
 /** The path prefix of every verb. */
