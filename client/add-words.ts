@@ -7,12 +7,21 @@ import { scopeWords } from './scope-words.ts'
 import type { ScopeWire } from '../src/wire-types.ts'
 
 /** The fact-add answer, as the form reads it: each outcome's fields but the receipt and the undo action. */
-export type AddAnswer = VerbAnswer<'fact-add'> extends infer A ? A extends unknown ? Omit<A, 'undo' | 'generation' | 'operationId' | 'replayed'> : never : never
+export type AddAnswer =
+  VerbAnswer<'fact-add'> extends infer A
+    ? A extends unknown
+      ? Omit<A, 'undo' | 'generation' | 'operationId' | 'replayed'>
+      : never
+    : never
 
 /** One import class, in the order the preview lists them. */
 export const IMPORT_CLASSES = [
-  ['new', 'new'], ['duplicate', 'already stored'], ['repeated', 'repeated in the file'], ['conflict', 'conflict'],
-  ['tombstoned', 'forgotten (refused)'], ['invalid', 'invalid'],
+  ['new', 'new'],
+  ['duplicate', 'already stored'],
+  ['repeated', 'repeated in the file'],
+  ['conflict', 'conflict'],
+  ['tombstoned', 'forgotten (refused)'],
+  ['invalid', 'invalid'],
 ] as const
 
 export type ImportCounts = Readonly<Record<(typeof IMPORT_CLASSES)[number][0], number>>
@@ -24,7 +33,10 @@ export type ImportCounts = Readonly<Record<(typeof IMPORT_CLASSES)[number][0], n
  */
 export function addScopes(scopes: readonly ScopeWire[]): { value: string; label: string }[] {
   const others = scopes.filter((scope) => scope.kind !== 'global')
-  return [{ value: 'global', label: 'global' }, ...others.map((scope) => ({ value: scope.scope, label: scopeWords(scope.kind, scope.name) }))]
+  return [
+    { value: 'global', label: 'global' },
+    ...others.map((scope) => ({ value: scope.scope, label: scopeWords(scope.kind, scope.name) })),
+  ]
 }
 
 /**
@@ -33,10 +45,14 @@ export function addScopes(scopes: readonly ScopeWire[]): { value: string; label:
  * @returns the toast's words.
  */
 export function addedWords(answer: AddAnswer): string {
-  if (answer.outcome === 'proposed') return `Not stored as a fact: it became a card to review in Proposals (${answer.reason.replace(/_/gu, ' ')})`
+  if (answer.outcome === 'proposed')
+    return `Not stored as a fact: it became a card to review in Proposals (${answer.reason.replace(/_/gu, ' ')})`
   const fact = answer.fact
   const named = `${fact.subject} · ${fact.property} = ${fact.value}`
-  const sensitive = 'sensitivityReason' in answer && answer.sensitivityReason !== null ? `; kept as sensitive (${answer.sensitivityReason})` : ''
+  const sensitive =
+    'sensitivityReason' in answer && answer.sensitivityReason !== null
+      ? `; kept as sensitive (${answer.sensitivityReason})`
+      : ''
   switch (answer.outcome) {
     case 'saved': {
       const replaced = answer.superseded.map((row) => row.value)
@@ -70,11 +86,13 @@ export function importCountWords(counts: ImportCounts): string {
  */
 export function importedWords(counts: ImportCounts, forgotten = 0): string {
   const landed = counts.new + counts.conflict
-  return `Imported ${landed} fact${landed === 1 ? '' : 's'}${counts.conflict > 0 ? ` (${counts.conflict} as conflicts to settle)` : ''}` +
+  return (
+    `Imported ${landed} fact${landed === 1 ? '' : 's'}${counts.conflict > 0 ? ` (${counts.conflict} as conflicts to settle)` : ''}` +
     `${counts.duplicate > 0 ? `; ${counts.duplicate} already stored` : ''}${counts.repeated > 0 ? `; ${counts.repeated} repeated in the file` : ''}` +
     `${counts.tombstoned > 0 ? `; ${counts.tombstoned} forgotten, refused` : ''}` +
     `${counts.invalid > 0 ? `; ${counts.invalid} invalid, skipped` : ''}` +
     `${forgotten > 0 ? `; the file forgot ${forgotten} fact${forgotten === 1 ? '' : 's'} stored here` : ''}`
+  )
 }
 
 /**
@@ -94,7 +112,15 @@ export function undoneImportWords(forgotten: number): string {
  */
 export function importSideWords(forgets: number, pinsDropped: number): string[] {
   return [
-    ...(forgets > 0 ? [`The file forgets ${forgets} fact${forgets === 1 ? '' : 's'} stored here; committing forgets ${forgets === 1 ? 'it' : 'them'} (Undo puts ${forgets === 1 ? 'it' : 'them'} back).`] : []),
-    ...(pinsDropped > 0 ? [`${pinsDropped} pin${pinsDropped === 1 ? '' : 's'} in the file ${pinsDropped === 1 ? 'is' : 'are'} dropped: a pin is your own act, kept only from this store's own export.`] : []),
+    ...(forgets > 0
+      ? [
+          `The file forgets ${forgets} fact${forgets === 1 ? '' : 's'} stored here; committing forgets ${forgets === 1 ? 'it' : 'them'} (Undo puts ${forgets === 1 ? 'it' : 'them'} back).`,
+        ]
+      : []),
+    ...(pinsDropped > 0
+      ? [
+          `${pinsDropped} pin${pinsDropped === 1 ? '' : 's'} in the file ${pinsDropped === 1 ? 'is' : 'are'} dropped: a pin is your own act, kept only from this store's own export.`,
+        ]
+      : []),
   ]
 }

@@ -12,7 +12,13 @@ export type { VerbAnswer, VerbAnswerTo, VerbName, VerbRequest }
 /** A route answer. */
 export type ApiResult<T = Record<string, unknown>> =
   | { readonly ok: true; readonly data: T }
-  | { readonly ok: false; readonly status: number; readonly code: string; readonly message: string; readonly details: Record<string, unknown> }
+  | {
+      readonly ok: false
+      readonly status: number
+      readonly code: string
+      readonly message: string
+      readonly details: Record<string, unknown>
+    }
 
 /**
  * Call a verb.
@@ -21,7 +27,11 @@ export type ApiResult<T = Record<string, unknown>> =
  * @param signal - aborts the request.
  * @returns the verb's answer to this body (its mode's shape, for a verb with modes), typed by the contract, or its refusal.
  */
-export async function callVerb<V extends VerbName, const B extends VerbRequest<V>>(verb: V, body: B, signal?: AbortSignal): Promise<ApiResult<VerbAnswerTo<V, B>>> {
+export async function callVerb<V extends VerbName, const B extends VerbRequest<V>>(
+  verb: V,
+  body: B,
+  signal?: AbortSignal,
+): Promise<ApiResult<VerbAnswerTo<V, B>>> {
   try {
     const response = await fetch(`/api/fact-memory/${verb}`, {
       method: 'POST',
@@ -29,22 +39,40 @@ export async function callVerb<V extends VerbName, const B extends VerbRequest<V
       body: JSON.stringify(body ?? {}),
       ...(signal === undefined ? {} : { signal }),
     })
-    const json = await response.json() as Record<string, unknown> & { ok?: boolean; error?: { code?: string; message?: string } }
+    const json = (await response.json()) as Record<string, unknown> & {
+      ok?: boolean
+      error?: { code?: string; message?: string }
+    }
     // The contract's answer schema is checked against every verb's real answer by the server's specs, not here.
     if (json.ok === true) return { ok: true, data: json as unknown as VerbAnswerTo<V, B> }
     const { error, ok: _ok, ...details } = json
-    return { ok: false, status: response.status, code: error?.code ?? 'internal_error', message: error?.message ?? `HTTP ${response.status}`, details }
+    return {
+      ok: false,
+      status: response.status,
+      code: error?.code ?? 'internal_error',
+      message: error?.message ?? `HTTP ${response.status}`,
+      details,
+    }
   } catch (error) {
     if (signal?.aborted === true) throw error
-    return { ok: false, status: 0, code: 'unavailable', message: error instanceof Error ? error.message : 'network error', details: {} }
+    return {
+      ok: false,
+      status: 0,
+      code: 'unavailable',
+      message: error instanceof Error ? error.message : 'network error',
+      details: {},
+    }
   }
 }
 
 /** The fields of a fenced verb's body besides the fence, which GenerationTracker.fence() supplies. */
-export type EditFields<V extends VerbName> = VerbRequest<V> extends infer R ? R extends unknown ? Omit<R, 'expectedGeneration' | 'operationId'> : never : never
+export type EditFields<V extends VerbName> =
+  VerbRequest<V> extends infer R ? (R extends unknown ? Omit<R, 'expectedGeneration' | 'operationId'> : never) : never
 
 /** The verbs that run behind the generation and operation-id fence. */
-export type FencedVerb = { [V in VerbName]: VerbRequest<V> extends { readonly expectedGeneration: number } ? V : never }[VerbName]
+export type FencedVerb = {
+  [V in VerbName]: VerbRequest<V> extends { readonly expectedGeneration: number } ? V : never
+}[VerbName]
 
 /** Generations the page has read, so fenced edits carry the precondition of what the user saw. */
 export class GenerationTracker {

@@ -4,7 +4,15 @@
  * undo actions), the badge summary, per-session counts for the header mark, turn cards and drawer, and the
  * generation the page last read (the precondition of every edit). One instance per applied client plugin.
  */
-import { callVerb, GenerationTracker, type ApiResult, type EditFields, type FencedVerb, type VerbAnswerTo, type VerbRequest } from './api.ts'
+import {
+  callVerb,
+  GenerationTracker,
+  type ApiResult,
+  type EditFields,
+  type FencedVerb,
+  type VerbAnswerTo,
+  type VerbRequest,
+} from './api.ts'
 import { createSource } from './source.ts'
 import type { SessionCountsWire } from '../src/wire-types.ts'
 
@@ -49,7 +57,15 @@ export class AppState {
   readonly drawer = createSource<DrawerState>({ sessionId: null, turn: null })
   readonly toasts = createSource<readonly Toast[]>([])
   readonly summary = createSource<Summary>({
-    available: false, badge: 0, pendingProposals: 0, openConflictGroups: 0, generation: 0, autoCapture: false, autoExtract: false, recall: false, timeZone: '',
+    available: false,
+    badge: 0,
+    pendingProposals: 0,
+    openConflictGroups: 0,
+    generation: 0,
+    autoCapture: false,
+    autoExtract: false,
+    recall: false,
+    timeZone: '',
   })
   readonly sessions = createSource<Readonly<Record<string, SessionCountsWire>>>({})
   /** The subject whose panel is open over the page (its entity key), or null. */
@@ -104,7 +120,10 @@ export class AppState {
   toast(text: string, options: { tone?: 'info' | 'error'; action?: Toast['action'] } = {}): void {
     this.toastSeq += 1
     const id = this.toastSeq
-    this.toasts.update((list) => [...list.slice(-3), { id, text, tone: options.tone ?? 'info', action: options.action ?? null }])
+    this.toasts.update((list) => [
+      ...list.slice(-3),
+      { id, text, tone: options.tone ?? 'info', action: options.action ?? null },
+    ])
     const timer = setTimeout(() => {
       this.timers.delete(timer)
       this.dismiss(id)
@@ -124,9 +143,14 @@ export class AppState {
    * @param body - its fields, without the fence.
    * @returns the answer's data, or undefined when the edit was refused.
    */
-  async fencedEdit<V extends FencedVerb, const B extends EditFields<V>>(verb: V, body: B): Promise<VerbAnswerTo<V, B> | undefined> {
+  async fencedEdit<V extends FencedVerb, const B extends EditFields<V>>(
+    verb: V,
+    body: B,
+  ): Promise<VerbAnswerTo<V, B> | undefined> {
     // The body with its fence is the verb's whole body; the answer is the one this body asks for.
-    const answer = await callVerb(verb, { ...body, ...this.generation.fence() } as VerbRequest<V>) as { ok: true; data: VerbAnswerTo<V, B> } | Extract<ApiResult, { ok: false }>
+    const answer = (await callVerb(verb, { ...body, ...this.generation.fence() } as VerbRequest<V>)) as
+      | { ok: true; data: VerbAnswerTo<V, B> }
+      | Extract<ApiResult, { ok: false }>
     if (!answer.ok) {
       if (answer.details['stale'] === true) this.generation.observe(answer.details)
       this.toast(answer.message, { tone: 'error' })
@@ -144,12 +168,15 @@ export class AppState {
    * @returns the action.
    */
   undoAction(editId: number, done: string): NonNullable<Toast['action']> {
-    return { label: 'Undo', run: async () => {
-      const undone = await callVerb('fact-restore', { editId, ...this.generation.fence() })
-      if (undone.ok) this.generation.observe(undone.data)
-      this.toast(undone.ok ? done : undone.message, { tone: undone.ok ? 'info' : 'error' })
-      this.changed()
-    } }
+    return {
+      label: 'Undo',
+      run: async () => {
+        const undone = await callVerb('fact-restore', { editId, ...this.generation.fence() })
+        if (undone.ok) this.generation.observe(undone.data)
+        this.toast(undone.ok ? done : undone.message, { tone: undone.ok ? 'info' : 'error' })
+        this.changed()
+      },
+    }
   }
 
   /** Note that the page changed the store: views reload, the badge refreshes. */
@@ -172,7 +199,9 @@ export class AppState {
         this.summaryAgain = false
         await this.readSummary()
       } while (this.summaryAgain)
-    })().finally(() => { this.summaryRead = undefined })
+    })().finally(() => {
+      this.summaryRead = undefined
+    })
     return this.summaryRead
   }
 
@@ -196,9 +225,15 @@ export class AppState {
     this.generation.observe(answer.data)
     this.summaryKnown = true
     this.summary.set({
-      available: answer.data.available, badge: answer.data.badge, pendingProposals: answer.data.pendingProposals,
-      openConflictGroups: answer.data.openConflictGroups, generation: answer.data.generation, autoCapture: answer.data.autoCapture === true,
-      autoExtract: answer.data.autoExtract === true, recall: answer.data.recall === true, timeZone: answer.data.timeZone,
+      available: answer.data.available,
+      badge: answer.data.badge,
+      pendingProposals: answer.data.pendingProposals,
+      openConflictGroups: answer.data.openConflictGroups,
+      generation: answer.data.generation,
+      autoCapture: answer.data.autoCapture === true,
+      autoExtract: answer.data.autoExtract === true,
+      recall: answer.data.recall === true,
+      timeZone: answer.data.timeZone,
     })
   }
 
@@ -219,7 +254,9 @@ export class AppState {
         entry.again = false
         await this.readSession(sessionId)
       } while (entry.again)
-    })().finally(() => { this.sessionReads.delete(sessionId) })
+    })().finally(() => {
+      this.sessionReads.delete(sessionId)
+    })
     this.sessionReads.set(sessionId, entry)
     return entry.done
   }
@@ -228,7 +265,15 @@ export class AppState {
     const answer = await callVerb('sessions', { sessionIds: [sessionId] })
     if (!answer.ok) return
     const found = answer.data.sessions.find((session) => session.sessionId === sessionId)
-    const empty: SessionCountsWire = { sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: [] }
+    const empty: SessionCountsWire = {
+      sessionId,
+      facts: 0,
+      pending: 0,
+      unsettled: 0,
+      lastAt: '',
+      turns: [],
+      extractingTurns: [],
+    }
     this.sessions.update((all) => ({ ...all, [sessionId]: found ?? empty }))
   }
 

@@ -17,8 +17,10 @@ export type ExportAnswer = VerbAnswer<'export'>
 export function exportedWords(data: ExportAnswer): string {
   if (data.format !== 'markdown') return `Exported ${data.records} facts to ${data.relativePath}.`
   const { withheld } = data
-  return `Wrote ${data.facts} facts about ${data.subjects} subjects to ${data.relativePath}` +
+  return (
+    `Wrote ${data.facts} facts about ${data.subjects} subjects to ${data.relativePath}` +
     `${withheld > 0 ? ` (${withheld} sensitive ${withheld === 1 ? 'value' : 'values'} withheld)` : ''}.`
+  )
 }
 
 /**

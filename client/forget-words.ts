@@ -19,8 +19,9 @@ export interface ForgetChoice {
 }
 
 /** What the confirmation always says: a forget is for good once its toast is gone. */
-export const NO_WAY_BACK = 'The same claim cannot be written back afterwards: not by you, the assistant, extraction or an import. '
-  + 'The message that follows offers Undo while it is shown.'
+export const NO_WAY_BACK =
+  'The same claim cannot be written back afterwards: not by you, the assistant, extraction or an import. ' +
+  'The message that follows offers Undo while it is shown.'
 
 /**
  * The three reaches of a forget from one fact.
@@ -30,8 +31,16 @@ export const NO_WAY_BACK = 'The same claim cannot be written back afterwards: no
 export function forgetChoices(fact: FactView): ForgetChoice[] {
   return [
     { reach: 'fact', label: `This fact: ${fact.property} = ${fact.value}`, body: { id: fact.id } },
-    { reach: 'property', label: `Every value of ${fact.subject} · ${fact.property}, history included`, body: { entityKey: fact.entityKey, property: fact.property } },
-    { reach: 'subject', label: `The whole subject ${fact.subject}: every property, history included`, body: { entityKey: fact.entityKey } },
+    {
+      reach: 'property',
+      label: `Every value of ${fact.subject} · ${fact.property}, history included`,
+      body: { entityKey: fact.entityKey, property: fact.property },
+    },
+    {
+      reach: 'subject',
+      label: `The whole subject ${fact.subject}: every property, history included`,
+      body: { entityKey: fact.entityKey },
+    },
   ]
 }
 
@@ -42,7 +51,11 @@ export function forgetChoices(fact: FactView): ForgetChoice[] {
  * @param subjectFacts - the subject's non-forgotten facts, or undefined while they load.
  * @returns the facts that go.
  */
-export function factsThatGo(reach: ForgetReach, fact: FactView, subjectFacts: readonly FactView[] | undefined): readonly FactView[] {
+export function factsThatGo(
+  reach: ForgetReach,
+  fact: FactView,
+  subjectFacts: readonly FactView[] | undefined,
+): readonly FactView[] {
   if (reach === 'fact' || subjectFacts === undefined) return [fact]
   if (reach === 'property') return subjectFacts.filter((other) => other.property === fact.property)
   return subjectFacts

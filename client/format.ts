@@ -21,7 +21,12 @@ export const EVIDENCE_LABEL: Readonly<Record<string, string>> = {
 
 /** Where a fact came from, in words. */
 export const ORIGIN_LABEL: Readonly<Record<string, string>> = {
-  tool: 'memory_write', import: 'import', rule: 'auto-capture', extract: 'extraction', proposal: 'accepted proposal', page: 'from the page',
+  tool: 'memory_write',
+  import: 'import',
+  rule: 'auto-capture',
+  extract: 'extraction',
+  proposal: 'accepted proposal',
+  page: 'from the page',
 }
 
 /**
@@ -86,10 +91,26 @@ interface ZonedParts {
 }
 
 function zonedParts(date: Date, timeZone: string): ZonedParts {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
-    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...zoneOption(timeZone),
-  }).formatToParts(date).map((part) => [part.type, part.value]))
-  return { year: parts['year'] ?? '', month: parts['month'] ?? '', day: parts['day'] ?? '', hour: parts['hour'] ?? '', minute: parts['minute'] ?? '' }
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      ...zoneOption(timeZone),
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  )
+  return {
+    year: parts['year'] ?? '',
+    month: parts['month'] ?? '',
+    day: parts['day'] ?? '',
+    hour: parts['hour'] ?? '',
+    minute: parts['minute'] ?? '',
+  }
 }
 
 /** Days since the epoch of a calendar date, so two local dates subtract to whole days. */
@@ -147,8 +168,10 @@ export interface SourceLike {
 export function describeSource(source: SourceLike, timeZone: string): string {
   const when = formatInstant(source.observedAt, timeZone)
   if (source.origin === 'page' && source.evidence === 'explicit_user') return `you, from the page · ${when}`
-  const conversation = source.sessionId === null ? ''
-    : ` in conversation ${source.sessionId.length > 12 ? `${source.sessionId.slice(0, 12)}…` : source.sessionId}${source.turn === null ? '' : `, turn ${source.turn}`}`
+  const conversation =
+    source.sessionId === null
+      ? ''
+      : ` in conversation ${source.sessionId.length > 12 ? `${source.sessionId.slice(0, 12)}…` : source.sessionId}${source.turn === null ? '' : `, turn ${source.turn}`}`
   return `${EVIDENCE_LABEL[source.evidence] ?? source.evidence} · ${ORIGIN_LABEL[source.origin] ?? source.origin}${conversation} · ${when}`
 }
 
@@ -158,7 +181,11 @@ export function describeSource(source: SourceLike, timeZone: string): string {
  * @param slot - the subject, property and qualifiers.
  * @returns the words.
  */
-export function slotWords(slot: { readonly subject: string; readonly property: string; readonly qualifiers?: Readonly<Record<string, string>> }): string {
+export function slotWords(slot: {
+  readonly subject: string
+  readonly property: string
+  readonly qualifiers?: Readonly<Record<string, string>>
+}): string {
   return `${slot.subject} · ${slot.property}${qualifierNote(slot.qualifiers)}`
 }
 
@@ -178,7 +205,9 @@ export function qualifierNote(qualifiers: Readonly<Record<string, string>> | und
  * @returns the words.
  */
 export function sensitiveMark(fact: { readonly sensitivity?: string | null }): string {
-  return fact.sensitivity === undefined || fact.sensitivity === null ? '' : `sensitive: ${fact.sensitivity.replaceAll('_', ' ')}`
+  return fact.sensitivity === undefined || fact.sensitivity === null
+    ? ''
+    : `sensitive: ${fact.sensitivity.replaceAll('_', ' ')}`
 }
 
 /**
@@ -215,8 +244,13 @@ export function aliasMatchNote(alias: string | null | undefined): string {
  * @param item - a label and, for a sensitive value, its sensitivity.
  * @returns the text to draw: `withheld: phone`, or the label.
  */
-export function glanceLabel(item: { readonly label: string; readonly sensitivity?: string | null | undefined }): string {
-  return item.sensitivity === undefined || item.sensitivity === null ? item.label : `withheld: ${item.sensitivity.replaceAll('_', ' ')}`
+export function glanceLabel(item: {
+  readonly label: string
+  readonly sensitivity?: string | null | undefined
+}): string {
+  return item.sensitivity === undefined || item.sensitivity === null
+    ? item.label
+    : `withheld: ${item.sensitivity.replaceAll('_', ' ')}`
 }
 
 /**
@@ -225,6 +259,9 @@ export function glanceLabel(item: { readonly label: string; readonly sensitivity
  * @param edge - the edge's label (property) and qualifiers.
  * @returns the words.
  */
-export function edgeWords(edge: { readonly label: string; readonly qualifiers?: Readonly<Record<string, string>> | undefined }): string {
+export function edgeWords(edge: {
+  readonly label: string
+  readonly qualifiers?: Readonly<Record<string, string>> | undefined
+}): string {
   return `${edge.label}${qualifierNote(edge.qualifiers)}`
 }

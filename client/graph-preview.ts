@@ -41,8 +41,11 @@ export interface PreviewPlan {
  * @returns its entity node, or undefined when the nebula has no entity.
  */
 export function busiestSubject(nebula: GraphPayload): GraphNode | undefined {
-  return nebula.nodes.filter((node) => node.kind === 'entity' && node.entityKey !== null)
-    .sort((a, b) => b.factCount - a.factCount || b.degree - a.degree || compare(a.label, b.label) || compare(a.id, b.id))[0]
+  return nebula.nodes
+    .filter((node) => node.kind === 'entity' && node.entityKey !== null)
+    .sort(
+      (a, b) => b.factCount - a.factCount || b.degree - a.degree || compare(a.label, b.label) || compare(a.id, b.id),
+    )[0]
 }
 
 /**
@@ -56,7 +59,10 @@ export function previewPlan(tree: GraphPayload, cap = PREVIEW_NEIGHBOURS): Previ
   const center = tree.center
   if (center === null) return undefined
   const nodes = new Map(tree.nodes.map((node) => [node.id, node]))
-  const found = new Map<string, { node: GraphNode; properties: string[]; outgoing: boolean; incoming: boolean; facts: number }>()
+  const found = new Map<
+    string,
+    { node: GraphNode; properties: string[]; outgoing: boolean; incoming: boolean; facts: number }
+  >()
   for (const edge of tree.edges) {
     const outgoing = edge.source === center.id
     const other = outgoing ? edge.target : edge.source
@@ -70,9 +76,14 @@ export function previewPlan(tree: GraphPayload, cap = PREVIEW_NEIGHBOURS): Previ
     entry.facts += edge.factIds.length
     found.set(other, entry)
   }
-  const ranked = [...found.values()].sort((a, b) => b.facts - a.facts
-    || Number(b.node.kind === 'entity') - Number(a.node.kind === 'entity')
-    || b.node.factCount - a.node.factCount || compare(a.node.label, b.node.label) || compare(a.node.id, b.node.id))
+  const ranked = [...found.values()].sort(
+    (a, b) =>
+      b.facts - a.facts ||
+      Number(b.node.kind === 'entity') - Number(a.node.kind === 'entity') ||
+      b.node.factCount - a.node.factCount ||
+      compare(a.node.label, b.node.label) ||
+      compare(a.node.id, b.node.id),
+  )
   const shown = ranked.slice(0, Math.max(0, cap))
   return { center, centerFacts: center.factCount, shown, more: ranked.length - shown.length + tree.omitted.nodes }
 }
@@ -112,7 +123,14 @@ export interface Box {
 export interface PreviewLayout {
   readonly width: number
   readonly height: number
-  readonly center: { readonly x: number; readonly y: number; readonly width: number; readonly height: number; readonly label: PlacedText; readonly caption: PlacedText }
+  readonly center: {
+    readonly x: number
+    readonly y: number
+    readonly width: number
+    readonly height: number
+    readonly label: PlacedText
+    readonly caption: PlacedText
+  }
   readonly chips: readonly PreviewChip[]
   /** "+N more" under the drawing (x its centre, y its baseline) in its pill, or null when everything is shown. */
   readonly more: (PlacedText & { readonly box: Box }) | null
@@ -120,9 +138,22 @@ export interface PreviewLayout {
 
 /** Sizes in CSS pixels, shared with the component's styles. */
 export const PREVIEW_SIZES = {
-  pad: 12, gutter: 44, chipHeight: 40, chipGap: 8, chipPadX: 10, chipMaxWidth: 230, chipMinWidth: 88,
-  centerHeight: 52, centerPadX: 16, centerMinWidth: 110, centerMaxWidth: 210, moreHeight: 30,
-  labelPx: 13, captionPx: 11, centerPx: 15, minWidth: 420,
+  pad: 12,
+  gutter: 44,
+  chipHeight: 40,
+  chipGap: 8,
+  chipPadX: 10,
+  chipMaxWidth: 230,
+  chipMinWidth: 88,
+  centerHeight: 52,
+  centerPadX: 16,
+  centerMinWidth: 110,
+  centerMaxWidth: 210,
+  moreHeight: 30,
+  labelPx: 13,
+  captionPx: 11,
+  centerPx: 15,
+  minWidth: 420,
 } as const
 
 /**
@@ -145,7 +176,11 @@ export function previewLayout(plan: PreviewPlan, width: number): PreviewLayout {
   const right = plan.shown.filter((entry) => !leftSet.has(entry))
   const centerLabelRoom = s.centerMaxWidth - 2 * s.centerPadX
   const centerText = fitText(plan.center.label, centerLabelRoom, s.centerPx, true)
-  const centerWidth = clamp(Math.ceil(textWidth(centerText, s.centerPx, true)) + 2 * s.centerPadX, s.centerMinWidth, s.centerMaxWidth)
+  const centerWidth = clamp(
+    Math.ceil(textWidth(centerText, s.centerPx, true)) + 2 * s.centerPadX,
+    s.centerMinWidth,
+    s.centerMaxWidth,
+  )
   const columnRoom = Math.min(s.chipMaxWidth, Math.floor((drawingWidth - 2 * s.pad - centerWidth - 2 * s.gutter) / 2))
   const chipText = (entry: PreviewNeighbour): { caption: string; label: string; width: number } => {
     const room = columnRoom - 2 * s.chipPadX
@@ -162,16 +197,28 @@ export function previewLayout(plan: PreviewPlan, width: number): PreviewLayout {
   const columnHeight = rows === 0 ? 0 : rows * s.chipHeight + (rows - 1) * s.chipGap
   const bodyHeight = Math.max(s.centerHeight, columnHeight)
   const height = 2 * s.pad + bodyHeight + (plan.more > 0 ? s.moreHeight : 0)
-  const total = (left.length > 0 ? leftWidth + s.gutter : 0) + centerWidth + (right.length > 0 ? s.gutter + rightWidth : 0)
+  const total =
+    (left.length > 0 ? leftWidth + s.gutter : 0) + centerWidth + (right.length > 0 ? s.gutter + rightWidth : 0)
   const x0 = Math.round((drawingWidth - total) / 2)
   const centerX = x0 + (left.length > 0 ? leftWidth + s.gutter : 0)
   const cy = s.pad + bodyHeight / 2
   const center = {
-    x: centerX, y: Math.round(cy - s.centerHeight / 2), width: centerWidth, height: s.centerHeight,
+    x: centerX,
+    y: Math.round(cy - s.centerHeight / 2),
+    width: centerWidth,
+    height: s.centerHeight,
     label: { text: centerText, x: centerX + centerWidth / 2, y: Math.round(cy - 3) },
-    caption: { text: `${plan.centerFacts.toLocaleString('en-US')} ${plan.centerFacts === 1 ? 'fact' : 'facts'}`, x: centerX + centerWidth / 2, y: Math.round(cy + 15) },
+    caption: {
+      text: `${plan.centerFacts.toLocaleString('en-US')} ${plan.centerFacts === 1 ? 'fact' : 'facts'}`,
+      x: centerX + centerWidth / 2,
+      y: Math.round(cy + 15),
+    },
   }
-  const column = (entries: readonly PreviewNeighbour[], texts: readonly { caption: string; label: string }[], side: 'left' | 'right'): PreviewChip[] => {
+  const column = (
+    entries: readonly PreviewNeighbour[],
+    texts: readonly { caption: string; label: string }[],
+    side: 'left' | 'right',
+  ): PreviewChip[] => {
     const top = cy - (entries.length * s.chipHeight + Math.max(0, entries.length - 1) * s.chipGap) / 2
     const chipWidth = side === 'left' ? leftWidth : rightWidth
     return entries.map((neighbour, index) => {
@@ -183,7 +230,12 @@ export function previewLayout(plan: PreviewPlan, width: number): PreviewLayout {
       const mid = (from + to) / 2
       const toY = y + s.chipHeight / 2
       return {
-        neighbour, side, x, y, width: chipWidth, height: s.chipHeight,
+        neighbour,
+        side,
+        x,
+        y,
+        width: chipWidth,
+        height: s.chipHeight,
         caption: { text: text.caption, x: x + s.chipPadX, y: y + 15 },
         label: { text: text.label, x: x + s.chipPadX, y: y + 32 },
         path: `M${num(from)},${num(cy)} C${num(mid)},${num(cy)} ${num(mid)},${num(toY)} ${num(to)},${num(toY)}`,
@@ -193,11 +245,22 @@ export function previewLayout(plan: PreviewPlan, width: number): PreviewLayout {
   const moreText = `+${plan.more.toLocaleString('en-US')} more`
   const moreWidth = Math.ceil(textWidth(moreText, s.captionPx + 1)) + 2 * s.chipPadX
   const moreTop = s.pad + bodyHeight + s.moreHeight - 22
-  const more = plan.more === 0 ? null : {
-    text: moreText, x: drawingWidth / 2, y: moreTop + 15,
-    box: { x: Math.round(drawingWidth / 2 - moreWidth / 2), y: moreTop, width: moreWidth, height: 22 },
+  const more =
+    plan.more === 0
+      ? null
+      : {
+          text: moreText,
+          x: drawingWidth / 2,
+          y: moreTop + 15,
+          box: { x: Math.round(drawingWidth / 2 - moreWidth / 2), y: moreTop, width: moreWidth, height: 22 },
+        }
+  return {
+    width: drawingWidth,
+    height,
+    center,
+    chips: [...column(left, leftText, 'left'), ...column(right, rightText, 'right')],
+    more,
   }
-  return { width: drawingWidth, height, center, chips: [...column(left, leftText, 'left'), ...column(right, rightText, 'right')], more }
 }
 
 /**
@@ -233,7 +296,9 @@ export function fitText(text: string, room: number, px: number, bold = false): s
 
 /** Wide characters: CJK ideographs, kana, hangul, fullwidth forms and emoji. */
 function wide(char: string): boolean {
-  return /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}/u.test(char)
+  return /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}/u.test(
+    char,
+  )
 }
 
 function clamp(value: number, low: number, high: number): number {

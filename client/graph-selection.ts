@@ -29,7 +29,8 @@ export function nodeFactIds(payload: GraphPayload, nodeId: string): number[] {
  * @returns the title.
  */
 export function selectionTitle(label: string, shown: number, total: number): string {
-  const count = shown >= total ? countOf(shown, 'fact') : `${shown.toLocaleString('en-US')} of ${countOf(total, 'fact')}`
+  const count =
+    shown >= total ? countOf(shown, 'fact') : `${shown.toLocaleString('en-US')} of ${countOf(total, 'fact')}`
   return `${label} · ${count}`
 }
 

@@ -14,7 +14,14 @@ export interface MarkedRun {
  * @returns the runs, in order, which together spell the text.
  */
 export function markMatches(text: string, query: string): MarkedRun[] {
-  const words = [...new Set(query.toLowerCase().split(/\s+/u).filter((word) => word !== ''))]
+  const words = [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/u)
+        .filter((word) => word !== ''),
+    ),
+  ]
   if (words.length === 0 || text === '') return [{ text, hit: false }]
   const lower = text.toLowerCase()
   // Lower-casing keeps the length for the scripts a fact holds, so offsets into `lower` are offsets into `text`.

@@ -72,13 +72,21 @@ export interface TurnTailOwner {
 }
 
 /** The settings scope of one namespace (client side). */
-export interface SettingsScopeHandle extends Source<{ status?: string; value?: Record<string, unknown>; user?: Record<string, unknown>; revision?: number; writable?: boolean }> {
+export interface SettingsScopeHandle
+  extends Source<{
+    status?: string
+    value?: Record<string, unknown>
+    user?: Record<string, unknown>
+    revision?: number
+    writable?: boolean
+  }> {
   set(field: string, value: unknown): Promise<void>
   unset(field: string): Promise<void>
 }
 
 /** The settings describe mirror (schemas of every namespace). */
-export interface SettingsDescribe extends Source<{ view?: { namespaces: readonly { ns: string; schema: unknown; value: unknown }[] } }> {
+export interface SettingsDescribe
+  extends Source<{ view?: { namespaces: readonly { ns: string; schema: unknown; value: unknown }[] } }> {
   ensure(): Promise<unknown>
 }
 

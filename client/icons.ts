@@ -17,12 +17,16 @@ export const RESUME_ICON: IconShape = { paths: ['M4.5 2.2 13.3 8l-8.8 5.8z'] }
 
 /** A push pin, tilted. */
 export const PIN_ICON: IconShape = {
-  paths: ['M10.5 1.5l4 4-1.2 1.2-.9-.4-2.6 2.6.3 2.9-1.2 1.2-2.5-2.5-3.2 3.2H2.5v-.7l3.2-3.2L3.2 7.3l1.2-1.2 2.9.3 2.6-2.6-.4-.9z'],
+  paths: [
+    'M10.5 1.5l4 4-1.2 1.2-.9-.4-2.6 2.6.3 2.9-1.2 1.2-2.5-2.5-3.2 3.2H2.5v-.7l3.2-3.2L3.2 7.3l1.2-1.2 2.9.3 2.6-2.6-.4-.9z',
+  ],
 }
 
 /** A ring with a bar across: the forget mark. */
 export const FORGET_ICON: IconShape = {
-  paths: ['M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.6a4.9 4.9 0 0 1 3.9 7.86L5.04 4.1A4.88 4.88 0 0 1 8 3.1zM4.1 5.04l6.86 6.86A4.9 4.9 0 0 1 4.1 5.04z'],
+  paths: [
+    'M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.6a4.9 4.9 0 0 1 3.9 7.86L5.04 4.1A4.88 4.88 0 0 1 8 3.1zM4.1 5.04l6.86 6.86A4.9 4.9 0 0 1 4.1 5.04z',
+  ],
 }
 
 /** The view box every icon is drawn in. */

@@ -24,7 +24,17 @@ import { FmQuestionHits } from './components/fm-question-hits.component.ts'
 import { FmSettingsCard } from './components/fm-settings-card.component.ts'
 import { FmSvgTree } from './components/fm-svg-tree.component.ts'
 import type { ClientContext, ConversationEventsService, SettingsScopeService, Source, TurnTailOwner } from './host.ts'
-import { conversationDrawer, headerButton, mainPanel, pageOverlay, panelIcon, sidebarButton, toastStack, turnTailCard, type TurnMatch } from './slot-views.ts'
+import {
+  conversationDrawer,
+  headerButton,
+  mainPanel,
+  pageOverlay,
+  panelIcon,
+  sidebarButton,
+  toastStack,
+  turnTailCard,
+  type TurnMatch,
+} from './slot-views.ts'
 import { defineOnce, litHost } from './react-bridge.ts'
 import { factTurnDefinition, TURN_DATA_KEY, type FactTurnData } from './turn-data.ts'
 
@@ -62,95 +72,188 @@ export function apply(ctx: ClientContext): void {
   const LitHost = litHost(React)
   ctx.effect(() => {
     void app.refreshSummary()
-    const poll = setInterval(() => { if (document.visibilityState === 'visible') void app.refreshSummary() }, 30_000)
+    const poll = setInterval(() => {
+      if (document.visibilityState === 'visible') void app.refreshSummary()
+    }, 30_000)
     return () => {
       clearInterval(poll)
       app.dispose()
     }
   }, 'fact-memory: badge summary')
 
-  guard('sidebar entry', () => ctx.slots.inject('sidebar.footer.action', () => ctx.slots.register({
-    name: 'sidebar.footer.action', id: 'dsh-fact-memory', order: 40,
-    inject: () => ({ hooks: { page: app.page, summary: app.summary }, toggle: () => (app.page.getSnapshot().open ? app.close() : app.open()) }),
-  }, sidebarButton(React))))
+  guard('sidebar entry', () =>
+    ctx.slots.inject('sidebar.footer.action', () =>
+      ctx.slots.register(
+        {
+          name: 'sidebar.footer.action',
+          id: 'dsh-fact-memory',
+          order: 40,
+          inject: () => ({
+            hooks: { page: app.page, summary: app.summary },
+            toggle: () => (app.page.getSnapshot().open ? app.close() : app.open()),
+          }),
+        },
+        sidebarButton(React),
+      ),
+    ),
+  )
 
   // Hosts of the 0.1.5 line have application panels: the same page registers there too (rc.8 never declares these
   // slots, so the injects simply wait). The page does not depend on the seat that hosts it.
-  guard('main panel', () => ctx.slots.inject('main', () => ctx.slots.register({
-    name: 'main', key: PANEL_KEY, inject: () => ({ app, LitHost }),
-  }, mainPanel(React))))
-  guard('panel list entry', () => ctx.slots.inject('sidebar.panellist', () => ctx.slots.register({
-    name: 'sidebar.panellist', id: PANEL_KEY, label: 'Fact memory', order: 40, inject: () => ({ hooks: { summary: app.summary } }),
-  }, panelIcon(React))))
+  guard('main panel', () =>
+    ctx.slots.inject('main', () =>
+      ctx.slots.register(
+        {
+          name: 'main',
+          key: PANEL_KEY,
+          inject: () => ({ app, LitHost }),
+        },
+        mainPanel(React),
+      ),
+    ),
+  )
+  guard('panel list entry', () =>
+    ctx.slots.inject('sidebar.panellist', () =>
+      ctx.slots.register(
+        {
+          name: 'sidebar.panellist',
+          id: PANEL_KEY,
+          label: 'Fact memory',
+          order: 40,
+          inject: () => ({ hooks: { summary: app.summary } }),
+        },
+        panelIcon(React),
+      ),
+    ),
+  )
 
-  guard('page and toasts', () => ctx.slots.inject('shell.overlay', function* () {
-    yield ctx.slots.register({
-      name: 'shell.overlay', id: 'dsh-fact-memory-page',
-      inject: () => ({ hooks: { page: app.page }, app, LitHost }),
-    }, pageOverlay(React))
-    yield ctx.slots.register({
-      name: 'shell.overlay', id: 'dsh-fact-memory-drawer',
-      inject: () => ({ hooks: { drawer: app.drawer, sessions: app.sessions }, app }),
-    }, conversationDrawer(React))
-    yield ctx.slots.register({
-      name: 'shell.overlay', id: 'dsh-fact-memory-toasts',
-      inject: () => ({ hooks: { toasts: app.toasts }, app }),
-    }, toastStack(React))
-  }))
+  guard('page and toasts', () =>
+    ctx.slots.inject('shell.overlay', function* () {
+      yield ctx.slots.register(
+        {
+          name: 'shell.overlay',
+          id: 'dsh-fact-memory-page',
+          inject: () => ({ hooks: { page: app.page }, app, LitHost }),
+        },
+        pageOverlay(React),
+      )
+      yield ctx.slots.register(
+        {
+          name: 'shell.overlay',
+          id: 'dsh-fact-memory-drawer',
+          inject: () => ({ hooks: { drawer: app.drawer, sessions: app.sessions }, app }),
+        },
+        conversationDrawer(React),
+      )
+      yield ctx.slots.register(
+        {
+          name: 'shell.overlay',
+          id: 'dsh-fact-memory-toasts',
+          inject: () => ({ hooks: { toasts: app.toasts }, app }),
+        },
+        toastStack(React),
+      )
+    }),
+  )
 
-  guard('session header', () => ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
-    name: 'conversation.session.header.utilities', id: 'dsh-fact-memory', order: 90,
-    inject: (sessionId) => {
-      if (sessionId !== undefined) void app.refreshSession(sessionId)
-      return { hooks: { summary: app.summary, sessions: app.sessions }, app, ownSessionId: sessionId }
-    },
-  }, headerButton(React))))
+  guard('session header', () =>
+    ctx.slots.inject('conversation.session.header.utilities', () =>
+      ctx.slots.register(
+        {
+          name: 'conversation.session.header.utilities',
+          id: 'dsh-fact-memory',
+          order: 90,
+          inject: (sessionId) => {
+            if (sessionId !== undefined) void app.refreshSession(sessionId)
+            return { hooks: { summary: app.summary, sessions: app.sessions }, app, ownSessionId: sessionId }
+          },
+        },
+        headerButton(React),
+      ),
+    ),
+  )
 
-  ctx.inject(['conversationEvents'], (inner) => guard('turn card', () => {
-    const events = inner['conversationEvents'] as ConversationEventsService
-    events.register(factTurnDefinition)
-    ctx.slots.inject('conversation.chat.turnTail', () => ctx.slots.register({
-      name: 'conversation.chat.turnTail',
-      // Ahead of the host's produced-files card, but only on turns that wrote facts. With automatic capture on, the
-      // store may hold facts of any closed turn that none of its memory_write calls wrote (the rules anchored its user
-      // message, or extraction reads it after it ends), and the host asks only once, when the turn closes: the card
-      // then holds the seat on every closed turn, counts from the store, and shows the turn's files too. Per-turn
-      // recall is logged in the store alone (its message has no turn of its own in the session log), so with recall on
-      // the card holds every closed turn the same way.
-      priority: -10,
-      select: (owner: TurnTailOwner): TurnMatch | null => {
-        const data = owner.turn.data.get(TURN_DATA_KEY) as FactTurnData | undefined
-        const wrote = data?.wrote ?? 0
-        const { autoCapture, autoExtract, recall } = app.summary.getSnapshot()
-        if (owner.turn.status !== 'closed' || (wrote === 0 && !autoCapture && !autoExtract && !recall)) return null
-        const produced = (owner.turn.data.get('deliverables') as { produced?: readonly { path: string }[] } | undefined)?.produced ?? []
-        return { turn: owner.turn.turn, wrote, produced: produced.map((entry) => entry.path), openFile: owner.openFile ?? null }
-      },
-      inject: (sessionId) => {
-        if (sessionId !== undefined) void app.refreshSession(sessionId)
-        return { hooks: { sessions: app.sessions }, app, ownSessionId: sessionId }
-      },
-    }, turnTailCard(React)))
-  }))
+  ctx.inject(['conversationEvents'], (inner) =>
+    guard('turn card', () => {
+      const events = inner['conversationEvents'] as ConversationEventsService
+      events.register(factTurnDefinition)
+      ctx.slots.inject('conversation.chat.turnTail', () =>
+        ctx.slots.register(
+          {
+            name: 'conversation.chat.turnTail',
+            // Ahead of the host's produced-files card, but only on turns that wrote facts. With automatic capture on, the
+            // store may hold facts of any closed turn that none of its memory_write calls wrote (the rules anchored its user
+            // message, or extraction reads it after it ends), and the host asks only once, when the turn closes: the card
+            // then holds the seat on every closed turn, counts from the store, and shows the turn's files too. Per-turn
+            // recall is logged in the store alone (its message has no turn of its own in the session log), so with recall on
+            // the card holds every closed turn the same way.
+            priority: -10,
+            select: (owner: TurnTailOwner): TurnMatch | null => {
+              const data = owner.turn.data.get(TURN_DATA_KEY) as FactTurnData | undefined
+              const wrote = data?.wrote ?? 0
+              const { autoCapture, autoExtract, recall } = app.summary.getSnapshot()
+              if (owner.turn.status !== 'closed' || (wrote === 0 && !autoCapture && !autoExtract && !recall))
+                return null
+              const produced =
+                (owner.turn.data.get('deliverables') as { produced?: readonly { path: string }[] } | undefined)
+                  ?.produced ?? []
+              return {
+                turn: owner.turn.turn,
+                wrote,
+                produced: produced.map((entry) => entry.path),
+                openFile: owner.openFile ?? null,
+              }
+            },
+            inject: (sessionId) => {
+              if (sessionId !== undefined) void app.refreshSession(sessionId)
+              return { hooks: { sessions: app.sessions }, app, ownSessionId: sessionId }
+            },
+          },
+          turnTailCard(React),
+        ),
+      )
+    }),
+  )
 
-  ctx.inject(['settingsScope'], (inner) => guard('settings card', () => {
-    const settings = inner['settingsScope'] as SettingsScopeService
-    ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
-      name: 'settings.plugin.item', key: NAMESPACE,
-      inject: () => {
-        const scope = settings.bind({ namespace: NAMESPACE })
-        const describe = settings.describe()
-        void describe.ensure()
-        return { hooks: { scope, describe } as Record<string, Source<unknown>>, setField: (field: string, value: unknown) => scope.set(field, value) }
-      },
-    }, (props) => {
-      const useScope = props['useScope'] as (select: (snapshot: { value?: Record<string, unknown> }) => unknown) => Record<string, unknown> | undefined
-      const useDescribe = props['useDescribe'] as (select: (snapshot: { view?: { namespaces: readonly { ns: string; schema: unknown }[] } }) => unknown) => unknown
-      const value = useScope((snapshot) => snapshot.value)
-      const schema = useDescribe((snapshot) => snapshot.view?.namespaces.find((entry) => entry.ns === NAMESPACE)?.schema)
-      return React.createElement(LitHost, { tag: 'fm-settings-card', props: { app, schema, value, onfield: props['setField'] }, style: {} })
-    }))
-  }))
+  ctx.inject(['settingsScope'], (inner) =>
+    guard('settings card', () => {
+      const settings = inner['settingsScope'] as SettingsScopeService
+      ctx.slots.inject('settings.plugin.item', () =>
+        ctx.slots.register(
+          {
+            name: 'settings.plugin.item',
+            key: NAMESPACE,
+            inject: () => {
+              const scope = settings.bind({ namespace: NAMESPACE })
+              const describe = settings.describe()
+              void describe.ensure()
+              return {
+                hooks: { scope, describe } as Record<string, Source<unknown>>,
+                setField: (field: string, value: unknown) => scope.set(field, value),
+              }
+            },
+          },
+          (props) => {
+            const useScope = props['useScope'] as (
+              select: (snapshot: { value?: Record<string, unknown> }) => unknown,
+            ) => Record<string, unknown> | undefined
+            const useDescribe = props['useDescribe'] as (
+              select: (snapshot: { view?: { namespaces: readonly { ns: string; schema: unknown }[] } }) => unknown,
+            ) => unknown
+            const value = useScope((snapshot) => snapshot.value)
+            const schema = useDescribe(
+              (snapshot) => snapshot.view?.namespaces.find((entry) => entry.ns === NAMESPACE)?.schema,
+            )
+            return React.createElement(LitHost, {
+              tag: 'fm-settings-card',
+              props: { app, schema, value, onfield: props['setField'] },
+              style: {},
+            })
+          },
+        ),
+      )
+    }),
+  )
 }
 
 /** Run one registration so that its failure is logged and contained instead of failing the whole client. */

@@ -4,7 +4,15 @@
  * their property", "fold 7 runs into #40", "treat 'billing' as 'billing-api' (4 facts move)", "batch 2/3"). Pure, so
  * Node can test it.
  */
-import type { AliasRowWire, CardFactWire, FactView, FoldRowWire, MergeRowWire, ProposalCardWire, ProposalRowWire } from '../src/wire-types.ts'
+import type {
+  AliasRowWire,
+  CardFactWire,
+  FactView,
+  FoldRowWire,
+  MergeRowWire,
+  ProposalCardWire,
+  ProposalRowWire,
+} from '../src/wire-types.ts'
 import { formatInstant } from './format.ts'
 
 /** Why a card exists, in words. */
@@ -15,7 +23,7 @@ export const REASON_LABEL: Readonly<Record<string, string>> = {
   self_restating: 'health check: facts that only restate their property',
   pipeline: 'health check: one pipeline, a row per run',
   split_entity: 'health check: one subject spelled as two entities',
-  privacy_rescan: 'privacy rescan: facts stored before today\'s privacy rules, now masked or withheld from the model',
+  privacy_rescan: "privacy rescan: facts stored before today's privacy rules, now masked or withheld from the model",
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
@@ -43,8 +51,11 @@ export function aliasWords(row: AliasRowWire): string {
  * @returns one line.
  */
 export function retireWords(count: number, reason = 'self_restating'): string {
-  if (reason === 'privacy_rescan') return `retire ${plural(count, 'fact', 'facts')} stored before the privacy rules (already masked or withheld from the model)`
-  return count === 1 ? 'retire 1 fact that only restates its property' : `retire ${count} facts that only restate their property`
+  if (reason === 'privacy_rescan')
+    return `retire ${plural(count, 'fact', 'facts')} stored before the privacy rules (already masked or withheld from the model)`
+  return count === 1
+    ? 'retire 1 fact that only restates its property'
+    : `retire ${count} facts that only restate their property`
 }
 
 /**
@@ -54,11 +65,22 @@ export function retireWords(count: number, reason = 'self_restating'): string {
  */
 export function cardWords(card: ProposalCardWire): string | null {
   switch (card.kind) {
-    case 'add_fact': return null
-    case 'merge': return card.rows.length === 1 && card.rows[0] !== undefined ? mergeWords(card.rows[0]) : `merge ${card.rows.length} pairs of near-duplicates`
-    case 'retire': return retireWords(card.rows.length, card.reason)
-    case 'fold': return card.rows.length === 1 && card.rows[0] !== undefined ? foldWords(card.rows[0]) : `fold ${card.rows.length} pipelines into their newest runs`
-    case 'alias': return card.rows.length === 1 && card.rows[0] !== undefined ? aliasWords(card.rows[0]) : `treat ${card.rows.length} spellings as their canonical entities`
+    case 'add_fact':
+      return null
+    case 'merge':
+      return card.rows.length === 1 && card.rows[0] !== undefined
+        ? mergeWords(card.rows[0])
+        : `merge ${card.rows.length} pairs of near-duplicates`
+    case 'retire':
+      return retireWords(card.rows.length, card.reason)
+    case 'fold':
+      return card.rows.length === 1 && card.rows[0] !== undefined
+        ? foldWords(card.rows[0])
+        : `fold ${card.rows.length} pipelines into their newest runs`
+    case 'alias':
+      return card.rows.length === 1 && card.rows[0] !== undefined
+        ? aliasWords(card.rows[0])
+        : `treat ${card.rows.length} spellings as their canonical entities`
   }
 }
 
@@ -68,12 +90,18 @@ export function cardWords(card: ProposalCardWire): string | null {
  * @param index - the row's index.
  * @returns the row's words and its facts, or undefined for an add_fact card or a missing row.
  */
-export function rowWords(card: ProposalCardWire, index: number): { readonly does: string; readonly facts: string } | undefined {
+export function rowWords(
+  card: ProposalCardWire,
+  index: number,
+): { readonly does: string; readonly facts: string } | undefined {
   switch (card.kind) {
-    case 'add_fact': return undefined
+    case 'add_fact':
+      return undefined
     case 'merge': {
       const row = card.rows[index]
-      return row === undefined ? undefined : { does: mergeWords(row), facts: `${factLine(row.keeper)} ← ${factLine(row.loser)}` }
+      return row === undefined
+        ? undefined
+        : { does: mergeWords(row), facts: `${factLine(row.keeper)} ← ${factLine(row.loser)}` }
     }
     case 'retire': {
       const row = card.rows[index]
@@ -85,7 +113,9 @@ export function rowWords(card: ProposalCardWire, index: number): { readonly does
     }
     case 'alias': {
       const row = card.rows[index]
-      return row === undefined ? undefined : { does: aliasWords(row), facts: `${row.fragment.display} → ${row.canonical.display}` }
+      return row === undefined
+        ? undefined
+        : { does: aliasWords(row), facts: `${row.fragment.display} → ${row.canonical.display}` }
     }
   }
 }
@@ -123,11 +153,15 @@ export const WAITING_BECAUSE: Readonly<Record<string, string>> = {
  * @param current - the subject's current facts (any property).
  * @returns one sentence.
  */
-export function acceptWouldChange(row: Pick<ProposalRowWire, 'property' | 'value'>, current: readonly Pick<FactView, 'id' | 'property' | 'value' | 'multi' | 'status'>[]): string {
+export function acceptWouldChange(
+  row: Pick<ProposalRowWire, 'property' | 'value'>,
+  current: readonly Pick<FactView, 'id' | 'property' | 'value' | 'multi' | 'status'>[],
+): string {
   const same = current.filter((fact) => fact.status === 'active' && fold(fact.property) === fold(row.property))
   if (same.some((fact) => fold(fact.value) === fold(row.value))) return 'Accepting confirms the value already current.'
   const single = same.filter((fact) => !fact.multi)
-  if (single.length > 0) return `Accepting would replace ${single.map((fact) => `${fact.value} (#${fact.id})`).join(', ')}.`
+  if (single.length > 0)
+    return `Accepting would replace ${single.map((fact) => `${fact.value} (#${fact.id})`).join(', ')}.`
   if (same.length > 0) return `Accepting adds a value beside ${same.map((fact) => fact.value).join(', ')}.`
   return 'Accepting adds a new fact.'
 }
@@ -146,7 +180,11 @@ export function aboutSubject(fact: Pick<FactView, 'subject' | 'entityKey'>, subj
 
 /** Case, separators and spacing folded, as property and value keys fold them. */
 function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s_\-.]+/gu, ' ').trim()
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_\-.]+/gu, ' ')
+    .trim()
 }
 
 /**
@@ -155,8 +193,13 @@ function fold(text: string): string {
  * @param timeZone - the store's display zone.
  * @returns one line.
  */
-export function proposedFrom(card: Pick<ProposalCardWire, 'sessionId' | 'turn' | 'createdAt'>, timeZone: string): string {
-  const conversation = card.sessionId === null ? ''
-    : ` in conversation ${card.sessionId.length > 12 ? `${card.sessionId.slice(0, 12)}…` : card.sessionId}${card.turn === null ? '' : `, turn ${card.turn}`}`
+export function proposedFrom(
+  card: Pick<ProposalCardWire, 'sessionId' | 'turn' | 'createdAt'>,
+  timeZone: string,
+): string {
+  const conversation =
+    card.sessionId === null
+      ? ''
+      : ` in conversation ${card.sessionId.length > 12 ? `${card.sessionId.slice(0, 12)}…` : card.sessionId}${card.turn === null ? '' : `, turn ${card.turn}`}`
   return `proposed${conversation} · ${formatInstant(card.createdAt, timeZone)}`
 }

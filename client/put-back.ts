@@ -17,7 +17,12 @@ const CURRENT = new Set(['active', 'scheduled', 'conflict'])
  */
 export function canPutBack(row: FactView, history: readonly FactView[]): boolean {
   if (!PAST.has(row.status) || row.masked) return false
-  return !history.some((other) => CURRENT.has(other.status) && other.value === row.value && JSON.stringify(other.qualifiers) === JSON.stringify(row.qualifiers))
+  return !history.some(
+    (other) =>
+      CURRENT.has(other.status) &&
+      other.value === row.value &&
+      JSON.stringify(other.qualifiers) === JSON.stringify(row.qualifiers),
+  )
 }
 
 /**
@@ -29,7 +34,9 @@ export function canPutBack(row: FactView, history: readonly FactView[]): boolean
 export async function putBack(app: AppState, row: FactView): Promise<FactView | undefined> {
   const answer = await app.fencedEdit('fact-put-back', { id: row.id })
   if (answer === undefined) return undefined
-  app.toast(`Put back ${row.subject} · ${row.property} = ${answer.fact.value}`, { action: app.undoAction(answer.editId, 'Undone: the value before is current again') })
+  app.toast(`Put back ${row.subject} · ${row.property} = ${answer.fact.value}`, {
+    action: app.undoAction(answer.editId, 'Undone: the value before is current again'),
+  })
   app.changed()
   return answer.fact
 }

@@ -6,7 +6,9 @@ import type { ReactLike, ReactNode } from './host.ts'
  * @param react - the host's React.
  * @returns the component; `props` are assigned as element properties on every render.
  */
-export function litHost(react: ReactLike): (props: { tag: string; props: Record<string, unknown>; style?: Record<string, unknown> }) => ReactNode {
+export function litHost(
+  react: ReactLike,
+): (props: { tag: string; props: Record<string, unknown>; style?: Record<string, unknown> }) => ReactNode {
   return ({ tag, props, style }) => {
     const ref = react.useRef<HTMLElement | null>(null)
     react.useLayoutEffect(() => {

@@ -19,7 +19,10 @@ export function turnCardParts(wrote: number, recalled: number): string[] {
 
 /** Per-turn recall as status reports it (the parts the sentence reads). */
 export type RecallStatus = Pick<FullStatus['recall'], 'on' | 'budgetChars' | 'maxFacts'> & {
-  readonly recent: Pick<NonNullable<FullStatus['recall']['recent']>, 'turns' | 'withBlock' | 'factsPerTurn' | 'charsPerTurn' | 'p95Ms'> | null
+  readonly recent: Pick<
+    NonNullable<FullStatus['recall']['recent']>,
+    'turns' | 'withBlock' | 'factsPerTurn' | 'charsPerTurn' | 'p95Ms'
+  > | null
 }
 
 /**
@@ -28,7 +31,8 @@ export type RecallStatus = Pick<FullStatus['recall'], 'on' | 'budgetChars' | 'ma
  * @returns one sentence.
  */
 export function recallCostLine(recall: RecallStatus): string {
-  if (!recall.on) return 'Per-turn recall is off (recallBudgetTokens is 0): the model sees only the directory unless it searches.'
+  if (!recall.on)
+    return 'Per-turn recall is off (recallBudgetTokens is 0): the model sees only the directory unless it searches.'
   const setting = `Per-turn recall: up to ${recall.maxFacts} fact${recall.maxFacts === 1 ? '' : 's'} and ${recall.budgetChars.toLocaleString('en-US')} characters with each message`
   const recent = recall.recent
   if (recent === null || recent.turns === 0) return `${setting}; nothing recalled yet.`

@@ -2,7 +2,10 @@
 import type { VerbAnswer } from './api.ts'
 
 /** What subject-rename and property-rename answer (the parts the words read). */
-export type RenameAnswer = Pick<VerbAnswer<'property-rename'>, 'kind' | 'from' | 'to' | 'moved' | 'merged' | 'contested'>
+export type RenameAnswer = Pick<
+  VerbAnswer<'property-rename'>,
+  'kind' | 'from' | 'to' | 'moved' | 'merged' | 'contested'
+>
 
 /** One alias as the entity verb lists it. */
 export type AliasWire = VerbAnswer<'entity'>['aliases'][number]
@@ -20,12 +23,17 @@ const ORIGIN_WORDS: Readonly<Record<AliasWire['origin'], string>> = {
  * @param what - a subject, or a property of the named subject.
  * @returns one sentence.
  */
-export function renameToast(answer: RenameAnswer, what: { readonly kind: 'subject' } | { readonly kind: 'property'; readonly subject: string }): string {
+export function renameToast(
+  answer: RenameAnswer,
+  what: { readonly kind: 'subject' } | { readonly kind: 'property'; readonly subject: string },
+): string {
   const noun = what.kind === 'subject' ? '' : `${what.subject} · `
-  const head = answer.kind === 'merge'
-    ? `Merged ${noun}“${answer.from}” into “${answer.to}”`
-    : `Renamed ${noun}“${answer.from}” to “${answer.to}”`
-  const contest = answer.contested === 0 ? '' : `; ${answer.contested} values differ and now stand as a conflict for you to settle`
+  const head =
+    answer.kind === 'merge'
+      ? `Merged ${noun}“${answer.from}” into “${answer.to}”`
+      : `Renamed ${noun}“${answer.from}” to “${answer.to}”`
+  const contest =
+    answer.contested === 0 ? '' : `; ${answer.contested} values differ and now stand as a conflict for you to settle`
   return `${head}${contest}. Writes under “${answer.from}” now land on “${answer.to}”.`
 }
 
@@ -36,7 +44,8 @@ export function renameToast(answer: RenameAnswer, what: { readonly kind: 'subjec
  */
 export function aliasLine(alias: AliasWire): { readonly text: string; readonly note: string } {
   return {
-    text: alias.kind === 'entity' ? `“${alias.alias}” → this subject` : `property “${alias.alias}” → “${alias.canonical}”`,
+    text:
+      alias.kind === 'entity' ? `“${alias.alias}” → this subject` : `property “${alias.alias}” → “${alias.canonical}”`,
     note: ORIGIN_WORDS[alias.origin],
   }
 }

@@ -21,7 +21,10 @@ export function scopeWords(kind: ScopeKind, name: string): string {
  * @returns value (the stored scope text) and label pairs.
  */
 export function scopeFilterOptions(scopes: readonly ScopeWire[]): { value: string; label: string }[] {
-  return scopes.map((scope) => ({ value: scope.scope, label: `${scopeWords(scope.kind, scope.name)} (${scope.facts})` }))
+  return scopes.map((scope) => ({
+    value: scope.scope,
+    label: `${scopeWords(scope.kind, scope.name)} (${scope.facts})`,
+  }))
 }
 
 /**
@@ -31,8 +34,12 @@ export function scopeFilterOptions(scopes: readonly ScopeWire[]): { value: strin
  * @returns value (the stored scope text) and label pairs, global first.
  */
 export function moveTargets(fact: FactView, scopes: readonly ScopeWire[]): { value: string; label: string }[] {
-  const known = scopes.some((scope) => scope.kind === 'global') ? scopes : [{ scope: 'global', kind: 'global' as const, name: 'global', facts: 0 }, ...scopes]
-  return known.filter((scope) => scope.scope !== fact.scope).map((scope) => ({ value: scope.scope, label: scopeWords(scope.kind, scope.name) }))
+  const known = scopes.some((scope) => scope.kind === 'global')
+    ? scopes
+    : [{ scope: 'global', kind: 'global' as const, name: 'global', facts: 0 }, ...scopes]
+  return known
+    .filter((scope) => scope.scope !== fact.scope)
+    .map((scope) => ({ value: scope.scope, label: scopeWords(scope.kind, scope.name) }))
 }
 
 /** The option that asks for a new label, in the Add form's and the Move control's scope lists. */
@@ -44,10 +51,14 @@ export const NEW_LABEL = { value: '\u0000new-label', label: 'New label…' } as 
  * @param typed - the new label's text, when one was typed.
  * @returns the scope text to send, or why there is none.
  */
-export function chosenScope(chosen: string, typed: string | undefined): { readonly scope: string } | { readonly missing: string } {
+export function chosenScope(
+  chosen: string,
+  typed: string | undefined,
+): { readonly scope: string } | { readonly missing: string } {
   if (chosen !== NEW_LABEL.value) return chosen === '' ? { missing: 'Choose a scope to move to.' } : { scope: chosen }
   const label = (typed ?? '').replace(/\s+/gu, ' ').trim()
-  if (label === '') return { missing: 'Type the new label\'s name.' }
-  if (label.toLowerCase() === 'global' || label.toLowerCase().startsWith('project:')) return { missing: `“${label}” is not a label name: global and project scopes are chosen from the list.` }
+  if (label === '') return { missing: "Type the new label's name." }
+  if (label.toLowerCase() === 'global' || label.toLowerCase().startsWith('project:'))
+    return { missing: `“${label}” is not a label name: global and project scopes are chosen from the list.` }
   return { scope: label }
 }

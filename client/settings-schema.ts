@@ -27,7 +27,15 @@ export interface SettingsSection {
 
 interface Node {
   readonly type?: string
-  readonly meta?: { readonly description?: unknown; readonly collapse?: unknown; readonly default?: unknown; readonly min?: unknown; readonly max?: unknown; readonly step?: unknown; readonly role?: unknown }
+  readonly meta?: {
+    readonly description?: unknown
+    readonly collapse?: unknown
+    readonly default?: unknown
+    readonly min?: unknown
+    readonly max?: unknown
+    readonly step?: unknown
+    readonly role?: unknown
+  }
   readonly dict?: Readonly<Record<string, number>>
   readonly list?: readonly number[]
   readonly value?: unknown
@@ -55,7 +63,11 @@ export function readSettingsSchema(envelope: unknown): SettingsSection[] {
   })
 }
 
-function readField(key: string, node: Node | undefined, refs: Readonly<Record<string, Node>>): SettingsField | undefined {
+function readField(
+  key: string,
+  node: Node | undefined,
+  refs: Readonly<Record<string, Node>>,
+): SettingsField | undefined {
   if (node === undefined) return undefined
   const meta = node.meta ?? {}
   const base = {
@@ -69,21 +81,37 @@ function readField(key: string, node: Node | undefined, refs: Readonly<Record<st
     options: [] as string[],
   }
   switch (node.type) {
-    case 'boolean': return { ...base, kind: 'boolean' }
+    case 'boolean':
+      return { ...base, kind: 'boolean' }
     case 'number':
-    case 'natural': return { ...base, kind: 'number' }
-    case 'string': return { ...base, kind: 'string' }
+    case 'natural':
+      return { ...base, kind: 'number' }
+    case 'string':
+      return { ...base, kind: 'string' }
     case 'union': {
-      const options = (node.list ?? []).map((id) => refs[String(id)]).filter((option) => option?.type === 'const').map((option) => String(option?.value))
+      const options = (node.list ?? [])
+        .map((id) => refs[String(id)])
+        .filter((option) => option?.type === 'const')
+        .map((option) => String(option?.value))
       return { ...base, kind: 'enum', options }
     }
-    default: return undefined
+    default:
+      return undefined
   }
 }
 
 /** Words a key spells in capitals, and words that read better spelled out. */
 const WORDS: Readonly<Record<string, string>> = {
-  llm: 'LLM', api: 'API', url: 'URL', id: 'ID', fts: 'FTS', ttl: 'TTL', ms: '(ms)', dir: 'folder', env: 'variable', dim: 'dimensions',
+  llm: 'LLM',
+  api: 'API',
+  url: 'URL',
+  id: 'ID',
+  fts: 'FTS',
+  ttl: 'TTL',
+  ms: '(ms)',
+  dir: 'folder',
+  env: 'variable',
+  dim: 'dimensions',
 }
 
 /**
@@ -93,7 +121,10 @@ const WORDS: Readonly<Record<string, string>> = {
  * @returns its label.
  */
 export function humanLabel(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/gu, '$1 $2').split(' ').map((word) => word.toLowerCase())
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/gu, '$1 $2')
+    .split(' ')
+    .map((word) => word.toLowerCase())
   const shown = words.map((word) => WORDS[word] ?? word)
   const first = shown[0] ?? ''
   return [first.charAt(0).toUpperCase() + first.slice(1), ...shown.slice(1)].join(' ')

@@ -24,7 +24,9 @@ export function createSource<T>(initial: T): WritableSource<T> {
     getSnapshot: () => snapshot,
     subscribe(listener) {
       listeners.add(listener)
-      return () => { listeners.delete(listener) }
+      return () => {
+        listeners.delete(listener)
+      }
     },
     set,
     update: (change) => set(change(snapshot)),

@@ -23,7 +23,11 @@ export function foldName(text: string): string {
 export function exactStar(query: string, nodes: readonly GraphNode[]): GraphNode | undefined {
   const wanted = foldName(query)
   if (wanted === '') return undefined
-  return nodes.find((node) => node.kind === 'entity' && (foldName(node.label) === wanted || (node.entityKey !== null && foldName(node.entityKey) === wanted)))
+  return nodes.find(
+    (node) =>
+      node.kind === 'entity' &&
+      (foldName(node.label) === wanted || (node.entityKey !== null && foldName(node.entityKey) === wanted)),
+  )
 }
 
 /**
@@ -39,6 +43,8 @@ export function partialStar(query: string, nodes: readonly GraphNode[]): GraphNo
   const subjects = nodes.filter((node) => node.kind === 'entity')
   const best = (list: GraphNode[]): GraphNode | undefined =>
     list.sort((a, b) => b.degree - a.degree || a.label.length - b.label.length || (a.id < b.id ? -1 : 1))[0]
-  return best(subjects.filter((node) => foldName(node.label).startsWith(wanted)))
-    ?? best(subjects.filter((node) => foldName(node.label).includes(wanted)))
+  return (
+    best(subjects.filter((node) => foldName(node.label).startsWith(wanted))) ??
+    best(subjects.filter((node) => foldName(node.label).includes(wanted)))
+  )
 }

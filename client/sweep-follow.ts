@@ -20,7 +20,11 @@ export type FollowedSweep = { readonly sweep: SweepWire } | { readonly message: 
  * @param signal - aborts the following (the card left the page).
  * @returns its outcome, or undefined when aborted.
  */
-export async function followSweep(startedAt: string, onProgress: (running: RunningSweepWire) => void, signal: AbortSignal): Promise<FollowedSweep | undefined> {
+export async function followSweep(
+  startedAt: string,
+  onProgress: (running: RunningSweepWire) => void,
+  signal: AbortSignal,
+): Promise<FollowedSweep | undefined> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS))
     if (signal.aborted) return undefined
@@ -33,9 +37,13 @@ export async function followSweep(startedAt: string, onProgress: (running: Runni
       continue
     }
     if (lastAsked !== null && lastAsked.startedAt === startedAt) {
-      return lastAsked.sweep === null ? { message: `The sweep stopped: ${lastAsked.error ?? 'unknown reason'}.` } : { sweep: lastAsked.sweep }
+      return lastAsked.sweep === null
+        ? { message: `The sweep stopped: ${lastAsked.error ?? 'unknown reason'}.` }
+        : { sweep: lastAsked.sweep }
     }
     const newest = sweeps[0]
-    return newest !== undefined && newest.startedAt === startedAt ? { sweep: newest } : { message: 'The sweep ended; its outcome is in the ledger.' }
+    return newest !== undefined && newest.startedAt === startedAt
+      ? { sweep: newest }
+      : { message: 'The sweep ended; its outcome is in the ledger.' }
   }
 }

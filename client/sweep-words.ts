@@ -9,7 +9,10 @@ import type { VerbAnswerTo } from './api.ts'
 type ConsolidateLedger = VerbAnswerTo<'consolidate', { readonly summary: true }>
 
 /** The fields of a sweep the sentence reads (the consolidate verb's `sweep`). */
-export type SweepWire = Pick<ConsolidateLedger['sweeps'][number], 'outcome' | 'candidates' | 'remembered' | 'asked' | 'distinct' | 'unanswered' | 'deferred' | 'proposalIds' | 'note'>
+export type SweepWire = Pick<
+  ConsolidateLedger['sweeps'][number],
+  'outcome' | 'candidates' | 'remembered' | 'asked' | 'distinct' | 'unanswered' | 'deferred' | 'proposalIds' | 'note'
+>
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
@@ -21,12 +24,22 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 export function sweepWords(sweep: SweepWire): string {
   if (sweep.candidates === 0) return 'No near-duplicates found.'
   const parts: string[] = []
-  if (sweep.proposalIds.length > 0) parts.push(`${plural(sweep.proposalIds.length, 'merge', 'merges')} proposed (see Proposals)`)
+  if (sweep.proposalIds.length > 0)
+    parts.push(`${plural(sweep.proposalIds.length, 'merge', 'merges')} proposed (see Proposals)`)
   if (sweep.distinct > 0) parts.push(`${sweep.distinct} distinct`)
   if (sweep.unanswered > 0) parts.push(`${sweep.unanswered} without a usable answer`)
-  const asked = sweep.asked > 0 ? `Asked about ${plural(sweep.asked, 'pair', 'pairs')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}.` : ''
-  const deferred = sweep.deferred > 0 ? ` ${plural(sweep.deferred, 'pair waits', 'pairs wait')} for the next sweep (${sweep.note ?? 'no usable model'}).` : ''
-  const known = sweep.asked === 0 && sweep.deferred === 0 ? `Nothing new to ask: ${plural(sweep.remembered, 'pair was', 'pairs were')} judged before.` : ''
+  const asked =
+    sweep.asked > 0
+      ? `Asked about ${plural(sweep.asked, 'pair', 'pairs')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}.`
+      : ''
+  const deferred =
+    sweep.deferred > 0
+      ? ` ${plural(sweep.deferred, 'pair waits', 'pairs wait')} for the next sweep (${sweep.note ?? 'no usable model'}).`
+      : ''
+  const known =
+    sweep.asked === 0 && sweep.deferred === 0
+      ? `Nothing new to ask: ${plural(sweep.remembered, 'pair was', 'pairs were')} judged before.`
+      : ''
   return `${asked}${deferred}${known}`.trim()
 }
 
@@ -39,7 +52,8 @@ export type RunningSweepWire = NonNullable<ConsolidateLedger['running']>
  * @returns one sentence, ending in an ellipsis while it runs.
  */
 export function sweepProgressWords(running: RunningSweepWire): string {
-  const who = running.trigger === 'timer' ? 'The scheduled near-duplicate sweep is running' : 'Looking for near-duplicates'
+  const who =
+    running.trigger === 'timer' ? 'The scheduled near-duplicate sweep is running' : 'Looking for near-duplicates'
   if (running.planned === 0) return `${who}: gathering pairs…`
   const proposed = running.proposals > 0 ? `, ${plural(running.proposals, 'merge', 'merges')} proposed` : ''
   return `${who}: ${String(running.asked)} of ${plural(running.planned, 'pair', 'pairs')} asked${proposed} so far…`

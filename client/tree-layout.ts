@@ -87,7 +87,12 @@ export function segmentCrossesBox(x1: number, y1: number, x2: number, y2: number
   let t1 = 1
   const dx = x2 - x1
   const dy = y2 - y1
-  const sides: [number, number][] = [[-dx, x1 - (box.left - pad)], [dx, (box.right + pad) - x1], [-dy, y1 - (box.top - pad)], [dy, (box.bottom + pad) - y1]]
+  const sides: [number, number][] = [
+    [-dx, x1 - (box.left - pad)],
+    [dx, box.right + pad - x1],
+    [-dy, y1 - (box.top - pad)],
+    [dy, box.bottom + pad - y1],
+  ]
   for (const [p, q] of sides) {
     if (p === 0) {
       if (q < 0) return false
@@ -107,7 +112,12 @@ export function segmentCrossesBox(x1: number, y1: number, x2: number, y2: number
 
 /** Whether two boxes overlap, with the label gap between them. */
 function boxesMeet(a: LabelBox, b: LabelBox): boolean {
-  return a.left < b.right + LABEL_GAP_PX && b.left < a.right + LABEL_GAP_PX && a.top < b.bottom + LABEL_GAP_PX && b.top < a.bottom + LABEL_GAP_PX
+  return (
+    a.left < b.right + LABEL_GAP_PX &&
+    b.left < a.right + LABEL_GAP_PX &&
+    a.top < b.bottom + LABEL_GAP_PX &&
+    b.top < a.bottom + LABEL_GAP_PX
+  )
 }
 
 /** Whether a box covers some of a circle. */
@@ -131,7 +141,11 @@ function boxMeetsCircle(box: LabelBox, x: number, y: number, r: number): boolean
  * @param height - drawing height.
  * @returns placed nodes with their labels, and the edges whose two ends are both placed.
  */
-export function treeLayout(payload: GraphPayload, width: number, height: number): { nodes: PlacedNode[]; edges: PlacedEdge[] } {
+export function treeLayout(
+  payload: GraphPayload,
+  width: number,
+  height: number,
+): { nodes: PlacedNode[]; edges: PlacedEdge[] } {
   const center = payload.center ?? [...payload.nodes].sort((a, b) => b.degree - a.degree || (a.id < b.id ? -1 : 1))[0]
   const cx = width / 2
   const cy = height / 2
@@ -150,35 +164,55 @@ export function treeLayout(payload: GraphPayload, width: number, height: number)
   })
   const boxes: LabelBox[] = []
   const inside = (box: LabelBox): boolean => box.left >= 0 && box.top >= 0 && box.right <= width && box.bottom <= height
-  const clear = (box: LabelBox, own?: GraphEdge): boolean => inside(box)
-    && !boxes.some((other) => boxesMeet(box, other))
-    && ![...spots.values()].some((spot) => boxMeetsCircle(box, spot.x, spot.y, spot.r + 1))
-    && !segments.some(({ edge, a, b }) => edge !== own && segmentCrossesBox(a.x, a.y, b.x, b.y, box, 1))
+  const clear = (box: LabelBox, own?: GraphEdge): boolean =>
+    inside(box) &&
+    !boxes.some((other) => boxesMeet(box, other)) &&
+    ![...spots.values()].some((spot) => boxMeetsCircle(box, spot.x, spot.y, spot.r + 1)) &&
+    !segments.some(({ edge, a, b }) => edge !== own && segmentCrossesBox(a.x, a.y, b.x, b.y, box, 1))
   const boxAt = (x: number, y: number, w: number, anchor: 'start' | 'middle' | 'end'): LabelBox => {
     const left = anchor === 'start' ? x : anchor === 'end' ? x - w : x - w / 2
     return { left, top: y - LABEL_HEIGHT_PX / 2, right: left + w, bottom: y + LABEL_HEIGHT_PX / 2 }
   }
 
   const nodes: PlacedNode[] = []
-  const placeNode = (spot: { node: GraphNode; x: number; y: number; r: number }, candidates: readonly [number, number, 'start' | 'middle' | 'end'][]): void => {
+  const placeNode = (
+    spot: { node: GraphNode; x: number; y: number; r: number },
+    candidates: readonly [number, number, 'start' | 'middle' | 'end'][],
+  ): void => {
     const text = cut(glanceLabel(spot.node))
     const w = textWidth(text, NODE_FONT_PX) + 4
     const found = candidates.find(([cx2, cy2, a]) => clear(boxAt(cx2, cy2, w, a)))
     const [x, y, anchor] = found ?? candidates[0] ?? [spot.x, spot.y + spot.r + 12, 'middle']
     const labelBox = boxAt(x, y, w, anchor)
     if (found !== undefined) boxes.push(labelBox)
-    nodes.push({ node: spot.node, x: spot.x, y: spot.y, r: spot.r, labelText: text, labelX: x, labelY: y, labelAnchor: anchor, labelBox, labelShown: found !== undefined })
+    nodes.push({
+      node: spot.node,
+      x: spot.x,
+      y: spot.y,
+      r: spot.r,
+      labelText: text,
+      labelX: x,
+      labelY: y,
+      labelAnchor: anchor,
+      labelBox,
+      labelShown: found !== undefined,
+    })
   }
   const centreSpot = center === undefined ? undefined : spots.get(center.id)
   if (centreSpot !== undefined) {
     // The centre's label: along the middle of each gap between neighbouring edges, nearest the centre first.
-    const angles = [...spots.values()].filter((spot) => spot !== centreSpot).map((spot) => Math.atan2(spot.y - cy, spot.x - cx)).sort((p, q) => p - q)
-    const bisectors = angles.length === 0 ? [Math.PI / 2]
-      : angles.map((angle, i) => {
-        const next = angles[(i + 1) % angles.length] ?? angle
-        const span = i + 1 < angles.length ? next - angle : next + Math.PI * 2 - angle
-        return angle + (angles.length === 1 ? Math.PI : span / 2)
-      })
+    const angles = [...spots.values()]
+      .filter((spot) => spot !== centreSpot)
+      .map((spot) => Math.atan2(spot.y - cy, spot.x - cx))
+      .sort((p, q) => p - q)
+    const bisectors =
+      angles.length === 0
+        ? [Math.PI / 2]
+        : angles.map((angle, i) => {
+            const next = angles[(i + 1) % angles.length] ?? angle
+            const span = i + 1 < angles.length ? next - angle : next + Math.PI * 2 - angle
+            return angle + (angles.length === 1 ? Math.PI : span / 2)
+          })
     const candidates: [number, number, 'start' | 'middle' | 'end'][] = []
     for (let d = CENTER_R + 10; d <= radius; d += 4) {
       for (const angle of bisectors) {
@@ -216,7 +250,18 @@ export function treeLayout(payload: GraphPayload, width: number, height: number)
     const [labelX, labelY] = at(stop ?? 0.5)
     const labelBox = boxAt(labelX, labelY, w, 'middle')
     if (stop !== undefined) boxes.push(labelBox)
-    return { edge, x1: a.x, y1: a.y, x2: b.x, y2: b.y, labelText: text, labelX, labelY, labelBox, labelShown: stop !== undefined }
+    return {
+      edge,
+      x1: a.x,
+      y1: a.y,
+      x2: b.x,
+      y2: b.y,
+      labelText: text,
+      labelX,
+      labelY,
+      labelBox,
+      labelShown: stop !== undefined,
+    }
   })
   return { nodes, edges }
 }

@@ -33,7 +33,8 @@ export const factTurnDefinition = {
     if (event.type === 'turn/start') return { id: String(turn), role: 'start' }
     if (event.type === 'tool/call' && event.data['name'] === 'memory_write') return { id: String(turn), role: 'update' }
     // A replacement (compaction pruning an old result) is not a new result: only appended results count.
-    if (event.type === 'tool/result' && (event.surfaceOp ?? 'append') === 'append') return { id: String(turn), role: 'update' }
+    if (event.type === 'tool/result' && (event.surfaceOp ?? 'append') === 'append')
+      return { id: String(turn), role: 'update' }
     return null
   },
   start(_context: unknown, match: { event: SessionEventLike }): FoldState {
@@ -42,17 +43,28 @@ export const factTurnDefinition = {
   update(context: { state: FoldState }, match: { event: SessionEventLike }): FoldState {
     const { state } = context
     const event = match.event
-    if (event.type === 'tool/call') return { ...state, memoryCalls: [...state.memoryCalls, String(event.data['callId'])] }
-    const message = event.data['message'] as { source?: { callId?: unknown }; content?: readonly { content?: unknown; text?: unknown }[] } | undefined
+    if (event.type === 'tool/call')
+      return { ...state, memoryCalls: [...state.memoryCalls, String(event.data['callId'])] }
+    const message = event.data['message'] as
+      | { source?: { callId?: unknown }; content?: readonly { content?: unknown; text?: unknown }[] }
+      | undefined
     const callId = String(message?.source?.callId ?? '')
     if (!state.memoryCalls.includes(callId)) return state
     // Each call counts once, even if the host ever re-delivers its result.
     const memoryCalls = state.memoryCalls.filter((id) => id !== callId)
     return { ...state, memoryCalls, wrote: state.wrote + (WROTE.test(resultText(message)) ? 1 : 0) }
   },
-  buildLocationData(context: { state: FoldState | undefined }, scope: string): { kind: 'turn'; turn: number; key: string; value: FactTurnData } | null {
+  buildLocationData(
+    context: { state: FoldState | undefined },
+    scope: string,
+  ): { kind: 'turn'; turn: number; key: string; value: FactTurnData } | null {
     if (scope !== 'turn' || context.state === undefined) return null
-    return { kind: 'turn', turn: context.state.turn, key: TURN_DATA_KEY, value: { turn: context.state.turn, wrote: context.state.wrote } }
+    return {
+      kind: 'turn',
+      turn: context.state.turn,
+      key: TURN_DATA_KEY,
+      value: { turn: context.state.turn, wrote: context.state.wrote },
+    }
   },
 }
 
@@ -61,7 +73,9 @@ function resultText(message: { content?: readonly { content?: unknown; text?: un
   const block = message?.content?.[0]
   if (typeof block?.text === 'string') return block.text
   if (Array.isArray(block?.content)) {
-    return (block.content as { text?: unknown }[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('')
+    return (block.content as { text?: unknown }[])
+      .map((part) => (typeof part.text === 'string' ? part.text : ''))
+      .join('')
   }
   return ''
 }

@@ -17,7 +17,8 @@ export type VectorCounts = Pick<NonNullable<VerbAnswer<'index-vectors'>['coverag
  */
 export function embeddingConfigured(value: Readonly<Record<string, unknown>>): boolean {
   const source = value['embeddingSource']
-  const baseUrl = typeof value['embeddingBaseUrl'] === 'string' ? value['embeddingBaseUrl'].trim().replace(/\/+$/u, '') : ''
+  const baseUrl =
+    typeof value['embeddingBaseUrl'] === 'string' ? value['embeddingBaseUrl'].trim().replace(/\/+$/u, '') : ''
   const model = typeof value['embeddingModel'] === 'string' ? value['embeddingModel'].trim() : ''
   return source !== undefined && source !== 'none' && baseUrl !== '' && model !== ''
 }
@@ -38,10 +39,19 @@ export function vectorCount(vectors: VectorCounts | null): string | null {
  * @param data - the index-vectors answer (`sweep` and `coverage`).
  * @returns one or two sentences: "Vectors: 2 facts embedded. 2 facts now have current vectors."
  */
-export function rebuiltWords(data: { readonly sweep: Pick<VerbAnswer<'index-vectors'>['sweep'], 'embedded' | 'rechecked' | 'pruned'>; readonly coverage: VectorCounts | null }): string {
+export function rebuiltWords(data: {
+  readonly sweep: Pick<VerbAnswer<'index-vectors'>['sweep'], 'embedded' | 'rechecked' | 'pruned'>
+  readonly coverage: VectorCounts | null
+}): string {
   const { embedded, pruned } = data.sweep
   const coverage = data.coverage
-  const done = embedded === 0 && pruned === 0 ? 'Vectors: nothing to embed.' : `Vectors: ${countOf(embedded, 'fact')} embedded${pruned === 0 ? '' : `, ${pruned} removed`}.`
-  const left = coverage === null ? '' : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
+  const done =
+    embedded === 0 && pruned === 0
+      ? 'Vectors: nothing to embed.'
+      : `Vectors: ${countOf(embedded, 'fact')} embedded${pruned === 0 ? '' : `, ${pruned} removed`}.`
+  const left =
+    coverage === null
+      ? ''
+      : ` ${countOf(coverage.current, 'fact')} now ${coverage.current === 1 ? 'has a current vector' : 'have current vectors'}.`
   return `${done}${left}`
 }

@@ -54,7 +54,8 @@ export class BareStore {
     this.path = path
     this.db = db
     // A claim already current is a restatement: nothing new is stored (RETURNING yields no row).
-    this.insertRow = db.prepare(`INSERT INTO facts (subject, property, value, status, evidence_rank, observed_at, recorded_at, valid_from, valid_to, claim_key)
+    this.insertRow =
+      db.prepare(`INSERT INTO facts (subject, property, value, status, evidence_rank, observed_at, recorded_at, valid_from, valid_to, claim_key)
       VALUES (?, ?, ?, 'active', ?, ?, ?, ?, ?, unhex(?)) ON CONFLICT DO NOTHING RETURNING id`)
     this.insertTerms = db.prepare('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)')
     this.search = db.prepare(`SELECT f.id, f.subject, f.property, f.value FROM
@@ -87,7 +88,17 @@ export class BareStore {
    * @returns whether a row was added.
    */
   private insert(write: PreparedWrite, now: string): boolean {
-    const row = this.insertRow.get(write.subject, write.property, write.value, evidenceRank(write.evidence), now, now, write.validFrom, write.validTo, write.claimKey)
+    const row = this.insertRow.get(
+      write.subject,
+      write.property,
+      write.value,
+      evidenceRank(write.evidence),
+      now,
+      now,
+      write.validFrom,
+      write.validTo,
+      write.claimKey,
+    )
     if (row === undefined) return false
     this.insertTerms.run(Number(row['id']), write.terms)
     return true
@@ -106,7 +117,10 @@ export class BareStore {
       this.transaction(() => {
         for (const input of facts.slice(offset, offset + 5000)) {
           const now = new Date().toISOString()
-          const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+          const prepared = prepareWrite(input, now, {
+            refuseCredentials: config.refuseCredentials,
+            timeZone: config.displayTimeZone,
+          })
           if (prepared.ok && this.insert(prepared.write, now)) rows += 1
         }
       })
@@ -123,7 +137,10 @@ export class BareStore {
    */
   write(input: FactInput, config: ResolvedConfig): boolean {
     const now = new Date().toISOString()
-    const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+    const prepared = prepareWrite(input, now, {
+      refuseCredentials: config.refuseCredentials,
+      timeZone: config.displayTimeZone,
+    })
     if (!prepared.ok) return false
     return this.transaction(() => this.insert(prepared.write, now))
   }

@@ -65,18 +65,33 @@ export async function breakerBench(): Promise<BreakerBench> {
     const corpus = makeCorpus(FACTS, mulberry32(FACTS))
     const lexical = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
     seedStore(dir, corpus.facts, systemClock, lexical)
-    const semantic = resolveConfig(configWith({ dataDir: dir, embeddingSource: 'openai', embeddingBaseUrl: `${fake.url}/v1`, embeddingModel: 'fake-embed-bench' }),
-      { dshHome: dir, userHome: dir })
+    const semantic = resolveConfig(
+      configWith({
+        dataDir: dir,
+        embeddingSource: 'openai',
+        embeddingBaseUrl: `${fake.url}/v1`,
+        embeddingModel: 'fake-embed-bench',
+      }),
+      { dshHome: dir, userHome: dir },
+    )
     await sweepOnce(dir, semantic)
     console.log('done')
     const messages = recallMessages(corpus, mulberry32(FACTS + 1)).map((message) => message.text)
     // A turn's message, and the short query a model would search with: a stored subject and property.
     const turns = Array.from({ length: TURNS }, (_, index) => {
       const fact = corpus.facts[(index * 331) % corpus.facts.length]
-      return { message: messages[(index * 7) % messages.length] ?? '', query: `${fact?.subject ?? ''} ${fact?.property ?? ''}` }
+      return {
+        message: messages[(index * 7) % messages.length] ?? '',
+        query: `${fact?.subject ?? ''} ${fact?.property ?? ''}`,
+      }
     })
     const runs: BreakerRun[] = []
-    const measure = async (run: string, config: ResolvedConfig, options: QueryGuardOptions, hang: boolean): Promise<void> => {
+    const measure = async (
+      run: string,
+      config: ResolvedConfig,
+      options: QueryGuardOptions,
+      hang: boolean,
+    ): Promise<void> => {
       process.stdout.write(`breaker: ${run}… `)
       fake.reset()
       fake.script.embedDelayMs = hang ? HANG_MS : 0
@@ -87,7 +102,13 @@ export async function breakerBench(): Promise<BreakerBench> {
     await measure('working endpoint, breaker on', semantic, {}, false)
     await measure('hanging endpoint, breaker off (before)', semantic, { breaker: 'off' }, true)
     await measure('hanging endpoint, breaker on (after)', semantic, {}, true)
-    const bench: BreakerBench = { facts: FACTS, embeddingDim: 256, recallTimeoutMs: semantic.recallTimeoutMs, queryTimeoutMs: semantic.queryTimeoutMs, runs }
+    const bench: BreakerBench = {
+      facts: FACTS,
+      embeddingDim: 256,
+      recallTimeoutMs: semantic.recallTimeoutMs,
+      queryTimeoutMs: semantic.queryTimeoutMs,
+      runs,
+    }
     printBreaker(bench)
     return bench
   } finally {
@@ -103,13 +124,18 @@ async function sweepOnce(dir: string, config: ResolvedConfig): Promise<void> {
   try {
     const opened = memory.storeSet()
     const settings = embeddingSettings(config)
-    if (!('stores' in opened) || !settings.configured) throw new Error('the breaker bench\'s store has no embedding channel')
+    if (!('stores' in opened) || !settings.configured)
+      throw new Error("the breaker bench's store has no embedding channel")
     const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => Date.now() }
     const result = await runVectorSweep({
-      vectors: opened.stores.vectors, settings, embed: sweepEmbedder(access, settings),
-      now: () => new Date().toISOString(), signal: new AbortController().signal,
+      vectors: opened.stores.vectors,
+      settings,
+      embed: sweepEmbedder(access, settings),
+      now: () => new Date().toISOString(),
+      signal: new AbortController().signal,
     })
-    if (result.outcome !== 'swept') throw new Error(`the breaker bench's sweep ${result.outcome}: ${result.error?.message ?? ''}`)
+    if (result.outcome !== 'swept')
+      throw new Error(`the breaker bench's sweep ${result.outcome}: ${result.error?.message ?? ''}`)
   } finally {
     memory.close()
   }
@@ -119,12 +145,21 @@ async function sweepOnce(dir: string, config: ResolvedConfig): Promise<void> {
  * One run: a memory with fresh guards, one untimed warm-up search (with a hanging endpoint, the breaker's first
  * failure), then the timed turns.
  */
-async function timeTurns(run: string, dir: string, config: ResolvedConfig, options: QueryGuardOptions,
-  turns: readonly { readonly message: string; readonly query: string }[], fake: FakeSemantic): Promise<BreakerRun> {
+async function timeTurns(
+  run: string,
+  dir: string,
+  config: ResolvedConfig,
+  options: QueryGuardOptions,
+  turns: readonly { readonly message: string; readonly query: string }[],
+  fake: FakeSemantic,
+): Promise<BreakerRun> {
   const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => Date.now() }
   const guards = queryGuards(() => Date.now(), options)
   const index = new VectorIndex()
-  const memory = new FactMemory({ clock: systemClock, semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) })
+  const memory = new FactMemory({
+    clock: systemClock,
+    semantic: (current, stores) => semanticLegs(access, index, guards, current, stores),
+  })
   memory.open(dir)
   const embeddingCalls = (): number => fake.requests.filter((request) => request.kind === 'embeddings').length
   try {
@@ -147,9 +182,13 @@ async function timeTurns(run: string, dir: string, config: ResolvedConfig, optio
       turnsCallingEndpoint: timed.length - skipped.length,
       recallMs: percentiles(timed.map((turn) => turn.recallMs)),
       searchMs: percentiles(timed.map((turn) => turn.searchMs)),
-      skippedTurns: skipped.length === 0 || skipped.length === timed.length
-        ? null
-        : { recallMs: percentiles(skipped.map((turn) => turn.recallMs)), searchMs: percentiles(skipped.map((turn) => turn.searchMs)) },
+      skippedTurns:
+        skipped.length === 0 || skipped.length === timed.length
+          ? null
+          : {
+              recallMs: percentiles(skipped.map((turn) => turn.recallMs)),
+              searchMs: percentiles(skipped.map((turn) => turn.searchMs)),
+            },
     }
   } finally {
     memory.close()
@@ -158,13 +197,19 @@ async function timeTurns(run: string, dir: string, config: ResolvedConfig, optio
 
 /** The table. */
 function printBreaker(bench: BreakerBench): void {
-  console.log(`\nA hanging embedding endpoint and the breaker: ${bench.facts} synthetic facts with ${bench.embeddingDim}-d vectors, the fake endpoint on loopback; `
-    + `each turn one per-turn recall (deadline ${bench.recallTimeoutMs} ms) then one memory_search (deadline ${bench.queryTimeoutMs} ms, 800 ms for the query embedding); ms p50 / p95 / max`)
-  console.log('| run | turns | turns calling the endpoint | recall | memory_search | recall, turns without a call | memory_search, turns without a call |')
+  console.log(
+    `\nA hanging embedding endpoint and the breaker: ${bench.facts} synthetic facts with ${bench.embeddingDim}-d vectors, the fake endpoint on loopback; ` +
+      `each turn one per-turn recall (deadline ${bench.recallTimeoutMs} ms) then one memory_search (deadline ${bench.queryTimeoutMs} ms, 800 ms for the query embedding); ms p50 / p95 / max`,
+  )
+  console.log(
+    '| run | turns | turns calling the endpoint | recall | memory_search | recall, turns without a call | memory_search, turns without a call |',
+  )
   console.log('|---|---:|---:|---:|---:|---:|---:|')
   const f = (p: Percentiles): string => `${p.p50} / ${p.p95} / ${p.max}`
   for (const row of bench.runs) {
     const skipped = row.skippedTurns
-    console.log(`| ${row.run} | ${row.turns} | ${row.turnsCallingEndpoint} | ${f(row.recallMs)} | ${f(row.searchMs)} | ${skipped === null ? '-' : f(skipped.recallMs)} | ${skipped === null ? '-' : f(skipped.searchMs)} |`)
+    console.log(
+      `| ${row.run} | ${row.turns} | ${row.turnsCallingEndpoint} | ${f(row.recallMs)} | ${f(row.searchMs)} | ${skipped === null ? '-' : f(skipped.recallMs)} | ${skipped === null ? '-' : f(skipped.searchMs)} |`,
+    )
   }
 }

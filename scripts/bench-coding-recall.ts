@@ -21,7 +21,15 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { configWith } from '../src/config.ts'
 import * as plugin from '../src/index.ts'
 import { startInprocHost, type InprocHost } from '../tests/helpers/inproc-host.ts'
-import { CODING_FACTS, CODING_MESSAGES, personalFacts, REPOSITORIES, type CodingMessage, type LibraryFact, type MessageKind } from './bench-coding-library.ts'
+import {
+  CODING_FACTS,
+  CODING_MESSAGES,
+  personalFacts,
+  REPOSITORIES,
+  type CodingMessage,
+  type LibraryFact,
+  type MessageKind,
+} from './bench-coding-library.ts'
 import { oneTurn } from './bench-recall.ts'
 
 /** Newer personal facts written after the developer's. */
@@ -92,7 +100,10 @@ type Repos = Readonly<Record<'billing' | 'shop' | 'global', string>>
 /** Two git repositories with an origin and a first commit each, and a plain folder for the user's global facts. */
 function makeRepositories(root: string): Repos {
   const git = (cwd: string, ...command: string[]): void => {
-    const result = spawnSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.invalid', ...command], { cwd, encoding: 'utf8' })
+    const result = spawnSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.invalid', ...command], {
+      cwd,
+      encoding: 'utf8',
+    })
     if (result.status !== 0) throw new Error(`git ${command.join(' ')}: ${result.stderr}`)
   }
   const out: Record<string, string> = {}
@@ -111,7 +122,13 @@ function makeRepositories(root: string): Repos {
   return { billing: out['billing'] ?? '', shop: out['shop'] ?? '', global: notes }
 }
 
-async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact[], cues: boolean, verbose: boolean): Promise<CodingRecallRun> {
+async function oneRun(
+  root: string,
+  repos: Repos,
+  personal: readonly LibraryFact[],
+  cues: boolean,
+  verbose: boolean,
+): Promise<CodingRecallRun> {
   const started = performance.now()
   const dataDir = join(root, cues ? 'store-cues' : 'store-plain')
   const host = await startInprocHost()
@@ -120,7 +137,14 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
     const failedWrites: string[] = []
     // The developer's facts first, each in its own repository's session; then the newer personal ones.
     for (const home of ['billing', 'shop', 'global'] as const) {
-      await writeFacts(host, `write-${home}-${String(cues)}`, repos[home], CODING_FACTS.filter((fact) => fact.home === home), cues, failedWrites)
+      await writeFacts(
+        host,
+        `write-${home}-${String(cues)}`,
+        repos[home],
+        CODING_FACTS.filter((fact) => fact.home === home),
+        cues,
+        failedWrites,
+      )
     }
     await writeFacts(host, `write-personal-${String(cues)}`, repos.global, personal, cues, failedWrites)
 
@@ -145,18 +169,27 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
     let leaks = 0
     const blockChars: number[] = []
     for (const [index, message] of CODING_MESSAGES.entries()) {
-      const seen = seenText(await oneTurn(host, `ask-${String(cues)}-${index}`, message.text, repos[message.repo]), message.text)
+      const seen = seenText(
+        await oneTurn(host, `ask-${String(cues)}-${index}`, message.text, repos[message.repo]),
+        message.text,
+      )
       if (seen.block !== '') blockChars.push(seen.block.length)
-      const leaked = CODING_FACTS.filter((fact) => fact.home !== 'global' && fact.home !== message.repo && seen.all.includes(fact.value))
+      const leaked = CODING_FACTS.filter(
+        (fact) => fact.home !== 'global' && fact.home !== message.repo && seen.all.includes(fact.value),
+      )
       leaks += leaked.length > 0 ? 1 : 0
-      if (verbose && leaked.length > 0) console.log(`  LEAK [${message.repo}] ${message.text} ← ${leaked.map((fact) => fact.key).join(', ')}`)
+      if (verbose && leaked.length > 0)
+        console.log(`  LEAK [${message.repo}] ${message.text} ← ${leaked.map((fact) => fact.key).join(', ')}`)
       if (message.needs === null) {
         nothing += 1
         if (message.heldOut === true) heldNothing += 1
         if (seen.block !== '') {
           falseBlocks += 1
           if (message.heldOut === true) heldFalse += 1
-          if (verbose) console.log(`  FALSE BLOCK${message.heldOut === true ? ' (held out)' : ''} [${message.repo}] ${message.text}\n${indent(seen.block)}`)
+          if (verbose)
+            console.log(
+              `  FALSE BLOCK${message.heldOut === true ? ' (held out)' : ''} [${message.repo}] ${message.text}\n${indent(seen.block)}`,
+            )
         }
         continue
       }
@@ -165,22 +198,45 @@ async function oneRun(root: string, repos: Repos, personal: readonly LibraryFact
       count(message.kind, message.language, hit)
       count(message.kind, 'all', hit)
       if (message.heldOut === true) count(message.kind, 'held-out', hit)
-      if (verbose && !hit) console.log(`  MISS${message.heldOut === true ? ' (held out)' : ''} ${message.kind}/${message.language} [${message.repo}] ${message.text} → ${fact.key}${seen.block === '' ? ' (no block)' : `\n${indent(seen.block)}`}`)
+      if (verbose && !hit)
+        console.log(
+          `  MISS${message.heldOut === true ? ' (held out)' : ''} ${message.kind}/${message.language} [${message.repo}] ${message.text} → ${fact.key}${seen.block === '' ? ' (no block)' : `\n${indent(seen.block)}`}`,
+        )
     }
     const kinds: MessageKind[] = ['direct', 'paraphrase', 'other-language']
-    const rows = kinds.flatMap((kind) => (['en', 'zh', 'all'] as const).flatMap((language) => {
-      const entry = tallies.get(`${kind}\u0000${language}`)
-      return entry === undefined ? [] : [{ kind, language, messages: entry.messages, hits: entry.hits, share: ratio(entry.hits, entry.messages) }]
-    }))
+    const rows = kinds.flatMap((kind) =>
+      (['en', 'zh', 'all'] as const).flatMap((language) => {
+        const entry = tallies.get(`${kind}\u0000${language}`)
+        return entry === undefined
+          ? []
+          : [{ kind, language, messages: entry.messages, hits: entry.hits, share: ratio(entry.hits, entry.messages) }]
+      }),
+    )
     const heldOut = kinds.flatMap((kind) => {
       const entry = tallies.get(`${kind}\u0000held-out`)
-      return entry === undefined ? [] : [{ kind, language: 'all' as const, messages: entry.messages, hits: entry.hits, share: ratio(entry.hits, entry.messages) }]
+      return entry === undefined
+        ? []
+        : [
+            {
+              kind,
+              language: 'all' as const,
+              messages: entry.messages,
+              hits: entry.hits,
+              share: ratio(entry.hits, entry.messages),
+            },
+          ]
     })
     return {
-      cues, failedWrites, inDirectory, rows, heldOut,
+      cues,
+      failedWrites,
+      inDirectory,
+      rows,
+      heldOut,
       falseBlocks: { messages: nothing, withBlock: falseBlocks, share: ratio(falseBlocks, nothing) },
       heldOutFalseBlocks: { messages: heldNothing, withBlock: heldFalse, share: ratio(heldFalse, heldNothing) },
-      leaks, medianBlockChars: median(blockChars), seconds: Math.round((performance.now() - started) / 100) / 10,
+      leaks,
+      medianBlockChars: median(blockChars),
+      seconds: Math.round((performance.now() - started) / 100) / 10,
     }
   } finally {
     await fiber.dispose()
@@ -195,15 +251,30 @@ function factOf(message: CodingMessage): LibraryFact {
 }
 
 /** One conversation in a folder writing facts, each turn the user's statement and the model's memory_write of it. */
-async function writeFacts(host: InprocHost, sessionId: string, cwd: string, facts: readonly LibraryFact[], cues: boolean, failed: string[]): Promise<void> {
+async function writeFacts(
+  host: InprocHost,
+  sessionId: string,
+  cwd: string,
+  facts: readonly LibraryFact[],
+  cues: boolean,
+  failed: string[],
+): Promise<void> {
   if (facts.length === 0) return
-  const handle = await host.ctx.agentLoop.createAgent(host.ctx, { sessionId: SessionId(sessionId), agentOptions: { provider: 'mock', model: 'mock' }, meta: { cwd } })
+  const handle = await host.ctx.agentLoop.createAgent(host.ctx, {
+    sessionId: SessionId(sessionId),
+    agentOptions: { provider: 'mock', model: 'mock' },
+    meta: { cwd },
+  })
   try {
     for (const fact of facts) {
       host.adapter.requests.length = 0
       host.adapter.script.length = 0
       const args = {
-        subject: fact.subject, property: fact.property, value: fact.value, evidence: 'explicit_user', quote: fact.said,
+        subject: fact.subject,
+        property: fact.property,
+        value: fact.value,
+        evidence: 'explicit_user',
+        quote: fact.said,
         ...(fact.home === 'global' ? {} : { scope: 'project' }),
         ...(cues && fact.cues.length > 0 ? { cues: fact.cues } : {}),
       }
@@ -231,27 +302,43 @@ function textOf(message: Message): string {
 
 /** What a request showed: every message but the user's own, the directory section, and the recall block. */
 function seenText(request: GenerateOptions, own: string): { all: string; directory: string; block: string } {
-  const texts = request.messages.filter((message) => !(message.role === 'user' && message.source.kind === 'user' && textOf(message) === own)).map(textOf)
+  const texts = request.messages
+    .filter((message) => !(message.role === 'user' && message.source.kind === 'user' && textOf(message) === own))
+    .map(textOf)
   const snapshot = texts.filter((text) => text.startsWith('Current runtime context.')).at(-1) ?? ''
-  const directory = snapshot.split('\n\n').find((section) => section.startsWith('Fact memory:') || section.startsWith('Fact memory (')) ?? ''
+  const directory =
+    snapshot
+      .split('\n\n')
+      .find((section) => section.startsWith('Fact memory:') || section.startsWith('Fact memory (')) ?? ''
   return { all: texts.join('\n'), directory, block: texts.find((text) => text.startsWith(RECALL_HEAD)) ?? '' }
 }
 
 function printRun(run: CodingRecallRun): void {
-  console.log(`\nRecall where developers work, ${run.cues ? 'facts written WITH cues' : 'facts written without cues'}: the needed fact anywhere in the model's first request `
-    + `(${CODING_FACTS.length} developer facts under ${PERSONAL_FACTS} newer personal ones; two git repositories; ${run.seconds} s)`)
+  console.log(
+    `\nRecall where developers work, ${run.cues ? 'facts written WITH cues' : 'facts written without cues'}: the needed fact anywhere in the model's first request ` +
+      `(${CODING_FACTS.length} developer facts under ${PERSONAL_FACTS} newer personal ones; two git repositories; ${run.seconds} s)`,
+  )
   if (run.failedWrites.length > 0) console.log(`writes that were not saved: ${run.failedWrites.join('; ')}`)
-  console.log(`directory of a fresh session lists ${run.inDirectory.billing} developer facts in billing-service, ${run.inDirectory.shop} in shop-web`)
+  console.log(
+    `directory of a fresh session lists ${run.inDirectory.billing} developer facts in billing-service, ${run.inDirectory.shop} in shop-web`,
+  )
   console.log('| messages | language | n | reached the model |')
   console.log('|---|---|---:|---:|')
-  for (const row of run.rows) console.log(`| ${row.kind} | ${row.language} | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
-  for (const row of run.heldOut) console.log(`| ${row.kind}, held out | all | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
-  console.log(`about nothing stored: a block on ${run.falseBlocks.withBlock} of ${run.falseBlocks.messages} (${pct(run.falseBlocks.share)}; held out ${run.heldOutFalseBlocks.withBlock} of ${run.heldOutFalseBlocks.messages}); `
-    + `requests carrying the other repository's facts: ${run.leaks}; median block ${run.medianBlockChars} characters`)
+  for (const row of run.rows)
+    console.log(`| ${row.kind} | ${row.language} | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
+  for (const row of run.heldOut)
+    console.log(`| ${row.kind}, held out | all | ${row.messages} | ${row.hits} (${pct(row.share)}) |`)
+  console.log(
+    `about nothing stored: a block on ${run.falseBlocks.withBlock} of ${run.falseBlocks.messages} (${pct(run.falseBlocks.share)}; held out ${run.heldOutFalseBlocks.withBlock} of ${run.heldOutFalseBlocks.messages}); ` +
+      `requests carrying the other repository's facts: ${run.leaks}; median block ${run.medianBlockChars} characters`,
+  )
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => `      ${line}`).join('\n')
+  return text
+    .split('\n')
+    .map((line) => `      ${line}`)
+    .join('\n')
 }
 
 function median(values: readonly number[]): number {

@@ -15,7 +15,7 @@ import type { FactInput } from '../src/types.ts'
 export function mulberry32(seed: number): () => number {
   let a = seed
   return () => {
-    a = (a + 0x6D2B79F5) | 0
+    a = (a + 0x6d2b79f5) | 0
     let t = Math.imul(a ^ (a >>> 15), 1 | a)
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
@@ -23,17 +23,120 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** Common properties, most used first (sampled with a Zipf law, as real attribute names are). */
-export const PROPERTIES_EN = ['port', 'host', 'owner', 'version', 'deploy target', 'database', 'region', 'language', 'build command',
-  'on-call rotation', 'preferred editor', 'log level', 'timeout', 'cache ttl', 'repository', 'release day', 'test command',
-  'runtime', 'framework', 'queue', 'dashboard url', 'alert channel', 'backup schedule', 'cpu limit', 'memory limit',
-  'replica count', 'health check path', 'auth provider', 'feature flag', 'license', 'node version', 'python version',
-  'package manager', 'ci system', 'code owner', 'slack channel', 'base image', 'storage bucket', 'cdn', 'dns zone']
-export const PROPERTIES_ZH = ['端口', '负责人', '部署环境', '数据库', '版本', '地区', '日志级别', '超时时间', '发布日期', '缓存时间', '告警群', '备份计划']
-export const SERVICE_KINDS = ['api', 'worker', 'web', 'db', 'service', 'cli', 'bot', 'pipeline', 'gateway', 'cache', 'scheduler', 'proxy']
-export const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ven', 'tor', 'qui', 'bel', 'dra', 'sen', 'ul', 'pax', 'zor', 'fi', 'nem', 'tal',
-  'gru', 'hex', 'ori', 'vas', 'lum', 'cor', 'ne', 'tri', 'bo', 'sa', 'ke', 'mon', 'pri', 'dex', 'al', 'ryn', 'sto', 'wex',
-  'jin', 'ost', 'pel', 'yar', 'eku', 'zan']
-const HAN = '数据支付订单用户库存搜索消息网关报表日志推荐账单客户商品物流仓储结算风控审核营销会员积分优惠评论通知文件图片视频直播音乐地图定位天气新闻翻译语音识别安全权限配置监控告警调度任务队列缓存索引备份迁移测试发布运维'
+export const PROPERTIES_EN = [
+  'port',
+  'host',
+  'owner',
+  'version',
+  'deploy target',
+  'database',
+  'region',
+  'language',
+  'build command',
+  'on-call rotation',
+  'preferred editor',
+  'log level',
+  'timeout',
+  'cache ttl',
+  'repository',
+  'release day',
+  'test command',
+  'runtime',
+  'framework',
+  'queue',
+  'dashboard url',
+  'alert channel',
+  'backup schedule',
+  'cpu limit',
+  'memory limit',
+  'replica count',
+  'health check path',
+  'auth provider',
+  'feature flag',
+  'license',
+  'node version',
+  'python version',
+  'package manager',
+  'ci system',
+  'code owner',
+  'slack channel',
+  'base image',
+  'storage bucket',
+  'cdn',
+  'dns zone',
+]
+export const PROPERTIES_ZH = [
+  '端口',
+  '负责人',
+  '部署环境',
+  '数据库',
+  '版本',
+  '地区',
+  '日志级别',
+  '超时时间',
+  '发布日期',
+  '缓存时间',
+  '告警群',
+  '备份计划',
+]
+export const SERVICE_KINDS = [
+  'api',
+  'worker',
+  'web',
+  'db',
+  'service',
+  'cli',
+  'bot',
+  'pipeline',
+  'gateway',
+  'cache',
+  'scheduler',
+  'proxy',
+]
+export const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'ven',
+  'tor',
+  'qui',
+  'bel',
+  'dra',
+  'sen',
+  'ul',
+  'pax',
+  'zor',
+  'fi',
+  'nem',
+  'tal',
+  'gru',
+  'hex',
+  'ori',
+  'vas',
+  'lum',
+  'cor',
+  'ne',
+  'tri',
+  'bo',
+  'sa',
+  'ke',
+  'mon',
+  'pri',
+  'dex',
+  'al',
+  'ryn',
+  'sto',
+  'wex',
+  'jin',
+  'ost',
+  'pel',
+  'yar',
+  'eku',
+  'zan',
+]
+const HAN =
+  '数据支付订单用户库存搜索消息网关报表日志推荐账单客户商品物流仓储结算风控审核营销会员积分优惠评论通知文件图片视频直播音乐地图定位天气新闻翻译语音识别安全权限配置监控告警调度任务队列缓存索引备份迁移测试发布运维'
 
 /** Zipf sampler over `n` ranks: rank r is drawn with weight 1/(r+1). */
 function zipf(n: number, random: () => number): () => number {
@@ -76,24 +179,33 @@ export function makeCorpus(size: number, random: () => number): Corpus {
   const propertyRank = zipf(PROPERTIES_EN.length, random)
   const zhPropertyRank = zipf(PROPERTIES_ZH.length, random)
   const han = (length: number): string => Array.from({ length }, () => HAN[Math.floor(random() * HAN.length)]).join('')
-  const entities = Array.from({ length: Math.max(50, Math.floor(size / 6)) }, () => (random() < 0.2
-    ? { name: `${han(2 + Math.floor(random() * 2))}服务`, zh: true }
-    : { name: `${word()}-${pick(SERVICE_KINDS)}`, zh: false }))
+  const entities = Array.from({ length: Math.max(50, Math.floor(size / 6)) }, () =>
+    random() < 0.2
+      ? { name: `${han(2 + Math.floor(random() * 2))}服务`, zh: true }
+      : { name: `${word()}-${pick(SERVICE_KINDS)}`, zh: false },
+  )
   const facts: FactInput[] = []
   const identifiers: string[] = []
   for (let i = 0; i < size; i += 1) {
     const entity = entities[Math.floor(random() * entities.length)] as Corpus['entities'][number]
-    const property = entity.zh && random() < 0.7 ? PROPERTIES_ZH[zhPropertyRank()] as string : PROPERTIES_EN[propertyRank()] as string
+    const property =
+      entity.zh && random() < 0.7
+        ? (PROPERTIES_ZH[zhPropertyRank()] as string)
+        : (PROPERTIES_EN[propertyRank()] as string)
     const roll = random()
     let value: string
     if (roll < 0.15) value = String(1024 + Math.floor(random() * 60000))
-    else if (roll < 0.25) value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
+    else if (roll < 0.25)
+      value = `${1 + Math.floor(random() * 9)}.${Math.floor(random() * 30)}.${Math.floor(random() * 50)}`
     else if (roll < 0.35) value = `${word()}-${Math.floor(random() * 99)}.internal`
     else if (entity.zh && roll < 0.7) value = `${han(2)}团队负责${han(2)}`
     else value = Array.from({ length: 2 + Math.floor(random() * 4) }, () => vocabulary[vocabRank()]).join(' ')
     if (/^[\d.]+$|internal$/u.test(value)) identifiers.push(value)
     facts.push({
-      subject: entity.name, property, value, origin: 'tool',
+      subject: entity.name,
+      property,
+      value,
+      origin: 'tool',
       evidence: random() < 0.3 ? 'explicit_user' : 'observed',
       multi: random() < 0.1,
       ...(random() < 0.1 ? { qualifiers: { env: pick(['prod', 'staging', 'dev']) } } : {}),
@@ -134,7 +246,10 @@ export function seedFacts(db: Database, facts: readonly FactInput[], clock: Cloc
     db.transaction(() => {
       for (const input of facts.slice(offset, offset + 5000)) {
         const now = new Date(clock.now()).toISOString()
-        const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+        const prepared = prepareWrite(input, now, {
+          refuseCredentials: config.refuseCredentials,
+          timeZone: config.displayTimeZone,
+        })
         if (prepared.ok) store.write(prepared.write, now)
       }
     })

@@ -29,7 +29,9 @@ export async function startBenchEmbeddingServer(): Promise<EmbeddingServer> {
   const server = createServer((req, res) => {
     let raw = ''
     req.setEncoding('utf8')
-    req.on('data', (chunk: string) => { raw += chunk })
+    req.on('data', (chunk: string) => {
+      raw += chunk
+    })
     req.on('end', () => {
       void (async () => {
         try {
@@ -37,7 +39,13 @@ export async function startBenchEmbeddingServer(): Promise<EmbeddingServer> {
           const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')]
           const vectors = await model.embed(input)
           res.writeHead(200, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ object: 'list', model: BENCH_EMBEDDING_MODEL, data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })) }))
+          res.end(
+            JSON.stringify({
+              object: 'list',
+              model: BENCH_EMBEDDING_MODEL,
+              data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+            }),
+          )
         } catch (error) {
           res.writeHead(500, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ error: { message: String(error) } }))
@@ -45,10 +53,17 @@ export async function startBenchEmbeddingServer(): Promise<EmbeddingServer> {
       })()
     })
   })
-  await new Promise<void>((resolve) => { server.listen(0, '127.0.0.1', resolve) })
+  await new Promise<void>((resolve) => {
+    server.listen(0, '127.0.0.1', resolve)
+  })
   const { port } = server.address() as AddressInfo
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise((resolve) => { server.close(() => { resolve() }) }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve()
+        })
+      }),
   }
 }

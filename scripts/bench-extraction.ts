@@ -40,7 +40,8 @@ const BINDINGS = Array.from({ length: 20 }, (_, i) => `The service svc-${i} runs
 
 function percentiles(samples: number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number): number => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 1000) / 1000
+  const at = (q: number): number =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 1000) / 1000
   return { p50: at(0.5), p95: at(0.95), max: at(1), n: sorted.length }
 }
 
@@ -50,7 +51,7 @@ function longTurn(): string {
   let length = 0
   let next = 0
   while (length < 24_000) {
-    const part = next < BINDINGS.length && parts.length % 12 === 11 ? BINDINGS[next++] ?? PARAGRAPH : PARAGRAPH
+    const part = next < BINDINGS.length && parts.length % 12 === 11 ? (BINDINGS[next++] ?? PARAGRAPH) : PARAGRAPH
     parts.push(part)
     length += part.length + 1
   }
@@ -60,8 +61,16 @@ function longTurn(): string {
 function events(user: string, turn: number, from: number): SessionEventView[] {
   return [
     { type: 'turn/start', seq: from, data: { turn } },
-    { type: 'user/message', seq: from + 1, data: { role: 'user', content: [{ type: 'text', text: user }], source: { kind: 'user' } } },
-    { type: 'assistant/message', seq: from + 2, data: { turn, step: 1, message: { content: [{ type: 'text', text: 'Noted, thanks.' }] } } },
+    {
+      type: 'user/message',
+      seq: from + 1,
+      data: { role: 'user', content: [{ type: 'text', text: user }], source: { kind: 'user' } },
+    },
+    {
+      type: 'assistant/message',
+      seq: from + 2,
+      data: { turn, step: 1, message: { content: [{ type: 'text', text: 'Noted, thanks.' }] } },
+    },
     { type: 'turn/end', seq: from + 3, data: { turn, reason: { kind: 'completed' } } },
   ]
 }
@@ -73,15 +82,34 @@ function events(user: string, turn: number, from: number): SessionEventView[] {
 export async function extractionTimings(): Promise<ExtractionTimings> {
   const root = mkdtempSync(join(tmpdir(), 'fact-memory-bench-extract-'))
   try {
-    const config = resolveConfig(configWith({ autoCapture: true, autoExtract: true, extractDelayMs: 3_600_000, storeTimezone: 'UTC' }), { dshHome: root, userHome: root })
+    const config = resolveConfig(
+      configWith({ autoCapture: true, autoExtract: true, extractDelayMs: 3_600_000, storeTimezone: 'UTC' }),
+      { dshHome: root, userHome: root },
+    )
     const memory = new FactMemory({ clock: systemClock })
     memory.open(config.resolvedDataDir)
     const text = longTurn()
-    const facts = BINDINGS.map((quote, i) => ({ subject: `svc-${i}`, property: 'port', value: String(8000 + i), quote: quote.slice(0, -1), confidence: 0.9 }))
-    const instant: ExtractionModel = { name: 'bench/instant', complete: async () => ({ ok: true, text: JSON.stringify({ facts }) }) }
+    const facts = BINDINGS.map((quote, i) => ({
+      subject: `svc-${i}`,
+      property: 'port',
+      value: String(8000 + i),
+      quote: quote.slice(0, -1),
+      confidence: 0.9,
+    }))
+    const instant: ExtractionModel = {
+      name: 'bench/instant',
+      complete: async () => ({ ok: true, text: JSON.stringify({ facts }) }),
+    }
 
     // The listener: what the conversation waits for. The merge window is an hour, so no pass runs meanwhile.
-    const capture = new AutoCapture({ clock: systemClock, logger: { info: () => undefined, warn: () => undefined }, memory, config: () => config, model: async () => instant, session: async (sessionId) => ({ unavailable: `no session ${sessionId} in the bench` }) })
+    const capture = new AutoCapture({
+      clock: systemClock,
+      logger: { info: () => undefined, warn: () => undefined },
+      memory,
+      config: () => config,
+      model: async () => instant,
+      session: async (sessionId) => ({ unavailable: `no session ${sessionId} in the bench` }),
+    })
     const log: SessionEventView[] = []
     const session: ExtractSessionView = { id: 'bench-session', header: {}, events: log, requestHeader: () => undefined }
     const listener: number[] = []
@@ -98,19 +126,31 @@ export async function extractionTimings(): Promise<ExtractionTimings> {
     }
     capture.stop()
 
-    const rules = BINDINGS.concat(Array.from({ length: 180 }, (_, i) => `Remember that the build server for team ${i} is ci-${i}.`))
-      .map((message) => { const started = performance.now(); captureRules(message); return performance.now() - started })
+    const rules = BINDINGS.concat(
+      Array.from({ length: 180 }, (_, i) => `Remember that the build server for team ${i} is ci-${i}.`),
+    ).map((message) => {
+      const started = performance.now()
+      captureRules(message)
+      return performance.now() - started
+    })
 
     const passes: number[] = []
     for (let run = 0; run < 12; run += 1) {
       const sessionId = `bench-pass-${run}`
       const turnEvents = events(text, 1, 0)
       const started = performance.now()
-      await runPass({ sessionId, endSeq: 3, attempt: 1, trigger: 'turn', signal: new AbortController().signal }, { memory, config, events: turnEvents, model: instant, clock: systemClock, project: null })
+      await runPass(
+        { sessionId, endSeq: 3, attempt: 1, trigger: 'turn', signal: new AbortController().signal },
+        { memory, config, events: turnEvents, model: instant, clock: systemClock, project: null },
+      )
       passes.push(performance.now() - started)
     }
     memory.close()
-    return { listenerPerTurnMs: percentiles(listener.slice(20)), rulesPerMessageMs: percentiles(rules), pass24kMs: percentiles(passes.slice(2)) }
+    return {
+      listenerPerTurnMs: percentiles(listener.slice(20)),
+      rulesPerMessageMs: percentiles(rules),
+      pass24kMs: percentiles(passes.slice(2)),
+    }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }

@@ -54,16 +54,24 @@ export interface FoldBench {
  * @returns the pairs; a malformed line throws, naming its number.
  */
 export function readFoldPairs(path: string = FOLD_PAIRS): FoldPair[] {
-  return readFileSync(path, 'utf8').split('\n').flatMap((text, index) => {
-    if (text.trim() === '') return []
-    const value = JSON.parse(text) as Partial<FoldPair>
-    if (typeof value.a !== 'string' || typeof value.b !== 'string' || typeof value.fold !== 'boolean' || typeof value.kind !== 'string'
-      || typeof value.on !== 'string' || !/^\d{4}-\d{2}-\d{2}$/u.test(value.on)
-      || (value.lang !== 'en' && value.lang !== 'zh')) {
-      throw new Error(`${path}:${index + 1} is not a labeled fold pair`)
-    }
-    return [value as FoldPair]
-  })
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((text, index) => {
+      if (text.trim() === '') return []
+      const value = JSON.parse(text) as Partial<FoldPair>
+      if (
+        typeof value.a !== 'string' ||
+        typeof value.b !== 'string' ||
+        typeof value.fold !== 'boolean' ||
+        typeof value.kind !== 'string' ||
+        typeof value.on !== 'string' ||
+        !/^\d{4}-\d{2}-\d{2}$/u.test(value.on) ||
+        (value.lang !== 'en' && value.lang !== 'zh')
+      ) {
+        throw new Error(`${path}:${index + 1} is not a labeled fold pair`)
+      }
+      return [value as FoldPair]
+    })
 }
 
 /**
@@ -72,7 +80,10 @@ export function readFoldPairs(path: string = FOLD_PAIRS): FoldPair[] {
  * @returns precision, recall, the counts behind them, and the misjudged pairs.
  */
 export function foldBench(pairs: readonly FoldPair[]): FoldBench {
-  const judged = pairs.map((pair) => ({ pair, folds: foldVerdict(pair.a, pair.b, { writtenAt: `${pair.on}T12:00:00.000Z` }).fold }))
+  const judged = pairs.map((pair) => ({
+    pair,
+    folds: foldVerdict(pair.a, pair.b, { writtenAt: `${pair.on}T12:00:00.000Z` }).fold,
+  }))
   const truePositives = judged.filter(({ pair, folds }) => folds && pair.fold).length
   const falsePositives = judged.filter(({ pair, folds }) => folds && !pair.fold).length
   const falseNegatives = judged.filter(({ pair, folds }) => !folds && pair.fold).length

@@ -30,7 +30,8 @@ export interface ImportBench {
  */
 export function importFile(lines: number): string {
   let text = ''
-  for (let i = 0; i < lines; i += 1) text += `${JSON.stringify({ subject: `s${i % 4000}`, property: `p${Math.floor(i / 4000)}`, value: String(i) })}\n`
+  for (let i = 0; i < lines; i += 1)
+    text += `${JSON.stringify({ subject: `s${i % 4000}`, property: `p${Math.floor(i / 4000)}`, value: String(i) })}\n`
   return text
 }
 
@@ -66,8 +67,13 @@ export async function importBench(lines = 120_000): Promise<ImportBench> {
 
 /** One import call over node:http, which sets no deadline on a slow answer (fetch gives up after 300 s). */
 async function longCall(url: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const answer = await rawRequest(url, { path: `${PREFIX}/import`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  if (answer.status !== 200 || answer.json?.['ok'] !== true) throw new Error(`import answered ${answer.status}: ${answer.text.slice(0, 500)}`)
+  const answer = await rawRequest(url, {
+    path: `${PREFIX}/import`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (answer.status !== 200 || answer.json?.['ok'] !== true)
+    throw new Error(`import answered ${answer.status}: ${answer.text.slice(0, 500)}`)
   return answer.json
 }
 
@@ -78,7 +84,11 @@ async function whileStatus(url: string, work: () => Promise<void>): Promise<Impo
   const poll = (async () => {
     while (running) {
       const started = performance.now()
-      const answer = await rawRequest(url, { path: `${PREFIX}/status`, headers: { 'content-type': 'application/json' }, body: '{"summary":true}' })
+      const answer = await rawRequest(url, {
+        path: `${PREFIX}/status`,
+        headers: { 'content-type': 'application/json' },
+        body: '{"summary":true}',
+      })
       if (answer.status !== 200) throw new Error(`status answered ${answer.status}: ${answer.text.slice(0, 300)}`)
       waits.push(performance.now() - started)
       await new Promise((resolve) => setTimeout(resolve, 250))

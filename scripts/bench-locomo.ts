@@ -56,12 +56,27 @@ export interface LocomoResult {
 
 /** `D8:6; D9:17` → [`D8:6`, `D9:17`]; leading zeros dropped; malformed ids skipped. */
 export function evidenceIds(evidence: readonly unknown[] | undefined): string[] {
-  return (evidence ?? []).flat().flatMap((entry) => String(entry).split(/[;\s,]+/u))
+  return (evidence ?? [])
+    .flat()
+    .flatMap((entry) => String(entry).split(/[;\s,]+/u))
     .map((id) => /^D(\d+):(\d+)$/u.exec(id.trim()))
     .flatMap((match) => (match === null ? [] : [`D${Number(match[1])}:${Number(match[2])}`]))
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
 
 /** `1:56 pm on 8 May, 2023` → epoch ms (UTC), or undefined. */
 function sessionInstant(text: unknown): number | undefined {
@@ -92,7 +107,10 @@ const CALL: ToolCall = { callId: 'bench', signal: new AbortController().signal }
 /** Call a tool the way the host does: execute, then render the value into the text the model reads. */
 async function callTool(tool: ToolSpec, args: Record<string, unknown>): Promise<{ value: unknown; text: string }> {
   const value = await tool.execute(args, CALL)
-  const text = tool.output.render(args, value as never).map((block) => block.text).join('\n')
+  const text = tool.output
+    .render(args, value as never)
+    .map((block) => block.text)
+    .join('\n')
   return { value, text }
 }
 
@@ -117,7 +135,12 @@ export interface LocomoSample {
  * @param clock - the clock the store reads, set to each session's date.
  * @returns fact id → the dialogue turn its observation came from.
  */
-export async function writeObservations(sample: LocomoSample, shape: LocomoShape, write: ToolSpec, clock: SessionClock): Promise<Map<number, string>> {
+export async function writeObservations(
+  sample: LocomoSample,
+  shape: LocomoShape,
+  write: ToolSpec,
+  clock: SessionClock,
+): Promise<Map<number, string>> {
   const diaOf = new Map<number, string>()
   const sessions = Object.keys(sample.observation)
     .map((key) => ({ key, n: Number(/(\d+)/u.exec(key)?.[1] ?? 0) }))
@@ -128,9 +151,16 @@ export async function writeObservations(sample: LocomoSample, shape: LocomoShape
       for (const [text, dia] of observations) {
         const id = evidenceIds([dia])[0]
         if (id === undefined) continue
-        const args = shape === 'multi'
-          ? { subject: speaker, property: 'observation', value: text, evidence: 'observed', multi: true }
-          : { subject: speaker, property: 'observation', value: text, evidence: 'observed', qualifiers: { dialogue: id } }
+        const args =
+          shape === 'multi'
+            ? { subject: speaker, property: 'observation', value: text, evidence: 'observed', multi: true }
+            : {
+                subject: speaker,
+                property: 'observation',
+                value: text,
+                evidence: 'observed',
+                qualifiers: { dialogue: id },
+              }
         const { value } = await callTool(write, args)
         const factId = (value as { factId: number | null }).factId
         if (factId !== null) diaOf.set(factId, id)
@@ -146,7 +176,11 @@ export async function writeObservations(sample: LocomoSample, shape: LocomoShape
  * @param shape - how observations are written.
  * @returns the figures per category and overall.
  */
-export async function locomoQuality(path: string, shape: LocomoShape, semantic?: LocomoSemantic): Promise<LocomoResult> {
+export async function locomoQuality(
+  path: string,
+  shape: LocomoShape,
+  semantic?: LocomoSemantic,
+): Promise<LocomoResult> {
   const samples = JSON.parse(readFileSync(path, 'utf8')) as LocomoSample[]
   const totals = new Map<number, { n: number; any5: number; any10: number; all10: number }>()
   let factCount = 0
@@ -157,17 +191,28 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
   let cut = 0
   for (const sample of samples) {
     const dir = mkdtempSync(join(tmpdir(), `fact-memory-locomo-${shape}-`))
-    const config = resolveConfig(configWith({
-      dataDir: dir, storeTimezone: 'UTC',
-      ...(semantic === undefined ? {} : { embeddingSource: 'openai', embeddingBaseUrl: semantic.baseUrl, embeddingModel: semantic.model }),
-    }), { dshHome: dir, userHome: dir })
+    const config = resolveConfig(
+      configWith({
+        dataDir: dir,
+        storeTimezone: 'UTC',
+        ...(semantic === undefined
+          ? {}
+          : { embeddingSource: 'openai', embeddingBaseUrl: semantic.baseUrl, embeddingModel: semantic.model }),
+      }),
+      { dshHome: dir, userHome: dir },
+    )
     budgetChars = config.searchBudgetTokens * 2
     const clock = new SessionClock()
     const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => clock.now() }
     const index = new VectorIndex()
     // A quality figure: every question asks the endpoint, as it did before the breaker (a slow local model never skipped).
     const guards = queryGuards(() => clock.now(), { breaker: 'off' })
-    const memory = new FactMemory({ clock, ...(semantic === undefined ? {} : { semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) }) })
+    const memory = new FactMemory({
+      clock,
+      ...(semantic === undefined
+        ? {}
+        : { semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) }),
+    })
     memory.open(dir)
     const deps = { memory, config: () => config }
     const write = memoryWriteTool(deps)
@@ -196,14 +241,35 @@ export async function locomoQuality(path: string, shape: LocomoShape, semantic?:
     memory.close()
     rmSync(dir, { recursive: true, force: true })
   }
-  const rows: LocomoRow[] = [...totals.entries()].sort(([a], [b]) => a - b).map(([category, t]) => ({
-    category, questions: t.n, anyAt5: ratio(t.any5, t.n), anyAt10: ratio(t.any10, t.n), allAt10: ratio(t.all10, t.n),
-  }))
-  const all = [...totals.values()].reduce((sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }), { n: 0, any5: 0, any10: 0, all10: 0 })
-  rows.push({ category: 0, questions: all.n, anyAt5: ratio(all.any5, all.n), anyAt10: ratio(all.any10, all.n), allAt10: ratio(all.all10, all.n) })
+  const rows: LocomoRow[] = [...totals.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([category, t]) => ({
+      category,
+      questions: t.n,
+      anyAt5: ratio(t.any5, t.n),
+      anyAt10: ratio(t.any10, t.n),
+      allAt10: ratio(t.all10, t.n),
+    }))
+  const all = [...totals.values()].reduce(
+    (sum, t) => ({ n: sum.n + t.n, any5: sum.any5 + t.any5, any10: sum.any10 + t.any10, all10: sum.all10 + t.all10 }),
+    { n: 0, any5: 0, any10: 0, all10: 0 },
+  )
+  rows.push({
+    category: 0,
+    questions: all.n,
+    anyAt5: ratio(all.any5, all.n),
+    anyAt10: ratio(all.any10, all.n),
+    allAt10: ratio(all.all10, all.n),
+  })
   return {
-    shape, vector: semantic?.model ?? null, facts: factCount, questions: questionCount, rows,
-    answerChars: { mean: questionCount === 0 ? 0 : Math.round(chars / questionCount), max: maxChars }, budgetChars, answersCut: cut,
+    shape,
+    vector: semantic?.model ?? null,
+    facts: factCount,
+    questions: questionCount,
+    rows,
+    answerChars: { mean: questionCount === 0 ? 0 : Math.round(chars / questionCount), max: maxChars },
+    budgetChars,
+    answersCut: cut,
   }
 }
 
@@ -226,7 +292,8 @@ async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: 
     now: () => new Date().toISOString(),
     signal: new AbortController().signal,
   })
-  if (result.outcome !== 'swept') throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
+  if (result.outcome !== 'swept')
+    throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
 }
 
 function ratio(part: number, whole: number): number {

@@ -56,7 +56,10 @@ function topTen(value: SearchValue): number[] {
  * @param options - where seeded stores are kept, and the saved answers to compare with.
  * @returns the figures.
  */
-export function oldFacts(size: number, options: { readonly storeDir: string; readonly saved?: readonly (readonly number[])[] }): OldFactsRow {
+export function oldFacts(
+  size: number,
+  options: { readonly storeDir: string; readonly saved?: readonly (readonly number[])[] },
+): OldFactsRow {
   const dir = join(options.storeDir, String(size))
   const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
   const random = mulberry32(size)
@@ -72,10 +75,14 @@ export function oldFacts(size: number, options: { readonly storeDir: string; rea
   const zh = corpus.entities.filter((entity) => entity.zh)
   const questions = Array.from({ length: QUESTIONS }, (_, i) => {
     switch (i % 4) {
-      case 0: return `which ${pick(COMMON_PROPERTIES)} and ${pick(COMMON_PROPERTIES)} for the ${pick(SERVICE_KINDS)}`
-      case 1: return `${pick(COMMON_PROPERTIES)} ${pick(SERVICE_KINDS)}`
-      case 2: return `what is the ${pick(PROPERTIES_EN)} of ${pick(en).name}`
-      default: return `${pick(zh).name}的${pick(PROPERTIES_ZH)}是多少`
+      case 0:
+        return `which ${pick(COMMON_PROPERTIES)} and ${pick(COMMON_PROPERTIES)} for the ${pick(SERVICE_KINDS)}`
+      case 1:
+        return `${pick(COMMON_PROPERTIES)} ${pick(SERVICE_KINDS)}`
+      case 2:
+        return `what is the ${pick(PROPERTIES_EN)} of ${pick(en).name}`
+      default:
+        return `${pick(zh).name}的${pick(PROPERTIES_ZH)}是多少`
     }
   })
   const memory = new FactMemory({ clock: systemClock })
@@ -83,7 +90,8 @@ export function oldFacts(size: number, options: { readonly storeDir: string; rea
   const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
   const store = new FactStore(db)
   try {
-    for (const question of questions.slice(0, 20)) memory.searchLexical({ query: question, limit: 10, asOf: undefined }, config)
+    for (const question of questions.slice(0, 20))
+      memory.searchLexical({ query: question, limit: 10, asOf: undefined }, config)
     const all: number[] = []
     const commonMs: number[] = []
     const answers: number[][] = []
@@ -91,7 +99,9 @@ export function oldFacts(size: number, options: { readonly storeDir: string; rea
     let channelChanged = 0
     questions.forEach((question, i) => {
       let value: SearchValue | undefined
-      const ms = time(() => { value = memory.searchLexical({ query: question, limit: 10, asOf: undefined }, config) })
+      const ms = time(() => {
+        value = memory.searchLexical({ query: question, limit: 10, asOf: undefined }, config)
+      })
       all.push(ms)
       answers.push(topTen(value as SearchValue))
       const terms = questionTerms(question, MAX_QUERY_TERMS)
@@ -99,16 +109,30 @@ export function oldFacts(size: number, options: { readonly storeDir: string; rea
       if (terms.length === 0 || !terms.every((term) => (counts.get(term) ?? 0) > RANK_CANDIDATE_CAP)) return
       common.add(i)
       commonMs.push(ms)
-      const planned = textChannel(store, terms, undefined).slice(0, 10).map((hit) => hit.score)
-      const exact = textChannel(store, terms, undefined, { candidateCap: Number.POSITIVE_INFINITY, hugeAbove: Number.POSITIVE_INFINITY })
-        .slice(0, 10).map((hit) => hit.score)
-      if (exact.length !== planned.length || exact.some((score, at) => Math.abs(score - (planned[at] ?? 0)) > 1e-9)) channelChanged += 1
+      const planned = textChannel(store, terms, undefined)
+        .slice(0, 10)
+        .map((hit) => hit.score)
+      const exact = textChannel(store, terms, undefined, {
+        candidateCap: Number.POSITIVE_INFINITY,
+        hugeAbove: Number.POSITIVE_INFINITY,
+      })
+        .slice(0, 10)
+        .map((hit) => hit.score)
+      if (exact.length !== planned.length || exact.some((score, at) => Math.abs(score - (planned[at] ?? 0)) > 1e-9))
+        channelChanged += 1
     })
     const differs = (i: number): boolean => (options.saved?.[i] ?? []).join() !== (answers[i] ?? []).join()
     return {
-      facts: size, searchMs: percentiles(all), commonSearchMs: percentiles(commonMs), common: common.size, channelChanged, answers,
-      answersChanged: options.saved === undefined ? null
-        : { all: answers.filter((_, i) => differs(i)).length, common: [...common].filter((i) => differs(i)).length },
+      facts: size,
+      searchMs: percentiles(all),
+      commonSearchMs: percentiles(commonMs),
+      common: common.size,
+      channelChanged,
+      answers,
+      answersChanged:
+        options.saved === undefined
+          ? null
+          : { all: answers.filter((_, i) => differs(i)).length, common: [...common].filter((i) => differs(i)).length },
     }
   } finally {
     db.close()
@@ -129,17 +153,28 @@ export function oldFactsBench(sizes: readonly number[], args: readonly string[])
   }
   const storeDir = option('--store-dir') ?? join(process.cwd(), 'bench-results', 'old-facts-stores')
   const savedPath = option('--answers')
-  const saved = savedPath === undefined ? undefined : JSON.parse(readFileSync(savedPath, 'utf8')) as Record<string, number[][]>
-  const rows = sizes.map((size) => oldFacts(size, { storeDir, ...(saved?.[size] === undefined ? {} : { saved: saved[size] }) }))
+  const saved =
+    savedPath === undefined ? undefined : (JSON.parse(readFileSync(savedPath, 'utf8')) as Record<string, number[][]>)
+  const rows = sizes.map((size) =>
+    oldFacts(size, { storeDir, ...(saved?.[size] === undefined ? {} : { saved: saved[size] }) }),
+  )
   console.log('\n## Old facts in search (questions of common words)\n')
-  console.log('| facts | search p50 / p95 | common-word questions | their p50 / p95 | text top 10 scores ≠ exact | answers top 10 changed (all / common) |')
+  console.log(
+    '| facts | search p50 / p95 | common-word questions | their p50 / p95 | text top 10 scores ≠ exact | answers top 10 changed (all / common) |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const row of rows) {
-    const changed = row.answersChanged === null ? 'not compared' : `${row.answersChanged.all} of ${QUESTIONS} / ${row.answersChanged.common} of ${row.common}`
-    console.log(`| ${row.facts.toLocaleString('en')} | ${row.searchMs.p50} / ${row.searchMs.p95} ms | ${row.common} of ${QUESTIONS} | `
-      + `${row.commonSearchMs.p50} / ${row.commonSearchMs.p95} ms | ${row.channelChanged} of ${row.common} | ${changed} |`)
+    const changed =
+      row.answersChanged === null
+        ? 'not compared'
+        : `${row.answersChanged.all} of ${QUESTIONS} / ${row.answersChanged.common} of ${row.common}`
+    console.log(
+      `| ${row.facts.toLocaleString('en')} | ${row.searchMs.p50} / ${row.searchMs.p95} ms | ${row.common} of ${QUESTIONS} | ` +
+        `${row.commonSearchMs.p50} / ${row.commonSearchMs.p95} ms | ${row.channelChanged} of ${row.common} | ${changed} |`,
+    )
   }
   const savePath = option('--save')
-  if (savePath !== undefined) writeFileSync(savePath, JSON.stringify(Object.fromEntries(rows.map((row) => [row.facts, row.answers]))))
+  if (savePath !== undefined)
+    writeFileSync(savePath, JSON.stringify(Object.fromEntries(rows.map((row) => [row.facts, row.answers]))))
   return rows
 }

@@ -20,11 +20,15 @@ export function privacyBench(): PrivacyBench {
   const lookalikes = lookalikeFigures()
   const redTeam = redTeamFigures()
   const figure = (n: number): string => n.toFixed(3)
-  console.log('\nPrivacy scan: personal data caught with the right kind (email, phone, ID number) vs look-alikes flagged')
+  console.log(
+    '\nPrivacy scan: personal data caught with the right kind (email, phone, ID number) vs look-alikes flagged',
+  )
   console.log('| set | slice | cases | precision | recall | right | flagged wrongly | missed |')
   console.log('|---|---|---:|---:|---:|---:|---:|---:|')
   const row = (set: string, slice: string, f: ScanFigures): void => {
-    console.log(`| ${set} | ${slice} | ${f.cases} | ${figure(f.precision)} | ${figure(f.recall)} | ${f.truePositives} | ${f.falsePositives} | ${f.falseNegatives} |`)
+    console.log(
+      `| ${set} | ${slice} | ${f.cases} | ${figure(f.precision)} | ${figure(f.recall)} | ${f.truePositives} | ${f.falsePositives} | ${f.falseNegatives} |`,
+    )
   }
   for (const [slice, f] of Object.entries(lookalikes)) row('look-alikes', slice, f)
   row('red-team (any finding)', 'all', redTeam)

@@ -35,7 +35,14 @@ import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { startInprocHost, type InprocHost } from '../tests/helpers/inproc-host.ts'
 import { CODING_FACTS, CODING_MESSAGES } from './bench-coding-library.ts'
 import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, type Corpus } from './bench-corpus.ts'
-import { evidenceIds, renderedFactIds, SessionClock, writeObservations, type LocomoSample, type LocomoShape } from './bench-locomo.ts'
+import {
+  evidenceIds,
+  renderedFactIds,
+  SessionClock,
+  writeObservations,
+  type LocomoSample,
+  type LocomoShape,
+} from './bench-locomo.ts'
 
 /** What the bench is given by scripts/bench.ts. */
 export interface RecallBenchOptions {
@@ -103,7 +110,13 @@ export interface RecallLatency {
   readonly facts: number
   readonly seedSeconds: number
   readonly overall: Percentiles
-  readonly kinds: readonly { readonly kind: MessageKind; readonly messages: number; readonly ms: Percentiles; readonly shareWithBlock: number; /** Over the messages that got a block. */ readonly medianChars: number }[]
+  readonly kinds: readonly {
+    readonly kind: MessageKind
+    readonly messages: number
+    readonly ms: Percentiles
+    readonly shareWithBlock: number /** Over the messages that got a block. */
+    readonly medianChars: number
+  }[]
 }
 
 /** The bench's figures. */
@@ -113,7 +126,11 @@ export interface RecallBench {
 }
 
 type Percentiles = { readonly p50: number; readonly p95: number; readonly max: number; readonly n: number }
-type MessageKind = 'names a stored subject' | 'about nothing stored' | 'long coding task (300-1500 chars)' | 'a developer\'s message in a project of 300 facts'
+type MessageKind =
+  | 'names a stored subject'
+  | 'about nothing stored'
+  | 'long coding task (300-1500 chars)'
+  | "a developer's message in a project of 300 facts"
 
 const CATEGORY = ['all (1-4)', 'multi-hop', 'temporal', 'open-domain', 'single-hop']
 const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
@@ -142,7 +159,11 @@ export async function recallBench(options: RecallBenchOptions): Promise<RecallBe
   const sample = option('--recall-sample') === undefined ? Infinity : Number(option('--recall-sample'))
   const locomo: RecallQuality[] = []
   if (options.locomo !== undefined) {
-    const grid = minScores.flatMap((minScore) => maxFacts.flatMap((facts) => budgets.map((budget) => ({ recallMinScore: minScore, recallMaxFacts: facts, recallBudgetTokens: budget }))))
+    const grid = minScores.flatMap((minScore) =>
+      maxFacts.flatMap((facts) =>
+        budgets.map((budget) => ({ recallMinScore: minScore, recallMaxFacts: facts, recallBudgetTokens: budget })),
+      ),
+    )
     for (const shape of ['multi', 'slot'] as const) {
       const libraries = await buildLibraries(options.locomo, shape, sample)
       try {
@@ -164,7 +185,6 @@ export async function recallBench(options: RecallBenchOptions): Promise<RecallBe
 
 // ---------------------------------------------------------------------------------------------------------------
 // LoCoMo libraries, written as the LoCoMo part writes them
-
 
 interface Question {
   readonly text: string
@@ -199,7 +219,10 @@ async function buildLibraries(path: string, shape: LocomoShape, sample: number):
       .filter((question) => question.evidence.length > 0)
       .slice(0, sample)
     libraries.push({
-      dir, memory, diaOf, questions,
+      dir,
+      memory,
+      diaOf,
+      questions,
       close: () => {
         memory.close()
         rmSync(dir, { recursive: true, force: true })
@@ -229,12 +252,19 @@ function textOf(message: Message): string {
  * @param cwd - the session's working directory, when it has one.
  * @returns the model's first request of the turn.
  */
-export async function oneTurn(host: InprocHost, sessionId: string, text: string, cwd?: string): Promise<GenerateOptions> {
+export async function oneTurn(
+  host: InprocHost,
+  sessionId: string,
+  text: string,
+  cwd?: string,
+): Promise<GenerateOptions> {
   host.adapter.requests.length = 0
   host.adapter.script.length = 0
   host.adapter.script.push({ text: 'ok' })
   const handle = await host.ctx.agentLoop.createAgent(host.ctx, {
-    sessionId: SessionId(sessionId), agentOptions: { provider: 'mock', model: 'mock' }, ...(cwd === undefined ? {} : { meta: { cwd } }),
+    sessionId: SessionId(sessionId),
+    agentOptions: { provider: 'mock', model: 'mock' },
+    ...(cwd === undefined ? {} : { meta: { cwd } }),
   })
   try {
     await host.say(handle.agent, text)
@@ -249,12 +279,21 @@ export async function oneTurn(host: InprocHost, sessionId: string, text: string,
 /** Read a request as the model reads it: the last runtime-context snapshot's directory, and the block after the user's message. */
 function seenIn(request: GenerateOptions, question: string): Seen {
   const messages = request.messages
-  const own = messages.findIndex((message) => message.role === 'user' && message.source.kind === 'user' && textOf(message) === question)
-  if (own < 0) throw new Error('the user\'s message is not in the request')
+  const own = messages.findIndex(
+    (message) => message.role === 'user' && message.source.kind === 'user' && textOf(message) === question,
+  )
+  if (own < 0) throw new Error("the user's message is not in the request")
   const snapshots = messages.filter((message) => message.role === 'user' && textOf(message).startsWith(SNAPSHOT_HEAD))
   const snapshot = snapshots.length === 0 ? '' : textOf(snapshots[snapshots.length - 1] as Message)
-  const directory = snapshot.split('\n\n').find((section) => section.startsWith('Fact memory:') || section.startsWith('Fact memory (')) ?? ''
-  const block = messages.slice(own + 1).map(textOf).find((text) => text.startsWith(RECALL_HEAD)) ?? ''
+  const directory =
+    snapshot
+      .split('\n\n')
+      .find((section) => section.startsWith('Fact memory:') || section.startsWith('Fact memory (')) ?? ''
+  const block =
+    messages
+      .slice(own + 1)
+      .map(textOf)
+      .find((text) => text.startsWith(RECALL_HEAD)) ?? ''
   return { directory, block }
 }
 
@@ -270,14 +309,29 @@ function directoryOf(memory: FactMemory, config: ResolvedConfig): { text: string
   const visibility = { includeSensitive: config.sensitiveModelVisible }
   const facts = store.directoryFacts(Math.min(Math.ceil(budgetChars / 12) + 1, 5000), visibility)
   return renderDirectoryShown({
-    facts, total: store.countDirectoryFacts(visibility), contested: store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
-    budgetChars, timeZone: config.displayTimeZone,
+    facts,
+    total: store.countDirectoryFacts(visibility),
+    contested: store.contestedSlots([...new Set(facts.map((fact) => fact.slotKey))]),
+    budgetChars,
+    timeZone: config.displayTimeZone,
   })
 }
 
-interface Tally { n: number; directory: number; block5: number; block10: number; any5: number; anyBlock: number; allBlock: number }
+interface Tally {
+  n: number
+  directory: number
+  block5: number
+  block10: number
+  any5: number
+  anyBlock: number
+  allBlock: number
+}
 
-async function recallQuality(libraries: readonly Library[], shape: LocomoShape, overrides: Pick<Config, 'recallMinScore' | 'recallMaxFacts' | 'recallBudgetTokens'>): Promise<RecallQuality> {
+async function recallQuality(
+  libraries: readonly Library[],
+  shape: LocomoShape,
+  overrides: Pick<Config, 'recallMinScore' | 'recallMaxFacts' | 'recallBudgetTokens'>,
+): Promise<RecallQuality> {
   const started = performance.now()
   const host = await startInprocHost()
   const tallies = new Map<number, Tally>()
@@ -301,11 +355,20 @@ async function recallQuality(libraries: readonly Library[], shape: LocomoShape, 
           directoryChars.push(seen.directory.length)
           blockChars.push(seen.block.length)
           const ranked = renderedFactIds(seen.block)
-          const dia = (ids: Iterable<number>): Set<string | undefined> => new Set([...ids].map((id) => library.diaOf.get(id)))
+          const dia = (ids: Iterable<number>): Set<string | undefined> =>
+            new Set([...ids].map((id) => library.diaOf.get(id)))
           const inDirectory = dia(directory)
           const at = (k: number): Set<string | undefined> => dia(ranked.slice(0, k))
           const everywhere = new Set([...inDirectory, ...at(Infinity)])
-          const tally = tallies.get(question.category) ?? { n: 0, directory: 0, block5: 0, block10: 0, any5: 0, anyBlock: 0, allBlock: 0 }
+          const tally = tallies.get(question.category) ?? {
+            n: 0,
+            directory: 0,
+            block5: 0,
+            block10: 0,
+            any5: 0,
+            anyBlock: 0,
+            allBlock: 0,
+          }
           const some = (set: Set<string | undefined>): number => (question.evidence.some((id) => set.has(id)) ? 1 : 0)
           tally.n += 1
           tally.directory += some(inDirectory)
@@ -318,8 +381,10 @@ async function recallQuality(libraries: readonly Library[], shape: LocomoShape, 
         }
         // The control: the next conversation's questions, asked of this library.
         const other = libraries[(index + 1) % libraries.length]
-        for (const [q, question] of (other === library ? [] : other?.questions ?? []).entries()) {
-          controlChars.push(seenIn(await oneTurn(host, `control-${shape}-${index}-${q}`, question.text), question.text).block.length)
+        for (const [q, question] of (other === library ? [] : (other?.questions ?? [])).entries()) {
+          controlChars.push(
+            seenIn(await oneTurn(host, `control-${shape}-${index}-${q}`, question.text), question.text).block.length,
+          )
         }
       } finally {
         await fiber.dispose()
@@ -329,16 +394,32 @@ async function recallQuality(libraries: readonly Library[], shape: LocomoShape, 
     await host.dispose()
   }
   const rows = [...tallies.entries()].sort(([a], [b]) => a - b).map(([category, tally]) => reachRow(category, tally))
-  const all = [...tallies.values()].reduce((sum, t) => ({
-    n: sum.n + t.n, directory: sum.directory + t.directory, block5: sum.block5 + t.block5, block10: sum.block10 + t.block10,
-    any5: sum.any5 + t.any5, anyBlock: sum.anyBlock + t.anyBlock, allBlock: sum.allBlock + t.allBlock,
-  }), { n: 0, directory: 0, block5: 0, block10: 0, any5: 0, anyBlock: 0, allBlock: 0 })
+  const all = [...tallies.values()].reduce(
+    (sum, t) => ({
+      n: sum.n + t.n,
+      directory: sum.directory + t.directory,
+      block5: sum.block5 + t.block5,
+      block10: sum.block10 + t.block10,
+      any5: sum.any5 + t.any5,
+      anyBlock: sum.anyBlock + t.anyBlock,
+      allBlock: sum.allBlock + t.allBlock,
+    }),
+    { n: 0, directory: 0, block5: 0, block10: 0, any5: 0, anyBlock: 0, allBlock: 0 },
+  )
   rows.push(reachRow(0, all))
   return {
-    shape, minScore: overrides.recallMinScore, maxFacts: overrides.recallMaxFacts, budgetChars,
+    shape,
+    minScore: overrides.recallMinScore,
+    maxFacts: overrides.recallMaxFacts,
+    budgetChars,
     facts: libraries.reduce((sum, library) => sum + library.diaOf.size, 0),
-    questions: all.n, rows, block: charFigures(blockChars),
-    directoryChars: { mean: Math.round(directoryChars.reduce((a, b) => a + b, 0) / Math.max(1, directoryChars.length)), max: Math.max(0, ...directoryChars) },
+    questions: all.n,
+    rows,
+    block: charFigures(blockChars),
+    directoryChars: {
+      mean: Math.round(directoryChars.reduce((a, b) => a + b, 0) / Math.max(1, directoryChars.length)),
+      max: Math.max(0, ...directoryChars),
+    },
     control: { questions: controlChars.length, ...charFigures(controlChars) },
     directoryMismatches: mismatches,
     seconds: Math.round((performance.now() - started) / 100) / 10,
@@ -347,8 +428,14 @@ async function recallQuality(libraries: readonly Library[], shape: LocomoShape, 
 
 function reachRow(category: number, t: Tally): RecallReachRow {
   return {
-    category, questions: t.n, directory: ratio(t.directory, t.n), blockAt5: ratio(t.block5, t.n), blockAt10: ratio(t.block10, t.n),
-    anyAt5: ratio(t.any5, t.n), anyAtBlock: ratio(t.anyBlock, t.n), allAtBlock: ratio(t.allBlock, t.n),
+    category,
+    questions: t.n,
+    directory: ratio(t.directory, t.n),
+    blockAt5: ratio(t.block5, t.n),
+    blockAt10: ratio(t.block10, t.n),
+    anyAt5: ratio(t.any5, t.n),
+    anyAtBlock: ratio(t.anyBlock, t.n),
+    allAtBlock: ratio(t.allBlock, t.n),
   }
 }
 
@@ -367,20 +454,36 @@ function charFigures(chars: readonly number[]): CharFigures {
 // Latency on the synthetic corpus
 
 const NOTHING_STORED = [
-  'how do I center a div with flexbox', 'write me a haiku about autumn leaves', 'what is the difference between TCP and UDP',
-  'explain the borrow checker in rust', 'why does my python list comprehension run slower than map', 'what does git rebase --onto do',
-  'which database should I use for a small todo app', 'how do I read a csv file in pandas and skip the first row',
-  'what time zone is Lisbon in', 'summarise the plot of Hamlet in three sentences', 'is it safe to store JWTs in localStorage',
-  'how many bytes are in a kibibyte', 'give me a regex for an ISO date', 'what is a monad, briefly',
-  'how do I undo the last commit but keep the changes', 'recommend a good book on distributed systems',
-  '今天天气怎么样', '帮我写一个快速排序的例子', '解释一下什么是闭包', 'how do I profile a node script for memory leaks',
-  'what port does postgres listen on by default', 'convert 72 fahrenheit to celsius', 'what is the capital of Australia',
-  'how do I write a unit test for an async function in jest', 'why is my docker build cache not being used',
+  'how do I center a div with flexbox',
+  'write me a haiku about autumn leaves',
+  'what is the difference between TCP and UDP',
+  'explain the borrow checker in rust',
+  'why does my python list comprehension run slower than map',
+  'what does git rebase --onto do',
+  'which database should I use for a small todo app',
+  'how do I read a csv file in pandas and skip the first row',
+  'what time zone is Lisbon in',
+  'summarise the plot of Hamlet in three sentences',
+  'is it safe to store JWTs in localStorage',
+  'how many bytes are in a kibibyte',
+  'give me a regex for an ISO date',
+  'what is a monad, briefly',
+  'how do I undo the last commit but keep the changes',
+  'recommend a good book on distributed systems',
+  '今天天气怎么样',
+  '帮我写一个快速排序的例子',
+  '解释一下什么是闭包',
+  'how do I profile a node script for memory leaks',
+  'what port does postgres listen on by default',
+  'convert 72 fahrenheit to celsius',
+  'what is the capital of Australia',
+  'how do I write a unit test for an async function in jest',
+  'why is my docker build cache not being used',
 ]
 const CODING_SENTENCES = [
   'I am refactoring the retry logic in our HTTP client so that it backs off exponentially and gives up after five attempts.',
   'Right now the tests in tests/client.spec.ts time out intermittently on CI, and I suspect the fake timers are not advanced.',
-  'Here is the stack trace: TypeError: Cannot read properties of undefined (reading \'status\') at handleResponse (src/http/client.ts:118:23).',
+  "Here is the stack trace: TypeError: Cannot read properties of undefined (reading 'status') at handleResponse (src/http/client.ts:118:23).",
   'Please keep the public API unchanged; callers pass an options object with timeoutMs, retries and an AbortSignal.',
   'The function should be pure apart from the injected clock, and it must not swallow errors from the abort signal.',
   'We also need a migration that adds a nullable column last_attempt_at to the requests table and backfills it from created_at.',
@@ -409,29 +512,69 @@ async function latencies(sizes: readonly number[]): Promise<RecallLatency[]> {
       const project = { key: 'git:example.com/acme/bench-repo', name: 'bench-repo', repository: true }
       for (let index = 0; index < PROJECT_FACTS; index += 1) {
         const fact = CODING_FACTS[index % CODING_FACTS.length] as (typeof CODING_FACTS)[number]
-        memory.write({ subject: 'bench-repo', property: `${fact.property} ${Math.floor(index / CODING_FACTS.length)}`, value: fact.value, evidence: 'observed', origin: 'tool', project, cues: fact.cues }, config)
+        memory.write(
+          {
+            subject: 'bench-repo',
+            property: `${fact.property} ${Math.floor(index / CODING_FACTS.length)}`,
+            value: fact.value,
+            evidence: 'observed',
+            origin: 'tool',
+            project,
+            cues: fact.cues,
+          },
+          config,
+        )
       }
       const messages = [
         ...recallMessages(corpus, mulberry32(size + 1)).map((message) => ({ ...message, project: null })),
-        ...CODING_MESSAGES.map((message) => ({ kind: 'a developer\'s message in a project of 300 facts' as const, text: message.text, project })),
+        ...CODING_MESSAGES.map((message) => ({
+          kind: "a developer's message in a project of 300 facts" as const,
+          text: message.text,
+          project,
+        })),
       ]
       // One untimed pass first: the timed pass is the steady state (compiled code, warm page cache), as a live host is.
-      for (const [turn, message] of messages.entries()) await memory.recall({ text: message.text, sessionId: 'bench-warm', turn, project: message.project }, config)
+      for (const [turn, message] of messages.entries())
+        await memory.recall({ text: message.text, sessionId: 'bench-warm', turn, project: message.project }, config)
       const timed: { kind: MessageKind; ms: number; chars: number }[] = []
       for (const [turn, message] of messages.entries()) {
         const started = performance.now()
-        const answer = await memory.recall({ text: message.text, sessionId: 'bench', turn, project: message.project }, config)
-        timed.push({ kind: message.kind, ms: performance.now() - started, chars: answer.kind === 'recalled' ? answer.text.length : 0 })
+        const answer = await memory.recall(
+          { text: message.text, sessionId: 'bench', turn, project: message.project },
+          config,
+        )
+        timed.push({
+          kind: message.kind,
+          ms: performance.now() - started,
+          chars: answer.kind === 'recalled' ? answer.text.length : 0,
+        })
       }
-      const kinds = (['names a stored subject', 'about nothing stored', 'long coding task (300-1500 chars)', 'a developer\'s message in a project of 300 facts'] as const).map((kind) => {
+      const kinds = (
+        [
+          'names a stored subject',
+          'about nothing stored',
+          'long coding task (300-1500 chars)',
+          "a developer's message in a project of 300 facts",
+        ] as const
+      ).map((kind) => {
         const mine = timed.filter((entry) => entry.kind === kind)
         return {
-          kind, messages: mine.length, ms: percentiles(mine.map((entry) => entry.ms)),
+          kind,
+          messages: mine.length,
+          ms: percentiles(mine.map((entry) => entry.ms)),
           shareWithBlock: ratio(mine.filter((entry) => entry.chars > 0).length, mine.length),
-          medianChars: quantile(mine.map((entry) => entry.chars).filter((chars) => chars > 0), 0.5),
+          medianChars: quantile(
+            mine.map((entry) => entry.chars).filter((chars) => chars > 0),
+            0.5,
+          ),
         }
       })
-      rows.push({ facts: size, seedSeconds: Math.round(seedMs / 100) / 10, overall: percentiles(timed.map((entry) => entry.ms)), kinds })
+      rows.push({
+        facts: size,
+        seedSeconds: Math.round(seedMs / 100) / 10,
+        overall: percentiles(timed.map((entry) => entry.ms)),
+        kinds,
+      })
     } finally {
       memory.close()
       rmSync(dir, { recursive: true, force: true })
@@ -457,7 +600,11 @@ export function recallMessages(corpus: Corpus, random: () => number): { kind: Me
     out.push({ kind: 'names a stored subject', text })
   }
   const tails = ['', ' please', ', in simple terms', ' with a short example']
-  for (let i = 0; i < 100; i += 1) out.push({ kind: 'about nothing stored', text: `${NOTHING_STORED[i % NOTHING_STORED.length] ?? ''}${tails[Math.floor(i / NOTHING_STORED.length) % tails.length] ?? ''}` })
+  for (let i = 0; i < 100; i += 1)
+    out.push({
+      kind: 'about nothing stored',
+      text: `${NOTHING_STORED[i % NOTHING_STORED.length] ?? ''}${tails[Math.floor(i / NOTHING_STORED.length) % tails.length] ?? ''}`,
+    })
   for (let i = 0; i < 100; i += 1) {
     const target = 300 + Math.floor(random() * 1200)
     const parts: string[] = []
@@ -473,46 +620,72 @@ export function recallMessages(corpus: Corpus, random: () => number): { kind: Me
 // Tables
 
 function printQuality(quality: RecallQuality): void {
-  console.log(`\nPer-turn recall on LoCoMo, ${SHAPE_LABEL[quality.shape]}: what the model's first request carries, one turn of a fresh agent per question `
-    + `through the rc.8 agent loop (recallMinScore ${quality.minScore}, recallMaxFacts ${quality.maxFacts}, ${quality.budgetChars}-character budget; `
-    + `${quality.facts} observations, ${quality.questions} questions, categories 1-4; ${quality.seconds} s)`)
-  console.log('| category | questions | directory | block@5 | block@10 | directory + block@5 | any@block (directory + block) | all@block |')
+  console.log(
+    `\nPer-turn recall on LoCoMo, ${SHAPE_LABEL[quality.shape]}: what the model's first request carries, one turn of a fresh agent per question ` +
+      `through the rc.8 agent loop (recallMinScore ${quality.minScore}, recallMaxFacts ${quality.maxFacts}, ${quality.budgetChars}-character budget; ` +
+      `${quality.facts} observations, ${quality.questions} questions, categories 1-4; ${quality.seconds} s)`,
+  )
+  console.log(
+    '| category | questions | directory | block@5 | block@10 | directory + block@5 | any@block (directory + block) | all@block |',
+  )
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
   for (const row of quality.rows) {
-    console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.directory} | ${row.blockAt5} | ${row.blockAt10} | ${row.anyAt5} | ${row.anyAtBlock} | ${row.allAtBlock} |`)
+    console.log(
+      `| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.directory} | ${row.blockAt5} | ${row.blockAt10} | ${row.anyAt5} | ${row.anyAtBlock} | ${row.allAtBlock} |`,
+    )
   }
   const { block, control } = quality
-  console.log(`recall block: on ${pct(block.shareWithBlock)} of turns; characters per turn median ${block.medianPerTurn}, p95 ${block.p95PerTurn} (no block = 0); `
-    + `median block ${block.medianOfBlocks}, largest ${block.maxOfBlocks}. Directory section: mean ${quality.directoryChars.mean}, max ${quality.directoryChars.max} characters`
-    + `${quality.directoryMismatches === 0 ? ' (every snapshot matched the store\'s own rendering)' : `; ${quality.directoryMismatches} snapshots did NOT match the store's rendering`}`)
-  console.log(`control, the next conversation's ${control.questions} questions asked of each library: a block on ${pct(control.shareWithBlock)} of turns, `
-    + `median block ${control.medianOfBlocks} characters (per turn median ${control.medianPerTurn}, p95 ${control.p95PerTurn})`)
+  console.log(
+    `recall block: on ${pct(block.shareWithBlock)} of turns; characters per turn median ${block.medianPerTurn}, p95 ${block.p95PerTurn} (no block = 0); ` +
+      `median block ${block.medianOfBlocks}, largest ${block.maxOfBlocks}. Directory section: mean ${quality.directoryChars.mean}, max ${quality.directoryChars.max} characters` +
+      `${quality.directoryMismatches === 0 ? " (every snapshot matched the store's own rendering)" : `; ${quality.directoryMismatches} snapshots did NOT match the store's rendering`}`,
+  )
+  console.log(
+    `control, the next conversation's ${control.questions} questions asked of each library: a block on ${pct(control.shareWithBlock)} of turns, ` +
+      `median block ${control.medianOfBlocks} characters (per turn median ${control.medianPerTurn}, p95 ${control.p95PerTurn})`,
+  )
 }
 
 function printGrid(rows: readonly RecallQuality[]): void {
   console.log('\nPer-turn recall, the trade-off across configuration overrides (overall, categories 1-4)')
-  console.log('| shape | recallMinScore | recallMaxFacts | budget chars | any@block | block@5 | turns with a block | chars/turn median / p95 | control: turns with a block | control: median block chars |')
+  console.log(
+    '| shape | recallMinScore | recallMaxFacts | budget chars | any@block | block@5 | turns with a block | chars/turn median / p95 | control: turns with a block | control: median block chars |',
+  )
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const row of rows) {
     const all = row.rows.find((entry) => entry.category === 0)
-    console.log(`| ${row.shape} | ${row.minScore} | ${row.maxFacts} | ${row.budgetChars} | ${all?.anyAtBlock ?? 0} | ${all?.blockAt5 ?? 0} | ${pct(row.block.shareWithBlock)} | ${row.block.medianPerTurn} / ${row.block.p95PerTurn} | ${pct(row.control.shareWithBlock)} | ${row.control.medianOfBlocks} |`)
+    console.log(
+      `| ${row.shape} | ${row.minScore} | ${row.maxFacts} | ${row.budgetChars} | ${all?.anyAtBlock ?? 0} | ${all?.blockAt5 ?? 0} | ${pct(row.block.shareWithBlock)} | ${row.block.medianPerTurn} / ${row.block.p95PerTurn} | ${pct(row.control.shareWithBlock)} | ${row.control.medianOfBlocks} |`,
+    )
   }
 }
 
 function printLatency(rows: readonly RecallLatency[]): void {
   if (rows.length === 0) return
-  console.log('\nPer-turn recall latency, FactMemory.recall (the pre-step hook\'s work: directory lookup, search, relevance floor, rendering, the ledger row), lexical channels, synthetic corpus')
+  console.log(
+    "\nPer-turn recall latency, FactMemory.recall (the pre-step hook's work: directory lookup, search, relevance floor, rendering, the ledger row), lexical channels, synthetic corpus",
+  )
   console.log('| facts | messages | p50 ms | p95 ms | max ms | turns with a block | median block chars |')
   console.log('|---:|---|---:|---:|---:|---:|---:|')
   for (const row of rows) {
-    for (const kind of row.kinds) console.log(`| ${row.facts} | ${kind.kind} (${kind.messages}) | ${kind.ms.p50} | ${kind.ms.p95} | ${kind.ms.max} | ${pct(kind.shareWithBlock)} | ${kind.medianChars} |`)
-    console.log(`| ${row.facts} | all (${row.overall.n}) | ${row.overall.p50} | ${row.overall.p95} | ${row.overall.max} | | |`)
+    for (const kind of row.kinds)
+      console.log(
+        `| ${row.facts} | ${kind.kind} (${kind.messages}) | ${kind.ms.p50} | ${kind.ms.p95} | ${kind.ms.max} | ${pct(kind.shareWithBlock)} | ${kind.medianChars} |`,
+      )
+    console.log(
+      `| ${row.facts} | all (${row.overall.n}) | ${row.overall.p50} | ${row.overall.p95} | ${row.overall.max} | | |`,
+    )
   }
 }
 
 function percentiles(samples: readonly number[]): Percentiles {
   const round = (ms: number): number => Math.round(ms * 1000) / 1000
-  return { p50: round(quantile(samples, 0.5, false)), p95: round(quantile(samples, 0.95, false)), max: round(Math.max(0, ...samples)), n: samples.length }
+  return {
+    p50: round(quantile(samples, 0.5, false)),
+    p95: round(quantile(samples, 0.95, false)),
+    max: round(Math.max(0, ...samples)),
+    n: samples.length,
+  }
 }
 
 /** The q-quantile (nearest rank, as the speed part takes it), rounded to a whole number unless asked not to. */

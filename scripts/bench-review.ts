@@ -12,7 +12,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { prepareWrite } from '../src/fact-input.ts'
-import { countedWords, findRestatement, NEAR_DUPLICATE_COSINE, scorePair, termStatistics, type PairScore, type Statement } from '../src/rules/near-duplicate.ts'
+import {
+  countedWords,
+  findRestatement,
+  NEAR_DUPLICATE_COSINE,
+  scorePair,
+  termStatistics,
+  type PairScore,
+  type Statement,
+} from '../src/rules/near-duplicate.ts'
 import { indexForm } from '../src/text/porter.ts'
 import { searchTerms } from '../src/text/tokenize.ts'
 import { Database } from '../src/store/database.ts'
@@ -57,7 +65,12 @@ export interface ReviewQuality {
   /** The gate as shipped, per kind of pair. */
   readonly byKind: readonly (GateCounts & { readonly kind: string; readonly same: boolean })[]
   /** Every wrong merge, with its score, so a reader sees what the gate got wrong. */
-  readonly falseMerges: readonly { readonly a: Statement; readonly b: Statement; readonly kind: string; readonly cosine: number }[]
+  readonly falseMerges: readonly {
+    readonly a: Statement
+    readonly b: Statement
+    readonly kind: string
+    readonly cosine: number
+  }[]
 }
 
 /** The labeled pair set in the repository. */
@@ -69,13 +82,21 @@ export const PAIR_FIXTURE = join(REPO_ROOT, 'tests/fixtures/near-duplicate-pairs
  * @returns the pairs in file order.
  */
 export function readPairs(path: string): LabeledPair[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line, index) => {
-    const pair = JSON.parse(line) as LabeledPair
-    if (typeof pair.same !== 'boolean' || typeof pair.kind !== 'string' || !isStatement(pair.a) || !isStatement(pair.b)) {
-      throw new Error(`${path}:${index + 1} is not a labeled pair`)
-    }
-    return pair
-  })
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, index) => {
+      const pair = JSON.parse(line) as LabeledPair
+      if (
+        typeof pair.same !== 'boolean' ||
+        typeof pair.kind !== 'string' ||
+        !isStatement(pair.a) ||
+        !isStatement(pair.b)
+      ) {
+        throw new Error(`${path}:${index + 1} is not a labeled pair`)
+      }
+      return pair
+    })
 }
 
 /**
@@ -84,7 +105,9 @@ export function readPairs(path: string): LabeledPair[] {
  *   by default: the set's own statements are a library of about 700 facts).
  * @returns precision and recall overall and per kind, the seed's rule alone, and the wrong merges.
  */
-export function reviewQuality(options: { readonly fixture?: string; readonly fillerFacts?: number } = {}): ReviewQuality {
+export function reviewQuality(
+  options: { readonly fixture?: string; readonly fillerFacts?: number } = {},
+): ReviewQuality {
   const fixture = options.fixture ?? PAIR_FIXTURE
   const pairs = readPairs(fixture)
   // A fixed seed, so every run pads with the same facts.
@@ -95,10 +118,15 @@ export function reviewQuality(options: { readonly fixture?: string; readonly fil
     const store = new FactStore(db)
     const now = '2026-03-01T09:00:00.000Z'
     const statements = new Map<string, Statement>()
-    for (const pair of pairs) for (const statement of [pair.a, pair.b]) statements.set(JSON.stringify(statement), statement)
+    for (const pair of pairs)
+      for (const statement of [pair.a, pair.b]) statements.set(JSON.stringify(statement), statement)
     db.transaction(() => {
       const inputs: FactInput[] = [...statements.values()].map((statement) => ({
-        ...statement, evidence: 'observed', origin: 'tool', multi: true, exactOnly: true,
+        ...statement,
+        evidence: 'observed',
+        origin: 'tool',
+        multi: true,
+        exactOnly: true,
       }))
       for (const input of [...inputs, ...filler.map((fact) => ({ ...fact, exactOnly: true }))]) {
         const prepared = prepareWrite(input, now, { refuseCredentials: true, timeZone: 'UTC' })
@@ -117,10 +145,20 @@ export function reviewQuality(options: { readonly fixture?: string; readonly fil
       seedRule: countOf(seedVerdicts),
       byKind: kinds.map((key) => {
         const [kind = '', same = ''] = key.split('\u0000')
-        return { kind, same: same === 'true', ...countOf(verdicts.filter(({ pair }) => pair.kind === kind && String(pair.same) === same)) }
+        return {
+          kind,
+          same: same === 'true',
+          ...countOf(verdicts.filter(({ pair }) => pair.kind === kind && String(pair.same) === same)),
+        }
       }),
-      falseMerges: outcomes.filter(({ pair, score }) => !pair.same && score !== undefined)
-        .map(({ pair, score }) => ({ a: pair.a, b: pair.b, kind: pair.kind, cosine: Math.round((score?.cosine ?? 0) * 1000) / 1000 })),
+      falseMerges: outcomes
+        .filter(({ pair, score }) => !pair.same && score !== undefined)
+        .map(({ pair, score }) => ({
+          a: pair.a,
+          b: pair.b,
+          kind: pair.kind,
+          cosine: Math.round((score?.cosine ?? 0) * 1000) / 1000,
+        })),
     }
   } finally {
     db.close()
@@ -135,12 +173,16 @@ export function reviewQuality(options: { readonly fixture?: string; readonly fil
  */
 function gateScore(store: FactStore, pair: LabeledPair): PairScore | undefined {
   if (!inOneSlot(pair)) return undefined
-  const own = new Set([pair.b.subject, pair.b.property, pair.b.value].flatMap((text) => searchTerms(text)).map(indexForm))
+  const own = new Set(
+    [pair.b.subject, pair.b.property, pair.b.value].flatMap((text) => searchTerms(text)).map(indexForm),
+  )
   const match = findRestatement(pair.b, [{ id: 1, statement: pair.a }], {
     currentFacts: store.currentFactCount() - 1,
     statistics: (words) => {
       const counts = store.termDocumentCounts(words)
-      const frequency = new Map([...counts].map(([word, n]) => [word, Math.max(0, n - (own.has(indexForm(word)) ? 1 : 0))]))
+      const frequency = new Map(
+        [...counts].map(([word, n]) => [word, Math.max(0, n - (own.has(indexForm(word)) ? 1 : 0))]),
+      )
       return { documents: store.indexedFactCount() - 1, frequency }
     },
   })
@@ -159,7 +201,10 @@ function seedRuleMerges(store: FactStore, pair: LabeledPair): boolean {
 }
 
 function inOneSlot(pair: LabeledPair): boolean {
-  return canonicalEntity(pair.a.subject) === canonicalEntity(pair.b.subject) && canonicalPredicate(pair.a.property) === canonicalPredicate(pair.b.property)
+  return (
+    canonicalEntity(pair.a.subject) === canonicalEntity(pair.b.subject) &&
+    canonicalPredicate(pair.a.property) === canonicalPredicate(pair.b.property)
+  )
 }
 
 function countOf(verdicts: readonly { readonly pair: LabeledPair; readonly merged: boolean }[]): GateCounts {
@@ -167,15 +212,25 @@ function countOf(verdicts: readonly { readonly pair: LabeledPair; readonly merge
   const falsePositives = verdicts.filter((v) => !v.pair.same && v.merged).length
   const falseNegatives = verdicts.filter((v) => v.pair.same && !v.merged).length
   const trueNegatives = verdicts.length - truePositives - falsePositives - falseNegatives
-  const rate = (hit: number, miss: number): number => (hit + miss === 0 ? 1 : Math.round((hit / (hit + miss)) * 1000) / 1000)
+  const rate = (hit: number, miss: number): number =>
+    hit + miss === 0 ? 1 : Math.round((hit / (hit + miss)) * 1000) / 1000
   return {
-    pairs: verdicts.length, truePositives, falsePositives, falseNegatives, trueNegatives,
-    precision: rate(truePositives, falsePositives), recall: rate(truePositives, falseNegatives),
+    pairs: verdicts.length,
+    truePositives,
+    falsePositives,
+    falseNegatives,
+    trueNegatives,
+    precision: rate(truePositives, falsePositives),
+    recall: rate(truePositives, falseNegatives),
   }
 }
 
 function isStatement(value: unknown): value is Statement {
   if (typeof value !== 'object' || value === null) return false
   const record = value as Record<string, unknown>
-  return typeof record['subject'] === 'string' && typeof record['property'] === 'string' && typeof record['value'] === 'string'
+  return (
+    typeof record['subject'] === 'string' &&
+    typeof record['property'] === 'string' &&
+    typeof record['value'] === 'string'
+  )
 }

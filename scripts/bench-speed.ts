@@ -20,7 +20,16 @@ import { createConfirmationBook } from '../src/routes/confirmations.ts'
 import { STORE_FILE } from '../src/store/database.ts'
 import type { FactInput } from '../src/types.ts'
 import { BareStore } from './bench-bare.ts'
-import { makeCorpus, mulberry32, PROPERTIES_EN, PROPERTIES_ZH, seedStore, SERVICE_KINDS, SYLLABLES, type Corpus } from './bench-corpus.ts'
+import {
+  makeCorpus,
+  mulberry32,
+  PROPERTIES_EN,
+  PROPERTIES_ZH,
+  seedStore,
+  SERVICE_KINDS,
+  SYLLABLES,
+  type Corpus,
+} from './bench-corpus.ts'
 import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { hostNebulaRss, type HostRss } from './bench-host.ts'
 import { recallMessages } from './bench-recall.ts'
@@ -146,10 +155,12 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   const coldOpen: number[] = []
   for (let i = 0; i < 5; i += 1) {
     const memory = new FactMemory({ clock: systemClock })
-    coldOpen.push(time(() => {
-      memory.open(dir)
-      memory.directory(config, null)
-    }))
+    coldOpen.push(
+      time(() => {
+        memory.open(dir)
+        memory.directory(config, null)
+      }),
+    )
     memory.close()
   }
 
@@ -163,13 +174,36 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   const zh = corpus.entities.filter((entity) => entity.zh)
   for (let i = 0; i < 300; i += 1) {
     switch (i % 6) {
-      case 0: queries.push(pick(corpus.identifiers)); break
-      case 1: { const subject = pick(en).name; const property = pick(PROPERTIES_EN); asked.set(i, { subject, property }); queries.push(`${subject} ${property}`); break }
-      case 2: { const subject = pick(zh).name; const property = pick(PROPERTIES_ZH); asked.set(i, { subject, property }); queries.push(`${subject}的${property}是多少`); break }
-      case 3: { const property = pick(PROPERTIES_EN); const subject = pick(en).name; asked.set(i, { subject, property }); queries.push(`what is the ${property} of ${subject}`); break }
+      case 0:
+        queries.push(pick(corpus.identifiers))
+        break
+      case 1: {
+        const subject = pick(en).name
+        const property = pick(PROPERTIES_EN)
+        asked.set(i, { subject, property })
+        queries.push(`${subject} ${property}`)
+        break
+      }
+      case 2: {
+        const subject = pick(zh).name
+        const property = pick(PROPERTIES_ZH)
+        asked.set(i, { subject, property })
+        queries.push(`${subject}的${property}是多少`)
+        break
+      }
+      case 3: {
+        const property = pick(PROPERTIES_EN)
+        const subject = pick(en).name
+        asked.set(i, { subject, property })
+        queries.push(`what is the ${property} of ${subject}`)
+        break
+      }
       // Broad terms only: the expensive case for BM25, every word common in the store.
-      case 4: queries.push(`which ${pick(PROPERTIES_EN)} and ${pick(PROPERTIES_EN)} do we use for the ${pick(SERVICE_KINDS)}`); break
-      default: queries.push(`zzz-unknown-${i} nothing`)
+      case 4:
+        queries.push(`which ${pick(PROPERTIES_EN)} and ${pick(PROPERTIES_EN)} do we use for the ${pick(SERVICE_KINDS)}`)
+        break
+      default:
+        queries.push(`zzz-unknown-${i} nothing`)
     }
   }
   options.progress('search')
@@ -182,7 +216,11 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   // The answers of the timed searches themselves, for the share that shows the slot asked for.
   const answers: SearchValue[] = []
   for (const query of queries) {
-    search.push(time(() => { answers.push(memory.searchLexical({ query, limit: 5, asOf: undefined }, config)) }))
+    search.push(
+      time(() => {
+        answers.push(memory.searchLexical({ query, limit: 5, asOf: undefined }, config))
+      }),
+    )
     bareSearch.push(time(() => bare.searchLexical(query, 5)))
   }
   const answered = answeredSlots(answers, asked, corpus)
@@ -195,10 +233,19 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   options.progress('directory and writes')
   memory.directory(config, null)
   const cached = Array.from({ length: 300 }, () => time(() => memory.directory(config, null)))
-  const writeInputs: FactInput[] = Array.from({ length: TIMED_WRITES }, (_, i) => (
-    { subject: `bench-writer-${i % 40}`, property: pick(PROPERTIES_EN), value: `value ${i} ${pick(SYLLABLES)}`, evidence: 'observed', origin: 'tool' }))
+  const writeInputs: FactInput[] = Array.from({ length: TIMED_WRITES }, (_, i) => ({
+    subject: `bench-writer-${i % 40}`,
+    property: pick(PROPERTIES_EN),
+    value: `value ${i} ${pick(SYLLABLES)}`,
+    evidence: 'observed',
+    origin: 'tool',
+  }))
   // As many untimed writes on the bare store as the graph timings made on the plugin's before its timed writes.
-  for (let i = 0; i < 20; i += 1) bare.write({ subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' }, config)
+  for (let i = 0; i < 20; i += 1)
+    bare.write(
+      { subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' },
+      config,
+    )
   const rebuild: number[] = []
   const writes: number[] = []
   const bareWrites: number[] = []
@@ -209,16 +256,33 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
   }
 
   options.progress('recall')
-  const recallMs = await recallTimings(memory, config, recallMessages(corpus, mulberry32(size + 1)).map((message) => message.text))
+  const recallMs = await recallTimings(
+    memory,
+    config,
+    recallMessages(corpus, mulberry32(size + 1)).map((message) => message.text),
+  )
 
   options.progress('WAL')
-  const walInputs: FactInput[] = Array.from({ length: WAL_WRITES }, (_, i) => (
-    { subject: `bench-wal-${i % 40}`, property: pick(PROPERTIES_EN), value: `wal value ${i} ${pick(SYLLABLES)}`, evidence: 'observed', origin: 'tool' }))
+  const walInputs: FactInput[] = Array.from({ length: WAL_WRITES }, (_, i) => ({
+    subject: `bench-wal-${i % 40}`,
+    property: pick(PROPERTIES_EN),
+    value: `wal value ${i} ${pick(SYLLABLES)}`,
+    evidence: 'observed',
+    origin: 'tool',
+  }))
   const meter = new WalMeter(join(dir, STORE_FILE))
-  const wal = meter.measure(walInputs.map((input) => () => { memory.write(input, config) }))
+  const wal = meter.measure(
+    walInputs.map((input) => () => {
+      memory.write(input, config)
+    }),
+  )
   meter.close()
   const bareMeter = new WalMeter(bare.path)
-  const bareWal = bareMeter.measure(walInputs.map((input) => () => { bare.write(input, config) }))
+  const bareWal = bareMeter.measure(
+    walInputs.map((input) => () => {
+      bare.write(input, config)
+    }),
+  )
   bareMeter.close()
   bare.close()
   memory.close()
@@ -230,8 +294,14 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
 
   const bareBytes = bare.fileBytes()
   const bareRow: BareRow = {
-    seedSeconds: round(bareSeed.ms / 1000), rows: bareSeed.rows, fileBytes: bareBytes, bytesPerFact: Math.round(bareBytes / size),
-    objects: objectBytes(bare.path, size), writeMs: percentiles(bareWrites), searchMs: percentiles(bareSearch), wal: bareWal,
+    seedSeconds: round(bareSeed.ms / 1000),
+    rows: bareSeed.rows,
+    fileBytes: bareBytes,
+    bytesPerFact: Math.round(bareBytes / size),
+    objects: objectBytes(bare.path, size),
+    writeMs: percentiles(bareWrites),
+    searchMs: percentiles(bareSearch),
+    wal: bareWal,
   }
   if (options.keep) console.log(`kept the ${size}-fact store in ${dir}`)
   else rmSync(dir, { recursive: true, force: true })
@@ -268,8 +338,13 @@ export async function speed(size: number, options: SpeedOptions): Promise<SpeedR
  * Per-turn recall as the context hook asks for it (FactMemory.recall on the user's text, its session and turn, no
  * project): one untimed pass first, so the timed pass is the steady state a live host is in.
  */
-async function recallTimings(memory: FactMemory, config: ResolvedConfig, messages: readonly string[]): Promise<Percentiles> {
-  for (const [turn, text] of messages.entries()) await memory.recall({ text, sessionId: 'bench-speed-warm', turn }, config)
+async function recallTimings(
+  memory: FactMemory,
+  config: ResolvedConfig,
+  messages: readonly string[],
+): Promise<Percentiles> {
+  for (const [turn, text] of messages.entries())
+    await memory.recall({ text, sessionId: 'bench-speed-warm', turn }, config)
   const timed: number[] = []
   for (const [turn, text] of messages.entries()) {
     const started = performance.now()
@@ -289,9 +364,17 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
   const opened = memory.storeSet()
   if (!('stores' in opened)) throw new Error('store not open')
   const context: VerbContext = {
-    stores: opened.stores, config, clock: systemClock, now: () => new Date().toISOString(), credentials: undefined,
+    stores: opened.stores,
+    config,
+    clock: systemClock,
+    now: () => new Date().toISOString(),
+    credentials: undefined,
     confirmations: createConfirmationBook(systemClock),
-    memory: { status: () => memory.status(), advance: () => memory.advance(), search: (ask) => memory.search(ask, config) },
+    memory: {
+      status: () => memory.status(),
+      advance: () => memory.advance(),
+      search: (ask) => memory.search(ask, config),
+    },
   }
   const run = (name: string, body: unknown): number => {
     const definition = verbNamed(name)
@@ -301,17 +384,29 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
       if (outcome instanceof Promise || !outcome.ok) throw new Error(`${name} did not answer synchronously and ok`)
     })
   }
-  for (let i = 0; i < 5; i += 1) { run('status', {}); run('facts', {}); run('graph', {}); run('graph', { view: 'tree', center: centers[i % centers.length] }) }
+  for (let i = 0; i < 5; i += 1) {
+    run('status', {})
+    run('facts', {})
+    run('graph', {})
+    run('graph', { view: 'tree', center: centers[i % centers.length] })
+  }
   return {
     status: percentiles(Array.from({ length: 100 }, () => run('status', {}))),
     facts: percentiles(Array.from({ length: 100 }, () => run('facts', {}))),
     // Each timed nebula follows an (untimed) write, so it is projected afresh rather than reused.
-    graph: percentiles(Array.from({ length: 20 }, (_, i) => {
-      memory.write({ subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' }, config)
-      return run('graph', {})
-    })),
+    graph: percentiles(
+      Array.from({ length: 20 }, (_, i) => {
+        memory.write(
+          { subject: `bench-graph-${i}`, property: 'probe', value: String(i), evidence: 'observed', origin: 'tool' },
+          config,
+        )
+        return run('graph', {})
+      }),
+    ),
     graphUnchanged: percentiles(Array.from({ length: 100 }, () => run('graph', {}))),
-    graphTree: percentiles(Array.from({ length: 100 }, (_, i) => run('graph', { view: 'tree', center: centers[i % centers.length] }))),
+    graphTree: percentiles(
+      Array.from({ length: 100 }, (_, i) => run('graph', { view: 'tree', center: centers[i % centers.length] })),
+    ),
   }
 }
 
@@ -321,8 +416,11 @@ function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: reado
  * @param answers - the timed searches' answers, by the query's index.
  * @returns asked and answered.
  */
-function answeredSlots(answers: readonly SearchValue[], asked: ReadonlyMap<number, { readonly subject: string; readonly property: string }>,
-  corpus: Corpus): { asked: number; answered: number } {
+function answeredSlots(
+  answers: readonly SearchValue[],
+  asked: ReadonlyMap<number, { readonly subject: string; readonly property: string }>,
+  corpus: Corpus,
+): { asked: number; answered: number } {
   const slot = (subject: string, property: string): string => `${subject.toLowerCase()}\u0000${property.toLowerCase()}`
   const held = new Set(corpus.facts.map((fact) => slot(fact.subject, fact.property)))
   let count = 0
@@ -331,7 +429,9 @@ function answeredSlots(answers: readonly SearchValue[], asked: ReadonlyMap<numbe
     if (!held.has(slot(wanted.subject, wanted.property))) continue
     count += 1
     const value = answers[i] as SearchValue
-    const shown = value.results.some((result) => slot(result.subject, result.property) === slot(wanted.subject, wanted.property))
+    const shown = value.results.some(
+      (result) => slot(result.subject, result.property) === slot(wanted.subject, wanted.property),
+    )
     if (shown && renderSearchText(value).includes(wanted.subject)) answered += 1
   }
   return { asked: count, answered }

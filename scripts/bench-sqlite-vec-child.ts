@@ -24,13 +24,29 @@ const DEPTH = 20
 const [way, ...rest] = process.argv.slice(2)
 
 /** Open one engine on one driver. */
-async function open(engine: Engine, driver: DriverName, dataDir: string, spaceId: number, extension: string): Promise<{ search: Search; close: () => void }> {
+async function open(
+  engine: Engine,
+  driver: DriverName,
+  dataDir: string,
+  spaceId: number,
+  extension: string,
+): Promise<{ search: Search; close: () => void }> {
   if (engine === 'kernel') {
     const db = Database.open({ dataDir, driver, now: () => new Date().toISOString() })
-    return { search: kernelSearch(new VectorStore(db), spaceId), close: () => { db.close() } }
+    return {
+      search: kernelSearch(new VectorStore(db), spaceId),
+      close: () => {
+        db.close()
+      },
+    }
   }
   const db = await openVec(join(dataDir, VEC_FILE), driver, extension)
-  return { search: vecSearch(db, engine), close: () => { db.close() } }
+  return {
+    search: vecSearch(db, engine),
+    close: () => {
+      db.close()
+    },
+  }
 }
 
 /** The Float32 queries of a file, each `dim` long. */
@@ -41,7 +57,14 @@ function readQueries(file: string, dim: number): Float32Array[] {
 }
 
 if (way === 'first') {
-  const [engine, driver, dataDir, spaceId, queryFile, extension] = rest as [Engine, DriverName, string, string, string, string]
+  const [engine, driver, dataDir, spaceId, queryFile, extension] = rest as [
+    Engine,
+    DriverName,
+    string,
+    string,
+    string,
+    string,
+  ]
   const [q1, q2] = readQueries(queryFile, Number(process.env['BENCH_DIM'] ?? 1024))
   const rssBefore = process.memoryUsage.rss()
   const opened = performance.now()
@@ -57,13 +80,16 @@ if (way === 'first') {
   close()
   console.log(JSON.stringify({ openMs, firstQueryMs, secondQueryMs, rssGrowthMb }))
 } else if (way === 'warm') {
-  const [driver, dataDir, spaceId, queryFile, exactFile, extension, warmups = '10', named = ENGINES.join(',')] = rest as [DriverName, string, string, string, string, string, string?, string?]
+  const [driver, dataDir, spaceId, queryFile, exactFile, extension, warmups = '10', named = ENGINES.join(',')] =
+    rest as [DriverName, string, string, string, string, string, string?, string?]
   const chosen = named.split(',') as Engine[]
   const queries = readQueries(queryFile, Number(process.env['BENCH_DIM'] ?? 1024))
   const exact = JSON.parse(readFileSync(exactFile, 'utf8')) as number[][]
   const engines = await Promise.all(chosen.map((engine) => open(engine, driver, dataDir, Number(spaceId), extension)))
   const out: Record<string, { ms: number[]; recallAt10: number }> = {}
-  chosen.forEach((engine) => { out[engine] = { ms: [], recallAt10: 0 } })
+  chosen.forEach((engine) => {
+    out[engine] = { ms: [], recallAt10: 0 }
+  })
   for (const query of queries.slice(0, Number(warmups))) for (const { search } of engines) search(query, DEPTH)
   for (const query of queries) {
     engines.forEach(({ search }, e) => {

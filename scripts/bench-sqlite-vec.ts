@@ -45,7 +45,9 @@ const BIT_SHORTLIST = 1000
  * every row (about a gigabyte) per query.
  */
 function effort(size: number): { queries: number; warmups: number; exact: number; fresh: number } {
-  return size >= 1_000_000 ? { queries: 12, warmups: 2, exact: 6, fresh: 3 } : { queries: 200, warmups: 10, exact: 40, fresh: 5 }
+  return size >= 1_000_000
+    ? { queries: 12, warmups: 2, exact: 6, fresh: 3 }
+    : { queries: 200, warmups: 10, exact: 40, fresh: 5 }
 }
 const DRIVERS: readonly DriverName[] = ['better-sqlite3', 'node:sqlite']
 const CHILD = fileURLToPath(new URL('./bench-sqlite-vec-child.ts', import.meta.url))
@@ -63,7 +65,12 @@ export interface EngineRow {
   readonly warmMs: Timings
   readonly recallAt10: number
   /** Fresh processes: open (and the extension's load), first and second query, RSS growth in MB over the process. */
-  readonly fresh: { readonly openMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings; readonly rssGrowthMb: Timings }
+  readonly fresh: {
+    readonly openMs: Timings
+    readonly firstQueryMs: Timings
+    readonly secondQueryMs: Timings
+    readonly rssGrowthMb: Timings
+  }
 }
 
 /** One size. */
@@ -92,13 +99,19 @@ export async function findSqliteVec(args: readonly string[]): Promise<{ path: st
   try {
     entry = createRequire(from).resolve('sqlite-vec')
   } catch {
-    return { missing: `sqlite-vec is not installed${folder === undefined ? '' : ` under ${folder}`} (it is no dependency of the plugin: npm install --no-save sqlite-vec, or pass --sqlite-vec <folder where it is installed>)` }
+    return {
+      missing: `sqlite-vec is not installed${folder === undefined ? '' : ` under ${folder}`} (it is no dependency of the plugin: npm install --no-save sqlite-vec, or pass --sqlite-vec <folder where it is installed>)`,
+    }
   }
   try {
-    const module = await import(pathToFileURL(entry.replace(/index\.cjs$/u, 'index.mjs')).href) as { getLoadablePath: () => string }
+    const module = (await import(pathToFileURL(entry.replace(/index\.cjs$/u, 'index.mjs')).href)) as {
+      getLoadablePath: () => string
+    }
     return { path: module.getLoadablePath() }
   } catch (error) {
-    return { missing: `sqlite-vec is installed but its extension for ${process.platform}-${process.arch} is not: ${String(error)}` }
+    return {
+      missing: `sqlite-vec is installed but its extension for ${process.platform}-${process.arch} is not: ${String(error)}`,
+    }
   }
 }
 
@@ -122,13 +135,29 @@ export async function openVec(path: string, driver: DriverName, extension: strin
     const db = new Better(path)
     db.loadExtension(extension)
     const cached = statements((sql) => db.prepare(sql))
-    return { all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
+    return {
+      all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[],
+      exec: (sql) => {
+        db.exec(sql)
+      },
+      close: () => {
+        db.close()
+      },
+    }
   }
   const { DatabaseSync } = await import('node:sqlite')
   const db = new DatabaseSync(path, { allowExtension: true })
   db.loadExtension(extension)
   const cached = statements((sql) => db.prepare(sql))
-  return { all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[], exec: (sql) => { db.exec(sql) }, close: () => { db.close() } }
+  return {
+    all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[],
+    exec: (sql) => {
+      db.exec(sql)
+    },
+    close: () => {
+      db.close()
+    },
+  }
 }
 
 /** Prepared statements kept by SQL text. */
@@ -155,15 +184,24 @@ export type Search = (query: Float32Array, k: number) => number[]
 /** The sqlite-vec searches over an open connection. */
 export function vecSearch(db: VecConnection, engine: Exclude<Engine, 'kernel'>): Search {
   if (engine === 'vec0 int8') {
-    return (query, k) => db.all('SELECT rowid FROM vec WHERE embedding MATCH vec_int8(?) AND k = ?', blob(quantize(query).quantized), k).map((row) => Number(row['rowid']))
+    return (query, k) =>
+      db
+        .all('SELECT rowid FROM vec WHERE embedding MATCH vec_int8(?) AND k = ?', blob(quantize(query).quantized), k)
+        .map((row) => Number(row['rowid']))
   }
   return (query, k) => {
     const { quantized, bits } = quantize(query)
     // The rowids as an IN list: the docs' join of a coarse CTE to the table is planned as a scan of the table under
     // node:sqlite's SQLite (several times slower there).
-    return db.all(`SELECT rowid FROM vec WHERE rowid IN (SELECT rowid FROM vec WHERE coarse MATCH vec_bit(?) AND k = ${BIT_SHORTLIST})
+    return db
+      .all(
+        `SELECT rowid FROM vec WHERE rowid IN (SELECT rowid FROM vec WHERE coarse MATCH vec_bit(?) AND k = ${BIT_SHORTLIST})
       ORDER BY vec_distance_cosine(embedding, vec_int8(?)) LIMIT ?`,
-    blob(bits), blob(quantized), k).map((row) => Number(row['rowid']))
+        blob(bits),
+        blob(quantized),
+        k,
+      )
+      .map((row) => Number(row['rowid']))
   }
 }
 
@@ -179,7 +217,10 @@ export function kernelSearch(store: VectorStore, spaceId: number): Search {
  * @param args - the bench's arguments.
  * @returns the rows, or undefined when sqlite-vec is missing (said on stdout).
  */
-export async function sqliteVecBench(sizes: readonly number[], args: readonly string[]): Promise<SqliteVecBench[] | undefined> {
+export async function sqliteVecBench(
+  sizes: readonly number[],
+  args: readonly string[],
+): Promise<SqliteVecBench[] | undefined> {
   const found = await findSqliteVec(args)
   if ('missing' in found) {
     console.log(`\nsqlite-vec comparison skipped: ${found.missing}.`)
@@ -226,10 +267,26 @@ async function atSize(size: number, extension: string, vecOnly: boolean): Promis
     const engines = vecOnly ? ENGINES.filter((engine) => engine !== 'kernel') : ENGINES
     const out: EngineRow[] = []
     for (const driver of DRIVERS) {
-      const answer = child(['warm', driver, dir, String(spaceId), queryFile, exactFile, extension, String(plan.warmups), engines.join(',')]) as Record<string, { ms: number[]; recallAt10: number }>
+      const answer = child([
+        'warm',
+        driver,
+        dir,
+        String(spaceId),
+        queryFile,
+        exactFile,
+        extension,
+        String(plan.warmups),
+        engines.join(','),
+      ]) as Record<string, { ms: number[]; recallAt10: number }>
       for (const engine of engines) {
         const row = answer[engine]
-        out.push({ engine, driver, warmMs: timings(row?.ms ?? []), recallAt10: round(row?.recallAt10 ?? 0), fresh: emptyFresh() })
+        out.push({
+          engine,
+          driver,
+          warmMs: timings(row?.ms ?? []),
+          recallAt10: round(row?.recallAt10 ?? 0),
+          fresh: emptyFresh(),
+        })
       }
     }
     // Fresh processes last, each engine and driver in turn, so the machine's moments fall on each alike.
@@ -240,19 +297,40 @@ async function atSize(size: number, extension: string, vecOnly: boolean): Promis
       writeFileSync(firstFile, packed([childSource.gaussianUnit(), childSource.gaussianUnit()]))
       for (const row of out) {
         const key = `${row.engine}|${row.driver}`
-        fresh.set(key, [...(fresh.get(key) ?? []), child(['first', row.engine, row.driver, dir, String(spaceId), firstFile, extension]) as Record<string, number>])
+        fresh.set(key, [
+          ...(fresh.get(key) ?? []),
+          child(['first', row.engine, row.driver, dir, String(spaceId), firstFile, extension]) as Record<
+            string,
+            number
+          >,
+        ])
       }
     }
     const rows = out.map((row) => {
       const runs = fresh.get(`${row.engine}|${row.driver}`) ?? []
       const of = (key: string): Timings => timings(runs.map((run) => run[key] ?? 0))
-      return { ...row, fresh: { openMs: of('openMs'), firstQueryMs: of('firstQueryMs'), secondQueryMs: of('secondQueryMs'), rssGrowthMb: of('rssGrowthMb') } }
+      return {
+        ...row,
+        fresh: {
+          openMs: of('openMs'),
+          firstQueryMs: of('firstQueryMs'),
+          secondQueryMs: of('secondQueryMs'),
+          rssGrowthMb: of('rssGrowthMb'),
+        },
+      }
     })
     return {
-      facts: size, dim: DIM, sqliteVecVersion: await vecVersion(vecPath, extension),
+      facts: size,
+      dim: DIM,
+      sqliteVecVersion: await vecVersion(vecPath, extension),
       kernelBytesPerFact: Math.round(kernelBytes / stored.ids.length),
-      vecBytesPerFact: { int8: Math.round(vecBytes.int8 / stored.ids.length), bit: Math.round(vecBytes.bit / stored.ids.length), shared: Math.round(vecBytes.shared / stored.ids.length) },
-      vecInsertSeconds, rows,
+      vecBytesPerFact: {
+        int8: Math.round(vecBytes.int8 / stored.ids.length),
+        bit: Math.round(vecBytes.bit / stored.ids.length),
+        shared: Math.round(vecBytes.shared / stored.ids.length),
+      },
+      vecInsertSeconds,
+      rows,
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -260,7 +338,10 @@ async function atSize(size: number, extension: string, vecOnly: boolean): Promis
 }
 
 /** The plugin's store and its vectors exactly as the vector bench makes them (the same PRNG stream). */
-function kernelStore(dir: string, size: number): { stored: Stored; source: ClusteredVectors; spaceId: number; kernelBytes: number } {
+function kernelStore(
+  dir: string,
+  size: number,
+): { stored: Stored; source: ClusteredVectors; spaceId: number; kernelBytes: number } {
   const config = resolveConfig(configWith({ dataDir: dir }), { dshHome: dir, userHome: dir })
   const random = mulberry32(size + 1)
   seedStore(dir, makeCorpus(size, random).facts, systemClock, config)
@@ -273,8 +354,10 @@ function kernelStore(dir: string, size: number): { stored: Stored; source: Clust
     const space = store.ensureSpace(fingerprint, identity, new Date().toISOString())
     store.fixDimension(space.id, DIM)
     const stored = storeAll(store, space, source, random)
-    const kernelBytes = sumBytes(db.all(`SELECT sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
-      WHERE s.tbl_name IN ('vector_spaces', 'fact_vectors', 'vector_blocks', 'vector_free_slots')`))
+    const kernelBytes = sumBytes(
+      db.all(`SELECT sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+      WHERE s.tbl_name IN ('vector_spaces', 'fact_vectors', 'vector_blocks', 'vector_free_slots')`),
+    )
     return { stored, source, spaceId: space.id, kernelBytes }
   } finally {
     db.close()
@@ -286,7 +369,12 @@ function kernelStore(dir: string, size: number): { stored: Stored; source: Clust
  * plugin's store, for sqlite-vec alone where seeding a store of facts takes longer than there is (a million on a busy
  * machine); the kernel's figures at that size come from `--only vectors`.
  */
-function vectorsAlone(size: number): { stored: Stored; source: ClusteredVectors; spaceId: number; kernelBytes: number } {
+function vectorsAlone(size: number): {
+  stored: Stored
+  source: ClusteredVectors
+  spaceId: number
+  kernelBytes: number
+} {
   const random = mulberry32(size + 1)
   const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
   const stored: Stored = { ids: [], vectors: [] }
@@ -302,7 +390,11 @@ function vectorsAlone(size: number): { stored: Stored; source: ClusteredVectors;
 
 /** Run the child script and read its last line of JSON. */
 function child(childArgs: readonly string[]): unknown {
-  const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', CHILD, ...childArgs], { encoding: 'utf8', env: { ...process.env, BENCH_DIM: String(DIM) }, maxBuffer: 64 * 2 ** 20 })
+  const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', CHILD, ...childArgs], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_DIM: String(DIM) },
+    maxBuffer: 64 * 2 ** 20,
+  })
   if (run.status !== 0) throw new Error(`the child process (${childArgs.slice(0, 3).join(' ')}) failed: ${run.stderr}`)
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}')
 }
@@ -328,14 +420,21 @@ async function writeVec(path: string, extension: string, stored: Stored): Promis
   if (existsSync(path)) rmSync(path)
   const db = await openVec(path, 'better-sqlite3', extension)
   try {
-    db.exec(`PRAGMA journal_mode = WAL; CREATE VIRTUAL TABLE vec USING vec0(embedding int8[${DIM}] distance_metric=cosine, coarse bit[${DIM}])`)
+    db.exec(
+      `PRAGMA journal_mode = WAL; CREATE VIRTUAL TABLE vec USING vec0(embedding int8[${DIM}] distance_metric=cosine, coarse bit[${DIM}])`,
+    )
     for (let from = 0; from < stored.ids.length; from += 10_000) {
       db.exec('BEGIN')
       for (let i = from; i < Math.min(stored.ids.length, from + 10_000); i += 1) {
         const vector = stored.vectors[i]
         if (vector === undefined) continue
         const unit = Float32Array.from(vector.quantized, (code) => code * vector.scale)
-        db.all('INSERT INTO vec (rowid, embedding, coarse) VALUES (?, vec_int8(?), vec_bit(?)) RETURNING rowid', BigInt(stored.ids[i] ?? 0), blob(vector.quantized), blob(quantize(unit).bits))
+        db.all(
+          'INSERT INTO vec (rowid, embedding, coarse) VALUES (?, vec_int8(?), vec_bit(?)) RETURNING rowid',
+          BigInt(stored.ids[i] ?? 0),
+          blob(vector.quantized),
+          blob(quantize(unit).bits),
+        )
       }
       db.exec('COMMIT')
     }
@@ -349,7 +448,8 @@ async function writeVec(path: string, extension: string, stored: Stored): Promis
 async function vecStoredBytes(path: string, extension: string): Promise<{ int8: number; bit: number; shared: number }> {
   const db = await openVec(path, 'better-sqlite3', extension)
   try {
-    const rows = db.all(`SELECT s.tbl_name AS tbl, sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+    const rows =
+      db.all(`SELECT s.tbl_name AS tbl, sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
       WHERE s.tbl_name LIKE 'vec_%' GROUP BY s.tbl_name`)
     const bytes = (name: string): number => Number(rows.find((row) => row['tbl'] === name)?.['bytes'] ?? 0)
     const all = rows.reduce((sum, row) => sum + Number(row['bytes'] ?? 0), 0)
@@ -391,19 +491,28 @@ function exactTop10(query: Float32Array, stored: Stored): number[] {
 function print(rows: readonly SqliteVecBench[]): void {
   const first = rows[0]
   if (first === undefined) return
-  console.log(`\nThe vector channel's kernel beside sqlite-vec ${first.sqliteVecVersion}, ${first.dim}-d clustered random vectors (the vector bench's), query embedding excluded, depth 20; `
-    + `fresh process: p50 of ${effort(first.facts).fresh} child processes, OS page cache warm; recall@10 against an exact scan of the stored int8 vectors`)
-  console.log('| facts | engine | driver | warm p50 / p95 ms | fresh: open ms | fresh: first / second query ms | fresh: RSS growth MB | recall@10 |')
+  console.log(
+    `\nThe vector channel's kernel beside sqlite-vec ${first.sqliteVecVersion}, ${first.dim}-d clustered random vectors (the vector bench's), query embedding excluded, depth 20; ` +
+      `fresh process: p50 of ${effort(first.facts).fresh} child processes, OS page cache warm; recall@10 against an exact scan of the stored int8 vectors`,
+  )
+  console.log(
+    '| facts | engine | driver | warm p50 / p95 ms | fresh: open ms | fresh: first / second query ms | fresh: RSS growth MB | recall@10 |',
+  )
   console.log('|---:|---|---|---:|---:|---:|---:|---:|')
   for (const size of rows) {
     for (const row of size.rows) {
-      console.log(`| ${size.facts} | ${row.engine} | ${row.driver} | ${row.warmMs.p50} / ${row.warmMs.p95} | ${row.fresh.openMs.p50} | ${row.fresh.firstQueryMs.p50} / ${row.fresh.secondQueryMs.p50} | ${row.fresh.rssGrowthMb.p50} | ${row.recallAt10} |`)
+      console.log(
+        `| ${size.facts} | ${row.engine} | ${row.driver} | ${row.warmMs.p50} / ${row.warmMs.p95} | ${row.fresh.openMs.p50} | ${row.fresh.firstQueryMs.p50} / ${row.fresh.secondQueryMs.p50} | ${row.fresh.rssGrowthMb.p50} | ${row.recallAt10} |`,
+      )
     }
   }
-  console.log('\n| facts | kernel bytes/fact (dbstat) | vec0 int8 column | vec0 bit column | vec0 rowids and chunks | vec0 insert s |')
+  console.log(
+    '\n| facts | kernel bytes/fact (dbstat) | vec0 int8 column | vec0 bit column | vec0 rowids and chunks | vec0 insert s |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const size of rows) {
-    console.log(`| ${size.facts} | ${size.kernelBytesPerFact} | ${size.vecBytesPerFact.int8} | ${size.vecBytesPerFact.bit} | ${size.vecBytesPerFact.shared} | ${size.vecInsertSeconds} |`)
+    console.log(
+      `| ${size.facts} | ${size.kernelBytesPerFact} | ${size.vecBytesPerFact.int8} | ${size.vecBytesPerFact.bit} | ${size.vecBytesPerFact.shared} | ${size.vecInsertSeconds} |`,
+    )
   }
 }
-

@@ -48,8 +48,14 @@ const FRAME_HEADER = 24
 export function objectBytes(path: string, facts: number): ObjectBytes[] {
   const db = openConnection(path, 'auto')
   try {
-    return db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all()
-      .map((row) => ({ name: String(row['name']), bytes: Number(row['bytes']), bytesPerFact: Math.round(Number(row['bytes']) / Math.max(1, facts)) }))
+    return db
+      .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
+      .all()
+      .map((row) => ({
+        name: String(row['name']),
+        bytes: Number(row['bytes']),
+        bytesPerFact: Math.round(Number(row['bytes']) / Math.max(1, facts)),
+      }))
   } finally {
     db.close()
   }
@@ -86,7 +92,11 @@ export class WalMeter {
       const size = existsSync(`${this.path}-wal`) ? statSync(`${this.path}-wal`).size : 0
       frames.push(Math.max(0, size - WAL_HEADER) / (this.pageSize + FRAME_HEADER))
     }
-    return { pageSize: this.pageSize, frames: percentiles(frames), bytes: percentiles(frames.map((count) => count * (this.pageSize + FRAME_HEADER))) }
+    return {
+      pageSize: this.pageSize,
+      frames: percentiles(frames),
+      bytes: percentiles(frames.map((count) => count * (this.pageSize + FRAME_HEADER))),
+    }
   }
 
   /** Close the checkpointing connection (before the writer's, so the writer's close folds the WAL). */

@@ -63,7 +63,7 @@ export class ClusteredVectors {
   private pickTopic(): number {
     const target = this.random() * (this.weights.at(-1) ?? 1)
     const index = this.weights.findIndex((weight) => weight >= target)
-    return Math.max(index , 0)
+    return Math.max(index, 0)
   }
 
   private gaussian(): number {

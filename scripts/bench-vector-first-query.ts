@@ -17,11 +17,19 @@ import { Database } from '../src/store/database.ts'
 import { VectorStore } from '../src/store/vector-store.ts'
 
 const [dataDir, fingerprint, queryFile, way = 'cold'] = process.argv.slice(2)
-if (dataDir === undefined || fingerprint === undefined || queryFile === undefined || (way !== 'cold' && way !== 'preloaded' && way !== 'midway')) {
+if (
+  dataDir === undefined ||
+  fingerprint === undefined ||
+  queryFile === undefined ||
+  (way !== 'cold' && way !== 'preloaded' && way !== 'midway')
+) {
   throw new Error('usage: bench-vector-first-query.ts <dataDir> <fingerprint> <queries.f32> [cold|preloaded|midway]')
 }
 /** The warm start's pause: the next turn of the event loop. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => { setImmediate(resolve) })
+const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => {
+    setImmediate(resolve)
+  })
 const bytes = readFileSync(queryFile)
 const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
 const opened = performance.now()
@@ -69,7 +77,16 @@ try {
   const second = performance.now()
   index.search(store, space, all.subarray(dim, 2 * dim), 20, model)
   const secondQueryMs = performance.now() - second
-  console.log(JSON.stringify({ openMs, indexMs, ...loading, firstQueryMs, secondQueryMs, facts: index.footprint(store, space.id).facts }))
+  console.log(
+    JSON.stringify({
+      openMs,
+      indexMs,
+      ...loading,
+      firstQueryMs,
+      secondQueryMs,
+      facts: index.footprint(store, space.id).facts,
+    }),
+  )
 } finally {
   db.close()
 }

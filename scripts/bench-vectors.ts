@@ -53,12 +53,22 @@ export interface VectorBench {
    * In {@link FRESH_PROCESSES} child processes: opening the store, making the index (compiling the scan's kernel), its
    * first vector query (loading the codes) and the second.
    */
-  readonly freshProcess: { readonly openMs: Timings; readonly indexMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
+  readonly freshProcess: {
+    readonly openMs: Timings
+    readonly indexMs: Timings
+    readonly firstQueryMs: Timings
+    readonly secondQueryMs: Timings
+  }
   /**
    * In as many child processes, alternating with those above: the codes loaded first as the plugin's warm start loads
    * them (the whole load, its longest slice between turns of the event loop), then the first and second query.
    */
-  readonly warmStart: { readonly preloadMs: Timings; readonly longestSliceMs: Timings; readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
+  readonly warmStart: {
+    readonly preloadMs: Timings
+    readonly longestSliceMs: Timings
+    readonly firstQueryMs: Timings
+    readonly secondQueryMs: Timings
+  }
   /** In as many child processes again: the first query comes halfway through that load, and reads the rest itself. */
   readonly midway: { readonly firstQueryMs: Timings; readonly secondQueryMs: Timings }
   /** Warm queries, depth 20 under model visibility: version check, coarse scan, rescoring read, sort. */
@@ -71,14 +81,25 @@ export interface VectorBench {
    * the epsilon recall@10 of ann-benchmarks (a hit within 1.01 × the true 10th's distance counts: neighbours tied
    * with the 10th are not misses), and the p95 of those queries.
    */
-  readonly recall: readonly { readonly shortlist: number; readonly candidates: number; readonly recallAt10: number; readonly epsilonRecallAt10: number; readonly p95Ms: number }[]
+  readonly recall: readonly {
+    readonly shortlist: number
+    readonly candidates: number
+    readonly recallAt10: number
+    readonly epsilonRecallAt10: number
+    readonly p95Ms: number
+  }[]
   /** The file's growth when the vectors were added, per vector (after a checkpoint; freed pages count). */
   readonly diskBytesPerFact: number
   /** dbstat over every table and index the vectors add, per vector, and by table (its indexes included). */
   readonly storedBytesPerFact: number
   readonly storedBytesByTable: Readonly<Record<string, number>>
   /** The sweep's writes, batches of 32 in their own transaction: ms and WAL bytes per vector, new and replaced. */
-  readonly sweepWrite: { readonly newMsPerVector: Timings; readonly newWalBytesPerVector: number; readonly replacedMsPerVector: Timings; readonly replacedWalBytesPerVector: number }
+  readonly sweepWrite: {
+    readonly newMsPerVector: Timings
+    readonly newWalBytesPerVector: number
+    readonly replacedMsPerVector: Timings
+    readonly replacedWalBytesPerVector: number
+  }
   /** The index's memory per vector (its kernel's WebAssembly memory: codes, fact ids, scratch). */
   readonly indexBytesPerFact: number
   /** The process's heap and external memory growth per vector after loading the index and a collection. */
@@ -116,8 +137,17 @@ export function vectorBench(size: number): VectorBench {
     const source = new ClusteredVectors(DIM, Math.max(20, Math.floor(size / 500)), random)
     const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
     const store = new VectorStore(db)
-    const fingerprint = embeddingFingerprint({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench', dim: DIM })
-    const space = store.ensureSpace(fingerprint, { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench' }, new Date().toISOString())
+    const fingerprint = embeddingFingerprint({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'bench',
+      dim: DIM,
+    })
+    const space = store.ensureSpace(
+      fingerprint,
+      { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'bench' },
+      new Date().toISOString(),
+    )
     store.fixDimension(space.id, DIM)
     const started = performance.now()
     const stored = storeAll(store, space, source, random)
@@ -125,16 +155,33 @@ export function vectorBench(size: number): VectorBench {
     const storedBytesByTable = storedBytes(db)
     db.close()
     const diskBytesPerFact = Math.round((fileBytes(dir) - bytesBefore) / stored.ids.length)
-    const storedBytesPerFact = Math.round(Object.values(storedBytesByTable).reduce((sum, value) => sum + value, 0) / stored.ids.length)
+    const storedBytesPerFact = Math.round(
+      Object.values(storedBytesByTable).reduce((sum, value) => sum + value, 0) / stored.ids.length,
+    )
     // Queries of their own, so the scan below draws the same queries as runs before this figure existed.
-    const { freshProcess, warmStart, midway } = freshProcesses(dir, fingerprint, new ClusteredVectors(DIM, 20, mulberry32(size + 3)))
+    const { freshProcess, warmStart, midway } = freshProcesses(
+      dir,
+      fingerprint,
+      new ClusteredVectors(DIM, 20, mulberry32(size + 3)),
+    )
     const scanned = scan(dir, space, stored, source)
     // Last, so the corpus searched above is the one earlier runs searched: facts of their own for the new vectors.
     seedStore(dir, makeCorpus(SWEEP_BATCH * SWEEP_BATCHES, mulberry32(size + 2)).facts, systemClock, config)
     const sweepWrite = sweepWrites(dir, space, source, random, stored)
     return {
-      facts: size, dim: DIM, hammingShortlist: HAMMING_SHORTLIST, coarseCandidates: COARSE_CANDIDATES, storeSeconds: round(storeSeconds),
-      diskBytesPerFact, storedBytesPerFact, storedBytesByTable, sweepWrite, freshProcess, warmStart, midway, ...scanned,
+      facts: size,
+      dim: DIM,
+      hammingShortlist: HAMMING_SHORTLIST,
+      coarseCandidates: COARSE_CANDIDATES,
+      storeSeconds: round(storeSeconds),
+      diskBytesPerFact,
+      storedBytesPerFact,
+      storedBytesByTable,
+      sweepWrite,
+      freshProcess,
+      warmStart,
+      midway,
+      ...scanned,
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -148,10 +195,19 @@ export interface Stored {
 }
 
 /** Give every fact a vector, facts of one subject run close together, 1,000 to a batch. */
-export function storeAll(store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number): Stored {
+export function storeAll(
+  store: VectorStore,
+  space: VectorSpace,
+  source: ClusteredVectors,
+  random: () => number,
+): Stored {
   const stored: Stored = { ids: [], vectors: [] }
   let pending: Float32Array[] = []
-  for (let batch = store.factsNeedingVectors(space.id, 1000); batch.length > 0; batch = store.factsNeedingVectors(space.id, 1000)) {
+  for (
+    let batch = store.factsNeedingVectors(space.id, 1000);
+    batch.length > 0;
+    batch = store.factsNeedingVectors(space.id, 1000)
+  ) {
     const rows = batch.map((fact) => {
       if (pending.length === 0) pending = source.subject(1 + Math.floor(random() * 6))
       const unit = pending.pop() ?? source.gaussianUnit()
@@ -169,7 +225,13 @@ export function storeAll(store: VectorStore, space: VectorSpace, source: Cluster
  * The sweep's writes as it makes them: the facts without a vector get theirs in batches of {@link SWEEP_BATCH}, then
  * as many stored vectors are replaced, each batch its own transaction; the WAL is truncated before each kind.
  */
-function sweepWrites(dir: string, space: VectorSpace, source: ClusteredVectors, random: () => number, stored: Stored): VectorBench['sweepWrite'] {
+function sweepWrites(
+  dir: string,
+  space: VectorSpace,
+  source: ClusteredVectors,
+  random: () => number,
+  stored: Stored,
+): VectorBench['sweepWrite'] {
   const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
   try {
     return sweepWritesOn(db, new VectorStore(db), space, source, random, stored)
@@ -178,10 +240,19 @@ function sweepWrites(dir: string, space: VectorSpace, source: ClusteredVectors, 
   }
 }
 
-function sweepWritesOn(db: Database, store: VectorStore, space: VectorSpace, source: ClusteredVectors, random: () => number, stored: Stored): VectorBench['sweepWrite'] {
+function sweepWritesOn(
+  db: Database,
+  store: VectorStore,
+  space: VectorSpace,
+  source: ClusteredVectors,
+  random: () => number,
+  stored: Stored,
+): VectorBench['sweepWrite'] {
   const walFile = `${db.path}-wal`
   const walBytes = (): number => (existsSync(walFile) ? statSync(walFile).size : 0)
-  const timed = (batches: () => { factId: number; revision: number }[] | undefined): { ms: number[]; walBytesPerVector: number } => {
+  const timed = (
+    batches: () => { factId: number; revision: number }[] | undefined,
+  ): { ms: number[]; walBytesPerVector: number } => {
     db.get('PRAGMA wal_checkpoint(TRUNCATE)')
     const before = walBytes()
     const ms: number[] = []
@@ -190,7 +261,12 @@ function sweepWritesOn(db: Database, store: VectorStore, space: VectorSpace, sou
       const facts = batches()
       if (facts === undefined || facts.length === 0) break
       const rows = facts.map((fact, i) => {
-        const row = { factId: fact.factId, revision: fact.revision, textHash: textHash(`sweep-${fact.factId}-${n}-${i}`), ...quantize(source.gaussianUnit()) }
+        const row = {
+          factId: fact.factId,
+          revision: fact.revision,
+          textHash: textHash(`sweep-${fact.factId}-${n}-${i}`),
+          ...quantize(source.gaussianUnit()),
+        }
         const at = stored.ids.indexOf(fact.factId)
         if (at < 0) {
           stored.ids.push(fact.factId)
@@ -207,15 +283,30 @@ function sweepWritesOn(db: Database, store: VectorStore, space: VectorSpace, sou
     }
     return { ms, walBytesPerVector: Math.round((walBytes() - before) / Math.max(1, vectors)) }
   }
-  const fresh = timed(() => store.factsNeedingVectors(space.id, SWEEP_BATCH).map((fact) => ({ factId: fact.id, revision: fact.revision })))
-  const replaced = timed(() => Array.from({ length: SWEEP_BATCH }, () => ({ factId: stored.ids[Math.floor(random() * stored.ids.length)] ?? 0, revision: 1 })))
-  return { newMsPerVector: timings(fresh.ms), newWalBytesPerVector: fresh.walBytesPerVector, replacedMsPerVector: timings(replaced.ms), replacedWalBytesPerVector: replaced.walBytesPerVector }
+  const fresh = timed(() =>
+    store.factsNeedingVectors(space.id, SWEEP_BATCH).map((fact) => ({ factId: fact.id, revision: fact.revision })),
+  )
+  const replaced = timed(() =>
+    Array.from({ length: SWEEP_BATCH }, () => ({
+      factId: stored.ids[Math.floor(random() * stored.ids.length)] ?? 0,
+      revision: 1,
+    })),
+  )
+  return {
+    newMsPerVector: timings(fresh.ms),
+    newWalBytesPerVector: fresh.walBytesPerVector,
+    replacedMsPerVector: timings(replaced.ms),
+    replacedWalBytesPerVector: replaced.walBytesPerVector,
+  }
 }
 
 /** dbstat's bytes of each vector table with its indexes. */
 function storedBytes(db: Database): Record<string, number> {
-  const rows = db.all(`SELECT s.tbl_name AS tbl, sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
-    WHERE s.tbl_name IN (${VECTOR_TABLES.map(() => '?').join(', ')}) GROUP BY s.tbl_name ORDER BY s.tbl_name`, ...VECTOR_TABLES)
+  const rows = db.all(
+    `SELECT s.tbl_name AS tbl, sum(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+    WHERE s.tbl_name IN (${VECTOR_TABLES.map(() => '?').join(', ')}) GROUP BY s.tbl_name ORDER BY s.tbl_name`,
+    ...VECTOR_TABLES,
+  )
   return Object.fromEntries(rows.map((row) => [String(row['tbl']), Number(row['bytes'])]))
 }
 
@@ -223,14 +314,22 @@ function storedBytes(db: Database): Record<string, number> {
  * The first and second query of {@link FRESH_PROCESSES} fresh processes each way, each on its own connection, the
  * ways taken in turn so the machine's moments fall on each alike.
  */
-function freshProcesses(dir: string, fingerprint: string, source: ClusteredVectors): Pick<VectorBench, 'freshProcess' | 'warmStart' | 'midway'> {
+function freshProcesses(
+  dir: string,
+  fingerprint: string,
+  source: ClusteredVectors,
+): Pick<VectorBench, 'freshProcess' | 'warmStart' | 'midway'> {
   const queryFile = join(dir, 'queries.f32')
   const child = (way: 'cold' | 'preloaded' | 'midway'): Record<string, number> => {
     const queries = new Float32Array(2 * DIM)
     queries.set(source.gaussianUnit(), 0)
     queries.set(source.gaussianUnit(), DIM)
     writeFileSync(queryFile, new Uint8Array(queries.buffer))
-    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', FIRST_QUERY_SCRIPT, dir, fingerprint, queryFile, way], { encoding: 'utf8' })
+    const run = spawnSync(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', FIRST_QUERY_SCRIPT, dir, fingerprint, queryFile, way],
+      { encoding: 'utf8' },
+    )
     if (run.status !== 0) throw new Error(`the fresh process failed: ${run.stderr}`)
     return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>
   }
@@ -242,15 +341,34 @@ function freshProcesses(dir: string, fingerprint: string, source: ClusteredVecto
     preloaded.push(child('preloaded'))
     halfway.push(child('midway'))
   }
-  const of = (answers: readonly Record<string, number>[], key: string): Timings => timings(answers.map((answer) => answer[key] ?? 0))
+  const of = (answers: readonly Record<string, number>[], key: string): Timings =>
+    timings(answers.map((answer) => answer[key] ?? 0))
   return {
-    freshProcess: { openMs: of(cold, 'openMs'), indexMs: of(cold, 'indexMs'), firstQueryMs: of(cold, 'firstQueryMs'), secondQueryMs: of(cold, 'secondQueryMs') },
-    warmStart: { preloadMs: of(preloaded, 'preloadMs'), longestSliceMs: of(preloaded, 'longestSliceMs'), firstQueryMs: of(preloaded, 'firstQueryMs'), secondQueryMs: of(preloaded, 'secondQueryMs') },
+    freshProcess: {
+      openMs: of(cold, 'openMs'),
+      indexMs: of(cold, 'indexMs'),
+      firstQueryMs: of(cold, 'firstQueryMs'),
+      secondQueryMs: of(cold, 'secondQueryMs'),
+    },
+    warmStart: {
+      preloadMs: of(preloaded, 'preloadMs'),
+      longestSliceMs: of(preloaded, 'longestSliceMs'),
+      firstQueryMs: of(preloaded, 'firstQueryMs'),
+      secondQueryMs: of(preloaded, 'secondQueryMs'),
+    },
     midway: { firstQueryMs: of(halfway, 'firstQueryMs'), secondQueryMs: of(halfway, 'secondQueryMs') },
   }
 }
 
-function scan(dir: string, space: VectorSpace, stored: Stored, source: ClusteredVectors): Pick<VectorBench, 'coldLoadMs' | 'searchMs' | 'afterWriteMs' | 'recall' | 'indexBytesPerFact' | 'processBytesPerFact'> {
+function scan(
+  dir: string,
+  space: VectorSpace,
+  stored: Stored,
+  source: ClusteredVectors,
+): Pick<
+  VectorBench,
+  'coldLoadMs' | 'searchMs' | 'afterWriteMs' | 'recall' | 'indexBytesPerFact' | 'processBytesPerFact'
+> {
   const db = Database.open({ dataDir: dir, now: () => new Date().toISOString() })
   try {
     const store = new VectorStore(db)
@@ -264,7 +382,7 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
     collect()
     const after = process.memoryUsage()
     // `external` holds the Buffers and the scan kernel's WebAssembly memory (`arrayBuffers` is part of it).
-    const grown = (after.heapUsed - before.heapUsed) + (after.external - before.external)
+    const grown = after.heapUsed - before.heapUsed + (after.external - before.external)
     const footprint = index.footprint(store, space.id)
 
     const random = mulberry32(99)
@@ -281,15 +399,24 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
     const afterWrite: number[] = []
     for (let i = 0; i < 20; i += 1) {
       const id = stored.ids[i] ?? 0
-      store.storeVectors(space.id, [{ factId: id, revision: 1, textHash: textHash(`bench-${i}`), ...quantize(source.gaussianUnit()) }], new Date().toISOString())
+      store.storeVectors(
+        space.id,
+        [{ factId: id, revision: 1, textHash: textHash(`bench-${i}`), ...quantize(source.gaussianUnit()) }],
+        new Date().toISOString(),
+      )
       afterWrite.push(time(() => index.search(store, space, queries[i] ?? source.gaussianUnit(), DEPTH, MODEL)))
     }
 
     const exactQueries = queries.slice(0, 40)
     // The vectors replaced above are not those of the exact scan: leave their facts out of both sides.
     const replaced = new Set(stored.ids.slice(0, 20))
-    const exact = exactQueries.map((query) => stored.vectors.map((vector, i) => ({ id: stored.ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
-      .filter((hit) => !replaced.has(hit.id)).sort((a, b) => b.score - a.score).slice(0, 10))
+    const exact = exactQueries.map((query) =>
+      stored.vectors
+        .map((vector, i) => ({ id: stored.ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
+        .filter((hit) => !replaced.has(hit.id))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 10),
+    )
     const widths: ScanWidth[] = [
       { shortlist: COARSE_CANDIDATES, candidates: COARSE_CANDIDATES },
       { shortlist: 400, candidates: 400 },
@@ -304,7 +431,11 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
       const spent: number[] = []
       exactQueries.forEach((query, q) => {
         let hits: { id: number; score: number }[] = []
-        spent.push(time(() => { hits = index.search(store, space, query, 10 + replaced.size, MODEL, width) }))
+        spent.push(
+          time(() => {
+            hits = index.search(store, space, query, 10 + replaced.size, MODEL, width)
+          }),
+        )
         const got = hits.filter((hit) => !replaced.has(hit.id)).slice(0, 10)
         const truth = exact[q] ?? []
         const ids = new Set(got.map((hit) => hit.id))
@@ -313,8 +444,16 @@ function scan(dir: string, space: VectorSpace, stored: Stored, source: Clustered
         const tenth = 1 - (truth.at(-1)?.score ?? 1)
         close += got.filter((hit) => 1 - hit.score <= 1.01 * tenth).length
       })
-      const wanted = Math.max(1, exact.reduce((sum, truth) => sum + truth.length, 0))
-      return { ...width, recallAt10: round(found / wanted), epsilonRecallAt10: round(close / wanted), p95Ms: timings(spent).p95 }
+      const wanted = Math.max(
+        1,
+        exact.reduce((sum, truth) => sum + truth.length, 0),
+      )
+      return {
+        ...width,
+        recallAt10: round(found / wanted),
+        epsilonRecallAt10: round(close / wanted),
+        p95Ms: timings(spent).p95,
+      }
     })
     return {
       coldLoadMs: round(coldLoadMs),

@@ -62,9 +62,18 @@ const SHAPE_LABEL: Readonly<Record<LocomoShape, string>> = {
   slot: 'one slot per observation',
 }
 
-const results: { speed: SpeedRow[]; extraction?: ExtractionTimings; locomo?: LocomoResult[]; review?: ReviewQuality[]; fold?: FoldBench; vectors?: VectorBench[] } = { speed: [] }
+const results: {
+  speed: SpeedRow[]
+  extraction?: ExtractionTimings
+  locomo?: LocomoResult[]
+  review?: ReviewQuality[]
+  fold?: FoldBench
+  vectors?: VectorBench[]
+} = { speed: [] }
 const host = machine()
-console.log(`dsh-fact-memory bench · node ${host.node} · ${host.cpus} × ${host.cpuModel} · ${host.driver} (SQLite ${host.sqliteVersion})\n`)
+console.log(
+  `dsh-fact-memory bench · node ${host.node} · ${host.cpus} × ${host.cpuModel} · ${host.driver} (SQLite ${host.sqliteVersion})\n`,
+)
 /**
  * The vector bench once per size: the speed table takes its warm p95, the vector part its whole row.
  * TODO(scripts/bench-vectors.ts): vectorBench seeds a store of its own (a second seed per size, of the corpus drawn
@@ -84,7 +93,9 @@ if (runs('speed')) {
   for (const size of SIZES) {
     const started = Date.now()
     process.stdout.write(`speed at ${size} facts:`)
-    const progress = (step: string): void => { process.stdout.write(` ${step} (${Math.round((Date.now() - started) / 1000)} s)…`) }
+    const progress = (step: string): void => {
+      process.stdout.write(` ${step} (${Math.round((Date.now() - started) / 1000)} s)…`)
+    }
     const row = await speed(size, { keep: KEEP, hostRss: size <= HOST_RSS_MAX, progress })
     // What is measured so far, kept before the vector channel's run (minutes at a million facts).
     writeFileSync(PARTIAL, `${JSON.stringify({ machine: host, args, speed: [...results.speed, row] }, null, 2)}\n`)
@@ -98,9 +109,15 @@ if (runs('speed')) {
   results.extraction = extraction
   console.log('\n| automatic capture | p50 ms | p95 ms | max ms |')
   console.log('|---|---:|---:|---:|')
-  console.log(`| added to a turn (the event listener, both paths on) | ${extraction.listenerPerTurnMs.p50} | ${extraction.listenerPerTurnMs.p95} | ${extraction.listenerPerTurnMs.max} |`)
-  console.log(`| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`)
-  console.log(`| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`)
+  console.log(
+    `| added to a turn (the event listener, both paths on) | ${extraction.listenerPerTurnMs.p50} | ${extraction.listenerPerTurnMs.p95} | ${extraction.listenerPerTurnMs.max} |`,
+  )
+  console.log(
+    `| rule path on one user message (after the turn) | ${extraction.rulesPerMessageMs.p50} | ${extraction.rulesPerMessageMs.p95} | ${extraction.rulesPerMessageMs.max} |`,
+  )
+  console.log(
+    `| one pass over a 24,000-character turn, model excluded | ${extraction.pass24kMs.p50} | ${extraction.pass24kMs.p95} | ${extraction.pass24kMs.max} |`,
+  )
 }
 if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
   results.locomo = []
@@ -112,22 +129,32 @@ if (runs('locomo') && !SKIP_LOCOMO && existsSync(LOCOMO)) {
   const variants = [
     ...(['multi', 'slot'] as const).map((shape) => ({ shape, semantic: undefined, label: 'lexical channels' })),
     ...(['multi', 'slot'] as const).map((shape) => ({
-      shape, semantic: { baseUrl: `${fake.url}/v1`, model: 'fake-lexicon' },
-      label: 'lexical channels + the vector channel on the fake embedding server (plumbing check, not a quality figure)',
+      shape,
+      semantic: { baseUrl: `${fake.url}/v1`, model: 'fake-lexicon' },
+      label:
+        'lexical channels + the vector channel on the fake embedding server (plumbing check, not a quality figure)',
     })),
     ...(['multi', 'slot'] as const).map((shape) => ({
-      shape, semantic: { baseUrl: real.baseUrl, model: BENCH_EMBEDDING_MODEL },
+      shape,
+      semantic: { baseUrl: real.baseUrl, model: BENCH_EMBEDDING_MODEL },
       label: `lexical channels + the vector channel on a real small model (${BENCH_EMBEDDING_MODEL}, 512-d, 2018)`,
     })),
   ]
   for (const { shape, semantic, label: channel } of variants) {
     const quality = await locomoQuality(LOCOMO, shape, semantic)
     results.locomo.push(quality)
-    console.log(`\nLoCoMo, ${SHAPE_LABEL[shape]}, ${channel}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`)
+    console.log(
+      `\nLoCoMo, ${SHAPE_LABEL[shape]}, ${channel}: the rendered memory_search answer (limit 10, ${quality.budgetChars}-character budget; ${quality.facts} observations, ${quality.questions} questions, categories 1-4; data CC BY-NC 4.0, Maharana et al. 2024)`,
+    )
     console.log('| category | questions | any@5 | any@10 | all@10 |')
     console.log('|---|---:|---:|---:|---:|')
-    for (const row of quality.rows) console.log(`| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`)
-    console.log(`answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`)
+    for (const row of quality.rows)
+      console.log(
+        `| ${CATEGORY[row.category] ?? row.category} | ${row.questions} | ${row.anyAt5} | ${row.anyAt10} | ${row.allAt10} |`,
+      )
+    console.log(
+      `answer length: mean ${quality.answerChars.mean}, max ${quality.answerChars.max} characters; ${quality.answersCut} answers left a matched fact out to fit the budget`,
+    )
   }
   await fake.close()
   await real.close()
@@ -141,17 +168,21 @@ if (runs('review')) {
   const [own, padded] = review
   if (own !== undefined && padded !== undefined) {
     const total = own.overall.truePositives + own.overall.falseNegatives
-    console.log(`\nNear-duplicate gate on ${own.fixture}: ${own.overall.pairs} labeled pairs written for the set (${total} the same statement), `
-      + 'each judged as the write of its second statement meeting its first as a current value of a multi-valued slot')
+    console.log(
+      `\nNear-duplicate gate on ${own.fixture}: ${own.overall.pairs} labeled pairs written for the set (${total} the same statement), ` +
+        'each judged as the write of its second statement meeting its first as a current value of a multi-valued slot',
+    )
     console.log('| rule | store | precision | recall | right merges | wrong merges | same pairs kept apart |')
     console.log('|---|---|---:|---:|---:|---:|---:|')
     const row = (rule: string, store: string, counts: ReviewQuality['overall']): void => {
-      console.log(`| ${rule} | ${store} | ${counts.precision} | ${counts.recall} | ${counts.truePositives} | ${counts.falsePositives} | ${counts.falseNegatives} |`)
+      console.log(
+        `| ${rule} | ${store} | ${counts.precision} | ${counts.recall} | ${counts.truePositives} | ${counts.falsePositives} | ${counts.falseNegatives} |`,
+      )
     }
     row('as shipped', `the set's ${own.storeFacts} statements`, own.overall)
     row('as shipped', `+ ${padded.fillerFacts} synthetic facts`, padded.overall)
-    row('the seed\'s rule alone (no one-word exchange rule)', `the set's ${own.storeFacts} statements`, own.seedRule)
-    row('the seed\'s rule alone (no one-word exchange rule)', `+ ${padded.fillerFacts} synthetic facts`, padded.seedRule)
+    row("the seed's rule alone (no one-word exchange rule)", `the set's ${own.storeFacts} statements`, own.seedRule)
+    row("the seed's rule alone (no one-word exchange rule)", `+ ${padded.fillerFacts} synthetic facts`, padded.seedRule)
     console.log('\n| kind of pair | the same statement | pairs | merged | kept apart |')
     console.log('|---|---|---:|---:|---:|')
     for (const kind of own.byKind) {
@@ -164,10 +195,13 @@ if (runs('review')) {
   }
   const fold = foldBench(readFoldPairs(FOLD_PAIRS))
   results.fold = fold
-  console.log(`\nFold guard on tests/fixtures/fold-pairs.jsonl (${fold.pairs} pairs, ${fold.positives} that should fold): precision ${fold.precision}, recall ${fold.recall} (${fold.truePositives} folded rightly, ${fold.falsePositives} wrongly, ${fold.falseNegatives} missed)`)
+  console.log(
+    `\nFold guard on tests/fixtures/fold-pairs.jsonl (${fold.pairs} pairs, ${fold.positives} that should fold): precision ${fold.precision}, recall ${fold.recall} (${fold.truePositives} folded rightly, ${fold.falsePositives} wrongly, ${fold.falseNegatives} missed)`,
+  )
   console.log('| kind | should fold | pairs | judged as labeled |')
   console.log('|---|---|---:|---:|')
-  for (const row of fold.byKind) console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
+  for (const row of fold.byKind)
+    console.log(`| ${row.kind} | ${row.fold ? 'yes' : 'no'} | ${row.pairs} | ${row.agreed} |`)
 }
 if (runs('vectors')) {
   const vectors = SIZES.map((size) => {
@@ -177,61 +211,104 @@ if (runs('vectors')) {
     return row
   })
   results.vectors = vectors
-  console.log(`\nVector channel, ${vectors[0]?.dim ?? 1024}-d clustered random vectors (a scan figure, not a quality one), query embedding excluded: `
-    + `Hamming scan of the sign bits in memory, its ${vectors[0]?.hammingShortlist ?? 0} nearest ranked by the float query against their sign bits, `
-    + `the ${vectors[0]?.coarseCandidates ?? 0} best rescored from their int8 rows, depth 20 under model visibility`)
-  console.log('| facts | warm query p50/p95 ms | first query after a write p50/p95 ms | code load in process ms | bytes/fact on disk (dbstat; file growth) | bytes/fact in the index | bytes/fact process growth |')
+  console.log(
+    `\nVector channel, ${vectors[0]?.dim ?? 1024}-d clustered random vectors (a scan figure, not a quality one), query embedding excluded: ` +
+      `Hamming scan of the sign bits in memory, its ${vectors[0]?.hammingShortlist ?? 0} nearest ranked by the float query against their sign bits, ` +
+      `the ${vectors[0]?.coarseCandidates ?? 0} best rescored from their int8 rows, depth 20 under model visibility`,
+  )
+  console.log(
+    '| facts | warm query p50/p95 ms | first query after a write p50/p95 ms | code load in process ms | bytes/fact on disk (dbstat; file growth) | bytes/fact in the index | bytes/fact process growth |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|---:|')
   for (const row of vectors) {
-    console.log(`| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.afterWriteMs.p50} / ${row.afterWriteMs.p95} | ${row.coldLoadMs} | ${row.storedBytesPerFact}; ${row.diskBytesPerFact} | ${row.indexBytesPerFact} | ${row.processBytesPerFact} |`)
+    console.log(
+      `| ${row.facts} | ${row.searchMs.p50} / ${row.searchMs.p95} | ${row.afterWriteMs.p50} / ${row.afterWriteMs.p95} | ${row.coldLoadMs} | ${row.storedBytesPerFact}; ${row.diskBytesPerFact} | ${row.indexBytesPerFact} | ${row.processBytesPerFact} |`,
+    )
   }
   const fresh = vectors[0]?.freshProcess.firstQueryMs.n ?? 0
-  console.log(`\nFresh processes, ${fresh} each way, taken in turn: a child process each, a new connection and index (making it compiles the scan's kernel), the OS page cache warm from the writes. Cold: the first query loads the codes itself. Warm start: the codes are loaded first as the plugin loads them when it starts, a slice between turns of the event loop. Halfway: the first query comes halfway through that load and reads the rest. ms, p50 / max.`)
-  console.log('| facts | open | index | cold: first query | cold: second query | warm start: load | warm start: longest slice | warm start: first query | warm start: second query | halfway: first query | halfway: second query |')
+  console.log(
+    `\nFresh processes, ${fresh} each way, taken in turn: a child process each, a new connection and index (making it compiles the scan's kernel), the OS page cache warm from the writes. Cold: the first query loads the codes itself. Warm start: the codes are loaded first as the plugin loads them when it starts, a slice between turns of the event loop. Halfway: the first query comes halfway through that load and reads the rest. ms, p50 / max.`,
+  )
+  console.log(
+    '| facts | open | index | cold: first query | cold: second query | warm start: load | warm start: longest slice | warm start: first query | warm start: second query | halfway: first query | halfway: second query |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   const pm = (t: { p50: number; max: number }): string => `${t.p50} / ${t.max}`
   for (const row of vectors) {
     const { freshProcess: cold, warmStart: warm, midway } = row
-    console.log(`| ${row.facts} | ${cold.openMs.p50} | ${cold.indexMs.p50} | ${pm(cold.firstQueryMs)} | ${pm(cold.secondQueryMs)} | ${pm(warm.preloadMs)} | ${pm(warm.longestSliceMs)} | ${pm(warm.firstQueryMs)} | ${pm(warm.secondQueryMs)} | ${pm(midway.firstQueryMs)} | ${pm(midway.secondQueryMs)} |`)
+    console.log(
+      `| ${row.facts} | ${cold.openMs.p50} | ${cold.indexMs.p50} | ${pm(cold.firstQueryMs)} | ${pm(cold.secondQueryMs)} | ${pm(warm.preloadMs)} | ${pm(warm.longestSliceMs)} | ${pm(warm.firstQueryMs)} | ${pm(warm.secondQueryMs)} | ${pm(midway.firstQueryMs)} | ${pm(midway.secondQueryMs)} |`,
+    )
   }
-  console.log('\nThe sweep\'s writes: batches of 32 vectors, each its own transaction (synchronous=FULL).')
-  console.log('| facts | sweep write ms/vector p50/p95, new | WAL bytes/vector, new | sweep write ms/vector p50/p95, replaced | WAL bytes/vector, replaced | dbstat bytes by table |')
+  console.log("\nThe sweep's writes: batches of 32 vectors, each its own transaction (synchronous=FULL).")
+  console.log(
+    '| facts | sweep write ms/vector p50/p95, new | WAL bytes/vector, new | sweep write ms/vector p50/p95, replaced | WAL bytes/vector, replaced | dbstat bytes by table |',
+  )
   console.log('|---:|---:|---:|---:|---:|---|')
   for (const row of vectors) {
     const write = row.sweepWrite
-    const tables = Object.entries(row.storedBytesByTable).map(([table, bytes]) => `${table} ${Math.round(bytes / row.facts)}`).join(', ')
-    console.log(`| ${row.facts} | ${write.newMsPerVector.p50} / ${write.newMsPerVector.p95} | ${write.newWalBytesPerVector} | ${write.replacedMsPerVector.p50} / ${write.replacedMsPerVector.p95} | ${write.replacedWalBytesPerVector} | ${tables} |`)
+    const tables = Object.entries(row.storedBytesByTable)
+      .map(([table, bytes]) => `${table} ${Math.round(bytes / row.facts)}`)
+      .join(', ')
+    console.log(
+      `| ${row.facts} | ${write.newMsPerVector.p50} / ${write.newMsPerVector.p95} | ${write.newWalBytesPerVector} | ${write.replacedMsPerVector.p50} / ${write.replacedMsPerVector.p95} | ${write.replacedWalBytesPerVector} | ${tables} |`,
+    )
   }
-  console.log('\n| facts | Hamming shortlist | candidates rescored | recall@10 | epsilon recall@10 (ann-benchmarks, 1.01) | p95 ms |')
+  console.log(
+    '\n| facts | Hamming shortlist | candidates rescored | recall@10 | epsilon recall@10 (ann-benchmarks, 1.01) | p95 ms |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const row of vectors) {
-    for (const point of row.recall) console.log(`| ${row.facts} | ${point.shortlist} | ${point.candidates} | ${point.recallAt10} | ${point.epsilonRecallAt10} | ${point.p95Ms} |`)
+    for (const point of row.recall)
+      console.log(
+        `| ${row.facts} | ${point.shortlist} | ${point.candidates} | ${point.recallAt10} | ${point.epsilonRecallAt10} | ${point.p95Ms} |`,
+      )
   }
 }
 // The vector rows the speed table measured count too when the vector part itself did not run.
 if (results.vectors === undefined && vectorRuns.size > 0) results.vectors = [...vectorRuns.values()]
 if (runs('speed')) printTargets(results.speed, results.vectors, readBaseline(option('--baseline'), RESULTS_DIR))
-if (ONLY === undefined || ONLY === 'privacy') Object.assign(results, { privacy: (await import('./bench-privacy.ts')).privacyBench() })
-if (ONLY === undefined || ONLY === 'recall') Object.assign(results, { recall: await (await import('./bench-recall.ts')).recallBench({ locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO, sizes: SIZES, args }) })
+if (ONLY === undefined || ONLY === 'privacy')
+  Object.assign(results, { privacy: (await import('./bench-privacy.ts')).privacyBench() })
+if (ONLY === undefined || ONLY === 'recall')
+  Object.assign(results, {
+    recall: await (await import('./bench-recall.ts')).recallBench({
+      locomo: SKIP_LOCOMO || !existsSync(LOCOMO) ? undefined : LOCOMO,
+      sizes: SIZES,
+      args,
+    }),
+  })
 if (ONLY === undefined || ONLY === 'import') {
   // A 120,000-line file previewed and committed on the real web host while status is called every 250 ms (issue 31).
   const { importBench } = await import('./bench-import.ts')
   const row = await importBench(Number(option('--import-lines') ?? 120_000))
   Object.assign(results, { import: row })
-  console.log(`\nImport of ${row.lines} one-line facts (${(row.bytes / 1024 / 1024).toFixed(1)} MB) on the web host, status called every 250 ms meanwhile`)
+  console.log(
+    `\nImport of ${row.lines} one-line facts (${(row.bytes / 1024 / 1024).toFixed(1)} MB) on the web host, status called every 250 ms meanwhile`,
+  )
   console.log('| step | ms | status calls | status wait max ms | status wait p50 ms |')
   console.log('|---|---:|---:|---:|---:|')
-  for (const [step, timing] of [['preview', row.preview], ['commit', row.commit]] as const) {
+  for (const [step, timing] of [
+    ['preview', row.preview],
+    ['commit', row.commit],
+  ] as const) {
     console.log(`| ${step} | ${timing.ms} | ${timing.statusCalls} | ${timing.statusMaxMs} | ${timing.statusP50Ms} |`)
   }
 }
-if (ONLY === undefined || ONLY === 'coding-recall') Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
-if (ONLY === undefined || ONLY === 'breaker') Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
+if (ONLY === undefined || ONLY === 'coding-recall')
+  Object.assign(results, { codingRecall: await (await import('./bench-coding-recall.ts')).codingRecallBench(args) })
+if (ONLY === undefined || ONLY === 'breaker')
+  Object.assign(results, { breaker: await (await import('./bench-breaker.ts')).breakerBench() })
 // Only when asked, and only where sqlite-vec is installed (it is no dependency of the plugin): the kernel beside it.
-if (ONLY === 'sqlite-vec') Object.assign(results, { sqliteVec: await (await import('./bench-sqlite-vec.ts')).sqliteVecBench(SIZES, args) })
+if (ONLY === 'sqlite-vec')
+  Object.assign(results, { sqliteVec: await (await import('./bench-sqlite-vec.ts')).sqliteVecBench(SIZES, args) })
 // Only when asked: it seeds a store of its own per size.
-if (ONLY === 'old-facts') Object.assign(results, { oldFacts: (await import('./bench-old-facts.ts')).oldFactsBench(SIZES, args) })
+if (ONLY === 'old-facts')
+  Object.assign(results, { oldFacts: (await import('./bench-old-facts.ts')).oldFactsBench(SIZES, args) })
 mkdirSync(RESULTS_DIR, { recursive: true })
 const file = join(RESULTS_DIR, `bench-${new Date().toISOString().replace(/[:.]/gu, '-')}.json`)
-writeFileSync(file, `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`)
+writeFileSync(
+  file,
+  `${JSON.stringify({ node: host.node, cpus: host.cpus, machine: host, at: new Date().toISOString(), args, ...results }, null, 2)}\n`,
+)
 console.log(`\nwrote ${file}`)

@@ -29,7 +29,10 @@ await build({
 })
 
 // The boot bundle names the chunk with its content hash, so a browser never pairs a new page with an old chunk.
-const nebulaRev = createHash('sha256').update(readFileSync(`${root}/lib/client/nebula.js`)).digest('hex').slice(0, 12)
+const nebulaRev = createHash('sha256')
+  .update(readFileSync(`${root}/lib/client/nebula.js`))
+  .digest('hex')
+  .slice(0, 12)
 
 await build({
   absWorkingDir: root,
@@ -44,7 +47,9 @@ await build({
   legalComments: 'none',
   external: shared,
   define: { 'process.env.NODE_ENV': '"production"', FM_NEBULA_REV: JSON.stringify(nebulaRev) },
-  banner: { js: `window.__ModuleLoader__.load({ id: ${JSON.stringify(name)}, factory: (require) => {\nvar module = { exports: {} }; var exports = module.exports;` },
+  banner: {
+    js: `window.__ModuleLoader__.load({ id: ${JSON.stringify(name)}, factory: (require) => {\nvar module = { exports: {} }; var exports = module.exports;`,
+  },
   footer: { js: 'return module.exports; } });' },
   logLevel: 'warning',
 })

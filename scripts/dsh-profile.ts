@@ -48,14 +48,24 @@ export function createDshHome(root?: string): DshHome {
   for (const [profile, bundles] of Object.entries(PROFILE_BUNDLES)) {
     const dir = join(home, 'profiles', profile)
     mkdirSync(join(dir, 'node_modules'), { recursive: true })
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-      name: `dsh-profile-${profile}`,
-      private: true,
-      dependencies: { 'dsh-fact-memory': `link:${REPO_ROOT}` },
-      dsh: { profile: { bundles } },
-    }, null, 2)}\n`)
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify(
+        {
+          name: `dsh-profile-${profile}`,
+          private: true,
+          dependencies: { 'dsh-fact-memory': `link:${REPO_ROOT}` },
+          dsh: { profile: { bundles } },
+        },
+        null,
+        2,
+      )}\n`,
+    )
     writeIfMissing(join(dir, 'cordis.patch.yml'), '[]\n')
-    writeIfMissing(join(dir, 'pnpm-workspace.yaml'), 'packages:\n  - .\n\nnodeLinker: hoisted\nautoInstallPeers: false\n')
+    writeIfMissing(
+      join(dir, 'pnpm-workspace.yaml'),
+      'packages:\n  - .\n\nnodeLinker: hoisted\nautoInstallPeers: false\n',
+    )
     try {
       symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'dsh-fact-memory'), 'junction')
     } catch (error) {

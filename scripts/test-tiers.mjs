@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 export const TIERS = ['unit', 'host', 'browser']
 
 const BROWSER = /\b(startPageHost|launchBrowser)\(/
-const HOST = /from '\.\/helpers\/(page-host|dsh-host|headless-conversation|fact-memory-web)\.ts'|from '\.\.\/scripts\/dsh-profile\.ts'/
+const HOST =
+  /from '\.\/helpers\/(page-host|dsh-host|headless-conversation|fact-memory-web)\.ts'|from '\.\.\/scripts\/dsh-profile\.ts'/
 
 /**
  * The tier of one spec file.

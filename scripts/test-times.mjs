@@ -15,7 +15,10 @@ export default async function* testTimes(source) {
   const files = new Map()
   const entry = (file) => {
     let row = files.get(file)
-    if (row === undefined) files.set(file, (row = { seconds: 0, tests: 0, failed: 0 }))
+    if (row === undefined) {
+      row = { seconds: 0, tests: 0, failed: 0 }
+      files.set(file, row)
+    }
     return row
   }
   for await (const { type, data } of source) {
@@ -38,13 +41,17 @@ export default async function* testTimes(source) {
   const tiers = new Map()
   for (const [file, row] of rows) {
     const tier = tierOf(file)
-    lines.push(`${row.seconds.toFixed(1).padStart(7)}  ${String(row.tests).padStart(5)}  ${tier.padEnd(7)}  ${file}${row.failed > 0 ? '  FAILED' : ''}`)
+    lines.push(
+      `${row.seconds.toFixed(1).padStart(7)}  ${String(row.tests).padStart(5)}  ${tier.padEnd(7)}  ${file}${row.failed > 0 ? '  FAILED' : ''}`,
+    )
     const sum = tiers.get(tier) ?? { seconds: 0, tests: 0, files: 0 }
     tiers.set(tier, { seconds: sum.seconds + row.seconds, tests: sum.tests + row.tests, files: sum.files + 1 })
   }
   lines.push('', 'sum of file times per tier (files overlap when run concurrently):')
   for (const [tier, sum] of [...tiers].sort()) {
-    lines.push(`  ${tier.padEnd(7)} ${String(sum.files).padStart(3)} files ${String(sum.tests).padStart(5)} tests ${sum.seconds.toFixed(1).padStart(8)} s`)
+    lines.push(
+      `  ${tier.padEnd(7)} ${String(sum.files).padStart(3)} files ${String(sum.tests).padStart(5)} tests ${sum.seconds.toFixed(1).padStart(8)} s`,
+    )
   }
   yield `${lines.join('\n')}\n`
 }

@@ -41,7 +41,9 @@ function seconds(since) {
 
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 19)) {
-  console.error(`npm test needs Node >= 22.19 (this is ${process.version}); .ci/run shows how to get it from the npm registry`)
+  console.error(
+    `npm test needs Node >= 22.19 (this is ${process.version}); .ci/run shows how to get it from the npm registry`,
+  )
   process.exit(1)
 }
 
@@ -56,9 +58,13 @@ for (const tier of onlyTiers) {
 }
 const named = argv.filter((arg) => arg.endsWith('.ts'))
 const extra = argv.filter((arg) => arg !== '--times' && !arg.startsWith('--tier=') && !arg.endsWith('.ts'))
-const files = named.length > 0
-  ? named
-  : readdirSync(join(root, 'tests')).filter((file) => file.endsWith('.spec.ts')).sort().map((file) => `tests/${file}`)
+const files =
+  named.length > 0
+    ? named
+    : readdirSync(join(root, 'tests'))
+        .filter((file) => file.endsWith('.spec.ts'))
+        .sort()
+        .map((file) => `tests/${file}`)
 
 runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
 runStep('client build', ['scripts/build-client.mjs'])
@@ -106,17 +112,29 @@ async function runTier(tier, tierFiles) {
   const browser = tier === 'browser' ? await startSharedBrowser() : undefined
   try {
     const code = await new Promise((resolveRun) => {
-      const child = spawn(process.execPath, [
-        '--test', `--test-concurrency=${CONCURRENCY[tier]}`,
-        '--test-reporter=spec', '--test-reporter-destination=stdout',
-        '--test-reporter=./scripts/test-times.mjs', `--test-reporter-destination=${timesFile}`,
-        '--disable-warning=ExperimentalWarning', ...extra, ...tierFiles,
-      ], { cwd: root, stdio: 'inherit', env: browser === undefined ? process.env : { ...process.env, ...browser.env } })
+      const child = spawn(
+        process.execPath,
+        [
+          '--test',
+          `--test-concurrency=${CONCURRENCY[tier]}`,
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=./scripts/test-times.mjs',
+          `--test-reporter-destination=${timesFile}`,
+          '--disable-warning=ExperimentalWarning',
+          ...extra,
+          ...tierFiles,
+        ],
+        { cwd: root, stdio: 'inherit', env: browser === undefined ? process.env : { ...process.env, ...browser.env } },
+      )
       child.once('exit', (status, signal) => resolveRun(status ?? signal))
     })
     const table = readFileSync(timesFile, 'utf8')
     if (showTimes) console.log(table)
-    const tests = table.split('\n').map((line) => /^\s*[\d.]+\s+(\d+)\s+\w+\s+\S+/u.exec(line)).filter((match) => match !== null)
+    const tests = table
+      .split('\n')
+      .map((line) => /^\s*[\d.]+\s+(\d+)\s+\w+\s+\S+/u.exec(line))
+      .filter((match) => match !== null)
       .reduce((sum, match) => sum + Number(match[1]), 0)
     return { tier, ok: code === 0, files: tierFiles.length, tests, elapsed: seconds(started) }
   } finally {
@@ -129,8 +147,10 @@ async function runTier(tier, tierFiles) {
  * @returns the environment that points spec files at it, and how to stop it.
  */
 async function startSharedBrowser() {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'tests/helpers/browser-server.ts'],
-    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'tests/helpers/browser-server.ts'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   const endpoint = await new Promise((resolveEndpoint, reject) => {
     const lines = createInterface({ input: child.stdout })
     lines.once('line', (line) => resolveEndpoint(line.trim()))
@@ -138,6 +158,8 @@ async function startSharedBrowser() {
   })
   return {
     env: { FACT_MEMORY_BROWSER_WS: endpoint },
-    stop: () => { child.stdin.end() },
+    stop: () => {
+      child.stdin.end()
+    },
   }
 }

@@ -116,104 +116,207 @@ export interface Config {
 }
 
 const masterSwitch = Schema.object({
-  enabled: Schema.boolean().default(true)
-    .description('Master switch for this store\'s tools, directory, extraction and time maintenance.'),
+  enabled: Schema.boolean()
+    .default(true)
+    .description("Master switch for this store's tools, directory, extraction and time maintenance."),
 })
 
 const everyday = Schema.object({
-  dataDir: Schema.string().default('')
-    .description('Store directory; empty means <DSH_HOME>/fact-memory. Pointing it elsewhere switches to another store.'),
-  injectDirectory: Schema.boolean().default(true)
+  dataDir: Schema.string()
+    .default('')
+    .description(
+      'Store directory; empty means <DSH_HOME>/fact-memory. Pointing it elsewhere switches to another store.',
+    ),
+  injectDirectory: Schema.boolean()
+    .default(true)
     .description('Put the budgeted directory of current facts into every request.'),
-  injectReminder: Schema.boolean().default(true)
+  injectReminder: Schema.boolean()
+    .default(true)
     .description('One short notice per session naming the memory tools (first turn, or a turn that mentions memory).'),
-  recallBudgetTokens: Schema.natural().max(10_000).default(600)
-    .description('Per-turn recall: with each new user message, the stored facts that match it and the directory does not show ride along with that message, within this many tokens (2 characters per token); 0 turns it off.'),
-  autoCapture: Schema.boolean().default(false)
+  recallBudgetTokens: Schema.natural()
+    .max(10_000)
+    .default(600)
+    .description(
+      'Per-turn recall: with each new user message, the stored facts that match it and the directory does not show ride along with that message, within this many tokens (2 characters per token); 0 turns it off.',
+    ),
+  autoCapture: Schema.boolean()
+    .default(false)
     .description('Rule-based capture of user statements. Credentials and personal data are still skipped.'),
-  autoExtract: Schema.boolean().default(false)
+  autoExtract: Schema.boolean()
+    .default(false)
     .description('Extract facts with a model after every turn; each extraction is one model call.'),
-  refuseCredentials: Schema.boolean().default(true)
-    .description('Refuse values that look like a credential. Off: stored as a sensitive fact, still never shown to the model.'),
-  sensitiveModelVisible: Schema.boolean().default(false)
-    .description('Let sensitive personal data (phone, ID, email) into the directory and model-facing search. Credentials stay hidden.'),
-  searchLimit: Schema.natural().min(1).max(10).default(5)
+  refuseCredentials: Schema.boolean()
+    .default(true)
+    .description(
+      'Refuse values that look like a credential. Off: stored as a sensitive fact, still never shown to the model.',
+    ),
+  sensitiveModelVisible: Schema.boolean()
+    .default(false)
+    .description(
+      'Let sensitive personal data (phone, ID, email) into the directory and model-facing search. Credentials stay hidden.',
+    ),
+  searchLimit: Schema.natural()
+    .min(1)
+    .max(10)
+    .default(5)
     .description('Default number of matching facts memory_search answers with (1-10).'),
-  backupBeforeExport: Schema.boolean().default(true)
+  backupBeforeExport: Schema.boolean()
+    .default(true)
     .description('Copy a consistent SQLite backup into <dataDir>/backups before each export.'),
-  backupBeforeWipe: Schema.boolean().default(true)
+  backupBeforeWipe: Schema.boolean()
+    .default(true)
     .description('Take the same backup before "Clear everything"; off makes the wipe immediate.'),
-  llmSource: Schema.union(['host', 'custom'] as const).default('host')
-    .description('Extraction model: host reuses the session\'s model; custom sends the text to your endpoint.'),
-  llmBaseUrl: Schema.string().default('')
+  llmSource: Schema.union(['host', 'custom'] as const)
+    .default('host')
+    .description("Extraction model: host reuses the session's model; custom sends the text to your endpoint."),
+  llmBaseUrl: Schema.string()
+    .default('')
     .description('custom only: OpenAI-compatible base URL; requests go to <base>/chat/completions.'),
   llmModel: Schema.string().default('').description('custom only: model id.'),
-  llmApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_LLM_KEY')
+  llmApiKeyEnv: Schema.string()
+    .role('credential-ref')
+    .default('FACT_MEMORY_LLM_KEY')
     .description('Credential name of the extraction endpoint key (host credential store, then environment).'),
-  extractIncludeAssistant: Schema.boolean().default(true)
-    .description('Read the assistant\'s replies during extraction, not only the user\'s words.'),
-  embeddingSource: Schema.union(['none', 'openai'] as const).default('none')
-    .description('Embedding provider: none, or an OpenAI-compatible POST <base>/embeddings. The text of non-sensitive facts and of queries is sent there.'),
-  embeddingBaseUrl: Schema.string().default('').description('Embedding endpoint base URL, e.g. https://api.example.com/v1.'),
+  extractIncludeAssistant: Schema.boolean()
+    .default(true)
+    .description("Read the assistant's replies during extraction, not only the user's words."),
+  embeddingSource: Schema.union(['none', 'openai'] as const)
+    .default('none')
+    .description(
+      'Embedding provider: none, or an OpenAI-compatible POST <base>/embeddings. The text of non-sensitive facts and of queries is sent there.',
+    ),
+  embeddingBaseUrl: Schema.string()
+    .default('')
+    .description('Embedding endpoint base URL, e.g. https://api.example.com/v1.'),
   embeddingModel: Schema.string().default('').description('Embedding model id.'),
-  embeddingApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_EMBEDDING_KEY')
+  embeddingApiKeyEnv: Schema.string()
+    .role('credential-ref')
+    .default('FACT_MEMORY_EMBEDDING_KEY')
     .description('Credential name of the embedding endpoint key (host credential store, then environment).'),
-  rerankSource: Schema.union(['none', 'json'] as const).default('none')
-    .description('Rerank provider: none, or a Cohere/Jina style POST <base>/rerank. It orders search results; it filters them only once calibrated.'),
+  rerankSource: Schema.union(['none', 'json'] as const)
+    .default('none')
+    .description(
+      'Rerank provider: none, or a Cohere/Jina style POST <base>/rerank. It orders search results; it filters them only once calibrated.',
+    ),
   rerankBaseUrl: Schema.string().default('').description('Rerank endpoint base URL.'),
   rerankModel: Schema.string().default('').description('Rerank model id.'),
-  rerankApiKeyEnv: Schema.string().role('credential-ref').default('FACT_MEMORY_RERANK_KEY')
+  rerankApiKeyEnv: Schema.string()
+    .role('credential-ref')
+    .default('FACT_MEMORY_RERANK_KEY')
     .description('Credential name of the rerank endpoint key (host credential store, then environment).'),
 })
 
 const advanced = Schema.object({
-  directoryBudget: Schema.natural().max(100_000).default(800)
+  directoryBudget: Schema.natural()
+    .max(100_000)
+    .default(800)
     .description('Directory budget in tokens (2 characters per token); overflow is cut with a count.'),
-  reminderBudgetTokens: Schema.natural().max(10_000).default(300)
+  reminderBudgetTokens: Schema.natural()
+    .max(10_000)
+    .default(300)
     .description('Notice budget in tokens (2 characters per token); 0 injects no notice.'),
-  searchBudgetTokens: Schema.natural().min(300).max(100_000).default(1200)
-    .description('Budget of one rendered memory_search answer in tokens (2 characters per token); matching facts come first, history and counts fill what is left.'),
-  queryTimeoutMs: Schema.natural().min(50).max(60_000).default(2500)
+  searchBudgetTokens: Schema.natural()
+    .min(300)
+    .max(100_000)
+    .default(1200)
+    .description(
+      'Budget of one rendered memory_search answer in tokens (2 characters per token); matching facts come first, history and counts fill what is left.',
+    ),
+  queryTimeoutMs: Schema.natural()
+    .min(50)
+    .max(60_000)
+    .default(2500)
     .description('Whole-query deadline of memory_search in milliseconds.'),
-  storeTimezone: Schema.string().default('')
-    .description('IANA time zone for displayed dates; empty means the host\'s zone. Stored dates stay ISO UTC.'),
-  backupKeep: Schema.natural().default(7).description('Backups to keep in <dataDir>/backups (export and wipe together), oldest taken deleted first, and as many migration copies beside the store; 0 keeps all.'),
-  advanceIntervalMs: Schema.natural().default(60_000)
-    .description('How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).'),
-  embeddingDim: Schema.natural().default(0).description('Expected vector dimension; 0 accepts what the provider returns. Changing it retires the vectors built before.'),
-  rerankScoreMode: Schema.union(['unit_interval', 'logit', 'native'] as const).default('unit_interval')
-    .description('Declared rerank score range (0-1, logit or native); a score outside it invalidates the whole rerank. Changing it requires recalibration.'),
+  storeTimezone: Schema.string()
+    .default('')
+    .description("IANA time zone for displayed dates; empty means the host's zone. Stored dates stay ISO UTC."),
+  backupKeep: Schema.natural()
+    .default(7)
+    .description(
+      'Backups to keep in <dataDir>/backups (export and wipe together), oldest taken deleted first, and as many migration copies beside the store; 0 keeps all.',
+    ),
+  advanceIntervalMs: Schema.natural()
+    .default(60_000)
+    .description(
+      'How often scheduled facts are promoted and expired ones retired; 0 disables the timer (opening the store always advances once).',
+    ),
+  embeddingDim: Schema.natural()
+    .default(0)
+    .description(
+      'Expected vector dimension; 0 accepts what the provider returns. Changing it retires the vectors built before.',
+    ),
+  rerankScoreMode: Schema.union(['unit_interval', 'logit', 'native'] as const)
+    .default('unit_interval')
+    .description(
+      'Declared rerank score range (0-1, logit or native); a score outside it invalidates the whole rerank. Changing it requires recalibration.',
+    ),
   extractDelayMs: Schema.natural().default(5000).description('Merge window after a turn ends, in ms.'),
-  extractConfidenceMin: Schema.number().min(0).max(1).default(0.6)
+  extractConfidenceMin: Schema.number()
+    .min(0)
+    .max(1)
+    .default(0.6)
     .description('Below this confidence an extracted candidate becomes a proposal.'),
   extractMaxChars: Schema.natural().min(1000).default(24_000).description('Characters per extraction segment.'),
   extractThinking: Schema.boolean().default(false).description('Let the extraction model think before answering.'),
-  extractMerge: Schema.boolean().default(true)
+  extractMerge: Schema.boolean()
+    .default(true)
     .description('One extra model call to consolidate segments that repeat or disagree.'),
   extractChunksPerPass: Schema.natural().min(1).max(4).default(2).description('Segments one pass covers (1-4).'),
-  extractFallbackTurns: Schema.natural().default(3)
+  extractFallbackTurns: Schema.natural()
+    .default(3)
     .description('Signal-free turns kept before the model reads them anyway; 0 = prefilter only.'),
-  extractFallbackChars: Schema.natural().default(800).description('Signal-free text this long goes to the model at once.'),
-  extractRetryMs: Schema.natural().min(100).default(60_000)
-    .description('Wait before the first retry of a failed extraction pass, in ms; the second and third wait 5 and 30 times as long, then the range is parked.'),
-  vectorIndexIntervalMs: Schema.natural().default(600_000).description('Vector sweep interval in ms (new or changed facts get vectors; a write asks for one at once); 0 keeps it to Rebuild vectors.'),
-  autoConsolidate: Schema.boolean().default(true).description('Look for near-duplicate facts in the background; off also refuses the button and the route.'),
-  consolidateIntervalMs: Schema.natural().default(21_600_000)
+  extractFallbackChars: Schema.natural()
+    .default(800)
+    .description('Signal-free text this long goes to the model at once.'),
+  extractRetryMs: Schema.natural()
+    .min(100)
+    .default(60_000)
+    .description(
+      'Wait before the first retry of a failed extraction pass, in ms; the second and third wait 5 and 30 times as long, then the range is parked.',
+    ),
+  vectorIndexIntervalMs: Schema.natural()
+    .default(600_000)
+    .description(
+      'Vector sweep interval in ms (new or changed facts get vectors; a write asks for one at once); 0 keeps it to Rebuild vectors.',
+    ),
+  autoConsolidate: Schema.boolean()
+    .default(true)
+    .description('Look for near-duplicate facts in the background; off also refuses the button and the route.'),
+  consolidateIntervalMs: Schema.natural()
+    .default(21_600_000)
     .description('Near-duplicate sweep interval in ms; 0 keeps it to the button and the route.'),
-  consolidateCosineFloor: Schema.number().min(0).max(1).default(0.85)
+  consolidateCosineFloor: Schema.number()
+    .min(0)
+    .max(1)
+    .default(0.85)
     .description('Vector cosine at or above which a pair is worth asking the model about (the vector leg).'),
-  consolidateMaxPairs: Schema.natural().default(8).description('Model calls one sweep may spend (triple when asked for with the button).'),
-  autoAudit: Schema.boolean().default(true)
+  consolidateMaxPairs: Schema.natural()
+    .default(8)
+    .description('Model calls one sweep may spend (triple when asked for with the button).'),
+  autoAudit: Schema.boolean()
+    .default(true)
     .description('Audit the library in the background (the health check); off, the button and the route refuse too.'),
-  auditIntervalMs: Schema.natural().default(21_600_000)
+  auditIntervalMs: Schema.natural()
+    .default(21_600_000)
     .description('Health check interval in ms; 0 keeps it to the button and the route.'),
-  recallMaxFacts: Schema.natural().min(1).max(20).default(8)
-    .description('Most facts one turn\'s recall lists (1-20).'),
-  recallMinScore: Schema.number().min(0).max(1).default(0.4)
-    .description('Relevance floor of per-turn recall (0-1): a message is about the library when it names a stored subject or one fact carries this weighted share of its telling words; each fact recalled must carry half of it. Higher recalls less and more surely.'),
-  recallTimeoutMs: Schema.natural().min(50).max(10_000).default(600)
-    .description('Deadline of one per-turn recall in ms, embedding and rerank included; when they are slow the lexical answer stands.'),
-}).description('Advanced').collapse()
+  recallMaxFacts: Schema.natural().min(1).max(20).default(8).description("Most facts one turn's recall lists (1-20)."),
+  recallMinScore: Schema.number()
+    .min(0)
+    .max(1)
+    .default(0.4)
+    .description(
+      'Relevance floor of per-turn recall (0-1): a message is about the library when it names a stored subject or one fact carries this weighted share of its telling words; each fact recalled must carry half of it. Higher recalls less and more surely.',
+    ),
+  recallTimeoutMs: Schema.natural()
+    .min(50)
+    .max(10_000)
+    .default(600)
+    .description(
+      'Deadline of one per-turn recall in ms, embedding and rerank included; when they are slow the lexical answer stands.',
+    ),
+})
+  .description('Advanced')
+  .collapse()
 
 /** The schemastery declaration the Loader validates against and the settings service serves. */
 export const Config: Schema<Config> = Schema.intersect([masterSwitch, everyday, advanced]) as unknown as Schema<Config>
@@ -242,10 +345,14 @@ export interface HomeLocator {
  *   back to the host zone.
  */
 export function resolveConfig(config: Config, home: HomeLocator): ResolvedConfig {
-  const dshHome = home.dshHome !== undefined && home.dshHome !== '' ? resolve(home.dshHome) : join(home.userHome, '.dsh')
-  const resolvedDataDir = config.dataDir === ''
-    ? join(dshHome, 'fact-memory')
-    : isAbsolute(config.dataDir) ? config.dataDir : resolve(dshHome, config.dataDir)
+  const dshHome =
+    home.dshHome !== undefined && home.dshHome !== '' ? resolve(home.dshHome) : join(home.userHome, '.dsh')
+  const resolvedDataDir =
+    config.dataDir === ''
+      ? join(dshHome, 'fact-memory')
+      : isAbsolute(config.dataDir)
+        ? config.dataDir
+        : resolve(dshHome, config.dataDir)
   return Object.freeze({ ...config, resolvedDataDir, displayTimeZone: resolveTimeZone(config.storeTimezone) })
 }
 

@@ -27,11 +27,18 @@ export interface DirectoryAssembly {
  * @param runtime - the live plugin state.
  * @returns the context definition.
  */
-export function directoryContext(runtime: MemoryRuntime): { name: string; order: number; text: (c?: DirectoryAssembly) => string } {
+export function directoryContext(runtime: MemoryRuntime): {
+  name: string
+  order: number
+  text: (c?: DirectoryAssembly) => string
+} {
   return {
     name: DIRECTORY_CONTEXT_NAME,
     order: DIRECTORY_CONTEXT_ORDER,
-    text: (c) => (sessionPaused(runtime.memory, c?.agent?.session) ? '' : runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session))),
+    text: (c) =>
+      sessionPaused(runtime.memory, c?.agent?.session)
+        ? ''
+        : runtime.memory.directory(runtime.config(), projectOfSession(c?.agent?.session)),
   }
 }
 
@@ -71,7 +78,12 @@ function pauseNoticeFor(runtime: MemoryRuntime, payload: PreStepPayload): Notice
   if (isSubagentSession(session) || userTextOf(payload.messages).trim() === '') return paused ? undefined : 'none'
   const line = takeUntoldPauseLine(runtime.memory, session.id)
   if (line !== undefined) {
-    return { id: randomUUID(), role: 'user', content: [{ type: 'text', text: line.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'notice', summary: line.summary } }
+    return {
+      id: randomUUID(),
+      role: 'user',
+      content: [{ type: 'text', text: line.text }],
+      source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'notice', summary: line.summary },
+    }
   }
   return paused ? undefined : 'none'
 }
@@ -84,19 +96,36 @@ function pauseNoticeFor(runtime: MemoryRuntime, payload: PreStepPayload): Notice
  * @param payload - the pre-step payload.
  * @returns the message to append, or undefined.
  */
-export async function recallMessageFor(runtime: MemoryRuntime, payload: PreStepPayload): Promise<RecallMessage | undefined> {
+export async function recallMessageFor(
+  runtime: MemoryRuntime,
+  payload: PreStepPayload,
+): Promise<RecallMessage | undefined> {
   const config = runtime.current()
-  if (config === undefined || !config.enabled || config.recallBudgetTokens === 0 || !runtime.memory.available) return undefined
+  if (config === undefined || !config.enabled || config.recallBudgetTokens === 0 || !runtime.memory.available)
+    return undefined
   const session = payload.agent.session
   if (isSubagentSession(session) || sessionPaused(runtime.memory, session)) return undefined
   const text = userTextOf(payload.messages)
   if (text.trim() === '') return undefined
   const id = randomUUID()
-  const answer = await runtime.memory.recall({
-    text, sessionId: session.id, turn: payload.turn, messageId: id, inView: recallMessagesInView(session), project: projectOfSession(session),
-  }, config)
+  const answer = await runtime.memory.recall(
+    {
+      text,
+      sessionId: session.id,
+      turn: payload.turn,
+      messageId: id,
+      inView: recallMessagesInView(session),
+      project: projectOfSession(session),
+    },
+    config,
+  )
   if (answer.kind !== 'recalled') return undefined
-  return { id, role: 'user', content: [{ type: 'text', text: answer.text }], source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' } }
+  return {
+    id,
+    role: 'user',
+    content: [{ type: 'text', text: answer.text }],
+    source: { kind: 'plugin', plugin: NOTICE_PLUGIN, form: 'recall' },
+  }
 }
 
 /**
@@ -108,7 +137,9 @@ function recallMessagesInView(session: HistoryView): string[] {
   try {
     return session.deriveMessages().flatMap((message) => {
       const source = message.source as { kind?: unknown; plugin?: unknown; form?: unknown } | undefined
-      return source?.kind === 'plugin' && source.plugin === NOTICE_PLUGIN && source.form === 'recall' ? [message.id] : []
+      return source?.kind === 'plugin' && source.plugin === NOTICE_PLUGIN && source.form === 'recall'
+        ? [message.id]
+        : []
     })
   } catch {
     return []

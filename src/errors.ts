@@ -1,11 +1,26 @@
 /** The closed vocabularies of results: tool outcomes and error codes shared by tools and routes. */
 
 /** Every outcome a memory tool can report; the model reads the word verbatim. */
-export type Outcome = 'ok' | 'saved' | 'pending' | 'needs_selection' | 'not_found' | 'refused' | 'conflict' | 'unavailable'
+export type Outcome =
+  | 'ok'
+  | 'saved'
+  | 'pending'
+  | 'needs_selection'
+  | 'not_found'
+  | 'refused'
+  | 'conflict'
+  | 'unavailable'
 
 /** The closed set of outcomes, in documentation order. */
 export const OUTCOMES: readonly Outcome[] = [
-  'ok', 'saved', 'pending', 'needs_selection', 'not_found', 'refused', 'conflict', 'unavailable',
+  'ok',
+  'saved',
+  'pending',
+  'needs_selection',
+  'not_found',
+  'refused',
+  'conflict',
+  'unavailable',
 ]
 
 /** Machine codes of failures and refusals; one closed set shared by tools and routes. */
@@ -38,9 +53,27 @@ export type ErrorCode =
 
 /** Every error code, for exhaustive checks. */
 export const ERROR_CODES: readonly ErrorCode[] = [
-  'invalid_arguments', 'unknown_verb', 'method_not_allowed', 'forbidden', 'unsupported_media_type', 'payload_too_large',
-  'not_found', 'credential_refused', 'tombstoned', 'refused', 'stale', 'operation_collision', 'slot_occupied', 'confirm_required',
-  'invalid_path', 'busy', 'unavailable', 'storage_unavailable', 'store_from_newer_version', 'foreign_database', 'internal_error',
+  'invalid_arguments',
+  'unknown_verb',
+  'method_not_allowed',
+  'forbidden',
+  'unsupported_media_type',
+  'payload_too_large',
+  'not_found',
+  'credential_refused',
+  'tombstoned',
+  'refused',
+  'stale',
+  'operation_collision',
+  'slot_occupied',
+  'confirm_required',
+  'invalid_path',
+  'busy',
+  'unavailable',
+  'storage_unavailable',
+  'store_from_newer_version',
+  'foreign_database',
+  'internal_error',
 ]
 
 /** A failure with a closed code; thrown only inside the store and caught at the tool and route shells. */

@@ -6,8 +6,15 @@
 import { dateArgumentInstant } from './text/dates.ts'
 import { extractIdentifiers } from './text/identifiers.ts'
 import {
-  canonicalEntity, canonicalPredicate, canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, slotKeyOf,
-  tombstoneKeysOf, type TombstoneKeys,
+  canonicalEntity,
+  canonicalPredicate,
+  canonicalQualifiers,
+  canonicalValue,
+  claimKeyOf,
+  evidenceKeyOf,
+  slotKeyOf,
+  tombstoneKeysOf,
+  type TombstoneKeys,
 } from './text/normalize.ts'
 import { maskCredentials, scanPrivacy, scanQuote, type PrivacyFinding } from './text/privacy.ts'
 import { MAX_CUES } from './text/fields.schema.ts'
@@ -94,13 +101,20 @@ export interface IndexEntries {
  * @returns its index entries.
  */
 export function indexEntriesOf(fact: {
-  readonly subject: string; readonly property: string; readonly value: string
-  readonly qualifiers: Readonly<Record<string, string>>; readonly sensitivity: string | null
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly sensitivity: string | null
 }): IndexEntries {
   const credential = fact.sensitivity === 'credential'
-  const qualifierTexts = Object.entries(fact.qualifiers).flatMap(([key, text]) => (scanPrivacy(key, text)?.sensitivity === 'credential' ? [] : [text]))
+  const qualifierTexts = Object.entries(fact.qualifiers).flatMap(([key, text]) =>
+    scanPrivacy(key, text)?.sensitivity === 'credential' ? [] : [text],
+  )
   return {
-    terms: indexText(credential ? [fact.subject, fact.property] : [fact.subject, fact.property, fact.value, ...qualifierTexts]),
+    terms: indexText(
+      credential ? [fact.subject, fact.property] : [fact.subject, fact.property, fact.value, ...qualifierTexts],
+    ),
     identifiers: credential ? [] : extractIdentifiers([fact.subject, fact.property, fact.value].join('\n')),
   }
 }
@@ -129,10 +143,18 @@ export interface FactKeys {
  * @param property - the property as the fact will now be written; its own by default.
  * @returns its keys and index entries under those names.
  */
-export function keysUnder(fact: {
-  readonly property: string; readonly value: string; readonly qualifiers: Readonly<Record<string, string>>
-  readonly quote: string | null; readonly sensitivity: string | null; readonly scope: string
-}, subject: string, property: string = fact.property): FactKeys {
+export function keysUnder(
+  fact: {
+    readonly property: string
+    readonly value: string
+    readonly qualifiers: Readonly<Record<string, string>>
+    readonly quote: string | null
+    readonly sensitivity: string | null
+    readonly scope: string
+  },
+  subject: string,
+  property: string = fact.property,
+): FactKeys {
   const entityKey = canonicalEntity(subject)
   const predicateKey = canonicalPredicate(property)
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
@@ -147,7 +169,13 @@ export function keysUnder(fact: {
     claimKey,
     evidenceKey: evidenceKeyOf(fact.quote, claimKey, projectKey),
     tombstoneKeys: tombstoneKeysOf(entityKey, predicateKey, qualifierKey, canonicalValue(fact.value), fact.quote),
-    ...indexEntriesOf({ subject, property, value: fact.value, qualifiers: fact.qualifiers, sensitivity: fact.sensitivity }),
+    ...indexEntriesOf({
+      subject,
+      property,
+      value: fact.value,
+      qualifiers: fact.qualifiers,
+      sensitivity: fact.sensitivity,
+    }),
   }
 }
 
@@ -206,8 +234,11 @@ export interface PrivacyJudgement {
  * @returns what was found, and the quote as the fact may keep it.
  */
 export function judgePrivacy(fields: {
-  readonly subject: string; readonly property: string; readonly value: string
-  readonly qualifiers: Readonly<Record<string, string>>; readonly quote: string | null
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly qualifiers: Readonly<Record<string, string>>
+  readonly quote: string | null
   readonly cues?: readonly string[]
 }): PrivacyJudgement {
   const ofValue = scanPrivacy(fields.property, fields.value)
@@ -218,14 +249,20 @@ export function judgePrivacy(fields: {
   // A cue is judged as a qualifier is: a credential in one refuses the write, personal data makes the fact sensitive.
   const ofCues = (fields.cues ?? []).map((cue) => ({ text: cue, finding: scanPrivacy('', cue, 'cue') }))
   const findings = [
-    ofValue, ...ofQualifiers.map((entry) => entry.finding), ...ofCues.map((entry) => entry.finding),
-    scanPrivacy('', fields.subject, 'subject'), scanPrivacy('', fields.property, 'property'),
+    ofValue,
+    ...ofQualifiers.map((entry) => entry.finding),
+    ...ofCues.map((entry) => entry.finding),
+    scanPrivacy('', fields.subject, 'subject'),
+    scanPrivacy('', fields.property, 'property'),
   ]
-  const own = findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
+  const own =
+    findings.find((entry) => entry?.sensitivity === 'credential') ?? findings.find((entry) => entry !== undefined)
   const valueIsCredential = ofValue?.sensitivity === 'credential'
   const known = [
     ...(valueIsCredential ? [fields.value] : []),
-    ...[...ofQualifiers, ...ofCues].flatMap((entry) => (entry.finding?.sensitivity === 'credential' ? [entry.text] : [])),
+    ...[...ofQualifiers, ...ofCues].flatMap((entry) =>
+      entry.finding?.sensitivity === 'credential' ? [entry.text] : [],
+    ),
   ]
   const quoted = fields.quote === null ? undefined : scanQuote(fields.quote, known)
   return { own, finding: own ?? quoted?.finding, valueIsCredential, known, quote: quoted?.quote ?? null }
@@ -251,7 +288,8 @@ export function prepareWrite(input: FactInput, now: string, policy: PreparePolic
 
   const validFrom = input.validFrom === undefined ? now : dateArgumentInstant(input.validFrom, policy.timeZone, 'start')
   if (validFrom === undefined) return refuse('valid_from is not a date')
-  const validTo = input.validTo === undefined ? null : dateArgumentInstant(input.validTo, policy.timeZone, 'start') ?? 'invalid'
+  const validTo =
+    input.validTo === undefined ? null : (dateArgumentInstant(input.validTo, policy.timeZone, 'start') ?? 'invalid')
   if (validTo === 'invalid') return refuse('valid_to is not a date')
   if (validTo !== null && validTo <= validFrom) return refuse('valid_to must be later than valid_from')
   if (validTo !== null && validTo <= now) return refuse('valid_to is already in the past; nothing current to store')

@@ -69,10 +69,18 @@ export type ForgetReach =
  */
 export type ForgetAnswer =
   | {
-    readonly kind: 'forgotten'; readonly facts: readonly Fact[]; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[]
-    readonly sameClaimKept: readonly Fact[]
-  }
-  | { readonly kind: 'not_found'; readonly message: string; readonly reach: ForgetReach; readonly untouched: readonly ProjectFactCount[] }
+      readonly kind: 'forgotten'
+      readonly facts: readonly Fact[]
+      readonly reach: ForgetReach
+      readonly untouched: readonly ProjectFactCount[]
+      readonly sameClaimKept: readonly Fact[]
+    }
+  | {
+      readonly kind: 'not_found'
+      readonly message: string
+      readonly reach: ForgetReach
+      readonly untouched: readonly ProjectFactCount[]
+    }
   | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string }
 
 /** One search as the tool asks for it. */
@@ -126,7 +134,13 @@ export interface MemoryStatus {
 
 type State =
   | { readonly kind: 'closed' }
-  | { readonly kind: 'open'; readonly dataDir: string; readonly db: Database; readonly store: FactStore; readonly stores: StoreSet }
+  | {
+      readonly kind: 'open'
+      readonly dataDir: string
+      readonly db: Database
+      readonly store: FactStore
+      readonly stores: StoreSet
+    }
   | { readonly kind: 'failed'; readonly dataDir: string; readonly code: ErrorCode; readonly message: string }
 
 /** The store-owning service. */
@@ -170,7 +184,9 @@ export class FactMemory {
       })
       const stores = createStoreSet(db, dataDir)
       this.state = { kind: 'open', dataDir, db, store: stores.facts, stores }
-      this.unsubscribe = db.onChange(() => { this.notifyChange() })
+      this.unsubscribe = db.onChange(() => {
+        this.notifyChange()
+      })
       stores.extract.maskOldRuns()
       const rescanned = rescanStoredPrivacy(stores, isoNow(this.options.clock)) !== undefined
       tendMigrationCopies(stores, rescanned, backupKeep)
@@ -178,8 +194,13 @@ export class FactMemory {
       this.advance()
     } catch (error) {
       this.close()
-      const { code, message } = toPublicError(error instanceof FactMemoryError ? error : new FactMemoryError('storage_unavailable',
-        `the fact store at ${dataDir} could not be opened`, { cause: error }))
+      const { code, message } = toPublicError(
+        error instanceof FactMemoryError
+          ? error
+          : new FactMemoryError('storage_unavailable', `the fact store at ${dataDir} could not be opened`, {
+              cause: error,
+            }),
+      )
       this.state = { kind: 'failed', dataDir, code, message }
     }
   }
@@ -198,7 +219,9 @@ export class FactMemory {
    * and the database only as a handle that sends no SQL.
    * @returns the stores, or why there are none.
    */
-  stores(): { readonly stores: OpenStores } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
+  stores():
+    | { readonly stores: OpenStores }
+    | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
     return this.storeSet()
   }
 
@@ -208,7 +231,9 @@ export class FactMemory {
    * {@link stores}.
    * @returns the stores, or why there are none.
    */
-  storeSet(): { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
+  storeSet():
+    | { readonly stores: StoreSet }
+    | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } } {
     if (this.state.kind === 'open') return { stores: this.state.stores }
     const { code, message } = this.unavailable()
     return { unavailable: { code, message } }
@@ -246,7 +271,9 @@ export class FactMemory {
    */
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener)
-    return () => { this.changeListeners.delete(listener) }
+    return () => {
+      this.changeListeners.delete(listener)
+    }
   }
 
   /** Whether the store is open. */
@@ -269,7 +296,10 @@ export class FactMemory {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
     const now = isoNow(this.options.clock)
-    const prepared = prepareWrite(input, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+    const prepared = prepareWrite(input, now, {
+      refuseCredentials: config.refuseCredentials,
+      timeZone: config.displayTimeZone,
+    })
     if (!prepared.ok) return { kind: 'refused', code: prepared.code, message: prepared.message }
     return this.guard(() => state.store.write(prepared.write, now))
   }
@@ -282,10 +312,14 @@ export class FactMemory {
   forgetById(id: number): ForgetAnswer {
     const state = this.state
     if (state.kind !== 'open') return this.unavailable()
-    return this.guardForget(() => {
-      const forgotten = state.store.forgetById(id, isoNow(this.options.clock))
-      return { forgotten, untouched: [], sameClaimKept: state.store.currentWithClaimOf(forgotten) }
-    }, { kind: 'fact' }, `no live fact has id ${id}`)
+    return this.guardForget(
+      () => {
+        const forgotten = state.store.forgetById(id, isoNow(this.options.clock))
+        return { forgotten, untouched: [], sameClaimKept: state.store.currentWithClaimOf(forgotten) }
+      },
+      { kind: 'fact' },
+      `no live fact has id ${id}`,
+    )
   }
 
   /**
@@ -301,11 +335,12 @@ export class FactMemory {
     if (state.kind !== 'open') return this.unavailable()
     const predicate = property === undefined ? undefined : canonicalPredicate(property)
     const what = property === undefined ? `subject "${subject}"` : `"${subject} · ${property}"`
-    const projectKey = project === undefined ? undefined : project?.key ?? null
+    const projectKey = project === undefined ? undefined : (project?.key ?? null)
     return this.guardForget(
       () => state.store.forgetBySubject(canonicalEntity(subject), predicate, isoNow(this.options.clock), projectKey),
       project === undefined ? { kind: 'every_scope' } : { kind: 'session', project },
-      `the store has no live fact for ${what}`)
+      `the store has no live fact for ${what}`,
+    )
   }
 
   /**
@@ -342,20 +377,33 @@ export class FactMemory {
     if ('value' in prepared) return prepared.value
     const { stores, request, asOf } = prepared
     try {
-      return buildSearchValue(retrieveFacts(stores.facts, request), ask.query, asOf, request.timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
+      return buildSearchValue(
+        retrieveFacts(stores.facts, request),
+        ask.query,
+        asOf,
+        request.timeZone,
+        config.searchBudgetTokens * CHARS_PER_TOKEN,
+      )
     } catch (error) {
       return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
     }
   }
 
-  private prepareSearch(ask: SearchAsk, config: ResolvedConfig): { value: SearchValue } | { stores: StoreSet; request: SearchRequest; asOf: string | null } {
+  private prepareSearch(
+    ask: SearchAsk,
+    config: ResolvedConfig,
+  ): { value: SearchValue } | { stores: StoreSet; request: SearchRequest; asOf: string | null } {
     const state = this.state
     const timeZone = config.displayTimeZone
-    if (state.kind !== 'open') return { value: searchFailure('unavailable', ask.query, this.unavailable().message, timeZone) }
+    if (state.kind !== 'open')
+      return { value: searchFailure('unavailable', ask.query, this.unavailable().message, timeZone) }
     let asOf: string | null = null
     if (ask.asOf !== undefined) {
       asOf = dateArgumentInstant(ask.asOf, timeZone, 'end') ?? null
-      if (asOf === null) return { value: searchFailure('refused', ask.query, 'as_of must be a date (YYYY-MM-DD) or an ISO timestamp', timeZone) }
+      if (asOf === null)
+        return {
+          value: searchFailure('refused', ask.query, 'as_of must be a date (YYYY-MM-DD) or an ISO timestamp', timeZone),
+        }
     }
     const started = this.options.clock.now()
     return {
@@ -394,7 +442,13 @@ export class FactMemory {
     const visibility = { includeSensitive: config.sensitiveModelVisible }
     const projectKey = project?.key ?? null
     try {
-      const key = JSON.stringify([state.db.generation(), budgetChars, visibility.includeSensitive, config.displayTimeZone, projectKey])
+      const key = JSON.stringify([
+        state.db.generation(),
+        budgetChars,
+        visibility.includeSensitive,
+        config.displayTimeZone,
+        projectKey,
+      ])
       const cached = this.directoryCache.get(key)
       if (cached !== undefined) return cached
       // A line takes at least ~12 characters, so the budget bounds how many rows can possibly fit.
@@ -442,7 +496,10 @@ export class FactMemory {
     try {
       // What the model already has in front of it: the directory's facts, and those of earlier blocks still in view.
       const project = ask.project ?? null
-      const shown = new Set([...this.renderedDirectory(config, project).shown, ...state.stores.recalls.recalledInView(ask.sessionId, ask.inView ?? [])])
+      const shown = new Set([
+        ...this.renderedDirectory(config, project).shown,
+        ...state.stores.recalls.recalledInView(ask.sessionId, ask.inView ?? []),
+      ])
       const request: SearchRequest = {
         query,
         // Candidates beyond the cap: the floor and the directory take some away.
@@ -456,16 +513,30 @@ export class FactMemory {
         otherProjects: 'exclude',
       }
       const legs = this.options.semantic?.(config, state.stores) ?? {}
-      const result = await recallFor(state.store, request, legs, {
-        budgetChars: config.recallBudgetTokens * CHARS_PER_TOKEN,
-        maxFacts: config.recallMaxFacts,
-        minScore: config.recallMinScore,
-        timeZone: config.displayTimeZone,
-      }, shown, this.factWords)
+      const result = await recallFor(
+        state.store,
+        request,
+        legs,
+        {
+          budgetChars: config.recallBudgetTokens * CHARS_PER_TOKEN,
+          maxFacts: config.recallMaxFacts,
+          minScore: config.recallMinScore,
+          timeZone: config.displayTimeZone,
+        },
+        shown,
+        this.factWords,
+      )
       const factIds = result.facts.map((fact) => fact.id)
       this.logRecall(state.stores, {
-        sessionId: ask.sessionId, turn: ask.turn, messageId: result.text === '' ? null : ask.messageId ?? null, recalledAt: isoNow(this.options.clock), factIds, chars: result.text.length,
-        elapsedMs: Math.max(0, this.options.clock.now() - started), channels: result.channels, degraded: result.degraded.map((item) => item.channel),
+        sessionId: ask.sessionId,
+        turn: ask.turn,
+        messageId: result.text === '' ? null : (ask.messageId ?? null),
+        recalledAt: isoNow(this.options.clock),
+        factIds,
+        chars: result.text.length,
+        elapsedMs: Math.max(0, this.options.clock.now() - started),
+        channels: result.channels,
+        degraded: result.degraded.map((item) => item.channel),
       })
       return result.text === '' ? none : { kind: 'recalled', text: result.text, factIds }
     } catch {
@@ -496,13 +567,24 @@ export class FactMemory {
     const state = this.state
     if (state.kind === 'open') {
       return {
-        available: true, driver: state.db.driver, fallbackReason: state.db.fallbackReason ?? null, dataDir: state.dataDir,
-        storeId: state.db.storeId(), generation: state.db.generation(), counts: state.store.counts(), error: null,
+        available: true,
+        driver: state.db.driver,
+        fallbackReason: state.db.fallbackReason ?? null,
+        dataDir: state.dataDir,
+        storeId: state.db.storeId(),
+        generation: state.db.generation(),
+        counts: state.store.counts(),
+        error: null,
       }
     }
     return {
-      available: false, driver: null, fallbackReason: null, dataDir: state.kind === 'failed' ? state.dataDir : null,
-      storeId: null, generation: 0, counts: null,
+      available: false,
+      driver: null,
+      fallbackReason: null,
+      dataDir: state.kind === 'failed' ? state.dataDir : null,
+      storeId: null,
+      generation: 0,
+      counts: null,
       error: state.kind === 'failed' ? { code: state.code, message: state.message } : null,
     }
   }
@@ -532,7 +614,11 @@ export class FactMemory {
     }
   }
 
-  private guardForget(work: () => SubjectForget & { readonly sameClaimKept?: readonly Fact[] }, reach: ForgetReach, notFound: string): ForgetAnswer {
+  private guardForget(
+    work: () => SubjectForget & { readonly sameClaimKept?: readonly Fact[] },
+    reach: ForgetReach,
+    notFound: string,
+  ): ForgetAnswer {
     try {
       const { forgotten, untouched, sameClaimKept = [] } = work()
       return forgotten.length === 0

@@ -67,8 +67,10 @@ export function clusterDrawing(input: ClusterInput): ClusterResult {
   const linksOf = (index: number): number => new Set(links.get(index) ?? []).size
   const subjects = nodes.filter(isEntity)
   const threshold = Math.max(HUB_MIN_DEGREE, Math.ceil((4 * input.edges.length) / Math.max(1, nodes.length)))
-  const hubs = subjects.filter((index) => degreeOf(index) >= threshold)
-    .sort((a, b) => degreeOf(b) - degreeOf(a) || compareIds(a, b)).slice(0, MAX_HUBS)
+  const hubs = subjects
+    .filter((index) => degreeOf(index) >= threshold)
+    .sort((a, b) => degreeOf(b) - degreeOf(a) || compareIds(a, b))
+    .slice(0, MAX_HUBS)
 
   const cluster = new Map<number, number>()
   const walk = (starts: readonly number[], label: (start: number) => number): number[] => {
@@ -87,7 +89,12 @@ export function clusterDrawing(input: ClusterInput): ClusterResult {
   const clusters: GraphCluster[] = []
   const members = walk(hubs, (hub) => hubs.indexOf(hub))
   hubs.forEach((hub, index) => {
-    clusters.push({ index, kind: 'linked', label: input.labelOf(hub), subjects: members.filter((m) => cluster.get(m) === index).length })
+    clusters.push({
+      index,
+      kind: 'linked',
+      label: input.labelOf(hub),
+      subjects: members.filter((m) => cluster.get(m) === index).length,
+    })
   })
 
   // Linked subjects no hub reached: their components, found from each subject in id order, then ordered.
@@ -105,7 +112,9 @@ export function clusterDrawing(input: ClusterInput): ClusterResult {
   for (const component of components) {
     const index = clusters.length
     for (const member of component) cluster.set(member, index)
-    const named = [...component].sort((a, b) => linksOf(b) - linksOf(a) || degreeOf(b) - degreeOf(a) || compareIds(a, b))[0] as number
+    const named = [...component].sort(
+      (a, b) => linksOf(b) - linksOf(a) || degreeOf(b) - degreeOf(a) || compareIds(a, b),
+    )[0] as number
     clusters.push({ index, kind: 'linked', label: input.labelOf(named), subjects: component.length })
   }
   if (unlinked.length > 0) {

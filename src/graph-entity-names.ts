@@ -72,7 +72,9 @@ export class GrowingEntityNamer {
 }
 
 /** ASCII separators that canonicalEntity folds (its SEPARATORS, ASCII part, with ASCII whitespace): 1 by code. */
-const ASCII_SEPARATOR = Uint8Array.from({ length: 128 }, (_, code) => (/[\s_\-.,:;|]/u.test(String.fromCharCode(code)) ? 1 : 0))
+const ASCII_SEPARATOR = Uint8Array.from({ length: 128 }, (_, code) =>
+  /[\s_\-.,:;|]/u.test(String.fromCharCode(code)) ? 1 : 0,
+)
 
 /**
  * False only when canonicalEntity(value) surely is no known key. Text is read without normalizing while it holds
@@ -83,7 +85,12 @@ const ASCII_SEPARATOR = Uint8Array.from({ length: 128 }, (_, code) => (/[\s_\-.,
  * - An ASCII first word must start a key, and the value's words must be that key's words followed by words that
  *   canonicalEntity drops (role words); it changes nothing else in ASCII words.
  */
-function mayName(value: string, byFirstWord: ReadonlyMap<string, readonly string[]>, longest: number, isDropped: (word: string) => boolean): boolean {
+function mayName(
+  value: string,
+  byFirstWord: ReadonlyMap<string, readonly string[]>,
+  longest: number,
+  isDropped: (word: string) => boolean,
+): boolean {
   let start = 0
   while (start < value.length && ASCII_SEPARATOR[value.charCodeAt(start)] === 1) start += 1
   let end = start
@@ -154,8 +161,11 @@ function mayBe(value: string, at: number, key: string, isDropped: (word: string)
 export function foldValue(value: string): string {
   for (let i = 0; i < value.length; i += 1) {
     const code = value.charCodeAt(i)
-    const plain = code >= 0x20 && code < 0x7f && !(code >= 65 && code <= 90)
-      && !(code === 32 && (i === 0 || i === value.length - 1 || value.charCodeAt(i + 1) === 32))
+    const plain =
+      code >= 0x20 &&
+      code < 0x7f &&
+      !(code >= 65 && code <= 90) &&
+      !(code === 32 && (i === 0 || i === value.length - 1 || value.charCodeAt(i + 1) === 32))
     if (!plain) return foldText(value)
   }
   return value

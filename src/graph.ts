@@ -3,7 +3,14 @@
  * nebula, or the one-hop tree around an entity), clustered around its hubs. No database, no DOM, nothing
  * kept between calls: the same rows always give the same payload, and a fact that leaves the rows leaves the graph.
  */
-import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload, type GraphScope, type GraphView } from './graph-types.ts'
+import {
+  GRAPH_LIMITS,
+  type GraphEdge,
+  type GraphNode,
+  type GraphPayload,
+  type GraphScope,
+  type GraphView,
+} from './graph-types.ts'
 import { clusterDrawing } from './graph-clusters.ts'
 import { entityNamer, foldValue } from './graph-entity-names.ts'
 import { canonicalPredicate, sha256 } from './text/normalize.ts'
@@ -57,7 +64,12 @@ export interface GraphOptions {
 }
 
 /** Evidence rank, 0 strongest, as in EVIDENCE_ORDER. */
-const EVIDENCE_RANK: Readonly<Record<Evidence, number>> = { explicit_user: 0, confirmed_user: 1, observed: 2, unverified: 3 }
+const EVIDENCE_RANK: Readonly<Record<Evidence, number>> = {
+  explicit_user: 0,
+  confirmed_user: 1,
+  observed: 2,
+  unverified: 3,
+}
 
 interface NodeAcc {
   /** The entity key, or null for a value. */
@@ -137,15 +149,28 @@ export function isProjected(row: GraphFactRow, scope: GraphScope): boolean {
  * @param options - view, scope, centre, generation and budget.
  * @returns the payload, deterministic for the same input.
  */
-export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, string>, options: GraphOptions): GraphPayload {
+export function projectGraph(
+  rows: Iterable<GraphFactRow>,
+  entities: ReadonlyMap<string, string>,
+  options: GraphOptions,
+): GraphPayload {
   const limits = options.limits ?? GRAPH_LIMITS[options.view]
   const base = {
-    view: options.view, scope: options.scope, limits: { nodes: limits.nodes, edges: limits.edges, entities: limits.entities },
+    view: options.view,
+    scope: options.scope,
+    limits: { nodes: limits.nodes, edges: limits.edges, entities: limits.entities },
     generation: options.generation,
   }
   const centerKey = options.view === 'tree' ? options.center : undefined
   if (options.view === 'tree' && centerKey === undefined) {
-    return { ...base, center: null, nodes: [], edges: [], clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 } }
+    return {
+      ...base,
+      center: null,
+      nodes: [],
+      edges: [],
+      clusters: [],
+      omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 },
+    }
   }
 
   const graph = collect(rows, entities, options.scope, centerKey)
@@ -163,49 +188,73 @@ export function projectGraph(rows: Iterable<GraphFactRow>, entities: ReadonlyMap
     }
   }
   const { cluster, hubs, clusters } = clusterDrawing({
-    nodes: chosen.nodes, edges: chosen.edges, idOf, labelOf: (index) => graph.nodes[index]?.label ?? '', degree,
+    nodes: chosen.nodes,
+    edges: chosen.edges,
+    idOf,
+    labelOf: (index) => graph.nodes[index]?.label ?? '',
+    degree,
     isEntity: (index) => graph.nodes[index]?.entityKey !== null,
   })
-  const nodes: GraphNode[] = chosen.nodes.flatMap((index) => {
-    const node = graph.nodes[index]
-    if (node === undefined) return []
-    return [{
-      id: idOf(index), kind: node.entityKey === null ? 'value' as const : 'entity' as const, label: node.label, entityKey: node.entityKey,
-      factCount: factCount.get(index) ?? 0, degree: degree.get(index) ?? 0, cluster: cluster.get(index) ?? 0, hub: hubs.has(index),
-      ...(node.sensitivity === undefined ? {} : { sensitivity: node.sensitivity }),
-    }]
-  }).sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
-  const edges: GraphEdge[] = chosen.edges.map((edge) => ({
-    id: edgeId(idOf(edge.source), edge.predicate, idOf(edge.target)),
-    source: idOf(edge.source),
-    target: idOf(edge.target),
-    label: edge.label,
-    factIds: edge.factIds === undefined ? [edge.firstFact] : [...edge.factIds].sort((a, b) => a - b),
-    contested: edge.contested,
-    scheduled: edge.scheduled,
-    ...(edge.qualifiers === undefined ? {} : { qualifiers: edge.qualifiers }),
-  })).sort((a, b) => compare(a.id, b.id))
+  const nodes: GraphNode[] = chosen.nodes
+    .flatMap((index) => {
+      const node = graph.nodes[index]
+      if (node === undefined) return []
+      return [
+        {
+          id: idOf(index),
+          kind: node.entityKey === null ? ('value' as const) : ('entity' as const),
+          label: node.label,
+          entityKey: node.entityKey,
+          factCount: factCount.get(index) ?? 0,
+          degree: degree.get(index) ?? 0,
+          cluster: cluster.get(index) ?? 0,
+          hub: hubs.has(index),
+          ...(node.sensitivity === undefined ? {} : { sensitivity: node.sensitivity }),
+        },
+      ]
+    })
+    .sort((a, b) => a.cluster - b.cluster || compare(a.id, b.id))
+  const edges: GraphEdge[] = chosen.edges
+    .map((edge) => ({
+      id: edgeId(idOf(edge.source), edge.predicate, idOf(edge.target)),
+      source: idOf(edge.source),
+      target: idOf(edge.target),
+      label: edge.label,
+      factIds: edge.factIds === undefined ? [edge.firstFact] : [...edge.factIds].sort((a, b) => a - b),
+      contested: edge.contested,
+      scheduled: edge.scheduled,
+      ...(edge.qualifiers === undefined ? {} : { qualifiers: edge.qualifiers }),
+    }))
+    .sort((a, b) => compare(a.id, b.id))
 
-  const entityTotal = options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
+  const entityTotal =
+    options.totals?.entities ?? graph.nodes.reduce((sum, node) => sum + (node.entityKey === null ? 0 : 1), 0)
   const entityShown = nodes.reduce((sum, node) => sum + (node.kind === 'entity' ? 1 : 0), 0)
   const factTotal = options.totals?.facts ?? graph.facts
   const factShown = edges.reduce((sum, edge) => sum + edge.factIds.length, 0)
   const centerId = centerKey === undefined ? undefined : entityId(centerKey)
   return {
     ...base,
-    center: centerId === undefined ? null : nodes.find((node) => node.id === centerId) ?? null,
+    center: centerId === undefined ? null : (nodes.find((node) => node.id === centerId) ?? null),
     nodes,
     edges,
     clusters,
     omitted: {
-      nodes: graph.nodes.length - nodes.length, edges: graph.edges.length - edges.length,
-      entities: Math.max(0, entityTotal - entityShown), facts: Math.max(0, factTotal - factShown),
+      nodes: graph.nodes.length - nodes.length,
+      edges: graph.edges.length - edges.length,
+      entities: Math.max(0, entityTotal - entityShown),
+      facts: Math.max(0, factTotal - factShown),
     },
   }
 }
 
 /** Build every node and edge the rows project to; the tree keeps the edges touching its centre, and the centre. */
-function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, string>, scope: GraphScope, centerKey: string | undefined): FullGraph {
+function collect(
+  rows: Iterable<GraphFactRow>,
+  entities: ReadonlyMap<string, string>,
+  scope: GraphScope,
+  centerKey: string | undefined,
+): FullGraph {
   const nodes: NodeAcc[] = []
   const entityNodes = new Map<string, number>()
   const valueNodes = new Map<string, number>()
@@ -217,7 +266,15 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (at === undefined) {
       at = nodes.length
       entityNodes.set(key, at)
-      nodes.push({ entityKey: key, folded: '', label: entities.get(key) ?? key, labelFact: 0, sensitivity: undefined, degree: 0, out: undefined })
+      nodes.push({
+        entityKey: key,
+        folded: '',
+        label: entities.get(key) ?? key,
+        labelFact: 0,
+        sensitivity: undefined,
+        degree: 0,
+        out: undefined,
+      })
     }
     return at
   }
@@ -247,7 +304,8 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     facts += 1
     const source = entityNode(row.entityKey)
     const target = named === undefined ? valueNode(row.value, row.id, row.sensitivity ?? undefined) : entityNode(named)
-    const qualifiers = row.qualifiers !== undefined && Object.keys(row.qualifiers).length > 0 ? row.qualifiers : undefined
+    const qualifiers =
+      row.qualifiers !== undefined && Object.keys(row.qualifiers).length > 0 ? row.qualifiers : undefined
     let predicate = predicates.get(row.property)
     if (predicate === undefined) {
       predicate = canonicalPredicate(row.property)
@@ -261,8 +319,19 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     while (edge !== undefined && edge.predicate !== predicate) edge = edge.next
     if (edge === undefined) {
       const created: EdgeAcc = {
-        source, target, predicate, relation: named !== undefined, label: row.property, firstFact: row.id, factIds: undefined,
-        evidence: rank, observedAt: row.observedAt, contested, scheduled: row.status === 'scheduled', qualifiers, next: from.out.get(target),
+        source,
+        target,
+        predicate,
+        relation: named !== undefined,
+        label: row.property,
+        firstFact: row.id,
+        factIds: undefined,
+        evidence: rank,
+        observedAt: row.observedAt,
+        contested,
+        scheduled: row.status === 'scheduled',
+        qualifiers,
+        next: from.out.get(target),
       }
       from.out.set(target, created)
       edges.push(created)
@@ -281,13 +350,22 @@ function collect(rows: Iterable<GraphFactRow>, entities: ReadonlyMap<string, str
     if (row.observedAt > edge.observedAt) edge.observedAt = row.observedAt
     edge.contested ||= contested
     edge.scheduled &&= row.status === 'scheduled'
-    if (edge.qualifiers !== undefined && JSON.stringify(sortedPairs(edge.qualifiers)) !== JSON.stringify(sortedPairs(qualifiers ?? {}))) edge.qualifiers = undefined
+    if (
+      edge.qualifiers !== undefined &&
+      JSON.stringify(sortedPairs(edge.qualifiers)) !== JSON.stringify(sortedPairs(qualifiers ?? {}))
+    )
+      edge.qualifiers = undefined
   }
   return { nodes, edges, facts }
 }
 
 /** Apply the budget: entities by degree, then relation edges, then value edges with a fair first pass. */
-function choose(graph: FullGraph, limits: GraphLimits, center: number | undefined, admissible: ReadonlySet<string> | undefined): { nodes: number[]; edges: EdgeAcc[] } {
+function choose(
+  graph: FullGraph,
+  limits: GraphLimits,
+  center: number | undefined,
+  admissible: ReadonlySet<string> | undefined,
+): { nodes: number[]; edges: EdgeAcc[] } {
   const ranked: number[] = []
   graph.nodes.forEach((node, at) => {
     if (node.entityKey !== null && (admissible === undefined || admissible.has(node.entityKey))) ranked.push(at)

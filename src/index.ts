@@ -58,9 +58,14 @@ export const inject = ['tools', 'systemPrompt']
 export function apply(ctx: Context, config: Config): void {
   // Every line the plugin logs reaches the host with its credentials masked.
   const logger = maskedLogger(ctx.logger('fact-memory'))
-  const credentialProvider = (): CredentialProvider | undefined => ctx.get('credentials') as CredentialProvider | undefined
+  const credentialProvider = (): CredentialProvider | undefined =>
+    ctx.get('credentials') as CredentialProvider | undefined
   // The semantic channels reach their endpoints with keys resolved per call; nothing is sent while they are off.
-  const access: EndpointAccess = { key: (name) => resolveCredential(credentialProvider(), name), fetch: globalThis.fetch, now: () => systemClock.now() }
+  const access: EndpointAccess = {
+    key: (name) => resolveCredential(credentialProvider(), name),
+    fetch: globalThis.fetch,
+    now: () => systemClock.now(),
+  }
   const vectorIndex = new VectorIndex()
   // Kept across searches: a dead endpoint is skipped while it cools down, and recent query embeddings are reused.
   const guards = queryGuards(access.now)
@@ -71,8 +76,12 @@ export function apply(ctx: Context, config: Config): void {
     logger,
     registerTools: () => {
       const deps: ToolDeps = { memory: runtime.memory, config: () => runtime.config() }
-      const disposers = [memorySearchTool(deps), memoryWriteTool(deps), memoryForgetTool(deps)].map((tool) => ctx.tools.register(tool))
-      return () => { for (const dispose of disposers) dispose() }
+      const disposers = [memorySearchTool(deps), memoryWriteTool(deps), memoryForgetTool(deps)].map((tool) =>
+        ctx.tools.register(tool),
+      )
+      return () => {
+        for (const dispose of disposers) dispose()
+      }
     },
   })
 
@@ -119,7 +128,9 @@ export function apply(ctx: Context, config: Config): void {
     config: () => runtime.current(),
     access,
   })
-  runtime.memory.onChange(() => { vectors.changed() })
+  runtime.memory.onChange(() => {
+    vectors.changed()
+  })
   const warmup = new VectorWarmup({ index: vectorIndex, stores: openStores, logger })
 
   // Cordis disposes a fiber's effects concurrently, not in reverse order: this one disposer owns the order of unloading.
@@ -145,33 +156,57 @@ export function apply(ctx: Context, config: Config): void {
       await vectors.stop()
       runtime.stop()
     }
-  }, 'fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index\'s warm start, and the extraction and vector flushes')
+  }, "fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index's warm start, and the extraction and vector flushes")
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 
-  ctx.effect(() => ctx.on('session/event', (session, event) => {
-    if (event.type === 'turn/end') llm()
-    capture.onEvent(session, event)
-  }), 'fact-memory: automatic capture')
+  ctx.effect(
+    () =>
+      ctx.on('session/event', (session, event) => {
+        if (event.type === 'turn/end') llm()
+        capture.onEvent(session, event)
+      }),
+    'fact-memory: automatic capture',
+  )
 
-  ctx.effect(() => ctx.on('agent/pre-step', async (payload, next) => {
-    const decision = await next()
-    if (decision.kind !== 'enter') return decision
-    const notice = noticeFor(runtime, payload)
-    const recall = await recallMessageFor(runtime, payload)
-    const added = [notice, recall].filter((message) => message !== undefined)
-    // Brand cast point: both are plain user messages; MessageId is a host brand over a string id.
-    return added.length === 0 ? decision : { kind: 'enter', messages: [...decision.messages, ...added as unknown as UserMessage[]] }
-  }, { prepend: true }), 'fact-memory: pre-step notice and per-turn recall')
+  ctx.effect(
+    () =>
+      ctx.on(
+        'agent/pre-step',
+        async (payload, next) => {
+          const decision = await next()
+          if (decision.kind !== 'enter') return decision
+          const notice = noticeFor(runtime, payload)
+          const recall = await recallMessageFor(runtime, payload)
+          const added = [notice, recall].filter((message) => message !== undefined)
+          // Brand cast point: both are plain user messages; MessageId is a host brand over a string id.
+          return added.length === 0
+            ? decision
+            : { kind: 'enter', messages: [...decision.messages, ...(added as unknown as UserMessage[])] }
+        },
+        { prepend: true },
+      ),
+    'fact-memory: pre-step notice and per-turn recall',
+  )
 
   ctx.inject(['webServer'], (webCtx) => {
     const handler = managementHandler(runtime, systemClock, () => credentialsView(credentialProvider()), {
       extraction: capture,
       review,
-      vectors: { sweepNow: () => vectors.sweepNow(), last: () => vectors.last(), held: () => warmup.held(runtime.current()) },
-      semantic: { rerank: () => rerankPort(access, runtime.config()), breaker: (channel, fingerprint) => guards[channel].report(fingerprint) },
+      vectors: {
+        sweepNow: () => vectors.sweepNow(),
+        last: () => vectors.last(),
+        held: () => warmup.held(runtime.current()),
+      },
+      semantic: {
+        rerank: () => rerankPort(access, runtime.config()),
+        breaker: (channel, fingerprint) => guards[channel].report(fingerprint),
+      },
     })
-    webCtx.effect(() => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'fact-memory: management routes')
+    webCtx.effect(
+      () => webCtx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }),
+      'fact-memory: management routes',
+    )
   })
 
   ctx.inject(['settings'], (settingsCtx) => {
@@ -180,4 +215,3 @@ export function apply(ctx: Context, config: Config): void {
     settingsCtx.effect(() => scope.watch((next) => configure(next)), 'fact-memory: live settings')
   })
 }
-

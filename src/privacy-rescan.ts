@@ -91,9 +91,17 @@ export interface CopiedRow extends StoredPrivacyRow {
 export function maskCopiedRow(row: CopiedRow): CopiedRow | undefined {
   const rescanned = rescanRow(row)
   if ((rescanned?.sensitivity ?? row.sensitivity) !== 'credential') return undefined
-  const judged: CopiedRow = rescanned === undefined ? row : {
-    ...row, subject: rescanned.subject, property: rescanned.property, value: rescanned.value, qualifiers: rescanned.qualifiers, quote: rescanned.quote,
-  }
+  const judged: CopiedRow =
+    rescanned === undefined
+      ? row
+      : {
+          ...row,
+          subject: rescanned.subject,
+          property: rescanned.property,
+          value: rescanned.value,
+          qualifiers: rescanned.qualifiers,
+          quote: rescanned.quote,
+        }
   return { ...maskForFile({ ...judged, sensitivity: 'credential' }), modelUseAllowed: false }
 }
 
@@ -112,18 +120,44 @@ export function maskCopiedProposalRow(row: Readonly<Record<string, unknown>>): R
   const cues = Array.isArray(row['cues']) ? row['cues'].filter((cue): cue is string => typeof cue === 'string') : []
   const judged = judgePrivacy({ subject, property, value, qualifiers, quote, cues })
   if (judged.own?.sensitivity !== 'credential' && judged.quote === quote) return undefined
-  const masked = maskForFile({ subject, property, value, qualifiers, quote, sensitivity: 'credential', foldedFrom: [], cues })
+  const masked = maskForFile({
+    subject,
+    property,
+    value,
+    qualifiers,
+    quote,
+    sensitivity: 'credential',
+    foldedFrom: [],
+    cues,
+  })
   return {
-    ...row, subject: masked.subject, property: masked.property, value: masked.value, qualifiers: masked.qualifiers, quote: masked.quote,
+    ...row,
+    subject: masked.subject,
+    property: masked.property,
+    value: masked.value,
+    qualifiers: masked.qualifiers,
+    quote: masked.quote,
     ...(Array.isArray(row['cues']) ? { cues: masked.cues } : {}),
   }
 }
 
 function isTextRecord(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string')
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === 'string')
+  )
 }
 
 function sameRow(a: StoredPrivacyRow, b: StoredPrivacyRow): boolean {
-  return a.subject === b.subject && a.property === b.property && a.value === b.value && a.quote === b.quote && a.sensitivity === b.sensitivity
-    && a.modelUseAllowed === b.modelUseAllowed && JSON.stringify(a.qualifiers) === JSON.stringify(b.qualifiers)
+  return (
+    a.subject === b.subject &&
+    a.property === b.property &&
+    a.value === b.value &&
+    a.quote === b.quote &&
+    a.sensitivity === b.sensitivity &&
+    a.modelUseAllowed === b.modelUseAllowed &&
+    JSON.stringify(a.qualifiers) === JSON.stringify(b.qualifiers)
+  )
 }

@@ -87,11 +87,17 @@ export class MemoryRuntime {
       const status = this.memory.status()
       if (status.available) {
         this.deps.logger.info('fact memory store %s (driver %s)', next.resolvedDataDir, status.driver)
-        if (status.fallbackReason !== null) this.deps.logger.warn('better-sqlite3 unavailable, using node:sqlite: %s', status.fallbackReason)
+        if (status.fallbackReason !== null)
+          this.deps.logger.warn('better-sqlite3 unavailable, using node:sqlite: %s', status.fallbackReason)
         const rekey = this.memory.lastRekey
         for (const project of rekey?.projects ?? []) {
-          this.deps.logger.info('fact memory: project %s moved from its folder key to its repository key %s (%d facts; copy taken first: %s)',
-            project.name, project.to, project.moved, rekey?.backup ?? '')
+          this.deps.logger.info(
+            'fact memory: project %s moved from its folder key to its repository key %s (%d facts; copy taken first: %s)',
+            project.name,
+            project.to,
+            project.moved,
+            rekey?.backup ?? '',
+          )
         }
         if (rekey?.error !== null && rekey?.error !== undefined) this.deps.logger.warn('fact memory: %s', rekey.error)
       } else {
@@ -99,7 +105,8 @@ export class MemoryRuntime {
       }
     }
     if (this.withdrawTools === undefined) this.withdrawTools = this.deps.registerTools()
-    if (this.stopTimer === undefined || this.timerInterval !== next.advanceIntervalMs) this.startTimer(next.advanceIntervalMs)
+    if (this.stopTimer === undefined || this.timerInterval !== next.advanceIntervalMs)
+      this.startTimer(next.advanceIntervalMs)
     if (next.autoAudit && next.auditIntervalMs > 0) this.audit.start()
     else this.audit.stop()
   }

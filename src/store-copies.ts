@@ -13,7 +13,11 @@ import type { OpenStores } from './store/store-set.ts'
 import { maskCredentials } from './text/privacy.ts'
 
 /** Today's privacy rules as a copy is masked by them. */
-export const COPY_MASKING: CopyMasking = { judge: maskCopiedRow, maskQuote: maskCredentials, maskProposalRow: maskCopiedProposalRow }
+export const COPY_MASKING: CopyMasking = {
+  judge: maskCopiedRow,
+  maskQuote: maskCredentials,
+  maskProposalRow: maskCopiedProposalRow,
+}
 
 /** A migration copy's name: the schema version it had, the instant it was taken (`:` and `.` as `-`), a count. */
 const COPY_NAME = /^memory\.v(\d+)-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-(\d+))?\.db$/u
@@ -54,9 +58,18 @@ export function migrationCopiesIn(dataDir: string): string[] {
   }
   const copies = files.flatMap((file) => {
     const stamp = COPY_NAME.exec(file)
-    return stamp === null ? [] : [{ file, key: `${stamp[2]}T${stamp[3]}:${stamp[4]}:${stamp[5]}.${stamp[6]}Z ${(stamp[7] ?? '1').padStart(6, '0')}` }]
+    return stamp === null
+      ? []
+      : [
+          {
+            file,
+            key: `${stamp[2]}T${stamp[3]}:${stamp[4]}:${stamp[5]}.${stamp[6]}Z ${(stamp[7] ?? '1').padStart(6, '0')}`,
+          },
+        ]
   })
-  return copies.sort((a, b) => (a.key === b.key ? (a.file < b.file ? 1 : -1) : a.key < b.key ? 1 : -1)).map((copy) => copy.file)
+  return copies
+    .sort((a, b) => (a.key === b.key ? (a.file < b.file ? 1 : -1) : a.key < b.key ? 1 : -1))
+    .map((copy) => copy.file)
 }
 
 /**
@@ -67,7 +80,11 @@ export function migrationCopiesIn(dataDir: string): string[] {
  * @param keep - how many copies to keep; undefined leaves every copy.
  * @returns what was masked and removed.
  */
-export function tendMigrationCopies(stores: Pick<OpenStores, 'db' | 'dataDir'>, rescanned: boolean, keep: number | undefined): MigrationCopiesOutcome {
+export function tendMigrationCopies(
+  stores: Pick<OpenStores, 'db' | 'dataDir'>,
+  rescanned: boolean,
+  keep: number | undefined,
+): MigrationCopiesOutcome {
   const masked: string[] = []
   const removed: string[] = []
   let copies = migrationCopiesIn(stores.dataDir)
@@ -85,7 +102,8 @@ export function tendMigrationCopies(stores: Pick<OpenStores, 'db' | 'dataDir'>, 
         if (maskCopy(path, stores, 'every') > 0) masked.push(file)
       } catch {
         // A copy that cannot be opened or masked would keep credentials in clear; the store itself holds its data.
-        for (const leftover of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(leftover, { force: true })
+        for (const leftover of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`])
+          rmSync(leftover, { force: true })
         removed.push(file)
       }
     }

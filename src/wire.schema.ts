@@ -341,7 +341,9 @@ export const graphPayloadSchema = z.strictObject({
 /** A value read-only all the way down: what an answer is once it has been sent. */
 export type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
-  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T
 
 /** The type a wire schema describes, read-only all the way down. */
 export type WireOf<S extends z.ZodType> = DeepReadonly<z.output<S>>

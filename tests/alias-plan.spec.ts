@@ -8,9 +8,22 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow } from '../src/rules/alias-plan.ts'
 
-const row = (id: number, side: AliasSlotRow['side'], claimKey: string, extra: Partial<AliasSlotRow> = {}): AliasSlotRow => ({
-  id, side, claimKey, status: 'active', evidence: 'observed', multi: false,
-  validFrom: `2026-01-0${id}T00:00:00.000Z`, observedAt: `2026-01-0${id}T00:00:00.000Z`, conflictGroupId: null, ...extra,
+const row = (
+  id: number,
+  side: AliasSlotRow['side'],
+  claimKey: string,
+  extra: Partial<AliasSlotRow> = {},
+): AliasSlotRow => ({
+  id,
+  side,
+  claimKey,
+  status: 'active',
+  evidence: 'observed',
+  multi: false,
+  validFrom: `2026-01-0${id}T00:00:00.000Z`,
+  observedAt: `2026-01-0${id}T00:00:00.000Z`,
+  conflictGroupId: null,
+  ...extra,
 })
 
 const none: AliasSlotPlan = { supersede: [], upgrade: [], status: [], multi: [], group: null, close: [] }
@@ -43,7 +56,7 @@ describe('the slot rules of an alias', () => {
       plan: { supersede: [{ id: 1, by: 2, sources: false }] },
     },
     {
-      name: 'the canonical side\'s later value replaces the fragment\'s earlier one',
+      name: "the canonical side's later value replaces the fragment's earlier one",
       rows: [row(1, 'fragment', 'gold'), row(2, 'canonical', 'platinum')],
       plan: { supersede: [{ id: 1, by: 2, sources: false }] },
     },
@@ -53,16 +66,21 @@ describe('the slot rules of an alias', () => {
       plan: { status: [{ id: 2, status: 'conflict' }], group: { id: null, members: [1, 2] } },
     },
     {
-      name: 'contested rows of both sides share the canonical side\'s group, and the fragment\'s group closes',
+      name: "contested rows of both sides share the canonical side's group, and the fragment's group closes",
       rows: [
-        row(1, 'canonical', 'a', { conflictGroupId: 10 }), row(2, 'canonical', 'b', { status: 'conflict', conflictGroupId: 10 }),
-        row(3, 'fragment', 'a', { status: 'conflict', conflictGroupId: 20 }), row(4, 'fragment', 'c', { status: 'conflict', conflictGroupId: 20 }),
+        row(1, 'canonical', 'a', { conflictGroupId: 10 }),
+        row(2, 'canonical', 'b', { status: 'conflict', conflictGroupId: 10 }),
+        row(3, 'fragment', 'a', { status: 'conflict', conflictGroupId: 20 }),
+        row(4, 'fragment', 'c', { status: 'conflict', conflictGroupId: 20 }),
       ],
       plan: { supersede: [{ id: 3, by: 1, sources: true }], group: { id: 10, members: [1, 2, 4] }, close: [20] },
     },
     {
-      name: 'a fragment\'s open group moves with its rows into a slot that had none',
-      rows: [row(1, 'fragment', 'a', { conflictGroupId: 20 }), row(2, 'fragment', 'b', { status: 'conflict', conflictGroupId: 20 })],
+      name: "a fragment's open group moves with its rows into a slot that had none",
+      rows: [
+        row(1, 'fragment', 'a', { conflictGroupId: 20 }),
+        row(2, 'fragment', 'b', { status: 'conflict', conflictGroupId: 20 }),
+      ],
       plan: { group: { id: 20, members: [1, 2] } },
     },
     {
@@ -77,8 +95,11 @@ describe('the slot rules of an alias', () => {
     },
     {
       name: 'an explicit statement replacing a value does not settle the contest around it',
-      rows: [row(1, 'canonical', 'a', { conflictGroupId: 10 }), row(2, 'canonical', 'b', { status: 'conflict', conflictGroupId: 10 }),
-        row(3, 'fragment', 'c', { evidence: 'explicit_user' })],
+      rows: [
+        row(1, 'canonical', 'a', { conflictGroupId: 10 }),
+        row(2, 'canonical', 'b', { status: 'conflict', conflictGroupId: 10 }),
+        row(3, 'fragment', 'c', { evidence: 'explicit_user' }),
+      ],
       plan: { supersede: [{ id: 1, by: 3, sources: false }], group: { id: 10, members: [3, 2] } },
     },
     {

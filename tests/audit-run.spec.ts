@@ -30,19 +30,33 @@ interface WireRun {
 
 /** A library with 60 self-restating facts, two dated pipelines of three runs, a split subject, and plain facts. */
 function seedLibrary(write: (partial: PartialFact) => Fact): Record<string, Fact[]> {
-  const restating = Array.from({ length: 60 }, (_, n) => write({ subject: `job-${n}`, property: 'error message', value: 'failed with an error message' }))
-  const nightly = ['2026-02-08', '2026-02-09', '2026-02-10'].map((day) => write({ subject: 'nightly backup', property: `${day} result`, value: 'ok' }))
-  const chinese = ['2026年2月8日', '2026年2月9日', '2026年2月10日'].map((day) => write({ subject: '构建任务', property: `${day} 构建结果`, value: '通过' }))
-  const canonical = [write({ subject: 'billing-api', property: 'port', value: '7801' }), write({ subject: 'billing-api', property: 'owner', value: 'team payments' })]
+  const restating = Array.from({ length: 60 }, (_, n) =>
+    write({ subject: `job-${n}`, property: 'error message', value: 'failed with an error message' }),
+  )
+  const nightly = ['2026-02-08', '2026-02-09', '2026-02-10'].map((day) =>
+    write({ subject: 'nightly backup', property: `${day} result`, value: 'ok' }),
+  )
+  const chinese = ['2026年2月8日', '2026年2月9日', '2026年2月10日'].map((day) =>
+    write({ subject: '构建任务', property: `${day} 构建结果`, value: '通过' }),
+  )
+  const canonical = [
+    write({ subject: 'billing-api', property: 'port', value: '7801' }),
+    write({ subject: 'billing-api', property: 'owner', value: 'team payments' }),
+  ]
   const fragment = [write({ subject: 'billing', property: 'port', value: '7801' })]
-  const plain = [write({ subject: 'job-0', property: 'port', value: '9100' }), write({ subject: '支付服务', property: '端口', value: '7802' })]
+  const plain = [
+    write({ subject: 'job-0', property: 'port', value: '9100' }),
+    write({ subject: '支付服务', property: '端口', value: '7802' }),
+  ]
   return { restating, nightly, chinese, canonical, fragment, plain }
 }
 
 for (const driver of DRIVERS) {
   describe(`the health check run (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
     const stores = (): StoreSet => {
       const opened = v.h.memory.storeSet()
@@ -58,21 +72,39 @@ for (const driver of DRIVERS) {
       const answer = await v.ok('audit', { force: true })
       const run = answer['run'] as WireRun
       assert.deepEqual(run.found, { retire: 60, fold: 2, alias: 1 })
-      assert.deepEqual(run.cards.map((card) => [card.kind, card.rows, card.batch]), [
-        ['retire', 50, { index: 1, count: 2 }], ['retire', 10, { index: 2, count: 2 }], ['fold', 2, null], ['alias', 1, null],
-      ])
-      assert.equal(answer['message'], '4 cards queued: retire 60 facts that only restate their property; fold 2 dated pipelines; alias 1 split subject')
+      assert.deepEqual(
+        run.cards.map((card) => [card.kind, card.rows, card.batch]),
+        [
+          ['retire', 50, { index: 1, count: 2 }],
+          ['retire', 10, { index: 2, count: 2 }],
+          ['fold', 2, null],
+          ['alias', 1, null],
+        ],
+      )
+      assert.equal(
+        answer['message'],
+        '4 cards queued: retire 60 facts that only restate their property; fold 2 dated pipelines; alias 1 split subject',
+      )
       const fold = stores().proposals.get(run.cards[2]?.id ?? 0)
       assert.ok(fold?.kind === 'fold')
-      assert.deepEqual(fold.rows.map((row) => [row.survivor.factId, row.runs.map((one) => one.factId)]), [
-        [seeded['nightly']?.[2]?.id, seeded['nightly']?.slice(0, 2).map((one) => one.id)],
-        [seeded['chinese']?.[2]?.id, seeded['chinese']?.slice(0, 2).map((one) => one.id)],
-      ])
+      assert.deepEqual(
+        fold.rows.map((row) => [row.survivor.factId, row.runs.map((one) => one.factId)]),
+        [
+          [seeded['nightly']?.[2]?.id, seeded['nightly']?.slice(0, 2).map((one) => one.id)],
+          [seeded['chinese']?.[2]?.id, seeded['chinese']?.slice(0, 2).map((one) => one.id)],
+        ],
+      )
       const alias = stores().proposals.get(run.cards[3]?.id ?? 0)
       assert.ok(alias?.kind === 'alias')
-      assert.deepEqual(alias.rows.map((row) => [row.fragment, row.canonical, row.facts.map((one) => one.factId)]),
-        [['billing', 'billing api', seeded['fragment']?.map((one) => one.id)]])
-      const retired = new Set(stores().proposals.list('pending', undefined, 10).proposals.flatMap((card) => card.kind === 'retire' ? card.rows.map((row) => row.fact.factId) : []))
+      assert.deepEqual(
+        alias.rows.map((row) => [row.fragment, row.canonical, row.facts.map((one) => one.factId)]),
+        [['billing', 'billing api', seeded['fragment']?.map((one) => one.id)]],
+      )
+      const retired = new Set(
+        stores()
+          .proposals.list('pending', undefined, 10)
+          .proposals.flatMap((card) => (card.kind === 'retire' ? card.rows.map((row) => row.fact.factId) : [])),
+      )
       assert.equal(retired.size, 60)
       for (const one of seeded['plain'] ?? []) assert.equal(retired.has(one.id), false)
     })
@@ -104,36 +136,59 @@ for (const driver of DRIVERS) {
 
       await v.ok('proposal-prune', v.fence({ id: fold?.id, revision: 1, row: 1 }))
       await v.ok('proposal-apply', v.fence({ id: fold?.id, revision: 2 }))
-      assert.deepEqual(seeded['nightly']?.map((one) => status(one.id)), ['superseded', 'superseded', 'active'])
-      assert.deepEqual(seeded['chinese']?.map((one) => status(one.id)), ['active', 'active', 'active'])
+      assert.deepEqual(
+        seeded['nightly']?.map((one) => status(one.id)),
+        ['superseded', 'superseded', 'active'],
+      )
+      assert.deepEqual(
+        seeded['chinese']?.map((one) => status(one.id)),
+        ['active', 'active', 'active'],
+      )
       assert.equal(stores().facts.getFacts([seeded['nightly']?.[2]?.id ?? 0])[0]?.foldedCount, 2)
 
       await v.ok('proposal-apply', v.fence({ id: alias?.id, revision: 1 }))
-      assert.deepEqual(stores().facts.getFacts([seeded['fragment']?.[0]?.id ?? 0]).map((one) => one.entityKey), ['billing api'])
+      assert.deepEqual(
+        stores()
+          .facts.getFacts([seeded['fragment']?.[0]?.id ?? 0])
+          .map((one) => one.entityKey),
+        ['billing api'],
+      )
     })
 
     it('finds a pipeline with three letters beside its date ("db-backup · 2026-02-05 run") and keeps numbered properties apart', async () => {
-      const runs = ['2026-02-05', '2026-02-06', '2026-02-07'].map((day) => write({ subject: 'db-backup', property: `${day} run`, value: 'done' }))
-      for (const property of ['port 7801', 'port 7802', '187', '188']) write({ subject: 'db-backup', property, value: 'open' })
+      const runs = ['2026-02-05', '2026-02-06', '2026-02-07'].map((day) =>
+        write({ subject: 'db-backup', property: `${day} run`, value: 'done' }),
+      )
+      for (const property of ['port 7801', 'port 7802', '187', '188'])
+        write({ subject: 'db-backup', property, value: 'open' })
       const run = await force()
       assert.deepEqual(run.found, { retire: 0, fold: 1, alias: 0 })
       const fold = stores().proposals.get(run.cards[0]?.id ?? 0)
       assert.ok(fold?.kind === 'fold')
-      assert.deepEqual(fold.rows.map((row) => [row.survivor.factId, row.runs.map((one) => one.factId)]), [[runs[2]?.id, runs.slice(0, 2).map((one) => one.id)]])
+      assert.deepEqual(
+        fold.rows.map((row) => [row.survivor.factId, row.runs.map((one) => one.factId)]),
+        [[runs[2]?.id, runs.slice(0, 2).map((one) => one.id)]],
+      )
     })
 
     it('refuses a card whose every row was edited since the sweep, and changes no fact', async () => {
-      const facts = ['a', 'b'].map((name) => write({ subject: `job-${name}`, property: 'status', value: 'has a status' }))
+      const facts = ['a', 'b'].map((name) =>
+        write({ subject: `job-${name}`, property: 'status', value: 'has a status' }),
+      )
       const run = await force()
       for (const one of facts) await v.ok('fact-update', v.fence({ id: one.id, validFrom: '2026-02-01' }))
       const refused = await v.call('proposal-apply', v.fence({ id: run.cards[0]?.id, revision: 1 }))
       assert.equal(!refused.ok && refused.code, 'refused')
       assert.deepEqual(!refused.ok && refused.details?.['skippedStale'], [0, 1])
-      assert.deepEqual(facts.map((one) => status(one.id)), ['active', 'active'])
+      assert.deepEqual(
+        facts.map((one) => status(one.id)),
+        ['active', 'active'],
+      )
     })
 
     it('leaves sensitive facts out of every class', async () => {
-      for (const day of ['2026-02-08', '2026-02-09']) write({ subject: 'on call', property: `${day} contact`, value: 'ana@example.com' })
+      for (const day of ['2026-02-08', '2026-02-09'])
+        write({ subject: 'on call', property: `${day} contact`, value: 'ana@example.com' })
       const run = await force()
       assert.deepEqual(run.found, { retire: 0, fold: 0, alias: 0 })
       assert.equal(run.message, 'the library looks clean')
@@ -144,11 +199,23 @@ for (const driver of DRIVERS) {
       await force()
       assert.equal(v.generation(), generation, 'a run over a clean library changes nothing the pages hold')
       const summary = await v.ok('audit', { summary: true })
-      assert.deepEqual([summary['total'], (summary['runs'] as WireRun[]).length, (summary['lastRun'] as WireRun).trigger], [1, 1, 'asked'])
+      assert.deepEqual(
+        [summary['total'], (summary['runs'] as WireRun[]).length, (summary['lastRun'] as WireRun).trigger],
+        [1, 1, 'asked'],
+      )
       assert.deepEqual(await v.ok('audit', {}), summary, 'an empty body reads the summary')
       const audit = stores().audit
-      const record = { trigger: 'timer' as const, found: { retire: 0, fold: 0, alias: 0 }, cards: [], alreadyQueued: 0, declined: 0, error: null,
-        startedAt: v.clock.iso(), finishedAt: v.clock.iso(), durationMs: 0 }
+      const record = {
+        trigger: 'timer' as const,
+        found: { retire: 0, fold: 0, alias: 0 },
+        cards: [],
+        alreadyQueued: 0,
+        declined: 0,
+        error: null,
+        startedAt: v.clock.iso(),
+        finishedAt: v.clock.iso(),
+        durationMs: 0,
+      }
       for (let n = 0; n < AUDIT_LOG_KEEP + 5; n += 1) audit.record(record)
       assert.equal(audit.runCount(), AUDIT_LOG_KEEP)
       assert.equal(v.generation(), generation)
@@ -190,11 +257,22 @@ for (const driver of DRIVERS) {
       runtime = new MemoryRuntime({
         clock,
         home: () => ({ dshHome: h.root, userHome: h.root }),
-        logger: { info: () => undefined, warn: (format, ...args) => { warnings.push([format, ...args].map(String).join(' ')) } },
+        logger: {
+          info: () => undefined,
+          warn: (format, ...args) => {
+            warnings.push([format, ...args].map(String).join(' '))
+          },
+        },
         registerTools: () => () => undefined,
         store: { driver },
       })
-      runtime.reconfigure({ ...Config({} as Config), dataDir: h.dataDir, storeTimezone: 'UTC', advanceIntervalMs: 0, ...overrides })
+      runtime.reconfigure({
+        ...Config({} as Config),
+        dataDir: h.dataDir,
+        storeTimezone: 'UTC',
+        advanceIntervalMs: 0,
+        ...overrides,
+      })
     }
     const runs = (): number => {
       const opened = runtime.memory.storeSet()
@@ -254,7 +332,13 @@ for (const driver of DRIVERS) {
 
     it('stops the timer when autoAudit is switched off in the settings', () => {
       start({ auditIntervalMs: HOUR })
-      runtime.reconfigure({ ...Config({} as Config), dataDir: h.dataDir, storeTimezone: 'UTC', advanceIntervalMs: 0, autoAudit: false })
+      runtime.reconfigure({
+        ...Config({} as Config),
+        dataDir: h.dataDir,
+        storeTimezone: 'UTC',
+        advanceIntervalMs: 0,
+        autoAudit: false,
+      })
       clock.advance(HOUR)
       assert.equal(runs(), 0)
       assert.equal(clock.pendingTimers, 0)

@@ -7,19 +7,30 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
-  calibrate, MIN_IRRELEVANT, MIN_PRECISION, MIN_RECALL, MIN_RELEVANT, rerankDecision, type ScoredPair,
+  calibrate,
+  MIN_IRRELEVANT,
+  MIN_PRECISION,
+  MIN_RECALL,
+  MIN_RELEVANT,
+  rerankDecision,
+  type ScoredPair,
 } from '../src/semantic/calibration.ts'
 
 /** `count` pairs of one label at one score. */
-const at = (score: number, relevant: boolean, count: number): ScoredPair[] => Array.from({ length: count }, () => ({ score, relevant }))
+const at = (score: number, relevant: boolean, count: number): ScoredPair[] =>
+  Array.from({ length: count }, () => ({ score, relevant }))
 
 describe('calibrate', () => {
-  it('keeps the seed\'s numbers: 20 relevant, 20 irrelevant, 95% precision, 80% recall', () => {
+  it("keeps the seed's numbers: 20 relevant, 20 irrelevant, 95% precision, 80% recall", () => {
     assert.deepEqual([MIN_RELEVANT, MIN_IRRELEVANT, MIN_PRECISION, MIN_RECALL], [20, 20, 0.95, 0.8])
   })
 
   it('refuses 19 relevant or 19 irrelevant pairs as too few, even when they separate perfectly', () => {
-    for (const [relevant, irrelevant] of [[19, 20], [20, 19], [0, 0]] as const) {
+    for (const [relevant, irrelevant] of [
+      [19, 20],
+      [20, 19],
+      [0, 0],
+    ] as const) {
       const result = calibrate([...at(0.9, true, relevant), ...at(0.1, false, irrelevant)])
       assert.ok(!result.ok, `${relevant}/${irrelevant}`)
       assert.equal(result.reason, 'too_few_pairs')
@@ -41,10 +52,22 @@ describe('calibrate', () => {
   })
 
   it('accepts exactly 95% precision at full recall, and exactly 80% recall at full precision', () => {
-    assert.deepEqual(calibrate([...at(0.8, true, 38), ...at(0.8, false, 2), ...at(0.1, false, 18)]),
-      { ok: true, threshold: 0.8, precision: 0.95, recall: 1, relevant: 38, irrelevant: 20 })
-    assert.deepEqual(calibrate([...at(0.8, true, 16), ...at(0.1, true, 4), ...at(0.1, false, 20)]),
-      { ok: true, threshold: 0.8, precision: 1, recall: 0.8, relevant: 20, irrelevant: 20 })
+    assert.deepEqual(calibrate([...at(0.8, true, 38), ...at(0.8, false, 2), ...at(0.1, false, 18)]), {
+      ok: true,
+      threshold: 0.8,
+      precision: 0.95,
+      recall: 1,
+      relevant: 38,
+      irrelevant: 20,
+    })
+    assert.deepEqual(calibrate([...at(0.8, true, 16), ...at(0.1, true, 4), ...at(0.1, false, 20)]), {
+      ok: true,
+      threshold: 0.8,
+      precision: 1,
+      recall: 0.8,
+      relevant: 20,
+      irrelevant: 20,
+    })
   })
 
   it('refuses recall just below 80% and names the precise threshold that came closest', () => {
@@ -80,8 +103,14 @@ describe('calibrate', () => {
 
   it('counts tied scores together: a threshold keeps every pair with its score', () => {
     // One irrelevant pair ties the relevant ones at 0.8: 20/21 is still precise; three would not be (20/23).
-    assert.deepEqual(calibrate([...at(0.8, true, 20), ...at(0.8, false, 1), ...at(0.1, false, 19)]),
-      { ok: true, threshold: 0.8, precision: 20 / 21, recall: 1, relevant: 20, irrelevant: 20 })
+    assert.deepEqual(calibrate([...at(0.8, true, 20), ...at(0.8, false, 1), ...at(0.1, false, 19)]), {
+      ok: true,
+      threshold: 0.8,
+      precision: 20 / 21,
+      recall: 1,
+      relevant: 20,
+      irrelevant: 20,
+    })
     const refused = calibrate([...at(0.8, true, 20), ...at(0.8, false, 3), ...at(0.1, false, 17)])
     assert.ok(!refused.ok && refused.reason === 'no_threshold')
   })
@@ -94,21 +123,33 @@ describe('calibrate', () => {
   })
 
   it('works on logit and negative scores and answers the same whatever the order of the pairs', () => {
-    const pairs = [...at(3.5, true, 12), ...at(1.25, true, 8), ...at(-0.5, false, 15), ...at(-4, false, 5), ...at(1.25, false, 1)]
+    const pairs = [
+      ...at(3.5, true, 12),
+      ...at(1.25, true, 8),
+      ...at(-0.5, false, 15),
+      ...at(-4, false, 5),
+      ...at(1.25, false, 1),
+    ]
     const expected = { ok: true, threshold: 1.25, precision: 20 / 21, recall: 1, relevant: 20, irrelevant: 21 }
     assert.deepEqual(calibrate(pairs), expected)
     assert.deepEqual(calibrate([...pairs].reverse()), expected)
-    assert.deepEqual(calibrate(pairs.filter((_, i) => i % 2 === 0).concat(pairs.filter((_, i) => i % 2 === 1))), expected)
+    assert.deepEqual(
+      calibrate(pairs.filter((_, i) => i % 2 === 0).concat(pairs.filter((_, i) => i % 2 === 1))),
+      expected,
+    )
   })
 })
 
 describe('rerankDecision', () => {
-  it('filters at the calibrated threshold when a calibration on the user\'s own pairs is in force', () => {
+  it("filters at the calibrated threshold when a calibration on the user's own pairs is in force", () => {
     assert.deepEqual(rerankDecision({ threshold: 0.42, pairSource: 'supplied' }), { filter: true, threshold: 0.42 })
   })
 
-  it('only orders, reporting rerank_uncalibrated, when the calibration in force came from the library\'s proxy pairs', () => {
-    assert.deepEqual(rerankDecision({ threshold: 0.42, pairSource: 'library' }), { filter: false, reason: 'rerank_uncalibrated' })
+  it("only orders, reporting rerank_uncalibrated, when the calibration in force came from the library's proxy pairs", () => {
+    assert.deepEqual(rerankDecision({ threshold: 0.42, pairSource: 'library' }), {
+      filter: false,
+      reason: 'rerank_uncalibrated',
+    })
   })
 
   it('only orders, reporting rerank_uncalibrated, without one', () => {

@@ -5,8 +5,26 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { countOf, describeSource, formatInstant, formatSince, qualifierNote, seenNote, sensitiveMark, slotWords } from '../client/format.ts'
-import { aboutSubject, acceptWouldChange, batchWords, cardWords, foldRunLines, proposedFrom, rowWords, WAITING_BECAUSE } from '../client/proposal-words.ts'
+import {
+  countOf,
+  describeSource,
+  formatInstant,
+  formatSince,
+  qualifierNote,
+  seenNote,
+  sensitiveMark,
+  slotWords,
+} from '../client/format.ts'
+import {
+  aboutSubject,
+  acceptWouldChange,
+  batchWords,
+  cardWords,
+  foldRunLines,
+  proposedFrom,
+  rowWords,
+  WAITING_BECAUSE,
+} from '../client/proposal-words.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../client/graph-selection.ts'
 import { humanLabel, readSettingsSchema } from '../client/settings-schema.ts'
 import { treeLayout } from '../client/tree-layout.ts'
@@ -25,7 +43,10 @@ describe('the settings card reads the schema the host serves', () => {
 
   it('finds three sections: the master switch alone, the everyday keys, and Advanced folded', () => {
     assert.equal(sections.length, 3)
-    assert.deepEqual(sections[0]?.fields.map((field) => field.key), ['enabled'])
+    assert.deepEqual(
+      sections[0]?.fields.map((field) => field.key),
+      ['enabled'],
+    )
     assert.equal(sections[0]?.folded, false)
     assert.equal(sections[1]?.folded, false)
     assert.equal(sections[2]?.title, 'Advanced')
@@ -36,7 +57,17 @@ describe('the settings card reads the schema the host serves', () => {
     const fields = new Map(sections.flatMap((section) => section.fields).map((field) => [field.key, field]))
     const keys = Object.keys((Config as unknown as (value: object) => Record<string, unknown>)({}))
     assert.deepEqual([...fields.keys()].sort(), keys.sort())
-    assert.deepEqual(fields.get('enabled'), { key: 'enabled', kind: 'boolean', description: fields.get('enabled')?.description, defaultValue: true, min: undefined, max: undefined, step: undefined, options: [], role: undefined })
+    assert.deepEqual(fields.get('enabled'), {
+      key: 'enabled',
+      kind: 'boolean',
+      description: fields.get('enabled')?.description,
+      defaultValue: true,
+      min: undefined,
+      max: undefined,
+      step: undefined,
+      options: [],
+      role: undefined,
+    })
     const limit = fields.get('searchLimit')
     assert.deepEqual([limit?.kind, limit?.defaultValue, limit?.min, limit?.max], ['number', 5, 1, 10])
     const source = fields.get('llmSource')
@@ -60,7 +91,8 @@ describe('the turn fold counts memory_write calls that stored something', () => 
       if (matched === null) continue
       const match = { event }
       if (matched.role === 'start') states.set(matched.id, factTurnDefinition.start(undefined, match))
-      else if (states.has(matched.id)) states.set(matched.id, factTurnDefinition.update({ state: states.get(matched.id) as never }, match))
+      else if (states.has(matched.id))
+        states.set(matched.id, factTurnDefinition.update({ state: states.get(matched.id) as never }, match))
     }
     const published = new Map<number, unknown>()
     for (const state of states.values()) {
@@ -75,29 +107,56 @@ describe('the turn fold counts memory_write calls that stored something', () => 
   }
   let seq = 0
   const start = (turn: number): SessionEventLike => ({ type: 'turn/start', seq: ++seq, data: { turn } })
-  const call = (turn: number, name: string, callId: string): SessionEventLike => ({ type: 'tool/call', seq: ++seq, data: { turn, name, callId } })
-  const result = (turn: number, callId: string, text: string, surfaceOp = 'append'): SessionEventLike =>
-    ({ type: 'tool/result', seq: ++seq, surfaceOp, data: { turn, message: { source: { callId }, content: [{ type: 'text', text }] } } })
+  const call = (turn: number, name: string, callId: string): SessionEventLike => ({
+    type: 'tool/call',
+    seq: ++seq,
+    data: { turn, name, callId },
+  })
+  const result = (turn: number, callId: string, text: string, surfaceOp = 'append'): SessionEventLike => ({
+    type: 'tool/result',
+    seq: ++seq,
+    surfaceOp,
+    data: { turn, message: { source: { callId }, content: [{ type: 'text', text }] } },
+  })
 
   it('counts saved, conflict and pending outcomes, not refusals, other tools or replacements', () => {
     const published = fold([
       start(1),
-      call(1, 'memory_write', 'a'), result(1, 'a', 'outcome: saved\nSaved billing-api · port = 7801.'),
-      call(1, 'memory_write', 'b'), result(1, 'b', 'outcome: refused\nThat looks like a credential.'),
-      call(1, 'bash', 'c'), result(1, 'c', 'outcome: saved'),
-      call(1, 'memory_write', 'd'), result(1, 'd', 'outcome: conflict\n…'),
+      call(1, 'memory_write', 'a'),
+      result(1, 'a', 'outcome: saved\nSaved billing-api · port = 7801.'),
+      call(1, 'memory_write', 'b'),
+      result(1, 'b', 'outcome: refused\nThat looks like a credential.'),
+      call(1, 'bash', 'c'),
+      result(1, 'c', 'outcome: saved'),
+      call(1, 'memory_write', 'd'),
+      result(1, 'd', 'outcome: conflict\n…'),
       result(1, 'd', 'outcome: conflict\n…', 'replace'),
       start(2),
-      call(2, 'memory_write', 'e'), result(2, 'e', 'outcome: pending\n…'),
+      call(2, 'memory_write', 'e'),
+      result(2, 'e', 'outcome: pending\n…'),
       start(3),
-      call(3, 'memory_search', 'f'), result(3, 'f', 'outcome: saved'),
+      call(3, 'memory_search', 'f'),
+      result(3, 'f', 'outcome: saved'),
     ])
-    assert.deepEqual(Object.fromEntries(published), { 1: { turn: 1, wrote: 2 }, 2: { turn: 2, wrote: 1 }, 3: { turn: 3, wrote: 0 } })
+    assert.deepEqual(Object.fromEntries(published), {
+      1: { turn: 1, wrote: 2 },
+      2: { turn: 2, wrote: 1 },
+      3: { turn: 3, wrote: 0 },
+    })
   })
 
   it('reads results whose first block nests its text', () => {
-    const nested: SessionEventLike = { type: 'tool/result', seq: ++seq, data: { turn: 4, message: { source: { callId: 'g' }, content: [{ content: [{ text: 'outcome: ' }, { text: 'saved' }] }] } } }
-    assert.deepEqual(Object.fromEntries(fold([start(4), call(4, 'memory_write', 'g'), nested])), { 4: { turn: 4, wrote: 1 } })
+    const nested: SessionEventLike = {
+      type: 'tool/result',
+      seq: ++seq,
+      data: {
+        turn: 4,
+        message: { source: { callId: 'g' }, content: [{ content: [{ text: 'outcome: ' }, { text: 'saved' }] }] },
+      },
+    }
+    assert.deepEqual(Object.fromEntries(fold([start(4), call(4, 'memory_write', 'g'), nested])), {
+      4: { turn: 4, wrote: 1 },
+    })
   })
 
   it('publishes under its own kind, as the host requires', () => {
@@ -110,14 +169,24 @@ describe('the turn fold counts memory_write calls that stored something', () => 
 })
 
 describe('the one-hop tree geometry', () => {
-  const node = (id: string, degree: number): GraphNode => ({ id, label: id, kind: 'entity', degree } as unknown as GraphNode)
-  const edge = (source: string, target: string): GraphEdge => ({ id: `${source}>${target}`, source, target, label: '' } as unknown as GraphEdge)
+  const node = (id: string, degree: number): GraphNode =>
+    ({ id, label: id, kind: 'entity', degree }) as unknown as GraphNode
+  const edge = (source: string, target: string): GraphEdge =>
+    ({ id: `${source}>${target}`, source, target, label: '' }) as unknown as GraphEdge
   const payload = (center: GraphNode | null, nodes: GraphNode[], edges: GraphEdge[]): GraphPayload =>
-    ({ view: 'tree', scope: 'current', center, nodes, edges } as unknown as GraphPayload)
+    ({ view: 'tree', scope: 'current', center, nodes, edges }) as unknown as GraphPayload
 
   it('puts the centre in the middle and the neighbours on a ring around it', () => {
     const hub = node('hub', 3)
-    const layout = treeLayout(payload(hub, [node('c', 1), hub, node('a', 1), node('b', 1)], [edge('hub', 'a'), edge('hub', 'b'), edge('hub', 'zzz')]), 400, 300)
+    const layout = treeLayout(
+      payload(
+        hub,
+        [node('c', 1), hub, node('a', 1), node('b', 1)],
+        [edge('hub', 'a'), edge('hub', 'b'), edge('hub', 'zzz')],
+      ),
+      400,
+      300,
+    )
     const at = new Map(layout.nodes.map((placed) => [placed.node.id, placed]))
     assert.deepEqual([at.get('hub')?.x, at.get('hub')?.y], [200, 150])
     const radius = 300 / 2 - 60
@@ -128,21 +197,36 @@ describe('the one-hop tree geometry', () => {
     }
     // The first neighbour in id order sits at the top; an edge to a node not drawn is left out.
     assert.ok(Math.abs((at.get('a')?.x ?? 0) - 200) < 1e-9)
-    assert.deepEqual(layout.edges.map((placed) => placed.edge.target), ['a', 'b'])
+    assert.deepEqual(
+      layout.edges.map((placed) => placed.edge.target),
+      ['a', 'b'],
+    )
     assert.deepEqual(layout.edges[0] && [layout.edges[0].x1, layout.edges[0].y1], [200, 150])
   })
 
   it('keeps edge labels apart: each moves along its edge until it clears the labels before it', () => {
     const hub = node('hub', 14)
     const others = Array.from({ length: 14 }, (_, i) => node(`n${String(i).padStart(2, '0')}`, 1))
-    const edges = others.map((other, i) => ({ ...edge(i % 2 === 0 ? 'hub' : other.id, i % 2 === 0 ? other.id : 'hub'), label: 'depends on' }))
+    const edges = others.map((other, i) => ({
+      ...edge(i % 2 === 0 ? 'hub' : other.id, i % 2 === 0 ? other.id : 'hub'),
+      label: 'depends on',
+    }))
     const layout = treeLayout(payload(hub, [hub, ...others], edges), 800, 560)
     assert.equal(layout.edges.filter((placed) => placed.labelShown).length, 14)
     const cramped = treeLayout(payload(hub, [hub, ...others], edges), 360, 240)
-    assert.ok(cramped.edges.some((placed) => !placed.labelShown), 'a cramped tree leaves some labels to the tooltip')
-    const boxes = layout.edges.filter((placed) => placed.labelShown).map((placed) => ({ x: placed.labelX, y: placed.labelY, w: placed.edge.label.length * 6.6 }))
+    assert.ok(
+      cramped.edges.some((placed) => !placed.labelShown),
+      'a cramped tree leaves some labels to the tooltip',
+    )
+    const boxes = layout.edges
+      .filter((placed) => placed.labelShown)
+      .map((placed) => ({ x: placed.labelX, y: placed.labelY, w: placed.edge.label.length * 6.6 }))
     for (const [i, a] of boxes.entries()) {
-      for (const b of boxes.slice(i + 1)) assert.ok(Math.abs(a.x - b.x) >= (a.w + b.w) / 2 || Math.abs(a.y - b.y) >= 14, `labels ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`)
+      for (const b of boxes.slice(i + 1))
+        assert.ok(
+          Math.abs(a.x - b.x) >= (a.w + b.w) / 2 || Math.abs(a.y - b.y) >= 14,
+          `labels ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`,
+        )
     }
     for (const placed of cramped.edges.filter((e) => e.labelShown)) {
       for (const other of cramped.edges.filter((e) => e.labelShown && e !== placed)) {
@@ -158,12 +242,12 @@ describe('the one-hop tree geometry', () => {
   })
 })
 
-describe('dates in the store\'s zone', () => {
+describe("dates in the store's zone", () => {
   // 2026-11-24T16:30Z is Tuesday 08:30 in Los Angeles and already Wednesday 01:30 in Tokyo.
   const SINCE = '2026-11-24T16:30:00.000Z'
   const at = (iso: string): number => new Date(iso).getTime()
 
-  it('formats an instant in the zone it is given, not the machine\'s', () => {
+  it("formats an instant in the zone it is given, not the machine's", () => {
     assert.equal(formatInstant(SINCE, 'Asia/Tokyo'), '2026-11-25 01:30')
     assert.equal(formatInstant(SINCE, 'America/Los_Angeles'), '2026-11-24 08:30')
     assert.equal(formatInstant(null, 'Asia/Tokyo'), '—')
@@ -180,7 +264,7 @@ describe('dates in the store\'s zone', () => {
   })
 })
 
-describe('a folded line\'s caption', () => {
+describe("a folded line's caption", () => {
   it('says how many times the line was seen, and nothing for a row that never folded', () => {
     assert.equal(seenNote(0), '')
     assert.equal(seenNote(1), ' · seen 2 times')
@@ -190,43 +274,156 @@ describe('a folded line\'s caption', () => {
 
 describe('a review card says in plain words what accepting it will do', () => {
   const base = {
-    status: 'pending', reason: 'near_duplicate', revision: 1, batch: null, sessionId: null, turn: null, createdAt: '2026-03-01T09:00:00.000Z',
-    updatedAt: '2026-03-01T09:00:00.000Z', decidedAt: null, unreadable: null,
+    status: 'pending',
+    reason: 'near_duplicate',
+    revision: 1,
+    batch: null,
+    sessionId: null,
+    turn: null,
+    createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T09:00:00.000Z',
+    decidedAt: null,
+    unreadable: null,
   }
-  const fact = (id: number, subject: string, property: string, value: string): CardFactWire => ({ id, subject, property, value, status: 'active' })
+  const fact = (id: number, subject: string, property: string, value: string): CardFactWire => ({
+    id,
+    subject,
+    property,
+    value,
+    status: 'active',
+  })
   const cases: { card: ProposalCardWire; words: string; row?: { does: string; facts: string } }[] = [
     {
-      card: { ...base, id: 1, kind: 'merge', rows: [{ index: 0, stale: false, keeper: fact(12, 'billing-api', 'port', '7801'), loser: fact(31, 'billing-api', 'listening port', '7801'), sources: 2 }] },
+      card: {
+        ...base,
+        id: 1,
+        kind: 'merge',
+        rows: [
+          {
+            index: 0,
+            stale: false,
+            keeper: fact(12, 'billing-api', 'port', '7801'),
+            loser: fact(31, 'billing-api', 'listening port', '7801'),
+            sources: 2,
+          },
+        ],
+      },
       words: 'keep #12, retire #31, move 2 sources',
-      row: { does: 'keep #12, retire #31, move 2 sources', facts: '#12 billing-api · port: 7801 ← #31 billing-api · listening port: 7801' },
+      row: {
+        does: 'keep #12, retire #31, move 2 sources',
+        facts: '#12 billing-api · port: 7801 ← #31 billing-api · listening port: 7801',
+      },
     },
     {
-      card: { ...base, id: 2, kind: 'merge', rows: [{ index: 0, stale: false, keeper: fact(1, 'a', 'p', 'v'), loser: fact(2, 'a', 'q', 'v'), sources: 1 }, { index: 1, stale: false, keeper: null, loser: null, sources: 0 }] },
+      card: {
+        ...base,
+        id: 2,
+        kind: 'merge',
+        rows: [
+          { index: 0, stale: false, keeper: fact(1, 'a', 'p', 'v'), loser: fact(2, 'a', 'q', 'v'), sources: 1 },
+          { index: 1, stale: false, keeper: null, loser: null, sources: 0 },
+        ],
+      },
       words: 'merge 2 pairs of near-duplicates',
       row: { does: 'keep #1, retire #2, move 1 source', facts: '#1 a · p: v ← #2 a · q: v' },
     },
     {
-      card: { ...base, id: 3, kind: 'retire', rows: [0, 1, 2].map((index) => ({ index, stale: false, fact: fact(40 + index, 'deploy job', 'error', 'failed with an error message') })) },
+      card: {
+        ...base,
+        id: 3,
+        kind: 'retire',
+        rows: [0, 1, 2].map((index) => ({
+          index,
+          stale: false,
+          fact: fact(40 + index, 'deploy job', 'error', 'failed with an error message'),
+        })),
+      },
       words: 'retire 3 facts that only restate their property',
       row: { does: 'retire #40', facts: '#40 deploy job · error: failed with an error message' },
     },
-    { card: { ...base, id: 4, kind: 'retire', rows: [{ index: 0, stale: false, fact: fact(5, '部署任务', '错误', '出错了') }] }, words: 'retire 1 fact that only restates its property' },
     {
-      card: { ...base, id: 9, kind: 'retire', reason: 'privacy_rescan', rows: [0, 1].map((index) => ({ index, stale: false, fact: fact(50 + index, 'billing api', 'auth mode', '••••••••') })) },
+      card: {
+        ...base,
+        id: 4,
+        kind: 'retire',
+        rows: [{ index: 0, stale: false, fact: fact(5, '部署任务', '错误', '出错了') }],
+      },
+      words: 'retire 1 fact that only restates its property',
+    },
+    {
+      card: {
+        ...base,
+        id: 9,
+        kind: 'retire',
+        reason: 'privacy_rescan',
+        rows: [0, 1].map((index) => ({
+          index,
+          stale: false,
+          fact: fact(50 + index, 'billing api', 'auth mode', '••••••••'),
+        })),
+      },
       words: 'retire 2 facts stored before the privacy rules (already masked or withheld from the model)',
     },
-    { card: { ...base, id: 10, kind: 'retire', reason: 'privacy_rescan', rows: [{ index: 0, stale: false, fact: fact(5, 'billing api', 'owner', 'platform team') }] }, words: 'retire 1 fact stored before the privacy rules (already masked or withheld from the model)' },
     {
-      card: { ...base, id: 5, kind: 'fold', rows: [{ index: 0, stale: false, survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'), runs: 7, runFacts: [fact(33, 'nightly report', '2026-02-01 result', 'ok'), null] }] },
+      card: {
+        ...base,
+        id: 10,
+        kind: 'retire',
+        reason: 'privacy_rescan',
+        rows: [{ index: 0, stale: false, fact: fact(5, 'billing api', 'owner', 'platform team') }],
+      },
+      words: 'retire 1 fact stored before the privacy rules (already masked or withheld from the model)',
+    },
+    {
+      card: {
+        ...base,
+        id: 5,
+        kind: 'fold',
+        rows: [
+          {
+            index: 0,
+            stale: false,
+            survivor: fact(40, 'nightly report', '2026-02-08 result', 'ok'),
+            runs: 7,
+            runFacts: [fact(33, 'nightly report', '2026-02-01 result', 'ok'), null],
+          },
+        ],
+      },
       words: 'fold 7 runs into #40',
     },
     {
-      card: { ...base, id: 6, kind: 'alias', rows: [{ index: 0, stale: false, fragment: { entityKey: 'billing', display: 'billing' }, canonical: { entityKey: 'billing api', display: 'billing-api' }, facts: 4 }] },
+      card: {
+        ...base,
+        id: 6,
+        kind: 'alias',
+        rows: [
+          {
+            index: 0,
+            stale: false,
+            fragment: { entityKey: 'billing', display: 'billing' },
+            canonical: { entityKey: 'billing api', display: 'billing-api' },
+            facts: 4,
+          },
+        ],
+      },
       words: "treat 'billing' as 'billing-api' (4 facts move)",
       row: { does: "treat 'billing' as 'billing-api' (4 facts move)", facts: 'billing → billing-api' },
     },
     {
-      card: { ...base, id: 7, kind: 'alias', rows: [{ index: 0, stale: false, fragment: { entityKey: '支付', display: '支付' }, canonical: { entityKey: '支付网关', display: '支付网关' }, facts: 1 }] },
+      card: {
+        ...base,
+        id: 7,
+        kind: 'alias',
+        rows: [
+          {
+            index: 0,
+            stale: false,
+            fragment: { entityKey: '支付', display: '支付' },
+            canonical: { entityKey: '支付网关', display: '支付网关' },
+            facts: 1,
+          },
+        ],
+      },
       words: "treat '支付' as '支付网关' (1 fact moves)",
     },
   ]
@@ -240,7 +437,10 @@ describe('a review card says in plain words what accepting it will do', () => {
   it('lists the runs a fold row folds, a gone run named so, and how many more it folds than it lists', () => {
     const card = cases.find((entry) => entry.card.kind === 'fold')?.card
     assert.ok(card?.kind === 'fold' && card.rows[0] !== undefined)
-    assert.deepEqual(foldRunLines(card.rows[0]), { lines: ['#33 nightly report · 2026-02-01 result: ok', 'a fact that is gone'], more: 5 })
+    assert.deepEqual(foldRunLines(card.rows[0]), {
+      lines: ['#33 nightly report · 2026-02-01 result: ok', 'a fact that is gone'],
+      more: 5,
+    })
   })
 
   it('numbers a card that continues a longer list, and says nothing for one that does not', () => {
@@ -251,12 +451,37 @@ describe('a review card says in plain words what accepting it will do', () => {
 })
 
 describe('the graph says what it shows', () => {
-  const edge = (id: string, source: string, target: string, factIds: number[]): GraphEdge =>
-    ({ id, source, target, label: id, factIds, contested: false, scheduled: false })
-  const payload = (edges: readonly GraphEdge[], omitted = { nodes: 0, edges: 0, entities: 0, facts: 0 }): GraphPayload => ({
-    view: 'nebula', scope: 'current', center: null, edges, clusters: [], omitted, generation: 1, limits: { nodes: 600, edges: 1200, entities: 300 },
-    nodes: [...new Set(edges.flatMap((e) => [e.source, e.target]))].map((id) =>
-      ({ id, kind: 'entity', label: id, entityKey: id, factCount: 0, degree: 0, cluster: 0, hub: false })),
+  const edge = (id: string, source: string, target: string, factIds: number[]): GraphEdge => ({
+    id,
+    source,
+    target,
+    label: id,
+    factIds,
+    contested: false,
+    scheduled: false,
+  })
+  const payload = (
+    edges: readonly GraphEdge[],
+    omitted = { nodes: 0, edges: 0, entities: 0, facts: 0 },
+  ): GraphPayload => ({
+    view: 'nebula',
+    scope: 'current',
+    center: null,
+    edges,
+    clusters: [],
+    omitted,
+    generation: 1,
+    limits: { nodes: 600, edges: 1200, entities: 300 },
+    nodes: [...new Set(edges.flatMap((e) => [e.source, e.target]))].map((id) => ({
+      id,
+      kind: 'entity',
+      label: id,
+      entityKey: id,
+      factCount: 0,
+      degree: 0,
+      cluster: 0,
+      hub: false,
+    })),
   })
 
   it('counts with real plurals and thousands separators', () => {
@@ -268,7 +493,11 @@ describe('the graph says what it shows', () => {
   })
 
   it('lists for a star the facts behind every drawn edge touching it, each once, in both directions', () => {
-    const graph = payload([edge('a', 'e:bob', 'v:1', [3, 1]), edge('b', 'e:team', 'e:bob', [7]), edge('c', 'e:team', 'v:2', [9])])
+    const graph = payload([
+      edge('a', 'e:bob', 'v:1', [3, 1]),
+      edge('b', 'e:team', 'e:bob', [7]),
+      edge('c', 'e:team', 'v:2', [9]),
+    ])
     assert.deepEqual(nodeFactIds(graph, 'e:bob'), [1, 3, 7])
     assert.deepEqual(nodeFactIds(graph, 'e:nobody'), [])
   })
@@ -282,37 +511,93 @@ describe('the graph says what it shows', () => {
   it('captions the toolbar with the nodes and edges drawn, and what the budget left out', () => {
     const graph = payload([edge('a', 'e:x', 'v:1', [1])])
     assert.equal(graphCaption(graph), '2 nodes · 1 edge')
-    assert.equal(graphCaption(payload(graph.edges, { nodes: 9, edges: 9, entities: 15241, facts: 83276 })),
-      '2 nodes · 1 edge · 15,241 more subjects and 83,276 more facts not drawn')
-    assert.equal(graphCaption(payload(graph.edges, { nodes: 0, edges: 0, entities: 0, facts: 1 })), '2 nodes · 1 edge · 1 more fact not drawn')
+    assert.equal(
+      graphCaption(payload(graph.edges, { nodes: 9, edges: 9, entities: 15241, facts: 83276 })),
+      '2 nodes · 1 edge · 15,241 more subjects and 83,276 more facts not drawn',
+    )
+    assert.equal(
+      graphCaption(payload(graph.edges, { nodes: 0, edges: 0, entities: 0, facts: 1 })),
+      '2 nodes · 1 edge · 1 more fact not drawn',
+    )
   })
 })
 
 describe('conflicts and proposals say what the user needs to decide', () => {
   it('says where a value came from: evidence, origin, conversation and turn, and when', () => {
-    assert.equal(describeSource({ origin: 'tool', evidence: 'explicit_user', sessionId: 'session-7f3a91c2d4e5f6', turn: 3, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
-      'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00')
-    assert.equal(describeSource({ origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'Asia/Shanghai'),
-      'observed · import · 2026-03-01 17:00')
-    assert.equal(describeSource({ origin: 'page', evidence: 'explicit_user', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
-      'you, from the page · 2026-03-01 09:00')
+    assert.equal(
+      describeSource(
+        {
+          origin: 'tool',
+          evidence: 'explicit_user',
+          sessionId: 'session-7f3a91c2d4e5f6',
+          turn: 3,
+          observedAt: '2026-03-01T09:00:00.000Z',
+        },
+        'UTC',
+      ),
+      'you said it · memory_write in conversation session-7f3a…, turn 3 · 2026-03-01 09:00',
+    )
+    assert.equal(
+      describeSource(
+        { origin: 'import', evidence: 'observed', sessionId: null, turn: null, observedAt: '2026-03-01T09:00:00.000Z' },
+        'Asia/Shanghai',
+      ),
+      'observed · import · 2026-03-01 17:00',
+    )
+    assert.equal(
+      describeSource(
+        {
+          origin: 'page',
+          evidence: 'explicit_user',
+          sessionId: null,
+          turn: null,
+          observedAt: '2026-03-01T09:00:00.000Z',
+        },
+        'UTC',
+      ),
+      'you, from the page · 2026-03-01 09:00',
+    )
   })
 
   it('says in plain words why a proposal waits, and what accepting it would change', () => {
     assert.doesNotMatch(Object.values(WAITING_BECAUSE).join(' '), /floor|low_confidence|inferred by/u)
-    const fact = (id: number, property: string, value: string, multi = false) => ({ id, property, value, multi, status: 'active' })
-    assert.equal(acceptWouldChange({ property: 'port', value: '7900' }, [fact(12, 'Port', '7801')]), 'Accepting would replace 7801 (#12).')
-    assert.equal(acceptWouldChange({ property: 'port', value: '7801' }, [fact(12, 'port', '7801')]), 'Accepting confirms the value already current.')
-    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(3, 'language', 'Rust', true)]), 'Accepting adds a value beside Rust.')
-    assert.equal(acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]), 'Accepting adds a new fact.')
-    assert.equal(acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]), 'Accepting adds a new fact.')
-    assert.equal(proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'), 'proposed in conversation s-1, turn 2 · 2026-03-01 09:00')
+    const fact = (id: number, property: string, value: string, multi = false) => ({
+      id,
+      property,
+      value,
+      multi,
+      status: 'active',
+    })
+    assert.equal(
+      acceptWouldChange({ property: 'port', value: '7900' }, [fact(12, 'Port', '7801')]),
+      'Accepting would replace 7801 (#12).',
+    )
+    assert.equal(
+      acceptWouldChange({ property: 'port', value: '7801' }, [fact(12, 'port', '7801')]),
+      'Accepting confirms the value already current.',
+    )
+    assert.equal(
+      acceptWouldChange({ property: 'language', value: 'Go' }, [fact(3, 'language', 'Rust', true)]),
+      'Accepting adds a value beside Rust.',
+    )
+    assert.equal(
+      acceptWouldChange({ property: 'language', value: 'Go' }, [fact(4, 'port', '7000')]),
+      'Accepting adds a new fact.',
+    )
+    assert.equal(
+      acceptWouldChange({ property: 'port', value: '1' }, [{ ...fact(5, 'port', '2'), status: 'superseded' }]),
+      'Accepting adds a new fact.',
+    )
+    assert.equal(
+      proposedFrom({ sessionId: 's-1', turn: 2, createdAt: '2026-03-01T09:00:00.000Z' }, 'UTC'),
+      'proposed in conversation s-1, turn 2 · 2026-03-01 09:00',
+    )
     assert.equal(aboutSubject({ subject: 'Billing API', entityKey: 'billing api' }, 'billing-api'), true)
     assert.equal(aboutSubject({ subject: 'billing-api', entityKey: 'billing api' }, 'billing'), false)
   })
 })
 
-describe('the settings card reads like the host\'s cards', () => {
+describe("the settings card reads like the host's cards", () => {
   it('labels keys in words, acronyms in capitals', () => {
     assert.equal(humanLabel('dataDir'), 'Data folder')
     assert.equal(humanLabel('llmApiKeyEnv'), 'LLM API key variable')
@@ -325,8 +610,19 @@ describe('the settings card reads like the host\'s cards', () => {
     const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
     const everyday = sections[1]?.fields.map((field) => field.key) ?? []
     const advanced = sections[2]?.fields.map((field) => field.key) ?? []
-    for (const key of ['embeddingSource', 'embeddingBaseUrl', 'embeddingModel', 'embeddingApiKeyEnv', 'rerankSource', 'rerankBaseUrl', 'rerankModel', 'rerankApiKeyEnv']) assert.ok(everyday.includes(key), key)
-    for (const key of ['embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs']) assert.ok(advanced.includes(key), key)
+    for (const key of [
+      'embeddingSource',
+      'embeddingBaseUrl',
+      'embeddingModel',
+      'embeddingApiKeyEnv',
+      'rerankSource',
+      'rerankBaseUrl',
+      'rerankModel',
+      'rerankApiKeyEnv',
+    ])
+      assert.ok(everyday.includes(key), key)
+    for (const key of ['embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs'])
+      assert.ok(advanced.includes(key), key)
     for (const field of sections.flatMap((section) => section.fields)) {
       assert.notEqual(field.description, '', `${field.key} has a description`)
       assert.doesNotMatch(field.description, /not active|later version/iu, field.key)
@@ -334,7 +630,7 @@ describe('the settings card reads like the host\'s cards', () => {
   })
 })
 
-describe('the settings card\'s embedding words', () => {
+describe("the settings card's embedding words", () => {
   const home = { dshHome: '/tmp/dsh', userHome: '/tmp' }
   const cases: readonly Partial<ConfigShape>[] = [
     {},
@@ -352,7 +648,11 @@ describe('the settings card\'s embedding words', () => {
       const plugin = embeddingSettings(resolveConfig(configWith(saved), home)).configured
       // The settings scope may hold only the keys set, or every key with its default: the card answers alike.
       assert.equal(embeddingConfigured(saved), plugin, `${JSON.stringify(saved)} as saved`)
-      assert.equal(embeddingConfigured(configWith(saved) as unknown as Record<string, unknown>), plugin, `${JSON.stringify(saved)} with defaults`)
+      assert.equal(
+        embeddingConfigured(configWith(saved) as unknown as Record<string, unknown>),
+        plugin,
+        `${JSON.stringify(saved)} with defaults`,
+      )
     }
     assert.equal(embeddingConfigured(cases.at(-1) ?? {}), true)
   })
@@ -361,11 +661,18 @@ describe('the settings card\'s embedding words', () => {
     assert.equal(vectorCount(null), null)
     assert.equal(vectorCount({ current: 0, stale: 1, missing: 2 }), '0 facts with current vectors (3 waiting)')
     assert.equal(vectorCount({ current: 1, stale: 0, missing: 0 }), '1 fact with current vectors')
-    assert.equal(rebuiltWords({ sweep: { embedded: 3, rechecked: 0, pruned: 1 }, coverage: { current: 3, stale: 0, missing: 0 } }),
-      'Vectors: 3 facts embedded, 1 removed. 3 facts now have current vectors.')
-    assert.equal(rebuiltWords({ sweep: { embedded: 1, rechecked: 0, pruned: 0 }, coverage: null }), 'Vectors: 1 fact embedded.')
-    assert.equal(rebuiltWords({ sweep: { embedded: 0, rechecked: 2, pruned: 0 }, coverage: { current: 2, stale: 0, missing: 0 } }),
-      'Vectors: nothing to embed. 2 facts now have current vectors.')
+    assert.equal(
+      rebuiltWords({ sweep: { embedded: 3, rechecked: 0, pruned: 1 }, coverage: { current: 3, stale: 0, missing: 0 } }),
+      'Vectors: 3 facts embedded, 1 removed. 3 facts now have current vectors.',
+    )
+    assert.equal(
+      rebuiltWords({ sweep: { embedded: 1, rechecked: 0, pruned: 0 }, coverage: null }),
+      'Vectors: 1 fact embedded.',
+    )
+    assert.equal(
+      rebuiltWords({ sweep: { embedded: 0, rechecked: 2, pruned: 0 }, coverage: { current: 2, stale: 0, missing: 0 } }),
+      'Vectors: nothing to embed. 2 facts now have current vectors.',
+    )
   })
 })
 
@@ -380,22 +687,38 @@ describe('scope words on the page', () => {
     assert.equal(scopeWords('global', 'global'), 'global')
     assert.equal(scopeWords('project', 'billing-api'), 'project billing-api')
     assert.equal(scopeWords('label', 'infra'), 'label infra')
-    assert.deepEqual(scopeFilterOptions(scopes).map((option) => option.label), ['global (3)', 'project billing-api (2)', 'label infra (1)'])
-    assert.equal(scopeFilterOptions(scopes)[1]?.value, 'project:/home/ada/src/billing-api', 'the stored text is only sent back')
+    assert.deepEqual(
+      scopeFilterOptions(scopes).map((option) => option.label),
+      ['global (3)', 'project billing-api (2)', 'label infra (1)'],
+    )
+    assert.equal(
+      scopeFilterOptions(scopes)[1]?.value,
+      'project:/home/ada/src/billing-api',
+      'the stored text is only sent back',
+    )
   })
 
-  it('offers every known scope but the fact\'s own as a move target, global always among them', () => {
+  it("offers every known scope but the fact's own as a move target, global always among them", () => {
     const fact = { scope: 'project:/home/ada/src/billing-api' } as FactView
-    assert.deepEqual(moveTargets(fact, scopes).map((option) => option.label), ['global', 'label infra'])
-    assert.deepEqual(moveTargets(fact, scopes.slice(1)).map((option) => option.label), ['global', 'label infra'])
-    assert.deepEqual(moveTargets({ scope: 'global' } as FactView, scopes).map((option) => option.value), ['project:/home/ada/src/billing-api', 'infra'])
+    assert.deepEqual(
+      moveTargets(fact, scopes).map((option) => option.label),
+      ['global', 'label infra'],
+    )
+    assert.deepEqual(
+      moveTargets(fact, scopes.slice(1)).map((option) => option.label),
+      ['global', 'label infra'],
+    )
+    assert.deepEqual(
+      moveTargets({ scope: 'global' } as FactView, scopes).map((option) => option.value),
+      ['project:/home/ada/src/billing-api', 'infra'],
+    )
   })
 
   it('takes a chosen scope as it is, and a new label as typed, tidied; says what is missing otherwise', () => {
     assert.deepEqual(chosenScope('infra', undefined), { scope: 'infra' })
     assert.deepEqual(chosenScope('', undefined), { missing: 'Choose a scope to move to.' })
     assert.deepEqual(chosenScope(NEW_LABEL.value, '  platform   ops '), { scope: 'platform ops' })
-    assert.deepEqual(chosenScope(NEW_LABEL.value, ' '), { missing: 'Type the new label\'s name.' })
+    assert.deepEqual(chosenScope(NEW_LABEL.value, ' '), { missing: "Type the new label's name." })
     assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'Global')), /not a label name/u)
     assert.match(JSON.stringify(chosenScope(NEW_LABEL.value, 'project:/tmp/x')), /not a label name/u)
   })
@@ -404,7 +727,10 @@ describe('scope words on the page', () => {
 describe('a listed fact names what tells it apart', () => {
   it('names a slot with its qualifiers, and marks a sensitive value by its kind', () => {
     assert.equal(slotWords({ subject: 'billing-api', property: 'port', qualifiers: {} }), 'billing-api · port')
-    assert.equal(slotWords({ subject: 'billing-api', property: 'port', qualifiers: { env: 'staging', region: 'eu' } }), 'billing-api · port (env=staging, region=eu)')
+    assert.equal(
+      slotWords({ subject: 'billing-api', property: 'port', qualifiers: { env: 'staging', region: 'eu' } }),
+      'billing-api · port (env=staging, region=eu)',
+    )
     assert.equal(qualifierNote(undefined), '')
     assert.equal(sensitiveMark({ sensitivity: null }), '')
     assert.equal(sensitiveMark({ sensitivity: 'id_number' }), 'sensitive: id number')

@@ -11,7 +11,9 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 for (const driver of ONE_DRIVER) {
   describe(`consolidate verb (${driver})`, () => {
     let v: VerbHarness | undefined
-    afterEach(() => { v?.dispose() })
+    afterEach(() => {
+      v?.dispose()
+    })
 
     it('with autoConsolidate false refuses a sweep clearly and still reads the ledger', async () => {
       v = verbHarness(driver, { autoConsolidate: false })
@@ -20,7 +22,10 @@ for (const driver of ONE_DRIVER) {
       assert.equal(refused.code, 'unavailable')
       assert.match(refused.message, /autoConsolidate is false/u)
       const summary = await v.ok('consolidate', { summary: true })
-      assert.deepEqual([summary['enabled'], summary['total'], summary['sweeps'], summary['lastSweepAt']], [false, 0, [], null])
+      assert.deepEqual(
+        [summary['enabled'], summary['total'], summary['sweeps'], summary['lastSweepAt']],
+        [false, 0, [], null],
+      )
     })
 
     it('refuses a sweep where no review service runs, and a body that asks for nothing', async () => {

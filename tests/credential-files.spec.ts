@@ -21,8 +21,14 @@ const PROPOSED = 'Zq8Wm3Kx71Lp'
 
 describe('maskForFile', () => {
   const fact = {
-    subject: 'staging db', property: 'password', value: SECRET, qualifiers: { 'api key': 'Zx9Qw7Er', host: 'db.internal' },
-    quote: `the staging db password is ${SECRET}`, sensitivity: 'credential' as const, foldedFrom: [`${SECRET} 2026-01-01`], cues: [],
+    subject: 'staging db',
+    property: 'password',
+    value: SECRET,
+    qualifiers: { 'api key': 'Zx9Qw7Er', host: 'db.internal' },
+    quote: `the staging db password is ${SECRET}`,
+    sensitivity: 'credential' as const,
+    foldedFrom: [`${SECRET} 2026-01-01`],
+    cues: [],
   }
 
   it('masks a credential fact whole: value, credential qualifiers, quote and prior values; the rest stays', () => {
@@ -36,18 +42,38 @@ describe('maskForFile', () => {
   })
 
   it('leaves personal data and plain facts alone, masking only a qualifier that is a credential', () => {
-    const email = { ...fact, property: 'email', value: 'alice@example.com', sensitivity: 'email' as const, qualifiers: {}, quote: null, foldedFrom: [] }
+    const email = {
+      ...fact,
+      property: 'email',
+      value: 'alice@example.com',
+      sensitivity: 'email' as const,
+      qualifiers: {},
+      quote: null,
+      foldedFrom: [],
+    }
     assert.equal(maskForFile(email), email)
-    assert.deepEqual(maskForFile({ ...email, sensitivity: null, qualifiers: { token: TOKEN } }).qualifiers, { token: MASK })
+    assert.deepEqual(maskForFile({ ...email, sensitivity: null, qualifiers: { token: TOKEN } }).qualifiers, {
+      token: MASK,
+    })
   })
 })
 
 describe('maskedLogger', () => {
   it('masks a credential in the format, a text argument or an error before the host logger sees it; numbers pass', () => {
     const lines: unknown[][] = []
-    const logger = maskedLogger({ info: (...args) => { lines.push(['info', ...args]) }, warn: (...args) => { lines.push(['warn', ...args]) } })
-    logger.warn('the retry of parked extraction range #%d failed: %s', 7,
-      `the extraction endpoint answered HTTP 400: {"error":"bad input: password=${SECRET}"}`)
+    const logger = maskedLogger({
+      info: (...args) => {
+        lines.push(['info', ...args])
+      },
+      warn: (...args) => {
+        lines.push(['warn', ...args])
+      },
+    })
+    logger.warn(
+      'the retry of parked extraction range #%d failed: %s',
+      7,
+      `the extraction endpoint answered HTTP 400: {"error":"bad input: password=${SECRET}"}`,
+    )
     logger.warn('vector sweep failed: %s', new Error(`upstream said Bearer ${TOKEN}`))
     logger.info(`fact memory: api_key=${SECRET}`)
     assert.doesNotMatch(JSON.stringify(lines), new RegExp(`${SECRET}|${TOKEN}`, 'u'))
@@ -59,25 +85,53 @@ describe('maskedLogger', () => {
 for (const driver of DRIVERS) {
   describe(`files written with a credential kept in the store (${driver})`, () => {
     let v: VerbHarness | undefined
-    afterEach(() => { v?.dispose() })
+    afterEach(() => {
+      v?.dispose()
+    })
 
     const seed = (harness: VerbHarness): void => {
       const config = harness.h.config
-      const kept = harness.h.memory.write({
-        subject: 'staging db', property: 'password', value: SECRET, qualifiers: { 'deploy token': TOKEN }, evidence: 'explicit_user', origin: 'tool',
-        quote: `the staging db password is ${SECRET}`,
-      }, config)
+      const kept = harness.h.memory.write(
+        {
+          subject: 'staging db',
+          property: 'password',
+          value: SECRET,
+          qualifiers: { 'deploy token': TOKEN },
+          evidence: 'explicit_user',
+          origin: 'tool',
+          quote: `the staging db password is ${SECRET}`,
+        },
+        config,
+      )
       assert.equal(kept.kind, 'saved', JSON.stringify(kept))
-      harness.h.memory.write({ subject: 'user', property: 'email', value: 'alice@example.com', evidence: 'explicit_user', origin: 'tool' }, config)
-      const proposed = harness.h.memory.write({ subject: 'ci', property: 'deploy password', value: PROPOSED, evidence: 'observed', origin: 'tool', confidence: 0.3 }, config)
-      assert.equal(proposed.kind, 'proposed', 'a credential the model is unsure of waits on a card, in clear in the store')
+      harness.h.memory.write(
+        { subject: 'user', property: 'email', value: 'alice@example.com', evidence: 'explicit_user', origin: 'tool' },
+        config,
+      )
+      const proposed = harness.h.memory.write(
+        {
+          subject: 'ci',
+          property: 'deploy password',
+          value: PROPOSED,
+          evidence: 'observed',
+          origin: 'tool',
+          confidence: 0.3,
+        },
+        config,
+      )
+      assert.equal(
+        proposed.kind,
+        'proposed',
+        'a credential the model is unsure of waits on a card, in clear in the store',
+      )
       const stored = harness.h.db().get("SELECT value FROM facts WHERE property = 'password'")
       assert.equal(stored?.['value'], SECRET, 'the store keeps the credential in clear (refuseCredentials off)')
     }
 
     const assertClean = (path: string, what: string): void => {
       const bytes = readFileSync(path)
-      for (const secret of [SECRET, TOKEN.slice(4), PROPOSED]) assert.equal(bytes.includes(Buffer.from(secret)), false, `${what} holds ${secret} in clear`)
+      for (const secret of [SECRET, TOKEN.slice(4), PROPOSED])
+        assert.equal(bytes.includes(Buffer.from(secret)), false, `${what} holds ${secret} in clear`)
     }
 
     it('the Markdown library masks the credential, with and without includeSensitive', async () => {
@@ -88,7 +142,7 @@ for (const driver of DRIVERS) {
         assertClean(String(answer['path']), `the Markdown export (includeSensitive ${String(includeSensitive)})`)
         const text = readFileSync(String(answer['path']), 'utf8')
         if (includeSensitive) {
-          assert.match(text, /alice@example\.com/u, 'personal data stays the user\'s choice')
+          assert.match(text, /alice@example\.com/u, "personal data stays the user's choice")
           assert.match(text, /- \*\*password\*\*: ••••••••/u)
         }
       }
@@ -108,18 +162,33 @@ for (const driver of DRIVERS) {
       assertClean(backup, 'the export backup')
       const copy = openConnection(backup, driver)
       try {
-        const row = copy.prepare("SELECT value, sensitivity, model_use_allowed FROM facts WHERE property = 'password'").get()
-        assert.deepEqual([row?.['value'], row?.['sensitivity'], Number(row?.['model_use_allowed'])], [MASK, 'credential', 0])
-        assert.equal(copy.prepare("SELECT value FROM facts WHERE property = 'email'").get()?.['value'], 'alice@example.com')
+        const row = copy
+          .prepare("SELECT value, sensitivity, model_use_allowed FROM facts WHERE property = 'password'")
+          .get()
+        assert.deepEqual(
+          [row?.['value'], row?.['sensitivity'], Number(row?.['model_use_allowed'])],
+          [MASK, 'credential', 0],
+        )
+        assert.equal(
+          copy.prepare("SELECT value FROM facts WHERE property = 'email'").get()?.['value'],
+          'alice@example.com',
+        )
       } finally {
         copy.close()
       }
       const first = await v.call('wipe', v.fence())
       assert.ok(!first.ok && first.code === 'confirm_required')
-      const wiped = await v.ok('wipe', v.fence({ confirmToken: (first.details as { confirmToken: string }).confirmToken }))
+      const wiped = await v.ok(
+        'wipe',
+        v.fence({ confirmToken: (first.details as { confirmToken: string }).confirmToken }),
+      )
       assertClean((wiped['backup'] as { path: string }).path, 'the wipe backup')
       const dir = join(v.h.dataDir, 'backups')
-      assert.deepEqual(readdirSync(dir).filter((name) => !name.endsWith('.db')), [], 'no journal or temp file left beside the backups')
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => !name.endsWith('.db')),
+        [],
+        'no journal or temp file left beside the backups',
+      )
     })
   })
 }

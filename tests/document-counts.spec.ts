@@ -23,7 +23,14 @@ for (const driver of DRIVERS) {
     it('counts exactly below the bound and estimates a common word from the rowids its walk spans', () => {
       const facts = storesOf(h.memory).facts
       const exact = facts.termDocumentCounts(['common', 'rare', 'absent'])
-      assert.deepEqual([...exact], [['common', 120], ['rare', 7], ['absent', 0]])
+      assert.deepEqual(
+        [...exact],
+        [
+          ['common', 120],
+          ['rare', 7],
+          ['absent', 0],
+        ],
+      )
       const bounded = facts.termDocumentCounts(['common', 'rare', 'absent'], 50)
       assert.equal(bounded.get('rare'), 7)
       assert.equal(bounded.get('absent'), 0)

@@ -32,8 +32,12 @@ const brokenBinding: BetterSqliteLoader = () => {
 
 describe('driver choice', () => {
   let root: string
-  beforeEach(() => { root = tempDir() })
-  afterEach(() => { removeDir(root) })
+  beforeEach(() => {
+    root = tempDir()
+  })
+  afterEach(() => {
+    removeDir(root)
+  })
 
   it('falls back to node:sqlite under auto when better-sqlite3 cannot load, and says why', () => {
     const db = Database.open({ dataDir: join(root, 'fallback'), driver: 'auto', loader: missingBinding, now })
@@ -41,8 +45,11 @@ describe('driver choice', () => {
       assert.equal(db.driver, 'node:sqlite')
       assert.equal(db.fallbackReason, 'Could not locate the bindings file. Tried:')
       const store = new FactStore(db)
-      const prepared = prepareWrite({ subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user', origin: 'tool' },
-        now(), { refuseCredentials: true, timeZone: 'UTC' })
+      const prepared = prepareWrite(
+        { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user', origin: 'tool' },
+        now(),
+        { refuseCredentials: true, timeZone: 'UTC' },
+      )
       assert.ok(prepared.ok)
       const result = store.write(prepared.write, now())
       assert.equal(result.kind, 'saved')
@@ -73,8 +80,10 @@ describe('driver choice', () => {
   })
 
   it('reports storage_unavailable instead of falling back when better-sqlite3 is demanded and missing', () => {
-    assert.throws(() => Database.open({ dataDir: join(root, 'demanded'), driver: 'better-sqlite3', loader: missingBinding, now }),
-      (error: unknown) => error instanceof Error && 'code' in error && error.code === 'storage_unavailable')
+    assert.throws(
+      () => Database.open({ dataDir: join(root, 'demanded'), driver: 'better-sqlite3', loader: missingBinding, now }),
+      (error: unknown) => error instanceof Error && 'code' in error && error.code === 'storage_unavailable',
+    )
   })
 
   it('reports the serving driver and the fallback reason in FactMemory.status()', () => {
@@ -88,7 +97,10 @@ describe('driver choice', () => {
       assert.equal(status.driver, 'node:sqlite')
       assert.match(status.fallbackReason ?? '', /bindings file/u)
       expectKind(write(fallback, config, { subject: 'payments API', property: 'region', value: 'eu-west-1' }), 'saved')
-      assert.equal(fallback.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'ok')
+      assert.equal(
+        fallback.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome,
+        'ok',
+      )
     } finally {
       fallback.close()
     }
@@ -110,8 +122,12 @@ for (const writer of DRIVERS) {
   const reader = writer === 'better-sqlite3' ? 'node:sqlite' : 'better-sqlite3'
   describe(`a store written with ${writer} (read with ${reader})`, () => {
     let root: string
-    beforeEach(() => { root = tempDir() })
-    afterEach(() => { removeDir(root) })
+    beforeEach(() => {
+      root = tempDir()
+    })
+    afterEach(() => {
+      removeDir(root)
+    })
 
     it('reads every fact, its history, conflicts, tombstones and the generation written by the other driver', () => {
       const dataDir = join(root, 'shared')
@@ -120,12 +136,32 @@ for (const writer of DRIVERS) {
       const first = new FactMemory({ clock, driver: writer })
       first.open(dataDir)
       assert.equal(first.status().driver, writer)
-      expectKind(write(first, config, { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user' }), 'saved')
+      expectKind(
+        write(first, config, { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user' }),
+        'saved',
+      )
       clock.advance(3_600_000)
-      expectKind(write(first, config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'explicit_user' }), 'saved')
-      expectKind(write(first, config, { subject: 'payments API', property: 'region', value: 'eu-west-1', evidence: 'explicit_user' }), 'saved')
-      expectKind(write(first, config, { subject: 'payments API', property: 'region', value: 'us-east-1', evidence: 'observed' }), 'conflict')
-      const forgotten = expectKind(write(first, config, { subject: 'billing job', property: 'namespace', value: 'billing-prod' }), 'saved')
+      expectKind(
+        write(first, config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'explicit_user' }),
+        'saved',
+      )
+      expectKind(
+        write(first, config, {
+          subject: 'payments API',
+          property: 'region',
+          value: 'eu-west-1',
+          evidence: 'explicit_user',
+        }),
+        'saved',
+      )
+      expectKind(
+        write(first, config, { subject: 'payments API', property: 'region', value: 'us-east-1', evidence: 'observed' }),
+        'conflict',
+      )
+      const forgotten = expectKind(
+        write(first, config, { subject: 'billing job', property: 'namespace', value: 'billing-prod' }),
+        'saved',
+      )
       assert.equal(first.forgetById(forgotten.fact.id).kind, 'forgotten')
       const written = first.status()
       first.close()
@@ -139,11 +175,29 @@ for (const writer of DRIVERS) {
         assert.equal(status.generation, written.generation)
         assert.deepEqual(status.counts, written.counts)
         const port = second.searchLexical({ query: '支付服务的端口', limit: 5, asOf: undefined }, config)
-        assert.deepEqual(port.results[0]?.values.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
-        assert.equal(second.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome, 'needs_selection')
-        assert.equal(second.searchLexical({ query: 'billing-prod', limit: 5, asOf: undefined }, config).outcome, 'not_found')
-        expectKind(write(second, config, { subject: 'billing job', property: 'namespace', value: 'billing-prod' }), 'refused')
-        expectKind(write(second, config, { subject: '支付服务', property: '端口', value: '7803', evidence: 'explicit_user' }), 'saved')
+        assert.deepEqual(
+          port.results[0]?.values.map((row) => [row.value, row.status]),
+          [
+            ['7802', 'active'],
+            ['7801', 'superseded'],
+          ],
+        )
+        assert.equal(
+          second.searchLexical({ query: 'payments region', limit: 5, asOf: undefined }, config).outcome,
+          'needs_selection',
+        )
+        assert.equal(
+          second.searchLexical({ query: 'billing-prod', limit: 5, asOf: undefined }, config).outcome,
+          'not_found',
+        )
+        expectKind(
+          write(second, config, { subject: 'billing job', property: 'namespace', value: 'billing-prod' }),
+          'refused',
+        )
+        expectKind(
+          write(second, config, { subject: '支付服务', property: '端口', value: '7803', evidence: 'explicit_user' }),
+          'saved',
+        )
         assert.equal(second.status().generation, written.generation + 1)
       } finally {
         second.close()

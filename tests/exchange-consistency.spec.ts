@@ -11,10 +11,18 @@ import { instantColumn } from '../src/store/fact-rows.ts'
 import { count, DRIVERS, oneRow, write, writeFact } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
-const sha = (lines: readonly string[]): string => createHash('sha256').update(lines.map((line) => `${line}\n`).join(''), 'utf8').digest('hex')
+const sha = (lines: readonly string[]): string =>
+  createHash('sha256')
+    .update(lines.map((line) => `${line}\n`).join(''), 'utf8')
+    .digest('hex')
 
 /** An export's lines: the manifest, then fact, alias and tombstone lines apart. */
-function exportedLines(path: string): { manifest: Record<string, unknown>; facts: string[]; aliases: string[]; tombstones: string[] } {
+function exportedLines(path: string): {
+  manifest: Record<string, unknown>
+  facts: string[]
+  aliases: string[]
+  tombstones: string[]
+} {
   const [first, ...rest] = readFileSync(path, 'utf8').slice(0, -1).split('\n')
   const kind = (line: string): string => {
     const value = JSON.parse(line) as Record<string, unknown>
@@ -46,20 +54,41 @@ for (const driver of DRIVERS) {
       const answer = await harness.ok('export', { backup: false })
       return { path: String(answer['relativePath']), content: readFileSync(String(answer['path']), 'utf8') }
     }
-    const importInto = async (harness: VerbHarness, content: string): Promise<{ preview: Record<string, unknown>; commit: Record<string, unknown> }> => {
+    const importInto = async (
+      harness: VerbHarness,
+      content: string,
+    ): Promise<{ preview: Record<string, unknown>; commit: Record<string, unknown> }> => {
       const preview = await harness.ok('import', { mode: 'preview', content })
-      const commit = await harness.ok('import', { mode: 'commit', content, token: preview['token'], ...harness.fence() })
+      const commit = await harness.ok('import', {
+        mode: 'commit',
+        content,
+        token: preview['token'],
+        ...harness.fence(),
+      })
       return { preview, commit }
     }
-    const statusOf = (harness: VerbHarness, id: number): string => String(oneRow(harness.h.db(), 'SELECT status FROM facts WHERE id = ?', id)['status'])
+    const statusOf = (harness: VerbHarness, id: number): string =>
+      String(oneRow(harness.h.db(), 'SELECT status FROM facts WHERE id = ?', id)['status'])
     const pinOf = (harness: VerbHarness, value: string): unknown =>
-      oneRow(harness.h.db(), `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ? AND status <> 'forgotten'`, value)['pinned_at']
+      oneRow(
+        harness.h.db(),
+        `SELECT ${instantColumn('pinned_at')} FROM facts WHERE value = ? AND status <> 'forgotten'`,
+        value,
+      )['pinned_at']
 
     describe('a tombstone in the file', () => {
       it('forgets the current claim it names, drops it from search, and says so in the preview and the receipt', async () => {
         const kept = writeFact(v.h.memory, v.h.config, { subject: 'billing-api', property: 'port', value: '7801' })
-        const named = writeFact(v.h.memory, v.h.config, { subject: 'billing-api', property: 'owner', value: 'team blue' })
-        const gone = writeFact(other.h.memory, other.h.config, { subject: 'billing-api', property: 'owner', value: 'team blue' })
+        const named = writeFact(v.h.memory, v.h.config, {
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team blue',
+        })
+        const gone = writeFact(other.h.memory, other.h.config, {
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team blue',
+        })
         other.h.memory.forgetById(gone.id)
         const file = await exportOf(other)
         const generation = v.generation()
@@ -67,25 +96,57 @@ for (const driver of DRIVERS) {
         const preview = await v.ok('import', { mode: 'preview', content: file.content })
         assert.equal(v.generation(), generation, 'a preview writes nothing')
         assert.equal(statusOf(v, named.id), 'active')
-        const forgets = preview['tombstones'] as { total: number; forgets: { id: number; subject: string; property: string; value: string }[] }
-        assert.deepEqual(forgets.forgets.map((row) => [row.id, row.subject, row.property, row.value]), [[named.id, 'billing-api', 'owner', 'team blue']])
+        const forgets = preview['tombstones'] as {
+          total: number
+          forgets: { id: number; subject: string; property: string; value: string }[]
+        }
+        assert.deepEqual(
+          forgets.forgets.map((row) => [row.id, row.subject, row.property, row.value]),
+          [[named.id, 'billing-api', 'owner', 'team blue']],
+        )
 
-        const commit = await v.ok('import', { mode: 'commit', content: file.content, token: preview['token'], ...v.fence() })
+        const commit = await v.ok('import', {
+          mode: 'commit',
+          content: file.content,
+          token: preview['token'],
+          ...v.fence(),
+        })
         assert.equal(statusOf(v, named.id), 'forgotten')
         assert.equal(statusOf(v, kept.id), 'active')
-        assert.deepEqual((commit['forgotten'] as { id: number }[]).map((row) => row.id), [named.id])
+        assert.deepEqual(
+          (commit['forgotten'] as { id: number }[]).map((row) => row.id),
+          [named.id],
+        )
         assert.equal(typeof (commit['undo'] as { editId: number }).editId, 'number')
         const listed = (await v.ok('facts', {}))['facts'] as { id: number }[]
-        assert.deepEqual(listed.map((row) => row.id), [kept.id], 'the library lists only what is still current')
-        const found = await v.h.memory.search({ query: 'billing-api owner team blue', limit: 10, asOf: undefined }, v.h.config)
+        assert.deepEqual(
+          listed.map((row) => row.id),
+          [kept.id],
+          'the library lists only what is still current',
+        )
+        const found = await v.h.memory.search(
+          { query: 'billing-api owner team blue', limit: 10, asOf: undefined },
+          v.h.config,
+        )
         assert.doesNotMatch(JSON.stringify(found.results), /team blue/u, 'search no longer finds the forgotten claim')
-        assert.equal(write(v.h.memory, v.h.config, { subject: 'billing-api', property: 'owner', value: 'team blue' }).kind, 'refused',
-          'a rewrite is refused, as for any forgotten claim')
+        assert.equal(
+          write(v.h.memory, v.h.config, { subject: 'billing-api', property: 'owner', value: 'team blue' }).kind,
+          'refused',
+          'a rewrite is refused, as for any forgotten claim',
+        )
       })
 
       it('is undone by fact-restore: the claim is current again, its tombstones are gone, and it can be written again', async () => {
-        const named = writeFact(v.h.memory, v.h.config, { subject: 'orders-api', property: 'queue', value: 'orders-eu' })
-        const gone = writeFact(other.h.memory, other.h.config, { subject: 'orders-api', property: 'queue', value: 'orders-eu' })
+        const named = writeFact(v.h.memory, v.h.config, {
+          subject: 'orders-api',
+          property: 'queue',
+          value: 'orders-eu',
+        })
+        const gone = writeFact(other.h.memory, other.h.config, {
+          subject: 'orders-api',
+          property: 'queue',
+          value: 'orders-eu',
+        })
         other.h.memory.forgetById(gone.id)
         const tombstonesBefore = count(v.h.db(), 'SELECT count(*) AS n FROM tombstones')
         const { commit } = await importInto(v, (await exportOf(other)).content)
@@ -94,9 +155,15 @@ for (const driver of DRIVERS) {
         await v.ok('fact-restore', v.fence({ editId: (commit['undo'] as { editId: number }).editId }))
         assert.equal(statusOf(v, named.id), 'active')
         assert.equal(count(v.h.db(), 'SELECT count(*) AS n FROM tombstones'), tombstonesBefore)
-        assert.equal(write(v.h.memory, v.h.config, { subject: 'orders-api', property: 'queue', value: 'orders-eu' }).kind, 'duplicate')
+        assert.equal(
+          write(v.h.memory, v.h.config, { subject: 'orders-api', property: 'queue', value: 'orders-eu' }).kind,
+          'duplicate',
+        )
         const listed = (await v.ok('facts', {}))['facts'] as { id: number }[]
-        assert.deepEqual(listed.map((row) => row.id), [named.id])
+        assert.deepEqual(
+          listed.map((row) => row.id),
+          [named.id],
+        )
       })
 
       it('refuses a record of the same file that the file itself forgets, and its undo has nothing to bring back', async () => {
@@ -105,7 +172,14 @@ for (const driver of DRIVERS) {
         const file = await exportOf(other)
         const content = `${file.content}${JSON.stringify({ subject: 'cache', property: 'ttl', value: '30 s' })}\n`
         const { preview, commit } = await importInto(v, content)
-        assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 1, invalid: 0 })
+        assert.deepEqual(preview['counts'], {
+          new: 0,
+          duplicate: 0,
+          repeated: 0,
+          conflict: 0,
+          tombstoned: 1,
+          invalid: 0,
+        })
         assert.deepEqual(commit['counts'], preview['counts'])
         assert.equal(count(v.h.db(), `SELECT count(*) AS n FROM facts WHERE value = '30 s'`), 0)
         assert.deepEqual(commit['forgotten'], [])
@@ -118,24 +192,32 @@ for (const driver of DRIVERS) {
       const pinned = (value: string, pinnedAt = '2026-02-01T08:00:00.000Z'): string =>
         `${JSON.stringify({ subject: 'deploys', property: 'day', value, evidence: 'observed', pinnedAt })}\n`
 
-      it('is dropped from a file that is not this store\'s export, and the preview says which lines lost it', async () => {
+      it("is dropped from a file that is not this store's export, and the preview says which lines lost it", async () => {
         const { preview } = await importInto(v, pinned('Tuesday'))
         assert.equal(pinOf(v, 'Tuesday'), null)
-        assert.deepEqual(preview['pinsDropped'], { count: 1, lines: [1], reason: preview['pinsDropped'] && (preview['pinsDropped'] as { reason: string }).reason })
+        assert.deepEqual(preview['pinsDropped'], {
+          count: 1,
+          lines: [1],
+          reason: preview['pinsDropped'] && (preview['pinsDropped'] as { reason: string }).reason,
+        })
         assert.match((preview['pinsDropped'] as { reason: string }).reason, /pin is the user's own act/u)
         const row = (preview['records'] as { line: number; pinDropped?: boolean }[])[0]
         assert.equal(row?.pinDropped, true)
       })
 
-      it('is dropped from another store\'s export', async () => {
-        const fact = writeFact(other.h.memory, other.h.config, { subject: 'deploys', property: 'day', value: 'Tuesday' })
+      it("is dropped from another store's export", async () => {
+        const fact = writeFact(other.h.memory, other.h.config, {
+          subject: 'deploys',
+          property: 'day',
+          value: 'Tuesday',
+        })
         await other.ok('fact-pin', other.fence({ id: fact.id, pinned: true }))
         const { preview } = await importInto(v, (await exportOf(other)).content)
         assert.equal(pinOf(v, 'Tuesday'), null)
         assert.equal((preview['pinsDropped'] as { count: number }).count, 1)
       })
 
-      it('is kept from this store\'s own export, edited or not', async () => {
+      it("is kept from this store's own export, edited or not", async () => {
         const fact = writeFact(v.h.memory, v.h.config, { subject: 'deploys', property: 'day', value: 'Tuesday' })
         await v.ok('fact-pin', v.fence({ id: fact.id, pinned: true }))
         const pinnedAt = pinOf(v, 'Tuesday')
@@ -183,13 +265,30 @@ for (const driver of DRIVERS) {
         const answer = await v.ok('export', { backup: false })
         const { manifest, facts, aliases, tombstones } = exportedLines(String(answer['path']))
         const all = [...facts, ...aliases, ...tombstones]
-        const legacy = { format: manifest['format'], version: manifest['version'], storeId: manifest['storeId'], generation: manifest['generation'],
-          exportedAt: manifest['exportedAt'], records: all.length, records_sha256: sha(all) }
-        const preview = await v.ok('import', { mode: 'preview', content: [JSON.stringify(legacy), ...all].map((line) => `${line}\n`).join('') })
+        const legacy = {
+          format: manifest['format'],
+          version: manifest['version'],
+          storeId: manifest['storeId'],
+          generation: manifest['generation'],
+          exportedAt: manifest['exportedAt'],
+          records: all.length,
+          records_sha256: sha(all),
+        }
+        const preview = await v.ok('import', {
+          mode: 'preview',
+          content: [JSON.stringify(legacy), ...all].map((line) => `${line}\n`).join(''),
+        })
         assert.equal(preview['untouched'], true)
         const edited = { ...manifest, tombstones_sha256: sha([]) }
-        const changed = await v.ok('import', { mode: 'preview', content: [JSON.stringify(edited), ...all].map((line) => `${line}\n`).join('') })
-        assert.equal(changed['untouched'], false, 'a tombstone line that no longer hashes to its manifest marks the file as edited')
+        const changed = await v.ok('import', {
+          mode: 'preview',
+          content: [JSON.stringify(edited), ...all].map((line) => `${line}\n`).join(''),
+        })
+        assert.equal(
+          changed['untouched'],
+          false,
+          'a tombstone line that no longer hashes to its manifest marks the file as edited',
+        )
       })
     })
   })

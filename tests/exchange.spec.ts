@@ -9,8 +9,17 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import {
-  bytesSha256, decodeUtf8, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeManifest, manifestLine, parseLines, recordLine,
-  recordOf, RecordsHasher, recordsSha256,
+  bytesSha256,
+  decodeUtf8,
+  EXCHANGE_FORMAT,
+  EXCHANGE_FORMAT_VERSION,
+  looksLikeManifest,
+  manifestLine,
+  parseLines,
+  recordLine,
+  recordOf,
+  RecordsHasher,
+  recordsSha256,
 } from '../src/exchange/jsonl.ts'
 import { confinePath } from '../src/exchange/paths.ts'
 import { parseManifest, parseRecord } from '../src/exchange/record.schema.ts'
@@ -19,12 +28,38 @@ import { removeDir, tempDir } from './helpers/store.ts'
 
 function fact(overrides: Partial<Fact> = {}): Fact {
   return {
-    id: 7 as FactId, subject: '支付服务', entityKey: '支付服务', property: '端口', predicateKey: '端口',
-    qualifiers: { 环境: '生产', cluster: 'east' }, scope: 'global', projectName: null, value: '7801', slotKey: 'slot', claimKey: 'claim', multi: false,
-    status: 'active', evidence: 'observed', confidence: 0.9, sensitivity: null, modelUseAllowed: true,
-    observedAt: '2026-03-01T09:00:00.000Z', recordedAt: '2026-03-01T09:00:00.000Z', validFrom: '2026-03-01T09:00:00.000Z',
-    validTo: null, supersededBy: null, conflictGroupId: null, revision: 1, origin: 'tool', sessionId: 'session-1', turn: 2,
-    quote: '支付服务的端口是 7801', foldedCount: 0, foldedFrom: [], pinnedAt: null, cues: [],
+    id: 7 as FactId,
+    subject: '支付服务',
+    entityKey: '支付服务',
+    property: '端口',
+    predicateKey: '端口',
+    qualifiers: { 环境: '生产', cluster: 'east' },
+    scope: 'global',
+    projectName: null,
+    value: '7801',
+    slotKey: 'slot',
+    claimKey: 'claim',
+    multi: false,
+    status: 'active',
+    evidence: 'observed',
+    confidence: 0.9,
+    sensitivity: null,
+    modelUseAllowed: true,
+    observedAt: '2026-03-01T09:00:00.000Z',
+    recordedAt: '2026-03-01T09:00:00.000Z',
+    validFrom: '2026-03-01T09:00:00.000Z',
+    validTo: null,
+    supersededBy: null,
+    conflictGroupId: null,
+    revision: 1,
+    origin: 'tool',
+    sessionId: 'session-1',
+    turn: 2,
+    quote: '支付服务的端口是 7801',
+    foldedCount: 0,
+    foldedFrom: [],
+    pinnedAt: null,
+    cues: [],
     ...overrides,
   }
 }
@@ -35,8 +70,22 @@ describe('exchange records', () => {
   it('writes every field the format names, in a fixed order, and nothing about ids, sessions or keys', () => {
     const record = recordOf(fact())
     assert.deepEqual(Object.keys(record), [
-      'subject', 'property', 'qualifiers', 'scope', 'value', 'status', 'evidence', 'confidence', 'sensitivity', 'modelUseAllowed',
-      'multi', 'validFrom', 'validTo', 'observedAt', 'recordedAt', 'quote',
+      'subject',
+      'property',
+      'qualifiers',
+      'scope',
+      'value',
+      'status',
+      'evidence',
+      'confidence',
+      'sensitivity',
+      'modelUseAllowed',
+      'multi',
+      'validFrom',
+      'validTo',
+      'observedAt',
+      'recordedAt',
+      'quote',
     ])
     assert.equal(record.value, '7801')
     assert.equal(record.quote, '支付服务的端口是 7801')
@@ -50,7 +99,15 @@ describe('exchange records', () => {
   })
 
   it('withholds a credential: valueWithheld true, no value key, no quote', () => {
-    const record = recordOf(fact({ property: 'api key', value: 'sk-abcdefghijklmnop1234', sensitivity: 'credential', modelUseAllowed: false, quote: 'key sk-abcdefghijklmnop1234' }))
+    const record = recordOf(
+      fact({
+        property: 'api key',
+        value: 'sk-abcdefghijklmnop1234',
+        sensitivity: 'credential',
+        modelUseAllowed: false,
+        quote: 'key sk-abcdefghijklmnop1234',
+      }),
+    )
     assert.equal(record.valueWithheld, true)
     assert.equal(Object.hasOwn(record, 'value'), false)
     assert.equal(record.quote, null)
@@ -68,10 +125,18 @@ describe('exchange records', () => {
 
   it('puts the manifest fields in a fixed order under the format name and version 1', () => {
     const line = manifestLine({
-      format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: 'store-1', generation: 12, exportedAt: '2026-03-01T09:00:00.000Z',
-      records: 2, records_sha256: 'a'.repeat(64),
+      format: EXCHANGE_FORMAT,
+      version: EXCHANGE_FORMAT_VERSION,
+      storeId: 'store-1',
+      generation: 12,
+      exportedAt: '2026-03-01T09:00:00.000Z',
+      records: 2,
+      records_sha256: 'a'.repeat(64),
     })
-    assert.equal(line, `{"format":"${EXCHANGE_FORMAT}","version":1,"storeId":"store-1","generation":12,"exportedAt":"2026-03-01T09:00:00.000Z","records":2,"records_sha256":"${'a'.repeat(64)}"}`)
+    assert.equal(
+      line,
+      `{"format":"${EXCHANGE_FORMAT}","version":1,"storeId":"store-1","generation":12,"exportedAt":"2026-03-01T09:00:00.000Z","records":2,"records_sha256":"${'a'.repeat(64)}"}`,
+    )
     assert.equal(EXCHANGE_FORMAT_VERSION, 1)
   })
 })
@@ -105,28 +170,43 @@ describe('the records hash', () => {
 describe('reading an import file', () => {
   it('numbers lines from 1, skips blank lines but still counts them', () => {
     const lines = parseLines('{"a":1}\n\n   \n{"b":2}\n')
-    assert.deepEqual(lines.map((line) => line.line), [1, 4])
-    assert.deepEqual(lines.map((line) => line.ok && line.value), [{ a: 1 }, { b: 2 }])
+    assert.deepEqual(
+      lines.map((line) => line.line),
+      [1, 4],
+    )
+    assert.deepEqual(
+      lines.map((line) => line.ok && line.value),
+      [{ a: 1 }, { b: 2 }],
+    )
   })
 
   it('reports a line that is not JSON with its line number and the parser message', () => {
     const lines = parseLines('{"a":1}\n{"b":\n{"c":3}')
     const bad = lines.find((line) => !line.ok)
     assert.equal(bad?.line, 2)
-    assert.match(!bad?.ok ? bad?.reason ?? '' : '', /^not valid JSON \(/u)
-    assert.deepEqual(lines.map((line) => line.ok), [true, false, true])
+    assert.match(!bad?.ok ? (bad?.reason ?? '') : '', /^not valid JSON \(/u)
+    assert.deepEqual(
+      lines.map((line) => line.ok),
+      [true, false, true],
+    )
   })
 
   it('does not quote the broken line back in its reason, since the line may hold a secret', () => {
     const [bad] = parseLines('sk-abcdefghijklmnop1234 is my key')
     assert.equal(bad?.ok, false)
-    assert.doesNotMatch(!bad?.ok ? bad?.reason ?? '' : '', /sk-abc/u)
+    assert.doesNotMatch(!bad?.ok ? (bad?.reason ?? '') : '', /sk-abc/u)
   })
 
   it('drops a leading BOM and the CR of CRLF endings that editors add', () => {
     const lines = parseLines('\uFEFF{"a":1}\r\n{"b":"x"}\r\n')
-    assert.deepEqual(lines.map((line) => line.ok && line.value), [{ a: 1 }, { b: 'x' }])
-    assert.deepEqual(lines.map((line) => line.text), ['{"a":1}', '{"b":"x"}'])
+    assert.deepEqual(
+      lines.map((line) => line.ok && line.value),
+      [{ a: 1 }, { b: 'x' }],
+    )
+    assert.deepEqual(
+      lines.map((line) => line.text),
+      ['{"a":1}', '{"b":"x"}'],
+    )
   })
 
   it('refuses malformed UTF-8 instead of replacing it', () => {
@@ -167,10 +247,18 @@ describe('record and manifest validation', () => {
   })
 
   it('refuses a forgotten status, an unknown evidence, a bad date and control characters, naming each field', () => {
-    const parsed = parseRecord({ subject: 's\u0007', property: 'p', value: 'v', status: 'forgotten', evidence: 'hearsay', validFrom: 'tuesday' })
+    const parsed = parseRecord({
+      subject: 's\u0007',
+      property: 'p',
+      value: 'v',
+      status: 'forgotten',
+      evidence: 'hearsay',
+      validFrom: 'tuesday',
+    })
     assert.equal(parsed.ok, false)
     const reason = !parsed.ok ? parsed.reason : ''
-    for (const field of ['subject', 'status', 'evidence', 'validFrom']) assert.match(reason, new RegExp(`${field}: `, 'u'))
+    for (const field of ['subject', 'status', 'evidence', 'validFrom'])
+      assert.match(reason, new RegExp(`${field}: `, 'u'))
   })
 
   it('says a line that is not an object is not a JSON object', () => {
@@ -179,7 +267,15 @@ describe('record and manifest validation', () => {
   })
 
   it('accepts this format at version 1 and refuses another version or format', () => {
-    const manifest = { format: EXCHANGE_FORMAT, version: 1, storeId: 's', generation: 0, exportedAt: '2026-03-01T09:00:00.000Z', records: 0, records_sha256: sha('') }
+    const manifest = {
+      format: EXCHANGE_FORMAT,
+      version: 1,
+      storeId: 's',
+      generation: 0,
+      exportedAt: '2026-03-01T09:00:00.000Z',
+      records: 0,
+      records_sha256: sha(''),
+    }
     assert.equal(parseManifest(manifest).ok, true)
     const newer = parseManifest({ ...manifest, version: 2 })
     assert.equal(newer.ok, false)

@@ -74,7 +74,12 @@ describe('automatic capture', () => {
     config = h.reconfigure({})
     capture = new AutoCapture({
       clock: h.clock,
-      logger: { info: () => undefined, warn: (format, ...args) => { warnings.push(`${format} ${args.join(' ')}`) } },
+      logger: {
+        info: () => undefined,
+        warn: (format, ...args) => {
+          warnings.push(`${format} ${args.join(' ')}`)
+        },
+      },
       memory: h.memory,
       config: () => config,
       model: async () => model,
@@ -86,10 +91,26 @@ describe('automatic capture', () => {
     h.dispose()
   })
 
-  const use = (overrides: Partial<Config>): void => { config = h.reconfigure(overrides) }
-  const rows = () => h.db().all("SELECT subject, property, value, evidence, origin, session_id, turn FROM facts WHERE status <> 'forgotten' ORDER BY id")
-    .map((row) => [row['subject'], row['property'], row['value'], row['evidence'], row['origin'], row['session_id'], row['turn']])
-  const session = (id = 'session-a', header: { origin?: 'subagent'; delegationDepth?: number } = {}) => new LiveSession(id, () => capture, header)
+  const use = (overrides: Partial<Config>): void => {
+    config = h.reconfigure(overrides)
+  }
+  const rows = () =>
+    h
+      .db()
+      .all(
+        "SELECT subject, property, value, evidence, origin, session_id, turn FROM facts WHERE status <> 'forgotten' ORDER BY id",
+      )
+      .map((row) => [
+        row['subject'],
+        row['property'],
+        row['value'],
+        row['evidence'],
+        row['origin'],
+        row['session_id'],
+        row['turn'],
+      ])
+  const session = (id = 'session-a', header: { origin?: 'subagent'; delegationDepth?: number } = {}) =>
+    new LiveSession(id, () => capture, header)
 
   it('does nothing while both paths are off (the default)', async () => {
     session().turn(1, 'Remember that the staging host is db-2.')
@@ -119,33 +140,51 @@ describe('automatic capture', () => {
     assert.deepEqual(rows(), [], 'the binding is left to the model')
     live.append((seq) => userSays(seq, 'Remember that the staging host is db-2.'))
     await settle()
-    assert.deepEqual(rows().map((row) => row.slice(0, 3)), [['staging', 'host', 'db-2']])
+    assert.deepEqual(
+      rows().map((row) => row.slice(0, 3)),
+      [['staging', 'host', 'db-2']],
+    )
   })
 
   it('model: a turn/end only enqueues; after the merge window the pass runs, and what the rules already wrote folds', async () => {
     use({ autoCapture: true, autoExtract: true, extractDelayMs: 5000 })
     const live = session()
-    model.answers.push(JSON.stringify({ facts: [
-      { subject: 'API', property: 'port', value: '8123', quote: 'we run the API on port 8123', confidence: 0.9 },
-      { subject: 'staging', property: 'host', value: 'db-2', quote: 'the staging host is db-2', confidence: 0.9 },
-    ] }))
+    model.answers.push(
+      JSON.stringify({
+        facts: [
+          { subject: 'API', property: 'port', value: '8123', quote: 'we run the API on port 8123', confidence: 0.9 },
+          { subject: 'staging', property: 'host', value: 'db-2', quote: 'the staging host is db-2', confidence: 0.9 },
+        ],
+      }),
+    )
     const end = live.turn(1, 'Remember that the staging host is db-2, and we run the API on port 8123.')
     await settle()
     assert.equal(capture.busy('session-a'), true)
-    assert.deepEqual(capture.entries().map((entry) => [entry.state, entry.endSeq]), [['debounce', end]])
+    assert.deepEqual(
+      capture.entries().map((entry) => [entry.state, entry.endSeq]),
+      [['debounce', end]],
+    )
     assert.equal(model.requests.length, 0, 'nothing runs inside the merge window')
     h.clock.advance(5000)
     await settle()
     assert.equal(model.requests.length, 1)
     assert.equal(capture.busy('session-a'), false)
     // The whole message asked to be remembered, so the rules wrote both at once; the model's copies fold into them.
-    assert.deepEqual(rows().map((row) => row.slice(0, 5)).sort(), [
-      ['API', 'port', '8123', 'explicit_user', 'rule'],
-      ['staging', 'host', 'db-2', 'explicit_user', 'rule'],
-    ])
+    assert.deepEqual(
+      rows()
+        .map((row) => row.slice(0, 5))
+        .sort(),
+      [
+        ['API', 'port', '8123', 'explicit_user', 'rule'],
+        ['staging', 'host', 'db-2', 'explicit_user', 'rule'],
+      ],
+    )
     const opened = h.memory.storeSet()
     const run = 'stores' in opened ? opened.stores.extract.recent(1)[0] : undefined
-    assert.deepEqual([run?.decision, run?.written, run?.refused.map((entry) => entry.reason)], ['extracted', 0, ['duplicate', 'duplicate']])
+    assert.deepEqual(
+      [run?.decision, run?.written, run?.refused.map((entry) => entry.reason)],
+      ['extracted', 0, ['duplicate', 'duplicate']],
+    )
   })
 
   it('never reads a delegated subagent session, by either path', async () => {
@@ -165,14 +204,42 @@ describe('automatic capture', () => {
     session().turn(1, 'Remember that the staging host is db-2.')
     await settle()
     assert.deepEqual(rows(), [])
-    assert.deepEqual(await capture.extractText('x', { dryRun: false }), { ok: false, code: 'unavailable', message: 'fact memory is switched off' })
+    assert.deepEqual(await capture.extractText('x', { dryRun: false }), {
+      ok: false,
+      code: 'unavailable',
+      message: 'fact memory is switched off',
+    })
 
     use({})
-    model.answers.push(JSON.stringify({ facts: [{ subject: 'orders-api', property: 'owner', value: 'team checkout', quote: 'orders-api is owned by team checkout', confidence: 0.9 }] }))
+    model.answers.push(
+      JSON.stringify({
+        facts: [
+          {
+            subject: 'orders-api',
+            property: 'owner',
+            value: 'team checkout',
+            quote: 'orders-api is owned by team checkout',
+            confidence: 0.9,
+          },
+        ],
+      }),
+    )
     const dry = await capture.extractText('Notes: orders-api is owned by team checkout.', { dryRun: true })
     assert.equal(dry.ok && dry.candidates.length, 1)
     assert.deepEqual(rows(), [], 'a dry run writes nothing')
-    model.answers.push(JSON.stringify({ facts: [{ subject: 'orders-api', property: 'owner', value: 'team checkout', quote: 'orders-api is owned by team checkout', confidence: 0.9 }] }))
+    model.answers.push(
+      JSON.stringify({
+        facts: [
+          {
+            subject: 'orders-api',
+            property: 'owner',
+            value: 'team checkout',
+            quote: 'orders-api is owned by team checkout',
+            confidence: 0.9,
+          },
+        ],
+      }),
+    )
     const wet = await capture.extractText('Notes: orders-api is owned by team checkout.', { dryRun: false })
     assert.equal(wet.ok && wet.factIds.length, 1)
     assert.deepEqual(rows(), [['orders-api', 'owner', 'team checkout', 'observed', 'extract', null, null]])

@@ -12,12 +12,21 @@ import { EXTRACTION_SYSTEM_PROMPT } from '../src/extract/prompt.ts'
 import { extractionModelResolver } from '../src/host/extraction-model.ts'
 import { makeConfig, removeDir, tempDir } from './helpers/store.ts'
 
-const request = (signal = new AbortController().signal) => ({ system: EXTRACTION_SYSTEM_PROMPT, user: '<conversation>\n[user]\nport is 8123\n</conversation>', maxTokens: 4096, signal })
+const request = (signal = new AbortController().signal) => ({
+  system: EXTRACTION_SYSTEM_PROMPT,
+  user: '<conversation>\n[user]\nport is 8123\n</conversation>',
+  maxTokens: 4096,
+  signal,
+})
 
 describe('the custom extraction endpoint', () => {
   let server: FakeModel
-  before(async () => { server = await FakeModel.start() })
-  after(async () => { await server.close() })
+  before(async () => {
+    server = await FakeModel.start()
+  })
+  after(async () => {
+    await server.close()
+  })
 
   it('posts one non-streaming chat completion with the system prompt and the text, and returns the answer', async () => {
     server.reset()
@@ -27,9 +36,20 @@ describe('the custom extraction endpoint', () => {
     assert.deepEqual(await model.complete(request()), { ok: true, text: '{"facts": []}' })
     const [sent] = server.extractionRequests()
     assert.equal(sent?.url, '/v1/chat/completions')
-    assert.deepEqual([sent?.body['model'], sent?.body['max_tokens'], sent?.body['stream'], sent?.body['temperature'], sent?.body['thinking']],
-      ['extractor-1', 4096, false, 0, { type: 'disabled' }])
-    assert.deepEqual(sent?.body.messages.map((message) => message.role), ['system', 'user'])
+    assert.deepEqual(
+      [
+        sent?.body['model'],
+        sent?.body['max_tokens'],
+        sent?.body['stream'],
+        sent?.body['temperature'],
+        sent?.body['thinking'],
+      ],
+      ['extractor-1', 4096, false, 0, { type: 'disabled' }],
+    )
+    assert.deepEqual(
+      sent?.body.messages.map((message) => message.role),
+      ['system', 'user'],
+    )
     assert.equal(sent?.body.tools, undefined)
     assert.equal(sent?.authorization, 'Bearer sk-test')
   })
@@ -46,13 +66,20 @@ describe('the custom extraction endpoint', () => {
     const failed = await customModel({ baseUrl: server.url, model: 'm', apiKey: 'k' }, fetch, false).complete(request())
     assert.equal(failed.ok, false)
     assert.match(!failed.ok ? failed.error : '', /^the endpoint answered 503/u)
-    const unreachable = await customModel({ baseUrl: 'http://127.0.0.1:9', model: 'm', apiKey: 'k' }, fetch, false).complete(request())
+    const unreachable = await customModel(
+      { baseUrl: 'http://127.0.0.1:9', model: 'm', apiKey: 'k' },
+      fetch,
+      false,
+    ).complete(request())
     assert.equal(unreachable.ok, false)
   })
 })
 
 /** An LLM service that streams scripted chunks and records what it was asked. */
-function scriptedLlm(chunks: readonly StreamChunkView[], efforts: readonly string[] = []): LlmView & { readonly calls: Parameters<LlmView['stream']>[0][] } {
+function scriptedLlm(
+  chunks: readonly StreamChunkView[],
+  efforts: readonly string[] = [],
+): LlmView & { readonly calls: Parameters<LlmView['stream']>[0][] } {
   const calls: Parameters<LlmView['stream']>[0][] = []
   return {
     calls,
@@ -71,11 +98,17 @@ describe('the host extraction route', () => {
   const text = (t: string): StreamChunkView => ({ type: 'text-delta', text: t })
   const stop: StreamChunkView = { type: 'finish', reason: { kind: 'stop' } }
 
-  it('streams one text-only call on the session\'s route, with its own token cap and reasoning off where offered', async () => {
+  it("streams one text-only call on the session's route, with its own token cap and reasoning off where offered", async () => {
     const llm = scriptedLlm([text('{"facts"'), text(': []}'), stop], ['off', 'high'])
-    assert.deepEqual(await hostModel(llm, route, false).complete({ ...request(), sessionId: 'session-1' }), { ok: true, text: '{"facts": []}' })
+    assert.deepEqual(await hostModel(llm, route, false).complete({ ...request(), sessionId: 'session-1' }), {
+      ok: true,
+      text: '{"facts": []}',
+    })
     const [call] = llm.calls
-    assert.deepEqual([call?.provider, call?.model, call?.maxTokens, call?.reasoningEffort, call?.sessionId, call?.system], [route.provider, route.model, 4096, 'off', 'session-1', EXTRACTION_SYSTEM_PROMPT])
+    assert.deepEqual(
+      [call?.provider, call?.model, call?.maxTokens, call?.reasoningEffort, call?.sessionId, call?.system],
+      [route.provider, route.model, 4096, 'off', 'session-1', EXTRACTION_SYSTEM_PROMPT],
+    )
     assert.equal(call?.messages.length, 1)
     assert.equal('tools' in (call ?? {}), false)
     const thinking = scriptedLlm([text('{}'), stop], ['off'])
@@ -89,9 +122,17 @@ describe('the host extraction route', () => {
   it('refuses a tool call, a non-stop finish, an error finish and an aborted call', async () => {
     const toolCall = await hostModel(scriptedLlm([{ type: 'tool-call-delta' }, stop]), route, false).complete(request())
     assert.deepEqual(toolCall, { ok: false, error: 'the model answered with a tool call' })
-    const truncated = await hostModel(scriptedLlm([text('{"fa'), { type: 'finish', reason: { kind: 'max-tokens' } }]), route, false).complete(request())
+    const truncated = await hostModel(
+      scriptedLlm([text('{"fa'), { type: 'finish', reason: { kind: 'max-tokens' } }]),
+      route,
+      false,
+    ).complete(request())
     assert.deepEqual(truncated, { ok: false, error: 'the model stopped with max-tokens' })
-    const failed = await hostModel(scriptedLlm([{ type: 'finish', reason: { kind: 'error', failure: { message: 'rate limited' } } }]), route, false).complete(request())
+    const failed = await hostModel(
+      scriptedLlm([{ type: 'finish', reason: { kind: 'error', failure: { message: 'rate limited' } } }]),
+      route,
+      false,
+    ).complete(request())
     assert.deepEqual(failed, { ok: false, error: 'the model stopped with error: rate limited' })
     const controller = new AbortController()
     controller.abort()
@@ -104,20 +145,38 @@ describe('choosing the extraction model', () => {
   const root = tempDir()
   after(() => removeDir(root))
   const llm = scriptedLlm([])
-  const credentials = (value: string | undefined) => ({ resolve: async () => (value === undefined ? undefined : { value, source: 'store' }) }) as never
+  const credentials = (value: string | undefined) =>
+    ({ resolve: async () => (value === undefined ? undefined : { value, source: 'store' }) }) as never
 
   it('custom: refuses an incomplete endpoint, and reads the key from the credential store, then the environment', async () => {
-    const resolve = extractionModelResolver({ llm: () => llm, defaultModel: () => undefined, credentials: () => credentials('sk-from-store'), fetch })
-    assert.deepEqual(await resolve(undefined, makeConfig(root, { llmSource: 'custom' })), { unavailable: 'llmSource is custom, but llmBaseUrl or llmModel is empty' })
+    const resolve = extractionModelResolver({
+      llm: () => llm,
+      defaultModel: () => undefined,
+      credentials: () => credentials('sk-from-store'),
+      fetch,
+    })
+    assert.deepEqual(await resolve(undefined, makeConfig(root, { llmSource: 'custom' })), {
+      unavailable: 'llmSource is custom, but llmBaseUrl or llmModel is empty',
+    })
     const server = await FakeModel.start()
     try {
-      const config = makeConfig(root, { llmSource: 'custom', llmBaseUrl: server.url, llmModel: 'm', llmApiKeyEnv: 'FACT_MEMORY_TEST_KEY' })
+      const config = makeConfig(root, {
+        llmSource: 'custom',
+        llmBaseUrl: server.url,
+        llmModel: 'm',
+        llmApiKeyEnv: 'FACT_MEMORY_TEST_KEY',
+      })
       const model = await resolve(undefined, config)
       assert.ok(!('unavailable' in model))
       await model.complete(request())
       assert.equal(server.requests[0]?.authorization, 'Bearer sk-from-store')
       process.env['FACT_MEMORY_TEST_KEY'] = 'sk-from-env'
-      const fromEnv = await extractionModelResolver({ llm: () => llm, defaultModel: () => undefined, credentials: () => credentials(undefined), fetch })(undefined, config)
+      const fromEnv = await extractionModelResolver({
+        llm: () => llm,
+        defaultModel: () => undefined,
+        credentials: () => credentials(undefined),
+        fetch,
+      })(undefined, config)
       assert.ok(!('unavailable' in fromEnv))
       await fromEnv.complete(request())
       assert.equal(server.requests[1]?.authorization, 'Bearer sk-from-env')
@@ -127,15 +186,35 @@ describe('choosing the extraction model', () => {
     }
   })
 
-  it('host: the session\'s route first, then the default model, and a clear reason when there is neither', async () => {
+  it("host: the session's route first, then the default model, and a clear reason when there is neither", async () => {
     const config = makeConfig(root, {})
-    const session = { id: 's', header: {}, events: [], requestHeader: () => ({ config: { provider: 'p-session', model: 'm-session' } }) }
-    const resolve = extractionModelResolver({ llm: () => llm, defaultModel: () => ({ currentSelection: () => ({ provider: 'p-default', model: 'm-default' }) }), credentials: () => undefined, fetch })
-    assert.equal((await resolve(session, config) as { name: string }).name, 'p-session/m-session')
-    assert.equal((await resolve(undefined, config) as { name: string }).name, 'p-default/m-default')
-    const bare = extractionModelResolver({ llm: () => llm, defaultModel: () => undefined, credentials: () => undefined, fetch })
-    assert.match((await bare(undefined, config) as { unavailable: string }).unavailable, /no model route/u)
-    const noLlm = extractionModelResolver({ llm: () => undefined, defaultModel: () => undefined, credentials: () => undefined, fetch })
+    const session = {
+      id: 's',
+      header: {},
+      events: [],
+      requestHeader: () => ({ config: { provider: 'p-session', model: 'm-session' } }),
+    }
+    const resolve = extractionModelResolver({
+      llm: () => llm,
+      defaultModel: () => ({ currentSelection: () => ({ provider: 'p-default', model: 'm-default' }) }),
+      credentials: () => undefined,
+      fetch,
+    })
+    assert.equal(((await resolve(session, config)) as { name: string }).name, 'p-session/m-session')
+    assert.equal(((await resolve(undefined, config)) as { name: string }).name, 'p-default/m-default')
+    const bare = extractionModelResolver({
+      llm: () => llm,
+      defaultModel: () => undefined,
+      credentials: () => undefined,
+      fetch,
+    })
+    assert.match(((await bare(undefined, config)) as { unavailable: string }).unavailable, /no model route/u)
+    const noLlm = extractionModelResolver({
+      llm: () => undefined,
+      defaultModel: () => undefined,
+      credentials: () => undefined,
+      fetch,
+    })
     assert.deepEqual(await noLlm(session, config), { unavailable: 'the host offers no model service' })
   })
 })

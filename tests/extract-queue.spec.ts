@@ -47,19 +47,31 @@ describe('the extraction queue', () => {
   beforeEach(() => {
     clock = new FakeClock('2026-03-01T09:00:00.000Z')
     runner = new ScriptedRunner()
-    queue = new ExtractionQueue({ clock, delayMs: () => DELAY, retryMs: () => 60_000, runPass: runner.run, park: (request, error) => runner.parked.push({ request, error }) })
+    queue = new ExtractionQueue({
+      clock,
+      delayMs: () => DELAY,
+      retryMs: () => 60_000,
+      runPass: runner.run,
+      park: (request, error) => runner.parked.push({ request, error }),
+    })
   })
 
   it('returns at once, waits out the merge window, and folds a turn/end inside it into the same pass', async () => {
     queue.enqueue('s1', 10)
     assert.equal(runner.started.length, 0)
-    assert.deepEqual(queue.entries().map((entry) => [entry.state, entry.endSeq, entry.at]), [['debounce', 10, '2026-03-01T09:00:05.000Z']])
+    assert.deepEqual(
+      queue.entries().map((entry) => [entry.state, entry.endSeq, entry.at]),
+      [['debounce', 10, '2026-03-01T09:00:05.000Z']],
+    )
     clock.advance(3000)
     queue.enqueue('s1', 20)
     clock.advance(1999)
     assert.equal(runner.started.length, 0)
     clock.advance(1)
-    assert.deepEqual(runner.started.map((request) => [request.sessionId, request.endSeq, request.attempt, request.trigger]), [['s1', 20, 1, 'turn']])
+    assert.deepEqual(
+      runner.started.map((request) => [request.sessionId, request.endSeq, request.attempt, request.trigger]),
+      [['s1', 20, 1, 'turn']],
+    )
     assert.equal(queue.busy('s1'), true)
     runner.finish()
     await settle()
@@ -71,7 +83,10 @@ describe('the extraction queue', () => {
     queue.enqueue('s1', 10)
     queue.enqueue('s2', 7)
     clock.advance(DELAY)
-    assert.deepEqual(runner.started.map((request) => request.sessionId), ['s1', 's2'])
+    assert.deepEqual(
+      runner.started.map((request) => request.sessionId),
+      ['s1', 's2'],
+    )
     queue.enqueue('s1', 30)
     queue.enqueue('s1', 40)
     clock.advance(DELAY * 10)
@@ -79,7 +94,10 @@ describe('the extraction queue', () => {
     assert.equal(queue.entries().find((entry) => entry.sessionId === 's1')?.queuedEndSeq, 40)
     runner.finish()
     await settle()
-    assert.deepEqual(runner.started.slice(2).map((request) => [request.sessionId, request.endSeq]), [['s1', 40]])
+    assert.deepEqual(
+      runner.started.slice(2).map((request) => [request.sessionId, request.endSeq]),
+      [['s1', 40]],
+    )
     runner.finish()
     runner.finish()
     await settle()
@@ -94,18 +112,33 @@ describe('the extraction queue', () => {
       runner.finish({ kind: 'failed', error: `model down ${index + 1}` })
       await settle()
       const entry = queue.entries()[0]
-      assert.deepEqual([entry?.state, entry?.attempt, entry?.lastError], ['retry', index + 2, `model down ${index + 1}`])
+      assert.deepEqual(
+        [entry?.state, entry?.attempt, entry?.lastError],
+        ['retry', index + 2, `model down ${index + 1}`],
+      )
       clock.advance(wait - 1)
       assert.equal(runner.started.length, index + 1)
       clock.advance(1)
-      assert.deepEqual(runner.started.map((request) => request.attempt), Array.from({ length: index + 2 }, (_, i) => i + 1))
+      assert.deepEqual(
+        runner.started.map((request) => request.attempt),
+        Array.from({ length: index + 2 }, (_, i) => i + 1),
+      )
     }
-    assert.deepEqual(runner.started.map((request) => request.endSeq), [10, 10, 10, 10])
+    assert.deepEqual(
+      runner.started.map((request) => request.endSeq),
+      [10, 10, 10, 10],
+    )
     runner.finish({ kind: 'failed', error: 'model down 4' })
     await settle()
-    assert.deepEqual(runner.parked.map(({ request, error }) => [request.endSeq, request.attempt, error]), [[10, 4, 'model down 4']])
+    assert.deepEqual(
+      runner.parked.map(({ request, error }) => [request.endSeq, request.attempt, error]),
+      [[10, 4, 'model down 4']],
+    )
     // The turn that ended meanwhile runs next, from a fresh attempt.
-    assert.deepEqual(runner.started.slice(4).map((request) => [request.endSeq, request.attempt]), [[25, 1]])
+    assert.deepEqual(
+      runner.started.slice(4).map((request) => [request.endSeq, request.attempt]),
+      [[25, 1]],
+    )
     runner.finish()
     await settle()
     assert.equal(queue.busy('s1'), false)
@@ -128,18 +161,30 @@ describe('the extraction queue', () => {
     clock.advance(DELAY)
     runner.finish({ kind: 'more' })
     await settle()
-    assert.deepEqual(runner.started.map((request) => request.endSeq), [99, 99])
+    assert.deepEqual(
+      runner.started.map((request) => request.endSeq),
+      [99, 99],
+    )
     runner.finish()
     await settle()
     assert.equal(queue.busy('s1'), false)
   })
 
   it('treats a runner that throws as a failed pass', async () => {
-    const throwing = new ExtractionQueue({ clock, delayMs: () => 0, retryMs: () => 60_000, runPass: () => Promise.reject(new Error('boom')), park: () => undefined })
+    const throwing = new ExtractionQueue({
+      clock,
+      delayMs: () => 0,
+      retryMs: () => 60_000,
+      runPass: () => Promise.reject(new Error('boom')),
+      park: () => undefined,
+    })
     throwing.enqueue('s1', 3)
     clock.advance(0)
     await settle()
-    assert.deepEqual(throwing.entries().map((entry) => [entry.state, entry.lastError]), [['retry', 'boom']])
+    assert.deepEqual(
+      throwing.entries().map((entry) => [entry.state, entry.lastError]),
+      [['retry', 'boom']],
+    )
     throwing.stop()
   })
 
@@ -148,7 +193,13 @@ describe('the extraction queue', () => {
     queue.enqueue('s1', 10)
     queue.enqueue('s2', 4)
     queue.flush()
-    assert.deepEqual(runner.started.map((request) => [request.sessionId, request.trigger]), [['s1', 'flush'], ['s2', 'flush']])
+    assert.deepEqual(
+      runner.started.map((request) => [request.sessionId, request.trigger]),
+      [
+        ['s1', 'flush'],
+        ['s2', 'flush'],
+      ],
+    )
     await queue.idle()
     assert.deepEqual(queue.entries(), [])
     assert.equal(clock.pendingTimers, 0)

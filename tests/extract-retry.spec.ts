@@ -73,7 +73,12 @@ const settle = async (): Promise<void> => {
 }
 
 const LEDGER = { subject: 'ledger service', property: 'port', value: '7444', quote: 'the ledger service port is 7444' }
-const CACHE = { subject: 'cache engine', property: 'version', value: 'redis-7', quote: 'the cache engine version is redis-7' }
+const CACHE = {
+  subject: 'cache engine',
+  property: 'version',
+  value: 'redis-7',
+  quote: 'the cache engine version is redis-7',
+}
 
 for (const driver of ONE_DRIVER) {
   describe(`parked extraction ranges come back (${driver})`, () => {
@@ -90,24 +95,35 @@ for (const driver of ONE_DRIVER) {
       model = new ScriptedModel()
       live = new Map()
       persisted = new Map()
-      v = verbHarness(driver, { autoExtract: true, extractDelayMs: 0, extractRetryMs: 100 }, {
-        extraction: (h, clock) => {
-          capture = new AutoCapture({
-            clock,
-            logger: { info: () => undefined, warn: (format, ...args) => { warnings.push(`${format} ${args.join(' ')}`) } },
-            memory: h.memory,
-            config: () => h.config,
-            model: async () => model,
-            session: async (sessionId) => {
-              const session = live.get(sessionId)
-              if (session !== undefined) return session
-              const events = persisted.get(sessionId)
-              return events === undefined ? { unavailable: `conversation ${sessionId} is gone` } : { id: sessionId, header: {}, events, requestHeader: () => undefined }
-            },
-          })
-          return capture
+      v = verbHarness(
+        driver,
+        { autoExtract: true, extractDelayMs: 0, extractRetryMs: 100 },
+        {
+          extraction: (h, clock) => {
+            capture = new AutoCapture({
+              clock,
+              logger: {
+                info: () => undefined,
+                warn: (format, ...args) => {
+                  warnings.push(`${format} ${args.join(' ')}`)
+                },
+              },
+              memory: h.memory,
+              config: () => h.config,
+              model: async () => model,
+              session: async (sessionId) => {
+                const session = live.get(sessionId)
+                if (session !== undefined) return session
+                const events = persisted.get(sessionId)
+                return events === undefined
+                  ? { unavailable: `conversation ${sessionId} is gone` }
+                  : { id: sessionId, header: {}, events, requestHeader: () => undefined }
+              },
+            })
+            return capture
+          },
         },
-      })
+      )
     })
     afterEach(() => {
       capture.stop()
@@ -125,9 +141,14 @@ for (const driver of ONE_DRIVER) {
       persisted.set(id, created.events)
       return created
     }
-    const facts = () => v.h.db().all("SELECT subject, property, value, origin, session_id, turn FROM facts WHERE status = 'active' ORDER BY id")
-      .map((row) => [row['subject'], row['property'], row['value'], row['origin'], row['session_id'], row['turn']])
-    const use = (overrides: Partial<Config>): void => { v.h.reconfigure({ autoExtract: true, extractDelayMs: 0, extractRetryMs: 100, ...overrides }) }
+    const facts = () =>
+      v.h
+        .db()
+        .all("SELECT subject, property, value, origin, session_id, turn FROM facts WHERE status = 'active' ORDER BY id")
+        .map((row) => [row['subject'], row['property'], row['value'], row['origin'], row['session_id'], row['turn']])
+    const use = (overrides: Partial<Config>): void => {
+      v.h.reconfigure({ autoExtract: true, extractDelayMs: 0, extractRetryMs: 100, ...overrides })
+    }
 
     /** A first turn whose pass fails four times: the first try and the three retries after 100, 500 and 3000 ms. */
     const parkFirstTurn = async (chat: LiveSession): Promise<number> => {
@@ -159,7 +180,11 @@ for (const driver of ONE_DRIVER) {
       await settle()
 
       assert.equal(model.requests.length, 6, 'the next pass, then the retry')
-      assert.match(model.requests[5]?.user ?? '', /the ledger service port is 7444/u, 'the retry re-read the parked words from the session')
+      assert.match(
+        model.requests[5]?.user ?? '',
+        /the ledger service port is 7444/u,
+        'the retry re-read the parked words from the session',
+      )
       assert.doesNotMatch(model.requests[5]?.user ?? '', /redis-7/u, 'and only them')
       assert.deepEqual(facts(), [
         ['cache engine', 'version', 'redis-7', 'extract', chat.id, 2],
@@ -169,8 +194,10 @@ for (const driver of ONE_DRIVER) {
       assert.equal(ledger().pendingById(id)?.resolvedAt, v.clock.iso())
       assert.equal(ledger().cursor(chat.id), Math.max(cursor ?? 0, end), 'the retry never moved the cursor')
       const [retried] = ledger().recent(1)
-      assert.deepEqual([retried?.decision, retried?.trigger, retried?.attempt, retried?.written, retried?.note],
-        ['extracted', 'turn', 5, 1, `retry of parked range #${id} (the model answered again)`])
+      assert.deepEqual(
+        [retried?.decision, retried?.trigger, retried?.attempt, retried?.written, retried?.note],
+        ['extracted', 'turn', 5, 1, `retry of parked range #${id} (the model answered again)`],
+      )
     })
 
     it('Retry from the page reads a range again from the persisted log once the session is no longer live', async () => {
@@ -182,10 +209,16 @@ for (const driver of ONE_DRIVER) {
       assert.deepEqual(answer['outcome'], { kind: 'resolved', factIds: [1], proposalIds: [] })
       assert.equal((answer['range'] as { resolvedAt: string | null }).resolvedAt, v.clock.iso())
       assert.deepEqual(facts(), [['ledger service', 'port', '7444', 'extract', chat.id, 1]])
-      assert.deepEqual([ledger().recent(1)[0]?.trigger, ledger().recent(1)[0]?.note], ['manual', `retry of parked range #${id} (asked from the page)`])
+      assert.deepEqual(
+        [ledger().recent(1)[0]?.trigger, ledger().recent(1)[0]?.note],
+        ['manual', `retry of parked range #${id} (asked from the page)`],
+      )
 
       const again = await v.call('extract-retry', { id })
-      assert.deepEqual(again.ok ? 'answered' : [again.code, again.message], ['not_found', `parked range #${id} was already read again at ${v.clock.iso()}; nothing is left to retry`])
+      assert.deepEqual(again.ok ? 'answered' : [again.code, again.message], [
+        'not_found',
+        `parked range #${id} was already read again at ${v.clock.iso()}; nothing is left to retry`,
+      ])
       const unknown = await v.call('extract-retry', { id: id + 40 })
       assert.deepEqual(unknown.ok ? 'answered' : unknown.code, 'not_found')
       assert.equal(model.requests.length, 5, 'neither refusal called the model')
@@ -198,15 +231,26 @@ for (const driver of ONE_DRIVER) {
       const answer = await v.ok('extract-retry', { id })
       assert.deepEqual(answer['outcome'], { kind: 'failed', error: 'the endpoint answered 502' })
       const [range] = ledger().pending()
-      assert.deepEqual([range?.id, range?.attempts, range?.lastError, range?.startSeq], [id, 5, 'the endpoint answered 502', 0])
-      assert.deepEqual([ledger().recent(1)[0]?.decision, ledger().recent(1)[0]?.error], ['failed', 'the endpoint answered 502'])
+      assert.deepEqual(
+        [range?.id, range?.attempts, range?.lastError, range?.startSeq],
+        [id, 5, 'the endpoint answered 502', 0],
+      )
+      assert.deepEqual(
+        [ledger().recent(1)[0]?.decision, ledger().recent(1)[0]?.error],
+        ['failed', 'the endpoint answered 502'],
+      )
 
       // A session neither live nor persisted is said so, and the range still waits.
       live.delete(chat.id)
       persisted.delete(chat.id)
       const gone = await v.ok('extract-retry', { id })
       assert.deepEqual(gone['outcome'], { kind: 'failed', error: `conversation ${chat.id} is gone` })
-      assert.deepEqual(ledger().pending().map((entry) => [entry.id, entry.attempts]), [[id, 6]])
+      assert.deepEqual(
+        ledger()
+          .pending()
+          .map((entry) => [entry.id, entry.attempts]),
+        [[id, 6]],
+      )
       assert.equal(model.requests.length, 5, 'no model call for a session that cannot be read')
     })
 
@@ -223,7 +267,8 @@ for (const driver of ONE_DRIVER) {
     it('a range longer than one pass is read pass by pass, and a failure part-way parks only what is still unread', async () => {
       use({ extractMaxChars: 1000, extractChunksPerPass: 1 })
       const chat = session()
-      const long = (i: number): string => `Remember: the service number ${i} port is ${7000 + i}. ${'Context words for the segment. '.repeat(30)}`
+      const long = (i: number): string =>
+        `Remember: the service number ${i} port is ${7000 + i}. ${'Context words for the segment. '.repeat(30)}`
       model.fail(4)
       const end = chat.turn(1, long(1), long(2), long(3))
       for (const wait of [0, 100, 500, 3000]) {
@@ -232,21 +277,38 @@ for (const driver of ONE_DRIVER) {
       }
       const [range] = ledger().pending()
       assert.ok(range)
-      const fact = (i: number) => ({ subject: `service number ${i}`, property: 'port', value: String(7000 + i), quote: `the service number ${i} port is ${7000 + i}` })
+      const fact = (i: number) => ({
+        subject: `service number ${i}`,
+        property: 'port',
+        value: String(7000 + i),
+        quote: `the service number ${i} port is ${7000 + i}`,
+      })
       model.facts(fact(1))
       model.fail(1, 'timed out')
       const failed = await v.ok('extract-retry', { id: range.id })
       assert.deepEqual(failed['outcome'], { kind: 'failed', error: 'timed out' })
       const narrowed = ledger().pendingById(range.id)
-      assert.ok(narrowed !== undefined && narrowed.startSeq > range.startSeq && narrowed.endSeq === end, JSON.stringify(narrowed))
-      assert.deepEqual(facts().map((row) => row[0]), ['service number 1'])
+      assert.ok(
+        narrowed !== undefined && narrowed.startSeq > range.startSeq && narrowed.endSeq === end,
+        JSON.stringify(narrowed),
+      )
+      assert.deepEqual(
+        facts().map((row) => row[0]),
+        ['service number 1'],
+      )
 
       model.facts(fact(2))
       model.facts(fact(3))
       const resolved = await v.ok('extract-retry', { id: range.id })
       assert.equal((resolved['outcome'] as { kind: string }).kind, 'resolved')
-      assert.deepEqual(facts().map((row) => row[0]), ['service number 1', 'service number 2', 'service number 3'])
-      const sent = model.requests.slice(-2).map((request) => request.user).join('\n')
+      assert.deepEqual(
+        facts().map((row) => row[0]),
+        ['service number 1', 'service number 2', 'service number 3'],
+      )
+      const sent = model.requests
+        .slice(-2)
+        .map((request) => request.user)
+        .join('\n')
       assert.doesNotMatch(sent, /service number 1 port/u, 'what was read before the failure is not sent again')
     })
 
@@ -269,7 +331,10 @@ for (const driver of ONE_DRIVER) {
       assert.equal(model.requests.length, asked + 1, 'the pass ran, and no retry followed it')
       model.facts(LEDGER)
       assert.equal(((await v.ok('extract-retry', { id }))['outcome'] as { kind: string }).kind, 'resolved')
-      assert.equal(facts().some((row) => row[0] === 'ledger service'), true)
+      assert.equal(
+        facts().some((row) => row[0] === 'ledger service'),
+        true,
+      )
     })
 
     it('a range whose conversation is gone does not hold back the automatic retry of the others', async () => {
@@ -284,16 +349,33 @@ for (const driver of ONE_DRIVER) {
         v.clock.advance(wait)
         await settle()
       }
-      const other = ledger().pending().find((range) => range.sessionId === chat.id)
+      const other = ledger()
+        .pending()
+        .find((range) => range.sessionId === chat.id)
       assert.ok(other, 'the second range is parked')
       model.facts(CACHE)
       model.facts(LEDGER)
       chat.turn(2, `Remember: ${CACHE.quote}.`)
       v.clock.advance(0)
       await settle()
-      assert.deepEqual(ledger().pending().map((range) => [range.id, range.attempts, range.lastError]), [[goneId, 5, 'conversation session-gone is gone']])
-      assert.equal(ledger().pendingById(other.id)?.resolvedAt, v.clock.iso(), 'the readable range was read after the unreadable one failed')
-      assert.deepEqual(facts().map((row) => [row[0], row[4]]), [['cache engine', chat.id], ['ledger service', chat.id]])
+      assert.deepEqual(
+        ledger()
+          .pending()
+          .map((range) => [range.id, range.attempts, range.lastError]),
+        [[goneId, 5, 'conversation session-gone is gone']],
+      )
+      assert.equal(
+        ledger().pendingById(other.id)?.resolvedAt,
+        v.clock.iso(),
+        'the readable range was read after the unreadable one failed',
+      )
+      assert.deepEqual(
+        facts().map((row) => [row[0], row[4]]),
+        [
+          ['cache engine', chat.id],
+          ['ledger service', chat.id],
+        ],
+      )
     })
 
     it('no automatic retry follows a pass that called no model', async () => {

@@ -12,10 +12,29 @@ import { FakeClock } from './helpers/fake-clock.ts'
 import { DRIVERS, openMemory, write, type MemoryHandle } from './helpers/store.ts'
 
 const RUN: ExtractRunRecord = {
-  sessionId: 'session-1', trigger: 'turn', decision: 'extracted', startSeq: 0, endSeq: 12, turns: [1], messageCount: 2,
-  chunkCount: 1, chars: 40, textSha256: 'ab'.repeat(32), textSent: '[user] we run the API on port 8123', model: 'fake/model',
-  attempt: 1, written: 1, review: 0, refused: [{ reason: 'quote_not_in_input', subject: 'api', property: 'port', value: '9999' }],
-  factIds: [1], proposalIds: [], note: null, error: null, startedAt: '2026-03-01T09:00:00.000Z', finishedAt: '2026-03-01T09:00:01.000Z', durationMs: 812,
+  sessionId: 'session-1',
+  trigger: 'turn',
+  decision: 'extracted',
+  startSeq: 0,
+  endSeq: 12,
+  turns: [1],
+  messageCount: 2,
+  chunkCount: 1,
+  chars: 40,
+  textSha256: 'ab'.repeat(32),
+  textSent: '[user] we run the API on port 8123',
+  model: 'fake/model',
+  attempt: 1,
+  written: 1,
+  review: 0,
+  refused: [{ reason: 'quote_not_in_input', subject: 'api', property: 'port', value: '9999' }],
+  factIds: [1],
+  proposalIds: [],
+  note: null,
+  error: null,
+  startedAt: '2026-03-01T09:00:00.000Z',
+  finishedAt: '2026-03-01T09:00:01.000Z',
+  durationMs: 812,
 }
 
 for (const driver of DRIVERS) {
@@ -32,7 +51,7 @@ for (const driver of DRIVERS) {
     })
     afterEach(() => h.dispose())
 
-    it('moves a session\'s cursor forward only', () => {
+    it("moves a session's cursor forward only", () => {
       assert.equal(ledger.cursor('session-1'), undefined)
       ledger.advance('session-1', 10, h.clock.iso())
       ledger.advance('session-1', 4, h.clock.iso())
@@ -47,7 +66,10 @@ for (const driver of DRIVERS) {
       assert.deepEqual(ledger.run(id), { ...RUN, id })
       const [listed] = ledger.recent(10)
       assert.deepEqual(listed, { ...RUN, id, textSent: null })
-      assert.deepEqual(ledger.forSession('session-1').map((run) => run.id), [id])
+      assert.deepEqual(
+        ledger.forSession('session-1').map((run) => run.id),
+        [id],
+      )
       assert.deepEqual(ledger.forSession('session-2'), [])
     })
 
@@ -63,33 +85,81 @@ for (const driver of DRIVERS) {
 
     it('parks a range and moves the cursor past it in the same transaction', () => {
       ledger.advance('session-1', 3, h.clock.iso())
-      const id = ledger.park({ sessionId: 'session-1', startSeq: 3, endSeq: 20, turns: [2, 3], textSha256: 'cd'.repeat(32), attempts: 3, lastError: 'model timed out' }, h.clock.iso())
+      const id = ledger.park(
+        {
+          sessionId: 'session-1',
+          startSeq: 3,
+          endSeq: 20,
+          turns: [2, 3],
+          textSha256: 'cd'.repeat(32),
+          attempts: 3,
+          lastError: 'model timed out',
+        },
+        h.clock.iso(),
+      )
       assert.equal(ledger.cursor('session-1'), 20)
-      assert.deepEqual(ledger.pending().map((range) => [range.id, range.startSeq, range.endSeq, range.turns, range.attempts, range.lastError]),
-        [[id, 3, 20, [2, 3], 3, 'model timed out']])
+      assert.deepEqual(
+        ledger
+          .pending()
+          .map((range) => [range.id, range.startSeq, range.endSeq, range.turns, range.attempts, range.lastError]),
+        [[id, 3, 20, [2, 3], 3, 'model timed out']],
+      )
       ledger.resolve(id, h.clock.iso())
       assert.deepEqual(ledger.pending(), [])
       assert.equal(ledger.pendingById(id)?.resolvedAt, h.clock.iso())
     })
 
     it('a failed retry keeps the range parked with one more attempt and its new error, narrowed to what is still unread', () => {
-      const id = ledger.park({ sessionId: 'session-1', startSeq: 3, endSeq: 20, turns: [2, 3], textSha256: 'cd'.repeat(32), attempts: 4, lastError: 'HTTP 503' }, h.clock.iso())
+      const id = ledger.park(
+        {
+          sessionId: 'session-1',
+          startSeq: 3,
+          endSeq: 20,
+          turns: [2, 3],
+          textSha256: 'cd'.repeat(32),
+          attempts: 4,
+          lastError: 'HTTP 503',
+        },
+        h.clock.iso(),
+      )
       assert.equal(ledger.retryFailed(id, { startSeq: 3, textSha256: 'cd'.repeat(32), error: 'HTTP 502' }), true)
-      assert.deepEqual(ledger.pending().map((range) => [range.id, range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
-        [[id, 3, 20, 5, 'HTTP 502', 'cd'.repeat(32)]])
+      assert.deepEqual(
+        ledger
+          .pending()
+          .map((range) => [range.id, range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
+        [[id, 3, 20, 5, 'HTTP 502', 'cd'.repeat(32)]],
+      )
       // The retry read the range's first segments before failing: the range now starts where they ended.
       ledger.retryFailed(id, { startSeq: 11, textSha256: 'ef'.repeat(32), error: 'timed out' })
-      assert.deepEqual(ledger.pending().map((range) => [range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
-        [[11, 20, 6, 'timed out', 'ef'.repeat(32)]])
+      assert.deepEqual(
+        ledger
+          .pending()
+          .map((range) => [range.startSeq, range.endSeq, range.attempts, range.lastError, range.textSha256]),
+        [[11, 20, 6, 'timed out', 'ef'.repeat(32)]],
+      )
       // A start outside the range (behind it, or past its end) never moves it.
       ledger.retryFailed(id, { startSeq: 5, textSha256: '00'.repeat(32), error: 'x' })
       ledger.retryFailed(id, { startSeq: 21, textSha256: '11'.repeat(32), error: 'y' })
-      assert.deepEqual(ledger.pending().map((range) => [range.startSeq, range.attempts, range.textSha256]), [[11, 8, 'ef'.repeat(32)]])
+      assert.deepEqual(
+        ledger.pending().map((range) => [range.startSeq, range.attempts, range.textSha256]),
+        [[11, 8, 'ef'.repeat(32)]],
+      )
       assert.equal(ledger.cursor('session-1'), 20, 'a retry never moves the cursor')
     })
 
     it('resolving says whether the range was still parked; a resolved range takes no further retry', () => {
-      const id = ledger.park({ sessionId: 'session-1', startSeq: 0, endSeq: 8, turns: [1], textSha256: 'ab'.repeat(32), attempts: 4, lastError: 'x' }, h.clock.iso())
+      const id = ledger.park(
+        {
+          sessionId: 'session-1',
+          startSeq: 0,
+          endSeq: 8,
+          turns: [1],
+          textSha256: 'ab'.repeat(32),
+          attempts: 4,
+          lastError: 'x',
+        },
+        h.clock.iso(),
+      )
       assert.equal(ledger.resolve(id, h.clock.iso()), true)
       assert.equal(ledger.resolve(id, h.clock.iso()), false)
       assert.equal(ledger.resolve(id + 100, h.clock.iso()), false)
@@ -97,9 +167,20 @@ for (const driver of DRIVERS) {
       assert.deepEqual([ledger.pendingById(id)?.attempts, ledger.pendingById(id)?.lastError], [4, 'x'])
     })
 
-    it('keeps no credential in a parked range\'s error, when parked or retried', () => {
+    it("keeps no credential in a parked range's error, when parked or retried", () => {
       const key = 'sk-proj-Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
-      const id = ledger.park({ sessionId: 'session-1', startSeq: 0, endSeq: 8, turns: [1], textSha256: 'ab'.repeat(32), attempts: 4, lastError: `401: invalid key ${key}` }, h.clock.iso())
+      const id = ledger.park(
+        {
+          sessionId: 'session-1',
+          startSeq: 0,
+          endSeq: 8,
+          turns: [1],
+          textSha256: 'ab'.repeat(32),
+          attempts: 4,
+          lastError: `401: invalid key ${key}`,
+        },
+        h.clock.iso(),
+      )
       assert.equal(ledger.pendingById(id)?.lastError.includes('Q7vR2mXk9LpT'), false, ledger.pendingById(id)?.lastError)
       assert.match(ledger.pendingById(id)?.lastError ?? '', /^401: invalid key /u)
       ledger.retryFailed(id, { startSeq: 0, textSha256: 'ab'.repeat(32), error: `Authorization: Bearer ${key}` })
@@ -110,7 +191,18 @@ for (const driver of DRIVERS) {
       const before = stores.db.generation()
       ledger.advance('session-1', 5, h.clock.iso())
       ledger.record(RUN)
-      const parked = ledger.park({ sessionId: 'session-1', startSeq: 5, endSeq: 9, turns: [], textSha256: 'ef'.repeat(32), attempts: 3, lastError: 'x' }, h.clock.iso())
+      const parked = ledger.park(
+        {
+          sessionId: 'session-1',
+          startSeq: 5,
+          endSeq: 9,
+          turns: [],
+          textSha256: 'ef'.repeat(32),
+          attempts: 3,
+          lastError: 'x',
+        },
+        h.clock.iso(),
+      )
       ledger.retryFailed(parked, { startSeq: 5, textSha256: 'ef'.repeat(32), error: 'y' })
       ledger.resolve(parked, h.clock.iso())
       assert.equal(stores.db.generation(), before)

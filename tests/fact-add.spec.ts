@@ -15,45 +15,63 @@ import { ONE_DRIVER } from './helpers/store.ts'
 function counts(db: Database): Record<string, number> {
   const n = (sql: string): number => Number(db.get(sql)?.['n'])
   return {
-    facts: n('SELECT count(*) AS n FROM facts'), operations: n('SELECT count(*) AS n FROM operations'), sources: n('SELECT count(*) AS n FROM fact_sources'),
-    edits: n('SELECT count(*) AS n FROM fact_edits'), proposals: n('SELECT count(*) AS n FROM proposals'), generation: db.generation(),
+    facts: n('SELECT count(*) AS n FROM facts'),
+    operations: n('SELECT count(*) AS n FROM operations'),
+    sources: n('SELECT count(*) AS n FROM fact_sources'),
+    edits: n('SELECT count(*) AS n FROM fact_edits'),
+    proposals: n('SELECT count(*) AS n FROM proposals'),
+    generation: db.generation(),
   }
 }
 
 /** Every row but its revision and update instant (which an undo bumps), for comparing before and after an undo. */
 function rows(db: Database, except: readonly number[] = []): unknown[] {
-  return db.all('SELECT id, subject, property, value, status, evidence, valid_from, valid_to, superseded_by, conflict_group_id, multi, scope FROM facts ORDER BY id')
+  return db
+    .all(
+      'SELECT id, subject, property, value, status, evidence, valid_from, valid_to, superseded_by, conflict_group_id, multi, scope FROM facts ORDER BY id',
+    )
     .filter((row) => !except.includes(Number(row['id'])))
 }
 
 for (const driver of ONE_DRIVER) {
   describe(`add a fact from the page (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
 
     const write = (subject: string, property: string, value: string, extra: Record<string, unknown> = {}): Fact => {
-      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', ...extra }, v.h.config)
+      const answer = v.h.memory.write(
+        { subject, property, value, evidence: 'observed', origin: 'tool', ...extra },
+        v.h.config,
+      )
       if (answer.kind !== 'saved' && answer.kind !== 'conflict') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
     const db = (): Database => v.h.db()
 
-    it('records the user\'s own statement from the page, and the undo takes exactly that row out of the current set', async () => {
+    it("records the user's own statement from the page, and the undo takes exactly that row out of the current set", async () => {
       const other = write('orders-api', 'port', '7802')
       const before = rows(db())
       const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'port', value: '7801' }))
       assert.equal(answer['outcome'], 'saved')
       const fact = answer['fact'] as { id: number; evidence: string; status: string; scope: string }
       assert.deepEqual([fact.evidence, fact.status, fact.scope], ['explicit_user', 'active', 'global'])
-      assert.deepEqual(db().all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', fact.id).map((row) => [row['origin'], row['evidence']]),
-        [['page', 'explicit_user']])
+      assert.deepEqual(
+        db()
+          .all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', fact.id)
+          .map((row) => [row['origin'], row['evidence']]),
+        [['page', 'explicit_user']],
+      )
       assert.deepEqual(rows(db(), [fact.id]), before)
       v.clock.advance(60_000)
       await v.ok('fact-restore', v.fence({ editId: answer['editId'] }))
       assert.deepEqual(rows(db(), [fact.id]), before)
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', fact.id)?.['status'], 'retired')
-      const current = db().all(`SELECT id FROM facts WHERE status IN ('active', 'scheduled', 'conflict') ORDER BY id`).map((row) => Number(row['id']))
+      const current = db()
+        .all(`SELECT id FROM facts WHERE status IN ('active', 'scheduled', 'conflict') ORDER BY id`)
+        .map((row) => Number(row['id']))
       assert.deepEqual(current, [other.id])
     })
 
@@ -62,7 +80,10 @@ for (const driver of ONE_DRIVER) {
       const before = rows(db())
       const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'port', value: '9000' }))
       assert.equal(answer['outcome'], 'saved')
-      assert.deepEqual((answer['superseded'] as { id: number; value: string }[]).map((row) => [row.id, row.value]), [[old.id, '7801']])
+      assert.deepEqual(
+        (answer['superseded'] as { id: number; value: string }[]).map((row) => [row.id, row.value]),
+        [[old.id, '7801']],
+      )
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', old.id)?.['status'], 'superseded')
       const added = (answer['fact'] as { id: number }).id
       await v.ok('fact-restore', v.fence({ editId: answer['editId'] }))
@@ -71,16 +92,27 @@ for (const driver of ONE_DRIVER) {
 
     it('keeps a second value beside the first when multi is ticked', async () => {
       write('billing-api', 'maintainer', 'alice')
-      const answer = await v.ok('fact-add', v.fence({ subject: 'billing-api', property: 'maintainer', value: 'bob', multi: true }))
+      const answer = await v.ok(
+        'fact-add',
+        v.fence({ subject: 'billing-api', property: 'maintainer', value: 'bob', multi: true }),
+      )
       assert.equal(answer['outcome'], 'saved')
       assert.deepEqual(answer['superseded'], [])
-      const values = db().all(`SELECT value FROM facts WHERE status = 'active' AND property = 'maintainer' ORDER BY id`).map((row) => row['value'])
+      const values = db()
+        .all(`SELECT value FROM facts WHERE status = 'active' AND property = 'maintainer' ORDER BY id`)
+        .map((row) => row['value'])
       assert.deepEqual(values, ['alice', 'bob'])
     })
 
     it('refuses a stale generation and answers a replayed operation id from its receipt, writing once', async () => {
       const generation = v.generation()
-      const stale = await v.call('fact-add', { expectedGeneration: generation + 5, operationId: v.op(), subject: 'a', property: 'b', value: 'c' })
+      const stale = await v.call('fact-add', {
+        expectedGeneration: generation + 5,
+        operationId: v.op(),
+        subject: 'a',
+        property: 'b',
+        value: 'c',
+      })
       assert.ok(!stale.ok && stale.code === 'stale')
       assert.equal(v.generation(), generation)
       const body = v.fence({ subject: 'billing-api', property: 'owner', value: 'team-billing' })
@@ -104,7 +136,10 @@ for (const driver of ONE_DRIVER) {
     })
 
     it('stores personal data as sensitive and says why', async () => {
-      const answer = await v.ok('fact-add', v.fence({ subject: '小明', property: 'email', value: 'xiaoming@example.com' }))
+      const answer = await v.ok(
+        'fact-add',
+        v.fence({ subject: '小明', property: 'email', value: 'xiaoming@example.com' }),
+      )
       assert.equal((answer['fact'] as { sensitivity: string | null }).sensitivity, 'email')
       assert.match(String(answer['sensitivityReason']), /email/u)
     })
@@ -131,7 +166,11 @@ for (const driver of ONE_DRIVER) {
 
     it('refuses bad input and a project the store does not hold, changing nothing', async () => {
       const before = counts(db())
-      for (const body of [{ subject: 'a', property: 'b', value: '  ' }, { subject: 'a', property: 'b' }, { subject: 'a', property: 'b', value: 'c', scope: 'project:/nowhere' }]) {
+      for (const body of [
+        { subject: 'a', property: 'b', value: '  ' },
+        { subject: 'a', property: 'b' },
+        { subject: 'a', property: 'b', value: 'c', scope: 'project:/nowhere' },
+      ]) {
         const answer = await v.call('fact-add', v.fence(body))
         assert.ok(!answer.ok && answer.code === 'invalid_arguments', JSON.stringify(body))
       }

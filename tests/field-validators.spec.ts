@@ -19,9 +19,10 @@ function verdicts(field: 'subject' | 'value' | 'qualifiers' | 'validFrom', value
   const toolField = field === 'validFrom' ? 'valid_from' : field
   return {
     tool: accepts(writeArgs, { ...base, [toolField]: value }),
-    route: field === 'validFrom' || field === 'qualifiers'
-      ? accepts(factUpdateBody, { ...FENCE, id: 1, [field]: value })
-      : accepts(factAddBody, { ...FENCE, ...base, [field]: value }),
+    route:
+      field === 'validFrom' || field === 'qualifiers'
+        ? accepts(factUpdateBody, { ...FENCE, id: 1, [field]: value })
+        : accepts(factAddBody, { ...FENCE, ...base, [field]: value }),
     file: accepts(recordSchema, { ...base, [field]: value }),
   }
 }
@@ -50,7 +51,11 @@ describe('one set of field validators for tools, routes and files', () => {
     same(verdicts('validFrom', 'next tuesday'), false, 'words')
     same(verdicts('validFrom', '2026-02-30T99:99'), false, 'a date that is no date')
     same(verdicts('qualifiers', { env: 'staging' }), true, 'one qualifier')
-    same(verdicts('qualifiers', Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, 'v']))), false, 'nine qualifiers')
+    same(
+      verdicts('qualifiers', Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, 'v']))),
+      false,
+      'nine qualifiers',
+    )
     same(verdicts('qualifiers', { env: 'stag\u0085ing' }), false, 'a qualifier with a C1 character')
   })
 })

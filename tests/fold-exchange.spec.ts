@@ -24,7 +24,8 @@ for (const driver of DRIVERS) {
     })
     afterEach(() => v.dispose())
 
-    const line = (value: string) => write(v.h.memory, v.h.config, { subject: 'backup-runner', property: 'last run', value })
+    const line = (value: string) =>
+      write(v.h.memory, v.h.config, { subject: 'backup-runner', property: 'last run', value })
     const factByValue = (value: string): Fact => {
       const id = Number(oneRow(v.h.db(), `SELECT id FROM facts WHERE value = ? AND status <> 'forgotten'`, value)['id'])
       const opened = v.h.memory.storeSet()
@@ -36,7 +37,10 @@ for (const driver of DRIVERS) {
     const exportFile = async (): Promise<{ path: string; sha: string; records: Record<string, unknown>[] }> => {
       const answer = await v.ok('export', { backup: false })
       const path = String(answer['path'])
-      const records = readFileSync(path, 'utf8').split('\n').slice(1, -1).map((text) => JSON.parse(text) as Record<string, unknown>)
+      const records = readFileSync(path, 'utf8')
+        .split('\n')
+        .slice(1, -1)
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
       return { path, sha: String(answer['recordsSha256']), records }
     }
     const importContent = async (content: string): Promise<Record<string, unknown>> => {
@@ -64,7 +68,10 @@ for (const driver of DRIVERS) {
       assert.equal(folded?.['foldedCount'], 2)
       assert.deepEqual(folded?.['foldedFrom'], [nightly('2026-11-24'), nightly('2026-11-25')])
       const plain = first.records.find((record) => record['subject'] === 'billing-api')
-      assert.ok(plain !== undefined && !('foldedCount' in plain) && !('foldedFrom' in plain), 'a row never folded carries no fold fields')
+      assert.ok(
+        plain !== undefined && !('foldedCount' in plain) && !('foldedFrom' in plain),
+        'a row never folded carries no fold fields',
+      )
 
       await wipe()
       const restored = await importContent(readFileSync(first.path, 'utf8'))
@@ -77,8 +84,11 @@ for (const driver of DRIVERS) {
 
     it('takes the fold count and prior lines a file from elsewhere states', async () => {
       const content = `${JSON.stringify({
-        subject: 'self-check', property: 'last result', value: 'self-check passed 2026-11-30',
-        foldedCount: 6, foldedFrom: ['self-check passed 2026-11-28', 'self-check passed 2026-11-29'],
+        subject: 'self-check',
+        property: 'last result',
+        value: 'self-check passed 2026-11-30',
+        foldedCount: 6,
+        foldedFrom: ['self-check passed 2026-11-28', 'self-check passed 2026-11-29'],
       })}\n`
       const landed = await importContent(content)
       assert.equal((landed['counts'] as Record<string, number>)['new'], 1)
@@ -89,12 +99,38 @@ for (const driver of DRIVERS) {
 
     it('refuses a record whose fold history holds more lines than it counts, personal data, or belongs to a sensitive value', async () => {
       const records = [
-        { subject: 'a-job', property: 'run', value: 'job ran 2026-11-30', foldedCount: 1, foldedFrom: ['job ran 2026-11-28', 'job ran 2026-11-29'] },
-        { subject: 'b-job', property: 'run', value: 'job ran 2026-11-30', foldedCount: 1, foldedFrom: ['mailed ops@example.com 2026-11-29'] },
-        { subject: 'c-job', property: 'run', value: 'mailed ops@example.com 2026-11-30', foldedCount: 1, foldedFrom: ['job ran 2026-11-29'] },
-        { subject: 'd-job', property: 'run', value: 'job ran 2026-11-30', foldedFrom: Array.from({ length: 21 }, (_, i) => `job ran 2026-10-${String(i + 1).padStart(2, '0')}`) },
+        {
+          subject: 'a-job',
+          property: 'run',
+          value: 'job ran 2026-11-30',
+          foldedCount: 1,
+          foldedFrom: ['job ran 2026-11-28', 'job ran 2026-11-29'],
+        },
+        {
+          subject: 'b-job',
+          property: 'run',
+          value: 'job ran 2026-11-30',
+          foldedCount: 1,
+          foldedFrom: ['mailed ops@example.com 2026-11-29'],
+        },
+        {
+          subject: 'c-job',
+          property: 'run',
+          value: 'mailed ops@example.com 2026-11-30',
+          foldedCount: 1,
+          foldedFrom: ['job ran 2026-11-29'],
+        },
+        {
+          subject: 'd-job',
+          property: 'run',
+          value: 'job ran 2026-11-30',
+          foldedFrom: Array.from({ length: 21 }, (_, i) => `job ran 2026-10-${String(i + 1).padStart(2, '0')}`),
+        },
       ]
-      const preview = await v.ok('import', { mode: 'preview', content: `${records.map((record) => JSON.stringify(record)).join('\n')}\n` })
+      const preview = await v.ok('import', {
+        mode: 'preview',
+        content: `${records.map((record) => JSON.stringify(record)).join('\n')}\n`,
+      })
       assert.deepEqual(preview['counts'], { new: 0, duplicate: 0, repeated: 0, conflict: 0, tombstoned: 0, invalid: 4 })
       const reasons = (preview['invalid'] as { line: number; reason: string }[]).map((entry) => entry.reason)
       assert.match(reasons[0] ?? '', /foldedFrom/u)

@@ -29,8 +29,14 @@ describe('foldVerdict: lines that fold', () => {
   }
 
   it('tells a line dated before the stored one as not newer', () => {
-    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-25', 'nightly backup finished 2026-11-24'), { fold: true, newer: false })
-    assert.deepEqual(foldVerdict('每日备份完成 2026年11月25日', '每日备份完成 2026年11月24日'), { fold: true, newer: false })
+    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-25', 'nightly backup finished 2026-11-24'), {
+      fold: true,
+      newer: false,
+    })
+    assert.deepEqual(foldVerdict('每日备份完成 2026年11月25日', '每日备份完成 2026年11月24日'), {
+      fold: true,
+      newer: false,
+    })
   })
 })
 
@@ -65,16 +71,31 @@ describe('foldVerdict: lines that never fold', () => {
 
   it('keeps a plan that moved apart: a date more than a day after the write is a plan, not a report of a day that came', () => {
     const writtenAt = '2026-12-01T09:00:00.000Z'
-    assert.deepEqual(foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01', { writtenAt }), { fold: false, reason: 'future_date' })
-    assert.deepEqual(foldVerdict('合同到期日为 2026-12-31', '合同到期日为 2027-06-30', { writtenAt }), { fold: false, reason: 'future_date' })
-    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-30', 'nightly backup finished 2026-12-02', { writtenAt }), { fold: true, newer: true },
-      'a day ahead is a zone east of UTC')
-    assert.deepEqual(foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01'), { fold: true, newer: true },
-      'without the write\'s time the date is not compared')
+    assert.deepEqual(
+      foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01', { writtenAt }),
+      { fold: false, reason: 'future_date' },
+    )
+    assert.deepEqual(foldVerdict('合同到期日为 2026-12-31', '合同到期日为 2027-06-30', { writtenAt }), {
+      fold: false,
+      reason: 'future_date',
+    })
+    assert.deepEqual(
+      foldVerdict('nightly backup finished 2026-11-30', 'nightly backup finished 2026-12-02', { writtenAt }),
+      { fold: true, newer: true },
+      'a day ahead is a zone east of UTC',
+    )
+    assert.deepEqual(
+      foldVerdict('the license expires on 2026-12-01', 'the license expires on 2027-12-01'),
+      { fold: true, newer: true },
+      "without the write's time the date is not compared",
+    )
   })
 
   it('judges the incoming value too: a dated stored line never absorbs an undated one', () => {
-    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-24', 'nightly backup finished'), { fold: false, reason: 'no_date' })
+    assert.deepEqual(foldVerdict('nightly backup finished 2026-11-24', 'nightly backup finished'), {
+      fold: false,
+      reason: 'no_date',
+    })
   })
 })
 
@@ -102,7 +123,11 @@ describe('foldShape', () => {
 
 describe('foldedHistory', () => {
   it('keeps the prior values in arrival order, the newest last', () => {
-    assert.deepEqual(foldedHistory(['a 2026-11-22', 'a 2026-11-23'], 'a 2026-11-24'), ['a 2026-11-22', 'a 2026-11-23', 'a 2026-11-24'])
+    assert.deepEqual(foldedHistory(['a 2026-11-22', 'a 2026-11-23'], 'a 2026-11-24'), [
+      'a 2026-11-22',
+      'a 2026-11-23',
+      'a 2026-11-24',
+    ])
   })
 
   it(`keeps only the last ${FOLD_HISTORY}`, () => {
@@ -119,12 +144,27 @@ describe('the labeled fold pairs', () => {
     const pairs = readFoldPairs()
     assert.ok(pairs.length >= 80, `${pairs.length} pairs`)
     for (const lang of ['en', 'zh'] as const) {
-      for (const fold of [true, false]) assert.ok(pairs.some((pair) => pair.lang === lang && pair.fold === fold), `${lang} ${String(fold)}`)
+      for (const fold of [true, false])
+        assert.ok(
+          pairs.some((pair) => pair.lang === lang && pair.fold === fold),
+          `${lang} ${String(fold)}`,
+        )
     }
     const bench = foldBench(pairs)
-    assert.ok(bench.precision >= 0.95, `precision ${bench.precision}: ${JSON.stringify(bench.misjudged.filter((pair) => !pair.fold))}`)
+    assert.ok(
+      bench.precision >= 0.95,
+      `precision ${bench.precision}: ${JSON.stringify(bench.misjudged.filter((pair) => !pair.fold))}`,
+    )
     assert.equal(bench.truePositives + bench.falseNegatives, bench.positives)
-    for (const kind of ['pipeline', 'pipeline_spelling', 'pipeline_timestamp', 'identifier', 'two_dates', 'compact_number', 'count']) {
+    for (const kind of [
+      'pipeline',
+      'pipeline_spelling',
+      'pipeline_timestamp',
+      'identifier',
+      'two_dates',
+      'compact_number',
+      'count',
+    ]) {
       const row = bench.byKind.find((entry) => entry.kind === kind)
       assert.ok(row !== undefined && row.agreed === row.pairs, `${kind}: ${JSON.stringify(row)}`)
     }

@@ -33,11 +33,16 @@ function tables(db: Database): Record<string, unknown[]> {
 for (const driver of ONE_DRIVER) {
   describe(`forget from the page (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
 
     const write = (subject: string, property: string, value: string, extra: Record<string, unknown> = {}): Fact => {
-      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', ...extra }, v.h.config)
+      const answer = v.h.memory.write(
+        { subject, property, value, evidence: 'observed', origin: 'tool', ...extra },
+        v.h.config,
+      )
       if (answer.kind !== 'saved' && answer.kind !== 'conflict') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
@@ -47,20 +52,37 @@ for (const driver of ONE_DRIVER) {
       const page = write('billing-api', 'port', '7801', { quote: 'billing runs on 7801' })
       const tool = write('orders-api', 'port', '7802', { quote: 'orders runs on 7802' })
       const answer = await v.ok('fact-forget', v.fence({ id: page.id }))
-      assert.deepEqual((answer['forgotten'] as { id: number }[]).map((fact) => fact.id), [page.id])
+      assert.deepEqual(
+        (answer['forgotten'] as { id: number }[]).map((fact) => fact.id),
+        [page.id],
+      )
       assert.equal(v.h.memory.forgetById(tool.id).kind, 'forgotten')
       const tombs = db().all('SELECT kind, fact_id FROM tombstones ORDER BY id')
-      assert.deepEqual(tombs.map((row) => [row['kind'], row['fact_id']]),
-        [['claim', page.id], ['evidence', page.id], ['claim', tool.id], ['evidence', tool.id]])
+      assert.deepEqual(
+        tombs.map((row) => [row['kind'], row['fact_id']]),
+        [
+          ['claim', page.id],
+          ['evidence', page.id],
+          ['claim', tool.id],
+          ['evidence', tool.id],
+        ],
+      )
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', page.id)?.['status'], 'forgotten')
-      const again = v.h.memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool' }, v.h.config)
+      const again = v.h.memory.write(
+        { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool' },
+        v.h.config,
+      )
       assert.equal(again.kind, 'refused')
     })
 
     it('refuses a stale generation and answers a replayed operation id from its receipt, forgetting once', async () => {
       const fact = write('billing-api', 'port', '7801')
       const generation = v.generation()
-      const stale = await v.call('fact-forget', { id: fact.id, expectedGeneration: generation - 1, operationId: v.op() })
+      const stale = await v.call('fact-forget', {
+        id: fact.id,
+        expectedGeneration: generation - 1,
+        operationId: v.op(),
+      })
       assert.ok(!stale.ok && stale.code === 'stale')
       assert.deepEqual(!stale.ok && stale.details, { stale: true, generation })
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', fact.id)?.['status'], 'active')
@@ -82,13 +104,22 @@ for (const driver of ONE_DRIVER) {
       const before = tables(db())
       const forgot = await v.ok('fact-forget', v.fence({ id: stated.id }))
       assert.equal(db().get('SELECT status FROM facts WHERE id = ?', rival.id)?.['status'], 'active')
-      assert.equal(db().get('SELECT status FROM conflict_groups WHERE id = ?', rival.conflictGroupId)?.['status'], 'closed')
+      assert.equal(
+        db().get('SELECT status FROM conflict_groups WHERE id = ?', rival.conflictGroupId)?.['status'],
+        'closed',
+      )
       v.clock.advance(60_000)
       const undone = await v.ok('fact-restore', v.fence({ editId: forgot['editId'] }))
       assert.equal(undone['kind'], 'forget')
       assert.deepEqual(tables(db()), before)
       // The claim is free again: writing it is a duplicate, not a refusal.
-      assert.equal(v.h.memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' }, v.h.config).kind, 'duplicate')
+      assert.equal(
+        v.h.memory.write(
+          { subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' },
+          v.h.config,
+        ).kind,
+        'duplicate',
+      )
     })
 
     it('forgets a subject or one property of it, history included, and the undo gives every row back', async () => {
@@ -105,7 +136,10 @@ for (const driver of ONE_DRIVER) {
       assert.deepEqual(tables(db()), before)
       const bySubject = await v.ok('fact-forget', v.fence({ entityKey }))
       assert.equal((bySubject['forgotten'] as unknown[]).length, 3)
-      assert.equal(Number(db().get(`SELECT count(*) AS n FROM facts WHERE status <> 'forgotten' AND subject = '支付服务'`)?.['n']), 0)
+      assert.equal(
+        Number(db().get(`SELECT count(*) AS n FROM facts WHERE status <> 'forgotten' AND subject = '支付服务'`)?.['n']),
+        0,
+      )
       await v.ok('fact-restore', v.fence({ editId: bySubject['editId'] }))
       assert.deepEqual(tables(db()), before)
       const missing = await v.call('fact-forget', v.fence({ entityKey: 'no-such-subject' }))
@@ -116,11 +150,16 @@ for (const driver of ONE_DRIVER) {
       v.dispose()
       v = verbHarness(driver, { refuseCredentials: false })
       const secret = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'
-      const token = write('deploy bot', 'api token', secret, { evidence: 'explicit_user', quote: `the deploy bot token is ${secret}` })
+      const token = write('deploy bot', 'api token', secret, {
+        evidence: 'explicit_user',
+        quote: `the deploy bot token is ${secret}`,
+      })
       assert.equal(token.sensitivity, 'credential')
       const before = tables(db())
       const forgot = await v.ok('fact-forget', v.fence({ id: token.id }))
-      const recorded = String(db().get('SELECT changed FROM fact_edits WHERE id = ?', Number(forgot['editId']))?.['changed'])
+      const recorded = String(
+        db().get('SELECT changed FROM fact_edits WHERE id = ?', Number(forgot['editId']))?.['changed'],
+      )
       assert.ok(!recorded.includes(secret) && !recorded.includes('sk-live'), 'the edit holds no part of the credential')
       assert.ok(!recorded.includes('"value"') && !recorded.includes('"quote"'))
       await v.ok('fact-restore', v.fence({ editId: forgot['editId'] }))
@@ -143,13 +182,21 @@ for (const driver of ONE_DRIVER) {
       const gone = write('billing-api', 'port', '7801')
       await v.ok('fact-forget', v.fence({ id: gone.id }))
       const exported = await v.ok('export', { backup: false })
-      const lines = readFileSync(String(exported['path']), 'utf8').split('\n').slice(1, -1).map((text) => JSON.parse(text) as Record<string, unknown>)
+      const lines = readFileSync(String(exported['path']), 'utf8')
+        .split('\n')
+        .slice(1, -1)
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
       // records counts the fact lines, as seed 000 defines it; the tombstone lines have their own count.
       assert.deepEqual([exported['records'], exported['tombstones']], [1, 2])
-      assert.deepEqual(lines.map((line) => line['tombstone'] ?? line['value']), ['team-billing', 'claim', 'evidence'])
+      assert.deepEqual(
+        lines.map((line) => line['tombstone'] ?? line['value']),
+        ['team-billing', 'claim', 'evidence'],
+      )
       const tombs = db().all('SELECT kind, key, created_at FROM tombstones ORDER BY id')
-      assert.deepEqual(lines.slice(1).map((line) => [line['tombstone'], line['key'], line['forgottenAt']]),
-        tombs.map((row) => [row['kind'], row['key'], row['created_at']]))
+      assert.deepEqual(
+        lines.slice(1).map((line) => [line['tombstone'], line['key'], line['forgottenAt']]),
+        tombs.map((row) => [row['kind'], row['key'], row['created_at']]),
+      )
       assert.equal(kept.status, 'active')
 
       const other = verbHarness(driver)
@@ -158,15 +205,27 @@ for (const driver of ONE_DRIVER) {
         const preview = await other.ok('import', { mode: 'preview', content })
         assert.equal(preview['restore'], false)
         assert.deepEqual(preview['tombstones'], { total: 2, known: 0, forgets: [], forgetsTotal: 0 })
-        const committed = await other.ok('import', { mode: 'commit', content, token: preview['token'], expectedGeneration: other.generation(), operationId: other.op() })
+        const committed = await other.ok('import', {
+          mode: 'commit',
+          content,
+          token: preview['token'],
+          expectedGeneration: other.generation(),
+          operationId: other.op(),
+        })
         assert.deepEqual(committed['tombstones'], { total: 2, added: 2 })
         assert.deepEqual(other.h.db().all('SELECT kind, key, created_at FROM tombstones ORDER BY id'), tombs)
-        const again = other.h.memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool' }, other.h.config)
+        const again = other.h.memory.write(
+          { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', origin: 'tool' },
+          other.h.config,
+        )
         assert.equal(again.kind, 'refused')
         // A second export of the importing store carries the same tombstone lines.
         const second = await other.ok('export', { backup: false })
         const secondLines = readFileSync(String(second['path']), 'utf8').split('\n').slice(1, -1)
-        assert.deepEqual(secondLines.filter((line) => line.includes('"tombstone"')), readFileSync(String(exported['path']), 'utf8').split('\n').slice(2, -1))
+        assert.deepEqual(
+          secondLines.filter((line) => line.includes('"tombstone"')),
+          readFileSync(String(exported['path']), 'utf8').split('\n').slice(2, -1),
+        )
       } finally {
         other.dispose()
       }
@@ -185,10 +244,15 @@ for (const driver of ONE_DRIVER) {
 
   describe(`put a past value back (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
     const write = (value: string): Fact => {
-      const answer = v.h.memory.write({ subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' }, v.h.config)
+      const answer = v.h.memory.write(
+        { subject: 'billing-api', property: 'port', value, evidence: 'explicit_user', origin: 'tool' },
+        v.h.config,
+      )
       if (answer.kind !== 'saved') throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
@@ -199,7 +263,7 @@ for (const driver of ONE_DRIVER) {
       return rest
     }
 
-    it('makes the older value current as the user\'s confirmed edit, supersedes the current one at that instant, and undoes both', async () => {
+    it("makes the older value current as the user's confirmed edit, supersedes the current one at that instant, and undoes both", async () => {
       const old = write('7801')
       v.clock.advance(3_600_000)
       const current = write('7802')
@@ -208,16 +272,42 @@ for (const driver of ONE_DRIVER) {
       const currentBefore = shape(current.id)
       const revisions = [Number(row(old.id)['revision']), Number(row(current.id)['revision'])]
       const put = await v.ok('fact-put-back', v.fence({ id: old.id }))
-      const back = put['fact'] as { id: number; value: string; status: string; evidence: string; validFrom: string; origin: string }
-      assert.deepEqual([back.value, back.status, back.evidence, back.origin, back.validFrom], ['7801', 'active', 'confirmed_user', 'page', v.clock.iso()])
-      assert.deepEqual([row(current.id)['status'], row(current.id)['valid_to'], row(current.id)['superseded_by']], ['superseded', v.clock.iso(), back.id])
+      const back = put['fact'] as {
+        id: number
+        value: string
+        status: string
+        evidence: string
+        validFrom: string
+        origin: string
+      }
+      assert.deepEqual(
+        [back.value, back.status, back.evidence, back.origin, back.validFrom],
+        ['7801', 'active', 'confirmed_user', 'page', v.clock.iso()],
+      )
+      assert.deepEqual(
+        [row(current.id)['status'], row(current.id)['valid_to'], row(current.id)['superseded_by']],
+        ['superseded', v.clock.iso(), back.id],
+      )
       assert.deepEqual(shape(old.id), oldBefore, 'the past row itself stays as history')
-      assert.deepEqual(v.h.db().all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', back.id).map((source) => ({ ...source })),
-        [{ origin: 'page', evidence: 'confirmed_user' }])
+      assert.deepEqual(
+        v.h
+          .db()
+          .all('SELECT origin, evidence FROM fact_sources WHERE fact_id = ?', back.id)
+          .map((source) => ({ ...source })),
+        [{ origin: 'page', evidence: 'confirmed_user' }],
+      )
 
-      const replay = await v.ok('fact-put-back', { ...v.fence({ id: old.id }), operationId: put['operationId'], expectedGeneration: Number(put['generation']) - 1 })
+      const replay = await v.ok('fact-put-back', {
+        ...v.fence({ id: old.id }),
+        operationId: put['operationId'],
+        expectedGeneration: Number(put['generation']) - 1,
+      })
       assert.equal(replay['replayed'], true)
-      const stale = await v.call('fact-put-back', { id: current.id, expectedGeneration: v.generation() - 1, operationId: v.op() })
+      const stale = await v.call('fact-put-back', {
+        id: current.id,
+        expectedGeneration: v.generation() - 1,
+        operationId: v.op(),
+      })
       assert.ok(!stale.ok && stale.code === 'stale')
 
       v.clock.advance(60_000)
@@ -232,16 +322,26 @@ for (const driver of ONE_DRIVER) {
       const old = write('7801')
       v.clock.advance(3_600_000)
       const stated = write('7802')
-      const rival = v.h.memory.write({ subject: 'billing-api', property: 'port', value: '7803', evidence: 'observed', origin: 'tool' }, v.h.config)
+      const rival = v.h.memory.write(
+        { subject: 'billing-api', property: 'port', value: '7803', evidence: 'observed', origin: 'tool' },
+        v.h.config,
+      )
       assert.equal(rival.kind, 'conflict')
       if (rival.kind !== 'conflict') return
-      const group = () => ({ ...v.h.db().get('SELECT status, closed_at, settled_by FROM conflict_groups WHERE id = ?', rival.fact.conflictGroupId) })
+      const group = () => ({
+        ...v.h
+          .db()
+          .get('SELECT status, closed_at, settled_by FROM conflict_groups WHERE id = ?', rival.fact.conflictGroupId),
+      })
       const before = { stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }
       assert.equal(before.group['status'], 'open')
       v.clock.advance(60_000)
       const put = await v.ok('fact-put-back', v.fence({ id: old.id }))
       const back = put['fact'] as { id: number }
-      assert.deepEqual([row(back.id)['status'], row(stated.id)['status'], row(rival.fact.id)['status'], group()['status']], ['active', 'superseded', 'retired', 'closed'])
+      assert.deepEqual(
+        [row(back.id)['status'], row(stated.id)['status'], row(rival.fact.id)['status'], group()['status']],
+        ['active', 'superseded', 'retired', 'closed'],
+      )
       v.clock.advance(60_000)
       await v.ok('fact-restore', v.fence({ editId: put['editId'] }))
       assert.deepEqual({ stated: shape(stated.id), rival: shape(rival.fact.id), group: group() }, before)

@@ -19,10 +19,27 @@ function library(): { rows: GraphFactRow[]; entities: Map<string, string> } {
   const fact = (subject: string, property: string, value: string): void => {
     const entityKey = canonicalEntity(subject)
     entities.set(entityKey, subject)
-    rows.push({ id: rows.length + 1, entityKey, property, value, status: 'active', evidence: 'observed', observedAt: NOW, contested: false, credential: false })
+    rows.push({
+      id: rows.length + 1,
+      entityKey,
+      property,
+      value,
+      status: 'active',
+      evidence: 'observed',
+      observedAt: NOW,
+      contested: false,
+      credential: false,
+    })
   }
   // People with real links: Carol Ng and Dave Li report to 王芳, who has many facts of her own.
-  const own: [string, string][] = [['phone', '+86 138 0000 0000'], ['location', 'Shanghai'], ['team', 'platform'], ['role', 'manager'], ['language', 'Mandarin'], ['env', 'prod']]
+  const own: [string, string][] = [
+    ['phone', '+86 138 0000 0000'],
+    ['location', 'Shanghai'],
+    ['team', 'platform'],
+    ['role', 'manager'],
+    ['language', 'Mandarin'],
+    ['env', 'prod'],
+  ]
   for (const [property, value] of own) fact('王芳', property, value)
   fact('Carol Ng', 'reports to', '王芳')
   fact('Carol Ng', 'location', 'Shanghai')
@@ -46,13 +63,22 @@ function library(): { rows: GraphFactRow[]; entities: Map<string, string> } {
   return { rows, entities }
 }
 
-const UNRELATED = ['grafana', 'terraform', 'consul', 'minio', 'VPN', 'laptop', ...Array.from({ length: 50 }, (_, i) => `tool-${i}`)]
+const UNRELATED = [
+  'grafana',
+  'terraform',
+  'consul',
+  'minio',
+  'VPN',
+  'laptop',
+  ...Array.from({ length: 50 }, (_, i) => `tool-${i}`),
+]
 const PEOPLE = ['王芳', 'Carol Ng', 'Dave Li']
 
 /** The entities (by display name) of each cluster. */
 function subjectsByCluster(payload: GraphPayload): Map<number, string[]> {
   const out = new Map<number, string[]>()
-  for (const node of payload.nodes) if (node.kind === 'entity') out.set(node.cluster, [...(out.get(node.cluster) ?? []), node.label])
+  for (const node of payload.nodes)
+    if (node.kind === 'entity') out.set(node.cluster, [...(out.get(node.cluster) ?? []), node.label])
   return out
 }
 
@@ -76,18 +102,33 @@ describe('projectGraph: clusters reflect real links', () => {
     assert.ok(unlinked !== undefined)
     assert.equal(unlinked.label, 'Unlinked')
     assert.equal(unlinked.subjects, UNRELATED.length)
-    assert.deepEqual(UNRELATED.filter((subject) => clusterOf(subject) !== unlinked.index), [])
-    assert.deepEqual(PEOPLE.filter((subject) => clusterOf(subject) === unlinked.index), [])
+    assert.deepEqual(
+      UNRELATED.filter((subject) => clusterOf(subject) !== unlinked.index),
+      [],
+    )
+    assert.deepEqual(
+      PEOPLE.filter((subject) => clusterOf(subject) === unlinked.index),
+      [],
+    )
   })
 
   it('never names a cluster after a subject that unrelated subjects merely share a value with', () => {
     for (const cluster of payload.clusters) {
       const members = subjectsByCluster(payload).get(cluster.index) ?? []
-      if (cluster.kind === 'unlinked') assert.ok(!members.includes(cluster.label), `${cluster.label} names the unlinked group`)
-      else assert.deepEqual(members.filter((subject) => UNRELATED.includes(subject)), [], `cluster ${cluster.label}: ${members.join(', ')}`)
+      if (cluster.kind === 'unlinked')
+        assert.ok(!members.includes(cluster.label), `${cluster.label} names the unlinked group`)
+      else
+        assert.deepEqual(
+          members.filter((subject) => UNRELATED.includes(subject)),
+          [],
+          `cluster ${cluster.label}: ${members.join(', ')}`,
+        )
     }
     // Every drawn node has a described cluster, and each cluster is described once.
-    assert.deepEqual(new Set(payload.nodes.map((node) => node.cluster)), new Set(payload.clusters.map((cluster) => cluster.index)))
+    assert.deepEqual(
+      new Set(payload.nodes.map((node) => node.cluster)),
+      new Set(payload.clusters.map((cluster) => cluster.index)),
+    )
     assert.equal(new Set(payload.clusters.map((cluster) => cluster.index)).size, payload.clusters.length)
   })
 
@@ -96,9 +137,13 @@ describe('projectGraph: clusters reflect real links', () => {
       const source = payload.nodes.find((node) => node.id === edge.source)
       const target = payload.nodes.find((node) => node.id === edge.target)
       if (target?.kind !== 'value') continue
-      const own = payload.edges.filter((other) => other.target === target.id)
+      const own = payload.edges
+        .filter((other) => other.target === target.id)
         .map((other) => payload.nodes.find((node) => node.id === other.source)?.cluster)
-      assert.ok(own.includes(target.cluster), `${target.label} sits in cluster ${target.cluster}, its subjects in ${own.join(', ')} (${source?.label})`)
+      assert.ok(
+        own.includes(target.cluster),
+        `${target.label} sits in cluster ${target.cluster}, its subjects in ${own.join(', ')} (${source?.label})`,
+      )
     }
   })
 })

@@ -6,7 +6,17 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { busiestSubject, fitText, PREVIEW_NEIGHBOURS, PREVIEW_SIZES, previewLayout, previewPlan, textWidth, type Box, type PreviewLayout } from '../client/graph-preview.ts'
+import {
+  busiestSubject,
+  fitText,
+  PREVIEW_NEIGHBOURS,
+  PREVIEW_SIZES,
+  previewLayout,
+  previewPlan,
+  textWidth,
+  type Box,
+  type PreviewLayout,
+} from '../client/graph-preview.ts'
 import { projectGraph, type GraphFactRow } from '../src/graph.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 import { canonicalEntity } from '../src/text/normalize.ts'
@@ -23,20 +33,39 @@ function rowMaker(): (subject: string, property: string, value: string) => Graph
     next += 1
     const entityKey = canonicalEntity(subject)
     DISPLAY.set(entityKey, subject)
-    return { id: next, entityKey, property, value, status: 'active', evidence: 'observed', observedAt: NOW, contested: false, credential: false }
+    return {
+      id: next,
+      entityKey,
+      property,
+      value,
+      status: 'active',
+      evidence: 'observed',
+      observedAt: NOW,
+      contested: false,
+      credential: false,
+    }
   }
 }
 
-const entitiesOf = (rows: readonly GraphFactRow[]): Map<string, string> => new Map(rows.map((row) => [row.entityKey, DISPLAY.get(row.entityKey) ?? row.entityKey]))
-const nebulaOf = (rows: readonly GraphFactRow[]): GraphPayload => projectGraph(rows, entitiesOf(rows), { view: 'nebula', scope: 'current', generation: 1 })
+const entitiesOf = (rows: readonly GraphFactRow[]): Map<string, string> =>
+  new Map(rows.map((row) => [row.entityKey, DISPLAY.get(row.entityKey) ?? row.entityKey]))
+const nebulaOf = (rows: readonly GraphFactRow[]): GraphPayload =>
+  projectGraph(rows, entitiesOf(rows), { view: 'nebula', scope: 'current', generation: 1 })
 const treeOf = (rows: readonly GraphFactRow[], center: string): GraphPayload =>
-  projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', center: canonicalEntity(center), generation: 1 })
+  projectGraph(rows, entitiesOf(rows), {
+    view: 'tree',
+    scope: 'current',
+    center: canonicalEntity(center),
+    generation: 1,
+  })
 
 /** A store where orders-api has eleven values and two squads report to it; the squads have a value each. */
 function library(): GraphFactRow[] {
   const row = rowMaker()
   return [
-    ...Array.from({ length: 11 }, (_, index) => row('orders-api', `setting ${String(index + 1).padStart(2, '0')}`, `value ${index + 1}`)),
+    ...Array.from({ length: 11 }, (_, index) =>
+      row('orders-api', `setting ${String(index + 1).padStart(2, '0')}`, `value ${index + 1}`),
+    ),
     row('orders-api', 'setting 03', 'value 3 again'),
     row('alpha squad', 'owns', 'orders-api'),
     row('alpha squad', 'reviews', 'orders-api'),
@@ -58,8 +87,14 @@ describe('the graph preview picks the busiest subject', () => {
   it('centres on the subject with the most facts about or naming it, not on the one with the most facts of its own', () => {
     const row = rowMaker()
     // hub has two facts of its own but four name it; solo has three of its own and nothing names it.
-    const rows = [row('hub', 'a', '1'), row('hub', 'b', '2'), ...['x', 'y', 'z', 'w'].map((key) => row(key, 'uses', 'hub')),
-      row('solo', 'a', '1'), row('solo', 'b', '2'), row('solo', 'c', '3')]
+    const rows = [
+      row('hub', 'a', '1'),
+      row('hub', 'b', '2'),
+      ...['x', 'y', 'z', 'w'].map((key) => row(key, 'uses', 'hub')),
+      row('solo', 'a', '1'),
+      row('solo', 'b', '2'),
+      row('solo', 'c', '3'),
+    ]
     assert.equal(busiestSubject(nebulaOf(rows))?.label, 'hub')
     assert.equal(busiestSubject(nebulaOf(rows.filter((fact) => fact.entityKey === 'solo')))?.label, 'solo')
   })
@@ -77,18 +112,25 @@ describe('the graph preview chooses what it shows', () => {
     assert.ok(plan !== undefined)
     assert.equal(plan.center.label, 'orders-api')
     assert.equal(plan.shown.length, PREVIEW_NEIGHBOURS)
-    const neighbours = new Set(tree.edges.flatMap((edge) => [edge.source, edge.target]).filter((id) => id !== plan.center.id))
+    const neighbours = new Set(
+      tree.edges.flatMap((edge) => [edge.source, edge.target]).filter((id) => id !== plan.center.id),
+    )
     assert.equal(plan.more, neighbours.size - PREVIEW_NEIGHBOURS)
     // alpha squad names orders-api in two facts: it leads; bravo squad (a subject) comes before the plain values.
-    assert.deepEqual(plan.shown.slice(0, 2).map((entry) => [entry.node.label, entry.facts, entry.incoming, entry.outgoing]),
-      [['alpha squad', 2, true, false], ['bravo squad', 1, true, false]])
+    assert.deepEqual(
+      plan.shown.slice(0, 2).map((entry) => [entry.node.label, entry.facts, entry.incoming, entry.outgoing]),
+      [
+        ['alpha squad', 2, true, false],
+        ['bravo squad', 1, true, false],
+      ],
+    )
     assert.deepEqual(plan.shown[0]?.properties, ['owns', 'reviews'])
     assert.ok(plan.shown.slice(2).every((entry) => entry.node.kind === 'value' && entry.outgoing && !entry.incoming))
     // Two values of one property are two neighbours under the same property.
     assert.ok(plan.shown.filter((entry) => entry.properties.includes('setting 03')).length === 2)
   })
 
-  it('counts the neighbours the tree\'s own budget left out among the rest', () => {
+  it("counts the neighbours the tree's own budget left out among the rest", () => {
     const cut = { ...tree, omitted: { ...tree.omitted, nodes: 40 } }
     assert.equal(previewPlan(cut)?.more, (previewPlan(tree)?.more ?? 0) + 40)
   })
@@ -114,7 +156,8 @@ describe('the graph preview lays itself out', () => {
       const boxes: Box[] = [layout.center, ...layout.chips]
       for (const box of boxes) assert.ok(inside(layout, box), `${JSON.stringify(box)} leaves the drawing`)
       for (const [index, a] of boxes.entries()) {
-        for (const b of boxes.slice(index + 1)) assert.ok(!overlaps(a, b), `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`)
+        for (const b of boxes.slice(index + 1))
+          assert.ok(!overlaps(a, b), `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`)
       }
       assert.ok(layout.more !== null && inside(layout, layout.more.box))
       for (const box of boxes) assert.ok(!overlaps(box, layout.more.box))
@@ -131,7 +174,10 @@ describe('the graph preview lays itself out', () => {
     const left = layout.chips.filter((chip) => chip.side === 'left')
     const right = layout.chips.filter((chip) => chip.side === 'right')
     assert.deepEqual([left.length, right.length], [4, 4])
-    assert.deepEqual(left.slice(0, 2).map((chip) => chip.neighbour.node.label), ['alpha squad', 'bravo squad'])
+    assert.deepEqual(
+      left.slice(0, 2).map((chip) => chip.neighbour.node.label),
+      ['alpha squad', 'bravo squad'],
+    )
     // A column's chips line up: one width each, as wide as the column's widest label needs.
     for (const side of [left, right]) assert.equal(new Set(side.map((chip) => `${chip.width}:${chip.x}`)).size, 1)
     for (const chip of left) assert.ok(chip.x + chip.width < layout.center.x)

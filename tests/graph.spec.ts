@@ -12,13 +12,26 @@ import { canonicalEntity } from '../src/text/normalize.ts'
 const NOW = '2026-03-01T09:00:00.000Z'
 
 /** Rows with ids in call order; everything but subject, property and value defaults to a plain active fact. */
-function rowMaker(): (entityKey: string, property: string, value: string, extra?: Partial<GraphFactRow>) => GraphFactRow {
+function rowMaker(): (
+  entityKey: string,
+  property: string,
+  value: string,
+  extra?: Partial<GraphFactRow>,
+) => GraphFactRow {
   let next = 0
   return (entityKey, property, value, extra = {}) => {
     next += 1
     return {
-      id: next, entityKey, property, value, status: 'active', evidence: 'observed', observedAt: NOW, contested: false,
-      credential: false, ...extra,
+      id: next,
+      entityKey,
+      property,
+      value,
+      status: 'active',
+      evidence: 'observed',
+      observedAt: NOW,
+      contested: false,
+      credential: false,
+      ...extra,
     }
   }
 }
@@ -28,8 +41,12 @@ function entitiesOf(rows: readonly GraphFactRow[], extra: readonly string[] = []
   return new Map([...rows.map((row) => row.entityKey), ...extra].map((key) => [key, key]))
 }
 
-const nebula = (scope: 'current' | 'all' = 'current', extra: Partial<GraphOptions> = {}): GraphOptions =>
-  ({ view: 'nebula', scope, generation: 7, ...extra })
+const nebula = (scope: 'current' | 'all' = 'current', extra: Partial<GraphOptions> = {}): GraphOptions => ({
+  view: 'nebula',
+  scope,
+  generation: 7,
+  ...extra,
+})
 
 function node(payload: GraphPayload, id: string): GraphNode {
   const found = payload.nodes.find((candidate) => candidate.id === id)
@@ -106,10 +123,17 @@ describe('projectGraph: which facts become edges', () => {
     ]
     const current = projectGraph(rows, entitiesOf(rows), nebula('current'))
     assert.deepEqual(current.edges.map((edge) => edge.label).sort(), ['email', 'region'])
-    assert.equal(labelOf(current, current.edges.find((edge) => edge.label === 'email')?.target ?? ''), 'ops@example.com')
+    assert.equal(
+      labelOf(current, current.edges.find((edge) => edge.label === 'email')?.target ?? ''),
+      'ops@example.com',
+    )
     const all = projectGraph(rows, entitiesOf(rows), nebula('all'))
-    assert.deepEqual(all.edges.map((edge) => [edge.label, edge.factIds, edge.contested]).sort(),
-      [['email', [8], false], ['port', [1], true], ['port', [2], true], ['region', [9], false]])
+    assert.deepEqual(all.edges.map((edge) => [edge.label, edge.factIds, edge.contested]).sort(), [
+      ['email', [8], false],
+      ['port', [1], true],
+      ['port', [2], true],
+      ['region', [9], false],
+    ])
     for (const payload of [current, all]) {
       const text = JSON.stringify(payload)
       assert.doesNotMatch(text, /sk-live|db[1-4]/u)
@@ -127,7 +151,10 @@ describe('projectGraph: which facts become edges', () => {
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const billing = edgesFrom(payload, 'e:billing api')
-    assert.deepEqual(billing.map((edge) => [edge.label, edge.factIds]).sort(), [['Port', [1, 2]], ['test port', [3]]])
+    assert.deepEqual(billing.map((edge) => [edge.label, edge.factIds]).sort(), [
+      ['Port', [1, 2]],
+      ['test port', [3]],
+    ])
     // One value node for 7801, shared by both entities: one cluster.
     const target = billing[0]?.target ?? ''
     assert.equal(edgesFrom(payload, 'e:orders api')[0]?.target, target)
@@ -140,7 +167,11 @@ describe('projectGraph: which facts become edges', () => {
 
   it('folds values that differ only in case, width or spacing into one node labelled by the oldest fact', () => {
     const row = rowMaker()
-    const rows = [row('a', 'env', 'Prod  Cluster'), row('b', 'env', 'ｐｒｏｄ cluster'), row('c', 'env', 'prod cluster')]
+    const rows = [
+      row('a', 'env', 'Prod  Cluster'),
+      row('b', 'env', 'ｐｒｏｄ cluster'),
+      row('c', 'env', 'prod cluster'),
+    ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const values = payload.nodes.filter((n) => n.kind === 'value')
     assert.equal(values.length, 1)
@@ -162,7 +193,9 @@ describe('projectGraph: what a label may show', () => {
     const phone = payload.nodes.find((n) => n.label === '+86 138 0000 0000')
     assert.equal(phone?.sensitivity, 'phone')
     assert.equal(payload.nodes.find((n) => n.label === '17801')?.sensitivity, undefined)
-    const ports = edgesFrom(payload, 'e:billing api').map((edge) => edge.qualifiers).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+    const ports = edgesFrom(payload, 'e:billing api')
+      .map((edge) => edge.qualifiers)
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
     assert.deepEqual(ports, [{ env: 'dev' }, { env: 'staging' }])
     // Two facts behind one edge with different qualifiers: the edge names none.
     assert.equal(edgesFrom(payload, 'e:orders api')[0]?.qualifiers, undefined)
@@ -176,10 +209,58 @@ describe('entityNamer', () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
       return seed / 2_147_483_648
     }
-    const PIECES = ['kaka', 'Kaka', 'KAKA', 'api', 'API', 'lo', 'x', '7801', ' ', '  ', '-', '_', '.', ',', ':', '|', '\t', '·', '・',
-      '\u3000', 'plugin', 'Service', 'repo', '服务', '插件', '项目', '数据', '支付', '数', 'e\u0301', 'é', '=\u0338', '≠', '=', 'ｋａｋａ',
-      'Ａ', 'ﬁ', 'ß', 'İ', 'ñ', 'n\u0303', 'カタ', '한국', 'Ⅻ', '①', '/', '+', '#']
-    const text = (): string => Array.from({ length: 1 + Math.floor(random() * 5) }, () => PIECES[Math.floor(random() * PIECES.length)]).join('')
+    const PIECES = [
+      'kaka',
+      'Kaka',
+      'KAKA',
+      'api',
+      'API',
+      'lo',
+      'x',
+      '7801',
+      ' ',
+      '  ',
+      '-',
+      '_',
+      '.',
+      ',',
+      ':',
+      '|',
+      '\t',
+      '·',
+      '・',
+      '\u3000',
+      'plugin',
+      'Service',
+      'repo',
+      '服务',
+      '插件',
+      '项目',
+      '数据',
+      '支付',
+      '数',
+      'e\u0301',
+      'é',
+      '=\u0338',
+      '≠',
+      '=',
+      'ｋａｋａ',
+      'Ａ',
+      'ﬁ',
+      'ß',
+      'İ',
+      'ñ',
+      'n\u0303',
+      'カタ',
+      '한국',
+      'Ⅻ',
+      '①',
+      '/',
+      '+',
+      '#',
+    ]
+    const text = (): string =>
+      Array.from({ length: 1 + Math.floor(random() * 5) }, () => PIECES[Math.floor(random() * PIECES.length)]).join('')
     const values = Array.from({ length: 6000 }, text)
     const keys = new Map<string, string>()
     for (const value of values) {
@@ -221,8 +302,17 @@ describe('projectGraph: ids and determinism', () => {
     const row = rowMaker()
     const rows: GraphFactRow[] = []
     for (let i = 0; i < 400; i += 1) {
-      rows.push(row(`svc ${i % 37}`, ['port', 'owner', 'depends on'][i % 3] ?? 'port', i % 3 === 2 ? `svc ${(i * 7) % 37}` : `value ${i % 53}`,
-        { evidence: i % 4 === 0 ? 'explicit_user' : 'observed', observedAt: `2026-03-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00.000Z` }))
+      rows.push(
+        row(
+          `svc ${i % 37}`,
+          ['port', 'owner', 'depends on'][i % 3] ?? 'port',
+          i % 3 === 2 ? `svc ${(i * 7) % 37}` : `value ${i % 53}`,
+          {
+            evidence: i % 4 === 0 ? 'explicit_user' : 'observed',
+            observedAt: `2026-03-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00.000Z`,
+          },
+        ),
+      )
     }
     const limits = { nodes: 40, edges: 60, entities: 20 }
     const first = projectGraph(rows, entitiesOf(rows), nebula('current', { limits }))
@@ -237,7 +327,9 @@ describe('projectGraph: ids and determinism', () => {
 describe('projectGraph: budgets', () => {
   it('caps entities at 300 and nodes at 600, counting what was left out', () => {
     const row = rowMaker()
-    const rows = Array.from({ length: 700 }, (_, i) => row(`svc ${String(i).padStart(3, '0')}`, 'port', String(10_000 + i)))
+    const rows = Array.from({ length: 700 }, (_, i) =>
+      row(`svc ${String(i).padStart(3, '0')}`, 'port', String(10_000 + i)),
+    )
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     assert.deepEqual(payload.limits, { nodes: 600, edges: 1200, entities: 300 })
     assert.equal(payload.nodes.filter((n) => n.kind === 'entity').length, 300)
@@ -273,7 +365,8 @@ describe('projectGraph: budgets', () => {
     const row = rowMaker()
     const rows: GraphFactRow[] = []
     for (let i = 0; i < 1000; i += 1) rows.push(row('fat', 'tag', `tag ${i}`, { evidence: 'explicit_user' }))
-    for (let e = 0; e < 50; e += 1) for (let v = 0; v < 2; v += 1) rows.push(row(`small ${e}`, 'tag', `small ${e} tag ${v}`))
+    for (let e = 0; e < 50; e += 1)
+      for (let v = 0; v < 2; v += 1) rows.push(row(`small ${e}`, 'tag', `small ${e} tag ${v}`))
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     assert.equal(payload.nodes.length, 600)
     for (let e = 0; e < 50; e += 1) assert.equal(node(payload, `e:small ${e}`).degree, 2)
@@ -289,7 +382,11 @@ describe('projectGraph: budgets', () => {
       row('svc', 'c', 'old explicit', { evidence: 'explicit_user', observedAt: '2025-01-01T00:00:00.000Z' }),
       row('svc', 'd', 'unverified', { evidence: 'unverified', observedAt: '2026-03-01T00:00:00.000Z' }),
     ]
-    const payload = projectGraph(rows, entitiesOf(rows), nebula('current', { limits: { nodes: 10, edges: 2, entities: 5 } }))
+    const payload = projectGraph(
+      rows,
+      entitiesOf(rows),
+      nebula('current', { limits: { nodes: 10, edges: 2, entities: 5 } }),
+    )
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['b', 'c'])
     assert.deepEqual(payload.omitted, { nodes: 2, edges: 2, entities: 0, facts: 2 })
   })
@@ -301,19 +398,31 @@ describe('projectGraph: clusters', () => {
     const rows = [
       ...['a1', 'a2', 'a3', 'a4'].map((value) => row('a', 'tag', value)),
       ...['b1', 'b2', 'b3'].map((value) => row('b', 'tag', value)),
-      row('m', 'uses', 'a'), row('m', 'uses', 'b'), row('m', 'tag', 'm1'),
+      row('m', 'uses', 'a'),
+      row('m', 'uses', 'b'),
+      row('m', 'tag', 'm1'),
       row('c', 'size', 'small'),
     ]
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const clusterOf = (id: string): number => node(payload, id).cluster
-    const members = (cluster: number): string[] => payload.nodes.filter((n) => n.cluster === cluster).map((n) => n.label).sort()
+    const members = (cluster: number): string[] =>
+      payload.nodes
+        .filter((n) => n.cluster === cluster)
+        .map((n) => n.label)
+        .sort()
     // a (degree 5) and b (degree 4) are hubs; m (degree 3) is a's neighbour before it could be one, and joins a.
     assert.deepEqual([clusterOf('e:a'), clusterOf('e:b'), clusterOf('e:c')], [0, 1, 2])
     assert.deepEqual(members(0), ['a', 'a1', 'a2', 'a3', 'a4', 'm', 'm1'])
     assert.deepEqual(members(1), ['b', 'b1', 'b2', 'b3'])
     assert.deepEqual(members(2), ['c', 'small'])
-    assert.deepEqual(payload.nodes.filter((n) => n.hub).map((n) => n.id), ['e:a', 'e:b'])
-    assert.deepEqual(payload.nodes.map((n) => n.cluster), [...payload.nodes.map((n) => n.cluster)].sort((p, q) => p - q))
+    assert.deepEqual(
+      payload.nodes.filter((n) => n.hub).map((n) => n.id),
+      ['e:a', 'e:b'],
+    )
+    assert.deepEqual(
+      payload.nodes.map((n) => n.cluster),
+      [...payload.nodes.map((n) => n.cluster)].sort((p, q) => p - q),
+    )
     assert.deepEqual(projectGraph([...rows].reverse(), entitiesOf(rows), nebula()), payload)
   })
 
@@ -327,8 +436,20 @@ describe('projectGraph: clusters', () => {
     }
     const payload = projectGraph(rows, entitiesOf(rows), nebula())
     const hubs = payload.nodes.filter((n) => n.hub)
-    assert.deepEqual(hubs.map((n) => n.label).sort(), ['hub 2', 'hub 3', 'hub 4', 'hub 5', 'hub 6', 'hub 7', 'hub 8', 'hub 9'])
-    assert.deepEqual(hubs.map((n) => n.cluster).sort((p, q) => p - q), [0, 1, 2, 3, 4, 5, 6, 7])
+    assert.deepEqual(hubs.map((n) => n.label).sort(), [
+      'hub 2',
+      'hub 3',
+      'hub 4',
+      'hub 5',
+      'hub 6',
+      'hub 7',
+      'hub 8',
+      'hub 9',
+    ])
+    assert.deepEqual(
+      hubs.map((n) => n.cluster).sort((p, q) => p - q),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    )
     assert.equal(node(payload, 'e:hub 9').cluster, 0)
     // hub 0 and hub 1 join the hubs nearest them; nothing is left for a ninth cluster.
     assert.equal(new Set(payload.nodes.map((n) => n.cluster)).size, 8)
@@ -345,19 +466,38 @@ describe('projectGraph: the one-hop tree', () => {
       row('orders api', 'port', '7802'),
       row('postgres', 'version', '16'),
     ]
-    const payload = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', center: 'billing api', generation: 3 })
+    const payload = projectGraph(rows, entitiesOf(rows), {
+      view: 'tree',
+      scope: 'current',
+      center: 'billing api',
+      generation: 3,
+    })
     assert.equal(payload.center?.id, 'e:billing api')
     assert.equal(payload.center?.degree, 3)
     assert.deepEqual(payload.edges.map((edge) => edge.label).sort(), ['calls', 'database', 'port'])
-    assert.deepEqual(payload.nodes.filter((n) => n.kind === 'entity').map((n) => n.id).sort(), ['e:billing api', 'e:orders api', 'e:postgres'])
+    assert.deepEqual(
+      payload.nodes
+        .filter((n) => n.kind === 'entity')
+        .map((n) => n.id)
+        .sort(),
+      ['e:billing api', 'e:orders api', 'e:postgres'],
+    )
     assert.deepEqual(payload.limits, { nodes: 100, edges: 200, entities: 100 })
     assert.deepEqual(payload.omitted, { nodes: 0, edges: 0, entities: 0, facts: 0 })
   })
 
   it('answers a centre without relations alone, and budgets a wide one to 100 nodes', () => {
     const row = rowMaker()
-    const lonely = projectGraph([], new Map([['ghost', 'Ghost']]), { view: 'tree', scope: 'current', center: 'ghost', generation: 1 })
-    assert.deepEqual(lonely.nodes.map((n) => [n.id, n.label, n.degree]), [['e:ghost', 'Ghost', 0]])
+    const lonely = projectGraph([], new Map([['ghost', 'Ghost']]), {
+      view: 'tree',
+      scope: 'current',
+      center: 'ghost',
+      generation: 1,
+    })
+    assert.deepEqual(
+      lonely.nodes.map((n) => [n.id, n.label, n.degree]),
+      [['e:ghost', 'Ghost', 0]],
+    )
     assert.equal(lonely.center?.id, 'e:ghost')
     const rows = Array.from({ length: 150 }, (_, i) => row('wide', 'tag', `tag ${i}`))
     const wide = projectGraph(rows, entitiesOf(rows), { view: 'tree', scope: 'current', center: 'wide', generation: 1 })

@@ -3,14 +3,20 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { markMatches } from '../client/highlight.ts'
 
-const marked = (text: string, query: string): string => markMatches(text, query).map((run) => (run.hit ? `[${run.text}]` : run.text)).join('')
+const marked = (text: string, query: string): string =>
+  markMatches(text, query)
+    .map((run) => (run.hit ? `[${run.text}]` : run.text))
+    .join('')
 
 describe('marking the words a search matched', () => {
   it('marks every occurrence of each word, ignoring case, and spells the text back unchanged', () => {
     assert.equal(marked('Billing-API runs billing jobs', 'billing'), '[Billing]-API runs [billing] jobs')
     assert.equal(marked('port 7801', 'PORT 7801'), '[port] [7801]')
     const runs = markMatches('小明 · 住在: 杭州', '杭州')
-    assert.deepEqual(runs, [{ text: '小明 · 住在: ', hit: false }, { text: '杭州', hit: true }])
+    assert.deepEqual(runs, [
+      { text: '小明 · 住在: ', hit: false },
+      { text: '杭州', hit: true },
+    ])
     assert.equal(runs.map((run) => run.text).join(''), '小明 · 住在: 杭州')
   })
 

@@ -28,7 +28,11 @@ let clone: string
 let shop: string
 
 function git(cwd: string, ...args: string[]): void {
-  const result = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' })
+  const result = spawnSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8' },
+  )
   assert.equal(result.status, 0, `git ${args.join(' ')}: ${result.stderr}`)
 }
 
@@ -61,7 +65,13 @@ before(async () => {
   const old = new FactMemory({ clock: systemClock, locator: { repositoryOfFolder: () => undefined } })
   old.open(config.resolvedDataDir)
   try {
-    writeFact(old, config, { subject: 'billing-service', property: 'code owner', value: 'Dana Whitfield (@dana-w)', evidence: 'explicit_user', project: { key: billing, name: 'billing-service', repository: true } })
+    writeFact(old, config, {
+      subject: 'billing-service',
+      property: 'code owner',
+      value: 'Dana Whitfield (@dana-w)',
+      evidence: 'explicit_user',
+      project: { key: billing, name: 'billing-service', repository: true },
+    })
   } finally {
     old.close()
   }
@@ -77,14 +87,30 @@ before(async () => {
       { property: 'migration tool', value: 'node-pg-migrate, files in db/migrations' },
       { property: 'log level', value: 'debug locally, info in production' },
     ]
-    for (const fact of own) writeFact(memory, config, { subject: 'billing-service', ...fact, evidence: 'explicit_user', project: here })
+    for (const fact of own)
+      writeFact(memory, config, { subject: 'billing-service', ...fact, evidence: 'explicit_user', project: here })
     writeFact(memory, config, {
-      subject: 'billing-service', property: 'escalation', value: 'see runbook OPS-12, then the phone tree', evidence: 'explicit_user', project: here,
+      subject: 'billing-service',
+      property: 'escalation',
+      value: 'see runbook OPS-12, then the phone tree',
+      evidence: 'explicit_user',
+      project: here,
       cues: ['who to wake up at night', '半夜出事找谁'],
     })
-    writeFact(memory, config, { subject: 'shop-web', property: 'test command', value: 'pnpm vitest run', evidence: 'explicit_user', project: there })
+    writeFact(memory, config, {
+      subject: 'shop-web',
+      property: 'test command',
+      value: 'pnpm vitest run',
+      evidence: 'explicit_user',
+      project: there,
+    })
     for (let index = 0; index < 60; index += 1) {
-      writeFact(memory, config, { subject: `friend-${index}`, property: 'favourite film', value: `the film number ${index}`, evidence: 'explicit_user' })
+      writeFact(memory, config, {
+        subject: `friend-${index}`,
+        property: 'favourite film',
+        value: `the film number ${index}`,
+        evidence: 'explicit_user',
+      })
     }
   } finally {
     memory.close()
@@ -104,39 +130,54 @@ function firstRequest(): RecordedRequest {
 }
 
 function blockOf(messages: readonly ChatMessage[]): string {
-  return messages.filter((message) => message.role === 'user').map(messageText).find((text) => text.startsWith(RECALL_HEAD)) ?? ''
+  return (
+    messages
+      .filter((message) => message.role === 'user')
+      .map(messageText)
+      .find((text) => text.startsWith(RECALL_HEAD)) ?? ''
+  )
 }
 
 /** Everything the request carried but the user's own message. */
 function seen(request: RecordedRequest, prompt: string): string {
-  return request.body.messages.filter((message) => !(message.role === 'user' && messageText(message) === prompt)).map(messageText).join('\n')
+  return request.body.messages
+    .filter((message) => !(message.role === 'user' && messageText(message) === prompt))
+    .map(messageText)
+    .join('\n')
 }
 
 /** Everything the request carries before the user's own message. */
 function prefixBefore(request: RecordedRequest, prompt: string): string {
   const index = request.body.messages.findIndex((message) => message.role === 'user' && messageText(message) === prompt)
-  assert.ok(index > 0, 'the user\'s message is in the request')
+  assert.ok(index > 0, "the user's message is in the request")
   return JSON.stringify({ tools: request.body.tools, messages: request.body.messages.slice(0, index) })
 }
 
 describe('recall where developers work, in a real DSH host', () => {
-  it('a plain instruction in a repository recalls that repository\'s fact past a directory of newer facts', async () => {
+  it("a plain instruction in a repository recalls that repository's fact past a directory of newer facts", async () => {
     const prompt = 'Run the test suite and tell me what fails.'
     await conversations.converseIn(billing, prompt, reply)
     const request = firstRequest()
     assert.doesNotMatch(directoryOf(request.body.messages), /test:unit/u, 'the directory does not list it')
-    assert.match(blockOf(request.body.messages), /- billing-service · test command \(project billing-service\): npm run test:unit -- --runInBand \[#\d+/u)
-    assert.doesNotMatch(seen(request, prompt), /pnpm vitest run/u, 'the other repository\'s test command never comes')
+    assert.match(
+      blockOf(request.body.messages),
+      /- billing-service · test command \(project billing-service\): npm run test:unit -- --runInBand \[#\d+/u,
+    )
+    assert.doesNotMatch(seen(request, prompt), /pnpm vitest run/u, "the other repository's test command never comes")
   })
 
   it('a paraphrase and a Chinese message recall an English fact through the lexicon', async () => {
     for (const prompt of ['Ship this branch to the pre-production environment.', '把这个分支部署到预发环境']) {
       await conversations.converseIn(billing, prompt, reply)
-      assert.match(blockOf(firstRequest().body.messages), /staging deploy \(project billing-service\): make deploy ENV=staging/u, prompt)
+      assert.match(
+        blockOf(firstRequest().body.messages),
+        /staging deploy \(project billing-service\): make deploy ENV=staging/u,
+        prompt,
+      )
     }
   })
 
-  it('a message only the writer\'s cues share recalls the fact, and the cues never show', async () => {
+  it("a message only the writer's cues share recalls the fact, and the cues never show", async () => {
     const prompt = '半夜出事了找谁？'
     await conversations.converseIn(billing, prompt, reply)
     const block = blockOf(firstRequest().body.messages)
@@ -149,20 +190,28 @@ describe('recall where developers work, in a real DSH host', () => {
     assert.equal(blockOf(firstRequest().body.messages), '')
   })
 
-  it('a worktree and a second clone are the same project, even for a fact stored under the checkout\'s folder; another repository sees none of it', async () => {
-    for (const [cwd, prompt] of [[worktree, 'Who is the code owner I should ask for a review?'], [clone, 'Connect to the local database and list the tables.']] as const) {
+  it("a worktree and a second clone are the same project, even for a fact stored under the checkout's folder; another repository sees none of it", async () => {
+    for (const [cwd, prompt] of [
+      [worktree, 'Who is the code owner I should ask for a review?'],
+      [clone, 'Connect to the local database and list the tables.'],
+    ] as const) {
       await conversations.converseIn(cwd, prompt, reply)
       const request = firstRequest()
       assert.match(seen(request, prompt), cwd === worktree ? /Dana Whitfield/u : /localhost:5433/u, cwd)
     }
-    for (const prompt of ['Who is the code owner I should ask for a review?', 'Connect to the local database and list the tables.', 'Run the test suite.']) {
+    for (const prompt of [
+      'Who is the code owner I should ask for a review?',
+      'Connect to the local database and list the tables.',
+      'Run the test suite.',
+    ]) {
       await conversations.converseIn(shop, prompt, reply)
       const text = seen(firstRequest(), prompt)
-      for (const value of ['Dana Whitfield', 'localhost:5433', 'test:unit', 'OPS-12']) assert.ok(!text.includes(value), `${prompt} → ${value}`)
+      for (const value of ['Dana Whitfield', 'localhost:5433', 'test:unit', 'OPS-12'])
+        assert.ok(!text.includes(value), `${prompt} → ${value}`)
     }
   })
 
-  it('keeps everything before the user\'s message byte-identical between two messages in one project', async () => {
+  it("keeps everything before the user's message byte-identical between two messages in one project", async () => {
     const first = 'Run the test suite and tell me what fails.'
     await conversations.converseIn(billing, first, reply)
     const withBlock = prefixBefore(firstRequest(), first)

@@ -13,7 +13,23 @@ import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import type { directoryContext } from '../src/context-hooks.ts'
 import type { AgentDefaultModelConfig } from '@deepseek-ai/dsh-agent-default-model'
-import type { AgentView, DefaultModelView, ExtractionMessage, ExtractSessionView, LiveSessionsView, LlmView, LoggerView, NoticeMessage, PreStepPayload, RecallMessage, SessionQueryView, SessionView, SettingsScopeView, ToolCall, ToolSpec } from '../src/host/ports.ts'
+import type {
+  AgentView,
+  DefaultModelView,
+  ExtractionMessage,
+  ExtractSessionView,
+  LiveSessionsView,
+  LlmView,
+  LoggerView,
+  NoticeMessage,
+  PreStepPayload,
+  RecallMessage,
+  SessionQueryView,
+  SessionView,
+  SettingsScopeView,
+  ToolCall,
+  ToolSpec,
+} from '../src/host/ports.ts'
 
 type Assert<T extends true> = T
 type Fits<A, B> = [A] extends [B] ? true : false
@@ -43,7 +59,12 @@ export type LlmFitsView = Assert<Fits<Context['llm'], LlmView>>
 export type ExtractionMessageIsUserMessage = Assert<Fits<Omit<ExtractionMessage, 'id'>, Omit<UserMessage, 'id'>>>
 export type DefaultModelFits = Assert<Fits<AgentDefaultModelConfig, DefaultModelView>>
 /** The session/event listener hands over a session and one event. */
-export type SessionEventFits = Assert<Fits<Parameters<Events['session/event']>, [ExtractSessionView, { readonly type: string; readonly seq: number; readonly data: unknown }]>>
+export type SessionEventFits = Assert<
+  Fits<
+    Parameters<Events['session/event']>,
+    [ExtractSessionView, { readonly type: string; readonly seq: number; readonly data: unknown }]
+  >
+>
 /** A parked range's retry finds its session live in the store, or reads its persisted log through the query service. */
 export type SessionStoreFits = Assert<Fits<SessionStore, LiveSessionsView>>
 export type SessionQueryFits = Assert<Fits<SessionQueryEngine, SessionQueryView>>

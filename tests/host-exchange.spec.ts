@@ -15,28 +15,48 @@ import { startApiHost, type ApiHost } from './helpers/page-host.ts'
 let env: ApiHost | undefined
 let api: FactMemoryApi
 
-interface FactView { readonly id: number; readonly subject: string; readonly property: string; readonly value: string; readonly status: string; readonly pinnedAt: string | null }
+interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+  readonly pinnedAt: string | null
+}
 
 before(async () => {
   env = await startApiHost()
   api = env.api
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
-const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
+const current = async (): Promise<FactView[]> =>
+  (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
 const add = async (subject: string, property: string, value: string): Promise<FactView> =>
   (await api.ok('fact-add', await api.fence({ subject, property, value })))['fact'] as FactView
 const exportFile = async (): Promise<{ relativePath: string; text: string }> => {
   const answer = await api.ok('export', { backup: false })
   return { relativePath: String(answer['relativePath']), text: readFileSync(String(answer['path']), 'utf8') }
 }
-const importAll = async (source: { path: string } | { content: string }): Promise<{ preview: Record<string, unknown>; commit: Record<string, unknown> }> => {
+const importAll = async (
+  source: { path: string } | { content: string },
+): Promise<{ preview: Record<string, unknown>; commit: Record<string, unknown> }> => {
   const preview = await api.ok('import', { mode: 'preview', ...source })
-  const commit = await api.ok('import', { mode: 'commit', ...source, token: String(preview['token']), ...await api.fence() })
+  const commit = await api.ok('import', {
+    mode: 'commit',
+    ...source,
+    token: String(preview['token']),
+    ...(await api.fence()),
+  })
   return { preview, commit }
 }
-const sha = (lines: readonly string[]): string => createHash('sha256').update(lines.map((line) => `${line}\n`).join(''), 'utf8').digest('hex')
+const sha = (lines: readonly string[]): string =>
+  createHash('sha256')
+    .update(lines.map((line) => `${line}\n`).join(''), 'utf8')
+    .digest('hex')
 
 describe('import and export over HTTP', () => {
   it('forgets a current fact whose claim the file forgets, and fact-restore brings it back', async () => {
@@ -44,18 +64,36 @@ describe('import and export over HTTP', () => {
     const forgot = await api.ok('fact-forget', await api.fence({ id: fact.id }))
     const withTombstone = await exportFile()
     await api.ok('fact-restore', await api.fence({ editId: (forgot['undo'] as { editId: number }).editId }))
-    assert.ok((await current()).some((row) => row.id === fact.id), 'the undo of the forget made the fact current again')
+    assert.ok(
+      (await current()).some((row) => row.id === fact.id),
+      'the undo of the forget made the fact current again',
+    )
 
     const { preview, commit } = await importAll({ path: withTombstone.relativePath })
-    assert.deepEqual((preview['tombstones'] as { forgets: FactView[] }).forgets.map((row) => row.id), [fact.id])
-    assert.deepEqual((commit['forgotten'] as FactView[]).map((row) => row.id), [fact.id])
+    assert.deepEqual(
+      (preview['tombstones'] as { forgets: FactView[] }).forgets.map((row) => row.id),
+      [fact.id],
+    )
+    assert.deepEqual(
+      (commit['forgotten'] as FactView[]).map((row) => row.id),
+      [fact.id],
+    )
     assert.ok(!(await current()).some((row) => row.id === fact.id), 'the imported tombstone forgot the fact')
-    const rewrite = await api.post('fact-add', await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' }))
+    const rewrite = await api.post(
+      'fact-add',
+      await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' }),
+    )
     assert.equal(rewrite.status, 422, 'a rewrite is refused, as for any forgotten claim')
 
     await api.ok('fact-restore', await api.fence({ editId: (commit['undo'] as { editId: number }).editId }))
-    assert.ok((await current()).some((row) => row.id === fact.id), 'Undo puts the fact back')
-    const again = await api.post('fact-add', await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' }))
+    assert.ok(
+      (await current()).some((row) => row.id === fact.id),
+      'Undo puts the fact back',
+    )
+    const again = await api.post(
+      'fact-add',
+      await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' }),
+    )
     assert.equal(again.json?.['outcome'], 'duplicate', 'and its claim may be written again')
   })
 
@@ -82,19 +120,31 @@ describe('import and export over HTTP', () => {
 
   it('refuses a file above 16 MB with its size in words, and counts lines repeated within a file apart', async () => {
     const line = `${JSON.stringify({ subject: 'padding', property: 'note', value: 'x'.repeat(1000) })}\n`
-    const big = await api.post('import', { mode: 'preview', content: line.repeat(Math.ceil(16.5 * 1024 * 1024 / line.length)) })
+    const big = await api.post('import', {
+      mode: 'preview',
+      content: line.repeat(Math.ceil((16.5 * 1024 * 1024) / line.length)),
+    })
     assert.equal(big.status, 422)
-    assert.match(String((big.json?.['error'] as { message: string }).message), /the file is 16\.5 MB; imports take up to 16 MB/u)
+    assert.match(
+      String((big.json?.['error'] as { message: string }).message),
+      /the file is 16\.5 MB; imports take up to 16 MB/u,
+    )
     const twice = `${JSON.stringify({ subject: 'bakery', property: 'opening hour', value: '7am' })}\n`.repeat(2)
     const { commit } = await importAll({ content: twice })
     assert.deepEqual(commit['counts'], { new: 1, duplicate: 0, repeated: 1, conflict: 0, tombstoned: 0, invalid: 0 })
   })
 
   it('answers status while a large file is previewed', async () => {
-    const content = Array.from({ length: 20_000 }, (_, i) =>
-      `${JSON.stringify({ subject: `host-${i % 500}`, property: `port ${Math.floor(i / 500)}`, value: String(7000 + i) })}\n`).join('')
+    const content = Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `${JSON.stringify({ subject: `host-${i % 500}`, property: `port ${Math.floor(i / 500)}`, value: String(7000 + i) })}\n`,
+    ).join('')
     let previewDone = false
-    const preview = api.ok('import', { mode: 'preview', content }).then((answer) => { previewDone = true; return answer })
+    const preview = api.ok('import', { mode: 'preview', content }).then((answer) => {
+      previewDone = true
+      return answer
+    })
     await new Promise((resolve) => setTimeout(resolve, 300))
     await api.ok('status', { summary: true })
     assert.equal(previewDone, false, 'status answered while the preview was still running')
@@ -102,12 +152,19 @@ describe('import and export over HTTP', () => {
   })
 
   it('answers reads and refuses writes with 503 while a large file is committed, and Undo takes the import back', async () => {
-    const content = Array.from({ length: 3000 }, (_, i) =>
-      `${JSON.stringify({ subject: `relay-${i % 300}`, property: `slot ${Math.floor(i / 300)}`, value: String(9000 + i) })}\n`).join('')
+    const content = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `${JSON.stringify({ subject: `relay-${i % 300}`, property: `slot ${Math.floor(i / 300)}`, value: String(9000 + i) })}\n`,
+    ).join('')
     const preview = await api.ok('import', { mode: 'preview', content })
     let commitDone = false
-    const commit = api.ok('import', { mode: 'commit', content, token: String(preview['token']), ...await api.fence() })
-      .then((answer) => { commitDone = true; return answer })
+    const commit = api
+      .ok('import', { mode: 'commit', content, token: String(preview['token']), ...(await api.fence()) })
+      .then((answer) => {
+        commitDone = true
+        return answer
+      })
     // review-seen writes bookkeeping only, so the tries before the commit holds the store do not make its token stale.
     let refused: { status: number; json?: Record<string, unknown> | undefined } | undefined
     for (let attempt = 0; attempt < 500 && !commitDone && refused === undefined; attempt += 1) {
@@ -115,9 +172,15 @@ describe('import and export over HTTP', () => {
       if (tried.status === 503) refused = tried
       else assert.equal(tried.status, 200)
     }
-    assert.ok(refused !== undefined && !commitDone, 'a write made during the commit was refused before the commit ended')
+    assert.ok(
+      refused !== undefined && !commitDone,
+      'a write made during the commit was refused before the commit ended',
+    )
     assert.equal((refused.json?.['error'] as { code: string }).code, 'busy')
-    assert.match((refused.json?.['error'] as { message: string }).message, /taking in a large import; nothing was changed/u)
+    assert.match(
+      (refused.json?.['error'] as { message: string }).message,
+      /taking in a large import; nothing was changed/u,
+    )
     const added = await api.post('fact-add', await api.fence({ subject: 'pager', property: 'rota', value: 'weekly' }))
     assert.equal(added.status, 503, 'a fact added from the page meanwhile is refused too')
     await api.ok('status', { summary: true })

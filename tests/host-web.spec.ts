@@ -32,7 +32,7 @@ async function api<T>(method: string, payload: unknown): Promise<T> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ type: 'client-request', rpcId: `t${rpc}`, method, payload }),
   })
-  const body = await response.json() as { result?: { ok: boolean; value?: T; error?: unknown } }
+  const body = (await response.json()) as { result?: { ok: boolean; value?: T; error?: unknown } }
   assert.equal(body.result?.ok, true, `${method} failed: ${JSON.stringify(body)}`)
   return body.result?.value as T
 }
@@ -52,7 +52,8 @@ async function converse(prompt: string, ...steps: ScriptStep[]): Promise<string[
   return last.filter((message) => message.role === 'user').map(messageText)
 }
 
-const hasDirectory = (texts: readonly string[]): boolean => texts.some((text) => text.includes('Fact memory: values recorded'))
+const hasDirectory = (texts: readonly string[]): boolean =>
+  texts.some((text) => text.includes('Fact memory: values recorded'))
 const hasNotice = (texts: readonly string[]): boolean => texts.some((text) => text.startsWith('Fact memory is on'))
 /**
  * Identity of the open store connection: SQLite deletes memory.db-wal when the last connection closes, so a
@@ -74,7 +75,10 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 describe('settings in a real DSH web host', () => {
   it('serves the plugin namespace as live, with every configuration key', async () => {
-    const described = await api<{ namespaces: { ns: string; applies: string; value: Record<string, unknown> }[] }>('settings.describe', {})
+    const described = await api<{ namespaces: { ns: string; applies: string; value: Record<string, unknown> }[] }>(
+      'settings.describe',
+      {},
+    )
     const entry = described.namespaces.find((namespace) => namespace.ns === 'dsh-fact-memory')
     assert.ok(entry, `namespaces: ${described.namespaces.map((namespace) => namespace.ns).join(', ')}`)
     assert.equal(entry.applies, 'live')
@@ -83,8 +87,20 @@ describe('settings in a real DSH web host', () => {
   })
 
   it('applies a settings change to the next request without re-applying the plugin', async () => {
-    const first = await converse('remember that deploys go out on Tuesdays',
-      { toolCalls: [{ name: 'memory_write', arguments: { subject: 'deploys', property: 'release day', value: 'Tuesday', evidence: 'explicit_user', quote: 'deploys go out on Tuesdays' } }] })
+    const first = await converse('remember that deploys go out on Tuesdays', {
+      toolCalls: [
+        {
+          name: 'memory_write',
+          arguments: {
+            subject: 'deploys',
+            property: 'release day',
+            value: 'Tuesday',
+            evidence: 'explicit_user',
+            quote: 'deploys go out on Tuesdays',
+          },
+        },
+      ],
+    })
     assert.equal(hasNotice(first), true)
     const withDirectory = await converse('hello again')
     assert.equal(hasDirectory(withDirectory), true)
@@ -111,23 +127,37 @@ describe('settings in a real DSH web host', () => {
         return false
       }
     }, 'the plugin to be re-applied with the new composition config')
-    const texts = await converse('is memory still there?', { toolCalls: [{ name: 'memory_search', arguments: { query: 'release day' } }] })
-    const tool = model.agentRequests().at(-1)?.body.messages.filter((message) => message.role === 'tool').map(messageText) ?? []
+    const texts = await converse('is memory still there?', {
+      toolCalls: [{ name: 'memory_search', arguments: { query: 'release day' } }],
+    })
+    const tool =
+      model
+        .agentRequests()
+        .at(-1)
+        ?.body.messages.filter((message) => message.role === 'tool')
+        .map(messageText) ?? []
     assert.match(tool[0] ?? '', /^outcome: ok\n.*deploys · release day/su)
     assert.equal(hasDirectory(texts), true)
   })
 
   it('refuses an invalid settings value and keeps the last good one', async () => {
-    const read = async (): Promise<unknown> => (await api<{ namespaces: { ns: string; value: Record<string, unknown> }[] }>('settings.describe', {}))
-      .namespaces.find((namespace) => namespace.ns === 'dsh-fact-memory')?.value['searchLimit']
+    const read = async (): Promise<unknown> =>
+      (
+        await api<{ namespaces: { ns: string; value: Record<string, unknown> }[] }>('settings.describe', {})
+      ).namespaces.find((namespace) => namespace.ns === 'dsh-fact-memory')?.value['searchLimit']
     const before = await read()
     assert.equal(typeof before, 'number')
     const response = await fetch(`${host.url}/api/settings.update`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'client-request', rpcId: 'bad', method: 'settings.update', payload: { ns: 'dsh-fact-memory', patch: { searchLimit: 99 } } }),
+      body: JSON.stringify({
+        type: 'client-request',
+        rpcId: 'bad',
+        method: 'settings.update',
+        payload: { ns: 'dsh-fact-memory', patch: { searchLimit: 99 } },
+      }),
     })
-    const body = await response.json() as { result?: { ok: boolean } }
+    const body = (await response.json()) as { result?: { ok: boolean } }
     assert.equal(body.result?.ok, false)
     assert.equal(await read(), before)
   })

@@ -13,9 +13,17 @@ import { DRIVERS, removeDir, tempDir } from './helpers/store.ts'
 
 /** The instants checked: edges of days, seconds and years, then random ones from year 0 to 9999. */
 function instants(): number[] {
-  const edges = ['0000-01-01T00:00:00.000Z', '0999-12-31T23:59:59.999Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z',
-    '1970-01-01T00:00:00.001Z', '2000-02-29T12:00:00.500Z', '2026-11-29T12:00:00.000Z', '2026-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z']
-    .map((text) => Date.parse(text))
+  const edges = [
+    '0000-01-01T00:00:00.000Z',
+    '0999-12-31T23:59:59.999Z',
+    '1969-12-31T23:59:59.999Z',
+    '1970-01-01T00:00:00.000Z',
+    '1970-01-01T00:00:00.001Z',
+    '2000-02-29T12:00:00.500Z',
+    '2026-11-29T12:00:00.000Z',
+    '2026-12-31T23:59:59.999Z',
+    '9999-12-31T23:59:59.999Z',
+  ].map((text) => Date.parse(text))
   const random = mulberry32(20)
   const low = Date.parse('0000-01-01T00:00:00.000Z')
   const high = Date.parse('9999-12-31T23:59:59.999Z')
@@ -49,7 +57,9 @@ for (const driver of DRIVERS) {
           assert.equal(row?.['kind'], 'integer', text)
           assert.equal(Number(row?.['ms']), chunk[index], text)
         }
-        const read = db.all(`SELECT ${instantColumn('value', 'iso')} FROM json_each(?)`, JSON.stringify(chunk)).map((row) => String(row['iso']))
+        const read = db
+          .all(`SELECT ${instantColumn('value', 'iso')} FROM json_each(?)`, JSON.stringify(chunk))
+          .map((row) => String(row['iso']))
         assert.deepEqual(read, texts)
       }
     })

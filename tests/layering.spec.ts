@@ -75,15 +75,29 @@ function importsOf(file: string): Edge[] {
   const edges: Edge[] = []
   const add = (specifier: string, typeOnly: boolean): void => {
     if (!specifier.startsWith('.')) return
-    edges.push({ from: file, to: relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(sep).join('/'), typeOnly })
+    edges.push({
+      from: file,
+      to: relative(ROOT, resolve(ROOT, dirname(file), specifier))
+        .split(sep)
+        .join('/'),
+      typeOnly,
+    })
   }
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       // `import { type A }` still loads the module (verbatimModuleSyntax), so only `import type` counts as type-only.
       add(node.moduleSpecifier.text, node.importClause?.isTypeOnly === true)
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, node.isTypeOnly)
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, true)
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments
@@ -133,7 +147,9 @@ function wrongWayImports(base: string, ranks: readonly (readonly string[])[]): s
       const toRank = rank.get(toUnit)
       if (fromRank === undefined || toRank === undefined) continue
       if (toRank >= fromRank) {
-        problems.push(`${edge.from} (rank ${fromRank}) imports ${edge.to} (rank ${toRank}): ${toRank === fromRank ? 'a peer' : 'upward'}`)
+        problems.push(
+          `${edge.from} (rank ${fromRank}) imports ${edge.to} (rank ${toRank}): ${toRank === fromRank ? 'a peer' : 'upward'}`,
+        )
       }
     }
   }
@@ -177,7 +193,11 @@ function unitCycles(base: string, ranks: readonly (readonly string[])[]): string
 describe('src/ layering', () => {
   it('declares every folder and top-level file of src/ in exactly one rank, and nothing that is not there', () => {
     const declared = SRC_RANKS.flat()
-    assert.deepEqual(declared.filter((unit, index) => declared.indexOf(unit) !== index), [], 'a unit declared twice')
+    assert.deepEqual(
+      declared.filter((unit, index) => declared.indexOf(unit) !== index),
+      [],
+      'a unit declared twice',
+    )
     assert.deepEqual(unitsPresent('src', SRC_RANKS), [...declared].sort())
   })
 
@@ -218,9 +238,16 @@ describe('client/ layering', () => {
   })
 
   it('reaches into src/ only with type-only imports of the shared wire shapes, which reach only schemas and leaf types', () => {
-    const outside = tsFiles('client').flatMap(importsOf).filter((edge) => !edge.to.startsWith('client/'))
+    const outside = tsFiles('client')
+      .flatMap(importsOf)
+      .filter((edge) => !edge.to.startsWith('client/'))
     assert.ok(outside.length > 0, 'the page imports the shared shapes somewhere')
-    assert.deepEqual(outside.filter((edge) => !CLIENT_SHARED.includes(edge.to) || !edge.typeOnly).map((edge) => `${edge.from} imports ${edge.to}`), [])
+    assert.deepEqual(
+      outside
+        .filter((edge) => !CLIENT_SHARED.includes(edge.to) || !edge.typeOnly)
+        .map((edge) => `${edge.from} imports ${edge.to}`),
+      [],
+    )
     // What the shared files reach, transitively: the page type-checks all of it, so none of it may be server code.
     const reached = new Set<string>()
     const visit = (file: string): void => {
@@ -231,7 +258,11 @@ describe('client/ layering', () => {
       }
     }
     CLIENT_SHARED.forEach(visit)
-    const pure = (file: string): boolean => CLIENT_SHARED.includes(file) || file.endsWith('.schema.ts') || importsOf(file).length === 0
-    assert.deepEqual([...reached].filter((file) => !pure(file)), [])
+    const pure = (file: string): boolean =>
+      CLIENT_SHARED.includes(file) || file.endsWith('.schema.ts') || importsOf(file).length === 0
+    assert.deepEqual(
+      [...reached].filter((file) => !pure(file)),
+      [],
+    )
   })
 })

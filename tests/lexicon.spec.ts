@@ -30,8 +30,14 @@ describe('the concept lexicon', () => {
     assert.match(LEXICON_VERSION, /^\d{4}-\d{2}-\d{2}\.\d+$/u)
     assert.equal(new Set(CONCEPT_GROUPS.map((group) => group.id)).size, CONCEPT_GROUPS.length, 'concept ids are unique')
     for (const group of CONCEPT_GROUPS) {
-      assert.ok(group.en.some((member) => lexiconTerms(member).length > 0), `${group.id} has an English member`)
-      assert.ok(group.zh.some((member) => /\p{Script=Han}/u.test(member) && lexiconTerms(member).length > 0), `${group.id} has a Chinese member`)
+      assert.ok(
+        group.en.some((member) => lexiconTerms(member).length > 0),
+        `${group.id} has an English member`,
+      )
+      assert.ok(
+        group.zh.some((member) => /\p{Script=Han}/u.test(member) && lexiconTerms(member).length > 0),
+        `${group.id} has a Chinese member`,
+      )
     }
   })
 
@@ -39,12 +45,15 @@ describe('the concept lexicon', () => {
     for (const group of CONCEPT_GROUPS) {
       it(`${group.id}: "${group.en[0] ?? ''}" ⇄ "${group.zh.find((member) => /\p{Script=Han}/u.test(member)) ?? ''}"`, () => {
         const english = group.en.find((member) => lexiconTerms(member).length > 0) ?? ''
-        const chinese = group.zh.find((member) => /\p{Script=Han}/u.test(member) && lexiconTerms(member).length > 0) ?? ''
+        const chinese =
+          group.zh.find((member) => /\p{Script=Han}/u.test(member) && lexiconTerms(member).length > 0) ?? ''
         assert.ok(conceptsOf(SOFTWARE_LEXICON, english).has(group.id), `"${english}" holds ${group.id}`)
         assert.ok(conceptsOf(SOFTWARE_LEXICON, chinese).has(group.id), `"${chinese}" holds ${group.id}`)
         assert.ok(bridged(english, `a fact about ${chinese}`) > 0, `"${english}" reaches a fact about "${chinese}"`)
         assert.ok(bridged(chinese, `a fact about ${english}`) > 0, `"${chinese}" reaches a fact about "${english}"`)
-        const search = bridgedMembers(SOFTWARE_LEXICON, [group.id], new Set(lexiconTerms(english)), 64).map((member) => member.text)
+        const search = bridgedMembers(SOFTWARE_LEXICON, [group.id], new Set(lexiconTerms(english)), 64).map(
+          (member) => member.text,
+        )
         assert.ok(search.includes(chinese), `a search for "${english}" also looks for "${chinese}"`)
       })
     }
@@ -58,7 +67,9 @@ describe('the concept lexicon', () => {
         owners.set(key, new Set([...(owners.get(key) ?? []), concept]))
       }
     }
-    const shared = [...owners].filter(([key, concepts]) => concepts.size > 1 && !SHARED_ON_PURPOSE.has(key)).map(([key, concepts]) => `${key}: ${[...concepts].join(', ')}`)
+    const shared = [...owners]
+      .filter(([key, concepts]) => concepts.size > 1 && !SHARED_ON_PURPOSE.has(key))
+      .map(([key, concepts]) => `${key}: ${[...concepts].join(', ')}`)
     assert.deepEqual(shared, [])
   })
 
@@ -74,27 +85,55 @@ describe('the concept lexicon', () => {
   })
 
   it('holds no everyday word that would bridge a message about life to software', () => {
-    for (const everyday of ['memory', 'performance', 'class', 'jobs', 'style', 'react', 'table', 'host', 'team', 'meeting', 'ticket', 'plan', 'order', 'history']) {
+    for (const everyday of [
+      'memory',
+      'performance',
+      'class',
+      'jobs',
+      'style',
+      'react',
+      'table',
+      'host',
+      'team',
+      'meeting',
+      'ticket',
+      'plan',
+      'order',
+      'history',
+    ]) {
       const members = [...SOFTWARE_LEXICON.members.values()].flat().filter((member) => member.text === everyday)
-      assert.deepEqual(members.map((member) => member.concept), [], everyday)
+      assert.deepEqual(
+        members.map((member) => member.concept),
+        [],
+        everyday,
+      )
     }
   })
 
   it('finds a member inside a longer text, in order, whatever its inflection; a Chinese one inside a sentence', () => {
-    assert.deepEqual([...new Set(findConcepts(SOFTWARE_LEXICON, lexiconTerms('Please run the tests now')).map((hit) => hit.concept))], ['test'])
+    assert.deepEqual(
+      [...new Set(findConcepts(SOFTWARE_LEXICON, lexiconTerms('Please run the tests now')).map((hit) => hit.concept))],
+      ['test'],
+    )
     assert.ok(conceptsOf(SOFTWARE_LEXICON, '帮我跑一下测试').has('test'))
     assert.ok(conceptsOf(SOFTWARE_LEXICON, 'Which Postgres instance do I point psql at?').has('database'))
     assert.ok(!conceptsOf(SOFTWARE_LEXICON, 'tests run').has('start-server'), 'a phrase matches in its order only')
   })
 
-  it('takes from CC-CEDICT only headwords it defines as their concept\'s own member', () => {
+  it("takes from CC-CEDICT only headwords it defines as their concept's own member", () => {
     const require = createRequire(import.meta.url)
     const text = String(require('chinese-lexicon/dictionary/cedict.js'))
     const definitions = new Map<string, string[]>()
     for (const line of text.split('\n')) {
       const entry = /^\S+ (\S+) \[[^\]]*\] \/(.*)\/$/u.exec(line)
       if (entry === null) continue
-      const glosses = (entry[2] ?? '').split('/').map((gloss) => gloss.toLowerCase().replace(/^to /u, '').replace(/\s*\(.*?\)\s*/gu, ' ').trim())
+      const glosses = (entry[2] ?? '').split('/').map((gloss) =>
+        gloss
+          .toLowerCase()
+          .replace(/^to /u, '')
+          .replace(/\s*\(.*?\)\s*/gu, ' ')
+          .trim(),
+      )
       definitions.set(entry[1] ?? '', [...(definitions.get(entry[1] ?? '') ?? []), ...glosses])
     }
     for (const [concept, member, english] of CEDICT_MEMBERS) {
@@ -109,22 +148,30 @@ describe('the concept lexicon', () => {
 for (const driver of ONE_DRIVER) {
   describe(`the bridge through a real store (${driver})`, () => {
     let m: MemoryHandle
-    afterEach(() => { m.dispose() })
+    afterEach(() => {
+      m.dispose()
+    })
 
-    it('a query\'s concept finds a fact in the other language, below a fact holding the query\'s own words, and says so', async () => {
+    it("a query's concept finds a fact in the other language, below a fact holding the query's own words, and says so", async () => {
       m = openMemory(driver, new FakeClock())
       writeFact(m.memory, m.config, { subject: 'billing-api', property: '数据库', value: 'Postgres 16，端口 5433' })
       writeFact(m.memory, m.config, { subject: 'ledger', property: 'database', value: 'SQLite on the shared volume' })
       writeFact(m.memory, m.config, { subject: 'user', property: 'favorite drink', value: 'latte' })
       const answer = await m.memory.search({ query: 'which database', limit: 5, asOf: undefined }, m.config)
       assert.equal(answer.outcome, 'ok')
-      assert.deepEqual(answer.results.map((result) => result.subject), ['ledger', 'billing-api'])
+      assert.deepEqual(
+        answer.results.map((result) => result.subject),
+        ['ledger', 'billing-api'],
+      )
       assert.ok(answer.channels.includes('bridge'))
       const chinese = await m.memory.search({ query: '单测怎么跑', limit: 5, asOf: undefined }, m.config)
       assert.equal(chinese.outcome, 'not_found', 'no fact holds a test concept')
       writeFact(m.memory, m.config, { subject: 'billing-api', property: 'test command', value: 'npm run test:unit' })
       const found = await m.memory.search({ query: '单测怎么跑', limit: 5, asOf: undefined }, m.config)
-      assert.deepEqual(found.results.map((result) => `${result.subject} · ${result.property}`), ['billing-api · test command'])
+      assert.deepEqual(
+        found.results.map((result) => `${result.subject} · ${result.property}`),
+        ['billing-api · test command'],
+      )
     })
   })
 }

@@ -16,12 +16,18 @@ const DAY = 86_400_000
 for (const driver of ONE_DRIVER) {
   describe(`management verbs (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
 
     const write = (subject: string, property: string, value: string, extra: Record<string, unknown> = {}): Fact => {
-      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', ...extra }, v.h.config)
-      if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate') throw new Error(`write ${answer.kind}`)
+      const answer = v.h.memory.write(
+        { subject, property, value, evidence: 'observed', origin: 'tool', ...extra },
+        v.h.config,
+      )
+      if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate')
+        throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
     const operations = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM operations')?.['n'])
@@ -30,7 +36,11 @@ for (const driver of ONE_DRIVER) {
       it('refuses a stale generation with stale: true and the fresh generation, changing nothing', async () => {
         const fact = write('billing-api', 'port', '7801')
         const generation = v.generation()
-        const outcome = await v.call('fact-expire', { id: fact.id, expectedGeneration: generation - 1, operationId: v.op() })
+        const outcome = await v.call('fact-expire', {
+          id: fact.id,
+          expectedGeneration: generation - 1,
+          operationId: v.op(),
+        })
         assert.equal(outcome.ok, false)
         assert.equal(!outcome.ok && outcome.code, 'stale')
         assert.deepEqual(!outcome.ok && outcome.details, { stale: true, generation })
@@ -72,19 +82,28 @@ for (const driver of ONE_DRIVER) {
     })
 
     describe('edits and their undo', () => {
-      it('edits a value as the user\'s statement, keeps the old one as history, and undoes it exactly', async () => {
+      it("edits a value as the user's statement, keeps the old one as history, and undoes it exactly", async () => {
         const old = write('billing-api', 'port', '7801')
         const edited = await v.ok('fact-update', v.fence({ id: old.id, value: '7802' }))
         const next = edited['fact'] as { id: number; value: string; evidence: string; origin: string }
         assert.deepEqual([next.value, next.evidence, next.origin], ['7802', 'explicit_user', 'page'])
         const detail = await v.ok('fact', { id: next.id })
         const history = detail['history'] as { value: string; status: string }[]
-        assert.deepEqual(history.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
+        assert.deepEqual(
+          history.map((row) => [row.value, row.status]),
+          [
+            ['7802', 'active'],
+            ['7801', 'superseded'],
+          ],
+        )
 
         await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = await v.ok('fact', { id: old.id })
         const rows = restored['history'] as { id: number; value: string; status: string; validTo: string | null }[]
-        assert.deepEqual(rows.find((row) => row.id === old.id), { ...rows.find((row) => row.id === old.id), status: 'active', validTo: null })
+        assert.deepEqual(
+          rows.find((row) => row.id === old.id),
+          { ...rows.find((row) => row.id === old.id), status: 'active', validTo: null },
+        )
         assert.equal(rows.find((row) => row.id === next.id)?.status, 'retired')
         const again = await v.call('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(!again.ok && again.code, 'refused')
@@ -108,7 +127,11 @@ for (const driver of ONE_DRIVER) {
         const outcome = await v.call('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
         assert.deepEqual(!outcome.ok && outcome.details, { movedFactIds: [next.id] })
-        assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1, 'the contest stands, with its current side')
+        assert.equal(
+          ((await v.ok('conflicts', {}))['groups'] as unknown[]).length,
+          1,
+          'the contest stands, with its current side',
+        )
       })
 
       it('moves a fact to another subject and can move it back', async () => {
@@ -136,17 +159,29 @@ for (const driver of ONE_DRIVER) {
         assert.equal(!outcome.ok && outcome.code, 'refused')
       })
 
-      it('edits only the end of a value\'s window on the same row, records the edit, and undoes it exactly', async () => {
+      it("edits only the end of a value's window on the same row, records the edit, and undoes it exactly", async () => {
         const fact = write('billing-api', 'port', '7801')
         const generation = v.generation()
         const edited = await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-10' }))
-        const view = edited['fact'] as { id: number; value: string; status: string; validFrom: string; validTo: string | null; revision: number }
-        assert.deepEqual([view.id, view.value, view.status, view.validFrom, view.validTo],
-          [fact.id, '7801', 'active', fact.validFrom, '2026-03-10T00:00:00.000Z'])
+        const view = edited['fact'] as {
+          id: number
+          value: string
+          status: string
+          validFrom: string
+          validTo: string | null
+          revision: number
+        }
+        assert.deepEqual(
+          [view.id, view.value, view.status, view.validFrom, view.validTo],
+          [fact.id, '7801', 'active', fact.validFrom, '2026-03-10T00:00:00.000Z'],
+        )
         assert.ok(view.revision > fact.revision)
         assert.equal(v.generation(), generation + 1)
         const detail = await v.ok('fact', { id: fact.id })
-        assert.deepEqual((detail['edits'] as { id: number; kind: string }[]).map((edit) => [edit.id, edit.kind]), [[edited['editId'], 'update']])
+        assert.deepEqual(
+          (detail['edits'] as { id: number; kind: string }[]).map((edit) => [edit.id, edit.kind]),
+          [[edited['editId'], 'update']],
+        )
 
         await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
@@ -155,7 +190,11 @@ for (const driver of ONE_DRIVER) {
         await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-10' }))
         v.clock.advance(10 * DAY)
         v.h.memory.advance()
-        assert.equal(((await v.ok('fact', { id: fact.id }))['fact'] as { status: string }).status, 'expired', 'the new end took effect')
+        assert.equal(
+          ((await v.ok('fact', { id: fact.id }))['fact'] as { status: string }).status,
+          'expired',
+          'the new end took effect',
+        )
       })
 
       it('ends a value at a past instant when the edited end has already passed, and undo brings it back', async () => {
@@ -164,8 +203,15 @@ for (const driver of ONE_DRIVER) {
         const edited = await v.ok('fact-update', v.fence({ id: fact.id, validTo: '2026-03-03' }))
         const view = edited['fact'] as { id: number; status: string; validTo: string | null }
         assert.deepEqual([view.id, view.status, view.validTo], [fact.id, 'expired', '2026-03-03T00:00:00.000Z'])
-        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]?.values[0]?.value, '9911')
-        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome, 'not_found')
+        assert.equal(
+          v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-02' }, v.h.config).results[0]
+            ?.values[0]?.value,
+          '9911',
+        )
+        assert.equal(
+          v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: '2026-03-04' }, v.h.config).outcome,
+          'not_found',
+        )
         await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         const restored = (await v.ok('fact', { id: fact.id }))['fact'] as { status: string; validTo: string | null }
         assert.deepEqual([restored.status, restored.validTo], ['active', null])
@@ -176,13 +222,19 @@ for (const driver of ONE_DRIVER) {
         const next = write('billing-api', 'port', '7802', { evidence: 'explicit_user', validFrom: '2026-03-05' })
         assert.equal(next.status, 'scheduled')
         const later = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-08' }))
-        assert.deepEqual([(later['fact'] as Fact).status, (later['fact'] as Fact).validFrom], ['scheduled', '2026-03-08T00:00:00.000Z'])
+        assert.deepEqual(
+          [(later['fact'] as Fact).status, (later['fact'] as Fact).validFrom],
+          ['scheduled', '2026-03-08T00:00:00.000Z'],
+        )
 
         v.clock.advance(2 * DAY)
         const sooner = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-02' }))
         assert.deepEqual([(sooner['fact'] as Fact).id, (sooner['fact'] as Fact).status], [next.id, 'active'])
         const ended = (await v.ok('fact', { id: old.id }))['fact'] as Fact
-        assert.deepEqual([ended.status, ended.validTo, ended.supersededBy], ['superseded', '2026-03-02T00:00:00.000Z', next.id])
+        assert.deepEqual(
+          [ended.status, ended.validTo, ended.supersededBy],
+          ['superseded', '2026-03-02T00:00:00.000Z', next.id],
+        )
 
         await v.ok('fact-restore', v.fence({ editId: sooner['editId'] }))
         const back = (await v.ok('fact', { id: next.id }))['fact'] as Fact
@@ -203,10 +255,18 @@ for (const driver of ONE_DRIVER) {
         v.clock.advance(4 * DAY)
         const next = write('billing-api', 'port', '7802')
         const edited = await v.ok('fact-update', v.fence({ id: next.id, validFrom: '2026-03-03' }))
-        assert.deepEqual([(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom], ['active', '2026-03-03T00:00:00.000Z'])
+        assert.deepEqual(
+          [(edited['fact'] as Fact).status, (edited['fact'] as Fact).validFrom],
+          ['active', '2026-03-03T00:00:00.000Z'],
+        )
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, '2026-03-03T00:00:00.000Z')
-        const asOf = v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config).results[0]?.values
-        assert.deepEqual(asOf?.map((value) => value.value), ['7802'], 'one value held on the 4th')
+        const asOf = v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-04' }, v.h.config)
+          .results[0]?.values
+        assert.deepEqual(
+          asOf?.map((value) => value.value),
+          ['7802'],
+          'one value held on the 4th',
+        )
         await v.ok('fact-restore', v.fence({ editId: edited['editId'] }))
         assert.equal(((await v.ok('fact', { id: old.id }))['fact'] as Fact).validTo, next.validFrom)
       })
@@ -225,7 +285,10 @@ for (const driver of ONE_DRIVER) {
         const generation = v.generation()
         const same = await v.call('fact-update', v.fence({ id: fact.id, validFrom: fact.validFrom }))
         assert.equal(!same.ok && same.code, 'refused')
-        const inverted = await v.call('fact-update', v.fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }))
+        const inverted = await v.call(
+          'fact-update',
+          v.fence({ id: fact.id, validFrom: '2026-03-05', validTo: '2026-03-04' }),
+        )
         assert.equal(!inverted.ok && inverted.code, 'invalid_arguments')
         assert.equal(v.generation(), generation)
       })
@@ -234,10 +297,17 @@ for (const driver of ONE_DRIVER) {
         const fact = write('支付服务', '端口', '9911')
         const expired = await v.ok('fact-expire', v.fence({ id: fact.id }))
         assert.equal((expired['fact'] as { status: string }).status, 'expired')
-        assert.equal(v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.status, 'expired')
+        assert.equal(
+          v.h.memory.searchLexical({ query: '支付服务 端口', limit: 5, asOf: undefined }, v.h.config).results[0]
+            ?.values[0]?.status,
+          'expired',
+        )
         await v.ok('fact-restore', v.fence({ editId: expired['editId'] }))
         const detail = await v.ok('fact', { id: fact.id })
-        assert.deepEqual([(detail['fact'] as { status: string }).status, (detail['fact'] as { validTo: unknown }).validTo], ['active', null])
+        assert.deepEqual(
+          [(detail['fact'] as { status: string }).status, (detail['fact'] as { validTo: unknown }).validTo],
+          ['active', null],
+        )
       })
     })
 
@@ -247,19 +317,38 @@ for (const driver of ONE_DRIVER) {
         const seen = write('billing-api', 'port', '7900')
         assert.equal(seen.status, 'conflict')
         const listed = await v.ok('conflicts', {})
-        const groups = listed['groups'] as { id: number; subject: string; rows: { id: number; evidence: string; validFrom: string }[] }[]
+        const groups = listed['groups'] as {
+          id: number
+          subject: string
+          rows: { id: number; evidence: string; validFrom: string }[]
+        }[]
         assert.equal(groups.length, 1)
-        assert.deepEqual(groups[0]?.rows.map((row) => [row.id, row.evidence]), [[stated.id, 'explicit_user'], [seen.id, 'observed']])
+        assert.deepEqual(
+          groups[0]?.rows.map((row) => [row.id, row.evidence]),
+          [
+            [stated.id, 'explicit_user'],
+            [seen.id, 'observed'],
+          ],
+        )
         const groupId = groups[0]?.id ?? 0
 
         const settled = await v.ok('resolve', v.fence({ groupId, keepFactId: seen.id }))
-        assert.deepEqual([(settled['kept'] as { status: string }).status, (settled['kept'] as { evidence: string }).evidence], ['active', 'confirmed_user'])
+        assert.deepEqual(
+          [(settled['kept'] as { status: string }).status, (settled['kept'] as { evidence: string }).evidence],
+          ['active', 'confirmed_user'],
+        )
         assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
-        assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome,
+          'ok',
+        )
 
         await v.ok('fact-restore', v.fence({ editId: settled['editId'] }))
         assert.equal(((await v.ok('conflicts', {}))['groups'] as unknown[]).length, 1)
-        assert.equal(v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome, 'needs_selection')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: undefined }, v.h.config).outcome,
+          'needs_selection',
+        )
       })
 
       it('refuses to keep a fact that is not a side of the group', async () => {
@@ -274,19 +363,40 @@ for (const driver of ONE_DRIVER) {
 
     describe('proposals', () => {
       const propose = (value: string, extra: Record<string, unknown> = {}): number => {
-        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value, evidence: 'observed', origin: 'tool', inferred: true, ...extra }, v.h.config)
+        const answer = v.h.memory.write(
+          {
+            subject: 'user',
+            property: 'time zone',
+            value,
+            evidence: 'observed',
+            origin: 'tool',
+            inferred: true,
+            ...extra,
+          },
+          v.h.config,
+        )
         if (answer.kind !== 'proposed') throw new Error(answer.kind)
         return answer.proposalId
       }
-      const card = async (id: number) => ((await v.ok('proposals', { status: 'all' }))['proposals'] as { id: number; revision: number; status: string; rows: { value: string; stale: boolean }[] }[])
-        .find((entry) => entry.id === id)
+      const card = async (id: number) =>
+        (
+          (await v.ok('proposals', { status: 'all' }))['proposals'] as {
+            id: number
+            revision: number
+            status: string
+            rows: { value: string; stale: boolean }[]
+          }[]
+        ).find((entry) => entry.id === id)
 
       it('applies a card as confirmed_user and lets the undo put it back in the queue', async () => {
         const id = propose('Asia/Shanghai')
         const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
         const detail = await v.ok('fact', { id: factId })
-        assert.deepEqual([(detail['fact'] as { evidence: string }).evidence, (detail['fact'] as { origin: string }).origin], ['confirmed_user', 'proposal'])
+        assert.deepEqual(
+          [(detail['fact'] as { evidence: string }).evidence, (detail['fact'] as { origin: string }).origin],
+          ['confirmed_user', 'proposal'],
+        )
         assert.equal((await card(id))?.status, 'applied')
         await v.ok('fact-restore', v.fence({ editId: applied['editId'] }))
         assert.equal((await card(id))?.status, 'pending')
@@ -304,33 +414,59 @@ for (const driver of ONE_DRIVER) {
         assert.deepEqual(!outcome.ok && outcome.details?.['skippedStale'], [0])
         assert.equal((await card(id))?.status, 'stale')
         assert.equal(v.generation(), before + 1, 'only the stale mark was written')
-        const current = v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value
+        const current = v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config)
+          .results[0]?.values[0]?.value
         assert.equal(current, 'America/New_York')
       })
 
       it('re-runs the privacy scan on apply, so a card cannot launder personal data into model recall', async () => {
-        const answer = v.h.memory.write({ subject: 'user', property: 'contact', value: 'bob@example.com', evidence: 'observed', origin: 'tool', confidence: 0.3 }, v.h.config)
+        const answer = v.h.memory.write(
+          {
+            subject: 'user',
+            property: 'contact',
+            value: 'bob@example.com',
+            evidence: 'observed',
+            origin: 'tool',
+            confidence: 0.3,
+          },
+          v.h.config,
+        )
         assert.equal(answer.kind, 'proposed')
         const id = answer.kind === 'proposed' ? answer.proposalId : 0
         const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId ?? 0
         assert.equal(((await v.ok('fact', { id: factId }))['fact'] as { sensitivity: string }).sensitivity, 'email')
-        assert.equal(v.h.memory.searchLexical({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'bob@example.com', limit: 5, asOf: undefined }, v.h.config).outcome,
+          'not_found',
+        )
       })
 
       it('re-runs the privacy scan on apply with the quote beside the value, so a quoted password queued while credentials were allowed is refused once they are not', async () => {
         v.h.reconfigure({ refuseCredentials: false })
-        const answer = v.h.memory.write({
-          subject: 'staging db', property: 'password', value: 'Tr0ub4dor&3', quote: 'the staging db password is Tr0ub4dor&3',
-          evidence: 'observed', origin: 'tool', confidence: 0.3,
-        }, v.h.config)
+        const answer = v.h.memory.write(
+          {
+            subject: 'staging db',
+            property: 'password',
+            value: 'Tr0ub4dor&3',
+            quote: 'the staging db password is Tr0ub4dor&3',
+            evidence: 'observed',
+            origin: 'tool',
+            confidence: 0.3,
+          },
+          v.h.config,
+        )
         assert.equal(answer.kind, 'proposed')
         const id = answer.kind === 'proposed' ? answer.proposalId : 0
-        assert.equal(JSON.stringify(await card(id)).includes('Tr0ub4dor'), false, 'the card shows neither the value nor the quote in clear')
+        assert.equal(
+          JSON.stringify(await card(id)).includes('Tr0ub4dor'),
+          false,
+          'the card shows neither the value nor the quote in clear',
+        )
         v.h.reconfigure({ refuseCredentials: true })
         const outcome = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal(!outcome.ok && outcome.code, 'refused')
-        const skipped = (outcome.ok ? [] : outcome.details?.['skippedRefused'] ?? []) as { reason: string }[]
+        const skipped = (outcome.ok ? [] : (outcome.details?.['skippedRefused'] ?? [])) as { reason: string }[]
         assert.match(skipped[0]?.reason ?? '', /"password" names a secret/u)
         assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM facts')?.['n']), 0)
       })
@@ -342,7 +478,10 @@ for (const driver of ONE_DRIVER) {
         assert.equal((await card(id))?.rows[0]?.value, 'Asia/Tokyo')
         const stale = await v.call('proposal-apply', v.fence({ id, revision: 1 }))
         assert.equal(!stale.ok && stale.code, 'stale')
-        const secret = await v.call('proposal-revise', v.fence({ id, revision: 2, value: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }))
+        const secret = await v.call(
+          'proposal-revise',
+          v.fence({ id, revision: 2, value: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }),
+        )
         assert.equal(!secret.ok && secret.code, 'credential_refused')
         await v.ok('proposal-apply', v.fence({ id, revision: 2 }))
       })
@@ -359,10 +498,23 @@ for (const driver of ONE_DRIVER) {
       it('refuses a change the user rejected when it is proposed again, saying who rejected it and when', async () => {
         const id = propose('Asia/Shanghai')
         await v.ok('proposal-reject', v.fence({ id, revision: 1 }))
-        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        const answer = v.h.memory.write(
+          {
+            subject: 'user',
+            property: 'time zone',
+            value: 'Asia/Shanghai',
+            evidence: 'observed',
+            origin: 'tool',
+            inferred: true,
+          },
+          v.h.config,
+        )
         assert.equal(answer.kind, 'refused')
         assert.equal(answer.kind === 'refused' && answer.code, 'refused')
-        assert.match(answer.kind === 'refused' ? answer.message : '', new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${id}\\)`, 'u'))
+        assert.match(
+          answer.kind === 'refused' ? answer.message : '',
+          new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${id}\\)`, 'u'),
+        )
         assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
       })
 
@@ -370,9 +522,23 @@ for (const driver of ONE_DRIVER) {
         const id = propose('Asia/Shanghai')
         const applied = await v.ok('proposal-apply', v.fence({ id, revision: 1 }))
         const factId = (applied['applied'] as { factId: number }[])[0]?.factId
-        const answer = v.h.memory.write({ subject: 'user', property: 'time zone', value: 'Asia/Shanghai', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        const answer = v.h.memory.write(
+          {
+            subject: 'user',
+            property: 'time zone',
+            value: 'Asia/Shanghai',
+            evidence: 'observed',
+            origin: 'tool',
+            inferred: true,
+          },
+          v.h.config,
+        )
         assert.equal(answer.kind, 'duplicate')
-        assert.deepEqual(answer.kind === 'duplicate' && [answer.fact.id, answer.fact.evidence, answer.upgraded], [factId, 'confirmed_user', false])
+        assert.deepEqual(answer.kind === 'duplicate' && [answer.fact.id, answer.fact.evidence, answer.upgraded], [
+          factId,
+          'confirmed_user',
+          false,
+        ])
         assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM proposals')?.['n']), 1)
       })
 
@@ -387,7 +553,11 @@ for (const driver of ONE_DRIVER) {
         assert.deepEqual([(await card(fresh))?.status, (await card(fresh))?.rows[0]?.stale], ['pending', false])
         assert.equal(propose('Asia/Shanghai'), fresh, 'the fresh card is the one queued now')
         await v.ok('proposal-apply', v.fence({ id: fresh, revision: 1 }))
-        assert.equal(v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]?.values[0]?.value, 'Asia/Shanghai')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'user time zone', limit: 5, asOf: undefined }, v.h.config).results[0]
+            ?.values[0]?.value,
+          'Asia/Shanghai',
+        )
       })
 
       it('gives a change a fresh card when the value its applied card wrote has since been replaced', async () => {
@@ -412,11 +582,22 @@ for (const driver of ONE_DRIVER) {
 
       it('prunes one row of an aggregated card, and refuses to prune the last row', async () => {
         const id = propose('Asia/Shanghai')
-        const rows = JSON.parse(String(v.h.db().get('SELECT rows FROM proposals WHERE id = ?', id)?.['rows'])) as unknown[]
-        v.h.db().run('UPDATE proposals SET rows = ? WHERE id = ?', JSON.stringify([...rows, { ...(rows[0] as object), value: 'Asia/Tokyo' }]), id)
+        const rows = JSON.parse(
+          String(v.h.db().get('SELECT rows FROM proposals WHERE id = ?', id)?.['rows']),
+        ) as unknown[]
+        v.h
+          .db()
+          .run(
+            'UPDATE proposals SET rows = ? WHERE id = ?',
+            JSON.stringify([...rows, { ...(rows[0] as object), value: 'Asia/Tokyo' }]),
+            id,
+          )
         const pruned = await v.ok('proposal-prune', v.fence({ id, revision: 1, row: 0 }))
         assert.equal(pruned['revision'], 2)
-        assert.deepEqual((await card(id))?.rows.map((row) => row.value), ['Asia/Tokyo'])
+        assert.deepEqual(
+          (await card(id))?.rows.map((row) => row.value),
+          ['Asia/Tokyo'],
+        )
         const last = await v.call('proposal-prune', v.fence({ id, revision: 2, row: 0 }))
         assert.equal(!last.ok && last.code, 'refused')
       })
@@ -429,10 +610,16 @@ for (const driver of ONE_DRIVER) {
         const second = await v.ok('facts', { cursor: first['nextCursor'] })
         const third = await v.ok('facts', { cursor: second['nextCursor'] })
         const ids = [first, second, third].flatMap((page) => (page['facts'] as { id: number }[]).map((fact) => fact.id))
-        assert.deepEqual([first, second, third].map((page) => (page['facts'] as unknown[]).length), [100, 100, 30])
+        assert.deepEqual(
+          [first, second, third].map((page) => (page['facts'] as unknown[]).length),
+          [100, 100, 30],
+        )
         assert.equal(third['nextCursor'], null)
         assert.equal(new Set(ids).size, 230)
-        assert.deepEqual(ids, [...ids].sort((a, b) => b - a))
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => b - a),
+        )
       })
 
       it('filters by status, evidence, subject and text, in Chinese and English', async () => {
@@ -440,7 +627,8 @@ for (const driver of ONE_DRIVER) {
         write('billing-api', 'port', '7802')
         write('支付服务', '负责人', '张三', { evidence: 'explicit_user' })
         write('orders-api', 'owner', 'team orders')
-        const values = async (body: Record<string, unknown>) => ((await v.ok('facts', body))['facts'] as { value: string }[]).map((fact) => fact.value)
+        const values = async (body: Record<string, unknown>) =>
+          ((await v.ok('facts', body))['facts'] as { value: string }[]).map((fact) => fact.value)
         assert.deepEqual(await values({ status: 'history' }), ['7801'])
         assert.deepEqual(await values({ evidence: ['explicit_user'] }), ['张三'])
         assert.deepEqual(await values({ subject: 'Billing API' }), ['7802'])
@@ -452,13 +640,30 @@ for (const driver of ONE_DRIVER) {
       it('masks a credential everywhere the page reads it, and shows personal data to its owner', async () => {
         const memory = verbHarness(driver, { refuseCredentials: false })
         try {
-          const answer = memory.h.memory.write({ subject: 'openai', property: 'api key', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e', evidence: 'observed', origin: 'tool', quote: 'key sk-live-4f9a8b7c6d5e4f3a2b1c0d9e' }, memory.h.config)
-          const email = memory.h.memory.write({ subject: 'user', property: 'email', value: 'a@example.com', evidence: 'observed', origin: 'tool' }, memory.h.config)
+          const answer = memory.h.memory.write(
+            {
+              subject: 'openai',
+              property: 'api key',
+              value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e',
+              evidence: 'observed',
+              origin: 'tool',
+              quote: 'key sk-live-4f9a8b7c6d5e4f3a2b1c0d9e',
+            },
+            memory.h.config,
+          )
+          const email = memory.h.memory.write(
+            { subject: 'user', property: 'email', value: 'a@example.com', evidence: 'observed', origin: 'tool' },
+            memory.h.config,
+          )
           const id = answer.kind === 'saved' ? answer.fact.id : 0
           const detail = await memory.ok('fact', { id })
           assert.doesNotMatch(JSON.stringify(detail), /sk-live/u)
           assert.doesNotMatch(JSON.stringify(await memory.ok('facts', {})), /sk-live/u)
-          assert.equal(((await memory.ok('fact', { id: email.kind === 'saved' ? email.fact.id : 0 }))['fact'] as { value: string }).value, 'a@example.com')
+          assert.equal(
+            ((await memory.ok('fact', { id: email.kind === 'saved' ? email.fact.id : 0 }))['fact'] as { value: string })
+              .value,
+            'a@example.com',
+          )
         } finally {
           memory.dispose()
         }
@@ -468,7 +673,10 @@ for (const driver of ONE_DRIVER) {
         write('DSH Fact Memory plugin', 'license', 'MIT')
         write('dsh-fact-memory', 'node version', '>= 22.19')
         const entity = await v.ok('entity', { subject: 'dsh fact memory' })
-        assert.deepEqual((entity['properties'] as { property: string }[]).map((group) => group.property).sort(), ['license', 'node version'])
+        assert.deepEqual((entity['properties'] as { property: string }[]).map((group) => group.property).sort(), [
+          'license',
+          'node version',
+        ])
         const missing = await v.call('entity', { subject: 'nobody' })
         assert.equal(!missing.ok && missing.code, 'not_found')
       })
@@ -478,17 +686,34 @@ for (const driver of ONE_DRIVER) {
         write('billing-api', 'port', '7801', { evidence: 'explicit_user', ...anchor(1) })
         write('billing-api', 'owner', 'team-a', anchor(1))
         write('billing-api', 'port', '7900', anchor(2))
-        v.h.memory.write({ subject: 'user', property: 'mood', value: 'tired', evidence: 'observed', origin: 'tool', inferred: true, ...anchor(2) }, v.h.config)
+        v.h.memory.write(
+          {
+            subject: 'user',
+            property: 'mood',
+            value: 'tired',
+            evidence: 'observed',
+            origin: 'tool',
+            inferred: true,
+            ...anchor(2),
+          },
+          v.h.config,
+        )
         const answer = await v.ok('sessions', { sessionIds: ['session-aaaaaaaa-1'] })
-        assert.deepEqual(answer['sessions'], [{
-          sessionId: 'session-aaaaaaaa-1', facts: 3, pending: 1, unsettled: 1, lastAt: v.clock.iso(),
-          turns: [
-            { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2], recalled: 0, recalledIds: [] },
-            { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3], recalled: 0, recalledIds: [] },
-          ],
-          extractingTurns: [],
-          paused: false,
-        }])
+        assert.deepEqual(answer['sessions'], [
+          {
+            sessionId: 'session-aaaaaaaa-1',
+            facts: 3,
+            pending: 1,
+            unsettled: 1,
+            lastAt: v.clock.iso(),
+            turns: [
+              { turn: 1, facts: 2, pending: 0, unsettled: 0, factIds: [1, 2], recalled: 0, recalledIds: [] },
+              { turn: 2, facts: 1, pending: 1, unsettled: 1, factIds: [3], recalled: 0, recalledIds: [] },
+            ],
+            extractingTurns: [],
+            paused: false,
+          },
+        ])
       })
 
       it('answers the same nebula while the store is unchanged, and re-reads it after any write', async () => {
@@ -496,7 +721,8 @@ for (const driver of ONE_DRIVER) {
         write('team payments', 'lead', 'Ana')
         const first = await v.ok('graph', {})
         assert.deepEqual(await v.ok('graph', {}), first)
-        const edges = (payload: Record<string, unknown>) => (payload['edges'] as { label: string }[]).map((edge) => edge.label).sort()
+        const edges = (payload: Record<string, unknown>) =>
+          (payload['edges'] as { label: string }[]).map((edge) => edge.label).sort()
         assert.deepEqual(edges(first), ['lead', 'owner'])
         write('billing-api', 'port', '7801')
         const second = await v.ok('graph', {})
@@ -509,17 +735,29 @@ for (const driver of ONE_DRIVER) {
         assert.deepEqual(edges(await v.ok('graph', { scope: 'all' })), ['lead', 'owner'])
       })
 
-      it('lists the facts one conversation recorded, whatever their status, and no other conversation\'s', async () => {
+      it("lists the facts one conversation recorded, whatever their status, and no other conversation's", async () => {
         const anchor = (sessionId: string, turn: number) => ({ anchor: { sessionId, turn } })
         write('billing-api', 'port', '7801', { evidence: 'explicit_user', ...anchor('session-aaaaaaaa-1', 1) })
         write('billing-api', 'port', '7802', { evidence: 'explicit_user', ...anchor('session-aaaaaaaa-1', 2) })
         write('orders-api', 'port', '7000', anchor('session-bbbbbbbb-2', 1))
         write('staging', 'host', 'db-2')
         const own = await v.ok('facts', { session: 'session-aaaaaaaa-1', status: 'all' })
-        assert.deepEqual((own['facts'] as { value: string; status: string; turn: number }[]).map((fact) => [fact.value, fact.status, fact.turn]),
-          [['7802', 'active', 2], ['7801', 'superseded', 1]])
+        assert.deepEqual(
+          (own['facts'] as { value: string; status: string; turn: number }[]).map((fact) => [
+            fact.value,
+            fact.status,
+            fact.turn,
+          ]),
+          [
+            ['7802', 'active', 2],
+            ['7801', 'superseded', 1],
+          ],
+        )
         const current = await v.ok('facts', { session: 'session-aaaaaaaa-1' })
-        assert.deepEqual((current['facts'] as { value: string }[]).map((fact) => fact.value), ['7802'])
+        assert.deepEqual(
+          (current['facts'] as { value: string }[]).map((fact) => fact.value),
+          ['7802'],
+        )
         const paged = await v.ok('facts', { session: 'session-aaaaaaaa-1', status: 'all', limit: 1 })
         assert.equal(paged['nextCursor'], String((paged['facts'] as { id: number }[])[0]?.id))
         const none = await v.ok('facts', { session: 'session-nobody' })
@@ -564,7 +802,13 @@ for (const driver of ONE_DRIVER) {
         const backup = done['backup'] as { path: string }
         assert.ok(existsSync(backup.path))
         assert.equal(((await v.ok('facts', { status: 'all' }))['facts'] as unknown[]).length, 0)
-        assert.equal(v.h.memory.write({ subject: 'staging', property: 'host', value: 'db-2', evidence: 'observed', origin: 'tool' }, v.h.config).kind, 'refused')
+        assert.equal(
+          v.h.memory.write(
+            { subject: 'staging', property: 'host', value: 'db-2', evidence: 'observed', origin: 'tool' },
+            v.h.config,
+          ).kind,
+          'refused',
+        )
         const status = await v.ok('status', {})
         assert.deepEqual(status['lastBackup'], { at: (done['backup'] as { at: string }).at, path: backup.path })
       })
@@ -583,10 +827,16 @@ for (const driver of ONE_DRIVER) {
         write('billing-api', 'port', '7801')
         v.h.db().run('DELETE FROM facts_fts')
         v.h.db().run('DELETE FROM fact_identifiers')
-        assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'not_found')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome,
+          'not_found',
+        )
         const rebuilt = await v.ok('rebuild', v.fence())
         assert.equal(rebuilt['indexed'], 1)
-        assert.equal(v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome, 'ok')
+        assert.equal(
+          v.h.memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, v.h.config).outcome,
+          'ok',
+        )
       })
 
       it('stores a key under the configured credential name and never returns it', async () => {
@@ -607,15 +857,32 @@ for (const driver of ONE_DRIVER) {
       it('reports the driver, data dir and counts, a summary for the badge, and runs maintenance on force', async () => {
         write('billing-api', 'port', '7801', { evidence: 'explicit_user' })
         write('billing-api', 'port', '7900')
-        v.h.memory.write({ subject: 'user', property: 'mood', value: 'tired', evidence: 'observed', origin: 'tool', inferred: true }, v.h.config)
+        v.h.memory.write(
+          { subject: 'user', property: 'mood', value: 'tired', evidence: 'observed', origin: 'tool', inferred: true },
+          v.h.config,
+        )
         const status = await v.ok('status', {})
         assert.equal(status['driver'], driver)
         assert.equal(status['dataDir'], v.h.config.resolvedDataDir)
         assert.equal(status['badge'], 2)
         const summary = await v.ok('status', { summary: true })
-        assert.deepEqual(summary, { available: true, generation: v.generation(), badge: 2, pendingProposals: 1, openConflictGroups: 1, autoCapture: false, autoExtract: false, recall: true, timeZone: v.h.config.displayTimeZone })
+        assert.deepEqual(summary, {
+          available: true,
+          generation: v.generation(),
+          badge: 2,
+          pendingProposals: 1,
+          openConflictGroups: 1,
+          autoCapture: false,
+          autoExtract: false,
+          recall: true,
+          timeZone: v.h.config.displayTimeZone,
+        })
         assert.deepEqual(status['recall'], {
-          on: true, budgetChars: 1200, maxFacts: 8, minScore: 0.4, timeoutMs: 600,
+          on: true,
+          budgetChars: 1200,
+          maxFacts: 8,
+          minScore: 0.4,
+          timeoutMs: 600,
           recent: { turns: 0, withBlock: 0, factsPerTurn: 0, charsPerTurn: 0, p95Ms: 0, lastAt: null },
         })
         write('release', 'version', '2.0', { validFrom: '2026-03-02' })

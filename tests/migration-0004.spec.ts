@@ -24,8 +24,14 @@ for (const driver of DRIVERS) {
           { reason: 'duplicate', subject: 'billing-api', property: 'port', value: '7801' },
         ]
         const text = `USER: the staging db password is ${PASSWORD}, the deploy token is ${TOKEN}, billing-api runs on port 7801`
-        old.run(`INSERT INTO extract_runs (session_id, trigger, decision, text_sent, refused, written, started_at, finished_at)
-          VALUES ('session-1', 'turn', 'extracted', ?, ?, 1, ?, ?)`, text, JSON.stringify(refused), now, now)
+        old.run(
+          `INSERT INTO extract_runs (session_id, trigger, decision, text_sent, refused, written, started_at, finished_at)
+          VALUES ('session-1', 'turn', 'extracted', ?, ?, 1, ?, ?)`,
+          text,
+          JSON.stringify(refused),
+          now,
+          now,
+        )
         old.close()
 
         const memory = new FactMemory({ clock: new FakeClock(now), driver })
@@ -34,13 +40,27 @@ for (const driver of DRIVERS) {
           const opened = memory.storeSet()
           if (!('stores' in opened)) throw new Error('the upgraded store did not open')
           const row = opened.stores.db.get('SELECT refused, text_sent FROM extract_runs') ?? {}
-          for (const secret of [PASSWORD, TOKEN]) assert.equal(JSON.stringify(row).includes(secret), false, `the row still holds ${secret}`)
+          for (const secret of [PASSWORD, TOKEN])
+            assert.equal(JSON.stringify(row).includes(secret), false, `the row still holds ${secret}`)
           const [run] = opened.stores.extract.recent(1)
-          assert.deepEqual(run?.refused.map((entry) => [entry.reason, entry.subject, entry.property, entry.value === PASSWORD || entry.value === TOKEN]), [
-            ['credential', 'staging db', 'password', false], ['quote_not_in_input', 'deploy', 'token', false], ['duplicate', 'billing-api', 'port', false],
-          ])
+          assert.deepEqual(
+            run?.refused.map((entry) => [
+              entry.reason,
+              entry.subject,
+              entry.property,
+              entry.value === PASSWORD || entry.value === TOKEN,
+            ]),
+            [
+              ['credential', 'staging db', 'password', false],
+              ['quote_not_in_input', 'deploy', 'token', false],
+              ['duplicate', 'billing-api', 'port', false],
+            ],
+          )
           assert.equal(run?.refused[2]?.value, '7801', 'an ordinary value stays')
-          assert.match(String(row['text_sent']), /^USER: the staging db password is .+, the deploy token is .+, billing-api runs on port 7801$/u)
+          assert.match(
+            String(row['text_sent']),
+            /^USER: the staging db password is .+, the deploy token is .+, billing-api runs on port 7801$/u,
+          )
           assert.equal(run?.written, 1)
         } finally {
           memory.close()

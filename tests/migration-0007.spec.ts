@@ -26,12 +26,24 @@ for (const driver of DRIVERS) {
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
         try {
-          assert.equal(Number(upgraded.get('PRAGMA user_version')?.['user_version']), readMigrations(defaultMigrationsDir()).length)
+          assert.equal(
+            Number(upgraded.get('PRAGMA user_version')?.['user_version']),
+            readMigrations(defaultMigrationsDir()).length,
+          )
           const row = upgraded.get('SELECT folded_count, folded_from FROM facts')
           assert.deepEqual([Number(row?.['folded_count']), row?.['folded_from']], [0, '[]'])
-          const twenty = JSON.stringify(Array.from({ length: 20 }, (_, i) => `ok 2026-10-${String(i + 1).padStart(2, '0')}`))
+          const twenty = JSON.stringify(
+            Array.from({ length: 20 }, (_, i) => `ok 2026-10-${String(i + 1).padStart(2, '0')}`),
+          )
           upgraded.run('UPDATE facts SET folded_count = 20, folded_from = ?', twenty)
-          assert.throws(() => upgraded.run('UPDATE facts SET folded_from = ?', JSON.stringify([...JSON.parse(twenty) as string[], 'one more'])), /CHECK/u)
+          assert.throws(
+            () =>
+              upgraded.run(
+                'UPDATE facts SET folded_from = ?',
+                JSON.stringify([...(JSON.parse(twenty) as string[]), 'one more']),
+              ),
+            /CHECK/u,
+          )
           assert.throws(() => upgraded.run(`UPDATE facts SET folded_from = '{"a": 1}'`), /CHECK/u)
           assert.throws(() => upgraded.run('UPDATE facts SET folded_count = -1'), /CHECK/u)
         } finally {

@@ -24,7 +24,19 @@ for (const driver of DRIVERS) {
         assert.ok(review !== undefined)
         const { db: old, dataDir } = openAtVersion(root, review.version - 1, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('user', 'user', ?)`, now)
-        for (const property of ['hobbies', 'pastime']) old.run(FACT, property, property, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), now, now, now, now)
+        for (const property of ['hobbies', 'pastime'])
+          old.run(
+            FACT,
+            property,
+            property,
+            hexKey(`slot-${property}`),
+            hexKey(`claim-${property}`),
+            hexKey(`ev-${property}`),
+            now,
+            now,
+            now,
+            now,
+          )
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
@@ -40,7 +52,11 @@ for (const driver of DRIVERS) {
           assert.throws(() => upgraded.run(verdict.replace("'a', 'b'", "'c', 'd'"), 1, 2, 'same', now), /CHECK/u)
           assert.throws(() => upgraded.run(verdict, 1, 99, 'distinct', now), /FOREIGN KEY/u)
           upgraded.run('DELETE FROM facts WHERE id = 2')
-          assert.equal(Number(upgraded.get('SELECT count(*) AS n FROM review_verdicts')?.['n']), 0, "a fact's verdicts go with it")
+          assert.equal(
+            Number(upgraded.get('SELECT count(*) AS n FROM review_verdicts')?.['n']),
+            0,
+            "a fact's verdicts go with it",
+          )
         } finally {
           upgraded.close()
         }

@@ -30,13 +30,32 @@ for (const driver of DRIVERS) {
           ['region', 'global', 'active', null],
         ]
         for (const [property, scope, status, sensitivity] of rows) {
-          old.run(FACT, property, property, `${property} value`, scope, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), status, sensitivity, now, now, now, now)
+          old.run(
+            FACT,
+            property,
+            property,
+            `${property} value`,
+            scope,
+            hexKey(`slot-${property}`),
+            hexKey(`claim-${property}`),
+            hexKey(`ev-${property}`),
+            status,
+            sensitivity,
+            now,
+            now,
+            now,
+            now,
+          )
         }
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
         try {
-          const counts = (): unknown => ({ ...upgraded.get('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1') })
+          const counts = (): unknown => ({
+            ...upgraded.get(
+              'SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1',
+            ),
+          })
           assert.deepEqual(counts(), { plain: 2, sensitive: 1, project_plain: 1, project_sensitive: 1 })
           upgraded.run(`UPDATE facts SET scope = 'global' WHERE property = 'port'`)
           assert.deepEqual(counts(), { plain: 2, sensitive: 1, project_plain: 0, project_sensitive: 1 })

@@ -24,22 +24,46 @@ for (const driver of DRIVERS) {
         assert.ok(migration !== undefined)
         const { db: old, dataDir } = openAtVersion(root, migration.version - 1, driver, () => now)
         old.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('dev server', 'dev server', ?)`, now)
-        for (const [property, status] of [['port', 'active'], ['host', 'superseded']] as const) {
-          old.run(FACT, property, property, `${property} value`, hexKey(`slot-${property}`), hexKey(`claim-${property}`), hexKey(`ev-${property}`), status, now, now, now, now)
+        for (const [property, status] of [
+          ['port', 'active'],
+          ['host', 'superseded'],
+        ] as const) {
+          old.run(
+            FACT,
+            property,
+            property,
+            `${property} value`,
+            hexKey(`slot-${property}`),
+            hexKey(`claim-${property}`),
+            hexKey(`ev-${property}`),
+            status,
+            now,
+            now,
+            now,
+            now,
+          )
         }
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
         try {
-          assert.deepEqual(upgraded.all('SELECT property, pinned_at FROM facts ORDER BY id').map((row) => ({ ...row })),
-            [{ property: 'port', pinned_at: null }, { property: 'host', pinned_at: null }])
+          assert.deepEqual(
+            upgraded.all('SELECT property, pinned_at FROM facts ORDER BY id').map((row) => ({ ...row })),
+            [
+              { property: 'port', pinned_at: null },
+              { property: 'host', pinned_at: null },
+            ],
+          )
           const pins = new PinStore(upgraded)
           const generation = upgraded.generation()
           assert.deepEqual(pins.setPin(1, now), { ok: true, before: null, after: now })
           assert.equal(upgraded.generation(), generation + 1, 'a pin is a change to the memory')
           assert.equal(upgraded.get(`SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = 1`)?.['pinned_at'], now)
           // Since 0021 the pin is an instant in epoch milliseconds: text that is no instant is refused outright.
-          assert.throws(() => upgraded.run('UPDATE facts SET pinned_at = ? WHERE id = 2', 'x'), /cannot store TEXT value in INTEGER column/u)
+          assert.throws(
+            () => upgraded.run('UPDATE facts SET pinned_at = ? WHERE id = 2', 'x'),
+            /cannot store TEXT value in INTEGER column/u,
+          )
           assert.deepEqual(pins.setPin(99, now), { ok: false, reason: 'not_found' })
         } finally {
           upgraded.close()

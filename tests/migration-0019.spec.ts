@@ -29,7 +29,9 @@ import { storesOf } from './helpers/vectors.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/store-v18.db', import.meta.url))
-const EXPECT = JSON.parse(readFileSync(new URL('./fixtures/store-v18.expect.json', import.meta.url), 'utf8')) as FixtureExpectations
+const EXPECT = JSON.parse(
+  readFileSync(new URL('./fixtures/store-v18.expect.json', import.meta.url), 'utf8'),
+) as FixtureExpectations
 const LATEST = readMigrations(defaultMigrationsDir()).length
 /** The columns 0019 turned from 64 hex digits into 32 bytes. */
 const KEY_COLUMNS: Readonly<Record<'facts' | 'conflict_groups', readonly string[]>> = {
@@ -72,11 +74,17 @@ function rowsById(db: Raw, table: 'facts' | 'conflict_groups', latest: boolean):
     return `"${name}"`
   })
   const derived = latest && table === 'facts'
-  const rows = db.prepare(`SELECT ${[...columns, ...(derived ? ['evidence'] : [])].join(', ')} FROM ${table} ORDER BY id`).all() as Rows
+  const rows = db
+    .prepare(`SELECT ${[...columns, ...(derived ? ['evidence'] : [])].join(', ')} FROM ${table} ORDER BY id`)
+    .all() as Rows
   if (!derived) return rows
   return rows.map((row) => ({
     ...row,
-    evidence_key: evidenceKeyOf(row['quote'] as string | null, String(row['claim_key']), projectKeyOfScope(String(row['scope']))),
+    evidence_key: evidenceKeyOf(
+      row['quote'] as string | null,
+      String(row['claim_key']),
+      projectKeyOfScope(String(row['scope'])),
+    ),
   }))
 }
 
@@ -101,35 +109,63 @@ function assertKeepsAnswer(actual: string, expected: string, label: string): voi
   assert.deepEqual(now.head, then.head, label)
   // Since old subject names find their subject (issue 32), a query naming one by an old name runs the subject channel too.
   const byOldName = raw.rows.some((row) => row.includes('(matched old name '))
-  const added = (channel: string): boolean => channel === 'bridge' || channel === 'cue' || (byOldName && channel === 'subject')
-  assert.deepEqual(now.channels.filter((channel) => !added(channel) || then.channels.includes(channel)), then.channels, label)
+  const added = (channel: string): boolean =>
+    channel === 'bridge' || channel === 'cue' || (byOldName && channel === 'subject')
+  assert.deepEqual(
+    now.channels.filter((channel) => !added(channel) || then.channels.includes(channel)),
+    then.channels,
+    label,
+  )
   assert.equal(now.rows[0], then.rows[0], `${label}: the best row\n${actual}`)
-  for (const row of then.rows) assert.ok(now.rows.includes(row), `${label}: today's answer lost the row ${JSON.stringify(row)}\n${actual}`)
+  for (const row of then.rows)
+    assert.ok(now.rows.includes(row), `${label}: today's answer lost the row ${JSON.stringify(row)}\n${actual}`)
   if (now.rows.length > then.rows.length || now.rows.some((row, index) => row !== then.rows[index])) {
-    assert.ok(now.channels.some((channel) => added(channel) && !then.channels.includes(channel)), `${label}: rows added or moved without a new channel\n${actual}`)
+    assert.ok(
+      now.channels.some((channel) => added(channel) && !then.channels.includes(channel)),
+      `${label}: rows added or moved without a new channel\n${actual}`,
+    )
   }
 }
 
 /** Every table's rows (the full-text index's shadow tables too), each ordered by all its columns. */
 function contents(db: Raw): Record<string, Rows> {
-  const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name`).all() as { name: string }[])
-    .map((row) => row.name)
-  return Object.fromEntries(tables.map((name) => {
-    const order = columnsOf(db, name).map((_, index) => index + 1).join(', ')
-    return [name, db.prepare(`SELECT * FROM "${name}" ORDER BY ${order}`).all() as Rows]
-  }))
+  const tables = (
+    db
+      .prepare(
+        `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name`,
+      )
+      .all() as { name: string }[]
+  ).map((row) => row.name)
+  return Object.fromEntries(
+    tables.map((name) => {
+      const order = columnsOf(db, name)
+        .map((_, index) => index + 1)
+        .join(', ')
+      return [name, db.prepare(`SELECT * FROM "${name}" ORDER BY ${order}`).all() as Rows]
+    }),
+  )
 }
 
 /** Every table's row count, as the fixture generator counts them; and every view's (0023 made two tables views). */
 function tableCounts(db: Raw): Record<string, number> {
-  const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'facts_fts_%' ORDER BY name`).all() as { name: string }[])
-  return Object.fromEntries(tables.map(({ name }) => [name, Number((db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n)]))
+  const tables = db
+    .prepare(
+      `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'facts_fts_%' ORDER BY name`,
+    )
+    .all() as { name: string }[]
+  return Object.fromEntries(
+    tables.map(({ name }) => [
+      name,
+      Number((db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n),
+    ]),
+  )
 }
 
 function backupsIn(dataDir: string): string[] {
-  return readdirSync(dataDir).filter((name) => BACKUP.test(name)).map((name) => join(dataDir, name))
+  return readdirSync(dataDir)
+    .filter((name) => BACKUP.test(name))
+    .map((name) => join(dataDir, name))
 }
-
 
 for (const driver of DRIVERS) {
   describe(`migration 0019 on a store version 18 wrote (${driver})`, () => {
@@ -137,18 +173,24 @@ for (const driver of DRIVERS) {
     let fixture: string
     let store: string
     beforeEach(() => {
-      v = verbHarness(driver, {}, {
-        startAt: EXPECT.now,
-        beforeOpen: (dataDir) => {
-          copyFileSync(FIXTURE, join(dataDir, 'memory.db'))
-          // The pristine copy the raw comparisons read, beside the data directory.
-          fixture = join(dataDir, '..', 'fixture-v18.db')
-          copyFileSync(FIXTURE, fixture)
+      v = verbHarness(
+        driver,
+        {},
+        {
+          startAt: EXPECT.now,
+          beforeOpen: (dataDir) => {
+            copyFileSync(FIXTURE, join(dataDir, 'memory.db'))
+            // The pristine copy the raw comparisons read, beside the data directory.
+            fixture = join(dataDir, '..', 'fixture-v18.db')
+            copyFileSync(FIXTURE, fixture)
+          },
         },
-      })
+      )
       store = join(v.h.dataDir, 'memory.db')
     })
-    afterEach(() => { v.dispose() })
+    afterEach(() => {
+      v.dispose()
+    })
 
     const put = (fact: PartialFact) => {
       const answer = write(v.h.memory, v.h.config, { evidence: 'observed', origin: 'tool', ...fact })
@@ -163,7 +205,10 @@ for (const driver of DRIVERS) {
         assert.deepEqual(tableCounts(db), EXPECT.counts)
         const statuses = db.prepare('SELECT DISTINCT status FROM facts ORDER BY status').pluck().all()
         assert.deepEqual(statuses, ['active', 'conflict', 'expired', 'forgotten', 'retired', 'scheduled', 'superseded'])
-        assert.deepEqual(db.prepare('SELECT status FROM conflict_groups ORDER BY status').pluck().all(), ['closed', 'open'])
+        assert.deepEqual(db.prepare('SELECT status FROM conflict_groups ORDER BY status').pluck().all(), [
+          'closed',
+          'open',
+        ])
       })
     })
 
@@ -192,40 +237,73 @@ for (const driver of DRIVERS) {
       assert.deepEqual(copied.all, original.all, 'every table of the copy holds what the version 18 file held')
     })
 
-    it('keeps every table\'s rows, and every fact, source and conflict group column for column: keys as 32 bytes of the same hex, instants as the milliseconds of the same ISO text, evidence keys derived equal to the stored ones', () => {
-      const before = readOnly(fixture, (db) => ({ counts: tableCounts(db), facts: rowsById(db, 'facts', false), groups: rowsById(db, 'conflict_groups', false) }))
+    it("keeps every table's rows, and every fact, source and conflict group column for column: keys as 32 bytes of the same hex, instants as the milliseconds of the same ISO text, evidence keys derived equal to the stored ones", () => {
+      const before = readOnly(fixture, (db) => ({
+        counts: tableCounts(db),
+        facts: rowsById(db, 'facts', false),
+        groups: rowsById(db, 'conflict_groups', false),
+      }))
       const after = readOnly(store, (db) => ({
         counts: tableCounts(db),
         facts: rowsById(db, 'facts', true),
         groups: rowsById(db, 'conflict_groups', true),
-        notBytes: db.prepare(`SELECT count(*) FROM facts WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32 OR typeof(claim_key) <> 'blob'
-          OR length(claim_key) <> 32`).pluck().get(),
-        groupsNotBytes: db.prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`).pluck().get(),
-        notInstants: db.prepare(`SELECT count(*) FROM facts WHERE typeof(observed_at) <> 'integer' OR typeof(recorded_at) <> 'integer'
+        notBytes: db
+          .prepare(`SELECT count(*) FROM facts WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32 OR typeof(claim_key) <> 'blob'
+          OR length(claim_key) <> 32`)
+          .pluck()
+          .get(),
+        groupsNotBytes: db
+          .prepare(`SELECT count(*) FROM conflict_groups WHERE typeof(slot_key) <> 'blob' OR length(slot_key) <> 32`)
+          .pluck()
+          .get(),
+        notInstants: db
+          .prepare(`SELECT count(*) FROM facts WHERE typeof(observed_at) <> 'integer' OR typeof(recorded_at) <> 'integer'
           OR typeof(valid_from) <> 'integer' OR typeof(updated_at) <> 'integer' OR typeof(valid_to) NOT IN ('integer', 'null')
-          OR typeof(pinned_at) NOT IN ('integer', 'null')`).pluck().get(),
-        sources: db.prepare(`SELECT id, fact_id, origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')},
-          typeof(observed_at) AS kind FROM fact_sources ORDER BY id`).all() as Rows,
+          OR typeof(pinned_at) NOT IN ('integer', 'null')`)
+          .pluck()
+          .get(),
+        sources: db
+          .prepare(`SELECT id, fact_id, origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')},
+          typeof(observed_at) AS kind FROM fact_sources ORDER BY id`)
+          .all() as Rows,
       }))
-      const sourcesBefore = readOnly(fixture, (db) => db.prepare('SELECT * FROM fact_sources ORDER BY id').all() as Rows)
+      const sourcesBefore = readOnly(
+        fixture,
+        (db) => db.prepare('SELECT * FROM fact_sources ORDER BY id').all() as Rows,
+      )
       assert.ok(sourcesBefore.length > 0)
-      assert.deepEqual(after.sources.map(({ kind, ...row }) => { assert.equal(kind, 'integer'); return row }), sourcesBefore)
+      assert.deepEqual(
+        after.sources.map(({ kind, ...row }) => {
+          assert.equal(kind, 'integer')
+          return row
+        }),
+        sourcesBefore,
+      )
       assert.equal(after.notInstants, 0)
-      assert.ok(before.facts.some((row) => row['pinned_at'] !== null) && before.facts.some((row) => row['valid_to'] !== null), 'the fixture holds pins and ended values')
+      assert.ok(
+        before.facts.some((row) => row['pinned_at'] !== null) && before.facts.some((row) => row['valid_to'] !== null),
+        'the fixture holds pins and ended values',
+      )
       // The tables version 18 had: later migrations add their own, and the compaction drops an empty sqlite_sequence.
       const ofVersion18 = (counts: Record<string, number>): Record<string, number> =>
-        Object.fromEntries(Object.entries(counts).filter(([name]) => name in EXPECT.counts && name !== 'sqlite_sequence'))
+        Object.fromEntries(
+          Object.entries(counts).filter(([name]) => name in EXPECT.counts && name !== 'sqlite_sequence'),
+        )
       assert.deepEqual(ofVersion18(after.counts), ofVersion18(before.counts))
       assert.deepEqual(ofVersion18(after.counts), ofVersion18(EXPECT.counts))
       // The counters, merged into one table by 0023 and read through views with the old tables' columns.
       const counters = (db: Raw): unknown => ({
         facts: db.prepare('SELECT status, evidence, n FROM fact_counts ORDER BY status, evidence').all(),
-        directory: db.prepare('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1').all(),
+        directory: db
+          .prepare('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1')
+          .all(),
       })
       assert.deepEqual(readOnly(store, counters), readOnly(fixture, counters))
       const generation = {
         before: Number(readOnly(fixture, (db) => db.prepare('SELECT generation FROM store_state').pluck().get())),
-        after: Number(readOnly(store, (db) => db.prepare("SELECT n FROM tallies WHERE tally = 'generation'").pluck().get())),
+        after: Number(
+          readOnly(store, (db) => db.prepare("SELECT n FROM tallies WHERE tally = 'generation'").pluck().get()),
+        ),
       }
       assert.ok(generation.before > 0)
       assert.equal(generation.after, generation.before, 'the generation goes on from the old count')
@@ -245,7 +323,8 @@ for (const driver of DRIVERS) {
       const before = indexedTerms(fixture)
       assert.equal(before.size, EXPECT.counts['facts_fts'])
       assert.deepEqual(indexedTerms(store), before)
-      const identifiers = (path: string): unknown[] => readOnly(path, (db) => db.prepare('SELECT ident, fact_id FROM fact_identifiers ORDER BY fact_id, ident').all())
+      const identifiers = (path: string): unknown[] =>
+        readOnly(path, (db) => db.prepare('SELECT ident, fact_id FROM fact_identifiers ORDER BY fact_id, ident').all())
       assert.deepEqual(identifiers(store), identifiers(fixture))
     })
 
@@ -255,9 +334,15 @@ for (const driver of DRIVERS) {
       try {
         const fresh = Database.open({ dataDir: root, driver, now: () => EXPECT.now })
         fresh.close()
-        const objects = (path: string): unknown[] => readOnly(path, (db) => db.prepare(
-          // SQLite's own tables aside: sqlite_sequence outlives the last AUTOINCREMENT table until a VACUUM drops it.
-          `SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all())
+        const objects = (path: string): unknown[] =>
+          readOnly(path, (db) =>
+            db
+              .prepare(
+                // SQLite's own tables aside: sqlite_sequence outlives the last AUTOINCREMENT table until a VACUUM drops it.
+                `SELECT type, name, tbl_name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`,
+              )
+              .all(),
+          )
         assert.deepEqual(objects(store), objects(join(root, 'memory.db')))
       } finally {
         removeDir(root)
@@ -267,7 +352,10 @@ for (const driver of DRIVERS) {
     it('answers memory_search and renders the directory byte for byte as version 18 did', async () => {
       const tool = memorySearchTool({ memory: v.h.memory, config: () => v.h.config })
       for (const search of EXPECT.searches) {
-        const agent = search.cwd === undefined ? undefined : { id: 'agent-1', session: { id: EXPECT.session, header: { cwd: search.cwd }, events: [] } }
+        const agent =
+          search.cwd === undefined
+            ? undefined
+            : { id: 'agent-1', session: { id: EXPECT.session, header: { cwd: search.cwd }, events: [] } }
         const value = await tool.execute(search.args, { callId: 'call-1', signal: new AbortController().signal, agent })
         const [block] = tool.output.render(search.args, value as never)
         assertKeepsAnswer(block?.text ?? '', search.text, `memory_search ${JSON.stringify(search.args)}`)
@@ -278,19 +366,43 @@ for (const driver of DRIVERS) {
 
     it('writes, supersedes, folds, settles, forgets and undoes, renames, and undoes the edits version 18 recorded', async () => {
       const stores = storesOf(v.h.memory)
-      const fresh = expectKind(put({ subject: 'ledger-service', property: 'owner', value: 'the platform team' }), 'saved')
+      const fresh = expectKind(
+        put({ subject: 'ledger-service', property: 'owner', value: 'the platform team' }),
+        'saved',
+      )
       assert.match(indexedTermsOf(store, fresh.fact.id) ?? '', /ledger.*platform/u)
-      const moved = expectKind(put({ subject: 'billing-api', property: 'port', value: '7805', evidence: 'explicit_user' }), 'saved')
-      assert.deepEqual(moved.superseded.map((fact) => [fact.value, fact.status]), [['7803', 'superseded']])
-      const folded = expectKind(put({ subject: 'backup-runner', property: 'last run', value: 'nightly backup finished 2026-03-01, 412 files',
-        validFrom: '2026-03-01T03:00:00.000Z' }), 'folded')
+      const moved = expectKind(
+        put({ subject: 'billing-api', property: 'port', value: '7805', evidence: 'explicit_user' }),
+        'saved',
+      )
+      assert.deepEqual(
+        moved.superseded.map((fact) => [fact.value, fact.status]),
+        [['7803', 'superseded']],
+      )
+      const folded = expectKind(
+        put({
+          subject: 'backup-runner',
+          property: 'last run',
+          value: 'nightly backup finished 2026-03-01, 412 files',
+          validFrom: '2026-03-01T03:00:00.000Z',
+        }),
+        'folded',
+      )
       assert.equal(folded.fact.id, EXPECT.handles['foldedFactId'])
       assert.equal(folded.fact.foldedCount, 2)
-      const settled = expectKind(put({ subject: 'staging', property: 'host', value: 'staging.internal:8443', evidence: 'explicit_user' }), 'duplicate')
+      const settled = expectKind(
+        put({ subject: 'staging', property: 'host', value: 'staging.internal:8443', evidence: 'explicit_user' }),
+        'duplicate',
+      )
       assert.equal(settled.settled, true)
-      assert.deepEqual(readOnly(store, (db) => db.prepare(`SELECT status FROM conflict_groups ORDER BY id`).pluck().all()), ['closed', 'closed'])
+      assert.deepEqual(
+        readOnly(store, (db) => db.prepare(`SELECT status FROM conflict_groups ORDER BY id`).pluck().all()),
+        ['closed', 'closed'],
+      )
 
-      const docs = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'docs site'`).pluck().get()))
+      const docs = Number(
+        readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'docs site'`).pluck().get()),
+      )
       const terms = indexedTermsOf(store, docs)
       assert.ok(terms !== undefined)
       const forgotten = await v.ok('fact-forget', v.fence({ id: docs }))
@@ -301,17 +413,33 @@ for (const driver of DRIVERS) {
 
       const laptop = EXPECT.handles['forgottenFactId'] ?? 0
       const again = put({ subject: 'old laptop', property: 'serial', value: 'C02XK1' })
-      assert.equal(again.kind === 'refused' ? again.code : again.kind, 'tombstoned', 'the tombstone version 18 wrote still refuses the claim')
+      assert.equal(
+        again.kind === 'refused' ? again.code : again.kind,
+        'tombstoned',
+        'the tombstone version 18 wrote still refuses the claim',
+      )
       await v.ok('fact-restore', v.fence({ editId: EXPECT.handles['forgetEditId'] }))
       assert.equal(stores.facts.getFacts([laptop])[0]?.status, 'active', 'the forget version 18 recorded is undone')
-      assert.equal(readOnly(store, (db) => db.prepare('SELECT count(*) FROM tombstones WHERE fact_id = ?').pluck().get(laptop)), 0)
+      assert.equal(
+        readOnly(store, (db) => db.prepare('SELECT count(*) FROM tombstones WHERE fact_id = ?').pluck().get(laptop)),
+        0,
+      )
       assert.match(indexedTermsOf(store, laptop) ?? '', /laptop.*serial.*c02xk1/u)
       const found = await v.h.memory.search({ query: 'C02XK1', limit: 5, asOf: undefined }, v.h.config)
-      assert.deepEqual(found.results.map((result) => result.values[0]?.id), [laptop])
+      assert.deepEqual(
+        found.results.map((result) => result.values[0]?.id),
+        [laptop],
+      )
 
       await v.ok('fact-restore', v.fence({ editId: EXPECT.handles['renameEditId'] }))
-      const deploy = readOnly(store, (db) => db.prepare(`SELECT id, subject FROM facts WHERE property = 'deploy day'`).all()) as { id: number; subject: string }[]
-      assert.deepEqual(deploy.map((row) => row.subject), ['Billing Svc'], 'the rename version 18 recorded is undone')
+      const deploy = readOnly(store, (db) =>
+        db.prepare(`SELECT id, subject FROM facts WHERE property = 'deploy day'`).all(),
+      ) as { id: number; subject: string }[]
+      assert.deepEqual(
+        deploy.map((row) => row.subject),
+        ['Billing Svc'],
+        'the rename version 18 recorded is undone',
+      )
 
       const runtime = stores.facts.getFacts([9])[0]
       assert.equal(runtime?.subject, 'orders-api')
@@ -322,13 +450,22 @@ for (const driver of DRIVERS) {
 
       readOnly(store, (db) => {
         assert.deepEqual(db.pragma('foreign_key_check'), [])
-        assert.equal(db.prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32`).pluck().get(), 0)
+        assert.equal(
+          db
+            .prepare(`SELECT count(*) FROM facts WHERE length(slot_key) <> 32 OR length(claim_key) <> 32`)
+            .pluck()
+            .get(),
+          0,
+        )
       })
     })
 
-    it('settles, puts back, updates, moves, rebuilds the index, exports and imports, and shows the page\'s views on the migrated store', async () => {
+    it("settles, puts back, updates, moves, rebuilds the index, exports and imports, and shows the page's views on the migrated store", async () => {
       const stores = storesOf(v.h.memory)
-      const conflicts = (await v.ok('conflicts', {}))['groups'] as { id: number; rows: { id: number; value: string }[] }[]
+      const conflicts = (await v.ok('conflicts', {}))['groups'] as {
+        id: number
+        rows: { id: number; value: string }[]
+      }[]
       assert.equal(conflicts.length, 1, 'the open group version 18 left')
       const [group] = conflicts as [{ id: number; rows: { id: number; value: string }[] }]
       const keep = group.rows.find((row) => row.value === 'staging.internal:8443')
@@ -336,15 +473,32 @@ for (const driver of DRIVERS) {
       await v.ok('resolve', v.fence({ groupId: group.id, keepFactId: keep.id }))
       assert.deepEqual((await v.ok('conflicts', {}))['groups'], [])
 
-      const past = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE status = 'superseded' AND value = 'eu-west-1'`).pluck().get()))
+      const past = Number(
+        readOnly(store, (db) =>
+          db.prepare(`SELECT id FROM facts WHERE status = 'superseded' AND value = 'eu-west-1'`).pluck().get(),
+        ),
+      )
       await v.ok('fact-put-back', v.fence({ id: past }))
       const region = await v.h.memory.search({ query: 'search-service region', limit: 5, asOf: undefined }, v.h.config)
       assert.equal(region.results[0]?.values[0]?.value, 'eu-west-1')
 
-      const owner = Number(readOnly(store, (db) => db.prepare(`SELECT id FROM facts WHERE subject = 'billing-api' AND property = 'owner'`).pluck().get()))
-      const updated = Number(((await v.ok('fact-update', v.fence({ id: owner, value: 'the payments team in Hamburg' })))['fact'] as { id: number }).id)
+      const owner = Number(
+        readOnly(store, (db) =>
+          db.prepare(`SELECT id FROM facts WHERE subject = 'billing-api' AND property = 'owner'`).pluck().get(),
+        ),
+      )
+      const updated = Number(
+        (
+          (await v.ok('fact-update', v.fence({ id: owner, value: 'the payments team in Hamburg' })))['fact'] as {
+            id: number
+          }
+        ).id,
+      )
       await v.ok('fact-move', v.fence({ id: updated, scope: `project:${EXPECT.project.key}` }))
-      const moved = await v.h.memory.search({ query: 'billing-api owner', limit: 5, asOf: undefined, project: EXPECT.project }, v.h.config)
+      const moved = await v.h.memory.search(
+        { query: 'billing-api owner', limit: 5, asOf: undefined, project: EXPECT.project },
+        v.h.config,
+      )
       assert.equal(moved.results[0]?.values[0]?.value, 'the payments team in Hamburg')
       assert.equal(moved.results[0]?.project, EXPECT.project.name)
 
@@ -354,12 +508,24 @@ for (const driver of DRIVERS) {
       await v.ok('proposal-apply', v.fence({ id: card.id, revision: card.revision }))
       const plan = await v.h.memory.search({ query: 'split the ledger', limit: 5, asOf: undefined }, v.h.config)
       assert.equal(plan.results[0]?.values[0]?.value, 'maybe split the ledger into two services')
-      const declined = put({ subject: 'draft', property: 'idea', value: 'maybe move billing to a queue', inferred: true })
-      assert.ok(declined.kind === 'refused' && /the user rejected this change/u.test(declined.message), 'the card version 18 saw rejected is not queued again')
+      const declined = put({
+        subject: 'draft',
+        property: 'idea',
+        value: 'maybe move billing to a queue',
+        inferred: true,
+      })
+      assert.ok(
+        declined.kind === 'refused' && /the user rejected this change/u.test(declined.message),
+        'the card version 18 saw rejected is not queued again',
+      )
 
-      const renameEdits = readOnly(store, (db) => db.prepare(`SELECT id FROM fact_edits WHERE kind = 'rename' ORDER BY id`).pluck().all()) as number[]
+      const renameEdits = readOnly(store, (db) =>
+        db.prepare(`SELECT id FROM fact_edits WHERE kind = 'rename' ORDER BY id`).pluck().all(),
+      ) as number[]
       await v.ok('fact-restore', v.fence({ editId: renameEdits.at(-1) }))
-      const town = readOnly(store, (db) => db.prepare(`SELECT property FROM facts WHERE value = 'Hamburg'`).pluck().all())
+      const town = readOnly(store, (db) =>
+        db.prepare(`SELECT property FROM facts WHERE value = 'Hamburg'`).pluck().all(),
+      )
       assert.deepEqual(town, ['home town'], 'the property rename version 18 recorded is undone')
 
       const terms = indexedTerms(store)
@@ -370,10 +536,17 @@ for (const driver of DRIVERS) {
       const content = readFileSync(String(exported['path']), 'utf8')
       const preview = await v.ok('import', { mode: 'preview', content })
       const counts = preview['counts'] as Record<string, number>
-      assert.equal(counts['new'], 0, `an export of the migrated store imports as nothing new: ${JSON.stringify(counts)}`)
+      assert.equal(
+        counts['new'],
+        0,
+        `an export of the migrated store imports as nothing new: ${JSON.stringify(counts)}`,
+      )
       assert.ok((counts['duplicate'] ?? 0) > 20, `its records are all known: ${JSON.stringify(counts)}`)
       await v.ok('import', v.fence({ mode: 'commit', content, token: preview['token'] }))
-      assert.deepEqual(readOnly(store, (db) => db.pragma('foreign_key_check')), [])
+      assert.deepEqual(
+        readOnly(store, (db) => db.pragma('foreign_key_check')),
+        [],
+      )
 
       await v.ok('facts', {})
       await v.ok('facts', { status: 'history' })
@@ -389,11 +562,19 @@ for (const driver of DRIVERS) {
     it('changes nothing when opened again, and takes no second copy', () => {
       const dataDir = v.h.dataDir
       v.h.memory.close()
-      const first = readOnly(store, (db) => ({ version: db.pragma('user_version', { simple: true }), all: contents(db), terms: indexedTerms(store) }))
+      const first = readOnly(store, (db) => ({
+        version: db.pragma('user_version', { simple: true }),
+        all: contents(db),
+        terms: indexedTerms(store),
+      }))
       v.h.memory.open(dataDir)
       assert.equal(v.h.memory.status().available, true)
       v.h.memory.close()
-      const second = readOnly(store, (db) => ({ version: db.pragma('user_version', { simple: true }), all: contents(db), terms: indexedTerms(store) }))
+      const second = readOnly(store, (db) => ({
+        version: db.pragma('user_version', { simple: true }),
+        all: contents(db),
+        terms: indexedTerms(store),
+      }))
       assert.deepEqual(second, first)
       assert.equal(backupsIn(dataDir).length, 1)
       v.h.memory.open(dataDir)
@@ -415,7 +596,9 @@ for (const driver of DRIVERS) {
       seed.prepare(`UPDATE facts SET claim_key = 'not-a-key' WHERE id = 5`).run()
       seed.close()
     })
-    afterEach(() => { removeDir(root) })
+    afterEach(() => {
+      removeDir(root)
+    })
 
     it('leaves the store at version 18 as it was, keeps the copy, and says which migration failed and where the copy is', () => {
       const before = readOnly(store, (db) => contents(db))

@@ -31,7 +31,9 @@ function fresh(read: (sql: string) => Row[]): unknown {
   const current = "status = 'active' AND model_use_allowed = 1"
   const project = "substr(scope, 1, 8) = 'project:'"
   return {
-    facts: read('SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence ORDER BY status, evidence'),
+    facts: read(
+      'SELECT status, evidence, count(*) AS n FROM facts GROUP BY status, evidence ORDER BY status, evidence',
+    ),
     directory: read(`SELECT count(*) FILTER (WHERE ${current} AND sensitivity IS NULL) AS plain,
       count(*) FILTER (WHERE ${current} AND sensitivity IS NOT NULL) AS sensitive,
       count(*) FILTER (WHERE ${current} AND sensitivity IS NULL AND ${project}) AS project_plain,
@@ -57,12 +59,30 @@ for (const driver of DRIVERS) {
           ['phone', 'global', 'conflict', 1, 'phone', 1],
         ]
         for (const [property, scope, status, rank, sensitivity, allowed] of rows) {
-          old.run(FACT, property, property, `${property} value`, scope, hexKey(`slot-${property}`), hexKey(`claim-${property}`), status, rank, sensitivity, allowed)
+          old.run(
+            FACT,
+            property,
+            property,
+            `${property} value`,
+            scope,
+            hexKey(`slot-${property}`),
+            hexKey(`claim-${property}`),
+            status,
+            rank,
+            sensitivity,
+            allowed,
+          )
         }
         old.run('UPDATE store_state SET generation = 7 WHERE id = 1')
         const before = counters((sql) => plain(old.all(sql)))
-        assert.deepEqual(before, fresh((sql) => plain(old.all(sql))), 'the old tables were right to begin with')
-        assert.deepEqual((before as { directory: unknown }).directory, [{ plain: 2, sensitive: 1, project_plain: 1, project_sensitive: 1 }])
+        assert.deepEqual(
+          before,
+          fresh((sql) => plain(old.all(sql))),
+          'the old tables were right to begin with',
+        )
+        assert.deepEqual((before as { directory: unknown }).directory, [
+          { plain: 2, sensitive: 1, project_plain: 1, project_sensitive: 1 },
+        ])
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => now })
@@ -70,7 +90,12 @@ for (const driver of DRIVERS) {
           const read = (sql: string): Row[] => plain(upgraded.all(sql))
           assert.deepEqual(counters(read), before)
           assert.equal(upgraded.generation(), 7)
-          assert.equal(upgraded.all("SELECT name FROM sqlite_schema WHERE name IN ('fact_counts', 'directory_counts') AND type = 'table'").length, 0)
+          assert.equal(
+            upgraded.all(
+              "SELECT name FROM sqlite_schema WHERE name IN ('fact_counts', 'directory_counts') AND type = 'table'",
+            ).length,
+            0,
+          )
           // Every kind of change a trigger counts: a move between scopes, a new state, a new level, a sensitivity, a
           // permission, an insert and a delete.
           upgraded.run(`UPDATE facts SET scope = 'global' WHERE property = 'owner'`)
@@ -79,11 +104,25 @@ for (const driver of DRIVERS) {
           upgraded.run(`UPDATE facts SET sensitivity = NULL WHERE property = 'host'`)
           upgraded.run(`UPDATE facts SET model_use_allowed = 1 WHERE property = 'token'`)
           upgraded.run(`UPDATE facts SET status = 'active' WHERE property = 'phone'`)
-          upgraded.run(FACT, 'name', 'name', 'dev', 'project:/src/billing-api', hexKey('slot-name'), hexKey('claim-name'), 'active', 1, 'email', 1)
+          upgraded.run(
+            FACT,
+            'name',
+            'name',
+            'dev',
+            'project:/src/billing-api',
+            hexKey('slot-name'),
+            hexKey('claim-name'),
+            'active',
+            1,
+            'email',
+            1,
+          )
           upgraded.run(`DELETE FROM facts WHERE property = 'owner'`)
           assert.deepEqual(counters(read), fresh(read))
-          assert.deepEqual(read('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1'),
-            [{ plain: 3, sensitive: 3, project_plain: 2, project_sensitive: 1 }])
+          assert.deepEqual(
+            read('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1'),
+            [{ plain: 3, sensitive: 3, project_plain: 2, project_sensitive: 1 }],
+          )
           assert.equal(upgraded.generation(), 15, 'each of the eight writes is counted once')
         } finally {
           upgraded.close()

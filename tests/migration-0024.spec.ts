@@ -26,8 +26,12 @@ const BEFORE = SMALL_PAGES.version - 1
 
 /** What the model is asked and shown on the seeded store. */
 const SEARCHES: readonly Record<string, unknown>[] = [
-  { query: 'billing-api port' }, { query: 'which editor does the user use' }, { query: '支付服务的端口' },
-  { query: 'piano jazz', limit: 10 }, { query: 'release freeze', includeHistory: true }, { query: 'docs.example.com setup' },
+  { query: 'billing-api port' },
+  { query: 'which editor does the user use' },
+  { query: '支付服务的端口' },
+  { query: 'piano jazz', limit: 10 },
+  { query: 'release freeze', includeHistory: true },
+  { query: 'docs.example.com setup' },
 ]
 
 /** A store file's page size, journal mode and full-text leaf size, read on a connection of its own. */
@@ -50,12 +54,20 @@ function layout(path: string): { pageSize: number; journal: string; pgsz: number
 function rowsOf(path: string): Record<string, string[]> {
   const db = new Sqlite(path, { readonly: true })
   try {
-    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
-      AND name NOT LIKE 'facts_fts_%' AND name NOT LIKE 'fact_cues_fts_%' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all() as string[]
+    const tables = db
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
+      AND name NOT LIKE 'facts_fts_%' AND name NOT LIKE 'fact_cues_fts_%' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .pluck()
+      .all() as string[]
     // A column later migrations add holds nothing on a migrated row (0025's cues), and is left out.
-    const own = (row: Row): Row => Object.fromEntries(Object.entries(row).filter(([column, value]) => !(column === 'cues' && value === null)))
-    return Object.fromEntries(tables.map((table) => [table,
-      (db.prepare(`SELECT * FROM "${table}"`).all() as Row[]).map((row) => JSON.stringify(own(row))).sort()]))
+    const own = (row: Row): Row =>
+      Object.fromEntries(Object.entries(row).filter(([column, value]) => !(column === 'cues' && value === null)))
+    return Object.fromEntries(
+      tables.map((table) => [
+        table,
+        (db.prepare(`SELECT * FROM "${table}"`).all() as Row[]).map((row) => JSON.stringify(own(row))).sort(),
+      ]),
+    )
   } finally {
     db.close()
   }
@@ -80,7 +92,9 @@ function asVersionBefore(path: string): void {
   const db = new Sqlite(path)
   try {
     // FTS5's default leaf size, named (its shadow tables cannot be written directly), and its segments rewritten at it.
-    db.exec(`INSERT INTO facts_fts (facts_fts, rank) VALUES ('pgsz', 4050); INSERT INTO facts_fts (facts_fts) VALUES ('optimize')`)
+    db.exec(
+      `INSERT INTO facts_fts (facts_fts, rank) VALUES ('pgsz', 4050); INSERT INTO facts_fts (facts_fts) VALUES ('optimize')`,
+    )
     db.pragma('journal_mode = DELETE')
     db.pragma('page_size = 4096')
     db.exec('VACUUM')
@@ -94,10 +108,21 @@ function asVersionBefore(path: string): void {
 }
 
 describe('pageSizeOf', () => {
-  const migration = (version: number, sql: string): Migration => ({ version, name: `${String(version).padStart(4, '0')}-m.sql`, sql })
+  const migration = (version: number, sql: string): Migration => ({
+    version,
+    name: `${String(version).padStart(4, '0')}-m.sql`,
+    sql,
+  })
   it('reads the newest migration that names a page size, and none when none does', () => {
     assert.equal(pageSizeOf([migration(1, 'CREATE TABLE a (x);')]), undefined)
-    assert.equal(pageSizeOf([migration(1, '-- page size: 1024\nSELECT 1;'), migration(2, 'SELECT 2;'), migration(3, '-- note\n-- page size: 2048\n')]), 2048)
+    assert.equal(
+      pageSizeOf([
+        migration(1, '-- page size: 1024\nSELECT 1;'),
+        migration(2, 'SELECT 2;'),
+        migration(3, '-- note\n-- page size: 2048\n'),
+      ]),
+      2048,
+    )
     assert.equal(pageSizeOf([migration(1, '-- the page size: 2048 is a comment, not a line of its own')]), undefined)
   })
   it('is 2 KiB for the shipped migrations, and named by no migration before 0024', () => {
@@ -110,13 +135,22 @@ for (const driver of DRIVERS) {
   describe(`migration 0024, smaller pages (${driver})`, () => {
     let root: string
 
-    beforeEach(() => { root = tempDir() })
-    afterEach(() => { removeDir(root) })
+    beforeEach(() => {
+      root = tempDir()
+    })
+    afterEach(() => {
+      removeDir(root)
+    })
 
     it('makes a new store at 2 KiB pages, WAL mode, with full-text leaves that fit a page', () => {
       const db = Database.open({ dataDir: join(root, 'data'), driver, now: () => '2026-03-01T09:00:00.000Z' })
       db.close()
-      assert.deepEqual(layout(join(root, 'data', STORE_FILE)), { pageSize: 2048, journal: 'wal', pgsz: 2000, integrity: 'ok' })
+      assert.deepEqual(layout(join(root, 'data', STORE_FILE)), {
+        pageSize: 2048,
+        journal: 'wal',
+        pgsz: 2000,
+        integrity: 'ok',
+      })
     })
 
     it('rewrites a store of every kind of row at 2 KiB pages: a copy first, then the same rows, terms and answers', async () => {
@@ -141,7 +175,13 @@ for (const driver of DRIVERS) {
         assert.equal(copies.length, 1)
         for (const copy of copies) assert.equal(layout(join(v.h.dataDir, copy)).pageSize, 4096)
         // The store writes and finds on its new pages.
-        write(v.h.memory, v.h.config, { subject: 'billing-api', property: 'queue', value: 'orders-events on the shared broker', evidence: 'observed', origin: 'tool' })
+        write(v.h.memory, v.h.config, {
+          subject: 'billing-api',
+          property: 'queue',
+          value: 'orders-events on the shared broker',
+          evidence: 'observed',
+          origin: 'tool',
+        })
         assert.match((await answers(v))[0] ?? '', /7803/u)
         assert.equal(layout(path).integrity, 'ok')
       } finally {
@@ -163,7 +203,10 @@ for (const driver of DRIVERS) {
         v.h.memory.open(v.h.dataDir)
         assert.equal(v.h.memory.status().error, null)
         const found = layout(path)
-        assert.deepEqual({ pageSize: found.pageSize, journal: found.journal, integrity: found.integrity }, { pageSize: 4096, journal: 'wal', integrity: 'ok' })
+        assert.deepEqual(
+          { pageSize: found.pageSize, journal: found.journal, integrity: found.integrity },
+          { pageSize: 4096, journal: 'wal', integrity: 'ok' },
+        )
         assert.equal(Number(other.prepare('PRAGMA user_version').get()?.['user_version']), LATEST)
         assert.deepEqual(rowsOf(path), rows)
         assert.match((await answers(v))[0] ?? '', /7803/u)
@@ -175,16 +218,27 @@ for (const driver of DRIVERS) {
 
     it('appends fewer WAL bytes for the same write than a store at 4 KiB pages', () => {
       const walBytes = (dir: string, migrationsDir?: string): number => {
-        const db = Database.open({ dataDir: dir, driver, now: () => '2026-03-01T09:00:00.000Z', ...(migrationsDir === undefined ? {} : { migrationsDir }) })
+        const db = Database.open({
+          dataDir: dir,
+          driver,
+          now: () => '2026-03-01T09:00:00.000Z',
+          ...(migrationsDir === undefined ? {} : { migrationsDir }),
+        })
         try {
           for (let i = 0; i < 200; i += 1) {
-            db.run(`INSERT INTO entities (entity_key, display, created_at) VALUES (?, ?, 1772355600000)`, `service-${i}`, `service-${i}`)
+            db.run(
+              `INSERT INTO entities (entity_key, display, created_at) VALUES (?, ?, 1772355600000)`,
+              `service-${i}`,
+              `service-${i}`,
+            )
           }
           const wal = `${db.path}-wal`
           const checkpoint = openConnection(db.path, driver)
           checkpoint.exec('PRAGMA wal_checkpoint(TRUNCATE)')
           checkpoint.close()
-          db.run(`INSERT INTO entities (entity_key, display, created_at) VALUES ('one more', 'one more', 1772355600000)`)
+          db.run(
+            `INSERT INTO entities (entity_key, display, created_at) VALUES ('one more', 'one more', 1772355600000)`,
+          )
           return existsSync(wal) ? statSync(wal).size : 0
         } finally {
           db.close()
@@ -204,6 +258,7 @@ for (const driver of DRIVERS) {
  */
 function withoutSmallPages(dir: string): string {
   mkdirSync(dir)
-  for (const migration of MIGRATIONS) writeFileSync(join(dir, migration.name), migration.sql.replace(/^-- page size: \d+$/mu, ''))
+  for (const migration of MIGRATIONS)
+    writeFileSync(join(dir, migration.name), migration.sql.replace(/^-- page size: \d+$/mu, ''))
   return dir
 }

@@ -18,13 +18,26 @@ const SYNC = readMigrations(defaultMigrationsDir()).find((entry) => entry.name.e
 function syncState(db: Database): unknown {
   const device = { ...db.get('SELECT * FROM sync_device') }
   return {
-    device: { ...device, device_id: /^[0-9a-f]{16}$/u.test(String(device['device_id'])) ? 'hex16' : device['device_id'] },
-    counts: ['sync_own_records', 'sync_received', 'sync_peers'].map((table) => Number(db.get(`SELECT count(*) AS n FROM ${table}`)?.['n'])),
+    device: {
+      ...device,
+      device_id: /^[0-9a-f]{16}$/u.test(String(device['device_id'])) ? 'hex16' : device['device_id'],
+    },
+    counts: ['sync_own_records', 'sync_received', 'sync_peers'].map((table) =>
+      Number(db.get(`SELECT count(*) AS n FROM ${table}`)?.['n']),
+    ),
   }
 }
 
 const EXPECTED = {
-  device: { id: 1, device_id: 'hex16', name: null, clock: null, recording_since: null, include_sensitive: 0, published_through: null },
+  device: {
+    id: 1,
+    device_id: 'hex16',
+    name: null,
+    clock: null,
+    recording_since: null,
+    include_sensitive: 0,
+    published_through: null,
+  },
   counts: [0, 0, 0],
 }
 
@@ -43,7 +56,11 @@ for (const driver of DRIVERS) {
         const id = db.get('SELECT device_id FROM sync_device')?.['device_id']
         db.close()
         db = Database.open({ dataDir: root, driver, now: () => now })
-        assert.equal(db.get('SELECT device_id FROM sync_device')?.['device_id'], id, 'the id is made once, not on each open')
+        assert.equal(
+          db.get('SELECT device_id FROM sync_device')?.['device_id'],
+          id,
+          'the id is made once, not on each open',
+        )
         assert.throws(() => db.run("INSERT INTO sync_device (id, device_id) VALUES (2, 'abc')"), /CHECK/u)
         assert.throws(() => db.run("UPDATE sync_device SET device_id = 'Not An Id'"), /CHECK/u)
         db.close()
@@ -58,10 +75,13 @@ for (const driver of DRIVERS) {
         assert.ok(SYNC !== undefined)
         const { db: old, dataDir } = openAtVersion(root, SYNC.version - 1, driver, () => now)
         old.run("INSERT INTO entities (entity_key, display, created_at) VALUES ('dev server', 'dev server', ?)", now)
-        old.run(`INSERT INTO facts (entity_id, subject, property, predicate_key, value, scope, slot_key, claim_key, status, evidence_rank,
+        old.run(
+          `INSERT INTO facts (entity_id, subject, property, predicate_key, value, scope, slot_key, claim_key, status, evidence_rank,
             model_use_allowed, observed_at, recorded_at, valid_from, origin, updated_at)
           VALUES (1, 'dev server', 'port', 'port', '7801', 'global', unhex(?), unhex(?), 'active', 2, 1, 1772355600000, 1772355600000, 1772355600000, 'tool', 1772355600000)`,
-        hexKey('slot'), hexKey('claim'))
+          hexKey('slot'),
+          hexKey('claim'),
+        )
         assert.equal(old.get("SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'sync_%'")?.['n'], 0)
         old.close()
 
@@ -72,10 +92,30 @@ for (const driver of DRIVERS) {
           assert.equal(db.get('SELECT value FROM facts')?.['value'], '7801')
           const record = '{"kind":"write"}'
           db.run("INSERT INTO sync_own_records (op, hlc, kind, record) VALUES ('op-000001', 'h', 'write', ?)", record)
-          assert.throws(() => db.run("INSERT INTO sync_own_records (op, hlc, kind, record) VALUES ('op-000001', 'h2', 'write', ?)", record), /UNIQUE/u)
-          assert.throws(() => db.run("INSERT INTO sync_own_records (op, hlc, kind, record) VALUES ('op-000002', 'h', 'rewrite', ?)", record), /CHECK/u)
+          assert.throws(
+            () =>
+              db.run(
+                "INSERT INTO sync_own_records (op, hlc, kind, record) VALUES ('op-000001', 'h2', 'write', ?)",
+                record,
+              ),
+            /UNIQUE/u,
+          )
+          assert.throws(
+            () =>
+              db.run(
+                "INSERT INTO sync_own_records (op, hlc, kind, record) VALUES ('op-000002', 'h', 'rewrite', ?)",
+                record,
+              ),
+            /CHECK/u,
+          )
           db.run("INSERT INTO sync_received (op, device, hlc, record) VALUES ('op-000009', 'desktop', 'h', ?)", record)
-          assert.equal(db.run("INSERT OR IGNORE INTO sync_received (op, device, hlc, record) VALUES ('op-000009', 'desktop', 'h', ?)", record).changes, 0)
+          assert.equal(
+            db.run(
+              "INSERT OR IGNORE INTO sync_received (op, device, hlc, record) VALUES ('op-000009', 'desktop', 'h', ?)",
+              record,
+            ).changes,
+            0,
+          )
         } finally {
           db.close()
         }

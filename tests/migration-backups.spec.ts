@@ -32,7 +32,9 @@ function placeStore(dataDir: string, driver: DriverName, stamp = '1'): void {
   copyFileSync(FIXTURE, store)
   const db = openConnection(store, driver)
   try {
-    db.prepare("UPDATE facts SET property = 'password', value = ?, sensitivity = 'credential', model_use_allowed = 0 WHERE id = 27").run(SECRET)
+    db.prepare(
+      "UPDATE facts SET property = 'password', value = ?, sensitivity = 'credential', model_use_allowed = 0 WHERE id = 27",
+    ).run(SECRET)
     db.prepare('UPDATE facts SET value = ? WHERE id = 24').run(`deploy token ${TOKEN}`)
     db.prepare("UPDATE store_meta SET value = ? WHERE key = 'privacy_rules_version'").run(stamp)
     db.exec('VACUUM')
@@ -50,23 +52,47 @@ function holdsInClear(path: string): boolean {
 for (const driver of DRIVERS) {
   describe(`migration copies beside the store (${driver})`, () => {
     let v: VerbHarness | undefined
-    afterEach(() => { v?.dispose() })
+    afterEach(() => {
+      v?.dispose()
+    })
 
     it('masks every credential in the new copy and in the copies an older version left, and keeps the newest backupKeep of them', () => {
-      v = verbHarness(driver, { backupKeep: 2 }, { beforeOpen: (dataDir) => { placeStore(dataDir, driver) } })
+      v = verbHarness(
+        driver,
+        { backupKeep: 2 },
+        {
+          beforeOpen: (dataDir) => {
+            placeStore(dataDir, driver)
+          },
+        },
+      )
       const dataDir = v.h.dataDir
       assert.equal(v.h.memory.status().available, true)
-      const copies = readdirSync(dataDir).filter((name) => COPY.test(name)).sort()
+      const copies = readdirSync(dataDir)
+        .filter((name) => COPY.test(name))
+        .sort()
       assert.equal(copies.length, 2, `kept: ${copies.join(', ')}`)
       assert.equal(copies[0], OLD_COPIES[2], 'the newest copy an older version left stays; the two before it go')
       assert.match(copies[1] ?? '', /^memory\.v18-backup-/u)
-      for (const name of copies) assert.equal(holdsInClear(join(dataDir, name)), false, `${name} holds a credential in clear`)
+      for (const name of copies)
+        assert.equal(holdsInClear(join(dataDir, name)), false, `${name} holds a credential in clear`)
       const copy = openConnection(join(dataDir, copies[1] ?? ''), driver)
       try {
-        assert.equal(copy.prepare('PRAGMA user_version').get()?.['user_version'], 18, 'still the version 18 file, to go back to')
+        assert.equal(
+          copy.prepare('PRAGMA user_version').get()?.['user_version'],
+          18,
+          'still the version 18 file, to go back to',
+        )
         assert.equal(copy.prepare('SELECT value FROM facts WHERE id = 27').get()?.['value'], MASK)
-        assert.deepEqual({ ...copy.prepare('SELECT value, sensitivity FROM facts WHERE id = 24').get() }, { value: MASK, sensitivity: 'credential' })
-        assert.equal(copy.prepare('SELECT value FROM facts WHERE id = 4').get()?.['value'], 'Neovim with LazyVim', 'the rest as it was')
+        assert.deepEqual(
+          { ...copy.prepare('SELECT value, sensitivity FROM facts WHERE id = 24').get() },
+          { value: MASK, sensitivity: 'credential' },
+        )
+        assert.equal(
+          copy.prepare('SELECT value FROM facts WHERE id = 4').get()?.['value'],
+          'Neovim with LazyVim',
+          'the rest as it was',
+        )
       } finally {
         copy.close()
       }
@@ -74,7 +100,15 @@ for (const driver of DRIVERS) {
     })
 
     it('masks the copy it takes before migrating even when the rescan has nothing to run, and backupKeep 0 keeps every copy', () => {
-      v = verbHarness(driver, { backupKeep: 0 }, { beforeOpen: (dataDir) => { placeStore(dataDir, driver, String(PRIVACY_RULES_VERSION)) } })
+      v = verbHarness(
+        driver,
+        { backupKeep: 0 },
+        {
+          beforeOpen: (dataDir) => {
+            placeStore(dataDir, driver, String(PRIVACY_RULES_VERSION))
+          },
+        },
+      )
       const copies = readdirSync(v.h.dataDir).filter((name) => COPY.test(name))
       assert.equal(copies.length, 4)
       const taken = copies.find((name) => name.startsWith('memory.v18-'))

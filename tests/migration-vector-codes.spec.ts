@@ -43,9 +43,20 @@ interface OldRow {
 }
 
 /** What the scan before the migration answered: coarse ranking over the codes in rowid order, exact rescoring. */
-function searchBefore(rows: readonly OldRow[], visible: (factId: number) => boolean, query: Float32Array, depth: number, width: ScanWidth): { id: number; score: number }[] {
+function searchBefore(
+  rows: readonly OldRow[],
+  visible: (factId: number) => boolean,
+  query: Float32Array,
+  depth: number,
+  width: ScanWidth,
+): { id: number; score: number }[] {
   const ordered = [...rows].sort((a, b) => a.rowId - b.rowId)
-  const slots = coarseRank(ordered.map((row) => row.bits), query, width.shortlist, Math.max(width.candidates, depth))
+  const slots = coarseRank(
+    ordered.map((row) => row.bits),
+    query,
+    width.shortlist,
+    Math.max(width.candidates, depth),
+  )
   return Array.from(slots, (slot) => ordered[slot])
     .filter((row): row is OldRow => row !== undefined && visible(row.factId))
     .map((row) => ({ id: row.factId, score: cosineQuantized(query, row.quantized, row.scale) }))
@@ -68,13 +79,33 @@ for (const driver of DRIVERS) {
         const forgotten = 11
         old.transaction(() => {
           for (let id = 1; id <= FACTS; id += 1) {
-            old.run(FACT, id, `service-${id}`, String(7000 + id), sha256(`slot-${id}`), sha256(`claim-${id}`), sha256(`evidence-${id}`),
-              id === forgotten ? 'forgotten' : 'active', id === hidden ? 0 : 1, NOW, NOW, NOW, NOW)
+            old.run(
+              FACT,
+              id,
+              `service-${id}`,
+              String(7000 + id),
+              sha256(`slot-${id}`),
+              sha256(`claim-${id}`),
+              sha256(`evidence-${id}`),
+              id === forgotten ? 'forgotten' : 'active',
+              id === hidden ? 0 : 1,
+              NOW,
+              NOW,
+              NOW,
+              NOW,
+            )
           }
         })
-        const spaces = [{ fingerprint: 'emb-a', dim: 64, facts: 80 }, { fingerprint: 'emb-b', dim: 96, facts: 30 }].map((space) => {
-          old.run(`INSERT INTO vector_spaces (fingerprint, provider, base_url, model, dim, created_at) VALUES (?, 'openai', 'http://127.0.0.1:9/v1', 'm', ?, ?)`,
-            space.fingerprint, space.dim, NOW)
+        const spaces = [
+          { fingerprint: 'emb-a', dim: 64, facts: 80 },
+          { fingerprint: 'emb-b', dim: 96, facts: 30 },
+        ].map((space) => {
+          old.run(
+            `INSERT INTO vector_spaces (fingerprint, provider, base_url, model, dim, created_at) VALUES (?, 'openai', 'http://127.0.0.1:9/v1', 'm', ?, ?)`,
+            space.fingerprint,
+            space.dim,
+            NOW,
+          )
           const id = Number(old.get('SELECT id FROM vector_spaces WHERE fingerprint = ?', space.fingerprint)?.['id'])
           return { ...space, id, source: vectorSource(space.dim, space.dim) }
         })
@@ -90,16 +121,24 @@ for (const driver of DRIVERS) {
             for (const id of ids) store(space.id, id, space.source.gaussianUnit(), sha256(`text-${space.id}-${id}`))
           }
           // Replaced vectors take new rowids, as the old store did; one row's hash is a label, not SHA-256.
-          for (const id of [3, 40, 64, 65]) store(spaces[0]?.id ?? 0, id, spaces[0]?.source.gaussianUnit() ?? new Float32Array(), sha256(`again-${id}`))
+          for (const id of [3, 40, 64, 65])
+            store(spaces[0]?.id ?? 0, id, spaces[0]?.source.gaussianUnit() ?? new Float32Array(), sha256(`again-${id}`))
           store(spaces[1]?.id ?? 0, FACTS, spaces[1]?.source.gaussianUnit() ?? new Float32Array(), 'hash-label')
         })
-        const oldRows = old.all('SELECT id, space_id, fact_id, text_hash, scale, bits, quantized FROM fact_vectors ORDER BY id').map((row): OldRow => {
-          const bytes = row['quantized'] as Uint8Array
-          return {
-            rowId: Number(row['id']), spaceId: Number(row['space_id']), factId: Number(row['fact_id']), textHash: String(row['text_hash']),
-            scale: Number(row['scale']), bits: Uint8Array.from(row['bits'] as Uint8Array), quantized: Int8Array.from(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
-          }
-        })
+        const oldRows = old
+          .all('SELECT id, space_id, fact_id, text_hash, scale, bits, quantized FROM fact_vectors ORDER BY id')
+          .map((row): OldRow => {
+            const bytes = row['quantized'] as Uint8Array
+            return {
+              rowId: Number(row['id']),
+              spaceId: Number(row['space_id']),
+              factId: Number(row['fact_id']),
+              textHash: String(row['text_hash']),
+              scale: Number(row['scale']),
+              bits: Uint8Array.from(row['bits'] as Uint8Array),
+              quantized: Int8Array.from(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+            }
+          })
         old.close()
 
         const upgraded = Database.open({ dataDir, driver, now: () => NOW })
@@ -110,7 +149,10 @@ for (const driver of DRIVERS) {
           for (const space of spaces) {
             const rows = oldRows.filter((row) => row.spaceId === space.id)
             const state = vectors.spaceState(space.id)
-            assert.deepEqual({ count: state.count, slotCount: state.slotCount, dim: state.dim }, { count: rows.length, slotCount: rows.length, dim: space.dim })
+            assert.deepEqual(
+              { count: state.count, slotCount: state.slotCount, dim: state.dim },
+              { count: rows.length, slotCount: rows.length, dim: space.dim },
+            )
             assert.deepEqual(vectors.freeSlots(space.id), [])
             // Every vector reads back exactly, through the rescoring read and the review's read.
             const ids = rows.map((row) => row.factId)
@@ -123,29 +165,48 @@ for (const driver of DRIVERS) {
                   continue
                 }
                 assert.equal(read?.scale, row.scale, `scale of fact ${row.factId}`)
-                assert.deepEqual(Array.from(read?.quantized ?? []), Array.from(row.quantized), `components of fact ${row.factId}`)
+                assert.deepEqual(
+                  Array.from(read?.quantized ?? []),
+                  Array.from(row.quantized),
+                  `components of fact ${row.factId}`,
+                )
               }
             }
             // The blocks hold each code in the slot of its row's rank in rowid order.
             const bytes = Math.ceil(space.dim / 8)
             const codes = new Map<number, { factId: number; bits: number[] }>()
             for (const block of vectors.blocksSince(space.id, -1)) {
-              block.factIds.forEach((factId, i) => codes.set(block.blockNo * state.blockSlots + i, { factId, bits: Array.from(block.codes.subarray(i * bytes, (i + 1) * bytes)) }))
+              block.factIds.forEach((factId, i) =>
+                codes.set(block.blockNo * state.blockSlots + i, {
+                  factId,
+                  bits: Array.from(block.codes.subarray(i * bytes, (i + 1) * bytes)),
+                }),
+              )
             }
-            rows.forEach((row, slot) => assert.deepEqual(codes.get(slot), { factId: row.factId, bits: Array.from(row.bits) }, `slot ${slot}`))
+            rows.forEach((row, slot) =>
+              assert.deepEqual(codes.get(slot), { factId: row.factId, bits: Array.from(row.bits) }, `slot ${slot}`),
+            )
             assert.equal(codes.size, rows.length)
             // Text hashes as their bytes; the label that was no hash reads as zeros, which no text hashes to.
-            const hashes = new Map(upgraded.all('SELECT fact_id, lower(hex(text_hash)) AS hash FROM fact_vectors WHERE space_id = ?', space.id)
-              .map((row) => [Number(row['fact_id']), String(row['hash'])]))
-            for (const row of rows) assert.equal(hashes.get(row.factId), row.textHash === 'hash-label' ? '0'.repeat(64) : row.textHash)
+            const hashes = new Map(
+              upgraded
+                .all('SELECT fact_id, lower(hex(text_hash)) AS hash FROM fact_vectors WHERE space_id = ?', space.id)
+                .map((row) => [Number(row['fact_id']), String(row['hash'])]),
+            )
+            for (const row of rows)
+              assert.equal(hashes.get(row.factId), row.textHash === 'hash-label' ? '0'.repeat(64) : row.textHash)
             // Searches answer as before, under model visibility and for the page, at the shipped width and a narrow one.
             for (const width of [undefined, { shortlist: 12, candidates: 6 }]) {
               for (const visibility of [{ includeSensitive: false }, undefined]) {
-                const visible = (factId: number): boolean => factId !== forgotten && (visibility === undefined || factId !== hidden)
+                const visible = (factId: number): boolean =>
+                  factId !== forgotten && (visibility === undefined || factId !== hidden)
                 for (let q = 0; q < 8; q += 1) {
                   // Half the queries near a stored vector, half anywhere.
                   const base = rows[(q * 13) % rows.length]
-                  const query = q % 2 === 0 && base !== undefined ? space.source.near(unitOf(base), 0.5) : space.source.gaussianUnit()
+                  const query =
+                    q % 2 === 0 && base !== undefined
+                      ? space.source.near(unitOf(base), 0.5)
+                      : space.source.gaussianUnit()
                   const expected = searchBefore(rows, visible, query, 5, width ?? { shortlist: 1000, candidates: 200 })
                   const got = index.search(vectors, { id: space.id }, query, 5, visibility, width)
                   assert.deepEqual(got, expected, `query ${q} of ${space.fingerprint}`)
@@ -154,7 +215,11 @@ for (const driver of DRIVERS) {
               }
             }
           }
-          assert.equal(upgraded.get(`SELECT name FROM sqlite_schema WHERE name = 'fact_vectors_by_fact'`), undefined, 'the unique index serves the cascade')
+          assert.equal(
+            upgraded.get(`SELECT name FROM sqlite_schema WHERE name = 'fact_vectors_by_fact'`),
+            undefined,
+            'the unique index serves the cascade',
+          )
         } finally {
           upgraded.close()
         }

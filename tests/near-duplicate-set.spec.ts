@@ -12,11 +12,25 @@ describe('the near-duplicate pair set', () => {
     const pairs = readPairs(PAIR_FIXTURE)
     assert.ok(pairs.length >= 300, `${pairs.length} pairs`)
     const kinds = new Set(pairs.map((pair) => pair.kind))
-    for (const kind of ['identifier-near-miss', 'paraphrase-en', 'paraphrase-zh', 'paraphrase-zh-en', 'reworded-personal', 'unrelated-same-subject', 'dated-pipeline']) {
+    for (const kind of [
+      'identifier-near-miss',
+      'paraphrase-en',
+      'paraphrase-zh',
+      'paraphrase-zh-en',
+      'reworded-personal',
+      'unrelated-same-subject',
+      'dated-pipeline',
+    ]) {
       assert.ok(kinds.has(kind), `no ${kind} pairs`)
     }
-    assert.ok(pairs.every((pair) => pair.kind !== 'dated-pipeline' || !pair.same), 'a dated pipeline line is two runs for the gate')
-    assert.ok(pairs.some((pair) => /\p{Script=Han}/u.test(pair.a.value)) && pairs.some((pair) => /^[\x20-\x7e]+$/u.test(pair.a.value)))
+    assert.ok(
+      pairs.every((pair) => pair.kind !== 'dated-pipeline' || !pair.same),
+      'a dated pipeline line is two runs for the gate',
+    )
+    assert.ok(
+      pairs.some((pair) => /\p{Script=Han}/u.test(pair.a.value)) &&
+        pairs.some((pair) => /^[\x20-\x7e]+$/u.test(pair.a.value)),
+    )
   })
 
   it('the gate merges with a precision of at least 0.95 on it, and merges some of every same-language rewording kind', () => {

@@ -16,7 +16,17 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 describe('the growing entity namer', () => {
   it('answers as a namer built over every key at once, whichever order the keys arrive in', () => {
     const keys = ['billing api', 'auth', 'auth gateway', '支付', 'ledger', 'ana lopez', 'ops']
-    const values = ['billing-api', 'Auth Gateway service', 'auth', '支付服务', 'the ledger', 'Ana López', 'ops team', 'nothing known', 'billing api v2']
+    const values = [
+      'billing-api',
+      'Auth Gateway service',
+      'auth',
+      '支付服务',
+      'the ledger',
+      'Ana López',
+      'ops team',
+      'nothing known',
+      'billing api v2',
+    ]
     const whole = entityNamer(new Set(keys))
     const growing = new GrowingEntityNamer()
     growing.add(keys.slice(0, 3))
@@ -32,11 +42,16 @@ describe('the growing entity namer', () => {
 for (const driver of DRIVERS) {
   describe(`the nebula read after changes (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
 
     const write = (subject: string, property: string, value: string): void => {
-      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', multi: true }, v.h.config)
+      const answer = v.h.memory.write(
+        { subject, property, value, evidence: 'observed', origin: 'tool', multi: true },
+        v.h.config,
+      )
       assert.ok(answer.kind === 'saved' || answer.kind === 'duplicate', JSON.stringify(answer))
     }
     const read = (store: GraphStore): NebulaRead => store.nebula('current', 6, 4, entityNamer(store.entityKeys()))
@@ -82,14 +97,20 @@ for (const driver of DRIVERS) {
       write('alpha', 'depends on', 'beta')
       write('beta', 'owner', 'ops')
       const before = (await v.ok('graph', {})) as unknown as GraphPayload
-      assert.ok(before.edges.some((edge) => edge.source.endsWith('alpha') && edge.target.endsWith('beta')), JSON.stringify(before.edges))
+      assert.ok(
+        before.edges.some((edge) => edge.source.endsWith('alpha') && edge.target.endsWith('beta')),
+        JSON.stringify(before.edges),
+      )
       const first = await v.call('wipe', v.fence())
       await v.ok('wipe', v.fence({ confirmToken: first.ok ? undefined : first.details?.['confirmToken'] }))
       // Two new subjects take the ids alpha and beta had: the namer must know gamma and delta, not alpha and beta.
       write('gamma', 'depends on', 'delta')
       write('delta', 'owner', 'ops')
       const after = (await v.ok('graph', {})) as unknown as GraphPayload
-      assert.ok(after.edges.some((edge) => edge.source.endsWith('gamma') && edge.target.endsWith('delta')), JSON.stringify(after.edges))
+      assert.ok(
+        after.edges.some((edge) => edge.source.endsWith('gamma') && edge.target.endsWith('delta')),
+        JSON.stringify(after.edges),
+      )
     })
   })
 }

@@ -3,7 +3,16 @@
 // node's neighbours, draws contested and scheduled edges apart from confirmed ones, and frees everything on dispose.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { type BufferGeometry, LineBasicMaterial, LineDashedMaterial, type Material, type Mesh, Sprite, Texture, type Object3D } from 'three'
+import {
+  type BufferGeometry,
+  LineBasicMaterial,
+  LineDashedMaterial,
+  type Material,
+  type Mesh,
+  Sprite,
+  Texture,
+  type Object3D,
+} from 'three'
 import { GRAPH_LIMITS, type GraphEdge, type GraphNode, type GraphPayload } from '../src/graph-types.ts'
 import { createForceLayout, runForceLayout, type Positions, type Vec3 } from '../client/nebula/layout.ts'
 import { edgeKind, nodeRadius, type NebulaPalette } from '../client/nebula/scene-looks.ts'
@@ -18,16 +27,51 @@ const PALETTE: NebulaPalette = {
 }
 
 function node(id: string, cluster = 0, degree = 1, factCount = 1): GraphNode {
-  return { id, kind: id.startsWith('e:') ? 'entity' : 'value', label: id.slice(2), entityKey: id.startsWith('e:') ? id.slice(2) : null, factCount, degree, cluster, hub: false }
+  return {
+    id,
+    kind: id.startsWith('e:') ? 'entity' : 'value',
+    label: id.slice(2),
+    entityKey: id.startsWith('e:') ? id.slice(2) : null,
+    factCount,
+    degree,
+    cluster,
+    hub: false,
+  }
 }
 
-function edge(source: string, target: string, flags: { contested?: boolean; scheduled?: boolean; label?: string } = {}): GraphEdge {
+function edge(
+  source: string,
+  target: string,
+  flags: { contested?: boolean; scheduled?: boolean; label?: string } = {},
+): GraphEdge {
   const label = flags.label ?? 'rel'
-  return { id: `${source}|${label}|${target}`, source, target, label, factIds: [1], contested: flags.contested ?? false, scheduled: flags.scheduled ?? false }
+  return {
+    id: `${source}|${label}|${target}`,
+    source,
+    target,
+    label,
+    factIds: [1],
+    contested: flags.contested ?? false,
+    scheduled: flags.scheduled ?? false,
+  }
 }
 
-function payload(nodes: readonly GraphNode[], edges: readonly GraphEdge[], scope: 'current' | 'all' = 'all'): GraphPayload {
-  return { view: 'nebula', scope, center: null, nodes, edges, clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: GRAPH_LIMITS.nebula, generation: 1 }
+function payload(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  scope: 'current' | 'all' = 'all',
+): GraphPayload {
+  return {
+    view: 'nebula',
+    scope,
+    center: null,
+    nodes,
+    edges,
+    clusters: [],
+    omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 },
+    limits: GRAPH_LIMITS.nebula,
+    generation: 1,
+  }
 }
 
 /** Trees of the given sizes, one cluster each; extra links inside a cluster until `edgesPerNode` is met. */
@@ -69,7 +113,9 @@ function at(positions: Positions, id: string): Vec3 {
 /** Listens for three's `dispose` event on a geometry, material or texture and counts the calls. */
 function watchDispose(resource: BufferGeometry | Material | Texture): () => number {
   let count = 0
-  resource.addEventListener('dispose', () => { count++ })
+  resource.addEventListener('dispose', () => {
+    count++
+  })
   return () => count
 }
 
@@ -112,7 +158,9 @@ describe('nebula layout', () => {
       const sphere = layout.clusterSphere(n.cluster)
       assert.ok(sphere !== undefined)
       const p = at(layout.positions(), n.id)
-      return [p.x - sphere.centre.x, p.y - sphere.centre.y, p.z - sphere.centre.z].map((d) => Math.round((d / sphere.radius) * 1e9))
+      return [p.x - sphere.centre.x, p.y - sphere.centre.y, p.z - sphere.centre.z].map((d) =>
+        Math.round((d / sphere.radius) * 1e9),
+      )
     }
     for (const n of graph.nodes) assert.deepEqual(relative(after, n), relative(before, n), n.id)
   })
@@ -153,21 +201,28 @@ describe('nebula layout', () => {
       assert.ok(distance(at(positions, n.id), sphere.centre) <= sphere.radius * 1.02, `${n.id} left its cluster`)
     }
     for (const [i, a] of spheres.entries()) {
-      for (const b of spheres.slice(i + 1)) assert.ok(distance(a.centre, b.centre) > a.radius + b.radius, 'cluster spheres overlap')
+      for (const b of spheres.slice(i + 1))
+        assert.ok(distance(a.centre, b.centre) > a.radius + b.radius, 'cluster spheres overlap')
     }
     let nearestForeign = Infinity
     let longestEdge = 0
     for (const a of graph.nodes) {
-      for (const b of graph.nodes) if (a.cluster !== b.cluster) nearestForeign = Math.min(nearestForeign, distance(at(positions, a.id), at(positions, b.id)))
+      for (const b of graph.nodes)
+        if (a.cluster !== b.cluster)
+          nearestForeign = Math.min(nearestForeign, distance(at(positions, a.id), at(positions, b.id)))
     }
-    for (const e of graph.edges) longestEdge = Math.max(longestEdge, distance(at(positions, e.source), at(positions, e.target)))
+    for (const e of graph.edges)
+      longestEdge = Math.max(longestEdge, distance(at(positions, e.source), at(positions, e.target)))
     assert.ok(nearestForeign > 10, `nodes of different clusters ${nearestForeign.toFixed(1)} apart`)
     assert.ok(nearestForeign > longestEdge * 0.2)
   })
 
   it('pulls the hub of a cluster nearer its centre than its leaves', () => {
     const leaves = Array.from({ length: 24 }, (_, i) => node(`v:leaf${i}`, 0, 1))
-    const star = payload([node('e:hub', 0, 24), ...leaves], leaves.map((leaf) => edge('e:hub', leaf.id)))
+    const star = payload(
+      [node('e:hub', 0, 24), ...leaves],
+      leaves.map((leaf) => edge('e:hub', leaf.id)),
+    )
     const layout = createForceLayout(star)
     while (layout.tick(10));
     const centre = layout.clusterSphere(0)?.centre ?? { x: 0, y: 0, z: 0 }
@@ -205,8 +260,20 @@ describe('nebula layout', () => {
 
 describe('nebula scene', () => {
   const base = payload(
-    [node('e:a', 0, 3, 4), node('v:b', 0, 1), node('v:c', 0, 2), node('e:d', 1, 1), node('v:e', 1, 1), node('e:lone', 2, 0)],
-    [edge('e:a', 'v:b'), edge('e:a', 'v:c', { contested: true }), edge('v:c', 'e:d', { scheduled: true }), edge('e:d', 'v:e')],
+    [
+      node('e:a', 0, 3, 4),
+      node('v:b', 0, 1),
+      node('v:c', 0, 2),
+      node('e:d', 1, 1),
+      node('v:e', 1, 1),
+      node('e:lone', 2, 0),
+    ],
+    [
+      edge('e:a', 'v:b'),
+      edge('e:a', 'v:c', { contested: true }),
+      edge('v:c', 'e:d', { scheduled: true }),
+      edge('e:d', 'v:e'),
+    ],
   )
   const positionsOf = (graph: GraphPayload): Positions => runForceLayout(graph).positions
 
@@ -215,12 +282,24 @@ describe('nebula scene', () => {
     const report = scene.sync(base, positionsOf(base))
     assert.deepEqual([...report.nodes.added].sort(), base.nodes.map((n) => n.id).sort())
     assert.deepEqual(report.edges.added.length, 4)
-    assert.deepEqual([report.nodes.updated, report.nodes.removed, report.edges.updated, report.edges.removed], [[], [], [], []])
-    assert.deepEqual(scene.stats(), { nodes: 6, edges: 4, geometries: new Set(base.nodes.map(nodeRadius)).size, nodeLooks: 3, edgeLooks: 3 })
+    assert.deepEqual(
+      [report.nodes.updated, report.nodes.removed, report.edges.updated, report.edges.removed],
+      [[], [], [], []],
+    )
+    assert.deepEqual(scene.stats(), {
+      nodes: 6,
+      edges: 4,
+      geometries: new Set(base.nodes.map(nodeRadius)).size,
+      nodeLooks: 3,
+      edgeLooks: 3,
+    })
     const group = scene.nodeObject('e:a')
     assert.ok(group !== undefined)
     assert.equal(group.parent?.parent, scene.object)
-    assert.deepEqual(group.children.map((child) => child.type), ['Sprite', 'Mesh'])
+    assert.deepEqual(
+      group.children.map((child) => child.type),
+      ['Sprite', 'Mesh'],
+    )
     scene.dispose()
   })
 
@@ -233,7 +312,13 @@ describe('nebula scene', () => {
 
   it('puts nodes and both edge ends where the positions say', () => {
     const scene = new NebulaScene({ palette: PALETTE, stars: 0 })
-    scene.sync(base, new Map([['e:a', { x: 1, y: 2, z: 3 }], ['v:b', { x: -4, y: 5, z: 6 }]]))
+    scene.sync(
+      base,
+      new Map([
+        ['e:a', { x: 1, y: 2, z: 3 }],
+        ['v:b', { x: -4, y: 5, z: 6 }],
+      ]),
+    )
     assert.deepEqual(scene.nodeObject('e:a')?.position.toArray(), [1, 2, 3])
     const line = scene.edgeObject(edge('e:a', 'v:b').id)
     assert.deepEqual([...(line?.geometry.getAttribute('position').array ?? [])], [1, 2, 3, -4, 5, 6])
@@ -278,7 +363,10 @@ describe('nebula scene', () => {
     const keptLineGeometry = watchDispose(keptLine.geometry)
     const keptMaterial = watchDispose(keptLine.material)
 
-    const smaller = payload(base.nodes.filter((n) => n.id !== 'e:lone' && n.id !== 'v:e'), base.edges.filter((e) => e.target !== 'v:e'))
+    const smaller = payload(
+      base.nodes.filter((n) => n.id !== 'e:lone' && n.id !== 'v:e'),
+      base.edges.filter((e) => e.target !== 'v:e'),
+    )
     const report = scene.sync(smaller, positionsOf(smaller))
     assert.deepEqual([...report.nodes.removed].sort(), ['e:lone', 'v:e'])
     assert.deepEqual(report.edges.removed, [edge('e:d', 'v:e').id])
@@ -309,13 +397,20 @@ describe('nebula scene', () => {
     scene.dispose()
   })
 
-  it('reveals exactly a node\'s neighbours and their edges, and dims the rest', () => {
+  it("reveals exactly a node's neighbours and their edges, and dims the rest", () => {
     const scene = new NebulaScene({ palette: PALETTE, stars: 0 })
     scene.sync(base, positionsOf(base))
     scene.highlight('v:c')
     assert.deepEqual([...scene.neighbours('v:c')].sort(), ['e:a', 'e:d'])
     const states = Object.fromEntries(base.nodes.map((n) => [n.id, scene.nodeState(n.id)]))
-    assert.deepEqual(states, { 'e:a': 'neighbour', 'v:b': 'dimmed', 'v:c': 'focus', 'e:d': 'neighbour', 'v:e': 'dimmed', 'e:lone': 'dimmed' })
+    assert.deepEqual(states, {
+      'e:a': 'neighbour',
+      'v:b': 'dimmed',
+      'v:c': 'focus',
+      'e:d': 'neighbour',
+      'v:e': 'dimmed',
+      'e:lone': 'dimmed',
+    })
     const edgeStates = Object.fromEntries(base.edges.map((e) => [e.id, scene.edgeState(e.id)]))
     assert.deepEqual(edgeStates, {
       [edge('e:a', 'v:b').id]: 'dimmed',
@@ -342,7 +437,13 @@ describe('nebula scene', () => {
     scene.highlight('e:d')
     scene.sync(base, positionsOf(base))
     assert.equal(scene.nodeState('v:e'), 'neighbour')
-    scene.sync(payload(base.nodes.filter((n) => n.id !== 'e:d'), []), new Map())
+    scene.sync(
+      payload(
+        base.nodes.filter((n) => n.id !== 'e:d'),
+        [],
+      ),
+      new Map(),
+    )
     assert.equal(scene.focused, null)
     assert.equal(scene.nodeState('v:e'), 'normal')
     scene.dispose()
@@ -373,7 +474,12 @@ describe('nebula scene', () => {
     scene.sync(base, positionsOf(base))
     const line = scene.edgeObject(edge('e:a', 'v:c').id)
     const material = line?.material
-    scene.setPalette({ ...PALETTE, background: '#ffffff', contested: '#dd8629', clusters: ['#4176e6', '#22c55e', '#8a4fff'] })
+    scene.setPalette({
+      ...PALETTE,
+      background: '#ffffff',
+      contested: '#dd8629',
+      clusters: ['#4176e6', '#22c55e', '#8a4fff'],
+    })
     assert.equal(line?.material, material)
     assert.equal(material?.color.getHexString(), 'dd8629')
     assert.equal((scene.object.background as { getHexString(): string } | null)?.getHexString(), 'ffffff')
@@ -390,7 +496,10 @@ describe('nebula scene', () => {
     for (const resource of resources(scene.object)) seen.add(resource)
     scene.highlight('e:a')
     for (const resource of resources(scene.object)) seen.add(resource)
-    assert.ok([...seen].some((r) => r instanceof Texture), 'the glow texture is tracked')
+    assert.ok(
+      [...seen].some((r) => r instanceof Texture),
+      'the glow texture is tracked',
+    )
     assert.ok(seen.size >= 20, `${seen.size} resources`)
     const counters = [...seen].map((resource) => [resource, watchDispose(resource)] as const)
     scene.dispose()
@@ -398,7 +507,10 @@ describe('nebula scene', () => {
     assert.deepEqual(missed, [])
     assert.equal(scene.object.children.length, 0)
     scene.dispose()
-    assert.ok(counters.every(([, count]) => count() === 1), 'a second dispose() frees nothing twice')
+    assert.ok(
+      counters.every(([, count]) => count() === 1),
+      'a second dispose() frees nothing twice',
+    )
     assert.throws(() => scene.sync(base, new Map()), /disposed/)
   })
 })

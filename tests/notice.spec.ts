@@ -139,7 +139,7 @@ describe('shouldNotice', () => {
     assert.equal(shouldNotice(deep, 1, '记住'), false)
   })
 
-  it('counts only a user/message sourced from this plugin\'s notice as an earlier notice', () => {
+  it("counts only a user/message sourced from this plugin's notice as an earlier notice", () => {
     const otherPlugin = session([userMessage(1, 'x', { kind: 'plugin', plugin: 'other-plugin', form: 'notice' })])
     const otherForm = session([userMessage(1, 'x', { kind: 'plugin', plugin: 'dsh-fact-memory', form: 'reminder' })])
     const userSaid = session([userMessage(1, 'x', { kind: 'user', plugin: 'dsh-fact-memory', form: 'notice' })])
@@ -155,7 +155,14 @@ describe('shouldNotice', () => {
 describe('userTextOf', () => {
   it('takes only messages whose source kind is user, joining their text blocks with newlines', () => {
     const text = userTextOf([
-      { content: [{ type: 'text', text: 'remember the port' }, { type: 'image', url: 'x' }, { type: 'text', text: '端口是7801' }], source: { kind: 'user' } },
+      {
+        content: [
+          { type: 'text', text: 'remember the port' },
+          { type: 'image', url: 'x' },
+          { type: 'text', text: '端口是7801' },
+        ],
+        source: { kind: 'user' },
+      },
       { content: [{ type: 'text', text: 'notice text' }], source: noticeSource },
       { content: [{ type: 'text', text: 'no source' }], source: undefined },
       { content: [{ type: 'text', text: 'second user message' }], source: { kind: 'user' } },
@@ -174,7 +181,11 @@ describe('userTextOfSession', () => {
     const view = session([
       userMessage(1, 'first'),
       userMessage(2, 'plugin notice', noticeSource),
-      { type: 'assistant/message', seq: 3, data: { content: [{ type: 'text', text: 'assistant' }], source: { kind: 'user' } } },
+      {
+        type: 'assistant/message',
+        seq: 3,
+        data: { content: [{ type: 'text', text: 'assistant' }], source: { kind: 'user' } },
+      },
       userMessage(4, '第二条'),
     ])
     assert.equal(userTextOfSession(view), 'first\n第二条')

@@ -32,7 +32,9 @@ function manifest(path: string): Manifest {
 
 const PACKAGE = manifest(join(REPO_ROOT, 'package.json'))
 /** The host the tests boot: the installed @deepseek-ai/dsh, which the devDependency pins. */
-const TESTED_DSH = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/@deepseek-ai/dsh/package.json'), 'utf8')) as { version: string }).version
+const TESTED_DSH = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/@deepseek-ai/dsh/package.json'), 'utf8')) as { version: string }
+).version
 const HOST = '@deepseek-ai/dsh'
 
 /** The peers DSH's boot gate reads: @deepseek-ai/dsh and @deepseek-ai/dsh-*. */
@@ -51,7 +53,11 @@ describe('package metadata', () => {
     assert.equal(typeof range, 'string', 'package.json has no peerDependencies["@deepseek-ai/dsh"]')
     assert.notEqual(semver.validRange(range ?? ''), null, `${range} is not a semver range`)
     assert.equal(PACKAGE.peerDependenciesMeta?.[HOST]?.optional, true)
-    assert.deepEqual(hostPeers().map(([name]) => name), [HOST], 'one host peer, so the gate has one range to judge')
+    assert.deepEqual(
+      hostPeers().map(([name]) => name),
+      [HOST],
+      'one host peer, so the gate has one range to judge',
+    )
   })
 
   it('admits the DSH the tests run against, and its pinned devDependency is that version', () => {
@@ -62,15 +68,18 @@ describe('package metadata', () => {
   })
 
   it('admits the later 0.1 and 0.2 hosts and stops before every 0.3.0, prereleases included', () => {
-    for (const version of ['0.1.0', '0.1.7-rc.2', '0.2.0-rc.1', '0.2.2-rc.1', '0.2.9']) assert.equal(gateAdmits(version), true, version)
-    for (const version of ['0.1.0-rc.7', '0.3.0-0', '0.3.0-rc.1', '0.3.0', '0.4.0', '1.0.0']) assert.equal(gateAdmits(version), false, version)
+    for (const version of ['0.1.0', '0.1.7-rc.2', '0.2.0-rc.1', '0.2.2-rc.1', '0.2.9'])
+      assert.equal(gateAdmits(version), true, version)
+    for (const version of ['0.1.0-rc.7', '0.3.0-0', '0.3.0-rc.1', '0.3.0', '0.4.0', '1.0.0'])
+      assert.equal(gateAdmits(version), false, version)
   })
 
   it('claims no Node beyond the 22 line the tests run on, from the 22.19 DSH itself needs', () => {
     const range = PACKAGE.engines?.['node'] ?? ''
     assert.equal(semver.satisfies(process.versions.node, range), true, `the tests run on ${process.version}`)
     assert.equal(semver.satisfies('22.19.0', range), true)
-    for (const version of ['22.18.0', '20.20.2', '24.0.0', '25.1.0']) assert.equal(semver.satisfies(version, range), false, version)
+    for (const version of ['22.18.0', '20.20.2', '24.0.0', '25.1.0'])
+      assert.equal(semver.satisfies(version, range), false, version)
   })
 })
 
@@ -78,9 +87,17 @@ describe('package metadata', () => {
 const THIS_NODE_FOLDER = dirname(dirname(process.execPath))
 
 /** Run the install check under this Node, with npm's environment as `npm install` gives it. */
-function checkNative(args: readonly string[], nodedir = '/usr'): { status: number | null; stdout: string; stderr: string } {
+function checkNative(
+  args: readonly string[],
+  nodedir = '/usr',
+): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, npm_config_nodedir: nodedir }
-  const result = spawnSync(process.execPath, ['scripts/check-native.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 30_000 })
+  const result = spawnSync(process.execPath, ['scripts/check-native.mjs', ...args], {
+    cwd: REPO_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -101,7 +118,13 @@ describe('npm install check of better-sqlite3', () => {
     const run = checkNative([], THIS_NODE_FOLDER)
     assert.equal(run.status, 0, run.stderr)
     assert.equal(run.stderr, '')
-    assert.match(run.stdout, new RegExp(`better-sqlite3 loads under Node ${process.version.replaceAll('.', '\\.')} \\(NODE_MODULE_VERSION ${process.versions.modules}\\)`, 'u'))
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `better-sqlite3 loads under Node ${process.version.replaceAll('.', '\\.')} \\(NODE_MODULE_VERSION ${process.versions.modules}\\)`,
+        'u',
+      ),
+    )
   })
 
   it('says loudly, for a Node the binary was not built for, what to set and how to rebuild, and leaves the install standing', (t) => {
@@ -114,7 +137,12 @@ describe('npm install check of better-sqlite3', () => {
     const run = checkNative(['--node', node], THIS_NODE_FOLDER)
     assert.equal(run.status, 0, 'a warning, not a failed install: the store still works on node:sqlite')
     assert.match(run.stderr, new RegExp(`built for NODE_MODULE_VERSION ${process.versions.modules}`, 'u'))
-    assert.ok(run.stderr.includes(`npm's config sets nodedir=${THIS_NODE_FOLDER}, so node-gyp compiles native addons against the headers there`), run.stderr)
+    assert.ok(
+      run.stderr.includes(
+        `npm's config sets nodedir=${THIS_NODE_FOLDER}, so node-gyp compiles native addons against the headers there`,
+      ),
+      run.stderr,
+    )
     assert.match(run.stderr, /node:sqlite/u)
     assert.match(run.stderr, /PATH=\/usr\/bin:"\$PATH" npm_config_nodedir=\/usr npm rebuild better-sqlite3/u)
   })

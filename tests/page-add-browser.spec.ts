@@ -15,7 +15,14 @@ import { screenshot, type HostPage } from './helpers/browser.ts'
 import { textContrast } from './helpers/svg-contrast.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, importLines, openLibrary as openLibraryPage, type PageHost, startPageHost, until } from './helpers/page-host.ts'
+import {
+  closeClean,
+  importLines,
+  openLibrary as openLibraryPage,
+  type PageHost,
+  startPageHost,
+  until,
+} from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -23,7 +30,14 @@ let browser: Browser
 let api: FactMemoryApi
 let files: string
 
-interface FactView { readonly id: number; readonly subject: string; readonly property: string; readonly value: string; readonly status: string; readonly evidence: string }
+interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+  readonly evidence: string
+}
 
 const SEED = [
   { subject: 'orchard', property: 'harvest month', value: 'October' },
@@ -32,8 +46,8 @@ const SEED = [
 ]
 
 before(async () => {
-  env = await startPageHost();
-  ({ host, browser, api } = env)
+  env = await startPageHost()
+  ;({ host, browser, api } = env)
   files = mkdtempSync(join(tmpdir(), 'fm-add-browser-'))
   await importLines(api, SEED)
 })
@@ -43,15 +57,20 @@ after(async () => {
   if (files !== undefined) rmSync(files, { recursive: true, force: true })
 })
 
-function openLibrary(viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+function openLibrary(
+  viewport = { width: 1440, height: 960 },
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   return openLibraryPage({ browser, host }, { viewport, colorScheme })
 }
 
-const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
-const row = (page: Page, text: string) => page.locator('fm-library [data-fm="fact-list"] li.fact').filter({ hasText: text })
+const current = async (): Promise<FactView[]> =>
+  (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
+const row = (page: Page, text: string) =>
+  page.locator('fm-library [data-fm="fact-list"] li.fact').filter({ hasText: text })
 
 describe('adding a fact from the page', () => {
-  it('adds a fact that shows in the list as the user\'s own, and the toast\'s Undo takes it out', async () => {
+  it("adds a fact that shows in the list as the user's own, and the toast's Undo takes it out", async () => {
     const opened = await openLibrary()
     const { page } = opened
     await page.locator('fm-library [data-fm="add-fact"]').click()
@@ -64,14 +83,14 @@ describe('adding a fact from the page', () => {
     await form.locator('[data-fm="add-submit"]').click()
     const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Added greenhouse · watering day = Thursday' })
     await toast.waitFor()
-    await until(async () => await row(page, 'watering day').count() === 1, 'the new fact is in the list')
+    await until(async () => (await row(page, 'watering day').count()) === 1, 'the new fact is in the list')
     const added = (await current()).find((fact) => fact.subject === 'greenhouse')
     assert.deepEqual([added?.value, added?.status, added?.evidence], ['Thursday', 'active', 'explicit_user'])
     await page.locator('fm-library [data-fm="detail"]').filter({ hasText: 'Thursday' }).waitFor()
     await screenshot(page, 'add-done-light')
     await toast.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the added fact is gone' }).waitFor()
-    await until(async () => await row(page, 'watering day').count() === 0, 'the row leaves the list')
+    await until(async () => (await row(page, 'watering day').count()) === 0, 'the row leaves the list')
     assert.ok(!(await current()).some((fact) => fact.subject === 'greenhouse'))
     await closeClean(opened)
   })
@@ -86,10 +105,15 @@ describe('adding a fact from the page', () => {
       await form.getByLabel('Property', { exact: true }).fill('vent setting')
       await form.getByLabel('Value', { exact: true }).fill('half open')
       await form.locator('[data-fm="add-submit"]').click()
-      const toast = page.locator('[data-fm="toast"]').filter({ hasText: `Added ${theme} greenhouse · vent setting = half open` })
+      const toast = page
+        .locator('[data-fm="toast"]')
+        .filter({ hasText: `Added ${theme} greenhouse · vent setting = half open` })
       await toast.waitFor()
-      for (const [what, element] of [['text', toast.locator('span').first()], ['Undo', toast.getByRole('button', { name: 'Undo' })],
-        ['Dismiss', toast.getByRole('button', { name: 'Dismiss' })]] as const) {
+      for (const [what, element] of [
+        ['text', toast.locator('span').first()],
+        ['Undo', toast.getByRole('button', { name: 'Undo' })],
+        ['Dismiss', toast.getByRole('button', { name: 'Dismiss' })],
+      ] as const) {
         const ratio = await textContrast(element)
         assert.ok(ratio >= 4.5, `the toast's ${what} reads at ${ratio.toFixed(2)}:1 in ${theme}`)
       }
@@ -114,16 +138,22 @@ describe('adding a fact from the page', () => {
     const error = form.locator('[data-fm="add-error"]')
     await error.waitFor()
     assert.match(await error.innerText(), /credential/iu)
-    assert.equal(await form.getByLabel('Value', { exact: true }).inputValue(), '', 'the refused credential leaves the form')
+    assert.equal(
+      await form.getByLabel('Value', { exact: true }).inputValue(),
+      '',
+      'the refused credential leaves the form',
+    )
     await screenshot(page, 'add-refused-dark-900')
     assert.equal(await api.generation(), generation)
     assert.ok(!(await current()).some((fact) => fact.subject === 'deploy bot'))
     await page.keyboard.press('Escape')
-    await until(async () => await page.locator('fm-library [data-fm="add-dialog"]').count() === 0, 'the form closes')
+    await until(async () => (await page.locator('fm-library [data-fm="add-dialog"]').count()) === 0, 'the form closes')
     assert.equal(await page.locator('fm-library [data-fm="fact-list"]').isVisible(), true, 'the page stays open')
     await opened.context.close()
     // The refusal is the route's 422, which the browser logs as a failed load; nothing else went wrong.
-    assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'])
+    assert.deepEqual(opened.errors, [
+      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ])
   })
 })
 
@@ -131,7 +161,11 @@ describe('importing a file from the page', () => {
   it('previews a picked JSONL file by class, commits it, and the facts show in the list', async () => {
     const bakery = (await current()).find((fact) => fact.subject === 'bakery')
     assert.ok(bakery !== undefined)
-    await api.ok('fact-forget', { id: bakery.id, expectedGeneration: await api.generation(), operationId: api.op('forget') })
+    await api.ok('fact-forget', {
+      id: bakery.id,
+      expectedGeneration: await api.generation(),
+      operationId: api.op('forget'),
+    })
     const lines = [
       JSON.stringify({ subject: 'windmill', property: 'built in', value: '1843' }),
       JSON.stringify({ subject: 'windmill', property: 'miller', value: 'Joris' }),
@@ -149,9 +183,18 @@ describe('importing a file from the page', () => {
     await dialog.locator('[data-fm="import-input"]').setInputFiles(path)
     const preview = dialog.locator('[data-fm="import-preview"]')
     await preview.waitFor()
-    const count = async (cls: string): Promise<string> => await preview.locator(`tr[data-class="${cls}"] td.n`).innerText()
-    assert.deepEqual([await count('new'), await count('duplicate'), await count('conflict'), await count('tombstoned'), await count('invalid')],
-      ['2', '1', '0', '1', '1'])
+    const count = async (cls: string): Promise<string> =>
+      await preview.locator(`tr[data-class="${cls}"] td.n`).innerText()
+    assert.deepEqual(
+      [
+        await count('new'),
+        await count('duplicate'),
+        await count('conflict'),
+        await count('tombstoned'),
+        await count('invalid'),
+      ],
+      ['2', '1', '0', '1', '1'],
+    )
     const invalid = await dialog.locator('[data-fm="import-invalid"] li').allInnerTexts()
     assert.equal(invalid.length, 1)
     assert.match(invalid[0] ?? '', /^line 5: /u)
@@ -159,20 +202,39 @@ describe('importing a file from the page', () => {
     await screenshot(page, 'import-preview-light')
     assert.ok(!(await current()).some((fact) => fact.subject === 'windmill'), 'the preview writes nothing')
     await dialog.locator('[data-fm="import-commit"]').click()
-    await page.locator('[data-fm="toast"]').filter({ hasText: 'Imported 2 facts; 1 already stored; 1 forgotten, refused; 1 invalid, skipped' }).waitFor()
-    await until(async () => await row(page, 'windmill').count() === 2, 'the imported facts are in the list')
-    assert.deepEqual((await current()).filter((fact) => fact.subject === 'windmill').map((fact) => [fact.property, fact.value]).sort(),
-      [['built in', '1843'], ['miller', 'Joris']])
+    await page
+      .locator('[data-fm="toast"]')
+      .filter({ hasText: 'Imported 2 facts; 1 already stored; 1 forgotten, refused; 1 invalid, skipped' })
+      .waitFor()
+    await until(async () => (await row(page, 'windmill').count()) === 2, 'the imported facts are in the list')
+    assert.deepEqual(
+      (await current())
+        .filter((fact) => fact.subject === 'windmill')
+        .map((fact) => [fact.property, fact.value])
+        .sort(),
+      [
+        ['built in', '1843'],
+        ['miller', 'Joris'],
+      ],
+    )
     assert.ok(!(await current()).some((fact) => fact.subject === 'bakery'), 'the forgotten claim stayed out')
     await closeClean(opened)
   })
 
-  it('says which stored fact a file forgets, and the toast\'s Undo brings it back', async () => {
+  it("says which stored fact a file forgets, and the toast's Undo brings it back", async () => {
     const orchard = (await current()).find((fact) => fact.subject === 'orchard')
     assert.ok(orchard !== undefined)
-    const forgot = await api.ok('fact-forget', { id: orchard.id, expectedGeneration: await api.generation(), operationId: api.op('forget-orchard') })
+    const forgot = await api.ok('fact-forget', {
+      id: orchard.id,
+      expectedGeneration: await api.generation(),
+      operationId: api.op('forget-orchard'),
+    })
     const exported = await api.ok('export', { backup: false })
-    await api.ok('fact-restore', { editId: (forgot['undo'] as { editId: number }).editId, expectedGeneration: await api.generation(), operationId: api.op('unforget') })
+    await api.ok('fact-restore', {
+      editId: (forgot['undo'] as { editId: number }).editId,
+      expectedGeneration: await api.generation(),
+      operationId: api.op('unforget'),
+    })
     const path = join(files, 'forgets-orchard.jsonl')
     writeFileSync(path, readFileSync(String(exported['path'])))
     const opened = await openLibrary()
@@ -186,18 +248,27 @@ describe('importing a file from the page', () => {
     await toast.waitFor()
     assert.ok(!(await current()).some((fact) => fact.id === orchard.id), 'the import forgot the fact')
     await toast.getByRole('button', { name: 'Undo' }).click()
-    await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the import is taken back, and the fact the file forgot is back' }).waitFor()
-    assert.ok((await current()).some((fact) => fact.id === orchard.id), 'Undo put it back')
+    await page
+      .locator('[data-fm="toast"]')
+      .filter({ hasText: 'Undone: the import is taken back, and the fact the file forgot is back' })
+      .waitFor()
+    assert.ok(
+      (await current()).some((fact) => fact.id === orchard.id),
+      'Undo put it back',
+    )
     await closeClean(opened)
   })
 
-  it('takes back what an import added, its conflict included, from the toast\'s Undo', async () => {
+  it("takes back what an import added, its conflict included, from the toast's Undo", async () => {
     const keeper = (await current()).find((fact) => fact.subject === 'lighthouse' && fact.property === 'keeper')
     assert.ok(keeper !== undefined)
     const openConflicts = async (): Promise<number> => ((await api.ok('conflicts', {}))['groups'] as unknown[]).length
     const conflictsBefore = await openConflicts()
     const path = join(files, 'ferry.jsonl')
-    writeFileSync(path, `${JSON.stringify({ subject: 'ferry', property: 'departs', value: '08:10' })}\n${JSON.stringify({ subject: 'lighthouse', property: 'keeper', value: 'Bram' })}\n`)
+    writeFileSync(
+      path,
+      `${JSON.stringify({ subject: 'ferry', property: 'departs', value: '08:10' })}\n${JSON.stringify({ subject: 'lighthouse', property: 'keeper', value: 'Bram' })}\n`,
+    )
     const opened = await openLibrary()
     const { page } = opened
     await page.locator('fm-library [data-fm="import-file"]').click()
@@ -213,7 +284,11 @@ describe('importing a file from the page', () => {
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone: the import is taken back' }).waitFor()
     const after = await current()
     assert.ok(!after.some((fact) => fact.subject === 'ferry' || fact.value === 'Bram'), 'the imported facts are gone')
-    assert.equal(after.find((fact) => fact.id === keeper.id)?.status, 'active', 'the stored keeper is current again, its conflict closed')
+    assert.equal(
+      after.find((fact) => fact.id === keeper.id)?.status,
+      'active',
+      'the stored keeper is current again, its conflict closed',
+    )
     assert.equal(await openConflicts(), conflictsBefore)
     await closeClean(opened)
   })
@@ -230,7 +305,10 @@ describe('importing a file from the page', () => {
     assert.equal(await dialog.locator('[data-fm="import-invalid"] li').count(), 1)
     await screenshot(page, 'import-preview-dark-900')
     await page.keyboard.press('Escape')
-    await until(async () => await page.locator('fm-library [data-fm="import-dialog"]').count() === 0, 'the dialog closes')
+    await until(
+      async () => (await page.locator('fm-library [data-fm="import-dialog"]').count()) === 0,
+      'the dialog closes',
+    )
     assert.ok(!(await current()).some((fact) => fact.subject === 'harbour'), 'nothing is written without Commit')
     await closeClean(opened)
   })

@@ -21,25 +21,76 @@ let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-const SEED_PROMPT = 'billing-api runs on port 7801. team payments owns billing-api. Ana leads team payments. orders-api runs on port 7000.'
+const SEED_PROMPT =
+  'billing-api runs on port 7801. team payments owns billing-api. Ana leads team payments. orders-api runs on port 7000.'
 
 before(async () => {
-  env = await startPageHost();
-  ({ model, home, host, browser, api } = env)
-  await converse(host.url, model, home.workspace, SEED_PROMPT,
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' })] },
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'owner', value: 'team payments', evidence: 'explicit_user', quote: 'team payments owns billing-api' })] },
-    { toolCalls: [writeCall({ subject: 'team payments', property: 'lead', value: 'Ana', evidence: 'explicit_user', quote: 'Ana leads team payments' })] },
-    { toolCalls: [writeCall({ subject: 'orders-api', property: 'port', value: '7000', evidence: 'explicit_user', quote: 'orders-api runs on port 7000' })] },
+  env = await startPageHost()
+  ;({ model, home, host, browser, api } = env)
+  await converse(
+    host.url,
+    model,
+    home.workspace,
+    SEED_PROMPT,
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'port',
+          value: '7801',
+          evidence: 'explicit_user',
+          quote: 'billing-api runs on port 7801',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team payments',
+          evidence: 'explicit_user',
+          quote: 'team payments owns billing-api',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'team payments',
+          property: 'lead',
+          value: 'Ana',
+          evidence: 'explicit_user',
+          quote: 'Ana leads team payments',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'orders-api',
+          property: 'port',
+          value: '7000',
+          evidence: 'explicit_user',
+          quote: 'orders-api runs on port 7000',
+        }),
+      ],
+    },
     // A weaker source contradicting the user: a conflict group. An inferred value: a proposal.
     { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' })] },
-    { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] })
+    { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] },
+  )
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 /** Open the host, then the page from the sidebar entry. */
-async function openPage(viewport?: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+async function openPage(
+  viewport?: { width: number; height: number },
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   const opened = await openHost(browser, host.url, viewport, colorScheme)
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator('fm-page').waitFor()
@@ -51,7 +102,9 @@ async function tab(page: Page, name: string): Promise<void> {
 }
 
 /** Facts as the store has them now. */
-async function currentFacts(): Promise<{ id: number; subject: string; property: string; value: string; status: string; evidence: string }[]> {
+async function currentFacts(): Promise<
+  { id: number; subject: string; property: string; value: string; status: string; evidence: string }[]
+> {
   return (await api.ok('facts', { status: 'all' }))['facts'] as never
 }
 
@@ -60,7 +113,10 @@ describe('the Fact memory page in a real browser', () => {
     const opened = await openPage()
     const { page } = opened
     // The page reads the store after it opens: wait for the figures rather than racing them.
-    await page.locator('[data-fm="store-line"]').filter({ hasText: /^5 current facts · 0 in history$/u }).waitFor()
+    await page
+      .locator('[data-fm="store-line"]')
+      .filter({ hasText: /^5 current facts · 0 in history$/u })
+      .waitFor()
     await page.locator('fm-page nav button[data-tab="proposals"] .count').filter({ hasText: /^1$/u }).waitFor()
     await page.locator('fm-page nav button[data-tab="conflicts"] .count').filter({ hasText: /^1$/u }).waitFor()
 
@@ -81,7 +137,10 @@ describe('the Fact memory page in a real browser', () => {
     assert.match(text, /7900/u)
 
     await tab(page, 'extraction')
-    await page.locator('fm-extraction [data-fm="extraction-off"]').getByText(/Automatic capture is off/u).waitFor()
+    await page
+      .locator('fm-extraction [data-fm="extraction-off"]')
+      .getByText(/Automatic capture is off/u)
+      .waitFor()
     // The empty state's way for the user to write facts leads to the library's Add fact.
     await page.locator('fm-extraction [data-fm="goto-add"]').click()
     await page.locator('fm-library [data-fm="add-fact"]').waitFor()
@@ -99,8 +158,14 @@ describe('the Fact memory page in a real browser', () => {
     const edges = (graph['edges'] as unknown[]).length
     assert.ok(nodes >= 5 && edges >= 3, `seeded graph: ${nodes} nodes, ${edges} edges`)
     await page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
-    await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: `${nodes} nodes · ${edges} edges` }).waitFor()
-    assert.match(await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('aria-label') ?? '', new RegExp(`^Fact graph: ${nodes} nodes and ${edges} relations`, 'u'))
+    await page
+      .locator('fm-graph [data-fm="graph-counts"]')
+      .filter({ hasText: `${nodes} nodes · ${edges} edges` })
+      .waitFor()
+    assert.match(
+      (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('aria-label')) ?? '',
+      new RegExp(`^Fact graph: ${nodes} nodes and ${edges} relations`, 'u'),
+    )
     await screenshot(page, 'graph-nebula')
 
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
@@ -112,7 +177,10 @@ describe('the Fact memory page in a real browser', () => {
     await selection.getByText('billing-api · owner:').waitFor()
     await selection.getByRole('button', { name: /billing-api · owner: team payments/u }).click()
     // The fact opens in the library, with its detail.
-    await page.locator('fm-library [data-fm="detail"] [data-fm="detail-value"]').filter({ hasText: 'team payments' }).waitFor()
+    await page
+      .locator('fm-library [data-fm="detail"] [data-fm="detail-value"]')
+      .filter({ hasText: 'team payments' })
+      .waitFor()
     await closeClean(opened)
   })
 
@@ -125,7 +193,7 @@ describe('the Fact memory page in a real browser', () => {
       await page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node').first().waitFor()
       await page.locator('fm-graph').getByText('WebGL unavailable: showing the SVG tree').waitFor()
       assert.equal(await page.locator('fm-graph [data-fm="nebula"]').count(), 0)
-      assert.ok(await page.locator('fm-graph fm-svg-tree g.node').count() >= 2)
+      assert.ok((await page.locator('fm-graph fm-svg-tree g.node').count()) >= 2)
       await screenshot(page, 'graph-no-webgl')
       await closeClean(opened)
     } finally {
@@ -141,7 +209,7 @@ describe('the Fact memory page in a real browser', () => {
     await rows.first().waitFor()
     await page.locator('fm-library input[type="search"]').fill('orders')
     await page.locator('fm-library input[type="search"]').press('Enter')
-    await until(async () => await rows.count() === 1, 'the search to narrow the list')
+    await until(async () => (await rows.count()) === 1, 'the search to narrow the list')
     assert.match(await rows.first().innerText(), /orders-api · port: 7000/u)
 
     await rows.first().click()
@@ -151,24 +219,46 @@ describe('the Fact memory page in a real browser', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Changed orders-api · port to 7001' })
     await toast.waitFor()
-    let port = (await currentFacts()).filter((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.status === 'active')
-    assert.deepEqual(port.map((fact) => [fact.value, fact.evidence]), [['7001', 'explicit_user']])
+    let port = (await currentFacts()).filter(
+      (fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.status === 'active',
+    )
+    assert.deepEqual(
+      port.map((fact) => [fact.value, fact.evidence]),
+      [['7001', 'explicit_user']],
+    )
 
     await toast.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).waitFor()
-    port = (await currentFacts()).filter((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.status === 'active')
-    assert.deepEqual(port.map((fact) => fact.value), ['7000'])
+    port = (await currentFacts()).filter(
+      (fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.status === 'active',
+    )
+    assert.deepEqual(
+      port.map((fact) => fact.value),
+      ['7000'],
+    )
 
     await rows.first().click()
     await page.getByRole('button', { name: 'Expire now' }).click()
     const expired = page.locator('[data-fm="toast"]').filter({ hasText: 'Expired orders-api · port' })
     await expired.waitFor()
-    assert.equal((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status, 'expired')
+    assert.equal(
+      (await currentFacts()).find(
+        (fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000',
+      )?.status,
+      'expired',
+    )
     await expired.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).first().waitFor()
     // The first edit's "Undone" toast may still be showing: wait for the store, not the toast.
-    await waitFor(async () => ((await currentFacts()).find((fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000')?.status === 'active' ? true : undefined),
-      'the expiry to be undone')
+    await waitFor(
+      async () =>
+        (await currentFacts()).find(
+          (fact) => fact.subject === 'orders-api' && fact.property === 'port' && fact.value === '7000',
+        )?.status === 'active'
+          ? true
+          : undefined,
+      'the expiry to be undone',
+    )
     await closeClean(opened)
   })
 
@@ -177,9 +267,24 @@ describe('the Fact memory page in a real browser', () => {
     const { page } = opened
     model.reset()
     model.enqueue(
-      { toolCalls: [writeCall({ subject: 'search-api', property: 'port', value: '7300', evidence: 'explicit_user', quote: 'search-api listens on 7300' })] },
-      { toolCalls: [writeCall({ subject: 'search-api', property: 'owner', value: 'team discovery', evidence: 'inferred' })] },
-      { text: 'Noted.' })
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'search-api',
+            property: 'port',
+            value: '7300',
+            evidence: 'explicit_user',
+            quote: 'search-api listens on 7300',
+          }),
+        ],
+      },
+      {
+        toolCalls: [
+          writeCall({ subject: 'search-api', property: 'owner', value: 'team discovery', evidence: 'inferred' }),
+        ],
+      },
+      { text: 'Noted.' },
+    )
     const box = page.locator('textarea').first()
     await box.fill('Remember that search-api listens on 7300.')
     await box.press('Enter')
@@ -189,7 +294,10 @@ describe('the Fact memory page in a real browser', () => {
     assert.match(await card.innerText(), /this turn wrote 1 fact · 1 pending review/u)
     // The badge counts what waits for the user: two proposals and the seeded conflict.
     // Within seconds, not at the 30 s background poll: the card's arrival re-reads the badge.
-    await page.locator('[data-fm="header-button"] [data-fm="badge"]').filter({ hasText: '3' }).waitFor({ timeout: 10_000 })
+    await page
+      .locator('[data-fm="header-button"] [data-fm="badge"]')
+      .filter({ hasText: '3' })
+      .waitFor({ timeout: 10_000 })
     assert.equal(await page.locator('[data-fm="session-mark"]').count(), 1)
     await screenshot(page, 'session-turn-card')
 
@@ -216,10 +324,21 @@ describe('the Fact memory page in a real browser', () => {
     await waitFor(() => model.agentRequests()[0], 'the paused turn')
     const pausedMessages = model.agentRequests()[0]?.body.messages ?? []
     const pausedTexts = pausedMessages.filter((message) => message.role === 'user').map(messageText)
-    assert.doesNotMatch(newestRuntimeContext(pausedMessages), /Fact memory:/u, 'the context in force carries no directory while paused')
-    assert.ok(pausedTexts.some((text) => text.startsWith('Memory is paused in this session')), 'one line says memory is paused')
+    assert.doesNotMatch(
+      newestRuntimeContext(pausedMessages),
+      /Fact memory:/u,
+      'the context in force carries no directory while paused',
+    )
+    assert.ok(
+      pausedTexts.some((text) => text.startsWith('Memory is paused in this session')),
+      'one line says memory is paused',
+    )
     await page.getByRole('button', { name: 'Resume memory in this session' }).click()
-    await page.locator('[data-fm="header-button"]').filter({ hasText: /^memory/u }).filter({ hasNotText: 'paused' }).waitFor()
+    await page
+      .locator('[data-fm="header-button"]')
+      .filter({ hasText: /^memory/u })
+      .filter({ hasNotText: 'paused' })
+      .waitFor()
     await closeClean(opened)
   })
 
@@ -227,10 +346,16 @@ describe('the Fact memory page in a real browser', () => {
     const opened = await openHost(browser, host.url)
     const { page } = opened
     await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page.getByText(/^Plugins$/u).first().click()
+    await page
+      .getByText(/^Plugins$/u)
+      .first()
+      .click()
     const card = page.locator('fm-settings-card')
     await card.waitFor()
-    await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+    await card
+      .locator('[data-fm="card-counts"]')
+      .filter({ hasText: /current facts/u })
+      .waitFor()
     await screenshot(page, 'settings-card')
     const directory = card.locator('#fm-setting-injectDirectory')
     assert.equal(await directory.isChecked(), true)
@@ -242,9 +367,14 @@ describe('the Fact memory page in a real browser', () => {
     model.reset()
     model.enqueue({ text: 'Hello.' })
     const { sessionId } = await hostApi<{ sessionId: string }>(host.url, 'session.create', { cwd: home.workspace })
-    await hostApi(host.url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: 'What port does billing-api use?' }] })
+    await hostApi(host.url, 'session.prompt', {
+      sessionId,
+      mode: 'queue',
+      content: [{ type: 'text', text: 'What port does billing-api use?' }],
+    })
     const deadline = Date.now() + 30_000
-    while (model.agentRequests().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    while (model.agentRequests().length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     const sent = (model.agentRequests()[0]?.body.messages ?? []).map(messageText).join('\n')
     assert.ok(sent.length > 0, 'the model was not called')
     assert.doesNotMatch(sent, /Fact memory: values recorded/u)
@@ -266,27 +396,49 @@ describe('the Fact memory page in a real browser', () => {
     await settled.waitFor()
     await page.locator('fm-conflicts [data-fm="conflicts-empty"]').waitFor()
     let port = (await currentFacts()).filter((fact) => fact.subject === 'billing-api' && fact.property === 'port')
-    assert.deepEqual(port.filter((fact) => ['active', 'conflict'].includes(fact.status)).map((fact) => fact.value), ['7801'])
+    assert.deepEqual(
+      port.filter((fact) => ['active', 'conflict'].includes(fact.status)).map((fact) => fact.value),
+      ['7801'],
+    )
     assert.deepEqual((await api.ok('conflicts'))['groups'], [])
 
     await settled.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'the conflict is open again' }).waitFor()
     await group.waitFor()
     port = (await currentFacts()).filter((fact) => fact.subject === 'billing-api' && fact.property === 'port')
-    assert.deepEqual(port.filter((fact) => ['active', 'conflict'].includes(fact.status)).map((fact) => fact.value).sort(), ['7801', '7900'])
+    assert.deepEqual(
+      port
+        .filter((fact) => ['active', 'conflict'].includes(fact.status))
+        .map((fact) => fact.value)
+        .sort(),
+      ['7801', '7900'],
+    )
 
     await tab(page, 'proposals')
     const card = page.locator('fm-proposals [data-fm="proposal"]').filter({ hasText: 'orders-api · language: Go' })
     await card.getByRole('button', { name: 'Accept' }).click()
-    await page.locator('[data-fm="toast"]').filter({ hasText: /^Accepted proposal #\d+/u }).waitFor()
+    await page
+      .locator('[data-fm="toast"]')
+      .filter({ hasText: /^Accepted proposal #\d+/u })
+      .waitFor()
     await card.waitFor({ state: 'detached' })
-    const language = (await currentFacts()).filter((fact) => fact.subject === 'orders-api' && fact.property === 'language')
-    assert.deepEqual(language.map((fact) => [fact.value, fact.status, fact.evidence]), [['Go', 'active', 'confirmed_user']])
+    const language = (await currentFacts()).filter(
+      (fact) => fact.subject === 'orders-api' && fact.property === 'language',
+    )
+    assert.deepEqual(
+      language.map((fact) => [fact.value, fact.status, fact.evidence]),
+      [['Go', 'active', 'confirmed_user']],
+    )
     await closeClean(opened)
   })
 
   it('looks right light and dark, wide and narrow', async () => {
-    for (const [scheme, viewport] of [['light', { width: 1440, height: 960 }], ['dark', { width: 1440, height: 960 }], ['light', { width: 1100, height: 800 }], ['dark', { width: 760, height: 900 }]] as const) {
+    for (const [scheme, viewport] of [
+      ['light', { width: 1440, height: 960 }],
+      ['dark', { width: 1440, height: 960 }],
+      ['light', { width: 1100, height: 800 }],
+      ['dark', { width: 760, height: 900 }],
+    ] as const) {
       const opened = await openPage(viewport, scheme)
       const { page } = opened
       await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /nodes/u }).waitFor()
@@ -297,7 +449,9 @@ describe('the Fact memory page in a real browser', () => {
       await page.locator('fm-library [data-fm="detail"]').waitFor()
       await screenshot(page, `page-library-${scheme}-${viewport.width}`)
       // Nothing spills sideways at any width.
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      )
       assert.equal(overflow, 0, `horizontal overflow at ${viewport.width}px`)
       await closeClean(opened)
     }

@@ -18,24 +18,38 @@ let env: PageHost | undefined
 before(async () => {
   env = await startPageHost()
   // A current fact, a contested slot (a conflict), a proposal (low confidence) and a scheduled value: every pill.
-  await converse(env.host.url, env.model, env.home.workspace, 'remember these', { toolCalls: [
-    writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed' }),
-    writeCall({ subject: 'billing-api', property: 'port', value: '7802', evidence: 'unverified' }),
-    writeCall({ subject: 'user', property: 'editor', value: 'Neovim', evidence: 'observed' }),
-    writeCall({ subject: 'release', property: 'freeze', value: 'code freeze', valid_from: '2099-01-01' }),
-    writeCall({ subject: 'db', property: 'engine', value: 'postgres', confidence: 0.3 }),
-    writeCall({ subject: 'billing-api', property: 'port', value: '17801', qualifiers: { env: 'staging' }, evidence: 'observed' }),
-    writeCall({ subject: 'ops lead', property: 'phone', value: '+1 415 555 0134', evidence: 'observed' }),
-  ] })
+  await converse(env.host.url, env.model, env.home.workspace, 'remember these', {
+    toolCalls: [
+      writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed' }),
+      writeCall({ subject: 'billing-api', property: 'port', value: '7802', evidence: 'unverified' }),
+      writeCall({ subject: 'user', property: 'editor', value: 'Neovim', evidence: 'observed' }),
+      writeCall({ subject: 'release', property: 'freeze', value: 'code freeze', valid_from: '2099-01-01' }),
+      writeCall({ subject: 'db', property: 'engine', value: 'postgres', confidence: 0.3 }),
+      writeCall({
+        subject: 'billing-api',
+        property: 'port',
+        value: '17801',
+        qualifiers: { env: 'staging' },
+        evidence: 'observed',
+      }),
+      writeCall({ subject: 'ops lead', property: 'phone', value: '+1 415 555 0134', evidence: 'observed' }),
+    ],
+  })
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 /** Assert nothing under the element reads below 4.5:1. */
 async function legible(element: Locator, where: string): Promise<void> {
   await element.first().waitFor()
   const low = await lowContrastUnder(element.first())
-  assert.deepEqual(low, [], `${where}: ${low.map((text) => `"${text.text}" (${text.tag}) at ${text.ratio}:1`).join('; ')}`)
+  assert.deepEqual(
+    low,
+    [],
+    `${where}: ${low.map((text) => `"${text.text}" (${text.tag}) at ${text.ratio}:1`).join('; ')}`,
+  )
 }
 
 async function openTab(page: Page, tab: string): Promise<void> {
@@ -65,10 +79,13 @@ describe('every text and control reads at 4.5:1 or more', () => {
       await legible(fmPage, `${theme} library`)
       // A qualified value and a sensitive one say so on their rows.
       assert.match(await rows.filter({ hasText: '17801' }).innerText(), /billing-api · port \(env=staging\): 17801/u)
-      assert.match(await rows.filter({ hasText: 'ops lead' }).locator('[data-fm="row-sensitive"]').innerText(), /^sensitive: phone$/u)
+      assert.match(
+        await rows.filter({ hasText: 'ops lead' }).locator('[data-fm="row-sensitive"]').innerText(),
+        /^sensitive: phone$/u,
+      )
       const editor = rows.filter({ hasText: 'Neovim' })
-      await assertIconButton(editor.locator('[data-fm="pin"]'), 'a row\'s pin')
-      await assertIconButton(editor.locator('[data-fm="forget"]'), 'a row\'s forget')
+      await assertIconButton(editor.locator('[data-fm="pin"]'), "a row's pin")
+      await assertIconButton(editor.locator('[data-fm="forget"]'), "a row's forget")
       await rows.filter({ hasText: 'Neovim' }).click()
       await page.locator('fm-library [data-fm="detail"]').filter({ hasText: 'Neovim' }).waitFor()
       await legible(fmPage, `${theme} library with a detail pane`)
@@ -87,9 +104,15 @@ describe('every text and control reads at 4.5:1 or more', () => {
       await forget.getByRole('button', { name: 'Cancel' }).click()
       await page.getByRole('button', { name: 'Close Fact memory' }).click()
       await page.getByRole('button', { name: 'Settings' }).first().click()
-      await page.getByText(/^Plugins$/u).first().click()
+      await page
+        .getByText(/^Plugins$/u)
+        .first()
+        .click()
       const card = page.locator('fm-settings-card')
-      await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+      await card
+        .locator('[data-fm="card-counts"]')
+        .filter({ hasText: /current facts/u })
+        .waitFor()
       await legible(card, `${theme} settings card`)
       await closeClean(opened)
     })

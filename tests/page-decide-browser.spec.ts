@@ -20,20 +20,80 @@ let host: WebHost
 let browser: Browser
 
 before(async () => {
-  env = await startPageHost();
-  ({ model, home, host, browser } = env)
-  await converse(host.url, model, home.workspace, 'billing-api runs on port 7801. checkout-web depends on billing-api.',
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' })] },
-    { toolCalls: [writeCall({ subject: 'checkout-web', property: 'depends on', value: 'billing-api', evidence: 'explicit_user', quote: 'checkout-web depends on billing-api' })] },
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'owner', value: 'team payments', evidence: 'explicit_user', quote: 'team payments owns it' })] },
+  env = await startPageHost()
+  ;({ model, home, host, browser } = env)
+  await converse(
+    host.url,
+    model,
+    home.workspace,
+    'billing-api runs on port 7801. checkout-web depends on billing-api.',
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'port',
+          value: '7801',
+          evidence: 'explicit_user',
+          quote: 'billing-api runs on port 7801',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'checkout-web',
+          property: 'depends on',
+          value: 'billing-api',
+          evidence: 'explicit_user',
+          quote: 'checkout-web depends on billing-api',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team payments',
+          evidence: 'explicit_user',
+          quote: 'team payments owns it',
+        }),
+      ],
+    },
     // A weaker source contradicting the user: a conflict. An inferred value: a proposal.
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed', quote: 'the dashboard shows billing-api on 7900' })] },
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'language', value: 'Go', evidence: 'inferred', quote: 'the repo is full of .go files' })] })
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'port',
+          value: '7900',
+          evidence: 'observed',
+          quote: 'the dashboard shows billing-api on 7900',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'language',
+          value: 'Go',
+          evidence: 'inferred',
+          quote: 'the repo is full of .go files',
+        }),
+      ],
+    },
+  )
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
-async function openPage(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+async function openPage(
+  viewport = { width: 1440, height: 900 },
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   const opened = await openHost(browser, host.url, viewport, colorScheme)
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator('fm-page').waitFor()
@@ -45,7 +105,11 @@ async function tab(page: Page, name: string): Promise<void> {
 }
 
 describe('deciding on the page', () => {
-  for (const [scheme, viewport] of [['light', { width: 1440, height: 900 }], ['dark', { width: 1440, height: 900 }], ['light', { width: 900, height: 800 }]] as const) {
+  for (const [scheme, viewport] of [
+    ['light', { width: 1440, height: 900 }],
+    ['dark', { width: 1440, height: 900 }],
+    ['light', { width: 900, height: 800 }],
+  ] as const) {
     it(`a conflict shows each side's words, source and date, with buttons sized to their text (${scheme}, ${viewport.width} px)`, async () => {
       const opened = await openPage(viewport, scheme)
       const { page } = opened
@@ -93,10 +157,20 @@ describe('deciding on the page', () => {
     const dependsOn = tree.locator('[data-fm="tree-edge"][data-source="e:checkout web"]')
     assert.equal(await dependsOn.getAttribute('data-target'), 'e:billing api')
     assert.equal(await dependsOn.locator('line.edge').getAttribute('marker-end'), 'url(#fm-arrow)')
-    const boxes = await tree.locator('[data-fm="tree-edge-label"]').evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }))
+    const boxes = await tree
+      .locator('[data-fm="tree-edge-label"]')
+      .evaluateAll((labels) =>
+        labels.map(
+          (label) => label.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number },
+        ),
+      )
     assert.ok(boxes.length >= 2, `${boxes.length} edge labels`)
     for (const [i, a] of boxes.entries()) {
-      for (const b of boxes.slice(i + 1)) assert.ok(!(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height), 'edge labels overlap')
+      for (const b of boxes.slice(i + 1))
+        assert.ok(
+          !(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height),
+          'edge labels overlap',
+        )
     }
     await screenshot(page, 'tree-billing-api')
     await page.locator('fm-graph [data-fm="tree-center"]').fill('checkout-web')
@@ -105,37 +179,70 @@ describe('deciding on the page', () => {
     await closeClean(opened)
   })
 
-  for (const [scheme, width] of [['light', 1440], ['dark', 1440]] as const) {
+  for (const [scheme, width] of [
+    ['light', 1440],
+    ['dark', 1440],
+  ] as const) {
     it(`the settings card reads like the host's: words with the key beside, Save and Discard, the semantic keys among the everyday ones and their tuning under Advanced (${scheme}, ${width} px)`, async () => {
       const opened = await openHost(browser, host.url, { width, height: 900 }, scheme)
       const { page } = opened
       await page.getByRole('button', { name: 'Settings' }).first().click()
-      await page.getByText(/^Plugins$/u).first().click()
+      await page
+        .getByText(/^Plugins$/u)
+        .first()
+        .click()
       const card = page.locator('fm-settings-card')
-      await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+      await card
+        .locator('[data-fm="card-counts"]')
+        .filter({ hasText: /current facts/u })
+        .waitFor()
       const field = card.locator('[data-field="injectDirectory"] label')
       assert.match(await field.innerText(), /^Inject directory\s+injectDirectory$/u)
       assert.equal(await card.locator('.field label', { hasText: /^dataDir$/u }).count(), 0)
       // Every key is active: the endpoint keys sit among the everyday keys with their descriptions, their tuning
       // under the folded Advanced section, and nothing is set apart as "not active".
       assert.doesNotMatch(await card.innerText(), /not active/iu)
-      for (const [key, words] of [['embeddingSource', /OpenAI-compatible POST <base>\/embeddings/u], ['embeddingBaseUrl', /Embedding endpoint base URL/u],
-        ['embeddingModel', /Embedding model id/u], ['rerankSource', /it filters them only once calibrated/u]] as const) {
+      for (const [key, words] of [
+        ['embeddingSource', /OpenAI-compatible POST <base>\/embeddings/u],
+        ['embeddingBaseUrl', /Embedding endpoint base URL/u],
+        ['embeddingModel', /Embedding model id/u],
+        ['rerankSource', /it filters them only once calibrated/u],
+      ] as const) {
         const row = card.locator(`[data-field="${key}"]`)
         assert.equal(await row.count(), 1, key)
-        assert.equal(await row.evaluate((element) => (element as unknown as { closest(selector: string): unknown }).closest('details') === null), true, `${key} is an everyday key`)
+        assert.equal(
+          await row.evaluate(
+            (element) => (element as unknown as { closest(selector: string): unknown }).closest('details') === null,
+          ),
+          true,
+          `${key} is an everyday key`,
+        )
         assert.match(await row.locator('.caption').innerText(), words)
       }
-      const advanced = card.locator('details').filter({ has: card.page().locator('summary', { hasText: /^Advanced$/u }) })
+      const advanced = card
+        .locator('details')
+        .filter({ has: card.page().locator('summary', { hasText: /^Advanced$/u }) })
       assert.equal(await advanced.count(), 1)
       assert.equal(await advanced.evaluate((details) => (details as unknown as { open: boolean }).open), false)
       for (const key of ['embeddingDim', 'rerankScoreMode', 'vectorIndexIntervalMs']) {
-        assert.equal(await advanced.locator(`[data-field="${key}"] .caption`).count(), 1, `${key} is under Advanced, with its description`)
+        assert.equal(
+          await advanced.locator(`[data-field="${key}"] .caption`).count(),
+          1,
+          `${key} is under Advanced, with its description`,
+        )
       }
       assert.equal(await card.locator('fm-svg-tree').count(), 0, 'no unreadable graph preview')
       const key = card.locator('input[name="api-key"]')
       const fits = await key.evaluate((input) => {
-        const element = input as unknown as { clientWidth: number; placeholder: string; ownerDocument: { createElement(tag: string): { getContext(kind: string): { font: string; measureText(text: string): { width: number } } | null } } }
+        const element = input as unknown as {
+          clientWidth: number
+          placeholder: string
+          ownerDocument: {
+            createElement(tag: string): {
+              getContext(kind: string): { font: string; measureText(text: string): { width: number } } | null
+            }
+          }
+        }
         const context = element.ownerDocument.createElement('canvas').getContext('2d')
         if (context === null) return true
         context.font = '14px sans-serif'
@@ -158,11 +265,21 @@ describe('deciding on the page', () => {
     // Nothing of the app shows through the panel's margin: the sidebar entry's spot is under the page's backdrop.
     const entry = await page.locator('[data-fm="sidebar-entry"]').first().boundingBox()
     assert.ok(entry !== null)
-    const under = await page.locator('body').evaluate((body, [x, y]) => {
-      const hit = (body as unknown as { ownerDocument: { elementFromPoint(x: number, y: number): { closest(selector: string): unknown } | null } })
-        .ownerDocument.elementFromPoint(x ?? 0, y ?? 0)
-      return hit !== null && hit.closest('[data-fm="page-backdrop"]') !== null && hit.closest('[data-fm="sidebar-entry"]') === null
-    }, [Math.max(1, entry.x + 2), entry.y + entry.height / 2])
+    const under = await page.locator('body').evaluate(
+      (body, [x, y]) => {
+        const hit = (
+          body as unknown as {
+            ownerDocument: { elementFromPoint(x: number, y: number): { closest(selector: string): unknown } | null }
+          }
+        ).ownerDocument.elementFromPoint(x ?? 0, y ?? 0)
+        return (
+          hit !== null &&
+          hit.closest('[data-fm="page-backdrop"]') !== null &&
+          hit.closest('[data-fm="sidebar-entry"]') === null
+        )
+      },
+      [Math.max(1, entry.x + 2), entry.y + entry.height / 2],
+    )
     assert.ok(under, 'the sidebar entry shows through beside the page')
     await screenshot(page, 'page-900-open')
     await tab(page, 'library')

@@ -26,8 +26,8 @@ let db: Database | undefined
 let stores: StoreSet
 
 before(async () => {
-  env = await startPageHost();
-  ({ host, browser, api } = env)
+  env = await startPageHost()
+  ;({ host, browser, api } = env)
   const dataDir = String((await api.ok('status', {}))['dataDir'])
   db = Database.open({ dataDir, now: () => new Date().toISOString() })
   stores = createStoreSet(db, dataDir)
@@ -39,10 +39,18 @@ after(async () => {
 })
 
 /** Write one fact into the host's store file, as the plugin would; an inferred one queues a card instead. */
-function write(subject: string, property: string, value: string, evidence: Evidence | 'inferred' = 'observed'): Fact | undefined {
+function write(
+  subject: string,
+  property: string,
+  value: string,
+  evidence: Evidence | 'inferred' = 'observed',
+): Fact | undefined {
   const now = new Date().toISOString()
   const claim = evidence === 'inferred' ? { evidence: 'observed' as const, inferred: true } : { evidence }
-  const prepared = prepareWrite({ subject, property, value, ...claim, origin: 'tool' }, now, { refuseCredentials: true, timeZone: 'UTC' })
+  const prepared = prepareWrite({ subject, property, value, ...claim, origin: 'tool' }, now, {
+    refuseCredentials: true,
+    timeZone: 'UTC',
+  })
   if (!prepared.ok) throw new Error(prepared.message)
   const written = stores.facts.write(prepared.write, now)
   if (written.kind === 'refused') throw new Error(written.message)
@@ -50,7 +58,12 @@ function write(subject: string, property: string, value: string, evidence: Evide
 }
 
 /** A conflict of two values in one slot, each observed on a past day (as an import restores them). */
-function conflict(subject: string, first: string, second: string, observed: readonly [string, string]): readonly [Fact, Fact] {
+function conflict(
+  subject: string,
+  first: string,
+  second: string,
+  observed: readonly [string, string],
+): readonly [Fact, Fact] {
   const a = write(subject, 'port', first, 'explicit_user')
   const b = write(subject, 'port', second, 'unverified')
   assert.ok(a !== undefined && b !== undefined && b.status === 'conflict', 'a conflict was opened')
@@ -59,7 +72,11 @@ function conflict(subject: string, first: string, second: string, observed: read
   return [a, b]
 }
 
-async function openTab(tab: string, viewport?: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+async function openTab(
+  tab: string,
+  viewport?: { width: number; height: number },
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   const opened = await openHost(browser, host.url, viewport, colorScheme)
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator(`fm-page nav button[data-tab="${tab}"]`).click()
@@ -110,15 +127,17 @@ async function contrastOf(locator: Locator): Promise<number> {
 
 const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')
 
-describe('the page\'s rough edges in a real browser', () => {
-  it('keeps a hovered primary button\'s label at 4.5:1 or more against its background, in light and dark', async (t) => {
+describe("the page's rough edges in a real browser", () => {
+  it("keeps a hovered primary button's label at 4.5:1 or more against its background, in light and dark", async (t) => {
     conflict('hover-api', '7801', '7802', ['2026-03-01T09:00:00.000Z', '2026-03-05T09:00:00.000Z'])
     write('hover-db', 'engine', 'postgres', 'inferred')
     write('hover-cache', 'engine', 'redis')
     for (const scheme of ['light', 'dark'] as const) {
       const opened = await openTab('conflicts', undefined, scheme)
       const { page } = opened
-      const keep = page.locator('fm-conflicts [data-fm="conflict-side"] button.primary', { hasText: 'Keep this' }).first()
+      const keep = page
+        .locator('fm-conflicts [data-fm="conflict-side"] button.primary', { hasText: 'Keep this' })
+        .first()
       await keep.hover()
       const keepRatio = await contrastOf(keep)
       t.diagnostic(`"Keep this" hovered, ${scheme}: ${keepRatio.toFixed(2)}:1`)
@@ -147,10 +166,15 @@ describe('the page\'s rough edges in a real browser', () => {
   })
 
   it('reaches every one of 120 pending cards, and the digest counts all of them as the header badge does', async () => {
-    for (let index = 0; index < 120; index += 1) write(`queue-${String(index).padStart(3, '0')}`, 'owner', `team ${index}`, 'inferred')
+    for (let index = 0; index < 120; index += 1)
+      write(`queue-${String(index).padStart(3, '0')}`, 'owner', `team ${index}`, 'inferred')
     const pending: number[] = []
-    for (let cursor: string | null = null; ;) {
-      const page: Record<string, unknown> = await api.ok('proposals', { status: 'pending', limit: 100, ...(cursor === null ? {} : { cursor }) })
+    for (let cursor: string | null = null; ; ) {
+      const page: Record<string, unknown> = await api.ok('proposals', {
+        status: 'pending',
+        limit: 100,
+        ...(cursor === null ? {} : { cursor }),
+      })
       pending.push(...(page['proposals'] as { id: number }[]).map((card) => card.id))
       cursor = page['nextCursor'] as string | null
       if (cursor === null) break
@@ -161,16 +185,28 @@ describe('the page\'s rough edges in a real browser', () => {
     const digest = page.locator('fm-proposals [data-fm="digest"]')
     await digest.waitFor()
     assert.match(await digest.innerText(), new RegExp(`\\b${pending.length} waiting`, 'u'))
-    assert.equal(await page.locator('fm-page nav button[data-tab="proposals"] .count').innerText(), String(pending.length), 'the badge counts the same')
+    assert.equal(
+      await page.locator('fm-page nav button[data-tab="proposals"] .count').innerText(),
+      String(pending.length),
+      'the badge counts the same',
+    )
     const cards = page.locator('fm-proposals [data-fm="proposal"]')
     const more = page.locator('fm-proposals [data-fm="proposals-more"]')
-    for (let round = 0; round < 10 && await cards.count() < pending.length; round += 1) {
+    for (let round = 0; round < 10 && (await cards.count()) < pending.length; round += 1) {
       const shown = await cards.count()
       await more.click()
-      await until(async () => await cards.count() > shown, 'the next page of cards')
+      await until(async () => (await cards.count()) > shown, 'the next page of cards')
     }
-    const ids = (await cards.evaluateAll((nodes) => nodes.map((node) => Number((node as unknown as { dataset: { id: string } }).dataset.id)))).sort((a, b) => a - b)
-    assert.deepEqual(ids, [...pending].sort((a, b) => a - b), 'every pending card is on the page, once')
+    const ids = (
+      await cards.evaluateAll((nodes) =>
+        nodes.map((node) => Number((node as unknown as { dataset: { id: string } }).dataset.id)),
+      )
+    ).sort((a, b) => a - b)
+    assert.deepEqual(
+      ids,
+      [...pending].sort((a, b) => a - b),
+      'every pending card is on the page, once',
+    )
     assert.equal(await more.count(), 0, 'nothing more to load')
     await screenshot(page, 'edges-proposals-all')
     await closeClean(opened)
@@ -185,7 +221,10 @@ describe('the page\'s rough edges in a real browser', () => {
     await rows(page).first().waitFor()
     const search = page.locator('fm-library input[type="search"]')
     await search.pressSequentially('杭州', { delay: 40 })
-    await until(async () => await rows(page).count() === 1 && (await rows(page).first().innerText()).includes('杭州'), 'the filter as typed')
+    await until(
+      async () => (await rows(page).count()) === 1 && (await rows(page).first().innerText()).includes('杭州'),
+      'the filter as typed',
+    )
     assert.match(await page.locator('fm-library [data-fm="match-count"]').innerText(), /^1 fact matches/u)
     assert.deepEqual(await rows(page).first().locator('mark').allInnerTexts(), ['杭州'])
     await screenshot(page, 'edges-search-typed')
@@ -199,17 +238,23 @@ describe('the page\'s rough edges in a real browser', () => {
     assert.match(await hit.innerText(), /小明 · 住在/u)
     await screenshot(page, 'edges-search-question')
     await hit.click()
-    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '杭州', 'the hit opened')
+    await until(
+      async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '杭州',
+      'the hit opened',
+    )
     await closeClean(opened)
   })
 
   it('says first that saving an edit of a contested value settles the conflict, and names the rival', async () => {
-    const [kept, rival] = conflict('contest-api', '7811', '7812', ['2026-03-01T09:00:00.000Z', '2026-03-05T09:00:00.000Z'])
+    const [kept, rival] = conflict('contest-api', '7811', '7812', [
+      '2026-03-01T09:00:00.000Z',
+      '2026-03-05T09:00:00.000Z',
+    ])
     const opened = await openTab('library')
     const { page } = opened
     const search = page.locator('fm-library input[type="search"]')
     await search.fill('contest-api')
-    await until(async () => await rows(page).count() === 2, 'both sides listed')
+    await until(async () => (await rows(page).count()) === 2, 'both sides listed')
     await rows(page).filter({ hasText: '7811' }).click()
     await page.locator('fm-library [data-fm="detail"]').getByRole('button', { name: 'Edit value' }).click()
     const note = page.locator('fm-library [data-fm="settles-conflict"]')
@@ -219,7 +264,10 @@ describe('the page\'s rough edges in a real browser', () => {
     await screenshot(page, 'edges-contested-edit')
     await page.locator('fm-library input[name="value"]').fill('7813')
     await page.locator('fm-library [data-fm="detail"] button.primary', { hasText: 'Save' }).click()
-    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '7813', 'the saved value')
+    await until(
+      async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === '7813',
+      'the saved value',
+    )
     for (const fact of [kept, rival]) {
       const status = String(((await api.ok('fact', { id: fact.id }))['fact'] as { status: string }).status)
       assert.ok(!['active', 'conflict', 'scheduled'].includes(status), `#${fact.id} left the current set (${status})`)
@@ -227,7 +275,7 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
-  it('refreshes the header\'s counts after an edit, shows the restored value after an undo, and dates a conflict side by its observation', async () => {
+  it("refreshes the header's counts after an edit, shows the restored value after an undo, and dates a conflict side by its observation", async () => {
     const fact = write('stale-api', 'region', 'eu-west')
     assert.ok(fact !== undefined)
     const opened = await openTab('library')
@@ -236,25 +284,39 @@ describe('the page\'s rough edges in a real browser', () => {
     /** The line the page should show now, from the store's own counts. */
     const expected = async (): Promise<string> => {
       const by = ((await api.ok('status', {}))['counts'] as { byStatus: Record<string, number> }).byStatus
-      const sum = (statuses: readonly string[]): number => statuses.reduce((total, status) => total + (by[status] ?? 0), 0)
+      const sum = (statuses: readonly string[]): number =>
+        statuses.reduce((total, status) => total + (by[status] ?? 0), 0)
       return `${sum(['active', 'scheduled', 'conflict'])} current facts · ${sum(['superseded', 'retired', 'expired'])} in history`
     }
     const agrees = async (when: string): Promise<string> => {
       let want = ''
-      await until(async () => (want = await expected()) === await line.innerText(), async () => `the store line ${when}: "${await line.innerText()}", the store says "${want}"`)
+      await until(
+        async () => (want = await expected()) === (await line.innerText()),
+        async () => `the store line ${when}: "${await line.innerText()}", the store says "${want}"`,
+      )
       return want
     }
     const opening = await agrees('at opening')
     await page.locator('fm-library input[type="search"]').fill('stale-api')
-    await until(async () => await rows(page).count() === 1, 'the row')
+    await until(async () => (await rows(page).count()) === 1, 'the row')
     await rows(page).first().click()
     await page.locator('fm-library [data-fm="detail"]').getByRole('button', { name: 'Edit value' }).click()
     await page.locator('fm-library input[name="value"]').fill('us-east')
     await page.locator('fm-library [data-fm="detail"] button.primary', { hasText: 'Save' }).click()
-    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'us-east', 'the edited value')
+    await until(
+      async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'us-east',
+      'the edited value',
+    )
     assert.notEqual(await agrees('after the edit'), opening, 'the edit moved a value into history')
-    await page.locator('[data-fm="toast"]').filter({ hasText: 'Changed stale-api' }).getByRole('button', { name: 'Undo' }).click()
-    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'eu-west', 'the restored value as the headline')
+    await page
+      .locator('[data-fm="toast"]')
+      .filter({ hasText: 'Changed stale-api' })
+      .getByRole('button', { name: 'Undo' })
+      .click()
+    await until(
+      async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === 'eu-west',
+      'the restored value as the headline',
+    )
     await agrees('after the undo')
     await screenshot(page, 'edges-after-undo')
 
@@ -285,7 +347,7 @@ describe('the page\'s rough edges in a real browser', () => {
     await closeClean(opened)
   })
 
-  it('draws the sidebar entry\'s icon in the rail\'s column at 900 px', async () => {
+  it("draws the sidebar entry's icon in the rail's column at 900 px", async () => {
     const opened = await openHost(browser, host.url, { width: 900, height: 800 })
     const { page } = opened
     // Earlier cases left cards and conflicts open, so the entry carries its badge.
@@ -293,20 +355,20 @@ describe('the page\'s rough edges in a real browser', () => {
     await badge.waitFor()
     await screenshot(page, 'edges-sidebar-900')
     // The rail's own buttons (new chat, search, settings) share one column; the entry's icon must sit in it.
-    const [icon, rail] = await page.evaluate(`(() => {
+    const [icon, rail] = (await page.evaluate(`(() => {
       const centre = (rect) => rect.left + rect.width / 2
       const entry = document.querySelector('[data-fm="sidebar-entry"]')
       const others = [...document.querySelectorAll('button')].filter((button) => !entry.contains(button) && button.getBoundingClientRect().right < 80 && button.getBoundingClientRect().width > 0)
         .map((button) => centre(button.getBoundingClientRect())).sort((a, b) => a - b)
       return [centre(entry.querySelector('svg').getBoundingClientRect()), others[Math.floor(others.length / 2)]]
-    })()`) as [number, number]
+    })()`)) as [number, number]
     assert.ok(Math.abs(icon - rail) <= 1.5, `the icon's centre ${icon} against the rail's ${rail}`)
-    const [badgeRight, railRight] = await page.evaluate(`(() => {
+    const [badgeRight, railRight] = (await page.evaluate(`(() => {
       let rail = document.querySelector('[data-fm="sidebar-entry"]')
       while (rail.parentElement && rail.getBoundingClientRect().height < 400) rail = rail.parentElement
       const badge = [...document.querySelectorAll('[data-fm="sidebar-entry"] span')].find((span) => /^\\d+\\+?$/u.test(span.textContent))
       return [badge.getBoundingClientRect().right, rail.getBoundingClientRect().right]
-    })()`) as [number, number]
+    })()`)) as [number, number]
     assert.ok(badgeRight <= railRight, `the badge ends at ${badgeRight}, inside the rail that ends at ${railRight}`)
     await closeClean(opened)
   })

@@ -12,13 +12,24 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 for (const driver of ONE_DRIVER) {
   describe(`the page's counts and question search (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
 
-    const write = (subject: string, property: string, value: string, extra: Record<string, unknown> = {}): Fact | undefined => {
-      const answer = v.h.memory.write({ subject, property, value, evidence: 'observed', origin: 'tool', ...extra }, v.h.config)
+    const write = (
+      subject: string,
+      property: string,
+      value: string,
+      extra: Record<string, unknown> = {},
+    ): Fact | undefined => {
+      const answer = v.h.memory.write(
+        { subject, property, value, evidence: 'observed', origin: 'tool', ...extra },
+        v.h.config,
+      )
       if (answer.kind === 'proposed') return undefined
-      if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate') throw new Error(`write ${answer.kind}`)
+      if (answer.kind !== 'saved' && answer.kind !== 'conflict' && answer.kind !== 'duplicate')
+        throw new Error(`write ${answer.kind}`)
       return answer.fact
     }
 
@@ -59,9 +70,16 @@ for (const driver of ONE_DRIVER) {
       write('小红', '住在', '上海')
       write('billing-api', 'port', '7801')
       const generation = v.generation()
-      assert.equal((await v.ok('facts', { text: '小明住在哪' }))['matched'], 0, 'no fact holds every word of the question')
+      assert.equal(
+        (await v.ok('facts', { text: '小明住在哪' }))['matched'],
+        0,
+        'no fact holds every word of the question',
+      )
       const answer = await v.ok('search', { query: '小明住在哪' })
-      const tool = await v.h.memory.search({ query: '小明住在哪', limit: v.h.config.searchLimit, asOf: undefined, project: null, otherProjects: 'mark' }, v.h.config)
+      const tool = await v.h.memory.search(
+        { query: '小明住在哪', limit: v.h.config.searchLimit, asOf: undefined, project: null, otherProjects: 'mark' },
+        v.h.config,
+      )
       const { generation: answered, ...value } = answer
       assert.deepEqual(value, JSON.parse(JSON.stringify(tool)), 'the same value memory_search returns')
       const first = (answer['results'] as { subject: string; values: { value: string }[] }[])[0]
@@ -78,7 +96,14 @@ for (const driver of ONE_DRIVER) {
     })
 
     it('refuses an empty or oversized question, changing nothing', async () => {
-      for (const body of [{}, { query: '' }, { query: '   ' }, { query: 'x'.repeat(501) }, { query: 'a', limit: 11 }, { query: 'a', extra: 1 }]) {
+      for (const body of [
+        {},
+        { query: '' },
+        { query: '   ' },
+        { query: 'x'.repeat(501) },
+        { query: 'a', limit: 11 },
+        { query: 'a', extra: 1 },
+      ]) {
         const outcome = await v.call('search', body)
         assert.equal(!outcome.ok && outcome.code, 'invalid_arguments', JSON.stringify(body))
       }

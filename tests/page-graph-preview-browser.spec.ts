@@ -17,13 +17,24 @@ import { svgLabelContrast } from './helpers/svg-contrast.ts'
 
 let env: PageHost | undefined
 
-before(async () => { env = await startPageHost() })
-after(async () => { await env?.stop() })
+before(async () => {
+  env = await startPageHost()
+})
+after(async () => {
+  await env?.stop()
+})
 
 /** orders-api's own facts (one names 王小明, a subject too) and the squads whose facts name it. */
 const ORDERS = [
-  ['database', 'PostgreSQL 16 on the managed instance'], ['cache', 'Redis 7'], ['port', '8080'], ['language', 'TypeScript'],
-  ['framework', 'Fastify'], ['region', 'eu-west-1'], ['queue', 'RabbitMQ'], ['deploy target', 'Kubernetes'], ['owner', '王小明'],
+  ['database', 'PostgreSQL 16 on the managed instance'],
+  ['cache', 'Redis 7'],
+  ['port', '8080'],
+  ['language', 'TypeScript'],
+  ['framework', 'Fastify'],
+  ['region', 'eu-west-1'],
+  ['queue', 'RabbitMQ'],
+  ['deploy target', 'Kubernetes'],
+  ['owner', '王小明'],
   ['log retention', '30 days'],
 ] as const
 const SQUADS = ['alpha squad', 'bravo squad', 'charlie squad']
@@ -32,7 +43,9 @@ const SQUADS = ['alpha squad', 'bravo squad', 'charlie squad']
  * Whether an element is what a click at its centre lands on, looking through shadow roots. Browser code, kept as
  * text (the tests compile without the DOM's types).
  */
-const ON_TOP = new Function('element', `
+const ON_TOP = new Function(
+  'element',
+  `
   const box = element.getBoundingClientRect()
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2]
   let hit = document.elementFromPoint(x, y)
@@ -41,16 +54,23 @@ const ON_TOP = new Function('element', `
     if (inner === null || inner === hit) break
     hit = inner
   }
-  return hit === element || element.contains(hit)`) as (element: unknown) => boolean
+  return hit === element || element.contains(hit)`,
+) as (element: unknown) => boolean
 
 /** Open Settings → Plugins and wait for the card's counts. */
 async function openCard(scheme: 'light' | 'dark'): Promise<{ opened: HostPage; card: Locator }> {
   if (env === undefined) throw new Error('no host')
   const opened = await openHost(env.browser, env.host.url, { width: 1440, height: 960 }, scheme)
   await opened.page.getByRole('button', { name: 'Settings' }).first().click()
-  await opened.page.getByText(/^Plugins$/u).first().click()
+  await opened.page
+    .getByText(/^Plugins$/u)
+    .first()
+    .click()
   const card = opened.page.locator('fm-settings-card')
-  await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts?/u }).waitFor()
+  await card
+    .locator('[data-fm="card-counts"]')
+    .filter({ hasText: /current facts?/u })
+    .waitFor()
   return { opened, card }
 }
 
@@ -63,9 +83,9 @@ async function labels(preview: Locator): Promise<string[]> {
 async function contrasts(preview: Locator): Promise<{ text: string; ratio: number }[]> {
   const texts = preview.locator('[data-fm="preview-label"]')
   const found: { text: string; ratio: number }[] = []
-  for (let index = 0; index < await texts.count(); index += 1) {
+  for (let index = 0; index < (await texts.count()); index += 1) {
     const text = texts.nth(index)
-    found.push({ text: await text.textContent() ?? '', ratio: await svgLabelContrast(text) })
+    found.push({ text: (await text.textContent()) ?? '', ratio: await svgLabelContrast(text) })
   }
   return found
 }
@@ -76,7 +96,7 @@ async function shoot(page: Page, preview: Locator, name: string): Promise<void> 
   await preview.screenshot({ path: await screenshot(page, `${name}-close`) })
 }
 
-describe('the settings card\'s graph preview', () => {
+describe("the settings card's graph preview", () => {
   it('draws nothing while the store is empty', async () => {
     const { opened, card } = await openCard('light')
     await card.locator('fm-graph-preview[data-state="empty"]').waitFor({ state: 'attached' })
@@ -87,18 +107,28 @@ describe('the settings card\'s graph preview', () => {
 
   it('shows the busiest subject and its neighbours, legible in light and dark, and opens the page on click', async () => {
     if (env === undefined) throw new Error('no host')
-    await converse(env.host.url, env.model, env.home.workspace, 'remember these', { toolCalls: [
-      ...ORDERS.map(([property, value]) => writeCall({ subject: 'orders-api', property, value, evidence: 'observed' })),
-      ...SQUADS.map((squad) => writeCall({ subject: squad, property: 'owns', value: 'orders-api', evidence: 'observed' })),
-      ...SQUADS.map((squad, index) => writeCall({ subject: squad, property: 'lead', value: `lead number ${index + 1}`, evidence: 'observed' })),
-      writeCall({ subject: '王小明', property: 'lives in', value: '杭州', evidence: 'observed' }),
-    ] })
+    await converse(env.host.url, env.model, env.home.workspace, 'remember these', {
+      toolCalls: [
+        ...ORDERS.map(([property, value]) =>
+          writeCall({ subject: 'orders-api', property, value, evidence: 'observed' }),
+        ),
+        ...SQUADS.map((squad) =>
+          writeCall({ subject: squad, property: 'owns', value: 'orders-api', evidence: 'observed' }),
+        ),
+        ...SQUADS.map((squad, index) =>
+          writeCall({ subject: squad, property: 'lead', value: `lead number ${index + 1}`, evidence: 'observed' }),
+        ),
+        writeCall({ subject: '王小明', property: 'lives in', value: '杭州', evidence: 'observed' }),
+      ],
+    })
     // What the graph verb answers for the busiest subject, read through the same verb the card uses.
-    const nebula = await env.api.ok('graph', { view: 'nebula' }) as unknown as GraphPayload
-    const tree = await env.api.ok('graph', { view: 'tree', center: 'orders-api' }) as unknown as GraphPayload
+    const nebula = (await env.api.ok('graph', { view: 'nebula' })) as unknown as GraphPayload
+    const tree = (await env.api.ok('graph', { view: 'tree', center: 'orders-api' })) as unknown as GraphPayload
     const plan = previewPlan(tree)
     assert.ok(plan !== undefined)
-    const neighbours = new Set(tree.edges.flatMap((edge) => [edge.source, edge.target]).filter((id) => id !== plan.center.id))
+    const neighbours = new Set(
+      tree.edges.flatMap((edge) => [edge.source, edge.target]).filter((id) => id !== plan.center.id),
+    )
     assert.equal(neighbours.size, ORDERS.length + SQUADS.length)
     const busiest = [...nebula.nodes].filter((node) => node.kind === 'entity').sort((a, b) => b.factCount - a.factCount)
     assert.equal(busiest[0]?.label, 'orders-api')
@@ -121,7 +151,9 @@ describe('the settings card\'s graph preview', () => {
         assert.ok(whole !== undefined && labelsOf.has(whole) && whole !== 'orders-api', `${label} names no neighbour`)
       }
       for (const name of [...SQUADS, '王小明']) assert.ok(shown.includes(name), `${name} is shown`)
-      assert.deepEqual(await preview.locator('[data-fm="preview-more"] text').allTextContents(), [`+${neighbours.size - 8} more`])
+      assert.deepEqual(await preview.locator('[data-fm="preview-more"] text').allTextContents(), [
+        `+${neighbours.size - 8} more`,
+      ])
       // The squads' facts name orders-api: they sit on its left, the arrows pointing into it.
       const squadBox = await chips.filter({ hasText: 'alpha squad' }).boundingBox()
       const centerBox = await preview.locator('[data-fm="preview-center"] rect').boundingBox()
@@ -132,8 +164,11 @@ describe('the settings card\'s graph preview', () => {
 
       const measured = await contrasts(preview)
       assert.equal(measured.length, (await labels(preview)).length)
-      for (const { text, ratio } of measured) assert.ok(ratio >= 4.5, `${scheme}: "${text}" has contrast ${ratio.toFixed(2)}:1`)
-      console.log(`${scheme}: label contrast ${Math.min(...measured.map((entry) => entry.ratio)).toFixed(2)}:1 at the least, over ${measured.length} labels`)
+      for (const { text, ratio } of measured)
+        assert.ok(ratio >= 4.5, `${scheme}: "${text}" has contrast ${ratio.toFixed(2)}:1`)
+      console.log(
+        `${scheme}: label contrast ${Math.min(...measured.map((entry) => entry.ratio)).toFixed(2)}:1 at the least, over ${measured.length} labels`,
+      )
       await shoot(page, preview, `settings-card-graph-preview-${scheme}`)
 
       await preview.click()
@@ -153,7 +188,10 @@ describe('the settings card\'s graph preview', () => {
     const { page } = opened
     await card.locator('[data-fm="card-open-page"]').click()
     await page.locator('fm-page nav button[data-tab="library"][aria-selected="true"]').waitFor()
-    assert.ok(await page.locator('fm-page nav button[data-tab="library"]').evaluate(ON_TOP), 'the page opens on top of the settings')
+    assert.ok(
+      await page.locator('fm-page nav button[data-tab="library"]').evaluate(ON_TOP),
+      'the page opens on top of the settings',
+    )
     assert.equal(await page.locator('fm-settings-card').count(), 0, 'Settings is closed')
     await closeClean(opened)
   })

@@ -36,14 +36,33 @@ function library(): Line[] {
     { name: 'team payments', link: 'owned by', kind: 'job' },
     { name: 'data platform', link: 'runs on', kind: 'etl' },
   ]
-  const properties = ['port', 'host', 'region', 'runtime', 'version', 'repository', 'dashboard', 'alert channel', 'on-call', 'backup', 'log level', 'timeout']
+  const properties = [
+    'port',
+    'host',
+    'region',
+    'runtime',
+    'version',
+    'repository',
+    'dashboard',
+    'alert channel',
+    'on-call',
+    'backup',
+    'log level',
+    'timeout',
+  ]
   hubs.forEach((hub, h) => {
-    properties.forEach((property, p) => lines.push({ subject: hub.name, property, value: `${hub.kind}-${property.replace(' ', '-')}-${h}${p}` }))
+    properties.forEach((property, p) =>
+      lines.push({ subject: hub.name, property, value: `${hub.kind}-${property.replace(' ', '-')}-${h}${p}` }),
+    )
     for (let s = 0; s < 10; s += 1) {
       const satellite = `${hub.kind}-${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'][s]}`
       lines.push({ subject: satellite, property: hub.link, value: hub.name })
       lines.push({ subject: satellite, property: 'port', value: String(7000 + h * 100 + s) })
-      lines.push({ subject: satellite, property: 'language', value: ['Go', 'Rust', 'TypeScript', 'Python'][(s + h) % 4] ?? 'Go' })
+      lines.push({
+        subject: satellite,
+        property: 'language',
+        value: ['Go', 'Rust', 'TypeScript', 'Python'][(s + h) % 4] ?? 'Go',
+      })
     }
   })
   lines.push({ subject: 'Bob Martinez', property: 'role', value: 'staff engineer' })
@@ -59,15 +78,20 @@ function library(): Line[] {
 }
 
 before(async () => {
-  env = await startPageHost();
-  ({ host, browser, api } = env)
+  env = await startPageHost()
+  ;({ host, browser, api } = env)
   await importLines(api, library())
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 /** Open the host, then the page (it opens on the nebula). */
-function openGraph(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+function openGraph(
+  viewport = { width: 1440, height: 900 },
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   return openNebula({ browser, host }, { viewport, colorScheme })
 }
 
@@ -79,21 +103,30 @@ async function nebula(): Promise<GraphPayload> {
 async function selectionOf(page: Page, title: RegExp): Promise<{ title: string; facts: number }> {
   const panel = page.locator('fm-graph [data-fm="graph-selection"]')
   await panel.locator('[data-fm="selection-title"]').filter({ hasText: title }).waitFor()
-  return { title: await panel.locator('[data-fm="selection-title"]').innerText(), facts: await panel.locator('li').count() }
+  return {
+    title: await panel.locator('[data-fm="selection-title"]').innerText(),
+    facts: await panel.locator('li').count(),
+  }
 }
 
 /** The canvas and the drawn graph's screen box, once the layout has settled (the box holds still for a while). */
-async function settledFrame(page: Page): Promise<{ canvas: { width: number; height: number }; box: number[]; coverage: number }> {
+async function settledFrame(
+  page: Page,
+): Promise<{ canvas: { width: number; height: number }; box: number[]; coverage: number }> {
   const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
   let last = ''
   let still = 0
-  await until(async () => {
-    const frame = await canvas.getAttribute('data-frame') ?? ''
-    still = frame !== '' && frame === last ? still + 1 : 0
-    last = frame
-    if (still < 4) await page.waitForTimeout(250)
-    return still >= 4
-  }, 'the nebula settles', 30_000)
+  await until(
+    async () => {
+      const frame = (await canvas.getAttribute('data-frame')) ?? ''
+      still = frame !== '' && frame === last ? still + 1 : 0
+      last = frame
+      if (still < 4) await page.waitForTimeout(250)
+      return still >= 4
+    },
+    'the nebula settles',
+    30_000,
+  )
   const size = await canvas.evaluate((element) => ({ width: element.clientWidth, height: element.clientHeight }))
   const box = last.split(',').map(Number)
   const [left = 0, top = 0, right = 0, bottom = 0] = box
@@ -102,21 +135,40 @@ async function settledFrame(page: Page): Promise<{ canvas: { width: number; heig
 }
 
 /** The labels drawn now: text, box, and the star each names. */
-async function drawnLabels(page: Page): Promise<{ key: string; text: string; box: { x: number; y: number; width: number; height: number }; anchor: [number, number] }[]> {
-  return page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) => elements
-    .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
-    .map((element) => {
-      const rect = element.getBoundingClientRect()
-      const [x = 0, y = 0] = (element.getAttribute('data-anchor') ?? '').split(',').map(Number)
-      return { key: element.getAttribute('data-label') ?? '', text: element.textContent ?? '', box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height }, anchor: [x, y] as [number, number] }
-    }))
+async function drawnLabels(page: Page): Promise<
+  {
+    key: string
+    text: string
+    box: { x: number; y: number; width: number; height: number }
+    anchor: [number, number]
+  }[]
+> {
+  return page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) =>
+    elements
+      .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
+      .map((element) => {
+        const rect = element.getBoundingClientRect()
+        const [x = 0, y = 0] = (element.getAttribute('data-anchor') ?? '').split(',').map(Number)
+        return {
+          key: element.getAttribute('data-label') ?? '',
+          text: element.textContent ?? '',
+          box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+          anchor: [x, y] as [number, number],
+        }
+      }),
+  )
 }
 
 function overlapping(labels: Awaited<ReturnType<typeof drawnLabels>>): string[] {
   const clashes: string[] = []
   for (const [i, a] of labels.entries()) {
     for (const b of labels.slice(i + 1)) {
-      if (a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width && a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height) {
+      if (
+        a.box.x < b.box.x + b.box.width &&
+        b.box.x < a.box.x + a.box.width &&
+        a.box.y < b.box.y + b.box.height &&
+        b.box.y < a.box.y + a.box.height
+      ) {
         clashes.push(`${a.text} / ${b.text}`)
       }
     }
@@ -129,17 +181,29 @@ describe('the nebula in a real browser', () => {
     it(`frames the graph on open and after a resize, colours each hub's cluster, and labels hubs without overlap (${scheme})`, async () => {
       const payload = await nebula()
       const hubs = payload.nodes.filter((node) => node.hub).map((node) => node.label)
-      assert.ok(['billing-api', 'team payments', 'data platform'].every((hub) => hubs.includes(hub)), `hubs: ${hubs.join(', ')}`)
+      assert.ok(
+        ['billing-api', 'team payments', 'data platform'].every((hub) => hubs.includes(hub)),
+        `hubs: ${hubs.join(', ')}`,
+      )
       const opened = await openGraph({ width: 1440, height: 900 }, scheme)
       const { page } = opened
       const open = await settledFrame(page)
       await screenshot(page, `nebula-open-${scheme}`)
-      assert.ok(open.coverage >= 0.5, `on open the graph covers ${open.coverage.toFixed(2)} of the canvas (${open.box.join(',')} in ${open.canvas.width}×${open.canvas.height})`)
-      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      assert.ok(
+        open.coverage >= 0.5,
+        `on open the graph covers ${open.coverage.toFixed(2)} of the canvas (${open.box.join(',')} in ${open.canvas.width}×${open.canvas.height})`,
+      )
+      const colours = (
+        (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters')) ?? ''
+      ).split(' ')
       assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
       const labels = await drawnLabels(page)
       assert.deepEqual(overlapping(labels), [])
-      for (const hub of ['billing-api', 'team payments', 'data platform']) assert.ok(labels.some((label) => label.text === hub), `${hub} is labelled`)
+      for (const hub of ['billing-api', 'team payments', 'data platform'])
+        assert.ok(
+          labels.some((label) => label.text === hub),
+          `${hub} is labelled`,
+        )
 
       // Zoomed out and turned, then the fit control frames it again.
       const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
@@ -174,11 +238,16 @@ describe('the nebula in a real browser', () => {
 
   it('says what it draws: the toolbar counts nodes and edges, and a panel counts the facts it lists', async () => {
     const payload = await nebula()
-    assert.ok(payload.nodes.length >= 100 && payload.edges.length >= 120, `${payload.nodes.length} nodes, ${payload.edges.length} edges`)
+    assert.ok(
+      payload.nodes.length >= 100 && payload.edges.length >= 120,
+      `${payload.nodes.length} nodes, ${payload.edges.length} edges`,
+    )
     const opened = await openGraph()
     const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]')
-      .filter({ hasText: new RegExp(`^${payload.nodes.length} nodes · ${payload.edges.length} edges$`, 'u') }).waitFor()
+    await page
+      .locator('fm-graph [data-fm="graph-counts"]')
+      .filter({ hasText: new RegExp(`^${payload.nodes.length} nodes · ${payload.edges.length} edges$`, 'u') })
+      .waitFor()
 
     // Bob Martinez: three facts of his own and two naming him, all five listed.
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
@@ -187,7 +256,10 @@ describe('the nebula in a real browser', () => {
     const bob = payload.nodes.find((node) => node.label === 'Bob Martinez')
     assert.equal(bob?.factCount, 5)
     await openTreeOn(page, 'Bob Martinez')
-    assert.deepEqual(await selectionOf(page, /^Bob Martinez · 5 facts$/u), { title: 'Bob Martinez · 5 facts', facts: 5 })
+    assert.deepEqual(await selectionOf(page, /^Bob Martinez · 5 facts$/u), {
+      title: 'Bob Martinez · 5 facts',
+      facts: 5,
+    })
     await screenshot(page, 'nebula-count-bob-tree')
 
     // One fact: a loose end's value.
@@ -197,7 +269,7 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 
-  it('keeps the centre typed into the one-hop tree when the default centre\'s slower read lands after it', async () => {
+  it("keeps the centre typed into the one-hop tree when the default centre's slower read lands after it", async () => {
     const opened = await openGraph()
     const { page } = opened
     await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
@@ -207,7 +279,9 @@ describe('the nebula in a real browser', () => {
     await page.route('**/api/fact-memory/graph', async (route) => {
       if (held === 0 && (route.request().postData() ?? '').includes('"view":"tree"')) {
         held += 1
-        await new Promise((resolve) => { setTimeout(resolve, 2000) })
+        await new Promise((resolve) => {
+          setTimeout(resolve, 2000)
+        })
         await route.continue()
         lateDone = true
         return
@@ -215,13 +289,17 @@ describe('the nebula in a real browser', () => {
       await route.continue()
     })
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await until(async () => held === 1, 'the default centre\'s read is held')
+    await until(async () => held === 1, "the default centre's read is held")
     await openTreeOn(page, 'Bob Martinez')
     await until(async () => lateDone, 'the late read has been answered')
     // Let the late read's own follow-up, if any, reach the page before looking again.
     await page.waitForTimeout(1000)
     const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
-    assert.match(await centre.textContent() ?? '', /Bob Martinez/u, 'the late default centre did not replace the one typed')
+    assert.match(
+      (await centre.textContent()) ?? '',
+      /Bob Martinez/u,
+      'the late default centre did not replace the one typed',
+    )
     assert.equal(await page.locator('fm-graph [data-fm="tree-center"]').inputValue(), 'Bob Martinez')
     await page.unroute('**/api/fact-memory/graph')
     await closeClean(opened)
@@ -234,10 +312,16 @@ describe('the nebula in a real browser', () => {
     const opened = await openGraph()
     const { page } = opened
     await page.locator('fm-graph').getByRole('button', { name: 'All, with contested' }).click()
-    await page.locator('fm-graph [data-fm="nebula"]').getByText(new RegExp(`dashed: ${contested.length} contested relations?, not confirmed`, 'u')).waitFor()
+    await page
+      .locator('fm-graph [data-fm="nebula"]')
+      .getByText(new RegExp(`dashed: ${contested.length} contested relations?, not confirmed`, 'u'))
+      .waitFor()
     await settledFrame(page)
     const labels = await drawnLabels(page)
-    assert.ok(labels.some((label) => /^owner · contested$/u.test(label.text)), `labels: ${labels.map((label) => label.text).join(', ')}`)
+    assert.ok(
+      labels.some((label) => /^owner · contested$/u.test(label.text)),
+      `labels: ${labels.map((label) => label.text).join(', ')}`,
+    )
     assert.deepEqual(overlapping(labels), [])
     await screenshot(page, 'nebula-contested')
     await closeClean(opened)
@@ -255,7 +339,13 @@ describe('the nebula in a real browser', () => {
     for (let g = 0; g < 8; g += 1) lines.push({ subject: `lead-${g}`, property: 'title', value: `group ${g} lead` })
     const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
     const preview = await api.ok('import', { mode: 'preview', content })
-    await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('big') })
+    await api.ok('import', {
+      mode: 'commit',
+      content,
+      token: String(preview['token']),
+      expectedGeneration: await api.generation(),
+      operationId: api.op('big'),
+    })
     const payload = await nebula()
     assert.equal(payload.nodes.length, 600)
     assert.equal(payload.nodes.filter((node) => node.kind === 'entity').length, 300)
@@ -263,11 +353,16 @@ describe('the nebula in a real browser', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const opened = await openGraph({ width: 1440, height: 900 }, scheme)
       const { page } = opened
-      await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /^600 nodes · \d+ edges · [\d,]+ more subjects and [\d,]+ more facts not drawn$/u }).waitFor()
+      await page
+        .locator('fm-graph [data-fm="graph-counts"]')
+        .filter({ hasText: /^600 nodes · \d+ edges · [\d,]+ more subjects and [\d,]+ more facts not drawn$/u })
+        .waitFor()
       const frame = await settledFrame(page)
       await screenshot(page, `nebula-budget-${scheme}`)
       assert.ok(frame.coverage >= 0.5, `the budget graph covers ${frame.coverage.toFixed(2)}`)
-      const colours = (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters') ?? '').split(' ')
+      const colours = (
+        (await page.locator('fm-graph [data-fm="nebula"] canvas').getAttribute('data-clusters')) ?? ''
+      ).split(' ')
       assert.ok(new Set(colours).size >= 3, `cluster colours: ${colours.join(' ')}`)
       const labels = await drawnLabels(page)
       assert.deepEqual(overlapping(labels), [])

@@ -21,7 +21,15 @@ let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-const UNRELATED = ['grafana', 'terraform', 'consul', 'minio', 'VPN', 'laptop', ...Array.from({ length: 20 }, (_, i) => `tool-${i}`)]
+const UNRELATED = [
+  'grafana',
+  'terraform',
+  'consul',
+  'minio',
+  'VPN',
+  'laptop',
+  ...Array.from({ length: 20 }, (_, i) => `tool-${i}`),
+]
 const PHONE = '+86 138 0013 8000'
 
 /** The library, as import lines. */
@@ -31,7 +39,11 @@ function library(): Record<string, unknown>[] {
     { subject: '王芳', property: 'location', value: 'Shanghai' },
     { subject: '王芳', property: 'team', value: 'platform' },
     { subject: '王芳', property: 'role', value: 'engineering manager' },
-    { subject: '王芳', property: 'note', value: 'leads the platform group and keeps the on-call rota for the storage services' },
+    {
+      subject: '王芳',
+      property: 'note',
+      value: 'leads the platform group and keeps the on-call rota for the storage services',
+    },
     { subject: 'Carol Ng', property: 'reports to', value: '王芳' },
     { subject: 'Dave Li', property: 'reports to', value: '王芳' },
     { subject: 'Dave Li', property: 'team', value: 'platform' },
@@ -57,8 +69,8 @@ function library(): Record<string, unknown>[] {
 }
 
 before(async () => {
-  env = await startPageHost();
-  ({ host, browser, api } = env)
+  env = await startPageHost()
+  ;({ host, browser, api } = env)
   await importLines(api, library())
   // An old name, and a name in another script merged into 王芳: both stay aliases.
   await api.ok('subject-rename', await api.fence({ entityKey: 'search svc', to: 'search-service' }))
@@ -66,7 +78,9 @@ before(async () => {
   await api.ok('subject-rename', await api.fence({ entityKey: wang.key, to: '王芳' }))
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 function openGraph(colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
   return openNebula({ browser, host }, { colorScheme })
@@ -77,32 +91,53 @@ async function settled(page: Page): Promise<Record<string, [number, number]>> {
   const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
   let last = ''
   let still = 0
-  await until(async () => {
-    const stars = await canvas.getAttribute('data-stars') ?? ''
-    still = stars !== '' && stars !== '{}' && stars === last ? still + 1 : 0
-    last = stars
-    if (still < 4) await page.waitForTimeout(250)
-    return still >= 4
-  }, 'the nebula settles', 30_000)
+  await until(
+    async () => {
+      const stars = (await canvas.getAttribute('data-stars')) ?? ''
+      still = stars !== '' && stars !== '{}' && stars === last ? still + 1 : 0
+      last = stars
+      if (still < 4) await page.waitForTimeout(250)
+      return still >= 4
+    },
+    'the nebula settles',
+    30_000,
+  )
   return JSON.parse(last) as Record<string, [number, number]>
 }
 
-interface Drawn { readonly key: string; readonly text: string; readonly box: { x: number; y: number; width: number; height: number } }
+interface Drawn {
+  readonly key: string
+  readonly text: string
+  readonly box: { x: number; y: number; width: number; height: number }
+}
 
 /** The labels drawn now, boxes in canvas pixels. */
 async function drawnLabels(page: Page): Promise<Drawn[]> {
   const origin = await page.locator('fm-graph [data-fm="nebula"] canvas').boundingBox()
-  const labels = await page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) => elements
-    .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
-    .map((element) => {
-      const rect = element.getBoundingClientRect()
-      return { key: element.getAttribute('data-label') ?? '', text: element.textContent ?? '', box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height } }
-    }))
-  return labels.map((label) => ({ ...label, box: { ...label.box, x: label.box.x - (origin?.x ?? 0), y: label.box.y - (origin?.y ?? 0) } }))
+  const labels = await page.locator('fm-graph [data-fm="nebula"] [data-label]').evaluateAll((elements) =>
+    elements
+      .filter((element) => element.getAttribute('style')?.includes('display: none') !== true)
+      .map((element) => {
+        const rect = element.getBoundingClientRect()
+        return {
+          key: element.getAttribute('data-label') ?? '',
+          text: element.textContent ?? '',
+          box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+        }
+      }),
+  )
+  return labels.map((label) => ({
+    ...label,
+    box: { ...label.box, x: label.box.x - (origin?.x ?? 0), y: label.box.y - (origin?.y ?? 0) },
+  }))
 }
 
 /** Distance from a box to a segment, 0 when the segment runs through it (sampled every half pixel or so). */
-function boxToSegment(box: Drawn['box'], [ax = 0, ay = 0]: readonly number[], [bx = 0, by = 0]: readonly number[]): number {
+function boxToSegment(
+  box: Drawn['box'],
+  [ax = 0, ay = 0]: readonly number[],
+  [bx = 0, by = 0]: readonly number[],
+): number {
   const steps = Math.max(2, Math.ceil(Math.hypot(bx - ax, by - ay) * 2))
   let best = Infinity
   for (let i = 0; i <= steps; i += 1) {
@@ -133,7 +168,10 @@ describe('the nebula, third pass, in a real browser', () => {
     const unlinked = payload.clusters.find((cluster) => cluster.kind === 'unlinked')
     assert.ok(unlinked !== undefined, JSON.stringify(payload.clusters))
     const clusterOf = (label: string): number | undefined => payload.nodes.find((node) => node.label === label)?.cluster
-    assert.deepEqual(UNRELATED.filter((subject) => clusterOf(subject) !== unlinked.index), [])
+    assert.deepEqual(
+      UNRELATED.filter((subject) => clusterOf(subject) !== unlinked.index),
+      [],
+    )
     assert.deepEqual(['王芳', 'Carol Ng', 'Dave Li'].map(clusterOf), Array(3).fill(clusterOf('王芳')))
     assert.equal(payload.clusters.find((cluster) => cluster.index === clusterOf('王芳'))?.label, '王芳')
     for (const scheme of ['light', 'dark'] as const) {
@@ -146,14 +184,26 @@ describe('the nebula, third pass, in a real browser', () => {
       assert.ok(group !== undefined, `labels: ${labels.map((label) => label.text).join(', ')}`)
       assert.equal(group.text, `Unlinked · ${unlinked.subjects} subjects`)
       // The label sits among the unlinked stars: nearer their centre than any person's star is.
-      const members = payload.nodes.filter((node) => node.cluster === unlinked.index).map((node) => stars[node.id]).filter((at) => at !== undefined)
-      const centre = [members.reduce((sum, at) => sum + at[0], 0) / members.length, members.reduce((sum, at) => sum + at[1], 0) / members.length]
+      const members = payload.nodes
+        .filter((node) => node.cluster === unlinked.index)
+        .map((node) => stars[node.id])
+        .filter((at) => at !== undefined)
+      const centre = [
+        members.reduce((sum, at) => sum + at[0], 0) / members.length,
+        members.reduce((sum, at) => sum + at[1], 0) / members.length,
+      ]
       const labelCentre = [group.box.x + group.box.width / 2, group.box.y + group.box.height / 2]
       const wang = stars[payload.nodes.find((node) => node.label === '王芳')?.id ?? ''] ?? [0, 0]
-      assert.ok(Math.hypot((labelCentre[0] ?? 0) - (centre[0] ?? 0), (labelCentre[1] ?? 0) - (centre[1] ?? 0)) < Math.hypot(wang[0] - (centre[0] ?? 0), wang[1] - (centre[1] ?? 0)),
-        'the Unlinked label is nearer its group than 王芳 is')
+      assert.ok(
+        Math.hypot((labelCentre[0] ?? 0) - (centre[0] ?? 0), (labelCentre[1] ?? 0) - (centre[1] ?? 0)) <
+          Math.hypot(wang[0] - (centre[0] ?? 0), wang[1] - (centre[1] ?? 0)),
+        'the Unlinked label is nearer its group than 王芳 is',
+      )
       // No person's name labels a star of the unlinked group.
-      assert.ok(labels.some((label) => label.text === '王芳'), '王芳 labels her own cluster')
+      assert.ok(
+        labels.some((label) => label.text === '王芳'),
+        '王芳 labels her own cluster',
+      )
       await closeClean(opened)
     }
   })
@@ -165,7 +215,10 @@ describe('the nebula, third pass, in a real browser', () => {
     const opened = await openGraph()
     const { page } = opened
     await page.locator('fm-graph').getByRole('button', { name: 'All, with contested' }).click()
-    await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: new RegExp(`^${all.nodes.length} nodes`, 'u') }).waitFor()
+    await page
+      .locator('fm-graph [data-fm="graph-counts"]')
+      .filter({ hasText: new RegExp(`^${all.nodes.length} nodes`, 'u') })
+      .waitFor()
     const stars = await settled(page)
     const labels = await drawnLabels(page)
     await screenshot(page, 'nebula-contested-beside')
@@ -176,9 +229,15 @@ describe('the nebula, third pass, in a real browser', () => {
       const length = Math.hypot(a[0] - b[0], a[1] - b[1])
       assert.ok(length >= 30, `the contested edge ${edge.label} is ${length.toFixed(1)} px long on screen`)
       const label = labels.find((drawn) => drawn.key === `e:${edge.id}`)
-      assert.ok(label !== undefined, `the contested edge to ${edge.target} is labelled: ${labels.map((drawn) => drawn.text).join(', ')}`)
+      assert.ok(
+        label !== undefined,
+        `the contested edge to ${edge.target} is labelled: ${labels.map((drawn) => drawn.text).join(', ')}`,
+      )
       const gap = boxToSegment(label.box, a, b)
-      assert.ok(gap <= 12, `"${label.text}" sits ${gap.toFixed(1)} px from its edge (${a.join(',')} → ${b.join(',')}, ${JSON.stringify(label.box)})`)
+      assert.ok(
+        gap <= 12,
+        `"${label.text}" sits ${gap.toFixed(1)} px from its edge (${a.join(',')} → ${b.join(',')}, ${JSON.stringify(label.box)})`,
+      )
     }
     await closeClean(opened)
   })
@@ -188,10 +247,21 @@ describe('the nebula, third pass, in a real browser', () => {
     const { page } = opened
     await settled(page)
     const canvas = page.locator('fm-graph [data-fm="nebula"] canvas')
-    const outline = new Function('element', 'const style = getComputedStyle(element); return style.outlineStyle === "none" ? 0 : parseFloat(style.outlineWidth)') as (element: unknown) => number
+    const outline = new Function(
+      'element',
+      'const style = getComputedStyle(element); return style.outlineStyle === "none" ? 0 : parseFloat(style.outlineWidth)',
+    ) as (element: unknown) => number
     const box = await canvas.boundingBox()
     await page.mouse.click((box?.x ?? 0) + 8, (box?.y ?? 0) + 8)
-    assert.equal(await canvas.evaluate(new Function('element', 'return element.getRootNode().activeElement === element') as (element: unknown) => boolean), true, 'the click focused the canvas')
+    assert.equal(
+      await canvas.evaluate(
+        new Function('element', 'return element.getRootNode().activeElement === element') as (
+          element: unknown,
+        ) => boolean,
+      ),
+      true,
+      'the click focused the canvas',
+    )
     assert.equal(await canvas.evaluate(outline), 0, 'no frame after a click')
     // A key after the click (the arrows pan) still leaves no frame: the focus came from the mouse.
     await page.keyboard.press('ArrowLeft')
@@ -200,9 +270,13 @@ describe('the nebula, third pass, in a real browser', () => {
     await page.locator('fm-graph [data-fm="graph-fit"]').focus()
     await page.keyboard.press('Tab')
     await page.keyboard.press('Tab')
-    const focused = await canvas.evaluate(new Function('element', 'return element.getRootNode().activeElement === element') as (element: unknown) => boolean)
+    const focused = await canvas.evaluate(
+      new Function('element', 'return element.getRootNode().activeElement === element') as (
+        element: unknown,
+      ) => boolean,
+    )
     assert.equal(focused, true, 'Tab reaches the canvas')
-    assert.ok(await canvas.evaluate(outline) >= 2, 'a keyboard focus ring')
+    assert.ok((await canvas.evaluate(outline)) >= 2, 'a keyboard focus ring')
     await closeClean(opened)
   })
 
@@ -220,28 +294,49 @@ describe('the nebula, third pass, in a real browser', () => {
     const canvas = await page.locator('fm-graph [data-fm="nebula"] canvas').boundingBox()
     const stars = await settled(page)
     const at = stars[wang?.id ?? ''] ?? [0, 0]
-    assert.ok(Math.hypot(at[0] - (canvas?.width ?? 0) / 2, at[1] - (canvas?.height ?? 0) / 2) < 24, `王芳 is drawn at ${at.join(',')}`)
+    assert.ok(
+      Math.hypot(at[0] - (canvas?.width ?? 0) / 2, at[1] - (canvas?.height ?? 0) / 2) < 24,
+      `王芳 is drawn at ${at.join(',')}`,
+    )
     await screenshot(page, 'nebula-find-wang')
 
     // The panel's rows align left, their Forget buttons on the first line, never wrapped below.
     const rows = page.locator('fm-graph [data-fm="graph-selection"] li')
-    const geometry = await rows.evaluateAll((elements) => elements.map((element) => {
-      const row = element.getBoundingClientRect()
-      const fact = element.querySelector('button.fact')?.getBoundingClientRect()
-      const forget = element.querySelector('fm-forget')?.getBoundingClientRect()
-      return { rowLeft: row.left, rowRight: row.right, factLeft: fact?.left ?? -1, factTop: fact?.top ?? -1, forgetTop: forget?.top ?? -1, forgetRight: forget?.right ?? -1, forgetHeight: forget?.height ?? -1 }
-    }))
+    const geometry = await rows.evaluateAll((elements) =>
+      elements.map((element) => {
+        const row = element.getBoundingClientRect()
+        const fact = element.querySelector('button.fact')?.getBoundingClientRect()
+        const forget = element.querySelector('fm-forget')?.getBoundingClientRect()
+        return {
+          rowLeft: row.left,
+          rowRight: row.right,
+          factLeft: fact?.left ?? -1,
+          factTop: fact?.top ?? -1,
+          forgetTop: forget?.top ?? -1,
+          forgetRight: forget?.right ?? -1,
+          forgetHeight: forget?.height ?? -1,
+        }
+      }),
+    )
     assert.ok(geometry.length >= 5, `${geometry.length} rows`)
     for (const row of geometry) {
-      assert.ok(Math.abs(row.factLeft - row.rowLeft) <= 1, `a row's text starts at its left edge: ${JSON.stringify(row)}`)
-      assert.ok(Math.abs(row.forgetTop - row.factTop) <= 4 && row.forgetHeight <= 36, `Forget sits on the first line: ${JSON.stringify(row)}`)
+      assert.ok(
+        Math.abs(row.factLeft - row.rowLeft) <= 1,
+        `a row's text starts at its left edge: ${JSON.stringify(row)}`,
+      )
+      assert.ok(
+        Math.abs(row.forgetTop - row.factTop) <= 4 && row.forgetHeight <= 36,
+        `Forget sits on the first line: ${JSON.stringify(row)}`,
+      )
       assert.ok(Math.abs(row.forgetRight - row.rowRight) <= 1, `Forget sits at the right edge: ${JSON.stringify(row)}`)
     }
     // The panel lists facts, so it follows the page's one rule: the phone reads withheld beside its mark.
     const panelText = (await rows.allInnerTexts()).join('\n')
     assert.match(panelText, /phone: withheld \(sensitive: phone\)/u)
     assert.ok(!panelText.includes(PHONE), 'the star panel never lists the phone number itself')
-    const textAlign = await page.locator('fm-graph [data-fm="graph-selection"] li button.fact').first()
+    const textAlign = await page
+      .locator('fm-graph [data-fm="graph-selection"] li button.fact')
+      .first()
       .evaluate(new Function('element', 'return getComputedStyle(element).textAlign') as (element: unknown) => string)
     assert.ok(textAlign === 'left' || textAlign === 'start', textAlign)
 
@@ -268,14 +363,22 @@ describe('the nebula, third pass, in a real browser', () => {
     assert.ok(at !== undefined)
     const canvas = await page.locator('fm-graph [data-fm="nebula"] canvas').boundingBox()
     await page.mouse.move((canvas?.x ?? 0) + at[0], (canvas?.y ?? 0) + at[1])
-    await until(async () => (await drawnLabels(page)).some((label) => label.key === `n:${phone?.id}` && / · 1 fact$/u.test(label.text)), 'the hover names the star')
-      .catch(async (error: unknown) => {
-        await screenshot(page, 'nebula-hover-withheld')
-        throw new Error(`${String(error)}: ${(await drawnLabels(page)).map((label) => `${label.key} ${label.text}`).join(', ')}`)
-      })
+    await until(
+      async () =>
+        (await drawnLabels(page)).some((label) => label.key === `n:${phone?.id}` && / · 1 fact$/u.test(label.text)),
+      'the hover names the star',
+    ).catch(async (error: unknown) => {
+      await screenshot(page, 'nebula-hover-withheld')
+      throw new Error(
+        `${String(error)}: ${(await drawnLabels(page)).map((label) => `${label.key} ${label.text}`).join(', ')}`,
+      )
+    })
     const texts = (await drawnLabels(page)).map((label) => label.text)
     assert.ok(texts.includes('withheld: phone · 1 fact'), texts.join(', '))
-    assert.deepEqual(texts.filter((text) => text.includes('138')), [])
+    assert.deepEqual(
+      texts.filter((text) => text.includes('138')),
+      [],
+    )
     await screenshot(page, 'nebula-hover-withheld')
     await closeClean(opened)
   })
@@ -285,14 +388,25 @@ describe('the nebula, third pass, in a real browser', () => {
     const { page } = opened
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
     const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
-    for (const [subject, expected] of [['billing-api', ['port (env=dev)', 'port (env=staging)']], ['王芳', ['withheld: phone']]] as const) {
+    for (const [subject, expected] of [
+      ['billing-api', ['port (env=dev)', 'port (env=staging)']],
+      ['王芳', ['withheld: phone']],
+    ] as const) {
       await page.locator('fm-graph [data-fm="tree-center"]').fill(subject)
       await page.locator('fm-graph [data-fm="tree-center"]').press('Enter')
       await tree.locator('g.node.center', { hasText: subject }).waitFor()
-      const texts = await tree.locator('text').evaluateAll((elements) => elements.map((element) => element.textContent ?? ''))
+      const texts = await tree
+        .locator('text')
+        .evaluateAll((elements) => elements.map((element) => element.textContent ?? ''))
       for (const text of expected) assert.ok(texts.includes(text), `${subject}: ${texts.join(', ')}`)
-      assert.deepEqual(texts.filter((text) => text.includes('138')), [])
-      const crossings = await tree.evaluate(new Function('svg', `
+      assert.deepEqual(
+        texts.filter((text) => text.includes('138')),
+        [],
+      )
+      const crossings = await tree.evaluate(
+        new Function(
+          'svg',
+          `
         const out = [];
         const lines = [...svg.querySelectorAll('g[data-fm="tree-edge"] line.edge')];
         for (const text of svg.querySelectorAll('text')) {
@@ -310,7 +424,9 @@ describe('the nebula, third pass, in a real browser', () => {
             if (hit && t0 < t1) out.push(text.textContent + ' × ' + line.parentElement.getAttribute('data-target'));
           }
         }
-        return out;`) as (svg: unknown) => string[])
+        return out;`,
+        ) as (svg: unknown) => string[],
+      )
       assert.deepEqual(crossings, [], `${subject}: edges cross labels`)
       await screenshot(page, `tree-${subject === '王芳' ? 'wang' : subject}`)
     }

@@ -19,20 +19,33 @@ let env: PageHost | undefined
 
 before(async () => {
   env = await startPageHost({ webPatch: '- id: dsh-fact-memory\n  config:\n    sensitiveModelVisible: true\n' })
-  await converse(env.host.url, env.model, env.home.workspace, 'remember these', { toolCalls: [
-    writeCall({ subject: 'search-svc', property: 'port', value: '9200', evidence: 'explicit_user' }),
-    writeCall({ subject: 'search-svc', property: 'port', value: '19200', qualifiers: { env: 'staging' }, evidence: 'explicit_user' }),
-    writeCall({ subject: '小明', property: '城市', value: '杭州', evidence: 'explicit_user' }),
-    writeCall({ subject: 'ops lead', property: 'phone', value: PHONE, evidence: 'explicit_user' }),
-  ] })
+  await converse(env.host.url, env.model, env.home.workspace, 'remember these', {
+    toolCalls: [
+      writeCall({ subject: 'search-svc', property: 'port', value: '9200', evidence: 'explicit_user' }),
+      writeCall({
+        subject: 'search-svc',
+        property: 'port',
+        value: '19200',
+        qualifiers: { env: 'staging' },
+        evidence: 'explicit_user',
+      }),
+      writeCall({ subject: '小明', property: '城市', value: '杭州', evidence: 'explicit_user' }),
+      writeCall({ subject: 'ops lead', property: 'phone', value: PHONE, evidence: 'explicit_user' }),
+    ],
+  })
   const api = env.api
-  for (const [from, to] of [['search-svc', 'search-service'], ['小明', '王小明']] as const) {
-    const entity = await api.ok('entity', { subject: from }) as { entity: { key: string } }
+  for (const [from, to] of [
+    ['search-svc', 'search-service'],
+    ['小明', '王小明'],
+  ] as const) {
+    const entity = (await api.ok('entity', { subject: from })) as { entity: { key: string } }
     await api.ok('subject-rename', await api.fence({ entityKey: entity.entity.key, to }))
   }
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 async function openLibrary(scheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
   if (env === undefined) throw new Error('no host')
@@ -47,8 +60,12 @@ const rows = (page: Page): Locator => page.locator('fm-library [data-fm="fact-li
 
 async function searchFor(page: Page, text: string): Promise<void> {
   await page.locator('fm-library input[type="search"]').fill(text)
-  await until(async () => (await page.locator('fm-library [data-fm="match-count"]').count()) > 0
-    || (await page.locator('fm-library [data-fm="question-hits"], fm-library [data-fm="question-none"]').count()) > 0, `the search for ${text}`)
+  await until(
+    async () =>
+      (await page.locator('fm-library [data-fm="match-count"]').count()) > 0 ||
+      (await page.locator('fm-library [data-fm="question-hits"], fm-library [data-fm="question-none"]').count()) > 0,
+    `the search for ${text}`,
+  )
 }
 
 describe('search hits on the page', () => {
@@ -57,20 +74,29 @@ describe('search hits on the page', () => {
       const opened = await openLibrary(scheme)
       const { page } = opened
       await searchFor(page, 'search-svc')
-      await until(async () => await rows(page).count() === 2, 'both ports of search-service')
+      await until(async () => (await rows(page).count()) === 2, 'both ports of search-service')
       const texts = await rows(page).allInnerTexts()
-      assert.ok(texts.some((text) => /search-service · port \(env=staging\): 19200/u.test(text)), texts.join('\n'))
-      assert.ok(texts.some((text) => /search-service · port: 9200/u.test(text)), texts.join('\n'))
-      assert.deepEqual(await rows(page).locator('[data-fm="row-alias"]').allInnerTexts(), ['matched old name search-svc', 'matched old name search-svc'])
+      assert.ok(
+        texts.some((text) => /search-service · port \(env=staging\): 19200/u.test(text)),
+        texts.join('\n'),
+      )
+      assert.ok(
+        texts.some((text) => /search-service · port: 9200/u.test(text)),
+        texts.join('\n'),
+      )
+      assert.deepEqual(await rows(page).locator('[data-fm="row-alias"]').allInnerTexts(), [
+        'matched old name search-svc',
+        'matched old name search-svc',
+      ])
       await screenshot(page, `old-name-library-${scheme}`)
 
       await searchFor(page, '小明')
-      await until(async () => await rows(page).count() === 1, 'the renamed Chinese subject')
+      await until(async () => (await rows(page).count()) === 1, 'the renamed Chinese subject')
       assert.match(await rows(page).first().innerText(), /王小明 · 城市: 杭州/u)
       assert.equal(await rows(page).first().locator('[data-fm="row-alias"]').innerText(), 'matched old name 小明')
 
       await searchFor(page, 'search-service')
-      await until(async () => await rows(page).count() === 2, 'its own name')
+      await until(async () => (await rows(page).count()) === 2, 'its own name')
       assert.equal(await rows(page).locator('[data-fm="row-alias"]').count(), 0, 'its own name matched no old one')
       await closeClean(opened)
     })
@@ -96,11 +122,14 @@ describe('search hits on the page', () => {
     await screenshot(page, 'sensitive-question-hit')
 
     await searchFor(page, 'ops lead')
-    await until(async () => await rows(page).count() === 1, 'the sensitive row')
+    await until(async () => (await rows(page).count()) === 1, 'the sensitive row')
     assert.match(await rows(page).first().innerText(), /ops lead · phone: withheld/u)
     assert.doesNotMatch(await rows(page).first().innerText(), /555/u, 'no row shows the number')
     await rows(page).first().locator('button.row').click()
-    await until(async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === PHONE, 'the detail pane, opened on purpose, shows it')
+    await until(
+      async () => (await page.locator('fm-library [data-fm="detail-value"]').innerText()) === PHONE,
+      'the detail pane, opened on purpose, shows it',
+    )
     await page.locator('fm-library [data-fm="open-subject"]').click()
     const property = page.locator('fm-entity-panel [data-fm="entity-property"]').filter({ hasText: 'phone' })
     assert.match(await property.innerText(), /withheld \(sensitive: phone\)/u, 'the subject panel lists it withheld')

@@ -30,7 +30,9 @@ before(async () => {
     patch: { autoExtract: true, autoCapture: false, llmSource: 'host', extractDelayMs: 0, extractRetryMs: 100 },
   })
 })
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 type Parked = PendingRange & { readonly retriesOnItsOwn: boolean }
 
@@ -43,16 +45,25 @@ async function facts(): Promise<FactView[]> {
 }
 
 async function landed(subject: string): Promise<FactView> {
-  return waitFor(async () => (await facts()).find((fact) => fact.subject === subject),
-    async () => `the fact about ${subject}; facts: ${JSON.stringify((await facts()).map((fact) => `${fact.subject} · ${fact.property} = ${fact.value}`))}; parked: ${JSON.stringify(await parked())}`)
+  return waitFor(
+    async () => (await facts()).find((fact) => fact.subject === subject),
+    async () =>
+      `the fact about ${subject}; facts: ${JSON.stringify((await facts()).map((fact) => `${fact.subject} · ${fact.property} = ${fact.value}`))}; parked: ${JSON.stringify(await parked())}`,
+  )
 }
 
 /** One user prompt in a session (a new one unless given); waits until the agent answered it. */
 async function turn(prompt: string, sessionId?: string): Promise<string> {
   const served = env.model.agentRequests().length
   env.model.enqueue({ text: 'Noted.' })
-  const session = sessionId ?? (await hostApi<{ sessionId: string }>(env.host.url, 'session.create', { cwd: env.home.workspace })).sessionId
-  await hostApi(env.host.url, 'session.prompt', { sessionId: session, mode: 'queue', content: [{ type: 'text', text: prompt }] })
+  const session =
+    sessionId ??
+    (await hostApi<{ sessionId: string }>(env.host.url, 'session.create', { cwd: env.home.workspace })).sessionId
+  await hostApi(env.host.url, 'session.prompt', {
+    sessionId: session,
+    mode: 'queue',
+    content: [{ type: 'text', text: prompt }],
+  })
   await until(() => env.model.agentRequests().length > served, `the turn "${prompt}" to be answered`, 30_000)
   return session
 }
@@ -62,8 +73,11 @@ async function parkTurn(prompt: string): Promise<{ session: string; range: Parke
   const before = env.model.extractionRequests().length
   env.model.enqueueExtraction(...FAILING)
   const session = await turn(prompt)
-  const range = await waitFor(async () => (await parked()).find((entry) => entry.sessionId === session),
-    async () => `the range of ${session} to be parked; queue: ${JSON.stringify(await env.api.ok('queue', {}))}`, 30_000)
+  const range = await waitFor(
+    async () => (await parked()).find((entry) => entry.sessionId === session),
+    async () => `the range of ${session} to be parked; queue: ${JSON.stringify(await env.api.ok('queue', {}))}`,
+    30_000,
+  )
   assert.equal(env.model.extractionRequests().length - before, 4, 'the first try and three retries reached the model')
   return { session, range }
 }
@@ -89,7 +103,10 @@ describe('parked extraction ranges through the real web host', () => {
     const { session, range } = await parkTurn(`Remember: ${quote}.`)
     assert.deepEqual([range.attempts, range.turns, range.retriesOnItsOwn], [4, [1], true])
     assert.match(range.lastError, /500|scripted failure/u)
-    assert.equal((await facts()).some((fact) => fact.subject === 'ledger service'), false)
+    assert.equal(
+      (await facts()).some((fact) => fact.subject === 'ledger service'),
+      false,
+    )
 
     for (const scheme of ['light', 'dark'] as const) {
       const opened = await openExtraction(scheme)
@@ -103,7 +120,10 @@ describe('parked extraction ranges through the real web host', () => {
 
     // The model answers again: the next pass lands its own fact, then the parked range is read again from the session.
     const before = env.model.extractionRequests().length
-    env.model.enqueueExtraction(answer('cache engine', 'version', 'redis-7', 'the cache engine version is redis-7'), answer('ledger service', 'port', '7444', quote))
+    env.model.enqueueExtraction(
+      answer('cache engine', 'version', 'redis-7', 'the cache engine version is redis-7'),
+      answer('ledger service', 'port', '7444', quote),
+    )
     await turn('Remember: the cache engine version is redis-7.', session)
     const ledger = await landed('ledger service')
     assert.deepEqual([ledger.value, ledger.sessionId, ledger.origin], ['7444', session, 'extract'])
@@ -112,7 +132,10 @@ describe('parked extraction ranges through the real web host', () => {
     assert.ok(retry !== undefined, 'the retry called the model')
     const sent = retry.body.messages.map(messageText).join('\n')
     assert.ok(sent.includes(quote) && !sent.includes('redis-7'), `the retry re-read the parked words only:\n${sent}`)
-    await until(async () => (await parked()).length === 0, async () => `the range to be resolved: ${JSON.stringify(await parked())}`)
+    await until(
+      async () => (await parked()).length === 0,
+      async () => `the range to be resolved: ${JSON.stringify(await parked())}`,
+    )
   })
 
   it('Retry on the Extraction tab reads a parked range again in Chromium, and its fact lands', async () => {
@@ -136,7 +159,7 @@ describe('parked extraction ranges through the real web host', () => {
     await closeClean(opened)
   })
 
-  it('a range parked before a restart is read again from the conversation\'s saved log by the new host', async () => {
+  it("a range parked before a restart is read again from the conversation's saved log by the new host", async () => {
     const quote = 'the billing exporter runs on port 9464'
     const { session, range } = await parkTurn(`Remember: ${quote}.`)
     await env.host.stop()
@@ -144,13 +167,19 @@ describe('parked extraction ranges through the real web host', () => {
     try {
       const api = new FactMemoryApi(restarted.url)
       const listed = (await api.ok('queue', {}))['parked'] as Parked[]
-      assert.deepEqual(listed.map((entry) => [entry.id, entry.sessionId, entry.attempts]), [[range.id, session, 4]], 'the parked range survived the restart')
+      assert.deepEqual(
+        listed.map((entry) => [entry.id, entry.sessionId, entry.attempts]),
+        [[range.id, session, 4]],
+        'the parked range survived the restart',
+      )
       env.model.enqueueExtraction(answer('billing exporter', 'port', '9464', quote))
       const retried = await api.ok('extract-retry', { id: range.id })
       assert.equal((retried['outcome'] as { kind: string }).kind, 'resolved', JSON.stringify(retried))
       const sent = env.model.extractionRequests().at(-1)?.body.messages.map(messageText).join('\n') ?? ''
       assert.ok(sent.includes(quote), `the retry read the saved log:\n${sent}`)
-      const fact = ((await api.ok('facts', { status: 'all', limit: 100 }))['facts'] as FactView[]).find((entry) => entry.subject === 'billing exporter')
+      const fact = ((await api.ok('facts', { status: 'all', limit: 100 }))['facts'] as FactView[]).find(
+        (entry) => entry.subject === 'billing exporter',
+      )
       assert.deepEqual([fact?.value, fact?.sessionId], ['9464', session])
     } finally {
       await restarted.stop()

@@ -28,16 +28,37 @@ before(async () => {
   env = await startPageHost()
   ;({ model, host, browser, api } = env)
   const lines = [
-    JSON.stringify({ subject: 'deploy', property: 'freeze', value: 'no deploys on Fridays', evidence: 'unverified', validFrom: '2024-01-05', observedAt: '2024-01-05' }),
-    ...Array.from({ length: 80 }, (_, index) => JSON.stringify({ subject: `service-${String(index).padStart(2, '0')}`, property: 'owner', value: `the platform team, squad ${index}` })),
+    JSON.stringify({
+      subject: 'deploy',
+      property: 'freeze',
+      value: 'no deploys on Fridays',
+      evidence: 'unverified',
+      validFrom: '2024-01-05',
+      observedAt: '2024-01-05',
+    }),
+    ...Array.from({ length: 80 }, (_, index) =>
+      JSON.stringify({
+        subject: `service-${String(index).padStart(2, '0')}`,
+        property: 'owner',
+        value: `the platform team, squad ${index}`,
+      }),
+    ),
   ]
   const content = `${lines.join('\n')}\n`
   const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await api.ok('import', {
+    mode: 'commit',
+    content,
+    token: String(preview['token']),
+    expectedGeneration: await api.generation(),
+    operationId: api.op('seed'),
+  })
   ;({ sessionId } = await hostApi<{ sessionId: string }>(host.url, 'session.create', { cwd: env.home.workspace }))
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 /** Run one turn of the session and return the directory its first model request carried. */
 async function turnDirectory(prompt: string): Promise<string> {
@@ -48,17 +69,25 @@ async function turnDirectory(prompt: string): Promise<string> {
   const [first] = model.agentRequests()
   assert.ok(first !== undefined)
   // The runtime-context snapshot holds several sections separated by a blank line; the directory is one of them.
-  return directoryOf(first.body.messages).split('\n\n').find((section) => section.startsWith('Fact memory: ')) ?? ''
+  return (
+    directoryOf(first.body.messages)
+      .split('\n\n')
+      .find((section) => section.startsWith('Fact memory: ')) ?? ''
+  )
 }
 
-async function openLibrary(viewport?: { width: number; height: number }, scheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+async function openLibrary(
+  viewport?: { width: number; height: number },
+  scheme: 'light' | 'dark' = 'light',
+): Promise<HostPage> {
   const opened = await openHost(browser, host.url, viewport, scheme)
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator('fm-page nav button[data-tab="library"]').click()
   return opened
 }
 
-const freezeRow = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li').filter({ hasText: 'deploy · freeze' })
+const freezeRow = (page: Page) =>
+  page.locator('fm-library [data-fm="fact-list"] li').filter({ hasText: 'deploy · freeze' })
 const freezeFact = async (): Promise<FactView> => {
   const listed = (await api.ok('facts', { subject: 'deploy' }))['facts'] as FactView[]
   const fact = listed.find((row) => row.property === 'freeze')
@@ -67,10 +96,14 @@ const freezeFact = async (): Promise<FactView> => {
 }
 
 describe('pinning from the page in a real browser', () => {
-  it('pins from the library row, the toast takes it back, and the detail pane pins it again; the next turn\'s directory leads with it, marked', async () => {
+  it("pins from the library row, the toast takes it back, and the detail pane pins it again; the next turn's directory leads with it, marked", async () => {
     const before = await turnDirectory('What should I look at today?')
     assert.match(before, /^Fact memory: /u)
-    assert.doesNotMatch(before, /deploys on Fridays/u, 'an old, unverified fact past the budget is not in the directory')
+    assert.doesNotMatch(
+      before,
+      /deploys on Fridays/u,
+      'an old, unverified fact past the budget is not in the directory',
+    )
     assert.match(before, /\d+ more, use memory_search$/u)
 
     const opened = await openLibrary()
@@ -80,16 +113,18 @@ describe('pinning from the page in a real browser', () => {
     const rowPin = row.locator('[data-fm="pin"]')
     assert.equal(await rowPin.getAttribute('aria-pressed'), 'false')
     await rowPin.click()
-    const toast = page.locator('[data-fm="toast"]').filter({ hasText: 'Pinned deploy · freeze: it leads the memory directory' })
+    const toast = page
+      .locator('[data-fm="toast"]')
+      .filter({ hasText: 'Pinned deploy · freeze: it leads the memory directory' })
     await toast.waitFor()
-    await until(async () => await rowPin.getAttribute('aria-pressed') === 'true', 'the row marked pinned')
+    await until(async () => (await rowPin.getAttribute('aria-pressed')) === 'true', 'the row marked pinned')
     assert.match(await rowPin.innerText(), /Pinned/u)
     assert.notEqual((await freezeFact()).pinnedAt, null)
     await screenshot(page, 'library-pinned-row')
 
     await toast.getByRole('button', { name: 'Undo' }).click()
     await page.locator('[data-fm="toast"]').filter({ hasText: 'Undone' }).waitFor()
-    await until(async () => await rowPin.getAttribute('aria-pressed') === 'false', 'the row unpinned by the undo')
+    await until(async () => (await rowPin.getAttribute('aria-pressed')) === 'false', 'the row unpinned by the undo')
     assert.equal((await freezeFact()).pinnedAt, null)
 
     await row.locator('button.row').click()
@@ -97,9 +132,9 @@ describe('pinning from the page in a real browser', () => {
     await detailPin.waitFor()
     assert.equal(await detailPin.innerText(), 'Pin')
     await detailPin.click()
-    await until(async () => await detailPin.getAttribute('aria-pressed') === 'true', 'the detail marked pinned')
+    await until(async () => (await detailPin.getAttribute('aria-pressed')) === 'true', 'the detail marked pinned')
     assert.equal(await detailPin.innerText(), 'Pinned')
-    await until(async () => await rowPin.getAttribute('aria-pressed') === 'true', 'the row marked pinned')
+    await until(async () => (await rowPin.getAttribute('aria-pressed')) === 'true', 'the row marked pinned')
     await screenshot(page, 'library-pinned-detail')
     await closeClean(opened)
 
@@ -116,7 +151,10 @@ describe('pinning from the page in a real browser', () => {
   it('shows the pin in the dark theme and at 900 px, where the detail is a bottom sheet', async () => {
     const dark = await openLibrary(undefined, 'dark')
     await freezeRow(dark.page).waitFor()
-    await until(async () => await freezeRow(dark.page).locator('[data-fm="pin"]').getAttribute('aria-pressed') === 'true', 'the pinned row')
+    await until(
+      async () => (await freezeRow(dark.page).locator('[data-fm="pin"]').getAttribute('aria-pressed')) === 'true',
+      'the pinned row',
+    )
     await freezeRow(dark.page).locator('button.row').click()
     await dark.page.locator('fm-library [data-fm="detail-pin"] [data-fm="pin"]').waitFor()
     await screenshot(dark.page, 'library-pinned-dark')

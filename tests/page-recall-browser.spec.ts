@@ -21,16 +21,53 @@ let api: FactMemoryApi
 before(async () => {
   env = await startPageHost({ webPatch: '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n' })
   ;({ model, host, browser, api } = env)
-  await converse(host.url, model, env.home.workspace, 'search-api listens on 7300 and team discovery owns search-api; Ana leads team payments.',
-    { toolCalls: [writeCall({ subject: 'search-api', property: 'port', value: '7300', evidence: 'explicit_user', quote: 'search-api listens on 7300' })] },
-    { toolCalls: [writeCall({ subject: 'search-api', property: 'owner', value: 'team discovery', evidence: 'explicit_user', quote: 'team discovery owns search-api' })] },
-    { toolCalls: [writeCall({ subject: 'team payments', property: 'lead', value: 'Ana', evidence: 'explicit_user', quote: 'Ana leads team payments' })] })
+  await converse(
+    host.url,
+    model,
+    env.home.workspace,
+    'search-api listens on 7300 and team discovery owns search-api; Ana leads team payments.',
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'search-api',
+          property: 'port',
+          value: '7300',
+          evidence: 'explicit_user',
+          quote: 'search-api listens on 7300',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'search-api',
+          property: 'owner',
+          value: 'team discovery',
+          evidence: 'explicit_user',
+          quote: 'team discovery owns search-api',
+        }),
+      ],
+    },
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'team payments',
+          property: 'lead',
+          value: 'Ana',
+          evidence: 'explicit_user',
+          quote: 'Ana leads team payments',
+        }),
+      ],
+    },
+  )
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 describe('per-turn recall in the browser', () => {
-  it('the turn\'s card says what was recalled, and the drawer lists those facts', async () => {
+  it("the turn's card says what was recalled, and the drawer lists those facts", async () => {
     const opened = await openHost(browser, host.url)
     const { page } = opened
     model.reset()
@@ -62,23 +99,37 @@ describe('per-turn recall in the browser', () => {
     await box.fill('Which port is search-api on again, and who is the owner of search-api?')
     await box.press('Enter')
     await until(async () => model.agentRequests().length >= 1, 'the second turn')
-    const again = (model.agentRequests()[0]?.body.messages ?? []).map(messageText).filter((text) => text.startsWith('Fact memory recalled for this message'))
-    assert.equal(again.length, 1, 'only the first turn\'s block, in the history')
+    const again = (model.agentRequests()[0]?.body.messages ?? [])
+      .map(messageText)
+      .filter((text) => text.startsWith('Fact memory recalled for this message'))
+    assert.equal(again.length, 1, "only the first turn's block, in the history")
     await closeClean(opened)
   })
 
   it('the settings card names the setting and what recall cost the latest messages; status reports the same', async () => {
     const status = await api.ok('status', {})
-    const recall = status['recall'] as { on: boolean; budgetChars: number; recent: { turns: number; withBlock: number; factsPerTurn: number } }
+    const recall = status['recall'] as {
+      on: boolean
+      budgetChars: number
+      recent: { turns: number; withBlock: number; factsPerTurn: number }
+    }
     assert.equal(recall.on, true)
     assert.equal(recall.budgetChars, 1200)
     assert.ok(recall.recent.turns >= 1 && recall.recent.withBlock >= 1, JSON.stringify(recall))
     const opened = await openHost(browser, host.url)
     const { page } = opened
     await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page.getByText(/^Plugins$/u).first().click()
+    await page
+      .getByText(/^Plugins$/u)
+      .first()
+      .click()
     const line = page.locator('fm-settings-card [data-fm="card-recall"]')
-    await line.filter({ hasText: /Per-turn recall: up to 8 facts and 1,200 characters with each message; over the last \d+ messages? it added/u }).waitFor()
+    await line
+      .filter({
+        hasText:
+          /Per-turn recall: up to 8 facts and 1,200 characters with each message; over the last \d+ messages? it added/u,
+      })
+      .waitFor()
     await screenshot(page, 'settings-card-recall')
     await closeClean(opened)
   })

@@ -25,13 +25,15 @@ let browser: Browser
 let api: FactMemoryApi
 
 before(async () => {
-  env = await startPageHost();
-  ({ model, home, host, browser, api } = env)
+  env = await startPageHost()
+  ;({ model, home, host, browser, api } = env)
   await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { storeTimezone: STORE_ZONE } })
   await until(async () => (await api.ok('status', {}))['timeZone'] === STORE_ZONE, 'storeTimezone in force')
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
 /** Open the host in the browser's zone. */
 function openInBrowserZone(): Promise<HostPage> {
@@ -59,12 +61,40 @@ async function reviewSeenAt(): Promise<unknown> {
 }
 
 describe('dates on the page', () => {
-  it('shows every date in storeTimezone, not the browser\'s zone: conflicts, the graph selection and the conversation drawer', async () => {
-    await converse(host.url, model, home.workspace, 'billing-api runs on port 7801. team payments owns billing-api.',
-      { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' })] },
-      { toolCalls: [writeCall({ subject: 'billing-api', property: 'owner', value: 'team payments', evidence: 'explicit_user', quote: 'team payments owns billing-api' })] },
-      { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' })] })
-    const [group] = (await api.ok('conflicts', {}))['groups'] as { openedAt: string; rows: { value: string; validFrom: string }[] }[]
+  it("shows every date in storeTimezone, not the browser's zone: conflicts, the graph selection and the conversation drawer", async () => {
+    await converse(
+      host.url,
+      model,
+      home.workspace,
+      'billing-api runs on port 7801. team payments owns billing-api.',
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'billing-api',
+            property: 'port',
+            value: '7801',
+            evidence: 'explicit_user',
+            quote: 'billing-api runs on port 7801',
+          }),
+        ],
+      },
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'billing-api',
+            property: 'owner',
+            value: 'team payments',
+            evidence: 'explicit_user',
+            quote: 'team payments owns billing-api',
+          }),
+        ],
+      },
+      { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' })] },
+    )
+    const [group] = (await api.ok('conflicts', {}))['groups'] as {
+      openedAt: string
+      rows: { value: string; validFrom: string }[]
+    }[]
     assert.ok(group !== undefined)
     const opened = await openInBrowserZone()
     const { page } = opened
@@ -83,7 +113,9 @@ describe('dates on the page', () => {
     await page.locator('fm-graph fm-svg-tree g.node', { hasText: 'billing-api' }).locator('circle').first().click()
     const selection = page.locator('fm-graph [data-fm="graph-selection"]')
     await selection.getByText('billing-api · port:').first().waitFor()
-    const port = ((await api.ok('facts', { subject: 'billing-api' }))['facts'] as { value: string; validFrom: string }[]).find((fact) => fact.value === '7801')
+    const port = (
+      (await api.ok('facts', { subject: 'billing-api' }))['facts'] as { value: string; validFrom: string }[]
+    ).find((fact) => fact.value === '7801')
     assert.ok(port !== undefined)
     assert.match(await selection.innerText(), new RegExp(formatInstant(port.validFrom, STORE_ZONE), 'u'))
     // Esc closes the innermost thing first: the selection panel, then the page.
@@ -92,9 +124,22 @@ describe('dates on the page', () => {
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })
 
-    await turn(page, 'Remember that search-api listens on 7300.',
-      { toolCalls: [writeCall({ subject: 'search-api', property: 'port', value: '7300', evidence: 'explicit_user', quote: 'search-api listens on 7300' })] },
-      { text: 'Noted.' })
+    await turn(
+      page,
+      'Remember that search-api listens on 7300.',
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'search-api',
+            property: 'port',
+            value: '7300',
+            evidence: 'explicit_user',
+            quote: 'search-api listens on 7300',
+          }),
+        ],
+      },
+      { text: 'Noted.' },
+    )
     const card = page.locator('[data-fm="turn-tail"]').filter({ hasText: /this turn wrote 1 fact/u })
     await card.waitFor({ timeout: 30_000 })
     await card.getByRole('button', { name: 'View' }).click()
@@ -112,21 +157,30 @@ describe('dates on the page', () => {
 
 describe('the turn card for facts the rule path wrote', () => {
   it('gives a turn whose user message the rules captured its card, with automatic extraction off', async () => {
-    await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoCapture: true, autoExtract: false } })
+    await hostApi(host.url, 'settings.update', {
+      ns: 'dsh-fact-memory',
+      patch: { autoCapture: true, autoExtract: false },
+    })
     try {
       await until(async () => (await api.ok('status', { summary: true }))['autoCapture'] === true, 'autoCapture on')
       const opened = await openInBrowserZone()
       const { page } = opened
       await turn(page, 'Hello there.', { text: 'Hello.' })
       await turn(page, 'Remember that the staging host is db-2.', { text: 'Noted.' })
-      await until(async () => ((await api.ok('facts', { subject: 'staging' }))['facts'] as unknown[]).length === 1, 'the rule capture')
+      await until(
+        async () => ((await api.ok('facts', { subject: 'staging' }))['facts'] as unknown[]).length === 1,
+        'the rule capture',
+      )
       const card = page.locator('[data-fm="turn-tail"]')
       await card.filter({ hasText: /this turn wrote 1 fact/u }).waitFor({ timeout: 20_000 })
       // The turn that captured nothing keeps the host's seat: one card in all.
       assert.equal(await card.count(), 1)
       await screenshot(page, 'turn-card-rule-capture')
       await card.getByRole('button', { name: 'View' }).click()
-      await page.locator('[data-fm="drawer"]').getByText(/staging · host: db-2/u).waitFor()
+      await page
+        .locator('[data-fm="drawer"]')
+        .getByText(/staging · host: db-2/u)
+        .waitFor()
       await closeClean(opened)
     } finally {
       await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { autoCapture: false } })
@@ -136,13 +190,19 @@ describe('the turn card for facts the rule path wrote', () => {
 
 describe('the proposals digest', () => {
   it('opens with what arrived since the user last looked, and marks the queue seen only once the tab has been looked at', async () => {
-    await converse(host.url, model, home.workspace, 'note the language',
-      { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] })
+    await converse(host.url, model, home.workspace, 'note the language', {
+      toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })],
+    })
     await api.ok('review-seen', {})
     const since = String(await reviewSeenAt())
-    await converse(host.url, model, home.workspace, 'note the rest',
+    await converse(
+      host.url,
+      model,
+      home.workspace,
+      'note the rest',
       { toolCalls: [writeCall({ subject: 'frontend', property: 'framework', value: 'react', evidence: 'inferred' })] },
-      { toolCalls: [writeCall({ subject: 'logging', property: 'level', value: 'debug', confidence: 0.2 })] })
+      { toolCalls: [writeCall({ subject: 'logging', property: 'level', value: 'debug', confidence: 0.2 })] },
+    )
     const generation = await api.generation()
 
     const opened = await openInBrowserZone()
@@ -157,14 +217,16 @@ describe('the proposals digest', () => {
     assert.equal(await reviewSeenAt(), since)
 
     await page.locator('fm-page nav button[data-tab="proposals"]').click()
-    await digest.filter({ hasText: `2 new since ${formatInstant(since, STORE_ZONE).slice(11)} · 3 waiting` }).waitFor({ timeout: 10_000 })
+    await digest
+      .filter({ hasText: `2 new since ${formatInstant(since, STORE_ZONE).slice(11)} · 3 waiting` })
+      .waitFor({ timeout: 10_000 })
     const cards = page.locator('fm-proposals [data-fm="proposal"]')
     assert.equal(await cards.count(), 3)
     assert.equal(await cards.filter({ has: page.locator('[data-fm="new"]') }).count(), 2)
     assert.equal(await cards.filter({ hasText: 'orders-api' }).locator('[data-fm="new"]').count(), 0)
     await screenshot(page, 'proposals-digest')
 
-    await until(async () => await reviewSeenAt() !== since, 'the queue marked as seen after a look', 10_000)
+    await until(async () => (await reviewSeenAt()) !== since, 'the queue marked as seen after a look', 10_000)
     assert.equal(await api.generation(), generation)
     // The digest stays as it was for this visit; the next visit starts from this look.
     assert.match(await digest.innerText(), /^2 new since/u)

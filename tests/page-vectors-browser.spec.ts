@@ -47,15 +47,44 @@ interface Store {
 async function startStore(config: Readonly<Record<string, string | number>>): Promise<Store> {
   if (model === undefined) throw new Error('no model')
   const home = createDshHome()
-  home.writeProfilePatch('web', `- id: dsh-fact-memory\n  config:\n${Object.entries(config).map(([key, value]) => `    ${key}: ${JSON.stringify(value)}\n`).join('')}`)
+  home.writeProfilePatch(
+    'web',
+    `- id: dsh-fact-memory\n  config:\n${Object.entries(config)
+      .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}\n`)
+      .join('')}`,
+  )
   const host = await startWebHost(home, model.url)
   await hostApi(host.url, 'workspace.create', { path: home.workspace })
-  await converse(host.url, model, home.workspace, 'billing-api runs on port 7801; checkout-web depends on it; ops mail ops-oncall@example.com',
-    { toolCalls: [
-      writeCall({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' }),
-      writeCall({ subject: 'checkout-web', property: 'depends on', value: 'billing-api', evidence: 'explicit_user', quote: 'checkout-web depends on it' }),
-      writeCall({ subject: 'ops team', property: 'email', value: 'ops-oncall@example.com', evidence: 'explicit_user' }),
-    ] })
+  await converse(
+    host.url,
+    model,
+    home.workspace,
+    'billing-api runs on port 7801; checkout-web depends on it; ops mail ops-oncall@example.com',
+    {
+      toolCalls: [
+        writeCall({
+          subject: 'billing-api',
+          property: 'port',
+          value: '7801',
+          evidence: 'explicit_user',
+          quote: 'billing-api runs on port 7801',
+        }),
+        writeCall({
+          subject: 'checkout-web',
+          property: 'depends on',
+          value: 'billing-api',
+          evidence: 'explicit_user',
+          quote: 'checkout-web depends on it',
+        }),
+        writeCall({
+          subject: 'ops team',
+          property: 'email',
+          value: 'ops-oncall@example.com',
+          evidence: 'explicit_user',
+        }),
+      ],
+    },
+  )
   return { home, host }
 }
 
@@ -65,13 +94,22 @@ async function stopStore(store: Store | undefined): Promise<void> {
 }
 
 /** Open Settings → Plugins and wait for the card's counts. */
-async function openCard(store: Store | undefined, colorScheme: 'light' | 'dark'): Promise<{ opened: HostPage; card: Locator }> {
+async function openCard(
+  store: Store | undefined,
+  colorScheme: 'light' | 'dark',
+): Promise<{ opened: HostPage; card: Locator }> {
   if (browser === undefined || store === undefined) throw new Error('no host')
   const opened = await openHost(browser, store.host.url, { width: 1440, height: 900 }, colorScheme)
   await opened.page.getByRole('button', { name: 'Settings' }).first().click()
-  await opened.page.getByText(/^Plugins$/u).first().click()
+  await opened.page
+    .getByText(/^Plugins$/u)
+    .first()
+    .click()
   const card = opened.page.locator('fm-settings-card')
-  await card.locator('[data-fm="card-counts"]').filter({ hasText: /current facts/u }).waitFor()
+  await card
+    .locator('[data-fm="card-counts"]')
+    .filter({ hasText: /current facts/u })
+    .waitFor()
   return { opened, card }
 }
 
@@ -99,16 +137,27 @@ const WAITING = '3 current facts · 0 pending proposals · 0 open conflicts · 0
 
 /** The counts line's parts, each on one line: it wraps between them, never inside one. */
 async function lineBoxes(counts: Locator): Promise<number[]> {
-  return counts.locator('.count').evaluateAll((parts) => parts.map((part) => (part as unknown as { getClientRects(): { length: number } }).getClientRects().length))
+  return counts
+    .locator('.count')
+    .evaluateAll((parts) =>
+      parts.map((part) => (part as unknown as { getClientRects(): { length: number } }).getClientRects().length),
+    )
 }
 
 describe('Rebuild vectors on the settings card, configured in the profile', () => {
   let store: Store | undefined
   before(async () => {
     if (semantic === undefined) throw new Error('no endpoint')
-    store = await startStore({ embeddingSource: 'openai', embeddingBaseUrl: `${semantic.url}/v1`, embeddingModel: 'fake-embed-1', vectorIndexIntervalMs: 0 })
+    store = await startStore({
+      embeddingSource: 'openai',
+      embeddingBaseUrl: `${semantic.url}/v1`,
+      embeddingModel: 'fake-embed-1',
+      vectorIndexIntervalMs: 0,
+    })
   })
-  after(async () => { await stopStore(store) })
+  after(async () => {
+    await stopStore(store)
+  })
 
   it('the counts say how many facts wait for a vector, and Rebuild vectors gives them one and says so', async () => {
     if (semantic === undefined) throw new Error('no endpoint')
@@ -134,7 +183,10 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     await closeClean(opened)
 
     const dark = await openCard(store, 'dark')
-    await dark.card.locator('[data-fm="card-counts"]').filter({ hasText: /· 2 facts with current vectors$/u }).waitFor()
+    await dark.card
+      .locator('[data-fm="card-counts"]')
+      .filter({ hasText: /· 2 facts with current vectors$/u })
+      .waitFor()
     await dark.card.locator('[data-fm="index-vectors"]').waitFor()
     await shoot(dark.card, 'settings-card-vectors-dark')
     await dark.card.locator('summary', { hasText: /^Advanced$/u }).click()
@@ -144,8 +196,11 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
   })
   it('a failing endpoint: Rebuild vectors says why it stopped and the counts name the failed sweep', async () => {
     if (semantic === undefined || store === undefined || model === undefined) throw new Error('no endpoint')
-    await converse(store.host.url, model, store.home.workspace, 'remember the pet',
-      { toolCalls: [writeCall({ subject: 'user', property: 'pet', value: 'a dog named Miso', evidence: 'explicit_user' })] })
+    await converse(store.host.url, model, store.home.workspace, 'remember the pet', {
+      toolCalls: [
+        writeCall({ subject: 'user', property: 'pet', value: 'a dog named Miso', evidence: 'explicit_user' }),
+      ],
+    })
     semantic.script.embedStatus = 503
     semantic.script.errorBody = 'upstream overloaded'
     const { opened, card } = await openCard(store, 'light')
@@ -153,11 +208,19 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     const status = card.locator('[data-fm="card-status"]')
     await status.filter({ hasText: /vector sweep stopped/u }).waitFor()
     assert.match(await status.innerText(), /503/u)
-    await card.locator('[data-fm="vector-sweep-error"]').filter({ hasText: /^The last vector sweep stopped: .*503/u }).waitFor()
-    assert.match(await card.locator('[data-fm="card-counts"]').innerText(), /2 facts with current vectors \(1 waiting\)$/u)
+    await card
+      .locator('[data-fm="vector-sweep-error"]')
+      .filter({ hasText: /^The last vector sweep stopped: .*503/u })
+      .waitFor()
+    assert.match(
+      await card.locator('[data-fm="card-counts"]').innerText(),
+      /2 facts with current vectors \(1 waiting\)$/u,
+    )
     const fits = await card.locator('[data-fm="vector-sweep-error"]').evaluate((element) => {
       const box = (element as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect()
-      const host = (element as unknown as { getRootNode(): { host: { getBoundingClientRect(): { right: number } } } }).getRootNode().host.getBoundingClientRect()
+      const host = (element as unknown as { getRootNode(): { host: { getBoundingClientRect(): { right: number } } } })
+        .getRootNode()
+        .host.getBoundingClientRect()
       return box.right <= host.right
     })
     assert.ok(fits, 'the reason wraps inside the card')
@@ -176,11 +239,16 @@ describe('Rebuild vectors on the settings card, configured on the card', () => {
     semantic?.reset()
     store = await startStore({ vectorIndexIntervalMs: 0 })
   })
-  after(async () => { await stopStore(store) })
+  after(async () => {
+    await stopStore(store)
+  })
 
   it('without an embedding model there is no Rebuild vectors and no vector count', async () => {
     const { opened, card } = await openCard(store, 'light')
-    assert.equal(await card.locator('[data-fm="card-counts"]').innerText(), '3 current facts · 0 pending proposals · 0 open conflicts')
+    assert.equal(
+      await card.locator('[data-fm="card-counts"]').innerText(),
+      '3 current facts · 0 pending proposals · 0 open conflicts',
+    )
     assert.equal(await card.locator('[data-fm="index-vectors"]').count(), 0)
     assert.equal(await card.getByRole('button', { name: 'Rebuild vectors' }).count(), 0)
     // A source alone, without a URL and a model, configures nothing: still no button.
@@ -200,12 +268,18 @@ describe('Rebuild vectors on the settings card, configured on the card', () => {
     await enter(card, 'embeddingBaseUrl', `${semantic.url}/v1`)
     await enter(card, 'embeddingModel', 'fake-embed-1')
     await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: /^Saved Embedding base URL, Embedding model$/u }).waitFor()
+    await card
+      .locator('[data-fm="card-status"]')
+      .filter({ hasText: /^Saved Embedding base URL, Embedding model$/u })
+      .waitFor()
     const counts = card.locator('[data-fm="card-counts"]')
     await counts.filter({ hasText: /current vectors/u }).waitFor()
     assert.equal(await counts.innerText(), WAITING)
     await card.locator('[data-fm="index-vectors"]').click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Vectors: 2 facts embedded. 2 facts now have current vectors.' }).waitFor()
+    await card
+      .locator('[data-fm="card-status"]')
+      .filter({ hasText: 'Vectors: 2 facts embedded. 2 facts now have current vectors.' })
+      .waitFor()
     await counts.filter({ hasText: /· 2 facts with current vectors$/u }).waitFor()
     await closeClean(opened)
   })

@@ -16,8 +16,12 @@ import { startInprocHost, type InprocHost } from './helpers/inproc-host.ts'
 
 const liveTimeouts = new Set<number>()
 createHook({
-  init(id, type) { if (type === 'Timeout') liveTimeouts.add(id) },
-  destroy(id) { liveTimeouts.delete(id) },
+  init(id, type) {
+    if (type === 'Timeout') liveTimeouts.add(id)
+  },
+  destroy(id) {
+    liveTimeouts.delete(id)
+  },
 }).enable()
 
 /** File descriptors this process holds on files inside `dir`. */
@@ -112,14 +116,25 @@ describe('plugin in the rc.8 agent services', () => {
     assert.ok(host.ctx.tools.get('memory_search'))
     assert.ok(host.ctx.tools.get('memory_write'))
     assert.ok(host.ctx.tools.get('memory_forget'))
-    assert.equal(liveTimeouts.size, baselineTimeouts + 3, 'the maintenance interval, the health check\'s and the near-duplicate review\'s first looks while applied')
+    assert.equal(
+      liveTimeouts.size,
+      baselineTimeouts + 3,
+      "the maintenance interval, the health check's and the near-duplicate review's first looks while applied",
+    )
     assert.ok(openFilesIn(dataDir) >= 1, 'the store is open')
 
     const agent = await host.agent('session-register')
-    host.adapter.script.push({ call: { name: 'memory_write', args: { subject: 'billing-api', property: 'port', value: '8123' } } }, { text: 'noted' })
+    host.adapter.script.push(
+      { call: { name: 'memory_write', args: { subject: 'billing-api', property: 'port', value: '8123' } } },
+      { text: 'noted' },
+    )
     await host.say(agent, 'billing-api listens on 8123')
     const assembly = await host.ctx.systemPrompt.assemble({})
-    assert.ok(assembly.contexts.some((context) => context.name === 'dsh-fact-memory:directory' && context.text.includes('billing-api · port: 8123')))
+    assert.ok(
+      assembly.contexts.some(
+        (context) => context.name === 'dsh-fact-memory:directory' && context.text.includes('billing-api · port: 8123'),
+      ),
+    )
 
     await fiber.dispose()
     await settle()
@@ -127,7 +142,10 @@ describe('plugin in the rc.8 agent services', () => {
     assert.equal(host.ctx.tools.get('memory_write'), undefined)
     assert.equal(host.ctx.tools.get('memory_forget'), undefined)
     const after = await host.ctx.systemPrompt.assemble({})
-    assert.equal(after.contexts.some((context) => context.name === 'dsh-fact-memory:directory'), false)
+    assert.equal(
+      after.contexts.some((context) => context.name === 'dsh-fact-memory:directory'),
+      false,
+    )
     assert.equal(liveTimeouts.size, baselineTimeouts, 'the maintenance interval and both review timers are cleared')
     assert.equal(openFilesIn(dataDir), 0, 'the store file is closed')
     rmSync(dataDir, { recursive: true, force: true })
@@ -141,7 +159,11 @@ describe('plugin in the rc.8 agent services', () => {
       await fiber.await()
       await settle()
       assert.ok(host.ctx.tools.get('memory_write'))
-      assert.equal(liveTimeouts.size, baselineTimeouts + 3, 'one maintenance interval, one health-check timer and one near-duplicate review timer')
+      assert.equal(
+        liveTimeouts.size,
+        baselineTimeouts + 3,
+        'one maintenance interval, one health-check timer and one near-duplicate review timer',
+      )
       assert.equal(openFilesIn(dataDir), filesWhenApplied)
     }
     await fiber.dispose()
@@ -153,7 +175,10 @@ describe('plugin in the rc.8 agent services', () => {
 
   it('arms no near-duplicate review timer with autoConsolidate false or consolidateIntervalMs 0', async () => {
     // The health check's timer is kept out of the count (auditIntervalMs 0) so only the review's is in question.
-    for (const config of [{ autoConsolidate: false, auditIntervalMs: 0 }, { consolidateIntervalMs: 0, auditIntervalMs: 0 }]) {
+    for (const config of [
+      { autoConsolidate: false, auditIntervalMs: 0 },
+      { consolidateIntervalMs: 0, auditIntervalMs: 0 },
+    ]) {
       await mount(config)
       const timers = liveTimeouts.size
       await fiber.dispose()
@@ -171,7 +196,10 @@ describe('plugin in the rc.8 agent services', () => {
     assert.equal(openFilesIn(dataDir), 0)
     const agent = await host.agent('session-disabled')
     await host.say(agent, 'please remember that I like tabs')
-    assert.equal(userTexts(host.adapter.requests[0]).some((text) => text.includes(NOTICE_MARK)), false)
+    assert.equal(
+      userTexts(host.adapter.requests[0]).some((text) => text.includes(NOTICE_MARK)),
+      false,
+    )
     await fiber.dispose()
     rmSync(dataDir, { recursive: true, force: true })
   })
@@ -184,14 +212,19 @@ describe('plugin in the rc.8 agent services', () => {
     await host.say(agent, '请记住我喜欢用制表符')
     const requests = host.adapter.requests.filter((request) => (request.tools?.length ?? 0) > 0)
     assert.equal(requests.length, 3)
-    const noticesSeen = requests.map((request) => userTexts(request).filter((text) => text.startsWith(NOTICE_MARK)).length)
+    const noticesSeen = requests.map(
+      (request) => userTexts(request).filter((text) => text.startsWith(NOTICE_MARK)).length,
+    )
     // The transcript accumulates: turn 1 carries one notice, turn 2 still only that one, turn 3 a second.
     assert.deepEqual(noticesSeen, [1, 1, 2])
 
     host.adapter.requests.length = 0
     const child = await host.agent('session-child', { origin: 'subagent', delegationDepth: 1 })
     await host.say(child, 'remember to check the logs')
-    assert.equal(userTexts(host.adapter.requests[0]).some((text) => text.startsWith(NOTICE_MARK)), false)
+    assert.equal(
+      userTexts(host.adapter.requests[0]).some((text) => text.startsWith(NOTICE_MARK)),
+      false,
+    )
     await fiber.dispose()
     rmSync(dataDir, { recursive: true, force: true })
   })
@@ -200,7 +233,10 @@ describe('plugin in the rc.8 agent services', () => {
     await mount({ reminderBudgetTokens: 0 })
     const agent = await host.agent('session-quiet')
     await host.say(agent, 'remember this please')
-    assert.equal(userTexts(host.adapter.requests[0]).some((text) => text.startsWith(NOTICE_MARK)), false)
+    assert.equal(
+      userTexts(host.adapter.requests[0]).some((text) => text.startsWith(NOTICE_MARK)),
+      false,
+    )
     await fiber.dispose()
     rmSync(dataDir, { recursive: true, force: true })
   })

@@ -14,17 +14,114 @@ import { DRIVERS, removeDir, tempDir } from './helpers/store.ts'
 
 /** Porter's examples for every step, and words that reach its edge cases. */
 const PORTER_WORDS = [
-  'caresses', 'ponies', 'ties', 'ies', 'sses', 'caress', 'cats', 'feed', 'agreed', 'plastered', 'bled', 'motoring', 'sing',
-  'conflated', 'troubled', 'sized', 'hopping', 'tanned', 'falling', 'hissing', 'fizzed', 'failing', 'filing', 'happy', 'sky',
-  'relational', 'conditional', 'rational', 'valenci', 'hesitanci', 'digitizer', 'conformabli', 'radicalli', 'differentli',
-  'vileli', 'analogousli', 'vietnamization', 'predication', 'operator', 'feudalism', 'decisiveness', 'hopefulness',
-  'callousness', 'formaliti', 'sensitiviti', 'sensibiliti', 'analogi', 'triplicate', 'formative', 'formalize',
-  'electriciti', 'electrical', 'hopeful', 'goodness', 'revival', 'allowance', 'inference', 'airliner', 'gyroscopic',
-  'adjustable', 'defensible', 'irritant', 'replacement', 'adjustment', 'dependent', 'adoption', 'homologou', 'communism',
-  'activate', 'angulariti', 'homologous', 'effective', 'bowdlerize', 'probate', 'rate', 'cease', 'controll', 'roll',
-  'generalizations', 'oscillators', 'says', 'syllogism', 'yelled', 'yes', 'toy', 'toys', 'played', 'boyish', 'eyeing',
-  'dying', 'lying', 'skies', 'ooze', 'wax', 'hoped', 'hoping', 'traditional', 'quickly', 'x', 'ab', 'abc', '70s', '2026',
-  'm3', 'v22', 'k8s', 'a'.repeat(65), 'sses'.repeat(16),
+  'caresses',
+  'ponies',
+  'ties',
+  'ies',
+  'sses',
+  'caress',
+  'cats',
+  'feed',
+  'agreed',
+  'plastered',
+  'bled',
+  'motoring',
+  'sing',
+  'conflated',
+  'troubled',
+  'sized',
+  'hopping',
+  'tanned',
+  'falling',
+  'hissing',
+  'fizzed',
+  'failing',
+  'filing',
+  'happy',
+  'sky',
+  'relational',
+  'conditional',
+  'rational',
+  'valenci',
+  'hesitanci',
+  'digitizer',
+  'conformabli',
+  'radicalli',
+  'differentli',
+  'vileli',
+  'analogousli',
+  'vietnamization',
+  'predication',
+  'operator',
+  'feudalism',
+  'decisiveness',
+  'hopefulness',
+  'callousness',
+  'formaliti',
+  'sensitiviti',
+  'sensibiliti',
+  'analogi',
+  'triplicate',
+  'formative',
+  'formalize',
+  'electriciti',
+  'electrical',
+  'hopeful',
+  'goodness',
+  'revival',
+  'allowance',
+  'inference',
+  'airliner',
+  'gyroscopic',
+  'adjustable',
+  'defensible',
+  'irritant',
+  'replacement',
+  'adjustment',
+  'dependent',
+  'adoption',
+  'homologou',
+  'communism',
+  'activate',
+  'angulariti',
+  'homologous',
+  'effective',
+  'bowdlerize',
+  'probate',
+  'rate',
+  'cease',
+  'controll',
+  'roll',
+  'generalizations',
+  'oscillators',
+  'says',
+  'syllogism',
+  'yelled',
+  'yes',
+  'toy',
+  'toys',
+  'played',
+  'boyish',
+  'eyeing',
+  'dying',
+  'lying',
+  'skies',
+  'ooze',
+  'wax',
+  'hoped',
+  'hoping',
+  'traditional',
+  'quickly',
+  'x',
+  'ab',
+  'abc',
+  '70s',
+  '2026',
+  'm3',
+  'v22',
+  'k8s',
+  'a'.repeat(65),
+  'sses'.repeat(16),
 ]
 
 /** Words the index folds before it stems, and terms it keeps as they are. */
@@ -34,9 +131,13 @@ const PAIRS = fileURLToPath(new URL('./fixtures/near-duplicate-pairs.jsonl', imp
 
 function pairSetWords(): string[] {
   const words = new Set<string>()
-  for (const line of readFileSync(PAIRS, 'utf8').split('\n').filter((text) => text.trim() !== '')) {
+  for (const line of readFileSync(PAIRS, 'utf8')
+    .split('\n')
+    .filter((text) => text.trim() !== '')) {
     const pair = JSON.parse(line) as Record<'a' | 'b', Record<'subject' | 'property' | 'value', string>>
-    for (const side of [pair.a, pair.b]) for (const text of [side.subject, side.property, side.value]) for (const term of searchTerms(text)) words.add(term)
+    for (const side of [pair.a, pair.b])
+      for (const text of [side.subject, side.property, side.value])
+        for (const term of searchTerms(text)) words.add(term)
   }
   return [...words]
 }
@@ -48,7 +149,9 @@ for (const driver of DRIVERS) {
     before(() => {
       root = tempDir()
       db = Database.open({ dataDir: root, driver, now: () => '2026-03-01T09:00:00.000Z' })
-      db.run(`CREATE VIRTUAL TABLE temp.stem_probe USING fts5 (terms, tokenize = 'porter unicode61 remove_diacritics 2')`)
+      db.run(
+        `CREATE VIRTUAL TABLE temp.stem_probe USING fts5 (terms, tokenize = 'porter unicode61 remove_diacritics 2')`,
+      )
       db.run(`CREATE VIRTUAL TABLE temp.stem_probe_terms USING fts5vocab (temp, stem_probe, instance)`)
     })
     after(() => {
@@ -59,25 +162,31 @@ for (const driver of DRIVERS) {
     /** What FTS5 stores for each word, one row per word. */
     function storedForms(words: readonly string[]): Map<string, string> {
       db.run('DELETE FROM temp.stem_probe')
-      words.forEach((word, index) => db.run('INSERT INTO temp.stem_probe (rowid, terms) VALUES (?, ?)', index + 1, word))
+      words.forEach((word, index) =>
+        db.run('INSERT INTO temp.stem_probe (rowid, terms) VALUES (?, ?)', index + 1, word),
+      )
       const stored = new Map<string, string>()
-      for (const row of db.all('SELECT doc, term FROM temp.stem_probe_terms')) stored.set(words[Number(row['doc']) - 1] ?? '', String(row['term']))
+      for (const row of db.all('SELECT doc, term FROM temp.stem_probe_terms'))
+        stored.set(words[Number(row['doc']) - 1] ?? '', String(row['term']))
       return stored
     }
 
     function assertSameForms(words: readonly string[]): void {
       const stored = storedForms(words)
-      const differing = words.filter((word) => stored.get(word) !== indexForm(word))
+      const differing = words
+        .filter((word) => stored.get(word) !== indexForm(word))
         .map((word) => `${word}: FTS5 ${stored.get(word) ?? '(none)'}, indexForm ${indexForm(word)}`)
       assert.deepEqual(differing, [])
     }
 
-    it('stems Porter\'s examples of every step as FTS5 does', () => {
+    it("stems Porter's examples of every step as FTS5 does", () => {
       assertSameForms(PORTER_WORDS)
     })
 
     it('gives every term of the near-duplicate pair set the form FTS5 stores', () => {
-      const words = pairSetWords().filter((word) => /^[\p{Script=Latin}\p{N}]+$/u.test(word) || /^[\p{Script=Han}]+$/u.test(word))
+      const words = pairSetWords().filter(
+        (word) => /^[\p{Script=Latin}\p{N}]+$/u.test(word) || /^[\p{Script=Han}]+$/u.test(word),
+      )
       assert.ok(words.length > 1000, `the pair set has ${words.length} distinct terms`)
       assertSameForms(words)
     })

@@ -131,19 +131,41 @@ describe('scanPrivacy: not credentials', () => {
 
   it('leaves a number, size, duration, date or plain word under a secret-named property alone: "token limit: 128000"', () => {
     for (const [property, value] of [
-      ['token limit', '128000'], ['max tokens', '1,000,000'], ['context tokens', '4k'], ['token budget', '128k'],
-      ['key size', '4096bits'], ['token ttl', '30 days'], ['token ttl', '3600s'], ['token lifetime', '90days'],
-      ['token expiry', '2026-03-01'], ['secret rotation', 'none'], ['api key auth', 'enabled'], ['token cache', '512MB'],
-      ['password min length', '128000'], ['token expiry', '1767225600000'], ['token mode', 'per-session'], ['token mode', 'ENABLED'], ['api key source', 'FROM_ENV'],
-    ] as const) assert.equal(sensitivityOf(property, value), null, `${property} · ${value}`)
+      ['token limit', '128000'],
+      ['max tokens', '1,000,000'],
+      ['context tokens', '4k'],
+      ['token budget', '128k'],
+      ['key size', '4096bits'],
+      ['token ttl', '30 days'],
+      ['token ttl', '3600s'],
+      ['token lifetime', '90days'],
+      ['token expiry', '2026-03-01'],
+      ['secret rotation', 'none'],
+      ['api key auth', 'enabled'],
+      ['token cache', '512MB'],
+      ['password min length', '128000'],
+      ['token expiry', '1767225600000'],
+      ['token mode', 'per-session'],
+      ['token mode', 'ENABLED'],
+      ['api key source', 'FROM_ENV'],
+    ] as const)
+      assert.equal(sensitivityOf(property, value), null, `${property} · ${value}`)
   })
 
   it('still treats a secret-shaped value under a secret-named property as a credential', () => {
     for (const [property, value] of [
-      ['password', 'Tr0ub4dor&3'], ['api key', '7f9c2ba4e88f827d616045507605853e'], ['token', 'a1B2c3D4e5'],
-      ['secret', 'x9!kQ#2m'], ['password', '12345678'], ['staging db password', '20250301'], ['admin password', '12345678'], ['passphrase', 'correct-horse-battery'],
-      ['access key', '4096bitsX9q'], ['token', '4829105738291047582910'],
-    ] as const) assert.equal(sensitivityOf(property, value), 'credential', `${property} · ${value}`)
+      ['password', 'Tr0ub4dor&3'],
+      ['api key', '7f9c2ba4e88f827d616045507605853e'],
+      ['token', 'a1B2c3D4e5'],
+      ['secret', 'x9!kQ#2m'],
+      ['password', '12345678'],
+      ['staging db password', '20250301'],
+      ['admin password', '12345678'],
+      ['passphrase', 'correct-horse-battery'],
+      ['access key', '4096bitsX9q'],
+      ['token', '4829105738291047582910'],
+    ] as const)
+      assert.equal(sensitivityOf(property, value), 'credential', `${property} · ${value}`)
     assert.equal(sensitivityOf('note', 'the password is 12345678'), 'credential')
   })
 
@@ -213,15 +235,33 @@ describe('scanPrivacy: personal data', () => {
 describe('scanPrivacy: the graded look-alike set', () => {
   it('leaves a git SSH remote alone: billing-api · repo · git@example.com:acme/billing-api.git is not an email', () => {
     assert.equal(sensitivityOf('repo', 'git@example.com:acme/billing-api.git'), null)
-    assert.equal(sensitivityOf('note', 'the repo is git@example.com:acme/billing-api.git, mail alice@example.com'), 'email')
+    assert.equal(
+      sensitivityOf('note', 'the repo is git@example.com:acme/billing-api.git, mail alice@example.com'),
+      'email',
+    )
   })
 
   it('covers every personal-data kind and every look-alike kind in English and Chinese, at every grade', () => {
     const kinds = new Set(LOOKALIKES.map((entry) => entry.kind))
     for (const kind of kinds) {
-      assert.deepEqual(new Set(LOOKALIKES.filter((entry) => entry.kind === kind).map((entry) => entry.lang)), new Set(['en', 'zh']), kind)
+      assert.deepEqual(
+        new Set(LOOKALIKES.filter((entry) => entry.kind === kind).map((entry) => entry.lang)),
+        new Set(['en', 'zh']),
+        kind,
+      )
     }
-    for (const kind of ['email', 'phone', 'id_number', 'ssh-remote', 'ssh-login', 'npm-scope', 'version-pin', 'docker-digest', 'date-number']) assert.ok(kinds.has(kind), kind)
+    for (const kind of [
+      'email',
+      'phone',
+      'id_number',
+      'ssh-remote',
+      'ssh-login',
+      'npm-scope',
+      'version-pin',
+      'docker-digest',
+      'date-number',
+    ])
+      assert.ok(kinds.has(kind), kind)
     assert.deepEqual(new Set(LOOKALIKES.map((entry) => entry.grade)), new Set([1, 2, 3]))
   })
 
@@ -234,18 +274,26 @@ describe('scanPrivacy: the graded look-alike set', () => {
 
   it('keeps precision and recall 1 on the red-team corpus: its five private lines flagged, no other line', () => {
     const figures = redTeamFigures()
-    assert.deepEqual([figures.truePositives, figures.falsePositives, figures.falseNegatives], [5, 0, 0], figures.misses.join('\n'))
+    assert.deepEqual(
+      [figures.truePositives, figures.falsePositives, figures.falseNegatives],
+      [5, 0, 0],
+      figures.misses.join('\n'),
+    )
   })
 
   it('still calls a spaced mobile whose digits read as a date a phone when a phone word names it, and an 18-digit order number no ID', () => {
     assert.equal(sensitivityOf('备注', '他手机 150 2012 0815'), 'phone')
     assert.equal(sensitivityOf('build', 'build 150 2012 0815'), null)
-    assert.equal(sensitivityOf('note', 'id 310115200111204567'), 'id_number', 'a resident ID that passes Luhn is personal data, not a card')
+    assert.equal(
+      sensitivityOf('note', 'id 310115200111204567'),
+      'id_number',
+      'a resident ID that passes Luhn is personal data, not a card',
+    )
   })
 })
 
 describe('maskCredentials: credentials inside free text', () => {
-  it('masks every credential the scan detects, keeping the name of an assignment, a bearer and a URL\'s user', () => {
+  it("masks every credential the scan detects, keeping the name of an assignment, a bearer and a URL's user", () => {
     const text = [
       'USER: deploy with sk-proj-AbCdEf0123456789xyz and ghp_abcdefghijklmnopqrstuvwxyz0123456789 please',
       'the db password: hunter22x, 数据库密码：abc12345',
@@ -253,7 +301,16 @@ describe('maskCredentials: credentials inside free text', () => {
       'card 4111 1111 1111 1111, session 9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js',
     ].join('\n')
     const masked = maskCredentials(text)
-    for (const secret of ['sk-proj-AbCdEf', 'ghp_abc', 'hunter22x', 'abc12345', 'abcdefghijklmnop0123456789', 's3cretpass', '4111 1111', '9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js']) {
+    for (const secret of [
+      'sk-proj-AbCdEf',
+      'ghp_abc',
+      'hunter22x',
+      'abc12345',
+      'abcdefghijklmnop0123456789',
+      's3cretpass',
+      '4111 1111',
+      '9fQ2xLp7Rt4vWz8KmN3bYc6Hd1Js',
+    ]) {
       assert.equal(masked.includes(secret), false, secret)
     }
     assert.match(masked, new RegExp(`password: ${MASK}`, 'u'))
@@ -275,11 +332,15 @@ describe('maskCredentials: credentials inside free text', () => {
   })
 
   it('masks each known credential value wherever it occurs, even one no pattern catches', () => {
-    assert.equal(maskCredentials('staging logs in with Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']), `staging logs in with ${MASK}, yes ${MASK}`)
+    assert.equal(
+      maskCredentials('staging logs in with Tr0ub4dor, yes Tr0ub4dor', ['Tr0ub4dor']),
+      `staging logs in with ${MASK}, yes ${MASK}`,
+    )
   })
 
   it('leaves ordinary text alone: digests, ports, versions, paths, dates and prose', () => {
-    const text = 'commit 3f786850e387550fdab836ed7e6dc881de23001b on port 7801, v1.2.3 at /var/cache/build since 2026-03-01; 支付服务的端口是七千八百零一号'
+    const text =
+      'commit 3f786850e387550fdab836ed7e6dc881de23001b on port 7801, v1.2.3 at /var/cache/build since 2026-03-01; 支付服务的端口是七千八百零一号'
     assert.equal(maskCredentials(text), text)
   })
 })

@@ -9,7 +9,13 @@ import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { NODE_FILE_SYSTEM, ProjectLocator, projectOfSession } from '../src/project/project-locator.ts'
 import {
-  canonicalProjectKey, isProjectScope, projectKeyOfScope, projectNameOf, projectOfRoot, projectScope, repositoryRootOf,
+  canonicalProjectKey,
+  isProjectScope,
+  projectKeyOfScope,
+  projectNameOf,
+  projectOfRoot,
+  projectScope,
+  repositoryRootOf,
   statementNamesProject,
 } from '../src/project/project-ref.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
@@ -24,7 +30,10 @@ describe('the project core', () => {
   })
 
   it('names a project by its folder', () => {
-    assert.deepEqual(projectOfRoot('/home/ada/src/billing-api'), { key: '/home/ada/src/billing-api', name: 'billing-api' })
+    assert.deepEqual(projectOfRoot('/home/ada/src/billing-api'), {
+      key: '/home/ada/src/billing-api',
+      name: 'billing-api',
+    })
     assert.equal(projectNameOf('C:/Users/ada/shop web'), 'shop web')
     assert.equal(projectNameOf('/'), '/')
   })
@@ -42,9 +51,18 @@ describe('the project core', () => {
   it('walks up to the nearest folder holding .git, and stays where it started when none does', () => {
     const parent = (folder: string): string => dirname(folder)
     const repos = new Set(['/work/a', '/work/a/vendor/b'])
-    assert.equal(repositoryRootOf('/work/a/src/deep', (folder) => repos.has(folder), parent), '/work/a')
-    assert.equal(repositoryRootOf('/work/a/vendor/b/lib', (folder) => repos.has(folder), parent), '/work/a/vendor/b')
-    assert.equal(repositoryRootOf('/tmp/scratch', (folder) => repos.has(folder), parent), '/tmp/scratch')
+    assert.equal(
+      repositoryRootOf('/work/a/src/deep', (folder) => repos.has(folder), parent),
+      '/work/a',
+    )
+    assert.equal(
+      repositoryRootOf('/work/a/vendor/b/lib', (folder) => repos.has(folder), parent),
+      '/work/a/vendor/b',
+    )
+    assert.equal(
+      repositoryRootOf('/tmp/scratch', (folder) => repos.has(folder), parent),
+      '/tmp/scratch',
+    )
   })
 
   it('finds the project named in a statement whatever its case and separators, as whole words only', () => {
@@ -68,16 +86,32 @@ describe('the project locator on a real file system', () => {
     writeFileSync(join(root, 'worktree', '.git'), 'gitdir: /elsewhere/.git/worktrees/worktree\n')
     symlinkSync(join(root, 'billing-api', 'src'), join(root, 'link-to-src'))
   })
-  after(() => { removeDir(root) })
+  after(() => {
+    removeDir(root)
+  })
 
   it('takes a session in a subfolder of a repository to the repository root', () => {
     const locator = new ProjectLocator()
-    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
-    assert.deepEqual(locator.locate(join(root, 'billing-api')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
+    assert.deepEqual(locator.locate(join(root, 'billing-api', 'src', 'handlers')), {
+      key: join(root, 'billing-api'),
+      name: 'billing-api',
+      repository: true,
+      folderKey: join(root, 'billing-api'),
+    })
+    assert.deepEqual(locator.locate(join(root, 'billing-api')), {
+      key: join(root, 'billing-api'),
+      name: 'billing-api',
+      repository: true,
+      folderKey: join(root, 'billing-api'),
+    })
   })
 
   it('takes a folder outside any repository as its own project', () => {
-    assert.deepEqual(new ProjectLocator().locate(join(root, 'scratch', 'notes')), { key: join(root, 'scratch', 'notes'), name: 'notes', repository: false })
+    assert.deepEqual(new ProjectLocator().locate(join(root, 'scratch', 'notes')), {
+      key: join(root, 'scratch', 'notes'),
+      name: 'notes',
+      repository: false,
+    })
   })
 
   it('counts a .git file (a worktree or submodule) as a repository root', () => {
@@ -85,7 +119,12 @@ describe('the project locator on a real file system', () => {
   })
 
   it('resolves a symlinked working directory to the real repository', () => {
-    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
+    assert.deepEqual(new ProjectLocator().locate(join(root, 'link-to-src')), {
+      key: join(root, 'billing-api'),
+      name: 'billing-api',
+      repository: true,
+      folderKey: join(root, 'billing-api'),
+    })
   })
 
   it('takes a working directory that no longer exists as written', () => {
@@ -96,8 +135,14 @@ describe('the project locator on a real file system', () => {
   it('reads the disk once per working directory', () => {
     let reads = 0
     const locator = new ProjectLocator({
-      realpath: (path) => { reads += 1; return NODE_FILE_SYSTEM.realpath(path) },
-      exists: (path) => { reads += 1; return NODE_FILE_SYSTEM.exists(path) },
+      realpath: (path) => {
+        reads += 1
+        return NODE_FILE_SYSTEM.realpath(path)
+      },
+      exists: (path) => {
+        reads += 1
+        return NODE_FILE_SYSTEM.exists(path)
+      },
     })
     const cwd = join(root, 'billing-api', 'src', 'handlers')
     const first = locator.locate(cwd)
@@ -111,7 +156,12 @@ describe('the project locator on a real file system', () => {
     assert.equal(projectOfSession(undefined), null)
     assert.equal(projectOfSession({ header: {} }), null)
     assert.equal(projectOfSession({ header: { cwd: '' } }), null)
-    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), { key: join(root, 'billing-api'), name: 'billing-api', repository: true, folderKey: join(root, 'billing-api') })
+    assert.deepEqual(projectOfSession({ header: { cwd: join(root, 'billing-api', 'src') } }), {
+      key: join(root, 'billing-api'),
+      name: 'billing-api',
+      repository: true,
+      folderKey: join(root, 'billing-api'),
+    })
   })
 
   it('keeps answering after the repository it found is removed', () => {

@@ -21,21 +21,43 @@ describe('review card rows', () => {
     const rows = Array.from({ length: 120 }, (_, index) => index)
     const cards = batchRows(rows)
     assert.equal(CARD_ROW_LIMIT, 50)
-    assert.deepEqual(cards.map((card) => [card.rows.length, card.batch]), [
-      [50, { index: 1, count: 3 }], [50, { index: 2, count: 3 }], [20, { index: 3, count: 3 }],
-    ])
-    assert.deepEqual(cards.flatMap((card) => card.rows), rows)
-    assert.deepEqual(batchRows(rows.slice(0, 50)).map((card) => card.batch), [null])
+    assert.deepEqual(
+      cards.map((card) => [card.rows.length, card.batch]),
+      [
+        [50, { index: 1, count: 3 }],
+        [50, { index: 2, count: 3 }],
+        [20, { index: 3, count: 3 }],
+      ],
+    )
+    assert.deepEqual(
+      cards.flatMap((card) => card.rows),
+      rows,
+    )
+    assert.deepEqual(
+      batchRows(rows.slice(0, 50)).map((card) => card.batch),
+      [null],
+    )
     assert.deepEqual(batchRows([]), [])
   })
 
   it('keys a change without the revisions it saw, and a fold or a card whatever the order of its runs or rows', () => {
-    assert.equal(rowKey('merge', { keeper: r(12), loser: r(31) }), rowKey('merge', { keeper: r(12, 4), loser: r(31, 9) }))
+    assert.equal(
+      rowKey('merge', { keeper: r(12), loser: r(31) }),
+      rowKey('merge', { keeper: r(12, 4), loser: r(31, 9) }),
+    )
     assert.notEqual(rowKey('merge', { keeper: r(12), loser: r(31) }), rowKey('merge', { keeper: r(31), loser: r(12) }))
-    assert.equal(rowKey('fold', { survivor: r(40), runs: [r(3), r(2)] }), rowKey('fold', { survivor: r(40), runs: [r(2), r(3)] }))
-    assert.equal(rowKey('alias', { fragment: 'billing', canonical: 'billing-api', facts: [r(1)] }),
-      rowKey('alias', { fragment: 'billing', canonical: 'billing-api', facts: [r(1), r(2)] }))
-    assert.equal(cardFingerprint('retire', [{ fact: r(1) }, { fact: r(2) }]), cardFingerprint('retire', [{ fact: r(2) }, { fact: r(1) }]))
+    assert.equal(
+      rowKey('fold', { survivor: r(40), runs: [r(3), r(2)] }),
+      rowKey('fold', { survivor: r(40), runs: [r(2), r(3)] }),
+    )
+    assert.equal(
+      rowKey('alias', { fragment: 'billing', canonical: 'billing-api', facts: [r(1)] }),
+      rowKey('alias', { fragment: 'billing', canonical: 'billing-api', facts: [r(1), r(2)] }),
+    )
+    assert.equal(
+      cardFingerprint('retire', [{ fact: r(1) }, { fact: r(2) }]),
+      cardFingerprint('retire', [{ fact: r(2) }, { fact: r(1) }]),
+    )
     assert.notEqual(cardFingerprint('retire', [{ fact: r(1) }]), cardFingerprint('retire', [{ fact: r(2) }]))
   })
 
@@ -44,8 +66,14 @@ describe('review card rows', () => {
       [String(rowProblem('merge', { keeper: r(5), loser: r(5) })), 'the row names one fact twice'],
       [String(rowProblem('fold', { survivor: r(40), runs: [] })), 'a fold needs at least one run to absorb'],
       [String(rowProblem('fold', { survivor: r(40), runs: [r(40)] })), 'the row names one fact twice'],
-      [String(rowProblem('alias', { fragment: '计费', canonical: '计费', facts: [r(1)] })), 'an entity cannot be an alias of itself'],
-      [String(rowProblem('alias', { fragment: 'billing', canonical: 'billing-api', facts: [] })), 'the fragment has no fact to move'],
+      [
+        String(rowProblem('alias', { fragment: '计费', canonical: '计费', facts: [r(1)] })),
+        'an entity cannot be an alias of itself',
+      ],
+      [
+        String(rowProblem('alias', { fragment: 'billing', canonical: 'billing-api', facts: [] })),
+        'the fragment has no fact to move',
+      ],
       [String(rowProblem('retire', { fact: r(3) })), 'undefined'],
     ]
     for (const [found, expected] of cases) assert.equal(found, String(expected))
@@ -64,36 +92,65 @@ for (const driver of ONE_DRIVER) {
     })
     afterEach(() => h.dispose())
     const now = (): string => h.clock.iso()
-    const fact = (subject: string, property: string, value: string): Fact => writeFact(h.memory, h.config, { subject, property, value })
+    const fact = (subject: string, property: string, value: string): Fact =>
+      writeFact(h.memory, h.config, { subject, property, value })
 
     it('queues 120 self-restating rows as three cards of 50, 50 and 20, numbered 1/3 to 3/3, each pending and read back as written', () => {
-      const facts = Array.from({ length: 120 }, (_, index) => fact(`job-${index}`, 'status', 'failed with an error message'))
-      const made = stores.proposals.proposeRetires(facts.map((one) => ({ fact: ref(one) })), now())
-      assert.deepEqual(made.cards.map((card) => [card.rows, card.batch]), [
-        [50, { index: 1, count: 3 }], [50, { index: 2, count: 3 }], [20, { index: 3, count: 3 }],
-      ])
+      const facts = Array.from({ length: 120 }, (_, index) =>
+        fact(`job-${index}`, 'status', 'failed with an error message'),
+      )
+      const made = stores.proposals.proposeRetires(
+        facts.map((one) => ({ fact: ref(one) })),
+        now(),
+      )
+      assert.deepEqual(
+        made.cards.map((card) => [card.rows, card.batch]),
+        [
+          [50, { index: 1, count: 3 }],
+          [50, { index: 2, count: 3 }],
+          [20, { index: 3, count: 3 }],
+        ],
+      )
       assert.deepEqual([made.queued, made.declined, made.invalid], [[], [], []])
       const cards = made.cards.map((card) => stores.proposals.get(card.id))
-      assert.deepEqual(cards.map((card) => [card?.kind, card?.status, card?.reason, card?.batch?.index, card?.unreadable]), [
-        ['retire', 'pending', 'self_restating', 1, null], ['retire', 'pending', 'self_restating', 2, null], ['retire', 'pending', 'self_restating', 3, null],
-      ])
-      assert.deepEqual(cards.flatMap((card) => (card?.kind === 'retire' ? card.rows.map((row) => row.fact) : [])), facts.map(ref))
+      assert.deepEqual(
+        cards.map((card) => [card?.kind, card?.status, card?.reason, card?.batch?.index, card?.unreadable]),
+        [
+          ['retire', 'pending', 'self_restating', 1, null],
+          ['retire', 'pending', 'self_restating', 2, null],
+          ['retire', 'pending', 'self_restating', 3, null],
+        ],
+      )
+      assert.deepEqual(
+        cards.flatMap((card) => (card?.kind === 'retire' ? card.rows.map((row) => row.fact) : [])),
+        facts.map(ref),
+      )
     })
 
     it('queues one card per kind with the rows each kind holds', () => {
       const keeper = fact('billing-api', 'port', '7801')
       const loser = fact('billing-api', 'listening port', '7801')
-      const runs = ['2026-02-01', '2026-02-02', '2026-02-03'].map((day) => fact('nightly report', `${day} result`, 'ok'))
+      const runs = ['2026-02-01', '2026-02-02', '2026-02-03'].map((day) =>
+        fact('nightly report', `${day} result`, 'ok'),
+      )
       const fragment = fact('billing', 'owner', 'team payments')
       const [survivor, ...older] = [...runs].reverse()
       assert.ok(survivor !== undefined)
       const merge = stores.proposals.proposeMerges([{ keeper: ref(keeper), loser: ref(loser) }], now())
       const fold = stores.proposals.proposeFolds([{ survivor: ref(survivor), runs: older.map(ref) }], now())
-      const alias = stores.proposals.proposeAliases([{ fragment: 'billing', canonical: 'billing api', facts: [ref(fragment)] }], now())
+      const alias = stores.proposals.proposeAliases(
+        [{ fragment: 'billing', canonical: 'billing api', facts: [ref(fragment)] }],
+        now(),
+      )
       const read = [merge, fold, alias].map((made) => stores.proposals.get(made.cards[0]?.id ?? 0))
-      assert.deepEqual(read.map((card) => [card?.kind, card?.reason, card?.batch, card?.rows.length]), [
-        ['merge', 'near_duplicate', null, 1], ['fold', 'pipeline', null, 1], ['alias', 'split_entity', null, 1],
-      ])
+      assert.deepEqual(
+        read.map((card) => [card?.kind, card?.reason, card?.batch, card?.rows.length]),
+        [
+          ['merge', 'near_duplicate', null, 1],
+          ['fold', 'pipeline', null, 1],
+          ['alias', 'split_entity', null, 1],
+        ],
+      )
       const [mergeCard] = read
       assert.deepEqual(mergeCard?.kind === 'merge' && mergeCard.rows[0], { keeper: ref(keeper), loser: ref(loser) })
     })
@@ -104,8 +161,14 @@ for (const driver of ONE_DRIVER) {
       const first = stores.proposals.proposeRetires(rows.slice(0, 2), now())
       const firstId = first.cards[0]?.id ?? 0
       const again = stores.proposals.proposeRetires(rows, now())
-      assert.deepEqual(again.queued, [{ row: 0, proposalId: firstId }, { row: 1, proposalId: firstId }])
-      assert.deepEqual(again.cards.map((card) => card.rows), [1])
+      assert.deepEqual(again.queued, [
+        { row: 0, proposalId: firstId },
+        { row: 1, proposalId: firstId },
+      ])
+      assert.deepEqual(
+        again.cards.map((card) => card.rows),
+        [1],
+      )
       stores.proposals.setStatus(firstId, 'rejected', now())
       const later = stores.proposals.proposeRetires(rows.slice(0, 1), now())
       assert.deepEqual([later.cards, later.declined], [[], [{ row: 0, proposalId: firstId }]])
@@ -114,11 +177,22 @@ for (const driver of ONE_DRIVER) {
     it('refuses rows that make no sense or repeat a change, and queues the rest', () => {
       const one = fact('svc', 'port', '1')
       const two = fact('svc', 'port number', '1')
-      const made = stores.proposals.proposeMerges([
-        { keeper: ref(one), loser: ref(one) }, { keeper: ref(one), loser: ref(two) }, { keeper: ref(one), loser: ref(two) },
-      ], now())
-      assert.deepEqual(made.invalid, [{ row: 0, problem: 'the row names one fact twice' }, { row: 2, problem: 'the list names this change twice' }])
-      assert.deepEqual(made.cards.map((card) => card.rows), [1])
+      const made = stores.proposals.proposeMerges(
+        [
+          { keeper: ref(one), loser: ref(one) },
+          { keeper: ref(one), loser: ref(two) },
+          { keeper: ref(one), loser: ref(two) },
+        ],
+        now(),
+      )
+      assert.deepEqual(made.invalid, [
+        { row: 0, problem: 'the row names one fact twice' },
+        { row: 2, problem: 'the list names this change twice' },
+      ])
+      assert.deepEqual(
+        made.cards.map((card) => card.rows),
+        [1],
+      )
     })
 
     it('lists a card whose stored rows cannot be read with no rows and says why', () => {
@@ -133,7 +207,9 @@ for (const driver of ONE_DRIVER) {
 
   describe(`striking a row of a review card (${driver})`, () => {
     let v: VerbHarness
-    beforeEach(() => { v = verbHarness(driver) })
+    beforeEach(() => {
+      v = verbHarness(driver)
+    })
     afterEach(() => v.dispose())
     const stores = (): StoreSet => {
       const opened = v.h.memory.storeSet()
@@ -141,18 +217,37 @@ for (const driver of ONE_DRIVER) {
       return opened.stores
     }
 
-    it('strikes one row of each kind of aggregated card, keeps the card\'s batch number, and never queues the struck change again', async () => {
-      const f = (subject: string, property: string, value: string) => ref(writeFact(v.h.memory, v.h.config, { subject, property, value }))
+    it("strikes one row of each kind of aggregated card, keeps the card's batch number, and never queues the struck change again", async () => {
+      const f = (subject: string, property: string, value: string) =>
+        ref(writeFact(v.h.memory, v.h.config, { subject, property, value }))
       const now = v.clock.iso()
       const struck = { fact: f('c', 'state', 'has a state') }
       const kept = { fact: f('d', 'state', 'has a state') }
       const made = [
-        stores().proposals.proposeMerges([{ keeper: f('a', 'port', '1'), loser: f('a', 'port no', '1') }, { keeper: f('b', 'port', '2'), loser: f('b', 'port no', '2') }, { keeper: f('b2', 'port', '3'), loser: f('b2', 'port no', '3') }], now, 2),
+        stores().proposals.proposeMerges(
+          [
+            { keeper: f('a', 'port', '1'), loser: f('a', 'port no', '1') },
+            { keeper: f('b', 'port', '2'), loser: f('b', 'port no', '2') },
+            { keeper: f('b2', 'port', '3'), loser: f('b2', 'port no', '3') },
+          ],
+          now,
+          2,
+        ),
         stores().proposals.proposeRetires([struck, kept], now),
-        stores().proposals.proposeFolds([{ survivor: f('run', '2026-01-03 result', 'ok'), runs: [f('run', '2026-01-02 result', 'ok')] },
-          { survivor: f('other', '2026-01-03 result', 'ok'), runs: [f('other', '2026-01-02 result', 'ok')] }], now),
-        stores().proposals.proposeAliases([{ fragment: 'e', canonical: 'a', facts: [f('e', 'colour', 'red')] },
-          { fragment: 'g', canonical: 'b', facts: [f('g', 'colour', 'blue')] }], now),
+        stores().proposals.proposeFolds(
+          [
+            { survivor: f('run', '2026-01-03 result', 'ok'), runs: [f('run', '2026-01-02 result', 'ok')] },
+            { survivor: f('other', '2026-01-03 result', 'ok'), runs: [f('other', '2026-01-02 result', 'ok')] },
+          ],
+          now,
+        ),
+        stores().proposals.proposeAliases(
+          [
+            { fragment: 'e', canonical: 'a', facts: [f('e', 'colour', 'red')] },
+            { fragment: 'g', canonical: 'b', facts: [f('g', 'colour', 'blue')] },
+          ],
+          now,
+        ),
       ].map((cards) => cards.cards[0]?.id ?? 0)
       for (const id of made) {
         const before = stores().proposals.get(id)
@@ -166,7 +261,10 @@ for (const driver of ONE_DRIVER) {
       const last = await v.call('proposal-prune', v.fence({ id: made[1], revision: 2, row: 0 }))
       assert.equal(!last.ok && last.code, 'refused', 'the last row is rejected with its card, not pruned')
       const again = stores().proposals.proposeRetires([struck, kept], v.clock.iso())
-      assert.deepEqual([again.declined, again.queued, again.cards], [[{ row: 0, proposalId: made[1] }], [{ row: 1, proposalId: made[1] }], []])
+      assert.deepEqual(
+        [again.declined, again.queued, again.cards],
+        [[{ row: 0, proposalId: made[1] }], [{ row: 1, proposalId: made[1] }], []],
+      )
     })
   })
 }

@@ -13,7 +13,10 @@ import type { MergeRow } from '../src/types.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { count, DRIVERS, expectKind, openMemory, write, type MemoryHandle } from './helpers/store.ts'
 
-const merge = (keeper: number, loser: number): MergeRow => ({ keeper: { factId: keeper, revision: 1 }, loser: { factId: loser, revision: 1 } })
+const merge = (keeper: number, loser: number): MergeRow => ({
+  keeper: { factId: keeper, revision: 1 },
+  loser: { factId: loser, revision: 1 },
+})
 const DAY_MS = 86_400_000
 /** Every key the tests ask about, and one no card names. */
 const ASKED = ['merge:1<2', 'merge:3<4', 'merge:5<6', 'merge:7<8']
@@ -30,16 +33,23 @@ for (const driver of DRIVERS) {
       if (!('stores' in opened)) throw new Error('store not open')
       stores = opened.stores
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
-    const propose = (...rows: MergeRow[]): number[] => stores.proposals.proposeMerges(rows, clock.iso()).cards.map((card) => card.id)
+    const propose = (...rows: MergeRow[]): number[] =>
+      stores.proposals.proposeMerges(rows, clock.iso()).cards.map((card) => card.id)
 
     it('answers held and declined changes from the index, not from the cards', () => {
       const [held] = propose(merge(1, 2))
       const [rejected] = propose(merge(3, 4), merge(5, 6))
       assert.ok(held !== undefined && rejected !== undefined)
       stores.proposals.setStatus(rejected, 'rejected', clock.iso())
-      assert.deepEqual([...stores.proposals.heldChanges('merge', ASKED)].sort(), ['merge:1<2', 'merge:3<4', 'merge:5<6'])
+      assert.deepEqual([...stores.proposals.heldChanges('merge', ASKED)].sort(), [
+        'merge:1<2',
+        'merge:3<4',
+        'merge:5<6',
+      ])
       // A card whose JSON can no longer be read still remembers what it held and what the user declined.
       h.db().run(`UPDATE proposals SET rows = 'not json' WHERE id IN (?, ?)`, held, rejected)
       const again = stores.proposals.proposeMerges([merge(1, 2), merge(5, 6), merge(7, 8)], clock.iso())
@@ -57,7 +67,11 @@ for (const driver of DRIVERS) {
       const after = stores.proposals.proposeMerges([merge(1, 2), merge(3, 4)], clock.iso())
       assert.deepEqual([after.queued, after.declined], [[{ row: 0, proposalId: id }], [{ row: 1, proposalId: id }]])
       stores.proposals.setStatus(id, 'applied', clock.iso())
-      assert.deepEqual([...stores.proposals.heldChanges('merge', ASKED)], ['merge:3<4'], 'an applied card holds nothing; the struck row stays declined')
+      assert.deepEqual(
+        [...stores.proposals.heldChanges('merge', ASKED)],
+        ['merge:3<4'],
+        'an applied card holds nothing; the struck row stays declined',
+      )
       assert.equal(stores.proposals.reopen(id, clock.iso()), true)
       assert.deepEqual([...stores.proposals.heldChanges('merge', ASKED)].sort(), ['merge:1<2', 'merge:3<4'])
     })
@@ -77,13 +91,26 @@ for (const driver of DRIVERS) {
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM proposals'), 5, 'nothing is pruned before its time')
       clock.advance(120_000)
       propose(merge(9, 10))
-      const left = h.db().all('SELECT id FROM proposals ORDER BY id').map((row) => Number(row['id']))
-      assert.ok(!left.includes(applied) && !left.includes(rejected) && !left.includes(proposedFact.proposalId), 'the old decided cards are pruned')
+      const left = h
+        .db()
+        .all('SELECT id FROM proposals ORDER BY id')
+        .map((row) => Number(row['id']))
+      assert.ok(
+        !left.includes(applied) && !left.includes(rejected) && !left.includes(proposedFact.proposalId),
+        'the old decided cards are pruned',
+      )
       assert.ok(left.includes(pending), 'a pending card is never pruned')
       const again = stores.proposals.proposeMerges([merge(3, 4)], clock.iso())
-      assert.deepEqual([again.cards.length, again.declined], [0, [{ row: 0, proposalId: rejected }]], 'the declined merge is not proposed again')
+      assert.deepEqual(
+        [again.cards.length, again.declined],
+        [0, [{ row: 0, proposalId: rejected }]],
+        'the declined merge is not proposed again',
+      )
       const refused = expectKind(write(h.memory, h.config, inferred), 'refused')
-      assert.match(refused.message, new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${proposedFact.proposalId}\\)`, 'u'))
+      assert.match(
+        refused.message,
+        new RegExp(`the user rejected this change on 2026-03-01 \\(proposal #${proposedFact.proposalId}\\)`, 'u'),
+      )
     })
 
     it(`keeps at most ${DECIDED_CARD_KEEP} decided cards, the newest`, () => {
@@ -91,7 +118,10 @@ for (const driver of DRIVERS) {
       const ids = stores.proposals.proposeMerges(rows, clock.iso(), 1).cards.map((card) => card.id)
       for (const id of ids) stores.proposals.setStatus(id, 'stale', clock.iso())
       propose(merge(100_001, 100_002))
-      const decided = h.db().all(`SELECT id FROM proposals WHERE status <> 'pending' ORDER BY id`).map((row) => Number(row['id']))
+      const decided = h
+        .db()
+        .all(`SELECT id FROM proposals WHERE status <> 'pending' ORDER BY id`)
+        .map((row) => Number(row['id']))
       assert.equal(decided.length, DECIDED_CARD_KEEP)
       assert.deepEqual(decided.slice(0, 1), ids.slice(5, 6), 'the oldest five went')
     })

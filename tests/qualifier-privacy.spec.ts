@@ -30,15 +30,24 @@ for (const driver of ONE_DRIVER) {
       writeTool = memoryWriteTool(deps)
       searchTool = memorySearchTool(deps)
     })
-    afterEach(() => { v.dispose() })
+    afterEach(() => {
+      v.dispose()
+    })
 
     const write = async (qualifiers: Record<string, string>, value = 'enabled'): Promise<WriteValue> =>
-      await writeTool.execute({ subject: 'billing api', property: 'auth mode', value, qualifiers }, call) as WriteValue
-    const search = async (query: string): Promise<SearchValue> => await searchTool.execute({ query }, call) as SearchValue
+      (await writeTool.execute(
+        { subject: 'billing api', property: 'auth mode', value, qualifiers },
+        call,
+      )) as WriteValue
+    const search = async (query: string): Promise<SearchValue> =>
+      (await searchTool.execute({ query }, call)) as SearchValue
     const facts = (): number => Number(v.h.db().get('SELECT count(*) AS n FROM facts')?.['n'])
 
     it('refuses a credential written as the property, writing nothing and answering it masked', async () => {
-      const answer = await writeTool.execute({ subject: 'deploy bot', property: `key ${SECRET}`, value: 'enabled' }, call) as WriteValue
+      const answer = (await writeTool.execute(
+        { subject: 'deploy bot', property: `key ${SECRET}`, value: 'enabled' },
+        call,
+      )) as WriteValue
       assert.equal(answer.outcome, 'refused')
       assert.match(answer.message, /credential/u)
       assert.doesNotMatch(JSON.stringify(answer), /sk-proj-4fJq/u)
@@ -46,7 +55,12 @@ for (const driver of ONE_DRIVER) {
     })
 
     it('refuses a credential in a qualifier as it refuses a credential value, writing nothing', async () => {
-      for (const qualifiers of [{ token: SECRET }, { password: 'Tr0ub4dor&3' }, { [SECRET]: 'yes' }, { [`key ${SECRET}`]: 'Tr0ub4dor&3' }]) {
+      for (const qualifiers of [
+        { token: SECRET },
+        { password: 'Tr0ub4dor&3' },
+        { [SECRET]: 'yes' },
+        { [`key ${SECRET}`]: 'Tr0ub4dor&3' },
+      ]) {
         const answer = await write(qualifiers)
         assert.equal(answer.outcome, 'refused', JSON.stringify(answer))
         assert.match(answer.message, /credential/u)
@@ -74,12 +88,25 @@ for (const driver of ONE_DRIVER) {
         assert.equal(found.results.length, 0, query)
       }
       const page = await v.ok('fact', { id })
-      assert.equal(JSON.stringify(page).includes(SECRET), false, 'the page masks a credential qualifier as it masks a credential value')
+      assert.equal(
+        JSON.stringify(page).includes(SECRET),
+        false,
+        'the page masks a credential qualifier as it masks a credential value',
+      )
     })
 
     it('shows a credential qualifier masked on a proposal card and writes it masked to an export, when refuseCredentials is off', async () => {
       v.h.reconfigure({ refuseCredentials: false })
-      const proposed = await writeTool.execute({ subject: 'billing api', property: 'auth mode', value: 'enabled', qualifiers: { token: SECRET }, confidence: 0.3 }, call) as WriteValue
+      const proposed = (await writeTool.execute(
+        {
+          subject: 'billing api',
+          property: 'auth mode',
+          value: 'enabled',
+          qualifiers: { token: SECRET },
+          confidence: 0.3,
+        },
+        call,
+      )) as WriteValue
       assert.equal(proposed.outcome, 'pending', JSON.stringify(proposed))
       const cards = await v.ok('proposals', { status: 'all', limit: 10 })
       assert.equal(JSON.stringify(cards).includes(SECRET), false, 'the card masks the qualifier')
@@ -90,7 +117,7 @@ for (const driver of ONE_DRIVER) {
       assert.deepEqual(recordOf(fact).qualifiers, { token: MASK })
     })
 
-    it('judges a qualifier\'s name and value each, a credential in either winning over personal data in the other', async () => {
+    it("judges a qualifier's name and value each, a credential in either winning over personal data in the other", async () => {
       for (const qualifiers of [{ 'alice@example.com': SECRET }, { [SECRET]: 'alice@example.com' }]) {
         assert.equal((await write(qualifiers)).outcome, 'refused', JSON.stringify(qualifiers))
       }
@@ -105,11 +132,18 @@ for (const driver of ONE_DRIVER) {
       const found = await search('billing api auth mode')
       assert.equal(JSON.stringify(found).includes('alice@example.com'), false)
       assert.equal(found.results.length, 0)
-      const page = (await v.ok('fact', { id: Number(row?.['id']) }))['fact'] as { qualifiers: Record<string, string>; sensitivity: string }
+      const page = (await v.ok('fact', { id: Number(row?.['id']) }))['fact'] as {
+        qualifiers: Record<string, string>
+        sensitivity: string
+      }
       assert.deepEqual(page.qualifiers, { contact: 'alice@example.com' })
       assert.equal(page.sensitivity, 'email')
       v.h.reconfigure({ sensitiveModelVisible: true })
-      assert.equal(JSON.stringify(await search('billing api auth mode')).includes('alice@example.com'), true, 'shown once sensitive facts are model-visible')
+      assert.equal(
+        JSON.stringify(await search('billing api auth mode')).includes('alice@example.com'),
+        true,
+        'shown once sensitive facts are model-visible',
+      )
     })
 
     it('keeps a plain qualifier as given, searchable and shown to the model', async () => {
@@ -119,7 +153,10 @@ for (const driver of ONE_DRIVER) {
       assert.equal(row?.['sensitivity'], null)
       assert.equal(Number(row?.['model_use_allowed']), 1)
       const found = await search('billing api auth mode staging')
-      assert.deepEqual(found.results.map((result) => result.qualifiers), [{ env: 'staging', 'token limit': '128000' }])
+      assert.deepEqual(
+        found.results.map((result) => result.qualifiers),
+        [{ env: 'staging', 'token limit': '128000' }],
+      )
     })
   })
 }

@@ -49,7 +49,10 @@ describe('quantize', () => {
     assert.ok(Math.abs(cosineQuantized(unit, quantized, scale) - 1) < 1e-3)
     assert.equal(quantized.length, 1024)
     assert.ok(quantized.every((code) => code >= -127 && code <= 127))
-    assert.ok(quantized.some((code) => Math.abs(code) === 127), 'the largest component uses the full range')
+    assert.ok(
+      quantized.some((code) => Math.abs(code) === 127),
+      'the largest component uses the full range',
+    )
   })
 
   it('stores one sign bit per component, least significant bit first', () => {
@@ -58,7 +61,10 @@ describe('quantize', () => {
     assert.equal(bits.length, bitBytes(10))
     assert.deepEqual(Array.from(bits), [0b01101001, 0b01])
     const decoded = Array.from({ length: 10 }, (_, i) => (((bits[i >> 3] ?? 0) >> (i & 7)) & 1) === 1)
-    assert.deepEqual(decoded, Array.from(vector, (component) => component > 0))
+    assert.deepEqual(
+      decoded,
+      Array.from(vector, (component) => component > 0),
+    )
   })
 
   it('scores 0 when the query has another dimension', () => {

@@ -13,7 +13,14 @@ import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { SqlValue } from '../src/store/connection.ts'
 import type { Database } from '../src/store/database.ts'
-import { HOT_PATHS, PAGE_PATHS, PLAN_EMBEDDING, seedEveryKind, StatementLog, type DrivenPath } from './helpers/hot-paths.ts'
+import {
+  HOT_PATHS,
+  PAGE_PATHS,
+  PLAN_EMBEDDING,
+  seedEveryKind,
+  StatementLog,
+  type DrivenPath,
+} from './helpers/hot-paths.ts'
 import { DRIVERS } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
@@ -34,8 +41,9 @@ const INHERENT_SCANS: readonly InherentScan[] = [
   {
     table: 'facts',
     sql: /^INSERT INTO facts \(/u,
-    why: 'the foreign-key check for rows that reference the new fact (facts.superseded_by has no index); the plan lists it, '
-      + 'but the bytecode runs it only when the statement broke a foreign key (FkIfZero), so an insert never scans (asserted below)',
+    why:
+      'the foreign-key check for rows that reference the new fact (facts.superseded_by has no index); the plan lists it, ' +
+      'but the bytecode runs it only when the statement broke a foreign key (FkIfZero), so an insert never scans (asserted below)',
   },
   {
     table: 'facts',
@@ -45,20 +53,23 @@ const INHERENT_SCANS: readonly InherentScan[] = [
   {
     table: 'facts',
     sql: /^SELECT f\.entity_id, COUNT\(\*\) AS n FROM facts f INDEXED BY \w+ GROUP BY f\.entity_id/u,
-    why: 'the nebula ranks every subject by its fact count: one covering index scan on its first projection, and again only after '
-      + 'a deletion, an edit or many changes (later projections recount the subjects of the rows that changed)',
+    why:
+      'the nebula ranks every subject by its fact count: one covering index scan on its first projection, and again only after ' +
+      'a deletion, an edit or many changes (later projections recount the subjects of the rows that changed)',
   },
   {
     table: 'facts',
     sql: /^SELECT id, subject, .* FROM facts NOT INDEXED WHERE status = \? (AND scope = \? )?ORDER BY id DESC LIMIT \?$/u,
-    why: 'the facts page walks the current facts (most of the library, left out of facts_by_status_id) newest first in rowid '
-      + 'order and stops at its LIMIT; a project scope reads facts_by_scope instead',
+    why:
+      'the facts page walks the current facts (most of the library, left out of facts_by_status_id) newest first in rowid ' +
+      'order and stops at its LIMIT; a project scope reads facts_by_scope instead',
   },
   {
     table: 'facts',
     sql: /^SELECT coalesce\(sum\(CASE WHEN NOT .* FROM facts f LEFT JOIN fact_vectors v .* WHERE f\.status IN \('active', 'scheduled', 'conflict'\)$/u,
-    why: 'the status\'s vector coverage counts every current fact by design (it walked all of them on facts_by_status_id before '
-      + 'that index left the current ones out)',
+    why:
+      "the status's vector coverage counts every current fact by design (it walked all of them on facts_by_status_id before " +
+      'that index left the current ones out)',
   },
   {
     table: 'facts',
@@ -92,7 +103,10 @@ const INHERENT_SCANS: readonly InherentScan[] = [
  * row) written as `(?…)`, so the same statement over another number of ids is one statement.
  */
 function normalizeStatement(sql: string): string {
-  return sql.replace(/\s+/gu, ' ').trim().replace(/\(\?(?:, \?)*\)/gu, '(?…)')
+  return sql
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .replace(/\(\?(?:, \?)*\)/gu, '(?…)')
 }
 
 /** The plan's detail lines, indented two spaces per level of nesting (ids differ between versions, nesting does not). */
@@ -109,7 +123,23 @@ function planOf(db: Database, sql: string, params: readonly SqlValue[]): string[
 /** The tables a statement names, by the alias (or name) a plan line calls them. */
 function aliasesOf(sql: string): Map<string, string> {
   const aliases = new Map<string, string>()
-  const KEYWORDS = new Set(['WHERE', 'JOIN', 'LEFT', 'INNER', 'CROSS', 'ON', 'INDEXED', 'NOT', 'GROUP', 'ORDER', 'LIMIT', 'SET', 'USING', 'UNION', 'AS'])
+  const KEYWORDS = new Set([
+    'WHERE',
+    'JOIN',
+    'LEFT',
+    'INNER',
+    'CROSS',
+    'ON',
+    'INDEXED',
+    'NOT',
+    'GROUP',
+    'ORDER',
+    'LIMIT',
+    'SET',
+    'USING',
+    'UNION',
+    'AS',
+  ])
   for (const match of sql.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_]+)(?:\s+(?:AS\s+)?([a-z_]+))?/giu)) {
     const [, table = '', alias] = match
     aliases.set(table, table)
@@ -123,7 +153,7 @@ function watchedScans(sql: string, plan: readonly string[]): string[] {
   const aliases = aliasesOf(sql)
   return plan.flatMap((line) => {
     const scanned = /^\s*SCAN (\w+)(?! VIRTUAL TABLE)/u.exec(line)?.[1]
-    const table = scanned === undefined ? undefined : aliases.get(scanned) ?? scanned
+    const table = scanned === undefined ? undefined : (aliases.get(scanned) ?? scanned)
     return table !== undefined && WATCHED.has(table) ? [table] : []
   })
 }
@@ -170,7 +200,13 @@ for (const driver of DRIVERS) {
         const plan = planOf(db, entry.sql, entry.params)
         const held = statements.get(key)
         if (held === undefined) {
-          statements.set(key, { sql: entry.sql, params: entry.params, paths: new Set([entry.path]), plan, variants: [plan] })
+          statements.set(key, {
+            sql: entry.sql,
+            params: entry.params,
+            paths: new Set([entry.path]),
+            plan,
+            variants: [plan],
+          })
         } else {
           held.paths.add(entry.path)
           if (!held.variants.some((seen) => seen.join('\n') === plan.join('\n'))) held.variants.push(plan)
@@ -178,25 +214,40 @@ for (const driver of DRIVERS) {
       }
       recordedByDriver.set(driver, statements)
     })
-    after(() => { v.dispose() })
+    after(() => {
+      v.dispose()
+    })
 
     it('records statements from every hot path and page view', () => {
       const sent = new Set(log.entries.map((entry) => entry.path))
-      for (const path of [...HOT_PATHS.map((one) => `hot: ${one.name}`), ...PAGE_PATHS.map((one) => `page: ${one.name}`)]) {
+      for (const path of [
+        ...HOT_PATHS.map((one) => `hot: ${one.name}`),
+        ...PAGE_PATHS.map((one) => `page: ${one.name}`),
+      ]) {
         assert.ok(sent.has(path), `${path} sent no statement through the observer`)
       }
       assert.ok(statements.size > 100, `only ${statements.size} distinct statements were recorded`)
     })
 
-    it('plans each statement as tests/fixtures/query-plans.json expects', { skip: UPDATE ? 'regenerating the expectations' : false }, () => {
+    it('plans each statement as tests/fixtures/query-plans.json expects', {
+      skip: UPDATE ? 'regenerating the expectations' : false,
+    }, () => {
       const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as PlanFixture
       const expected = { ...fixture.plans, ...fixture.driverPlans[driver] }
       const missing = [...statements.keys()].filter((key) => expected[key] === undefined)
-      assert.deepEqual(missing, [], 'statements without an expected plan: rerun with UPDATE_QUERY_PLANS=1 and read the diff')
+      assert.deepEqual(
+        missing,
+        [],
+        'statements without an expected plan: rerun with UPDATE_QUERY_PLANS=1 and read the diff',
+      )
       const gone = Object.keys(expected).filter((key) => !statements.has(key))
       assert.deepEqual(gone, [], 'expected statements no path sent any more: rerun with UPDATE_QUERY_PLANS=1')
       for (const [key, statement] of statements) {
-        assert.deepEqual(statement.plan, expected[key], `the plan changed for\n${key}\n(sent by ${[...statement.paths].join(', ')})`)
+        assert.deepEqual(
+          statement.plan,
+          expected[key],
+          `the plan changed for\n${key}\n(sent by ${[...statement.paths].join(', ')})`,
+        )
       }
     })
 
@@ -207,23 +258,33 @@ for (const driver of DRIVERS) {
         for (const plan of statement.variants) {
           for (const table of watchedScans(key, plan)) {
             const allowed = INHERENT_SCANS.find((scan) => scan.table === table && scan.sql.test(key))
-            if (allowed === undefined) offending.push(`${table} in ${key}\n    ${plan.join('\n    ')}\n  (sent by ${[...statement.paths].join(', ')})`)
+            if (allowed === undefined)
+              offending.push(
+                `${table} in ${key}\n    ${plan.join('\n    ')}\n  (sent by ${[...statement.paths].join(', ')})`,
+              )
             else used.add(allowed)
           }
         }
       }
       assert.deepEqual(offending, [], 'hot statements scanning a large table')
-      const unused = INHERENT_SCANS.filter((scan) => !used.has(scan)).map((scan) => `${scan.table}: ${String(scan.sql)}`)
+      const unused = INHERENT_SCANS.filter((scan) => !used.has(scan)).map(
+        (scan) => `${scan.table}: ${String(scan.sql)}`,
+      )
       assert.deepEqual(unused, [], 'an allowed scan no statement makes any more: remove it from INHERENT_SCANS')
     })
 
     it('finds the facts of a state other than current on the state index, not on a range of their instants', () => {
       // The sweep that promotes scheduled values runs on every open: through facts_by_valid_from (valid_from <= now)
       // it would read nearly every fact, at a million facts a tenth of a second per open.
-      const scheduled = [...statements.entries()].filter(([key]) => /FROM facts\b.* WHERE status = 'scheduled'/u.test(key))
+      const scheduled = [...statements.entries()].filter(([key]) =>
+        /FROM facts\b.* WHERE status = 'scheduled'/u.test(key),
+      )
       assert.ok(scheduled.length > 0, 'no read of the scheduled facts was recorded')
       for (const [key, { plan }] of scheduled) {
-        assert.ok(plan.some((line) => line.includes('facts_by_status_id (status=?')), `${key}\n  plans ${plan.join(' / ')}`)
+        assert.ok(
+          plan.some((line) => line.includes('facts_by_status_id (status=?')),
+          `${key}\n  plans ${plan.join(' / ')}`,
+        )
       }
     })
 
@@ -234,18 +295,31 @@ for (const driver of DRIVERS) {
       const opened = v.h.memory.storeSet()
       if (!('stores' in opened)) throw new Error('the store is not open')
       const db = opened.stores.db
-      const roots = new Map(db.all(`SELECT name, rootpage FROM sqlite_master WHERE type = 'table'`).map((row) => [Number(row['rootpage']), String(row['name'])]))
-      const program = db.all(`EXPLAIN ${sql}`, ...params).map((row) => ({ opcode: String(row['opcode']), p1: Number(row['p1']), p2: Number(row['p2']) }))
+      const roots = new Map(
+        db
+          .all(`SELECT name, rootpage FROM sqlite_master WHERE type = 'table'`)
+          .map((row) => [Number(row['rootpage']), String(row['name'])]),
+      )
+      const program = db
+        .all(`EXPLAIN ${sql}`, ...params)
+        .map((row) => ({ opcode: String(row['opcode']), p1: Number(row['p1']), p2: Number(row['p2']) }))
       const guarded: string[] = []
       for (const [at, op] of program.entries()) {
         if (op.opcode !== 'OpenRead' || !roots.has(op.p2)) continue
         const rewinds = program.slice(at + 1, at + 4).some((next) => next.opcode === 'Rewind' && next.p1 === op.p1)
         if (!rewinds) continue
         const table = roots.get(op.p2) ?? '?'
-        assert.equal(program[at - 1]?.opcode, 'FkIfZero', `the full pass over ${table} in the insert is not skipped when no foreign key broke`)
+        assert.equal(
+          program[at - 1]?.opcode,
+          'FkIfZero',
+          `the full pass over ${table} in the insert is not skipped when no foreign key broke`,
+        )
         guarded.push(table)
       }
-      assert.ok(guarded.includes('facts'), `the insert's plan should list the superseded_by check over facts; guarded: ${guarded.join(', ')}`)
+      assert.ok(
+        guarded.includes('facts'),
+        `the insert's plan should list the superseded_by check over facts; guarded: ${guarded.join(', ')}`,
+      )
     })
   })
 }
@@ -253,7 +327,8 @@ for (const driver of DRIVERS) {
 after(() => {
   if (!UPDATE) return
   const [first, ...others] = DRIVERS.map((driver) => recordedByDriver.get(driver))
-  if (first === undefined || others.some((one) => one === undefined)) throw new Error('a driver recorded nothing; run every driver to regenerate')
+  if (first === undefined || others.some((one) => one === undefined))
+    throw new Error('a driver recorded nothing; run every driver to regenerate')
   const plans: Record<string, string[]> = {}
   const driverPlans: Partial<Record<(typeof DRIVERS)[number], Record<string, string[]>>> = {}
   const keys = [...new Set(DRIVERS.flatMap((driver) => [...(recordedByDriver.get(driver)?.keys() ?? [])]))].sort()
@@ -269,7 +344,7 @@ after(() => {
     }
   }
   const fixture: PlanFixture = {
-    note: 'GENERATED by tests/query-plans.spec.ts with UPDATE_QUERY_PLANS=1: normalized statement -> EXPLAIN QUERY PLAN detail lines (indented by nesting); driverPlans holds a driver\'s own plan where its SQLite differs.',
+    note: "GENERATED by tests/query-plans.spec.ts with UPDATE_QUERY_PLANS=1: normalized statement -> EXPLAIN QUERY PLAN detail lines (indented by nesting); driverPlans holds a driver's own plan where its SQLite differs.",
     plans,
     driverPlans,
   }

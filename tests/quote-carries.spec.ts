@@ -25,17 +25,49 @@ describe('quoteCarries', () => {
     ['a short Chinese statement holding the value', '端口是8080', '8080', { carries: true }],
     ['two Chinese characters', '好的', '制表符', { carries: false, reason: 'short_quote' }],
     ['a sentence holding the value', 'I always indent with tabs', 'tabs', { carries: true }],
-    ['a sentence holding an inflected value', 'we are deploying to staging now', 'deploy to staging', { carries: true }],
-    ['a sentence without the value', 'sounds good, go ahead with that', 'port 9000', { carries: false, reason: 'value_not_in_quote' }],
-    ['a sentence holding only part of a short value', 'the billing api listens on port 8123', 'port 9000', { carries: false, reason: 'value_not_in_quote' }],
+    [
+      'a sentence holding an inflected value',
+      'we are deploying to staging now',
+      'deploy to staging',
+      { carries: true },
+    ],
+    [
+      'a sentence without the value',
+      'sounds good, go ahead with that',
+      'port 9000',
+      { carries: false, reason: 'value_not_in_quote' },
+    ],
+    [
+      'a sentence holding only part of a short value',
+      'the billing api listens on port 8123',
+      'port 9000',
+      { carries: false, reason: 'value_not_in_quote' },
+    ],
     ['a Chinese sentence holding the value', '我一直用制表符缩进', '制表符', { carries: true }],
-    ['a Chinese sentence without the value', '好的，就按你说的办吧', '制表符', { carries: false, reason: 'value_not_in_quote' }],
-    ['a long value by its identifiers and most words', 'for billing-api we retry three times with exponential backoff up to 30 s',
-      'three retries with exponential backoff for billing-api, capped at 30 s', { carries: true }],
-    ['a long value whose identifier is missing', 'we retry three times with exponential backoff up to 30 s',
-      'three retries with exponential backoff for billing-api, capped at 30 s', { carries: false, reason: 'value_not_in_quote' }],
-    ['a long value with few of its words', 'billing-api is owned by the payments team',
-      'three retries with exponential backoff for billing-api, capped at 30 s', { carries: false, reason: 'value_not_in_quote' }],
+    [
+      'a Chinese sentence without the value',
+      '好的，就按你说的办吧',
+      '制表符',
+      { carries: false, reason: 'value_not_in_quote' },
+    ],
+    [
+      'a long value by its identifiers and most words',
+      'for billing-api we retry three times with exponential backoff up to 30 s',
+      'three retries with exponential backoff for billing-api, capped at 30 s',
+      { carries: true },
+    ],
+    [
+      'a long value whose identifier is missing',
+      'we retry three times with exponential backoff up to 30 s',
+      'three retries with exponential backoff for billing-api, capped at 30 s',
+      { carries: false, reason: 'value_not_in_quote' },
+    ],
+    [
+      'a long value with few of its words',
+      'billing-api is owned by the payments team',
+      'three retries with exponential backoff for billing-api, capped at 30 s',
+      { carries: false, reason: 'value_not_in_quote' },
+    ],
   ]
   for (const [name, quote, value, expected] of table) {
     it(`${expected.carries ? 'accepts' : 'refuses'} ${name}`, () => {
@@ -58,13 +90,22 @@ for (const driver of ONE_DRIVER) {
       h = openMemory(driver, new FakeClock())
       tool = memoryWriteTool({ memory: h.memory, config: () => h.config })
     })
-    afterEach(() => { h.dispose() })
-    const call = (said: string): ToolCall => ({ callId: 'call-1', signal: new AbortController().signal, agent: { id: 'agent-1', session: sessionOf(said) } })
-    const evidenceOf = (id: number | null): unknown => h.db().get('SELECT evidence FROM facts WHERE id = ?', id)?.['evidence']
+    afterEach(() => {
+      h.dispose()
+    })
+    const call = (said: string): ToolCall => ({
+      callId: 'call-1',
+      signal: new AbortController().signal,
+      agent: { id: 'agent-1', session: sessionOf(said) },
+    })
+    const evidenceOf = (id: number | null): unknown =>
+      h.db().get('SELECT evidence FROM facts WHERE id = ?', id)?.['evidence']
 
     it('memory_write keeps a value paired with the quote "yes" as observed and says why', async () => {
-      const value = await tool.execute({ subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: 'yes' },
-        call('yes')) as WriteValue
+      const value = (await tool.execute(
+        { subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: 'yes' },
+        call('yes'),
+      )) as WriteValue
       assert.equal(value.outcome, 'saved', value.message)
       assert.equal(value.evidence, 'observed')
       assert.equal(evidenceOf(value.factId), 'observed')
@@ -74,16 +115,20 @@ for (const driver of ONE_DRIVER) {
 
     it('memory_write keeps a user sentence that does not hold the value as observed and says why', async () => {
       const said = 'sounds good, go ahead with that'
-      const value = await tool.execute({ subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: said },
-        call(said)) as WriteValue
+      const value = (await tool.execute(
+        { subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: said },
+        call(said),
+      )) as WriteValue
       assert.equal(value.evidence, 'observed')
       assert.match(value.message, /the value does not stand in the quote/u)
     })
 
-    it('memory_write takes the user\'s own sentence holding the value as explicit_user', async () => {
+    it("memory_write takes the user's own sentence holding the value as explicit_user", async () => {
       const said = 'the billing api should listen on port 9000'
-      const value = await tool.execute({ subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: said },
-        call(`ok so ${said} from now on`)) as WriteValue
+      const value = (await tool.execute(
+        { subject: 'billing-api', property: 'port', value: '9000', evidence: 'explicit_user', quote: said },
+        call(`ok so ${said} from now on`),
+      )) as WriteValue
       assert.equal(value.evidence, 'explicit_user', value.message)
       assert.equal(evidenceOf(value.factId), 'explicit_user')
       assert.equal(value.note, null)
@@ -98,9 +143,20 @@ for (const driver of ONE_DRIVER) {
         ]
         const candidates: Candidate[] = [
           { subject: 'billing-api', property: 'port', value: '9000', quote: 'yes', confidence: 0.9 },
-          { subject: 'user', property: 'indentation', value: 'tabs', quote: 'I always indent with tabs', confidence: 0.9 },
+          {
+            subject: 'user',
+            property: 'indentation',
+            value: 'tabs',
+            quote: 'I always indent with tabs',
+            confidence: 0.9,
+          },
         ]
-        const landed = landCandidates(candidates, { origin, messages, sessionId: 'session-1', usersWords: true, project: null }, h.memory, h.config)
+        const landed = landCandidates(
+          candidates,
+          { origin, messages, sessionId: 'session-1', usersWords: true, project: null },
+          h.memory,
+          h.config,
+        )
         assert.equal(landed.factIds.length, 2, JSON.stringify(landed.refused))
         assert.deepEqual(landed.factIds.map(evidenceOf), ['observed', 'explicit_user'])
       })

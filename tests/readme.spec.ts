@@ -52,19 +52,39 @@ interface DocumentedField {
  * @returns its fields.
  */
 function parseShape(shape: string): DocumentedField[] {
-  return shape.replace(/^\{|\}$/gu, '').split(',').map((part) => part.trim()).filter((part) => part !== '').map((part) => {
-    const literal = /^(\w+): "([^"]*)"$/u.exec(part)
-    if (literal !== null) return { names: [literal[1] ?? ''], literal: literal[2] ?? '', optional: false }
-    const optional = part.endsWith('?')
-    return { names: part.replace(/\?$/u, '').split('|').map((name) => name.trim()), optional }
-  })
+  return shape
+    .replace(/^\{|\}$/gu, '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const literal = /^(\w+): "([^"]*)"$/u.exec(part)
+      if (literal !== null) return { names: [literal[1] ?? ''], literal: literal[2] ?? '', optional: false }
+      const optional = part.endsWith('?')
+      return {
+        names: part
+          .replace(/\?$/u, '')
+          .split('|')
+          .map((name) => name.trim()),
+        optional,
+      }
+    })
 }
 
 /** Every way to write a body of this shape: one name from each `a | b`, optional fields left out. */
 function variants(fields: readonly DocumentedField[]): { name: string; literal?: string }[][] {
-  return fields.filter((field) => !field.optional).reduce<{ name: string; literal?: string }[][]>(
-    (bodies, field) => bodies.flatMap((body) => field.names.map((name) => [...body, field.literal === undefined ? { name } : { name, literal: field.literal }])),
-    [[]])
+  return fields
+    .filter((field) => !field.optional)
+    .reduce<{ name: string; literal?: string }[][]>(
+      (bodies, field) =>
+        bodies.flatMap((body) =>
+          field.names.map((name) => [
+            ...body,
+            field.literal === undefined ? { name } : { name, literal: field.literal },
+          ]),
+        ),
+      [[]],
+    )
 }
 
 /** The import bodies the section documents, by mode. */
@@ -86,16 +106,26 @@ const FOREIGN_PATH = 'imports/servers.jsonl'
 /** What the test puts in each documented field; a field it cannot fill fails the test. */
 function fill(harness: VerbHarness, name: string, token: string | undefined): unknown {
   switch (name) {
-    case 'path': return FOREIGN_PATH
-    case 'content': return FOREIGN
-    case 'token': return token
-    case 'expectedGeneration': return harness.generation()
-    case 'operationId': return harness.op()
-    default: throw new Error(`docs/api.md documents an import field this test cannot fill: ${name}`)
+    case 'path':
+      return FOREIGN_PATH
+    case 'content':
+      return FOREIGN
+    case 'token':
+      return token
+    case 'expectedGeneration':
+      return harness.generation()
+    case 'operationId':
+      return harness.op()
+    default:
+      throw new Error(`docs/api.md documents an import field this test cannot fill: ${name}`)
   }
 }
 
-function body(harness: VerbHarness, fields: readonly { name: string; literal?: string }[], token?: string): Record<string, unknown> {
+function body(
+  harness: VerbHarness,
+  fields: readonly { name: string; literal?: string }[],
+  token?: string,
+): Record<string, unknown> {
   return Object.fromEntries(fields.map((field) => [field.name, field.literal ?? fill(harness, field.name, token)]))
 }
 
@@ -133,16 +163,36 @@ for (const driver of DRIVERS) {
       assert.notEqual(start, -1, 'docs/api.md documents a hand-written file')
       const block = /```json\n([\s\S]*?)\n\s*```/u.exec(exchange.slice(start))?.[1]
       assert.ok(block !== undefined, 'with an example')
-      const content = block.split('\n').map((line) => line.trim()).join('\n')
+      const content = block
+        .split('\n')
+        .map((line) => line.trim())
+        .join('\n')
       const harness = verbHarness(driver)
       try {
         const previewed = await harness.ok('import', { mode: 'preview', content })
         const counts = previewed['counts'] as Record<string, number>
         assert.equal(counts['new'], content.split('\n').length, JSON.stringify(previewed))
-        await harness.ok('import', { mode: 'commit', content, token: previewed['token'], expectedGeneration: harness.generation(), operationId: harness.op() })
-        const facts = (await harness.ok('facts', {}))['facts'] as { subject: string; evidence: string; multi: boolean }[]
-        assert.deepEqual(facts.map((fact) => fact.evidence), facts.map(() => 'observed'), 'a file\'s word counts as observed')
-        assert.ok(facts.some((fact) => fact.multi), 'multi is read')
+        await harness.ok('import', {
+          mode: 'commit',
+          content,
+          token: previewed['token'],
+          expectedGeneration: harness.generation(),
+          operationId: harness.op(),
+        })
+        const facts = (await harness.ok('facts', {}))['facts'] as {
+          subject: string
+          evidence: string
+          multi: boolean
+        }[]
+        assert.deepEqual(
+          facts.map((fact) => fact.evidence),
+          facts.map(() => 'observed'),
+          "a file's word counts as observed",
+        )
+        assert.ok(
+          facts.some((fact) => fact.multi),
+          'multi is read',
+        )
       } finally {
         harness.dispose()
       }
@@ -157,12 +207,18 @@ for (const driver of DRIVERS) {
         { subject: 'billing-api', property: 'port', value: 7801 },
         { subject: 'billing-api', property: 'owner', value: 'payments', confidence: 0.5 },
         { subject: 'billing-api', property: 'token', valueWithheld: true },
-      ].map((line) => JSON.stringify(line)).join('\n')
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n')
       const harness = verbHarness(driver)
       try {
         const previewed = await harness.ok('import', { mode: 'preview', content })
         const invalid = previewed['invalid'] as { line: number; reason: string }[]
-        assert.deepEqual(invalid.map((entry) => entry.line), [1, 2, 3], JSON.stringify(previewed))
+        assert.deepEqual(
+          invalid.map((entry) => entry.line),
+          [1, 2, 3],
+          JSON.stringify(previewed),
+        )
         assert.match(invalid[1]?.reason ?? '', /proposal/u)
       } finally {
         harness.dispose()
@@ -171,17 +227,25 @@ for (const driver of DRIVERS) {
   })
 }
 
-describe('docs/api.md\'s operationId rule', () => {
+describe("docs/api.md's operationId rule", () => {
   it('states the bounds and characters the fenced verbs enforce', async () => {
     const rule = /`operationId`[^.]*?(\d+) to (\d+) characters from `([^`]+)`/u.exec(managementSection())
     assert.ok(rule !== null, 'docs/api.md does not say how long an operationId is and what it may contain')
     const [min, max] = [Number(rule[1]), Number(rule[2])]
     const harness = verbHarness(DRIVERS[0])
     try {
-      const fenced = (operationId: string) => harness.call('rebuild', { expectedGeneration: harness.generation(), operationId })
+      const fenced = (operationId: string) =>
+        harness.call('rebuild', { expectedGeneration: harness.generation(), operationId })
       // Every single character the page lists besides the letter and digit ranges, in one id.
-      const punctuation = (rule[3] ?? '').split(' ').filter((token) => token.length === 1).join('')
-      for (const id of ['a'.repeat(min), `${punctuation}${'b'.repeat(Math.max(0, min - punctuation.length))}`, 'c'.repeat(max)]) {
+      const punctuation = (rule[3] ?? '')
+        .split(' ')
+        .filter((token) => token.length === 1)
+        .join('')
+      for (const id of [
+        'a'.repeat(min),
+        `${punctuation}${'b'.repeat(Math.max(0, min - punctuation.length))}`,
+        'c'.repeat(max),
+      ]) {
         const outcome = await fenced(id)
         assert.equal(outcome.ok, true, `${id}: ${outcome.ok ? '' : outcome.message}`)
       }
@@ -195,34 +259,50 @@ describe('docs/api.md\'s operationId rule', () => {
   })
 })
 
-describe('docs/page.md\'s weight of the browser half', () => {
-  it('states each built file\'s size, minified and gzipped, within a tenth of what the build wrote', () => {
+describe("docs/page.md's weight of the browser half", () => {
+  it("states each built file's size, minified and gzipped, within a tenth of what the build wrote", () => {
     const weight = section('Weight of the browser half', PAGE_TOUR, 'docs/page.md')
     for (const file of ['lib/client.js', 'lib/client/nebula.js']) {
-      const stated = new RegExp(`\`${file.replace(/[./]/gu, '\\$&')}\`[\\s\\S]*?about\\s+(\\d+) KiB minified, (\\d+) KiB gzipped`, 'u').exec(weight)
+      const stated = new RegExp(
+        `\`${file.replace(/[./]/gu, '\\$&')}\`[\\s\\S]*?about\\s+(\\d+) KiB minified, (\\d+) KiB gzipped`,
+        'u',
+      ).exec(weight)
       assert.ok(stated !== null, `the Weight note states no size for ${file}`)
       const bytes = readFileSync(join(REPO_ROOT, file))
       const actual = [bytes.byteLength / 1024, gzipSync(bytes).byteLength / 1024]
       actual.forEach((kib, index) => {
         const said = Number(stated[index + 1])
-        assert.ok(Math.abs(said - kib) <= kib / 10, `${file}: docs/page.md says ${said} KiB ${index === 0 ? 'minified' : 'gzipped'}, the build wrote ${kib.toFixed(1)}`)
+        assert.ok(
+          Math.abs(said - kib) <= kib / 10,
+          `${file}: docs/page.md says ${said} KiB ${index === 0 ? 'minified' : 'gzipped'}, the build wrote ${kib.toFixed(1)}`,
+        )
       })
     }
   })
 })
 
-describe('the README\'s rebuild of better-sqlite3 for the running Node', () => {
+describe("the README's rebuild of better-sqlite3 for the running Node", () => {
   it('sets the nodedir the install check names, and runs the rebuild it prints', () => {
-    const block = /```sh\n(export npm_config_nodedir=[^\n]*)\n([^\n]*)\n```/u.exec(section('Install into a DSH profile'))
+    const block = /```sh\n(export npm_config_nodedir=[^\n]*)\n([^\n]*)\n```/u.exec(
+      section('Install into a DSH profile'),
+    )
     assert.ok(block !== null, 'the Install section has no nodedir block')
     const [, exportLine = '', rebuild = ''] = block
     const shell = spawnSync('bash', ['-c', `${exportLine}\nprintf %s "$npm_config_nodedir"`], {
-      encoding: 'utf8', env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
     })
     const probe = probeBinding()
     assert.equal(shell.stdout, probe.node.folder)
-    const advice = bindingAdvice({ ok: false, node: probe.node, failure: { kind: 'abi', builtFor: '115', message: '' } }, '/usr', process.execPath)
-    assert.ok(advice.includes(`    npm_config_nodedir=${probe.node.folder} ${rebuild}`), `${rebuild} is not what the check prints:\n${advice.join('\n')}`)
+    const advice = bindingAdvice(
+      { ok: false, node: probe.node, failure: { kind: 'abi', builtFor: '115', message: '' } },
+      '/usr',
+      process.execPath,
+    )
+    assert.ok(
+      advice.includes(`    npm_config_nodedir=${probe.node.folder} ${rebuild}`),
+      `${rebuild} is not what the check prints:\n${advice.join('\n')}`,
+    )
   })
 })
 
@@ -241,7 +321,10 @@ function documentedDialogs(): DocumentedDialog[] {
   for (const line of section('Quick start').split('\n')) {
     if (/^\d+\. \*\*/u.test(line)) items.push(line)
     else if (open && /^ {3}\S/u.test(line)) items[items.length - 1] += ` ${line.trim()}`
-    else { open = false; continue }
+    else {
+      open = false
+      continue
+    }
     open = true
   }
   return items.map((item) => {
@@ -257,7 +340,7 @@ async function dialogTitled(page: Page, title: string): Promise<ReturnType<Page[
   return dialog
 }
 
-describe('the README\'s first run of npm start, on a fresh DSH home without a model key', () => {
+describe("the README's first run of npm start, on a fresh DSH home without a model key", () => {
   let model: FakeModel
   let home: DshHome
   let host: WebHost
@@ -288,7 +371,11 @@ describe('the README\'s first run of npm start, on a fresh DSH home without a mo
         const dialog = await dialogTitled(page, documented.title)
         await screenshot(page, `readme-first-run-${index + 1}`)
         for (const button of documented.buttons) {
-          assert.equal(await dialog.getByRole('button', { name: button, exact: true }).count(), 1, `${documented.title}: no ${button} button`)
+          assert.equal(
+            await dialog.getByRole('button', { name: button, exact: true }).count(),
+            1,
+            `${documented.title}: no ${button} button`,
+          )
         }
         await dialog.getByRole('button', { name: documented.buttons[0] ?? '', exact: true }).click()
         await dialog.waitFor({ state: 'detached', timeout: 10_000 })
@@ -299,10 +386,17 @@ describe('the README\'s first run of npm start, on a fresh DSH home without a mo
 
       await page.reload({ waitUntil: 'domcontentloaded' })
       const again = dialogs.filter((documented) => !documented.once)
-      assert.ok(again.length > 0 && again.length < dialogs.length, 'the README says which dialogs come back on the next load')
+      assert.ok(
+        again.length > 0 && again.length < dialogs.length,
+        'the README says which dialogs come back on the next load',
+      )
       await dialogTitled(page, again[0]?.title ?? '')
       for (const documented of dialogs.filter((entry) => entry.once)) {
-        assert.equal(await page.getByRole('dialog').filter({ hasText: documented.title }).count(), 0, `${documented.title} came back`)
+        assert.equal(
+          await page.getByRole('dialog').filter({ hasText: documented.title }).count(),
+          0,
+          `${documented.title} came back`,
+        )
       }
     } finally {
       await context.close()

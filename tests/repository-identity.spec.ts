@@ -10,7 +10,13 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ProjectLocator } from '../src/project/project-locator.ts'
 import { projectNameOf } from '../src/project/project-ref.ts'
-import { configuredRemotes, isFolderKey, isRepositoryKey, remoteTarget, rootCommitKey } from '../src/project/repository-identity.ts'
+import {
+  configuredRemotes,
+  isFolderKey,
+  isRepositoryKey,
+  remoteTarget,
+  rootCommitKey,
+} from '../src/project/repository-identity.ts'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 describe('reading a remote URL', () => {
@@ -29,7 +35,11 @@ describe('reading a remote URL', () => {
       const target = remoteTarget(url)
       assert.deepEqual(target.kind === 'network' ? target.key : target, key, url)
     }
-    assert.deepEqual(remoteTarget('https://gitlab.example.com/group/sub/tool.git'), { kind: 'network', key: 'git:gitlab.example.com/group/sub/tool', name: 'tool' })
+    assert.deepEqual(remoteTarget('https://gitlab.example.com/group/sub/tool.git'), {
+      kind: 'network',
+      key: 'git:gitlab.example.com/group/sub/tool',
+      name: 'tool',
+    })
   })
 
   it('takes a path on this machine for a local remote, and an empty or foreign one for none', () => {
@@ -41,13 +51,26 @@ describe('reading a remote URL', () => {
     assert.deepEqual(remoteTarget('ftp://example.com/x'), { kind: 'none' })
   })
 
-  it('reads each remote\'s first url from a git config, quoted or not, comments aside', () => {
+  it("reads each remote's first url from a git config, quoted or not, comments aside", () => {
     const config = [
-      '[core]', '\trepositoryformatversion = 0', '[remote "origin"]', '\turl = git@github.com:acme/a.git ; the main one',
-      '\tfetch = +refs/heads/*:refs/remotes/origin/*', '\turl = https://mirror.example.com/a.git', '[remote "up stream"]',
-      '\turl = "https://github.com/other/a.git"', '[branch "main"]', '\turl = not-a-remote',
+      '[core]',
+      '\trepositoryformatversion = 0',
+      '[remote "origin"]',
+      '\turl = git@github.com:acme/a.git ; the main one',
+      '\tfetch = +refs/heads/*:refs/remotes/origin/*',
+      '\turl = https://mirror.example.com/a.git',
+      '[remote "up stream"]',
+      '\turl = "https://github.com/other/a.git"',
+      '[branch "main"]',
+      '\turl = not-a-remote',
     ].join('\n')
-    assert.deepEqual([...configuredRemotes(config)], [['origin', 'git@github.com:acme/a.git'], ['up stream', 'https://github.com/other/a.git']])
+    assert.deepEqual(
+      [...configuredRemotes(config)],
+      [
+        ['origin', 'git@github.com:acme/a.git'],
+        ['up stream', 'https://github.com/other/a.git'],
+      ],
+    )
   })
 
   it('keys a root commit by its full id, and tells repository keys from folder keys', () => {
@@ -60,7 +83,11 @@ describe('reading a remote URL', () => {
     assert.equal(isFolderKey('/home/ada/src/b'), true)
     assert.equal(isFolderKey('C:/src/b'), true)
     assert.equal(isFolderKey('git:github.com/a/b'), false)
-    assert.equal(projectNameOf('git:github.com/acme/billing-service'), 'billing-service', 'a name for a project the store has none for')
+    assert.equal(
+      projectNameOf('git:github.com/acme/billing-service'),
+      'billing-service',
+      'a name for a project the store has none for',
+    )
     assert.equal(projectNameOf(`root:${'ab12cd3'.padEnd(40, '0')}`), 'repository ab12cd3')
   })
 })
@@ -68,7 +95,11 @@ describe('reading a remote URL', () => {
 describe('the project of a real repository', () => {
   let root: string
   const git = (cwd: string, ...args: string[]): string => {
-    const result = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' })
+    const result = spawnSync(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, encoding: 'utf8' },
+    )
     assert.equal(result.status, 0, `git ${args.join(' ')}: ${result.stderr}`)
     return result.stdout.trim()
   }
@@ -89,12 +120,19 @@ describe('the project of a real repository', () => {
     billing = repo('billing-service', 'git@github.com:acme/billing-service.git')
     local = repo('notes-tool')
   })
-  after(() => { removeDir(root) })
+  after(() => {
+    removeDir(root)
+  })
 
   it('keys a repository with an origin by the origin, named by its folder, from any subfolder', () => {
     mkdirSync(join(billing, 'src', 'handlers'), { recursive: true })
     const project = new ProjectLocator().locate(join(billing, 'src', 'handlers'))
-    assert.deepEqual(project, { key: 'git:github.com/acme/billing-service', name: 'billing-service', repository: true, folderKey: billing })
+    assert.deepEqual(project, {
+      key: 'git:github.com/acme/billing-service',
+      name: 'billing-service',
+      repository: true,
+      folderKey: billing,
+    })
   })
 
   it('gives a worktree the key of its main checkout, read from the common config', () => {
@@ -134,7 +172,12 @@ describe('the project of a real repository', () => {
     const empty = join(root, 'empty-repo')
     mkdirSync(empty)
     git(empty, 'init', '-q')
-    assert.deepEqual(new ProjectLocator().locate(empty), { key: empty, name: 'empty-repo', repository: true, folderKey: empty })
+    assert.deepEqual(new ProjectLocator().locate(empty), {
+      key: empty,
+      name: 'empty-repo',
+      repository: true,
+      folderKey: empty,
+    })
     const plain = join(root, 'plain')
     mkdirSync(plain)
     assert.deepEqual(new ProjectLocator().locate(plain), { key: plain, name: 'plain', repository: false })

@@ -21,9 +21,12 @@ for (const driver of ONE_DRIVER) {
       clock = new FakeClock('2026-03-08T06:30:00.000Z')
       h = openMemory(driver, clock, { storeTimezone: 'America/Los_Angeles' })
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
-    const search = (query: string): Promise<SearchValue> => h.memory.search({ query, limit: 5, asOf: undefined }, h.config)
+    const search = (query: string): Promise<SearchValue> =>
+      h.memory.search({ query, limit: 5, asOf: undefined }, h.config)
     const firstValue = (value: SearchValue): string | undefined => value.results[0]?.values[0]?.value
 
     /** Four facts on three local days; returns at Tuesday 10 March 00:30 local, an hour after yesterday's fact. */
@@ -58,7 +61,7 @@ for (const driver of ONE_DRIVER) {
       assert.equal(undated.results.length, 4, 'every change matches the words alone')
     })
 
-    it('ranks yesterday\'s change first for 昨天改了什么, through the date channel', async () => {
+    it("ranks yesterday's change first for 昨天改了什么, through the date channel", async () => {
       observeOverDays([
         ['支付服务', '端口', '改成 7801'],
         ['支付服务', '部署区域', '改成 上海'],

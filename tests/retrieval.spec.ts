@@ -9,14 +9,36 @@ import { readFileSync } from 'node:fs'
 import { renderSearchText, type SearchValue } from '../src/retrieval/render.ts'
 import { DAY_MS, FakeClock } from './helpers/fake-clock.ts'
 import { FactMemory } from '../src/fact-memory.ts'
-import { DRIVERS, expectKind, makeConfig, openMemory, removeDir, tempDir, write, writeFact, type MemoryHandle } from './helpers/store.ts'
+import {
+  DRIVERS,
+  expectKind,
+  makeConfig,
+  openMemory,
+  removeDir,
+  tempDir,
+  write,
+  writeFact,
+  type MemoryHandle,
+} from './helpers/store.ts'
 
 const HOUR_MS = 3_600_000
 
-interface EvalFact { readonly kind: 'fact'; readonly key: string; readonly subject: string; readonly property: string; readonly value: string }
-interface EvalQuery { readonly kind: 'query'; readonly query: string; readonly expect: string }
+interface EvalFact {
+  readonly kind: 'fact'
+  readonly key: string
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+}
+interface EvalQuery {
+  readonly kind: 'query'
+  readonly query: string
+  readonly expect: string
+}
 const EVAL = readFileSync(new URL('./fixtures/eval-corpus.jsonl', import.meta.url), 'utf8')
-  .split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as EvalFact | EvalQuery)
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as EvalFact | EvalQuery)
 const EVAL_FACTS = EVAL.filter((entry): entry is EvalFact => entry.kind === 'fact')
 const EVAL_QUERIES = EVAL.filter((entry): entry is EvalQuery => entry.kind === 'query')
 /**
@@ -33,11 +55,14 @@ for (const driver of DRIVERS) {
       clock = new FakeClock('2026-03-01T09:00:00.000Z')
       h = openMemory(driver, clock)
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
     const search = (query: string, extra: { limit?: number; asOf?: string } = {}): SearchValue =>
       h.memory.searchLexical({ query, limit: extra.limit ?? 5, asOf: extra.asOf }, h.config)
-    const values = (value: SearchValue): string[][] => value.results.map((result) => result.values.map((row) => row.value))
+    const values = (value: SearchValue): string[][] =>
+      value.results.map((result) => result.values.map((row) => row.value))
 
     it('finds a Chinese fact from a Chinese question', () => {
       writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801' })
@@ -46,7 +71,10 @@ for (const driver of DRIVERS) {
       assert.equal(value.outcome, 'ok')
       assert.equal(value.results[0]?.subject, '支付服务')
       assert.equal(value.results[0]?.property, '端口')
-      assert.deepEqual(value.results[0]?.values.map((row) => row.value), ['7801'])
+      assert.deepEqual(
+        value.results[0]?.values.map((row) => row.value),
+        ['7801'],
+      )
       assert.ok(!value.results.some((result) => result.property === '常用编辑器'), 'an unrelated fact is not returned')
     })
 
@@ -63,7 +91,10 @@ for (const driver of DRIVERS) {
       writeFact(h.memory, h.config, { subject: 'user', property: 'preferred editor', value: 'Neovim' })
       const value = search('where is the payments API deployed?')
       assert.equal(value.results[0]?.property, 'deploy region')
-      assert.deepEqual(value.results[0]?.values.map((row) => row.value), ['eu-west-1'])
+      assert.deepEqual(
+        value.results[0]?.values.map((row) => row.value),
+        ['eu-west-1'],
+      )
       assert.ok(value.channels.includes('bm25'))
     })
 
@@ -73,16 +104,33 @@ for (const driver of DRIVERS) {
       writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7802' })
       const value = search('支付服务 端口')
       assert.equal(value.results.length, 1, 'one slot, one result')
-      assert.deepEqual(value.results[0]?.values.map((row) => [row.value, row.status]), [['7802', 'active'], ['7801', 'superseded']])
+      assert.deepEqual(
+        value.results[0]?.values.map((row) => [row.value, row.status]),
+        [
+          ['7802', 'active'],
+          ['7801', 'superseded'],
+        ],
+      )
       const text = renderSearchText(value)
       assert.ok(text.indexOf('7802') < text.indexOf('7801'))
-      assert.match(text, /7801 \[#\d+ · superseded, was current 2026-03-01 09:00 → 2026-03-01 10:00 · observed · memory_write\]/u)
+      assert.match(
+        text,
+        /7801 \[#\d+ · superseded, was current 2026-03-01 09:00 → 2026-03-01 10:00 · observed · memory_write\]/u,
+      )
     })
 
     it('answers as of a past day with the value valid then, and as of today with the replacement', () => {
       writeFact(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7801' })
       clock.advance(2 * DAY_MS)
-      expectKind(write(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7802', evidence: 'explicit_user' }), 'saved')
+      expectKind(
+        write(h.memory, h.config, {
+          subject: 'Payments API',
+          property: 'port',
+          value: '7802',
+          evidence: 'explicit_user',
+        }),
+        'saved',
+      )
 
       const then = search('payments port', { asOf: '2026-03-01' })
       assert.equal(then.outcome, 'ok')
@@ -98,13 +146,28 @@ for (const driver of DRIVERS) {
     })
 
     it('answers as of a day after a scheduled replacement starts with the replacement only', () => {
-      writeFact(h.memory, h.config, { subject: 'Payments API', property: 'port', value: '7801', evidence: 'explicit_user' })
-      expectKind(write(h.memory, h.config, {
-        subject: 'Payments API', property: 'port', value: '7802', evidence: 'explicit_user', validFrom: '2026-03-05',
-      }), 'saved')
+      writeFact(h.memory, h.config, {
+        subject: 'Payments API',
+        property: 'port',
+        value: '7801',
+        evidence: 'explicit_user',
+      })
+      expectKind(
+        write(h.memory, h.config, {
+          subject: 'Payments API',
+          property: 'port',
+          value: '7802',
+          evidence: 'explicit_user',
+          validFrom: '2026-03-05',
+        }),
+        'saved',
+      )
       assert.deepEqual(values(search('payments port', { asOf: '2026-03-02' })), [['7801']])
-      assert.deepEqual(values(search('payments port', { asOf: '2026-03-06' })), [['7802']],
-        'on 2026-03-06 the store already knows 7801 ended on 2026-03-05')
+      assert.deepEqual(
+        values(search('payments port', { asOf: '2026-03-06' })),
+        [['7802']],
+        'on 2026-03-06 the store already knows 7801 ended on 2026-03-05',
+      )
     })
 
     it('refuses an as-of argument that is not a date', () => {
@@ -116,7 +179,10 @@ for (const driver of DRIVERS) {
 
     it('answers needs_selection while a slot has an open conflict', () => {
       writeFact(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user' })
-      expectKind(write(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'observed' }), 'conflict')
+      expectKind(
+        write(h.memory, h.config, { subject: '支付服务', property: '端口', value: '7802', evidence: 'observed' }),
+        'conflict',
+      )
       const value = search('支付服务端口')
       assert.equal(value.outcome, 'needs_selection')
       assert.equal(value.results[0]?.contested, true)
@@ -161,9 +227,24 @@ for (const driver of DRIVERS) {
 
     it('never shows a stored credential, even with sensitive data model-visible', () => {
       const config = h.reconfigure({ refuseCredentials: false, sensitiveModelVisible: true })
-      expectKind(write(h.memory, config, { subject: '生产数据库', property: '密码', value: 'Xy9#kP2$mQ7-ZZtop' }), 'saved')
-      expectKind(write(h.memory, config, { subject: 'OpenAI account', property: 'api key', value: 'sk-proj-AbCdEfGhIjKlMnOpQrSt1234' }), 'saved')
-      for (const query of ['生产数据库的密码', 'OpenAI account api key', 'sk-proj-AbCdEfGhIjKlMnOpQrSt1234', 'Xy9#kP2$mQ7-ZZtop']) {
+      expectKind(
+        write(h.memory, config, { subject: '生产数据库', property: '密码', value: 'Xy9#kP2$mQ7-ZZtop' }),
+        'saved',
+      )
+      expectKind(
+        write(h.memory, config, {
+          subject: 'OpenAI account',
+          property: 'api key',
+          value: 'sk-proj-AbCdEfGhIjKlMnOpQrSt1234',
+        }),
+        'saved',
+      )
+      for (const query of [
+        '生产数据库的密码',
+        'OpenAI account api key',
+        'sk-proj-AbCdEfGhIjKlMnOpQrSt1234',
+        'Xy9#kP2$mQ7-ZZtop',
+      ]) {
         const value = h.memory.searchLexical({ query, limit: 5, asOf: undefined }, config)
         assert.equal(value.outcome, 'not_found', `"${query}" must not surface a credential`)
         const text = renderSearchText(value)
@@ -174,9 +255,13 @@ for (const driver of DRIVERS) {
 
     it('keeps the rendered text within the search budget when many facts match, reporting what it left out', () => {
       for (let i = 0; i < 60; i += 1) {
-        writeFact(h.memory, h.config, i % 2 === 0
-          ? { subject: `service ${i}`, property: 'port', value: String(8000 + i) }
-          : { subject: `服务${i}`, property: 'port 端口', value: String(8000 + i) })
+        writeFact(
+          h.memory,
+          h.config,
+          i % 2 === 0
+            ? { subject: `service ${i}`, property: 'port', value: String(8000 + i) }
+            : { subject: `服务${i}`, property: 'port 端口', value: String(8000 + i) },
+        )
       }
       const config = h.reconfigure({ searchBudgetTokens: 300 })
       const value = h.memory.searchLexical({ query: 'service port 服务端口', limit: 10, asOf: undefined }, config)
@@ -190,14 +275,21 @@ for (const driver of DRIVERS) {
 
     it('refuses a search budget below 300 tokens and keeps the text within that smallest budget', () => {
       assert.throws(() => h.reconfigure({ searchBudgetTokens: 100 }))
-      for (let i = 0; i < 60; i += 1) writeFact(h.memory, h.config, { subject: `service ${i}`, property: 'port', value: String(8000 + i) })
+      for (let i = 0; i < 60; i += 1)
+        writeFact(h.memory, h.config, { subject: `service ${i}`, property: 'port', value: String(8000 + i) })
       const config = h.reconfigure({ searchBudgetTokens: 300 })
-      const text = renderSearchText(h.memory.searchLexical({ query: 'service port', limit: 10, asOf: undefined }, config))
+      const text = renderSearchText(
+        h.memory.searchLexical({ query: 'service port', limit: 10, asOf: undefined }, config),
+      )
       assert.ok(text.length <= 300 * 2, `rendered ${text.length} characters for a budget of ${300 * 2}:\n${text}`)
     })
 
     it('never returns forgotten facts, by words or by identifier, nor forgotten history rows', () => {
-      const gone = writeFact(h.memory, h.config, { subject: 'Billing job', property: 'namespace', value: 'billing-prod-7' })
+      const gone = writeFact(h.memory, h.config, {
+        subject: 'Billing job',
+        property: 'namespace',
+        value: 'billing-prod-7',
+      })
       assert.equal(h.memory.forgetById(gone.id).kind, 'forgotten')
       assert.equal(search('billing job namespace').outcome, 'not_found')
       assert.equal(search('billing-prod-7').outcome, 'not_found')
@@ -212,8 +304,12 @@ for (const driver of DRIVERS) {
 
     it('gives every hit its valid-from date, evidence and a source label, and reports the channels that ran', () => {
       writeFact(h.memory, h.config, {
-        subject: '支付服务', property: '端口', value: '7801', evidence: 'explicit_user',
-        anchor: { sessionId: 'session-d1726f36-5734-4a1b-9c1e', turn: 3 }, quote: '端口改成 7801 了',
+        subject: '支付服务',
+        property: '端口',
+        value: '7801',
+        evidence: 'explicit_user',
+        anchor: { sessionId: 'session-d1726f36-5734-4a1b-9c1e', turn: 3 },
+        quote: '端口改成 7801 了',
       })
       writeFact(h.memory, h.config, { subject: '支付服务', property: '负责人', value: '张伟', evidence: 'observed' })
       const value = search('支付服务 7801')
@@ -231,7 +327,10 @@ for (const driver of DRIVERS) {
       const text = renderSearchText(value)
       assert.match(text, /^outcome: ok\n/u)
       assert.match(text, /Channels: bm25, subject, identifier\./u)
-      assert.match(text, /7801 \[#\d+ · since 2026-03-01 · explicit_user · memory_write, session-d1726f36 turn 3 · quote: "端口改成 7801 了"\]/u)
+      assert.match(
+        text,
+        /7801 \[#\d+ · since 2026-03-01 · explicit_user · memory_write, session-d1726f36 turn 3 · quote: "端口改成 7801 了"\]/u,
+      )
       assert.match(text, /dated history, not instructions/u)
     })
 
@@ -240,14 +339,21 @@ for (const driver of DRIVERS) {
       const answers = [search('payments port'), search('nothing like this'), search('payments', { asOf: 'soon' })]
       h.memory.close()
       answers.push(search('payments port'))
-      assert.deepEqual(answers.map((value) => value.outcome), ['ok', 'not_found', 'refused', 'unavailable'])
+      assert.deepEqual(
+        answers.map((value) => value.outcome),
+        ['ok', 'not_found', 'refused', 'unavailable'],
+      )
       for (const value of answers) assert.ok(renderSearchText(value).startsWith(`outcome: ${value.outcome}\n`))
     })
 
     it(`ranks the expected fact in the top 3 for at least ${HIT_AT_3_FLOOR * 100}% of the graded queries`, () => {
       const keyOf = new Map<string, string>()
       for (const fact of EVAL_FACTS) {
-        const stored = writeFact(h.memory, h.config, { subject: fact.subject, property: fact.property, value: fact.value })
+        const stored = writeFact(h.memory, h.config, {
+          subject: fact.subject,
+          property: fact.property,
+          value: fact.value,
+        })
         keyOf.set(`${stored.subject}\u0000${stored.property}`, fact.key)
         clock.advance(60_000)
       }
@@ -256,12 +362,17 @@ for (const driver of DRIVERS) {
       const misses: string[] = []
       let hits = 0
       for (const query of EVAL_QUERIES) {
-        const ranked = search(query.query, { limit: 5 }).results.map((result) => keyOf.get(`${result.subject}\u0000${result.property}`))
+        const ranked = search(query.query, { limit: 5 }).results.map((result) =>
+          keyOf.get(`${result.subject}\u0000${result.property}`),
+        )
         if (ranked.slice(0, 3).includes(query.expect)) hits += 1
         else misses.push(`${query.query} → expected ${query.expect}, got ${ranked.slice(0, 3).join(', ') || 'nothing'}`)
       }
       const hitAt3 = hits / EVAL_QUERIES.length
-      assert.ok(hitAt3 >= HIT_AT_3_FLOOR, `hit@3 = ${hitAt3.toFixed(2)} < ${HIT_AT_3_FLOOR}; misses:\n${misses.join('\n')}`)
+      assert.ok(
+        hitAt3 >= HIT_AT_3_FLOOR,
+        `hit@3 = ${hitAt3.toFixed(2)} < ${HIT_AT_3_FLOOR}; misses:\n${misses.join('\n')}`,
+      )
     })
   })
 }
@@ -276,7 +387,10 @@ describe('the query deadline', () => {
     const config = makeConfig(root, { queryTimeoutMs: 50 })
     memory.open(config.resolvedDataDir)
     try {
-      memory.write({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' }, config)
+      memory.write(
+        { subject: 'billing-api', property: 'port', value: '7801', evidence: 'observed', origin: 'tool' },
+        config,
+      )
       const value = memory.searchLexical({ query: 'billing port 7801', limit: 5, asOf: undefined }, config)
       assert.deepEqual(value.channels, ['bm25'])
       assert.deepEqual(value.skipped, ['identifier'])

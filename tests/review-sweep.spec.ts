@@ -64,14 +64,18 @@ for (const driver of DRIVERS) {
       if (!('stores' in opened)) throw new Error('store not open')
       stores = opened.stores
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
     const put = (fact: Partial<FactInput>): number => {
       const answer = write(h.memory, h.config, { evidence: 'observed', origin: 'tool', ...fact })
       clock.advance(60_000)
       return expectKind(answer, 'saved').fact.id
     }
-    const seed = (): void => { for (const fact of LIBRARY) put(fact) }
+    const seed = (): void => {
+      for (const fact of LIBRARY) put(fact)
+    }
     /** One pair of restatements across two properties of one subject (the write-time gate compares one slot only). */
     const hobbyPair = (subject = 'user', extra: Partial<FactInput> = {}): [number, number] => [
       put({ subject, property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true, ...extra }),
@@ -80,24 +84,49 @@ for (const driver of DRIVERS) {
     const sweep = (model: ExtractionModel | { unavailable: string }, budget = 8): ReturnType<typeof runSweep> =>
       runSweep({ stores, model: async () => model, now: () => clock.iso() }, { trigger: 'asked', budget })
     const reviewRows = (): number => count(h.db(), 'SELECT count(*) AS n FROM review_verdicts')
-    const mergeCards = (): { id: number; rows: unknown }[] => h.db().all(`SELECT id, rows FROM proposals WHERE kind = 'merge' ORDER BY id`)
-      .map((row) => ({ id: Number(row['id']), rows: (JSON.parse(String(row['rows'])) as { rows: unknown }).rows }))
+    const mergeCards = (): { id: number; rows: unknown }[] =>
+      h
+        .db()
+        .all(`SELECT id, rows FROM proposals WHERE kind = 'merge' ORDER BY id`)
+        .map((row) => ({ id: Number(row['id']), rows: (JSON.parse(String(row['rows'])) as { rows: unknown }).rows }))
 
     it('pairs facts only inside one subject and one scope, and never reads a sensitive fact', () => {
       seed()
       const [a, b] = hobbyPair()
-      const partner = put({ subject: 'partner', property: 'hobbies', value: 'plays jazz standards on the piano', multi: true })
-      const elsewhere = put({ subject: 'user', property: 'pastime', value: 'plays the piano, mostly jazz standards', scope: 'project:band', multi: true })
-      const sensitive = put({ subject: 'user', property: 'contact', value: 'plays jazz standards on the piano, mail alice@example.com' })
+      const partner = put({
+        subject: 'partner',
+        property: 'hobbies',
+        value: 'plays jazz standards on the piano',
+        multi: true,
+      })
+      const elsewhere = put({
+        subject: 'user',
+        property: 'pastime',
+        value: 'plays the piano, mostly jazz standards',
+        scope: 'project:band',
+        multi: true,
+      })
+      const sensitive = put({
+        subject: 'user',
+        property: 'contact',
+        value: 'plays jazz standards on the piano, mail alice@example.com',
+      })
       put({ subject: 'orders-api', property: 'database', value: 'PostgreSQL 16 on the managed instance' })
       put({ subject: 'orders-api staging', property: 'database', value: 'PostgreSQL 16 on the managed instance' })
-      assert.notEqual(h.db().get('SELECT sensitivity FROM facts WHERE id = ?', sensitive)?.['sensitivity'], null, 'the contact row is marked sensitive')
+      assert.notEqual(
+        h.db().get('SELECT sensitivity FROM facts WHERE id = ?', sensitive)?.['sensitivity'],
+        null,
+        'the contact row is marked sensitive',
+      )
       const facts = stores.review.candidateFacts()
       assert.ok(!facts.some((fact) => fact.id === sensitive), 'a sensitive fact is not read')
       assert.ok(facts.some((fact) => fact.id === partner) && facts.some((fact) => fact.id === elsewhere))
       return sweep(new ScriptedModel(verdict('distinct'))).then((entry) => {
         assert.equal(entry.candidates, 1, 'one pair: user · hobbies / user · pastime in the global scope')
-        assert.deepEqual(stores.review.distinctPairs().map((pair) => [pair.lowFactId, pair.highFactId]), [[a, b]])
+        assert.deepEqual(
+          stores.review.distinctPairs().map((pair) => [pair.lowFactId, pair.highFactId]),
+          [[a, b]],
+        )
       })
     })
 
@@ -109,22 +138,46 @@ for (const driver of DRIVERS) {
       await sweep(model)
       assert.equal(model.requests.length, 1)
       const [request] = model.requests
-      assert.match(request?.user ?? '', /^Statement A: user · hobbies: plays the piano, mostly jazz standards\nStatement B: user · pastime: plays jazz standards on the piano$/u)
+      assert.match(
+        request?.user ?? '',
+        /^Statement A: user · hobbies: plays the piano, mostly jazz standards\nStatement B: user · pastime: plays jazz standards on the piano$/u,
+      )
       assert.doesNotMatch(JSON.stringify(model.requests), /alice@example\.com|#\d/u)
     })
 
     it('a same verdict gives one merge card whose keeper is the stronger evidence', async () => {
       seed()
-      const first = put({ subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true })
-      const second = put({ subject: 'user', property: 'pastime', value: 'plays jazz standards on the piano', multi: true, evidence: 'explicit_user' })
-      const revisions = new Map(h.db().all('SELECT id, revision FROM facts WHERE id IN (?, ?)', first, second).map((row) => [Number(row['id']), Number(row['revision'])]))
+      const first = put({
+        subject: 'user',
+        property: 'hobbies',
+        value: 'plays the piano, mostly jazz standards',
+        multi: true,
+      })
+      const second = put({
+        subject: 'user',
+        property: 'pastime',
+        value: 'plays jazz standards on the piano',
+        multi: true,
+        evidence: 'explicit_user',
+      })
+      const revisions = new Map(
+        h
+          .db()
+          .all('SELECT id, revision FROM facts WHERE id IN (?, ?)', first, second)
+          .map((row) => [Number(row['id']), Number(row['revision'])]),
+      )
       const generation = stores.db.generation()
       const entry = await sweep(new ScriptedModel(verdict('same')))
       assert.equal(entry.same, 1)
       const cards = mergeCards()
       assert.equal(cards.length, 1)
       assert.deepEqual(entry.proposalIds, [cards[0]?.id])
-      assert.deepEqual(cards[0]?.rows, [{ keeper: { factId: second, revision: revisions.get(second) }, loser: { factId: first, revision: revisions.get(first) } }])
+      assert.deepEqual(cards[0]?.rows, [
+        {
+          keeper: { factId: second, revision: revisions.get(second) },
+          loser: { factId: first, revision: revisions.get(first) },
+        },
+      ])
       assert.ok(stores.db.generation() > generation, 'a card is a change the page must see')
       assert.equal(reviewRows(), 0, 'same is not remembered as distinct')
       const again = await sweep(new ScriptedModel())
@@ -146,10 +199,21 @@ for (const driver of DRIVERS) {
     it('keeps the first observation even after a duplicate write observed the earlier fact again, later than the other', async () => {
       seed()
       const [first, second] = hobbyPair()
-      const again = write(h.memory, h.config, { subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true, evidence: 'observed', origin: 'tool' })
+      const again = write(h.memory, h.config, {
+        subject: 'user',
+        property: 'hobbies',
+        value: 'plays the piano, mostly jazz standards',
+        multi: true,
+        evidence: 'observed',
+        origin: 'tool',
+      })
       assert.equal(expectKind(again, 'duplicate').fact.id, first)
-      const observed = (id: number): string => String(h.db().get(`SELECT ${instantColumn('observed_at')} FROM facts WHERE id = ?`, id)?.['observed_at'])
-      assert.ok(observed(first) > observed(second), 'the duplicate moved the first fact\'s observation past the second\'s')
+      const observed = (id: number): string =>
+        String(h.db().get(`SELECT ${instantColumn('observed_at')} FROM facts WHERE id = ?`, id)?.['observed_at'])
+      assert.ok(
+        observed(first) > observed(second),
+        "the duplicate moved the first fact's observation past the second's",
+      )
       await sweep(new ScriptedModel(verdict('unsure')))
       const [row] = mergeCards()[0]?.rows as { keeper: { factId: number }; loser: { factId: number } }[]
       assert.deepEqual([row?.keeper.factId, row?.loser.factId], [first, second])
@@ -173,7 +237,11 @@ for (const driver of DRIVERS) {
       seed()
       const [, second] = hobbyPair()
       await sweep(new ScriptedModel(verdict('distinct')))
-      stores.db.run(`UPDATE facts SET value = 'plays jazz standards on the piano!', claim_key = unhex(?) WHERE id = ?`, hexKey('changed'), second)
+      stores.db.run(
+        `UPDATE facts SET value = 'plays jazz standards on the piano!', claim_key = unhex(?) WHERE id = ?`,
+        hexKey('changed'),
+        second,
+      )
       const model = new ScriptedModel(verdict('distinct'))
       const entry = await sweep(model)
       assert.equal(model.requests.length, 1)
@@ -205,7 +273,10 @@ for (const driver of DRIVERS) {
       assert.equal(mergeCards().length, 0)
       assert.equal(reviewRows(), 0)
       assert.equal(stores.db.generation(), generation, 'nothing the page holds changed')
-      assert.deepEqual(stores.review.sweeps().map((entry) => entry.outcome), ['deferred', 'deferred'])
+      assert.deepEqual(
+        stores.review.sweeps().map((entry) => entry.outcome),
+        ['deferred', 'deferred'],
+      )
     })
 
     it('never keeps a credential a failing model echoed in the ledger', async () => {
@@ -224,7 +295,12 @@ for (const driver of DRIVERS) {
       put({ subject: 'orders-api', property: 'storage', value: 'PostgreSQL 16 on a managed instance' })
       put({ subject: 'orders-api', property: 'db', value: 'a managed PostgreSQL 16 instance' })
       hobbyPair('user')
-      const model = new ScriptedModel(verdict('distinct'), verdict('distinct'), verdict('distinct'), verdict('distinct'))
+      const model = new ScriptedModel(
+        verdict('distinct'),
+        verdict('distinct'),
+        verdict('distinct'),
+        verdict('distinct'),
+      )
       const entry = await sweep(model, 2)
       assert.equal(entry.candidates, 4, 'three orders-api pairs and one user pair')
       assert.equal(model.requests.length, 2)
@@ -247,7 +323,13 @@ for (const driver of DRIVERS) {
     })
 
     it('the timer is armed only while the plugin and the review are on, and a settings change does not push it back', () => {
-      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => h.config, model: async () => new ScriptedModel() })
+      const service = new SweepService({
+        clock,
+        logger: { warn: () => undefined },
+        stores: () => stores,
+        config: () => h.config,
+        model: async () => new ScriptedModel(),
+      })
       service.follow(h.config)
       assert.equal(service.armed, true)
       clock.advance(FIRST_LOOK_MS - 1000)
@@ -281,7 +363,9 @@ for (const driver of DRIVERS) {
         },
       })
       const sweeps = (): number => stores.review.sweepCount()
-      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      const settle = async (): Promise<void> => {
+        for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve))
+      }
       const timersBefore = clock.pendingTimers
       service.start()
       clock.advance(FIRST_LOOK_MS - 1)
@@ -304,7 +388,10 @@ for (const driver of DRIVERS) {
       await settle()
       assert.equal(sweeps(), 2, 'an interval of 0 leaves only the button and the route')
       const asked = await service.sweepNow()
-      assert.ok(asked.ran && asked.sweep.budget === 24 && asked.sweep.trigger === 'asked', 'the button sweeps with triple the budget')
+      assert.ok(
+        asked.ran && asked.sweep.budget === 24 && asked.sweep.trigger === 'asked',
+        'the button sweeps with triple the budget',
+      )
       config = { ...config, autoConsolidate: false, consolidateIntervalMs: 60_000 }
       assert.deepEqual(await service.sweepNow(), { ran: false, reason: 'disabled' })
       clock.advance(30 * LOOK_EVERY_MS)
@@ -325,10 +412,21 @@ for (const driver of DRIVERS) {
       const held: ((answer: ModelAnswer) => void)[] = []
       const gated: ExtractionModel = {
         name: 'fake/gated',
-        complete: () => new Promise((resolve) => { held.push(resolve) }),
+        complete: () =>
+          new Promise((resolve) => {
+            held.push(resolve)
+          }),
       }
-      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => h.config, model: async () => gated })
-      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      const service = new SweepService({
+        clock,
+        logger: { warn: () => undefined },
+        stores: () => stores,
+        config: () => h.config,
+        model: async () => gated,
+      })
+      const settle = async (): Promise<void> => {
+        for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve))
+      }
       const begun = service.beginNow()
       assert.ok(begun.begun, 'the first ask starts a sweep')
       assert.deepEqual([begun.progress.trigger, begun.progress.budget, begun.progress.asked], ['asked', 24, 0])
@@ -348,7 +446,10 @@ for (const driver of DRIVERS) {
       assert.equal(service.progress(), undefined, 'nothing runs once it ended')
       const outcome = service.lastAsked()
       assert.equal(outcome?.startedAt, begun.progress.startedAt)
-      assert.deepEqual([outcome?.sweep?.asked, outcome?.sweep?.same, outcome?.sweep?.distinct, outcome?.error], [2, 1, 1, null])
+      assert.deepEqual(
+        [outcome?.sweep?.asked, outcome?.sweep?.same, outcome?.sweep?.distinct, outcome?.error],
+        [2, 1, 1, null],
+      )
       assert.equal(stores.review.sweepCount(), 1)
       await service.stop()
     })
@@ -362,13 +463,27 @@ for (const driver of DRIVERS) {
         complete: (request) => {
           signal = request.signal
           return new Promise((resolve) => {
-            request.signal.addEventListener('abort', () => { resolve({ ok: false, error: 'aborted' }) }, { once: true })
+            request.signal.addEventListener(
+              'abort',
+              () => {
+                resolve({ ok: false, error: 'aborted' })
+              },
+              { once: true },
+            )
           })
         },
       }
       let config = { ...h.config, consolidateIntervalMs: 10 * 60_000 }
-      const service = new SweepService({ clock, logger: { warn: () => undefined }, stores: () => stores, config: () => config, model: async () => hanging })
-      const settle = async (): Promise<void> => { for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve)) }
+      const service = new SweepService({
+        clock,
+        logger: { warn: () => undefined },
+        stores: () => stores,
+        config: () => config,
+        model: async () => hanging,
+      })
+      const settle = async (): Promise<void> => {
+        for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve))
+      }
       service.follow(config)
       clock.advance(FIRST_LOOK_MS)
       await settle()
@@ -379,7 +494,9 @@ for (const driver of DRIVERS) {
       service.follow(config)
       assert.equal(service.armed, true)
       let stopped = false
-      const stopping = service.stop().then(() => { stopped = true })
+      const stopping = service.stop().then(() => {
+        stopped = true
+      })
       await settle()
       assert.equal(signal.aborted, true, 'the sweep under way was not aborted')
       assert.equal(stopped, true, 'stop waited for the sweep instead of aborting it')
@@ -391,15 +508,31 @@ for (const driver of DRIVERS) {
 describe('the lexical leg on a large subject', () => {
   it(`compares only the newest ${SWEEP_GROUP_CAP} facts of one subject and scope, pausing every ${SCORES_PER_PAUSE} scores`, async () => {
     const facts = Array.from({ length: SWEEP_GROUP_CAP + 50 }, (_, index) => ({
-      id: index + 1, subjectKey: 'user', scope: 'global', subject: 'user', property: 'hobbies', value: 'plays the piano, mostly jazz standards',
-      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, firstObservedAt: '2026-03-01T09:00:00.000Z',
+      id: index + 1,
+      subjectKey: 'user',
+      scope: 'global',
+      subject: 'user',
+      property: 'hobbies',
+      value: 'plays the piano, mostly jazz standards',
+      claimKey: `claim-${index + 1}`,
+      revision: 1,
+      evidence: 'observed' as const,
+      firstObservedAt: '2026-03-01T09:00:00.000Z',
     }))
     let pauses = 0
-    const leg = lexicalSource({ currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) }, async () => { pauses += 1 })
+    const leg = lexicalSource(
+      { currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) },
+      async () => {
+        pauses += 1
+      },
+    )
     const pairs = await leg.pairs(facts)
     const compared = (SWEEP_GROUP_CAP * (SWEEP_GROUP_CAP - 1)) / 2
     assert.equal(pairs.length, compared, 'identical values: every pair of the newest facts is a candidate')
-    assert.ok(pairs.every((pair) => pair.low.id > 50), 'the oldest facts past the cap are not compared')
+    assert.ok(
+      pairs.every((pair) => pair.low.id > 50),
+      'the oldest facts past the cap are not compared',
+    )
     assert.equal(pauses, Math.floor(compared / SCORES_PER_PAUSE))
   })
 })
@@ -414,8 +547,16 @@ describe('the lexical leg and negations', () => {
       '想在早上十点前安排会议',
     ]
     const facts = values.map((value, index) => ({
-      id: index + 1, subjectKey: 'user', scope: 'global', subject: 'user', property: 'meeting preferences', value,
-      claimKey: `claim-${index + 1}`, revision: 1, evidence: 'observed' as const, firstObservedAt: '2026-03-01T09:00:00.000Z',
+      id: index + 1,
+      subjectKey: 'user',
+      scope: 'global',
+      subject: 'user',
+      property: 'meeting preferences',
+      value,
+      claimKey: `claim-${index + 1}`,
+      revision: 1,
+      evidence: 'observed' as const,
+      firstObservedAt: '2026-03-01T09:00:00.000Z',
     }))
     const leg = lexicalSource({ currentFacts: 1000, statistics: () => ({ documents: 1000, frequency: new Map() }) })
     const pairs = (await leg.pairs(facts)).map((pair) => [pair.low.id, pair.high.id])

@@ -54,8 +54,12 @@ for (const driver of ONE_DRIVER) {
   describe(`the review's vector leg (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined
-    before(async () => { fake = await startFakeSemantic() })
-    after(async () => { await fake.close() })
+    before(async () => {
+      fake = await startFakeSemantic()
+    })
+    after(async () => {
+      await fake.close()
+    })
     afterEach(async () => {
       await m?.dispose()
       m = undefined
@@ -70,12 +74,25 @@ for (const driver of ONE_DRIVER) {
       const low = writeFact(memory.memory, memory.config, { subject: 'user', property: 'coffee', value: 'espresso' }).id
       const high = writeFact(memory.memory, memory.config, { subject: 'user', property: 'drink', value: 'latte' }).id
       writeFact(memory.memory, memory.config, { subject: 'partner', property: 'drink', value: 'latte' })
-      writeFact(memory.memory, memory.config, { subject: 'user', property: 'drink', value: 'latte', scope: 'project:cafe' })
+      writeFact(memory.memory, memory.config, {
+        subject: 'user',
+        property: 'drink',
+        value: 'latte',
+        scope: 'project:cafe',
+      })
       return { memory, low, high }
     }
     const review = (memory: SemanticMemory, model: ScriptedModel, withVectors = true) => {
       const stores = memory.stores()
-      return runSweep({ stores, model: async () => model, now: () => memory.clock.iso(), sources: withVectors ? vectorSources(memory.config, stores) : [] }, { trigger: 'asked', budget: 8 })
+      return runSweep(
+        {
+          stores,
+          model: async () => model,
+          now: () => memory.clock.iso(),
+          sources: withVectors ? vectorSources(memory.config, stores) : [],
+        },
+        { trigger: 'asked', budget: 8 },
+      )
     }
     const spaceId = (memory: SemanticMemory): number => {
       const settings = embeddingSettings(memory.config)
@@ -102,7 +119,10 @@ for (const driver of ONE_DRIVER) {
       const first = spaceId(memory)
       await review(memory, new ScriptedModel(DISTINCT))
       const stores = memory.stores()
-      assert.deepEqual(stores.review.distinctPairs(first).map((pair) => [pair.lowFactId, pair.highFactId]), [[low, high]])
+      assert.deepEqual(
+        stores.review.distinctPairs(first).map((pair) => [pair.lowFactId, pair.highFactId]),
+        [[low, high]],
+      )
       assert.deepEqual(stores.review.distinctPairs(0), [], 'not under the lexical generation')
       const generation = stores.db.generation()
       const quiet = new ScriptedModel()
@@ -115,8 +135,15 @@ for (const driver of ONE_DRIVER) {
       assert.notEqual(second, first)
       const asked = new ScriptedModel(DISTINCT)
       const renewed = await review(memory, asked)
-      assert.deepEqual([asked.requests.length, renewed.remembered], [1, 0], 'a verdict about other vectors is not trusted')
-      assert.deepEqual(stores.review.distinctPairs(second).map((pair) => [pair.lowFactId, pair.highFactId]), [[low, high]])
+      assert.deepEqual(
+        [asked.requests.length, renewed.remembered],
+        [1, 0],
+        'a verdict about other vectors is not trusted',
+      )
+      assert.deepEqual(
+        stores.review.distinctPairs(second).map((pair) => [pair.lowFactId, pair.highFactId]),
+        [[low, high]],
+      )
       assert.equal(count(memory.db(), 'SELECT count(*) AS n FROM review_verdicts'), 2)
     })
 

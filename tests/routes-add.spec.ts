@@ -11,20 +11,31 @@ import { startApiHost, type ApiHost } from './helpers/page-host.ts'
 let env: ApiHost | undefined
 let api: FactMemoryApi
 
-interface FactView { readonly id: number; readonly subject: string; readonly property: string; readonly value: string; readonly status: string; readonly evidence: string }
+interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+  readonly evidence: string
+}
 
 before(async () => {
   env = await startApiHost()
   api = env.api
 })
 
-after(async () => { await env?.stop() })
+after(async () => {
+  await env?.stop()
+})
 
-const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
-const errorCode = (json: Record<string, unknown> | undefined): string | undefined => (json?.['error'] as { code?: string } | undefined)?.code
+const current = async (): Promise<FactView[]> =>
+  (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
+const errorCode = (json: Record<string, unknown> | undefined): string | undefined =>
+  (json?.['error'] as { code?: string } | undefined)?.code
 
 describe('fact-add over HTTP', () => {
-  it('adds the user\'s statement (200), answers a replay from its receipt, refuses a stale generation with 409, and the undo takes it out', async () => {
+  it("adds the user's statement (200), answers a replay from its receipt, refuses a stale generation with 409, and the undo takes it out", async () => {
     const body = await api.fence({ subject: 'lighthouse', property: 'keeper', value: 'Ada' })
     const first = await api.post('fact-add', body)
     assert.equal(first.status, 200)
@@ -37,7 +48,13 @@ describe('fact-add over HTTP', () => {
     assert.equal((await current()).filter((row) => row.subject === 'lighthouse').length, 1)
 
     const generation = await api.generation()
-    const stale = await api.post('fact-add', { subject: 'orchard', property: 'harvest', value: 'October', expectedGeneration: generation - 1, operationId: api.op() })
+    const stale = await api.post('fact-add', {
+      subject: 'orchard',
+      property: 'harvest',
+      value: 'October',
+      expectedGeneration: generation - 1,
+      operationId: api.op(),
+    })
     assert.equal(stale.status, 409)
     assert.equal(errorCode(stale.json), 'stale')
     assert.equal(await api.generation(), generation)
@@ -48,12 +65,23 @@ describe('fact-add over HTTP', () => {
 
   it('refuses a credential with 422 and stores nothing, and bad bodies with 400', async () => {
     const generation = await api.generation()
-    const secret = await api.post('fact-add', await api.fence({ subject: 'deploy bot', property: 'api token', value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c' }))
+    const secret = await api.post(
+      'fact-add',
+      await api.fence({
+        subject: 'deploy bot',
+        property: 'api token',
+        value: 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c',
+      }),
+    )
     assert.equal(secret.status, 422)
     assert.equal(errorCode(secret.json), 'credential_refused')
     assert.equal(await api.generation(), generation)
     assert.ok(!(await current()).some((row) => row.subject === 'deploy bot'))
-    for (const extra of [{ subject: 'a', property: 'b' }, { subject: 'a', property: 'b', value: 'c', origin: 'tool' }, { subject: 'a', property: 'b', value: 'c', multi: 'yes' }]) {
+    for (const extra of [
+      { subject: 'a', property: 'b' },
+      { subject: 'a', property: 'b', value: 'c', origin: 'tool' },
+      { subject: 'a', property: 'b', value: 'c', multi: 'yes' },
+    ]) {
       const bad = await api.post('fact-add', await api.fence(extra))
       assert.equal(bad.status, 400, JSON.stringify(extra))
       assert.equal(errorCode(bad.json), 'invalid_arguments')

@@ -15,7 +15,15 @@ let home: DshHome
 let host: WebHost
 let api: FactMemoryApi
 
-interface FactView { readonly id: number; readonly subject: string; readonly entityKey: string; readonly property: string; readonly value: string; readonly status: string; readonly evidence: string }
+interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly entityKey: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+  readonly evidence: string
+}
 
 const SEED = [
   { subject: 'lighthouse', property: 'keeper', value: 'Ada' },
@@ -31,7 +39,13 @@ before(async () => {
   api = new FactMemoryApi(host.url)
   const content = `${SEED.map((record) => JSON.stringify(record)).join('\n')}\n`
   const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await api.ok('import', {
+    mode: 'commit',
+    content,
+    token: String(preview['token']),
+    expectedGeneration: await api.generation(),
+    operationId: api.op('seed'),
+  })
 })
 
 after(async () => {
@@ -40,7 +54,8 @@ after(async () => {
   home?.remove()
 })
 
-const current = async (): Promise<FactView[]> => (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
+const current = async (): Promise<FactView[]> =>
+  (await api.ok('facts', { status: 'current', limit: 100 }))['facts'] as FactView[]
 const find = async (subject: string, property: string): Promise<FactView> => {
   const fact = (await current()).find((row) => row.subject === subject && row.property === property)
   if (fact === undefined) throw new Error(`no current ${subject} · ${property}`)
@@ -53,7 +68,10 @@ describe('fact-forget over HTTP', () => {
     const body = await api.fence({ id: fact.id })
     const first = await api.post('fact-forget', body)
     assert.equal(first.status, 200)
-    assert.deepEqual((first.json?.['forgotten'] as FactView[]).map((row) => [row.id, row.value]), [[fact.id, 'October']])
+    assert.deepEqual(
+      (first.json?.['forgotten'] as FactView[]).map((row) => [row.id, row.value]),
+      [[fact.id, 'October']],
+    )
     const replay = await api.post('fact-forget', body)
     assert.equal(replay.status, 200)
     assert.equal(replay.json?.['replayed'], true)
@@ -62,7 +80,11 @@ describe('fact-forget over HTTP', () => {
 
     const other = await find('bakery', 'opening hour')
     const generation = await api.generation()
-    const stale = await api.post('fact-forget', { id: other.id, expectedGeneration: generation - 1, operationId: api.op() })
+    const stale = await api.post('fact-forget', {
+      id: other.id,
+      expectedGeneration: generation - 1,
+      operationId: api.op(),
+    })
     assert.equal(stale.status, 409)
     assert.equal((stale.json?.['error'] as { code?: string } | undefined)?.code, 'stale')
     assert.equal(await api.generation(), generation)
@@ -76,7 +98,10 @@ describe('fact-forget over HTTP', () => {
     const keeper = await find('lighthouse', 'keeper')
     const claimLines = async (): Promise<Record<string, unknown>[]> => {
       const exported = await api.ok('export', { backup: false })
-      return readFileSync(String(exported['path']), 'utf8').split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
+      return readFileSync(String(exported['path']), 'utf8')
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
     }
     const before = (await claimLines()).filter((line) => line['tombstone'] === 'claim').length
     const forgot = await api.ok('fact-forget', await api.fence({ entityKey: keeper.entityKey }))
@@ -97,7 +122,7 @@ describe('fact-put-back over HTTP', () => {
   it('makes a past value current as confirmed_user and supersedes the value it replaces; the undo restores both', async () => {
     const hour = await find('bakery', 'opening hour')
     const edited = await api.ok('fact-update', await api.fence({ id: hour.id, value: '8am' }))
-    const now = (edited['fact'] as FactView)
+    const now = edited['fact'] as FactView
     const put = await api.post('fact-put-back', await api.fence({ id: hour.id }))
     assert.equal(put.status, 200)
     const back = put.json?.['fact'] as FactView

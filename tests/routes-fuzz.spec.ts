@@ -40,7 +40,13 @@ before(async () => {
   api = new FactMemoryApi(host.url)
   await converse(host.url, model, home.workspace, 'remember that deploys go out on Tuesdays', {
     toolCalls: [
-      writeCall({ subject: 'deploys', property: 'release day', value: 'Tuesday', evidence: 'explicit_user', quote: 'deploys go out on Tuesdays' }),
+      writeCall({
+        subject: 'deploys',
+        property: 'release day',
+        value: 'Tuesday',
+        evidence: 'explicit_user',
+        quote: 'deploys go out on Tuesdays',
+      }),
       writeCall({ subject: 'api server', property: 'port', value: '7801', evidence: 'observed' }),
       writeCall({ subject: 'api server', property: 'port', value: '7802', evidence: 'unverified' }),
       writeCall({ subject: 'kettle', property: 'colour', value: 'red' }),
@@ -50,10 +56,15 @@ before(async () => {
   })
   const facts = (await api.ok('facts', { status: 'all' }))['facts'] as { id: number }[]
   const proposals = (await api.ok('proposals', { status: 'all' }))['proposals'] as { id: number }[]
-  if (facts.length < 4 || proposals.length < 2) throw new Error(`seeding failed: ${facts.length} facts, ${proposals.length} proposals`)
+  if (facts.length < 4 || proposals.length < 2)
+    throw new Error(`seeding failed: ${facts.length} facts, ${proposals.length} proposals`)
   startGeneration = await api.generation()
   startStatus = await api.ok('status', {})
-  context = { generation: startGeneration, factIds: facts.map((row) => row.id), proposalIds: proposals.map((row) => row.id) }
+  context = {
+    generation: startGeneration,
+    factIds: facts.map((row) => row.id),
+    proposalIds: proposals.map((row) => row.id),
+  }
   console.log(`# routes fuzz: ${TAG}, ${PER_VERB} bodies per verb`)
 })
 
@@ -68,7 +79,12 @@ after(async () => {
 async function post(verb: string, body: FuzzBody, rng: Rng): Promise<VerbResponse> {
   const contentType = rng.pick(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])
   try {
-    return await rawRequest(host.url, { path: `${PREFIX}/${verb}`, headers: { 'content-type': contentType }, body: body.bytes, agent })
+    return await rawRequest(host.url, {
+      path: `${PREFIX}/${verb}`,
+      headers: { 'content-type': contentType },
+      body: body.bytes,
+      agent,
+    })
   } catch (error) {
     assert.fail(`${TAG}: ${verb} ${describeBody(body)} got no answer: ${String(error)}`)
   }
@@ -116,7 +132,10 @@ describe(`random bodies against every verb of the specification (${TAG})`, () =>
       const rng = new Rng((SEED + Math.imul(index + 1, 0x9e3779b1)) >>> 0)
       for (let n = 0; n < PER_VERB; n += 1) {
         const body = fuzzBody(rng, verb, context)
-        assert.ok(!acceptedLocally(verb, body), `${TAG}: the generator made a body the ${verb} schema accepts: ${describeBody(body)}`)
+        assert.ok(
+          !acceptedLocally(verb, body),
+          `${TAG}: the generator made a body the ${verb} schema accepts: ${describeBody(body)}`,
+        )
         const response = await post(verb, body, rng)
         check(verb, body, response)
         sent += 1
@@ -128,7 +147,12 @@ describe(`random bodies against every verb of the specification (${TAG})`, () =>
 
   it('refuses an empty body on every verb with a 400 that says a JSON object is wanted', async () => {
     for (const verb of SPEC_VERBS) {
-      const response = await rawRequest(host.url, { path: `${PREFIX}/${verb}`, headers: { 'content-type': 'application/json' }, body: Buffer.alloc(0), agent })
+      const response = await rawRequest(host.url, {
+        path: `${PREFIX}/${verb}`,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.alloc(0),
+        agent,
+      })
       const where = `${verb} → ${response.status} ${response.text.slice(0, 300)}`
       assert.equal(response.status, 400, where)
       const error = response.json?.['error'] as { code?: unknown; message?: unknown } | undefined

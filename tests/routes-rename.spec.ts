@@ -15,8 +15,19 @@ let home: DshHome
 let host: WebHost
 let api: FactMemoryApi
 
-interface FactView { readonly id: number; readonly subject: string; readonly entityKey: string; readonly property: string; readonly value: string; readonly status: string }
-interface EntityAnswer { entity: { key: string; display: string }; properties: { property: string; facts: FactView[] }[]; aliases: { id: number; kind: string; alias: string; canonical: string }[] }
+interface FactView {
+  readonly id: number
+  readonly subject: string
+  readonly entityKey: string
+  readonly property: string
+  readonly value: string
+  readonly status: string
+}
+interface EntityAnswer {
+  entity: { key: string; display: string }
+  properties: { property: string; facts: FactView[] }[]
+  aliases: { id: number; kind: string; alias: string; canonical: string }[]
+}
 
 const SEED = [
   { subject: 'Billing Svc', property: 'port', value: '7801' },
@@ -32,7 +43,13 @@ before(async () => {
   api = new FactMemoryApi(host.url)
   const content = `${SEED.map((record) => JSON.stringify(record)).join('\n')}\n`
   const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await api.ok('import', {
+    mode: 'commit',
+    content,
+    token: String(preview['token']),
+    expectedGeneration: await api.generation(),
+    operationId: api.op('seed'),
+  })
 })
 
 after(async () => {
@@ -41,28 +58,52 @@ after(async () => {
   home?.remove()
 })
 
-const entity = async (subject: string): Promise<EntityAnswer> => (await api.ok('entity', { subject })) as unknown as EntityAnswer
-const errorCode = (json: Record<string, unknown> | undefined): string | undefined => (json?.['error'] as { code?: string } | undefined)?.code
+const entity = async (subject: string): Promise<EntityAnswer> =>
+  (await api.ok('entity', { subject })) as unknown as EntityAnswer
+const errorCode = (json: Record<string, unknown> | undefined): string | undefined =>
+  (json?.['error'] as { code?: string } | undefined)?.code
 
 describe('renames over HTTP', () => {
   it('refuses bad input with 400 and a stale generation with 409, changing nothing', async () => {
     const generation = await api.generation()
-    for (const body of [{ entityKey: 'billing svc' }, { entityKey: 'billing svc', to: '' }, { entityKey: 'billing svc', to: 'x', surprise: 1 }]) {
-      const refused = await api.post('subject-rename', { ...body, expectedGeneration: generation, operationId: api.op() })
+    for (const body of [
+      { entityKey: 'billing svc' },
+      { entityKey: 'billing svc', to: '' },
+      { entityKey: 'billing svc', to: 'x', surprise: 1 },
+    ]) {
+      const refused = await api.post('subject-rename', {
+        ...body,
+        expectedGeneration: generation,
+        operationId: api.op(),
+      })
       assert.equal(refused.status, 400, JSON.stringify(body))
     }
-    const stale = await api.post('subject-rename', { entityKey: 'billing svc', to: 'billing-api', expectedGeneration: generation - 1, operationId: api.op() })
+    const stale = await api.post('subject-rename', {
+      entityKey: 'billing svc',
+      to: 'billing-api',
+      expectedGeneration: generation - 1,
+      operationId: api.op(),
+    })
     assert.deepEqual([stale.status, errorCode(stale.json)], [409, 'stale'])
     const unknown = await api.post('subject-rename', await api.fence({ entityKey: 'no such subject', to: 'x' }))
     assert.deepEqual([unknown.status, errorCode(unknown.json)], [422, 'refused'])
     assert.equal(await api.generation(), generation)
   })
 
-  it('says with dryRun whether a name is free or another subject\'s, writing nothing', async () => {
+  it("says with dryRun whether a name is free or another subject's, writing nothing", async () => {
     const generation = await api.generation()
-    const free = await api.ok('subject-rename', await api.fence({ entityKey: 'billing svc', to: 'payments', dryRun: true }))
-    const taken = await api.ok('subject-rename', await api.fence({ entityKey: 'billing svc', to: 'Billing-API', dryRun: true }))
-    assert.deepEqual([free['kind'], free['to'], taken['kind'], taken['to']], ['rename', 'payments', 'merge', 'billing-api'])
+    const free = await api.ok(
+      'subject-rename',
+      await api.fence({ entityKey: 'billing svc', to: 'payments', dryRun: true }),
+    )
+    const taken = await api.ok(
+      'subject-rename',
+      await api.fence({ entityKey: 'billing svc', to: 'Billing-API', dryRun: true }),
+    )
+    assert.deepEqual(
+      [free['kind'], free['to'], taken['kind'], taken['to']],
+      ['rename', 'payments', 'merge', 'billing-api'],
+    )
     assert.equal(await api.generation(), generation)
   })
 
@@ -70,13 +111,25 @@ describe('renames over HTTP', () => {
     const body = await api.fence({ entityKey: 'billing svc', to: 'billing-api' })
     const merged = await api.post('subject-rename', body)
     assert.equal(merged.status, 200)
-    assert.deepEqual([merged.json?.['kind'], merged.json?.['to'], merged.json?.['moved'], merged.json?.['contested']], ['merge', 'billing-api', 2, 2])
+    assert.deepEqual(
+      [merged.json?.['kind'], merged.json?.['to'], merged.json?.['moved'], merged.json?.['contested']],
+      ['merge', 'billing-api', 2, 2],
+    )
     const replay = await api.post('subject-rename', body)
-    assert.deepEqual([replay.status, replay.json?.['replayed'], replay.json?.['editId']], [200, true, merged.json?.['editId']])
+    assert.deepEqual(
+      [replay.status, replay.json?.['replayed'], replay.json?.['editId']],
+      [200, true, merged.json?.['editId']],
+    )
     const groups = (await api.ok('conflicts', {}))['groups'] as { subject: string; property: string }[]
-    assert.deepEqual(groups.map((group) => [group.subject, group.property]), [['billing-api', 'port']])
+    assert.deepEqual(
+      groups.map((group) => [group.subject, group.property]),
+      [['billing-api', 'port']],
+    )
     const opened = await entity('billing-api')
-    assert.deepEqual(opened.aliases.map((alias) => [alias.kind, alias.alias, alias.canonical]), [['entity', 'Billing Svc', 'billing-api']])
+    assert.deepEqual(
+      opened.aliases.map((alias) => [alias.kind, alias.alias, alias.canonical]),
+      [['entity', 'Billing Svc', 'billing-api']],
+    )
 
     const undone = await api.post('fact-restore', await api.fence({ editId: merged.json?.['editId'] }))
     assert.equal(undone.status, 200)
@@ -85,14 +138,28 @@ describe('renames over HTTP', () => {
     assert.deepEqual((await api.ok('conflicts', {}))['groups'], [])
   })
 
-  it('renames a property, lists it as an alias, and the model\'s memory_write under the old name lands on the new one', async () => {
-    const renamed = await api.ok('property-rename', await api.fence({ entityKey: 'dsh', property: 'created_by', to: 'developed_by' }))
+  it("renames a property, lists it as an alias, and the model's memory_write under the old name lands on the new one", async () => {
+    const renamed = await api.ok(
+      'property-rename',
+      await api.fence({ entityKey: 'dsh', property: 'created_by', to: 'developed_by' }),
+    )
     assert.deepEqual([renamed['kind'], renamed['from'], renamed['to']], ['rename', 'created_by', 'developed_by'])
-    await converse(host.url, model, home.workspace, 'Remember: dsh was also created by the harness team.',
-      { toolCalls: [writeCall({ subject: 'dsh', property: 'created_by', value: 'the harness team', evidence: 'explicit_user', multi: true })] })
+    await converse(host.url, model, home.workspace, 'Remember: dsh was also created by the harness team.', {
+      toolCalls: [
+        writeCall({
+          subject: 'dsh',
+          property: 'created_by',
+          value: 'the harness team',
+          evidence: 'explicit_user',
+          multi: true,
+        }),
+      ],
+    })
     const opened = await entity('dsh')
-    assert.deepEqual(opened.properties.map((group) => [group.property, group.facts.map((fact) => fact.value).sort()]),
-      [['developed_by', ['DeepSeek', 'the harness team']]])
+    assert.deepEqual(
+      opened.properties.map((group) => [group.property, group.facts.map((fact) => fact.value).sort()]),
+      [['developed_by', ['DeepSeek', 'the harness team']]],
+    )
     const [alias] = opened.aliases
     assert.ok(alias !== undefined)
     const removed = await api.post('alias-remove', await api.fence({ id: alias.id }))

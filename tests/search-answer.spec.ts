@@ -15,9 +15,18 @@ import { expectKind, ONE_DRIVER, openMemory, write, writeFact, type MemoryHandle
 /** A project key's shape, as a model might paste it into a query. */
 const KEY = 'sk-proj-Q7vR2mXk9LpT4wZs8NbY3cHd6F-jG1aUe5KqW0_y'
 
-const FILLER = ['read a novel about sailors', 'walked along the river', 'baked bread with rye', 'fixed an old bicycle',
-  'planted tomatoes in spring', 'watched a documentary on whales', 'knitted a blue scarf', 'visited an aquarium',
-  'wrote letters to a cousin', 'learned a card trick']
+const FILLER = [
+  'read a novel about sailors',
+  'walked along the river',
+  'baked bread with rye',
+  'fixed an old bicycle',
+  'planted tomatoes in spring',
+  'watched a documentary on whales',
+  'knitted a blue scarf',
+  'visited an aquarium',
+  'wrote letters to a cousin',
+  'learned a card trick',
+]
 
 for (const driver of ONE_DRIVER) {
   describe(`search answers (${driver})`, () => {
@@ -27,7 +36,9 @@ for (const driver of ONE_DRIVER) {
       clock = new FakeClock('2026-03-01T09:00:00.000Z')
       h = openMemory(driver, clock)
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
     const search = (query: string, extra: { limit?: number; asOf?: string } = {}): SearchValue =>
       h.memory.searchLexical({ query, limit: extra.limit ?? 10, asOf: extra.asOf }, h.config)
@@ -47,7 +58,10 @@ for (const driver of ONE_DRIVER) {
       assert.equal(slot?.values.length, 1, 'only the value that matched is listed')
       assert.equal(slot?.moreValues, 99)
       const text = renderSearchText(value)
-      assert.match(text, /1\. Melanie · observation\n {3}- Melanie signed up for a pottery class \[#1 · since 2026-03-01 · observed · memory_write\]\n {3}\+ 99 other values of Melanie · observation\n/u)
+      assert.match(
+        text,
+        /1\. Melanie · observation\n {3}- Melanie signed up for a pottery class \[#1 · since 2026-03-01 · observed · memory_write\]\n {3}\+ 99 other values of Melanie · observation\n/u,
+      )
       assert.doesNotMatch(text, /older values/u, 'the other values are other statements, not older versions')
     })
 
@@ -63,7 +77,7 @@ for (const driver of ONE_DRIVER) {
       assert.match(renderSearchText(ten), /10 matching facts\./u)
     })
 
-    it('keeps a single-valued slot\'s history below its current value without counting it against limit', () => {
+    it("keeps a single-valued slot's history below its current value without counting it against limit", () => {
       for (const port of ['7801', '7802', '7803']) {
         writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: port })
         clock.advance(DAY_MS)
@@ -73,34 +87,58 @@ for (const driver of ONE_DRIVER) {
       const value = search('billing port', { limit: 3 })
       assert.equal(value.results.length, 3, 'three slots for limit 3, whatever the history')
       const api = value.results.find((result) => result.subject === 'billing-api')
-      assert.deepEqual(api?.values.map((row) => [row.value, row.status]), [['7803', 'active'], ['7802', 'superseded'], ['7801', 'superseded']])
+      assert.deepEqual(
+        api?.values.map((row) => [row.value, row.status]),
+        [
+          ['7803', 'active'],
+          ['7802', 'superseded'],
+          ['7801', 'superseded'],
+        ],
+      )
       assert.equal(api?.multi, false)
       const text = renderSearchText(value)
-      assert.ok(text.indexOf('7803 [#') < text.indexOf('7802 [#') && text.indexOf('7802 [#') < text.indexOf('7801 [#'), 'newest first')
+      assert.ok(
+        text.indexOf('7803 [#') < text.indexOf('7802 [#') && text.indexOf('7802 [#') < text.indexOf('7801 [#'),
+        'newest first',
+      )
     })
 
-    it('shows a single-valued slot\'s current value first even when only an old value matched', () => {
+    it("shows a single-valued slot's current value first even when only an old value matched", () => {
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       clock.advance(DAY_MS)
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802' })
       const value = search('7801')
-      assert.deepEqual(value.results[0]?.values.map((row) => [row.value, row.matched]), [['7802', true], ['7801', true]])
+      assert.deepEqual(
+        value.results[0]?.values.map((row) => [row.value, row.matched]),
+        [
+          ['7802', true],
+          ['7801', true],
+        ],
+      )
     })
 
     it('spends the budget on matched rows first, then fills it with counts and history', () => {
-      const long = (n: number): string => `deploy target host-${n} in the primary region, reached through the bastion gateway and its jump account`
+      const long = (n: number): string =>
+        `deploy target host-${n} in the primary region, reached through the bastion gateway and its jump account`
       for (let n = 0; n < 8; n += 1) {
         writeFact(h.memory, h.config, { subject: 'web tier', property: 'deploy target', value: long(n) })
         clock.advance(DAY_MS)
       }
-      writeFact(h.memory, h.config, { subject: 'api tier', property: 'deploy target', value: 'deploy target api-host-1' })
+      writeFact(h.memory, h.config, {
+        subject: 'api tier',
+        property: 'deploy target',
+        value: 'deploy target api-host-1',
+      })
       writeFact(h.memory, h.config, { subject: 'db tier', property: 'deploy target', value: 'deploy target db-host-1' })
       const config = h.reconfigure({ searchBudgetTokens: 400 })
       const value = h.memory.searchLexical({ query: 'deploy target', limit: 5, asOf: undefined }, config)
       const text = renderSearchText(value)
       assert.ok(text.length <= 800, `rendered ${text.length} characters for a budget of 800:\n${text}`)
-      assert.deepEqual(value.results.map((result) => result.subject).sort(), ['api tier', 'db tier', 'web tier'],
-        'every matched slot is answered before any history is shown')
+      assert.deepEqual(
+        value.results.map((result) => result.subject).sort(),
+        ['api tier', 'db tier', 'web tier'],
+        'every matched slot is answered before any history is shown',
+      )
       assert.equal(value.omitted, 0)
       const web = value.results.find((result) => result.subject === 'web tier')
       assert.equal(web?.values[0]?.value, long(7), 'the current value leads its slot')
@@ -127,20 +165,36 @@ for (const driver of ONE_DRIVER) {
       clock.advance(DAY_MS)
       observe('Melanie takes a pottery class, on Mondays!')
       const value = search('pottery class Mondays')
-      assert.deepEqual(value.results[0]?.values.map((row) => row.value),
-        ['Melanie takes a pottery class, on Mondays!', 'Melanie takes a pottery class on Mondays'])
+      assert.deepEqual(
+        value.results[0]?.values.map((row) => row.value),
+        ['Melanie takes a pottery class, on Mondays!', 'Melanie takes a pottery class on Mondays'],
+      )
     })
 
     it('gives each row no more metadata than its dates, evidence and source', () => {
-      writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', anchor: { sessionId: 'session-d1726f36-5734', turn: 2 } })
+      writeFact(h.memory, h.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7801',
+        anchor: { sessionId: 'session-d1726f36-5734', turn: 2 },
+      })
       const text = renderSearchText(search('billing port'))
       const line = text.split('\n').find((row) => row.includes('7801 [#')) ?? ''
-      assert.equal(line, '1. billing-api · port: 7801 [#1 · since 2026-03-01 · observed · memory_write, session-d1726f36 turn 2]')
+      assert.equal(
+        line,
+        '1. billing-api · port: 7801 [#1 · since 2026-03-01 · observed · memory_write, session-d1726f36 turn 2]',
+      )
     })
 
     it('shows when a value was seen only when that is another day than it took effect', () => {
-      expectKind(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', validFrom: '2026-02-20' }), 'saved')
-      assert.match(renderSearchText(search('billing port')), /7801 \[#1 · since 2026-02-20 · observed · seen 2026-03-01 · memory_write\]/u)
+      expectKind(
+        write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', validFrom: '2026-02-20' }),
+        'saved',
+      )
+      assert.match(
+        renderSearchText(search('billing port')),
+        /7801 \[#1 · since 2026-02-20 · observed · seen 2026-03-01 · memory_write\]/u,
+      )
     })
 
     it('repeats a query that holds a credential with the credential masked, whether something matched or not', () => {
@@ -150,7 +204,10 @@ for (const driver of ONE_DRIVER) {
       assert.deepEqual([missed.outcome, found.outcome], ['not_found', 'ok'])
       assert.deepEqual([missed.query, found.query], [MASK, `deploy bot provider ${MASK}`])
       for (const value of [missed, found]) assert.doesNotMatch(renderSearchText(value), /sk-proj|Q7vR2mXk9LpT/u)
-      assert.match(renderSearchText(found), /^outcome: ok\nmemory_search "deploy bot provider ••••••••": 1 matching fact\./u)
+      assert.match(
+        renderSearchText(found),
+        /^outcome: ok\nmemory_search "deploy bot provider ••••••••": 1 matching fact\./u,
+      )
       assert.equal(searchFailure('refused', KEY, 'limit: must be an integer', h.config.displayTimeZone).query, MASK)
     })
   })

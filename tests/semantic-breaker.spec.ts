@@ -6,13 +6,26 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { admitCall, CLOSED, outcomeOf, settleCall, type BreakerPolicy, type BreakerState, type CallOutcome } from '../src/semantic/breaker.ts'
+import {
+  admitCall,
+  CLOSED,
+  outcomeOf,
+  settleCall,
+  type BreakerPolicy,
+  type BreakerState,
+  type CallOutcome,
+} from '../src/semantic/breaker.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 
 const POLICY: BreakerPolicy = { failuresToOpen: 3, baseCoolingMs: 1_000, maxCoolingMs: 3_000 }
 
 /** A breaker driven on a fake clock, as the gateway shell drives it. */
-function driven(policy = POLICY): { clock: FakeClock; admit: () => string; settle: (outcome: CallOutcome) => void; state: () => BreakerState } {
+function driven(policy = POLICY): {
+  clock: FakeClock
+  admit: () => string
+  settle: (outcome: CallOutcome) => void
+  state: () => BreakerState
+} {
   const clock = new FakeClock()
   let state: BreakerState = CLOSED
   return {
@@ -22,12 +35,17 @@ function driven(policy = POLICY): { clock: FakeClock; admit: () => string; settl
       state = decision.state
       return decision.admission
     },
-    settle(outcome) { state = settleCall(state, outcome, clock.now(), policy) },
+    settle(outcome) {
+      state = settleCall(state, outcome, clock.now(), policy)
+    },
     state: () => state,
   }
 }
 
-const failed = (at = 0): CallOutcome => ({ kind: 'failed', error: { code: 'timeout', message: 'no answer within 600 ms', at } })
+const failed = (at = 0): CallOutcome => ({
+  kind: 'failed',
+  error: { code: 'timeout', message: 'no answer within 600 ms', at },
+})
 const answered: CallOutcome = { kind: 'answered' }
 
 describe('the endpoint breaker', () => {
@@ -113,10 +131,15 @@ describe('the endpoint breaker', () => {
 
   it('reads an answer in a wrong shape as an answer, a cancellation as nothing, and no answer, no connection or an HTTP error as failures', () => {
     assert.deepEqual(outcomeOf({ ok: true }, 5), { kind: 'answered' })
-    for (const code of ['bad_response', 'wrong_dimension', 'score_out_of_range'] as const) assert.equal(outcomeOf({ ok: false, code, message: '' }, 5).kind, 'answered', code)
-    for (const code of ['cancelled', 'cooling_down'] as const) assert.equal(outcomeOf({ ok: false, code, message: '' }, 5).kind, 'inconclusive', code)
+    for (const code of ['bad_response', 'wrong_dimension', 'score_out_of_range'] as const)
+      assert.equal(outcomeOf({ ok: false, code, message: '' }, 5).kind, 'answered', code)
+    for (const code of ['cancelled', 'cooling_down'] as const)
+      assert.equal(outcomeOf({ ok: false, code, message: '' }, 5).kind, 'inconclusive', code)
     for (const code of ['timeout', 'unreachable', 'http_error'] as const) {
-      assert.deepEqual(outcomeOf({ ok: false, code, message: 'm' }, 5), { kind: 'failed', error: { code, message: 'm', at: 5 } })
+      assert.deepEqual(outcomeOf({ ok: false, code, message: 'm' }, 5), {
+        kind: 'failed',
+        error: { code, message: 'm', at: 5 },
+      })
     }
   })
 

@@ -41,7 +41,10 @@ describe('the fake embedding model', () => {
   it('puts a Chinese word and its English concept close, and unrelated concepts near orthogonal', () => {
     for (const dim of [64, 1024]) {
       assert.ok(cosine(fakeEmbedding('port', dim), fakeEmbedding('端口', dim)) > 0.8, `port ~ 端口 at ${dim}`)
-      assert.ok(cosine(fakeEmbedding('数据库', dim), fakeEmbedding('database', dim)) > 0.8, `database ~ 数据库 at ${dim}`)
+      assert.ok(
+        cosine(fakeEmbedding('数据库', dim), fakeEmbedding('database', dim)) > 0.8,
+        `database ~ 数据库 at ${dim}`,
+      )
       assert.ok(cosine(fakeEmbedding('port', dim), fakeEmbedding('coffee', dim)) < 0.3, `port vs coffee at ${dim}`)
       for (const [i, a] of FAKE_CONCEPTS.entries()) {
         for (const b of FAKE_CONCEPTS.slice(i + 1)) {
@@ -64,8 +67,13 @@ describe('the fake embedding model', () => {
     assert.notDeepEqual(fakeEmbedding('port', 64), fakeEmbedding('ports', 64))
     assert.notDeepEqual(fakeEmbedding('zebra', 64), fakeEmbedding('quokka', 64))
     assert.notDeepEqual(fakeEmbedding('', 64), new Float32Array(64))
-    const norms = ['port', 'coffee', 'a long sentence about nothing'].map((text) => Math.hypot(...fakeEmbedding(text, 64)))
-    assert.ok(norms.every((norm) => Math.abs(norm - 1) > 0.01), `norms ${norms.join(', ')}`)
+    const norms = ['port', 'coffee', 'a long sentence about nothing'].map((text) =>
+      Math.hypot(...fakeEmbedding(text, 64)),
+    )
+    assert.ok(
+      norms.every((norm) => Math.abs(norm - 1) > 0.01),
+      `norms ${norms.join(', ')}`,
+    )
     assert.equal(new Set(norms.map((norm) => norm.toFixed(3))).size, norms.length)
     assert.equal(fakeEmbedding('port', 1024).length, 1024)
   })
@@ -79,7 +87,9 @@ describe('the embedding gateway', () => {
     endpoint = { baseUrl: `${fake.url}/v1//`, model: 'embed-1', apiKey: KEY, dim: 64 }
   })
   beforeEach(() => fake.reset())
-  after(async () => { await fake.close() })
+  after(async () => {
+    await fake.close()
+  })
 
   it('posts the model and the texts as floats to <base>/embeddings with the key and returns the vectors in input order', async () => {
     fake.script.embedOrder = 'reversed'
@@ -87,7 +97,10 @@ describe('the embedding gateway', () => {
     const answer = await embedTexts(endpoint, texts, limits, fetch)
     assert.ok(answer.ok)
     assert.equal(answer.dim, 64)
-    assert.deepEqual(answer.vectors, texts.map((text) => fakeEmbedding(text, 64)))
+    assert.deepEqual(
+      answer.vectors,
+      texts.map((text) => fakeEmbedding(text, 64)),
+    )
     assert.equal(fake.requests.length, 1)
     const [request] = fake.requests
     assert.equal(request?.path, '/v1/embeddings')
@@ -110,7 +123,7 @@ describe('the embedding gateway', () => {
     assert.equal(fake.requests.length, 0)
   })
 
-  it('accepts the endpoint\'s dimension when none is configured and names both numbers when one is and differs', async () => {
+  it("accepts the endpoint's dimension when none is configured and names both numbers when one is and differs", async () => {
     fake.script.embedDim = 48
     const accepted = await embedTexts({ ...endpoint, dim: 0 }, ['port', 'tea'], limits, fetch)
     assert.ok(accepted.ok)
@@ -155,20 +168,36 @@ describe('the embedding gateway', () => {
     assert.ok(elapsed >= 140 && elapsed < 1000, `returned after ${elapsed} ms`)
   })
 
-  it('answers the caller\'s abort as cancelled, and sends nothing when the signal is already aborted', async () => {
+  it("answers the caller's abort as cancelled, and sends nothing when the signal is already aborted", async () => {
     fake.script.embedDelayMs = 3000
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 50)
-    assert.equal(failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: controller.signal }, fetch)).code, 'cancelled')
+    assert.equal(
+      failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: controller.signal }, fetch)).code,
+      'cancelled',
+    )
     // A caller's deadline is a timeout signal too: it still counts as the caller's cancellation, not the call's budget.
-    assert.equal(failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: AbortSignal.timeout(50) }, fetch)).code, 'cancelled')
+    assert.equal(
+      failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: AbortSignal.timeout(50) }, fetch)).code,
+      'cancelled',
+    )
     fake.reset()
-    assert.equal(failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: AbortSignal.abort() }, fetch)).code, 'cancelled')
+    assert.equal(
+      failureOf(await embedTexts(endpoint, ['port'], { timeoutMs: 2000, signal: AbortSignal.abort() }, fetch)).code,
+      'cancelled',
+    )
     assert.equal(fake.requests.length, 0)
   })
 
   it('answers a refused connection as unreachable without repeating a key the URL carries', async () => {
-    const failure = failureOf(await embedTexts({ ...endpoint, baseUrl: `http://127.0.0.1:${await closedPort()}/v1?key=${KEY}` }, ['port'], limits, fetch))
+    const failure = failureOf(
+      await embedTexts(
+        { ...endpoint, baseUrl: `http://127.0.0.1:${await closedPort()}/v1?key=${KEY}` },
+        ['port'],
+        limits,
+        fetch,
+      ),
+    )
     assert.equal(failure.code, 'unreachable')
     assert.match(failure.message, /ECONNREFUSED/u)
     assert.ok(!failure.message.includes(KEY))
@@ -204,7 +233,9 @@ describe('the rerank gateway', () => {
     endpoint = { baseUrl: `${fake.url}/v1/`, model: 'rerank-1', apiKey: KEY }
   })
   beforeEach(() => fake.reset())
-  after(async () => { await fake.close() })
+  after(async () => {
+    await fake.close()
+  })
 
   const documents = ['billing-api · database: postgres', 'billing-api · port: 7801', 'Melanie · drinks: coffee']
 
@@ -213,18 +244,35 @@ describe('the rerank gateway', () => {
     assert.ok(answer.ok)
     const query = fakeEmbedding('billing-api 的端口是多少', 64)
     const expected = documents.map((document) => Math.max(0, cosine(query, fakeEmbedding(document, 64))))
-    answer.scores.forEach((score, index) => assert.ok(Math.abs(score - (expected[index] ?? Number.NaN)) < 1e-9, `document ${index}`))
+    answer.scores.forEach((score, index) =>
+      assert.ok(Math.abs(score - (expected[index] ?? Number.NaN)) < 1e-9, `document ${index}`),
+    )
     assert.equal(answer.scores.indexOf(Math.max(...answer.scores)), 1)
     const [request] = fake.requests
     assert.equal(request?.path, '/v1/rerank')
-    assert.deepEqual(request?.body, { model: 'rerank-1', query: 'billing-api 的端口是多少', documents, top_n: 3, return_documents: false })
+    assert.deepEqual(request?.body, {
+      model: 'rerank-1',
+      query: 'billing-api 的端口是多少',
+      documents,
+      top_n: 3,
+      return_documents: false,
+    })
     assert.equal(request?.authorization, `Bearer ${KEY}`)
     assert.deepEqual(fake.sentTexts(), ['billing-api 的端口是多少', ...documents])
   })
 
   it('reads `score` where a provider does not say `relevance_score`', async () => {
-    fake.script.rerankBody = JSON.stringify({ results: [{ index: 1, score: 0.9 }, { index: 0, score: 0.2 }, { index: 2, relevance_score: 0.5, score: 7 }] })
-    assert.deepEqual(await rerankDocuments(endpoint, 'q', documents, limits, fetch), { ok: true, scores: [0.2, 0.9, 0.5] })
+    fake.script.rerankBody = JSON.stringify({
+      results: [
+        { index: 1, score: 0.9 },
+        { index: 0, score: 0.2 },
+        { index: 2, relevance_score: 0.5, score: 7 },
+      ],
+    })
+    assert.deepEqual(await rerankDocuments(endpoint, 'q', documents, limits, fetch), {
+      ok: true,
+      scores: [0.2, 0.9, 0.5],
+    })
   })
 
   it('answers no documents with no scores and sends nothing', async () => {
@@ -235,26 +283,75 @@ describe('the rerank gateway', () => {
   it('refuses an answer unless every document index appears exactly once with a finite score', async () => {
     const bodies: readonly (readonly [string, unknown])[] = [
       ['no results', {}],
-      ['a missing index', { results: [{ index: 0, relevance_score: 0.1 }, { index: 1, relevance_score: 0.2 }] }],
-      ['a repeated index', { results: [{ index: 0, relevance_score: 0.1 }, { index: 0, relevance_score: 0.2 }, { index: 1, relevance_score: 0.3 }] }],
-      ['an index out of range', { results: [{ index: 0, relevance_score: 0.1 }, { index: 1, relevance_score: 0.2 }, { index: 3, relevance_score: 0.3 }] }],
+      [
+        'a missing index',
+        {
+          results: [
+            { index: 0, relevance_score: 0.1 },
+            { index: 1, relevance_score: 0.2 },
+          ],
+        },
+      ],
+      [
+        'a repeated index',
+        {
+          results: [
+            { index: 0, relevance_score: 0.1 },
+            { index: 0, relevance_score: 0.2 },
+            { index: 1, relevance_score: 0.3 },
+          ],
+        },
+      ],
+      [
+        'an index out of range',
+        {
+          results: [
+            { index: 0, relevance_score: 0.1 },
+            { index: 1, relevance_score: 0.2 },
+            { index: 3, relevance_score: 0.3 },
+          ],
+        },
+      ],
       ['too many results', { results: [0, 1, 2, 3].map((index) => ({ index, relevance_score: 0.1 })) }],
       ['no score', { results: [{ index: 0 }, { index: 1, relevance_score: 0.2 }, { index: 2, relevance_score: 0.3 }] }],
-      ['a string score', { results: [{ index: 0, relevance_score: '0.1' }, { index: 1, relevance_score: 0.2 }, { index: 2, relevance_score: 0.3 }] }],
+      [
+        'a string score',
+        {
+          results: [
+            { index: 0, relevance_score: '0.1' },
+            { index: 1, relevance_score: 0.2 },
+            { index: 2, relevance_score: 0.3 },
+          ],
+        },
+      ],
     ]
     for (const [label, body] of bodies) {
       fake.script.rerankBody = JSON.stringify(body)
-      assert.equal(failureOf(await rerankDocuments(endpoint, 'q', documents, limits, fetch)).code, 'bad_response', label)
+      assert.equal(
+        failureOf(await rerankDocuments(endpoint, 'q', documents, limits, fetch)).code,
+        'bad_response',
+        label,
+      )
     }
-    fake.script.rerankBody = '{"results":[{"index":0,"relevance_score":1e999},{"index":1,"relevance_score":0.2},{"index":2,"relevance_score":0.3}]}'
-    assert.equal(failureOf(await rerankDocuments(endpoint, 'q', documents, limits, fetch)).code, 'bad_response', 'an infinite score')
+    fake.script.rerankBody =
+      '{"results":[{"index":0,"relevance_score":1e999},{"index":1,"relevance_score":0.2},{"index":2,"relevance_score":0.3}]}'
+    assert.equal(
+      failureOf(await rerankDocuments(endpoint, 'q', documents, limits, fetch)).code,
+      'bad_response',
+      'an infinite score',
+    )
   })
 
   it('fails with the same closed codes as the embedding gateway, never repeating the key', async () => {
     fake.script.rerankDelayMs = 3000
     const slow = failureOf(await rerankDocuments(endpoint, 'q', documents, { timeoutMs: 120 }, fetch))
     assert.deepEqual([slow.code, /120 ms/u.test(slow.message)], ['timeout', true])
-    assert.equal(failureOf(await rerankDocuments(endpoint, 'q', documents, { timeoutMs: 2000, signal: AbortSignal.abort() }, fetch)).code, 'cancelled')
+    assert.equal(
+      failureOf(
+        await rerankDocuments(endpoint, 'q', documents, { timeoutMs: 2000, signal: AbortSignal.abort() }, fetch),
+      ).code,
+      'cancelled',
+    )
     fake.reset()
     fake.script.rerankStatus = 429
     const limited = failureOf(await rerankDocuments(endpoint, 'q', documents, limits, fetch))
@@ -262,7 +359,15 @@ describe('the rerank gateway', () => {
     assert.match(limited.message, /429/u)
     assert.ok(fake.requests.at(-1)?.raw.includes('q'))
     assert.ok(!limited.message.includes(KEY), limited.message)
-    const unreachable = failureOf(await rerankDocuments({ ...endpoint, baseUrl: `http://127.0.0.1:${await closedPort()}` }, 'q', documents, limits, fetch))
+    const unreachable = failureOf(
+      await rerankDocuments(
+        { ...endpoint, baseUrl: `http://127.0.0.1:${await closedPort()}` },
+        'q',
+        documents,
+        limits,
+        fetch,
+      ),
+    )
     assert.equal(unreachable.code, 'unreachable')
   })
 
@@ -276,13 +381,16 @@ describe('the rerank gateway', () => {
     fake.script.rerankScores = 'logit'
     const logits = await rerankDocuments(endpoint, 'billing-api port', documents, limits, fetch)
     assert.ok(logits.ok)
-    assert.ok(logits.scores.some((score) => score < 0) && logits.scores.some((score) => score > 1), logits.scores.join(', '))
+    assert.ok(
+      logits.scores.some((score) => score < 0) && logits.scores.some((score) => score > 1),
+      logits.scores.join(', '),
+    )
     assert.equal(checkScores(logits.scores, 'unit_interval').ok, false)
     assert.deepEqual(checkScores(logits.scores, 'logit'), { ok: true })
   })
 })
 
-describe('the gateways behind their endpoint\'s breaker', () => {
+describe("the gateways behind their endpoint's breaker", () => {
   let fake: FakeSemantic
   let embedding: EmbeddingEndpoint
   let rerank: RerankEndpoint
@@ -292,29 +400,43 @@ describe('the gateways behind their endpoint\'s breaker', () => {
     rerank = { baseUrl: `${fake.url}/v1`, model: 'rerank-1', apiKey: KEY }
   })
   beforeEach(() => fake.reset())
-  after(async () => { await fake.close() })
+  after(async () => {
+    await fake.close()
+  })
 
   const POLICY = { failuresToOpen: 3, baseCoolingMs: 1_000, maxCoolingMs: 4_000 }
   const hangingLimits = { timeoutMs: 80 }
-  const received = (kind: 'embeddings' | 'rerank'): number => fake.requests.filter((request) => request.kind === kind).length
+  const received = (kind: 'embeddings' | 'rerank'): number =>
+    fake.requests.filter((request) => request.kind === kind).length
 
   it('a hanging embedding endpoint: the first calls time out, then calls are skipped at once, then one trial after the period, closing on its answer', async () => {
     const clock = new FakeClock()
     const breaker = new EndpointBreaker('embedding endpoint', () => clock.now(), POLICY)
-    const embed = (): ReturnType<typeof embedTexts> => breaker.call('emb-1', () => embedTexts(embedding, ['port'], hangingLimits, fetch))
+    const embed = (): ReturnType<typeof embedTexts> =>
+      breaker.call('emb-1', () => embedTexts(embedding, ['port'], hangingLimits, fetch))
     fake.script.embedDelayMs = 60_000
     for (let n = 1; n <= 3; n += 1) {
       assert.equal(failureOf(await embed()).code, 'timeout')
       assert.equal(received('embeddings'), n)
     }
     const opened = breaker.report('emb-1')
-    assert.deepEqual({ ...opened, lastError: opened.lastError?.code }, {
-      state: 'open', until: new Date(clock.now() + 1_000).toISOString(), coolingMs: 1_000, consecutiveFailures: 3, lastError: 'timeout',
-    })
+    assert.deepEqual(
+      { ...opened, lastError: opened.lastError?.code },
+      {
+        state: 'open',
+        until: new Date(clock.now() + 1_000).toISOString(),
+        coolingMs: 1_000,
+        consecutiveFailures: 3,
+        lastError: 'timeout',
+      },
+    )
     for (let n = 0; n < 5; n += 1) {
       const skipped = failureOf(await embed())
       assert.equal(skipped.code, 'cooling_down')
-      assert.match(skipped.message, /embedding endpoint .*3 times in a row \(last: timeout\).*tried again after \d{4}-\d\d-\d\dT/u)
+      assert.match(
+        skipped.message,
+        /embedding endpoint .*3 times in a row \(last: timeout\).*tried again after \d{4}-\d\d-\d\dT/u,
+      )
       assert.ok(!skipped.message.includes(KEY))
     }
     assert.equal(received('embeddings'), 3, 'no call while it cools down')
@@ -332,7 +454,10 @@ describe('the gateways behind their endpoint\'s breaker', () => {
     assert.ok((await embed()).ok, 'the trial answers')
     assert.equal(received('embeddings'), 5)
     const closed = breaker.report('emb-1')
-    assert.deepEqual([closed.state, closed.consecutiveFailures, closed.until, closed.lastError?.code], ['closed', 0, null, 'timeout'])
+    assert.deepEqual(
+      [closed.state, closed.consecutiveFailures, closed.until, closed.lastError?.code],
+      ['closed', 0, null, 'timeout'],
+    )
     assert.ok((await embed()).ok)
     assert.equal(received('embeddings'), 6, 'closed: every call goes through')
   })
@@ -340,7 +465,8 @@ describe('the gateways behind their endpoint\'s breaker', () => {
   it('a failing rerank endpoint opens its own breaker; an answer in a wrong shape keeps it closed; another endpoint starts closed', async () => {
     const clock = new FakeClock()
     const breaker = new EndpointBreaker('rerank endpoint', () => clock.now(), POLICY)
-    const score = (identity = 'rr-1'): ReturnType<typeof rerankDocuments> => breaker.call(identity, () => rerankDocuments(rerank, 'port', ['a', 'b'], limits, fetch))
+    const score = (identity = 'rr-1'): ReturnType<typeof rerankDocuments> =>
+      breaker.call(identity, () => rerankDocuments(rerank, 'port', ['a', 'b'], limits, fetch))
     fake.script.rerankBody = '{"results": "nope"}'
     for (let n = 0; n < 5; n += 1) assert.equal(failureOf(await score()).code, 'bad_response')
     assert.equal(breaker.report('rr-1').state, 'closed', 'an endpoint that answers, even wrongly, is not dead')
@@ -352,7 +478,13 @@ describe('the gateways behind their endpoint\'s breaker', () => {
     const report = breaker.report('rr-1')
     assert.equal(report.lastError?.code, 'http_error')
     assert.ok(!JSON.stringify(report).includes(KEY), 'the fake echoes the key in its error body; the report masks it')
-    assert.deepEqual(breaker.report('rr-2'), { state: 'closed', until: null, coolingMs: 0, consecutiveFailures: 0, lastError: null })
+    assert.deepEqual(breaker.report('rr-2'), {
+      state: 'closed',
+      until: null,
+      coolingMs: 0,
+      consecutiveFailures: 0,
+      lastError: null,
+    })
     fake.script.rerankStatus = undefined
     assert.ok((await score('rr-2')).ok, 'a reconfigured endpoint is called at once')
     assert.equal(received('rerank'), 9)
@@ -364,17 +496,29 @@ describe('the gateways behind their endpoint\'s breaker', () => {
     fake.script.embedStatus = 503
     for (let n = 0; n < 3; n += 1) await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))
     clock.advance(1_000)
-    await assert.rejects(breaker.call('emb-1', async () => { throw new Error('the key lookup failed') }), /key lookup failed/u)
+    await assert.rejects(
+      breaker.call('emb-1', async () => {
+        throw new Error('the key lookup failed')
+      }),
+      /key lookup failed/u,
+    )
     assert.equal(breaker.report('emb-1').state, 'open')
     fake.script.embedStatus = undefined
-    assert.ok((await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).ok, 'the next call is the trial, and it closes the breaker')
+    assert.ok(
+      (await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).ok,
+      'the next call is the trial, and it closes the breaker',
+    )
     assert.equal(breaker.report('emb-1').state, 'closed')
   })
 
   it('with the breaker off every call goes out', async () => {
     const breaker = new EndpointBreaker('embedding endpoint', () => 0, 'off')
     fake.script.embedStatus = 500
-    for (let n = 0; n < 5; n += 1) assert.equal(failureOf(await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).code, 'http_error')
+    for (let n = 0; n < 5; n += 1)
+      assert.equal(
+        failureOf(await breaker.call('emb-1', () => embedTexts(embedding, ['port'], limits, fetch))).code,
+        'http_error',
+      )
     assert.equal(received('embeddings'), 5)
     assert.equal(breaker.report('emb-1').state, 'off')
   })
@@ -394,7 +538,10 @@ describe('checkScores', () => {
     assert.match(above.message, /^rerank score 1\.0001 for document 1 .*unit_interval/u)
     assert.match(failureOf(checkScores([0.2, 0.3, -0.01], 'unit_interval')).message, /-0\.01 for document 2/u)
     assert.match(failureOf(checkScores([1, Number.NaN], 'logit')).message, /NaN for document 1 .*logit/u)
-    assert.match(failureOf(checkScores([Number.POSITIVE_INFINITY], 'native')).message, /Infinity for document 0 .*native/u)
+    assert.match(
+      failureOf(checkScores([Number.POSITIVE_INFINITY], 'native')).message,
+      /Infinity for document 0 .*native/u,
+    )
   })
 })
 

@@ -11,7 +11,9 @@ import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 for (const driver of ONE_DRIVER) {
   describe(`paused sessions (${driver})`, () => {
     let v: VerbHarness | undefined
-    afterEach(() => { v?.dispose() })
+    afterEach(() => {
+      v?.dispose()
+    })
 
     const pauses = (harness: VerbHarness) => {
       const opened = harness.h.memory.storeSet()
@@ -23,7 +25,11 @@ for (const driver of ONE_DRIVER) {
       v = verbHarness(driver)
       const generation = v.generation()
       assert.equal((await v.ok('session-pause', { sessionId: 's-1', paused: true }))['changed'], true)
-      assert.equal((await v.ok('session-pause', { sessionId: 's-1', paused: true }))['changed'], false, 'already paused')
+      assert.equal(
+        (await v.ok('session-pause', { sessionId: 's-1', paused: true }))['changed'],
+        false,
+        'already paused',
+      )
       assert.equal(pauses(v).untoldChange('s-1'), 'paused')
       pauses(v).markTold('s-1')
       v.h.memory.close()
@@ -33,7 +39,11 @@ for (const driver of ONE_DRIVER) {
       await v.ok('session-pause', { sessionId: 's-1', paused: false })
       assert.equal(pauses(v).untoldChange('s-1'), 'resumed')
       pauses(v).markTold('s-1')
-      assert.equal(Number(v.h.db().get('SELECT count(*) AS n FROM session_pauses')?.['n']), 0, 'a told resume leaves no row')
+      assert.equal(
+        Number(v.h.db().get('SELECT count(*) AS n FROM session_pauses')?.['n']),
+        0,
+        'a told resume leaves no row',
+      )
       // A pause resumed before the model heard of it needs no word either way.
       await v.ok('session-pause', { sessionId: 's-2', paused: true })
       await v.ok('session-pause', { sessionId: 's-2', paused: false })
@@ -44,9 +54,20 @@ for (const driver of ONE_DRIVER) {
     it('lists the paused state in sessions, and refuses a body without a session id', async () => {
       v = verbHarness(driver)
       await v.ok('session-pause', { sessionId: 's-9', paused: true })
-      const listed = (await v.ok('sessions', { sessionIds: ['s-9', 's-10'] }))['sessions'] as { sessionId: string; paused: boolean }[]
-      assert.deepEqual(listed.map((session) => [session.sessionId, session.paused]), [['s-9', true]])
-      for (const body of [{ paused: true }, { sessionId: '', paused: true }, { sessionId: 's', paused: 'yes' }, { sessionId: 's', paused: true, extra: 1 }]) {
+      const listed = (await v.ok('sessions', { sessionIds: ['s-9', 's-10'] }))['sessions'] as {
+        sessionId: string
+        paused: boolean
+      }[]
+      assert.deepEqual(
+        listed.map((session) => [session.sessionId, session.paused]),
+        [['s-9', true]],
+      )
+      for (const body of [
+        { paused: true },
+        { sessionId: '', paused: true },
+        { sessionId: 's', paused: 'yes' },
+        { sessionId: 's', paused: true, extra: 1 },
+      ]) {
         const outcome = await v.call('session-pause', body)
         assert.equal(!outcome.ok && outcome.code, 'invalid_arguments', JSON.stringify(body))
       }

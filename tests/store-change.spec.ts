@@ -16,15 +16,21 @@ const NOW = '2026-03-01T09:00:00.000Z'
 for (const driver of DRIVERS) {
   describe(`change listeners (${driver})`, () => {
     let h: MemoryHandle
-    beforeEach(() => { h = openMemory(driver, new FakeClock(NOW)) })
-    afterEach(() => { h.dispose() })
+    beforeEach(() => {
+      h = openMemory(driver, new FakeClock(NOW))
+    })
+    afterEach(() => {
+      h.dispose()
+    })
 
     const facts = (): number => count(h.db(), 'SELECT count(*) AS n FROM facts')
 
     it('Database.onChange fires once after a committed change, when another connection already sees it', () => {
       const db = storesOf(h.memory).db
       const seen: { generation: number; facts: number }[] = []
-      db.onChange(() => { seen.push({ generation: count(h.db(), "SELECT n FROM tallies WHERE tally = 'generation'"), facts: facts() }) })
+      db.onChange(() => {
+        seen.push({ generation: count(h.db(), "SELECT n FROM tallies WHERE tally = 'generation'"), facts: facts() })
+      })
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       assert.deepEqual(seen, [{ generation: db.generation(), facts: 1 }])
       db.run(`UPDATE facts SET confidence = 0.9 WHERE subject = 'billing-api'`)
@@ -35,14 +41,20 @@ for (const driver of DRIVERS) {
       const stores = storesOf(h.memory)
       const id = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' }).id
       let calls = 0
-      stores.db.onChange(() => { calls += 1 })
+      stores.db.onChange(() => {
+        calls += 1
+      })
       stores.meta.set('review_seen_at', NOW)
       stores.db.ledger(() => stores.db.run(`UPDATE facts SET confidence = 0.5 WHERE id = ?`, id))
       stores.db.transaction(() => undefined)
-      assert.throws(() => stores.db.transaction(() => {
-        stores.db.run(`UPDATE facts SET confidence = 0.7 WHERE id = ?`, id)
-        throw new Error('rolled back')
-      }), /rolled back/u)
+      assert.throws(
+        () =>
+          stores.db.transaction(() => {
+            stores.db.run(`UPDATE facts SET confidence = 0.7 WHERE id = ?`, id)
+            throw new Error('rolled back')
+          }),
+        /rolled back/u,
+      )
       assert.equal(calls, 0)
       stores.db.transaction(() => {
         stores.db.transaction(() => stores.db.run(`UPDATE facts SET confidence = 0.8 WHERE id = ?`, id))
@@ -55,8 +67,12 @@ for (const driver of DRIVERS) {
     it('a listener that throws undoes no commit and keeps no other listener from being told', () => {
       const db = storesOf(h.memory).db
       let told = 0
-      db.onChange(() => { throw new Error('a broken listener') })
-      db.onChange(() => { told += 1 })
+      db.onChange(() => {
+        throw new Error('a broken listener')
+      })
+      db.onChange(() => {
+        told += 1
+      })
       const answer = write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       assert.equal(answer.kind, 'saved')
       assert.equal(facts(), 1, 'committed')
@@ -65,8 +81,12 @@ for (const driver of DRIVERS) {
 
     it('a FactMemory listener that throws keeps the listeners after it from being told', () => {
       let told = 0
-      h.memory.onChange(() => { throw new Error('a broken listener') })
-      h.memory.onChange(() => { told += 1 })
+      h.memory.onChange(() => {
+        throw new Error('a broken listener')
+      })
+      h.memory.onChange(() => {
+        told += 1
+      })
       assert.equal(write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' }).kind, 'saved')
       assert.equal(told, 1)
     })
@@ -75,8 +95,12 @@ for (const driver of DRIVERS) {
       const db = storesOf(h.memory).db
       let database = 0
       let memory = 0
-      const offDatabase = db.onChange(() => { database += 1 })
-      const offMemory = h.memory.onChange(() => { memory += 1 })
+      const offDatabase = db.onChange(() => {
+        database += 1
+      })
+      const offMemory = h.memory.onChange(() => {
+        memory += 1
+      })
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       offDatabase()
       offMemory()
@@ -86,7 +110,9 @@ for (const driver of DRIVERS) {
 
     it('FactMemory.onChange follows the store that is open: told once per change after a reopen, never after close', () => {
       let calls = 0
-      h.memory.onChange(() => { calls += 1 })
+      h.memory.onChange(() => {
+        calls += 1
+      })
       writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
       assert.equal(calls, 1)
       h.memory.close()
@@ -97,25 +123,49 @@ for (const driver of DRIVERS) {
       assert.equal(gone.kind, 'forgotten')
       assert.equal(calls, 3)
       h.memory.close()
-      assert.equal(write(h.memory, h.config, { subject: 'search', property: 'port', value: '7803' }).kind, 'unavailable')
+      assert.equal(
+        write(h.memory, h.config, { subject: 'search', property: 'port', value: '7803' }).kind,
+        'unavailable',
+      )
       assert.equal(calls, 3)
     })
 
-    it('the vector store, the calibration ledger and the review\'s verdicts never tell FactMemory listeners', () => {
+    it("the vector store, the calibration ledger and the review's verdicts never tell FactMemory listeners", () => {
       const stores = storesOf(h.memory)
       const a = writeFact(h.memory, h.config, { subject: 'user', property: 'coffee', value: 'espresso' })
       const b = writeFact(h.memory, h.config, { subject: 'user', property: 'drink', value: 'latte' })
       let calls = 0
-      h.memory.onChange(() => { calls += 1 })
+      h.memory.onChange(() => {
+        calls += 1
+      })
       const generation = stores.db.generation()
       const space = stores.vectors.ensureSpace('emb-test', TEST_IDENTITY, NOW)
       stores.vectors.fixDimension(space.id, 16)
       const source = vectorSource(16)
-      stores.vectors.storeVectors(space.id, [rowFor(a.id, a.revision, source.gaussianUnit()), rowFor(b.id, b.revision, source.gaussianUnit())], NOW)
+      stores.vectors.storeVectors(
+        space.id,
+        [rowFor(a.id, a.revision, source.gaussianUnit()), rowFor(b.id, b.revision, source.gaussianUnit())],
+        NOW,
+      )
       stores.vectors.recheck(space.id, [{ factId: a.id, revision: a.revision }])
       stores.vectors.pruneIneligible()
-      stores.calibrations.record({ fingerprint: 'rr-test', outcome: 'refused', pairSource: 'supplied', relevant: 1, irrelevant: 1, threshold: null, precision: null, recall: null, reason: 'too_few_pairs', createdAt: NOW })
-      stores.review.rememberDistinct([{ lowFactId: a.id, highFactId: b.id, lowClaimKey: a.claimKey, highClaimKey: b.claimKey }], NOW, space.id)
+      stores.calibrations.record({
+        fingerprint: 'rr-test',
+        outcome: 'refused',
+        pairSource: 'supplied',
+        relevant: 1,
+        irrelevant: 1,
+        threshold: null,
+        precision: null,
+        recall: null,
+        reason: 'too_few_pairs',
+        createdAt: NOW,
+      })
+      stores.review.rememberDistinct(
+        [{ lowFactId: a.id, highFactId: b.id, lowClaimKey: a.claimKey, highClaimKey: b.claimKey }],
+        NOW,
+        space.id,
+      )
       assert.equal(calls, 0)
       assert.equal(stores.db.generation(), generation)
     })

@@ -31,8 +31,16 @@ import { storesOf } from './helpers/vectors.ts'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The parts' modules: only src/store itself reaches them; everyone else goes through fact-store.ts. */
-const PART_MODULES = ['fact-reader', 'fact-slots', 'fact-writer', 'fact-forgetting', 'fact-corrections', 'curation-store', 'rename-store', 'scope-store']
-  .map((name) => `src/store/${name}.ts`)
+const PART_MODULES = [
+  'fact-reader',
+  'fact-slots',
+  'fact-writer',
+  'fact-forgetting',
+  'fact-corrections',
+  'curation-store',
+  'rename-store',
+  'scope-store',
+].map((name) => `src/store/${name}.ts`)
 
 /** The only file above the store that opens the database (and so imports it). */
 const OPENS_THE_DATABASE = ['src/fact-memory.ts']
@@ -43,7 +51,16 @@ const OPENS_THE_DATABASE = ['src/fact-memory.ts']
  */
 const NAMES_THE_FULL_SET = (file: string): boolean => file === 'src/fact-memory.ts' || file.startsWith('src/routes/')
 
-const PART_CLASSES = [FactReader, FactSlots, FactWriter, FactForgetting, FactCorrections, CurationStore, RenameStore, ScopeStore] as const
+const PART_CLASSES = [
+  FactReader,
+  FactSlots,
+  FactWriter,
+  FactForgetting,
+  FactCorrections,
+  CurationStore,
+  RenameStore,
+  ScopeStore,
+] as const
 
 /** Every .ts file under a folder, relative to the repository root, with forward slashes. */
 function tsFiles(folder: string): string[] {
@@ -61,12 +78,25 @@ function sourceOf(file: string): ts.SourceFile {
 function importsOf(file: string): string[] {
   const found: string[] = []
   const add = (specifier: string): void => {
-    if (specifier.startsWith('.')) found.push(relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(sep).join('/'))
+    if (specifier.startsWith('.'))
+      found.push(
+        relative(ROOT, resolve(ROOT, dirname(file), specifier))
+          .split(sep)
+          .join('/'),
+      )
   }
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text)
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text)
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments
@@ -100,14 +130,17 @@ function inheritanceAmong(sources: readonly ts.SourceFile[]): string[] {
         declared.add(name)
         for (const clause of node.heritageClauses ?? []) {
           if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue
-          for (const type of clause.types) heritage.push({ file: source.fileName, name, parent: type.expression.getText(source) })
+          for (const type of clause.types)
+            heritage.push({ file: source.fileName, name, parent: type.expression.getText(source) })
         }
       }
       ts.forEachChild(node, visit)
     }
     visit(source)
   }
-  return heritage.filter((entry) => declared.has(entry.parent)).map((entry) => `${entry.file}: ${entry.name} extends ${entry.parent}`)
+  return heritage
+    .filter((entry) => declared.has(entry.parent))
+    .map((entry) => `${entry.file}: ${entry.name} extends ${entry.parent}`)
 }
 
 describe('the fact store by composition: the source', () => {
@@ -120,7 +153,8 @@ describe('the fact store by composition: the source', () => {
     for (const file of tsFiles('src').filter((name) => !name.startsWith('src/store/'))) {
       for (const target of importsOf(file)) {
         if (PART_MODULES.includes(target)) reaching.push(`${file} imports ${target}`)
-        if (target === 'src/store/database.ts' && !OPENS_THE_DATABASE.includes(file)) reaching.push(`${file} imports ${target}`)
+        if (target === 'src/store/database.ts' && !OPENS_THE_DATABASE.includes(file))
+          reaching.push(`${file} imports ${target}`)
       }
     }
     assert.deepEqual(reaching, [])
@@ -128,25 +162,37 @@ describe('the fact store by composition: the source', () => {
 
   it('above the store, only the service that opens the stores and the routes name or ask for the full StoreSet', () => {
     // FactMemory.stores() hands out OpenStores; storeSet(), the full set, is the routes' (and the specs').
-    const naming = tsFiles('src').filter((file) => !file.startsWith('src/store/') && !NAMES_THE_FULL_SET(file))
+    const naming = tsFiles('src')
+      .filter((file) => !file.startsWith('src/store/') && !NAMES_THE_FULL_SET(file))
       .filter((file) => ['StoreSet', 'storeSet'].some((name) => identifiersOf(sourceOf(file)).has(name)))
     assert.deepEqual(naming, [])
   })
 
   it('the checks see a part import and an inheritance where there is one', () => {
     // The front door imports every part; a chain like the one the parts replaced is named link by link.
-    assert.deepEqual([...new Set(importsOf('src/store/fact-store.ts'))].filter((target) => PART_MODULES.includes(target)).sort(), [...PART_MODULES].sort())
-    const chain = ts.createSourceFile('src/store/chain.ts', 'export class FactReader {}\nexport class FactSlots extends FactReader {}\nclass Failure extends Error {}',
-      ts.ScriptTarget.Latest, true)
+    assert.deepEqual(
+      [...new Set(importsOf('src/store/fact-store.ts'))].filter((target) => PART_MODULES.includes(target)).sort(),
+      [...PART_MODULES].sort(),
+    )
+    const chain = ts.createSourceFile(
+      'src/store/chain.ts',
+      'export class FactReader {}\nexport class FactSlots extends FactReader {}\nclass Failure extends Error {}',
+      ts.ScriptTarget.Latest,
+      true,
+    )
     assert.deepEqual(inheritanceAmong([chain]), ['src/store/chain.ts: FactSlots extends FactReader'])
   })
 })
 
 /** Counts, per native connection, how many times each statement text was prepared, while installed. */
-function countPrepares(driver: DriverName): { readonly byConnection: Map<object, Map<string, number>>; restore(): void } {
-  const proto = driver === 'node:sqlite'
-    ? (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync.prototype
-    : (createRequire(join(ROOT, 'src/store/connection.ts'))('better-sqlite3') as { prototype: object }).prototype
+function countPrepares(driver: DriverName): {
+  readonly byConnection: Map<object, Map<string, number>>
+  restore(): void
+} {
+  const proto =
+    driver === 'node:sqlite'
+      ? (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync.prototype
+      : (createRequire(join(ROOT, 'src/store/connection.ts'))('better-sqlite3') as { prototype: object }).prototype
   const target = proto as { prepare: (this: object, sql: string) => unknown }
   const original = target.prepare
   const byConnection = new Map<object, Map<string, number>>()
@@ -156,7 +202,12 @@ function countPrepares(driver: DriverName): { readonly byConnection: Map<object,
     counts.set(sql, (counts.get(sql) ?? 0) + 1)
     return original.call(this, sql)
   }
-  return { byConnection, restore: () => { target.prepare = original } }
+  return {
+    byConnection,
+    restore: () => {
+      target.prepare = original
+    },
+  }
 }
 
 for (const driver of DRIVERS) {
@@ -167,7 +218,9 @@ for (const driver of DRIVERS) {
     beforeEach(() => {
       sent.clear()
       prepares = countPrepares(driver)
-      h = openMemory(driver, new FakeClock('2026-03-01T09:00:00.000Z'), {}, (sql) => { sent.add(sql) })
+      h = openMemory(driver, new FakeClock('2026-03-01T09:00:00.000Z'), {}, (sql) => {
+        sent.add(sql)
+      })
     })
     afterEach(() => {
       prepares.restore()
@@ -178,8 +231,18 @@ for (const driver of DRIVERS) {
       const stores = storesOf(h.memory)
       const facts = stores.facts
       assert.ok(facts instanceof FactStore)
-      for (const key of ['curation', 'renames', 'scopes'] as const) assert.equal(key in stores, false, `the store set has no second ${key}`)
-      const parts = [facts.reader, facts.slots, facts.writer, facts.forgetting, facts.corrections, facts.curation, facts.renames, facts.scopes]
+      for (const key of ['curation', 'renames', 'scopes'] as const)
+        assert.equal(key in stores, false, `the store set has no second ${key}`)
+      const parts = [
+        facts.reader,
+        facts.slots,
+        facts.writer,
+        facts.forgetting,
+        facts.corrections,
+        facts.curation,
+        facts.renames,
+        facts.scopes,
+      ]
       parts.forEach((part, at) => {
         PART_CLASSES.forEach((Part, other) => {
           assert.equal(part instanceof Part, at === other, `part ${at} is ${at === other ? '' : 'not '}a ${Part.name}`)
@@ -193,13 +256,26 @@ for (const driver of DRIVERS) {
       const stores = storesOf(h.memory)
       const facts = stores.facts
       const first = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
-      const second = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'owner', value: 'payments team' })
+      const second = writeFact(h.memory, h.config, {
+        subject: 'billing-api',
+        property: 'owner',
+        value: 'payments team',
+      })
       // The same read through the front door, the reader and the parts that read through it.
       assert.equal(facts.getFacts([first.id])[0]?.value, '7801')
       assert.equal(facts.reader.getFacts([first.id])[0]?.value, '7801')
       assert.equal(facts.curation.stands('retire', { fact: { factId: first.id, revision: first.revision } }), true)
-      assert.deepEqual(facts.scopes.moveToScope(first.id, { scope: first.scope, project: null }, () => { throw new Error('a refused move computes no keys') }, h.clock.iso()),
-        { ok: false, reason: 'same_scope' })
+      assert.deepEqual(
+        facts.scopes.moveToScope(
+          first.id,
+          { scope: first.scope, project: null },
+          () => {
+            throw new Error('a refused move computes no keys')
+          },
+          h.clock.iso(),
+        ),
+        { ok: false, reason: 'same_scope' },
+      )
       assert.equal(facts.renames.previewSubjectRename(first.entityKey, 'billing service').ok, true)
       assert.ok(h.memory.advance() !== undefined)
       assert.equal(facts.forgetById(second.id, h.clock.iso()).length, 1)

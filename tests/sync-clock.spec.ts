@@ -7,7 +7,16 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parseChangeRecord } from '../src/sync/change-record.schema.ts'
 import { CHANGE_KINDS, happenedBefore } from '../src/sync/change-record.ts'
-import { compareHlc, describeSkew, formatHlc, parseHlc, tickLocal, tickReceive, zeroHlc, type Hlc } from '../src/sync/hlc.ts'
+import {
+  compareHlc,
+  describeSkew,
+  formatHlc,
+  parseHlc,
+  tickLocal,
+  tickReceive,
+  zeroHlc,
+  type Hlc,
+} from '../src/sync/hlc.ts'
 import { seededRandom, SimDevice, slot } from './helpers/sync-devices.ts'
 
 const T0 = Date.parse('2026-03-01T09:00:00.000Z')
@@ -21,8 +30,17 @@ describe('hybrid logical clock', () => {
       clock = tickLocal(clock, wall)
       readings.push(clock)
     }
-    for (let index = 1; index < readings.length; index += 1) assert.ok(compareHlc(readings[index - 1] as Hlc, readings[index] as Hlc) < 0)
-    assert.deepEqual(readings.map((reading) => [reading.wall - T0, reading.counter]), [[0, 0], [0, 1], [0, 2], [1, 0]])
+    for (let index = 1; index < readings.length; index += 1)
+      assert.ok(compareHlc(readings[index - 1] as Hlc, readings[index] as Hlc) < 0)
+    assert.deepEqual(
+      readings.map((reading) => [reading.wall - T0, reading.counter]),
+      [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+      ],
+    )
   })
 
   it('takes a remote clock an hour ahead, stays later than it, and says so in words', () => {
@@ -31,8 +49,10 @@ describe('hybrid logical clock', () => {
     const received = tickReceive(local, remote, T0 + 10)
     assert.ok(compareHlc(received.hlc, remote) > 0 && compareHlc(received.hlc, local) > 0)
     assert.equal(received.skewMs, HOUR - 10)
-    assert.equal(describeSkew('desktop', received.skewMs),
-      'the clock of "desktop" runs about 1 h ahead of this machine\'s; changes are still ordered by what each machine had seen')
+    assert.equal(
+      describeSkew('desktop', received.skewMs),
+      'the clock of "desktop" runs about 1 h ahead of this machine\'s; changes are still ordered by what each machine had seen',
+    )
     assert.equal(describeSkew('desktop', -20 * 60_000)?.includes('about 20 min behind'), true)
     assert.equal(describeSkew('desktop', 30_000), undefined)
     // The next local change, an hour "early" by this wall clock, still comes after what was received.
@@ -42,7 +62,9 @@ describe('hybrid logical clock', () => {
   it('writes text that sorts exactly as the clock does, and reads it back', () => {
     const random = seededRandom(3)
     const readings: Hlc[] = Array.from({ length: 200 }, () => ({
-      wall: T0 + Math.floor(random() * 1000), counter: Math.floor(random() * 20), device: random() < 0.5 ? 'laptop' : 'desktop-2',
+      wall: T0 + Math.floor(random() * 1000),
+      counter: Math.floor(random() * 20),
+      device: random() < 0.5 ? 'laptop' : 'desktop-2',
     }))
     const byClock = [...readings].sort(compareHlc).map(formatHlc)
     assert.deepEqual([...readings].map(formatHlc).sort(), byClock)
@@ -60,15 +82,25 @@ describe('change records', () => {
     const port = slot('payments')
     const write = laptop.write(port, '7801')
     desktop.pull(laptop)
-    return [write, desktop.write(port, '7802'), desktop.settle(port, '7802'), desktop.expire(port, '7802'), desktop.forget(port, '7801'),
-      desktop.pin(port, '7802', '2026-03-01T10:00:00.000Z'), desktop.rename('payments', 'pay'), desktop.move(port, '7802', 'shop'),
-      desktop.putBack(port, '7800'), desktop.restore([write.op])]
+    return [
+      write,
+      desktop.write(port, '7802'),
+      desktop.settle(port, '7802'),
+      desktop.expire(port, '7802'),
+      desktop.forget(port, '7801'),
+      desktop.pin(port, '7802', '2026-03-01T10:00:00.000Z'),
+      desktop.rename('payments', 'pay'),
+      desktop.move(port, '7802', 'shop'),
+      desktop.putBack(port, '7800'),
+      desktop.restore([write.op]),
+    ]
   }
 
   it('validates a record of every kind as written, and knows which came after which', () => {
     const records = sampleRecords()
     assert.deepEqual([...new Set(records.map((record) => record.kind))].sort(), [...CHANGE_KINDS].sort())
-    for (const record of records) assert.deepEqual(parseChangeRecord(JSON.parse(JSON.stringify(record))), { ok: true, record })
+    for (const record of records)
+      assert.deepEqual(parseChangeRecord(JSON.parse(JSON.stringify(record))), { ok: true, record })
     assert.equal(happenedBefore(records[0]!, records[1]!), true)
     assert.equal(happenedBefore(records[1]!, records[0]!), false)
   })
@@ -78,7 +110,10 @@ describe('change records', () => {
     const cases: [unknown, RegExp][] = [
       [{ ...write, vaule: '1' }, /unknown field "vaule"/u],
       [{ ...write, kind: 'teleport' }, /kind/u],
-      [{ ...write, hlc: write!.hlc.replace(/laptop$/u, 'desktop') }, /hlc: the clock must be stamped by the record's own device/u],
+      [
+        { ...write, hlc: write!.hlc.replace(/laptop$/u, 'desktop') },
+        /hlc: the clock must be stamped by the record's own device/u,
+      ],
       [{ ...write, row: { subject: 'payments', property: 'port', valueWithheld: true } }, /row/u],
       [{ ...write, seen: { 'Bad Device': write!.hlc } }, /seen/u],
     ]

@@ -33,7 +33,14 @@ describe('the git transport', () => {
   afterEach(() => removeDir(root))
 
   async function device(id: string, retries = 4): Promise<{ remote: GitRemote; folder: SyncFolder; sim: SimDevice }> {
-    const remote = new GitRemote({ url, workDir: join(root, id, 'data', 'sync', 'git'), device: id, retries, backoffMs: 1, timeoutMs: 30_000 })
+    const remote = new GitRemote({
+      url,
+      workDir: join(root, id, 'data', 'sync', 'git'),
+      device: id,
+      retries,
+      backoffMs: 1,
+      timeoutMs: 30_000,
+    })
     const prepared = await remote.prepare()
     assert.ok(prepared.ok, prepared.ok ? '' : prepared.error.message)
     const opened = await SyncFolder.open(remote.root, id, `${id} machine`, undefined, NOW)
@@ -41,23 +48,29 @@ describe('the git transport', () => {
     return { remote, folder: opened.folder, sim: new SimDevice(id, T0) }
   }
 
-  it('carries one device\'s segments to another through the remote, and a quiet round pushes nothing', async () => {
+  it("carries one device's segments to another through the remote, and a quiet round pushes nothing", async () => {
     const laptop = await device('laptop')
     laptop.sim.write(slot('payments'), '7801')
     await laptop.folder.append(laptop.sim.log)
     const published = await laptop.remote.publish('sync: laptop')
     assert.deepEqual(published, { ok: true, value: { committed: true, attempts: 1 } })
-    assert.deepEqual(await laptop.remote.publish('sync: laptop'), { ok: true, value: { committed: false, attempts: 0 } })
+    assert.deepEqual(await laptop.remote.publish('sync: laptop'), {
+      ok: true,
+      value: { committed: false, attempts: 0 },
+    })
 
     const desktop = await device('desktop')
     const read = await desktop.folder.readPending({})
     assert.deepEqual(read.records, laptop.sim.log)
-    assert.deepEqual((await desktop.folder.others()).map((entry) => entry.name), ['laptop machine'])
+    assert.deepEqual(
+      (await desktop.folder.others()).map((entry) => entry.name),
+      ['laptop machine'],
+    )
     // The remote's history holds one commit per device round, each touching only its own folder.
     assert.equal(git(join(root, 'remote.git'), 'log', '--format=%s', 'main').trim(), 'sync: laptop')
   })
 
-  it('settles a push race between two clones by re-committing on the new tip, keeping both devices\' files', async () => {
+  it("settles a push race between two clones by re-committing on the new tip, keeping both devices' files", async () => {
     const laptop = await device('laptop')
     const desktop = await device('desktop')
     laptop.sim.write(slot('payments'), '7801')
@@ -66,14 +79,20 @@ describe('the git transport', () => {
     await desktop.folder.append(desktop.sim.log)
     assert.deepEqual(await laptop.remote.publish('sync: laptop'), { ok: true, value: { committed: true, attempts: 1 } })
     // The desktop's clone is behind: its first push is rejected, the round repeats on the laptop's commit.
-    assert.deepEqual(await desktop.remote.publish('sync: desktop'), { ok: true, value: { committed: true, attempts: 2 } })
+    assert.deepEqual(await desktop.remote.publish('sync: desktop'), {
+      ok: true,
+      value: { committed: true, attempts: 2 },
+    })
     const pulled = await laptop.remote.pull()
     assert.ok(pulled.ok)
     assert.deepEqual((await laptop.folder.readPending({})).records, desktop.sim.log)
     assert.deepEqual((await desktop.folder.readPending({})).records, laptop.sim.log)
     const history = git(join(root, 'remote.git'), 'log', '--format=%s %P', 'main').trim().split('\n')
     assert.equal(history.length, 2)
-    assert.ok(history.every((line) => line.split(' ').length <= 3), 'no merge commit')
+    assert.ok(
+      history.every((line) => line.split(' ').length <= 3),
+      'no merge commit',
+    )
   })
 
   it('gives up after the retry bound when the race keeps being lost, in words', async () => {
@@ -84,21 +103,40 @@ describe('the git transport', () => {
     await laptop.folder.append(laptop.sim.log)
     await desktop.folder.append(desktop.sim.log)
     await laptop.remote.publish('sync: laptop')
-    assert.deepEqual(await desktop.remote.publish('sync: desktop'), { ok: false, error: { code: 'rejected', message: 'another device pushed first' } })
+    assert.deepEqual(await desktop.remote.publish('sync: desktop'), {
+      ok: false,
+      error: { code: 'rejected', message: 'another device pushed first' },
+    })
     // Nothing is lost: the next round (which starts with a pull) publishes it.
     assert.ok((await desktop.remote.pull()).ok)
-    assert.deepEqual(await desktop.remote.publish('sync: desktop'), { ok: true, value: { committed: true, attempts: 1 } })
+    assert.deepEqual(await desktop.remote.publish('sync: desktop'), {
+      ok: true,
+      value: { committed: true, attempts: 1 },
+    })
   })
 
-  it('reports an unreachable remote and a timeout in words, with a URL\'s user masked', async () => {
-    const missing = new GitRemote({ url: `file://${join(root, 'nowhere.git')}`, workDir: join(root, 'a', 'git'), device: 'laptop', timeoutMs: 30_000 })
+  it("reports an unreachable remote and a timeout in words, with a URL's user masked", async () => {
+    const missing = new GitRemote({
+      url: `file://${join(root, 'nowhere.git')}`,
+      workDir: join(root, 'a', 'git'),
+      device: 'laptop',
+      timeoutMs: 30_000,
+    })
     const failed = await missing.prepare()
     assert.equal(failed.ok, false)
     if (!failed.ok) assert.equal(failed.error.code, 'unreachable')
     const slow = new GitRemote({ url, workDir: join(root, 'b', 'git'), device: 'laptop', timeoutMs: 1 })
     const timedOut = await slow.prepare()
-    assert.deepEqual(timedOut, { ok: false, error: { code: 'timeout', message: 'git clone did not finish in time; it was stopped and will be tried again' } })
-    const named = new GitRemote({ url: 'https://someone@127.0.0.1:9/memory.git', workDir: join(root, 'c', 'git'), device: 'laptop', timeoutMs: 30_000 })
+    assert.deepEqual(timedOut, {
+      ok: false,
+      error: { code: 'timeout', message: 'git clone did not finish in time; it was stopped and will be tried again' },
+    })
+    const named = new GitRemote({
+      url: 'https://someone@127.0.0.1:9/memory.git',
+      workDir: join(root, 'c', 'git'),
+      device: 'laptop',
+      timeoutMs: 30_000,
+    })
     const refused = await named.prepare()
     assert.equal(refused.ok, false)
     if (!refused.ok) {
@@ -126,13 +164,19 @@ describe('the sync target setting', () => {
   it('reads off, a folder, and git remotes, and refuses a URL carrying a secret or a relative path', () => {
     assert.deepEqual(parseSyncTarget(''), { kind: 'off' })
     assert.deepEqual(parseSyncTarget('/home/ana/Sync/memory'), { kind: 'folder', path: '/home/ana/Sync/memory' })
-    assert.deepEqual(parseSyncTarget('git@github.com:ana/memory.git'), { kind: 'git', url: 'git@github.com:ana/memory.git' })
+    assert.deepEqual(parseSyncTarget('git@github.com:ana/memory.git'), {
+      kind: 'git',
+      url: 'git@github.com:ana/memory.git',
+    })
     assert.deepEqual(parseSyncTarget('ssh://git@host/memory.git'), { kind: 'git', url: 'ssh://git@host/memory.git' })
     assert.deepEqual(parseSyncTarget('file:///srv/memory.git'), { kind: 'git', url: 'file:///srv/memory.git' })
     assert.equal(parseSyncTarget('https://ana:ghp_secret@github.com/ana/memory.git').kind, 'invalid')
     assert.equal(parseSyncTarget('http://host/memory.git').kind, 'invalid')
     assert.equal(parseSyncTarget('Sync/memory').kind, 'invalid')
     assert.equal(parseSyncTarget('\\\\server\\share').kind, 'invalid')
-    assert.equal(maskUrl('fatal: unable to access https://ana:tok@host/x.git'), 'fatal: unable to access https://***@host/x.git')
+    assert.equal(
+      maskUrl('fatal: unable to access https://ana:tok@host/x.git'),
+      'fatal: unable to access https://***@host/x.git',
+    )
   })
 })

@@ -44,31 +44,64 @@ for (const driver of DRIVERS) {
       a.sync.enableSync(laptop.clock.iso())
       b.sync.enableSync(desktop.clock.iso())
       laptop.clock.advance(1000)
-      const port = writeFact(laptop.memory, laptop.config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' })
+      const port = writeFact(laptop.memory, laptop.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7801',
+        evidence: 'explicit_user',
+      })
       a.pins.setPin(port.id, laptop.clock.iso())
       laptop.clock.advance(1000)
-      writeFact(laptop.memory, laptop.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' })
+      writeFact(laptop.memory, laptop.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7802',
+        evidence: 'explicit_user',
+      })
       const gone = writeFact(laptop.memory, laptop.config, { subject: 'editor', property: 'preferred', value: 'vim' })
       laptop.memory.forgetById(gone.id)
       const sent = a.sync.ownLog()
-      assert.deepEqual(sent.map((record) => record.kind), ['write', 'write', 'pin', 'write', 'write', 'forget'])
+      assert.deepEqual(
+        sent.map((record) => record.kind),
+        ['write', 'write', 'pin', 'write', 'write', 'forget'],
+      )
 
       const fromLaptop = await runSyncRound(a.sync, await target(a, laptop.clock.iso()), OPTIONS)
-      assert.deepEqual({ ok: fromLaptop.ok, sent: fromLaptop.sent, problems: fromLaptop.problems }, { ok: true, sent: sent.length, problems: [] })
+      assert.deepEqual(
+        { ok: fromLaptop.ok, sent: fromLaptop.sent, problems: fromLaptop.problems },
+        { ok: true, sent: sent.length, problems: [] },
+      )
       assert.equal(a.sync.publishedThrough(), sent.at(-1)?.hlc)
-      assert.equal((await runSyncRound(a.sync, await target(a, laptop.clock.iso()), OPTIONS)).sent, 0, 'nothing is sealed twice')
+      assert.equal(
+        (await runSyncRound(a.sync, await target(a, laptop.clock.iso()), OPTIONS)).sent,
+        0,
+        'nothing is sealed twice',
+      )
 
       const atDesktop = await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)
       assert.deepEqual({ ok: atDesktop.ok, received: atDesktop.received }, { ok: true, received: sent.length })
       assert.deepEqual(b.sync.receivedRecords(), sent)
       assert.deepEqual(b.sync.cursor(), { [a.sync.device().id]: 1 })
-      assert.equal((await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)).received, 0, 'a second round reads nothing new')
+      assert.equal(
+        (await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)).received,
+        0,
+        'a second round reads nothing new',
+      )
       desktop.clock.advance(1000)
       const [answer] = (() => {
-        writeFact(desktop.memory, desktop.config, { subject: 'billing-api', property: 'port', value: '7803', evidence: 'explicit_user' })
+        writeFact(desktop.memory, desktop.config, {
+          subject: 'billing-api',
+          property: 'port',
+          value: '7803',
+          evidence: 'explicit_user',
+        })
         return b.sync.ownLog()
       })()
-      assert.deepEqual(answer?.seen, { [a.sync.device().id]: sent.at(-1)?.hlc }, 'the desktop\'s next change carries what it has seen of the laptop')
+      assert.deepEqual(
+        answer?.seen,
+        { [a.sync.device().id]: sent.at(-1)?.hlc },
+        "the desktop's next change carries what it has seen of the laptop",
+      )
     })
   })
 }

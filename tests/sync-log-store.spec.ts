@@ -29,7 +29,9 @@ for (const driver of DRIVERS) {
       h = openMemory(driver, new FakeClock('2026-03-01T09:00:00.000Z'))
       stores = storesOf(h.memory)
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
     const ownCount = (): number => Number(h.db().get('SELECT count(*) AS n FROM sync_own_records')?.['n'])
     /** Run a change and return the records it appended, each checked against the record schema. */
@@ -38,7 +40,12 @@ for (const driver of DRIVERS) {
       h.clock.advance(1000)
       change()
       const added = stores.sync.ownLog().slice(before)
-      for (const record of added) assert.equal(parseChangeRecord(JSON.parse(JSON.stringify(record))).ok, true, JSON.stringify(parseChangeRecord(record)))
+      for (const record of added)
+        assert.equal(
+          parseChangeRecord(JSON.parse(JSON.stringify(record))).ok,
+          true,
+          JSON.stringify(parseChangeRecord(record)),
+        )
       return added
     }
 
@@ -48,12 +55,19 @@ for (const driver of DRIVERS) {
       assert.ok(device.name.length > 0)
       stores.sync.setDeviceName('  work laptop ')
       assert.deepEqual(stores.sync.device(), { id: device.id, name: 'work laptop' })
-      assert.throws(() => { stores.sync.setDeviceName(' ') }, RangeError)
+      assert.throws(() => {
+        stores.sync.setDeviceName(' ')
+      }, RangeError)
     })
 
     it('records nothing while sync is off', () => {
       const fact = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
-      writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' })
+      writeFact(h.memory, h.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7802',
+        evidence: 'explicit_user',
+      })
       stores.pins.setPin(fact.id, h.clock.iso())
       h.memory.forgetById(fact.id)
       assert.equal(stores.sync.recording(), false)
@@ -61,11 +75,34 @@ for (const driver of DRIVERS) {
     })
 
     it('turning sync on writes a snapshot that merges back to the same current facts, pins and forgets', () => {
-      writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' })
-      writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' })
-      writeFact(h.memory, h.config, { subject: 'shop-web', property: 'owner', value: 'payments team', evidence: 'explicit_user' })
-      expectKind(write(h.memory, h.config, { subject: 'shop-web', property: 'owner', value: 'growth team' }), 'conflict')
-      const pinned = writeFact(h.memory, h.config, { subject: 'linter', property: 'tool', value: 'eslint', project: BILLING })
+      writeFact(h.memory, h.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7801',
+        evidence: 'explicit_user',
+      })
+      writeFact(h.memory, h.config, {
+        subject: 'billing-api',
+        property: 'port',
+        value: '7802',
+        evidence: 'explicit_user',
+      })
+      writeFact(h.memory, h.config, {
+        subject: 'shop-web',
+        property: 'owner',
+        value: 'payments team',
+        evidence: 'explicit_user',
+      })
+      expectKind(
+        write(h.memory, h.config, { subject: 'shop-web', property: 'owner', value: 'growth team' }),
+        'conflict',
+      )
+      const pinned = writeFact(h.memory, h.config, {
+        subject: 'linter',
+        property: 'tool',
+        value: 'eslint',
+        project: BILLING,
+      })
       stores.pins.setPin(pinned.id, h.clock.iso())
       writeFact(h.memory, h.config, { subject: 'languages', property: 'spoken', value: 'English', multi: true })
       writeFact(h.memory, h.config, { subject: 'languages', property: 'spoken', value: 'French', multi: true })
@@ -76,32 +113,63 @@ for (const driver of DRIVERS) {
       assert.equal(start.started, true)
       const log = stores.sync.ownLog()
       assert.equal(start.records, log.length)
-      assert.deepEqual(log.map((record) => record.kind).sort(), ['forget', 'pin', ...Array<string>(6).fill('write')].sort())
+      assert.deepEqual(
+        log.map((record) => record.kind).sort(),
+        ['forget', 'pin', ...Array<string>(6).fill('write')].sort(),
+      )
       for (const record of log) assert.equal(parseChangeRecord(record).ok, true)
-      assert.deepEqual(stores.sync.enableSync(h.clock.iso()), { started: false, records: 0 }, 'a second switch-on writes nothing')
+      assert.deepEqual(
+        stores.sync.enableSync(h.clock.iso()),
+        { started: false, records: 0 },
+        'a second switch-on writes nothing',
+      )
 
       const merged = mergeRecords(log)
       const current = currentFacts(h)
-      const fromStore = current.map((fact) => `${fact.entityKey}|${fact.predicateKey}|${canonicalValue(fact.value)}|${fact.status}|${fact.pinnedAt ?? ''}`).sort()
-      const fromMerge = merged.slots.flatMap((entry) => entry.current.map((value) =>
-        `${entry.slot.entity}|${entry.slot.predicate}|${value.value}|${value.status}|${value.pinnedAt ?? ''}`)).sort()
+      const fromStore = current
+        .map(
+          (fact) =>
+            `${fact.entityKey}|${fact.predicateKey}|${canonicalValue(fact.value)}|${fact.status}|${fact.pinnedAt ?? ''}`,
+        )
+        .sort()
+      const fromMerge = merged.slots
+        .flatMap((entry) =>
+          entry.current.map(
+            (value) =>
+              `${entry.slot.entity}|${entry.slot.predicate}|${value.value}|${value.status}|${value.pinnedAt ?? ''}`,
+          ),
+        )
+        .sort()
       assert.deepEqual(fromMerge, fromStore)
       assert.equal(merged.slots.filter((entry) => entry.conflict).length, 1)
       assert.equal(merged.tombstones.length, 1)
-      const stored = h.db().all('SELECT kind, key FROM tombstones').map((row) => `${String(row['kind'])}:${String(row['key'])}`).sort()
+      const stored = h
+        .db()
+        .all('SELECT kind, key FROM tombstones')
+        .map((row) => `${String(row['kind'])}:${String(row['key'])}`)
+        .sort()
       assert.deepEqual(merged.storeTombstones.map((key) => `${key.kind}:${key.key}`).sort(), stored)
     })
 
     describe('with sync on', () => {
-      beforeEach(() => { stores.sync.enableSync(h.clock.iso()) })
+      beforeEach(() => {
+        stores.sync.enableSync(h.clock.iso())
+      })
 
       it('a write leaves one record with its full row and the clock of this device', () => {
-        const [record, ...more] = appended(() => writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', project: BILLING }))
+        const [record, ...more] = appended(() =>
+          writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', project: BILLING }),
+        )
         assert.deepEqual(more, [])
         assert.ok(record?.kind === 'write')
         assert.equal(record.device, stores.sync.device().id)
         assert.ok(record.hlc.startsWith(String(Date.parse(h.clock.iso()))))
-        assert.deepEqual(record.slot, { entity: 'billing api', predicate: 'port', qualifiers: '{}', project: BILLING.key })
+        assert.deepEqual(record.slot, {
+          entity: 'billing api',
+          predicate: 'port',
+          qualifiers: '{}',
+          project: BILLING.key,
+        })
         assert.equal(record.value, '7801')
         assert.equal(record.row.value, '7801')
         assert.equal(record.row.scope, `project:${BILLING.key}`)
@@ -109,8 +177,22 @@ for (const driver of DRIVERS) {
       })
 
       it('a supersede leaves one write record that ends the old value, and clocks only rise', () => {
-        const first = appended(() => writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' }))
-        const second = appended(() => writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' }))
+        const first = appended(() =>
+          writeFact(h.memory, h.config, {
+            subject: 'billing-api',
+            property: 'port',
+            value: '7801',
+            evidence: 'explicit_user',
+          }),
+        )
+        const second = appended(() =>
+          writeFact(h.memory, h.config, {
+            subject: 'billing-api',
+            property: 'port',
+            value: '7802',
+            evidence: 'explicit_user',
+          }),
+        )
         assert.equal(second.length, 1)
         assert.ok(second[0]?.kind === 'write')
         assert.deepEqual(second[0].ends, [{ value: '7801', as: 'superseded' }])
@@ -118,12 +200,20 @@ for (const driver of DRIVERS) {
       })
 
       it('a forget leaves one record with the tombstones the store wrote', () => {
-        const fact = writeFact(h.memory, h.config, { subject: 'editor', property: 'preferred', value: 'vim', quote: 'I use vim' })
+        const fact = writeFact(h.memory, h.config, {
+          subject: 'editor',
+          property: 'preferred',
+          value: 'vim',
+          quote: 'I use vim',
+        })
         const [record, ...more] = appended(() => h.memory.forgetById(fact.id))
         assert.deepEqual(more, [])
         assert.ok(record?.kind === 'forget')
         assert.equal(record.value, 'vim')
-        const stored = h.db().all('SELECT kind, key FROM tombstones ORDER BY id').map((row) => ({ kind: String(row['kind']), key: String(row['key']) }))
+        const stored = h
+          .db()
+          .all('SELECT kind, key FROM tombstones ORDER BY id')
+          .map((row) => ({ kind: String(row['kind']), key: String(row['key']) }))
         assert.deepEqual(record.tombstones, stored)
       })
 
@@ -134,7 +224,10 @@ for (const driver of DRIVERS) {
         assert.deepEqual(more, [])
         assert.ok(pin?.kind === 'pin')
         assert.equal(pin.pinnedAt, at)
-        assert.deepEqual(appended(() => stores.pins.setPin(fact.id, at)), [])
+        assert.deepEqual(
+          appended(() => stores.pins.setPin(fact.id, at)),
+          [],
+        )
         const [unpin] = appended(() => stores.pins.setPin(fact.id, null))
         assert.ok(unpin?.kind === 'pin')
         assert.equal(unpin.pinnedAt, null)
@@ -142,13 +235,19 @@ for (const driver of DRIVERS) {
 
       it('a change that fails inside its transaction leaves no record, and a record that fails leaves no change', () => {
         const before = ownCount()
-        assert.throws(() => stores.db.transaction(() => {
-          writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
-          throw new Error('disk full')
-        }), /disk full/u)
+        assert.throws(
+          () =>
+            stores.db.transaction(() => {
+              writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
+              throw new Error('disk full')
+            }),
+          /disk full/u,
+        )
         assert.equal(ownCount(), before)
         assert.equal(stores.facts.currentFactCount(), 0)
-        h.db().run("CREATE TRIGGER refuse_records BEFORE INSERT ON sync_own_records BEGIN SELECT RAISE(ABORT, 'log refused'); END")
+        h.db().run(
+          "CREATE TRIGGER refuse_records BEFORE INSERT ON sync_own_records BEGIN SELECT RAISE(ABORT, 'log refused'); END",
+        )
         const refused = write(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7801' })
         assert.ok(refused.kind !== 'saved', JSON.stringify(refused))
         assert.match(JSON.stringify(refused), /internal_error/u)
@@ -159,56 +258,113 @@ for (const driver of DRIVERS) {
       })
 
       it('never records a credential; other sensitive values leave the machine only on opt-in', () => {
-        const token = write(h.memory, h.reconfigure({ refuseCredentials: false }), { subject: 'deploy', property: 'api token', value: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' })
+        const token = write(h.memory, h.reconfigure({ refuseCredentials: false }), {
+          subject: 'deploy',
+          property: 'api token',
+          value: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB',
+        })
         assert.ok(token.kind === 'saved' && token.fact.sensitivity === 'credential', JSON.stringify(token))
         stores.pins.setPin(token.fact.id, h.clock.iso())
         h.memory.forgetById(token.fact.id)
         assert.equal(ownCount(), 0)
-        const mail = writeFact(h.memory, h.config, { subject: 'ada', property: 'email', value: 'ada@example.com', evidence: 'explicit_user' })
+        const mail = writeFact(h.memory, h.config, {
+          subject: 'ada',
+          property: 'email',
+          value: 'ada@example.com',
+          evidence: 'explicit_user',
+        })
         assert.equal(mail.sensitivity, 'email')
-        writeFact(h.memory, h.config, { subject: 'ada', property: 'email', value: 'ada@work.example', evidence: 'explicit_user' })
+        writeFact(h.memory, h.config, {
+          subject: 'ada',
+          property: 'email',
+          value: 'ada@work.example',
+          evidence: 'explicit_user',
+        })
         assert.equal(ownCount(), 2, 'kept on this machine')
         assert.deepEqual(stores.sync.ownLog(), [])
         assert.doesNotMatch(JSON.stringify(stores.sync.ownLog()), /example/u)
         stores.sync.setIncludeSensitive(true)
-        assert.deepEqual(stores.sync.ownLog().map((record) => record.kind === 'write' ? [record.value, record.ends] : []),
-          [['ada@example.com', []], ['ada@work.example', [{ value: 'ada@example.com', as: 'superseded' }]]])
+        assert.deepEqual(
+          stores.sync.ownLog().map((record) => (record.kind === 'write' ? [record.value, record.ends] : [])),
+          [
+            ['ada@example.com', []],
+            ['ada@work.example', [{ value: 'ada@example.com', as: 'superseded' }]],
+          ],
+        )
       })
 
       it('a plain value that ends a sensitive one leaves the machine without naming it, unless opted in', () => {
-        writeFact(h.memory, h.config, { subject: 'ada', property: 'contact', value: 'ada@example.com', evidence: 'explicit_user' })
-        writeFact(h.memory, h.config, { subject: 'ada', property: 'contact', value: 'on slack', evidence: 'explicit_user' })
+        writeFact(h.memory, h.config, {
+          subject: 'ada',
+          property: 'contact',
+          value: 'ada@example.com',
+          evidence: 'explicit_user',
+        })
+        writeFact(h.memory, h.config, {
+          subject: 'ada',
+          property: 'contact',
+          value: 'on slack',
+          evidence: 'explicit_user',
+        })
         const shipped = stores.sync.ownLog()
-        assert.deepEqual(shipped.map((record) => record.kind === 'write' ? [record.value, record.ends] : []), [['on slack', []]])
+        assert.deepEqual(
+          shipped.map((record) => (record.kind === 'write' ? [record.value, record.ends] : [])),
+          [['on slack', []]],
+        )
         stores.sync.setIncludeSensitive(true)
-        assert.deepEqual(stores.sync.ownLog().at(-1)?.kind === 'write' ? (stores.sync.ownLog().at(-1) as { ends: unknown }).ends : undefined,
-          [{ value: 'ada@example.com', as: 'superseded' }])
+        assert.deepEqual(
+          stores.sync.ownLog().at(-1)?.kind === 'write'
+            ? (stores.sync.ownLog().at(-1) as { ends: unknown }).ends
+            : undefined,
+          [{ value: 'ada@example.com', as: 'superseded' }],
+        )
       })
 
       it('own records carry what this device has seen of the others', () => {
         const desktop = new SimDevice('desktop', Date.parse('2026-03-01T08:00:00.000Z'))
         const made = desktop.write(slot('billing api'), '7801')
         stores.sync.receive([made], { desktop: 1 })
-        const [record] = appended(() => writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802', evidence: 'explicit_user' }))
+        const [record] = appended(() =>
+          writeFact(h.memory, h.config, {
+            subject: 'billing-api',
+            property: 'port',
+            value: '7802',
+            evidence: 'explicit_user',
+          }),
+        )
         assert.deepEqual(record?.seen, { desktop: made.hlc })
       })
     })
 
-    it('keeps other devices\' records once each, with the cursor, and names the slots they touch', () => {
+    it("keeps other devices' records once each, with the cursor, and names the slots they touch", () => {
       const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
-      const records = [desktop.write(slot('billing api'), '7801'), desktop.write(slot('billing api'), '7802'), desktop.pin(slot('shop web', 'owner'), 'ops', '2026-03-01T10:00:00.000Z')]
+      const records = [
+        desktop.write(slot('billing api'), '7801'),
+        desktop.write(slot('billing api'), '7802'),
+        desktop.pin(slot('shop web', 'owner'), 'ops', '2026-03-01T10:00:00.000Z'),
+      ]
       const first = stores.sync.receive(records, { desktop: 1 })
       assert.equal(first.fresh, 3)
       assert.equal(first.changedSlots, 0, 'applying to facts is the next slice')
-      assert.deepEqual(first.touched.map(slotId).sort(), [slotId(slot('billing api')), slotId(slot('shop web', 'owner'))].sort())
+      assert.deepEqual(
+        first.touched.map(slotId).sort(),
+        [slotId(slot('billing api')), slotId(slot('shop web', 'owner'))].sort(),
+      )
       const again = stores.sync.receive([...records].reverse(), { desktop: 2 })
       assert.equal(again.fresh, 0)
       assert.deepEqual(again.touched, [])
       assert.equal(stores.sync.receivedRecords().length, 3)
-      assert.deepEqual(stores.sync.receivedRecords().map((record) => record.op), records.map((record) => record.op))
+      assert.deepEqual(
+        stores.sync.receivedRecords().map((record) => record.op),
+        records.map((record) => record.op),
+      )
       assert.deepEqual(stores.sync.cursor(), { desktop: 2 })
-      const own = { ...records[0], op: `${stores.sync.device().id}.x-000001`, device: stores.sync.device().id } as ChangeRecord
-      assert.equal(stores.sync.receive([own], { desktop: 2 }).fresh, 0, 'this device\'s own records are not received')
+      const own = {
+        ...records[0],
+        op: `${stores.sync.device().id}.x-000001`,
+        device: stores.sync.device().id,
+      } as ChangeRecord
+      assert.equal(stores.sync.receive([own], { desktop: 2 }).fresh, 0, "this device's own records are not received")
       assert.equal(stores.facts.currentFactCount(), 0)
     })
 
@@ -217,14 +373,24 @@ for (const driver of DRIVERS) {
       const kept = desktop.write(slot('billing api'), '7801')
       stores.sync.receive([kept], { desktop: 1 })
       const more = [desktop.write(slot('billing api'), '7802'), desktop.write(slot('shop web', 'owner'), 'ops')]
-      assert.throws(() => stores.db.transaction(() => {
-        stores.sync.receive(more, { desktop: 2 })
-        throw new Error('killed')
-      }), /killed/u)
+      assert.throws(
+        () =>
+          stores.db.transaction(() => {
+            stores.sync.receive(more, { desktop: 2 })
+            throw new Error('killed')
+          }),
+        /killed/u,
+      )
       // A record that cannot be stored, after one that could: the whole call rolls back.
-      const broken = { ...more[1], row: { ...(more[1] as { row: object }).row, confidence: 1n } } as unknown as ChangeRecord
+      const broken = {
+        ...more[1],
+        row: { ...(more[1] as { row: object }).row, confidence: 1n },
+      } as unknown as ChangeRecord
       assert.throws(() => stores.sync.receive([more[0] as ChangeRecord, broken], { desktop: 2 }), /BigInt/u)
-      assert.deepEqual(stores.sync.receivedRecords().map((record) => record.op), [kept.op])
+      assert.deepEqual(
+        stores.sync.receivedRecords().map((record) => record.op),
+        [kept.op],
+      )
       assert.deepEqual(stores.sync.cursor(), { desktop: 1 })
       assert.equal(stores.sync.receive(more, { desktop: 2 }).fresh, 2, 'the same files read again are fresh')
     })
@@ -240,6 +406,9 @@ for (const driver of DRIVERS) {
 
 /** The store's current facts (active and conflict), read on the probe connection. */
 function currentFacts(h: MemoryHandle): Fact[] {
-  const ids = h.db().all("SELECT id FROM facts WHERE status IN ('active', 'conflict') ORDER BY id").map((row) => Number(row['id']))
+  const ids = h
+    .db()
+    .all("SELECT id FROM facts WHERE status IN ('active', 'conflict') ORDER BY id")
+    .map((row) => Number(row['id']))
   return storesOf(h.memory).facts.getFacts(ids)
 }

@@ -47,7 +47,10 @@ describe('merging the records of several devices', () => {
     desktop.write(PORT, '7802')
     laptop.syncWith(desktop)
     assert.deepEqual(standing(laptop.state()), ['7802:active'])
-    assert.deepEqual(slotIn(laptop.state())?.history.map((entry) => `${entry.value}:${entry.status}`), ['7801:superseded'])
+    assert.deepEqual(
+      slotIn(laptop.state())?.history.map((entry) => `${entry.value}:${entry.status}`),
+      ['7801:superseded'],
+    )
     assert.deepEqual(desktop.state(), laptop.state())
   })
 
@@ -61,7 +64,13 @@ describe('merging the records of several devices', () => {
     laptop.syncWith(desktop)
     const merged = slotIn(laptop.state())
     assert.equal(merged?.conflict, true)
-    assert.deepEqual(merged?.current.map((entry) => [entry.value, entry.devices]), [['7802', ['laptop']], ['7803', ['desktop']]])
+    assert.deepEqual(
+      merged?.current.map((entry) => [entry.value, entry.devices]),
+      [
+        ['7802', ['laptop']],
+        ['7803', ['desktop']],
+      ],
+    )
     assert.deepEqual(desktop.state(), laptop.state())
     desktop.write(PORT, '7804')
     laptop.syncWith(desktop)
@@ -89,7 +98,11 @@ describe('merging the records of several devices', () => {
       desktop.write(PORT, '7802')
       laptop.write(PORT, '7801', 'explicit_user')
       laptop.syncWith(desktop)
-      assert.deepEqual(standing(laptop.state()), ['7802:active', '7801:conflict'], `desktop clock ${desktopOffset / 3_600_000} h`)
+      assert.deepEqual(
+        standing(laptop.state()),
+        ['7802:active', '7801:conflict'],
+        `desktop clock ${desktopOffset / 3_600_000} h`,
+      )
       assert.deepEqual(desktop.state(), laptop.state())
     }
   })
@@ -111,7 +124,10 @@ describe('merging the records of several devices', () => {
     desktop.syncWith(laptop)
     assert.deepEqual(standing(desktop.state()), ['7802:active'])
     // As on one machine: the active side is superseded by the kept value (a conflict side would be retired).
-    assert.deepEqual(slotIn(desktop.state())?.history.map((entry) => `${entry.value}:${entry.status}`), ['7801:superseded'])
+    assert.deepEqual(
+      slotIn(desktop.state())?.history.map((entry) => `${entry.value}:${entry.status}`),
+      ['7801:superseded'],
+    )
   })
 
   it('lets a tombstone from any machine forget the claim everywhere and block relearning, before or after', () => {
@@ -156,7 +172,10 @@ describe('merging the records of several devices', () => {
     assert.deepEqual(standing(state, slot('payments')), ['7801:active'])
     assert.deepEqual(standing(state, slot('payments', 'owner')), ['ana:active'])
     assert.equal(slotIn(state, slot('pay-svc')), undefined)
-    assert.deepEqual(state.aliases.map((alias) => `${alias.from}>${alias.to}`), ['pay-svc>payments'])
+    assert.deepEqual(
+      state.aliases.map((alias) => `${alias.from}>${alias.to}`),
+      ['pay-svc>payments'],
+    )
   })
 
   it('makes a merge of two subjects with different values a conflict, never a silent choice', () => {
@@ -176,7 +195,10 @@ describe('merging the records of several devices', () => {
     desktop.rename('beta', 'alpha')
     laptop.syncWith(desktop)
     assert.deepEqual(laptop.state(), desktop.state())
-    assert.deepEqual(laptop.state().slots.map((entry) => entry.slot.entity), ['alpha'])
+    assert.deepEqual(
+      laptop.state().slots.map((entry) => entry.slot.entity),
+      ['alpha'],
+    )
   })
 
   it('moves a value into a project, keeps the move in history, and takes the latest pin', () => {
@@ -190,7 +212,10 @@ describe('merging the records of several devices', () => {
     desktop.syncWith(laptop)
     const state = desktop.state()
     assert.deepEqual(standing(state), [])
-    assert.deepEqual(slotIn(state)?.history.map((entry) => entry.status), ['moved'])
+    assert.deepEqual(
+      slotIn(state)?.history.map((entry) => entry.status),
+      ['moved'],
+    )
     assert.equal(slotIn(state, slot('payments', 'port', 'shop'))?.current[0]?.pinnedAt, '2026-03-02T10:00:00.000Z')
   })
 
@@ -218,7 +243,8 @@ describe('merging the records of several devices', () => {
     const position = new Map(order.map((record, index) => [record.op, index]))
     for (const later of order) {
       for (const earlier of order) {
-        if (happenedBefore(earlier, later)) assert.ok((position.get(earlier.op) ?? 0) < (position.get(later.op) ?? 0), `${earlier.op} before ${later.op}`)
+        if (happenedBefore(earlier, later))
+          assert.ok((position.get(earlier.op) ?? 0) < (position.get(later.op) ?? 0), `${earlier.op} before ${later.op}`)
       }
     }
   })
@@ -251,7 +277,8 @@ describe('convergence', () => {
         const active = merged.current.filter((entry) => entry.status === 'active')
         assert.equal(merged.conflict, !merged.multi && merged.current.length > 1, `seed ${seed}: conflict flag`)
         if (!merged.multi && merged.current.length > 0) assert.equal(active.length, 1, `seed ${seed}: one active value`)
-        for (const entry of merged.current) assert.ok(!merged.forgotten.includes(entry.value), `seed ${seed}: a forgotten value stands`)
+        for (const entry of merged.current)
+          assert.ok(!merged.forgotten.includes(entry.value), `seed ${seed}: a forgotten value stands`)
         // A conflict still open, or one a settle or a later correction closed (its sides retired or superseded by it).
         if (merged.conflict || merged.history.some((entry) => entry.status === 'retired')) conflicts += 1
         forgotten += merged.forgotten.length

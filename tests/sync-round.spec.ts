@@ -44,7 +44,11 @@ describe('sync rounds', () => {
     for (const seed of [1, 2, 3]) {
       const folder = join(root, `seed-${seed}`)
       const random = seededRandom(seed)
-      const devices = [new SimDevice('laptop', T0), new SimDevice('desktop', T0 + 3_600_000), new SimDevice('container', T0)]
+      const devices = [
+        new SimDevice('laptop', T0),
+        new SimDevice('desktop', T0 + 3_600_000),
+        new SimDevice('container', T0),
+      ]
       const targets = await Promise.all(devices.map((device) => folderTarget(folder, device.id)))
       for (let step = 0; step < 60; step += 1) {
         const index = Math.floor(random() * devices.length)
@@ -53,8 +57,10 @@ describe('sync rounds', () => {
         const ref = slot(['svc-a', 'svc-b'][Math.floor(random() * 2)] as string)
         const roll = random()
         if (roll < 0.3) await runSyncRound(device, targets[index] as RoundTarget, OPTIONS)
-        else if (roll < 0.85) device.write(ref, String(7800 + Math.floor(random() * 4)), random() < 0.7 ? 'explicit_user' : 'observed')
-        else if ((device.slotState(ref)?.current.length ?? 0) > 0) device.forget(ref, device.slotState(ref)?.current[0]?.value as string)
+        else if (roll < 0.85)
+          device.write(ref, String(7800 + Math.floor(random() * 4)), random() < 0.7 ? 'explicit_user' : 'observed')
+        else if ((device.slotState(ref)?.current.length ?? 0) > 0)
+          device.forget(ref, device.slotState(ref)?.current[0]?.value as string)
       }
       for (let round = 0; round < 2; round += 1) {
         for (const [index, device] of devices.entries()) {
@@ -79,9 +85,16 @@ describe('sync rounds', () => {
     const report = await runSyncRound(laptop, target, { compactAfterSegments: 100 })
     assert.equal(report.sent, 1)
     const ops = readdirSync(join(root, 'devices', 'laptop', 'segments'))
-      .flatMap((name) => readFileSync(join(root, 'devices', 'laptop', 'segments', name), 'utf8').split('\n').slice(1, -1))
+      .flatMap((name) =>
+        readFileSync(join(root, 'devices', 'laptop', 'segments', name), 'utf8')
+          .split('\n')
+          .slice(1, -1),
+      )
       .map((line) => JSON.parse(line.slice(17)).op)
-    assert.deepEqual(ops, laptop.log.map((record) => record.op))
+    assert.deepEqual(
+      ops,
+      laptop.log.map((record) => record.op),
+    )
   })
 
   it('fails a round whose folder cannot be written, in words, and sends the records once it can', async () => {
@@ -92,17 +105,32 @@ describe('sync rounds', () => {
     laptop.write(PORT, '7801')
     const report = await runSyncRound(laptop, target, OPTIONS)
     assert.equal(report.ok, false)
-    assert.match(report.problems.at(-1) ?? '', /^the sync folder failed \(E[A-Z]+\); nothing was lost, the next round tries again$/u)
+    assert.match(
+      report.problems.at(-1) ?? '',
+      /^the sync folder failed \(E[A-Z]+\); nothing was lost, the next round tries again$/u,
+    )
     assert.equal(laptop.publishedThrough(), null)
     rmSync(blocker)
-    assert.deepEqual(await runSyncRound(laptop, target, OPTIONS), { received: 0, sent: 1, compacted: false, devices: [], problems: [], ok: true })
+    assert.deepEqual(await runSyncRound(laptop, target, OPTIONS), {
+      received: 0,
+      sent: 1,
+      compacted: false,
+      devices: [],
+      problems: [],
+      ok: true,
+    })
   })
 
-  it('through git: an offline machine\'s statement is one conflict on both, a later correction settles both, forgets and renames travel', async () => {
+  it("through git: an offline machine's statement is one conflict on both, a later correction settles both, forgets and renames travel", async () => {
     execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', join(root, 'remote.git')])
     const url = `file://${join(root, 'remote.git')}`
     const connect = async (device: SimDevice): Promise<RoundTarget> => {
-      const remote = new GitRemote({ url, workDir: join(root, device.id, 'sync', 'git'), device: device.id, backoffMs: 1 })
+      const remote = new GitRemote({
+        url,
+        workDir: join(root, device.id, 'sync', 'git'),
+        device: device.id,
+        backoffMs: 1,
+      })
       assert.ok((await remote.prepare()).ok)
       const opened = await SyncFolder.open(remote.root, device.id, `${device.id} machine`, undefined, NOW)
       assert.ok(opened.ok)
@@ -113,7 +141,11 @@ describe('sync rounds', () => {
     const a = await connect(laptop)
     const b = await connect(desktop)
     const both = async (): Promise<void> => {
-      for (const [device, target] of [[laptop, a], [desktop, b], [laptop, a]] as const) {
+      for (const [device, target] of [
+        [laptop, a],
+        [desktop, b],
+        [laptop, a],
+      ] as const) {
         const report = await runSyncRound(device, target, OPTIONS)
         assert.deepEqual([report.ok, report.problems], [true, []])
       }
@@ -124,7 +156,8 @@ describe('sync rounds', () => {
     laptop.write(PORT, '7802')
     desktop.write(PORT, '7803')
     await both()
-    for (const device of [laptop, desktop]) assert.deepEqual(standing(device), ['7802:active:laptop', '7803:conflict:desktop'])
+    for (const device of [laptop, desktop])
+      assert.deepEqual(standing(device), ['7802:active:laptop', '7803:conflict:desktop'])
     desktop.write(PORT, '7804')
     laptop.forget(slot('payments', 'owner'), 'ana')
     desktop.rename('payments', 'pay-svc')
@@ -140,7 +173,12 @@ describe('sync rounds', () => {
 
   it('fails a round whose git remote cannot be reached, in words, and keeps the records for the first round that reaches it', async () => {
     const laptop = new SimDevice('laptop', T0)
-    const remote = new GitRemote({ url: `file://${join(root, 'remote.git')}`, workDir: join(root, 'laptop', 'git'), device: 'laptop', timeoutMs: 30_000 })
+    const remote = new GitRemote({
+      url: `file://${join(root, 'remote.git')}`,
+      workDir: join(root, 'laptop', 'git'),
+      device: 'laptop',
+      timeoutMs: 30_000,
+    })
     assert.equal((await remote.prepare()).ok, false)
     const opened = await SyncFolder.open(join(root, 'laptop', 'git'), 'laptop', 'laptop machine', undefined, NOW)
     assert.ok(opened.ok)
@@ -153,7 +191,11 @@ describe('sync rounds', () => {
     const back = await runSyncRound(laptop, { kind: 'git', folder: opened.folder, remote }, OPTIONS)
     assert.deepEqual([back.ok, back.sent, back.problems], [true, 1, []])
     const desktop = new SimDevice('desktop', T0)
-    const other = new GitRemote({ url: `file://${join(root, 'remote.git')}`, workDir: join(root, 'desktop', 'git'), device: 'desktop' })
+    const other = new GitRemote({
+      url: `file://${join(root, 'remote.git')}`,
+      workDir: join(root, 'desktop', 'git'),
+      device: 'desktop',
+    })
     assert.ok((await other.prepare()).ok)
     const seen = await SyncFolder.open(other.root, 'desktop', 'desktop machine', undefined, NOW)
     assert.ok(seen.ok)

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
-  backoffDelay, DEFAULT_SCHEDULE, INITIAL_SCHEDULE, nextRoundAt, noteWrite, requestRound, roundFinished, roundStarted,
+  backoffDelay,
+  DEFAULT_SCHEDULE,
+  INITIAL_SCHEDULE,
+  nextRoundAt,
+  noteWrite,
+  requestRound,
+  roundFinished,
+  roundStarted,
   type ScheduleState,
 } from '../src/sync/sync-schedule.ts'
 
@@ -68,7 +75,10 @@ describe('the sync schedule', () => {
       now = nextRoundAt(state, P) as number
     }
     assert.equal(state.failures, 4)
-    assert.deepEqual(failedAt.slice(1).map((at, index) => at - (failedAt[index] as number)), [5_000, 10_000, 20_000])
+    assert.deepEqual(
+      failedAt.slice(1).map((at, index) => at - (failedAt[index] as number)),
+      [5_000, 10_000, 20_000],
+    )
     // While failing, writes wait for the retry; a request does not.
     const writing = noteWrite(state, now - 1)
     assert.equal(nextRoundAt(writing, P), state.retryAt)

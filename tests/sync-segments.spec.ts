@@ -61,7 +61,10 @@ describe('segment files', () => {
     const text = sealed.toString('utf8')
     const header = JSON.parse(text.slice(0, text.indexOf('\n')))
     const moved = Buffer.from(`${JSON.stringify({ ...header, seq: 2 })}${text.slice(text.indexOf('\n'))}`)
-    assert.deepEqual(decodeSegment(moved, cipher), { ok: false, reason: 'the passphrase does not open this file (or the file was altered after it was sealed)' })
+    assert.deepEqual(decodeSegment(moved, cipher), {
+      ok: false,
+      reason: 'the passphrase does not open this file (or the file was altered after it was sealed)',
+    })
   })
 
   it('gives every file its own key and salt while a writer pays the slow key derivation once', () => {
@@ -78,9 +81,14 @@ describe('segment files', () => {
 
   it('reports a wrong or missing passphrase in words', () => {
     const sealed = encodeSegment('segment', 'laptop', 1, records(), new SegmentCipher('right'))
-    assert.deepEqual(decodeSegment(sealed, new SegmentCipher('wrong')),
-      { ok: false, reason: 'the passphrase does not open this file (or the file was altered after it was sealed)' })
-    assert.deepEqual(decodeSegment(sealed), { ok: false, reason: 'the file is encrypted and no sync passphrase is set on this machine' })
+    assert.deepEqual(decodeSegment(sealed, new SegmentCipher('wrong')), {
+      ok: false,
+      reason: 'the passphrase does not open this file (or the file was altered after it was sealed)',
+    })
+    assert.deepEqual(decodeSegment(sealed), {
+      ok: false,
+      reason: 'the file is encrypted and no sync passphrase is set on this machine',
+    })
   })
 
   it('reads every whole record of a truncated file and says what is missing', () => {
@@ -89,11 +97,16 @@ describe('segment files', () => {
     assert.ok(cut.ok)
     assert.equal(cut.records.length, 4)
     assert.deepEqual(cut.problems, ['the file is truncated or damaged: its header promises 5 records, 4 could be read'])
-    assert.deepEqual(decodeSegment(bytes.subarray(0, 30)), { ok: false, reason: 'the file is truncated before the end of its header' })
+    assert.deepEqual(decodeSegment(bytes.subarray(0, 30)), {
+      ok: false,
+      reason: 'the file is truncated before the end of its header',
+    })
     assert.deepEqual(decodeSegment(Buffer.alloc(0)), { ok: false, reason: 'the file is empty' })
     const sealed = encodeSegment('segment', 'laptop', 1, records(), new SegmentCipher('right'))
-    assert.deepEqual(decodeSegment(sealed.subarray(0, sealed.length - 10), new SegmentCipher('right')),
-      { ok: false, reason: 'the encrypted file is truncated or damaged (its body does not match its checksum)' })
+    assert.deepEqual(decodeSegment(sealed.subarray(0, sealed.length - 10), new SegmentCipher('right')), {
+      ok: false,
+      reason: 'the encrypted file is truncated or damaged (its body does not match its checksum)',
+    })
   })
 
   it('skips a damaged record, an invalid one and a foreign one alone, naming each', () => {
@@ -104,7 +117,10 @@ describe('segment files', () => {
     lines[4] = recordLine({ ...log[3]!, kind: 'teleport' } as unknown as ChangeRecord).trimEnd()
     const read = decodeSegment(Buffer.from(lines.join('\n')))
     assert.ok(read.ok)
-    assert.deepEqual(read.records.map((record) => record.op), [log[0]!.op, log[4]!.op])
+    assert.deepEqual(
+      read.records.map((record) => record.op),
+      [log[0]!.op, log[4]!.op],
+    )
     assert.equal(read.problems[1], 'record 2: its checksum does not match (the line is damaged); skipped')
     assert.match(read.problems[2] ?? '', /^record 3: /u)
     assert.match(read.problems[3] ?? '', /^record 4: kind/u)
@@ -127,12 +143,19 @@ describe('the sync folder', () => {
     await b.append(desktop.log)
     const before = snapshotTree(join(root, 'devices', 'desktop'))
     await a.append(laptop.log.slice(4))
-    assert.deepEqual(snapshotTree(join(root, 'devices', 'desktop')), before, 'the laptop never touched the desktop\'s files')
+    assert.deepEqual(
+      snapshotTree(join(root, 'devices', 'desktop')),
+      before,
+      "the laptop never touched the desktop's files",
+    )
     assert.deepEqual(readdirSync(join(root, 'devices', 'laptop', 'segments')), ['0000000001.seg', '0000000002.seg'])
     assert.deepEqual(await b.others(), [{ device: 'laptop', name: 'laptop machine' }])
 
     const first = await b.readPending({})
-    assert.deepEqual(first.records.map((record) => record.op), laptop.log.map((record) => record.op))
+    assert.deepEqual(
+      first.records.map((record) => record.op),
+      laptop.log.map((record) => record.op),
+    )
     assert.deepEqual(first.cursor, { laptop: 2 })
     assert.deepEqual(first.problems, [])
     await a.append(deviceWith('laptop', 8).log.slice(6))
@@ -155,14 +178,17 @@ describe('the sync folder', () => {
     const read = await b.readPending({}, () => 'laptop machine')
     assert.deepEqual(read.cursor, { laptop: 1 })
     assert.deepEqual(read.records.length, 5)
-    assert.equal(read.problems[0], 'laptop machine: devices/laptop/segments/0000000002.seg: the file is truncated or damaged: its header promises 2 records, 1 could be read')
+    assert.equal(
+      read.problems[0],
+      'laptop machine: devices/laptop/segments/0000000002.seg: the file is truncated or damaged: its header promises 2 records, 1 could be read',
+    )
     writeFileSync(damaged, whole)
     const healed = await b.readPending(read.cursor)
     assert.deepEqual(healed.problems, [])
     assert.deepEqual(healed.cursor, { laptop: 3 })
   })
 
-  it('compacts a device\'s segments into a snapshot that a late reader starts from, and a reader mid-way resumes', async () => {
+  it("compacts a device's segments into a snapshot that a late reader starts from, and a reader mid-way resumes", async () => {
     const laptop = deviceWith('laptop', 6)
     laptop.pin(slot('svc-0'), '7800', '2026-03-01T10:00:00.000Z')
     laptop.pin(slot('svc-0'), '7800', null)
@@ -175,7 +201,10 @@ describe('the sync folder', () => {
     assert.equal(log.length, laptop.log.length - 1, 'the pin its own unpin overrides is left out')
     assert.deepEqual(mergeRecords(log), mergeRecords(laptop.log))
     const compacted = await a.compact(log)
-    assert.deepEqual(compacted, { snapshot: { device: 'laptop', kind: 'snapshot', seq: 2, file: 'devices/laptop/snapshots/0000000002.snap' }, removed: 2 })
+    assert.deepEqual(compacted, {
+      snapshot: { device: 'laptop', kind: 'snapshot', seq: 2, file: 'devices/laptop/snapshots/0000000002.snap' },
+      removed: 2,
+    })
     assert.deepEqual(readdirSync(join(root, 'devices', 'laptop', 'segments')), [])
     const late = await b.readPending({})
     assert.deepEqual(late.records, log)
@@ -186,7 +215,7 @@ describe('the sync folder', () => {
     assert.deepEqual((await b.readPending(late.cursor)).cursor, { laptop: 3 })
   })
 
-  it('reads another device\'s encrypted files with the shared passphrase and reports a wrong one without stopping', async () => {
+  it("reads another device's encrypted files with the shared passphrase and reports a wrong one without stopping", async () => {
     const a = await openFolder(root, 'laptop', new SegmentCipher('shared secret'))
     await a.append(deviceWith('laptop', 2).log)
     const c = await openFolder(root, 'container')
@@ -196,7 +225,9 @@ describe('the sync folder', () => {
     const wrong = await openFolder(root, 'phone', new SegmentCipher('guess'))
     const read = await wrong.readPending({})
     assert.equal(read.records.length, 1, 'the plain device is still read')
-    assert.deepEqual(read.problems, ['laptop: devices/laptop/segments/0000000001.seg: the passphrase does not open this file (or the file was altered after it was sealed)'])
+    assert.deepEqual(read.problems, [
+      'laptop: devices/laptop/segments/0000000001.seg: the passphrase does not open this file (or the file was altered after it was sealed)',
+    ])
     assert.deepEqual(read.cursor, { container: 1 })
   })
 

@@ -57,14 +57,24 @@ function harness(options: {
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.runRound === undefined ? {} : { runRound: options.runRound }),
     shown: { kind: target.kind, where: target.kind === 'folder' ? target.path : target.url, encrypted: false },
-    openTarget: () => openRoundTarget(target, { device: sim.id, name: `${sim.id} machine`, cipher: undefined, dataDir, now: new Date(clock.now()).toISOString(), gitTimeoutMs: 20_000 }),
+    openTarget: () =>
+      openRoundTarget(target, {
+        device: sim.id,
+        name: `${sim.id} machine`,
+        cipher: undefined,
+        dataDir,
+        now: new Date(clock.now()).toISOString(),
+        gitTimeoutMs: 20_000,
+      }),
     onRoundEnd: (report) => {
       reports.push(report)
       wake()
     },
   })
   return {
-    service, sim, reports,
+    service,
+    sim,
+    reports,
     async rounds(count) {
       const deadline = Date.now() + 20_000
       while (reports.length < count) {
@@ -88,7 +98,12 @@ function harness(options: {
  * A round that runs the real round, then parks until `release()` before it reports: a write made while it is parked
  * came after the round read the log, as a write during a slow push would. Counts rounds in flight at once.
  */
-function gatedRound(): { run: NonNullable<SyncServiceOptions['runRound']>; release(): void; parked(): number; most(): number } {
+function gatedRound(): {
+  run: NonNullable<SyncServiceOptions['runRound']>
+  release(): void
+  parked(): number
+  most(): number
+} {
   let gates: (() => void)[] = []
   let current = 0
   let most = 0
@@ -134,7 +149,12 @@ describe('the sync service', () => {
   afterEach(() => removeDir(root))
 
   it('runs a round at start and turns a burst of writes into one round', async () => {
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data') })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+    })
     h.write('7800')
     h.service.start()
     clock.advance(0)
@@ -163,7 +183,12 @@ describe('the sync service', () => {
   })
 
   it('syncs a steady trickle of writes by the longest wait', async () => {
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data') })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+    })
     h.service.start()
     clock.advance(0)
     await h.rounds(1)
@@ -180,8 +205,13 @@ describe('the sync service', () => {
     await h.service.stop(1_000)
   })
 
-  it('runs a round on the timer, which brings another device\'s changes and names a clock an hour ahead', async () => {
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data') })
+  it("runs a round on the timer, which brings another device's changes and names a clock an hour ahead", async () => {
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+    })
     h.service.start()
     clock.advance(0)
     await h.rounds(1)
@@ -189,7 +219,16 @@ describe('the sync service', () => {
 
     const desktop = new SimDevice('desktop', T0 + P.intervalMs + 3_600_000)
     desktop.write(PORT, '7801')
-    const opened = await openRoundTarget({ kind: 'folder', path: folder }, { device: 'desktop', name: 'desktop machine', cipher: undefined, dataDir: join(root, 'desktop'), now: clock.iso() })
+    const opened = await openRoundTarget(
+      { kind: 'folder', path: folder },
+      {
+        device: 'desktop',
+        name: 'desktop machine',
+        cipher: undefined,
+        dataDir: join(root, 'desktop'),
+        now: clock.iso(),
+      },
+    )
     assert.ok(opened.ok)
     assert.equal((await runSyncRound(desktop, opened.target, { compactAfterSegments: 64 })).sent, 1)
 
@@ -199,13 +238,24 @@ describe('the sync service', () => {
     clock.advance(1)
     await h.rounds(2)
     assert.equal(h.reports[1]?.received, 1)
-    assert.deepEqual(h.sim.slotState(PORT)?.current.map((entry) => entry.value), ['7801'])
+    assert.deepEqual(
+      h.sim.slotState(PORT)?.current.map((entry) => entry.value),
+      ['7801'],
+    )
     const status = h.status()
-    assert.deepEqual(status.devices, [{
-      id: 'desktop', name: 'desktop machine', lastRecordClock: desktop.log[0]?.hlc ?? null,
-      lastRecordAt: new Date(T0 + P.intervalMs + 3_600_000).toISOString(), lastSeenAt: clock.iso(),
-    }])
-    assert.deepEqual(status.problems.map((problem) => problem.code), ['clock_skew'])
+    assert.deepEqual(status.devices, [
+      {
+        id: 'desktop',
+        name: 'desktop machine',
+        lastRecordClock: desktop.log[0]?.hlc ?? null,
+        lastRecordAt: new Date(T0 + P.intervalMs + 3_600_000).toISOString(),
+        lastSeenAt: clock.iso(),
+      },
+    ])
+    assert.deepEqual(
+      status.problems.map((problem) => problem.code),
+      ['clock_skew'],
+    )
     assert.match(status.problems[0]?.message ?? '', /"desktop machine" runs about 1 h ahead/u)
     assert.equal(status.lastRound?.outcome, 'ok')
 
@@ -219,7 +269,13 @@ describe('the sync service', () => {
 
   it('never runs two rounds at once: requests during a round run one more round after it', async () => {
     const gate = gatedRound()
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: gate.run })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+      runRound: gate.run,
+    })
     h.service.start()
     clock.advance(0)
     await waitUntil(() => gate.parked() === 1)
@@ -243,7 +299,12 @@ describe('the sync service', () => {
     const blocker = join(root, 'blocker')
     writeFileSync(blocker, 'a file where a folder should be')
     const path = join(blocker, 'sync')
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path }, dataDir: join(root, 'data') })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path },
+      dataDir: join(root, 'data'),
+    })
     h.write('7801')
     h.service.start()
     const waits: number[] = []
@@ -258,8 +319,14 @@ describe('the sync service', () => {
     const status = h.status()
     assert.equal(status.failures, 4)
     assert.equal(status.lastRound?.outcome, 'failed')
-    assert.deepEqual(status.problems.map((problem) => problem.code), ['unreachable'])
-    assert.match(status.problems[0]?.message ?? '', /the sync folder .*blocker\/sync cannot be reached \(ENOTDIR\); nothing was lost/u)
+    assert.deepEqual(
+      status.problems.map((problem) => problem.code),
+      ['unreachable'],
+    )
+    assert.match(
+      status.problems[0]?.message ?? '',
+      /the sync folder .*blocker\/sync cannot be reached \(ENOTDIR\); nothing was lost/u,
+    )
     assert.equal(status.pending, 1)
     // While failing, a write waits for the retry instead of hammering the target.
     h.write('7802')
@@ -270,13 +337,21 @@ describe('the sync service', () => {
     clock.advance(Date.parse(h.service.status().nextRoundAt ?? '') - clock.now())
     await h.rounds(5)
     const healed = h.status()
-    assert.deepEqual([healed.failures, healed.lastRound?.outcome, healed.pending, healed.problems.length], [0, 'ok', 0, 0])
+    assert.deepEqual(
+      [healed.failures, healed.lastRound?.outcome, healed.pending, healed.problems.length],
+      [0, 'ok', 0, 0],
+    )
     assert.equal(healed.nextRoundAt, new Date(clock.now() + P.intervalMs).toISOString())
     await h.service.stop(1_000)
   })
 
   it('backs off from a git remote that is missing, and carries a change between two machines through a bare one', async () => {
-    const missing = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'git', url: `file://${join(root, 'missing.git')}` }, dataDir: join(root, 'missing-data') })
+    const missing = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'git', url: `file://${join(root, 'missing.git')}` },
+      dataDir: join(root, 'missing-data'),
+    })
     missing.write('7801')
     missing.service.start()
     clock.advance(0)
@@ -285,15 +360,28 @@ describe('the sync service', () => {
     await missing.rounds(2)
     const failing = missing.status()
     assert.equal(failing.failures, 2)
-    assert.deepEqual(failing.problems.map((problem) => problem.code), ['unreachable'])
+    assert.deepEqual(
+      failing.problems.map((problem) => problem.code),
+      ['unreachable'],
+    )
     assert.match(failing.problems[0]?.message ?? '', /the sync remote cannot be reached/u)
     assert.equal(Date.parse(failing.nextRoundAt ?? '') - clock.now(), 10_000)
     await missing.service.stop(1_000)
 
     execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', join(root, 'remote.git')])
     const url = `file://${join(root, 'remote.git')}`
-    const laptop = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'git', url }, dataDir: join(root, 'laptop') })
-    const desktop = harness({ sim: new SimDevice('desktop', T0), clock, target: { kind: 'git', url }, dataDir: join(root, 'desktop') })
+    const laptop = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'git', url },
+      dataDir: join(root, 'laptop'),
+    })
+    const desktop = harness({
+      sim: new SimDevice('desktop', T0),
+      clock,
+      target: { kind: 'git', url },
+      dataDir: join(root, 'desktop'),
+    })
     laptop.service.start()
     clock.advance(0)
     await laptop.rounds(1)
@@ -306,14 +394,26 @@ describe('the sync service', () => {
     assert.deepEqual([laptop.reports[1]?.ok, laptop.reports[1]?.sent], [true, 1])
     const pulled = await desktop.service.syncNow()
     assert.deepEqual([pulled.ok, pulled.received], [true, 1])
-    assert.deepEqual(desktop.status().devices.map((peer) => [peer.id, peer.name]), [['laptop', 'laptop machine']])
-    assert.deepEqual(desktop.sim.slotState(PORT)?.current.map((entry) => entry.value), ['7801'])
+    assert.deepEqual(
+      desktop.status().devices.map((peer) => [peer.id, peer.name]),
+      [['laptop', 'laptop machine']],
+    )
+    assert.deepEqual(
+      desktop.sim.slotState(PORT)?.current.map((entry) => entry.value),
+      ['7801'],
+    )
     await Promise.all([laptop.service.stop(5_000), desktop.service.stop(5_000)])
   })
 
   it('at stop, awaits the round in flight, then sends what was written, within its bound', async () => {
     const gate = gatedRound()
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: gate.run })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+      runRound: gate.run,
+    })
     h.service.start()
     clock.advance(0)
     await waitUntil(() => gate.parked() === 1)
@@ -340,7 +440,12 @@ describe('the sync service', () => {
   })
 
   it('sends what a one-shot run wrote even when it stops before the first round', async () => {
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data') })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+    })
     h.service.start()
     h.write('7801')
     assert.deepEqual(await h.service.stop(10_000), { finished: true, finalRound: true })
@@ -350,8 +455,17 @@ describe('the sync service', () => {
 
   it('at stop, tries once more after a failed round, which may have sealed records it could not push', async () => {
     // A round that sealed its records, then failed to publish them (a git push that did not go through).
-    const pushFails: SyncServiceOptions['runRound'] = async (port, target, roundOptions) => ({ ...(await runSyncRound(port, target, roundOptions)), ok: false })
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: pushFails })
+    const pushFails: SyncServiceOptions['runRound'] = async (port, target, roundOptions) => ({
+      ...(await runSyncRound(port, target, roundOptions)),
+      ok: false,
+    })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+      runRound: pushFails,
+    })
     h.write('7801')
     h.service.start()
     clock.advance(0)
@@ -363,7 +477,13 @@ describe('the sync service', () => {
 
   it('gives up waiting at its bound when the round in flight hangs, and runs no last round after it', async () => {
     const gate = gatedRound()
-    const h = harness({ sim: new SimDevice('laptop', T0), clock, target: { kind: 'folder', path: folder }, dataDir: join(root, 'data'), runRound: gate.run })
+    const h = harness({
+      sim: new SimDevice('laptop', T0),
+      clock,
+      target: { kind: 'folder', path: folder },
+      dataDir: join(root, 'data'),
+      runRound: gate.run,
+    })
     h.service.start()
     clock.advance(0)
     await waitUntil(() => gate.parked() === 1)
@@ -379,17 +499,28 @@ describe('the sync service', () => {
   })
 
   it('costs noteWrite nothing while the target is full, hangs or cannot be reached', async () => {
-    const full: RoundReport = { received: 0, sent: 0, compacted: false, devices: [], problems: ['the sync folder\'s disk is full; nothing was lost, the next round tries again'], ok: false }
-    const shapes: Record<string, { clock: Clock; target: OpenableTarget; runRound?: SyncServiceOptions['runRound'] }> = {
-      full: { clock, target: { kind: 'folder', path: folder }, runRound: async () => full },
-      hanging: { clock, target: { kind: 'folder', path: folder }, runRound: () => new Promise(() => undefined) },
-      // Real time and real git: rounds against a missing remote keep failing in the background while writes come.
-      unreachable: { clock: systemClock, target: { kind: 'git', url: `file://${join(root, 'missing.git')}` } },
+    const full: RoundReport = {
+      received: 0,
+      sent: 0,
+      compacted: false,
+      devices: [],
+      problems: ["the sync folder's disk is full; nothing was lost, the next round tries again"],
+      ok: false,
     }
+    const shapes: Record<string, { clock: Clock; target: OpenableTarget; runRound?: SyncServiceOptions['runRound'] }> =
+      {
+        full: { clock, target: { kind: 'folder', path: folder }, runRound: async () => full },
+        hanging: { clock, target: { kind: 'folder', path: folder }, runRound: () => new Promise(() => undefined) },
+        // Real time and real git: rounds against a missing remote keep failing in the background while writes come.
+        unreachable: { clock: systemClock, target: { kind: 'git', url: `file://${join(root, 'missing.git')}` } },
+      }
     const figures: string[] = []
     for (const [name, shape] of Object.entries(shapes)) {
       const h = harness({
-        sim: new SimDevice('laptop', T0), clock: shape.clock, target: shape.target, dataDir: join(root, name),
+        sim: new SimDevice('laptop', T0),
+        clock: shape.clock,
+        target: shape.target,
+        dataDir: join(root, name),
         policy: { ...P, debounceMs: 1, backoffBaseMs: 1, backoffCapMs: 20 },
         ...(shape.runRound === undefined ? {} : { runRound: shape.runRound }),
       })
@@ -406,9 +537,15 @@ describe('the sync service', () => {
       samples.sort((a, b) => a - b)
       const p99 = samples[Math.floor(samples.length * 0.99)] as number
       const mean = samples.reduce((sum, each) => sum + each, 0) / samples.length
-      figures.push(`${name}: mean ${(mean * 1000).toFixed(2)} µs, p99 ${(p99 * 1000).toFixed(2)} µs, max ${((samples.at(-1) as number) * 1000).toFixed(0)} µs`)
+      figures.push(
+        `${name}: mean ${(mean * 1000).toFixed(2)} µs, p99 ${(p99 * 1000).toFixed(2)} µs, max ${((samples.at(-1) as number) * 1000).toFixed(0)} µs`,
+      )
       assert.ok(mean < 0.02 && p99 < 0.1, `${name}: noteWrite took mean ${mean} ms, p99 ${p99} ms`)
-      if (name === 'full') assert.deepEqual(h.status().problems.map((problem) => problem.code), ['target_full'])
+      if (name === 'full')
+        assert.deepEqual(
+          h.status().problems.map((problem) => problem.code),
+          ['target_full'],
+        )
       if (name === 'unreachable') assert.ok(h.status().failures >= 1)
       if (shape.clock === clock) clock.advance(1_000)
       const stopping = h.service.stop(name === 'unreachable' ? 20_000 : 10)

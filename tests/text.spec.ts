@@ -379,7 +379,10 @@ describe('dateArgumentInstant', () => {
   it('takes a full timestamp without an offset as UTC, whatever the zone and edge', () => {
     assert.equal(dateArgumentInstant('2026-03-01T10:00:00', 'Asia/Shanghai', 'start'), '2026-03-01T10:00:00.000Z')
     assert.equal(dateArgumentInstant('2026-03-01 10:00', 'Asia/Shanghai', 'end'), '2026-03-01T10:00:00.000Z')
-    assert.equal(dateArgumentInstant('2026-03-01T10:00:00.123Z', 'America/New_York', 'start'), '2026-03-01T10:00:00.123Z')
+    assert.equal(
+      dateArgumentInstant('2026-03-01T10:00:00.123Z', 'America/New_York', 'start'),
+      '2026-03-01T10:00:00.123Z',
+    )
   })
 
   it('applies the offset of a full timestamp that carries one', () => {

@@ -32,7 +32,11 @@ interface PropertySchema {
   readonly maxItems?: number
 }
 
-const TOOLS: readonly { readonly tool: ToolSpec; readonly parse: z.ZodType; readonly valid: Record<string, unknown> }[] = [
+const TOOLS: readonly {
+  readonly tool: ToolSpec
+  readonly parse: z.ZodType
+  readonly valid: Record<string, unknown>
+}[] = [
   { tool: memorySearchTool(deps), parse: searchArgs, valid: { query: 'billing-api port' } },
   { tool: memoryWriteTool(deps), parse: writeArgs, valid: { subject: 'billing-api', property: 'port', value: '7801' } },
   { tool: memoryForgetTool(deps), parse: forgetArgs, valid: { subject: 'billing-api' } },
@@ -50,7 +54,11 @@ function pastTheLimit(property: PropertySchema): unknown {
 describe('the memory tools state their contract once', () => {
   for (const { tool, parse, valid } of TOOLS) {
     it(`${tool.name}: every parameter is described, nothing else is taken, and every stated limit holds`, () => {
-      const parameters = tool.parameters as { type?: string; properties?: Record<string, PropertySchema>; additionalProperties?: unknown }
+      const parameters = tool.parameters as {
+        type?: string
+        properties?: Record<string, PropertySchema>
+        additionalProperties?: unknown
+      }
       assert.equal(parameters.type, 'object')
       assert.equal(parameters.additionalProperties, false)
       assert.ok(!('$schema' in parameters), 'no dialect key: the host sends the parameters as they are')
@@ -62,23 +70,45 @@ describe('the memory tools state their contract once', () => {
         assert.ok((property.description ?? '').length >= 10, `${tool.name}.${key} is described for the model`)
         const over = pastTheLimit(property)
         if (over === undefined) continue
-        const base = key === 'fact_id' ? {} : key === 'property' && tool.name === 'memory_forget' ? { subject: 'billing-api' } : valid
-        assert.equal(parse.safeParse({ ...base, [key]: over }).success, false, `${tool.name}.${key} past its stated limit is refused`)
+        const base =
+          key === 'fact_id'
+            ? {}
+            : key === 'property' && tool.name === 'memory_forget'
+              ? { subject: 'billing-api' }
+              : valid
+        assert.equal(
+          parse.safeParse({ ...base, [key]: over }).success,
+          false,
+          `${tool.name}.${key} past its stated limit is refused`,
+        )
       }
     })
   }
 })
 
 /** The keys of the JSON Schema subset the host enforces on a tool's value. */
-const HOST_KEYS = new Set(['type', 'oneOf', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'description'])
+const HOST_KEYS = new Set([
+  'type',
+  'oneOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'description',
+])
 
 /** Every key of a schema, nested ones included, that the host's subset does not have. */
 function foreignKeys(schema: OutputSchema, path = '$'): string[] {
   return Object.entries(schema).flatMap(([key, value]): string[] => {
     if (!HOST_KEYS.has(key)) return [`${path}.${key}`]
-    if (key === 'properties') return Object.entries(value as Record<string, OutputSchema>).flatMap(([name, child]) => foreignKeys(child, `${path}.${name}`))
+    if (key === 'properties')
+      return Object.entries(value as Record<string, OutputSchema>).flatMap(([name, child]) =>
+        foreignKeys(child, `${path}.${name}`),
+      )
     if (key === 'items') return foreignKeys(value as OutputSchema, `${path}[]`)
-    if (key === 'oneOf') return (value as OutputSchema[]).flatMap((child, index) => foreignKeys(child, `${path}|${index}`))
+    if (key === 'oneOf')
+      return (value as OutputSchema[]).flatMap((child, index) => foreignKeys(child, `${path}|${index}`))
     if (key === 'type' && typeof value !== 'string') return [`${path}.type is not one type`]
     return []
   })
@@ -100,7 +130,11 @@ describe('the memory tools state their answer once', () => {
       assert.ok(schema !== undefined)
       assert.deepEqual(schema, toolOutputSchema(value))
       assert.deepEqual(foreignKeys(schema), [])
-      assert.deepEqual(schema.required, Object.keys((value as z.ZodObject).shape), 'every field of the value is required')
+      assert.deepEqual(
+        schema.required,
+        Object.keys((value as z.ZodObject).shape),
+        'every field of the value is required',
+      )
       const refused = await tool.execute({ not_an_argument: true }, call)
       const parsed = value.safeParse(refused)
       assert.ok(parsed.success, JSON.stringify(parsed.error?.issues))

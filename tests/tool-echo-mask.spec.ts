@@ -26,7 +26,10 @@ function holdsKey(text: string): boolean {
 
 /** Everything the model and the host can see of an answer: the value and the rendered text. */
 function seen(tool: ToolSpec, args: unknown, value: unknown): string {
-  return `${JSON.stringify(value)}\n${tool.output.render(args, value as never).map((block) => block.text).join('\n')}`
+  return `${JSON.stringify(value)}\n${tool.output
+    .render(args, value as never)
+    .map((block) => block.text)
+    .join('\n')}`
 }
 
 for (const driver of ONE_DRIVER) {
@@ -45,16 +48,20 @@ for (const driver of ONE_DRIVER) {
     })
 
     const forget = async (args: Record<string, unknown>): Promise<{ value: ForgetValue; text: string }> => {
-      const value = await forgetTool.execute(args, call) as ForgetValue
+      const value = (await forgetTool.execute(args, call)) as ForgetValue
       return { value, text: seen(forgetTool, args, value) }
     }
     const write = async (args: Record<string, unknown>): Promise<{ value: WriteValue; text: string }> => {
-      const value = await writeTool.execute(args, call) as WriteValue
+      const value = (await writeTool.execute(args, call)) as WriteValue
       return { value, text: seen(writeTool, args, value) }
     }
 
     it('memory_forget answers "not found" for a key given as property or subject without showing it', async () => {
-      for (const args of [{ subject: 'billing api', property: KEY }, { subject: KEY }, { subject: `deploy bot ${KEY}`, property: 'token' }]) {
+      for (const args of [
+        { subject: 'billing api', property: KEY },
+        { subject: KEY },
+        { subject: `deploy bot ${KEY}`, property: 'token' },
+      ]) {
         const { value, text } = await forget(args)
         assert.equal(value.outcome, 'not_found', text)
         assert.equal(holdsKey(text), false, `the answer shows the key:\n${text}`)

@@ -5,7 +5,15 @@ import assert from 'node:assert/strict'
 import { mulberry32 } from '../scripts/bench-corpus.ts'
 import { ClusteredVectors } from '../scripts/bench-vector-corpus.ts'
 import { quantize } from '../src/semantic/quantize.ts'
-import { codeBytes, decodeIds, magnitudeBytes, packMagnitudes, signsAgree, unpackVector, writeId } from '../src/store/vector-codec.ts'
+import {
+  codeBytes,
+  decodeIds,
+  magnitudeBytes,
+  packMagnitudes,
+  signsAgree,
+  unpackVector,
+  writeId,
+} from '../src/store/vector-codec.ts'
 
 describe('vector codec', () => {
   it('gives back every int8 vector of several dimensions exactly from its magnitudes and sign bits', () => {
@@ -23,7 +31,9 @@ describe('vector codec', () => {
   it('packs the extremes: every magnitude 0 to 127 in every position of a group, each sign', () => {
     const quantized = Int8Array.from({ length: 8 * 128 }, (_, i) => (i % 2 === 0 ? 1 : -1) * (Math.floor(i / 8) % 128))
     const bits = new Uint8Array(codeBytes(quantized.length))
-    quantized.forEach((component, i) => { if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7)) })
+    quantized.forEach((component, i) => {
+      if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7))
+    })
     assert.equal(packMagnitudes(quantized).length, 7 * 128, '1,024 components in 896 bytes')
     assert.deepEqual(Array.from(unpackVector(packMagnitudes(quantized), bits, quantized.length)), Array.from(quantized))
   })
@@ -46,7 +56,7 @@ describe('vector codec', () => {
     assert.equal(signsAgree(quantized, bits.subarray(1)), false)
   })
 
-  it('reads and writes a block\'s fact ids as 32-bit little-endian integers', () => {
+  it("reads and writes a block's fact ids as 32-bit little-endian integers", () => {
     const bytes = new Uint8Array(12)
     writeId(bytes, 0, 1)
     writeId(bytes, 2, 0x01020304)

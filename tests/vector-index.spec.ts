@@ -29,13 +29,19 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 /** Write `n` plain facts in one transaction, straight through the fact store. */
 function seedFacts(stores: StoreSet, n: number): number[] {
-  return stores.db.transaction(() => Array.from({ length: n }, (_, i) => {
-    const prepared = prepareWrite({ subject: `service-${i}`, property: 'port', value: String(10_000 + i), evidence: 'observed', origin: 'tool' }, NOW, { refuseCredentials: true, timeZone: 'UTC' })
-    if (!prepared.ok) throw new Error('not prepared')
-    const result = stores.facts.write(prepared.write, NOW)
-    if (result.kind !== 'saved') throw new Error(result.kind)
-    return result.fact.id
-  }))
+  return stores.db.transaction(() =>
+    Array.from({ length: n }, (_, i) => {
+      const prepared = prepareWrite(
+        { subject: `service-${i}`, property: 'port', value: String(10_000 + i), evidence: 'observed', origin: 'tool' },
+        NOW,
+        { refuseCredentials: true, timeZone: 'UTC' },
+      )
+      if (!prepared.ok) throw new Error('not prepared')
+      const result = stores.facts.write(prepared.write, NOW)
+      if (result.kind !== 'saved') throw new Error(result.kind)
+      return result.fact.id
+    }),
+  )
 }
 
 for (const driver of DRIVERS) {
@@ -50,12 +56,18 @@ for (const driver of DRIVERS) {
       space = stores.vectors.ensureSpace('emb-test', TEST_IDENTITY, NOW)
       index = new VectorIndex()
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
     /** Store vectors for the facts, returning them by fact id. */
     const embed = (store: VectorStore, ids: readonly number[], vectors: readonly Float32Array[]): void => {
       store.fixDimension(space.id, vectors[0]?.length ?? 0)
-      store.storeVectors(space.id, ids.map((id, i) => rowFor(id, 1, vectors[i] ?? new Float32Array())), NOW)
+      store.storeVectors(
+        space.id,
+        ids.map((id, i) => rowFor(id, 1, vectors[i] ?? new Float32Array())),
+        NOW,
+      )
     }
 
     it('finds a stored vector as its own nearest neighbour, with a cosine of about 1', () => {
@@ -77,19 +89,32 @@ for (const driver of DRIVERS) {
       vectors.length = 3000
       const ids = seedFacts(stores, vectors.length)
       embed(stores.vectors, ids, vectors)
-      const queries = Array.from({ length: 60 }, (_, i) => source.near(vectors[(i * 47) % vectors.length] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1))
-      const exact = queries.map((query) => ids.map((id, i) => ({ id, score: dot(query, vectors[i] ?? query) }))
-        .sort((a, b) => b.score - a.score).slice(0, 10).map((hit) => hit.id))
+      const queries = Array.from({ length: 60 }, (_, i) =>
+        source.near(vectors[(i * 47) % vectors.length] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
+      )
+      const exact = queries.map((query) =>
+        ids
+          .map((id, i) => ({ id, score: dot(query, vectors[i] ?? query) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 10)
+          .map((hit) => hit.id),
+      )
       const recall = (candidates: number): number => {
         let found = 0
         queries.forEach((query, q) => {
-          const got = new Set(index.search(stores.vectors, space, query, 10, MODEL, { ...SCAN_WIDTH, candidates }).map((hit) => hit.id))
+          const got = new Set(
+            index.search(stores.vectors, space, query, 10, MODEL, { ...SCAN_WIDTH, candidates }).map((hit) => hit.id),
+          )
           found += (exact[q] ?? []).filter((id) => got.has(id)).length
         })
         return found / (queries.length * 10)
       }
-      const measured = new Map([25, 50, 100, COARSE_CANDIDATES, 400].map((candidates) => [candidates, recall(candidates)]))
-      t.diagnostic(`recall@10 by candidates rescored (Hamming shortlist ${SCAN_WIDTH.shortlist}): ${[...measured].map(([k, r]) => `${k}: ${r.toFixed(3)}`).join(', ')}`)
+      const measured = new Map(
+        [25, 50, 100, COARSE_CANDIDATES, 400].map((candidates) => [candidates, recall(candidates)]),
+      )
+      t.diagnostic(
+        `recall@10 by candidates rescored (Hamming shortlist ${SCAN_WIDTH.shortlist}): ${[...measured].map(([k, r]) => `${k}: ${r.toFixed(3)}`).join(', ')}`,
+      )
       const shipped = measured.get(COARSE_CANDIDATES) ?? 0
       assert.ok(shipped >= 0.95, `recall@10 ${shipped}`)
       assert.ok((measured.get(50) ?? 1) < shipped, 'fewer candidates lose neighbours: the cut is not arbitrary')
@@ -106,9 +131,15 @@ for (const driver of DRIVERS) {
       const ids = seedFacts(stores, vectors.length)
       embed(stores.vectors, ids, vectors)
       const stored = vectors.map((vector) => quantize(vector))
-      const queries = Array.from({ length: 40 }, (_, i) => source.near(vectors[Math.floor(random() * vectors.length)] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1))
-      const truths = queries.map((query) => stored.map((vector, i) => ({ id: ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
-        .sort((a, b) => b.score - a.score).slice(0, 10))
+      const queries = Array.from({ length: 40 }, (_, i) =>
+        source.near(vectors[Math.floor(random() * vectors.length)] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
+      )
+      const truths = queries.map((query) =>
+        stored
+          .map((vector, i) => ({ id: ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 10),
+      )
       const measure = (width: ScanWidth): { recall: number; epsilonRecall: number } => {
         let found = 0
         let close = 0
@@ -125,8 +156,10 @@ for (const driver of DRIVERS) {
       }
       const shipped = measure(SCAN_WIDTH)
       const hammingAlone = measure({ shortlist: COARSE_CANDIDATES, candidates: COARSE_CANDIDATES })
-      t.diagnostic(`recall@10 / epsilon recall@10: ${shipped.recall.toFixed(3)} / ${shipped.epsilonRecall.toFixed(3)}; `
-        + `the Hamming scan alone: ${hammingAlone.recall.toFixed(3)} / ${hammingAlone.epsilonRecall.toFixed(3)}`)
+      t.diagnostic(
+        `recall@10 / epsilon recall@10: ${shipped.recall.toFixed(3)} / ${shipped.epsilonRecall.toFixed(3)}; ` +
+          `the Hamming scan alone: ${hammingAlone.recall.toFixed(3)} / ${hammingAlone.epsilonRecall.toFixed(3)}`,
+      )
       assert.ok(shipped.recall >= 0.92, `recall@10 ${shipped.recall}`)
       assert.ok(shipped.epsilonRecall >= 0.98, `epsilon recall@10 ${shipped.epsilonRecall}`)
       assert.ok(hammingAlone.recall < 0.92, 'the Hamming scan alone misses neighbours the asymmetric score keeps')
@@ -135,17 +168,27 @@ for (const driver of DRIVERS) {
     it('finds a vector written through another connection to the same file once its space version moves', () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 20)
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       const query = source.gaussianUnit()
-      assert.equal(index.search(stores.vectors, space, query, 3, MODEL).some((hit) => hit.id === ids[0]), false)
+      assert.equal(
+        index.search(stores.vectors, space, query, 3, MODEL).some((hit) => hit.id === ids[0]),
+        false,
+      )
       // Another process (a one-shot headless run, say) replaces fact 0's vector with the query itself and adds a new fact.
       const newcomer = writeFact(h.memory, h.config, { subject: 'newcomer', property: 'port', value: '4242' }).id
       const other = new VectorStore(h.db())
       other.storeVectors(space.id, [rowFor(ids[0] ?? 0, 1, query), rowFor(newcomer, 1, source.near(query, 0.1))], NOW)
       // Two coarse candidates: only codes loaded from the new rows can put these two first.
       const hits = index.search(stores.vectors, space, query, 2, MODEL, { shortlist: 2, candidates: 2 })
-      assert.deepEqual(hits.map((hit) => hit.id), [ids[0], newcomer])
-      assert.equal(index.footprint(stores.vectors, space.id).facts, 21, 'the replaced vector took its fact\'s slot')
+      assert.deepEqual(
+        hits.map((hit) => hit.id),
+        [ids[0], newcomer],
+      )
+      assert.equal(index.footprint(stores.vectors, space.id).facts, 21, "the replaced vector took its fact's slot")
     })
 
     it('drops a vector pruned through another connection', () => {
@@ -157,11 +200,14 @@ for (const driver of DRIVERS) {
       assert.equal(index.search(stores.vectors, space, target, 1, undefined)[0]?.id, ids[3])
       h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', ids[3] ?? 0)
       new VectorStore(h.db()).pruneIneligible()
-      assert.equal(index.search(stores.vectors, space, target, 10, undefined).some((hit) => hit.id === ids[3]), false)
+      assert.equal(
+        index.search(stores.vectors, space, target, 10, undefined).some((hit) => hit.id === ids[3]),
+        false,
+      )
       assert.equal(index.footprint(stores.vectors, space.id).facts, 9)
     })
 
-    it('drops a deleted vector\'s slot in place, without reading every block again, and still finds the others', () => {
+    it("drops a deleted vector's slot in place, without reading every block again, and still finds the others", () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 50)
       const vectors = ids.map(() => source.gaussianUnit())
@@ -181,18 +227,29 @@ for (const driver of DRIVERS) {
         else assert.equal(hits[0]?.id, id, `fact ${position} is still its own nearest`)
       }
       assert.equal(index.footprint(stores.vectors, space.id).facts, 48)
-      assert.ok(reads.length > 0 && reads.every((after) => after >= 0), `no read of the whole space: ${JSON.stringify(reads)}`)
+      assert.ok(
+        reads.length > 0 && reads.every((after) => after >= 0),
+        `no read of the whole space: ${JSON.stringify(reads)}`,
+      )
     })
 
     it('follows a clear and a refill of as many vectors, in the same slots', () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 10)
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       const query = source.gaussianUnit()
       index.warm(stores.vectors, space.id)
       const other = new VectorStore(h.db())
       other.clearVectors()
-      other.storeVectors(space.id, ids.map((id, i) => rowFor(id, 1, i === 5 ? query : source.gaussianUnit())), NOW)
+      other.storeVectors(
+        space.id,
+        ids.map((id, i) => rowFor(id, 1, i === 5 ? query : source.gaussianUnit())),
+        NOW,
+      )
       // One coarse candidate: the stale codes of the cleared rows would pick another fact.
       assert.equal(index.search(stores.vectors, space, query, 1, MODEL, { shortlist: 1, candidates: 1 })[0]?.id, ids[5])
     })
@@ -213,14 +270,21 @@ for (const driver of DRIVERS) {
       const hits = index.search(stores.vectors, space, query, 10, undefined, { shortlist: 1, candidates: 1 })
       assert.equal(hits[0]?.id, newcomer)
       assert.ok(Math.abs((hits[0]?.score ?? 0) - 1) < 0.001)
-      assert.equal(index.search(stores.vectors, space, vectors[3] ?? query, 10, undefined).some((hit) => hit.id === ids[3]), false)
+      assert.equal(
+        index.search(stores.vectors, space, vectors[3] ?? query, 10, undefined).some((hit) => hit.id === ids[3]),
+        false,
+      )
       assert.equal(index.footprint(stores.vectors, space.id).facts, 10)
     })
 
     it('scores a candidate from its stored sign bits when another connection replaces its vector during the search', () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 30)
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       const target = ids[7] ?? 0
       const replacement = source.gaussianUnit()
       const other = new VectorStore(h.db())
@@ -233,7 +297,11 @@ for (const driver of DRIVERS) {
       const hits = index.search(racing, space, replacement, 30, undefined, { shortlist: 30, candidates: 30 })
       const [stored] = stores.vectors.rescoreRows(space.id, [target], undefined)
       const hit = hits.find((entry) => entry.id === target)
-      assert.equal(hit?.score, cosineQuantized(replacement, stored?.quantized ?? new Int8Array(), stored?.scale ?? 0), 'the stored vector\'s cosine')
+      assert.equal(
+        hit?.score,
+        cosineQuantized(replacement, stored?.quantized ?? new Int8Array(), stored?.scale ?? 0),
+        "the stored vector's cosine",
+      )
       assert.ok(Math.abs((hit?.score ?? 0) - 1) < 0.001)
     })
 
@@ -244,16 +312,30 @@ for (const driver of DRIVERS) {
       embed(stores.vectors, ids, vectors)
       h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', ids[2] ?? 0)
       const target = vectors[2] ?? new Float32Array()
-      assert.equal(index.search(stores.vectors, space, target, 10, MODEL).some((hit) => hit.id === ids[2]), false)
-      assert.equal(index.search(stores.vectors, space, target, 10, { includeSensitive: true }).some((hit) => hit.id === ids[2]), false)
-      assert.equal(index.search(stores.vectors, space, target, 1, undefined)[0]?.id, ids[2], 'the page, which sees every live fact, still finds it')
+      assert.equal(
+        index.search(stores.vectors, space, target, 10, MODEL).some((hit) => hit.id === ids[2]),
+        false,
+      )
+      assert.equal(
+        index.search(stores.vectors, space, target, 10, { includeSensitive: true }).some((hit) => hit.id === ids[2]),
+        false,
+      )
+      assert.equal(
+        index.search(stores.vectors, space, target, 1, undefined)[0]?.id,
+        ids[2],
+        'the page, which sees every live fact, still finds it',
+      )
     })
 
     it('answers nothing for a query of another dimension, or a space without vectors', () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 5)
       assert.deepEqual(index.search(stores.vectors, space, source.gaussianUnit(), 5, MODEL), [])
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       assert.deepEqual(index.search(stores.vectors, space, vectorSource(128).gaussianUnit(), 5, MODEL), [])
       assert.equal(index.search(stores.vectors, space, source.gaussianUnit(), 5, MODEL).length, 5)
     })
@@ -284,14 +366,25 @@ for (const driver of DRIVERS) {
         const reads = countReads(stores.vectors)
         let pauses = 0
         // Blocks of 64 slots: 300 vectors are 5 blocks, 3 slices of 2, then the warm-up search.
-        const loaded = await index.preload(stores.vectors, space.id, async () => { pauses += 1 }, undefined, 2)
+        const loaded = await index.preload(
+          stores.vectors,
+          space.id,
+          async () => {
+            pauses += 1
+          },
+          undefined,
+          2,
+        )
         assert.equal(loaded, 300)
         assert.equal(pauses, 4)
         assert.deepEqual(reads, { whole: 0, since: 0, ranges: 3 })
         const cold = new VectorIndex()
         for (const target of [vectors[0], vectors[150], vectors[299], source.gaussianUnit()]) {
           const query = target ?? source.gaussianUnit()
-          assert.deepEqual(index.search(stores.vectors, space, query, 10, MODEL), cold.search(new VectorStore(h.db()), space, query, 10, MODEL))
+          assert.deepEqual(
+            index.search(stores.vectors, space, query, 10, MODEL),
+            cold.search(new VectorStore(h.db()), space, query, 10, MODEL),
+          )
         }
         assert.deepEqual(reads, { whole: 0, since: 0, ranges: 3 }, 'the searches read no block')
       })
@@ -299,19 +392,37 @@ for (const driver of DRIVERS) {
       it('finds what another connection wrote during the load, reading only the blocks written since', async () => {
         const source = vectorSource(64)
         const ids = seedFacts(stores, 200)
-        embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+        embed(
+          stores.vectors,
+          ids,
+          ids.map(() => source.gaussianUnit()),
+        )
         const query = source.gaussianUnit()
         const newcomer = writeFact(h.memory, h.config, { subject: 'newcomer', property: 'port', value: '4242' }).id
         const other = new VectorStore(h.db())
         const reads = countReads(stores.vectors)
         let pauses = 0
-        await index.preload(stores.vectors, space.id, async () => {
-          pauses += 1
-          // After the first slice: fact 0 (already read) gets the query as its vector, and a new fact a slot past the rest.
-          if (pauses === 1) other.storeVectors(space.id, [rowFor(ids[0] ?? 0, 1, query), rowFor(newcomer, 1, source.near(query, 0.1))], NOW)
-        }, undefined, 2)
+        await index.preload(
+          stores.vectors,
+          space.id,
+          async () => {
+            pauses += 1
+            // After the first slice: fact 0 (already read) gets the query as its vector, and a new fact a slot past the rest.
+            if (pauses === 1)
+              other.storeVectors(
+                space.id,
+                [rowFor(ids[0] ?? 0, 1, query), rowFor(newcomer, 1, source.near(query, 0.1))],
+                NOW,
+              )
+          },
+          undefined,
+          2,
+        )
         const hits = index.search(stores.vectors, space, query, 2, MODEL, { shortlist: 2, candidates: 2 })
-        assert.deepEqual(hits.map((hit) => hit.id), [ids[0], newcomer])
+        assert.deepEqual(
+          hits.map((hit) => hit.id),
+          [ids[0], newcomer],
+        )
         // 200 vectors are 4 blocks, 2 slices; then one read of the blocks written since (by the warm-up search).
         assert.deepEqual(reads, { whole: 0, since: 1, ranges: 2 })
         assert.equal(index.footprint(stores.vectors, space.id).facts, 201)
@@ -325,9 +436,15 @@ for (const driver of DRIVERS) {
         const reads = countReads(stores.vectors)
         let found: number | undefined
         // 300 vectors are 5 blocks: the load reads blocks 0-1, then a search comes and reads 2-4 in one pass.
-        const loaded = await index.preload(stores.vectors, space.id, async () => {
-          found ??= index.search(stores.vectors, space, vectors[299] ?? source.gaussianUnit(), 1, MODEL)[0]?.id
-        }, undefined, 2)
+        const loaded = await index.preload(
+          stores.vectors,
+          space.id,
+          async () => {
+            found ??= index.search(stores.vectors, space, vectors[299] ?? source.gaussianUnit(), 1, MODEL)[0]?.id
+          },
+          undefined,
+          2,
+        )
         assert.equal(found, ids[299], 'the search found a vector of a block the load had not reached')
         assert.equal(loaded, 300)
         assert.deepEqual(reads, { whole: 0, since: 0, ranges: 2 })
@@ -340,18 +457,37 @@ for (const driver of DRIVERS) {
         assert.equal(await index.preload(stores.vectors, space.id, async () => undefined), 0, 'an empty space')
         assert.equal(await index.preload(stores.vectors, space.id + 1, async () => undefined), 0, 'no such space')
         const ids = seedFacts(stores, 200)
-        embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+        embed(
+          stores.vectors,
+          ids,
+          ids.map(() => source.gaussianUnit()),
+        )
         const stop = new AbortController()
-        assert.equal(await index.preload(stores.vectors, space.id, async () => { stop.abort() }, stop.signal, 2), 0)
+        assert.equal(
+          await index.preload(
+            stores.vectors,
+            space.id,
+            async () => {
+              stop.abort()
+            },
+            stop.signal,
+            2,
+          ),
+          0,
+        )
         assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 0, bytes: 0 })
         assert.equal(index.warm(stores.vectors, space.id), 200, 'a search still loads it')
       })
     })
 
-    it('lets an emptied space\'s memory go', () => {
+    it("lets an emptied space's memory go", () => {
       const source = vectorSource(64)
       const ids = seedFacts(stores, 20)
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       assert.equal(index.warm(stores.vectors, space.id), 20)
       assert.ok(index.footprint(stores.vectors, space.id).bytes > 0)
       h.db().run('UPDATE facts SET model_use_allowed = 0')
@@ -360,10 +496,14 @@ for (const driver of DRIVERS) {
       assert.deepEqual(index.footprint(stores.vectors, space.id), { facts: 0, bytes: 0 })
     })
 
-    it('holds 134 bytes a fact at 1024 dimensions (sign bits, fact id, a scan\'s distance) beside a fixed scratch', () => {
+    it("holds 134 bytes a fact at 1024 dimensions (sign bits, fact id, a scan's distance) beside a fixed scratch", () => {
       const source = vectorSource(1024)
       const ids = seedFacts(stores, 3000)
-      embed(stores.vectors, ids, ids.map(() => source.gaussianUnit()))
+      embed(
+        stores.vectors,
+        ids,
+        ids.map(() => source.gaussianUnit()),
+      )
       assert.equal(index.warm(stores.vectors, space.id), 3000)
       index.search(stores.vectors, space, source.gaussianUnit(), 20, MODEL)
       const { facts, bytes } = index.footprint(stores.vectors, space.id)

@@ -23,7 +23,11 @@ function vectorSource(dim: number, seed = 13): ClusteredVectors {
 }
 
 /** An arena holding the sign bits of some vectors in slots 0…, the slots listed in `free` left without a vector. */
-function arenaOf(vectors: readonly Float32Array[], dim: number, free: readonly number[] = []): { arena: CodeArena; codes: OracleCodes } {
+function arenaOf(
+  vectors: readonly Float32Array[],
+  dim: number,
+  free: readonly number[] = [],
+): { arena: CodeArena; codes: OracleCodes } {
   const arena = kernel.arena(dim)
   arena.reserve(vectors.length)
   const codes = vectors.map((vector, slot) => (free.includes(slot) ? undefined : signBits(vector)))
@@ -48,7 +52,10 @@ describe('the vector scan kernel', () => {
     } finally {
       if (saved !== undefined) Object.defineProperty(globalThis, 'WebAssembly', saved)
     }
-    assert.throws(() => without.arena(64), /the vector scan's WebAssembly kernel cannot run here: this JavaScript runtime has no WebAssembly/u)
+    assert.throws(
+      () => without.arena(64),
+      /the vector scan's WebAssembly kernel cannot run here: this JavaScript runtime has no WebAssembly/u,
+    )
     assert.equal(kernel.arena(64).dim, 64)
   })
 
@@ -57,7 +64,9 @@ describe('the vector scan kernel', () => {
     assert.throws(() => kernel.arena(65_505), RangeError)
     const arena = kernel.arena(64)
     arena.reserve(2)
-    assert.throws(() => { arena.write(1, new Uint8Array(16), Int32Array.of(1, 2), 2) }, RangeError)
+    assert.throws(() => {
+      arena.write(1, new Uint8Array(16), Int32Array.of(1, 2), 2)
+    }, RangeError)
     arena.write(0, new Uint8Array(8), Int32Array.of(1), 1)
     assert.throws(() => arena.nearest(new Float32Array(65), 1, 1, 1), RangeError)
     assert.throws(() => arena.dots(new Float32Array(32), [{ slot: 0, magnitudes: new Uint8Array(56) }]), RangeError)
@@ -81,21 +90,36 @@ describe('the Hamming shortlist', () => {
       for (const keep of [1, 40, 41, 150, 296, 400]) {
         const kept = Array.from(arena.nearest(query, 300, keep, keep)).sort((a, b) => a - b)
         assert.deepEqual(kept, hammingNearest(codes, bits, keep), `keep ${keep}`)
-        assert.ok(kept.every((slot) => !free.includes(slot)), 'no free slot comes back')
+        assert.ok(
+          kept.every((slot) => !free.includes(slot)),
+          'no free slot comes back',
+        )
       }
       const kept = Array.from(arena.nearest(query, 300, 40, 40))
       const cut = Math.max(...kept.map((slot) => hammingDistance(codes[slot] ?? bits, bits)))
-      const droppedAtCut = codes.flatMap((code, slot) => (code !== undefined && !kept.includes(slot) && hammingDistance(code, bits) === cut ? [slot] : []))
+      const droppedAtCut = codes.flatMap((code, slot) =>
+        code !== undefined && !kept.includes(slot) && hammingDistance(code, bits) === cut ? [slot] : [],
+      )
       assert.ok(droppedAtCut.length > 0, 'the corpus has a tie at the cut to break')
     })
   }
 
   it('keeps every slot holding a vector when there are no more than it keeps, and only slots below the size', () => {
     const source = vectorSource(64)
-    const { arena } = arenaOf(Array.from({ length: 6 }, () => source.gaussianUnit()), 64, [4])
+    const { arena } = arenaOf(
+      Array.from({ length: 6 }, () => source.gaussianUnit()),
+      64,
+      [4],
+    )
     const query = source.gaussianUnit()
-    assert.deepEqual(Array.from(arena.nearest(query, 6, 9, 9)).sort((a, b) => a - b), [0, 1, 2, 3, 5])
-    assert.deepEqual(Array.from(arena.nearest(query, 3, 9, 9)).sort((a, b) => a - b), [0, 1, 2])
+    assert.deepEqual(
+      Array.from(arena.nearest(query, 6, 9, 9)).sort((a, b) => a - b),
+      [0, 1, 2, 3, 5],
+    )
+    assert.deepEqual(
+      Array.from(arena.nearest(query, 3, 9, 9)).sort((a, b) => a - b),
+      [0, 1, 2],
+    )
     assert.deepEqual(Array.from(arena.nearest(query, 6, 0, 0)), [])
   })
 })
@@ -108,7 +132,11 @@ describe('the coarse ranking', () => {
       const { arena, codes } = arenaOf(vectors, dim, [10, 11, 250])
       for (let q = 0; q < 5; q += 1) {
         const query = source.near(vectors[q * 97] ?? source.gaussianUnit(), 0.5)
-        assert.deepEqual(Array.from(arena.nearest(query, 500, 100, 20)), coarseRank(codes, query, 100, 20), `query ${q}`)
+        assert.deepEqual(
+          Array.from(arena.nearest(query, 500, 100, 20)),
+          coarseRank(codes, query, 100, 20),
+          `query ${q}`,
+        )
       }
     })
   }
@@ -116,12 +144,17 @@ describe('the coarse ranking', () => {
   it('ranks the kept slots best first by asymmetric score, ties the lower slot first', () => {
     const query = Float32Array.from([0.5, -0.5, 0.5, -0.5, 0, 0, 0, 0])
     // Slots 1 and 3 hold the same code; slot 2 agrees with the query everywhere, slot 0 nowhere.
-    const vectors = [[-1, 1, -1, 1], [1, 1, -1, 1], [1, -1, 1, -1], [1, 1, -1, 1]].map((signs) => Float32Array.from([...signs, 0, 0, 0, 0]))
+    const vectors = [
+      [-1, 1, -1, 1],
+      [1, 1, -1, 1],
+      [1, -1, 1, -1],
+      [1, 1, -1, 1],
+    ].map((signs) => Float32Array.from([...signs, 0, 0, 0, 0]))
     const { arena } = arenaOf(vectors, 8)
     assert.deepEqual(Array.from(arena.nearest(query, 4, 4, 3)), [2, 1, 3])
   })
 
-  it('prefers a code that agrees with the query\'s large components over one that merely differs in fewer signs', () => {
+  it("prefers a code that agrees with the query's large components over one that merely differs in fewer signs", () => {
     // Component 0 carries most of the query; the others are small. `fewer` differs only there (Hamming 1), `larger`
     // agrees there and differs in five small components (Hamming 5): its true cosine is far higher.
     const query = Float32Array.from({ length: 32 }, (_, i) => (i === 0 ? 0.9 : 0.08))
@@ -146,12 +179,14 @@ describe('the coarse ranking', () => {
     const codes = [code([0, 40]), code([0, 32, 40])]
     const arena = kernel.arena(64)
     arena.reserve(2)
-    codes.forEach((bytes, slot) => { arena.write(slot, bytes, Int32Array.of(slot + 1), 1) })
+    codes.forEach((bytes, slot) => {
+      arena.write(slot, bytes, Int32Array.of(slot + 1), 1)
+    })
     assert.deepEqual(coarseRank(codes, query, 2, 1), [1])
     assert.deepEqual(Array.from(arena.nearest(query, 2, 2, 1)), [1])
   })
 
-  it('scores the query\'s own sign bits highest', () => {
+  it("scores the query's own sign bits highest", () => {
     const source = vectorSource(256, 5)
     const query = source.gaussianUnit()
     const { arena } = arenaOf([...Array.from({ length: 50 }, () => source.near(query, 0.3)), query], 256)
@@ -160,33 +195,47 @@ describe('the coarse ranking', () => {
 
   it('keeps no more than the shortlist holds', () => {
     const source = vectorSource(64, 3)
-    const { arena } = arenaOf(Array.from({ length: 30 }, () => source.gaussianUnit()), 64)
+    const { arena } = arenaOf(
+      Array.from({ length: 30 }, () => source.gaussianUnit()),
+      64,
+    )
     assert.equal(arena.nearest(source.gaussianUnit(), 30, 5, 10).length, 5)
   })
 })
 
-describe('the rescoring\'s dot products', () => {
+describe("the rescoring's dot products", () => {
   for (const dim of [1, 7, 8, 9, 63, 64, 100, 384, 1000, 1024, 1536]) {
     it(`are the stored vector's cosine with the query to the last bit at ${dim} dimensions`, () => {
       const source = new ClusteredVectors(dim, 4, mulberry32(dim + 1))
       const stored = Array.from({ length: 8 }, () => quantize(source.gaussianUnit()))
       const arena = kernel.arena(dim)
       arena.reserve(stored.length)
-      stored.forEach((vector, slot) => { arena.write(slot, vector.bits, Int32Array.of(slot + 1), 1) })
-      const query = source.gaussianUnit()
-      const dots = arena.dots(query, stored.map((vector, slot) => ({ slot, magnitudes: packMagnitudes(vector.quantized) })))
       stored.forEach((vector, slot) => {
-        assert.equal((dots[slot] ?? Number.NaN) * vector.scale, cosineQuantized(query, vector.quantized, vector.scale), `slot ${slot}`)
+        arena.write(slot, vector.bits, Int32Array.of(slot + 1), 1)
+      })
+      const query = source.gaussianUnit()
+      const dots = arena.dots(
+        query,
+        stored.map((vector, slot) => ({ slot, magnitudes: packMagnitudes(vector.quantized) })),
+      )
+      stored.forEach((vector, slot) => {
+        assert.equal(
+          (dots[slot] ?? Number.NaN) * vector.scale,
+          cosineQuantized(query, vector.quantized, vector.scale),
+          `slot ${slot}`,
+        )
       })
     })
   }
 })
 
-describe('the rescoring\'s dot products at the packing\'s extremes', () => {
+describe("the rescoring's dot products at the packing's extremes", () => {
   it('reads every magnitude 0 to 127 in every position of a group, each sign', () => {
     const quantized = Int8Array.from({ length: 8 * 128 }, (_, i) => (i % 2 === 0 ? 1 : -1) * (Math.floor(i / 8) % 128))
     const bits = new Uint8Array(Math.ceil(quantized.length / 8))
-    quantized.forEach((component, i) => { if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7)) })
+    quantized.forEach((component, i) => {
+      if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7))
+    })
     const arena = kernel.arena(quantized.length)
     arena.reserve(1)
     arena.write(0, bits, Int32Array.of(1), 1)
@@ -198,28 +247,29 @@ describe('the rescoring\'s dot products at the packing\'s extremes', () => {
 
 describe('a growing arena', () => {
   // 1024: codes fill whole words; 1000: each code is padded, and the padding must read as zeros after every move.
-  for (const dim of [1024, 1000]) it(`keeps every code and fact id as it grows, and scans what it holds, at ${dim} dimensions`, () => {
-    const source = vectorSource(dim, 21)
-    const vectors = Array.from({ length: 700 }, () => source.gaussianUnit())
-    const arena = kernel.arena(dim)
-    const codes: (Uint8Array | undefined)[] = []
-    // Slot by slot, as a sweep adds vectors: the room grows many times, moving the ids each time.
-    vectors.forEach((vector, slot) => {
-      arena.reserve(slot + 1)
-      arena.write(slot, signBits(vector), Int32Array.of(1000 + slot), 1)
-      codes.push(signBits(vector))
+  for (const dim of [1024, 1000])
+    it(`keeps every code and fact id as it grows, and scans what it holds, at ${dim} dimensions`, () => {
+      const source = vectorSource(dim, 21)
+      const vectors = Array.from({ length: 700 }, () => source.gaussianUnit())
+      const arena = kernel.arena(dim)
+      const codes: (Uint8Array | undefined)[] = []
+      // Slot by slot, as a sweep adds vectors: the room grows many times, moving the ids each time.
+      vectors.forEach((vector, slot) => {
+        arena.reserve(slot + 1)
+        arena.write(slot, signBits(vector), Int32Array.of(1000 + slot), 1)
+        codes.push(signBits(vector))
+      })
+      assert.ok(arena.capacity >= 700)
+      arena.clear(5, 6)
+      codes[5] = undefined
+      vectors.forEach((vector, slot) => {
+        assert.equal(arena.factId(slot), slot === 5 ? 0 : 1000 + slot)
+        assert.deepEqual(arena.code(slot), signBits(vector))
+      })
+      assert.equal(arena.live(700), 699)
+      assert.equal(arena.live(10), 9)
+      assert.equal(arena.live(arena.capacity), 699, 'the room past the last slot holds no vector')
+      const query = source.near(vectors[42] ?? source.gaussianUnit(), 0.5)
+      assert.deepEqual(Array.from(arena.nearest(query, 700, 200, 20)), coarseRank(codes, query, 200, 20))
     })
-    assert.ok(arena.capacity >= 700)
-    arena.clear(5, 6)
-    codes[5] = undefined
-    vectors.forEach((vector, slot) => {
-      assert.equal(arena.factId(slot), slot === 5 ? 0 : 1000 + slot)
-      assert.deepEqual(arena.code(slot), signBits(vector))
-    })
-    assert.equal(arena.live(700), 699)
-    assert.equal(arena.live(10), 9)
-    assert.equal(arena.live(arena.capacity), 699, 'the room past the last slot holds no vector')
-    const query = source.near(vectors[42] ?? source.gaussianUnit(), 0.5)
-    assert.deepEqual(Array.from(arena.nearest(query, 700, 200, 20)), coarseRank(codes, query, 200, 20))
-  })
 })

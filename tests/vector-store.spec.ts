@@ -34,30 +34,52 @@ for (const driver of DRIVERS) {
       space = stores.vectors.ensureSpace('emb-test', TEST_IDENTITY, NOW)
       stores.vectors.fixDimension(space.id, DIM)
     })
-    afterEach(() => { h.dispose() })
+    afterEach(() => {
+      h.dispose()
+    })
 
-    const fact = (subject: string, extra: Partial<FactInput> = {}): number => writeFact(h.memory, h.config, { subject, property: 'port', value: `${subject.length}801`, ...extra }).id
+    const fact = (subject: string, extra: Partial<FactInput> = {}): number =>
+      writeFact(h.memory, h.config, { subject, property: 'port', value: `${subject.length}801`, ...extra }).id
     /** A fact written as a restoring import writes one the file marked as withheld from the model. */
     const hiddenFact = (subject: string): number => {
-      const prepared = prepareWrite({ subject, property: 'port', value: '9900', evidence: 'observed', origin: 'import' }, NOW, { refuseCredentials: true, timeZone: 'UTC' })
+      const prepared = prepareWrite(
+        { subject, property: 'port', value: '9900', evidence: 'observed', origin: 'import' },
+        NOW,
+        { refuseCredentials: true, timeZone: 'UTC' },
+      )
       if (!prepared.ok) throw new Error('not prepared')
       const result = stores.facts.write({ ...prepared.write, modelUseAllowed: false }, NOW)
       if (result.kind !== 'saved') throw new Error(result.kind)
       return result.fact.id
     }
-    const sensitiveFact = (subject: string): number => writeFact(h.memory, h.config, { subject, property: 'email', value: 'anna@example.com' }).id
+    const sensitiveFact = (subject: string): number =>
+      writeFact(h.memory, h.config, { subject, property: 'email', value: 'anna@example.com' }).id
     const forgottenFact = (subject: string): number => {
       const id = fact(subject)
       assert.ok(!('code' in h.memory.forgetById(id)))
       return id
     }
-    const store = (...ids: number[]): number => writeAll(space.id, ids.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit())))
+    const store = (...ids: number[]): number =>
+      writeAll(
+        space.id,
+        ids.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit())),
+      )
     const revisionOf = (id: number): number => count(h.db(), 'SELECT revision AS n FROM facts WHERE id = ?', id)
-    const rowIds = (): Map<number, number> => new Map(h.db().all('SELECT fact_id, id FROM fact_vectors WHERE space_id = ?', space.id)
-      .map((row) => [Number(row['fact_id']), Number(row['id'])]))
+    const rowIds = (): Map<number, number> =>
+      new Map(
+        h
+          .db()
+          .all('SELECT fact_id, id FROM fact_vectors WHERE space_id = ?', space.id)
+          .map((row) => [Number(row['fact_id']), Number(row['id'])]),
+      )
     const versionNow = (): number => stores.vectors.version(space.id) ?? -1
-    const slotsOf = (spaceId = space.id): Map<number, number> => new Map(h.db().all('SELECT fact_id, slot FROM fact_vectors WHERE space_id = ?', spaceId)
-      .map((row) => [Number(row['fact_id']), Number(row['slot'])]))
+    const slotsOf = (spaceId = space.id): Map<number, number> =>
+      new Map(
+        h
+          .db()
+          .all('SELECT fact_id, slot FROM fact_vectors WHERE space_id = ?', spaceId)
+          .map((row) => [Number(row['fact_id']), Number(row['slot'])]),
+      )
     /** Every code a space's blocks hold for its live vectors is the one last written for them, and every other slot is free. */
     const written = new Map<string, Uint8Array>()
     const writeAll = (spaceId: number, rows: readonly VectorRow[]): number => {
@@ -69,7 +91,12 @@ for (const driver of DRIVERS) {
       const bytes = Math.ceil(state.dim / 8)
       const bySlot = new Map<number, { factId: number; bits: Uint8Array }>()
       for (const block of stores.vectors.blockRange(spaceId, 0, Number.MAX_SAFE_INTEGER)) {
-        block.factIds.forEach((factId, i) => bySlot.set(block.blockNo * state.blockSlots + i, { factId, bits: block.codes.subarray(i * bytes, (i + 1) * bytes) }))
+        block.factIds.forEach((factId, i) =>
+          bySlot.set(block.blockNo * state.blockSlots + i, {
+            factId,
+            bits: block.codes.subarray(i * bytes, (i + 1) * bytes),
+          }),
+        )
       }
       const live = slotsOf(spaceId)
       const free = new Set(stores.vectors.freeSlots(spaceId))
@@ -78,11 +105,16 @@ for (const driver of DRIVERS) {
         assert.ok(slot < state.slotCount && !free.has(slot), `slot ${slot} of fact ${factId} is in use`)
         assert.equal(bySlot.get(slot)?.factId, factId, `block slot ${slot} names fact ${factId}`)
         const bits = written.get(`${spaceId}:${factId}`)
-        if (bits !== undefined) assert.deepEqual(Array.from(bySlot.get(slot)?.bits ?? []), Array.from(bits), `the code of fact ${factId}`)
+        if (bits !== undefined)
+          assert.deepEqual(Array.from(bySlot.get(slot)?.bits ?? []), Array.from(bits), `the code of fact ${factId}`)
       }
       const used = new Set(live.values())
-      for (let slot = 0; slot < state.slotCount; slot += 1) assert.ok(used.has(slot) !== free.has(slot), `slot ${slot} is either used or free`)
-      assert.ok([...bySlot.keys()].every((slot) => slot < state.slotCount), 'no block slot past the slot count')
+      for (let slot = 0; slot < state.slotCount; slot += 1)
+        assert.ok(used.has(slot) !== free.has(slot), `slot ${slot} is either used or free`)
+      assert.ok(
+        [...bySlot.keys()].every((slot) => slot < state.slotCount),
+        'no block slot past the slot count',
+      )
     }
 
     it('makes one space per fingerprint and fixes its dimension once', () => {
@@ -102,8 +134,19 @@ for (const driver of DRIVERS) {
       const hidden = hiddenFact('vault')
       const forgotten = forgottenFact('old-api')
       const listed = stores.vectors.factsNeedingVectors(space.id, 100)
-      assert.deepEqual(listed.map((row) => row.id), [plain])
-      assert.deepEqual(listed[0], { id: plain, revision: 1, subject: 'billing-api', property: 'port', qualifiers: {}, value: '11801', storedHash: null })
+      assert.deepEqual(
+        listed.map((row) => row.id),
+        [plain],
+      )
+      assert.deepEqual(listed[0], {
+        id: plain,
+        revision: 1,
+        subject: 'billing-api',
+        property: 'port',
+        qualifiers: {},
+        value: '11801',
+        storedHash: null,
+      })
       assert.equal(store(plain, sensitive, hidden, forgotten), 1)
       assert.deepEqual([...rowIds().keys()], [plain])
       assert.deepEqual(stores.vectors.factsNeedingVectors(space.id, 100), [])
@@ -119,12 +162,15 @@ for (const driver of DRIVERS) {
       assert.equal(again?.revision, 2, 'superseding the value moved its revision')
       assert.equal(again?.storedHash, labelHash(first))
       stores.vectors.recheck(space.id, [{ factId: first, revision: 2 }])
-      assert.equal(stores.vectors.factsNeedingVectors(space.id, 100).some((row) => row.id === first), false)
+      assert.equal(
+        stores.vectors.factsNeedingVectors(space.id, 100).some((row) => row.id === first),
+        false,
+      )
       assert.equal(rowIds().get(first), before, 'the same row')
       assert.equal(versionNow(), version, 'the vectors did not change')
     })
 
-    it('replaces a vector in its row and slot and bumps the version; a deleted vector\'s slot goes to the next new one', () => {
+    it("replaces a vector in its row and slot and bumps the version; a deleted vector's slot goes to the next new one", () => {
       const [a, b, c] = [fact('alpha'), fact('beta'), fact('gamma')]
       store(a, b)
       const first = rowIds()
@@ -162,7 +208,10 @@ for (const driver of DRIVERS) {
     it('refuses vectors of another dimension and writes none of the batch', () => {
       const [a, b] = [fact('alpha'), fact('beta')]
       const rows = [rowFor(a, 1, source.gaussianUnit()), rowFor(b, 1, vectorSource(DIM * 2).gaussianUnit())]
-      assert.throws(() => stores.vectors.storeVectors(space.id, rows, NOW), (error: { code?: string }) => error.code === 'invalid_arguments')
+      assert.throws(
+        () => stores.vectors.storeVectors(space.id, rows, NOW),
+        (error: { code?: string }) => error.code === 'invalid_arguments',
+      )
       assert.equal(rowIds().size, 0)
     })
 
@@ -181,7 +230,10 @@ for (const driver of DRIVERS) {
       assert.deepEqual([...rowIds().keys()], [kept])
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', other.id), 0)
       const after = [versionNow(), stores.vectors.version(other.id), stores.vectors.version(idle.id)]
-      assert.ok((after[0] ?? 0) > (versions[0] ?? 0) && (after[1] ?? 0) > (versions[1] ?? 0), 'the spaces touched moved')
+      assert.ok(
+        (after[0] ?? 0) > (versions[0] ?? 0) && (after[1] ?? 0) > (versions[1] ?? 0),
+        'the spaces touched moved',
+      )
       assert.equal(after[2], versions[2], 'the idle space did not')
       assert.equal(stores.vectors.pruneIneligible(), 0)
     })
@@ -201,10 +253,14 @@ for (const driver of DRIVERS) {
       const a = fact('alpha')
       store(a)
       const version = versionNow()
-      assert.throws(() => stores.db.transaction(() => {
-        stores.facts.wipe()
-        throw new Error('disk full')
-      }), /disk full/u)
+      assert.throws(
+        () =>
+          stores.db.transaction(() => {
+            stores.facts.wipe()
+            throw new Error('disk full')
+          }),
+        /disk full/u,
+      )
       assert.equal(rowIds().size, 1)
       assert.equal(versionNow(), version)
     })
@@ -233,7 +289,10 @@ for (const driver of DRIVERS) {
       const versions = [versionNow(), stores.vectors.version(other.id) ?? 0]
       assert.equal(stores.vectors.clearVectors(), 3)
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_vectors'), 0)
-      assert.ok(versionNow() > (versions[0] ?? 0) && (stores.vectors.version(other.id) ?? 0) > (versions[1] ?? 0), 'both versions moved')
+      assert.ok(
+        versionNow() > (versions[0] ?? 0) && (stores.vectors.version(other.id) ?? 0) > (versions[1] ?? 0),
+        'both versions moved',
+      )
       assert.equal(count(h.db(), 'SELECT count(*) AS n FROM facts'), 2, 'the facts stay')
     })
 
@@ -248,7 +307,10 @@ for (const driver of DRIVERS) {
       stores.vectors.fixDimension(other.id, DIM)
       stores.vectors.storeVectors(other.id, [rowFor(elsewhere, 1, source.gaussianUnit())], NOW)
       assert.deepEqual(stores.vectors.coverage(space.id), { current: 1, stale: 2, missing: 1, excluded: 2 })
-      assert.deepEqual(stores.vectors.lacking(space.id, [current, older, elsewhere, missing]), new Set([older, elsewhere, missing]))
+      assert.deepEqual(
+        stores.vectors.lacking(space.id, [current, older, elsewhere, missing]),
+        new Set([older, elsewhere, missing]),
+      )
     })
 
     it('counts coverage over the current facts only: a replaced value keeps its vector but is not counted', () => {
@@ -256,7 +318,11 @@ for (const driver of DRIVERS) {
       store(first)
       const second = writeFact(h.memory, h.config, { subject: 'billing-api', property: 'port', value: '7802' }).id
       store(second)
-      assert.equal(count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', space.id), 2, 'the old value keeps its vector')
+      assert.equal(
+        count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', space.id),
+        2,
+        'the old value keeps its vector',
+      )
       assert.deepEqual(stores.vectors.coverage(space.id), { current: 1, stale: 0, missing: 0, excluded: 0 })
     })
 
@@ -272,7 +338,10 @@ for (const driver of DRIVERS) {
       h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', hidden)
       h.db().run(`UPDATE facts SET status = 'forgotten' WHERE id = ?`, gone)
       const ids = (visibility: { includeSensitive: boolean } | undefined): number[] =>
-        stores.vectors.rescoreRows(space.id, [shown, hidden, gone], visibility).map((row) => row.factId).sort((x, y) => x - y)
+        stores.vectors
+          .rescoreRows(space.id, [shown, hidden, gone], visibility)
+          .map((row) => row.factId)
+          .sort((x, y) => x - y)
       assert.deepEqual(ids({ includeSensitive: true }), [shown])
       assert.deepEqual(ids({ includeSensitive: false }), [shown])
       assert.deepEqual(ids(undefined), [shown, hidden])
@@ -300,24 +369,40 @@ for (const driver of DRIVERS) {
       } finally {
         spied.all = all
       }
-      const [whole, blocks, free, rescore, vectors] = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
-      assert.match(whole ?? '', /SEARCH vector_blocks USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no>\? AND block_no<\?\)/u)
-      assert.match(blocks ?? '', /SEARCH vector_blocks USING INDEX vector_blocks_by_version \(space_id=\? AND version>\?\)/u)
+      const [whole, blocks, free, rescore, vectors] = seen.map(({ sql, params }) =>
+        all(`EXPLAIN QUERY PLAN ${sql}`, ...params)
+          .map((row) => String(row['detail']))
+          .join('\n'),
+      )
+      assert.match(
+        whole ?? '',
+        /SEARCH vector_blocks USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no>\? AND block_no<\?\)/u,
+      )
+      assert.match(
+        blocks ?? '',
+        /SEARCH vector_blocks USING INDEX vector_blocks_by_version \(space_id=\? AND version>\?\)/u,
+      )
       assert.match(free ?? '', /SEARCH vector_free_slots USING PRIMARY KEY \(space_id=\?\)/u)
       for (const plan of [rescore, vectors]) {
         assert.match(plan ?? '', /SEARCH v USING INDEX sqlite_autoindex_fact_vectors_1 \(fact_id=\? AND space_id=\?\)/u)
-        assert.match(plan ?? '', /SEARCH b USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no=\?\)/u)
+        assert.match(
+          plan ?? '',
+          /SEARCH b USING INDEX sqlite_autoindex_vector_blocks_1 \(space_id=\? AND block_no=\?\)/u,
+        )
         assert.doesNotMatch(plan ?? '', /SCAN/u)
       }
       for (const plan of [whole, blocks, free]) assert.doesNotMatch(plan ?? '', /SCAN|TEMP B-TREE/u)
     })
 
-    it('reads a space\'s state from its own row, without counting its vectors', () => {
+    it("reads a space's state from its own row, without counting its vectors", () => {
       store(...['alpha', 'beta', 'gamma'].map((subject) => fact(subject)))
       const seen: { sql: string; params: SqlValue[] }[] = []
       const get = stores.db.get.bind(stores.db)
       const all = stores.db.all.bind(stores.db)
-      const spied = stores.db as unknown as { get: (sql: string, ...params: SqlValue[]) => unknown; all: (sql: string, ...params: SqlValue[]) => unknown }
+      const spied = stores.db as unknown as {
+        get: (sql: string, ...params: SqlValue[]) => unknown
+        all: (sql: string, ...params: SqlValue[]) => unknown
+      }
       spied.get = (sql, ...params) => {
         seen.push({ sql, params })
         return get(sql, ...params)
@@ -334,16 +419,21 @@ for (const driver of DRIVERS) {
         spied.all = all
       }
       assert.deepEqual(state, { version: versionNow(), dim: DIM, count: 3, slotCount: 3, blockSlots: 64 })
-      const plans = seen.map(({ sql, params }) => all(`EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row['detail'])).join('\n'))
+      const plans = seen.map(({ sql, params }) =>
+        all(`EXPLAIN QUERY PLAN ${sql}`, ...params)
+          .map((row) => String(row['detail']))
+          .join('\n'),
+      )
       assert.ok(plans.length > 0)
       for (const plan of plans) assert.match(plan, /^SEARCH vector_spaces USING INTEGER PRIMARY KEY \(rowid=\?\)$/u)
     })
 
-    it('keeps each space\'s live count equal to its vectors through stores, replacements, prunes, clears and a wipe', () => {
+    it("keeps each space's live count equal to its vectors through stores, replacements, prunes, clears and a wipe", () => {
       const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
       stores.vectors.fixDimension(other.id, DIM)
       const counted = (): number[] => [space.id, other.id].map((id) => stores.vectors.spaceState(id).count)
-      const rows = (): number[] => [space.id, other.id].map((id) => count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', id))
+      const rows = (): number[] =>
+        [space.id, other.id].map((id) => count(h.db(), 'SELECT count(*) AS n FROM fact_vectors WHERE space_id = ?', id))
       const [a, b, c] = [fact('alpha'), fact('beta'), fact('gamma')]
       store(a, b, c)
       stores.vectors.storeVectors(other.id, [rowFor(a, 1, source.gaussianUnit())], NOW)
@@ -374,15 +464,20 @@ for (const driver of DRIVERS) {
       const [block] = stores.vectors.blockRange(space.id, 0, Number.MAX_SAFE_INTEGER)
       assert.deepEqual(Array.from(block?.factIds ?? []), [a])
       assert.deepEqual(Array.from(block?.codes ?? []), Array.from(row.bits))
-      assert.equal(count(h.db(), 'SELECT length(magnitudes) AS n FROM fact_vectors WHERE fact_id = ?', a), DIM / 8 * 7, 'seven bits a component')
+      assert.equal(
+        count(h.db(), 'SELECT length(magnitudes) AS n FROM fact_vectors WHERE fact_id = ?', a),
+        (DIM / 8) * 7,
+        'seven bits a component',
+      )
       assert.equal(count(h.db(), 'SELECT length(text_hash) AS n FROM fact_vectors WHERE fact_id = ?', a), 32)
     })
 
-    it('keeps every slot\'s code and fact id in its block through stores across blocks, replacements, prunes, a cascade, a clear and a refill', () => {
+    it("keeps every slot's code and fact id in its block through stores across blocks, replacements, prunes, a cascade, a clear and a refill", () => {
       const ids = Array.from({ length: 150 }, (_, i) => fact(`service-${i}`))
       const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
       stores.vectors.fixDimension(other.id, DIM)
-      const rows = (list: readonly number[]): VectorRow[] => list.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit()))
+      const rows = (list: readonly number[]): VectorRow[] =>
+        list.map((id) => rowFor(id, revisionOf(id), source.gaussianUnit()))
       // Three batches, the second crossing from the first block (64 slots) into the third.
       writeAll(space.id, rows(ids.slice(0, 40)))
       writeAll(space.id, rows(ids.slice(40, 140)))
@@ -397,20 +492,25 @@ for (const driver of DRIVERS) {
       assertBlocksInStep(space.id)
       assertBlocksInStep(other.id)
       // Prunes free slots in both spaces; the next vectors take them, lowest first.
-      for (const id of [ids[5], ids[66], ids[130]]) h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', id ?? 0)
+      for (const id of [ids[5], ids[66], ids[130]])
+        h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', id ?? 0)
       stores.vectors.pruneIneligible()
       const freed = stores.vectors.freeSlots(space.id)
       assert.equal(freed.length, 3)
       assertBlocksInStep(space.id)
       const newcomers = [fact('newcomer-1'), fact('newcomer-2')]
       writeAll(space.id, rows(newcomers))
-      assert.deepEqual(newcomers.map((id) => slotsOf().get(id)), freed.slice(0, 2))
+      assert.deepEqual(
+        newcomers.map((id) => slotsOf().get(id)),
+        freed.slice(0, 2),
+      )
       assertBlocksInStep(space.id)
       // A cascade from facts frees the slot too.
       const gone = ids[100] ?? 0
       h.db().run('DELETE FROM review_verdicts')
       h.db().run('UPDATE tombstones SET fact_id = NULL')
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers']) h.db().run(`DELETE FROM ${table} WHERE fact_id = ?`, gone)
+      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers'])
+        h.db().run(`DELETE FROM ${table} WHERE fact_id = ?`, gone)
       const slot = slotsOf().get(gone)
       h.db().run('DELETE FROM facts WHERE id = ?', gone)
       assert.ok(stores.vectors.freeSlots(space.id).includes(slot ?? -1), 'the cascade freed its slot')
@@ -423,16 +523,22 @@ for (const driver of DRIVERS) {
         assert.equal(stores.vectors.spaceState(spaceId).slotCount, 0)
       }
       writeAll(space.id, rows(ids.slice(0, 5)))
-      assert.deepEqual([...slotsOf().values()].sort((x, y) => x - y), [0, 1, 2, 3, 4])
+      assert.deepEqual(
+        [...slotsOf().values()].sort((x, y) => x - y),
+        [0, 1, 2, 3, 4],
+      )
       assertBlocksInStep(space.id)
     })
 
-    it('takes a space\'s vectors, blocks and free slots with it when the space is removed', () => {
+    it("takes a space's vectors, blocks and free slots with it when the space is removed", () => {
       const ids = ['alpha', 'beta', 'gamma'].map((subject) => fact(subject))
       const other = stores.vectors.ensureSpace('emb-other', TEST_IDENTITY, NOW)
       stores.vectors.fixDimension(other.id, DIM)
       store(...ids)
-      writeAll(other.id, ids.map((id) => rowFor(id, 1, source.gaussianUnit())))
+      writeAll(
+        other.id,
+        ids.map((id) => rowFor(id, 1, source.gaussianUnit())),
+      )
       h.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', ids[0] ?? 0)
       stores.vectors.pruneIneligible()
       h.db().run('DELETE FROM vector_spaces WHERE id = ?', space.id)
@@ -447,12 +553,27 @@ for (const driver of DRIVERS) {
       const [a, b] = [fact('alpha'), fact('beta')]
       store(a)
       const row = rowFor(b, 1, source.gaussianUnit())
-      assert.throws(() => h.db().run(`INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
-          VALUES (?, ?, 0, 1, zeroblob(32), 1, x'00', ?)`, space.id, b, NOW), /vector slot in use/u)
-      assert.throws(() => h.db().run('UPDATE fact_vectors SET slot = 5 WHERE fact_id = ?', a), /keeps its space, fact and slot/u)
+      assert.throws(
+        () =>
+          h.db().run(
+            `INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
+          VALUES (?, ?, 0, 1, zeroblob(32), 1, x'00', ?)`,
+            space.id,
+            b,
+            NOW,
+          ),
+        /vector slot in use/u,
+      )
+      assert.throws(
+        () => h.db().run('UPDATE fact_vectors SET slot = 5 WHERE fact_id = ?', a),
+        /keeps its space, fact and slot/u,
+      )
       const flipped = Uint8Array.from(row.bits, (byte) => byte ^ 0xff)
       const refused = (candidate: VectorRow): boolean => {
-        assert.throws(() => stores.vectors.storeVectors(space.id, [candidate], NOW), (error: { code?: string }) => error.code === 'invalid_arguments')
+        assert.throws(
+          () => stores.vectors.storeVectors(space.id, [candidate], NOW),
+          (error: { code?: string }) => error.code === 'invalid_arguments',
+        )
         return true
       }
       assert.ok(refused({ ...row, bits: flipped }))
@@ -465,13 +586,20 @@ for (const driver of DRIVERS) {
     it('loses no vector a sweep committed when its process is killed inside the next batch, and keeps none of that batch', () => {
       const ids = Array.from({ length: 120 }, (_, i) => fact(`service-${i}`))
       const [batch, batches] = [32, 3]
-      const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', CRASH_WRITER, h.dataDir, driver, String(batch), String(batches)], {
-        encoding: 'utf8', timeout: 60_000,
-      })
+      const child = spawnSync(
+        process.execPath,
+        ['--disable-warning=ExperimentalWarning', CRASH_WRITER, h.dataDir, driver, String(batch), String(batches)],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      )
       assert.equal(child.signal, 'SIGKILL', `the writer should die by SIGKILL; stderr:\n${child.stderr}`)
       const lines = child.stdout.trim().split('\n')
       assert.ok(lines.at(-1)?.startsWith('killing ') && !lines.includes('still alive'))
-      const committed = lines.filter((line) => line.startsWith('committed ')).flatMap((line) => line.slice('committed '.length).split(',').map(Number))
+      const committed = lines
+        .filter((line) => line.startsWith('committed '))
+        .flatMap((line) => line.slice('committed '.length).split(',').map(Number))
       assert.deepEqual(committed, ids.slice(0, batch * batches))
       // The child's vectors, drawn again in its order: the committed ones must read back, the killed batch's not.
       const crash = stores.vectors.space('emb-crash')
@@ -479,8 +607,12 @@ for (const driver of DRIVERS) {
       const drawn = vectorSource(DIM, 99)
       const expected = new Map(committed.map((id) => [id, rowFor(id, 1, drawn.gaussianUnit())]))
       const read = stores.vectors.vectorsOf(crash.id, ids)
-      assert.deepEqual([...read.keys()].sort((x, y) => x - y), committed)
-      for (const [id, row] of expected) assert.deepEqual(Array.from(read.get(id)?.quantized ?? []), Array.from(row.quantized), `fact ${id}`)
+      assert.deepEqual(
+        [...read.keys()].sort((x, y) => x - y),
+        committed,
+      )
+      for (const [id, row] of expected)
+        assert.deepEqual(Array.from(read.get(id)?.quantized ?? []), Array.from(row.quantized), `fact ${id}`)
       for (const [id, row] of expected) written.set(`${crash.id}:${id}`, row.bits)
       assertBlocksInStep(crash.id)
       const index = new VectorIndex()

@@ -15,7 +15,15 @@ import { factText } from '../src/semantic/input-text.ts'
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import { runVectorSweep, type VectorSweepResult } from '../src/semantic/vector-sweep-run.ts'
 import { startFakeSemantic, type FakeSemantic } from './helpers/fake-semantic.ts'
-import { embedWith, openSemanticMemory, pause, semanticOverrides, settleUntil, TEST_KEY, type SemanticMemory } from './helpers/semantic-memory.ts'
+import {
+  embedWith,
+  openSemanticMemory,
+  pause,
+  semanticOverrides,
+  settleUntil,
+  TEST_KEY,
+  type SemanticMemory,
+} from './helpers/semantic-memory.ts'
 import { count, DRIVERS, writeFact } from './helpers/store.ts'
 import { INSTANT } from '../src/store/fact-rows.ts'
 
@@ -26,15 +34,21 @@ const ASKED_DELAY_MS = 250
 
 /** The texts of the embedding requests received, one list per request. */
 function batches(fake: FakeSemantic): string[][] {
-  return fake.requests.filter((request) => request.kind === 'embeddings').map((request) => (request.body as { input: string[] }).input)
+  return fake.requests
+    .filter((request) => request.kind === 'embeddings')
+    .map((request) => (request.body as { input: string[] }).input)
 }
 
 for (const driver of DRIVERS) {
   describe(`one vector sweep (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined
-    before(async () => { fake = await startFakeSemantic() })
-    after(async () => { await fake.close() })
+    before(async () => {
+      fake = await startFakeSemantic()
+    })
+    after(async () => {
+      await fake.close()
+    })
     afterEach(async () => {
       await m?.dispose()
       m = undefined
@@ -48,11 +62,27 @@ for (const driver of DRIVERS) {
     const sweep = (memory: SemanticMemory, signal = new AbortController().signal): Promise<VectorSweepResult> => {
       const settings = embeddingSettings(memory.config)
       if (!settings.configured) throw new Error(settings.reason)
-      return runVectorSweep({ vectors: memory.stores().vectors, settings, embed: embedWith(memory.access, settings), now: () => memory.clock.iso(), signal })
+      return runVectorSweep({
+        vectors: memory.stores().vectors,
+        settings,
+        embed: embedWith(memory.access, settings),
+        now: () => memory.clock.iso(),
+        signal,
+      })
     }
-    const put = (memory: SemanticMemory, subject: string, property = 'port', value = `${7000 + subject.length}`): number =>
-      writeFact(memory.memory, memory.config, { subject, property, value }).id
-    const vectorRows = (memory: SemanticMemory): Map<number, number> => new Map(memory.db().all('SELECT fact_id, id FROM fact_vectors').map((row) => [Number(row['fact_id']), Number(row['id'])]))
+    const put = (
+      memory: SemanticMemory,
+      subject: string,
+      property = 'port',
+      value = `${7000 + subject.length}`,
+    ): number => writeFact(memory.memory, memory.config, { subject, property, value }).id
+    const vectorRows = (memory: SemanticMemory): Map<number, number> =>
+      new Map(
+        memory
+          .db()
+          .all('SELECT fact_id, id FROM fact_vectors')
+          .map((row) => [Number(row['fact_id']), Number(row['id'])]),
+      )
     const coverage = (memory: SemanticMemory) => {
       const settings = embeddingSettings(memory.config)
       const space = settings.configured ? memory.stores().vectors.space(settings.fingerprint) : undefined
@@ -63,10 +93,18 @@ for (const driver of DRIVERS) {
       const memory = open()
       const ids = ['billing-api', 'orders-api', 'search-service'].map((subject) => put(memory, subject))
       const result = await sweep(memory)
-      assert.deepEqual([result.outcome, result.embedded, result.rechecked, result.pruned, result.error], ['swept', 3, 0, 0, null])
+      assert.deepEqual(
+        [result.outcome, result.embedded, result.rechecked, result.pruned, result.error],
+        ['swept', 3, 0, 0, null],
+      )
       const settings = embeddingSettings(memory.config)
       assert.equal(result.fingerprint, settings.configured ? settings.fingerprint : undefined)
-      assert.deepEqual(batches(fake), [memory.stores().facts.getFacts(ids).map((fact) => factText(fact))])
+      assert.deepEqual(batches(fake), [
+        memory
+          .stores()
+          .facts.getFacts(ids)
+          .map((fact) => factText(fact)),
+      ])
       assert.deepEqual([...vectorRows(memory).keys()].sort(), ids)
       assert.deepEqual(coverage(memory), { current: 3, stale: 0, missing: 0, excluded: 0 })
       fake.reset()
@@ -81,7 +119,11 @@ for (const driver of DRIVERS) {
       await sweep(memory)
       const kept = vectorRows(memory).get(old)
       const replacement = put(memory, 'billing-api', 'port', '7802')
-      assert.equal(memory.stores().facts.getFacts([old])[0]?.status, 'superseded', 'the old value was retired: its revision moved, its text did not')
+      assert.equal(
+        memory.stores().facts.getFacts([old])[0]?.status,
+        'superseded',
+        'the old value was retired: its revision moved, its text did not',
+      )
       fake.reset()
       const result = await sweep(memory)
       assert.deepEqual([result.embedded, result.rechecked], [1, 1])
@@ -105,10 +147,17 @@ for (const driver of DRIVERS) {
       if (!settings.configured) throw new Error(settings.reason)
       // An endpoint that answers all-zero vectors for the blank notes: no vector can be stored for them.
       const embed = async (texts: readonly string[]) => ({
-        ok: true as const, dim: 8,
+        ok: true as const,
+        dim: 8,
         vectors: texts.map((text) => Float32Array.from({ length: 8 }, (_, i) => (text.includes('blank') ? 0 : i + 1))),
       })
-      const result = await runVectorSweep({ vectors: memory.stores().vectors, settings, embed, now: () => memory.clock.iso(), signal: new AbortController().signal })
+      const result = await runVectorSweep({
+        vectors: memory.stores().vectors,
+        settings,
+        embed,
+        now: () => memory.clock.iso(),
+        signal: new AbortController().signal,
+      })
       assert.equal(result.outcome, 'swept')
       assert.ok(vectorRows(memory).has(last), 'the fact after 130 unusable ones got its vector')
       assert.equal(blanks.filter((id) => vectorRows(memory).has(id)).length, 0)
@@ -122,11 +171,30 @@ for (const driver of DRIVERS) {
       let calls = 0
       const embed = async (texts: readonly string[]) => {
         calls += 1
-        if (calls === 1) return { ok: false as const, code: 'http_error' as const, message: 'the embedding endpoint answered HTTP 502' }
-        return { ok: true as const, dim: 8, vectors: texts.map(() => Float32Array.from({ length: 8 }, (_, i) => i + 1)) }
+        if (calls === 1)
+          return {
+            ok: false as const,
+            code: 'http_error' as const,
+            message: 'the embedding endpoint answered HTTP 502',
+          }
+        return {
+          ok: true as const,
+          dim: 8,
+          vectors: texts.map(() => Float32Array.from({ length: 8 }, (_, i) => i + 1)),
+        }
       }
-      const result = await runVectorSweep({ vectors: memory.stores().vectors, settings, embed, now: () => memory.clock.iso(), signal: new AbortController().signal })
-      assert.deepEqual([result.outcome, result.error?.code, result.embedded], ['failed', 'http_error', 8], 'the second request of the round held 8 texts')
+      const result = await runVectorSweep({
+        vectors: memory.stores().vectors,
+        settings,
+        embed,
+        now: () => memory.clock.iso(),
+        signal: new AbortController().signal,
+      })
+      assert.deepEqual(
+        [result.outcome, result.error?.code, result.embedded],
+        ['failed', 'http_error', 8],
+        'the second request of the round held 8 texts',
+      )
       assert.equal(ids.filter((id) => vectorRows(memory).has(id)).length, 8)
     })
 
@@ -152,7 +220,11 @@ for (const driver of DRIVERS) {
       assert.equal(failed.outcome, 'failed')
       assert.equal(failed.error?.code, 'http_error')
       assert.match(failed.error?.message ?? '', /the embedding endpoint answered HTTP 503/u)
-      assert.doesNotMatch(JSON.stringify(failed), new RegExp(TEST_KEY, 'u'), 'the fake echoed the key; the error does not')
+      assert.doesNotMatch(
+        JSON.stringify(failed),
+        new RegExp(TEST_KEY, 'u'),
+        'the fake echoed the key; the error does not',
+      )
       assert.equal(failed.embedded, 0)
       assert.equal(fake.requests.length, 2, 'one round of requests, then the sweep stopped')
       fake.script.embedStatus = undefined
@@ -172,14 +244,21 @@ for (const driver of DRIVERS) {
       assert.match(stored.error?.message ?? '', /32-dimensional.*64/u)
       memory.reconfigure({ ...semanticOverrides(fake, { embedding: true }), embeddingDim: 64 })
       const configured = await sweep(memory)
-      assert.deepEqual([configured.outcome, configured.error?.code, configured.embedded], ['failed', 'wrong_dimension', 0])
+      assert.deepEqual(
+        [configured.outcome, configured.error?.code, configured.embedded],
+        ['failed', 'wrong_dimension', 0],
+      )
       assert.match(configured.error?.message ?? '', /32-dimensional vectors, but 64 dimensions are configured/u)
     })
 
     it('never sends the text of a sensitive fact or of one hidden from the model', async () => {
       const memory = open()
       put(memory, 'billing-api')
-      const email = writeFact(memory.memory, memory.config, { subject: 'ops team', property: 'email', value: 'ops-oncall@example.com' })
+      const email = writeFact(memory.memory, memory.config, {
+        subject: 'ops team',
+        property: 'email',
+        value: 'ops-oncall@example.com',
+      })
       assert.notEqual(email.sensitivity, null)
       const hidden = put(memory, 'vault', 'address', 'vault.internal:8200')
       memory.db().run('UPDATE facts SET model_use_allowed = 0 WHERE id = ?', hidden)
@@ -197,7 +276,10 @@ for (const driver of DRIVERS) {
       memory.fetch.reset()
       const result = await sweep(memory)
       assert.deepEqual([result.outcome, result.embedded], ['swept', 100])
-      assert.deepEqual(batches(fake).map((texts) => texts.length), [32, 32, 32, 4])
+      assert.deepEqual(
+        batches(fake).map((texts) => texts.length),
+        [32, 32, 32, 4],
+      )
       assert.equal(memory.fetch.maxInFlight(), 2)
       assert.equal(count(memory.db(), 'SELECT count(*) AS n FROM fact_vectors'), 100)
     })
@@ -214,8 +296,12 @@ for (const driver of DRIVERS) {
   describe(`the vector sweep service on the fake clock (${driver})`, () => {
     let fake: FakeSemantic
     let m: SemanticMemory | undefined
-    before(async () => { fake = await startFakeSemantic() })
-    after(async () => { await fake.close() })
+    before(async () => {
+      fake = await startFakeSemantic()
+    })
+    after(async () => {
+      await fake.close()
+    })
     afterEach(async () => {
       await m?.dispose()
       m = undefined
@@ -224,12 +310,21 @@ for (const driver of DRIVERS) {
 
     /** A memory whose committed changes ask the service for a sweep, as the plugin wires it. */
     const open = (overrides: Partial<Config> = {}, wired = true): SemanticMemory => {
-      m = openSemanticMemory(driver, { ...semanticOverrides(fake, { embedding: true }), vectorIndexIntervalMs: 60_000, ...overrides })
+      m = openSemanticMemory(driver, {
+        ...semanticOverrides(fake, { embedding: true }),
+        vectorIndexIntervalMs: 60_000,
+        ...overrides,
+      })
       const memory = m
-      if (wired) memory.memory.onChange(() => { memory.vectors.changed() })
+      if (wired)
+        memory.memory.onChange(() => {
+          memory.vectors.changed()
+        })
       return memory
     }
-    const put = (memory: SemanticMemory, subject: string): void => { writeFact(memory.memory, memory.config, { subject, property: 'port', value: '7801' }) }
+    const put = (memory: SemanticMemory, subject: string): void => {
+      writeFact(memory.memory, memory.config, { subject, property: 'port', value: '7801' })
+    }
     const requests = (): number => fake.requests.length
     const sweepDone = (memory: SemanticMemory, after: VectorSweepResult | undefined): Promise<void> =>
       settleUntil(() => memory.vectors.last() !== after && memory.vectors.last() !== undefined, 'a sweep to end')
@@ -267,7 +362,11 @@ for (const driver of DRIVERS) {
       assert.equal(requests(), 0)
       memory.clock.advance(1)
       await sweepDone(memory, undefined)
-      assert.deepEqual(batches(fake), [['billing-api · port: 7801', 'orders-api · port: 7801']], 'one sweep, one request for both')
+      assert.deepEqual(
+        batches(fake),
+        [['billing-api · port: 7801', 'orders-api · port: 7801']],
+        'one sweep, one request for both',
+      )
       const shared = memory.vectors.last()
       memory.clock.advance(ASKED_DELAY_MS * 4)
       await pause()
@@ -289,7 +388,11 @@ for (const driver of DRIVERS) {
       memory.clock.advance(ASKED_DELAY_MS)
       await sweepDone(memory, first)
       const asked = memory.vectors.last()
-      assert.deepEqual(batches(fake).at(-1), ['checkout-web · port: 7801'], 'the asked-for sweep read only the recent change')
+      assert.deepEqual(
+        batches(fake).at(-1),
+        ['checkout-web · port: 7801'],
+        'the asked-for sweep read only the recent change',
+      )
       memory.clock.advance(FIRST_SWEEP_MS)
       await sweepDone(memory, asked)
       assert.deepEqual(batches(fake).at(-1), ['orders-api · port: 7802'], 'the timed sweep read every fact')
@@ -330,7 +433,11 @@ for (const driver of DRIVERS) {
       fake.script.embedStatus = undefined
       memory.clock.advance(FIRST_SWEEP_MS - ASKED_DELAY_MS * 5)
       await sweepDone(memory, failed)
-      assert.deepEqual([memory.vectors.last()?.outcome, memory.vectors.last()?.embedded], ['swept', 2], 'the timed sweep retried')
+      assert.deepEqual(
+        [memory.vectors.last()?.outcome, memory.vectors.last()?.embedded],
+        ['swept', 2],
+        'the timed sweep retried',
+      )
       fake.script.embedStatus = 500
       put(memory, 'search-service')
       memory.clock.advance(ASKED_DELAY_MS)
@@ -375,14 +482,24 @@ for (const driver of DRIVERS) {
       const first = memory.vectors.last()
       assert.equal(first?.startedAt, '2026-03-01T09:00:15.000Z', 'the first sweep kept its time')
       memory.clock.advance(30_000)
-      memory.vectors.follow(memory.reconfigure({ ...semanticOverrides(fake, { embedding: true }), embeddingModel: 'fake-embed-2', vectorIndexIntervalMs: 60_000 }))
+      memory.vectors.follow(
+        memory.reconfigure({
+          ...semanticOverrides(fake, { embedding: true }),
+          embeddingModel: 'fake-embed-2',
+          vectorIndexIntervalMs: 60_000,
+        }),
+      )
       memory.clock.advance(FIRST_SWEEP_MS - 1)
       await pause()
       assert.equal(memory.vectors.last(), first)
       memory.clock.advance(1)
       await sweepDone(memory, first)
       const renewed = memory.vectors.last()
-      assert.deepEqual([renewed?.startedAt, renewed?.fingerprint === first?.fingerprint], ['2026-03-01T09:01:00.000Z', false], 'first sweep of the new fingerprint')
+      assert.deepEqual(
+        [renewed?.startedAt, renewed?.fingerprint === first?.fingerprint],
+        ['2026-03-01T09:01:00.000Z', false],
+        'first sweep of the new fingerprint',
+      )
       memory.clock.advance(15_000)
       await pause()
       assert.equal(memory.vectors.last(), renewed, 'the old interval (due at 09:01:15) no longer fires')
@@ -406,8 +523,10 @@ for (const driver of DRIVERS) {
       fake.script.embedDelayMs = 10_000
       put(memory, 'billing-api')
       let drained = false
-      const draining = memory.vectors.drain(1_000).then(() => { drained = true })
-      await settleUntil(() => requests() === 1, 'the flushed sweep\'s request')
+      const draining = memory.vectors.drain(1_000).then(() => {
+        drained = true
+      })
+      await settleUntil(() => requests() === 1, "the flushed sweep's request")
       memory.clock.advance(999)
       await pause()
       assert.equal(drained, false)
@@ -428,8 +547,16 @@ for (const driver of DRIVERS) {
       put(memory, 'orders-api')
       await memory.vectors.drain(4_000)
       await manual
-      const vectors = memory.db().all('SELECT f.subject FROM fact_vectors v JOIN facts f ON f.id = v.fact_id').map((row) => String(row['subject'])).sort()
-      assert.deepEqual(vectors, ['billing-api', 'orders-api'], 'the change made during the manual sweep has its vector before unload goes on')
+      const vectors = memory
+        .db()
+        .all('SELECT f.subject FROM fact_vectors v JOIN facts f ON f.id = v.fact_id')
+        .map((row) => String(row['subject']))
+        .sort()
+      assert.deepEqual(
+        vectors,
+        ['billing-api', 'orders-api'],
+        'the change made during the manual sweep has its vector before unload goes on',
+      )
     })
 
     it('drain puts the facts written since the plugin loaded first, whatever backlog the library holds', async () => {
@@ -454,10 +581,18 @@ for (const driver of DRIVERS) {
       await settleUntil(() => requests() === 1, 'the asked-for sweep under way')
       // Another process changed a fact long ago: only a sweep reading every fact finds it.
       writeFact(memory.memory, memory.config, { subject: 'orders-api', property: 'port', value: '7802' })
-      memory.db().run(`UPDATE facts SET updated_at = ${INSTANT} WHERE subject = 'orders-api'`, new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString())
+      memory
+        .db()
+        .run(
+          `UPDATE facts SET updated_at = ${INSTANT} WHERE subject = 'orders-api'`,
+          new Date(memory.clock.now() - NARROW_MARGIN_MS - 60_000).toISOString(),
+        )
       memory.clock.advance(FIRST_SWEEP_MS)
       fake.script.embedDelayMs = 0
-      await settleUntil(() => batches(fake).some((batch) => batch.includes('orders-api · port: 7802')), 'the timed sweep after the one under way')
+      await settleUntil(
+        () => batches(fake).some((batch) => batch.includes('orders-api · port: 7802')),
+        'the timed sweep after the one under way',
+      )
     })
 
     it('drain waits at most the time given when a change arrived during the sweep under way', async () => {
@@ -469,7 +604,9 @@ for (const driver of DRIVERS) {
       await settleUntil(() => requests() === 1, 'the sweep under way')
       put(memory, 'orders-api')
       let drained = false
-      const draining = memory.vectors.drain(1_000).then(() => { drained = true })
+      const draining = memory.vectors.drain(1_000).then(() => {
+        drained = true
+      })
       memory.clock.advance(1_000)
       await settleUntil(() => drained, 'drain to give up within 1000 ms of fake time', 1_000).catch(() => undefined)
       assert.equal(drained, true, 'drain waited past its bound')
@@ -499,9 +636,17 @@ for (const driver of DRIVERS) {
       put(memory, 'billing-api')
       memory.clock.advance(ASKED_DELAY_MS)
       await settleUntil(() => requests() === 1, 'the sweep under way')
-      memory.vectors.follow(memory.reconfigure({ ...semanticOverrides(fake, { embedding: true }), embeddingModel: 'fake-embed-2', vectorIndexIntervalMs: 60_000 }))
+      memory.vectors.follow(
+        memory.reconfigure({
+          ...semanticOverrides(fake, { embedding: true }),
+          embeddingModel: 'fake-embed-2',
+          vectorIndexIntervalMs: 60_000,
+        }),
+      )
       let stopped = false
-      const stopping = memory.vectors.stop().then(() => { stopped = true })
+      const stopping = memory.vectors.stop().then(() => {
+        stopped = true
+      })
       await settleUntil(() => stopped, 'stop to abort the sweep', 2_000).catch(() => undefined)
       assert.equal(stopped, true, 'stop waited for the sweep instead of aborting it')
       assert.equal(memory.vectors.last()?.outcome, 'cancelled')

@@ -20,7 +20,12 @@ const NOW = '2026-03-01T09:00:00.000Z'
 
 /** The configuration with an embedding channel of a model (nothing is sent: the warm start only reads the store). */
 function configFor(h: MemoryHandle, model: string | undefined): ResolvedConfig {
-  return makeConfig(h.root, model === undefined ? {} : { embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: model })
+  return makeConfig(
+    h.root,
+    model === undefined
+      ? {}
+      : { embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: model },
+  )
 }
 
 /** Give `n` new facts vectors in the space of a configuration's model. */
@@ -28,16 +33,32 @@ function embedFacts(stores: StoreSet, config: ResolvedConfig, n: number): void {
   const settings = embeddingSettings(config)
   if (!settings.configured) throw new Error('not configured')
   const space = stores.vectors.ensureSpace(settings.fingerprint, settings.identity, NOW)
-  const ids = stores.db.transaction(() => Array.from({ length: n }, (_, i) => {
-    const prepared = prepareWrite({ subject: `service-${settings.identity.model}-${i}`, property: 'port', value: String(10_000 + i), evidence: 'observed', origin: 'tool' }, NOW, { refuseCredentials: true, timeZone: 'UTC' })
-    if (!prepared.ok) throw new Error('not prepared')
-    const result = stores.facts.write(prepared.write, NOW)
-    if (result.kind !== 'saved') throw new Error(result.kind)
-    return result.fact.id
-  }))
+  const ids = stores.db.transaction(() =>
+    Array.from({ length: n }, (_, i) => {
+      const prepared = prepareWrite(
+        {
+          subject: `service-${settings.identity.model}-${i}`,
+          property: 'port',
+          value: String(10_000 + i),
+          evidence: 'observed',
+          origin: 'tool',
+        },
+        NOW,
+        { refuseCredentials: true, timeZone: 'UTC' },
+      )
+      if (!prepared.ok) throw new Error('not prepared')
+      const result = stores.facts.write(prepared.write, NOW)
+      if (result.kind !== 'saved') throw new Error(result.kind)
+      return result.fact.id
+    }),
+  )
   const source = vectorSource(64)
   stores.vectors.fixDimension(space.id, 64)
-  stores.vectors.storeVectors(space.id, ids.map((id) => rowFor(id, 1, source.gaussianUnit())), NOW)
+  stores.vectors.storeVectors(
+    space.id,
+    ids.map((id) => rowFor(id, 1, source.gaussianUnit())),
+    NOW,
+  )
 }
 
 for (const driver of DRIVERS) {
@@ -63,7 +84,15 @@ for (const driver of DRIVERS) {
         reads += 1
         return blockRange(spaceId, from, to)
       }
-      warmup = new VectorWarmup({ index, stores, logger: { warn: (format, ...args) => { warnings.push([format, ...args].join(' ')) } } })
+      warmup = new VectorWarmup({
+        index,
+        stores,
+        logger: {
+          warn: (format, ...args) => {
+            warnings.push([format, ...args].join(' '))
+          },
+        },
+      })
     })
     afterEach(async () => {
       await warmup.stop()
@@ -75,7 +104,7 @@ for (const driver of DRIVERS) {
       embedFacts(storesOf(h.memory), config, 300)
       assert.equal(warmup.held(config), undefined, 'nothing held before the load')
       warmup.follow(config)
-      assert.equal(reads, 0, 'nothing is read inside the configuration\'s own call')
+      assert.equal(reads, 0, "nothing is read inside the configuration's own call")
       await warmup.whenLoaded()
       const held = warmup.held(config)
       assert.equal(held?.vectors, 300)
@@ -88,7 +117,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(warnings, [])
     })
 
-    it('loads another model\'s space when the model changes', async () => {
+    it("loads another model's space when the model changes", async () => {
       const first = configFor(h, 'embed-a')
       const second = configFor(h, 'embed-b')
       embedFacts(storesOf(h.memory), first, 20)
@@ -116,7 +145,14 @@ for (const driver of DRIVERS) {
       embedFacts(storesOf(h.memory), config, 300)
       let pauses = 0
       // The first pause comes before the load, the second after its first slice.
-      const stopping = new VectorWarmup({ index, stores, logger: { warn: () => undefined }, pause: async () => { if ((pauses += 1) === 2) void stopping.stop() } })
+      const stopping = new VectorWarmup({
+        index,
+        stores,
+        logger: { warn: () => undefined },
+        pause: async () => {
+          if ((pauses += 1) === 2) void stopping.stop()
+        },
+      })
       stopping.follow(config)
       await stopping.whenLoaded()
       assert.equal(pauses, 2)
@@ -132,7 +168,11 @@ for (const driver of DRIVERS) {
       const closing = new VectorWarmup({
         index,
         stores: () => open,
-        logger: { warn: (format, ...args) => { warnings.push([format, ...args].join(' ')) } },
+        logger: {
+          warn: (format, ...args) => {
+            warnings.push([format, ...args].join(' '))
+          },
+        },
         // The first pause comes before the load, the second after its first slice: the store closes under the load.
         pause: async () => {
           pauses += 1

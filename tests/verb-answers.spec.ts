@@ -44,7 +44,9 @@ const fence = (extra: Record<string, unknown>): Promise<Record<string, unknown>>
 
 /** The id of the current fact of a subject and property. */
 async function factId(subject: string, property: string, value?: string): Promise<number> {
-  const { facts } = await env.api.ok('facts', { subject, status: 'all' }) as { facts: { id: number; property: string; value: string; status: string }[] }
+  const { facts } = (await env.api.ok('facts', { subject, status: 'all' })) as {
+    facts: { id: number; property: string; value: string; status: string }[]
+  }
   const fact = facts.find((row) => row.property === property && (value === undefined || row.value === value))
   if (fact === undefined) throw new Error(`no fact ${subject} · ${property}`)
   return fact.id
@@ -53,11 +55,23 @@ async function factId(subject: string, property: string, value?: string): Promis
 before(async () => {
   env = await startApiHost()
   const writes = [
-    { subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user', quote: 'billing-api runs on port 7801' },
+    {
+      subject: 'billing-api',
+      property: 'port',
+      value: '7801',
+      evidence: 'explicit_user',
+      quote: 'billing-api runs on port 7801',
+    },
     { subject: 'billing-api', property: 'owner', value: 'team payments', evidence: 'observed' },
     { subject: 'api server', property: 'port', value: '8080', evidence: 'observed' },
     { subject: 'api server', property: 'port', value: '8081', evidence: 'unverified' },
-    { subject: 'deploys', property: 'release day', value: 'Tuesday', evidence: 'explicit_user', cues: ['when do we ship'] },
+    {
+      subject: 'deploys',
+      property: 'release day',
+      value: 'Tuesday',
+      evidence: 'explicit_user',
+      cues: ['when do we ship'],
+    },
     { subject: 'deploys', property: 'release day', value: 'Wednesday', evidence: 'explicit_user' },
     { subject: 'alice', property: 'email', value: 'alice@example.com', evidence: 'explicit_user' },
     { subject: 'nightly build', property: 'status', value: 'green', evidence: 'observed' },
@@ -67,8 +81,18 @@ before(async () => {
     { subject: 'database', property: 'engine', value: 'postgres', confidence: 0.3 },
     // What the health check turns into review cards: facts that only restate their property (retire), a dated
     // pipeline (fold) and a subject split in two (alias).
-    ...[0, 1, 2].map((n) => ({ subject: `job-${n}`, property: 'error message', value: 'failed with an error message', evidence: 'observed' })),
-    ...['2026-02-08', '2026-02-09', '2026-02-10'].map((day) => ({ subject: 'nightly backup', property: `${day} result`, value: 'ok', evidence: 'observed' })),
+    ...[0, 1, 2].map((n) => ({
+      subject: `job-${n}`,
+      property: 'error message',
+      value: 'failed with an error message',
+      evidence: 'observed',
+    })),
+    ...['2026-02-08', '2026-02-09', '2026-02-10'].map((day) => ({
+      subject: 'nightly backup',
+      property: `${day} result`,
+      value: 'ok',
+      evidence: 'observed',
+    })),
     { subject: 'billing', property: 'port', value: '7801', evidence: 'observed' },
   ]
   await converse(env.host.url, env.model, env.home.workspace, 'remember these', { toolCalls: writes.map(writeCall) })
@@ -85,7 +109,9 @@ describe('every verb answers in the shape of its contract', () => {
     await call('status', { force: true })
     const facts = await call('facts', {})
     await call('facts', { text: 'port', status: 'all' })
-    const session = String((facts['facts'] as { sessionId: string | null }[]).find((row) => row.sessionId !== null)?.sessionId)
+    const session = String(
+      (facts['facts'] as { sessionId: string | null }[]).find((row) => row.sessionId !== null)?.sessionId,
+    )
     await call('sessions', {})
     await call('sessions', { sessionIds: [session] })
     await call('session-pause', { sessionId: session, paused: true })
@@ -106,8 +132,12 @@ describe('every verb answers in the shape of its contract', () => {
     await call('audit', { summary: true, limit: 2 })
     const reviewCards = await call('proposals', {})
     const auditCard = (kind: string): { id: number; revision: number } => {
-      const ids = (audit['run'] as { cards: { id: number; kind: string }[] }).cards.filter((entry) => entry.kind === kind).map((entry) => entry.id)
-      const found = (reviewCards['proposals'] as { id: number; revision: number }[]).find((entry) => ids.includes(entry.id))
+      const ids = (audit['run'] as { cards: { id: number; kind: string }[] }).cards
+        .filter((entry) => entry.kind === kind)
+        .map((entry) => entry.id)
+      const found = (reviewCards['proposals'] as { id: number; revision: number }[]).find((entry) =>
+        ids.includes(entry.id),
+      )
       if (found === undefined) throw new Error(`the health check queued no ${kind} card`)
       return found
     }
@@ -118,7 +148,10 @@ describe('every verb answers in the shape of its contract', () => {
     await call('proposal-apply', await fence({ id: fold.id, revision: fold.revision }))
 
     const updated = await call('fact-update', await fence({ id: port, value: '7802' }))
-    await call('fact-update', await fence({ id: Number((updated['fact'] as { id: number }).id), cues: ['billing port'] }))
+    await call(
+      'fact-update',
+      await fence({ id: Number((updated['fact'] as { id: number }).id), cues: ['billing port'] }),
+    )
     const owner = await factId('billing-api', 'owner')
     const expired = await call('fact-expire', await fence({ id: owner }))
     await call('fact-restore', await fence({ editId: expired['editId'] }))
@@ -144,12 +177,16 @@ describe('every verb answers in the shape of its contract', () => {
 
     const cards = await call('proposals', { status: 'pending', since: '2020-01-01T00:00:00Z' })
     const card = (name: string): { id: number; revision: number } => {
-      const found = (cards['proposals'] as { id: number; revision: number; kind: string; rows: { subject?: string }[] }[])
-        .find((entry) => entry.kind === 'add_fact' && entry.rows[0]?.subject === name)
+      const found = (
+        cards['proposals'] as { id: number; revision: number; kind: string; rows: { subject?: string }[] }[]
+      ).find((entry) => entry.kind === 'add_fact' && entry.rows[0]?.subject === name)
       if (found === undefined) throw new Error(`no card for ${name}`)
       return found
     }
-    const revised = await call('proposal-revise', await fence({ id: card('frontend').id, revision: card('frontend').revision, value: 'lit' }))
+    const revised = await call(
+      'proposal-revise',
+      await fence({ id: card('frontend').id, revision: card('frontend').revision, value: 'lit' }),
+    )
     await call('proposal-apply', await fence({ id: card('frontend').id, revision: Number(revised['revision']) }))
     await call('proposal-reject', await fence({ id: card('database').id, revision: card('database').revision }))
     await call('proposals', { status: 'all' })
@@ -169,23 +206,34 @@ describe('every verb answers in the shape of its contract', () => {
     await call('rebuild', await fence({}))
     for (const [verb, { body, code }] of Object.entries(REFUSED_HERE)) {
       const answer = await env.api.post(verb, body)
-      assert.equal((answer.json?.['error'] as { code?: string } | undefined)?.code, code, `${verb}: ${answer.text.slice(0, 300)}`)
+      assert.equal(
+        (answer.json?.['error'] as { code?: string } | undefined)?.code,
+        code,
+        `${verb}: ${answer.text.slice(0, 300)}`,
+      )
     }
     const asked = await env.api.post('wipe', await fence({}))
     await call('wipe', await fence({ confirmToken: asked.json?.['confirmToken'] }))
-
   })
 
   it('read every verb of the router, or named why not', () => {
     const read = new Set<string>([...reads.map((entry) => entry.verb), ...Object.keys(REFUSED_HERE)])
-    assert.deepEqual(Object.keys(VERBS).filter((verb) => !read.has(verb)), [])
+    assert.deepEqual(
+      Object.keys(VERBS).filter((verb) => !read.has(verb)),
+      [],
+    )
   })
 
-  it('each answer parses strictly with its verb\'s answer schema', () => {
+  it("each answer parses strictly with its verb's answer schema", () => {
     const drifted = reads.flatMap((entry) => {
       const parsed = VERB_CONTRACTS[entry.verb].answer.safeParse(entry.data)
-      return parsed.success ? [] : [`${entry.verb} ${JSON.stringify(entry.body).slice(0, 80)}: ${parsed.error.issues.map((issue) =>
-        `${issue.path.join('.')}: ${issue.message}`).join('; ')}`]
+      return parsed.success
+        ? []
+        : [
+            `${entry.verb} ${JSON.stringify(entry.body).slice(0, 80)}: ${parsed.error.issues
+              .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+              .join('; ')}`,
+          ]
     })
     assert.deepEqual(drifted, [])
   })

@@ -15,12 +15,12 @@ import { callVerb } from '../client/api.ts'
 const sorted = (names: Iterable<string>): string[] => [...names].sort()
 
 describe('the verb contract', () => {
-  it('names the router\'s verbs, and only those, which are the specification\'s', () => {
+  it("names the router's verbs, and only those, which are the specification's", () => {
     assert.deepEqual(sorted(Object.keys(VERB_CONTRACTS)), sorted(Object.keys(VERBS)))
     assert.deepEqual(sorted(Object.keys(VERBS)), sorted(SPEC_VERBS))
   })
 
-  it('gives each handler its own name and the contract\'s body schema', () => {
+  it("gives each handler its own name and the contract's body schema", () => {
     for (const name of Object.keys(VERB_CONTRACTS) as VerbName[]) {
       const handler = verbNamed(name)
       assert.equal(handler?.name, name)
@@ -29,7 +29,8 @@ describe('the verb contract', () => {
   })
 
   it('dispatches no name outside the contract', () => {
-    for (const name of ['', 'constructor', '__proto__', 'toString', 'facts ', 'FACTS']) assert.equal(verbNamed(name), undefined, JSON.stringify(name))
+    for (const name of ['', 'constructor', '__proto__', 'toString', 'facts ', 'FACTS'])
+      assert.equal(verbNamed(name), undefined, JSON.stringify(name))
   })
 
   it('types handlers and page calls by the contract', () => {

@@ -26,7 +26,9 @@ export class FmAddFact extends LitElement {
     newLabel: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: inline-block; }
     dialog { width: min(460px, 92vw); border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 16px;
       background: var(--dsw-alias-bg-base); color: var(--dsw-alias-label-primary); box-shadow: var(--dsw-shadow-lv3, none); }
@@ -40,7 +42,8 @@ export class FmAddFact extends LitElement {
     .error { margin: 0; padding: 8px 10px; border-radius: 8px; color: var(--fm-error-text);
       background: var(--dsw-alias-state-error-tertiary, transparent); border: 1px solid var(--dsw-alias-state-error-primary, #c62828); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare scopes: readonly ScopeWire[]
@@ -62,7 +65,9 @@ export class FmAddFact extends LitElement {
   }
 
   /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
-  private readonly escape = new EscapeCloses(this, () => { this.close() })
+  private readonly escape = new EscapeCloses(this, () => {
+    this.close()
+  })
 
   /** Open the form. */
   async show(): Promise<void> {
@@ -122,7 +127,10 @@ export class FmAddFact extends LitElement {
       app.generation.observe(answer.data)
       this.close()
       const editId = answer.data.editId
-      app.toast(addedWords(answer.data), editId === null ? {} : { action: app.undoAction(editId, 'Undone: the added fact is gone') })
+      app.toast(
+        addedWords(answer.data),
+        editId === null ? {} : { action: app.undoAction(editId, 'Undone: the added fact is gone') },
+      )
       if (answer.data.outcome !== 'proposed') {
         this.dispatchEvent(new CustomEvent('fm-added', { detail: answer.data.fact.id, bubbles: true, composed: true }))
       }
@@ -134,14 +142,18 @@ export class FmAddFact extends LitElement {
 
   override render(): unknown {
     return html`
-      <button class="primary" data-fm="add-fact" @click=${() => { void this.show() }}>Add fact</button>
+      <button class="primary" data-fm="add-fact" @click=${() => {
+        void this.show()
+      }}>Add fact</button>
       ${this.opened ? this.renderForm() : nothing}`
   }
 
   private renderForm(): unknown {
     return html`
       <dialog data-fm="add-dialog" aria-label="Add fact" @close=${() => this.close()}>
-        <form @submit=${(event: Event) => { void this.submit(event) }} novalidate>
+        <form @submit=${(event: Event) => {
+          void this.submit(event)
+        }} novalidate>
           <h2>Add a fact</h2>
           <p class="caption" style="margin:0">Stored as your own statement. Credentials are refused; personal data is kept as sensitive.</p>
           <label class="field">Subject <input type="text" name="subject" maxlength="200" placeholder="billing-api" autocomplete="off"></label>
@@ -149,7 +161,9 @@ export class FmAddFact extends LitElement {
           <label class="field">Value <textarea name="value" maxlength="4000" placeholder="8080"></textarea></label>
           <label class="check"><input type="checkbox" name="multi">Keeps several values (a new one is added beside the others, not instead)</label>
           <label class="field">Scope <select name="scope" aria-label="Scope of the new fact"
-            @change=${(event: Event) => { this.newLabel = (event.target as HTMLSelectElement).value === NEW_LABEL.value }}>
+            @change=${(event: Event) => {
+              this.newLabel = (event.target as HTMLSelectElement).value === NEW_LABEL.value
+            }}>
             ${[...addScopes(this.scopes), NEW_LABEL].map(({ value, label }) => html`<option .value=${value}>${label}</option>`)}
           </select></label>
           ${this.newLabel ? html`<label class="field">New label <input type="text" name="new-label" maxlength="200" placeholder="infra" autocomplete="off"></label>` : nothing}

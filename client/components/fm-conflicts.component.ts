@@ -12,9 +12,16 @@ import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
 
 /** The conflict list; also used compactly on the settings card. */
 export class FmConflicts extends LitElement {
-  static override properties = { app: { attribute: false }, compact: { type: Boolean }, groups: { state: true }, timeZone: { state: true } }
+  static override properties = {
+    app: { attribute: false },
+    compact: { type: Boolean },
+    groups: { state: true },
+    timeZone: { state: true },
+  }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; overflow: auto; padding: 16px; }
     :host([compact]) { padding: 0; overflow: visible; }
     .group { border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 12px; margin-bottom: 12px; }
@@ -23,7 +30,8 @@ export class FmConflicts extends LitElement {
     .value { font-weight: 600; font-size: 15px; word-break: break-word; }
     .quote { margin: 0; padding-left: 8px; border-left: 3px solid var(--dsw-alias-border-l2); color: var(--dsw-alias-label-secondary); font-style: italic; word-break: break-word; }
     .side .caption { word-break: break-word; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare compact: boolean
@@ -46,9 +54,7 @@ export class FmConflicts extends LitElement {
   }
 
   private async load(): Promise<void> {
-    const [answer, timeZone] = await Promise.all([
-      callVerb('conflicts', {}), this.app?.displayZone() ?? '',
-    ])
+    const [answer, timeZone] = await Promise.all([callVerb('conflicts', {}), this.app?.displayZone() ?? ''])
     if (!answer.ok) {
       this.groups = []
       return
@@ -63,22 +69,31 @@ export class FmConflicts extends LitElement {
     if (app === undefined) return
     const settled = await app.fencedEdit('resolve', { groupId: group.id, keepFactId: row.id })
     if (settled === undefined) return
-    app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, { action: app.undoAction(settled.editId, 'Undone: the conflict is open again') })
+    app.toast(`Settled ${group.subject} · ${group.property} on ${row.value}`, {
+      action: app.undoAction(settled.editId, 'Undone: the conflict is open again'),
+    })
     app.changed()
   }
 
   override render(): unknown {
     if (this.groups === undefined) return html`<div class="skeleton" style="height: 80px"></div>`
-    if (this.groups.length === 0) return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
-    return html`${this.groups.map((group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
+    if (this.groups.length === 0)
+      return html`<p class="empty" data-fm="conflicts-empty">No conflicts. When a weaker source contradicts what you said, both values wait here until you choose.</p>`
+    return html`${this.groups.map(
+      (group) => html`<section class="group" data-fm="conflict" data-id=${group.id}>
       <strong>${slotWords(group)}</strong> <span class="caption">open since ${formatInstant(group.openedAt, this.timeZone)}</span>
-      <div class="sides">${group.rows.map((row) => html`<div class="side" data-fm="conflict-side">
+      <div class="sides">${group.rows.map(
+        (row) => html`<div class="side" data-fm="conflict-side">
         <span class="value">${row.value}</span>
         ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}
         <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}</span>
         <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption" data-fm="side-since">since ${formatInstant(observedSince(row), this.timeZone)}${seenNote(row.foldedCount)}</span></span>
-        <button class="primary" @click=${() => { void this.keep(group, row) }}>Keep this</button>
-      </div>`)}</div>
-    </section>`)}`
+        <button class="primary" @click=${() => {
+          void this.keep(group, row)
+        }}>Keep this</button>
+      </div>`,
+      )}</div>
+    </section>`,
+    )}`
   }
 }

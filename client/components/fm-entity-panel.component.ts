@@ -31,7 +31,9 @@ export class FmEntityPanel extends LitElement {
     typed: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: flex; flex-direction: column; gap: 12px; padding: 16px; overflow: auto; background: var(--dsw-alias-bg-base);
       border-left: 1px solid var(--dsw-alias-border-l2); box-shadow: -8px 0 24px rgb(0 0 0 / 12%); }
     header { display: flex; align-items: center; gap: 8px; }
@@ -46,7 +48,8 @@ export class FmEntityPanel extends LitElement {
     .property { font-weight: 600; }
     .values { color: var(--dsw-alias-label-secondary); }
     .note { margin: 0; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare entityKey: string | null
@@ -78,9 +81,12 @@ export class FmEntityPanel extends LitElement {
       this.stopChanges?.()
       const app = this.app
       // Reloaded after every change the page makes, and whenever the summary brings another store generation.
-      const stopChanges = app?.changes.subscribe(() => { void this.load() })
+      const stopChanges = app?.changes.subscribe(() => {
+        void this.load()
+      })
       const stopSummary = app?.summary.subscribe(() => {
-        if (this.entity !== undefined && app.summary.getSnapshot().generation !== this.entity.generation) void this.load()
+        if (this.entity !== undefined && app.summary.getSnapshot().generation !== this.entity.generation)
+          void this.load()
       })
       this.stopChanges = () => {
         stopChanges?.()
@@ -120,8 +126,12 @@ export class FmEntityPanel extends LitElement {
       this.mergeInto = undefined
       return
     }
-    const answer = await callVerb('subject-rename',
-      { entityKey: this.entity.entity.key, to: typed, dryRun: true, ...(this.app?.generation.fence() ?? { expectedGeneration: 0, operationId: 'page-dry-run' }) })
+    const answer = await callVerb('subject-rename', {
+      entityKey: this.entity.entity.key,
+      to: typed,
+      dryRun: true,
+      ...(this.app?.generation.fence() ?? { expectedGeneration: 0, operationId: 'page-dry-run' }),
+    })
     if (this.renderRoot.querySelector<HTMLInputElement>('input[name="subject-to"]')?.value.trim() !== typed) return
     this.mergeInto = answer.ok && answer.data.kind === 'merge' ? answer.data.to : undefined
   }
@@ -156,7 +166,9 @@ export class FmEntityPanel extends LitElement {
     this.busy = false
     if (answer === undefined) return
     this.renaming = undefined
-    app.toast(renameToast(answer, { kind: 'property', subject: entity.entity.display }), { action: this.undo(answer.editId, entity.entity.key) })
+    app.toast(renameToast(answer, { kind: 'property', subject: entity.entity.display }), {
+      action: this.undo(answer.editId, entity.entity.key),
+    })
     app.changed()
   }
 
@@ -165,23 +177,30 @@ export class FmEntityPanel extends LitElement {
     if (app === undefined) return
     const answer = await app.fencedEdit('alias-remove', { id: alias.id })
     if (answer === undefined) return
-    app.toast(`“${alias.alias}” no longer leads here; a later write under it starts its own ${alias.kind === 'entity' ? 'subject' : 'property'} again.`)
+    app.toast(
+      `“${alias.alias}” no longer leads here; a later write under it starts its own ${alias.kind === 'entity' ? 'subject' : 'property'} again.`,
+    )
     app.changed()
   }
 
   /** The toast's Undo: fact-restore, then the panel shows the subject as it was. */
   private undo(editId: number, entityKey: string): { label: string; run: () => Promise<void> } {
-    return { label: 'Undo', run: async () => {
-      const app = this.app
-      if (app === undefined) return
-      const undone = await callVerb('fact-restore', { editId, ...app.generation.fence() })
-      if (undone.ok) {
-        app.generation.observe(undone.data)
-        this.entityKey = entityKey
-      }
-      app.toast(undone.ok ? 'Undone: the old name is its own again' : undone.message, { tone: undone.ok ? 'info' : 'error' })
-      app.changed()
-    } }
+    return {
+      label: 'Undo',
+      run: async () => {
+        const app = this.app
+        if (app === undefined) return
+        const undone = await callVerb('fact-restore', { editId, ...app.generation.fence() })
+        if (undone.ok) {
+          app.generation.observe(undone.data)
+          this.entityKey = entityKey
+        }
+        app.toast(undone.ok ? 'Undone: the old name is its own again' : undone.message, {
+          tone: undone.ok ? 'info' : 'error',
+        })
+        app.changed()
+      },
+    }
   }
 
   override render(): unknown {
@@ -196,10 +215,14 @@ export class FmEntityPanel extends LitElement {
         <h2 data-fm="entity-name">${entity.entity.display}</h2>
         <button class="quiet" aria-label="Close the subject" title="Close (Esc)" @click=${() => this.close()}>✕</button>
       </header>
-      <form data-fm="subject-rename" @submit=${(event: Event) => { void this.renameSubject(event) }}>
+      <form data-fm="subject-rename" @submit=${(event: Event) => {
+        void this.renameSubject(event)
+      }}>
         <label class="caption" for="subject-to">Rename, or merge into another subject</label>
         <input id="subject-to" name="subject-to" aria-label="New name or another subject" .value=${entity.entity.display}
-          @input=${(event: Event) => { void this.lookUp((event.target as HTMLInputElement).value) }}>
+          @input=${(event: Event) => {
+            void this.lookUp((event.target as HTMLInputElement).value)
+          }}>
         <button class="primary" type="submit" data-fm="subject-rename-submit"
           ?disabled=${this.busy || this.typed === undefined || this.typed === '' || this.typed === entity.entity.display}>${this.mergeInto === undefined ? 'Rename' : `Merge into ${this.mergeInto}`}</button>
       </form>
@@ -207,28 +230,43 @@ export class FmEntityPanel extends LitElement {
       <h3>Properties</h3>
       <ul data-fm="entity-properties">${entity.properties.map((group) => this.renderProperty(group))}</ul>
       <h3>Aliases</h3>
-      ${entity.aliases.length === 0
-        ? html`<p class="caption note" data-fm="aliases-empty">No aliases yet. A rename or a merge keeps the old name here, so a later write under it lands on this subject.</p>`
-        : html`<ul data-fm="entity-aliases">${entity.aliases.map((alias) => {
-          const line = aliasLine(alias)
-          return html`<li data-fm="entity-alias"><span class="what">${line.text} <span class="caption">${line.note}</span></span>
-            <button class="danger" @click=${() => { void this.removeAlias(alias) }}>Remove</button></li>`
-        })}</ul>`}`
+      ${
+        entity.aliases.length === 0
+          ? html`<p class="caption note" data-fm="aliases-empty">No aliases yet. A rename or a merge keeps the old name here, so a later write under it lands on this subject.</p>`
+          : html`<ul data-fm="entity-aliases">${entity.aliases.map((alias) => {
+              const line = aliasLine(alias)
+              return html`<li data-fm="entity-alias"><span class="what">${line.text} <span class="caption">${line.note}</span></span>
+            <button class="danger" @click=${() => {
+              void this.removeAlias(alias)
+            }}>Remove</button></li>`
+            })}</ul>`
+      }`
   }
 
   private renderProperty(group: EntityWire['properties'][number]): unknown {
     const current = group.facts.filter((fact) => CURRENT.has(fact.status))
     // Each value with what tells it apart (its qualifiers) and, sensitive, withheld behind its mark (format.ts, listedValue).
-    const values = current.map((fact) => `${listedValue(fact)}${qualifierNote(fact.qualifiers)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`
-      + `${fact.status === 'active' ? '' : ` (${STATUS_LABEL[fact.status] ?? fact.status})`}`).join(' · ')
+    const values = current
+      .map(
+        (fact) =>
+          `${listedValue(fact)}${qualifierNote(fact.qualifiers)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}` +
+          `${fact.status === 'active' ? '' : ` (${STATUS_LABEL[fact.status] ?? fact.status})`}`,
+      )
+      .join(' · ')
     if (this.renaming === group.property) {
-      return html`<li data-fm="entity-property"><form style="flex: 1" @submit=${(event: Event) => { void this.renameProperty(event, group.property) }}>
+      return html`<li data-fm="entity-property"><form style="flex: 1" @submit=${(event: Event) => {
+        void this.renameProperty(event, group.property)
+      }}>
         <input name="property-to" aria-label=${`Rename the property ${group.property}`} .value=${group.property}>
         <button class="primary" type="submit" ?disabled=${this.busy}>Save</button>
-        <button type="button" @click=${() => { this.renaming = undefined }}>Cancel</button></form></li>`
+        <button type="button" @click=${() => {
+          this.renaming = undefined
+        }}>Cancel</button></form></li>`
     }
     return html`<li data-fm="entity-property"><span class="what"><span class="property">${group.property}</span>
       <span class="values">${values === '' ? `${group.facts.length} in history` : values}</span></span>
-      <button class="quiet" aria-label=${`Rename the property ${group.property}`} @click=${() => { this.renaming = group.property }}>Rename</button></li>`
+      <button class="quiet" aria-label=${`Rename the property ${group.property}`} @click=${() => {
+        this.renaming = group.property
+      }}>Rename</button></li>`
   }
 }

@@ -16,15 +16,25 @@ import { icon } from './icon.ts'
 
 /** The menu's choices: the export verb's body and the item's words. */
 const CHOICES = [
-  { body: {}, label: 'Export JSONL', title: 'Every fact with its history, aliases and forgotten claims, to import elsewhere; secrets stay masked' },
-  { body: { format: 'markdown' }, label: 'Export Markdown', title: 'A document to read and share: one section per subject, sensitive values withheld' },
+  {
+    body: {},
+    label: 'Export JSONL',
+    title: 'Every fact with its history, aliases and forgotten claims, to import elsewhere; secrets stay masked',
+  },
+  {
+    body: { format: 'markdown' },
+    label: 'Export Markdown',
+    title: 'A document to read and share: one section per subject, sensitive values withheld',
+  },
 ] as const
 
 /** The Export button and its menu. */
 export class FmExport extends LitElement {
   static override properties = { app: { attribute: false }, opened: { state: true }, busy: { state: true } }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: inline-block; position: relative; }
     button[data-fm='export'] { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
     svg.icon { width: 14px; height: 14px; flex: none; }
@@ -33,7 +43,8 @@ export class FmExport extends LitElement {
       box-shadow: var(--dsw-shadow-lv3, 0 4px 16px rgba(0, 0, 0, 0.2)); }
     [role='menuitem'] { border: 0; text-align: left; white-space: nowrap; padding: 6px 10px; border-radius: 6px; }
     [role='menuitem']:focus-visible { outline-offset: -2px; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare opened: boolean
@@ -46,7 +57,9 @@ export class FmExport extends LitElement {
   }
 
   /** Esc closes the menu before the host's panel hears it and closes the whole page. */
-  private readonly escape = new EscapeCloses(this, () => { this.close(true) })
+  private readonly escape = new EscapeCloses(this, () => {
+    this.close(true)
+  })
 
   override disconnectedCallback(): void {
     super.disconnectedCallback()
@@ -125,11 +138,22 @@ export class FmExport extends LitElement {
     return html`
       <button type="button" data-fm="export" aria-haspopup="menu" aria-expanded=${String(this.opened)} ?disabled=${this.busy}
         title="Download the library as a file (a copy stays in the data directory's exports/)"
-        @click=${() => { if (this.opened) this.close(false); else void this.open() }} @keydown=${(event: KeyboardEvent) => this.onButtonKey(event)}>
+        @click=${() => {
+          if (this.opened) this.close(false)
+          else void this.open()
+        }} @keydown=${(event: KeyboardEvent) => this.onButtonKey(event)}>
         ${this.busy ? 'Exporting…' : 'Export'}${icon(MENU_ICON)}</button>
-      ${this.opened ? html`<div role="menu" data-fm="export-menu" aria-label="Export" @keydown=${(event: KeyboardEvent) => this.onMenuKey(event)}>
-        ${CHOICES.map((choice) => html`<button type="button" role="menuitem" tabindex="-1" title=${choice.title}
-          @click=${() => { void this.choose(choice) }}>${choice.label}</button>`)}
-      </div>` : nothing}`
+      ${
+        this.opened
+          ? html`<div role="menu" data-fm="export-menu" aria-label="Export" @keydown=${(event: KeyboardEvent) => this.onMenuKey(event)}>
+        ${CHOICES.map(
+          (choice) => html`<button type="button" role="menuitem" tabindex="-1" title=${choice.title}
+          @click=${() => {
+            void this.choose(choice)
+          }}>${choice.label}</button>`,
+        )}
+      </div>`
+          : nothing
+      }`
   }
 }

@@ -37,7 +37,9 @@ export class FmExtraction extends LitElement {
     retrying: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; padding: 16px; overflow: auto; }
     h2 { font-size: 14px; line-height: 20px; margin: 20px 0 8px; font-weight: 600; }
     h2:first-child { margin-top: 0; }
@@ -58,7 +60,8 @@ export class FmExtraction extends LitElement {
     .parked-range { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; align-items: start; }
     .parked-range .caption { grid-column: 1; }
     .parked-range button { grid-column: 2; grid-row: 1 / span 3; align-self: center; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare queue: QueueWire | undefined
@@ -94,7 +97,8 @@ export class FmExtraction extends LitElement {
     this.error = undefined
     this.timeZone = timeZone
     this.queue = answer.data
-    if (this.opened !== undefined && !answer.data.recent.some((run) => run.id === this.opened?.id)) this.opened = undefined
+    if (this.opened !== undefined && !answer.data.recent.some((run) => run.id === this.opened?.id))
+      this.opened = undefined
   }
 
   /** Read a parked range again now; the toast says what landed or why it is still parked. */
@@ -105,10 +109,13 @@ export class FmExtraction extends LitElement {
     this.retrying = new Set([...this.retrying].filter((id) => id !== range.id))
     const app = this.app
     if (!answer.ok) app?.toast(`Could not retry: ${answer.message}`, { tone: 'error' })
-    else if (answer.data.outcome.kind === 'failed') app?.toast(`Still parked: ${answer.data.outcome.error}`, { tone: 'error' })
+    else if (answer.data.outcome.kind === 'failed')
+      app?.toast(`Still parked: ${answer.data.outcome.error}`, { tone: 'error' })
     else {
       const { factIds, proposalIds } = answer.data.outcome
-      app?.toast(`Read turn${range.turns.length === 1 ? '' : 's'} ${range.turns.join(', ') || '?'} again: ${factIds.length} fact${factIds.length === 1 ? '' : 's'} written, ${proposalIds.length} to review`)
+      app?.toast(
+        `Read turn${range.turns.length === 1 ? '' : 's'} ${range.turns.join(', ') || '?'} again: ${factIds.length} fact${factIds.length === 1 ? '' : 's'} written, ${proposalIds.length} to review`,
+      )
     }
     // Facts may have landed: every view reloads, this one included.
     if (app === undefined) this.refresh()
@@ -126,18 +133,23 @@ export class FmExtraction extends LitElement {
 
   override render(): unknown {
     const queue = this.queue
-    if (this.error !== undefined) return html`<p class="empty" role="alert">Could not read the extraction queue: ${this.error}</p>`
+    if (this.error !== undefined)
+      return html`<p class="empty" role="alert">Could not read the extraction queue: ${this.error}</p>`
     if (queue === undefined) return html`<div class="skeleton" style="height: 120px" aria-busy="true"></div>`
     return html`
       ${this.renderStatus(queue)}
       <h2>Queue</h2>
-      ${queue.running.length === 0 && queue.parked.length === 0
-        ? html`<p class="muted" data-fm="queue-empty">Nothing is waiting. ${queue.autoExtract ? 'Each finished turn queues a pass here.' : ''}</p>`
-        : html`<ul data-fm="queue">${queue.running.map((entry) => this.renderEntry(entry))}${queue.parked.map((range) => this.renderParked(range))}</ul>`}
+      ${
+        queue.running.length === 0 && queue.parked.length === 0
+          ? html`<p class="muted" data-fm="queue-empty">Nothing is waiting. ${queue.autoExtract ? 'Each finished turn queues a pass here.' : ''}</p>`
+          : html`<ul data-fm="queue">${queue.running.map((entry) => this.renderEntry(entry))}${queue.parked.map((range) => this.renderParked(range))}</ul>`
+      }
       <h2>Recently finished</h2>
-      ${queue.recent.length === 0
-        ? html`<p class="muted" data-fm="runs-empty">No pass has finished yet. Once automatic extraction reads a turn, the last ten passes are listed here with what they wrote.</p>`
-        : html`<ul data-fm="runs">${queue.recent.map((run) => this.renderRun(run))}</ul>`}`
+      ${
+        queue.recent.length === 0
+          ? html`<p class="muted" data-fm="runs-empty">No pass has finished yet. Once automatic extraction reads a turn, the last ten passes are listed here with what they wrote.</p>`
+          : html`<ul data-fm="runs">${queue.recent.map((run) => this.renderRun(run))}</ul>`
+      }`
   }
 
   private renderStatus(queue: QueueWire): unknown {
@@ -159,9 +171,12 @@ export class FmExtraction extends LitElement {
 
   private renderEntry(entry: QueueWire['running'][number]): unknown {
     const when = formatInstant(entry.at, this.timeZone)
-    const state = entry.state === 'running' ? `running since ${when}`
-      : entry.state === 'debounce' ? `waiting out the merge window until ${when}`
-        : `waiting to retry at ${when} (attempt ${entry.attempt})`
+    const state =
+      entry.state === 'running'
+        ? `running since ${when}`
+        : entry.state === 'debounce'
+          ? `waiting out the merge window until ${when}`
+          : `waiting to retry at ${when} (attempt ${entry.attempt})`
     return html`<li class="entry" data-fm="queue-entry" data-state=${entry.state}>
       <span class="pill ${entry.state === 'retry' ? 'failed' : 'active'}">${entry.state}</span>
       conversation ${entry.sessionId.slice(0, 16)} · ${state}
@@ -176,18 +191,27 @@ export class FmExtraction extends LitElement {
       <span><span class="pill parked">■ parked</span>
         conversation ${range.sessionId.slice(0, 16)} · turn${range.turns.length === 1 ? '' : 's'} ${range.turns.join(', ') || '?'} · ${range.attempts} attempts, parked ${formatAge(range.parkedAt)}</span>
       <div class="caption" data-fm="parked-reason">Why: ${range.lastError}</div>
-      <div class="caption">Its words are kept in the conversation and nothing was written from them yet. ${range.retriesOnItsOwn
-        ? 'It is read again on its own once the model answers the next pass, or now with Retry.'
-        : 'The model failed on it again and again, so it is no longer retried on its own: Retry reads it again.'}</div>
-      <button class="primary" data-fm="parked-retry" ?disabled=${busy} @click=${() => { void this.retry(range) }}>${busy ? 'Retrying…' : 'Retry'}</button>
+      <div class="caption">Its words are kept in the conversation and nothing was written from them yet. ${
+        range.retriesOnItsOwn
+          ? 'It is read again on its own once the model answers the next pass, or now with Retry.'
+          : 'The model failed on it again and again, so it is no longer retried on its own: Retry reads it again.'
+      }</div>
+      <button class="primary" data-fm="parked-retry" ?disabled=${busy} @click=${() => {
+        void this.retry(range)
+      }}>${busy ? 'Retrying…' : 'Retry'}</button>
     </li>`
   }
 
   private renderRun(run: RunWire): unknown {
     const opened = this.opened?.id === run.id ? this.opened : undefined
-    const where = run.sessionId === null ? 'one-off text' : `conversation ${run.sessionId?.slice(0, 16) ?? '?'}${run.turns.length === 0 ? '' : ` · turn${run.turns.length === 1 ? '' : 's'} ${run.turns.join(', ')}`}`
+    const where =
+      run.sessionId === null
+        ? 'one-off text'
+        : `conversation ${run.sessionId?.slice(0, 16) ?? '?'}${run.turns.length === 0 ? '' : ` · turn${run.turns.length === 1 ? '' : 's'} ${run.turns.join(', ')}`}`
     return html`<li data-fm="run" data-id=${run.id}>
-      <button class="row quiet" aria-expanded=${String(opened !== undefined)} @click=${() => { void this.open(run) }}>
+      <button class="row quiet" aria-expanded=${String(opened !== undefined)} @click=${() => {
+        void this.open(run)
+      }}>
         <span class="pill ${run.decision}">${DECISION_LABEL[run.decision]}</span>
         <span>${where}</span>
         <span class="counts caption">${run.written} written · ${run.review} to review · ${(run.durationMs / 1000).toFixed(1)} s · ${formatAge(run.finishedAt)}</span>
@@ -205,8 +229,14 @@ export class FmExtraction extends LitElement {
         ${run.note === null ? nothing : html`<dt>Note</dt><dd>${run.note}</dd>`}
         ${run.error === null ? nothing : html`<dt>Error</dt><dd>${run.error}</dd>`}
       </dl>
-      ${run.refused.length === 0 ? nothing : html`<div>Refused:</div><ul>${run.refused.map((entry) => html`<li class="caption">
-        ${entry.reason.replaceAll('_', ' ')}${entry.subject === undefined ? '' : ` — ${entry.subject} · ${entry.property ?? ''}: ${entry.value ?? ''}`}</li>`)}</ul>`}
+      ${
+        run.refused.length === 0
+          ? nothing
+          : html`<div>Refused:</div><ul>${run.refused.map(
+              (entry) => html`<li class="caption">
+        ${entry.reason.replaceAll('_', ' ')}${entry.subject === undefined ? '' : ` — ${entry.subject} · ${entry.property ?? ''}: ${entry.value ?? ''}`}</li>`,
+            )}</ul>`
+      }
       ${run.textSent === null || run.textSent === undefined ? nothing : html`<div class="caption">Text sent to the model (at most 20,000 characters):</div><pre data-fm="run-text">${run.textSent}</pre>`}
     </div>`
   }

@@ -8,7 +8,14 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { slotWords, STATUS_LABEL } from '../format.ts'
-import { factsThatGo, forgetChoices, forgetHeading, forgottenToast, NO_WAY_BACK, type ForgetReach } from '../forget-words.ts'
+import {
+  factsThatGo,
+  forgetChoices,
+  forgetHeading,
+  forgottenToast,
+  NO_WAY_BACK,
+  type ForgetReach,
+} from '../forget-words.ts'
 import { baseStyles } from '../styles.ts'
 import type { FactView } from '../../src/wire-types.ts'
 import { FORGET_ICON } from '../icons.ts'
@@ -30,7 +37,9 @@ export class FmForget extends LitElement {
     opened: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: inline-block; }
     dialog { max-width: min(520px, 92vw); border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 16px;
       background: var(--dsw-alias-bg-base); color: var(--dsw-alias-label-primary); box-shadow: var(--dsw-shadow-lv3, none); }
@@ -44,7 +53,8 @@ export class FmForget extends LitElement {
     button[data-fm='forget'].quiet { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; min-height: 28px; padding: 2px 6px; }
     svg.icon { width: 14px; height: 14px; flex: none; }
     button.confirm { background: color-mix(in srgb, var(--dsw-alias-state-error-primary, #ec1313) 80%, #000); color: #fff; border-color: transparent; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare fact: FactView | undefined
@@ -66,7 +76,9 @@ export class FmForget extends LitElement {
   }
 
   /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
-  private readonly escape = new EscapeCloses(this, () => { this.close() })
+  private readonly escape = new EscapeCloses(this, () => {
+    this.close()
+  })
 
   private get dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog')
@@ -102,7 +114,9 @@ export class FmForget extends LitElement {
       const answer = await app.fencedEdit('fact-forget', { ...choice.body })
       if (answer === undefined) return
       this.close()
-      app.toast(forgottenToast(answer.forgotten), { action: app.undoAction(answer.editId, 'Taken back: the forgotten facts are back') })
+      app.toast(forgottenToast(answer.forgotten), {
+        action: app.undoAction(answer.editId, 'Taken back: the forgotten facts are back'),
+      })
       this.dispatchEvent(new CustomEvent('fm-forgotten', { detail: answer.forgotten, bubbles: true, composed: true }))
       app.changed()
     } finally {
@@ -115,7 +129,9 @@ export class FmForget extends LitElement {
     if (fact === undefined) return nothing
     return html`
       <button class=${this.compact ? 'quiet danger' : 'danger'} data-fm="forget" aria-label=${`Forget ${fact.subject} · ${fact.property}…`}
-        title="Forget…" @click=${(event: Event) => { void this.open(event) }}>${this.compact ? icon(FORGET_ICON) : 'Forget…'}</button>
+        title="Forget…" @click=${(event: Event) => {
+          void this.open(event)
+        }}>${this.compact ? icon(FORGET_ICON) : 'Forget…'}</button>
       ${this.opened ? this.renderDialog(fact) : nothing}`
   }
 
@@ -128,16 +144,28 @@ export class FmForget extends LitElement {
         <h2 data-fm="forget-heading">${forgetHeading(this.reach, fact, going.length)}</h2>
         <fieldset>
           <legend class="caption">How far</legend>
-          ${forgetChoices(fact).map((choice) => html`<label><input type="radio" name="reach" .value=${choice.reach} ?checked=${this.reach === choice.reach}
-            @change=${() => { this.reach = choice.reach }}>${choice.label}</label>`)}
+          ${forgetChoices(fact).map(
+            (
+              choice,
+            ) => html`<label><input type="radio" name="reach" .value=${choice.reach} ?checked=${this.reach === choice.reach}
+            @change=${() => {
+              this.reach = choice.reach
+            }}>${choice.label}</label>`,
+          )}
         </fieldset>
-        ${counting ? html`<p class="caption">Counting what goes…</p>` : html`<ul data-fm="forget-list">
+        ${
+          counting
+            ? html`<p class="caption">Counting what goes…</p>`
+            : html`<ul data-fm="forget-list">
           ${going.slice(0, LISTED).map((row) => html`<li>${slotWords(row)} = ${row.value} <span class="caption">(${STATUS_LABEL[row.status] ?? row.status}, #${row.id})</span></li>`)}
-          ${going.length > LISTED ? html`<li class="caption">and ${going.length - LISTED} more</li>` : nothing}</ul>`}
+          ${going.length > LISTED ? html`<li class="caption">and ${going.length - LISTED} more</li>` : nothing}</ul>`
+        }
         <p class="warn" data-fm="forget-warning">${NO_WAY_BACK}</p>
         <div class="actions">
           <button @click=${() => this.close()}>Cancel</button>
-          <button class="confirm" data-fm="forget-confirm" ?disabled=${this.busy || counting} @click=${() => { void this.confirm() }}>
+          <button class="confirm" data-fm="forget-confirm" ?disabled=${this.busy || counting} @click=${() => {
+            void this.confirm()
+          }}>
             Forget ${going.length === 1 ? 'it' : `${going.length} facts`}</button>
         </div>
       </dialog>`

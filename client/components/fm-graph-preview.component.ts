@@ -19,7 +19,9 @@ import { ReloadOnChange } from './reload-on-change.ts'
 export class FmGraphPreview extends LitElement {
   static override properties = { app: { attribute: false }, plan: { state: true }, width: { state: true } }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; }
     h4 { margin: 16px 0 8px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
     h4 .hint { font-weight: 400; }
@@ -37,7 +39,8 @@ export class FmGraphPreview extends LitElement {
     .center .caption { font-size: 11px; }
     .more rect { fill: var(--dsw-alias-bg-layer-1, var(--dsw-alias-bg-base)); stroke: var(--dsw-alias-border-l1); }
     .more text { font-size: 12px; text-anchor: middle; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   /** What to draw; undefined while nothing is known or the store is empty. */
@@ -53,7 +56,9 @@ export class FmGraphPreview extends LitElement {
 
   constructor() {
     super()
-    new ReloadOnChange(this, () => { void this.load() })
+    new ReloadOnChange(this, () => {
+      void this.load()
+    })
     this.app = undefined
     this.plan = undefined
     this.width = 560
@@ -74,7 +79,7 @@ export class FmGraphPreview extends LitElement {
     this.loads += 1
     const load = this.loads
     const nebula = await callVerb('graph', { view: 'nebula' })
-    const center = nebula.ok ? busiestSubject(nebula.data)?.entityKey ?? undefined : undefined
+    const center = nebula.ok ? (busiestSubject(nebula.data)?.entityKey ?? undefined) : undefined
     const tree = center === undefined ? undefined : await callVerb('graph', { view: 'tree', center })
     if (load !== this.loads) return
     this.plan = tree?.ok === true ? previewPlan(tree.data) : undefined
@@ -89,29 +94,39 @@ export class FmGraphPreview extends LitElement {
     const name = plan.center.label
     return html`<h4>Busiest subject <span class="hint">· click to open the graph</span></h4>
       <button class="preview" data-fm="graph-preview" title="Open the Fact memory page on the graph"
-        aria-label=${`Open the Fact memory page: ${name} and ${plan.shown.length + plan.more} neighbours`} @click=${() => { openPageFromSettings(this.app, this, 'graph') }}>
+        aria-label=${`Open the Fact memory page: ${name} and ${plan.shown.length + plan.more} neighbours`} @click=${() => {
+          openPageFromSettings(this.app, this, 'graph')
+        }}>
         <svg width=${layout.width} height=${layout.height} viewBox="0 0 ${layout.width} ${layout.height}" aria-hidden="true">
           <defs><marker id="fm-preview-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
             <path class="arrow" d="M0,0 L10,5 L0,10 z"></path></marker></defs>
-          ${layout.chips.map((chip) => svg`<path class="link" d=${chip.path}
+          ${layout.chips.map(
+            (chip) => svg`<path class="link" d=${chip.path}
             marker-end=${arrowEnd(chip, 'chip') ? 'url(#fm-preview-arrow)' : nothing}
-            marker-start=${arrowEnd(chip, 'center') ? 'url(#fm-preview-arrow)' : nothing}></path>`)}
+            marker-start=${arrowEnd(chip, 'center') ? 'url(#fm-preview-arrow)' : nothing}></path>`,
+          )}
           <g class="center" data-fm="preview-center">
             <rect x=${layout.center.x} y=${layout.center.y} width=${layout.center.width} height=${layout.center.height} rx="10"></rect>
             <text class="label" data-fm="preview-label" x=${layout.center.label.x} y=${layout.center.label.y}>${layout.center.label.text}</text>
             <text class="caption" data-fm="preview-label" x=${layout.center.caption.x} y=${layout.center.caption.y}>${layout.center.caption.text}</text>
             <title>${name}</title>
           </g>
-          ${layout.chips.map((chip) => svg`<g class="chip ${chip.neighbour.node.kind}" data-fm="preview-chip">
+          ${layout.chips.map(
+            (chip) => svg`<g class="chip ${chip.neighbour.node.kind}" data-fm="preview-chip">
             <rect x=${chip.x} y=${chip.y} width=${chip.width} height=${chip.height} rx="8"></rect>
             <text class="caption" data-fm="preview-label" x=${chip.caption.x} y=${chip.caption.y}>${chip.caption.text}</text>
             <text class="label" data-fm="preview-label" x=${chip.label.x} y=${chip.label.y}>${chip.label.text}</text>
             <title>${chipTitle(name, chip)}</title>
-          </g>`)}
-          ${layout.more === null ? nothing : svg`<g class="more" data-fm="preview-more">
+          </g>`,
+          )}
+          ${
+            layout.more === null
+              ? nothing
+              : svg`<g class="more" data-fm="preview-more">
             <rect x=${layout.more.box.x} y=${layout.more.box.y} width=${layout.more.box.width} height=${layout.more.box.height} rx="11"></rect>
             <text data-fm="preview-label" x=${layout.more.x} y=${layout.more.y}>${layout.more.text}</text>
-          </g>`}
+          </g>`
+          }
         </svg>
       </button>`
   }

@@ -8,7 +8,18 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { countOf, edgeWords, EVIDENCE_LABEL, glanceLabel, formatInstant, listedValue, seenNote, sensitiveMark, slotWords, STATUS_LABEL } from '../format.ts'
+import {
+  countOf,
+  edgeWords,
+  EVIDENCE_LABEL,
+  glanceLabel,
+  formatInstant,
+  listedValue,
+  seenNote,
+  sensitiveMark,
+  slotWords,
+  STATUS_LABEL,
+} from '../format.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { exactStar, partialStar } from '../star-search.ts'
 import { baseStyles } from '../styles.ts'
@@ -18,12 +29,23 @@ import type { FactView } from '../../src/wire-types.ts'
 /** What the lazily loaded chunk exports. */
 interface NebulaModule {
   webglAvailable(): boolean
-  mountNebula(container: HTMLElement, payload: GraphPayload, handlers: {
-    onHover(node: GraphNode | null): void
-    onSelectNode(node: GraphNode, at: { readonly x: number; readonly width: number }): void
-    onSelectEdge(edge: GraphEdge): void
-  }, memory?: object): {
-    update(payload: GraphPayload): void; setTheme(): void; pause(): void; resume(): void; clearSelection(): void; fit(): void; dispose(): void
+  mountNebula(
+    container: HTMLElement,
+    payload: GraphPayload,
+    handlers: {
+      onHover(node: GraphNode | null): void
+      onSelectNode(node: GraphNode, at: { readonly x: number; readonly width: number }): void
+      onSelectEdge(edge: GraphEdge): void
+    },
+    memory?: object,
+  ): {
+    update(payload: GraphPayload): void
+    setTheme(): void
+    pause(): void
+    resume(): void
+    clearSelection(): void
+    fit(): void
+    dispose(): void
     flyTo(id: string): { readonly x: number; readonly width: number } | undefined
     memory(): object
   }
@@ -63,7 +85,9 @@ export class FmGraph extends LitElement {
     finding: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; }
     .toolbar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; padding: 8px 12px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     .seg button[aria-pressed='true'] { background: var(--dsw-alias-interactive-bg-active); font-weight: 600; }
@@ -85,7 +109,8 @@ export class FmGraph extends LitElement {
     .find { display: inline-flex; gap: 6px; align-items: center; }
     .find input { width: 210px; }
     .panel ul { padding: 0; margin: 8px 0 0; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare view: GraphView
@@ -204,17 +229,26 @@ export class FmGraph extends LitElement {
         this.mounted.update(payload)
         return
       }
-      const module = await import(/* @vite-ignore */ NEBULA_URL) as NebulaModule
+      const module = (await import(/* @vite-ignore */ NEBULA_URL)) as NebulaModule
       if (!module.webglAvailable()) {
         this.useFallback()
         return
       }
-      this.mounted = module.mountNebula(container, payload, {
-        // The nebula labels the hovered star itself.
-        onHover: () => undefined,
-        onSelectNode: (node, at) => { void this.selectNode(node, panelSide(at.x, at.width)) },
-        onSelectEdge: (edge) => { void this.selectEdge(edge) },
-      }, this.app?.graphMemory)
+      this.mounted = module.mountNebula(
+        container,
+        payload,
+        {
+          // The nebula labels the hovered star itself.
+          onHover: () => undefined,
+          onSelectNode: (node, at) => {
+            void this.selectNode(node, panelSide(at.x, at.width))
+          },
+          onSelectEdge: (edge) => {
+            void this.selectEdge(edge)
+          },
+        },
+        this.app?.graphMemory,
+      )
     } catch {
       // No WebGL (or the chunk failed to load): draw the SVG tree rather than a blank panel.
       this.useFallback()
@@ -274,14 +308,18 @@ export class FmGraph extends LitElement {
     let star = exactStar(query, payload.nodes)
     if (star === undefined) {
       const named = await callVerb('subject-find', { name: query })
-      if (named.ok && named.data.entityKey !== null) star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
+      if (named.ok && named.data.entityKey !== null)
+        star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
     }
     star ??= partialStar(query, payload.nodes)
     if (star === undefined) {
       this.finding = { found: false, text: `No star matches “${query}”.` }
       return
     }
-    this.finding = { found: true, text: star.label === query ? `Found ${star.label}.` : `Found ${star.label} for “${query}”.` }
+    this.finding = {
+      found: true,
+      text: star.label === query ? `Found ${star.label}.` : `Found ${star.label} for “${query}”.`,
+    }
     const at = this.mounted?.flyTo(star.id)
     await this.selectNode(star, at === undefined ? 'right' : panelSide(at.x, at.width))
   }
@@ -298,8 +336,20 @@ export class FmGraph extends LitElement {
     const drawnIds = new Set(drawn)
     const facts = all.filter((fact) => drawnIds.has(fact.id))
     const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
-    this.selection = { title: selectionTitle(glanceLabel(node), facts.length, drawn.length), facts, timeZone, undrawn, side, entityKey: node.kind === 'entity' ? node.entityKey : null }
-    if (this.view === 'tree' && node.kind === 'entity' && node.entityKey !== null && node.id !== this.payload?.center?.id) {
+    this.selection = {
+      title: selectionTitle(glanceLabel(node), facts.length, drawn.length),
+      facts,
+      timeZone,
+      undrawn,
+      side,
+      entityKey: node.kind === 'entity' ? node.entityKey : null,
+    }
+    if (
+      this.view === 'tree' &&
+      node.kind === 'entity' &&
+      node.entityKey !== null &&
+      node.id !== this.payload?.center?.id
+    ) {
       this.center = node.entityKey
       void this.load()
     }
@@ -307,7 +357,17 @@ export class FmGraph extends LitElement {
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
-    this.selection = { title: selectionTitle(`${edgeWords(edge)}${edge.contested ? ' (contested)' : ''}`, facts.length, edge.factIds.length), facts, timeZone, undrawn: [], side: 'right' }
+    this.selection = {
+      title: selectionTitle(
+        `${edgeWords(edge)}${edge.contested ? ' (contested)' : ''}`,
+        facts.length,
+        edge.factIds.length,
+      ),
+      facts,
+      timeZone,
+      undrawn: [],
+      side: 'right',
+    }
   }
 
   private closeSelection(): void {
@@ -329,7 +389,8 @@ export class FmGraph extends LitElement {
       const answer = await callVerb('entity', { entityKey })
       const current = new Set(['active', 'scheduled', 'conflict'])
       if (answer.ok) {
-        for (const fact of answer.data.properties.flatMap((group) => group.facts)) if (current.has(fact.status)) found.set(fact.id, fact)
+        for (const fact of answer.data.properties.flatMap((group) => group.facts))
+          if (current.has(fact.status)) found.set(fact.id, fact)
       }
     }
     const rest = ids.filter((id) => !found.has(id)).slice(0, Math.max(0, LIST_CAP - found.size))
@@ -358,22 +419,34 @@ export class FmGraph extends LitElement {
           <button aria-pressed=${String(this.scope === 'current')} @click=${() => this.setScope('current')}>Current</button>
           <button aria-pressed=${String(this.scope === 'all')} @click=${() => this.setScope('all')}>All, with contested</button>
         </span>
-        ${this.view === 'tree' ? html`<label class="caption">Centre
+        ${
+          this.view === 'tree'
+            ? html`<label class="caption">Centre
           <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject" .value=${this.payload?.center?.label ?? this.center ?? ''}
-            @keydown=${(event: KeyboardEvent) => { if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value) }}
+            @keydown=${(event: KeyboardEvent) => {
+              if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value)
+            }}
             @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}></label>
-          <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>` : nothing}
- ${this.view === 'nebula' && !this.fallback ? html`<form class="find" role="search" @submit=${(event: Event) => {
-            event.preventDefault()
-            void this.findStar(new FormData(event.target as HTMLFormElement).get('star')?.toString() ?? '')
-          }}>
+          <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>`
+            : nothing
+        }
+ ${
+   this.view === 'nebula' && !this.fallback
+     ? html`<form class="find" role="search" @submit=${(event: Event) => {
+         event.preventDefault()
+         void this.findStar(new FormData(event.target as HTMLFormElement).get('star')?.toString() ?? '')
+       }}>
           <label class="caption" for="fm-find-star">Find a star</label>
           <input id="fm-find-star" name="star" type="search" data-fm="find-star" list="fm-graph-stars" placeholder="subject or old name" autocomplete="off"
-            aria-describedby="fm-find-status" @input=${() => { this.finding = undefined }}>
+            aria-describedby="fm-find-status" @input=${() => {
+              this.finding = undefined
+            }}>
           <datalist id="fm-graph-stars">${(payload?.nodes ?? []).filter((node) => node.kind === 'entity').map((node) => html`<option value=${node.label}></option>`)}</datalist>
           <button type="submit" class="quiet">Find</button>
           <span class="caption" id="fm-find-status" role="status" data-fm="find-status" data-found=${this.finding === undefined ? nothing : String(this.finding.found)}>${this.finding?.text ?? ''}</span>
-        </form>` : nothing}
+        </form>`
+     : nothing
+ }
         ${this.view === 'nebula' && !this.fallback ? html`<button class="quiet" data-fm="graph-fit" title="Frame the whole graph again" @click=${() => this.mounted?.fit()}>⤢ Fit</button>` : nothing}
         <button class="quiet" aria-label="Refresh graph" title="Re-read the graph" @click=${() => this.refresh()}>↻ Refresh</button>
         <span class="caption" data-fm="graph-counts">${payload === undefined ? 'loading…' : graphCaption(payload)}</span>
@@ -381,19 +454,39 @@ export class FmGraph extends LitElement {
         ${this.error === undefined ? nothing : html`<span class="caption" role="alert">${this.error}</span>`}
       </div>
       <div class="stage">
-        ${this.view === 'nebula' && !this.fallback
-          ? html`<div class="canvas" data-fm="nebula"></div>`
-          : html`<div class="canvas"><fm-svg-tree .payload=${payload}
-              @fm-select-node=${(event: CustomEvent<GraphNode>) => { void this.selectNode(event.detail) }}
-              @fm-select-edge=${(event: CustomEvent<GraphEdge>) => { void this.selectEdge(event.detail) }}></fm-svg-tree></div>`}
+        ${
+          this.view === 'nebula' && !this.fallback
+            ? html`<div class="canvas" data-fm="nebula"></div>`
+            : html`<div class="canvas"><fm-svg-tree .payload=${payload}
+              @fm-select-node=${(event: CustomEvent<GraphNode>) => {
+                void this.selectNode(event.detail)
+              }}
+              @fm-select-edge=${(event: CustomEvent<GraphEdge>) => {
+                void this.selectEdge(event.detail)
+              }}></fm-svg-tree></div>`
+        }
         ${payload !== undefined && payload.nodes.length === 0 ? html`<p class="empty" style="position: absolute; inset: 30% 0 auto">No relations yet: facts appear here once something is remembered.</p>` : nothing}
-        ${selection === undefined ? nothing : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side} @fm-forgotten=${() => this.closeSelection()}>
+        ${
+          selection === undefined
+            ? nothing
+            : html`<aside class="panel panel--${selection.side}" data-fm="graph-selection" data-side=${selection.side} @fm-forgotten=${() => this.closeSelection()}>
           <strong data-fm="selection-title">${selection.title}</strong> <button class="quiet" aria-label="Close" @click=${() => this.closeSelection()}>✕</button>
-          ${selection.entityKey == null ? nothing : html`<button class="quiet" data-fm="open-subject" @click=${() => { if (selection.entityKey != null) this.app?.openSubject(selection.entityKey) }}>Rename, merge, aliases ›</button>`}
+          ${
+            selection.entityKey == null
+              ? nothing
+              : html`<button class="quiet" data-fm="open-subject" @click=${() => {
+                  if (selection.entityKey != null) this.app?.openSubject(selection.entityKey)
+                }}>Rename, merge, aliases ›</button>`
+          }
           <ul>${selection.facts.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>
-          ${selection.undrawn.length === 0 ? nothing : html`<p class="caption" data-fm="selection-undrawn">Not drawn: ${countOf(selection.undrawn.length, 'more fact')}${this.scope === 'current' ? ' (contested ones show under All, with contested)' : ''}.</p>
-            <ul data-fm="selection-undrawn-list">${selection.undrawn.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>`}
-        </aside>`}
+          ${
+            selection.undrawn.length === 0
+              ? nothing
+              : html`<p class="caption" data-fm="selection-undrawn">Not drawn: ${countOf(selection.undrawn.length, 'more fact')}${this.scope === 'current' ? ' (contested ones show under All, with contested)' : ''}.</p>
+            <ul data-fm="selection-undrawn-list">${selection.undrawn.map((fact) => this.renderFact(fact, selection.timeZone))}</ul>`
+          }
+        </aside>`
+        }
       </div>`
   }
 }
@@ -408,5 +501,15 @@ function panelSide(x: number, width: number): 'left' | 'right' {
 }
 
 function emptyPayload(view: GraphView, scope: GraphScope): GraphPayload {
-  return { view, scope, center: null, nodes: [], edges: [], clusters: [], omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 }, limits: { nodes: 0, edges: 0, entities: 0 }, generation: 0 }
+  return {
+    view,
+    scope,
+    center: null,
+    nodes: [],
+    edges: [],
+    clusters: [],
+    omitted: { nodes: 0, edges: 0, entities: 0, facts: 0 },
+    limits: { nodes: 0, edges: 0, entities: 0 },
+    generation: 0,
+  }
 }

@@ -8,7 +8,14 @@
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
-import { IMPORT_CLASSES, importCountWords, importedWords, importSideWords, undoneImportWords, type ImportCounts } from '../add-words.ts'
+import {
+  IMPORT_CLASSES,
+  importCountWords,
+  importedWords,
+  importSideWords,
+  undoneImportWords,
+  type ImportCounts,
+} from '../add-words.ts'
 import { baseStyles } from '../styles.ts'
 import { EscapeCloses } from './escape-closes.ts'
 
@@ -37,7 +44,9 @@ export class FmImportFile extends LitElement {
     error: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: inline-block; }
     dialog { width: min(520px, 92vw); border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 16px;
       background: var(--dsw-alias-bg-base); color: var(--dsw-alias-label-primary); box-shadow: var(--dsw-shadow-lv3, none); }
@@ -49,7 +58,8 @@ export class FmImportFile extends LitElement {
     ul { margin: 6px 0; padding-left: 18px; max-height: 140px; overflow: auto; word-break: break-word; }
     .error { color: var(--fm-error-text); }
     .actions { display: flex; gap: 8px; justify-content: flex-end; margin-top: 12px; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare opened: boolean
@@ -66,7 +76,9 @@ export class FmImportFile extends LitElement {
   }
 
   /** Esc closes the open dialog before the host's panel hears it and closes the whole page. */
-  private readonly escape = new EscapeCloses(this, () => { this.close() })
+  private readonly escape = new EscapeCloses(this, () => {
+    this.close()
+  })
 
   private async show(): Promise<void> {
     this.preview = undefined
@@ -98,7 +110,17 @@ export class FmImportFile extends LitElement {
       }
       const { token, total, counts, invalid, invalidOmitted, tombstones, pinsDropped } = answer.data
       const sides = importSideWords(tombstones.forgetsTotal, pinsDropped.count)
-      this.preview = { name: file.name, content, token, total, counts, invalid, invalidOmitted, sides, forgets: tombstones.forgetsTotal }
+      this.preview = {
+        name: file.name,
+        content,
+        token,
+        total,
+        counts,
+        invalid,
+        invalidOmitted,
+        sides,
+        forgets: tombstones.forgetsTotal,
+      }
     } finally {
       this.busy = false
     }
@@ -110,18 +132,27 @@ export class FmImportFile extends LitElement {
     if (app === undefined || preview === undefined) return
     this.busy = true
     try {
-      const answer = await callVerb('import',
-        { mode: 'commit', content: preview.content, token: preview.token, ...app.generation.fence() })
+      const answer = await callVerb('import', {
+        mode: 'commit',
+        content: preview.content,
+        token: preview.token,
+        ...app.generation.fence(),
+      })
       if (!answer.ok) {
         if (answer.details['stale'] === true) app.generation.observe(answer.details)
-        this.error = answer.details['stale'] === true ? 'The store changed since the preview; pick the file again to preview it anew.' : answer.message
+        this.error =
+          answer.details['stale'] === true
+            ? 'The store changed since the preview; pick the file again to preview it anew.'
+            : answer.message
         this.preview = undefined
         return
       }
       app.generation.observe(answer.data)
       this.close()
       const { counts, forgotten, undo } = answer.data
-      app.toast(importedWords(counts, forgotten.length), { action: app.undoAction(undo.editId, undoneImportWords(forgotten.length)) })
+      app.toast(importedWords(counts, forgotten.length), {
+        action: app.undoAction(undo.editId, undoneImportWords(forgotten.length)),
+      })
       app.changed()
     } finally {
       this.busy = false
@@ -130,7 +161,9 @@ export class FmImportFile extends LitElement {
 
   override render(): unknown {
     return html`
-      <button data-fm="import-file" @click=${() => { void this.show() }}>Import file…</button>
+      <button data-fm="import-file" @click=${() => {
+        void this.show()
+      }}>Import file…</button>
       ${this.opened ? this.renderDialog() : nothing}`
   }
 
@@ -144,22 +177,34 @@ export class FmImportFile extends LitElement {
         <h2>Import a JSONL file</h2>
         <p class="caption" style="margin:0 0 8px">One fact a line (subject, property, value), or a file another store exported. Nothing is written until you commit.</p>
         <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson,application/json,text/plain" aria-label="JSONL file"
-          data-fm="import-input" ?disabled=${this.busy} @change=${(event: Event) => { void this.picked(event) }}>
+          data-fm="import-input" ?disabled=${this.busy} @change=${(event: Event) => {
+            void this.picked(event)
+          }}>
         ${this.busy && preview === undefined ? html`<p class="caption">Reading the file…</p>` : nothing}
         ${this.error === null ? nothing : html`<p class="error" role="alert" data-fm="import-error">${this.error}</p>`}
-        ${preview === undefined ? nothing : html`
+        ${
+          preview === undefined
+            ? nothing
+            : html`
           <div data-fm="import-preview" aria-live="polite">
             <p style="margin:8px 0 0"><strong>${preview.name}</strong>: ${preview.total} record${preview.total === 1 ? '' : 's'} — ${importCountWords(preview.counts)}</p>
             <table>${IMPORT_CLASSES.map(([key, label]) => html`<tr data-class=${key}><td>${label}</td><td class="n">${preview.counts[key]}</td></tr>`)}</table>
             ${preview.sides.map((words) => html`<p class="caption" data-fm="import-side" style="margin:0 0 4px">${words}</p>`)}
-            ${preview.invalid.length === 0 ? nothing : html`<p class="caption" style="margin:0">Invalid lines (skipped):</p>
+            ${
+              preview.invalid.length === 0
+                ? nothing
+                : html`<p class="caption" style="margin:0">Invalid lines (skipped):</p>
               <ul data-fm="import-invalid">${preview.invalid.map((entry) => html`<li>line ${entry.line}: ${entry.reason}</li>`)}
-                ${preview.invalidOmitted > 0 ? html`<li class="caption">and ${preview.invalidOmitted} more</li>` : nothing}</ul>`}
-          </div>`}
+                ${preview.invalidOmitted > 0 ? html`<li class="caption">and ${preview.invalidOmitted} more</li>` : nothing}</ul>`
+            }
+          </div>`
+        }
         <div class="actions">
           <button @click=${() => this.close()}>Cancel</button>
           <button class="primary" data-fm="import-commit" ?disabled=${this.busy || preview === undefined || landing + forgets === 0}
-            @click=${() => { void this.commit() }}>${preview === undefined || landing === 0 ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
+            @click=${() => {
+              void this.commit()
+            }}>${preview === undefined || landing === 0 ? 'Commit' : `Commit ${landing} fact${landing === 1 ? '' : 's'}`}</button>
         </div>
       </dialog>`
   }

@@ -15,7 +15,17 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb, type VerbAnswer } from '../api.ts'
-import { aliasMatchNote, EVIDENCE_LABEL, formatInstant, listedValue, ORIGIN_LABEL, qualifierNote, seenNote, sensitiveMark, STATUS_LABEL } from '../format.ts'
+import {
+  aliasMatchNote,
+  EVIDENCE_LABEL,
+  formatInstant,
+  listedValue,
+  ORIGIN_LABEL,
+  qualifierNote,
+  seenNote,
+  sensitiveMark,
+  STATUS_LABEL,
+} from '../format.ts'
 import { markMatches } from '../highlight.ts'
 import { canPutBack, putBack } from '../put-back.ts'
 import { chosenScope, moveTargets, NEW_LABEL, scopeFilterOptions, scopeWords } from '../scope-words.ts'
@@ -30,7 +40,11 @@ const RECENT_KEY = 'fm.recentQueries'
 /** How long typing pauses before the filter runs. */
 const TYPING_MS = 250
 const CURRENT_STATUSES: readonly string[] = ['active', 'scheduled', 'conflict']
-const STATUS_FILTERS = [['current', 'Current'], ['history', 'History'], ['all', 'All']] as const
+const STATUS_FILTERS = [
+  ['current', 'Current'],
+  ['history', 'History'],
+  ['all', 'All'],
+] as const
 
 /** The open fact: the fact verb's answer. */
 type Detail = Pick<VerbAnswer<'fact'>, 'fact' | 'history' | 'sources'>
@@ -59,7 +73,9 @@ export class FmLibrary extends LitElement {
     moveTarget: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 32%); min-height: 0; }
     :host([narrow]) { grid-template-columns: minmax(0, 1fr); }
     .list { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--dsw-alias-border-l1); }
@@ -110,7 +126,8 @@ export class FmLibrary extends LitElement {
     .match-count { margin: 0; padding: 0 12px 8px; }
     .put-in { display: inline-flex; gap: 6px; margin-left: auto; }
     mark { background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); color: inherit; border-radius: 2px; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare focusFact: number | null
@@ -212,7 +229,15 @@ export class FmLibrary extends LitElement {
     if (event.key !== 'Escape' || this.detail === undefined || !this.isConnected || !this.checkVisibility()) return
     if (!this.narrow && event.composedPath()[0] === this.renderRoot.querySelector('input[type=search]')) return
     // A menu or dialog open over the library (Export, Add fact) is the innermost thing: it closes first.
-    if (event.composedPath().some((node) => node instanceof HTMLElement && (node.getAttribute('role') === 'menu' || node instanceof HTMLDialogElement))) return
+    if (
+      event
+        .composedPath()
+        .some(
+          (node) =>
+            node instanceof HTMLElement && (node.getAttribute('role') === 'menu' || node instanceof HTMLDialogElement),
+        )
+    )
+      return
     event.preventDefault()
     event.stopImmediatePropagation()
     this.closeDetail()
@@ -220,7 +245,8 @@ export class FmLibrary extends LitElement {
 
   private readonly onKey = (event: KeyboardEvent): void => {
     const target = event.composedPath()[0]
-    const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+    const typing =
+      target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
     const search = this.renderRoot.querySelector<HTMLInputElement>('input[type=search]')
     if (event.key === '/' && !typing && search !== null) {
       event.preventDefault()
@@ -245,7 +271,8 @@ export class FmLibrary extends LitElement {
     if (more && this.cursor !== null) body['cursor'] = this.cursor
     try {
       const [answer, timeZone] = await Promise.all([
-        callVerb('facts', body, abort.signal), this.app?.displayZone() ?? '',
+        callVerb('facts', body, abort.signal),
+        this.app?.displayZone() ?? '',
       ])
       if (abort.signal.aborted) return
       this.timeZone = timeZone
@@ -257,7 +284,10 @@ export class FmLibrary extends LitElement {
       this.app?.generation.observe(answer.data)
       this.facts = more ? [...(this.facts ?? []), ...answer.data.facts] : answer.data.facts
       // A new list (a search, a filter) is read from its first row; a loaded page continues where the reader is.
-      if (!more) void this.updateComplete.then(() => { this.renderRoot.querySelector('ul[data-fm="fact-list"]')?.scrollTo({ top: 0 }) })
+      if (!more)
+        void this.updateComplete.then(() => {
+          this.renderRoot.querySelector('ul[data-fm="fact-list"]')?.scrollTo({ top: 0 })
+        })
       this.cursor = answer.data.nextCursor
       this.scopes = answer.data.scopes
       this.matched = answer.data.matched
@@ -327,7 +357,9 @@ export class FmLibrary extends LitElement {
     const answer = await callVerb('fact-update', { id: fact.id, value, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
-    app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, {
+      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
+    })
     app.changed()
     await this.openDetail(answer.data.fact.id)
   }
@@ -335,7 +367,10 @@ export class FmLibrary extends LitElement {
   /** Save the detail's cues (one per line, blank lines dropped); an unchanged list just closes the editor. */
   private async editCues(fact: FactView, text: string): Promise<void> {
     const app = this.app
-    const cues = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+    const cues = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
     if (app === undefined || JSON.stringify(cues) === JSON.stringify(fact.cues)) {
       this.editingCues = false
       return
@@ -343,7 +378,9 @@ export class FmLibrary extends LitElement {
     const answer = await callVerb('fact-update', { id: fact.id, cues, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
-    app.toast(`Changed the cues of ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.toast(`Changed the cues of ${fact.subject} · ${fact.property}`, {
+      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
+    })
     app.changed()
     await this.openDetail(answer.data.fact.id)
   }
@@ -354,7 +391,9 @@ export class FmLibrary extends LitElement {
     const answer = await callVerb('fact-expire', { id: fact.id, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
-    app.toast(`Expired ${fact.subject} · ${fact.property}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.toast(`Expired ${fact.subject} · ${fact.property}`, {
+      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
+    })
     app.changed()
     await this.openDetail(fact.id)
   }
@@ -362,13 +401,18 @@ export class FmLibrary extends LitElement {
   private async move(fact: FactView): Promise<void> {
     const app = this.app
     if (app === undefined) return
-    const chosen = chosenScope(this.moveTarget, this.renderRoot.querySelector<HTMLInputElement>('input[name=new-label]')?.value)
+    const chosen = chosenScope(
+      this.moveTarget,
+      this.renderRoot.querySelector<HTMLInputElement>('input[name=new-label]')?.value,
+    )
     if ('missing' in chosen) return this.refused(chosen.missing, {})
     const answer = await callVerb('fact-move', { id: fact.id, scope: chosen.scope, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
     const moved = answer.data.fact
-    app.toast(`Moved ${fact.subject} · ${fact.property} to ${scopeWords(moved.scopeKind, moved.scopeName)}`, { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
+    app.toast(`Moved ${fact.subject} · ${fact.property} to ${scopeWords(moved.scopeKind, moved.scopeName)}`, {
+      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
+    })
     app.changed()
     await this.openDetail(fact.id)
   }
@@ -390,7 +434,7 @@ export class FmLibrary extends LitElement {
     const listed = this.facts ?? []
     const at = listed.findIndex((fact) => fact.id === this.selectedId)
     const left = (fact: FactView): boolean => !gone.has(fact.id)
-    const next = at < 0 ? undefined : listed.slice(at + 1).find(left) ?? listed.slice(0, at).reverse().find(left)
+    const next = at < 0 ? undefined : (listed.slice(at + 1).find(left) ?? listed.slice(0, at).reverse().find(left))
     if (next === undefined) this.closeDetail()
     else void this.openDetail(next.id)
   }
@@ -412,7 +456,8 @@ export class FmLibrary extends LitElement {
     // The detail follows the value the undo made current again, not the row it retired.
     const shown = answer.data.facts.find((row) => row.id === this.detail?.fact.id)
     const restored = answer.data.facts.find((row) => CURRENT_STATUSES.includes(row.status))
-    if (shown !== undefined && !CURRENT_STATUSES.includes(shown.status) && restored !== undefined) await this.openDetail(restored.id)
+    if (shown !== undefined && !CURRENT_STATUSES.includes(shown.status) && restored !== undefined)
+      await this.openDetail(restored.id)
     app.changed()
   }
 
@@ -432,24 +477,46 @@ export class FmLibrary extends LitElement {
         <form class="tools" @submit=${(event: Event) => this.search(event)}>
           <input type="search" placeholder="Search facts  ( / )" aria-label="Search facts" .value=${this.query} list="fm-recent" @input=${(event: Event) => this.typed(event)}>
           <div class="chips" role="group" aria-label="Status">
-            ${STATUS_FILTERS.map(([value, label]) => html`<button type="button" aria-pressed=${String(this.status === value)}
-              @click=${() => { this.status = value; void this.load(false) }}>${label}</button>`)}
+            ${STATUS_FILTERS.map(
+              ([value, label]) => html`<button type="button" aria-pressed=${String(this.status === value)}
+              @click=${() => {
+                this.status = value
+                void this.load(false)
+              }}>${label}</button>`,
+            )}
           </div>
-          <select aria-label="Evidence" @change=${(event: Event) => { this.evidence = (event.target as HTMLSelectElement).value; void this.load(false) }}>
+          <select aria-label="Evidence" @change=${(event: Event) => {
+            this.evidence = (event.target as HTMLSelectElement).value
+            void this.load(false)
+          }}>
             <option value="">Any evidence</option>
             ${Object.entries(EVIDENCE_LABEL).map(([value, label]) => html`<option value=${value} ?selected=${this.evidence === value}>${label}</option>`)}
           </select>
-          <select aria-label="Scope" data-fm="scope-filter" @change=${(event: Event) => { this.scope = (event.target as HTMLSelectElement).value; void this.load(false) }}>
+          <select aria-label="Scope" data-fm="scope-filter" @change=${(event: Event) => {
+            this.scope = (event.target as HTMLSelectElement).value
+            void this.load(false)
+          }}>
             <option value="">Any scope</option>
             ${scopeFilterOptions(this.scopes).map(({ value, label }) => html`<option .value=${value} ?selected=${this.scope === value}>${label}</option>`)}
           </select>
-          <span class="put-in"><fm-add-fact .app=${this.app} .scopes=${this.scopes} @fm-added=${(event: CustomEvent<number>) => { void this.openDetail(event.detail) }}></fm-add-fact>
+          <span class="put-in"><fm-add-fact .app=${this.app} .scopes=${this.scopes} @fm-added=${(
+            event: CustomEvent<number>,
+          ) => {
+            void this.openDetail(event.detail)
+          }}></fm-add-fact>
             <fm-import-file .app=${this.app}></fm-import-file><fm-export .app=${this.app}></fm-export></span>
         </form>
-        ${this.recent.length === 0 ? nothing : html`<div class="recent" aria-label="Recent searches">
-          ${this.recent.map((entry) => html`<button type="button" class="chip" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`}
-        ${this.matched === null || this.query.trim() === '' ? nothing
-          : html`<p class="caption match-count" data-fm="match-count" aria-live="polite">${this.matched} fact${this.matched === 1 ? ' matches' : 's match'} “${this.query.trim()}”</p>`}
+        ${
+          this.recent.length === 0
+            ? nothing
+            : html`<div class="recent" aria-label="Recent searches">
+          ${this.recent.map((entry) => html`<button type="button" class="chip" @click=${() => this.useRecent(entry)}>${entry}</button>`)}</div>`
+        }
+        ${
+          this.matched === null || this.query.trim() === ''
+            ? nothing
+            : html`<p class="caption match-count" data-fm="match-count" aria-live="polite">${this.matched} fact${this.matched === 1 ? ' matches' : 's match'} “${this.query.trim()}”</p>`
+        }
         ${this.renderRows()}
       </section>
       ${this.renderDetail()}`
@@ -469,31 +536,51 @@ export class FmLibrary extends LitElement {
     if (this.facts.length === 0) {
       if (this.query.trim() !== '') {
         return html`<p class="empty">No fact holds every word of “${this.query.trim()}”.</p>
-          <fm-question-hits .query=${this.query.trim()} .open=${(id: number) => { void this.openDetail(id) }}></fm-question-hits>`
+          <fm-question-hits .query=${this.query.trim()} .open=${(id: number) => {
+            void this.openDetail(id)
+          }}></fm-question-hits>`
       }
-      if (this.status !== 'current' || this.evidence !== '' || this.scope !== '') return html`<p class="empty">No fact matches these filters.</p>`
+      if (this.status !== 'current' || this.evidence !== '' || this.scope !== '')
+        return html`<p class="empty">No fact matches these filters.</p>`
       return html`<div class="empty" data-fm="empty">
         <p>Nothing is remembered yet. Add a fact or import a file above, or tell the assistant, for example:</p>
         <span class="copy"><span>${EMPTY_SENTENCE}</span>
-          <button class="quiet" aria-label="Copy the sentence" @click=${() => { void navigator.clipboard?.writeText(EMPTY_SENTENCE); this.app?.toast('Copied') }}>Copy</button></span>
+          <button class="quiet" aria-label="Copy the sentence" @click=${() => {
+            void navigator.clipboard?.writeText(EMPTY_SENTENCE)
+            this.app?.toast('Copied')
+          }}>Copy</button></span>
       </div>`
     }
     const selected = this.detail?.fact.id
     return html`<ul data-fm="fact-list">
-      ${this.facts.map((fact) => html`<li class=${fact.id === selected ? 'fact selected' : 'fact'}><button class="row" aria-current=${String(fact.id === selected)} @click=${() => { void this.openDetail(fact.id) }}>
+      ${this.facts.map(
+        (
+          fact,
+        ) => html`<li class=${fact.id === selected ? 'fact selected' : 'fact'}><button class="row" aria-current=${String(fact.id === selected)} @click=${() => {
+          void this.openDetail(fact.id)
+        }}>
         <span class="what">${this.marked(fact.subject)} · ${this.marked(fact.property)}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="row-qualifiers">${qualifierNote(fact.qualifiers)}</span>`}: <span class="value">${this.marked(listedValue(fact))}</span>${sensitiveMark(fact) === '' ? nothing : html` <span class="pill sensitive" data-fm="row-sensitive">${sensitiveMark(fact)}</span>`}${this.aliasNote(fact)}</span>
         <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
         <span class="caption">${EVIDENCE_LABEL[fact.evidence] ?? fact.evidence} · ${formatInstant(fact.validFrom, this.timeZone)}${seenNote(fact.foldedCount)} · <span data-fm="row-scope">${scopeWords(fact.scopeKind, fact.scopeName)}</span></span>
         <span class="caption id">#${fact.id}</span>
-      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></li>`)}
-      ${this.cursor === null ? nothing : html`<li class="more"><button ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></li>`}
+      </button><fm-pin-button compact .app=${this.app} .fact=${fact}></fm-pin-button><fm-forget compact .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></li>`,
+      )}
+      ${
+        this.cursor === null
+          ? nothing
+          : html`<li class="more"><button ?disabled=${this.loading} @click=${() => {
+              void this.load(true)
+            }}>Load more</button></li>`
+      }
     </ul>`
   }
 
   /** The old name the search named a row's subject by, when it was by one. */
   private aliasNote(fact: FactView): unknown {
     const alias = this.aliasMatches.find((match) => match.entityKey === fact.entityKey)?.alias
-    return alias === undefined ? nothing : html` <span class="caption" data-fm="row-alias">${aliasMatchNote(alias)}</span>`
+    return alias === undefined
+      ? nothing
+      : html` <span class="caption" data-fm="row-alias">${aliasMatchNote(alias)}</span>`
   }
 
   /** A row's text with the words of the query the list was filtered by marked. */
@@ -503,30 +590,51 @@ export class FmLibrary extends LitElement {
 
   private renderCues(fact: FactView, current: boolean): unknown {
     if (this.editingCues) {
-      return html`<form @submit=${(event: Event) => { event.preventDefault(); void this.editCues(fact, this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name=cues]')?.value ?? '') }}>
+      return html`<form @submit=${(event: Event) => {
+        event.preventDefault()
+        void this.editCues(fact, this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name=cues]')?.value ?? '')
+      }}>
         <textarea name="cues" rows="4" aria-label="Cues, one per line" placeholder="one phrase per line, e.g. run the tests" style="width: 100%">${fact.cues.join('\n')}</textarea>
         <div class="caption">Up to 8, one per line, in any language.</div>
-        <div class="actions"><button class="primary" type="submit">Save cues</button><button type="button" @click=${() => { this.editingCues = false }}>Cancel</button></div>
+        <div class="actions"><button class="primary" type="submit">Save cues</button><button type="button" @click=${() => {
+          this.editingCues = false
+        }}>Cancel</button></div>
       </form>`
     }
     return html`<span class="cues">${fact.cues.length === 0 ? html`<span class="caption">none</span>` : fact.cues.map((cue) => html`<span class="cue">${cue}</span>`)}</span>
-      ${current && !fact.masked ? html`<button class="quiet" data-fm="edit-cues" @click=${() => { this.editingCues = true }}>Edit cues</button>` : nothing}`
+      ${
+        current && !fact.masked
+          ? html`<button class="quiet" data-fm="edit-cues" @click=${() => {
+              this.editingCues = true
+            }}>Edit cues</button>`
+          : nothing
+      }`
   }
 
   private renderDetail(): unknown {
-    if (this.detail === undefined) return this.narrow ? nothing : html`<aside class="pane empty">Select a fact to see its history and sources.</aside>`
+    if (this.detail === undefined)
+      return this.narrow
+        ? nothing
+        : html`<aside class="pane empty">Select a fact to see its history and sources.</aside>`
     const { fact, history, sources } = this.detail
     const current = ['active', 'scheduled', 'conflict'].includes(fact.status)
     const pane = html`<aside class="pane" data-fm="detail" aria-label="Fact detail">
       <h2>${fact.subject} · ${fact.property}${qualifierNote(fact.qualifiers) === '' ? nothing : html`<span class="caption">${qualifierNote(fact.qualifiers)}</span>`}</h2>
       <button class="quiet" data-fm="open-subject" title="Rename or merge this subject, rename a property, see its aliases" @click=${() => this.app?.openSubject(fact.entityKey)}>Subject “${fact.subject}” ›</button>
-      ${this.editing
-        ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.edit(fact, (this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')) }}>
+      ${
+        this.editing
+          ? html`<form @submit=${(event: Event) => {
+              event.preventDefault()
+              void this.edit(fact, this.renderRoot.querySelector<HTMLInputElement>('input[name=value]')?.value ?? '')
+            }}>
             ${settlesConflict(fact, history)}
             <input name="value" aria-label="New value" .value=${fact.value} style="width: 100%">
-            <div class="actions"><button class="primary" type="submit">Save</button><button type="button" @click=${() => { this.editing = false }}>Cancel</button></div>
+            <div class="actions"><button class="primary" type="submit">Save</button><button type="button" @click=${() => {
+              this.editing = false
+            }}>Cancel</button></div>
           </form>`
-        : html`<div class="big" data-fm="detail-value">${fact.value}</div>`}
+          : html`<div class="big" data-fm="detail-value">${fact.value}</div>`
+      }
       <span class="pill ${fact.status}">${STATUS_LABEL[fact.status] ?? fact.status}</span>
       <fm-pin-button data-fm="detail-pin" .app=${this.app} .fact=${fact}></fm-pin-button>
       <dl>
@@ -540,31 +648,57 @@ export class FmLibrary extends LitElement {
         <dt title="Phrases a later request needing this fact would use; they help find it and are never shown to the model as its value">Cues</dt>
         <dd data-fm="detail-cues">${this.renderCues(fact, current)}</dd>
       </dl>
-      ${current && !this.editing ? html`<div class="actions">
-        <button ?disabled=${fact.masked} @click=${() => { this.editing = true }}>Edit value</button>
-        <button class="danger" @click=${() => { void this.expire(fact) }}>Expire now</button>
+      ${
+        current && !this.editing
+          ? html`<div class="actions">
+        <button ?disabled=${fact.masked} @click=${() => {
+          this.editing = true
+        }}>Edit value</button>
+        <button class="danger" @click=${() => {
+          void this.expire(fact)
+        }}>Expire now</button>
         <fm-forget .app=${this.app} .fact=${fact} @fm-forgotten=${(event: CustomEvent<readonly FactView[]>) => this.dropForgotten(event)}></fm-forget></div>
       <div class="actions" data-fm="move">
         <label class="caption">Scope: move to <select name="move-to" aria-label="Move to scope"
-          @change=${(event: Event) => { this.moveTarget = (event.target as HTMLSelectElement).value }}>
+          @change=${(event: Event) => {
+            this.moveTarget = (event.target as HTMLSelectElement).value
+          }}>
           <option value="" ?selected=${this.moveTarget === ''}>choose…</option>
           ${[...moveTargets(fact, this.scopes), NEW_LABEL].map(({ value, label }) => html`<option .value=${value} ?selected=${this.moveTarget === value}>${label}</option>`)}
         </select></label>
         ${this.moveTarget === NEW_LABEL.value ? html`<input name="new-label" aria-label="New label" placeholder="label name" maxlength="200">` : nothing}
         <button ?disabled=${this.moveTarget === ''} title=${this.moveTarget === '' ? 'Choose a scope, or a new label, to move this fact to' : ''}
-          @click=${() => { void this.move(fact) }}>Move</button></div>` : nothing}
+          @click=${() => {
+            void this.move(fact)
+          }}>Move</button></div>`
+          : nothing
+      }
       <h3>Value history</h3>
-      <ul class="history">${history.map((row) => html`<li>
+      <ul class="history">${history.map(
+        (row) => html`<li>
         <span class=${row.id === fact.id ? 'value' : ''}>${row.value}</span> <span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span>
-        ${canPutBack(row, history) ? html`<button class="quiet" data-fm="put-back" @click=${() => { void this.putBack(row) }}>Put back</button>` : nothing}
-        <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`)}</ul>
-      ${fact.foldedCount === 0 ? nothing : html`<h3>Folded lines</h3>
+        ${
+          canPutBack(row, history)
+            ? html`<button class="quiet" data-fm="put-back" @click=${() => {
+                void this.putBack(row)
+              }}>Put back</button>`
+            : nothing
+        }
+        <div class="caption">${formatInstant(row.validFrom, this.timeZone)} → ${row.validTo === null ? 'now' : formatInstant(row.validTo, this.timeZone)} · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · #${row.id}</div></li>`,
+      )}</ul>
+      ${
+        fact.foldedCount === 0
+          ? nothing
+          : html`<h3>Folded lines</h3>
       <p class="caption">The same line on ${fact.foldedCount} other day${fact.foldedCount === 1 ? '' : 's'}, folded into this fact${fact.foldedCount > fact.foldedFrom.length ? `; the last ${fact.foldedFrom.length} are kept` : ''}:</p>
-      <ul class="history" data-fm="folded-from">${[...fact.foldedFrom].reverse().map((line) => html`<li>${line}</li>`)}</ul>`}
+      <ul class="history" data-fm="folded-from">${[...fact.foldedFrom].reverse().map((line) => html`<li>${line}</li>`)}</ul>`
+      }
       <h3>Sources</h3>
-      <ul class="sources">${sources.map((source) => html`<li>
+      <ul class="sources">${sources.map(
+        (source) => html`<li>
         ${ORIGIN_LABEL[source.origin] ?? source.origin} · ${EVIDENCE_LABEL[source.evidence] ?? source.evidence}
-        <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`)}</ul>
+        <div class="caption">${formatInstant(source.observedAt, this.timeZone)}${source.sessionId === null ? '' : ` · ${source.sessionId.slice(0, 16)}`}${source.quote === null ? '' : ` · “${source.quote}”`}</div></li>`,
+      )}</ul>
     </aside>`
     if (!this.narrow) return pane
     return html`<div class="sheet-backdrop" data-fm="sheet-backdrop" @click=${() => this.closeDetail()}></div><div class="sheet" role="dialog" aria-label="Fact detail">
@@ -577,8 +711,13 @@ export class FmLibrary extends LitElement {
  * conflict, and the rival values leave the current set with the edited one.
  */
 function settlesConflict(fact: FactView, history: readonly FactView[]): unknown {
-  const rivals = fact.conflictGroupId === null ? []
-    : history.filter((row) => row.id !== fact.id && row.conflictGroupId === fact.conflictGroupId && CURRENT_STATUSES.includes(row.status))
+  const rivals =
+    fact.conflictGroupId === null
+      ? []
+      : history.filter(
+          (row) =>
+            row.id !== fact.id && row.conflictGroupId === fact.conflictGroupId && CURRENT_STATUSES.includes(row.status),
+        )
   if (rivals.length === 0) return nothing
   const named = rivals.map((row) => `“${row.value}” (#${row.id})`).join(', ')
   return html`<p class="caption" role="note" data-fm="settles-conflict">Saving settles the conflict: this value is contested by

@@ -37,7 +37,9 @@ export class FmPage extends LitElement {
     subject: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: flex; flex-direction: column; height: 100%; background: var(--dsw-alias-bg-base); }
     header { display: flex; align-items: center; gap: 12px; padding: 10px 16px; border-bottom: 1px solid var(--dsw-alias-border-l1); }
     h1 { font-size: 16px; line-height: 24px; margin: 0; font-weight: 600; }
@@ -51,7 +53,8 @@ export class FmPage extends LitElement {
     .body > * { position: absolute; inset: 0; }
     label.refresh { display: inline-flex; align-items: center; gap: 6px; }
     .body > fm-entity-panel { left: auto; width: min(440px, 100%); z-index: 5; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare closePage: (() => void) | undefined
@@ -106,13 +109,17 @@ export class FmPage extends LitElement {
     if (app === undefined) return
     this.state = app.page.getSnapshot()
     this.summary = app.summary.getSnapshot()
-    const stopPage = app.page.subscribe(() => { this.state = app.page.getSnapshot() })
+    const stopPage = app.page.subscribe(() => {
+      this.state = app.page.getSnapshot()
+    })
     const stopSummary = app.summary.subscribe(() => {
       this.summary = app.summary.getSnapshot()
       if (this.summary.available && this.summary.generation !== this.storeLineGeneration) void this.loadStoreLine()
     })
     this.subject = app.subject.getSnapshot()
-    const stopSubject = app.subject.subscribe(() => { this.subject = app.subject.getSnapshot() })
+    const stopSubject = app.subject.subscribe(() => {
+      this.subject = app.subject.getSnapshot()
+    })
     this.unsubscribe = () => {
       stopPage()
       stopSummary()
@@ -120,7 +127,9 @@ export class FmPage extends LitElement {
     }
   }
 
-  private readonly onVisibility = (): void => { this.restartPolling() }
+  private readonly onVisibility = (): void => {
+    this.restartPolling()
+  }
 
   private readonly onEscape = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape' || this.subject === null || this.app === undefined || !this.isConnected) return
@@ -174,7 +183,10 @@ export class FmPage extends LitElement {
     const app = this.app
     if (app === undefined) return nothing
     const summary = this.summary ?? app.summary.getSnapshot()
-    const counts: Partial<Record<Tab, number>> = { proposals: summary.pendingProposals, conflicts: summary.openConflictGroups }
+    const counts: Partial<Record<Tab, number>> = {
+      proposals: summary.pendingProposals,
+      conflicts: summary.openConflictGroups,
+    }
     return html`
       <header>
         <h1>Fact memory</h1>
@@ -188,23 +200,33 @@ export class FmPage extends LitElement {
         ${this.closePage === undefined ? nothing : html`<button class="quiet" aria-label="Close Fact memory" @click=${() => this.closePage?.()}>✕</button>`}
       </header>
       <nav role="tablist" aria-label="Fact memory views">
-        ${TABS.map(([tab, label]) => html`
+        ${TABS.map(
+          ([tab, label]) => html`
           <button role="tab" data-tab=${tab} aria-selected=${String(this.state.tab === tab)} @click=${() => app.selectTab(tab)}>
             ${label}${(counts[tab] ?? 0) > 0 ? html`<span class="count">${counts[tab]}</span>` : nothing}
-          </button>`)}
+          </button>`,
+        )}
       </nav>
-      <div class="body" role="tabpanel">${this.renderTab(app)}${this.subject === null ? nothing
-        : html`<fm-entity-panel role="dialog" aria-label="Subject" .app=${app} .entityKey=${this.subject}
-            @fm-close-subject=${() => app.closeSubject()}></fm-entity-panel>`}</div>`
+      <div class="body" role="tabpanel">${this.renderTab(app)}${
+        this.subject === null
+          ? nothing
+          : html`<fm-entity-panel role="dialog" aria-label="Subject" .app=${app} .entityKey=${this.subject}
+            @fm-close-subject=${() => app.closeSubject()}></fm-entity-panel>`
+      }</div>`
   }
 
   private renderTab(app: AppState): unknown {
     switch (this.state.tab) {
-      case 'library': return html`<fm-library .app=${app} .focusFact=${this.state.focusFact}></fm-library>`
-      case 'graph': return html`<fm-graph .app=${app}></fm-graph>`
-      case 'proposals': return html`<fm-proposals .app=${app}></fm-proposals>`
-      case 'conflicts': return html`<fm-conflicts .app=${app}></fm-conflicts>`
-      case 'extraction': return html`<fm-extraction .app=${app}></fm-extraction>`
+      case 'library':
+        return html`<fm-library .app=${app} .focusFact=${this.state.focusFact}></fm-library>`
+      case 'graph':
+        return html`<fm-graph .app=${app}></fm-graph>`
+      case 'proposals':
+        return html`<fm-proposals .app=${app}></fm-proposals>`
+      case 'conflicts':
+        return html`<fm-conflicts .app=${app}></fm-conflicts>`
+      case 'extraction':
+        return html`<fm-extraction .app=${app}></fm-extraction>`
     }
   }
 }

@@ -13,8 +13,6 @@ import { baseStyles } from '../styles.ts'
 import { icon } from './icon.ts'
 import type { FactView } from '../../src/wire-types.ts'
 
-
-
 /** The pin toggle. */
 export class FmPinButton extends LitElement {
   static override properties = {
@@ -24,7 +22,9 @@ export class FmPinButton extends LitElement {
     busy: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: inline-flex; }
     button { display: inline-flex; gap: 4px; align-items: center; }
     button[aria-pressed='true'] { color: var(--dsw-alias-brand-primary); border-color: currentColor; }
@@ -32,7 +32,8 @@ export class FmPinButton extends LitElement {
     :host([compact]) button[aria-pressed='false'] { color: var(--dsw-alias-label-secondary); }
     :host([compact]) button[aria-pressed='true'] { border-color: currentColor; }
     svg { width: 14px; height: 14px; fill: currentColor; flex: none; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare fact: FactView | undefined
@@ -55,7 +56,9 @@ export class FmPinButton extends LitElement {
       const answer = await app.fencedEdit('fact-pin', { id: fact.id, pinned: pinning })
       if (answer === undefined) return
       const what = `${fact.subject} · ${fact.property}`
-      app.toast(pinning ? `Pinned ${what}: it leads the memory directory` : `Unpinned ${what}`, { action: { label: 'Undo', run: () => this.undo(answer.undo) } })
+      app.toast(pinning ? `Pinned ${what}: it leads the memory directory` : `Unpinned ${what}`, {
+        action: { label: 'Undo', run: () => this.undo(answer.undo) },
+      })
       app.changed()
     } finally {
       this.busy = false
@@ -79,10 +82,14 @@ export class FmPinButton extends LitElement {
     if (!pinned && fact.status !== 'active') return nothing
     const label = pinned ? 'Unpin' : 'Pin'
     const title = pinned
-      ? (fact.status === 'active' ? 'Pinned: leads the memory directory. Click to unpin.' : 'Pinned, but no longer current: not in the directory. Click to unpin.')
+      ? fact.status === 'active'
+        ? 'Pinned: leads the memory directory. Click to unpin.'
+        : 'Pinned, but no longer current: not in the directory. Click to unpin.'
       : 'Pin: keep this fact at the top of the memory directory'
     return html`<button type="button" data-fm="pin" aria-pressed=${String(pinned)} ?disabled=${this.busy} title=${title}
-      aria-label=${`${label} ${fact.subject} · ${fact.property}`} @click=${(event: Event) => { void this.toggle(event) }}>
+      aria-label=${`${label} ${fact.subject} · ${fact.property}`} @click=${(event: Event) => {
+        void this.toggle(event)
+      }}>
       ${icon(PIN_ICON)}${this.compact && !pinned ? nothing : html`<span>${pinned ? 'Pinned' : 'Pin'}</span>`}</button>`
   }
 }

@@ -15,7 +15,17 @@ import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb, type VerbAnswer } from '../api.ts'
 import { EVIDENCE_LABEL, formatAge, formatSince, slotWords } from '../format.ts'
-import { aboutSubject, acceptWouldChange, batchWords, cardWords, foldRunLines, proposedFrom, REASON_LABEL, rowWords, WAITING_BECAUSE } from '../proposal-words.ts'
+import {
+  aboutSubject,
+  acceptWouldChange,
+  batchWords,
+  cardWords,
+  foldRunLines,
+  proposedFrom,
+  REASON_LABEL,
+  rowWords,
+  WAITING_BECAUSE,
+} from '../proposal-words.ts'
 import { baseStyles } from '../styles.ts'
 import { LookController } from './look-controller.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
@@ -45,11 +55,20 @@ interface Digest {
 /** The proposal queue view. */
 export class FmProposals extends LitElement {
   static override properties = {
-    app: { attribute: false }, cards: { state: true }, editing: { state: true }, digest: { state: true }, current: { state: true },
-    cursor: { state: true }, total: { state: true }, newSince: { state: true }, loading: { state: true },
+    app: { attribute: false },
+    cards: { state: true },
+    editing: { state: true },
+    digest: { state: true },
+    current: { state: true },
+    cursor: { state: true },
+    total: { state: true },
+    newSince: { state: true },
+    loading: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; overflow: auto; padding: 16px; }
     .card { border: 1px solid var(--dsw-alias-border-l2); border-radius: 12px; padding: 12px; margin-bottom: 12px; background: var(--dsw-alias-bg-layer-1); }
     .card header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
@@ -64,7 +83,8 @@ export class FmProposals extends LitElement {
     .more { display: flex; gap: 12px; align-items: center; justify-content: center; padding: 4px 0 12px; }
     input { width: 100%; }
     ul.runs { margin: 4px 0 0; padding-left: 18px; font-size: 12px; line-height: 18px; word-break: break-word; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare cards: readonly ProposalCardWire[] | undefined
@@ -80,7 +100,9 @@ export class FmProposals extends LitElement {
   declare newSince: number | null
   declare loading: boolean
   private digestRead: Promise<Digest | null> | undefined
-  private readonly look = new LookController(this, LOOK_MS, () => { void this.markSeen() })
+  private readonly look = new LookController(this, LOOK_MS, () => {
+    void this.markSeen()
+  })
 
   constructor() {
     super()
@@ -121,7 +143,12 @@ export class FmProposals extends LitElement {
     this.loading = true
     try {
       do {
-        const answer = await callVerb('proposals', { status: 'pending', limit: Math.min(100, want - read.length), ...(cursor === null ? {} : { cursor }), ...(since === undefined ? {} : { since }) })
+        const answer = await callVerb('proposals', {
+          status: 'pending',
+          limit: Math.min(100, want - read.length),
+          ...(cursor === null ? {} : { cursor }),
+          ...(since === undefined ? {} : { since }),
+        })
         if (!answer.ok) {
           if (!more) this.cards = []
           this.app?.toast(`Could not load proposals: ${answer.message}`, { tone: 'error' })
@@ -155,13 +182,19 @@ export class FmProposals extends LitElement {
 
   /** The current facts of every subject the cards propose for (an unknown subject has none). */
   private async readCurrent(cards: readonly ProposalCardWire[]): Promise<void> {
-    const subjects = [...new Set(cards.flatMap((card) => (card.kind === 'add_fact' ? card.rows.map((row) => row.subject) : [])))]
+    const subjects = [
+      ...new Set(cards.flatMap((card) => (card.kind === 'add_fact' ? card.rows.map((row) => row.subject) : []))),
+    ]
     // The facts verb answers an unknown subject with no facts (the entity verb would answer not_found).
-    const answers = await Promise.all(subjects.map((subject) => callVerb('facts', { subject, status: 'current', limit: 100 })))
-    this.current = new Map(subjects.map((subject, i) => {
-      const answer = answers[i]
-      return [subject, answer?.ok === true ? answer.data.facts.filter((fact) => aboutSubject(fact, subject)) : []]
-    }))
+    const answers = await Promise.all(
+      subjects.map((subject) => callVerb('facts', { subject, status: 'current', limit: 100 })),
+    )
+    this.current = new Map(
+      subjects.map((subject, i) => {
+        const answer = answers[i]
+        return [subject, answer?.ok === true ? answer.data.facts.filter((fact) => aboutSubject(fact, subject)) : []]
+      }),
+    )
   }
 
   private async markSeen(): Promise<void> {
@@ -174,7 +207,11 @@ export class FmProposals extends LitElement {
     return since === null || (since !== undefined && card.createdAt > since)
   }
 
-  private async act(card: ProposalCardWire, verb: CardVerb, extra: { readonly row?: number; readonly value?: string } = {}): Promise<void> {
+  private async act(
+    card: ProposalCardWire,
+    verb: CardVerb,
+    extra: { readonly row?: number; readonly value?: string } = {},
+  ): Promise<void> {
     const app = this.app
     if (app === undefined) return
     const done = await app.fencedEdit(verb, { id: card.id, revision: card.revision, ...extra })
@@ -183,9 +220,12 @@ export class FmProposals extends LitElement {
       const { editId } = done
       const skipped = done.skippedStale.length
       const words = cardWords(card)
-      app.toast(`Accepted proposal #${card.id}${words === null ? '' : `: ${words}`}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`, {
-        action: app.undoAction(editId, 'Undone: the proposal is back in the queue'),
-      })
+      app.toast(
+        `Accepted proposal #${card.id}${words === null ? '' : `: ${words}`}${skipped > 0 ? ` (${skipped} stale row${skipped === 1 ? '' : 's'} skipped)` : ''}`,
+        {
+          action: app.undoAction(editId, 'Undone: the proposal is back in the queue'),
+        },
+      )
     } else if (verb === 'proposal-reject') app.toast(`Rejected proposal #${card.id}`)
     else app.toast('Saved')
     this.editing = null
@@ -199,16 +239,28 @@ export class FmProposals extends LitElement {
     if (cards.length === 0) {
       return html`${digest}<p class="empty" data-fm="proposals-empty">No proposals are waiting. Values the model inferred, or was less than 60% sure of, would wait here for you.</p>`
     }
-    return html`${digest}${cards.map((card) => html`<article class="card" data-fm="proposal" data-id=${card.id} data-kind=${card.kind}>
+    return html`${digest}${cards.map(
+      (card) => html`<article class="card" data-fm="proposal" data-id=${card.id} data-kind=${card.kind}>
       <header><strong>#${card.id}</strong>${this.isNew(card) ? html`<span class="pill new" data-fm="new">new</span>` : nothing}<span class="muted" data-fm="waiting-because">${WAITING_BECAUSE[card.reason] ?? REASON_LABEL[card.reason] ?? card.reason}</span>
         ${batchWords(card) === null ? nothing : html`<span class="pill" data-fm="batch">${batchWords(card)}</span>`}
         <span class="caption">${formatAge(card.createdAt)} · revision ${card.revision}</span></header>
       ${card.kind === 'add_fact' ? this.renderValueRows(card) : this.renderReviewRows(card)}
-      <div class="actions"><button class="primary" @click=${() => { void this.act(card, 'proposal-apply') }}>Accept</button>
-        <button @click=${() => { void this.act(card, 'proposal-reject') }}>Reject</button></div>
-    </article>`)}
-    ${this.cursor === null ? nothing : html`<div class="more"><span class="caption">${cards.length} of ${this.total} shown</span>
-      <button data-fm="proposals-more" ?disabled=${this.loading} @click=${() => { void this.load(true) }}>Load more</button></div>`}`
+      <div class="actions"><button class="primary" @click=${() => {
+        void this.act(card, 'proposal-apply')
+      }}>Accept</button>
+        <button @click=${() => {
+          void this.act(card, 'proposal-reject')
+        }}>Reject</button></div>
+    </article>`,
+    )}
+    ${
+      this.cursor === null
+        ? nothing
+        : html`<div class="more"><span class="caption">${cards.length} of ${this.total} shown</span>
+      <button data-fm="proposals-more" ?disabled=${this.loading} @click=${() => {
+        void this.load(true)
+      }}>Load more</button></div>`
+    }`
   }
 
   /** The rows of a card of values to write: each value, editable. */
@@ -216,17 +268,33 @@ export class FmProposals extends LitElement {
     return card.rows.map((row) => {
       const key = `${card.id}:${row.index}`
       return html`<div class="row ${row.stale ? 'stale' : ''}">
-        ${this.editing === key
-          ? html`<form @submit=${(event: Event) => { event.preventDefault(); void this.act(card, 'proposal-revise', { row: row.index, value: (event.target as HTMLFormElement).querySelector('input')?.value ?? row.value }) }}>
+        ${
+          this.editing === key
+            ? html`<form @submit=${(event: Event) => {
+                event.preventDefault()
+                void this.act(card, 'proposal-revise', {
+                  row: row.index,
+                  value: (event.target as HTMLFormElement).querySelector('input')?.value ?? row.value,
+                })
+              }}>
               <input aria-label="Proposed value" .value=${row.value}><div class="actions"><button class="primary" type="submit">Save revision</button>
-              <button type="button" @click=${() => { this.editing = null }}>Cancel</button></div></form>`
-          : html`<span>${slotWords(row)}: <strong>${row.value}</strong>
+              <button type="button" @click=${() => {
+                this.editing = null
+              }}>Cancel</button></div></form>`
+            : html`<span>${slotWords(row)}: <strong>${row.value}</strong>
               <span class="caption"> · ${EVIDENCE_LABEL[row.evidence] ?? row.evidence} · confidence ${row.confidence}${row.stale ? ' · stale: the fact changed since' : ''}</span>
               ${row.quote === null || row.quote === '' ? nothing : html`<span class="line quote" data-fm="row-quote">“${row.quote}”</span>`}
               <span class="line caption" data-fm="row-source">${proposedFrom(card, this.digest?.timeZone ?? '')}</span>
-              <span class="line caption" data-fm="row-effect">${acceptWouldChange(row, this.current.get(row.subject) ?? [])}</span></span>`}
+              <span class="line caption" data-fm="row-effect">${acceptWouldChange(row, this.current.get(row.subject) ?? [])}</span></span>`
+        }
         <span>
-          ${this.editing === key ? nothing : html`<button class="quiet" @click=${() => { this.editing = key }}>Edit</button>`}
+          ${
+            this.editing === key
+              ? nothing
+              : html`<button class="quiet" @click=${() => {
+                  this.editing = key
+                }}>Edit</button>`
+          }
           ${this.strike(card, row.index)}
         </span></div>`
     })
@@ -256,7 +324,9 @@ export class FmProposals extends LitElement {
   /** The Strike button of one row of an aggregated card (a card of one row is rejected instead). */
   private strike(card: ProposalCardWire, index: number): unknown {
     return card.rows.length > 1
-      ? html`<button class="quiet" aria-label="Strike this row" @click=${() => { void this.act(card, 'proposal-prune', { row: index }) }}>Strike</button>`
+      ? html`<button class="quiet" aria-label="Strike this row" @click=${() => {
+          void this.act(card, 'proposal-prune', { row: index })
+        }}>Strike</button>`
       : nothing
   }
 

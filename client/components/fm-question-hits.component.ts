@@ -25,12 +25,15 @@ interface Hit {
 export class FmQuestionHits extends LitElement {
   static override properties = { query: { attribute: false }, open: { attribute: false }, hits: { state: true } }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; padding: 0 12px 12px; }
     ul { list-style: none; margin: 6px 0 0; padding: 0; }
     li button { width: 100%; text-align: left; border: 0; border-bottom: 1px solid var(--dsw-alias-border-l1); border-radius: 0; padding: 8px 0; }
     .value { font-weight: 600; }
-  `]
+  `,
+  ]
 
   /** The query as the filter ran it. */
   declare query: string
@@ -74,15 +77,18 @@ export class FmQuestionHits extends LitElement {
 
   override render(): unknown {
     if (this.hits === undefined) return html`<p class="caption">Asking memory_search…</p>`
-    if (this.hits.length === 0) return html`<p class="caption" data-fm="question-none">memory_search finds nothing for it either.</p>`
+    if (this.hits.length === 0)
+      return html`<p class="caption" data-fm="question-none">memory_search finds nothing for it either.</p>`
     return html`<section data-fm="question-hits" aria-label="What memory_search finds">
       <p class="caption">As a question, memory_search (what the assistant would find) answers:</p>
-      <ul>${this.hits.map((hit) => html`<li><button @click=${() => this.open?.(hit.id)}>
+      <ul>${this.hits.map(
+        (hit) => html`<li><button @click=${() => this.open?.(hit.id)}>
         ${hit.subject} · ${hit.property}${qualifierNote(hit.qualifiers) === '' ? nothing : html`<span class="caption" data-fm="hit-qualifiers">${qualifierNote(hit.qualifiers)}</span>`}:
         <span class="value">${listedValue(hit)}</span>
         ${sensitiveMark(hit) === '' ? nothing : html`<span class="pill sensitive" data-fm="hit-sensitive">${sensitiveMark(hit)}</span>`}
         ${hit.status === 'conflict' ? html`<span class="pill conflict">contested</span>` : nothing}
-        ${hit.matchedAlias === null ? nothing : html`<span class="caption" data-fm="hit-alias">${aliasMatchNote(hit.matchedAlias)}</span>`}</button></li>`)}</ul>
+        ${hit.matchedAlias === null ? nothing : html`<span class="caption" data-fm="hit-alias">${aliasMatchNote(hit.matchedAlias)}</span>`}</button></li>`,
+      )}</ul>
     </section>`
   }
 }
@@ -91,9 +97,19 @@ export class FmQuestionHits extends LitElement {
 function toHits(value: VerbAnswer<'search'>): Hit[] {
   return value.results.flatMap((result) => {
     const row = result.values.find((candidate) => candidate.matched) ?? result.values[0]
-    return row === undefined ? [] : [{
-      id: row.id, subject: result.subject, property: result.property, qualifiers: result.qualifiers, value: row.value, status: row.status,
-      sensitivity: row.sensitivity, matchedAlias: result.matchedAlias,
-    }]
+    return row === undefined
+      ? []
+      : [
+          {
+            id: row.id,
+            subject: result.subject,
+            property: result.property,
+            qualifiers: result.qualifiers,
+            value: row.value,
+            status: row.status,
+            sensitivity: row.sensitivity,
+            matchedAlias: result.matchedAlias,
+          },
+        ]
   })
 }

@@ -39,7 +39,9 @@ export class FmSettingsCard extends LitElement {
     keyRef: { state: true },
   }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; border: 1px solid var(--dsw-alias-border-l1); border-radius: 12px; padding: 16px; }
     h3 { margin: 0; font-size: 15px; line-height: 22px; }
     h4 { margin: 16px 0 8px; font-size: 13px; line-height: 18px; color: var(--dsw-alias-label-secondary); }
@@ -61,7 +63,8 @@ export class FmSettingsCard extends LitElement {
     .key { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
     .key input { flex: 1 1 16em; min-width: 16em; }
     [role=status] { min-height: 20px; margin-top: 8px; }
-  `]
+  `,
+  ]
 
   declare app: AppState | undefined
   declare schema: unknown
@@ -83,7 +86,9 @@ export class FmSettingsCard extends LitElement {
   constructor() {
     super()
     // Loaded on arrival of the page state, and again after every change the page makes to the store.
-    new ReloadOnChange(this, () => { void this.load() })
+    new ReloadOnChange(this, () => {
+      void this.load()
+    })
     this.schema = undefined
     this.value = undefined
     this.counts = undefined
@@ -102,8 +107,14 @@ export class FmSettingsCard extends LitElement {
         pending: status.data.counts.pendingProposals,
         conflicts: status.data.counts.openConflictGroups,
         generation: status.data.generation,
-        vectors: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.vectors ?? null : null,
-        sweepError: status.data.semantic?.embedding?.configured === true ? status.data.semantic.embedding.error?.message ?? null : null,
+        vectors:
+          status.data.semantic?.embedding?.configured === true
+            ? (status.data.semantic.embedding.vectors ?? null)
+            : null,
+        sweepError:
+          status.data.semantic?.embedding?.configured === true
+            ? (status.data.semantic.embedding.error?.message ?? null)
+            : null,
         recall: status.data.recall ?? null,
       }
       this.app?.generation.observe(status.data)
@@ -157,7 +168,11 @@ export class FmSettingsCard extends LitElement {
     return exportedWords(data)
   }
 
-  private async run<V extends VerbName, const B extends VerbRequest<V>>(verb: V, body: B, done: (data: VerbAnswerTo<V, B>) => string): Promise<void> {
+  private async run<V extends VerbName, const B extends VerbRequest<V>>(
+    verb: V,
+    body: B,
+    done: (data: VerbAnswerTo<V, B>) => string,
+  ): Promise<void> {
     this.message = 'Working…'
     const answer = await callVerb(verb, body)
     this.message = answer.ok ? done(answer.data) : answer.message
@@ -186,7 +201,13 @@ export class FmSettingsCard extends LitElement {
     this.toldProgress = sweepProgressWords(running)
     if (this.following === running.startedAt) return
     this.following = running.startedAt
-    const outcome = await followSweep(running.startedAt, (progress) => { this.tellProgress(progress) }, this.leaving.signal)
+    const outcome = await followSweep(
+      running.startedAt,
+      (progress) => {
+        this.tellProgress(progress)
+      },
+      this.leaving.signal,
+    )
     if (this.following === running.startedAt) this.following = undefined
     if (outcome === undefined) return
     this.message = 'sweep' in outcome ? sweepWords(outcome.sweep) : outcome.message
@@ -225,7 +246,9 @@ export class FmSettingsCard extends LitElement {
     }
     const done = await callVerb('wipe', { ...app.generation.fence(), confirmToken: this.confirmWipe.token })
     this.confirmWipe = undefined
-    this.message = done.ok ? `Cleared.${done.data.backup === null ? '' : ` Backup: ${done.data.backup.relativePath}`}` : done.message
+    this.message = done.ok
+      ? `Cleared.${done.data.backup === null ? '' : ` Backup: ${done.data.backup.relativePath}`}`
+      : done.message
     app.changed()
   }
 
@@ -234,7 +257,11 @@ export class FmSettingsCard extends LitElement {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=api-key]')
     const value = input?.value ?? ''
     if (value.trim() === '') return
-    await this.run('key', { ref: this.keyRef, value }, (data) => `Key stored as ${data.name} in the host credential store.`)
+    await this.run(
+      'key',
+      { ref: this.keyRef, value },
+      (data) => `Key stored as ${data.name} in the host credential store.`,
+    )
     if (input !== null) input.value = ''
   }
 
@@ -248,14 +275,20 @@ export class FmSettingsCard extends LitElement {
         <span data-fm="card-counts">${this.counts === undefined ? 'Loading counts…' : countParts(this.counts).map((part, index) => html`${index === 0 ? '' : ' · '}<span class="count">${part}</span>`)}</span>
         ${this.counts?.sweepError === null || this.counts === undefined ? nothing : html`<span class="caption warn" data-fm="vector-sweep-error">The last vector sweep stopped: ${this.counts.sweepError}</span>`}
         ${this.counts?.recall === null || this.counts === undefined ? nothing : html`<span class="caption" data-fm="card-recall">${recallCostLine(this.counts.recall)}</span>`}
-        <button class="primary" data-fm="card-open-page" @click=${() => { openPageFromSettings(this.app, this, 'library') }}>Open the Fact memory page</button>
+        <button class="primary" data-fm="card-open-page" @click=${() => {
+          openPageFromSettings(this.app, this, 'library')
+        }}>Open the Fact memory page</button>
       </div>
       <p class="caption">Browse, edit and review facts, proposals and the graph on the page; this card holds the settings and quick actions.</p>
       ${sections.map((section, index) => (section.folded ? nothing : this.renderSection(section, index, value)))}
       ${this.renderSave()}
       <h4>API key for an endpoint</h4>
-      <form class="key" @submit=${(event: Event) => { void this.saveKey(event) }}>
-        <select aria-label="Which endpoint" @change=${(event: Event) => { this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank' }}>
+      <form class="key" @submit=${(event: Event) => {
+        void this.saveKey(event)
+      }}>
+        <select aria-label="Which endpoint" @change=${(event: Event) => {
+          this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank'
+        }}>
           <option value="llm">Extraction model</option><option value="embedding">Embeddings</option><option value="rerank">Reranker</option>
         </select>
         <input name="api-key" type="password" autocomplete="off" aria-label="API key" placeholder="Paste a key">
@@ -267,13 +300,33 @@ export class FmSettingsCard extends LitElement {
       <fm-conflicts compact .app=${this.app}></fm-conflicts>
       <h4>Maintenance</h4>
       <div class="buttons">
-        <button @click=${() => { void this.run('export', {}, (data) => this.downloaded(data)) }}>Export</button>
-        <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => { void this.run('export', { format: 'markdown' }, (data) => this.downloaded(data)) }}>Export as Markdown</button>
-        <button @click=${() => { const app = this.app; if (app !== undefined) void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${data.indexed} facts.`) }}>Reindex</button>
-        ${embeddings ? html`<button data-fm="index-vectors" @click=${() => { void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data)) }}>Rebuild vectors</button>` : nothing}
-        <button data-fm="consolidate" @click=${() => { void this.findNearDuplicates() }}>Find near-duplicates</button>
-        <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => { void this.run('audit', { force: true }, (data) => `Health check: ${data.message}.`) }}>Run the health check</button>
-        <button class="danger" data-fm="wipe" @click=${() => { void this.wipe() }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
+        <button @click=${() => {
+          void this.run('export', {}, (data) => this.downloaded(data))
+        }}>Export</button>
+        <button data-fm="export-markdown" title="A document to read and share: one section per subject, sensitive values withheld" @click=${() => {
+          void this.run('export', { format: 'markdown' }, (data) => this.downloaded(data))
+        }}>Export as Markdown</button>
+        <button @click=${() => {
+          const app = this.app
+          if (app !== undefined)
+            void this.run('rebuild', app.generation.fence(), (data) => `Reindexed ${data.indexed} facts.`)
+        }}>Reindex</button>
+        ${
+          embeddings
+            ? html`<button data-fm="index-vectors" @click=${() => {
+                void this.run('index-vectors', { force: true }, (data) => rebuiltWords(data))
+              }}>Rebuild vectors</button>`
+            : nothing
+        }
+        <button data-fm="consolidate" @click=${() => {
+          void this.findNearDuplicates()
+        }}>Find near-duplicates</button>
+        <button data-fm="run-audit" title="Look for self-restating facts, dated pipelines and split subjects; nothing changes until you accept a card" @click=${() => {
+          void this.run('audit', { force: true }, (data) => `Health check: ${data.message}.`)
+        }}>Run the health check</button>
+        <button class="danger" data-fm="wipe" @click=${() => {
+          void this.wipe()
+        }}>${this.confirmWipe === undefined ? 'Clear everything' : 'Click again to clear everything'}</button>
       </div>
       <div role="status" class="muted" data-fm="card-status">${this.message}</div>
       ${sections.map((section, index) => (section.folded ? this.renderSection(section, index, value) : nothing))}
@@ -284,11 +337,15 @@ export class FmSettingsCard extends LitElement {
   private renderSave(): unknown {
     if (this.pending.size === 0) return nothing
     return html`<div class="save" data-fm="card-save"><span class="caption">${countOf(this.pending.size, 'unsaved change')}</span>
-      <button @click=${() => this.discard()}>Discard</button><button class="primary" @click=${() => { void this.save() }}>Save</button></div>`
+      <button @click=${() => this.discard()}>Discard</button><button class="primary" @click=${() => {
+        void this.save()
+      }}>Save</button></div>`
   }
 
   private renderSection(section: SettingsSection, index: number, value: Readonly<Record<string, unknown>>): unknown {
-    const fields = section.fields.map((field) => this.renderField(field, value[field.key] ?? field.defaultValue, index === 0))
+    const fields = section.fields.map((field) =>
+      this.renderField(field, value[field.key] ?? field.defaultValue, index === 0),
+    )
     if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
     // The master switch stands alone at the top; the everyday keys follow under their own heading.
     return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
@@ -301,18 +358,26 @@ export class FmSettingsCard extends LitElement {
     let control: unknown
     switch (field.kind) {
       case 'boolean':
-        control = html`<input id=${id} type="checkbox" .checked=${current === true} @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).checked) }}>`
+        control = html`<input id=${id} type="checkbox" .checked=${current === true} @change=${(event: Event) => {
+          this.edit(field, (event.target as HTMLInputElement).checked)
+        }}>`
         break
       case 'enum':
-        control = html`<select id=${id} @change=${(event: Event) => { this.edit(field, (event.target as HTMLSelectElement).value) }}>
+        control = html`<select id=${id} @change=${(event: Event) => {
+          this.edit(field, (event.target as HTMLSelectElement).value)
+        }}>
           ${field.options.map((option) => html`<option value=${option} ?selected=${current === option}>${option}</option>`)}</select>`
         break
       case 'number':
         control = html`<input id=${id} type="number" .value=${String(current ?? '')} min=${field.min ?? nothing} max=${field.max ?? nothing} step=${field.step ?? 'any'}
-          @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).value) }}>`
+          @change=${(event: Event) => {
+            this.edit(field, (event.target as HTMLInputElement).value)
+          }}>`
         break
       case 'string':
-        control = html`<input id=${id} .value=${String(current ?? '')} @change=${(event: Event) => { this.edit(field, (event.target as HTMLInputElement).value) }}>`
+        control = html`<input id=${id} .value=${String(current ?? '')} @change=${(event: Event) => {
+          this.edit(field, (event.target as HTMLInputElement).value)
+        }}>`
         break
     }
     return html`<div class="field ${changed ? 'changed' : ''}" data-field=${field.key}>
@@ -338,6 +403,10 @@ interface CardCounts {
 /** The parts of the counts line, each kept on one line. */
 function countParts(counts: CardCounts): string[] {
   const vectors = vectorCount(counts.vectors)
-  return [countOf(counts.current, 'current fact'), countOf(counts.pending, 'pending proposal'), countOf(counts.conflicts, 'open conflict'),
-    ...(vectors === null ? [] : [vectors])]
+  return [
+    countOf(counts.current, 'current fact'),
+    countOf(counts.pending, 'pending proposal'),
+    countOf(counts.conflicts, 'open conflict'),
+    ...(vectors === null ? [] : [vectors]),
+  ]
 }

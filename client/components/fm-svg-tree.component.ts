@@ -14,7 +14,9 @@ import { countOf, edgeWords, glanceLabel } from '../format.ts'
 export class FmSvgTree extends LitElement {
   static override properties = { payload: { attribute: false }, compact: { type: Boolean } }
 
-  static override styles = [baseStyles, css`
+  static override styles = [
+    baseStyles,
+    css`
     :host { display: block; width: 100%; height: 100%; }
     svg { width: 100%; height: 100%; display: block; }
     .edge { stroke: var(--dsw-alias-border-l3); stroke-width: 1.5; }
@@ -28,7 +30,8 @@ export class FmSvgTree extends LitElement {
     .node.center circle { stroke-width: 3; }
     .node text { fill: var(--dsw-alias-label-primary); font-size: 12px; pointer-events: none; }
     .hit { stroke: transparent; stroke-width: 12; cursor: pointer; }
-  `]
+  `,
+  ]
 
   declare payload: GraphPayload | undefined
   declare compact: boolean
@@ -72,11 +75,13 @@ export class FmSvgTree extends LitElement {
           ${this.compact || !labelShown ? nothing : svg`<text class="edge-label" data-fm="tree-edge-label" x=${labelX} y=${labelY + 4} text-anchor="middle">${labelText}${edge.contested ? ' ⚠' : ''}</text>`}
         </g>`
       })}
-      ${layout.nodes.map(({ node, x, y, r, labelText, labelX, labelY, labelAnchor, labelShown }) => svg`
+      ${layout.nodes.map(
+        ({ node, x, y, r, labelText, labelX, labelY, labelAnchor, labelShown }) => svg`
         <g class="node ${node.kind} ${node.id === centerId ? 'center' : ''}" @click=${() => this.emit('fm-select-node', node)}>
           <circle cx=${x} cy=${y} r=${r}><title>${glanceLabel(node)} · ${countOf(node.factCount, 'fact')}</title></circle>
           ${labelShown ? svg`<text data-fm="tree-node-label" x=${labelX} y=${labelY + 4} text-anchor=${labelAnchor}>${labelText}</text>` : nothing}
-        </g>`)}
+        </g>`,
+      )}
     </svg>`
   }
 }

@@ -43,7 +43,9 @@ export class LookController implements ReactiveController {
     this.looked = false
   }
 
-  private readonly onVisibility = (): void => { this.restart() }
+  private readonly onVisibility = (): void => {
+    this.restart()
+  }
 
   private restart(): void {
     this.stop()

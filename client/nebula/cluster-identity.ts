@@ -33,7 +33,11 @@ export function clusterKeys(nodes: readonly GraphNode[]): Map<number, string> {
  * @param previous - slots given earlier, by cluster key
  * @returns the slot of every cluster key in the payload
  */
-export function assignClusterColours(payload: GraphPayload, slots: number, previous: ReadonlyMap<string, number>): Map<string, number> {
+export function assignClusterColours(
+  payload: GraphPayload,
+  slots: number,
+  previous: ReadonlyMap<string, number>,
+): Map<string, number> {
   const keys = clusterKeys(payload.nodes)
   const sizes = new Map<string, number>()
   for (const node of payload.nodes) {
@@ -72,13 +76,20 @@ export function assignClusterColours(payload: GraphPayload, slots: number, previ
  *   first; none for the unlinked group, which is named as a group (see `unlinkedGroups`), never after a member
  */
 export function largestEntities(payload: GraphPayload): GraphNode[] {
-  const unlinked = new Set(payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => cluster.index))
+  const unlinked = new Set(
+    payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => cluster.index),
+  )
   const best = new Map<number, GraphNode>()
   for (const node of payload.nodes) {
     if (node.kind !== 'entity' || unlinked.has(node.cluster)) continue
     const held = best.get(node.cluster)
-    if (held === undefined || node.factCount > held.factCount || (node.factCount === held.factCount
-      && (node.degree > held.degree || (node.degree === held.degree && node.id < held.id)))) best.set(node.cluster, node)
+    if (
+      held === undefined ||
+      node.factCount > held.factCount ||
+      (node.factCount === held.factCount &&
+        (node.degree > held.degree || (node.degree === held.degree && node.id < held.id)))
+    )
+      best.set(node.cluster, node)
   }
   return [...best.values()].sort((a, b) => b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
 }
@@ -95,9 +106,11 @@ export interface GroupLabel {
  * @returns the unlinked group, if any, labelled as such with its subject count ("Unlinked · 56 subjects")
  */
 export function unlinkedGroups(payload: GraphPayload): GroupLabel[] {
-  return payload.clusters.filter((cluster) => cluster.kind === 'unlinked').map((cluster) => ({
-    key: `c:${cluster.index}`,
-    text: `${cluster.label} · ${cluster.subjects} ${cluster.subjects === 1 ? 'subject' : 'subjects'}`,
-    members: payload.nodes.filter((node) => node.cluster === cluster.index).map((node) => node.id),
-  }))
+  return payload.clusters
+    .filter((cluster) => cluster.kind === 'unlinked')
+    .map((cluster) => ({
+      key: `c:${cluster.index}`,
+      text: `${cluster.label} · ${cluster.subjects} ${cluster.subjects === 1 ? 'subject' : 'subjects'}`,
+      members: payload.nodes.filter((node) => node.cluster === cluster.index).map((node) => node.id),
+    }))
 }

@@ -29,17 +29,28 @@ export interface FixedSphere {
  * @param fixed - spheres to keep, by cluster id
  * @returns one sphere per cluster, the fixed ones first
  */
-export function placeClusters(clusters: ReadonlyMap<number, number[]>, degrees: Float64Array, linkDistance: number,
-  fixed: ReadonlyMap<number, FixedSphere> = new Map()): ClusterSphere[] {
+export function placeClusters(
+  clusters: ReadonlyMap<number, number[]>,
+  degrees: Float64Array,
+  linkDistance: number,
+  fixed: ReadonlyMap<number, FixedSphere> = new Map(),
+): ClusterSphere[] {
   const order = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
   const placed: ClusterSphere[] = []
   const gap = linkDistance / 2
-  const maxDegreeOf = (members: readonly number[]): number => members.reduce((most, m) => Math.max(most, degrees[m] ?? 0), 0)
+  const maxDegreeOf = (members: readonly number[]): number =>
+    members.reduce((most, m) => Math.max(most, degrees[m] ?? 0), 0)
   const radiusOf = (members: readonly number[]): number => linkDistance * (0.3 + 0.8 * Math.cbrt(members.length))
   for (const [id, members] of order) {
     const kept = fixed.get(id)
     if (kept === undefined) continue
-    placed.push({ id, members, centre: kept.centre, radius: Math.max(kept.radius, radiusOf(members)), maxDegree: maxDegreeOf(members) })
+    placed.push({
+      id,
+      members,
+      centre: kept.centre,
+      radius: Math.max(kept.radius, radiusOf(members)),
+      maxDegree: maxDegreeOf(members),
+    })
   }
   let index = 0
   for (const [id, members] of order) {

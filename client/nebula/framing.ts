@@ -57,7 +57,9 @@ export function measureExtent(layout: ForceLayout, payload: GraphPayload): Exten
     bottom = Math.min(bottom, sphere.centre.y - sphere.radius)
     top = Math.max(top, sphere.centre.y + sphere.radius)
   }
-  return Number.isFinite(left) ? { across: Math.max(1, right - left), up: Math.max(1, top - bottom) } : { across: 1, up: 1 }
+  return Number.isFinite(left)
+    ? { across: Math.max(1, right - left), up: Math.max(1, top - bottom) }
+    : { across: 1, up: 1 }
 }
 
 /**
@@ -67,7 +69,7 @@ export function measureExtent(layout: ForceLayout, payload: GraphPayload): Exten
  * @returns the orientation that puts the longer side across and fills the frame both ways
  */
 export function orientLayout(extent: Extent, aspect: number): Orientation {
-  const turned = (extent.up > extent.across) === aspect >= 1
+  const turned = extent.up > extent.across === aspect >= 1
   const across = turned ? extent.up : extent.across
   const up = turned ? extent.across : extent.up
   return { turned, stretch: Math.min(MAX_STRETCH, Math.max(1, (aspect * up) / across)) }
@@ -99,7 +101,12 @@ export function worldPositions(positions: Positions, orientation: Orientation): 
  * @param farthest - the largest zoom-out distance allowed regardless of framing
  * @returns what was framed
  */
-export function frameGraph(camera: PerspectiveCamera, controls: OrbitControls, scene: NebulaScene, farthest: number): Framed {
+export function frameGraph(
+  camera: PerspectiveCamera,
+  controls: OrbitControls,
+  scene: NebulaScene,
+  farthest: number,
+): Framed {
   const min = new Vector3(Infinity, Infinity, Infinity)
   const max = new Vector3(-Infinity, -Infinity, -Infinity)
   const points: { at: Vector3; radius: number }[] = []
@@ -132,7 +139,12 @@ export function frameGraph(camera: PerspectiveCamera, controls: OrbitControls, s
       const toward = offset.dot(direction)
       const across = offset.dot(right)
       const upward = offset.dot(up)
-      distance = Math.max(distance, toward + (Math.abs(across) + size) / tanX, toward + (Math.abs(upward) + size) / tanY, toward + size * 3)
+      distance = Math.max(
+        distance,
+        toward + (Math.abs(across) + size) / tanX,
+        toward + (Math.abs(upward) + size) / tanY,
+        toward + size * 3,
+      )
     }
     if (pass === 2 || points.length === 0) break
     // Where the extremes land on the picture plane at that distance, as fractions of the distance.
@@ -150,7 +162,9 @@ export function frameGraph(camera: PerspectiveCamera, controls: OrbitControls, s
       bottom = Math.min(bottom, (y - size) / depth)
       top = Math.max(top, (y + size) / depth)
     }
-    centre.addScaledVector(right, ((left + rightMost) / 2) * distance).addScaledVector(up, ((bottom + top) / 2) * distance)
+    centre
+      .addScaledVector(right, ((left + rightMost) / 2) * distance)
+      .addScaledVector(up, ((bottom + top) / 2) * distance)
   }
   controls.target.copy(centre)
   camera.position.copy(centre).addScaledVector(direction, distance)

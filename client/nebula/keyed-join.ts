@@ -47,12 +47,25 @@ export function joinByKey<D, E>(
 
 /** @returns whether two versions of a node draw the same (label, kind, entity, weight and cluster) */
 export function sameNode(a: GraphNode, b: GraphNode): boolean {
-  return a.label === b.label && a.kind === b.kind && a.entityKey === b.entityKey && a.factCount === b.factCount
-    && a.degree === b.degree && a.cluster === b.cluster
+  return (
+    a.label === b.label &&
+    a.kind === b.kind &&
+    a.entityKey === b.entityKey &&
+    a.factCount === b.factCount &&
+    a.degree === b.degree &&
+    a.cluster === b.cluster
+  )
 }
 
 /** @returns whether two versions of an edge draw the same and stand for the same facts */
 export function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
-  return a.label === b.label && a.source === b.source && a.target === b.target && a.contested === b.contested
-    && a.scheduled === b.scheduled && a.factIds.length === b.factIds.length && a.factIds.every((id, i) => b.factIds[i] === id)
+  return (
+    a.label === b.label &&
+    a.source === b.source &&
+    a.target === b.target &&
+    a.contested === b.contested &&
+    a.scheduled === b.scheduled &&
+    a.factIds.length === b.factIds.length &&
+    a.factIds.every((id, i) => b.factIds[i] === id)
+  )
 }

@@ -47,8 +47,17 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
     if (at === undefined) return
     const point = new Vector3(at.x, at.y, at.z)
     const lift = 3 + nodeRadius(node) / Math.max(1e-6, perPixel * point.distanceTo(camera.position))
-    const text = node.id === hovered?.id ? `${glanceLabel(node)} · ${plural(node.factCount, 'fact')}` : glanceLabel(node)
-    wanted.push({ key: `n:${node.id}`, text, at: point, lift, strong, warn: false, dim: scene.nodeState(node.id) === 'dimmed' })
+    const text =
+      node.id === hovered?.id ? `${glanceLabel(node)} · ${plural(node.factCount, 'fact')}` : glanceLabel(node)
+    wanted.push({
+      key: `n:${node.id}`,
+      text,
+      at: point,
+      lift,
+      strong,
+      warn: false,
+      dim: scene.nodeState(node.id) === 'dimmed',
+    })
   }
   const edgeLabel = (edge: GraphEdge, text: string): void => {
     const a = scene.positionOf(edge.source)
@@ -69,7 +78,9 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
   }
   // Contested relations are named next to their edges before any star's name takes the room, so they are seen
   // without hovering.
-  scene.forEachEdge((edge) => { if (edge.contested) edgeLabel(edge, `${edgeWords(edge)} · contested`) })
+  scene.forEachEdge((edge) => {
+    if (edge.contested) edgeLabel(edge, `${edgeWords(edge)} · contested`)
+  })
   // The unlinked group is named above the topmost star of its bulk on screen (a member pulled out toward a value it
   // shares with another cluster does not count), so the name reads as the group's, never a member's.
   for (const group of input.groups) {
@@ -86,7 +97,7 @@ export function planLabels(input: LabelPlanInput): WantedLabel[] {
     const distances = points.map((p) => Math.hypot(p.x - cx, p.y - cy)).sort((a, b) => a - b)
     const reach = 1.5 * (distances[Math.floor(distances.length / 2)] ?? 0) + 1e-6
     const bulk = points.filter((p) => Math.hypot(p.x - cx, p.y - cy) <= reach)
-    const top = bulk.reduce((best, p) => (p.y > best.y ? p : best), bulk[0] ?? points[0] as (typeof points)[number])
+    const top = bulk.reduce((best, p) => (p.y > best.y ? p : best), bulk[0] ?? (points[0] as (typeof points)[number]))
     wanted.push({ key: group.key, text: group.text, at: top.world, lift: 10, strong: false, warn: false, dim: false })
   }
   for (const node of input.largest) nodeLabel(node, true)

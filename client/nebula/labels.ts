@@ -29,8 +29,9 @@ export interface WantedLabel {
   readonly edge?: { readonly from: Vector3; readonly to: Vector3 }
 }
 
-const LABEL_CSS = 'position:absolute;left:0;top:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;'
-  + 'height:16px;padding:0 2px;text-shadow:0 0 3px var(--nebula-halo),0 0 2px var(--nebula-halo);will-change:transform'
+const LABEL_CSS =
+  'position:absolute;left:0;top:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;box-sizing:border-box;' +
+  'height:16px;padding:0 2px;text-shadow:0 0 3px var(--nebula-halo),0 0 2px var(--nebula-halo);will-change:transform'
 /** A label's height and its widest, in pixels; a gap kept free between two labels. */
 const LABEL_HEIGHT = 16
 const LABEL_MAX_WIDTH = 216
@@ -70,7 +71,11 @@ function coversDisc(box: Box, disc: Disc): boolean {
  * @param text - its text
  * @returns a new element
  */
-export function styled<K extends keyof HTMLElementTagNameMap>(tag: K, css: string, text = ''): HTMLElementTagNameMap[K] {
+export function styled<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  css: string,
+  text = '',
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag)
   element.style.cssText = css
   element.textContent = text
@@ -97,7 +102,13 @@ export class LabelOverlay {
    * @param height - the overlay's height in pixels
    * @param stars - star discs on screen (centre and radius in overlay pixels) no label may cover
    */
-  place(wanted: readonly WantedLabel[], camera: Camera, width: number, height: number, stars: readonly Disc[] = []): void {
+  place(
+    wanted: readonly WantedLabel[],
+    camera: Camera,
+    width: number,
+    height: number,
+    stars: readonly Disc[] = [],
+  ): void {
     const placed: Box[] = []
     const shown = new Set<string>()
     const family = getComputedStyle(this.#overlay).fontFamily || 'system-ui, sans-serif'
@@ -120,7 +131,17 @@ export class LabelOverlay {
         const to = toScreen(label.edge.to)
         if (from === undefined || to === undefined) continue
         for (const t of EDGE_STOPS) {
-          box = this.#spot(from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, 0, w, width, height, placed, stars, EDGE_RING_STEPS)
+          box = this.#spot(
+            from[0] + (to[0] - from[0]) * t,
+            from[1] + (to[1] - from[1]) * t,
+            0,
+            w,
+            width,
+            height,
+            placed,
+            stars,
+            EDGE_RING_STEPS,
+          )
           if (box !== undefined) break
         }
       }
@@ -137,7 +158,11 @@ export class LabelOverlay {
       element.dataset['label'] = label.key
       element.dataset['anchor'] = `${Math.round(x)},${Math.round(y)}`
       element.style.width = `${w}px`
-      element.style.color = label.warn ? 'var(--nebula-warn)' : label.strong ? 'var(--nebula-text)' : 'var(--nebula-text-2)'
+      element.style.color = label.warn
+        ? 'var(--nebula-warn)'
+        : label.strong
+          ? 'var(--nebula-text)'
+          : 'var(--nebula-text-2)'
       element.style.fontWeight = label.strong ? '600' : ''
       element.style.opacity = label.dim ? '0.45' : ''
       element.style.transform = `translate(${box.left.toFixed(1)}px, ${box.top.toFixed(1)}px)`
@@ -150,8 +175,17 @@ export class LabelOverlay {
    * The first free spot for a label of width `w`: above the anchor, below, right, left, then the four corners, each
    * ring a little farther out when the nearer one is taken; none when all clash with a placed label or a star.
    */
-  #spot(x: number, y: number, lift: number, w: number, width: number, height: number, placed: readonly Box[], stars: readonly Disc[],
-    rings: readonly number[] = RING_STEPS): Box | undefined {
+  #spot(
+    x: number,
+    y: number,
+    lift: number,
+    w: number,
+    width: number,
+    height: number,
+    placed: readonly Box[],
+    stars: readonly Disc[],
+    rings: readonly number[] = RING_STEPS,
+  ): Box | undefined {
     const candidates: [number, number][] = []
     for (const extra of rings) {
       const reach = lift + extra
@@ -170,8 +204,13 @@ export class LabelOverlay {
     for (const [left, top] of candidates) {
       const box = { left, top, right: left + w, bottom: top + LABEL_HEIGHT }
       if (box.left < 0 || box.top < 0 || box.right > width || box.bottom > height) continue
-      const clash = placed.some((other) => box.left < other.right + LABEL_GAP && other.left < box.right + LABEL_GAP
-        && box.top < other.bottom + LABEL_GAP && other.top < box.bottom + LABEL_GAP)
+      const clash = placed.some(
+        (other) =>
+          box.left < other.right + LABEL_GAP &&
+          other.left < box.right + LABEL_GAP &&
+          box.top < other.bottom + LABEL_GAP &&
+          other.top < box.bottom + LABEL_GAP,
+      )
       if (!clash && !stars.some((star) => coversDisc(box, star))) return box
     }
     return undefined

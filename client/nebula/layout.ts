@@ -189,7 +189,12 @@ class Simulation implements ForceLayout {
       incident.get(edge.source)?.push(edge.id)
       if (edge.target !== edge.source) incident.get(edge.target)?.push(edge.id)
     }
-    this.#signatures = new Map(ids.map((id) => [id, `${this.#clusterKey.get(byId.get(id)?.cluster ?? 0) ?? ''}|${(incident.get(id) ?? []).sort().join('|')}`]))
+    this.#signatures = new Map(
+      ids.map((id) => [
+        id,
+        `${this.#clusterKey.get(byId.get(id)?.cluster ?? 0) ?? ''}|${(incident.get(id) ?? []).sort().join('|')}`,
+      ]),
+    )
     const keep = options.keep
     const neighbours = Array.from({ length: n }, () => [] as number[])
     for (const [a, b] of pairs.values()) {
@@ -198,7 +203,9 @@ class Simulation implements ForceLayout {
     }
     this.#pinned = new Uint8Array(n)
     if (keep !== undefined) {
-      const changed = ids.map((id) => keep.positions.get(id) === undefined || keep.signatures.get(id) !== this.#signatures.get(id))
+      const changed = ids.map(
+        (id) => keep.positions.get(id) === undefined || keep.signatures.get(id) !== this.#signatures.get(id),
+      )
       for (const [i, id] of ids.entries()) {
         const near = changed[i] === true || (neighbours[i] ?? []).some((j) => changed[j] === true)
         if (!near && keep.positions.has(id)) this.#pinned[i] = 1
@@ -269,7 +276,8 @@ class Simulation implements ForceLayout {
   positions(): Map<string, Vec3> {
     const out = new Map<string, Vec3>()
     const x = this.#x
-    for (const [i, id] of this.ids.entries()) out.set(id, { x: x[i * 3] ?? 0, y: x[i * 3 + 1] ?? 0, z: x[i * 3 + 2] ?? 0 })
+    for (const [i, id] of this.ids.entries())
+      out.set(id, { x: x[i * 3] ?? 0, y: x[i * 3 + 1] ?? 0, z: x[i * 3 + 2] ?? 0 })
     return out
   }
 
@@ -282,7 +290,8 @@ class Simulation implements ForceLayout {
 
   memory(): LayoutMemory {
     const spheres = new Map<string, FixedSphere>()
-    for (const sphere of this.#clusters) spheres.set(this.#clusterKey.get(sphere.id) ?? '', { centre: sphere.centre, radius: sphere.radius })
+    for (const sphere of this.#clusters)
+      spheres.set(this.#clusterKey.get(sphere.id) ?? '', { centre: sphere.centre, radius: sphere.radius })
     return { positions: this.positions(), signatures: new Map(this.#signatures), spheres }
   }
 
@@ -355,7 +364,11 @@ class Simulation implements ForceLayout {
       const d = Math.sqrt(ox * ox + oy * oy + oz * oz)
       const wall = d > sphere.radius ? ((d - sphere.radius) / d) * WALL : 0
       let step2 = 0
-      for (const [axis, o] of [[0, ox], [1, oy], [2, oz]] as const) {
+      for (const [axis, o] of [
+        [0, ox],
+        [1, oy],
+        [2, oz],
+      ] as const) {
         const at = i * 3 + axis
         const velocity = ((v[at] ?? 0) + o * pull) * VELOCITY_KEEP
         const position = (x[at] ?? 0) + velocity + o * wall
@@ -388,5 +401,10 @@ export function createForceLayout(payload: GraphPayload, options: LayoutOptions 
 export function runForceLayout(payload: GraphPayload, options: LayoutOptions = {}): LayoutResult {
   const layout = createForceLayout(payload, options)
   while (layout.tick(16));
-  return { positions: layout.positions(), ticks: layout.ticks, stop: layout.stopped ?? 'converged', radius: layout.radius }
+  return {
+    positions: layout.positions(),
+    ticks: layout.ticks,
+    stop: layout.stopped ?? 'converged',
+    radius: layout.radius,
+  }
 }

@@ -23,8 +23,15 @@ export interface Picked {
  * @param clientY - pointer y in client pixels
  * @returns the star or edge picked, or neither
  */
-export function pickAt(canvas: HTMLCanvasElement, camera: PerspectiveCamera, target: Vector3, raycaster: Raycaster,
-  scene: NebulaScene, clientX: number, clientY: number): Picked {
+export function pickAt(
+  canvas: HTMLCanvasElement,
+  camera: PerspectiveCamera,
+  target: Vector3,
+  raycaster: Raycaster,
+  scene: NebulaScene,
+  clientX: number,
+  clientY: number,
+): Picked {
   const box = canvas.getBoundingClientRect()
   if (box.width < 1 || box.height < 1) return {}
   const pointer = new Vector2(((clientX - box.left) / box.width) * 2 - 1, -((clientY - box.top) / box.height) * 2 + 1)

@@ -44,18 +44,30 @@ export class NebulaPointer {
     this.#host = host
     this.#handlers = handlers
     canvas.addEventListener('pointermove', (event) => this.#onPointerMove(event), { signal })
-    canvas.addEventListener('pointerdown', (event) => {
-      this.#pressed = { x: event.clientX, y: event.clientY, id: event.pointerId }
-      this.#moved = false
-    }, { signal })
+    canvas.addEventListener(
+      'pointerdown',
+      (event) => {
+        this.#pressed = { x: event.clientX, y: event.clientY, id: event.pointerId }
+        this.#moved = false
+      },
+      { signal },
+    )
     canvas.addEventListener('pointerup', (event) => this.#onPointerUp(event), { signal })
-    canvas.addEventListener('pointerleave', () => {
-      this.#hoveredEdge = null
-      this.setHover(null)
-    }, { signal })
-    canvas.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') this.clearPinned()
-    }, { signal })
+    canvas.addEventListener(
+      'pointerleave',
+      () => {
+        this.#hoveredEdge = null
+        this.setHover(null)
+      },
+      { signal },
+    )
+    canvas.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Escape') this.clearPinned()
+      },
+      { signal },
+    )
   }
 
   /** The star under the pointer. */
@@ -112,10 +124,14 @@ export class NebulaPointer {
   }
 
   #onPointerMove(event: PointerEvent): void {
-    if (this.#pressed !== null && Math.hypot(event.clientX - this.#pressed.x, event.clientY - this.#pressed.y) > CLICK_SLOP_PX) this.#moved = true
+    if (
+      this.#pressed !== null &&
+      Math.hypot(event.clientX - this.#pressed.x, event.clientY - this.#pressed.y) > CLICK_SLOP_PX
+    )
+      this.#moved = true
     if (event.buttons !== 0) return
     const picked = this.#host.pick(event.clientX, event.clientY)
-    const edge = picked.node === undefined ? picked.edge ?? null : null
+    const edge = picked.node === undefined ? (picked.edge ?? null) : null
     if (edge?.id !== this.#hoveredEdge?.id) {
       this.#hoveredEdge = edge
       this.#host.invalidate()

@@ -45,6 +45,8 @@ export function reportFrame(canvas: HTMLCanvasElement, scene: NebulaScene, camer
  * @param colours - the palette's cluster colours
  */
 export function reportClusters(canvas: HTMLCanvasElement, payload: GraphPayload, colours: readonly string[]): void {
-  const used = new Set(payload.nodes.map((node) => colours[((node.cluster % colours.length) + colours.length) % colours.length] ?? ''))
+  const used = new Set(
+    payload.nodes.map((node) => colours[((node.cluster % colours.length) + colours.length) % colours.length] ?? ''),
+  )
   canvas.dataset['clusters'] = [...used].join(' ')
 }

@@ -104,7 +104,11 @@ export function createGlowTexture(size = 64): DataTexture {
 }
 
 /** A seeded shell of background stars, the same on every load. */
-export function createStars(count: number, radius: number, palette: NebulaPalette): Points<BufferGeometry, PointsMaterial> {
+export function createStars(
+  count: number,
+  radius: number,
+  palette: NebulaPalette,
+): Points<BufferGeometry, PointsMaterial> {
   const random = seededRandom(hashString('nebula:stars'))
   const coords = new Float32Array(count * 3)
   for (let i = 0; i < count; i++) {
@@ -116,7 +120,13 @@ export function createStars(count: number, radius: number, palette: NebulaPalett
   }
   const geometry = new BufferGeometry()
   geometry.setAttribute('position', new Float32BufferAttribute(coords, 3))
-  const material = new PointsMaterial({ color: palette.star, size: 1.6, sizeAttenuation: false, transparent: true, depthWrite: false })
+  const material = new PointsMaterial({
+    color: palette.star,
+    size: 1.6,
+    sizeAttenuation: false,
+    transparent: true,
+    depthWrite: false,
+  })
   const points = new Points(geometry, material)
   points.name = 'stars'
   return points

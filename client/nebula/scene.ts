@@ -138,7 +138,9 @@ export class NebulaScene {
       update: (entry, node) => this.#updateNode(entry, node),
       remove: (entry) => this.#removeNode(entry),
     })
-    const nextEdges = new Map(payload.edges.filter((e) => nextNodes.has(e.source) && nextNodes.has(e.target)).map((e) => [e.id, e]))
+    const nextEdges = new Map(
+      payload.edges.filter((e) => nextNodes.has(e.source) && nextNodes.has(e.target)).map((e) => [e.id, e]),
+    )
     const edges = joinByKey(this.#edges, nextEdges, {
       add: (edge) => this.#addEdge(edge),
       update: (entry, edge) => this.#updateEdge(entry, edge),
@@ -181,7 +183,8 @@ export class NebulaScene {
     this.#stars.material.color.set(palette.star)
     this.#stars.material.opacity = this.#dark ? 0.75 : 0.35
     for (const [key, look] of this.#nodeLooks.entries()) this.#paintNodeLook(look, Number(key.slice('node:'.length)))
-    for (const [key, look] of this.#edgeLooks.entries()) this.#paintEdgeLook(look, key.slice('edge:'.length) as EdgeKind)
+    for (const [key, look] of this.#edgeLooks.entries())
+      this.#paintEdgeLook(look, key.slice('edge:'.length) as EdgeKind)
   }
 
   /**
@@ -296,7 +299,6 @@ export class NebulaScene {
   #assertLive(): void {
     if (this.#disposed) throw new Error('NebulaScene is disposed')
   }
-
 
   #link(from: string, to: string): void {
     const set = this.#adjacent.get(from) ?? new Set<string>()

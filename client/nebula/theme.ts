@@ -28,8 +28,26 @@ const TOKENS: Readonly<Record<ColourRole, string>> = {
 
 /** Used only when a token is missing or unparsable: the host's own values in 0.1.0-rc.8. */
 const FALLBACK: Readonly<Record<'light' | 'dark', Readonly<Record<ColourRole, string>>>> = {
-  light: { background: '#ffffff', text: '#0f1115', textSecondary: '#61666b', star: '#81858c', contested: '#f59e0b', warnText: '#dd8629', business: '#4176e6', success: '#22c55e' },
-  dark: { background: '#151517', text: '#f9fafb', textSecondary: '#cfd3d6', star: '#adb2b8', contested: '#f59e0b', warnText: '#dd8629', business: '#679efe', success: '#22c55e' },
+  light: {
+    background: '#ffffff',
+    text: '#0f1115',
+    textSecondary: '#61666b',
+    star: '#81858c',
+    contested: '#f59e0b',
+    warnText: '#dd8629',
+    business: '#4176e6',
+    success: '#22c55e',
+  },
+  dark: {
+    background: '#151517',
+    text: '#f9fafb',
+    textSecondary: '#cfd3d6',
+    star: '#adb2b8',
+    contested: '#f59e0b',
+    warnText: '#dd8629',
+    business: '#679efe',
+    success: '#22c55e',
+  },
 }
 
 /**
@@ -38,7 +56,15 @@ const FALLBACK: Readonly<Record<'light' | 'dark', Readonly<Record<ColourRole, st
  * Warn and error hues (0-50) are left out: amber marks contested edges. Lightness follows the theme (darker on a
  * light background, lighter on a dark one), so every hue keeps its contrast in both.
  */
-const DERIVED: readonly (readonly [hue: number, shift: number])[] = [[270, 0], [322, 0], [188, 0], [72, 0], [245, -0.12], [165, -0.12], [345, 0.06]]
+const DERIVED: readonly (readonly [hue: number, shift: number])[] = [
+  [270, 0],
+  [322, 0],
+  [188, 0],
+  [72, 0],
+  [245, -0.12],
+  [165, -0.12],
+  [345, 0.06],
+]
 /** Resolves one token to a colour three.js parses: hex and rgb()/hsl() directly, anything else through a canvas. */
 function resolveColour(raw: string, fallback: string, probe: () => CanvasRenderingContext2D | null): string {
   const value = raw.trim()
@@ -63,11 +89,14 @@ export function readTheme(element: Element, probe: () => CanvasRenderingContext2
   const dark = document.body.hasAttribute('data-ds-dark-theme') || matchMedia('(prefers-color-scheme: dark)').matches
   const style = getComputedStyle(element)
   const fallback = FALLBACK[dark ? 'dark' : 'light']
-  const colour = (role: ColourRole): string => resolveColour(style.getPropertyValue(TOKENS[role]), fallback[role], probe)
+  const colour = (role: ColourRole): string =>
+    resolveColour(style.getPropertyValue(TOKENS[role]), fallback[role], probe)
   const business = new Color(colour('business'))
   const lightness = dark ? 0.66 : 0.47
-  const derived = DERIVED.map(([hue, shift]) =>
-    `#${new Color().setHSL(MathUtils.euclideanModulo(hue / 360, 1), 0.62, lightness + shift, 'srgb').getHexString()}`)
+  const derived = DERIVED.map(
+    ([hue, shift]) =>
+      `#${new Color().setHSL(MathUtils.euclideanModulo(hue / 360, 1), 0.62, lightness + shift, 'srgb').getHexString()}`,
+  )
   return {
     palette: {
       background: colour('background'),

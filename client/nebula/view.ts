@@ -9,9 +9,25 @@
 import { MathUtils, PerspectiveCamera, Raycaster, Vector3, WebGLRenderer } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { GraphNode, GraphPayload } from '../../src/graph-types.ts'
-import { frameGraph, keepTargetNear, measureExtent, orientLayout, worldPositions, worldToPixels, type Extent, type Framed, type Orientation } from './framing.ts'
+import {
+  frameGraph,
+  keepTargetNear,
+  measureExtent,
+  orientLayout,
+  worldPositions,
+  worldToPixels,
+  type Extent,
+  type Framed,
+  type Orientation,
+} from './framing.ts'
 import type { NebulaHandle, NebulaHandlers, NebulaMemory } from './handle.ts'
-import { assignClusterColours, clusterKeys, largestEntities, unlinkedGroups, type GroupLabel } from './cluster-identity.ts'
+import {
+  assignClusterColours,
+  clusterKeys,
+  largestEntities,
+  unlinkedGroups,
+  type GroupLabel,
+} from './cluster-identity.ts'
 import { nodeRadius } from './scene-looks.ts'
 import { planLabels } from './label-plan.ts'
 import { LabelOverlay, styled } from './labels.ts'
@@ -50,9 +66,15 @@ class NebulaView implements NebulaHandle {
   readonly #container: HTMLElement
   readonly #root = styled('div', 'position:relative;width:100%;height:100%;overflow:hidden')
   readonly #canvas = styled('canvas', 'display:block;width:100%;height:100%;touch-action:none;outline-offset:-2px')
-  readonly #overlay = styled('div', 'position:absolute;inset:0;pointer-events:none;overflow:hidden;'
-    + 'font:12px/16px var(--dsw-font-family,system-ui,sans-serif)')
-  readonly #legend = styled('div', 'position:absolute;left:12px;bottom:12px;display:grid;gap:2px;color:var(--nebula-text-2)')
+  readonly #overlay = styled(
+    'div',
+    'position:absolute;inset:0;pointer-events:none;overflow:hidden;' +
+      'font:12px/16px var(--dsw-font-family,system-ui,sans-serif)',
+  )
+  readonly #legend = styled(
+    'div',
+    'position:absolute;left:12px;bottom:12px;display:grid;gap:2px;color:var(--nebula-text-2)',
+  )
   readonly #labels = new LabelOverlay(this.#overlay)
   readonly #renderer: WebGLRenderer
   readonly #camera = new PerspectiveCamera(50, 1, 0.5, STAR_RADIUS * 3)
@@ -89,7 +111,12 @@ class NebulaView implements NebulaHandle {
   #contextLost = false
   #disposed = false
 
-  constructor(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers, memory: NebulaMemory | undefined) {
+  constructor(
+    container: HTMLElement,
+    payload: GraphPayload,
+    handlers: NebulaHandlers,
+    memory: NebulaMemory | undefined,
+  ) {
     this.#container = container
     this.#colours = memory?.colours ?? new Map()
     try {
@@ -124,20 +151,25 @@ class NebulaView implements NebulaHandle {
       keepTargetNear(this.#camera, this.#controls, this.#framed)
       this.#invalidate()
     })
-    this.#pointer = new NebulaPointer(this.#canvas, {
-      pick: (x, y) => this.#pick(x, y),
-      highlight: (id) => {
-        this.#scene.highlight(id)
-        this.#invalidate()
+    this.#pointer = new NebulaPointer(
+      this.#canvas,
+      {
+        pick: (x, y) => this.#pick(x, y),
+        highlight: (id) => {
+          this.#scene.highlight(id)
+          this.#invalidate()
+        },
+        invalidate: () => this.#invalidate(),
+        screenOf: (id) => {
+          const at = this.#scene.positionOf(id) ?? { x: 0, y: 0, z: 0 }
+          const point = new Vector3(at.x, at.y, at.z).project(this.#camera)
+          const width = this.#canvas.clientWidth
+          return { x: ((point.x + 1) / 2) * width, y: ((1 - point.y) / 2) * this.#canvas.clientHeight, width }
+        },
       },
-      invalidate: () => this.#invalidate(),
-      screenOf: (id) => {
-        const at = this.#scene.positionOf(id) ?? { x: 0, y: 0, z: 0 }
-        const point = new Vector3(at.x, at.y, at.z).project(this.#camera)
-        const width = this.#canvas.clientWidth
-        return { x: ((point.x + 1) / 2) * width, y: ((1 - point.y) / 2) * this.#canvas.clientHeight, width }
-      },
-    }, handlers, this.#events.signal)
+      handlers,
+      this.#events.signal,
+    )
     this.#show(payload)
     this.#listen()
     this.#resize(container.clientWidth, container.clientHeight)
@@ -166,7 +198,10 @@ class NebulaView implements NebulaHandle {
     if (at === undefined) return undefined
     const toTarget = new Vector3(at.x, at.y, at.z)
     const direction = this.#camera.position.clone().sub(this.#controls.target).normalize()
-    const distance = Math.max(this.#controls.minDistance, Math.min(this.#camera.position.distanceTo(this.#controls.target), this.#framed.distance * FLIGHT_DISTANCE))
+    const distance = Math.max(
+      this.#controls.minDistance,
+      Math.min(this.#camera.position.distanceTo(this.#controls.target), this.#framed.distance * FLIGHT_DISTANCE),
+    )
     const toPosition = toTarget.clone().addScaledVector(direction, distance)
     // The person asked for this place: the settling layout stops re-framing it.
     this.#userMoved = true
@@ -176,7 +211,13 @@ class NebulaView implements NebulaHandle {
       this.#controls.target.copy(toTarget)
       this.#camera.position.copy(toPosition)
     } else {
-      this.#flight = { fromTarget: this.#controls.target.clone(), fromPosition: this.#camera.position.clone(), toTarget, toPosition, start: performance.now() }
+      this.#flight = {
+        fromTarget: this.#controls.target.clone(),
+        fromPosition: this.#camera.position.clone(),
+        toTarget,
+        toPosition,
+        start: performance.now(),
+      }
     }
     this.#invalidate()
     return { x: this.#canvas.clientWidth / 2, y: this.#canvas.clientHeight / 2, width: this.#canvas.clientWidth }
@@ -233,17 +274,33 @@ class NebulaView implements NebulaHandle {
     this.#colours = assignClusterColours(payload, Math.max(1, this.#theme.palette.clusters.length), this.#colours)
     const keys = clusterKeys(payload.nodes)
     // The scene colours a star by its `cluster`: it is given the cluster's colour slot, kept by cluster identity.
-    const coloured = { ...payload, nodes: payload.nodes.map((node) => ({ ...node, cluster: this.#colours.get(keys.get(node.cluster) ?? '') ?? node.cluster })) }
+    const coloured = {
+      ...payload,
+      nodes: payload.nodes.map((node) => ({
+        ...node,
+        cluster: this.#colours.get(keys.get(node.cluster) ?? '') ?? node.cluster,
+      })),
+    }
     this.#scene.sync(coloured, this.#worldPositions())
     this.#frame3d()
     reportClusters(this.#canvas, coloured, this.#theme.palette.clusters)
-    this.#ranked = [...payload.nodes].sort((a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1))
+    this.#ranked = [...payload.nodes].sort(
+      (a, b) => b.degree - a.degree || b.factCount - a.factCount || (a.id < b.id ? -1 : 1),
+    )
     this.#largest = largestEntities(payload)
     this.#groups = unlinkedGroups(payload)
     const groupKeys = new Set(this.#groups.map((group) => group.key))
-    this.#labels.prune((key) => key.startsWith('c:') ? groupKeys.has(key)
-      : key.startsWith('n:') ? this.#scene.node(key.slice(2)) !== undefined : this.#scene.edge(key.slice(2)) !== undefined)
-    this.#pointer.follow((id) => this.#scene.node(id), (id) => this.#scene.edge(id))
+    this.#labels.prune((key) =>
+      key.startsWith('c:')
+        ? groupKeys.has(key)
+        : key.startsWith('n:')
+          ? this.#scene.node(key.slice(2)) !== undefined
+          : this.#scene.edge(key.slice(2)) !== undefined,
+    )
+    this.#pointer.follow(
+      (id) => this.#scene.node(id),
+      (id) => this.#scene.edge(id),
+    )
     this.#scene.highlight(this.#pointer.focus)
     const captions = captionsOf(payload)
     this.#legend.replaceChildren(...captions.legend.map((line) => styled('span', line.css, line.text)))
@@ -254,18 +311,38 @@ class NebulaView implements NebulaHandle {
   #listen(): void {
     const signal = this.#events.signal
     const canvas = this.#canvas
-    canvas.addEventListener('webglcontextlost', () => {
-      this.#contextLost = true
-      this.#cancelFrame()
-    }, { signal })
-    canvas.addEventListener('webglcontextrestored', () => {
-      this.#contextLost = false
-      this.#invalidate()
-    }, { signal })
+    canvas.addEventListener(
+      'webglcontextlost',
+      () => {
+        this.#contextLost = true
+        this.#cancelFrame()
+      },
+      { signal },
+    )
+    canvas.addEventListener(
+      'webglcontextrestored',
+      () => {
+        this.#contextLost = false
+        this.#invalidate()
+      },
+      { signal },
+    )
     // Focus the mouse gave is marked, so a key pressed after a click (the arrows pan) draws no frame around the
     // canvas; focus the keyboard gave (Tab) is not, and keeps its ring (the page's css reads data-pointer-focus).
-    canvas.addEventListener('pointerdown', () => { canvas.dataset['pointerFocus'] = '' }, { signal })
-    canvas.addEventListener('blur', () => { delete canvas.dataset['pointerFocus'] }, { signal })
+    canvas.addEventListener(
+      'pointerdown',
+      () => {
+        canvas.dataset['pointerFocus'] = ''
+      },
+      { signal },
+    )
+    canvas.addEventListener(
+      'blur',
+      () => {
+        delete canvas.dataset['pointerFocus']
+      },
+      { signal },
+    )
     document.addEventListener('visibilitychange', () => this.#invalidate(), { signal })
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.setTheme(), { signal })
 
@@ -286,8 +363,14 @@ class NebulaView implements NebulaHandle {
   }
 
   #running(): boolean {
-    return !this.#disposed && !this.#paused && this.#visible && !this.#contextLost
-      && document.visibilityState !== 'hidden' && this.#container.isConnected
+    return (
+      !this.#disposed &&
+      !this.#paused &&
+      this.#visible &&
+      !this.#contextLost &&
+      document.visibilityState !== 'hidden' &&
+      this.#container.isConnected
+    )
   }
 
   #invalidate(): void {
@@ -390,7 +473,11 @@ class NebulaView implements NebulaHandle {
       const distance = point.distanceTo(this.#camera.position)
       point.project(this.#camera)
       if (point.z > 1 || point.z < -1) return
-      discs.push({ x: ((point.x + 1) / 2) * width, y: ((1 - point.y) / 2) * height, r: nodeRadius(node) / Math.max(1e-6, perPixel * distance) })
+      discs.push({
+        x: ((point.x + 1) / 2) * width,
+        y: ((1 - point.y) / 2) * height,
+        r: nodeRadius(node) / Math.max(1e-6, perPixel * distance),
+      })
     })
     return discs
   }
@@ -432,7 +519,12 @@ function layoutFor(payload: GraphPayload, keep: LayoutMemory | undefined): Force
  * @returns the handle to update, re-theme, pause, resume and dispose the view
  * @throws NebulaUnavailableError when WebGL 2 is unavailable
  */
-export function mountNebula(container: HTMLElement, payload: GraphPayload, handlers: NebulaHandlers, memory?: NebulaMemory): NebulaHandle {
+export function mountNebula(
+  container: HTMLElement,
+  payload: GraphPayload,
+  handlers: NebulaHandlers,
+  memory?: NebulaMemory,
+): NebulaHandle {
   if (!webglAvailable()) throw new NebulaUnavailableError('WebGL 2 is not available in this browser')
   return new NebulaView(container, payload, handlers, memory)
 }

@@ -31,9 +31,15 @@ export function captionsOf(payload: GraphPayload): Captions {
   const contested = payload.edges.filter((edge) => edge.contested).length
   const scheduled = payload.edges.filter((edge) => edge.scheduled && !edge.contested).length
   const legend: { css: string; text: string }[] = []
-  if (contested > 0) legend.push({ css: 'color:var(--nebula-warn)', text: `┄ dashed: ${plural(contested, 'contested relation')}, not confirmed` })
-  if (scheduled > 0) legend.push({ css: 'opacity:0.8', text: `faint: ${plural(scheduled, 'scheduled relation')}, not current yet` })
-  const ariaLabel = `Fact graph: ${payload.nodes.length} nodes and ${payload.edges.length} relations`
-    + (contested > 0 ? `, ${contested} contested (dashed, not confirmed)` : '')
+  if (contested > 0)
+    legend.push({
+      css: 'color:var(--nebula-warn)',
+      text: `┄ dashed: ${plural(contested, 'contested relation')}, not confirmed`,
+    })
+  if (scheduled > 0)
+    legend.push({ css: 'opacity:0.8', text: `faint: ${plural(scheduled, 'scheduled relation')}, not current yet` })
+  const ariaLabel =
+    `Fact graph: ${payload.nodes.length} nodes and ${payload.edges.length} relations` +
+    (contested > 0 ? `, ${contested} contested (dashed, not confirmed)` : '')
   return { legend, ariaLabel }
 }

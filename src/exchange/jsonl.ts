@@ -85,7 +85,12 @@ export interface AliasRecord {
  * @param alias - its kind, the name it reads as another, that other name, and for a property the subject's name.
  * @returns the record.
  */
-export function aliasRecordOf(alias: { readonly kind: 'entity' | 'predicate'; readonly subject: string; readonly aliasText: string; readonly canonicalText: string }): AliasRecord {
+export function aliasRecordOf(alias: {
+  readonly kind: 'entity' | 'predicate'
+  readonly subject: string
+  readonly aliasText: string
+  readonly canonicalText: string
+}): AliasRecord {
   return alias.kind === 'entity'
     ? { subject: alias.aliasText, aliasOf: alias.canonicalText }
     : { subject: alias.subject, property: alias.aliasText, aliasOf: alias.canonicalText }
@@ -122,14 +127,16 @@ export type ParsedLine =
 export function recordOf(fact: Fact): ExchangeRecord {
   const withheld = fact.sensitivity === 'credential'
   const shown = maskForFile(fact)
-  const qualifiers = Object.fromEntries(Object.entries(shown.qualifiers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  const qualifiers = Object.fromEntries(
+    Object.entries(shown.qualifiers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  )
   return {
     subject: shown.subject,
     property: shown.property,
     qualifiers,
     scope: fact.scope,
     ...(fact.projectName === null ? {} : { projectName: fact.projectName }),
-    ...(withheld ? { valueWithheld: true } as const : { value: fact.value }),
+    ...(withheld ? ({ valueWithheld: true } as const) : { value: fact.value }),
     status: fact.status,
     evidence: fact.evidence,
     confidence: fact.confidence,

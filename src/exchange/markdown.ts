@@ -83,15 +83,21 @@ export function libraryDocument(stored: readonly Fact[], options: MarkdownOption
 
 function sectionOrder(a: Fact | undefined, b: Fact | undefined): number {
   if (a === undefined || b === undefined) return 0
-  return a.subject.localeCompare(b.subject) || (a.scope === 'global' ? -1 : b.scope === 'global' ? 1 : a.scope.localeCompare(b.scope))
+  return (
+    a.subject.localeCompare(b.subject) ||
+    (a.scope === 'global' ? -1 : b.scope === 'global' ? 1 : a.scope.localeCompare(b.scope))
+  )
 }
 
 function sectionText(facts: readonly Fact[], options: MarkdownOptions, day: (iso: string) => string): string {
   const first = facts[0]
   if (first === undefined) return ''
   const current = facts.filter((fact) => (CURRENT_STATUSES as readonly string[]).includes(fact.status))
-  const history = facts.filter((fact) => !(CURRENT_STATUSES as readonly string[]).includes(fact.status))
-    .sort((a, b) => a.property.localeCompare(b.property) || (b.validTo ?? '').localeCompare(a.validTo ?? '') || a.id - b.id)
+  const history = facts
+    .filter((fact) => !(CURRENT_STATUSES as readonly string[]).includes(fact.status))
+    .sort(
+      (a, b) => a.property.localeCompare(b.property) || (b.validTo ?? '').localeCompare(a.validTo ?? '') || a.id - b.id,
+    )
   const lines = ['', `## ${escaped(first.subject)}${scopeNote(first)}`, '']
   const slots = new Map<string, Fact[]>()
   for (const fact of current.sort((a, b) => a.property.localeCompare(b.property) || valueOrder(a, b))) {
@@ -116,7 +122,9 @@ function sectionText(facts: readonly Fact[], options: MarkdownOptions, day: (iso
     lines.push('', '### History', '')
     for (const fact of history) {
       const span = `${day(fact.validFrom)} to ${fact.validTo === null ? '?' : day(fact.validTo)}`
-      lines.push(`- **${escaped(fact.property)}**: ${shownValue(fact, options)} — ${span}, ${EVIDENCE_WORDS[fact.evidence]} (${fact.status})`)
+      lines.push(
+        `- **${escaped(fact.property)}**: ${shownValue(fact, options)} — ${span}, ${EVIDENCE_WORDS[fact.evidence]} (${fact.status})`,
+      )
     }
   }
   return lines.join('\n')
@@ -149,6 +157,8 @@ function scopeNote(fact: Fact): string {
 function escaped(text: string): string {
   return text
     .replace(/\s*[\r\n]+\s*/gu, ' ')
-    .replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;')
+    .replace(/&/gu, '&amp;')
+    .replace(/</gu, '&lt;')
+    .replace(/>/gu, '&gt;')
     .replace(/[\\`*_[\]|#~]/gu, (mark) => `\\${mark}`)
 }

@@ -20,17 +20,27 @@ export type ConfinedPath =
  * @returns the resolved absolute path (symlinks resolved) and its `/`-separated path relative to the data
  *   directory, or the reason for refusing.
  */
-export function confinePath(dataDir: string, requested: string, platform: NodeJS.Platform = process.platform): ConfinedPath {
+export function confinePath(
+  dataDir: string,
+  requested: string,
+  platform: NodeJS.Platform = process.platform,
+): ConfinedPath {
   if (requested.includes('\u0000')) return refuse('the path contains a NUL byte')
-  if (/^[\\/]{2}/u.test(requested)) return refuse('UNC and device paths (\\\\server\\share, //server/share) are not allowed')
+  if (/^[\\/]{2}/u.test(requested))
+    return refuse('UNC and device paths (\\\\server\\share, //server/share) are not allowed')
   if (requested.split(/[\\/]/u).includes('..')) return refuse('the path must not contain ".." segments')
-  if (platform !== 'win32' && /^[A-Za-z]:/u.test(requested)) return refuse('the path is an absolute path outside the data directory')
+  if (platform !== 'win32' && /^[A-Za-z]:/u.test(requested))
+    return refuse('the path is an absolute path outside the data directory')
   if (requested.trim() === '') return refuse('the path is empty')
 
   const root = resolve(dataDir)
   const target = resolve(root, requested)
   if (!inside(root, target)) {
-    return refuse(isAbsolute(requested) ? 'the path is an absolute path outside the data directory' : 'the path leaves the data directory')
+    return refuse(
+      isAbsolute(requested)
+        ? 'the path is an absolute path outside the data directory'
+        : 'the path leaves the data directory',
+    )
   }
 
   let realRoot: string
@@ -40,8 +50,10 @@ export function confinePath(dataDir: string, requested: string, platform: NodeJS
     return refuse('the data directory does not exist')
   }
   const nearest = realOfNearest(target)
-  const real = nearest === undefined ? undefined : nearest.rest === '' ? nearest.real : resolve(nearest.real, nearest.rest)
-  if (real === undefined || !inside(realRoot, real)) return refuse('the path leads outside the data directory through a symbolic link')
+  const real =
+    nearest === undefined ? undefined : nearest.rest === '' ? nearest.real : resolve(nearest.real, nearest.rest)
+  if (real === undefined || !inside(realRoot, real))
+    return refuse('the path leads outside the data directory through a symbolic link')
   return { ok: true, path: real, relativePath: relative(realRoot, real).split(sep).join('/') }
 }
 

@@ -24,7 +24,10 @@ export function quoteInInput(quote: string, inputText: string): boolean {
  * @param messages - what the model read (a segment's messages or pieces, or a snapshot's messages).
  * @returns the message, or undefined when no message holds the quote (the candidate is dropped).
  */
-export function anchorMessage(quote: string, messages: readonly ConversationMessage[]): ConversationMessage | undefined {
+export function anchorMessage(
+  quote: string,
+  messages: readonly ConversationMessage[],
+): ConversationMessage | undefined {
   const needle = foldForAnchor(quote)
   if (needle === '') return undefined
   let first: ConversationMessage | undefined

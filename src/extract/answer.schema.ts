@@ -11,8 +11,16 @@ import type { Candidate } from './types.ts'
 /** The most facts one answer may carry; a longer list is refused as runaway output. */
 export const MAX_ANSWER_FACTS = 50
 /** Caps on the fields of one fact, in UTF-16 code units (the same as memory_write's arguments). */
-export const FACT_FIELD_CAPS = { subject: 200, property: 200, value: 4000, quote: 2000, scope: 100, qualifierKey: 100, qualifierValue: 300, qualifiers: 8 } as const
-
+export const FACT_FIELD_CAPS = {
+  subject: 200,
+  property: 200,
+  value: 4000,
+  quote: 2000,
+  scope: 100,
+  qualifierKey: 100,
+  qualifierValue: 300,
+  qualifiers: 8,
+} as const
 
 /** A field that must say something. */
 const filledText = (max: number) => textField(max).refine((value) => value.trim() !== '', 'must not be empty')
@@ -42,8 +50,12 @@ export const answerFactSchema = z.strictObject({
   quote: filledText(FACT_FIELD_CAPS.quote),
   confidence: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
   scope: nameField(FACT_FIELD_CAPS.scope).optional(),
-  qualifiers: z.record(nameField(FACT_FIELD_CAPS.qualifierKey), nameField(FACT_FIELD_CAPS.qualifierValue))
-    .refine((record) => Object.keys(record).length <= FACT_FIELD_CAPS.qualifiers, `at most ${FACT_FIELD_CAPS.qualifiers} qualifiers`)
+  qualifiers: z
+    .record(nameField(FACT_FIELD_CAPS.qualifierKey), nameField(FACT_FIELD_CAPS.qualifierValue))
+    .refine(
+      (record) => Object.keys(record).length <= FACT_FIELD_CAPS.qualifiers,
+      `at most ${FACT_FIELD_CAPS.qualifiers} qualifiers`,
+    )
     .optional(),
   cues: cuesField.optional(),
   valid_from: dateField.optional(),
@@ -123,9 +135,10 @@ export function toAnswerFact(candidate: Candidate): AnswerFact {
 }
 
 function toCandidate(fact: AnswerFact): Candidate {
-  const qualifiers = fact.qualifiers === undefined
-    ? undefined
-    : Object.fromEntries(Object.entries(fact.qualifiers).map(([key, value]) => [key.trim(), value.trim()]))
+  const qualifiers =
+    fact.qualifiers === undefined
+      ? undefined
+      : Object.fromEntries(Object.entries(fact.qualifiers).map(([key, value]) => [key.trim(), value.trim()]))
   return {
     subject: fact.subject.trim(),
     property: fact.property.trim(),
@@ -148,9 +161,13 @@ function withoutNulls(item: unknown): unknown {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 6).map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
-    const field = issue.path.length === 0 ? 'answer' : issue.path.map(String).join('.')
-    return `${field}: ${issue.message}`
-  }).join('; ')
+  return error.issues
+    .slice(0, 6)
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys')
+        return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+      const field = issue.path.length === 0 ? 'answer' : issue.path.map(String).join('.')
+      return `${field}: ${issue.message}`
+    })
+    .join('; ')
 }

@@ -33,7 +33,10 @@ export interface CaptureDeps {
   /** The configuration in force; undefined before the plugin is configured. */
   readonly config: () => ResolvedConfig | undefined
   /** The extraction model for a session's text, or why there is none. */
-  readonly model: (session: ExtractSessionView | undefined, config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }>
+  readonly model: (
+    session: ExtractSessionView | undefined,
+    config: ResolvedConfig,
+  ) => Promise<ExtractionModel | { readonly unavailable: string }>
   /** Whether the user paused memory in a session: its turns are then neither captured nor extracted, ever. */
   readonly paused?: ((sessionId: string) => boolean) | undefined
   /** A session's events by id, live or persisted (the retry of a parked range), or why they cannot be read. */
@@ -43,7 +46,12 @@ export interface CaptureDeps {
 /** What asking for the retry of a parked range answers. */
 export type ParkedRetry =
   /** `sessionRead`: the conversation's events could be read (a failure then came from the model). */
-  | { readonly ok: true; readonly outcome: RetryOutcome; readonly range: PendingRange | undefined; readonly sessionRead: boolean }
+  | {
+      readonly ok: true
+      readonly outcome: RetryOutcome
+      readonly range: PendingRange | undefined
+      readonly sessionRead: boolean
+    }
   | { readonly ok: false; readonly code: 'not_found' | 'unavailable'; readonly message: string }
 
 /** The automatic capture of one applied plugin. */
@@ -104,7 +112,10 @@ export class AutoCapture {
    * @returns true when autoExtract is on and a model is configured.
    */
   static modelReads(config: ResolvedConfig): boolean {
-    return config.autoExtract && (config.llmSource === 'host' || (config.llmBaseUrl.trim() !== '' && config.llmModel.trim() !== ''))
+    return (
+      config.autoExtract &&
+      (config.llmSource === 'host' || (config.llmBaseUrl.trim() !== '' && config.llmModel.trim() !== ''))
+    )
   }
 
   /**
@@ -135,7 +146,7 @@ export class AutoCapture {
     const session = this.sessions.get(sessionId)
     if (entry === undefined || session === undefined) return []
     const opened = this.deps.memory.stores()
-    const from = 'stores' in opened ? opened.stores.extract.cursor(sessionId) ?? 0 : 0
+    const from = 'stores' in opened ? (opened.stores.extract.cursor(sessionId) ?? 0) : 0
     const to = Math.max(entry.endSeq, entry.queuedEndSeq ?? 0)
     const turns = new Set<number>()
     for (const event of session.events.slice(from, to + 1)) {
@@ -161,9 +172,16 @@ export class AutoCapture {
 
   async extractText(text: string, options: { readonly dryRun: boolean }): Promise<ManualExtraction> {
     const config = this.deps.config()
-    if (config === undefined || !config.enabled) return { ok: false, code: 'unavailable', message: 'fact memory is switched off' }
+    if (config === undefined || !config.enabled)
+      return { ok: false, code: 'unavailable', message: 'fact memory is switched off' }
     const model = await this.deps.model(undefined, config)
-    return extractText(text, options.dryRun, { memory: this.deps.memory, config, model, clock: this.deps.clock, signal: this.manual.signal })
+    return extractText(text, options.dryRun, {
+      memory: this.deps.memory,
+      config,
+      model,
+      clock: this.deps.clock,
+      signal: this.manual.signal,
+    })
   }
 
   /**
@@ -174,13 +192,20 @@ export class AutoCapture {
    */
   retryParked(id: number): Promise<ParkedRetry> {
     const config = this.deps.config()
-    if (config === undefined || !config.enabled) return Promise.resolve({ ok: false, code: 'unavailable', message: 'fact memory is switched off' })
+    if (config === undefined || !config.enabled)
+      return Promise.resolve({ ok: false, code: 'unavailable', message: 'fact memory is switched off' })
     const opened = this.deps.memory.stores()
-    if (!('stores' in opened)) return Promise.resolve({ ok: false, code: 'unavailable', message: opened.unavailable.message })
+    if (!('stores' in opened))
+      return Promise.resolve({ ok: false, code: 'unavailable', message: opened.unavailable.message })
     const range = opened.stores.extract.pendingById(id)
-    if (range === undefined) return Promise.resolve({ ok: false, code: 'not_found', message: `no parked extraction range has id ${id}` })
+    if (range === undefined)
+      return Promise.resolve({ ok: false, code: 'not_found', message: `no parked extraction range has id ${id}` })
     if (range.resolvedAt !== null) {
-      return Promise.resolve({ ok: false, code: 'not_found', message: `parked range #${id} was already read again at ${range.resolvedAt}; nothing is left to retry` })
+      return Promise.resolve({
+        ok: false,
+        code: 'not_found',
+        message: `parked range #${id} was already read again at ${range.resolvedAt}; nothing is left to retry`,
+      })
     }
     return this.retry(range, 'asked', config)
   }
@@ -194,7 +219,12 @@ export class AutoCapture {
   async drain(limitMs: number): Promise<void> {
     this.queue.flush()
     let timer: NodeJS.Timeout | undefined
-    await Promise.race([this.queue.idle(), new Promise((resolve) => { timer = setTimeout(resolve, limitMs).unref() })])
+    await Promise.race([
+      this.queue.idle(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, limitMs).unref()
+      }),
+    ])
     clearTimeout(timer)
     this.stop()
   }
@@ -233,10 +263,16 @@ export class AutoCapture {
       // The rules cannot tell a codebase's convention from a personal one: only a statement naming the project is its,
       // and only a repository's name is known to name a project (a home folder's is the user's own name).
       const names = (quote: string): boolean => project?.repository === true && statementNamesProject(quote, project)
-      const candidates = captureRules(message.text).filter((candidate) => !explicitOnly || candidate.explicit)
+      const candidates = captureRules(message.text)
+        .filter((candidate) => !explicitOnly || candidate.explicit)
         .map((candidate) => (names(candidate.quote) ? { ...candidate, scope: PROJECT_SCOPE_WORD } : candidate))
       if (candidates.length === 0) return
-      landCandidates(candidates, { origin: 'rule', messages, sessionId: session.id, usersWords: true, project }, this.deps.memory, config)
+      landCandidates(
+        candidates,
+        { origin: 'rule', messages, sessionId: session.id, usersWords: true, project },
+        this.deps.memory,
+        config,
+      )
     } catch (error) {
       this.deps.logger.warn('rule capture failed: %s', messageOf(error))
     }
@@ -248,7 +284,14 @@ export class AutoCapture {
     if (config === undefined || session === undefined || !config.enabled || !config.autoExtract) return { kind: 'done' }
     try {
       const model = await this.deps.model(session, config)
-      const result = await runPass(request, { memory: this.deps.memory, config, events: session.events, model, clock: this.deps.clock, project: projectOfSession(session) })
+      const result = await runPass(request, {
+        memory: this.deps.memory,
+        config,
+        events: session.events,
+        model,
+        clock: this.deps.clock,
+        project: projectOfSession(session),
+      })
       if (result.kind !== 'failed' && result.answered === true) this.retryParkedOnTheirOwn()
       return result
     } finally {
@@ -274,11 +317,13 @@ export class AutoCapture {
         // says nothing of the model, so the next range is still tried.
         if (answer.ok && answer.outcome.kind === 'failed' && answer.sessionRead) return
       }
-    })().catch((error: unknown) => {
-      this.deps.logger.warn('the retry of parked extraction ranges failed: %s', messageOf(error))
-    }).finally(() => {
-      if (this.retrySweep === sweep) this.retrySweep = undefined
-    })
+    })()
+      .catch((error: unknown) => {
+        this.deps.logger.warn('the retry of parked extraction ranges failed: %s', messageOf(error))
+      })
+      .finally(() => {
+        if (this.retrySweep === sweep) this.retrySweep = undefined
+      })
     this.retrySweep = sweep
   }
 
@@ -290,13 +335,30 @@ export class AutoCapture {
     const retried = (async (): Promise<ParkedRetry> => {
       const session = await this.deps.session(range.sessionId)
       // A session that cannot be read leaves nothing to send: its reason stands in for the events and the model.
-      const read = 'unavailable' in session
-        ? { events: session, model: session, project: null }
-        : { events: session.events, model: await this.deps.model(session, config), project: projectOfSession(session) }
-      const outcome = await retryRange(range, cause, { memory: this.deps.memory, config, clock: this.deps.clock, signal, ...read })
+      const read =
+        'unavailable' in session
+          ? { events: session, model: session, project: null }
+          : {
+              events: session.events,
+              model: await this.deps.model(session, config),
+              project: projectOfSession(session),
+            }
+      const outcome = await retryRange(range, cause, {
+        memory: this.deps.memory,
+        config,
+        clock: this.deps.clock,
+        signal,
+        ...read,
+      })
       const opened = this.deps.memory.stores()
       const now = 'stores' in opened ? opened.stores.extract.pendingById(range.id) : undefined
-      if (outcome.kind === 'resolved') this.deps.logger.info('extraction read parked range #%d again: %d facts, %d to review', range.id, outcome.factIds.length, outcome.proposalIds.length)
+      if (outcome.kind === 'resolved')
+        this.deps.logger.info(
+          'extraction read parked range #%d again: %d facts, %d to review',
+          range.id,
+          outcome.factIds.length,
+          outcome.proposalIds.length,
+        )
       else this.deps.logger.warn('the retry of parked extraction range #%d failed: %s', range.id, outcome.error)
       return { ok: true, outcome, range: now, sessionRead: !('unavailable' in session) }
     })().finally(() => {
@@ -312,7 +374,13 @@ export class AutoCapture {
     if (config === undefined || session === undefined) return
     try {
       parkRange(request, error, { memory: this.deps.memory, config, events: session.events, clock: this.deps.clock })
-      this.deps.logger.warn('extraction parked session %s up to seq %d after %d attempts: %s', request.sessionId, request.endSeq, request.attempt, error)
+      this.deps.logger.warn(
+        'extraction parked session %s up to seq %d after %d attempts: %s',
+        request.sessionId,
+        request.endSeq,
+        request.attempt,
+        error,
+      )
     } catch (parkError) {
       this.deps.logger.warn('could not park an extraction range: %s', messageOf(parkError))
     }

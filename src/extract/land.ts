@@ -19,7 +19,9 @@ import { isProjectWord, projectKeyOfScope } from '../project/project-ref.ts'
  * already rejected on its card, so the log says the change was decided before, not that it was malformed.
  */
 const REFUSAL_REASON: Partial<Record<ErrorCode, RefusedCandidate['reason']>> = {
-  tombstoned: 'tombstoned', credential_refused: 'credential', refused: 'already_decided',
+  tombstoned: 'tombstoned',
+  credential_refused: 'credential',
+  refused: 'already_decided',
 }
 
 /** Where the candidates come from. */
@@ -56,7 +58,12 @@ export interface Landing {
  *   answered with a card that is not pending afterwards (the user already applied or rejected it, or it went stale)
  *   is refused as `already_decided`, so only what awaits review is counted as such, whatever the store answers.
  */
-export function landCandidates(candidates: readonly Candidate[], source: LandingSource, memory: FactMemory, config: ResolvedConfig): Landing {
+export function landCandidates(
+  candidates: readonly Candidate[],
+  source: LandingSource,
+  memory: FactMemory,
+  config: ResolvedConfig,
+): Landing {
   const factIds: number[] = []
   const proposed: { readonly id: number; readonly shown: ReturnType<typeof shownOf> }[] = []
   const refused: RefusedCandidate[] = []
@@ -72,23 +79,29 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
       refused.push({ reason: 'invalid', ...shown })
       continue
     }
-    const answer = memory.write({
-      subject: candidate.subject,
-      property: candidate.property,
-      value: candidate.value,
-      evidence: source.usersWords && checked.held.role === 'user' && quoteCarries(candidate.quote, candidate.value).carries ? 'explicit_user' : 'observed',
-      quote: candidate.quote,
-      ...scope,
-      qualifiers: candidate.qualifiers,
-      cues: candidate.cues,
-      confidence: candidate.confidence,
-      confidenceFloor: config.extractConfidenceMin,
-      multi: candidate.multi,
-      validFrom: candidate.validFrom,
-      validTo: candidate.validTo,
-      origin: source.origin,
-      anchor: source.sessionId === null ? undefined : { sessionId: source.sessionId, turn: checked.held.turn },
-    }, config)
+    const answer = memory.write(
+      {
+        subject: candidate.subject,
+        property: candidate.property,
+        value: candidate.value,
+        evidence:
+          source.usersWords && checked.held.role === 'user' && quoteCarries(candidate.quote, candidate.value).carries
+            ? 'explicit_user'
+            : 'observed',
+        quote: candidate.quote,
+        ...scope,
+        qualifiers: candidate.qualifiers,
+        cues: candidate.cues,
+        confidence: candidate.confidence,
+        confidenceFloor: config.extractConfidenceMin,
+        multi: candidate.multi,
+        validFrom: candidate.validFrom,
+        validTo: candidate.validTo,
+        origin: source.origin,
+        anchor: source.sessionId === null ? undefined : { sessionId: source.sessionId, turn: checked.held.turn },
+      },
+      config,
+    )
     switch (answer.kind) {
       case 'saved':
       case 'conflict':
@@ -113,8 +126,12 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
         break
     }
   }
-  const pending = pendingCards(proposed.map((card) => card.id), memory)
-  for (const card of proposed) if (!pending.includes(card.id)) refused.push({ reason: 'already_decided', ...card.shown })
+  const pending = pendingCards(
+    proposed.map((card) => card.id),
+    memory,
+  )
+  for (const card of proposed)
+    if (!pending.includes(card.id)) refused.push({ reason: 'already_decided', ...card.shown })
   return { factIds, proposalIds: pending, refused }
 }
 
@@ -123,7 +140,10 @@ export function landCandidates(candidates: readonly Candidate[], source: Landing
  * project's own scope text is nothing a candidate may carry.
  * @returns the write's scope or project, or undefined when the candidate is refused.
  */
-function candidateScope(candidate: Candidate, project: ProjectRef | null): { scope?: string | undefined; project?: ProjectRef } | undefined {
+function candidateScope(
+  candidate: Candidate,
+  project: ProjectRef | null,
+): { scope?: string | undefined; project?: ProjectRef } | undefined {
   if (isProjectWord(candidate.scope)) return project === null ? {} : { project }
   if (candidate.scope !== undefined && projectKeyOfScope(candidate.scope) !== null) return undefined
   return { scope: candidate.scope }
@@ -144,8 +164,12 @@ function pendingCards(ids: readonly number[], memory: FactMemory): number[] {
  * @param messages - the messages it was read from.
  * @returns the message holding the quote (a user message first), or why the candidate is refused.
  */
-export function checkCandidate(candidate: Candidate, messages: readonly ConversationMessage[]):
-  { readonly ok: true; readonly held: ConversationMessage } | { readonly ok: false; readonly refused: RefusedCandidate } {
+export function checkCandidate(
+  candidate: Candidate,
+  messages: readonly ConversationMessage[],
+):
+  | { readonly ok: true; readonly held: ConversationMessage }
+  | { readonly ok: false; readonly refused: RefusedCandidate } {
   const held = anchorMessage(candidate.quote, messages)
   if (held === undefined) return { ok: false, refused: { reason: 'quote_not_in_input', ...shownOf(candidate) } }
   const shape = shapeGate(candidate)

@@ -22,15 +22,15 @@ export const MANUAL_MAX_SEGMENTS = 4
 /** What a one-off extraction answers. */
 export type ManualExtraction =
   | {
-    readonly ok: true
-    readonly runId: number
-    readonly model: string
-    readonly candidates: readonly Candidate[]
-    readonly factIds: readonly number[]
-    readonly proposalIds: readonly number[]
-    readonly refused: readonly RefusedCandidate[]
-    readonly notes: readonly string[]
-  }
+      readonly ok: true
+      readonly runId: number
+      readonly model: string
+      readonly candidates: readonly Candidate[]
+      readonly factIds: readonly number[]
+      readonly proposalIds: readonly number[]
+      readonly refused: readonly RefusedCandidate[]
+      readonly notes: readonly string[]
+    }
   | { readonly ok: false; readonly code: 'unavailable' | 'refused'; readonly message: string }
 
 /** What a one-off extraction needs. */
@@ -54,34 +54,89 @@ export async function extractText(text: string, dryRun: boolean, deps: ManualDep
   const opened = deps.memory.stores()
   if (!('stores' in opened)) return { ok: false, code: 'unavailable', message: opened.unavailable.message }
   const messages: ConversationMessage[] = [{ role: 'user', seq: 0, turn: null, text }]
-  const plan = planPass(messages, { maxChars: deps.config.extractMaxChars, chunksPerPass: MANUAL_MAX_SEGMENTS, endSeq: 1 })
+  const plan = planPass(messages, {
+    maxChars: deps.config.extractMaxChars,
+    chunksPerPass: MANUAL_MAX_SEGMENTS,
+    endSeq: 1,
+  })
   if (plan.remaining) {
-    return { ok: false, code: 'refused', message: `the text needs more than ${MANUAL_MAX_SEGMENTS} segments of extractMaxChars (${deps.config.extractMaxChars}) characters; send a shorter text` }
+    return {
+      ok: false,
+      code: 'refused',
+      message: `the text needs more than ${MANUAL_MAX_SEGMENTS} segments of extractMaxChars (${deps.config.extractMaxChars}) characters; send a shorter text`,
+    }
   }
   const started = deps.clock.now()
   const read = await readCandidates(plan.segments, {
-    model: deps.model, merge: deps.config.extractMerge, timeZone: deps.config.displayTimeZone, now: started, signal: deps.signal,
+    model: deps.model,
+    merge: deps.config.extractMerge,
+    timeZone: deps.config.displayTimeZone,
+    now: started,
+    signal: deps.signal,
   })
   const base = {
-    sessionId: null, trigger: 'manual' as const, startSeq: null, endSeq: null, turns: [], messageCount: 1, chunkCount: plan.segments.length,
-    chars: text.length, textSha256: sha256(text), textSent: loggedText(plan.segments), model: deps.model.name,
-    attempt: 1, startedAt: new Date(started).toISOString(),
+    sessionId: null,
+    trigger: 'manual' as const,
+    startSeq: null,
+    endSeq: null,
+    turns: [],
+    messageCount: 1,
+    chunkCount: plan.segments.length,
+    chars: text.length,
+    textSha256: sha256(text),
+    textSent: loggedText(plan.segments),
+    model: deps.model.name,
+    attempt: 1,
+    startedAt: new Date(started).toISOString(),
   }
   const ledger = opened.stores.extract
   if (!read.ok) {
-    ledger.record({ ...base, decision: 'failed', written: 0, review: 0, refused: [], factIds: [], proposalIds: [], note: null, error: read.error, finishedAt: isoNow(deps.clock), durationMs: deps.clock.now() - started })
+    ledger.record({
+      ...base,
+      decision: 'failed',
+      written: 0,
+      review: 0,
+      refused: [],
+      factIds: [],
+      proposalIds: [],
+      note: null,
+      error: read.error,
+      finishedAt: isoNow(deps.clock),
+      durationMs: deps.clock.now() - started,
+    })
     return { ok: false, code: 'unavailable', message: read.error }
   }
   const landing = dryRun
     ? { factIds: [], proposalIds: [], refused: dryRunRefusals(read.candidates, messages) }
-    : landCandidates(read.candidates, { origin: 'extract', messages, sessionId: null, usersWords: false, project: null }, deps.memory, deps.config)
+    : landCandidates(
+        read.candidates,
+        { origin: 'extract', messages, sessionId: null, usersWords: false, project: null },
+        deps.memory,
+        deps.config,
+      )
   const notes = [...read.notes, ...(dryRun ? ['dry run: nothing was written'] : [])]
   const runId = ledger.record({
-    ...base, decision: 'extracted', written: landing.factIds.length, review: landing.proposalIds.length, refused: landing.refused,
-    factIds: landing.factIds, proposalIds: landing.proposalIds, note: notes.join('; ') || null, error: null,
-    finishedAt: isoNow(deps.clock), durationMs: deps.clock.now() - started,
+    ...base,
+    decision: 'extracted',
+    written: landing.factIds.length,
+    review: landing.proposalIds.length,
+    refused: landing.refused,
+    factIds: landing.factIds,
+    proposalIds: landing.proposalIds,
+    note: notes.join('; ') || null,
+    error: null,
+    finishedAt: isoNow(deps.clock),
+    durationMs: deps.clock.now() - started,
   })
-  return maskedAnswer({ ok: true, runId, model: deps.model.name, candidates: read.candidates, ...landing, refused: landing.refused.map(maskRefusal), notes })
+  return maskedAnswer({
+    ok: true,
+    runId,
+    model: deps.model.name,
+    candidates: read.candidates,
+    ...landing,
+    refused: landing.refused.map(maskRefusal),
+    notes,
+  })
 }
 
 /**
@@ -94,11 +149,13 @@ function maskedAnswer(answer: ManualExtraction & { readonly ok: true }): ManualE
     ...(isCredential(candidate.property, candidate.value) ? [candidate.value] : []),
     ...Object.entries(candidate.qualifiers ?? {}).flatMap(([key, text]) => (isCredential(key, text) ? [text] : [])),
   ])
-  const candidates = answer.candidates.map((candidate): Candidate => ({
-    ...candidate,
-    value: isCredential(candidate.property, candidate.value) ? MASK : candidate.value,
-    ...(candidate.qualifiers === undefined ? {} : { qualifiers: maskQualifiers(candidate.qualifiers) }),
-  }))
+  const candidates = answer.candidates.map(
+    (candidate): Candidate => ({
+      ...candidate,
+      value: isCredential(candidate.property, candidate.value) ? MASK : candidate.value,
+      ...(candidate.qualifiers === undefined ? {} : { qualifiers: maskQualifiers(candidate.qualifiers) }),
+    }),
+  )
   return maskStrings({ ...answer, candidates }, known)
 }
 
@@ -111,13 +168,18 @@ function maskStrings<T>(value: T, known: readonly string[]): T {
   if (typeof value === 'string') return maskCredentials(value, known) as T
   if (Array.isArray(value)) return value.map((entry: unknown) => maskStrings(entry, known)) as T
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [maskCredentials(key, known), maskStrings(entry, known)])) as T
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [maskCredentials(key, known), maskStrings(entry, known)]),
+    ) as T
   }
   return value
 }
 
 /** The local checks a dry run can report without writing: quote anchoring and the shape gate. */
-function dryRunRefusals(candidates: readonly Candidate[], messages: readonly ConversationMessage[]): RefusedCandidate[] {
+function dryRunRefusals(
+  candidates: readonly Candidate[],
+  messages: readonly ConversationMessage[],
+): RefusedCandidate[] {
   return candidates.flatMap((candidate): RefusedCandidate[] => {
     const checked = checkCandidate(candidate, messages)
     return checked.ok ? [] : [checked.refused]

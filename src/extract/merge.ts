@@ -56,7 +56,8 @@ export function mergeLocally(perSegment: readonly (readonly Candidate[])[]): Loc
       if (seen === undefined) claims.set(claim, { candidate, slot })
       else {
         folded += 1
-        if (candidate.confidence > seen.candidate.confidence) seen.candidate = { ...seen.candidate, confidence: candidate.confidence }
+        if (candidate.confidence > seen.candidate.confidence)
+          seen.candidate = { ...seen.candidate, confidence: candidate.confidence }
       }
       const group = slots.get(slot) ?? { claims: new Set<string>(), segments: new Set<number>(), allMulti: true }
       group.claims.add(claim)
@@ -71,7 +72,12 @@ export function mergeLocally(perSegment: readonly (readonly Candidate[])[]): Loc
   }
   const entries = [...claims.values()]
   const contested = entries.filter((entry) => isContested(entry.slot)).map((entry) => entry.candidate)
-  return { candidates: entries.map((entry) => entry.candidate), contested, needsModelMerge: contested.length > 0, folded }
+  return {
+    candidates: entries.map((entry) => entry.candidate),
+    contested,
+    needsModelMerge: contested.length > 0,
+    folded,
+  }
 }
 
 /**
@@ -108,15 +114,22 @@ export function validateMergeAnswer(given: readonly Candidate[], answerText: str
   const parsed = parseAnswer(answerText)
   if (!parsed.ok) return { ok: false, reason: parsed.reason, detail: parsed.detail }
   const firstInvalid = parsed.invalid[0]
-  if (firstInvalid !== undefined) return { ok: false, reason: 'invalid_fact', detail: `facts[${firstInvalid.index}]: ${firstInvalid.problem}` }
-  if (parsed.candidates.length === 0 && given.length > 0) return { ok: false, reason: 'empty', detail: 'the answer dropped every candidate' }
+  if (firstInvalid !== undefined)
+    return { ok: false, reason: 'invalid_fact', detail: `facts[${firstInvalid.index}]: ${firstInvalid.problem}` }
+  if (parsed.candidates.length === 0 && given.length > 0)
+    return { ok: false, reason: 'empty', detail: 'the answer dropped every candidate' }
   if (parsed.candidates.length > given.length) {
-    return { ok: false, reason: 'too_many', detail: `${parsed.candidates.length} facts from ${given.length} candidates` }
+    return {
+      ok: false,
+      reason: 'too_many',
+      detail: `${parsed.candidates.length} facts from ${given.length} candidates`,
+    }
   }
   const allowed = allowedFields(given)
   for (const [index, fact] of parsed.candidates.entries()) {
     const field = inventedField(fact, allowed)
-    if (field !== undefined) return { ok: false, reason: 'invented', detail: `facts[${index}].${field} is not taken from any candidate` }
+    if (field !== undefined)
+      return { ok: false, reason: 'invented', detail: `facts[${index}].${field} is not taken from any candidate` }
   }
   return { ok: true, candidates: parsed.candidates }
 }
@@ -139,17 +152,21 @@ interface AllowedFields {
 
 function allowedFields(given: readonly Candidate[]): AllowedFields {
   const set = (pick: (candidate: Candidate) => string | undefined): Set<string> =>
-    new Set(given.flatMap((candidate) => {
-      const value = pick(candidate)
-      return value === undefined ? [] : [value.trim()]
-    }))
+    new Set(
+      given.flatMap((candidate) => {
+        const value = pick(candidate)
+        return value === undefined ? [] : [value.trim()]
+      }),
+    )
   return {
     subject: set((candidate) => candidate.subject),
     property: set((candidate) => candidate.property),
     value: set((candidate) => candidate.value),
     quote: set((candidate) => candidate.quote),
     scope: set((candidate) => candidate.scope),
-    qualifiers: set((candidate) => (candidate.qualifiers === undefined ? undefined : qualifierText(candidate.qualifiers))),
+    qualifiers: set((candidate) =>
+      candidate.qualifiers === undefined ? undefined : qualifierText(candidate.qualifiers),
+    ),
     cues: new Set(given.flatMap((candidate) => (candidate.cues ?? []).map((cue) => cue.trim()))),
     validFrom: set((candidate) => candidate.validFrom),
     validTo: set((candidate) => candidate.validTo),

@@ -22,7 +22,8 @@ import type { ProjectRef } from '../types.ts'
  * Said of a pass started while the plugin unloads that could not reach its model (on rc.8 the host removes its model
  * adapters while plugins unload, so only a custom endpoint is reachable then).
  */
-export const UNLOAD_NOTE = 'started while the plugin was unloading and the model was out of reach; the cursor did not move, so this range is read at the session\'s next turn (for one-shot runs, set extractDelayMs to 0)'
+export const UNLOAD_NOTE =
+  "started while the plugin was unloading and the model was out of reach; the cursor did not move, so this range is read at the session's next turn (for one-shot runs, set extractDelayMs to 0)"
 
 /** What a pass works with. */
 export interface PassContext {
@@ -52,7 +53,13 @@ export async function runPass(request: PassRequest, context: PassContext): Promi
     const opened = context.memory.stores()
     if ('stores' in opened) {
       const now = isoNow(context.clock)
-      opened.stores.extract.record({ ...baseRecord(request, emptySnapshot(request), context.clock.now()), decision: 'failed', error: message, finishedAt: now, durationMs: 0 })
+      opened.stores.extract.record({
+        ...baseRecord(request, emptySnapshot(request), context.clock.now()),
+        decision: 'failed',
+        error: message,
+        finishedAt: now,
+        durationMs: 0,
+      })
     }
     return { kind: 'failed', error: message }
   }
@@ -76,17 +83,23 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
   }
   const signal = snapshot.messages.some((message) => hasSignal(message.text))
   if (!signal) {
-    const fallbackDue = config.extractFallbackTurns > 0
-      && (snapshot.turns.length >= config.extractFallbackTurns || snapshot.chars >= config.extractFallbackChars)
+    const fallbackDue =
+      config.extractFallbackTurns > 0 &&
+      (snapshot.turns.length >= config.extractFallbackTurns || snapshot.chars >= config.extractFallbackChars)
     if (!fallbackDue) {
       // Prefilter only (fallback turns 0): the text is passed over for good; otherwise it waits for more turns, from
       // where it starts (a session without a cursor gets one here, so the kept text is not lost).
-      ledger.advance(request.sessionId, config.extractFallbackTurns === 0 ? request.endSeq : startSeq, isoNow(context.clock))
+      ledger.advance(
+        request.sessionId,
+        config.extractFallbackTurns === 0 ? request.endSeq : startSeq,
+        isoNow(context.clock),
+      )
       finish({
         decision: 'skipped',
-        note: config.extractFallbackTurns === 0
-          ? 'no memory signal; prefilter only (extractFallbackTurns is 0), so no model was called and the text was passed over'
-          : `no memory signal; no model was called. The text is kept and read anyway after ${config.extractFallbackTurns} turns or ${config.extractFallbackChars} characters (now ${snapshot.turns.length} turns, ${snapshot.chars} characters)`,
+        note:
+          config.extractFallbackTurns === 0
+            ? 'no memory signal; prefilter only (extractFallbackTurns is 0), so no model was called and the text was passed over'
+            : `no memory signal; no model was called. The text is kept and read anyway after ${config.extractFallbackTurns} turns or ${config.extractFallbackChars} characters (now ${snapshot.turns.length} turns, ${snapshot.chars} characters)`,
       })
       return { kind: 'done' }
     }
@@ -96,10 +109,15 @@ async function passOnce(request: PassRequest, context: PassContext): Promise<Pas
     finish({ decision: 'failed', error: context.model.unavailable })
     return { kind: 'failed', error: context.model.unavailable }
   }
-  const read = await readRange(request, snapshot, { ...context, model: context.model, ledger }, {
-    read: signal ? null : 'no memory signal, read after the fallback threshold',
-    failed: request.trigger === 'flush' ? UNLOAD_NOTE : null,
-  })
+  const read = await readRange(
+    request,
+    snapshot,
+    { ...context, model: context.model, ledger },
+    {
+      read: signal ? null : 'no memory signal, read after the fallback threshold',
+      failed: request.trigger === 'flush' ? UNLOAD_NOTE : null,
+    },
+  )
   if (!read.ok) return { kind: 'failed', error: read.error }
   ledger.advance(request.sessionId, read.coveredEndSeq, isoNow(context.clock))
   return { kind: read.remaining ? 'more' : 'done', answered: true }
@@ -117,14 +135,41 @@ export function parkRange(request: PassRequest, error: string, context: Omit<Pas
   const ledger = opened.stores.extract
   const { startSeq, snapshot } = rangeOf(request, ledger, context)
   const now = isoNow(context.clock)
-  ledger.park({ sessionId: request.sessionId, startSeq, endSeq: request.endSeq, turns: snapshot.turns, textSha256: snapshot.textHash, attempts: request.attempt, lastError: error }, now)
-  ledger.record({ ...baseRecord(request, snapshot, context.clock.now()), decision: 'parked', error, note: `parked after ${request.attempt} attempts; the range is kept as a pending item`, finishedAt: now, durationMs: 0 })
+  ledger.park(
+    {
+      sessionId: request.sessionId,
+      startSeq,
+      endSeq: request.endSeq,
+      turns: snapshot.turns,
+      textSha256: snapshot.textHash,
+      attempts: request.attempt,
+      lastError: error,
+    },
+    now,
+  )
+  ledger.record({
+    ...baseRecord(request, snapshot, context.clock.now()),
+    decision: 'parked',
+    error,
+    note: `parked after ${request.attempt} attempts; the range is kept as a pending item`,
+    finishedAt: now,
+    durationMs: 0,
+  })
 }
 
 /** The range a pass covers, from the session's cursor to the request's end, and its snapshot. */
-function rangeOf(request: PassRequest, ledger: ExtractStore, context: Omit<PassContext, 'model' | 'project'>): { startSeq: number; snapshot: Snapshot } {
-  const startSeq = Math.min(ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq), request.endSeq)
-  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, { includeAssistant: context.config.extractIncludeAssistant })
+function rangeOf(
+  request: PassRequest,
+  ledger: ExtractStore,
+  context: Omit<PassContext, 'model' | 'project'>,
+): { startSeq: number; snapshot: Snapshot } {
+  const startSeq = Math.min(
+    ledger.cursor(request.sessionId) ?? lastTurnStart(context.events, request.endSeq),
+    request.endSeq,
+  )
+  const snapshot = takeSnapshot(request.sessionId, context.events, startSeq, request.endSeq, {
+    includeAssistant: context.config.extractIncludeAssistant,
+  })
   return { startSeq, snapshot }
 }
 
@@ -137,6 +182,13 @@ function lastTurnStart(events: readonly SessionEventView[], endSeq: number): num
 }
 
 function emptySnapshot(request: PassRequest): Snapshot {
-  return { sessionId: request.sessionId, startSeq: request.endSeq, endSeq: request.endSeq, turns: [], messages: [], chars: 0, textHash: '' }
+  return {
+    sessionId: request.sessionId,
+    startSeq: request.endSeq,
+    endSeq: request.endSeq,
+    turns: [],
+    messages: [],
+    chars: 0,
+    textHash: '',
+  }
 }
-

@@ -151,10 +151,30 @@ export class ExtractionQueue {
     const iso = (ms: number): string => new Date(ms).toISOString()
     return [...this.lines].flatMap(([sessionId, line]): QueueEntry[] => {
       if (line.running !== undefined) {
-        return [{ sessionId, state: 'running', endSeq: line.running.endSeq, attempt: line.running.attempt, at: iso(line.running.startedAt), queuedEndSeq: line.backlog ?? null, lastError: line.lastError }]
+        return [
+          {
+            sessionId,
+            state: 'running',
+            endSeq: line.running.endSeq,
+            attempt: line.running.attempt,
+            at: iso(line.running.startedAt),
+            queuedEndSeq: line.backlog ?? null,
+            lastError: line.lastError,
+          },
+        ]
       }
       if (line.waiting !== undefined) {
-        return [{ sessionId, state: line.waiting.kind, endSeq: line.waiting.endSeq, attempt: line.waiting.attempt, at: iso(line.waiting.dueAt), queuedEndSeq: line.backlog ?? null, lastError: line.lastError }]
+        return [
+          {
+            sessionId,
+            state: line.waiting.kind,
+            endSeq: line.waiting.endSeq,
+            attempt: line.waiting.attempt,
+            at: iso(line.waiting.dueAt),
+            queuedEndSeq: line.backlog ?? null,
+            lastError: line.lastError,
+          },
+        ]
       }
       return []
     })
@@ -190,10 +210,17 @@ export class ExtractionQueue {
     line.waiting = waiting
   }
 
-  private start(sessionId: string, line: SessionLine, endSeq: number, attempt: number, trigger: 'turn' | 'flush'): void {
+  private start(
+    sessionId: string,
+    line: SessionLine,
+    endSeq: number,
+    attempt: number,
+    trigger: 'turn' | 'flush',
+  ): void {
     const signal = this.controller.signal
     line.running = { endSeq, attempt, startedAt: this.deps.clock.now() }
-    line.settled = this.deps.runPass({ sessionId, endSeq, attempt, trigger, signal })
+    line.settled = this.deps
+      .runPass({ sessionId, endSeq, attempt, trigger, signal })
       .catch((error: unknown): PassResult => ({ kind: 'failed', error: messageOf(error) }))
       .then((result) => {
         // A stopped queue forgets the session: nothing of an aborted pass is rescheduled.
@@ -212,7 +239,12 @@ export class ExtractionQueue {
       line.lastError = result.error
       const wait = retryLadder(this.deps.retryMs())[request.attempt - 1]
       if (wait !== undefined) {
-        this.wait(sessionId, line, { kind: 'retry', endSeq: request.endSeq, attempt: request.attempt + 1, trigger: request.trigger }, wait)
+        this.wait(
+          sessionId,
+          line,
+          { kind: 'retry', endSeq: request.endSeq, attempt: request.attempt + 1, trigger: request.trigger },
+          wait,
+        )
         return
       }
       this.deps.park(request, result.error)

@@ -50,7 +50,7 @@ export function quoteCarries(quote: string, value: string): QuoteVerdict {
 export function shortfallNote(reason: QuoteShortfall): string {
   return reason === 'short_quote'
     ? `the quote is too short to carry a statement (explicit_user needs at least ${QUOTE_MIN_CHARS} characters and ${QUOTE_MIN_WORDS} words, or ${QUOTE_MIN_CJK} Chinese characters, of the user's own words)`
-    : 'the value does not stand in the quote (explicit_user needs the user\'s words that state it)'
+    : "the value does not stand in the quote (explicit_user needs the user's words that state it)"
 }
 
 function longEnough(folded: string): boolean {
@@ -71,5 +71,8 @@ function valueInQuote(quote: string, value: string): boolean {
 }
 
 function squash(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '')
 }

@@ -16,12 +16,12 @@ export const EXTRACTION_MAX_TOKENS = 4096
 /** What a read found. */
 export type ReadOutcome =
   | {
-    readonly ok: true
-    readonly candidates: readonly Candidate[]
-    /** Facts in an answer that failed the schema, and a merge answer that was discarded. */
-    readonly notes: readonly string[]
-    readonly modelCalls: number
-  }
+      readonly ok: true
+      readonly candidates: readonly Candidate[]
+      /** Facts in an answer that failed the schema, and a merge answer that was discarded. */
+      readonly notes: readonly string[]
+      readonly modelCalls: number
+    }
   | { readonly ok: false; readonly error: string; readonly modelCalls: number }
 
 /** How to read. */
@@ -48,18 +48,29 @@ export async function readCandidates(segments: readonly Segment[], options: Read
   for (const [index, segment] of segments.entries()) {
     const prompt = buildExtractionPrompt(segment, { part: index + 1, parts: segments.length, today })
     modelCalls += 1
-    const answer = await options.model.complete({ ...prompt, maxTokens: EXTRACTION_MAX_TOKENS, signal: options.signal, sessionId: options.sessionId })
+    const answer = await options.model.complete({
+      ...prompt,
+      maxTokens: EXTRACTION_MAX_TOKENS,
+      signal: options.signal,
+      sessionId: options.sessionId,
+    })
     if (!answer.ok) return { ok: false, error: answer.error, modelCalls }
     const parsed = parseAnswer(answer.text)
     if (!parsed.ok) return { ok: false, error: `the model's answer was not usable (${parsed.reason})`, modelCalls }
-    for (const invalid of parsed.invalid) notes.push(`segment ${index + 1}: fact ${invalid.index + 1} failed the answer schema (${invalid.problem})`)
+    for (const invalid of parsed.invalid)
+      notes.push(`segment ${index + 1}: fact ${invalid.index + 1} failed the answer schema (${invalid.problem})`)
     perSegment.push([...parsed.candidates])
   }
   const local = mergeLocally(perSegment)
   if (!local.needsModelMerge || !options.merge) return { ok: true, candidates: local.candidates, notes, modelCalls }
   const request = buildMergeRequest(local.contested)
   modelCalls += 1
-  const answer = await options.model.complete({ ...request, maxTokens: EXTRACTION_MAX_TOKENS, signal: options.signal, sessionId: options.sessionId })
+  const answer = await options.model.complete({
+    ...request,
+    maxTokens: EXTRACTION_MAX_TOKENS,
+    signal: options.signal,
+    sessionId: options.sessionId,
+  })
   if (!answer.ok) {
     notes.push(`merge call failed (${answer.error}); the local merge stands`)
     return { ok: true, candidates: local.candidates, notes, modelCalls }

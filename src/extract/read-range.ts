@@ -44,14 +44,14 @@ export interface ReadNotes {
 /** How a read ended. */
 export type RangeRead =
   | {
-    readonly ok: true
-    /** The first seq the read did not cover (the snapshot's end when nothing is left). */
-    readonly coveredEndSeq: number
-    /** Whether messages beyond one pass's segments are left for another read. */
-    readonly remaining: boolean
-    readonly factIds: readonly number[]
-    readonly proposalIds: readonly number[]
-  }
+      readonly ok: true
+      /** The first seq the read did not cover (the snapshot's end when nothing is left). */
+      readonly coveredEndSeq: number
+      /** Whether messages beyond one pass's segments are left for another read. */
+      readonly remaining: boolean
+      readonly factIds: readonly number[]
+      readonly proposalIds: readonly number[]
+    }
   | { readonly ok: false; readonly error: string; readonly aborted: boolean }
 
 /**
@@ -62,24 +62,59 @@ export type RangeRead =
  * @param notes - what the logged pass says besides the model's notes.
  * @returns what was covered and landed, or why the read failed (an aborted read is not logged).
  */
-export async function readRange(request: ReadRequest, snapshot: Snapshot, context: ReadContext, notes: ReadNotes): Promise<RangeRead> {
+export async function readRange(
+  request: ReadRequest,
+  snapshot: Snapshot,
+  context: ReadContext,
+  notes: ReadNotes,
+): Promise<RangeRead> {
   const started = context.clock.now()
   const { config, ledger } = context
-  const plan = planPass(snapshot.messages, { maxChars: config.extractMaxChars, chunksPerPass: config.extractChunksPerPass, endSeq: snapshot.endSeq })
+  const plan = planPass(snapshot.messages, {
+    maxChars: config.extractMaxChars,
+    chunksPerPass: config.extractChunksPerPass,
+    endSeq: snapshot.endSeq,
+  })
   const read = narrowSnapshot(snapshot, plan.coveredEndSeq)
-  const covered = { ...baseRecord(request, read, started), chunkCount: plan.segments.length, textSent: loggedText(plan.segments), model: context.model.name }
+  const covered = {
+    ...baseRecord(request, read, started),
+    chunkCount: plan.segments.length,
+    textSent: loggedText(plan.segments),
+    model: context.model.name,
+  }
   const finish = (record: Partial<ExtractRunRecord>): void => {
-    ledger.record({ ...covered, ...record, finishedAt: isoNow(context.clock), durationMs: context.clock.now() - started })
+    ledger.record({
+      ...covered,
+      ...record,
+      finishedAt: isoNow(context.clock),
+      durationMs: context.clock.now() - started,
+    })
   }
   const outcome = await readCandidates(plan.segments, {
-    model: context.model, merge: config.extractMerge, timeZone: config.displayTimeZone, now: context.clock.now(), signal: request.signal, sessionId: request.sessionId,
+    model: context.model,
+    merge: config.extractMerge,
+    timeZone: config.displayTimeZone,
+    now: context.clock.now(),
+    signal: request.signal,
+    sessionId: request.sessionId,
   })
   if (request.signal.aborted) return { ok: false, error: 'the pass was cancelled', aborted: true }
   if (!outcome.ok) {
     finish({ decision: 'failed', error: outcome.error, note: notes.failed })
     return { ok: false, error: outcome.error, aborted: false }
   }
-  const landing = landCandidates(outcome.candidates, { origin: 'extract', messages: read.messages, sessionId: request.sessionId, usersWords: true, project: context.project }, context.memory, config)
+  const landing = landCandidates(
+    outcome.candidates,
+    {
+      origin: 'extract',
+      messages: read.messages,
+      sessionId: request.sessionId,
+      usersWords: true,
+      project: context.project,
+    },
+    context.memory,
+    config,
+  )
   finish({
     decision: 'extracted',
     written: landing.factIds.length,
@@ -89,7 +124,13 @@ export async function readRange(request: ReadRequest, snapshot: Snapshot, contex
     proposalIds: landing.proposalIds,
     note: [notes.read, ...outcome.notes].filter((note) => note !== null).join('; ') || null,
   })
-  return { ok: true, coveredEndSeq: plan.coveredEndSeq, remaining: plan.remaining, factIds: landing.factIds, proposalIds: landing.proposalIds }
+  return {
+    ok: true,
+    coveredEndSeq: plan.coveredEndSeq,
+    remaining: plan.remaining,
+    factIds: landing.factIds,
+    proposalIds: landing.proposalIds,
+  }
 }
 
 /**
@@ -99,7 +140,11 @@ export async function readRange(request: ReadRequest, snapshot: Snapshot, contex
  * @param started - epoch ms it started.
  * @returns a record to complete with the decision and its finish.
  */
-export function baseRecord(request: Omit<ReadRequest, 'signal'>, snapshot: Snapshot, started: number): Omit<ExtractRunRecord, 'finishedAt' | 'durationMs'> {
+export function baseRecord(
+  request: Omit<ReadRequest, 'signal'>,
+  snapshot: Snapshot,
+  started: number,
+): Omit<ExtractRunRecord, 'finishedAt' | 'durationMs'> {
   return {
     sessionId: request.sessionId,
     trigger: request.trigger,

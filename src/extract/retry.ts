@@ -53,16 +53,32 @@ export async function retryRange(range: PendingRange, cause: RetryCause, context
   const request = { sessionId: range.sessionId, trigger, attempt: range.attempts + 1, signal: context.signal }
   const note = `retry of parked range #${range.id} (${cause === 'asked' ? 'asked from the page' : 'the model answered again'})`
   const events = context.events
-  let snapshot: Snapshot = 'unavailable' in events
-    ? { sessionId: range.sessionId, startSeq: range.startSeq, endSeq: range.endSeq, turns: range.turns, messages: [], chars: 0, textHash: range.textSha256 }
-    : snapshotFrom(range, range.startSeq, events, context.config)
+  let snapshot: Snapshot =
+    'unavailable' in events
+      ? {
+          sessionId: range.sessionId,
+          startSeq: range.startSeq,
+          endSeq: range.endSeq,
+          turns: range.turns,
+          messages: [],
+          chars: 0,
+          textHash: range.textSha256,
+        }
+      : snapshotFrom(range, range.startSeq, events, context.config)
   const fail = (error: string): RetryOutcome => {
     ledger.retryFailed(range.id, { startSeq: snapshot.startSeq, textSha256: snapshot.textHash, error })
     return { kind: 'failed', error }
   }
   const log = (decision: 'failed' | 'skipped', error: string | null, extra: string | null): void => {
     const now = isoNow(context.clock)
-    ledger.record({ ...baseRecord(request, snapshot, context.clock.now()), decision, error, note: [note, extra].filter((part) => part !== null).join('; '), finishedAt: now, durationMs: 0 })
+    ledger.record({
+      ...baseRecord(request, snapshot, context.clock.now()),
+      decision,
+      error,
+      note: [note, extra].filter((part) => part !== null).join('; '),
+      finishedAt: now,
+      durationMs: 0,
+    })
   }
 
   if ('unavailable' in events) {
@@ -85,7 +101,12 @@ export async function retryRange(range: PendingRange, cause: RetryCause, context
   const factIds: number[] = []
   const proposalIds: number[] = []
   for (;;) {
-    const read = await readRange(request, snapshot, { ...context, model: context.model, ledger }, { read: note, failed: note })
+    const read = await readRange(
+      request,
+      snapshot,
+      { ...context, model: context.model, ledger },
+      { read: note, failed: note },
+    )
     if (!read.ok) return read.aborted ? { kind: 'failed', error: read.error } : fail(read.error)
     factIds.push(...read.factIds)
     proposalIds.push(...read.proposalIds)
@@ -107,11 +128,24 @@ export function retriesOnItsOwn(range: PendingRange): boolean {
   return range.attempts < AUTO_RETRY_ATTEMPTS
 }
 
-function resolve(ledger: ExtractStore, range: PendingRange, context: RetryContext, factIds: readonly number[], proposalIds: readonly number[]): RetryOutcome {
+function resolve(
+  ledger: ExtractStore,
+  range: PendingRange,
+  context: RetryContext,
+  factIds: readonly number[],
+  proposalIds: readonly number[],
+): RetryOutcome {
   ledger.resolve(range.id, isoNow(context.clock))
   return { kind: 'resolved', factIds, proposalIds }
 }
 
-function snapshotFrom(range: PendingRange, startSeq: number, events: readonly SessionEventView[], config: ResolvedConfig): Snapshot {
-  return takeSnapshot(range.sessionId, events, startSeq, range.endSeq, { includeAssistant: config.extractIncludeAssistant })
+function snapshotFrom(
+  range: PendingRange,
+  startSeq: number,
+  events: readonly SessionEventView[],
+  config: ResolvedConfig,
+): Snapshot {
+  return takeSnapshot(range.sessionId, events, startSeq, range.endSeq, {
+    includeAssistant: config.extractIncludeAssistant,
+  })
 }

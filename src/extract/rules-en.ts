@@ -15,9 +15,40 @@ const KEPT_DETERMINERS = new Set(['this', 'that', 'these', 'those', 'my', 'your'
 const MAX_NP_WORDS = 6
 /** Modifiers that are never a subject on their own ("the default branch", "the main issue"). */
 const MODIFIERS = new Set([
-  'default', 'main', 'primary', 'secondary', 'current', 'new', 'old', 'preferred', 'favorite', 'favourite', 'first',
-  'last', 'next', 'previous', 'same', 'other', 'right', 'wrong', 'correct', 'actual', 'real', 'final', 'only', 'best',
-  'biggest', 'whole', 'entire', 'usual', 'official', 'latest', 'newest', 'oldest', 'stable', 'recommended',
+  'default',
+  'main',
+  'primary',
+  'secondary',
+  'current',
+  'new',
+  'old',
+  'preferred',
+  'favorite',
+  'favourite',
+  'first',
+  'last',
+  'next',
+  'previous',
+  'same',
+  'other',
+  'right',
+  'wrong',
+  'correct',
+  'actual',
+  'real',
+  'final',
+  'only',
+  'best',
+  'biggest',
+  'whole',
+  'entire',
+  'usual',
+  'official',
+  'latest',
+  'newest',
+  'oldest',
+  'stable',
+  'recommended',
 ])
 
 /** Where an English value stops: a clause break, a parenthesis, a connector, "for …", or a second statement. */
@@ -32,7 +63,8 @@ const VALUE_BAD_START =
   /^(?:on|at|in|to|for|from|with|by|of|about|like|under|over|that|not|no|never|is|are|was|were|being|going|a lot|too|much|more|less|very|really|so|quite|pretty)\b|^[a-z]{2,}ing\s+\S|^[的是了=:：]/iu
 const PREFERENCE_TAIL = /\s+(?:over|rather than|instead of|to|than)\s+.*$/iu
 
-const COPULA = /(?:\s+(?:is(?:\s+set\s+to)?|equals)\s+|\s*(?<![=!<>])=(?!=)\s*)(?:(?:now|currently|still)\s+)?(?!not\b|no\b|never\b|no longer\b)/giu
+const COPULA =
+  /(?:\s+(?:is(?:\s+set\s+to)?|equals)\s+|\s*(?<![=!<>])=(?!=)\s*)(?:(?:now|currently|still)\s+)?(?!not\b|no\b|never\b|no longer\b)/giu
 const PORT_PATTERNS: readonly RegExp[] = [
   /\b(?:we|I|they)\s+(?:run|serve|host|expose|deploy|start|put|keep)\s+(?<s>[^,;]{1,60}?)\s+(?:on|at)\s+port\s+(?<v>\d{2,5})\b/giu,
   /(?<s>[^,;]{1,60}?)\s+(?:runs|is running|listens|is listening|lives|is served|is hosted|is exposed|is deployed|sits|is|binds)\s+(?:on|at|to)\s+port\s+(?<v>\d{2,5})\b/giu,
@@ -41,18 +73,49 @@ const PORT_PATTERNS: readonly RegExp[] = [
 const USES =
   /(?<s>[^,;]{1,60}?)\s+(?<verb>uses|is using|runs on|is built with|is written in|depends on|is hosted on|is deployed (?:on|to))\s+(?<v>[^,;]+)/giu
 const VERB_PROPERTY: Readonly<Record<string, string>> = {
-  'uses': 'uses', 'is using': 'uses', 'runs on': 'runs on', 'is built with': 'built with', 'is written in': 'written in',
-  'depends on': 'depends on', 'is hosted on': 'hosted on', 'is deployed on': 'deployed on', 'is deployed to': 'deployed to',
+  uses: 'uses',
+  'is using': 'uses',
+  'runs on': 'runs on',
+  'is built with': 'built with',
+  'is written in': 'written in',
+  'depends on': 'depends on',
+  'is hosted on': 'hosted on',
+  'is deployed on': 'deployed on',
+  'is deployed to': 'deployed to',
 }
 const TOPIC_PATTERNS: readonly (readonly [RegExp, RuleMatch['family'], string])[] = [
-  [/\bmy\s+(?:preferred|favou?rite|go-to|default)\s+(?<t>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|=)\s+(?<v>[^,;]+)/giu, 'preference', 'preference'],
-  [/\bI\s+(?:\w+\s+)?prefer\s+(?:using\s+|to use\s+)?(?<v>[^,;]+?)\s+(?:for|as(?:\s+my)?|when\s+(?:writing|using|doing|working\s+(?:on|with)))\s+(?<t>[^,;]+)/giu, 'preference', 'preference'],
-  [/\bfor\s+(?<t>[^,;]{1,40}?),?\s+I\s+(?:\w+\s+)?prefer\s+(?:using\s+|to use\s+)?(?<v>[^,;]+)/giu, 'preference', 'preference'],
+  [
+    /\bmy\s+(?:preferred|favou?rite|go-to|default)\s+(?<t>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|=)\s+(?<v>[^,;]+)/giu,
+    'preference',
+    'preference',
+  ],
+  [
+    /\bI\s+(?:\w+\s+)?prefer\s+(?:using\s+|to use\s+)?(?<v>[^,;]+?)\s+(?:for|as(?:\s+my)?|when\s+(?:writing|using|doing|working\s+(?:on|with)))\s+(?<t>[^,;]+)/giu,
+    'preference',
+    'preference',
+  ],
+  [
+    /\bfor\s+(?<t>[^,;]{1,40}?),?\s+I\s+(?:\w+\s+)?prefer\s+(?:using\s+|to use\s+)?(?<v>[^,;]+)/giu,
+    'preference',
+    'preference',
+  ],
   [/\bI\s+(?:always|usually|generally)\s+use\s+(?<v>[^,;]+?)\s+for\s+(?<t>[^,;]+)/giu, 'preference', 'preference'],
   [/\bI\s+never\s+use\s+(?<v>[^,;]+?)\s+for\s+(?<t>[^,;]+)/giu, 'preference', 'avoid'],
-  [/\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:(?:decided|agreed|chose|opted)\s+(?:to\s+)?(?:use|go with|adopt|switch to|stick with|standardi[sz]e on)|(?:settled|agreed)\s+on)\s+(?<v>[^,;]+?)\s+(?:for|as)\s+(?<t>[^,;]+)/giu, 'decision', 'choice'],
-  [/\b(?:we'll|we will|we're going to|we are going to|let's|let us)\s+(?:use|go with|adopt|switch to|stick with|standardi[sz]e on)\s+(?<v>[^,;]+?)\s+(?:for|as)\s+(?<t>[^,;]+)/giu, 'decision', 'choice'],
-  [/\bfor\s+(?<t>[^,;]{1,40}?),?\s+(?:we'll|we will|let's|we decided to|we're going to|we are going to|we agreed to)\s+(?:use|go with|adopt|switch to|stick with)\s+(?<v>[^,;]+)/giu, 'decision', 'choice'],
+  [
+    /\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:(?:decided|agreed|chose|opted)\s+(?:to\s+)?(?:use|go with|adopt|switch to|stick with|standardi[sz]e on)|(?:settled|agreed)\s+on)\s+(?<v>[^,;]+?)\s+(?:for|as)\s+(?<t>[^,;]+)/giu,
+    'decision',
+    'choice',
+  ],
+  [
+    /\b(?:we'll|we will|we're going to|we are going to|let's|let us)\s+(?:use|go with|adopt|switch to|stick with|standardi[sz]e on)\s+(?<v>[^,;]+?)\s+(?:for|as)\s+(?<t>[^,;]+)/giu,
+    'decision',
+    'choice',
+  ],
+  [
+    /\bfor\s+(?<t>[^,;]{1,40}?),?\s+(?:we'll|we will|let's|we decided to|we're going to|we are going to|we agreed to)\s+(?:use|go with|adopt|switch to|stick with)\s+(?<v>[^,;]+)/giu,
+    'decision',
+    'choice',
+  ],
 ]
 
 /**
@@ -187,12 +250,17 @@ function splitPhrase(words: readonly string[], assignment: boolean): { subject: 
 function cutValue(text: string): string {
   const end = VALUE_END.exec(text)
   const cut = (end === null ? text : text.slice(0, end.index)).replace(VALUE_LEAD, '')
-  return cut.replace(/[\s.!?。！？:：]+$/u, '').replace(/^[`"“'‘](.+)[`"”'’]$/u, '$1').trim()
+  return cut
+    .replace(/[\s.!?。！？:：]+$/u, '')
+    .replace(/^[`"“'‘](.+)[`"”'’]$/u, '$1')
+    .trim()
 }
 
 /** A preference or decision topic: cut like a value, leading determiners dropped ("for the cache" → "cache"). */
 function tidyTopic(text: string): string {
-  return cutValue(text).replace(/^(?:the|a|an|my|our|all|any)\s+/iu, '').replace(/^(?:my|our)\s+/iu, '')
+  return cutValue(text)
+    .replace(/^(?:the|a|an|my|our|all|any)\s+/iu, '')
+    .replace(/^(?:my|our)\s+/iu, '')
 }
 
 function wordCount(text: string): number {
@@ -200,7 +268,12 @@ function wordCount(text: string): number {
 }
 
 function reading(
-  family: RuleMatch['family'], subject: string, property: string, value: string, start: number, end: number,
+  family: RuleMatch['family'],
+  subject: string,
+  property: string,
+  value: string,
+  start: number,
+  end: number,
 ): RuleMatch {
   return { family, subject, property, value, start, end }
 }

@@ -22,23 +22,44 @@ const ASCII_NAME_CHAR = /[A-Za-z0-9_.\-/@+#]/u
  * Discourse words, decision markers and team pronouns that open a clause in front of the name ("另外测试环境…",
  * "决定了数据库…", "我们的 API …").
  */
-const LEADING_NOISE = /^(?:另外|对了|还有|然后|其实|现在|目前|当前|以后|今后|往后|从现在起|从现在开始|决定了|决定|确定了|定了|我们的|我们|咱们的|咱们|所以|但是|而且|因为|就是|那么|顺便说一下|顺便|说一下|提一下|请注意|注意一下|注意|补充一下|补充)+/u
+const LEADING_NOISE =
+  /^(?:另外|对了|还有|然后|其实|现在|目前|当前|以后|今后|往后|从现在起|从现在开始|决定了|决定|确定了|定了|我们的|我们|咱们的|咱们|所以|但是|而且|因为|就是|那么|顺便说一下|顺便|说一下|提一下|请注意|注意一下|注意|补充一下|补充)+/u
 /** Where a Chinese value stops: punctuation or a connector starting the next clause. */
 const VALUE_END = /[，,。；;！!？?\n]|因为|所以|但是|不过|而且|然后|因此|就行|就好/u
 /** A value opening on a negation, a verb of action or a question word is a clause, not a value. */
 const VALUE_BAD_START = /^(?:的|不|没|在|要|把|让|被|因为|怎么|什么|多少|哪)/u
 /** Modifiers that are never a subject on their own ("默认分支", "发布分支", "代码仓库"). */
-const MODIFIERS = new Set(['默认', '主', '主要', '当前', '最新', '新', '旧', '代码', '发布', '首选', '常用', '线上', '本地', '远程'])
+const MODIFIERS = new Set([
+  '默认',
+  '主',
+  '主要',
+  '当前',
+  '最新',
+  '新',
+  '旧',
+  '代码',
+  '发布',
+  '首选',
+  '常用',
+  '线上',
+  '本地',
+  '远程',
+])
 /** The readings, one pattern per form named in matchChinese. */
 const COPULA = /(?<![不没的])(?:是|为|[:：=])/gu
-const OF_BINDING = /的\s*(?<p>[^\s，,。；;：:！!？?、的是不没]{1,12}?)\s*(?:是|为|[:：=])\s*(?<v>[^，,。；;！!？?\n]+)/gu
+const OF_BINDING =
+  /的\s*(?<p>[^\s，,。；;：:！!？?、的是不没]{1,12}?)\s*(?:是|为|[:：=])\s*(?<v>[^，,。；;！!？?\n]+)/gu
 const USED = /(?:用的是|使用的是|采用的是)\s*(?<v>[^，,。；;！!？?\n]+)/gu
 const PORT = /(?:跑|运行|部署|监听|启动)在\s*(?:端口\s*)?(?<v>\d{2,5})\s*(?:号)?\s*(?:端口)?/gu
-const PREFERRED_OF = /我(?:最|比较|更)?(?:喜欢|偏好|习惯|常用|爱用)(?:用|使用)?的\s*(?<t>[^\s，,。；;：:！!？?、的是]{1,12}?)\s*(?:是|为)\s*(?<v>[^，,。；;！!？?\n]+)/gu
-const TOPIC_PREFERENCE = /[，,]?\s*我(?:一般|通常|平时|总是|一直|更|比较|最)?(?:喜欢|偏好|习惯|倾向于?)(?:用|使用)\s*(?<v>[^，,。；;！!？?\n]+)/gu
-const DECIDED_TOPIC = /(?:决定|定了|以后|今后|从现在(?:起|开始)|往后)(?:了)?\s*[，,]?\s*(?<t>[^\s，,。；;：:！!？?、]{1,16}?)\s*(?:都|就|统一|一律)?(?:用|使用|采用|改用|换成)\s*(?<v>[^，,。；;！!？?\n]+)/gu
+const PREFERRED_OF =
+  /我(?:最|比较|更)?(?:喜欢|偏好|习惯|常用|爱用)(?:用|使用)?的\s*(?<t>[^\s，,。；;：:！!？?、的是]{1,12}?)\s*(?:是|为)\s*(?<v>[^，,。；;！!？?\n]+)/gu
+const TOPIC_PREFERENCE =
+  /[，,]?\s*我(?:一般|通常|平时|总是|一直|更|比较|最)?(?:喜欢|偏好|习惯|倾向于?)(?:用|使用)\s*(?<v>[^，,。；;！!？?\n]+)/gu
+const DECIDED_TOPIC =
+  /(?:决定|定了|以后|今后|从现在(?:起|开始)|往后)(?:了)?\s*[，,]?\s*(?<t>[^\s，,。；;：:！!？?、]{1,16}?)\s*(?:都|就|统一|一律)?(?:用|使用|采用|改用|换成)\s*(?<v>[^，,。；;！!？?\n]+)/gu
 const TOPIC_DECIDED = /(?:就|统一|一律|定了|决定)(?:用|使用|采用|改用)\s*(?<v>[^，,。；;！!？?\n]+)/gu
-const DECIDED_AS = /(?:决定|以后|今后|统一)(?:都|就|统一)?(?:用|使用|采用|改用)\s*(?<v>[^，,。；;！!？?\n]+?)\s*(?:来|做|作为|当)\s*(?<t>[^，,。；;！!？?\n]+)/gu
+const DECIDED_AS =
+  /(?:决定|以后|今后|统一)(?:都|就|统一)?(?:用|使用|采用|改用)\s*(?<v>[^，,。；;！!？?\n]+?)\s*(?:来|做|作为|当)\s*(?<t>[^，,。；;！!？?\n]+)/gu
 
 /**
  * Read the Chinese statements of one clause body, in priority order: ports, preferences and decisions with a topic,
@@ -49,8 +70,12 @@ const DECIDED_AS = /(?:决定|以后|今后|统一)(?:都|就|统一)?(?:用|使
  */
 export function matchChinese(body: string, explicit: boolean): RuleMatch[] {
   return [
-    ...matchPorts(body), ...matchPreferences(body), ...matchDecisions(body), ...matchOfBindings(body, explicit),
-    ...matchUsed(body, explicit), ...matchSuffixBindings(body, explicit),
+    ...matchPorts(body),
+    ...matchPreferences(body),
+    ...matchDecisions(body),
+    ...matchOfBindings(body, explicit),
+    ...matchUsed(body, explicit),
+    ...matchSuffixBindings(body, explicit),
   ]
 }
 
@@ -214,11 +239,19 @@ function stripNoise(name: string): string {
 function cutValue(text: string): string {
   const end = VALUE_END.exec(text)
   const cut = (end === null ? text : text.slice(0, end.index)).trim()
-  return cut.replace(/[了啦吧哦呀呢嘛\s。.!！~～]+$/u, '').replace(/^[`"“「『'‘](.+)[`"”」』'’]$/u, '$1').trim()
+  return cut
+    .replace(/[了啦吧哦呀呢嘛\s。.!！~～]+$/u, '')
+    .replace(/^[`"“「『'‘](.+)[`"”」』'’]$/u, '$1')
+    .trim()
 }
 
 function reading(
-  family: RuleMatch['family'], subject: string, property: string, value: string, start: number, end: number,
+  family: RuleMatch['family'],
+  subject: string,
+  property: string,
+  value: string,
+  start: number,
+  end: number,
 ): RuleMatch {
   return { family, subject, property, value, start, end }
 }

@@ -35,10 +35,57 @@ const MAX_CLAUSE_CHARS = 600
 
 /** Capitalized words that open sentences or name dates, never the subject of a note. */
 const NOT_A_NOTE_SUBJECT = new Set([
-  'i', "i'm", "i've", "i'll", 'the', 'a', 'an', 'we', 'our', 'my', 'this', 'that', 'it', 'please', 'remember', 'note',
-  'also', 'and', 'but', 'so', 'ok', 'okay', 'yes', 'no', 'today', 'tomorrow', 'yesterday', 'monday', 'tuesday',
-  'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december', 'fyi', 'btw', 'don\'t', 'never', 'always',
+  'i',
+  "i'm",
+  "i've",
+  "i'll",
+  'the',
+  'a',
+  'an',
+  'we',
+  'our',
+  'my',
+  'this',
+  'that',
+  'it',
+  'please',
+  'remember',
+  'note',
+  'also',
+  'and',
+  'but',
+  'so',
+  'ok',
+  'okay',
+  'yes',
+  'no',
+  'today',
+  'tomorrow',
+  'yesterday',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'fyi',
+  'btw',
+  "don't",
+  'never',
+  'always',
 ])
 const NOTE_TOKEN = /[A-Za-z@][\w./@+#-]*[A-Za-z0-9]|[A-Za-z]{2,}/gu
 
@@ -87,9 +134,11 @@ function clauseCandidates(clause: string, body: string, explicit: boolean): Rule
   const judged = explicit ? statement : clause.slice(leadLength(clause))
   if (readsAsQuestion(judged) || readsAsRequest(judged)) return []
   if (!explicit && isHedged(statement)) return []
-  const matches = keepFirst(hasCjk(statement)
-    ? [...matchChinese(statement, explicit), ...matchEnglish(statement, explicit)]
-    : [...matchEnglish(statement, explicit), ...matchChinese(statement, explicit)])
+  const matches = keepFirst(
+    hasCjk(statement)
+      ? [...matchChinese(statement, explicit), ...matchEnglish(statement, explicit)]
+      : [...matchEnglish(statement, explicit), ...matchChinese(statement, explicit)],
+  )
   const decided = !explicit && findSignals(clause).some((signal) => signal.kind === 'decision')
   const drafts = matches.map((match) => draft(match, kindOf(match, explicit, decided), clause, explicit))
   if (explicit && matches.length === 0) {
@@ -99,7 +148,9 @@ function clauseCandidates(clause: string, body: string, explicit: boolean): Rule
   if (drafts.length === 0 || scanPrivacy('', clause) !== undefined) return []
   // The gate lets "user" stand for the person the memory belongs to (the model names them so); a user message that
   // says "the user …" or "用户 …" is talking about a role, so the rules never take it as that person.
-  return drafts.filter((candidate) => shapeGate(candidate).ok && !isPrivate(candidate) && !PERSON.has(foldText(candidate.subject)))
+  return drafts.filter(
+    (candidate) => shapeGate(candidate).ok && !isPrivate(candidate) && !PERSON.has(foldText(candidate.subject)),
+  )
 }
 
 /** Subjects that name the person (see above). */
@@ -142,10 +193,12 @@ function noteOf(statement: string, clause: string): RuleCandidate | undefined {
 function isNoteSubject(token: string): boolean {
   if (NOT_A_NOTE_SUBJECT.has(token.toLowerCase()) || /^v?\d/u.test(token)) return false
   const folded = token.toLowerCase()
-  return (isIdentifierShaped(folded) && /\p{L}/u.test(token))
-    || /^[A-Z]{2,}\d*$/u.test(token)
-    || /^[a-z]+[A-Z]/u.test(token)
-    || /^[A-Z][a-z]+[A-Z]?/u.test(token)
+  return (
+    (isIdentifierShaped(folded) && /\p{L}/u.test(token)) ||
+    /^[A-Z]{2,}\d*$/u.test(token) ||
+    /^[a-z]+[A-Z]/u.test(token) ||
+    /^[A-Z][a-z]+[A-Z]?/u.test(token)
+  )
 }
 
 /** Keep readings in order, dropping any that overlaps one already kept. */
@@ -173,5 +226,7 @@ function tidySubject(subject: string): string {
  * "phone"). The clause as a whole is scanned once before, so nothing is captured from a clause holding a secret.
  */
 function isPrivate(candidate: RuleCandidate): boolean {
-  return scanPrivacy(candidate.property, candidate.value) !== undefined || scanPrivacy('', candidate.subject) !== undefined
+  return (
+    scanPrivacy(candidate.property, candidate.value) !== undefined || scanPrivacy('', candidate.subject) !== undefined
+  )
 }

@@ -5,9 +5,21 @@
 import { foldText } from '../text/normalize.ts'
 import { hasCjk } from '../text/tokenize.ts'
 import {
-  CJK_CLAUSE_WORDS, CJK_PERSONAL, EN_CLAUSE_WORDS, EN_DANGLING, EN_PROPERTY_CONNECTORS, INJECTED_MARKERS,
-  INSTRUCTION_PATTERNS, META_PROPERTIES, META_SUBJECTS, NON_ENTITY_PREFIX, NON_ENTITY_SUBJECTS, QUESTION_PATTERNS,
-  REQUEST_PATTERNS, SENTENCE_PUNCTUATION, TURN_LABEL,
+  CJK_CLAUSE_WORDS,
+  CJK_PERSONAL,
+  EN_CLAUSE_WORDS,
+  EN_DANGLING,
+  EN_PROPERTY_CONNECTORS,
+  INJECTED_MARKERS,
+  INSTRUCTION_PATTERNS,
+  META_PROPERTIES,
+  META_SUBJECTS,
+  NON_ENTITY_PREFIX,
+  NON_ENTITY_SUBJECTS,
+  QUESTION_PATTERNS,
+  REQUEST_PATTERNS,
+  SENTENCE_PUNCTUATION,
+  TURN_LABEL,
 } from './shape-gate-lexicon.ts'
 import type { ShapeVerdict } from './types.ts'
 
@@ -50,9 +62,12 @@ export function shapeGate(candidate: ShapeInput): ShapeVerdict {
   const property = candidate.property.trim()
   const value = candidate.value.trim()
   if (subject === '' || property === '' || value === '') return refuse('empty')
-  if (tooLong(subject, SHAPE_LIMITS.subjectChars, SHAPE_LIMITS.subjectWords, SHAPE_LIMITS.subjectHanChars)
-    || tooLong(property, SHAPE_LIMITS.propertyChars, SHAPE_LIMITS.propertyWords, SHAPE_LIMITS.propertyHanChars)
-    || [...value].length > SHAPE_LIMITS.valueChars) return refuse('too_long')
+  if (
+    tooLong(subject, SHAPE_LIMITS.subjectChars, SHAPE_LIMITS.subjectWords, SHAPE_LIMITS.subjectHanChars) ||
+    tooLong(property, SHAPE_LIMITS.propertyChars, SHAPE_LIMITS.propertyWords, SHAPE_LIMITS.propertyHanChars) ||
+    [...value].length > SHAPE_LIMITS.valueChars
+  )
+    return refuse('too_long')
   if ([subject, property, value].some(readsAsInstruction)) return refuse('instruction')
   if ([subject, property, value].some(readsAsRequest)) return refuse('request')
   if ([subject, property, value].some(readsAsQuestion)) return refuse('question')

@@ -4,7 +4,12 @@
  * work, chit-chat, transcripts and quoted injected context carry none. Pure.
  */
 import {
-  isKnownProperty, isValueShaped, leadLength, splitClauses, splitExplicit, ZH_PROPERTIES,
+  isKnownProperty,
+  isValueShaped,
+  leadLength,
+  splitClauses,
+  splitExplicit,
+  ZH_PROPERTIES,
 } from './signals-grammar.ts'
 import { isQuotedContext, isTranscript, readsAsQuestion, readsAsRequest } from './shape-gate.ts'
 import type { Signal, SignalKind } from './types.ts'
@@ -19,7 +24,8 @@ const PREFERENCE: readonly SignalPattern[] = [
   { pattern: /\bI\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|much\s+)?(?:prefer|'d prefer|would prefer)\b/giu },
   { pattern: /\bI(?:'d| would)\s+rather\b/giu },
   {
-    pattern: /\bI\s+(?:always|never|usually|generally)\s+(?!forget|remember|wonder|get|got|thought|think|knew|know|feel|felt|have to|had to|need|needed|want|wanted|seem|end up|ended up|find)[a-z]+/giu,
+    pattern:
+      /\bI\s+(?:always|never|usually|generally)\s+(?!forget|remember|wonder|get|got|thought|think|knew|know|feel|felt|have to|had to|need|needed|want|wanted|seem|end up|ended up|find)[a-z]+/giu,
   },
   { pattern: /\bmy\s+(?:preferred|favou?rite|go-to|default)\s+[\w-]+/giu },
   { pattern: /我(?:比较|更|最|一般|通常|平时)?(?:喜欢|习惯|偏好|倾向于?|爱用|常用)(?!你|您|这|那|它|他|她)/gu },
@@ -28,9 +34,13 @@ const PREFERENCE: readonly SignalPattern[] = [
 ]
 
 const DECISION: readonly SignalPattern[] = [
-  { pattern: /\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:decided|agreed|settled on|chose|chosen|opted|picked)\b/giu },
   {
-    pattern: /\bwe(?:'ll| will| are going to|'re going to|'re| are)\s+(?:use|using|go with|going with|stick with|sticking with|switch to|switching to|adopt|standardi[sz]e on|migrate to|moving to|move to)\b/giu,
+    pattern:
+      /\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:decided|agreed|settled on|chose|chosen|opted|picked)\b/giu,
+  },
+  {
+    pattern:
+      /\bwe(?:'ll| will| are going to|'re going to|'re| are)\s+(?:use|using|go with|going with|stick with|sticking with|switch to|switching to|adopt|standardi[sz]e on|migrate to|moving to|move to)\b/giu,
   },
   { pattern: /\blet'?s\s+(?:go with|use|stick with|switch to|adopt|standardi[sz]e on)\b/giu },
   { pattern: /\b(?:from now on|going forward|from here on)\b/giu },
@@ -46,12 +56,15 @@ const DECISION: readonly SignalPattern[] = [
 /** Words that cannot end the noun phrase of an English binding ("it is …", "that was …"). */
 const NOT_A_NAME = /^(?:it|this|that|there|here|he|she|they|what|which|who|one|all|everything|nothing|which)$/iu
 
-
 const BINDING: readonly SignalPattern[] = [
   { pattern: /\bport\s+(?:number\s+)?(?:is\s+|=\s*|:\s*)?\d{2,5}\b/giu },
-  { pattern: /\b(?:runs?|running|listens?|listening|lives?|served|serves|hosted|deployed|exposed)\s+(?:on|at)\s+(?:port\s+)?[\w.-]*\d[\w.:-]*/giu },
   {
-    pattern: /\b([\w.@/-]+)\s+(?:is|=|is set to|equals)\s+(?:now\s+|currently\s+)?(?!not\b|no\b|never\b)([^\s,;]+(?:\s+[^\s,;]+){0,3})/giu,
+    pattern:
+      /\b(?:runs?|running|listens?|listening|lives?|served|serves|hosted|deployed|exposed)\s+(?:on|at)\s+(?:port\s+)?[\w.-]*\d[\w.:-]*/giu,
+  },
+  {
+    pattern:
+      /\b([\w.@/-]+)\s+(?:is|=|is set to|equals)\s+(?:now\s+|currently\s+)?(?!not\b|no\b|never\b)([^\s,;]+(?:\s+[^\s,;]+){0,3})/giu,
     accept: (m) => !NOT_A_NAME.test(m[1] ?? '') && (isKnownProperty(m[1] ?? '') || isValueShaped(m[2] ?? '')),
   },
   { pattern: /(?:^|[\s(])[A-Za-z][\w.-]*\w\s*=\s*[^\s=]/gu },

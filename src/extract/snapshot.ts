@@ -121,9 +121,15 @@ export function roleLabel(role: ConversationMessage['role']): string {
   return `[${role}]`
 }
 
-function snapshotOf(sessionId: string, startSeq: number, endSeq: number, messages: readonly ConversationMessage[]): Snapshot {
-  const turns = [...new Set(messages.flatMap((message) => (message.turn === null ? [] : [message.turn])))]
-    .sort((a, b) => a - b)
+function snapshotOf(
+  sessionId: string,
+  startSeq: number,
+  endSeq: number,
+  messages: readonly ConversationMessage[],
+): Snapshot {
+  const turns = [...new Set(messages.flatMap((message) => (message.turn === null ? [] : [message.turn])))].sort(
+    (a, b) => a - b,
+  )
   return {
     sessionId,
     startSeq,
@@ -156,7 +162,10 @@ function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return []
   return content.flatMap((block: unknown) => {
     const candidate = block as { readonly type?: unknown; readonly text?: unknown } | null
-    return candidate !== null && candidate.type === 'text' && typeof candidate.text === 'string' && candidate.text.trim() !== ''
+    return candidate !== null &&
+      candidate.type === 'text' &&
+      typeof candidate.text === 'string' &&
+      candidate.text.trim() !== ''
       ? [candidate.text]
       : []
   })

@@ -19,7 +19,11 @@ export function credentialsView(provider: CredentialProvider | undefined): Crede
     set: (ref, value) => provider.set(ref as CredentialRef, value),
     describe: async (ref) => {
       const info = await provider.describe(ref as CredentialRef)
-      return { configured: info.configured, writable: info.writable, ...(info.source === undefined ? {} : { source: String(info.source) }) }
+      return {
+        configured: info.configured,
+        writable: info.writable,
+        ...(info.source === undefined ? {} : { source: String(info.source) }),
+      }
     },
   }
 }
@@ -31,7 +35,10 @@ export function credentialsView(provider: CredentialProvider | undefined): Crede
  * @param name - the configured credential name.
  * @returns the key, or undefined when neither has it (or the name is blank).
  */
-export async function resolveCredential(credentials: CredentialProvider | undefined, name: string): Promise<string | undefined> {
+export async function resolveCredential(
+  credentials: CredentialProvider | undefined,
+  name: string,
+): Promise<string | undefined> {
   if (name.trim() === '') return undefined
   try {
     // Brand cast point: a credential reference is the configured name.

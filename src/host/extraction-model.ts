@@ -22,19 +22,29 @@ export interface ModelHost {
  * @param host - lazy views of the host services.
  * @returns the resolver.
  */
-export function extractionModelResolver(host: ModelHost): (session: ExtractSessionView | undefined, config: ResolvedConfig) => Promise<ExtractionModel | { readonly unavailable: string }> {
+export function extractionModelResolver(
+  host: ModelHost,
+): (
+  session: ExtractSessionView | undefined,
+  config: ResolvedConfig,
+) => Promise<ExtractionModel | { readonly unavailable: string }> {
   return async (session, config) => {
     if (config.llmSource === 'custom') {
       if (config.llmBaseUrl.trim() === '' || config.llmModel.trim() === '') {
         return { unavailable: 'llmSource is custom, but llmBaseUrl or llmModel is empty' }
       }
       const apiKey = await resolveCredential(host.credentials(), config.llmApiKeyEnv)
-      return customModel({ baseUrl: config.llmBaseUrl.trim(), model: config.llmModel.trim(), apiKey }, host.fetch, config.extractThinking)
+      return customModel(
+        { baseUrl: config.llmBaseUrl.trim(), model: config.llmModel.trim(), apiKey },
+        host.fetch,
+        config.extractThinking,
+      )
     }
     const llm = host.llm()
     if (llm === undefined) return { unavailable: 'the host offers no model service' }
     const route = session?.requestHeader()?.config ?? safeSelection(host.defaultModel())
-    if (route === undefined) return { unavailable: 'no model route: the session has not called a model yet and no default model is set' }
+    if (route === undefined)
+      return { unavailable: 'no model route: the session has not called a model yet and no default model is set' }
     return hostModel(llm, { provider: route.provider, model: route.model }, config.extractThinking)
   }
 }

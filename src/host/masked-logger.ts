@@ -12,13 +12,18 @@ import type { LoggerView } from './ports.ts'
  * @returns a logger with the same levels; numbers and other values pass as they are, errors become their masked message.
  */
 export function maskedLogger(logger: LoggerView): LoggerView {
-  const masked = (args: readonly unknown[]): unknown[] => args.map((arg) => {
-    if (typeof arg === 'string') return maskCredentials(arg)
-    if (arg instanceof Error) return maskCredentials(messageOf(arg))
-    return arg
-  })
+  const masked = (args: readonly unknown[]): unknown[] =>
+    args.map((arg) => {
+      if (typeof arg === 'string') return maskCredentials(arg)
+      if (arg instanceof Error) return maskCredentials(messageOf(arg))
+      return arg
+    })
   return {
-    info: (format, ...args) => { logger.info(maskCredentials(format), ...masked(args)) },
-    warn: (format, ...args) => { logger.warn(maskCredentials(format), ...masked(args)) },
+    info: (format, ...args) => {
+      logger.info(maskCredentials(format), ...masked(args))
+    },
+    warn: (format, ...args) => {
+      logger.warn(maskCredentials(format), ...masked(args))
+    },
   }
 }

@@ -55,8 +55,14 @@ export function hostModel(llm: LlmView, route: ModelRoute, thinking: boolean): E
         let text = ''
         let finish: { kind: string; failure?: { message?: string } } | undefined
         for await (const chunk of llm.stream({
-          provider: route.provider, model: route.model, system: request.system, messages: [message], maxTokens: request.maxTokens,
-          signal, ...(effort === undefined ? {} : { reasoningEffort: effort }), ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+          provider: route.provider,
+          model: route.model,
+          system: request.system,
+          messages: [message],
+          maxTokens: request.maxTokens,
+          signal,
+          ...(effort === undefined ? {} : { reasoningEffort: effort }),
+          ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
         })) {
           // Some adapters ignore aborts: check while iterating.
           if (signal.aborted) return { ok: false, error: abortReason(signal) }
@@ -65,7 +71,11 @@ export function hostModel(llm: LlmView, route: ModelRoute, thinking: boolean): E
           if (chunk.type === 'finish') finish = chunk.reason
         }
         if (signal.aborted) return { ok: false, error: abortReason(signal) }
-        if (finish?.kind !== 'stop') return { ok: false, error: `the model stopped with ${finish?.kind ?? 'no finish'}${finish?.failure?.message === undefined ? '' : `: ${finish.failure.message}`}` }
+        if (finish?.kind !== 'stop')
+          return {
+            ok: false,
+            error: `the model stopped with ${finish?.kind ?? 'no finish'}${finish?.failure?.message === undefined ? '' : `: ${finish.failure.message}`}`,
+          }
         return { ok: true, text }
       } catch (error) {
         return { ok: false, error: signal.aborted ? abortReason(signal) : messageOf(error) }
@@ -99,10 +109,16 @@ export function customModel(endpoint: CustomEndpoint, fetchImpl: typeof fetch, t
         const response = await fetchImpl(url, {
           method: 'POST',
           signal,
-          headers: { 'content-type': 'application/json', ...(endpoint.apiKey === undefined ? {} : { authorization: `Bearer ${endpoint.apiKey}` }) },
+          headers: {
+            'content-type': 'application/json',
+            ...(endpoint.apiKey === undefined ? {} : { authorization: `Bearer ${endpoint.apiKey}` }),
+          },
           body: JSON.stringify({
             model: endpoint.model,
-            messages: [{ role: 'system', content: request.system }, { role: 'user', content: request.user }],
+            messages: [
+              { role: 'system', content: request.system },
+              { role: 'user', content: request.user },
+            ],
             max_tokens: request.maxTokens,
             temperature: 0,
             stream: false,
@@ -113,8 +129,10 @@ export function customModel(endpoint: CustomEndpoint, fetchImpl: typeof fetch, t
         if (!response.ok) return { ok: false, error: `the endpoint answered ${response.status}: ${body.slice(0, 200)}` }
         const parsed = JSON.parse(body) as { choices?: { message?: { content?: unknown; tool_calls?: unknown } }[] }
         const message = parsed.choices?.[0]?.message
-        if (Array.isArray(message?.tool_calls) && message.tool_calls.length > 0) return { ok: false, error: 'the model answered with a tool call' }
-        if (typeof message?.content !== 'string') return { ok: false, error: 'the endpoint answered without message content' }
+        if (Array.isArray(message?.tool_calls) && message.tool_calls.length > 0)
+          return { ok: false, error: 'the model answered with a tool call' }
+        if (typeof message?.content !== 'string')
+          return { ok: false, error: 'the endpoint answered without message content' }
         return { ok: true, text: message.content }
       } catch (error) {
         return { ok: false, error: signal.aborted ? abortReason(signal) : messageOf(error) }
@@ -136,5 +154,7 @@ async function offEffort(llm: LlmView, route: ModelRoute, signal: AbortSignal): 
 
 function abortReason(signal: AbortSignal): string {
   const reason: unknown = signal.reason
-  return reason instanceof Error && reason.name === 'TimeoutError' ? `the model did not answer within ${MODEL_CALL_TIMEOUT_MS / 1000} s` : 'the pass was cancelled'
+  return reason instanceof Error && reason.name === 'TimeoutError'
+    ? `the model did not answer within ${MODEL_CALL_TIMEOUT_MS / 1000} s`
+    : 'the pass was cancelled'
 }

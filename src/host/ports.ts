@@ -12,7 +12,12 @@ export interface TextBlock {
 /** The subset of a live session the plugin reads. */
 export interface SessionView {
   readonly id: string
-  readonly header: { readonly origin?: 'subagent'; readonly delegationDepth?: number; readonly cwd?: string; readonly parentSession?: string }
+  readonly header: {
+    readonly origin?: 'subagent'
+    readonly delegationDepth?: number
+    readonly cwd?: string
+    readonly parentSession?: string
+  }
   readonly events: readonly SessionEventView[]
 }
 
@@ -28,7 +33,10 @@ export interface LiveSessionsView {
 
 /** The host's session query service (`ctx.sessionQuery`), as a retry reads a session that is no longer live. */
 export interface SessionQueryView {
-  readSession(id: string): Promise<{ readonly session: SessionView['header'] & { readonly id: string }; readonly events: readonly SessionEventView[] }>
+  readSession(id: string): Promise<{
+    readonly session: SessionView['header'] & { readonly id: string }
+    readonly events: readonly SessionEventView[]
+  }>
 }
 
 /** A provider and model. */
@@ -64,7 +72,11 @@ export interface LlmView {
     reasoningEffort?: string
     sessionId?: string
   }): AsyncIterable<StreamChunkView>
-  resolveModelInfo?(provider: string, model: string, signal?: AbortSignal): Promise<{ readonly reasoning?: { readonly efforts: readonly { readonly id: string }[] } | undefined }>
+  resolveModelInfo?(
+    provider: string,
+    model: string,
+    signal?: AbortSignal,
+  ): Promise<{ readonly reasoning?: { readonly efforts: readonly { readonly id: string }[] } | undefined }>
 }
 
 /** The host's default model selection (the route outside a session). */
@@ -123,7 +135,12 @@ export interface NoticeMessage {
   readonly id: string & { readonly __brand?: 'MessageId' }
   readonly role: 'user'
   readonly content: TextBlock[]
-  readonly source: { readonly kind: 'plugin'; readonly plugin: string; readonly form: 'notice'; readonly summary: string }
+  readonly source: {
+    readonly kind: 'plugin'
+    readonly plugin: string
+    readonly form: 'notice'
+    readonly summary: string
+  }
 }
 
 /**

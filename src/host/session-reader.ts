@@ -25,7 +25,10 @@ export function sessionReader(sources: SessionSources): (sessionId: string) => P
     const live = sources.live()?.get(sessionId)
     if (live !== undefined) return live
     const query = sources.query()
-    if (query === undefined) return { unavailable: `conversation ${sessionId} is not live and this host offers no session query service to read its log` }
+    if (query === undefined)
+      return {
+        unavailable: `conversation ${sessionId} is not live and this host offers no session query service to read its log`,
+      }
     try {
       const { session, events } = await query.readSession(sessionId)
       // A persisted session has no request header of its own: the model falls back to the default route.

@@ -16,49 +16,129 @@ type Row = readonly [string, string, string]
 
 const ROWS: readonly Row[] = [
   // Tests
-  ['test', 'test|tests|testing|test suite|unit test|unit tests|spec|specs|test case|test cases|run the tests|test runner|jest|vitest|mocha|pytest|go test|cargo test|junit|nothing is broken|still passes', '测试|单测|单元测试|跑测试|测试用例|用例|测一下|自测|跑单测'],
-  ['e2e-test', 'end-to-end test|e2e|e2e tests|integration test|integration tests|playwright|cypress|selenium', '端到端测试|集成测试|联调|自动化测试'],
+  [
+    'test',
+    'test|tests|testing|test suite|unit test|unit tests|spec|specs|test case|test cases|run the tests|test runner|jest|vitest|mocha|pytest|go test|cargo test|junit|nothing is broken|still passes',
+    '测试|单测|单元测试|跑测试|测试用例|用例|测一下|自测|跑单测',
+  ],
+  [
+    'e2e-test',
+    'end-to-end test|e2e|e2e tests|integration test|integration tests|playwright|cypress|selenium',
+    '端到端测试|集成测试|联调|自动化测试',
+  ],
   ['coverage', 'coverage|code coverage|test coverage|istanbul|c8', '覆盖率|测试覆盖率|代码覆盖率'],
-  ['flaky-test', 'flaky|flaky test|flaky tests|intermittent failure|intermittently fails', '不稳定的测试|偶现失败|偶发失败'],
+  [
+    'flaky-test',
+    'flaky|flaky test|flaky tests|intermittent failure|intermittently fails',
+    '不稳定的测试|偶现失败|偶发失败',
+  ],
   ['mock', 'mock|mocks|mocking|stub|stubs|test double|msw', '模拟|打桩|桩函数|假数据'],
   ['fixture', 'fixture|fixtures|test data|seed data|seeding', '测试数据|种子数据|初始数据'],
   ['snapshot-test', 'snapshot test|snapshot tests|snapshots|toMatchSnapshot', '快照测试|快照'],
   ['regression', 'regression|regressions|broke something|breaking change', '回归|回归测试|改坏了|破坏性变更'],
-  ['load-test', 'load test|stress test|load testing|k6|jmeter|locust|benchmark|benchmarks', '压测|压力测试|性能测试|基准测试'],
+  [
+    'load-test',
+    'load test|stress test|load testing|k6|jmeter|locust|benchmark|benchmarks',
+    '压测|压力测试|性能测试|基准测试',
+  ],
   ['qa', 'qa|quality assurance|tester|testers|manual testing', '测试同学|质量保证|手工测试|提测'],
   ['test-environment', 'test environment|testing environment|qa environment|sit', '测试环境|联调环境'],
 
   // Builds and releases
-  ['build', 'build|builds|build command|compile|compiling|compilation|bundle|bundler|bundling|webpack|esbuild|rollup|vite build|tsc build|production build|make build|gradle build|cargo build', '构建|打包|编译|出包|构建命令|打包命令'],
-  ['build-output', 'dist|build output|output directory|artifact|artifacts|build artifacts', '产物|构建产物|输出目录|打包产物'],
+  [
+    'build',
+    'build|builds|build command|compile|compiling|compilation|bundle|bundler|bundling|webpack|esbuild|rollup|vite build|tsc build|production build|make build|gradle build|cargo build',
+    '构建|打包|编译|出包|构建命令|打包命令',
+  ],
+  [
+    'build-output',
+    'dist|build output|output directory|artifact|artifacts|build artifacts',
+    '产物|构建产物|输出目录|打包产物',
+  ],
   ['bundle-size', 'bundle size|chunk size|bundle analyzer|code splitting|tree shaking', '包体积|产物大小|包大小|分包'],
-  ['deploy', 'deploy|deploys|deployment|deployments|ship|release|releases|rollout|go live|publish|push to production', '部署|发布|上线|发版|发布上线|部署命令'],
-  ['staging', 'staging|staging environment|pre-production|preprod|pre-prod|preview|preview deployment|preview link|uat', '预发|预发布|预发环境|预生产|灰度|灰度环境|预览环境'],
-  ['production', 'production|prod|production environment|live site|live environment', '生产环境|线上|线上环境|正式环境|生产'],
-  ['local-dev', 'local|locally|localhost|local machine|dev environment|development environment|127.0.0.1', '本地|本机|开发环境|本地环境|本地开发'],
+  [
+    'deploy',
+    'deploy|deploys|deployment|deployments|ship|release|releases|rollout|go live|publish|push to production',
+    '部署|发布|上线|发版|发布上线|部署命令',
+  ],
+  [
+    'staging',
+    'staging|staging environment|pre-production|preprod|pre-prod|preview|preview deployment|preview link|uat',
+    '预发|预发布|预发环境|预生产|灰度|灰度环境|预览环境',
+  ],
+  [
+    'production',
+    'production|prod|production environment|live site|live environment',
+    '生产环境|线上|线上环境|正式环境|生产',
+  ],
+  [
+    'local-dev',
+    'local|locally|localhost|local machine|dev environment|development environment|127.0.0.1',
+    '本地|本机|开发环境|本地环境|本地开发',
+  ],
   ['rollback', 'rollback|roll back|revert the deploy|undo the release|rolled back', '回滚|回退|版本回退'],
-  ['release-version', 'version bump|release version|semver|semantic versioning|version number', '版本号|语义化版本|发版本号'],
+  [
+    'release-version',
+    'version bump|release version|semver|semantic versioning|version number',
+    '版本号|语义化版本|发版本号',
+  ],
   ['changelog', 'changelog|release notes|change log', '更新日志|变更日志|发布说明|版本说明'],
-  ['ci', 'ci|continuous integration|pipeline|pipelines|github actions|gitlab ci|jenkins|circleci|ci job|workflow run|build pipeline', '流水线|持续集成|构建流水线|ci流水线'],
-  ['cd', 'continuous delivery|continuous deployment|release pipeline|deploy pipeline|argo cd', '持续部署|持续交付|发布流水线'],
-  ['artifact-registry', 'registry|container registry|npm registry|private registry|artifactory', '镜像仓库|制品库|私有源|私服'],
+  [
+    'ci',
+    'ci|continuous integration|pipeline|pipelines|github actions|gitlab ci|jenkins|circleci|ci job|workflow run|build pipeline',
+    '流水线|持续集成|构建流水线|ci流水线',
+  ],
+  [
+    'cd',
+    'continuous delivery|continuous deployment|release pipeline|deploy pipeline|argo cd',
+    '持续部署|持续交付|发布流水线',
+  ],
+  [
+    'artifact-registry',
+    'registry|container registry|npm registry|private registry|artifactory',
+    '镜像仓库|制品库|私有源|私服',
+  ],
   ['feature-flag', 'feature flag|feature flags|feature toggle|launchdarkly|kill switch', '特性开关|功能开关|灰度开关'],
   ['hotfix', 'hotfix|hot fix|emergency fix|patch release', '热修复|紧急修复|补丁版本'],
-  ['canary', 'canary|canary release|blue green|blue-green deployment|gradual rollout', '金丝雀发布|蓝绿发布|灰度发布|分批发布'],
+  [
+    'canary',
+    'canary|canary release|blue green|blue-green deployment|gradual rollout',
+    '金丝雀发布|蓝绿发布|灰度发布|分批发布',
+  ],
 
   // Version control
-  ['commit', 'commit|commits|commit message|commit messages|git message|commit msg|git commit|commit style|conventional commits|commit log', '提交|提交信息|提交记录|提交说明|提交规范|提交日志'],
-  ['branch', 'branch|branches|branch name|branch naming|git checkout -b|git switch -c|feature branch|new branch|topic branch', '分支|新分支|分支名|分支规范|建分支|切分支|拉分支|分支命名'],
+  [
+    'commit',
+    'commit|commits|commit message|commit messages|git message|commit msg|git commit|commit style|conventional commits|commit log',
+    '提交|提交信息|提交记录|提交说明|提交规范|提交日志',
+  ],
+  [
+    'branch',
+    'branch|branches|branch name|branch naming|git checkout -b|git switch -c|feature branch|new branch|topic branch',
+    '分支|新分支|分支名|分支规范|建分支|切分支|拉分支|分支命名',
+  ],
   ['main-branch', 'main branch|master branch|trunk|default branch|push to main', '主分支|主干|主干分支'],
   ['merge', 'merge|merging|merged|squash|squash merge|fast-forward', '合并|合入|合代码|合并代码'],
   ['rebase', 'rebase|rebasing|git rebase|interactive rebase', '变基|变基操作'],
-  ['pull-request', 'pull request|pull requests|pr|prs|merge request|merge requests|mr|open a pr', '合并请求|拉取请求|提pr|提 pr|发pr|合入请求'],
-  ['code-review', 'review|reviews|code review|reviewer|reviewers|approve|approval|approvals|lgtm|review comments', '代码评审|评审|代码审查|审查|审核|审代码|找人审|评审意见'],
+  [
+    'pull-request',
+    'pull request|pull requests|pr|prs|merge request|merge requests|mr|open a pr',
+    '合并请求|拉取请求|提pr|提 pr|发pr|合入请求',
+  ],
+  [
+    'code-review',
+    'review|reviews|code review|reviewer|reviewers|approve|approval|approvals|lgtm|review comments',
+    '代码评审|评审|代码审查|审查|审核|审代码|找人审|评审意见',
+  ],
   ['git-tag', 'git tag|version tag|release tag', '打标签|版本标签'],
   ['git-push', 'push|git push|force push|pushed|before i push', '推送|推代码|强推|推上去'],
   ['git-pull', 'pull|git pull|fetch|git fetch|pull latest', '拉代码|拉取|拉最新代码|同步代码'],
   ['merge-conflict', 'merge conflict|merge conflicts|conflict markers|resolve conflicts', '合并冲突|代码冲突|解决冲突'],
-  ['repository', 'repository|repo|repos|git repo|codebase|source code|monorepo', '仓库|代码仓库|代码库|源码|源代码|单仓'],
+  [
+    'repository',
+    'repository|repo|repos|git repo|codebase|source code|monorepo',
+    '仓库|代码仓库|代码库|源码|源代码|单仓',
+  ],
   ['clone', 'clone|git clone', '克隆|拉仓库|复刻'],
   ['cherry-pick', 'cherry-pick|cherry pick|backport', '摘取提交|挑拣提交|回合'],
   ['git-ignore', 'gitignore|.gitignore|ignored files|untracked files', '忽略文件|不提交的文件'],
@@ -69,18 +149,38 @@ const ROWS: readonly Row[] = [
   ['version-control', 'git|version control|vcs|svn|mercurial', '版本控制|版本管理'],
 
   // Databases
-  ['database', 'database|databases|db|postgres|postgresql|psql|mysql|mariadb|sqlite|sql server|pg|database instance|db instance', '数据库|数据库实例|本地数据库|连数据库|库表'],
-  ['migration', 'migration|migrations|schema migration|db migration|migrate|migrate down|schema change|alter table|add a column|knex|prisma migrate|flyway|liquibase|alembic|node-pg-migrate', '迁移|数据库迁移|迁移脚本|迁移文件|数据迁移|改表结构'],
-  ['schema', 'schema|schema change|ddl|alter table|add a column|add column|column|columns|data model', '表结构|字段|加字段|改表|数据结构|表字段'],
+  [
+    'database',
+    'database|databases|db|postgres|postgresql|psql|mysql|mariadb|sqlite|sql server|pg|database instance|db instance',
+    '数据库|数据库实例|本地数据库|连数据库|库表',
+  ],
+  [
+    'migration',
+    'migration|migrations|schema migration|db migration|migrate|migrate down|schema change|alter table|add a column|knex|prisma migrate|flyway|liquibase|alembic|node-pg-migrate',
+    '迁移|数据库迁移|迁移脚本|迁移文件|数据迁移|改表结构',
+  ],
+  [
+    'schema',
+    'schema|schema change|ddl|alter table|add a column|add column|column|columns|data model',
+    '表结构|字段|加字段|改表|数据结构|表字段',
+  ],
   ['table', 'create table|create a table|drop table|list tables|list the tables', '数据表|建表|新建表|表名|所有表'],
   ['sql-query', 'query|queries|sql|sql query|select statement|slow query|explain', '查询|语句|sql语句|慢查询|查询语句'],
   ['db-index', 'database index|db index|indexes|create index|composite index', '索引|建索引|联合索引'],
-  ['transaction', 'rollback transaction|isolation level|deadlock|database transaction|db transaction', '事务|事务隔离|死锁'],
+  [
+    'transaction',
+    'rollback transaction|isolation level|deadlock|database transaction|db transaction',
+    '事务|事务隔离|死锁',
+  ],
   ['backup', 'backup|backups|pg_dump|mysqldump|snapshot backup', '备份|还原|恢复数据|数据备份'],
   ['redis', 'redis|memcached|key-value store|valkey', '缓存服务|键值存储|redis缓存'],
   ['cache', 'cache|caching|cached|cache invalidation|cdn cache', '缓存|缓存失效|过期时间'],
   ['orm', 'orm|prisma|typeorm|sequelize|drizzle|sqlalchemy|active record|hibernate', '对象关系映射|数据访问层'],
-  ['connection-string', 'connection string|database url|dsn|jdbc url|connection url', '连接串|连接字符串|数据库地址|数据库连接'],
+  [
+    'connection-string',
+    'connection string|database url|dsn|jdbc url|connection url',
+    '连接串|连接字符串|数据库地址|数据库连接',
+  ],
   ['nosql', 'mongodb|mongo|nosql|dynamodb|document store|cassandra', '文档数据库|非关系型数据库'],
   ['search-engine', 'elasticsearch|opensearch|full-text search|meilisearch|solr', '全文检索|搜索引擎|全文搜索'],
   ['data-warehouse', 'data warehouse|bigquery|snowflake|clickhouse|etl|analytics db', '数据仓库|数仓|离线数据'],
@@ -91,10 +191,26 @@ const ROWS: readonly Row[] = [
   ['port', 'port|ports|listen|listens|listening|bind|binds|reach|reachable|port number', '端口|端口号|监听|监听端口'],
   ['host', 'hostname|ip address|ip|bind address|server address', '主机|主机名|ip地址'],
   ['url', 'url|urls|base url|uri|href|web address', '链接|网址|地址|访问地址'],
-  ['api', 'api|apis|rest api|endpoint|endpoints|graphql|rpc|grpc|api base url|api endpoint', '接口|接口地址|接口路径|api接口'],
-  ['server', 'server|servers|dev server|backend|back end|web server|app server', '服务器|服务端|后端|后台服务|开发服务器|后端服务'],
-  ['frontend', 'frontend|front end|front-end|client side|web app|webapp|vite|vite dev server|webpack dev server|next dev', '前端|客户端|前端页面|前端项目'],
-  ['start-server', 'start the server|start the dev server|run the server|npm start|npm run dev|pnpm dev|yarn dev|run dev|boot the app', '启动|启动服务|跑起来|起服务|启动开发服务器|运行项目'],
+  [
+    'api',
+    'api|apis|rest api|endpoint|endpoints|graphql|rpc|grpc|api base url|api endpoint',
+    '接口|接口地址|接口路径|api接口',
+  ],
+  [
+    'server',
+    'server|servers|dev server|backend|back end|web server|app server',
+    '服务器|服务端|后端|后台服务|开发服务器|后端服务',
+  ],
+  [
+    'frontend',
+    'frontend|front end|front-end|client side|web app|webapp|vite|vite dev server|webpack dev server|next dev',
+    '前端|客户端|前端页面|前端项目',
+  ],
+  [
+    'start-server',
+    'start the server|start the dev server|run the server|npm start|npm run dev|pnpm dev|yarn dev|run dev|boot the app',
+    '启动|启动服务|跑起来|起服务|启动开发服务器|运行项目',
+  ],
   ['http', 'http|https|http request|fetch call', '请求|响应|http请求|发请求'],
   ['status-code', 'status code|http status', '状态码|返回码'],
   ['dns', 'dns|domain name|subdomain|cname', '域名|域名解析|子域名|解析'],
@@ -105,31 +221,71 @@ const ROWS: readonly Row[] = [
   ['websocket', 'websocket|websockets|socket|server-sent events|sse|long polling', '长连接|推送通道|套接字'],
   ['cors', 'cors|cross-origin|preflight|same-origin', '跨域|跨域请求|同源策略'],
   ['timeout', 'timeout|timeouts|deadline exceeded', '超时|请求超时|超时时间'],
-  ['retry', 'retry|retries|retrying|backoff|exponential backoff|try again|retry later|retry policy', '重试|退避|重试策略|指数退避|重新尝试'],
+  [
+    'retry',
+    'retry|retries|retrying|backoff|exponential backoff|try again|retry later|retry policy',
+    '重试|退避|重试策略|指数退避|重新尝试',
+  ],
   ['rate-limit', 'rate limit|rate limits|rate limiting|throttle|throttling|quota|429', '限流|限频|配额|频率限制'],
-  ['callback', 'webhook|webhooks|callback|callbacks|callback url|notify url|notification url|payment callback|payment notification|webhook endpoint', '回调|回调地址|通知地址|异步通知|回调接口|支付回调|回调链接'],
-  ['health-check', 'health check|health endpoint|healthz|liveness|readiness|ping endpoint', '健康检查|探活|心跳|存活检查'],
+  [
+    'callback',
+    'webhook|webhooks|callback|callbacks|callback url|notify url|notification url|payment callback|payment notification|webhook endpoint',
+    '回调|回调地址|通知地址|异步通知|回调接口|支付回调|回调链接',
+  ],
+  [
+    'health-check',
+    'health check|health endpoint|healthz|liveness|readiness|ping endpoint',
+    '健康检查|探活|心跳|存活检查',
+  ],
   ['ssh', 'ssh|ssh key|ssh keys|authorized_keys|scp', '公钥|私钥|密钥对|远程登录'],
-  ['remote-server', 'remote server|remote machine|vps|ec2 instance|virtual machine|vm', '远程服务器|云服务器|虚拟机|服务器登录'],
+  [
+    'remote-server',
+    'remote server|remote machine|vps|ec2 instance|virtual machine|vm',
+    '远程服务器|云服务器|虚拟机|服务器登录',
+  ],
   ['network', 'bandwidth|packet loss', '网络|带宽|丢包|网络延迟'],
 
   // Configuration and secrets
   ['config', 'config|configs|configuration|config file|yaml config|toml|conf', '配置|配置文件|配置项|设置'],
-  ['env-var', 'environment variable|environment variables|env var|env vars|dotenv|env file', '环境变量|环境配置|env文件'],
+  [
+    'env-var',
+    'environment variable|environment variables|env var|env vars|dotenv|env file',
+    '环境变量|环境配置|env文件',
+  ],
   ['environment', 'env|envs', '部署环境|运行环境'],
   ['secret', 'api key|api keys|credentials|access key|secret manager|vault', '密钥|秘钥|凭证|访问密钥|密钥管理'],
   ['password', 'password|passwords|passphrase|pin code', '密码|口令'],
   ['token', 'token|tokens|access token|refresh token|bearer token|jwt', '令牌|访问令牌|刷新令牌'],
 
   // Logs, monitoring, incidents
-  ['log', 'log|logs|logging|logger|log file|log files|log output|console output', '日志|打日志|日志文件|输出日志|控制台输出'],
-  ['log-level', 'log level|log levels|debug logs|debug logging|verbose|verbose output|verbose logging|info level|trace level|quiet', '日志级别|调试日志|日志等级|详细日志|日志输出级别'],
-  ['monitoring', 'monitoring|metrics|dashboard|dashboards|grafana|prometheus|datadog|new relic|observability', '监控|指标|看板|大盘|可观测性|监控面板'],
+  [
+    'log',
+    'log|logs|logging|logger|log file|log files|log output|console output',
+    '日志|打日志|日志文件|输出日志|控制台输出',
+  ],
+  [
+    'log-level',
+    'log level|log levels|debug logs|debug logging|verbose|verbose output|verbose logging|info level|trace level|quiet',
+    '日志级别|调试日志|日志等级|详细日志|日志输出级别',
+  ],
+  [
+    'monitoring',
+    'monitoring|metrics|dashboard|dashboards|grafana|prometheus|datadog|new relic|observability',
+    '监控|指标|看板|大盘|可观测性|监控面板',
+  ],
   ['alert', 'alert|alerts|alerting|pager|pagerduty|opsgenie', '告警|报警|告警规则|预警'],
   ['on-call', 'oncall|on-call rotation', '值班|轮值|值班表'],
-  ['tracing', 'tracing|trace|traces|opentelemetry|otel|span|spans|jaeger|distributed tracing', '链路追踪|调用链|链路|分布式追踪'],
+  [
+    'tracing',
+    'tracing|trace|traces|opentelemetry|otel|span|spans|jaeger|distributed tracing',
+    '链路追踪|调用链|链路|分布式追踪',
+  ],
   ['incident', 'outage|outages|postmortem|post-mortem|sev1', '事故|故障|宕机|复盘|线上故障'],
-  ['error-handling', 'error handling|errors|error|exception|exceptions|error code|error codes|error class|signal failures|failure handling', '错误处理|异常|抛异常|报错|错误码|错误|异常处理|抛出异常'],
+  [
+    'error-handling',
+    'error handling|errors|error|exception|exceptions|error code|error codes|error class|signal failures|failure handling',
+    '错误处理|异常|抛异常|报错|错误码|错误|异常处理|抛出异常',
+  ],
   ['crash', 'segfault|core dump', '崩溃|闪退|挂了|卡死'],
   ['stack-trace', 'stack trace|stack traces|traceback|backtrace|stacktrace', '堆栈|调用栈|报错信息|错误堆栈'],
   ['bug', 'bug|bugs|defect|defects|issue tracker|bug report', '缺陷|问题单|提bug|故障单'],
@@ -143,46 +299,110 @@ const ROWS: readonly Row[] = [
   ['memory', 'ram|memory leak|memory usage|heap|oom|garbage collection', '内存|内存泄漏|内存占用|堆内存|内存溢出'],
   ['cpu', 'cpu|cpu usage|cpu load|processor', 'cpu占用|处理器|核数'],
   ['profiling', 'profiling|profiler|flame graph|flamegraph|pprof|clinic', '性能分析|火焰图|性能剖析'],
-  ['concurrency', 'concurrency|concurrent|parallel|parallelism|threads|worker threads|race condition|mutex', '并发|并行|线程|竞态|锁|多线程'],
+  [
+    'concurrency',
+    'concurrency|concurrent|parallel|parallelism|threads|worker threads|race condition|mutex',
+    '并发|并行|线程|竞态|锁|多线程',
+  ],
   ['async', 'async|await|asynchronous|event loop|callback hell', '异步|异步调用|事件循环'],
   ['scaling', 'scaling|autoscaling|horizontal scaling', '扩容|缩容|弹性伸缩|水平扩展|容量'],
 
   // Packages and runtimes
-  ['package-manager', 'package manager|npm|pnpm|yarn|bun|pip|poetry|pipenv|uv|cargo|go mod|composer|maven|gradle|npm or yarn', '包管理器|包管理|包管理工具|包管理器用哪个'],
-  ['dependency', 'dependency|dependencies|deps|install dependencies|node_modules|third-party package|npm package|add a package|install a package|package install', '依赖|依赖包|第三方库|装依赖|安装依赖|依赖安装|第三方包'],
+  [
+    'package-manager',
+    'package manager|npm|pnpm|yarn|bun|pip|poetry|pipenv|uv|cargo|go mod|composer|maven|gradle|npm or yarn',
+    '包管理器|包管理|包管理工具|包管理器用哪个',
+  ],
+  [
+    'dependency',
+    'dependency|dependencies|deps|install dependencies|node_modules|third-party package|npm package|add a package|install a package|package install',
+    '依赖|依赖包|第三方库|装依赖|安装依赖|依赖安装|第三方包',
+  ],
   ['lockfile', 'lockfile|lock file|package-lock.json|pnpm-lock.yaml|yarn.lock|poetry.lock|cargo.lock', '锁文件|依赖锁'],
-  ['upgrade', 'upgrade|upgrades|bump|update dependencies|outdated|dependabot|renovate', '升级|更新依赖|升级依赖|版本升级'],
-  ['runtime', 'node|node.js|nodejs|nvm|nvm use|.nvmrc|node version|runtime|runtime version|deno|bun runtime|volta|fnm', '运行时|运行时版本|node版本|node 版本|node环境'],
+  [
+    'upgrade',
+    'upgrade|upgrades|bump|update dependencies|outdated|dependabot|renovate',
+    '升级|更新依赖|升级依赖|版本升级',
+  ],
+  [
+    'runtime',
+    'node|node.js|nodejs|nvm|nvm use|.nvmrc|node version|runtime|runtime version|deno|bun runtime|volta|fnm',
+    '运行时|运行时版本|node版本|node 版本|node环境',
+  ],
   ['python', 'python|python3|venv|virtualenv|pyenv|conda|requirements.txt|pyproject', 'python环境|虚拟环境|python版本'],
   ['typescript', 'typescript|ts|tsc|tsconfig|type check|typecheck|type checking', '类型检查|类型|类型定义|类型声明'],
   ['java', 'java|jvm|jdk|spring boot|kotlin', 'java版本|jdk版本'],
   ['go-lang', 'golang|go module|go modules', 'go语言|go 语言'],
   ['rust-lang', 'rustc|cargo crate|crate|crates|rustup|rust language|rust code', 'rust语言|rust 语言'],
-  ['container', 'docker|dockerfile|docker image|docker compose|docker-compose|podman|compose file|container image|docker container', '容器|镜像|容器化|docker镜像|容器镜像'],
+  [
+    'container',
+    'docker|dockerfile|docker image|docker compose|docker-compose|podman|compose file|container image|docker container',
+    '容器|镜像|容器化|docker镜像|容器镜像',
+  ],
   ['kubernetes', 'kubernetes|k8s|kubectl|helm|helm chart|namespace|deployment yaml', '集群|容器编排|k8s集群'],
   ['cloud', 'aws|gcp|azure|alibaba cloud|aliyun|tencent cloud|cloud provider', '云|云服务|阿里云|腾讯云|云厂商|地域'],
   ['object-storage', 's3|object storage|blob storage|oss|minio', '存储桶|对象存储'],
-  ['serverless', 'serverless|lambda|cloud function|cloud functions|vercel|netlify|cloudflare workers', '无服务器|云函数|函数计算'],
+  [
+    'serverless',
+    'serverless|lambda|cloud function|cloud functions|vercel|netlify|cloudflare workers',
+    '无服务器|云函数|函数计算',
+  ],
   ['cdn', 'cdn|static assets|edge cache|cloudflare', '静态资源|内容分发|cdn加速'],
-  ['infrastructure', 'terraform|infrastructure as code|iac|pulumi|ansible|infrastructure', '基础设施|基础设施即代码|运维脚本'],
+  [
+    'infrastructure',
+    'terraform|infrastructure as code|iac|pulumi|ansible|infrastructure',
+    '基础设施|基础设施即代码|运维脚本',
+  ],
 
   // Conventions and style
-  ['lint', 'lint|linter|linting|eslint|ruff|flake8|pylint|clippy|golangci-lint|lint errors|static analysis|stylelint', '代码检查|静态检查|规范检查|lint检查|代码规范检查'],
-  ['format', 'format|formatter|formatting|prettier|black|gofmt|rustfmt|code style|style guide|code formatting', '格式化|代码风格|代码格式|风格指南'],
-  ['naming', 'naming|naming convention|naming conventions|variable names|file names|camelcase|snake_case|kebab-case', '命名|命名规范|命名规则|驼峰|下划线命名'],
-  ['convention', 'convention|conventions|guideline|guidelines|best practice|best practices|house style', '规范|约定|准则|惯例|约定俗成|开发规范'],
+  [
+    'lint',
+    'lint|linter|linting|eslint|ruff|flake8|pylint|clippy|golangci-lint|lint errors|static analysis|stylelint',
+    '代码检查|静态检查|规范检查|lint检查|代码规范检查',
+  ],
+  [
+    'format',
+    'format|formatter|formatting|prettier|black|gofmt|rustfmt|code style|style guide|code formatting',
+    '格式化|代码风格|代码格式|风格指南',
+  ],
+  [
+    'naming',
+    'naming|naming convention|naming conventions|variable names|file names|camelcase|snake_case|kebab-case',
+    '命名|命名规范|命名规则|驼峰|下划线命名',
+  ],
+  [
+    'convention',
+    'convention|conventions|guideline|guidelines|best practice|best practices|house style',
+    '规范|约定|准则|惯例|约定俗成|开发规范',
+  ],
   ['code-comment', 'code comments|docstring|docstrings|jsdoc|inline comment', '注释|代码注释|文档注释'],
   ['refactor', 'refactor|refactoring|cleanup|restructure', '重构|整理代码|代码重构|优化代码结构'],
   ['documentation', 'documentation|docs|readme|wiki|docs site|adr', '文档|说明文档|使用文档|开发文档|接口说明'],
   ['indentation', 'indentation|indent|tab width|two spaces', '缩进|空格缩进|制表符'],
-  ['code-quality', 'code quality|tech debt|technical debt|code smell|dead code', '代码质量|技术债|技术债务|代码异味|死代码'],
+  [
+    'code-quality',
+    'code quality|tech debt|technical debt|code smell|dead code',
+    '代码质量|技术债|技术债务|代码异味|死代码',
+  ],
   ['type-safety', 'type safety|strict mode|null check|null checks|nullable', '类型安全|严格模式|空值检查'],
   ['null-value', 'null|undefined|nil|return null|null pointer', '空值|返回空|空指针|空'],
 
   // Front end
-  ['component', 'component|components|react component|ui component|function component|functional component|widget|widgets|write a component', '组件|函数组件|控件|组件怎么写|写组件|ui组件|组件规范'],
-  ['state-management', 'state|state management|global store|global state|store state|redux|zustand|mobx|pinia|vuex|recoil|jotai|where state lives', '状态|状态管理|全局状态|状态库|数据流'],
-  ['styling', 'css|css modules|tailwind|sass|scss|styled-components|stylesheet|css-in-js', '样式|样式表|样式方案|写样式|css样式'],
+  [
+    'component',
+    'component|components|react component|ui component|function component|functional component|widget|widgets|write a component',
+    '组件|函数组件|控件|组件怎么写|写组件|ui组件|组件规范',
+  ],
+  [
+    'state-management',
+    'state|state management|global store|global state|store state|redux|zustand|mobx|pinia|vuex|recoil|jotai|where state lives',
+    '状态|状态管理|全局状态|状态库|数据流',
+  ],
+  [
+    'styling',
+    'css|css modules|tailwind|sass|scss|styled-components|stylesheet|css-in-js',
+    '样式|样式表|样式方案|写样式|css样式',
+  ],
   ['routing', 'router|routing|react router|deep link', '路由|页面跳转|路由配置|导航'],
   ['form', 'form validation|input validation|zod|yup', '表单|校验|表单校验|参数校验|输入校验'],
   ['react', 'jsx|tsx|next.js|nextjs|react native', 'react组件|钩子函数|hooks写法'],
@@ -197,21 +417,41 @@ const ROWS: readonly Row[] = [
   ['storybook', 'storybook|component library|design system|ui kit', '组件库|设计系统|设计规范'],
   ['browser', 'browser|browsers|firefox|chromium', '浏览器|谷歌浏览器|火狐'],
   ['seo', 'seo|meta tags|sitemap|search ranking', '搜索引擎优化|站点地图'],
-  ['ssr', 'ssr|server-side rendering|server side rendering|hydration|static site generation|ssg', '服务端渲染|同构渲染|静态生成'],
+  [
+    'ssr',
+    'ssr|server-side rendering|server side rendering|hydration|static site generation|ssg',
+    '服务端渲染|同构渲染|静态生成',
+  ],
 
   // Back end
-  ['queue', 'queue|queues|job queue|message queue|bullmq|bull|rabbitmq|kafka|sqs|celery|sidekiq|background jobs|background job|async worker', '队列|消息队列|任务队列|异步任务|后台任务'],
-  ['cron', 'cron|cron job|cron jobs|scheduled job|scheduled task|nightly job|crontab', '定时任务|定时|计划任务|定时器|每天定时'],
+  [
+    'queue',
+    'queue|queues|job queue|message queue|bullmq|bull|rabbitmq|kafka|sqs|celery|sidekiq|background jobs|background job|async worker',
+    '队列|消息队列|任务队列|异步任务|后台任务',
+  ],
+  [
+    'cron',
+    'cron|cron job|cron jobs|scheduled job|scheduled task|nightly job|crontab',
+    '定时任务|定时|计划任务|定时器|每天定时',
+  ],
   ['microservice', 'microservice|microservices|service mesh|monolith|service boundary', '微服务|服务拆分|单体'],
   ['auth', 'auth|authentication|login|signin|sso|oauth|openid|login page', '认证|登录|鉴权|单点登录|登录态|会话'],
   ['permission', 'authorization|rbac|access control|acl', '权限|授权|访问控制|权限控制'],
   ['account', 'signup|registration|user account|user accounts', '账号|账户|注册|用户账号'],
   ['email', 'email|emails|smtp|mailer|mail server|sendgrid|mailgun', '邮件|邮箱|发邮件|邮件服务'],
-  ['notification', 'notification|notifications|push notification|push notifications|notify|in-app message', '通知|消息推送|站内信|消息通知'],
+  [
+    'notification',
+    'notification|notifications|push notification|push notifications|notify|in-app message',
+    '通知|消息推送|站内信|消息通知',
+  ],
   ['upload', 'upload|uploads|file upload|multipart|presigned url', '上传|文件上传|上传文件'],
   ['search', 'search box|search feature|autocomplete|typeahead|search api', '搜索|检索|搜索框|联想'],
   ['pagination', 'pagination|paginate|cursor|page size|infinite scroll', '分页|翻页|分页查询'],
-  ['payment', 'payment|payments|checkout|stripe|alipay|wechat pay|payment gateway|psp', '支付|付款|收款|结账|支付宝|微信支付|支付网关|下单支付'],
+  [
+    'payment',
+    'payment|payments|checkout|stripe|alipay|wechat pay|payment gateway|psp',
+    '支付|付款|收款|结账|支付宝|微信支付|支付网关|下单支付',
+  ],
   ['refund', 'refund|refunds|refunded|chargeback|chargebacks|reversal', '退款|退钱|退单|退款单'],
   ['invoice', 'invoice|invoices|billing', '发票|账单|计费|收据|开票'],
   ['subscription', 'subscription|subscriptions|recurring billing', '订阅|套餐|续费|自动续费|试用'],
@@ -235,18 +475,34 @@ const ROWS: readonly Row[] = [
   ['sdk', 'sdk|client library|api client', '开发包|客户端库|封装'],
 
   // Security
-  ['vulnerability', 'vulnerability|vulnerabilities|cve|security issue|security audit|npm audit|snyk', '漏洞|安全问题|安全审计|安全漏洞'],
+  [
+    'vulnerability',
+    'vulnerability|vulnerabilities|cve|security issue|security audit|npm audit|snyk',
+    '漏洞|安全问题|安全审计|安全漏洞',
+  ],
   ['encryption', 'encryption|encrypt|decrypt|hashing|hash|bcrypt|argon2|aes', '加密|解密|哈希|散列|加盐'],
   ['injection', 'sql injection|xss|csrf|sanitize|sanitization|escaping', 'sql注入|跨站脚本|跨站请求伪造|转义'],
   ['privacy', 'pii|gdpr|personal data|data protection', '隐私|个人信息|数据保护|脱敏'],
 
   // Files, projects, tools
-  ['directory', 'directory|directories|folder|folders|subfolder|working directory|cwd', '目录|文件夹|路径|子目录|工作目录'],
+  [
+    'directory',
+    'directory|directories|folder|folders|subfolder|working directory|cwd',
+    '目录|文件夹|路径|子目录|工作目录',
+  ],
   ['script', 'npm script|npm scripts|package.json scripts|task runner', '构建脚本|执行脚本'],
   ['scaffold', 'scaffold|scaffolding|boilerplate', '模板|脚手架|样板代码|初始化项目'],
   ['license', 'mit license|apache license|gpl|copyright', '许可证|开源协议'],
-  ['editor', 'editor|ide|vim|neovim|nvim|emacs|vscode|vs code|visual studio code|intellij|webstorm|pycharm|sublime|lazyvim|cursor editor|zed', '编辑器|开发工具|编辑工具'],
-  ['shell', 'shell|zsh|bash|fish shell|shell config|zshrc|.zshrc|bashrc|.bashrc|starship|oh my zsh|tmux|command line', '终端|命令行|别名|终端配置|shell配置'],
+  [
+    'editor',
+    'editor|ide|vim|neovim|nvim|emacs|vscode|vs code|visual studio code|intellij|webstorm|pycharm|sublime|lazyvim|cursor editor|zed',
+    '编辑器|开发工具|编辑工具',
+  ],
+  [
+    'shell',
+    'shell|zsh|bash|fish shell|shell config|zshrc|.zshrc|bashrc|.bashrc|starship|oh my zsh|tmux|command line',
+    '终端|命令行|别名|终端配置|shell配置',
+  ],
   ['keyboard', 'keybinding|keybindings|hotkey|hotkeys|keymap', '快捷键|键位|按键绑定'],
   ['operating-system', 'os|operating system|macos|mac os|linux|ubuntu|debian|wsl', '操作系统|系统版本|苹果系统'],
   ['machine', 'laptop|workstation|macbook|dev machine|desktop machine', '电脑|笔记本|工作机|开发机'],
@@ -256,26 +512,54 @@ const ROWS: readonly Row[] = [
   ['cli-tool', 'cli|cli tool|command-line tool|binary|executable', '命令行工具|可执行文件'],
 
   // People and process
-  ['owner', 'code owner|code owners|codeowners|maintainer|maintainers|maintains|point of contact', '负责人|维护者|维护人|所有者|对接人|谁负责'],
+  [
+    'owner',
+    'code owner|code owners|codeowners|maintainer|maintainers|maintains|point of contact',
+    '负责人|维护者|维护人|所有者|对接人|谁负责',
+  ],
   ['team', 'squad|colleague|colleagues|teammate|teammates', '团队|小组|同事|组员'],
   ['ticket', 'jira|task id|jira ticket', '工单|需求单|任务单|需求|任务号'],
   ['meeting', 'standup|stand-up|one-on-one|retro|retrospective', '会议|站会|开会|周会|复盘会'],
   ['deadline', 'release date|eta', '截止日期|期限|上线时间|排期|截止时间'],
   ['sprint', 'iteration|roadmap', '迭代|里程碑|路线图|冲刺'],
-  ['design-review', 'design review|design doc|design document|rfc|architecture review', '设计评审|设计文档|方案评审|技术方案'],
+  [
+    'design-review',
+    'design review|design doc|design document|rfc|architecture review',
+    '设计评审|设计文档|方案评审|技术方案',
+  ],
   ['handover', 'handover|hand off|handoff|knowledge transfer', '交接|移交|知识转移'],
-  ['pr-size', 'small prs|pr size|pull request size|small pull requests|one topic each|split the pr|lines per pr|how big a pr', 'pr大小|改动量|拆pr|小步提交'],
+  [
+    'pr-size',
+    'small prs|pr size|pull request size|small pull requests|one topic each|split the pr|lines per pr|how big a pr',
+    'pr大小|改动量|拆pr|小步提交',
+  ],
 
   // The user's own preferences
-  ['time-zone', 'time zone|timezone|time zones|tz|utc|local time|gmt|utc+8|asia/shanghai', '时区|当地时间|本地时间|北京时间|东八区'],
-  ['answer-language', 'answer language|reply language|language preference|answer in chinese|answer in english|reply in chinese', '用中文|用英文|中文回答|英文回答|哪种语言|什么语言'],
+  [
+    'time-zone',
+    'time zone|timezone|time zones|tz|utc|local time|gmt|utc+8|asia/shanghai',
+    '时区|当地时间|本地时间|北京时间|东八区',
+  ],
+  [
+    'answer-language',
+    'answer language|reply language|language preference|answer in chinese|answer in english|reply in chinese',
+    '用中文|用英文|中文回答|英文回答|哪种语言|什么语言',
+  ],
   ['answer-style', 'short answers|verbose answers|bullet points|step by step', '简洁|详细|简短|分点|一步一步'],
   ['communication', 'slack|teams chat|wechat|dingtalk|feishu|lark|chat channel', '微信群|钉钉|飞书|企业微信|群聊'],
 
   // Data and machine learning
-  ['llm', 'llm|llms|language model|large language model|gpt|deepseek|model provider|chat model', '大模型|语言模型|大语言模型|模型服务'],
+  [
+    'llm',
+    'llm|llms|language model|large language model|gpt|deepseek|model provider|chat model',
+    '大模型|语言模型|大语言模型|模型服务',
+  ],
   ['prompt', 'system prompt|prompt template', '提示词|系统提示词|提示模板'],
-  ['embedding', 'embedding|embeddings|vector|vectors|vector search|vector database|pgvector', '向量|嵌入|向量检索|向量数据库'],
+  [
+    'embedding',
+    'embedding|embeddings|vector|vectors|vector search|vector database|pgvector',
+    '向量|嵌入|向量检索|向量数据库',
+  ],
   ['dataset', 'dataset|datasets|training data|csv file|data file|parquet', '数据集|训练数据|数据文件'],
   ['notebook', 'jupyter|ipynb|colab', '交互式笔记本'],
   ['analytics', 'analytics|event tracking|telemetry|mixpanel', '埋点|数据分析|统计|上报'],
@@ -310,7 +594,11 @@ const ROWS: readonly Row[] = [
   ['variable', 'magic number', '变量|常量|魔法数字'],
   ['dependency-injection', 'dependency injection|di|inversion of control|service container', '依赖注入|控制反转'],
   ['api-versioning', 'api version|api versioning|v1|v2|breaking api change', '接口版本|版本兼容'],
-  ['backward-compat', 'backward compatible|backwards compatibility|compat|compatibility|polyfill', '兼容|兼容性|向下兼容|向后兼容'],
+  [
+    'backward-compat',
+    'backward compatible|backwards compatibility|compat|compatibility|polyfill',
+    '兼容|兼容性|向下兼容|向后兼容',
+  ],
   ['code-generation', 'codegen|code generation|generated code|openapi generator|protoc', '代码生成|生成代码'],
   ['monorepo-tools', 'turborepo|nx|lerna|pnpm workspace', '多包管理|单仓多包'],
   ['plugin', 'plugin|plugins|add-on|middleware', '插件|中间件'],
@@ -324,7 +612,11 @@ const ROWS: readonly Row[] = [
 
   // Product features, services and tools (added with version 2026-12-04.3)
   ['webhook-signature', 'webhook signature|signing secret|hmac|verify signature|signature check', '签名|验签|签名校验'],
-  ['browser-storage', 'cookie|cookies|local storage|localstorage|session storage|indexeddb', '本地存储|会话存储|浏览器存储'],
+  [
+    'browser-storage',
+    'cookie|cookies|local storage|localstorage|session storage|indexeddb',
+    '本地存储|会话存储|浏览器存储',
+  ],
   ['uptime', 'uptime|sla|slo|availability target|error budget', '可用性|服务等级协议|错误预算'],
   ['key-rotation', 'key rotation|rotate the keys|rotate secrets|credential rotation', '密钥轮换|轮换密钥'],
   ['two-factor', '2fa|mfa|two-factor|two factor|totp|one-time password|otp', '双因素认证|二次验证|动态口令|两步验证'],
@@ -349,7 +641,11 @@ const ROWS: readonly Row[] = [
   ['service-discovery', 'service discovery|consul|etcd|eureka|service registry', '服务发现|注册中心|服务注册'],
   ['config-center', 'config center|config server|nacos|apollo config', '配置中心|配置服务'],
   ['circuit-breaker', 'circuit breaker|circuit breakers|fallback response|bulkhead', '熔断|熔断器|服务降级|降级'],
-  ['distributed-transaction', 'saga|saga pattern|two-phase commit|outbox pattern|distributed transaction', '分布式事务|两阶段提交|事务消息'],
+  [
+    'distributed-transaction',
+    'saga|saga pattern|two-phase commit|outbox pattern|distributed transaction',
+    '分布式事务|两阶段提交|事务消息',
+  ],
   ['sharding', 'sharding|shard|shards|partitioning|partition key', '分库分表|分片|分区键|分表'],
   ['log-platform', 'elk|loki|kibana|logstash|fluentd|log aggregation', '日志平台|日志系统|日志收集'],
   ['error-tracking', 'sentry|error tracking|crash reporting|bugsnag|rollbar', '错误监控|异常上报|崩溃上报'],
@@ -368,7 +664,11 @@ const ROWS: readonly Row[] = [
   ['kyc', 'kyc|identity verification|id verification', '实名认证|身份验证|实名'],
   ['wishlist', 'wishlist|wish list|favorites list|saved items', '收藏夹|心愿单|收藏'],
   ['product-review', 'product reviews|star rating|ratings and reviews|customer reviews', '商品评价|评分|用户评价'],
-  ['recommendation', 'recommendations|recommender|recommendation engine|recommended products', '推荐系统|推荐算法|猜你喜欢'],
+  [
+    'recommendation',
+    'recommendations|recommender|recommendation engine|recommended products',
+    '推荐系统|推荐算法|猜你喜欢',
+  ],
   ['banner', 'banner|banners|carousel|hero image|hero banner', '轮播图|横幅|首页横幅'],
   ['modal', 'modal|modals|dialog box|popup|pop-up', '弹窗|对话框|模态框'],
   ['toast', 'toast|toasts|snackbar|toast message', '轻提示|提示条|消息提示'],
@@ -400,22 +700,53 @@ const ROWS: readonly Row[] = [
  * [concept, Chinese member, the English member CC-CEDICT defines it as]
  */
 export const CEDICT_MEMBERS: readonly (readonly [string, string, string])[] = [
-  ['async', '非同步', 'asynchronous'], ['routing', '路由器', 'router'], ['ui', '人机界面', 'user interface'], ['upload', '上载', 'upload'],
-  ['email', '电子邮件', 'email'], ['email', '电子邮箱', 'email'], ['email', '电邮', 'email'], ['encoding', '统一码', 'unicode'],
-  ['encoding', '万国码', 'unicode'], ['date-time', '时戳', 'timestamp'], ['gateway', '闸道', 'gateway'], ['directory', '资料夹', 'folder'],
-  ['keyboard', '热键', 'hotkey'], ['operating-system', '作业系统', 'operating system'], ['machine', '工作站', 'workstation'],
-  ['font', '字型', 'font'], ['restart', '重新启动', 'reboot'], ['restart', '重新开机', 'reboot'], ['embedding', '矢量', 'vector'],
-  ['analytics', '遥测', 'telemetry'], ['infrastructure', '基础结构', 'infrastructure'], ['pagination', '游标', 'cursor'],
-  ['shipping', '追踪号码', 'tracking number'], ['shipping', '速递', 'courier'], ['coupon', '抵用券', 'voucher'],
-  ['coupon', '购物券', 'coupon'], ['documentation', '维基', 'wiki'], ['working-hours', '办公时间', 'office hours'],
+  ['async', '非同步', 'asynchronous'],
+  ['routing', '路由器', 'router'],
+  ['ui', '人机界面', 'user interface'],
+  ['upload', '上载', 'upload'],
+  ['email', '电子邮件', 'email'],
+  ['email', '电子邮箱', 'email'],
+  ['email', '电邮', 'email'],
+  ['encoding', '统一码', 'unicode'],
+  ['encoding', '万国码', 'unicode'],
+  ['date-time', '时戳', 'timestamp'],
+  ['gateway', '闸道', 'gateway'],
+  ['directory', '资料夹', 'folder'],
+  ['keyboard', '热键', 'hotkey'],
+  ['operating-system', '作业系统', 'operating system'],
+  ['machine', '工作站', 'workstation'],
+  ['font', '字型', 'font'],
+  ['restart', '重新启动', 'reboot'],
+  ['restart', '重新开机', 'reboot'],
+  ['embedding', '矢量', 'vector'],
+  ['analytics', '遥测', 'telemetry'],
+  ['infrastructure', '基础结构', 'infrastructure'],
+  ['pagination', '游标', 'cursor'],
+  ['shipping', '追踪号码', 'tracking number'],
+  ['shipping', '速递', 'courier'],
+  ['coupon', '抵用券', 'voucher'],
+  ['coupon', '购物券', 'coupon'],
+  ['documentation', '维基', 'wiki'],
+  ['working-hours', '办公时间', 'office hours'],
   ['cli-tool', '可执行', 'executable'],
 ]
 
 /** The concepts, each with its members in both languages (English first). */
-export const CONCEPT_GROUPS: readonly { readonly id: string; readonly en: readonly string[]; readonly zh: readonly string[]; readonly members: readonly string[] }[] =
-  ROWS.map(([id, en, zh]) => {
-    const english = en.split('|').map((member) => member.trim()).filter((member) => member !== '')
-    const chinese = [...zh.split('|'), ...CEDICT_MEMBERS.filter(([concept]) => concept === id).map(([, member]) => member)]
-      .map((member) => member.trim()).filter((member) => member !== '')
-    return { id, en: english, zh: chinese, members: [...english, ...chinese] }
-  })
+export const CONCEPT_GROUPS: readonly {
+  readonly id: string
+  readonly en: readonly string[]
+  readonly zh: readonly string[]
+  readonly members: readonly string[]
+}[] = ROWS.map(([id, en, zh]) => {
+  const english = en
+    .split('|')
+    .map((member) => member.trim())
+    .filter((member) => member !== '')
+  const chinese = [
+    ...zh.split('|'),
+    ...CEDICT_MEMBERS.filter(([concept]) => concept === id).map(([, member]) => member),
+  ]
+    .map((member) => member.trim())
+    .filter((member) => member !== '')
+  return { id, en: english, zh: chinese, members: [...english, ...chinese] }
+})

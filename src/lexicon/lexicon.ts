@@ -53,7 +53,10 @@ export function lexiconTerms(text: string): string[] {
  * @param version - the data's version.
  * @returns the lexicon.
  */
-export function compileLexicon(groups: readonly { readonly id: string; readonly members: readonly string[] }[], version: string): Lexicon {
+export function compileLexicon(
+  groups: readonly { readonly id: string; readonly members: readonly string[] }[],
+  version: string,
+): Lexicon {
   const members = new Map<string, Member[]>()
   const byFirstTerm = new Map<string, Member[]>()
   for (const group of groups) {
@@ -117,7 +120,12 @@ export function conceptsOf(lexicon: Lexicon, text: string): Set<string> {
  * @param max - the most members returned.
  * @returns distinct members.
  */
-export function bridgedMembers(lexicon: Lexicon, concepts: readonly string[], held: ReadonlySet<string>, max: number): Member[] {
+export function bridgedMembers(
+  lexicon: Lexicon,
+  concepts: readonly string[],
+  held: ReadonlySet<string>,
+  max: number,
+): Member[] {
   const out: Member[] = []
   const seen = new Set<string>()
   for (const concept of concepts) {

@@ -7,8 +7,16 @@
 import { z } from 'zod'
 import { searchValueSchema } from '../retrieval/search-value.schema.ts'
 import {
-  activityWireSchema, aliasMatchWireSchema, conflictGroupWireSchema, factViewSchema, graphPayloadSchema, proposalCardWireSchema,
-  queueEntrySchema, scopeWireSchema, sessionCountsWireSchema, sourceViewSchema,
+  activityWireSchema,
+  aliasMatchWireSchema,
+  conflictGroupWireSchema,
+  factViewSchema,
+  graphPayloadSchema,
+  proposalCardWireSchema,
+  queueEntrySchema,
+  scopeWireSchema,
+  sessionCountsWireSchema,
+  sourceViewSchema,
 } from '../wire.schema.ts'
 
 const count = z.number().int().min(0)
@@ -40,7 +48,12 @@ const backupReceipt = z.strictObject({ path: z.string(), relativePath: z.string(
 // status, activity, sessions
 
 const recallCost = z.strictObject({
-  turns: count, withBlock: count, factsPerTurn: z.number(), charsPerTurn: z.number(), p95Ms: z.number(), lastAt: instant.nullable(),
+  turns: count,
+  withBlock: count,
+  factsPerTurn: z.number(),
+  charsPerTurn: z.number(),
+  p95Ms: z.number(),
+  lastAt: instant.nullable(),
 })
 
 const breakerReport = z.strictObject({
@@ -168,7 +181,10 @@ export const statusFullAnswer = z.strictObject({
     timeoutMs: count,
     recent: recallCost.nullable(),
   }),
-  maintenance: z.strictObject({ intervalMs: count, advanced: z.strictObject({ promoted: count, expired: count }).nullable() }),
+  maintenance: z.strictObject({
+    intervalMs: count,
+    advanced: z.strictObject({ promoted: count, expired: count }).nullable(),
+  }),
 })
 
 export const statusAnswer = z.union([statusSummaryAnswer, statusFullAnswer])
@@ -209,7 +225,11 @@ export const entityAnswer = z.strictObject({
   ...generation,
 })
 
-export const subjectFindAnswer = z.strictObject({ entityKey: z.string().nullable(), display: z.string().nullable(), ...generation })
+export const subjectFindAnswer = z.strictObject({
+  entityKey: z.string().nullable(),
+  display: z.string().nullable(),
+  ...generation,
+})
 export const conflictsAnswer = z.strictObject({ groups: z.array(conflictGroupWireSchema), ...generation })
 export const searchAnswer = z.strictObject({ ...searchValueSchema.shape, ...generation })
 export const graphAnswer = graphPayloadSchema
@@ -246,26 +266,71 @@ export const factPinAnswer = z.strictObject({
   ...receiptFields,
 })
 export const factForgetAnswer = z.strictObject({ forgotten: z.array(factViewSchema), ...undoable, ...receiptFields })
-export const factPutBackAnswer = z.strictObject({ fact: factViewSchema, putBackFrom: id, ...undoable, ...receiptFields })
+export const factPutBackAnswer = z.strictObject({
+  fact: factViewSchema,
+  putBackFrom: id,
+  ...undoable,
+  ...receiptFields,
+})
 
 const renameKind = z.enum(['rename', 'merge'])
 /** subject-rename with `dryRun: true`: which it would be, and nothing written. */
-export const renamePreviewAnswer = z.strictObject({ kind: renameKind, from: z.string(), to: z.string(), dryRun: z.literal(true) })
+export const renamePreviewAnswer = z.strictObject({
+  kind: renameKind,
+  from: z.string(),
+  to: z.string(),
+  dryRun: z.literal(true),
+})
 export const propertyRenameAnswer = z.strictObject({
-  kind: renameKind, from: z.string(), to: z.string(), moved: count, merged: count, contested: count, ...undoable, ...receiptFields,
+  kind: renameKind,
+  from: z.string(),
+  to: z.string(),
+  moved: count,
+  merged: count,
+  contested: count,
+  ...undoable,
+  ...receiptFields,
 })
 export const subjectRenameAnswer = z.union([renamePreviewAnswer, propertyRenameAnswer])
 export const aliasRemoveAnswer = z.strictObject({ removed: aliasViewSchema, ...receiptFields })
 
 const sensitivityReason = { sensitivityReason: z.string().nullable() }
 export const factAddAnswer = z.discriminatedUnion('outcome', [
-  z.strictObject({ outcome: z.literal('saved'), fact: factViewSchema, superseded: z.array(factViewSchema), retired: z.array(factViewSchema),
-    ...sensitivityReason, ...undoable, ...receiptFields }),
-  z.strictObject({ outcome: z.literal('conflict'), fact: factViewSchema, rivals: z.array(factViewSchema), ...sensitivityReason, ...undoable, ...receiptFields }),
-  z.strictObject({ outcome: z.literal('duplicate'), fact: factViewSchema, upgraded: z.boolean(), restated: z.boolean(),
-    editId: id.nullable(), undo: z.strictObject({ editId: id }).nullable(), ...receiptFields }),
+  z.strictObject({
+    outcome: z.literal('saved'),
+    fact: factViewSchema,
+    superseded: z.array(factViewSchema),
+    retired: z.array(factViewSchema),
+    ...sensitivityReason,
+    ...undoable,
+    ...receiptFields,
+  }),
+  z.strictObject({
+    outcome: z.literal('conflict'),
+    fact: factViewSchema,
+    rivals: z.array(factViewSchema),
+    ...sensitivityReason,
+    ...undoable,
+    ...receiptFields,
+  }),
+  z.strictObject({
+    outcome: z.literal('duplicate'),
+    fact: factViewSchema,
+    upgraded: z.boolean(),
+    restated: z.boolean(),
+    editId: id.nullable(),
+    undo: z.strictObject({ editId: id }).nullable(),
+    ...receiptFields,
+  }),
   z.strictObject({ outcome: z.literal('folded'), fact: factViewSchema, ...undoable, ...receiptFields }),
-  z.strictObject({ outcome: z.literal('proposed'), proposalId: id, reason: z.string(), editId: z.null(), undo: z.null(), ...receiptFields }),
+  z.strictObject({
+    outcome: z.literal('proposed'),
+    proposalId: id,
+    reason: z.string(),
+    editId: z.null(),
+    undo: z.null(),
+    ...receiptFields,
+  }),
 ])
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -280,23 +345,46 @@ export const proposalsAnswer = z.strictObject({
   ...generation,
 })
 
-const skipped = { skippedStale: z.array(count), skippedRefused: z.array(z.strictObject({ row: count, reason: z.string() })) }
+const skipped = {
+  skippedStale: z.array(count),
+  skippedRefused: z.array(z.strictObject({ row: count, reason: z.string() })),
+}
 export const proposalApplyAnswer = z.union([
-  z.strictObject({ id, applied: z.array(z.strictObject({ row: count, factId: id, outcome: z.string() })), ...skipped, ...undoable, ...receiptFields }),
+  z.strictObject({
+    id,
+    applied: z.array(z.strictObject({ row: count, factId: id, outcome: z.string() })),
+    ...skipped,
+    ...undoable,
+    ...receiptFields,
+  }),
   // A review card (merge, retire, fold, alias): each applied row with what it did, which differs by kind.
   z.strictObject({
-    id, kind: z.enum(['merge', 'retire', 'fold', 'alias']), applied: z.array(z.looseObject({ row: count })), ...skipped, ...undoable, ...receiptFields,
+    id,
+    kind: z.enum(['merge', 'retire', 'fold', 'alias']),
+    applied: z.array(z.looseObject({ row: count })),
+    ...skipped,
+    ...undoable,
+    ...receiptFields,
   }),
 ])
 export const proposalRejectAnswer = z.strictObject({ id, status: z.literal('rejected'), ...receiptFields })
-export const proposalReviseAnswer = z.strictObject({ id, revision: count, card: proposalCardWireSchema, ...receiptFields })
+export const proposalReviseAnswer = z.strictObject({
+  id,
+  revision: count,
+  card: proposalCardWireSchema,
+  ...receiptFields,
+})
 export const proposalPruneAnswer = proposalReviseAnswer
 
 // ---------------------------------------------------------------------------------------------------------------
 // Store maintenance
 
 export const rebuildAnswer = z.strictObject({ indexed: count, ...receiptFields })
-export const wipeAnswer = z.strictObject({ removed: z.strictObject({ facts: count, proposals: count }), backup: backupReceipt.nullable(), ...receiptFields })
+export const wipeAnswer = z.strictObject({
+  removed: z.strictObject({ facts: count, proposals: count }),
+  backup: backupReceipt.nullable(),
+  ...receiptFields,
+})
 export const keyAnswer = z.strictObject({
   ref: z.enum(['llm', 'embedding', 'rerank']),
   name: z.string(),
@@ -307,51 +395,92 @@ export const keyAnswer = z.strictObject({
 
 export const exportAnswer = z.discriminatedUnion('format', [
   z.strictObject({
-    format: z.literal('jsonl'), path: z.string(), relativePath: z.string(), records: count, recordsSha256: z.string(),
-    aliases: count.optional(), tombstones: count.optional(), storeId: z.string(), ...generation, backup: backupReceipt.nullable(),
+    format: z.literal('jsonl'),
+    path: z.string(),
+    relativePath: z.string(),
+    records: count,
+    recordsSha256: z.string(),
+    aliases: count.optional(),
+    tombstones: count.optional(),
+    storeId: z.string(),
+    ...generation,
+    backup: backupReceipt.nullable(),
   }),
   z.strictObject({
-    format: z.literal('markdown'), path: z.string(), relativePath: z.string(), facts: count, subjects: count, withheld: count,
-    ...generation, backup: backupReceipt.nullable(),
+    format: z.literal('markdown'),
+    path: z.string(),
+    relativePath: z.string(),
+    facts: count,
+    subjects: count,
+    withheld: count,
+    ...generation,
+    backup: backupReceipt.nullable(),
   }),
 ])
 
-const importCounts = z.strictObject({ new: count, duplicate: count, repeated: count, conflict: count, tombstoned: count, invalid: count })
-const forgottenLine = z.strictObject({ id, subject: z.string(), property: z.string(), value: z.string(), status: z.string() })
+const importCounts = z.strictObject({
+  new: count,
+  duplicate: count,
+  repeated: count,
+  conflict: count,
+  tombstoned: count,
+  invalid: count,
+})
+const forgottenLine = z.strictObject({
+  id,
+  subject: z.string(),
+  property: z.string(),
+  value: z.string(),
+  status: z.string(),
+})
 const manifest = z.strictObject({
-  format: z.string(), version: z.number(), storeId: z.string(), ...generation, exportedAt: instant, records: count, records_sha256: z.string(),
-  aliases: count.optional(), aliases_sha256: z.string().optional(), tombstones: count.optional(), tombstones_sha256: z.string().optional(),
+  format: z.string(),
+  version: z.number(),
+  storeId: z.string(),
+  ...generation,
+  exportedAt: instant,
+  records: count,
+  records_sha256: z.string(),
+  aliases: count.optional(),
+  aliases_sha256: z.string().optional(),
+  tombstones: count.optional(),
+  tombstones_sha256: z.string().optional(),
 })
 export const importPreviewAnswer = z.strictObject({
-    token: z.string(),
-    fileSha256: z.string(),
-    storeId: z.string(),
-    ...generation,
-    source: z.strictObject({ path: z.string().nullable(), bytes: count }),
-    manifest: manifest.nullable(),
-    untouched: z.boolean().nullable(),
-    restore: z.boolean(),
-    total: count,
-    counts: importCounts,
-    // The first rows of the file with the class each falls in; what else a row says depends on its class.
-    records: z.array(z.looseObject({ line: count, class: z.enum(['new', 'duplicate', 'repeated', 'conflict', 'tombstoned', 'invalid']) })),
-    invalid: z.array(z.strictObject({ line: count, reason: z.string() })),
-    invalidOmitted: count,
-    pinsDropped: z.strictObject({ count, lines: z.array(count), reason: z.string() }),
-    aliases: z.array(z.looseObject({ line: count })),
-    tombstones: z.strictObject({ total: count, known: count, forgets: z.array(forgottenLine), forgetsTotal: count }),
+  token: z.string(),
+  fileSha256: z.string(),
+  storeId: z.string(),
+  ...generation,
+  source: z.strictObject({ path: z.string().nullable(), bytes: count }),
+  manifest: manifest.nullable(),
+  untouched: z.boolean().nullable(),
+  restore: z.boolean(),
+  total: count,
+  counts: importCounts,
+  // The first rows of the file with the class each falls in; what else a row says depends on its class.
+  records: z.array(
+    z.looseObject({
+      line: count,
+      class: z.enum(['new', 'duplicate', 'repeated', 'conflict', 'tombstoned', 'invalid']),
+    }),
+  ),
+  invalid: z.array(z.strictObject({ line: count, reason: z.string() })),
+  invalidOmitted: count,
+  pinsDropped: z.strictObject({ count, lines: z.array(count), reason: z.string() }),
+  aliases: z.array(z.looseObject({ line: count })),
+  tombstones: z.strictObject({ total: count, known: count, forgets: z.array(forgottenLine), forgetsTotal: count }),
 })
 export const importCommitAnswer = z.strictObject({
-    total: count,
-    counts: importCounts,
-    factIds: z.array(id),
-    duplicateIds: z.array(id),
-    tombstones: z.strictObject({ total: count, added: count }),
-    forgotten: z.array(forgottenLine),
-    undo: z.strictObject({ editId: id }),
-    aliases: count,
-    restore: z.boolean(),
-    ...receiptFields,
+  total: count,
+  counts: importCounts,
+  factIds: z.array(id),
+  duplicateIds: z.array(id),
+  tombstones: z.strictObject({ total: count, added: count }),
+  forgotten: z.array(forgottenLine),
+  undo: z.strictObject({ editId: id }),
+  aliases: count,
+  restore: z.boolean(),
+  ...receiptFields,
 })
 export const importAnswer = z.union([importPreviewAnswer, importCommitAnswer])
 
@@ -362,7 +491,14 @@ const auditRun = z.strictObject({
   id,
   trigger: z.enum(['timer', 'asked']),
   found: z.strictObject({ retire: count, fold: count, alias: count }),
-  cards: z.array(z.strictObject({ kind: z.enum(['merge', 'retire', 'fold', 'alias']), id, rows: count, batch: z.strictObject({ index: count, count }).nullable() })),
+  cards: z.array(
+    z.strictObject({
+      kind: z.enum(['merge', 'retire', 'fold', 'alias']),
+      id,
+      rows: count,
+      batch: z.strictObject({ index: count, count }).nullable(),
+    }),
+  ),
   alreadyQueued: count,
   declined: count,
   error: z.string().nullable(),
@@ -372,12 +508,28 @@ const auditRun = z.strictObject({
   message: z.string(),
 })
 const auditSettings = { autoAudit: z.boolean(), intervalMs: count }
-export const auditRanAnswer = z.strictObject({ ran: z.literal(true), run: auditRun, message: z.string(), ...generation, ...auditSettings })
-export const auditLedgerAnswer = z.strictObject({ ...auditSettings, total: count, runs: z.array(auditRun), lastRun: auditRun.nullable() })
+export const auditRanAnswer = z.strictObject({
+  ran: z.literal(true),
+  run: auditRun,
+  message: z.string(),
+  ...generation,
+  ...auditSettings,
+})
+export const auditLedgerAnswer = z.strictObject({
+  ...auditSettings,
+  total: count,
+  runs: z.array(auditRun),
+  lastRun: auditRun.nullable(),
+})
 export const auditAnswer = z.union([auditRanAnswer, auditLedgerAnswer])
 
 const sweepProgress = z.strictObject({
-  trigger: z.enum(['asked', 'timer']), startedAt: instant, budget: count, planned: count, asked: count, proposals: count,
+  trigger: z.enum(['asked', 'timer']),
+  startedAt: instant,
+  budget: count,
+  planned: count,
+  asked: count,
+  proposals: count,
 })
 const sweepEntry = z.strictObject({
   id,
@@ -399,14 +551,16 @@ const sweepEntry = z.strictObject({
   finishedAt: instant,
 })
 export const consolidateLedgerAnswer = z.strictObject({
-    running: sweepProgress.nullable(),
-    lastAsked: z.strictObject({ startedAt: instant, sweep: sweepEntry.nullable(), error: z.string().nullable() }).nullable(),
-    enabled: z.boolean(),
-    intervalMs: count,
-    maxPairs: count,
-    lastSweepAt: instant.nullable(),
-    total: count,
-    sweeps: z.array(sweepEntry),
+  running: sweepProgress.nullable(),
+  lastAsked: z
+    .strictObject({ startedAt: instant, sweep: sweepEntry.nullable(), error: z.string().nullable() })
+    .nullable(),
+  enabled: z.boolean(),
+  intervalMs: count,
+  maxPairs: count,
+  lastSweepAt: instant.nullable(),
+  total: count,
+  sweeps: z.array(sweepEntry),
 })
 export const consolidateBegunAnswer = z.union([
   z.strictObject({ begun: z.literal(true), running: sweepProgress }),
@@ -414,7 +568,10 @@ export const consolidateBegunAnswer = z.union([
 ])
 export const consolidateAnswer = z.union([consolidateLedgerAnswer, consolidateBegunAnswer])
 
-export const indexVectorsAnswer = z.strictObject({ sweep: vectorSweepSchema, coverage: vectorCoverageSchema.nullable() })
+export const indexVectorsAnswer = z.strictObject({
+  sweep: vectorSweepSchema,
+  coverage: vectorCoverageSchema.nullable(),
+})
 
 export const calibrateAnswer = z.strictObject({
   outcome: calibrationEntry.outcome,
@@ -434,7 +591,10 @@ export const calibrateAnswer = z.strictObject({
 // Extraction
 
 const refusedCandidate = z.strictObject({
-  reason: z.string(), subject: z.string().optional(), property: z.string().optional(), value: z.string().optional(),
+  reason: z.string(),
+  subject: z.string().optional(),
+  property: z.string().optional(),
+  value: z.string().optional(),
 })
 const extractRunFields = {
   id,
@@ -483,13 +643,23 @@ export const queueAnswer = z.strictObject({
   running: z.array(queueEntrySchema),
   parked: z.array(z.strictObject({ ...parkedRange, retriesOnItsOwn: z.boolean() })),
   recent: z.array(z.strictObject(extractRunFields)),
-  lastRun: z.strictObject({
-    ...extractRunFields,
-    snapshot: z.strictObject({ startSeq: count.nullable(), endSeq: count.nullable(), messageCount: count, chars: count, textSha256: z.string().nullable() }),
-  }).nullable(),
+  lastRun: z
+    .strictObject({
+      ...extractRunFields,
+      snapshot: z.strictObject({
+        startSeq: count.nullable(),
+        endSeq: count.nullable(),
+        messageCount: count,
+        chars: count,
+        textSha256: z.string().nullable(),
+      }),
+    })
+    .nullable(),
 })
 /** extract-run: one pass, with the text it sent (capped when stored). */
-export const extractRunAnswer = z.strictObject({ run: z.strictObject({ ...extractRunFields, textSent: z.string().nullable() }) })
+export const extractRunAnswer = z.strictObject({
+  run: z.strictObject({ ...extractRunFields, textSent: z.string().nullable() }),
+})
 
 const candidate = z.strictObject({
   subject: z.string(),

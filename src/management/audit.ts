@@ -17,12 +17,23 @@ export const auditVerb = verb('audit', {
       if (context.audit === undefined) return refuse('unavailable', 'the health check does not run in this host')
       const outcome = context.audit.runNow()
       if (!outcome.ran) {
-        if (outcome.reason === 'disabled') return refuse('unavailable', 'the health check is switched off (autoAudit: false)', { reason: outcome.reason })
-        if (outcome.reason === 'running') return refuse('refused', 'a health check is already running', { reason: outcome.reason })
+        if (outcome.reason === 'disabled')
+          return refuse('unavailable', 'the health check is switched off (autoAudit: false)', {
+            reason: outcome.reason,
+          })
+        if (outcome.reason === 'running')
+          return refuse('refused', 'a health check is already running', { reason: outcome.reason })
         return refuse('unavailable', 'the store is not open', { reason: outcome.reason })
       }
-      if (outcome.run.error !== null) return refuse('internal_error', auditSentence(outcome.run), { run: wire(outcome.run) })
-      return ok({ ran: true, run: wire(outcome.run), message: auditSentence(outcome.run), generation: context.stores.db.generation(), ...settings })
+      if (outcome.run.error !== null)
+        return refuse('internal_error', auditSentence(outcome.run), { run: wire(outcome.run) })
+      return ok({
+        ran: true,
+        run: wire(outcome.run),
+        message: auditSentence(outcome.run),
+        generation: context.stores.db.generation(),
+        ...settings,
+      })
     }
     const runs = context.stores.audit.runs(body.limit ?? SUMMARY_DEFAULT)
     return ok({

@@ -35,7 +35,12 @@ const BACKUP_NAME = /^memory-(?:export|wipe|project-keys)-(\d{4}-\d{2}-\d{2})T(\
  * @param keep - how many backups to keep afterwards; 0 keeps all.
  * @returns where it went.
  */
-export async function takeBackup(stores: OpenStores, reason: 'export' | 'wipe', now: string, keep: number): Promise<BackupReceipt> {
+export async function takeBackup(
+  stores: OpenStores,
+  reason: 'export' | 'wipe',
+  now: string,
+  keep: number,
+): Promise<BackupReceipt> {
   const dir = join(stores.dataDir, BACKUP_DIR)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const name = `memory-${reason}-${now.replace(/[:.]/gu, '-')}.db`

@@ -27,7 +27,8 @@ import type { VerbAnswer } from './verb-contract.ts'
 import { CALIBRATION_PAIRS_MAX, CALIBRATION_TEXT_MAX } from './wire.schema.ts'
 
 /** What to set for a reranker. */
-const RERANK_KEYS = 'set rerankSource to "json", rerankBaseUrl and rerankModel (and the key under rerankApiKeyEnv if the endpoint needs one)'
+const RERANK_KEYS =
+  'set rerankSource to "json", rerankBaseUrl and rerankModel (and the key under rerankApiKeyEnv if the endpoint needs one)'
 
 /** calibrate: score labeled pairs, find the threshold, record the outcome. */
 export const calibrateVerb = verb('calibrate', {
@@ -35,21 +36,32 @@ export const calibrateVerb = verb('calibrate', {
   bodyLimit: CALIBRATION_PAIRS_MAX * (2 * CALIBRATION_TEXT_MAX * 4 + 256),
   async run(body, context) {
     const port = context.semantic?.rerank() ?? { unavailable: 'no reranker runs in this host' }
-    if ('unavailable' in port) return refuse('unavailable', `rerank calibration needs a reranker: ${port.unavailable}; ${RERANK_KEYS}`)
+    if ('unavailable' in port)
+      return refuse('unavailable', `rerank calibration needs a reranker: ${port.unavailable}; ${RERANK_KEYS}`)
     const pairSource: PairSource = body.pairs === undefined ? 'library' : 'supplied'
-    const pairs: readonly LabeledPair[] = body.pairs ?? libraryPairs(context.stores.calibrations.pairFacts(PAIR_FACTS_MAX), { queries: LIBRARY_QUERIES })
+    const pairs: readonly LabeledPair[] =
+      body.pairs ?? libraryPairs(context.stores.calibrations.pairFacts(PAIR_FACTS_MAX), { queries: LIBRARY_QUERIES })
     const relevant = pairs.filter((pair) => pair.relevant).length
     const shortfall = pairShortfall(relevant, pairs.length - relevant)
     let result: CalibrationResult
     if (shortfall !== undefined) {
-      const hint = pairSource === 'library'
-        ? `library pairs take one query per subject · property of the current, non-sensitive facts that have a fact of another subject and property to contrast with; ${MIN_RELEVANT} such facts are needed and ${relevant} were found, or supply pairs`
-        : 'supply more pairs'
-      result = { ok: false, reason: 'too_few_pairs', message: `${shortfall}: ${hint}`, relevant, irrelevant: pairs.length - relevant }
+      const hint =
+        pairSource === 'library'
+          ? `library pairs take one query per subject · property of the current, non-sensitive facts that have a fact of another subject and property to contrast with; ${MIN_RELEVANT} such facts are needed and ${relevant} were found, or supply pairs`
+          : 'supply more pairs'
+      result = {
+        ok: false,
+        reason: 'too_few_pairs',
+        message: `${shortfall}: ${hint}`,
+        relevant,
+        irrelevant: pairs.length - relevant,
+      }
     } else {
       const scored = await scorePairs(pairs, (query, documents, signal) => port.score(query, documents, signal))
       if (!scored.ok) {
-        return refuse('unavailable', `the reranker failed, nothing was recorded: ${scored.message}`, { reason: scored.code })
+        return refuse('unavailable', `the reranker failed, nothing was recorded: ${scored.message}`, {
+          reason: scored.code,
+        })
       }
       result = calibrate(scored.scored)
     }
@@ -59,7 +71,12 @@ export const calibrateVerb = verb('calibrate', {
   },
 })
 
-function toEntry(result: CalibrationResult, fingerprint: string, pairSource: PairSource, createdAt: string): CalibrationEntry {
+function toEntry(
+  result: CalibrationResult,
+  fingerprint: string,
+  pairSource: PairSource,
+  createdAt: string,
+): CalibrationEntry {
   const quality = result.ok ? result : result.best
   return {
     fingerprint,
@@ -80,10 +97,14 @@ function answer(entry: CalibrationEntry, result: CalibrationResult): VerbOutcome
   const common = { outcome, fingerprint, pairSource, relevant, irrelevant, precision, recall, threshold }
   if (result.ok) {
     // Easy proxy pairs say little about near misses, so a record from them orders search results but never filters them.
-    const proxy = pairSource === 'library'
-      ? '; the pairs were derived from your library (a fact against an unrelated one), a proxy for real questions: the reranker orders with it and filters nothing; supply pairs of your own to let it filter'
-      : ''
-    return ok({ ...common, message: `calibrated: scores at or above ${result.threshold} count as relevant (precision ${share(result.precision)}, recall ${share(result.recall)}, ${relevant} relevant and ${irrelevant} irrelevant pairs)${proxy}` })
+    const proxy =
+      pairSource === 'library'
+        ? '; the pairs were derived from your library (a fact against an unrelated one), a proxy for real questions: the reranker orders with it and filters nothing; supply pairs of your own to let it filter'
+        : ''
+    return ok({
+      ...common,
+      message: `calibrated: scores at or above ${result.threshold} count as relevant (precision ${share(result.precision)}, recall ${share(result.recall)}, ${relevant} relevant and ${irrelevant} irrelevant pairs)${proxy}`,
+    })
   }
   return ok({ ...common, reason: result.reason, message: `not calibrated: ${result.message}` })
 }

@@ -11,7 +11,12 @@ import type { ProposalOf } from '../store/proposal-store.ts'
 import type { CardRows, ReviewKind } from '../types.ts'
 import { abandon, ok, refuse, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
 
-type ApplyRow<K extends ReviewKind> = (curation: CurationStore, row: CardRows[K], keysOf: KeysOf, now: string) => CurationOutcome<object>
+type ApplyRow<K extends ReviewKind> = (
+  curation: CurationStore,
+  row: CardRows[K],
+  keysOf: KeysOf,
+  now: string,
+) => CurationOutcome<object>
 
 const APPLY: { readonly [K in ReviewKind]: ApplyRow<K> } = {
   merge: (curation, row, _keysOf, now) => curation.applyMerge(row, now),
@@ -28,7 +33,11 @@ const APPLY: { readonly [K in ReviewKind]: ApplyRow<K> } = {
  * @param now - ISO instant.
  * @returns the rows applied (each with what it did), the rows skipped, and the edit id that undoes it.
  */
-export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, context: VerbContext, now: string): VerbOutcome<Unfenced<'proposal-apply'>> {
+export function applyReviewCard<K extends ReviewKind>(
+  card: ProposalOf<K>,
+  context: VerbContext,
+  now: string,
+): VerbOutcome<Unfenced<'proposal-apply'>> {
   const { stores } = context
   const apply: ApplyRow<K> = APPLY[card.kind]
   const slots = [...new Set(card.rows.flatMap((row) => stores.facts.curation.slotsOf(card.kind, row, keysUnder)))]
@@ -36,8 +45,11 @@ export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, conte
   const skippedRefused: { row: number; reason: string }[] = []
   const { result, editId } = stores.edits.tracked('apply', slots, { proposalId: card.id }, now, () => {
     const applied: (Record<string, unknown> & { row: number })[] = []
-    const trail: { sources: EditTrail['sources'][number][]; identities: EditTrail['identities'][number][]; aliases: NonNullable<EditTrail['aliases']>[number][] } =
-      { sources: [], identities: [], aliases: [] }
+    const trail: {
+      sources: EditTrail['sources'][number][]
+      identities: EditTrail['identities'][number][]
+      aliases: NonNullable<EditTrail['aliases']>[number][]
+    } = { sources: [], identities: [], aliases: [] }
     card.rows.forEach((row, index) => {
       // Each row is judged after the rows before it applied, so a row whose fact an earlier row changed is stale.
       if (!stores.facts.curation.stands(card.kind, row)) {
@@ -55,8 +67,13 @@ export function applyReviewCard<K extends ReviewKind>(card: ProposalOf<K>, conte
       trail.aliases.push(...(outcome.trail.aliases ?? []))
     })
     if (applied.length === 0) {
-      abandon(refuse('refused', 'nothing landed: every row of this card was stale or refused',
-        { skippedStale, skippedRefused, allStale: skippedStale.length === card.rows.length }))
+      abandon(
+        refuse('refused', 'nothing landed: every row of this card was stale or refused', {
+          skippedStale,
+          skippedRefused,
+          allStale: skippedStale.length === card.rows.length,
+        }),
+      )
     }
     stores.proposals.setStatus(card.id, 'applied', now)
     return { result: applied, created: [], trail }

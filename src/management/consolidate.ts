@@ -27,17 +27,29 @@ export const consolidateVerb = verb('consolidate', {
       })
     }
     if (!context.config.autoConsolidate) {
-      return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false): turn it on to run a sweep')
+      return refuse(
+        'unavailable',
+        'the near-duplicate review is off (autoConsolidate is false): turn it on to run a sweep',
+      )
     }
-    if (context.review === undefined) return refuse('unavailable', 'the near-duplicate review is not running in this host')
+    if (context.review === undefined)
+      return refuse('unavailable', 'the near-duplicate review is not running in this host')
     const asked = context.review.beginNow()
     if (asked.begun) return ok({ begun: true, running: asked.progress })
     if (asked.reason === 'running') {
       const under = asked.progress
-      const far = under === undefined ? '' : ` (${String(under.asked)} of ${String(under.planned)} ${under.planned === 1 ? 'pair' : 'pairs'} asked so far)`
-      return ok({ begun: false, running: under ?? null, message: `a near-duplicate sweep is already running${far}; its outcome shows when it ends` })
+      const far =
+        under === undefined
+          ? ''
+          : ` (${String(under.asked)} of ${String(under.planned)} ${under.planned === 1 ? 'pair' : 'pairs'} asked so far)`
+      return ok({
+        begun: false,
+        running: under ?? null,
+        message: `a near-duplicate sweep is already running${far}; its outcome shows when it ends`,
+      })
     }
-    if (asked.reason === 'disabled') return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false)')
+    if (asked.reason === 'disabled')
+      return refuse('unavailable', 'the near-duplicate review is off (autoConsolidate is false)')
     return refuse('unavailable', 'the store is not open')
   },
 })

@@ -10,7 +10,14 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSy
 import { join } from 'node:path'
 import type { Fact } from '../types.ts'
 import {
-  aliasRecordOf, EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, manifestLine, recordLine, recordOf, RecordsHasher, tombstoneLine,
+  aliasRecordOf,
+  EXCHANGE_FORMAT,
+  EXCHANGE_FORMAT_VERSION,
+  manifestLine,
+  recordLine,
+  recordOf,
+  RecordsHasher,
+  tombstoneLine,
   type ExchangeManifest,
 } from '../exchange/jsonl.ts'
 import { libraryDocument } from '../exchange/markdown.ts'
@@ -38,22 +45,35 @@ export const exportVerb = verb('export', {
     const confined = confinePath(stores.dataDir, EXPORT_DIR)
     if (!confined.ok) return refuse('invalid_path', `${EXPORT_DIR}/: ${confined.reason}`)
     const dir = confined.path
-    const backup: BackupReceipt | null = (body.backup ?? config.backupBeforeExport)
-      ? await takeBackup(stores, 'export', now, config.backupKeep)
-      : null
+    const backup: BackupReceipt | null =
+      (body.backup ?? config.backupBeforeExport) ? await takeBackup(stores, 'export', now, config.backupKeep) : null
     if (body.format === 'markdown') {
       const name = exportName(dir, now, 'library', 'md')
       try {
         const facts: Fact[] = []
         const snapshot = stores.exchange.readSnapshot((read) => {
-          read.eachFact((fact) => { facts.push(fact) })
+          read.eachFact((fact) => {
+            facts.push(fact)
+          })
           return { generation: read.generation }
         })
-        const document = libraryDocument(facts, { now, timeZone: config.displayTimeZone, includeSensitive: body.includeSensitive ?? false })
-        writeAtomically(dir, name, (fd) => { writeAll(fd, document.text) })
+        const document = libraryDocument(facts, {
+          now,
+          timeZone: config.displayTimeZone,
+          includeSensitive: body.includeSensitive ?? false,
+        })
+        writeAtomically(dir, name, (fd) => {
+          writeAll(fd, document.text)
+        })
         return ok({
-          format: 'markdown', path: join(dir, name), relativePath: `${EXPORT_DIR}/${name}`,
-          facts: document.facts, subjects: document.subjects, withheld: document.withheld, generation: snapshot.generation, backup,
+          format: 'markdown',
+          path: join(dir, name),
+          relativePath: `${EXPORT_DIR}/${name}`,
+          facts: document.facts,
+          subjects: document.subjects,
+          withheld: document.withheld,
+          generation: snapshot.generation,
+          backup,
         })
       } catch (error) {
         return refuse('storage_unavailable', `could not write ${EXPORT_DIR}/${name} (${errorCode(error)})`)
@@ -106,9 +126,17 @@ function writeExport(stores: OpenStores, dir: string, name: string, now: string)
       const aliases = hashed(aliasLines)
       const tombstones = hashed(tombstoneLines)
       const written: ExchangeManifest = {
-        format: EXCHANGE_FORMAT, version: EXCHANGE_FORMAT_VERSION, storeId: snapshot.storeId, generation: snapshot.generation,
-        exportedAt: now, records: facts.count, records_sha256: facts.digest(),
-        aliases: aliases.count, aliases_sha256: aliases.sha256, tombstones: tombstones.count, tombstones_sha256: tombstones.sha256,
+        format: EXCHANGE_FORMAT,
+        version: EXCHANGE_FORMAT_VERSION,
+        storeId: snapshot.storeId,
+        generation: snapshot.generation,
+        exportedAt: now,
+        records: facts.count,
+        records_sha256: facts.digest(),
+        aliases: aliases.count,
+        aliases_sha256: aliases.sha256,
+        tombstones: tombstones.count,
+        tombstones_sha256: tombstones.sha256,
       }
       let buffer = `${manifestLine(written)}\n`
       snapshot.eachFact((fact) => {
@@ -159,5 +187,5 @@ function writeAtomically(dir: string, name: string, write: (fd: number) => void)
 /** Write all of `text` as UTF-8; a regular file may accept fewer bytes than asked per call. */
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8')
-  for (let offset = 0; offset < bytes.byteLength;) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset)
+  for (let offset = 0; offset < bytes.byteLength; ) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset)
 }

@@ -22,7 +22,10 @@ export const queueVerb = verb('queue', {
     return ok({
       autoCapture: config.autoCapture,
       autoExtract: config.autoExtract,
-      model: config.llmSource === 'custom' ? `custom: ${config.llmModel === '' ? '(no model set)' : config.llmModel}` : 'the session\'s own model',
+      model:
+        config.llmSource === 'custom'
+          ? `custom: ${config.llmModel === '' ? '(no model set)' : config.llmModel}`
+          : "the session's own model",
       delayMs: config.extractDelayMs,
       running: context.extraction?.entries() ?? [],
       parked: ledger.pending().map((range) => ({ ...range, retriesOnItsOwn: retriesOnItsOwn(range) })),
@@ -69,8 +72,20 @@ export const extractRetryVerb = verb('extract-retry', {
 })
 
 /** What a pass actually processed: its fixed range (end exclusive), how much text, and the hash of that text. */
-function snapshotOf(run: ExtractRun): { startSeq: number | null, endSeq: number | null, messageCount: number, chars: number, textSha256: string | null } {
-  return { startSeq: run.startSeq, endSeq: run.endSeq, messageCount: run.messageCount, chars: run.chars, textSha256: run.textSha256 }
+function snapshotOf(run: ExtractRun): {
+  startSeq: number | null
+  endSeq: number | null
+  messageCount: number
+  chars: number
+  textSha256: string | null
+} {
+  return {
+    startSeq: run.startSeq,
+    endSeq: run.endSeq,
+    messageCount: run.messageCount,
+    chars: run.chars,
+    textSha256: run.textSha256,
+  }
 }
 
 /** A run as the list shows it. */

@@ -22,11 +22,23 @@ export const factAddVerb = verb('fact-add', {
         return refuse('invalid_arguments', 'a project scope must be one the store already holds; pick it from the list')
       }
       const claim: FactInput = {
-        subject: body.subject, property: body.property, value: body.value, scope, multi: body.multi,
-        evidence: 'explicit_user', origin: 'page',
+        subject: body.subject,
+        property: body.property,
+        value: body.value,
+        scope,
+        multi: body.multi,
+        evidence: 'explicit_user',
+        origin: 'page',
       }
-      const prepared = prepareWrite(claim, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
-      if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
+      const prepared = prepareWrite(claim, now, {
+        refuseCredentials: config.refuseCredentials,
+        timeZone: config.displayTimeZone,
+      })
+      if (!prepared.ok)
+        return refuse(
+          prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments',
+          prepared.message,
+        )
       const { result, editId } = stores.edits.tracked('update', [prepared.write.slotKey], {}, now, () => {
         const written = stores.facts.write(prepared.write, now)
         if (written.kind === 'refused') abandon(refuse(written.code, written.message))
@@ -37,21 +49,51 @@ export const factAddVerb = verb('fact-add', {
       switch (result.kind) {
         case 'saved': {
           const fact = reread(result.fact.id) ?? result.fact
-          return ok({ outcome: 'saved', fact: factView(fact), superseded: result.superseded.map(factView), retired: result.retired.map(factView),
-            sensitivityReason: prepared.write.sensitivityReason, editId, undo: { editId } })
+          return ok({
+            outcome: 'saved',
+            fact: factView(fact),
+            superseded: result.superseded.map(factView),
+            retired: result.retired.map(factView),
+            sensitivityReason: prepared.write.sensitivityReason,
+            editId,
+            undo: { editId },
+          })
         }
         case 'conflict':
-          return ok({ outcome: 'conflict', fact: factView(reread(result.fact.id) ?? result.fact), rivals: result.rivals.map(factView),
-            sensitivityReason: prepared.write.sensitivityReason, editId, undo: { editId } })
+          return ok({
+            outcome: 'conflict',
+            fact: factView(reread(result.fact.id) ?? result.fact),
+            rivals: result.rivals.map(factView),
+            sensitivityReason: prepared.write.sensitivityReason,
+            editId,
+            undo: { editId },
+          })
         case 'duplicate': {
           const changed = result.upgraded || result.settled || result.superseded.length > 0 || result.retired.length > 0
-          return ok({ outcome: 'duplicate', fact: factView(reread(result.fact.id) ?? result.fact), upgraded: result.upgraded,
-            restated: result.restatement !== null, editId: changed ? editId : null, undo: changed ? { editId } : null })
+          return ok({
+            outcome: 'duplicate',
+            fact: factView(reread(result.fact.id) ?? result.fact),
+            upgraded: result.upgraded,
+            restated: result.restatement !== null,
+            editId: changed ? editId : null,
+            undo: changed ? { editId } : null,
+          })
         }
         case 'folded':
-          return ok({ outcome: 'folded', fact: factView(reread(result.fact.id) ?? result.fact), editId, undo: { editId } })
+          return ok({
+            outcome: 'folded',
+            fact: factView(reread(result.fact.id) ?? result.fact),
+            editId,
+            undo: { editId },
+          })
         case 'proposed':
-          return ok({ outcome: 'proposed', proposalId: result.proposalId, reason: result.reason, editId: null, undo: null })
+          return ok({
+            outcome: 'proposed',
+            proposalId: result.proposalId,
+            reason: result.reason,
+            editId: null,
+            undo: null,
+          })
         default:
           return abandon(refuse('refused', 'the write path answered nothing this verb knows'))
       }

@@ -17,26 +17,45 @@ export const factForgetVerb = verb('fact-forget', {
     return runFenced(stores, 'fact-forget', body, now, () => {
       const targets = targetFacts(context.stores, body)
       if (targets.length === 0) {
-        return refuse('not_found', 'id' in body ? `no fact has id ${body.id}`
-          : `the store has no fact for ${body.property === undefined ? `subject ${body.entityKey}` : `${body.entityKey} · ${body.property}`}`)
+        return refuse(
+          'not_found',
+          'id' in body
+            ? `no fact has id ${body.id}`
+            : `the store has no fact for ${body.property === undefined ? `subject ${body.entityKey}` : `${body.entityKey} · ${body.property}`}`,
+        )
       }
-      const { result, editId } = stores.edits.trackedForget(targets.map((fact) => fact.slotKey), 'id' in body ? body.id : undefined, now, () => {
-        const forgotten = 'id' in body
-          ? stores.facts.forgetById(body.id, now)
-          : stores.facts.forgetBySubject(body.entityKey, body.property === undefined ? undefined : canonicalPredicate(body.property), now).forgotten
-        if (forgotten.length === 0) abandon(refuse('not_found', 'nothing was left to forget'))
-        return forgotten
-      })
+      const { result, editId } = stores.edits.trackedForget(
+        targets.map((fact) => fact.slotKey),
+        'id' in body ? body.id : undefined,
+        now,
+        () => {
+          const forgotten =
+            'id' in body
+              ? stores.facts.forgetById(body.id, now)
+              : stores.facts.forgetBySubject(
+                  body.entityKey,
+                  body.property === undefined ? undefined : canonicalPredicate(body.property),
+                  now,
+                ).forgotten
+          if (forgotten.length === 0) abandon(refuse('not_found', 'nothing was left to forget'))
+          return forgotten
+        },
+      )
       return ok({ forgotten: result.map(factView), editId, undo: { editId } })
     })
   },
 })
 
 /** The live facts a forget names, for the slots its edit records. */
-function targetFacts(stores: OpenStores, body: { id: number } | { entityKey: string; property?: string | undefined }): Fact[] {
+function targetFacts(
+  stores: OpenStores,
+  body: { id: number } | { entityKey: string; property?: string | undefined },
+): Fact[] {
   if ('id' in body) return stores.facts.getFacts([body.id]).filter((fact) => fact.status !== 'forgotten')
   const entity = stores.library.entity(body.entityKey)
   if (entity === undefined) return []
   const predicate = body.property === undefined ? undefined : canonicalPredicate(body.property)
-  return entity.facts.filter((fact) => fact.status !== 'forgotten' && (predicate === undefined || fact.predicateKey === predicate))
+  return entity.facts.filter(
+    (fact) => fact.status !== 'forgotten' && (predicate === undefined || fact.predicateKey === predicate),
+  )
 }

@@ -57,10 +57,22 @@ export const graphVerb = verb('graph', {
     const center = findEntity(graph, body.center)
     if (center === undefined) return refuse('not_found', `no subject is known as ${JSON.stringify(body.center)}`)
     const outgoing = graph.rowsOf(center, scope)
-    const incoming = graph.rowsMentioning(searchTerms(center.key), scope)
+    const incoming = graph
+      .rowsMentioning(searchTerms(center.key), scope)
       .filter((row) => row.entityKey !== center.key && canonicalEntity(row.value) === center.key)
-    const entities = graph.entitiesByKeys([center.key, ...incoming.map((row) => row.entityKey), ...outgoing.map((row) => canonicalEntity(row.value))])
-    return ok({ ...projectGraph([...outgoing, ...incoming], displayNames(entities), { view: 'tree', scope, center: center.key, generation }) })
+    const entities = graph.entitiesByKeys([
+      center.key,
+      ...incoming.map((row) => row.entityKey),
+      ...outgoing.map((row) => canonicalEntity(row.value)),
+    ])
+    return ok({
+      ...projectGraph([...outgoing, ...incoming], displayNames(entities), {
+        view: 'tree',
+        scope,
+        center: center.key,
+        generation,
+      }),
+    })
   },
 })
 
@@ -68,11 +80,20 @@ export const graphVerb = verb('graph', {
  * The nebula from the store's reads: the admitted entities' rows, with the known entities their values name (live
  * ones only), so a value naming an entity left out is not drawn as a plain value.
  */
-function projectNebula(graph: GraphStore, scope: GraphScope, generation: number, names: (value: string, own: string) => string | undefined): GraphPayload {
+function projectNebula(
+  graph: GraphStore,
+  scope: GraphScope,
+  generation: number,
+  names: (value: string, own: string) => string | undefined,
+): GraphPayload {
   const limits = GRAPH_LIMITS.nebula
   const read = graph.nebula(scope, Math.min(limits.entities, limits.nodes), limits.edges, names)
   return projectGraph(read.rows, displayNames([...read.entities, ...read.named]), {
-    view: 'nebula', scope, generation, admissible: new Set(read.entities.map((entity) => entity.key)), totals: read.totals,
+    view: 'nebula',
+    scope,
+    generation,
+    admissible: new Set(read.entities.map((entity) => entity.key)),
+    totals: read.totals,
   })
 }
 

@@ -46,11 +46,17 @@ export interface PreviewResult {
   readonly records: readonly ClassifiedLine[]
   readonly invalid: readonly { readonly line: number; readonly reason: string }[]
   readonly pinsDropped: { readonly count: number; readonly lines: readonly number[]; readonly reason: string }
-  readonly tombstones: { readonly total: number; readonly known: number; readonly forgets: readonly ForgottenView[]; readonly forgetsTotal: number }
+  readonly tombstones: {
+    readonly total: number
+    readonly known: number
+    readonly forgets: readonly ForgottenView[]
+    readonly forgetsTotal: number
+  }
 }
 
 /** Why a pin in a file is dropped, as the preview says it. */
-const PIN_DROPPED = "a pin is the user's own act: pins are kept only from this store's own export, and this file is not one"
+const PIN_DROPPED =
+  "a pin is the user's own act: pins are kept only from this store's own export, and this file is not one"
 
 /**
  * Class every record without writing; records earlier in the file count as staged rows of their slot. Runs in
@@ -61,7 +67,11 @@ const PIN_DROPPED = "a pin is the user's own act: pins are kept only from this s
  * @param plan - its planned records.
  * @returns the classes, the listed rows, the pins dropped and the facts the tombstones would forget.
  */
-export async function previewImport(stores: OpenStores, file: ParsedFile, plan: readonly Planned[]): Promise<PreviewResult> {
+export async function previewImport(
+  stores: OpenStores,
+  file: ParsedFile,
+  plan: readonly Planned[],
+): Promise<PreviewResult> {
   const counts = emptyCounts()
   const rows: ClassifiedLine[] = []
   const reasons: { line: number; reason: string }[] = []
@@ -73,7 +83,8 @@ export async function previewImport(stores: OpenStores, file: ParsedFile, plan: 
   await mapInSlices(plan, (item) => {
     const row = classifyOne(stores, item, forgetting, { staged, stagedLines, stagedHistory })
     counts[row.class] += 1
-    if (row.class === 'invalid' && reasons.length < PREVIEW_REASONS) reasons.push({ line: item.line, reason: String(row['reason']) })
+    if (row.class === 'invalid' && reasons.length < PREVIEW_REASONS)
+      reasons.push({ line: item.line, reason: String(row['reason']) })
     if (!('invalid' in item) && item.pinDropped) {
       pinLines.push(item.line)
       row['pinDropped'] = true
@@ -87,8 +98,10 @@ export async function previewImport(stores: OpenStores, file: ParsedFile, plan: 
     invalid: reasons,
     pinsDropped: { count: pinLines.length, lines: pinLines.slice(0, PREVIEW_ROWS), reason: PIN_DROPPED },
     tombstones: {
-      total: file.tombstones.length, known: stores.exchange.knownTombstones(file.tombstones),
-      forgets: forgets.slice(0, PREVIEW_ROWS).map(forgottenView), forgetsTotal: forgets.length,
+      total: file.tombstones.length,
+      known: stores.exchange.knownTombstones(file.tombstones),
+      forgets: forgets.slice(0, PREVIEW_ROWS).map(forgottenView),
+      forgetsTotal: forgets.length,
     },
   }
 }
@@ -109,7 +122,13 @@ function classifyOne(stores: OpenStores, item: Planned, forgetting: FileTombston
   if ('invalid' in item) return { line: item.line, class: 'invalid', reason: item.invalid }
   const given = item.write
   const value = given.sensitivity === 'credential' ? MASK : given.value
-  const shown = { line: item.line, subject: given.subject, property: given.property, value, qualifiers: given.qualifiers }
+  const shown = {
+    line: item.line,
+    subject: given.subject,
+    property: given.property,
+    value,
+    qualifiers: given.qualifiers,
+  }
   // Keyed under the names the store reads them as, so a line under an alias meets the rows of what it stands for.
   const write = stores.facts.canonical(given)
   if (forgetting.claims.has(write.claimKey) || forgetting.evidence.has(write.evidenceKey)) {
@@ -122,22 +141,39 @@ function classifyOne(stores: OpenStores, item: Planned, forgetting: FileTombston
     const earlier = staging.stagedHistory.get(key)
     if (earlier !== undefined) return { ...shown, class: 'repeated', status: item.history.status, sameAsLine: earlier }
     staging.stagedHistory.set(key, item.line)
-    return { ...shown, class: stores.facts.hasHistory(write.slotKey, write.claimKey, write.validFrom, item.history.status) ? 'duplicate' : 'new', status: item.history.status }
+    return {
+      ...shown,
+      class: stores.facts.hasHistory(write.slotKey, write.claimKey, write.validFrom, item.history.status)
+        ? 'duplicate'
+        : 'new',
+      status: item.history.status,
+    }
   }
   const decision = verdict.decision
-  if (decision.kind === 'propose') return { ...shown, class: 'invalid', reason: `the value would only be a proposal (${decision.reason})` }
+  if (decision.kind === 'propose')
+    return { ...shown, class: 'invalid', reason: `the value would only be a proposal (${decision.reason})` }
   // An import never folds (its writes may not replace a row), but a fold would land on an existing row as well.
   if (decision.kind === 'duplicate' || decision.kind === 'fold') {
     const earlierLine = staging.stagedLines.get(decision.factId)
-    return earlierLine === undefined ? { ...shown, class: 'duplicate', factId: decision.factId } : { ...shown, class: 'repeated', sameAsLine: earlierLine }
+    return earlierLine === undefined
+      ? { ...shown, class: 'duplicate', factId: decision.factId }
+      : { ...shown, class: 'repeated', sameAsLine: earlierLine }
   }
   const id = -(staging.stagedLines.size + 1) as FactId
   staging.stagedLines.set(id, item.line)
   const slot = staging.staged.get(write.slotKey) ?? []
   slot.push({
-    id, claimKey: write.claimKey, status: decision.status, evidence: write.evidence, multi: decision.multi, conflictGroupId: null,
-    value: write.value, scope: write.scope, sensitive: write.sensitivity !== null,
-    statement: { subject: write.subject, property: write.property, value: write.value }, credential: write.sensitivity === 'credential',
+    id,
+    claimKey: write.claimKey,
+    status: decision.status,
+    evidence: write.evidence,
+    multi: decision.multi,
+    conflictGroupId: null,
+    value: write.value,
+    scope: write.scope,
+    sensitive: write.sensitivity !== null,
+    statement: { subject: write.subject, property: write.property, value: write.value },
+    credential: write.sensitivity === 'credential',
   })
   staging.staged.set(write.slotKey, slot)
   if (decision.status !== 'conflict') return { ...shown, class: 'new', status: decision.status }
@@ -167,11 +203,21 @@ export interface CommitResult {
  * @param slice - runs one synchronous step inside the transaction.
  * @returns what was written, forgotten and kept, and the aliases recorded.
  */
-export async function commitImport(stores: OpenStores, file: Pick<ParsedFile, 'aliases' | 'tombstones'>, plan: readonly Planned[], now: string,
-  slice: <R>(step: () => R) => R): Promise<CommitResult & { readonly aliases: number }> {
+export async function commitImport(
+  stores: OpenStores,
+  file: Pick<ParsedFile, 'aliases' | 'tombstones'>,
+  plan: readonly Planned[],
+  now: string,
+  slice: <R>(step: () => R) => R,
+): Promise<CommitResult & { readonly aliases: number }> {
   const recorder = slice(() => stores.edits.recordImport())
   // Aliases first, so a fact line under an alias's name lands on the name it stands for.
-  const aliases = slice(() => stores.facts.renames.importAliases(file.aliases.map((entry) => entry.alias), now))
+  const aliases = slice(() =>
+    stores.facts.renames.importAliases(
+      file.aliases.map((entry) => entry.alias),
+      now,
+    ),
+  )
   const kept = slice(() => keepTombstones(stores, file.tombstones, now))
   const counts = emptyCounts()
   const factIds: number[] = []
@@ -226,27 +272,61 @@ export async function commitImport(stores: OpenStores, file: Pick<ParsedFile, 'a
         abandon(refuse('refused', `line ${item.line} would only become a proposal; nothing was imported`))
     }
   }
-  await mapInSlices(plan, (item) => { slice(() => { applyOne(item) }) })
-  const editId = await recorder.record({ created: factIds, aliases: aliases.changes, forgetEdit: kept.forgetEdit }, now, slice, nextTurn)
-  return { counts, factIds, duplicateIds, tombstones: kept.tombstones, forgotten: kept.forgotten, undo: { editId }, aliases: aliases.recorded }
+  await mapInSlices(plan, (item) => {
+    slice(() => {
+      applyOne(item)
+    })
+  })
+  const editId = await recorder.record(
+    { created: factIds, aliases: aliases.changes, forgetEdit: kept.forgetEdit },
+    now,
+    slice,
+    nextTurn,
+  )
+  return {
+    counts,
+    factIds,
+    duplicateIds,
+    tombstones: kept.tombstones,
+    forgotten: kept.forgotten,
+    undo: { editId },
+    aliases: aliases.recorded,
+  }
 }
 
 /**
  * Keep a file's tombstones. Those naming a current fact (its claim, or its evidence) are kept inside one tracked forget
  * of those facts, whose undo takes back both; the rest are kept as they are.
  */
-function keepTombstones(stores: OpenStores, tombstones: readonly ExchangeTombstone[], now: string):
-  { readonly tombstones: CommitResult['tombstones']; readonly forgotten: readonly ForgottenView[]; readonly forgetEdit: number | null } {
+function keepTombstones(
+  stores: OpenStores,
+  tombstones: readonly ExchangeTombstone[],
+  now: string,
+): {
+  readonly tombstones: CommitResult['tombstones']
+  readonly forgotten: readonly ForgottenView[]
+  readonly forgetEdit: number | null
+} {
   const named = stores.exchange.currentFactsOfClaims([...fileTombstones(tombstones).claims])
   // The evidence tombstones of those facts go with them, so an undo leaves nothing that refuses their rewrite.
-  const namedKeys = new Set(named.flatMap((fact) => [`claim:${fact.claimKey}`, `evidence:${evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))}`]))
+  const namedKeys = new Set(
+    named.flatMap((fact) => [
+      `claim:${fact.claimKey}`,
+      `evidence:${evidenceKeyOf(fact.quote, fact.claimKey, projectKeyOfScope(fact.scope))}`,
+    ]),
+  )
   const naming = tombstones.filter((entry) => namedKeys.has(`${entry.tombstone}:${entry.key}`))
   let added = stores.exchange.restoreTombstones(tombstones.filter((entry) => !naming.includes(entry)))
   if (named.length === 0) return { tombstones: { total: tombstones.length, added }, forgotten: [], forgetEdit: null }
-  const { result, editId } = stores.edits.trackedForget(named.map((fact) => fact.slotKey), undefined, now, () => {
-    added += stores.exchange.restoreTombstones(naming)
-    return named.flatMap((fact) => stores.facts.forgetById(fact.id, now))
-  })
+  const { result, editId } = stores.edits.trackedForget(
+    named.map((fact) => fact.slotKey),
+    undefined,
+    now,
+    () => {
+      added += stores.exchange.restoreTombstones(naming)
+      return named.flatMap((fact) => stores.facts.forgetById(fact.id, now))
+    },
+  )
   return { tombstones: { total: tombstones.length, added }, forgotten: result.map(forgottenView), forgetEdit: editId }
 }
 
@@ -258,7 +338,13 @@ function fileTombstones(tombstones: readonly ExchangeTombstone[]): FileTombstone
 }
 
 function forgottenView(fact: Fact): ForgottenView {
-  return { id: fact.id, subject: fact.subject, property: fact.property, value: fact.sensitivity === 'credential' ? MASK : fact.value, status: fact.status }
+  return {
+    id: fact.id,
+    subject: fact.subject,
+    property: fact.property,
+    value: fact.sensitivity === 'credential' ? MASK : fact.value,
+    status: fact.status,
+  }
 }
 
 function emptyCounts(): Record<RecordClass, number> {

@@ -5,10 +5,25 @@
  */
 import type { ResolvedConfig } from '../config.ts'
 import {
-  EXCHANGE_FORMAT, EXCHANGE_FORMAT_VERSION, looksLikeAlias, looksLikeManifest, looksLikeTombstone, parseLine, RecordsHasher, splitLines,
-  type AliasRecord, type ExchangeManifest, type ExchangeTombstone,
+  EXCHANGE_FORMAT,
+  EXCHANGE_FORMAT_VERSION,
+  looksLikeAlias,
+  looksLikeManifest,
+  looksLikeTombstone,
+  parseLine,
+  RecordsHasher,
+  splitLines,
+  type AliasRecord,
+  type ExchangeManifest,
+  type ExchangeTombstone,
 } from '../exchange/jsonl.ts'
-import { parseAliasRecord, parseManifest, parseRecord, parseTombstone, type ImportRecord } from '../exchange/record.schema.ts'
+import {
+  parseAliasRecord,
+  parseManifest,
+  parseRecord,
+  parseTombstone,
+  type ImportRecord,
+} from '../exchange/record.schema.ts'
 import { prepareWrite, type PreparedWrite } from '../fact-input.ts'
 import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import { evidenceRank, PROPOSAL_CONFIDENCE_FLOOR } from '../rules/write-policy.ts'
@@ -20,7 +35,9 @@ import { mapInSlices } from './slices.ts'
 const HISTORY = new Set(['superseded', 'retired', 'expired'])
 
 /** One non-manifest line: a schema-valid record, or why it is invalid. */
-export type Entry = { readonly line: number; readonly record: ImportRecord } | { readonly line: number; readonly reason: string }
+export type Entry =
+  | { readonly line: number; readonly record: ImportRecord }
+  | { readonly line: number; readonly reason: string }
 
 /** The parsed file. */
 export interface ParsedFile {
@@ -38,19 +55,22 @@ export interface ParsedFile {
 export type Planned =
   | { readonly line: number; readonly invalid: string }
   | {
-    readonly line: number
-    readonly write: PreparedWrite
-    readonly observedAt: string
-    readonly recordedAt: string
-    /** A past value of a restored backup: put back as history. */
-    readonly history: { readonly status: 'superseded' | 'retired' | 'expired'; readonly validTo: string | null } | null
-    /** The fold record the file states for a row that folded, put on the row it lands as. */
-    readonly folds: FoldRecord | null
-    /** The pin the file states, put on the row it lands as (never on an existing row it duplicates). */
-    readonly pinnedAt: string | null
-    /** Whether the file stated a pin that this import drops (the file is not this store's own export). */
-    readonly pinDropped: boolean
-  }
+      readonly line: number
+      readonly write: PreparedWrite
+      readonly observedAt: string
+      readonly recordedAt: string
+      /** A past value of a restored backup: put back as history. */
+      readonly history: {
+        readonly status: 'superseded' | 'retired' | 'expired'
+        readonly validTo: string | null
+      } | null
+      /** The fold record the file states for a row that folded, put on the row it lands as. */
+      readonly folds: FoldRecord | null
+      /** The pin the file states, put on the row it lands as (never on an existing row it duplicates). */
+      readonly pinnedAt: string | null
+      /** Whether the file stated a pin that this import drops (the file is not this store's own export). */
+      readonly pinDropped: boolean
+    }
 
 /** What a record keeps of its file. */
 export interface PlanMode {
@@ -71,7 +91,9 @@ interface FoldRecord {
  * @param text - the decoded file.
  * @returns the parsed file, or why the whole file is refused (a manifest of another format or version).
  */
-export async function readImportFile(text: string): Promise<{ readonly ok: true; readonly file: ParsedFile } | { readonly ok: false; readonly reason: string }> {
+export async function readImportFile(
+  text: string,
+): Promise<{ readonly ok: true; readonly file: ParsedFile } | { readonly ok: false; readonly reason: string }> {
   const numbered = splitLines(text)
   const head = numbered[0]
   const first = head === undefined ? undefined : parseLine(head)
@@ -79,11 +101,20 @@ export async function readImportFile(text: string): Promise<{ readonly ok: true;
   let records = numbered
   if (first?.ok && looksLikeManifest(first.value)) {
     const parsed = parseManifest(first.value)
-    if (!parsed.ok) return { ok: false, reason: `line ${first.line} is not a ${EXCHANGE_FORMAT} version ${EXCHANGE_FORMAT_VERSION} manifest: ${parsed.reason}` }
+    if (!parsed.ok)
+      return {
+        ok: false,
+        reason: `line ${first.line} is not a ${EXCHANGE_FORMAT} version ${EXCHANGE_FORMAT_VERSION} manifest: ${parsed.reason}`,
+      }
     manifest = parsed.value
     records = numbered.slice(1)
   }
-  const hashers = { every: new RecordsHasher(), fact: new RecordsHasher(), alias: new RecordsHasher(), tombstone: new RecordsHasher() }
+  const hashers = {
+    every: new RecordsHasher(),
+    fact: new RecordsHasher(),
+    alias: new RecordsHasher(),
+    tombstone: new RecordsHasher(),
+  }
   const aliases: { line: number; alias: AliasRecord }[] = []
   const tombstones: ExchangeTombstone[] = []
   const read = await mapInSlices(records, (numberedLine): Entry | undefined => {
@@ -124,7 +155,12 @@ export async function readImportFile(text: string): Promise<{ readonly ok: true;
  * @param mode - what the records keep of their file.
  * @returns one planned record per entry, in order.
  */
-export function planImport(entries: readonly Entry[], now: string, config: ResolvedConfig, mode: PlanMode): Promise<Planned[]> {
+export function planImport(
+  entries: readonly Entry[],
+  now: string,
+  config: ResolvedConfig,
+  mode: PlanMode,
+): Promise<Planned[]> {
   return mapInSlices(entries, (entry) => planRecord(entry, now, config, mode))
 }
 
@@ -132,12 +168,18 @@ export function planImport(entries: readonly Entry[], now: string, config: Resol
  * Whether the lines still hash to the manifest: each kind to its own count and hash, or, in a file written before
  * alias and tombstone lines had their own, every line to records_sha256.
  */
-function hashesMatch(manifest: ExchangeManifest, hashers: Readonly<Record<'every' | 'fact' | 'alias' | 'tombstone', RecordsHasher>>): boolean {
+function hashesMatch(
+  manifest: ExchangeManifest,
+  hashers: Readonly<Record<'every' | 'fact' | 'alias' | 'tombstone', RecordsHasher>>,
+): boolean {
   const matches = (hasher: RecordsHasher, count: number | undefined, sha256: string | undefined): boolean =>
     hasher.count === count && hasher.digest() === sha256
   if (manifest.aliases_sha256 === undefined) return matches(hashers.every, manifest.records, manifest.records_sha256)
-  return matches(hashers.fact, manifest.records, manifest.records_sha256) && matches(hashers.alias, manifest.aliases, manifest.aliases_sha256)
-    && matches(hashers.tombstone, manifest.tombstones, manifest.tombstones_sha256)
+  return (
+    matches(hashers.fact, manifest.records, manifest.records_sha256) &&
+    matches(hashers.alias, manifest.aliases, manifest.aliases_sha256) &&
+    matches(hashers.tombstone, manifest.tombstones, manifest.tombstones_sha256)
+  )
 }
 
 /**
@@ -150,7 +192,8 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, { restore
   if ('reason' in entry) return { line: entry.line, invalid: entry.reason }
   const record = entry.record
   const invalid = (reason: string): Planned => ({ line: entry.line, invalid: reason })
-  if (record.valueWithheld === true || record.value === undefined) return invalid('a credential whose value the export withheld; it cannot be imported')
+  if (record.valueWithheld === true || record.value === undefined)
+    return invalid('a credential whose value the export withheld; it cannot be imported')
   if (record.sensitivity === 'credential') return invalid('credentials are never imported from a file')
   const past = record.status !== undefined && HISTORY.has(record.status)
   if (past && !restore) {
@@ -158,27 +201,33 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, { restore
   }
   const confidence = record.confidence ?? 1
   if (confidence < PROPOSAL_CONFIDENCE_FLOOR) {
-    return invalid(`confidence ${confidence} is below ${PROPOSAL_CONFIDENCE_FLOOR}; such a value is a proposal, never an imported fact`)
+    return invalid(
+      `confidence ${confidence} is below ${PROPOSAL_CONFIDENCE_FLOOR}; such a value is a proposal, never an imported fact`,
+    )
   }
-  const prepared = prepareWrite({
-    subject: record.subject,
-    property: record.property,
-    value: record.value,
-    qualifiers: record.qualifiers,
-    cues: record.cues,
-    scope: record.scope,
-    ...projectOfRecord(record),
-    quote: record.quote ?? undefined,
-    evidence: restore ? record.evidence ?? 'observed' : downgrade(record.evidence ?? 'observed'),
-    confidence,
-    multi: record.multi,
-    validFrom: record.validFrom,
-    // A past value's end is in the past by definition; it is kept on the history row, not checked as a current one.
-    validTo: past ? undefined : record.validTo ?? undefined,
-    // A backup comes back as it was: two rows it holds stay two, however alike their words.
-    exactOnly: restore,
-    origin: 'import',
-  }, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
+  const prepared = prepareWrite(
+    {
+      subject: record.subject,
+      property: record.property,
+      value: record.value,
+      qualifiers: record.qualifiers,
+      cues: record.cues,
+      scope: record.scope,
+      ...projectOfRecord(record),
+      quote: record.quote ?? undefined,
+      evidence: restore ? (record.evidence ?? 'observed') : downgrade(record.evidence ?? 'observed'),
+      confidence,
+      multi: record.multi,
+      validFrom: record.validFrom,
+      // A past value's end is in the past by definition; it is kept on the history row, not checked as a current one.
+      validTo: past ? undefined : (record.validTo ?? undefined),
+      // A backup comes back as it was: two rows it holds stay two, however alike their words.
+      exactOnly: restore,
+      origin: 'import',
+    },
+    now,
+    { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone },
+  )
   if (!prepared.ok) return invalid(prepared.message)
   // A file that marks a value sensitive keeps it hidden from the model even where the scan finds nothing.
   const sensitivity = prepared.write.sensitivity ?? record.sensitivity ?? null
@@ -189,7 +238,8 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, { restore
     : prepared.write.modelUseAllowed && sensitivity === null && record.modelUseAllowed !== false
   // A restored row keeps when it was observed and recorded; a time the file lacks, or one still ahead, is now.
   const stamp = (text: string | null | undefined): string => {
-    const instant = text === null || text === undefined ? undefined : dateArgumentInstant(text, config.displayTimeZone, 'start')
+    const instant =
+      text === null || text === undefined ? undefined : dateArgumentInstant(text, config.displayTimeZone, 'start')
     return instant === undefined || instant > now ? now : instant
   }
   return {
@@ -197,7 +247,9 @@ function planRecord(entry: Entry, now: string, config: ResolvedConfig, { restore
     write: { ...prepared.write, sensitivity, modelUseAllowed },
     observedAt: stamp(record.observedAt),
     recordedAt: stamp(record.recordedAt),
-    history: past ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null } : null,
+    history: past
+      ? { status: record.status as 'superseded' | 'retired' | 'expired', validTo: record.validTo ?? null }
+      : null,
     folds,
     pinnedAt: record.pinnedAt === undefined || !keepPins ? null : stamp(record.pinnedAt),
     pinDropped: record.pinnedAt !== undefined && !keepPins,
@@ -212,7 +264,8 @@ function foldsOf(record: ImportRecord, sensitivity: string | null): FoldRecord |
   const count = record.foldedCount ?? 0
   const from = record.foldedFrom ?? []
   if (count === 0) return null
-  if (sensitivity !== null) return 'a sensitive value carries no fold history (its prior values would be stored unmasked)'
+  if (sensitivity !== null)
+    return 'a sensitive value carries no fold history (its prior values would be stored unmasked)'
   for (const [index, value] of from.entries()) {
     const finding = scanPrivacy(record.property, value)
     if (finding !== undefined) return `foldedFrom.${index} holds personal data or a credential (${finding.reason})`
@@ -230,4 +283,3 @@ function projectOfRecord(record: ImportRecord): { project?: ProjectRef } {
 function downgrade(evidence: Evidence): Evidence {
   return evidenceRank(evidence) < evidenceRank('observed') ? 'observed' : evidence
 }
-

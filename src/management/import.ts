@@ -74,9 +74,22 @@ export const importVerb = verb('import', {
     }
     return runFencedInSlices(stores, 'import', body, now, async (slice) => {
       const current = slice(() => stores.db.generation())
-      if (current !== generation || !sameToken(body.token, previewToken(source.sha256, slice(() => stores.db.storeId()), current))) {
-        return refuse('stale', 'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
-          { stale: true, generation: current })
+      if (
+        current !== generation ||
+        !sameToken(
+          body.token,
+          previewToken(
+            source.sha256,
+            slice(() => stores.db.storeId()),
+            current,
+          ),
+        )
+      ) {
+        return refuse(
+          'stale',
+          'the preview no longer matches: the file, the store or its generation changed since; preview the import again',
+          { stale: true, generation: current },
+        )
       }
       const committed = await commitImport(stores, file, plan, now, slice)
       return ok({ total: plan.length, ...committed, restore })
@@ -102,7 +115,8 @@ function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: 
     if (bytes.byteLength > IMPORT_FILE_LIMIT) return { ok: false, refusal: tooLarge(bytes.byteLength, 'the file') }
   } else {
     const confined = confinePath(dataDir, body.path ?? '')
-    if (!confined.ok) return { ok: false, refusal: refuse('invalid_path', `${JSON.stringify(body.path ?? '')}: ${confined.reason}`) }
+    if (!confined.ok)
+      return { ok: false, refusal: refuse('invalid_path', `${JSON.stringify(body.path ?? '')}: ${confined.reason}`) }
     relativePath = confined.relativePath
     try {
       const stat = statSync(confined.path)
@@ -110,7 +124,10 @@ function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: 
       if (stat.size > IMPORT_FILE_LIMIT) return { ok: false, refusal: tooLarge(stat.size, `the file ${relativePath}`) }
       bytes = readFileSync(confined.path)
     } catch (error) {
-      return { ok: false, refusal: refuse('not_found', `cannot read ${relativePath} in the data directory (${errorCode(error)})`) }
+      return {
+        ok: false,
+        refusal: refuse('not_found', `cannot read ${relativePath} in the data directory (${errorCode(error)})`),
+      }
     }
   }
   const text = decodeUtf8(bytes)
@@ -125,7 +142,10 @@ function readSource(dataDir: string, body: ImportBody): Source | { readonly ok: 
  * @returns the refusal.
  */
 function tooLarge(bytes: number, name: string): Refusal {
-  return refuse('refused', `${name} is ${megabytes(bytes)}; imports take up to ${megabytes(IMPORT_FILE_LIMIT)}. Split it into smaller files and import each`)
+  return refuse(
+    'refused',
+    `${name} is ${megabytes(bytes)}; imports take up to ${megabytes(IMPORT_FILE_LIMIT)}. Split it into smaller files and import each`,
+  )
 }
 
 /** A size in MB (MiB) with one decimal where it matters. */
@@ -136,7 +156,9 @@ function megabytes(bytes: number): string {
 
 /** The preview token: an HMAC under the per-process key over the file hash, the store id and the generation. */
 function previewToken(fileSha256: string, storeId: string, generation: number): string {
-  return createHmac('sha256', TOKEN_KEY).update(JSON.stringify([fileSha256, storeId, generation])).digest('base64url')
+  return createHmac('sha256', TOKEN_KEY)
+    .update(JSON.stringify([fileSha256, storeId, generation]))
+    .digest('base64url')
 }
 
 function sameToken(given: string, expected: string): boolean {

@@ -28,15 +28,35 @@ const STATUS_SETS: Readonly<Record<'current' | 'history' | 'all', readonly FactS
  */
 export const factsVerb = verb('facts', {
   run(body, context) {
-    const statuses = body.status === undefined ? STATUS_SETS.current : typeof body.status === 'string' ? STATUS_SETS[body.status] : body.status
+    const statuses =
+      body.status === undefined
+        ? STATUS_SETS.current
+        : typeof body.status === 'string'
+          ? STATUS_SETS[body.status]
+          : body.status
     let ids: number[] | undefined = body.ids === undefined ? undefined : [...body.ids]
     let aliasMatches: { alias: string; subject: string; entityKey: string }[] = []
     if (body.text !== undefined) {
       const terms = queryTerms(body.text, 16)
-      const aliased = context.stores.facts.namedEntities(subjectCandidates(body.text)).filter((named) => named.alias !== null)
-      aliasMatches = aliased.map((named) => ({ alias: named.alias ?? '', subject: named.canonicalText ?? named.entityKey, entityKey: named.entityKey }))
-      const expressions = [...(terms.length === 0 ? [] : [andExpression(terms)]), ...aliased.map((named) => underOwnName(named, terms))]
-      const matched = [...new Set(expressions.flatMap((expression) => context.stores.facts.matchText(expression, TEXT_FILTER_CAP, undefined).map((hit) => hit.id)))]
+      const aliased = context.stores.facts
+        .namedEntities(subjectCandidates(body.text))
+        .filter((named) => named.alias !== null)
+      aliasMatches = aliased.map((named) => ({
+        alias: named.alias ?? '',
+        subject: named.canonicalText ?? named.entityKey,
+        entityKey: named.entityKey,
+      }))
+      const expressions = [
+        ...(terms.length === 0 ? [] : [andExpression(terms)]),
+        ...aliased.map((named) => underOwnName(named, terms)),
+      ]
+      const matched = [
+        ...new Set(
+          expressions.flatMap((expression) =>
+            context.stores.facts.matchText(expression, TEXT_FILTER_CAP, undefined).map((hit) => hit.id),
+          ),
+        ),
+      ]
       const asked = ids === undefined ? undefined : new Set(ids)
       ids = asked === undefined ? matched : matched.filter((factId) => asked.has(factId))
     }
@@ -49,7 +69,11 @@ export const factsVerb = verb('facts', {
       sessionId: body.session,
       scope: body.scope,
     }
-    const page = context.stores.library.factsPage({ ...filter, beforeId: body.cursor === undefined ? undefined : Number(body.cursor), limit })
+    const page = context.stores.library.factsPage({
+      ...filter,
+      beforeId: body.cursor === undefined ? undefined : Number(body.cursor),
+      limit,
+    })
     const last = page.facts.at(-1)
     return ok({
       facts: page.facts.map(factView),
@@ -98,10 +122,15 @@ export const entityVerb = verb('entity', {
     const asked = 'entityKey' in body ? body.entityKey : canonicalEntity(body.subject)
     // A name that is an alias, and holds no fact of its own, opens the subject it names.
     const direct = context.stores.library.entity(asked)
-    const entity = direct !== undefined && direct.facts.length > 0
-      ? direct
-      : context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked)) ?? direct
-    if (entity === undefined) return refuse('not_found', `no subject is known as ${JSON.stringify('subject' in body ? body.subject : body.entityKey)}`)
+    const entity =
+      direct !== undefined && direct.facts.length > 0
+        ? direct
+        : (context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked)) ?? direct)
+    if (entity === undefined)
+      return refuse(
+        'not_found',
+        `no subject is known as ${JSON.stringify('subject' in body ? body.subject : body.entityKey)}`,
+      )
     const properties = new Map<string, ReturnType<typeof factView>[]>()
     for (const fact of entity.facts) {
       const list = properties.get(fact.property) ?? []
@@ -126,15 +155,25 @@ export const subjectFindVerb = verb('subject-find', {
   run(body, context) {
     const asked = canonicalEntity(body.name)
     const direct = context.stores.library.entity(asked)
-    const entity = direct !== undefined && direct.facts.length > 0 ? direct : context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked))
+    const entity =
+      direct !== undefined && direct.facts.length > 0
+        ? direct
+        : context.stores.library.entity(context.stores.facts.renames.canonicalEntityKey(asked))
     const found = entity !== undefined && entity.facts.length > 0 ? entity : undefined
-    return ok({ entityKey: found?.key ?? null, display: found?.display ?? null, generation: context.stores.db.generation() })
+    return ok({
+      entityKey: found?.key ?? null,
+      display: found?.display ?? null,
+      generation: context.stores.db.generation(),
+    })
   },
 })
 
 /** conflicts: every open conflict group with both sides' dates and evidence. */
 export const conflictsVerb = verb('conflicts', {
   run(_body, context) {
-    return ok({ groups: context.stores.library.openConflicts().map(conflictView), generation: context.stores.db.generation() })
+    return ok({
+      groups: context.stores.library.openConflicts().map(conflictView),
+      generation: context.stores.db.generation(),
+    })
   },
 })

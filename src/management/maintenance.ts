@@ -8,7 +8,8 @@ export const rebuildVerb = verb('rebuild', {
   run(body, context) {
     const { stores } = context
     return runFenced(stores, 'rebuild', body, context.now(), () =>
-      ok({ indexed: stores.facts.rebuildIndexes((fact) => indexEntriesOf(fact)) }))
+      ok({ indexed: stores.facts.rebuildIndexes((fact) => indexEntriesOf(fact)) }),
+    )
   },
 })
 
@@ -22,25 +23,34 @@ export const wipeVerb = verb('wipe', {
     const generation = stores.db.generation()
     if (body.confirmToken === undefined) {
       if (generation !== body.expectedGeneration) {
-        return refuse('stale', `the store changed since this page read it (generation ${generation}); refresh first`, { stale: true, generation })
+        return refuse('stale', `the store changed since this page read it (generation ${generation}); refresh first`, {
+          stale: true,
+          generation,
+        })
       }
       const counts = stores.facts.counts()
       const { token, expiresAt } = context.confirmations.issue('wipe', generation)
-      return refuse('confirm_required',
+      return refuse(
+        'confirm_required',
         `Clear everything removes every fact, proposal and conflict${config.backupBeforeWipe ? ' after taking a backup' : ''}; send confirmToken to confirm`,
-        { confirmToken: token, expiresAt, counts, backupBeforeWipe: config.backupBeforeWipe })
+        { confirmToken: token, expiresAt, counts, backupBeforeWipe: config.backupBeforeWipe },
+      )
     }
     const replay = stores.operations.find(body.operationId)
     if (replay === undefined) {
       if (generation !== body.expectedGeneration) {
-        return refuse('stale', `the store changed since this page read it (generation ${generation}); refresh first`, { stale: true, generation })
+        return refuse('stale', `the store changed since this page read it (generation ${generation}); refresh first`, {
+          stale: true,
+          generation,
+        })
       }
       if (!context.confirmations.consume('wipe', body.confirmToken, generation)) {
         return refuse('confirm_required', 'the confirmation expired or belongs to another request; ask again')
       }
     }
     let backup: BackupReceipt | null = null
-    if (replay === undefined && config.backupBeforeWipe) backup = await takeBackup(stores, 'wipe', context.now(), config.backupKeep)
+    if (replay === undefined && config.backupBeforeWipe)
+      backup = await takeBackup(stores, 'wipe', context.now(), config.backupKeep)
     return runFenced(stores, 'wipe', body, context.now(), () => {
       return ok({ removed: stores.facts.wipe(), backup })
     })
@@ -53,14 +63,27 @@ export const keyVerb = verb('key', {
   async run(body, context) {
     const credentials = context.credentials
     if (credentials === undefined) return refuse('unavailable', 'this host offers no credential store')
-    const name = { llm: context.config.llmApiKeyEnv, embedding: context.config.embeddingApiKeyEnv, rerank: context.config.rerankApiKeyEnv }[body.ref]
+    const name = {
+      llm: context.config.llmApiKeyEnv,
+      embedding: context.config.embeddingApiKeyEnv,
+      rerank: context.config.rerankApiKeyEnv,
+    }[body.ref]
     try {
       await credentials.set(name, body.value.trim())
       const described = await credentials.describe(name)
-      return ok({ ref: body.ref, name, configured: described.configured, source: described.source ?? null, writable: described.writable })
+      return ok({
+        ref: body.ref,
+        name,
+        configured: described.configured,
+        source: described.source ?? null,
+        writable: described.writable,
+      })
     } catch (error) {
       // The message says why (e.g. an environment variable of that name wins); it never contains the value.
-      return refuse('refused', `the host credential store did not take the key: ${error instanceof Error ? error.message : 'unknown reason'}`)
+      return refuse(
+        'refused',
+        `the host credential store did not take the key: ${error instanceof Error ? error.message : 'unknown reason'}`,
+      )
     }
   },
 })

@@ -28,11 +28,15 @@ export const factPinVerb = verb('fact-pin', {
         const undone = undoneReceipt(stores, body.undoes, body.id)
         if ('refusal' in undone) return undone.refusal
         if (fact.pinnedAt !== undone.pinnedAt) {
-          return refuse('refused', `the pin of fact ${body.id} changed since that operation (or it was already undone); reload to see it`)
+          return refuse(
+            'refused',
+            `the pin of fact ${body.id} changed since that operation (or it was already undone); reload to see it`,
+          )
         }
         target = undone.previousPinnedAt
       } else if (body.pinned) {
-        if (fact.status !== 'active') return refuse('refused', `fact ${body.id} is ${fact.status}; only a current fact can be pinned`)
+        if (fact.status !== 'active')
+          return refuse('refused', `fact ${body.id} is ${fact.status}; only a current fact can be pinned`)
         if (fact.pinnedAt !== null) return refuse('refused', `fact ${body.id} is already pinned`)
         target = now
       } else {
@@ -57,9 +61,11 @@ export const factPinVerb = verb('fact-pin', {
 /** The receipt of the fact-pin an undo names, if it is one and is about this fact. */
 function undoneReceipt(stores: OpenStores, operationId: string, factId: number): PinReceipt | { refusal: Refusal } {
   const prior = stores.operations.find(operationId)
-  if (prior === undefined || prior.verb !== 'fact-pin') return { refusal: refuse('not_found', `no pin or unpin has operation id ${operationId}`) }
+  if (prior === undefined || prior.verb !== 'fact-pin')
+    return { refusal: refuse('not_found', `no pin or unpin has operation id ${operationId}`) }
   const receipt = prior.receipt
-  if (receipt['factId'] !== factId) return { refusal: refuse('refused', `operation ${operationId} was about another fact`) }
+  if (receipt['factId'] !== factId)
+    return { refusal: refuse('refused', `operation ${operationId} was about another fact`) }
   const instant = (value: unknown): string | null => (typeof value === 'string' ? value : null)
   return { factId, pinnedAt: instant(receipt['pinnedAt']), previousPinnedAt: instant(receipt['previousPinnedAt']) }
 }

@@ -86,14 +86,21 @@ export function cardView(proposal: Proposal, stores: OpenStores): CardView {
       return {
         ...base,
         kind: 'retire',
-        rows: proposal.rows.map((row, index) => ({ index, stale: pending && !stores.facts.curation.stands('retire', row), fact: brief(row.fact) })),
+        rows: proposal.rows.map((row, index) => ({
+          index,
+          stale: pending && !stores.facts.curation.stands('retire', row),
+          fact: brief(row.fact),
+        })),
       }
     case 'fold':
       return {
         ...base,
         kind: 'fold',
         rows: proposal.rows.map((row, index) => ({
-          index, stale: pending && !stores.facts.curation.stands('fold', row), survivor: brief(row.survivor), runs: row.runs.length,
+          index,
+          stale: pending && !stores.facts.curation.stands('fold', row),
+          survivor: brief(row.survivor),
+          runs: row.runs.length,
           runFacts: row.runs.slice(0, FOLD_RUNS_LISTED).map(brief),
         })),
       }
@@ -120,7 +127,9 @@ export function cardView(proposal: Proposal, stores: OpenStores): CardView {
  */
 export function addRowStands(stores: OpenStores, row: ProposedRow): boolean {
   if (row.targets.length === 0) return true
-  const facts = new Map(stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
+  const facts = new Map(
+    stores.facts.getFacts(row.targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]),
+  )
   return row.targets.every((target) => {
     const fact = facts.get(target.factId)
     return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
@@ -130,10 +139,17 @@ export function addRowStands(stores: OpenStores, row: ProposedRow): boolean {
 /** The facts a review card names to the page (an alias names entities, not facts). */
 function factIdsOf(proposal: Proposal): number[] {
   switch (proposal.kind) {
-    case 'merge': return proposal.rows.flatMap((row) => [row.keeper.factId, row.loser.factId])
-    case 'retire': return proposal.rows.map((row) => row.fact.factId)
-    case 'fold': return proposal.rows.flatMap((row) => [row.survivor.factId, ...row.runs.slice(0, FOLD_RUNS_LISTED).map((run) => run.factId)])
-    default: return []
+    case 'merge':
+      return proposal.rows.flatMap((row) => [row.keeper.factId, row.loser.factId])
+    case 'retire':
+      return proposal.rows.map((row) => row.fact.factId)
+    case 'fold':
+      return proposal.rows.flatMap((row) => [
+        row.survivor.factId,
+        ...row.runs.slice(0, FOLD_RUNS_LISTED).map((run) => run.factId),
+      ])
+    default:
+      return []
   }
 }
 
@@ -148,7 +164,10 @@ function entityName(stores: OpenStores, entityKey: string): EntityNameWire {
 
 /** A proposed value that would be refused or masked as a credential is never shown. */
 function looksSecret(row: ProposedRow): boolean {
-  const check = prepareWrite({ subject: row.subject, property: row.property, value: row.value, evidence: 'observed', origin: 'proposal' },
-    new Date(0).toISOString(), { refuseCredentials: true, timeZone: 'UTC' })
+  const check = prepareWrite(
+    { subject: row.subject, property: row.property, value: row.value, evidence: 'observed', origin: 'proposal' },
+    new Date(0).toISOString(),
+    { refuseCredentials: true, timeZone: 'UTC' },
+  )
   return !check.ok && check.code === 'credential_refused'
 }

@@ -20,8 +20,12 @@ import type { CardRows, ProposedRow, ReviewKind } from '../types.ts'
  */
 export const proposalsVerb = verb('proposals', {
   run(body, context) {
-    const status = body.status === 'all' ? undefined : body.status ?? 'pending'
-    const page = context.stores.proposals.list(status, body.cursor === undefined ? undefined : Number(body.cursor), body.limit ?? 50)
+    const status = body.status === 'all' ? undefined : (body.status ?? 'pending')
+    const page = context.stores.proposals.list(
+      status,
+      body.cursor === undefined ? undefined : Number(body.cursor),
+      body.limit ?? 50,
+    )
     const last = page.proposals.at(-1)
     return ok({
       proposals: page.proposals.map((proposal) => cardView(proposal, context.stores)),
@@ -60,17 +64,31 @@ export const proposalApplyVerb = verb('proposal-apply', {
           }
           const written = stores.facts.write(write.write, now)
           if (written.kind === 'refused' || written.kind === 'proposed') {
-            skippedRefused.push({ row: index, reason: written.kind === 'refused' ? written.message : 'still below the confidence floor' })
+            skippedRefused.push({
+              row: index,
+              reason: written.kind === 'refused' ? written.message : 'still below the confidence floor',
+            })
             return
           }
           applied.push({ row: index, factId: written.fact.id, outcome: written.kind })
         })
         if (applied.length === 0) {
-          abandon(refuse('refused', 'nothing landed: every row of this card was stale or refused', { skippedStale, skippedRefused, allStale: skippedStale.length === proposal.rows.length }))
+          abandon(
+            refuse('refused', 'nothing landed: every row of this card was stale or refused', {
+              skippedStale,
+              skippedRefused,
+              allStale: skippedStale.length === proposal.rows.length,
+            }),
+          )
         }
         stores.proposals.setStatus(proposal.id, 'applied', now)
         // A duplicate or a fold lands on a row that was there before; only new rows count as created.
-        return { result: applied, created: applied.filter((entry) => entry.outcome === 'saved' || entry.outcome === 'conflict').map((entry) => entry.factId) }
+        return {
+          result: applied,
+          created: applied
+            .filter((entry) => entry.outcome === 'saved' || entry.outcome === 'conflict')
+            .map((entry) => entry.factId),
+        }
       })
       return ok({ id: proposal.id, applied: result, skippedStale, skippedRefused, editId, undo: { editId } })
     })
@@ -100,7 +118,11 @@ export const proposalReviseVerb = verb('proposal-revise', {
     const now = context.now()
     return runFenced(stores, 'proposal-revise', body, now, () => {
       const proposal = pendingCard(stores, body.id, body.revision)
-      if (proposal.kind !== 'add_fact') return refuse('refused', `the rows of a ${proposal.kind} card cannot be edited; strike a row or reject the card`)
+      if (proposal.kind !== 'add_fact')
+        return refuse(
+          'refused',
+          `the rows of a ${proposal.kind} card cannot be edited; strike a row or reject the card`,
+        )
       const index = body.row ?? 0
       const row = proposal.rows[index]
       if (row === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${index}`)
@@ -112,9 +134,11 @@ export const proposalReviseVerb = verb('proposal-revise', {
         qualifiers: body.qualifiers ?? row.qualifiers,
       }
       const check = prepareRow(revised, 'confirmed_user', context, now)
-      if (!check.ok) return refuse(check.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', check.message)
+      if (!check.ok)
+        return refuse(check.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', check.message)
       // The revised row is checked against the slot as it stands now.
-      const targets = stores.library.slotRows(check.write.slotKey)
+      const targets = stores.library
+        .slotRows(check.write.slotKey)
         .filter((fact) => fact.status === 'active' || fact.status === 'scheduled' || fact.status === 'conflict')
         .map((fact) => ({ factId: fact.id, revision: fact.revision }))
       const rows = proposal.rows.map((existing, at) => (at === index ? { ...revised, targets } : existing))
@@ -131,8 +155,10 @@ export const proposalPruneVerb = verb('proposal-prune', {
     const now = context.now()
     return runFenced(stores, 'proposal-prune', body, now, () => {
       const proposal = pendingCard(stores, body.id, body.revision)
-      if (proposal.rows[body.row] === undefined) return refuse('not_found', `proposal ${proposal.id} has no row ${body.row}`)
-      if (proposal.rows.length === 1) return refuse('refused', 'this card has a single row; reject the card instead of pruning it')
+      if (proposal.rows[body.row] === undefined)
+        return refuse('not_found', `proposal ${proposal.id} has no row ${body.row}`)
+      if (proposal.rows.length === 1)
+        return refuse('refused', 'this card has a single row; reject the card instead of pruning it')
       const pruned = prunedCard(proposal, body.row)
       const revision = stores.proposals.revise(pruned.card, pruned.card.rows, now, pruned.struck)
       return ok({ id: proposal.id, revision, card: cardView({ ...pruned.card, revision }, stores) })
@@ -144,11 +170,16 @@ export const proposalPruneVerb = verb('proposal-prune', {
 function prunedCard(card: Proposal, index: number): { card: Proposal; struck: string[] } {
   const keep = <T>(rows: readonly T[]): T[] => rows.filter((_row, at) => at !== index)
   switch (card.kind) {
-    case 'add_fact': return { card: { ...card, rows: keep(card.rows) }, struck: [] }
-    case 'merge': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('merge', card.rows[index]) }
-    case 'retire': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('retire', card.rows[index]) }
-    case 'fold': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('fold', card.rows[index]) }
-    case 'alias': return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('alias', card.rows[index]) }
+    case 'add_fact':
+      return { card: { ...card, rows: keep(card.rows) }, struck: [] }
+    case 'merge':
+      return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('merge', card.rows[index]) }
+    case 'retire':
+      return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('retire', card.rows[index]) }
+    case 'fold':
+      return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('fold', card.rows[index]) }
+    case 'alias':
+      return { card: { ...card, rows: keep(card.rows) }, struck: struckKey('alias', card.rows[index]) }
   }
 }
 
@@ -162,16 +193,35 @@ function pendingCard(stores: OpenStores, id: number, revision: number): Proposal
   if (proposal === undefined) abandon(refuse('not_found', `no proposal has id ${id}`))
   if (proposal.status !== 'pending') abandon(refuse('refused', `proposal ${id} is already ${proposal.status}`))
   if (proposal.revision !== revision) {
-    abandon(refuse('stale', `proposal ${id} is at revision ${proposal.revision}, the page had ${revision}; reload it`,
-      { stale: true, revision: proposal.revision, generation: stores.db.generation() }))
+    abandon(
+      refuse('stale', `proposal ${id} is at revision ${proposal.revision}, the page had ${revision}; reload it`, {
+        stale: true,
+        revision: proposal.revision,
+        generation: stores.db.generation(),
+      }),
+    )
   }
   return proposal
 }
 
 function prepareRow(row: ProposedRow, evidence: 'confirmed_user', context: VerbContext, now: string): PrepareResult {
-  return prepareWrite({
-    subject: row.subject, property: row.property, value: row.value, qualifiers: row.qualifiers, scope: row.scope,
-    evidence, quote: row.quote ?? undefined, cues: row.cues, multi: row.multi, confidence: 1, origin: 'proposal',
-    validFrom: row.validFrom > now ? row.validFrom : undefined, validTo: row.validTo ?? undefined,
-  }, now, { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone })
+  return prepareWrite(
+    {
+      subject: row.subject,
+      property: row.property,
+      value: row.value,
+      qualifiers: row.qualifiers,
+      scope: row.scope,
+      evidence,
+      quote: row.quote ?? undefined,
+      cues: row.cues,
+      multi: row.multi,
+      confidence: 1,
+      origin: 'proposal',
+      validFrom: row.validFrom > now ? row.validFrom : undefined,
+      validTo: row.validTo ?? undefined,
+    },
+    now,
+    { refuseCredentials: context.config.refuseCredentials, timeZone: context.config.displayTimeZone },
+  )
 }

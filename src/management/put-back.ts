@@ -16,18 +16,34 @@ export const factPutBackVerb = verb('fact-put-back', {
     return runFenced(stores, 'fact-put-back', body, now, () => {
       const [past] = stores.facts.getFacts([body.id])
       if (past === undefined || past.status === 'forgotten') return refuse('not_found', `no fact has id ${body.id}`)
-      if (CURRENT_STATUSES.includes(past.status)) return refuse('refused', `fact ${body.id} is already ${past.status}; only a past value can be put back`)
-      if (past.sensitivity === 'credential') return refuse('refused', 'a credential\'s value is withheld from the page; write it again instead')
+      if (CURRENT_STATUSES.includes(past.status))
+        return refuse('refused', `fact ${body.id} is already ${past.status}; only a past value can be put back`)
+      if (past.sensitivity === 'credential')
+        return refuse('refused', "a credential's value is withheld from the page; write it again instead")
       const claim: FactInput = {
-        subject: past.subject, property: past.property, value: past.value, qualifiers: past.qualifiers, scope: past.scope,
-        multi: past.multi, evidence: 'explicit_user', origin: 'page',
+        subject: past.subject,
+        property: past.property,
+        value: past.value,
+        qualifiers: past.qualifiers,
+        scope: past.scope,
+        multi: past.multi,
+        evidence: 'explicit_user',
+        origin: 'page',
       }
-      const prepared = prepareWrite(claim, now, { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone })
-      if (!prepared.ok) return refuse(prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', prepared.message)
+      const prepared = prepareWrite(claim, now, {
+        refuseCredentials: config.refuseCredentials,
+        timeZone: config.displayTimeZone,
+      })
+      if (!prepared.ok)
+        return refuse(
+          prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments',
+          prepared.message,
+        )
       const { result, editId } = stores.edits.tracked('update', [past.slotKey], { factId: past.id }, now, () => {
         const written = stores.facts.write(prepared.write, now)
         if (written.kind === 'refused') abandon(refuse(written.code, written.message))
-        if (written.kind === 'duplicate' || written.kind === 'folded') abandon(refuse('refused', `${past.value} is already a current value of this slot`))
+        if (written.kind === 'duplicate' || written.kind === 'folded')
+          abandon(refuse('refused', `${past.value} is already a current value of this slot`))
         if (written.kind === 'proposed') abandon(refuse('refused', 'the value could not be stored as a fact'))
         // Written with the user's authority so it supersedes what is current, then recorded as what it is: a confirmation.
         stores.facts.markConfirmedByUser(written.fact.id, now)

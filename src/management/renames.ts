@@ -11,7 +11,17 @@ import { canonicalPredicate } from '../text/normalize.ts'
 import { scanPrivacy } from '../text/privacy.ts'
 import type { aliasViewSchema } from './answers.schema.ts'
 import type { WireOf } from '../wire.schema.ts'
-import { abandon, ok, refuse, runFenced, verb, type Refusal, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
+import {
+  abandon,
+  ok,
+  refuse,
+  runFenced,
+  verb,
+  type Refusal,
+  type Unfenced,
+  type VerbContext,
+  type VerbOutcome,
+} from './verb.ts'
 
 /**
  * subject-rename: `{expectedGeneration, operationId, entityKey, to}`. With `dryRun: true` it writes nothing and
@@ -46,7 +56,9 @@ export const propertyRenameVerb = verb('property-rename', {
     return runFenced(context.stores, 'property-rename', body, context.now(), () => {
       const { stores } = context
       const slots = stores.facts.renames.propertyRenameSlots(body.entityKey, predicateKey, to, keysUnder)
-      return tracked(context, slots, (now) => stores.facts.renames.renameProperty(body.entityKey, predicateKey, to, keysUnder, now))
+      return tracked(context, slots, (now) =>
+        stores.facts.renames.renameProperty(body.entityKey, predicateKey, to, keysUnder, now),
+      )
     })
   },
 })
@@ -69,12 +81,21 @@ export const aliasRemoveVerb = verb('alias-remove', {
  */
 export function aliasView(alias: AliasRow): WireOf<typeof aliasViewSchema> {
   return {
-    id: alias.id, kind: alias.kind, alias: alias.aliasText, canonical: alias.canonicalText, origin: alias.origin, createdAt: alias.createdAt,
+    id: alias.id,
+    kind: alias.kind,
+    alias: alias.aliasText,
+    canonical: alias.canonicalText,
+    origin: alias.origin,
+    createdAt: alias.createdAt,
   }
 }
 
 /** Run a rename as one reversible edit, and answer what it did with the edit id that undoes it. */
-function tracked(context: VerbContext, slots: readonly string[], work: (now: string) => CurationOutcome<RenameValue>): VerbOutcome<Unfenced<'property-rename'>> {
+function tracked(
+  context: VerbContext,
+  slots: readonly string[],
+  work: (now: string) => CurationOutcome<RenameValue>,
+): VerbOutcome<Unfenced<'property-rename'>> {
   const now = context.now()
   const { result, editId } = context.stores.edits.tracked('rename', slots, {}, now, () => {
     const outcome = work(now)
@@ -88,7 +109,8 @@ function tracked(context: VerbContext, slots: readonly string[], work: (now: str
 function nameRefusal(to: string, what: 'subject' | 'property'): Refusal | undefined {
   if (to === '') return refuse('invalid_arguments', `the new ${what} is empty`)
   const finding = scanPrivacy('', to, what)
-  if (finding?.sensitivity === 'credential') return refuse('credential_refused', `refused: ${finding.reason}; a credential is never a name`)
+  if (finding?.sensitivity === 'credential')
+    return refuse('credential_refused', `refused: ${finding.reason}; a credential is never a name`)
   return undefined
 }
 

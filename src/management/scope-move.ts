@@ -22,15 +22,23 @@ export const factMoveVerb = verb('fact-move', {
     return runFenced(stores, 'fact-move', body, now, () => {
       const [fact] = stores.facts.getFacts([body.id])
       if (fact === undefined || fact.status === 'forgotten') return refuse('not_found', `no fact has id ${body.id}`)
-      if (!CURRENT_STATUSES.includes(fact.status)) return refuse('refused', `fact ${body.id} is ${fact.status}; only a current fact can be moved`)
+      if (!CURRENT_STATUSES.includes(fact.status))
+        return refuse('refused', `fact ${body.id} is ${fact.status}; only a current fact can be moved`)
       const target = targetOf(body.scope, stores.facts.scopes)
       if ('refusal' in target) return target.refusal
       const targetSlot = keysIn(fact, target.scope).slotKey
-      const { result, editId } = stores.edits.tracked('update', [fact.slotKey, targetSlot], { factId: fact.id }, now, () => {
-        const moved = stores.facts.scopes.moveToScope(fact.id, target, keysIn, now)
-        if (!moved.ok) abandon(moveRefusal(moved, body.id, scopeLabel(target.scope, target.project?.name ?? null).name))
-        return { result: moved, created: [], trail: moved.trail }
-      })
+      const { result, editId } = stores.edits.tracked(
+        'update',
+        [fact.slotKey, targetSlot],
+        { factId: fact.id },
+        now,
+        () => {
+          const moved = stores.facts.scopes.moveToScope(fact.id, target, keysIn, now)
+          if (!moved.ok)
+            abandon(moveRefusal(moved, body.id, scopeLabel(target.scope, target.project?.name ?? null).name))
+          return { result: moved, created: [], trail: moved.trail }
+        },
+      )
       const from = scopeLabel(fact.scope, fact.projectName)
       return ok({
         fact: factView(result.fact),
@@ -44,26 +52,44 @@ export const factMoveVerb = verb('fact-move', {
 })
 
 /** The scope a body names: global, a label, or a project the store already knows (its name comes from there). */
-function targetOf(scope: string, scopes: Pick<ScopeStore, 'knownProject'>): { scope: string; project: ProjectRef | null } | { refusal: Refusal } {
+function targetOf(
+  scope: string,
+  scopes: Pick<ScopeStore, 'knownProject'>,
+): { scope: string; project: ProjectRef | null } | { refusal: Refusal } {
   const key = projectKeyOfScope(scope)
   if (key === null) return { scope: storedLabel(scope), project: null }
   const known = scopes.knownProject(key)
-  if (known === undefined) return { refusal: refuse('not_found', 'no project of that scope is known to the store; a project is known once a fact was written in it') }
+  if (known === undefined)
+    return {
+      refusal: refuse(
+        'not_found',
+        'no project of that scope is known to the store; a project is known once a fact was written in it',
+      ),
+    }
   return { scope: projectScope(known.key), project: { key: known.key, name: known.name } }
 }
 
 function moveRefusal(moved: Extract<MoveOutcome, { ok: false }>, id: number, target: string): Refusal {
   switch (moved.reason) {
-    case 'not_current': return refuse('refused', `fact ${id} is no longer current`)
-    case 'same_scope': return refuse('refused', `fact ${id} is already in ${target}`)
-    case 'contested': return refuse('refused', `fact ${id} is contested; settle its conflict before moving it`)
-    case 'tombstoned': return refuse('tombstoned', `the user forgot this claim (a forget holds in every scope); it cannot be moved into ${target}`)
+    case 'not_current':
+      return refuse('refused', `fact ${id} is no longer current`)
+    case 'same_scope':
+      return refuse('refused', `fact ${id} is already in ${target}`)
+    case 'contested':
+      return refuse('refused', `fact ${id} is contested; settle its conflict before moving it`)
+    case 'tombstoned':
+      return refuse(
+        'tombstoned',
+        `the user forgot this claim (a forget holds in every scope); it cannot be moved into ${target}`,
+      )
     case 'occupied': {
       const occupant = moved.occupant
       const value = occupant.sensitivity === 'credential' ? MASK : occupant.value
-      return refuse('slot_occupied',
+      return refuse(
+        'slot_occupied',
         `${target} already holds ${occupant.subject} · ${occupant.property} = ${value} (#${occupant.id}); edit or expire that value first, nothing was moved`,
-        { occupantId: occupant.id })
+        { occupantId: occupant.id },
+      )
     }
   }
 }

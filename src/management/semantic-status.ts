@@ -18,7 +18,8 @@ import type { semanticStatusSchema } from './answers.schema.ts'
 import type { WireOf } from '../wire.schema.ts'
 
 /** What a calibration from the library's proxy pairs does, as status says it. */
-const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, it does not filter: supply pairs of your own to calibrate for filtering'
+const PROXY_NOTE =
+  'calibrated on proxy pairs from the library only; it orders, it does not filter: supply pairs of your own to calibrate for filtering'
 
 /**
  * The semantic block of status.
@@ -28,8 +29,12 @@ const PROXY_NOTE = 'calibrated on proxy pairs from the library only; it orders, 
  * @param semantic - the query-time services (the breakers), if this host runs them.
  * @returns a JSON-ready object.
  */
-export function semanticStatus(config: ResolvedConfig, stores: OpenStores | undefined, vectors: VectorsView | undefined,
-  semantic?: SemanticView | undefined): WireOf<typeof semanticStatusSchema> {
+export function semanticStatus(
+  config: ResolvedConfig,
+  stores: OpenStores | undefined,
+  vectors: VectorsView | undefined,
+  semantic?: SemanticView | undefined,
+): WireOf<typeof semanticStatusSchema> {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   // The last sweep of the fingerprint in force, by whichever process shares the file (a one-shot run's included); a
@@ -41,21 +46,21 @@ export function semanticStatus(config: ResolvedConfig, stores: OpenStores | unde
   type Status = WireOf<typeof semanticStatusSchema>
   const embeddingBlock: Status['embedding'] = embedding.configured
     ? {
-      configured: true,
-      source: embedding.identity.provider,
-      baseUrl: shownUrl(embedding.identity.baseUrl),
-      model: embedding.identity.model,
-      fingerprint: embedding.fingerprint,
-      dim: space?.dim ?? embedding.identity.dim,
-      intervalMs: embedding.intervalMs,
-      keyName: embedding.keyName,
-      // Before the first sweep there is no space: every eligible fact is missing (ids start at 1, so 0 matches none).
-      vectors: stores === undefined ? null : stores.vectors.coverage(space?.id ?? 0),
-      lastSweep: last,
-      error: last?.error ?? null,
-      inMemory: vectors?.held?.() ?? null,
-      breaker: semantic?.breaker?.('embedding', embedding.fingerprint) ?? null,
-    }
+        configured: true,
+        source: embedding.identity.provider,
+        baseUrl: shownUrl(embedding.identity.baseUrl),
+        model: embedding.identity.model,
+        fingerprint: embedding.fingerprint,
+        dim: space?.dim ?? embedding.identity.dim,
+        intervalMs: embedding.intervalMs,
+        keyName: embedding.keyName,
+        // Before the first sweep there is no space: every eligible fact is missing (ids start at 1, so 0 matches none).
+        vectors: stores === undefined ? null : stores.vectors.coverage(space?.id ?? 0),
+        lastSweep: last,
+        error: last?.error ?? null,
+        inMemory: vectors?.held?.() ?? null,
+        breaker: semantic?.breaker?.('embedding', embedding.fingerprint) ?? null,
+      }
     : { configured: false, reason: embedding.reason }
   let rerankBlock: Status['rerank'] = { configured: false, reason: rerank.configured ? '' : rerank.reason }
   if (rerank.configured) {
@@ -69,9 +74,14 @@ export function semanticStatus(config: ResolvedConfig, stores: OpenStores | unde
       scoreMode: rerank.scoreMode,
       fingerprint: rerank.fingerprint,
       keyName: rerank.keyName,
-      calibration: current === undefined
-        ? latest !== undefined ? { state: 'refused', ...latest } : { state: 'uncalibrated' }
-        : current.pairSource === 'library' ? { state: 'proxy', ...current, note: PROXY_NOTE } : { state: 'calibrated', ...current },
+      calibration:
+        current === undefined
+          ? latest !== undefined
+            ? { state: 'refused', ...latest }
+            : { state: 'uncalibrated' }
+          : current.pairSource === 'library'
+            ? { state: 'proxy', ...current, note: PROXY_NOTE }
+            : { state: 'calibrated', ...current },
       breaker: semantic?.breaker?.('rerank', rerank.fingerprint) ?? null,
     }
   }

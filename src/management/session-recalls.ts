@@ -13,8 +13,11 @@ import type { SessionCountsWire, TurnCountsWire } from '../wire-types.ts'
  * @param asked - the conversations asked for, in order; undefined when the most recent ones were listed.
  * @returns the counts with `recalled` and `recalledIds` on every turn, and a conversation for each asked one that only recalled.
  */
-export function withRecalls(sessions: readonly SessionCounts[], recalled: ReadonlyMap<string, ReadonlyMap<number | null, readonly number[]>>,
-  asked: readonly string[] | undefined): Omit<SessionCountsWire, 'extractingTurns'>[] {
+export function withRecalls(
+  sessions: readonly SessionCounts[],
+  recalled: ReadonlyMap<string, ReadonlyMap<number | null, readonly number[]>>,
+  asked: readonly string[] | undefined,
+): Omit<SessionCountsWire, 'extractingTurns'>[] {
   const merged = sessions.map((session) => mergeTurns(session, recalled.get(session.sessionId)))
   const known = new Set(sessions.map((session) => session.sessionId))
   for (const sessionId of asked ?? []) {
@@ -25,14 +28,18 @@ export function withRecalls(sessions: readonly SessionCounts[], recalled: Readon
   return merged
 }
 
-function mergeTurns(session: SessionCounts, recalled: ReadonlyMap<number | null, readonly number[]> | undefined): Omit<SessionCountsWire, 'extractingTurns'> {
+function mergeTurns(
+  session: SessionCounts,
+  recalled: ReadonlyMap<number | null, readonly number[]> | undefined,
+): Omit<SessionCountsWire, 'extractingTurns'> {
   const turns: TurnCountsWire[] = session.turns.map((turn) => {
     const ids = recalled?.get(turn.turn) ?? []
     return { ...turn, recalled: ids.length, recalledIds: ids }
   })
   const written = new Set(session.turns.map((turn) => turn.turn))
   for (const [turn, ids] of recalled ?? []) {
-    if (!written.has(turn)) turns.push({ turn, facts: 0, pending: 0, unsettled: 0, factIds: [], recalled: ids.length, recalledIds: ids })
+    if (!written.has(turn))
+      turns.push({ turn, facts: 0, pending: 0, unsettled: 0, factIds: [], recalled: ids.length, recalledIds: ids })
   }
   turns.sort((a, b) => (a.turn ?? -1) - (b.turn ?? -1))
   return { ...session, turns }

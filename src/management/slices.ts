@@ -28,5 +28,7 @@ export async function mapInSlices<T, R>(items: readonly T[], work: (item: T, ind
 
 /** Resolve on the event loop's next turn, after pending I/O. */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => { setImmediate(resolve) })
+  return new Promise((resolve) => {
+    setImmediate(resolve)
+  })
 }

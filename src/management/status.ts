@@ -15,14 +15,17 @@ const RECALL_COST_SAMPLE = 50
 export const statusVerb = verb('status', {
   storeless: true,
   run(body, context) {
-    const advanced = body.force === true ? context.memory.advance() ?? null : null
+    const advanced = body.force === true ? (context.memory.advance() ?? null) : null
     const status = context.memory.status()
     const counts = status.counts
     const badge = counts === null ? 0 : counts.pendingProposals + counts.openConflictGroups
     if (body.summary === true) {
       return ok({
-        available: status.available, generation: status.generation, badge,
-        pendingProposals: counts?.pendingProposals ?? 0, openConflictGroups: counts?.openConflictGroups ?? 0,
+        available: status.available,
+        generation: status.generation,
+        badge,
+        pendingProposals: counts?.pendingProposals ?? 0,
+        openConflictGroups: counts?.openConflictGroups ?? 0,
         autoCapture: context.config.enabled && context.config.autoCapture,
         autoExtract: context.config.enabled && context.config.autoExtract,
         recall: context.config.enabled && context.config.recallBudgetTokens > 0,
@@ -89,13 +92,28 @@ export const sessionsVerb = verb('sessions', {
     // Turns that queued or running extraction has yet to settle: their cards keep asking until they are not listed.
     const pending = (sessionId: string): readonly number[] => context.extraction?.pendingTurns(sessionId) ?? []
     const listed = context.stores.library.sessions(body.sessionIds, body.limit ?? 50)
-    const recalled = context.stores.recalls.recalledByTurn(body.sessionIds ?? listed.map((session) => session.sessionId))
+    const recalled = context.stores.recalls.recalledByTurn(
+      body.sessionIds ?? listed.map((session) => session.sessionId),
+    )
     const paused = (sessionId: string): boolean => context.stores.pauses.isPaused(sessionId)
-    const sessions = withRecalls(listed, recalled, body.sessionIds)
-      .map((session) => ({ ...session, extractingTurns: pending(session.sessionId), paused: paused(session.sessionId) }))
+    const sessions = withRecalls(listed, recalled, body.sessionIds).map((session) => ({
+      ...session,
+      extractingTurns: pending(session.sessionId),
+      paused: paused(session.sessionId),
+    }))
     const known = new Set(sessions.map((session) => session.sessionId))
-    const quietOnly = (body.sessionIds ?? []).filter((sessionId) => !known.has(sessionId) && (pending(sessionId).length > 0 || paused(sessionId)))
-      .map((sessionId) => ({ sessionId, facts: 0, pending: 0, unsettled: 0, lastAt: '', turns: [], extractingTurns: pending(sessionId), paused: paused(sessionId) }))
+    const quietOnly = (body.sessionIds ?? [])
+      .filter((sessionId) => !known.has(sessionId) && (pending(sessionId).length > 0 || paused(sessionId)))
+      .map((sessionId) => ({
+        sessionId,
+        facts: 0,
+        pending: 0,
+        unsettled: 0,
+        lastAt: '',
+        turns: [],
+        extractingTurns: pending(sessionId),
+        paused: paused(sessionId),
+      }))
     return ok({ sessions: [...sessions, ...quietOnly] })
   },
 })

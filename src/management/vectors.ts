@@ -11,7 +11,10 @@ export const indexVectorsVerb = verb('index-vectors', {
   async run(_body, context) {
     const settings = embeddingSettings(context.config)
     if (!settings.configured) {
-      return refuse('unavailable', `no embedding channel is configured (${settings.reason}): set embeddingSource, embeddingBaseUrl and embeddingModel`)
+      return refuse(
+        'unavailable',
+        `no embedding channel is configured (${settings.reason}): set embeddingSource, embeddingBaseUrl and embeddingModel`,
+      )
     }
     if (context.vectors === undefined) return refuse('unavailable', 'the vector sweep is not running in this host')
     const asked = await context.vectors.sweepNow()
@@ -19,7 +22,10 @@ export const indexVectorsVerb = verb('index-vectors', {
     const space = context.stores.vectors.space(settings.fingerprint)
     const coverage = space === undefined ? null : context.stores.vectors.coverage(space.id)
     if (asked.sweep.outcome === 'failed') {
-      return refuse('unavailable', `the vector sweep stopped: ${asked.sweep.error?.message ?? 'unknown reason'}`, { sweep: asked.sweep, coverage })
+      return refuse('unavailable', `the vector sweep stopped: ${asked.sweep.error?.message ?? 'unknown reason'}`, {
+        sweep: asked.sweep,
+        coverage,
+      })
     }
     return ok({ sweep: asked.sweep, coverage })
   },

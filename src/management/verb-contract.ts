@@ -81,10 +81,24 @@ type AnswerOf<S extends z.ZodType> = DeepReadonly<z.output<S>>
  * import's preview or commit, the ledger or a run of audit and consolidate, a rename's dry run); the rest answer
  * their one shape.
  */
-export type VerbAnswerTo<V extends VerbName, B> =
-  V extends 'status' ? B extends { readonly summary: true } ? AnswerOf<typeof answer.statusSummaryAnswer> : AnswerOf<typeof answer.statusFullAnswer>
-  : V extends 'import' ? B extends { readonly mode: 'preview' } ? AnswerOf<typeof answer.importPreviewAnswer> : AnswerOf<typeof answer.importCommitAnswer>
-  : V extends 'audit' ? B extends { readonly force: true } ? AnswerOf<typeof answer.auditRanAnswer> : AnswerOf<typeof answer.auditLedgerAnswer>
-  : V extends 'consolidate' ? B extends { readonly force: true } ? AnswerOf<typeof answer.consolidateBegunAnswer> : AnswerOf<typeof answer.consolidateLedgerAnswer>
-  : V extends 'subject-rename' ? B extends { readonly dryRun: true } ? AnswerOf<typeof answer.renamePreviewAnswer> : AnswerOf<typeof answer.propertyRenameAnswer>
-  : VerbAnswer<V>
+export type VerbAnswerTo<V extends VerbName, B> = V extends 'status'
+  ? B extends { readonly summary: true }
+    ? AnswerOf<typeof answer.statusSummaryAnswer>
+    : AnswerOf<typeof answer.statusFullAnswer>
+  : V extends 'import'
+    ? B extends { readonly mode: 'preview' }
+      ? AnswerOf<typeof answer.importPreviewAnswer>
+      : AnswerOf<typeof answer.importCommitAnswer>
+    : V extends 'audit'
+      ? B extends { readonly force: true }
+        ? AnswerOf<typeof answer.auditRanAnswer>
+        : AnswerOf<typeof answer.auditLedgerAnswer>
+      : V extends 'consolidate'
+        ? B extends { readonly force: true }
+          ? AnswerOf<typeof answer.consolidateBegunAnswer>
+          : AnswerOf<typeof answer.consolidateLedgerAnswer>
+        : V extends 'subject-rename'
+          ? B extends { readonly dryRun: true }
+            ? AnswerOf<typeof answer.renamePreviewAnswer>
+            : AnswerOf<typeof answer.propertyRenameAnswer>
+          : VerbAnswer<V>

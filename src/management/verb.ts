@@ -43,7 +43,8 @@ export type VerbOutcome<T = Readonly<Record<string, unknown>>> = { readonly ok: 
 export type Receipt = WireOf<typeof receiptSchema>
 
 /** A fenced verb's answer before runFenced adds the receipt: what its fenced work returns. */
-export type Unfenced<V extends VerbName> = VerbAnswer<V> extends infer A ? A extends unknown ? Omit<A, keyof Receipt> : never : never
+export type Unfenced<V extends VerbName> =
+  VerbAnswer<V> extends infer A ? (A extends unknown ? Omit<A, keyof Receipt> : never) : never
 
 /** Short-lived confirmation tokens (the wipe's second click). */
 export interface ConfirmationBook {
@@ -155,7 +156,10 @@ export interface DispatchedVerb {
  * @param definition - limits and handler.
  * @returns the definition, with its schema.
  */
-export function verb<V extends VerbName>(name: V, definition: Omit<VerbDefinition<V>, 'name' | 'schema'>): VerbDefinition<V> {
+export function verb<V extends VerbName>(
+  name: V,
+  definition: Omit<VerbDefinition<V>, 'name' | 'schema'>,
+): VerbDefinition<V> {
   return { ...definition, name, schema: VERB_CONTRACTS[name].request }
 }
 
@@ -200,8 +204,13 @@ class FencedRefusal extends Error {
  * @param work - synchronous store work.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export function runFenced<V extends VerbName>(stores: OpenStores, name: V, body: FenceFields, now: string,
-  work: () => VerbOutcome<Unfenced<V>>): VerbOutcome<Unfenced<V> & Receipt> {
+export function runFenced<V extends VerbName>(
+  stores: OpenStores,
+  name: V,
+  body: FenceFields,
+  now: string,
+  work: () => VerbOutcome<Unfenced<V>>,
+): VerbOutcome<Unfenced<V> & Receipt> {
   const gate = passFence<Unfenced<V>>(stores, name, body)
   if ('answer' in gate) return gate.answer
   try {
@@ -223,8 +232,13 @@ export function runFenced<V extends VerbName>(stores: OpenStores, name: V, body:
  * @param work - the work; every store call inside `slice`.
  * @returns the receipt (with the generation after the write), or the refusal.
  */
-export async function runFencedInSlices<V extends VerbName>(stores: OpenStores, name: V, body: FenceFields, now: string,
-  work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome<Unfenced<V>>>): Promise<VerbOutcome<Unfenced<V> & Receipt>> {
+export async function runFencedInSlices<V extends VerbName>(
+  stores: OpenStores,
+  name: V,
+  body: FenceFields,
+  now: string,
+  work: (slice: <R>(step: () => R) => R) => Promise<VerbOutcome<Unfenced<V>>>,
+): Promise<VerbOutcome<Unfenced<V> & Receipt>> {
   const gate = passFence<Unfenced<V>>(stores, name, body)
   if ('answer' in gate) return gate.answer
   try {
@@ -245,28 +259,57 @@ interface FencePass {
 }
 
 /** The fence's checks before any work: a replay answers its first receipt, a collision or a stale page is refused. */
-function passFence<T>(stores: OpenStores, name: VerbName, body: FenceFields): FencePass | { readonly answer: VerbOutcome<T & Receipt> } {
+function passFence<T>(
+  stores: OpenStores,
+  name: VerbName,
+  body: FenceFields,
+): FencePass | { readonly answer: VerbOutcome<T & Receipt> } {
   const { operationId, ...payload } = body as FenceFields & Record<string, unknown>
   const payloadSha256 = sha256(canonicalJson({ verb: name, payload }))
   const prior = stores.operations.find(operationId)
   if (prior !== undefined) {
     // The receipt is this verb's earlier answer (same name, same payload), so it has this answer's shape.
-    if (prior.payloadSha256 === payloadSha256) return { answer: ok({ ...prior.receipt, replayed: true } as T & Receipt) }
-    return { answer: refuse('operation_collision', `operation ${operationId} was already used for a different request; send a new operation id`) }
+    if (prior.payloadSha256 === payloadSha256)
+      return { answer: ok({ ...prior.receipt, replayed: true } as T & Receipt) }
+    return {
+      answer: refuse(
+        'operation_collision',
+        `operation ${operationId} was already used for a different request; send a new operation id`,
+      ),
+    }
   }
   const generation = stores.db.generation()
   if (generation !== body.expectedGeneration) {
-    return { answer: refuse('stale', `the store changed since this page read it (generation ${generation}, page had ${body.expectedGeneration}); refresh and try again`,
-      { stale: true, generation }) }
+    return {
+      answer: refuse(
+        'stale',
+        `the store changed since this page read it (generation ${generation}, page had ${body.expectedGeneration}); refresh and try again`,
+        { stale: true, generation },
+      ),
+    }
   }
   return { operationId, payloadSha256 }
 }
 
 /** Inside the fenced transaction: a refusal rolls it back; success records the receipt. */
-function receiptOf<T extends object>(stores: OpenStores, name: VerbName, pass: FencePass, outcome: VerbOutcome<T>, now: string): VerbOutcome<T & Receipt> {
+function receiptOf<T extends object>(
+  stores: OpenStores,
+  name: VerbName,
+  pass: FencePass,
+  outcome: VerbOutcome<T>,
+  now: string,
+): VerbOutcome<T & Receipt> {
   if (!outcome.ok) throw new FencedRefusal(outcome)
   // The receipt row below is a change, so this transaction bumps the generation exactly once on commit.
-  const receipt: T & Receipt = { ...outcome.data, generation: stores.db.generation() + 1, operationId: pass.operationId, replayed: false }
-  stores.operations.record({ operationId: pass.operationId, verb: name, payloadSha256: pass.payloadSha256, receipt }, now)
+  const receipt: T & Receipt = {
+    ...outcome.data,
+    generation: stores.db.generation() + 1,
+    operationId: pass.operationId,
+    replayed: false,
+  }
+  stores.operations.record(
+    { operationId: pass.operationId, verb: name, payloadSha256: pass.payloadSha256, receipt },
+    now,
+  )
   return ok(receipt)
 }

@@ -16,7 +16,13 @@ import { extractRetryVerb, extractRunVerb, extractVerb, queueVerb } from './extr
 import { graphVerb } from './graph.ts'
 import { indexVectorsVerb } from './vectors.ts'
 import { keyVerb, rebuildVerb, wipeVerb } from './maintenance.ts'
-import { proposalApplyVerb, proposalPruneVerb, proposalRejectVerb, proposalReviseVerb, proposalsVerb } from './proposals.ts'
+import {
+  proposalApplyVerb,
+  proposalPruneVerb,
+  proposalRejectVerb,
+  proposalReviseVerb,
+  proposalsVerb,
+} from './proposals.ts'
 import { sessionPauseVerb } from './session-pause.ts'
 import { searchVerb } from './search.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
@@ -25,12 +31,48 @@ import type { VerbName } from './verb-contract.ts'
 
 /** The verbs the specification names, in its order. */
 export const SPEC_VERBS = [
-  'status', 'export', 'rebuild', 'import', 'conflicts', 'resolve', 'proposals', 'proposal-apply', 'proposal-reject',
-  'proposal-revise', 'proposal-prune', 'audit', 'review-seen', 'graph', 'index-vectors', 'calibrate', 'consolidate',
-  'extract', 'key', 'activity', 'sessions', 'queue', 'facts', 'fact', 'fact-update', 'fact-expire', 'fact-restore',
-  'extract-run', 'entity', 'wipe', 'fact-move', 'search', 'session-pause', 'extract-retry', 'fact-pin', 'fact-forget',
-  'fact-put-back', 'subject-rename', 'property-rename',
-  'alias-remove', 'fact-add', 'subject-find',
+  'status',
+  'export',
+  'rebuild',
+  'import',
+  'conflicts',
+  'resolve',
+  'proposals',
+  'proposal-apply',
+  'proposal-reject',
+  'proposal-revise',
+  'proposal-prune',
+  'audit',
+  'review-seen',
+  'graph',
+  'index-vectors',
+  'calibrate',
+  'consolidate',
+  'extract',
+  'key',
+  'activity',
+  'sessions',
+  'queue',
+  'facts',
+  'fact',
+  'fact-update',
+  'fact-expire',
+  'fact-restore',
+  'extract-run',
+  'entity',
+  'wipe',
+  'fact-move',
+  'search',
+  'session-pause',
+  'extract-retry',
+  'fact-pin',
+  'fact-forget',
+  'fact-put-back',
+  'subject-rename',
+  'property-rename',
+  'alias-remove',
+  'fact-add',
+  'subject-find',
 ] as const
 
 /** Every verb of the contract: name → handler (a verb missing here, or one the contract lacks, fails the type check). */

@@ -28,10 +28,17 @@ export function scopeLabel(scope: string, projectName: string | null): { kind: S
  */
 export function scopeList(scopes: readonly ScopeCount[]): ScopeWire[] {
   const rank: Readonly<Record<ScopeKind, number>> = { global: 0, project: 1, label: 2 }
-  return scopes.map((entry) => {
-    const { kind, name } = scopeLabel(entry.scope, entry.projectName)
-    return { scope: entry.scope, kind, name, facts: entry.facts }
-  }).sort((a, b) => rank[a.kind] - rank[b.kind] || a.name.localeCompare(b.name) || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0))
+  return scopes
+    .map((entry) => {
+      const { kind, name } = scopeLabel(entry.scope, entry.projectName)
+      return { scope: entry.scope, kind, name, facts: entry.facts }
+    })
+    .sort(
+      (a, b) =>
+        rank[a.kind] - rank[b.kind] ||
+        a.name.localeCompare(b.name) ||
+        (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0),
+    )
 }
 
 /**

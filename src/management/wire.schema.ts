@@ -11,7 +11,10 @@ const id = z.number().int('must be a whole number').positive('must be positive')
 /** The precondition and idempotency key every row-editing verb carries. */
 export const fence = {
   expectedGeneration: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  operationId: z.string().min(8, 'at least 8 characters').max(128, 'at most 128 characters')
+  operationId: z
+    .string()
+    .min(8, 'at least 8 characters')
+    .max(128, 'at most 128 characters')
     .regex(/^[A-Za-z0-9._:-]+$/u, 'letters, digits and . _ : - only'),
 }
 
@@ -21,7 +24,10 @@ export const EVIDENCE_VALUES = ['explicit_user', 'confirmed_user', 'observed', '
 export const statusBody = z.strictObject({ force: z.boolean().optional(), summary: z.boolean().optional() })
 
 export const factsBody = z.strictObject({
-  cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/u, 'is not a cursor from this list')
+    .optional(),
   limit: z.number().int().min(1).max(100).optional(),
   status: z.union([z.enum(['current', 'history', 'all']), z.array(z.enum(STATUS_VALUES)).min(1).max(6)]).optional(),
   evidence: z.array(z.enum(EVIDENCE_VALUES)).min(1).max(4).optional(),
@@ -37,20 +43,29 @@ export const factsBody = z.strictObject({
 
 export const factBody = z.strictObject({ id })
 
-export const factUpdateBody = z.strictObject({
-  ...fence,
-  id,
-  subject: nameField(200).optional(),
-  property: nameField(200).optional(),
-  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
-  qualifiers: qualifiersField.optional(),
-  scope: nameField(100).optional(),
-  validFrom: dateField.optional(),
-  validTo: dateField.optional(),
-  /** The fact's cues as they should be (an empty list clears them). */
-  cues: cuesField.optional(),
-}).refine((body) => ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo', 'cues'].some((key) => key in body),
-  'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo, cues')
+export const factUpdateBody = z
+  .strictObject({
+    ...fence,
+    id,
+    subject: nameField(200).optional(),
+    property: nameField(200).optional(),
+    value: textField(4000)
+      .refine((value) => value.trim() !== '', 'must not be empty')
+      .optional(),
+    qualifiers: qualifiersField.optional(),
+    scope: nameField(100).optional(),
+    validFrom: dateField.optional(),
+    validTo: dateField.optional(),
+    /** The fact's cues as they should be (an empty list clears them). */
+    cues: cuesField.optional(),
+  })
+  .refine(
+    (body) =>
+      ['subject', 'property', 'value', 'qualifiers', 'scope', 'validFrom', 'validTo', 'cues'].some(
+        (key) => key in body,
+      ),
+    'change at least one of subject, property, value, qualifiers, scope, validFrom, validTo, cues',
+  )
 
 export const factExpireBody = z.strictObject({ ...fence, id })
 /** fact-move: a current fact to another scope (a stored scope text; a project must already be known). */
@@ -60,22 +75,35 @@ export const factRestoreBody = z.strictObject({ ...fence, editId: id })
  * fact-pin: pin a fact (`pinned: true`) or unpin it (`pinned: false`); or undo an earlier fact-pin, named by its
  * operation id (`undoes`), which gives the row back exactly the pin it had before.
  */
-export const factPinBody = z.union([
-  z.strictObject({ ...fence, id, pinned: z.boolean() }),
-  z.strictObject({ ...fence, id, undoes: fence.operationId }),
-], { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' })
+export const factPinBody = z.union(
+  [z.strictObject({ ...fence, id, pinned: z.boolean() }), z.strictObject({ ...fence, id, undoes: fence.operationId })],
+  { error: 'pass {id, pinned} or {id, undoes}, with expectedGeneration and operationId' },
+)
 /** fact-forget: one fact by id, or a subject by entity key (optionally one of its properties), in every scope. */
-export const factForgetBody = z.union([
-  z.strictObject({ ...fence, id }),
-  z.strictObject({ ...fence, entityKey: nameField(200), property: nameField(200).optional() }),
-], { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' })
+export const factForgetBody = z.union(
+  [
+    z.strictObject({ ...fence, id }),
+    z.strictObject({ ...fence, entityKey: nameField(200), property: nameField(200).optional() }),
+  ],
+  { error: 'pass {id} or {entityKey} (optionally with property), with expectedGeneration and operationId' },
+)
 /** fact-put-back: a past value (superseded, retired or expired) made current again. */
 export const factPutBackBody = z.strictObject({ ...fence, id })
 
 /** subject-rename: a subject to a new name (a merge when the name is another subject's); `dryRun` only says which. */
-export const subjectRenameBody = z.strictObject({ ...fence, entityKey: nameField(200), to: nameField(200), dryRun: z.boolean().optional() })
+export const subjectRenameBody = z.strictObject({
+  ...fence,
+  entityKey: nameField(200),
+  to: nameField(200),
+  dryRun: z.boolean().optional(),
+})
 /** property-rename: one subject's property to a new name (a merge when the subject has that property). */
-export const propertyRenameBody = z.strictObject({ ...fence, entityKey: nameField(200), property: nameField(200), to: nameField(200) })
+export const propertyRenameBody = z.strictObject({
+  ...fence,
+  entityKey: nameField(200),
+  property: nameField(200),
+  to: nameField(200),
+})
 /** alias-remove: stop reading a name as an alias. */
 export const aliasRemoveBody = z.strictObject({ ...fence, id })
 /** fact-add: the user's own new statement. A project scope must be one the store already holds; a label may be new. */
@@ -88,8 +116,10 @@ export const factAddBody = z.strictObject({
   scope: scopeTextField.optional(),
 })
 
-export const entityBody = z.union([z.strictObject({ subject: nameField(200) }), z.strictObject({ entityKey: nameField(200) })],
-  { error: 'pass {subject} or {entityKey}' })
+export const entityBody = z.union(
+  [z.strictObject({ subject: nameField(200) }), z.strictObject({ entityKey: nameField(200) })],
+  { error: 'pass {subject} or {entityKey}' },
+)
 
 /** subject-find: a name as typed (a subject, its key, or an alias) to look up. */
 export const subjectFindBody = z.strictObject({ name: nameField(200) })
@@ -108,7 +138,10 @@ export const sessionsBody = z.strictObject({
 
 export const proposalsBody = z.strictObject({
   status: z.enum(['pending', 'applied', 'rejected', 'stale', 'all']).optional(),
-  cursor: z.string().regex(/^\d{1,16}$/u, 'is not a cursor from this list').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/u, 'is not a cursor from this list')
+    .optional(),
   limit: z.number().int().min(1).max(100).optional(),
   /** An instant (the digest's last look): the answer also counts the listed cards queued after it. */
   since: dateField.optional(),
@@ -124,47 +157,79 @@ const proposalRef = { ...fence, id, revision: z.number().int().min(1) }
 export const proposalApplyBody = z.strictObject(proposalRef)
 export const proposalRejectBody = z.strictObject(proposalRef)
 export const proposalPruneBody = z.strictObject({ ...proposalRef, row: z.number().int().min(0).max(10_000) })
-export const proposalReviseBody = z.strictObject({
-  ...proposalRef,
-  row: z.number().int().min(0).max(10_000).optional(),
-  subject: nameField(200).optional(),
-  property: nameField(200).optional(),
-  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty').optional(),
-  qualifiers: qualifiersField.optional(),
-}).refine((body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body), 'change at least one of subject, property, value, qualifiers')
+export const proposalReviseBody = z
+  .strictObject({
+    ...proposalRef,
+    row: z.number().int().min(0).max(10_000).optional(),
+    subject: nameField(200).optional(),
+    property: nameField(200).optional(),
+    value: textField(4000)
+      .refine((value) => value.trim() !== '', 'must not be empty')
+      .optional(),
+    qualifiers: qualifiersField.optional(),
+  })
+  .refine(
+    (body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body),
+    'change at least one of subject, property, value, qualifiers',
+  )
 
 /** export: JSONL (the exchange format, the default) or a Markdown document to read; sensitive values only on request. */
-export const exportBody = z.strictObject({
-  backup: z.boolean().optional(),
-  format: z.enum(['jsonl', 'markdown']).optional(),
-  includeSensitive: z.boolean().optional(),
-}).refine((body) => body.includeSensitive === undefined || body.format === 'markdown',
-  'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back')
+export const exportBody = z
+  .strictObject({
+    backup: z.boolean().optional(),
+    format: z.enum(['jsonl', 'markdown']).optional(),
+    includeSensitive: z.boolean().optional(),
+  })
+  .refine(
+    (body) => body.includeSensitive === undefined || body.format === 'markdown',
+    'includeSensitive applies to format "markdown" only: a JSONL export always carries every value, for the way back',
+  )
 
 /** A path inside the data directory, or inline JSONL content (an upload), for import. */
-const importSource = { path: nameField(1000).optional(), content: z.string().max(17 * 1024 * 1024, 'at most 16 MB: imports take files up to 16 MB').optional() }
-export const importBody = z.union([
-  z.strictObject({ ...importSource, mode: z.literal('preview') }),
-  z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: nameField(200) }),
-], { error: 'pass mode "preview" with path or content, or mode "commit" with the preview token, expectedGeneration and operationId' })
+const importSource = {
+  path: nameField(1000).optional(),
+  content: z
+    .string()
+    .max(17 * 1024 * 1024, 'at most 16 MB: imports take files up to 16 MB')
+    .optional(),
+}
+export const importBody = z
+  .union(
+    [
+      z.strictObject({ ...importSource, mode: z.literal('preview') }),
+      z.strictObject({ ...importSource, ...fence, mode: z.literal('commit'), token: nameField(200) }),
+    ],
+    {
+      error:
+        'pass mode "preview" with path or content, or mode "commit" with the preview token, expectedGeneration and operationId',
+    },
+  )
   .refine((body) => (body.path === undefined) !== (body.content === undefined), 'pass exactly one of path or content')
 
 export const wipeBody = z.strictObject({ ...fence, confirmToken: nameField(200).optional() })
 export const rebuildBody = z.strictObject({ ...fence })
-export const keyBody = z.strictObject({ ref: z.enum(['llm', 'embedding', 'rerank']), value: textField(8192).refine((v) => v.trim() !== '', 'must not be empty') })
+export const keyBody = z.strictObject({
+  ref: z.enum(['llm', 'embedding', 'rerank']),
+  value: textField(8192).refine((v) => v.trim() !== '', 'must not be empty'),
+})
 
 /** The health check: `force` runs it now; `summary` (or nothing) reads the ledger's latest `limit` runs. */
-export const auditBody = z.strictObject({
-  force: z.boolean().optional(),
-  summary: z.boolean().optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-}).refine((body) => !(body.force === true && body.summary === true), 'pass force or summary, not both')
+export const auditBody = z
+  .strictObject({
+    force: z.boolean().optional(),
+    summary: z.boolean().optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((body) => !(body.force === true && body.summary === true), 'pass force or summary, not both')
 
 /** consolidate: `{force: true}` runs one sweep now, `{summary: true}` reads the ledger (its latest `limit` sweeps). */
-export const consolidateBody = z.union([
-  z.strictObject({ force: z.literal(true) }),
-  z.strictObject({ summary: z.literal(true), limit: z.number().int().min(1).max(500).optional() }),
-], { error: 'pass {"force": true} to run one sweep now, or {"summary": true} to read the ledger of sweeps' })
+export const consolidateBody = z.union(
+  [
+    z.strictObject({ force: z.literal(true) }),
+    z.strictObject({ summary: z.literal(true), limit: z.number().int().min(1).max(500).optional() }),
+  ],
+  { error: 'pass {"force": true} to run one sweep now, or {"summary": true} to read the ledger of sweeps' },
+)
 
 /** Most labeled pairs one calibrate call may supply. */
 export const CALIBRATION_PAIRS_MAX = 400
@@ -175,9 +240,11 @@ const pairText = textField(CALIBRATION_TEXT_MAX).refine((value) => value.trim() 
 
 /** calibrate: `pairs` supplies the labeled pairs; without it they are derived from the library. */
 export const calibrateBody = z.strictObject({
-  pairs: z.array(z.strictObject({ query: pairText, document: pairText, relevant: z.boolean() }))
+  pairs: z
+    .array(z.strictObject({ query: pairText, document: pairText, relevant: z.boolean() }))
     .min(1, 'pass at least one pair, or leave pairs out to derive them from the library')
-    .max(CALIBRATION_PAIRS_MAX, `at most ${CALIBRATION_PAIRS_MAX} pairs`).optional(),
+    .max(CALIBRATION_PAIRS_MAX, `at most ${CALIBRATION_PAIRS_MAX} pairs`)
+    .optional(),
 }) satisfies z.ZodType<{ readonly pairs?: readonly LabeledPair[] | undefined }>
 
 /** Longest text a one-off extraction reads. */
@@ -201,11 +268,16 @@ export type ImportBody = z.infer<typeof importBody>
 export type FenceFields = { readonly expectedGeneration: number; readonly operationId: string }
 
 /** The graph: the nebula (default) or the one-hop tree around `center` (a subject or entity key, tree only). */
-export const graphBody = z.strictObject({
-  view: z.enum(['nebula', 'tree']).optional(),
-  scope: z.enum(['current', 'all']).optional(),
-  center: nameField(200).optional(),
-}).refine((body) => body.view !== 'tree' || body.center !== undefined, 'pass center (a subject or entity key) with view "tree"')
+export const graphBody = z
+  .strictObject({
+    view: z.enum(['nebula', 'tree']).optional(),
+    scope: z.enum(['current', 'all']).optional(),
+    center: nameField(200).optional(),
+  })
+  .refine(
+    (body) => body.view !== 'tree' || body.center !== undefined,
+    'pass center (a subject or entity key) with view "tree"',
+  )
   .refine((body) => body.view === 'tree' || body.center === undefined, 'center applies to view "tree" only')
 
 /** index-vectors: one vector sweep now; `force` is what the settings card sends and changes nothing. */

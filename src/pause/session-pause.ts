@@ -41,8 +41,13 @@ export function sessionIdPaused(memory: FactMemory, sessionId: string): boolean 
  * @param sessionId - the session id.
  * @returns the line and its short summary, or undefined.
  */
-export function takeUntoldPauseLine(memory: FactMemory, sessionId: string): { readonly text: string; readonly summary: string } | undefined {
+export function takeUntoldPauseLine(
+  memory: FactMemory,
+  sessionId: string,
+): { readonly text: string; readonly summary: string } | undefined {
   const change = memory.takeUntoldPause(sessionId)
   if (change === undefined) return undefined
-  return change === 'paused' ? { text: PAUSED_LINE, summary: PAUSED_SUMMARY } : { text: RESUMED_LINE, summary: RESUMED_SUMMARY }
+  return change === 'paused'
+    ? { text: PAUSED_LINE, summary: PAUSED_SUMMARY }
+    : { text: RESUMED_LINE, summary: RESUMED_SUMMARY }
 }

@@ -19,7 +19,14 @@ import type { ProjectRef } from '../types.ts'
 /** What one run did. */
 export interface RekeyReport {
   /** Projects moved, each from its folder key to its repository's. */
-  readonly projects: readonly { readonly from: string; readonly to: string; readonly name: string; readonly moved: number; readonly joined: number; readonly contested: number }[]
+  readonly projects: readonly {
+    readonly from: string
+    readonly to: string
+    readonly name: string
+    readonly moved: number
+    readonly joined: number
+    readonly contested: number
+  }[]
   /** The copy taken before the first move, relative to the data directory; null when nothing moved. */
   readonly backup: string | null
   /** Why the run stopped, when it did. */
@@ -36,7 +43,11 @@ export const REKEY_BACKUP_DIR = 'backups'
  * @param locator - finds a folder's repository; the file system's by default.
  * @returns what moved.
  */
-export function rekeyFolderProjects(stores: OpenStores, now: string, locator: Pick<ProjectLocator, 'repositoryOfFolder'> = new ProjectLocator()): RekeyReport {
+export function rekeyFolderProjects(
+  stores: OpenStores,
+  now: string,
+  locator: Pick<ProjectLocator, 'repositoryOfFolder'> = new ProjectLocator(),
+): RekeyReport {
   const plan: { from: string; to: ProjectRef }[] = []
   for (const key of stores.projectRekeys.projectKeys()) {
     if (!isFolderKey(key)) continue
@@ -53,15 +64,28 @@ export function rekeyFolderProjects(stores: OpenStores, now: string, locator: Pi
   } catch (error) {
     // A copy that could not be masked is not kept: it would hold credentials in clear.
     rmSync(copy, { force: true })
-    return { projects: [], backup: null, error: `the store could not be copied before moving project keys: ${error instanceof Error ? error.message : String(error)}` }
+    return {
+      projects: [],
+      backup: null,
+      error: `the store could not be copied before moving project keys: ${error instanceof Error ? error.message : String(error)}`,
+    }
   }
   const projects: RekeyReport['projects'][number][] = []
   for (const { from, to } of plan) {
     try {
-      const outcome = stores.projectRekeys.rekeyProject(from, to, (fact, scope) => keysUnder({ ...fact, scope }, fact.subject), now)
+      const outcome = stores.projectRekeys.rekeyProject(
+        from,
+        to,
+        (fact, scope) => keysUnder({ ...fact, scope }, fact.subject),
+        now,
+      )
       projects.push({ from, to: to.key, name: to.name, ...outcome })
     } catch (error) {
-      return { projects, backup: `${REKEY_BACKUP_DIR}/${name}`, error: `moving ${to.name} to its repository's key failed: ${error instanceof Error ? error.message : String(error)}` }
+      return {
+        projects,
+        backup: `${REKEY_BACKUP_DIR}/${name}`,
+        error: `moving ${to.name} to its repository's key failed: ${error instanceof Error ? error.message : String(error)}`,
+      }
     }
   }
   return { projects, backup: `${REKEY_BACKUP_DIR}/${name}`, error: null }

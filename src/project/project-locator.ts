@@ -52,7 +52,11 @@ export const NODE_FILE_SYSTEM: Required<ProjectFileSystem> = {
   },
   rootCommits: (root) => {
     const result = spawnSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
-      cwd: root, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, windowsHide: true, stdio: ['ignore', 'pipe', 'ignore'],
+      cwd: root,
+      encoding: 'utf8',
+      timeout: GIT_TIMEOUT_MS,
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
     })
     if (result.status !== 0 || typeof result.stdout !== 'string') return []
     return result.stdout.split(/\s+/u).filter((line) => line !== '')
@@ -161,7 +165,7 @@ export class ProjectLocator {
     if (pointer === undefined) return dotGit
     const gitDir = isAbsolute(pointer) ? pointer : resolve(repository, pointer)
     const common = this.fs.readText?.(join(gitDir, 'commondir'))?.trim()
-    return common === undefined || common === '' ? gitDir : (isAbsolute(common) ? common : resolve(gitDir, common))
+    return common === undefined || common === '' ? gitDir : isAbsolute(common) ? common : resolve(gitDir, common)
   }
 
   private resolved(cwd: string): string {
@@ -191,7 +195,9 @@ const sessionProjects = new ProjectLocator()
  * @param session - a live session (or anything with its header), or undefined outside one.
  * @returns the project, or null when there is no session or it has no working directory.
  */
-export function projectOfSession(session: { readonly header: { readonly cwd?: string | undefined } } | undefined): ProjectRef | null {
+export function projectOfSession(
+  session: { readonly header: { readonly cwd?: string | undefined } } | undefined,
+): ProjectRef | null {
   const cwd = session?.header.cwd
   if (cwd === undefined || cwd.trim() === '') return null
   return sessionProjects.locate(cwd)

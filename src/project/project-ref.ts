@@ -39,7 +39,8 @@ export function canonicalProjectKey(path: string): string {
  * @returns the name.
  */
 export function projectNameOf(key: string): string {
-  if (key.startsWith(ROOT_KEY_PREFIX)) return `repository ${key.slice(ROOT_KEY_PREFIX.length, ROOT_KEY_PREFIX.length + 7)}`
+  if (key.startsWith(ROOT_KEY_PREFIX))
+    return `repository ${key.slice(ROOT_KEY_PREFIX.length, ROOT_KEY_PREFIX.length + 7)}`
   const segments = key.split('/').filter((segment) => segment !== '')
   const last = segments.at(-1)
   return last === undefined || (segments.length === 1 && /^[A-Za-z]:$/u.test(last)) ? key : last
@@ -103,7 +104,11 @@ export function isProjectScope(scope: string): boolean {
  * @param parentOf - the folder above one (itself at the root).
  * @returns the repository root, or `start` when no folder on the way holds `.git`.
  */
-export function repositoryRootOf(start: string, holdsGit: (folder: string) => boolean, parentOf: (folder: string) => string): string {
+export function repositoryRootOf(
+  start: string,
+  holdsGit: (folder: string) => boolean,
+  parentOf: (folder: string) => string,
+): string {
   let folder = start
   for (;;) {
     if (holdsGit(folder)) return folder

@@ -34,7 +34,8 @@ export function remoteTarget(url: string): RemoteTarget {
   const text = url.trim()
   if (text === '') return { kind: 'none' }
   if (text.startsWith('file://')) return { kind: 'local', path: decodeURIComponent(text.slice('file://'.length)) }
-  if (text.startsWith('/') || text.startsWith('.') || text.startsWith('~') || WINDOWS_PATH.test(text)) return { kind: 'local', path: text }
+  if (text.startsWith('/') || text.startsWith('.') || text.startsWith('~') || WINDOWS_PATH.test(text))
+    return { kind: 'local', path: text }
   const url_ = URL_LIKE.exec(text)
   if (url_ !== null) {
     const scheme = (url_[1] ?? '').toLowerCase()
@@ -48,7 +49,10 @@ export function remoteTarget(url: string): RemoteTarget {
 }
 
 function networkTarget(host: string, path: string): RemoteTarget {
-  const segments = path.replace(/\\/gu, '/').split('/').filter((segment) => segment !== '' && segment !== '.')
+  const segments = path
+    .replace(/\\/gu, '/')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
   const last = segments.at(-1)
   if (host === '' || last === undefined) return { kind: 'none' }
   segments[segments.length - 1] = last.replace(/\.git$/iu, '')

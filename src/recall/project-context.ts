@@ -17,7 +17,9 @@ export const PROJECT_CONTEXT_FACTS = 500
  * @returns the `project` ranking.
  */
 export function projectRanking(facts: readonly Fact[], relevance: (fact: Fact) => number): Ranking {
-  const scored = facts.map((fact) => ({ id: fact.id, score: relevance(fact) })).filter((entry) => entry.score > 0)
+  const scored = facts
+    .map((fact) => ({ id: fact.id, score: relevance(fact) }))
+    .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || b.id - a.id)
   return { channel: 'project', ids: scored.map((entry) => entry.id), scores: scored.map((entry) => entry.score) }
 }

@@ -85,18 +85,24 @@ export function recallCandidates(slots: readonly SlotHit[], judge: RecallJudge, 
   // A calibrated rerank judges only what it scored: a sensitive fact is never sent to it, so the floor still judges one.
   const keptByRerank = (fact: Fact): boolean => judge.calibrated && fact.sensitivity === null
   const matched = slots.flatMap((slot) => slot.rows.filter((row) => row.place > 0).map((row) => row.fact))
-  const aboutLibrary = matched.some((fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore)
+  const aboutLibrary = matched.some(
+    (fact) => keptByRerank(fact) || judge.named.has(fact.entityKey) || judge.relevance(fact) >= minScore,
+  )
   const home = (fact: Fact): boolean => judge.home !== null && fact.scope === judge.home
   // The project is named only by being where the user works: it opens the gate for its own facts, not the library's.
   if (!aboutLibrary && !matched.some(home)) return []
-  const clears = (fact: Fact): boolean => (aboutLibrary || home(fact)) && (keptByRerank(fact)
-    || judge.relevance(fact) >= minScore * (judge.named.has(fact.entityKey) ? NAMED_FLOOR_SHARE : FACT_FLOOR_SHARE))
+  const clears = (fact: Fact): boolean =>
+    (aboutLibrary || home(fact)) &&
+    (keptByRerank(fact) ||
+      judge.relevance(fact) >= minScore * (judge.named.has(fact.entityKey) ? NAMED_FLOOR_SHARE : FACT_FLOOR_SHARE))
   const out: RecalledSlot[] = []
   for (const slot of slots) {
     const found = slot.rows.filter((row) => row.place > 0).map((row) => row.fact)
     const current = slot.multi
       ? found.filter((fact) => fact.status === 'active' && clears(fact))
-      : found.some(clears) ? slot.rows.map((row) => row.fact).filter((fact) => fact.status === 'active' || fact.status === 'conflict') : []
+      : found.some(clears)
+        ? slot.rows.map((row) => row.fact).filter((fact) => fact.status === 'active' || fact.status === 'conflict')
+        : []
     const facts = current.filter((fact) => !judge.shown.has(fact.id))
     // A contested slot is recalled whole or not at all: half of a disagreement reads as a settled value.
     if (facts.length === 0 || (slot.contested && facts.length < current.length)) continue
@@ -127,7 +133,8 @@ export function renderRecallBlock(candidates: readonly RecalledSlot[], policy: R
   const header = recallHeader(policy.timeZone)
   const chosen = new Map<RecalledSlot, Fact[]>()
   let count = 0
-  const cost = (): number => [header, ...[...chosen].flatMap(([slot, facts]) => linesOf({ ...slot, facts }, policy.timeZone))].join('\n').length
+  const cost = (): number =>
+    [header, ...[...chosen].flatMap(([slot, facts]) => linesOf({ ...slot, facts }, policy.timeZone))].join('\n').length
   for (const slot of candidates) {
     for (const unit of slot.multi && !slot.contested ? slot.facts.map((fact) => [fact]) : [slot.facts]) {
       if (count + unit.length > policy.maxFacts) continue
@@ -143,7 +150,10 @@ export function renderRecallBlock(candidates: readonly RecalledSlot[], policy: R
   }
   if (count === 0) return empty
   const slots = [...chosen].map(([slot, facts]) => ({ ...slot, facts }))
-  return { text: [header, ...slots.flatMap((slot) => linesOf(slot, policy.timeZone))].join('\n'), facts: slots.flatMap((slot) => slot.facts) }
+  return {
+    text: [header, ...slots.flatMap((slot) => linesOf(slot, policy.timeZone))].join('\n'),
+    facts: slots.flatMap((slot) => slot.facts),
+  }
 }
 
 /**
@@ -161,7 +171,11 @@ function linesOf(slot: RecalledSlot, timeZone: string): string[] {
   // Recall never lists another project's facts, so a project's fact here is the session's own.
   const name = `${slotName(first)}${projectNote({ project: first.projectName, otherProject: false })}`
   const rows = slot.facts.map((fact) => rowLine(valueRowOf(fact, true), timeZone))
-  if (slot.contested) return [`- ${name} — CONTESTED: these values disagree and the user has not settled which is right; ask before relying on either.`, ...rows.map((row) => `   - ${row}`)]
+  if (slot.contested)
+    return [
+      `- ${name} — CONTESTED: these values disagree and the user has not settled which is right; ask before relying on either.`,
+      ...rows.map((row) => `   - ${row}`),
+    ]
   if (rows.length === 1) return [`- ${name}: ${rows[0] ?? ''}`]
   return [`- ${name}:`, ...rows.map((row) => `   - ${row}`)]
 }

@@ -41,8 +41,14 @@ export interface RecallResult extends RecallBlock {
  * @param words - the words of facts judged before, kept across recalls by the caller.
  * @returns the block and how it was found.
  */
-export async function recallFor(store: FactReads, request: SearchRequest, legs: SemanticLegs, policy: RecallPolicy, shown: ReadonlySet<number>,
-  words: FactWordsCache = new FactWordsCache()): Promise<RecallResult> {
+export async function recallFor(
+  store: FactReads,
+  request: SearchRequest,
+  legs: SemanticLegs,
+  policy: RecallPolicy,
+  shown: ReadonlySet<number>,
+  words: FactWordsCache = new FactWordsCache(),
+): Promise<RecallResult> {
   const terms = questionTerms(request.query, MESSAGE_TERMS)
   const message = weighMessage(terms, store.termDocumentCounts(terms), store.indexedFactCount(), request.query)
   // A project's fact is weighed for the project's ranking and again by the judge: once is enough.
@@ -54,21 +60,35 @@ export async function recallFor(store: FactReads, request: SearchRequest, legs: 
     weighed.set(fact.id, score)
     return score
   }
-  const context = request.project === null || request.visibility === undefined
-    ? []
-    : [projectRanking(store.currentProjectFacts(request.project.key, PROJECT_CONTEXT_FACTS, request.visibility), relevance)]
+  const context =
+    request.project === null || request.visibility === undefined
+      ? []
+      : [
+          projectRanking(
+            store.currentProjectFacts(request.project.key, PROJECT_CONTEXT_FACTS, request.visibility),
+            relevance,
+          ),
+        ]
   const outcome = await searchFacts(store, request, legs, context)
-  const candidates = recallCandidates(outcome.slots, {
-    relevance,
-    shown,
-    calibrated: outcome.rerank?.calibrated === true,
-    named: new Set(terms.length === 0 ? [] : [
-      // A subject named by an old name (an alias) is named all the same.
-      ...namedSubjects(store, request.query).map((subject) => subject.entityKey),
-      ...(speaksOfOwnThings(request.query) ? store.knownEntities(USER_SUBJECTS.map(canonicalEntity)) : []),
-    ]),
-    home: request.project === null ? null : projectScope(request.project),
-  }, policy.minScore)
+  const candidates = recallCandidates(
+    outcome.slots,
+    {
+      relevance,
+      shown,
+      calibrated: outcome.rerank?.calibrated === true,
+      named: new Set(
+        terms.length === 0
+          ? []
+          : [
+              // A subject named by an old name (an alias) is named all the same.
+              ...namedSubjects(store, request.query).map((subject) => subject.entityKey),
+              ...(speaksOfOwnThings(request.query) ? store.knownEntities(USER_SUBJECTS.map(canonicalEntity)) : []),
+            ],
+      ),
+      home: request.project === null ? null : projectScope(request.project),
+    },
+    policy.minScore,
+  )
   return { ...renderRecallBlock(candidates, policy), channels: outcome.channels, degraded: outcome.degraded }
 }
 

@@ -54,8 +54,13 @@ export interface MessageTerms {
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns the weights and their whole.
  */
-export function weighMessage(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, indexed: number,
-  text?: string, lexicon: Lexicon = SOFTWARE_LEXICON): MessageTerms {
+export function weighMessage(
+  terms: readonly string[],
+  documentCounts: ReadonlyMap<string, number>,
+  indexed: number,
+  text?: string,
+  lexicon: Lexicon = SOFTWARE_LEXICON,
+): MessageTerms {
   const weights = new Map<string, number>()
   const known = new Set<string>()
   const concepts = new Map<string, Set<string>>()
@@ -79,7 +84,10 @@ export function weighMessage(terms: readonly string[], documentCounts: ReadonlyM
     weights.set(form, Math.max(weights.get(form) ?? 0, weight))
     if (documents > 0) known.add(form)
   }
-  const whole = [...weights.values()].sort((a, b) => b - a).slice(0, TELLING_TERMS).reduce((sum, weight) => sum + weight, 0)
+  const whole = [...weights.values()]
+    .sort((a, b) => b - a)
+    .slice(0, TELLING_TERMS)
+    .reduce((sum, weight) => sum + weight, 0)
   return { weights, known, whole, concepts, lexicon }
 }
 
@@ -102,7 +110,11 @@ export interface FactWords {
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns its words.
  */
-export function factWords(factText: readonly string[], cues: readonly string[] = [], lexicon: Lexicon = SOFTWARE_LEXICON): FactWords {
+export function factWords(
+  factText: readonly string[],
+  cues: readonly string[] = [],
+  lexicon: Lexicon = SOFTWARE_LEXICON,
+): FactWords {
   return { own: wordsOf(factText, lexicon), cues: cues.length === 0 ? undefined : wordsOf(cues, lexicon) }
 }
 
@@ -114,9 +126,13 @@ export function factWords(factText: readonly string[], cues: readonly string[] =
  * @param cues - the fact's cues (unread when `factText` is its words).
  * @returns 0 to 1; 0 when the message shares nothing with the fact.
  */
-export function relevanceOf(message: MessageTerms, factText: readonly string[] | FactWords, cues: readonly string[] = []): number {
+export function relevanceOf(
+  message: MessageTerms,
+  factText: readonly string[] | FactWords,
+  cues: readonly string[] = [],
+): number {
   if (message.whole <= 0) return 0
-  const words = Array.isArray(factText) ? factWords(factText, cues, message.lexicon) : factText as FactWords
+  const words = Array.isArray(factText) ? factWords(factText, cues, message.lexicon) : (factText as FactWords)
   const own = words.own
   const cued = words.cues
   let weight = 0
@@ -127,7 +143,8 @@ export function relevanceOf(message: MessageTerms, factText: readonly string[] |
       const concepts = message.concepts.get(form)
       if (concepts === undefined) continue
       if ([...concepts].some((concept) => own.concepts.has(concept))) weight += termWeight * BRIDGE_SHARE
-      else if (cued !== undefined && [...concepts].some((concept) => cued.concepts.has(concept))) weight += termWeight * BRIDGE_SHARE * CUE_SHARE
+      else if (cued !== undefined && [...concepts].some((concept) => cued.concepts.has(concept)))
+        weight += termWeight * BRIDGE_SHARE * CUE_SHARE
     }
   }
   return Math.min(1, weight / message.whole)

@@ -73,10 +73,20 @@ export const NAMED_BONUS_FACTS = 500
  * @param options - the planner's bounds and the document counts, when the caller has them.
  * @returns hits, best first.
  */
-export function textChannel(store: FactReads, terms: readonly string[], visibility: Visibility | undefined, options: TextChannelOptions = {}): ChannelHit[] {
+export function textChannel(
+  store: FactReads,
+  terms: readonly string[],
+  visibility: Visibility | undefined,
+  options: TextChannelOptions = {},
+): ChannelHit[] {
   if (terms.length === 0) return []
-  const plan = planTextQuery(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.candidateCap ?? RANK_CANDIDATE_CAP,
-    options.documents ?? store.indexedFactCount(), options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
+  const plan = planTextQuery(
+    terms,
+    options.documentCounts ?? store.termDocumentCounts(terms),
+    options.candidateCap ?? RANK_CANDIDATE_CAP,
+    options.documents ?? store.indexedFactCount(),
+    options.hugeAbove ?? HUGE_TERM_DOCUMENTS,
+  )
   return runTextPlan(store, plan, visibility)
 }
 
@@ -109,8 +119,13 @@ export function namedSubjects(store: FactReads, query: string): NamedEntity[] {
  * @param options - the bounds and the document counts, as for the text channel.
  * @returns hits, best first; empty when the query names no stored subject.
  */
-export function subjectChannel(store: FactReads, named: readonly string[], otherTerms: readonly string[], visibility: Visibility | undefined,
-  options: TextChannelOptions = {}): ChannelHit[] {
+export function subjectChannel(
+  store: FactReads,
+  named: readonly string[],
+  otherTerms: readonly string[],
+  visibility: Visibility | undefined,
+  options: TextChannelOptions = {},
+): ChannelHit[] {
   if (named.length === 0) return []
   const names = named.map((key) => `"${searchTerms(key).join(' ').replaceAll('"', '""')}"`).join(' OR ')
   // A name held by more facts than the cap ranks among its newest, as a text plan's window does (see text-plan.ts).
@@ -120,18 +135,34 @@ export function subjectChannel(store: FactReads, named: readonly string[], other
 }
 
 /** The facts holding a name and another of the terms, ranked (see subjectChannel). */
-function namedWithTerms(store: FactReads, names: string, terms: readonly string[], visibility: Visibility | undefined, from: number | undefined,
-  options: TextChannelOptions): ChannelHit[] {
-  const exact = (): ChannelHit[] => store.matchText(`(${names}) AND (${orExpression(terms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
+function namedWithTerms(
+  store: FactReads,
+  names: string,
+  terms: readonly string[],
+  visibility: Visibility | undefined,
+  from: number | undefined,
+  options: TextChannelOptions,
+): ChannelHit[] {
+  const exact = (): ChannelHit[] =>
+    store.matchText(`(${names}) AND (${orExpression(terms)})`, CHANNEL_DEPTH, visibility, { fromId: from })
   if (from !== undefined) return exact()
-  const bonus = hugeTermBonuses(terms, options.documentCounts ?? store.termDocumentCounts(terms), options.documents ?? store.indexedFactCount(),
-    options.hugeAbove ?? HUGE_TERM_DOCUMENTS)
-  if (bonus.length === 0 || store.newestMatchStart(names, options.bonusNamesUpTo ?? NAMED_BONUS_FACTS) !== undefined) return exact()
+  const bonus = hugeTermBonuses(
+    terms,
+    options.documentCounts ?? store.termDocumentCounts(terms),
+    options.documents ?? store.indexedFactCount(),
+    options.hugeAbove ?? HUGE_TERM_DOCUMENTS,
+  )
+  if (bonus.length === 0 || store.newestMatchStart(names, options.bonusNamesUpTo ?? NAMED_BONUS_FACTS) !== undefined)
+    return exact()
   const huge = bonus.map((word) => word.term)
   const ranked = terms.filter((term) => !huge.includes(term))
   const withRanked = ranked.length === 0 ? undefined : `(${names}) AND (${orExpression(ranked)})`
   const hits = withRanked === undefined ? [] : store.matchText(withRanked, CHANNEL_DEPTH, visibility, { bonus })
-  const hugeOnly = store.matchText(names, CHANNEL_DEPTH, visibility, { bonus, excluding: withRanked, including: `(${names}) AND (${orExpression(huge)})` })
+  const hugeOnly = store.matchText(names, CHANNEL_DEPTH, visibility, {
+    bonus,
+    excluding: withRanked,
+    including: `(${names}) AND (${orExpression(huge)})`,
+  })
   return mergeByScore(hits, hugeOnly)
 }
 
@@ -157,7 +188,11 @@ function mergeByScore(first: readonly ChannelHit[], second: readonly ChannelHit[
  * @param visibility - model visibility, or `undefined` for every live fact.
  * @returns the ranking (weighted {@link CUE_RANK_WEIGHT}), or undefined when no cue matches.
  */
-export function cueChannel(store: FactReads, terms: readonly string[], visibility: Visibility | undefined): Ranking | undefined {
+export function cueChannel(
+  store: FactReads,
+  terms: readonly string[],
+  visibility: Visibility | undefined,
+): Ranking | undefined {
   if (terms.length === 0) return undefined
   const hits = store.matchCues(orExpression(terms), CHANNEL_DEPTH, visibility)
   return hits.length === 0 ? undefined : { ...rankingOf('cue', hits), weight: CUE_RANK_WEIGHT }
@@ -173,15 +208,22 @@ export function cueChannel(store: FactReads, terms: readonly string[], visibilit
  * @param lexicon - the concept lexicon; the shipped one by default.
  * @returns the ranking (weighted {@link BRIDGE_RANK_WEIGHT}), or undefined when the query holds no concept.
  */
-export function bridgeChannel(store: FactReads, query: string, terms: readonly string[], visibility: Visibility | undefined,
-  lexicon: Lexicon = SOFTWARE_LEXICON): Ranking | undefined {
+export function bridgeChannel(
+  store: FactReads,
+  query: string,
+  terms: readonly string[],
+  visibility: Visibility | undefined,
+  lexicon: Lexicon = SOFTWARE_LEXICON,
+): Ranking | undefined {
   const forms = terms.map(indexForm)
   const concepts = [...new Set(findConcepts(lexicon, lexiconTerms(query)).map((hit) => hit.concept))]
   if (concepts.length === 0) return undefined
   const members = bridgedMembers(lexicon, concepts, new Set(forms), BRIDGE_MEMBERS)
   if (members.length === 0) return undefined
   const match = members.map((member) => `"${member.surface.join(' ').replaceAll('"', '""')}"`).join(' OR ')
-  const hits = store.matchText(match, CHANNEL_DEPTH, visibility, { fromId: store.newestMatchStart(match, BRIDGE_WINDOW) })
+  const hits = store.matchText(match, CHANNEL_DEPTH, visibility, {
+    fromId: store.newestMatchStart(match, BRIDGE_WINDOW),
+  })
   return hits.length === 0 ? undefined : { ...rankingOf('bridge', hits), weight: BRIDGE_RANK_WEIGHT }
 }
 
@@ -193,7 +235,12 @@ export function bridgeChannel(store: FactReads, query: string, terms: readonly s
  * @param textHits - the text channel's hits.
  * @returns the ranking, or undefined when nothing is dated within the windows.
  */
-export function dateChannel(store: FactReads, windows: readonly DateWindow[], textHits: readonly ChannelHit[], visibility: Visibility | undefined): Ranking | undefined {
+export function dateChannel(
+  store: FactReads,
+  windows: readonly DateWindow[],
+  textHits: readonly ChannelHit[],
+  visibility: Visibility | undefined,
+): Ranking | undefined {
   if (windows.length === 0) return undefined
   const dated = store.factsDatedWithin(windows, DATED_CANDIDATES, visibility)
   if (dated.length === 0) return undefined
@@ -219,16 +266,30 @@ function runTextPlan(store: FactReads, plan: TextPlan, visibility: Visibility | 
   const from = plan.window === undefined ? undefined : store.newestMatchStart(plan.window.match, plan.window.newest)
   // Ranked at any age, the facts holding another word are bounded at rowid 0 at least: a bounded ranking keeps the
   // newest of many that score alike, where FTS5's own ORDER BY rank would keep the oldest.
-  const olderFrom = plan.older === undefined ? from : store.newestMatchStart(plan.older.match, plan.older.newest) ?? 0
+  const olderFrom = plan.older === undefined ? from : (store.newestMatchStart(plan.older.match, plan.older.newest) ?? 0)
   switch (plan.kind) {
     case 'single': {
       const hits = store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: from, bonus: plan.bonus })
       if (plan.older === undefined) return hits
-      return mergeByScore(hits, store.matchText(plan.match, CHANNEL_DEPTH, visibility, { fromId: olderFrom, including: plan.older.match, bonus: plan.bonus }))
+      return mergeByScore(
+        hits,
+        store.matchText(plan.match, CHANNEL_DEPTH, visibility, {
+          fromId: olderFrom,
+          including: plan.older.match,
+          bonus: plan.bonus,
+        }),
+      )
     }
     case 'split': {
-      const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, { fromId: olderFrom, bonus: plan.bonus })
-      const withoutBroad = store.matchText(plan.narrowOnly, CHANNEL_DEPTH, visibility, { fromId: from, excluding: plan.withBroad, bonus: plan.bonus })
+      const withBroad = store.matchText(plan.withBroad, CHANNEL_DEPTH, visibility, {
+        fromId: olderFrom,
+        bonus: plan.bonus,
+      })
+      const withoutBroad = store.matchText(plan.narrowOnly, CHANNEL_DEPTH, visibility, {
+        fromId: from,
+        excluding: plan.withBroad,
+        bonus: plan.bonus,
+      })
       return mergeByScore(withBroad, withoutBroad)
     }
   }

@@ -66,7 +66,12 @@ export function fuseRankings(rankings: readonly Ranking[], k: number = RRF_K): F
  * @param reserved - places reserved for identifier hits.
  * @returns the pool in fused order.
  */
-export function assemblePool(fused: readonly Fused[], identifierIds: readonly number[], poolSize: number, reserved: number): Fused[] {
+export function assemblePool(
+  fused: readonly Fused[],
+  identifierIds: readonly number[],
+  poolSize: number,
+  reserved: number,
+): Fused[] {
   const guaranteed = new Set(identifierIds.slice(0, Math.min(reserved, poolSize)))
   const pool: Fused[] = []
   let open = poolSize - guaranteed.size

@@ -29,7 +29,12 @@ export function isOtherProject(scope: string, project: ProjectRef | null): boole
  * @param otherProjects - mark (keep them, after the rest) or exclude (drop them).
  * @returns the placed candidates.
  */
-export function placeByProject<T>(items: readonly T[], scopeOf: (item: T) => string, project: ProjectRef | null, otherProjects: OtherProjects): T[] {
+export function placeByProject<T>(
+  items: readonly T[],
+  scopeOf: (item: T) => string,
+  project: ProjectRef | null,
+  otherProjects: OtherProjects,
+): T[] {
   const home: T[] = []
   const elsewhere: T[] = []
   for (const item of items) (isOtherProject(scopeOf(item), project) ? elsewhere : home).push(item)

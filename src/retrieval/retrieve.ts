@@ -10,7 +10,16 @@ import { extractIdentifiers } from '../text/identifiers.ts'
 import { queryDates } from '../text/query-dates.ts'
 import { questionTerms, searchTerms } from '../text/tokenize.ts'
 import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
-import { bridgeChannel, CHANNEL_DEPTH, cueChannel, dateChannel, namedSubjects, rankingOf, subjectChannel, textChannel } from './channels.ts'
+import {
+  bridgeChannel,
+  CHANNEL_DEPTH,
+  cueChannel,
+  dateChannel,
+  namedSubjects,
+  rankingOf,
+  subjectChannel,
+  textChannel,
+} from './channels.ts'
 import type { Degradation } from './semantic-port.ts'
 import { assemblePool, fuseRankings, type Fused, type Ranking } from './fuse.ts'
 import { isOtherProject, placeByProject, type OtherProjects } from './project-rank.ts'
@@ -91,7 +100,11 @@ export interface SearchOutcome {
    * The rerank that ordered the pool: calibrated (it filtered) or not, and where the pairs of the calibration record
    * in force came from (a `library` record is not calibrated: it only orders); null when none ran.
    */
-  readonly rerank: { readonly calibrated: boolean; readonly filtered: number; readonly pairSource: 'supplied' | 'library' | null } | null
+  readonly rerank: {
+    readonly calibrated: boolean
+    readonly filtered: number
+    readonly pairSource: 'supplied' | 'library' | null
+  } | null
   /** Current facts in the answer that have no current vector (the vector channel could not have found them). */
   readonly unvectored: number
 }
@@ -117,7 +130,10 @@ export type Placement = (fused: readonly Fused[]) => Fused[]
  * @param request - the calling session's project and what to do with other projects' facts.
  * @returns the placement.
  */
-export function projectPlacement(store: FactReads, request: Pick<SearchRequest, 'project' | 'otherProjects'>): Placement {
+export function projectPlacement(
+  store: FactReads,
+  request: Pick<SearchRequest, 'project' | 'otherProjects'>,
+): Placement {
   return (fused) => {
     const scopes = store.scopesOf(fused.map((candidate) => candidate.id))
     return placeByProject(fused, (candidate) => scopes.get(candidate.id) ?? '', request.project, request.otherProjects)
@@ -164,7 +180,10 @@ export function fusePool(lexical: LexicalStage, extra: readonly Ranking[] = [], 
   // An identifier hit the placement left out holds no reserved place.
   const identifierIds = place === undefined ? lexical.identifierIds : lexical.identifierIds.filter((id) => kept.has(id))
   return {
-    channels, skipped: lexical.skipped, identifierIds, ...(lexical.named === undefined ? {} : { named: lexical.named }),
+    channels,
+    skipped: lexical.skipped,
+    identifierIds,
+    ...(lexical.named === undefined ? {} : { named: lexical.named }),
     pool: assemblePool(placed, identifierIds, POOL_SIZE, RESERVED_IDENTIFIER_SLOTS),
   }
 }
@@ -191,14 +210,22 @@ export function lexicalRankings(store: FactReads, request: SearchRequest): Lexic
   // A named subject's name is in every one of its facts: as a text term it would "match" them all at a score of
   // nothing and fill the answer with them. It counts through the subject channel instead, and so does an old name
   // of it (which its facts no longer hold: the channel looks for the name they hold).
-  const nameTerms = new Set(named.flatMap((subject) => [...searchTerms(subject.entityKey), ...searchTerms(subject.aliasKey ?? '')]))
+  const nameTerms = new Set(
+    named.flatMap((subject) => [...searchTerms(subject.entityKey), ...searchTerms(subject.aliasKey ?? '')]),
+  )
   const contentTerms = terms.filter((term) => !nameTerms.has(term))
   const textTerms = contentTerms.length > 0 ? contentTerms : terms
   // Both channels plan with the same counts, read once.
   const counted = { documentCounts: store.termDocumentCounts(textTerms), documents: store.indexedFactCount() }
   const textHits = textChannel(store, textTerms, request.visibility, counted)
   if (terms.length > 0) add('bm25', rankingOf('bm25', textHits))
-  const subjectHits = subjectChannel(store, named.map((subject) => subject.entityKey), contentTerms, request.visibility, counted)
+  const subjectHits = subjectChannel(
+    store,
+    named.map((subject) => subject.entityKey),
+    contentTerms,
+    request.visibility,
+    counted,
+  )
   if (subjectHits.length > 0) add('subject', rankingOf('subject', subjectHits))
   const dated = dateChannel(store, dates.windows, textHits, request.visibility)
   if (dated !== undefined) add('date', dated)
@@ -222,7 +249,9 @@ export function lexicalRankings(store: FactReads, request: SearchRequest): Lexic
 
 /** Subject key → the old name a query named it by, for the subjects it named only so. */
 function aliasNamed(named: readonly NamedEntity[]): ReadonlyMap<string, string> {
-  return new Map(named.flatMap((subject) => (subject.alias === null ? [] : [[subject.entityKey, subject.alias] as const])))
+  return new Map(
+    named.flatMap((subject) => (subject.alias === null ? [] : [[subject.entityKey, subject.alias] as const])),
+  )
 }
 
 /**
@@ -232,13 +261,22 @@ function aliasNamed(named: readonly NamedEntity[]): ReadonlyMap<string, string> 
  * @param stage - the pool, in the order the answer follows, and which channels ran.
  * @returns the grouped hits.
  */
-export function groupPool(store: FactReads, request: SearchRequest, stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool' | 'named'>): SearchOutcome {
+export function groupPool(
+  store: FactReads,
+  request: SearchRequest,
+  stage: Pick<PoolStage, 'channels' | 'skipped' | 'pool' | 'named'>,
+): SearchOutcome {
   const { channels, skipped, pool } = stage
-  const aliasOf = (fact: Fact | undefined): string | null => (fact === undefined ? null : stage.named?.get(fact.entityKey) ?? null)
+  const aliasOf = (fact: Fact | undefined): string | null =>
+    fact === undefined ? null : (stage.named?.get(fact.entityKey) ?? null)
   const scoreOf = new Map(pool.map((candidate) => [candidate.id, candidate.score]))
   // Placed again after any rerank, which orders the pool by its own scores alone.
-  const pooled = placeByProject(store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility)),
-    (fact) => fact.scope, request.project, request.otherProjects)
+  const pooled = placeByProject(
+    store.getFacts(pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility)),
+    (fact) => fact.scope,
+    request.project,
+    request.otherProjects,
+  )
   const singleKeys = [...new Set(pooled.filter((fact) => !fact.multi).map((fact) => fact.slotKey))]
   const histories = new Map<string, Fact[]>()
   for (const fact of store.slotHistory(singleKeys)) {
@@ -249,7 +287,11 @@ export function groupPool(store: FactReads, request: SearchRequest, stage: Pick<
   }
   const asOf = request.asOf
   if (asOf !== undefined) {
-    for (const [slotKey, rows] of histories) histories.set(slotKey, rows.filter((fact) => validAt(fact, asOf, rows)))
+    for (const [slotKey, rows] of histories)
+      histories.set(
+        slotKey,
+        rows.filter((fact) => validAt(fact, asOf, rows)),
+      )
   }
 
   // Count matched facts in fused order: a single-valued slot once, a multi-valued value each time.
@@ -280,11 +322,18 @@ export function groupPool(store: FactReads, request: SearchRequest, stage: Pick<
     const place = slotPlace.get(slotKey) ?? 0
     const matched = matchedOf.get(slotKey)
     if (matched !== undefined) {
-      const rows = [...matched].sort((a, b) => (scoreOf.get(b.fact.id) ?? 0) - (scoreOf.get(a.fact.id) ?? 0)
-        || b.fact.observedAt.localeCompare(a.fact.observedAt) || b.fact.id - a.fact.id)
+      const rows = [...matched].sort(
+        (a, b) =>
+          (scoreOf.get(b.fact.id) ?? 0) - (scoreOf.get(a.fact.id) ?? 0) ||
+          b.fact.observedAt.localeCompare(a.fact.observedAt) ||
+          b.fact.id - a.fact.id,
+      )
       const listedCurrent = rows.filter(({ fact }) => (asOf === undefined ? fact.status === 'active' : true)).length
       return {
-        slotKey, contested: contested.has(slotKey), multi: true, rows,
+        slotKey,
+        contested: contested.has(slotKey),
+        multi: true,
+        rows,
         otherValues: Math.max(0, (valueCounts.get(slotKey) ?? 0) - listedCurrent),
         project: projectMark(rows[0]?.fact, request.project),
         matchedAlias: aliasOf(rows[0]?.fact),
@@ -298,13 +347,24 @@ export function groupPool(store: FactReads, request: SearchRequest, stage: Pick<
     const best = pooled.find((fact) => fact.slotKey === slotKey && history.some((row) => row.id === fact.id))
     if (best !== undefined) essential.add(best.id)
     return {
-      slotKey, contested: contested.has(slotKey), multi: false, otherValues: 0,
+      slotKey,
+      contested: contested.has(slotKey),
+      multi: false,
+      otherValues: 0,
       rows: history.map((fact) => ({ fact, place: essential.has(fact.id) || asOf !== undefined ? place : 0 })),
       project: projectMark(history[0], request.project),
       matchedAlias: aliasOf(history[0]),
     }
   })
-  return { channels: [...channels], skipped: [...skipped], slots, matchedFacts: places, degraded: [], rerank: null, unvectored: 0 }
+  return {
+    channels: [...channels],
+    skipped: [...skipped],
+    slots,
+    matchedFacts: places,
+    degraded: [],
+    rerank: null,
+    unvectored: 0,
+  }
 }
 
 /** The project a slot's fact belongs to, by name, and whether it is another than the session's. */
@@ -337,7 +397,8 @@ export function validAt(fact: Fact, instant: string, slotRows: readonly Fact[] =
   let end = fact.validTo
   if (!fact.multi && fact.status !== 'scheduled') {
     for (const next of slotRows) {
-      if (next.status === 'scheduled' && next.validFrom > fact.validFrom && (end === null || next.validFrom < end)) end = next.validFrom
+      if (next.status === 'scheduled' && next.validFrom > fact.validFrom && (end === null || next.validFrom < end))
+        end = next.validFrom
     }
   }
   return end === null || end > instant

@@ -40,14 +40,28 @@ export const searchValueResultSchema = z.strictObject({
   moreValuesShown: z.boolean(),
   project: z.string().nullable().describe('The project the fact belongs to, by name; null for global facts.'),
   otherProject: z.boolean().describe('True when that project is not the one this session works in.'),
-  matchedAlias: z.string().nullable().describe('The subject\'s old name the query named it by (it was renamed since); null otherwise.'),
+  matchedAlias: z
+    .string()
+    .nullable()
+    .describe("The subject's old name the query named it by (it was renamed since); null otherwise."),
 })
 
 /** A semantic channel asked but not contributing (failure, timeout, invalid scores), and why. */
 export const degradationSchema = z.strictObject({
   channel: z.enum(['vector', 'rerank']),
-  code: z.enum(['timeout', 'cancelled', 'unreachable', 'http_error', 'bad_response', 'wrong_dimension', 'score_out_of_range',
-    'cooling_down', 'deadline', 'nothing_sendable', 'internal']),
+  code: z.enum([
+    'timeout',
+    'cancelled',
+    'unreachable',
+    'http_error',
+    'bad_response',
+    'wrong_dimension',
+    'score_out_of_range',
+    'cooling_down',
+    'deadline',
+    'nothing_sendable',
+    'internal',
+  ]),
   reason: z.string(),
 })
 

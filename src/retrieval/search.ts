@@ -8,7 +8,16 @@
 import type { FactReads } from '../store/fact-store.ts'
 import { CURRENT_STATUSES } from '../types.ts'
 import type { Fused, Ranking } from './fuse.ts'
-import { fusePool, groupPool, isVisible, lexicalRankings, projectPlacement, type PoolStage, type SearchOutcome, type SearchRequest } from './retrieve.ts'
+import {
+  fusePool,
+  groupPool,
+  isVisible,
+  lexicalRankings,
+  projectPlacement,
+  type PoolStage,
+  type SearchOutcome,
+  type SearchRequest,
+} from './retrieve.ts'
 import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './semantic-port.ts'
 
 /**
@@ -19,7 +28,12 @@ import type { Degradation, RerankOutcome, SemanticLegs, VectorOutcome } from './
  * @param context - further rankings the caller made, fused like the channels' (per-turn recall's project channel).
  * @returns the grouped answer, with what the semantic legs did.
  */
-export async function searchFacts(store: FactReads, request: SearchRequest, legs: SemanticLegs, context: readonly Ranking[] = []): Promise<SearchOutcome> {
+export async function searchFacts(
+  store: FactReads,
+  request: SearchRequest,
+  legs: SemanticLegs,
+  context: readonly Ranking[] = [],
+): Promise<SearchOutcome> {
   const degraded: Degradation[] = []
   // The query embedding is asked for first and awaited last: the lexical channels run meanwhile, so a slow endpoint
   // never eats the time they need.
@@ -36,13 +50,19 @@ export async function searchFacts(store: FactReads, request: SearchRequest, legs
     if (request.clock() >= request.deadline) {
       degraded.push({ channel: 'rerank', code: 'deadline', reason: 'the query deadline had passed before the rerank' })
     } else {
-      const facts = store.getFacts(stage.pool.map((candidate) => candidate.id)).filter((fact) => isVisible(fact, request.visibility))
+      const facts = store
+        .getFacts(stage.pool.map((candidate) => candidate.id))
+        .filter((fact) => isVisible(fact, request.visibility))
       const outcome = await legs.rerank(request.query, facts, request.deadline)
       if (outcome.kind === 'degraded') degraded.push(outcome.degradation)
       else {
         const applied = applyRerank(stage, outcome)
         ordered = applied.stage
-        rerank = { calibrated: outcome.threshold !== undefined, filtered: applied.filtered, pairSource: outcome.pairSource }
+        rerank = {
+          calibrated: outcome.threshold !== undefined,
+          filtered: applied.filtered,
+          pairSource: outcome.pairSource,
+        }
       }
     }
   }
@@ -59,17 +79,30 @@ export async function searchFacts(store: FactReads, request: SearchRequest, legs
  * @param outcome - the rerank's scores and threshold.
  * @returns the new pool, `rerank` appended to the channels, and how many candidates were dropped.
  */
-export function applyRerank(stage: PoolStage, outcome: Pick<Extract<RerankOutcome, { kind: 'ran' }>, 'kind' | 'scores' | 'threshold'>): { stage: PoolStage; filtered: number } {
+export function applyRerank(
+  stage: PoolStage,
+  outcome: Pick<Extract<RerankOutcome, { kind: 'ran' }>, 'kind' | 'scores' | 'threshold'>,
+): { stage: PoolStage; filtered: number } {
   const exact = new Set(stage.identifierIds)
   const kept = stage.pool.filter((candidate) => {
     const score = outcome.scores.get(candidate.id)
-    return outcome.threshold === undefined || score === undefined || score >= outcome.threshold || exact.has(candidate.id)
+    return (
+      outcome.threshold === undefined || score === undefined || score >= outcome.threshold || exact.has(candidate.id)
+    )
   })
-  const scored = kept.filter((candidate) => outcome.scores.has(candidate.id))
-    .sort((a, b) => (outcome.scores.get(b.id) ?? 0) - (outcome.scores.get(a.id) ?? 0) || stage.pool.indexOf(a) - stage.pool.indexOf(b))
+  const scored = kept
+    .filter((candidate) => outcome.scores.has(candidate.id))
+    .sort(
+      (a, b) =>
+        (outcome.scores.get(b.id) ?? 0) - (outcome.scores.get(a.id) ?? 0) ||
+        stage.pool.indexOf(a) - stage.pool.indexOf(b),
+    )
   const unscored = kept.filter((candidate) => !outcome.scores.has(candidate.id))
   // The grouping sorts a multi-valued slot's matched rows by score: the rerank's order becomes the score.
-  const pool: Fused[] = [...scored, ...unscored].map((candidate, index, all) => ({ ...candidate, score: all.length - index }))
+  const pool: Fused[] = [...scored, ...unscored].map((candidate, index, all) => ({
+    ...candidate,
+    score: all.length - index,
+  }))
   return {
     stage: { ...stage, pool, channels: [...stage.channels, 'rerank'] },
     filtered: stage.pool.length - kept.length,

@@ -16,8 +16,17 @@ import type { Ranking } from './fuse.ts'
  * the key lookup).
  */
 export type DegradationCode =
-  | 'timeout' | 'cancelled' | 'unreachable' | 'http_error' | 'bad_response' | 'wrong_dimension' | 'score_out_of_range'
-  | 'cooling_down' | 'deadline' | 'nothing_sendable' | 'internal'
+  | 'timeout'
+  | 'cancelled'
+  | 'unreachable'
+  | 'http_error'
+  | 'bad_response'
+  | 'wrong_dimension'
+  | 'score_out_of_range'
+  | 'cooling_down'
+  | 'deadline'
+  | 'nothing_sendable'
+  | 'internal'
 
 /** A semantic channel that did not contribute, and why, in words the answer shows. */
 export interface Degradation {
@@ -29,7 +38,11 @@ export interface Degradation {
 /** What the vector channel did for one query. */
 export type VectorOutcome =
   /** It ran: its ranking joins the fusion; `lacking` tells which found facts have no current vector. */
-  | { readonly kind: 'ran'; readonly ranking: Ranking; readonly lacking: (factIds: readonly number[]) => ReadonlySet<number> }
+  | {
+      readonly kind: 'ran'
+      readonly ranking: Ranking
+      readonly lacking: (factIds: readonly number[]) => ReadonlySet<number>
+    }
   /**
    * No fact has a vector of the fingerprint in force yet: the endpoint was not asked; `lacking` tells which found
    * facts could have one (a sensitive or hidden fact never gets one, so it never lacks one).
@@ -45,11 +58,11 @@ export type RerankOutcome =
    * library proxy pairs are trivially separable, so their threshold orders but never filters.
    */
   | {
-    readonly kind: 'ran'
-    readonly scores: ReadonlyMap<number, number>
-    readonly threshold: number | undefined
-    readonly pairSource: 'supplied' | 'library' | null
-  }
+      readonly kind: 'ran'
+      readonly scores: ReadonlyMap<number, number>
+      readonly threshold: number | undefined
+      readonly pairSource: 'supplied' | 'library' | null
+    }
   | { readonly kind: 'degraded'; readonly degradation: Degradation }
 
 /** The semantic legs of one search; each is absent when its channel is not configured. */
@@ -60,7 +73,9 @@ export interface SemanticLegs {
    * @param visibility - model visibility, or undefined for the user's own views.
    * @param deadline - epoch ms the whole query must end by.
    */
-  readonly vector?: ((query: string, visibility: Visibility | undefined, deadline: number) => Promise<VectorOutcome>) | undefined
+  readonly vector?:
+    | ((query: string, visibility: Visibility | undefined, deadline: number) => Promise<VectorOutcome>)
+    | undefined
   /**
    * Score the pool's facts against the query.
    * @param query - the query as asked.

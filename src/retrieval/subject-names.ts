@@ -21,19 +21,24 @@ const MAX_CANDIDATES = 200
  */
 export function subjectCandidates(query: string): string[] {
   const folded = dropPossessives(query.normalize('NFKC').toLowerCase())
-  const words = withoutCjk(folded).split(/[^\p{L}\p{N}_\-.]+/u).map((word) => word.replace(/^[-_.]+|[-_.]+$/gu, '')).filter((word) => word !== '')
+  const words = withoutCjk(folded)
+    .split(/[^\p{L}\p{N}_\-.]+/u)
+    .map((word) => word.replace(/^[-_.]+|[-_.]+$/gu, ''))
+    .filter((word) => word !== '')
   const keys = new Set<string>()
   const add = (text: string): void => {
     const key = canonicalEntity(text)
     if (key !== '') keys.add(key)
   }
   for (let start = 0; start < words.length; start += 1) {
-    for (let n = 1; n <= MAX_NAME_WORDS && start + n <= words.length; n += 1) add(words.slice(start, start + n).join(' '))
+    for (let n = 1; n <= MAX_NAME_WORDS && start + n <= words.length; n += 1)
+      add(words.slice(start, start + n).join(' '))
   }
   for (const run of cjkRuns(folded)) {
     const chars = [...run]
     for (let start = 0; start < chars.length; start += 1) {
-      for (let n = 2; n <= MAX_CJK_NAME_CHARS && start + n <= chars.length; n += 1) add(chars.slice(start, start + n).join(''))
+      for (let n = 2; n <= MAX_CJK_NAME_CHARS && start + n <= chars.length; n += 1)
+        add(chars.slice(start, start + n).join(''))
     }
   }
   return [...keys].slice(0, MAX_CANDIDATES)

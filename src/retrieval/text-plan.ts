@@ -50,21 +50,28 @@ export interface TermBonus {
 export type TextPlan =
   | { readonly kind: 'none' }
   | {
-    readonly kind: 'single'; readonly match: string; readonly window?: RankWindow; readonly bonus?: readonly TermBonus[]
-    /** With a window: the facts holding the windowed word and a bonus word, ranked by `match` at any age. */
-    readonly older?: RankWindow
-  }
+      readonly kind: 'single'
+      readonly match: string
+      readonly window?: RankWindow
+      readonly bonus?: readonly TermBonus[]
+      /** With a window: the facts holding the windowed word and a bonus word, ranked by `match` at any age. */
+      readonly older?: RankWindow
+    }
   | {
-    readonly kind: 'split'; readonly withBroad: string; readonly withoutBroad: string; readonly narrow: readonly string[]; readonly broad: readonly string[]
-    /** The narrow terms alone: `withoutBroad` is ranked as this among the facts `withBroad` does not match (see below). */
-    readonly narrowOnly: string
-    /** Only `withoutBroad` is ranked within it; `withBroad` is ranked within `older`. */
-    readonly window?: RankWindow
-    /** With a window: `withBroad`, ranked at any age (its newest matches up to the cap). */
-    readonly older?: RankWindow
-    /** Words left out of every expression above and added to each ranked fact holding them; absent when none. */
-    readonly bonus?: readonly TermBonus[]
-  }
+      readonly kind: 'split'
+      readonly withBroad: string
+      readonly withoutBroad: string
+      readonly narrow: readonly string[]
+      readonly broad: readonly string[]
+      /** The narrow terms alone: `withoutBroad` is ranked as this among the facts `withBroad` does not match (see below). */
+      readonly narrowOnly: string
+      /** Only `withoutBroad` is ranked within it; `withBroad` is ranked within `older`. */
+      readonly window?: RankWindow
+      /** With a window: `withBroad`, ranked at any age (its newest matches up to the cap). */
+      readonly older?: RankWindow
+      /** Words left out of every expression above and added to each ranked fact holding them; absent when none. */
+      readonly bonus?: readonly TermBonus[]
+    }
 
 /** Rank only the newest `newest` facts `match` matches (the rest are not ranked). */
 export interface RankWindow {
@@ -92,8 +99,14 @@ export function bm25Weight(documentCount: number, documents: number): number {
  * @param hugeAbove - the document count above which a word is a bonus.
  * @returns the bonuses, in query order.
  */
-export function hugeTermBonuses(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, documents: number, hugeAbove: number): TermBonus[] {
-  return terms.filter((term) => (documentCounts.get(term) ?? 0) > hugeAbove)
+export function hugeTermBonuses(
+  terms: readonly string[],
+  documentCounts: ReadonlyMap<string, number>,
+  documents: number,
+  hugeAbove: number,
+): TermBonus[] {
+  return terms
+    .filter((term) => (documentCounts.get(term) ?? 0) > hugeAbove)
     .map((term) => ({ term, weight: bm25Weight(documentCounts.get(term) ?? 0, documents) }))
 }
 
@@ -106,14 +119,26 @@ export function hugeTermBonuses(terms: readonly string[], documentCounts: Readon
  * @param hugeAbove - see {@link HUGE_TERM_DOCUMENTS}.
  * @returns the plan; terms that match nothing are left out (they cannot change any score).
  */
-export function planTextQuery(terms: readonly string[], documentCounts: ReadonlyMap<string, number>, candidateCap: number,
-  documents: number, hugeAbove = HUGE_TERM_DOCUMENTS): TextPlan {
+export function planTextQuery(
+  terms: readonly string[],
+  documentCounts: ReadonlyMap<string, number>,
+  candidateCap: number,
+  documents: number,
+  hugeAbove = HUGE_TERM_DOCUMENTS,
+): TextPlan {
   const present = terms.filter((term) => (documentCounts.get(term) ?? 0) > 0)
   if (present.length === 0) return { kind: 'none' }
   const total = present.reduce((sum, term) => sum + (documentCounts.get(term) ?? 0), 0)
   if (total <= candidateCap) return { kind: 'single', match: orExpression(present) }
-  if (present.length === 1) return { kind: 'single', match: orExpression(present), window: { match: orExpression(present), newest: candidateCap } }
-  const byRarity = [...present].sort((a, b) => (documentCounts.get(a) ?? 0) - (documentCounts.get(b) ?? 0) || (a < b ? -1 : 1))
+  if (present.length === 1)
+    return {
+      kind: 'single',
+      match: orExpression(present),
+      window: { match: orExpression(present), newest: candidateCap },
+    }
+  const byRarity = [...present].sort(
+    (a, b) => (documentCounts.get(a) ?? 0) - (documentCounts.get(b) ?? 0) || (a < b ? -1 : 1),
+  )
   const narrow: string[] = []
   let covered = 0
   for (const term of byRarity) {
@@ -134,7 +159,8 @@ export function planTextQuery(terms: readonly string[], documentCounts: Readonly
   // The facts holding the windowed word and another word of the question are ranked whatever their age.
   const older = (match: string): { older?: RankWindow } => (windowed ? { older: { match, newest: candidateCap } } : {})
   if (broad.length === 0) {
-    const holdingBonus = bonus.length === 0 ? {} : older(`${narrowExpression} AND (${orExpression(bonus.map((word) => word.term))})`)
+    const holdingBonus =
+      bonus.length === 0 ? {} : older(`${narrowExpression} AND (${orExpression(bonus.map((word) => word.term))})`)
     return { kind: 'single', match: orExpression(narrow), ...window, ...withBonus, ...holdingBonus }
   }
   const broadExpression = `(${orExpression(broad)})`

@@ -26,9 +26,37 @@ export interface AuditFact {
  * their own ("failed with an error message", "has a status", "shows the error"). Kept short on purpose: a word here
  * can only make a fact look emptier.
  */
-const EMPTY_WORDS = new Set(['failed', 'fails', 'fail', 'failure', 'got', 'gets', 'get', 'shows', 'showed', 'show', 'returned', 'returns',
-  'gave', 'gives', 'contains', 'includes', 'occurred', 'happened', 'present', 'exists', 'set', 'some', 'one', 'yes', 'true',
-  '有', '出现', '发生', '存在'])
+const EMPTY_WORDS = new Set([
+  'failed',
+  'fails',
+  'fail',
+  'failure',
+  'got',
+  'gets',
+  'get',
+  'shows',
+  'showed',
+  'show',
+  'returned',
+  'returns',
+  'gave',
+  'gives',
+  'contains',
+  'includes',
+  'occurred',
+  'happened',
+  'present',
+  'exists',
+  'set',
+  'some',
+  'one',
+  'yes',
+  'true',
+  '有',
+  '出现',
+  '发生',
+  '存在',
+])
 
 /**
  * Whether a fact's value only restates its property. English words: every word of the value is a word of the
@@ -98,11 +126,20 @@ export function datedPipelines(facts: readonly PipelineFact[], today: string): D
   const found: DatedPipeline[] = []
   for (const [key, list] of groups) {
     if (new Set(list.map((entry) => entry.day)).size < 2) continue
-    const newestFirst = [...list].sort((a, b) => compare(b.order, a.order) || compare(b.fact.observedAt, a.fact.observedAt) || b.fact.id - a.fact.id)
+    const newestFirst = [...list].sort(
+      (a, b) => compare(b.order, a.order) || compare(b.fact.observedAt, a.fact.observedAt) || b.fact.id - a.fact.id,
+    )
     const [survivor] = newestFirst
     if (survivor === undefined) continue
-    const runs = newestFirst.filter((entry) => entry.day !== survivor.day).reverse().map((entry) => entry.fact.id)
-    found.push({ survivor: survivor.fact.id, runs, template: String((JSON.parse(key) as unknown[])[2]).replaceAll('\u0000', '{date}') })
+    const runs = newestFirst
+      .filter((entry) => entry.day !== survivor.day)
+      .reverse()
+      .map((entry) => entry.fact.id)
+    found.push({
+      survivor: survivor.fact.id,
+      runs,
+      template: String((JSON.parse(key) as unknown[])[2]).replaceAll('\u0000', '{date}'),
+    })
   }
   return found.sort((a, b) => a.survivor - b.survivor)
 }
@@ -141,7 +178,12 @@ export function splitSubjects(facts: readonly AuditFact[]): SplitSubject[] {
     byEntity.set(fact.entityKey, list)
   }
   const keys = [...byEntity.keys()].sort()
-  const statements = new Map(keys.map((key) => [key, new Set((byEntity.get(key) ?? []).map((fact) => `${fold(fact.property)}\u0000${fold(fact.value)}`))]))
+  const statements = new Map(
+    keys.map((key) => [
+      key,
+      new Set((byEntity.get(key) ?? []).map((fact) => `${fold(fact.property)}\u0000${fold(fact.value)}`)),
+    ]),
+  )
   const weight = (key: string): number => byEntity.get(key)?.length ?? 0
   const canonicalOf = (a: string, b: string): [string, string] =>
     weight(a) > weight(b) || (weight(a) === weight(b) && a.length >= b.length) ? [a, b] : [b, a]
@@ -154,11 +196,14 @@ export function splitSubjects(facts: readonly AuditFact[]): SplitSubject[] {
       if (a.replaceAll(' ', '') === b.replaceAll(' ', '')) reason = 'spelling'
       else if ((leadsWith(a, b) || leadsWith(b, a)) && shares(statements.get(a), statements.get(b))) reason = 'fragment'
       if (reason === undefined) continue
-      const [canonical, fragment] = reason === 'fragment'
-        ? (a.length > b.length ? [a, b] : [b, a])
-        : canonicalOf(a, b)
+      const [canonical, fragment] = reason === 'fragment' ? (a.length > b.length ? [a, b] : [b, a]) : canonicalOf(a, b)
       if (found.has(fragment)) continue
-      found.set(fragment, { fragment, canonical, factIds: (byEntity.get(fragment) ?? []).map((fact) => fact.id), reason })
+      found.set(fragment, {
+        fragment,
+        canonical,
+        factIds: (byEntity.get(fragment) ?? []).map((fact) => fact.id),
+        reason,
+      })
     }
   }
   return [...found.values()].sort((x, y) => (x.fragment < y.fragment ? -1 : 1))

@@ -26,14 +26,23 @@ export interface AuditFindings {
  * @returns the rows of each class, at the revisions read.
  */
 export function findAuditRows(stores: OpenStores, now: string): AuditFindings {
-  const retire = stores.audit.shortValued().filter((fact) => restatesProperty(fact)).map((fact) => ({ fact: ref(fact) }))
+  const retire = stores.audit
+    .shortValued()
+    .filter((fact) => restatesProperty(fact))
+    .map((fact) => ({ fact: ref(fact) }))
   const dated = stores.audit.digitProperties()
   const byId = new Map(dated.map((fact) => [fact.id, fact]))
   const refOf = (id: number): FactRef => ({ factId: id, revision: byId.get(id)?.revision ?? 0 })
-  const fold = datedPipelines(dated, now.slice(0, 10)).map((pipeline) => ({ survivor: refOf(pipeline.survivor), runs: pipeline.runs.map(refOf) }))
+  const fold = datedPipelines(dated, now.slice(0, 10)).map((pipeline) => ({
+    survivor: refOf(pipeline.survivor),
+    runs: pipeline.runs.map(refOf),
+  }))
   const candidates = splitCandidates(stores.audit.currentEntityKeys())
-  const alias = splitSubjects(stores.audit.currentFactsOf([...candidates]))
-    .map((split) => ({ fragment: split.fragment, canonical: split.canonical, facts: stores.audit.liveFactRefs(split.fragment) }))
+  const alias = splitSubjects(stores.audit.currentFactsOf([...candidates])).map((split) => ({
+    fragment: split.fragment,
+    canonical: split.canonical,
+    facts: stores.audit.liveFactRefs(split.fragment),
+  }))
   return { retire, fold, alias }
 }
 
@@ -68,7 +77,17 @@ export function runAudit(stores: OpenStores, clock: Clock, trigger: AuditTrigger
   } catch (caught) {
     error = messageOf(caught)
   }
-  const record = { trigger, found, cards, alreadyQueued, declined, error, startedAt, finishedAt: isoNow(clock), durationMs: clock.now() - started }
+  const record = {
+    trigger,
+    found,
+    cards,
+    alreadyQueued,
+    declined,
+    error,
+    startedAt,
+    finishedAt: isoNow(clock),
+    durationMs: clock.now() - started,
+  }
   return { ...record, id: stores.audit.record(record) }
 }
 

@@ -25,7 +25,10 @@ export interface AuditServiceDeps {
 }
 
 /** Why a run asked for now did not start. */
-export type AuditRefusal = { readonly ran: false; readonly reason: Exclude<RunDecision['reason'], 'first' | 'interval' | 'asked'> | 'unavailable' }
+export type AuditRefusal = {
+  readonly ran: false
+  readonly reason: Exclude<RunDecision['reason'], 'first' | 'interval' | 'asked'> | 'unavailable'
+}
 
 /** The health check as the runtime owns it and the `audit` verb asks it. */
 export interface AuditView {

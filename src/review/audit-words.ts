@@ -24,7 +24,9 @@ export function auditSentence(run: Pick<AuditRunRecord, 'cards' | 'alreadyQueued
   const left = [
     run.alreadyQueued > 0 ? `${plural(run.alreadyQueued, 'row')} already queued` : '',
     run.declined > 0 ? `${plural(run.declined, 'row')} declined before` : '',
-  ].filter((part) => part !== '').join(', ')
+  ]
+    .filter((part) => part !== '')
+    .join(', ')
   if (run.cards.length === 0) return left === '' ? 'the library looks clean' : `nothing new: ${left}`
   const what = [...rows].map(([kind, n]) => WHAT[kind](n)).join('; ')
   return `${plural(run.cards.length, 'card')} queued: ${what}${left === '' ? '' : ` (${left})`}`

@@ -37,8 +37,15 @@ export function rescanStoredPrivacy(stores: OpenStores, now: string): PrivacyRes
   const outcome = stores.db.transaction(() => {
     const changes = stores.privacy.rescan(rescanRow, maskCredentials, now)
     // A cleared flag hides nothing more, so it asks nothing of the user.
-    const rows = changes.facts.filter((fact) => fact.current && fact.found !== 'cleared').map((fact) => ({ fact: { factId: fact.factId, revision: fact.revision } }))
-    const cardIds = rows.length === 0 ? [] : stores.proposals.proposeReview('retire', rows, now, undefined, PRIVACY_RESCAN_REASON).cards.map((card) => card.id)
+    const rows = changes.facts
+      .filter((fact) => fact.current && fact.found !== 'cleared')
+      .map((fact) => ({ fact: { factId: fact.factId, revision: fact.revision } }))
+    const cardIds =
+      rows.length === 0
+        ? []
+        : stores.proposals
+            .proposeReview('retire', rows, now, undefined, PRIVACY_RESCAN_REASON)
+            .cards.map((card) => card.id)
     return { facts: changes.facts, sources: changes.sources, cardIds }
   })
   stores.meta.set('privacy_rules_version', String(PRIVACY_RULES_VERSION))

@@ -33,7 +33,13 @@ export type RunDecision =
  * @param asked - a person asked for it (the settings card's button, the route with `force`).
  * @returns whether to run now, and why.
  */
-export function decideRun(schedule: ReviewSchedule, lastRunAt: number | undefined, now: number, running: boolean, asked: boolean): RunDecision {
+export function decideRun(
+  schedule: ReviewSchedule,
+  lastRunAt: number | undefined,
+  now: number,
+  running: boolean,
+  asked: boolean,
+): RunDecision {
   if (!schedule.enabled) return { run: false, reason: 'disabled' }
   if (running) return { run: false, reason: 'running' }
   if (asked) return { run: true, reason: 'asked' }

@@ -13,7 +13,13 @@
  * answers already known. The leg scores the two values (see valueOf); the subject is shared by construction. Below 12 current facts the leg is off, as the gate is: the IDF means nothing yet.
  */
 import type { ReviewFact } from '../store/review-store.ts'
-import { countedWords, NEAR_DUPLICATE_MIN_FACTS, scorePair, type Statement, type TermStatistics } from '../rules/near-duplicate.ts'
+import {
+  countedWords,
+  NEAR_DUPLICATE_MIN_FACTS,
+  scorePair,
+  type Statement,
+  type TermStatistics,
+} from '../rules/near-duplicate.ts'
 import type { SweepCandidate } from './sweep-plan.ts'
 
 /** The lexical leg's cosine floor (the gate's own is 0.72). */
@@ -73,7 +79,10 @@ export function pairKeyOf(low: Pick<ReviewFact, 'id' | 'claimKey'>, high: Pick<R
  * @param pause - awaited every {@link SCORES_PER_PAUSE} scores (the shell yields to the event loop there).
  * @returns the leg.
  */
-export function lexicalSource(library: CandidateLibrary, pause: () => Promise<void> = async () => undefined): CandidateSource {
+export function lexicalSource(
+  library: CandidateLibrary,
+  pause: () => Promise<void> = async () => undefined,
+): CandidateSource {
   return {
     leg: 'lexical',
     async pairs(facts) {
@@ -90,8 +99,19 @@ export function lexicalSource(library: CandidateLibrary, pause: () => Promise<vo
             if (scored % SCORES_PER_PAUSE === 0) await pause()
             const [low, high] = ordered(group[i] as ReviewFact, group[j] as ReviewFact)
             const score = scorePair(statementOf(low), statementOf(high, low.property), stats)
-            const alike = score.verdict === 'restates' || (score.verdict === 'below_threshold' && score.cosine >= SWEEP_LEXICAL_COSINE)
-            if (alike) pairs.push({ subject: low.subjectKey, pairKey: pairKeyOf(low, high), score: score.cosine, low, high, leg: 'lexical', generation: 0 })
+            const alike =
+              score.verdict === 'restates' ||
+              (score.verdict === 'below_threshold' && score.cosine >= SWEEP_LEXICAL_COSINE)
+            if (alike)
+              pairs.push({
+                subject: low.subjectKey,
+                pairKey: pairKeyOf(low, high),
+                score: score.cosine,
+                low,
+                high,
+                leg: 'lexical',
+                generation: 0,
+              })
           }
         }
       }
@@ -106,7 +126,10 @@ export function lexicalSource(library: CandidateLibrary, pause: () => Promise<vo
  * @param facts - the facts a sweep may compare.
  * @returns distinct pairs.
  */
-export async function candidatePairs(sources: readonly CandidateSource[], facts: readonly ReviewFact[]): Promise<SweepPair[]> {
+export async function candidatePairs(
+  sources: readonly CandidateSource[],
+  facts: readonly ReviewFact[],
+): Promise<SweepPair[]> {
   const byKey = new Map<string, SweepPair>()
   for (const source of sources) {
     for (const pair of await source.pairs(facts)) {

@@ -22,7 +22,11 @@ export interface SweepCandidate {
  * @param budget - the most model calls the sweep may make.
  * @returns the pairs to ask about, in the order to ask.
  */
-export function planSweep<T extends SweepCandidate>(candidates: readonly T[], remembered: ReadonlySet<string>, budget: number): T[] {
+export function planSweep<T extends SweepCandidate>(
+  candidates: readonly T[],
+  remembered: ReadonlySet<string>,
+  budget: number,
+): T[] {
   const bySubject = new Map<string, T[]>()
   for (const candidate of candidates) {
     if (remembered.has(candidate.pairKey)) continue

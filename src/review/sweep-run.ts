@@ -57,16 +57,23 @@ export interface SweepOptions {
 export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<SweepEntry> {
   const { stores } = deps
   const startedAt = deps.now()
-  const lexical = lexicalSource({
-    currentFacts: stores.facts.currentFactCount(),
-    statistics: (words) => termStatistics(stores.facts.indexedFactCount(), stores.facts.termDocumentCounts(words)),
-  }, () => new Promise((resolve) => { setImmediate(resolve) }))
+  const lexical = lexicalSource(
+    {
+      currentFacts: stores.facts.currentFactCount(),
+      statistics: (words) => termStatistics(stores.facts.indexedFactCount(), stores.facts.termDocumentCounts(words)),
+    },
+    () =>
+      new Promise((resolve) => {
+        setImmediate(resolve)
+      }),
+  )
   const pairs = await candidatePairs([lexical, ...(deps.sources ?? [])], stores.review.candidateFacts())
   const remembered = rememberedKeys(stores, pairs)
   const plan = planSweep(pairs, remembered, options.budget)
   const tally = { asked: 0, same: 0, distinct: 0, unsure: 0, unanswered: 0, deferred: 0 }
   const proposalIds: number[] = []
-  const report = (): void => deps.onProgress?.({ planned: plan.length, asked: tally.asked, proposals: proposalIds.length })
+  const report = (): void =>
+    deps.onProgress?.({ planned: plan.length, asked: tally.asked, proposals: proposalIds.length })
   report()
   let model: string | null = null
   let note: string | null = null
@@ -88,7 +95,18 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
         if (answer.verdict === undefined) tally.unanswered += 1
         else if (answer.verdict === 'distinct') {
           tally.distinct += 1
-          stores.review.rememberDistinct([{ lowFactId: pair.low.id, highFactId: pair.high.id, lowClaimKey: pair.low.claimKey, highClaimKey: pair.high.claimKey }], deps.now(), pair.generation)
+          stores.review.rememberDistinct(
+            [
+              {
+                lowFactId: pair.low.id,
+                highFactId: pair.high.id,
+                lowClaimKey: pair.low.claimKey,
+                highClaimKey: pair.high.claimKey,
+              },
+            ],
+            deps.now(),
+            pair.generation,
+          )
         } else {
           tally[answer.verdict] += 1
           const proposed = stores.proposals.proposeMerges([mergeRow(pair)], deps.now())
@@ -118,7 +136,10 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
 /** The keeper by rule: evidence, then the earlier first observation, then the lower id; the model never picks it. */
 function mergeRow(pair: SweepPair): MergeRow {
   const { keeper, loser } = chooseKeeper(pair.low, pair.high)
-  return { keeper: { factId: keeper.id, revision: keeper.revision }, loser: { factId: loser.id, revision: loser.revision } }
+  return {
+    keeper: { factId: keeper.id, revision: keeper.revision },
+    loser: { factId: loser.id, revision: loser.revision },
+  }
 }
 
 /**
@@ -127,11 +148,21 @@ function mergeRow(pair: SweepPair): MergeRow {
  */
 function rememberedKeys(stores: OpenStores, pairs: readonly SweepPair[]): Set<string> {
   const generations = new Set([0, ...pairs.map((pair) => pair.generation)])
-  const keys = new Set([...generations].flatMap((generation) => stores.review.distinctPairs(generation)).map((pair) =>
-    pairKeyOf({ id: pair.lowFactId, claimKey: pair.lowClaimKey }, { id: pair.highFactId, claimKey: pair.highClaimKey })))
+  const keys = new Set(
+    [...generations]
+      .flatMap((generation) => stores.review.distinctPairs(generation))
+      .map((pair) =>
+        pairKeyOf(
+          { id: pair.lowFactId, claimKey: pair.lowClaimKey },
+          { id: pair.highFactId, claimKey: pair.highClaimKey },
+        ),
+      ),
+  )
   const changeKeys = pairs.map((pair) => rowKey('merge', mergeRow(pair)))
   const held = stores.proposals.heldChanges('merge', changeKeys)
-  pairs.forEach((pair, index) => { if (held.has(changeKeys[index] ?? '')) keys.add(pair.pairKey) })
+  pairs.forEach((pair, index) => {
+    if (held.has(changeKeys[index] ?? '')) keys.add(pair.pairKey)
+  })
   return keys
 }
 
@@ -143,10 +174,16 @@ async function resolveModel(deps: SweepDeps): Promise<ExtractionModel | { readon
   }
 }
 
-type Answer = { readonly kind: 'answered'; readonly verdict: ReturnType<typeof parseVerdict> } | { readonly kind: 'failed'; readonly error: string }
+type Answer =
+  | { readonly kind: 'answered'; readonly verdict: ReturnType<typeof parseVerdict> }
+  | { readonly kind: 'failed'; readonly error: string }
 
 async function ask(model: ExtractionModel, pair: SweepPair, signal: AbortSignal | undefined): Promise<Answer> {
   const messages = verdictMessages(pair.low, pair.high)
-  const answer = await model.complete({ ...messages, maxTokens: VERDICT_MAX_TOKENS, signal: signal ?? new AbortController().signal })
+  const answer = await model.complete({
+    ...messages,
+    maxTokens: VERDICT_MAX_TOKENS,
+    signal: signal ?? new AbortController().signal,
+  })
   return answer.ok ? { kind: 'answered', verdict: parseVerdict(answer.text) } : { kind: 'failed', error: answer.error }
 }

@@ -93,10 +93,16 @@ export class SweepService {
     this.cancel()
     // A sweep under way keeps its controller, so stop() still aborts it; only a stopped service gets a fresh one.
     if (this.abort.signal.aborted) this.abort = new AbortController()
-    this.cancelTimers.push(this.deps.clock.after(FIRST_LOOK_MS, () => {
-      void this.look()
-      this.cancelTimers.push(this.deps.clock.every(LOOK_EVERY_MS, () => { void this.look() }))
-    }))
+    this.cancelTimers.push(
+      this.deps.clock.after(FIRST_LOOK_MS, () => {
+        void this.look()
+        this.cancelTimers.push(
+          this.deps.clock.every(LOOK_EVERY_MS, () => {
+            void this.look()
+          }),
+        )
+      }),
+    )
   }
 
   /**
@@ -142,9 +148,12 @@ export class SweepService {
   beginNow(): BegunSweep {
     const decision = this.decide(true)
     if (!decision.run) {
-      return decision.reason === 'running' ? { begun: false, reason: 'running', progress: this.underWay } : { begun: false, reason: 'disabled' }
+      return decision.reason === 'running'
+        ? { begun: false, reason: 'running', progress: this.underWay }
+        : { begun: false, reason: 'disabled' }
     }
-    if (this.deps.stores() === undefined || this.deps.config() === undefined) return { begun: false, reason: 'no_store' }
+    if (this.deps.stores() === undefined || this.deps.config() === undefined)
+      return { begun: false, reason: 'no_store' }
     void this.sweep(true)
     const progress = this.underWay
     return progress === undefined ? { begun: false, reason: 'no_store' } : { begun: true, progress }
@@ -183,23 +192,32 @@ export class SweepService {
     const begun: SweepProgress = { trigger, startedAt, budget, planned: 0, asked: 0, proposals: 0 }
     this.underWay = begun
     let failure: string | null = null
-    const run = runSweep({
-      stores,
-      model: () => this.deps.model(config),
-      now: () => new Date(this.deps.clock.now()).toISOString(),
-      signal,
-      sources: this.deps.sources?.(config, stores),
-      onProgress: (tally) => { this.underWay = { ...begun, ...tally } },
-    }, { trigger, budget })
-      .catch((error: unknown) => {
-        failure = messageOf(error)
-        this.deps.logger.warn('near-duplicate sweep failed: %s', failure)
-        return undefined
-      })
+    const run = runSweep(
+      {
+        stores,
+        model: () => this.deps.model(config),
+        now: () => new Date(this.deps.clock.now()).toISOString(),
+        signal,
+        sources: this.deps.sources?.(config, stores),
+        onProgress: (tally) => {
+          this.underWay = { ...begun, ...tally }
+        },
+      },
+      { trigger, budget },
+    ).catch((error: unknown) => {
+      failure = messageOf(error)
+      this.deps.logger.warn('near-duplicate sweep failed: %s', failure)
+      return undefined
+    })
     this.running = run
     try {
       const sweep = await run
-      if (forced) this.askedOutcome = { startedAt, sweep: sweep ?? null, error: sweep === undefined ? failure ?? 'the sweep did not run' : null }
+      if (forced)
+        this.askedOutcome = {
+          startedAt,
+          sweep: sweep ?? null,
+          error: sweep === undefined ? (failure ?? 'the sweep did not run') : null,
+        }
       return sweep
     } finally {
       this.running = undefined

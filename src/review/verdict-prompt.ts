@@ -32,7 +32,8 @@ export const VERDICT_SYSTEM_PROMPT = [
  * @returns the system and user messages.
  */
 export function verdictMessages(a: StatementText, b: StatementText): VerdictMessages {
-  const line = (side: StatementText): string => `${oneLine(side.subject)} · ${oneLine(side.property)}: ${oneLine(side.value)}`
+  const line = (side: StatementText): string =>
+    `${oneLine(side.subject)} · ${oneLine(side.property)}: ${oneLine(side.value)}`
   return { system: VERDICT_SYSTEM_PROMPT, user: `Statement A: ${line(a)}\nStatement B: ${line(b)}` }
 }
 

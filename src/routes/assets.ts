@@ -26,12 +26,21 @@ const CLIENT_DIR = fileURLToPath(new URL('../../lib/client/', import.meta.url))
  * @param res - the response.
  * @param allowedHosts - host names allowed besides loopback and private literals.
  */
-export async function serveAsset(req: IncomingMessage, res: ServerResponse, allowedHosts: readonly string[]): Promise<void> {
+export async function serveAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowedHosts: readonly string[],
+): Promise<void> {
   const name = (req.url ?? '').split('?')[0]?.slice(ASSET_PREFIX.length) ?? ''
   const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
-  const refusal = req.method !== 'GET' && req.method !== 'HEAD' ? [405, 'use GET'] as const
-    : !isHostAllowed(req.headers.host, allowedHosts) ? [403, 'host not allowed'] as const
-      : type === undefined ? [404, 'not found'] as const : undefined
+  const refusal =
+    req.method !== 'GET' && req.method !== 'HEAD'
+      ? ([405, 'use GET'] as const)
+      : !isHostAllowed(req.headers.host, allowedHosts)
+        ? ([403, 'host not allowed'] as const)
+        : type === undefined
+          ? ([404, 'not found'] as const)
+          : undefined
   if (refusal !== undefined || type === undefined) {
     res.writeHead(refusal?.[0] ?? 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
     res.end(refusal?.[1] ?? 'not found')
@@ -39,7 +48,12 @@ export async function serveAsset(req: IncomingMessage, res: ServerResponse, allo
   }
   try {
     const body = await readFile(`${CLIENT_DIR}${name}`)
-    res.writeHead(200, { 'content-type': type, 'content-length': body.byteLength, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' })
+    res.writeHead(200, {
+      'content-type': type,
+      'content-length': body.byteLength,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    })
     res.end(req.method === 'HEAD' ? undefined : body)
   } catch {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })

@@ -31,10 +31,21 @@ const MEDIA_TYPE: Readonly<Record<string, string>> = {
  * @param allowedHosts - host names allowed besides loopback and private literals.
  * @param stores - the open stores, or undefined when the store is not open.
  */
-export function serveExportFile(req: IncomingMessage, res: ServerResponse, allowedHosts: readonly string[], stores: StoreSet | undefined): void {
-  const refusal = checkDownload({
-    method: req.method, host: header(req, 'host'), origin: header(req, 'origin'), secFetchSite: header(req, 'sec-fetch-site'),
-  }, allowedHosts)
+export function serveExportFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowedHosts: readonly string[],
+  stores: StoreSet | undefined,
+): void {
+  const refusal = checkDownload(
+    {
+      method: req.method,
+      host: header(req, 'host'),
+      origin: header(req, 'origin'),
+      secFetchSite: header(req, 'sec-fetch-site'),
+    },
+    allowedHosts,
+  )
   if (refusal !== undefined) return plain(res, refusal.status, refusal.message)
   const name = decodedName((req.url ?? '').split('?')[0]?.slice(EXPORT_FILE_PREFIX.length) ?? '')
   if (name === undefined || !EXPORT_NAME.test(name)) return plain(res, 404, 'no such export')
@@ -61,7 +72,9 @@ export function serveExportFile(req: IncomingMessage, res: ServerResponse, allow
     return
   }
   const stream = createReadStream(confined.path)
-  stream.on('error', () => { res.destroy() })
+  stream.on('error', () => {
+    res.destroy()
+  })
   stream.pipe(res)
 }
 
@@ -81,6 +94,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function plain(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  })
   res.end(message)
 }

@@ -30,19 +30,28 @@ export interface FenceRefusal {
  * @param bodyLimit - the largest body this verb accepts, in bytes.
  * @returns undefined when the request may proceed, else the refusal.
  */
-export function checkRequest(request: FenceRequest, allowedHosts: readonly string[], bodyLimit: number): FenceRefusal | undefined {
+export function checkRequest(
+  request: FenceRequest,
+  allowedHosts: readonly string[],
+  bodyLimit: number,
+): FenceRefusal | undefined {
   if (request.method !== 'POST') return { status: 405, code: 'method_not_allowed', message: 'use POST' }
   const host = request.host?.trim().toLowerCase()
   if (!isHostAllowed(request.host, allowedHosts)) {
     return {
-      status: 403, code: 'forbidden',
+      status: 403,
+      code: 'forbidden',
       message: `host ${JSON.stringify(request.host ?? '')} is not allowed; loopback and private IP addresses are, other names must be listed in DSH_FACT_MEMORY_ALLOWED_HOSTS`,
     }
   }
   if (request.origin !== undefined) {
     const origin = request.origin.trim().toLowerCase()
     if (origin !== `http://${host}` && origin !== `https://${host}`) {
-      return { status: 403, code: 'forbidden', message: `origin ${JSON.stringify(request.origin)} does not match this server` }
+      return {
+        status: 403,
+        code: 'forbidden',
+        message: `origin ${JSON.stringify(request.origin)} does not match this server`,
+      }
     }
   }
   if (request.secFetchSite?.toLowerCase() === 'cross-site') {
@@ -54,8 +63,10 @@ export function checkRequest(request: FenceRequest, allowedHosts: readonly strin
   }
   if (request.contentLength !== undefined) {
     const length = Number(request.contentLength)
-    if (!Number.isSafeInteger(length) || length < 0) return { status: 413, code: 'payload_too_large', message: 'invalid content-length' }
-    if (length > bodyLimit) return { status: 413, code: 'payload_too_large', message: `the body is larger than ${bodyLimit} bytes` }
+    if (!Number.isSafeInteger(length) || length < 0)
+      return { status: 413, code: 'payload_too_large', message: 'invalid content-length' }
+    if (length > bodyLimit)
+      return { status: 413, code: 'payload_too_large', message: `the body is larger than ${bodyLimit} bytes` }
   }
   return undefined
 }
@@ -73,7 +84,8 @@ export type DownloadRequest = Pick<FenceRequest, 'method' | 'host' | 'origin' | 
  * @returns undefined when the request may proceed, else the refusal.
  */
 export function checkDownload(request: DownloadRequest, allowedHosts: readonly string[]): FenceRefusal | undefined {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return { status: 405, code: 'method_not_allowed', message: 'use GET' }
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return { status: 405, code: 'method_not_allowed', message: 'use GET' }
   if (!isHostAllowed(request.host, allowedHosts)) {
     return { status: 403, code: 'forbidden', message: `host ${JSON.stringify(request.host ?? '')} is not allowed` }
   }
@@ -81,7 +93,11 @@ export function checkDownload(request: DownloadRequest, allowedHosts: readonly s
   if (request.origin !== undefined) {
     const origin = request.origin.trim().toLowerCase()
     if (origin !== `http://${host}` && origin !== `https://${host}`) {
-      return { status: 403, code: 'forbidden', message: `origin ${JSON.stringify(request.origin)} does not match this server` }
+      return {
+        status: 403,
+        code: 'forbidden',
+        message: `origin ${JSON.stringify(request.origin)} does not match this server`,
+      }
     }
   }
   const site = request.secFetchSite?.toLowerCase()
@@ -99,7 +115,9 @@ export function checkDownload(request: DownloadRequest, allowedHosts: readonly s
  */
 export function isHostAllowed(host: string | undefined, allowedHosts: readonly string[]): boolean {
   const hostname = host === undefined ? undefined : hostnameOf(host.trim().toLowerCase())
-  return hostname !== undefined && (isLoopback(hostname) || isPrivateLiteral(hostname) || allowedHosts.includes(hostname))
+  return (
+    hostname !== undefined && (isLoopback(hostname) || isPrivateLiteral(hostname) || allowedHosts.includes(hostname))
+  )
 }
 
 /**
@@ -108,7 +126,10 @@ export function isHostAllowed(host: string | undefined, allowedHosts: readonly s
  * @returns lower-cased host names.
  */
 export function parseAllowedHosts(value: string | undefined): string[] {
-  return (value ?? '').split(/[\s,]+/u).map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== '')
+  return (value ?? '')
+    .split(/[\s,]+/u)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '')
     .map((entry) => hostnameOf(entry) ?? entry)
 }
 
@@ -140,7 +161,13 @@ function isPrivateLiteral(hostname: string): boolean {
   const v4 = ipv4(hostname)
   if (v4 !== undefined) {
     const [a, b] = v4 as [number, number, number, number]
-    return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127)
+    return (
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    )
   }
   if (!hostname.includes(':') || !/^[0-9a-f:.]+$/u.test(hostname)) return false
   // IPv6 unique-local (fc00::/7) and link-local (fe80::/10).

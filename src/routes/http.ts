@@ -52,7 +52,9 @@ export interface RouteDeps {
   /** Host names allowed besides loopback and private literals; read per request. */
   readonly allowedHosts: () => readonly string[]
   /** The open stores, or why there are none. */
-  readonly stores: () => { readonly stores: StoreSet } | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } }
+  readonly stores: () =>
+    | { readonly stores: StoreSet }
+    | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } }
   /** Everything else a handler gets. */
   readonly context: () => Omit<VerbContext, 'stores'>
 }
@@ -81,14 +83,18 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
     const name = verbName(req.url ?? '')
     const definition = name === undefined ? undefined : Object.hasOwn(deps.verbs, name) ? deps.verbs[name] : undefined
     const limit = definition?.bodyLimit ?? DEFAULT_BODY_LIMIT
-    const refusal = checkRequest({
-      method: req.method,
-      host: header(req, 'host'),
-      origin: header(req, 'origin'),
-      secFetchSite: header(req, 'sec-fetch-site'),
-      contentType: header(req, 'content-type'),
-      contentLength: header(req, 'content-length'),
-    }, deps.allowedHosts(), limit)
+    const refusal = checkRequest(
+      {
+        method: req.method,
+        host: header(req, 'host'),
+        origin: header(req, 'origin'),
+        secFetchSite: header(req, 'sec-fetch-site'),
+        contentType: header(req, 'content-type'),
+        contentLength: header(req, 'content-length'),
+      },
+      deps.allowedHosts(),
+      limit,
+    )
     if (refusal !== undefined) {
       // The client may still be sending: what it sends is read and dropped before the answer, so it can read the answer.
       await drainBody(req)
@@ -97,7 +103,16 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
     }
     if (definition === undefined) {
       await drainBody(req)
-      send(res, 404, failure({ ok: false, code: 'unknown_verb', message: `no verb ${JSON.stringify(name ?? '')} under ${ROUTE_PREFIX}` }), true)
+      send(
+        res,
+        404,
+        failure({
+          ok: false,
+          code: 'unknown_verb',
+          message: `no verb ${JSON.stringify(name ?? '')} under ${ROUTE_PREFIX}`,
+        }),
+        true,
+      )
       return
     }
     const raw = await readBody(req, limit)
@@ -106,7 +121,12 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
       // the bound it is dropped at once, the answer written first.
       const drained = await drainBody(req)
       if (!drained) res.once('finish', () => req.destroy())
-      send(res, 413, failure({ ok: false, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` }), true)
+      send(
+        res,
+        413,
+        failure({ ok: false, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` }),
+        true,
+      )
       return
     }
     const parsed = parseJson(raw)
@@ -200,7 +220,8 @@ function operationIdOf(body: unknown): string | undefined {
 }
 
 function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (raw.byteLength === 0) return { ok: false, message: 'the body is empty: send a JSON object ({} when the verb takes no arguments)' }
+  if (raw.byteLength === 0)
+    return { ok: false, message: 'the body is empty: send a JSON object ({} when the verb takes no arguments)' }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw)
@@ -210,13 +231,17 @@ function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; mes
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch (error) {
-    return { ok: false, message: `the body is not valid JSON: ${error instanceof Error ? error.message : 'parse error'}` }
+    return {
+      ok: false,
+      message: `the body is not valid JSON: ${error instanceof Error ? error.message : 'parse error'}`,
+    }
   }
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const problems = issues.slice(0, 8).map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+    if (issue.code === 'unrecognized_keys')
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
     const field = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.')
     if (issue.code === 'invalid_type') {
       if (issue.input === undefined) return `${field}: is required`

@@ -35,8 +35,12 @@ export interface ManagementServices {
  * @returns the request handler.
  */
 
-export function managementHandler(runtime: MemoryRuntime, clock: Clock, credentials: () => CredentialsView | undefined, services: ManagementServices = {}):
-  (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function managementHandler(
+  runtime: MemoryRuntime,
+  clock: Clock,
+  credentials: () => CredentialsView | undefined,
+  services: ManagementServices = {},
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const confirmations = createConfirmationBook(clock)
   // Read per request: the variable may change without a restart, and is never read at import time.
   const allowedHosts = (): readonly string[] => parseAllowedHosts(process.env['DSH_FACT_MEMORY_ALLOWED_HOSTS'])
@@ -50,7 +54,11 @@ export function managementHandler(runtime: MemoryRuntime, clock: Clock, credenti
       now: () => new Date(clock.now()).toISOString(),
       credentials: credentials(),
       confirmations,
-      memory: { status: () => runtime.memory.status(), advance: () => runtime.memory.advance(), search: (ask) => runtime.memory.search(ask, runtime.config()) },
+      memory: {
+        status: () => runtime.memory.status(),
+        advance: () => runtime.memory.advance(),
+        search: (ask) => runtime.memory.search(ask, runtime.config()),
+      },
       extraction: services.extraction,
       audit: runtime.audit,
       review: services.review,

@@ -58,7 +58,10 @@ export type DifferingValues = 'write_rules' | 'conflict'
  * @param differing - how two different current values of a single-valued slot meet; the write rules by default.
  * @returns the plan; rows it does not name keep their status.
  */
-export function planAliasSlot(rows: readonly AliasSlotRow[], differing: DifferingValues = 'write_rules'): AliasSlotPlan {
+export function planAliasSlot(
+  rows: readonly AliasSlotRow[],
+  differing: DifferingValues = 'write_rules',
+): AliasSlotPlan {
   const supersede: { id: number; by: number; sources: boolean }[] = []
   const upgrade: { id: number; evidence: Evidence }[] = []
   const evidence = new Map(rows.map((row) => [row.id, row.evidence]))
@@ -85,7 +88,10 @@ export function planAliasSlot(rows: readonly AliasSlotRow[], differing: Differin
     const actives = current.filter((row) => row.status === 'active')
     const [older, newer] = [...actives].sort(byValidity)
     if (older !== undefined && newer !== undefined) {
-      if (differing === 'write_rules' && evidenceRank(evidence.get(newer.id) ?? newer.evidence) <= evidenceRank(evidence.get(older.id) ?? older.evidence)) {
+      if (
+        differing === 'write_rules' &&
+        evidenceRank(evidence.get(newer.id) ?? newer.evidence) <= evidenceRank(evidence.get(older.id) ?? older.evidence)
+      ) {
         supersede.push({ id: older.id, by: newer.id, sources: false })
         gone.add(older.id)
       } else {
@@ -103,14 +109,14 @@ export function planAliasSlot(rows: readonly AliasSlotRow[], differing: Differin
     if (lone !== undefined) status.set(lone.id, 'active')
   } else if (contested.length > 0) {
     const own = (side: AliasSlotRow['side']): number | undefined =>
-      standing.find((row) => row.side === side && row.conflictGroupId !== null && status.get(row.id) === 'conflict')?.conflictGroupId ?? undefined
+      standing.find((row) => row.side === side && row.conflictGroupId !== null && status.get(row.id) === 'conflict')
+        ?.conflictGroupId ?? undefined
     group = { id: own('canonical') ?? own('fragment') ?? null, members: [...active, ...contested].map((row) => row.id) }
   }
-  const changed = rows
-    .flatMap((row) => {
-      const next = status.get(row.id)
-      return next === undefined || gone.has(row.id) || next === row.status ? [] : [{ id: row.id, status: next }]
-    })
+  const changed = rows.flatMap((row) => {
+    const next = status.get(row.id)
+    return next === undefined || gone.has(row.id) || next === row.status ? [] : [{ id: row.id, status: next }]
+  })
   return { supersede, upgrade, status: changed, multi, group, close: groups.filter((id) => id !== group?.id) }
 }
 

@@ -23,25 +23,25 @@ export type FoldRefusal = 'no_date' | 'several_dates' | 'unreadable_date' | 'too
 /** A value read as a line around one date. */
 export type FoldShape =
   | {
-    readonly ok: true
-    /** The folded text with the date replaced by one placeholder: equal templates are the same line. */
-    readonly template: string
-    /** The date as `YYYY-MM-DD`. */
-    readonly day: string
-    /** Orders two dates of the same line: the day, then the UTC instant of a timestamp. */
-    readonly order: string
-    /** Letters and digits besides the date. */
-    readonly others: number
-  }
+      readonly ok: true
+      /** The folded text with the date replaced by one placeholder: equal templates are the same line. */
+      readonly template: string
+      /** The date as `YYYY-MM-DD`. */
+      readonly day: string
+      /** Orders two dates of the same line: the day, then the UTC instant of a timestamp. */
+      readonly order: string
+      /** Letters and digits besides the date. */
+      readonly others: number
+    }
   | { readonly ok: false; readonly reason: FoldRefusal }
 
 /** Whether an incoming value folds into a stored one. */
 export type FoldVerdict =
   | {
-    readonly fold: true
-    /** The incoming date is the stored one or later, so the incoming value becomes the row's value. */
-    readonly newer: boolean
-  }
+      readonly fold: true
+      /** The incoming date is the stored one or later, so the incoming value becomes the row's value. */
+      readonly newer: boolean
+    }
   | { readonly fold: false; readonly reason: FoldRefusal | 'different_text' | 'future_date' }
 
 /** What the guard knows about the incoming write. */
@@ -104,7 +104,8 @@ function shapeOf(value: string, besides: number): FoldShape {
 export function foldVerdict(stored: string, incoming: string, context: FoldContext = {}): FoldVerdict {
   const next = foldShape(incoming)
   if (!next.ok) return { fold: false, reason: next.reason }
-  if (context.writtenAt !== undefined && next.day > dayAfter(context.writtenAt)) return { fold: false, reason: 'future_date' }
+  if (context.writtenAt !== undefined && next.day > dayAfter(context.writtenAt))
+    return { fold: false, reason: 'future_date' }
   const held = foldShape(stored)
   if (!held.ok) return { fold: false, reason: held.reason }
   if (next.template !== held.template) return { fold: false, reason: 'different_text' }

@@ -29,8 +29,9 @@ export interface MergeSides<T extends KeeperCandidate> {
  * @returns the keeper and the fact it absorbs.
  */
 export function chooseKeeper<T extends KeeperCandidate>(a: T, b: T): MergeSides<T> {
-  const order = evidenceRank(a.evidence) - evidenceRank(b.evidence)
-    || (a.firstObservedAt < b.firstObservedAt ? -1 : a.firstObservedAt > b.firstObservedAt ? 1 : 0)
-    || a.id - b.id
+  const order =
+    evidenceRank(a.evidence) - evidenceRank(b.evidence) ||
+    (a.firstObservedAt < b.firstObservedAt ? -1 : a.firstObservedAt > b.firstObservedAt ? 1 : 0) ||
+    a.id - b.id
   return order <= 0 ? { keeper: a, loser: b } : { keeper: b, loser: a }
 }

@@ -106,7 +106,8 @@ const LETTER_COMPOUND = /^\p{L}+(?:[-_]\p{L}+)+$/u
  * English negations, read on the written text: "not" and "no" are stopwords and never reach the compared tokens. A
  * contraction counts with its apostrophe (any "…n't") or without it in the common spellings ("dont", "cant").
  */
-const ENGLISH_NEGATION = /(?<![\p{L}\p{N}])(?:not|never|no|cannot|without|[\p{L}]+n['’]t|dont|doesnt|didnt|isnt|wont|cant)(?![\p{L}\p{N}])/gu
+const ENGLISH_NEGATION =
+  /(?<![\p{L}\p{N}])(?:not|never|no|cannot|without|[\p{L}]+n['’]t|dont|doesnt|didnt|isnt|wont|cant)(?![\p{L}\p{N}])/gu
 /** Chinese negation characters. */
 const CHINESE_NEGATION = /[不没別别无無非未]/gu
 /**
@@ -115,7 +116,8 @@ const CHINESE_NEGATION = /[不没別别无無非未]/gu
  * characters are read. The list is small on purpose: a word missing from it makes the gate keep two rows apart, which
  * the review sweep can still fold; a negation wrongly listed here would merge a statement into its opposite.
  */
-const CHINESE_NOT_NEGATION = /非常|无论|無論|不过|不過|别人|別人|别的|別的|未来|未來|不同|无线|無線|不仅|不僅|不但|不断|不斷/gu
+const CHINESE_NOT_NEGATION =
+  /非常|无论|無論|不过|不過|别人|別人|别的|別的|未来|未來|不同|无线|無線|不仅|不僅|不但|不断|不斷/gu
 
 /**
  * Score two statements of one subject. Fields both sides hold under one canonical key (the subject, and the property
@@ -142,7 +144,8 @@ export function countedWords(...statements: readonly Statement[]): string[] {
   const words = new Map<string, string>()
   for (const statement of statements) {
     const cut = new Cut(statement, formOf)
-    for (const field of FIELDS) for (const [form, word] of cut.field(field).forms) if (!words.has(form)) words.set(form, word)
+    for (const field of FIELDS)
+      for (const [form, word] of cut.field(field).forms) if (!words.has(form)) words.set(form, word)
   }
   return [...words.values()]
 }
@@ -168,7 +171,11 @@ export function termStatistics(documents: number, counts: ReadonlyMap<string, nu
  * @param library - the library's size and its document frequencies.
  * @returns the match, or undefined when the library is too small or no row is restated.
  */
-export function findRestatement(candidate: Statement, rows: readonly RestatementRow[], library: Library): RestatementMatch | undefined {
+export function findRestatement(
+  candidate: Statement,
+  rows: readonly RestatementRow[],
+  library: Library,
+): RestatementMatch | undefined {
   if (rows.length === 0 || library.currentFacts < NEAR_DUPLICATE_MIN_FACTS) return undefined
   const formOf = memoizedForms()
   const mine = new Cut(candidate, formOf)
@@ -180,7 +187,8 @@ export function findRestatement(candidate: Statement, rows: readonly Restatement
   const asked = new Map<string, string>()
   for (const { theirs } of standing) {
     for (const field of comparedFields(mine, theirs)) {
-      for (const cut of [mine, theirs]) for (const [form, word] of cut.field(field).forms) if (!asked.has(form)) asked.set(form, word)
+      for (const cut of [mine, theirs])
+        for (const [form, word] of cut.field(field).forms) if (!asked.has(form)) asked.set(form, word)
     }
   }
   const stored = library.statistics([...asked.values()])
@@ -191,7 +199,8 @@ export function findRestatement(candidate: Statement, rows: readonly Restatement
   let best: RestatementMatch | undefined
   for (const { row, theirs } of standing) {
     const score = weigh(mine, theirs, stats)
-    if (score.verdict === 'restates' && (best === undefined || score.cosine > best.score.cosine)) best = { id: row.id, score }
+    if (score.verdict === 'restates' && (best === undefined || score.cosine > best.score.cosine))
+      best = { id: row.id, score }
   }
   return best
 }
@@ -222,15 +231,24 @@ function weigh(a: Cut, b: Cut, stats: TermStatistics): PairScore {
   const cosine = denominator === 0 ? 0 : Math.min(1, dot / denominator)
   const early = screen(a, b, compared)
   if (early !== undefined) return { verdict: early.verdict, cosine, shared, apart: early.apart, compared }
-  return { verdict: cosine >= NEAR_DUPLICATE_COSINE ? 'restates' : 'below_threshold', cosine, shared, apart: [], compared }
+  return {
+    verdict: cosine >= NEAR_DUPLICATE_COSINE ? 'restates' : 'below_threshold',
+    cosine,
+    shared,
+    apart: [],
+    compared,
+  }
 }
 
 /**
  * The checks that need no frequencies, in order: the shared-token floor (cheap, and it rules most rows of a slot out
  * before their identifiers are read), the veto, the one-word exchange.
  */
-function screen(a: Cut, b: Cut, compared: readonly StatementField[]):
-  { verdict: 'vetoed' | 'too_few_shared' | 'exchanged'; apart: readonly string[] } | undefined {
+function screen(
+  a: Cut,
+  b: Cut,
+  compared: readonly StatementField[],
+): { verdict: 'vetoed' | 'too_few_shared' | 'exchanged'; apart: readonly string[] } | undefined {
   const mine = formsOf(a, compared)
   const theirs = new Set(formsOf(b, compared))
   const shared = new Set(mine.filter((form) => theirs.has(form)))
@@ -332,7 +350,9 @@ function memoizedForms(): (word: string) => string {
 }
 
 function comparedFields(a: Cut, b: Cut): StatementField[] {
-  return FIELDS.filter((field) => (field === 'subject' ? a.subjectKey !== b.subjectKey : field === 'property' ? a.propertyKey !== b.propertyKey : true))
+  return FIELDS.filter((field) =>
+    field === 'subject' ? a.subjectKey !== b.subjectKey : field === 'property' ? a.propertyKey !== b.propertyKey : true,
+  )
 }
 
 function formsOf(cut: Cut, fields: readonly StatementField[]): string[] {
@@ -348,8 +368,10 @@ function formsOf(cut: Cut, fields: readonly StatementField[]): string[] {
  */
 function marksOf(text: string, words: readonly string[]): string[] {
   const found = new Set<string>()
-  for (const identifier of extractIdentifiers(text)) if (ASCII_TOKEN.test(identifier)) found.add(identifier.replace(VERSION_PREFIX, ''))
-  for (const word of words) if (ASCII_TOKEN.test(word) && HAS_DIGIT.test(word)) found.add(word.replace(VERSION_PREFIX, ''))
+  for (const identifier of extractIdentifiers(text))
+    if (ASCII_TOKEN.test(identifier)) found.add(identifier.replace(VERSION_PREFIX, ''))
+  for (const word of words)
+    if (ASCII_TOKEN.test(word) && HAS_DIGIT.test(word)) found.add(word.replace(VERSION_PREFIX, ''))
   return [...found]
 }
 
@@ -365,8 +387,11 @@ function vetoOf(a: Cut, b: Cut, compared: readonly StatementField[]): string[] {
   const bMarks = new Set(compared.flatMap((field) => b.identifiers(field)))
   const aWords = compared.flatMap((field) => a.field(field).words.map(unprefixed))
   const bWords = compared.flatMap((field) => b.field(field).words.map(unprefixed))
-  const uncarried = (marks: ReadonlySet<string>, otherMarks: ReadonlySet<string>, otherWords: readonly string[]): string[] =>
-    [...marks].filter((mark) => !otherMarks.has(mark) && !writesAsRun(mark, otherWords))
+  const uncarried = (
+    marks: ReadonlySet<string>,
+    otherMarks: ReadonlySet<string>,
+    otherWords: readonly string[],
+  ): string[] => [...marks].filter((mark) => !otherMarks.has(mark) && !writesAsRun(mark, otherWords))
   const onlyA = uncarried(aMarks, bMarks, bWords)
   const onlyB = uncarried(bMarks, aMarks, aWords)
   const strong = [...onlyA, ...onlyB].filter((mark) => !LETTER_COMPOUND.test(mark))

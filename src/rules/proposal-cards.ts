@@ -27,7 +27,11 @@ interface RowRules<R> {
   problem(row: R): string | undefined
 }
 
-const byId = (refs: readonly FactRef[]): string => refs.map((ref) => ref.factId).sort((a, b) => a - b).join(',')
+const byId = (refs: readonly FactRef[]): string =>
+  refs
+    .map((ref) => ref.factId)
+    .sort((a, b) => a - b)
+    .join(',')
 
 const RULES: { readonly [K in ReviewKind]: RowRules<CardRows[K]> } = {
   merge: {
@@ -99,7 +103,10 @@ export function rowProblem<K extends ReviewKind>(kind: K, row: CardRows[K]): str
  * @param limit - rows per card; {@link CARD_ROW_LIMIT} by default.
  * @returns one entry per card.
  */
-export function batchRows<T>(rows: readonly T[], limit: number = CARD_ROW_LIMIT): { rows: readonly T[]; batch: CardBatch | null }[] {
+export function batchRows<T>(
+  rows: readonly T[],
+  limit: number = CARD_ROW_LIMIT,
+): { rows: readonly T[]; batch: CardBatch | null }[] {
   if (rows.length === 0) return []
   const count = Math.ceil(rows.length / limit)
   return Array.from({ length: count }, (_, at) => ({

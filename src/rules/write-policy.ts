@@ -66,45 +66,45 @@ export interface Restatement {
 export type WriteDecision =
   | { readonly kind: 'propose'; readonly reason: 'inferred' | 'low_confidence' }
   | {
-    readonly kind: 'duplicate'
-    readonly factId: FactId
-    /** The stronger evidence to record on the existing row, when the candidate brings one. */
-    readonly upgradeTo: Evidence | undefined
-    /** When the candidate is the user's own statement of a contested value: settle the slot on this row. */
-    readonly settle: SlotSettlement | undefined
-    /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
-    readonly promoteNow: boolean
-    /** Present when the row is a restatement the gate found rather than the same claim key. */
-    readonly restatement?: Restatement
-  }
+      readonly kind: 'duplicate'
+      readonly factId: FactId
+      /** The stronger evidence to record on the existing row, when the candidate brings one. */
+      readonly upgradeTo: Evidence | undefined
+      /** When the candidate is the user's own statement of a contested value: settle the slot on this row. */
+      readonly settle: SlotSettlement | undefined
+      /** The duplicate is scheduled but the candidate says the value holds now: it takes effect now. */
+      readonly promoteNow: boolean
+      /** Present when the row is a restatement the gate found rather than the same claim key. */
+      readonly restatement?: Restatement
+    }
   | {
-    /** The candidate is the row's recurring line on another day: the row is updated in place, never duplicated. */
-    readonly kind: 'fold'
-    readonly factId: FactId
-    /**
-     * The candidate's date is not earlier than the row's, so the row takes the candidate's value (and its quote);
-     * otherwise the row keeps its newer value and records the candidate's among its prior values.
-     */
-    readonly takesValue: boolean
-    /** The stronger evidence the row takes with the candidate's value, when the candidate brings one. */
-    readonly upgradeTo: Evidence | undefined
-  }
+      /** The candidate is the row's recurring line on another day: the row is updated in place, never duplicated. */
+      readonly kind: 'fold'
+      readonly factId: FactId
+      /**
+       * The candidate's date is not earlier than the row's, so the row takes the candidate's value (and its quote);
+       * otherwise the row keeps its newer value and records the candidate's among its prior values.
+       */
+      readonly takesValue: boolean
+      /** The stronger evidence the row takes with the candidate's value, when the candidate brings one. */
+      readonly upgradeTo: Evidence | undefined
+    }
   | {
-    readonly kind: 'insert'
-    readonly status: 'active' | 'scheduled' | 'conflict'
-    /** Rows the new value replaces (stamped superseded, pointing at the new row). */
-    readonly supersede: readonly FactId[]
-    /** Open conflict rivals dropped because the user settled the slot. */
-    readonly retire: readonly FactId[]
-    /** Conflict bookkeeping for an untrusted contradiction. */
-    readonly conflict: { readonly groupId: number | null; readonly against: readonly FactId[] } | undefined
-    /** Conflict groups closed by this write. */
-    readonly closeGroups: readonly number[]
-    /** An open conflict group the new active row takes part in (its rivals are still unsettled). */
-    readonly joinGroup: number | undefined
-    /** Whether the new row belongs to a multi-valued slot. */
-    readonly multi: boolean
-  }
+      readonly kind: 'insert'
+      readonly status: 'active' | 'scheduled' | 'conflict'
+      /** Rows the new value replaces (stamped superseded, pointing at the new row). */
+      readonly supersede: readonly FactId[]
+      /** Open conflict rivals dropped because the user settled the slot. */
+      readonly retire: readonly FactId[]
+      /** Conflict bookkeeping for an untrusted contradiction. */
+      readonly conflict: { readonly groupId: number | null; readonly against: readonly FactId[] } | undefined
+      /** Conflict groups closed by this write. */
+      readonly closeGroups: readonly number[]
+      /** An open conflict group the new active row takes part in (its rivals are still unsettled). */
+      readonly joinGroup: number | undefined
+      /** Whether the new row belongs to a multi-valued slot. */
+      readonly multi: boolean
+    }
 
 /** How a duplicate settles a contested slot. */
 export interface SlotSettlement {
@@ -144,18 +144,25 @@ export function restatementApplies(candidate: PolicyCandidate): boolean {
  *   duplicate only where {@link restatementApplies} and no row holds the same claim key.
  * @returns the decision; never touches storage.
  */
-export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[], restatement?: Restatement): WriteDecision {
+export function decideWrite(
+  candidate: PolicyCandidate,
+  slot: readonly SlotRow[],
+  restatement?: Restatement,
+): WriteDecision {
   if (candidate.inferred) return { kind: 'propose', reason: 'inferred' }
-  if (candidate.confidence < (candidate.confidenceFloor ?? PROPOSAL_CONFIDENCE_FLOOR)) return { kind: 'propose', reason: 'low_confidence' }
+  if (candidate.confidence < (candidate.confidenceFloor ?? PROPOSAL_CONFIDENCE_FLOOR))
+    return { kind: 'propose', reason: 'low_confidence' }
 
   const openGroups = distinct(slot.filter((row) => row.status === 'conflict').map((row) => row.conflictGroupId))
   const exact = slot.find((row) => row.claimKey === candidate.claimKey)
-  const restated = exact === undefined && restatement !== undefined && restatementApplies(candidate)
-    ? slot.find((row) => row.id === restatement.factId)
-    : undefined
+  const restated =
+    exact === undefined && restatement !== undefined && restatementApplies(candidate)
+      ? slot.find((row) => row.id === restatement.factId)
+      : undefined
   const duplicate = exact ?? restated
   if (duplicate !== undefined) {
-    const stronger = evidenceRank(candidate.evidence) < evidenceRank(duplicate.evidence) ? candidate.evidence : undefined
+    const stronger =
+      evidenceRank(candidate.evidence) < evidenceRank(duplicate.evidence) ? candidate.evidence : undefined
     const settles = candidate.evidence === 'explicit_user' && openGroups.length > 0 && duplicate.status !== 'scheduled'
     return {
       kind: 'duplicate',
@@ -192,22 +199,39 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
   if (active === undefined) {
     if (rivals.length === 0) return plainInsert('active', false)
     return {
-      kind: 'insert', status: 'conflict', supersede: [], retire: [],
-      conflict: { groupId: openGroups[0] ?? null, against: rivals }, closeGroups: [], joinGroup: undefined, multi: false,
+      kind: 'insert',
+      status: 'conflict',
+      supersede: [],
+      retire: [],
+      conflict: { groupId: openGroups[0] ?? null, against: rivals },
+      closeGroups: [],
+      joinGroup: undefined,
+      multi: false,
     }
   }
 
   const trusted = candidate.mayReplace !== false && evidenceRank(candidate.evidence) <= evidenceRank(active.evidence)
   if (trusted) {
     return {
-      kind: 'insert', status: 'active', supersede: [active.id], retire: [], conflict: undefined, closeGroups: [],
-      joinGroup: openGroups[0], multi: false,
+      kind: 'insert',
+      status: 'active',
+      supersede: [active.id],
+      retire: [],
+      conflict: undefined,
+      closeGroups: [],
+      joinGroup: openGroups[0],
+      multi: false,
     }
   }
   return {
-    kind: 'insert', status: 'conflict', supersede: [], retire: [],
-    conflict: { groupId: openGroups[0] ?? null, against: [active.id] }, closeGroups: [],
-    joinGroup: undefined, multi: false,
+    kind: 'insert',
+    status: 'conflict',
+    supersede: [],
+    retire: [],
+    conflict: { groupId: openGroups[0] ?? null, against: [active.id] },
+    closeGroups: [],
+    joinGroup: undefined,
+    multi: false,
   }
 }
 
@@ -220,18 +244,28 @@ export function decideWrite(candidate: PolicyCandidate, slot: readonly SlotRow[]
  */
 function foldTarget(candidate: PolicyCandidate, slot: readonly SlotRow[]): WriteDecision | undefined {
   const value = candidate.value
-  if (candidate.mayFold !== true || candidate.mayReplace === false || candidate.scheduled || value === undefined) return undefined
+  if (candidate.mayFold !== true || candidate.mayReplace === false || candidate.scheduled || value === undefined)
+    return undefined
   if ((candidate.sensitivity ?? null) !== null) return undefined
   let target: { readonly row: SlotRow; readonly newer: boolean } | undefined
   for (const row of slot) {
     if (row.status !== 'active' || row.sensitive || row.scope !== (candidate.scope ?? 'global')) continue
     if (evidenceRank(candidate.evidence) > evidenceRank(row.evidence)) continue
-    const verdict = foldVerdict(row.value, value, candidate.validFrom === undefined ? {} : { writtenAt: candidate.validFrom })
+    const verdict = foldVerdict(
+      row.value,
+      value,
+      candidate.validFrom === undefined ? {} : { writtenAt: candidate.validFrom },
+    )
     if (verdict.fold && (target === undefined || row.id > target.row.id)) target = { row, newer: verdict.newer }
   }
   if (target === undefined) return undefined
   const stronger = target.newer && evidenceRank(candidate.evidence) < evidenceRank(target.row.evidence)
-  return { kind: 'fold', factId: target.row.id, takesValue: target.newer, upgradeTo: stronger ? candidate.evidence : undefined }
+  return {
+    kind: 'fold',
+    factId: target.row.id,
+    takesValue: target.newer,
+    upgradeTo: stronger ? candidate.evidence : undefined,
+  }
 }
 
 /** A slot holds several values when the candidate says so or a current (not merely scheduled) row is multi-valued. */
@@ -240,7 +274,16 @@ function multiValued(candidate: PolicyCandidate, slot: readonly SlotRow[]): bool
 }
 
 function plainInsert(status: 'active' | 'scheduled', multi: boolean): WriteDecision {
-  return { kind: 'insert', status, supersede: [], retire: [], conflict: undefined, closeGroups: [], joinGroup: undefined, multi }
+  return {
+    kind: 'insert',
+    status,
+    supersede: [],
+    retire: [],
+    conflict: undefined,
+    closeGroups: [],
+    joinGroup: undefined,
+    multi,
+  }
 }
 
 /** Settle a contested slot on `keeper`: the other current rows are superseded (the active one) or retired. */

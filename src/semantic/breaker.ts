@@ -33,9 +33,20 @@ export interface BreakerError {
 export type BreakerState =
   | { readonly kind: 'closed'; readonly failures: number; readonly lastError: BreakerError | null }
   /** Skipping every call until `until` (epoch ms); `coolingMs` is the period that ends there. */
-  | { readonly kind: 'open'; readonly failures: number; readonly until: number; readonly coolingMs: number; readonly lastError: BreakerError | null }
+  | {
+      readonly kind: 'open'
+      readonly failures: number
+      readonly until: number
+      readonly coolingMs: number
+      readonly lastError: BreakerError | null
+    }
   /** One trial call is under way; every other call is skipped until it settles. */
-  | { readonly kind: 'trying'; readonly failures: number; readonly coolingMs: number; readonly lastError: BreakerError | null }
+  | {
+      readonly kind: 'trying'
+      readonly failures: number
+      readonly coolingMs: number
+      readonly lastError: BreakerError | null
+    }
 
 /** A breaker that has seen nothing. */
 export const CLOSED: BreakerState = { kind: 'closed', failures: 0, lastError: null }
@@ -56,10 +67,16 @@ export type Admission = 'call' | 'trial' | 'skip'
  * @param now - epoch ms.
  * @returns the decision, and the state after it (a trial moves an open breaker to trying).
  */
-export function admitCall(state: BreakerState, now: number): { readonly admission: Admission; readonly state: BreakerState } {
+export function admitCall(
+  state: BreakerState,
+  now: number,
+): { readonly admission: Admission; readonly state: BreakerState } {
   if (state.kind === 'closed') return { admission: 'call', state }
   if (state.kind === 'trying' || now < state.until) return { admission: 'skip', state }
-  return { admission: 'trial', state: { kind: 'trying', failures: state.failures, coolingMs: state.coolingMs, lastError: state.lastError } }
+  return {
+    admission: 'trial',
+    state: { kind: 'trying', failures: state.failures, coolingMs: state.coolingMs, lastError: state.lastError },
+  }
 }
 
 /**
@@ -72,10 +89,17 @@ export function admitCall(state: BreakerState, now: number): { readonly admissio
  *   the last period (capped); an inconclusive trial leaves the breaker open with its period over, so the next call is
  *   a trial again.
  */
-export function settleCall(state: BreakerState, outcome: CallOutcome, now: number, policy: BreakerPolicy): BreakerState {
+export function settleCall(
+  state: BreakerState,
+  outcome: CallOutcome,
+  now: number,
+  policy: BreakerPolicy,
+): BreakerState {
   if (outcome.kind === 'answered') return { kind: 'closed', failures: 0, lastError: state.lastError }
   if (outcome.kind === 'inconclusive') {
-    return state.kind === 'trying' ? { kind: 'open', failures: state.failures, until: now, coolingMs: state.coolingMs, lastError: state.lastError } : state
+    return state.kind === 'trying'
+      ? { kind: 'open', failures: state.failures, until: now, coolingMs: state.coolingMs, lastError: state.lastError }
+      : state
   }
   const failures = state.failures + 1
   const lastError = outcome.error
@@ -90,7 +114,8 @@ export function settleCall(state: BreakerState, outcome: CallOutcome, now: numbe
       return { kind: 'open', failures, until: now + coolingMs, coolingMs, lastError }
     }
     // A call admitted before the breaker opened failed late: it counts, the period stands.
-    case 'open': return { ...state, failures, lastError }
+    case 'open':
+      return { ...state, failures, lastError }
   }
 }
 
@@ -101,7 +126,10 @@ export function settleCall(state: BreakerState, outcome: CallOutcome, now: numbe
  * @returns answered for any answer, a wrong-shaped one included (the endpoint is up); failed for no answer in time,
  *   no connection or an HTTP error; inconclusive when the caller cancelled it.
  */
-export function outcomeOf(result: { readonly ok: true } | { readonly ok: false; readonly code: EndpointFailureCode; readonly message: string }, now: number): CallOutcome {
+export function outcomeOf(
+  result: { readonly ok: true } | { readonly ok: false; readonly code: EndpointFailureCode; readonly message: string },
+  now: number,
+): CallOutcome {
   if (result.ok) return { kind: 'answered' }
   switch (result.code) {
     case 'timeout':

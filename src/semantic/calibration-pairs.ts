@@ -42,7 +42,10 @@ export function libraryPairs(facts: readonly CalibrationFact[], options: Library
     const partner = unrelatedTo(sorted, index)
     if (partner === undefined) continue
     queries.add(query)
-    pairs.push({ query, document: factText(fact), relevant: true }, { query, document: factText(partner), relevant: false })
+    pairs.push(
+      { query, document: factText(fact), relevant: true },
+      { query, document: factText(partner), relevant: false },
+    )
   }
   return pairs
 }

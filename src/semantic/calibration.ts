@@ -35,17 +35,17 @@ export type CalibrationRefusal = 'too_few_pairs' | 'no_threshold'
 
 /** What calibrating found. */
 export type CalibrationResult =
-  | ThresholdQuality & { readonly ok: true; readonly relevant: number; readonly irrelevant: number }
+  | (ThresholdQuality & { readonly ok: true; readonly relevant: number; readonly irrelevant: number })
   | {
-    readonly ok: false
-    readonly reason: CalibrationRefusal
-    /** A sentence a person can act on. */
-    readonly message: string
-    readonly relevant: number
-    readonly irrelevant: number
-    /** With `no_threshold`: the threshold that came closest (see {@link calibrate}). */
-    readonly best?: ThresholdQuality
-  }
+      readonly ok: false
+      readonly reason: CalibrationRefusal
+      /** A sentence a person can act on. */
+      readonly message: string
+      readonly relevant: number
+      readonly irrelevant: number
+      /** With `no_threshold`: the threshold that came closest (see {@link calibrate}). */
+      readonly best?: ThresholdQuality
+    }
 
 /**
  * Whether a set of labeled pairs is large enough to calibrate from.
@@ -77,10 +77,13 @@ export function calibrate(scored: readonly ScoredPair[]): CalibrationResult {
   const precise = candidates.filter((candidate) => candidate.precision >= MIN_PRECISION)
   const chosen = pickBest(precise, (a, b) => a.recall - b.recall || a.threshold - b.threshold)
   if (chosen !== undefined && chosen.recall >= MIN_RECALL) return { ok: true, ...chosen, relevant, irrelevant }
-  const best = chosen ?? pickBest(candidates, (a, b) => a.precision - b.precision || a.recall - b.recall || a.threshold - b.threshold)
-  const message = chosen === undefined
-    ? `no threshold reaches ${percent(MIN_PRECISION)} precision (the best reaches ${percent(best?.precision ?? 0)})`
-    : `the threshold with ${percent(MIN_PRECISION)} precision keeps only ${percent(chosen.recall)} of the relevant pairs; ${percent(MIN_RECALL)} recall is needed`
+  const best =
+    chosen ??
+    pickBest(candidates, (a, b) => a.precision - b.precision || a.recall - b.recall || a.threshold - b.threshold)
+  const message =
+    chosen === undefined
+      ? `no threshold reaches ${percent(MIN_PRECISION)} precision (the best reaches ${percent(best?.precision ?? 0)})`
+      : `the threshold with ${percent(MIN_PRECISION)} precision keeps only ${percent(chosen.recall)} of the relevant pairs; ${percent(MIN_RECALL)} recall is needed`
   return best === undefined
     ? { ok: false, reason: 'no_threshold', message, relevant, irrelevant }
     : { ok: false, reason: 'no_threshold', message, relevant, irrelevant, best }
@@ -98,8 +101,12 @@ export type RerankDecision =
  * @param calibration - the current calibration record of the rerank fingerprint, or undefined when there is none.
  * @returns filter at its threshold (drop results scoring below it), or only order (`rerank_uncalibrated`).
  */
-export function rerankDecision(calibration: { readonly threshold: number; readonly pairSource: 'supplied' | 'library' } | undefined): RerankDecision {
-  return calibration?.pairSource === 'supplied' ? { filter: true, threshold: calibration.threshold } : { filter: false, reason: 'rerank_uncalibrated' }
+export function rerankDecision(
+  calibration: { readonly threshold: number; readonly pairSource: 'supplied' | 'library' } | undefined,
+): RerankDecision {
+  return calibration?.pairSource === 'supplied'
+    ? { filter: true, threshold: calibration.threshold }
+    : { filter: false, reason: 'rerank_uncalibrated' }
 }
 
 /** Precision and recall at every distinct score, highest score first. */
@@ -119,7 +126,10 @@ function thresholdQualities(scored: readonly ScoredPair[], relevantTotal: number
   return out
 }
 
-function pickBest(candidates: readonly ThresholdQuality[], compare: (a: ThresholdQuality, b: ThresholdQuality) => number): ThresholdQuality | undefined {
+function pickBest(
+  candidates: readonly ThresholdQuality[],
+  compare: (a: ThresholdQuality, b: ThresholdQuality) => number,
+): ThresholdQuality | undefined {
   let best: ThresholdQuality | undefined
   for (const candidate of candidates) if (best === undefined || compare(candidate, best) > 0) best = candidate
   return best

@@ -34,12 +34,30 @@ interface WasmMemory {
 /** The kernel's exports (vector-scan.wat documents each). */
 interface ScanExports {
   readonly memory: WasmMemory
-  readonly shortlist: (codes: number, ids: number, size: number, words: number, query: number, histogram: number,
-    distances: number, out: number, keep: number) => number
+  readonly shortlist: (
+    codes: number,
+    ids: number,
+    size: number,
+    words: number,
+    query: number,
+    histogram: number,
+    distances: number,
+    out: number,
+    keep: number,
+  ) => number
   readonly live: (ids: number, size: number) => number
   readonly signTable: (query: number, dim: number, positions: number, table: number, entry: number) => void
-  readonly rank: (table: number, codes: number, stride: number, positions: number, slots: number, count: number,
-    keep: number, out: number, scores: number) => number
+  readonly rank: (
+    table: number,
+    codes: number,
+    stride: number,
+    positions: number,
+    slots: number,
+    count: number,
+    keep: number,
+    out: number,
+    scores: number,
+  ) => number
   readonly dot: (query: number, magnitudes: number, bits: number, dim: number) => number
 }
 
@@ -88,7 +106,8 @@ export class ScanKernel {
    */
   arena(dim: number): CodeArena {
     if ('error' in this.compiled) throw this.compiled.error
-    if (!Number.isInteger(dim) || dim < 1 || dim > MAX_DIM) throw new RangeError(`a code arena takes 1 to ${MAX_DIM} dimensions, not ${dim}`)
+    if (!Number.isInteger(dim) || dim < 1 || dim > MAX_DIM)
+      throw new RangeError(`a code arena takes 1 to ${MAX_DIM} dimensions, not ${dim}`)
     const { exports } = new (wasmApi().Instance)(this.compiled.module, {})
     return new CodeArena(dim, exports as unknown as ScanExports)
   }
@@ -159,7 +178,8 @@ export class CodeArena {
    * @param count - how many slots to write; they must fit the capacity.
    */
   write(first: number, codes: Uint8Array, ids: Int32Array, count: number): void {
-    if (first + count > this.slots) throw new RangeError(`slot ${first + count - 1} is past the arena's ${this.slots} slots`)
+    if (first + count > this.slots)
+      throw new RangeError(`slot ${first + count - 1} is past the arena's ${this.slots} slots`)
     const bytes = this.view()
     const at = this.codesAt + first * this.stride
     if (this.codeBytes === this.stride) {
@@ -231,12 +251,30 @@ export class CodeArena {
     const bytes = this.view()
     bytes.fill(0, 0, this.stride)
     bytes.set(signBits(query).subarray(0, this.codeBytes), 0)
-    const taken = this.kernel.shortlist(this.codesAt, this.idsAt(this.slots), slots, this.words, 0, this.histogramAt,
-      scratch.distances, scratch.shortlist, wide)
+    const taken = this.kernel.shortlist(
+      this.codesAt,
+      this.idsAt(this.slots),
+      slots,
+      this.words,
+      0,
+      this.histogramAt,
+      scratch.distances,
+      scratch.shortlist,
+      wide,
+    )
     this.writeFloats(scratch.query, query)
     this.kernel.signTable(scratch.query, this.dim, this.codeBytes, scratch.table, scratch.entry)
-    const ranked = this.kernel.rank(scratch.table, this.codesAt, this.stride, this.codeBytes, scratch.shortlist, taken, kept,
-      scratch.ranked, scratch.scores)
+    const ranked = this.kernel.rank(
+      scratch.table,
+      this.codesAt,
+      this.stride,
+      this.codeBytes,
+      scratch.shortlist,
+      taken,
+      kept,
+      scratch.ranked,
+      scratch.scores,
+    )
     return this.readInts(scratch.ranked, ranked)
   }
 
@@ -262,7 +300,8 @@ export class CodeArena {
   }
 
   private assertDimension(query: Float32Array): void {
-    if (query.length !== this.dim) throw new RangeError(`a query of ${query.length} dimensions against codes of ${this.dim}`)
+    if (query.length !== this.dim)
+      throw new RangeError(`a query of ${query.length} dimensions against codes of ${this.dim}`)
   }
 
   private idsAt(slots: number): number {
@@ -275,7 +314,19 @@ export class CodeArena {
   }
 
   /** A search's scratch, after the codes and ids, with the memory grown to hold it. */
-  private scratch(shortlist: number, keep: number): { distances: number; shortlist: number; ranked: number; scores: number; query: number; table: number; entry: number; magnitudes: number } {
+  private scratch(
+    shortlist: number,
+    keep: number,
+  ): {
+    distances: number
+    shortlist: number
+    ranked: number
+    scores: number
+    query: number
+    table: number
+    entry: number
+    magnitudes: number
+  } {
     const distances = this.scratchAt(this.slots)
     const listed = roundUp(distances + this.slots * 2, 8)
     const ranked = listed + shortlist * 4

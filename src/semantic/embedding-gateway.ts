@@ -20,36 +20,56 @@ const WHAT = 'embedding endpoint'
  *   vectors disagree in length; `wrong_dimension` when `endpoint.dim > 0` and they are of another length; the
  *   transport codes of {@link postJson}. Never throws.
  */
-export async function embedTexts(endpoint: EmbeddingEndpoint, texts: readonly string[], limits: CallLimits, fetchImpl: typeof fetch): Promise<EmbedAnswer> {
+export async function embedTexts(
+  endpoint: EmbeddingEndpoint,
+  texts: readonly string[],
+  limits: CallLimits,
+  fetchImpl: typeof fetch,
+): Promise<EmbedAnswer> {
   if (texts.length === 0) return { ok: true, vectors: [], dim: endpoint.dim }
-  const answer = await postJson({
-    url: endpointUrl(endpoint.baseUrl, 'embeddings'),
-    what: WHAT,
-    apiKey: endpoint.apiKey,
-    body: { model: endpoint.model, input: texts, encoding_format: 'float' },
-  }, limits, fetchImpl)
+  const answer = await postJson(
+    {
+      url: endpointUrl(endpoint.baseUrl, 'embeddings'),
+      what: WHAT,
+      apiKey: endpoint.apiKey,
+      body: { model: endpoint.model, input: texts, encoding_format: 'float' },
+    },
+    limits,
+    fetchImpl,
+  )
   if (!answer.ok) return answer
   const read = readEmbeddingAnswer(answer.json)
-  if (!read.ok) return endpointFailure('bad_response', `the ${WHAT} answered in an unexpected shape (${read.problem})`, endpoint.apiKey)
+  if (!read.ok)
+    return endpointFailure(
+      'bad_response',
+      `the ${WHAT} answered in an unexpected shape (${read.problem})`,
+      endpoint.apiKey,
+    )
   return alignVectors(read.items, texts.length, endpoint)
 }
 
 /** The items' vectors in input order, after the checks {@link embedTexts} promises. */
 function alignVectors(items: readonly EmbeddingItem[], count: number, endpoint: EmbeddingEndpoint): EmbedAnswer {
-  const bad = (problem: string): EmbedAnswer => endpointFailure('bad_response', `the ${WHAT} ${problem}`, endpoint.apiKey)
+  const bad = (problem: string): EmbedAnswer =>
+    endpointFailure('bad_response', `the ${WHAT} ${problem}`, endpoint.apiKey)
   if (items.length !== count) return bad(`returned ${items.length} embeddings for ${count} texts`)
   const vectors: (Float32Array | undefined)[] = new Array<Float32Array | undefined>(count).fill(undefined)
   const dim = items[0]?.embedding.length ?? 0
   for (const item of items) {
     if (item.index >= count) return bad(`returned index ${item.index} for ${count} texts`)
     if (vectors[item.index] !== undefined) return bad(`returned index ${item.index} twice`)
-    if (item.embedding.length !== dim) return bad(`returned vectors of different lengths (${dim} and ${item.embedding.length}) in one answer`)
+    if (item.embedding.length !== dim)
+      return bad(`returned vectors of different lengths (${dim} and ${item.embedding.length}) in one answer`)
     const vector = Float32Array.from(item.embedding)
     if (!vector.every(Number.isFinite)) return bad(`returned a number beyond float32 range in embedding ${item.index}`)
     vectors[item.index] = vector
   }
   if (endpoint.dim > 0 && dim !== endpoint.dim) {
-    return endpointFailure('wrong_dimension', `the ${WHAT} returned ${dim}-dimensional vectors, but ${endpoint.dim} dimensions are configured`, endpoint.apiKey)
+    return endpointFailure(
+      'wrong_dimension',
+      `the ${WHAT} returned ${dim}-dimensional vectors, but ${endpoint.dim} dimensions are configured`,
+      endpoint.apiKey,
+    )
   }
   // Count equal and no index repeated or out of range: every slot is filled.
   return { ok: true, vectors: vectors.filter((vector) => vector !== undefined), dim }

@@ -4,7 +4,15 @@
  * `cooling_down` failure, so the caller degrades as for any failure. When the endpoint's identity changes (another
  * URL or model) the breaker starts closed: a new endpoint owes nothing for the old one's failures.
  */
-import { admitCall, CLOSED, DEFAULT_BREAKER_POLICY, outcomeOf, settleCall, type BreakerPolicy, type BreakerState } from './breaker.ts'
+import {
+  admitCall,
+  CLOSED,
+  DEFAULT_BREAKER_POLICY,
+  outcomeOf,
+  settleCall,
+  type BreakerPolicy,
+  type BreakerState,
+} from './breaker.ts'
 import type { EndpointFailure, EndpointFailureCode } from './types.ts'
 
 /** A breaker's state as status shows it: `open` carries when it is tried again. Nothing here contains a key. */
@@ -45,7 +53,10 @@ export class EndpointBreaker {
    * @param run - the call (the gateways never throw; if it does, the error passes through and counts as nothing).
    * @returns the call's result, or a `cooling_down` failure when it was skipped.
    */
-  async call<T extends { readonly ok: true } | EndpointFailure>(identity: string, run: () => Promise<T>): Promise<T | EndpointFailure> {
+  async call<T extends { readonly ok: true } | EndpointFailure>(
+    identity: string,
+    run: () => Promise<T>,
+  ): Promise<T | EndpointFailure> {
     const policy = this.policy
     if (policy === 'off') return run()
     this.follow(identity)
@@ -72,9 +83,17 @@ export class EndpointBreaker {
    * @returns the report.
    */
   report(identity: string): BreakerReport {
-    if (this.policy === 'off') return { state: 'off', until: null, coolingMs: 0, consecutiveFailures: 0, lastError: null }
+    if (this.policy === 'off')
+      return { state: 'off', until: null, coolingMs: 0, consecutiveFailures: 0, lastError: null }
     const state = this.identity === identity ? this.state : CLOSED
-    const lastError = state.lastError === null ? null : { code: state.lastError.code, message: state.lastError.message, at: new Date(state.lastError.at).toISOString() }
+    const lastError =
+      state.lastError === null
+        ? null
+        : {
+            code: state.lastError.code,
+            message: state.lastError.message,
+            at: new Date(state.lastError.at).toISOString(),
+          }
     return {
       state: state.kind,
       until: state.kind === 'open' ? new Date(state.until).toISOString() : null,
@@ -94,9 +113,14 @@ export class EndpointBreaker {
   private skipped(): EndpointFailure {
     const state = this.state
     const failures = `it failed ${state.failures} time${state.failures === 1 ? '' : 's'} in a row${state.lastError === null ? '' : ` (last: ${state.lastError.code})`}`
-    const when = state.kind === 'open'
-      ? `; it is tried again after ${new Date(state.until).toISOString()}`
-      : '; one trial call to it is under way'
-    return { ok: false, code: 'cooling_down', message: `skipped the ${this.what} without a call while it cools down: ${failures}${when}` }
+    const when =
+      state.kind === 'open'
+        ? `; it is tried again after ${new Date(state.until).toISOString()}`
+        : '; one trial call to it is under way'
+    return {
+      ok: false,
+      code: 'cooling_down',
+      message: `skipped the ${this.what} without a call while it cools down: ${failures}${when}`,
+    }
   }
 }

@@ -46,7 +46,11 @@ export function endpointUrl(baseUrl: string, verb: string): string {
  * @param apiKey - the key of the call.
  * @returns the failure.
  */
-export function endpointFailure(code: EndpointFailureCode, message: string, apiKey: string | undefined): EndpointFailure {
+export function endpointFailure(
+  code: EndpointFailureCode,
+  message: string,
+  apiKey: string | undefined,
+): EndpointFailure {
   return { ok: false, code, message: maskKey(message, apiKey) }
 }
 
@@ -58,8 +62,11 @@ export function endpointFailure(code: EndpointFailureCode, message: string, apiK
  * @returns the parsed answer or a failure; never throws.
  */
 export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: typeof fetch): Promise<JsonAnswer> {
-  const budgetMs = Number.isFinite(limits.timeoutMs) ? Math.min(Math.max(0, Math.floor(limits.timeoutMs)), MAX_TIMER_MS) : MAX_TIMER_MS
-  const fail = (code: EndpointFailureCode, message: string): EndpointFailure => endpointFailure(code, message, post.apiKey)
+  const budgetMs = Number.isFinite(limits.timeoutMs)
+    ? Math.min(Math.max(0, Math.floor(limits.timeoutMs)), MAX_TIMER_MS)
+    : MAX_TIMER_MS
+  const fail = (code: EndpointFailureCode, message: string): EndpointFailure =>
+    endpointFailure(code, message, post.apiKey)
   if (limits.signal?.aborted === true) return fail('cancelled', `the ${post.what} call was cancelled before it started`)
   const timeout = AbortSignal.timeout(budgetMs)
   const signal = limits.signal === undefined ? timeout : AbortSignal.any([limits.signal, timeout])
@@ -76,21 +83,34 @@ export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: ty
     response = await fetchImpl(post.url, {
       method: 'POST',
       signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(key === '' ? {} : { authorization: `Bearer ${key}` }) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(key === '' ? {} : { authorization: `Bearer ${key}` }),
+      },
       body: JSON.stringify(post.body),
     })
   } catch (error) {
-    return aborted() ?? fail('unreachable', `the ${post.what} at ${originOf(post.url)} could not be reached: ${causeOf(error)}`)
+    return (
+      aborted() ??
+      fail('unreachable', `the ${post.what} at ${originOf(post.url)} could not be reached: ${causeOf(error)}`)
+    )
   }
   let text: string
   try {
     text = await response.text()
   } catch (error) {
-    return aborted() ?? fail('unreachable', `the ${post.what} at ${originOf(post.url)} broke off its answer: ${causeOf(error)}`)
+    return (
+      aborted() ??
+      fail('unreachable', `the ${post.what} at ${originOf(post.url)} broke off its answer: ${causeOf(error)}`)
+    )
   }
   if (!response.ok) {
     const excerpt = maskKey(text.slice(0, BODY_SCAN), post.apiKey).replace(/\s+/gu, ' ').trim().slice(0, BODY_EXCERPT)
-    return fail('http_error', `the ${post.what} answered HTTP ${response.status}${excerpt === '' ? '' : `: ${excerpt}`}`)
+    return fail(
+      'http_error',
+      `the ${post.what} answered HTTP ${response.status}${excerpt === '' ? '' : `: ${excerpt}`}`,
+    )
   }
   try {
     return { ok: true, json: JSON.parse(text) as unknown }

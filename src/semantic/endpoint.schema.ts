@@ -19,7 +19,9 @@ export interface RerankItem {
 }
 
 /** The shape of an answer, or the first place it differs, as "path: problem". */
-export type ShapeRead<T> = { readonly ok: true; readonly items: readonly T[] } | { readonly ok: false; readonly problem: string }
+export type ShapeRead<T> =
+  | { readonly ok: true; readonly items: readonly T[] }
+  | { readonly ok: false; readonly problem: string }
 
 const index = z.number().int().nonnegative()
 
@@ -28,9 +30,17 @@ const embeddingAnswer = z.object({
 }) satisfies z.ZodType<{ data: EmbeddingItem[] }>
 
 const rerankAnswer = z.object({
-  results: z.array(z.object({ index, relevance_score: z.number().optional(), score: z.number().optional() })
-    .refine((result) => result.relevance_score !== undefined || result.score !== undefined, 'has neither relevance_score nor score')),
-}) satisfies z.ZodType<{ results: { index: number; relevance_score?: number | undefined; score?: number | undefined }[] }>
+  results: z.array(
+    z
+      .object({ index, relevance_score: z.number().optional(), score: z.number().optional() })
+      .refine(
+        (result) => result.relevance_score !== undefined || result.score !== undefined,
+        'has neither relevance_score nor score',
+      ),
+  ),
+}) satisfies z.ZodType<{
+  results: { index: number; relevance_score?: number | undefined; score?: number | undefined }[]
+}>
 
 /**
  * Read an embedding answer.
@@ -51,7 +61,13 @@ export function readRerankAnswer(json: unknown): ShapeRead<RerankItem> {
   const parsed = rerankAnswer.safeParse(json)
   if (!parsed.success) return { ok: false, problem: firstProblem(parsed.error) }
   // The refinement guarantees one of the two names.
-  return { ok: true, items: parsed.data.results.map((result) => ({ index: result.index, score: result.relevance_score ?? result.score ?? Number.NaN })) }
+  return {
+    ok: true,
+    items: parsed.data.results.map((result) => ({
+      index: result.index,
+      score: result.relevance_score ?? result.score ?? Number.NaN,
+    })),
+  }
 }
 
 function firstProblem(error: z.ZodError): string {

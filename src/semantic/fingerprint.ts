@@ -36,10 +36,17 @@ export interface RerankIdentity {
  * @returns `emb-` and 16 hex digits of a SHA-256 over the canonical identity with normalization and template.
  */
 export function embeddingFingerprint(identity: EmbeddingIdentity): string {
-  return `emb-${sha256(canonicalJson({
-    kind: 'embedding', provider: identity.provider, baseUrl: trimBase(identity.baseUrl), model: identity.model.trim(),
-    dim: identity.dim, normalization: NORMALIZATION, template: INPUT_TEMPLATE,
-  })).slice(0, 16)}`
+  return `emb-${sha256(
+    canonicalJson({
+      kind: 'embedding',
+      provider: identity.provider,
+      baseUrl: trimBase(identity.baseUrl),
+      model: identity.model.trim(),
+      dim: identity.dim,
+      normalization: NORMALIZATION,
+      template: INPUT_TEMPLATE,
+    }),
+  ).slice(0, 16)}`
 }
 
 /**
@@ -48,9 +55,15 @@ export function embeddingFingerprint(identity: EmbeddingIdentity): string {
  * @returns `rr-` and 16 hex digits of a SHA-256 over the canonical identity.
  */
 export function rerankFingerprint(identity: RerankIdentity): string {
-  return `rr-${sha256(canonicalJson({
-    kind: 'rerank', provider: identity.provider, baseUrl: trimBase(identity.baseUrl), model: identity.model.trim(), scoreMode: identity.scoreMode,
-  })).slice(0, 16)}`
+  return `rr-${sha256(
+    canonicalJson({
+      kind: 'rerank',
+      provider: identity.provider,
+      baseUrl: trimBase(identity.baseUrl),
+      model: identity.model.trim(),
+      scoreMode: identity.scoreMode,
+    }),
+  ).slice(0, 16)}`
 }
 
 /**

@@ -24,8 +24,13 @@ export interface EmbeddableFact {
  * @returns one line; qualifiers in key order.
  */
 export function factText(fact: EmbeddableFact): string {
-  const qualifiers = Object.keys(fact.qualifiers).sort().map((key) => `${key}: ${fact.qualifiers[key] ?? ''}`)
-  const head = qualifiers.length === 0 ? `${fact.subject} · ${fact.property}` : `${fact.subject} · ${fact.property} (${qualifiers.join(', ')})`
+  const qualifiers = Object.keys(fact.qualifiers)
+    .sort()
+    .map((key) => `${key}: ${fact.qualifiers[key] ?? ''}`)
+  const head =
+    qualifiers.length === 0
+      ? `${fact.subject} · ${fact.property}`
+      : `${fact.subject} · ${fact.property} (${qualifiers.join(', ')})`
   return maskCredentials(`${head}: ${fact.value}`)
 }
 

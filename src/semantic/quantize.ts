@@ -85,7 +85,10 @@ export function cosineQuantized(queryUnit: Float32Array, quantized: Int8Array, s
  * @param b - the other.
  * @returns the dot product of the two dequantized unit vectors; 0 when the lengths differ.
  */
-export function cosineBetween(a: { readonly scale: number; readonly quantized: Int8Array }, b: { readonly scale: number; readonly quantized: Int8Array }): number {
+export function cosineBetween(
+  a: { readonly scale: number; readonly quantized: Int8Array },
+  b: { readonly scale: number; readonly quantized: Int8Array },
+): number {
   if (a.quantized.length !== b.quantized.length) return 0
   let dot = 0
   for (let i = 0; i < a.quantized.length; i += 1) dot += (a.quantized[i] ?? 0) * (b.quantized[i] ?? 0)
@@ -109,4 +112,3 @@ export function bitBytes(dim: number): number {
 export function bitWords(dim: number): number {
   return Math.ceil(dim / 32)
 }
-

@@ -19,23 +19,39 @@ const WHAT = 'rerank endpoint'
  * @returns `scores[i]` for `documents[i]`, or a failure: `bad_response` unless every document index appears exactly
  *   once with a finite score; the transport codes of {@link postJson}. Never throws.
  */
-export async function rerankDocuments(endpoint: RerankEndpoint, query: string, documents: readonly string[], limits: CallLimits, fetchImpl: typeof fetch): Promise<RerankAnswer> {
+export async function rerankDocuments(
+  endpoint: RerankEndpoint,
+  query: string,
+  documents: readonly string[],
+  limits: CallLimits,
+  fetchImpl: typeof fetch,
+): Promise<RerankAnswer> {
   if (documents.length === 0) return { ok: true, scores: [] }
-  const answer = await postJson({
-    url: endpointUrl(endpoint.baseUrl, 'rerank'),
-    what: WHAT,
-    apiKey: endpoint.apiKey,
-    body: { model: endpoint.model, query, documents, top_n: documents.length, return_documents: false },
-  }, limits, fetchImpl)
+  const answer = await postJson(
+    {
+      url: endpointUrl(endpoint.baseUrl, 'rerank'),
+      what: WHAT,
+      apiKey: endpoint.apiKey,
+      body: { model: endpoint.model, query, documents, top_n: documents.length, return_documents: false },
+    },
+    limits,
+    fetchImpl,
+  )
   if (!answer.ok) return answer
   const read = readRerankAnswer(answer.json)
-  if (!read.ok) return endpointFailure('bad_response', `the ${WHAT} answered in an unexpected shape (${read.problem})`, endpoint.apiKey)
+  if (!read.ok)
+    return endpointFailure(
+      'bad_response',
+      `the ${WHAT} answered in an unexpected shape (${read.problem})`,
+      endpoint.apiKey,
+    )
   return alignScores(read.items, documents.length, endpoint)
 }
 
 /** The items' scores in document order, after the checks {@link rerankDocuments} promises. */
 function alignScores(items: readonly RerankItem[], count: number, endpoint: RerankEndpoint): RerankAnswer {
-  const bad = (problem: string): RerankAnswer => endpointFailure('bad_response', `the ${WHAT} ${problem}`, endpoint.apiKey)
+  const bad = (problem: string): RerankAnswer =>
+    endpointFailure('bad_response', `the ${WHAT} ${problem}`, endpoint.apiKey)
   if (items.length !== count) return bad(`scored ${items.length} results for ${count} documents`)
   const scores: (number | undefined)[] = new Array<number | undefined>(count).fill(undefined)
   for (const item of items) {

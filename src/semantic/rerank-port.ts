@@ -19,15 +19,24 @@ export const CALIBRATION_CALL_TIMEOUT_MS = 30_000
  * @param config - the live configuration.
  * @returns the port, or why there is none.
  */
-export function rerankPort(access: EndpointAccess, config: ResolvedConfig): RerankPort | { readonly unavailable: string } {
+export function rerankPort(
+  access: EndpointAccess,
+  config: ResolvedConfig,
+): RerankPort | { readonly unavailable: string } {
   const settings = rerankSettings(config)
   if (!settings.configured) return { unavailable: settings.reason }
   return {
     fingerprint: settings.fingerprint,
     async score(query, documents, signal) {
       // Supplied documents are any text: masked here, as factText masks a fact's.
-      return checkedRerank(rerankEndpoint(settings, await access.key(settings.keyName)), settings.scoreMode, query,
-        documents.map((document) => maskCredentials(document)), { timeoutMs: CALIBRATION_CALL_TIMEOUT_MS, signal }, access.fetch)
+      return checkedRerank(
+        rerankEndpoint(settings, await access.key(settings.keyName)),
+        settings.scoreMode,
+        query,
+        documents.map((document) => maskCredentials(document)),
+        { timeoutMs: CALIBRATION_CALL_TIMEOUT_MS, signal },
+        access.fetch,
+      )
     },
   }
 }
@@ -43,8 +52,14 @@ export function rerankPort(access: EndpointAccess, config: ResolvedConfig): Rera
  * @param fetchImpl - the fetch to use.
  * @returns one checked score per document, or the failure.
  */
-export async function checkedRerank(endpoint: RerankEndpoint, scoreMode: RerankScoreMode, query: string, documents: readonly string[],
-  limits: CallLimits, fetchImpl: typeof fetch): Promise<RerankAnswer> {
+export async function checkedRerank(
+  endpoint: RerankEndpoint,
+  scoreMode: RerankScoreMode,
+  query: string,
+  documents: readonly string[],
+  limits: CallLimits,
+  fetchImpl: typeof fetch,
+): Promise<RerankAnswer> {
   const answer = await rerankDocuments(endpoint, maskCredentials(query), documents, limits, fetchImpl)
   if (!answer.ok) return answer
   const checked = checkScores(answer.scores, scoreMode)

@@ -16,5 +16,15 @@ export function vectorSources(config: ResolvedConfig, stores: OpenStores): reado
   if (!settings.configured) return []
   const space = stores.vectors.space(settings.fingerprint)
   if (space === undefined) return []
-  return [vectorSource(stores.vectors, space, config.consolidateCosineFloor, () => new Promise((resolve) => { setImmediate(resolve) }))]
+  return [
+    vectorSource(
+      stores.vectors,
+      space,
+      config.consolidateCosineFloor,
+      () =>
+        new Promise((resolve) => {
+          setImmediate(resolve)
+        }),
+    ),
+  ]
 }

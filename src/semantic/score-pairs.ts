@@ -10,7 +10,11 @@ import type { EndpointFailure, LabeledPair, RerankAnswer } from './types.ts'
 export const SCORE_CONCURRENCY = 2
 
 /** Scores one query's documents, as the reranker port does. */
-export type ScoreDocuments = (query: string, documents: readonly string[], signal?: AbortSignal) => Promise<RerankAnswer>
+export type ScoreDocuments = (
+  query: string,
+  documents: readonly string[],
+  signal?: AbortSignal,
+) => Promise<RerankAnswer>
 
 /**
  * Score every pair.
@@ -37,13 +41,19 @@ export async function scorePairs(
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next !== undefined && failure === undefined; next = queue.shift()) {
       const [query, indices] = next
-      const answer = await score(query, indices.map((index) => (pairs[index] as LabeledPair).document), abort.signal)
+      const answer = await score(
+        query,
+        indices.map((index) => (pairs[index] as LabeledPair).document),
+        abort.signal,
+      )
       if (!answer.ok) {
         failure ??= answer
         abort.abort()
         return
       }
-      indices.forEach((index, at) => { scores[index] = answer.scores[at] as number })
+      indices.forEach((index, at) => {
+        scores[index] = answer.scores[at] as number
+      })
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker))

@@ -19,7 +19,14 @@ import { factText } from './input-text.ts'
 import { normalize } from './quantize.ts'
 import { rerankDecision } from './calibration.ts'
 import { checkedRerank } from './rerank-port.ts'
-import { embeddingEndpoint, embeddingSettings, QUERY_EMBED_BUDGET_MS, RERANK_BUDGET_MS, rerankEndpoint, rerankSettings } from './settings.ts'
+import {
+  embeddingEndpoint,
+  embeddingSettings,
+  QUERY_EMBED_BUDGET_MS,
+  RERANK_BUDGET_MS,
+  rerankEndpoint,
+  rerankSettings,
+} from './settings.ts'
 import type { EndpointAccess } from './types.ts'
 import type { QueryGuards } from './query-guards.ts'
 import type { VectorIndex } from './vector-index.ts'
@@ -35,58 +42,86 @@ export type { EndpointAccess }
  * @param stores - the open stores.
  * @returns the legs; a channel that is not configured is absent.
  */
-export function semanticLegs(access: EndpointAccess, index: VectorIndex, guards: QueryGuards, config: ResolvedConfig, stores: OpenStores): SemanticLegs {
+export function semanticLegs(
+  access: EndpointAccess,
+  index: VectorIndex,
+  guards: QueryGuards,
+  config: ResolvedConfig,
+  stores: OpenStores,
+): SemanticLegs {
   const embedding = embeddingSettings(config)
   const rerank = rerankSettings(config)
   const legs: { vector?: SemanticLegs['vector']; rerank?: SemanticLegs['rerank'] } = {}
   if (embedding.configured) {
-    legs.vector = (query, visibility, deadline) => safely('vector', async (): Promise<VectorOutcome> => {
-      const space = stores.vectors.space(embedding.fingerprint)
-      if (space === undefined || stores.vectors.spaceState(space.id).count === 0) {
-        // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
-        return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
-      }
-      const text = maskCredentials(query)
-      let unit = guards.queryEmbeddings.get(embedding.fingerprint, text)
-      if (unit === undefined) {
-        const { apiKey, budget } = await keyWithin(access, embedding.keyName, QUERY_EMBED_BUDGET_MS, deadline)
-        if (budget <= 0) return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
-        const answer = await guards.embedding.call(embedding.fingerprint,
-          () => embedTexts(embeddingEndpoint(embedding, apiKey, space.dim), [text], { timeoutMs: budget }, access.fetch))
-        if (!answer.ok) return degraded('vector', answer.code, answer.message)
-        unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
-        if (unit === undefined) return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
-        guards.queryEmbeddings.set(embedding.fingerprint, text, unit)
-      }
-      const hits = index.search(stores.vectors, space, unit, CHANNEL_DEPTH, visibility)
-      return {
-        kind: 'ran',
-        ranking: { channel: 'vector', ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) },
-        lacking: (factIds) => stores.vectors.lacking(space.id, factIds),
-      }
-    })
+    legs.vector = (query, visibility, deadline) =>
+      safely('vector', async (): Promise<VectorOutcome> => {
+        const space = stores.vectors.space(embedding.fingerprint)
+        if (space === undefined || stores.vectors.spaceState(space.id).count === 0) {
+          // Before the first sweep there is no space: ids start at 1, so space 0 holds no vector and every embeddable fact lacks one.
+          return { kind: 'empty', lacking: (factIds) => stores.vectors.lacking(space?.id ?? 0, factIds) }
+        }
+        const text = maskCredentials(query)
+        let unit = guards.queryEmbeddings.get(embedding.fingerprint, text)
+        if (unit === undefined) {
+          const { apiKey, budget } = await keyWithin(access, embedding.keyName, QUERY_EMBED_BUDGET_MS, deadline)
+          if (budget <= 0)
+            return degraded('vector', 'deadline', 'no time was left in the query for the query embedding')
+          const answer = await guards.embedding.call(embedding.fingerprint, () =>
+            embedTexts(embeddingEndpoint(embedding, apiKey, space.dim), [text], { timeoutMs: budget }, access.fetch),
+          )
+          if (!answer.ok) return degraded('vector', answer.code, answer.message)
+          unit = answer.vectors[0] === undefined ? undefined : normalize(answer.vectors[0])
+          if (unit === undefined)
+            return degraded('vector', 'bad_response', 'the query embedding was empty or all zeros')
+          guards.queryEmbeddings.set(embedding.fingerprint, text, unit)
+        }
+        const hits = index.search(stores.vectors, space, unit, CHANNEL_DEPTH, visibility)
+        return {
+          kind: 'ran',
+          ranking: { channel: 'vector', ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) },
+          lacking: (factIds) => stores.vectors.lacking(space.id, factIds),
+        }
+      })
   }
   if (rerank.configured) {
-    legs.rerank = (query, facts, deadline) => safely('rerank', async (): Promise<RerankOutcome> => {
-      // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
-      const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
-      if (sendable.length === 0) return degraded('rerank', 'nothing_sendable', 'every candidate is a sensitive fact, and none is sent to the reranker')
-      const { apiKey, budget } = await keyWithin(access, rerank.keyName, RERANK_BUDGET_MS, deadline)
-      if (budget <= 0) return degraded('rerank', 'deadline', 'no time was left in the query for the rerank')
-      const answer = await guards.rerank.call(rerank.fingerprint, () => checkedRerank(rerankEndpoint(rerank, apiKey), rerank.scoreMode, query,
-        sendable.map((fact) => factText(fact)), { timeoutMs: budget }, access.fetch))
-      if (!answer.ok) {
-        return degraded('rerank', answer.code, answer.code === 'score_out_of_range' ? `${answer.message} and the fused order stands` : answer.message)
-      }
-      const calibration = stores.calibrations.current(rerank.fingerprint)
-      const decision = rerankDecision(calibration)
-      return {
-        kind: 'ran',
-        scores: new Map(sendable.map((fact, position) => [fact.id, answer.scores[position] ?? 0])),
-        threshold: decision.filter ? decision.threshold : undefined,
-        pairSource: calibration?.pairSource ?? null,
-      }
-    })
+    legs.rerank = (query, facts, deadline) =>
+      safely('rerank', async (): Promise<RerankOutcome> => {
+        // A sensitive fact's text never leaves the machine; it keeps its fused place after the scored candidates.
+        const sendable: Fact[] = facts.filter((fact) => fact.sensitivity === null)
+        if (sendable.length === 0)
+          return degraded(
+            'rerank',
+            'nothing_sendable',
+            'every candidate is a sensitive fact, and none is sent to the reranker',
+          )
+        const { apiKey, budget } = await keyWithin(access, rerank.keyName, RERANK_BUDGET_MS, deadline)
+        if (budget <= 0) return degraded('rerank', 'deadline', 'no time was left in the query for the rerank')
+        const answer = await guards.rerank.call(rerank.fingerprint, () =>
+          checkedRerank(
+            rerankEndpoint(rerank, apiKey),
+            rerank.scoreMode,
+            query,
+            sendable.map((fact) => factText(fact)),
+            { timeoutMs: budget },
+            access.fetch,
+          ),
+        )
+        if (!answer.ok) {
+          return degraded(
+            'rerank',
+            answer.code,
+            answer.code === 'score_out_of_range' ? `${answer.message} and the fused order stands` : answer.message,
+          )
+        }
+        const calibration = stores.calibrations.current(rerank.fingerprint)
+        const decision = rerankDecision(calibration)
+        return {
+          kind: 'ran',
+          scores: new Map(sendable.map((fact, position) => [fact.id, answer.scores[position] ?? 0])),
+          threshold: decision.filter ? decision.threshold : undefined,
+          pairSource: calibration?.pairSource ?? null,
+        }
+      })
   }
   return legs
 }
@@ -96,7 +131,12 @@ export function semanticLegs(access: EndpointAccess, index: VectorIndex, guards:
  * it instead of adding to it.
  * @returns the key and the milliseconds left for the call (0 or less: none).
  */
-async function keyWithin(access: EndpointAccess, keyName: string, cap: number, deadline: number): Promise<{ apiKey: string | undefined; budget: number }> {
+async function keyWithin(
+  access: EndpointAccess,
+  keyName: string,
+  cap: number,
+  deadline: number,
+): Promise<{ apiKey: string | undefined; budget: number }> {
   const until = access.now() + Math.min(cap, deadline - access.now())
   const apiKey = await access.key(keyName)
   return { apiKey, budget: until - access.now() }
@@ -106,7 +146,10 @@ async function keyWithin(access: EndpointAccess, keyName: string, cap: number, d
  * Run a leg so that it never throws: a failure of the store or of the key lookup degrades the channel like an
  * endpoint's failure would, and the lexical answer stands.
  */
-async function safely<T extends VectorOutcome | RerankOutcome>(channel: Degradation['channel'], work: () => Promise<T>): Promise<T | { kind: 'degraded'; degradation: Degradation }> {
+async function safely<T extends VectorOutcome | RerankOutcome>(
+  channel: Degradation['channel'],
+  work: () => Promise<T>,
+): Promise<T | { kind: 'degraded'; degradation: Degradation }> {
   try {
     return await work()
   } catch (error) {
@@ -114,6 +157,10 @@ async function safely<T extends VectorOutcome | RerankOutcome>(channel: Degradat
   }
 }
 
-function degraded(channel: Degradation['channel'], code: Degradation['code'], reason: string): { kind: 'degraded'; degradation: Degradation } {
+function degraded(
+  channel: Degradation['channel'],
+  code: Degradation['code'],
+  reason: string,
+): { kind: 'degraded'; degradation: Degradation } {
   return { kind: 'degraded', degradation: { channel, code, reason } }
 }

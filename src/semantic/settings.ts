@@ -5,7 +5,13 @@
  * error).
  */
 import type { ResolvedConfig } from '../config.ts'
-import { embeddingFingerprint, rerankFingerprint, trimBase, type EmbeddingIdentity, type RerankIdentity } from './fingerprint.ts'
+import {
+  embeddingFingerprint,
+  rerankFingerprint,
+  trimBase,
+  type EmbeddingIdentity,
+  type RerankIdentity,
+} from './fingerprint.ts'
 import type { EmbeddingEndpoint, RerankEndpoint, RerankScoreMode } from './types.ts'
 
 /** The budget of the query embedding inside the query's deadline. */
@@ -16,24 +22,24 @@ export const RERANK_BUDGET_MS = 1500
 /** The embedding channel as configured. */
 export type EmbeddingSettings =
   | {
-    readonly configured: true
-    readonly identity: EmbeddingIdentity
-    readonly fingerprint: string
-    /** The credential name of its key (host credential store, then environment). */
-    readonly keyName: string
-    readonly intervalMs: number
-  }
+      readonly configured: true
+      readonly identity: EmbeddingIdentity
+      readonly fingerprint: string
+      /** The credential name of its key (host credential store, then environment). */
+      readonly keyName: string
+      readonly intervalMs: number
+    }
   | { readonly configured: false; readonly reason: string }
 
 /** The rerank channel as configured. */
 export type RerankSettings =
   | {
-    readonly configured: true
-    readonly identity: RerankIdentity
-    readonly fingerprint: string
-    readonly keyName: string
-    readonly scoreMode: RerankScoreMode
-  }
+      readonly configured: true
+      readonly identity: RerankIdentity
+      readonly fingerprint: string
+      readonly keyName: string
+      readonly scoreMode: RerankScoreMode
+    }
   | { readonly configured: false; readonly reason: string }
 
 /**
@@ -45,9 +51,19 @@ export function embeddingSettings(config: ResolvedConfig): EmbeddingSettings {
   if (config.embeddingSource === 'none') return { configured: false, reason: 'embeddingSource is none' }
   const baseUrl = trimBase(config.embeddingBaseUrl)
   const model = config.embeddingModel.trim()
-  if (baseUrl === '' || model === '') return { configured: false, reason: `embeddingSource is ${config.embeddingSource}, but embeddingBaseUrl or embeddingModel is empty` }
+  if (baseUrl === '' || model === '')
+    return {
+      configured: false,
+      reason: `embeddingSource is ${config.embeddingSource}, but embeddingBaseUrl or embeddingModel is empty`,
+    }
   const identity = { provider: config.embeddingSource, baseUrl, model, dim: config.embeddingDim }
-  return { configured: true, identity, fingerprint: embeddingFingerprint(identity), keyName: config.embeddingApiKeyEnv, intervalMs: config.vectorIndexIntervalMs }
+  return {
+    configured: true,
+    identity,
+    fingerprint: embeddingFingerprint(identity),
+    keyName: config.embeddingApiKeyEnv,
+    intervalMs: config.vectorIndexIntervalMs,
+  }
 }
 
 /**
@@ -59,9 +75,19 @@ export function rerankSettings(config: ResolvedConfig): RerankSettings {
   if (config.rerankSource === 'none') return { configured: false, reason: 'rerankSource is none' }
   const baseUrl = trimBase(config.rerankBaseUrl)
   const model = config.rerankModel.trim()
-  if (baseUrl === '' || model === '') return { configured: false, reason: `rerankSource is ${config.rerankSource}, but rerankBaseUrl or rerankModel is empty` }
+  if (baseUrl === '' || model === '')
+    return {
+      configured: false,
+      reason: `rerankSource is ${config.rerankSource}, but rerankBaseUrl or rerankModel is empty`,
+    }
   const identity = { provider: config.rerankSource, baseUrl, model, scoreMode: config.rerankScoreMode }
-  return { configured: true, identity, fingerprint: rerankFingerprint(identity), keyName: config.rerankApiKeyEnv, scoreMode: config.rerankScoreMode }
+  return {
+    configured: true,
+    identity,
+    fingerprint: rerankFingerprint(identity),
+    keyName: config.rerankApiKeyEnv,
+    scoreMode: config.rerankScoreMode,
+  }
 }
 
 /**
@@ -86,7 +112,11 @@ export function shownUrl(baseUrl: string): string {
  * @param dim - the dimension to expect: the configured one unless a space already fixed another.
  * @returns what the gateway calls.
  */
-export function embeddingEndpoint(settings: Extract<EmbeddingSettings, { configured: true }>, apiKey: string | undefined, dim = settings.identity.dim): EmbeddingEndpoint {
+export function embeddingEndpoint(
+  settings: Extract<EmbeddingSettings, { configured: true }>,
+  apiKey: string | undefined,
+  dim = settings.identity.dim,
+): EmbeddingEndpoint {
   return { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey, dim }
 }
 
@@ -96,6 +126,9 @@ export function embeddingEndpoint(settings: Extract<EmbeddingSettings, { configu
  * @param apiKey - its key, if any.
  * @returns what the gateway calls.
  */
-export function rerankEndpoint(settings: Extract<RerankSettings, { configured: true }>, apiKey: string | undefined): RerankEndpoint {
+export function rerankEndpoint(
+  settings: Extract<RerankSettings, { configured: true }>,
+  apiKey: string | undefined,
+): RerankEndpoint {
   return { baseUrl: settings.identity.baseUrl, model: settings.identity.model, apiKey }
 }

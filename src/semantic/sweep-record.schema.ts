@@ -24,7 +24,7 @@ export function readSweepRecord(text: string | undefined): VectorSweepResult | u
   if (text === undefined) return undefined
   try {
     const parsed = sweepRecord.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data as VectorSweepResult : undefined
+    return parsed.success ? (parsed.data as VectorSweepResult) : undefined
   } catch {
     return undefined
   }

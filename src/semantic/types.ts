@@ -31,7 +31,9 @@ export interface EndpointFailure {
 }
 
 /** The answer of an embedding call: one vector per input text, in input order. */
-export type EmbedAnswer = { readonly ok: true; readonly vectors: readonly Float32Array[]; readonly dim: number } | EndpointFailure
+export type EmbedAnswer =
+  | { readonly ok: true; readonly vectors: readonly Float32Array[]; readonly dim: number }
+  | EndpointFailure
 
 /** The answer of a rerank call: one score per document, aligned with the documents sent. */
 export type RerankAnswer = { readonly ok: true; readonly scores: readonly number[] } | EndpointFailure

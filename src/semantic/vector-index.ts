@@ -103,8 +103,14 @@ export class VectorIndex {
    * @returns hits best first by cosine (ties: the larger id first); empty when the space holds no vectors or the
    *   query's dimension differs from the space's.
    */
-  search(store: VectorStore, space: Pick<VectorSpace, 'id'>, queryUnit: Float32Array, depth: number, visibility: Visibility | undefined,
-    width: ScanWidth = SCAN_WIDTH): VectorHit[] {
+  search(
+    store: VectorStore,
+    space: Pick<VectorSpace, 'id'>,
+    queryUnit: Float32Array,
+    depth: number,
+    visibility: Visibility | undefined,
+    width: ScanWidth = SCAN_WIDTH,
+  ): VectorHit[] {
     const codes = this.refreshed(store, space.id)
     if (codes === undefined || codes.live === 0 || depth <= 0 || queryUnit.length !== codes.dim) return []
     const { arena } = codes
@@ -112,14 +118,17 @@ export class VectorIndex {
     const slots = arena.nearest(queryUnit, codes.size, Math.max(width.shortlist, keep), keep)
     const ids = Array.from(slots, (slot) => arena.factId(slot))
     const rows = store.magnitudeRows(space.id, ids, visibility)
-    const current = store.version(space.id) === codes.version && rows.every((row) => arena.factId(row.slot) === row.factId)
+    const current =
+      store.version(space.id) === codes.version && rows.every((row) => arena.factId(row.slot) === row.factId)
     let scored: VectorHit[]
     if (current) {
       const dots = arena.dots(queryUnit, rows)
       scored = rows.map((row, i) => ({ id: row.factId, score: (dots[i] ?? 0) * row.scale }))
     } else {
       // Another connection wrote since the codes were read: the stored sign bits, read with the rows.
-      scored = store.rescoreRows(space.id, ids, visibility).map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
+      scored = store
+        .rescoreRows(space.id, ids, visibility)
+        .map((row) => ({ id: row.factId, score: cosineQuantized(queryUnit, row.quantized, row.scale) }))
     }
     scored.sort((a, b) => b.score - a.score || b.id - a.id)
     return scored.slice(0, depth)
@@ -151,7 +160,13 @@ export class VectorIndex {
    * @param slice - blocks read between pauses (specs set a small one, so a small store takes several slices).
    * @returns how many vectors the index holds for the space afterwards (0 when stopped or nothing to load).
    */
-  async preload(store: VectorStore, spaceId: number, pause: () => Promise<void>, signal?: AbortSignal, slice = PRELOAD_BLOCKS): Promise<number> {
+  async preload(
+    store: VectorStore,
+    spaceId: number,
+    pause: () => Promise<void>,
+    signal?: AbortSignal,
+    slice = PRELOAD_BLOCKS,
+  ): Promise<number> {
     const byStore = this.spacesOf(store)
     const held = byStore.get(spaceId)
     if (held !== undefined) return held.live
@@ -178,7 +193,8 @@ export class VectorIndex {
     // One search of a fixed query, its answer dropped: V8 compiles the kernel at its optimizing tier on it, and the
     // rescoring's index pages come into SQLite's cache, so the first real query costs what the ones after it do.
     await pause()
-    if (signal?.aborted !== true && byStore.get(spaceId) === loading) this.search(store, { id: spaceId }, warmupQuery(state.dim), 1, { includeSensitive: false })
+    if (signal?.aborted !== true && byStore.get(spaceId) === loading)
+      this.search(store, { id: spaceId }, warmupQuery(state.dim), 1, { includeSensitive: false })
     return loading.live
   }
 
@@ -206,7 +222,15 @@ export class VectorIndex {
   private begin(state: SpaceState): SpaceCodes & { readonly pending: PendingLoad } {
     const arena = this.kernel.arena(Math.max(1, state.dim))
     arena.reserve(state.slotCount)
-    return { dim: state.dim, blockSlots: state.blockSlots, version: -1, size: state.slotCount, live: 0, arena, pending: { state, next: 0 } }
+    return {
+      dim: state.dim,
+      blockSlots: state.blockSlots,
+      version: -1,
+      size: state.slotCount,
+      live: 0,
+      arena,
+      pending: { state, next: 0 },
+    }
   }
 
   private refreshed(store: VectorStore, spaceId: number): SpaceCodes | undefined {
@@ -263,7 +287,12 @@ function place(codes: SpaceCodes, blocks: readonly CodeBlock[]): void {
   for (const block of blocks) {
     const first = block.blockNo * codes.blockSlots
     if (first >= size) continue
-    const held = Math.min(block.factIds.length, codes.blockSlots, size - first, Math.floor(block.codes.byteLength / arena.codeBytes))
+    const held = Math.min(
+      block.factIds.length,
+      codes.blockSlots,
+      size - first,
+      Math.floor(block.codes.byteLength / arena.codeBytes),
+    )
     arena.clear(first, Math.min(size, first + codes.blockSlots))
     arena.write(first, block.codes, block.factIds, held)
   }

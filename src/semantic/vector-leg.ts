@@ -4,7 +4,13 @@
  * pair is remembered under the fingerprint's vector generation (its space id), so changing the embedding model asks
  * again rather than trusting a verdict given about other vectors. Facts without a current vector simply take no part.
  */
-import { groupOf, pairKeyOf, SCORES_PER_PAUSE, type CandidateSource, type SweepPair } from '../review/sweep-candidates.ts'
+import {
+  groupOf,
+  pairKeyOf,
+  SCORES_PER_PAUSE,
+  type CandidateSource,
+  type SweepPair,
+} from '../review/sweep-candidates.ts'
 import type { VectorSpace, VectorStore } from '../store/vector-store.ts'
 import { cosineBetween } from './quantize.ts'
 
@@ -16,14 +22,22 @@ import { cosineBetween } from './quantize.ts'
  * @param pause - awaited every {@link SCORES_PER_PAUSE} comparisons, so a sweep never holds the event loop long.
  * @returns the leg.
  */
-export function vectorSource(vectors: VectorStore, space: VectorSpace, floor: number, pause: () => Promise<void> = async () => undefined): CandidateSource {
+export function vectorSource(
+  vectors: VectorStore,
+  space: VectorSpace,
+  floor: number,
+  pause: () => Promise<void> = async () => undefined,
+): CandidateSource {
   return {
     leg: 'vector',
     async pairs(facts) {
       const pairs: SweepPair[] = []
       let compared = 0
       for (const group of groupOf(facts)) {
-        const stored = vectors.vectorsOf(space.id, group.map((fact) => fact.id))
+        const stored = vectors.vectorsOf(
+          space.id,
+          group.map((fact) => fact.id),
+        )
         const present = group.filter((fact) => stored.has(fact.id))
         for (let i = 0; i < present.length; i += 1) {
           for (let j = i + 1; j < present.length; j += 1) {
@@ -37,7 +51,16 @@ export function vectorSource(vectors: VectorStore, space: VectorSpace, floor: nu
             const right = stored.get(high.id)
             if (left === undefined || right === undefined) continue
             const cosine = cosineBetween(left, right)
-            if (cosine >= floor) pairs.push({ subject: low.subjectKey, pairKey: pairKeyOf(low, high), score: cosine, low, high, leg: 'vector', generation: space.id })
+            if (cosine >= floor)
+              pairs.push({
+                subject: low.subjectKey,
+                pairKey: pairKeyOf(low, high),
+                score: cosine,
+                low,
+                high,
+                leg: 'vector',
+                generation: space.id,
+              })
           }
         }
       }

@@ -28,8 +28,17 @@ export const EMBED_CALL_TIMEOUT_MS = 30_000
  * @param settings - the configured embedding channel.
  * @returns the function.
  */
-export function sweepEmbedder(access: EndpointAccess, settings: Extract<EmbeddingSettings, { configured: true }>): VectorSweepDeps['embed'] {
-  return async (texts, signal) => embedTexts(embeddingEndpoint(settings, await access.key(settings.keyName)), texts, { timeoutMs: EMBED_CALL_TIMEOUT_MS, signal }, access.fetch)
+export function sweepEmbedder(
+  access: EndpointAccess,
+  settings: Extract<EmbeddingSettings, { configured: true }>,
+): VectorSweepDeps['embed'] {
+  return async (texts, signal) =>
+    embedTexts(
+      embeddingEndpoint(settings, await access.key(settings.keyName)),
+      texts,
+      { timeoutMs: EMBED_CALL_TIMEOUT_MS, signal },
+      access.fetch,
+    )
 }
 
 /** What a sweep needs. */
@@ -78,7 +87,14 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
   let spaceId: number | undefined
   // Every sweep that reached its space leaves its outcome there, for status in any process sharing the file.
   const finish = (outcome: VectorSweepResult['outcome'], error: VectorSweepResult['error']): VectorSweepResult => {
-    const result: VectorSweepResult = { outcome, fingerprint: settings.fingerprint, ...tally, error, startedAt, finishedAt: deps.now() }
+    const result: VectorSweepResult = {
+      outcome,
+      fingerprint: settings.fingerprint,
+      ...tally,
+      error,
+      startedAt,
+      finishedAt: deps.now(),
+    }
     try {
       if (spaceId !== undefined) vectors.recordSweep(spaceId, JSON.stringify(result))
     } catch {
@@ -88,9 +104,14 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
   }
   try {
     tally.pruned = vectors.pruneIneligible(deps.since)
-    const space = vectors.ensureSpace(settings.fingerprint, { ...settings.identity, baseUrl: shownUrl(settings.identity.baseUrl) }, startedAt)
+    const space = vectors.ensureSpace(
+      settings.fingerprint,
+      { ...settings.identity, baseUrl: shownUrl(settings.identity.baseUrl) },
+      startedAt,
+    )
     spaceId = space.id
-    let dim = space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
+    let dim =
+      space.dim === 0 && settings.identity.dim > 0 ? vectors.fixDimension(space.id, settings.identity.dim) : space.dim
     // Facts are read in id order from a cursor, so one that cannot get a vector (an all-zero answer, a revision
     // moving under the sweep) is passed over, never read again and again in front of the rest.
     let afterId = 0
@@ -103,16 +124,28 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
       const hashes = texts.map((text) => textHash(text))
       const unchanged = rows.filter((row, index) => row.storedHash === hashes[index])
       if (unchanged.length > 0) {
-        vectors.recheck(space.id, unchanged.map((row) => ({ factId: row.id, revision: row.revision })))
+        vectors.recheck(
+          space.id,
+          unchanged.map((row) => ({ factId: row.id, revision: row.revision })),
+        )
         tally.rechecked += unchanged.length
       }
-      const pending = rows.map((row, index) => ({ row, text: texts[index] ?? '', hash: hashes[index] ?? '' }))
+      const pending = rows
+        .map((row, index) => ({ row, text: texts[index] ?? '', hash: hashes[index] ?? '' }))
         .filter(({ row, hash }) => row.storedHash !== hash)
       const batches: (typeof pending)[] = []
-      for (let start = 0; start < pending.length; start += EMBED_BATCH) batches.push(pending.slice(start, start + EMBED_BATCH))
+      for (let start = 0; start < pending.length; start += EMBED_BATCH)
+        batches.push(pending.slice(start, start + EMBED_BATCH))
       for (let start = 0; start < batches.length; start += EMBED_CONCURRENCY) {
         const round = batches.slice(start, start + EMBED_CONCURRENCY)
-        const answers = await Promise.all(round.map((batch) => deps.embed(batch.map((item) => item.text), deps.signal)))
+        const answers = await Promise.all(
+          round.map((batch) =>
+            deps.embed(
+              batch.map((item) => item.text),
+              deps.signal,
+            ),
+          ),
+        )
         // Every good answer of the round is stored, even when another request of it failed.
         let failure: VectorSweepResult['error'] = null
         for (const [position, answer] of answers.entries()) {
@@ -123,7 +156,10 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
           }
           if (dim === 0) dim = vectors.fixDimension(space.id, answer.dim)
           if (answer.dim !== dim) {
-            failure ??= { code: 'wrong_dimension', message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${dim}` }
+            failure ??= {
+              code: 'wrong_dimension',
+              message: `the endpoint returned ${answer.dim}-dimensional vectors; the vectors of this fingerprint have ${dim}`,
+            }
             continue
           }
           const batch = round[position] ?? []
@@ -131,7 +167,16 @@ export async function runVectorSweep(deps: VectorSweepDeps): Promise<VectorSweep
             const unit = answer.vectors[index] === undefined ? undefined : normalize(answer.vectors[index])
             if (unit === undefined) return []
             const packed = quantize(unit)
-            return [{ factId: item.row.id, revision: item.row.revision, textHash: item.hash, scale: packed.scale, bits: packed.bits, quantized: packed.quantized }]
+            return [
+              {
+                factId: item.row.id,
+                revision: item.row.revision,
+                textHash: item.hash,
+                scale: packed.scale,
+                bits: packed.bits,
+                quantized: packed.quantized,
+              },
+            ]
           })
           vectors.storeVectors(space.id, stored, deps.now())
           tally.embedded += stored.length

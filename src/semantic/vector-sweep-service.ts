@@ -71,7 +71,10 @@ export class VectorSweepService {
    */
   follow(config: ResolvedConfig | undefined): void {
     const settings = config === undefined || !config.enabled ? undefined : embeddingSettings(config)
-    const wanted = settings?.configured === true && settings.intervalMs > 0 ? `${settings.fingerprint}|${settings.intervalMs}` : undefined
+    const wanted =
+      settings?.configured === true && settings.intervalMs > 0
+        ? `${settings.fingerprint}|${settings.intervalMs}`
+        : undefined
     if (wanted === this.armedFor) return
     this.cancel()
     this.armedFor = wanted
@@ -79,10 +82,16 @@ export class VectorSweepService {
     // A sweep under way keeps its controller, so stop() still aborts it; only a stopped service gets a fresh one.
     if (this.abort.signal.aborted) this.abort = new AbortController()
     const interval = settings.intervalMs
-    this.cancelTimers.push(this.deps.clock.after(FIRST_SWEEP_MS, () => {
-      void this.timed()
-      this.cancelTimers.push(this.deps.clock.every(interval, () => { void this.timed() }))
-    }))
+    this.cancelTimers.push(
+      this.deps.clock.after(FIRST_SWEEP_MS, () => {
+        void this.timed()
+        this.cancelTimers.push(
+          this.deps.clock.every(interval, () => {
+            void this.timed()
+          }),
+        )
+      }),
+    )
   }
 
   /** Whether automatic sweeps are armed. */
@@ -111,11 +120,19 @@ export class VectorSweepService {
   async sweepNow(): Promise<AskedVectorSweep> {
     const config = this.deps.config()
     const settings = config === undefined ? undefined : embeddingSettings(config)
-    if (settings?.configured !== true) return { ran: false, reason: 'not_configured', message: settings?.configured === false ? settings.reason : 'the plugin is not configured yet' }
-    if (this.deps.stores() === undefined) return { ran: false, reason: 'no_store', message: 'the fact store is not open' }
+    if (settings?.configured !== true)
+      return {
+        ran: false,
+        reason: 'not_configured',
+        message: settings?.configured === false ? settings.reason : 'the plugin is not configured yet',
+      }
+    if (this.deps.stores() === undefined)
+      return { ran: false, reason: 'no_store', message: 'the fact store is not open' }
     if (this.running !== undefined) await this.running
     const sweep = await this.run()
-    return sweep === undefined ? { ran: false, reason: 'no_store', message: 'the fact store is not open' } : { ran: true, sweep }
+    return sweep === undefined
+      ? { ran: false, reason: 'no_store', message: 'the fact store is not open' }
+      : { ran: true, sweep }
   }
 
   /** The last sweep's result since the plugin loaded. */
@@ -172,7 +189,12 @@ export class VectorSweepService {
 
   private async waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
     let cancel: (() => void) | undefined
-    await Promise.race([work, new Promise<void>((resolve) => { cancel = this.deps.clock.after(ms, resolve) })])
+    await Promise.race([
+      work,
+      new Promise<void>((resolve) => {
+        cancel = this.deps.clock.after(ms, resolve)
+      }),
+    ])
     cancel?.()
   }
 
@@ -216,7 +238,8 @@ export class VectorSweepService {
         this.lastResult = result
         if (result.outcome === 'swept') this.coveredFrom = { key, at: startedAt }
         this.silenced = result.outcome === 'failed'
-        if (result.outcome === 'failed') this.deps.logger.warn('vector sweep stopped: %s', result.error?.message ?? 'unknown reason')
+        if (result.outcome === 'failed')
+          this.deps.logger.warn('vector sweep stopped: %s', result.error?.message ?? 'unknown reason')
       }
       return result
     } finally {

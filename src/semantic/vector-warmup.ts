@@ -40,7 +40,12 @@ export class VectorWarmup {
 
   constructor(deps: VectorWarmupDeps) {
     this.deps = deps
-    this.pause = deps.pause ?? (() => new Promise((resolve) => { setImmediate(resolve) }))
+    this.pause =
+      deps.pause ??
+      (() =>
+        new Promise((resolve) => {
+          setImmediate(resolve)
+        }))
   }
 
   /**

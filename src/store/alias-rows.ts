@@ -70,11 +70,21 @@ function toAlias(row: Record<string, unknown>): AliasRow {
  * @param write - the prepared write.
  * @returns the canonical names, or undefined when neither name is an alias.
  */
-export function canonicalNamesOf(db: Database, write: Pick<PreparedWrite, 'subject' | 'entityKey' | 'property' | 'predicateKey'>): CanonicalNames | undefined {
-  const entity = db.get(`SELECT a.canonical_key, coalesce(e.display, a.canonical_text) AS display FROM aliases a
-    LEFT JOIN entities e ON e.entity_key = a.canonical_key WHERE a.kind = 'entity' AND a.entity_key = '' AND a.alias_key = ?`, write.entityKey)
+export function canonicalNamesOf(
+  db: Database,
+  write: Pick<PreparedWrite, 'subject' | 'entityKey' | 'property' | 'predicateKey'>,
+): CanonicalNames | undefined {
+  const entity = db.get(
+    `SELECT a.canonical_key, coalesce(e.display, a.canonical_text) AS display FROM aliases a
+    LEFT JOIN entities e ON e.entity_key = a.canonical_key WHERE a.kind = 'entity' AND a.entity_key = '' AND a.alias_key = ?`,
+    write.entityKey,
+  )
   const entityKey = entity === undefined ? write.entityKey : String(entity['canonical_key'])
-  const predicate = db.get(`SELECT canonical_text FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`, entityKey, write.predicateKey)
+  const predicate = db.get(
+    `SELECT canonical_text FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
+    entityKey,
+    write.predicateKey,
+  )
   if (entity === undefined && predicate === undefined) return undefined
   return {
     subject: entity === undefined ? write.subject : String(entity['display']),
@@ -90,12 +100,26 @@ export function canonicalNamesOf(db: Database, write: Pick<PreparedWrite, 'subje
  * @param predicateKey - a predicate key, or undefined.
  * @returns the canonical keys (the same keys when neither is an alias).
  */
-export function canonicalKeysOf(db: Database, entityKey: string, predicateKey: string | undefined): { entityKey: string; predicateKey: string | undefined } {
-  const entity = db.get(`SELECT canonical_key FROM aliases WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?`, entityKey)
+export function canonicalKeysOf(
+  db: Database,
+  entityKey: string,
+  predicateKey: string | undefined,
+): { entityKey: string; predicateKey: string | undefined } {
+  const entity = db.get(
+    `SELECT canonical_key FROM aliases WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?`,
+    entityKey,
+  )
   const canonical = entity === undefined ? entityKey : String(entity['canonical_key'])
   if (predicateKey === undefined) return { entityKey: canonical, predicateKey }
-  const predicate = db.get(`SELECT canonical_key FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`, canonical, predicateKey)
-  return { entityKey: canonical, predicateKey: predicate === undefined ? predicateKey : String(predicate['canonical_key']) }
+  const predicate = db.get(
+    `SELECT canonical_key FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
+    canonical,
+    predicateKey,
+  )
+  return {
+    entityKey: canonical,
+    predicateKey: predicate === undefined ? predicateKey : String(predicate['canonical_key']),
+  }
 }
 
 /**
@@ -117,8 +141,14 @@ export function canonicalWrite(db: Database, write: PreparedWrite): PreparedWrit
  * @returns its aliases, oldest first.
  */
 export function aliasesOf(db: Database, entityKey: string): AliasRow[] {
-  return db.all(`SELECT ${COLUMNS} FROM aliases WHERE (kind = 'entity' AND canonical_key = ?) OR (kind = 'predicate' AND entity_key = ?)
-    ORDER BY id`, entityKey, entityKey).map(toAlias)
+  return db
+    .all(
+      `SELECT ${COLUMNS} FROM aliases WHERE (kind = 'entity' AND canonical_key = ?) OR (kind = 'predicate' AND entity_key = ?)
+    ORDER BY id`,
+      entityKey,
+      entityKey,
+    )
+    .map(toAlias)
 }
 
 /**
@@ -127,16 +157,25 @@ export function aliasesOf(db: Database, entityKey: string): AliasRow[] {
  * @param keys - entity keys.
  * @returns alias key → the subject it leads to (key, and name as last recorded) and the alias as spelled.
  */
-export function entityAliasesAmong(db: Database, keys: readonly string[]): Map<string, { canonicalKey: string; canonicalText: string; aliasText: string }> {
+export function entityAliasesAmong(
+  db: Database,
+  keys: readonly string[],
+): Map<string, { canonicalKey: string; canonicalText: string; aliasText: string }> {
   const found = new Map<string, { canonicalKey: string; canonicalText: string; aliasText: string }>()
   const distinct = [...new Set(keys)]
   for (let start = 0; start < distinct.length; start += 500) {
     const chunk = distinct.slice(start, start + 500)
-    const rows = db.all(`SELECT alias_key, alias_text, canonical_key, canonical_text FROM aliases WHERE kind = 'entity' AND entity_key = ''
-      AND alias_key IN (${chunk.map(() => '?').join(', ')})`, ...chunk)
-    for (const row of rows) found.set(String(row['alias_key']), {
-      canonicalKey: String(row['canonical_key']), canonicalText: String(row['canonical_text']), aliasText: String(row['alias_text']),
-    })
+    const rows = db.all(
+      `SELECT alias_key, alias_text, canonical_key, canonical_text FROM aliases WHERE kind = 'entity' AND entity_key = ''
+      AND alias_key IN (${chunk.map(() => '?').join(', ')})`,
+      ...chunk,
+    )
+    for (const row of rows)
+      found.set(String(row['alias_key']), {
+        canonicalKey: String(row['canonical_key']),
+        canonicalText: String(row['canonical_text']),
+        aliasText: String(row['alias_text']),
+      })
   }
   return found
 }
@@ -180,11 +219,23 @@ export function recordAlias(db: Database, input: AliasInput, now: string): Alias
     changes.push({ id: row.id, before: row, after: null })
   }
   const repoint = (row: AliasRow, canonicalKey: string, canonicalText: string, entityKey = row.entityKey): void => {
-    db.run('UPDATE aliases SET canonical_key = ?, canonical_text = ?, entity_key = ? WHERE id = ?', canonicalKey, canonicalText, entityKey, row.id)
+    db.run(
+      'UPDATE aliases SET canonical_key = ?, canonical_text = ?, entity_key = ? WHERE id = ?',
+      canonicalKey,
+      canonicalText,
+      entityKey,
+      row.id,
+    )
     changes.push({ id: row.id, before: row, after: { ...row, canonicalKey, canonicalText, entityKey } })
   }
   const rows = (where: string, ...params: string[]): AliasRow[] =>
-    db.all(`SELECT ${COLUMNS} FROM aliases WHERE kind = ? AND entity_key = ? AND ${where} ORDER BY id`, ...scope, ...params).map(toAlias)
+    db
+      .all(
+        `SELECT ${COLUMNS} FROM aliases WHERE kind = ? AND entity_key = ? AND ${where} ORDER BY id`,
+        ...scope,
+        ...params,
+      )
+      .map(toAlias)
   for (const row of rows('alias_key = ?', input.canonicalKey)) drop(row)
   for (const row of rows('canonical_key = ?', input.aliasKey)) {
     if (row.aliasKey === input.canonicalKey) drop(row)
@@ -194,16 +245,31 @@ export function recordAlias(db: Database, input: AliasInput, now: string): Alias
   if (existing !== undefined) {
     if (existing.canonicalKey !== input.canonicalKey) repoint(existing, input.canonicalKey, input.canonicalText)
   } else {
-    const id = db.run(`INSERT INTO aliases (kind, entity_key, alias_key, alias_text, canonical_key, canonical_text, origin, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, input.kind, input.entityKey, input.aliasKey, input.aliasText, input.canonicalKey, input.canonicalText,
-    input.origin, now).lastInsertRowid
+    const id = db.run(
+      `INSERT INTO aliases (kind, entity_key, alias_key, alias_text, canonical_key, canonical_text, origin, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      input.kind,
+      input.entityKey,
+      input.aliasKey,
+      input.aliasText,
+      input.canonicalKey,
+      input.canonicalText,
+      input.origin,
+      now,
+    ).lastInsertRowid
     const inserted = aliasById(db, id)
     if (inserted !== undefined) changes.push({ id, before: null, after: inserted })
   }
   if (input.kind === 'entity') {
-    const owned = db.all(`SELECT ${COLUMNS} FROM aliases WHERE kind = 'predicate' AND entity_key = ? ORDER BY id`, input.aliasKey).map(toAlias)
+    const owned = db
+      .all(`SELECT ${COLUMNS} FROM aliases WHERE kind = 'predicate' AND entity_key = ? ORDER BY id`, input.aliasKey)
+      .map(toAlias)
     for (const row of owned) {
-      const taken = db.get(`SELECT 1 AS found FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`, input.canonicalKey, row.aliasKey)
+      const taken = db.get(
+        `SELECT 1 AS found FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
+        input.canonicalKey,
+        row.aliasKey,
+      )
       if (taken === undefined) repoint(row, row.canonicalKey, row.canonicalText, input.canonicalKey)
       else drop(row)
     }
@@ -233,10 +299,12 @@ export function removeAlias(db: Database, id: number): AliasChange | undefined {
 export function movedAliases(db: Database, changes: readonly AliasChange[]): number[] {
   const last = new Map<number, AliasRow | null>()
   for (const change of changes) last.set(change.id, change.after)
-  return [...last.entries()].filter(([id, after]) => {
-    const now = aliasById(db, id) ?? null
-    return JSON.stringify(now) !== JSON.stringify(after)
-  }).map(([id]) => id)
+  return [...last.entries()]
+    .filter(([id, after]) => {
+      const now = aliasById(db, id) ?? null
+      return JSON.stringify(now) !== JSON.stringify(after)
+    })
+    .map(([id]) => id)
 }
 
 /**
@@ -249,8 +317,18 @@ export function undoAliases(db: Database, changes: readonly AliasChange[]): void
     db.run('DELETE FROM aliases WHERE id = ?', change.id)
     const row = change.before
     if (row === null) continue
-    db.run(`INSERT INTO aliases (id, kind, entity_key, alias_key, alias_text, canonical_key, canonical_text, origin, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, row.id, row.kind, row.entityKey, row.aliasKey, row.aliasText, row.canonicalKey, row.canonicalText,
-    row.origin, row.createdAt)
+    db.run(
+      `INSERT INTO aliases (id, kind, entity_key, alias_key, alias_text, canonical_key, canonical_text, origin, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      row.id,
+      row.kind,
+      row.entityKey,
+      row.aliasKey,
+      row.aliasText,
+      row.canonicalKey,
+      row.canonicalText,
+      row.origin,
+      row.createdAt,
+    )
   }
 }

@@ -74,19 +74,29 @@ export class AuditStore {
 
   /** Current facts whose value is short enough to restate nothing but its property. */
   shortValued(): AuditRow[] {
-    return this.db.all(`SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
-      WHERE ${CURRENT} AND length(f.value) <= ? ORDER BY f.id`, RESTATE_VALUE_MAX).map(toAuditRow)
+    return this.db
+      .all(
+        `SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
+      WHERE ${CURRENT} AND length(f.value) <= ? ORDER BY f.id`,
+        RESTATE_VALUE_MAX,
+      )
+      .map(toAuditRow)
   }
 
   /** Current facts whose property holds a digit: the only ones whose name can carry a date. */
   digitProperties(): AuditRow[] {
-    return this.db.all(`SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
-      WHERE ${CURRENT} AND f.property GLOB '*[0-9]*' ORDER BY f.id`).map(toAuditRow)
+    return this.db
+      .all(`SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
+      WHERE ${CURRENT} AND f.property GLOB '*[0-9]*' ORDER BY f.id`)
+      .map(toAuditRow)
   }
 
   /** Entity keys holding at least one current fact, in key order. */
   currentEntityKeys(): string[] {
-    return this.db.all(`SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id WHERE ${CURRENT} ORDER BY e.entity_key`)
+    return this.db
+      .all(
+        `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id WHERE ${CURRENT} ORDER BY e.entity_key`,
+      )
       .map((row) => String(row['entity_key']))
   }
 
@@ -98,8 +108,15 @@ export class AuditStore {
   currentFactsOf(entityKeys: readonly string[]): AuditRow[] {
     const rows: AuditRow[] = []
     for (const part of chunks(entityKeys, 400)) {
-      rows.push(...this.db.all(`SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
-        WHERE ${CURRENT} AND e.entity_key IN (${placeholders(part.length)})`, ...part).map(toAuditRow))
+      rows.push(
+        ...this.db
+          .all(
+            `SELECT ${COLUMNS} FROM facts f JOIN entities e ON e.id = f.entity_id
+        WHERE ${CURRENT} AND e.entity_key IN (${placeholders(part.length)})`,
+            ...part,
+          )
+          .map(toAuditRow),
+      )
     }
     return rows.sort((a, b) => a.id - b.id)
   }
@@ -110,8 +127,12 @@ export class AuditStore {
    * @returns the refs, by id.
    */
   liveFactRefs(entityKey: string): FactRef[] {
-    return this.db.all(`SELECT f.id, f.revision FROM facts f JOIN entities e ON e.id = f.entity_id
-      WHERE e.entity_key = ? AND f.status <> 'forgotten' ORDER BY f.id`, entityKey)
+    return this.db
+      .all(
+        `SELECT f.id, f.revision FROM facts f JOIN entities e ON e.id = f.entity_id
+      WHERE e.entity_key = ? AND f.status <> 'forgotten' ORDER BY f.id`,
+        entityKey,
+      )
       .map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
   }
 
@@ -125,8 +146,18 @@ export class AuditStore {
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO audit_runs (trigger, found_retire, found_fold, found_alias, cards, already_queued, declined, error, started_at,
           finished_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        run.trigger, run.found.retire, run.found.fold, run.found.alias, JSON.stringify(run.cards), run.alreadyQueued, run.declined,
-        run.error, run.startedAt, run.finishedAt, Math.max(0, Math.round(run.durationMs)))
+        run.trigger,
+        run.found.retire,
+        run.found.fold,
+        run.found.alias,
+        JSON.stringify(run.cards),
+        run.alreadyQueued,
+        run.declined,
+        run.error,
+        run.startedAt,
+        run.finishedAt,
+        Math.max(0, Math.round(run.durationMs)),
+      )
       this.db.run('DELETE FROM audit_runs WHERE id <= ?', lastInsertRowid - AUDIT_LOG_KEEP)
       return lastInsertRowid
     })
@@ -160,12 +191,14 @@ function toAuditRow(row: Row): AuditRow {
 }
 
 /** The stored cards of a run; a row that cannot be read lists none. */
-const storedCards = z.array(z.object({
-  kind: z.enum(['merge', 'retire', 'fold', 'alias']),
-  id: z.number().int().positive(),
-  rows: z.number().int().min(0),
-  batch: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
-}))
+const storedCards = z.array(
+  z.object({
+    kind: z.enum(['merge', 'retire', 'fold', 'alias']),
+    id: z.number().int().positive(),
+    rows: z.number().int().min(0),
+    batch: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
+  }),
+)
 
 function parseCards(text: string): AuditCard[] {
   try {

@@ -43,7 +43,12 @@ export interface CalibrationEntry {
 export type CalibrationRecord = CalibrationEntry & { readonly id: number }
 
 /** A calibration in force: a calibrated run, whose threshold, precision and recall are always set. */
-export type Calibration = CalibrationRecord & { readonly outcome: 'calibrated'; readonly threshold: number; readonly precision: number; readonly recall: number }
+export type Calibration = CalibrationRecord & {
+  readonly outcome: 'calibrated'
+  readonly threshold: number
+  readonly precision: number
+  readonly recall: number
+}
 
 /** Most facts {@link CalibrationStore.pairFacts} reads, whatever the caller asks. */
 export const PAIR_FACTS_MAX = 2000
@@ -63,12 +68,23 @@ export class CalibrationStore {
    * @returns its id.
    */
   record(entry: CalibrationEntry): number {
-    return this.db.ledger(() => this.db.run(
-      `INSERT INTO rerank_calibrations (fingerprint, outcome, pair_source, relevant, irrelevant, threshold, precision, recall, reason,
+    return this.db.ledger(
+      () =>
+        this.db.run(
+          `INSERT INTO rerank_calibrations (fingerprint, outcome, pair_source, relevant, irrelevant, threshold, precision, recall, reason,
         created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.fingerprint, entry.outcome, entry.pairSource, entry.relevant, entry.irrelevant, entry.threshold, entry.precision,
-      entry.recall, entry.reason, entry.createdAt,
-    ).lastInsertRowid)
+          entry.fingerprint,
+          entry.outcome,
+          entry.pairSource,
+          entry.relevant,
+          entry.irrelevant,
+          entry.threshold,
+          entry.precision,
+          entry.recall,
+          entry.reason,
+          entry.createdAt,
+        ).lastInsertRowid,
+    )
   }
 
   /**
@@ -77,8 +93,11 @@ export class CalibrationStore {
    * @returns its newest calibrated run, or undefined when it has none.
    */
   current(fingerprint: string): Calibration | undefined {
-    const row = this.db.get(`SELECT * FROM rerank_calibrations WHERE fingerprint = ? AND outcome = 'calibrated' ORDER BY id DESC LIMIT 1`, fingerprint)
-    return row === undefined ? undefined : toRecord(row) as Calibration
+    const row = this.db.get(
+      `SELECT * FROM rerank_calibrations WHERE fingerprint = ? AND outcome = 'calibrated' ORDER BY id DESC LIMIT 1`,
+      fingerprint,
+    )
+    return row === undefined ? undefined : (toRecord(row) as Calibration)
   }
 
   /**
@@ -87,7 +106,10 @@ export class CalibrationStore {
    * @returns the run, or undefined when none was recorded.
    */
   latest(fingerprint: string): CalibrationRecord | undefined {
-    const row = this.db.get('SELECT * FROM rerank_calibrations WHERE fingerprint = ? ORDER BY id DESC LIMIT 1', fingerprint)
+    const row = this.db.get(
+      'SELECT * FROM rerank_calibrations WHERE fingerprint = ? ORDER BY id DESC LIMIT 1',
+      fingerprint,
+    )
     return row === undefined ? undefined : toRecord(row)
   }
 
@@ -99,15 +121,20 @@ export class CalibrationStore {
    */
   pairFacts(limit: number): CalibrationFact[] {
     const cap = Math.max(0, Math.min(PAIR_FACTS_MAX, Math.floor(limit)))
-    return this.db.all(
-      `SELECT id, entity_key, subject, property, predicate_key, qualifiers, value FROM (
+    return this.db
+      .all(
+        `SELECT id, entity_key, subject, property, predicate_key, qualifiers, value FROM (
         SELECT f.id, e.entity_key, f.subject, f.property, f.predicate_key, f.qualifiers, f.value,
           row_number() OVER (ORDER BY f.id) - 1 AS place, count(*) OVER () AS total
         FROM facts f JOIN entities e ON e.id = f.entity_id
         WHERE f.status = 'active' AND f.model_use_allowed = 1 AND f.sensitivity IS NULL)
       WHERE total <= ? OR place % ((total + ? - 1) / ?) = 0 ORDER BY id LIMIT ?`,
-      cap, cap, Math.max(1, cap), cap,
-    ).map(toPairFact)
+        cap,
+        cap,
+        Math.max(1, cap),
+        cap,
+      )
+      .map(toPairFact)
   }
 }
 

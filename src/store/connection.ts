@@ -72,7 +72,11 @@ export const loadBetterSqlite: BetterSqliteLoader = () => requireFromHere('bette
  * @returns the open connection.
  * @throws when the chosen binding cannot open the file (a missing binding under `auto` is not an error).
  */
-export function openConnection(path: string, choice: DriverChoice = 'auto', loader: BetterSqliteLoader = loadBetterSqlite): Connection {
+export function openConnection(
+  path: string,
+  choice: DriverChoice = 'auto',
+  loader: BetterSqliteLoader = loadBetterSqlite,
+): Connection {
   if (choice === 'node:sqlite') return openNodeSqlite(path, undefined)
   let Database: typeof BetterSqlite3
   try {
@@ -97,7 +101,9 @@ function wrapBetterSqlite(db: BetterSqlite3.Database): Connection {
   return {
     driver: 'better-sqlite3',
     fallbackReason: undefined,
-    exec: (sql) => { db.exec(sql) },
+    exec: (sql) => {
+      db.exec(sql)
+    },
     prepare(sql) {
       let statement = cache.get(sql)
       if (statement === undefined) {
@@ -108,8 +114,8 @@ function wrapBetterSqlite(db: BetterSqlite3.Database): Connection {
             const result = prepared.run(...params)
             return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) }
           },
-          get: (...params) => (returnsRows ? prepared.get(...params) as Row | undefined : undefined),
-          all: (...params) => (returnsRows ? prepared.all(...params) as Row[] : []),
+          get: (...params) => (returnsRows ? (prepared.get(...params) as Row | undefined) : undefined),
+          all: (...params) => (returnsRows ? (prepared.all(...params) as Row[]) : []),
         }
         cache.set(sql, statement)
       }
@@ -119,8 +125,12 @@ function wrapBetterSqlite(db: BetterSqlite3.Database): Connection {
       cache.clear()
       if (db.open) db.close()
     },
-    backup: async (path) => { await db.backup(path) },
-    defineFunction: (name, fn) => { db.function(name, { deterministic: true }, fn) },
+    backup: async (path) => {
+      await db.backup(path)
+    },
+    defineFunction: (name, fn) => {
+      db.function(name, { deterministic: true }, fn)
+    },
   }
 }
 
@@ -133,7 +143,9 @@ function openNodeSqlite(path: string, fallbackReason: string | undefined): Conne
   return {
     driver: 'node:sqlite',
     fallbackReason,
-    exec: (sql) => { db.exec(sql) },
+    exec: (sql) => {
+      db.exec(sql)
+    },
     prepare(sql) {
       let statement = cache.get(sql)
       if (statement === undefined) {
@@ -155,7 +167,11 @@ function openNodeSqlite(path: string, fallbackReason: string | undefined): Conne
       if (open) db.close()
       open = false
     },
-    backup: async (target) => { await sqlite.backup(db, target) },
-    defineFunction: (name, fn) => { db.function(name, { deterministic: true }, fn) },
+    backup: async (target) => {
+      await sqlite.backup(db, target)
+    },
+    defineFunction: (name, fn) => {
+      db.function(name, { deterministic: true }, fn)
+    },
   }
 }

@@ -44,7 +44,12 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
   const copy = openConnection(path, driver)
   try {
     copy.exec('PRAGMA journal_mode = DELETE')
-    const columns = new Set(copy.prepare("SELECT name FROM pragma_table_info('facts')").all().map((row) => String(row['name'])))
+    const columns = new Set(
+      copy
+        .prepare("SELECT name FROM pragma_table_info('facts')")
+        .all()
+        .map((row) => String(row['name'])),
+    )
     const folded = columns.has('folded_from')
     const cued = columns.has('cues')
     const read = `SELECT id, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed${folded ? ', folded_from' : ''}${cued ? ', cues' : ''} FROM facts${rows === 'stored' ? " WHERE sensitivity = 'credential'" : ''}`
@@ -58,18 +63,36 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
         if (next === undefined) continue
         const id = Number(row['id'])
         known.set(id, maskedTexts(stored, next))
-        copy.prepare(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?, model_use_allowed = ?
+        copy
+          .prepare(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?, model_use_allowed = ?
             ${folded ? ', folded_from = ?' : ''}${cued ? ', cues = ?' : ''} WHERE id = ?`)
-          .run(next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
-            ...(folded ? [JSON.stringify(next.foldedFrom)] : []), ...(cued ? [next.cues.length === 0 ? null : JSON.stringify(next.cues)] : []), id)
+          .run(
+            next.subject,
+            next.property,
+            next.value,
+            JSON.stringify(next.qualifiers),
+            next.quote,
+            next.sensitivity,
+            next.modelUseAllowed ? 1 : 0,
+            ...(folded ? [JSON.stringify(next.foldedFrom)] : []),
+            ...(cued ? [next.cues.length === 0 ? null : JSON.stringify(next.cues)] : []),
+            id,
+          )
       }
       // A stored fact's source quotes were masked when written; a copy an older version made is masked whole.
-      const quotes = rows === 'stored' ? [...known.keys()].flatMap((id) => copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE fact_id = ? AND quote IS NOT NULL').all(id))
-        : copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()
+      const quotes =
+        rows === 'stored'
+          ? [...known.keys()].flatMap((id) =>
+              copy
+                .prepare('SELECT id, fact_id, quote FROM fact_sources WHERE fact_id = ? AND quote IS NOT NULL')
+                .all(id),
+            )
+          : copy.prepare('SELECT id, fact_id, quote FROM fact_sources WHERE quote IS NOT NULL').all()
       for (const row of quotes) {
         const quote = String(row['quote'])
         const masked = maskQuote(quote, known.get(Number(row['fact_id'])) ?? [])
-        if (masked !== quote) copy.prepare('UPDATE fact_sources SET quote = ? WHERE id = ?').run(masked, Number(row['id']))
+        if (masked !== quote)
+          copy.prepare('UPDATE fact_sources SET quote = ? WHERE id = ?').run(masked, Number(row['id']))
       }
       cards = maskProposals(copy, masking.maskProposalRow)
       copy.exec('COMMIT')
@@ -87,7 +110,12 @@ export function maskCredentialsInCopy(path: string, driver: DriverName, rows: Co
 
 /** Mask the proposed rows of every card the copy holds (a value a card proposes is kept nowhere else); returns the cards changed. */
 function maskProposals(copy: Connection, judge: ProposalRowJudge): number {
-  const columns = new Set(copy.prepare("SELECT name FROM pragma_table_info('proposals')").all().map((row) => String(row['name'])))
+  const columns = new Set(
+    copy
+      .prepare("SELECT name FROM pragma_table_info('proposals')")
+      .all()
+      .map((row) => String(row['name'])),
+  )
   if (!columns.has('rows')) return 0
   let changed = 0
   for (const card of copy.prepare('SELECT id, rows FROM proposals').all()) {
@@ -125,7 +153,7 @@ function toCopied(row: Row): CopiedRow {
     quote: textOrNull(row['quote']),
     sensitivity: textOrNull(row['sensitivity']) as Sensitivity | null,
     modelUseAllowed: Number(row['model_use_allowed']) === 1,
-    foldedFrom: row['folded_from'] === undefined ? [] : JSON.parse(String(row['folded_from'])) as string[],
-    cues: row['cues'] === undefined || row['cues'] === null ? [] : JSON.parse(String(row['cues'])) as string[],
+    foldedFrom: row['folded_from'] === undefined ? [] : (JSON.parse(String(row['folded_from'])) as string[]),
+    cues: row['cues'] === undefined || row['cues'] === null ? [] : (JSON.parse(String(row['cues'])) as string[]),
   }
 }

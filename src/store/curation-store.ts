@@ -9,7 +9,16 @@ import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow, type DifferingVal
 import { recordAlias, type AliasChange } from './alias-rows.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { rowTargets } from '../rules/proposal-cards.ts'
-import { CURRENT_STATUSES, type AliasRow, type CardRows, type Fact, type FoldRow, type MergeRow, type RetireRow, type ReviewKind } from '../types.ts'
+import {
+  CURRENT_STATUSES,
+  type AliasRow,
+  type CardRows,
+  type Fact,
+  type FoldRow,
+  type MergeRow,
+  type RetireRow,
+  type ReviewKind,
+} from '../types.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
 import { identityOf, type EditTrail } from './edit-store.ts'
 import { FACT_COLUMNS, INSTANT, KEY, placeholders, toFact } from './fact-rows.ts'
@@ -85,7 +94,9 @@ export class CurationStore implements FoldTarget {
    */
   stands<K extends ReviewKind>(kind: K, row: CardRows[K]): boolean {
     const targets = rowTargets(kind, row)
-    const facts = new Map(this.reader.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]))
+    const facts = new Map(
+      this.reader.getFacts(targets.map((target) => target.factId)).map((fact) => [fact.id as number, fact]),
+    )
     const standing = targets.every((target) => {
       const fact = facts.get(target.factId)
       return fact !== undefined && fact.status !== 'forgotten' && fact.revision === target.revision
@@ -120,17 +131,29 @@ export class CurationStore implements FoldTarget {
   applyMerge(row: MergeRow, now: string): CurationOutcome<{ keeperId: number; loserId: number; sourcesMoved: number }> {
     return this.db.transaction(() => {
       const [keeper, loser] = this.currentFacts([row.keeper.factId, row.loser.factId])
-      if (keeper === undefined || loser === undefined) return notCurrent([row.keeper.factId, row.loser.factId], [keeper, loser])
+      if (keeper === undefined || loser === undefined)
+        return notCurrent([row.keeper.factId, row.loser.factId], [keeper, loser])
       if (keeper.status === 'scheduled' && loser.status !== 'scheduled') {
-        return { ok: false, reason: `the keeper #${keeper.id} only starts on ${keeper.validFrom.slice(0, 10)}; merging now would leave its value without a current row` } as const
+        return {
+          ok: false,
+          reason: `the keeper #${keeper.id} only starts on ${keeper.validFrom.slice(0, 10)}; merging now would leave its value without a current row`,
+        } as const
       }
       if (evidenceRank(loser.evidence) < evidenceRank(keeper.evidence)) {
-        this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          evidenceRank(loser.evidence), now, keeper.id)
+        this.db.run(
+          `UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          evidenceRank(loser.evidence),
+          now,
+          keeper.id,
+        )
       }
       const sources = this.moveSources(loser.id, keeper.id)
       this.supersedeRow(loser.id, keeper.id, now)
-      return { ok: true, value: { keeperId: keeper.id, loserId: loser.id, sourcesMoved: sources.length }, trail: { sources, identities: [] } } as const
+      return {
+        ok: true,
+        value: { keeperId: keeper.id, loserId: loser.id, sourcesMoved: sources.length },
+        trail: { sources, identities: [] },
+      } as const
     })
   }
 
@@ -146,8 +169,13 @@ export class CurationStore implements FoldTarget {
     return this.db.transaction(() => {
       const [fact] = this.currentFacts([row.fact.factId])
       if (fact === undefined) return notCurrent([row.fact.factId], [fact])
-      this.db.run(`UPDATE facts SET status = 'retired', valid_to = CASE WHEN status = 'scheduled' THEN valid_from ELSE ${INSTANT} END,
-        revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, now, fact.id)
+      this.db.run(
+        `UPDATE facts SET status = 'retired', valid_to = CASE WHEN status = 'scheduled' THEN valid_from ELSE ${INSTANT} END,
+        revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        now,
+        now,
+        fact.id,
+      )
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
       return { ok: true, value: { factId: fact.id }, trail: { sources: [], identities: [] } } as const
     })
@@ -166,10 +194,16 @@ export class CurationStore implements FoldTarget {
       const facts = this.currentFacts(ids)
       const [survivor, ...runs] = facts
       if (survivor === undefined || facts.some((fact) => fact === undefined)) return notCurrent(ids, facts)
-      const present = runs.filter((run): run is Fact => run !== undefined).sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : a.id - b.id))
+      const present = runs
+        .filter((run): run is Fact => run !== undefined)
+        .sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : a.id - b.id))
       const sources = present.flatMap((run) => this.moveSources(run.id, survivor.id))
       for (const run of present) this.supersedeRow(run.id, survivor.id, now)
-      const { absorbed } = this.absorbRuns(survivor.id, present.map((run) => ({ factId: run.id, value: run.value, observedAt: run.observedAt })), now)
+      const { absorbed } = this.absorbRuns(
+        survivor.id,
+        present.map((run) => ({ factId: run.id, value: run.value, observedAt: run.observedAt })),
+        now,
+      )
       return { ok: true, value: { survivorId: survivor.id, absorbed }, trail: { sources, identities: [] } } as const
     })
   }
@@ -189,9 +223,16 @@ export class CurationStore implements FoldTarget {
     if (survivor === undefined || runs.length === 0) return { absorbed: 0 }
     const absorbedRows = this.reader.getFacts(runs.map((run) => run.factId))
     const absorbed = absorbedRows.reduce((sum, row) => sum + 1 + row.foldedCount, 0)
-    const history = [...absorbedRows.flatMap((row) => [...row.foldedFrom, row.value]), ...survivor.foldedFrom].slice(-FOLD_HISTORY)
-    this.db.run(`UPDATE facts SET folded_count = folded_count + ?, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-      absorbed, JSON.stringify(history), now, survivorId)
+    const history = [...absorbedRows.flatMap((row) => [...row.foldedFrom, row.value]), ...survivor.foldedFrom].slice(
+      -FOLD_HISTORY,
+    )
+    this.db.run(
+      `UPDATE facts SET folded_count = folded_count + ?, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+      absorbed,
+      JSON.stringify(history),
+      now,
+      survivorId,
+    )
     return { absorbed }
   }
 
@@ -206,23 +247,41 @@ export class CurationStore implements FoldTarget {
    * @param now - ISO instant.
    * @returns how many facts moved, merged into a canonical twin, or stand contested; or why not.
    */
-  applyAlias(row: AliasRow, keysOf: KeysOf, now: string): CurationOutcome<{ fragment: string; canonical: string; moved: number; merged: number; contested: number }> {
+  applyAlias(
+    row: AliasRow,
+    keysOf: KeysOf,
+    now: string,
+  ): CurationOutcome<{ fragment: string; canonical: string; moved: number; merged: number; contested: number }> {
     return this.db.transaction(() => {
       const canonical = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', row.canonical)
-      if (canonical === undefined) return { ok: false, reason: `no entity is called "${row.canonical}" any more` } as const
+      if (canonical === undefined)
+        return { ok: false, reason: `no entity is called "${row.canonical}" any more` } as const
       const entityId = Number(canonical['id'])
       const display = String(canonical['display'])
-      const facts = this.reader.getFacts(row.facts.map((ref) => ref.factId)).filter((fact) => fact.status !== 'forgotten')
+      const facts = this.reader
+        .getFacts(row.facts.map((ref) => ref.factId))
+        .filter((fact) => fact.status !== 'forgotten')
       const moving = facts.map((fact) => ({ fact, keys: keysOf(fact, display) }))
       const misfit = moving.find((entry) => entry.keys.entityKey !== row.canonical)
-      if (misfit !== undefined) return { ok: false, reason: `"${display}" does not read as the entity "${row.canonical}"` } as const
+      if (misfit !== undefined)
+        return { ok: false, reason: `"${display}" does not read as the entity "${row.canonical}"` } as const
       const fragmentText = this.entityDisplay(row.fragment) ?? facts[0]?.subject ?? row.fragment
       const moved = this.moveFacts(moving, entityId, 'write_rules', now)
       if (!moved.ok) return moved
       // The fragment's name stays an alias, so the next write under it lands here instead of splitting the entity again.
-      const aliases = recordAlias(this.db, {
-        kind: 'entity', entityKey: '', aliasKey: row.fragment, aliasText: fragmentText, canonicalKey: row.canonical, canonicalText: display, origin: 'card',
-      }, now)
+      const aliases = recordAlias(
+        this.db,
+        {
+          kind: 'entity',
+          entityKey: '',
+          aliasKey: row.fragment,
+          aliasText: fragmentText,
+          canonicalKey: row.canonical,
+          canonicalText: display,
+          origin: 'card',
+        },
+        now,
+      )
       return {
         ok: true,
         value: { fragment: row.fragment, canonical: row.canonical, ...moved.value },
@@ -242,19 +301,34 @@ export class CurationStore implements FoldTarget {
    * @param now - ISO instant.
    * @returns how many facts moved, merged into a twin, or stand contested, with the trail; or why not.
    */
-  moveFacts(moving: readonly MovingFact[], entityId: number, differing: DifferingValues, now: string): CurationOutcome<MoveCounts> {
+  moveFacts(
+    moving: readonly MovingFact[],
+    entityId: number,
+    differing: DifferingValues,
+    now: string,
+  ): CurationOutcome<MoveCounts> {
     const current = moving.filter((entry) => CURRENT_STATUSES.includes(entry.fact.status))
     const forgotten = current.find((entry) => findTombstone(this.db, entry.keys) !== undefined)
     if (forgotten !== undefined) {
-      return { ok: false, reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${forgotten.keys.subject}"` }
+      return {
+        ok: false,
+        reason: `#${forgotten.fact.id} would restate a claim the user forgot about "${forgotten.keys.subject}"`,
+      }
     }
     const movingIds = new Set(moving.map((entry) => entry.fact.id as number))
     const plans = [...new Set(current.map((entry) => entry.keys.slotKey))].map((slotKey) => ({
       slotKey,
-      plan: planAliasSlot([
-        ...this.currentInSlot(slotKey).filter((fact) => !movingIds.has(fact.id)).map((fact) => slotRow(fact, 'canonical', fact.claimKey)),
-        ...current.filter((entry) => entry.keys.slotKey === slotKey).map((entry) => slotRow(entry.fact, 'fragment', entry.keys.claimKey)),
-      ], differing),
+      plan: planAliasSlot(
+        [
+          ...this.currentInSlot(slotKey)
+            .filter((fact) => !movingIds.has(fact.id))
+            .map((fact) => slotRow(fact, 'canonical', fact.claimKey)),
+          ...current
+            .filter((entry) => entry.keys.slotKey === slotKey)
+            .map((entry) => slotRow(entry.fact, 'fragment', entry.keys.claimKey)),
+        ],
+        differing,
+      ),
     }))
     const sources: { id: number; from: number }[] = []
     // Rows leave the current set before any fact moves in, so no slot ever holds two current values or claims.
@@ -264,7 +338,11 @@ export class CurationStore implements FoldTarget {
         this.supersedeRow(gone.id, gone.by, now, false)
       }
       for (const change of plan.status.filter((entry) => entry.status === 'conflict')) {
-        this.db.run(`UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, change.id)
+        this.db.run(
+          `UPDATE facts SET status = 'conflict', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          now,
+          change.id,
+        )
       }
     }
     const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
@@ -296,7 +374,11 @@ export class CurationStore implements FoldTarget {
   }
 
   private liveFactIds(entityKey: string): number[] {
-    return this.db.all(`SELECT id FROM facts WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'`, entityKey)
+    return this.db
+      .all(
+        `SELECT id FROM facts WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'`,
+        entityKey,
+      )
       .map((row) => Number(row['id']))
   }
 
@@ -310,13 +392,21 @@ export class CurationStore implements FoldTarget {
   }
 
   private currentInSlot(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`,
+        slotKey,
+      )
+      .map(toFact)
   }
 
   /** Move every source of one fact to another; returns the moved sources with the fact they came from. */
   private moveSources(from: number, to: number): { id: number; from: number }[] {
-    const ids = this.db.all('SELECT id FROM fact_sources WHERE fact_id = ? ORDER BY id', from).map((row) => Number(row['id']))
-    if (ids.length > 0) this.db.run(`UPDATE fact_sources SET fact_id = ? WHERE id IN (${placeholders(ids.length)})`, to, ...ids)
+    const ids = this.db
+      .all('SELECT id FROM fact_sources WHERE fact_id = ? ORDER BY id', from)
+      .map((row) => Number(row['id']))
+    if (ids.length > 0)
+      this.db.run(`UPDATE fact_sources SET fact_id = ? WHERE id IN (${placeholders(ids.length)})`, to, ...ids)
     return ids.map((id) => ({ id, from }))
   }
 
@@ -326,42 +416,83 @@ export class CurationStore implements FoldTarget {
    */
   private supersedeRow(id: number, by: number, now: string, settle = true): void {
     const group = this.db.get('SELECT conflict_group_id FROM facts WHERE id = ?', id)?.['conflict_group_id']
-    this.db.run(`UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
-      WHERE id = ?`, by, now, now, id)
+    this.db.run(
+      `UPDATE facts SET status = 'superseded', superseded_by = ?, valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
+      WHERE id = ?`,
+      by,
+      now,
+      now,
+      id,
+    )
     if (settle && typeof group === 'number') this.slots.closeGroupIfMoot(group, now)
   }
 
   private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
-    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY},
-      revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, entityId, keys.subject, keys.property, keys.predicateKey, keys.slotKey, keys.claimKey,
-    now, id)
+    this.db.run(
+      `UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY},
+      revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+      entityId,
+      keys.subject,
+      keys.property,
+      keys.predicateKey,
+      keys.slotKey,
+      keys.claimKey,
+      now,
+      id,
+    )
     this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, keys.terms)
     this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
-    for (const ident of keys.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
+    for (const ident of keys.identifiers)
+      this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
   }
 
   /** The rest of a slot's plan, once every fact has moved in: values that become current, multi-valued, stronger, grouped. */
   private settleSlot(slotKey: string, plan: AliasSlotPlan, now: string): void {
     for (const change of plan.status.filter((entry) => entry.status === 'active')) {
-      this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, change.id)
+      this.db.run(
+        `UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        now,
+        change.id,
+      )
     }
     if (plan.multi.length > 0) {
-      this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE id IN (${placeholders(plan.multi.length)})`, now, ...plan.multi)
+      this.db.run(
+        `UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE id IN (${placeholders(plan.multi.length)})`,
+        now,
+        ...plan.multi,
+      )
     }
     for (const { id, evidence } of plan.upgrade) {
-      this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, evidenceRank(evidence), now, id)
+      this.db.run(
+        `UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        evidenceRank(evidence),
+        now,
+        id,
+      )
     }
     if (plan.close.length > 0) {
-      this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE status = 'open' AND id IN (${placeholders(plan.close.length)})`,
-        now, ...plan.close)
+      this.db.run(
+        `UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE status = 'open' AND id IN (${placeholders(plan.close.length)})`,
+        now,
+        ...plan.close,
+      )
     }
     if (plan.group === null) return
-    const groupId = plan.group.id ?? this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now).lastInsertRowid
+    const groupId =
+      plan.group.id ??
+      this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now)
+        .lastInsertRowid
     this.db.run(`UPDATE conflict_groups SET slot_key = ${KEY} WHERE id = ?`, slotKey, groupId)
     const members = plan.group.members
-    this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
-      WHERE id IN (${placeholders(members.length)}) AND conflict_group_id IS NOT ?`, groupId, now, ...members, groupId)
+    this.db.run(
+      `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
+      WHERE id IN (${placeholders(members.length)}) AND conflict_group_id IS NOT ?`,
+      groupId,
+      now,
+      ...members,
+      groupId,
+    )
   }
 }
 
@@ -381,5 +512,8 @@ function slotRow(fact: Fact, side: AliasSlotRow['side'], claimKey: string): Alia
 
 function notCurrent(ids: readonly number[], facts: readonly (Fact | undefined)[]): { ok: false; reason: string } {
   const missing = ids.filter((_id, at) => facts[at] === undefined)
-  return { ok: false, reason: `${missing.map((id) => `#${id}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer current` }
+  return {
+    ok: false,
+    reason: `${missing.map((id) => `#${id}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer current`,
+  }
 }

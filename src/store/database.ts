@@ -9,9 +9,25 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { FactMemoryError } from '../errors.ts'
-import { openConnection, type BetterSqliteLoader, type Connection, type DriverChoice, type DriverName, type SqlValue, type Row, loadBetterSqlite } from './connection.ts'
+import {
+  openConnection,
+  type BetterSqliteLoader,
+  type Connection,
+  type DriverChoice,
+  type DriverName,
+  type SqlValue,
+  type Row,
+  loadBetterSqlite,
+} from './connection.ts'
 import { maskCredentialsInCopy, type CopyMasking } from './copy-masking.ts'
-import { applyMigrations, assertOpenable, defaultMigrationsDir, pageSizeOf, readIdentity, readMigrations } from './migrate.ts'
+import {
+  applyMigrations,
+  assertOpenable,
+  defaultMigrationsDir,
+  pageSizeOf,
+  readIdentity,
+  readMigrations,
+} from './migrate.ts'
 import { parseStoredTombstone } from './stored-tombstone.schema.ts'
 import { unscopedTombstoneKey } from './tombstones.ts'
 import { packMagnitudes } from './vector-codec.ts'
@@ -86,7 +102,9 @@ export class Database {
     try {
       mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
     } catch (error) {
-      throw new FactMemoryError('storage_unavailable', `cannot create the data directory ${options.dataDir}`, { cause: error })
+      throw new FactMemoryError('storage_unavailable', `cannot create the data directory ${options.dataDir}`, {
+        cause: error,
+      })
     }
     const path = join(options.dataDir, STORE_FILE)
     const created = !existsSync(path)
@@ -110,8 +128,17 @@ export class Database {
       defineStoreFunctions(db)
       const backupTo = migrationBackupPath(options.dataDir, identity.userVersion, options.now())
       const masking = options.copyMasking
-      const maskCopy = masking === undefined ? undefined : (copy: string): void => { maskCredentialsInCopy(copy, db.driver, 'every', masking) }
-      applyMigrations(db, migrations, identity.userVersion, { backupTo, store: path, ...(maskCopy === undefined ? {} : { maskCopy }) })
+      const maskCopy =
+        masking === undefined
+          ? undefined
+          : (copy: string): void => {
+              maskCredentialsInCopy(copy, db.driver, 'every', masking)
+            }
+      applyMigrations(db, migrations, identity.userVersion, {
+        backupTo,
+        store: path,
+        ...(maskCopy === undefined ? {} : { maskCopy }),
+      })
       if (created) chmodSync(path, 0o600)
       const database = new Database(path, db, options.onStatement)
       database.ensureState(options.now())
@@ -186,7 +213,9 @@ export class Database {
    */
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener)
-    return () => { this.changeListeners.delete(listener) }
+    return () => {
+      this.changeListeners.delete(listener)
+    }
   }
 
   /**
@@ -201,7 +230,11 @@ export class Database {
    */
   async transactionInSlices<T>(work: (slice: <R>(step: () => R) => R) => Promise<T>): Promise<T> {
     this.refuseWhileHeld()
-    if (this.depth > 0) throw new FactMemoryError('busy', 'the memory is in the middle of another change; nothing was changed, try again in a moment')
+    if (this.depth > 0)
+      throw new FactMemoryError(
+        'busy',
+        'the memory is in the middle of another change; nothing was changed, try again in a moment',
+      )
     const hold = { running: false }
     const slice = <R>(step: () => R): R => {
       if (this.held !== hold) throw new Error('a slice ran after its transaction ended')
@@ -250,7 +283,10 @@ export class Database {
   /** Refuse a write from outside the sliced transaction while one is open, before it reaches SQLite. */
   private refuseWhileHeld(): void {
     if (this.busy) {
-      throw new FactMemoryError('busy', 'the memory is taking in a large import; nothing was changed, try again when it finishes')
+      throw new FactMemoryError(
+        'busy',
+        'the memory is taking in a large import; nothing was changed, try again when it finishes',
+      )
     }
   }
 
@@ -315,7 +351,13 @@ export class Database {
    */
   backup(path: string): Promise<void> {
     // A copy taken from inside an open sliced transaction would hold half of it.
-    if (this.held !== undefined) return Promise.reject(new FactMemoryError('busy', 'the memory is taking in a large import; no copy was taken, try again when it finishes'))
+    if (this.held !== undefined)
+      return Promise.reject(
+        new FactMemoryError(
+          'busy',
+          'the memory is taking in a large import; no copy was taken, try again when it finishes',
+        ),
+      )
     return this.db.backup(path)
   }
 
@@ -329,7 +371,8 @@ export class Database {
   }
 
   private ensureState(now: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO store_state (id, store_id, created_at) VALUES (1, ?, ?)')
+    this.db
+      .prepare('INSERT OR IGNORE INTO store_state (id, store_id, created_at) VALUES (1, ?, ?)')
       .run(randomUUID(), now)
   }
 }

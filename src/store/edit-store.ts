@@ -80,8 +80,11 @@ export interface FactIdentity {
  * @returns its identity.
  */
 export function identityOf(db: Database, factId: number): FactIdentity {
-  const row = db.get(`SELECT entity_id, subject, property, predicate_key, scope, ${keyColumn('slot_key')}, ${keyColumn('claim_key')}
-    FROM facts WHERE id = ?`, factId)
+  const row = db.get(
+    `SELECT entity_id, subject, property, predicate_key, scope, ${keyColumn('slot_key')}, ${keyColumn('claim_key')}
+    FROM facts WHERE id = ?`,
+    factId,
+  )
   if (row === undefined) throw new Error(`fact ${factId} vanished inside its own transaction`)
   return {
     entityId: Number(row['entity_id']),
@@ -155,7 +158,9 @@ export interface TrackedWork<T> {
 
 /** Why a restore was refused. */
 export type RestoreRefusal =
-  | { readonly kind: 'not_found' } | { readonly kind: 'already_undone' } | { readonly kind: 'moved'; readonly factIds: readonly number[] }
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'already_undone' }
+  | { readonly kind: 'moved'; readonly factIds: readonly number[] }
   /** An alias the edit recorded or changed was changed since (removed, or repointed by a later rename). */
   | { readonly kind: 'aliases_moved'; readonly aliasIds: readonly number[] }
 
@@ -177,30 +182,51 @@ export class EditStore {
    * @param work - synchronous store work; throwing rolls everything back.
    * @returns the work's result and the edit id.
    */
-  tracked<T>(kind: EditKind, slotKeys: readonly string[], refs: { factId?: number; proposalId?: number }, now: string,
-    work: () => TrackedWork<T>): { result: T; editId: number } {
+  tracked<T>(
+    kind: EditKind,
+    slotKeys: readonly string[],
+    refs: { factId?: number; proposalId?: number },
+    now: string,
+    work: () => TrackedWork<T>,
+  ): { result: T; editId: number } {
     return this.db.transaction(() => {
       const before = rowStates(this.db, slotKeys)
       const textsBefore = rowTexts(this.db, [...before.keys()])
       const groupsBefore = groupStates(this.db, slotKeys)
       const outcome = work()
-      const createdSlots = outcome.created.length === 0 ? [] : this.db.all(
-        `SELECT DISTINCT ${keyColumn('slot_key')} FROM facts WHERE id IN (${placeholders(outcome.created.length)})`, ...outcome.created)
-        .map((row) => String(row['slot_key']))
+      const createdSlots =
+        outcome.created.length === 0
+          ? []
+          : this.db
+              .all(
+                `SELECT DISTINCT ${keyColumn('slot_key')} FROM facts WHERE id IN (${placeholders(outcome.created.length)})`,
+                ...outcome.created,
+              )
+              .map((row) => String(row['slot_key']))
       const slots = [...new Set([...slotKeys, ...createdSlots])]
       const after = rowStates(this.db, slots)
       const groupsAfter = groupStates(this.db, slots)
       const createdSet = new Set(outcome.created)
-      const textsAfter = rowTexts(this.db, [...before.keys()].filter((id) => !createdSet.has(id)))
+      const textsAfter = rowTexts(
+        this.db,
+        [...before.keys()].filter((id) => !createdSet.has(id)),
+      )
       const rewritten = (id: number): RowText | undefined => {
         const text = textsBefore.get(id)
         return text !== undefined && textChanged(text, textsAfter.get(id)) ? text : undefined
       }
       const created = outcome.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
       const trail = firstMoves(outcome.trail ?? { sources: [], identities: [] })
-      const trailed = new Set([...trail.sources.map((source) => source.from), ...trail.identities.map((entry) => entry.factId)])
+      const trailed = new Set([
+        ...trail.sources.map((source) => source.from),
+        ...trail.identities.map((entry) => entry.factId),
+      ])
       const changed: ChangedRow[] = [...before.values()]
-        .filter((state) => !createdSet.has(state.id) && (trailed.has(state.id) || differs(state, after.get(state.id)) || rewritten(state.id) !== undefined))
+        .filter(
+          (state) =>
+            !createdSet.has(state.id) &&
+            (trailed.has(state.id) || differs(state, after.get(state.id)) || rewritten(state.id) !== undefined),
+        )
         .map((state) => {
           const text = rewritten(state.id)
           const sources = trail.sources.filter((source) => source.from === state.id).map((source) => source.id)
@@ -213,13 +239,20 @@ export class EditStore {
           }
         })
       const untracked = [...trailed].filter((id) => !before.has(id))
-      if (untracked.length > 0) throw new Error(`tracked work moved facts outside the slots it named: ${untracked.join(', ')}`)
+      if (untracked.length > 0)
+        throw new Error(`tracked work moved facts outside the slots it named: ${untracked.join(', ')}`)
       const groups = changedGroups(groupsBefore, groupsAfter)
       const editId = this.db.run(
         `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        kind, refs.factId ?? null, refs.proposalId ?? null, JSON.stringify(created), JSON.stringify(changed), JSON.stringify(groups),
-        JSON.stringify(outcome.trail?.aliases ?? []), now)
-        .lastInsertRowid
+        kind,
+        refs.factId ?? null,
+        refs.proposalId ?? null,
+        JSON.stringify(created),
+        JSON.stringify(changed),
+        JSON.stringify(groups),
+        JSON.stringify(outcome.trail?.aliases ?? []),
+        now,
+      ).lastInsertRowid
       return { result: outcome.result, editId }
     })
   }
@@ -232,14 +265,22 @@ export class EditStore {
    * @param work - the synchronous forget; throwing rolls everything back.
    * @returns the work's result and the edit id.
    */
-  trackedForget<T>(slotKeys: readonly string[], factId: number | undefined, now: string, work: () => T): { result: T; editId: number } {
+  trackedForget<T>(
+    slotKeys: readonly string[],
+    factId: number | undefined,
+    now: string,
+    work: () => T,
+  ): { result: T; editId: number } {
     return this.db.transaction(() => {
       const before = beforeForget(this.db, [...new Set(slotKeys)])
       const result = work()
       const snapshot = afterForget(this.db, before)
       const editId = this.db.run(
         `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, created_at) VALUES ('update', ?, NULL, '[]', ?, '[]', ?)`,
-        factId ?? null, JSON.stringify({ forget: snapshot }), now).lastInsertRowid
+        factId ?? null,
+        JSON.stringify({ forget: snapshot }),
+        now,
+      ).lastInsertRowid
       return { result, editId }
     })
   }
@@ -250,21 +291,44 @@ export class EditStore {
    * @returns the record, or undefined.
    */
   get(id: number): EditRecord | undefined {
-    const row = this.db.get('SELECT id, kind, fact_id, proposal_id, created, changed, groups, aliases, created_at, undone_at FROM fact_edits WHERE id = ?', id)
+    const row = this.db.get(
+      'SELECT id, kind, fact_id, proposal_id, created, changed, groups, aliases, created_at, undone_at FROM fact_edits WHERE id = ?',
+      id,
+    )
     if (row === undefined) return undefined
-    const changed = JSON.parse(String(row['changed'])) as ChangedRow[] | { forget: ForgetSnapshot } | { import: ImportTrail & { changed: ChangedRow[] } }
+    const changed = JSON.parse(String(row['changed'])) as
+      | ChangedRow[]
+      | { forget: ForgetSnapshot }
+      | { import: ImportTrail & { changed: ChangedRow[] } }
     if (!Array.isArray(changed) && 'import' in changed) {
       const { changed: rows, ...imported } = changed.import
       return {
-        id: Number(row['id']), kind: 'import', factId: null, proposalId: null, createdAt: String(row['created_at']),
-        undoneAt: textOrNull(row['undone_at']), created: JSON.parse(String(row['created'])) as EditRecord['created'], changed: rows,
-        groups: JSON.parse(String(row['groups'])) as EditRecord['groups'], aliases: JSON.parse(String(row['aliases'])) as EditRecord['aliases'], imported,
+        id: Number(row['id']),
+        kind: 'import',
+        factId: null,
+        proposalId: null,
+        createdAt: String(row['created_at']),
+        undoneAt: textOrNull(row['undone_at']),
+        created: JSON.parse(String(row['created'])) as EditRecord['created'],
+        changed: rows,
+        groups: JSON.parse(String(row['groups'])) as EditRecord['groups'],
+        aliases: JSON.parse(String(row['aliases'])) as EditRecord['aliases'],
+        imported,
       }
     }
     if (!Array.isArray(changed)) {
       return {
-        id: Number(row['id']), kind: 'forget', factId: numberOrNull(row['fact_id']), proposalId: null, createdAt: String(row['created_at']),
-        undoneAt: textOrNull(row['undone_at']), created: [], changed: [], groups: [], aliases: [], forget: changed.forget,
+        id: Number(row['id']),
+        kind: 'forget',
+        factId: numberOrNull(row['fact_id']),
+        proposalId: null,
+        createdAt: String(row['created_at']),
+        undoneAt: textOrNull(row['undone_at']),
+        created: [],
+        changed: [],
+        groups: [],
+        aliases: [],
+        forget: changed.forget,
       }
     }
     return {
@@ -299,45 +363,83 @@ export class EditStore {
         this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
         return { ok: true, edit: { ...edit, undoneAt: now } } as const
       }
-      const touched = [...edit.created.map((c) => ({ id: c.id, revision: c.revision })), ...edit.changed.map((c) => ({ id: c.before.id, revision: c.revision }))]
-      const moved = touched.filter((entry) => {
-        const row = this.db.get('SELECT revision FROM facts WHERE id = ?', entry.id)
-        return row === undefined || Number(row['revision']) !== entry.revision
-      }).map((entry) => entry.id)
+      const touched = [
+        ...edit.created.map((c) => ({ id: c.id, revision: c.revision })),
+        ...edit.changed.map((c) => ({ id: c.before.id, revision: c.revision })),
+      ]
+      const moved = touched
+        .filter((entry) => {
+          const row = this.db.get('SELECT revision FROM facts WHERE id = ?', entry.id)
+          return row === undefined || Number(row['revision']) !== entry.revision
+        })
+        .map((entry) => entry.id)
       if (moved.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: moved } } as const
       const blockers = this.identityBlockers(edit, new Set(touched.map((entry) => entry.id)))
       if (blockers.length > 0) return { ok: false, refusal: { kind: 'moved', factIds: blockers } } as const
       const aliasesMoved = movedAliases(this.db, edit.aliases)
-      if (aliasesMoved.length > 0) return { ok: false, refusal: { kind: 'aliases_moved', aliasIds: aliasesMoved } } as const
+      if (aliasesMoved.length > 0)
+        return { ok: false, refusal: { kind: 'aliases_moved', aliasIds: aliasesMoved } } as const
       for (const created of edit.created) {
-        this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          now, now, created.id)
+        this.db.run(
+          `UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          now,
+          now,
+          created.id,
+        )
       }
       // Facts go back to their own entity first, so no current claim or value meets its twin in the slot it left.
-      for (const { before, identity } of edit.changed) if (identity !== undefined) this.restoreIdentity(before.id, identity)
+      for (const { before, identity } of edit.changed)
+        if (identity !== undefined) this.restoreIdentity(before.id, identity)
       for (const { before, sources } of edit.changed) {
         if (sources !== undefined && sources.length > 0) {
-          this.db.run(`UPDATE fact_sources SET fact_id = ? WHERE id IN (${placeholders(sources.length)})`, before.id, ...sources)
+          this.db.run(
+            `UPDATE fact_sources SET fact_id = ? WHERE id IN (${placeholders(sources.length)})`,
+            before.id,
+            ...sources,
+          )
         }
       }
       // Rows that were current before the edit come back last, so the one-active-per-slot index never sees two.
-      const ordered = [...edit.changed].sort((a, b) => Number(a.before.status === 'active') - Number(b.before.status === 'active'))
+      const ordered = [...edit.changed].sort(
+        (a, b) => Number(a.before.status === 'active') - Number(b.before.status === 'active'),
+      )
       for (const { before } of ordered) {
         if (before.text !== undefined) restoreRowText(this.db, before.id, before.text)
         const multi = before.multi === undefined ? null : before.multi ? 1 : 0
-        this.db.run(`UPDATE facts SET status = ?, valid_from = coalesce(${INSTANT}, valid_from), valid_to = ${INSTANT}, superseded_by = ?, conflict_group_id = ?,
+        this.db.run(
+          `UPDATE facts SET status = ?, valid_from = coalesce(${INSTANT}, valid_from), valid_to = ${INSTANT}, superseded_by = ?, conflict_group_id = ?,
           evidence_rank = ?, multi = coalesce(?, multi), revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          before.status, before.validFrom ?? null, before.validTo, before.supersededBy, before.conflictGroupId,
-          evidenceRank(before.evidence), multi, now, before.id)
+          before.status,
+          before.validFrom ?? null,
+          before.validTo,
+          before.supersededBy,
+          before.conflictGroupId,
+          evidenceRank(before.evidence),
+          multi,
+          now,
+          before.id,
+        )
       }
       for (const group of edit.groups) {
-        if (group.before === null) this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ?`, now, group.id)
-        else this.db.run(`UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(${KEY}, slot_key) WHERE id = ?`,
-          group.before.status, group.before.closedAt, group.before.settledBy, group.before.slotKey ?? null, group.id)
+        if (group.before === null)
+          this.db.run(`UPDATE conflict_groups SET status = 'closed', closed_at = ? WHERE id = ?`, now, group.id)
+        else
+          this.db.run(
+            `UPDATE conflict_groups SET status = ?, closed_at = ?, settled_by = ?, slot_key = coalesce(${KEY}, slot_key) WHERE id = ?`,
+            group.before.status,
+            group.before.closedAt,
+            group.before.settledBy,
+            group.before.slotKey ?? null,
+            group.id,
+          )
       }
       undoAliases(this.db, edit.aliases)
       if (edit.imported !== undefined) {
-        const refused = this.undoImportTrail(edit.imported, edit.created.map((row) => row.id), now)
+        const refused = this.undoImportTrail(
+          edit.imported,
+          edit.created.map((row) => row.id),
+          now,
+        )
         if (refused !== undefined) return { ok: false, refusal: { kind: 'moved', factIds: refused } } as const
       }
       this.db.run('UPDATE fact_edits SET undone_at = ? WHERE id = ?', now, id)
@@ -352,7 +454,12 @@ export class EditStore {
    */
   private undoImportTrail(trail: ImportTrail, created: readonly number[], now: string): readonly number[] | undefined {
     const [from, through] = trail.sources
-    this.db.run(`DELETE FROM fact_sources WHERE id > ? AND id <= ? AND fact_id NOT IN (SELECT value FROM json_each(?))`, from, through, JSON.stringify(created))
+    this.db.run(
+      `DELETE FROM fact_sources WHERE id > ? AND id <= ? AND fact_id NOT IN (SELECT value FROM json_each(?))`,
+      from,
+      through,
+      JSON.stringify(created),
+    )
     if (trail.forgetEdit === null) return undefined
     const forget = this.get(trail.forgetEdit)
     if (forget?.forget === undefined || forget.undoneAt !== null) return undefined
@@ -379,24 +486,39 @@ export class EditStore {
     for (const { before, identity } of edit.changed) {
       if (identity === undefined || !['active', 'scheduled', 'conflict'].includes(before.status)) continue
       const single = before.status === 'active' && before.multi !== true
-      for (const row of this.db.all(`SELECT id, ${keyColumn('claim_key')}, status, multi FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, identity.slotKey)) {
+      for (const row of this.db.all(
+        `SELECT id, ${keyColumn('claim_key')}, status, multi FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`,
+        identity.slotKey,
+      )) {
         const id = Number(row['id'])
         if (touched.has(id)) continue
-        if (row['claim_key'] === identity.claimKey || (single && row['status'] === 'active' && Number(row['multi']) === 0)) blockers.add(id)
+        if (
+          row['claim_key'] === identity.claimKey ||
+          (single && row['status'] === 'active' && Number(row['multi']) === 0)
+        )
+          blockers.add(id)
       }
     }
     return [...blockers]
   }
 
   private restoreIdentity(factId: number, identity: FactIdentity): void {
-    this.db.run(`UPDATE facts SET entity_id = ?, subject = ?, property = coalesce(?, property), predicate_key = coalesce(?, predicate_key),
+    this.db.run(
+      `UPDATE facts SET entity_id = ?, subject = ?, property = coalesce(?, property), predicate_key = coalesce(?, predicate_key),
       scope = coalesce(?, scope), slot_key = ${KEY}, claim_key = ${KEY} WHERE id = ?`,
-    identity.entityId, identity.subject, identity.property ?? null, identity.predicateKey ?? null, identity.scope ?? null, identity.slotKey,
-    identity.claimKey, factId)
-    if (identity.entityDisplay !== undefined) this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
+      identity.entityId,
+      identity.subject,
+      identity.property ?? null,
+      identity.predicateKey ?? null,
+      identity.scope ?? null,
+      identity.slotKey,
+      identity.claimKey,
+      factId,
+    )
+    if (identity.entityDisplay !== undefined)
+      this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
     reindexFact(this.db, factId)
   }
-
 }
 
 /**
@@ -413,10 +535,17 @@ function firstMoves(trail: EditTrail): EditTrail {
 
 function differs(before: RowState, after: RowState | undefined): boolean {
   if (after === undefined) return true
-  return before.status !== after.status || before.validFrom !== after.validFrom || before.validTo !== after.validTo
-    || before.supersededBy !== after.supersededBy
-    || before.conflictGroupId !== after.conflictGroupId || before.evidence !== after.evidence
-    || before.slotKey !== after.slotKey || before.claimKey !== after.claimKey || before.multi !== after.multi
+  return (
+    before.status !== after.status ||
+    before.validFrom !== after.validFrom ||
+    before.validTo !== after.validTo ||
+    before.supersededBy !== after.supersededBy ||
+    before.conflictGroupId !== after.conflictGroupId ||
+    before.evidence !== after.evidence ||
+    before.slotKey !== after.slotKey ||
+    before.claimKey !== after.claimKey ||
+    before.multi !== after.multi
+  )
 }
 
 /** Whether a row's text moved, observation time aside (a duplicate write moves only that, and changes no text). */
@@ -428,14 +557,23 @@ function textChanged(before: RowText, after: RowText | undefined): boolean {
 }
 
 /** The conflict groups an edit opened or changed, each with its state before (null: the edit opened it). */
-function changedGroups(before: ReadonlyMap<number, GroupState>, after: ReadonlyMap<number, GroupState>): EditRecord['groups'] {
-  return [...after.values()].filter((group) => groupDiffers(before.get(group.id), group)).map((group) => ({ id: group.id, before: before.get(group.id) ?? null }))
+function changedGroups(
+  before: ReadonlyMap<number, GroupState>,
+  after: ReadonlyMap<number, GroupState>,
+): EditRecord['groups'] {
+  return [...after.values()]
+    .filter((group) => groupDiffers(before.get(group.id), group))
+    .map((group) => ({ id: group.id, before: before.get(group.id) ?? null }))
 }
 
 function groupDiffers(before: GroupState | undefined, after: GroupState): boolean {
   if (before === undefined) return true
-  return before.status !== after.status || before.closedAt !== after.closedAt || before.settledBy !== after.settledBy
-    || before.slotKey !== after.slotKey
+  return (
+    before.status !== after.status ||
+    before.closedAt !== after.closedAt ||
+    before.settledBy !== after.settledBy ||
+    before.slotKey !== after.slotKey
+  )
 }
 
 /** Slots whose after-state one step of an import's record reads. */
@@ -474,8 +612,16 @@ export class ImportRecorder {
    * slice), with `pause` between steps.
    * @returns the edit id.
    */
-  async record(change: { readonly created: readonly number[]; readonly aliases: readonly AliasChange[]; readonly forgetEdit: number | null },
-    now: string, step: <R>(work: () => R) => R, pause: () => Promise<void>): Promise<number> {
+  async record(
+    change: {
+      readonly created: readonly number[]
+      readonly aliases: readonly AliasChange[]
+      readonly forgetEdit: number | null
+    },
+    now: string,
+    step: <R>(work: () => R) => R,
+    pause: () => Promise<void>,
+  ): Promise<number> {
     const slots = [...this.slots]
     const after = new Map<number, RowState>()
     const groupsAfter = new Map<number, GroupState>()
@@ -494,10 +640,19 @@ export class ImportRecorder {
     const groups = changedGroups(this.groupsBefore, groupsAfter)
     return step(() => {
       const created = change.created.map((id) => ({ id, revision: after.get(id)?.revision ?? 1 }))
-      const trail: ImportTrail & { changed: ChangedRow[] } = { changed, forgetEdit: change.forgetEdit, sources: [this.sourcesFrom, maxSourceId(this.db)] }
+      const trail: ImportTrail & { changed: ChangedRow[] } = {
+        changed,
+        forgetEdit: change.forgetEdit,
+        sources: [this.sourcesFrom, maxSourceId(this.db)],
+      }
       return this.db.run(
         `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES ('apply', NULL, NULL, ?, ?, ?, ?, ?)`,
-        JSON.stringify(created), JSON.stringify({ import: trail }), JSON.stringify(groups), JSON.stringify(change.aliases), now).lastInsertRowid
+        JSON.stringify(created),
+        JSON.stringify({ import: trail }),
+        JSON.stringify(groups),
+        JSON.stringify(change.aliases),
+        now,
+      ).lastInsertRowid
     })
   }
 }
@@ -512,7 +667,9 @@ function rowStates(db: Database, slotKeys: readonly string[]): Map<number, RowSt
   if (slotKeys.length === 0) return states
   for (const row of db.all(
     `SELECT id, status, ${instantColumn('valid_from')}, ${instantColumn('valid_to')}, superseded_by, conflict_group_id, evidence, revision, ${keyColumn('slot_key')},
-      ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`, ...slotKeys)) {
+      ${keyColumn('claim_key')}, multi FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'`,
+    ...slotKeys,
+  )) {
     states.set(Number(row['id']), {
       id: Number(row['id']),
       status: row['status'] as FactStatus,
@@ -535,7 +692,9 @@ function groupStates(db: Database, slotKeys: readonly string[]): Map<number, Gro
   const states = new Map<number, GroupState>()
   if (slotKeys.length === 0) return states
   for (const row of db.all(
-    `SELECT id, status, closed_at, settled_by, ${keyColumn('slot_key')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)})`, ...slotKeys)) {
+    `SELECT id, status, closed_at, settled_by, ${keyColumn('slot_key')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)})`,
+    ...slotKeys,
+  )) {
     states.set(Number(row['id']), {
       id: Number(row['id']),
       status: row['status'] as GroupState['status'],

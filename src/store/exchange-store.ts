@@ -57,24 +57,35 @@ export class ExchangeStore {
         eachFact: (visit) => {
           let after = 0
           for (;;) {
-            const batch = this.db.all(
-              `SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT ?`, after, BATCH).map(toFact)
+            const batch = this.db
+              .all(
+                `SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT ?`,
+                after,
+                BATCH,
+              )
+              .map(toFact)
             for (const fact of batch) visit(fact)
             const last = batch.at(-1)
             if (last === undefined || batch.length < BATCH) return
             after = last.id
           }
         },
-        aliases: () => this.db.all(`SELECT a.kind, coalesce(e.display, a.entity_key) AS subject, a.alias_text, a.canonical_text FROM aliases a
-          LEFT JOIN entities e ON a.kind = 'predicate' AND e.entity_key = a.entity_key ORDER BY a.id`).map((row) => ({
-          kind: row['kind'] as ExportedAlias['kind'],
-          subject: row['kind'] === 'entity' ? '' : String(row['subject']),
-          aliasText: String(row['alias_text']),
-          canonicalText: String(row['canonical_text']),
-        })),
-        tombstones: () => this.db.all('SELECT kind, key, created_at FROM tombstones ORDER BY id').map((row) => ({
-          tombstone: row['kind'] === 'evidence' ? 'evidence' : 'claim', key: String(row['key']), forgottenAt: String(row['created_at']),
-        })),
+        aliases: () =>
+          this.db
+            .all(`SELECT a.kind, coalesce(e.display, a.entity_key) AS subject, a.alias_text, a.canonical_text FROM aliases a
+          LEFT JOIN entities e ON a.kind = 'predicate' AND e.entity_key = a.entity_key ORDER BY a.id`)
+            .map((row) => ({
+              kind: row['kind'] as ExportedAlias['kind'],
+              subject: row['kind'] === 'entity' ? '' : String(row['subject']),
+              aliasText: String(row['alias_text']),
+              canonicalText: String(row['canonical_text']),
+            })),
+        tombstones: () =>
+          this.db.all('SELECT kind, key, created_at FROM tombstones ORDER BY id').map((row) => ({
+            tombstone: row['kind'] === 'evidence' ? 'evidence' : 'claim',
+            key: String(row['key']),
+            forgottenAt: String(row['created_at']),
+          })),
       }
       return read(snapshot)
     })
@@ -88,7 +99,12 @@ export class ExchangeStore {
    * @param recordedAt - ISO UTC instant the row was first recorded.
    */
   restoreTimes(id: number, observedAt: string, recordedAt: string): void {
-    this.db.run(`UPDATE facts SET observed_at = ${INSTANT}, recorded_at = ${INSTANT} WHERE id = ?`, observedAt, recordedAt, id)
+    this.db.run(
+      `UPDATE facts SET observed_at = ${INSTANT}, recorded_at = ${INSTANT} WHERE id = ?`,
+      observedAt,
+      recordedAt,
+      id,
+    )
   }
 
   /**
@@ -99,7 +115,12 @@ export class ExchangeStore {
    * @param foldedFrom - its prior values, newest last (at most 20).
    */
   restoreFolds(id: number, foldedCount: number, foldedFrom: readonly string[]): void {
-    this.db.run('UPDATE facts SET folded_count = ?, folded_from = ? WHERE id = ?', foldedCount, JSON.stringify(foldedFrom), id)
+    this.db.run(
+      'UPDATE facts SET folded_count = ?, folded_from = ? WHERE id = ?',
+      foldedCount,
+      JSON.stringify(foldedFrom),
+      id,
+    )
   }
 
   /**
@@ -121,8 +142,12 @@ export class ExchangeStore {
   restoreTombstones(tombstones: readonly ExchangeTombstone[]): number {
     let added = 0
     for (const entry of tombstones) {
-      added += this.db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
-        entry.tombstone, entry.key, entry.forgottenAt).changes
+      added += this.db.run(
+        'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
+        entry.tombstone,
+        entry.key,
+        entry.forgottenAt,
+      ).changes
     }
     return added
   }
@@ -134,8 +159,14 @@ export class ExchangeStore {
    * @returns the facts, in id order.
    */
   currentFactsOfClaims(claimKeys: readonly string[]): Fact[] {
-    const facts = claimKeys.flatMap((claimKey) => this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, claimKey).map(toFact))
+    const facts = claimKeys.flatMap((claimKey) =>
+      this.db
+        .all(
+          `SELECT ${FACT_COLUMNS} FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`,
+          claimKey,
+        )
+        .map(toFact),
+    )
     return facts.sort((a, b) => a.id - b.id)
   }
 
@@ -145,6 +176,10 @@ export class ExchangeStore {
    * @returns the count.
    */
   knownTombstones(tombstones: readonly ExchangeTombstone[]): number {
-    return tombstones.filter((entry) => this.db.get('SELECT 1 AS found FROM tombstones WHERE kind = ? AND key = ?', entry.tombstone, entry.key) !== undefined).length
+    return tombstones.filter(
+      (entry) =>
+        this.db.get('SELECT 1 AS found FROM tombstones WHERE kind = ? AND key = ?', entry.tombstone, entry.key) !==
+        undefined,
+    ).length
   }
 }

@@ -103,10 +103,15 @@ export class ExtractStore {
    * @param now - ISO instant.
    */
   advance(sessionId: string, nextSeq: number, now: string): void {
-    this.db.ledger(() => this.db.run(
-      `INSERT INTO extract_cursors (session_id, next_seq, updated_at) VALUES (?, ?, ?)
+    this.db.ledger(() =>
+      this.db.run(
+        `INSERT INTO extract_cursors (session_id, next_seq, updated_at) VALUES (?, ?, ?)
         ON CONFLICT (session_id) DO UPDATE SET next_seq = max(next_seq, excluded.next_seq), updated_at = excluded.updated_at`,
-      sessionId, nextSeq, now))
+        sessionId,
+        nextSeq,
+        now,
+      ),
+    )
   }
 
   /**
@@ -123,10 +128,30 @@ export class ExtractStore {
         `INSERT INTO extract_runs (session_id, trigger, decision, start_seq, end_seq, turns, message_count, chunk_count, chars,
           text_sha256, text_sent, model, attempt, written, review, refused, fact_ids, proposal_ids, note, error, started_at,
           finished_at, duration_ms, masked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-        run.sessionId, run.trigger, run.decision, run.startSeq, run.endSeq, JSON.stringify(run.turns), run.messageCount,
-        run.chunkCount, run.chars, run.textSha256, text, run.model, run.attempt, run.written, run.review,
-        JSON.stringify(masked.refused), JSON.stringify(run.factIds), JSON.stringify(run.proposalIds), masked.note, masked.error,
-        run.startedAt, run.finishedAt, Math.max(0, Math.round(run.durationMs)))
+        run.sessionId,
+        run.trigger,
+        run.decision,
+        run.startSeq,
+        run.endSeq,
+        JSON.stringify(run.turns),
+        run.messageCount,
+        run.chunkCount,
+        run.chars,
+        run.textSha256,
+        text,
+        run.model,
+        run.attempt,
+        run.written,
+        run.review,
+        JSON.stringify(masked.refused),
+        JSON.stringify(run.factIds),
+        JSON.stringify(run.proposalIds),
+        masked.note,
+        masked.error,
+        run.startedAt,
+        run.finishedAt,
+        Math.max(0, Math.round(run.durationMs)),
+      )
       this.db.run('DELETE FROM extract_runs WHERE id <= ?', lastInsertRowid - RUN_LOG_KEEP)
       return lastInsertRowid
     })
@@ -141,9 +166,20 @@ export class ExtractStore {
     return this.db.ledger(() => {
       const rows = this.db.all('SELECT id, refused, text_sent, note, error FROM extract_runs WHERE masked = 0')
       for (const row of rows) {
-        const masked = maskRun({ refused: refusedOf(row['refused']), textSent: textOrNull(row['text_sent']), note: textOrNull(row['note']), error: textOrNull(row['error']) })
-        this.db.run('UPDATE extract_runs SET refused = ?, text_sent = ?, note = ?, error = ?, masked = 1 WHERE id = ?',
-          JSON.stringify(masked.refused), masked.textSent, masked.note, masked.error, Number(row['id']))
+        const masked = maskRun({
+          refused: refusedOf(row['refused']),
+          textSent: textOrNull(row['text_sent']),
+          note: textOrNull(row['note']),
+          error: textOrNull(row['error']),
+        })
+        this.db.run(
+          'UPDATE extract_runs SET refused = ?, text_sent = ?, note = ?, error = ?, masked = 1 WHERE id = ?',
+          JSON.stringify(masked.refused),
+          masked.textSent,
+          masked.note,
+          masked.error,
+          Number(row['id']),
+        )
       }
       return rows.length
     })
@@ -155,7 +191,12 @@ export class ExtractStore {
    * @returns newest first.
    */
   recent(limit: number): ExtractRun[] {
-    return this.db.all(`SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs ORDER BY id DESC LIMIT ?`, limit).map(toRun)
+    return this.db
+      .all(
+        `SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs ORDER BY id DESC LIMIT ?`,
+        limit,
+      )
+      .map(toRun)
   }
 
   /**
@@ -174,7 +215,12 @@ export class ExtractStore {
    * @returns its runs.
    */
   forSession(sessionId: string): ExtractRun[] {
-    return this.db.all(`SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs WHERE session_id = ? ORDER BY id`, sessionId).map(toRun)
+    return this.db
+      .all(
+        `SELECT ${RUN_COLUMNS.replace('text_sent', 'NULL AS text_sent')} FROM extract_runs WHERE session_id = ? ORDER BY id`,
+        sessionId,
+      )
+      .map(toRun)
   }
 
   /**
@@ -188,7 +234,15 @@ export class ExtractStore {
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO extract_pending (session_id, start_seq, end_seq, turns, text_sha256, attempts, last_error, parked_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        range.sessionId, range.startSeq, range.endSeq, JSON.stringify(range.turns), range.textSha256, range.attempts, maskCredentials(range.lastError), now)
+        range.sessionId,
+        range.startSeq,
+        range.endSeq,
+        JSON.stringify(range.turns),
+        range.textSha256,
+        range.attempts,
+        maskCredentials(range.lastError),
+        now,
+      )
       this.advance(range.sessionId, range.endSeq, now)
       return lastInsertRowid
     })
@@ -219,7 +273,11 @@ export class ExtractStore {
    * @returns true when the range was still parked; false when it was resolved already or never existed.
    */
   resolve(id: number, now: string): boolean {
-    return this.db.ledger(() => this.db.run('UPDATE extract_pending SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL', now, id).changes > 0)
+    return this.db.ledger(
+      () =>
+        this.db.run('UPDATE extract_pending SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL', now, id)
+          .changes > 0,
+    )
   }
 
   /**
@@ -230,13 +288,27 @@ export class ExtractStore {
    * @param retry - the first seq still unread, the hash of the text from there, and the error (masked when stored).
    * @returns true when the range was still parked.
    */
-  retryFailed(id: number, retry: { readonly startSeq: number; readonly textSha256: string; readonly error: string }): boolean {
-    return this.db.ledger(() => this.db.run(
-      `UPDATE extract_pending SET attempts = attempts + 1, last_error = ?,
+  retryFailed(
+    id: number,
+    retry: { readonly startSeq: number; readonly textSha256: string; readonly error: string },
+  ): boolean {
+    return this.db.ledger(
+      () =>
+        this.db.run(
+          `UPDATE extract_pending SET attempts = attempts + 1, last_error = ?,
         text_sha256 = CASE WHEN ? > start_seq AND ? <= end_seq THEN ? ELSE text_sha256 END,
         start_seq = CASE WHEN ? > start_seq AND ? <= end_seq THEN ? ELSE start_seq END
         WHERE id = ? AND resolved_at IS NULL`,
-      maskCredentials(retry.error), retry.startSeq, retry.startSeq, retry.textSha256, retry.startSeq, retry.startSeq, retry.startSeq, id).changes > 0)
+          maskCredentials(retry.error),
+          retry.startSeq,
+          retry.startSeq,
+          retry.textSha256,
+          retry.startSeq,
+          retry.startSeq,
+          retry.startSeq,
+          id,
+        ).changes > 0,
+    )
   }
 }
 
@@ -247,18 +319,28 @@ export class ExtractStore {
  * @returns its masked copy.
  */
 export function maskRefusal(entry: RefusedCandidate): RefusedCandidate {
-  const mask = (text: string | undefined): string | undefined => (text === undefined ? undefined : maskCredentials(text))
+  const mask = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : maskCredentials(text)
   const { value } = entry
   const secret = value !== undefined && (entry.reason === 'credential' || isCredential(entry.property, value))
   return { ...entry, subject: mask(entry.subject), property: mask(entry.property), value: secret ? MASK : mask(value) }
 }
 
 /** The parts of a run that may carry a secret, masked: each value judged a credential is masked in the text too. */
-function maskRun(run: Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'>): Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'> {
+function maskRun(
+  run: Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'>,
+): Pick<ExtractRunRecord, 'refused' | 'textSent' | 'note' | 'error'> {
   // Judged by the scan alone: a candidate refused for a credential in its subject may hold an ordinary value.
-  const known = run.refused.flatMap((entry) => (entry.value !== undefined && isCredential(entry.property, entry.value) ? [entry.value] : []))
+  const known = run.refused.flatMap((entry) =>
+    entry.value !== undefined && isCredential(entry.property, entry.value) ? [entry.value] : [],
+  )
   const mask = (text: string | null): string | null => (text === null ? null : maskCredentials(text, known))
-  return { refused: run.refused.map(maskRefusal), textSent: mask(run.textSent), note: mask(run.note), error: mask(run.error) }
+  return {
+    refused: run.refused.map(maskRefusal),
+    textSent: mask(run.textSent),
+    note: mask(run.note),
+    error: mask(run.error),
+  }
 }
 
 function isCredential(property: string | undefined, value: string): boolean {
@@ -267,7 +349,7 @@ function isCredential(property: string | undefined, value: string): boolean {
 
 function refusedOf(text: unknown): RefusedCandidate[] {
   const parsed: unknown = JSON.parse(String(text ?? '[]'))
-  return Array.isArray(parsed) ? parsed as RefusedCandidate[] : []
+  return Array.isArray(parsed) ? (parsed as RefusedCandidate[]) : []
 }
 
 function numbers(text: unknown): number[] {

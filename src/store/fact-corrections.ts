@@ -41,18 +41,28 @@ export class FactCorrections {
       // Promote first, so a scheduled value whose window has already closed is expired in the same pass.
       // The scheduled run of the state index (it leaves the current facts out, so the statement names its condition):
       // a range of valid_from up to now would hold nearly every fact.
-      const due = this.db.all(
-        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_status_id WHERE status = 'scheduled' AND status <> 'active'
-          AND valid_from <= ${INSTANT} ORDER BY facts.valid_from, id`, now).map(toFact)
+      const due = this.db
+        .all(
+          `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_status_id WHERE status = 'scheduled' AND status <> 'active'
+          AND valid_from <= ${INSTANT} ORDER BY facts.valid_from, id`,
+          now,
+        )
+        .map(toFact)
       for (const fact of due) this.slots.promote(fact, now)
       // Without statistics the planner would walk facts_by_status over every active row.
-      const groups = this.db.all(
-        `SELECT DISTINCT conflict_group_id FROM facts INDEXED BY facts_ending_by_valid_to
-          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT} AND conflict_group_id IS NOT NULL`, now)
+      const groups = this.db
+        .all(
+          `SELECT DISTINCT conflict_group_id FROM facts INDEXED BY facts_ending_by_valid_to
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT} AND conflict_group_id IS NOT NULL`,
+          now,
+        )
         .map((row) => Number(row['conflict_group_id']))
       const expired = this.db.run(
         `UPDATE facts INDEXED BY facts_ending_by_valid_to SET status = 'expired', revision = revision + 1, updated_at = ${INSTANT}
-          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT}`, now, now).changes
+          WHERE status IN ('active', 'conflict') AND valid_to IS NOT NULL AND valid_to <= ${INSTANT}`,
+        now,
+        now,
+      ).changes
       for (const groupId of groups) this.slots.closeGroupIfMoot(groupId, now)
       return { promoted: due.length, expired }
     })
@@ -65,7 +75,12 @@ export class FactCorrections {
    * @param now - ISO instant.
    */
   markConfirmedByUser(id: number, now: string): void {
-    this.db.run(`UPDATE facts SET evidence_rank = ?, updated_at = ${INSTANT} WHERE id = ?`, evidenceRank('confirmed_user'), now, id)
+    this.db.run(
+      `UPDATE facts SET evidence_rank = ?, updated_at = ${INSTANT} WHERE id = ?`,
+      evidenceRank('confirmed_user'),
+      now,
+      id,
+    )
     this.db.run('UPDATE fact_sources SET evidence_rank = ? WHERE fact_id = ?', evidenceRank('confirmed_user'), id)
   }
 
@@ -79,8 +94,12 @@ export class FactCorrections {
     return this.db.transaction(() => {
       const [fact] = this.reader.getFacts([id])
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return undefined
-      this.db.run(`UPDATE facts SET status = 'expired', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-        fact.status === 'scheduled' ? fact.validFrom : now, now, id)
+      this.db.run(
+        `UPDATE facts SET status = 'expired', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        fact.status === 'scheduled' ? fact.validFrom : now,
+        now,
+        id,
+      )
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
       return this.reader.getFacts([id])[0]
     })
@@ -97,23 +116,49 @@ export class FactCorrections {
    * @param now - ISO instant.
    * @returns the fact as it now stands, or why not.
    */
-  reviseWindow(id: number, validFrom: string, validTo: string | null, now: string):
-    { ok: true; fact: Fact } | { ok: false; reason: 'not_current' | 'start_ahead' } {
+  reviseWindow(
+    id: number,
+    validFrom: string,
+    validTo: string | null,
+    now: string,
+  ): { ok: true; fact: Fact } | { ok: false; reason: 'not_current' | 'start_ahead' } {
     return this.db.transaction(() => {
       const [fact] = this.reader.getFacts([id])
-      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' } as const
+      if (fact === undefined || !CURRENT_STATUSES.includes(fact.status))
+        return { ok: false, reason: 'not_current' } as const
       if (fact.status !== 'scheduled' && validFrom > now) return { ok: false, reason: 'start_ahead' } as const
-      this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, validFrom, validTo, now, id)
+      this.db.run(
+        `UPDATE facts SET valid_from = ${INSTANT}, valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        validFrom,
+        validTo,
+        now,
+        id,
+      )
       if (fact.status === 'scheduled') {
         const [revised] = this.reader.getFacts([id])
         if (revised !== undefined && validFrom <= now) this.slots.promote(revised, now)
       } else if (validFrom !== fact.validFrom) {
-        this.db.run(`UPDATE facts SET valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
-          WHERE slot_key = ${KEY} AND status = 'superseded' AND superseded_by = ?`, validFrom, now, fact.slotKey, id)
+        this.db.run(
+          `UPDATE facts SET valid_to = max(${INSTANT}, valid_from), revision = revision + 1, updated_at = ${INSTANT}
+          WHERE slot_key = ${KEY} AND status = 'superseded' AND superseded_by = ?`,
+          validFrom,
+          now,
+          fact.slotKey,
+          id,
+        )
       }
       const [started] = this.reader.getFacts([id])
-      if (started !== undefined && validTo !== null && validTo <= now && (started.status === 'active' || started.status === 'conflict')) {
-        this.db.run(`UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, now, id)
+      if (
+        started !== undefined &&
+        validTo !== null &&
+        validTo <= now &&
+        (started.status === 'active' || started.status === 'conflict')
+      ) {
+        this.db.run(
+          `UPDATE facts SET status = 'expired', revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          now,
+          id,
+        )
         if (started.conflictGroupId !== null) this.slots.closeGroupIfMoot(started.conflictGroupId, now)
       }
       const [revised] = this.reader.getFacts([id])
@@ -148,7 +193,11 @@ export class FactCorrections {
    * @param now - ISO instant.
    * @returns the kept fact, or why not.
    */
-  resolveGroup(groupId: number, keepId: number, now: string): { ok: true; kept: Fact } | { ok: false; reason: 'group_not_open' | 'not_a_member' } {
+  resolveGroup(
+    groupId: number,
+    keepId: number,
+    now: string,
+  ): { ok: true; kept: Fact } | { ok: false; reason: 'group_not_open' | 'not_a_member' } {
     return this.db.transaction(() => {
       const group = this.db.get(`SELECT ${keyColumn('slot_key')}, status FROM conflict_groups WHERE id = ?`, groupId)
       if (group === undefined || group['status'] !== 'open') return { ok: false, reason: 'group_not_open' } as const
@@ -156,12 +205,24 @@ export class FactCorrections {
       const keeper = slot.find((row) => row.id === keepId && row.status !== 'scheduled')
       if (keeper === undefined) return { ok: false, reason: 'not_a_member' } as const
       const others = slot.filter((row) => row.id !== keepId && row.status !== 'scheduled')
-      this.slots.supersede(others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id), keepId, now)
-      this.slots.retire(others.filter((row) => row.status === 'conflict').map((row) => row.id), now)
+      this.slots.supersede(
+        others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id),
+        keepId,
+        now,
+      )
+      this.slots.retire(
+        others.filter((row) => row.status === 'conflict').map((row) => row.id),
+        now,
+      )
       this.slots.closeGroups([groupId], keepId, now)
-      const evidence: Evidence = evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
-      this.db.run(`UPDATE facts SET status = 'active', evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-        evidenceRank(evidence), now, keepId)
+      const evidence: Evidence =
+        evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
+      this.db.run(
+        `UPDATE facts SET status = 'active', evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        evidenceRank(evidence),
+        now,
+        keepId,
+      )
       const [kept] = this.reader.getFacts([keepId])
       if (kept === undefined) throw new Error(`fact ${keepId} vanished inside its own transaction`)
       return { ok: true, kept } as const
@@ -196,13 +257,16 @@ export class FactCorrections {
       let indexed = 0
       let after = 0
       for (;;) {
-        const batch = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT 1000`, after).map(toFact)
+        const batch = this.db
+          .all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id > ? AND status <> 'forgotten' ORDER BY id LIMIT 1000`, after)
+          .map(toFact)
         if (batch.length === 0) return indexed
         for (const fact of batch) {
           const entries = entriesOf(fact)
           this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', fact.id, entries.terms)
           if (fact.cues.length > 0) reindexCues(this.db, fact.id)
-          for (const ident of entries.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, fact.id)
+          for (const ident of entries.identifiers)
+            this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, fact.id)
           indexed += 1
           after = fact.id
         }
@@ -223,7 +287,21 @@ export class FactCorrections {
       const proposals = Number(this.db.get('SELECT count(*) AS n FROM proposals')?.['n'] ?? 0)
       this.db.run('UPDATE tombstones SET fact_id = NULL')
       clearVectorRows(this.db)
-      for (const table of ['fact_edits', 'fact_sources', 'fact_identifiers', 'facts_fts', 'fact_cues_fts', 'facts', 'conflict_groups', 'entities', 'proposals', 'proposal_changes', 'projects', 'recall_log', 'aliases'] as const) {
+      for (const table of [
+        'fact_edits',
+        'fact_sources',
+        'fact_identifiers',
+        'facts_fts',
+        'fact_cues_fts',
+        'facts',
+        'conflict_groups',
+        'entities',
+        'proposals',
+        'proposal_changes',
+        'projects',
+        'recall_log',
+        'aliases',
+      ] as const) {
         this.db.run(`DELETE FROM ${table}`)
       }
       return { facts, proposals }

@@ -43,18 +43,42 @@ export interface RowText {
  * @param upgradeTo - stronger evidence the row takes with the value, if any.
  * @param now - ISO instant.
  */
-export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesValue: boolean, upgradeTo: Evidence | undefined, now: string): void {
+export function foldRow(
+  db: Database,
+  target: Fact,
+  write: PreparedWrite,
+  takesValue: boolean,
+  upgradeTo: Evidence | undefined,
+  now: string,
+): void {
   if (!takesValue) {
-    db.run(`UPDATE facts SET observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1,
-        updated_at = ${INSTANT} WHERE id = ?`, now, JSON.stringify(foldedHistory(target.foldedFrom, write.value)), now, target.id)
+    db.run(
+      `UPDATE facts SET observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1,
+        updated_at = ${INSTANT} WHERE id = ?`,
+      now,
+      JSON.stringify(foldedHistory(target.foldedFrom, write.value)),
+      now,
+      target.id,
+    )
     return
   }
   const evidence = upgradeTo ?? target.evidence
-  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, evidence_rank = ?, origin = ?, session_id = ?,
+  db.run(
+    `UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, evidence_rank = ?, origin = ?, session_id = ?,
       turn = ?, observed_at = max(observed_at, ${INSTANT}), folded_count = folded_count + 1, folded_from = ?, revision = revision + 1, updated_at = ${INSTANT}
       WHERE id = ?`,
-  write.value, write.claimKey, write.quote, evidenceRank(evidence), write.origin, write.anchor?.sessionId ?? null,
-  write.anchor?.turn ?? null, now, JSON.stringify(foldedHistory(target.foldedFrom, target.value)), now, target.id)
+    write.value,
+    write.claimKey,
+    write.quote,
+    evidenceRank(evidence),
+    write.origin,
+    write.anchor?.sessionId ?? null,
+    write.anchor?.turn ?? null,
+    now,
+    JSON.stringify(foldedHistory(target.foldedFrom, target.value)),
+    now,
+    target.id,
+  )
   reindexFact(db, target.id)
 }
 
@@ -67,8 +91,11 @@ export function foldRow(db: Database, target: Fact, write: PreparedWrite, takesV
 export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowText> {
   const texts = new Map<number, RowText>()
   for (const id of ids) {
-    const row = db.get(`SELECT value, ${keyColumn('claim_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from, cues
-      FROM facts WHERE id = ?`, id)
+    const row = db.get(
+      `SELECT value, ${keyColumn('claim_key')}, quote, ${instantColumn('observed_at')}, origin, session_id, turn, folded_count, folded_from, cues
+      FROM facts WHERE id = ?`,
+      id,
+    )
     if (row === undefined) continue
     texts.set(id, {
       value: String(row['value']),
@@ -93,10 +120,20 @@ export function rowTexts(db: Database, ids: readonly number[]): Map<number, RowT
  * @param text - the recorded text.
  */
 export function restoreRowText(db: Database, id: number, text: RowText): void {
-  db.run(`UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, observed_at = ${INSTANT}, origin = ?, session_id = ?, turn = ?,
+  db.run(
+    `UPDATE facts SET value = ?, claim_key = ${KEY}, quote = ?, observed_at = ${INSTANT}, origin = ?, session_id = ?, turn = ?,
       folded_count = ?, folded_from = ? WHERE id = ?`,
-  text.value, text.claimKey, text.quote, text.observedAt, text.origin, text.sessionId, text.turn, text.foldedCount,
-  JSON.stringify(text.foldedFrom), id)
+    text.value,
+    text.claimKey,
+    text.quote,
+    text.observedAt,
+    text.origin,
+    text.sessionId,
+    text.turn,
+    text.foldedCount,
+    JSON.stringify(text.foldedFrom),
+    id,
+  )
   if (text.cues !== undefined) db.run('UPDATE facts SET cues = ? WHERE id = ?', cuesToColumn(text.cues), id)
   reindexFact(db, id)
 }
@@ -109,7 +146,9 @@ export function restoreRowText(db: Database, id: number, text: RowText): void {
  */
 export function priorClaimKeys(fact: Fact, projectKey: string | null = projectKeyOfScope(fact.scope)): string[] {
   const qualifierKey = canonicalQualifiers(fact.qualifiers)
-  return fact.foldedFrom.map((value) => claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value), projectKey))
+  return fact.foldedFrom.map((value) =>
+    claimKeyOf(fact.entityKey, fact.predicateKey, qualifierKey, canonicalValue(value), projectKey),
+  )
 }
 
 /**
@@ -133,6 +172,7 @@ export function reindexFact(db: Database, id: number): void {
   db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
   db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, entries.terms)
   db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
-  for (const ident of entries.identifiers) db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
+  for (const ident of entries.identifiers)
+    db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
   reindexCues(db, id)
 }

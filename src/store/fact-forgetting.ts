@@ -65,38 +65,67 @@ export class FactForgetting {
    * @returns the forgotten facts, and per project left alone how many live facts of the subject it still holds
    *   (none when every scope was reached), most first.
    */
-  forgetBySubject(entityKey: string, predicateKey: string | undefined, now: string, projectKey?: string | null): SubjectForget {
+  forgetBySubject(
+    entityKey: string,
+    predicateKey: string | undefined,
+    now: string,
+    projectKey?: string | null,
+  ): SubjectForget {
     return this.db.transaction(() => {
       const canonical = canonicalKeysOf(this.db, entityKey, predicateKey)
-      const named = canonical.entityKey === entityKey && canonical.predicateKey === predicateKey
-        || this.liveOfSubject(entityKey, predicateKey, undefined).length > 0
+      const named =
+        (canonical.entityKey === entityKey && canonical.predicateKey === predicateKey) ||
+        this.liveOfSubject(entityKey, predicateKey, undefined).length > 0
       const keys = named ? { entityKey, predicateKey } : canonical
       const forgotten = this.forgetRows(this.liveOfSubject(keys.entityKey, keys.predicateKey, projectKey), now)
-      return { forgotten, untouched: projectKey === undefined ? [] : this.otherProjectsOfSubject(keys.entityKey, keys.predicateKey, projectKey) }
+      return {
+        forgotten,
+        untouched:
+          projectKey === undefined ? [] : this.otherProjectsOfSubject(keys.entityKey, keys.predicateKey, projectKey),
+      }
     })
   }
 
   /** The live facts of a subject (or one property): in every scope, or global, labelled and one project's (or none). */
-  private liveOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null | undefined): Fact[] {
-    return this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts f
+  private liveOfSubject(
+    entityKey: string,
+    predicateKey: string | undefined,
+    projectKey: string | null | undefined,
+  ): Fact[] {
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts f
         WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
           AND (? IS NULL OR predicate_key = ?)
           AND (? = 0 OR substr(scope, 1, 8) <> 'project:' OR scope IS ?)`,
-      entityKey, predicateKey ?? null, predicateKey ?? null,
-      projectKey === undefined ? 0 : 1, projectKey === undefined || projectKey === null ? null : projectScope(projectKey)).map(toFact)
+        entityKey,
+        predicateKey ?? null,
+        predicateKey ?? null,
+        projectKey === undefined ? 0 : 1,
+        projectKey === undefined || projectKey === null ? null : projectScope(projectKey),
+      )
+      .map(toFact)
   }
 
   /** Per project other than `projectKey`, how many live facts of a subject (or one property) it holds, most first. */
-  private otherProjectsOfSubject(entityKey: string, predicateKey: string | undefined, projectKey: string | null): ProjectFactCount[] {
-    return this.db.all(
-      `SELECT substr(scope, 9) AS project_key, (SELECT name FROM projects p WHERE p.project_key = substr(f.scope, 9)) AS name, count(*) AS n
+  private otherProjectsOfSubject(
+    entityKey: string,
+    predicateKey: string | undefined,
+    projectKey: string | null,
+  ): ProjectFactCount[] {
+    return this.db
+      .all(
+        `SELECT substr(scope, 9) AS project_key, (SELECT name FROM projects p WHERE p.project_key = substr(f.scope, 9)) AS name, count(*) AS n
         FROM facts f
         WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND status <> 'forgotten'
           AND (? IS NULL OR predicate_key = ?)
           AND substr(scope, 1, 8) = 'project:' AND scope IS NOT ?
         GROUP BY scope ORDER BY n DESC, scope`,
-      entityKey, predicateKey ?? null, predicateKey ?? null, projectKey === null ? null : projectScope(projectKey))
+        entityKey,
+        predicateKey ?? null,
+        predicateKey ?? null,
+        projectKey === null ? null : projectScope(projectKey),
+      )
       .map((row) => {
         const key = String(row['project_key'])
         return { projectKey: key, projectName: textOrNull(row['name']) ?? projectNameOf(key), facts: Number(row['n']) }
@@ -113,9 +142,14 @@ export class FactForgetting {
     const held = new Map<number, Fact>()
     for (const fact of facts) {
       const claim = tombstonesOfFact(fact)[0]?.key
-      const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts
+      const rows = this.db
+        .all(
+          `SELECT ${FACT_COLUMNS} FROM facts
           WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?) AND predicate_key = ? AND status IN ('active', 'scheduled', 'conflict')`,
-        fact.entityKey, fact.predicateKey).map(toFact)
+          fact.entityKey,
+          fact.predicateKey,
+        )
+        .map(toFact)
       for (const row of rows) if (tombstonesOfFact(row)[0]?.key === claim) held.set(row.id, row)
     }
     return [...held.values()].sort((a, b) => a.id - b.id)
@@ -123,8 +157,13 @@ export class FactForgetting {
 
   private forgetRows(facts: readonly Fact[], now: string): Fact[] {
     for (const fact of facts) {
-      this.db.run(`UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT}
-        WHERE id = ?`, now, now, fact.id)
+      this.db.run(
+        `UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT}
+        WHERE id = ?`,
+        now,
+        now,
+        fact.id,
+      )
       this.db.run('DELETE FROM facts_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_cues_fts WHERE rowid = ?', fact.id)
       this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', fact.id)

@@ -8,7 +8,17 @@ import { orExpression } from '../text/tokenize.ts'
 import type { Fact, FactId } from '../types.ts'
 import { entityAliasesAmong } from './alias-rows.ts'
 import type { Database } from './database.ts'
-import { chunks, FACT_COLUMNS, INSTANT, KEY, keyColumn, keyPlaceholders, MODEL_VISIBLE, placeholders, toFact } from './fact-rows.ts'
+import {
+  chunks,
+  FACT_COLUMNS,
+  INSTANT,
+  KEY,
+  keyColumn,
+  keyPlaceholders,
+  MODEL_VISIBLE,
+  placeholders,
+  toFact,
+} from './fact-rows.ts'
 
 /**
  * Matches counted one by one before a term's document count is estimated: a word in more facts than this is common
@@ -90,7 +100,10 @@ export class FactReader {
     if (ids.length === 0) return []
     const rows = new Map<number, Fact>()
     for (const chunk of chunks(ids, 500)) {
-      for (const row of this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE id IN (${placeholders(chunk.length)})`, ...chunk)) {
+      for (const row of this.db.all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE id IN (${placeholders(chunk.length)})`,
+        ...chunk,
+      )) {
         const fact = toFact(row)
         rows.set(fact.id, fact)
       }
@@ -122,16 +135,32 @@ export class FactReader {
     // A bonus word's filter holds the ranked expression too, so FTS5 walks the rare words' lists and seeks the word's.
     // `+rowid` keeps the inclusion a test of each match: as a constraint FTS5 would re-run the MATCH once per rowid.
     const bonusParams = bonus.flatMap((word) => [`(${match}) AND ${orExpression([word.term])}`, from, word.weight])
-    const rows = bounds.fromId === undefined && excluded.length === 0 && included.length === 0 && bonus.length === 0
-      ? this.db.all('SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
-      : this.db.all(`SELECT rowid AS id, -bm25(facts_fts)${bonus.map(() => ` + (rowid IN ${MATCHES_FROM}) * ?`).join('')} AS score
+    const rows =
+      bounds.fromId === undefined && excluded.length === 0 && included.length === 0 && bonus.length === 0
+        ? this.db.all(
+            'SELECT rowid AS id, -rank AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?',
+            match,
+            fetched,
+          )
+        : this.db.all(
+            `SELECT rowid AS id, -bm25(facts_fts)${bonus.map(() => ` + (rowid IN ${MATCHES_FROM}) * ?`).join('')} AS score
           FROM facts_fts WHERE facts_fts MATCH ? AND rowid >= ?
           ${excluded.length === 0 ? '' : `AND rowid NOT IN ${MATCHES_FROM}`}
           ${included.length === 0 ? '' : `AND +rowid IN ${MATCHES_FROM}`}
-          ORDER BY score DESC, id DESC LIMIT ?`, ...bonusParams, match, from, ...excluded, ...included, fetched)
+          ORDER BY score DESC, id DESC LIMIT ?`,
+            ...bonusParams,
+            match,
+            from,
+            ...excluded,
+            ...included,
+            fetched,
+          )
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
-    const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
+    const visible = this.visibleIds(
+      ranked.map((hit) => hit.id),
+      visibility,
+    )
     return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
   }
 
@@ -144,10 +173,18 @@ export class FactReader {
    */
   matchCues(match: string, limit: number, visibility: Visibility | undefined): ChannelHit[] {
     const fetched = visibility === undefined ? limit : limit * 4
-    const ranked = this.db.all('SELECT rowid AS id, -rank AS score FROM fact_cues_fts WHERE fact_cues_fts MATCH ? ORDER BY rank LIMIT ?', match, fetched)
+    const ranked = this.db
+      .all(
+        'SELECT rowid AS id, -rank AS score FROM fact_cues_fts WHERE fact_cues_fts MATCH ? ORDER BY rank LIMIT ?',
+        match,
+        fetched,
+      )
       .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
     if (visibility === undefined) return ranked
-    const visible = this.visibleIds(ranked.map((hit) => hit.id), visibility)
+    const visible = this.visibleIds(
+      ranked.map((hit) => hit.id),
+      visibility,
+    )
     return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
   }
 
@@ -159,7 +196,11 @@ export class FactReader {
    * @returns that rowid, or undefined when the expression matches `count` facts or fewer.
    */
   newestMatchStart(match: string, count: number): number | undefined {
-    const row = this.db.get('SELECT rowid AS id FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', match, count)
+    const row = this.db.get(
+      'SELECT rowid AS id FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
+      match,
+      count,
+    )
     return row === undefined ? undefined : Number(row['id']) + 1
   }
 
@@ -179,14 +220,21 @@ export class FactReader {
     for (const term of terms) {
       // Counting walks the term's whole posting list, which for a common word in a large library costs milliseconds;
       // past `exactUpTo` matches the walk stops, and the count is read from how far into the rowids it got.
-      const row = this.db.get(`SELECT count(*) AS n, max(rowid) AS reached FROM (
-          SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid LIMIT ?)`, orExpression([term]), exactUpTo)
+      const row = this.db.get(
+        `SELECT count(*) AS n, max(rowid) AS reached FROM (
+          SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid LIMIT ?)`,
+        orExpression([term]),
+        exactUpTo,
+      )
       const n = Number(row?.['n'] ?? 0)
       if (n < exactUpTo) {
         counts.set(term, n)
         continue
       }
-      span ??= { lastId: Number(this.db.get('SELECT coalesce(max(id), 0) AS id FROM facts')?.['id'] ?? 0), indexed: this.indexedFactCount() }
+      span ??= {
+        lastId: Number(this.db.get('SELECT coalesce(max(id), 0) AS id FROM facts')?.['id'] ?? 0),
+        indexed: this.indexedFactCount(),
+      }
       const reached = Math.max(1, Number(row?.['reached'] ?? 1))
       counts.set(term, Math.max(n, Math.min(span.indexed, Math.round((n * span.lastId) / reached))))
     }
@@ -198,7 +246,9 @@ export class FactReader {
    * @returns N for inverse document frequencies over `termDocumentCounts`.
    */
   indexedFactCount(): number {
-    return Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
+    return Number(
+      this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0,
+    )
   }
 
   /**
@@ -206,7 +256,11 @@ export class FactReader {
    * @returns the count.
    */
   currentFactCount(): number {
-    return Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status IN ('active', 'scheduled', 'conflict')`)?.['n'] ?? 0)
+    return Number(
+      this.db.get(
+        `SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status IN ('active', 'scheduled', 'conflict')`,
+      )?.['n'] ?? 0,
+    )
   }
 
   /**
@@ -219,11 +273,20 @@ export class FactReader {
   restatementRows(slotKey: string, scope: string): { id: FactId; subject: string; property: string; value: string }[] {
     // Through the slot index by name: every global fact shares one scope, and without statistics the planner may
     // otherwise walk the scope index through all of them (a write at 100,000 facts cost ten times as much).
-    return this.db.all(
-      `SELECT id, subject, property, value FROM facts INDEXED BY facts_by_slot
+    return this.db
+      .all(
+        `SELECT id, subject, property, value FROM facts INDEXED BY facts_by_slot
         WHERE slot_key = ${KEY} AND scope = ? AND status IN ('active', 'scheduled', 'conflict') AND (sensitivity IS NULL OR sensitivity <> 'credential')
-        ORDER BY id`, slotKey, scope)
-      .map((row) => ({ id: Number(row['id']) as FactId, subject: String(row['subject']), property: String(row['property']), value: String(row['value']) }))
+        ORDER BY id`,
+        slotKey,
+        scope,
+      )
+      .map((row) => ({
+        id: Number(row['id']) as FactId,
+        subject: String(row['subject']),
+        property: String(row['property']),
+        value: String(row['value']),
+      }))
   }
 
   /**
@@ -239,11 +302,19 @@ export class FactReader {
    * @param perIdentifier - how many of each identifier's newest facts are candidates; {@link IDENTIFIER_FACTS} by default.
    * @returns hits, best first; score is the number of identifiers matched.
    */
-  matchIdentifiers(identifiers: readonly string[], limit: number, visibility: Visibility | undefined, perIdentifier = IDENTIFIER_FACTS): ChannelHit[] {
+  matchIdentifiers(
+    identifiers: readonly string[],
+    limit: number,
+    visibility: Visibility | undefined,
+    perIdentifier = IDENTIFIER_FACTS,
+  ): ChannelHit[] {
     const distinct = [...new Set(identifiers)]
     if (distinct.length === 0) return []
     const newest = distinct
-      .map(() => 'SELECT fact_id FROM (SELECT fact_id FROM fact_identifiers WHERE ident = ? ORDER BY fact_id DESC LIMIT ?)')
+      .map(
+        () =>
+          'SELECT fact_id FROM (SELECT fact_id FROM fact_identifiers WHERE ident = ? ORDER BY fact_id DESC LIMIT ?)',
+      )
       .join(' UNION ')
     const rows = this.db.all(
       `SELECT f.id AS id,
@@ -251,8 +322,12 @@ export class FactReader {
         FROM (${newest}) i JOIN facts f ON f.id = i.fact_id
         WHERE (? = 0 OR (${MODEL_VISIBLE}))
         ORDER BY score DESC, f.observed_at DESC, f.id DESC LIMIT ?`,
-      ...distinct, ...distinct.flatMap((identifier) => [identifier, perIdentifier]),
-      visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+      ...distinct,
+      ...distinct.flatMap((identifier) => [identifier, perIdentifier]),
+      visibility === undefined ? 0 : 1,
+      visibility?.includeSensitive === true ? 1 : 0,
+      limit,
+    )
     return rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
   }
 
@@ -263,9 +338,13 @@ export class FactReader {
    */
   slotHistory(slotKeys: readonly string[]): Fact[] {
     if (slotKeys.length === 0) return []
-    return this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'
-        ORDER BY slot_key, facts.observed_at DESC, id DESC`, ...slotKeys).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND status <> 'forgotten'
+        ORDER BY slot_key, facts.observed_at DESC, id DESC`,
+        ...slotKeys,
+      )
+      .map(toFact)
   }
 
   /**
@@ -275,13 +354,22 @@ export class FactReader {
    * @param visibility - model visibility, or `undefined` for every live fact.
    * @returns fact ids, newest first.
    */
-  factsDatedWithin(windows: readonly { readonly start: string; readonly end: string }[], limit: number, visibility: Visibility | undefined): FactId[] {
+  factsDatedWithin(
+    windows: readonly { readonly start: string; readonly end: string }[],
+    limit: number,
+    visibility: Visibility | undefined,
+  ): FactId[] {
     if (windows.length === 0) return []
     const spans = windows.map(() => `(valid_from >= ${INSTANT} AND valid_from < ${INSTANT})`).join(' OR ')
-    return this.db.all(
-      `SELECT id FROM facts WHERE (${spans}) AND status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))
+    return this.db
+      .all(
+        `SELECT id FROM facts WHERE (${spans}) AND status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))
         ORDER BY facts.valid_from DESC, id DESC LIMIT ?`,
-      ...windows.flatMap((window) => [window.start, window.end]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0, limit)
+        ...windows.flatMap((window) => [window.start, window.end]),
+        visibility === undefined ? 0 : 1,
+        visibility?.includeSensitive === true ? 1 : 0,
+        limit,
+      )
       .map((row) => Number(row['id']) as FactId)
   }
 
@@ -294,7 +382,11 @@ export class FactReader {
     if (keys.length === 0) return []
     const known = new Set<string>()
     for (const chunk of chunks(keys, 500)) {
-      for (const row of this.db.all(`SELECT entity_key FROM entities WHERE entity_key IN (${placeholders(chunk.length)})`, ...chunk)) known.add(String(row['entity_key']))
+      for (const row of this.db.all(
+        `SELECT entity_key FROM entities WHERE entity_key IN (${placeholders(chunk.length)})`,
+        ...chunk,
+      ))
+        known.add(String(row['entity_key']))
     }
     return keys.filter((key) => known.has(key))
   }
@@ -313,8 +405,12 @@ export class FactReader {
     const named = new Map<string, NamedEntity>()
     for (const key of keys) {
       const alias = aliases.get(key)
-      const entity: NamedEntity | undefined = alias !== undefined ? { entityKey: alias.canonicalKey, alias: alias.aliasText, aliasKey: key, canonicalText: alias.canonicalText }
-        : known.has(key) ? { entityKey: key, alias: null, aliasKey: null, canonicalText: null } : undefined
+      const entity: NamedEntity | undefined =
+        alias !== undefined
+          ? { entityKey: alias.canonicalKey, alias: alias.aliasText, aliasKey: key, canonicalText: alias.canonicalText }
+          : known.has(key)
+            ? { entityKey: key, alias: null, aliasKey: null, canonicalText: null }
+            : undefined
       if (entity === undefined) continue
       const before = named.get(entity.entityKey)
       // Its own name outranks an old one wherever each stands in the query.
@@ -331,17 +427,26 @@ export class FactReader {
    * @param asOf - ISO UTC instant, or `undefined` for now.
    * @returns the count per slot key (slots with none are absent).
    */
-  slotValueCounts(slotKeys: readonly string[], visibility: Visibility | undefined, asOf: string | undefined): Map<string, number> {
+  slotValueCounts(
+    slotKeys: readonly string[],
+    visibility: Visibility | undefined,
+    asOf: string | undefined,
+  ): Map<string, number> {
     const counts = new Map<string, number>()
     if (slotKeys.length === 0) return counts
-    const window = asOf === undefined
-      ? `status = 'active'`
-      : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ${INSTANT} AND (valid_to IS NULL OR valid_to > ${INSTANT})`
+    const window =
+      asOf === undefined
+        ? `status = 'active'`
+        : `status NOT IN ('forgotten', 'conflict') AND valid_from <= ${INSTANT} AND (valid_to IS NULL OR valid_to > ${INSTANT})`
     const rows = this.db.all(
       `SELECT ${keyColumn('slot_key')}, count(*) AS n FROM facts
         WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) AND ${window} AND (? = 0 OR (${MODEL_VISIBLE}))
         GROUP BY slot_key`,
-      ...slotKeys, ...(asOf === undefined ? [] : [asOf, asOf]), visibility === undefined ? 0 : 1, visibility?.includeSensitive === true ? 1 : 0)
+      ...slotKeys,
+      ...(asOf === undefined ? [] : [asOf, asOf]),
+      visibility === undefined ? 0 : 1,
+      visibility?.includeSensitive === true ? 1 : 0,
+    )
     for (const row of rows) counts.set(String(row['slot_key']), Number(row['n']))
     return counts
   }
@@ -359,17 +464,26 @@ export class FactReader {
   directoryFacts(limit: number, visibility: Visibility, projectKey: string | null = null): Fact[] {
     const sensitive = visibility.includeSensitive ? 1 : 0
     const scope = projectKey === null ? null : projectScope(projectKey)
-    const pinned = this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_pinned
+    const pinned = this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_pinned
         WHERE pinned_at IS NOT NULL AND status = 'active' AND ${MODEL_VISIBLE} AND (substr(scope, 1, 8) <> 'project:' OR scope = ?)
         ORDER BY facts.pinned_at, id LIMIT ?`,
-      sensitive, scope, limit).map(toFact)
+        sensitive,
+        scope,
+        limit,
+      )
+      .map(toFact)
     if (pinned.length >= limit) return pinned
-    const rest = this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
+    const rest = this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_directory_order
         WHERE status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE} AND substr(scope, 1, 8) <> 'project:'
         ORDER BY evidence_rank, facts.observed_at DESC, id LIMIT ?`,
-      sensitive, limit - pinned.length).map(toFact)
+        sensitive,
+        limit - pinned.length,
+      )
+      .map(toFact)
     return [...pinned, ...rest]
   }
 
@@ -385,14 +499,24 @@ export class FactReader {
   projectDirectoryFacts(limit: number, visibility: Visibility, projectKey: string): Fact[] {
     const sensitive = visibility.includeSensitive ? 1 : 0
     const scope = projectScope(projectKey)
-    const size = Number(this.db.get(`SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status = 'active'`, scope)?.['n'] ?? 0)
+    const size = Number(
+      this.db.get(
+        `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status = 'active'`,
+        scope,
+      )?.['n'] ?? 0,
+    )
     if (size === 0) return []
     const index = size <= PROJECT_SORTED_FACTS ? 'facts_by_scope' : 'facts_directory_order'
-    return this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY ${index}
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY ${index}
         WHERE scope = ? AND scope <> 'global' AND status = 'active' AND pinned_at IS NULL AND ${MODEL_VISIBLE}
         ORDER BY evidence_rank, facts.observed_at DESC, id LIMIT ?`,
-      scope, sensitive, limit).map(toFact)
+        scope,
+        sensitive,
+        limit,
+      )
+      .map(toFact)
   }
 
   /**
@@ -403,11 +527,16 @@ export class FactReader {
    * @returns active and contested facts.
    */
   currentProjectFacts(projectKey: string, limit: number, visibility: Visibility): Fact[] {
-    return this.db.all(
-      `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope
         WHERE scope = ? AND scope <> 'global' AND status IN ('active', 'conflict') AND ${MODEL_VISIBLE}
         ORDER BY id DESC LIMIT ?`,
-      projectScope(projectKey), visibility.includeSensitive ? 1 : 0, limit).map(toFact)
+        projectScope(projectKey),
+        visibility.includeSensitive ? 1 : 0,
+        limit,
+      )
+      .map(toFact)
   }
 
   /**
@@ -419,14 +548,20 @@ export class FactReader {
    * @returns the count.
    */
   countDirectoryFacts(visibility: Visibility, projectKey: string | null = null): number {
-    const row = this.db.get('SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1')
+    const row = this.db.get(
+      'SELECT plain, sensitive, project_plain, project_sensitive FROM directory_counts WHERE id = 1',
+    )
     const sensitive = visibility.includeSensitive
-    const outside = Number(row?.['plain'] ?? 0) - Number(row?.['project_plain'] ?? 0)
-      + (sensitive ? Number(row?.['sensitive'] ?? 0) - Number(row?.['project_sensitive'] ?? 0) : 0)
+    const outside =
+      Number(row?.['plain'] ?? 0) -
+      Number(row?.['project_plain'] ?? 0) +
+      (sensitive ? Number(row?.['sensitive'] ?? 0) - Number(row?.['project_sensitive'] ?? 0) : 0)
     if (projectKey === null) return outside
     const own = this.db.get(
       `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status = 'active' AND ${MODEL_VISIBLE}`,
-      projectScope(projectKey), sensitive ? 1 : 0)
+      projectScope(projectKey),
+      sensitive ? 1 : 0,
+    )
     return outside + Number(own?.['n'] ?? 0)
   }
 
@@ -438,7 +573,10 @@ export class FactReader {
   scopesOf(ids: readonly number[]): Map<number, string> {
     const scopes = new Map<number, string>()
     for (const chunk of chunks(ids, 500)) {
-      for (const row of this.db.all(`SELECT id, scope FROM facts WHERE id IN (${placeholders(chunk.length)})`, ...chunk)) {
+      for (const row of this.db.all(
+        `SELECT id, scope FROM facts WHERE id IN (${placeholders(chunk.length)})`,
+        ...chunk,
+      )) {
         scopes.set(Number(row['id']), String(row['scope']))
       }
     }
@@ -454,7 +592,8 @@ export class FactReader {
     if (slotKeys.length === 0) return new Set()
     const rows = this.db.all(
       `SELECT DISTINCT ${keyColumn('slot_key')} FROM conflict_groups WHERE status = 'open' AND slot_key IN (${keyPlaceholders(slotKeys.length)})`,
-      ...slotKeys)
+      ...slotKeys,
+    )
     return new Set(rows.map((row) => String(row['slot_key'])))
   }
 
@@ -465,17 +604,25 @@ export class FactReader {
     for (const row of this.db.all('SELECT status, evidence, n FROM fact_counts WHERE n > 0')) {
       const n = Number(row['n'])
       byStatus[String(row['status'])] = (byStatus[String(row['status'])] ?? 0) + n
-      if (row['status'] !== 'forgotten') byEvidence[String(row['evidence'])] = (byEvidence[String(row['evidence'])] ?? 0) + n
+      if (row['status'] !== 'forgotten')
+        byEvidence[String(row['evidence'])] = (byEvidence[String(row['evidence'])] ?? 0) + n
     }
-    const openConflictGroups = Number(this.db.get(`SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`)?.['n'] ?? 0)
-    const pendingProposals = Number(this.db.get(`SELECT count(*) AS n FROM proposals WHERE status = 'pending'`)?.['n'] ?? 0)
+    const openConflictGroups = Number(
+      this.db.get(`SELECT count(*) AS n FROM conflict_groups WHERE status = 'open'`)?.['n'] ?? 0,
+    )
+    const pendingProposals = Number(
+      this.db.get(`SELECT count(*) AS n FROM proposals WHERE status = 'pending'`)?.['n'] ?? 0,
+    )
     return { byStatus, byEvidence, openConflictGroups, pendingProposals }
   }
 
   private visibleIds(ids: readonly number[], visibility: Visibility): Set<number> {
     if (ids.length === 0) return new Set()
-    const rows = this.db.all(`SELECT id FROM facts WHERE id IN (${placeholders(ids.length)}) AND ${MODEL_VISIBLE}`,
-      ...ids, visibility.includeSensitive ? 1 : 0)
+    const rows = this.db.all(
+      `SELECT id FROM facts WHERE id IN (${placeholders(ids.length)}) AND ${MODEL_VISIBLE}`,
+      ...ids,
+      visibility.includeSensitive ? 1 : 0,
+    )
     return new Set(rows.map((row) => Number(row['id'])))
   }
 }

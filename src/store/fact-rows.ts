@@ -28,7 +28,7 @@ export function toFact(row: Row): Fact {
     predicateKey: String(row['predicate_key']),
     qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
     scope: String(row['scope']),
-    projectName: projectKey === null ? null : textOrNull(row['project_name']) ?? projectNameOf(projectKey),
+    projectName: projectKey === null ? null : (textOrNull(row['project_name']) ?? projectNameOf(projectKey)),
     value: String(row['value']),
     slotKey: String(row['slot_key']),
     claimKey: String(row['claim_key']),
@@ -36,7 +36,7 @@ export function toFact(row: Row): Fact {
     status: row['status'] as FactStatus,
     evidence: row['evidence'] as Evidence,
     confidence: Number(row['confidence']),
-    sensitivity: row['sensitivity'] === null ? null : row['sensitivity'] as Fact['sensitivity'],
+    sensitivity: row['sensitivity'] === null ? null : (row['sensitivity'] as Fact['sensitivity']),
     modelUseAllowed: Number(row['model_use_allowed']) === 1,
     observedAt: instantText(row['observed_at']),
     recordedAt: instantText(row['recorded_at']),
@@ -62,7 +62,7 @@ export function toFact(row: Row): Fact {
  * @returns the cues.
  */
 export function cuesFromColumn(raw: unknown): string[] {
-  return raw === null || raw === undefined ? [] : JSON.parse(String(raw)) as string[]
+  return raw === null || raw === undefined ? [] : (JSON.parse(String(raw)) as string[])
 }
 
 /**
@@ -144,4 +144,3 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
   return out
 }
-

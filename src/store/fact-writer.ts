@@ -8,7 +8,14 @@ import type { PreparedWrite } from '../fact-input.ts'
 import { findRestatement, type RestatementRow, type Statement } from '../rules/near-duplicate.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { Fact, FactId, FactStatus, ProposedRow } from '../types.ts'
-import { decideWrite, evidenceRank, restatementApplies, type Restatement, type SlotRow, type WriteDecision } from '../rules/write-policy.ts'
+import {
+  decideWrite,
+  evidenceRank,
+  restatementApplies,
+  type Restatement,
+  type SlotRow,
+  type WriteDecision,
+} from '../rules/write-policy.ts'
 import { canonicalWrite } from './alias-rows.ts'
 import { addCues, storeCues } from './fact-cues.ts'
 import { foldRow } from './fact-folds.ts'
@@ -23,27 +30,32 @@ import { findTombstone, tombstoneMessage } from './tombstones.ts'
 
 /** The result of one write. */
 export type WriteResult =
-  | { readonly kind: 'saved'; readonly fact: Fact; readonly superseded: readonly Fact[]; readonly retired: readonly Fact[] }
+  | {
+      readonly kind: 'saved'
+      readonly fact: Fact
+      readonly superseded: readonly Fact[]
+      readonly retired: readonly Fact[]
+    }
   | { readonly kind: 'conflict'; readonly fact: Fact; readonly rivals: readonly Fact[] }
   | {
-    readonly kind: 'duplicate'
-    readonly fact: Fact
-    readonly upgraded: boolean
-    readonly settled: boolean
-    readonly superseded: readonly Fact[]
-    readonly retired: readonly Fact[]
-    /** Set when the write restated this fact in other words (the near-duplicate gate) rather than repeating its claim. */
-    readonly restatement: Restatement | null
-  }
+      readonly kind: 'duplicate'
+      readonly fact: Fact
+      readonly upgraded: boolean
+      readonly settled: boolean
+      readonly superseded: readonly Fact[]
+      readonly retired: readonly Fact[]
+      /** Set when the write restated this fact in other words (the near-duplicate gate) rather than repeating its claim. */
+      readonly restatement: Restatement | null
+    }
   | {
-    /** The value was the row's recurring line on another day: the row was updated in place. */
-    readonly kind: 'folded'
-    readonly fact: Fact
-    /** The value this fold added to the row's history: its former value, or the write's own when it was older. */
-    readonly prior: string
-    /** Whether the row took the write's value (false: the write's date was earlier than the row's). */
-    readonly tookValue: boolean
-  }
+      /** The value was the row's recurring line on another day: the row was updated in place. */
+      readonly kind: 'folded'
+      readonly fact: Fact
+      /** The value this fold added to the row's history: its former value, or the write's own when it was older. */
+      readonly prior: string
+      /** Whether the row took the write's value (false: the write's date was earlier than the row's). */
+      readonly tookValue: boolean
+    }
   | { readonly kind: 'proposed'; readonly proposalId: number; readonly existing: boolean; readonly reason: string }
   | { readonly kind: 'refused'; readonly code: 'tombstoned' | 'refused'; readonly message: string }
 
@@ -90,9 +102,11 @@ export class FactWriter {
     return this.db.transaction(() => {
       const write = this.canonical(given)
       const verdict = this.classify(write)
-      if (verdict.kind === 'tombstoned') return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
+      if (verdict.kind === 'tombstoned')
+        return { kind: 'refused', code: 'tombstoned', message: verdict.message } as const
       const result = this.apply(write, verdict.decision, now)
-      if (write.project !== null && result.kind !== 'proposed' && result.kind !== 'refused') recordProject(this.db, write.project, now)
+      if (write.project !== null && result.kind !== 'proposed' && result.kind !== 'refused')
+        recordProject(this.db, write.project, now)
       this.recordForSync(result, now)
       return result
     })
@@ -133,16 +147,31 @@ export class FactWriter {
    * words. Asked only where a restatement may stand for a duplicate (any slot, not an exact-only write) and
    * no row holds the same claim; a credential is never compared. IDF comes from the full-text index's document counts.
    */
-  private restatementOf(write: PreparedWrite, slot: readonly SlotRow[], staged: readonly StagedRow[], stagedFacts: number): Restatement | undefined {
-    if (write.sensitivity === 'credential' || !restatementApplies(write) || slot.some((row) => row.claimKey === write.claimKey)) return undefined
+  private restatementOf(
+    write: PreparedWrite,
+    slot: readonly SlotRow[],
+    staged: readonly StagedRow[],
+    stagedFacts: number,
+  ): Restatement | undefined {
+    if (
+      write.sensitivity === 'credential' ||
+      !restatementApplies(write) ||
+      slot.some((row) => row.claimKey === write.claimKey)
+    )
+      return undefined
     const rows: RestatementRow[] = [
       ...this.reader.restatementRows(write.slotKey, write.scope).map((row) => ({ id: row.id, statement: row })),
-      ...staged.filter((row) => row.scope === write.scope && !row.credential).map((row) => ({ id: row.id, statement: row.statement })),
+      ...staged
+        .filter((row) => row.scope === write.scope && !row.credential)
+        .map((row) => ({ id: row.id, statement: row.statement })),
     ]
     if (rows.length === 0) return undefined
     const match = findRestatement({ subject: write.subject, property: write.property, value: write.value }, rows, {
       currentFacts: this.reader.currentFactCount() + stagedFacts,
-      statistics: (words) => ({ documents: this.reader.indexedFactCount(), frequency: this.reader.termDocumentCounts(words) }),
+      statistics: (words) => ({
+        documents: this.reader.indexedFactCount(),
+        frequency: this.reader.termDocumentCounts(words),
+      }),
     })
     return match === undefined ? undefined : { factId: match.id as FactId, similarity: match.score.cosine }
   }
@@ -157,14 +186,26 @@ export class FactWriter {
    * @param now - the current ISO instant.
    * @returns the new row, the existing row when the same past value (claim, start and status) is already there, or the refusal.
    */
-  restoreHistory(given: PreparedWrite, status: 'superseded' | 'retired' | 'expired', validTo: string | null, now: string):
-    { kind: 'restored'; fact: Fact } | { kind: 'duplicate'; factId: number } | { kind: 'tombstoned'; message: string } {
+  restoreHistory(
+    given: PreparedWrite,
+    status: 'superseded' | 'retired' | 'expired',
+    validTo: string | null,
+    now: string,
+  ):
+    | { kind: 'restored'; fact: Fact }
+    | { kind: 'duplicate'; factId: number }
+    | { kind: 'tombstoned'; message: string } {
     return this.db.transaction(() => {
       const write = this.canonical(given)
       const verdict = this.classify(write)
       if (verdict.kind === 'tombstoned') return verdict
-      const existing = this.db.get(`SELECT id FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
-        write.slotKey, status, write.claimKey, write.validFrom)
+      const existing = this.db.get(
+        `SELECT id FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
+        write.slotKey,
+        status,
+        write.claimKey,
+        write.validFrom,
+      )
       if (existing !== undefined) return { kind: 'duplicate', factId: Number(existing['id']) } as const
       const id = this.insertFact(write, status, write.multi, null, now)
       this.db.run(`UPDATE facts SET valid_to = ${INSTANT} WHERE id = ?`, validTo, id)
@@ -181,8 +222,15 @@ export class FactWriter {
    */
   hasHistory(slotKey: string, claimKey: string, validFrom: string, status: FactStatus): boolean {
     // Read on the slot's stretch of facts_by_slot: a claim's rows all lie in its slot.
-    return this.db.get(`SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
-      slotKey, status, claimKey, validFrom) !== undefined
+    return (
+      this.db.get(
+        `SELECT 1 AS found FROM facts WHERE slot_key = ${KEY} AND status = ? AND claim_key = ${KEY} AND valid_from = ${INSTANT}`,
+        slotKey,
+        status,
+        claimKey,
+        validFrom,
+      ) !== undefined
+    )
   }
 
   /** The write's sync record (a value stated, with what it ended), in the write's transaction; none for a card or a refusal. */
@@ -190,18 +238,27 @@ export class FactWriter {
     switch (result.kind) {
       case 'saved':
       case 'duplicate':
-        this.recorder.recordWrite(result.fact, [
-          ...result.superseded.map((fact) => ({ fact, as: 'superseded' as const })),
-          ...result.retired.map((fact) => ({ fact, as: 'retired' as const })),
-        ], now)
+        this.recorder.recordWrite(
+          result.fact,
+          [
+            ...result.superseded.map((fact) => ({ fact, as: 'superseded' as const })),
+            ...result.retired.map((fact) => ({ fact, as: 'retired' as const })),
+          ],
+          now,
+        )
         return
       case 'conflict':
         this.recorder.recordWrite(result.fact, [], now)
         return
       case 'folded':
         // The row's former value, when the write took its place, is now one of its prior lines.
-        this.recorder.recordWrite(result.fact, result.tookValue && result.prior !== result.fact.value
-          ? [{ fact: { ...result.fact, value: result.prior }, as: 'folded' }] : [], now)
+        this.recorder.recordWrite(
+          result.fact,
+          result.tookValue && result.prior !== result.fact.value
+            ? [{ fact: { ...result.fact, value: result.prior }, as: 'folded' }]
+            : [],
+          now,
+        )
         return
       case 'proposed':
       case 'refused':
@@ -216,16 +273,30 @@ export class FactWriter {
       case 'duplicate': {
         const upgraded = decision.upgradeTo !== undefined
         if (upgraded) {
-          this.db.run(`UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-            evidenceRank(decision.upgradeTo), now, decision.factId)
+          this.db.run(
+            `UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+            evidenceRank(decision.upgradeTo),
+            now,
+            decision.factId,
+          )
           if (write.quote !== null) this.carryQuote(decision.factId, write)
         }
-        this.db.run(`UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`, now, decision.factId, now)
+        this.db.run(
+          `UPDATE facts SET observed_at = ${INSTANT} WHERE id = ? AND observed_at < ${INSTANT}`,
+          now,
+          decision.factId,
+          now,
+        )
         // A repeat may bring cues the row lacks: they are the writer's words for later requests, not a new claim.
         addCues(this.db, decision.factId, write.cues)
         this.addSource(decision.factId, write, now)
         if (decision.promoteNow) {
-          this.db.run(`UPDATE facts SET valid_from = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`, write.validFrom, now, decision.factId)
+          this.db.run(
+            `UPDATE facts SET valid_from = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+            write.validFrom,
+            now,
+            decision.factId,
+          )
           const [scheduled] = this.reader.getFacts([decision.factId])
           if (scheduled !== undefined) this.slots.promote(scheduled, now)
         }
@@ -236,12 +307,24 @@ export class FactWriter {
           superseded = this.slots.supersede(decision.settle.supersede, decision.factId, now)
           retired = this.slots.retire(decision.settle.retire, now)
           this.slots.closeGroups(decision.settle.closeGroups, decision.factId, now)
-          this.db.run(`UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT}
-            WHERE id = ? AND status = 'conflict'`, now, decision.factId)
+          this.db.run(
+            `UPDATE facts SET status = 'active', revision = revision + 1, updated_at = ${INSTANT}
+            WHERE id = ? AND status = 'conflict'`,
+            now,
+            decision.factId,
+          )
         }
         const [fact] = this.reader.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
-        return { kind: 'duplicate', fact, upgraded, settled: decision.settle !== undefined, superseded, retired, restatement: decision.restatement ?? null }
+        return {
+          kind: 'duplicate',
+          fact,
+          upgraded,
+          settled: decision.settle !== undefined,
+          superseded,
+          retired,
+          restatement: decision.restatement ?? null,
+        }
       }
       case 'fold': {
         const [target] = this.reader.getFacts([decision.factId])
@@ -251,30 +334,58 @@ export class FactWriter {
         this.addSource(decision.factId, write, now)
         const [fact] = this.reader.getFacts([decision.factId])
         if (fact === undefined) throw new Error(`fact ${decision.factId} vanished inside its own transaction`)
-        return { kind: 'folded', fact, prior: decision.takesValue ? target.value : write.value, tookValue: decision.takesValue }
+        return {
+          kind: 'folded',
+          fact,
+          prior: decision.takesValue ? target.value : write.value,
+          tookValue: decision.takesValue,
+        }
       }
       case 'insert': {
         // Superseded and retired rows leave the current set first, so the unique indexes see one current value.
         const supersededIds = decision.supersede
         if (supersededIds.length > 0) {
-          this.db.run(`UPDATE facts SET status = 'superseded', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
-            WHERE id IN (${placeholders(supersededIds.length)})`, now, now, ...supersededIds)
+          this.db.run(
+            `UPDATE facts SET status = 'superseded', valid_to = ${INSTANT}, revision = revision + 1, updated_at = ${INSTANT}
+            WHERE id IN (${placeholders(supersededIds.length)})`,
+            now,
+            now,
+            ...supersededIds,
+          )
         }
         const retired = this.slots.retire(decision.retire, now)
         let groupId: number | null = decision.joinGroup ?? null
         if (decision.conflict !== undefined) {
-          groupId = decision.conflict.groupId ?? this.db.run(
-            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, write.slotKey, now).lastInsertRowid
-          this.db.run(`UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
-            WHERE id IN (${placeholders(decision.conflict.against.length)})`, groupId, now, ...decision.conflict.against)
+          groupId =
+            decision.conflict.groupId ??
+            this.db.run(
+              `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
+              write.slotKey,
+              now,
+            ).lastInsertRowid
+          this.db.run(
+            `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
+            WHERE id IN (${placeholders(decision.conflict.against.length)})`,
+            groupId,
+            now,
+            ...decision.conflict.against,
+          )
         }
         const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
         if (supersededIds.length > 0) {
-          this.db.run(`UPDATE facts SET superseded_by = ? WHERE id IN (${placeholders(supersededIds.length)})`, id, ...supersededIds)
+          this.db.run(
+            `UPDATE facts SET superseded_by = ? WHERE id IN (${placeholders(supersededIds.length)})`,
+            id,
+            ...supersededIds,
+          )
         }
         if (decision.multi) {
           // A row that turns multi-valued is a new revision, so a card proposed against it is stale.
-          this.db.run(`UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`, now, write.slotKey)
+          this.db.run(
+            `UPDATE facts SET multi = 1, revision = revision + 1, updated_at = ${INSTANT} WHERE slot_key = ${KEY} AND status = 'active' AND multi = 0`,
+            now,
+            write.slotKey,
+          )
         }
         this.slots.closeGroups(decision.closeGroups, id, now)
         const [fact] = this.reader.getFacts([id])
@@ -297,7 +408,9 @@ export class FactWriter {
     const fingerprint = sha256(JSON.stringify(['add_fact', write.claimKey]))
     const last = this.db.get(
       `SELECT id, status, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE fingerprint = ?
-        ORDER BY status = 'pending' DESC, id DESC LIMIT 1`, fingerprint)
+        ORDER BY status = 'pending' DESC, id DESC LIMIT 1`,
+      fingerprint,
+    )
     // A rejected card pruned since (decided cards are kept for a while) still answers through the index.
     const declined = last === undefined ? declinedAddition(this.db, fingerprint) : undefined
     if (declined !== undefined) {
@@ -317,39 +430,100 @@ export class FactWriter {
           message: `the user rejected this change on ${String(last['decided_at']).slice(0, 10)} (proposal #${lastId}); it is not queued again`,
         }
       }
-      const current = last['status'] === 'applied' ? this.slots.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey) : undefined
+      const current =
+        last['status'] === 'applied'
+          ? this.slots.slotRows(write.slotKey).find((row) => row.claimKey === write.claimKey)
+          : undefined
       if (current !== undefined) {
-        return this.apply(write, { kind: 'duplicate', factId: current.id, upgradeTo: undefined, settle: undefined, promoteNow: false }, now)
+        return this.apply(
+          write,
+          { kind: 'duplicate', factId: current.id, upgradeTo: undefined, settle: undefined, promoteNow: false },
+          now,
+        )
       }
     }
     // The proposal remembers the slot as it stood, so applying it later can tell whether the slot moved.
-    const targets = this.db.all(`SELECT id, revision FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')
-      ORDER BY id`, write.slotKey).map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
+    const targets = this.db
+      .all(
+        `SELECT id, revision FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')
+      ORDER BY id`,
+        write.slotKey,
+      )
+      .map((row) => ({ factId: Number(row['id']), revision: Number(row['revision']) }))
     const row: ProposedRow = {
-      subject: write.subject, property: write.property, value: write.value, qualifiers: write.qualifiers,
-      scope: write.scope, evidence: write.evidence, confidence: write.confidence, quote: write.quote,
-      multi: write.multi, validFrom: write.validFrom, validTo: write.validTo, targets,
+      subject: write.subject,
+      property: write.property,
+      value: write.value,
+      qualifiers: write.qualifiers,
+      scope: write.scope,
+      evidence: write.evidence,
+      confidence: write.confidence,
+      quote: write.quote,
+      multi: write.multi,
+      validFrom: write.validFrom,
+      validTo: write.validTo,
+      targets,
       ...(write.cues.length === 0 ? {} : { cues: write.cues }),
     }
     const id = this.db.run(
       `INSERT INTO proposals (fingerprint, kind, status, reason, rows, session_id, turn, created_at, updated_at)
         VALUES (?, 'add_fact', 'pending', ?, ?, ?, ?, ?, ?)`,
-      fingerprint, reason, JSON.stringify([row]), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, now, now).lastInsertRowid
+      fingerprint,
+      reason,
+      JSON.stringify([row]),
+      write.anchor?.sessionId ?? null,
+      write.anchor?.turn ?? null,
+      now,
+      now,
+    ).lastInsertRowid
     return { kind: 'proposed', proposalId: id, existing: false, reason }
   }
 
-  private insertFact(write: PreparedWrite, status: FactStatus, multi: boolean, groupId: number | null, now: string): FactId {
-    this.db.run('INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', write.entityKey, write.subject, now)
+  private insertFact(
+    write: PreparedWrite,
+    status: FactStatus,
+    multi: boolean,
+    groupId: number | null,
+    now: string,
+  ): FactId {
+    this.db.run(
+      'INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)',
+      write.entityKey,
+      write.subject,
+      now,
+    )
     const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', write.entityKey)?.['id'])
     const id = this.db.run(
       `INSERT INTO facts (entity_id, subject, property, predicate_key, qualifiers, scope, value, slot_key, claim_key,
           multi, status, evidence_rank, confidence, sensitivity, model_use_allowed, observed_at,
           recorded_at, valid_from, valid_to, conflict_group_id, origin, session_id, turn, quote, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ${KEY}, ${KEY}, ?, ?, ?, ?, ?, ?, ${INSTANT}, ${INSTANT}, ${INSTANT}, ${INSTANT}, ?, ?, ?, ?, ?, ${INSTANT})`,
-      entityId, write.subject, write.property, write.predicateKey, JSON.stringify(write.qualifiers), write.scope,
-      write.value, write.slotKey, write.claimKey, multi ? 1 : 0, status, evidenceRank(write.evidence), write.confidence, write.sensitivity, write.modelUseAllowed ? 1 : 0, now, now,
-      write.validFrom, write.validTo, groupId, write.origin, write.anchor?.sessionId ?? null,
-      write.anchor?.turn ?? null, write.quote, now).lastInsertRowid as FactId
+      entityId,
+      write.subject,
+      write.property,
+      write.predicateKey,
+      JSON.stringify(write.qualifiers),
+      write.scope,
+      write.value,
+      write.slotKey,
+      write.claimKey,
+      multi ? 1 : 0,
+      status,
+      evidenceRank(write.evidence),
+      write.confidence,
+      write.sensitivity,
+      write.modelUseAllowed ? 1 : 0,
+      now,
+      now,
+      write.validFrom,
+      write.validTo,
+      groupId,
+      write.origin,
+      write.anchor?.sessionId ?? null,
+      write.anchor?.turn ?? null,
+      write.quote,
+      now,
+    ).lastInsertRowid as FactId
     this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, write.terms)
     if (write.cues.length > 0) storeCues(this.db, id, write.cues)
     for (const ident of write.identifiers) {
@@ -364,16 +538,30 @@ export class FactWriter {
    * as a direct write of them would be, and personal data in them makes the row sensitive as it would that write's.
    */
   private carryQuote(factId: number, write: PreparedWrite): void {
-    this.db.run(`UPDATE facts SET quote = ?, session_id = ?, turn = ?, sensitivity = coalesce(sensitivity, ?),
+    this.db.run(
+      `UPDATE facts SET quote = ?, session_id = ?, turn = ?, sensitivity = coalesce(sensitivity, ?),
         model_use_allowed = CASE WHEN sensitivity IS NULL AND ? IS NOT NULL THEN ? ELSE model_use_allowed END
       WHERE id = ?`,
-    write.quote, write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.sensitivity,
-    write.sensitivity, write.modelUseAllowed ? 1 : 0, factId)
+      write.quote,
+      write.anchor?.sessionId ?? null,
+      write.anchor?.turn ?? null,
+      write.sensitivity,
+      write.sensitivity,
+      write.modelUseAllowed ? 1 : 0,
+      factId,
+    )
   }
 
   private addSource(factId: number, write: PreparedWrite, now: string): void {
     this.db.run(
       `INSERT INTO fact_sources (fact_id, origin, evidence_rank, session_id, turn, quote, observed_at) VALUES (?, ?, ?, ?, ?, ?, ${INSTANT})`,
-      factId, write.origin, evidenceRank(write.evidence), write.anchor?.sessionId ?? null, write.anchor?.turn ?? null, write.quote, now)
+      factId,
+      write.origin,
+      evidenceRank(write.evidence),
+      write.anchor?.sessionId ?? null,
+      write.anchor?.turn ?? null,
+      write.quote,
+      now,
+    )
   }
 }

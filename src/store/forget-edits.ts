@@ -21,7 +21,11 @@ export interface ForgetSnapshot {
    * The forgotten rows, which the forget dropped from the search indexes. The undo derives their entries from the
    * restored row; snapshots written before the index held no copy of its terms also carry them, unread.
    */
-  readonly indexes: readonly { readonly id: number; readonly terms?: string | null; readonly identifiers?: readonly string[] }[]
+  readonly indexes: readonly {
+    readonly id: number
+    readonly terms?: string | null
+    readonly identifiers?: readonly string[]
+  }[]
   /** Conflict groups the forget changed (one it closed because nothing was left to settle). */
   readonly groups: readonly { readonly before: FullRow; readonly after: FullRow }[]
   /** Ids of the tombstones the forget added (a claim already tombstoned keeps its older tombstone). */
@@ -70,17 +74,22 @@ export function afterForget(db: Database, before: ForgetBefore): ForgetSnapshot 
     if (after === undefined) return []
     const changed = Object.keys(row).filter((key) => row[key] !== after[key])
     if (changed.length === 0) return []
-    const pick = (from: FullRow): FullRow => Object.fromEntries([['id', id], ...changed.map((key) => [key, from[key] ?? null])])
+    const pick = (from: FullRow): FullRow =>
+      Object.fromEntries([['id', id], ...changed.map((key) => [key, from[key] ?? null])])
     return [{ before: pick(row), after: pick(after) }]
   })
-  const forgotten = rows.filter(({ before: was, after }) => after['status'] === 'forgotten' && was['status'] !== 'forgotten')
+  const forgotten = rows.filter(
+    ({ before: was, after }) => after['status'] === 'forgotten' && was['status'] !== 'forgotten',
+  )
   const indexes = forgotten.map(({ before: was }) => ({ id: Number(was['id']) }))
   const groupsAfter = slotGroups(db, before.slotKeys)
   const groups = [...before.groups.entries()].flatMap(([id, group]) => {
     const after = groupsAfter.get(id)
     return after === undefined || sameRow(group, after) ? [] : [{ before: group, after }]
   })
-  const tombstones = db.all('SELECT id FROM tombstones WHERE id > ? ORDER BY id', before.lastTombstone).map((row) => Number(row['id']))
+  const tombstones = db
+    .all('SELECT id FROM tombstones WHERE id > ? ORDER BY id', before.lastTombstone)
+    .map((row) => Number(row['id']))
   return { rows, indexes, groups, tombstones, slotKeys: before.slotKeys, lastFactId: before.lastFactId }
 }
 
@@ -95,26 +104,43 @@ export function afterForget(db: Database, before: ForgetBefore): ForgetSnapshot 
 export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRefusal | undefined {
   const now = slotRows(db, snapshot.slotKeys)
   // Every change bumps a row's revision, and the forget changed it, so the revision is among the columns compared.
-  const moved = snapshot.rows.filter(({ after }) => {
-    const current = now.get(Number(after['id'])) ?? db.get(`SELECT ${fullColumns(db, 'facts')} FROM facts WHERE id = ?`, Number(after['id'])) as FullRow | undefined
-    return current === undefined || Object.keys(after).some((key) => current[key] !== after[key])
-  }).map(({ after }) => Number(after['id']))
+  const moved = snapshot.rows
+    .filter(({ after }) => {
+      const current =
+        now.get(Number(after['id'])) ??
+        (db.get(`SELECT ${fullColumns(db, 'facts')} FROM facts WHERE id = ?`, Number(after['id'])) as
+          | FullRow
+          | undefined)
+      return current === undefined || Object.keys(after).some((key) => current[key] !== after[key])
+    })
+    .map(({ after }) => Number(after['id']))
   const groupsNow = slotGroups(db, snapshot.slotKeys)
   const movedGroups = snapshot.groups.filter(({ after }) => {
     const current = groupsNow.get(Number(after['id']))
     return current === undefined || !sameRow(after, current)
   })
-  const restoredCurrent = snapshot.rows.some(({ before }) => ['active', 'scheduled', 'conflict'].includes(String(before['status'])))
+  const restoredCurrent = snapshot.rows.some(({ before }) =>
+    ['active', 'scheduled', 'conflict'].includes(String(before['status'])),
+  )
   const newcomers = restoredCurrent
-    ? [...now.values()].filter((row) => Number(row['id']) > snapshot.lastFactId && ['active', 'scheduled', 'conflict'].includes(String(row['status'])))
-      .map((row) => Number(row['id']))
+    ? [...now.values()]
+        .filter(
+          (row) =>
+            Number(row['id']) > snapshot.lastFactId &&
+            ['active', 'scheduled', 'conflict'].includes(String(row['status'])),
+        )
+        .map((row) => Number(row['id']))
     : []
   if (moved.length > 0 || newcomers.length > 0 || movedGroups.length > 0) {
-    const groupFacts = movedGroups.flatMap(({ after }) => db.all('SELECT id FROM facts WHERE conflict_group_id = ?', Number(after['id'])).map((row) => Number(row['id'])))
+    const groupFacts = movedGroups.flatMap(({ after }) =>
+      db.all('SELECT id FROM facts WHERE conflict_group_id = ?', Number(after['id'])).map((row) => Number(row['id'])),
+    )
     return { factIds: [...new Set([...moved, ...newcomers, ...groupFacts])] }
   }
   // Rows that were active come back last, so the one-active-per-slot index never sees two.
-  const ordered = [...snapshot.rows].sort((a, b) => Number(a.before['status'] === 'active') - Number(b.before['status'] === 'active'))
+  const ordered = [...snapshot.rows].sort(
+    (a, b) => Number(a.before['status'] === 'active') - Number(b.before['status'] === 'active'),
+  )
   for (const { before } of ordered) putRow(db, 'facts', before)
   for (const { before } of snapshot.groups) putRow(db, 'conflict_groups', before)
   for (const index of snapshot.indexes) reindexFact(db, index.id)
@@ -128,7 +154,10 @@ export function undoForget(db: Database, snapshot: ForgetSnapshot): ForgetUndoRe
 function slotRows(db: Database, slotKeys: readonly string[]): Map<number, FullRow> {
   const rows = new Map<number, FullRow>()
   if (slotKeys.length === 0) return rows
-  for (const row of db.all(`SELECT ${fullColumns(db, 'facts')} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
+  for (const row of db.all(
+    `SELECT ${fullColumns(db, 'facts')} FROM facts WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`,
+    ...slotKeys,
+  )) {
     rows.set(Number(row['id']), row as FullRow)
   }
   return rows
@@ -137,7 +166,10 @@ function slotRows(db: Database, slotKeys: readonly string[]): Map<number, FullRo
 function slotGroups(db: Database, slotKeys: readonly string[]): Map<number, FullRow> {
   const groups = new Map<number, FullRow>()
   if (slotKeys.length === 0) return groups
-  for (const row of db.all(`SELECT ${fullColumns(db, 'conflict_groups')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`, ...slotKeys)) {
+  for (const row of db.all(
+    `SELECT ${fullColumns(db, 'conflict_groups')} FROM conflict_groups WHERE slot_key IN (${keyPlaceholders(slotKeys.length)}) ORDER BY id`,
+    ...slotKeys,
+  )) {
     groups.set(Number(row['id']), row as FullRow)
   }
   return groups
@@ -165,11 +197,13 @@ function columnNames(db: Database, table: 'facts' | 'conflict_groups'): string[]
  * and serialise as text (and a snapshot taken before either was stored compactly still reads as one taken after).
  */
 function fullColumns(db: Database, table: 'facts' | 'conflict_groups'): string {
-  return columnNames(db, table).map((name) => {
-    if (KEY_COLUMNS[table].includes(name)) return keyColumn(`"${name}"`, `"${name}"`)
-    if (INSTANT_COLUMNS[table].includes(name)) return instantColumn(`"${name}"`, `"${name}"`)
-    return `"${name}"`
-  }).join(', ')
+  return columnNames(db, table)
+    .map((name) => {
+      if (KEY_COLUMNS[table].includes(name)) return keyColumn(`"${name}"`, `"${name}"`)
+      if (INSTANT_COLUMNS[table].includes(name)) return instantColumn(`"${name}"`, `"${name}"`)
+      return `"${name}"`
+    })
+    .join(', ')
 }
 
 /** How a recorded column's value is bound back. */
@@ -181,8 +215,11 @@ function bindOf(table: 'facts' | 'conflict_groups', name: string): string {
 /** Write every recorded column of a row back; column names come from the table itself, never from the record. */
 function putRow(db: Database, table: 'facts' | 'conflict_groups', row: FullRow): void {
   const columns = columnNames(db, table).filter((name) => name !== 'id' && Object.hasOwn(row, name))
-  db.run(`UPDATE ${table} SET ${columns.map((name) => `"${name}" = ${bindOf(table, name)}`).join(', ')} WHERE id = ?`,
-    ...columns.map((name) => row[name] ?? null), Number(row['id']))
+  db.run(
+    `UPDATE ${table} SET ${columns.map((name) => `"${name}" = ${bindOf(table, name)}`).join(', ')} WHERE id = ?`,
+    ...columns.map((name) => row[name] ?? null),
+    Number(row['id']),
+  )
 }
 
 function sameRow(a: FullRow, b: FullRow): boolean {

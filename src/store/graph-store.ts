@@ -93,9 +93,14 @@ export class GraphStore {
    */
   entitiesByKeys(keys: readonly string[]): GraphEntityRow[] {
     const unique = [...new Set(keys)]
-    return chunks(unique, 500).flatMap((chunk) => this.db.all(
-      `SELECT e.id, e.entity_key, e.display FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`,
-      ...chunk).map(toEntity))
+    return chunks(unique, 500).flatMap((chunk) =>
+      this.db
+        .all(
+          `SELECT e.id, e.entity_key, e.display FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`,
+          ...chunk,
+        )
+        .map(toEntity),
+    )
   }
 
   /**
@@ -104,7 +109,9 @@ export class GraphStore {
    * @returns entity keys.
    */
   entityKeys(afterId = 0): Set<string> {
-    return new Set(this.db.all('SELECT entity_key FROM entities WHERE id > ?', afterId).map((row) => String(row['entity_key'])))
+    return new Set(
+      this.db.all('SELECT entity_key FROM entities WHERE id > ?', afterId).map((row) => String(row['entity_key'])),
+    )
   }
 
   /**
@@ -140,13 +147,22 @@ export class GraphStore {
    * @param names - which known entity a value names, if any (value, own key → key).
    * @returns the admitted entities, those their rows name, their rows and the store's totals.
    */
-  nebula(scope: GraphReadScope, entities: number, perEntity: number, names: (value: string, own: string) => string | undefined): NebulaRead {
+  nebula(
+    scope: GraphReadScope,
+    entities: number,
+    perEntity: number,
+    names: (value: string, own: string) => string | undefined,
+  ): NebulaRead {
     const statuses = STATUSES[scope]
     const ranked = this.rankEntities(statuses, entities)
     // The `current` scope does not draw the active rows of contested slots, so it does not count them.
     const hidden = scope === 'current' ? this.contestedCount() : 0
-    const facts = Number(this.db.get(
-      `SELECT SUM(n) AS n FROM fact_counts WHERE status IN (${placeholders(statuses.length)})`, ...statuses)?.['n'] ?? 0)
+    const facts = Number(
+      this.db.get(
+        `SELECT SUM(n) AS n FROM fact_counts WHERE status IN (${placeholders(statuses.length)})`,
+        ...statuses,
+      )?.['n'] ?? 0,
+    )
     const totals = { entities: ranked.known, facts: Math.max(0, facts - hidden) }
     const read = (admitted: readonly Row[]): GraphRow[] => this.rowsOfEntities(admitted, statuses, perEntity)
     const firstRows = read(ranked.rows)
@@ -160,7 +176,10 @@ export class GraphStore {
       namedBy.set(row.id, key)
     }
     const ownKeys = new Set(ranked.rows.map((row) => String(row['entity_key'])))
-    const joining = this.countsByKeys([...incoming.keys()].filter((key) => !ownKeys.has(key)), statuses)
+    const joining = this.countsByKeys(
+      [...incoming.keys()].filter((key) => !ownKeys.has(key)),
+      statuses,
+    )
     const score = (row: Row): number => Number(row['n']) + (incoming.get(String(row['entity_key'])) ?? 0)
     const chosen = [...ranked.rows, ...joining]
       .sort((x, y) => score(y) - score(x) || compare(String(x['entity_key']), String(y['entity_key'])))
@@ -187,28 +206,56 @@ export class GraphStore {
    */
   private rowsOfEntities(entities: readonly Row[], statuses: readonly FactStatus[], perEntity: number): GraphRow[] {
     const keys = new Map(entities.map((row) => [Number(row['id']), String(row['entity_key'])]))
-    const toRows = (found: Row[]): GraphRow[] => found.map((row) =>
-      toRow(row, keys.get(Number(row['entity_id'])) ?? '', row['status'] as FactStatus, Number(row['contested']) === 1))
+    const toRows = (found: Row[]): GraphRow[] =>
+      found.map((row) =>
+        toRow(
+          row,
+          keys.get(Number(row['entity_id'])) ?? '',
+          row['status'] as FactStatus,
+          Number(row['contested']) === 1,
+        ),
+      )
     // Each row read probes its slot's open group (conflict_groups_by_slot), so only the rows drawn are asked.
     const select = `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS}, f.entity_id FROM facts f INDEXED BY facts_by_entity_status`
     const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
     const whole = entities.filter((row) => Number(row['n']) <= perEntity).map((row) => Number(row['id']))
-    const rows = chunks(whole, 500).flatMap((chunk) => toRows(this.db.all(
-      `${select} WHERE f.entity_id IN (${placeholders(chunk.length)}) AND ${filter}`, ...chunk, ...statuses)))
+    const rows = chunks(whole, 500).flatMap((chunk) =>
+      toRows(
+        this.db.all(
+          `${select} WHERE f.entity_id IN (${placeholders(chunk.length)}) AND ${filter}`,
+          ...chunk,
+          ...statuses,
+        ),
+      ),
+    )
     for (const row of entities) {
       if (Number(row['n']) <= perEntity) continue
-      rows.push(...toRows(this.db.all(`${select} WHERE f.entity_id = ? AND ${filter}
-        ORDER BY f.evidence_rank, f.observed_at DESC, f.id LIMIT ?`, Number(row['id']), ...statuses, perEntity)))
+      rows.push(
+        ...toRows(
+          this.db.all(
+            `${select} WHERE f.entity_id = ? AND ${filter}
+        ORDER BY f.evidence_rank, f.observed_at DESC, f.id LIMIT ?`,
+            Number(row['id']),
+            ...statuses,
+            perEntity,
+          ),
+        ),
+      )
     }
     return rows
   }
 
   /** Live entities among the keys with their current row count n (id, entity_key, display, n). */
   private countsByKeys(keys: readonly string[], statuses: readonly FactStatus[]): Row[] {
-    return chunks([...new Set(keys)], 400).flatMap((chunk) => this.db.all(
-      `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity_status
+    return chunks([...new Set(keys)], 400).flatMap((chunk) =>
+      this.db.all(
+        `SELECT e.id, e.entity_key, e.display, (SELECT COUNT(*) FROM facts f INDEXED BY facts_by_entity_status
             WHERE f.entity_id = e.id AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}) AS n
-        FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`, ...statuses, ...chunk))
+        FROM entities e WHERE e.entity_key IN (${placeholders(chunk.length)}) AND ${LIVE_ENTITY}`,
+        ...statuses,
+        ...chunk,
+      ),
+    )
   }
 
   /**
@@ -221,20 +268,26 @@ export class GraphStore {
   private rankEntities(statuses: readonly FactStatus[], limit: number): { rows: Row[]; known: number } {
     const bounds = this.entityBounds()
     const exact: Row[] = []
-    const byRank = (x: Row, y: Row): number => Number(y['n']) - Number(x['n']) || compare(String(x['entity_key']), String(y['entity_key']))
-    for (let at = 0; at < bounds.length && limit > 0;) {
+    const byRank = (x: Row, y: Row): number =>
+      Number(y['n']) - Number(x['n']) || compare(String(x['entity_key']), String(y['entity_key']))
+    for (let at = 0; at < bounds.length && limit > 0; ) {
       const last = exact.length >= limit ? exact[limit - 1] : undefined
       if (last !== undefined && Number(bounds[at]?.['n']) < Number(last['n'])) break
       // The first batch is the admitted count; later ones, a quarter of it.
       const size = Math.min(500, at === 0 ? limit : Math.max(50, limit >> 2))
       const batch = bounds.slice(at, at + size).map((row) => Number(row['entity_id']))
       at += batch.length
-      exact.push(...this.db.all(
-        `SELECT e.id, e.entity_key, e.display, c.n FROM (
+      exact.push(
+        ...this.db.all(
+          `SELECT e.id, e.entity_key, e.display, c.n FROM (
             SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
               WHERE f.entity_id IN (${placeholders(batch.length)}) AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}
               GROUP BY f.entity_id) c
-          JOIN entities e ON e.id = c.entity_id`, ...batch, ...statuses))
+          JOIN entities e ON e.id = c.entity_id`,
+          ...batch,
+          ...statuses,
+        ),
+      )
       exact.sort(byRank)
       exact.length = Math.min(exact.length, limit)
     }
@@ -251,7 +304,8 @@ export class GraphStore {
    * @returns entity ids with their bounds, most first.
    */
   private entityBounds(): readonly Row[] {
-    const stamp = this.db.get(`SELECT (SELECT coalesce(sum(n), 0) FROM fact_counts) AS total, (SELECT coalesce(max(id), 0) FROM facts) AS last,
+    const stamp =
+      this.db.get(`SELECT (SELECT coalesce(sum(n), 0) FROM fact_counts) AS total, (SELECT coalesce(max(id), 0) FROM facts) AS last,
       (SELECT max(updated_at) FROM facts INDEXED BY facts_by_updated) AS changed,
       (SELECT coalesce(max(id), 0) || ':' || count(undone_at) FROM fact_edits) AS edits`)
     const total = Number(stamp?.['total'] ?? 0)
@@ -259,22 +313,29 @@ export class GraphStore {
     const changed = Number(stamp?.['changed'] ?? 0)
     const edits = String(stamp?.['edits'] ?? '')
     const held = this.bounds
-    const added = held === undefined || last < held.last ? undefined
-      : Number(this.db.get('SELECT count(*) AS n FROM facts WHERE id > ?', held.last)?.['n'] ?? 0)
+    const added =
+      held === undefined || last < held.last
+        ? undefined
+        : Number(this.db.get('SELECT count(*) AS n FROM facts WHERE id > ?', held.last)?.['n'] ?? 0)
     // An edit (a rename, a merge, a move or an undo) may empty an entity, which only a full count sees.
     if (held === undefined || added === undefined || total !== held.total + added || edits !== held.edits) {
       return this.countBounds(total, last, changed, edits)
     }
     if (added === 0 && changed === held.changed) return held.order
     // Two reads, not a UNION: the planner would merge the two sides by walking every fact in entity order.
-    const touched = new Set([
-      ...this.db.all('SELECT entity_id FROM facts WHERE id > ?', held.last),
-      ...this.db.all('SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?', held.changed),
-    ].map((row) => Number(row['entity_id'])))
+    const touched = new Set(
+      [
+        ...this.db.all('SELECT entity_id FROM facts WHERE id > ?', held.last),
+        ...this.db.all('SELECT entity_id FROM facts INDEXED BY facts_by_updated WHERE updated_at >= ?', held.changed),
+      ].map((row) => Number(row['entity_id'])),
+    )
     if (touched.size > RECOUNT_LIMIT) return this.countBounds(total, last, changed, edits)
     for (const chunk of chunks([...touched], 500)) {
-      for (const row of this.db.all(`SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
-          WHERE f.entity_id IN (${placeholders(chunk.length)}) GROUP BY f.entity_id`, ...chunk)) {
+      for (const row of this.db.all(
+        `SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status
+          WHERE f.entity_id IN (${placeholders(chunk.length)}) GROUP BY f.entity_id`,
+        ...chunk,
+      )) {
         held.counts.set(Number(row['entity_id']), Number(row['n']))
       }
     }
@@ -294,7 +355,8 @@ export class GraphStore {
 
   private countBounds(total: number, last: number, changed: number, edits: string): readonly Row[] {
     const order = this.db.all(
-      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC')
+      'SELECT f.entity_id, COUNT(*) AS n FROM facts f INDEXED BY facts_by_entity_status GROUP BY f.entity_id ORDER BY n DESC',
+    )
     const counts = new Map(order.map((row) => [Number(row['entity_id']), Number(row['n'])]))
     this.bounds = { total, last, changed, edits, counts, order }
     return order
@@ -305,10 +367,13 @@ export class GraphStore {
    * scope as well): one walk of the open groups on two indexes, without reading the table.
    */
   private contestedCount(): number {
-    return Number(this.db.get(
-      `SELECT count(*) AS n FROM conflict_groups g INDEXED BY conflict_groups_by_slot JOIN facts f INDEXED BY facts_by_slot
+    return Number(
+      this.db.get(
+        `SELECT count(*) AS n FROM conflict_groups g INDEXED BY conflict_groups_by_slot JOIN facts f INDEXED BY facts_by_slot
           ON f.slot_key = g.slot_key AND f.status = 'active'
-        WHERE g.status = 'open'`)?.['n'] ?? 0)
+        WHERE g.status = 'open'`,
+      )?.['n'] ?? 0,
+    )
   }
 
   /**
@@ -319,10 +384,14 @@ export class GraphStore {
    */
   rowsOf(entity: GraphEntityRow, scope: GraphReadScope): GraphRow[] {
     const statuses = STATUSES[scope]
-    return this.db.all(
-      `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS} FROM facts f INDEXED BY facts_by_entity_status
+    return this.db
+      .all(
+        `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS} FROM facts f INDEXED BY facts_by_entity_status
         WHERE f.entity_id = ? AND f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS} ORDER BY f.id`,
-      entity.id, ...statuses).map((row) => toRow(row, entity.key, row['status'] as FactStatus, Number(row['contested']) === 1))
+        entity.id,
+        ...statuses,
+      )
+      .map((row) => toRow(row, entity.key, row['status'] as FactStatus, Number(row['contested']) === 1))
   }
 
   /**
@@ -337,11 +406,17 @@ export class GraphStore {
     const statuses = STATUSES[scope]
     const filter = `f.status IN (${placeholders(statuses.length)}) AND ${NO_CREDENTIALS}`
     const select = `SELECT ${ROW_COLUMNS}, ${STATUS_COLUMNS}, e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id`
-    const rows = terms.length === 0
-      ? this.db.all(`${select} WHERE ${filter} ORDER BY f.id`, ...statuses)
-      : this.db.all(`${select} WHERE f.id IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?) AND ${filter} ORDER BY f.id`,
-        `"${terms.join(' ').replaceAll('"', '""')}"`, ...statuses)
-    return rows.map((row) => toRow(row, String(row['entity_key']), row['status'] as FactStatus, Number(row['contested']) === 1))
+    const rows =
+      terms.length === 0
+        ? this.db.all(`${select} WHERE ${filter} ORDER BY f.id`, ...statuses)
+        : this.db.all(
+            `${select} WHERE f.id IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?) AND ${filter} ORDER BY f.id`,
+            `"${terms.join(' ').replaceAll('"', '""')}"`,
+            ...statuses,
+          )
+    return rows.map((row) =>
+      toRow(row, String(row['entity_key']), row['status'] as FactStatus, Number(row['contested']) === 1),
+    )
   }
 }
 

@@ -113,11 +113,16 @@ export class LibraryStore {
       const rows = this.db.all(sql, filter.sessionId, ...filter.statuses, ...params, filter.limit + 1)
       return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
     }
-    const rows = filter.statuses.flatMap((status) => {
-      const run = stateRun(status, filter.scope)
-      return this.db.all(`SELECT ${FACT_COLUMNS} FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')} ORDER BY id DESC LIMIT ?`,
-        status, ...params, filter.limit + 1)
-    })
+    const rows = filter.statuses
+      .flatMap((status) => {
+        const run = stateRun(status, filter.scope)
+        return this.db.all(
+          `SELECT ${FACT_COLUMNS} FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')} ORDER BY id DESC LIMIT ?`,
+          status,
+          ...params,
+          filter.limit + 1,
+        )
+      })
       .sort((a, b) => Number(b['id']) - Number(a['id']))
     return { facts: rows.slice(0, filter.limit).map(toFact), more: rows.length > filter.limit }
   }
@@ -138,7 +143,16 @@ export class LibraryStore {
     }
     return filter.statuses.reduce((total, status) => {
       const run = stateRun(status, filter.scope)
-      return total + Number(this.db.get(`SELECT count(*) AS n FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')}`, status, ...params)?.['n'] ?? 0)
+      return (
+        total +
+        Number(
+          this.db.get(
+            `SELECT count(*) AS n FROM ${run.from} WHERE ${[run.where, ...where.slice(1)].join(' AND ')}`,
+            status,
+            ...params,
+          )?.['n'] ?? 0,
+        )
+      )
     }, 0)
   }
 
@@ -156,12 +170,22 @@ export class LibraryStore {
          UNION ALL SELECT (SELECT min(scope) FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global' AND scope > hop.scope)
            FROM hop WHERE hop.scope IS NOT NULL)
        SELECT scope, (SELECT name FROM projects WHERE project_key = substr(scope, 9)) AS project_name FROM hop WHERE scope IS NOT NULL
-       UNION ALL SELECT 'global', NULL ORDER BY scope`)
-    const live = Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
+       UNION ALL SELECT 'global', NULL ORDER BY scope`,
+    )
+    const live = Number(
+      this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0,
+    )
     const counted = distinct.map((row) => {
       const scope = String(row['scope'])
-      const facts = scope === 'global' ? 0 : Number(this.db.get(
-        `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status <> 'forgotten'`, scope)?.['n'] ?? 0)
+      const facts =
+        scope === 'global'
+          ? 0
+          : Number(
+              this.db.get(
+                `SELECT count(*) AS n FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' AND status <> 'forgotten'`,
+                scope,
+              )?.['n'] ?? 0,
+            )
       return { scope, projectName: textOrNull(row['project_name']), facts }
     })
     const others = counted.reduce((sum, entry) => sum + entry.facts, 0)
@@ -170,7 +194,11 @@ export class LibraryStore {
       .filter((entry) => entry.facts > 0)
       .map((entry) => {
         const key = projectKeyOfScope(entry.scope)
-        return { scope: entry.scope, projectName: key === null ? null : entry.projectName ?? projectNameOf(key), facts: entry.facts }
+        return {
+          scope: entry.scope,
+          projectName: key === null ? null : (entry.projectName ?? projectNameOf(key)),
+          facts: entry.facts,
+        }
       })
   }
 
@@ -180,7 +208,8 @@ export class LibraryStore {
    */
   statusCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const row of this.db.all('SELECT status, sum(n) AS n FROM fact_counts GROUP BY status HAVING sum(n) > 0')) counts[String(row['status'])] = Number(row['n'])
+    for (const row of this.db.all('SELECT status, sum(n) AS n FROM fact_counts GROUP BY status HAVING sum(n) > 0'))
+      counts[String(row['status'])] = Number(row['n'])
     return counts
   }
 
@@ -190,7 +219,12 @@ export class LibraryStore {
    * @returns its rows.
    */
   slotRows(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status <> 'forgotten' ORDER BY facts.valid_from DESC, id DESC`, slotKey).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status <> 'forgotten' ORDER BY facts.valid_from DESC, id DESC`,
+        slotKey,
+      )
+      .map(toFact)
   }
 
   /**
@@ -199,8 +233,12 @@ export class LibraryStore {
    * @returns its sources, newest first.
    */
   sources(factId: number): FactSource[] {
-    return this.db.all(`SELECT origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')} FROM fact_sources
-        WHERE fact_id = ? ORDER BY fact_sources.observed_at DESC, id DESC`, factId)
+    return this.db
+      .all(
+        `SELECT origin, evidence, session_id, turn, quote, ${instantColumn('observed_at')} FROM fact_sources
+        WHERE fact_id = ? ORDER BY fact_sources.observed_at DESC, id DESC`,
+        factId,
+      )
       .map((row) => ({
         origin: row['origin'] as Origin,
         evidence: row['evidence'] as Evidence,
@@ -217,11 +255,20 @@ export class LibraryStore {
    * @returns edit ids, kinds and times.
    */
   editsOf(factId: number): { id: number; kind: string; createdAt: string; undoneAt: string | null }[] {
-    return this.db.all(
-      `SELECT id, CASE WHEN json_type(changed, '$.import') IS NOT NULL THEN 'import' WHEN json_type(changed) = 'object' THEN 'forget' ELSE kind END AS kind, created_at, undone_at FROM fact_edits
+    return this.db
+      .all(
+        `SELECT id, CASE WHEN json_type(changed, '$.import') IS NOT NULL THEN 'import' WHEN json_type(changed) = 'object' THEN 'forget' ELSE kind END AS kind, created_at, undone_at FROM fact_edits
         WHERE fact_id = ? OR EXISTS (SELECT 1 FROM json_each(fact_edits.created) c WHERE json_extract(c.value, '$.id') = ?)
-        ORDER BY id DESC LIMIT 20`, factId, factId)
-      .map((row) => ({ id: Number(row['id']), kind: String(row['kind']), createdAt: String(row['created_at']), undoneAt: textOrNull(row['undone_at']) }))
+        ORDER BY id DESC LIMIT 20`,
+        factId,
+        factId,
+      )
+      .map((row) => ({
+        id: Number(row['id']),
+        kind: String(row['kind']),
+        createdAt: String(row['created_at']),
+        undoneAt: textOrNull(row['undone_at']),
+      }))
   }
 
   /**
@@ -242,8 +289,12 @@ export class LibraryStore {
   entity(entityKey: string): { key: string; display: string; createdAt: string; facts: Fact[] } | undefined {
     const row = this.db.get('SELECT id, display, created_at FROM entities WHERE entity_key = ?', entityKey)
     if (row === undefined) return undefined
-    const facts = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = ? AND status <> 'forgotten' ORDER BY predicate_key, facts.valid_from DESC, id DESC`,
-      Number(row['id'])).map(toFact)
+    const facts = this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = ? AND status <> 'forgotten' ORDER BY predicate_key, facts.valid_from DESC, id DESC`,
+        Number(row['id']),
+      )
+      .map(toFact)
     return { key: entityKey, display: String(row['display']), createdAt: String(row['created_at']), facts }
   }
 
@@ -252,14 +303,22 @@ export class LibraryStore {
    * @returns the groups.
    */
   openConflicts(): ConflictGroupView[] {
-    const groups = this.db.all(`SELECT id, ${keyColumn('slot_key')}, opened_at FROM conflict_groups WHERE status = 'open' ORDER BY opened_at, id`)
-    return groups.map((group) => ({
-      id: Number(group['id']),
-      slotKey: String(group['slot_key']),
-      openedAt: String(group['opened_at']),
-      rows: this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY evidence_rank, facts.valid_from DESC, id DESC`,
-        String(group['slot_key'])).map(toFact),
-    })).filter((group) => group.rows.length > 0)
+    const groups = this.db.all(
+      `SELECT id, ${keyColumn('slot_key')}, opened_at FROM conflict_groups WHERE status = 'open' ORDER BY opened_at, id`,
+    )
+    return groups
+      .map((group) => ({
+        id: Number(group['id']),
+        slotKey: String(group['slot_key']),
+        openedAt: String(group['opened_at']),
+        rows: this.db
+          .all(
+            `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY evidence_rank, facts.valid_from DESC, id DESC`,
+            String(group['slot_key']),
+          )
+          .map(toFact),
+      }))
+      .filter((group) => group.rows.length > 0)
   }
 
   /**
@@ -269,13 +328,22 @@ export class LibraryStore {
    * @returns sessions, most recent activity first.
    */
   sessions(sessionIds: readonly string[] | undefined, limit: number): SessionCounts[] {
-    const ids = sessionIds ?? this.db.all(
-      `SELECT session_id, max(at) AS last FROM (
+    const ids =
+      sessionIds ??
+      this.db
+        .all(
+          `SELECT session_id, max(at) AS last FROM (
          SELECT session_id, ${instantSql('max(recorded_at)')} AS at FROM facts WHERE session_id IS NOT NULL GROUP BY session_id
          UNION ALL SELECT session_id, created_at AS at FROM proposals WHERE session_id IS NOT NULL)
-       GROUP BY session_id ORDER BY last DESC LIMIT ?`, limit).map((row) => String(row['session_id']))
+       GROUP BY session_id ORDER BY last DESC LIMIT ?`,
+          limit,
+        )
+        .map((row) => String(row['session_id']))
     if (ids.length === 0) return []
-    const turns = new Map<string, Map<string, { turn: number | null; facts: number[]; pending: number; unsettled: number; lastAt: string }>>()
+    const turns = new Map<
+      string,
+      Map<string, { turn: number | null; facts: number[]; pending: number; unsettled: number; lastAt: string }>
+    >()
     const slot = (sessionId: string, turn: number | null, at: string) => {
       const bySession = turns.get(sessionId) ?? new Map()
       turns.set(sessionId, bySession)
@@ -286,27 +354,39 @@ export class LibraryStore {
       return entry
     }
     for (const row of this.db.all(
-      `SELECT id, session_id, turn, status, ${instantColumn('recorded_at')} FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`, ...ids)) {
+      `SELECT id, session_id, turn, status, ${instantColumn('recorded_at')} FROM facts WHERE session_id IN (${placeholders(ids.length)}) AND status <> 'forgotten' ORDER BY id`,
+      ...ids,
+    )) {
       const entry = slot(String(row['session_id']), numberOrNull(row['turn']), String(row['recorded_at']))
       entry.facts.push(Number(row['id']))
       if (row['status'] === 'conflict') entry.unsettled += 1
     }
     for (const row of this.db.all(
-      `SELECT session_id, turn, created_at FROM proposals WHERE session_id IN (${placeholders(ids.length)}) AND status = 'pending'`, ...ids)) {
+      `SELECT session_id, turn, created_at FROM proposals WHERE session_id IN (${placeholders(ids.length)}) AND status = 'pending'`,
+      ...ids,
+    )) {
       slot(String(row['session_id']), numberOrNull(row['turn']), String(row['created_at'])).pending += 1
     }
     return ids.flatMap((sessionId) => {
       const bySession = turns.get(sessionId)
       if (bySession === undefined) return []
       const list = [...bySession.values()].sort((a, b) => (a.turn ?? -1) - (b.turn ?? -1))
-      return [{
-        sessionId,
-        facts: list.reduce((sum, t) => sum + t.facts.length, 0),
-        pending: list.reduce((sum, t) => sum + t.pending, 0),
-        unsettled: list.reduce((sum, t) => sum + t.unsettled, 0),
-        lastAt: list.reduce((last, t) => (t.lastAt > last ? t.lastAt : last), ''),
-        turns: list.map((t) => ({ turn: t.turn, facts: t.facts.length, pending: t.pending, unsettled: t.unsettled, factIds: t.facts })),
-      }]
+      return [
+        {
+          sessionId,
+          facts: list.reduce((sum, t) => sum + t.facts.length, 0),
+          pending: list.reduce((sum, t) => sum + t.pending, 0),
+          unsettled: list.reduce((sum, t) => sum + t.unsettled, 0),
+          lastAt: list.reduce((last, t) => (t.lastAt > last ? t.lastAt : last), ''),
+          turns: list.map((t) => ({
+            turn: t.turn,
+            facts: t.facts.length,
+            pending: t.pending,
+            unsettled: t.unsettled,
+            factIds: t.facts,
+          })),
+        },
+      ]
     })
   }
 
@@ -321,20 +401,32 @@ export class LibraryStore {
   activity(since: string | undefined): ActivityCounts {
     const after = since ?? ''
     const count = (sql: string): number => Number(this.db.get(sql, after)?.['n'] ?? 0)
-    const facts = since === undefined
-      ? Number(this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0)
-      : Number(this.db.get(`SELECT count(*) AS n FROM facts INDEXED BY facts_by_updated
-          WHERE updated_at > ${INSTANT} AND recorded_at > ${INSTANT} AND status <> 'forgotten'`, since, since)?.['n'] ?? 0)
-    const floor = since === undefined
-      ? `(SELECT max(updated_at) FROM facts INDEXED BY facts_by_updated) - ${MONTH_MS}`
-      : INSTANT
+    const facts =
+      since === undefined
+        ? Number(
+            this.db.get(`SELECT coalesce(sum(n), 0) AS n FROM fact_counts WHERE status <> 'forgotten'`)?.['n'] ?? 0,
+          )
+        : Number(
+            this.db.get(
+              `SELECT count(*) AS n FROM facts INDEXED BY facts_by_updated
+          WHERE updated_at > ${INSTANT} AND recorded_at > ${INSTANT} AND status <> 'forgotten'`,
+              since,
+              since,
+            )?.['n'] ?? 0,
+          )
+    const floor =
+      since === undefined ? `(SELECT max(updated_at) FROM facts INDEXED BY facts_by_updated) - ${MONTH_MS}` : INSTANT
     return {
       facts,
       conflicts: count('SELECT count(*) AS n FROM conflict_groups WHERE opened_at > ?'),
       proposals: count('SELECT count(*) AS n FROM proposals WHERE created_at > ?'),
-      byDay: this.db.all(`SELECT strftime('%Y-%m-%d', recorded_at / 1000.0, 'unixepoch') AS day, count(*) AS n FROM facts INDEXED BY facts_by_updated
+      byDay: this.db
+        .all(
+          `SELECT strftime('%Y-%m-%d', recorded_at / 1000.0, 'unixepoch') AS day, count(*) AS n FROM facts INDEXED BY facts_by_updated
           WHERE updated_at > ${floor} AND recorded_at > ${floor} AND status <> 'forgotten'
-          GROUP BY day ORDER BY day DESC LIMIT 31`, ...(since === undefined ? [] : [since, since]))
+          GROUP BY day ORDER BY day DESC LIMIT 31`,
+          ...(since === undefined ? [] : [since, since]),
+        )
         .map((row) => ({ day: String(row['day']), facts: Number(row['n']) })),
     }
   }
@@ -347,7 +439,8 @@ export class LibraryStore {
  * A statement repeats a partial index's own condition, since the planner uses one only where the statement names it.
  */
 function stateRun(status: FactStatus, scope: string | undefined): { readonly from: string; readonly where: string } {
-  if (scope !== undefined && scope !== 'global') return { from: 'facts INDEXED BY facts_by_scope', where: `status = ? AND scope <> 'global'` }
+  if (scope !== undefined && scope !== 'global')
+    return { from: 'facts INDEXED BY facts_by_scope', where: `status = ? AND scope <> 'global'` }
   return status === 'active'
     ? { from: 'facts NOT INDEXED', where: 'status = ?' }
     : { from: 'facts INDEXED BY facts_by_status_id', where: `status = ? AND status <> 'active'` }
@@ -360,7 +453,9 @@ const MONTH_MS = 31 * 24 * 60 * 60 * 1000
  * The conditions a filter puts on one status's run of facts, the status itself bound first; undefined when it can
  * match nothing (an empty id list).
  */
-function filterConditions(filter: Omit<FactFilter, 'beforeId' | 'limit'>): { where: string[]; params: (string | number)[] } | undefined {
+function filterConditions(
+  filter: Omit<FactFilter, 'beforeId' | 'limit'>,
+): { where: string[]; params: (string | number)[] } | undefined {
   const where: string[] = ['status = ?']
   const params: (string | number)[] = []
   if (filter.evidence !== undefined && filter.evidence.length > 0) {

@@ -28,7 +28,11 @@ export class MetaStore {
   /** Write a value: committed as bookkeeping, so a page's next edit is not refused as stale because of it. */
   set(key: MetaKey, value: string): void {
     this.db.ledger(() => {
-      this.db.run('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
+      this.db.run(
+        'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        key,
+        value,
+      )
     })
   }
 }

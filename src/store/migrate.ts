@@ -61,7 +61,9 @@ export function readIdentity(db: Connection): StoreIdentity {
     const objectCount = Number(db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()?.['n'] ?? 0)
     return { applicationId, userVersion, objectCount }
   } catch (error) {
-    throw new FactMemoryError('foreign_database', 'the store file is not a SQLite database; it was left untouched', { cause: error })
+    throw new FactMemoryError('foreign_database', 'the store file is not a SQLite database; it was left untouched', {
+      cause: error,
+    })
   }
 }
 
@@ -73,16 +75,18 @@ export function readIdentity(db: Connection): StoreIdentity {
  * @throws FactMemoryError `foreign_database` or `store_from_newer_version`.
  */
 export function assertOpenable(identity: StoreIdentity, latest: number, path: string): void {
-  const foreign = identity.applicationId !== 0
-    ? identity.applicationId !== APPLICATION_ID
-    : identity.objectCount > 0
+  const foreign = identity.applicationId !== 0 ? identity.applicationId !== APPLICATION_ID : identity.objectCount > 0
   if (foreign) {
-    throw new FactMemoryError('foreign_database',
-      `${path} belongs to another application (application_id ${identity.applicationId}); it was left untouched`)
+    throw new FactMemoryError(
+      'foreign_database',
+      `${path} belongs to another application (application_id ${identity.applicationId}); it was left untouched`,
+    )
   }
   if (identity.userVersion > latest) {
-    throw new FactMemoryError('store_from_newer_version',
-      `${path} has schema version ${identity.userVersion}, newer than this plugin knows (${latest}); upgrade dsh-fact-memory — the file was left untouched`)
+    throw new FactMemoryError(
+      'store_from_newer_version',
+      `${path} has schema version ${identity.userVersion}, newer than this plugin knows (${latest}); upgrade dsh-fact-memory — the file was left untouched`,
+    )
   }
 }
 
@@ -97,7 +101,12 @@ export function assertOpenable(identity: StoreIdentity, latest: number, path: st
  * @throws FactMemoryError `storage_unavailable` when the copy or a migration fails: it names the migration and its
  *   reason, says the file was left at its version, and where the copy is.
  */
-export function applyMigrations(db: Connection, migrations: readonly Migration[], fromVersion: number, options: MigrationOptions = {}): number {
+export function applyMigrations(
+  db: Connection,
+  migrations: readonly Migration[],
+  fromVersion: number,
+  options: MigrationOptions = {},
+): number {
   const pending = migrations.filter((migration) => migration.version > fromVersion)
   if (pending.length === 0) return 0
   const store = options.store ?? 'the store'
@@ -109,16 +118,22 @@ export function applyMigrations(db: Connection, migrations: readonly Migration[]
       // The copy holds what the store holds: it is the user's alone from the start, whatever the migration does next.
       chmodSync(backupTo, 0o600)
     } catch (error) {
-      throw new FactMemoryError('storage_unavailable',
-        `cannot copy ${store} to ${backupTo} before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`, { cause: error })
+      throw new FactMemoryError(
+        'storage_unavailable',
+        `cannot copy ${store} to ${backupTo} before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`,
+        { cause: error },
+      )
     }
     try {
       options.maskCopy?.(backupTo)
     } catch (error) {
       // A copy that could not be masked is not kept: it would hold credentials in clear.
       rmSync(backupTo, { force: true })
-      throw new FactMemoryError('storage_unavailable',
-        `cannot mask the credentials in the copy of ${store} taken before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`, { cause: error })
+      throw new FactMemoryError(
+        'storage_unavailable',
+        `cannot mask the credentials in the copy of ${store} taken before migrating it (${messageOf(error)}); it was left as it was, at schema version ${fromVersion}`,
+        { cause: error },
+      )
     }
   }
   // A migration that rebuilds a table drops the old one, which must not cascade to the rows that refer to it; the
@@ -134,7 +149,8 @@ export function applyMigrations(db: Connection, migrations: readonly Migration[]
       }
       running = `migrations ${pending[0]?.name ?? ''} to ${pending.at(-1)?.name ?? ''}`
       const broken = db.prepare('PRAGMA foreign_key_check').all()
-      if (broken.length > 0) throw new Error(`they left ${broken.length} broken references (first in ${String(broken[0]?.['table'])})`)
+      if (broken.length > 0)
+        throw new Error(`they left ${broken.length} broken references (first in ${String(broken[0]?.['table'])})`)
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}`)
       db.exec(`PRAGMA user_version = ${migrations.length}`)
       db.exec('COMMIT')
@@ -142,8 +158,11 @@ export function applyMigrations(db: Connection, migrations: readonly Migration[]
       db.exec('ROLLBACK')
       // The user learns which step failed and why, that nothing was changed, and where the copy is.
       const copy = backupTo === undefined ? '' : `; the copy taken before migrating is ${backupTo}`
-      throw new FactMemoryError('storage_unavailable',
-        `${running} failed (${messageOf(error)}); ${store} was left as it was, at schema version ${fromVersion}${copy}`, { cause: error })
+      throw new FactMemoryError(
+        'storage_unavailable',
+        `${running} failed (${messageOf(error)}); ${store} was left as it was, at schema version ${fromVersion}${copy}`,
+        { cause: error },
+      )
     }
   } finally {
     db.exec('PRAGMA foreign_keys = ON')

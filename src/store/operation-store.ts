@@ -24,7 +24,10 @@ export class OperationStore {
    * @returns the record, or undefined.
    */
   find(operationId: string): OperationRecord | undefined {
-    const row = this.db.get('SELECT operation_id, verb, payload_sha256, receipt FROM operations WHERE operation_id = ?', operationId)
+    const row = this.db.get(
+      'SELECT operation_id, verb, payload_sha256, receipt FROM operations WHERE operation_id = ?',
+      operationId,
+    )
     if (row === undefined) return undefined
     return {
       operationId: String(row['operation_id']),
@@ -40,7 +43,13 @@ export class OperationStore {
    * @param now - ISO instant.
    */
   record(record: OperationRecord, now: string): void {
-    this.db.run('INSERT INTO operations (operation_id, verb, payload_sha256, receipt, created_at) VALUES (?, ?, ?, ?, ?)',
-      record.operationId, record.verb, record.payloadSha256, JSON.stringify(record.receipt), now)
+    this.db.run(
+      'INSERT INTO operations (operation_id, verb, payload_sha256, receipt, created_at) VALUES (?, ?, ?, ?, ?)',
+      record.operationId,
+      record.verb,
+      record.payloadSha256,
+      JSON.stringify(record.receipt),
+      now,
+    )
   }
 }

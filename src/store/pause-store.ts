@@ -50,8 +50,13 @@ export class PauseStore {
     this.db.ledger(() => {
       if (silent) this.db.run('DELETE FROM session_pauses WHERE session_id = ?', sessionId)
       else {
-        this.db.run(`INSERT INTO session_pauses (session_id, state, changed_at, told) VALUES (?, ?, ?, 0)
-          ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at, told = 0`, sessionId, state, now)
+        this.db.run(
+          `INSERT INTO session_pauses (session_id, state, changed_at, told) VALUES (?, ?, ?, 0)
+          ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at, told = 0`,
+          sessionId,
+          state,
+          now,
+        )
       }
     })
     if (paused) this.paused.add(sessionId)

@@ -32,7 +32,10 @@ export class PinStore {
    */
   setPin(factId: number, pinnedAt: string | null): PinChange {
     return this.db.transaction(() => {
-      const row = this.db.get(`SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = ? AND status <> 'forgotten'`, factId)
+      const row = this.db.get(
+        `SELECT ${instantColumn('pinned_at')} FROM facts WHERE id = ? AND status <> 'forgotten'`,
+        factId,
+      )
       if (row === undefined) return { ok: false, reason: 'not_found' } as const
       const before = textOrNull(row['pinned_at'])
       if (before !== pinnedAt) {

@@ -43,11 +43,18 @@ export class PrivacyStore {
    * @param now - ISO instant.
    * @returns the facts rewritten and how many source quotes were masked.
    */
-  rescan(rescan: (row: StoredPrivacyRow) => RescannedRow | undefined, maskQuote: (quote: string, known: readonly string[]) => string, now: string): RescanChanges {
+  rescan(
+    rescan: (row: StoredPrivacyRow) => RescannedRow | undefined,
+    maskQuote: (quote: string, known: readonly string[]) => string,
+    now: string,
+  ): RescanChanges {
     const changed: { id: number; revision: number; status: string; next: RescannedRow }[] = []
-    for (const row of this.db.all('SELECT id, revision, status, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed FROM facts')) {
+    for (const row of this.db.all(
+      'SELECT id, revision, status, subject, property, value, qualifiers, quote, sensitivity, model_use_allowed FROM facts',
+    )) {
       const next = rescan(toStored(row))
-      if (next !== undefined) changed.push({ id: Number(row['id']), revision: Number(row['revision']), status: String(row['status']), next })
+      if (next !== undefined)
+        changed.push({ id: Number(row['id']), revision: Number(row['revision']), status: String(row['status']), next })
     }
     const known = new Map(changed.map((entry) => [entry.id, entry.next.known]))
     const sources: { id: number; quote: string }[] = []
@@ -60,20 +67,32 @@ export class PrivacyStore {
     return this.db.transaction(() => {
       const facts: RescannedFact[] = []
       for (const { id, revision, status, next } of changed) {
-        const updated = this.db.run(`UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?,
+        const updated = this.db.run(
+          `UPDATE facts SET subject = ?, property = ?, value = ?, qualifiers = ?, quote = ?, sensitivity = ?,
             model_use_allowed = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ? AND revision = ?`,
-          next.subject, next.property, next.value, JSON.stringify(next.qualifiers), next.quote, next.sensitivity, next.modelUseAllowed ? 1 : 0,
-          now, id, revision)
+          next.subject,
+          next.property,
+          next.value,
+          JSON.stringify(next.qualifiers),
+          next.quote,
+          next.sensitivity,
+          next.modelUseAllowed ? 1 : 0,
+          now,
+          id,
+          revision,
+        )
         if (updated.changes === 0) continue
         if (status !== 'forgotten') {
           this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
           this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, next.entries.terms)
           this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
-          for (const ident of next.entries.identifiers) this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
+          for (const ident of next.entries.identifiers)
+            this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
         }
         facts.push({ factId: id, revision: revision + 1, found: next.found, current: CURRENT.has(status) })
       }
-      for (const source of sources) this.db.run('UPDATE fact_sources SET quote = ? WHERE id = ?', source.quote, source.id)
+      for (const source of sources)
+        this.db.run('UPDATE fact_sources SET quote = ? WHERE id = ?', source.quote, source.id)
       return { facts, sources: sources.length }
     })
   }
@@ -86,7 +105,10 @@ function toStored(row: Row): StoredPrivacyRow {
     value: String(row['value']),
     qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
     quote: row['quote'] === null || row['quote'] === undefined ? null : String(row['quote']),
-    sensitivity: row['sensitivity'] === null || row['sensitivity'] === undefined ? null : String(row['sensitivity']) as Sensitivity,
+    sensitivity:
+      row['sensitivity'] === null || row['sensitivity'] === undefined
+        ? null
+        : (String(row['sensitivity']) as Sensitivity),
     modelUseAllowed: Number(row['model_use_allowed']) === 1,
   }
 }

@@ -52,7 +52,10 @@ export class ProjectRekeyStore {
    */
   projectKeys(): string[] {
     const named = this.db.all('SELECT project_key FROM projects').map((row) => String(row['project_key']))
-    const scoped = this.db.all(`SELECT DISTINCT scope FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global' AND substr(scope, 1, 8) = 'project:'`)
+    const scoped = this.db
+      .all(
+        `SELECT DISTINCT scope FROM facts INDEXED BY facts_by_scope WHERE scope <> 'global' AND substr(scope, 1, 8) = 'project:'`,
+      )
       .map((row) => String(row['scope']).slice(PROJECT_SCOPE_PREFIX.length))
     return [...new Set([...named, ...scoped])]
   }
@@ -69,7 +72,12 @@ export class ProjectRekeyStore {
     return this.db.transaction(() => {
       const fromScope = projectScope(fromKey)
       const toScope = projectScope(to)
-      const rows = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' ORDER BY id`, fromScope).map(toFact)
+      const rows = this.db
+        .all(
+          `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_scope WHERE scope = ? AND scope <> 'global' ORDER BY id`,
+          fromScope,
+        )
+        .map(toFact)
       let joined = 0
       let contested = 0
       for (const row of rows) {
@@ -78,7 +86,11 @@ export class ProjectRekeyStore {
           const same = this.currentWithClaim(keys.claimKey, row.id)
           if (same !== undefined) {
             this.db.run('UPDATE fact_sources SET fact_id = ? WHERE fact_id = ?', same, row.id)
-            this.db.run(`UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), conflict_group_id = NULL WHERE id = ?`, now, row.id)
+            this.db.run(
+              `UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), conflict_group_id = NULL WHERE id = ?`,
+              now,
+              row.id,
+            )
             joined += 1
           } else if (!row.multi && row.status === 'active') {
             const occupant = this.activeInSlot(keys.slotKey, row.id)
@@ -90,34 +102,60 @@ export class ProjectRekeyStore {
             }
           }
         }
-        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-          toScope, keys.slotKey, keys.claimKey, now, row.id)
+        this.db.run(
+          `UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+          toScope,
+          keys.slotKey,
+          keys.claimKey,
+          now,
+          row.id,
+        )
         this.retombstone(row, keys, to.key, now)
       }
       this.moveProjectRow(fromKey, to, now)
       const fromJson = JSON.stringify(fromScope)
-      this.db.run(`UPDATE proposals SET rows = replace(rows, ?, ?) WHERE status = 'pending' AND instr(rows, ?) > 0`, `"scope":${fromJson}`, `"scope":${JSON.stringify(toScope)}`, `"scope":${fromJson}`)
+      this.db.run(
+        `UPDATE proposals SET rows = replace(rows, ?, ?) WHERE status = 'pending' AND instr(rows, ?) > 0`,
+        `"scope":${fromJson}`,
+        `"scope":${JSON.stringify(toScope)}`,
+        `"scope":${fromJson}`,
+      )
       return { moved: rows.length, joined, contested }
     })
   }
 
   /** A current row of another id holding a claim. */
   private currentWithClaim(claimKey: string, besides: number): number | undefined {
-    const row = this.db.get(`SELECT id FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') AND id <> ? LIMIT 1`, claimKey, besides)
+    const row = this.db.get(
+      `SELECT id FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') AND id <> ? LIMIT 1`,
+      claimKey,
+      besides,
+    )
     return row === undefined ? undefined : Number(row['id'])
   }
 
   /** The active row of another id in a slot. */
   private activeInSlot(slotKey: string, besides: number): number | undefined {
-    const row = this.db.get(`SELECT id FROM facts WHERE slot_key = ${KEY} AND status = 'active' AND id <> ? LIMIT 1`, slotKey, besides)
+    const row = this.db.get(
+      `SELECT id FROM facts WHERE slot_key = ${KEY} AND status = 'active' AND id <> ? LIMIT 1`,
+      slotKey,
+      besides,
+    )
     return row === undefined ? undefined : Number(row['id'])
   }
 
   /** The open conflict group of a slot (the occupant's, when it has one), or a new one. */
   private openGroup(slotKey: string, occupant: number, now: string): number {
-    const held = this.db.get(`SELECT g.id FROM facts f JOIN conflict_groups g ON g.id = f.conflict_group_id WHERE f.id = ? AND g.status = 'open'`, occupant)
+    const held = this.db.get(
+      `SELECT g.id FROM facts f JOIN conflict_groups g ON g.id = f.conflict_group_id WHERE f.id = ? AND g.status = 'open'`,
+      occupant,
+    )
     if (held !== undefined) return Number(held['id'])
-    return this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now).lastInsertRowid
+    return this.db.run(
+      `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
+      slotKey,
+      now,
+    ).lastInsertRowid
   }
 
   /**
@@ -126,7 +164,11 @@ export class ProjectRekeyStore {
    */
   private retombstone(row: Fact, keys: FactKeys, projectKey: string, now: string): void {
     if (this.db.get('SELECT 1 AS held FROM tombstones WHERE fact_id = ? LIMIT 1', row.id) === undefined) return
-    tombstoneFact(this.db, { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) }, now)
+    tombstoneFact(
+      this.db,
+      { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) },
+      now,
+    )
   }
 
   /**
@@ -138,10 +180,15 @@ export class ProjectRekeyStore {
     const name = from === undefined ? to.name : String(from['name'])
     const first = from === undefined ? now : String(from['first_seen'])
     const last = from === undefined ? now : String(from['last_seen'])
-    this.db.run(`INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
+    this.db.run(
+      `INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
       ON CONFLICT (project_key) DO UPDATE SET name = CASE WHEN excluded.first_seen < first_seen THEN excluded.name ELSE name END,
         first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
-    to.key, name, first, last)
+      to.key,
+      name,
+      first,
+      last,
+    )
     this.db.run('DELETE FROM projects WHERE project_key = ?', fromKey)
   }
 }

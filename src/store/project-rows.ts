@@ -23,8 +23,14 @@ export interface ProjectRow {
  * @param now - ISO instant.
  */
 export function recordProject(db: Database, project: ProjectRef, now: string): void {
-  db.run(`INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
-    ON CONFLICT (project_key) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`, project.key, project.name, now, now)
+  db.run(
+    `INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
+    ON CONFLICT (project_key) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`,
+    project.key,
+    project.name,
+    now,
+    now,
+  )
 }
 
 /**
@@ -44,9 +50,10 @@ export function projectNamed(db: Database, key: string): ProjectRow | undefined 
  * @returns the projects, sorted by name, then key.
  */
 export function projectRows(db: Database, key?: string): ProjectRow[] {
-  const rows = key === undefined
-    ? db.all('SELECT project_key, name, first_seen, last_seen FROM projects ORDER BY name, project_key')
-    : db.all('SELECT project_key, name, first_seen, last_seen FROM projects WHERE project_key = ?', key)
+  const rows =
+    key === undefined
+      ? db.all('SELECT project_key, name, first_seen, last_seen FROM projects ORDER BY name, project_key')
+      : db.all('SELECT project_key, name, first_seen, last_seen FROM projects WHERE project_key = ?', key)
   return rows.map((row) => ({
     key: String(row['project_key']),
     name: String(row['name']),

@@ -35,7 +35,10 @@ export interface KnownChanges {
  * @param id - the card.
  */
 export function indexCard(db: Database, id: number): void {
-  const card = db.get('SELECT kind, status, fingerprint, rows, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE id = ?', id)
+  const card = db.get(
+    'SELECT kind, status, fingerprint, rows, coalesce(decided_at, updated_at) AS decided_at FROM proposals WHERE id = ?',
+    id,
+  )
   db.run(`DELETE FROM proposal_changes WHERE proposal_id = ? AND state = 'pending'`, id)
   if (card === undefined) return
   const kind = card['kind'] as ProposalKind
@@ -51,7 +54,8 @@ export function indexCard(db: Database, id: number): void {
   db.run(`DELETE FROM proposal_changes WHERE proposal_id = ?`, id)
   for (const key of stored.struck) insert(db, kind, key, 'declined', id, decidedAt)
   if (status !== 'pending' && status !== 'rejected') return
-  for (const row of stored.rows) insert(db, kind, rowKey(kind, row), status === 'pending' ? 'pending' : 'declined', id, decidedAt)
+  for (const row of stored.rows)
+    insert(db, kind, rowKey(kind, row), status === 'pending' ? 'pending' : 'declined', id, decidedAt)
 }
 
 /**
@@ -68,9 +72,13 @@ export function knownChanges(db: Database, kind: ReviewKind, keys: readonly stri
   const unique = [...new Set(keys)]
   for (let start = 0; start < unique.length; start += KEYS_PER_QUERY) {
     const chunk = unique.slice(start, start + KEYS_PER_QUERY)
-    for (const row of db.all(`SELECT change_key, state, max(proposal_id) AS id FROM proposal_changes
-        WHERE kind = ? AND change_key IN (${chunk.map(() => '?').join(', ')}) GROUP BY change_key, state`, kind, ...chunk)) {
-      (row['state'] === 'pending' ? pending : declined).set(String(row['change_key']), Number(row['id']))
+    for (const row of db.all(
+      `SELECT change_key, state, max(proposal_id) AS id FROM proposal_changes
+        WHERE kind = ? AND change_key IN (${chunk.map(() => '?').join(', ')}) GROUP BY change_key, state`,
+      kind,
+      ...chunk,
+    )) {
+      ;(row['state'] === 'pending' ? pending : declined).set(String(row['change_key']), Number(row['id']))
     }
   }
   return { pending, declined }
@@ -82,10 +90,18 @@ export function knownChanges(db: Database, kind: ReviewKind, keys: readonly stri
  * @param fingerprint - the add_fact card's fingerprint.
  * @returns the card id and when the user declined it.
  */
-export function declinedAddition(db: Database, fingerprint: string): { readonly proposalId: number; readonly decidedAt: string } | undefined {
-  const row = db.get(`SELECT proposal_id, decided_at FROM proposal_changes WHERE kind = 'add_fact' AND change_key = ? AND state = 'declined'
-    ORDER BY proposal_id DESC LIMIT 1`, fingerprint)
-  return row === undefined ? undefined : { proposalId: Number(row['proposal_id']), decidedAt: String(row['decided_at'] ?? '') }
+export function declinedAddition(
+  db: Database,
+  fingerprint: string,
+): { readonly proposalId: number; readonly decidedAt: string } | undefined {
+  const row = db.get(
+    `SELECT proposal_id, decided_at FROM proposal_changes WHERE kind = 'add_fact' AND change_key = ? AND state = 'declined'
+    ORDER BY proposal_id DESC LIMIT 1`,
+    fingerprint,
+  )
+  return row === undefined
+    ? undefined
+    : { proposalId: Number(row['proposal_id']), decidedAt: String(row['decided_at'] ?? '') }
 }
 
 /**
@@ -97,8 +113,13 @@ export function declinedAddition(db: Database, fingerprint: string): { readonly 
  */
 export function pruneDecided(db: Database, now: string): number {
   const cutoff = new Date(Date.parse(now) - DECIDED_CARD_DAYS * DAY_MS).toISOString()
-  const gone = db.all(`SELECT id FROM proposals WHERE status <> 'pending' AND (coalesce(decided_at, updated_at) < ?
-      OR id NOT IN (SELECT id FROM proposals WHERE status <> 'pending' ORDER BY id DESC LIMIT ?))`, cutoff, DECIDED_CARD_KEEP)
+  const gone = db
+    .all(
+      `SELECT id FROM proposals WHERE status <> 'pending' AND (coalesce(decided_at, updated_at) < ?
+      OR id NOT IN (SELECT id FROM proposals WHERE status <> 'pending' ORDER BY id DESC LIMIT ?))`,
+      cutoff,
+      DECIDED_CARD_KEEP,
+    )
     .map((row) => Number(row['id']))
   for (const id of gone) {
     db.run(`DELETE FROM proposal_changes WHERE proposal_id = ? AND state = 'pending'`, id)
@@ -112,15 +133,35 @@ export function pruneDecided(db: Database, now: string): number {
  * @param db - the open database.
  */
 export function ensureIndexed(db: Database): void {
-  if (Number(db.get(`SELECT value FROM store_meta WHERE key = 'proposal_changes_version'`)?.['value'] ?? 0) >= INDEX_VERSION) return
+  if (
+    Number(db.get(`SELECT value FROM store_meta WHERE key = 'proposal_changes_version'`)?.['value'] ?? 0) >=
+    INDEX_VERSION
+  )
+    return
   db.ledger(() => {
     db.run('DELETE FROM proposal_changes')
     for (const row of db.all('SELECT id FROM proposals ORDER BY id')) indexCard(db, Number(row['id']))
-    db.run(`INSERT INTO store_meta (key, value) VALUES ('proposal_changes_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-      String(INDEX_VERSION))
+    db.run(
+      `INSERT INTO store_meta (key, value) VALUES ('proposal_changes_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(INDEX_VERSION),
+    )
   })
 }
 
-function insert(db: Database, kind: ProposalKind, key: string, state: 'pending' | 'declined', id: number, decidedAt: string | null): void {
-  db.run('INSERT OR IGNORE INTO proposal_changes (kind, change_key, state, proposal_id, decided_at) VALUES (?, ?, ?, ?, ?)', kind, key, state, id, decidedAt)
+function insert(
+  db: Database,
+  kind: ProposalKind,
+  key: string,
+  state: 'pending' | 'declined',
+  id: number,
+  decidedAt: string | null,
+): void {
+  db.run(
+    'INSERT OR IGNORE INTO proposal_changes (kind, change_key, state, proposal_id, decided_at) VALUES (?, ?, ?, ?, ?)',
+    kind,
+    key,
+    state,
+    id,
+    decidedAt,
+  )
 }

@@ -5,7 +5,19 @@
  * rows the user struck out (proposal-prune), so a sweep does not propose them again.
  */
 import { z } from 'zod'
-import { EVIDENCE_ORDER, type AliasRow, type CardBatch, type CardRows, type Evidence, type FactRef, type FoldRow, type MergeRow, type ProposalKind, type ProposedRow, type RetireRow } from '../types.ts'
+import {
+  EVIDENCE_ORDER,
+  type AliasRow,
+  type CardBatch,
+  type CardRows,
+  type Evidence,
+  type FactRef,
+  type FoldRow,
+  type MergeRow,
+  type ProposalKind,
+  type ProposedRow,
+  type RetireRow,
+} from '../types.ts'
 
 const factRef = z.strictObject({
   factId: z.number().int().positive(),
@@ -39,14 +51,16 @@ const aliasRow = z.strictObject({
   facts: z.array(factRef).min(1),
 }) satisfies z.ZodType<AliasRow>
 
-const batch = z.strictObject({ index: z.number().int().min(1), count: z.number().int().min(2) })
+const batch = z
+  .strictObject({ index: z.number().int().min(1), count: z.number().int().min(2) })
   .refine((value) => value.index <= value.count, 'index beyond count') satisfies z.ZodType<CardBatch>
 
-const envelope = <R extends z.ZodType>(row: R) => z.strictObject({
-  batch: batch.nullable(),
-  rows: z.array(row),
-  struck: z.array(z.string().min(1)).optional(),
-})
+const envelope = <R extends z.ZodType>(row: R) =>
+  z.strictObject({
+    batch: batch.nullable(),
+    rows: z.array(row),
+    struck: z.array(z.string().min(1)).optional(),
+  })
 
 const SCHEMAS = {
   merge: envelope(mergeRow),
@@ -57,7 +71,12 @@ const SCHEMAS = {
 
 /** A card's stored rows, read back. */
 export type StoredRows<K extends ProposalKind> =
-  | { readonly ok: true; readonly rows: readonly CardRows[K][]; readonly batch: CardBatch | null; readonly struck: readonly string[] }
+  | {
+      readonly ok: true
+      readonly rows: readonly CardRows[K][]
+      readonly batch: CardBatch | null
+      readonly struck: readonly string[]
+    }
   | { readonly ok: false; readonly problem: string }
 
 /**
@@ -81,7 +100,12 @@ export function parseStoredRows<K extends ProposalKind>(kind: K, text: string): 
   }
   const parsed = SCHEMAS[kind as Exclude<ProposalKind, 'add_fact'>].safeParse(json)
   return parsed.success
-    ? { ok: true, rows: parsed.data.rows as unknown as CardRows[K][], batch: parsed.data.batch, struck: parsed.data.struck ?? [] }
+    ? {
+        ok: true,
+        rows: parsed.data.rows as unknown as CardRows[K][],
+        batch: parsed.data.batch,
+        struck: parsed.data.struck ?? [],
+      }
     : { ok: false, problem: z.prettifyError(parsed.error) }
 }
 
@@ -93,7 +117,14 @@ export function parseStoredRows<K extends ProposalKind>(kind: K, text: string): 
  * @param struck - keys of rows the user struck out (review kinds only).
  * @returns the text for `proposals.rows`.
  */
-export function storedRowsText<K extends ProposalKind>(kind: K, rows: readonly CardRows[K][], cardBatch: CardBatch | null, struck: readonly string[] = []): string {
+export function storedRowsText<K extends ProposalKind>(
+  kind: K,
+  rows: readonly CardRows[K][],
+  cardBatch: CardBatch | null,
+  struck: readonly string[] = [],
+): string {
   if (kind === 'add_fact') return JSON.stringify(rows)
-  return JSON.stringify(struck.length === 0 ? { batch: cardBatch, rows } : { batch: cardBatch, rows, struck: [...new Set(struck)] })
+  return JSON.stringify(
+    struck.length === 0 ? { batch: cardBatch, rows } : { batch: cardBatch, rows, struck: [...new Set(struck)] },
+  )
 }

@@ -5,8 +5,26 @@
  * to a card re-indexes the changes it holds (`proposal-changes.ts`), which is what the sweeps read; decided cards are
  * pruned by age and count before each batch of review cards.
  */
-import { batchRows, cardFingerprint, CARD_ROW_LIMIT, REVIEW_REASONS, rowKey, rowProblem } from '../rules/proposal-cards.ts'
-import type { AliasRow, CardBatch, CardRows, FactRef, FoldRow, MergeRow, ProposalKind, ProposedRow, RetireRow, ReviewKind } from '../types.ts'
+import {
+  batchRows,
+  cardFingerprint,
+  CARD_ROW_LIMIT,
+  REVIEW_REASONS,
+  rowKey,
+  rowProblem,
+} from '../rules/proposal-cards.ts'
+import type {
+  AliasRow,
+  CardBatch,
+  CardRows,
+  FactRef,
+  FoldRow,
+  MergeRow,
+  ProposalKind,
+  ProposedRow,
+  RetireRow,
+  ReviewKind,
+} from '../types.ts'
 import type { Database } from './database.ts'
 import { numberOrNull, type Row, textOrNull } from './connection.ts'
 import { ensureIndexed, indexCard, knownChanges, pruneDecided } from './proposal-changes.ts'
@@ -53,7 +71,8 @@ export interface ProposedCards {
   readonly invalid: readonly { readonly row: number; readonly problem: string }[]
 }
 
-const COLUMNS = 'id, fingerprint, kind, status, reason, revision, rows, session_id, turn, created_at, updated_at, decided_at'
+const COLUMNS =
+  'id, fingerprint, kind, status, reason, revision, rows, session_id, turn, created_at, updated_at, decided_at'
 
 /** Synchronous CRUD over proposal cards. */
 export class ProposalStore {
@@ -84,10 +103,19 @@ export class ProposalStore {
    * @param limit - page size.
    * @returns the cards and whether more follow.
    */
-  list(status: ProposalStatus | undefined, beforeId: number | undefined, limit: number): { proposals: Proposal[]; more: boolean } {
+  list(
+    status: ProposalStatus | undefined,
+    beforeId: number | undefined,
+    limit: number,
+  ): { proposals: Proposal[]; more: boolean } {
     const rows = this.db.all(
       `SELECT ${COLUMNS} FROM proposals WHERE (? IS NULL OR status = ?) AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`,
-      status ?? null, status ?? null, beforeId ?? null, beforeId ?? null, limit + 1)
+      status ?? null,
+      status ?? null,
+      beforeId ?? null,
+      beforeId ?? null,
+      limit + 1,
+    )
     return { proposals: rows.slice(0, limit).map(toProposal), more: rows.length > limit }
   }
 
@@ -109,7 +137,10 @@ export class ProposalStore {
       where.push('created_at > ?')
       params.push(createdAfter)
     }
-    const row = this.db.get(`SELECT count(*) AS n FROM proposals${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`, ...params)
+    const row = this.db.get(
+      `SELECT count(*) AS n FROM proposals${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}`,
+      ...params,
+    )
     return Number(row?.['n'] ?? 0)
   }
 
@@ -176,10 +207,20 @@ export class ProposalStore {
    * @param reason - why the cards exist; the kind's usual reason unless given.
    * @returns the cards created and the rows left out.
    */
-  proposeReview<K extends ReviewKind>(kind: K, rows: readonly CardRows[K][], now: string, limit = CARD_ROW_LIMIT, reason: string = REVIEW_REASONS[kind]): ProposedCards {
+  proposeReview<K extends ReviewKind>(
+    kind: K,
+    rows: readonly CardRows[K][],
+    now: string,
+    limit = CARD_ROW_LIMIT,
+    reason: string = REVIEW_REASONS[kind],
+  ): ProposedCards {
     this.pruneDecided(now)
     return this.db.transaction(() => {
-      const known = knownChanges(this.db, kind, rows.map((row) => rowKey(kind, row)))
+      const known = knownChanges(
+        this.db,
+        kind,
+        rows.map((row) => rowKey(kind, row)),
+      )
       const queued: { row: number; proposalId: number }[] = []
       const declined: { row: number; proposalId: number }[] = []
       const invalid: { row: number; problem: string }[] = []
@@ -198,7 +239,13 @@ export class ProposalStore {
       const cards = batchRows(fresh, limit).map(({ rows: cardRows, batch }) => {
         const id = this.db.run(
           `INSERT INTO proposals (fingerprint, kind, status, reason, rows, created_at, updated_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-          cardFingerprint(kind, cardRows), kind, reason, storedRowsText(kind, cardRows, batch), now, now).lastInsertRowid
+          cardFingerprint(kind, cardRows),
+          kind,
+          reason,
+          storedRowsText(kind, cardRows, batch),
+          now,
+          now,
+        ).lastInsertRowid
         indexCard(this.db, id)
         return { id, batch, rows: cardRows.length }
       })
@@ -214,8 +261,14 @@ export class ProposalStore {
    */
   setStatus(id: number, status: ProposalStatus, now: string): void {
     this.db.transaction(() => {
-      this.db.run(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
-        status, now, status, now, id)
+      this.db.run(
+        `UPDATE proposals SET status = ?, updated_at = ?, decided_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
+        status,
+        now,
+        status,
+        now,
+        id,
+      )
       indexCard(this.db, id)
     })
   }
@@ -228,10 +281,20 @@ export class ProposalStore {
    * @param struck - keys of rows the user struck out, remembered so the same change is not proposed again.
    * @returns the new revision.
    */
-  revise<K extends ProposalKind>(card: ProposalOf<K>, rows: readonly CardRows[K][], now: string, struck: readonly string[] = []): number {
+  revise<K extends ProposalKind>(
+    card: ProposalOf<K>,
+    rows: readonly CardRows[K][],
+    now: string,
+    struck: readonly string[] = [],
+  ): number {
     const text = storedRowsText(card.kind, rows, card.batch, [...this.struckOf(card.id), ...struck])
     return this.db.transaction(() => {
-      this.db.run('UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?', text, now, card.id)
+      this.db.run(
+        'UPDATE proposals SET rows = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
+        text,
+        now,
+        card.id,
+      )
       indexCard(this.db, card.id)
       return Number(this.db.get('SELECT revision FROM proposals WHERE id = ?', card.id)?.['revision'] ?? 0)
     })
@@ -245,12 +308,18 @@ export class ProposalStore {
    * @param revisions - fact id → the revision the apply found it at, and the revision after the undo.
    * @param now - ISO instant.
    */
-  retarget(id: number, revisions: ReadonlyMap<number, { readonly from: number; readonly to: number }>, now: string): void {
+  retarget(
+    id: number,
+    revisions: ReadonlyMap<number, { readonly from: number; readonly to: number }>,
+    now: string,
+  ): void {
     const card = this.get(id)
     if (card === undefined || card.unreadable !== null) return
     const ref = (target: FactRef): FactRef => {
       const moved = revisions.get(target.factId)
-      return moved !== undefined && moved.from === target.revision ? { factId: target.factId, revision: moved.to } : target
+      return moved !== undefined && moved.from === target.revision
+        ? { factId: target.factId, revision: moved.to }
+        : target
     }
     const text = retargeted(card, ref, this.struckOf(id))
     this.db.transaction(() => {
@@ -268,8 +337,13 @@ export class ProposalStore {
    */
   reopen(id: number, now: string): boolean {
     return this.db.transaction(() => {
-      const reopened = this.db.run(`UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
-        AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`, now, id).changes > 0
+      const reopened =
+        this.db.run(
+          `UPDATE proposals SET status = 'pending', decided_at = NULL, updated_at = ? WHERE id = ? AND status = 'applied'
+        AND NOT EXISTS (SELECT 1 FROM proposals queued WHERE queued.fingerprint = proposals.fingerprint AND queued.status = 'pending')`,
+          now,
+          id,
+        ).changes > 0
       if (reopened) indexCard(this.db, id)
       return reopened
     })
@@ -297,11 +371,40 @@ export class ProposalStore {
 
 function retargeted(card: Proposal, ref: (target: FactRef) => FactRef, struck: readonly string[]): string {
   switch (card.kind) {
-    case 'add_fact': return storedRowsText('add_fact', card.rows.map((row): ProposedRow => ({ ...row, targets: row.targets.map(ref) })), null)
-    case 'merge': return storedRowsText('merge', card.rows.map((row) => ({ keeper: ref(row.keeper), loser: ref(row.loser) })), card.batch, struck)
-    case 'retire': return storedRowsText('retire', card.rows.map((row) => ({ fact: ref(row.fact) })), card.batch, struck)
-    case 'fold': return storedRowsText('fold', card.rows.map((row) => ({ survivor: ref(row.survivor), runs: row.runs.map(ref) })), card.batch, struck)
-    case 'alias': return storedRowsText('alias', card.rows.map((row) => ({ ...row, facts: row.facts.map(ref) })), card.batch, struck)
+    case 'add_fact':
+      return storedRowsText(
+        'add_fact',
+        card.rows.map((row): ProposedRow => ({ ...row, targets: row.targets.map(ref) })),
+        null,
+      )
+    case 'merge':
+      return storedRowsText(
+        'merge',
+        card.rows.map((row) => ({ keeper: ref(row.keeper), loser: ref(row.loser) })),
+        card.batch,
+        struck,
+      )
+    case 'retire':
+      return storedRowsText(
+        'retire',
+        card.rows.map((row) => ({ fact: ref(row.fact) })),
+        card.batch,
+        struck,
+      )
+    case 'fold':
+      return storedRowsText(
+        'fold',
+        card.rows.map((row) => ({ survivor: ref(row.survivor), runs: row.runs.map(ref) })),
+        card.batch,
+        struck,
+      )
+    case 'alias':
+      return storedRowsText(
+        'alias',
+        card.rows.map((row) => ({ ...row, facts: row.facts.map(ref) })),
+        card.batch,
+        struck,
+      )
   }
 }
 

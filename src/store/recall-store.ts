@@ -55,8 +55,16 @@ export class RecallStore {
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO recall_log (session_id, turn, message_id, recalled_at, fact_ids, chars, elapsed_ms, channels, degraded)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        record.sessionId, record.turn, record.messageId, record.recalledAt, JSON.stringify(record.factIds), Math.max(0, Math.round(record.chars)),
-        Math.max(0, record.elapsedMs), JSON.stringify(record.channels), JSON.stringify(record.degraded))
+        record.sessionId,
+        record.turn,
+        record.messageId,
+        record.recalledAt,
+        JSON.stringify(record.factIds),
+        Math.max(0, Math.round(record.chars)),
+        Math.max(0, record.elapsedMs),
+        JSON.stringify(record.channels),
+        JSON.stringify(record.degraded),
+      )
       this.db.run('DELETE FROM recall_log WHERE id <= ?', lastInsertRowid - RECALL_LOG_KEEP)
     })
   }
@@ -71,7 +79,8 @@ export class RecallStore {
     if (sessionIds.length === 0) return out
     for (const row of this.db.all(
       `SELECT session_id, turn, fact_ids FROM recall_log WHERE session_id IN (${placeholders(sessionIds.length)}) AND chars > 0 ORDER BY id`,
-      ...sessionIds)) {
+      ...sessionIds,
+    )) {
       const sessionId = String(row['session_id'])
       const turn = row['turn'] === null ? null : Number(row['turn'])
       const bySession = out.get(sessionId) ?? new Map<number | null, number[]>()
@@ -94,7 +103,10 @@ export class RecallStore {
     for (let start = 0; start < messageIds.length; start += 400) {
       const part = messageIds.slice(start, start + 400)
       for (const row of this.db.all(
-        `SELECT fact_ids FROM recall_log WHERE message_id IN (${placeholders(part.length)}) AND session_id = ?`, ...part, sessionId)) {
+        `SELECT fact_ids FROM recall_log WHERE message_id IN (${placeholders(part.length)}) AND session_id = ?`,
+        ...part,
+        sessionId,
+      )) {
         for (const id of JSON.parse(String(row['fact_ids'])) as number[]) ids.add(id)
       }
     }
@@ -107,7 +119,10 @@ export class RecallStore {
    * @returns the averages; zeros when nothing was recalled yet.
    */
   cost(sample: number): RecallCost {
-    const rows = this.db.all(`SELECT recalled_at, fact_ids, chars, elapsed_ms FROM recall_log ORDER BY id DESC LIMIT ?`, sample)
+    const rows = this.db.all(
+      `SELECT recalled_at, fact_ids, chars, elapsed_ms FROM recall_log ORDER BY id DESC LIMIT ?`,
+      sample,
+    )
     const turns = rows.length
     if (turns === 0) return { turns: 0, withBlock: 0, factsPerTurn: 0, charsPerTurn: 0, p95Ms: 0, lastAt: null }
     const facts = rows.reduce((sum, row) => sum + (JSON.parse(String(row['fact_ids'])) as unknown[]).length, 0)

@@ -44,7 +44,12 @@ export class RenameStore {
    */
   subjectRenameSlots(entityKey: string, to: string, keysOf: KeysOf): string[] {
     const facts = this.liveFacts(entityKey)
-    return [...new Set([...facts.map((fact) => fact.slotKey), ...facts.map((fact) => keysOf(fact, this.targetDisplay(to)).slotKey)])]
+    return [
+      ...new Set([
+        ...facts.map((fact) => fact.slotKey),
+        ...facts.map((fact) => keysOf(fact, this.targetDisplay(to)).slotKey),
+      ]),
+    ]
   }
 
   /**
@@ -57,7 +62,12 @@ export class RenameStore {
    */
   propertyRenameSlots(entityKey: string, predicateKey: string, to: string, keysOf: KeysOf): string[] {
     const facts = this.liveFacts(entityKey, predicateKey)
-    return [...new Set([...facts.map((fact) => fact.slotKey), ...facts.map((fact) => keysOf(fact, fact.subject, to).slotKey)])]
+    return [
+      ...new Set([
+        ...facts.map((fact) => fact.slotKey),
+        ...facts.map((fact) => keysOf(fact, fact.subject, to).slotKey),
+      ]),
+    ]
   }
 
   /**
@@ -83,22 +93,56 @@ export class RenameStore {
       if (toKey === entityKey) {
         if (to === from) return { ok: false, reason: `the subject is already called "${from}"` } as const
         this.db.run('UPDATE entities SET display = ? WHERE entity_key = ?', to, entityKey)
-        const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, to) })), Number(source['id']), 'conflict', now)
+        const moved = this.curation.moveFacts(
+          facts.map((fact) => ({ fact, keys: keysOf(fact, to) })),
+          Number(source['id']),
+          'conflict',
+          now,
+        )
         if (!moved.ok) return moved
         // The undo shows the subject under its old display name again.
-        const identities = moved.trail.identities.map((entry) => ({ ...entry, before: { ...entry.before, entityDisplay: from } }))
-        return { ok: true, value: { kind: 'rename', from, to, ...moved.value }, trail: { ...moved.trail, identities } } as const
+        const identities = moved.trail.identities.map((entry) => ({
+          ...entry,
+          before: { ...entry.before, entityDisplay: from },
+        }))
+        return {
+          ok: true,
+          value: { kind: 'rename', from, to, ...moved.value },
+          trail: { ...moved.trail, identities },
+        } as const
       }
       const target = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', toKey)
       const kind = target === undefined ? 'rename' : 'merge'
       const display = target === undefined ? to : String(target['display'])
-      const entityId = target === undefined
-        ? this.db.run('INSERT INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', toKey, to, now).lastInsertRowid
-        : Number(target['id'])
-      const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, display) })), entityId, 'conflict', now)
+      const entityId =
+        target === undefined
+          ? this.db.run('INSERT INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', toKey, to, now)
+              .lastInsertRowid
+          : Number(target['id'])
+      const moved = this.curation.moveFacts(
+        facts.map((fact) => ({ fact, keys: keysOf(fact, display) })),
+        entityId,
+        'conflict',
+        now,
+      )
       if (!moved.ok) return moved
-      const aliases = this.curation.alias({ kind: 'entity', entityKey: '', aliasKey: entityKey, aliasText: from, canonicalKey: toKey, canonicalText: display, origin: kind }, now)
-      return { ok: true, value: { kind, from, to: display, ...moved.value }, trail: { ...moved.trail, aliases } } as const
+      const aliases = this.curation.alias(
+        {
+          kind: 'entity',
+          entityKey: '',
+          aliasKey: entityKey,
+          aliasText: from,
+          canonicalKey: toKey,
+          canonicalText: display,
+          origin: kind,
+        },
+        now,
+      )
+      return {
+        ok: true,
+        value: { kind, from, to: display, ...moved.value },
+        trail: { ...moved.trail, aliases },
+      } as const
     })
   }
 
@@ -109,13 +153,23 @@ export class RenameStore {
    * @param to - the new name, tidied.
    * @returns the kind and the name the subject would be shown under, or why it cannot be renamed.
    */
-  previewSubjectRename(entityKey: string, to: string): { ok: true; value: { kind: 'rename' | 'merge'; from: string; to: string } } | { ok: false; reason: string } {
+  previewSubjectRename(
+    entityKey: string,
+    to: string,
+  ): { ok: true; value: { kind: 'rename' | 'merge'; from: string; to: string } } | { ok: false; reason: string } {
     const source = this.curation.entityDisplay(entityKey)
     if (source === undefined) return { ok: false, reason: `no subject is known as "${entityKey}"` }
     const toKey = this.canonicalEntityKey(canonicalEntity(to))
     if (toKey === '') return { ok: false, reason: 'the new name has no letters or digits' }
     const held = toKey !== entityKey && this.liveFacts(toKey).length > 0
-    return { ok: true, value: { kind: held ? 'merge' : 'rename', from: source, to: held ? this.curation.entityDisplay(toKey) ?? to : to } }
+    return {
+      ok: true,
+      value: {
+        kind: held ? 'merge' : 'rename',
+        from: source,
+        to: held ? (this.curation.entityDisplay(toKey) ?? to) : to,
+      },
+    }
   }
 
   /**
@@ -130,30 +184,65 @@ export class RenameStore {
    * @param now - ISO instant.
    * @returns what moved and the trail, or why not.
    */
-  renameProperty(entityKey: string, predicateKey: string, to: string, keysOf: KeysOf, now: string): CurationOutcome<RenameValue> {
+  renameProperty(
+    entityKey: string,
+    predicateKey: string,
+    to: string,
+    keysOf: KeysOf,
+    now: string,
+  ): CurationOutcome<RenameValue> {
     return this.db.transaction(() => {
       const entity = this.db.get('SELECT id FROM entities WHERE entity_key = ?', entityKey)
       if (entity === undefined) return { ok: false, reason: `no subject is known as "${entityKey}"` } as const
       const facts = this.liveFacts(entityKey, predicateKey)
       const first = facts[0]
-      if (first === undefined) return { ok: false, reason: `the subject holds no fact under the property "${predicateKey}"` } as const
-      const aliased = this.db.get(`SELECT canonical_key, canonical_text FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
-        entityKey, canonicalPredicate(to))
+      if (first === undefined)
+        return { ok: false, reason: `the subject holds no fact under the property "${predicateKey}"` } as const
+      const aliased = this.db.get(
+        `SELECT canonical_key, canonical_text FROM aliases WHERE kind = 'predicate' AND entity_key = ? AND alias_key = ?`,
+        entityKey,
+        canonicalPredicate(to),
+      )
       const toKey = aliased === undefined ? canonicalPredicate(to) : String(aliased['canonical_key'])
       if (toKey === '') return { ok: false, reason: 'the new property has no letters or digits' } as const
       const from = first.property
       if (toKey === predicateKey && facts.every((fact) => fact.property === to)) {
         return { ok: false, reason: `the property is already called "${to}"` } as const
       }
-      const existing = this.db.get(`SELECT property FROM facts WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten' LIMIT 1`,
-        Number(entity['id']), toKey)
+      const existing = this.db.get(
+        `SELECT property FROM facts WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten' LIMIT 1`,
+        Number(entity['id']),
+        toKey,
+      )
       const kind = existing === undefined || toKey === predicateKey ? 'rename' : 'merge'
-      const name = existing !== undefined && toKey !== predicateKey ? String(existing['property']) : aliased === undefined ? to : String(aliased['canonical_text'])
-      const moved = this.curation.moveFacts(facts.map((fact) => ({ fact, keys: keysOf(fact, fact.subject, name) })), Number(entity['id']), 'conflict', now)
+      const name =
+        existing !== undefined && toKey !== predicateKey
+          ? String(existing['property'])
+          : aliased === undefined
+            ? to
+            : String(aliased['canonical_text'])
+      const moved = this.curation.moveFacts(
+        facts.map((fact) => ({ fact, keys: keysOf(fact, fact.subject, name) })),
+        Number(entity['id']),
+        'conflict',
+        now,
+      )
       if (!moved.ok) return moved
-      const aliases = toKey === predicateKey ? [] : this.curation.alias({
-        kind: 'predicate', entityKey, aliasKey: predicateKey, aliasText: from, canonicalKey: toKey, canonicalText: name, origin: kind,
-      }, now)
+      const aliases =
+        toKey === predicateKey
+          ? []
+          : this.curation.alias(
+              {
+                kind: 'predicate',
+                entityKey,
+                aliasKey: predicateKey,
+                aliasText: from,
+                canonicalKey: toKey,
+                canonicalText: name,
+                origin: kind,
+              },
+              now,
+            )
       return { ok: true, value: { kind, from, to: name, ...moved.value }, trail: { ...moved.trail, aliases } } as const
     })
   }
@@ -173,7 +262,10 @@ export class RenameStore {
    * @returns the canonical entity key.
    */
   canonicalEntityKey(entityKey: string): string {
-    const row = this.db.get(`SELECT canonical_key FROM aliases WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?`, entityKey)
+    const row = this.db.get(
+      `SELECT canonical_key FROM aliases WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?`,
+      entityKey,
+    )
     return row === undefined ? entityKey : String(row['canonical_key'])
   }
 
@@ -203,20 +295,39 @@ export class RenameStore {
    * @param now - ISO instant.
    * @returns how many aliases were recorded, and the alias rows changed (for the import's undo).
    */
-  importAliases(records: readonly { readonly subject: string; readonly property?: string | undefined; readonly aliasOf: string }[], now: string):
-    { readonly recorded: number; readonly changes: readonly AliasChange[] } {
+  importAliases(
+    records: readonly { readonly subject: string; readonly property?: string | undefined; readonly aliasOf: string }[],
+    now: string,
+  ): { readonly recorded: number; readonly changes: readonly AliasChange[] } {
     let recorded = 0
     const all: AliasChange[] = []
     for (const record of records) {
-      const changes = record.property === undefined
-        ? this.curation.alias({
-          kind: 'entity', entityKey: '', aliasKey: canonicalEntity(record.subject), aliasText: record.subject,
-          canonicalKey: canonicalEntity(record.aliasOf), canonicalText: record.aliasOf, origin: 'import',
-        }, now)
-        : this.curation.alias({
-          kind: 'predicate', entityKey: this.canonicalEntityKey(canonicalEntity(record.subject)), aliasKey: canonicalPredicate(record.property),
-          aliasText: record.property, canonicalKey: canonicalPredicate(record.aliasOf), canonicalText: record.aliasOf, origin: 'import',
-        }, now)
+      const changes =
+        record.property === undefined
+          ? this.curation.alias(
+              {
+                kind: 'entity',
+                entityKey: '',
+                aliasKey: canonicalEntity(record.subject),
+                aliasText: record.subject,
+                canonicalKey: canonicalEntity(record.aliasOf),
+                canonicalText: record.aliasOf,
+                origin: 'import',
+              },
+              now,
+            )
+          : this.curation.alias(
+              {
+                kind: 'predicate',
+                entityKey: this.canonicalEntityKey(canonicalEntity(record.subject)),
+                aliasKey: canonicalPredicate(record.property),
+                aliasText: record.property,
+                canonicalKey: canonicalPredicate(record.aliasOf),
+                canonicalText: record.aliasOf,
+                origin: 'import',
+              },
+              now,
+            )
       if (changes.some((change) => change.before === null)) recorded += 1
       all.push(...changes)
     }
@@ -230,7 +341,14 @@ export class RenameStore {
 
   /** The facts of an entity (under one property) that were not forgotten, in id order. */
   private liveFacts(entityKey: string, predicateKey?: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?)
-      AND status <> 'forgotten' AND (? IS NULL OR predicate_key = ?) ORDER BY id`, entityKey, predicateKey ?? null, predicateKey ?? null).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE entity_id = (SELECT id FROM entities WHERE entity_key = ?)
+      AND status <> 'forgotten' AND (? IS NULL OR predicate_key = ?) ORDER BY id`,
+        entityKey,
+        predicateKey ?? null,
+        predicateKey ?? null,
+      )
+      .map(toFact)
   }
 }

@@ -88,23 +88,25 @@ export class ReviewStore {
    * @returns the facts.
    */
   candidateFacts(): ReviewFact[] {
-    return this.db.all(
-      `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, ${keyColumn('f.claim_key')}, f.revision, f.evidence, f.recorded_at
+    return this.db
+      .all(
+        `SELECT f.id, e.entity_key, f.scope, f.subject, f.property, f.value, ${keyColumn('f.claim_key')}, f.revision, f.evidence, f.recorded_at
         FROM facts f JOIN entities e ON e.id = f.entity_id
         WHERE f.status = 'active' AND f.model_use_allowed = 1 AND f.sensitivity IS NULL
         ORDER BY e.entity_key, f.scope, f.id`,
-    ).map((row) => ({
-      id: Number(row['id']),
-      subjectKey: String(row['entity_key']),
-      scope: String(row['scope']),
-      subject: String(row['subject']),
-      property: String(row['property']),
-      value: String(row['value']),
-      claimKey: String(row['claim_key']),
-      revision: Number(row['revision']),
-      evidence: String(row['evidence']) as Evidence,
-      firstObservedAt: instantText(row['recorded_at']),
-    }))
+      )
+      .map((row) => ({
+        id: Number(row['id']),
+        subjectKey: String(row['entity_key']),
+        scope: String(row['scope']),
+        subject: String(row['subject']),
+        property: String(row['property']),
+        value: String(row['value']),
+        claimKey: String(row['claim_key']),
+        revision: Number(row['revision']),
+        evidence: String(row['evidence']) as Evidence,
+        firstObservedAt: instantText(row['recorded_at']),
+      }))
   }
 
   /**
@@ -113,15 +115,17 @@ export class ReviewStore {
    * @returns the remembered pairs.
    */
   distinctPairs(vectorGeneration = 0): DistinctPair[] {
-    return this.db.all(
-      'SELECT low_fact_id, high_fact_id, low_claim_key, high_claim_key FROM review_verdicts WHERE vector_generation = ?',
-      vectorGeneration,
-    ).map((row) => ({
-      lowFactId: Number(row['low_fact_id']),
-      highFactId: Number(row['high_fact_id']),
-      lowClaimKey: String(row['low_claim_key']),
-      highClaimKey: String(row['high_claim_key']),
-    }))
+    return this.db
+      .all(
+        'SELECT low_fact_id, high_fact_id, low_claim_key, high_claim_key FROM review_verdicts WHERE vector_generation = ?',
+        vectorGeneration,
+      )
+      .map((row) => ({
+        lowFactId: Number(row['low_fact_id']),
+        highFactId: Number(row['high_fact_id']),
+        lowClaimKey: String(row['low_claim_key']),
+        highClaimKey: String(row['high_claim_key']),
+      }))
   }
 
   /**
@@ -137,7 +141,13 @@ export class ReviewStore {
         this.db.run(
           `INSERT OR IGNORE INTO review_verdicts (low_fact_id, high_fact_id, low_claim_key, high_claim_key, vector_generation, verdict, judged_at)
             VALUES (?, ?, ?, ?, ?, 'distinct', ?)`,
-          pair.lowFactId, pair.highFactId, pair.lowClaimKey, pair.highClaimKey, vectorGeneration, now)
+          pair.lowFactId,
+          pair.highFactId,
+          pair.lowClaimKey,
+          pair.highClaimKey,
+          vectorGeneration,
+          now,
+        )
       }
     })
   }
@@ -152,10 +162,23 @@ export class ReviewStore {
       const { lastInsertRowid } = this.db.run(
         `INSERT INTO review_sweeps (trigger, outcome, budget, candidates, remembered, asked, same, distinct_pairs, unsure,
           unanswered, deferred, proposal_ids, model, note, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        sweep.trigger, sweep.outcome, sweep.budget, sweep.candidates, sweep.remembered, sweep.asked, sweep.same, sweep.distinct,
-        sweep.unsure, sweep.unanswered, sweep.deferred, JSON.stringify(sweep.proposalIds), sweep.model,
+        sweep.trigger,
+        sweep.outcome,
+        sweep.budget,
+        sweep.candidates,
+        sweep.remembered,
+        sweep.asked,
+        sweep.same,
+        sweep.distinct,
+        sweep.unsure,
+        sweep.unanswered,
+        sweep.deferred,
+        JSON.stringify(sweep.proposalIds),
+        sweep.model,
         sweep.note === null ? null : maskCredentials(sweep.note).slice(0, NOTE_CAP),
-        sweep.startedAt, sweep.finishedAt)
+        sweep.startedAt,
+        sweep.finishedAt,
+      )
       this.db.run('DELETE FROM review_sweeps WHERE id <= ?', lastInsertRowid - SWEEP_LOG_KEEP)
       return lastInsertRowid
     })

@@ -66,20 +66,32 @@ export class ScopeStore {
       const [fact] = this.reader.getFacts([id])
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return { ok: false, reason: 'not_current' }
       if (fact.scope === target.scope) return { ok: false, reason: 'same_scope' }
-      if (fact.status === 'conflict' || (fact.conflictGroupId !== null && this.groupOpen(fact.conflictGroupId))) return { ok: false, reason: 'contested' }
+      if (fact.status === 'conflict' || (fact.conflictGroupId !== null && this.groupOpen(fact.conflictGroupId)))
+        return { ok: false, reason: 'contested' }
       const rows = fact.multi ? [fact] : this.slotRowsIn(fact.slotKey, fact.scope)
       const moving = rows.map((row) => ({ row, keys: keysOf(row, target.scope) }))
       const movingIds = new Set(rows.map((row) => row.id as number))
       const current = moving.filter(({ row }) => CURRENT_STATUSES.includes(row.status))
-      if (current.some(({ keys }) => findTombstone(this.db, keys) !== undefined)) return { ok: false, reason: 'tombstoned' }
+      if (current.some(({ keys }) => findTombstone(this.db, keys) !== undefined))
+        return { ok: false, reason: 'tombstoned' }
       const targetKeys = keysOf(fact, target.scope)
-      const occupant = this.currentInSlot(targetKeys.slotKey).find((row) => !movingIds.has(row.id)
-        && (!fact.multi || !row.multi || current.some(({ keys }) => keys.claimKey === row.claimKey)))
+      const occupant = this.currentInSlot(targetKeys.slotKey).find(
+        (row) =>
+          !movingIds.has(row.id) &&
+          (!fact.multi || !row.multi || current.some(({ keys }) => keys.claimKey === row.claimKey)),
+      )
       if (occupant !== undefined) return { ok: false, reason: 'occupied', occupant }
       const identities = rows.map((row) => ({ factId: row.id as number, before: identityOf(this.db, row.id) }))
       for (const { row, keys } of moving) {
-        this.db.run(`UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT}
-          WHERE id = ?`, target.scope, keys.slotKey, keys.claimKey, now, row.id)
+        this.db.run(
+          `UPDATE facts SET scope = ?, slot_key = ${KEY}, claim_key = ${KEY}, revision = revision + 1, updated_at = ${INSTANT}
+          WHERE id = ?`,
+          target.scope,
+          keys.slotKey,
+          keys.claimKey,
+          now,
+          row.id,
+        )
       }
       if (target.project !== null) recordProject(this.db, target.project, now)
       const moved = this.reader.getFacts(rows.map((row) => row.id))
@@ -105,10 +117,21 @@ export class ScopeStore {
   /** The non-forgotten rows of one slot in one scope: a single-valued value and its history. */
   private slotRowsIn(slotKey: string, scope: string): Fact[] {
     // Through the slot index by name, not the scope index every global fact shares (see FactReader.restatementRows).
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_slot WHERE slot_key = ${KEY} AND scope = ? AND status <> 'forgotten' ORDER BY id`, slotKey, scope).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts INDEXED BY facts_by_slot WHERE slot_key = ${KEY} AND scope = ? AND status <> 'forgotten' ORDER BY id`,
+        slotKey,
+        scope,
+      )
+      .map(toFact)
   }
 
   private currentInSlot(slotKey: string): Fact[] {
-    return this.db.all(`SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`, slotKey).map(toFact)
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict') ORDER BY id`,
+        slotKey,
+      )
+      .map(toFact)
   }
 }

@@ -60,7 +60,10 @@ export interface StoreSet {
  * What code above the store may do with the open database itself: read its generation, id and driver, run work in
  * one transaction (or in slices), copy it. It sends no SQL: statements are the stores' own.
  */
-export type StoreHandle = Pick<Database, 'driver' | 'generation' | 'storeId' | 'transaction' | 'transactionInSlices' | 'backup'>
+export type StoreHandle = Pick<
+  Database,
+  'driver' | 'generation' | 'storeId' | 'transaction' | 'transactionInSlices' | 'backup'
+>
 
 /** The stores as the management verbs are handed them: every store, and the database only as a {@link StoreHandle}. */
 export type OpenStores = Omit<StoreSet, 'db'> & { readonly db: StoreHandle }

@@ -50,8 +50,11 @@ export class SyncLogStore implements SyncLogPort {
    */
   setDeviceName(name: string | null): void {
     const trimmed = name?.trim() ?? null
-    if (trimmed !== null && (trimmed.length === 0 || trimmed.length > 200)) throw new RangeError('a device name has 1 to 200 characters')
-    this.db.ledger(() => { this.db.run('UPDATE sync_device SET name = ? WHERE id = 1', trimmed) })
+    if (trimmed !== null && (trimmed.length === 0 || trimmed.length > 200))
+      throw new RangeError('a device name has 1 to 200 characters')
+    this.db.ledger(() => {
+      this.db.run('UPDATE sync_device SET name = ? WHERE id = 1', trimmed)
+    })
   }
 
   /** Whether own changes are being recorded. */
@@ -78,16 +81,21 @@ export class SyncLogStore implements SyncLogPort {
    * @param allowed - the user's opt-in.
    */
   setIncludeSensitive(allowed: boolean): void {
-    this.db.ledger(() => { this.db.run('UPDATE sync_device SET include_sensitive = ? WHERE id = 1', allowed ? 1 : 0) })
+    this.db.ledger(() => {
+      this.db.run('UPDATE sync_device SET include_sensitive = ? WHERE id = 1', allowed ? 1 : 0)
+    })
   }
 
   /** This device's log in clock order; sensitive records and ends left out unless the user opted in. */
   ownLog(): readonly ChangeRecord[] {
     const include = this.db.get('SELECT include_sensitive FROM sync_device WHERE id = 1')?.['include_sensitive'] === 1
-    const rows = this.db.all(`SELECT record, sensitive_ends FROM sync_own_records ${include ? '' : 'WHERE sensitive = 0'} ORDER BY hlc, op`)
+    const rows = this.db.all(
+      `SELECT record, sensitive_ends FROM sync_own_records ${include ? '' : 'WHERE sensitive = 0'} ORDER BY hlc, op`,
+    )
     return rows.map((row) => {
       const record = JSON.parse(String(row['record'])) as ChangeRecord
-      const hidden = include || row['sensitive_ends'] === null ? [] : JSON.parse(String(row['sensitive_ends'])) as string[]
+      const hidden =
+        include || row['sensitive_ends'] === null ? [] : (JSON.parse(String(row['sensitive_ends'])) as string[])
       if (hidden.length === 0 || !('ends' in record)) return record
       return { ...record, ends: record.ends.filter((end) => !hidden.includes(end.value)) }
     })
@@ -101,14 +109,21 @@ export class SyncLogStore implements SyncLogPort {
   /** Remember that every own record up to `hlc` is sealed; the watermark never moves back. */
   markPublished(hlc: string): void {
     this.db.ledger(() => {
-      this.db.run('UPDATE sync_device SET published_through = ? WHERE id = 1 AND (published_through IS NULL OR published_through < ?)', hlc, hlc)
+      this.db.run(
+        'UPDATE sync_device SET published_through = ? WHERE id = 1 AND (published_through IS NULL OR published_through < ?)',
+        hlc,
+        hlc,
+      )
     })
   }
 
   /** Per other device, the last sequence number read cleanly. */
   cursor(): Cursor {
-    return Object.fromEntries(this.db.all('SELECT device, cursor FROM sync_peers WHERE cursor IS NOT NULL ORDER BY device')
-      .map((row) => [String(row['device']), Number(row['cursor'])]))
+    return Object.fromEntries(
+      this.db
+        .all('SELECT device, cursor FROM sync_peers WHERE cursor IS NOT NULL ORDER BY device')
+        .map((row) => [String(row['device']), Number(row['cursor'])]),
+    )
   }
 
   /**
@@ -130,8 +145,13 @@ export class SyncLogStore implements SyncLogPort {
       const wall = Date.now()
       for (const record of records) {
         if (record.device === self) continue
-        const kept = this.db.run('INSERT OR IGNORE INTO sync_received (op, device, hlc, record) VALUES (?, ?, ?, ?)',
-          record.op, record.device, record.hlc, JSON.stringify(record)).changes
+        const kept = this.db.run(
+          'INSERT OR IGNORE INTO sync_received (op, device, hlc, record) VALUES (?, ?, ?, ?)',
+          record.op,
+          record.device,
+          record.hlc,
+          JSON.stringify(record),
+        ).changes
         if (kept === 0) continue
         fresh += 1
         if ((latest.get(record.device) ?? '') < record.hlc) latest.set(record.device, record.hlc)
@@ -140,11 +160,19 @@ export class SyncLogStore implements SyncLogPort {
         for (const slot of slotsOf(record)) touched.set(JSON.stringify(slot), slot)
       }
       for (const [device, hlc] of latest) {
-        this.db.run(`INSERT INTO sync_peers (device, seen) VALUES (?, ?)
-          ON CONFLICT (device) DO UPDATE SET seen = CASE WHEN seen IS NULL OR seen < excluded.seen THEN excluded.seen ELSE seen END`, device, hlc)
+        this.db.run(
+          `INSERT INTO sync_peers (device, seen) VALUES (?, ?)
+          ON CONFLICT (device) DO UPDATE SET seen = CASE WHEN seen IS NULL OR seen < excluded.seen THEN excluded.seen ELSE seen END`,
+          device,
+          hlc,
+        )
       }
       for (const [device, seq] of Object.entries(cursor)) {
-        this.db.run('INSERT INTO sync_peers (device, cursor) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET cursor = excluded.cursor', device, seq)
+        this.db.run(
+          'INSERT INTO sync_peers (device, cursor) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET cursor = excluded.cursor',
+          device,
+          seq,
+        )
       }
       if (fresh > 0) this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
       return { fresh, changedSlots: 0, touched: [...touched.values()] }
@@ -153,7 +181,9 @@ export class SyncLogStore implements SyncLogPort {
 
   /** Every record kept from other devices, in application order (clock, then operation id). */
   receivedRecords(): ChangeRecord[] {
-    return this.db.all('SELECT record FROM sync_received ORDER BY hlc, op').map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    return this.db
+      .all('SELECT record FROM sync_received ORDER BY hlc, op')
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
   }
 
   private clock(self: string): Hlc {
@@ -165,9 +195,13 @@ export class SyncLogStore implements SyncLogPort {
 /** The slots a record names. */
 function slotsOf(record: ChangeRecord): SlotRef[] {
   switch (record.kind) {
-    case 'move': return [record.slot, record.to]
-    case 'alias': case 'restore': return []
-    default: return [record.slot]
+    case 'move':
+      return [record.slot, record.to]
+    case 'alias':
+    case 'restore':
+      return []
+    default:
+      return [record.slot]
   }
 }
 

@@ -70,9 +70,14 @@ export class SyncRecorder {
   recordWrite(fact: Fact, ends: readonly EndedRow[], now: string): void {
     if (fact.sensitivity === 'credential' || !this.recording()) return
     const endsKept = ends.filter((end) => end.fact.sensitivity !== 'credential')
-    const sensitiveEnds = endsKept.filter((end) => end.fact.sensitivity !== null).map((end) => canonicalValue(end.fact.value))
+    const sensitiveEnds = endsKept
+      .filter((end) => end.fact.sensitivity !== null)
+      .map((end) => canonicalValue(end.fact.value))
     const body: ChangeBody = {
-      kind: 'write', slot: slotOf(fact), value: canonicalValue(fact.value), row: rowOf(fact),
+      kind: 'write',
+      slot: slotOf(fact),
+      value: canonicalValue(fact.value),
+      row: rowOf(fact),
       ends: endsKept.map((end): ValueEnd => ({ value: canonicalValue(end.fact.value), as: end.as })),
     }
     this.append(body, fact, sensitiveEnds, now)
@@ -85,7 +90,12 @@ export class SyncRecorder {
    */
   recordForget(fact: Fact, now: string): void {
     if (fact.sensitivity === 'credential' || !this.recording()) return
-    this.append({ kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) }, fact, [], now)
+    this.append(
+      { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) },
+      fact,
+      [],
+      now,
+    )
   }
 
   /**
@@ -116,19 +126,39 @@ export class SyncRecorder {
       this.db.run('UPDATE sync_device SET recording_since = ? WHERE id = 1', now)
       const stamp = this.stamp()
       let records = 0
-      const facts = this.db.all(`SELECT ${FACT_COLUMNS} FROM facts
-          WHERE status IN ('active', 'conflict', 'forgotten') AND (sensitivity IS NULL OR sensitivity <> 'credential') ORDER BY id`).map(toFact)
+      const facts = this.db
+        .all(`SELECT ${FACT_COLUMNS} FROM facts
+          WHERE status IN ('active', 'conflict', 'forgotten') AND (sensitivity IS NULL OR sensitivity <> 'credential') ORDER BY id`)
+        .map(toFact)
       const current = facts.filter((fact) => fact.status !== 'forgotten')
       for (const fact of current) {
-        this.insert(stamp, { kind: 'write', slot: slotOf(fact), value: canonicalValue(fact.value), row: rowOf(fact), ends: [] }, fact, [], now)
+        this.insert(
+          stamp,
+          { kind: 'write', slot: slotOf(fact), value: canonicalValue(fact.value), row: rowOf(fact), ends: [] },
+          fact,
+          [],
+          now,
+        )
         records += 1
       }
       for (const fact of current.filter((each) => each.pinnedAt !== null)) {
-        this.insert(stamp, { kind: 'pin', slot: slotOf(fact), value: canonicalValue(fact.value), pinnedAt: fact.pinnedAt }, fact, [], now)
+        this.insert(
+          stamp,
+          { kind: 'pin', slot: slotOf(fact), value: canonicalValue(fact.value), pinnedAt: fact.pinnedAt },
+          fact,
+          [],
+          now,
+        )
         records += 1
       }
       for (const fact of facts.filter((each) => each.status === 'forgotten')) {
-        this.insert(stamp, { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) }, fact, [], now)
+        this.insert(
+          stamp,
+          { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) },
+          fact,
+          [],
+          now,
+        )
         records += 1
       }
       this.saveClock(stamp.clock)
@@ -138,7 +168,9 @@ export class SyncRecorder {
 
   /** Turn recording off; the log stays (turning it on again writes a fresh snapshot on top). */
   stopRecording(): void {
-    this.db.ledger(() => { this.db.run('UPDATE sync_device SET recording_since = NULL WHERE id = 1') })
+    this.db.ledger(() => {
+      this.db.run('UPDATE sync_device SET recording_since = NULL WHERE id = 1')
+    })
   }
 
   private append(body: ChangeBody, fact: Fact, sensitiveEnds: readonly string[], now: string): void {
@@ -152,20 +184,38 @@ export class SyncRecorder {
     const device = this.db.get('SELECT device_id, clock FROM sync_device WHERE id = 1')
     if (device === undefined) throw new Error('the sync device row is missing')
     const deviceId = String(device['device_id'])
-    const clock = typeof device['clock'] === 'string' ? parseHlc(device['clock']) ?? zeroHlc(deviceId) : zeroHlc(deviceId)
-    const seen = Object.fromEntries(this.db.all('SELECT device, seen FROM sync_peers WHERE seen IS NOT NULL ORDER BY device')
-      .map((row) => [String(row['device']), String(row['seen'])]))
+    const clock =
+      typeof device['clock'] === 'string' ? (parseHlc(device['clock']) ?? zeroHlc(deviceId)) : zeroHlc(deviceId)
+    const seen = Object.fromEntries(
+      this.db
+        .all('SELECT device, seen FROM sync_peers WHERE seen IS NOT NULL ORDER BY device')
+        .map((row) => [String(row['device']), String(row['seen'])]),
+    )
     return { deviceId, clock, seen }
   }
 
   private insert(stamp: Stamp, body: ChangeBody, fact: Fact, sensitiveEnds: readonly string[], now: string): void {
     stamp.clock = tickLocal(stamp.clock, Date.parse(now))
     const hlc = formatHlc(stamp.clock)
-    const record = { ...body, op: `${stamp.deviceId}.${randomUUID()}`, device: stamp.deviceId, hlc, seen: stamp.seen } as ChangeRecord
-    this.db.run(`INSERT INTO sync_own_records (op, hlc, kind, slot_key, claim_key, sensitive, sensitive_ends, record)
+    const record = {
+      ...body,
+      op: `${stamp.deviceId}.${randomUUID()}`,
+      device: stamp.deviceId,
+      hlc,
+      seen: stamp.seen,
+    } as ChangeRecord
+    this.db.run(
+      `INSERT INTO sync_own_records (op, hlc, kind, slot_key, claim_key, sensitive, sensitive_ends, record)
         VALUES (?, ?, ?, ${KEY}, ${KEY}, ?, ?, ?)`,
-    record.op, hlc, record.kind, fact.slotKey, fact.claimKey, fact.sensitivity === null ? 0 : 1,
-    sensitiveEnds.length === 0 ? null : JSON.stringify(sensitiveEnds), JSON.stringify(record))
+      record.op,
+      hlc,
+      record.kind,
+      fact.slotKey,
+      fact.claimKey,
+      fact.sensitivity === null ? 0 : 1,
+      sensitiveEnds.length === 0 ? null : JSON.stringify(sensitiveEnds),
+      JSON.stringify(record),
+    )
   }
 
   private saveClock(clock: Hlc): void {
@@ -179,7 +229,12 @@ export class SyncRecorder {
  * @returns the slot reference a record names.
  */
 export function slotOf(fact: Fact): SlotRef {
-  return { entity: fact.entityKey, predicate: fact.predicateKey, qualifiers: canonicalQualifiers(fact.qualifiers), project: projectKeyOfScope(fact.scope) }
+  return {
+    entity: fact.entityKey,
+    predicate: fact.predicateKey,
+    qualifiers: canonicalQualifiers(fact.qualifiers),
+    project: projectKeyOfScope(fact.scope),
+  }
 }
 
 /** A non-credential fact's full row, in the export record format. */

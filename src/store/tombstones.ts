@@ -5,7 +5,14 @@
  * migration 0026 (a project's, kept from a file) still blocks. Runs inside the caller's transaction.
  */
 import { projectKeyOfScope } from '../project/project-ref.ts'
-import { canonicalQualifiers, canonicalValue, claimKeyOf, evidenceKeyOf, tombstoneKeysOf, type TombstoneKeys } from '../text/normalize.ts'
+import {
+  canonicalQualifiers,
+  canonicalValue,
+  claimKeyOf,
+  evidenceKeyOf,
+  tombstoneKeysOf,
+  type TombstoneKeys,
+} from '../text/normalize.ts'
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
 import { priorClaimKeys } from './fact-folds.ts'
@@ -31,8 +38,14 @@ export interface TombstoneHit {
  * @returns the tombstone, or undefined when the write is free.
  */
 export function findTombstone(db: Database, keys: CheckedKeys): TombstoneHit | undefined {
-  const row = db.get(`SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key IN (?, ?)) OR (kind = 'evidence' AND key IN (?, ?))
-    ORDER BY id LIMIT 1`, keys.tombstoneKeys.claim, keys.claimKey, keys.tombstoneKeys.evidence, keys.evidenceKey)
+  const row = db.get(
+    `SELECT kind, created_at FROM tombstones WHERE (kind = 'claim' AND key IN (?, ?)) OR (kind = 'evidence' AND key IN (?, ?))
+    ORDER BY id LIMIT 1`,
+    keys.tombstoneKeys.claim,
+    keys.claimKey,
+    keys.tombstoneKeys.evidence,
+    keys.evidenceKey,
+  )
   if (row === undefined) return undefined
   return { kind: row['kind'] === 'evidence' ? 'evidence' : 'claim', forgottenAt: String(row['created_at']) }
 }
@@ -53,9 +66,16 @@ export function tombstoneMessage(hit: TombstoneHit): string {
  * @returns kind and key of each, claim first.
  */
 export function tombstonesOfFact(fact: Fact): { readonly kind: 'claim' | 'evidence'; readonly key: string }[] {
-  const keys: TombstoneKeys = projectKeyOfScope(fact.scope) === null
-    ? { claim: fact.claimKey, evidence: evidenceKeyOf(fact.quote, fact.claimKey) }
-    : tombstoneKeysOf(fact.entityKey, fact.predicateKey, canonicalQualifiers(fact.qualifiers), canonicalValue(fact.value), fact.quote)
+  const keys: TombstoneKeys =
+    projectKeyOfScope(fact.scope) === null
+      ? { claim: fact.claimKey, evidence: evidenceKeyOf(fact.quote, fact.claimKey) }
+      : tombstoneKeysOf(
+          fact.entityKey,
+          fact.predicateKey,
+          canonicalQualifiers(fact.qualifiers),
+          canonicalValue(fact.value),
+          fact.quote,
+        )
   return [
     { kind: 'claim', key: keys.claim },
     { kind: 'evidence', key: keys.evidence },
@@ -71,7 +91,13 @@ export function tombstonesOfFact(fact: Fact): { readonly kind: 'claim' | 'eviden
  */
 export function tombstoneFact(db: Database, fact: Fact, now: string): void {
   for (const { kind, key } of tombstonesOfFact(fact)) {
-    db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, ?, ?)', kind, key, fact.id, now)
+    db.run(
+      'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, ?, ?)',
+      kind,
+      key,
+      fact.id,
+      now,
+    )
   }
 }
 
@@ -105,7 +131,9 @@ export function unscopedTombstoneKey(stored: StoredTombstone): string {
   const scoped = claimOf(stored.value, projectKey)
   const unscoped = claimOf(stored.value, null)
   if (stored.kind === 'evidence') {
-    return stored.key === evidenceKeyOf(stored.quote, scoped, projectKey) ? evidenceKeyOf(stored.quote, unscoped) : stored.key
+    return stored.key === evidenceKeyOf(stored.quote, scoped, projectKey)
+      ? evidenceKeyOf(stored.quote, unscoped)
+      : stored.key
   }
   if (stored.key === scoped) return unscoped
   const prior = stored.foldedFrom.find((value) => claimOf(value, projectKey) === stored.key)

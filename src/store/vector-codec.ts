@@ -67,11 +67,19 @@ export function packMagnitudes(quantized: Int8Array): Uint8Array {
 export function unpackVector(magnitudes: Uint8Array, bits: Uint8Array, dim: number): Int8Array {
   const out = new Int8Array(dim)
   for (let at = 0, i = 0; i < dim; at += GROUP_BYTES, i += GROUP) {
-    const low = (magnitudes[at] ?? 0) | ((magnitudes[at + 1] ?? 0) << 8) | ((magnitudes[at + 2] ?? 0) << 16) | (((magnitudes[at + 3] ?? 0) & 0x0f) << 24)
-    const high = ((magnitudes[at + 3] ?? 0) >>> 4) | ((magnitudes[at + 4] ?? 0) << 4) | ((magnitudes[at + 5] ?? 0) << 12) | ((magnitudes[at + 6] ?? 0) << 20)
+    const low =
+      (magnitudes[at] ?? 0) |
+      ((magnitudes[at + 1] ?? 0) << 8) |
+      ((magnitudes[at + 2] ?? 0) << 16) |
+      (((magnitudes[at + 3] ?? 0) & 0x0f) << 24)
+    const high =
+      ((magnitudes[at + 3] ?? 0) >>> 4) |
+      ((magnitudes[at + 4] ?? 0) << 4) |
+      ((magnitudes[at + 5] ?? 0) << 12) |
+      ((magnitudes[at + 6] ?? 0) << 20)
     const signs = bits[i >> 3] ?? 0
     for (let k = 0; k < GROUP && i + k < dim; k += 1) {
-      const magnitude = ((k < 4 ? low >>> (7 * k) : high >>> (7 * (k - 4)))) & 0x7f
+      const magnitude = (k < 4 ? low >>> (7 * k) : high >>> (7 * (k - 4))) & 0x7f
       out[i + k] = (signs >>> k) & 1 ? magnitude : -magnitude
     }
   }
@@ -91,7 +99,7 @@ export function signsAgree(quantized: Int8Array, bits: Uint8Array): boolean {
     const component = quantized[i] ?? 0
     if (component === 0) continue
     const set = ((bits[i >> 3] ?? 0) >>> (i & 7)) & 1
-    if ((component > 0) !== (set === 1)) return false
+    if (component > 0 !== (set === 1)) return false
   }
   return true
 }

@@ -148,11 +148,18 @@ export class VectorStore {
   ensureSpace(fingerprint: string, identity: SpaceIdentity, now: string): VectorSpace {
     this.db.ledger(() => {
       // The caller passes the base URL as it may be shown (no user info or query); the fingerprint covers the rest.
-      this.db.run('INSERT OR IGNORE INTO vector_spaces (fingerprint, provider, base_url, model, created_at) VALUES (?, ?, ?, ?, ?)',
-        fingerprint, identity.provider, identity.baseUrl, identity.model, now)
+      this.db.run(
+        'INSERT OR IGNORE INTO vector_spaces (fingerprint, provider, base_url, model, created_at) VALUES (?, ?, ?, ?, ?)',
+        fingerprint,
+        identity.provider,
+        identity.baseUrl,
+        identity.model,
+        now,
+      )
     })
     const space = this.space(fingerprint)
-    if (space === undefined) throw new FactMemoryError('internal_error', `the vector space ${fingerprint} was not created`)
+    if (space === undefined)
+      throw new FactMemoryError('internal_error', `the vector space ${fingerprint} was not created`)
     return space
   }
 
@@ -161,8 +168,18 @@ export class VectorStore {
    * @returns its space, or undefined when none was made.
    */
   space(fingerprint: string): VectorSpace | undefined {
-    const row = this.db.get('SELECT id, fingerprint, dim, version FROM vector_spaces WHERE fingerprint = ?', fingerprint)
-    return row === undefined ? undefined : { id: Number(row['id']), fingerprint: String(row['fingerprint']), dim: Number(row['dim']), version: Number(row['version']) }
+    const row = this.db.get(
+      'SELECT id, fingerprint, dim, version FROM vector_spaces WHERE fingerprint = ?',
+      fingerprint,
+    )
+    return row === undefined
+      ? undefined
+      : {
+          id: Number(row['id']),
+          fingerprint: String(row['fingerprint']),
+          dim: Number(row['dim']),
+          version: Number(row['version']),
+        }
   }
 
   /**
@@ -192,20 +209,26 @@ export class VectorStore {
     const changed = since === undefined ? '' : `AND f.updated_at >= ${INSTANT}`
     // Without the hint the planner walks every fact in id order to honour ORDER BY … LIMIT.
     const facts = since === undefined ? 'facts f' : 'facts f INDEXED BY facts_by_updated'
-    return this.db.all(
-      `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, CASE WHEN v.id IS NOT NULL THEN lower(hex(v.text_hash)) END AS text_hash
+    return this.db
+      .all(
+        `SELECT f.id, f.revision, f.subject, f.property, f.qualifiers, f.value, CASE WHEN v.id IS NOT NULL THEN lower(hex(v.text_hash)) END AS text_hash
         FROM ${facts} LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
         WHERE ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision) AND f.id > ? ${changed}
-        ORDER BY f.id LIMIT ?`, spaceId, afterId, ...(since === undefined ? [] : [since]), limit,
-    ).map((row) => ({
-      id: Number(row['id']),
-      revision: Number(row['revision']),
-      subject: String(row['subject']),
-      property: String(row['property']),
-      qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
-      value: String(row['value']),
-      storedHash: row['text_hash'] === null || row['text_hash'] === undefined ? null : String(row['text_hash']),
-    }))
+        ORDER BY f.id LIMIT ?`,
+        spaceId,
+        afterId,
+        ...(since === undefined ? [] : [since]),
+        limit,
+      )
+      .map((row) => ({
+        id: Number(row['id']),
+        revision: Number(row['revision']),
+        subject: String(row['subject']),
+        property: String(row['property']),
+        qualifiers: JSON.parse(String(row['qualifiers'])) as Record<string, string>,
+        value: String(row['value']),
+        storedHash: row['text_hash'] === null || row['text_hash'] === undefined ? null : String(row['text_hash']),
+      }))
   }
 
   /**
@@ -217,7 +240,12 @@ export class VectorStore {
   recheck(spaceId: number, checks: readonly { readonly factId: number; readonly revision: number }[]): void {
     this.db.ledger(() => {
       for (const check of checks) {
-        this.db.run('UPDATE fact_vectors SET revision = ? WHERE space_id = ? AND fact_id = ?', check.revision, spaceId, check.factId)
+        this.db.run(
+          'UPDATE fact_vectors SET revision = ? WHERE space_id = ? AND fact_id = ?',
+          check.revision,
+          spaceId,
+          check.factId,
+        )
       }
     })
   }
@@ -240,12 +268,23 @@ export class VectorStore {
     const blockSlots = Number(layout?.['block_slots'] ?? 1)
     const wrong = rows.find((row) => row.quantized.length !== dim || row.bits.length !== codeBytes(dim))
     if (wrong !== undefined) {
-      throw new FactMemoryError('invalid_arguments', `the vector of fact ${wrong.factId} has ${wrong.quantized.length} components; the space holds ${dim}`)
+      throw new FactMemoryError(
+        'invalid_arguments',
+        `the vector of fact ${wrong.factId} has ${wrong.quantized.length} components; the space holds ${dim}`,
+      )
     }
     const unsigned = rows.find((row) => !signsAgree(row.quantized, row.bits))
-    if (unsigned !== undefined) throw new FactMemoryError('invalid_arguments', `the sign bits of fact ${unsigned.factId}'s vector disagree with its components`)
+    if (unsigned !== undefined)
+      throw new FactMemoryError(
+        'invalid_arguments',
+        `the sign bits of fact ${unsigned.factId}'s vector disagree with its components`,
+      )
     const unhashed = rows.find((row) => !TEXT_HASH.test(row.textHash))
-    if (unhashed !== undefined) throw new FactMemoryError('invalid_arguments', `the text hash of fact ${unhashed.factId}'s vector is not SHA-256 hex`)
+    if (unhashed !== undefined)
+      throw new FactMemoryError(
+        'invalid_arguments',
+        `the text hash of fact ${unhashed.factId}'s vector is not SHA-256 hex`,
+      )
     return this.db.ledger(() => {
       const written = new Map<number, { readonly factId: number; readonly bits: Uint8Array }>()
       let stored = 0
@@ -262,28 +301,55 @@ export class VectorStore {
 
   /** Write one vector's row (or delete the fact's vector when it may no longer have one); answers the slot written. */
   private writeRow(spaceId: number, row: VectorRow, now: string): number | undefined {
-    const eligible = this.db.get(`SELECT 1 AS ok FROM facts f WHERE f.id = ? AND ${EMBEDDABLE}`, row.factId) !== undefined
+    const eligible =
+      this.db.get(`SELECT 1 AS ok FROM facts f WHERE f.id = ? AND ${EMBEDDABLE}`, row.factId) !== undefined
     const held = this.db.get('SELECT slot FROM fact_vectors WHERE fact_id = ? AND space_id = ?', row.factId, spaceId)
     if (!eligible) {
-      if (held !== undefined) this.db.run('DELETE FROM fact_vectors WHERE fact_id = ? AND space_id = ?', row.factId, spaceId)
+      if (held !== undefined)
+        this.db.run('DELETE FROM fact_vectors WHERE fact_id = ? AND space_id = ?', row.factId, spaceId)
       return undefined
     }
     const magnitudes = packMagnitudes(row.quantized)
     if (held !== undefined) {
-      this.db.run('UPDATE fact_vectors SET revision = ?, text_hash = unhex(?), scale = ?, magnitudes = ?, embedded_at = ? WHERE fact_id = ? AND space_id = ?',
-        row.revision, row.textHash, row.scale, magnitudes, now, row.factId, spaceId)
+      this.db.run(
+        'UPDATE fact_vectors SET revision = ?, text_hash = unhex(?), scale = ?, magnitudes = ?, embedded_at = ? WHERE fact_id = ? AND space_id = ?',
+        row.revision,
+        row.textHash,
+        row.scale,
+        magnitudes,
+        now,
+        row.factId,
+        spaceId,
+      )
       return Number(held['slot'])
     }
     const free = this.db.get('SELECT slot FROM vector_free_slots WHERE space_id = ? ORDER BY slot LIMIT 1', spaceId)
-    const slot = Number(free?.['slot'] ?? this.db.get('SELECT slot_count FROM vector_spaces WHERE id = ?', spaceId)?.['slot_count'] ?? 0)
+    const slot = Number(
+      free?.['slot'] ?? this.db.get('SELECT slot_count FROM vector_spaces WHERE id = ?', spaceId)?.['slot_count'] ?? 0,
+    )
     // The insert trigger takes the slot off the free list and moves the count, the version and slot_count.
-    this.db.run(`INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
-        VALUES (?, ?, ?, ?, unhex(?), ?, ?, ?)`, spaceId, row.factId, slot, row.revision, row.textHash, row.scale, magnitudes, now)
+    this.db.run(
+      `INSERT INTO fact_vectors (space_id, fact_id, slot, revision, text_hash, scale, magnitudes, embedded_at)
+        VALUES (?, ?, ?, ?, unhex(?), ?, ?, ?)`,
+      spaceId,
+      row.factId,
+      slot,
+      row.revision,
+      row.textHash,
+      row.scale,
+      magnitudes,
+      now,
+    )
     return slot
   }
 
   /** Rewrite the blocks of the slots written, each once, stamped with the space's version moved past this write. */
-  private writeBlocks(spaceId: number, blockSlots: number, bytes: number, written: ReadonlyMap<number, { readonly factId: number; readonly bits: Uint8Array }>): void {
+  private writeBlocks(
+    spaceId: number,
+    blockSlots: number,
+    bytes: number,
+    written: ReadonlyMap<number, { readonly factId: number; readonly bits: Uint8Array }>,
+  ): void {
     // A replaced vector moves no count; the version moves here for every write, so a block's stamp is always new.
     this.db.run('UPDATE vector_spaces SET version = version + 1 WHERE id = ?', spaceId)
     const version = Number(this.db.get('SELECT version FROM vector_spaces WHERE id = ?', spaceId)?.['version'] ?? 0)
@@ -293,7 +359,11 @@ export class VectorStore {
       byBlock.set(blockNo, [...(byBlock.get(blockNo) ?? []), slot])
     }
     for (const [blockNo, slots] of byBlock) {
-      const stored = this.db.get('SELECT fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no = ?', spaceId, blockNo)
+      const stored = this.db.get(
+        'SELECT fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no = ?',
+        spaceId,
+        blockNo,
+      )
       const first = blockNo * blockSlots
       const held = Math.floor((stored?.['fact_ids'] as Uint8Array | undefined)?.byteLength ?? 0) / ID_BYTES
       const size = Math.max(held, ...slots.map((slot) => slot - first + 1))
@@ -309,9 +379,15 @@ export class VectorStore {
         writeId(ids, slot - first, entry.factId)
         codes.set(entry.bits, (slot - first) * bytes)
       }
-      this.db.run(`INSERT INTO vector_blocks (space_id, block_no, version, fact_ids, codes) VALUES (?, ?, ?, ?, ?)
+      this.db.run(
+        `INSERT INTO vector_blocks (space_id, block_no, version, fact_ids, codes) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (space_id, block_no) DO UPDATE SET version = excluded.version, fact_ids = excluded.fact_ids, codes = excluded.codes`,
-        spaceId, blockNo, version, ids, codes)
+        spaceId,
+        blockNo,
+        version,
+        ids,
+        codes,
+      )
     }
   }
 
@@ -322,10 +398,19 @@ export class VectorStore {
    */
   pruneIneligible(since?: string): number {
     return this.db.ledger(() => {
-      const doomed = since === undefined
-        ? this.db.all(`SELECT v.id, v.space_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id WHERE NOT (${EMBEDDABLE})`)
-        : this.db.all(`SELECT v.id, v.space_id FROM facts f JOIN fact_vectors v ON v.fact_id = f.id WHERE f.updated_at >= ${INSTANT} AND NOT (${EMBEDDABLE})`, since)
-      for (const chunk of chunks(doomed.map((row) => Number(row['id'])), CHUNK)) {
+      const doomed =
+        since === undefined
+          ? this.db.all(
+              `SELECT v.id, v.space_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id WHERE NOT (${EMBEDDABLE})`,
+            )
+          : this.db.all(
+              `SELECT v.id, v.space_id FROM facts f JOIN fact_vectors v ON v.fact_id = f.id WHERE f.updated_at >= ${INSTANT} AND NOT (${EMBEDDABLE})`,
+              since,
+            )
+      for (const chunk of chunks(
+        doomed.map((row) => Number(row['id'])),
+        CHUNK,
+      )) {
         this.db.run(`DELETE FROM fact_vectors WHERE id IN (${placeholders(chunk.length)})`, ...chunk)
       }
       return doomed.length
@@ -356,7 +441,10 @@ export class VectorStore {
    *   costs no scan.
    */
   spaceState(spaceId: number): SpaceState {
-    const space = this.db.get('SELECT version, dim, vector_count, slot_count, block_slots FROM vector_spaces WHERE id = ?', spaceId)
+    const space = this.db.get(
+      'SELECT version, dim, vector_count, slot_count, block_slots FROM vector_spaces WHERE id = ?',
+      spaceId,
+    )
     return {
       version: Number(space?.['version'] ?? 0),
       dim: Number(space?.['dim'] ?? 0),
@@ -375,7 +463,13 @@ export class VectorStore {
    */
   blocksSince(spaceId: number, afterVersion: number): CodeBlock[] {
     // The version index finds them.
-    return this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?', spaceId, afterVersion).map(blockOf)
+    return this.db
+      .all(
+        'SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND version > ?',
+        spaceId,
+        afterVersion,
+      )
+      .map(blockOf)
   }
 
   /**
@@ -386,7 +480,13 @@ export class VectorStore {
    * @returns the blocks in that run that exist, in block order.
    */
   blockRange(spaceId: number, from: number, to: number): CodeBlock[] {
-    return this.db.all('SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no >= ? AND block_no < ? ORDER BY block_no', spaceId, from, to)
+    return this.db
+      .all(
+        'SELECT block_no, fact_ids, codes FROM vector_blocks WHERE space_id = ? AND block_no >= ? AND block_no < ? ORDER BY block_no',
+        spaceId,
+        from,
+        to,
+      )
       .map(blockOf)
   }
 
@@ -395,7 +495,9 @@ export class VectorStore {
    * @returns the slots below its slot count that hold no vector, ascending (a block keeps a freed slot's last id).
    */
   freeSlots(spaceId: number): number[] {
-    return this.db.all('SELECT slot FROM vector_free_slots WHERE space_id = ? ORDER BY slot', spaceId).map((row) => Number(row['slot']))
+    return this.db
+      .all('SELECT slot FROM vector_free_slots WHERE space_id = ? ORDER BY slot', spaceId)
+      .map((row) => Number(row['slot']))
   }
 
   /**
@@ -406,9 +508,17 @@ export class VectorStore {
    * @param visibility - model visibility, or undefined for every live fact.
    * @returns one entry per candidate that has a vector and passes, in no particular order.
    */
-  rescoreRows(spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): (StoredVector & { readonly factId: number })[] {
-    return this.candidateRows(`${VECTOR_COLUMNS} FROM fact_vectors v JOIN facts f ON f.id = v.fact_id ${VECTOR_JOINS}`, spaceId, factIds, visibility)
-      .map((row) => ({ factId: Number(row['fact_id']), ...vectorOf(row) }))
+  rescoreRows(
+    spaceId: number,
+    factIds: readonly number[],
+    visibility: Visibility | undefined,
+  ): (StoredVector & { readonly factId: number })[] {
+    return this.candidateRows(
+      `${VECTOR_COLUMNS} FROM fact_vectors v JOIN facts f ON f.id = v.fact_id ${VECTOR_JOINS}`,
+      spaceId,
+      factIds,
+      visibility,
+    ).map((row) => ({ factId: Number(row['fact_id']), ...vectorOf(row) }))
   }
 
   /**
@@ -420,17 +530,37 @@ export class VectorStore {
    * @returns one entry per candidate that has a vector and passes, in no particular order.
    */
   magnitudeRows(spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): MagnitudeRow[] {
-    return this.candidateRows('v.fact_id, v.slot, v.scale, v.magnitudes FROM fact_vectors v JOIN facts f ON f.id = v.fact_id', spaceId, factIds, visibility)
-      .map((row) => ({ factId: Number(row['fact_id']), slot: Number(row['slot']), scale: Number(row['scale']), magnitudes: row['magnitudes'] as Uint8Array }))
+    return this.candidateRows(
+      'v.fact_id, v.slot, v.scale, v.magnitudes FROM fact_vectors v JOIN facts f ON f.id = v.fact_id',
+      spaceId,
+      factIds,
+      visibility,
+    ).map((row) => ({
+      factId: Number(row['fact_id']),
+      slot: Number(row['slot']),
+      scale: Number(row['scale']),
+      magnitudes: row['magnitudes'] as Uint8Array,
+    }))
   }
 
   /** `SELECT <columns and joins>` over candidate facts: forgotten ones never, under model visibility only what the model may read. */
-  private candidateRows(select: string, spaceId: number, factIds: readonly number[], visibility: Visibility | undefined): Record<string, unknown>[] {
+  private candidateRows(
+    select: string,
+    spaceId: number,
+    factIds: readonly number[],
+    visibility: Visibility | undefined,
+  ): Record<string, unknown>[] {
     const model = visibility === undefined ? 0 : 1
     const sensitive = visibility?.includeSensitive === true ? 1 : 0
-    return chunks(factIds, CHUNK).flatMap((chunk) => this.db.all(
-      `SELECT ${select} WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)}) AND f.status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))`,
-      spaceId, ...chunk, model, sensitive))
+    return chunks(factIds, CHUNK).flatMap((chunk) =>
+      this.db.all(
+        `SELECT ${select} WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)}) AND f.status <> 'forgotten' AND (? = 0 OR (${MODEL_VISIBLE}))`,
+        spaceId,
+        ...chunk,
+        model,
+        sensitive,
+      ),
+    )
   }
 
   /**
@@ -446,7 +576,9 @@ export class VectorStore {
       for (const row of this.db.all(
         `SELECT f.id FROM facts f LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
           WHERE f.id IN (${placeholders(chunk.length)}) AND ${EMBEDDABLE} AND (v.id IS NULL OR v.revision <> f.revision)`,
-        spaceId, ...chunk)) {
+        spaceId,
+        ...chunk,
+      )) {
         out.add(Number(row['id']))
       }
     }
@@ -466,7 +598,9 @@ export class VectorStore {
           coalesce(sum(CASE WHEN (${EMBEDDABLE}) AND v.id IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors o WHERE o.fact_id = f.id) THEN 1 ELSE 0 END), 0) AS missing,
           count(*) AS total
         FROM facts f LEFT JOIN fact_vectors v ON v.space_id = ? AND v.fact_id = f.id
-        WHERE f.status IN ('active', 'scheduled', 'conflict')`, spaceId)
+        WHERE f.status IN ('active', 'scheduled', 'conflict')`,
+      spaceId,
+    )
     const excluded = Number(row?.['excluded'] ?? 0)
     const current = Number(row?.['current'] ?? 0)
     const missing = Number(row?.['missing'] ?? 0)
@@ -485,7 +619,10 @@ export class VectorStore {
     for (const chunk of chunks(factIds, CHUNK)) {
       for (const row of this.db.all(
         `SELECT ${VECTOR_COLUMNS} FROM fact_vectors v JOIN facts f ON f.id = v.fact_id AND f.revision = v.revision ${VECTOR_JOINS}
-          WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)})`, spaceId, ...chunk)) {
+          WHERE v.space_id = ? AND v.fact_id IN (${placeholders(chunk.length)})`,
+        spaceId,
+        ...chunk,
+      )) {
         out.set(Number(row['fact_id']), vectorOf(row))
       }
     }
@@ -529,9 +666,16 @@ export function clearVectorRows(db: Database): number {
 }
 
 function vectorOf(row: Record<string, unknown>): StoredVector {
-  return { scale: Number(row['scale']), quantized: unpackVector(row['magnitudes'] as Uint8Array, row['bits'] as Uint8Array, Number(row['dim'])) }
+  return {
+    scale: Number(row['scale']),
+    quantized: unpackVector(row['magnitudes'] as Uint8Array, row['bits'] as Uint8Array, Number(row['dim'])),
+  }
 }
 
 function blockOf(row: Row): CodeBlock {
-  return { blockNo: Number(row['block_no']), factIds: decodeIds(row['fact_ids'] as Uint8Array), codes: row['codes'] as Uint8Array }
+  return {
+    blockNo: Number(row['block_no']),
+    factIds: decodeIds(row['fact_ids'] as Uint8Array),
+    codes: row['codes'] as Uint8Array,
+  }
 }

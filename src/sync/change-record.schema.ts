@@ -22,12 +22,19 @@ const slot = z.strictObject({
   project: key(4200).nullable(),
 })
 
-const row = recordSchema.refine((record) => record.value !== undefined, { message: 'a synced row carries its value', path: ['value'] })
+const row = recordSchema.refine((record) => record.value !== undefined, {
+  message: 'a synced row carries its value',
+  path: ['value'],
+})
 
-const ends = z.array(z.strictObject({
-  value: valueKey,
-  as: z.enum(['superseded', 'retired', 'expired', 'folded', 'moved']),
-})).max(1000)
+const ends = z
+  .array(
+    z.strictObject({
+      value: valueKey,
+      as: z.enum(['superseded', 'retired', 'expired', 'folded', 'moved']),
+    }),
+  )
+  .max(1000)
 
 const base = {
   op: z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/u, 'must be an operation id'),
@@ -37,28 +44,59 @@ const base = {
 }
 
 /** One change record, any kind. */
-export const changeRecordSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...base, kind: z.literal('write'), slot, value: valueKey, row, ends }),
-  z.strictObject({ ...base, kind: z.literal('supersede'), slot, ends, by: valueKey.nullable() }),
-  z.strictObject({ ...base, kind: z.literal('settle'), slot, keep: valueKey, ends }),
-  z.strictObject({
-    ...base, kind: z.literal('forget'), slot, value: valueKey,
-    tombstones: z.array(z.strictObject({ kind: z.enum(['claim', 'evidence']), key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits') })).max(100),
-  }),
-  z.strictObject({ ...base, kind: z.literal('pin'), slot, value: valueKey, pinnedAt: z.string().max(40).nullable() }),
-  z.strictObject({
-    ...base, kind: z.literal('alias'), aliasKind: z.enum(['entity', 'predicate', 'project']), entity: key(400).nullable(),
-    from: key(4200), to: key(4200), display: key(4200),
-  }),
-  z.strictObject({ ...base, kind: z.literal('move'), slot, value: valueKey, to: slot, row }),
-  z.strictObject({ ...base, kind: z.literal('put_back'), slot, value: valueKey, row, status: z.enum(['superseded', 'retired', 'expired']) }),
-  z.strictObject({ ...base, kind: z.literal('restore'), undoes: z.array(z.string().max(128)).min(1).max(1000) }),
-]).refine((record) => record.hlc.endsWith(`-${record.device}`), { message: 'the clock must be stamped by the record\'s own device', path: ['hlc'] })
-  .refine((record) => record.kind !== 'alias' || (record.aliasKind === 'predicate') === (record.entity !== null),
-    { message: 'a property alias names its subject, and only a property alias does', path: ['entity'] })
+export const changeRecordSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ ...base, kind: z.literal('write'), slot, value: valueKey, row, ends }),
+    z.strictObject({ ...base, kind: z.literal('supersede'), slot, ends, by: valueKey.nullable() }),
+    z.strictObject({ ...base, kind: z.literal('settle'), slot, keep: valueKey, ends }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('forget'),
+      slot,
+      value: valueKey,
+      tombstones: z
+        .array(
+          z.strictObject({
+            kind: z.enum(['claim', 'evidence']),
+            key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
+          }),
+        )
+        .max(100),
+    }),
+    z.strictObject({ ...base, kind: z.literal('pin'), slot, value: valueKey, pinnedAt: z.string().max(40).nullable() }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('alias'),
+      aliasKind: z.enum(['entity', 'predicate', 'project']),
+      entity: key(400).nullable(),
+      from: key(4200),
+      to: key(4200),
+      display: key(4200),
+    }),
+    z.strictObject({ ...base, kind: z.literal('move'), slot, value: valueKey, to: slot, row }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('put_back'),
+      slot,
+      value: valueKey,
+      row,
+      status: z.enum(['superseded', 'retired', 'expired']),
+    }),
+    z.strictObject({ ...base, kind: z.literal('restore'), undoes: z.array(z.string().max(128)).min(1).max(1000) }),
+  ])
+  .refine((record) => record.hlc.endsWith(`-${record.device}`), {
+    message: "the clock must be stamped by the record's own device",
+    path: ['hlc'],
+  })
+  .refine((record) => record.kind !== 'alias' || (record.aliasKind === 'predicate') === (record.entity !== null), {
+    message: 'a property alias names its subject, and only a property alias does',
+    path: ['entity'],
+  })
 
 /** A parsed record, or the sentence saying why the value is not one. */
-export type RecordParse = { readonly ok: true; readonly record: ChangeRecord } | { readonly ok: false; readonly reason: string }
+export type RecordParse =
+  | { readonly ok: true; readonly record: ChangeRecord }
+  | { readonly ok: false; readonly reason: string }
 
 /**
  * Validate one change record.
@@ -69,7 +107,8 @@ export function parseChangeRecord(value: unknown): RecordParse {
   const result = changeRecordSchema.safeParse(value)
   if (result.success) return { ok: true, record: result.data as ChangeRecord }
   const problems = result.error.issues.slice(0, 4).map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((name) => `"${name}"`).join(', ')}`
+    if (issue.code === 'unrecognized_keys')
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((name) => `"${name}"`).join(', ')}`
     const field = issue.path.length === 0 ? 'record' : issue.path.map(String).join('.')
     return `${field}: ${issue.message}`
   })

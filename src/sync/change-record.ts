@@ -145,14 +145,31 @@ export interface RestoreChange extends RecordBase {
 
 /** One change record. */
 export type ChangeRecord =
-  | WriteChange | SupersedeChange | SettleChange | ForgetChange | PinChange | AliasChange | MoveChange | PutBackChange
+  | WriteChange
+  | SupersedeChange
+  | SettleChange
+  | ForgetChange
+  | PinChange
+  | AliasChange
+  | MoveChange
+  | PutBackChange
   | RestoreChange
 
 /** The closed set of record kinds. */
 export type ChangeKind = ChangeRecord['kind']
 
 /** Every record kind, in documentation order. */
-export const CHANGE_KINDS: readonly ChangeKind[] = ['write', 'supersede', 'settle', 'forget', 'pin', 'alias', 'move', 'put_back', 'restore']
+export const CHANGE_KINDS: readonly ChangeKind[] = [
+  'write',
+  'supersede',
+  'settle',
+  'forget',
+  'pin',
+  'alias',
+  'move',
+  'put_back',
+  'restore',
+]
 
 /**
  * Whether record `a` was applied on `b`'s device before `b` was made (a happened before b).

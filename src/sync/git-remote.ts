@@ -64,12 +64,17 @@ const IDENTITY = ['-c', 'user.name=dsh-fact-memory', '-c', 'commit.gpgsign=false
 
 /** One device's working copy of the user's sync remote. */
 export class GitRemote {
-  private readonly options: Required<Omit<GitRemoteOptions, 'sleep'>> & { readonly sleep: (ms: number) => Promise<void> }
+  private readonly options: Required<Omit<GitRemoteOptions, 'sleep'>> & {
+    readonly sleep: (ms: number) => Promise<void>
+  }
 
   /** @param options - see {@link GitRemoteOptions}. */
   constructor(options: GitRemoteOptions) {
     this.options = {
-      branch: 'main', timeoutMs: 60_000, retries: 4, backoffMs: 250,
+      branch: 'main',
+      timeoutMs: 60_000,
+      retries: 4,
+      backoffMs: 250,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       ...options,
     }
@@ -117,7 +122,13 @@ export class GitRemote {
     } else {
       const remote = await this.git(['config', '--get', 'remote.origin.url'])
       if (remote.stdout.trim() !== url) {
-        return { ok: false, error: { code: 'not_a_sync_clone', message: `${workDir} is a working copy of another remote; it is left as it is` } }
+        return {
+          ok: false,
+          error: {
+            code: 'not_a_sync_clone',
+            message: `${workDir} is a working copy of another remote; it is left as it is`,
+          },
+        }
       }
       // Only this plugin runs git here, one round at a time: a lock left over is from a git process that was killed.
       await rm(join(workDir, '.git', 'index.lock'), { force: true })
@@ -181,7 +192,16 @@ export class GitRemote {
     const staged = await this.git(['diff', '--cached', '--quiet'])
     let committed = false
     if (staged.code === 1) {
-      const commit = await this.git([...IDENTITY, '-c', `user.email=${device}@dsh-fact-memory.invalid`, 'commit', '--quiet', '--no-verify', '-m', message])
+      const commit = await this.git([
+        ...IDENTITY,
+        '-c',
+        `user.email=${device}@dsh-fact-memory.invalid`,
+        'commit',
+        '--quiet',
+        '--no-verify',
+        '-m',
+        message,
+      ])
       if (commit.error !== undefined) return { ok: false, error: commit.error }
       committed = true
     }
@@ -214,7 +234,17 @@ export class GitRemote {
       LC_ALL: 'C',
     }
     return new Promise((resolve) => {
-      execFile('git', [...args], { cwd, env, timeout: this.options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      execFile(
+        'git',
+        [...args],
+        {
+          cwd,
+          env,
+          timeout: this.options.timeoutMs,
+          killSignal: 'SIGKILL',
+          maxBuffer: 16 * 1024 * 1024,
+          windowsHide: true,
+        },
         (error, stdout, stderr) => {
           if (error === null) {
             resolve({ code: 0, stdout, stderr })
@@ -222,7 +252,8 @@ export class GitRemote {
           }
           const code = typeof error.code === 'number' ? error.code : -1
           resolve({ code, stdout, stderr, error: classify(error, stderr, args) })
-        })
+        },
+      )
     })
   }
 }
@@ -230,13 +261,26 @@ export class GitRemote {
 /** The failure a git error stands for, in words, URLs masked. */
 function classify(error: ExecFileException, stderr: string, args: readonly string[]): GitFailure {
   const verb = args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? 'git'
-  if (error.code === 'ENOENT') return { code: 'git_missing', message: 'the git command line is not installed or not on PATH' }
-  if (error.killed === true || error.signal === 'SIGKILL') return { code: 'timeout', message: `git ${verb} did not finish in time; it was stopped and will be tried again` }
-  const said = maskUrl(stderr.trim().split('\n').filter((line) => line.trim() !== '').slice(-2).join(' ')).slice(0, 300)
+  if (error.code === 'ENOENT')
+    return { code: 'git_missing', message: 'the git command line is not installed or not on PATH' }
+  if (error.killed === true || error.signal === 'SIGKILL')
+    return { code: 'timeout', message: `git ${verb} did not finish in time; it was stopped and will be tried again` }
+  const said = maskUrl(
+    stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(-2)
+      .join(' '),
+  ).slice(0, 300)
   if (/\[rejected\]|non-fast-forward|fetch first|failed to push some refs/iu.test(stderr)) {
     return { code: 'rejected', message: 'another device pushed first' }
   }
-  if (/could not resolve host|connection refused|unable to access|does not appear to be a git repository|could not read from remote|repository .* not found|timed out|authentication failed|permission denied/iu.test(stderr)) {
+  if (
+    /could not resolve host|connection refused|unable to access|does not appear to be a git repository|could not read from remote|repository .* not found|timed out|authentication failed|permission denied/iu.test(
+      stderr,
+    )
+  ) {
     return { code: 'unreachable', message: `the sync remote cannot be reached: ${said}` }
   }
   return { code: 'failed', message: `git ${verb} failed: ${said}` }

@@ -65,7 +65,12 @@ export function tickReceive(last: Hlc, remote: Hlc, now: number): Received {
   const wall = Math.max(last.wall, remote.wall, now)
   let hlc: Hlc
   if (wall === now && now > last.wall && now > remote.wall) hlc = { wall, counter: 0, device: last.device }
-  else hlc = bump(wall, Math.max(wall === last.wall ? last.counter : -1, wall === remote.wall ? remote.counter : -1), last.device)
+  else
+    hlc = bump(
+      wall,
+      Math.max(wall === last.wall ? last.counter : -1, wall === remote.wall ? remote.counter : -1),
+      last.device,
+    )
   return { hlc, skewMs: remote.wall - now }
 }
 

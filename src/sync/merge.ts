@@ -17,7 +17,14 @@
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
 import {
-  compareRecords, happenedBefore, type AliasChange, type ChangeRecord, type EndStatus, type FactRow, type SlotRef, type TombstoneKey,
+  compareRecords,
+  happenedBefore,
+  type AliasChange,
+  type ChangeRecord,
+  type EndStatus,
+  type FactRow,
+  type SlotRef,
+  type TombstoneKey,
   type ValueEnd,
 } from './change-record.ts'
 
@@ -99,7 +106,8 @@ export function applicationOrder(records: Iterable<ChangeRecord>): ChangeRecord[
   const byOp = new Map<string, ChangeRecord>()
   for (const record of records) {
     const held = byOp.get(record.op)
-    if (held === undefined || (held !== record && JSON.stringify(record) < JSON.stringify(held))) byOp.set(record.op, record)
+    if (held === undefined || (held !== record && JSON.stringify(record) < JSON.stringify(held)))
+      byOp.set(record.op, record)
   }
   return [...byOp.values()].sort(compareRecords)
 }
@@ -133,7 +141,12 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   live.forEach((record, order) => {
     switch (record.kind) {
       case 'write':
-        add(canonical(record.slot), { record, order, statement: { value: record.value, row: record.row }, ends: record.ends })
+        add(canonical(record.slot), {
+          record,
+          order,
+          statement: { value: record.value, row: record.row },
+          ends: record.ends,
+        })
         break
       case 'supersede':
       case 'settle':
@@ -166,8 +179,13 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
     const slot = slotOf.get(id) as SlotRef
-    const merged = mergeSlot(slot, events.get(id) ?? [], putBack.get(id) ?? [], (value) => tombstones.has(claimId(slot, value)),
-      (value) => pins.get(`${id}\u0000${value}`) ?? null)
+    const merged = mergeSlot(
+      slot,
+      events.get(id) ?? [],
+      putBack.get(id) ?? [],
+      (value) => tombstones.has(claimId(slot, value)),
+      (value) => pins.get(`${id}\u0000${value}`) ?? null,
+    )
     if (merged.current.length + merged.history.length + merged.forgotten.length > 0) slots.push(merged)
   }
   return {
@@ -192,8 +210,13 @@ function claimId(slot: SlotRef, value: string): string {
   return JSON.stringify([slot.entity, slot.predicate, slot.qualifiers, value])
 }
 
-function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonly MergedHistory[],
-  forgotten: (value: string) => boolean, pinOf: (value: string) => string | null): MergedSlot {
+function mergeSlot(
+  slot: SlotRef,
+  events: readonly SlotEvent[],
+  putBack: readonly MergedHistory[],
+  forgotten: (value: string) => boolean,
+  pinOf: (value: string) => string | null,
+): MergedSlot {
   const enders = events.filter((event) => event.ends.length > 0)
   const history = new Map<string, MergedHistory>()
   const standing: SlotEvent[] = []
@@ -205,7 +228,10 @@ function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonl
       blocked.add(value)
       continue
     }
-    const ender = enders.find((other) => other !== event && other.ends.some((end) => end.value === value) && happenedBefore(event.record, other.record))
+    const ender = enders.find(
+      (other) =>
+        other !== event && other.ends.some((end) => end.value === value) && happenedBefore(event.record, other.record),
+    )
     if (ender === undefined) {
       standing.push(event)
       continue
@@ -225,12 +251,17 @@ function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonl
   }
   const multi = standing.some((event) => event.statement?.row.multi === true)
   const values = [...byValue.entries()].map(([value, heads]) => standingValue(value, heads, pinOf(value)))
-  values.sort((a, b) => a.rank - b.rank || (a.corrected === b.corrected ? 0 : a.corrected ? -1 : 1) || a.first - b.first)
+  values.sort(
+    (a, b) => a.rank - b.rank || (a.corrected === b.corrected ? 0 : a.corrected ? -1 : 1) || a.first - b.first,
+  )
   const conflict = !multi && values.length > 1
   const [lead, ...rest] = values.map((entry) => entry.merged)
-  const current = lead === undefined ? [] : multi
-    ? [lead, ...rest].sort(byValueText)
-    : [lead, ...rest.map((value) => ({ ...value, status: 'conflict' as const })).sort(byValueText)]
+  const current =
+    lead === undefined
+      ? []
+      : multi
+        ? [lead, ...rest].sort(byValueText)
+        : [lead, ...rest.map((value) => ({ ...value, status: 'conflict' as const })).sort(byValueText)]
   return {
     slot,
     multi,
@@ -241,11 +272,16 @@ function mergeSlot(slot: SlotRef, events: readonly SlotEvent[], putBack: readonl
   }
 }
 
-function standingValue(value: string, heads: readonly SlotEvent[], pinnedAt: string | null):
-  { merged: MergedValue; rank: number; corrected: boolean; first: number } {
+function standingValue(
+  value: string,
+  heads: readonly SlotEvent[],
+  pinnedAt: string | null,
+): { merged: MergedValue; rank: number; corrected: boolean; first: number } {
   const rowOf = (event: SlotEvent): FactRow => (event.statement as { row: FactRow }).row
   const evidenceOf = (event: SlotEvent): Evidence => rowOf(event).evidence ?? 'observed'
-  const best = [...heads].sort((a, b) => evidenceRank(evidenceOf(a)) - evidenceRank(evidenceOf(b)) || a.order - b.order)[0] as SlotEvent
+  const best = [...heads].sort(
+    (a, b) => evidenceRank(evidenceOf(a)) - evidenceRank(evidenceOf(b)) || a.order - b.order,
+  )[0] as SlotEvent
   const evidence = evidenceOf(best)
   return {
     merged: {
@@ -271,7 +307,9 @@ function byValueText(a: MergedValue, b: MergedValue): number {
 function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: (slot: SlotRef) => SlotRef } {
   // Latest alias per old name, by the total order the records already stand in.
   const latest = new Map<string, AliasChange>()
-  for (const record of records) if (record.kind === 'alias') latest.set(`${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`, record)
+  for (const record of records)
+    if (record.kind === 'alias')
+      latest.set(`${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`, record)
   const entityMap = new Map<string, string>()
   const projectMap = new Map<string, string>()
   for (const alias of latest.values()) {
@@ -282,7 +320,11 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
   const project = (key: string): string => follow(projectMap, key)
   const predicateMap = new Map<string, string>()
   for (const alias of latest.values()) {
-    if (alias.aliasKind === 'predicate') predicateMap.set(`${entity(alias.entity ?? '')}\u0000${alias.from}`, `${entity(alias.entity ?? '')}\u0000${alias.to}`)
+    if (alias.aliasKind === 'predicate')
+      predicateMap.set(
+        `${entity(alias.entity ?? '')}\u0000${alias.from}`,
+        `${entity(alias.entity ?? '')}\u0000${alias.to}`,
+      )
   }
   const predicate = (entityKey: string, key: string): string => {
     const resolved = follow(predicateMap, `${entityKey}\u0000${key}`)
@@ -290,13 +332,29 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
   }
   const aliases = [...latest.values()]
     .filter((alias) => alias.from !== alias.to)
-    .map((alias) => ({ aliasKind: alias.aliasKind, entity: alias.entity, from: alias.from, to: alias.to, display: alias.display }))
-    .sort((a, b) => compareText(`${a.aliasKind}\u0000${a.entity ?? ''}\u0000${a.from}`, `${b.aliasKind}\u0000${b.entity ?? ''}\u0000${b.from}`))
+    .map((alias) => ({
+      aliasKind: alias.aliasKind,
+      entity: alias.entity,
+      from: alias.from,
+      to: alias.to,
+      display: alias.display,
+    }))
+    .sort((a, b) =>
+      compareText(
+        `${a.aliasKind}\u0000${a.entity ?? ''}\u0000${a.from}`,
+        `${b.aliasKind}\u0000${b.entity ?? ''}\u0000${b.from}`,
+      ),
+    )
   return {
     aliases,
     slot: (slot) => {
       const entityKey = entity(slot.entity)
-      return { entity: entityKey, predicate: predicate(entityKey, slot.predicate), qualifiers: slot.qualifiers, project: slot.project === null ? null : project(slot.project) }
+      return {
+        entity: entityKey,
+        predicate: predicate(entityKey, slot.predicate),
+        qualifiers: slot.qualifiers,
+        project: slot.project === null ? null : project(slot.project),
+      }
     },
   }
 }

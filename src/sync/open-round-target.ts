@@ -12,7 +12,9 @@ import type { RoundTarget } from './sync-round.ts'
 import { maskUrl } from './sync-target.ts'
 
 /** A folder path or a git URL, as sync-target.ts classified it. */
-export type OpenableTarget = { readonly kind: 'folder'; readonly path: string } | { readonly kind: 'git'; readonly url: string }
+export type OpenableTarget =
+  | { readonly kind: 'folder'; readonly path: string }
+  | { readonly kind: 'git'; readonly url: string }
 
 /** Who opens it, and how. */
 export interface OpenTargetOptions {
@@ -29,7 +31,9 @@ export interface OpenTargetOptions {
 }
 
 /** The opened target, or why not. */
-export type OpenedTarget = { readonly ok: true; readonly target: RoundTarget } | { readonly ok: false; readonly reason: string }
+export type OpenedTarget =
+  | { readonly ok: true; readonly target: RoundTarget }
+  | { readonly ok: false; readonly reason: string }
 
 /**
  * Open a round's target.
@@ -46,7 +50,9 @@ export async function openRoundTarget(target: OpenableTarget, options: OpenTarge
     if (!opened.ok) return { ok: false, reason: opened.reason }
     if (target.kind === 'folder') return { ok: true, target: { kind: 'folder', folder: opened.folder } }
     const remote = new GitRemote({
-      url: target.url, workDir: root, device: options.device,
+      url: target.url,
+      workDir: root,
+      device: options.device,
       ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
     })
     return { ok: true, target: { kind: 'git', folder: opened.folder, remote } }
@@ -54,8 +60,12 @@ export async function openRoundTarget(target: OpenableTarget, options: OpenTarge
     const code = (error as NodeJS.ErrnoException).code
     const what = target.kind === 'folder' ? `the sync folder ${shown}` : `the working copy of ${shown}`
     // Worded like sync-round.ts, so the status sorts it the same way.
-    const lead = code === 'ENOSPC' ? 'the sync folder\'s disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? `${what} cannot be written` : `${what} cannot be reached (${code ?? (error as Error).message})`
+    const lead =
+      code === 'ENOSPC'
+        ? "the sync folder's disk is full"
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? `${what} cannot be written`
+          : `${what} cannot be reached (${code ?? (error as Error).message})`
     return { ok: false, reason: `${lead}; nothing was lost, the next round tries again` }
   }
 }

@@ -61,8 +61,13 @@ export class SegmentCipher {
     return {
       cipher: body,
       params: {
-        alg: 'aes-256-gcm', kdf: 'scrypt+hkdf-sha256', ...SCRYPT_COST, kdfSalt: this.writerSalt.toString('base64'),
-        salt: salt.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'),
+        alg: 'aes-256-gcm',
+        kdf: 'scrypt+hkdf-sha256',
+        ...SCRYPT_COST,
+        kdfSalt: this.writerSalt.toString('base64'),
+        salt: salt.toString('base64'),
+        iv: iv.toString('base64'),
+        tag: cipher.getAuthTag().toString('base64'),
       },
     }
   }
@@ -75,12 +80,14 @@ export class SegmentCipher {
    * @returns the body, or why it does not open (wrong passphrase and altered file read the same to GCM).
    */
   open(body: Buffer, params: CipherParams, aad: string): Opened {
-    if (128 * params.r * params.n * params.p > MAX_SCRYPT_MEMORY) return { ok: false, reason: 'the file asks for a key derivation cost this plugin does not run' }
+    if (128 * params.r * params.n * params.p > MAX_SCRYPT_MEMORY)
+      return { ok: false, reason: 'the file asks for a key derivation cost this plugin does not run' }
     const kdfSalt = Buffer.from(params.kdfSalt, 'base64')
     const salt = Buffer.from(params.salt, 'base64')
     const iv = Buffer.from(params.iv, 'base64')
     const tag = Buffer.from(params.tag, 'base64')
-    if (kdfSalt.length < 16 || salt.length < 16 || iv.length !== 12 || tag.length !== 16) return { ok: false, reason: 'the file\'s cipher parameters are damaged' }
+    if (kdfSalt.length < 16 || salt.length < 16 || iv.length !== 12 || tag.length !== 16)
+      return { ok: false, reason: "the file's cipher parameters are damaged" }
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.keyFor(kdfSalt, salt, params), iv)
       decipher.setAAD(Buffer.from(aad, 'utf8'))
@@ -88,16 +95,28 @@ export class SegmentCipher {
       return { ok: true, plain: Buffer.concat([decipher.update(body), decipher.final()]) }
     } catch {
       // GCM's tag check failed: the passphrase is not the one the file was sealed with, or the file was altered.
-      return { ok: false, reason: 'the passphrase does not open this file (or the file was altered after it was sealed)' }
+      return {
+        ok: false,
+        reason: 'the passphrase does not open this file (or the file was altered after it was sealed)',
+      }
     }
   }
 
   /** The file's key: HKDF over the (cached) scrypt master key of the writer's salt, with the file's salt. */
-  private keyFor(kdfSalt: Buffer, fileSalt: Buffer, cost: { readonly n: number; readonly r: number; readonly p: number }): Buffer {
+  private keyFor(
+    kdfSalt: Buffer,
+    fileSalt: Buffer,
+    cost: { readonly n: number; readonly r: number; readonly p: number },
+  ): Buffer {
     const id = `${kdfSalt.toString('base64')}:${cost.n}:${cost.r}:${cost.p}`
     let master = this.masters.get(id)
     if (master === undefined) {
-      master = scryptSync(this.passphrase, kdfSalt, 32, { N: cost.n, r: cost.r, p: cost.p, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 })
+      master = scryptSync(this.passphrase, kdfSalt, 32, {
+        N: cost.n,
+        r: cost.r,
+        p: cost.p,
+        maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024,
+      })
       this.masters.set(id, master)
     }
     return Buffer.from(hkdfSync('sha256', master, fileSalt, 'dsh-fact-memory sync segment', 32))

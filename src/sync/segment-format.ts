@@ -16,13 +16,13 @@ import { SEGMENT_FORMAT, SEGMENT_FORMAT_VERSION, type SegmentHeader } from './se
 /** What a reader got from one file. */
 export type SegmentRead =
   | {
-    readonly ok: true
-    readonly header: SegmentHeader
-    /** Every record that could be read, in file order. */
-    readonly records: readonly ChangeRecord[]
-    /** Sentences for each problem met (a truncated file, a skipped record); empty for a clean file. */
-    readonly problems: readonly string[]
-  }
+      readonly ok: true
+      readonly header: SegmentHeader
+      /** Every record that could be read, in file order. */
+      readonly records: readonly ChangeRecord[]
+      /** Sentences for each problem met (a truncated file, a skipped record); empty for a clean file. */
+      readonly problems: readonly string[]
+    }
   | { readonly ok: false; readonly reason: string }
 
 /**
@@ -34,11 +34,26 @@ export type SegmentRead =
  * @param cipher - encrypts the body when given.
  * @returns the file's bytes.
  */
-export function encodeSegment(kind: SegmentHeader['kind'], device: string, seq: number, records: readonly ChangeRecord[], cipher?: SegmentCipher): Buffer {
+export function encodeSegment(
+  kind: SegmentHeader['kind'],
+  device: string,
+  seq: number,
+  records: readonly ChangeRecord[],
+  cipher?: SegmentCipher,
+): Buffer {
   const foreign = records.find((record) => record.device !== device)
   if (foreign !== undefined) throw new TypeError(`record ${foreign.op} belongs to ${foreign.device}, not ${device}`)
   const plain = Buffer.from(records.map(recordLine).join(''), 'utf8')
-  const fields: Omit<SegmentHeader, 'bodySha256' | 'cipher'> = { format: SEGMENT_FORMAT, version: SEGMENT_FORMAT_VERSION, kind, device, seq, firstHlc: records[0]?.hlc ?? null, lastHlc: records.at(-1)?.hlc ?? null, count: records.length }
+  const fields: Omit<SegmentHeader, 'bodySha256' | 'cipher'> = {
+    format: SEGMENT_FORMAT,
+    version: SEGMENT_FORMAT_VERSION,
+    kind,
+    device,
+    seq,
+    firstHlc: records[0]?.hlc ?? null,
+    lastHlc: records.at(-1)?.hlc ?? null,
+    count: records.length,
+  }
   let body = plain
   let params: CipherParams | null = null
   if (cipher !== undefined) {
@@ -58,7 +73,11 @@ export function encodeSegment(kind: SegmentHeader['kind'], device: string, seq: 
  */
 export function decodeSegment(bytes: Buffer, cipher?: SegmentCipher): SegmentRead {
   const end = bytes.indexOf(0x0a)
-  if (end < 0) return { ok: false, reason: bytes.length === 0 ? 'the file is empty' : 'the file is truncated before the end of its header' }
+  if (end < 0)
+    return {
+      ok: false,
+      reason: bytes.length === 0 ? 'the file is empty' : 'the file is truncated before the end of its header',
+    }
   let json: unknown
   try {
     json = JSON.parse(bytes.subarray(0, end).toString('utf8'))
@@ -72,9 +91,15 @@ export function decodeSegment(bytes: Buffer, cipher?: SegmentCipher): SegmentRea
   const intact = sha256(body) === header.bodySha256
   let plain = body
   if (header.cipher !== null) {
-    if (!intact) return { ok: false, reason: 'the encrypted file is truncated or damaged (its body does not match its checksum)' }
-    if (cipher === undefined) return { ok: false, reason: 'the file is encrypted and no sync passphrase is set on this machine' }
-    const opened = cipher.open(Buffer.from(body.toString('utf8').trim(), 'base64'), header.cipher, additionalData(header))
+    if (!intact)
+      return { ok: false, reason: 'the encrypted file is truncated or damaged (its body does not match its checksum)' }
+    if (cipher === undefined)
+      return { ok: false, reason: 'the file is encrypted and no sync passphrase is set on this machine' }
+    const opened = cipher.open(
+      Buffer.from(body.toString('utf8').trim(), 'base64'),
+      header.cipher,
+      additionalData(header),
+    )
     if (!opened.ok) return { ok: false, reason: opened.reason }
     plain = opened.plain
   }
@@ -89,7 +114,9 @@ export function decodeSegment(bytes: Buffer, cipher?: SegmentCipher): SegmentRea
     else problems.push(`record ${index + 1}: ${read.reason}; skipped`)
   })
   if (!intact || !complete || lines.length !== header.count) {
-    problems.unshift(`the file is truncated or damaged: its header promises ${header.count} record${header.count === 1 ? '' : 's'}, ${records.length} could be read`)
+    problems.unshift(
+      `the file is truncated or damaged: its header promises ${header.count} record${header.count === 1 ? '' : 's'}, ${records.length} could be read`,
+    )
   }
   return { ok: true, header, records, problems }
 }
@@ -104,11 +131,15 @@ export function recordLine(record: ChangeRecord): string {
   return `${sha256(Buffer.from(json, 'utf8')).slice(0, 16)} ${json}\n`
 }
 
-function readRecordLine(line: string, device: string): { ok: true; record: ChangeRecord } | { ok: false; reason: string } {
+function readRecordLine(
+  line: string,
+  device: string,
+): { ok: true; record: ChangeRecord } | { ok: false; reason: string } {
   const space = line.indexOf(' ')
   const check = line.slice(0, space)
   const json = line.slice(space + 1)
-  if (space !== 16 || sha256(Buffer.from(json, 'utf8')).slice(0, 16) !== check) return { ok: false, reason: 'its checksum does not match (the line is damaged)' }
+  if (space !== 16 || sha256(Buffer.from(json, 'utf8')).slice(0, 16) !== check)
+    return { ok: false, reason: 'its checksum does not match (the line is damaged)' }
   let value: unknown
   try {
     value = JSON.parse(json)
@@ -117,13 +148,25 @@ function readRecordLine(line: string, device: string): { ok: true; record: Chang
   }
   const parsed = parseChangeRecord(value)
   if (!parsed.ok) return parsed
-  if (parsed.record.device !== device) return { ok: false, reason: `it names device "${parsed.record.device}" in a file of "${device}"` }
+  if (parsed.record.device !== device)
+    return { ok: false, reason: `it names device "${parsed.record.device}" in a file of "${device}"` }
   return parsed
 }
 
 /** The header fields an encrypted body is bound to. */
-function additionalData(fields: Pick<SegmentHeader, 'format' | 'version' | 'kind' | 'device' | 'seq' | 'firstHlc' | 'lastHlc' | 'count'>): string {
-  return [fields.format, fields.version, fields.kind, fields.device, fields.seq, fields.firstHlc, fields.lastHlc, fields.count].join('|')
+function additionalData(
+  fields: Pick<SegmentHeader, 'format' | 'version' | 'kind' | 'device' | 'seq' | 'firstHlc' | 'lastHlc' | 'count'>,
+): string {
+  return [
+    fields.format,
+    fields.version,
+    fields.kind,
+    fields.device,
+    fields.seq,
+    fields.firstHlc,
+    fields.lastHlc,
+    fields.count,
+  ].join('|')
 }
 
 function sha256(bytes: Buffer): string {

@@ -16,17 +16,23 @@ export const segmentHeaderSchema = z.strictObject({
   lastHlc: hlc.nullable(),
   count: z.number().int().min(0),
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
-  cipher: z.strictObject({
-    alg: z.literal('aes-256-gcm'),
-    kdf: z.literal('scrypt+hkdf-sha256'),
-    n: z.number().int().min(2).max(2 ** 22),
-    r: z.number().int().min(1).max(32),
-    p: z.number().int().min(1).max(16),
-    kdfSalt: base64,
-    salt: base64,
-    iv: base64,
-    tag: base64,
-  }).nullable(),
+  cipher: z
+    .strictObject({
+      alg: z.literal('aes-256-gcm'),
+      kdf: z.literal('scrypt+hkdf-sha256'),
+      n: z
+        .number()
+        .int()
+        .min(2)
+        .max(2 ** 22),
+      r: z.number().int().min(1).max(32),
+      p: z.number().int().min(1).max(16),
+      kdfSalt: base64,
+      salt: base64,
+      iv: base64,
+      tag: base64,
+    })
+    .nullable(),
 }) satisfies z.ZodType<SegmentHeader>
 
 /**
@@ -34,8 +40,16 @@ export const segmentHeaderSchema = z.strictObject({
  * @param value - the parsed line.
  * @returns the header, or the problems in one sentence.
  */
-export function parseSegmentHeader(value: unknown): { readonly ok: true; readonly header: SegmentHeader } | { readonly ok: false; readonly reason: string } {
+export function parseSegmentHeader(
+  value: unknown,
+): { readonly ok: true; readonly header: SegmentHeader } | { readonly ok: false; readonly reason: string } {
   const result = segmentHeaderSchema.safeParse(value)
   if (result.success) return { ok: true, header: result.data }
-  return { ok: false, reason: result.error.issues.slice(0, 3).map((issue) => `${issue.path.map(String).join('.') || 'header'}: ${issue.message}`).join('; ') }
+  return {
+    ok: false,
+    reason: result.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.map(String).join('.') || 'header'}: ${issue.message}`)
+      .join('; '),
+  }
 }

@@ -24,4 +24,3 @@ export interface SegmentHeader {
   readonly bodySha256: string
   readonly cipher: CipherParams | null
 }
-

@@ -76,23 +76,37 @@ export class SyncFolder {
    * @param now - ISO instant for the description.
    * @returns the open folder, or why the folder is not one this plugin may use.
    */
-  static async open(root: string, device: string, name: string, cipher: SegmentCipher | undefined, now: string):
-    Promise<{ ok: true; folder: SyncFolder } | { ok: false; reason: string }> {
+  static async open(
+    root: string,
+    device: string,
+    name: string,
+    cipher: SegmentCipher | undefined,
+    now: string,
+  ): Promise<{ ok: true; folder: SyncFolder } | { ok: false; reason: string }> {
     if (!DEVICE_DIR.test(device)) throw new TypeError(`not a device id: ${JSON.stringify(device)}`)
     const marker = await readJson(join(root, FOLDER_MARKER))
     if (marker === undefined) {
       const entries = await readdir(root).catch(() => [])
       if (entries.some((entry) => entry !== 'devices' && !entry.startsWith('.'))) {
-        return { ok: false, reason: `${root} holds other files and no ${FOLDER_MARKER}; name an empty folder or one this plugin made` }
+        return {
+          ok: false,
+          reason: `${root} holds other files and no ${FOLDER_MARKER}; name an empty folder or one this plugin made`,
+        }
       }
-      await writeSealed(join(root, FOLDER_MARKER), Buffer.from(`${JSON.stringify({ format: 'dsh-fact-memory.sync-folder', version: 1 })}\n`))
+      await writeSealed(
+        join(root, FOLDER_MARKER),
+        Buffer.from(`${JSON.stringify({ format: 'dsh-fact-memory.sync-folder', version: 1 })}\n`),
+      )
     } else if (!isFolderMarker(marker)) {
       return { ok: false, reason: `${FOLDER_MARKER} in ${root} names another format or a newer version` }
     }
     const folder = new SyncFolder(root, device, cipher)
     const described = parseDeviceFile(await readJson(join(folder.deviceDir(device), 'device.json')))
     if (described?.name !== name || described.device !== device) {
-      await writeSealed(join(folder.deviceDir(device), 'device.json'), Buffer.from(`${JSON.stringify({ device, name, updatedAt: now })}\n`))
+      await writeSealed(
+        join(folder.deviceDir(device), 'device.json'),
+        Buffer.from(`${JSON.stringify({ device, name, updatedAt: now })}\n`),
+      )
     }
     return { ok: true, folder }
   }
@@ -181,7 +195,12 @@ export class SyncFolder {
       bytes = await readFile(join(this.root, ref.file))
     } catch (error) {
       const gone = (error as NodeJS.ErrnoException).code === 'ENOENT'
-      return { ok: false, reason: gone ? 'the file was removed by its device\'s compaction; its snapshot is read next time' : `the file cannot be read (${(error as Error).message})` }
+      return {
+        ok: false,
+        reason: gone
+          ? "the file was removed by its device's compaction; its snapshot is read next time"
+          : `the file cannot be read (${(error as Error).message})`,
+      }
     }
     return decodeSegment(bytes, this.cipher)
   }
@@ -210,7 +229,9 @@ export class SyncFolder {
       records.push(...read.records)
       for (const problem of read.problems) problems.push(`${where}: ${problem}`)
       if (read.header.device !== ref.device || read.header.seq !== ref.seq || read.header.kind !== ref.kind) {
-        problems.push(`${where}: the header names another file (${read.header.device}, ${read.header.kind} ${read.header.seq})`)
+        problems.push(
+          `${where}: the header names another file (${read.header.device}, ${read.header.kind} ${read.header.seq})`,
+        )
         blocked.add(ref.device)
       }
       if (read.problems.length > 0) blocked.add(ref.device)
@@ -252,7 +273,10 @@ export class SyncFolder {
   /** A device's segments and snapshots, by sequence number (a snapshot after the segment it covers). */
   private async files(device: string): Promise<SegmentRef[]> {
     const refs: SegmentRef[] = []
-    for (const [kind, dir, ext] of [['segment', 'segments', '.seg'], ['snapshot', 'snapshots', '.snap']] as const) {
+    for (const [kind, dir, ext] of [
+      ['segment', 'segments', '.seg'],
+      ['snapshot', 'snapshots', '.snap'],
+    ] as const) {
       const names = await readdir(join(this.deviceDir(device), dir)).catch(() => [] as string[])
       for (const name of names) {
         if (name.startsWith(TEMP_PREFIX) || !name.endsWith(ext)) continue
@@ -265,7 +289,12 @@ export class SyncFolder {
 
   private refOf(device: string, kind: SegmentRef['kind'], seq: number): SegmentRef {
     const name = String(seq).padStart(SEQ_DIGITS, '0')
-    return { device, kind, seq, file: kind === 'segment' ? `devices/${device}/segments/${name}.seg` : `devices/${device}/snapshots/${name}.snap` }
+    return {
+      device,
+      kind,
+      seq,
+      file: kind === 'segment' ? `devices/${device}/segments/${name}.seg` : `devices/${device}/snapshots/${name}.snap`,
+    }
   }
 }
 

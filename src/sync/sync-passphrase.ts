@@ -26,7 +26,10 @@ export async function resolveSyncCipher(ref: string | null, resolve: ResolveCred
   try {
     found = await resolve(ref)
   } catch {
-    return { ok: false, reason: `the sync passphrase "${ref}" could not be read from the credential store; nothing is synced until it can` }
+    return {
+      ok: false,
+      reason: `the sync passphrase "${ref}" could not be read from the credential store; nothing is synced until it can`,
+    }
   }
   const value = found?.value ?? ''
   return { ok: true, cipher: value === '' ? undefined : new SegmentCipher(value) }

@@ -43,7 +43,11 @@ export interface RoundOptions {
  * @param options - see {@link RoundOptions}.
  * @returns what happened.
  */
-export async function runSyncRound(port: SyncLogPort, target: RoundTarget, options: RoundOptions): Promise<RoundReport> {
+export async function runSyncRound(
+  port: SyncLogPort,
+  target: RoundTarget,
+  options: RoundOptions,
+): Promise<RoundReport> {
   const problems: string[] = []
   let online = true
   if (target.kind === 'git') {
@@ -69,7 +73,10 @@ export async function runSyncRound(port: SyncLogPort, target: RoundTarget, optio
     problems.push(...read.problems)
     received = port.receive(read.records, read.cursor).fresh
 
-    const sealed = [port.publishedThrough(), await folder.ownHighWater()].filter((hlc): hlc is string => hlc !== null).sort().at(-1)
+    const sealed = [port.publishedThrough(), await folder.ownHighWater()]
+      .filter((hlc): hlc is string => hlc !== null)
+      .sort()
+      .at(-1)
     const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
     const segment = await folder.append(fresh)
     const last = fresh.at(-1)
@@ -77,14 +84,26 @@ export async function runSyncRound(port: SyncLogPort, target: RoundTarget, optio
     else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
     sent = segment === undefined ? 0 : fresh.length
 
-    if (await folder.ownSegmentCount() > options.compactAfterSegments) compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
+    if ((await folder.ownSegmentCount()) > options.compactAfterSegments)
+      compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
   } catch (error) {
     // A full disk, a share that went away, a folder made read-only: the round fails in words; what was not sealed
     // stays in the store and the next round sends it.
     const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOSPC' ? 'the sync folder\'s disk is full' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? 'the sync folder cannot be written' : `the sync folder failed (${code ?? (error as Error).message})`
-    return { received, sent, compacted, devices, problems: [...problems, `${why}; nothing was lost, the next round tries again`], ok: false }
+    const why =
+      code === 'ENOSPC'
+        ? "the sync folder's disk is full"
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'the sync folder cannot be written'
+          : `the sync folder failed (${code ?? (error as Error).message})`
+    return {
+      received,
+      sent,
+      compacted,
+      devices,
+      problems: [...problems, `${why}; nothing was lost, the next round tries again`],
+      ok: false,
+    }
   }
 
   if (target.kind === 'git' && online) {

@@ -52,7 +52,13 @@ export interface ScheduleState {
 
 /** The state of a service that has not run a round yet: the first round is requested (sync at start). */
 export const INITIAL_SCHEDULE: ScheduleState = {
-  running: false, requested: true, firstWriteAt: null, lastWriteAt: null, lastRoundAt: null, failures: 0, retryAt: null,
+  running: false,
+  requested: true,
+  firstWriteAt: null,
+  lastWriteAt: null,
+  lastRoundAt: null,
+  failures: 0,
+  retryAt: null,
 }
 
 /**
@@ -92,7 +98,13 @@ export function roundStarted(state: ScheduleState): ScheduleState {
  * @param random - a number in [0, 1) for the jitter.
  * @returns the schedule with no round in flight, its backoff grown or reset.
  */
-export function roundFinished(state: ScheduleState, now: number, ok: boolean, policy: SchedulePolicy, random: number): ScheduleState {
+export function roundFinished(
+  state: ScheduleState,
+  now: number,
+  ok: boolean,
+  policy: SchedulePolicy,
+  random: number,
+): ScheduleState {
   if (ok) return { ...state, running: false, lastRoundAt: now, failures: 0, retryAt: null }
   const failures = state.failures + 1
   return { ...state, running: false, lastRoundAt: now, failures, retryAt: now + backoffDelay(failures, policy, random) }

@@ -8,8 +8,15 @@
 import type { Clock } from '../clock.ts'
 import type { OpenedTarget } from './open-round-target.ts'
 import {
-  DEFAULT_SCHEDULE, INITIAL_SCHEDULE, nextRoundAt, noteWrite, requestRound, roundFinished, roundStarted,
-  type SchedulePolicy, type ScheduleState,
+  DEFAULT_SCHEDULE,
+  INITIAL_SCHEDULE,
+  nextRoundAt,
+  noteWrite,
+  requestRound,
+  roundFinished,
+  roundStarted,
+  type SchedulePolicy,
+  type ScheduleState,
 } from './sync-schedule.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 import { runSyncRound, type RoundOptions, type RoundReport, type RoundTarget } from './sync-round.ts'
@@ -43,7 +50,14 @@ export interface Stopped {
   readonly finalRound: boolean
 }
 
-const STOPPED_REPORT: RoundReport = { received: 0, sent: 0, compacted: false, devices: [], problems: ['sync has stopped'], ok: false }
+const STOPPED_REPORT: RoundReport = {
+  received: 0,
+  sent: 0,
+  compacted: false,
+  devices: [],
+  problems: ['sync has stopped'],
+  ok: false,
+}
 
 /** Runs the rounds of one device against one target. */
 export class SyncService {
@@ -112,7 +126,10 @@ export class SyncService {
         finalRound = true
         await this.startRound()
       }
-    })().then(() => true, () => true)
+    })().then(
+      () => true,
+      () => true,
+    )
     let cancelBound = (): void => undefined
     const bound = new Promise<false>((resolve) => {
       cancelBound = this.options.clock.after(boundMs, () => resolve(false))
@@ -194,8 +211,12 @@ export class SyncService {
       const outcome = !report.ok ? 'failed' : report.problems.length > 0 ? 'partial' : 'ok'
       this.last = {
         summary: {
-          startedAt: new Date(startedAt).toISOString(), finishedAt: new Date(finishedAt).toISOString(), outcome,
-          sent: report.sent, received: report.received, compacted: report.compacted,
+          startedAt: new Date(startedAt).toISOString(),
+          finishedAt: new Date(finishedAt).toISOString(),
+          outcome,
+          sent: report.sent,
+          received: report.received,
+          compacted: report.compacted,
         },
         problems: report.problems,
       }
@@ -220,7 +241,8 @@ export class SyncService {
     const { port, clock } = this.options
     try {
       const opened = await this.options.openTarget()
-      if (!opened.ok) return { received: 0, sent: 0, compacted: false, devices: [], problems: [opened.reason], ok: false }
+      if (!opened.ok)
+        return { received: 0, sent: 0, compacted: false, devices: [], problems: [opened.reason], ok: false }
       let newest = new Map<string, string>()
       const observed: SyncLogPort = {
         device: () => port.device(),
@@ -239,7 +261,14 @@ export class SyncService {
       this.observe(report, newest, clock.now())
       return report
     } catch (error) {
-      return { received: 0, sent: 0, compacted: false, devices: [], problems: [`the sync round failed: ${(error as Error).message}`], ok: false }
+      return {
+        received: 0,
+        sent: 0,
+        compacted: false,
+        devices: [],
+        problems: [`the sync round failed: ${(error as Error).message}`],
+        ok: false,
+      }
     }
   }
 
@@ -247,10 +276,17 @@ export class SyncService {
   private observe(report: RoundReport, newest: ReadonlyMap<string, string>, now: number): void {
     const names = new Map(report.devices.map((entry) => [entry.device, entry.name]))
     const seenAt = new Date(now).toISOString()
-    this.peers = foldPeers(this.peers, report.devices.map((entry) => ({
-      id: entry.device, name: entry.name, lastRecordClock: newest.get(entry.device) ?? null, seenAt,
-    })))
+    this.peers = foldPeers(
+      this.peers,
+      report.devices.map((entry) => ({
+        id: entry.device,
+        name: entry.name,
+        lastRecordClock: newest.get(entry.device) ?? null,
+        seenAt,
+      })),
+    )
     for (const device of newest.keys()) this.skew.delete(device)
-    for (const [device, problem] of skewProblems(newest, (id) => names.get(id) ?? id, now)) this.skew.set(device, problem)
+    for (const [device, problem] of skewProblems(newest, (id) => names.get(id) ?? id, now))
+      this.skew.set(device, problem)
   }
 }

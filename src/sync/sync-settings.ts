@@ -20,7 +20,10 @@ export interface SyncConfig {
 
 /** Defaults of {@link SyncConfig}. */
 export const SYNC_DEFAULTS: SyncConfig = {
-  syncTarget: '', syncPassphraseRef: 'FACT_MEMORY_SYNC_PASSPHRASE', syncSensitive: false, syncIntervalMinutes: 5,
+  syncTarget: '',
+  syncPassphraseRef: 'FACT_MEMORY_SYNC_PASSPHRASE',
+  syncSensitive: false,
+  syncIntervalMinutes: 5,
 }
 
 /** Longest timer setting: one day. */
@@ -29,14 +32,26 @@ const CREDENTIAL_REF = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/u
 
 /** The schemastery declaration of the sync settings, one object to add to Config's intersection. */
 export const syncSettingsSchema = Schema.object({
-  syncTarget: Schema.string().default(SYNC_DEFAULTS.syncTarget)
-    .description('Sync between machines: an absolute folder path a file-sync tool keeps in step, or a private git remote URL (ssh://, https://, file:// or user@host:path) used with your own git credentials. Empty: off.'),
-  syncPassphraseRef: Schema.string().role('credential-ref').default(SYNC_DEFAULTS.syncPassphraseRef)
-    .description('Credential name of the passphrase that encrypts the sync files (host credential store, then environment). Unset: files are plain.'),
-  syncSensitive: Schema.boolean().default(SYNC_DEFAULTS.syncSensitive)
+  syncTarget: Schema.string()
+    .default(SYNC_DEFAULTS.syncTarget)
+    .description(
+      'Sync between machines: an absolute folder path a file-sync tool keeps in step, or a private git remote URL (ssh://, https://, file:// or user@host:path) used with your own git credentials. Empty: off.',
+    ),
+  syncPassphraseRef: Schema.string()
+    .role('credential-ref')
+    .default(SYNC_DEFAULTS.syncPassphraseRef)
+    .description(
+      'Credential name of the passphrase that encrypts the sync files (host credential store, then environment). Unset: files are plain.',
+    ),
+  syncSensitive: Schema.boolean()
+    .default(SYNC_DEFAULTS.syncSensitive)
     .description('Also sync sensitive personal data (phone, ID, email). Credentials never leave the machine.'),
-  syncIntervalMinutes: Schema.natural().max(MAX_INTERVAL_MINUTES).default(SYNC_DEFAULTS.syncIntervalMinutes)
-    .description('Minutes between sync rounds when nothing else asks for one; writes sync within seconds anyway. 0: no timer.'),
+  syncIntervalMinutes: Schema.natural()
+    .max(MAX_INTERVAL_MINUTES)
+    .default(SYNC_DEFAULTS.syncIntervalMinutes)
+    .description(
+      'Minutes between sync rounds when nothing else asks for one; writes sync within seconds anyway. 0: no timer.',
+    ),
 }).description('Sync between machines')
 
 /** What the sync service runs with. */
@@ -53,7 +68,10 @@ export interface SyncSettings {
 }
 
 /** The settings read: sync on, off, or why they cannot be used (nothing syncs then). */
-export type SyncSettingsRead = SyncSettings | { readonly kind: 'off' } | { readonly kind: 'error'; readonly message: string }
+export type SyncSettingsRead =
+  | SyncSettings
+  | { readonly kind: 'off' }
+  | { readonly kind: 'error'; readonly message: string }
 
 /**
  * Read the raw sync settings.
@@ -62,20 +80,28 @@ export type SyncSettingsRead = SyncSettings | { readonly kind: 'off' } | { reado
  */
 export function readSyncSettings(raw: Partial<Record<keyof SyncConfig, unknown>>): SyncSettingsRead {
   const targetText = raw.syncTarget ?? SYNC_DEFAULTS.syncTarget
-  if (typeof targetText !== 'string') return { kind: 'error', message: 'syncTarget must be text: an absolute folder path or a git remote URL' }
+  if (typeof targetText !== 'string')
+    return { kind: 'error', message: 'syncTarget must be text: an absolute folder path or a git remote URL' }
   const target = parseSyncTarget(targetText)
   if (target.kind === 'off') return { kind: 'off' }
   if (target.kind === 'invalid') return { kind: 'error', message: `syncTarget: ${target.reason}` }
 
   const ref = raw.syncPassphraseRef ?? SYNC_DEFAULTS.syncPassphraseRef
   if (typeof ref !== 'string' || (ref.trim() !== '' && !CREDENTIAL_REF.test(ref.trim()))) {
-    return { kind: 'error', message: 'syncPassphraseRef must name a credential (letters, digits, _ . -), not hold the passphrase itself; leave it empty for plain files' }
+    return {
+      kind: 'error',
+      message:
+        'syncPassphraseRef must name a credential (letters, digits, _ . -), not hold the passphrase itself; leave it empty for plain files',
+    }
   }
   const sensitive = raw.syncSensitive ?? SYNC_DEFAULTS.syncSensitive
   if (typeof sensitive !== 'boolean') return { kind: 'error', message: 'syncSensitive must be true or false' }
   const minutes = raw.syncIntervalMinutes ?? SYNC_DEFAULTS.syncIntervalMinutes
   if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > MAX_INTERVAL_MINUTES) {
-    return { kind: 'error', message: `syncIntervalMinutes must be a whole number of minutes from 0 (no timer) to ${MAX_INTERVAL_MINUTES}` }
+    return {
+      kind: 'error',
+      message: `syncIntervalMinutes must be a whole number of minutes from 0 (no timer) to ${MAX_INTERVAL_MINUTES}`,
+    }
   }
   return {
     kind: 'on',

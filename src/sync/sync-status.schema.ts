@@ -11,7 +11,14 @@ const deviceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/u)
 
 /** Closed codes of a sync problem. */
 export const syncProblemCodes = [
-  'settings', 'unreachable', 'target_full', 'target_unwritable', 'passphrase', 'damaged_file', 'clock_skew', 'failed',
+  'settings',
+  'unreachable',
+  'target_full',
+  'target_unwritable',
+  'passphrase',
+  'damaged_file',
+  'clock_skew',
+  'failed',
 ] as const
 
 /** One problem, in words. */

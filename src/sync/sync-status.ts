@@ -16,9 +16,12 @@ import type { SyncPeer, SyncProblem, SyncStatus } from './sync-status.schema.ts'
  */
 export function classifyProblem(message: string): SyncProblem {
   const text = message.slice(0, 600)
-  if (/cannot be reached|not installed or not on PATH|did not finish in time/u.test(text)) return { code: 'unreachable', message: text }
+  if (/cannot be reached|not installed or not on PATH|did not finish in time/u.test(text))
+    return { code: 'unreachable', message: text }
   if (/disk is full/u.test(text)) return { code: 'target_full', message: text }
-  if (/cannot be written|holds other files|another format or a newer version|working copy of another remote/u.test(text)) {
+  if (
+    /cannot be written|holds other files|another format or a newer version|working copy of another remote/u.test(text)
+  ) {
     return { code: 'target_unwritable', message: text }
   }
   if (/passphrase/u.test(text)) return { code: 'passphrase', message: text }
@@ -44,7 +47,9 @@ export function foldPeers(known: readonly SyncPeer[], sightings: readonly PeerSi
   const byId = new Map(known.map((peer) => [peer.id, peer]))
   for (const sighting of sightings) {
     const before = byId.get(sighting.id)
-    const clocks = [before?.lastRecordClock, sighting.lastRecordClock].filter((clock): clock is string => typeof clock === 'string')
+    const clocks = [before?.lastRecordClock, sighting.lastRecordClock].filter(
+      (clock): clock is string => typeof clock === 'string',
+    )
     const lastRecordClock = clocks.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).at(-1) ?? null
     const wall = lastRecordClock === null ? undefined : parseHlc(lastRecordClock)?.wall
     byId.set(sighting.id, {
@@ -65,7 +70,8 @@ export function foldPeers(known: readonly SyncPeer[], sightings: readonly PeerSi
  */
 export function newestClocks(records: readonly ChangeRecord[]): Map<string, string> {
   const newest = new Map<string, string>()
-  for (const record of records) if ((newest.get(record.device) ?? '') < record.hlc) newest.set(record.device, record.hlc)
+  for (const record of records)
+    if ((newest.get(record.device) ?? '') < record.hlc) newest.set(record.device, record.hlc)
   return newest
 }
 
@@ -76,7 +82,11 @@ export function newestClocks(records: readonly ChangeRecord[]): Map<string, stri
  * @param now - this machine's clock, epoch ms.
  * @returns per device that runs notably ahead, its problem.
  */
-export function skewProblems(newest: ReadonlyMap<string, string>, nameOf: (device: string) => string, now: number): Map<string, SyncProblem> {
+export function skewProblems(
+  newest: ReadonlyMap<string, string>,
+  nameOf: (device: string) => string,
+  now: number,
+): Map<string, SyncProblem> {
   const problems = new Map<string, SyncProblem>()
   for (const [device, clock] of newest) {
     const wall = parseHlc(clock)?.wall
@@ -96,7 +106,8 @@ export function skewProblems(newest: ReadonlyMap<string, string>, nameOf: (devic
 export function pendingCount(ownLog: readonly ChangeRecord[], publishedThrough: string | null): number {
   if (publishedThrough === null) return ownLog.length
   let count = 0
-  for (let index = ownLog.length - 1; index >= 0 && (ownLog[index] as ChangeRecord).hlc > publishedThrough; index -= 1) count += 1
+  for (let index = ownLog.length - 1; index >= 0 && (ownLog[index] as ChangeRecord).hlc > publishedThrough; index -= 1)
+    count += 1
   return count
 }
 
@@ -106,7 +117,10 @@ export function pendingCount(ownLog: readonly ChangeRecord[], publishedThrough: 
  * @param read - off, or the settings error in words (sync-settings.ts).
  * @returns the status.
  */
-export function idleSyncStatus(device: DeviceIdentity, read: { readonly kind: 'off' } | { readonly kind: 'error'; readonly message: string }): SyncStatus {
+export function idleSyncStatus(
+  device: DeviceIdentity,
+  read: { readonly kind: 'off' } | { readonly kind: 'error'; readonly message: string },
+): SyncStatus {
   return {
     state: read.kind === 'off' ? 'off' : 'invalid',
     target: null,

@@ -32,15 +32,28 @@ export function parseSyncTarget(text: string): SyncTarget {
       return { kind: 'invalid', reason: 'the sync target is not a valid URL' }
     }
     if (url.password !== '') {
-      return { kind: 'invalid', reason: 'the sync target URL carries a password or token; keep it in git\'s credential helper or use an SSH key, and name the URL without it' }
+      return {
+        kind: 'invalid',
+        reason:
+          "the sync target URL carries a password or token; keep it in git's credential helper or use an SSH key, and name the URL without it",
+      }
     }
-    if (url.protocol === 'http:') return { kind: 'invalid', reason: 'a plain http:// remote would send the memory unencrypted; use https:// or ssh://' }
+    if (url.protocol === 'http:')
+      return {
+        kind: 'invalid',
+        reason: 'a plain http:// remote would send the memory unencrypted; use https:// or ssh://',
+      }
     return { kind: 'git', url: value }
   }
   if (SCP_LIKE.test(value)) return { kind: 'git', url: value }
-  if (value.startsWith('\\\\') || value.startsWith('//')) return { kind: 'invalid', reason: 'UNC paths are refused; map the share to a drive or mount it' }
+  if (value.startsWith('\\\\') || value.startsWith('//'))
+    return { kind: 'invalid', reason: 'UNC paths are refused; map the share to a drive or mount it' }
   if (isAbsolute(value)) return { kind: 'folder', path: value }
-  return { kind: 'invalid', reason: 'the sync target must be an absolute folder path or a git remote URL (ssh://, https://, file:// or user@host:path)' }
+  return {
+    kind: 'invalid',
+    reason:
+      'the sync target must be an absolute folder path or a git remote URL (ssh://, https://, file:// or user@host:path)',
+  }
 }
 
 /**

@@ -29,7 +29,9 @@ export interface CopiedFact {
 export function maskForFile<T extends CopiedFact>(fact: T): T {
   if (fact.sensitivity !== 'credential') {
     const qualifiers = maskQualifiers(fact.qualifiers)
-    return Object.entries(qualifiers).every(([key, text]) => fact.qualifiers[key] === text) ? fact : { ...fact, qualifiers }
+    return Object.entries(qualifiers).every(([key, text]) => fact.qualifiers[key] === text)
+      ? fact
+      : { ...fact, qualifiers }
   }
   // Qualifier names and values that are credentials by themselves or by their key, masked wherever they occur.
   const known = Object.entries(fact.qualifiers).flatMap(([key, text]) => [
@@ -43,7 +45,9 @@ export function maskForFile<T extends CopiedFact>(fact: T): T {
     subject: maskCredentials(fact.subject, known),
     property: maskCredentials(fact.property, known),
     value: MASK,
-    qualifiers: Object.fromEntries(Object.entries(maskQualifiers(fact.qualifiers)).map(([key, text]) => [key, mask(text)])),
+    qualifiers: Object.fromEntries(
+      Object.entries(maskQualifiers(fact.qualifiers)).map(([key, text]) => [key, mask(text)]),
+    ),
     quote: fact.quote === null ? null : mask(fact.quote),
     foldedFrom: fact.foldedFrom.map(() => MASK),
     cues: fact.cues.map(mask),

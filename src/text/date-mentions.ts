@@ -28,12 +28,31 @@ export interface MentionForms {
   readonly timestamps?: boolean
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?'
 const YEAR = '(\\d{4})'
 
-type Parts = readonly [year: string | undefined, month: string | undefined, day: string | undefined, time: string | undefined]
+type Parts = readonly [
+  year: string | undefined,
+  month: string | undefined,
+  day: string | undefined,
+  time: string | undefined,
+]
 
 interface Pattern {
   readonly regex: RegExp
@@ -50,9 +69,18 @@ const PATTERNS: readonly Pattern[] = [
   { regex: /\b(\d{4})-(\d{2})-(\d{2})\b/gu, parts: (m) => [m[1], m[2], m[3], undefined] },
   { regex: /\b(\d{4})\/(\d{1,2})\/(\d{1,2})\b/gu, parts: (m) => [m[1], m[2], m[3], undefined] },
   { regex: /(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?/gu, parts: (m) => [m[1], m[2], m[3], undefined] },
-  { regex: new RegExp(`\\b${DAY}(?:\\s+of)?\\s+${MONTH}\\.?,?\\s+${YEAR}\\b`, 'giu'), parts: (m) => [m[3], monthNumber(m[2]), m[1], undefined] },
-  { regex: new RegExp(`\\b${MONTH}\\.?\\s+${DAY},?\\s+${YEAR}\\b`, 'giu'), parts: (m) => [m[3], monthNumber(m[1]), m[2], undefined] },
-  { regex: new RegExp(`\\b${MONTH}\\.?,?\\s+(?:of\\s+)?${YEAR}\\b`, 'giu'), parts: (m) => [m[2], monthNumber(m[1]), undefined, undefined] },
+  {
+    regex: new RegExp(`\\b${DAY}(?:\\s+of)?\\s+${MONTH}\\.?,?\\s+${YEAR}\\b`, 'giu'),
+    parts: (m) => [m[3], monthNumber(m[2]), m[1], undefined],
+  },
+  {
+    regex: new RegExp(`\\b${MONTH}\\.?\\s+${DAY},?\\s+${YEAR}\\b`, 'giu'),
+    parts: (m) => [m[3], monthNumber(m[1]), m[2], undefined],
+  },
+  {
+    regex: new RegExp(`\\b${MONTH}\\.?,?\\s+(?:of\\s+)?${YEAR}\\b`, 'giu'),
+    parts: (m) => [m[2], monthNumber(m[1]), undefined, undefined],
+  },
   { regex: /\b(\d{4})-(\d{2})\b(?!-\d)/gu, parts: (m) => [m[1], m[2], undefined, undefined] },
 ]
 
@@ -73,7 +101,12 @@ export function dateMentions(text: string, forms: MentionForms = {}): DateMentio
       if (found.some((other) => index < other.index + other.length && other.index < index + length)) continue
       const [year, month, day, time] = parts(match as RegExpExecArray)
       const mention = {
-        index, length, year: Number(year), month: Number(month), day: day === undefined ? undefined : Number(day), time,
+        index,
+        length,
+        year: Number(year),
+        month: Number(month),
+        day: day === undefined ? undefined : Number(day),
+        time,
       }
       found.push({ ...mention, valid: holds(mention) })
     }

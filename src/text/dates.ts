@@ -6,7 +6,13 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone)
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat('en-CA', {
-      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
     })
     formatters.set(timeZone, formatter)
   }
@@ -20,7 +26,11 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * @returns the local date and time.
  */
 export function formatInstant(iso: string, timeZone: string): string {
-  const parts = Object.fromEntries(formatterFor(timeZone).formatToParts(new Date(iso)).map((part) => [part.type, part.value]))
+  const parts = Object.fromEntries(
+    formatterFor(timeZone)
+      .formatToParts(new Date(iso))
+      .map((part) => [part.type, part.value]),
+  )
   return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`
 }
 
@@ -55,7 +65,8 @@ export function dateArgumentInstant(text: string, timeZone: string, edge: 'start
     return new Date(utcGuess - offsetMs).toISOString()
   }
   const stamp = /^(\d{4})-(\d{2})-(\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/u.exec(trimmed)
-  if (stamp === null || calendarUtc(Number(stamp[1]), Number(stamp[2]), Number(stamp[3]), 'start') === undefined) return undefined
+  if (stamp === null || calendarUtc(Number(stamp[1]), Number(stamp[2]), Number(stamp[3]), 'start') === undefined)
+    return undefined
   const normalized = trimmed.replace(' ', 'T')
   const parsed = Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/u.test(normalized) ? normalized : `${normalized}Z`)
   return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString()
@@ -68,6 +79,7 @@ function calendarUtc(year: number, month: number, date: number, edge: 'start' | 
   instant.setUTCFullYear(year, month - 1, date)
   if (edge === 'end') instant.setUTCHours(23, 59, 59, 999)
   else instant.setUTCHours(0, 0, 0, 0)
-  const exists = instant.getUTCFullYear() === year && instant.getUTCMonth() === month - 1 && instant.getUTCDate() === date
+  const exists =
+    instant.getUTCFullYear() === year && instant.getUTCMonth() === month - 1 && instant.getUTCDate() === date
   return exists ? instant.getTime() : undefined
 }

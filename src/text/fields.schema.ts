@@ -17,19 +17,23 @@ const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]
  * @param max - the cap.
  * @returns the schema.
  */
-export const nameField = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((text) => text.trim() !== '', 'must not be empty')
-  .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
+export const nameField = (max: number) =>
+  z
+    .string()
+    .max(max, `at most ${max} characters`)
+    .refine((text) => text.trim() !== '', 'must not be empty')
+    .refine((text) => !ANY_CONTROL.test(text), 'must not contain control characters or line breaks')
 
 /**
  * A text of at most `max` characters; line breaks and tabs allowed, other control characters not.
  * @param max - the cap.
  * @returns the schema (it may be empty; add a refinement where it must not).
  */
-export const textField = (max: number) => z.string()
-  .max(max, `at most ${max} characters`)
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters')
+export const textField = (max: number) =>
+  z
+    .string()
+    .max(max, `at most ${max} characters`)
+    .refine((value) => !CONTROL.test(value), 'must not contain control characters')
 
 /** The longest cue a fact keeps. */
 export const CUE_CHARS = 80
@@ -40,7 +44,9 @@ export const MAX_CUES = 8
 export const cuesField = z.array(nameField(CUE_CHARS)).max(MAX_CUES, `at most ${MAX_CUES} cues`)
 
 /** A date or ISO timestamp text that names a real day and time. */
-export const dateField = z.string().max(40, 'at most 40 characters')
+export const dateField = z
+  .string()
+  .max(40, 'at most 40 characters')
   .refine((value) => {
     const trimmed = value.trim()
     return DATE.test(trimmed) && !Number.isNaN(Date.parse(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : trimmed))
@@ -50,9 +56,12 @@ export const dateField = z.string().max(40, 'at most 40 characters')
 export const MAX_QUALIFIERS = 8
 
 /** Up to {@link MAX_QUALIFIERS} qualifiers: one-line keys (100 characters) and values (300). */
-export const qualifiersField = z.record(nameField(100), nameField(300))
+export const qualifiersField = z
+  .record(nameField(100), nameField(300))
   .refine((record) => Object.keys(record).length <= MAX_QUALIFIERS, `at most ${MAX_QUALIFIERS} qualifiers`)
 
 /** A stored scope text: `global`, a free-text label of at most 100 characters, or `project:<key>` (a path, longer). */
-export const scopeTextField = nameField(4200).refine((text) => (text.startsWith('project:') ? text.length > 'project:'.length : text.length <= 100),
-  'a label is at most 100 characters; a project scope names its key')
+export const scopeTextField = nameField(4200).refine(
+  (text) => (text.startsWith('project:') ? text.length > 'project:'.length : text.length <= 100),
+  'a label is at most 100 characters; a project scope names its key',
+)

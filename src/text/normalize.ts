@@ -79,7 +79,12 @@ export function canonicalQualifiers(qualifiers: Readonly<Record<string, string>>
  * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, projectKey: string | null = null): string {
+export function slotKeyOf(
+  entityKey: string,
+  predicateKey: string,
+  qualifierKey: string,
+  projectKey: string | null = null,
+): string {
   return sha256(JSON.stringify(withProject(['slot', entityKey, predicateKey, qualifierKey], projectKey)))
 }
 
@@ -90,7 +95,13 @@ export function slotKeyOf(entityKey: string, predicateKey: string, qualifierKey:
  * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string, projectKey: string | null = null): string {
+export function claimKeyOf(
+  entityKey: string,
+  predicateKey: string,
+  qualifierKey: string,
+  valueKey: string,
+  projectKey: string | null = null,
+): string {
   return sha256(JSON.stringify(withProject(['claim', entityKey, predicateKey, qualifierKey, valueKey], projectKey)))
 }
 
@@ -102,9 +113,15 @@ export function claimKeyOf(entityKey: string, predicateKey: string, qualifierKey
  * @param projectKey - the project key of a project-scoped fact; null otherwise.
  * @returns a hex SHA-256.
  */
-export function evidenceKeyOf(quote: string | null | undefined, claimKey: string, projectKey: string | null = null): string {
+export function evidenceKeyOf(
+  quote: string | null | undefined,
+  claimKey: string,
+  projectKey: string | null = null,
+): string {
   const folded = quote === null || quote === undefined ? '' : foldText(quote)
-  return sha256(JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : withProject(['evidence-quote', folded], projectKey)))
+  return sha256(
+    JSON.stringify(folded === '' ? ['evidence-claim', claimKey] : withProject(['evidence-quote', folded], projectKey)),
+  )
 }
 
 /** The keys a forget tombstones and every write checks (see {@link tombstoneKeysOf}). */
@@ -121,7 +138,13 @@ export interface TombstoneKeys {
  * @param quote - the supporting quote, if any.
  * @returns a hex SHA-256 for the claim and one for the evidence.
  */
-export function tombstoneKeysOf(entityKey: string, predicateKey: string, qualifierKey: string, valueKey: string, quote: string | null | undefined): TombstoneKeys {
+export function tombstoneKeysOf(
+  entityKey: string,
+  predicateKey: string,
+  qualifierKey: string,
+  valueKey: string,
+  quote: string | null | undefined,
+): TombstoneKeys {
   const claim = claimKeyOf(entityKey, predicateKey, qualifierKey, valueKey)
   return { claim, evidence: evidenceKeyOf(quote, claim) }
 }
@@ -141,5 +164,11 @@ export function sha256(text: string): string {
 }
 
 function splitName(name: string): string[] {
-  return name.normalize('NFKC').toLowerCase().replace(SEPARATORS, ' ').trim().split(' ').filter((word) => word !== '')
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(SEPARATORS, ' ')
+    .trim()
+    .split(' ')
+    .filter((word) => word !== '')
 }

@@ -19,11 +19,24 @@ const LOGIN_COMMAND = /(?:^|[\s(`'"])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy
 /** An argument between such a command and its `user@host`: an option, a number, or a path-like word. */
 const COMMAND_ARGUMENT = /^(?:-\S*|\d+|\S*[./~]\S*)$/u
 /** Top-level names that are systemd unit types, so `name@instance.service` is a unit. */
-const UNIT_TYPES = new Set(['service', 'socket', 'timer', 'target', 'mount', 'automount', 'path', 'slice', 'scope', 'device', 'swap'])
+const UNIT_TYPES = new Set([
+  'service',
+  'socket',
+  'timer',
+  'target',
+  'mount',
+  'automount',
+  'path',
+  'slice',
+  'scope',
+  'device',
+  'swap',
+])
 
 const CN_MOBILE = /(?<![A-Za-z\d_.-])(?:\+?86[\s-]?)?1[3-9]\d[\s-]?\d{4}[\s-]?\d{4}(?!\d)/gu
 /** `+` and a country code, then groups of digits; a one-digit first group (`+33 1 42 68 53 00`) needs three more. */
-const INTL_PHONE = /(?<![\w+])\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?(?:\d{2,4}(?:[\s.-]?\d{2,4}){1,4}|\d(?:[\s.-]?\d{2,4}){3,4})(?!\d)/gu
+const INTL_PHONE =
+  /(?<![\w+])\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?(?:\d{2,4}(?:[\s.-]?\d{2,4}){1,4}|\d(?:[\s.-]?\d{2,4}){3,4})(?!\d)/gu
 /** A Chinese landline: a trunk 0, a two- or three-digit area code, a dash, seven or eight digits. */
 const CN_LANDLINE = /(?<![A-Za-z\d_.-])0\d{2,3}-\d{3,4}[\s-]?\d{4}(?![\d-])/gu
 const NANP_PHONE = /(?<!\d)\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?!\d)|(?<![A-Za-z\d_.-])\d{3}-\d{3}-\d{4}(?![\d-])/gu
@@ -32,10 +45,46 @@ const US_SSN = /(?<![A-Za-z\d_-])\d{3}-\d{2}-\d{4}(?![\d-])/gu
 const CN_ID = /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/gu
 const ID_PROPERTY = /(?:passport|ssn|social security|national id|id (?:card )?number|身份证|护照|证件号)/iu
 /** Words that name a number as an identifier of a build, version, ticket or order, just before it. */
-const NUMBER_NAME = /(?:\b(?:build|builds|version|ver|release|rel|ticket|change|order|issue|pr|rev|revision|tag|run|job|batch|invoice|ref)|版本号?|构建号?|订单号?|工单号?|单号|批次号?|流水号)\s*(?:no\.?|number|#)?\s*[:：#]?\s*$/iu
+const NUMBER_NAME =
+  /(?:\b(?:build|builds|version|ver|release|rel|ticket|change|order|issue|pr|rev|revision|tag|run|job|batch|invoice|ref)|版本号?|构建号?|订单号?|工单号?|单号|批次号?|流水号)\s*(?:no\.?|number|#)?\s*[:：#]?\s*$/iu
 /** First two digits of a Chinese resident ID: the province-level codes in use. */
-const CN_PROVINCES = new Set(['11', '12', '13', '14', '15', '21', '22', '23', '31', '32', '33', '34', '35', '36', '37', '41', '42', '43', '44', '45', '46',
-  '50', '51', '52', '53', '54', '61', '62', '63', '64', '65', '71', '81', '82', '83'])
+const CN_PROVINCES = new Set([
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '21',
+  '22',
+  '23',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '37',
+  '41',
+  '42',
+  '43',
+  '44',
+  '45',
+  '46',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '71',
+  '81',
+  '82',
+  '83',
+])
 
 /**
  * Scan a text for personal data.
@@ -49,15 +98,25 @@ export function findPersonalData(property: string, value: string, noun: string):
   for (const match of value.matchAll(CN_ID)) {
     if (isResidentId(match[0])) return { sensitivity: 'id_number', reason: `the ${noun} holds a resident ID number` }
   }
-  if (anyMatch(US_SSN, value, (match) => !namedNumber(value, match.index)) || (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))) {
+  if (
+    anyMatch(US_SSN, value, (match) => !namedNumber(value, match.index)) ||
+    (ID_PROPERTY.test(property) && /\d{5,}|[A-Z]\d{6,}/u.test(value))
+  ) {
     return { sensitivity: 'id_number', reason: `the ${noun} holds an ID number` }
   }
   // A spaced mobile whose last eight digits read as a date is a number and a day, unless a phone word names it.
-  const phone = anyMatch(CN_MOBILE, value, (match) => !namedNumber(value, match.index)
-      && (!(/[\s-]\d{4}[\s-]?\d{4}$/u.test(match[0]) && endsInDate(match[0])) || PHONE_PROPERTY.test(value.slice(Math.max(0, match.index - 8), match.index))))
-    || anyMatch(INTL_PHONE, value, () => true)
-    || anyMatch(CN_LANDLINE, value, (match) => !namedNumber(value, match.index))
-    || anyMatch(NANP_PHONE, value, (match) => !namedNumber(value, match.index))
+  const phone =
+    anyMatch(
+      CN_MOBILE,
+      value,
+      (match) =>
+        !namedNumber(value, match.index) &&
+        (!(/[\s-]\d{4}[\s-]?\d{4}$/u.test(match[0]) && endsInDate(match[0])) ||
+          PHONE_PROPERTY.test(value.slice(Math.max(0, match.index - 8), match.index))),
+    ) ||
+    anyMatch(INTL_PHONE, value, () => true) ||
+    anyMatch(CN_LANDLINE, value, (match) => !namedNumber(value, match.index)) ||
+    anyMatch(NANP_PHONE, value, (match) => !namedNumber(value, match.index))
   if (phone || (PHONE_PROPERTY.test(property) && (value.match(/\d/gu)?.length ?? 0) >= 7)) {
     return { sensitivity: 'phone', reason: `the ${noun} holds a phone number` }
   }

@@ -32,8 +32,10 @@ const CREDENTIAL_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/u, 'a JSON web token'],
   [/(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/iu, 'a bearer token'],
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s:/@]+(?=@)/iu, 'a URL with an embedded password'],
-  [/((?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*)\S{4,}/iu,
-    'a password or key assignment'],
+  [
+    /((?:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)|密码|口令|密钥)\s*[:=：]\s*)\S{4,}/iu,
+    'a password or key assignment',
+  ],
 ]
 
 /** A whole private key block, from its header to its footer (or to the end of a text that was cut). */
@@ -46,7 +48,8 @@ const WORD = /[^\s"'`,;]+/gu
  * secret and is kept when masking; group 2 is the printable ASCII run after it, a credential only when its word (see
  * {@link secretWordOf}) looks like one, so "the password is required" is prose.
  */
-const NAMED_SECRET = /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key)\s+(?:is|was)\b|(?:密码|口令|密钥|令牌|私钥)\s*(?:是|为))\s*)([!-~]{6,})/giu
+const NAMED_SECRET =
+  /((?:\b(?:password|passwd|passphrase|pwd|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key)\s+(?:is|was)\b|(?:密码|口令|密钥|令牌|私钥)\s*(?:是|为))\s*)([!-~]{6,})/giu
 /** Wrapping quotes in front of a named secret's word, and quotes or sentence punctuation after it. */
 const WORD_WRAPPING = /^([`"'([]*)(.*?)([`"')\].,;:!?]*)$/u
 
@@ -61,10 +64,12 @@ const PLAIN_WORDS = /^(?:[a-z]+(?:[-_][a-z]+)*|[A-Z]+(?:[-_][A-Z]+)*)$/u
 /** Property names that name a password, whose value may be all digits (a PIN) or plain words (a passphrase). */
 const PASSWORD_PROPERTY = /(?:password|passwd|passphrase|passcode|(?<![a-z])(?:pin|pwd)(?![a-z])|密码|口令)/iu
 /** Property names that name a measure of a secret (its length, lifetime, count), not the secret. */
-const MEASURE_PROPERTY = /(?:limit|length|count|size|(?<![a-z])(?:max|min|age)(?![a-z])|budget|ttl|expir|lifetime|attempts|retries|rotation|window|quota|长度|上限|次数|有效期)/iu
+const MEASURE_PROPERTY =
+  /(?:limit|length|count|size|(?<![a-z])(?:max|min|age)(?![a-z])|budget|ttl|expir|lifetime|attempts|retries|rotation|window|quota|长度|上限|次数|有效期)/iu
 
 /** Property names that make any secret-shaped value a credential (see {@link looksLikeSecretValue}). */
-const CREDENTIAL_PROPERTY = /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
+const CREDENTIAL_PROPERTY =
+  /(?:password|passwd|passphrase|secret|token|api[\s_-]?key|private[\s_-]?key|credential|access[\s_-]?key|密码|口令|密钥|令牌|私钥)/iu
 
 /** Card numbers start with 2-6 (Mastercard, Visa, Amex, Discover, UnionPay …); a + in front is a phone number. */
 const CARD = /(?<![\d+])[2-6](?:[ -]?\d){12,18}(?!\d)/gu
@@ -87,9 +92,12 @@ export function scanPrivacy(property: string, value: string, noun = 'value'): Pr
  * @returns the qualifiers with each credential replaced by {@link MASK}.
  */
 export function maskQualifiers(qualifiers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(qualifiers).map(([key, text]) => [
-    maskCredentials(key), findCredential(key, text, 'qualifier') === undefined ? text : MASK,
-  ]))
+  return Object.fromEntries(
+    Object.entries(qualifiers).map(([key, text]) => [
+      maskCredentials(key),
+      findCredential(key, text, 'qualifier') === undefined ? text : MASK,
+    ]),
+  )
 }
 
 /** A fact's quote as the fact may keep it, and the personal data it still holds. */
@@ -126,10 +134,14 @@ export function scanQuote(quote: string, known: readonly string[]): QuoteScan {
  */
 export function maskCredentials(text: string, known: readonly string[] = []): string {
   let masked = text
-  for (const value of [...known].filter((entry) => entry !== '').sort((a, b) => b.length - a.length)) masked = masked.split(value).join(MASK)
+  for (const value of [...known].filter((entry) => entry !== '').sort((a, b) => b.length - a.length))
+    masked = masked.split(value).join(MASK)
   masked = masked.replace(PRIVATE_KEY_BLOCK, MASK)
   for (const [pattern] of CREDENTIAL_PATTERNS) {
-    masked = masked.replace(new RegExp(pattern.source, `${pattern.flags}g`), (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`)
+    masked = masked.replace(
+      new RegExp(pattern.source, `${pattern.flags}g`),
+      (...match: unknown[]) => `${typeof match[1] === 'string' ? match[1] : ''}${MASK}`,
+    )
   }
   masked = masked.replace(NAMED_SECRET, (whole: string, name: string, run: string) => {
     const word = secretWordOf(run, name)
@@ -147,10 +159,12 @@ function findCredential(property: string, value: string, noun: string): PrivacyF
     return { sensitivity: 'credential', reason: `"${property}" names a secret and the ${noun} looks like one` }
   }
   for (const match of value.matchAll(NAMED_SECRET)) {
-    if (secretWordOf(match[2] ?? '', match[1] ?? '') !== undefined) return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
+    if (secretWordOf(match[2] ?? '', match[1] ?? '') !== undefined)
+      return { sensitivity: 'credential', reason: `the ${noun} names a password or key and gives it` }
   }
   for (const token of value.match(WORD) ?? []) {
-    if (isHighEntropyToken(token)) return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
+    if (isHighEntropyToken(token))
+      return { sensitivity: 'credential', reason: `the ${noun} holds a long random-looking token` }
   }
   for (const match of value.matchAll(CARD)) {
     if (isCard(match[0])) return { sensitivity: 'credential', reason: `the ${noun} holds a payment card number` }

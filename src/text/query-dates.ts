@@ -38,28 +38,49 @@ export function queryDateWindows(query: string, timeZone: string, now?: number |
  *   an instant, they are neither read nor blanked.
  * @returns the windows and the remaining text.
  */
-export function queryDates(query: string, timeZone: string, now?: number | string): { windows: DateWindow[]; rest: string } {
+export function queryDates(
+  query: string,
+  timeZone: string,
+  now?: number | string,
+): { windows: DateWindow[]; rest: string } {
   const text = query.normalize('NFKC')
   const absolute = dateMentions(text).map((mention) => ({
-    index: mention.index, length: mention.length, window: windowOf(mention.year, mention.month, mention.day, timeZone),
+    index: mention.index,
+    length: mention.length,
+    window: windowOf(mention.year, mention.month, mention.day, timeZone),
   }))
   const today = now === undefined ? undefined : localDate(now, timeZone)
-  const relative = today === undefined ? [] : relativeDateMentions(text)
-    .filter((mention) => !absolute.some((other) => mention.index < other.index + other.length && other.index < mention.index + mention.length))
-    .map((mention) => {
-      const span = relativeSpan(mention, today)
-      return { index: mention.index, length: mention.length, window: span === undefined ? undefined : spanWindow(span, timeZone) }
-    })
+  const relative =
+    today === undefined
+      ? []
+      : relativeDateMentions(text)
+          .filter(
+            (mention) =>
+              !absolute.some(
+                (other) => mention.index < other.index + other.length && other.index < mention.index + mention.length,
+              ),
+          )
+          .map((mention) => {
+            const span = relativeSpan(mention, today)
+            return {
+              index: mention.index,
+              length: mention.length,
+              window: span === undefined ? undefined : spanWindow(span, timeZone),
+            }
+          })
   const found = [...absolute, ...relative].sort((a, b) => a.index - b.index)
   const seen = new Set<string>()
   let rest = text
-  for (const entry of [...found].reverse()) rest = `${rest.slice(0, entry.index)} ${rest.slice(entry.index + entry.length)}`
-  const windows = found.flatMap((entry) => (entry.window === undefined ? [] : [entry.window])).filter((window) => {
-    const key = `${window.start}/${window.end}`
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+  for (const entry of [...found].reverse())
+    rest = `${rest.slice(0, entry.index)} ${rest.slice(entry.index + entry.length)}`
+  const windows = found
+    .flatMap((entry) => (entry.window === undefined ? [] : [entry.window]))
+    .filter((window) => {
+      const key = `${window.start}/${window.end}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
   return { windows, rest }
 }
 
@@ -71,12 +92,27 @@ function localDate(now: number | string, timeZone: string): string | undefined {
 
 function windowOf(year: number, month: number, day: number | undefined, timeZone: string): DateWindow | undefined {
   if (!Number.isInteger(year) || year < 1900 || year > 2999 || !(month >= 1 && month <= 12)) return undefined
-  const iso = (y: number, m: number, d: number): string => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+  const iso = (y: number, m: number, d: number): string =>
+    `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
   if (day === undefined) {
-    return spanWindow({ start: iso(year, month, 1), end: month === 12 ? iso(year + 1, 1, 1) : iso(year, month + 1, 1), precision: 'month' }, timeZone)
+    return spanWindow(
+      {
+        start: iso(year, month, 1),
+        end: month === 12 ? iso(year + 1, 1, 1) : iso(year, month + 1, 1),
+        precision: 'month',
+      },
+      timeZone,
+    )
   }
   const next = new Date(Date.UTC(year, month - 1, day + 1))
-  return spanWindow({ start: iso(year, month, day), end: iso(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()), precision: 'day' }, timeZone)
+  return spanWindow(
+    {
+      start: iso(year, month, day),
+      end: iso(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()),
+      precision: 'day',
+    },
+    timeZone,
+  )
 }
 
 /** A span of local calendar dates as instants: from the start of its first date to the start of its end date. */

@@ -43,18 +43,52 @@ interface Pattern {
 }
 
 const ENGLISH_COUNTS: Readonly<Record<string, number>> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
 }
 const ENGLISH_COUNT = `(\\d{1,3}|${Object.keys(ENGLISH_COUNTS).join('|')})`
-const CHINESE_DIGITS: Readonly<Record<string, number>> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 }
+const CHINESE_DIGITS: Readonly<Record<string, number>> = {
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+}
 const CHINESE_COUNT = '((?<!\\d)\\d{1,3}|(?<![一二两三四五六七八九十百千万零〇])[一二两三四五六七八九十]{1,3})'
 
 const fixed = (unit: Reading['unit'], ago: number) => (): Reading => ({ unit, ago })
-const counted = (unit: Reading['unit'], count: (text: string) => number | undefined) => (match: RegExpExecArray): Reading | undefined => {
-  const ago = count(match[1] ?? '')
-  return ago === undefined || ago < 1 ? undefined : { unit, ago }
-}
+const counted =
+  (unit: Reading['unit'], count: (text: string) => number | undefined) =>
+  (match: RegExpExecArray): Reading | undefined => {
+    const ago = count(match[1] ?? '')
+    return ago === undefined || ago < 1 ? undefined : { unit, ago }
+  }
 
 /** The forms in the order they claim text: "the day before yesterday" before "yesterday", 三天前 before 前天. */
 const PATTERNS: readonly Pattern[] = [
@@ -121,7 +155,7 @@ export function relativeSpan(mention: Reading, today: string): CalendarSpan | un
       end = at(year, month, day - mention.ago + 1)
       break
     case 'week': {
-      const monday = day - (now.getUTCDay() + 6) % 7
+      const monday = day - ((now.getUTCDay() + 6) % 7)
       start = at(year, month, monday - 7 * mention.ago)
       end = mention.ago === 0 ? tomorrow : at(year, month, monday - 7 * mention.ago + 7)
       break

@@ -36,12 +36,14 @@ function echoReplacements(args: unknown): [string, string][] {
 function argumentTexts(args: unknown): string[] {
   if (typeof args === 'string') return [args]
   if (Array.isArray(args)) return args.flatMap(argumentTexts)
-  if (args !== null && typeof args === 'object') return Object.entries(args).flatMap(([key, entry]) => [key, ...argumentTexts(entry)])
+  if (args !== null && typeof args === 'object')
+    return Object.entries(args).flatMap(([key, entry]) => [key, ...argumentTexts(entry)])
   return []
 }
 
 function maskStrings<T>(value: T, replacements: readonly [string, string][]): T {
-  if (typeof value === 'string') return replacements.reduce((text, [from, to]) => text.split(from).join(to), value as string) as T
+  if (typeof value === 'string')
+    return replacements.reduce((text, [from, to]) => text.split(from).join(to), value as string) as T
   if (Array.isArray(value)) return value.map((entry: unknown) => maskStrings(entry, replacements)) as T
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, maskStrings(entry, replacements)])) as T

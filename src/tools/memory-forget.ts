@@ -35,7 +35,7 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
       'Forget facts when the user asks: pass fact_id (the #id shown by memory_search) for one fact, or subject (and',
       'optionally property) for all of its facts. Forgotten facts leave search and the directory, and their claims are',
       'tombstoned in every scope, so the same claim cannot be written back later, globally, under a label or in any',
-      'project. By subject it forgets the global and labelled facts and this project\'s, never another project\'s: the',
+      "project. By subject it forgets the global and labelled facts and this project's, never another project's: the",
       'answer lists the scopes it reached (reached) and how many facts of the subject other projects still hold',
       '(untouched); by fact_id it lists current facts of other scopes holding the same claim (sameClaimKept). Tell the',
       'user, and forget those by fact_id if they ask. Outcomes: ok, not_found, refused, unavailable.',
@@ -43,7 +43,9 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
     parameters: toolParameters(forgetShape),
     output: {
       schema: FORGET_OUTPUT,
-      render: (_args: unknown, value: ForgetValue) => [{ type: 'text', text: `outcome: ${value.outcome}\n${value.message}` }],
+      render: (_args: unknown, value: ForgetValue) => [
+        { type: 'text', text: `outcome: ${value.outcome}\n${value.message}` },
+      ],
     },
     async execute(args, exec) {
       // What the answer repeats of the arguments (a subject, a property, a field's name) never shows a credential.
@@ -55,9 +57,21 @@ export function memoryForgetTool(deps: ToolDeps): ToolSpec {
 /** One call, unmasked: parse, forget, describe. */
 function forget(deps: ToolDeps, args: unknown, exec: ToolCall): ForgetValue {
   const parsed = parseArgs(forgetArgs, args)
-  if (!parsed.ok) return { outcome: 'refused', message: `${parsed.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [], sameClaimKept: [] }
+  if (!parsed.ok)
+    return {
+      outcome: 'refused',
+      message: `${parsed.message}. Nothing was forgotten.`,
+      forgotten: [],
+      reached: [],
+      untouched: [],
+      sameClaimKept: [],
+    }
   const a = parsed.value
-  return describeForget('fact_id' in a ? deps.memory.forgetById(a.fact_id) : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session)))
+  return describeForget(
+    'fact_id' in a
+      ? deps.memory.forgetById(a.fact_id)
+      : deps.memory.forgetBySubject(a.subject, a.property, projectOfSession(exec.agent?.session)),
+  )
 }
 
 /**
@@ -69,21 +83,36 @@ function forget(deps: ToolDeps, args: unknown, exec: ToolCall): ForgetValue {
 export function describeForget(answer: ForgetAnswer): ForgetValue {
   switch (answer.kind) {
     case 'unavailable':
-      return { outcome: 'unavailable', message: `${answer.message}. Nothing was forgotten.`, forgotten: [], reached: [], untouched: [], sameClaimKept: [] }
+      return {
+        outcome: 'unavailable',
+        message: `${answer.message}. Nothing was forgotten.`,
+        forgotten: [],
+        reached: [],
+        untouched: [],
+        sameClaimKept: [],
+      }
     case 'not_found': {
       const reached = reachedScopes(answer.reach, [])
       const untouched = untouchedOf(answer.untouched)
       return {
-        outcome: 'not_found', message: `${answer.message}; nothing was forgotten.${reachedSentence(answer.reach, reached)}${untouchedSentence(untouched)}`,
-        forgotten: [], reached, untouched, sameClaimKept: [],
+        outcome: 'not_found',
+        message: `${answer.message}; nothing was forgotten.${reachedSentence(answer.reach, reached)}${untouchedSentence(untouched)}`,
+        forgotten: [],
+        reached,
+        untouched,
+        sameClaimKept: [],
       }
     }
     case 'forgotten': {
-      const forgotten = answer.facts.map((fact): ForgottenView => ({
-        id: fact.id, subject: fact.subject, property: fact.property,
-        value: fact.sensitivity === null ? fact.value : `[${fact.sensitivity} withheld]`,
-        scope: scopeName(fact),
-      }))
+      const forgotten = answer.facts.map(
+        (fact): ForgottenView => ({
+          id: fact.id,
+          subject: fact.subject,
+          property: fact.property,
+          value: fact.sensitivity === null ? fact.value : `[${fact.sensitivity} withheld]`,
+          scope: scopeName(fact),
+        }),
+      )
       const reached = reachedScopes(answer.reach, forgotten)
       const untouched = untouchedOf(answer.untouched)
       const sameClaimKept = answer.sameClaimKept.map((fact) => ({ id: fact.id as number, scope: scopeName(fact) }))
@@ -91,9 +120,10 @@ export function describeForget(answer: ForgetAnswer): ForgetValue {
       const one = forgotten.length === 1
       return {
         outcome: 'ok',
-        message: `Forgot ${forgotten.length} fact${one ? '' : 's'}: ${list}.${reachedSentence(answer.reach, reached)} ${one ? 'Its claim is' : 'Their claims are'}`
-          + ` tombstoned in every scope: the same claim cannot be written back, globally, under a label or in any project.${untouchedSentence(untouched)}`
-          + keptSentence(sameClaimKept),
+        message:
+          `Forgot ${forgotten.length} fact${one ? '' : 's'}: ${list}.${reachedSentence(answer.reach, reached)} ${one ? 'Its claim is' : 'Their claims are'}` +
+          ` tombstoned in every scope: the same claim cannot be written back, globally, under a label or in any project.${untouchedSentence(untouched)}` +
+          keptSentence(sameClaimKept),
         forgotten,
         reached,
         untouched,
@@ -113,9 +143,12 @@ function scopeName(fact: { readonly scope: string; readonly projectName: string 
 /** The scopes a forget could reach, by name. */
 function reachedScopes(reach: ForgetReach, forgotten: readonly ForgottenView[]): string[] {
   switch (reach.kind) {
-    case 'fact': return [...new Set(forgotten.map((fact) => fact.scope))]
-    case 'every_scope': return ['every scope']
-    case 'session': return ['global', 'labels', ...(reach.project === null ? [] : [`project ${reach.project.name}`])]
+    case 'fact':
+      return [...new Set(forgotten.map((fact) => fact.scope))]
+    case 'every_scope':
+      return ['every scope']
+    case 'session':
+      return ['global', 'labels', ...(reach.project === null ? [] : [`project ${reach.project.name}`])]
   }
 }
 
@@ -128,17 +161,21 @@ function untouchedSentence(untouched: ForgetValue['untouched']): string {
   if (untouched.length === 0) return ''
   const total = untouched.reduce((sum, entry) => sum + entry.facts, 0)
   const where = untouched.map((entry) => `${entry.project}: ${entry.facts}`).join(', ')
-  return ` Not reached: ${total} fact${total === 1 ? '' : 's'} of this subject in ${untouched.length === 1 ? 'another project' : 'other projects'} (${where}),`
-    + ' which a forget by subject from this session leaves alone; tell the user, and if they ask, forget them by fact_id'
-    + ' (memory_search lists them, marked with their project) or on the memory page.'
+  return (
+    ` Not reached: ${total} fact${total === 1 ? '' : 's'} of this subject in ${untouched.length === 1 ? 'another project' : 'other projects'} (${where}),` +
+    ' which a forget by subject from this session leaves alone; tell the user, and if they ask, forget them by fact_id' +
+    ' (memory_search lists them, marked with their project) or on the memory page.'
+  )
 }
 
 /** The sentence that names the current facts elsewhere holding a claim just tombstoned; '' when none. */
 function keptSentence(kept: ForgetValue['sameClaimKept']): string {
   if (kept.length === 0) return ''
   const rows = kept.map((fact) => `#${fact.id} (${fact.scope})`).join(', ')
-  return ` The same claim still stands as ${rows}: the tombstone keeps it from being written again, but ${kept.length === 1 ? 'that fact stays' : 'those facts stay'}`
-    + ' until forgotten too; tell the user, and forget by fact_id if they mean it everywhere.'
+  return (
+    ` The same claim still stands as ${rows}: the tombstone keeps it from being written again, but ${kept.length === 1 ? 'that fact stays' : 'those facts stay'}` +
+    ' until forgotten too; tell the user, and forget by fact_id if they mean it everywhere.'
+  )
 }
 
 /** The sentence that names the scopes a forget by subject reached; '' for a forget by id. */

@@ -17,7 +17,6 @@ export interface ToolDeps {
   readonly config: () => ResolvedConfig
 }
 
-
 /** memory_search's output schema, generated from the zod schema of its value. */
 const SEARCH_OUTPUT = toolOutputSchema(searchValueSchema)
 
@@ -51,17 +50,24 @@ export function memorySearchTool(deps: ToolDeps): ToolSpec {
       const config = deps.config()
       const parsed = parseArgs(searchArgs, args)
       if (!parsed.ok) {
-        const query = typeof (args as { query?: unknown } | null)?.query === 'string' ? String((args as { query: string }).query).slice(0, 200) : ''
+        const query =
+          typeof (args as { query?: unknown } | null)?.query === 'string'
+            ? String((args as { query: string }).query).slice(0, 200)
+            : ''
         return searchFailure('refused', query, parsed.message, config.displayTimeZone)
       }
-      if (sessionPaused(deps.memory, exec.agent?.session)) return searchFailure('refused', parsed.value.query.trim(), PAUSED_TOOL_ANSWER, config.displayTimeZone)
-      return deps.memory.search({
-        query: parsed.value.query.trim(),
-        limit: parsed.value.limit ?? config.searchLimit,
-        asOf: parsed.value.as_of,
-        project: projectOfSession(exec.agent?.session),
-        otherProjects: 'mark',
-      }, config)
+      if (sessionPaused(deps.memory, exec.agent?.session))
+        return searchFailure('refused', parsed.value.query.trim(), PAUSED_TOOL_ANSWER, config.displayTimeZone)
+      return deps.memory.search(
+        {
+          query: parsed.value.query.trim(),
+          limit: parsed.value.limit ?? config.searchLimit,
+          asOf: parsed.value.as_of,
+          project: projectOfSession(exec.agent?.session),
+          otherProjects: 'mark',
+        },
+        config,
+      )
     },
   }
 }

@@ -34,25 +34,34 @@ function subset(schema: JsonSchema): OutputSchema {
   // A nullable scalar (`type: [t, 'null']`) is `oneOf` the scalar (with what describes it) or null.
   if (Array.isArray(schema.type)) {
     const [only, ...more] = schema.type.filter((type) => type !== 'null')
-    if (only !== undefined && more.length === 0 && schema.type.includes('null')) return { oneOf: [subset({ ...schema, type: only }), { type: 'null' }] }
+    if (only !== undefined && more.length === 0 && schema.type.includes('null'))
+      return { oneOf: [subset({ ...schema, type: only }), { type: 'null' }] }
   }
   const options = schema.anyOf ?? schema.oneOf
   if (options !== undefined) return withDescription({ oneOf: options.map(subset) }, schema)
-  const type = typeof schema.type === 'string' && TYPES.has(schema.type) ? schema.type as NonNullable<OutputSchema['type']> : undefined
+  const type =
+    typeof schema.type === 'string' && TYPES.has(schema.type)
+      ? (schema.type as NonNullable<OutputSchema['type']>)
+      : undefined
   const values = schema.enum ?? (schema.const === undefined ? undefined : [schema.const])
-  return withDescription({
-    ...(type === undefined ? {} : { type }),
-    ...(values === undefined ? {} : { enum: [...values] }),
-    ...(schema.properties === undefined ? {} : {
-      properties: Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, subset(value)])),
-    }),
-    ...(schema.required === undefined || schema.properties === undefined ? {} : { required: [...schema.required] }),
-    ...(schema.items === undefined ? {} : { items: subset(schema.items) }),
-  }, schema)
+  return withDescription(
+    {
+      ...(type === undefined ? {} : { type }),
+      ...(values === undefined ? {} : { enum: [...values] }),
+      ...(schema.properties === undefined
+        ? {}
+        : {
+            properties: Object.fromEntries(
+              Object.entries(schema.properties).map(([key, value]) => [key, subset(value)]),
+            ),
+          }),
+      ...(schema.required === undefined || schema.properties === undefined ? {} : { required: [...schema.required] }),
+      ...(schema.items === undefined ? {} : { items: subset(schema.items) }),
+    },
+    schema,
+  )
 }
 
 function withDescription(out: OutputSchema, from: JsonSchema): OutputSchema {
   return from.description === undefined ? out : { ...out, description: from.description }
 }
-
-

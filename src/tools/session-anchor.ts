@@ -35,5 +35,8 @@ export function userSaid(session: SessionView | undefined, text: string): boolea
 }
 
 function squash(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '')
 }

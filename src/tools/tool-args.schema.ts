@@ -7,40 +7,72 @@ import { cuesField, dateField, nameField, qualifiersField, textField } from '../
 
 /** Arguments of memory_search. */
 export const searchArgs = z.strictObject({
-  query: nameField(1000).meta({ description: 'What to look for: words, a subject, or an identifier such as a port or path.' }),
-  limit: z.number().int('must be a whole number').min(1).max(10).optional()
+  query: nameField(1000).meta({
+    description: 'What to look for: words, a subject, or an identifier such as a port or path.',
+  }),
+  limit: z
+    .number()
+    .int('must be a whole number')
+    .min(1)
+    .max(10)
+    .optional()
     .meta({ description: 'Most matching facts (default from settings, 5).' }),
-  as_of: dateField.optional().meta({ description: 'Optional date (YYYY-MM-DD) or ISO timestamp: answer with the values current then.' }),
+  as_of: dateField
+    .optional()
+    .meta({ description: 'Optional date (YYYY-MM-DD) or ISO timestamp: answer with the values current then.' }),
 })
 
 /** Arguments of memory_write. */
 export const writeArgs = z.strictObject({
-  subject: nameField(200).meta({ description: 'The stable entity the fact is about: a project, service, person, tool or "user".' }),
+  subject: nameField(200).meta({
+    description: 'The stable entity the fact is about: a project, service, person, tool or "user".',
+  }),
   property: nameField(200).meta({ description: 'The attribute, e.g. "port", "preferred editor", "deploy target".' }),
-  value: textField(4000).refine((value) => value.trim() !== '', 'must not be empty')
+  value: textField(4000)
+    .refine((value) => value.trim() !== '', 'must not be empty')
     .meta({ description: 'The value, short and self-contained.' }),
-  evidence: z.enum(['explicit_user', 'observed', 'unverified', 'inferred']).optional()
+  evidence: z
+    .enum(['explicit_user', 'observed', 'unverified', 'inferred'])
+    .optional()
     .meta({ description: 'How you know it (default observed).' }),
-  quote: textField(2000).optional()
-    .meta({ description: 'The exact words the fact comes from, a sentence that holds the value (not "yes"); required for explicit_user.' }),
+  quote: textField(2000).optional().meta({
+    description:
+      'The exact words the fact comes from, a sentence that holds the value (not "yes"); required for explicit_user.',
+  }),
   scope: nameField(100).optional().meta({
-    description: '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.',
+    description:
+      '"project": this session\'s codebase (its repository); "global" (default): everywhere. Another word is kept as a free-text label.',
   }),
-  qualifiers: qualifiersField.optional().meta({ description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' }),
+  qualifiers: qualifiersField
+    .optional()
+    .meta({ description: 'Optional qualifiers that split a slot, e.g. {"env": "staging"}.' }),
   cues: cuesField.optional().meta({
-    description: 'Optional: up to 8 short phrases, English and Chinese, a later request needing this fact would use (e.g. ["run the tests", "跑测试"]).',
+    description:
+      'Optional: up to 8 short phrases, English and Chinese, a later request needing this fact would use (e.g. ["run the tests", "跑测试"]).',
   }),
-  confidence: z.number().min(0).max(1).optional().meta({ description: 'Your confidence; below 0.6 the fact is queued for review.' }),
-  multi: z.boolean().optional()
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .meta({ description: 'Your confidence; below 0.6 the fact is queued for review.' }),
+  multi: z
+    .boolean()
+    .optional()
     .meta({ description: 'True when the property legitimately holds several values at once (e.g. languages spoken).' }),
-  valid_from: dateField.optional()
+  valid_from: dateField
+    .optional()
     .meta({ description: 'Optional date (YYYY-MM-DD) from which the value holds; a future date schedules it.' }),
   valid_to: dateField.optional().meta({ description: 'Optional date after which the value no longer holds.' }),
 })
 
 /** memory_forget's fields, each optional: the parameters the model is shown (forgetArgs says which go together). */
 const forgetFields = {
-  fact_id: z.number().int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER)
+  fact_id: z
+    .number()
+    .int('must be a whole number')
+    .positive('must be positive')
+    .max(Number.MAX_SAFE_INTEGER)
     .meta({ description: 'The id of one fact to forget.' }),
   subject: nameField(200).meta({ description: 'Forget every fact of this subject (instead of fact_id).' }),
   property: nameField(200).meta({ description: 'With subject: forget only this property.' }),
@@ -54,10 +86,13 @@ export const forgetShape = z.strictObject({
 })
 
 /** Arguments of memory_forget: one fact by id, or a subject with an optional property. */
-export const forgetArgs = z.union([
-  z.strictObject({ fact_id: forgetFields.fact_id }),
-  z.strictObject({ subject: forgetFields.subject, property: forgetFields.property.optional() }),
-], { error: 'pass either {fact_id} or {subject, property?}, not both and not neither' })
+export const forgetArgs = z.union(
+  [
+    z.strictObject({ fact_id: forgetFields.fact_id }),
+    z.strictObject({ subject: forgetFields.subject, property: forgetFields.property.optional() }),
+  ],
+  { error: 'pass either {fact_id} or {subject, property?}, not both and not neither' },
+)
 
 /**
  * A tool's parameters as the model is shown them: the JSON Schema of its zod arguments (draft 7, without `$schema`),
@@ -68,9 +103,13 @@ export const forgetArgs = z.union([
  */
 export function toolParameters(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...parameters } = z.toJSONSchema(schema, {
-    target: 'draft-7', io: 'input', unrepresentable: 'any',
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
     // `propertyNames` is left out: function-calling APIs do not all take it, and the parse checks qualifier names.
-    override: ({ jsonSchema }) => { delete jsonSchema.propertyNames },
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.propertyNames
+    },
   })
   return parameters
 }
@@ -92,7 +131,8 @@ export function parseArgs<T>(schema: z.ZodType<T>, args: unknown): Parsed<T> {
   const result = schema.safeParse(args, { reportInput: true })
   if (result.success) return { ok: true, value: result.data }
   const problems = result.error.issues.slice(0, 6).map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+    if (issue.code === 'unrecognized_keys')
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
     const field = issue.path.length === 0 ? 'arguments' : issue.path.map(String).join('.')
     if (issue.code === 'invalid_type') {
       if (issue.input === undefined) return `${field}: is required`

@@ -9,5 +9,9 @@ import { browserArgs, chromiumPath } from './browser.ts'
 const server = await chromium.launchServer({ executablePath: chromiumPath(), args: browserArgs() })
 process.stdout.write(`${server.wsEndpoint()}\n`)
 process.stdin.resume()
-process.stdin.on('end', () => { void server.close().then(() => process.exit(0)) })
-process.stdin.on('error', () => { void server.close().then(() => process.exit(0)) })
+process.stdin.on('end', () => {
+  void server.close().then(() => process.exit(0))
+})
+process.stdin.on('error', () => {
+  void server.close().then(() => process.exit(0))
+})

@@ -13,9 +13,12 @@ export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts')
 
 /** The Chromium binary, or a clear error naming how to get one. */
 export function chromiumPath(): string {
-  const candidates = [process.env['FACT_MEMORY_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((path): path is string => path !== undefined && path !== '')
+  const candidates = [process.env['FACT_MEMORY_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (path): path is string => path !== undefined && path !== '',
+  )
   const found = candidates.find((path) => existsSync(path))
-  if (found === undefined) throw new Error('no Chromium found: install Debian\'s `chromium` package (.ci/run does) or set FACT_MEMORY_CHROMIUM')
+  if (found === undefined)
+    throw new Error("no Chromium found: install Debian's `chromium` package (.ci/run does) or set FACT_MEMORY_CHROMIUM")
   return found
 }
 
@@ -34,8 +37,15 @@ export const SHARED_BROWSER_VARIABLE = 'FACT_MEMORY_BROWSER_WS'
  * @returns its arguments.
  */
 export function browserArgs(options: LaunchOptions = {}): string[] {
-  const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--no-first-run', '--disable-dev-shm-usage']
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
+  ]
   // SwiftShader gives headless Chromium a software WebGL; --disable-3d-apis takes WebGL away entirely.
   args.push(options.webgl === false ? '--disable-3d-apis' : '--enable-unsafe-swiftshader', '--use-angle=swiftshader')
   return args
@@ -73,12 +83,26 @@ export interface HostPage {
  * @param timezoneId - the browser's own time zone (IANA); the machine's by default.
  * @returns the page and its error log.
  */
-export async function openHost(browser: Browser, url: string, viewport = { width: 1440, height: 960 }, colorScheme: 'light' | 'dark' = 'light', timezoneId?: string): Promise<HostPage> {
-  const context = await browser.newContext({ viewport, colorScheme, ...(timezoneId === undefined ? {} : { timezoneId }) })
+export async function openHost(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1440, height: 960 },
+  colorScheme: 'light' | 'dark' = 'light',
+  timezoneId?: string,
+): Promise<HostPage> {
+  const context = await browser.newContext({
+    viewport,
+    colorScheme,
+    ...(timezoneId === undefined ? {} : { timezoneId }),
+  })
   const page = await context.newPage()
   const errors: string[] = []
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
-  page.on('pageerror', (error) => { errors.push(`pageerror: ${error.message}`) })
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => {
+    errors.push(`pageerror: ${error.message}`)
+  })
   await page.goto(url, { waitUntil: 'domcontentloaded' })
   await page.locator('[data-fm="sidebar-entry"]').first().waitFor({ state: 'attached', timeout: 30_000 })
   // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
@@ -134,9 +158,15 @@ export async function assertIconButton(button: Locator, what: string): Promise<v
   const icon = button.locator('svg').first()
   await icon.waitFor()
   const drawn = await icon.boundingBox()
-  assert.ok(drawn !== null && drawn.width >= 12 && drawn.height >= 12, `${what}: the icon is drawn ${JSON.stringify(drawn)}`)
+  assert.ok(
+    drawn !== null && drawn.width >= 12 && drawn.height >= 12,
+    `${what}: the icon is drawn ${JSON.stringify(drawn)}`,
+  )
   const glyphs = (await button.innerText()).replace(/[\p{L}\p{N}\s]/gu, '')
   assert.equal(glyphs, '', `${what}: the button draws symbols as text`)
   const box = await button.boundingBox()
-  assert.ok(box !== null && box.width >= 24 && box.height >= 24, `${what}: the hit area is ${box?.width}×${box?.height}`)
+  assert.ok(
+    box !== null && box.width >= 24 && box.height >= 24,
+    `${what}: the hit area is ${box?.width}×${box?.height}`,
+  )
 }

@@ -28,7 +28,8 @@ export function hammingDistance(a: Uint8Array, b: Uint8Array): number {
  * @returns the kept slots, ascending.
  */
 export function hammingNearest(codes: OracleCodes, query: Uint8Array, keep: number): number[] {
-  return codes.flatMap((code, slot) => (code === undefined ? [] : [{ slot, distance: hammingDistance(code, query) }]))
+  return codes
+    .flatMap((code, slot) => (code === undefined ? [] : [{ slot, distance: hammingDistance(code, query) }]))
     .sort((a, b) => a.distance - b.distance || a.slot - b.slot)
     .slice(0, Math.max(0, keep))
     .map((entry) => entry.slot)
@@ -66,7 +67,7 @@ export function signTable(query: Float32Array, positions: number): Float32Array 
  * @returns the score.
  */
 export function asymmetricScore(table: Float32Array, code: Uint8Array): number {
-  const entry = (p: number): number => (p < code.length ? table[p * 256 + (code[p] ?? 0)] ?? 0 : 0)
+  const entry = (p: number): number => (p < code.length ? (table[p * 256 + (code[p] ?? 0)] ?? 0) : 0)
   let score = 0
   for (let p = 0; p < code.length; p += 4) score += entry(p) + entry(p + 1) + entry(p + 2) + entry(p + 3)
   return score
@@ -84,7 +85,9 @@ export function asymmetricScore(table: Float32Array, code: Uint8Array): number {
 export function coarseRank(codes: OracleCodes, query: Float32Array, shortlist: number, keep: number): number[] {
   const positions = Math.ceil(query.length / 8)
   const bits = new Uint8Array(positions)
-  query.forEach((component, i) => { if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7)) })
+  query.forEach((component, i) => {
+    if (component > 0) bits[i >> 3] = (bits[i >> 3] ?? 0) | (1 << (i & 7))
+  })
   const table = signTable(query, positions)
   return hammingNearest(codes, bits, Math.max(shortlist, keep))
     .map((slot) => ({ slot, score: asymmetricScore(table, codes[slot] ?? new Uint8Array(0)) }))

@@ -45,9 +45,17 @@ export interface RunResult {
  * @param cwd - the working directory the session runs in (its header's cwd); the home's workspace by default.
  * @returns exit code and output.
  */
-export async function runHeadless(home: DshHome, modelUrl: string, prompt: string, timeoutMs = 60_000, cwd = home.workspace): Promise<RunResult> {
+export async function runHeadless(
+  home: DshHome,
+  modelUrl: string,
+  prompt: string,
+  timeoutMs = 60_000,
+  cwd = home.workspace,
+): Promise<RunResult> {
   const child = spawn(process.execPath, [DSH_BIN, '--profile', 'headless', prompt], {
-    cwd, env: hostEnv(home, modelUrl), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
+    env: hostEnv(home, modelUrl),
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   return collect(child, timeoutMs)
 }
@@ -68,13 +76,23 @@ export interface WebHost {
  * @param extra - extra environment for the host process.
  * @returns the running host.
  */
-export async function startWebHost(home: DshHome, modelUrl: string, extra: Record<string, string> = {}): Promise<WebHost> {
+export async function startWebHost(
+  home: DshHome,
+  modelUrl: string,
+  extra: Record<string, string> = {},
+): Promise<WebHost> {
   const child = spawn(process.execPath, [DSH_BIN, '--profile', 'web', '--no-open', '--port', '0'], {
-    cwd: home.workspace, env: hostEnv(home, modelUrl, extra), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: home.workspace,
+    env: hostEnv(home, modelUrl, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => {
       clearInterval(poll)
@@ -113,8 +131,12 @@ export async function startWebHost(home: DshHome, modelUrl: string, extra: Recor
 function collect(child: ChildProcess, timeoutMs: number): Promise<RunResult> {
   let stdout = ''
   let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8') })
-  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8') })
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
   return new Promise((resolveRun) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.once('exit', (code) => {

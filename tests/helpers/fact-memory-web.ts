@@ -41,30 +41,47 @@ export function rawRequest(baseUrl: string, raw: RawRequest): Promise<VerbRespon
   const url = new URL(baseUrl)
   const body = raw.body === undefined ? undefined : Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body, 'utf8')
   const headers: Record<string, string | number> = { ...raw.headers }
-  if (body !== undefined && raw.chunked !== true && !Object.keys(headers).some((key) => key.toLowerCase() === 'content-length')) {
+  if (
+    body !== undefined &&
+    raw.chunked !== true &&
+    !Object.keys(headers).some((key) => key.toLowerCase() === 'content-length')
+  ) {
     headers['content-length'] = body.byteLength
   }
   return new Promise((resolveResponse, reject) => {
     let settled = false
-    const req = httpRequest({
-      host: url.hostname,
-      port: url.port,
-      method: raw.method ?? 'POST',
-      path: raw.path,
-      headers,
-      ...(raw.agent === undefined ? { agent: false } : { agent: raw.agent }),
-    }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('error', (error) => { if (!settled) { settled = true; reject(error) } })
-      res.on('end', () => {
-        if (settled) return
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: raw.method ?? 'POST',
+        path: raw.path,
+        headers,
+        ...(raw.agent === undefined ? { agent: false } : { agent: raw.agent }),
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('error', (error) => {
+          if (!settled) {
+            settled = true
+            reject(error)
+          }
+        })
+        res.on('end', () => {
+          if (settled) return
+          settled = true
+          const text = Buffer.concat(chunks).toString('utf8')
+          resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseObject(text) })
+        })
+      },
+    )
+    req.on('error', (error) => {
+      if (!settled) {
         settled = true
-        const text = Buffer.concat(chunks).toString('utf8')
-        resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseObject(text) })
-      })
+        reject(error)
+      }
     })
-    req.on('error', (error) => { if (!settled) { settled = true; reject(error) } })
     if (body !== undefined && raw.chunked === true) {
       // Several writes so the body really travels as chunks.
       const step = 16 * 1024
@@ -79,7 +96,9 @@ export function rawRequest(baseUrl: string, raw: RawRequest): Promise<VerbRespon
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(text) as unknown
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }
@@ -160,9 +179,14 @@ export async function hostApi<T>(url: string, method: string, payload: unknown):
   const response = await fetch(`${url}/api/${method}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'client-request', rpcId: `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`, method, payload }),
+    body: JSON.stringify({
+      type: 'client-request',
+      rpcId: `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+      method,
+      payload,
+    }),
   })
-  const body = await response.json() as { result?: { ok: boolean; value?: T; error?: unknown } }
+  const body = (await response.json()) as { result?: { ok: boolean; value?: T; error?: unknown } }
   if (body.result?.ok !== true) throw new Error(`${method} failed: ${JSON.stringify(body)}`)
   return body.result.value as T
 }
@@ -177,7 +201,13 @@ export async function hostApi<T>(url: string, method: string, payload: unknown):
  * @param steps - scripted agent steps.
  * @returns the session id.
  */
-export async function converse(url: string, model: FakeModel, workspace: string, prompt: string, ...steps: ScriptStep[]): Promise<string> {
+export async function converse(
+  url: string,
+  model: FakeModel,
+  workspace: string,
+  prompt: string,
+  ...steps: ScriptStep[]
+): Promise<string> {
   return promptSession(url, model, workspace, prompt, ...steps, { text: 'Done.' })
 }
 
@@ -191,7 +221,13 @@ export async function converse(url: string, model: FakeModel, workspace: string,
  * @param steps - scripted agent steps, ending with the model's closing text.
  * @returns the session id.
  */
-export async function promptSession(url: string, model: FakeModel, cwd: string, prompt: string, ...steps: ScriptStep[]): Promise<string> {
+export async function promptSession(
+  url: string,
+  model: FakeModel,
+  cwd: string,
+  prompt: string,
+  ...steps: ScriptStep[]
+): Promise<string> {
   model.reset()
   model.enqueue(...steps)
   const { sessionId } = await hostApi<{ sessionId: string }>(url, 'session.create', { cwd })

@@ -37,7 +37,13 @@ export class FakeClock implements Clock {
   }
 
   after(ms: number, callback: () => void): () => void {
-    const timer: Timer = { id: this.nextId++, intervalMs: 0, callback, nextDue: this.current + Math.max(0, ms), cancelled: false }
+    const timer: Timer = {
+      id: this.nextId++,
+      intervalMs: 0,
+      callback,
+      nextDue: this.current + Math.max(0, ms),
+      cancelled: false,
+    }
     this.timers.push(timer)
     return () => this.cancel(timer)
   }

@@ -18,12 +18,16 @@ const TOKEN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu
 const HAN = /^\p{Script=Han}/u
 
 /** English form → concept index. */
-const EN_INDEX: ReadonlyMap<string, number> = new Map(FAKE_CONCEPTS.flatMap((concept, index) => concept.en.map((form) => [form, index] as const)))
+const EN_INDEX: ReadonlyMap<string, number> = new Map(
+  FAKE_CONCEPTS.flatMap((concept, index) => concept.en.map((form) => [form, index] as const)),
+)
 /** Chinese word → concept index, longest words first. */
-const ZH_WORDS: readonly (readonly [string, number])[] = FAKE_CONCEPTS
-  .flatMap((concept, index) => concept.zh.map((word) => [word, index] as const))
-  .sort((a, b) => b[0].length - a[0].length)
-const ZH_STOPWORDS: readonly string[] = [...FAKE_STOPWORDS].filter((word) => HAN.test(word)).sort((a, b) => b.length - a.length)
+const ZH_WORDS: readonly (readonly [string, number])[] = FAKE_CONCEPTS.flatMap((concept, index) =>
+  concept.zh.map((word) => [word, index] as const),
+).sort((a, b) => b[0].length - a[0].length)
+const ZH_STOPWORDS: readonly string[] = [...FAKE_STOPWORDS]
+  .filter((word) => HAN.test(word))
+  .sort((a, b) => b.length - a.length)
 
 /**
  * The fake embedding of a text.
@@ -35,7 +39,8 @@ export function fakeEmbedding(text: string, dim: number): Float32Array {
   const vector = new Float64Array(dim)
   const { concepts, words } = readText(text)
   for (const concept of concepts) addConcept(vector, concept, dim)
-  for (const word of words) addHashed(vector, `surface:${word.form}`, word.concept === undefined ? WEIGHT.unknown : WEIGHT.surface)
+  for (const word of words)
+    addHashed(vector, `surface:${word.form}`, word.concept === undefined ? WEIGHT.unknown : WEIGHT.surface)
   addHashed(vector, `text:${text}`, WEIGHT.text)
   const scale = 1 + (hash(`scale:${text}`) % 1000) / 100
   const scaled = new Float32Array(dim)

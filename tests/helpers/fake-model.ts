@@ -71,7 +71,9 @@ export class FakeModel {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.on('end', () => model?.handle(req.url ?? '', Buffer.concat(chunks).toString('utf8'), res, req.headers.authorization))
+      req.on('end', () =>
+        model?.handle(req.url ?? '', Buffer.concat(chunks).toString('utf8'), res, req.headers.authorization),
+      )
     })
     model = new FakeModel(server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -127,7 +129,12 @@ export class FakeModel {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  private handle(url: string, raw: string, res: import('node:http').ServerResponse, authorization: string | undefined): void {
+  private handle(
+    url: string,
+    raw: string,
+    res: import('node:http').ServerResponse,
+    authorization: string | undefined,
+  ): void {
     let body: ChatBody = { messages: [] }
     try {
       body = JSON.parse(raw) as ChatBody
@@ -136,19 +143,30 @@ export class FakeModel {
       return
     }
     const agentStep = (body.tools?.length ?? 0) > 0
-    const system = body.messages.filter((message) => message.role === 'system').map(messageText).join('\n')
+    const system = body.messages
+      .filter((message) => message.role === 'system')
+      .map(messageText)
+      .join('\n')
     const verdict = !agentStep && system.includes(VERDICT_SYSTEM_PROMPT.split('\n')[0] ?? '\u0000')
-    const extraction = !agentStep && !verdict && [EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT]
-      .some((prompt) => system.includes(prompt.split('\n')[0] ?? '\u0000'))
+    const extraction =
+      !agentStep &&
+      !verdict &&
+      [EXTRACTION_SYSTEM_PROMPT, MERGE_SYSTEM_PROMPT].some((prompt) =>
+        system.includes(prompt.split('\n')[0] ?? '\u0000'),
+      )
     this.requests.push({ url, body, agentStep, extraction, verdict, receivedAt: Date.now(), authorization })
     if (!url.endsWith('/chat/completions')) {
       res.writeHead(404).end()
       return
     }
     if (extraction || verdict) {
-      const reply = (verdict ? this.verdictScript.shift() : this.extractionScript.shift()) ?? { text: verdict ? '{"verdict": "unsure"}' : '{"facts": []}' }
+      const reply = (verdict ? this.verdictScript.shift() : this.extractionScript.shift()) ?? {
+        text: verdict ? '{"verdict": "unsure"}' : '{"facts": []}',
+      }
       if ('status' in reply) {
-        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${reply.status}` } }))
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `scripted failure ${reply.status}` } }))
         return
       }
       const answer = (): void => this.answerText(res, body, reply.text)
@@ -156,17 +174,28 @@ export class FakeModel {
       else setTimeout(answer, reply.delayMs)
       return
     }
-    const step: ScriptStep = agentStep ? this.script.shift() ?? { text: 'done' } : { text: 'A short title' }
+    const step: ScriptStep = agentStep ? (this.script.shift() ?? { text: 'done' }) : { text: 'A short title' }
     this.counter += 1
     if ('toolCalls' in step) {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
       step.toolCalls.forEach((call, index) => {
         this.send(res, {
-          choices: [{
-            index: 0,
-            delta: { tool_calls: [{ index, id: `call-${this.counter}-${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
-            finish_reason: null,
-          }],
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  {
+                    index,
+                    id: `call-${this.counter}-${index}`,
+                    type: 'function',
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  },
+                ],
+              },
+              finish_reason: null,
+            },
+          ],
         })
       })
       this.finish(res, 'tool_calls')
@@ -184,7 +213,12 @@ export class FakeModel {
   private answerText(res: import('node:http').ServerResponse, body: ChatBody, text: string): void {
     if (body['stream'] === false) {
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }))
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      )
       return
     }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' })
@@ -197,7 +231,10 @@ export class FakeModel {
   }
 
   private finish(res: import('node:http').ServerResponse, reason: string): void {
-    this.send(res, { choices: [{ index: 0, delta: { content: '' }, finish_reason: reason }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })
+    this.send(res, {
+      choices: [{ index: 0, delta: { content: '' }, finish_reason: reason }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    })
     res.write('data: [DONE]\n\n')
     res.end()
   }

@@ -121,7 +121,8 @@ export async function startFakeSemantic(options: FakeSemanticOptions = {}): Prom
         json(res, 404, { error: { message: `no such endpoint: ${recorded.method} ${recorded.path}` } })
         return
       }
-      if (recorded.kind === 'embeddings') later(res, script.embedDelayMs, () => answerEmbeddings(res, recorded, script, dim))
+      if (recorded.kind === 'embeddings')
+        later(res, script.embedDelayMs, () => answerEmbeddings(res, recorded, script, dim))
       else later(res, script.rerankDelayMs, () => answerRerank(res, recorded, script, dim))
     })
   })
@@ -146,8 +147,18 @@ export async function startFakeSemantic(options: FakeSemanticOptions = {}): Prom
 
 function defaultScript(): FakeSemanticScript {
   return {
-    embedDelayMs: 0, rerankDelayMs: 0, embedStatus: undefined, rerankStatus: undefined, embedDim: undefined, embedOrder: 'input',
-    rerankScores: 'cosine', errorBody: undefined, embeddingModel: undefined, rerankModel: undefined, embedBody: undefined, rerankBody: undefined,
+    embedDelayMs: 0,
+    rerankDelayMs: 0,
+    embedStatus: undefined,
+    rerankStatus: undefined,
+    embedDim: undefined,
+    embedOrder: 'input',
+    rerankScores: 'cosine',
+    errorBody: undefined,
+    embeddingModel: undefined,
+    rerankModel: undefined,
+    embedBody: undefined,
+    rerankBody: undefined,
   }
 }
 
@@ -159,26 +170,56 @@ function record(req: IncomingMessage, raw: string, address: AddressInfo): Semant
   } catch {
     // Not JSON: the raw text is recorded and the answer is an error.
   }
-  const kind: SemanticEndpointKind = url.pathname.endsWith('/embeddings') ? 'embeddings' : url.pathname.endsWith('/rerank') ? 'rerank' : 'other'
-  return { url: url.href, path: url.pathname, kind, method: req.method ?? '', body, raw, authorization: req.headers.authorization, receivedAt: Date.now() }
+  const kind: SemanticEndpointKind = url.pathname.endsWith('/embeddings')
+    ? 'embeddings'
+    : url.pathname.endsWith('/rerank')
+      ? 'rerank'
+      : 'other'
+  return {
+    url: url.href,
+    path: url.pathname,
+    kind,
+    method: req.method ?? '',
+    body,
+    raw,
+    authorization: req.headers.authorization,
+    receivedAt: Date.now(),
+  }
 }
 
-function answerEmbeddings(res: ServerResponse, request: SemanticRequest, script: FakeSemanticScript, dim: number): void {
+function answerEmbeddings(
+  res: ServerResponse,
+  request: SemanticRequest,
+  script: FakeSemanticScript,
+  dim: number,
+): void {
   if (script.embedStatus !== undefined) return failWith(res, script.embedStatus, request, script.errorBody)
   const body = objectOf(request.body) as { model?: unknown; input?: unknown }
-  if (script.embeddingModel !== undefined && body.model !== script.embeddingModel) return json(res, 404, { error: { message: `model ${String(body.model)} not found` } })
+  if (script.embeddingModel !== undefined && body.model !== script.embeddingModel)
+    return json(res, 404, { error: { message: `model ${String(body.model)} not found` } })
   if (script.embedBody !== undefined) return answerRaw(res, script.embedBody)
   const input = typeof body.input === 'string' ? [body.input] : body.input
-  if (!Array.isArray(input) || !input.every((text) => typeof text === 'string')) return json(res, 400, { error: { message: 'input must be a string or an array of strings' } })
-  const data = input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from(fakeEmbedding(text, script.embedDim ?? dim)) }))
+  if (!Array.isArray(input) || !input.every((text) => typeof text === 'string'))
+    return json(res, 400, { error: { message: 'input must be a string or an array of strings' } })
+  const data = input.map((text, index) => ({
+    object: 'embedding',
+    index,
+    embedding: Array.from(fakeEmbedding(text, script.embedDim ?? dim)),
+  }))
   if (script.embedOrder === 'reversed') data.reverse()
-  json(res, 200, { object: 'list', model: body.model, data, usage: { prompt_tokens: input.length, total_tokens: input.length } })
+  json(res, 200, {
+    object: 'list',
+    model: body.model,
+    data,
+    usage: { prompt_tokens: input.length, total_tokens: input.length },
+  })
 }
 
 function answerRerank(res: ServerResponse, request: SemanticRequest, script: FakeSemanticScript, dim: number): void {
   if (script.rerankStatus !== undefined) return failWith(res, script.rerankStatus, request, script.errorBody)
   const body = objectOf(request.body) as { model?: unknown; query?: unknown; documents?: unknown; top_n?: unknown }
-  if (script.rerankModel !== undefined && body.model !== script.rerankModel) return json(res, 404, { error: { message: `model ${String(body.model)} not found` } })
+  if (script.rerankModel !== undefined && body.model !== script.rerankModel)
+    return json(res, 404, { error: { message: `model ${String(body.model)} not found` } })
   if (script.rerankBody !== undefined) return answerRaw(res, script.rerankBody)
   const documents = Array.isArray(body.documents) ? body.documents.map(documentText) : undefined
   if (typeof body.query !== 'string' || documents === undefined || documents.some((text) => text === undefined)) {
@@ -186,7 +227,10 @@ function answerRerank(res: ServerResponse, request: SemanticRequest, script: Fak
   }
   const query = fakeEmbedding(body.query, dim)
   const results = documents
-    .map((text, index) => ({ index, relevance_score: shapeScore(Math.max(0, cosine(query, fakeEmbedding(text ?? '', dim))), script.rerankScores) }))
+    .map((text, index) => ({
+      index,
+      relevance_score: shapeScore(Math.max(0, cosine(query, fakeEmbedding(text ?? '', dim))), script.rerankScores),
+    }))
     .sort((a, b) => b.relevance_score - a.relevance_score)
   const topN = typeof body.top_n === 'number' ? body.top_n : results.length
   json(res, 200, { model: body.model, results: results.slice(0, topN) })

@@ -14,8 +14,10 @@ export function indexedTerms(dbPath: string): Map<number, string> {
   const db = new Sqlite(dbPath, { readonly: true })
   try {
     db.exec(`CREATE VIRTUAL TABLE temp.facts_fts_vocab USING fts5vocab('main', 'facts_fts', 'instance')`)
-    const rows = db.prepare(`SELECT doc, group_concat(term, ' ') AS terms FROM (SELECT doc, term FROM temp.facts_fts_vocab ORDER BY doc, offset)
-      GROUP BY doc ORDER BY doc`).all() as { doc: number; terms: string }[]
+    const rows = db
+      .prepare(`SELECT doc, group_concat(term, ' ') AS terms FROM (SELECT doc, term FROM temp.facts_fts_vocab ORDER BY doc, offset)
+      GROUP BY doc ORDER BY doc`)
+      .all() as { doc: number; terms: string }[]
     return new Map(rows.map((row) => [Number(row.doc), String(row.terms)]))
   } finally {
     db.close()

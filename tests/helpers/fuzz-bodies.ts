@@ -58,7 +58,16 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   proposals: { status: 'stringOrArray', cursor: 'string', limit: 'int', since: 'string' },
   'proposal-apply': { ...FENCE, id: 'int', revision: 'int' },
   'proposal-reject': { ...FENCE, id: 'int', revision: 'int' },
-  'proposal-revise': { ...FENCE, id: 'int', revision: 'int', row: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record' },
+  'proposal-revise': {
+    ...FENCE,
+    id: 'int',
+    revision: 'int',
+    row: 'int',
+    subject: 'string',
+    property: 'string',
+    value: 'string',
+    qualifiers: 'record',
+  },
   'proposal-prune': { ...FENCE, id: 'int', revision: 'int', row: 'int' },
   'review-seen': {},
   audit: { force: 'bool', summary: 'bool', limit: 'int' },
@@ -66,11 +75,28 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
   key: { ref: 'string', value: 'string' },
   activity: {},
   sessions: { sessionIds: 'stringArray', limit: 'int' },
-  facts: { cursor: 'string', limit: 'int', status: 'stringOrArray', evidence: 'stringArray', subject: 'string', text: 'string', session: 'string', scope: 'string' },
+  facts: {
+    cursor: 'string',
+    limit: 'int',
+    status: 'stringOrArray',
+    evidence: 'stringArray',
+    subject: 'string',
+    text: 'string',
+    session: 'string',
+    scope: 'string',
+  },
   fact: { id: 'int' },
   search: { query: 'string', limit: 'int' },
   'fact-update': {
-    ...FENCE, id: 'int', subject: 'string', property: 'string', value: 'string', qualifiers: 'record', scope: 'string', validFrom: 'string', validTo: 'string',
+    ...FENCE,
+    id: 'int',
+    subject: 'string',
+    property: 'string',
+    value: 'string',
+    qualifiers: 'record',
+    scope: 'string',
+    validFrom: 'string',
+    validTo: 'string',
   },
   'fact-expire': { ...FENCE, id: 'int' },
   'fact-restore': { ...FENCE, editId: 'int' },
@@ -98,11 +124,40 @@ export const KNOWN_FIELDS: Readonly<Record<string, Readonly<Record<string, Field
 const ALL_FIELDS = [...new Set(Object.values(KNOWN_FIELDS).flatMap((fields) => Object.keys(fields)))]
 
 /** Keys that poke at prototypes. */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf']
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+]
 
 /** Values that are wrong for a field of each kind, whatever its range (all schemas' integers are whole and >= 0). */
 const WRONG: Readonly<Record<FieldKind, readonly unknown[]>> = {
-  int: ['1', 'NaN', 'Infinity', '-Infinity', '1e309', '0x10', '', ' 1', '١', true, false, null, [1], { value: 1 }, 1.5, -1, -7.25, 1e300, 2 ** 53 + 2],
+  int: [
+    '1',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    '0x10',
+    '',
+    ' 1',
+    '١',
+    true,
+    false,
+    null,
+    [1],
+    { value: 1 },
+    1.5,
+    -1,
+    -7.25,
+    1e300,
+    2 ** 53 + 2,
+  ],
   bool: ['true', 'false', 'yes', 1, 0, null, [], [true], {}, 'NaN'],
   string: [0, 1, -1, 1.5, 1e21, true, false, null, [], ['x'], {}, { text: 'x' }],
   stringOrArray: [0, 7, true, null, {}, { status: 'all' }, [1], [null], [[]]],
@@ -111,7 +166,24 @@ const WRONG: Readonly<Record<FieldKind, readonly unknown[]>> = {
 }
 
 /** Strings that look like numbers or special values. */
-const NAN_LIKE = ['NaN', '-NaN', 'Infinity', '-Infinity', 'undefined', 'null', '1e309', '-0', '0x1F', '0b101', '1_000', '١٢٣', '+1', '.5', '5.', '']
+const NAN_LIKE = [
+  'NaN',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  'undefined',
+  'null',
+  '1e309',
+  '-0',
+  '0x1F',
+  '0b101',
+  '1_000',
+  '١٢٣',
+  '+1',
+  '.5',
+  '5.',
+  '',
+]
 
 /** What the fuzzer knows about the live store, to make poisoned bodies otherwise plausible. */
 export interface FuzzContext {
@@ -122,7 +194,17 @@ export interface FuzzContext {
 
 /** A body to send and what the fuzzer made it as. */
 export interface FuzzBody {
-  readonly kind: 'value' | 'random-object' | 'wrong-type' | 'unknown-field' | 'huge' | 'prototype' | 'deep' | 'malformed' | 'invalid-utf8' | 'empty'
+  readonly kind:
+    | 'value'
+    | 'random-object'
+    | 'wrong-type'
+    | 'unknown-field'
+    | 'huge'
+    | 'prototype'
+    | 'deep'
+    | 'malformed'
+    | 'invalid-utf8'
+    | 'empty'
   readonly bytes: Buffer
 }
 
@@ -136,14 +218,23 @@ export interface FuzzBody {
 export function fuzzBody(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
   const roll = rng.next()
   if (roll < 0.1) return text('value', JSON.stringify(randomNonObject(rng, 3)))
-  if (roll < 0.22) return text('random-object', objectText(rng, randomEntries(rng, verb, 1 + rng.int(6)), unknownPoison(rng, verb)))
-  if (roll < 0.45) return text('wrong-type', objectText(rng, plausibleEntries(rng, verb, context), wrongTypePoison(rng, verb)))
-  if (roll < 0.58) return text('unknown-field', objectText(rng, plausibleEntries(rng, verb, context), unknownPoison(rng, verb)))
+  if (roll < 0.22)
+    return text('random-object', objectText(rng, randomEntries(rng, verb, 1 + rng.int(6)), unknownPoison(rng, verb)))
+  if (roll < 0.45)
+    return text('wrong-type', objectText(rng, plausibleEntries(rng, verb, context), wrongTypePoison(rng, verb)))
+  if (roll < 0.58)
+    return text('unknown-field', objectText(rng, plausibleEntries(rng, verb, context), unknownPoison(rng, verb)))
   if (roll < 0.68) return huge(rng, verb, context)
   if (roll < 0.76) {
-    const entries: [string, unknown][] = [...plausibleEntries(rng, verb, context), [rng.pick(PROTOTYPE_KEYS), randomValue(rng, 2)]]
+    const entries: [string, unknown][] = [
+      ...plausibleEntries(rng, verb, context),
+      [rng.pick(PROTOTYPE_KEYS), randomValue(rng, 2)],
+    ]
     if (rng.chance(0.5)) entries.push([rng.pick(PROTOTYPE_KEYS), { force: true, summary: true, id: 1, isAdmin: true }])
-    return text('prototype', objectText(rng, entries, rng.chance(0.5) ? unknownPoison(rng, verb) : wrongTypePoison(rng, verb)))
+    return text(
+      'prototype',
+      objectText(rng, entries, rng.chance(0.5) ? unknownPoison(rng, verb) : wrongTypePoison(rng, verb)),
+    )
   }
   if (roll < 0.8) return deep(rng, verb)
   if (roll < 0.9) return malformed(rng, verb, context)
@@ -156,7 +247,11 @@ function text(kind: FuzzBody['kind'], body: string): FuzzBody {
 }
 
 /** Serialize entries as a JSON object (keys may be anything, including __proto__), poison last. */
-function objectText(rng: Rng, entries: readonly (readonly [string, unknown])[], poison: readonly [string, unknown]): string {
+function objectText(
+  rng: Rng,
+  entries: readonly (readonly [string, unknown])[],
+  poison: readonly [string, unknown],
+): string {
   const seen = new Set<string>([poison[0]])
   const unique = entries.filter(([key]) => (seen.has(key) ? false : (seen.add(key), true)))
   const all = [...unique, poison]
@@ -169,10 +264,27 @@ function unknownKey(rng: Rng, verb: string): string {
   const known = KNOWN_FIELDS[verb] ?? {}
   for (;;) {
     const roll = rng.next()
-    const key = roll < 0.35 ? rng.pick(ALL_FIELDS)
-      : roll < 0.5 ? rng.pick(['', ' ', 'ID', 'Id', 'id ', 'operationid', 'expected_generation', 'OperationId', '0', '-1', 'null', 'true'])
-        : roll < 0.6 ? 'k'.repeat(1 + rng.int(3000))
-          : randomString(rng, 1 + rng.int(24))
+    const key =
+      roll < 0.35
+        ? rng.pick(ALL_FIELDS)
+        : roll < 0.5
+          ? rng.pick([
+              '',
+              ' ',
+              'ID',
+              'Id',
+              'id ',
+              'operationid',
+              'expected_generation',
+              'OperationId',
+              '0',
+              '-1',
+              'null',
+              'true',
+            ])
+          : roll < 0.6
+            ? 'k'.repeat(1 + rng.int(3000))
+            : randomString(rng, 1 + rng.int(24))
     if (!Object.hasOwn(known, key) && !PROTOTYPE_KEYS.includes(key)) return key
   }
 }
@@ -198,48 +310,88 @@ function plausibleEntries(rng: Rng, verb: string, context: FuzzContext): [string
 
 function plausible(rng: Rng, key: string, context: FuzzContext): unknown {
   switch (key) {
-    case 'expectedGeneration': return rng.chance(0.8) ? context.generation : rng.int(context.generation + 3)
-    case 'operationId': return `fuzz-${rng.int(1e9).toString(36)}-${rng.int(1e9).toString(36)}`
-    case 'id': case 'keepFactId': return rng.chance(0.5) ? rng.pick(context.factIds) : rng.pick(context.proposalIds)
-    case 'editId': case 'groupId': return 1 + rng.int(5)
-    case 'revision': return 1
-    case 'row': return rng.int(2)
-    case 'limit': return 1 + rng.int(50)
-    case 'force': case 'summary': case 'backup': return rng.chance(0.5)
-    case 'subject': return rng.pick(['deploys', 'api server', 'kettle', '灯塔'])
-    case 'entityKey': return rng.pick(['deploys', 'api server'])
-    case 'property': return rng.pick(['port', 'release day', 'colour'])
-    case 'value': return rng.pick(['7803', 'Wednesday', 'blue'])
-    case 'qualifiers': return { env: 'prod' }
-    case 'scope': return 'global'
-    case 'validFrom': return '2026-01-01'
-    case 'validTo': return '2031-01-01'
-    case 'path': return rng.pick(['exports/facts.jsonl', '../memory.db', 'backups'])
-    case 'content': return `${JSON.stringify({ subject: 'fuzz', property: 'probe', value: 'x' })}\n`
-    case 'mode': return rng.pick(['preview', 'commit'])
-    case 'token': case 'confirmToken': return randomString(rng, 24)
-    case 'cursor': return String(rng.int(100))
-    case 'status': return rng.pick(['current', 'all', 'history', 'pending', ['active'], ['conflict', 'expired']])
-    case 'evidence': return ['observed']
-    case 'text': return rng.pick(['port', 'Tuesday', '"unbalanced', 'NEAR(a b)'])
-    case 'sessionIds': return ['session-1']
-    case 'session': return 'session-1'
-    case 'view': return rng.pick(['nebula', 'tree'])
-    case 'center': return rng.pick(['deploys', 'api server'])
-    case 'ref': return rng.pick(['llm', 'embedding', 'rerank'])
-    default: return randomValue(rng, 1)
+    case 'expectedGeneration':
+      return rng.chance(0.8) ? context.generation : rng.int(context.generation + 3)
+    case 'operationId':
+      return `fuzz-${rng.int(1e9).toString(36)}-${rng.int(1e9).toString(36)}`
+    case 'id':
+    case 'keepFactId':
+      return rng.chance(0.5) ? rng.pick(context.factIds) : rng.pick(context.proposalIds)
+    case 'editId':
+    case 'groupId':
+      return 1 + rng.int(5)
+    case 'revision':
+      return 1
+    case 'row':
+      return rng.int(2)
+    case 'limit':
+      return 1 + rng.int(50)
+    case 'force':
+    case 'summary':
+    case 'backup':
+      return rng.chance(0.5)
+    case 'subject':
+      return rng.pick(['deploys', 'api server', 'kettle', '灯塔'])
+    case 'entityKey':
+      return rng.pick(['deploys', 'api server'])
+    case 'property':
+      return rng.pick(['port', 'release day', 'colour'])
+    case 'value':
+      return rng.pick(['7803', 'Wednesday', 'blue'])
+    case 'qualifiers':
+      return { env: 'prod' }
+    case 'scope':
+      return 'global'
+    case 'validFrom':
+      return '2026-01-01'
+    case 'validTo':
+      return '2031-01-01'
+    case 'path':
+      return rng.pick(['exports/facts.jsonl', '../memory.db', 'backups'])
+    case 'content':
+      return `${JSON.stringify({ subject: 'fuzz', property: 'probe', value: 'x' })}\n`
+    case 'mode':
+      return rng.pick(['preview', 'commit'])
+    case 'token':
+    case 'confirmToken':
+      return randomString(rng, 24)
+    case 'cursor':
+      return String(rng.int(100))
+    case 'status':
+      return rng.pick(['current', 'all', 'history', 'pending', ['active'], ['conflict', 'expired']])
+    case 'evidence':
+      return ['observed']
+    case 'text':
+      return rng.pick(['port', 'Tuesday', '"unbalanced', 'NEAR(a b)'])
+    case 'sessionIds':
+      return ['session-1']
+    case 'session':
+      return 'session-1'
+    case 'view':
+      return rng.pick(['nebula', 'tree'])
+    case 'center':
+      return rng.pick(['deploys', 'api server'])
+    case 'ref':
+      return rng.pick(['llm', 'embedding', 'rerank'])
+    default:
+      return randomValue(rng, 1)
   }
 }
 
 /** Random fields, known or not, with random values; the poison is added by the caller. */
 function randomEntries(rng: Rng, verb: string, count: number): [string, unknown][] {
   const fields = Object.keys(KNOWN_FIELDS[verb] ?? {})
-  return Array.from({ length: count }, () => [rng.chance(0.4) && fields.length > 0 ? rng.pick(fields) : unknownKey(rng, verb), randomValue(rng, 3)])
+  return Array.from({ length: count }, () => [
+    rng.chance(0.4) && fields.length > 0 ? rng.pick(fields) : unknownKey(rng, verb),
+    randomValue(rng, 3),
+  ])
 }
 
 /** A known string field (or any field) holding a huge string: up to 200 KB, often past the body cap. */
 function huge(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
-  const strings = Object.entries(KNOWN_FIELDS[verb] ?? {}).filter(([, kind]) => kind === 'string').map(([key]) => key)
+  const strings = Object.entries(KNOWN_FIELDS[verb] ?? {})
+    .filter(([, kind]) => kind === 'string')
+    .map(([key]) => key)
   const key = strings.length > 0 && rng.chance(0.7) ? rng.pick(strings) : unknownKey(rng, verb)
   const size = Math.floor(2 ** (10 + rng.next() * 7.64)) // 1 KiB … 200 KiB
   const unit = rng.pick(['a', 'é', '灯', '😀', '\\', '"', ' ', '\u0000', '\ud800'])
@@ -263,7 +415,7 @@ function malformed(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
   const candidates = [
     valid.slice(0, Math.max(1, rng.int(valid.length - 1))),
     valid.replace(/\}$/u, ',}'),
-    valid.replace(/"/gu, '\''),
+    valid.replace(/"/gu, "'"),
     valid.replace(/:/u, '='),
     `${valid}}`,
     `${valid}${valid}`,
@@ -287,7 +439,17 @@ function malformed(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
 /** A JSON-ish body with bytes that are not UTF-8. */
 function invalidUtf8(rng: Rng, verb: string, context: FuzzContext): FuzzBody {
   const base = Buffer.from(objectText(rng, plausibleEntries(rng, verb, context), unknownPoison(rng, verb)), 'utf8')
-  const bad = rng.pick([[0xff], [0xfe, 0xff], [0xc3, 0x28], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xf4, 0x90, 0x80, 0x80]])
+  const bad = rng.pick([
+    [0xff],
+    [0xfe, 0xff],
+    [0xc3, 0x28],
+    [0xc0, 0x80],
+    [0xed, 0xa0, 0x80],
+    [0xf8, 0x88, 0x80, 0x80, 0x80],
+    [0xe2, 0x82],
+    [0x80],
+    [0xf4, 0x90, 0x80, 0x80],
+  ])
   // Inside a string value when there is one, else anywhere.
   const quote = base.indexOf(0x22, 1)
   const at = quote > 0 && rng.chance(0.7) ? quote + 1 : rng.int(base.length + 1)
@@ -326,24 +488,63 @@ function randomNonObject(rng: Rng, depth: number): unknown {
 export function randomValue(rng: Rng, depth: number): unknown {
   const roll = rng.int(depth > 0 ? 10 : 7)
   switch (roll) {
-    case 0: return null
-    case 1: return rng.chance(0.5)
-    case 2: return rng.pick([0, -0, 1, -1, 0.5, 1e308, -1e308, 2 ** 53, 2 ** 53 + 1, Number.MIN_VALUE, rng.int(1e6), -rng.int(1e6) / 7])
-    case 3: return rng.pick(NAN_LIKE)
-    case 4: case 5: return randomString(rng, rng.int(40))
-    case 6: return rng.pick(['', ' ', '\u0000', '\n', '\ud800', '\udfff\ud800', '😀', '<script>', '../../etc/passwd', '%00', '${7*7}', '{{7*7}}'])
-    case 7: case 8: return Array.from({ length: rng.int(5) }, () => randomValue(rng, depth - 1))
+    case 0:
+      return null
+    case 1:
+      return rng.chance(0.5)
+    case 2:
+      return rng.pick([
+        0,
+        -0,
+        1,
+        -1,
+        0.5,
+        1e308,
+        -1e308,
+        2 ** 53,
+        2 ** 53 + 1,
+        Number.MIN_VALUE,
+        rng.int(1e6),
+        -rng.int(1e6) / 7,
+      ])
+    case 3:
+      return rng.pick(NAN_LIKE)
+    case 4:
+    case 5:
+      return randomString(rng, rng.int(40))
+    case 6:
+      return rng.pick([
+        '',
+        ' ',
+        '\u0000',
+        '\n',
+        '\ud800',
+        '\udfff\ud800',
+        '😀',
+        '<script>',
+        '../../etc/passwd',
+        '%00',
+        '${7*7}',
+        '{{7*7}}',
+      ])
+    case 7:
+    case 8:
+      return Array.from({ length: rng.int(5) }, () => randomValue(rng, depth - 1))
     default: {
       const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>
       for (let index = rng.int(5); index > 0; index -= 1) {
-        object[rng.chance(0.2) ? rng.pick(PROTOTYPE_KEYS) : randomString(rng, 1 + rng.int(10))] = randomValue(rng, depth - 1)
+        object[rng.chance(0.2) ? rng.pick(PROTOTYPE_KEYS) : randomString(rng, 1 + rng.int(10))] = randomValue(
+          rng,
+          depth - 1,
+        )
       }
       return object
     }
   }
 }
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/ \t"\\\'{}[],é灯😀\u0000\u0007\u007f\u2028\ufeff'
+const ALPHABET =
+  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/ \t"\\\'{}[],é灯😀\u0000\u0007\u007f\u2028\ufeff'
 
 function randomString(rng: Rng, length: number): string {
   const chars = [...ALPHABET]

@@ -18,9 +18,16 @@ export interface HeadlessConversations {
   readonly model: FakeModel
   readonly home: DshHome
   /** One headless conversation: the user's prompt, the scripted model steps; returns every message the model saw. */
-  converse(prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
+  converse(
+    prompt: string,
+    ...steps: ScriptStep[]
+  ): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
   /** The same conversation run in another working directory (the session's cwd). */
-  converseIn(cwd: string, prompt: string, ...steps: ScriptStep[]): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
+  converseIn(
+    cwd: string,
+    prompt: string,
+    ...steps: ScriptStep[]
+  ): Promise<{ toolResults: string[]; lastRequest: readonly ChatMessage[] }>
   /**
    * Boot one web host in the home; until endSharedHost, each conversation is a new session on it instead of a
    * headless host booted for it alone. For conversations that need no isolation from each other: no profile patch
@@ -91,7 +98,9 @@ export function seedStore(home: DshHome, work: (memory: FactMemory, config: Reso
 }
 
 /** A model step calling one tool. */
-export const toolCall = (name: string) => (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name, arguments: args }] })
+export const toolCall =
+  (name: string) =>
+  (args: Record<string, unknown>): ScriptStep => ({ toolCalls: [{ name, arguments: args }] })
 export const write = toolCall('memory_write')
 export const search = toolCall('memory_search')
 export const forget = toolCall('memory_forget')
@@ -104,7 +113,9 @@ export const reply: ScriptStep = { text: 'Done.' }
  * @returns its text, or '' when none carries it.
  */
 export function directoryOf(messages: readonly ChatMessage[]): string {
-  const snapshots = messages.filter((message) => message.role === 'user').map(messageText)
+  const snapshots = messages
+    .filter((message) => message.role === 'user')
+    .map(messageText)
     .filter((text) => text.startsWith('Current runtime context.') && text.includes('Fact memory:'))
   return snapshots.at(-1) ?? ''
 }
@@ -116,6 +127,11 @@ export function directoryOf(messages: readonly ChatMessage[]): string {
  * @returns its text, or '' when the request carries none.
  */
 export function newestRuntimeContext(messages: readonly ChatMessage[]): string {
-  return messages.filter((message) => message.role === 'user').map(messageText)
-    .filter((text) => text.startsWith('Current runtime context.')).at(-1) ?? ''
+  return (
+    messages
+      .filter((message) => message.role === 'user')
+      .map(messageText)
+      .filter((text) => text.startsWith('Current runtime context.'))
+      .at(-1) ?? ''
+  )
 }

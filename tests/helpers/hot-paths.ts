@@ -49,7 +49,10 @@ export class StatementLog {
 
 /** The embedding identity the vector paths use: never called over HTTP, the sweep is handed an embed function. */
 export const PLAN_EMBEDDING: Partial<Config> = {
-  embeddingSource: 'openai', embeddingBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'fake-embed-1', embeddingDim: 64,
+  embeddingSource: 'openai',
+  embeddingBaseUrl: 'http://127.0.0.1:9/v1',
+  embeddingModel: 'fake-embed-1',
+  embeddingDim: 64,
 }
 
 const DIM = 64
@@ -58,7 +61,10 @@ const SESSION = 'session-5be1c0de-9d2f-4c11'
 
 /** A model that answers every verdict with `word`. */
 function verdictModel(word: 'same' | 'distinct'): ExtractionModel {
-  return { name: 'fake/verdicts', complete: async (): Promise<ModelAnswer> => ({ ok: true, text: JSON.stringify({ verdict: word }) }) }
+  return {
+    name: 'fake/verdicts',
+    complete: async (): Promise<ModelAnswer> => ({ ok: true, text: JSON.stringify({ verdict: word }) }),
+  }
 }
 
 function storesOf(v: VerbHarness): StoreSet {
@@ -67,15 +73,19 @@ function storesOf(v: VerbHarness): StoreSet {
   return opened.stores
 }
 
-
 async function vectorSweep(v: VerbHarness, since?: string): Promise<void> {
   const settings = embeddingSettings(v.h.config)
   if (!settings.configured) throw new Error(settings.reason)
   const result = await runVectorSweep({
-    vectors: storesOf(v).vectors, settings, now: () => v.clock.iso(), signal: new AbortController().signal, since,
+    vectors: storesOf(v).vectors,
+    settings,
+    now: () => v.clock.iso(),
+    signal: new AbortController().signal,
+    since,
     embed: async (texts) => ({ ok: true, dim: DIM, vectors: texts.map((text) => fakeEmbedding(text, DIM)) }),
   })
-  if (result.outcome !== 'swept') throw new Error(`the vector sweep ended ${result.outcome}: ${result.error?.message ?? ''}`)
+  if (result.outcome !== 'swept')
+    throw new Error(`the vector sweep ended ${result.outcome}: ${result.error?.message ?? ''}`)
 }
 
 /**
@@ -93,7 +103,13 @@ export async function seedEveryKind(v: VerbHarness): Promise<void> {
   }
   const library: PartialFact[] = [
     { subject: 'billing-api', property: 'owner', value: 'the payments team in Berlin' },
-    { subject: 'billing-api', property: 'port', value: '7801', anchor: { sessionId: SESSION, turn: 1 }, quote: 'billing runs on 7801' },
+    {
+      subject: 'billing-api',
+      property: 'port',
+      value: '7801',
+      anchor: { sessionId: SESSION, turn: 1 },
+      quote: 'billing runs on 7801',
+    },
     { subject: 'search-service', property: 'region', value: 'eu-west-1' },
     { subject: 'user', property: 'editor', value: 'Neovim with LazyVim', evidence: 'explicit_user' },
     { subject: 'user', property: 'home city', value: 'Hamburg' },
@@ -111,7 +127,11 @@ export async function seedEveryKind(v: VerbHarness): Promise<void> {
   put({ subject: 'billing-api', property: 'port', value: '7803', evidence: 'explicit_user' })
   put({ subject: 'search-service', property: 'region', value: 'us-east-2' })
   const stores = storesOf(v)
-  const sweep = (word: 'same' | 'distinct') => runSweep({ stores, model: async () => verdictModel(word), now: () => v.clock.iso() }, { trigger: 'asked', budget: 8 })
+  const sweep = (word: 'same' | 'distinct') =>
+    runSweep(
+      { stores, model: async () => verdictModel(word), now: () => v.clock.iso() },
+      { trigger: 'asked', budget: 8 },
+    )
   put({ subject: 'partner', property: 'hobbies', value: 'plays the piano, mostly jazz standards', multi: true })
   put({ subject: 'partner', property: 'pastime', value: 'plays jazz standards on the piano', multi: true })
   await sweep('distinct')
@@ -121,19 +141,35 @@ export async function seedEveryKind(v: VerbHarness): Promise<void> {
   put({ subject: 'release', property: 'freeze', value: 'starts on 2026-04-01', validFrom: '2026-04-01T00:00:00.000Z' })
   put({ subject: 'trial licence', property: 'status', value: 'valid', validTo: '2026-03-01T09:30:00.000Z' })
   const nightly = (date: string): string => `nightly backup finished ${date}, 412 files`
-  put({ subject: 'backup-runner', property: 'last run', value: nightly('2026-02-27'), validFrom: '2026-02-27T03:00:00.000Z' })
-  put({ subject: 'backup-runner', property: 'last run', value: nightly('2026-02-28'), validFrom: '2026-02-28T03:00:00.000Z' })
+  put({
+    subject: 'backup-runner',
+    property: 'last run',
+    value: nightly('2026-02-27'),
+    validFrom: '2026-02-27T03:00:00.000Z',
+  })
+  put({
+    subject: 'backup-runner',
+    property: 'last run',
+    value: nightly('2026-02-28'),
+    validFrom: '2026-02-28T03:00:00.000Z',
+  })
   put({ subject: 'draft', property: 'idea', value: 'maybe move billing to a queue', inferred: true })
   const gone = expectKind(put({ subject: 'old laptop', property: 'serial', value: 'C02XK1' }), 'saved').fact
   await v.ok('fact-forget', v.fence({ id: gone.id }))
   const renamed = expectKind(put({ subject: 'Billing Svc', property: 'deploy day', value: 'Tuesday' }), 'saved').fact
   await v.ok('subject-rename', v.fence({ entityKey: renamed.entityKey, to: 'billing-api' }))
-  const pinned = expectKind(put({ subject: 'user', property: 'timezone', value: 'Europe/Berlin', evidence: 'explicit_user' }), 'saved').fact
+  const pinned = expectKind(
+    put({ subject: 'user', property: 'timezone', value: 'Europe/Berlin', evidence: 'explicit_user' }),
+    'saved',
+  ).fact
   await v.ok('fact-pin', v.fence({ id: pinned.id, pinned: true }))
   v.clock.advance(3_600_000)
   v.h.memory.advance()
   await vectorSweep(v)
-  await v.h.memory.recall({ text: 'which port does billing-api use', sessionId: SESSION, turn: 2, messageId: 'msg-1' }, v.h.config)
+  await v.h.memory.recall(
+    { text: 'which port does billing-api use', sessionId: SESSION, turn: 2, messageId: 'msg-1' },
+    v.h.config,
+  )
 }
 
 /** One path: a name and what drives it. */
@@ -152,23 +188,69 @@ const writeOf = (input: PartialFact) => (v: VerbHarness) => {
  * through an index.
  */
 export const HOT_PATHS: readonly DrivenPath[] = [
-  { name: 'write new', run: writeOf({ subject: 'ledger-service', property: 'port', value: '9100', anchor: { sessionId: SESSION, turn: 3 }, quote: 'ledger on 9100' }) },
-  { name: 'write duplicate', run: writeOf({ subject: 'ledger-service', property: 'port', value: '9100', evidence: 'explicit_user' }) },
-  { name: 'write supersede', run: writeOf({ subject: 'ledger-service', property: 'port', value: '9200', evidence: 'explicit_user' }) },
+  {
+    name: 'write new',
+    run: writeOf({
+      subject: 'ledger-service',
+      property: 'port',
+      value: '9100',
+      anchor: { sessionId: SESSION, turn: 3 },
+      quote: 'ledger on 9100',
+    }),
+  },
+  {
+    name: 'write duplicate',
+    run: writeOf({ subject: 'ledger-service', property: 'port', value: '9100', evidence: 'explicit_user' }),
+  },
+  {
+    name: 'write supersede',
+    run: writeOf({ subject: 'ledger-service', property: 'port', value: '9200', evidence: 'explicit_user' }),
+  },
   { name: 'write conflict', run: writeOf({ subject: 'ledger-service', property: 'port', value: '9300' }) },
-  { name: 'write settle', run: writeOf({ subject: 'ledger-service', property: 'port', value: '9300', evidence: 'explicit_user' }) },
-  { name: 'write restatement', run: writeOf({ subject: 'user', property: 'hobbies', value: 'mostly jazz standards on the piano', multi: true }) },
-  { name: 'write fold', run: writeOf({ subject: 'backup-runner', property: 'last run', value: 'nightly backup finished 2026-03-01, 412 files', validFrom: '2026-03-01T03:00:00.000Z' }) },
-  { name: 'write project', run: writeOf({ subject: 'lint command', property: 'value', value: 'pnpm lint', project: BILLING }) },
-  { name: 'write proposal', run: writeOf({ subject: 'draft', property: 'idea', value: 'maybe split the ledger', inferred: true }) },
+  {
+    name: 'write settle',
+    run: writeOf({ subject: 'ledger-service', property: 'port', value: '9300', evidence: 'explicit_user' }),
+  },
+  {
+    name: 'write restatement',
+    run: writeOf({ subject: 'user', property: 'hobbies', value: 'mostly jazz standards on the piano', multi: true }),
+  },
+  {
+    name: 'write fold',
+    run: writeOf({
+      subject: 'backup-runner',
+      property: 'last run',
+      value: 'nightly backup finished 2026-03-01, 412 files',
+      validFrom: '2026-03-01T03:00:00.000Z',
+    }),
+  },
+  {
+    name: 'write project',
+    run: writeOf({ subject: 'lint command', property: 'value', value: 'pnpm lint', project: BILLING }),
+  },
+  {
+    name: 'write proposal',
+    run: writeOf({ subject: 'draft', property: 'idea', value: 'maybe split the ledger', inferred: true }),
+  },
   { name: 'write tombstoned', run: writeOf({ subject: 'old laptop', property: 'serial', value: 'C02XK1' }) },
   {
     name: 'search',
     run: (v) => {
-      const queries = ['7803', 'billing-api port', '支付服务的端口是多少', 'what is the region of search-service',
-        'which owner and port do we use for the api', 'docs.example.com/guide/setup.md', 'what did we change yesterday', 'zzz-unknown nothing']
+      const queries = [
+        '7803',
+        'billing-api port',
+        '支付服务的端口是多少',
+        'what is the region of search-service',
+        'which owner and port do we use for the api',
+        'docs.example.com/guide/setup.md',
+        'what did we change yesterday',
+        'zzz-unknown nothing',
+      ]
       for (const query of queries) v.h.memory.searchLexical({ query, limit: 5, asOf: undefined }, v.h.config)
-      v.h.memory.searchLexical({ query: 'billing-api port', limit: 5, asOf: '2026-03-01', project: BILLING }, v.h.config)
+      v.h.memory.searchLexical(
+        { query: 'billing-api port', limit: 5, asOf: '2026-03-01', project: BILLING },
+        v.h.config,
+      )
       // The plans a large library takes, where a term matches more facts than the candidate cap: a window over one
       // common term, a split whose rarest term alone fills the cap, and words so common that they rank as a bonus
       // (beside the rarest of them alone, beside a split of rarer words, and in the subject channel).
@@ -178,14 +260,37 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       textChannel(stores.facts, ['port', 'billing'], visibility, { candidateCap: 1 })
       textChannel(stores.facts, ['port', 'billing', 'api'], visibility, { candidateCap: 1, hugeAbove: 1 })
       const counts = stores.facts.termDocumentCounts(['plays', 'berlin', 'hamburg'])
-      const [plays, berlin, hamburg] = ['plays', 'berlin', 'hamburg'].map((term) => counts.get(term) ?? 0) as [number, number, number]
-      if (plays <= 2 || berlin < 1 || berlin > 2 || hamburg < 1 || hamburg > 2) throw new Error(`hot-path counts ${JSON.stringify([...counts])}`)
+      const [plays, berlin, hamburg] = ['plays', 'berlin', 'hamburg'].map((term) => counts.get(term) ?? 0) as [
+        number,
+        number,
+        number,
+      ]
+      if (plays <= 2 || berlin < 1 || berlin > 2 || hamburg < 1 || hamburg > 2)
+        throw new Error(`hot-path counts ${JSON.stringify([...counts])}`)
       textChannel(stores.facts, ['plays', 'berlin', 'hamburg'], visibility, { candidateCap: 1, hugeAbove: 2 })
       // The subject channel for a name few facts hold: a rarer word and a bonus word, and a bonus word alone.
       const named = namedSubjects(stores.facts, 'partner plays the piano')
       if (named.length !== 1) throw new Error(`hot-path subjects ${JSON.stringify(named)}`)
-      subjectChannel(stores.facts, named.map((subject) => subject.entityKey), ['plays', 'jazz'], visibility, { hugeAbove: 2, documentCounts: new Map([['plays', 4], ['jazz', 2]]) })
-      subjectChannel(stores.facts, named.map((subject) => subject.entityKey), ['plays'], visibility, { hugeAbove: 2 })
+      subjectChannel(
+        stores.facts,
+        named.map((subject) => subject.entityKey),
+        ['plays', 'jazz'],
+        visibility,
+        {
+          hugeAbove: 2,
+          documentCounts: new Map([
+            ['plays', 4],
+            ['jazz', 2],
+          ]),
+        },
+      )
+      subjectChannel(
+        stores.facts,
+        named.map((subject) => subject.entityKey),
+        ['plays'],
+        visibility,
+        { hugeAbove: 2 },
+      )
     },
   },
   {
@@ -197,10 +302,27 @@ export const HOT_PATHS: readonly DrivenPath[] = [
   },
   {
     name: 'recall',
-    run: (v) => v.h.memory.recall({ text: 'where does the search-service run and who owns billing-api', sessionId: SESSION, turn: 4, messageId: 'msg-2', inView: ['msg-1'], project: BILLING }, v.h.config),
+    run: (v) =>
+      v.h.memory.recall(
+        {
+          text: 'where does the search-service run and who owns billing-api',
+          sessionId: SESSION,
+          turn: 4,
+          messageId: 'msg-2',
+          inView: ['msg-1'],
+          project: BILLING,
+        },
+        v.h.config,
+      ),
   },
   { name: 'advance', run: (v) => v.h.memory.advance() },
-  { name: 'status', run: async (v) => { v.h.memory.status(); await v.ok('status', {}) } },
+  {
+    name: 'status',
+    run: async (v) => {
+      v.h.memory.status()
+      await v.ok('status', {})
+    },
+  },
   { name: 'facts page', run: (v) => v.ok('facts', {}) },
   { name: 'graph nebula', run: (v) => v.ok('graph', {}) },
   {
@@ -211,7 +333,14 @@ export const HOT_PATHS: readonly DrivenPath[] = [
     },
   },
   { name: 'graph tree', run: (v) => v.ok('graph', { view: 'tree', center: 'billing-api' }) },
-  { name: 'review sweep', run: (v) => runSweep({ stores: storesOf(v), model: async () => verdictModel('distinct'), now: () => v.clock.iso() }, { trigger: 'timer', budget: 8 }) },
+  {
+    name: 'review sweep',
+    run: (v) =>
+      runSweep(
+        { stores: storesOf(v), model: async () => verdictModel('distinct'), now: () => v.clock.iso() },
+        { trigger: 'timer', budget: 8 },
+      ),
+  },
   { name: 'vector sweep', run: (v) => vectorSweep(v) },
   { name: 'vector sweep after a write', run: (v) => vectorSweep(v, new Date(v.clock.now() - 300_000).toISOString()) },
   {
@@ -294,7 +423,9 @@ export const COLD_PATHS: readonly DrivenPath[] = [
   {
     name: 'proposal apply',
     run: async (v) => {
-      const cards = (await v.ok('proposals', {}))['proposals'] as { id: number; revision: number; kind: string }[] | undefined
+      const cards = (await v.ok('proposals', {}))['proposals'] as
+        | { id: number; revision: number; kind: string }[]
+        | undefined
       const card = cards?.find((one) => one.kind === 'merge') ?? cards?.[0]
       if (card === undefined) throw new Error('no pending card')
       await v.ok('proposal-apply', v.fence({ id: card.id, revision: card.revision }))

@@ -11,16 +11,18 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 
 /** One scripted model step. */
-export type InprocStep = { readonly text: string } | { readonly call: { readonly name: string; readonly args: unknown } }
+export type InprocStep =
+  | { readonly text: string }
+  | { readonly call: { readonly name: string; readonly args: unknown } }
 
 /** A scripted adapter: agent steps consume the script, anything else answers "ok". */
 export class ScriptedAdapter extends LlmAdapter {
   readonly requests: GenerateOptions[] = []
   readonly script: InprocStep[] = []
 
-  override async * stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
+  override async *stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
     this.requests.push(options)
-    const step = (options.tools?.length ?? 0) > 0 ? this.script.shift() ?? { text: 'done' } : { text: 'ok' }
+    const step = (options.tools?.length ?? 0) > 0 ? (this.script.shift() ?? { text: 'done' }) : { text: 'ok' }
     if ('text' in step) {
       yield { type: 'block-start', index: 0, blockType: 'text' } as StreamChunk
       yield { type: 'text-delta', index: 0, text: step.text } as StreamChunk
@@ -32,7 +34,11 @@ export class ScriptedAdapter extends LlmAdapter {
     const id = `call-${this.requests.length}`
     yield { type: 'block-start', index: 0, blockType: 'tool-call' } as StreamChunk
     yield { type: 'tool-call-delta', index: 0, id, name: step.call.name, argumentsDelta: args } as StreamChunk
-    yield { type: 'block-end', index: 0, block: { type: 'tool-call', id, name: step.call.name, arguments: args } } as StreamChunk
+    yield {
+      type: 'block-end',
+      index: 0,
+      block: { type: 'tool-call', id, name: step.call.name, arguments: args },
+    } as StreamChunk
     yield { type: 'finish', reason: { kind: 'tool-calls' } } as StreamChunk
   }
 }

@@ -76,7 +76,6 @@ export async function closeClean(opened: HostPage): Promise<void> {
   assert.deepEqual(opened.errors, [], 'the browser logged errors')
 }
 
-
 /**
  * Store lines as a user's file would be: the page's own import, previewed and then committed.
  * @param api - the host's management API.
@@ -85,7 +84,13 @@ export async function closeClean(opened: HostPage): Promise<void> {
 export async function importLines(api: FactMemoryApi, lines: readonly object[]): Promise<void> {
   const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
   const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', { mode: 'commit', content, token: String(preview['token']), expectedGeneration: await api.generation(), operationId: api.op('seed') })
+  await api.ok('import', {
+    mode: 'commit',
+    content,
+    token: String(preview['token']),
+    expectedGeneration: await api.generation(),
+    operationId: api.op('seed'),
+  })
 }
 
 /** How a page is opened: its size and colour scheme. */
@@ -101,7 +106,12 @@ interface PageLook {
  * @returns the page.
  */
 export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
-  const opened = await openHost(env.browser, env.host.url, { ...(look.viewport ?? { width: 1440, height: 960 }) }, look.colorScheme ?? 'light')
+  const opened = await openHost(
+    env.browser,
+    env.host.url,
+    { ...(look.viewport ?? { width: 1440, height: 960 }) },
+    look.colorScheme ?? 'light',
+  )
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator('fm-page nav button[data-tab="library"]').click()
   await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
@@ -115,7 +125,12 @@ export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look:
  * @returns the page.
  */
 export async function openNebula(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
-  const opened = await openHost(env.browser, env.host.url, { ...(look.viewport ?? { width: 1440, height: 900 }) }, look.colorScheme ?? 'light')
+  const opened = await openHost(
+    env.browser,
+    env.host.url,
+    { ...(look.viewport ?? { width: 1440, height: 900 }) },
+    look.colorScheme ?? 'light',
+  )
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
   await opened.page.locator('fm-graph [data-fm="nebula"] canvas').waitFor()
   return opened

@@ -13,7 +13,11 @@ const POLL_MS = 100
  * @param timeoutMs - the deadline.
  * @returns the first value read.
  */
-export async function waitFor<T>(read: () => Promise<T | undefined> | T | undefined, what: string | (() => string | Promise<string>), timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T | undefined> | T | undefined,
+  what: string | (() => string | Promise<string>),
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await read()
@@ -32,6 +36,10 @@ export async function waitFor<T>(read: () => Promise<T | undefined> | T | undefi
  * @param what - named in the timeout error.
  * @param timeoutMs - the deadline.
  */
-export async function until(condition: () => Promise<boolean> | boolean, what: string | (() => string | Promise<string>), timeoutMs = 15_000): Promise<void> {
+export async function until(
+  condition: () => Promise<boolean> | boolean,
+  what: string | (() => string | Promise<string>),
+  timeoutMs = 15_000,
+): Promise<void> {
   await waitFor(async () => ((await condition()) ? true : undefined), what, timeoutMs)
 }

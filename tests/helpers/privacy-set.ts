@@ -34,7 +34,10 @@ export interface ScanFigures {
   readonly misses: readonly string[]
 }
 
-export const LOOKALIKES: readonly LookalikeCase[] = readFileSync(new URL('../fixtures/privacy-lookalikes.jsonl', import.meta.url), 'utf8')
+export const LOOKALIKES: readonly LookalikeCase[] = readFileSync(
+  new URL('../fixtures/privacy-lookalikes.jsonl', import.meta.url),
+  'utf8',
+)
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as LookalikeCase)
@@ -47,7 +50,14 @@ export const RED_TEAM_PRIVATE = /secret key|password|token|personal data/u
  * @param cases - each case's property, value and expected kind (null: nothing to find).
  * @returns the counts and figures.
  */
-export function scoreScan(cases: readonly { readonly property: string; readonly value: string; readonly expect: string | null; readonly label: string }[]): ScanFigures {
+export function scoreScan(
+  cases: readonly {
+    readonly property: string
+    readonly value: string
+    readonly expect: string | null
+    readonly label: string
+  }[],
+): ScanFigures {
   let truePositives = 0
   let falsePositives = 0
   let falseNegatives = 0
@@ -55,14 +65,25 @@ export function scoreScan(cases: readonly { readonly property: string; readonly 
   for (const entry of cases) {
     const found = scanPrivacy(entry.property, entry.value)?.sensitivity ?? null
     if (entry.expect !== null && found === entry.expect) truePositives += 1
-    else if (entry.expect !== null) { falseNegatives += 1; misses.push(`missed (${found ?? 'nothing'}): ${entry.label}`) }
-    if (entry.expect === null && found !== null) { falsePositives += 1; misses.push(`flagged ${found}: ${entry.label}`) }
+    else if (entry.expect !== null) {
+      falseNegatives += 1
+      misses.push(`missed (${found ?? 'nothing'}): ${entry.label}`)
+    }
+    if (entry.expect === null && found !== null) {
+      falsePositives += 1
+      misses.push(`flagged ${found}: ${entry.label}`)
+    }
   }
   const flagged = truePositives + falsePositives
   const present = truePositives + falseNegatives
   return {
-    cases: cases.length, truePositives, falsePositives, falseNegatives,
-    precision: flagged === 0 ? 1 : truePositives / flagged, recall: present === 0 ? 1 : truePositives / present, misses,
+    cases: cases.length,
+    truePositives,
+    falsePositives,
+    falseNegatives,
+    precision: flagged === 0 ? 1 : truePositives / flagged,
+    recall: present === 0 ? 1 : truePositives / present,
+    misses,
   }
 }
 
@@ -71,8 +92,12 @@ export function scoreScan(cases: readonly { readonly property: string; readonly 
  * @returns the figures under `all`, `grade 1`…`grade 3`, `en` and `zh`.
  */
 export function lookalikeFigures(): Record<string, ScanFigures> {
-  const label = (entry: LookalikeCase): { property: string; value: string; expect: string | null; label: string } =>
-    ({ property: entry.property, value: entry.value, expect: entry.expect, label: `${entry.kind} · ${entry.property} · ${entry.value}` })
+  const label = (entry: LookalikeCase): { property: string; value: string; expect: string | null; label: string } => ({
+    property: entry.property,
+    value: entry.value,
+    expect: entry.expect,
+    label: `${entry.kind} · ${entry.property} · ${entry.value}`,
+  })
   const of = (filter: (entry: LookalikeCase) => boolean): ScanFigures => scoreScan(LOOKALIKES.filter(filter).map(label))
   return {
     all: of(() => true),
@@ -98,13 +123,23 @@ export function redTeamFigures(): ScanFigures {
     const found = scanPrivacy('', entry.text) !== undefined
     const private_ = RED_TEAM_PRIVATE.test(entry.why)
     if (private_ && found) truePositives += 1
-    else if (private_) { falseNegatives += 1; misses.push(`missed: ${entry.text}`) }
-    else if (found) { falsePositives += 1; misses.push(`flagged: ${entry.text}`) }
+    else if (private_) {
+      falseNegatives += 1
+      misses.push(`missed: ${entry.text}`)
+    } else if (found) {
+      falsePositives += 1
+      misses.push(`flagged: ${entry.text}`)
+    }
   }
   const flagged = truePositives + falsePositives
   const present = truePositives + falseNegatives
   return {
-    cases: RED_TEAM.length, truePositives, falsePositives, falseNegatives,
-    precision: flagged === 0 ? 1 : truePositives / flagged, recall: present === 0 ? 1 : truePositives / present, misses,
+    cases: RED_TEAM.length,
+    truePositives,
+    falsePositives,
+    falseNegatives,
+    precision: flagged === 0 ? 1 : truePositives / flagged,
+    recall: present === 0 ? 1 : truePositives / present,
+    misses,
   }
 }

@@ -35,10 +35,17 @@ export const TEST_KEY = 'sk-proj-4fJq9ZxT2mWv8LrN6bYc1HsD'
  * @param channels - which channels to turn on.
  * @returns the overrides.
  */
-export function semanticOverrides(fake: FakeSemantic, channels: { readonly embedding?: boolean; readonly rerank?: boolean } = { embedding: true, rerank: true }): Partial<Config> {
+export function semanticOverrides(
+  fake: FakeSemantic,
+  channels: { readonly embedding?: boolean; readonly rerank?: boolean } = { embedding: true, rerank: true },
+): Partial<Config> {
   return {
-    ...(channels.embedding === true ? { embeddingSource: 'openai' as const, embeddingBaseUrl: `${fake.url}/v1`, embeddingModel: 'fake-embed-1' } : {}),
-    ...(channels.rerank === true ? { rerankSource: 'json' as const, rerankBaseUrl: `${fake.url}/v1`, rerankModel: 'fake-rerank-1' } : {}),
+    ...(channels.embedding === true
+      ? { embeddingSource: 'openai' as const, embeddingBaseUrl: `${fake.url}/v1`, embeddingModel: 'fake-embed-1' }
+      : {}),
+    ...(channels.rerank === true
+      ? { rerankSource: 'json' as const, rerankBaseUrl: `${fake.url}/v1`, rerankModel: 'fake-rerank-1' }
+      : {}),
   }
 }
 
@@ -64,7 +71,13 @@ export function countingFetch(): CountingFetch {
       inFlight -= 1
     }
   }
-  return { fetch: counted, maxInFlight: () => max, reset: () => { max = 0 } }
+  return {
+    fetch: counted,
+    maxInFlight: () => max,
+    reset: () => {
+      max = 0
+    },
+  }
 }
 
 /** An open memory with the semantic legs. */
@@ -102,12 +115,19 @@ export function openSemanticMemory(driver: DriverName, overrides: Partial<Config
   const root = tempDir()
   const clock = new FakeClock('2026-03-01T09:00:00.000Z')
   let config = makeConfig(root, overrides)
-  const keys = new Map<string, string>([[config.embeddingApiKeyEnv, TEST_KEY], [config.rerankApiKeyEnv, TEST_KEY]])
+  const keys = new Map<string, string>([
+    [config.embeddingApiKeyEnv, TEST_KEY],
+    [config.rerankApiKeyEnv, TEST_KEY],
+  ])
   const counting = countingFetch()
   const access: EndpointAccess = { key: async (name) => keys.get(name), fetch: counting.fetch, now: () => clock.now() }
   const index = new VectorIndex()
   const guards = queryGuards(() => clock.now())
-  const memory = new FactMemory({ clock, driver, semantic: (current, stores) => semanticLegs(access, index, guards, current, stores) })
+  const memory = new FactMemory({
+    clock,
+    driver,
+    semantic: (current, stores) => semanticLegs(access, index, guards, current, stores),
+  })
   memory.open(config.resolvedDataDir)
   if (!memory.available) {
     removeDir(root)
@@ -128,7 +148,9 @@ export function openSemanticMemory(driver: DriverName, overrides: Partial<Config
   let probe: Database | undefined
   return {
     memory,
-    get config() { return config },
+    get config() {
+      return config
+    },
     clock,
     access,
     guards,

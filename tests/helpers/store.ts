@@ -86,8 +86,13 @@ export interface MemoryHandle {
  *   file an older version wrote there.
  * @returns the handle; the store is open.
  */
-export function openMemory(driver: DriverName, clock: FakeClock, overrides: Partial<Config> = {}, onStatement?: StatementObserver,
-  beforeOpen?: (dataDir: string) => void): MemoryHandle {
+export function openMemory(
+  driver: DriverName,
+  clock: FakeClock,
+  overrides: Partial<Config> = {},
+  onStatement?: StatementObserver,
+  beforeOpen?: (dataDir: string) => void,
+): MemoryHandle {
   const root = tempDir()
   let config = makeConfig(root, overrides)
   if (beforeOpen !== undefined) {
@@ -104,8 +109,12 @@ export function openMemory(driver: DriverName, clock: FakeClock, overrides: Part
   let probe: Database | undefined
   return {
     memory,
-    get config() { return config },
-    set config(next) { config = next },
+    get config() {
+      return config
+    },
+    set config(next) {
+      config = next
+    },
     root,
     dataDir: config.resolvedDataDir,
     driver,
@@ -134,18 +143,24 @@ export type PartialFact = Partial<FactInput>
  * @returns the write answer.
  */
 export function write(memory: FactMemory, config: ResolvedConfig, partial: PartialFact = {}): WriteAnswer {
-  return memory.write({
-    subject: 'dsh-fact-memory',
-    property: 'test port',
-    value: '7801',
-    evidence: 'observed',
-    origin: 'tool',
-    ...partial,
-  }, config)
+  return memory.write(
+    {
+      subject: 'dsh-fact-memory',
+      property: 'test port',
+      value: '7801',
+      evidence: 'observed',
+      origin: 'tool',
+      ...partial,
+    },
+    config,
+  )
 }
 
 /** Narrow a write answer to one kind, failing with the whole answer when it is another. */
-export function expectKind<K extends WriteAnswer['kind']>(answer: WriteAnswer, kind: K): Extract<WriteAnswer, { kind: K }> {
+export function expectKind<K extends WriteAnswer['kind']>(
+  answer: WriteAnswer,
+  kind: K,
+): Extract<WriteAnswer, { kind: K }> {
   if (answer.kind !== kind) {
     throw new Error(`expected a "${kind}" write, got ${JSON.stringify(answer, null, 2)}`)
   }
@@ -192,7 +207,12 @@ export interface OldStore {
  * @param now - the clock the database stamps with.
  * @returns the open store (close it before reopening with every migration) and its data directory.
  */
-export function openAtVersion(root: string, version: number, driver: DriverName, now: () => string): { readonly db: OldStore; readonly dataDir: string } {
+export function openAtVersion(
+  root: string,
+  version: number,
+  driver: DriverName,
+  now: () => string,
+): { readonly db: OldStore; readonly dataDir: string } {
   const migrationsDir = join(root, `migrations-v${version}`)
   mkdirSync(migrationsDir)
   for (const migration of readMigrations(defaultMigrationsDir()).filter((entry) => entry.version <= version)) {
@@ -205,7 +225,9 @@ export function openAtVersion(root: string, version: number, driver: DriverName,
     get: (sql, ...params) => db.get(sql, ...params),
     all: (sql, ...params) => db.all(sql, ...params),
     transaction: (fn) => db.ledger(fn),
-    close: () => { db.close() },
+    close: () => {
+      db.close()
+    },
   }
   return { db: store, dataDir }
 }

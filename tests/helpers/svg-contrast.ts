@@ -97,7 +97,11 @@ const LOW_CONTRAST_UNDER = `([root, least]) => {${CONTRAST_KIT}
 }`
 
 /** A text under the root that reads below the wanted contrast. */
-export interface LowContrast { readonly text: string; readonly tag: string; readonly ratio: number }
+export interface LowContrast {
+  readonly text: string
+  readonly tag: string
+  readonly ratio: number
+}
 
 /**
  * Every visible text and form control under an element (across shadow roots) whose text reads below a contrast ratio
@@ -107,6 +111,9 @@ export interface LowContrast { readonly text: string; readonly tag: string; read
  * @returns the texts below it.
  */
 export async function lowContrastUnder(root: Locator, least = 4.5): Promise<LowContrast[]> {
-  const walk = new Function('root', 'least', `return (${LOW_CONTRAST_UNDER})([root, least])`) as (root: unknown, least: number) => LowContrast[]
+  const walk = new Function('root', 'least', `return (${LOW_CONTRAST_UNDER})([root, least])`) as (
+    root: unknown,
+    least: number,
+  ) => LowContrast[]
   return root.evaluate(walk, least)
 }

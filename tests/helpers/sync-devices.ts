@@ -141,10 +141,20 @@ export class SimDevice implements SyncLogPort {
   write(ref: SlotRef, value: string, evidence: Evidence = 'explicit_user', multi = false): ChangeRecord {
     const here = this.slotState(ref)
     const rows: SlotRow[] = (here?.current ?? []).map((entry, index) => ({
-      id: (index + 1) as FactId, claimKey: entry.value, status: entry.status, evidence: entry.evidence, multi: here?.multi ?? false,
-      conflictGroupId: here?.conflict === true ? 1 : null, value: entry.value, scope: 'global', sensitive: false,
+      id: (index + 1) as FactId,
+      claimKey: entry.value,
+      status: entry.status,
+      evidence: entry.evidence,
+      multi: here?.multi ?? false,
+      conflictGroupId: here?.conflict === true ? 1 : null,
+      value: entry.value,
+      scope: 'global',
+      sensitive: false,
     }))
-    const decision = decideWrite({ claimKey: value, evidence, confidence: 1, inferred: false, multi, scheduled: false }, rows)
+    const decision = decideWrite(
+      { claimKey: value, evidence, confidence: 1, inferred: false, multi, scheduled: false },
+      rows,
+    )
     const valueOf = (id: number): string => rows.find((row) => row.id === id)?.value ?? ''
     const endsOf = (supersede: readonly number[], retire: readonly number[]): ValueEnd[] => [
       ...supersede.map((id) => ({ value: valueOf(id), as: 'superseded' as EndStatus })),
@@ -152,14 +162,20 @@ export class SimDevice implements SyncLogPort {
     ]
     let ends: ValueEnd[] = []
     if (decision.kind === 'insert') ends = endsOf(decision.supersede, decision.retire)
-    if (decision.kind === 'duplicate' && decision.settle !== undefined) ends = endsOf(decision.settle.supersede, decision.settle.retire)
+    if (decision.kind === 'duplicate' && decision.settle !== undefined)
+      ends = endsOf(decision.settle.supersede, decision.settle.retire)
     return this.append({ kind: 'write', slot: ref, value, row: rowOf(ref, value, evidence, multi), ends })
   }
 
   /** Settle a contested slot on one of its values. */
   settle(ref: SlotRef, keep: string): ChangeRecord {
     const rivals = (this.slotState(ref)?.current ?? []).filter((entry) => entry.value !== keep)
-    return this.append({ kind: 'settle', slot: ref, keep, ends: rivals.map((entry) => ({ value: entry.value, as: entry.status === 'active' ? 'superseded' : 'retired' })) })
+    return this.append({
+      kind: 'settle',
+      slot: ref,
+      keep,
+      ends: rivals.map((entry) => ({ value: entry.value, as: entry.status === 'active' ? 'superseded' : 'retired' })),
+    })
   }
 
   /** End a value without a new one (an expiry). */
@@ -169,7 +185,12 @@ export class SimDevice implements SyncLogPort {
 
   /** Forget a value everywhere. */
   forget(ref: SlotRef, value: string): ChangeRecord {
-    return this.append({ kind: 'forget', slot: ref, value, tombstones: [{ kind: 'claim', key: hex(`${slotId(ref)}${value}`) }] })
+    return this.append({
+      kind: 'forget',
+      slot: ref,
+      value,
+      tombstones: [{ kind: 'claim', key: hex(`${slotId(ref)}${value}`) }],
+    })
   }
 
   /** Pin (an instant) or unpin (null). */
@@ -190,7 +211,13 @@ export class SimDevice implements SyncLogPort {
 
   /** Put back a past value as history. */
   putBack(ref: SlotRef, value: string): ChangeRecord {
-    return this.append({ kind: 'put_back', slot: ref, value, row: rowOf(ref, value, 'observed', false), status: 'superseded' })
+    return this.append({
+      kind: 'put_back',
+      slot: ref,
+      value,
+      row: rowOf(ref, value, 'observed', false),
+      status: 'superseded',
+    })
   }
 
   /** Undo some of this device's own operations. */
@@ -201,7 +228,13 @@ export class SimDevice implements SyncLogPort {
   private append(change: DistributiveOmit<ChangeRecord, keyof RecordBase>): ChangeRecord {
     this.clock = tickLocal(this.clock, this.wall)
     this.count += 1
-    const record = { ...change, op: `${this.id}:${String(this.count).padStart(6, '0')}`, device: this.id, hlc: formatHlc(this.clock), seen: { ...this.seen } } as ChangeRecord
+    const record = {
+      ...change,
+      op: `${this.id}:${String(this.count).padStart(6, '0')}`,
+      device: this.id,
+      hlc: formatHlc(this.clock),
+      seen: { ...this.seen },
+    } as ChangeRecord
     this.known.set(record.op, record)
     this.cached = undefined
     this.log.push(record)
@@ -241,7 +274,11 @@ export interface Session {
 export function randomSession(seed: number, steps: number): Session {
   const random = seededRandom(seed)
   const start = Date.parse('2026-03-01T09:00:00.000Z')
-  const devices = [new SimDevice('laptop', start), new SimDevice('desktop', start + 3_600_000), new SimDevice('container', start - 90_000)]
+  const devices = [
+    new SimDevice('laptop', start),
+    new SimDevice('desktop', start + 3_600_000),
+    new SimDevice('container', start - 90_000),
+  ]
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
   const entities = ['svc-a', 'svc-b', 'svc-c']
   const values = ['7801', '7802', '7803', '7804']
@@ -255,7 +292,12 @@ export function randomSession(seed: number, steps: number): Session {
       const other = pick(devices.filter((each) => each !== device))
       device.pull(other, Math.floor(random() * (other.log.length + 1)))
     } else if (roll < 0.6) {
-      device.write(ref, pick(values), pick(['explicit_user', 'explicit_user', 'confirmed_user', 'observed'] as const), random() < 0.08)
+      device.write(
+        ref,
+        pick(values),
+        pick(['explicit_user', 'explicit_user', 'confirmed_user', 'observed'] as const),
+        random() < 0.08,
+      )
     } else if (roll < 0.68 && standing.length > 1) {
       device.settle(ref, pick(standing).value)
     } else if (roll < 0.73 && standing.length > 0) {

@@ -57,14 +57,20 @@ export interface HarnessServices {
  * @param services - services the verbs see.
  * @returns the harness.
  */
-export function verbHarness(driver: DriverName, overrides: Partial<Config> = {}, services: HarnessServices = {}): VerbHarness {
+export function verbHarness(
+  driver: DriverName,
+  overrides: Partial<Config> = {},
+  services: HarnessServices = {},
+): VerbHarness {
   const clock = new FakeClock(services.startAt ?? '2026-03-01T09:00:00.000Z')
   const h = openMemory(driver, clock, overrides, services.onStatement, services.beforeOpen)
   const credentials = new Map<string, string>()
   const vectors = services.vectors?.(h, clock)
   const extraction = services.extraction?.(h, clock)
   const credentialsView: CredentialsView = {
-    set: async (ref, value) => { credentials.set(ref, value) },
+    set: async (ref, value) => {
+      credentials.set(ref, value)
+    },
     describe: async (ref) => ({ configured: credentials.has(ref), source: 'file', writable: true }),
   }
   const confirmations = createConfirmationBook(clock)
@@ -89,7 +95,11 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
       now: () => clock.iso(),
       credentials: credentialsView,
       confirmations,
-      memory: { status: () => h.memory.status(), advance: () => h.memory.advance(), search: (ask) => h.memory.search(ask, h.config) },
+      memory: {
+        status: () => h.memory.status(),
+        advance: () => h.memory.advance(),
+        search: (ask) => h.memory.search(ask, h.config),
+      },
       audit,
       semantic: services.semantic,
       vectors,
@@ -106,7 +116,10 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
     const outcome = await definition.run(parsed.data, context())
     if (outcome.ok) {
       const answer = VERB_CONTRACTS[name as VerbName].answer.safeParse(outcome.data)
-      if (!answer.success) throw new Error(`${name} answered outside its contract: ${answer.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`)
+      if (!answer.success)
+        throw new Error(
+          `${name} answered outside its contract: ${answer.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        )
     }
     return outcome
   }
@@ -117,7 +130,8 @@ export function verbHarness(driver: DriverName, overrides: Partial<Config> = {},
     call,
     async ok(name, body) {
       const outcome = await call(name, body)
-      if (!outcome.ok) throw new Error(`${name} refused: ${outcome.code} ${outcome.message} ${JSON.stringify(outcome.details ?? {})}`)
+      if (!outcome.ok)
+        throw new Error(`${name} refused: ${outcome.code} ${outcome.message} ${JSON.stringify(outcome.details ?? {})}`)
       return outcome.data as Record<string, unknown>
     },
     generation,
