@@ -8,31 +8,25 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { prepareWrite } from '../src/fact-input.ts'
-import { Database } from '../src/store/database.ts'
-import { createStoreSet, type StoreSet } from '../src/store/store-set.ts'
+import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, startStoreHost, until, type StoreHost } from './helpers/page-host.ts'
 
-let env: PageHost | undefined
+let env: StoreHost | undefined
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
-let db: Database | undefined
 let stores: StoreSet
 
 before(async () => {
-  env = await startPageHost()
-  ;({ host, browser, api } = env)
-  const dataDir = String((await api.ok('status', {}))['dataDir'])
-  db = Database.open({ dataDir, now: () => new Date().toISOString() })
-  stores = createStoreSet(db, dataDir)
+  env = await startStoreHost()
+  ;({ host, browser, api, stores } = env)
 })
 
 after(async () => {
-  db?.close()
   await env?.stop()
 })
 

@@ -6,13 +6,9 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
-import { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { FakeModel } from './helpers/fake-model.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { type ApiHost, importLines, startApiHost } from './helpers/page-host.ts'
 
-let model: FakeModel
-let home: DshHome
-let host: WebHost
 let api: FactMemoryApi
 
 interface FactView {
@@ -32,26 +28,16 @@ const SEED = [
   { subject: 'bakery', property: 'opening hour', value: '7am' },
 ]
 
+let env: ApiHost | undefined
+
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
-  host = await startWebHost(home, model.url)
-  api = new FactMemoryApi(host.url)
-  const content = `${SEED.map((record) => JSON.stringify(record)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', {
-    mode: 'commit',
-    content,
-    token: String(preview['token']),
-    expectedGeneration: await api.generation(),
-    operationId: api.op('seed'),
-  })
+  env = await startApiHost()
+  ;({ api } = env)
+  await importLines(api, SEED)
 })
 
 after(async () => {
-  await host?.stop()
-  await model?.close()
-  home?.remove()
+  await env?.stop()
 })
 
 const current = async (): Promise<FactView[]> =>

@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
-import { converse, FactMemoryApi, writeCall } from './helpers/fact-memory-web.ts'
-import { FakeModel } from './helpers/fake-model.ts'
+import type { DshHome, WebHost } from './helpers/dsh-host.ts'
+import { converse, type FactMemoryApi, writeCall } from './helpers/fact-memory-web.ts'
+import type { FakeModel } from './helpers/fake-model.ts'
+import { type ApiHost, importLines, startApiHost } from './helpers/page-host.ts'
 
 let model: FakeModel
 let home: DshHome
@@ -36,26 +37,16 @@ const SEED = [
   { subject: 'dsh', property: 'created_by', value: 'DeepSeek' },
 ]
 
+let env: ApiHost | undefined
+
 before(async () => {
-  model = await FakeModel.start()
-  home = createDshHome()
-  host = await startWebHost(home, model.url)
-  api = new FactMemoryApi(host.url)
-  const content = `${SEED.map((record) => JSON.stringify(record)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', {
-    mode: 'commit',
-    content,
-    token: String(preview['token']),
-    expectedGeneration: await api.generation(),
-    operationId: api.op('seed'),
-  })
+  env = await startApiHost()
+  ;({ model, home, host, api } = env)
+  await importLines(api, SEED)
 })
 
 after(async () => {
-  await host?.stop()
-  await model?.close()
-  home?.remove()
+  await env?.stop()
 })
 
 const entity = async (subject: string): Promise<EntityAnswer> =>

@@ -5,7 +5,9 @@
 -- this device's change log, appended inside each change's own transaction; sync_received keeps every record read
 -- from other devices, one row per operation id; sync_peers holds, per other device, the last segment read cleanly
 -- (the cursor) and the clock of the last of its records applied here (the `seen` a new change carries).
-CREATE TABLE sync_device (
+-- Every statement may run again over a store that already has these tables (a store whose version was set back),
+-- and changes nothing there.
+CREATE TABLE IF NOT EXISTS sync_device (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   device_id TEXT NOT NULL CHECK (device_id GLOB '[a-z0-9]*' AND length(device_id) BETWEEN 1 AND 64),
   name TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 200),
@@ -14,9 +16,9 @@ CREATE TABLE sync_device (
   include_sensitive INTEGER NOT NULL DEFAULT 0 CHECK (include_sensitive IN (0, 1)),
   published_through TEXT
 );
-INSERT INTO sync_device (id, device_id) VALUES (1, lower(hex(randomblob(8))));
+INSERT OR IGNORE INTO sync_device (id, device_id) VALUES (1, lower(hex(randomblob(8))));
 
-CREATE TABLE sync_own_records (
+CREATE TABLE IF NOT EXISTS sync_own_records (
   seq INTEGER PRIMARY KEY,
   op TEXT NOT NULL UNIQUE,
   hlc TEXT NOT NULL,
@@ -29,18 +31,18 @@ CREATE TABLE sync_own_records (
   sensitive_ends TEXT CHECK (sensitive_ends IS NULL OR json_valid(sensitive_ends)),
   record TEXT NOT NULL CHECK (json_valid(record))
 );
-CREATE INDEX sync_own_records_by_clock ON sync_own_records (hlc);
-CREATE INDEX sync_own_records_by_slot ON sync_own_records (slot_key) WHERE slot_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS sync_own_records_by_clock ON sync_own_records (hlc);
+CREATE INDEX IF NOT EXISTS sync_own_records_by_slot ON sync_own_records (slot_key) WHERE slot_key IS NOT NULL;
 
-CREATE TABLE sync_received (
+CREATE TABLE IF NOT EXISTS sync_received (
   op TEXT PRIMARY KEY,
   device TEXT NOT NULL,
   hlc TEXT NOT NULL,
   record TEXT NOT NULL CHECK (json_valid(record))
 ) WITHOUT ROWID;
-CREATE INDEX sync_received_by_device ON sync_received (device, hlc);
+CREATE INDEX IF NOT EXISTS sync_received_by_device ON sync_received (device, hlc);
 
-CREATE TABLE sync_peers (
+CREATE TABLE IF NOT EXISTS sync_peers (
   device TEXT PRIMARY KEY,
   cursor INTEGER CHECK (cursor IS NULL OR cursor >= 0),
   seen TEXT

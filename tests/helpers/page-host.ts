@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
+import { Database } from '../../src/store/database.ts'
+import { createStoreSet, type StoreSet } from '../../src/store/store-set.ts'
 import { launchBrowser, openHost, type HostPage } from './browser.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { FactMemoryApi, hostApi } from './fact-memory-web.ts'
@@ -63,6 +65,31 @@ export async function startPageHost(options: { readonly webPatch?: string } = {}
     return { ...started, browser, stop }
   } catch (error) {
     await stop()
+    throw error
+  }
+}
+
+/** A page host with the host's own store file also open here, for specs that seed through the store's write path. */
+export interface StoreHost extends PageHost {
+  readonly stores: StoreSet
+}
+
+/**
+ * Start a page host and open its store file in this process (the plugin and the spec share it, as two processes
+ * share a store); stopping closes the file first.
+ */
+export async function startStoreHost(options: { readonly webPatch?: string } = {}): Promise<StoreHost> {
+  const env = await startPageHost(options)
+  try {
+    const dataDir = String((await env.api.ok('status', {}))['dataDir'])
+    const db = Database.open({ dataDir, now: () => new Date().toISOString() })
+    const stop = async (): Promise<void> => {
+      db.close()
+      await env.stop()
+    }
+    return { ...env, stores: createStoreSet(db, dataDir), stop }
+  } catch (error) {
+    await env.stop()
     throw error
   }
 }
