@@ -117,7 +117,7 @@ export class SyncRecorder {
     this.append(
       [
         {
-          body: { kind: 'supersede', slot: slotOf(first.fact), ends: valueEnds(kept), by: valueOf(keeper) },
+          body: { kind: 'supersede', slot: slotOf(first.fact), ends: valueEnds(kept), by: valueKeyOf(keeper) },
           slotKey: first.fact.slotKey,
           claimKey: null,
           sensitive: keeper !== null && keeper.sensitivity !== null,
@@ -482,7 +482,7 @@ function sensitiveValues(ends: readonly EndedRow[]): string[] {
   return ends.filter((end) => end.fact.sensitivity !== null).map((end) => canonicalValue(end.fact.value))
 }
 
-function valueOf(fact: Fact | null): string | null {
+function valueKeyOf(fact: Fact | null): string | null {
   return fact === null ? null : canonicalValue(fact.value)
 }
 
