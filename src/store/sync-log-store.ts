@@ -9,7 +9,8 @@
  * the store's own write paths, inside the same transaction. Until then nothing the user sees changes, so receiving
  * is bookkeeping (it does not move the generation).
  *
- * Recording own changes is turned on here too (`enableSync`, which writes the snapshot; see SyncRecorder).
+ * Recording own changes is turned on here too (`enableSync`, which writes the snapshot in slices; see SyncRecorder
+ * and SyncSnapshot).
  */
 import { hostname } from 'node:os'
 import type { ChangeRecord, SlotRef } from '../sync/change-record.ts'
@@ -19,6 +20,12 @@ import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-por
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
+import { SyncSnapshot } from './sync-snapshot.ts'
+
+/** The next turn of the event loop. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
 
 /** What receiving did: the port's answer, and the slots the fresh records touch (the seam for applying them). */
 export interface ReceivedRecords extends Received {
@@ -30,11 +37,13 @@ export interface ReceivedRecords extends Received {
 export class SyncLogStore implements SyncLogPort {
   private readonly db: Database
   private readonly recorder: SyncRecorder
+  private readonly snapshot: SyncSnapshot
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
     this.db = db
     this.recorder = new SyncRecorder(db)
+    this.snapshot = new SyncSnapshot(db, this.recorder)
   }
 
   /** This device: its stable id, and its name (the host name until the user names it). */
@@ -64,11 +73,31 @@ export class SyncLogStore implements SyncLogPort {
 
   /**
    * Turn recording on (sync switched on): from now on every recorded kind of change appends its record in its own
-   * transaction, and the library as it stands is written first as a snapshot of records. A no-op when on already.
+   * transaction, and the library as it stands is written as a snapshot of records, in slices of one transaction each
+   * that hand the event loop back between them (SyncSnapshot). Called again while recording is on, it finishes a
+   * snapshot a crash or a stop interrupted, and otherwise writes nothing.
    * @param now - the ISO instant.
+   * @param pause - awaited between slices; the next turn of the event loop by default.
+   * @returns whether it turned recording on, and how many snapshot records this call wrote.
    */
-  enableSync(now: string): RecordingStart {
-    return this.recorder.startRecording(now)
+  async enableSync(now: string, pause: () => Promise<void> = nextTurn): Promise<RecordingStart> {
+    let records = 0
+    const started = this.db.ledger(() => {
+      const turnedOn = this.recorder.startRecording(now)
+      if (turnedOn) records += this.snapshot.begin(now)
+      return turnedOn
+    })
+    for (;;) {
+      const slice = this.snapshot.step(now)
+      records += slice.records
+      if (slice.done) return { started, records }
+      await pause()
+    }
+  }
+
+  /** Whether the snapshot that turning sync on writes is still unfinished (call `enableSync` to finish it). */
+  snapshotPending(): boolean {
+    return this.snapshot.pending()
   }
 
   /** Stop recording (sync switched off); the log and the received records stay. */
