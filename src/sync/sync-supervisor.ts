@@ -3,13 +3,13 @@
  * open. A valid `syncTarget` turns the store's recording on and starts a service on it, with the passphrase resolved
  * from the host credential store; an empty one stops the service and the recording; a change of target, passphrase,
  * interval or store stops the old service (its last round within a bound) before the new one starts, so two services
- * never share a store. A new target receives a fresh snapshot of the library. `noteChange()` is what every committed
+ * never share a store. The passphrase is read per round, so one stored from the settings card applies at once. A new target receives a fresh snapshot of the library. `noteChange()` is what every committed
  * change calls: it only tells the service, and never while a round's own receiving is the change.
  */
 import type { Clock } from '../clock.ts'
 import { openRoundTarget } from './open-round-target.ts'
-import type { ResolveCredential } from './sync-passphrase.ts'
-import { resolveSyncCipher } from './sync-passphrase.ts'
+import { SegmentCipher } from './segment-cipher.ts'
+import type { ResolveCredential, SyncCipherRead } from './sync-passphrase.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 import type { RoundReport } from './sync-round.ts'
 import { DEFAULT_SCHEDULE, type SchedulePolicy } from './sync-schedule.ts'
@@ -211,12 +211,13 @@ export class SyncSupervisor {
     store.log.setIncludeSensitive(settings.sensitive)
     store.log.enableSync(now)
     store.rememberTarget(settings.shown)
-    const cipher = await resolveSyncCipher(settings.passphraseRef, this.deps.resolveCredential)
+    const cipher = this.cipherSource(settings.passphraseRef)
+    // Read once before the service starts, so the status says from the first moment whether files are encrypted.
+    const first = await cipher.current()
     if (turn !== this.turn || this.stopped) return
-    if (!cipher.ok) {
-      this.passphraseProblem = cipher.reason
-      this.deps.logger.warn('fact memory: %s', cipher.reason)
-      return
+    if (!first.ok) {
+      this.passphraseProblem = first.reason
+      this.deps.logger.warn('fact memory: %s', first.reason)
     }
     const log = store.log
     const port: SyncLogPort = {
@@ -240,14 +241,22 @@ export class SyncSupervisor {
     const service = new SyncService({
       port,
       clock: this.deps.clock,
-      shown: { kind: settings.target.kind, where: settings.shown, encrypted: cipher.cipher !== undefined },
+      shown: {
+        kind: settings.target.kind,
+        where: settings.shown,
+        get encrypted(): boolean {
+          return cipher.encrypted()
+        },
+      },
       policy: { ...DEFAULT_SCHEDULE, intervalMs: settings.intervalMs, ...this.deps.policy },
-      openTarget: () => {
+      openTarget: async () => {
         const device = log.device()
+        const read = await cipher.current()
+        if (!read.ok) return { ok: false, reason: read.reason }
         return openRoundTarget(settings.target, {
           device: device.id,
           name: device.name,
-          cipher: cipher.cipher,
+          cipher: read.cipher,
           dataDir: store.dataDir,
           now: new Date(this.deps.clock.now()).toISOString(),
           ...(this.deps.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: this.deps.gitTimeoutMs }),
@@ -266,8 +275,43 @@ export class SyncSupervisor {
     this.deps.logger.info(
       'fact memory: sync on, to %s%s',
       settings.shown,
-      cipher.cipher === undefined ? ' (plain files)' : ' (encrypted)',
+      cipher.encrypted() ? ' (encrypted)' : ' (plain files)',
     )
+  }
+
+  /**
+   * The passphrase, read from the credential store per round (one stored from the card applies to the next round),
+   * and its cipher, kept while the passphrase stays the same (the cipher caches its derived keys).
+   */
+  private cipherSource(ref: string | null): {
+    current(): Promise<SyncCipherRead>
+    encrypted(): boolean
+  } {
+    let kept: { readonly passphrase: string; readonly cipher: SegmentCipher } | undefined
+    let plain = ref === null
+    const resolve = this.deps.resolveCredential
+    return {
+      async current() {
+        if (ref === null) return { ok: true, cipher: undefined }
+        let passphrase = ''
+        try {
+          passphrase = (await resolve(ref))?.value ?? ''
+        } catch {
+          return {
+            ok: false,
+            reason: `the sync passphrase "${ref}" could not be read from the credential store; nothing is synced until it can`,
+          }
+        }
+        plain = passphrase === ''
+        if (plain) {
+          kept = undefined
+          return { ok: true, cipher: undefined }
+        }
+        if (kept?.passphrase !== passphrase) kept = { passphrase, cipher: new SegmentCipher(passphrase) }
+        return { ok: true, cipher: kept.cipher }
+      },
+      encrypted: () => !plain,
+    }
   }
 }
 
