@@ -34,8 +34,15 @@ export function syncStateWords(status: SyncStatusWire): string {
   if (status.state === 'invalid') return 'Sync is not running: its settings need a fix (see below).'
   const target = status.target
   const where =
-    target === null ? 'the target' : target.kind === 'git' ? `the git remote ${target.where}` : `the folder ${target.where}`
-  return `Syncing with ${where}, ${status.encrypted ? 'encrypted with your passphrase' : 'in plain files (no passphrase set)'}.`
+    target === null
+      ? 'the target'
+      : target.kind === 'git'
+        ? `the git remote ${target.where}`
+        : `the folder ${target.where}`
+  const how = status.encrypted ? 'encrypted with your passphrase' : 'in plain files (no passphrase set)'
+  return status.failures > 0
+    ? `Trying to sync with ${where}, ${how}; the last rounds failed (see the problems below).`
+    : `Syncing with ${where}, ${how}.`
 }
 
 /**
@@ -70,7 +77,9 @@ export function peerWords(peer: SyncStatusWire['devices'][number], timeZone: str
  */
 export function roundWords(status: SyncStatusWire, timeZone: string, now: number): string[] {
   const lines = [
-    status.pending === 0 ? 'Every change here has been sent.' : `${countOf(status.pending, 'change')} waiting to be sent.`,
+    status.pending === 0
+      ? 'Every change here has been sent.'
+      : `${countOf(status.pending, 'change')} waiting to be sent.`,
   ]
   const last = status.lastRound
   if (last === null) lines.push(status.running ? 'The first round is running.' : 'No round has run yet.')
@@ -109,7 +118,7 @@ export function problemWords(problem: SyncStatusWire['problems'][number]): strin
  * @returns the sentence.
  */
 export function syncNowWords(round: SyncRoundWire): string {
-  if (!round.ok) return `Sync failed: ${round.problems.map((problem) => problem.message).join('; ') || 'unknown reason'}`
+  if (!round.ok) return 'Sync failed; the problems above say why. Nothing was lost: it retries by itself.'
   const did = `Synced: sent ${countOf(round.sent, 'change')}, received ${countOf(round.received, 'change')}`
   return round.problems.length === 0 ? `${did}.` : `${did}; ${countOf(round.problems.length, 'file')} skipped.`
 }

@@ -320,7 +320,12 @@ const advanced = Schema.object({
   .collapse()
 
 /** The schemastery declaration the Loader validates against and the settings service serves. */
-export const Config: Schema<Config> = Schema.intersect([masterSwitch, everyday, syncSettingsSchema, advanced]) as unknown as Schema<Config>
+export const Config: Schema<Config> = Schema.intersect([
+  masterSwitch,
+  everyday,
+  syncSettingsSchema,
+  advanced,
+]) as unknown as Schema<Config>
 
 /** The configuration the runtime works with: every field present, the data directory made absolute. */
 export interface ResolvedConfig extends Readonly<Config> {

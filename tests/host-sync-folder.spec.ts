@@ -10,22 +10,19 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { syncStatusSchema, type SyncStatus } from '../src/sync/sync-status.schema.ts'
-import { hostApi } from './helpers/fact-memory-web.ts'
 import { until } from './helpers/poll.ts'
-import { segmentsOf, startSyncPair, writeHeadless, writeThrough, type SyncMachine, type SyncPair } from './helpers/sync-hosts.ts'
+import {
+  segmentsOf,
+  setTarget,
+  startSyncPair,
+  syncNow,
+  syncStatus,
+  writeHeadless,
+  writeThrough,
+  type SyncPair,
+} from './helpers/sync-hosts.ts'
 
 const PASSPHRASE = 'correct horse battery staple'
-
-async function syncStatus(machine: SyncMachine): Promise<SyncStatus> {
-  const answer = await machine.api.ok('status')
-  return syncStatusSchema.parse(answer['sync'])
-}
-
-async function syncNow(machine: SyncMachine): Promise<{ round: Record<string, unknown>; status: SyncStatus }> {
-  const answer = await machine.api.ok('sync-now')
-  return { round: answer['round'] as Record<string, unknown>, status: syncStatusSchema.parse(answer['status']) }
-}
 
 describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => {
   let pair: SyncPair
@@ -104,8 +101,12 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     writeFileSync(blocker, 'not a folder')
     const unreachable = join(blocker, 'sync')
     const baseline = await writeThrough(pair, pair.a, 'docs site', 'host', 'docs.example.org')
-    await hostApi(pair.a.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget: unreachable } })
-    await until(async () => (await syncStatus(pair.a)).target?.where === unreachable, 'the new target was not taken', 10_000)
+    await setTarget(pair.a, unreachable)
+    await until(
+      async () => (await syncStatus(pair.a)).target?.where === unreachable,
+      'the new target was not taken',
+      10_000,
+    )
     const failed = await syncNow(pair.a)
     assert.equal(failed.round['ok'], false)
     const problem = failed.status.problems[0]
@@ -116,23 +117,32 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     const turn = await writeThrough(pair, pair.a, 'docs site', 'owner', 'platform team')
     const status = await syncStatus(pair.a)
     assert.ok(status.pending >= 1, 'the change waits to be sent')
-    assert.ok(turn < baseline + 2_000, `a turn took ${Math.round(turn)} ms with the target failing (${Math.round(baseline)} ms before)`)
-    console.log(`# turn with a working target ${Math.round(baseline)} ms, with an unreachable one ${Math.round(turn)} ms`)
+    assert.ok(
+      turn < baseline + 2_000,
+      `a turn took ${Math.round(turn)} ms with the target failing (${Math.round(baseline)} ms before)`,
+    )
+    console.log(
+      `# turn with a working target ${Math.round(baseline)} ms, with an unreachable one ${Math.round(turn)} ms`,
+    )
 
-    await hostApi(pair.a.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget: folder } })
-    await until(async () => (await syncStatus(pair.a)).target?.where === folder, 'the folder was not taken back', 10_000)
+    await setTarget(pair.a, folder)
+    await until(
+      async () => (await syncStatus(pair.a)).target?.where === folder,
+      'the folder was not taken back',
+      10_000,
+    )
     const back = await syncNow(pair.a)
     assert.equal(back.round['ok'], true, JSON.stringify(back.round))
     assert.equal(back.status.pending, 0)
   })
 
   it('an empty target turns sync off and refuses Sync now in words', async () => {
-    await hostApi(pair.b.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget: '' } })
+    await setTarget(pair.b, '')
     await until(async () => (await syncStatus(pair.b)).state === 'off', 'sync did not turn off', 10_000)
     const refused = await pair.b.api.post('sync-now')
     assert.equal(refused.status, 409)
     assert.match(JSON.stringify(refused.json), /sync is off/u)
-    await hostApi(pair.b.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget: folder } })
+    await setTarget(pair.b, folder)
     await until(async () => (await syncStatus(pair.b)).state === 'on', 'sync did not turn on again', 10_000)
   })
 

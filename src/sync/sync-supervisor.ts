@@ -106,9 +106,11 @@ export class SyncSupervisor {
     this.wanted = wanted
     this.turn += 1
     const turn = this.turn
-    this.chain = this.chain.then(() => this.apply(wanted, turn)).catch((error: unknown) => {
-      this.deps.logger.warn('fact memory: sync could not start: %s', (error as Error).message)
-    })
+    this.chain = this.chain
+      .then(() => this.apply(wanted, turn))
+      .catch((error: unknown) => {
+        this.deps.logger.warn('fact memory: sync could not start: %s', (error as Error).message)
+      })
   }
 
   /** A change was committed to the memory: a round follows once changes pause. Never waits, never throws. */
@@ -136,8 +138,7 @@ export class SyncSupervisor {
         state: 'on',
         target: { kind: wanted.settings.target.kind, where: wanted.settings.shown },
         encrypted: wanted.settings.passphraseRef !== null,
-        problems:
-          this.passphraseProblem === undefined ? [] : [{ code: 'passphrase', message: this.passphraseProblem }],
+        problems: this.passphraseProblem === undefined ? [] : [{ code: 'passphrase', message: this.passphraseProblem }],
       }
     } catch {
       return null

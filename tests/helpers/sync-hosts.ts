@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { createDshHome, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { converse, FactMemoryApi } from './fact-memory-web.ts'
 import { FakeModel } from './fake-model.ts'
+import { syncStatusSchema, type SyncStatus } from '../../src/sync/sync-status.schema.ts'
+import { hostApi } from './fact-memory-web.ts'
 
 /** One machine: its home, its running web host (absent while stopped) and its API. */
 export interface SyncMachine {
@@ -90,14 +92,26 @@ export async function writeThrough(
   value: string,
 ): Promise<number> {
   const started = performance.now()
-  await converse(machine.host?.url ?? '', pair.model, machine.home.workspace, `remember: ${subject} ${property} is ${value}`, {
-    toolCalls: [
-      {
-        name: 'memory_write',
-        arguments: { subject, property, value, evidence: 'explicit_user', quote: `${subject} ${property} is ${value}` },
-      },
-    ],
-  })
+  await converse(
+    machine.host?.url ?? '',
+    pair.model,
+    machine.home.workspace,
+    `remember: ${subject} ${property} is ${value}`,
+    {
+      toolCalls: [
+        {
+          name: 'memory_write',
+          arguments: {
+            subject,
+            property,
+            value,
+            evidence: 'explicit_user',
+            quote: `${subject} ${property} is ${value}`,
+          },
+        },
+      ],
+    },
+  )
   return performance.now() - started
 }
 
@@ -118,7 +132,13 @@ export async function writeHeadless(
       toolCalls: [
         {
           name: 'memory_write',
-          arguments: { subject, property, value, evidence: 'explicit_user', quote: `${subject} ${property} is ${value}` },
+          arguments: {
+            subject,
+            property,
+            value,
+            evidence: 'explicit_user',
+            quote: `${subject} ${property} is ${value}`,
+          },
         },
       ],
     },
@@ -142,4 +162,21 @@ export function segmentsOf(root: string, device: string): string[] {
   } catch {
     return []
   }
+}
+
+/** A machine's sync status, as `status` reports it (validated against its schema). */
+export async function syncStatus(machine: SyncMachine): Promise<SyncStatus> {
+  const answer = await machine.api.ok('status')
+  return syncStatusSchema.parse(answer['sync'])
+}
+
+/** "Sync now" on a machine: the round it ran and the status after it. */
+export async function syncNow(machine: SyncMachine): Promise<{ round: Record<string, unknown>; status: SyncStatus }> {
+  const answer = await machine.api.ok('sync-now')
+  return { round: answer['round'] as Record<string, unknown>, status: syncStatusSchema.parse(answer['status']) }
+}
+
+/** Change a machine's sync target through the host's settings service (live, no restart). */
+export async function setTarget(machine: SyncMachine, syncTarget: string): Promise<void> {
+  await hostApi(machine.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget } })
 }
