@@ -3,6 +3,7 @@
  * model: the setup of the host sync specs. Each home's web and headless profiles name the target; the passphrase is
  * stored through the plugin's own key verb into each home's host credential store.
  */
+import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDshHome, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
@@ -179,4 +180,33 @@ export async function syncNow(machine: SyncMachine): Promise<{ round: Record<str
 /** Change a machine's sync target through the host's settings service (live, no restart). */
 export async function setTarget(machine: SyncMachine, syncTarget: string): Promise<void> {
   await hostApi(machine.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget } })
+}
+
+/**
+ * B's round after A's: it must succeed, receive A's records and list device A with its newest clock.
+ * @returns B's status after the round.
+ */
+export async function receivedFrom(receiver: SyncMachine, device: string): Promise<SyncStatus> {
+  const got = await syncNow(receiver)
+  assert.equal(got.round['ok'], true, JSON.stringify(got.round))
+  assert.ok(Number(got.round['received']) >= 1, JSON.stringify(got.round))
+  const peer = got.status.devices.find((entry) => entry.id === device)
+  assert.ok(
+    peer !== undefined,
+    `${receiver.name} does not list device ${device}: ${JSON.stringify(got.status.devices)}`,
+  )
+  assert.notEqual(peer.lastRecordClock, null)
+  assert.notEqual(peer.lastSeenAt, null)
+  assert.deepEqual(got.status.problems, [])
+  return got.status
+}
+
+/** A writes a fact, both sync, and the fact must be current on B (the apply slice makes it so). */
+export async function assertCurrentOnB(pair: SyncPair): Promise<void> {
+  await writeThrough(pair, pair.a, 'build cache', 'bucket', 'fm-cache-eu')
+  await syncNow(pair.a)
+  await syncNow(pair.b)
+  const facts = await pair.b.api.ok('facts', { subject: 'build cache' })
+  const values = (facts['facts'] as { value: string }[]).map((fact) => fact.value)
+  assert.ok(values.includes('fm-cache-eu'), JSON.stringify(values))
 }
