@@ -126,7 +126,14 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     assert.equal(back.status.pending, 0)
   })
 
-  it('an empty target turns sync off and refuses Sync now in words', async () => {
+  it('a relative target is refused in words, and an empty one turns sync off and refuses Sync now', async () => {
+    await setTarget(pair.b, '')
+    await until(async () => (await syncStatus(pair.b)).state === 'off', 'sync did not turn off', 10_000)
+    await setTarget(pair.b, 'relative/folder')
+    await until(async () => (await syncStatus(pair.b)).state === 'invalid', 'a relative path was not refused', 10_000)
+    const invalid = await syncStatus(pair.b)
+    assert.equal(invalid.problems[0]?.code, 'settings')
+    assert.match(invalid.problems[0]?.message ?? '', /^syncTarget: the sync target must be an absolute folder path/u)
     await setTarget(pair.b, '')
     await until(async () => (await syncStatus(pair.b)).state === 'off', 'sync did not turn off', 10_000)
     const refused = await pair.b.api.post('sync-now')
