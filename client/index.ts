@@ -22,6 +22,7 @@ import { FmPage } from './components/fm-page.component.ts'
 import { FmProposals } from './components/fm-proposals.component.ts'
 import { FmQuestionHits } from './components/fm-question-hits.component.ts'
 import { FmSettingsCard } from './components/fm-settings-card.component.ts'
+import { FmSyncPanel } from './components/fm-sync-panel.component.ts'
 import { FmSvgTree } from './components/fm-svg-tree.component.ts'
 import type { ClientContext, ConversationEventsService, SettingsScopeService, Source, TurnTailOwner } from './host.ts'
 import {
@@ -62,6 +63,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-conflicts', FmConflicts)
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
+  defineOnce('fm-sync-panel', FmSyncPanel)
   defineOnce('fm-graph-preview', FmGraphPreview)
   defineOnce('fm-forget', FmForget)
   defineOnce('fm-add-fact', FmAddFact)

@@ -1,9 +1,10 @@
 /** The plugin's configuration: one schemastery declaration (read by the Loader and the settings card) and its resolution. */
 import { isAbsolute, join, resolve } from 'node:path'
 import Schema from '@deepseek-ai/schemastery'
+import { syncSettingsSchema, type SyncConfig } from './sync/sync-settings.ts'
 
-/** Every configuration key of dsh-fact-memory, with its default in the field's JSDoc. */
-export interface Config {
+/** Every configuration key of dsh-fact-memory, with its default in the field's JSDoc (the sync keys in sync-settings.ts). */
+export interface Config extends SyncConfig {
   /** Master switch for this store's tools, directory, extraction and time maintenance. Default `true`. */
   enabled: boolean
   /** Store directory; empty means `<DSH_HOME>/fact-memory`. Default `''`. */
@@ -319,7 +320,12 @@ const advanced = Schema.object({
   .collapse()
 
 /** The schemastery declaration the Loader validates against and the settings service serves. */
-export const Config: Schema<Config> = Schema.intersect([masterSwitch, everyday, advanced]) as unknown as Schema<Config>
+export const Config: Schema<Config> = Schema.intersect([
+  masterSwitch,
+  everyday,
+  syncSettingsSchema,
+  advanced,
+]) as unknown as Schema<Config>
 
 /** The configuration the runtime works with: every field present, the data directory made absolute. */
 export interface ResolvedConfig extends Readonly<Config> {

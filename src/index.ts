@@ -47,6 +47,9 @@ export const name = 'dsh-fact-memory'
 /** How long unloading waits for extraction passes it flushed: under the host's 5 s process shutdown limit. */
 const FLUSH_WAIT_MS = 4_000
 
+/** The least sync's last round is given at unload, even when the extraction flush took the whole wait. */
+const SYNC_STOP_FLOOR_MS = 500
+
 /** Required services: both ship in dsh-base. Everything optional is reached through `ctx.inject` / `ctx.get`. */
 export const inject = ['tools', 'systemPrompt']
 
@@ -72,6 +75,7 @@ export function apply(ctx: Context, config: Config): void {
   const runtime: MemoryRuntime = new MemoryRuntime({
     store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, guards, current, stores) },
     clock: systemClock,
+    resolveCredential: (name) => resolveCredential(credentialProvider(), name),
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
     logger,
     registerTools: () => {
@@ -152,11 +156,15 @@ export function apply(ctx: Context, config: Config): void {
       // One bounded wait for both flushes: the passes first (they may write facts), then the vectors those writes asked for.
       const until = systemClock.now() + FLUSH_WAIT_MS
       await capture.drain(FLUSH_WAIT_MS)
-      await vectors.drain(Math.max(0, until - systemClock.now()))
-      await vectors.stop()
+      // Sync's last round sends what the passes wrote (a one-shot headless run included), beside the vectors' flush.
+      const left = (): number => Math.max(0, until - systemClock.now())
+      await Promise.all([
+        runtime.stopSync(Math.max(left(), SYNC_STOP_FLOOR_MS)),
+        vectors.drain(left()).then(() => vectors.stop()),
+      ])
       runtime.stop()
     }
-  }, "fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index's warm start, and the extraction and vector flushes")
+  }, "fact-memory: store, tools, maintenance timer, the near-duplicate review and vector sweep timers, the vector index's warm start, sync, and the extraction, vector and sync flushes")
 
   ctx.effect(() => ctx.systemPrompt.context(directoryContext(runtime)), 'fact-memory: directory context')
 

@@ -1,8 +1,8 @@
 /**
  * MemoryRuntime: the live state of one applied plugin. It resolves configuration changes (from the composition or
  * the settings service) into actions — reopen the store when the data directory moves, register or withdraw the
- * tools with the master switch, restart the maintenance timer, start the health check's timer — and undoes all of it
- * on stop.
+ * tools with the master switch, restart the maintenance timer, start the health check's timer, start or stop sync
+ * (SyncSupervisor) — and undoes all of it on stop.
  */
 import type { Clock } from './clock.ts'
 import { resolveConfig, type Config, type HomeLocator, type ResolvedConfig } from './config.ts'
@@ -10,6 +10,8 @@ import { messageOf } from './errors.ts'
 import { FactMemory, type FactMemoryOptions } from './fact-memory.ts'
 import type { LoggerView } from './host/ports.ts'
 import { AuditService } from './review/audit-service.ts'
+import type { Stopped } from './sync/sync-service.ts'
+import { SyncSupervisor, type SyncSupervisorDeps } from './sync/sync-supervisor.ts'
 
 /** What the runtime needs from its surroundings. */
 export interface RuntimeDeps {
@@ -21,6 +23,10 @@ export interface RuntimeDeps {
   readonly registerTools: () => () => void
   /** Store options beyond the clock (driver choice, migrations). */
   readonly store?: Omit<FactMemoryOptions, 'clock'>
+  /** A credential by name (the host credential store, then the environment): the sync passphrase. */
+  readonly resolveCredential?: (name: string) => Promise<string | undefined>
+  /** Sync's schedule and git timeout, for tests; the defaults otherwise. */
+  readonly sync?: Pick<SyncSupervisorDeps, 'policy' | 'gitTimeoutMs'>
 }
 
 /** The live plugin state. */
@@ -29,6 +35,8 @@ export class MemoryRuntime {
   readonly memory: FactMemory
   /** The health check: its timer runs while the plugin is enabled; the `audit` verb asks it for a run. */
   readonly audit: AuditService
+  /** Sync between machines: runs while `syncTarget` names a folder or a git remote. */
+  readonly sync: SyncSupervisor
   private readonly deps: RuntimeDeps
   private resolved: ResolvedConfig | undefined
   private withdrawTools: (() => void) | undefined
@@ -47,6 +55,33 @@ export class MemoryRuntime {
         return 'stores' in opened ? opened.stores : undefined
       },
       warn: (message) => this.deps.logger.warn('%s', message),
+    })
+    const resolve = deps.resolveCredential ?? (() => Promise.resolve(undefined))
+    this.sync = new SyncSupervisor({
+      clock: deps.clock,
+      logger: deps.logger,
+      ...deps.sync,
+      resolveCredential: async (name) => {
+        const value = await resolve(name)
+        return value === undefined ? undefined : { value }
+      },
+      store: () => {
+        const opened = this.memory.stores()
+        if (!('stores' in opened)) return undefined
+        const { sync, meta, dataDir } = opened.stores
+        return {
+          log: sync,
+          dataDir,
+          lastTarget: () => meta.get('sync_target') ?? '',
+          rememberTarget: (target) => {
+            meta.set('sync_target', target)
+          },
+        }
+      },
+    })
+    // Every committed change passes here; sync only notes it (a round follows once changes pause).
+    this.memory.onChange(() => {
+      this.sync.noteChange()
     })
   }
 
@@ -79,6 +114,7 @@ export class MemoryRuntime {
     if (!next.enabled) {
       this.withdraw()
       this.memory.close()
+      this.sync.follow(next)
       if (previous?.enabled !== false) this.deps.logger.info('fact memory switched off')
       return
     }
@@ -109,11 +145,23 @@ export class MemoryRuntime {
       this.startTimer(next.advanceIntervalMs)
     if (next.autoAudit && next.auditIntervalMs > 0) this.audit.start()
     else this.audit.stop()
+    this.sync.follow(next)
   }
 
-  /** Undo everything: tools withdrawn, timers stopped, store closed. Idempotent. */
+  /**
+   * Stop sync before the store closes: the round in flight, then a last round that sends what waits, within a bound.
+   * @param boundMs - the longest it waits.
+   * @returns how the stop went, or undefined when sync was not running.
+   */
+  stopSync(boundMs: number): Promise<Stopped | undefined> {
+    return this.sync.stop(boundMs)
+  }
+
+  /** Undo everything: tools withdrawn, timers and sync stopped, store closed. Idempotent. */
   stop(): void {
     this.withdraw()
+    // A sync still running (stopSync not awaited) ends without a last round: the store closes now.
+    void this.sync.stop(0)
     this.memory.close()
   }
 

@@ -41,16 +41,22 @@ describe('the settings card reads the schema the host serves', () => {
   // The host's describe mirror carries `schema.toJSON()` of the registered Config.
   const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
 
-  it('finds three sections: the master switch alone, the everyday keys, and Advanced folded', () => {
-    assert.equal(sections.length, 3)
+  it('finds four sections: the master switch alone, the everyday keys, the sync keys, and Advanced folded', () => {
+    assert.equal(sections.length, 4)
     assert.deepEqual(
       sections[0]?.fields.map((field) => field.key),
       ['enabled'],
     )
     assert.equal(sections[0]?.folded, false)
     assert.equal(sections[1]?.folded, false)
-    assert.equal(sections[2]?.title, 'Advanced')
-    assert.equal(sections[2]?.folded, true)
+    assert.equal(sections[2]?.title, 'Sync between machines')
+    assert.deepEqual(
+      sections[2]?.fields.map((field) => field.key),
+      ['syncTarget', 'syncPassphraseRef', 'syncSensitive', 'syncIntervalMinutes'],
+    )
+    assert.equal(sections[2]?.folded, false)
+    assert.equal(sections[3]?.title, 'Advanced')
+    assert.equal(sections[3]?.folded, true)
   })
 
   it('types every one of the configuration keys, with defaults and bounds', () => {
@@ -609,7 +615,7 @@ describe("the settings card reads like the host's cards", () => {
   it('puts every key where the card shows it: nothing says "not active in this version" any more', () => {
     const sections = readSettingsSchema(JSON.parse(JSON.stringify(Config.toJSON())))
     const everyday = sections[1]?.fields.map((field) => field.key) ?? []
-    const advanced = sections[2]?.fields.map((field) => field.key) ?? []
+    const advanced = sections.find((section) => section.title === 'Advanced')?.fields.map((field) => field.key) ?? []
     for (const key of [
       'embeddingSource',
       'embeddingBaseUrl',

@@ -83,7 +83,7 @@ describe('settings in a real DSH web host', () => {
     assert.ok(entry, `namespaces: ${described.namespaces.map((namespace) => namespace.ns).join(', ')}`)
     assert.equal(entry.applies, 'live')
     assert.equal(entry.value['directoryBudget'], 800)
-    assert.equal(Object.keys(entry.value).length, 53)
+    assert.equal(Object.keys(entry.value).length, 57)
   })
 
   it('applies a settings change to the next request without re-applying the plugin', async () => {

@@ -20,6 +20,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC_RANKS: readonly (readonly string[])[] = [
   // The wire's zod schemas, from which the wire types below are inferred.
   ['wire.schema.ts'],
+  // The sync settings join Config: their declaration and the target check they read sit below config.ts, apart from sync's shells.
+  ['sync/sync-target.ts'],
+  ['sync/sync-settings.ts'],
   ['types.ts', 'errors.ts', 'clock.ts', 'config.ts', 'wire-types.ts', 'graph-types.ts'],
   ['text/'],
   ['project/', 'host/', 'lexicon/'],
@@ -114,9 +117,11 @@ function importsOf(file: string): Edge[] {
  * TOP_LEVEL for a top-level file the ranks do not name when they declare TOP_LEVEL.
  */
 function unitOf(base: string, file: string, ranks: readonly (readonly string[])[]): string {
-  const [head = '', ...rest] = file.slice(base.length + 1).split('/')
-  if (rest.length > 0) return `${head}/`
+  const path = file.slice(base.length + 1)
+  const [head = '', ...rest] = path.split('/')
   const declared = ranks.flat()
+  // A file inside a folder may be a unit of its own when a rank names it.
+  if (rest.length > 0) return declared.includes(path) ? path : `${head}/`
   return !declared.includes(head) && declared.includes(TOP_LEVEL) ? TOP_LEVEL : head
 }
 

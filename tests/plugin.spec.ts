@@ -77,7 +77,9 @@ describe('plugin module', () => {
     assert.equal(defaults['recallMinScore'], 0.4)
     assert.equal(defaults['recallTimeoutMs'], 600)
     assert.equal(defaults['extractRetryMs'], 60_000)
-    assert.equal(Object.keys(defaults).length, 53)
+    assert.equal(defaults['syncTarget'], '')
+    assert.equal(defaults['syncIntervalMinutes'], 5)
+    assert.equal(Object.keys(defaults).length, 57)
   })
 
   it('rejects an invalid configuration value', () => {

@@ -675,6 +675,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
       consolidate: { summary: true },
       calibrate: {},
       'index-vectors': {},
+      'sync-now': {},
     }
     for (const verb of Object.keys(VERBS)) {
       const base = valid[verb] ?? EXCHANGE_BODIES[verb]

@@ -20,6 +20,8 @@ const REFUSED_HERE: Readonly<Partial<Record<VerbName, { readonly body: object; r
   calibrate: { body: {}, code: 'unavailable' },
   'index-vectors': { body: {}, code: 'unavailable' },
   'extract-retry': { body: { id: 1 }, code: 'not_found' },
+  // Sync is off in this host (no syncTarget); the host sync specs read its answers.
+  'sync-now': { body: {}, code: 'unavailable' },
 }
 
 /** One answer the spec read: the verb, what it was asked, and the answer's fields (without `ok`). */

@@ -4,7 +4,8 @@
  * at the top, then the everyday keys, each labelled in words with its key name beside; an API key field that writes
  * to the host credential store; the busiest subject's one-hop preview (<fm-graph-preview>, which opens the page);
  * the open conflicts (settleable here); the maintenance buttons; and at the bottom every other key under a folded
- * Advanced section. "Rebuild vectors" and the vector counts appear only while an embedding model is configured. An
+ * Advanced section; the sync keys carry the Sync panel (<fm-sync-panel>) under them. "Rebuild vectors" and the vector
+ * counts appear only while an embedding model is configured. An
  * export also reaches the browser as a download of the file it wrote.
  * Edits wait for Save (or Discard), as on the host's own cards; saved values go through the host settings scope and
  * apply live. Feedback is an inline status line: toasts would sit under the settings modal.
@@ -75,7 +76,7 @@ export class FmSettingsCard extends LitElement {
   declare pending: ReadonlyMap<string, unknown>
   declare message: string
   declare confirmWipe: { token: string; facts: number } | undefined
-  declare keyRef: 'llm' | 'embedding' | 'rerank'
+  declare keyRef: 'llm' | 'embedding' | 'rerank' | 'sync'
   /** The start of the background sweep the status line follows, if any. */
   private following: string | undefined
   /** The followed sweep's progress as last told, in words; a read that says the same is not shown again. */
@@ -154,6 +155,11 @@ export class FmSettingsCard extends LitElement {
     }
     this.pending = left
     this.message = `Saved ${saved.join(', ')}`
+    // Sync starts or stops with its keys: the panel shows it once the service has followed.
+    if (saved.some((label) => label.startsWith('Sync'))) {
+      const panel = this.renderRoot.querySelector('fm-sync-panel') as { load(): Promise<void> } | null
+      setTimeout(() => void panel?.load(), 300)
+    }
   }
 
   private discard(): void {
@@ -287,9 +293,9 @@ export class FmSettingsCard extends LitElement {
         void this.saveKey(event)
       }}>
         <select aria-label="Which endpoint" @change=${(event: Event) => {
-          this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank'
+          this.keyRef = (event.target as HTMLSelectElement).value as 'llm' | 'embedding' | 'rerank' | 'sync'
         }}>
-          <option value="llm">Extraction model</option><option value="embedding">Embeddings</option><option value="rerank">Reranker</option>
+          <option value="llm">Extraction model</option><option value="embedding">Embeddings</option><option value="rerank">Reranker</option><option value="sync">Sync passphrase</option>
         </select>
         <input name="api-key" type="password" autocomplete="off" aria-label="API key" placeholder="Paste a key">
         <button type="submit">Store key</button>
@@ -347,8 +353,13 @@ export class FmSettingsCard extends LitElement {
       this.renderField(field, value[field.key] ?? field.defaultValue, index === 0),
     )
     if (section.folded) return html`<details><summary>${section.title}</summary>${fields}</details>`
-    // The master switch stands alone at the top; the everyday keys follow under their own heading.
-    return index === 0 ? html`${fields}` : html`<h4>${section.title}</h4>${fields}`
+    // The master switch stands alone at the top; the everyday keys follow under their own heading, and the sync keys
+    // with the Sync panel under them.
+    if (index === 0) return html`${fields}`
+    const sync = section.fields.some((field) => field.key === 'syncTarget')
+      ? html`<fm-sync-panel .app=${this.app}></fm-sync-panel>`
+      : nothing
+    return html`<h4>${section.title}</h4>${fields}${sync}`
   }
 
   private renderField(field: SettingsField, stored: unknown, master: boolean): unknown {

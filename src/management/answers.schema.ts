@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { searchValueSchema } from '../retrieval/search-value.schema.ts'
+import { syncProblemSchema, syncStatusSchema } from '../sync/sync-status.schema.ts'
 import {
   activityWireSchema,
   aliasMatchWireSchema,
@@ -185,10 +186,25 @@ export const statusFullAnswer = z.strictObject({
     intervalMs: count,
     advanced: z.strictObject({ promoted: count, expired: count }).nullable(),
   }),
+  /** Sync between machines (sync-status.schema.ts); null while the store is not open. */
+  sync: syncStatusSchema.nullable(),
 })
 
 export const statusAnswer = z.union([statusSummaryAnswer, statusFullAnswer])
 export const activityAnswer = activityWireSchema
+
+/** sync-now: what the round did (its problems in words with closed codes), and the sync status after it. */
+export const syncNowAnswer = z.strictObject({
+  round: z.strictObject({
+    ok: z.boolean(),
+    sent: count,
+    received: count,
+    compacted: z.boolean(),
+    devices: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+    problems: z.array(syncProblemSchema),
+  }),
+  status: syncStatusSchema,
+})
 export const reviewSeenAnswer = z.strictObject({ seenAt: instant, ...generation })
 export const sessionsAnswer = z.strictObject({ sessions: z.array(sessionCountsWireSchema) })
 export const sessionPauseAnswer = z.strictObject({ sessionId: z.string(), paused: z.boolean(), changed: z.boolean() })
@@ -386,7 +402,7 @@ export const wipeAnswer = z.strictObject({
   ...receiptFields,
 })
 export const keyAnswer = z.strictObject({
-  ref: z.enum(['llm', 'embedding', 'rerank']),
+  ref: z.enum(['llm', 'embedding', 'rerank', 'sync']),
   name: z.string(),
   configured: z.boolean(),
   source: z.string().nullable(),

@@ -67,7 +67,9 @@ export const keyVerb = verb('key', {
       llm: context.config.llmApiKeyEnv,
       embedding: context.config.embeddingApiKeyEnv,
       rerank: context.config.rerankApiKeyEnv,
-    }[body.ref]
+      sync: context.config.syncPassphraseRef,
+    }[body.ref].trim()
+    if (name === '') return refuse('invalid_arguments', `no credential name is set for the ${body.ref} key`)
     try {
       await credentials.set(name, body.value.trim())
       const described = await credentials.describe(name)

@@ -59,6 +59,7 @@ export const statusVerb = verb('status', {
         recent: context.stores?.recalls.cost(RECALL_COST_SAMPLE) ?? null,
       },
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
+      sync: context.sync?.status() ?? null,
     })
   },
 })

@@ -60,6 +60,7 @@ export const VERB_CONTRACTS = {
   consolidate: { request: body.consolidateBody, answer: answer.consolidateAnswer },
   'index-vectors': { request: body.indexVectorsBody, answer: answer.indexVectorsAnswer },
   calibrate: { request: body.calibrateBody, answer: answer.calibrateAnswer },
+  'sync-now': { request: body.emptyBody, answer: answer.syncNowAnswer },
 } as const satisfies Readonly<Record<string, VerbSchemas>>
 
 /** The contract's table type. */

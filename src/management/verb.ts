@@ -20,6 +20,8 @@ import type { HeldVectors } from '../semantic/vector-warmup.ts'
 import type { RerankPort } from '../semantic/types.ts'
 import type { BreakerReport } from '../semantic/endpoint-breaker.ts'
 import type { OpenStores } from '../store/store-set.ts'
+import type { SyncStatus } from '../sync/sync-status.schema.ts'
+import type { SyncNowOutcome } from '../sync/sync-supervisor.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { z } from 'zod'
@@ -106,6 +108,14 @@ export interface SemanticView {
   breaker?(channel: 'embedding' | 'rerank', fingerprint: string): BreakerReport
 }
 
+/** Sync between machines, as the status and sync-now verbs see it. */
+export interface SyncView {
+  /** The status; null while no store is open. */
+  status(): SyncStatus | null
+  /** Run a round now (or right after the one in flight). */
+  syncNow(): Promise<SyncNowOutcome>
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -124,6 +134,8 @@ export interface VerbContext {
   readonly vectors?: VectorsView | undefined
   /** The reranker, for calibration; absent where no semantic service runs. */
   readonly semantic?: SemanticView | undefined
+  /** Sync between machines; absent where no runtime owns it. */
+  readonly sync?: SyncView | undefined
 }
 
 /** The handler of one verb: its body parsed by the contract's schema, its answer the contract's. */

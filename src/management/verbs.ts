@@ -25,6 +25,7 @@ import {
 } from './proposals.ts'
 import { sessionPauseVerb } from './session-pause.ts'
 import { searchVerb } from './search.ts'
+import { syncNowVerb } from './sync.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
 import type { DispatchedVerb, VerbDefinition } from './verb.ts'
 import type { VerbName } from './verb-contract.ts'
@@ -73,6 +74,7 @@ export const SPEC_VERBS = [
   'alias-remove',
   'fact-add',
   'subject-find',
+  'sync-now',
 ] as const
 
 /** Every verb of the contract: name → handler (a verb missing here, or one the contract lacks, fails the type check). */
@@ -119,6 +121,7 @@ export const VERBS: { readonly [V in VerbName]: VerbDefinition<V> } = {
   consolidate: consolidateVerb,
   'index-vectors': indexVectorsVerb,
   calibrate: calibrateVerb,
+  'sync-now': syncNowVerb,
 }
 
 /**

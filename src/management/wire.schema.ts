@@ -209,7 +209,7 @@ export const importBody = z
 export const wipeBody = z.strictObject({ ...fence, confirmToken: nameField(200).optional() })
 export const rebuildBody = z.strictObject({ ...fence })
 export const keyBody = z.strictObject({
-  ref: z.enum(['llm', 'embedding', 'rerank']),
+  ref: z.enum(['llm', 'embedding', 'rerank', 'sync']),
   value: textField(8192).refine((v) => v.trim() !== '', 'must not be empty'),
 })
 

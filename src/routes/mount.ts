@@ -64,6 +64,7 @@ export function managementHandler(
       review: services.review,
       vectors: services.vectors,
       semantic: services.semantic,
+      sync: runtime.sync,
     }),
   })
   return async (req, res) => {

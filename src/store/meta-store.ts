@@ -6,9 +6,10 @@ import type { Database } from './database.ts'
 
 /**
  * The closed set of metadata keys: when the review queue was last seen, the version of the privacy rules the
- * stored rows were last rescanned under, and the version of the index of proposed changes.
+ * stored rows were last rescanned under, the version of the index of proposed changes, and the sync target (as
+ * shown, URLs masked) the log was last sealed into.
  */
-export type MetaKey = 'review_seen_at' | 'privacy_rules_version' | 'proposal_changes_version'
+export type MetaKey = 'review_seen_at' | 'privacy_rules_version' | 'proposal_changes_version' | 'sync_target'
 
 /** Synchronous reads and writes of store metadata. */
 export class MetaStore {

@@ -1,8 +1,10 @@
 /**
  * Opens what a sync round syncs to, from a vetted `syncTarget` (sync-target.ts): a sync folder (created when
- * missing), or the user's git remote with its working copy under the plugin's data directory. Opening never throws: a
+ * missing), or the user's git remote with its working copy under the plugin's data directory, one per remote URL (a
+ * target changed to another remote gets a fresh clone, and changing back finds its old one, unpushed commits kept). Opening never throws: a
  * folder that cannot be created or used is a failure in words, and the round that asked for it fails and is retried.
  */
+import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { GitRemote } from './git-remote.ts'
@@ -22,7 +24,7 @@ export interface OpenTargetOptions {
   readonly name: string
   /** Seals and opens files; none: plain files. */
   readonly cipher: SegmentCipher | undefined
-  /** The plugin's data directory; the git working copy goes to `<dataDir>/sync/git`. */
+  /** The plugin's data directory; a remote's working copy goes to `<dataDir>/sync/git/<16 hex of its URL's SHA-256>`. */
   readonly dataDir: string
   /** ISO instant for the device description. */
   readonly now: string
@@ -42,7 +44,10 @@ export type OpenedTarget =
  * @returns the target, or why it cannot be used now.
  */
 export async function openRoundTarget(target: OpenableTarget, options: OpenTargetOptions): Promise<OpenedTarget> {
-  const root = target.kind === 'folder' ? target.path : join(options.dataDir, 'sync', 'git')
+  const root =
+    target.kind === 'folder'
+      ? target.path
+      : join(options.dataDir, 'sync', 'git', createHash('sha256').update(target.url).digest('hex').slice(0, 16))
   const shown = target.kind === 'folder' ? target.path : maskUrl(target.url)
   try {
     await mkdir(root, { recursive: true })

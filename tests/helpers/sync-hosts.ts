@@ -1,0 +1,212 @@
+/**
+ * Two DSH homes that sync through one target, each with its own store and its own real web host, sharing one fake
+ * model: the setup of the host sync specs. Each home's web and headless profiles name the target; the passphrase is
+ * stored through the plugin's own key verb into each home's host credential store.
+ */
+import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createDshHome, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
+import { converse, FactMemoryApi } from './fact-memory-web.ts'
+import { FakeModel } from './fake-model.ts'
+import { syncStatusSchema, type SyncStatus } from '../../src/sync/sync-status.schema.ts'
+import { hostApi } from './fact-memory-web.ts'
+
+/** One machine: its home, its running web host (absent while stopped) and its API. */
+export interface SyncMachine {
+  readonly name: string
+  readonly home: DshHome
+  host: WebHost | undefined
+  api: FactMemoryApi
+}
+
+/** Two machines and the model they share. */
+export interface SyncPair {
+  readonly model: FakeModel
+  readonly a: SyncMachine
+  readonly b: SyncMachine
+  /** Start a machine's web host (again). */
+  boot(machine: SyncMachine): Promise<void>
+  /** Stop a machine's web host (its unload runs the last round). */
+  halt(machine: SyncMachine): Promise<void>
+  /** Stop both hosts and the model, and remove both homes. */
+  stop(): Promise<void>
+}
+
+/** The profile patch that turns sync on. */
+export function syncPatch(target: string): string {
+  return `- id: dsh-fact-memory\n  config:\n    syncTarget: ${JSON.stringify(target)}\n    syncIntervalMinutes: 0\n`
+}
+
+/**
+ * Start two machines syncing through `target`, each with `passphrase` stored in its credential store.
+ * @param target - the folder path or git URL.
+ * @param passphrase - the sync passphrase.
+ * @returns the pair.
+ */
+export async function startSyncPair(target: string, passphrase: string): Promise<SyncPair> {
+  const model = await FakeModel.start()
+  const machine = (name: string): SyncMachine => {
+    const home = createDshHome()
+    home.writeProfilePatch('web', syncPatch(target))
+    home.writeProfilePatch('headless', syncPatch(target))
+    return { name, home, host: undefined, api: new FactMemoryApi('http://127.0.0.1:1') }
+  }
+  const a = machine('A')
+  const b = machine('B')
+  const boot = async (m: SyncMachine): Promise<void> => {
+    m.host = await startWebHost(m.home, model.url)
+    m.api = new FactMemoryApi(m.host.url)
+  }
+  const halt = async (m: SyncMachine): Promise<void> => {
+    await m.host?.stop()
+    m.host = undefined
+  }
+  const stop = async (): Promise<void> => {
+    await halt(a)
+    await halt(b)
+    await model.close()
+    a.home.remove()
+    b.home.remove()
+  }
+  try {
+    for (const m of [a, b]) {
+      await boot(m)
+      await m.api.ok('key', { ref: 'sync', value: passphrase })
+    }
+    return { model, a, b, boot, halt, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * Write one fact on a machine the way a user does: the model calls memory_write in a turn.
+ * @returns how long the turn took, in ms.
+ */
+export async function writeThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  subject: string,
+  property: string,
+  value: string,
+): Promise<number> {
+  const started = performance.now()
+  await converse(
+    machine.host?.url ?? '',
+    pair.model,
+    machine.home.workspace,
+    `remember: ${subject} ${property} is ${value}`,
+    {
+      toolCalls: [
+        {
+          name: 'memory_write',
+          arguments: {
+            subject,
+            property,
+            value,
+            evidence: 'explicit_user',
+            quote: `${subject} ${property} is ${value}`,
+          },
+        },
+      ],
+    },
+  )
+  return performance.now() - started
+}
+
+/**
+ * The same write in a one-shot headless run on a machine whose web host is stopped.
+ * @returns the run's exit code.
+ */
+export async function writeHeadless(
+  pair: SyncPair,
+  machine: SyncMachine,
+  subject: string,
+  property: string,
+  value: string,
+): Promise<number | null> {
+  pair.model.reset()
+  pair.model.enqueue(
+    {
+      toolCalls: [
+        {
+          name: 'memory_write',
+          arguments: {
+            subject,
+            property,
+            value,
+            evidence: 'explicit_user',
+            quote: `${subject} ${property} is ${value}`,
+          },
+        },
+      ],
+    },
+    { text: 'Done.' },
+  )
+  const run = await runHeadless(machine.home, pair.model.url, `remember: ${subject} ${property} is ${value}`)
+  return run.code
+}
+
+/**
+ * The sealed segment files of one device under a sync folder (or a git working copy).
+ * @param root - the folder.
+ * @param device - the device id.
+ * @returns the file names, sorted.
+ */
+export function segmentsOf(root: string, device: string): string[] {
+  try {
+    return readdirSync(join(root, 'devices', device, 'segments'))
+      .filter((name) => name.endsWith('.seg'))
+      .sort()
+  } catch {
+    return []
+  }
+}
+
+/** A machine's sync status, as `status` reports it (validated against its schema). */
+export async function syncStatus(machine: SyncMachine): Promise<SyncStatus> {
+  const answer = await machine.api.ok('status')
+  return syncStatusSchema.parse(answer['sync'])
+}
+
+/** "Sync now" on a machine: the round it ran and the status after it. */
+export async function syncNow(machine: SyncMachine): Promise<{ round: Record<string, unknown>; status: SyncStatus }> {
+  const answer = await machine.api.ok('sync-now')
+  return { round: answer['round'] as Record<string, unknown>, status: syncStatusSchema.parse(answer['status']) }
+}
+
+/** Change a machine's sync target through the host's settings service (live, no restart). */
+export async function setTarget(machine: SyncMachine, syncTarget: string): Promise<void> {
+  await hostApi(machine.host?.url ?? '', 'settings.update', { ns: 'dsh-fact-memory', patch: { syncTarget } })
+}
+
+/**
+ * B's round after A's: it must succeed, receive A's records and list device A with its newest clock.
+ * @returns B's status after the round.
+ */
+export async function receivedFrom(receiver: SyncMachine, device: string): Promise<SyncStatus> {
+  const got = await syncNow(receiver)
+  assert.equal(got.round['ok'], true, JSON.stringify(got.round))
+  assert.ok(Number(got.round['received']) >= 1, JSON.stringify(got.round))
+  const peer = got.status.devices.find((entry) => entry.id === device)
+  assert.ok(
+    peer !== undefined,
+    `${receiver.name} does not list device ${device}: ${JSON.stringify(got.status.devices)}`,
+  )
+  assert.notEqual(peer.lastRecordClock, null)
+  assert.notEqual(peer.lastSeenAt, null)
+  assert.deepEqual(got.status.problems, [])
+  return got.status
+}
+
+/** A writes a fact, both sync, and the fact must be current on B (the apply slice makes it so). */
+export async function assertCurrentOnB(pair: SyncPair): Promise<void> {
+  await writeThrough(pair, pair.a, 'build cache', 'bucket', 'fm-cache-eu')
+  await syncNow(pair.a)
+  await syncNow(pair.b)
+  const facts = await pair.b.api.ok('facts', { subject: 'build cache' })
+  const values = (facts['facts'] as { value: string }[]).map((fact) => fact.value)
+  assert.ok(values.includes('fm-cache-eu'), JSON.stringify(values))
+}
