@@ -122,7 +122,7 @@ async function sweepOnce(dir: string, config: ResolvedConfig): Promise<void> {
   const memory = new FactMemory({ clock: systemClock })
   memory.open(dir)
   try {
-    const opened = memory.storeSet()
+    const opened = memory.stores()
     const settings = embeddingSettings(config)
     if (!('stores' in opened) || !settings.configured)
       throw new Error("the breaker bench's store has no embedding channel")

@@ -282,7 +282,7 @@ export interface LocomoSemantic {
 
 /** One vector sweep over everything written, as the plugin's sweep runs it. */
 async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: EndpointAccess): Promise<void> {
-  const opened = memory.storeSet()
+  const opened = memory.stores()
   const settings = embeddingSettings(config)
   if (!('stores' in opened) || !settings.configured) throw new Error('the LoCoMo store has no embedding channel')
   const result = await runVectorSweep({

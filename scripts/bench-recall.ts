@@ -302,7 +302,7 @@ function seenIn(request: GenerateOptions, question: string): Seen {
  * the same rows `FactMemory.directory` reads.
  */
 function directoryOf(memory: FactMemory, config: ResolvedConfig): { text: string; shown: ReadonlySet<number> } {
-  const opened = memory.storeSet()
+  const opened = memory.stores()
   if (!('stores' in opened)) throw new Error('store not open')
   const store = opened.stores.facts
   const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
