@@ -17,6 +17,7 @@ import type { Clock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
+import { MONTH_NAMES } from '../src/text/date-mentions.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { queryGuards } from '../src/semantic/query-guards.ts'
@@ -63,26 +64,11 @@ export function evidenceIds(evidence: readonly unknown[] | undefined): string[] 
     .flatMap((match) => (match === null ? [] : [`D${Number(match[1])}:${Number(match[2])}`]))
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
-
 /** `1:56 pm on 8 May, 2023` → epoch ms (UTC), or undefined. */
 function sessionInstant(text: unknown): number | undefined {
   const match = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/iu.exec(String(text).trim())
   if (match === null) return undefined
-  const month = MONTHS.indexOf(String(match[5]).toLowerCase())
+  const month = MONTH_NAMES.indexOf(String(match[5]).toLowerCase())
   if (month < 0) return undefined
   const hour = (Number(match[1]) % 12) + (String(match[3]).toLowerCase() === 'pm' ? 12 : 0)
   return Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2]))
