@@ -25,6 +25,7 @@ import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.t
 import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
 import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
+import { ratio } from './bench-stats.ts'
 
 /** How observations are laid out in the store. */
 export type LocomoShape = 'multi' | 'slot'
@@ -280,8 +281,4 @@ async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: 
   })
   if (result.outcome !== 'swept')
     throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
-}
-
-function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
 }
