@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Clock } from '../src/clock.ts'
-import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
+import { configWith, resolveConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
 import { MONTH_NAMES } from '../src/text/date-mentions.ts'
@@ -22,10 +22,9 @@ import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { queryGuards } from '../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
-import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
-import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
 import { ratio } from './bench-stats.ts'
+import { sweepVectors } from './bench-vector-sweep.ts'
 
 /** How observations are laid out in the store. */
 export type LocomoShape = 'multi' | 'slot'
@@ -206,7 +205,7 @@ export async function locomoQuality(
     const search = memorySearchTool(deps)
     const diaOf = await writeObservations(sample, shape, write, clock)
     factCount += diaOf.size
-    if (semantic !== undefined) await buildVectors(memory, config, access)
+    if (semantic !== undefined) await sweepVectors(memory, config, access, 'LoCoMo')
     for (const qa of sample.qa) {
       if (qa.category === 5) continue
       const wanted = evidenceIds(qa.evidence)
@@ -265,20 +264,4 @@ export interface LocomoSemantic {
   /** e.g. http://127.0.0.1:PORT/v1 */
   readonly baseUrl: string
   readonly model: string
-}
-
-/** One vector sweep over everything written, as the plugin's sweep runs it. */
-async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: EndpointAccess): Promise<void> {
-  const opened = memory.stores()
-  const settings = embeddingSettings(config)
-  if (!('stores' in opened) || !settings.configured) throw new Error('the LoCoMo store has no embedding channel')
-  const result = await runVectorSweep({
-    vectors: opened.stores.vectors,
-    settings,
-    embed: sweepEmbedder(access, settings),
-    now: () => new Date().toISOString(),
-    signal: new AbortController().signal,
-  })
-  if (result.outcome !== 'swept')
-    throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
 }
