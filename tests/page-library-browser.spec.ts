@@ -172,15 +172,14 @@ describe('the fact library in a real browser', () => {
   })
 
   it("shows a fact's cues in its detail, edits them one per line, and the toast's Undo puts them back", async () => {
-    const content = `${JSON.stringify({ subject: 'billing-service', property: 'test command', value: 'npm run test:unit', cues: ['run the tests', '跑测试'] })}\n`
-    const preview = await api.ok('import', { mode: 'preview', content })
-    await api.ok('import', {
-      mode: 'commit',
-      content,
-      token: String(preview['token']),
-      expectedGeneration: await api.generation(),
-      operationId: api.op('cues'),
-    })
+    await importLines(api, [
+      {
+        subject: 'billing-service',
+        property: 'test command',
+        value: 'npm run test:unit',
+        cues: ['run the tests', '跑测试'],
+      },
+    ])
 
     const opened = await openLibrary()
     const { page } = opened
