@@ -518,6 +518,33 @@ function producedFiles(react: ReactLike, matched: TurnMatch): ReactNode[] {
 /** A stable empty id list, so a drawer without recall does not re-read on every render. */
 const NO_IDS: readonly number[] = []
 
+/**
+ * One fact in the conversation drawer: its slot and value (marked when sensitive) as a button that opens it, and a
+ * line about it below.
+ * @param react - the host's React.
+ * @param fact - the fact.
+ * @param padding - the item's vertical padding (recalled facts sit tighter than written ones).
+ * @param detail - the line below the button.
+ * @param open - opens the fact in the library.
+ * @returns the list item.
+ */
+function drawerFact(react: ReactLike, fact: FactView, padding: string, detail: string, open: () => void): ReactNode {
+  return react.createElement(
+    'li',
+    { key: fact.id, style: { padding, borderBottom: '1px solid var(--dsw-alias-border-l1)' } },
+    react.createElement(
+      'button',
+      {
+        type: 'button',
+        style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' },
+        onClick: open,
+      },
+      `${slotWords(fact)}: ${listedValue(fact)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`,
+    ),
+    react.createElement('div', { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } }, detail),
+  )
+}
+
 /** The drawer listing what one conversation wrote, turn by turn. */
 export function conversationDrawer(react: ReactLike): (props: Props) => ReactNode {
   return (props) => {
@@ -563,6 +590,10 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
     }, [recalledIds.join(',')])
     if (drawer.sessionId === null) return null
     const close = (): void => app.drawer.set({ sessionId: null, turn: null })
+    const openInLibrary = (id: FactView['id']): void => {
+      close()
+      app.open('library', id)
+    }
     const shown = (listed?.facts ?? []).filter((fact) => drawer.turn === null || fact.turn === drawer.turn)
     return react.createElement(
       'aside',
@@ -623,29 +654,12 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
               'ul',
               { style: { listStyle: 'none', padding: 0, margin: 0 } },
               ...recalled.map((fact) =>
-                react.createElement(
-                  'li',
-                  {
-                    key: fact.id,
-                    style: { padding: '6px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
-                  },
-                  react.createElement(
-                    'button',
-                    {
-                      type: 'button',
-                      style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' },
-                      onClick: () => {
-                        close()
-                        app.open('library', fact.id)
-                      },
-                    },
-                    `${slotWords(fact)}: ${listedValue(fact)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`,
-                  ),
-                  react.createElement(
-                    'div',
-                    { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
-                    `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`,
-                  ),
+                drawerFact(
+                  react,
+                  fact,
+                  '6px 0',
+                  `${STATUS_LABEL[fact.status] ?? fact.status} · ${fact.evidence}${listed === undefined ? '' : ` · since ${formatInstant(fact.validFrom, listed.timeZone)}`}`,
+                  () => openInLibrary(fact.id),
                 ),
               ),
             ),
@@ -664,29 +678,12 @@ export function conversationDrawer(react: ReactLike): (props: Props) => ReactNod
               'ul',
               { style: { listStyle: 'none', padding: 0 } },
               ...shown.map((fact) =>
-                react.createElement(
-                  'li',
-                  {
-                    key: fact.id,
-                    style: { padding: '8px 0', borderBottom: '1px solid var(--dsw-alias-border-l1)' },
-                  },
-                  react.createElement(
-                    'button',
-                    {
-                      type: 'button',
-                      style: { ...buttonStyle, padding: 0, color: 'var(--dsw-alias-label-primary)' },
-                      onClick: () => {
-                        close()
-                        app.open('library', fact.id)
-                      },
-                    },
-                    `${slotWords(fact)}: ${listedValue(fact)}${sensitiveMark(fact) === '' ? '' : ` (${sensitiveMark(fact)})`}`,
-                  ),
-                  react.createElement(
-                    'div',
-                    { style: { color: 'var(--dsw-alias-label-secondary)', fontSize: 12 } },
-                    `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`,
-                  ),
+                drawerFact(
+                  react,
+                  fact,
+                  '8px 0',
+                  `${STATUS_LABEL[fact.status] ?? fact.status} · turn ${fact.turn ?? '?'} · ${formatInstant(fact.recordedAt, listed.timeZone)}${seenNote(fact.foldedCount)}`,
+                  () => openInLibrary(fact.id),
                 ),
               ),
             ),

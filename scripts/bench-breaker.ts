@@ -17,13 +17,12 @@ import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts
 import { FactMemory } from '../src/fact-memory.ts'
 import { queryGuards, type QueryGuardOptions } from '../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
-import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
-import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
 import { startFakeSemantic, type FakeSemantic } from '../tests/helpers/fake-semantic.ts'
 import { makeCorpus, mulberry32, seedStore } from './bench-corpus.ts'
 import { recallMessages } from './bench-recall.ts'
 import { percentiles, type Percentiles } from './bench-stats.ts'
+import { sweepVectors } from './bench-vector-sweep.ts'
 
 /** Library size. */
 const FACTS = 10_000
@@ -122,20 +121,8 @@ async function sweepOnce(dir: string, config: ResolvedConfig): Promise<void> {
   const memory = new FactMemory({ clock: systemClock })
   memory.open(dir)
   try {
-    const opened = memory.storeSet()
-    const settings = embeddingSettings(config)
-    if (!('stores' in opened) || !settings.configured)
-      throw new Error("the breaker bench's store has no embedding channel")
     const access: EndpointAccess = { key: async () => undefined, fetch: globalThis.fetch, now: () => Date.now() }
-    const result = await runVectorSweep({
-      vectors: opened.stores.vectors,
-      settings,
-      embed: sweepEmbedder(access, settings),
-      now: () => new Date().toISOString(),
-      signal: new AbortController().signal,
-    })
-    if (result.outcome !== 'swept')
-      throw new Error(`the breaker bench's sweep ${result.outcome}: ${result.error?.message ?? ''}`)
+    await sweepVectors(memory, config, access, 'breaker bench')
   } finally {
     memory.close()
   }

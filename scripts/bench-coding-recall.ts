@@ -31,6 +31,7 @@ import {
   type MessageKind,
 } from './bench-coding-library.ts'
 import { oneTurn } from './bench-recall.ts'
+import { ratio, pct } from './bench-stats.ts'
 
 /** Newer personal facts written after the developer's. */
 const PERSONAL_FACTS = 320
@@ -344,12 +345,4 @@ function indent(text: string): string {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
-function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
-}
-
-function pct(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`
 }

@@ -14,16 +14,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Clock } from '../src/clock.ts'
-import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
+import { configWith, resolveConfig } from '../src/config.ts'
 import { FactMemory } from '../src/fact-memory.ts'
 import type { ToolCall, ToolSpec } from '../src/host/ports.ts'
+import { MONTH_NAMES } from '../src/text/date-mentions.ts'
 import { memorySearchTool } from '../src/tools/memory-search.ts'
 import { memoryWriteTool } from '../src/tools/memory-write.ts'
 import { queryGuards } from '../src/semantic/query-guards.ts'
 import { semanticLegs, type EndpointAccess } from '../src/semantic/search-legs.ts'
-import { embeddingSettings } from '../src/semantic/settings.ts'
 import { VectorIndex } from '../src/semantic/vector-index.ts'
-import { runVectorSweep, sweepEmbedder } from '../src/semantic/vector-sweep-run.ts'
+import { ratio } from './bench-stats.ts'
+import { sweepVectors } from './bench-vector-sweep.ts'
 
 /** How observations are laid out in the store. */
 export type LocomoShape = 'multi' | 'slot'
@@ -63,26 +64,11 @@ export function evidenceIds(evidence: readonly unknown[] | undefined): string[] 
     .flatMap((match) => (match === null ? [] : [`D${Number(match[1])}:${Number(match[2])}`]))
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
-
 /** `1:56 pm on 8 May, 2023` → epoch ms (UTC), or undefined. */
 function sessionInstant(text: unknown): number | undefined {
   const match = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/iu.exec(String(text).trim())
   if (match === null) return undefined
-  const month = MONTHS.indexOf(String(match[5]).toLowerCase())
+  const month = MONTH_NAMES.indexOf(String(match[5]).toLowerCase())
   if (month < 0) return undefined
   const hour = (Number(match[1]) % 12) + (String(match[3]).toLowerCase() === 'pm' ? 12 : 0)
   return Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2]))
@@ -219,7 +205,7 @@ export async function locomoQuality(
     const search = memorySearchTool(deps)
     const diaOf = await writeObservations(sample, shape, write, clock)
     factCount += diaOf.size
-    if (semantic !== undefined) await buildVectors(memory, config, access)
+    if (semantic !== undefined) await sweepVectors(memory, config, access, 'LoCoMo')
     for (const qa of sample.qa) {
       if (qa.category === 5) continue
       const wanted = evidenceIds(qa.evidence)
@@ -278,24 +264,4 @@ export interface LocomoSemantic {
   /** e.g. http://127.0.0.1:PORT/v1 */
   readonly baseUrl: string
   readonly model: string
-}
-
-/** One vector sweep over everything written, as the plugin's sweep runs it. */
-async function buildVectors(memory: FactMemory, config: ResolvedConfig, access: EndpointAccess): Promise<void> {
-  const opened = memory.storeSet()
-  const settings = embeddingSettings(config)
-  if (!('stores' in opened) || !settings.configured) throw new Error('the LoCoMo store has no embedding channel')
-  const result = await runVectorSweep({
-    vectors: opened.stores.vectors,
-    settings,
-    embed: sweepEmbedder(access, settings),
-    now: () => new Date().toISOString(),
-    signal: new AbortController().signal,
-  })
-  if (result.outcome !== 'swept')
-    throw new Error(`the LoCoMo vector sweep ${result.outcome}: ${result.error?.message ?? ''}`)
-}
-
-function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
 }

@@ -43,6 +43,7 @@ import {
   type LocomoSample,
   type LocomoShape,
 } from './bench-locomo.ts'
+import { ratio, pct } from './bench-stats.ts'
 
 /** What the bench is given by scripts/bench.ts. */
 export interface RecallBenchOptions {
@@ -302,7 +303,7 @@ function seenIn(request: GenerateOptions, question: string): Seen {
  * the same rows `FactMemory.directory` reads.
  */
 function directoryOf(memory: FactMemory, config: ResolvedConfig): { text: string; shown: ReadonlySet<number> } {
-  const opened = memory.storeSet()
+  const opened = memory.stores()
   if (!('stores' in opened)) throw new Error('store not open')
   const store = opened.stores.facts
   const budgetChars = config.directoryBudget * CHARS_PER_TOKEN
@@ -693,12 +694,4 @@ function quantile(samples: readonly number[], q: number, whole = true): number {
   const sorted = [...samples].sort((a, b) => a - b)
   const value = sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
   return whole ? Math.round(value) : value
-}
-
-function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
-}
-
-function pct(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`
 }

@@ -361,7 +361,7 @@ type RouteTimings = Record<'status' | 'facts' | 'graph' | 'graphUnchanged' | 'gr
  * subjects, called in process with the routes' own handlers.
  */
 function routeTimings(memory: FactMemory, config: ResolvedConfig, centers: readonly string[]): RouteTimings {
-  const opened = memory.storeSet()
+  const opened = memory.stores()
   if (!('stores' in opened)) throw new Error('store not open')
   const context: VerbContext = {
     stores: opened.stores,

@@ -130,23 +130,10 @@ export interface VecConnection {
  * @returns the connection.
  */
 export async function openVec(path: string, driver: DriverName, extension: string): Promise<VecConnection> {
-  if (driver === 'better-sqlite3') {
-    const Better = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3')
-    const db = new Better(path)
-    db.loadExtension(extension)
-    const cached = statements((sql) => db.prepare(sql))
-    return {
-      all: (sql, ...params) => cached(sql).all(...params) as Record<string, unknown>[],
-      exec: (sql) => {
-        db.exec(sql)
-      },
-      close: () => {
-        db.close()
-      },
-    }
-  }
-  const { DatabaseSync } = await import('node:sqlite')
-  const db = new DatabaseSync(path, { allowExtension: true })
+  const db: RawVecDatabase =
+    driver === 'better-sqlite3'
+      ? new (createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3'))(path)
+      : new (await import('node:sqlite')).DatabaseSync(path, { allowExtension: true })
   db.loadExtension(extension)
   const cached = statements((sql) => db.prepare(sql))
   return {
@@ -158,6 +145,14 @@ export async function openVec(path: string, driver: DriverName, extension: strin
       db.close()
     },
   }
+}
+
+/** What openVec uses of either binding's connection. */
+interface RawVecDatabase {
+  loadExtension(path: string): void
+  prepare(sql: string): { all(...params: (Uint8Array | number | bigint)[]): unknown[] }
+  exec(sql: string): unknown
+  close(): unknown
 }
 
 /** Prepared statements kept by SQL text. */

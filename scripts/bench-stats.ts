@@ -1,5 +1,6 @@
 /**
- * The speed bench's arithmetic: nearest-rank percentiles of timings, rounding, and timing one synchronous call.
+ * The benches' arithmetic: nearest-rank percentiles of timings, rounding, shares (as ratios and as percentages), and
+ * timing one synchronous call.
  */
 import { performance } from 'node:perf_hooks'
 
@@ -38,4 +39,21 @@ export function time(work: () => void): number {
   const started = performance.now()
   work()
   return performance.now() - started
+}
+
+/**
+ * @param part - how many of the whole.
+ * @param whole - the whole (0 gives 0).
+ * @returns the share, rounded to thousandths.
+ */
+export function ratio(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000
+}
+
+/**
+ * @param share - a share from 0 to 1.
+ * @returns it as a percentage with one decimal, `12.3%`.
+ */
+export function pct(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`
 }

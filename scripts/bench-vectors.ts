@@ -29,15 +29,11 @@ import { COARSE_CANDIDATES, HAMMING_SHORTLIST, VectorIndex, type ScanWidth } fro
 import { Database, STORE_FILE } from '../src/store/database.ts'
 import { VectorStore, type VectorSpace } from '../src/store/vector-store.ts'
 import { makeCorpus, mulberry32, seedStore } from './bench-corpus.ts'
+import { type Percentiles, percentiles, round, time } from './bench-stats.ts'
 import { ClusteredVectors } from './bench-vector-corpus.ts'
 
 /** p50 / p95 / max of some timings, in ms. */
-export interface Timings {
-  readonly p50: number
-  readonly p95: number
-  readonly max: number
-  readonly n: number
-}
+export type Timings = Percentiles
 
 /** What the vector bench reports for one store size. */
 export interface VectorBench {
@@ -484,18 +480,6 @@ export function garbageCollector(): () => void {
   }
 }
 
-export function timings(samples: readonly number[]): Timings {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-  return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1) ?? 0), n: samples.length }
-}
-
-export function time(work: () => void): number {
-  const started = performance.now()
-  work()
-  return performance.now() - started
-}
-
-export function round(value: number): number {
-  return Math.round(value * 1000) / 1000
-}
+/** Nearest-rank percentiles of timings, as the speed bench takes them. */
+export const timings = percentiles
+export { round, time }

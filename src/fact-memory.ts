@@ -226,9 +226,9 @@ export class FactMemory {
   }
 
   /**
-   * The stores over the open database with the database itself, typed as the store knows them: for the routes, which
-   * pass them on to the verbs as {@link OpenStores}, and for specs and benches that read rows. Everything else asks
-   * {@link stores}.
+   * The stores over the open database with the database itself, typed as the store knows them: for specs that read
+   * rows. Code above the store (routes, verbs, benches) asks {@link stores}; tests/store-composition.spec.ts holds it
+   * to that.
    * @returns the stores, or why there are none.
    */
   storeSet():

@@ -11,7 +11,7 @@ import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let model: FakeModel
@@ -138,21 +138,15 @@ describe('the fact library in a real browser', () => {
 
   it('says how many times a folded line was seen, in its row and its detail, with the lines it folded', async () => {
     const line = (day: number): string => `nightly backup finished 2026-11-${String(day).padStart(2, '0')}, 412 files`
-    const content = `${JSON.stringify({
-      subject: 'backup-runner',
-      property: 'last run',
-      value: line(30),
-      foldedCount: 6,
-      foldedFrom: [24, 25, 26, 27, 28, 29].map(line),
-    })}\n`
-    const preview = await api.ok('import', { mode: 'preview', content })
-    await api.ok('import', {
-      mode: 'commit',
-      content,
-      token: String(preview['token']),
-      expectedGeneration: await api.generation(),
-      operationId: api.op('folded'),
-    })
+    await importLines(api, [
+      {
+        subject: 'backup-runner',
+        property: 'last run',
+        value: line(30),
+        foldedCount: 6,
+        foldedFrom: [24, 25, 26, 27, 28, 29].map(line),
+      },
+    ])
 
     const opened = await openLibrary()
     const { page } = opened
@@ -178,15 +172,14 @@ describe('the fact library in a real browser', () => {
   })
 
   it("shows a fact's cues in its detail, edits them one per line, and the toast's Undo puts them back", async () => {
-    const content = `${JSON.stringify({ subject: 'billing-service', property: 'test command', value: 'npm run test:unit', cues: ['run the tests', '跑测试'] })}\n`
-    const preview = await api.ok('import', { mode: 'preview', content })
-    await api.ok('import', {
-      mode: 'commit',
-      content,
-      token: String(preview['token']),
-      expectedGeneration: await api.generation(),
-      operationId: api.op('cues'),
-    })
+    await importLines(api, [
+      {
+        subject: 'billing-service',
+        property: 'test command',
+        value: 'npm run test:unit',
+        cues: ['run the tests', '跑测试'],
+      },
+    ])
 
     const opened = await openLibrary()
     const { page } = opened

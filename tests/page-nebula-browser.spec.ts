@@ -337,15 +337,7 @@ describe('the nebula in a real browser', () => {
       lines.push({ subject, property: 'zone', value: `zone ${i % 40}` })
     }
     for (let g = 0; g < 8; g += 1) lines.push({ subject: `lead-${g}`, property: 'title', value: `group ${g} lead` })
-    const content = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
-    const preview = await api.ok('import', { mode: 'preview', content })
-    await api.ok('import', {
-      mode: 'commit',
-      content,
-      token: String(preview['token']),
-      expectedGeneration: await api.generation(),
-      operationId: api.op('big'),
-    })
+    await importLines(api, lines)
     const payload = await nebula()
     assert.equal(payload.nodes.length, 600)
     assert.equal(payload.nodes.filter((node) => node.kind === 'entity').length, 300)

@@ -12,7 +12,7 @@ import type { WebHost } from './helpers/dsh-host.ts'
 import { hostApi, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
 import { directoryOf } from './helpers/headless-conversation.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 import type { FactView } from '../src/wire-types.ts'
 
 const PINNED_LINE = /^- deploy · freeze: no deploys on Fridays \(2024-01-05, pinned by the user\)$/u
@@ -27,32 +27,21 @@ let sessionId: string
 before(async () => {
   env = await startPageHost()
   ;({ model, host, browser, api } = env)
-  const lines = [
-    JSON.stringify({
+  await importLines(api, [
+    {
       subject: 'deploy',
       property: 'freeze',
       value: 'no deploys on Fridays',
       evidence: 'unverified',
       validFrom: '2024-01-05',
       observedAt: '2024-01-05',
-    }),
-    ...Array.from({ length: 80 }, (_, index) =>
-      JSON.stringify({
-        subject: `service-${String(index).padStart(2, '0')}`,
-        property: 'owner',
-        value: `the platform team, squad ${index}`,
-      }),
-    ),
-  ]
-  const content = `${lines.join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', {
-    mode: 'commit',
-    content,
-    token: String(preview['token']),
-    expectedGeneration: await api.generation(),
-    operationId: api.op('seed'),
-  })
+    },
+    ...Array.from({ length: 80 }, (_, index) => ({
+      subject: `service-${String(index).padStart(2, '0')}`,
+      property: 'owner',
+      value: `the platform team, squad ${index}`,
+    })),
+  ])
   ;({ sessionId } = await hostApi<{ sessionId: string }>(host.url, 'session.create', { cwd: env.home.workspace }))
 })
 

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -35,15 +35,7 @@ before(async () => {
     { subject: 'dev server', property: 'port', value: '3000', scope: `project:${SHOP}`, projectName: 'shop-web' },
     { subject: 'cluster', property: 'region', value: 'eu-west-1', scope: 'infra' },
   ]
-  const content = `${records.map((record) => JSON.stringify(record)).join('\n')}\n`
-  const preview = await api.ok('import', { mode: 'preview', content })
-  await api.ok('import', {
-    mode: 'commit',
-    content,
-    token: String(preview['token']),
-    expectedGeneration: await api.generation(),
-    operationId: api.op('scopes'),
-  })
+  await importLines(api, records)
 })
 
 after(async () => {

@@ -3,9 +3,9 @@
  * renames, scopes) are built once each behind the FactStore front door, none extends another, and on a real file
  * with both SQLite bindings every part sends its statements through one connection, each statement text prepared
  * once for all of them. And that nothing above the store reaches around the front door: no file outside src/store
- * imports a part's own module, none but fact-memory.ts (which opens it) imports the database itself, and none but
- * that service and the routes that pass the stores on names or asks for the full StoreSet (the rest take OpenStores
- * from FactMemory.stores(), whose database handle sends no SQL).
+ * imports a part's own module, none but fact-memory.ts (which opens it) imports the database itself, and none in src/
+ * or scripts/ but that service names or asks for the full StoreSet (routes, verbs and benches take OpenStores from
+ * FactMemory.stores(), whose database handle sends no SQL).
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -47,9 +47,9 @@ const OPENS_THE_DATABASE = ['src/fact-memory.ts']
 
 /**
  * Above the store, the stores are taken as OpenStores (the database only as a handle that sends no SQL); only the
- * service that opens them and the routes that pass them on to the verbs name the full StoreSet.
+ * service that opens them names the full StoreSet.
  */
-const NAMES_THE_FULL_SET = (file: string): boolean => file === 'src/fact-memory.ts' || file.startsWith('src/routes/')
+const NAMES_THE_FULL_SET = ['src/fact-memory.ts']
 
 const PART_CLASSES = [
   FactReader,
@@ -108,6 +108,14 @@ function importsOf(file: string): string[] {
   return found
 }
 
+/** The files among these, outside src/store, that name the full StoreSet type or ask for it with storeSet(). */
+function namingTheFullSet(sources: readonly ts.SourceFile[]): string[] {
+  return sources
+    .filter((source) => !source.fileName.startsWith('src/store/') && !NAMES_THE_FULL_SET.includes(source.fileName))
+    .filter((source) => ['StoreSet', 'storeSet'].some((name) => identifiersOf(source).has(name)))
+    .map((source) => source.fileName)
+}
+
 /** The identifiers a source file names. */
 function identifiersOf(source: ts.SourceFile): Set<string> {
   const names = new Set<string>()
@@ -160,12 +168,9 @@ describe('the fact store by composition: the source', () => {
     assert.deepEqual(reaching, [])
   })
 
-  it('above the store, only the service that opens the stores and the routes name or ask for the full StoreSet', () => {
-    // FactMemory.stores() hands out OpenStores; storeSet(), the full set, is the routes' (and the specs').
-    const naming = tsFiles('src')
-      .filter((file) => !file.startsWith('src/store/') && !NAMES_THE_FULL_SET(file))
-      .filter((file) => ['StoreSet', 'storeSet'].some((name) => identifiersOf(sourceOf(file)).has(name)))
-    assert.deepEqual(naming, [])
+  it('above the store, in src/ and scripts/, only the service that opens the stores names or asks for the full StoreSet', () => {
+    // FactMemory.stores() hands out OpenStores to routes, verbs and benches; storeSet(), the full set, is the specs'.
+    assert.deepEqual(namingTheFullSet([...tsFiles('src'), ...tsFiles('scripts')].map(sourceOf)), [])
   })
 
   it('the checks see a part import and an inheritance where there is one', () => {
@@ -181,6 +186,16 @@ describe('the fact store by composition: the source', () => {
       true,
     )
     assert.deepEqual(inheritanceAmong([chain]), ['src/store/chain.ts: FactSlots extends FactReader'])
+    // A route naming the full set, as the routes did before they took OpenStores, is named; the store itself is not.
+    const route = ts.createSourceFile(
+      'src/routes/route.ts',
+      "import type { StoreSet } from '../store/store-set.ts'\nexport let stores: StoreSet | undefined",
+      ts.ScriptTarget.Latest,
+      true,
+    )
+    const asking = ts.createSourceFile('scripts/bench.ts', 'memory.storeSet()', ts.ScriptTarget.Latest, true)
+    const store = ts.createSourceFile('src/store/x.ts', 'export let s: StoreSet', ts.ScriptTarget.Latest, true)
+    assert.deepEqual(namingTheFullSet([route, asking, store]), ['src/routes/route.ts', 'scripts/bench.ts'])
   })
 })
 

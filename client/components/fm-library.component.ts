@@ -354,14 +354,12 @@ export class FmLibrary extends LitElement {
       this.editing = false
       return
     }
-    const answer = await callVerb('fact-update', { id: fact.id, value, ...app.generation.fence() })
-    if (!answer.ok) return this.refused(answer.message, answer.details)
-    app.generation.observe(answer.data)
-    app.toast(`Changed ${fact.subject} · ${fact.property} to ${answer.data.fact.value}`, {
-      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
-    })
-    app.changed()
-    await this.openDetail(answer.data.fact.id)
+    await this.saveUpdate(
+      app,
+      fact,
+      { value },
+      (saved) => `Changed ${fact.subject} · ${fact.property} to ${saved.value}`,
+    )
   }
 
   /** Save the detail's cues (one per line, blank lines dropped); an unchanged list just closes the editor. */
@@ -375,12 +373,27 @@ export class FmLibrary extends LitElement {
       this.editingCues = false
       return
     }
-    const answer = await callVerb('fact-update', { id: fact.id, cues, ...app.generation.fence() })
+    await this.saveUpdate(app, fact, { cues }, () => `Changed the cues of ${fact.subject} · ${fact.property}`)
+  }
+
+  /**
+   * Send one fact-update from the detail, then say what changed with an Undo, refresh the page and reopen the detail
+   * on the fact as saved (a refusal is shown instead).
+   * @param app - the page's state.
+   * @param fact - the fact edited.
+   * @param change - the fields the user changed.
+   * @param said - the toast's text, given the fact as saved.
+   */
+  private async saveUpdate(
+    app: AppState,
+    fact: FactView,
+    change: { readonly value: string } | { readonly cues: readonly string[] },
+    said: (saved: FactView) => string,
+  ): Promise<void> {
+    const answer = await callVerb('fact-update', { id: fact.id, ...change, ...app.generation.fence() })
     if (!answer.ok) return this.refused(answer.message, answer.details)
     app.generation.observe(answer.data)
-    app.toast(`Changed the cues of ${fact.subject} · ${fact.property}`, {
-      action: { label: 'Undo', run: () => this.undo(answer.data.editId) },
-    })
+    app.toast(said(answer.data.fact), { action: { label: 'Undo', run: () => this.undo(answer.data.editId) } })
     app.changed()
     await this.openDetail(answer.data.fact.id)
   }

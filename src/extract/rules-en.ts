@@ -5,6 +5,7 @@
  * judging them is left to the rule path and the shape gate. Pure.
  */
 import { EN_COMPOUND_PROPERTIES, EN_FUNCTION_WORDS, isKnownProperty, isValueShaped } from './signals-grammar.ts'
+import { reading } from './rule-reading.ts'
 import type { RuleMatch } from './types.ts'
 
 const NP_TOKEN = /^[\p{L}\p{N}][\p{L}\p{N}._/@+#-]*$/u
@@ -265,15 +266,4 @@ function tidyTopic(text: string): string {
 
 function wordCount(text: string): number {
   return text.split(/\s+/u).filter((word) => word !== '').length
-}
-
-function reading(
-  family: RuleMatch['family'],
-  subject: string,
-  property: string,
-  value: string,
-  start: number,
-  end: number,
-): RuleMatch {
-  return { family, subject, property, value, start, end }
 }

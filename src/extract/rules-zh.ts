@@ -5,6 +5,7 @@
  * the shape gate. Pure.
  */
 import { EN_FUNCTION_WORDS, isKnownProperty, isValueShaped, ZH_PROPERTIES } from './signals-grammar.ts'
+import { reading } from './rule-reading.ts'
 import type { RuleMatch } from './types.ts'
 
 /** A name read out of a clause and where it starts. */
@@ -243,15 +244,4 @@ function cutValue(text: string): string {
     .replace(/[了啦吧哦呀呢嘛\s。.!！~～]+$/u, '')
     .replace(/^[`"“「『'‘](.+)[`"”」』'’]$/u, '$1')
     .trim()
-}
-
-function reading(
-  family: RuleMatch['family'],
-  subject: string,
-  property: string,
-  value: string,
-  start: number,
-  end: number,
-): RuleMatch {
-  return { family, subject, property, value, start, end }
 }

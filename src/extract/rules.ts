@@ -3,6 +3,7 @@
  * clause (its verbatim quote), passes the shared shape gate, and carries no credential or personal data. Transcripts
  * and quoted injected context yield nothing. Pure; the same message always gives the same candidates.
  */
+import { MONTH_NAMES } from '../text/date-mentions.ts'
 import { isIdentifierShaped } from '../text/identifiers.ts'
 import { foldText } from '../text/normalize.ts'
 import { scanPrivacy } from '../text/privacy.ts'
@@ -69,18 +70,7 @@ const NOT_A_NOTE_SUBJECT = new Set([
   'friday',
   'saturday',
   'sunday',
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
+  ...MONTH_NAMES,
   'fyi',
   'btw',
   "don't",

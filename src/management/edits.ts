@@ -2,11 +2,11 @@
  * The row-editing verbs of the page: fact-update, fact-expire, resolve, and fact-restore (the undo of any of
  * them). Each runs behind the fence and is recorded as one reversible edit.
  */
-import { prepareWrite } from '../fact-input.ts'
 import { isProjectScope } from '../project/project-ref.ts'
 import { abandon, ok, refuse, runFenced, verb, type Unfenced, type VerbContext, type VerbOutcome } from './verb.ts'
 import { dateArgumentInstant } from '../text/dates.ts'
 import { CURRENT_STATUSES, type Fact, type FactInput } from '../types.ts'
+import { preparePageWrite } from './page-write.ts'
 import { factView } from './views.ts'
 
 /**
@@ -29,7 +29,6 @@ export const factUpdateVerb = verb('fact-update', {
           'a fact moves into or out of a project with fact-move, which never overwrites a value already there',
         )
       }
-      const policy = { refuseCredentials: config.refuseCredentials, timeZone: config.displayTimeZone }
       const claim: FactInput = {
         subject: body.subject ?? fact.subject,
         property: body.property ?? fact.property,
@@ -41,9 +40,8 @@ export const factUpdateVerb = verb('fact-update', {
         evidence: 'explicit_user',
         origin: 'page',
       }
-      const same = prepareWrite(claim, now, policy)
-      if (!same.ok)
-        return refuse(same.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments', same.message)
+      const same = preparePageWrite(claim, config, now)
+      if (!same.ok) return same
       if (same.write.claimKey === fact.claimKey) {
         if (body.cues !== undefined && (same.write.sensitivity ?? null) !== (fact.sensitivity ?? null)) {
           return refuse(
@@ -59,16 +57,12 @@ export const factUpdateVerb = verb('fact-update', {
           now,
         )
       }
-      const prepared = prepareWrite(
+      const prepared = preparePageWrite(
         { ...claim, validFrom: body.validFrom, validTo: body.validTo ?? fact.validTo ?? undefined },
+        config,
         now,
-        policy,
       )
-      if (!prepared.ok)
-        return refuse(
-          prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments',
-          prepared.message,
-        )
+      if (!prepared.ok) return prepared
       const { result, editId } = stores.edits.tracked('update', [fact.slotKey], { factId: fact.id }, now, () => {
         const written = stores.facts.write(prepared.write, now)
         if (written.kind === 'refused') abandon(refuse(written.code, written.message))

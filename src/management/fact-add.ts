@@ -5,10 +5,10 @@
  * reversible edit whose undo (fact-restore) takes the written row out of the current set and puts back what it
  * superseded, retired or settled.
  */
-import { prepareWrite } from '../fact-input.ts'
 import { isProjectScope } from '../project/project-ref.ts'
 import type { FactInput } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
+import { preparePageWrite } from './page-write.ts'
 import { factView } from './views.ts'
 
 /** fact-add: write one fact as the user's own statement and answer what the write path did with it. */
@@ -30,15 +30,8 @@ export const factAddVerb = verb('fact-add', {
         evidence: 'explicit_user',
         origin: 'page',
       }
-      const prepared = prepareWrite(claim, now, {
-        refuseCredentials: config.refuseCredentials,
-        timeZone: config.displayTimeZone,
-      })
-      if (!prepared.ok)
-        return refuse(
-          prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments',
-          prepared.message,
-        )
+      const prepared = preparePageWrite(claim, config, now)
+      if (!prepared.ok) return prepared
       const { result, editId } = stores.edits.tracked('update', [prepared.write.slotKey], {}, now, () => {
         const written = stores.facts.write(prepared.write, now)
         if (written.kind === 'refused') abandon(refuse(written.code, written.message))

@@ -3,9 +3,9 @@
  * (evidence confirmed_user, origin page). The value it replaces is superseded at that instant, as any correction
  * leaves it, and the edit is recorded so fact-restore undoes both rows exactly.
  */
-import { prepareWrite } from '../fact-input.ts'
 import { CURRENT_STATUSES, type FactInput } from '../types.ts'
 import { abandon, ok, refuse, runFenced, verb } from './verb.ts'
+import { preparePageWrite } from './page-write.ts'
 import { factView } from './views.ts'
 
 /** fact-put-back: a superseded, retired or expired value becomes the slot's current value. */
@@ -30,15 +30,8 @@ export const factPutBackVerb = verb('fact-put-back', {
         evidence: 'explicit_user',
         origin: 'page',
       }
-      const prepared = prepareWrite(claim, now, {
-        refuseCredentials: config.refuseCredentials,
-        timeZone: config.displayTimeZone,
-      })
-      if (!prepared.ok)
-        return refuse(
-          prepared.code === 'credential_refused' ? 'credential_refused' : 'invalid_arguments',
-          prepared.message,
-        )
+      const prepared = preparePageWrite(claim, config, now)
+      if (!prepared.ok) return prepared
       const { result, editId } = stores.edits.tracked('update', [past.slotKey], { factId: past.id }, now, () => {
         const written = stores.facts.write(prepared.write, now)
         if (written.kind === 'refused') abandon(refuse(written.code, written.message))

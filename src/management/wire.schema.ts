@@ -43,16 +43,21 @@ export const factsBody = z.strictObject({
 
 export const factBody = z.strictObject({ id })
 
+/** The parts of a claim an edit may change (fact-update, proposal-revise), each optional; a value never empty. */
+const claimEdits = {
+  subject: nameField(200).optional(),
+  property: nameField(200).optional(),
+  value: textField(4000)
+    .refine((value) => value.trim() !== '', 'must not be empty')
+    .optional(),
+  qualifiers: qualifiersField.optional(),
+}
+
 export const factUpdateBody = z
   .strictObject({
     ...fence,
     id,
-    subject: nameField(200).optional(),
-    property: nameField(200).optional(),
-    value: textField(4000)
-      .refine((value) => value.trim() !== '', 'must not be empty')
-      .optional(),
-    qualifiers: qualifiersField.optional(),
+    ...claimEdits,
     scope: nameField(100).optional(),
     validFrom: dateField.optional(),
     validTo: dateField.optional(),
@@ -161,12 +166,7 @@ export const proposalReviseBody = z
   .strictObject({
     ...proposalRef,
     row: z.number().int().min(0).max(10_000).optional(),
-    subject: nameField(200).optional(),
-    property: nameField(200).optional(),
-    value: textField(4000)
-      .refine((value) => value.trim() !== '', 'must not be empty')
-      .optional(),
-    qualifiers: qualifiersField.optional(),
+    ...claimEdits,
   })
   .refine(
     (body) => ['subject', 'property', 'value', 'qualifiers'].some((key) => key in body),

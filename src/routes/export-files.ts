@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { confinePath } from '../exchange/paths.ts'
 import { EXPORT_DIR } from '../management/export.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { checkDownload } from './fence.ts'
 import { ROUTE_PREFIX } from './http.ts'
 
@@ -35,7 +35,7 @@ export function serveExportFile(
   req: IncomingMessage,
   res: ServerResponse,
   allowedHosts: readonly string[],
-  stores: StoreSet | undefined,
+  stores: OpenStores | undefined,
 ): void {
   const refusal = checkDownload(
     {

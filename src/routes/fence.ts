@@ -44,16 +44,8 @@ export function checkRequest(
       message: `host ${JSON.stringify(request.host ?? '')} is not allowed; loopback and private IP addresses are, other names must be listed in DSH_FACT_MEMORY_ALLOWED_HOSTS`,
     }
   }
-  if (request.origin !== undefined) {
-    const origin = request.origin.trim().toLowerCase()
-    if (origin !== `http://${host}` && origin !== `https://${host}`) {
-      return {
-        status: 403,
-        code: 'forbidden',
-        message: `origin ${JSON.stringify(request.origin)} does not match this server`,
-      }
-    }
-  }
+  const foreign = foreignOrigin(request.origin, host)
+  if (foreign !== undefined) return foreign
   if (request.secFetchSite?.toLowerCase() === 'cross-site') {
     return { status: 403, code: 'forbidden', message: 'cross-site requests are refused' }
   }
@@ -89,22 +81,26 @@ export function checkDownload(request: DownloadRequest, allowedHosts: readonly s
   if (!isHostAllowed(request.host, allowedHosts)) {
     return { status: 403, code: 'forbidden', message: `host ${JSON.stringify(request.host ?? '')} is not allowed` }
   }
-  const host = request.host?.trim().toLowerCase()
-  if (request.origin !== undefined) {
-    const origin = request.origin.trim().toLowerCase()
-    if (origin !== `http://${host}` && origin !== `https://${host}`) {
-      return {
-        status: 403,
-        code: 'forbidden',
-        message: `origin ${JSON.stringify(request.origin)} does not match this server`,
-      }
-    }
-  }
+  const foreign = foreignOrigin(request.origin, request.host?.trim().toLowerCase())
+  if (foreign !== undefined) return foreign
   const site = request.secFetchSite?.toLowerCase()
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     return { status: 403, code: 'forbidden', message: 'a download started by another site is refused' }
   }
   return undefined
+}
+
+/**
+ * The refusal of an Origin header (when one is sent) that is not this server's own, over http or https.
+ * @param origin - the Origin header, if any.
+ * @param host - the request's Host, trimmed and lower-cased.
+ * @returns undefined when no Origin was sent or it is the request's own, else the refusal.
+ */
+function foreignOrigin(origin: string | undefined, host: string | undefined): FenceRefusal | undefined {
+  if (origin === undefined) return undefined
+  const sent = origin.trim().toLowerCase()
+  if (sent === `http://${host}` || sent === `https://${host}`) return undefined
+  return { status: 403, code: 'forbidden', message: `origin ${JSON.stringify(origin)} does not match this server` }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import type { ErrorCode } from '../errors.ts'
 import { toPublicError } from '../errors.ts'
-import type { StoreSet } from '../store/store-set.ts'
+import type { OpenStores } from '../store/store-set.ts'
 import { checkRequest } from './fence.ts'
 import type { DispatchedVerb, VerbContext, VerbOutcome } from '../management/verb.ts'
 
@@ -51,9 +51,9 @@ export interface RouteDeps {
   readonly verbs: Readonly<Record<string, DispatchedVerb>>
   /** Host names allowed besides loopback and private literals; read per request. */
   readonly allowedHosts: () => readonly string[]
-  /** The open stores, or why there are none. */
+  /** The open stores as the verbs take them (FactMemory.stores()), or why there are none. */
   readonly stores: () =>
-    | { readonly stores: StoreSet }
+    | { readonly stores: OpenStores }
     | { readonly unavailable: { readonly code: ErrorCode; readonly message: string } }
   /** Everything else a handler gets. */
   readonly context: () => Omit<VerbContext, 'stores'>
@@ -146,7 +146,7 @@ export function createRouteHandler(deps: RouteDeps): (req: IncomingMessage, res:
           return { ok: false, code: 'unavailable', message: opened.unavailable.message }
         }
         const stores = 'stores' in opened ? opened.stores : undefined
-        return await definition.run(validated.data, { ...deps.context(), stores: stores as StoreSet })
+        return await definition.run(validated.data, { ...deps.context(), stores: stores as OpenStores })
       } catch (error) {
         const { code, message } = toPublicError(error)
         return { ok: false, code, message }

@@ -47,7 +47,7 @@ export function managementHandler(
   const api = createRouteHandler({
     verbs: VERBS,
     allowedHosts,
-    stores: () => runtime.memory.storeSet(),
+    stores: () => runtime.memory.stores(),
     context: () => ({
       config: runtime.config(),
       clock,
@@ -71,7 +71,7 @@ export function managementHandler(
     const url = req.url ?? ''
     if (url.startsWith(ASSET_PREFIX)) return serveAsset(req, res, allowedHosts())
     if (url.startsWith(EXPORT_FILE_PREFIX)) {
-      const opened = runtime.memory.storeSet()
+      const opened = runtime.memory.stores()
       return serveExportFile(req, res, allowedHosts(), 'stores' in opened ? opened.stores : undefined)
     }
     return api(req, res)

@@ -156,12 +156,7 @@ export class FactReader {
             fetched,
           )
     const ranked = rows.map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
-    if (visibility === undefined) return ranked
-    const visible = this.visibleIds(
-      ranked.map((hit) => hit.id),
-      visibility,
-    )
-    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+    return this.visibleHits(ranked, visibility, limit)
   }
 
   /**
@@ -180,12 +175,7 @@ export class FactReader {
         fetched,
       )
       .map((row) => ({ id: Number(row['id']) as FactId, score: Number(row['score']) }))
-    if (visibility === undefined) return ranked
-    const visible = this.visibleIds(
-      ranked.map((hit) => hit.id),
-      visibility,
-    )
-    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
+    return this.visibleHits(ranked, visibility, limit)
   }
 
   /**
@@ -595,6 +585,22 @@ export class FactReader {
       ...slotKeys,
     )
     return new Set(rows.map((row) => String(row['slot_key'])))
+  }
+
+  /**
+   * A channel's hits cut to what the caller may see, then to the limit.
+   * @param ranked - the hits, best first (fetched beyond the limit when visibility filters them).
+   * @param visibility - model visibility, or `undefined` for every live fact (the hits are then returned as they are).
+   * @param limit - how many hits.
+   * @returns the visible hits, best first.
+   */
+  private visibleHits(ranked: ChannelHit[], visibility: Visibility | undefined, limit: number): ChannelHit[] {
+    if (visibility === undefined) return ranked
+    const visible = this.visibleIds(
+      ranked.map((hit) => hit.id),
+      visibility,
+    )
+    return ranked.filter((hit) => visible.has(hit.id)).slice(0, limit)
   }
 
   /** Counts by status and evidence, open conflict groups and pending proposals. */

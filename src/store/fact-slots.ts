@@ -84,6 +84,33 @@ export class FactSlots {
     )
   }
 
+  /**
+   * Put the rows a new value contests into one conflict group: the open group the slot rules named, or else a new open
+   * group for the slot. The new value's own row joins it when it is written.
+   * @param conflict - the group the rules named (null for none) and the rows the new value contests.
+   * @param slotKey - the slot's key.
+   * @param now - the instant of the write.
+   * @returns the group's id.
+   */
+  openConflict(
+    conflict: { readonly groupId: number | null; readonly against: readonly number[] },
+    slotKey: string,
+    now: string,
+  ): number {
+    const groupId =
+      conflict.groupId ??
+      this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now)
+        .lastInsertRowid
+    this.db.run(
+      `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
+      WHERE id IN (${placeholders(conflict.against.length)})`,
+      groupId,
+      now,
+      ...conflict.against,
+    )
+    return groupId
+  }
+
   /** Make a scheduled row current under the slot rules, now that its start has come. */
   promote(fact: Fact, now: string): void {
     const slot = this.slotRows(fact.slotKey).filter((row) => row.id !== fact.id)
@@ -121,22 +148,7 @@ export class FactSlots {
     )
     this.retire(decision.retire, now)
     let groupId: number | null = decision.joinGroup ?? null
-    if (decision.conflict !== undefined) {
-      groupId =
-        decision.conflict.groupId ??
-        this.db.run(
-          `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
-          fact.slotKey,
-          now,
-        ).lastInsertRowid
-      this.db.run(
-        `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
-        WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-        groupId,
-        now,
-        ...decision.conflict.against,
-      )
-    }
+    if (decision.conflict !== undefined) groupId = this.openConflict(decision.conflict, fact.slotKey, now)
     this.db.run(
       `UPDATE facts SET status = ?, multi = ?, conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
       decision.status === 'scheduled' ? 'active' : decision.status,

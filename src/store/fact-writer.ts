@@ -356,22 +356,7 @@ export class FactWriter {
         }
         const retired = this.slots.retire(decision.retire, now)
         let groupId: number | null = decision.joinGroup ?? null
-        if (decision.conflict !== undefined) {
-          groupId =
-            decision.conflict.groupId ??
-            this.db.run(
-              `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
-              write.slotKey,
-              now,
-            ).lastInsertRowid
-          this.db.run(
-            `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT}
-            WHERE id IN (${placeholders(decision.conflict.against.length)})`,
-            groupId,
-            now,
-            ...decision.conflict.against,
-          )
-        }
+        if (decision.conflict !== undefined) groupId = this.slots.openConflict(decision.conflict, write.slotKey, now)
         const id = this.insertFact(write, decision.status, decision.multi, groupId, now)
         if (supersededIds.length > 0) {
           this.db.run(

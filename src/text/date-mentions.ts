@@ -6,6 +6,7 @@
  * (as often a build number or an id), `2026.11.24` (a calendar version), `11/24/2026` and `24.11.2026` (day and
  * month order differ between countries).
  */
+import { overlapsAny } from './spans.ts'
 
 /** One date a text spells out. */
 export interface DateMention {
@@ -28,7 +29,8 @@ export interface MentionForms {
   readonly timestamps?: boolean
 }
 
-const MONTHS = [
+/** The English month names, January first, lower case: the one list every reader of month names takes. */
+export const MONTH_NAMES: readonly string[] = [
   'january',
   'february',
   'march',
@@ -98,7 +100,7 @@ export function dateMentions(text: string, forms: MentionForms = {}): DateMentio
     for (const match of text.matchAll(regex)) {
       const index = match.index ?? 0
       const length = match[0].length
-      if (found.some((other) => index < other.index + other.length && other.index < index + length)) continue
+      if (overlapsAny(found, index, length)) continue
       const [year, month, day, time] = parts(match as RegExpExecArray)
       const mention = {
         index,
@@ -116,7 +118,7 @@ export function dateMentions(text: string, forms: MentionForms = {}): DateMentio
 
 function monthNumber(name: string | undefined): string | undefined {
   if (name === undefined) return undefined
-  const index = MONTHS.findIndex((month) => month.startsWith(name.toLowerCase().slice(0, 3)))
+  const index = MONTH_NAMES.findIndex((month) => month.startsWith(name.toLowerCase().slice(0, 3)))
   return index < 0 ? undefined : String(index + 1)
 }
 

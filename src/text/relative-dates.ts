@@ -15,6 +15,7 @@
  *   calendar month.
  * A weekday after 上星期 or 这周 ("上星期五") is not read: the span is that whole week.
  */
+import { overlapsAny } from './spans.ts'
 
 /** A span of whole local calendar dates, as `YYYY-MM-DD`: start ≤ date < end. */
 export interface CalendarSpan {
@@ -125,7 +126,7 @@ export function relativeDateMentions(text: string): RelativeMention[] {
     for (const match of text.matchAll(regex)) {
       const index = match.index ?? 0
       const length = match[0].length
-      if (found.some((other) => index < other.index + other.length && other.index < index + length)) continue
+      if (overlapsAny(found, index, length)) continue
       const read = reading(match as RegExpExecArray)
       if (read !== undefined) found.push({ index, length, ...read })
     }
