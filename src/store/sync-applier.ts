@@ -20,9 +20,9 @@ import {
   type Statement,
   type StoredRow,
 } from '../sync/apply-plan.ts'
-import type { ChangeRecord, FactRow, SlotRef } from '../sync/change-record.ts'
+import type { ChangeRecord } from '../sync/change-record.ts'
 import { canonicalSlots, mergeRecords } from '../sync/merge.ts'
-import { canonicalValue, slotKeyOf } from '../text/normalize.ts'
+import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import type { Database } from './database.ts'
 import type { FactForgetting } from './fact-forgetting.ts'
@@ -80,7 +80,12 @@ export class SyncApplier {
       let changedSlots = 0
       for (const plan of plans) if (this.carryOut(plan, now, refused)) changedSlots += 1
       this.applyAliases(merged.aliases, now)
-      for (const key of merged.storeTombstones)
+      // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
+      const claims = merged.tombstones.map((claim) => {
+        const [entity, predicate, qualifiers, value] = JSON.parse(claim) as [string, string, string, string]
+        return { kind: 'claim' as const, key: claimKeyOf(entity, predicate, qualifiers, value) }
+      })
+      for (const key of [...merged.storeTombstones, ...claims])
         this.db.run(
           'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
           key.kind,
@@ -149,12 +154,11 @@ export class SyncApplier {
         const history = target.status !== 'active' && target.status !== 'conflict'
         if (row.status !== target.status)
           this.db.run(
-            `UPDATE facts SET status = ?, valid_to = ${history ? `coalesce(valid_to, ${INSTANT})` : 'NULL'},
-              conflict_group_id = CASE WHEN ? THEN NULL ELSE conflict_group_id END,
+            `UPDATE facts SET status = ?, multi = coalesce(?, multi), valid_to = ${history ? `coalesce(valid_to, ${INSTANT})` : 'NULL'},
               revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
             target.status,
+            target.multi === undefined ? null : target.multi ? 1 : 0,
             ...(history ? [now] : []),
-            history ? 1 : 0,
             now,
             row.id,
           )
@@ -162,23 +166,38 @@ export class SyncApplier {
         return true
       }
       case 'insert':
-        return this.insert(action.slot, action.row, action.target, now, refused)
+        return this.insert(action, now, refused)
     }
   }
 
   /** Insert a row from a record, through the writer and the same gates as a local write. */
-  private insert(slot: SlotRef, row: FactRow, target: RowTarget, now: string, refused: string[]): boolean {
+  private insert(
+    { slot, row, target, asNamed }: Extract<RowAction, { kind: 'insert' }>,
+    now: string,
+    refused: string[],
+  ): boolean {
     const current = target.status === 'active' || target.status === 'conflict'
-    const projectKey = row.scope === undefined ? null : projectKeyOfScope(row.scope)
+    // A value stated under a name since renamed lands under the name in force (its own spelling otherwise).
+    const renamed = !asNamed
+    const subject = renamed && canonicalEntity(row.subject) !== slot.entity ? slot.entity : row.subject
+    const property = renamed && canonicalPredicate(row.property) !== slot.predicate ? slot.predicate : row.property
+    const rowProject = row.scope === undefined ? null : projectKeyOfScope(row.scope)
+    const projectKey = renamed ? slot.project : rowProject
+    const scope = projectKey === rowProject ? row.scope : projectKey === null ? undefined : `project:${projectKey}`
     const prepared = prepareWrite(
       {
-        subject: row.subject,
-        property: row.property,
+        subject,
+        property,
         value: row.value,
         qualifiers: row.qualifiers,
         cues: row.cues,
-        scope: row.scope,
-        ...(projectKey === null ? {} : { project: { key: projectKey, name: row.projectName ?? projectNameOf(projectKey) } }),
+        scope,
+        ...(projectKey === null ? {} : {
+              project: {
+                key: projectKey,
+                name: (projectKey === rowProject ? row.projectName : undefined) ?? projectNameOf(projectKey),
+              },
+            }),
         quote: row.quote ?? undefined,
         evidence: target.evidence ?? row.evidence ?? 'observed',
         confidence: row.confidence,
@@ -199,7 +218,8 @@ export class SyncApplier {
       refused.push(`a synced value of "${row.subject} · ${row.property}" was not applied: its row names another slot than its record`)
       return false
     }
-    const write = this.parts.writer.canonical(prepared.write)
+    // A trace under a name renamed away stays under that name; anything else lands under the names in force.
+    const write = asNamed ? prepared.write : this.parts.writer.canonical(prepared.write)
     if (findTombstone(this.db, write) !== undefined) return false
     if (current && this.db.get(`SELECT 1 AS held FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, write.claimKey) !== undefined)
       return false
@@ -238,25 +258,25 @@ export class SyncApplier {
    */
   private settleGroup(slotKey: string, conflict: boolean, now: string): boolean {
     const current = this.db.all(
-      `SELECT f.id, f.status, f.conflict_group_id, g.status AS group_status FROM facts f
-      LEFT JOIN conflict_groups g ON g.id = f.conflict_group_id
-      WHERE f.slot_key = ${KEY} AND f.status IN ('active', 'conflict') ORDER BY f.id`,
+      `SELECT id, status, conflict_group_id FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY id`,
       slotKey,
     )
-    const open = current.filter((row) => row['group_status'] === 'open').map((row) => Number(row['conflict_group_id']))
+    const open = this.db
+      .all(`SELECT id FROM conflict_groups WHERE slot_key = ${KEY} AND status = 'open' ORDER BY id`, slotKey)
+      .map((row) => Number(row['id']))
     const contested = conflict && current.length > 1 && current.some((row) => row['status'] === 'conflict')
     if (!contested) {
       if (open.length === 0) return false
       const active = current.find((row) => row['status'] === 'active')
-      this.parts.slots.closeGroups([...new Set(open)], active === undefined ? 0 : Number(active['id']), now)
+      this.parts.slots.closeGroups(open, active === undefined ? 0 : Number(active['id']), now)
       return true
     }
     const groupId =
-      open.length > 0
-        ? Math.min(...open)
+      open[0] !== undefined
+        ? open[0]
         : this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now)
             .lastInsertRowid
-    const joining = current.filter((row) => Number(row['conflict_group_id']) !== groupId || row['group_status'] !== 'open')
+    const joining = current.filter((row) => Number(row['conflict_group_id']) !== groupId)
     for (const row of joining)
       this.db.run(
         `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,

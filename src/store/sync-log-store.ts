@@ -36,6 +36,12 @@ export interface ReceivedRecords extends Received {
   readonly touched: readonly SlotRef[]
 }
 
+/** The machines a row's value came from. */
+export interface FactSides {
+  readonly factId: number
+  readonly devices: readonly { readonly id: string; readonly name: string; readonly self: boolean }[]
+}
+
 /** The store's sync log. */
 export class SyncLogStore implements SyncLogPort {
   private readonly db: Database
@@ -212,6 +218,33 @@ export class SyncLogStore implements SyncLogPort {
     )
   }
 
+  /**
+   * The machines each row's value came from, as sync applied it: per row that has them, the devices whose statements
+   * of its value stand, named (this device by its own name, another by the name its device.json gives, else its id).
+   * @param factIds - rows, e.g. the sides of a conflict.
+   * @returns per row with devices recorded, in the order asked.
+   */
+  sidesOf(factIds: readonly number[]): FactSides[] {
+    if (factIds.length === 0) return []
+    const self = this.device()
+    const names = this.peerNames()
+    const held = new Map(
+      this.db
+        .all('SELECT fact_id, devices FROM sync_fact_devices WHERE fact_id IN (SELECT value FROM json_each(?))', JSON.stringify(factIds))
+        .map((row) => [Number(row['fact_id']), JSON.parse(String(row['devices'])) as string[]]),
+    )
+    return factIds.flatMap((factId) => {
+      const devices = held.get(factId)
+      if (devices === undefined) return []
+      return [
+        {
+          factId,
+          devices: devices.map((id) => ({ id, name: id === self.id ? self.name : (names[id] ?? id), self: id === self.id })),
+        },
+      ]
+    })
+  }
+
   /** Keep the other devices' readable names (validated; a name that is not one is skipped). */
   private keepNames(names: Readonly<Record<string, string>>, self: string): void {
     for (const [device, name] of Object.entries(names)) {
@@ -233,7 +266,18 @@ export class SyncLogStore implements SyncLogPort {
   private entitiesToApply(undone: readonly string[], named: ReadonlySet<string>): string[] {
     const mark = Number(this.db.get('SELECT own_seq FROM sync_apply WHERE id = 1')?.['own_seq'] ?? 0)
     const top = Number(this.db.get('SELECT max(seq) AS top FROM sync_own_records')?.['top'] ?? 0)
-    const all = named.has('*')
+    // An undone alias touches the subjects it linked.
+    const taken = new Set(
+      this.db
+        .all(
+          `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
+          UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(undone),
+          JSON.stringify(undone),
+        )
+        .flatMap((row) => entitiesOf(JSON.parse(String(row['record'])) as ChangeRecord)),
+    )
+    const all = named.has('*') || taken.has('*')
     const rows = all
       ? this.db.all("SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*'")
       : this.db.all(
@@ -244,7 +288,7 @@ export class SyncLogStore implements SyncLogPort {
           mark,
         )
     if (top > mark) this.db.run('UPDATE sync_apply SET own_seq = ? WHERE id = 1', top)
-    return rows.map((row) => String(row['entity']))
+    return [...taken, ...rows.map((row) => String(row['entity']))]
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */

@@ -8,8 +8,9 @@
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
  * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted;
- * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row, whether or not
- *   the store had applied it before the undo arrived; under a name renamed away only rows already there move;
+ * - a value a record stated that the outcome keeps nowhere (an undone statement, a statement under a name since renamed
+ *   away) leaves a retired row under the name it was stated with, whether or not the store had applied it before the
+ *   undo or the rename arrived;
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -56,7 +57,14 @@ export interface RowTarget {
 
 /** One step on the store's rows. */
 export type RowAction =
-  | { readonly kind: 'insert'; readonly slot: SlotRef; readonly row: FactRow; readonly target: RowTarget }
+  | {
+      readonly kind: 'insert'
+      readonly slot: SlotRef
+      readonly row: FactRow
+      readonly target: RowTarget
+      /** True for a trace under a name renamed away: inserted under that name, not the one in force. */
+      readonly asNamed: boolean
+    }
   | { readonly kind: 'update'; readonly row: StoredRow; readonly target: RowTarget }
   | { readonly kind: 'forget'; readonly row: StoredRow }
 
@@ -98,6 +106,7 @@ export function planApply(
     readonly history: Set<PlannedStatus>
     source?: FactRow
     trace: boolean
+    asNamed: boolean
   }
   const wanted = new Map<string, Wanted>()
   const want = (slot: SlotRef, value: string): Wanted => {
@@ -105,7 +114,7 @@ export function planApply(
     slots.set(slotId(slot), slot)
     let entry = wanted.get(key)
     if (entry === undefined) {
-      entry = { history: new Set(), trace: false }
+      entry = { history: new Set(), trace: false, asNamed: false }
       wanted.set(key, entry)
     }
     return entry
@@ -131,9 +140,11 @@ export function planApply(
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
       if (entry.current === undefined && entry.history.size === 0) entry.trace = true
-    } else if (rowsByKey.has(keyOf(statement.slot, statement.value))) {
-      // Under a name renamed away: a row applied before the rename leaves the current set; none is made.
-      want(statement.slot, statement.value).trace = true
+    } else {
+      const entry = want(statement.slot, statement.value)
+      entry.source ??= statement.row
+      entry.trace = true
+      entry.asNamed = true
     }
     const entry = wanted.get(keyOf(statement.canonical, statement.value))
     if (entry !== undefined) entry.source ??= statement.row
@@ -154,8 +165,7 @@ export function planApply(
       continue
     }
     if (entry === undefined) continue
-    for (const action of planValue(slot, held, entry.current, [...entry.history].sort(), entry.trace, entry.source))
-      add(slot, action)
+    for (const action of planValue(slot, held, entry, entry.source)) add(slot, action)
   }
 
   const result: SlotPlan[] = []
@@ -170,11 +180,16 @@ export function planApply(
 function planValue(
   slot: SlotRef,
   held: readonly StoredRow[],
-  current: (RowTarget & { readonly row: FactRow }) | undefined,
-  history: readonly PlannedStatus[],
-  trace: boolean,
+  wanted: {
+    readonly current?: RowTarget & { readonly row: FactRow }
+    readonly history: ReadonlySet<PlannedStatus>
+    readonly trace: boolean
+    readonly asNamed: boolean
+  },
   source: FactRow | undefined,
 ): RowAction[] {
+  const { current, trace, asNamed } = wanted
+  const history = [...wanted.history].sort()
   const actions: RowAction[] = []
   const free = [...held].sort((a, b) => a.id - b.id)
   const take = (prefer: (row: StoredRow) => boolean): StoredRow | undefined => {
@@ -185,7 +200,7 @@ function planValue(
   const place = (target: RowTarget, row: StoredRow | undefined, from: FactRow | undefined): void => {
     if (row !== undefined) {
       if (differs(row, target)) actions.push({ kind: 'update', row, target })
-    } else if (from !== undefined) actions.push({ kind: 'insert', slot, row: from, target })
+    } else if (from !== undefined) actions.push({ kind: 'insert', slot, row: from, target, asNamed })
   }
   const wants = history.length === 0 && current === undefined && trace ? (['retired'] as PlannedStatus[]) : history
   if (current !== undefined) {
@@ -201,9 +216,12 @@ function planValue(
     const row = free.length === 0 ? undefined : take((each) => each.status === status)
     place({ status }, row, source)
   }
-  // Rows left over: a current one leaves the current set; a history row stays as it is.
+  // Rows left over: a current one leaves the current set, a history row takes a way the value left that is wanted
+  // (rows are never deleted, so a second row of the same value and status stands for the same past).
   const fallback = wants[0] ?? 'retired'
-  for (const row of free) if (CURRENT.has(row.status)) actions.push({ kind: 'update', row, target: { status: fallback } })
+  for (const row of free)
+    if (CURRENT.has(row.status) || (wants.length > 0 && !wants.includes(row.status as PlannedStatus)))
+      actions.push({ kind: 'update', row, target: { status: fallback } })
   return actions
 }
 
@@ -218,10 +236,15 @@ function differs(row: StoredRow, target: RowTarget): boolean {
   )
 }
 
-/** Forgets and moves out of the current set first, then moves into it, then inserts (conflict sides before active). */
+/**
+ * Forgets first, then rows turning multi-valued, moves out of the current set, rows turning single-valued, moves into
+ * it, and inserts last (conflict sides before active).
+ */
 function ordered(actions: readonly RowAction[]): RowAction[] {
   const rank = (action: RowAction): number => {
     if (action.kind === 'forget') return 0
+    if (action.kind === 'update' && action.row.status === action.target.status)
+      return action.target.multi === true ? 0.5 : 2.5
     const status = action.target.status
     const into = status === 'active' ? 3 : status === 'conflict' ? 2 : 1
     return (action.kind === 'insert' ? 3 : 0) + into
