@@ -55,12 +55,7 @@ for (const driver of DRIVERS) {
         old.close()
 
         const expected = {
-          filed: [
-            `* ${alias.op}`,
-            'billing api desktop:000001',
-            'editor aaaa.own-000001',
-            `shop web ${move.op}`,
-          ],
+          filed: [`* ${alias.op}`, 'billing api desktop:000001', 'editor aaaa.own-000001', `shop web ${move.op}`],
           mark: 0,
           names: 0,
           devices: 0,

@@ -5,12 +5,19 @@
  * visible conflict on both, naming the machine each side came from, and a correction made after a sync supersedes on
  * both; a forget on one blocks relearning on the other; a received credential is refused and reported; applying
  * appends no record of this device's own and moves the generation only when facts changed; and every order and
- * repetition of the same records, over many generated sessions of every record kind, gives the same library.
+ * repetition of the same records, over many generated sessions of every record kind, gives the same library; and a
+ * process killed (SIGKILL) in the middle of applying loses and duplicates nothing.
  */
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { Database } from '../src/store/database.ts'
+import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
-import { DRIVERS, write, writeFact } from './helpers/store.ts'
+import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
 import { randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
 import {
   deliver,
@@ -23,6 +30,7 @@ import {
 } from './helpers/sync-stores.ts'
 
 const PORT = { subject: 'billing-api', property: 'port' }
+const CRASH = fileURLToPath(new URL('./fixtures/sync-receive-crash.ts', import.meta.url))
 
 for (const driver of DRIVERS) {
   describe(`applying other devices' records (${driver})`, () => {
@@ -54,7 +62,11 @@ for (const driver of DRIVERS) {
       })
       laptop.stores.pins.setPin(pinned.id, laptop.h.clock.iso())
       say(desktop, { subject: 'editor', property: 'preferred', value: 'vim' })
-      const gone = writeFact(desktop.h.memory, desktop.h.config, { subject: 'shell', property: 'preferred', value: 'zsh' })
+      const gone = writeFact(desktop.h.memory, desktop.h.config, {
+        subject: 'shell',
+        property: 'preferred',
+        value: 'zsh',
+      })
       desktop.h.memory.forgetById(gone.id)
       say(desktop, { subject: 'languages', property: 'spoken', value: 'English', multi: true })
       say(laptop, { subject: 'languages', property: 'spoken', value: 'French', multi: true })
@@ -85,7 +97,10 @@ for (const driver of DRIVERS) {
       const library = libraryOf(a.stores)
       assert.deepEqual(libraryOf(b.stores), library)
       assert.deepEqual(libraryOf(c.stores), library)
-      assert.ok(library.current.some((line) => line.includes('|7803|active')), JSON.stringify(library))
+      assert.ok(
+        library.current.some((line) => line.includes('|7803|active')),
+        JSON.stringify(library),
+      )
       assert.deepEqual(
         library.history.filter((line) => line.startsWith('billing api|port|')).map((line) => line.split('|')[4]),
         ['7801', '7802'],
@@ -171,6 +186,56 @@ for (const driver of DRIVERS) {
       const repeat = pull(laptop, desktop)
       assert.deepEqual([repeat.fresh, repeat.changedSlots], [1, 0], 'a repeat of a value held changes no slot')
       assert.equal(laptop.stores.db.generation(), before + 1)
+    })
+
+    it('a receive killed in the middle of applying loses and duplicates nothing', () => {
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const records: ChangeRecord[] = []
+      for (let index = 0; index < 30; index += 1) {
+        desktop.wall += 1000
+        records.push(desktop.write(slot(`service ${index % 12}`), String(7800 + index)))
+      }
+      const root = tempDir()
+      try {
+        const file = join(root, 'records.json')
+        writeFileSync(file, JSON.stringify(records))
+        const crashed = join(root, 'crashed')
+        const child = spawnSync(
+          process.execPath,
+          ['--disable-warning=ExperimentalWarning', CRASH, crashed, driver, file, '10', '5'],
+          { encoding: 'utf8', timeout: 60_000 },
+        )
+        assert.equal(child.signal, 'SIGKILL', `the child should die by SIGKILL; stderr:\n${child.stderr}`)
+        assert.deepEqual(child.stdout.trim().split('\n'), ['committed 10', 'killing'])
+
+        const reference = (dir: string, count: number) => {
+          const db = Database.open({ dataDir: join(root, dir), driver, now: () => '2026-03-01T09:00:00.000Z' })
+          const stores = createStoreSet(db, join(root, dir))
+          stores.sync.receive(records.slice(0, count), { desktop: 1 })
+          const library = libraryOf(stores)
+          db.close()
+          return library
+        }
+        const db = Database.open({ dataDir: crashed, driver, now: () => '2026-03-01T09:00:00.000Z' })
+        try {
+          const stores = createStoreSet(db, crashed)
+          assert.equal(String(db.get('PRAGMA integrity_check')?.['integrity_check']), 'ok')
+          assert.deepEqual(stores.sync.cursor(), { desktop: 1 }, 'the cursor stays before the batch that died')
+          assert.equal(stores.sync.receivedRecords().length, 10)
+          assert.deepEqual(libraryOf(stores), reference('first', 10), 'nothing of the killed receive is left')
+          const again = stores.sync.receive(records.slice(10), { desktop: 2 })
+          assert.equal(again.fresh, 20, 'the same records read again are applied once')
+          assert.deepEqual(libraryOf(stores), reference('all', 30))
+          assert.equal(
+            Number(db.get("SELECT count(*) AS n FROM facts WHERE status IN ('active', 'conflict')")?.['n']),
+            12,
+          )
+        } finally {
+          db.close()
+        }
+      } finally {
+        removeDir(root)
+      }
     })
 
     it('every order and repetition of the same records gives the same library (30 seeds × 40 changes)', () => {

@@ -192,7 +192,9 @@ export class SyncApplier {
         qualifiers: row.qualifiers,
         cues: row.cues,
         scope,
-        ...(projectKey === null ? {} : {
+        ...(projectKey === null
+          ? {}
+          : {
               project: {
                 key: projectKey,
                 name: (projectKey === rowProject ? row.projectName : undefined) ?? projectNameOf(projectKey),
@@ -203,7 +205,8 @@ export class SyncApplier {
         confidence: row.confidence,
         multi: target.multi ?? row.multi,
         validFrom: row.validFrom,
-        validTo: current && row.validTo !== undefined && row.validTo !== null && row.validTo > now ? row.validTo : undefined,
+        validTo:
+          current && row.validTo !== undefined && row.validTo !== null && row.validTo > now ? row.validTo : undefined,
         exactOnly: true,
         origin: 'import',
       },
@@ -215,16 +218,25 @@ export class SyncApplier {
       return false
     }
     if (prepared.write.slotKey !== slotKeyOf(slot.entity, slot.predicate, slot.qualifiers, slot.project)) {
-      refused.push(`a synced value of "${row.subject} · ${row.property}" was not applied: its row names another slot than its record`)
+      refused.push(
+        `a synced value of "${row.subject} · ${row.property}" was not applied: its row names another slot than its record`,
+      )
       return false
     }
     // A trace under a name renamed away stays under that name; anything else lands under the names in force.
     const write = asNamed ? prepared.write : this.parts.writer.canonical(prepared.write)
     if (findTombstone(this.db, write) !== undefined) return false
-    if (current && this.db.get(`SELECT 1 AS held FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`, write.claimKey) !== undefined)
+    if (
+      current &&
+      this.db.get(
+        `SELECT 1 AS held FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`,
+        write.claimKey,
+      ) !== undefined
+    )
       return false
     const id = this.parts.writer.insertRow(write, target.status, target.multi ?? write.multi, now)
-    if (!current) this.db.run(`UPDATE facts SET valid_to = coalesce(${INSTANT}, valid_to) WHERE id = ?`, row.validTo ?? now, id)
+    if (!current)
+      this.db.run(`UPDATE facts SET valid_to = coalesce(${INSTANT}, valid_to) WHERE id = ?`, row.validTo ?? now, id)
     this.dress(id, target, now)
     return true
   }
@@ -274,8 +286,11 @@ export class SyncApplier {
     const groupId =
       open[0] !== undefined
         ? open[0]
-        : this.db.run(`INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`, slotKey, now)
-            .lastInsertRowid
+        : this.db.run(
+            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
+            slotKey,
+            now,
+          ).lastInsertRowid
     const joining = current.filter((row) => Number(row['conflict_group_id']) !== groupId)
     for (const row of joining)
       this.db.run(

@@ -156,7 +156,11 @@ export class SyncLogStore implements SyncLogPort {
    * @param names - readable names of other devices (device.json), kept to name the machine a conflict came from.
    * @returns how many were fresh, the slots they touch, how many slots changed, and the values refused in words.
    */
-  receive(records: readonly ChangeRecord[], cursor: Cursor, names: Readonly<Record<string, string>> = {}): ReceivedRecords {
+  receive(
+    records: readonly ChangeRecord[],
+    cursor: Cursor,
+    names: Readonly<Record<string, string>> = {},
+  ): ReceivedRecords {
     return this.db.ledger(() => {
       const self = this.device().id
       const touched = new Map<string, SlotRef>()
@@ -230,7 +234,10 @@ export class SyncLogStore implements SyncLogPort {
     const names = this.peerNames()
     const held = new Map(
       this.db
-        .all('SELECT fact_id, devices FROM sync_fact_devices WHERE fact_id IN (SELECT value FROM json_each(?))', JSON.stringify(factIds))
+        .all(
+          'SELECT fact_id, devices FROM sync_fact_devices WHERE fact_id IN (SELECT value FROM json_each(?))',
+          JSON.stringify(factIds),
+        )
         .map((row) => [Number(row['fact_id']), JSON.parse(String(row['devices'])) as string[]]),
     )
     return factIds.flatMap((factId) => {
@@ -239,7 +246,11 @@ export class SyncLogStore implements SyncLogPort {
       return [
         {
           factId,
-          devices: devices.map((id) => ({ id, name: id === self.id ? self.name : (names[id] ?? id), self: id === self.id })),
+          devices: devices.map((id) => ({
+            id,
+            name: id === self.id ? self.name : (names[id] ?? id),
+            self: id === self.id,
+          })),
         },
       ]
     })

@@ -205,12 +205,7 @@ function planValue(
   const wants = history.length === 0 && current === undefined && trace ? (['retired'] as PlannedStatus[]) : history
   if (current !== undefined) {
     const { row: from, ...target } = current
-    place(
-      target,
-      take((row) => CURRENT.has(row.status)) ??
-        undefined,
-      from,
-    )
+    place(target, take((row) => CURRENT.has(row.status)) ?? undefined, from)
   }
   for (const status of wants) {
     const row = free.length === 0 ? undefined : take((each) => each.status === status)
