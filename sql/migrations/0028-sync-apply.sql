@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS sync_peer_names (
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS sync_fact_devices (
-  fact_id INTEGER PRIMARY KEY REFERENCES facts (id),
+  -- No foreign key: facts are never deleted, and a key here would add a look-up to every write of a fact.
+  fact_id INTEGER PRIMARY KEY,
   devices TEXT NOT NULL CHECK (json_valid(devices) AND json_type(devices) = 'array')
 );
