@@ -1,5 +1,5 @@
 /**
- * Migration 0028 (applying sync records), both drivers: a store version 27 left, holding own and received records,
+ * Migration 0029 (applying sync records), both drivers: a store version 28 left, holding own and received records,
  * comes out with every record filed by the subjects it names (a move under both, an alias or restore under '*'), an
  * apply mark at 0 and empty name and device tables; records kept afterwards are filed by the triggers; and running the
  * migration again over the migrated store (its version set back) changes nothing.
@@ -27,19 +27,19 @@ function applyState(db: Database): unknown {
 }
 
 for (const driver of DRIVERS) {
-  describe(`migration 0028: applying sync records (${driver})`, () => {
-    it('is migration 28', () => {
-      assert.ok(readMigrations(defaultMigrationsDir()).some((entry) => entry.name === '0028-sync-apply.sql'))
+  describe(`migration 0029: applying sync records (${driver})`, () => {
+    it('is migration 29', () => {
+      assert.ok(readMigrations(defaultMigrationsDir()).some((entry) => entry.name === '0029-sync-apply.sql'))
     })
 
-    it('files the records a version 27 store kept by subject, keeps filing new ones, and runs again harmlessly', () => {
+    it('files the records a version 28 store kept by subject, keeps filing new ones, and runs again harmlessly', () => {
       const root = tempDir()
       try {
         const desktop = new SimDevice('desktop', Date.parse(now))
         const write = desktop.write(slot('billing api'), '7801')
         const move = desktop.move(slot('shop web', 'owner'), 'ops', 'proj')
         const alias = desktop.rename('shop web', 'storefront')
-        const { db: old, dataDir } = openAtVersion(root, 27, driver, () => now)
+        const { db: old, dataDir } = openAtVersion(root, 28, driver, () => now)
         for (const record of [write, move, alias])
           old.run(
             'INSERT INTO sync_received (op, device, hlc, record) VALUES (?, ?, ?, ?)',
@@ -64,7 +64,7 @@ for (const driver of DRIVERS) {
         try {
           assert.equal(Number(db.get('PRAGMA user_version')?.['user_version']), LATEST)
           assert.deepEqual(applyState(db), expected)
-          db.run('PRAGMA user_version = 27')
+          db.run('PRAGMA user_version = 28')
         } finally {
           db.close()
         }
