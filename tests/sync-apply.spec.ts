@@ -35,8 +35,8 @@ const CRASH = fileURLToPath(new URL('./fixtures/sync-receive-crash.ts', import.m
 for (const driver of DRIVERS) {
   describe(`applying other devices' records (${driver})`, () => {
     const opened: StoreDevice[] = []
-    const device = (name: string): StoreDevice => {
-      const made = openDevice(driver, name)
+    const device = async (name: string): Promise<StoreDevice> => {
+      const made = await openDevice(driver, name)
       opened.push(made)
       return made
     }
@@ -49,9 +49,9 @@ for (const driver of DRIVERS) {
       return write(at.h.memory, at.h.config, { evidence: 'explicit_user', ...fields })
     }
 
-    it('two stores that write, correct, pin and forget reach the same library', () => {
-      const laptop = device('laptop')
-      const desktop = device('desktop')
+    it('two stores that write, correct, pin and forget reach the same library', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
       say(laptop, { ...PORT, value: '7801' })
       say(laptop, { ...PORT, value: '7802' })
       const pinned = writeFact(laptop.h.memory, laptop.h.config, {
@@ -84,8 +84,8 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.conflicts, [])
     })
 
-    it('three stores reach the same library whatever order they read each other in', () => {
-      const [a, b, c] = [device('a'), device('b'), device('c')]
+    it('three stores reach the same library whatever order they read each other in', async () => {
+      const [a, b, c] = [await device('a'), await device('b'), await device('c')]
       say(a, { ...PORT, value: '7801' })
       pull(b, a)
       say(b, { ...PORT, value: '7802' })
@@ -107,9 +107,9 @@ for (const driver of DRIVERS) {
       )
     })
 
-    it('concurrent disagreeing statements become one conflict on both, naming each machine; a later correction settles both', () => {
-      const laptop = device('work laptop')
-      const desktop = device('home desktop')
+    it('concurrent disagreeing statements become one conflict on both, naming each machine; a later correction settles both', async () => {
+      const laptop = await device('work laptop')
+      const desktop = await device('home desktop')
       say(laptop, { ...PORT, value: '7801' })
       exchangeAll([laptop, desktop])
       // The laptop goes offline and both change the port.
@@ -142,9 +142,9 @@ for (const driver of DRIVERS) {
       )
     })
 
-    it('a forget on one blocks relearning on the other', () => {
-      const laptop = device('laptop')
-      const desktop = device('desktop')
+    it('a forget on one blocks relearning on the other', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
       const fact = writeFact(laptop.h.memory, laptop.h.config, { ...PORT, value: '7801', evidence: 'explicit_user' })
       exchangeAll([laptop, desktop])
       laptop.h.memory.forgetById(fact.id)
@@ -155,8 +155,8 @@ for (const driver of DRIVERS) {
       assert.deepEqual(libraryOf(desktop.stores), libraryOf(laptop.stores))
     })
 
-    it('a received credential is refused and reported, masked; the rest applies', () => {
-      const laptop = device('laptop')
+    it('a received credential is refused and reported, masked; the rest applies', async () => {
+      const laptop = await device('laptop')
       const peer = new SimDevice('rogue', Date.parse('2026-03-01T09:00:00.000Z'))
       const token = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'
       const records = [peer.write(slot('deploy', 'api token'), token), peer.write(slot('billing api'), '7801')]
@@ -171,9 +171,9 @@ for (const driver of DRIVERS) {
       )
     })
 
-    it('moves the generation only when facts changed, and a repeat changes nothing', () => {
-      const laptop = device('laptop')
-      const desktop = device('desktop')
+    it('moves the generation only when facts changed, and a repeat changes nothing', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
       say(desktop, { ...PORT, value: '7801' })
       const before = laptop.stores.db.generation()
       const first = pull(laptop, desktop)
@@ -188,7 +188,7 @@ for (const driver of DRIVERS) {
       assert.equal(laptop.stores.db.generation(), before + 1)
     })
 
-    it('a receive killed in the middle of applying loses and duplicates nothing', () => {
+    it('a receive killed in the middle of applying loses and duplicates nothing', async () => {
       const desktop = new SimDevice('desktop', Date.parse('2026-03-01T09:00:00.000Z'))
       const records: ChangeRecord[] = []
       for (let index = 0; index < 30; index += 1) {
@@ -238,11 +238,11 @@ for (const driver of DRIVERS) {
       }
     })
 
-    it('every order and repetition of the same records gives the same library (30 seeds × 40 changes)', () => {
+    it('every order and repetition of the same records gives the same library (30 seeds × 40 changes)', async () => {
       const started = performance.now()
       // Two stores for every seed: each seed's session lives under its own subject names and operation ids.
-      const whole = device('whole')
-      const pieces = device('pieces')
+      const whole = await device('whole')
+      const pieces = await device('pieces')
       for (let seed = 1; seed <= 30; seed += 1) {
         const records = underSeed(randomSession(seed, 40).records, seed)
         const random = seededRandom(seed * 7919)

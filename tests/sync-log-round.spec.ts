@@ -43,8 +43,8 @@ for (const driver of DRIVERS) {
       const a = storesOf(laptop.memory)
       const b = storesOf(desktop.memory)
       writeFact(laptop.memory, laptop.config, { subject: 'billing-api', property: 'owner', value: 'payments team' })
-      a.sync.enableSync(laptop.clock.iso())
-      b.sync.enableSync(desktop.clock.iso())
+      await a.sync.enableSync(laptop.clock.iso())
+      await b.sync.enableSync(desktop.clock.iso())
       laptop.clock.advance(1000)
       const port = writeFact(laptop.memory, laptop.config, {
         subject: 'billing-api',

@@ -74,7 +74,7 @@ for (const driver of DRIVERS) {
       assert.equal(ownCount(), 0)
     })
 
-    it('turning sync on writes a snapshot that merges back to the same current facts, pins and forgets', () => {
+    it('turning sync on writes a snapshot that merges back to the same current facts, pins and forgets', async () => {
       writeFact(h.memory, h.config, {
         subject: 'billing-api',
         property: 'port',
@@ -109,7 +109,7 @@ for (const driver of DRIVERS) {
       const gone = writeFact(h.memory, h.config, { subject: 'editor', property: 'preferred', value: 'vim' })
       h.memory.forgetById(gone.id)
 
-      const start = stores.sync.enableSync(h.clock.iso())
+      const start = await stores.sync.enableSync(h.clock.iso())
       assert.equal(start.started, true)
       const log = stores.sync.ownLog()
       assert.equal(start.records, log.length)
@@ -119,7 +119,7 @@ for (const driver of DRIVERS) {
       )
       for (const record of log) assert.equal(parseChangeRecord(record).ok, true)
       assert.deepEqual(
-        stores.sync.enableSync(h.clock.iso()),
+        await stores.sync.enableSync(h.clock.iso()),
         { started: false, records: 0 },
         'a second switch-on writes nothing',
       )
@@ -152,8 +152,8 @@ for (const driver of DRIVERS) {
     })
 
     describe('with sync on', () => {
-      beforeEach(() => {
-        stores.sync.enableSync(h.clock.iso())
+      beforeEach(async () => {
+        await stores.sync.enableSync(h.clock.iso())
       })
 
       it('a write leaves one record with its full row and the clock of this device', () => {

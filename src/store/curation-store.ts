@@ -27,6 +27,7 @@ import type { FactReader } from './fact-reader.ts'
 import type { FactSlots } from './fact-slots.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 import { findTombstone } from './tombstones.ts'
+import type { SyncRecorder } from './sync-recorder.ts'
 
 /** One run a fold absorbs into its survivor. */
 export interface AbsorbedRun {
@@ -73,16 +74,19 @@ export class CurationStore implements FoldTarget {
   private readonly db: Database
   private readonly reader: FactReader
   private readonly slots: FactSlots
+  private readonly recorder: SyncRecorder
 
   /**
    * @param db - the open, migrated database.
    * @param reader - the reads over the same database.
    * @param slots - the slot transitions over the same database.
+   * @param recorder - appends each change's sync record in its transaction.
    */
-  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+  constructor(db: Database, reader: FactReader, slots: FactSlots, recorder: SyncRecorder) {
     this.db = db
     this.reader = reader
     this.slots = slots
+    this.recorder = recorder
   }
 
   /**
@@ -149,6 +153,7 @@ export class CurationStore implements FoldTarget {
       }
       const sources = this.moveSources(loser.id, keeper.id)
       this.supersedeRow(loser.id, keeper.id, now)
+      this.recordMerge(loser, keeper, now)
       return {
         ok: true,
         value: { keeperId: keeper.id, loserId: loser.id, sourcesMoved: sources.length },
@@ -177,6 +182,7 @@ export class CurationStore implements FoldTarget {
         fact.id,
       )
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
+      this.recorder.recordSupersede([{ fact, as: 'retired' }], null, now)
       return { ok: true, value: { factId: fact.id }, trail: { sources: [], identities: [] } } as const
     })
   }
@@ -204,6 +210,12 @@ export class CurationStore implements FoldTarget {
         present.map((run) => ({ factId: run.id, value: run.value, observedAt: run.observedAt })),
         now,
       )
+      for (const run of present)
+        this.recorder.recordSupersede(
+          [{ fact: run, as: 'folded' }],
+          run.slotKey === survivor.slotKey ? survivor : null,
+          now,
+        )
       return { ok: true, value: { survivorId: survivor.id, absorbed }, trail: { sources, identities: [] } } as const
     })
   }
@@ -269,8 +281,7 @@ export class CurationStore implements FoldTarget {
       const moved = this.moveFacts(moving, entityId, 'write_rules', now)
       if (!moved.ok) return moved
       // The fragment's name stays an alias, so the next write under it lands here instead of splitting the entity again.
-      const aliases = recordAlias(
-        this.db,
+      const aliases = this.alias(
         {
           kind: 'entity',
           entityKey: '',
@@ -348,6 +359,13 @@ export class CurationStore implements FoldTarget {
     const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
     for (const { fact, keys } of moving) this.moveFact(fact.id, entityId, keys, now)
     for (const { slotKey, plan } of plans) this.settleSlot(slotKey, plan, now)
+    // A twin of the same value is one fact to sync already; a different value the rules retired is recorded as ended.
+    for (const { plan } of plans) {
+      for (const gone of plan.supersede.filter((entry) => !entry.sources)) {
+        const [ended, by] = this.reader.getFacts([gone.id, gone.by])
+        if (ended !== undefined) this.recorder.recordSupersede([{ fact: ended, as: 'superseded' }], by ?? null, now)
+      }
+    }
     return {
       ok: true,
       value: {
@@ -360,11 +378,42 @@ export class CurationStore implements FoldTarget {
   }
 
   /**
-   * Record an alias inside the caller's transaction (see alias-rows.ts).
+   * Record an alias inside the caller's transaction (see alias-rows.ts), and its sync record: every alias row it
+   * added or repointed.
    * @returns the alias rows changed.
    */
   alias(input: Parameters<typeof recordAlias>[1], now: string): AliasChange[] {
-    return recordAlias(this.db, input, now)
+    const changes = recordAlias(this.db, input, now)
+    for (const { after } of changes) {
+      if (after === null) continue
+      this.recorder.recordAlias(
+        {
+          aliasKind: after.kind,
+          entity: after.kind === 'predicate' ? after.entityKey : null,
+          from: after.aliasKey,
+          to: after.canonicalKey,
+          display: after.canonicalText,
+        },
+        now,
+      )
+    }
+    return changes
+  }
+
+  /**
+   * A merge card's loser, ended by its keeper; when the keeper took the loser's stronger evidence, the keeper is
+   * stated again with it (one write ending the loser, when both share a slot).
+   */
+  private recordMerge(loser: Fact, keeperBefore: Fact, now: string): void {
+    const [keeper] = this.reader.getFacts([keeperBefore.id])
+    if (keeper === undefined) return
+    const rose = evidenceRank(loser.evidence) < evidenceRank(keeperBefore.evidence)
+    if (rose && loser.slotKey === keeper.slotKey) {
+      this.recorder.recordWrite(keeper, [{ fact: loser, as: 'superseded' }], now)
+      return
+    }
+    this.recorder.recordSupersede([{ fact: loser, as: 'superseded' }], keeper, now)
+    if (rose) this.recorder.recordWrite(keeper, [], now)
   }
 
   /** The display name of an entity, or undefined. */

@@ -14,6 +14,8 @@ import type { Database } from './database.ts'
 import { reindexFact, restoreRowText, rowTexts, type RowText } from './fact-folds.ts'
 import { INSTANT, instantColumn, KEY, keyColumn, keyPlaceholders, placeholders } from './fact-rows.ts'
 import { afterForget, beforeForget, undoForget, type ForgetSnapshot } from './forget-edits.ts'
+import { SyncRecorder } from './sync-recorder.ts'
+import { recordUndo, rowsById } from './sync-undo.ts'
 
 /**
  * What kind of edit. A forget is stored under the kind column's 'update' with its snapshot as the `changed` object
@@ -167,10 +169,12 @@ export type RestoreRefusal =
 /** Synchronous tracking and undo of page edits. */
 export class EditStore {
   private readonly db: Database
+  private readonly recorder: SyncRecorder
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
     this.db = db
+    this.recorder = new SyncRecorder(db)
   }
 
   /**
@@ -190,6 +194,7 @@ export class EditStore {
     work: () => TrackedWork<T>,
   ): { result: T; editId: number } {
     return this.db.transaction(() => {
+      const mark = this.recorder.lastSeq()
       const before = rowStates(this.db, slotKeys)
       const textsBefore = rowTexts(this.db, [...before.keys()])
       const groupsBefore = groupStates(this.db, slotKeys)
@@ -253,6 +258,7 @@ export class EditStore {
         JSON.stringify(outcome.trail?.aliases ?? []),
         now,
       ).lastInsertRowid
+      this.recorder.linkEdit(editId, mark)
       return { result: outcome.result, editId }
     })
   }
@@ -272,6 +278,7 @@ export class EditStore {
     work: () => T,
   ): { result: T; editId: number } {
     return this.db.transaction(() => {
+      const mark = this.recorder.lastSeq()
       const before = beforeForget(this.db, [...new Set(slotKeys)])
       const result = work()
       const snapshot = afterForget(this.db, before)
@@ -281,6 +288,7 @@ export class EditStore {
         JSON.stringify({ forget: snapshot }),
         now,
       ).lastInsertRowid
+      this.recorder.linkEdit(editId, mark)
       return { result, editId }
     })
   }
@@ -353,6 +361,17 @@ export class EditStore {
    * @returns the undone record, or why not.
    */
   restore(id: number, now: string): { ok: true; edit: EditRecord } | { ok: false; refusal: RestoreRefusal } {
+    return this.db.transaction(() => {
+      const edit = this.get(id)
+      const before = edit === undefined ? [] : rowsById(this.db, touchedIds(edit))
+      const outcome = this.undo(id, now)
+      if (outcome.ok) recordUndo(this.db, this.recorder, outcome.edit, before, now)
+      return outcome
+    })
+  }
+
+  /** The undo itself (see `restore`), without its sync record. */
+  private undo(id: number, now: string): { ok: true; edit: EditRecord } | { ok: false; refusal: RestoreRefusal } {
     return this.db.transaction(() => {
       const edit = this.get(id)
       if (edit === undefined) return { ok: false, refusal: { kind: 'not_found' } } as const
@@ -474,7 +493,7 @@ export class EditStore {
    * @returns the recorder; call it only inside the import's own transaction.
    */
   recordImport(): ImportRecorder {
-    return new ImportRecorder(this.db)
+    return new ImportRecorder(this.db, this.recorder)
   }
 
   /**
@@ -519,6 +538,15 @@ export class EditStore {
       this.db.run('UPDATE entities SET display = ? WHERE id = ?', identity.entityDisplay, identity.entityId)
     reindexFact(this.db, factId)
   }
+}
+
+/** Every fact row an edit created, changed or forgot. */
+function touchedIds(edit: EditRecord): number[] {
+  return [
+    ...edit.created.map((row) => row.id),
+    ...edit.changed.map((row) => row.before.id),
+    ...(edit.forget?.rows.map((row) => Number(row.before['id'])) ?? []),
+  ]
 }
 
 /**
@@ -590,10 +618,14 @@ export class ImportRecorder {
   private readonly before = new Map<number, RowState>()
   private readonly groupsBefore = new Map<number, GroupState>()
   private readonly sourcesFrom: number
+  private readonly recorder: SyncRecorder
+  private readonly recordsFrom: number
 
-  constructor(db: Database) {
+  constructor(db: Database, recorder: SyncRecorder) {
     this.db = db
     this.sourcesFrom = maxSourceId(db)
+    this.recorder = recorder
+    this.recordsFrom = recorder.lastSeq()
   }
 
   /**
@@ -645,7 +677,7 @@ export class ImportRecorder {
         forgetEdit: change.forgetEdit,
         sources: [this.sourcesFrom, maxSourceId(this.db)],
       }
-      return this.db.run(
+      const editId = this.db.run(
         `INSERT INTO fact_edits (kind, fact_id, proposal_id, created, changed, groups, aliases, created_at) VALUES ('apply', NULL, NULL, ?, ?, ?, ?, ?)`,
         JSON.stringify(created),
         JSON.stringify({ import: trail }),
@@ -653,6 +685,9 @@ export class ImportRecorder {
         JSON.stringify(change.aliases),
         now,
       ).lastInsertRowid
+      // The import is one transaction (sliced): every own record appended since it began is its own.
+      this.recorder.linkEdit(editId, this.recordsFrom)
+      return editId
     })
   }
 }

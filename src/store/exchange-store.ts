@@ -1,7 +1,7 @@
 /**
  * ExchangeStore: the bulk read behind export — every non-forgotten fact, history included, in id order, inside one
  * transaction so the store id, the generation and every pass over the facts describe the same state — with the
- * tombstones of forgotten claims, and the writes import adds to the normal write path: a restored row keeps the
+ * tombstones of forgotten claims, and the writes an import adds to the normal write path: a restored row keeps the
  * observation and record times and the fold record of its file, a file's tombstones are kept, and the current facts
  * those tombstones name are found for the import to forget.
  */
@@ -9,6 +9,7 @@ import type { ExchangeTombstone } from '../exchange/jsonl.ts'
 import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
+import { SyncRecorder } from './sync-recorder.ts'
 
 /** Rows read per batch. */
 const BATCH = 1000
@@ -37,10 +38,12 @@ export interface ExportedAlias {
 /** Synchronous bulk reads for the JSONL exchange. */
 export class ExchangeStore {
   private readonly db: Database
+  private readonly recorder: SyncRecorder
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
     this.db = db
+    this.recorder = new SyncRecorder(db)
   }
 
   /**
@@ -105,6 +108,7 @@ export class ExchangeStore {
       recordedAt,
       id,
     )
+    this.recorder.refreshRow(id)
   }
 
   /**
@@ -121,6 +125,7 @@ export class ExchangeStore {
       JSON.stringify(foldedFrom),
       id,
     )
+    this.recorder.refreshRow(id)
   }
 
   /**
@@ -131,6 +136,7 @@ export class ExchangeStore {
    */
   restorePin(id: number, pinnedAt: string): void {
     this.db.run(`UPDATE facts SET pinned_at = ${INSTANT} WHERE id = ?`, pinnedAt, id)
+    this.recorder.recordPin(id, pinnedAt, pinnedAt)
   }
 
   /**

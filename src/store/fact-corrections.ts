@@ -12,22 +12,26 @@ import type { FactReader } from './fact-reader.ts'
 import type { FactSlots } from './fact-slots.ts'
 import { FACT_COLUMNS, INSTANT, KEY, keyColumn, toFact } from './fact-rows.ts'
 import { clearVectorRows } from './vector-store.ts'
+import type { SyncRecorder } from './sync-recorder.ts'
 
 /** Corrections of stored facts over time, conflict settling and index maintenance. */
 export class FactCorrections {
   private readonly db: Database
   private readonly reader: FactReader
   private readonly slots: FactSlots
+  private readonly recorder: SyncRecorder
 
   /**
    * @param db - the open, migrated database.
    * @param reader - the reads over the same database.
    * @param slots - the slot transitions over the same database.
+   * @param recorder - appends the sync record of a user's expiry, settle or cross-slot supersede in its transaction.
    */
-  constructor(db: Database, reader: FactReader, slots: FactSlots) {
+  constructor(db: Database, reader: FactReader, slots: FactSlots, recorder: SyncRecorder) {
     this.db = db
     this.reader = reader
     this.slots = slots
+    this.recorder = recorder
   }
 
   /**
@@ -101,6 +105,7 @@ export class FactCorrections {
         id,
       )
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
+      this.recorder.recordSupersede([{ fact, as: 'expired' }], null, now)
       return this.reader.getFacts([id])[0]
     })
   }
@@ -205,15 +210,11 @@ export class FactCorrections {
       const keeper = slot.find((row) => row.id === keepId && row.status !== 'scheduled')
       if (keeper === undefined) return { ok: false, reason: 'not_a_member' } as const
       const others = slot.filter((row) => row.id !== keepId && row.status !== 'scheduled')
-      this.slots.supersede(
-        others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id),
-        keepId,
-        now,
-      )
-      this.slots.retire(
-        others.filter((row) => row.status === 'conflict').map((row) => row.id),
-        now,
-      )
+      const superseded = others.filter((row) => row.status === 'active' && !row.multi).map((row) => row.id)
+      const retired = others.filter((row) => row.status === 'conflict').map((row) => row.id)
+      const rivals = this.reader.getFacts([...superseded, ...retired])
+      this.slots.supersede(superseded, keepId, now)
+      this.slots.retire(retired, now)
       this.slots.closeGroups([groupId], keepId, now)
       const evidence: Evidence =
         evidenceRank(keeper.evidence) <= evidenceRank('confirmed_user') ? keeper.evidence : 'confirmed_user'
@@ -225,6 +226,11 @@ export class FactCorrections {
       )
       const [kept] = this.reader.getFacts([keepId])
       if (kept === undefined) throw new Error(`fact ${keepId} vanished inside its own transaction`)
+      this.recorder.recordSettle(
+        kept,
+        rivals.map((fact) => ({ fact, as: superseded.includes(fact.id) ? 'superseded' : 'retired' })),
+        now,
+      )
       return { ok: true, kept } as const
     })
   }
@@ -241,6 +247,7 @@ export class FactCorrections {
       if (fact === undefined || !CURRENT_STATUSES.includes(fact.status)) return
       this.slots.supersede([id], by, now)
       if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
+      this.recorder.recordSupersede([{ fact, as: 'superseded' }], null, now)
     })
   }
 

@@ -92,8 +92,8 @@ export class FactStore implements FactReads {
     const recorder = new SyncRecorder(db)
     const writer = new FactWriter(db, reader, slots, recorder)
     const forgetting = new FactForgetting(db, reader, slots, recorder)
-    const corrections = new FactCorrections(db, reader, slots)
-    const curation = new CurationStore(db, reader, slots)
+    const corrections = new FactCorrections(db, reader, slots, recorder)
+    const curation = new CurationStore(db, reader, slots, recorder)
     this.reader = reader
     this.slots = slots
     this.writer = writer
@@ -101,7 +101,7 @@ export class FactStore implements FactReads {
     this.corrections = corrections
     this.curation = curation
     this.renames = new RenameStore(db, curation)
-    this.scopes = new ScopeStore(db, reader)
+    this.scopes = new ScopeStore(db, reader, recorder)
 
     this.getFacts = reader.getFacts.bind(reader)
     this.matchText = reader.matchText.bind(reader)

@@ -212,6 +212,7 @@ export class FactWriter {
       if (write.project !== null) recordProject(this.db, write.project, now)
       const [fact] = this.reader.getFacts([id])
       if (fact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      this.recorder.recordPutBack(fact, now)
       return { kind: 'restored', fact } as const
     })
   }

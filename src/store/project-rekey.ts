@@ -15,6 +15,7 @@ import type { Database } from './database.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import { tombstoneFact } from './tombstones.ts'
+import { SyncRecorder } from './sync-recorder.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
 export type RekeyKeysOf = (fact: Fact, scope: string) => FactKeys
@@ -32,10 +33,12 @@ export interface RekeyOutcome {
 /** Moves of projects from folder keys to repository keys. */
 export class ProjectRekeyStore {
   private readonly db: Database
+  private readonly recorder: SyncRecorder
 
   /** @param db - an open, migrated database. */
   constructor(db: Database) {
     this.db = db
+    this.recorder = new SyncRecorder(db)
   }
 
   /**
@@ -119,6 +122,11 @@ export class ProjectRekeyStore {
         `"scope":${fromJson}`,
         `"scope":${JSON.stringify(toScope)}`,
         `"scope":${fromJson}`,
+      )
+      // The old key leads to the new one on every device: their statements under it land on the repository's key.
+      this.recorder.recordAlias(
+        { aliasKind: 'project', entity: null, from: fromKey, to: to.key, display: to.name },
+        now,
       )
       return { moved: rows.length, joined, contested }
     })

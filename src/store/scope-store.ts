@@ -12,6 +12,7 @@ import type { Database } from './database.ts'
 import type { FactReader } from './fact-reader.ts'
 import { projectNamed, recordProject, type ProjectRow } from './project-rows.ts'
 import { findTombstone } from './tombstones.ts'
+import type { SyncRecorder } from './sync-recorder.ts'
 
 /** Computes a stored fact's keys as a write into another scope would (`keysUnder` of fact-input.ts, scope swapped). */
 export type ScopeKeysOf = (fact: Fact, scope: string) => FactKeys
@@ -40,14 +41,17 @@ export type MoveOutcome =
 export class ScopeStore {
   private readonly db: Database
   private readonly reader: FactReader
+  private readonly recorder: SyncRecorder
 
   /**
    * @param db - the open, migrated database.
    * @param reader - the reads over the same database.
+   * @param recorder - appends a `move` record per current row moved, in the move's transaction.
    */
-  constructor(db: Database, reader: FactReader) {
+  constructor(db: Database, reader: FactReader, recorder: SyncRecorder) {
     this.db = db
     this.reader = reader
+    this.recorder = recorder
   }
 
   /**
@@ -97,6 +101,11 @@ export class ScopeStore {
       const moved = this.reader.getFacts(rows.map((row) => row.id))
       const movedFact = moved.find((row) => row.id === fact.id)
       if (movedFact === undefined) throw new Error(`fact ${id} vanished inside its own transaction`)
+      // History rows that moved with their slot stay local, as the snapshot leaves them.
+      for (const { row } of current) {
+        const after = moved.find((each) => each.id === row.id)
+        if (after !== undefined) this.recorder.recordMove(row, after, now)
+      }
       return { ok: true, fact: movedFact, moved, trail: { sources: [], identities } }
     })
   }

@@ -8,7 +8,8 @@
  * device's own records named since the last receive, are brought to the merged outcome (sync/merge.ts) of every
  * record kept about them, through the store's own write paths. The generation moves only when facts changed.
  *
- * Recording own changes is turned on here too (`enableSync`, which writes the snapshot; see SyncRecorder).
+ * Recording own changes is turned on here too (`enableSync`, which writes the snapshot in slices; see SyncRecorder
+ * and SyncSnapshot).
  */
 import { hostname } from 'node:os'
 import { z } from 'zod'
@@ -20,6 +21,12 @@ import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { SyncApplier, type ApplierParts } from './sync-applier.ts'
 import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
+import { SyncSnapshot } from './sync-snapshot.ts'
+
+/** The next turn of the event loop. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Readable names of other devices, as their device.json files give them: id to name. */
 const peerNamesSchema = z.record(
@@ -47,12 +54,14 @@ export class SyncLogStore implements SyncLogPort {
   private readonly db: Database
   private readonly recorder: SyncRecorder
   private readonly applier: SyncApplier
+  private readonly snapshot: SyncSnapshot
 
   /** @param db - an open, migrated database; @param parts - the write paths applying goes through. */
   constructor(db: Database, parts: ApplierParts) {
     this.db = db
     this.recorder = new SyncRecorder(db)
     this.applier = new SyncApplier(db, parts)
+    this.snapshot = new SyncSnapshot(db, this.recorder)
   }
 
   /** This device: its stable id, and its name (the host name until the user names it). */
@@ -82,11 +91,31 @@ export class SyncLogStore implements SyncLogPort {
 
   /**
    * Turn recording on (sync switched on): from now on every recorded kind of change appends its record in its own
-   * transaction, and the library as it stands is written first as a snapshot of records. A no-op when on already.
+   * transaction, and the library as it stands is written as a snapshot of records, in slices of one transaction each
+   * that hand the event loop back between them (SyncSnapshot). Called again while recording is on, it finishes a
+   * snapshot a crash or a stop interrupted, and otherwise writes nothing.
    * @param now - the ISO instant.
+   * @param pause - awaited between slices; the next turn of the event loop by default.
+   * @returns whether it turned recording on, and how many snapshot records this call wrote.
    */
-  enableSync(now: string): RecordingStart {
-    return this.recorder.startRecording(now)
+  async enableSync(now: string, pause: () => Promise<void> = nextTurn): Promise<RecordingStart> {
+    let records = 0
+    const started = this.db.ledger(() => {
+      const turnedOn = this.recorder.startRecording(now)
+      if (turnedOn) records += this.snapshot.begin(now)
+      return turnedOn
+    })
+    for (;;) {
+      const slice = this.snapshot.step(now)
+      records += slice.records
+      if (slice.done) return { started, records }
+      await pause()
+    }
+  }
+
+  /** Whether the snapshot that turning sync on writes is still unfinished (call `enableSync` to finish it). */
+  snapshotPending(): boolean {
+    return this.snapshot.pending()
   }
 
   /** Stop recording (sync switched off); the log and the received records stay. */

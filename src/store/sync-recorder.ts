@@ -2,8 +2,14 @@
  * SyncRecorder: appends this device's change records (sync/change-record.ts) to its log, `sync_own_records`, inside
  * the caller's transaction, so a change and its record commit together or not at all. It records nothing while
  * recording is off (`sync_device.recording_since` is NULL, as it is until sync is first turned on): a user who never
- * syncs pays one primary-key read per change and stores nothing. Turning it on (`startRecording`) writes a snapshot of
- * the library as records first, so the log describes the whole library from then on.
+ * syncs pays one primary-key read per change and stores nothing. Turning it on (`startRecording`) marks it on and
+ * leaves the snapshot of the library to `SyncSnapshot` (store/sync-snapshot.ts), written in slices.
+ *
+ * Kinds: a write (`recordWrite`), an ending without a new value (`recordSupersede`: expiry, retire, merge or fold
+ * card, a value edit that moved the slot), a conflict settled by the user (`recordSettle`), a forget, a pin, an alias
+ * (`recordAlias`: rename, merge, alias card, import, project rekey), a move to another scope or project
+ * (`recordMove`), a past value put back from an export (`recordPutBack`) and an undo (`recordRestore`). Records a
+ * reversible edit appended are linked to it (`linkEdit`), so its undo names them.
  *
  * What is recorded: a credential never (its write, forget and pin leave no record, and a credential ended by a write
  * is left out of the write's `ends`). Other sensitive values (email, phone, id numbers) are recorded and marked, so
@@ -14,7 +20,15 @@
 import { randomUUID } from 'node:crypto'
 import { recordOf } from '../exchange/jsonl.ts'
 import { projectKeyOfScope } from '../project/project-ref.ts'
-import type { ChangeRecord, EndStatus, FactRow, RecordBase, SlotRef, ValueEnd } from '../sync/change-record.ts'
+import type {
+  AliasChange,
+  ChangeRecord,
+  EndStatus,
+  FactRow,
+  RecordBase,
+  SlotRef,
+  ValueEnd,
+} from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickLocal, zeroHlc, type Hlc } from '../sync/hlc.ts'
 import { canonicalQualifiers, canonicalValue } from '../text/normalize.ts'
 import type { Fact } from '../types.ts'
@@ -32,13 +46,28 @@ export interface EndedRow {
   readonly as: EndStatus
 }
 
-/** What turning recording on did. */
+/** What turning recording on (and writing its snapshot) did. */
 export interface RecordingStart {
-  /** False when recording was already on (nothing was written). */
+  /** False when recording was already on (the call only finished an interrupted snapshot, if any). */
   readonly started: boolean
-  /** How many snapshot records were written. */
+  /** How many snapshot records this call wrote. */
   readonly records: number
 }
+
+/** A record to append, with what the log keeps beside it. */
+export interface PendingRecord {
+  readonly body: ChangeBody
+  /** The slot and claim (hex keys) it names, when it names one. */
+  readonly slotKey: string | null
+  readonly claimKey: string | null
+  /** True when it names a sensitive value: it stays on this machine unless the user opted in. */
+  readonly sensitive: boolean
+  /** Sensitive values its `ends` name. */
+  readonly sensitiveEnds: readonly string[]
+}
+
+/** An alias as a record names it. */
+export type AliasBody = Omit<AliasChange, keyof RecordBase | 'kind'>
 
 interface Stamp {
   readonly deviceId: string
@@ -90,18 +119,58 @@ export class SyncRecorder {
    */
   recordWrite(fact: Fact, ends: readonly EndedRow[], now: string): void {
     if (fact.sensitivity === 'credential' || !this.recording()) return
-    const endsKept = ends.filter((end) => end.fact.sensitivity !== 'credential')
-    const sensitiveEnds = endsKept
-      .filter((end) => end.fact.sensitivity !== null)
-      .map((end) => canonicalValue(end.fact.value))
-    const body: ChangeBody = {
-      kind: 'write',
-      slot: slotOf(fact),
-      value: canonicalValue(fact.value),
-      row: rowOf(fact),
-      ends: endsKept.map((end): ValueEnd => ({ value: canonicalValue(end.fact.value), as: end.as })),
-    }
-    this.append(body, fact, sensitiveEnds, now)
+    this.append([writeRecord(fact, ends)], now)
+  }
+
+  /**
+   * Record values of one slot ended without a new value (an expiry, a retire, fold or merge card, a value edit that
+   * moved to another slot). Credentials are left out; nothing is recorded when no value is left. Call inside the
+   * change's transaction.
+   * @param ends - the rows ended, all of one slot.
+   * @param by - the row that took over (a merge or fold card's keeper), or null.
+   * @param now - the change's ISO instant.
+   */
+  recordSupersede(ends: readonly EndedRow[], by: Fact | null, now: string): void {
+    const kept = ends.filter((end) => end.fact.sensitivity !== 'credential')
+    const first = kept[0]
+    if (first === undefined || !this.recording()) return
+    const keeper = by === null || by.sensitivity === 'credential' ? null : by
+    this.append(
+      [
+        {
+          body: { kind: 'supersede', slot: slotOf(first.fact), ends: valueEnds(kept), by: valueKeyOf(keeper) },
+          slotKey: first.fact.slotKey,
+          claimKey: null,
+          sensitive: keeper !== null && keeper.sensitivity !== null,
+          sensitiveEnds: sensitiveValues(kept),
+        },
+      ],
+      now,
+    )
+  }
+
+  /**
+   * Record a conflict the user settled on a value already there: the rivals it superseded or retired. A credential
+   * kept is not recorded. Call inside the settle's transaction.
+   * @param keep - the row kept.
+   * @param ends - the rivals.
+   * @param now - the settle's ISO instant.
+   */
+  recordSettle(keep: Fact, ends: readonly EndedRow[], now: string): void {
+    if (keep.sensitivity === 'credential' || !this.recording()) return
+    const kept = ends.filter((end) => end.fact.sensitivity !== 'credential')
+    this.append(
+      [
+        {
+          body: { kind: 'settle', slot: slotOf(keep), keep: canonicalValue(keep.value), ends: valueEnds(kept) },
+          slotKey: keep.slotKey,
+          claimKey: keep.claimKey,
+          sensitive: keep.sensitivity !== null,
+          sensitiveEnds: sensitiveValues(kept),
+        },
+      ],
+      now,
+    )
   }
 
   /**
@@ -111,12 +180,7 @@ export class SyncRecorder {
    */
   recordForget(fact: Fact, now: string): void {
     if (fact.sensitivity === 'credential' || !this.recording()) return
-    this.append(
-      { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) },
-      fact,
-      [],
-      now,
-    )
+    this.append([forgetRecord(fact)], now)
   }
 
   /**
@@ -131,59 +195,188 @@ export class SyncRecorder {
     if (row === undefined) return
     const fact = toFact(row)
     if (fact.sensitivity === 'credential') return
-    this.append({ kind: 'pin', slot: slotOf(fact), value: canonicalValue(fact.value), pinnedAt }, fact, [], now)
+    this.append([pinRecord(fact, pinnedAt)], now)
   }
 
   /**
-   * Turn recording on, in one transaction: mark it on and write a snapshot of the library as this device's records
-   * (every current value as a write, then each pin, then each forgotten row as a forget with its tombstones;
-   * credentials left out). A no-op when recording is on already.
-   * @param now - the ISO instant.
-   * @returns whether it started and how many records the snapshot wrote.
+   * Bring the row in this row's unsealed `write` or `put_back` record (its latest) to the row as it now stands: an
+   * import gives a row it just wrote the times, folds and pin its file states, in the same transaction, so the
+   * record carries the imported row instead of a second record. A record already sealed is left as it is.
+   * @param factId - the row.
    */
-  startRecording(now: string): RecordingStart {
+  refreshRow(factId: number): void {
+    if (!this.recording()) return
+    const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ?`, factId)
+    if (row === undefined) return
+    const fact = toFact(row)
+    if (fact.sensitivity === 'credential') return
+    this.db.run(
+      `UPDATE sync_own_records SET record = json_set(record, '$.row', json(?)) WHERE seq = (
+        SELECT max(seq) FROM sync_own_records INDEXED BY sync_own_records_by_slot
+        WHERE slot_key = ${KEY} AND claim_key = ${KEY} AND kind IN ('write', 'put_back'))
+      AND hlc > coalesce((SELECT published_through FROM sync_device WHERE id = 1), '')`,
+      JSON.stringify(rowOf(fact)),
+      fact.slotKey,
+      fact.claimKey,
+    )
+  }
+
+  /**
+   * Record a lasting alias (a subject or property renamed or merged, an alias card, an imported alias, a project's
+   * key changed). An alias whose old and new names are one key is not recorded. Call inside the change's transaction.
+   * @param alias - kind, subject (a property alias), old key, new key and the new name as shown.
+   * @param now - the change's ISO instant.
+   */
+  recordAlias(alias: AliasBody, now: string): void {
+    if (alias.from === alias.to || !this.recording()) return
+    this.append(
+      [{ body: { kind: 'alias', ...alias }, slotKey: null, claimKey: null, sensitive: false, sensitiveEnds: [] }],
+      now,
+    )
+  }
+
+  /**
+   * Record a current row moved to another scope or project: it ends in its old slot and is stated in the new one.
+   * Call inside the move's transaction.
+   * @param before - the row before the move.
+   * @param after - the row as moved.
+   * @param now - the move's ISO instant.
+   */
+  recordMove(before: Fact, after: Fact, now: string): void {
+    if (after.sensitivity === 'credential' || !this.recording()) return
+    this.append(
+      [
+        {
+          body: {
+            kind: 'move',
+            slot: slotOf(before),
+            value: canonicalValue(after.value),
+            to: slotOf(after),
+            row: rowOf(after),
+          },
+          slotKey: after.slotKey,
+          claimKey: after.claimKey,
+          sensitive: after.sensitivity !== null,
+          sensitiveEnds: [],
+        },
+      ],
+      now,
+    )
+  }
+
+  /**
+   * Record a past value put back from an export, as history. Call inside the import's transaction.
+   * @param fact - the history row written (superseded, retired or expired).
+   * @param now - the import's ISO instant.
+   */
+  recordPutBack(fact: Fact, now: string): void {
+    if (fact.sensitivity === 'credential' || !this.recording()) return
+    if (fact.status !== 'superseded' && fact.status !== 'retired' && fact.status !== 'expired') return
+    this.append(
+      [
+        {
+          body: {
+            kind: 'put_back',
+            slot: slotOf(fact),
+            value: canonicalValue(fact.value),
+            row: rowOf(fact),
+            status: fact.status,
+          },
+          slotKey: fact.slotKey,
+          claimKey: fact.claimKey,
+          sensitive: fact.sensitivity !== null,
+          sensitiveEnds: [],
+        },
+      ],
+      now,
+    )
+  }
+
+  /**
+   * Record an undo: the operations it takes back count as never made. Call inside the undo's transaction.
+   * @param undoes - the operation ids (none: nothing is recorded).
+   * @param now - the undo's ISO instant.
+   */
+  recordRestore(undoes: readonly string[], now: string): void {
+    const ops = [...new Set(undoes)]
+    if (ops.length === 0 || !this.recording()) return
+    for (let at = 0; at < ops.length; at += 1000) {
+      this.append(
+        [
+          {
+            body: { kind: 'restore', undoes: ops.slice(at, at + 1000) },
+            slotKey: null,
+            claimKey: null,
+            sensitive: false,
+            sensitiveEnds: [],
+          },
+        ],
+        now,
+      )
+    }
+  }
+
+  /** The seq of the last own record (0 before the first): a mark to link what a change appends after it. */
+  lastSeq(): number {
+    return Number(this.db.get('SELECT coalesce(max(seq), 0) AS n FROM sync_own_records')?.['n'] ?? 0)
+  }
+
+  /**
+   * Link every own record appended after `afterSeq` to a reversible edit. Call inside the edit's transaction.
+   * @param editId - the edit (fact_edits.id).
+   * @param afterSeq - `lastSeq()` read before the edit's work.
+   */
+  linkEdit(editId: number, afterSeq: number): void {
+    this.db.run(
+      'INSERT OR IGNORE INTO sync_edit_ops (edit_id, seq) SELECT ?, seq FROM sync_own_records WHERE seq > ?',
+      editId,
+      afterSeq,
+    )
+  }
+
+  /**
+   * The operations a reversible edit appended, in log order.
+   * @param editIds - the edits.
+   * @returns operation ids (none for an edit made while sync was off).
+   */
+  opsOfEdits(editIds: readonly number[]): string[] {
+    if (editIds.length === 0) return []
+    return this.db
+      .all(
+        `SELECT r.op FROM sync_edit_ops e JOIN sync_own_records r ON r.seq = e.seq
+        WHERE e.edit_id IN (SELECT value FROM json_each(?)) ORDER BY r.seq`,
+        JSON.stringify(editIds),
+      )
+      .map((row) => String(row['op']))
+  }
+
+  /**
+   * Own forget records of these claims (hex claim keys), in log order: what an undo of a forget made before sync was
+   * on takes back (the snapshot recorded it as a forget).
+   * @param claimKeys - the claims.
+   * @returns operation ids.
+   */
+  forgetOpsOfClaims(claimKeys: readonly string[]): string[] {
+    if (claimKeys.length === 0) return []
+    return this.db
+      .all(
+        `SELECT op FROM sync_own_records WHERE kind = 'forget' AND lower(hex(claim_key)) IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+        JSON.stringify(claimKeys),
+      )
+      .map((row) => String(row['op']))
+  }
+
+  /**
+   * Turn recording on: from now on every recorded change appends its record. The snapshot of the library is left to
+   * write (SyncSnapshot). A no-op when recording is on already.
+   * @param now - the ISO instant.
+   * @returns true when it was off.
+   */
+  startRecording(now: string): boolean {
     return this.db.ledger(() => {
-      if (this.recording()) return { started: false, records: 0 }
+      if (this.recording()) return false
       this.db.run('UPDATE sync_device SET recording_since = ? WHERE id = 1', now)
-      const stamp = this.stamp()
-      let records = 0
-      const facts = this.db
-        .all(`SELECT ${FACT_COLUMNS} FROM facts
-          WHERE status IN ('active', 'conflict', 'forgotten') AND (sensitivity IS NULL OR sensitivity <> 'credential') ORDER BY id`)
-        .map(toFact)
-      const current = facts.filter((fact) => fact.status !== 'forgotten')
-      for (const fact of current) {
-        this.insert(
-          stamp,
-          { kind: 'write', slot: slotOf(fact), value: canonicalValue(fact.value), row: rowOf(fact), ends: [] },
-          fact,
-          [],
-          now,
-        )
-        records += 1
-      }
-      for (const fact of current.filter((each) => each.pinnedAt !== null)) {
-        this.insert(
-          stamp,
-          { kind: 'pin', slot: slotOf(fact), value: canonicalValue(fact.value), pinnedAt: fact.pinnedAt },
-          fact,
-          [],
-          now,
-        )
-        records += 1
-      }
-      for (const fact of facts.filter((each) => each.status === 'forgotten')) {
-        this.insert(
-          stamp,
-          { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) },
-          fact,
-          [],
-          now,
-        )
-        records += 1
-      }
-      this.saveClock(stamp.clock)
-      return { started: true, records }
+      return true
     })
   }
 
@@ -191,12 +384,19 @@ export class SyncRecorder {
   stopRecording(): void {
     this.db.ledger(() => {
       this.db.run('UPDATE sync_device SET recording_since = NULL WHERE id = 1')
+      this.db.run('DELETE FROM sync_snapshot')
     })
   }
 
-  private append(body: ChangeBody, fact: Fact, sensitiveEnds: readonly string[], now: string): void {
+  /**
+   * Append records, stamped with rising clocks of this device. Call inside the change's transaction, recording on.
+   * @param records - the records, in order.
+   * @param now - the change's ISO instant.
+   */
+  append(records: readonly PendingRecord[], now: string): void {
+    if (records.length === 0) return
     const stamp = this.stamp()
-    this.insert(stamp, body, fact, sensitiveEnds, now)
+    for (const record of records) this.insert(stamp, record, now)
     this.saveClock(stamp.clock)
   }
 
@@ -215,11 +415,11 @@ export class SyncRecorder {
     return { deviceId, clock, seen }
   }
 
-  private insert(stamp: Stamp, body: ChangeBody, fact: Fact, sensitiveEnds: readonly string[], now: string): void {
+  private insert(stamp: Stamp, pending: PendingRecord, now: string): void {
     stamp.clock = tickLocal(stamp.clock, Date.parse(now))
     const hlc = formatHlc(stamp.clock)
     const record = {
-      ...body,
+      ...pending.body,
       op: `${stamp.deviceId}.${randomUUID()}`,
       device: stamp.deviceId,
       hlc,
@@ -231,10 +431,10 @@ export class SyncRecorder {
       record.op,
       hlc,
       record.kind,
-      fact.slotKey,
-      fact.claimKey,
-      fact.sensitivity === null ? 0 : 1,
-      sensitiveEnds.length === 0 ? null : JSON.stringify(sensitiveEnds),
+      pending.slotKey,
+      pending.claimKey,
+      pending.sensitive ? 1 : 0,
+      pending.sensitiveEnds.length === 0 ? null : JSON.stringify(pending.sensitiveEnds),
       JSON.stringify(record),
     )
   }
@@ -242,6 +442,69 @@ export class SyncRecorder {
   private saveClock(clock: Hlc): void {
     this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
   }
+}
+
+/**
+ * A non-credential row stated in its slot, as a `write` record.
+ * @param fact - the row.
+ * @param ends - the rows the write ended (credentials left out here).
+ * @returns the record to append.
+ */
+export function writeRecord(fact: Fact, ends: readonly EndedRow[]): PendingRecord {
+  const kept = ends.filter((end) => end.fact.sensitivity !== 'credential')
+  return {
+    body: {
+      kind: 'write',
+      slot: slotOf(fact),
+      value: canonicalValue(fact.value),
+      row: rowOf(fact),
+      ends: valueEnds(kept),
+    },
+    slotKey: fact.slotKey,
+    claimKey: fact.claimKey,
+    sensitive: fact.sensitivity !== null,
+    sensitiveEnds: sensitiveValues(kept),
+  }
+}
+
+/**
+ * A non-credential row's pin or unpin, as a `pin` record.
+ * @returns the record to append.
+ */
+export function pinRecord(fact: Fact, pinnedAt: string | null): PendingRecord {
+  return {
+    body: { kind: 'pin', slot: slotOf(fact), value: canonicalValue(fact.value), pinnedAt },
+    slotKey: fact.slotKey,
+    claimKey: fact.claimKey,
+    sensitive: fact.sensitivity !== null,
+    sensitiveEnds: [],
+  }
+}
+
+/**
+ * A non-credential forgotten row, with its tombstone keys, as a `forget` record.
+ * @returns the record to append.
+ */
+export function forgetRecord(fact: Fact): PendingRecord {
+  return {
+    body: { kind: 'forget', slot: slotOf(fact), value: canonicalValue(fact.value), tombstones: tombstonesOfFact(fact) },
+    slotKey: fact.slotKey,
+    claimKey: fact.claimKey,
+    sensitive: fact.sensitivity !== null,
+    sensitiveEnds: [],
+  }
+}
+
+function valueEnds(ends: readonly EndedRow[]): ValueEnd[] {
+  return ends.map((end): ValueEnd => ({ value: canonicalValue(end.fact.value), as: end.as }))
+}
+
+function sensitiveValues(ends: readonly EndedRow[]): string[] {
+  return ends.filter((end) => end.fact.sensitivity !== null).map((end) => canonicalValue(end.fact.value))
+}
+
+function valueKeyOf(fact: Fact | null): string | null {
+  return fact === null ? null : canonicalValue(fact.value)
 }
 
 /**

@@ -28,11 +28,15 @@ export interface StoreDevice {
  * @param name - readable device name.
  * @param start - its clock's start.
  */
-export function openDevice(driver: DriverName, name: string, start = '2026-03-01T09:00:00.000Z'): StoreDevice {
+export async function openDevice(
+  driver: DriverName,
+  name: string,
+  start = '2026-03-01T09:00:00.000Z',
+): Promise<StoreDevice> {
   const h = openMemory(driver, new FakeClock(start))
   const stores = storesOf(h.memory)
   stores.sync.setDeviceName(name)
-  stores.sync.enableSync(h.clock.iso())
+  await stores.sync.enableSync(h.clock.iso())
   return { name, h, stores, id: stores.sync.device().id, reads: new Map() }
 }
 
