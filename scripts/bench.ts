@@ -12,7 +12,7 @@
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts|sync-apply
  *          --only sqlite-vec (the vector kernel beside sqlite-vec; --sqlite-vec <folder where it is installed>,
  *            --sqlite-vec-only for sqlite-vec alone, without seeding the plugin's store)
  *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
@@ -302,6 +302,13 @@ if (ONLY === undefined || ONLY === 'breaker')
 // Only when asked, and only where sqlite-vec is installed (it is no dependency of the plugin): the kernel beside it.
 if (ONLY === 'sqlite-vec')
   Object.assign(results, { sqliteVec: await (await import('./bench-sqlite-vec.ts')).sqliteVecBench(SIZES, args) })
+// Only when asked: receiving and applying other devices' sync records on a library of each size.
+if (ONLY === 'sync-apply') {
+  const { printSyncApply, syncApplyBench } = await import('./bench-sync-apply.ts')
+  const rows = SIZES.flatMap((size) => syncApplyBench(size, [1000, 10_000]))
+  printSyncApply(rows)
+  Object.assign(results, { syncApply: rows })
+}
 // Only when asked: it seeds a store of its own per size.
 if (ONLY === 'old-facts')
   Object.assign(results, { oldFacts: (await import('./bench-old-facts.ts')).oldFactsBench(SIZES, args) })

@@ -43,10 +43,9 @@ const EXPECTED = {
 
 for (const driver of DRIVERS) {
   describe(`migration 0027: the sync log (${driver})`, () => {
-    it('is migration 27, followed only by the sync snapshot and edit links (0028)', () => {
+    it('is migration 27', () => {
       assert.ok(SYNC !== undefined)
       assert.equal(SYNC.version, 27)
-      assert.equal(LATEST, 28)
     })
 
     it('gives a fresh store one device with a stable id, recording off, and empty logs', () => {

@@ -1,7 +1,8 @@
 /**
  * The store's sync log driven by a real sync round (sync/sync-round.ts) through a real sync folder, both drivers: two
  * stores, each with sync on; what one writes, pins and forgets is sealed once, published, and kept by the other once
- * (a second round reads nothing new), with the cursor and the watermark where the round left them.
+ * (a second round reads nothing new) and applied, so the other holds the same library and knows the sender's name,
+ * with the cursor and the watermark where the round left them.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
@@ -10,6 +11,7 @@ import { runSyncRound, type RoundTarget } from '../src/sync/sync-round.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { DRIVERS, openMemory, removeDir, tempDir, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { libraryOf } from './helpers/sync-stores.ts'
 import { storesOf } from './helpers/vectors.ts'
 
 const OPTIONS = { compactAfterSegments: 64 }
@@ -82,6 +84,8 @@ for (const driver of DRIVERS) {
       assert.deepEqual({ ok: atDesktop.ok, received: atDesktop.received }, { ok: true, received: sent.length })
       assert.deepEqual(b.sync.receivedRecords(), sent)
       assert.deepEqual(b.sync.cursor(), { [a.sync.device().id]: 1 })
+      assert.deepEqual(libraryOf(b), libraryOf(a), 'the round applied what the laptop holds')
+      assert.deepEqual(b.sync.peerNames(), { [a.sync.device().id]: a.sync.device().name }, 'and kept its name')
       assert.equal(
         (await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)).received,
         0,

@@ -80,6 +80,8 @@ export class Database {
   readonly path: string
   private readonly db: Connection
   private depth = 0
+  /** Set by touchGeneration: the outer transaction in progress bumps the generation at commit. */
+  private touched = false
   /** The sliced transaction in progress, and whether its own slice is running now. */
   private held: { running: boolean } | undefined
   private readonly changeListeners = new Set<() => void>()
@@ -290,9 +292,18 @@ export class Database {
     }
   }
 
+  /**
+   * Count the transaction in progress as a change to the user's memory: its commit bumps the generation even when it
+   * runs as a ledger (receiving sync records is bookkeeping unless applying them changed facts).
+   */
+  touchGeneration(): void {
+    if (this.depth > 0) this.touched = true
+  }
+
   private transact<T>(fn: () => T, bumps: boolean): T {
     this.refuseWhileHeld()
     const outer = this.depth === 0
+    if (outer) this.touched = false
     const savepoint = `sp${this.depth}`
     const before = outer ? this.totalChanges() : 0
     this.db.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`)
@@ -300,7 +311,7 @@ export class Database {
     try {
       const result = fn()
       if (result instanceof Promise) throw new Error('transaction work must be synchronous')
-      const bumped = outer && bumps && this.totalChanges() !== before
+      const bumped = outer && ((bumps && this.totalChanges() !== before) || this.touched)
       if (bumped) this.db.prepare("UPDATE tallies SET n = n + 1 WHERE tally = 'generation' AND part = ''").run()
       this.depth -= 1
       this.db.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`)

@@ -234,6 +234,22 @@ export class FactWriter {
     )
   }
 
+  /**
+   * Insert one row as given, outside the slot rules: the sync applier's write path, for a row whose status the merged
+   * outcome of every device's records decided (sync/merge.ts). The caller has run the gates (canonical names,
+   * tombstones, credentials) and runs it inside its transaction. Nothing is recorded for sync.
+   * @param write - the prepared write, under its canonical names.
+   * @param status - the row's status.
+   * @param multi - whether the slot is multi-valued.
+   * @param now - ISO instant.
+   * @returns the new row's id.
+   */
+  insertRow(write: PreparedWrite, status: FactStatus, multi: boolean, now: string): FactId {
+    const id = this.insertFact(write, status, multi, null, now)
+    if (write.project !== null) recordProject(this.db, write.project, now)
+    return id
+  }
+
   /** The write's sync record (a value stated, with what it ended), in the write's transaction; none for a card or a refusal. */
   private recordForSync(result: WriteResult, now: string): void {
     switch (result.kind) {

@@ -75,15 +75,17 @@ export type OpenStores = Omit<StoreSet, 'db'> & { readonly db: StoreHandle }
  * @returns the set.
  */
 export function createStoreSet(db: Database, dataDir: string): StoreSet {
+  const facts = new FactStore(db)
+  const pins = new PinStore(db)
   return {
     db,
     dataDir,
-    facts: new FactStore(db),
+    facts,
     projectRekeys: new ProjectRekeyStore(db),
     library: new LibraryStore(db),
     edits: new EditStore(db),
     operations: new OperationStore(db),
-    pins: new PinStore(db),
+    pins,
     meta: new MetaStore(db),
     privacy: new PrivacyStore(db),
     proposals: new ProposalStore(db),
@@ -96,6 +98,6 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     vectors: new VectorStore(db),
     recalls: new RecallStore(db),
     pauses: new PauseStore(db),
-    sync: new SyncLogStore(db),
+    sync: new SyncLogStore(db, { writer: facts.writer, forgetting: facts.forgetting, slots: facts.slots, pins }),
   }
 }

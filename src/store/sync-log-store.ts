@@ -4,21 +4,22 @@
  * out this device's log (sensitive values left out unless the user opted in), keeps the published watermark and the
  * per-device read cursor, and keeps every record read from other devices, idempotent by operation id.
  *
- * This slice keeps received records; it does not yet apply them to facts. `receive` returns the slots the fresh
- * records touch: the next slice recomputes their merged outcome (sync/merge.ts) and brings the rows to it through
- * the store's own write paths, inside the same transaction. Until then nothing the user sees changes, so receiving
- * is bookkeeping (it does not move the generation).
+ * Receiving applies the fresh records in the same transaction (SyncApplier): the subjects they name, and those this
+ * device's own records named since the last receive, are brought to the merged outcome (sync/merge.ts) of every
+ * record kept about them, through the store's own write paths. The generation moves only when facts changed.
  *
  * Recording own changes is turned on here too (`enableSync`, which writes the snapshot in slices; see SyncRecorder
  * and SyncSnapshot).
  */
 import { hostname } from 'node:os'
+import { z } from 'zod'
 import type { ChangeRecord, SlotRef } from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickReceive, zeroHlc, type Hlc } from '../sync/hlc.ts'
 import type { Cursor } from '../sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-port.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { SyncApplier, type ApplierParts } from './sync-applier.ts'
 import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
 import { SyncSnapshot } from './sync-snapshot.ts'
 
@@ -27,22 +28,39 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
 
-/** What receiving did: the port's answer, and the slots the fresh records touch (the seam for applying them). */
+/** Readable names of other devices, as their device.json files give them: id to name. */
+const peerNamesSchema = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/u),
+  z
+    .string()
+    .transform((name) => name.trim())
+    .pipe(z.string().min(1).max(200)),
+)
+
+/** What receiving did: the port's answer, and the slots the fresh records touch. */
 export interface ReceivedRecords extends Received {
   /** The slots named by the fresh records (a move names both ends), without repeats. */
   readonly touched: readonly SlotRef[]
+}
+
+/** The machines a row's value came from. */
+export interface FactSides {
+  readonly factId: number
+  readonly devices: readonly { readonly id: string; readonly name: string; readonly self: boolean }[]
 }
 
 /** The store's sync log. */
 export class SyncLogStore implements SyncLogPort {
   private readonly db: Database
   private readonly recorder: SyncRecorder
+  private readonly applier: SyncApplier
   private readonly snapshot: SyncSnapshot
 
-  /** @param db - an open, migrated database. */
-  constructor(db: Database) {
+  /** @param db - an open, migrated database; @param parts - the write paths applying goes through. */
+  constructor(db: Database, parts: ApplierParts) {
     this.db = db
     this.recorder = new SyncRecorder(db)
+    this.applier = new SyncApplier(db, parts)
     this.snapshot = new SyncSnapshot(db, this.recorder)
   }
 
@@ -156,18 +174,27 @@ export class SyncLogStore implements SyncLogPort {
   }
 
   /**
-   * Keep records of other devices and store the new cursor, in one transaction: a throw before it commits leaves
-   * both as they were. Idempotent by operation id: a record already kept (or one of this device's own) adds nothing.
-   * The clock folds in every fresh record's reading, and `seen` per device rises to its latest fresh record.
-   * Applying the records to facts is the next slice: for now `changedSlots` is 0 and `touched` names the slots to apply.
+   * Keep records of other devices, apply them, and store the new cursor, in one transaction: a throw before it commits
+   * leaves records, facts and cursor as they were. Idempotent by operation id: a record already kept (or one of this
+   * device's own) adds nothing. The clock folds in every fresh record's reading, and `seen` per device rises to its
+   * latest fresh record. The subjects the fresh records name (with those linked by aliases, those of the operations a
+   * restore undoes, and those this device's own records named since the last receive) are brought to the merged
+   * outcome of every record kept about them; the generation moves only when a slot changed.
    * @param records - validated records, in any order.
    * @param cursor - the cursor after them.
-   * @returns how many were fresh, and the slots they touch.
+   * @param names - readable names of other devices (device.json), kept to name the machine a conflict came from.
+   * @returns how many were fresh, the slots they touch, how many slots changed, and the values refused in words.
    */
-  receive(records: readonly ChangeRecord[], cursor: Cursor): ReceivedRecords {
+  receive(
+    records: readonly ChangeRecord[],
+    cursor: Cursor,
+    names: Readonly<Record<string, string>> = {},
+  ): ReceivedRecords {
     return this.db.ledger(() => {
       const self = this.device().id
       const touched = new Map<string, SlotRef>()
+      const entities = new Set<string>()
+      const undone: string[] = []
       const latest = new Map<string, string>()
       let fresh = 0
       let clock = this.clock(self)
@@ -187,6 +214,8 @@ export class SyncLogStore implements SyncLogPort {
         const remote = parseHlc(record.hlc)
         if (remote !== undefined) clock = tickReceive(clock, remote, wall).hlc
         for (const slot of slotsOf(record)) touched.set(JSON.stringify(slot), slot)
+        for (const entity of entitiesOf(record)) entities.add(entity)
+        if (record.kind === 'restore') undone.push(...record.undoes)
       }
       for (const [device, hlc] of latest) {
         this.db.run(
@@ -203,9 +232,103 @@ export class SyncLogStore implements SyncLogPort {
           seq,
         )
       }
+      this.keepNames(names, self)
       if (fresh > 0) this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
-      return { fresh, changedSlots: 0, touched: [...touched.values()] }
+      if (fresh === 0) return { fresh, changedSlots: 0, touched: [], refused: [] }
+      for (const entity of this.entitiesToApply(undone, entities)) entities.add(entity)
+      const applied = this.applier.apply(entities, new Date(wall).toISOString())
+      if (applied.changedSlots > 0) this.db.touchGeneration()
+      return { fresh, changedSlots: applied.changedSlots, touched: [...touched.values()], refused: applied.refused }
     })
+  }
+
+  /** Readable names of the other devices seen, by id. */
+  peerNames(): Record<string, string> {
+    return Object.fromEntries(
+      this.db
+        .all('SELECT device, name FROM sync_peer_names ORDER BY device')
+        .map((row) => [String(row['device']), String(row['name'])]),
+    )
+  }
+
+  /**
+   * The machines each row's value came from, as sync applied it: per row that has them, the devices whose statements
+   * of its value stand, named (this device by its own name, another by the name its device.json gives, else its id).
+   * @param factIds - rows, e.g. the sides of a conflict.
+   * @returns per row with devices recorded, in the order asked.
+   */
+  sidesOf(factIds: readonly number[]): FactSides[] {
+    if (factIds.length === 0) return []
+    const self = this.device()
+    const names = this.peerNames()
+    const held = new Map(
+      this.db
+        .all(
+          'SELECT fact_id, devices FROM sync_fact_devices WHERE fact_id IN (SELECT value FROM json_each(?))',
+          JSON.stringify(factIds),
+        )
+        .map((row) => [Number(row['fact_id']), JSON.parse(String(row['devices'])) as string[]]),
+    )
+    return factIds.flatMap((factId) => {
+      const devices = held.get(factId)
+      if (devices === undefined) return []
+      return [
+        {
+          factId,
+          devices: devices.map((id) => ({
+            id,
+            name: id === self.id ? self.name : (names[id] ?? id),
+            self: id === self.id,
+          })),
+        },
+      ]
+    })
+  }
+
+  /** Keep the other devices' readable names (validated; a name that is not one is skipped). */
+  private keepNames(names: Readonly<Record<string, string>>, self: string): void {
+    for (const [device, name] of Object.entries(names)) {
+      const parsed = peerNamesSchema.safeParse({ [device]: name })
+      if (!parsed.success || device === self) continue
+      this.db.run(
+        'INSERT INTO sync_peer_names (device, name) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET name = excluded.name',
+        device,
+        parsed.data[device] as string,
+      )
+    }
+  }
+
+  /**
+   * The subjects to apply beyond those the fresh records name: those of the operations a restore undoes, every
+   * subject when a project was renamed, and those this device's own records named since the last receive (so
+   * both sides of an exchange read the merged outcome). Moves the own-record mark.
+   */
+  private entitiesToApply(undone: readonly string[], named: ReadonlySet<string>): string[] {
+    const mark = Number(this.db.get('SELECT own_seq FROM sync_apply WHERE id = 1')?.['own_seq'] ?? 0)
+    const top = Number(this.db.get('SELECT max(seq) AS top FROM sync_own_records')?.['top'] ?? 0)
+    // An undone alias touches the subjects it linked.
+    const taken = new Set(
+      this.db
+        .all(
+          `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
+          UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(undone),
+          JSON.stringify(undone),
+        )
+        .flatMap((row) => entitiesOf(JSON.parse(String(row['record'])) as ChangeRecord)),
+    )
+    const all = named.has('*') || taken.has('*')
+    const rows = all
+      ? this.db.all("SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*'")
+      : this.db.all(
+          `SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*' AND (
+            op IN (SELECT value FROM json_each(?))
+            OR op IN (SELECT op FROM sync_own_records WHERE seq > ?))`,
+          JSON.stringify(undone),
+          mark,
+        )
+    if (top > mark) this.db.run('UPDATE sync_apply SET own_seq = ? WHERE id = 1', top)
+    return [...taken, ...rows.map((row) => String(row['entity']))]
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */
@@ -218,6 +341,24 @@ export class SyncLogStore implements SyncLogPort {
   private clock(self: string): Hlc {
     const text = textOrNull(this.db.get('SELECT clock FROM sync_device WHERE id = 1')?.['clock'])
     return (text === null ? undefined : parseHlc(text)) ?? zeroHlc(self)
+  }
+}
+
+/** The subjects a record names: '*' for a project alias, which touches every subject. */
+function entitiesOf(record: ChangeRecord): string[] {
+  switch (record.kind) {
+    case 'move':
+      return [record.slot.entity, record.to.entity]
+    case 'alias':
+      return record.aliasKind === 'entity'
+        ? [record.from, record.to]
+        : record.aliasKind === 'predicate'
+          ? [record.entity ?? '']
+          : ['*']
+    case 'restore':
+      return []
+    default:
+      return [record.slot.entity]
   }
 }
 

@@ -75,6 +75,26 @@ interface Stamp {
   readonly seen: Readonly<Record<string, string>>
 }
 
+/** Databases on which other devices' records are being applied: nothing is recorded there meanwhile. */
+const applying = new WeakSet<Database>()
+
+/**
+ * Run `fn` while applying other devices' records (store/sync-applier.ts): the write paths it calls record nothing, so a
+ * remote change never comes back as this device's own.
+ * @param db - the database being written.
+ * @param fn - the work, synchronous.
+ * @returns what `fn` returned.
+ */
+export function whileApplying<T>(db: Database, fn: () => T): T {
+  if (applying.has(db)) return fn()
+  applying.add(db)
+  try {
+    return fn()
+  } finally {
+    applying.delete(db)
+  }
+}
+
 /** Appends own change records while recording is on. */
 export class SyncRecorder {
   private readonly db: Database
@@ -84,8 +104,9 @@ export class SyncRecorder {
     this.db = db
   }
 
-  /** Whether changes are being recorded (sync has been turned on). */
+  /** Whether changes are being recorded (sync has been turned on), and not while other devices' records are applied. */
   recording(): boolean {
+    if (applying.has(this.db)) return false
     return this.db.get('SELECT recording_since IS NOT NULL AS on_ FROM sync_device WHERE id = 1')?.['on_'] === 1
   }
 

@@ -197,6 +197,17 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
 }
 
 /**
+ * The canonical form of a slot under the aliases the records hold (restores applied), as `mergeRecords` names slots.
+ * @param records - records in any order, repeats allowed.
+ * @returns the slot under the names in force.
+ */
+export function canonicalSlots(records: Iterable<ChangeRecord>): (slot: SlotRef) => SlotRef {
+  const ordered = applicationOrder(records)
+  const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return resolveNames(ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))).slot
+}
+
+/**
  * A slot's identity as text.
  * @param slot - canonical keys.
  * @returns a JSON array text, unique per slot.
@@ -205,8 +216,11 @@ export function slotId(slot: SlotRef): string {
   return JSON.stringify([slot.entity, slot.predicate, slot.qualifiers, slot.project])
 }
 
-/** A claim without its project: what a tombstone blocks in every scope. */
-function claimId(slot: SlotRef, value: string): string {
+/**
+ * A claim without its project: what a tombstone blocks in every scope (`MergedState.tombstones` holds these).
+ * @returns a JSON array text, unique per claim.
+ */
+export function claimId(slot: SlotRef, value: string): string {
   return JSON.stringify([slot.entity, slot.predicate, slot.qualifiers, value])
 }
 

@@ -21,6 +21,8 @@ export interface Received {
   readonly fresh: number
   /** Slots whose outcome changed (for the page and the debounce). */
   readonly changedSlots: number
+  /** Values the write gates refused (a credential), one sentence each, masked. */
+  readonly refused: readonly string[]
 }
 
 /** The store side of sync. Every method is synchronous and runs in its own transaction. */
@@ -37,7 +39,8 @@ export interface SyncLogPort {
   cursor(): Cursor
   /**
    * Keep and apply records of other devices, and store the new cursor, in one transaction: a crash before it
-   * commits leaves both as they were, so the same files are read again. Idempotent by operation id.
+   * commits leaves both as they were, so the same files are read again. Idempotent by operation id. `names` are the
+   * other devices' readable names (their device.json), kept to name the machine a conflict came from.
    */
-  receive(records: readonly ChangeRecord[], cursor: Cursor): Received
+  receive(records: readonly ChangeRecord[], cursor: Cursor, names?: Readonly<Record<string, string>>): Received
 }

@@ -71,7 +71,9 @@ export async function runSyncRound(
     const names = new Map(devices.map((entry) => [entry.device, entry.name]))
     const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
     problems.push(...read.problems)
-    received = port.receive(read.records, read.cursor).fresh
+    const got = port.receive(read.records, read.cursor, Object.fromEntries(names))
+    received = got.fresh
+    problems.push(...got.refused)
 
     const sealed = [port.publishedThrough(), await folder.ownHighWater()]
       .filter((hlc): hlc is string => hlc !== null)

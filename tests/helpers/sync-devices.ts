@@ -35,9 +35,9 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return copy
 }
 
-/** A slot of the simulated library. */
+/** A slot of the simulated library, under canonical keys as a store names them (no qualifiers: '{}'). */
 export function slot(entity: string, predicate = 'port', project: string | null = null): SlotRef {
-  return { entity, predicate, qualifiers: '', project }
+  return { entity, predicate, qualifiers: '{}', project }
 }
 
 /** A device with its own log; it also serves as the in-memory reference of the store's sync log port. */
@@ -115,7 +115,7 @@ export class SimDevice implements SyncLogPort {
     const before = this.state()
     const fresh = records.filter((record) => record.device !== this.id && this.accept(record)).length
     this.readCursor = cursor
-    return { fresh, changedSlots: before === this.state() ? 0 : this.state().slots.length }
+    return { fresh, changedSlots: before === this.state() ? 0 : this.state().slots.length, refused: [] }
   }
 
   /** Apply one record of another device; false when it was known already. */
@@ -245,7 +245,15 @@ export class SimDevice implements SyncLogPort {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 function rowOf(ref: SlotRef, value: string, evidence: Evidence, multi: boolean): FactRow {
-  return { subject: ref.entity, property: ref.predicate, value, evidence, multi, validFrom: '2026-03-01T09:00:00.000Z' }
+  return {
+    subject: ref.entity,
+    property: ref.predicate,
+    value,
+    evidence,
+    multi,
+    validFrom: '2026-03-01T09:00:00.000Z',
+    ...(ref.project === null ? {} : { scope: `project:${ref.project}` }),
+  }
 }
 
 function hex(text: string): string {
@@ -280,7 +288,7 @@ export function randomSession(seed: number, steps: number): Session {
     new SimDevice('container', start - 90_000),
   ]
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
-  const entities = ['svc-a', 'svc-b', 'svc-c']
+  const entities = ['svc a', 'svc b', 'svc c']
   const values = ['7801', '7802', '7803', '7804']
   for (let step = 0; step < steps; step += 1) {
     const device = pick(devices)

@@ -1,0 +1,364 @@
+/**
+ * SyncApplier: brings the store's rows of some subjects to the merged outcome (sync/merge.ts) of every change record
+ * the store keeps about them, its own and other devices', through the store's own write paths: a row inserted by the
+ * writer (after the same gates as a local write: canonical names, the tombstone check, a credential refused), moved
+ * to history or back, a conflict group opened or closed, a forget with its tombstones, a pin, an alias. The plan is
+ * the pure `sync/apply-plan.ts`; this shell reads the records and rows and carries the plan out inside the caller's
+ * transaction, with the recorder silenced (a remote change is never recorded again as this device's own).
+ *
+ * Records are found by subject through `sync_record_entities` (migration 0028), so applying a few records merges the
+ * records of a few subjects, never the whole log.
+ */
+import { prepareWrite } from '../fact-input.ts'
+import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
+import { evidenceRank } from '../rules/write-policy.ts'
+import {
+  planApply,
+  type RowAction,
+  type RowTarget,
+  type SlotPlan,
+  type Statement,
+  type StoredRow,
+} from '../sync/apply-plan.ts'
+import type { ChangeRecord } from '../sync/change-record.ts'
+import { canonicalSlots, mergeRecords } from '../sync/merge.ts'
+import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
+import { recordAlias } from './alias-rows.ts'
+import type { Database } from './database.ts'
+import type { FactForgetting } from './fact-forgetting.ts'
+import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
+import type { FactSlots } from './fact-slots.ts'
+import type { FactWriter } from './fact-writer.ts'
+import type { PinStore } from './pin-store.ts'
+import { slotOf, whileApplying } from './sync-recorder.ts'
+import { findTombstone } from './tombstones.ts'
+
+/** What applying did. */
+export interface Applied {
+  /** Slots whose rows or conflict group changed. */
+  readonly changedSlots: number
+  /** Values refused by the write gates (a credential), in words, masked. */
+  readonly refused: readonly string[]
+}
+
+/** The store parts applying writes through. */
+export interface ApplierParts {
+  readonly writer: FactWriter
+  readonly forgetting: FactForgetting
+  readonly slots: FactSlots
+  readonly pins: PinStore
+}
+
+/** Applies kept records to facts. */
+export class SyncApplier {
+  private readonly db: Database
+  private readonly parts: ApplierParts
+
+  /** @param db - the open, migrated database; @param parts - the write paths over it. */
+  constructor(db: Database, parts: ApplierParts) {
+    this.db = db
+    this.parts = parts
+  }
+
+  /**
+   * Bring the rows of some subjects to the merged outcome. Call inside a transaction.
+   * @param entities - canonical subject keys; the subjects linked to them by aliases are included.
+   * @param now - ISO instant for the rows' bookkeeping.
+   * @returns how many slots changed, and what was refused.
+   */
+  apply(entities: ReadonlySet<string>, now: string): Applied {
+    return whileApplying(this.db, () => {
+      const named = this.recordsFiledUnder(['*'])
+      const linked = linkedEntities(entities, named)
+      const records = [...named, ...this.recordsFiledUnder([...linked])]
+      const merged = mergeRecords(records)
+      const canonical = canonicalSlots(records)
+      const statements = statementsOf(records, canonical)
+      const rows = this.rowsOf([...linked])
+      const plans = planApply(merged, statements, rows)
+      const refused: string[] = []
+      let changedSlots = 0
+      for (const plan of plans) if (this.carryOut(plan, now, refused)) changedSlots += 1
+      this.applyAliases(merged.aliases, now)
+      // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
+      const claims = merged.tombstones.map((claim) => {
+        const [entity, predicate, qualifiers, value] = JSON.parse(claim) as [string, string, string, string]
+        return { kind: 'claim' as const, key: claimKeyOf(entity, predicate, qualifiers, value) }
+      })
+      for (const key of [...merged.storeTombstones, ...claims])
+        this.db.run(
+          'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
+          key.kind,
+          key.key,
+          now,
+        )
+      return { changedSlots, refused }
+    })
+  }
+
+  /** Every kept record (own and received) filed under one of the keys. */
+  private recordsFiledUnder(keys: readonly string[]): ChangeRecord[] {
+    if (keys.length === 0) return []
+    const list = JSON.stringify(keys)
+    return this.db
+      .all(
+        `SELECT record FROM sync_own_records WHERE op IN
+          (SELECT op FROM sync_record_entities WHERE entity IN (SELECT value FROM json_each(?)))
+        UNION ALL
+        SELECT record FROM sync_received WHERE op IN
+          (SELECT op FROM sync_record_entities WHERE entity IN (SELECT value FROM json_each(?)))`,
+        list,
+        list,
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+  }
+
+  /** The store's live rows of the subjects, credentials left out, named the way records name values. */
+  private rowsOf(entities: readonly string[]): StoredRow[] {
+    return this.db
+      .all(
+        `SELECT ${FACT_COLUMNS}, (SELECT devices FROM sync_fact_devices d WHERE d.fact_id = facts.id) AS sync_devices
+        FROM facts WHERE entity_id IN (SELECT id FROM entities WHERE entity_key IN (SELECT value FROM json_each(?)))
+          AND status <> 'forgotten' AND (sensitivity IS NULL OR sensitivity <> 'credential')`,
+        JSON.stringify(entities),
+      )
+      .map((row) => {
+        const fact = toFact(row)
+        return {
+          id: fact.id,
+          slot: slotOf(fact),
+          value: canonicalValue(fact.value),
+          status: fact.status,
+          evidence: fact.evidence,
+          pinnedAt: fact.pinnedAt,
+          multi: fact.multi,
+          devices: row['sync_devices'] === null ? [] : (JSON.parse(String(row['sync_devices'])) as string[]),
+        }
+      })
+  }
+
+  /** Carry out one slot's steps and settle its conflict group; true when anything changed. */
+  private carryOut(plan: SlotPlan, now: string, refused: string[]): boolean {
+    let changed = false
+    for (const action of plan.actions) if (this.step(action, now, refused)) changed = true
+    const slotKey = slotKeyOf(plan.slot.entity, plan.slot.predicate, plan.slot.qualifiers, plan.slot.project)
+    return this.settleGroup(slotKey, plan.conflict, now) || changed
+  }
+
+  private step(action: RowAction, now: string, refused: string[]): boolean {
+    switch (action.kind) {
+      case 'forget':
+        return this.parts.forgetting.forgetById(action.row.id, now).length > 0
+      case 'update': {
+        const { row, target } = action
+        const history = target.status !== 'active' && target.status !== 'conflict'
+        if (row.status !== target.status)
+          this.db.run(
+            `UPDATE facts SET status = ?, multi = coalesce(?, multi), valid_to = ${history ? `coalesce(valid_to, ${INSTANT})` : 'NULL'},
+              revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+            target.status,
+            target.multi === undefined ? null : target.multi ? 1 : 0,
+            ...(history ? [now] : []),
+            now,
+            row.id,
+          )
+        this.dress(row.id, target, now)
+        return true
+      }
+      case 'insert':
+        return this.insert(action, now, refused)
+    }
+  }
+
+  /** Insert a row from a record, through the writer and the same gates as a local write. */
+  private insert(
+    { slot, row, target, asNamed }: Extract<RowAction, { kind: 'insert' }>,
+    now: string,
+    refused: string[],
+  ): boolean {
+    const current = target.status === 'active' || target.status === 'conflict'
+    // A value stated under a name since renamed lands under the name in force (its own spelling otherwise).
+    const renamed = !asNamed
+    const subject = renamed && canonicalEntity(row.subject) !== slot.entity ? slot.entity : row.subject
+    const property = renamed && canonicalPredicate(row.property) !== slot.predicate ? slot.predicate : row.property
+    const rowProject = row.scope === undefined ? null : projectKeyOfScope(row.scope)
+    const projectKey = renamed ? slot.project : rowProject
+    const scope = projectKey === rowProject ? row.scope : projectKey === null ? undefined : `project:${projectKey}`
+    const prepared = prepareWrite(
+      {
+        subject,
+        property,
+        value: row.value,
+        qualifiers: row.qualifiers,
+        cues: row.cues,
+        scope,
+        ...(projectKey === null
+          ? {}
+          : {
+              project: {
+                key: projectKey,
+                name: (projectKey === rowProject ? row.projectName : undefined) ?? projectNameOf(projectKey),
+              },
+            }),
+        quote: row.quote ?? undefined,
+        evidence: target.evidence ?? row.evidence ?? 'observed',
+        confidence: row.confidence,
+        multi: target.multi ?? row.multi,
+        validFrom: row.validFrom,
+        validTo:
+          current && row.validTo !== undefined && row.validTo !== null && row.validTo > now ? row.validTo : undefined,
+        exactOnly: true,
+        origin: 'import',
+      },
+      now,
+      { refuseCredentials: true, timeZone: 'UTC' },
+    )
+    if (!prepared.ok) {
+      refused.push(`a synced value of "${row.subject} · ${row.property}" was not applied: ${prepared.message}`)
+      return false
+    }
+    if (prepared.write.slotKey !== slotKeyOf(slot.entity, slot.predicate, slot.qualifiers, slot.project)) {
+      refused.push(
+        `a synced value of "${row.subject} · ${row.property}" was not applied: its row names another slot than its record`,
+      )
+      return false
+    }
+    // A trace under a name renamed away stays under that name; anything else lands under the names in force.
+    const write = asNamed ? prepared.write : this.parts.writer.canonical(prepared.write)
+    if (findTombstone(this.db, write) !== undefined) return false
+    if (
+      current &&
+      this.db.get(
+        `SELECT 1 AS held FROM facts WHERE claim_key = ${KEY} AND status IN ('active', 'scheduled', 'conflict')`,
+        write.claimKey,
+      ) !== undefined
+    )
+      return false
+    const id = this.parts.writer.insertRow(write, target.status, target.multi ?? write.multi, now)
+    if (!current)
+      this.db.run(`UPDATE facts SET valid_to = coalesce(${INSTANT}, valid_to) WHERE id = ?`, row.validTo ?? now, id)
+    this.dress(id, target, now)
+    return true
+  }
+
+  /** Evidence, multi, pin and devices of a row, as its target says. */
+  private dress(id: number, target: RowTarget, now: string): void {
+    if (target.evidence !== undefined)
+      this.db.run(
+        `UPDATE facts SET evidence_rank = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ? AND evidence_rank <> ?`,
+        evidenceRank(target.evidence),
+        now,
+        id,
+        evidenceRank(target.evidence),
+      )
+    if (target.multi !== undefined) this.db.run('UPDATE facts SET multi = ? WHERE id = ?', target.multi ? 1 : 0, id)
+    if (target.pinnedAt !== undefined) this.parts.pins.setPin(id, target.pinnedAt)
+    if (target.devices !== undefined && target.devices.length > 0)
+      this.db.run(
+        `INSERT INTO sync_fact_devices (fact_id, devices) VALUES (?, ?)
+        ON CONFLICT (fact_id) DO UPDATE SET devices = excluded.devices`,
+        id,
+        JSON.stringify(target.devices),
+      )
+    else if (target.status !== 'active' && target.status !== 'conflict')
+      this.db.run('DELETE FROM sync_fact_devices WHERE fact_id = ?', id)
+  }
+
+  /**
+   * A contested slot's current rows share one open conflict group; a slot no longer contested has none open.
+   * @returns true when a group was opened, joined or closed.
+   */
+  private settleGroup(slotKey: string, conflict: boolean, now: string): boolean {
+    const current = this.db.all(
+      `SELECT id, status, conflict_group_id FROM facts WHERE slot_key = ${KEY} AND status IN ('active', 'conflict') ORDER BY id`,
+      slotKey,
+    )
+    const open = this.db
+      .all(`SELECT id FROM conflict_groups WHERE slot_key = ${KEY} AND status = 'open' ORDER BY id`, slotKey)
+      .map((row) => Number(row['id']))
+    const contested = conflict && current.length > 1 && current.some((row) => row['status'] === 'conflict')
+    if (!contested) {
+      if (open.length === 0) return false
+      const active = current.find((row) => row['status'] === 'active')
+      this.parts.slots.closeGroups(open, active === undefined ? 0 : Number(active['id']), now)
+      return true
+    }
+    const groupId =
+      open[0] !== undefined
+        ? open[0]
+        : this.db.run(
+            `INSERT INTO conflict_groups (slot_key, status, opened_at) VALUES (${KEY}, 'open', ?)`,
+            slotKey,
+            now,
+          ).lastInsertRowid
+    const joining = current.filter((row) => Number(row['conflict_group_id']) !== groupId)
+    for (const row of joining)
+      this.db.run(
+        `UPDATE facts SET conflict_group_id = ?, revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
+        groupId,
+        now,
+        Number(row['id']),
+      )
+    return joining.length > 0
+  }
+
+  /** Subject and property aliases in force become the store's lasting aliases. */
+  private applyAliases(aliases: ReturnType<typeof mergeRecords>['aliases'], now: string): void {
+    for (const alias of aliases) {
+      if (alias.aliasKind === 'project') continue
+      const entityKey = alias.aliasKind === 'predicate' ? (alias.entity ?? '') : ''
+      const held = this.db.get(
+        'SELECT 1 AS held FROM aliases WHERE kind = ? AND entity_key = ? AND alias_key = ? AND canonical_key = ?',
+        alias.aliasKind,
+        entityKey,
+        alias.from,
+        alias.to,
+      )
+      if (held !== undefined) continue
+      recordAlias(
+        this.db,
+        {
+          kind: alias.aliasKind,
+          entityKey,
+          aliasKey: alias.from,
+          aliasText: alias.from,
+          canonicalKey: alias.to,
+          canonicalText: alias.display,
+          origin: 'rename',
+        },
+        now,
+      )
+    }
+  }
+}
+
+/** The subjects, with every subject an entity alias links to them (either way, transitively). */
+function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRecord[]): Set<string> {
+  const links = new Map<string, Set<string>>()
+  const link = (a: string, b: string): void => {
+    links.set(a, (links.get(a) ?? new Set()).add(b))
+    links.set(b, (links.get(b) ?? new Set()).add(a))
+  }
+  for (const record of named) if (record.kind === 'alias' && record.aliasKind === 'entity') link(record.from, record.to)
+  const out = new Set(entities)
+  const queue = [...entities]
+  for (let next = queue.pop(); next !== undefined; next = queue.pop())
+    for (const other of links.get(next) ?? [])
+      if (!out.has(other)) {
+        out.add(other)
+        queue.push(other)
+      }
+  return out
+}
+
+/** Every value the records state (undone ones too), with its slot as named and under the names in force. */
+function statementsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): Statement[] {
+  const out: Statement[] = []
+  for (const record of records) {
+    if (record.kind === 'write' || record.kind === 'put_back')
+      out.push({ slot: record.slot, canonical: canonical(record.slot), value: record.value, row: record.row })
+    if (record.kind === 'move')
+      out.push({ slot: record.to, canonical: canonical(record.to), value: record.value, row: record.row })
+  }
+  return out
+}

@@ -1,0 +1,261 @@
+/**
+ * The apply plan: what a store must do to its rows so that the subjects it holds read as the merged outcome
+ * (`merge.ts`) of every record it keeps. Given the merged state of the records that name some subjects, every
+ * statement those records make, and the store's rows of those subjects, it says per slot which rows to insert, which
+ * to move to another status (with evidence, pin and devices), and which to forget. The rules, all set-wise so the
+ * plan's result does not depend on the order records arrived in:
+ * - a merged current value has exactly one current row, active or a conflict side as the merge says;
+ * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
+ *   moved as retired, the store's own names for them;
+ * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted;
+ * - a value a record stated that the outcome keeps nowhere (an undone statement, a statement under a name since renamed
+ *   away) leaves a retired row under the name it was stated with, whether or not the store had applied it before the
+ *   undo or the rename arrived;
+ * - a row whose value no record names (a credential, history older than sync) is left alone.
+ * Pure: no clock, no store.
+ */
+import type { Evidence, FactStatus } from '../types.ts'
+import type { EndStatus, FactRow, SlotRef } from './change-record.ts'
+import { claimId, slotId, type MergedState } from './merge.ts'
+
+/** A row as the store holds it, named the way records name values. */
+export interface StoredRow {
+  readonly id: number
+  /** The slot under the store's canonical keys. */
+  readonly slot: SlotRef
+  /** Canonical value key. */
+  readonly value: string
+  readonly status: FactStatus
+  readonly evidence: Evidence
+  readonly pinnedAt: string | null
+  readonly multi: boolean
+  /** Devices whose statements of the value stand (empty: none recorded). */
+  readonly devices: readonly string[]
+}
+
+/** A value stated by a record: a write, a move's arrival, a put-back. */
+export interface Statement {
+  /** The slot as the record names it. */
+  readonly slot: SlotRef
+  /** The same slot under the names in force. */
+  readonly canonical: SlotRef
+  readonly value: string
+  readonly row: FactRow
+}
+
+/** A status a synced row can take. */
+export type PlannedStatus = 'active' | 'conflict' | 'superseded' | 'retired' | 'expired'
+
+/** Where a row must end up; an absent field keeps what the row has. */
+export interface RowTarget {
+  readonly status: PlannedStatus
+  readonly evidence?: Evidence
+  readonly pinnedAt?: string | null
+  readonly multi?: boolean
+  readonly devices?: readonly string[]
+}
+
+/** One step on the store's rows. */
+export type RowAction =
+  | {
+      readonly kind: 'insert'
+      readonly slot: SlotRef
+      readonly row: FactRow
+      readonly target: RowTarget
+      /** True for a trace under a name renamed away: inserted under that name, not the one in force. */
+      readonly asNamed: boolean
+    }
+  | { readonly kind: 'update'; readonly row: StoredRow; readonly target: RowTarget }
+  | { readonly kind: 'forget'; readonly row: StoredRow }
+
+/** The steps for one slot. */
+export interface SlotPlan {
+  readonly slot: SlotRef
+  /** Whether the slot is contested after the steps (its current rows form one open conflict group). */
+  readonly conflict: boolean
+  /** Ordered so that no step meets two active rows in a single-valued slot: rows leave before others arrive. */
+  readonly actions: readonly RowAction[]
+}
+
+const CURRENT: ReadonlySet<FactStatus> = new Set(['active', 'scheduled', 'conflict'])
+
+/**
+ * Plan the steps that bring the store's rows to the merged outcome.
+ * @param merged - the merged state of every record naming the subjects at hand.
+ * @param statements - every value those records state, undone ones included.
+ * @param rows - the store's non-forgotten rows of those subjects (credentials left out).
+ * @returns per slot with a current value, a row to move or a forget, its steps (possibly none), sorted by slot id.
+ */
+export function planApply(
+  merged: MergedState,
+  statements: readonly Statement[],
+  rows: readonly StoredRow[],
+): SlotPlan[] {
+  const tombstoned = new Set(merged.tombstones)
+  const rowsByKey = new Map<string, StoredRow[]>()
+  const slots = new Map<string, SlotRef>()
+  for (const row of rows) {
+    const key = keyOf(row.slot, row.value)
+    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row])
+    slots.set(slotId(row.slot), row.slot)
+  }
+
+  /** Per slot id and value: the current target, the history statuses wanted, and a row to insert from. */
+  interface Wanted {
+    current?: RowTarget & { readonly row: FactRow }
+    readonly history: Set<PlannedStatus>
+    source?: FactRow
+    trace: boolean
+    asNamed: boolean
+  }
+  const wanted = new Map<string, Wanted>()
+  const want = (slot: SlotRef, value: string): Wanted => {
+    const key = keyOf(slot, value)
+    slots.set(slotId(slot), slot)
+    let entry = wanted.get(key)
+    if (entry === undefined) {
+      entry = { history: new Set(), trace: false, asNamed: false }
+      wanted.set(key, entry)
+    }
+    return entry
+  }
+  const contested = new Set<string>()
+  for (const entry of merged.slots) {
+    if (entry.conflict) contested.add(slotId(entry.slot))
+    for (const value of entry.current)
+      want(entry.slot, value.value).current = {
+        status: value.status,
+        evidence: value.evidence,
+        pinnedAt: value.pinnedAt,
+        multi: entry.multi,
+        devices: value.devices,
+        row: value.row,
+      }
+    for (const past of entry.history) want(entry.slot, past.value).history.add(storeStatus(past.status))
+  }
+  // The first statement by its JSON text gives a history row its fields, the same on every device.
+  for (const statement of [...statements].sort((a, b) => compare(JSON.stringify(a), JSON.stringify(b)))) {
+    const canonical = slotId(statement.slot) === slotId(statement.canonical)
+    if (canonical) {
+      const entry = want(statement.slot, statement.value)
+      entry.source ??= statement.row
+      if (entry.current === undefined && entry.history.size === 0) entry.trace = true
+    } else {
+      const entry = want(statement.slot, statement.value)
+      entry.source ??= statement.row
+      entry.trace = true
+      entry.asNamed = true
+    }
+    const entry = wanted.get(keyOf(statement.canonical, statement.value))
+    if (entry !== undefined) entry.source ??= statement.row
+  }
+
+  const plans = new Map<string, RowAction[]>()
+  const add = (slot: SlotRef, action: RowAction): void => {
+    const id = slotId(slot)
+    plans.set(id, [...(plans.get(id) ?? []), action])
+  }
+  for (const key of new Set([...wanted.keys(), ...rowsByKey.keys()])) {
+    const held = rowsByKey.get(key) ?? []
+    const entry = wanted.get(key)
+    const [idText, value] = JSON.parse(key) as [string, string]
+    const slot = slots.get(idText) as SlotRef
+    if (tombstoned.has(claimId(slot, value))) {
+      for (const row of held) add(slot, { kind: 'forget', row })
+      continue
+    }
+    if (entry === undefined) continue
+    for (const action of planValue(slot, held, entry, entry.source)) add(slot, action)
+  }
+
+  const result: SlotPlan[] = []
+  for (const id of [...new Set([...plans.keys(), ...contested])].sort()) {
+    const actions = plans.get(id) ?? []
+    result.push({ slot: slots.get(id) as SlotRef, conflict: contested.has(id), actions: ordered(actions) })
+  }
+  return result
+}
+
+/** The steps for one value of one slot. */
+function planValue(
+  slot: SlotRef,
+  held: readonly StoredRow[],
+  wanted: {
+    readonly current?: RowTarget & { readonly row: FactRow }
+    readonly history: ReadonlySet<PlannedStatus>
+    readonly trace: boolean
+    readonly asNamed: boolean
+  },
+  source: FactRow | undefined,
+): RowAction[] {
+  const { current, trace, asNamed } = wanted
+  const history = [...wanted.history].sort()
+  const actions: RowAction[] = []
+  const free = [...held].sort((a, b) => a.id - b.id)
+  const take = (prefer: (row: StoredRow) => boolean): StoredRow | undefined => {
+    const index = free.findIndex(prefer)
+    const at = index >= 0 ? index : 0
+    return free.splice(at, 1)[0]
+  }
+  const place = (target: RowTarget, row: StoredRow | undefined, from: FactRow | undefined): void => {
+    if (row !== undefined) {
+      if (differs(row, target)) actions.push({ kind: 'update', row, target })
+    } else if (from !== undefined) actions.push({ kind: 'insert', slot, row: from, target, asNamed })
+  }
+  const wants = history.length === 0 && current === undefined && trace ? (['retired'] as PlannedStatus[]) : history
+  if (current !== undefined) {
+    const { row: from, ...target } = current
+    place(target, take((row) => CURRENT.has(row.status)) ?? undefined, from)
+  }
+  for (const status of wants) {
+    const row = free.length === 0 ? undefined : take((each) => each.status === status)
+    place({ status }, row, source)
+  }
+  // Rows left over: a current one leaves the current set, a history row takes a way the value left that is wanted
+  // (rows are never deleted, so a second row of the same value and status stands for the same past).
+  const fallback = wants[0] ?? 'retired'
+  for (const row of free)
+    if (CURRENT.has(row.status) || (wants.length > 0 && !wants.includes(row.status as PlannedStatus)))
+      actions.push({ kind: 'update', row, target: { status: fallback } })
+  return actions
+}
+
+/** Whether a row differs from its target in anything the target sets. */
+function differs(row: StoredRow, target: RowTarget): boolean {
+  return (
+    row.status !== target.status ||
+    (target.evidence !== undefined && row.evidence !== target.evidence) ||
+    (target.pinnedAt !== undefined && row.pinnedAt !== target.pinnedAt) ||
+    (target.multi !== undefined && row.multi !== target.multi) ||
+    (target.devices !== undefined && row.devices.join('\u0000') !== target.devices.join('\u0000'))
+  )
+}
+
+/**
+ * Forgets first, then rows turning multi-valued, moves out of the current set, rows turning single-valued, moves into
+ * it, and inserts last (conflict sides before active).
+ */
+function ordered(actions: readonly RowAction[]): RowAction[] {
+  const rank = (action: RowAction): number => {
+    if (action.kind === 'forget') return 0
+    if (action.kind === 'update' && action.row.status === action.target.status)
+      return action.target.multi === true ? 0.5 : 2.5
+    const status = action.target.status
+    const into = status === 'active' ? 3 : status === 'conflict' ? 2 : 1
+    return (action.kind === 'insert' ? 3 : 0) + into
+  }
+  return [...actions].sort((a, b) => rank(a) - rank(b))
+}
+
+/** The store's status for how a value left its slot. */
+function storeStatus(status: EndStatus): PlannedStatus {
+  return status === 'folded' ? 'superseded' : status === 'moved' ? 'retired' : status
+}
+
+function keyOf(slot: SlotRef, value: string): string {
+  return JSON.stringify([slotId(slot), value])
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
