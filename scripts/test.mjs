@@ -8,6 +8,7 @@
 //   --times            also print every file's wall time and test count, slowest first
 //   --tier=<name>      run only this tier (repeatable): unit, host or browser
 //   --serial-tiers     run the tiers one after another (unit, host, browser), as npm test did before the pool
+//   --no-build         skip the build and the type-checks (lib/ must be current): to time the tiers alone
 //   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node with each file
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -46,6 +47,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
 const argv = process.argv.slice(2)
 const showTimes = argv.includes('--times')
 const serialTiers = argv.includes('--serial-tiers')
+const noBuild = argv.includes('--no-build')
 const onlyTiers = argv.filter((arg) => arg.startsWith('--tier=')).map((arg) => arg.slice('--tier='.length))
 for (const tier of onlyTiers) {
   if (!TIERS.includes(tier)) {
@@ -55,7 +57,8 @@ for (const tier of onlyTiers) {
 }
 const named = argv.filter((arg) => arg.endsWith('.ts'))
 const extra = argv.filter(
-  (arg) => arg !== '--times' && arg !== '--serial-tiers' && !arg.startsWith('--tier=') && !arg.endsWith('.ts'),
+  (arg) =>
+    !['--times', '--serial-tiers', '--no-build'].includes(arg) && !arg.startsWith('--tier=') && !arg.endsWith('.ts'),
 )
 const files =
   named.length > 0
@@ -65,10 +68,12 @@ const files =
         .sort()
         .map((file) => `tests/${file}`)
 
-runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
-runStep('client build', ['scripts/build-client.mjs'])
-runStep('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
-runStep('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
+if (!noBuild) {
+  runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
+  runStep('client build', ['scripts/build-client.mjs'])
+  runStep('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
+  runStep('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
+}
 
 const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
 const timingsPath = timingsFile(root)
