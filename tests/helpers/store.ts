@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
 import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
 import type { DriverName, Row, SqlValue } from '../../src/store/connection.ts'
@@ -101,7 +102,7 @@ export function openMemory(
   }
   if (beforeOpen === undefined && onStatement === undefined) {
     mkdirSync(config.resolvedDataDir, { recursive: true, mode: 0o700 })
-    copyFileSync(migratedTemplate(driver), join(config.resolvedDataDir, STORE_FILE))
+    copyStoreTemplate(driver, join(config.resolvedDataDir, STORE_FILE))
   }
   const memory = new FactMemory({ clock, driver, ...(onStatement === undefined ? {} : { onStatement }) })
   memory.open(config.resolvedDataDir, config.backupKeep)
@@ -144,7 +145,8 @@ const migratedTemplates = new Map<DriverName, string>()
 
 /**
  * An empty store file that every shipped migration has run on, without the identity row an open stamps (its id and
- * creation instant): a store copied from it opens as a new one does, with its own identity and clock, but without
+ * creation instant); each copy draws its own sync device id (copyStoreTemplate). A store copied from it opens as a
+ * new one does, with its own identity and clock, but without
  * running every migration again for each test. openMemory starts from it unless the test seeds the directory first
  * or observes the statements the open runs.
  * @param driver - the binding that builds it.
@@ -161,6 +163,22 @@ function migratedTemplate(driver: DriverName): string {
   const path = join(dir, STORE_FILE)
   migratedTemplates.set(driver, path)
   return path
+}
+
+/**
+ * Copy the migrated template to a new store file, with a sync device id of its own: migration 0027 draws the id at
+ * random, once per file, so copies would otherwise all be one device to sync.
+ * @param driver - the binding whose template to copy.
+ * @param path - the new store file.
+ */
+function copyStoreTemplate(driver: DriverName, path: string): void {
+  copyFileSync(migratedTemplate(driver), path)
+  const file = new DatabaseSync(path)
+  try {
+    file.exec('UPDATE sync_device SET device_id = lower(hex(randomblob(8))) WHERE id = 1')
+  } finally {
+    file.close()
+  }
 }
 
 /** A partial fact: everything but subject/property/value/evidence/origin is optional, and those have defaults. */
