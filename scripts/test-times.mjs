@@ -1,7 +1,7 @@
 // A node:test reporter that finds the slow spec files: it records each file's wall time (the file-level test the
 // runner wraps every file in) and how many tests it ran, and at the end prints one line per file, slowest first,
-// with a sum per tier. npm test uses it for each tier's test count; to see the table:
-//   npm test -- --times                                   (after each tier's spec output)
+// with a sum per tier. npm test runs it on each file for the file's test count; to see a table of several files:
+//   npm test -- --times                                   (npm test's own table, from each file's wall time)
 //   node --test --test-reporter=./scripts/test-times.mjs --disable-warning=ExperimentalWarning tests/x.spec.ts
 import { relative } from 'node:path'
 import { tierOf } from './test-tiers.mjs'

@@ -1,29 +1,26 @@
 // npm test: build both halves (the booted host loads lib/ and lib/client.js; the build emits without checking), then
 // type-check once: sources, tests and scripts in one pass (tests/tsconfig.json includes src/), and the browser half
-// against the real host declarations; then run every tests/*.spec.ts with node:test in three tiers (scripts/test-tiers.mjs):
-// unit files, then files that boot a DSH host, then files that drive Chromium, each tier's files run side by side up
-// to its own concurrency, the browser tier against one shared Chromium. Each tier prints its time and test count;
-// every tier runs even when an earlier one failed, and the run fails when any did.
-//   --times            also print every file's wall time and test count, slowest first (scripts/test-times.mjs)
+// against the real host declarations; then run every tests/*.spec.ts, each file in its own Node process, in one
+// weighted pool over three tiers (scripts/test-tiers.mjs: unit files, files that boot a DSH host, files that drive
+// Chromium, against one shared Chromium), the slowest files first by the last run's times (scripts/test-pool.mjs).
+// Each tier prints its test count and its time from its first file's start to its last one's end; every file runs
+// even when another failed, and the run fails when any did.
+//   --times            also print every file's wall time and test count, slowest first
 //   --tier=<name>      run only this tier (repeatable): unit, host or browser
-//   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node --test
+//   --serial-tiers     run the tiers one after another (unit, host, browser), as npm test did before the pool
+//   --no-build         skip the build and the type-checks (lib/ must be current): to time the tiers alone
+//   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node with each file
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
-
-/**
- * How many files of a tier run at once. Unit files mostly compute, so a few more than the cores keeps the cores busy
- * through each file's start-up; host and browser files mostly wait (on a host's boot, a page, a poll), but each
- * one's host and browser take a core while they work, and their waits are bounded: two at a time.
- */
-const CONCURRENCY = { unit: 4, host: 2, browser: 2 }
 
 function runStep(label, args) {
   const started = Date.now()
@@ -49,6 +46,8 @@ if (major < 22 || (major === 22 && minor < 19)) {
 
 const argv = process.argv.slice(2)
 const showTimes = argv.includes('--times')
+const serialTiers = argv.includes('--serial-tiers')
+const noBuild = argv.includes('--no-build')
 const onlyTiers = argv.filter((arg) => arg.startsWith('--tier=')).map((arg) => arg.slice('--tier='.length))
 for (const tier of onlyTiers) {
   if (!TIERS.includes(tier)) {
@@ -57,7 +56,10 @@ for (const tier of onlyTiers) {
   }
 }
 const named = argv.filter((arg) => arg.endsWith('.ts'))
-const extra = argv.filter((arg) => arg !== '--times' && !arg.startsWith('--tier=') && !arg.endsWith('.ts'))
+const extra = argv.filter(
+  (arg) =>
+    !['--times', '--serial-tiers', '--no-build'].includes(arg) && !arg.startsWith('--tier=') && !arg.endsWith('.ts'),
+)
 const files =
   named.length > 0
     ? named
@@ -66,79 +68,147 @@ const files =
         .sort()
         .map((file) => `tests/${file}`)
 
-runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
-runStep('client build', ['scripts/build-client.mjs'])
-runStep('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
-runStep('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
-
-const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
-const summaries = []
-let failed = false
-try {
-  for (const tier of TIERS) {
-    if (onlyTiers.length > 0 && !onlyTiers.includes(tier)) continue
-    const tierFiles = files.filter((file) => tierOf(join(root, file)) === tier)
-    if (tierFiles.length === 0) continue
-    const summary = await runTier(tier, tierFiles)
-    console.log(`\n${tierLine(summary)}\n`)
-    summaries.push(summary)
-    failed ||= !summary.ok
-  }
-} finally {
-  rmSync(reports, { recursive: true, force: true })
+if (!noBuild) {
+  runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
+  runStep('client build', ['scripts/build-client.mjs'])
+  runStep('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
+  runStep('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
 }
 
+const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
+const timingsPath = timingsFile(root)
+const timings = readTimings(timingsPath)
+const jobs = files
+  .map((file, index) => ({ file, path: join(root, file), tier: tierOf(join(root, file)), index }))
+  .filter(({ tier }) => onlyTiers.length === 0 || onlyTiers.includes(tier))
+  .map((job) => ({ ...job, seconds: expectedSeconds(job, timings) }))
+const started = Date.now()
+const browser = jobs.some(({ tier }) => tier === 'browser') ? await startSharedBrowser() : undefined
+/** @type {Array<{ file: string, tier: string, ok: boolean, tests: number, started: number, ended: number }>} */
+let results
+try {
+  results = await runPool(jobs, { tierOrder: serialTiers ? TIERS : undefined, run: (job) => runFile(job, browser) })
+} finally {
+  browser?.stop()
+  rmSync(reports, { recursive: true, force: true })
+}
+writeTimings(
+  timingsPath,
+  Object.fromEntries(results.map(({ file, ended, started: from }) => [file, (ended - from) / 1000])),
+)
+
+const summaries = TIERS.map((tier) => tierSummary(tier, results)).filter((summary) => summary !== undefined)
+if (showTimes) console.log(timesTable(results))
 console.log('')
 for (const summary of summaries) console.log(tierLine(summary))
-const total = summaries.reduce((sum, { tests }) => sum + tests, 0)
-const wall = summaries.reduce((sum, { elapsed }) => sum + Number(elapsed), 0)
-console.log(`tests: ${failed ? 'FAILED' : 'ok'}, ${total} tests in ${wall.toFixed(1)} s`)
+const failed = results.some(({ ok }) => !ok)
+const total = results.reduce((sum, { tests }) => sum + tests, 0)
+console.log(`tests: ${failed ? 'FAILED' : 'ok'}, ${total} tests in ${seconds(started)} s`)
 process.exit(failed ? 1 : 0)
+
+/**
+ * One tier's outcome, test count and time: from its first file's start to its last file's end (tiers overlap in the
+ * pool, so the tiers' times add up to more than the run's).
+ */
+function tierSummary(tier, all) {
+  const ours = all.filter((result) => result.tier === tier)
+  if (ours.length === 0) return undefined
+  const from = Math.min(...ours.map((result) => result.started))
+  const to = Math.max(...ours.map((result) => result.ended))
+  return {
+    tier,
+    ok: ours.every((result) => result.ok),
+    files: ours.length,
+    tests: ours.reduce((sum, result) => sum + result.tests, 0),
+    elapsed: ((to - from) / 1000).toFixed(1),
+  }
+}
 
 /** One tier's outcome, time and test count, as one line. */
 function tierLine({ tier, ok, files: count, tests, elapsed }) {
   return `tests (${tier}): ${ok ? 'ok' : 'FAILED'}, ${count} files, ${tests} tests in ${elapsed} s`
 }
 
+/** Every file's wall time and test count, slowest first, then the sums per tier. */
+function timesTable(all) {
+  const rows = [...all].sort((a, b) => b.ended - b.started - (a.ended - a.started))
+  const lines = ['', 'seconds  tests  tier     file']
+  for (const row of rows) {
+    const wall = ((row.ended - row.started) / 1000).toFixed(1).padStart(7)
+    lines.push(
+      `${wall}  ${String(row.tests).padStart(5)}  ${row.tier.padEnd(7)}  ${row.file}${row.ok ? '' : '  FAILED'}`,
+    )
+  }
+  lines.push('', 'sum of file times per tier (files overlap when run concurrently):')
+  for (const tier of TIERS) {
+    const ours = all.filter((row) => row.tier === tier)
+    if (ours.length === 0) continue
+    const sum = ours.reduce((total, row) => total + (row.ended - row.started) / 1000, 0)
+    const tests = ours.reduce((total, row) => total + row.tests, 0)
+    lines.push(
+      `  ${tier.padEnd(7)} ${String(ours.length).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} s`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
 /**
- * Run one tier's files with node --test, the spec reporter on stdout and the times reporter into a file.
- * @param {string} tier - its name.
- * @param {string[]} tierFiles - its files, relative to the root.
- * @returns {Promise<{ tier: string, ok: boolean, files: number, tests: number, elapsed: string }>}
+ * Run one spec file in its own Node process (node:test runs a file's tests when the file is run), the spec reporter
+ * into a buffer printed whole when the file ends, so files running side by side do not interleave, and the times
+ * reporter into a file for its test count.
+ * @param {{ file: string, tier: string, index: number }} job - the file.
+ * @param {{ env: Record<string, string> } | undefined} browser - the shared Chromium, for browser files.
  */
-async function runTier(tier, tierFiles) {
-  const started = Date.now()
-  const timesFile = join(reports, `${tier}.txt`)
-  const browser = tier === 'browser' ? await startSharedBrowser() : undefined
-  try {
-    const code = await new Promise((resolveRun) => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--test',
-          `--test-concurrency=${CONCURRENCY[tier]}`,
-          '--test-reporter=spec',
-          '--test-reporter-destination=stdout',
-          '--test-reporter=./scripts/test-times.mjs',
-          `--test-reporter-destination=${timesFile}`,
-          '--disable-warning=ExperimentalWarning',
-          ...extra,
-          ...tierFiles,
-        ],
-        { cwd: root, stdio: 'inherit', env: browser === undefined ? process.env : { ...process.env, ...browser.env } },
+function runFile({ file, tier, index }, browser) {
+  const timesOut = join(reports, `${index}.txt`)
+  const from = Date.now()
+  return new Promise((resolveRun) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=./scripts/test-times.mjs',
+        `--test-reporter-destination=${timesOut}`,
+        '--disable-warning=ExperimentalWarning',
+        ...extra,
+        file,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          ...(tier === 'browser' && browser !== undefined ? browser.env : {}),
+          ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+        },
+      },
+    )
+    const output = []
+    child.stdout.on('data', (chunk) => output.push(chunk))
+    child.stderr.on('data', (chunk) => output.push(chunk))
+    child.once('close', (status, signal) => {
+      const ended = Date.now()
+      const ok = status === 0
+      process.stdout.write(
+        `\n── ${file} (${tier}, ${((ended - from) / 1000).toFixed(1)} s${ok ? '' : `, FAILED: exit ${status ?? signal}`})\n`,
       )
-      child.once('exit', (status, signal) => resolveRun(status ?? signal))
+      process.stdout.write(Buffer.concat(output))
+      resolveRun({ file, tier, ok, tests: testsIn(timesOut), started: from, ended })
     })
-    const table = readFileSync(timesFile, 'utf8')
-    if (showTimes) console.log(table)
-    const tests = table
+  })
+}
+
+/** How many tests the times reporter counted in one file's run (0 when the file never got to report). */
+function testsIn(timesOut) {
+  try {
+    return readFileSync(timesOut, 'utf8')
       .split('\n')
       .map((line) => /^\s*[\d.]+\s+(\d+)\s+\w+\s+\S+/u.exec(line))
       .filter((match) => match !== null)
       .reduce((sum, match) => sum + Number(match[1]), 0)
-    return { tier, ok: code === 0, files: tierFiles.length, tests, elapsed: seconds(started) }
-  } finally {
-    browser?.stop()
+  } catch {
+    return 0
   }
 }
 

@@ -8,9 +8,12 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import { configWith } from '../src/config.ts'
 import { VERBS } from '../src/management/verbs.ts'
-import { REPO_ROOT } from '../scripts/dsh-profile.ts'
+
+/** The repository root (this file is not in a host's tier: it boots none). */
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 const DOCS = join(REPO_ROOT, 'docs')
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8')

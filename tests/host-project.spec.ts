@@ -1,6 +1,6 @@
 /**
- * Project scope as the model meets it in the real DSH rc.8 headless host, each conversation run in a working
- * directory of its own: two git repositories in temporary folders, a scripted fake model on loopback, and the
+ * Project scope as the model meets it in the real DSH rc.8 host, each conversation a new session on one shared web host,
+ * run in a working directory of its own: two git repositories in temporary folders, a scripted fake model on loopback, and the
  * directory read from the runtime context of the model's last request. A port written with scope "project" in one
  * repository is in that repository's directory only; a global preference is in both; a search from the other
  * repository finds it, marked with its project's name; a session started in a subfolder is in its repository, and
@@ -42,6 +42,7 @@ before(async () => {
     assert.equal(init.status, 0, init.stderr)
   }
   mkdirSync(join(billing, 'src', 'handlers'), { recursive: true })
+  await conversations.shareHost()
 })
 after(async () => {
   await conversations.close()
@@ -110,32 +111,6 @@ describe('project scope in a real DSH host', () => {
     )
     assert.match(toolResults[0] ?? '', /^outcome: ok\n/u)
     assert.match(toolResults[0] ?? '', /\d\. dev server · port \(another project: billing-api\): 5173 \[#\d+/u)
-  })
-
-  it("per-turn recall brings the project's fact in its own repository and never in the other", async () => {
-    // A directory too small for any line: whatever reaches the model about the port comes through recall.
-    conversations.home.writeProfilePatch('headless', '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n')
-    try {
-      const blocks = (messages: readonly { role: string }[]): string[] =>
-        messages
-          .filter((message) => message.role === 'user')
-          .map((message) => messageText(message as never))
-          .filter((text) => text.startsWith('Fact memory recalled for this message'))
-      const question = 'Which port does the dev server run on?'
-      const home = await conversations.converseIn(billing, question, reply)
-      assert.match(
-        blocks(home.lastRequest)[0] ?? '',
-        /- dev server · port \(project billing-api\): 5173 \[#\d+ · since/u,
-      )
-      const other = await conversations.converseIn(shop, question, reply)
-      assert.ok(
-        !blocks(other.lastRequest).some((block) => block.includes('5173')),
-        "another project's port is never recalled",
-      )
-      for (const message of other.lastRequest) assert.doesNotMatch(messageText(message), /5173/u)
-    } finally {
-      conversations.home.writeProfilePatch('headless', '[]\n')
-    }
   })
 
   it("a session started in a subfolder of a repository is in that repository's project", async () => {
@@ -230,5 +205,37 @@ describe('a forget holds in every scope, as the model meets it in a real DSH hos
       reply,
     )
     assert.match(back.toolResults[0] ?? '', /^outcome: refused\nthis claim was forgotten at the user's request/u)
+  })
+})
+
+describe('project scope with a directory too small for any line', () => {
+  it("per-turn recall brings the project's fact in its own repository and never in the other", async () => {
+    // A directory too small for any line: whatever reaches the model about the port comes through recall. A
+    // configuration of its own, so a host of its own, booted after the other conversations (a profile is read at boot).
+    await conversations.endSharedHost()
+    conversations.home.writeProfilePatch('web', '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n')
+    await conversations.shareHost()
+    try {
+      const blocks = (messages: readonly { role: string }[]): string[] =>
+        messages
+          .filter((message) => message.role === 'user')
+          .map((message) => messageText(message as never))
+          .filter((text) => text.startsWith('Fact memory recalled for this message'))
+      const question = 'Which port does the dev server run on?'
+      const home = await conversations.converseIn(billing, question, reply)
+      assert.match(
+        blocks(home.lastRequest)[0] ?? '',
+        /- dev server · port \(project billing-api\): 5173 \[#\d+ · since/u,
+      )
+      const other = await conversations.converseIn(shop, question, reply)
+      assert.ok(
+        !blocks(other.lastRequest).some((block) => block.includes('5173')),
+        "another project's port is never recalled",
+      )
+      for (const message of other.lastRequest) assert.doesNotMatch(messageText(message), /5173/u)
+    } finally {
+      await conversations.endSharedHost()
+      conversations.home.writeProfilePatch('web', '[]\n')
+    }
   })
 })

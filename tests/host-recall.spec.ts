@@ -1,7 +1,9 @@
 /**
- * Per-turn recall as the model meets it: the real DSH rc.8 headless profile in a throwaway DSH home with the plugin
- * linked, the scripted fake model on loopback, and a library past the directory budget written to the real store
- * file before the host boots. Assertions read the model's first request of each turn.
+ * Per-turn recall as the model meets it: the real DSH rc.8 host in a throwaway DSH home with the plugin linked, the
+ * scripted fake model on loopback, and a library past the directory budget written to the real store file before the
+ * host boots. The turns with the default configuration are new sessions on one shared web host; the two that change
+ * the configuration (extraction on, a zero recall budget) each boot a headless host of their own, as a profile is
+ * read at boot. Assertions read the model's first request of each turn.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -43,6 +45,7 @@ before(async () => {
       })
     }
   })
+  await conversations.shareHost()
 })
 after(async () => {
   await conversations.close()
@@ -131,6 +134,7 @@ describe('per-turn recall in a real DSH host', () => {
   })
 
   it("the extraction model's call carries no recall block, while the turn it reads had one", async () => {
+    await conversations.endSharedHost()
     conversations.home.writeProfilePatch(
       'headless',
       '- id: dsh-fact-memory\n  config:\n    autoExtract: true\n    extractDelayMs: 0\n',

@@ -9,7 +9,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, it } from 'node:test'
-import { REPO_ROOT } from '../scripts/dsh-profile.ts'
+import { fileURLToPath } from 'node:url'
+
+/** The repository root (this file is not in a host's tier: it boots none). */
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The two semver calls used here; `semver` is the package DSH's boot gate and npm both judge ranges with. */
 interface Semver {

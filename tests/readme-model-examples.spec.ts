@@ -8,11 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import type { Fiber } from '@deepseek-ai/cordis'
 import * as plugin from '../src/index.ts'
 import { configWith } from '../src/config.ts'
-import { REPO_ROOT } from '../scripts/dsh-profile.ts'
 import { startInprocHost, type InprocHost, type InprocStep } from './helpers/inproc-host.ts'
+
+/** The repository root (this file is not in a host's tier: it boots none). */
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
 

@@ -1,7 +1,8 @@
 /**
  * The vector channel's scan on a real file, both SQLite bindings: a stored vector is its own nearest neighbour, the
  * coarse stages (Hamming shortlist, asymmetric score) with exact rescoring keep recall@10 of an exact scan at or
- * above 0.95 on 3,000 clustered vectors and 0.92 on 20,000 (where the Hamming scan alone falls below), the in-memory
+ * above 0.95 on 3,000 clustered vectors and 0.92 on 20,000 (where the Hamming scan alone falls below; recall measured
+ * on one binding, as the binding plays no part in it), the in-memory
  * codes follow writes and deletions made through another connection to the same file, and facts hidden from the
  * model never come back under model visibility.
  */
@@ -15,7 +16,7 @@ import { COARSE_CANDIDATES, SCAN_WIDTH, VectorIndex, type ScanWidth } from '../s
 import type { StoreSet } from '../src/store/store-set.ts'
 import { VectorStore, type VectorSpace } from '../src/store/vector-store.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
-import { DRIVERS, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
+import { DRIVERS, ONE_DRIVER, openMemory, writeFact, type MemoryHandle } from './helpers/store.ts'
 import { rowFor, storesOf, TEST_IDENTITY, vectorSource } from './helpers/vectors.ts'
 
 const NOW = '2026-03-01T09:00:00.000Z'
@@ -82,88 +83,92 @@ for (const driver of DRIVERS) {
       }
     })
 
-    it('keeps recall@10 of an exact scan at 0.95 or more over 3,000 clustered vectors with 200 coarse candidates', (t) => {
-      const source = vectorSource(1024, 21, 30)
-      const vectors: Float32Array[] = []
-      while (vectors.length < 3000) vectors.push(...source.subject(1 + (vectors.length % 8)))
-      vectors.length = 3000
-      const ids = seedFacts(stores, vectors.length)
-      embed(stores.vectors, ids, vectors)
-      const queries = Array.from({ length: 60 }, (_, i) =>
-        source.near(vectors[(i * 47) % vectors.length] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
-      )
-      const exact = queries.map((query) =>
-        ids
-          .map((id, i) => ({ id, score: dot(query, vectors[i] ?? query) }))
-          .sort((a, b) => b.score - a.score)
-          .slice(0, 10)
-          .map((hit) => hit.id),
-      )
-      const recall = (candidates: number): number => {
-        let found = 0
-        queries.forEach((query, q) => {
-          const got = new Set(
-            index.search(stores.vectors, space, query, 10, MODEL, { ...SCAN_WIDTH, candidates }).map((hit) => hit.id),
-          )
-          found += (exact[q] ?? []).filter((id) => got.has(id)).length
-        })
-        return found / (queries.length * 10)
-      }
-      const measured = new Map(
-        [25, 50, 100, COARSE_CANDIDATES, 400].map((candidates) => [candidates, recall(candidates)]),
-      )
-      t.diagnostic(
-        `recall@10 by candidates rescored (Hamming shortlist ${SCAN_WIDTH.shortlist}): ${[...measured].map(([k, r]) => `${k}: ${r.toFixed(3)}`).join(', ')}`,
-      )
-      const shipped = measured.get(COARSE_CANDIDATES) ?? 0
-      assert.ok(shipped >= 0.95, `recall@10 ${shipped}`)
-      assert.ok((measured.get(50) ?? 1) < shipped, 'fewer candidates lose neighbours: the cut is not arbitrary')
-    })
+    // Recall is the index's arithmetic over vectors it has loaded: the binding that stored them plays no part (the
+    // tests around these prove each binding hands the same vectors back), so one binding measures it.
+    if (driver === ONE_DRIVER[0]) {
+      it('keeps recall@10 of an exact scan at 0.95 or more over 3,000 clustered vectors with 200 coarse candidates', (t) => {
+        const source = vectorSource(1024, 21, 30)
+        const vectors: Float32Array[] = []
+        while (vectors.length < 3000) vectors.push(...source.subject(1 + (vectors.length % 8)))
+        vectors.length = 3000
+        const ids = seedFacts(stores, vectors.length)
+        embed(stores.vectors, ids, vectors)
+        const queries = Array.from({ length: 60 }, (_, i) =>
+          source.near(vectors[(i * 47) % vectors.length] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
+        )
+        const exact = queries.map((query) =>
+          ids
+            .map((id, i) => ({ id, score: dot(query, vectors[i] ?? query) }))
+            .sort((a, b) => b.score - a.score)
+            .slice(0, 10)
+            .map((hit) => hit.id),
+        )
+        const recall = (candidates: number): number => {
+          let found = 0
+          queries.forEach((query, q) => {
+            const got = new Set(
+              index.search(stores.vectors, space, query, 10, MODEL, { ...SCAN_WIDTH, candidates }).map((hit) => hit.id),
+            )
+            found += (exact[q] ?? []).filter((id) => got.has(id)).length
+          })
+          return found / (queries.length * 10)
+        }
+        const measured = new Map(
+          [25, 50, 100, COARSE_CANDIDATES, 400].map((candidates) => [candidates, recall(candidates)]),
+        )
+        t.diagnostic(
+          `recall@10 by candidates rescored (Hamming shortlist ${SCAN_WIDTH.shortlist}): ${[...measured].map(([k, r]) => `${k}: ${r.toFixed(3)}`).join(', ')}`,
+        )
+        const shipped = measured.get(COARSE_CANDIDATES) ?? 0
+        assert.ok(shipped >= 0.95, `recall@10 ${shipped}`)
+        assert.ok((measured.get(50) ?? 1) < shipped, 'fewer candidates lose neighbours: the cut is not arbitrary')
+      })
 
-    it('keeps recall@10 of an exact scan at 0.92 or more over 20,000 clustered 1024-d vectors, where the Hamming scan alone falls below', (t) => {
-      // The bench's corpus as it makes it for 20,000 facts: subjects of 1-6 facts around 40 topics, queries near a
-      // stored vector. The truth is an exact scan of the stored int8 rows, so only the coarse ranking can miss.
-      const random = mulberry32(20_000)
-      const source = new ClusteredVectors(1024, 40, random)
-      const vectors: Float32Array[] = []
-      while (vectors.length < 20_000) vectors.push(...source.subject(1 + Math.floor(random() * 6)))
-      vectors.length = 20_000
-      const ids = seedFacts(stores, vectors.length)
-      embed(stores.vectors, ids, vectors)
-      const stored = vectors.map((vector) => quantize(vector))
-      const queries = Array.from({ length: 40 }, (_, i) =>
-        source.near(vectors[Math.floor(random() * vectors.length)] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
-      )
-      const truths = queries.map((query) =>
-        stored
-          .map((vector, i) => ({ id: ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
-          .sort((a, b) => b.score - a.score)
-          .slice(0, 10),
-      )
-      const measure = (width: ScanWidth): { recall: number; epsilonRecall: number } => {
-        let found = 0
-        let close = 0
-        queries.forEach((query, q) => {
-          const truth = truths[q] ?? []
-          const got = index.search(stores.vectors, space, query, 10, MODEL, width)
-          const truthIds = new Set(truth.map((hit) => hit.id))
-          found += got.filter((hit) => truthIds.has(hit.id)).length
-          // ann-benchmarks' epsilon recall: a hit counts when its distance (1 - cosine) is within 1.01 × the true 10th's.
-          const tenth = 1 - (truth.at(-1)?.score ?? 1)
-          close += got.filter((hit) => 1 - hit.score <= 1.01 * tenth).length
-        })
-        return { recall: found / (queries.length * 10), epsilonRecall: close / (queries.length * 10) }
-      }
-      const shipped = measure(SCAN_WIDTH)
-      const hammingAlone = measure({ shortlist: COARSE_CANDIDATES, candidates: COARSE_CANDIDATES })
-      t.diagnostic(
-        `recall@10 / epsilon recall@10: ${shipped.recall.toFixed(3)} / ${shipped.epsilonRecall.toFixed(3)}; ` +
-          `the Hamming scan alone: ${hammingAlone.recall.toFixed(3)} / ${hammingAlone.epsilonRecall.toFixed(3)}`,
-      )
-      assert.ok(shipped.recall >= 0.92, `recall@10 ${shipped.recall}`)
-      assert.ok(shipped.epsilonRecall >= 0.98, `epsilon recall@10 ${shipped.epsilonRecall}`)
-      assert.ok(hammingAlone.recall < 0.92, 'the Hamming scan alone misses neighbours the asymmetric score keeps')
-    })
+      it('keeps recall@10 of an exact scan at 0.92 or more over 20,000 clustered 1024-d vectors, where the Hamming scan alone falls below', (t) => {
+        // The bench's corpus as it makes it for 20,000 facts: subjects of 1-6 facts around 40 topics, queries near a
+        // stored vector. The truth is an exact scan of the stored int8 rows, so only the coarse ranking can miss.
+        const random = mulberry32(20_000)
+        const source = new ClusteredVectors(1024, 40, random)
+        const vectors: Float32Array[] = []
+        while (vectors.length < 20_000) vectors.push(...source.subject(1 + Math.floor(random() * 6)))
+        vectors.length = 20_000
+        const ids = seedFacts(stores, vectors.length)
+        embed(stores.vectors, ids, vectors)
+        const stored = vectors.map((vector) => quantize(vector))
+        const queries = Array.from({ length: 40 }, (_, i) =>
+          source.near(vectors[Math.floor(random() * vectors.length)] ?? source.gaussianUnit(), i % 2 === 0 ? 0.5 : 1),
+        )
+        const truths = queries.map((query) =>
+          stored
+            .map((vector, i) => ({ id: ids[i] ?? 0, score: cosineQuantized(query, vector.quantized, vector.scale) }))
+            .sort((a, b) => b.score - a.score)
+            .slice(0, 10),
+        )
+        const measure = (width: ScanWidth): { recall: number; epsilonRecall: number } => {
+          let found = 0
+          let close = 0
+          queries.forEach((query, q) => {
+            const truth = truths[q] ?? []
+            const got = index.search(stores.vectors, space, query, 10, MODEL, width)
+            const truthIds = new Set(truth.map((hit) => hit.id))
+            found += got.filter((hit) => truthIds.has(hit.id)).length
+            // ann-benchmarks' epsilon recall: a hit counts when its distance (1 - cosine) is within 1.01 × the true 10th's.
+            const tenth = 1 - (truth.at(-1)?.score ?? 1)
+            close += got.filter((hit) => 1 - hit.score <= 1.01 * tenth).length
+          })
+          return { recall: found / (queries.length * 10), epsilonRecall: close / (queries.length * 10) }
+        }
+        const shipped = measure(SCAN_WIDTH)
+        const hammingAlone = measure({ shortlist: COARSE_CANDIDATES, candidates: COARSE_CANDIDATES })
+        t.diagnostic(
+          `recall@10 / epsilon recall@10: ${shipped.recall.toFixed(3)} / ${shipped.epsilonRecall.toFixed(3)}; ` +
+            `the Hamming scan alone: ${hammingAlone.recall.toFixed(3)} / ${hammingAlone.epsilonRecall.toFixed(3)}`,
+        )
+        assert.ok(shipped.recall >= 0.92, `recall@10 ${shipped.recall}`)
+        assert.ok(shipped.epsilonRecall >= 0.98, `epsilon recall@10 ${shipped.epsilonRecall}`)
+        assert.ok(hammingAlone.recall < 0.92, 'the Hamming scan alone misses neighbours the asymmetric score keeps')
+      })
+    }
 
     it('finds a vector written through another connection to the same file once its space version moves', () => {
       const source = vectorSource(64)

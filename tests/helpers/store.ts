@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { configWith, resolveConfig, type Config, type ResolvedConfig } from '../../src/config.ts'
 import { FactMemory, type WriteAnswer } from '../../src/fact-memory.ts'
 import type { DriverName, Row, SqlValue } from '../../src/store/connection.ts'
-import { Database, type StatementObserver } from '../../src/store/database.ts'
+import { Database, STORE_FILE, type StatementObserver } from '../../src/store/database.ts'
 import { defaultMigrationsDir, readMigrations } from '../../src/store/migrate.ts'
 import type { Fact, FactInput } from '../../src/types.ts'
 import type { FakeClock } from './fake-clock.ts'
@@ -99,6 +100,10 @@ export function openMemory(
     mkdirSync(config.resolvedDataDir, { recursive: true, mode: 0o700 })
     beforeOpen(config.resolvedDataDir)
   }
+  if (beforeOpen === undefined && onStatement === undefined) {
+    mkdirSync(config.resolvedDataDir, { recursive: true, mode: 0o700 })
+    copyStoreTemplate(driver, join(config.resolvedDataDir, STORE_FILE))
+  }
   const memory = new FactMemory({ clock, driver, ...(onStatement === undefined ? {} : { onStatement }) })
   memory.open(config.resolvedDataDir, config.backupKeep)
   const status = memory.status()
@@ -132,6 +137,47 @@ export function openMemory(
       memory.close()
       removeDir(root)
     },
+  }
+}
+
+/** The migrated empty store file per binding, built once per process (see migratedTemplate). */
+const migratedTemplates = new Map<DriverName, string>()
+
+/**
+ * An empty store file that every shipped migration has run on, without the identity row an open stamps (its id and
+ * creation instant); each copy draws its own sync device id (copyStoreTemplate). A store copied from it opens as a
+ * new one does, with its own identity and clock, but without
+ * running every migration again for each test. openMemory starts from it unless the test seeds the directory first
+ * or observes the statements the open runs.
+ * @param driver - the binding that builds it.
+ * @returns its path.
+ */
+function migratedTemplate(driver: DriverName): string {
+  const built = migratedTemplates.get(driver)
+  if (built !== undefined) return built
+  const dir = tempDir('fact-memory-template-')
+  process.once('exit', () => removeDir(dir))
+  const db = Database.open({ dataDir: dir, driver, now: () => new Date(0).toISOString() })
+  db.ledger(() => db.run('DELETE FROM store_state'))
+  db.close()
+  const path = join(dir, STORE_FILE)
+  migratedTemplates.set(driver, path)
+  return path
+}
+
+/**
+ * Copy the migrated template to a new store file, with a sync device id of its own: migration 0027 draws the id at
+ * random, once per file, so copies would otherwise all be one device to sync.
+ * @param driver - the binding whose template to copy.
+ * @param path - the new store file.
+ */
+function copyStoreTemplate(driver: DriverName, path: string): void {
+  copyFileSync(migratedTemplate(driver), path)
+  const file = new DatabaseSync(path)
+  try {
+    file.exec('UPDATE sync_device SET device_id = lower(hex(randomblob(8))) WHERE id = 1')
+  } finally {
+    file.close()
   }
 }
 
