@@ -59,7 +59,7 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     await receivedFrom(pair.b, deviceA)
   })
 
-  it("A's fact is current on B after B's round", { skip: 'needs apply (wt-syncapply)' }, async () => {
+  it("A's fact is current on B after B's round", async () => {
     await assertCurrentOnB(pair)
   })
 

@@ -73,7 +73,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     await receivedFrom(pair.b, deviceA)
   })
 
-  it("A's fact is current on B after B's round through git", { skip: 'needs apply (wt-syncapply)' }, async () => {
+  it("A's fact is current on B after B's round through git", async () => {
     await assertCurrentOnB(pair)
   })
 
