@@ -245,6 +245,38 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('keeps a subject typed while the default centre is on its way, and centres the tree on it at Enter', async () => {
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
+    // The default centre's tree read is held until the subject has been typed, then answered before Enter.
+    let held = false
+    let release = (): void => undefined
+    const typed = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/api/fact-memory/graph', async (route) => {
+      if (!held && (route.request().postData() ?? '').includes('"view":"tree"')) {
+        held = true
+        await typed
+      }
+      await route.continue()
+    })
+    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+    await until(async () => held, "the default centre's read is held")
+    const field = page.locator('fm-graph [data-fm="tree-center"]')
+    await field.fill('Bob Martinez')
+    release()
+    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
+    await centre.filter({ hasNotText: 'Bob Martinez' }).waitFor()
+    assert.equal(await field.inputValue(), 'Bob Martinez', 'the default tree left the typed subject alone')
+    await field.press('Enter')
+    await centre.filter({ hasText: 'Bob Martinez' }).waitFor()
+    assert.equal(await field.inputValue(), 'Bob Martinez')
+    await page.unroute('**/api/fact-memory/graph')
+    await closeClean(opened)
+  })
+
   it('draws contested relations dashed and names them at the default zoom, under All, with contested', async () => {
     const all = (await api.ok('graph', { scope: 'all' })) as unknown as GraphPayload
     const contested = all.edges.filter((edge) => edge.contested)
