@@ -1,6 +1,7 @@
 /**
- * The one-hop tree's centre field, DOM-free: a subject the user is typing outlives any read that lands meanwhile, and
- * Enter, leaving the field or Escape end the draft; after Enter the field keeps the subject until its tree is drawn (the browser half of this is in page-nebula-browser.spec.ts).
+ * The one-hop tree's centre field, DOM-free: a subject the user is typing outlives any read that lands meanwhile;
+ * Enter, leaving the field or Escape end the draft, and after Enter the field keeps the subject until its tree is
+ * drawn. The browser half is in page-nebula-browser.spec.ts.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
