@@ -217,14 +217,18 @@ describe('the Fact memory page in a real browser', () => {
       await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /nodes/u }).waitFor()
       await screenshot(page, `page-graph-${scheme}-${viewport.width}`, 600)
       await tab(page, 'library')
+      const detail = page.locator('fm-library [data-fm="detail"]')
       await page.locator('fm-library [data-fm="fact-list"] li button.row').first().click()
-      await page.locator('fm-library [data-fm="detail"]').waitFor()
+      await detail.waitFor()
       await screenshot(page, `page-library-${scheme}-${viewport.width}`)
       // Nothing spills sideways at any width.
       const overflow = await page.evaluate(
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       )
       assert.equal(overflow, 0, `horizontal overflow at ${viewport.width}px in ${scheme}`)
+      // Esc closes the detail before the next look: at a narrower width it would be a sheet over the tabs.
+      await page.keyboard.press('Escape')
+      await detail.waitFor({ state: 'detached' })
     }
     await closeClean(opened)
   })
