@@ -6,80 +6,22 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { assertIconButton, launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
-import type { DshHome, WebHost } from './helpers/dsh-host.ts'
-import { converse, hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { messageText, type FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import type { WebHost } from './helpers/dsh-host.ts'
+import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { closeClean, openFactPage, openTabOf, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { seedConversation } from './helpers/page-seed.ts'
 import { waitFor } from './helpers/poll.ts'
-import { newestRuntimeContext } from './helpers/headless-conversation.ts'
 
 let env: PageHost | undefined
-let model: FakeModel
-let home: DshHome
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-const SEED_PROMPT =
-  'billing-api runs on port 7801. team payments owns billing-api. Ana leads team payments. orders-api runs on port 7000.'
-
 before(async () => {
   env = await startPageHost()
-  ;({ model, home, host, browser, api } = env)
-  await converse(
-    host.url,
-    model,
-    home.workspace,
-    SEED_PROMPT,
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'billing-api',
-          property: 'port',
-          value: '7801',
-          evidence: 'explicit_user',
-          quote: 'billing-api runs on port 7801',
-        }),
-      ],
-    },
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'billing-api',
-          property: 'owner',
-          value: 'team payments',
-          evidence: 'explicit_user',
-          quote: 'team payments owns billing-api',
-        }),
-      ],
-    },
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'team payments',
-          property: 'lead',
-          value: 'Ana',
-          evidence: 'explicit_user',
-          quote: 'Ana leads team payments',
-        }),
-      ],
-    },
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'orders-api',
-          property: 'port',
-          value: '7000',
-          evidence: 'explicit_user',
-          quote: 'orders-api runs on port 7000',
-        }),
-      ],
-    },
-    // A weaker source contradicting the user: a conflict group. An inferred value: a proposal.
-    { toolCalls: [writeCall({ subject: 'billing-api', property: 'port', value: '7900', evidence: 'observed' })] },
-    { toolCalls: [writeCall({ subject: 'orders-api', property: 'language', value: 'Go', evidence: 'inferred' })] },
-  )
+  ;({ host, browser, api } = env)
+  await seedConversation(env)
 })
 
 after(async () => {
@@ -87,18 +29,15 @@ after(async () => {
 })
 
 /** Open the host, then the page from the sidebar entry. */
-async function openPage(
+function openPage(
   viewport?: { width: number; height: number },
   colorScheme: 'light' | 'dark' = 'light',
 ): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page').waitFor()
-  return opened
+  return openFactPage({ browser, host }, { ...(viewport === undefined ? {} : { viewport }), colorScheme })
 }
 
-async function tab(page: Page, name: string): Promise<void> {
-  await page.locator(`fm-page nav button[data-tab="${name}"]`).click()
+function tab(page: Page, name: string): Promise<void> {
+  return openTabOf(page, name)
 }
 
 /** Facts as the store has them now. */
@@ -262,198 +201,35 @@ describe('the Fact memory page in a real browser', () => {
     await closeClean(opened)
   })
 
-  it('a turn that writes facts shows its card, the header badge and mark, and the drawer lists them', async () => {
-    const opened = await openHost(browser, host.url)
-    const { page } = opened
-    model.reset()
-    model.enqueue(
-      {
-        toolCalls: [
-          writeCall({
-            subject: 'search-api',
-            property: 'port',
-            value: '7300',
-            evidence: 'explicit_user',
-            quote: 'search-api listens on 7300',
-          }),
-        ],
-      },
-      {
-        toolCalls: [
-          writeCall({ subject: 'search-api', property: 'owner', value: 'team discovery', evidence: 'inferred' }),
-        ],
-      },
-      { text: 'Noted.' },
-    )
-    const box = page.locator('textarea').first()
-    await box.fill('Remember that search-api listens on 7300.')
-    await box.press('Enter')
-    const card = page.locator('[data-fm="turn-tail"]')
-    await card.waitFor({ timeout: 30_000 })
-    await card.filter({ hasText: /1 pending review/u }).waitFor()
-    assert.match(await card.innerText(), /this turn wrote 1 fact · 1 pending review/u)
-    // The badge counts what waits for the user: two proposals and the seeded conflict.
-    // Within seconds, not at the 30 s background poll: the card's arrival re-reads the badge.
-    await page
-      .locator('[data-fm="header-button"] [data-fm="badge"]')
-      .filter({ hasText: '3' })
-      .waitFor({ timeout: 10_000 })
-    assert.equal(await page.locator('[data-fm="session-mark"]').count(), 1)
-    await screenshot(page, 'session-turn-card')
-
-    await card.getByRole('button', { name: 'View' }).click()
-    const drawer = page.locator('[data-fm="drawer"]')
-    await drawer.waitFor()
-    await drawer.getByText('search-api · port: 7300').waitFor()
-    assert.doesNotMatch(await drawer.innerText(), /billing-api/u)
-    await screenshot(page, 'session-drawer')
-    await drawer.getByRole('button', { name: 'Close' }).click()
-    await drawer.waitFor({ state: 'detached' })
-
-    // Pause in this session: the button shows the paused state, the next request carries no directory, and Resume
-    // turns it back on.
-    await assertIconButton(page.getByRole('button', { name: 'Pause in this session' }), 'pause')
-    await page.getByRole('button', { name: 'Pause in this session' }).click()
-    await page.locator('[data-fm="header-button"]').filter({ hasText: 'memory paused' }).waitFor()
-    await assertIconButton(page.getByRole('button', { name: 'Resume memory in this session' }), 'resume')
-    await screenshot(page, 'session-paused')
-    model.reset()
-    model.enqueue({ text: 'Noted.' })
-    await box.fill('Which port does search-api use?')
-    await box.press('Enter')
-    await waitFor(() => model.agentRequests()[0], 'the paused turn')
-    const pausedMessages = model.agentRequests()[0]?.body.messages ?? []
-    const pausedTexts = pausedMessages.filter((message) => message.role === 'user').map(messageText)
-    assert.doesNotMatch(
-      newestRuntimeContext(pausedMessages),
-      /Fact memory:/u,
-      'the context in force carries no directory while paused',
-    )
-    assert.ok(
-      pausedTexts.some((text) => text.startsWith('Memory is paused in this session')),
-      'one line says memory is paused',
-    )
-    await page.getByRole('button', { name: 'Resume memory in this session' }).click()
-    await page
-      .locator('[data-fm="header-button"]')
-      .filter({ hasText: /^memory/u })
-      .filter({ hasNotText: 'paused' })
-      .waitFor()
-    await closeClean(opened)
-  })
-
-  it('a setting changed on the card applies to the next request without a restart', async () => {
-    const opened = await openHost(browser, host.url)
-    const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
-    const card = page.locator('fm-settings-card')
-    await card.waitFor()
-    await card
-      .locator('[data-fm="card-counts"]')
-      .filter({ hasText: /current facts/u })
-      .waitFor()
-    await screenshot(page, 'settings-card')
-    const directory = card.locator('#fm-setting-injectDirectory')
-    assert.equal(await directory.isChecked(), true)
-    await directory.uncheck()
-    // Held until Save, as on the host's own cards.
-    await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved Inject directory' }).waitFor()
-
-    model.reset()
-    model.enqueue({ text: 'Hello.' })
-    const { sessionId } = await hostApi<{ sessionId: string }>(host.url, 'session.create', { cwd: home.workspace })
-    await hostApi(host.url, 'session.prompt', {
-      sessionId,
-      mode: 'queue',
-      content: [{ type: 'text', text: 'What port does billing-api use?' }],
-    })
-    const deadline = Date.now() + 30_000
-    while (model.agentRequests().length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    const sent = (model.agentRequests()[0]?.body.messages ?? []).map(messageText).join('\n')
-    assert.ok(sent.length > 0, 'the model was not called')
-    assert.doesNotMatch(sent, /Fact memory: values recorded/u)
-
-    await directory.check()
-    await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()
-    await card.locator('[data-fm="card-status"]').filter({ hasText: 'Saved Inject directory' }).waitFor()
-    await closeClean(opened)
-  })
-
-  it('settles a conflict (with undo) and accepts a proposal from the page', async () => {
+  it('looks right light and dark, wide and narrow', async () => {
+    // One page, its size and scheme changed in turn: each look is drawn afresh by the same page a user resizes.
     const opened = await openPage()
     const { page } = opened
-    await tab(page, 'conflicts')
-    const group = page.locator('fm-conflicts [data-fm="conflict"]').filter({ hasText: 'billing-api · port' })
-    await group.waitFor()
-    await group.locator('.side').filter({ hasText: '7801' }).getByRole('button', { name: 'Keep this' }).click()
-    const settled = page.locator('[data-fm="toast"]').filter({ hasText: 'Settled billing-api · port on 7801' })
-    await settled.waitFor()
-    await page.locator('fm-conflicts [data-fm="conflicts-empty"]').waitFor()
-    let port = (await currentFacts()).filter((fact) => fact.subject === 'billing-api' && fact.property === 'port')
-    assert.deepEqual(
-      port.filter((fact) => ['active', 'conflict'].includes(fact.status)).map((fact) => fact.value),
-      ['7801'],
-    )
-    assert.deepEqual((await api.ok('conflicts'))['groups'], [])
-
-    await settled.getByRole('button', { name: 'Undo' }).click()
-    await page.locator('[data-fm="toast"]').filter({ hasText: 'the conflict is open again' }).waitFor()
-    await group.waitFor()
-    port = (await currentFacts()).filter((fact) => fact.subject === 'billing-api' && fact.property === 'port')
-    assert.deepEqual(
-      port
-        .filter((fact) => ['active', 'conflict'].includes(fact.status))
-        .map((fact) => fact.value)
-        .sort(),
-      ['7801', '7900'],
-    )
-
-    await tab(page, 'proposals')
-    const card = page.locator('fm-proposals [data-fm="proposal"]').filter({ hasText: 'orders-api · language: Go' })
-    await card.getByRole('button', { name: 'Accept' }).click()
-    await page
-      .locator('[data-fm="toast"]')
-      .filter({ hasText: /^Accepted proposal #\d+/u })
-      .waitFor()
-    await card.waitFor({ state: 'detached' })
-    const language = (await currentFacts()).filter(
-      (fact) => fact.subject === 'orders-api' && fact.property === 'language',
-    )
-    assert.deepEqual(
-      language.map((fact) => [fact.value, fact.status, fact.evidence]),
-      [['Go', 'active', 'confirmed_user']],
-    )
-    await closeClean(opened)
-  })
-
-  it('looks right light and dark, wide and narrow', async () => {
     for (const [scheme, viewport] of [
       ['light', { width: 1440, height: 960 }],
       ['dark', { width: 1440, height: 960 }],
       ['light', { width: 1100, height: 800 }],
       ['dark', { width: 760, height: 900 }],
     ] as const) {
-      const opened = await openPage(viewport, scheme)
-      const { page } = opened
+      await page.setViewportSize(viewport)
+      await page.emulateMedia({ colorScheme: scheme })
+      await tab(page, 'graph')
       await page.locator('fm-graph [data-fm="graph-counts"]').filter({ hasText: /nodes/u }).waitFor()
-      await page.waitForTimeout(600)
-      await screenshot(page, `page-graph-${scheme}-${viewport.width}`)
+      await screenshot(page, `page-graph-${scheme}-${viewport.width}`, 600)
       await tab(page, 'library')
+      const detail = page.locator('fm-library [data-fm="detail"]')
       await page.locator('fm-library [data-fm="fact-list"] li button.row').first().click()
-      await page.locator('fm-library [data-fm="detail"]').waitFor()
+      await detail.waitFor()
       await screenshot(page, `page-library-${scheme}-${viewport.width}`)
       // Nothing spills sideways at any width.
       const overflow = await page.evaluate(
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       )
-      assert.equal(overflow, 0, `horizontal overflow at ${viewport.width}px`)
-      await closeClean(opened)
+      assert.equal(overflow, 0, `horizontal overflow at ${viewport.width}px in ${scheme}`)
+      // Esc closes the detail before the next look: at a narrower width it would be a sheet over the tabs.
+      await page.keyboard.press('Escape')
+      await detail.waitFor({ state: 'detached' })
     }
+    await closeClean(opened)
   })
 })

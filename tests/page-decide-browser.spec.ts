@@ -11,7 +11,7 @@ import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
+import { assertClean, closeClean, openFactPage, openTabOf, startPageHost, type PageHost } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let model: FakeModel
@@ -90,29 +90,31 @@ after(async () => {
   await env?.stop()
 })
 
-async function openPage(
-  viewport = { width: 1440, height: 900 },
-  colorScheme: 'light' | 'dark' = 'light',
-): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page').waitFor()
-  return opened
+function openPage(viewport = { width: 1440, height: 900 }, colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openFactPage({ browser, host }, { viewport, colorScheme })
 }
 
-async function tab(page: Page, name: string): Promise<void> {
-  await page.locator(`fm-page nav button[data-tab="${name}"]`).click()
+function tab(page: Page, name: string): Promise<void> {
+  return openTabOf(page, name)
 }
 
 describe('deciding on the page', () => {
+  // The three looks share one page, resized and switched between schemes as a user's window is.
+  let shared: HostPage | undefined
+  after(async () => {
+    if (shared !== undefined) await closeClean(shared)
+  })
   for (const [scheme, viewport] of [
     ['light', { width: 1440, height: 900 }],
     ['dark', { width: 1440, height: 900 }],
     ['light', { width: 900, height: 800 }],
   ] as const) {
     it(`a conflict shows each side's words, source and date, with buttons sized to their text (${scheme}, ${viewport.width} px)`, async () => {
-      const opened = await openPage(viewport, scheme)
+      shared ??= await openPage(viewport, scheme)
+      const opened = shared
       const { page } = opened
+      await page.setViewportSize(viewport)
+      await page.emulateMedia({ colorScheme: scheme })
       await tab(page, 'conflicts')
       const sides = page.locator('fm-conflicts [data-fm="conflict-side"]')
       await sides.first().waitFor()
@@ -142,7 +144,7 @@ describe('deciding on the page', () => {
       assert.match(words, /“the repo is full of \.go files”/u)
       assert.match(words, /proposed in conversation .+, turn \d+ · \d{4}-\d\d-\d\d \d\d:\d\d/u)
       await screenshot(page, `proposals-${scheme}-${viewport.width}`)
-      await closeClean(opened)
+      assertClean(opened)
     })
   }
 

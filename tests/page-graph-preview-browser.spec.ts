@@ -13,7 +13,7 @@ import type { GraphPayload } from '../src/graph-types.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
-import { svgLabelContrast } from './helpers/svg-contrast.ts'
+import { svgLabelContrasts } from './helpers/svg-contrast.ts'
 
 let env: PageHost | undefined
 
@@ -80,14 +80,8 @@ async function labels(preview: Locator): Promise<string[]> {
 }
 
 /** The contrast of every label of the preview. */
-async function contrasts(preview: Locator): Promise<{ text: string; ratio: number }[]> {
-  const texts = preview.locator('[data-fm="preview-label"]')
-  const found: { text: string; ratio: number }[] = []
-  for (let index = 0; index < (await texts.count()); index += 1) {
-    const text = texts.nth(index)
-    found.push({ text: (await text.textContent()) ?? '', ratio: await svgLabelContrast(text) })
-  }
-  return found
+function contrasts(preview: Locator): Promise<{ text: string; ratio: number }[]> {
+  return svgLabelContrasts(preview.locator('[data-fm="preview-label"]'))
 }
 
 async function shoot(page: Page, preview: Locator, name: string): Promise<void> {

@@ -133,8 +133,10 @@ describe('the nebula holds still in a real browser', () => {
       const colours = await canvas.getAttribute('data-clusters')
       assert.equal(Object.keys(first).length, payload.nodes.length)
 
+      // The refresh's read has answered before the stars are watched again.
+      const reread = page.waitForResponse('**/api/fact-memory/graph')
       await page.locator('fm-graph').getByRole('button', { name: 'Refresh graph' }).click()
-      await page.waitForTimeout(500)
+      await reread
       const second = await settledStars(page)
       assert.deepEqual(Object.keys(second).sort(), Object.keys(first).sort())
       const drift = Object.entries(first).map(([id, [x, y]]) =>

@@ -20,6 +20,7 @@ import {
   slotWords,
   STATUS_LABEL,
 } from '../format.ts'
+import { type CentreFieldEvent, centreFieldText, draftAfter } from '../centre-field.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
 import { exactStar, partialStar } from '../star-search.ts'
 import { baseStyles } from '../styles.ts'
@@ -83,6 +84,7 @@ export class FmGraph extends LitElement {
     error: { state: true },
     subjects: { state: true },
     finding: { state: true },
+    centreDraft: { state: true },
   }
 
   static override styles = [
@@ -123,8 +125,12 @@ export class FmGraph extends LitElement {
   declare subjects: readonly string[]
   /** The find box's answer: what it found, or that no star matches; undefined before a search. */
   declare finding: { readonly found: boolean; readonly text: string } | undefined
+  /** What the user is typing into the tree's centre field, until Enter, leaving the field or Escape (centre-field.ts). */
+  declare centreDraft: string | undefined
   private mounted: ReturnType<NebulaModule['mountNebula']> | undefined
   private center: string | undefined
+  /** The centre asked for when the drawn tree was read (undefined: the default centre). */
+  private drawnCentre: string | undefined
   private visibility: IntersectionObserver | undefined
 
   constructor() {
@@ -137,6 +143,7 @@ export class FmGraph extends LitElement {
     this.error = undefined
     this.subjects = []
     this.finding = undefined
+    this.centreDraft = undefined
   }
 
   override connectedCallback(): void {
@@ -181,6 +188,7 @@ export class FmGraph extends LitElement {
 
   private async load(): Promise<void> {
     const ticket = ++this.loads
+    const asked = this.center
     this.error = undefined
     const body: Record<string, unknown> = { view: this.view, scope: this.scope }
     if (this.view === 'tree') {
@@ -195,6 +203,7 @@ export class FmGraph extends LitElement {
     }
     const answer = await callVerb('graph', body)
     if (ticket !== this.loads) return
+    this.drawnCentre = asked
     if (!answer.ok) {
       this.error = answer.message
       this.payload = emptyPayload(this.view, this.scope)
@@ -285,11 +294,17 @@ export class FmGraph extends LitElement {
 
   /** Centre the tree on a subject as typed (a name or an entity key; the verb refuses one it does not know). */
   private centreOn(subject: string): void {
+    this.editCentre({ kind: 'commit' })
     const wanted = subject.trim()
     if (wanted === '' || wanted === this.center) return
     this.center = wanted
     this.selection = undefined
     void this.load()
+  }
+
+  /** Follow the centre field's draft: what was typed stays shown until it is committed or put back. */
+  private editCentre(event: CentreFieldEvent): void {
+    this.centreDraft = draftAfter(event)
   }
 
   /**
@@ -422,11 +437,20 @@ export class FmGraph extends LitElement {
         ${
           this.view === 'tree'
             ? html`<label class="caption">Centre
-          <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject" .value=${this.payload?.center?.label ?? this.center ?? ''}
+          <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject"
+            .value=${centreFieldText({
+              draft: this.centreDraft,
+              drawn: this.payload?.center?.label,
+              asked: this.center,
+              askedIsDrawn: this.drawnCentre === this.center,
+            })}
+            @input=${(event: Event) => this.editCentre({ kind: 'input', text: (event.target as HTMLInputElement).value })}
             @keydown=${(event: KeyboardEvent) => {
               if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value)
+              if (event.key === 'Escape') this.editCentre({ kind: 'put-back' })
             }}
-            @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}></label>
+            @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}
+            @blur=${() => this.editCentre({ kind: 'commit' })}></label>
           <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>`
             : nothing
         }

@@ -138,10 +138,12 @@ const SCREENSHOTS = process.env['FACT_MEMORY_SCREENSHOTS'] === '1'
  * Save a screenshot under test-artifacts/, when the run asks for screenshots (FACT_MEMORY_SCREENSHOTS=1).
  * @param page - the page.
  * @param name - the file name without extension.
+ * @param settleMs - how long to let an animation (the nebula's layout) run first; waited only when a shot is taken.
  * @returns the file's path, or '' when none was taken.
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, settleMs = 0): Promise<string> {
   if (!SCREENSHOTS) return ''
+  if (settleMs > 0) await page.waitForTimeout(settleMs)
   mkdirSync(ARTIFACTS, { recursive: true })
   const path = join(ARTIFACTS, `${name}.png`)
   await page.screenshot({ path })

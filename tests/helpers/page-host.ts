@@ -4,7 +4,7 @@
  * spec that speaks to the API alone.
  */
 import assert from 'node:assert/strict'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { Database } from '../../src/store/database.ts'
 import { createStoreSet, type StoreSet } from '../../src/store/store-set.ts'
 import { launchBrowser, openHost, type HostPage } from './browser.ts'
@@ -100,7 +100,17 @@ export async function startStoreHost(options: { readonly webPatch?: string } = {
  */
 export async function closeClean(opened: HostPage): Promise<void> {
   await opened.context.close()
-  assert.deepEqual(opened.errors, [], 'the browser logged errors')
+  assertClean(opened)
+}
+
+/**
+ * Assert the browser logged no error on a page that stays open (a page several tests share), and start its log
+ * afresh for the next test.
+ * @param opened - the page.
+ */
+export function assertClean(opened: HostPage): void {
+  const errors = opened.errors.splice(0)
+  assert.deepEqual(errors, [], 'the browser logged errors')
 }
 
 /**
@@ -127,12 +137,12 @@ interface PageLook {
 }
 
 /**
- * Open the host in a fresh page, then the Fact memory page's library, once its list is drawn.
+ * Open the host in a fresh page, then the Fact memory page from the sidebar entry (on whichever tab it opens on).
  * @param env - the running page host.
  * @param look - size (1440×960 by default) and scheme (light by default).
  * @returns the page.
  */
-export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
+export async function openFactPage(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
   const opened = await openHost(
     env.browser,
     env.host.url,
@@ -140,7 +150,28 @@ export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look:
     look.colorScheme ?? 'light',
   )
   await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
+  await opened.page.locator('fm-page').waitFor()
+  return opened
+}
+
+/**
+ * Switch the open page's tab.
+ * @param page - the page, with the Fact memory page open.
+ * @param name - the tab's data-tab name.
+ */
+export async function openTabOf(page: Page, name: string): Promise<void> {
+  await page.locator(`fm-page nav button[data-tab="${name}"]`).click()
+}
+
+/**
+ * Open the host in a fresh page, then the Fact memory page's library, once its list is drawn.
+ * @param env - the running page host.
+ * @param look - size (1440×960 by default) and scheme (light by default).
+ * @returns the page.
+ */
+export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
+  const opened = await openFactPage(env, look)
+  await openTabOf(opened.page, 'library')
   await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
   return opened
 }

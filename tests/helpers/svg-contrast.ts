@@ -55,13 +55,17 @@ const TEXT_CONTRAST_OF = `(element) => {${CONTRAST_KIT}
 }`
 
 /**
- * The contrast ratio of one SVG <text> against its chip.
- * @param text - the text element.
- * @returns the ratio, 1 to 21.
+ * The text and contrast ratio of every SVG <text> a locator matches, each against its chip, measured in one trip to
+ * the browser.
+ * @param texts - the text elements.
+ * @returns each one's text and ratio, in document order.
  */
-export async function svgLabelContrast(text: Locator): Promise<number> {
-  const measure = new Function('text', `return (${SVG_CONTRAST_OF})(text)`) as (text: unknown) => number
-  return text.evaluate(measure)
+export async function svgLabelContrasts(texts: Locator): Promise<{ text: string; ratio: number }[]> {
+  const measure = new Function(
+    'texts',
+    `const of = ${SVG_CONTRAST_OF}; return texts.map((text) => ({ text: text.textContent ?? '', ratio: of(text) }))`,
+  ) as (texts: unknown[]) => { text: string; ratio: number }[]
+  return texts.evaluateAll(measure)
 }
 
 /**
