@@ -22,10 +22,13 @@ describe('side origins', () => {
       { factId: 4, devices: [desktop, nas, desktop] },
       { factId: 5, devices: [] },
     ])
-    assert.deepEqual([...named.entries()], [
-      [1, ['home desktop']],
-      [4, ['home desktop', 'nas\n box']],
-    ])
+    assert.deepEqual(
+      [...named.entries()],
+      [
+        [1, ['home desktop']],
+        [4, ['home desktop', 'nas\n box']],
+      ],
+    )
   })
 
   it('says the machines in one line', () => {

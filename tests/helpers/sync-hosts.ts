@@ -99,10 +99,18 @@ export interface ToolCall {
  * One turn on a machine in which the model makes one tool call.
  * @returns the tool's answer, as the model read it.
  */
-export async function callThrough(pair: SyncPair, machine: SyncMachine, prompt: string, call: ToolCall): Promise<string> {
+export async function callThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  prompt: string,
+  call: ToolCall,
+): Promise<string> {
   await converse(machine.host?.url ?? '', pair.model, machine.home.workspace, prompt, { toolCalls: [call] })
   const messages = pair.model.agentRequests().at(-1)?.body.messages ?? []
-  return messages.filter((message) => message.role === 'tool').map(messageText).join('\n')
+  return messages
+    .filter((message) => message.role === 'tool')
+    .map(messageText)
+    .join('\n')
 }
 
 /**
