@@ -10,7 +10,8 @@ import { FactMemoryError, toPublicError, type ErrorCode } from './errors.ts'
 import { prepareWrite } from './fact-input.ts'
 import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
 import { FactWordsCache } from './recall/relevance.ts'
-import { POOL_SIZE, retrieveFacts, type SearchRequest } from './retrieval/retrieve.ts'
+import { POOL_SIZE, retrieveFacts, type SearchOutcome, type SearchRequest } from './retrieval/retrieve.ts'
+import { otherMachines } from './sync/side-origins.ts'
 import { searchFacts } from './retrieval/search.ts'
 import type { OtherProjects } from './retrieval/project-rank.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
@@ -359,7 +360,14 @@ export class FactMemory {
     try {
       const legs = this.options.semantic?.(config, stores) ?? {}
       const outcome = await searchFacts(stores.facts, request, legs)
-      return buildSearchValue(outcome, ask.query, asOf, request.timeZone, config.searchBudgetTokens * CHARS_PER_TOKEN)
+      return buildSearchValue(
+        outcome,
+        ask.query,
+        asOf,
+        request.timeZone,
+        config.searchBudgetTokens * CHARS_PER_TOKEN,
+        contestedOrigins(stores, outcome),
+      )
     } catch (error) {
       return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
     }
@@ -377,12 +385,14 @@ export class FactMemory {
     if ('value' in prepared) return prepared.value
     const { stores, request, asOf } = prepared
     try {
+      const outcome = retrieveFacts(stores.facts, request)
       return buildSearchValue(
-        retrieveFacts(stores.facts, request),
+        outcome,
         ask.query,
         asOf,
         request.timeZone,
         config.searchBudgetTokens * CHARS_PER_TOKEN,
+        contestedOrigins(stores, outcome),
       )
     } catch (error) {
       return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
@@ -629,4 +639,10 @@ export class FactMemory {
       return { kind: 'unavailable', code, message }
     }
   }
+}
+
+/** The other machines each side of a contested slot in the outcome came from through sync. */
+function contestedOrigins(stores: StoreSet, outcome: SearchOutcome): Map<number, string[]> {
+  const ids = outcome.slots.filter((slot) => slot.contested).flatMap((slot) => slot.rows.map((row) => row.fact.id))
+  return otherMachines(stores.sync.sidesOf(ids))
 }

@@ -84,6 +84,8 @@ export const conflictGroupWireSchema = z.strictObject({
   property: z.string(),
   qualifiers,
   rows: z.array(factViewSchema),
+  /** The sides that came from other machines through sync, with those machines' names; this machine's own are absent. */
+  fromDevices: z.array(z.strictObject({ factId: id, devices: z.array(z.string()).min(1) })),
 })
 
 /** One row of an add_fact card. */

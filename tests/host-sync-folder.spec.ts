@@ -3,7 +3,10 @@
  * folder as `syncTarget` and one passphrase. A write on A is sealed (encrypted) under devices/<A>/; B's round finds
  * device A and receives its records; "Sync now" and `status` say what happened; a wrong passphrase and a folder that
  * cannot be made are reported in words and cost a turn nothing; a one-shot headless run on A sends what it wrote
- * before it exits. One host pair for the whole file.
+ * before it exits. Across the two machines: concurrent statements on one slot become one conflict on both, each
+ * naming the machine the other side came from (on the page's conflict view and in B's memory_search answer), a later
+ * correction supersedes on both, a forget on A blocks relearning on B, and a subject rename reaches B. One host pair
+ * for the whole file.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -13,18 +16,38 @@ import { join } from 'node:path'
 import { until } from './helpers/poll.ts'
 import {
   assertCurrentOnB,
+  callThrough,
   receivedFrom,
   segmentsOf,
   setTarget,
+  stateThrough,
   startSyncPair,
   syncNow,
   syncStatus,
   writeHeadless,
   writeThrough,
+  type SyncMachine,
   type SyncPair,
 } from './helpers/sync-hosts.ts'
+import { conflictGroupWireSchema } from '../src/wire.schema.ts'
+import { z } from 'zod'
 
 const PASSPHRASE = 'correct horse battery staple'
+
+/** A machine's open conflicts, as the page's conflict view reads them (validated). */
+async function conflictsOf(machine: SyncMachine): Promise<z.infer<typeof conflictGroupWireSchema>[]> {
+  const answer = await machine.api.ok('conflicts')
+  return z.array(conflictGroupWireSchema).parse(answer['groups'])
+}
+
+/** The current values (active or contested) of one slot on a machine, sorted. */
+async function currentValues(machine: SyncMachine, subject: string, property: string): Promise<string[]> {
+  const answer = await machine.api.ok('facts', { subject })
+  return (answer['facts'] as { property: string; value: string; status: string }[])
+    .filter((fact) => fact.property === property && (fact.status === 'active' || fact.status === 'conflict'))
+    .map((fact) => fact.value)
+    .sort()
+}
 
 describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => {
   let pair: SyncPair
@@ -63,6 +86,77 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     await assertCurrentOnB(pair)
   })
 
+  it('concurrent statements on one slot on A and B become one conflict on both, naming the other machine', async () => {
+    const nameA = (await syncStatus(pair.a)).device.name
+    const nameB = (await syncStatus(pair.b)).device.name
+    await writeThrough(pair, pair.a, 'billing api', 'port', '7810')
+    await writeThrough(pair, pair.b, 'billing api', 'port', '7820')
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    await syncNow(pair.a)
+    const sides: [SyncMachine, string, string][] = [
+      [pair.a, '7820', nameB],
+      [pair.b, '7810', nameA],
+    ]
+    for (const [machine, theirs, theirName] of sides) {
+      const groups = (await conflictsOf(machine)).filter((group) => group.subject === 'billing api')
+      assert.equal(groups.length, 1, `${machine.name}: ${JSON.stringify(groups)}`)
+      const [group] = groups
+      assert.deepEqual(group?.rows.map((row) => row.value).sort(), ['7810', '7820'])
+      const other = group?.rows.find((row) => row.value === theirs)
+      assert.deepEqual(group?.fromDevices, [{ factId: other?.id, devices: [theirName] }], machine.name)
+    }
+    const answer = await callThrough(pair, pair.b, 'which port does the billing api use?', {
+      name: 'memory_search',
+      arguments: { query: 'billing api port' },
+    })
+    assert.match(answer, /^outcome: needs_selection\n/u)
+    const line = (value: string): string => answer.split('\n').find((each) => each.startsWith(`   - ${value} [`)) ?? ''
+    assert.ok(line('7810').endsWith(`] (from ${nameA})`), answer)
+    assert.doesNotMatch(line('7820'), /\(from /u, answer)
+  })
+
+  it('a correction on A made after the sync supersedes on both', async () => {
+    await writeThrough(pair, pair.a, 'billing api', 'port', '7830')
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    for (const machine of [pair.a, pair.b]) {
+      assert.deepEqual(await currentValues(machine, 'billing api', 'port'), ['7830'], machine.name)
+      assert.deepEqual(
+        (await conflictsOf(machine)).filter((group) => group.subject === 'billing api'),
+        [],
+        machine.name,
+      )
+    }
+  })
+
+  it('a forget on A blocks relearning on B', async () => {
+    const forgot = await callThrough(pair, pair.a, 'forget the billing api port', {
+      name: 'memory_forget',
+      arguments: { subject: 'billing api', property: 'port' },
+    })
+    assert.match(forgot, /^outcome: ok\n/u, forgot)
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    assert.deepEqual(await currentValues(pair.b, 'billing api', 'port'), [])
+    const relearn = await stateThrough(pair, pair.b, 'billing api', 'port', '7830')
+    assert.doesNotMatch(relearn, /^outcome: saved/u, relearn)
+    assert.deepEqual(await currentValues(pair.b, 'billing api', 'port'), [])
+  })
+
+  it('a subject rename on A reaches B', async () => {
+    await writeThrough(pair, pair.a, 'payments svc', 'owner', 'ledger team')
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    await pair.a.api.ok('subject-rename', await pair.a.api.fence({ entityKey: 'payments svc', to: 'ledger service' }))
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    for (const machine of [pair.a, pair.b]) {
+      assert.deepEqual(await currentValues(machine, 'ledger service', 'owner'), ['ledger team'], machine.name)
+      assert.deepEqual(await currentValues(machine, 'payments svc', 'owner'), [], machine.name)
+    }
+  })
+
   it('a write syncs by itself a few seconds after it, with no button pressed', async () => {
     const before = segmentsOf(folder, deviceA).length
     await writeThrough(pair, pair.a, 'release train', 'day', 'Wednesday')
@@ -97,12 +191,14 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
       'the new target was not taken',
       10_000,
     )
+    // The new target's start round fails first; Sync now's round is counted after it, whichever came first.
+    await until(async () => (await syncStatus(pair.a)).failures === 1, 'the start round did not fail', 10_000)
     const failed = await syncNow(pair.a)
     assert.equal(failed.round['ok'], false)
     const problem = failed.status.problems[0]
     assert.ok(problem !== undefined && problem.code !== 'failed', JSON.stringify(failed.status.problems))
     assert.match(problem.message, /cannot|sync folder/u)
-    assert.equal(failed.status.failures, 1)
+    assert.equal(failed.status.failures, 2)
 
     const turn = await writeThrough(pair, pair.a, 'docs site', 'owner', 'platform team')
     const status = await syncStatus(pair.a)

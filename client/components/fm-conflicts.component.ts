@@ -1,12 +1,14 @@
 /**
  * <fm-conflicts>: every open conflict group; each side shows its value, the words it was said in, where and when
- * it was said and its evidence, since when it was observed, and is kept in one click.
+ * it was said and its evidence, the machine it came from when sync brought it from another, since when it was
+ * observed, and is kept in one click.
  */
 import { css, html, LitElement } from 'lit'
 import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { describeSource, formatInstant, observedSince, seenNote, slotWords, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
+import { fromNote } from '../../src/sync/side-origins.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
 
@@ -75,6 +77,12 @@ export class FmConflicts extends LitElement {
     app.changed()
   }
 
+  /** ` (from home desktop)` for a side that came from another machine through sync; nothing for this machine's own. */
+  private fromWords(group: ConflictGroupWire, row: FactView): unknown {
+    const note = fromNote(group.fromDevices.find((side) => side.factId === row.id)?.devices ?? [])
+    return note === '' ? '' : html`<span data-fm="side-from">${note}</span>`
+  }
+
   override render(): unknown {
     if (this.groups === undefined) return html`<div class="skeleton" style="height: 80px"></div>`
     if (this.groups.length === 0)
@@ -86,7 +94,7 @@ export class FmConflicts extends LitElement {
         (row) => html`<div class="side" data-fm="conflict-side">
         <span class="value">${row.value}</span>
         ${row.quote === null || row.quote === '' ? html`<span class="caption">No words recorded with it.</span>` : html`<blockquote class="quote" data-fm="side-quote">“${row.quote}”</blockquote>`}
-        <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}</span>
+        <span class="caption" data-fm="side-source">${describeSource(row, this.timeZone)}${this.fromWords(group, row)}</span>
         <span><span class="pill ${row.status}">${STATUS_LABEL[row.status] ?? row.status}</span> <span class="caption" data-fm="side-since">since ${formatInstant(observedSince(row), this.timeZone)}${seenNote(row.foldedCount)}</span></span>
         <button class="primary" @click=${() => {
           void this.keep(group, row)

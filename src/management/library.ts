@@ -7,6 +7,7 @@ import { subjectCandidates } from '../retrieval/subject-names.ts'
 import type { NamedEntity } from '../store/fact-store.ts'
 import type { FactStatus } from '../types.ts'
 import { conflictView, factView, scopeList, sourceView } from './views.ts'
+import { otherMachines } from '../sync/side-origins.ts'
 import { aliasView } from './renames.ts'
 
 /** Rows per page. */
@@ -168,11 +169,15 @@ export const subjectFindVerb = verb('subject-find', {
   },
 })
 
-/** conflicts: every open conflict group with both sides' dates and evidence. */
+/** conflicts: every open conflict group with both sides' dates and evidence, and the machines sides came from. */
 export const conflictsVerb = verb('conflicts', {
   run(_body, context) {
+    const groups = context.stores.library.openConflicts()
+    const origins = otherMachines(
+      context.stores.sync.sidesOf(groups.flatMap((group) => group.rows.map((row) => row.id))),
+    )
     return ok({
-      groups: context.stores.library.openConflicts().map(conflictView),
+      groups: groups.map((group) => conflictView(group, origins)),
       generation: context.stores.db.generation(),
     })
   },

@@ -93,7 +93,10 @@ export function sourceView(source: FactSource, masked: boolean): SourceView {
 }
 
 /** The view of an open conflict group: its slot and both sides with date and evidence. */
-export function conflictView(group: ConflictGroupView): ConflictGroupWire {
+export function conflictView(
+  group: ConflictGroupView,
+  fromDevices: ReadonlyMap<number, readonly string[]> = new Map(),
+): ConflictGroupWire {
   const first = group.rows[0]
   return {
     id: group.id,
@@ -102,5 +105,9 @@ export function conflictView(group: ConflictGroupView): ConflictGroupWire {
     property: first?.property ?? '',
     qualifiers: maskQualifiers(first?.qualifiers ?? {}),
     rows: group.rows.map(factView),
+    fromDevices: group.rows.flatMap((row) => {
+      const devices = fromDevices.get(row.id)
+      return devices === undefined ? [] : [{ factId: row.id, devices: [...devices] }]
+    }),
   }
 }

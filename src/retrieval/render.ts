@@ -8,6 +8,7 @@ import { formatDay, formatInstant } from '../text/dates.ts'
 import { maskCredentials } from '../text/privacy.ts'
 import type { Fact, Origin } from '../types.ts'
 import type { SearchOutcome, SlotHit, SlotRow } from './retrieve.ts'
+import { fromNote } from '../sync/side-origins.ts'
 import type { searchValueResultSchema, searchValueRowSchema, searchValueSchema } from './search-value.schema.ts'
 import type { WireOf } from '../wire.schema.ts'
 
@@ -47,6 +48,7 @@ interface Selection {
  * @param asOf - the as-of instant, if any.
  * @param timeZone - display zone.
  * @param budgetChars - the most characters the rendered text may take.
+ * @param fromDevices - per row that came from other machines through sync, their names (given for contested slots).
  * @returns the value; its `outcome` is not_found when nothing matched, needs_selection when a result is contested.
  */
 export function buildSearchValue(
@@ -55,6 +57,7 @@ export function buildSearchValue(
   asOf: string | null,
   timeZone: string,
   budgetChars: number,
+  fromDevices: ReadonlyMap<number, readonly string[]> = new Map(),
 ): SearchValue {
   const base = {
     query: maskCredentials(query),
@@ -77,7 +80,7 @@ export function buildSearchValue(
   const slots = outcome.slots
   if (slots.length === 0) return { ...base, outcome: 'not_found', results: [], omitted: 0 }
   const fits = (selection: Selection): boolean =>
-    renderSearchText(assemble(base, slots, selection, outcome.matchedFacts)).length <= budgetChars
+    renderSearchText(assemble(base, slots, selection, outcome.matchedFacts, fromDevices)).length <= budgetChars
 
   let kept = outcome.matchedFacts
   let selection = matchedUpTo(slots, kept)
@@ -101,7 +104,7 @@ export function buildSearchValue(
       }
     }
   })
-  return assemble(base, slots, selection, outcome.matchedFacts)
+  return assemble(base, slots, selection, outcome.matchedFacts, fromDevices)
 }
 
 /**
@@ -224,6 +227,7 @@ function assemble(
   slots: readonly SlotHit[],
   selection: Selection,
   matchedFacts: number,
+  fromDevices: ReadonlyMap<number, readonly string[]>,
 ): SearchValue {
   const results: SearchValueResult[] = []
   let shownPlaces = 0
@@ -233,7 +237,13 @@ function assemble(
     const rows = slot.rows.filter((_, row) => chosen.has(row))
     shownPlaces += slot.multi ? rows.length : 1
     results.push(
-      toResult(slot, rows, moreValuesOf(slot, selection, index, base.asOf), selection.counts[index] ?? false),
+      toResult(
+        slot,
+        rows,
+        moreValuesOf(slot, selection, index, base.asOf),
+        selection.counts[index] ?? false,
+        fromDevices,
+      ),
     )
   })
   return {
@@ -249,6 +259,7 @@ function toResult(
   rows: readonly SlotRow[],
   moreValues: number,
   moreValuesShown: boolean,
+  fromDevices: ReadonlyMap<number, readonly string[]>,
 ): SearchValueResult {
   const first = rows[0]?.fact
   return {
@@ -262,7 +273,7 @@ function toResult(
     project: slot.project?.name ?? null,
     otherProject: slot.project?.other ?? false,
     matchedAlias: slot.matchedAlias,
-    values: rows.map(({ fact, place }) => valueRowOf(fact, place > 0)),
+    values: rows.map(({ fact, place }) => valueRowOf(fact, place > 0, fromDevices.get(fact.id))),
   }
 }
 
@@ -270,9 +281,10 @@ function toResult(
  * One fact as a value row of an answer.
  * @param fact - the fact.
  * @param matched - whether the search found it (rather than showing it as history).
+ * @param fromDevices - the other machines it came from through sync, if any.
  * @returns the row.
  */
-export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
+export function valueRowOf(fact: Fact, matched: boolean, fromDevices: readonly string[] = []): SearchValueRow {
   return {
     id: fact.id,
     value: fact.value,
@@ -287,6 +299,7 @@ export function valueRowOf(fact: Fact, matched: boolean): SearchValueRow {
     sensitivity: fact.sensitivity,
     matched,
     foldedCount: fact.foldedCount,
+    fromDevices: [...fromDevices],
   }
 }
 
@@ -330,7 +343,8 @@ function shortSessionId(id: string): string {
  * One value with the least metadata that keeps its dates, evidence and source:
  * `7802 [#12 · since 2026-03-01 · explicit_user · memory_write, session-d1726f36 turn 3]`. Dates are days; a span
  * that starts and ends on one day shows the times. The observation date is added only when it falls on another day
- * than the value's start; a folded row ends with how many times its line was seen.
+ * than the value's start; a folded row ends with how many times its line was seen; a value that came from another
+ * machine ends with ` (from home desktop)`.
  */
 export function rowLine(row: SearchValueRow, timeZone: string): string {
   const span = statusSpan(row, timeZone)
@@ -340,7 +354,7 @@ export function rowLine(row: SearchValueRow, timeZone: string): string {
       : ` · seen ${formatDay(row.observedAt, timeZone)}`
   const quote = row.quote === null ? '' : ` · quote: "${oneLine(clip(row.quote, QUOTE_CHARS))}"`
   const folded = row.foldedCount > 0 ? ` · seen ${row.foldedCount + 1} times` : ''
-  return `${oneLine(clip(row.value, VALUE_CHARS))} [#${row.id} · ${span} · ${row.evidence}${seen} · ${row.source}${quote}${folded}]`
+  return `${oneLine(clip(row.value, VALUE_CHARS))} [#${row.id} · ${span} · ${row.evidence}${seen} · ${row.source}${quote}${folded}]${fromNote(row.fromDevices)}`
 }
 
 function statusSpan(row: SearchValueRow, timeZone: string): string {

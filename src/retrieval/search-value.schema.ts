@@ -23,6 +23,11 @@ export const searchValueRowSchema = z.strictObject({
   matched: z.boolean(),
   /** How many writes of the same line on other days folded into this row (seen foldedCount + 1 times). */
   foldedCount: count,
+  fromDevices: z
+    .array(z.string())
+    .describe(
+      'The other machines a contested value came from through sync, by name; empty when it came from this one.',
+    ),
 })
 
 /** One slot of the answer. */

@@ -250,8 +250,9 @@ export class SyncService {
         publishedThrough: () => port.publishedThrough(),
         markPublished: (hlc) => port.markPublished(hlc),
         cursor: () => port.cursor(),
-        receive: (records, cursor) => {
-          const received = port.receive(records, cursor)
+        // The other devices' names go through too: they name the machine a conflict came from.
+        receive: (records, cursor, names) => {
+          const received = port.receive(records, cursor, names)
           newest = newestClocks(records)
           return received
         },

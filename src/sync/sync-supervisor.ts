@@ -239,10 +239,10 @@ export class SyncSupervisor {
         log.markPublished(hlc)
       },
       cursor: () => log.cursor(),
-      receive: (records, cursor) => {
+      receive: (records, cursor, names) => {
         this.receiving = true
         try {
-          return log.receive(records, cursor)
+          return log.receive(records, cursor, names)
         } finally {
           this.receiving = false
         }

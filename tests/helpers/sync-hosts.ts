@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDshHome, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { converse, FactMemoryApi } from './fact-memory-web.ts'
-import { FakeModel } from './fake-model.ts'
+import { FakeModel, messageText } from './fake-model.ts'
 import { syncStatusSchema, type SyncStatus } from '../../src/sync/sync-status.schema.ts'
 import { hostApi } from './fact-memory-web.ts'
 
@@ -81,6 +81,38 @@ export async function startSyncPair(target: string, passphrase: string): Promise
   }
 }
 
+/** A memory_write call the model makes for one explicit statement of the user. */
+function statement(subject: string, property: string, value: string): ToolCall {
+  return {
+    name: 'memory_write',
+    arguments: { subject, property, value, evidence: 'explicit_user', quote: `${subject} ${property} is ${value}` },
+  }
+}
+
+/** One tool call the fake model makes. */
+export interface ToolCall {
+  readonly name: string
+  readonly arguments: Record<string, unknown>
+}
+
+/**
+ * One turn on a machine in which the model makes one tool call.
+ * @returns the tool's answer, as the model read it.
+ */
+export async function callThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  prompt: string,
+  call: ToolCall,
+): Promise<string> {
+  await converse(machine.host?.url ?? '', pair.model, machine.home.workspace, prompt, { toolCalls: [call] })
+  const messages = pair.model.agentRequests().at(-1)?.body.messages ?? []
+  return messages
+    .filter((message) => message.role === 'tool')
+    .map(messageText)
+    .join('\n')
+}
+
 /**
  * Write one fact on a machine the way a user does: the model calls memory_write in a turn.
  * @returns how long the turn took, in ms.
@@ -93,27 +125,22 @@ export async function writeThrough(
   value: string,
 ): Promise<number> {
   const started = performance.now()
-  await converse(
-    machine.host?.url ?? '',
-    pair.model,
-    machine.home.workspace,
-    `remember: ${subject} ${property} is ${value}`,
-    {
-      toolCalls: [
-        {
-          name: 'memory_write',
-          arguments: {
-            subject,
-            property,
-            value,
-            evidence: 'explicit_user',
-            quote: `${subject} ${property} is ${value}`,
-          },
-        },
-      ],
-    },
-  )
+  await callThrough(pair, machine, `remember: ${subject} ${property} is ${value}`, statement(subject, property, value))
   return performance.now() - started
+}
+
+/**
+ * The same statement, returning what memory_write answered the model.
+ * @returns the tool's answer text.
+ */
+export function stateThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  subject: string,
+  property: string,
+  value: string,
+): Promise<string> {
+  return callThrough(pair, machine, `remember: ${subject} ${property} is ${value}`, statement(subject, property, value))
 }
 
 /**
@@ -128,23 +155,7 @@ export async function writeHeadless(
   value: string,
 ): Promise<number | null> {
   pair.model.reset()
-  pair.model.enqueue(
-    {
-      toolCalls: [
-        {
-          name: 'memory_write',
-          arguments: {
-            subject,
-            property,
-            value,
-            evidence: 'explicit_user',
-            quote: `${subject} ${property} is ${value}`,
-          },
-        },
-      ],
-    },
-    { text: 'Done.' },
-  )
+  pair.model.enqueue({ toolCalls: [statement(subject, property, value)] }, { text: 'Done.' })
   const run = await runHeadless(machine.home, pair.model.url, `remember: ${subject} ${property} is ${value}`)
   return run.code
 }
