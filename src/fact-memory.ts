@@ -360,14 +360,7 @@ export class FactMemory {
     try {
       const legs = this.options.semantic?.(config, stores) ?? {}
       const outcome = await searchFacts(stores.facts, request, legs)
-      return buildSearchValue(
-        outcome,
-        ask.query,
-        asOf,
-        request.timeZone,
-        config.searchBudgetTokens * CHARS_PER_TOKEN,
-        contestedOrigins(stores, outcome),
-      )
+      return searchAnswer(stores, outcome, ask.query, asOf, request.timeZone, config.searchBudgetTokens)
     } catch (error) {
       return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
     }
@@ -386,14 +379,7 @@ export class FactMemory {
     const { stores, request, asOf } = prepared
     try {
       const outcome = retrieveFacts(stores.facts, request)
-      return buildSearchValue(
-        outcome,
-        ask.query,
-        asOf,
-        request.timeZone,
-        config.searchBudgetTokens * CHARS_PER_TOKEN,
-        contestedOrigins(stores, outcome),
-      )
+      return searchAnswer(stores, outcome, ask.query, asOf, request.timeZone, config.searchBudgetTokens)
     } catch (error) {
       return searchFailure('unavailable', ask.query, toPublicError(error).message, request.timeZone)
     }
@@ -639,6 +625,25 @@ export class FactMemory {
       return { kind: 'unavailable', code, message }
     }
   }
+}
+
+/** The answer the model reads for an outcome, within the search budget, naming the machines behind contested sides. */
+function searchAnswer(
+  stores: StoreSet,
+  outcome: SearchOutcome,
+  query: string,
+  asOf: Parameters<typeof buildSearchValue>[2],
+  timeZone: Parameters<typeof buildSearchValue>[3],
+  budgetTokens: number,
+): SearchValue {
+  return buildSearchValue(
+    outcome,
+    query,
+    asOf,
+    timeZone,
+    budgetTokens * CHARS_PER_TOKEN,
+    contestedOrigins(stores, outcome),
+  )
 }
 
 /** The other machines each side of a contested slot in the outcome came from through sync. */
