@@ -9,6 +9,7 @@
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { systemClock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
@@ -56,10 +57,13 @@ export interface FirstSync {
   /** A's first round: seal the snapshot into a segment and publish it. */
   readonly sealMs: number
   readonly sent: number
+  /** The longest the event loop was held during it (a turn would have waited this long). */
+  readonly sealBlockMs: number
   /** B's first round: read, keep and apply A's records. */
   readonly applyMs: number
   readonly received: number
-  /** B's current facts after it (A's current facts, less what stays local). */
+  readonly applyBlockMs: number
+  /** Current facts on each side after the first sync and the 105 changes that follow it. */
   readonly currentOnB: number
   readonly currentOnA: number
   readonly folderBytes: number
@@ -262,8 +266,10 @@ async function pairRun(
       snapshotRecords: turnedOn.records,
       sealMs: Math.round(sealed.ms),
       sent: sealed.sent,
+      sealBlockMs: sealed.blockMs,
       applyMs: Math.round(applied.ms),
       received: applied.received,
+      applyBlockMs: applied.blockMs,
       currentOnA: a.stores.facts.currentFactCount(),
       currentOnB: b.stores.facts.currentFactCount(),
       folderBytes,
@@ -294,15 +300,18 @@ async function pairRun(
   }
 }
 
-/** Start a side's supervisor and time until its first round (sync at start) has run. */
+/** Start a side's supervisor and time until its first round (sync at start) has run, and the event loop's longest hold. */
 async function firstRound(
   side: Side,
   start: () => Promise<void>,
-): Promise<{ ms: number; sent: number; received: number }> {
+): Promise<{ ms: number; sent: number; received: number; blockMs: number }> {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
   const started = performance.now()
   await start()
   const round = await side.round()
-  return { ...round, ms: performance.now() - started }
+  delay.disable()
+  return { ...round, ms: performance.now() - started, blockMs: Math.round(delay.max / 1e6) }
 }
 
 async function quietRounds(side: Side, count: number): Promise<Spread> {
@@ -352,13 +361,13 @@ export function printSyncBench(rows: readonly SyncBenchRow[]): void {
     '\nSync, first sync through a real folder (two stores, the shipped SyncSupervisor), better-sqlite3 as shipped',
   )
   console.log(
-    '| library | files | snapshot ms (records) | A seal+publish ms (sent) | B receive+apply ms (received) | current A / B | folder bytes | bytes, one change | bytes a change, 100 in a round |',
+    '| library | files | snapshot ms (records) | A seal+publish ms (sent) | longest block ms | B receive+apply ms (received) | longest block ms | current A / B after 105 more | folder bytes | bytes, one change | bytes a change, 100 in a round |',
   )
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|')
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const row of rows)
     for (const first of [row.plain, row.encrypted])
       console.log(
-        `| ${row.library} | ${first.encrypted ? 'passphrase' : 'plain'} | ${first.snapshotMs} (${first.snapshotRecords}) | ${first.sealMs} (${first.sent}) | ${first.applyMs} (${first.received}) | ${first.currentOnA} / ${first.currentOnB} | ${first.folderBytes} | ${first.bytesOneChange} | ${first.bytesPerChangeOf100} |`,
+        `| ${row.library} | ${first.encrypted ? 'passphrase' : 'plain'} | ${first.snapshotMs} (${first.snapshotRecords}) | ${first.sealMs} (${first.sent}) | ${first.sealBlockMs} | ${first.applyMs} (${first.received}) | ${first.applyBlockMs} | ${first.currentOnA} / ${first.currentOnB} | ${first.folderBytes} | ${first.bytesOneChange} | ${first.bytesPerChangeOf100} |`,
       )
   console.log(
     '\n| library | quiet round on A ms p50 / p95 | quiet round on B ms p50 / p95 | change → current on B, debounce, ms p50 / p95 / max | with "Sync now" | load (1 min) |',
