@@ -12,7 +12,9 @@
  * The speed part (scripts/bench-speed.ts) measures each size beside a bare FTS5 store of the same facts
  * (scripts/bench-bare.ts) and prints issue 20's targets against a baseline run (scripts/bench-speed-report.ts).
  *
- * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts|sync-apply
+ * Options: --sizes 10000,100000   --skip-locomo   --only speed|locomo|review|privacy|vectors|recall|coding-recall|breaker|import|old-facts|sync-apply|sync
+ *          --only sync: the first sync, bytes a change, quiet rounds and change-to-current through a folder
+ *            (scripts/bench-sync.ts); 10,000 facts unless --sizes says otherwise (100,000 takes minutes)
  *          --only sqlite-vec (the vector kernel beside sqlite-vec; --sqlite-vec <folder where it is installed>,
  *            --sqlite-vec-only for sqlite-vec alone, without seeding the plugin's store)
  *          --locomo <path to locomo10.json>   --import-lines N (the import part's file; 120000)
@@ -308,6 +310,16 @@ if (ONLY === 'sync-apply') {
   const rows = SIZES.flatMap((size) => syncApplyBench(size, [1000, 10_000]))
   printSyncApply(rows)
   Object.assign(results, { syncApply: rows })
+}
+// Only when asked: two stores syncing through a real folder; 10k facts unless --sizes is given.
+if (ONLY === 'sync') {
+  const { printSyncBench, syncBench } = await import('./bench-sync.ts')
+  const sizes = option('--sizes') === undefined ? [10_000] : SIZES
+  const rows = await syncBench(sizes, undefined, (step) => {
+    console.log(`sync: ${step}`)
+  })
+  printSyncBench(rows)
+  Object.assign(results, { sync: rows })
 }
 // Only when asked: it seeds a store of its own per size.
 if (ONLY === 'old-facts')
