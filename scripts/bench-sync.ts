@@ -15,7 +15,7 @@ import { systemClock } from '../src/clock.ts'
 import { configWith, resolveConfig, type ResolvedConfig } from '../src/config.ts'
 import { prepareWrite } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
-import { createStoreSet, type StoreSet } from '../src/store/store-set.ts'
+import { createStoreSet, type OpenStores } from '../src/store/store-set.ts'
 import { DEFAULT_SCHEDULE } from '../src/sync/sync-schedule.ts'
 import { SYNC_DEFAULTS } from '../src/sync/sync-settings.ts'
 import { SyncSupervisor, type SyncStoreView } from '../src/sync/sync-supervisor.ts'
@@ -96,7 +96,7 @@ const PASSPHRASE_REF = 'FACT_MEMORY_SYNC_PASSPHRASE'
 class Side {
   readonly dir: string
   readonly db: Database
-  readonly stores: StoreSet
+  readonly stores: OpenStores
   readonly config: ResolvedConfig
   private readonly view: SyncStoreView
   private readonly folder: string

@@ -130,12 +130,16 @@ export class SyncService {
       () => true,
       () => true,
     )
-    let cancelBound = (): void => undefined
-    const bound = new Promise<false>((resolve) => {
-      cancelBound = this.options.clock.after(boundMs, () => resolve(false))
-    })
-    const finished = await Promise.race([work, bound])
-    cancelBound()
+    // No bound: nothing is awaited and no timer is armed, so a stop that closes the store at once leaves the clock bare.
+    let finished = false
+    if (boundMs > 0) {
+      let cancelBound = (): void => undefined
+      const bound = new Promise<false>((resolve) => {
+        cancelBound = this.options.clock.after(boundMs, () => resolve(false))
+      })
+      finished = await Promise.race([work, bound])
+      cancelBound()
+    }
     abandoned = !finished
     for (const waiter of this.waiters.splice(0)) waiter(STOPPED_REPORT)
     return { finished, finalRound }

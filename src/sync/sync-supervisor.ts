@@ -177,13 +177,16 @@ export class SyncSupervisor {
     this.stopped = true
     this.turn += 1
     const until = this.deps.clock.now() + boundMs
-    let cancel = (): void => undefined
-    const bound = new Promise<void>((resolve) => {
-      cancel = this.deps.clock.after(boundMs, resolve)
-    })
-    // A start under way finishes first (it gives up, the turn having moved), within the bound.
-    await Promise.race([this.chain, bound])
-    cancel()
+    // A start under way finishes first (it gives up, the turn having moved), within the bound. With no bound, no
+    // timer is armed: the stop that closes the store at once leaves nothing on the clock.
+    if (boundMs > 0) {
+      let cancel = (): void => undefined
+      const bound = new Promise<void>((resolve) => {
+        cancel = this.deps.clock.after(boundMs, resolve)
+      })
+      await Promise.race([this.chain, bound])
+      cancel()
+    }
     const running = this.running
     this.running = undefined
     this.wanted = { kind: 'none' }
