@@ -84,8 +84,12 @@ export const conflictGroupWireSchema = z.strictObject({
   property: z.string(),
   qualifiers,
   rows: z.array(factViewSchema),
-  /** The sides that came from other machines through sync, with those machines' names; this machine's own are absent. */
-  fromDevices: z.array(z.strictObject({ factId: id, devices: z.array(z.string()).min(1) })),
+  /**
+   * The sides that came from other machines through sync, with those machines' names and the note a line shows for
+   * them (` (from home desktop)`, worded on the server so the page and `memory_search` say the same); this machine's
+   * own sides are absent.
+   */
+  fromDevices: z.array(z.strictObject({ factId: id, devices: z.array(z.string()).min(1), note: z.string().min(1) })),
 })
 
 /** One row of an add_fact card. */

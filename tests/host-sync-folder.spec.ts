@@ -104,7 +104,11 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
       const [group] = groups
       assert.deepEqual(group?.rows.map((row) => row.value).sort(), ['7810', '7820'])
       const other = group?.rows.find((row) => row.value === theirs)
-      assert.deepEqual(group?.fromDevices, [{ factId: other?.id, devices: [theirName] }], machine.name)
+      assert.deepEqual(
+        group?.fromDevices,
+        [{ factId: other?.id, devices: [theirName], note: ` (from ${theirName})` }],
+        machine.name,
+      )
     }
     const answer = await callThrough(pair, pair.b, 'which port does the billing api use?', {
       name: 'memory_search',

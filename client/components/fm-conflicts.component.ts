@@ -8,7 +8,6 @@ import type { AppState } from '../app-state.ts'
 import { callVerb } from '../api.ts'
 import { describeSource, formatInstant, observedSince, seenNote, slotWords, STATUS_LABEL } from '../format.ts'
 import { baseStyles } from '../styles.ts'
-import { fromNote } from '../../src/sync/side-origins.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
 import type { ConflictGroupWire, FactView } from '../../src/wire-types.ts'
 
@@ -79,7 +78,7 @@ export class FmConflicts extends LitElement {
 
   /** ` (from home desktop)` for a side that came from another machine through sync; nothing for this machine's own. */
   private fromWords(group: ConflictGroupWire, row: FactView): unknown {
-    const note = fromNote(group.fromDevices.find((side) => side.factId === row.id)?.devices ?? [])
+    const note = group.fromDevices.find((side) => side.factId === row.id)?.note ?? ''
     return note === '' ? '' : html`<span data-fm="side-from">${note}</span>`
   }
 

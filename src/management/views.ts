@@ -2,6 +2,7 @@
 import type { ConflictGroupView, FactSource } from '../store/library-store.ts'
 import { MASK, maskQualifiers } from '../text/privacy.ts'
 import type { Fact } from '../types.ts'
+import { fromNote } from '../sync/side-origins.ts'
 import { GLOBAL_SCOPE, projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
 import type { ScopeCount } from '../store/library-store.ts'
 import type { ConflictGroupWire, FactView, ScopeKind, ScopeWire, SourceView } from '../wire-types.ts'
@@ -107,7 +108,7 @@ export function conflictView(
     rows: group.rows.map(factView),
     fromDevices: group.rows.flatMap((row) => {
       const devices = fromDevices.get(row.id)
-      return devices === undefined ? [] : [{ factId: row.id, devices: [...devices] }]
+      return devices === undefined ? [] : [{ factId: row.id, devices: [...devices], note: fromNote(devices) }]
     }),
   }
 }
