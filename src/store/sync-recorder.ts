@@ -184,17 +184,27 @@ export class SyncRecorder {
   }
 
   /**
+   * A row whose change is recorded: undefined while recording is off, for a row that is gone, and for a credential
+   * (never recorded).
+   * @param factId - the row.
+   */
+  private recordableRow(factId: number): Fact | undefined {
+    if (!this.recording()) return undefined
+    const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ?`, factId)
+    if (row === undefined) return undefined
+    const fact = toFact(row)
+    return fact.sensitivity === 'credential' ? undefined : fact
+  }
+
+  /**
    * Record a pin (an instant) or an unpin (null) of a row. Call inside the pin's transaction.
    * @param factId - the row.
    * @param pinnedAt - the pin instant, or null.
    * @param now - the change's ISO instant.
    */
   recordPin(factId: number, pinnedAt: string | null, now: string): void {
-    if (!this.recording()) return
-    const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ?`, factId)
-    if (row === undefined) return
-    const fact = toFact(row)
-    if (fact.sensitivity === 'credential') return
+    const fact = this.recordableRow(factId)
+    if (fact === undefined) return
     this.append([pinRecord(fact, pinnedAt)], now)
   }
 
@@ -205,11 +215,8 @@ export class SyncRecorder {
    * @param factId - the row.
    */
   refreshRow(factId: number): void {
-    if (!this.recording()) return
-    const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ?`, factId)
-    if (row === undefined) return
-    const fact = toFact(row)
-    if (fact.sensitivity === 'credential') return
+    const fact = this.recordableRow(factId)
+    if (fact === undefined) return
     this.db.run(
       `UPDATE sync_own_records SET record = json_set(record, '$.row', json(?)) WHERE seq = (
         SELECT max(seq) FROM sync_own_records INDEXED BY sync_own_records_by_slot
