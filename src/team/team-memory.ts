@@ -192,16 +192,17 @@ export class TeamMemory {
     const wanted = new Map((store?.team.shared() ?? []).map((share) => [share.key, share]))
     for (const [key, running] of [...this.running]) {
       const share = wanted.get(key)
-      if (share !== undefined && running.store === store && running.shape === this.shapeOf(share)) continue
+      const same = running.store.team === store?.team
+      if (share !== undefined && same && running.shape === this.shapeOf(share)) continue
       this.running.delete(key)
-      await running.service.stop(running.store === store ? SWITCH_BOUND_MS : 0)
+      await running.service.stop(same ? SWITCH_BOUND_MS : 0)
     }
     if (store === undefined || this.stopped) return
     const fresh = [...wanted.values()].filter((share) => !this.running.has(share.key))
     if (fresh.length === 0) return
     // The team folder is written from the store's log of changes: recording must be on (a no-op when it is).
     await store.log.enableSync(new Date(this.deps.clock.now()).toISOString())
-    if (this.stopped || this.deps.store() !== store) return
+    if (this.stopped || this.deps.store()?.team !== store.team) return
     for (const share of fresh) {
       const service = this.serviceOf(store, share)
       this.running.set(share.key, { service, store, shape: this.shapeOf(share) })

@@ -97,6 +97,7 @@ export interface ToolCall {
 
 /**
  * One turn on a machine in which the model makes one tool call.
+ * @param cwd - the session's working directory; the home's workspace by default.
  * @returns the tool's answer, as the model read it.
  */
 export async function callThrough(
@@ -104,8 +105,9 @@ export async function callThrough(
   machine: SyncMachine,
   prompt: string,
   call: ToolCall,
+  cwd: string = machine.home.workspace,
 ): Promise<string> {
-  await converse(machine.host?.url ?? '', pair.model, machine.home.workspace, prompt, { toolCalls: [call] })
+  await converse(machine.host?.url ?? '', pair.model, cwd, prompt, { toolCalls: [call] })
   const messages = pair.model.agentRequests().at(-1)?.body.messages ?? []
   return messages
     .filter((message) => message.role === 'tool')
