@@ -3,8 +3,8 @@
  * set, each working in its own clone of one bare repository. A turns team memory on for the project; the model on A
  * writes a project fact and A's sealed files appear in `<clone>/.fact-memory/devices/<A>/`, a sensitive fact staying
  * out; the test commits and pushes on A and pulls on B (the plugin never runs git in the user's repository); B turns
- * it on and its memory_search shows A's fact as observed, naming A's device as a teammate's; B's own explicit
- * statement on the same slot then wins there. One host pair for the whole file.
+ * it on from the Sync panel (headless Chromium) and its memory_search shows A's fact as observed, naming A's device as
+ * a teammate's; B's own explicit statement on the same slot then wins there. One host pair for the whole file.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -12,7 +12,17 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { callThrough, startSyncPair, syncStatus, type SyncMachine, type SyncPair } from './helpers/sync-hosts.ts'
+import type { Browser } from 'playwright-core'
+import { closeClean } from './helpers/page-host.ts'
+import { launchBrowser, screenshot } from './helpers/browser.ts'
+import {
+  callThrough,
+  openSyncPanel,
+  startSyncPair,
+  syncStatus,
+  type SyncMachine,
+  type SyncPair,
+} from './helpers/sync-hosts.ts'
 import { teamStatusSchema } from '../src/team/team-status.schema.ts'
 
 /** Run git in a folder, as the user would. */
@@ -38,6 +48,7 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
   let cloneA: string
   let cloneB: string
   let deviceA: string
+  let browser: Browser
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'fact-memory-team-git-'))
@@ -54,8 +65,10 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     // No sync target: team memory runs without sync between one user's machines.
     pair = await startSyncPair('', 'unused passphrase')
     deviceA = (await syncStatus(pair.a)).device.id
+    browser = await launchBrowser()
   })
   after(async () => {
+    await browser?.close()
     await pair?.stop()
     rmSync(scratch, { recursive: true, force: true })
   })
@@ -99,10 +112,19 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     git(cloneA, 'push', '--quiet', 'origin', 'HEAD:main')
     git(cloneB, 'pull', '--quiet', 'origin', 'main')
 
-    const on = await teamOn(pair.b, cloneB)
-    const round = on['round'] as Record<string, unknown>
-    assert.equal(round['ok'], true, JSON.stringify(round))
-    assert.ok(Number(round['received']) >= 1, JSON.stringify(round))
+    // B turns it on from the Sync panel, with sync itself off.
+    const opened = await openSyncPanel(browser, pair.b)
+    const panel = opened.page.locator('fm-sync-panel fm-team-memory')
+    await panel.locator('[data-fm="team-folder"]').fill(cloneB)
+    await panel.locator('[data-fm="team-share"]').click()
+    const message = panel.locator('[data-fm="team-message"]').filter({ hasText: /is shared in/u })
+    await message.waitFor()
+    assert.match(await message.innerText(), /read [1-9]\d* changes?/u)
+    await panel.locator('[data-fm="team-projects"] li').filter({ hasText: /Teammates' devices in the folder: /u }).waitFor()
+    await panel.scrollIntoViewIfNeeded()
+    await screenshot(opened.page, 'team-memory-panel')
+    assert.deepEqual(opened.errors, [])
+    await closeClean(opened)
 
     const found = await callThrough(
       pair,
