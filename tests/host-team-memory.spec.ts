@@ -38,7 +38,14 @@ function git(cwd: string, ...args: string[]): string {
 function projectStatement(subject: string, property: string, value: string) {
   return {
     name: 'memory_write',
-    arguments: { subject, property, value, scope: 'project', evidence: 'explicit_user', quote: `${subject} ${property} is ${value}` },
+    arguments: {
+      subject,
+      property,
+      value,
+      scope: 'project',
+      evidence: 'explicit_user',
+      quote: `${subject} ${property} is ${value}`,
+    },
   }
 }
 
@@ -62,14 +69,14 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     git(cloneA, 'commit', '--quiet', '-m', 'start')
     git(cloneA, 'push', '--quiet', 'origin', 'HEAD:main')
     execFileSync('git', ['clone', '--quiet', remote, cloneB], { stdio: 'ignore' })
+    browser = await launchBrowser()
     // No sync target: team memory runs without sync between one user's machines.
     pair = await startSyncPair('', 'unused passphrase')
     deviceA = (await syncStatus(pair.a)).device.id
-    browser = await launchBrowser()
   })
   after(async () => {
-    await browser?.close()
     await pair?.stop()
+    await browser?.close()
     rmSync(scratch, { recursive: true, force: true })
   })
 
@@ -79,7 +86,13 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     const on = await teamOn(pair.a, cloneA)
     assert.equal(on['shared'], true)
     assert.equal(on['folder'], join(cloneA, '.fact-memory'))
-    await callThrough(pair, pair.a, 'remember: shop api port is 8080', projectStatement('shop api', 'port', '8080'), cloneA)
+    await callThrough(
+      pair,
+      pair.a,
+      'remember: shop api port is 8080',
+      projectStatement('shop api', 'port', '8080'),
+      cloneA,
+    )
     await callThrough(
       pair,
       pair.a,
@@ -97,7 +110,11 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     assert.match(text, /8080/u)
     assert.doesNotMatch(text, /ada@example\.com/u)
     assert.deepEqual(readdirSync(join(cloneA, '.fact-memory', 'devices')), [deviceA])
-    assert.equal(git(cloneA, 'status', '--porcelain', '--', '.fact-memory').includes('??'), true, 'the plugin committed')
+    assert.equal(
+      git(cloneA, 'status', '--porcelain', '--', '.fact-memory').includes('??'),
+      true,
+      'the plugin committed',
+    )
 
     const team = teamStatusSchema.parse((await pair.a.api.ok('status'))['team'])
     assert.deepEqual(
@@ -120,7 +137,10 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     const message = panel.locator('[data-fm="team-message"]').filter({ hasText: /is shared in/u })
     await message.waitFor()
     assert.match(await message.innerText(), /read [1-9]\d* changes?/u)
-    await panel.locator('[data-fm="team-projects"] li').filter({ hasText: /Teammates' devices in the folder: /u }).waitFor()
+    await panel
+      .locator('[data-fm="team-projects"] li')
+      .filter({ hasText: /Teammates' devices in the folder: /u })
+      .waitFor()
     await panel.scrollIntoViewIfNeeded()
     await screenshot(opened.page, 'team-memory-panel')
     assert.deepEqual(opened.errors, [])
@@ -139,7 +159,13 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
   })
 
   it("B's own explicit statement on the same slot wins on B", async () => {
-    await callThrough(pair, pair.b, 'remember: shop api port is 3000', projectStatement('shop api', 'port', '3000'), cloneB)
+    await callThrough(
+      pair,
+      pair.b,
+      'remember: shop api port is 3000',
+      projectStatement('shop api', 'port', '3000'),
+      cloneB,
+    )
     await teamOn(pair.b, cloneB)
     const found = await callThrough(
       pair,

@@ -15,7 +15,7 @@ import { runSyncRound, type RoundReport } from '../src/sync/sync-round.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
 import { openTeamFolder, teamPort } from '../src/team/team-folder.ts'
 import { isTeamDevice, TEAM_FOLDER } from '../src/team/team-records.ts'
-import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
+import { DRIVERS, removeDir, tempDir, write, writeFact, type PartialFact } from './helpers/store.ts'
 import { SimDevice, slot } from './helpers/sync-devices.ts'
 import { disposeAll, libraryOf, openDevice, pull, type StoreDevice } from './helpers/sync-stores.ts'
 
@@ -65,9 +65,11 @@ for (const driver of DRIVERS) {
     const gitPull = (from: string, to: string): void => {
       cpSync(join(from, TEAM_FOLDER, 'devices'), join(to, TEAM_FOLDER, 'devices'), { recursive: true })
     }
-    const say = (at: StoreDevice, fields: Record<string, unknown>) => {
-      at.h.clock.advance(1000)
-      return write(at.h.memory, at.h.config, { evidence: 'explicit_user', ...fields })
+    /** The user states a value on a device (explicit), a second after its last change. */
+    const say = (at: StoreDevice, fields: PartialFact) => {
+      const { memory, config, clock } = at.h
+      clock.advance(1000)
+      return write(memory, config, { ...fields, evidence: fields.evidence ?? 'explicit_user' })
     }
     afterEach(() => {
       disposeAll(opened.splice(0))
@@ -80,7 +82,12 @@ for (const driver of DRIVERS) {
       say(a.device, { ...PORT, value: '8080' })
       say(a.device, { subject: 'ada', property: 'email', value: 'ada@example.com', scope: SCOPE })
       say(a.device, { subject: 'editor', property: 'theme', value: 'dark' })
-      say(a.device, { subject: 'other api', property: 'port', value: '9090', scope: 'project:git:example.com/acme/other' })
+      say(a.device, {
+        subject: 'other api',
+        property: 'port',
+        value: '9090',
+        scope: 'project:git:example.com/acme/other',
+      })
       const pinned = writeFact(a.device.h.memory, a.device.h.config, { ...PORT, subject: 'shop db', value: 'postgres' })
       a.device.stores.pins.setPin(pinned.id, a.device.h.clock.iso())
 
@@ -89,10 +96,10 @@ for (const driver of DRIVERS) {
       assert.deepEqual(readdirSync(join(a.root, TEAM_FOLDER, 'devices')), [a.device.id])
       const records = folderRecords(a.root)
       const text = JSON.stringify(records)
-      assert.deepEqual(
-        records.map((record) => `${record.kind} ${'value' in record ? record.value : ''}`).sort(),
-        ['write 8080', 'write postgres'],
-      )
+      assert.deepEqual(records.map((record) => `${record.kind} ${'value' in record ? record.value : ''}`).sort(), [
+        'write 8080',
+        'write postgres',
+      ])
       assert.doesNotMatch(text, /ada@example\.com|dark|9090|pinnedAt|quote/u)
       assert.equal(report.sent, 2)
       assert.equal((await teamRound(a.device, a.root)).sent, 0, 'a quiet round writes nothing')
@@ -140,7 +147,11 @@ for (const driver of DRIVERS) {
     it("a teammate's forget withdraws the teammate's word, not this user's own, and blocks nothing here", async () => {
       const a = await teammate('laptop-a')
       const b = await teammate('desk-b')
-      const fact = writeFact(a.device.h.memory, a.device.h.config, { ...PORT, value: '8080', evidence: 'explicit_user' })
+      const fact = writeFact(a.device.h.memory, a.device.h.config, {
+        ...PORT,
+        value: '8080',
+        evidence: 'explicit_user',
+      })
       await teamRound(a.device, a.root)
       gitPull(a.root, b.root)
       await teamRound(b.device, b.root)

@@ -45,7 +45,11 @@ export class TeamStore {
    */
   shared(): TeamShare[] {
     return this.db
-      .all('SELECT key, value FROM store_meta WHERE key >= ? AND key < ? ORDER BY key', KEY_PREFIX, `${KEY_PREFIX}\uffff`)
+      .all(
+        'SELECT key, value FROM store_meta WHERE key >= ? AND key < ? ORDER BY key',
+        KEY_PREFIX,
+        `${KEY_PREFIX}\uffff`,
+      )
       .flatMap((row) => {
         const share = parseTeamShare(String(row['value']))
         return share === undefined ? [] : [{ ...share, key: String(row['key']).slice(KEY_PREFIX.length) }]
@@ -109,12 +113,7 @@ export class TeamStore {
         key,
         key,
       )
-      .map((row) => {
-        const record = JSON.parse(String(row['record'])) as ChangeRecord
-        const hidden = row['sensitive_ends'] === null ? [] : (JSON.parse(String(row['sensitive_ends'])) as string[])
-        if (hidden.length === 0 || !('ends' in record)) return record
-        return { ...record, ends: record.ends.filter((end) => !hidden.includes(end.value)) }
-      })
+      .map((row) => withoutValues(JSON.parse(String(row['record'])) as ChangeRecord, row['sensitive_ends']))
   }
 
   /**
@@ -159,4 +158,11 @@ export class TeamStore {
       )
     })
   }
+}
+
+/** A record with the values a JSON array text names left out of its `ends` (null: none). */
+function withoutValues(record: ChangeRecord, valuesText: unknown): ChangeRecord {
+  if (valuesText === null || !('ends' in record)) return record
+  const left = new Set(JSON.parse(String(valuesText)) as string[])
+  return { ...record, ends: record.ends.filter((end) => !left.has(end.value)) }
 }

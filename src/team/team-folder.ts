@@ -63,7 +63,8 @@ export async function openTeamFolder(root: string, device: DeviceIdentity, now: 
     const opened = await SyncFolder.open(path, device.id, device.name, undefined, now)
     if (!opened.ok) return opened
     const readme = join(path, 'README.md')
-    if ((await readFile(readme, 'utf8').catch(() => undefined)) !== README) await writeSealed(readme, Buffer.from(README))
+    if ((await readFile(readme, 'utf8').catch(() => undefined)) !== README)
+      await writeSealed(readme, Buffer.from(README))
     return { ok: true, target: { kind: 'folder', folder: opened.folder } }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
@@ -81,7 +82,11 @@ export async function openTeamFolder(root: string, device: DeviceIdentity, now: 
  * @param onReceive - wraps the store's receive (the caller marks its own receiving, so it is not taken for a write).
  * @returns the port.
  */
-export function teamPort(view: TeamLogView, key: string, onReceive: <T>(work: () => T) => T = (work) => work()): SyncLogPort {
+export function teamPort(
+  view: TeamLogView,
+  key: string,
+  onReceive: <T>(work: () => T) => T = (work) => work(),
+): SyncLogPort {
   let published: string | null = null
   return {
     device: () => view.device(),

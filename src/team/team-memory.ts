@@ -224,8 +224,7 @@ export class TeamMemory {
       clock: this.deps.clock,
       shown: { kind: 'folder', where: teamFolderOf(share.root), encrypted: false },
       policy: { ...DEFAULT_SCHEDULE, intervalMs: this.intervalMs, ...this.deps.policy },
-      openTarget: () =>
-        openTeamFolder(share.root, store.team.device(), new Date(this.deps.clock.now()).toISOString()),
+      openTarget: () => openTeamFolder(share.root, store.team.device(), new Date(this.deps.clock.now()).toISOString()),
     })
   }
 

@@ -94,8 +94,28 @@ function outgoing(
       if (!shareable(record.row) || (!from && !to)) return undefined
       if (from && to) return { ...record, row: sharedRow(record.row) }
       const { op, device, hlc, seen } = record
-      if (from) return { op, device, hlc, seen, kind: 'supersede', slot: record.slot, ends: [{ value: record.value, as: 'moved' }], by: null }
-      return { op, device, hlc, seen, kind: 'write', slot: record.to, value: record.value, row: sharedRow(record.row), ends: [] }
+      if (from)
+        return {
+          op,
+          device,
+          hlc,
+          seen,
+          kind: 'supersede',
+          slot: record.slot,
+          ends: [{ value: record.value, as: 'moved' }],
+          by: null,
+        }
+      return {
+        op,
+        device,
+        hlc,
+        seen,
+        kind: 'write',
+        slot: record.to,
+        value: record.value,
+        row: sharedRow(record.row),
+        ends: [],
+      }
     }
     case 'restore': {
       const undoes = record.undoes.filter((op) => sent.has(op))
@@ -151,9 +171,7 @@ export function incomingTeamRecords(
       continue
     }
     if ('row' in record && !shareable(record.row)) {
-      refused.push(
-        `a sensitive value from ${who} was not applied: sensitive facts never travel through the repository`,
-      )
+      refused.push(`a sensitive value from ${who} was not applied: sensitive facts never travel through the repository`)
       continue
     }
     const seen = Object.fromEntries(
@@ -165,7 +183,13 @@ export function incomingTeamRecords(
     const base = { op: mapOp(record.op), device, hlc: restamp(record.hlc, record.device, device), seen }
     switch (record.kind) {
       case 'forget':
-        out.push({ ...base, kind: 'supersede', slot: record.slot, ends: [{ value: record.value, as: 'retired' }], by: null })
+        out.push({
+          ...base,
+          kind: 'supersede',
+          slot: record.slot,
+          ends: [{ value: record.value, as: 'retired' }],
+          by: null,
+        })
         break
       case 'restore':
         out.push({ ...base, kind: 'restore', undoes: record.undoes.map(mapOp) })

@@ -4,26 +4,20 @@
  * problems in words with the closed codes of sync (sync/sync-status.schema.ts).
  */
 import { z } from 'zod'
-import { syncPeerSchema, syncProblemSchema, syncRoundSchema } from '../sync/sync-status.schema.ts'
+import { syncStatusSchema } from '../sync/sync-status.schema.ts'
 
-/** One shared project. */
-export const teamProjectStatusSchema = z.strictObject({
-  project: z.strictObject({ key: z.string().min(1).max(4200), name: z.string().min(1).max(200) }),
-  /** The repository's root on this machine. */
-  root: z.string().max(4096),
-  /** The team folder, `<root>/.fact-memory`. */
-  folder: z.string().max(4200),
-  /** ISO instant the user turned it on. */
-  since: z.string().max(40),
-  /** The other devices (teammates, or this user's other machines) whose files are in the folder. */
-  devices: z.array(syncPeerSchema),
-  lastRound: syncRoundSchema.nullable(),
-  /** This device's team records not yet written into the folder. */
-  pending: z.number().int().nonnegative(),
-  problems: z.array(syncProblemSchema),
-  running: z.boolean(),
-  nextRoundAt: z.string().max(40).nullable(),
-})
+/** One shared project: where its folder is, and the round status of sync (its own rounds) for that folder. */
+export const teamProjectStatusSchema = syncStatusSchema
+  .pick({ devices: true, lastRound: true, pending: true, problems: true, running: true, nextRoundAt: true })
+  .extend({
+    project: z.strictObject({ key: z.string().min(1).max(4200), name: z.string().min(1).max(200) }),
+    /** The repository's root on this machine. */
+    root: z.string().max(4096),
+    /** The team folder, `<root>/.fact-memory`. */
+    folder: z.string().max(4200),
+    /** ISO instant the user turned it on. */
+    since: z.string().max(40),
+  })
 
 /** Team memory: the shared projects (none: off everywhere). */
 export const teamStatusSchema = z.array(teamProjectStatusSchema)

@@ -227,7 +227,10 @@ export async function assertCurrentOnB(pair: SyncPair): Promise<void> {
 }
 
 /** Open a machine's host settings, its Plugins tab, and the plugin's card with the Sync panel in view. */
-export async function openSyncPanel(browser: Browser, machine: SyncMachine): Promise<Awaited<ReturnType<typeof openHost>>> {
+export async function openSyncPanel(
+  browser: Browser,
+  machine: SyncMachine,
+): Promise<Awaited<ReturnType<typeof openHost>>> {
   const opened = await openHost(browser, machine.host?.url ?? '')
   const { page } = opened
   await page.getByRole('button', { name: 'Settings' }).first().click()
