@@ -156,6 +156,7 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     const line = found.split('\n').find((entry) => entry.includes('8080')) ?? ''
     assert.match(line, /observed/u, found)
     assert.match(line, /\(from teammate [^)]+\)/u, found)
+    console.log(`# B's memory_search line for A's fact: ${line}`)
   })
 
   it("B's own explicit statement on the same slot wins on B", async () => {

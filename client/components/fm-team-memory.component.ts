@@ -51,7 +51,10 @@ export class FmTeamMemory extends LitElement {
     const answer = await callVerb('team-memory', { folder: folder.trim(), shared })
     this.busy = false
     this.message = answer.ok ? teamAnswerWords(answer.data) : answer.message
-    if (answer.ok) this.dispatchEvent(new CustomEvent('fm-team-changed', { bubbles: true, composed: true }))
+    if (!answer.ok) return
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=team-folder]')
+    if (input !== null && shared) input.value = ''
+    this.dispatchEvent(new CustomEvent('fm-team-changed', { bubbles: true, composed: true }))
   }
 
   override render(): unknown {
