@@ -4,46 +4,53 @@
  * facts into `<root>/.fact-memory/` at once; a later project write follows once writes pause; a sync target set and
  * removed again leaves team memory running and recording on; turning the project off with sync off stops recording.
  */
-import { afterEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterEach, describe, it } from 'node:test'
 import { configWith, type Config } from '../src/config.ts'
 import { MemoryRuntime } from '../src/runtime.ts'
+import type { DriverName } from '../src/store/connection.ts'
 import { FakeClock } from './helpers/fake-clock.ts'
 import { until } from './helpers/poll.ts'
 import { DRIVERS, removeDir, tempDir, writeFact } from './helpers/store.ts'
 import { segmentsOf } from './helpers/sync-hosts.ts'
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined }
+/** The settings in force: UTC, and what the step changes. */
+const settings = (overrides: Partial<Config> = {}): Config => configWith({ storeTimezone: 'UTC', ...overrides })
 
 describe('team memory in the runtime', () => {
-  const cleanup: (() => void)[] = []
+  const stops: (() => void)[] = []
   afterEach(() => {
-    for (const step of cleanup.splice(0)) step()
+    while (stops.length > 0) stops.pop()?.()
   })
+  /** A runtime on its own home, configured, its store open; stopped and removed after the test. */
+  const boot = (driver: DriverName = 'better-sqlite3') => {
+    const root = tempDir()
+    const clock = new FakeClock()
+    const silent = () => undefined
+    const runtime = new MemoryRuntime({
+      store: { driver },
+      clock,
+      logger: { info: silent, warn: silent },
+      home: () => ({ userHome: root, dshHome: root }),
+      registerTools: () => silent,
+    })
+    stops.push(() => {
+      runtime.stop()
+      removeDir(root)
+    })
+    runtime.reconfigure(settings())
+    return { root, clock, runtime }
+  }
 
   for (const driver of DRIVERS) {
     it(`runs with and without a sync target, and stops recording only when nothing needs it (${driver})`, async () => {
-      const root = tempDir()
-      const clock = new FakeClock()
-      const runtime = new MemoryRuntime({
-        clock,
-        home: () => ({ dshHome: root, userHome: root }),
-        logger: quiet,
-        registerTools: () => () => undefined,
-        store: { driver },
-      })
-      cleanup.push(() => {
-        runtime.stop()
-        removeDir(root)
-      })
+      const { root, clock, runtime } = boot(driver)
       const checkout = join(root, 'shop')
       mkdirSync(join(checkout, 'src'), { recursive: true })
       execFileSync('git', ['init', '--quiet', checkout])
-      const settings = (overrides: Partial<Config>): Config => configWith({ storeTimezone: 'UTC', ...overrides })
-      runtime.reconfigure(settings({}))
       const opened = runtime.memory.storeSet()
       assert.ok('stores' in opened)
       const { sync } = opened.stores
@@ -95,18 +102,7 @@ describe('team memory in the runtime', () => {
   }
 
   it('refuses a folder outside any git repository in words, changing nothing', async () => {
-    const root = tempDir()
-    const runtime = new MemoryRuntime({
-      clock: new FakeClock(),
-      home: () => ({ dshHome: root, userHome: root }),
-      logger: quiet,
-      registerTools: () => () => undefined,
-    })
-    cleanup.push(() => {
-      runtime.stop()
-      removeDir(root)
-    })
-    runtime.reconfigure(configWith({ storeTimezone: 'UTC' }))
+    const { root, runtime } = boot()
     const refused = await runtime.team.setShared(root, true)
     assert.deepEqual(refused.ok ? 'shared' : [refused.code, /not inside a git repository/u.test(refused.message)], [
       'invalid_path',
