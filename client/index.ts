@@ -23,6 +23,7 @@ import { FmProposals } from './components/fm-proposals.component.ts'
 import { FmQuestionHits } from './components/fm-question-hits.component.ts'
 import { FmSettingsCard } from './components/fm-settings-card.component.ts'
 import { FmSyncPanel } from './components/fm-sync-panel.component.ts'
+import { FmTeamMemory } from './components/fm-team-memory.component.ts'
 import { FmSvgTree } from './components/fm-svg-tree.component.ts'
 import type { ClientContext, ConversationEventsService, SettingsScopeService, Source, TurnTailOwner } from './host.ts'
 import {
@@ -64,6 +65,7 @@ export function apply(ctx: ClientContext): void {
   defineOnce('fm-extraction', FmExtraction)
   defineOnce('fm-settings-card', FmSettingsCard)
   defineOnce('fm-sync-panel', FmSyncPanel)
+  defineOnce('fm-team-memory', FmTeamMemory)
   defineOnce('fm-graph-preview', FmGraphPreview)
   defineOnce('fm-forget', FmForget)
   defineOnce('fm-add-fact', FmAddFact)

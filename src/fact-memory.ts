@@ -12,6 +12,7 @@ import { MESSAGE_CHARS, recallFor } from './recall/recall-run.ts'
 import { FactWordsCache } from './recall/relevance.ts'
 import { POOL_SIZE, retrieveFacts, type SearchOutcome, type SearchRequest } from './retrieval/retrieve.ts'
 import { otherMachines } from './sync/side-origins.ts'
+import { isTeamDevice } from './team/team-records.ts'
 import { searchFacts } from './retrieval/search.ts'
 import type { OtherProjects } from './retrieval/project-rank.ts'
 import type { SemanticLegs } from './retrieval/semantic-port.ts'
@@ -646,8 +647,17 @@ function searchAnswer(
   )
 }
 
-/** The other machines each side of a contested slot in the outcome came from through sync. */
+/**
+ * The other machines each side of a contested slot in the outcome came from through sync, and the teammates any
+ * other row came from through its repository's team folder (a teammate's word is always named).
+ */
 function contestedOrigins(stores: StoreSet, outcome: SearchOutcome): Map<number, string[]> {
-  const ids = outcome.slots.filter((slot) => slot.contested).flatMap((slot) => slot.rows.map((row) => row.fact.id))
-  return otherMachines(stores.sync.sidesOf(ids))
+  const contested = new Set<number>(
+    outcome.slots.filter((slot) => slot.contested).flatMap((slot) => slot.rows.map((row) => row.fact.id)),
+  )
+  const ids = outcome.slots.flatMap((slot) => slot.rows.map((row) => row.fact.id))
+  const sides = stores.sync
+    .sidesOf(ids)
+    .filter((side) => contested.has(side.factId) || side.devices.every((device) => isTeamDevice(device.id)))
+  return otherMachines(sides)
 }

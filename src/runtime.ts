@@ -12,6 +12,8 @@ import type { LoggerView } from './host/ports.ts'
 import { AuditService } from './review/audit-service.ts'
 import type { Stopped } from './sync/sync-service.ts'
 import { SyncSupervisor, type SyncSupervisorDeps } from './sync/sync-supervisor.ts'
+import { readSyncSettings } from './sync/sync-settings.ts'
+import { TeamMemory, type TeamMemoryDeps } from './team/team-memory.ts'
 
 /** What the runtime needs from its surroundings. */
 export interface RuntimeDeps {
@@ -27,6 +29,8 @@ export interface RuntimeDeps {
   readonly resolveCredential?: (name: string) => Promise<string | undefined>
   /** Sync's schedule and git timeout, for tests; the defaults otherwise. */
   readonly sync?: Pick<SyncSupervisorDeps, 'policy' | 'gitTimeoutMs'>
+  /** Team memory's schedule, for tests; the defaults otherwise. */
+  readonly team?: Pick<TeamMemoryDeps, 'policy'>
 }
 
 /** The live plugin state. */
@@ -37,6 +41,8 @@ export class MemoryRuntime {
   readonly audit: AuditService
   /** Sync between machines: runs while `syncTarget` names a folder or a git remote. */
   readonly sync: SyncSupervisor
+  /** Team memory: rounds in the repository folder of each project the user shares, whatever `syncTarget` says. */
+  readonly team: TeamMemory
   private readonly deps: RuntimeDeps
   private resolved: ResolvedConfig | undefined
   private withdrawTools: (() => void) | undefined
@@ -57,10 +63,26 @@ export class MemoryRuntime {
       warn: (message) => this.deps.logger.warn('%s', message),
     })
     const resolve = deps.resolveCredential ?? (() => Promise.resolve(undefined))
+    const openStores = () => {
+      const opened = this.memory.stores()
+      return 'stores' in opened ? opened.stores : undefined
+    }
+    this.team = new TeamMemory({
+      clock: deps.clock,
+      logger: deps.logger,
+      ...deps.team,
+      store: () => {
+        const stores = openStores()
+        return stores === undefined ? undefined : { log: stores.sync, team: stores.team }
+      },
+      syncOn: () => this.resolved !== undefined && readSyncSettings(this.resolved).kind === 'on',
+    })
     this.sync = new SyncSupervisor({
       clock: deps.clock,
       logger: deps.logger,
       ...deps.sync,
+      // Team memory writes its folders from the same log: recording stays on while a project is shared.
+      keepsRecording: () => (openStores()?.team.shared().length ?? 0) > 0,
       resolveCredential: async (name) => {
         const value = await resolve(name)
         return value === undefined ? undefined : { value }
@@ -82,6 +104,7 @@ export class MemoryRuntime {
     // Every committed change passes here; sync only notes it (a round follows once changes pause).
     this.memory.onChange(() => {
       this.sync.noteChange()
+      this.team.noteChange()
     })
   }
 
@@ -115,6 +138,7 @@ export class MemoryRuntime {
       this.withdraw()
       this.memory.close()
       this.sync.follow(next)
+      this.team.follow(next)
       if (previous?.enabled !== false) this.deps.logger.info('fact memory switched off')
       return
     }
@@ -146,15 +170,18 @@ export class MemoryRuntime {
     if (next.autoAudit && next.auditIntervalMs > 0) this.audit.start()
     else this.audit.stop()
     this.sync.follow(next)
+    this.team.follow(next)
   }
 
   /**
-   * Stop sync before the store closes: the round in flight, then a last round that sends what waits, within a bound.
+   * Stop sync and team memory before the store closes: the rounds in flight, then last rounds that send what waits,
+   * within a bound.
    * @param boundMs - the longest it waits.
    * @returns how the stop went, or undefined when sync was not running.
    */
-  stopSync(boundMs: number): Promise<Stopped | undefined> {
-    return this.sync.stop(boundMs)
+  async stopSync(boundMs: number): Promise<Stopped | undefined> {
+    const [stopped] = await Promise.all([this.sync.stop(boundMs), this.team.stop(boundMs)])
+    return stopped
   }
 
   /** Undo everything: tools withdrawn, timers and sync stopped, store closed. Idempotent. */
@@ -162,6 +189,7 @@ export class MemoryRuntime {
     this.withdraw()
     // A sync still running (stopSync not awaited) ends without a last round: the store closes now.
     void this.sync.stop(0)
+    void this.team.stop(0)
     this.memory.close()
   }
 

@@ -31,7 +31,8 @@ const SRC_RANKS: readonly (readonly string[])[] = [
   // Sync's cores and transports read the exchange row format; the store will keep their change log, so sync sits below it.
   ['sync/'],
   ['store/'],
-  ['retrieval/', 'store-copies.ts'],
+  // Team memory runs sync's rounds on the store's team log; the search names the teammates it reads of.
+  ['retrieval/', 'store-copies.ts', 'team/'],
   ['recall/', 'review/', 'project-rekey/'],
   ['semantic/', 'fact-memory.ts'],
   ['pause/'],

@@ -676,6 +676,7 @@ describe('bad input is a 4xx with a JSON error and changes nothing', () => {
       calibrate: {},
       'index-vectors': {},
       'sync-now': {},
+      'team-memory': { folder: '/', shared: false },
     }
     for (const verb of Object.keys(VERBS)) {
       const base = valid[verb] ?? EXCHANGE_BODIES[verb]

@@ -22,6 +22,8 @@ const REFUSED_HERE: Readonly<Partial<Record<VerbName, { readonly body: object; r
   'extract-retry': { body: { id: 1 }, code: 'not_found' },
   // Sync is off in this host (no syncTarget); the host sync specs read its answers.
   'sync-now': { body: {}, code: 'unavailable' },
+  // The root folder is in no git repository; tests/host-team-memory.spec.ts reads its answers.
+  'team-memory': { body: { folder: '/', shared: true }, code: 'invalid_path' },
 }
 
 /** One answer the spec read: the verb, what it was asked, and the answer's fields (without `ok`). */

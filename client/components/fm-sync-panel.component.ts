@@ -1,8 +1,9 @@
 /**
  * <fm-sync-panel>: the Sync panel of the settings card, under the sync keys. It shows where memory syncs to (URLs
  * masked) and whether the files are encrypted, this device, the devices seen with the last change and the last sync
- * of each, what waits to be sent, the last and next rounds, the problems in words, and a "Sync now" button. It reads
- * the `status` verb's `sync` on arrival, after every change the page makes, and every few seconds while shown.
+ * of each, what waits to be sent, the last and next rounds, the problems in words, and a "Sync now" button; below it,
+ * Team memory (<fm-team-memory>, which works with sync off). It reads the `status` verb's `sync` and `team` on
+ * arrival, after every change the page makes, and every few seconds while shown.
  */
 import { css, html, LitElement, nothing } from 'lit'
 import type { AppState } from '../app-state.ts'
@@ -18,6 +19,7 @@ import {
   type SyncStatusWire,
 } from '../sync-words.ts'
 import { ReloadOnChange } from './reload-on-change.ts'
+import type { TeamStatusWire } from '../team-words.ts'
 
 /** How often the panel reads the status again while it is shown. */
 const REFRESH_MS = 5_000
@@ -27,6 +29,7 @@ export class FmSyncPanel extends LitElement {
   static override properties = {
     app: { attribute: false },
     status: { state: true },
+    team: { state: true },
     timeZone: { state: true },
     message: { state: true },
     busy: { state: true },
@@ -47,6 +50,7 @@ export class FmSyncPanel extends LitElement {
 
   declare app: AppState | undefined
   declare status: SyncStatusWire | null | undefined
+  declare team: TeamStatusWire
   declare timeZone: string
   declare message: string
   declare busy: boolean
@@ -58,6 +62,7 @@ export class FmSyncPanel extends LitElement {
       void this.load()
     })
     this.status = undefined
+    this.team = []
     this.timeZone = ''
     this.message = ''
     this.busy = false
@@ -81,6 +86,7 @@ export class FmSyncPanel extends LitElement {
     const answer = await callVerb('status', {})
     if (!answer.ok) return
     this.status = answer.data.sync
+    this.team = answer.data.team
     this.timeZone = answer.data.timeZone
   }
 
@@ -116,7 +122,11 @@ export class FmSyncPanel extends LitElement {
               void this.syncNow()
             }}>Sync now</button><span role="status" class="muted" data-fm="sync-message">${this.message}</span></div>`
           : nothing
-      }`
+      }
+      <fm-team-memory .team=${this.team} @fm-team-changed=${() => {
+        void this.load()
+        this.app?.changed()
+      }}></fm-team-memory>`
   }
 
   private renderRounds(status: SyncStatusWire, now: number): unknown {

@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { searchValueSchema } from '../retrieval/search-value.schema.ts'
 import { syncProblemSchema, syncStatusSchema } from '../sync/sync-status.schema.ts'
+import { teamStatusSchema } from '../team/team-status.schema.ts'
 import {
   activityWireSchema,
   aliasMatchWireSchema,
@@ -188,22 +189,34 @@ export const statusFullAnswer = z.strictObject({
   }),
   /** Sync between machines (sync-status.schema.ts); null while the store is not open. */
   sync: syncStatusSchema.nullable(),
+  /** Team memory (team-status.schema.ts): the projects shared through their repository; empty when none is. */
+  team: teamStatusSchema,
 })
 
 export const statusAnswer = z.union([statusSummaryAnswer, statusFullAnswer])
 export const activityAnswer = activityWireSchema
 
-/** sync-now: what the round did (its problems in words with closed codes), and the sync status after it. */
-export const syncNowAnswer = z.strictObject({
-  round: z.strictObject({
-    ok: z.boolean(),
-    sent: count,
-    received: count,
-    compacted: z.boolean(),
-    devices: z.array(z.strictObject({ id: z.string(), name: z.string() })),
-    problems: z.array(syncProblemSchema),
-  }),
-  status: syncStatusSchema,
+/** What one round did (its problems in words with closed codes). */
+const roundAnswer = z.strictObject({
+  ok: z.boolean(),
+  sent: count,
+  received: count,
+  compacted: z.boolean(),
+  devices: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  problems: z.array(syncProblemSchema),
+})
+
+/** sync-now: what the round did, and the sync status after it. */
+export const syncNowAnswer = z.strictObject({ round: roundAnswer, status: syncStatusSchema })
+
+/** team-memory: the project, its folder, whether it is shared now, the round run when turned on, and the status. */
+export const teamMemoryAnswer = z.strictObject({
+  project: z.strictObject({ key: z.string(), name: z.string() }),
+  root: z.string(),
+  folder: z.string(),
+  shared: z.boolean(),
+  round: roundAnswer.nullable(),
+  team: teamStatusSchema,
 })
 export const reviewSeenAnswer = z.strictObject({ seenAt: instant, ...generation })
 export const sessionsAnswer = z.strictObject({ sessions: z.array(sessionCountsWireSchema) })

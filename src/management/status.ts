@@ -60,6 +60,7 @@ export const statusVerb = verb('status', {
       },
       maintenance: { intervalMs: context.config.advanceIntervalMs, advanced },
       sync: context.sync?.status() ?? null,
+      team: context.team?.status() ?? [],
     })
   },
 })

@@ -61,6 +61,7 @@ export const VERB_CONTRACTS = {
   'index-vectors': { request: body.indexVectorsBody, answer: answer.indexVectorsAnswer },
   calibrate: { request: body.calibrateBody, answer: answer.calibrateAnswer },
   'sync-now': { request: body.emptyBody, answer: answer.syncNowAnswer },
+  'team-memory': { request: body.teamMemoryBody, answer: answer.teamMemoryAnswer },
 } as const satisfies Readonly<Record<string, VerbSchemas>>
 
 /** The contract's table type. */

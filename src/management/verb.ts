@@ -22,6 +22,8 @@ import type { BreakerReport } from '../semantic/endpoint-breaker.ts'
 import type { OpenStores } from '../store/store-set.ts'
 import type { SyncStatus } from '../sync/sync-status.schema.ts'
 import type { SyncNowOutcome } from '../sync/sync-supervisor.ts'
+import type { TeamSetOutcome } from '../team/team-memory.ts'
+import type { TeamProjectStatus } from '../team/team-status.schema.ts'
 import { canonicalJson } from '../text/canonical-json.ts'
 import { sha256 } from '../text/normalize.ts'
 import type { z } from 'zod'
@@ -116,6 +118,14 @@ export interface SyncView {
   syncNow(): Promise<SyncNowOutcome>
 }
 
+/** Team memory, as the status and team-memory verbs see it. */
+export interface TeamView {
+  /** Per shared project, its folder and last round. */
+  status(): TeamProjectStatus[]
+  /** Turn team memory on or off for the project a folder belongs to. */
+  setShared(folder: string, shared: boolean): Promise<TeamSetOutcome>
+}
+
 /** What a handler receives besides its parsed body. */
 export interface VerbContext {
   /** The open stores; only storeless verbs can see it undefined. */
@@ -136,6 +146,8 @@ export interface VerbContext {
   readonly semantic?: SemanticView | undefined
   /** Sync between machines; absent where no runtime owns it. */
   readonly sync?: SyncView | undefined
+  /** Team memory in project repositories; absent where no runtime owns it. */
+  readonly team?: TeamView | undefined
 }
 
 /** The handler of one verb: its body parsed by the contract's schema, its answer the contract's. */

@@ -26,6 +26,7 @@ import {
 import { sessionPauseVerb } from './session-pause.ts'
 import { searchVerb } from './search.ts'
 import { syncNowVerb } from './sync.ts'
+import { teamMemoryVerb } from './team-memory.ts'
 import { activityVerb, reviewSeenVerb, sessionsVerb, statusVerb } from './status.ts'
 import type { DispatchedVerb, VerbDefinition } from './verb.ts'
 import type { VerbName } from './verb-contract.ts'
@@ -75,6 +76,7 @@ export const SPEC_VERBS = [
   'fact-add',
   'subject-find',
   'sync-now',
+  'team-memory',
 ] as const
 
 /** Every verb of the contract: name → handler (a verb missing here, or one the contract lacks, fails the type check). */
@@ -122,6 +124,7 @@ export const VERBS: { readonly [V in VerbName]: VerbDefinition<V> } = {
   'index-vectors': indexVectorsVerb,
   calibrate: calibrateVerb,
   'sync-now': syncNowVerb,
+  'team-memory': teamMemoryVerb,
 }
 
 /**

@@ -208,6 +208,16 @@ export const importBody = z
 
 export const wipeBody = z.strictObject({ ...fence, confirmToken: nameField(200).optional() })
 export const rebuildBody = z.strictObject({ ...fence })
+/** team-memory: share the project of a folder (absolute, inside its repository) through that repository, or stop. */
+export const teamMemoryBody = z.strictObject({
+  folder: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/u.test(path), 'must be an absolute path'),
+  shared: z.boolean(),
+})
+
 export const keyBody = z.strictObject({
   ref: z.enum(['llm', 'embedding', 'rerank', 'sync']),
   value: textField(8192).refine((v) => v.trim() !== '', 'must not be empty'),

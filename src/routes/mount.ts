@@ -65,6 +65,7 @@ export function managementHandler(
       vectors: services.vectors,
       semantic: services.semantic,
       sync: runtime.sync,
+      team: runtime.team,
     }),
   })
   return async (req, res) => {

@@ -19,6 +19,7 @@ import { RecallStore } from './recall-store.ts'
 import { ReviewStore } from './review-store.ts'
 import { VectorStore } from './vector-store.ts'
 import { SyncLogStore } from './sync-log-store.ts'
+import { TeamStore } from './team-store.ts'
 
 /** Every store over one database. */
 export interface StoreSet {
@@ -54,6 +55,8 @@ export interface StoreSet {
   readonly pauses: PauseStore
   /** The sync log: this device, its own change records, the records read from other devices and the cursor. */
   readonly sync: SyncLogStore
+  /** Team memory: which projects share their facts through their repository, and the team log. */
+  readonly team: TeamStore
 }
 
 /**
@@ -77,6 +80,7 @@ export type OpenStores = Omit<StoreSet, 'db'> & { readonly db: StoreHandle }
 export function createStoreSet(db: Database, dataDir: string): StoreSet {
   const facts = new FactStore(db)
   const pins = new PinStore(db)
+  const sync = new SyncLogStore(db, { writer: facts.writer, forgetting: facts.forgetting, slots: facts.slots, pins })
   return {
     db,
     dataDir,
@@ -98,6 +102,7 @@ export function createStoreSet(db: Database, dataDir: string): StoreSet {
     vectors: new VectorStore(db),
     recalls: new RecallStore(db),
     pauses: new PauseStore(db),
-    sync: new SyncLogStore(db, { writer: facts.writer, forgetting: facts.forgetting, slots: facts.slots, pins }),
+    sync,
+    team: new TeamStore(db, sync),
   }
 }

@@ -49,6 +49,8 @@ export interface SyncSupervisorDeps {
   /** Tunables for tests; the defaults a user gets otherwise. */
   readonly policy?: Partial<SchedulePolicy>
   readonly gitTimeoutMs?: number
+  /** Whether recording must stay on with no sync target (team memory writes from the same log); false by default. */
+  readonly keepsRecording?: () => boolean
 }
 
 /** Thrown between snapshot slices when the start it belongs to is no longer wanted. */
@@ -207,7 +209,7 @@ export class SyncSupervisor {
     if (turn !== this.turn || this.stopped) return
     this.passphraseProblem = undefined
     if (wanted.kind === 'off') {
-      wanted.store.log.disableSync()
+      if (this.deps.keepsRecording?.() !== true) wanted.store.log.disableSync()
       return
     }
     if (wanted.kind !== 'on' || this.running !== undefined) return

@@ -11,6 +11,8 @@ import { converse, FactMemoryApi } from './fact-memory-web.ts'
 import { FakeModel, messageText } from './fake-model.ts'
 import { syncStatusSchema, type SyncStatus } from '../../src/sync/sync-status.schema.ts'
 import { hostApi } from './fact-memory-web.ts'
+import type { Browser } from 'playwright-core'
+import { openHost } from './browser.ts'
 
 /** One machine: its home, its running web host (absent while stopped) and its API. */
 export interface SyncMachine {
@@ -97,6 +99,7 @@ export interface ToolCall {
 
 /**
  * One turn on a machine in which the model makes one tool call.
+ * @param cwd - the session's working directory; the home's workspace by default.
  * @returns the tool's answer, as the model read it.
  */
 export async function callThrough(
@@ -104,8 +107,9 @@ export async function callThrough(
   machine: SyncMachine,
   prompt: string,
   call: ToolCall,
+  cwd: string = machine.home.workspace,
 ): Promise<string> {
-  await converse(machine.host?.url ?? '', pair.model, machine.home.workspace, prompt, { toolCalls: [call] })
+  await converse(machine.host?.url ?? '', pair.model, cwd, prompt, { toolCalls: [call] })
   const messages = pair.model.agentRequests().at(-1)?.body.messages ?? []
   return messages
     .filter((message) => message.role === 'tool')
@@ -220,4 +224,20 @@ export async function assertCurrentOnB(pair: SyncPair): Promise<void> {
   const facts = await pair.b.api.ok('facts', { subject: 'build cache' })
   const values = (facts['facts'] as { value: string }[]).map((fact) => fact.value)
   assert.ok(values.includes('fm-cache-eu'), JSON.stringify(values))
+}
+
+/** Open a machine's host settings, its Plugins tab, and the plugin's card with the Sync panel in view. */
+export async function openSyncPanel(
+  browser: Browser,
+  machine: SyncMachine,
+): Promise<Awaited<ReturnType<typeof openHost>>> {
+  const opened = await openHost(browser, machine.host?.url ?? '')
+  const { page } = opened
+  await page.getByRole('button', { name: 'Settings' }).first().click()
+  await page
+    .getByText(/^Plugins$/u)
+    .first()
+    .click()
+  await page.locator('fm-settings-card fm-sync-panel [data-fm="sync-state"]').waitFor()
+  return opened
 }
