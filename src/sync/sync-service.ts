@@ -22,6 +22,7 @@ import type { SyncLogPort } from './sync-log-port.ts'
 import { runSyncRound, type RoundOptions, type RoundReport, type RoundTarget } from './sync-round.ts'
 import type { SyncPeer, SyncProblem, SyncRoundSummary, SyncStatus } from './sync-status.schema.ts'
 import { classifyProblem, foldPeers, newestClocks, pendingCount, skewProblems } from './sync-status.ts'
+import { withinBound } from './within-bound.ts'
 
 /** What the service needs. */
 export interface SyncServiceOptions {
@@ -126,20 +127,9 @@ export class SyncService {
         finalRound = true
         await this.startRound()
       }
-    })().then(
-      () => true,
-      () => true,
-    )
+    })()
     // No bound: nothing is awaited and no timer is armed, so a stop that closes the store at once leaves the clock bare.
-    let finished = false
-    if (boundMs > 0) {
-      let cancelBound = (): void => undefined
-      const bound = new Promise<false>((resolve) => {
-        cancelBound = this.options.clock.after(boundMs, () => resolve(false))
-      })
-      finished = await Promise.race([work, bound])
-      cancelBound()
-    }
+    const finished = await withinBound(this.options.clock, boundMs, work)
     abandoned = !finished
     for (const waiter of this.waiters.splice(0)) waiter(STOPPED_REPORT)
     return { finished, finalRound }

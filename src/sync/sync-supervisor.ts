@@ -17,6 +17,7 @@ import { SyncService, type Stopped } from './sync-service.ts'
 import { readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
 import type { SyncStatus } from './sync-status.schema.ts'
 import { idleSyncStatus } from './sync-status.ts'
+import { withinBound } from './within-bound.ts'
 
 /** The store's sync log as the supervisor drives it: the port, and recording switched on and off. */
 export interface SyncLogControl extends SyncLogPort {
@@ -179,14 +180,7 @@ export class SyncSupervisor {
     const until = this.deps.clock.now() + boundMs
     // A start under way finishes first (it gives up, the turn having moved), within the bound. With no bound, no
     // timer is armed: the stop that closes the store at once leaves nothing on the clock.
-    if (boundMs > 0) {
-      let cancel = (): void => undefined
-      const bound = new Promise<void>((resolve) => {
-        cancel = this.deps.clock.after(boundMs, resolve)
-      })
-      await Promise.race([this.chain, bound])
-      cancel()
-    }
+    await withinBound(this.deps.clock, boundMs, this.chain)
     const running = this.running
     this.running = undefined
     this.wanted = { kind: 'none' }
