@@ -3,7 +3,8 @@
  * the cursor and hand it to the store, seal this device's new records as one segment, compact its own log past a
  * bound, and publish (git: commit and push). Never throws for a transport failure: the round reports it in words and
  * the next round starts over; nothing is lost because the store is the source of this device's records and the
- * cursor moves only with what the store committed.
+ * cursor moves only with what the store committed. It reads only the own records after the published mark, and
+ * touches the store only while no change is committing in slices (`SyncLogPort.settled`).
  */
 import type { GitRemote } from './git-remote.ts'
 import { compactLog, type SyncFolder } from './sync-folder.ts'
@@ -66,27 +67,36 @@ export async function runSyncRound(
   let received = 0
   let sent = 0
   let compacted = false
+  // Each step that reads or writes the store checks, in the same tick, that no change is committing in slices: a
+  // round between the slices of an import would read records that may still roll back. It then stops where it is,
+  // having lost nothing (the cursor did not move, nothing was sealed); the import's commit asks for the next round.
+  const unsettled = (): RoundReport => ({ received, sent, compacted, devices, problems, ok: online })
   try {
     devices = await folder.others()
     const names = new Map(devices.map((entry) => [entry.device, entry.name]))
     const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
     problems.push(...read.problems)
+    if (!port.settled()) return unsettled()
     const got = port.receive(read.records, read.cursor, Object.fromEntries(names))
     received = got.fresh
     problems.push(...got.refused)
 
-    const sealed = [port.publishedThrough(), await folder.ownHighWater()]
+    const highWater = await folder.ownHighWater()
+    if (!port.settled()) return unsettled()
+    const sealed = [port.publishedThrough(), highWater]
       .filter((hlc): hlc is string => hlc !== null)
       .sort()
       .at(-1)
-    const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
+    // Only what comes after the mark is read: a quiet round reads no own record.
+    const fresh = port.ownLogAfter(sealed ?? null)
     const segment = await folder.append(fresh)
     const last = fresh.at(-1)
     if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
     else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
     sent = segment === undefined ? 0 : fresh.length
 
-    if ((await folder.ownSegmentCount()) > options.compactAfterSegments)
+    const segments = await folder.ownSegmentCount()
+    if (segments > options.compactAfterSegments && port.settled())
       compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
   } catch (error) {
     // A full disk, a share that went away, a folder made read-only: the round fails in words; what was not sealed

@@ -21,7 +21,7 @@ import {
 import type { SyncLogPort } from './sync-log-port.ts'
 import { runSyncRound, type RoundOptions, type RoundReport, type RoundTarget } from './sync-round.ts'
 import type { SyncPeer, SyncProblem, SyncRoundSummary, SyncStatus } from './sync-status.schema.ts'
-import { classifyProblem, foldPeers, newestClocks, pendingCount, skewProblems } from './sync-status.ts'
+import { classifyProblem, foldPeers, newestClocks, skewProblems } from './sync-status.ts'
 import { withinBound } from './within-bound.ts'
 
 /** What the service needs. */
@@ -123,7 +123,7 @@ export class SyncService {
       if (abandoned) return
       const { port } = this.options
       // A failed round may have sealed records it could not push (git): the last round tries again.
-      if (this.state.failures > 0 || pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
+      if (this.state.failures > 0 || port.pending() > 0) {
         finalRound = true
         await this.startRound()
       }
@@ -151,7 +151,7 @@ export class SyncService {
       device: port.device(),
       devices: this.peers,
       lastRound: this.last?.summary ?? null,
-      pending: pendingCount(port.ownLog(), port.publishedThrough()),
+      pending: port.pending(),
       problems: [...problems, ...this.skew.values()],
       running: this.state.running,
       failures: this.state.failures,
@@ -241,6 +241,9 @@ export class SyncService {
       const observed: SyncLogPort = {
         device: () => port.device(),
         ownLog: () => port.ownLog(),
+        ownLogAfter: (hlc) => port.ownLogAfter(hlc),
+        pending: () => port.pending(),
+        settled: () => port.settled(),
         publishedThrough: () => port.publishedThrough(),
         markPublished: (hlc) => port.markPublished(hlc),
         cursor: () => port.cursor(),

@@ -27,6 +27,8 @@ export interface SyncLogControl extends SyncLogPort {
   disableSync(): void
   /** Whether sensitive values may leave the machine. */
   setIncludeSensitive(allowed: boolean): void
+  /** The port whose read cursor is that of one target (as shown). */
+  forTarget(target: string): SyncLogPort
 }
 
 /** The open store, as sync needs it. */
@@ -228,18 +230,14 @@ export class SyncSupervisor {
       this.deps.logger.warn('fact memory: %s', first.reason)
     }
     const log = store.log
+    // The cursor is this target's: a folder or remote switched to is read from its own start.
+    const bound = log.forTarget(settings.shown)
     const port: SyncLogPort = {
-      device: () => log.device(),
-      ownLog: () => log.ownLog(),
-      publishedThrough: () => log.publishedThrough(),
-      markPublished: (hlc) => {
-        log.markPublished(hlc)
-      },
-      cursor: () => log.cursor(),
+      ...bound,
       receive: (records, cursor, names) => {
         this.receiving = true
         try {
-          return log.receive(records, cursor, names)
+          return bound.receive(records, cursor, names)
         } finally {
           this.receiving = false
         }

@@ -95,6 +95,21 @@ export class SimDevice implements SyncLogPort {
     return this.log
   }
 
+  /** Its own records after a clock. */
+  ownLogAfter(hlc: string | null): readonly ChangeRecord[] {
+    return this.log.filter((record) => hlc === null || record.hlc > hlc)
+  }
+
+  /** Own records after the watermark. */
+  pending(): number {
+    return this.ownLogAfter(this.published).length
+  }
+
+  /** A device in memory never commits in slices. */
+  settled(): boolean {
+    return true
+  }
+
   /** The sync log port's watermark of sealed own records. */
   publishedThrough(): string | null {
     return this.published
