@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { Database } from '../src/store/database.ts'
+import { keysUnder } from '../src/fact-input.ts'
 import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
@@ -82,6 +83,39 @@ for (const driver of DRIVERS) {
       assert.equal(library.current.filter((line) => line.startsWith('languages|spoken|')).length, 2)
       assert.equal(library.tombstones.length, 1)
       assert.deepEqual(library.conflicts, [])
+    })
+
+    it("a project moved to its repository's key on one store moves on the other, and its old key leads there", async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      const folder = { key: '/home/ada/src/billing-api', name: 'billing-api', repository: true }
+      const repo = { key: 'github.com/ada/billing-api', name: 'billing-api', repository: true }
+      say(laptop, { subject: 'builder', property: 'tool', value: 'make', project: folder })
+      say(desktop, { subject: 'linter', property: 'tool', value: 'eslint', project: folder })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      laptop.stores.projectRekeys.rekeyProject(
+        folder.key,
+        repo,
+        (fact, scope) => keysUnder({ ...fact, scope }, fact.subject),
+        laptop.h.clock.iso(),
+      )
+      // The desktop, not having seen the move, corrects a value under the old key: it lands on the new key on both.
+      say(desktop, { subject: 'builder', property: 'tool', value: 'just', project: folder })
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(0, 6).join('|')),
+        [`builder|tool|{}|project:${repo.key}|just|active`, `linter|tool|{}|project:${repo.key}|eslint|active`],
+      )
+      assert.deepEqual(library.history, [`builder|tool|{}|project:${repo.key}|make|superseded`])
+      for (const at of [laptop, desktop])
+        assert.deepEqual(
+          [at.stores.facts.scopes.knownProject(folder.key)?.name, at.stores.facts.scopes.knownProject(repo.key)?.name],
+          [undefined, repo.name],
+          `${at.name} knows the project by its new key only`,
+        )
     })
 
     it('three stores reach the same library whatever order they read each other in', async () => {
@@ -258,13 +292,14 @@ for (const driver of DRIVERS) {
   })
 }
 
-/** A session's records under subject names and operation ids of their own seed. */
+/** A session's records under subject names, project keys and operation ids of their own seed. */
 function underSeed(records: readonly ChangeRecord[], seed: number): ChangeRecord[] {
   return records.map(
     (record) =>
       JSON.parse(
         JSON.stringify(record)
           .replaceAll('"svc ', `"s${seed} svc `)
+          .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
           .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
       ) as ChangeRecord,
   )

@@ -218,6 +218,11 @@ export class SimDevice implements SyncLogPort {
     return this.append({ kind: 'alias', aliasKind: 'entity', entity: null, from, to, display: to })
   }
 
+  /** Move a project to another key (a rekey to its repository's key). */
+  renameProject(from: string, to: string): ChangeRecord {
+    return this.append({ kind: 'alias', aliasKind: 'project', entity: null, from, to, display: to })
+  }
+
   /** Move a value into a project. */
   move(ref: SlotRef, value: string, project: string): ChangeRecord {
     const to = { ...ref, project }
@@ -309,7 +314,7 @@ export function randomSession(seed: number, steps: number): Session {
     const device = pick(devices)
     for (const each of devices) each.wall += Math.floor(random() * 2000)
     const roll = random()
-    const ref = slot(pick(entities), pick(['port', 'owner']), random() < 0.15 ? 'proj' : null)
+    const ref = slot(pick(entities), pick(['port', 'owner']), random() < 0.15 ? pick(['proj', 'proj', 'repo']) : null)
     const standing = device.slotState(ref)?.current ?? []
     if (roll < 0.12) {
       const other = pick(devices.filter((each) => each !== device))
@@ -333,8 +338,10 @@ export function randomSession(seed: number, steps: number): Session {
       device.move(ref, pick(standing).value, 'proj')
     } else if (roll < 0.89) {
       device.putBack(ref, pick(values))
-    } else if (roll < 0.91) {
+    } else if (roll < 0.9) {
       device.rename(pick(entities), pick(entities))
+    } else if (roll < 0.91) {
+      device.renameProject(pick(['proj', 'repo']), pick(['proj', 'repo']))
     } else if (roll < 0.94 && device.log.length > 0) {
       const own = device.log.filter((record) => record.kind !== 'restore')
       if (own.length > 0) device.restore([pick(own).op])
