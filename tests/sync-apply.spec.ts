@@ -176,6 +176,33 @@ for (const driver of DRIVERS) {
       )
     })
 
+    it('a conflict settled on one raises the kept value’s evidence on the other, as it did where it was settled', async () => {
+      const laptop = await device('work laptop')
+      const desktop = await device('home desktop')
+      say(laptop, { ...PORT, value: '7810', evidence: 'observed' })
+      say(desktop, { ...PORT, value: '7820', evidence: 'observed' })
+      exchangeAll([laptop, desktop])
+      const [groupId] = laptop.h
+        .db()
+        .all("SELECT id FROM conflict_groups WHERE status = 'open'")
+        .map((row) => Number(row['id']))
+      const keep = currentIds(laptop, 'billing api').find(
+        (id) => laptop.stores.facts.getFacts([id])[0]?.value === '7820',
+      )
+      assert.ok(groupId !== undefined && keep !== undefined)
+      laptop.h.clock.advance(1000)
+      const settled = laptop.stores.facts.resolveGroup(groupId, keep, laptop.h.clock.iso())
+      assert.ok(settled.ok)
+      assert.equal(settled.kept.evidence, 'confirmed_user')
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        library.current.filter((line) => line.startsWith('billing api|port|')).map((line) => line.split('|').slice(4, 7)),
+        [['7820', 'active', 'confirmed_user']],
+      )
+    })
+
     it('a forget on one blocks relearning on the other', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

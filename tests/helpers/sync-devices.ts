@@ -184,12 +184,16 @@ export class SimDevice implements SyncLogPort {
 
   /** Settle a contested slot on one of its values. */
   settle(ref: SlotRef, keep: string): ChangeRecord {
-    const rivals = (this.slotState(ref)?.current ?? []).filter((entry) => entry.value !== keep)
+    const current = this.slotState(ref)?.current ?? []
+    const rivals = current.filter((entry) => entry.value !== keep)
+    // As the store settles: the kept value's evidence rises to at least confirmed_user.
+    const held = current.find((entry) => entry.value === keep)?.evidence ?? 'observed'
     return this.append({
       kind: 'settle',
       slot: ref,
       keep,
       ends: rivals.map((entry) => ({ value: entry.value, as: entry.status === 'active' ? 'superseded' : 'retired' })),
+      evidence: held === 'explicit_user' ? held : 'confirmed_user',
     })
   }
 
