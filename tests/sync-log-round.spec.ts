@@ -249,5 +249,37 @@ for (const driver of DRIVERS) {
         removeDir(second)
       }
     })
+
+    it('seals a long run of records in segments of a bounded size, each published as it lands', async () => {
+      const a = storesOf(laptop.memory)
+      const b = storesOf(desktop.memory)
+      await a.sync.enableSync(laptop.clock.iso())
+      await b.sync.enableSync(desktop.clock.iso())
+      for (const value of ['7801', '7802', '7803', '7804', '7805']) {
+        laptop.clock.advance(1000)
+        writeFact(laptop.memory, laptop.config, { subject: `service ${value}`, property: 'port', value })
+      }
+      const all = a.sync.ownLog()
+      const opened = (await target(a, laptop.clock.iso())) as Extract<RoundTarget, { kind: 'folder' }>
+      // A crash while the second segment is written: the first stays sealed and published.
+      const failing = Object.create(opened.folder) as SyncFolder
+      let appends = 0
+      failing.append = (records) => {
+        appends += 1
+        if (appends === 2) return Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' }))
+        return opened.folder.append(records)
+      }
+      const broken = await runSyncRound(a.sync, { kind: 'folder', folder: failing }, { ...OPTIONS, sealSlice: 2 })
+      assert.deepEqual({ ok: broken.ok, sent: broken.sent }, { ok: false, sent: 2 })
+      assert.equal(a.sync.publishedThrough(), all[1]?.hlc, 'the first segment is published')
+      assert.equal(a.sync.pending(), all.length - 2)
+
+      const round = await runSyncRound(a.sync, await target(a, laptop.clock.iso()), { ...OPTIONS, sealSlice: 2 })
+      assert.deepEqual({ ok: round.ok, sent: round.sent }, { ok: true, sent: all.length - 2 })
+      assert.equal(await opened.folder.ownSegmentCount(), Math.ceil(all.length / 2), 'at most two records a segment')
+      assert.deepEqual(await publishedBy(a), all, 'every record sealed once, in order')
+      await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)
+      assert.deepEqual(libraryOf(b), libraryOf(a))
+    })
   })
 }

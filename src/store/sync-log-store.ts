@@ -141,14 +141,16 @@ export class SyncLogStore implements SyncLogPort {
 
   /**
    * This device's records with a clock after `hlc` (every one when null), in clock order, through the clock index:
-   * a round reads what it seals, never what it sealed before. Sensitive records and ends left out as in `ownLog`.
+   * a round reads what it seals, never what it sealed before, at most `limit` at a time (every one by default).
+   * Sensitive records and ends left out as in `ownLog`.
    */
-  ownLogAfter(hlc: string | null): readonly ChangeRecord[] {
+  ownLogAfter(hlc: string | null, limit = -1): readonly ChangeRecord[] {
     const include = this.includesSensitive()
     const rows = this.db.all(
       `SELECT record, sensitive_ends FROM sync_own_records WHERE hlc > ? ${include ? '' : 'AND sensitive = 0'}
-      ORDER BY hlc, op`,
+      ORDER BY hlc, op LIMIT ?`,
       hlc ?? '',
+      limit,
     )
     return rows.map((row) => {
       const record = JSON.parse(String(row['record'])) as ChangeRecord
@@ -210,7 +212,7 @@ export class SyncLogStore implements SyncLogPort {
     return {
       device: () => this.device(),
       ownLog: () => this.ownLog(),
-      ownLogAfter: (hlc) => this.ownLogAfter(hlc),
+      ownLogAfter: (hlc, limit) => this.ownLogAfter(hlc, limit),
       pending: () => this.pending(),
       settled: () => this.settled(),
       publishedThrough: () => this.publishedThrough(),

@@ -34,9 +34,9 @@ export interface SyncLogPort {
   ownLog(): readonly ChangeRecord[]
   /**
    * This device's records with a clock after `hlc` (every one when null), in clock order, sensitive rows left out as
-   * in `ownLog`: what a round seals, read without reading what is sealed already.
+   * in `ownLog`: what a round seals, read without reading what is sealed already; at most `limit` of them when given.
    */
-  ownLogAfter(hlc: string | null): readonly ChangeRecord[]
+  ownLogAfter(hlc: string | null, limit?: number): readonly ChangeRecord[]
   /** How many own records wait to be sealed (after the published watermark), kept as records come, not counted. */
   pending(): number
   /**

@@ -35,7 +35,15 @@ export interface RoundReport {
 export interface RoundOptions {
   /** Compact this device's log once it has more segments than this. */
   readonly compactAfterSegments: number
+  /** Most own records sealed into one segment ({@link SEAL_SLICE} by default). */
+  readonly sealSlice?: number
 }
+
+/**
+ * Most own records a segment holds: a long run (the first sync of a large library) is sealed as several segments,
+ * each read, sealed and published in turn, the event loop handed back while each is written.
+ */
+export const SEAL_SLICE = 2_000
 
 /**
  * Run one round.
@@ -87,13 +95,21 @@ export async function runSyncRound(
       .filter((hlc): hlc is string => hlc !== null)
       .sort()
       .at(-1)
-    // Only what comes after the mark is read: a quiet round reads no own record.
-    const fresh = port.ownLogAfter(sealed ?? null)
-    const segment = await folder.append(fresh)
-    const last = fresh.at(-1)
-    if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
-    else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
-    sent = segment === undefined ? 0 : fresh.length
+    if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
+    // Only what comes after the mark is read (a quiet round reads no own record), a slice at a time: each slice is
+    // one segment, published once it is in place, so a failure later in the run sends the rest next round.
+    const slice = Math.max(1, options.sealSlice ?? SEAL_SLICE)
+    for (let after = sealed ?? null; ; ) {
+      if (!port.settled()) return unsettled()
+      const fresh = port.ownLogAfter(after, slice)
+      const last = fresh.at(-1)
+      if (last === undefined || (await folder.append(fresh)) === undefined) break
+      if (!port.settled()) return unsettled()
+      port.markPublished(last.hlc)
+      sent += fresh.length
+      after = last.hlc
+      if (fresh.length < slice) break
+    }
 
     const segments = await folder.ownSegmentCount()
     if (segments > options.compactAfterSegments && port.settled())

@@ -241,7 +241,7 @@ export class SyncService {
       const observed: SyncLogPort = {
         device: () => port.device(),
         ownLog: () => port.ownLog(),
-        ownLogAfter: (hlc) => port.ownLogAfter(hlc),
+        ownLogAfter: (hlc, limit) => port.ownLogAfter(hlc, limit),
         pending: () => port.pending(),
         settled: () => port.settled(),
         publishedThrough: () => port.publishedThrough(),

@@ -96,8 +96,8 @@ export class SimDevice implements SyncLogPort {
   }
 
   /** Its own records after a clock. */
-  ownLogAfter(hlc: string | null): readonly ChangeRecord[] {
-    return this.log.filter((record) => hlc === null || record.hlc > hlc)
+  ownLogAfter(hlc: string | null, limit?: number): readonly ChangeRecord[] {
+    return this.log.filter((record) => hlc === null || record.hlc > hlc).slice(0, limit)
   }
 
   /** Own records after the watermark. */
