@@ -281,5 +281,42 @@ for (const driver of DRIVERS) {
       await runSyncRound(b.sync, await target(b, desktop.clock.iso()), OPTIONS)
       assert.deepEqual(libraryOf(b), libraryOf(a))
     })
+
+    it('receives a long file in slices, the cursor moving only once the whole file is kept', async () => {
+      const a = storesOf(laptop.memory)
+      const b = storesOf(desktop.memory)
+      await a.sync.enableSync(laptop.clock.iso())
+      await b.sync.enableSync(desktop.clock.iso())
+      for (const value of ['7801', '7802', '7803', '7804', '7805']) {
+        laptop.clock.advance(1000)
+        writeFact(laptop.memory, laptop.config, { subject: `service ${value}`, property: 'port', value })
+      }
+      await runSyncRound(a.sync, await target(a, laptop.clock.iso()), OPTIONS)
+      const sent = a.sync.ownLog()
+      // The desktop's process dies during its second slice: the first is kept, the cursor has not moved.
+      const calls: number[] = []
+      const dying = new Proxy(b.sync, {
+        get(held, key) {
+          if (key === 'receive')
+            return (...args: Parameters<typeof held.receive>) => {
+              calls.push(args[0].length)
+              if (calls.length === 2) throw new Error('killed')
+              return held.receive(...args)
+            }
+          const value: unknown = Reflect.get(held, key, held)
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(held) : value
+        },
+      })
+      const died = await runSyncRound(dying, await target(b, desktop.clock.iso()), { ...OPTIONS, receiveSlice: 2 })
+      assert.equal(died.ok, false)
+      assert.deepEqual(calls, [2, 2], 'records are handed over two at a time')
+      assert.deepEqual(b.sync.cursor(), {}, 'the cursor waits for the whole file')
+      assert.equal(b.sync.receivedRecords().length, 2)
+
+      const again = await runSyncRound(b.sync, await target(b, desktop.clock.iso()), { ...OPTIONS, receiveSlice: 2 })
+      assert.deepEqual({ ok: again.ok, received: again.received }, { ok: true, received: sent.length - 2 })
+      assert.deepEqual(b.sync.cursor(), { [a.sync.device().id]: 1 })
+      assert.deepEqual(libraryOf(b), libraryOf(a))
+    })
   })
 }

@@ -10,6 +10,11 @@ import type { GitRemote } from './git-remote.ts'
 import { compactLog, type SyncFolder } from './sync-folder.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 
+/** The next turn of the event loop. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /** Where a round syncs to. */
 export type RoundTarget =
   | { readonly kind: 'folder'; readonly folder: SyncFolder }
@@ -37,7 +42,16 @@ export interface RoundOptions {
   readonly compactAfterSegments: number
   /** Most own records sealed into one segment ({@link SEAL_SLICE} by default). */
   readonly sealSlice?: number
+  /** Most records of other devices handed to the store at once ({@link RECEIVE_SLICE} by default). */
+  readonly receiveSlice?: number
 }
+
+/**
+ * Most records of other devices kept and applied in one transaction: a long file (the first sync of a large library,
+ * a snapshot) is received in slices, the event loop handed back between them. The cursor moves with a file's last
+ * slice only, so a crash part-way reads the file again and keeps what is new (keeping is idempotent by operation).
+ */
+export const RECEIVE_SLICE = 500
 
 /**
  * Most own records a segment holds: a long run (the first sync of a large library) is sealed as several segments,
@@ -82,12 +96,22 @@ export async function runSyncRound(
   try {
     devices = await folder.others()
     const names = new Map(devices.map((entry) => [entry.device, entry.name]))
-    const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
-    problems.push(...read.problems)
-    if (!port.settled()) return unsettled()
-    const got = port.receive(read.records, read.cursor, Object.fromEntries(names))
-    received = got.fresh
-    problems.push(...got.refused)
+    const named = Object.fromEntries(names)
+    const receiveSlice = Math.max(1, options.receiveSlice ?? RECEIVE_SLICE)
+    let kept = port.cursor()
+    for await (const file of folder.pendingFiles(kept, (device) => names.get(device) ?? device)) {
+      problems.push(...file.problems)
+      // Every slice but a file's last keeps records under the cursor before the file; the last moves it past.
+      for (let at = 0; at === 0 || at < file.records.length; at += receiveSlice) {
+        if (at > 0) await nextTurn()
+        if (!port.settled()) return unsettled()
+        const last = at + receiveSlice >= file.records.length
+        const got = port.receive(file.records.slice(at, at + receiveSlice), last ? file.cursor : kept, named)
+        received += got.fresh
+        problems.push(...got.refused)
+      }
+      kept = file.cursor
+    }
 
     const highWater = await folder.ownHighWater()
     if (!port.settled()) return unsettled()

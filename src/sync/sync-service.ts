@@ -237,7 +237,7 @@ export class SyncService {
       const opened = await this.options.openTarget()
       if (!opened.ok)
         return { received: 0, sent: 0, compacted: false, devices: [], problems: [opened.reason], ok: false }
-      let newest = new Map<string, string>()
+      const newest = new Map<string, string>()
       const observed: SyncLogPort = {
         device: () => port.device(),
         ownLog: () => port.ownLog(),
@@ -250,7 +250,9 @@ export class SyncService {
         // The other devices' names go through too: they name the machine a conflict came from.
         receive: (records, cursor, names) => {
           const received = port.receive(records, cursor, names)
-          newest = newestClocks(records)
+          // A round hands records over in slices: the newest clock per device is over all of them.
+          for (const [device, hlc] of newestClocks(records))
+            if ((newest.get(device) ?? '') < hlc) newest.set(device, hlc)
           return received
         },
       }
