@@ -118,6 +118,31 @@ for (const driver of DRIVERS) {
         )
     })
 
+    it('a subject renamed on one leaves nothing under its old name on the other', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      say(laptop, { ...PORT, value: '7801' })
+      say(desktop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      const renamed = laptop.stores.facts.renames.renameSubject(
+        'billing api',
+        'billing-backend',
+        keysUnder,
+        laptop.h.clock.iso(),
+      )
+      assert.ok(renamed.ok)
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        [...library.current, ...library.history].filter((line) => line.startsWith('billing api|')),
+        [],
+        'the old name holds no row on either machine',
+      )
+      assert.equal(library.current.filter((line) => line.startsWith('billing backend|')).length, 2)
+    })
+
     it('three stores reach the same library whatever order they read each other in', async () => {
       const [a, b, c] = [await device('a'), await device('b'), await device('c')]
       say(a, { ...PORT, value: '7801' })
@@ -198,7 +223,9 @@ for (const driver of DRIVERS) {
       const library = libraryOf(laptop.stores)
       assert.deepEqual(libraryOf(desktop.stores), library)
       assert.deepEqual(
-        library.current.filter((line) => line.startsWith('billing api|port|')).map((line) => line.split('|').slice(4, 7)),
+        library.current
+          .filter((line) => line.startsWith('billing api|port|'))
+          .map((line) => line.split('|').slice(4, 7)),
         [['7820', 'active', 'confirmed_user']],
       )
     })

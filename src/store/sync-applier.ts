@@ -106,7 +106,12 @@ export class SyncApplier {
 
   /** Keep a tombstone no row of this store carries (one already held keeps its own date). */
   private keepTombstone(kind: 'claim' | 'evidence', key: string, now: string): void {
-    this.db.run('INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)', kind, key, now)
+    this.db.run(
+      'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
+      kind,
+      key,
+      now,
+    )
   }
 
   /** Every kept record (own and received) filed under one of the keys. */
@@ -285,7 +290,12 @@ export class SyncApplier {
           )
     const scope = to.project === null ? fact.scope : projectScope(to.project)
     const keys = keysUnder({ ...fact, scope }, subject, property)
-    this.db.run('INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)', keys.entityKey, subject, now)
+    this.db.run(
+      'INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)',
+      keys.entityKey,
+      subject,
+      now,
+    )
     const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', keys.entityKey)?.['id'])
     if (CURRENT_STATUSES.includes(fact.status))
       this.db.run(
@@ -381,7 +391,13 @@ export class SyncApplier {
           kind: alias.aliasKind,
           entityKey,
           aliasKey: alias.from,
-          aliasText: alias.from,
+          // The old name as people read it, where this store knew the subject (as the renaming device did).
+          aliasText:
+            alias.aliasKind === 'entity'
+              ? (textOrNull(
+                  this.db.get('SELECT display FROM entities WHERE entity_key = ?', alias.from)?.['display'],
+                ) ?? alias.from)
+              : alias.from,
           canonicalKey: alias.to,
           canonicalText: alias.display,
           origin: 'rename',
