@@ -81,7 +81,11 @@ for (const driver of DRIVERS) {
               record,
             )
           })
-          assert.deepEqual(migrated(db), { ...expected, pending: { plain: 2, sensitive: 1 } }, 'a new record is counted')
+          assert.deepEqual(
+            migrated(db),
+            { ...expected, pending: { plain: 2, sensitive: 1 } },
+            'a new record is counted',
+          )
         } finally {
           db.close()
         }

@@ -61,6 +61,24 @@ for (const driver of DRIVERS) {
       return { kind: 'folder', folder: opened.folder }
     }
 
+    /** Both stores with sync on. */
+    async function bothSyncing(): Promise<{ a: StoreSet; b: StoreSet }> {
+      const a = storesOf(laptop.memory)
+      const b = storesOf(desktop.memory)
+      await a.sync.enableSync(laptop.clock.iso())
+      await b.sync.enableSync(desktop.clock.iso())
+      return { a, b }
+    }
+
+    /** The laptop states the ports of `count` services, a second apart. */
+    function writeServices(count: number): void {
+      for (let index = 1; index <= count; index += 1) {
+        const value = String(7800 + index)
+        laptop.clock.advance(1000)
+        writeFact(laptop.memory, laptop.config, { subject: `service ${value}`, property: 'port', value })
+      }
+    }
+
     /** Every record of `stores` in the folder, as another device reads it. */
     async function publishedBy(stores: StoreSet, root = folder): Promise<ChangeRecord[]> {
       const opened = await SyncFolder.open(root, 'reader', 'reader', undefined, laptop.clock.iso())
@@ -151,7 +169,10 @@ for (const driver of DRIVERS) {
       const port = watched(a.sync, handed)
 
       const first = await runSyncRound(port, await target(a, laptop.clock.iso()), OPTIONS)
-      assert.deepEqual({ ok: first.ok, sent: first.sent, problems: first.problems }, { ok: true, sent: all.length, problems: [] })
+      assert.deepEqual(
+        { ok: first.ok, sent: first.sent, problems: first.problems },
+        { ok: true, sent: all.length, problems: [] },
+      )
       assert.deepEqual(handed.at(-1), all)
       assert.equal(a.sync.pending(), 0)
 
@@ -173,10 +194,7 @@ for (const driver of DRIVERS) {
     })
 
     it('publishes none of the records of an import still in its slices, and all that commits afterwards', async () => {
-      const a = storesOf(laptop.memory)
-      const b = storesOf(desktop.memory)
-      await a.sync.enableSync(laptop.clock.iso())
-      await b.sync.enableSync(desktop.clock.iso())
+      const { a, b } = await bothSyncing()
       laptop.clock.advance(1000)
       writeFact(laptop.memory, laptop.config, { subject: 'editor', property: 'preferred', value: 'vim' })
       let release = (): void => undefined
@@ -215,10 +233,7 @@ for (const driver of DRIVERS) {
     })
 
     it('reads each target from its own cursor: a target switched to is read from its start', async () => {
-      const a = storesOf(laptop.memory)
-      const b = storesOf(desktop.memory)
-      await a.sync.enableSync(laptop.clock.iso())
-      await b.sync.enableSync(desktop.clock.iso())
+      const { a, b } = await bothSyncing()
       const first = folder
       const second = tempDir('fact-memory-sync-')
       try {
@@ -240,7 +255,11 @@ for (const driver of DRIVERS) {
         writeFact(laptop.memory, laptop.config, { subject: 'editor', property: 'preferred', value: 'vim' })
         await runSyncRound(a.sync.forTarget(second), await target(a, laptop.clock.iso(), second), OPTIONS)
 
-        const moved = await runSyncRound(b.sync.forTarget(second), await target(b, desktop.clock.iso(), second), OPTIONS)
+        const moved = await runSyncRound(
+          b.sync.forTarget(second),
+          await target(b, desktop.clock.iso(), second),
+          OPTIONS,
+        )
         assert.ok(moved.received > 0, 'the second folder is read from its first segment')
         assert.deepEqual(libraryOf(b), libraryOf(a))
         assert.deepEqual(b.sync.forTarget(second).cursor(), { [laptopId]: 2 })
@@ -251,14 +270,8 @@ for (const driver of DRIVERS) {
     })
 
     it('seals a long run of records in segments of a bounded size, each published as it lands', async () => {
-      const a = storesOf(laptop.memory)
-      const b = storesOf(desktop.memory)
-      await a.sync.enableSync(laptop.clock.iso())
-      await b.sync.enableSync(desktop.clock.iso())
-      for (const value of ['7801', '7802', '7803', '7804', '7805']) {
-        laptop.clock.advance(1000)
-        writeFact(laptop.memory, laptop.config, { subject: `service ${value}`, property: 'port', value })
-      }
+      const { a, b } = await bothSyncing()
+      writeServices(5)
       const all = a.sync.ownLog()
       const opened = (await target(a, laptop.clock.iso())) as Extract<RoundTarget, { kind: 'folder' }>
       // A crash while the second segment is written: the first stays sealed and published.
@@ -283,14 +296,8 @@ for (const driver of DRIVERS) {
     })
 
     it('receives a long file in slices, the cursor moving only once the whole file is kept', async () => {
-      const a = storesOf(laptop.memory)
-      const b = storesOf(desktop.memory)
-      await a.sync.enableSync(laptop.clock.iso())
-      await b.sync.enableSync(desktop.clock.iso())
-      for (const value of ['7801', '7802', '7803', '7804', '7805']) {
-        laptop.clock.advance(1000)
-        writeFact(laptop.memory, laptop.config, { subject: `service ${value}`, property: 'port', value })
-      }
+      const { a, b } = await bothSyncing()
+      writeServices(5)
       await runSyncRound(a.sync, await target(a, laptop.clock.iso()), OPTIONS)
       const sent = a.sync.ownLog()
       // The desktop's process dies during its second slice: the first is kept, the cursor has not moved.

@@ -271,7 +271,8 @@ function mergeSlot(
     const { record } = event
     if (record.kind !== 'settle' || record.evidence === undefined) continue
     const held = settled.get(record.keep)
-    if (held === undefined || evidenceRank(record.evidence) < evidenceRank(held)) settled.set(record.keep, record.evidence)
+    if (held === undefined || evidenceRank(record.evidence) < evidenceRank(held))
+      settled.set(record.keep, record.evidence)
   }
   const values = [...byValue.entries()].map(([value, heads]) =>
     standingValue(value, heads, pinOf(value), settled.get(value)),
