@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { Database } from '../src/store/database.ts'
+import { keysUnder } from '../src/fact-input.ts'
 import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
@@ -84,6 +85,64 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.conflicts, [])
     })
 
+    it("a project moved to its repository's key on one store moves on the other, and its old key leads there", async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      const folder = { key: '/home/ada/src/billing-api', name: 'billing-api', repository: true }
+      const repo = { key: 'github.com/ada/billing-api', name: 'billing-api', repository: true }
+      say(laptop, { subject: 'builder', property: 'tool', value: 'make', project: folder })
+      say(desktop, { subject: 'linter', property: 'tool', value: 'eslint', project: folder })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      laptop.stores.projectRekeys.rekeyProject(
+        folder.key,
+        repo,
+        (fact, scope) => keysUnder({ ...fact, scope }, fact.subject),
+        laptop.h.clock.iso(),
+      )
+      // The desktop, not having seen the move, corrects a value under the old key: it lands on the new key on both.
+      say(desktop, { subject: 'builder', property: 'tool', value: 'just', project: folder })
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(0, 6).join('|')),
+        [`builder|tool|{}|project:${repo.key}|just|active`, `linter|tool|{}|project:${repo.key}|eslint|active`],
+      )
+      assert.deepEqual(library.history, [`builder|tool|{}|project:${repo.key}|make|superseded`])
+      for (const at of [laptop, desktop])
+        assert.deepEqual(
+          [at.stores.facts.scopes.knownProject(folder.key)?.name, at.stores.facts.scopes.knownProject(repo.key)?.name],
+          [undefined, repo.name],
+          `${at.name} knows the project by its new key only`,
+        )
+    })
+
+    it('a subject renamed on one leaves nothing under its old name on the other', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      say(laptop, { ...PORT, value: '7801' })
+      say(desktop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      const renamed = laptop.stores.facts.renames.renameSubject(
+        'billing api',
+        'billing-backend',
+        keysUnder,
+        laptop.h.clock.iso(),
+      )
+      assert.ok(renamed.ok)
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        [...library.current, ...library.history].filter((line) => line.startsWith('billing api|')),
+        [],
+        'the old name holds no row on either machine',
+      )
+      assert.equal(library.current.filter((line) => line.startsWith('billing backend|')).length, 2)
+    })
+
     it('three stores reach the same library whatever order they read each other in', async () => {
       const [a, b, c] = [await device('a'), await device('b'), await device('c')]
       say(a, { ...PORT, value: '7801' })
@@ -139,6 +198,35 @@ for (const driver of DRIVERS) {
       assert.deepEqual(
         settled.current.filter((line) => line.startsWith('billing api|port|')).map((line) => line.split('|')[4]),
         ['7830'],
+      )
+    })
+
+    it('a conflict settled on one raises the kept value’s evidence on the other, as it did where it was settled', async () => {
+      const laptop = await device('work laptop')
+      const desktop = await device('home desktop')
+      say(laptop, { ...PORT, value: '7810', evidence: 'observed' })
+      say(desktop, { ...PORT, value: '7820', evidence: 'observed' })
+      exchangeAll([laptop, desktop])
+      const [groupId] = laptop.h
+        .db()
+        .all("SELECT id FROM conflict_groups WHERE status = 'open'")
+        .map((row) => Number(row['id']))
+      const keep = currentIds(laptop, 'billing api').find(
+        (id) => laptop.stores.facts.getFacts([id])[0]?.value === '7820',
+      )
+      assert.ok(groupId !== undefined && keep !== undefined)
+      laptop.h.clock.advance(1000)
+      const settled = laptop.stores.facts.resolveGroup(groupId, keep, laptop.h.clock.iso())
+      assert.ok(settled.ok)
+      assert.equal(settled.kept.evidence, 'confirmed_user')
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(
+        library.current
+          .filter((line) => line.startsWith('billing api|port|'))
+          .map((line) => line.split('|').slice(4, 7)),
+        [['7820', 'active', 'confirmed_user']],
       )
     })
 
@@ -258,13 +346,14 @@ for (const driver of DRIVERS) {
   })
 }
 
-/** A session's records under subject names and operation ids of their own seed. */
+/** A session's records under subject names, project keys and operation ids of their own seed. */
 function underSeed(records: readonly ChangeRecord[], seed: number): ChangeRecord[] {
   return records.map(
     (record) =>
       JSON.parse(
         JSON.stringify(record)
           .replaceAll('"svc ', `"s${seed} svc `)
+          .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
           .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
       ) as ChangeRecord,
   )

@@ -283,7 +283,9 @@ for (const driver of DRIVERS) {
         assert.equal(ownCount(), 2, 'kept on this machine')
         assert.deepEqual(stores.sync.ownLog(), [])
         assert.doesNotMatch(JSON.stringify(stores.sync.ownLog()), /example/u)
+        assert.equal(stores.sync.pending(), 0, 'nothing waits to leave')
         stores.sync.setIncludeSensitive(true)
+        assert.equal(stores.sync.pending(), 2, 'opted in, both wait to be sealed')
         assert.deepEqual(
           stores.sync.ownLog().map((record) => (record.kind === 'write' ? [record.value, record.ends] : [])),
           [

@@ -25,6 +25,7 @@ import { FACT_COLUMNS, INSTANT, KEY, placeholders, toFact } from './fact-rows.ts
 import type { Database } from './database.ts'
 import type { FactReader } from './fact-reader.ts'
 import type { FactSlots } from './fact-slots.ts'
+import { relocateFact } from './fact-relocation.ts'
 import { FOLD_HISTORY } from '../rules/fold.ts'
 import { findTombstone } from './tombstones.ts'
 import type { SyncRecorder } from './sync-recorder.ts'
@@ -357,7 +358,7 @@ export class CurationStore implements FoldTarget {
       }
     }
     const identities = moving.map((entry) => ({ factId: entry.fact.id, before: identityOf(this.db, entry.fact.id) }))
-    for (const { fact, keys } of moving) this.moveFact(fact.id, entityId, keys, now)
+    for (const { fact, keys } of moving) relocateFact(this.db, fact.id, entityId, keys, now)
     for (const { slotKey, plan } of plans) this.settleSlot(slotKey, plan, now)
     // A twin of the same value is one fact to sync already; a different value the rules retired is recorded as ended.
     for (const { plan } of plans) {
@@ -474,26 +475,6 @@ export class CurationStore implements FoldTarget {
       id,
     )
     if (settle && typeof group === 'number') this.slots.closeGroupIfMoot(group, now)
-  }
-
-  private moveFact(id: number, entityId: number, keys: FactKeys, now: string): void {
-    this.db.run(
-      `UPDATE facts SET entity_id = ?, subject = ?, property = ?, predicate_key = ?, slot_key = ${KEY}, claim_key = ${KEY},
-      revision = revision + 1, updated_at = ${INSTANT} WHERE id = ?`,
-      entityId,
-      keys.subject,
-      keys.property,
-      keys.predicateKey,
-      keys.slotKey,
-      keys.claimKey,
-      now,
-      id,
-    )
-    this.db.run('DELETE FROM facts_fts WHERE rowid = ?', id)
-    this.db.run('INSERT INTO facts_fts (rowid, terms) VALUES (?, ?)', id, keys.terms)
-    this.db.run('DELETE FROM fact_identifiers WHERE fact_id = ?', id)
-    for (const ident of keys.identifiers)
-      this.db.run('INSERT OR IGNORE INTO fact_identifiers (ident, fact_id) VALUES (?, ?)', ident, id)
   }
 
   /** The rest of a slot's plan, once every fact has moved in: values that become current, multi-valued, stronger, grouped. */

@@ -14,6 +14,7 @@ import { CURRENT_STATUSES, type Fact, type ProjectRef } from '../types.ts'
 import type { Database } from './database.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
+import { moveProjectRow } from './project-rows.ts'
 import { tombstoneFact } from './tombstones.ts'
 import { SyncRecorder } from './sync-recorder.ts'
 
@@ -115,7 +116,7 @@ export class ProjectRekeyStore {
         )
         this.retombstone(row, keys, to.key, now)
       }
-      this.moveProjectRow(fromKey, to, now)
+      moveProjectRow(this.db, fromKey, to, now)
       const fromJson = JSON.stringify(fromScope)
       this.db.run(
         `UPDATE proposals SET rows = replace(rows, ?, ?) WHERE status = 'pending' AND instr(rows, ?) > 0`,
@@ -177,26 +178,5 @@ export class ProjectRekeyStore {
       { ...row, claimKey: keys.claimKey, slotKey: keys.slotKey, scope: projectScope(projectKey) },
       now,
     )
-  }
-
-  /**
-   * The projects table: the new key holds the project from its first to its last write, under the name it was known
-   * by first (two checkouts of one repository keep the older one's name).
-   */
-  private moveProjectRow(fromKey: string, to: ProjectRef, now: string): void {
-    const from = this.db.get('SELECT name, first_seen, last_seen FROM projects WHERE project_key = ?', fromKey)
-    const name = from === undefined ? to.name : String(from['name'])
-    const first = from === undefined ? now : String(from['first_seen'])
-    const last = from === undefined ? now : String(from['last_seen'])
-    this.db.run(
-      `INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
-      ON CONFLICT (project_key) DO UPDATE SET name = CASE WHEN excluded.first_seen < first_seen THEN excluded.name ELSE name END,
-        first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
-      to.key,
-      name,
-      first,
-      last,
-    )
-    this.db.run('DELETE FROM projects WHERE project_key = ?', fromKey)
   }
 }

@@ -61,3 +61,29 @@ export function projectRows(db: Database, key?: string): ProjectRow[] {
     lastSeen: String(row['last_seen']),
   }))
 }
+
+/**
+ * A project's key moved (a rekey here, or one another device made, applied by sync): the new key holds the project
+ * from its first to its last write, under the name it was known by first (two checkouts of one repository keep the
+ * older one's name), and the old key is gone from the table.
+ * @param db - the open database, inside the moving transaction.
+ * @param fromKey - the old key.
+ * @param to - the new key and the name to use when the old key had none.
+ * @param now - ISO instant, for a project the table did not hold.
+ */
+export function moveProjectRow(db: Database, fromKey: string, to: ProjectRef, now: string): void {
+  const from = db.get('SELECT name, first_seen, last_seen FROM projects WHERE project_key = ?', fromKey)
+  const name = from === undefined ? to.name : String(from['name'])
+  const first = from === undefined ? now : String(from['first_seen'])
+  const last = from === undefined ? now : String(from['last_seen'])
+  db.run(
+    `INSERT INTO projects (project_key, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
+    ON CONFLICT (project_key) DO UPDATE SET name = CASE WHEN excluded.first_seen < first_seen THEN excluded.name ELSE name END,
+      first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
+    to.key,
+    name,
+    first,
+    last,
+  )
+  db.run('DELETE FROM projects WHERE project_key = ?', fromKey)
+}

@@ -2,18 +2,21 @@
  * SyncApplier: brings the store's rows of some subjects to the merged outcome (sync/merge.ts) of every change record
  * the store keeps about them, its own and other devices', through the store's own write paths: a row inserted by the
  * writer (after the same gates as a local write: canonical names, the tombstone check, a credential refused), moved
- * to history or back, a conflict group opened or closed, a forget with its tombstones, a pin, an alias. The plan is
+ * to history or back, moved in place under a name another device renamed it to (a subject, property or project key,
+ * as the rename moved it there), a conflict group opened or closed, a forget with its tombstones, a pin, an alias. The plan is
  * the pure `sync/apply-plan.ts`; this shell reads the records and rows and carries the plan out inside the caller's
  * transaction, with the recorder silenced (a remote change is never recorded again as this device's own).
  *
  * Records are found by subject through `sync_record_entities` (migration 0028), so applying a few records merges the
  * records of a few subjects, never the whole log.
  */
-import { prepareWrite } from '../fact-input.ts'
-import { projectKeyOfScope, projectNameOf } from '../project/project-ref.ts'
+import { keysUnder, prepareWrite } from '../fact-input.ts'
+import { projectKeyOfScope, projectNameOf, projectScope } from '../project/project-ref.ts'
 import { evidenceRank } from '../rules/write-policy.ts'
+import { CURRENT_STATUSES } from '../types.ts'
 import {
   planApply,
+  type Relocation,
   type RowAction,
   type RowTarget,
   type SlotPlan,
@@ -21,15 +24,18 @@ import {
   type StoredRow,
 } from '../sync/apply-plan.ts'
 import type { ChangeRecord } from '../sync/change-record.ts'
-import { canonicalSlots, mergeRecords } from '../sync/merge.ts'
+import { canonicalSlots, mergeRecords, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
+import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { relocateFact } from './fact-relocation.ts'
 import type { FactForgetting } from './fact-forgetting.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import type { FactSlots } from './fact-slots.ts'
 import type { FactWriter } from './fact-writer.ts'
 import type { PinStore } from './pin-store.ts'
+import { moveProjectRow } from './project-rows.ts'
 import { slotOf, whileApplying } from './sync-recorder.ts'
 import { findTombstone } from './tombstones.ts'
 
@@ -75,25 +81,37 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
-      const plans = planApply(merged, statements, rows)
+      const plan = planApply(merged, statements, rows, canonical)
       const refused: string[] = []
-      let changedSlots = 0
-      for (const plan of plans) if (this.carryOut(plan, now, refused)) changedSlots += 1
+      // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
+      // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
+      for (const key of renamedForgets(records, canonical)) this.keepTombstone('claim', key, now)
+      // Rows renamed away move under the names in force before any slot's steps, as the rename moved them where it
+      // was made; a slot they leave keeps no open conflict group.
+      const left = new Set<string>()
+      for (const relocation of plan.relocations) left.add(this.relocate(relocation, merged.aliases, now))
+      for (const slotKey of left) this.settleGroup(slotKey, false, now)
+      let changedSlots = left.size
+      for (const slot of plan.slots) if (this.carryOut(slot, now, refused)) changedSlots += 1
       this.applyAliases(merged.aliases, now)
       // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
       const claims = merged.tombstones.map((claim) => {
         const [entity, predicate, qualifiers, value] = JSON.parse(claim) as [string, string, string, string]
         return { kind: 'claim' as const, key: claimKeyOf(entity, predicate, qualifiers, value) }
       })
-      for (const key of [...merged.storeTombstones, ...claims])
-        this.db.run(
-          'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
-          key.kind,
-          key.key,
-          now,
-        )
+      for (const key of [...merged.storeTombstones, ...claims]) this.keepTombstone(key.kind, key.key, now)
       return { changedSlots, refused }
     })
+  }
+
+  /** Keep a tombstone no row of this store carries (one already held keeps its own date). */
+  private keepTombstone(kind: 'claim' | 'evidence', key: string, now: string): void {
+    this.db.run(
+      'INSERT OR IGNORE INTO tombstones (kind, key, fact_id, created_at) VALUES (?, ?, NULL, ?)',
+      kind,
+      key,
+      now,
+    )
   }
 
   /** Every kept record (own and received) filed under one of the keys. */
@@ -241,6 +259,58 @@ export class SyncApplier {
     return true
   }
 
+  /**
+   * Move a row held under a name since renamed away to the names in force, in place (a current row leaves the
+   * current set; its slot's steps place it), as the device that renamed moved its own; a project's key moved takes
+   * the projects table with it.
+   * @returns the slot key the row left.
+   */
+  private relocate({ row, to }: Relocation, aliases: readonly MergedAlias[], now: string): string {
+    const held = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ?`, row.id)
+    if (held === undefined) throw new Error(`fact #${row.id} is missing`)
+    const fact = toFact(held)
+    const subject =
+      to.entity === row.slot.entity
+        ? fact.subject
+        : nameInForce(
+            [
+              textOrNull(this.db.get('SELECT display FROM entities WHERE entity_key = ?', to.entity)?.['display']),
+              aliases.find((alias) => alias.aliasKind === 'entity' && alias.to === to.entity)?.display,
+            ],
+            to.entity,
+            canonicalEntity,
+          )
+    const property =
+      to.predicate === row.slot.predicate
+        ? fact.property
+        : nameInForce(
+            [aliases.find((alias) => alias.aliasKind === 'predicate' && alias.to === to.predicate)?.display],
+            to.predicate,
+            canonicalPredicate,
+          )
+    const scope = to.project === null ? fact.scope : projectScope(to.project)
+    const keys = keysUnder({ ...fact, scope }, subject, property)
+    this.db.run(
+      'INSERT OR IGNORE INTO entities (entity_key, display, created_at) VALUES (?, ?, ?)',
+      keys.entityKey,
+      subject,
+      now,
+    )
+    const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', keys.entityKey)?.['id'])
+    if (CURRENT_STATUSES.includes(fact.status))
+      this.db.run(
+        `UPDATE facts SET status = 'retired', valid_to = coalesce(valid_to, ${INSTANT}), conflict_group_id = NULL WHERE id = ?`,
+        now,
+        row.id,
+      )
+    relocateFact(this.db, row.id, entityId, keys, now, scope)
+    if (row.slot.project !== null && to.project !== null && row.slot.project !== to.project) {
+      const name = aliases.find((alias) => alias.aliasKind === 'project' && alias.to === to.project)?.display
+      moveProjectRow(this.db, row.slot.project, { key: to.project, name: name ?? projectNameOf(to.project) }, now)
+    }
+    return fact.slotKey
+  }
+
   /** Evidence, multi, pin and devices of a row, as its target says. */
   private dress(id: number, target: RowTarget, now: string): void {
     if (target.evidence !== undefined)
@@ -321,7 +391,13 @@ export class SyncApplier {
           kind: alias.aliasKind,
           entityKey,
           aliasKey: alias.from,
-          aliasText: alias.from,
+          // The old name as people read it, where this store knew the subject (as the renaming device did).
+          aliasText:
+            alias.aliasKind === 'entity'
+              ? (textOrNull(
+                  this.db.get('SELECT display FROM entities WHERE entity_key = ?', alias.from)?.['display'],
+                ) ?? alias.from)
+              : alias.from,
           canonicalKey: alias.to,
           canonicalText: alias.display,
           origin: 'rename',
@@ -330,6 +406,29 @@ export class SyncApplier {
       )
     }
   }
+}
+
+/** The claim keys of the forgets in force made under a name since renamed away, under the name they were made with. */
+function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): string[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return records.flatMap((record) => {
+    if (record.kind !== 'forget' || undone.has(record.op)) return []
+    const named = canonical(record.slot)
+    const same =
+      named.entity === record.slot.entity &&
+      named.predicate === record.slot.predicate &&
+      named.qualifiers === record.slot.qualifiers
+    return same ? [] : [claimKeyOf(record.slot.entity, record.slot.predicate, record.slot.qualifiers, record.value)]
+  })
+}
+
+/** The first of the readable names that reads as the key, else the key itself. */
+function nameInForce(
+  names: readonly (string | null | undefined)[],
+  key: string,
+  canonicalOf: (text: string) => string,
+): string {
+  return names.find((name): name is string => typeof name === 'string' && canonicalOf(name) === key) ?? key
 }
 
 /** The subjects, with every subject an entity alias links to them (either way, transitively). */

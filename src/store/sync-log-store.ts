@@ -1,8 +1,9 @@
 /**
  * SyncLogStore: the store side of sync (sync/sync-log-port.ts) over the tables of migration 0027. It names this device
  * (a stable id made once per store, and a readable name that follows the host name until the user sets one), hands
- * out this device's log (sensitive values left out unless the user opted in), keeps the published watermark and the
- * per-device read cursor, and keeps every record read from other devices, idempotent by operation id.
+ * out this device's log (sensitive values left out unless the user opted in) from the published watermark on, keeps
+ * that watermark and the count of records after it, the read cursor per sync target and device, and every record read
+ * from other devices, idempotent by operation id.
  *
  * Receiving applies the fresh records in the same transaction (SyncApplier): the subjects they name, and those this
  * device's own records named since the last receive, are brought to the merged outcome (sync/merge.ts) of every
@@ -135,9 +136,21 @@ export class SyncLogStore implements SyncLogPort {
 
   /** This device's log in clock order; sensitive records and ends left out unless the user opted in. */
   ownLog(): readonly ChangeRecord[] {
-    const include = this.db.get('SELECT include_sensitive FROM sync_device WHERE id = 1')?.['include_sensitive'] === 1
+    return this.ownLogAfter(null)
+  }
+
+  /**
+   * This device's records with a clock after `hlc` (every one when null), in clock order, through the clock index:
+   * a round reads what it seals, never what it sealed before, at most `limit` at a time (every one by default).
+   * Sensitive records and ends left out as in `ownLog`.
+   */
+  ownLogAfter(hlc: string | null, limit = -1): readonly ChangeRecord[] {
+    const include = this.includesSensitive()
     const rows = this.db.all(
-      `SELECT record, sensitive_ends FROM sync_own_records ${include ? '' : 'WHERE sensitive = 0'} ORDER BY hlc, op`,
+      `SELECT record, sensitive_ends FROM sync_own_records WHERE hlc > ? ${include ? '' : 'AND sensitive = 0'}
+      ORDER BY hlc, op LIMIT ?`,
+      hlc ?? '',
+      limit,
     )
     return rows.map((row) => {
       const record = JSON.parse(String(row['record'])) as ChangeRecord
@@ -148,28 +161,78 @@ export class SyncLogStore implements SyncLogPort {
     })
   }
 
+  /** How many own records wait to be sealed: the count the store keeps (migration 0030), never the log read. */
+  pending(): number {
+    const row = this.db.get('SELECT plain, sensitive FROM sync_pending WHERE id = 1')
+    if (row === undefined) return 0
+    return Number(row['plain']) + (this.includesSensitive() ? Number(row['sensitive']) : 0)
+  }
+
+  /** False while a change commits in slices (a large import): its records may yet roll back. */
+  settled(): boolean {
+    return !this.db.busy
+  }
+
   /** The clock of the last own record sealed into a segment; null before the first. */
   publishedThrough(): string | null {
     return textOrNull(this.db.get('SELECT published_through FROM sync_device WHERE id = 1')?.['published_through'])
   }
 
-  /** Remember that every own record up to `hlc` is sealed; the watermark never moves back. */
+  /**
+   * Remember that every own record up to `hlc` is sealed; the watermark never moves back, and the pending count is
+   * counted again after it (records appended since the round read its own are still pending). While a change commits
+   * in slices nothing is written: the segment's clock in the folder covers the records until the next round.
+   */
   markPublished(hlc: string): void {
+    if (!this.settled()) return
     this.db.ledger(() => {
-      this.db.run(
+      const moved = this.db.run(
         'UPDATE sync_device SET published_through = ? WHERE id = 1 AND (published_through IS NULL OR published_through < ?)',
+        hlc,
+        hlc,
+      ).changes
+      if (moved === 0) return
+      this.db.run(
+        `UPDATE sync_pending SET
+          plain = (SELECT count(*) FROM sync_own_records WHERE hlc > ? AND sensitive = 0),
+          sensitive = (SELECT count(*) FROM sync_own_records WHERE hlc > ? AND sensitive = 1)
+        WHERE id = 1`,
         hlc,
         hlc,
       )
     })
   }
 
-  /** Per other device, the last sequence number read cleanly. */
-  cursor(): Cursor {
+  /**
+   * This log as the port of one sync target: the cursor it reads and keeps is that target's (a folder path or remote
+   * as shown), so a target switched to is read from its own start; everything else is this store's.
+   * @param target - the target as the settings show it.
+   */
+  forTarget(target: string): SyncLogPort {
+    return {
+      device: () => this.device(),
+      ownLog: () => this.ownLog(),
+      ownLogAfter: (hlc, limit) => this.ownLogAfter(hlc, limit),
+      pending: () => this.pending(),
+      settled: () => this.settled(),
+      publishedThrough: () => this.publishedThrough(),
+      markPublished: (hlc) => {
+        this.markPublished(hlc)
+      },
+      cursor: () => this.cursor(target),
+      receive: (records, cursor, names) => this.receive(records, cursor, names, target),
+    }
+  }
+
+  /**
+   * Per other device, the last sequence number read cleanly in one target.
+   * @param target - the target as shown; '' for the store's own port (tests, and callers with one target).
+   */
+  cursor(target = ''): Cursor {
     return Object.fromEntries(
       this.db
-        .all('SELECT device, cursor FROM sync_peers WHERE cursor IS NOT NULL ORDER BY device')
-        .map((row) => [String(row['device']), Number(row['cursor'])]),
+        .all('SELECT device, seq FROM sync_cursors WHERE target = ? ORDER BY device', target)
+        .map((row) => [String(row['device']), Number(row['seq'])]),
     )
   }
 
@@ -183,12 +246,14 @@ export class SyncLogStore implements SyncLogPort {
    * @param records - validated records, in any order.
    * @param cursor - the cursor after them.
    * @param names - readable names of other devices (device.json), kept to name the machine a conflict came from.
+   * @param target - the target the cursor belongs to ('' by default; see `forTarget`).
    * @returns how many were fresh, the slots they touch, how many slots changed, and the values refused in words.
    */
   receive(
     records: readonly ChangeRecord[],
     cursor: Cursor,
     names: Readonly<Record<string, string>> = {},
+    target = '',
   ): ReceivedRecords {
     return this.db.ledger(() => {
       const self = this.device().id
@@ -227,7 +292,9 @@ export class SyncLogStore implements SyncLogPort {
       }
       for (const [device, seq] of Object.entries(cursor)) {
         this.db.run(
-          'INSERT INTO sync_peers (device, cursor) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET cursor = excluded.cursor',
+          `INSERT INTO sync_cursors (target, device, seq) VALUES (?, ?, ?)
+          ON CONFLICT (target, device) DO UPDATE SET seq = excluded.seq`,
+          target,
           device,
           seq,
         )
@@ -336,6 +403,10 @@ export class SyncLogStore implements SyncLogPort {
     return this.db
       .all('SELECT record FROM sync_received ORDER BY hlc, op')
       .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+  }
+
+  private includesSensitive(): boolean {
+    return this.db.get('SELECT include_sensitive FROM sync_device WHERE id = 1')?.['include_sensitive'] === 1
   }
 
   private clock(self: string): Hlc {

@@ -162,7 +162,13 @@ export class SyncRecorder {
     this.append(
       [
         {
-          body: { kind: 'settle', slot: slotOf(keep), keep: canonicalValue(keep.value), ends: valueEnds(kept) },
+          body: {
+            kind: 'settle',
+            slot: slotOf(keep),
+            keep: canonicalValue(keep.value),
+            ends: valueEnds(kept),
+            evidence: keep.evidence,
+          },
           slotKey: keep.slotKey,
           claimKey: keep.claimKey,
           sensitive: keep.sensitivity !== null,

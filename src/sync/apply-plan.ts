@@ -8,9 +8,13 @@
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
  * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted;
- * - a value a record stated that the outcome keeps nowhere (an undone statement, a statement under a name since renamed
- *   away) leaves a retired row under the name it was stated with, whether or not the store had applied it before the
- *   undo or the rename arrived;
+ * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
+ *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
+ *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
+ *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
+ * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
+ *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
+ *   applied it before the undo or the rename arrived;
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -68,6 +72,13 @@ export type RowAction =
   | { readonly kind: 'update'; readonly row: StoredRow; readonly target: RowTarget }
   | { readonly kind: 'forget'; readonly row: StoredRow }
 
+/** A row held under a name since renamed away, to move under the names in force before any slot's steps run. */
+export interface Relocation {
+  readonly row: StoredRow
+  /** The slot under the names in force. */
+  readonly to: SlotRef
+}
+
 /** The steps for one slot. */
 export interface SlotPlan {
   readonly slot: SlotRef
@@ -79,22 +90,41 @@ export interface SlotPlan {
 
 const CURRENT: ReadonlySet<FactStatus> = new Set(['active', 'scheduled', 'conflict'])
 
+/** What applying must do: rows to move under the names in force first, then each slot's steps. */
+export interface ApplyPlan {
+  readonly relocations: readonly Relocation[]
+  readonly slots: readonly SlotPlan[]
+}
+
 /**
  * Plan the steps that bring the store's rows to the merged outcome.
  * @param merged - the merged state of every record naming the subjects at hand.
  * @param statements - every value those records state, undone ones included.
  * @param rows - the store's non-forgotten rows of those subjects (credentials left out).
- * @returns per slot with a current value, a row to move or a forget, its steps (possibly none), sorted by slot id.
+ * @param canonical - a slot under the names in force (the aliases of the same records); none renamed by default.
+ * @returns the rows to move under the names in force (a current one leaves the current set as it moves; the slot's
+ *   steps place it), and per slot with a current value, a row to move or a forget, its steps, sorted by slot id.
  */
 export function planApply(
   merged: MergedState,
   statements: readonly Statement[],
   rows: readonly StoredRow[],
-): SlotPlan[] {
+  canonical: (slot: SlotRef) => SlotRef = (slot) => slot,
+): ApplyPlan {
   const tombstoned = new Set(merged.tombstones)
   const rowsByKey = new Map<string, StoredRow[]>()
   const slots = new Map<string, SlotRef>()
-  for (const row of rows) {
+  // Values the outcome keeps in a slot, current or as history: a row renamed away from them moves there.
+  const kept = new Set<string>()
+  for (const entry of merged.slots)
+    for (const value of [...entry.current.map((each) => each.value), ...entry.history.map((each) => each.value)])
+      kept.add(keyOf(entry.slot, value))
+  const relocations: Relocation[] = []
+  for (const held of rows) {
+    const named = canonical(held.slot)
+    const moves = slotId(named) !== slotId(held.slot) && kept.has(keyOf(named, held.value))
+    const row = moves ? { ...held, slot: named, status: CURRENT.has(held.status) ? 'retired' : held.status } : held
+    if (moves) relocations.push({ row: held, to: named })
     const key = keyOf(row.slot, row.value)
     rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row])
     slots.set(slotId(row.slot), row.slot)
@@ -133,21 +163,33 @@ export function planApply(
       }
     for (const past of entry.history) want(entry.slot, past.value).history.add(storeStatus(past.status))
   }
+  // The names each kept value was stated under: stated under two names that now lead to one slot, a store may have
+  // held it twice, and one row moves onto the other (as the rename that merged them ends the twin where it is made).
+  const namedAs = new Map<string, Set<string>>()
   // The first statement by its JSON text gives a history row its fields, the same on every device.
   for (const statement of [...statements].sort((a, b) => compare(JSON.stringify(a), JSON.stringify(b)))) {
-    const canonical = slotId(statement.slot) === slotId(statement.canonical)
-    if (canonical) {
+    const canonicalKey = keyOf(statement.canonical, statement.value)
+    namedAs.set(canonicalKey, (namedAs.get(canonicalKey) ?? new Set()).add(slotId(statement.slot)))
+    const inForce = slotId(statement.slot) === slotId(statement.canonical)
+    if (inForce) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
       if (entry.current === undefined && entry.history.size === 0) entry.trace = true
-    } else {
+    } else if (!kept.has(keyOf(statement.canonical, statement.value))) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
       entry.trace = true
       entry.asNamed = true
+      // A store that read the rename before the undo held it under the name in force: a trace stays there too.
+      want(statement.canonical, statement.value).trace = true
     }
     const entry = wanted.get(keyOf(statement.canonical, statement.value))
     if (entry !== undefined) entry.source ??= statement.row
+  }
+
+  for (const [key, names] of namedAs) {
+    const entry = wanted.get(key)
+    if (names.size > 1 && kept.has(key) && entry !== undefined) entry.history.add('superseded')
   }
 
   const plans = new Map<string, RowAction[]>()
@@ -173,7 +215,7 @@ export function planApply(
     const actions = plans.get(id) ?? []
     result.push({ slot: slots.get(id) as SlotRef, conflict: contested.has(id), actions: ordered(actions) })
   }
-  return result
+  return { relocations, slots: result }
 }
 
 /** The steps for one value of one slot. */

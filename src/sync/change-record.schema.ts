@@ -48,7 +48,14 @@ export const changeRecordSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ ...base, kind: z.literal('write'), slot, value: valueKey, row, ends }),
     z.strictObject({ ...base, kind: z.literal('supersede'), slot, ends, by: valueKey.nullable() }),
-    z.strictObject({ ...base, kind: z.literal('settle'), slot, keep: valueKey, ends }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('settle'),
+      slot,
+      keep: valueKey,
+      ends,
+      evidence: z.enum(['explicit_user', 'confirmed_user', 'observed', 'unverified']).optional(),
+    }),
     z.strictObject({
       ...base,
       kind: z.literal('forget'),

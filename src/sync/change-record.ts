@@ -7,6 +7,7 @@
  * pure helpers only; the zod schema is `change-record.schema.ts`.
  */
 import type { ImportRecord } from '../exchange/record.schema.ts'
+import type { Evidence } from '../types.ts'
 
 /** The format name of a change record stream. */
 export const CHANGE_FORMAT = 'dsh-fact-memory.changes'
@@ -86,6 +87,11 @@ export interface SettleChange extends RecordBase {
   readonly slot: SlotRef
   readonly keep: string
   readonly ends: readonly ValueEnd[]
+  /**
+   * The kept value's evidence after settling (the user's choice raises it to at least confirmed_user): it counts for
+   * the value while it stands. Absent in records written before it was carried.
+   */
+  readonly evidence?: Evidence
 }
 
 /** The user forgot a value: its tombstones travel with it and block the claim on every device. */

@@ -11,6 +11,7 @@
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
  *   as the active side, then a correction over a plain statement, then the earliest; never a silent winner;
+ * - a value's evidence is the strongest of its standing statements and of the settles in force that kept it;
  * - a pin holds per value, the latest pin record in the total order deciding.
  * Pure: no clock, no file, no store.
  */
@@ -264,7 +265,18 @@ function mergeSlot(
     byValue.set(value, [...(byValue.get(value) ?? []), event])
   }
   const multi = standing.some((event) => event.statement?.row.multi === true)
-  const values = [...byValue.entries()].map(([value, heads]) => standingValue(value, heads, pinOf(value)))
+  // The strongest evidence a settle in force gave each kept value.
+  const settled = new Map<string, Evidence>()
+  for (const event of events) {
+    const { record } = event
+    if (record.kind !== 'settle' || record.evidence === undefined) continue
+    const held = settled.get(record.keep)
+    if (held === undefined || evidenceRank(record.evidence) < evidenceRank(held))
+      settled.set(record.keep, record.evidence)
+  }
+  const values = [...byValue.entries()].map(([value, heads]) =>
+    standingValue(value, heads, pinOf(value), settled.get(value)),
+  )
   values.sort(
     (a, b) => a.rank - b.rank || (a.corrected === b.corrected ? 0 : a.corrected ? -1 : 1) || a.first - b.first,
   )
@@ -290,13 +302,16 @@ function standingValue(
   value: string,
   heads: readonly SlotEvent[],
   pinnedAt: string | null,
+  settled: Evidence | undefined,
 ): { merged: MergedValue; rank: number; corrected: boolean; first: number } {
   const rowOf = (event: SlotEvent): FactRow => (event.statement as { row: FactRow }).row
   const evidenceOf = (event: SlotEvent): Evidence => rowOf(event).evidence ?? 'observed'
   const best = [...heads].sort(
     (a, b) => evidenceRank(evidenceOf(a)) - evidenceRank(evidenceOf(b)) || a.order - b.order,
   )[0] as SlotEvent
-  const evidence = evidenceOf(best)
+  // A settle that kept the value raised its evidence where it was made; it counts while the value stands.
+  const stated = evidenceOf(best)
+  const evidence = settled !== undefined && evidenceRank(settled) < evidenceRank(stated) ? settled : stated
   return {
     merged: {
       value,

@@ -213,21 +213,42 @@ export class SyncFolder {
    *   read cleanly in sequence (it stops before a damaged file, so that file is read again next time).
    */
   async readPending(cursor: Cursor, nameOf: (device: string) => string = (device) => device): Promise<PendingRead> {
-    const next: Record<string, number> = { ...cursor }
-    const blocked = new Set<string>()
     const records: ChangeRecord[] = []
     const problems: string[] = []
-    const refs = await this.pending(cursor)
-    for (const ref of refs) {
+    let next: Cursor = cursor
+    let files = 0
+    for await (const file of this.pendingFiles(cursor, nameOf)) {
+      records.push(...file.records)
+      problems.push(...file.problems)
+      next = file.cursor
+      files += 1
+    }
+    return { records, problems, cursor: next, files }
+  }
+
+  /**
+   * Read what the other devices added after a cursor one file at a time, so a reader can keep each file's records
+   * (in slices) before it reads the next.
+   * @param cursor - see {@link pending}.
+   * @param nameOf - a device's readable name for the problem sentences.
+   * @returns per file in order: its records, its problems, and the cursor once it and every file before it are kept
+   *   (it stops before a damaged file, so that file is read again next time).
+   */
+  async *pendingFiles(
+    cursor: Cursor,
+    nameOf: (device: string) => string = (device) => device,
+  ): AsyncGenerator<Omit<PendingRead, 'files'>> {
+    const next: Record<string, number> = { ...cursor }
+    const blocked = new Set<string>()
+    for (const ref of await this.pending(cursor)) {
       const read = await this.read(ref)
       const where = `${nameOf(ref.device)}: ${ref.file}`
       if (!read.ok) {
-        problems.push(`${where}: ${read.reason}`)
         blocked.add(ref.device)
+        yield { records: [], problems: [`${where}: ${read.reason}`], cursor: { ...next } }
         continue
       }
-      records.push(...read.records)
-      for (const problem of read.problems) problems.push(`${where}: ${problem}`)
+      const problems = read.problems.map((problem) => `${where}: ${problem}`)
       if (read.header.device !== ref.device || read.header.seq !== ref.seq || read.header.kind !== ref.kind) {
         problems.push(
           `${where}: the header names another file (${read.header.device}, ${read.header.kind} ${read.header.seq})`,
@@ -236,8 +257,8 @@ export class SyncFolder {
       }
       if (read.problems.length > 0) blocked.add(ref.device)
       if (!blocked.has(ref.device)) next[ref.device] = ref.seq
+      yield { records: read.records, problems, cursor: { ...next } }
     }
-    return { records, problems, cursor: next, files: refs.length }
   }
 
   /**

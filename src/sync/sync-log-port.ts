@@ -2,7 +2,8 @@
  * What the store must provide for sync: the interface a sync round (`sync-round.ts`) drives. The store keeps a stable
  * device id and name, stamps every change with the clock and appends its record inside the change's own transaction
  * (so a change and its record commit together or not at all), keeps every record it has read from other devices, and
- * applies them through its own write rules to the outcome `merge.ts` computes. Types only.
+ * applies them through its own write rules to the outcome `merge.ts` computes. A port reads and keeps the cursor of
+ * one sync target (`SyncLogStore.forTarget`). Types only.
  */
 import type { ChangeRecord } from './change-record.ts'
 import type { Cursor } from './sync-folder.ts'
@@ -29,8 +30,20 @@ export interface Received {
 export interface SyncLogPort {
   /** This device. */
   device(): DeviceIdentity
-  /** This device's whole log, in clock order, sensitive rows already left out unless the user opted in. */
+  /** This device's whole log, in clock order, sensitive rows already left out unless the user opted in (compaction). */
   ownLog(): readonly ChangeRecord[]
+  /**
+   * This device's records with a clock after `hlc` (every one when null), in clock order, sensitive rows left out as
+   * in `ownLog`: what a round seals, read without reading what is sealed already; at most `limit` of them when given.
+   */
+  ownLogAfter(hlc: string | null, limit?: number): readonly ChangeRecord[]
+  /** How many own records wait to be sealed (after the published watermark), kept as records come, not counted. */
+  pending(): number
+  /**
+   * False while a change is still committing in slices (a large import): its records may yet roll back, so a round
+   * neither receives, seals nor compacts then (the store's own writes are refused meanwhile anyway).
+   */
+  settled(): boolean
   /** The clock of the last own record sealed into a segment; null before the first. */
   publishedThrough(): string | null
   /** Remember that every own record up to `hlc` is sealed (called after the segment is renamed into place). */

@@ -3,11 +3,17 @@
  * the cursor and hand it to the store, seal this device's new records as one segment, compact its own log past a
  * bound, and publish (git: commit and push). Never throws for a transport failure: the round reports it in words and
  * the next round starts over; nothing is lost because the store is the source of this device's records and the
- * cursor moves only with what the store committed.
+ * cursor moves only with what the store committed. It reads only the own records after the published mark, and
+ * touches the store only while no change is committing in slices (`SyncLogPort.settled`).
  */
 import type { GitRemote } from './git-remote.ts'
 import { compactLog, type SyncFolder } from './sync-folder.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
+
+/** The next turn of the event loop. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Where a round syncs to. */
 export type RoundTarget =
@@ -34,7 +40,24 @@ export interface RoundReport {
 export interface RoundOptions {
   /** Compact this device's log once it has more segments than this. */
   readonly compactAfterSegments: number
+  /** Most own records sealed into one segment ({@link SEAL_SLICE} by default). */
+  readonly sealSlice?: number
+  /** Most records of other devices handed to the store at once ({@link RECEIVE_SLICE} by default). */
+  readonly receiveSlice?: number
 }
+
+/**
+ * Most records of other devices kept and applied in one transaction: a long file (the first sync of a large library,
+ * a snapshot) is received in slices, the event loop handed back between them. The cursor moves with a file's last
+ * slice only, so a crash part-way reads the file again and keeps what is new (keeping is idempotent by operation).
+ */
+export const RECEIVE_SLICE = 500
+
+/**
+ * Most own records a segment holds: a long run (the first sync of a large library) is sealed as several segments,
+ * each read, sealed and published in turn, the event loop handed back while each is written.
+ */
+export const SEAL_SLICE = 2_000
 
 /**
  * Run one round.
@@ -66,27 +89,54 @@ export async function runSyncRound(
   let received = 0
   let sent = 0
   let compacted = false
+  // Each step that reads or writes the store checks, in the same tick, that no change is committing in slices: a
+  // round between the slices of an import would read records that may still roll back. It then stops where it is,
+  // having lost nothing (the cursor did not move, nothing was sealed); the import's commit asks for the next round.
+  const unsettled = (): RoundReport => ({ received, sent, compacted, devices, problems, ok: online })
   try {
     devices = await folder.others()
     const names = new Map(devices.map((entry) => [entry.device, entry.name]))
-    const read = await folder.readPending(port.cursor(), (device) => names.get(device) ?? device)
-    problems.push(...read.problems)
-    const got = port.receive(read.records, read.cursor, Object.fromEntries(names))
-    received = got.fresh
-    problems.push(...got.refused)
+    const named = Object.fromEntries(names)
+    const receiveSlice = Math.max(1, options.receiveSlice ?? RECEIVE_SLICE)
+    let kept = port.cursor()
+    for await (const file of folder.pendingFiles(kept, (device) => names.get(device) ?? device)) {
+      problems.push(...file.problems)
+      // Every slice but a file's last keeps records under the cursor before the file; the last moves it past.
+      for (let at = 0; at === 0 || at < file.records.length; at += receiveSlice) {
+        if (at > 0) await nextTurn()
+        if (!port.settled()) return unsettled()
+        const last = at + receiveSlice >= file.records.length
+        const got = port.receive(file.records.slice(at, at + receiveSlice), last ? file.cursor : kept, named)
+        received += got.fresh
+        problems.push(...got.refused)
+      }
+      kept = file.cursor
+    }
 
-    const sealed = [port.publishedThrough(), await folder.ownHighWater()]
+    const highWater = await folder.ownHighWater()
+    if (!port.settled()) return unsettled()
+    const sealed = [port.publishedThrough(), highWater]
       .filter((hlc): hlc is string => hlc !== null)
       .sort()
       .at(-1)
-    const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
-    const segment = await folder.append(fresh)
-    const last = fresh.at(-1)
-    if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
-    else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
-    sent = segment === undefined ? 0 : fresh.length
+    if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
+    // Only what comes after the mark is read (a quiet round reads no own record), a slice at a time: each slice is
+    // one segment, published once it is in place, so a failure later in the run sends the rest next round.
+    const slice = Math.max(1, options.sealSlice ?? SEAL_SLICE)
+    for (let after = sealed ?? null; ; ) {
+      if (!port.settled()) return unsettled()
+      const fresh = port.ownLogAfter(after, slice)
+      const last = fresh.at(-1)
+      if (last === undefined || (await folder.append(fresh)) === undefined) break
+      if (!port.settled()) return unsettled()
+      port.markPublished(last.hlc)
+      sent += fresh.length
+      after = last.hlc
+      if (fresh.length < slice) break
+    }
 
-    if ((await folder.ownSegmentCount()) > options.compactAfterSegments)
+    const segments = await folder.ownSegmentCount()
+    if (segments > options.compactAfterSegments && port.settled())
       compacted = (await folder.compact(compactLog(port.ownLog()))) !== undefined
   } catch (error) {
     // A full disk, a share that went away, a folder made read-only: the round fails in words; what was not sealed

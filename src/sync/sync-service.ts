@@ -21,7 +21,8 @@ import {
 import type { SyncLogPort } from './sync-log-port.ts'
 import { runSyncRound, type RoundOptions, type RoundReport, type RoundTarget } from './sync-round.ts'
 import type { SyncPeer, SyncProblem, SyncRoundSummary, SyncStatus } from './sync-status.schema.ts'
-import { classifyProblem, foldPeers, newestClocks, pendingCount, skewProblems } from './sync-status.ts'
+import { classifyProblem, foldPeers, newestClocks, skewProblems } from './sync-status.ts'
+import { withinBound } from './within-bound.ts'
 
 /** What the service needs. */
 export interface SyncServiceOptions {
@@ -122,24 +123,13 @@ export class SyncService {
       if (abandoned) return
       const { port } = this.options
       // A failed round may have sealed records it could not push (git): the last round tries again.
-      if (this.state.failures > 0 || pendingCount(port.ownLog(), port.publishedThrough()) > 0) {
+      if (this.state.failures > 0 || port.pending() > 0) {
         finalRound = true
         await this.startRound()
       }
-    })().then(
-      () => true,
-      () => true,
-    )
+    })()
     // No bound: nothing is awaited and no timer is armed, so a stop that closes the store at once leaves the clock bare.
-    let finished = false
-    if (boundMs > 0) {
-      let cancelBound = (): void => undefined
-      const bound = new Promise<false>((resolve) => {
-        cancelBound = this.options.clock.after(boundMs, () => resolve(false))
-      })
-      finished = await Promise.race([work, bound])
-      cancelBound()
-    }
+    const finished = await withinBound(this.options.clock, boundMs, work)
     abandoned = !finished
     for (const waiter of this.waiters.splice(0)) waiter(STOPPED_REPORT)
     return { finished, finalRound }
@@ -161,7 +151,7 @@ export class SyncService {
       device: port.device(),
       devices: this.peers,
       lastRound: this.last?.summary ?? null,
-      pending: pendingCount(port.ownLog(), port.publishedThrough()),
+      pending: port.pending(),
       problems: [...problems, ...this.skew.values()],
       running: this.state.running,
       failures: this.state.failures,
@@ -247,17 +237,22 @@ export class SyncService {
       const opened = await this.options.openTarget()
       if (!opened.ok)
         return { received: 0, sent: 0, compacted: false, devices: [], problems: [opened.reason], ok: false }
-      let newest = new Map<string, string>()
+      const newest = new Map<string, string>()
       const observed: SyncLogPort = {
         device: () => port.device(),
         ownLog: () => port.ownLog(),
+        ownLogAfter: (hlc, limit) => port.ownLogAfter(hlc, limit),
+        pending: () => port.pending(),
+        settled: () => port.settled(),
         publishedThrough: () => port.publishedThrough(),
         markPublished: (hlc) => port.markPublished(hlc),
         cursor: () => port.cursor(),
         // The other devices' names go through too: they name the machine a conflict came from.
         receive: (records, cursor, names) => {
           const received = port.receive(records, cursor, names)
-          newest = newestClocks(records)
+          // A round hands records over in slices: the newest clock per device is over all of them.
+          for (const [device, hlc] of newestClocks(records))
+            if ((newest.get(device) ?? '') < hlc) newest.set(device, hlc)
           return received
         },
       }

@@ -98,20 +98,6 @@ export function skewProblems(
 }
 
 /**
- * Own records not yet sealed into the target.
- * @param ownLog - this device's log, in clock order.
- * @param publishedThrough - the clock of the last sealed own record; null before the first.
- * @returns how many come after it.
- */
-export function pendingCount(ownLog: readonly ChangeRecord[], publishedThrough: string | null): number {
-  if (publishedThrough === null) return ownLog.length
-  let count = 0
-  for (let index = ownLog.length - 1; index >= 0 && (ownLog[index] as ChangeRecord).hlc > publishedThrough; index -= 1)
-    count += 1
-  return count
-}
-
-/**
  * The status while no service runs: sync is off, or its settings cannot be used.
  * @param device - this device.
  * @param read - off, or the settings error in words (sync-settings.ts).

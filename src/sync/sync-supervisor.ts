@@ -17,6 +17,7 @@ import { SyncService, type Stopped } from './sync-service.ts'
 import { readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
 import type { SyncStatus } from './sync-status.schema.ts'
 import { idleSyncStatus } from './sync-status.ts'
+import { withinBound } from './within-bound.ts'
 
 /** The store's sync log as the supervisor drives it: the port, and recording switched on and off. */
 export interface SyncLogControl extends SyncLogPort {
@@ -26,6 +27,8 @@ export interface SyncLogControl extends SyncLogPort {
   disableSync(): void
   /** Whether sensitive values may leave the machine. */
   setIncludeSensitive(allowed: boolean): void
+  /** The port whose read cursor is that of one target (as shown). */
+  forTarget(target: string): SyncLogPort
 }
 
 /** The open store, as sync needs it. */
@@ -181,14 +184,7 @@ export class SyncSupervisor {
     const until = this.deps.clock.now() + boundMs
     // A start under way finishes first (it gives up, the turn having moved), within the bound. With no bound, no
     // timer is armed: the stop that closes the store at once leaves nothing on the clock.
-    if (boundMs > 0) {
-      let cancel = (): void => undefined
-      const bound = new Promise<void>((resolve) => {
-        cancel = this.deps.clock.after(boundMs, resolve)
-      })
-      await Promise.race([this.chain, bound])
-      cancel()
-    }
+    await withinBound(this.deps.clock, boundMs, this.chain)
     const running = this.running
     this.running = undefined
     this.wanted = { kind: 'none' }
@@ -236,18 +232,14 @@ export class SyncSupervisor {
       this.deps.logger.warn('fact memory: %s', first.reason)
     }
     const log = store.log
+    // The cursor is this target's: a folder or remote switched to is read from its own start.
+    const bound = log.forTarget(settings.shown)
     const port: SyncLogPort = {
-      device: () => log.device(),
-      ownLog: () => log.ownLog(),
-      publishedThrough: () => log.publishedThrough(),
-      markPublished: (hlc) => {
-        log.markPublished(hlc)
-      },
-      cursor: () => log.cursor(),
+      ...bound,
       receive: (records, cursor, names) => {
         this.receiving = true
         try {
-          return log.receive(records, cursor, names)
+          return bound.receive(records, cursor, names)
         } finally {
           this.receiving = false
         }

@@ -95,6 +95,21 @@ export class SimDevice implements SyncLogPort {
     return this.log
   }
 
+  /** Its own records after a clock. */
+  ownLogAfter(hlc: string | null, limit?: number): readonly ChangeRecord[] {
+    return this.log.filter((record) => hlc === null || record.hlc > hlc).slice(0, limit)
+  }
+
+  /** Own records after the watermark. */
+  pending(): number {
+    return this.ownLogAfter(this.published).length
+  }
+
+  /** A device in memory never commits in slices. */
+  settled(): boolean {
+    return true
+  }
+
   /** The sync log port's watermark of sealed own records. */
   publishedThrough(): string | null {
     return this.published
@@ -169,12 +184,16 @@ export class SimDevice implements SyncLogPort {
 
   /** Settle a contested slot on one of its values. */
   settle(ref: SlotRef, keep: string): ChangeRecord {
-    const rivals = (this.slotState(ref)?.current ?? []).filter((entry) => entry.value !== keep)
+    const current = this.slotState(ref)?.current ?? []
+    const rivals = current.filter((entry) => entry.value !== keep)
+    // As the store settles: the kept value's evidence rises to at least confirmed_user.
+    const held = current.find((entry) => entry.value === keep)?.evidence ?? 'observed'
     return this.append({
       kind: 'settle',
       slot: ref,
       keep,
       ends: rivals.map((entry) => ({ value: entry.value, as: entry.status === 'active' ? 'superseded' : 'retired' })),
+      evidence: held === 'explicit_user' ? held : 'confirmed_user',
     })
   }
 
@@ -201,6 +220,11 @@ export class SimDevice implements SyncLogPort {
   /** Rename a subject. */
   rename(from: string, to: string): ChangeRecord {
     return this.append({ kind: 'alias', aliasKind: 'entity', entity: null, from, to, display: to })
+  }
+
+  /** Move a project to another key (a rekey to its repository's key). */
+  renameProject(from: string, to: string): ChangeRecord {
+    return this.append({ kind: 'alias', aliasKind: 'project', entity: null, from, to, display: to })
   }
 
   /** Move a value into a project. */
@@ -294,7 +318,7 @@ export function randomSession(seed: number, steps: number): Session {
     const device = pick(devices)
     for (const each of devices) each.wall += Math.floor(random() * 2000)
     const roll = random()
-    const ref = slot(pick(entities), pick(['port', 'owner']), random() < 0.15 ? 'proj' : null)
+    const ref = slot(pick(entities), pick(['port', 'owner']), random() < 0.15 ? pick(['proj', 'proj', 'repo']) : null)
     const standing = device.slotState(ref)?.current ?? []
     if (roll < 0.12) {
       const other = pick(devices.filter((each) => each !== device))
@@ -318,8 +342,10 @@ export function randomSession(seed: number, steps: number): Session {
       device.move(ref, pick(standing).value, 'proj')
     } else if (roll < 0.89) {
       device.putBack(ref, pick(values))
-    } else if (roll < 0.91) {
+    } else if (roll < 0.9) {
       device.rename(pick(entities), pick(entities))
+    } else if (roll < 0.91) {
+      device.renameProject(pick(['proj', 'repo']), pick(['proj', 'repo']))
     } else if (roll < 0.94 && device.log.length > 0) {
       const own = device.log.filter((record) => record.kind !== 'restore')
       if (own.length > 0) device.restore([pick(own).op])
