@@ -39,6 +39,11 @@ export class TeamStore {
     return this.log.device()
   }
 
+  /** False while a change commits in slices: its records may yet roll back, so a round waits. */
+  settled(): boolean {
+    return this.log.settled()
+  }
+
   /**
    * The projects shared through their repository.
    * @returns each, by key.

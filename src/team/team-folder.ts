@@ -18,6 +18,8 @@ import { incomingTeamRecords, outgoingTeamRecords, TEAM_FOLDER, teamDeviceId, te
 export interface TeamLogView {
   device(): DeviceIdentity
   teamLog(key: string): readonly ChangeRecord[]
+  /** False while a change commits in slices (its records may yet roll back). */
+  settled(): boolean
   cursor(key: string): Cursor
   receive(
     key: string,
@@ -88,9 +90,18 @@ export function teamPort(
   onReceive: <T>(work: () => T) => T = (work) => work(),
 ): SyncLogPort {
   let published: string | null = null
+  const ownLog = (): readonly ChangeRecord[] => outgoingTeamRecords(view.teamLog(key), key)
+  const after = (hlc: string | null): readonly ChangeRecord[] =>
+    hlc === null ? ownLog() : ownLog().filter((record) => record.hlc > hlc)
   return {
     device: () => view.device(),
-    ownLog: () => outgoingTeamRecords(view.teamLog(key), key),
+    ownLog,
+    ownLogAfter: (hlc, limit) => {
+      const fresh = after(hlc)
+      return limit === undefined || limit < 0 ? fresh : fresh.slice(0, limit)
+    },
+    pending: () => after(published).length,
+    settled: () => view.settled(),
     publishedThrough: () => published,
     markPublished: (hlc) => {
       if (published === null || published < hlc) published = hlc
