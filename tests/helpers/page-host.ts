@@ -164,14 +164,36 @@ export async function openTabOf(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Open the host in a fresh page, then the Fact memory page's library, once its list is drawn.
+ * Open the host in a fresh page straight on one tab of the Fact memory page, through the page's link
+ * (`#fact-memory/<tab>`, client/page-link.ts): no other tab is drawn first, the nebula included.
+ * @param env - the running page host.
+ * @param tab - the tab's data-tab name.
+ * @param look - size (1440×960 by default) and scheme (light by default).
+ * @returns the page, with the tab shown.
+ */
+export async function openTab(
+  env: Pick<PageHost, 'browser' | 'host'>,
+  tab: string,
+  look: PageLook = {},
+): Promise<HostPage> {
+  const opened = await openHost(
+    env.browser,
+    `${env.host.url}#fact-memory/${tab}`,
+    { ...(look.viewport ?? { width: 1440, height: 960 }) },
+    look.colorScheme ?? 'light',
+  )
+  await opened.page.locator(`fm-page nav button[data-tab="${tab}"][aria-selected="true"]`).waitFor()
+  return opened
+}
+
+/**
+ * Open the host in a fresh page straight on the Fact memory page's library, once its list is drawn.
  * @param env - the running page host.
  * @param look - size (1440×960 by default) and scheme (light by default).
  * @returns the page.
  */
 export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
-  const opened = await openFactPage(env, look)
-  await openTabOf(opened.page, 'library')
+  const opened = await openTab(env, 'library', look)
   await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
   return opened
 }
