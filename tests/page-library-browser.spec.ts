@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core'
 import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, importLines, openTab, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, openOnTab, startPageHost, until, type PageHost } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -25,7 +25,7 @@ after(async () => {
 })
 
 function openLibrary(viewport?: { width: number; height: number }): Promise<HostPage> {
-  return openTab({ browser, host }, 'library', viewport === undefined ? {} : { viewport })
+  return openOnTab({ browser, host }, 'library', viewport === undefined ? {} : { viewport })
 }
 
 const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')

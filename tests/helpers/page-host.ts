@@ -171,7 +171,7 @@ export async function openTabOf(page: Page, name: string): Promise<void> {
  * @param look - size (1440×960 by default) and scheme (light by default).
  * @returns the page, with the tab shown.
  */
-export async function openTab(
+export async function openOnTab(
   env: Pick<PageHost, 'browser' | 'host'>,
   tab: string,
   look: PageLook = {},
@@ -193,7 +193,7 @@ export async function openTab(
  * @returns the page.
  */
 export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
-  const opened = await openTab(env, 'library', look)
+  const opened = await openOnTab(env, 'library', look)
   await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
   return opened
 }
