@@ -4,6 +4,7 @@
  * spec that speaks to the API alone.
  */
 import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { Database } from '../../src/store/database.ts'
 import { createStoreSet, type StoreSet } from '../../src/store/store-set.ts'
@@ -67,6 +68,26 @@ export async function startPageHost(options: { readonly webPatch?: string } = {}
     await stop()
     throw error
   }
+}
+
+/**
+ * Start one page host for the calling spec file before its first test, hand it to `prepare` (to keep its parts and
+ * seed it), and stop it after the file's last test.
+ * @param prepare - what the spec does with the host once it runs.
+ * @param options - the web profile patch, as for startPageHost.
+ */
+export function usePageHost(
+  prepare: (env: PageHost) => Promise<void> | void,
+  options: { readonly webPatch?: string } = {},
+): void {
+  let env: PageHost | undefined
+  before(async () => {
+    env = await startPageHost(options)
+    await prepare(env)
+  })
+  after(async () => {
+    await env?.stop()
+  })
 }
 
 /** A page host with the host's own store file also open here, for specs that seed through the store's write path. */
