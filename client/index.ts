@@ -1,7 +1,7 @@
 /**
  * dsh-fact-memory's browser half. It only wires: a sidebar entry that opens the Fact memory page (a full panel in
- * the frame-wide overlay on rc.8), the toast stack, the conversation drawer, the session header button with its
- * badge and mark, the turn-tail card, and the settings card. Only `slots` is required; every other service is
+ * the frame-wide overlay on rc.8), the page's link in the URL's hash, the toast stack, the conversation drawer, the
+ * session header button with its badge and mark, the turn-tail card, and the settings card. Only `slots` is required; every other service is
  * reached through a nested inject so a host without it still boots, and each piece is guarded so a failure here
  * never blanks the host UI.
  */
@@ -39,6 +39,7 @@ import {
 } from './slot-views.ts'
 import { defineOnce, litHost } from './react-bridge.ts'
 import { factTurnDefinition, TURN_DATA_KEY, type FactTurnData } from './turn-data.ts'
+import { followPageLink } from './page-link-sync.ts'
 
 /** The settings namespace (the plugin name). */
 const NAMESPACE = 'dsh-fact-memory'
@@ -84,6 +85,7 @@ export function apply(ctx: ClientContext): void {
       app.dispose()
     }
   }, 'fact-memory: badge summary')
+  ctx.effect(() => followPageLink(app), 'fact-memory: page link')
 
   guard('sidebar entry', () =>
     ctx.slots.inject('sidebar.footer.action', () =>

@@ -167,11 +167,15 @@ export function pageOverlay(react: ReactLike): (props: Props) => ReactNode {
     react.useEffect(() => {
       if (!open) return undefined
       const onKey = (event: KeyboardEvent): void => {
-        const target = event.composedPath()[0]
+        const path = event.composedPath()
+        const target = path[0]
+        // Esc in one of the page's own fields belongs to the field; a field under the page (the app's composer,
+        // which keeps focus when a link or a reload opens the page) does not hold the page open.
         const typing =
-          target instanceof HTMLInputElement ||
-          target instanceof HTMLTextAreaElement ||
-          target instanceof HTMLSelectElement
+          (target instanceof HTMLInputElement ||
+            target instanceof HTMLTextAreaElement ||
+            target instanceof HTMLSelectElement) &&
+          path.some((node) => node instanceof HTMLElement && node.dataset['fm'] === 'page')
         if (event.key === 'Escape' && !typing) app.close()
       }
       document.addEventListener('keydown', onKey)

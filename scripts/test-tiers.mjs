@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs'
 /** The tiers, in the order npm test runs them. */
 export const TIERS = ['unit', 'host', 'browser']
 
-const BROWSER = /\b(startPageHost|launchBrowser)\(/
+// A browser file starts Chromium directly or through a helper that does (a page host, a store host, or the hooks
+// usePageHost and useVectorRig register for the file).
+const BROWSER = /\b(startPageHost|startStoreHost|usePageHost|useVectorRig|launchBrowser)\(/
 const HOST =
   /from '\.\/helpers\/(page-host|dsh-host|headless-conversation|fact-memory-web)\.ts'|from '\.\.\/scripts\/dsh-profile\.ts'/
 

@@ -9,7 +9,15 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, openFactPage, openTabOf, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import {
+  closeClean,
+  openFactPage,
+  openOnTab,
+  openTabOf,
+  startPageHost,
+  until,
+  type PageHost,
+} from './helpers/page-host.ts'
 import { seedConversation } from './helpers/page-seed.ts'
 import { waitFor } from './helpers/poll.ts'
 
@@ -86,6 +94,42 @@ describe('the Fact memory page in a real browser', () => {
 
     await page.keyboard.press('Escape')
     await page.locator('fm-page').waitFor({ state: 'detached' })
+    await closeClean(opened)
+  })
+
+  it('opens straight on the tab a link names, keeps the tab in the address across a reload, clears it on close', async () => {
+    const nebulaRequests: string[] = []
+    const opened = await openOnTab({ browser, host }, 'library')
+    const { page } = opened
+    page.on('request', (request) => {
+      if (request.url().includes('/nebula.js')) nebulaRequests.push(request.url())
+    })
+    await page.locator('fm-library [data-fm="fact-list"] li button.row').first().waitFor()
+    assert.equal(await page.locator('fm-graph').count(), 0, 'no other tab is drawn first')
+    const entries = await page.evaluate('history.length')
+
+    await tab(page, 'conflicts')
+    await page.locator('fm-conflicts [data-fm="conflict"]').first().waitFor()
+    assert.equal(new URL(page.url()).hash, '#fact-memory/conflicts')
+    assert.equal(await page.evaluate('history.length'), entries, 'a tab switch adds no history entry')
+
+    await page.reload({ waitUntil: 'domcontentloaded' })
+    await page.locator('fm-page nav button[data-tab="conflicts"][aria-selected="true"]').waitFor()
+    await page.locator('fm-conflicts [data-fm="conflict"]').first().waitFor()
+    const focused = String(await page.evaluate("document.activeElement?.tagName ?? ''"))
+
+    await page.keyboard.press('Escape')
+    await page
+      .locator('fm-page')
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => {
+        assert.fail(`Esc left the page open, with focus on ${focused}`)
+      })
+    assert.equal(new URL(page.url()).hash, '')
+    // A link typed into the address of an open app opens the page there too.
+    await page.evaluate("location.hash = '#fact-memory/extraction'")
+    await page.locator('fm-page nav button[data-tab="extraction"][aria-selected="true"]').waitFor()
+    assert.deepEqual(nebulaRequests, [], 'the nebula was never loaded')
     await closeClean(opened)
   })
 

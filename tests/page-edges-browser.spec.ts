@@ -15,7 +15,7 @@ import type { Evidence, Fact } from '../src/types.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startStoreHost, until, type StoreHost } from './helpers/page-host.ts'
+import { closeClean, startStoreHost, until, type StoreHost, openOnTab } from './helpers/page-host.ts'
 
 let env: StoreHost | undefined
 let host: WebHost
@@ -71,10 +71,7 @@ async function openTab(
   viewport?: { width: number; height: number },
   colorScheme: 'light' | 'dark' = 'light',
 ): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator(`fm-page nav button[data-tab="${tab}"]`).click()
-  return opened
+  return openOnTab({ browser, host }, tab, { ...(viewport === undefined ? {} : { viewport }), colorScheme })
 }
 
 /**

@@ -15,7 +15,7 @@ import { prepareWrite } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { createStoreSet, type StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
-import { downloadBytes, openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { downloadBytes, screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { PREFIX, rawRequest, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import {
@@ -25,6 +25,7 @@ import {
   type PageHost,
   startPageHost,
   until,
+  openOnTab,
 } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
@@ -93,11 +94,8 @@ function openLibrary(
   return openLibraryPage({ browser, host }, { viewport, colorScheme })
 }
 
-async function openTab(tab: string): Promise<HostPage> {
-  const opened = await openHost(browser, host.url)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator(`fm-page nav button[data-tab="${tab}"]`).click()
-  return opened
+function openTab(tab: string): Promise<HostPage> {
+  return openOnTab({ browser, host }, tab)
 }
 
 /** Write one fact into the host's store file, as a model's memory_write would (observed). */

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, startPageHost, until, type PageHost, openOnTab } from './helpers/page-host.ts'
 
 const PHONE = '+1 415 555 0134'
 
@@ -49,9 +49,7 @@ after(async () => {
 
 async function openLibrary(scheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
   if (env === undefined) throw new Error('no host')
-  const opened = await openHost(env.browser, env.host.url, undefined, scheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
+  const opened = await openOnTab(env, 'library', { colorScheme: scheme })
   await rows(opened.page).first().waitFor()
   return opened
 }

@@ -11,11 +11,11 @@ import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import type { PendingRange } from '../src/store/extract-store.ts'
 import type { FactView } from '../src/wire-types.ts'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import { startWebHost } from './helpers/dsh-host.ts'
 import { FactMemoryApi, hostApi } from './helpers/fact-memory-web.ts'
 import { messageText, type ExtractionReply } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, startPageHost, until, type PageHost, openOnTab } from './helpers/page-host.ts'
 import { waitFor } from './helpers/poll.ts'
 
 let env: PageHost
@@ -86,11 +86,8 @@ function answer(subject: string, property: string, value: string, quote: string)
   return { text: JSON.stringify({ facts: [{ subject, property, value, quote, confidence: 0.95 }] }) }
 }
 
-async function openExtraction(colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
-  const opened = await openHost(env.browser, env.host.url, { width: 1440, height: 960 }, colorScheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="extraction"]').click()
-  return opened
+function openExtraction(colorScheme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  return openOnTab(env, 'extraction', { colorScheme })
 }
 
 function parkedRow(page: Page, id: number) {

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { hostApi, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
 import { directoryOf } from './helpers/headless-conversation.ts'
-import { closeClean, importLines, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, startPageHost, until, type PageHost, openOnTab } from './helpers/page-host.ts'
 import type { FactView } from '../src/wire-types.ts'
 
 const PINNED_LINE = /^- deploy · freeze: no deploys on Fridays \(2024-01-05, pinned by the user\)$/u
@@ -69,10 +69,10 @@ async function openLibrary(
   viewport?: { width: number; height: number },
   scheme: 'light' | 'dark' = 'light',
 ): Promise<HostPage> {
-  const opened = await openHost(browser, host.url, viewport, scheme)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
-  return opened
+  return openOnTab({ browser, host }, 'library', {
+    ...(viewport === undefined ? {} : { viewport }),
+    colorScheme: scheme,
+  })
 }
 
 const freezeRow = (page: Page) =>

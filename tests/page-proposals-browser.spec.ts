@@ -10,10 +10,10 @@ import type { Browser, Page } from 'playwright-core'
 import { prepareWrite } from '../src/fact-input.ts'
 import type { StoreSet } from '../src/store/store-set.ts'
 import type { Fact, FactRef } from '../src/types.ts'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, startStoreHost, until, type StoreHost } from './helpers/page-host.ts'
+import { closeClean, startStoreHost, until, type StoreHost, openOnTab } from './helpers/page-host.ts'
 
 let env: StoreHost | undefined
 let host: WebHost
@@ -48,11 +48,8 @@ const ref = (fact: Fact): FactRef => {
   return { factId: fact.id, revision: current?.revision ?? fact.revision }
 }
 
-async function openProposals(): Promise<HostPage> {
-  const opened = await openHost(browser, host.url)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="proposals"]').click()
-  return opened
+function openProposals(): Promise<HostPage> {
+  return openOnTab({ browser, host }, 'proposals')
 }
 
 const card = (page: Page, id: number) => page.locator(`fm-proposals [data-fm="proposal"][data-id="${id}"]`)

@@ -4,67 +4,64 @@
  * recalled, the drawer listing those facts, and the settings card naming the setting and what it cost.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Browser } from 'playwright-core'
 import { openHost, screenshot } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { converse, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, until, usePageHost } from './helpers/page-host.ts'
 
-let env: PageHost | undefined
 let model: FakeModel
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-before(async () => {
-  env = await startPageHost({ webPatch: '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n' })
-  ;({ model, host, browser, api } = env)
-  await converse(
-    host.url,
-    model,
-    env.home.workspace,
-    'search-api listens on 7300 and team discovery owns search-api; Ana leads team payments.',
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'search-api',
-          property: 'port',
-          value: '7300',
-          evidence: 'explicit_user',
-          quote: 'search-api listens on 7300',
-        }),
-      ],
-    },
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'search-api',
-          property: 'owner',
-          value: 'team discovery',
-          evidence: 'explicit_user',
-          quote: 'team discovery owns search-api',
-        }),
-      ],
-    },
-    {
-      toolCalls: [
-        writeCall({
-          subject: 'team payments',
-          property: 'lead',
-          value: 'Ana',
-          evidence: 'explicit_user',
-          quote: 'Ana leads team payments',
-        }),
-      ],
-    },
-  )
-})
-
-after(async () => {
-  await env?.stop()
-})
+usePageHost(
+  async (env) => {
+    ;({ model, host, browser, api } = env)
+    await converse(
+      host.url,
+      model,
+      env.home.workspace,
+      'search-api listens on 7300 and team discovery owns search-api; Ana leads team payments.',
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'search-api',
+            property: 'port',
+            value: '7300',
+            evidence: 'explicit_user',
+            quote: 'search-api listens on 7300',
+          }),
+        ],
+      },
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'search-api',
+            property: 'owner',
+            value: 'team discovery',
+            evidence: 'explicit_user',
+            quote: 'team discovery owns search-api',
+          }),
+        ],
+      },
+      {
+        toolCalls: [
+          writeCall({
+            subject: 'team payments',
+            property: 'lead',
+            value: 'Ana',
+            evidence: 'explicit_user',
+            quote: 'Ana leads team payments',
+          }),
+        ],
+      },
+    )
+  },
+  { webPatch: '- id: dsh-fact-memory\n  config:\n    directoryBudget: 40\n' },
+)
 
 describe('per-turn recall in the browser', () => {
   it("the turn's card says what was recalled, and the drawer lists those facts", async () => {

@@ -4,35 +4,29 @@
  * proposals tab's digest of what arrived since the user last looked. Screenshots land in test-artifacts/.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { formatInstant } from '../client/format.ts'
 import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { converse, hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, until, usePageHost } from './helpers/page-host.ts'
 
 /** The zone the store shows dates in, and the browser's own zone: nine and sixteen hours off UTC in opposite ways. */
 const STORE_ZONE = 'Asia/Tokyo'
 const BROWSER_ZONE = 'America/Los_Angeles'
 
-let env: PageHost | undefined
 let model: FakeModel
 let home: DshHome
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-before(async () => {
-  env = await startPageHost()
+usePageHost(async (env) => {
   ;({ model, home, host, browser, api } = env)
   await hostApi(host.url, 'settings.update', { ns: 'dsh-fact-memory', patch: { storeTimezone: STORE_ZONE } })
   await until(async () => (await api.ok('status', {}))['timeZone'] === STORE_ZONE, 'storeTimezone in force')
-})
-
-after(async () => {
-  await env?.stop()
 })
 
 /** Open the host in the browser's zone. */

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { closeClean, importLines, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, importLines, startPageHost, until, type PageHost, openOnTab } from './helpers/page-host.ts'
 
 let env: PageHost | undefined
 let host: WebHost
@@ -42,11 +42,8 @@ after(async () => {
   await env?.stop()
 })
 
-async function openLibrary(): Promise<HostPage> {
-  const opened = await openHost(browser, host.url)
-  await opened.page.locator('[data-fm="sidebar-entry"]').click()
-  await opened.page.locator('fm-page nav button[data-tab="library"]').click()
-  return opened
+function openLibrary(): Promise<HostPage> {
+  return openOnTab({ browser, host }, 'library')
 }
 
 const rows = (page: Page) => page.locator('fm-library [data-fm="fact-list"] li button.row')

@@ -5,32 +5,26 @@
  * tests/helpers/page-seed.ts) so the two halves run side by side; the tests keep their order here.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { assertIconButton, openHost, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
 import { newestRuntimeContext } from './helpers/headless-conversation.ts'
-import { closeClean, openFactPage, openTabOf, startPageHost, type PageHost } from './helpers/page-host.ts'
+import { closeClean, openFactPage, openTabOf, usePageHost } from './helpers/page-host.ts'
 import { seedConversation } from './helpers/page-seed.ts'
 import { waitFor } from './helpers/poll.ts'
 
-let env: PageHost | undefined
 let model: FakeModel
 let home: DshHome
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-before(async () => {
-  env = await startPageHost()
+usePageHost(async (env) => {
   ;({ model, home, host, browser, api } = env)
   await seedConversation(env)
-})
-
-after(async () => {
-  await env?.stop()
 })
 
 function openPage(): Promise<HostPage> {

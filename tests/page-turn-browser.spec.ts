@@ -6,28 +6,22 @@
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { openHost, screenshot } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
-import { closeClean, startPageHost, until, type PageHost } from './helpers/page-host.ts'
+import { closeClean, until, usePageHost } from './helpers/page-host.ts'
 
-let env: PageHost | undefined
 let model: FakeModel
 let home: DshHome
 let host: WebHost
 let browser: Browser
 let api: FactMemoryApi
 
-before(async () => {
-  env = await startPageHost()
+usePageHost((env) => {
   ;({ model, home, host, browser, api } = env)
-})
-
-after(async () => {
-  await env?.stop()
 })
 
 describe('the turn-tail seat shared with the host', () => {

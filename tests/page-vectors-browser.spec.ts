@@ -9,10 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { launchBrowser, screenshot } from './helpers/browser.ts'
+import { screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
-import { FakeModel } from './helpers/fake-model.ts'
-import { startFakeSemantic } from './helpers/fake-semantic.ts'
 import { closeClean } from './helpers/page-host.ts'
 import {
   lineBoxes,
@@ -21,25 +19,11 @@ import {
   type Store,
   startStore,
   stopStore,
-  stopVectorRig,
-  type VectorRig,
   WAITING,
+  useVectorRig,
 } from './helpers/vector-card.ts'
 
-let rig: VectorRig | undefined
-
-before(async () => {
-  rig = { model: await FakeModel.start(), semantic: await startFakeSemantic(), browser: await launchBrowser() }
-})
-
-after(async () => {
-  await stopVectorRig(rig)
-})
-
-function started(): VectorRig {
-  if (rig === undefined) throw new Error('no rig')
-  return rig
-}
+const started = useVectorRig()
 
 describe('Rebuild vectors on the settings card, configured in the profile', () => {
   let store: Store | undefined
@@ -59,7 +43,7 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
   it('the counts say how many facts wait for a vector, and Rebuild vectors gives them one and says so', async () => {
     const { semantic } = started()
     assert.equal(semantic.requests.length, 0, 'with the interval at 0 nothing sweeps before the button')
-    const { opened, card } = await openCard(rig, store, 'light')
+    const { opened, card } = await openCard(started(), store, 'light')
     const counts = card.locator('[data-fm="card-counts"]')
     await counts.filter({ hasText: /current vectors/u }).waitFor()
     assert.equal(await counts.innerText(), WAITING)
@@ -79,7 +63,7 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     await shoot(card, 'settings-card-vectors-rebuilt-light')
     await closeClean(opened)
 
-    const dark = await openCard(rig, store, 'dark')
+    const dark = await openCard(started(), store, 'dark')
     await dark.card
       .locator('[data-fm="card-counts"]')
       .filter({ hasText: /· 2 facts with current vectors$/u })
@@ -101,7 +85,7 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     })
     semantic.script.embedStatus = 503
     semantic.script.errorBody = 'upstream overloaded'
-    const { opened, card } = await openCard(rig, store, 'light')
+    const { opened, card } = await openCard(started(), store, 'light')
     await card.locator('[data-fm="index-vectors"]').click()
     const status = card.locator('[data-fm="card-status"]')
     await status.filter({ hasText: /vector sweep stopped/u }).waitFor()

@@ -6,9 +6,6 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { launchBrowser } from './helpers/browser.ts'
-import { FakeModel } from './helpers/fake-model.ts'
-import { startFakeSemantic } from './helpers/fake-semantic.ts'
 import { closeClean } from './helpers/page-host.ts'
 import {
   enter,
@@ -17,30 +14,16 @@ import {
   type Store,
   startStore,
   stopStore,
-  stopVectorRig,
-  type VectorRig,
   WAITING,
+  useVectorRig,
 } from './helpers/vector-card.ts'
 
-let rig: VectorRig | undefined
-
-before(async () => {
-  rig = { model: await FakeModel.start(), semantic: await startFakeSemantic(), browser: await launchBrowser() }
-})
-
-after(async () => {
-  await stopVectorRig(rig)
-})
-
-function started(): VectorRig {
-  if (rig === undefined) throw new Error('no rig')
-  return rig
-}
+const started = useVectorRig()
 
 describe('Rebuild vectors on the settings card, configured on the card', () => {
   let store: Store | undefined
   before(async () => {
-    rig?.semantic.reset()
+    started().semantic.reset()
     store = await startStore(started(), { vectorIndexIntervalMs: 0 })
   })
   after(async () => {
@@ -48,7 +31,7 @@ describe('Rebuild vectors on the settings card, configured on the card', () => {
   })
 
   it('without an embedding model there is no Rebuild vectors and no vector count', async () => {
-    const { opened, card } = await openCard(rig, store, 'light')
+    const { opened, card } = await openCard(started(), store, 'light')
     assert.equal(
       await card.locator('[data-fm="card-counts"]').innerText(),
       '3 current facts · 0 pending proposals · 0 open conflicts',
@@ -62,13 +45,13 @@ describe('Rebuild vectors on the settings card, configured on the card', () => {
     assert.equal(await card.locator('[data-fm="index-vectors"]').count(), 0)
     assert.doesNotMatch(await card.locator('[data-fm="card-counts"]').innerText(), /vector/u)
     await shoot(card, 'settings-card-no-embeddings-light')
-    assert.equal(rig?.semantic.requests.length, 0, 'nothing was sent to the embedding endpoint')
+    assert.equal(started().semantic.requests.length, 0, 'nothing was sent to the embedding endpoint')
     await closeClean(opened)
   })
 
   it('saving a base URL and a model brings Rebuild vectors and the vector count at once', async () => {
     const { semantic } = started()
-    const { opened, card } = await openCard(rig, store, 'light')
+    const { opened, card } = await openCard(started(), store, 'light')
     await enter(card, 'embeddingBaseUrl', `${semantic.url}/v1`)
     await enter(card, 'embeddingModel', 'fake-embed-1')
     await card.locator('[data-fm="card-save"]').first().getByRole('button', { name: 'Save' }).click()

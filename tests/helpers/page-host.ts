@@ -4,6 +4,7 @@
  * spec that speaks to the API alone.
  */
 import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { Database } from '../../src/store/database.ts'
 import { createStoreSet, type StoreSet } from '../../src/store/store-set.ts'
@@ -67,6 +68,26 @@ export async function startPageHost(options: { readonly webPatch?: string } = {}
     await stop()
     throw error
   }
+}
+
+/**
+ * Start one page host for the calling spec file before its first test, hand it to `prepare` (to keep its parts and
+ * seed it), and stop it after the file's last test.
+ * @param prepare - what the spec does with the host once it runs.
+ * @param options - the web profile patch, as for startPageHost.
+ */
+export function usePageHost(
+  prepare: (env: PageHost) => Promise<void> | void,
+  options: { readonly webPatch?: string } = {},
+): void {
+  let env: PageHost | undefined
+  before(async () => {
+    env = await startPageHost(options)
+    await prepare(env)
+  })
+  after(async () => {
+    await env?.stop()
+  })
 }
 
 /** A page host with the host's own store file also open here, for specs that seed through the store's write path. */
@@ -164,14 +185,36 @@ export async function openTabOf(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Open the host in a fresh page, then the Fact memory page's library, once its list is drawn.
+ * Open the host in a fresh page straight on one tab of the Fact memory page, through the page's link
+ * (`#fact-memory/<tab>`, client/page-link.ts): no other tab is drawn first, the nebula included.
+ * @param env - the running page host.
+ * @param tab - the tab's data-tab name.
+ * @param look - size (1440×960 by default) and scheme (light by default).
+ * @returns the page, with the tab shown.
+ */
+export async function openOnTab(
+  env: Pick<PageHost, 'browser' | 'host'>,
+  tab: string,
+  look: PageLook = {},
+): Promise<HostPage> {
+  const opened = await openHost(
+    env.browser,
+    `${env.host.url}#fact-memory/${tab}`,
+    { ...(look.viewport ?? { width: 1440, height: 960 }) },
+    look.colorScheme ?? 'light',
+  )
+  await opened.page.locator(`fm-page nav button[data-tab="${tab}"][aria-selected="true"]`).waitFor()
+  return opened
+}
+
+/**
+ * Open the host in a fresh page straight on the Fact memory page's library, once its list is drawn.
  * @param env - the running page host.
  * @param look - size (1440×960 by default) and scheme (light by default).
  * @returns the page.
  */
 export async function openLibrary(env: Pick<PageHost, 'browser' | 'host'>, look: PageLook = {}): Promise<HostPage> {
-  const opened = await openFactPage(env, look)
-  await openTabOf(opened.page, 'library')
+  const opened = await openOnTab(env, 'library', look)
   await opened.page.locator('fm-library [data-fm="fact-list"]').waitFor()
   return opened
 }

@@ -3,18 +3,37 @@
  * configuration in its profile patch and three facts written through the fake model, the card opened from Settings →
  * Plugins, its fields typed into, its counts line read, and screenshots as a person scrolls it.
  */
+import { after, before } from 'node:test'
 import type { Browser, Locator } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './browser.ts'
+import { launchBrowser, openHost, screenshot, type HostPage } from './browser.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { converse, hostApi, writeCall } from './fact-memory-web.ts'
-import type { FakeModel } from './fake-model.ts'
-import type { FakeSemantic } from './fake-semantic.ts'
+import { FakeModel } from './fake-model.ts'
+import { type FakeSemantic, startFakeSemantic } from './fake-semantic.ts'
 
 /** What a vector page spec starts once: the fake model, the fake embedding endpoint and the browser. */
 export interface VectorRig {
   readonly model: FakeModel
   readonly semantic: FakeSemantic
   readonly browser: Browser
+}
+
+/**
+ * Start one rig for the calling spec file (before its first test) and stop it after its last.
+ * @returns the rig, once started; it throws when called before the rig is up.
+ */
+export function useVectorRig(): () => VectorRig {
+  let rig: VectorRig | undefined
+  before(async () => {
+    rig = { model: await FakeModel.start(), semantic: await startFakeSemantic(), browser: await launchBrowser() }
+  })
+  after(async () => {
+    await stopVectorRig(rig)
+  })
+  return () => {
+    if (rig === undefined) throw new Error('no rig')
+    return rig
+  }
 }
 
 /**
