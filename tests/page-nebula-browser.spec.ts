@@ -9,8 +9,9 @@ import type { Browser, Page } from 'playwright-core'
 import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { holdReads } from './helpers/held-reads.ts'
 import { drawnLabels, overlapping, settledFrame } from './helpers/nebula-view.ts'
-import { closeClean, importLines, openNebula, type PageHost, startPageHost, until } from './helpers/page-host.ts'
+import { closeClean, importLines, openNebula, type PageHost, startPageHost } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -209,31 +210,11 @@ describe('the nebula in a real browser', () => {
     await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The first tree read after switching to the tree (the default centre's) answers only after the typed centre
     // has been drawn.
-    let held = 0
-    let release = (): void => undefined
-    const typedDrawn = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route('**/api/fact-memory/graph', async (route) => {
-      if (held === 0 && (route.request().postData() ?? '').includes('"view":"tree"')) {
-        held += 1
-        await typedDrawn
-      }
-      await route.continue()
-    })
+    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await until(async () => held === 1, "the default centre's read is held")
+    await defaultTree.reached()
     await openTreeOn(page, 'Bob Martinez')
-    const late = page.waitForResponse(
-      (response) =>
-        response.url().endsWith('/api/fact-memory/graph') &&
-        (response.request().postData() ?? '').includes('"view":"tree"') &&
-        !(response.request().postData() ?? '').includes('Bob Martinez'),
-    )
-    release()
-    await (await late).finished()
-    // The late answer has reached the page: two frames later any render it caused has been drawn.
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))')
+    await defaultTree.release()
     const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
     assert.match(
       (await centre.textContent()) ?? '',
@@ -241,7 +222,6 @@ describe('the nebula in a real browser', () => {
       'the late default centre did not replace the one typed',
     )
     assert.equal(await page.locator('fm-graph [data-fm="tree-center"]').inputValue(), 'Bob Martinez')
-    await page.unroute('**/api/fact-memory/graph')
     await closeClean(opened)
   })
 
@@ -250,30 +230,18 @@ describe('the nebula in a real browser', () => {
     const { page } = opened
     await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The default centre's tree read is held until the subject has been typed, then answered before Enter.
-    let held = false
-    let release = (): void => undefined
-    const typed = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route('**/api/fact-memory/graph', async (route) => {
-      if (!held && (route.request().postData() ?? '').includes('"view":"tree"')) {
-        held = true
-        await typed
-      }
-      await route.continue()
-    })
+    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
     await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await until(async () => held, "the default centre's read is held")
+    await defaultTree.reached()
     const field = page.locator('fm-graph [data-fm="tree-center"]')
     await field.fill('Bob Martinez')
-    release()
+    await defaultTree.release()
     const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
     await centre.filter({ hasNotText: 'Bob Martinez' }).waitFor()
     assert.equal(await field.inputValue(), 'Bob Martinez', 'the default tree left the typed subject alone')
     await field.press('Enter')
     await centre.filter({ hasText: 'Bob Martinez' }).waitFor()
     assert.equal(await field.inputValue(), 'Bob Martinez')
-    await page.unroute('**/api/fact-memory/graph')
     await closeClean(opened)
   })
 
@@ -299,6 +267,11 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 })
+
+/** Whether a graph read's body asks for the one-hop tree. */
+function isTreeRead(body: string): boolean {
+  return body.includes('"view":"tree"')
+}
 
 /** Centre the tree on a subject with the tree's centre field, then click the centre. */
 async function openTreeOn(page: Page, subject: string): Promise<void> {
