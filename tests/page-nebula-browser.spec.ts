@@ -245,6 +245,28 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 
+  it('leaves the centre field alone while the user is in it: a default centre landing before the first key is not typed after', async () => {
+    const opened = await openGraph()
+    const { page } = opened
+    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
+    // The default centre's tree read lands after the user has entered the empty field, before they type: as when a
+    // field is selected to be typed over (Playwright's fill selects, then inserts) and a read lands in between.
+    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
+    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+    await defaultTree.reached()
+    const field = page.locator('fm-graph [data-fm="tree-center"]')
+    await field.click()
+    await defaultTree.release()
+    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
+    await centre.filter({ hasText: 'billing-api' }).waitFor()
+    await page.keyboard.type('Bob Martinez')
+    assert.equal(await field.inputValue(), 'Bob Martinez', 'the default centre was not written into the field')
+    await field.press('Enter')
+    await centre.filter({ hasText: 'Bob Martinez' }).waitFor()
+    assert.equal(await field.inputValue(), 'Bob Martinez')
+    await closeClean(opened)
+  })
+
   it('draws contested relations dashed and names them at the default zoom, under All, with contested', async () => {
     const all = (await api.ok('graph', { scope: 'all' })) as unknown as GraphPayload
     const contested = all.edges.filter((edge) => edge.contested)

@@ -125,7 +125,7 @@ export class FmGraph extends LitElement {
   declare subjects: readonly string[]
   /** The find box's answer: what it found, or that no star matches; undefined before a search. */
   declare finding: { readonly found: boolean; readonly text: string } | undefined
-  /** What the user is typing into the tree's centre field, until Enter, leaving the field or Escape (centre-field.ts). */
+  /** The tree's centre field's text while the user is in it, from entering it until leaving it (centre-field.ts). */
   declare centreDraft: string | undefined
   private mounted: ReturnType<NebulaModule['mountNebula']> | undefined
   private center: string | undefined
@@ -294,7 +294,7 @@ export class FmGraph extends LitElement {
 
   /** Centre the tree on a subject as typed (a name or an entity key; the verb refuses one it does not know). */
   private centreOn(subject: string): void {
-    this.editCentre({ kind: 'commit' })
+    this.editCentre({ kind: 'commit', text: subject })
     const wanted = subject.trim()
     if (wanted === '' || wanted === this.center) return
     this.center = wanted
@@ -302,9 +302,22 @@ export class FmGraph extends LitElement {
     void this.load()
   }
 
-  /** Follow the centre field's draft: what was typed stays shown until it is committed or put back. */
+  /** Follow the centre field's draft: the field's text is the user's from entering it until leaving it. */
   private editCentre(event: CentreFieldEvent): void {
-    this.centreDraft = draftAfter(event)
+    this.centreDraft = draftAfter(event, this.centreText(undefined))
+  }
+
+  /**
+   * @param draft - the field's draft, if the user is in it.
+   * @returns what the centre field shows.
+   */
+  private centreText(draft: string | undefined): string {
+    return centreFieldText({
+      draft,
+      drawn: this.payload?.center?.label,
+      asked: this.center,
+      askedIsDrawn: this.drawnCentre === this.center,
+    })
   }
 
   /**
@@ -438,19 +451,15 @@ export class FmGraph extends LitElement {
           this.view === 'tree'
             ? html`<label class="caption">Centre
           <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject"
-            .value=${centreFieldText({
-              draft: this.centreDraft,
-              drawn: this.payload?.center?.label,
-              asked: this.center,
-              askedIsDrawn: this.drawnCentre === this.center,
-            })}
+            .value=${this.centreText(this.centreDraft)}
+            @focus=${(event: FocusEvent) => this.editCentre({ kind: 'focus', text: (event.target as HTMLInputElement).value })}
             @input=${(event: Event) => this.editCentre({ kind: 'input', text: (event.target as HTMLInputElement).value })}
             @keydown=${(event: KeyboardEvent) => {
               if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value)
               if (event.key === 'Escape') this.editCentre({ kind: 'put-back' })
             }}
             @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}
-            @blur=${() => this.editCentre({ kind: 'commit' })}></label>
+            @blur=${() => this.editCentre({ kind: 'leave' })}></label>
           <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>`
             : nothing
         }
