@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
-import { holdReads } from './helpers/held-reads.ts'
+import { type HeldReads, holdReads } from './helpers/held-reads.ts'
 import { drawnLabels, overlapping, settledFrame } from './helpers/nebula-view.ts'
 import { closeClean, importLines, openNebula, type PageHost, startPageHost } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
@@ -205,38 +205,25 @@ describe('the nebula in a real browser', () => {
   })
 
   it("keeps the centre typed into the one-hop tree when the default centre's slower read lands after it", async () => {
-    const opened = await openGraph()
-    const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The first tree read after switching to the tree (the default centre's) answers only after the typed centre
     // has been drawn.
-    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
-    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await defaultTree.reached()
+    const { opened, page, defaultTree, field, centre } = await treeWithDefaultHeld()
     await openTreeOn(page, 'Bob Martinez')
     await defaultTree.release()
-    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
     assert.match(
       (await centre.textContent()) ?? '',
       /Bob Martinez/u,
       'the late default centre did not replace the one typed',
     )
-    assert.equal(await page.locator('fm-graph [data-fm="tree-center"]').inputValue(), 'Bob Martinez')
+    assert.equal(await field.inputValue(), 'Bob Martinez')
     await closeClean(opened)
   })
 
   it('keeps a subject typed while the default centre is on its way, and centres the tree on it at Enter', async () => {
-    const opened = await openGraph()
-    const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The default centre's tree read is held until the subject has been typed, then answered before Enter.
-    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
-    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await defaultTree.reached()
-    const field = page.locator('fm-graph [data-fm="tree-center"]')
+    const { opened, defaultTree, field, centre } = await treeWithDefaultHeld()
     await field.fill('Bob Martinez')
     await defaultTree.release()
-    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
     await centre.filter({ hasNotText: 'Bob Martinez' }).waitFor()
     assert.equal(await field.inputValue(), 'Bob Martinez', 'the default tree left the typed subject alone')
     await field.press('Enter')
@@ -246,18 +233,11 @@ describe('the nebula in a real browser', () => {
   })
 
   it('leaves the centre field alone while the user is in it: a default centre landing before the first key is not typed after', async () => {
-    const opened = await openGraph()
-    const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The default centre's tree read lands after the user has entered the empty field, before they type: as when a
     // field is selected to be typed over (Playwright's fill selects, then inserts) and a read lands in between.
-    const defaultTree = await holdReads(page, 'graph', isTreeRead, 1)
-    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await defaultTree.reached()
-    const field = page.locator('fm-graph [data-fm="tree-center"]')
+    const { opened, page, defaultTree, field, centre } = await treeWithDefaultHeld()
     await field.click()
     await defaultTree.release()
-    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
     await centre.filter({ hasText: 'billing-api' }).waitFor()
     await page.keyboard.type('Bob Martinez')
     assert.equal(await field.inputValue(), 'Bob Martinez', 'the default centre was not written into the field')
@@ -290,9 +270,30 @@ describe('the nebula in a real browser', () => {
   })
 })
 
-/** Whether a graph read's body asks for the one-hop tree. */
-function isTreeRead(body: string): boolean {
-  return body.includes('"view":"tree"')
+/**
+ * Open the graph and switch to the one-hop tree with the default centre's tree read held (the first tree read).
+ * @returns the page, the held read, the centre field and the drawn centre.
+ */
+async function treeWithDefaultHeld(): Promise<{
+  opened: HostPage
+  page: Page
+  defaultTree: HeldReads
+  field: Locator
+  centre: Locator
+}> {
+  const opened = await openGraph()
+  const { page } = opened
+  await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
+  const defaultTree = await holdReads(page, 'graph', (body) => body.includes('"view":"tree"'), 1)
+  await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+  await defaultTree.reached()
+  return {
+    opened,
+    page,
+    defaultTree,
+    field: page.locator('fm-graph [data-fm="tree-center"]'),
+    centre: page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center'),
+  }
 }
 
 /** Centre the tree on a subject with the tree's centre field, then click the centre. */
