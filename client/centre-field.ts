@@ -1,27 +1,42 @@
 /**
- * The one-hop tree's centre field, DOM-free: what it shows and how a draft lives. A draft is what the user has typed
- * there and not yet committed (Enter, or leaving the field, which commits through its change) or put back (Escape);
- * while there is one, a read that lands (the default centre's, a refresh) never replaces it.
+ * The one-hop tree's centre field, DOM-free: what it shows and how a draft lives. From entering the field until
+ * leaving it, its text is the user's draft: no read that lands meanwhile (the default centre's, a refresh, the tree
+ * asked for) writes into it, not even into an empty field before the first key, so typing (or typing over a
+ * selection) never mixes with a centre's name. Enter asks for the centre and keeps the text; Escape puts the centre
+ * back; leaving the field ends the draft (its change commits first).
  */
 
-/** What happens to the field: a keystroke, a commit (Enter or leaving it), or Escape. */
+/** What happens to the field: entering it, a keystroke, Enter, Escape, or leaving it. */
 export type CentreFieldEvent =
+  | { readonly kind: 'focus'; readonly text: string }
   | { readonly kind: 'input'; readonly text: string }
-  | { readonly kind: 'commit' }
+  | { readonly kind: 'commit'; readonly text: string }
   | { readonly kind: 'put-back' }
+  | { readonly kind: 'leave' }
 
 /**
- * The draft after an event: typing keeps what was typed; a commit or Escape ends it.
- * @param event - what happened.
- * @returns the draft, or undefined when the user is not editing.
+ * The draft after an event: the field's text from entering it, through keystrokes and Enter; the centre at Escape;
+ * none once the user has left.
+ * @param event - what happened; `text` is the field's text then.
+ * @param centre - what the field shows without a draft (centreFieldText with `draft` undefined).
+ * @returns the draft, or undefined when the user is not in the field.
  */
-export function draftAfter(event: CentreFieldEvent): string | undefined {
-  return event.kind === 'input' ? event.text : undefined
+export function draftAfter(event: CentreFieldEvent, centre: string): string | undefined {
+  switch (event.kind) {
+    case 'focus':
+    case 'input':
+    case 'commit':
+      return event.text
+    case 'put-back':
+      return centre
+    case 'leave':
+      return undefined
+  }
 }
 
 /** What the field is shown from. */
 export interface CentreFieldState {
-  /** What the user is typing, if anything. */
+  /** The field's text while the user is in it. */
   readonly draft: string | undefined
   /** The label of the centre the drawn tree has, if one is drawn. */
   readonly drawn: string | undefined
@@ -32,9 +47,9 @@ export interface CentreFieldState {
 }
 
 /**
- * What the field shows: the draft while the user edits; else the subject asked for while its tree is on its way (so
- * the field never flicks back to the old centre after Enter); else the drawn centre's name; else the subject asked
- * for.
+ * What the field shows: the draft while the user is in it; else the subject asked for while its tree is on its way
+ * (so the field never flicks back to the old centre after Enter); else the drawn centre's name; else the subject
+ * asked for.
  * @param state - see CentreFieldState.
  * @returns the field's text.
  */

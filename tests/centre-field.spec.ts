@@ -1,7 +1,8 @@
 /**
- * The one-hop tree's centre field, DOM-free: a subject the user is typing outlives any read that lands meanwhile;
- * Enter, leaving the field or Escape end the draft, and after Enter the field keeps the subject until its tree is
- * drawn. The browser half is in page-nebula-browser.spec.ts.
+ * The one-hop tree's centre field, DOM-free: from entering the field until leaving it, its text is the user's, so no
+ * read that lands meanwhile writes into it (not even into an empty field before the first key); Escape puts the
+ * centre back; once the user has left, the field shows the subject asked for until its tree is drawn. The browser
+ * half is in page-nebula-browser.spec.ts.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -42,10 +43,26 @@ describe('the tree centre field', () => {
     assert.equal(centreFieldText({ draft: undefined, drawn: undefined, asked: undefined, askedIsDrawn: true }), '')
   })
 
-  it('keeps a draft through keystrokes and ends it at Enter, on leaving the field, and at Escape', () => {
-    assert.equal(draftAfter({ kind: 'input', text: 'Bob' }), 'Bob')
-    assert.equal(draftAfter({ kind: 'input', text: '' }), '')
-    assert.equal(draftAfter({ kind: 'commit' }), undefined)
-    assert.equal(draftAfter({ kind: 'put-back' }), undefined)
+  it('makes the text the user finds on entering the field theirs, so a centre landing before the first key is not shown', () => {
+    const entered = draftAfter({ kind: 'focus', text: '' }, '')
+    assert.equal(entered, '')
+    assert.equal(
+      centreFieldText({ draft: entered, drawn: 'billing-api', asked: undefined, askedIsDrawn: true }),
+      '',
+      'the default centre landed after the user entered the empty field',
+    )
+    assert.equal(draftAfter({ kind: 'focus', text: 'billing-api' }, 'billing-api'), 'billing-api')
+  })
+
+  it('keeps the draft through keystrokes and Enter, puts the centre back at Escape, and ends it on leaving the field', () => {
+    assert.equal(draftAfter({ kind: 'input', text: 'Bob' }, 'billing-api'), 'Bob')
+    assert.equal(draftAfter({ kind: 'input', text: '' }, 'billing-api'), '')
+    assert.equal(
+      draftAfter({ kind: 'commit', text: 'Wang Fang' }, '王芳'),
+      'Wang Fang',
+      'after Enter the field keeps what was typed while the user stays in it',
+    )
+    assert.equal(draftAfter({ kind: 'put-back' }, 'billing-api'), 'billing-api')
+    assert.equal(draftAfter({ kind: 'leave' }, 'billing-api'), undefined)
   })
 })

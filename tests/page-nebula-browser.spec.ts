@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { type HeldReads, holdReads } from './helpers/held-reads.ts'
 import { drawnLabels, overlapping, settledFrame } from './helpers/nebula-view.ts'
-import { closeClean, importLines, openNebula, type PageHost, startPageHost, until } from './helpers/page-host.ts'
+import { closeClean, importLines, openNebula, type PageHost, startPageHost } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
 let env: PageHost | undefined
@@ -204,76 +205,45 @@ describe('the nebula in a real browser', () => {
   })
 
   it("keeps the centre typed into the one-hop tree when the default centre's slower read lands after it", async () => {
-    const opened = await openGraph()
-    const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The first tree read after switching to the tree (the default centre's) answers only after the typed centre
     // has been drawn.
-    let held = 0
-    let release = (): void => undefined
-    const typedDrawn = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route('**/api/fact-memory/graph', async (route) => {
-      if (held === 0 && (route.request().postData() ?? '').includes('"view":"tree"')) {
-        held += 1
-        await typedDrawn
-      }
-      await route.continue()
-    })
-    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await until(async () => held === 1, "the default centre's read is held")
+    const { opened, page, defaultTree, field, centre } = await treeWithDefaultHeld()
     await openTreeOn(page, 'Bob Martinez')
-    const late = page.waitForResponse(
-      (response) =>
-        response.url().endsWith('/api/fact-memory/graph') &&
-        (response.request().postData() ?? '').includes('"view":"tree"') &&
-        !(response.request().postData() ?? '').includes('Bob Martinez'),
-    )
-    release()
-    await (await late).finished()
-    // The late answer has reached the page: two frames later any render it caused has been drawn.
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))')
-    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
+    await defaultTree.release()
     assert.match(
       (await centre.textContent()) ?? '',
       /Bob Martinez/u,
       'the late default centre did not replace the one typed',
     )
-    assert.equal(await page.locator('fm-graph [data-fm="tree-center"]').inputValue(), 'Bob Martinez')
-    await page.unroute('**/api/fact-memory/graph')
+    assert.equal(await field.inputValue(), 'Bob Martinez')
     await closeClean(opened)
   })
 
   it('keeps a subject typed while the default centre is on its way, and centres the tree on it at Enter', async () => {
-    const opened = await openGraph()
-    const { page } = opened
-    await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
     // The default centre's tree read is held until the subject has been typed, then answered before Enter.
-    let held = false
-    let release = (): void => undefined
-    const typed = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route('**/api/fact-memory/graph', async (route) => {
-      if (!held && (route.request().postData() ?? '').includes('"view":"tree"')) {
-        held = true
-        await typed
-      }
-      await route.continue()
-    })
-    await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
-    await until(async () => held, "the default centre's read is held")
-    const field = page.locator('fm-graph [data-fm="tree-center"]')
+    const { opened, defaultTree, field, centre } = await treeWithDefaultHeld()
     await field.fill('Bob Martinez')
-    release()
-    const centre = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center')
+    await defaultTree.release()
     await centre.filter({ hasNotText: 'Bob Martinez' }).waitFor()
     assert.equal(await field.inputValue(), 'Bob Martinez', 'the default tree left the typed subject alone')
     await field.press('Enter')
     await centre.filter({ hasText: 'Bob Martinez' }).waitFor()
     assert.equal(await field.inputValue(), 'Bob Martinez')
-    await page.unroute('**/api/fact-memory/graph')
+    await closeClean(opened)
+  })
+
+  it('leaves the centre field alone while the user is in it: a default centre landing before the first key is not typed after', async () => {
+    // The default centre's tree read lands after the user has entered the empty field, before they type: as when a
+    // field is selected to be typed over (Playwright's fill selects, then inserts) and a read lands in between.
+    const { opened, page, defaultTree, field, centre } = await treeWithDefaultHeld()
+    await field.click()
+    await defaultTree.release()
+    await centre.filter({ hasText: 'billing-api' }).waitFor()
+    await page.keyboard.type('Bob Martinez')
+    assert.equal(await field.inputValue(), 'Bob Martinez', 'the default centre was not written into the field')
+    await field.press('Enter')
+    await centre.filter({ hasText: 'Bob Martinez' }).waitFor()
+    assert.equal(await field.inputValue(), 'Bob Martinez')
     await closeClean(opened)
   })
 
@@ -299,6 +269,32 @@ describe('the nebula in a real browser', () => {
     await closeClean(opened)
   })
 })
+
+/**
+ * Open the graph and switch to the one-hop tree with the default centre's tree read held (the first tree read).
+ * @returns the page, the held read, the centre field and the drawn centre.
+ */
+async function treeWithDefaultHeld(): Promise<{
+  opened: HostPage
+  page: Page
+  defaultTree: HeldReads
+  field: Locator
+  centre: Locator
+}> {
+  const opened = await openGraph()
+  const { page } = opened
+  await page.locator('fm-graph [data-fm="graph-counts"]').waitFor()
+  const defaultTree = await holdReads(page, 'graph', (body) => body.includes('"view":"tree"'), 1)
+  await page.locator('fm-graph').getByRole('button', { name: 'One-hop tree' }).click()
+  await defaultTree.reached()
+  return {
+    opened,
+    page,
+    defaultTree,
+    field: page.locator('fm-graph [data-fm="tree-center"]'),
+    centre: page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"] g.node.center'),
+  }
+}
 
 /** Centre the tree on a subject with the tree's centre field, then click the centre. */
 async function openTreeOn(page: Page, subject: string): Promise<void> {

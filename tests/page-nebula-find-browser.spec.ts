@@ -13,6 +13,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { screenshot, type HostPage } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import type { FactMemoryApi } from './helpers/fact-memory-web.ts'
+import { holdReads } from './helpers/held-reads.ts'
 import { closeClean, importLines, openNebula, type PageHost, startPageHost, until } from './helpers/page-host.ts'
 import type { GraphPayload } from '../src/graph-types.ts'
 
@@ -340,15 +341,33 @@ describe('the nebula, third pass, in a real browser', () => {
       .evaluate(new Function('element', 'return getComputedStyle(element).textAlign') as (element: unknown) => string)
     assert.ok(textAlign === 'left' || textAlign === 'start', textAlign)
 
-    await find(page, 'Wang Fang')
+    // Each find is awaited by its own answer: the panel's title alone would already read 王芳 before 'Wang Fang' lands.
+    await (await find(page, 'Wang Fang')).filter({ hasText: 'Found 王芳 for “Wang Fang”.' }).waitFor()
     await title.filter({ hasText: /^王芳 · \d+ facts$/u }).waitFor()
-    await find(page, 'search-svc')
+    await (await find(page, 'search-svc')).filter({ hasText: 'Found search-service for “search-svc”.' }).waitFor()
     await title.filter({ hasText: /^search-service · \d+ facts?$/u }).waitFor()
     const none = await find(page, 'no-such-subject')
     await none.filter({ hasText: '“no-such-subject”' }).waitFor()
     assert.equal(await none.innerText(), 'No star matches “no-such-subject”.')
     assert.equal(await none.getAttribute('data-found'), 'false')
     await screenshot(page, 'nebula-find-none')
+    await closeClean(opened)
+  })
+
+  it("opens the newest find's star when an earlier find's facts land after it", async () => {
+    const opened = await openGraph()
+    const { page } = opened
+    const title = page.locator('fm-graph [data-fm="selection-title"]')
+    // 王芳's panel reads the two facts that name her (Carol Ng's and Dave Li's) one by one; search-service's facts
+    // are all its own and come with its entity read. Hers are held until the later find's panel is shown.
+    const namingWang = await holdReads(page, 'fact')
+    await find(page, 'Wang Fang')
+    await namingWang.reached(2)
+    const status = await find(page, 'search-svc')
+    await title.filter({ hasText: /^search-service · \d+ facts?$/u }).waitFor()
+    await namingWang.release()
+    assert.match(await title.innerText(), /^search-service · /u, "the earlier find's late facts left the panel alone")
+    assert.equal(await status.innerText(), 'Found search-service for “search-svc”.')
     await closeClean(opened)
   })
 

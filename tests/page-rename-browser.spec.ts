@@ -197,16 +197,8 @@ describe('the subject panel in a real browser', () => {
     await page.locator('fm-graph [data-fm="tree-center"]').press('Enter')
     const tree = page.locator('fm-graph fm-svg-tree [data-fm="svg-tree"]')
     await tree.locator('g.node.center', { hasText: 'billing-api' }).waitFor()
-    const open = page.locator('fm-graph [data-fm="graph-selection"] [data-fm="open-subject"]')
-    // The tree may draw again once its re-read lands; click the centre until the selection is shown.
-    await until(async () => {
-      await tree
-        .locator('g.node.center circle')
-        .click({ timeout: 2000 })
-        .catch(() => undefined)
-      return (await open.count()) > 0
-    }, 'the subject selected in the tree')
-    await open.click()
+    await tree.locator('g.node.center circle').click()
+    await page.locator('fm-graph [data-fm="graph-selection"] [data-fm="open-subject"]').click()
     await until(
       async () =>
         (await page

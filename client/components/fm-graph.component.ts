@@ -3,7 +3,9 @@
  * ones labelled); every time the tab opens it re-reads the projection, and a refresh button re-reads on demand.
  * three.js lives in a separate chunk loaded with import() the first time the nebula is drawn; without WebGL the
  * tab draws the SVG tree instead of a blank panel. Opening a node or an edge lists the facts behind it, each with a
- * Forget button (this fact, its subject · property, or the whole subject); a forget closes the panel.
+ * Forget button (this fact, its subject · property, or the whole subject); a forget closes the panel. The newest
+ * request the user made wins whatever order answers land in: only the newest read draws, only the newest ask (a
+ * click, a find) fills the panel, and no read writes into the centre field while the user is in it.
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit'
 import type { AppState } from '../app-state.ts'
@@ -22,6 +24,7 @@ import {
 } from '../format.ts'
 import { type CentreFieldEvent, centreFieldText, draftAfter } from '../centre-field.ts'
 import { graphCaption, nodeFactIds, selectionTitle } from '../graph-selection.ts'
+import { NewestRequest } from '../newest-request.ts'
 import { exactStar, partialStar } from '../star-search.ts'
 import { baseStyles } from '../styles.ts'
 import type { GraphEdge, GraphNode, GraphPayload, GraphScope, GraphView } from '../../src/graph-types.ts'
@@ -125,13 +128,20 @@ export class FmGraph extends LitElement {
   declare subjects: readonly string[]
   /** The find box's answer: what it found, or that no star matches; undefined before a search. */
   declare finding: { readonly found: boolean; readonly text: string } | undefined
-  /** What the user is typing into the tree's centre field, until Enter, leaving the field or Escape (centre-field.ts). */
+  /** The tree's centre field's text while the user is in it, from entering it until leaving it (centre-field.ts). */
   declare centreDraft: string | undefined
   private mounted: ReturnType<NebulaModule['mountNebula']> | undefined
   private center: string | undefined
   /** The centre asked for when the drawn tree was read (undefined: the default centre). */
   private drawnCentre: string | undefined
   private visibility: IntersectionObserver | undefined
+  /** Re-reads of the projection: only the newest one draws, so a slow earlier read never replaces a later centre or scope. */
+  private readonly reads = new NewestRequest()
+  /**
+   * What the selection panel was last asked to show (a star or edge clicked, a find): only the newest ask fills it,
+   * whatever order the reads behind each land in, and closing the panel or switching the view drops every ask.
+   */
+  private readonly asks = new NewestRequest()
 
   constructor() {
     super()
@@ -183,17 +193,14 @@ export class FmGraph extends LitElement {
     if (changed.has('payload') || changed.has('fallback') || changed.has('view')) void this.draw()
   }
 
-  /** Re-reads are numbered: only the newest one draws, so a slow earlier read never replaces a later centre or scope. */
-  private loads = 0
-
   private async load(): Promise<void> {
-    const ticket = ++this.loads
+    const ticket = this.reads.start()
     const asked = this.center
     this.error = undefined
     const body: Record<string, unknown> = { view: this.view, scope: this.scope }
     if (this.view === 'tree') {
       const fallback = await this.defaultCenter()
-      if (ticket !== this.loads) return
+      if (!this.reads.isNewest(ticket)) return
       const center = this.center ?? fallback
       if (center === undefined) {
         this.payload = emptyPayload(this.view, this.scope)
@@ -202,7 +209,7 @@ export class FmGraph extends LitElement {
       body['center'] = center
     }
     const answer = await callVerb('graph', body)
-    if (ticket !== this.loads) return
+    if (!this.reads.isNewest(ticket)) return
     this.drawnCentre = asked
     if (!answer.ok) {
       this.error = answer.message
@@ -283,7 +290,7 @@ export class FmGraph extends LitElement {
       return
     }
     this.view = view
-    this.selection = undefined
+    this.dropSelection()
     void this.load()
   }
 
@@ -294,17 +301,30 @@ export class FmGraph extends LitElement {
 
   /** Centre the tree on a subject as typed (a name or an entity key; the verb refuses one it does not know). */
   private centreOn(subject: string): void {
-    this.editCentre({ kind: 'commit' })
+    this.editCentre({ kind: 'commit', text: subject })
     const wanted = subject.trim()
     if (wanted === '' || wanted === this.center) return
     this.center = wanted
-    this.selection = undefined
+    this.dropSelection()
     void this.load()
   }
 
-  /** Follow the centre field's draft: what was typed stays shown until it is committed or put back. */
+  /** Follow the centre field's draft: the field's text is the user's from entering it until leaving it. */
   private editCentre(event: CentreFieldEvent): void {
-    this.centreDraft = draftAfter(event)
+    this.centreDraft = draftAfter(event, this.centreText(undefined))
+  }
+
+  /**
+   * @param draft - the field's draft, if the user is in it.
+   * @returns what the centre field shows.
+   */
+  private centreText(draft: string | undefined): string {
+    return centreFieldText({
+      draft,
+      drawn: this.payload?.center?.label,
+      asked: this.center,
+      askedIsDrawn: this.drawnCentre === this.center,
+    })
   }
 
   /**
@@ -315,18 +335,20 @@ export class FmGraph extends LitElement {
    */
   private async findStar(typed: string): Promise<void> {
     const query = typed.trim()
-    const payload = this.payload
-    if (query === '' || payload === undefined) {
+    if (query === '' || this.payload === undefined) {
       this.finding = undefined
       return
     }
-    let star = exactStar(query, payload.nodes)
+    const ticket = this.asks.start()
+    let star = exactStar(query, this.payload.nodes)
     if (star === undefined) {
       const named = await callVerb('subject-find', { name: query })
+      if (!this.asks.isNewest(ticket)) return
+      // Looked up in the graph drawn now: a refresh may have landed while the host answered.
       if (named.ok && named.data.entityKey !== null)
-        star = payload.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
+        star = this.payload?.nodes.find((node) => node.kind === 'entity' && node.entityKey === named.data.entityKey)
     }
-    star ??= partialStar(query, payload.nodes)
+    star ??= partialStar(query, this.payload?.nodes ?? [])
     if (star === undefined) {
       this.finding = { found: false, text: `No star matches “${query}”.` }
       return
@@ -336,7 +358,7 @@ export class FmGraph extends LitElement {
       text: star.label === query ? `Found ${star.label}.` : `Found ${star.label} for “${query}”.`,
     }
     const at = this.mounted?.flyTo(star.id)
-    await this.selectNode(star, at === undefined ? 'right' : panelSide(at.x, at.width))
+    await this.showNode(star, at === undefined ? 'right' : panelSide(at.x, at.width), ticket)
   }
 
   /**
@@ -346,8 +368,17 @@ export class FmGraph extends LitElement {
    * @param side - where the panel goes: away from the star (the tree, which has no canvas point, keeps it right)
    */
   private async selectNode(node: GraphNode, side: 'left' | 'right' = 'right'): Promise<void> {
+    await this.showNode(node, side, this.asks.start())
+  }
+
+  /**
+   * selectNode's work, for an ask already made (a click, a find).
+   * @param ticket - the ask's ticket: a later ask, or the panel closed meanwhile, leaves the panel alone.
+   */
+  private async showNode(node: GraphNode, side: 'left' | 'right', ticket: number): Promise<void> {
     const drawn = nodeFactIds(this.payload ?? emptyPayload(this.view, this.scope), node.id)
     const [all, timeZone] = await Promise.all([this.factsByIds(drawn, node.entityKey), this.zone()])
+    if (!this.asks.isNewest(ticket)) return
     const drawnIds = new Set(drawn)
     const facts = all.filter((fact) => drawnIds.has(fact.id))
     const undrawn = all.filter((fact) => !drawnIds.has(fact.id))
@@ -371,7 +402,9 @@ export class FmGraph extends LitElement {
   }
 
   private async selectEdge(edge: GraphEdge): Promise<void> {
+    const ticket = this.asks.start()
     const [facts, timeZone] = await Promise.all([this.factsByIds(edge.factIds, null), this.zone()])
+    if (!this.asks.isNewest(ticket)) return
     this.selection = {
       title: selectionTitle(
         `${edgeWords(edge)}${edge.contested ? ' (contested)' : ''}`,
@@ -386,8 +419,14 @@ export class FmGraph extends LitElement {
   }
 
   private closeSelection(): void {
-    this.selection = undefined
+    this.dropSelection()
     this.mounted?.clearSelection()
+  }
+
+  /** Empty the selection panel, and leave it empty whatever a star or edge asked for earlier still reads. */
+  private dropSelection(): void {
+    this.asks.drop()
+    this.selection = undefined
   }
 
   private zone(): Promise<string> {
@@ -438,19 +477,15 @@ export class FmGraph extends LitElement {
           this.view === 'tree'
             ? html`<label class="caption">Centre
           <input data-fm="tree-center" list="fm-graph-subjects" placeholder="a subject"
-            .value=${centreFieldText({
-              draft: this.centreDraft,
-              drawn: this.payload?.center?.label,
-              asked: this.center,
-              askedIsDrawn: this.drawnCentre === this.center,
-            })}
+            .value=${this.centreText(this.centreDraft)}
+            @focus=${(event: FocusEvent) => this.editCentre({ kind: 'focus', text: (event.target as HTMLInputElement).value })}
             @input=${(event: Event) => this.editCentre({ kind: 'input', text: (event.target as HTMLInputElement).value })}
             @keydown=${(event: KeyboardEvent) => {
               if (event.key === 'Enter') this.centreOn((event.target as HTMLInputElement).value)
               if (event.key === 'Escape') this.editCentre({ kind: 'put-back' })
             }}
             @change=${(event: Event) => this.centreOn((event.target as HTMLInputElement).value)}
-            @blur=${() => this.editCentre({ kind: 'commit' })}></label>
+            @blur=${() => this.editCentre({ kind: 'leave' })}></label>
           <datalist id="fm-graph-subjects">${this.subjects.map((subject) => html`<option value=${subject}></option>`)}</datalist>`
             : nothing
         }
