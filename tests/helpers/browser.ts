@@ -106,15 +106,19 @@ export async function openHost(
   page.on('pageerror', (error) => {
     errors.push(`pageerror: ${error.message}`)
   })
+  // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
+  // acknowledgement in its settings, so it shows once per DSH home. On a loaded machine it can show after the wait
+  // below has given up, so every action first acknowledges a notice that is showing.
+  const notice = page.getByRole('dialog').getByRole('button', { name: /^(Continue|继续)$/u }).first()
+  await page.addLocatorHandler(notice, async (button) => {
+    await button.click()
+  })
   await page.goto(url, { waitUntil: 'domcontentloaded' })
   await page.locator('[data-fm="sidebar-entry"]').first().waitFor({ state: 'attached', timeout: 30_000 })
-  // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
-  // acknowledgement in its settings, so it shows once per DSH home.
   const home = url.split('#')[0] ?? url
   if (!acknowledged.has(home)) {
-    const notice = page.getByRole('dialog').getByRole('button', { name: /^(Continue|继续)$/u })
     try {
-      await notice.first().click({ timeout: 15_000 })
+      await notice.click({ timeout: 15_000 })
     } catch {
       // This home had already acknowledged it.
     }
