@@ -6,6 +6,7 @@
  * cursor moves only with what the store committed.
  */
 import type { GitRemote } from './git-remote.ts'
+import type { RoundHold } from './round-hold.ts'
 import { compactLog, type SyncFolder } from './sync-folder.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 
@@ -34,6 +35,8 @@ export interface RoundReport {
 export interface RoundOptions {
   /** Compact this device's log once it has more segments than this. */
   readonly compactAfterSegments: number
+  /** Test-only (round-hold.ts): awaited once a new segment is sealed, before it is noted as published. */
+  readonly hold?: RoundHold
 }
 
 /**
@@ -82,6 +85,7 @@ export async function runSyncRound(
     const fresh = port.ownLog().filter((record) => sealed === undefined || record.hlc > sealed)
     const segment = await folder.append(fresh)
     const last = fresh.at(-1)
+    if (segment !== undefined) await options.hold?.wait('sealed')
     if (segment !== undefined && last !== undefined) port.markPublished(last.hlc)
     else if (sealed !== undefined && sealed !== port.publishedThrough()) port.markPublished(sealed)
     sent = segment === undefined ? 0 : fresh.length

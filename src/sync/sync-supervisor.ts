@@ -8,13 +8,14 @@
  */
 import type { Clock } from '../clock.ts'
 import { openRoundTarget } from './open-round-target.ts'
+import type { RoundHold } from './round-hold.ts'
 import { SegmentCipher } from './segment-cipher.ts'
 import type { ResolveCredential, SyncCipherRead } from './sync-passphrase.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 import type { RoundReport } from './sync-round.ts'
 import { DEFAULT_SCHEDULE, type SchedulePolicy } from './sync-schedule.ts'
-import { SyncService, type Stopped } from './sync-service.ts'
-import { readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
+import { DEFAULT_ROUND_OPTIONS, SyncService, type Stopped } from './sync-service.ts'
+import { readDeviceName, readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
 import type { SyncStatus } from './sync-status.schema.ts'
 import { idleSyncStatus } from './sync-status.ts'
 
@@ -26,6 +27,15 @@ export interface SyncLogControl extends SyncLogPort {
   disableSync(): void
   /** Whether sensitive values may leave the machine. */
   setIncludeSensitive(allowed: boolean): void
+  /** Name this device (null: follow the host name). */
+  setDeviceName(name: string | null): void
+  /** The port's receive; `beforeCommit` runs inside its transaction, after the records are applied. */
+  receive(
+    records: Parameters<SyncLogPort['receive']>[0],
+    cursor: Parameters<SyncLogPort['receive']>[1],
+    names?: Parameters<SyncLogPort['receive']>[2],
+    beforeCommit?: () => void,
+  ): ReturnType<SyncLogPort['receive']>
 }
 
 /** The open store, as sync needs it. */
@@ -49,6 +59,8 @@ export interface SyncSupervisorDeps {
   /** Tunables for tests; the defaults a user gets otherwise. */
   readonly policy?: Partial<SchedulePolicy>
   readonly gitTimeoutMs?: number
+  /** Test-only: where rounds may be held (round-hold.ts); none for every user. */
+  readonly hold?: RoundHold
 }
 
 /** Thrown between snapshot slices when the start it belongs to is no longer wanted. */
@@ -90,6 +102,8 @@ export class SyncSupervisor {
   /** True while a round hands received records to the store: that change is not a write to sync. */
   private receiving = false
   private stopped = false
+  /** The device name last given to a store, so a settings change that keeps it writes nothing. */
+  private named: { readonly log: SyncLogControl; readonly name: string | null } | undefined
 
   /** @param deps - see {@link SyncSupervisorDeps}. */
   constructor(deps: SyncSupervisorDeps) {
@@ -104,6 +118,7 @@ export class SyncSupervisor {
   follow(config: (SyncConfig & { readonly enabled: boolean }) | undefined): void {
     if (this.stopped) return
     const store = config?.enabled === true ? this.deps.store() : undefined
+    if (config !== undefined && store !== undefined) this.nameDevice(store.log, readDeviceName(config.syncDeviceName))
     const wanted = wantedOf(config, store)
     if (sameWanted(wanted, this.wanted)) return
     this.wanted = wanted
@@ -115,6 +130,20 @@ export class SyncSupervisor {
         if (error instanceof SnapshotInterrupted) return
         this.deps.logger.warn('fact memory: sync could not start: %s', (error as Error).message)
       })
+  }
+
+  /**
+   * Give the store the device name the settings ask for; the next round writes it into this device's device.json, and
+   * the other machines take it from there at their next round.
+   */
+  private nameDevice(log: SyncLogControl, name: string | null): void {
+    if (this.named?.log === log && this.named.name === name) return
+    try {
+      log.setDeviceName(name)
+      this.named = { log, name }
+    } catch (error) {
+      this.deps.logger.warn('fact memory: the device name could not be kept: %s', (error as Error).message)
+    }
   }
 
   /** A change was committed to the memory: a round follows once changes pause. Never waits, never throws. */
@@ -245,7 +274,8 @@ export class SyncSupervisor {
       receive: (records, cursor, names) => {
         this.receiving = true
         try {
-          return log.receive(records, cursor, names)
+          const hold = this.deps.hold
+          return log.receive(records, cursor, names, hold === undefined ? undefined : () => hold.block('applying'))
         } finally {
           this.receiving = false
         }
@@ -263,11 +293,12 @@ export class SyncSupervisor {
         },
       },
       policy: { ...DEFAULT_SCHEDULE, intervalMs: settings.intervalMs, ...this.deps.policy },
+      ...(this.deps.hold === undefined ? {} : { roundOptions: { ...DEFAULT_ROUND_OPTIONS, hold: this.deps.hold } }),
       openTarget: async () => {
         const device = log.device()
         const read = await cipher.current()
         if (!read.ok) return { ok: false, reason: read.reason }
-        return openRoundTarget(settings.target, {
+        const opened = await openRoundTarget(settings.target, {
           device: device.id,
           name: device.name,
           cipher: read.cipher,
@@ -275,6 +306,20 @@ export class SyncSupervisor {
           now: new Date(this.deps.clock.now()).toISOString(),
           ...(this.deps.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: this.deps.gitTimeoutMs }),
         })
+        // A passphrase named but not found (a credential store that does not answer yet at start, or a removed
+        // credential) never turns an encrypted log into plain files: plain is chosen only by clearing the setting.
+        if (
+          opened.ok &&
+          settings.passphraseRef !== null &&
+          read.cipher === undefined &&
+          (await opened.target.folder.ownFilesEncrypted())
+        ) {
+          return {
+            ok: false,
+            reason: `the sync passphrase "${settings.passphraseRef}" has no value here, and this device's files are encrypted: nothing is sent in plain files until it can be read (store it again in the settings card, or clear syncPassphraseRef to sync plain files)`,
+          }
+        }
+        return opened
       },
       // Told once per run of failures, and once when it recovers: the status holds the rest.
       onRoundEnd: (report) => {
