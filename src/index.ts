@@ -18,7 +18,7 @@ import { Config } from './config.ts'
 import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
 import { sessionIdPaused } from './pause/session-pause.ts'
-import { credentialsView, resolveCredential } from './host/credentials.ts'
+import { credentialsView, resolveCredential, resolveCredentialStrictly } from './host/credentials.ts'
 import { maskedLogger } from './host/masked-logger.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LiveSessionsView, LlmView, SessionQueryView } from './host/ports.ts'
@@ -78,7 +78,7 @@ export function apply(ctx: Context, config: Config): void {
   const runtime: MemoryRuntime = new MemoryRuntime({
     store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, guards, current, stores) },
     clock: systemClock,
-    resolveCredential: (name) => resolveCredential(credentialProvider(), name),
+    resolveCredential: (name) => resolveCredentialStrictly(credentialProvider(), name),
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
     ...(syncHold === undefined ? {} : { sync: { hold: syncHold } }),
     logger,

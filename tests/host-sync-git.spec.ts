@@ -14,10 +14,11 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { closeClean } from './helpers/page-host.ts'
-import { launchBrowser, openHost, screenshot } from './helpers/browser.ts'
+import { launchBrowser, screenshot } from './helpers/browser.ts'
 import { until } from './helpers/poll.ts'
 import {
   assertCurrentOnB,
+  openSyncPanel,
   receivedFrom,
   setTarget,
   startSyncPair,
@@ -25,7 +26,6 @@ import {
   syncStatus,
   writeHeadless,
   writeThrough,
-  type SyncMachine,
   type SyncPair,
 } from './helpers/sync-hosts.ts'
 
@@ -78,7 +78,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
   })
 
   it('the Sync panel shows the remote, this device, the devices seen and what is pending, with Sync now', async () => {
-    const opened = await openSyncPanel(pair.b)
+    const opened = await openSyncPanel(browser, pair.b)
     const panel = opened.page.locator('fm-sync-panel')
     await panel.locator('[data-fm="sync-state"]').filter({ hasText: 'the git remote' }).waitFor()
     assert.match(await panel.locator('[data-fm="sync-state"]').innerText(), /encrypted with your passphrase/u)
@@ -115,7 +115,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     )
     console.log(`# turn with a working remote ${Math.round(baseline)} ms, with a refusing one ${Math.round(turn)} ms`)
 
-    const opened = await openSyncPanel(pair.b)
+    const opened = await openSyncPanel(browser, pair.b)
     const panel = opened.page.locator('fm-sync-panel')
     await panel.locator('[data-fm="sync-problems"]').filter({ hasText: 'Cannot reach the target' }).waitFor()
     await panel.locator('[data-fm="sync-now"]').click()
@@ -143,17 +143,4 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     const got = await syncNow(pair.b)
     assert.ok(Number(got.round['received']) >= 1, JSON.stringify(got.round))
   })
-
-  /** Open the host's settings, its Plugins tab, and the plugin's card with the Sync panel in view. */
-  async function openSyncPanel(machine: SyncMachine): Promise<Awaited<ReturnType<typeof openHost>>> {
-    const opened = await openHost(browser, machine.host?.url ?? '')
-    const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
-    await page.locator('fm-settings-card fm-sync-panel [data-fm="sync-state"]').waitFor()
-    return opened
-  }
 })

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
+import { resolveCredentialStrictly } from '../src/host/credentials.ts'
 import { SegmentCipher } from '../src/sync/segment-cipher.ts'
 import { resolveSyncCipher } from '../src/sync/sync-passphrase.ts'
 import { readDeviceName, readSyncSettings, SYNC_DEFAULTS, syncSettingsSchema } from '../src/sync/sync-settings.ts'
@@ -29,6 +31,19 @@ describe('the sync settings', () => {
     assert.match(declared, /"role":"credential-ref"/u)
     assert.deepEqual(readSyncSettings(syncSettingsSchema({})), { kind: 'off' })
     assert.deepEqual(readSyncSettings({ syncTarget: '   ' }), { kind: 'off' })
+  })
+
+  it('never reads a passphrase as absent while no credential store can be asked', async () => {
+    const name = 'FACT_MEMORY_TEST_SYNC_PASSPHRASE_PROBE'
+    await assert.rejects(resolveCredentialStrictly(undefined, name), /credential store is not available/u)
+    const store = { resolve: () => Promise.resolve(undefined) } as unknown as CredentialProvider
+    assert.equal(await resolveCredentialStrictly(store, name), undefined, 'a store that has none: plain files')
+    process.env[name] = 'from the environment'
+    try {
+      assert.equal(await resolveCredentialStrictly(undefined, name), 'from the environment')
+    } finally {
+      delete process.env[name]
+    }
   })
 
   it('reads a device name with its spaces and control characters collapsed; empty follows the host name', () => {

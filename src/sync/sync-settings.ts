@@ -132,7 +132,6 @@ export function readSyncSettings(raw: Partial<Record<keyof SyncConfig, unknown>>
  */
 export function readDeviceName(raw: unknown): string | null {
   if (typeof raw !== 'string') return null
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   const name = raw
     .replace(/[\s\u0000-\u001f\u007f]+/gu, ' ')
     .trim()
