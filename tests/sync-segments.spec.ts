@@ -238,11 +238,11 @@ describe('the sync folder', () => {
     // The same device after a restart that could not read its passphrase yet: the headers say enough.
     const reopened = await openFolder(root, 'laptop')
     assert.equal(await reopened.ownHighWater(), laptop.log.at(-1)?.hlc, 'a sealed segment is not sent twice')
-    assert.equal(await reopened.ownFilesEncrypted(), true)
+    assert.equal(await reopened.ownSealing(), 'encrypted')
     const plain = await openFolder(root, 'desktop')
-    assert.equal(await plain.ownFilesEncrypted(), false, 'no file yet')
+    assert.equal(await plain.ownSealing(), 'none', 'no file yet')
     await plain.append(deviceWith('desktop', 1).log)
-    assert.equal(await plain.ownFilesEncrypted(), false)
+    assert.equal(await plain.ownSealing(), 'plain')
   })
 
   it('refuses a folder that holds other files, and leaves them alone', async () => {

@@ -26,8 +26,11 @@ describe('the sync supervisor follows the settings', () => {
     for (const step of cleanup.splice(0)) step()
   })
 
-  /** A runtime on a fresh data directory whose credential store answers `passphrase()` for the sync passphrase. */
-  function startRuntime(driver: DriverName, passphrase: () => string | undefined) {
+  /**
+   * A runtime on a fresh data directory whose credential store answers `passphrase()` for the sync passphrase (an
+   * Error: the store cannot be asked, as in a headless run).
+   */
+  function startRuntime(driver: DriverName, passphrase: () => string | undefined | Error) {
     const root = tempDir()
     const clock = new FakeClock()
     const runtime = new MemoryRuntime({
@@ -36,7 +39,11 @@ describe('the sync supervisor follows the settings', () => {
       logger: quiet,
       registerTools: () => () => undefined,
       store: { driver },
-      resolveCredential: (name) => Promise.resolve(name === 'FACT_MEMORY_SYNC_PASSPHRASE' ? passphrase() : undefined),
+      resolveCredential: async (name) => {
+        const answer = name === 'FACT_MEMORY_SYNC_PASSPHRASE' ? passphrase() : undefined
+        if (answer instanceof Error) throw answer
+        return answer
+      },
     })
     cleanup.push(() => {
       runtime.stop()
@@ -103,7 +110,7 @@ describe('the sync supervisor follows the settings', () => {
     })
 
     it(`never goes on in plain files when its passphrase cannot be read after it sealed with one (${driver})`, async () => {
-      let passphrase: string | undefined = 'pass phrase'
+      let passphrase: string | undefined | Error = 'pass phrase'
       const { root, runtime } = startRuntime(driver, () => passphrase)
       const folder = join(root, 'folder')
       const settings = configWith({ storeTimezone: 'UTC', syncTarget: folder })
@@ -131,6 +138,40 @@ describe('the sync supervisor follows the settings', () => {
       assert.equal(healed.report.sent, 1)
       const newest = readFileSync(join(folder, 'devices', device, 'segments', segmentsOf(folder, device).at(-1) ?? ''))
       assert.doesNotMatch(newest.toString('utf8'), /8123/u, 'the change went out encrypted')
+
+      // A run that cannot ask the credential store at all (headless): an encrypted log waits, in words.
+      passphrase = new Error('the host credential store is not available')
+      runtime.reconfigure({ ...settings, syncIntervalMinutes: 2 })
+      writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8124' })
+      const waiting = await runtime.sync.syncNow()
+      assert.ok(waiting.ran && !waiting.report.ok, JSON.stringify(waiting))
+      assert.equal(waiting.status.problems[0]?.code, 'passphrase')
+    })
+
+    it(`goes on in plain files when the credential store cannot be asked and its own files are plain (${driver})`, async () => {
+      let passphrase: string | undefined | Error
+      const { root, runtime } = startRuntime(driver, () => passphrase)
+      const folder = join(root, 'folder')
+      const settings = configWith({ storeTimezone: 'UTC', syncTarget: folder })
+      runtime.reconfigure(settings)
+      writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8000' })
+      const first = await runtime.sync.syncNow()
+      assert.ok(first.ran && first.report.ok && !first.status.encrypted, JSON.stringify(first))
+      const device = first.status.device.id
+      const sent = segmentsOf(folder, device).length
+
+      passphrase = new Error('the host credential store is not available')
+      runtime.reconfigure({ ...settings, syncIntervalMinutes: 1 })
+      writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8123' })
+      await runtime.sync.syncNow()
+      const plain = await runtime.sync.syncNow()
+      assert.ok(plain.ran && plain.report.ok, JSON.stringify(plain))
+      assert.equal(plain.status.pending, 0)
+      assert.equal(
+        segmentsOf(folder, device).length,
+        sent + 1,
+        'a device that syncs plain files keeps syncing without its credential store',
+      )
     })
   }
 })

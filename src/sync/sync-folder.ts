@@ -252,12 +252,13 @@ export class SyncFolder {
   }
 
   /**
-   * Whether this device's newest file is sealed with a passphrase: a device that finds no passphrase while its own
-   * files are encrypted must not go on in plain files (supervisor: the credential store not answering yet).
-   * @returns true when the newest own file is encrypted; false when it is plain or there is none.
+   * How this device's newest file is sealed: a device that finds no passphrase while its own files are encrypted must
+   * not go on in plain files (supervisor: a credential store that does not answer, or a passphrase removed).
+   * @returns encrypted, plain, or none when this device has no readable file here yet.
    */
-  async ownFilesEncrypted(): Promise<boolean> {
-    return ((await this.ownNewestHeader())?.cipher ?? null) !== null
+  async ownSealing(): Promise<'encrypted' | 'plain' | 'none'> {
+    const header = await this.ownNewestHeader()
+    return header === undefined ? 'none' : header.cipher === null ? 'plain' : 'encrypted'
   }
 
   /**

@@ -297,23 +297,22 @@ export class SyncSupervisor {
       openTarget: async () => {
         const device = log.device()
         const read = await cipher.current()
-        if (!read.ok) return { ok: false, reason: read.reason }
         const opened = await openRoundTarget(settings.target, {
           device: device.id,
           name: device.name,
-          cipher: read.cipher,
+          cipher: read.ok ? read.cipher : undefined,
           dataDir: store.dataDir,
           now: new Date(this.deps.clock.now()).toISOString(),
           ...(this.deps.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: this.deps.gitTimeoutMs }),
         })
-        // A passphrase named but not found (a credential store that does not answer yet at start, or a removed
-        // credential) never turns an encrypted log into plain files: plain is chosen only by clearing the setting.
-        if (
-          opened.ok &&
-          settings.passphraseRef !== null &&
-          read.cipher === undefined &&
-          (await opened.target.folder.ownFilesEncrypted())
-        ) {
+        if (!opened.ok) return read.ok ? opened : { ok: false, reason: read.reason }
+        if (read.ok && read.cipher !== undefined) return opened
+        // A passphrase named but not read never turns an encrypted log plain (plain is chosen by clearing the
+        // setting): a store that cannot be asked (a headless run, a start before it answers) lets only a device
+        // whose own files are plain go on; a store that has no value stops a device whose own files are encrypted.
+        const sealing = settings.passphraseRef === null ? 'plain' : await opened.target.folder.ownSealing()
+        if (!read.ok && sealing !== 'plain') return { ok: false, reason: read.reason }
+        if (sealing === 'encrypted') {
           return {
             ok: false,
             reason: `the sync passphrase "${settings.passphraseRef}" has no value here, and this device's files are encrypted: nothing is sent in plain files until it can be read (store it again in the settings card, or clear syncPassphraseRef to sync plain files)`,
