@@ -16,7 +16,7 @@
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -28,9 +28,11 @@ import { until } from './helpers/poll.ts'
 import {
   armHold,
   assertCurrentOnB,
+  backOnTarget,
   callThrough,
   clockOffsetEnv,
   disarmHolds,
+  endSyncSuite,
   libraryOf,
   openSyncPanel,
   receivedFrom,
@@ -87,11 +89,7 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     deviceA = (await syncStatus(pair.a)).device.id
     browser = await launchBrowser()
   })
-  after(async () => {
-    await browser?.close()
-    await pair?.stop()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  after(() => endSyncSuite(pair, browser, scratch))
 
   it("seals A's write as encrypted segments under devices/<A>/, and B's round lists device A with records received", async () => {
     await writeThrough(pair, pair.a, 'staging server', 'port', '8123')
@@ -375,15 +373,7 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
       `# turn with a working target ${Math.round(baseline)} ms, with an unreachable one ${Math.round(turn)} ms`,
     )
 
-    await setTarget(pair.a, folder)
-    await until(
-      async () => (await syncStatus(pair.a)).target?.where === folder,
-      'the folder was not taken back',
-      10_000,
-    )
-    const back = await syncNow(pair.a)
-    assert.equal(back.round['ok'], true, JSON.stringify(back.round))
-    assert.equal(back.status.pending, 0)
+    await backOnTarget(pair.a, folder)
   })
 
   it('a relative target is refused in words, and an empty one turns sync off and refuses Sync now', async () => {
@@ -484,15 +474,7 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     await screenshot(opened.page, 'sync-panel-full-disk')
     await closeClean(opened)
 
-    await setTarget(pair.a, folder)
-    await until(
-      async () => (await syncStatus(pair.a)).target?.where === folder,
-      'the folder was not taken back',
-      10_000,
-    )
-    const back = await syncNow(pair.a)
-    assert.equal(back.round['ok'], true, JSON.stringify(back.round))
-    assert.equal(back.status.pending, 0)
+    await backOnTarget(pair.a, folder)
     await syncNow(pair.b)
     assert.deepEqual(await currentValues(pair.b, 'status page', 'owner'), ['sre team'])
   })

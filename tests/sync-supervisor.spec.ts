@@ -52,6 +52,18 @@ describe('the sync supervisor follows the settings', () => {
     return { root, clock, runtime }
   }
 
+  /** A runtime syncing to a folder that wrote one fact and ran its first round (which must succeed). */
+  async function firstRound(driver: DriverName, passphrase: () => string | undefined | Error) {
+    const { root, runtime } = startRuntime(driver, passphrase)
+    const folder = join(root, 'folder')
+    const settings = configWith({ storeTimezone: 'UTC', syncTarget: folder })
+    runtime.reconfigure(settings)
+    writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8000' })
+    const first = await runtime.sync.syncNow()
+    assert.ok(first.ran && first.report.ok, JSON.stringify(first))
+    return { runtime, folder, settings, first, device: first.status.device.id }
+  }
+
   for (const driver of DRIVERS) {
     it(`starts on a target, sends writes once they pause, stops on an empty target, re-sends to a new one (${driver})`, async () => {
       const { root, clock, runtime } = startRuntime(driver, () => 'pass phrase')
@@ -111,14 +123,8 @@ describe('the sync supervisor follows the settings', () => {
 
     it(`never goes on in plain files when its passphrase cannot be read after it sealed with one (${driver})`, async () => {
       let passphrase: string | undefined | Error = 'pass phrase'
-      const { root, runtime } = startRuntime(driver, () => passphrase)
-      const folder = join(root, 'folder')
-      const settings = configWith({ storeTimezone: 'UTC', syncTarget: folder })
-      runtime.reconfigure(settings)
-      writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8000' })
-      const first = await runtime.sync.syncNow()
-      assert.ok(first.ran && first.report.ok && first.status.encrypted, JSON.stringify(first))
-      const device = runtime.sync.status()?.device.id ?? ''
+      const { runtime, folder, settings, first, device } = await firstRound(driver, () => passphrase)
+      assert.equal(first.status.encrypted, true)
       const sealed = segmentsOf(folder, device)
       assert.ok(sealed.length > 0)
 
@@ -150,14 +156,8 @@ describe('the sync supervisor follows the settings', () => {
 
     it(`goes on in plain files when the credential store cannot be asked and its own files are plain (${driver})`, async () => {
       let passphrase: string | undefined | Error
-      const { root, runtime } = startRuntime(driver, () => passphrase)
-      const folder = join(root, 'folder')
-      const settings = configWith({ storeTimezone: 'UTC', syncTarget: folder })
-      runtime.reconfigure(settings)
-      writeFact(runtime.memory, runtime.config(), { subject: 'staging server', property: 'port', value: '8000' })
-      const first = await runtime.sync.syncNow()
-      assert.ok(first.ran && first.report.ok && !first.status.encrypted, JSON.stringify(first))
-      const device = first.status.device.id
+      const { runtime, folder, settings, first, device } = await firstRound(driver, () => passphrase)
+      assert.equal(first.status.encrypted, false)
       const sent = segmentsOf(folder, device).length
 
       passphrase = new Error('the host credential store is not available')

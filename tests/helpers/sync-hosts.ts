@@ -331,3 +331,31 @@ export async function openSyncPanel(
   await page.locator('fm-settings-card fm-sync-panel [data-fm="sync-state"]').waitFor()
   return opened
 }
+
+/**
+ * Put a machine back on a working target: the setting taken, then a round that sends everything waiting.
+ * @param machine - the machine.
+ * @param target - the folder or URL.
+ */
+export async function backOnTarget(machine: SyncMachine, target: string): Promise<void> {
+  await setTarget(machine, target)
+  await waitFor(
+    async () => ((await syncStatus(machine)).target?.where === target ? true : undefined),
+    `${machine.name} to take ${target} back`,
+    10_000,
+  )
+  const back = await syncNow(machine)
+  assert.equal(back.round['ok'], true, JSON.stringify(back.round))
+  assert.equal(back.status.pending, 0)
+}
+
+/** End a host sync suite: the browser, both hosts and the model, and the scratch folder. */
+export async function endSyncSuite(
+  pair: SyncPair | undefined,
+  browser: Browser | undefined,
+  scratch: string,
+): Promise<void> {
+  await browser?.close()
+  await pair?.stop()
+  rmSync(scratch, { recursive: true, force: true })
+}
