@@ -103,6 +103,9 @@ export async function startSyncPair(
     for (const m of [a, b]) {
       await boot(m)
       await m.api.ok('key', { ref: 'sync', value: passphrase })
+      // A round with the passphrase stored: the start round may have found the credential store not answering yet
+      // (it then retries after a backoff), and the specs start from a settled machine.
+      await syncNow(m)
     }
     return { model, passphrase, a, b, boot, halt, kill, stop }
   } catch (error) {
