@@ -18,7 +18,7 @@ import { Config } from './config.ts'
 import { directoryContext, noticeFor, recallMessageFor } from './context-hooks.ts'
 import { AutoCapture } from './extract/capture.ts'
 import { sessionIdPaused } from './pause/session-pause.ts'
-import { credentialsView, resolveCredential } from './host/credentials.ts'
+import { credentialsView, resolveCredential, resolveCredentialStrictly } from './host/credentials.ts'
 import { maskedLogger } from './host/masked-logger.ts'
 import { extractionModelResolver } from './host/extraction-model.ts'
 import type { DefaultModelView, LiveSessionsView, LlmView, SessionQueryView } from './host/ports.ts'
@@ -38,6 +38,7 @@ import { rerankPort } from './semantic/rerank-port.ts'
 import { memoryForgetTool } from './tools/memory-forget.ts'
 import { memorySearchTool, type ToolDeps } from './tools/memory-search.ts'
 import { memoryWriteTool } from './tools/memory-write.ts'
+import { roundHoldIn } from './sync/round-hold.ts'
 
 export { Config }
 
@@ -72,11 +73,14 @@ export function apply(ctx: Context, config: Config): void {
   const vectorIndex = new VectorIndex()
   // Kept across searches: a dead endpoint is skipped while it cools down, and recent query embeddings are reused.
   const guards = queryGuards(access.now)
+  // Test-only: host specs hold a sync round at a point to kill the process there; unset for every user.
+  const syncHold = roundHoldIn(process.env['DSH_FACT_MEMORY_SYNC_HOLD'])
   const runtime: MemoryRuntime = new MemoryRuntime({
     store: { semantic: (current, stores) => semanticLegs(access, vectorIndex, guards, current, stores) },
     clock: systemClock,
-    resolveCredential: (name) => resolveCredential(credentialProvider(), name),
+    resolveCredential: (name) => resolveCredentialStrictly(credentialProvider(), name),
     home: () => ({ dshHome: process.env['DSH_HOME'], userHome: homedir() }),
+    ...(syncHold === undefined ? {} : { sync: { hold: syncHold } }),
     logger,
     registerTools: () => {
       const deps: ToolDeps = { memory: runtime.memory, config: () => runtime.config() }

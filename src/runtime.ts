@@ -27,8 +27,8 @@ export interface RuntimeDeps {
   readonly store?: Omit<FactMemoryOptions, 'clock'>
   /** A credential by name (the host credential store, then the environment): the sync passphrase. */
   readonly resolveCredential?: (name: string) => Promise<string | undefined>
-  /** Sync's schedule and git timeout, for tests; the defaults otherwise. */
-  readonly sync?: Pick<SyncSupervisorDeps, 'policy' | 'gitTimeoutMs'>
+  /** Sync's schedule, git timeout and round hold, for tests; the defaults (and no hold) otherwise. */
+  readonly sync?: Pick<SyncSupervisorDeps, 'policy' | 'gitTimeoutMs' | 'hold'>
   /** Team memory's schedule, for tests; the defaults otherwise. */
   readonly team?: Pick<TeamMemoryDeps, 'policy'>
 }

@@ -52,7 +52,7 @@ describe('the settings card reads the schema the host serves', () => {
     assert.equal(sections[2]?.title, 'Sync between machines')
     assert.deepEqual(
       sections[2]?.fields.map((field) => field.key),
-      ['syncTarget', 'syncPassphraseRef', 'syncSensitive', 'syncIntervalMinutes'],
+      ['syncTarget', 'syncPassphraseRef', 'syncSensitive', 'syncIntervalMinutes', 'syncDeviceName'],
     )
     assert.equal(sections[2]?.folded, false)
     assert.equal(sections[3]?.title, 'Advanced')

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,6 +18,9 @@ import { launchBrowser, screenshot } from './helpers/browser.ts'
 import { until } from './helpers/poll.ts'
 import {
   assertCurrentOnB,
+  backOnTarget,
+  endSyncSuite,
+  openSyncPanel,
   receivedFrom,
   openSyncPanel,
   setTarget,
@@ -56,11 +59,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     deviceA = (await syncStatus(pair.a)).device.id
     browser = await launchBrowser()
   })
-  after(async () => {
-    await browser?.close()
-    await pair?.stop()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  after(() => endSyncSuite(pair, browser, scratch))
 
   it("pushes A's write under devices/<A>/ on the remote, and B's round lists device A with records received", async () => {
     await writeThrough(pair, pair.a, 'staging server', 'port', '8123')
@@ -127,11 +126,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     await screenshot(opened.page, 'sync-panel-unreachable')
     await closeClean(opened)
 
-    await setTarget(pair.b, url)
-    await until(async () => (await syncStatus(pair.b)).target?.where === url, 'the remote was not taken back', 10_000)
-    const back = await syncNow(pair.b)
-    assert.equal(back.round['ok'], true, JSON.stringify(back.round))
-    assert.equal(back.status.pending, 0)
+    await backOnTarget(pair.b, url)
   })
 
   it('a one-shot headless run on A pushes what it wrote before it exits', async () => {

@@ -79,7 +79,8 @@ describe('plugin module', () => {
     assert.equal(defaults['extractRetryMs'], 60_000)
     assert.equal(defaults['syncTarget'], '')
     assert.equal(defaults['syncIntervalMinutes'], 5)
-    assert.equal(Object.keys(defaults).length, 57)
+    assert.equal(defaults['syncDeviceName'], '')
+    assert.equal(Object.keys(defaults).length, 58)
   })
 
   it('rejects an invalid configuration value', () => {

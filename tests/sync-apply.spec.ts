@@ -14,10 +14,12 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { keysUnder } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { keysUnder } from '../src/fact-input.ts'
 import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
+import { canonicalEntity } from '../src/text/normalize.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
 import { randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
 import {
@@ -342,6 +344,32 @@ for (const driver of DRIVERS) {
       assert.ok(libraryOf(whole.stores).current.length > 300)
       // Measured on the shared 2-core machine; printed, not asserted.
       console.log(`# ${driver}: 30 seeds × 40 changes in ${Math.round(performance.now() - started)} ms`)
+    })
+
+    it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      say(laptop, { subject: 'payments svc', property: 'owner', value: 'ledger team' })
+      pull(desktop, laptop)
+      const renamed = laptop.stores.facts.renames.renameSubject(
+        'payments svc',
+        'ledger service',
+        keysUnder,
+        laptop.h.clock.iso(),
+      )
+      assert.ok(renamed.ok, JSON.stringify(renamed))
+      pull(desktop, laptop)
+      const shown = (at: StoreDevice) =>
+        at.h
+          .db()
+          .all(
+            `SELECT e.display FROM facts f JOIN entities e ON e.id = f.entity_id
+            WHERE f.status IN ('active', 'conflict') AND e.entity_key = ?`,
+            canonicalEntity('ledger service'),
+          )
+          .map((row) => String(row['display']))
+      assert.deepEqual(shown(laptop), ['ledger service'])
+      assert.deepEqual(shown(desktop), ['ledger service'])
     })
   })
 }

@@ -231,6 +231,20 @@ describe('the sync folder', () => {
     assert.deepEqual(read.cursor, { container: 1 })
   })
 
+  it('knows its own newest clock and that its files are encrypted when it opens them without the passphrase', async () => {
+    const laptop = deviceWith('laptop', 3)
+    const sealed = await openFolder(root, 'laptop', new SegmentCipher('shared secret'))
+    await sealed.append(laptop.log)
+    // The same device after a restart that could not read its passphrase yet: the headers say enough.
+    const reopened = await openFolder(root, 'laptop')
+    assert.equal(await reopened.ownHighWater(), laptop.log.at(-1)?.hlc, 'a sealed segment is not sent twice')
+    assert.equal(await reopened.ownSealing(), 'encrypted')
+    const plain = await openFolder(root, 'desktop')
+    assert.equal(await plain.ownSealing(), 'none', 'no file yet')
+    await plain.append(deviceWith('desktop', 1).log)
+    assert.equal(await plain.ownSealing(), 'plain')
+  })
+
   it('refuses a folder that holds other files, and leaves them alone', async () => {
     writeFileSync(join(root, 'notes.txt'), 'mine')
     const opened = await SyncFolder.open(root, 'laptop', 'laptop', undefined, NOW)

@@ -6,27 +6,52 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type { CredentialProvider } from '@deepseek-ai/dsh-credentials'
+import { resolveCredentialStrictly } from '../src/host/credentials.ts'
 import { SegmentCipher } from '../src/sync/segment-cipher.ts'
 import { resolveSyncCipher } from '../src/sync/sync-passphrase.ts'
-import { readSyncSettings, SYNC_DEFAULTS, syncSettingsSchema } from '../src/sync/sync-settings.ts'
+import { readDeviceName, readSyncSettings, SYNC_DEFAULTS, syncSettingsSchema } from '../src/sync/sync-settings.ts'
 import { syncStatusSchema } from '../src/sync/sync-status.schema.ts'
 import { classifyProblem, idleSyncStatus } from '../src/sync/sync-status.ts'
 
 describe('the sync settings', () => {
-  it('declares four settings with their defaults, sync off, and the passphrase as a credential reference', () => {
+  it('declares five settings with their defaults, sync off, and the passphrase as a credential reference', () => {
     assert.deepEqual(syncSettingsSchema({}), SYNC_DEFAULTS)
     assert.deepEqual(SYNC_DEFAULTS, {
       syncTarget: '',
       syncPassphraseRef: 'FACT_MEMORY_SYNC_PASSPHRASE',
       syncSensitive: false,
       syncIntervalMinutes: 5,
+      syncDeviceName: '',
     })
     assert.throws(() => syncSettingsSchema({ syncIntervalMinutes: 2000 }), /syncIntervalMinutes/u)
+    assert.throws(() => syncSettingsSchema({ syncDeviceName: 'x'.repeat(201) }), /syncDeviceName/u)
     assert.throws(() => syncSettingsSchema({ syncIntervalMinutes: -1 }), /syncIntervalMinutes/u)
     const declared = JSON.stringify(syncSettingsSchema.toJSON())
     assert.match(declared, /"role":"credential-ref"/u)
     assert.deepEqual(readSyncSettings(syncSettingsSchema({})), { kind: 'off' })
     assert.deepEqual(readSyncSettings({ syncTarget: '   ' }), { kind: 'off' })
+  })
+
+  it('never reads a passphrase as absent while no credential store can be asked', async () => {
+    const name = 'FACT_MEMORY_TEST_SYNC_PASSPHRASE_PROBE'
+    await assert.rejects(resolveCredentialStrictly(undefined, name), /credential store is not available/u)
+    const store = { resolve: () => Promise.resolve(undefined) } as unknown as CredentialProvider
+    assert.equal(await resolveCredentialStrictly(store, name), undefined, 'a store that has none: plain files')
+    process.env[name] = 'from the environment'
+    try {
+      assert.equal(await resolveCredentialStrictly(undefined, name), 'from the environment')
+    } finally {
+      delete process.env[name]
+    }
+  })
+
+  it('reads a device name with its spaces and control characters collapsed; empty follows the host name', () => {
+    assert.equal(readDeviceName('  home\tdesktop\u0000 2 \n'), 'home desktop 2')
+    assert.equal(readDeviceName(''), null)
+    assert.equal(readDeviceName(' \n\t '), null)
+    assert.equal(readDeviceName(undefined), null)
+    assert.equal(readDeviceName(`${'a'.repeat(199)} b`)?.length, 199)
   })
 
   it('reads a folder and a git remote, the URL masked where it is shown', () => {

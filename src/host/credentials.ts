@@ -50,3 +50,23 @@ export async function resolveCredential(
   const fromEnv = process.env[name]
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
 }
+
+/**
+ * A key that must never be taken as absent while it cannot be looked up: like {@link resolveCredential}, but with no
+ * credential store to ask (not started yet, already stopped, or not reachable in this run) and nothing in the
+ * environment, it throws instead of answering "no value". The sync passphrase reads this way, so a store that does
+ * not answer never turns encrypted sync files into plain ones.
+ * @param credentials - the host's credential provider, if any.
+ * @param name - the configured credential name.
+ * @returns the key, or undefined when the store answered that it has none.
+ * @throws when there is no store to ask and the environment has no value.
+ */
+export async function resolveCredentialStrictly(
+  credentials: CredentialProvider | undefined,
+  name: string,
+): Promise<string | undefined> {
+  const value = await resolveCredential(credentials, name)
+  if (value === undefined && credentials === undefined && name.trim() !== '')
+    throw new Error('the host credential store is not available')
+  return value
+}

@@ -83,6 +83,10 @@ export class SyncApplier {
       const rows = this.rowsOf([...linked])
       const plan = planApply(merged, statements, rows, canonical)
       const refused: string[] = []
+      // A subject renamed by an alias is shown as the rename typed it, not as its key.
+      const displays = new Map(
+        merged.aliases.filter((alias) => alias.aliasKind === 'entity').map((alias) => [alias.to, alias.display]),
+      )
       // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
       // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
       for (const key of renamedForgets(records, canonical)) this.keepTombstone('claim', key, now)
@@ -92,7 +96,7 @@ export class SyncApplier {
       for (const relocation of plan.relocations) left.add(this.relocate(relocation, merged.aliases, now))
       for (const slotKey of left) this.settleGroup(slotKey, false, now)
       let changedSlots = left.size
-      for (const slot of plan.slots) if (this.carryOut(slot, now, refused)) changedSlots += 1
+      for (const slot of plan.slots) if (this.carryOut(slot, now, refused, displays)) changedSlots += 1
       this.applyAliases(merged.aliases, now)
       // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
       const claims = merged.tombstones.map((claim) => {
@@ -156,14 +160,14 @@ export class SyncApplier {
   }
 
   /** Carry out one slot's steps and settle its conflict group; true when anything changed. */
-  private carryOut(plan: SlotPlan, now: string, refused: string[]): boolean {
+  private carryOut(plan: SlotPlan, now: string, refused: string[], displays: ReadonlyMap<string, string>): boolean {
     let changed = false
-    for (const action of plan.actions) if (this.step(action, now, refused)) changed = true
+    for (const action of plan.actions) if (this.step(action, now, refused, displays)) changed = true
     const slotKey = slotKeyOf(plan.slot.entity, plan.slot.predicate, plan.slot.qualifiers, plan.slot.project)
     return this.settleGroup(slotKey, plan.conflict, now) || changed
   }
 
-  private step(action: RowAction, now: string, refused: string[]): boolean {
+  private step(action: RowAction, now: string, refused: string[], displays: ReadonlyMap<string, string>): boolean {
     switch (action.kind) {
       case 'forget':
         return this.parts.forgetting.forgetById(action.row.id, now).length > 0
@@ -184,7 +188,7 @@ export class SyncApplier {
         return true
       }
       case 'insert':
-        return this.insert(action, now, refused)
+        return this.insert(action, now, refused, displays)
     }
   }
 
@@ -193,11 +197,15 @@ export class SyncApplier {
     { slot, row, target, asNamed }: Extract<RowAction, { kind: 'insert' }>,
     now: string,
     refused: string[],
+    displays: ReadonlyMap<string, string>,
   ): boolean {
     const current = target.status === 'active' || target.status === 'conflict'
-    // A value stated under a name since renamed lands under the name in force (its own spelling otherwise).
+    // A value stated under a name since renamed lands under the name in force, as the rename spelled it (its own
+    // spelling otherwise).
     const renamed = !asNamed
-    const subject = renamed && canonicalEntity(row.subject) !== slot.entity ? slot.entity : row.subject
+    const display = displays.get(slot.entity)
+    const inForce = display !== undefined && canonicalEntity(display) === slot.entity ? display : slot.entity
+    const subject = renamed && canonicalEntity(row.subject) !== slot.entity ? inForce : row.subject
     const property = renamed && canonicalPredicate(row.property) !== slot.predicate ? slot.predicate : row.property
     const rowProject = row.scope === undefined ? null : projectKeyOfScope(row.scope)
     const projectKey = renamed ? slot.project : rowProject

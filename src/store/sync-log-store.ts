@@ -247,6 +247,8 @@ export class SyncLogStore implements SyncLogPort {
    * @param cursor - the cursor after them.
    * @param names - readable names of other devices (device.json), kept to name the machine a conflict came from.
    * @param target - the target the cursor belongs to ('' by default; see `forTarget`).
+   * @param beforeCommit - runs inside the transaction once fresh records are applied, before it commits (a test's
+   *   hold, round-hold.ts); a throw in it rolls the receive back.
    * @returns how many were fresh, the slots they touch, how many slots changed, and the values refused in words.
    */
   receive(
@@ -254,6 +256,7 @@ export class SyncLogStore implements SyncLogPort {
     cursor: Cursor,
     names: Readonly<Record<string, string>> = {},
     target = '',
+    beforeCommit?: () => void,
   ): ReceivedRecords {
     return this.db.ledger(() => {
       const self = this.device().id
@@ -305,6 +308,7 @@ export class SyncLogStore implements SyncLogPort {
       for (const entity of this.entitiesToApply(undone, entities)) entities.add(entity)
       const applied = this.applier.apply(entities, new Date(wall).toISOString())
       if (applied.changedSlots > 0) this.db.touchGeneration()
+      beforeCommit?.()
       return { fresh, changedSlots: applied.changedSlots, touched: [...touched.values()], refused: applied.refused }
     })
   }

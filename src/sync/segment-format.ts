@@ -72,21 +72,9 @@ export function encodeSegment(
  * @returns the header and records with the problems met, or the one reason nothing could be read.
  */
 export function decodeSegment(bytes: Buffer, cipher?: SegmentCipher): SegmentRead {
-  const end = bytes.indexOf(0x0a)
-  if (end < 0)
-    return {
-      ok: false,
-      reason: bytes.length === 0 ? 'the file is empty' : 'the file is truncated before the end of its header',
-    }
-  let json: unknown
-  try {
-    json = JSON.parse(bytes.subarray(0, end).toString('utf8'))
-  } catch {
-    return { ok: false, reason: 'the header line is not JSON' }
-  }
-  const parsed = parseSegmentHeader(json)
-  if (!parsed.ok) return { ok: false, reason: `the header is not a segment header (${parsed.reason})` }
-  const header = parsed.header
+  const read = readSegmentHeader(bytes)
+  if (!read.ok) return read
+  const { header, end } = read
   const body = bytes.subarray(end + 1)
   const intact = sha256(body) === header.bodySha256
   let plain = body
@@ -119,6 +107,34 @@ export function decodeSegment(bytes: Buffer, cipher?: SegmentCipher): SegmentRea
     )
   }
   return { ok: true, header, records, problems }
+}
+
+/**
+ * Read a file's header alone: it is never encrypted, so it says which clocks a file holds and whether it is sealed
+ * with a passphrase even to a reader without one.
+ * @param bytes - the file's bytes (its first line is enough).
+ * @returns the header and the offset of its line break, or why it cannot be read.
+ */
+export function readSegmentHeader(
+  bytes: Buffer,
+):
+  | { readonly ok: true; readonly header: SegmentHeader; readonly end: number }
+  | { readonly ok: false; readonly reason: string } {
+  const end = bytes.indexOf(0x0a)
+  if (end < 0)
+    return {
+      ok: false,
+      reason: bytes.length === 0 ? 'the file is empty' : 'the file is truncated before the end of its header',
+    }
+  let json: unknown
+  try {
+    json = JSON.parse(bytes.subarray(0, end).toString('utf8'))
+  } catch {
+    return { ok: false, reason: 'the header line is not JSON' }
+  }
+  const parsed = parseSegmentHeader(json)
+  if (!parsed.ok) return { ok: false, reason: `the header is not a segment header (${parsed.reason})` }
+  return { ok: true, header: parsed.header, end }
 }
 
 /**

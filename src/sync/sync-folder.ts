@@ -15,7 +15,8 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ChangeRecord } from './change-record.ts'
 import type { SegmentCipher } from './segment-cipher.ts'
-import { decodeSegment, encodeSegment, type SegmentRead } from './segment-format.ts'
+import { decodeSegment, encodeSegment, readSegmentHeader, type SegmentRead } from './segment-format.ts'
+import type { SegmentHeader } from './segment-header.ts'
 import { TEMP_PREFIX, writeSealed } from './sealed-file.ts'
 import { isFolderMarker, parseDeviceFile } from './sync-folder.schema.ts'
 
@@ -262,15 +263,23 @@ export class SyncFolder {
   }
 
   /**
-   * The clock of this device's newest record already in the folder, read from its newest file's header: after a
-   * crash between sealing a segment and noting it, the next round starts after it instead of sending it twice.
+   * The clock of this device's newest record already in the folder, read from its newest file's header (readable
+   * without the passphrase): after a crash between sealing a segment and noting it, the next round starts after it
+   * instead of sending it twice.
    * @returns the clock text, or null when this device has no readable file yet.
    */
   async ownHighWater(): Promise<string | null> {
-    const newest = (await this.files(this.device)).at(-1)
-    if (newest === undefined) return null
-    const read = await this.read(newest)
-    return read.ok ? read.header.lastHlc : null
+    return (await this.ownNewestHeader())?.lastHlc ?? null
+  }
+
+  /**
+   * How this device's newest file is sealed: a device that finds no passphrase while its own files are encrypted must
+   * not go on in plain files (supervisor: a credential store that does not answer, or a passphrase removed).
+   * @returns encrypted, plain, or none when this device has no readable file here yet.
+   */
+  async ownSealing(): Promise<'encrypted' | 'plain' | 'none'> {
+    const header = await this.ownNewestHeader()
+    return header === undefined ? 'none' : header.cipher === null ? 'plain' : 'encrypted'
   }
 
   /**
@@ -279,6 +288,16 @@ export class SyncFolder {
    */
   async ownSegmentCount(): Promise<number> {
     return (await this.files(this.device)).filter((ref) => ref.kind === 'segment').length
+  }
+
+  /** The header of this device's newest file, or undefined when it has none that can be read. */
+  private async ownNewestHeader(): Promise<SegmentHeader | undefined> {
+    const newest = (await this.files(this.device)).at(-1)
+    if (newest === undefined) return undefined
+    const bytes = await readFile(join(this.root, newest.file)).catch(() => undefined)
+    if (bytes === undefined) return undefined
+    const read = readSegmentHeader(bytes)
+    return read.ok ? read.header : undefined
   }
 
   /** The device's folder. */

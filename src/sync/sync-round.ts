@@ -7,6 +7,7 @@
  * touches the store only while no change is committing in slices (`SyncLogPort.settled`).
  */
 import type { GitRemote } from './git-remote.ts'
+import type { RoundHold } from './round-hold.ts'
 import { compactLog, type SyncFolder } from './sync-folder.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 
@@ -44,6 +45,8 @@ export interface RoundOptions {
   readonly sealSlice?: number
   /** Most records of other devices handed to the store at once ({@link RECEIVE_SLICE} by default). */
   readonly receiveSlice?: number
+  /** Test-only (round-hold.ts): awaited once a new segment is sealed, before it is noted as published. */
+  readonly hold?: RoundHold
 }
 
 /**
@@ -128,6 +131,7 @@ export async function runSyncRound(
       const fresh = port.ownLogAfter(after, slice)
       const last = fresh.at(-1)
       if (last === undefined || (await folder.append(fresh)) === undefined) break
+      await options.hold?.wait('sealed')
       if (!port.settled()) return unsettled()
       port.markPublished(last.hlc)
       sent += fresh.length

@@ -43,6 +43,9 @@ export interface SyncServiceOptions {
   readonly onRoundEnd?: (report: RoundReport) => void
 }
 
+/** A round's settings when none are given: compaction past 64 segments. */
+export const DEFAULT_ROUND_OPTIONS: RoundOptions = { compactAfterSegments: 64 }
+
 /** How a stop went. */
 export interface Stopped {
   /** False when the bound passed first: the round in flight goes on in the background, unawaited, and no last round follows. */
@@ -257,7 +260,7 @@ export class SyncService {
         },
       }
       const run = this.options.runRound ?? runSyncRound
-      const report = await run(observed, opened.target, this.options.roundOptions ?? { compactAfterSegments: 64 })
+      const report = await run(observed, opened.target, this.options.roundOptions ?? DEFAULT_ROUND_OPTIONS)
       this.observe(report, newest, clock.now())
       return report
     } catch (error) {

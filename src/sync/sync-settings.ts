@@ -16,6 +16,8 @@ export interface SyncConfig {
   syncSensitive: boolean
   /** Minutes between rounds when nothing else asks for one; 0: no timer. Default `5`. */
   syncIntervalMinutes: number
+  /** This machine's name as the other machines show it; empty: the host name. Default `''`. */
+  syncDeviceName: string
 }
 
 /** Defaults of {@link SyncConfig}. */
@@ -24,10 +26,13 @@ export const SYNC_DEFAULTS: SyncConfig = {
   syncPassphraseRef: 'FACT_MEMORY_SYNC_PASSPHRASE',
   syncSensitive: false,
   syncIntervalMinutes: 5,
+  syncDeviceName: '',
 }
 
 /** Longest timer setting: one day. */
 const MAX_INTERVAL_MINUTES = 1440
+/** Longest device name, as the store keeps it. */
+const MAX_DEVICE_NAME = 200
 const CREDENTIAL_REF = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/u
 
 /** The schemastery declaration of the sync settings, one object to add to Config's intersection. */
@@ -51,6 +56,12 @@ export const syncSettingsSchema = Schema.object({
     .default(SYNC_DEFAULTS.syncIntervalMinutes)
     .description(
       'Minutes between sync rounds when nothing else asks for one; writes sync within seconds anyway. 0: no timer.',
+    ),
+  syncDeviceName: Schema.string()
+    .max(MAX_DEVICE_NAME)
+    .default(SYNC_DEFAULTS.syncDeviceName)
+    .description(
+      "This machine's name as the other machines show it (in their Sync panel, and beside a conflict that came from here). Empty: the host name.",
     ),
 }).description('Sync between machines')
 
@@ -111,4 +122,20 @@ export function readSyncSettings(raw: Partial<Record<keyof SyncConfig, unknown>>
     sensitive,
     intervalMs: minutes * 60_000,
   }
+}
+
+/**
+ * The device name a setting asks for: whitespace and control characters collapsed to single spaces, trimmed, cut to
+ * the longest name the store keeps.
+ * @param raw - the `syncDeviceName` value (anything that is not text counts as empty).
+ * @returns the name, or null to follow the host name.
+ */
+export function readDeviceName(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null
+  const name = raw
+    .replace(/[\s\u0000-\u001f\u007f]+/gu, ' ')
+    .trim()
+    .slice(0, MAX_DEVICE_NAME)
+    .trim()
+  return name === '' ? null : name
 }

@@ -8,13 +8,14 @@
  */
 import type { Clock } from '../clock.ts'
 import { openRoundTarget } from './open-round-target.ts'
+import type { RoundHold } from './round-hold.ts'
 import { SegmentCipher } from './segment-cipher.ts'
 import type { ResolveCredential, SyncCipherRead } from './sync-passphrase.ts'
 import type { SyncLogPort } from './sync-log-port.ts'
 import type { RoundReport } from './sync-round.ts'
 import { DEFAULT_SCHEDULE, type SchedulePolicy } from './sync-schedule.ts'
-import { SyncService, type Stopped } from './sync-service.ts'
-import { readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
+import { DEFAULT_ROUND_OPTIONS, SyncService, type Stopped } from './sync-service.ts'
+import { readDeviceName, readSyncSettings, type SyncConfig, type SyncSettings } from './sync-settings.ts'
 import type { SyncStatus } from './sync-status.schema.ts'
 import { idleSyncStatus } from './sync-status.ts'
 import { withinBound } from './within-bound.ts'
@@ -29,6 +30,16 @@ export interface SyncLogControl extends SyncLogPort {
   setIncludeSensitive(allowed: boolean): void
   /** The port whose read cursor is that of one target (as shown). */
   forTarget(target: string): SyncLogPort
+  /** Name this device (null: follow the host name). */
+  setDeviceName(name: string | null): void
+  /** The store's receive; `beforeCommit` runs inside its transaction, after the records are applied. */
+  receive(
+    records: Parameters<SyncLogPort['receive']>[0],
+    cursor: Parameters<SyncLogPort['receive']>[1],
+    names?: Parameters<SyncLogPort['receive']>[2],
+    target?: string,
+    beforeCommit?: () => void,
+  ): ReturnType<SyncLogPort['receive']>
 }
 
 /** The open store, as sync needs it. */
@@ -54,6 +65,8 @@ export interface SyncSupervisorDeps {
   readonly gitTimeoutMs?: number
   /** Whether recording must stay on with no sync target (team memory writes from the same log); false by default. */
   readonly keepsRecording?: () => boolean
+  /** Test-only: where rounds may be held (round-hold.ts); none for every user. */
+  readonly hold?: RoundHold
 }
 
 /** Thrown between snapshot slices when the start it belongs to is no longer wanted. */
@@ -95,6 +108,8 @@ export class SyncSupervisor {
   /** True while a round hands received records to the store: that change is not a write to sync. */
   private receiving = false
   private stopped = false
+  /** The device name last given to a store, so a settings change that keeps it writes nothing. */
+  private named: { readonly log: SyncLogControl; readonly name: string | null } | undefined
 
   /** @param deps - see {@link SyncSupervisorDeps}. */
   constructor(deps: SyncSupervisorDeps) {
@@ -109,6 +124,7 @@ export class SyncSupervisor {
   follow(config: (SyncConfig & { readonly enabled: boolean }) | undefined): void {
     if (this.stopped) return
     const store = config?.enabled === true ? this.deps.store() : undefined
+    if (config !== undefined && store !== undefined) this.nameDevice(store.log, readDeviceName(config.syncDeviceName))
     const wanted = wantedOf(config, store)
     if (sameWanted(wanted, this.wanted)) return
     this.wanted = wanted
@@ -120,6 +136,20 @@ export class SyncSupervisor {
         if (error instanceof SnapshotInterrupted) return
         this.deps.logger.warn('fact memory: sync could not start: %s', (error as Error).message)
       })
+  }
+
+  /**
+   * Give the store the device name the settings ask for; the next round writes it into this device's device.json, and
+   * the other machines take it from there at their next round.
+   */
+  private nameDevice(log: SyncLogControl, name: string | null): void {
+    if (this.named?.log === log && this.named.name === name) return
+    try {
+      log.setDeviceName(name)
+      this.named = { log, name }
+    } catch (error) {
+      this.deps.logger.warn('fact memory: the device name could not be kept: %s', (error as Error).message)
+    }
   }
 
   /** A change was committed to the memory: a round follows once changes pause. Never waits, never throws. */
@@ -239,7 +269,14 @@ export class SyncSupervisor {
       receive: (records, cursor, names) => {
         this.receiving = true
         try {
-          return bound.receive(records, cursor, names)
+          const hold = this.deps.hold
+          return log.receive(
+            records,
+            cursor,
+            names,
+            settings.shown,
+            hold === undefined ? undefined : () => hold.block('applying'),
+          )
         } finally {
           this.receiving = false
         }
@@ -257,18 +294,32 @@ export class SyncSupervisor {
         },
       },
       policy: { ...DEFAULT_SCHEDULE, intervalMs: settings.intervalMs, ...this.deps.policy },
+      ...(this.deps.hold === undefined ? {} : { roundOptions: { ...DEFAULT_ROUND_OPTIONS, hold: this.deps.hold } }),
       openTarget: async () => {
         const device = log.device()
         const read = await cipher.current()
-        if (!read.ok) return { ok: false, reason: read.reason }
-        return openRoundTarget(settings.target, {
+        const opened = await openRoundTarget(settings.target, {
           device: device.id,
           name: device.name,
-          cipher: read.cipher,
+          cipher: read.ok ? read.cipher : undefined,
           dataDir: store.dataDir,
           now: new Date(this.deps.clock.now()).toISOString(),
           ...(this.deps.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: this.deps.gitTimeoutMs }),
         })
+        if (!opened.ok) return read.ok ? opened : { ok: false, reason: read.reason }
+        if (read.ok && read.cipher !== undefined) return opened
+        // A passphrase named but not read never turns an encrypted log plain (plain is chosen by clearing the
+        // setting): a store that cannot be asked (a headless run, a start before it answers) lets only a device
+        // whose own files are plain go on; a store that has no value stops a device whose own files are encrypted.
+        const sealing = settings.passphraseRef === null ? 'plain' : await opened.target.folder.ownSealing()
+        if (!read.ok && sealing !== 'plain') return { ok: false, reason: read.reason }
+        if (sealing === 'encrypted') {
+          return {
+            ok: false,
+            reason: `the sync passphrase "${settings.passphraseRef}" has no value here, and this device's files are encrypted: nothing is sent in plain files until it can be read (store it again in the settings card, or clear syncPassphraseRef to sync plain files)`,
+          }
+        }
+        return opened
       },
       // Told once per run of failures, and once when it recovers: the status holds the rest.
       onRoundEnd: (report) => {

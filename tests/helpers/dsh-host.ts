@@ -2,8 +2,9 @@
  * Boot the real DSH rc.8 host from this checkout's devDependencies with the plugin linked into a throwaway DSH
  * home, the way `dsh plugin add /path` links it (a `link:` dependency plus a bundle entry), without pnpm.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DSH_BIN, type DshHome } from '../../scripts/dsh-profile.ts'
 
@@ -43,6 +44,7 @@ export interface RunResult {
  * @param prompt - the user's message.
  * @param timeoutMs - kill the host after this long.
  * @param cwd - the working directory the session runs in (its header's cwd); the home's workspace by default.
+ * @param extra - extra environment for the run.
  * @returns exit code and output.
  */
 export async function runHeadless(
@@ -51,10 +53,11 @@ export async function runHeadless(
   prompt: string,
   timeoutMs = 60_000,
   cwd = home.workspace,
+  extra: Record<string, string> = {},
 ): Promise<RunResult> {
   const child = spawn(process.execPath, [DSH_BIN, '--profile', 'headless', prompt], {
     cwd,
-    env: hostEnv(home, modelUrl),
+    env: hostEnv(home, modelUrl, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   return collect(child, timeoutMs)
@@ -67,6 +70,26 @@ export interface WebHost {
   readonly pid: number
   readonly output: () => string
   stop(): Promise<void>
+  /** kill -9: the process ends at once, with no unload, wherever it was. */
+  kill(): Promise<void>
+}
+
+/** Mounts a 16 KiB tmpfs at its first argument, then runs the rest in its place (in a mount namespace of its own). */
+const FULL_DISK_SCRIPT = 'mount -t tmpfs -o size=16k,mode=0700 tmpfs "$0" && exec "$@"'
+const NAMESPACE = ['--user', '--map-root-user', '--mount']
+
+/**
+ * Whether a host can be given a full disk: `unshare` makes a user and mount namespace and mounts a tmpfs in it
+ * (root, or a kernel that allows unprivileged user namespaces).
+ * @returns true when it can.
+ */
+export function fullDiskAvailable(): boolean {
+  const probe = mkdtempSync(join(tmpdir(), 'fact-memory-full-disk-'))
+  try {
+    return spawnSync('unshare', [...NAMESPACE, 'sh', '-c', FULL_DISK_SCRIPT, probe, 'true']).status === 0
+  } finally {
+    rmSync(probe, { recursive: true, force: true })
+  }
 }
 
 /**
@@ -74,14 +97,20 @@ export interface WebHost {
  * @param home - the DSH home.
  * @param modelUrl - the fake model's base URL.
  * @param extra - extra environment for the host process.
+ * @param fullDisk - an empty folder that, for this host alone, is a 16 KiB disk (see {@link fullDiskAvailable}).
  * @returns the running host.
  */
 export async function startWebHost(
   home: DshHome,
   modelUrl: string,
   extra: Record<string, string> = {},
+  fullDisk?: string,
 ): Promise<WebHost> {
-  const child = spawn(process.execPath, [DSH_BIN, '--profile', 'web', '--no-open', '--port', '0'], {
+  const command = [process.execPath, DSH_BIN, '--profile', 'web', '--no-open', '--port', '0']
+  // unshare and sh exec in place, so the child's pid stays the host's own (kill -9 reaches it).
+  const [file, ...args] =
+    fullDisk === undefined ? command : ['unshare', ...NAMESPACE, 'sh', '-c', FULL_DISK_SCRIPT, fullDisk, ...command]
+  const child = spawn(file as string, args, {
     cwd: home.workspace,
     env: hostEnv(home, modelUrl, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,6 +153,12 @@ export async function startWebHost(
       const timer = setTimeout(() => child.kill('SIGKILL'), 8000)
       await exited
       clearTimeout(timer)
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()))
+      child.kill('SIGKILL')
+      await exited
     },
   }
 }
