@@ -119,7 +119,8 @@ export class SyncService {
     this.stopped = true
     this.disarm()
     let finalRound = false
-    let abandoned = false
+    // With no bound the caller closes the store at once: no last round is started on it.
+    let abandoned = boundMs <= 0
     const work = (async () => {
       if (this.inFlight !== null) await this.inFlight
       // Past the bound the caller may have closed the store: no last round then.

@@ -13,6 +13,9 @@ import type { Clock } from '../clock.ts'
  * @returns true when `work` settled within the bound, false when the bound passed first or there was none.
  */
 export async function withinBound(clock: Clock, ms: number, work: Promise<unknown>): Promise<boolean> {
+  // Work not waited for may still fail (the store closed under it): that failure is the caller's to report, never an
+  // unhandled rejection.
+  work.catch(() => undefined)
   if (ms <= 0) return false
   let cancel = (): void => undefined
   const bound = new Promise<false>((resolve) => {
