@@ -109,7 +109,10 @@ export async function openHost(
   // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
   // acknowledgement in its settings, so it shows once per DSH home. On a loaded machine it can show after the wait
   // below has given up, so every action first acknowledges a notice that is showing.
-  const notice = page.getByRole('dialog').getByRole('button', { name: /^(Continue|继续)$/u }).first()
+  const notice = page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^(Continue|继续)$/u })
+    .first()
   await page.addLocatorHandler(notice, async (button) => {
     await button.click()
   })
