@@ -22,7 +22,6 @@ import {
   endSyncSuite,
   openSyncPanel,
   receivedFrom,
-  openSyncPanel,
   setTarget,
   startSyncPair,
   syncNow,
