@@ -104,8 +104,9 @@ export async function startSyncPair(
       await boot(m)
       await m.api.ok('key', { ref: 'sync', value: passphrase })
       // A round with the passphrase stored: the start round may have found the credential store not answering yet
-      // (it then retries after a backoff), and the specs start from a settled machine.
-      await syncNow(m)
+      // (it then retries after a backoff), and the specs start from a settled machine. A pair with no target (team
+      // memory alone) has no round to run.
+      if (target !== '') await syncNow(m)
     }
     return { model, passphrase, a, b, boot, halt, kill, stop }
   } catch (error) {
