@@ -347,6 +347,30 @@ for (const driver of DRIVERS) {
       console.log(`# ${driver}: seeds ${SEEDS.label} × 40 changes in ${Math.round(performance.now() - started)} ms`)
     })
 
+    /** Records given whole to one store and one at a time, in `order`, to another give the same library. */
+    const sameWhateverOrder = async (records: readonly ChangeRecord[], order: readonly ChangeRecord[]) => {
+      const whole = await device('whole')
+      const pieces = await device('pieces')
+      deliver(whole, records)
+      for (const record of order) deliver(pieces, [record])
+      assert.deepEqual(libraryOf(pieces.stores), libraryOf(whole.stores))
+      return libraryOf(whole.stores)
+    }
+
+    it('an undone put-back of a value also stated leaves the same history whether applied before the undo or not', async () => {
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const putBack = desktop.putBack(slot('svc b'), '7802')
+      const write = desktop.write(slot('svc b'), '7802')
+      const undo = desktop.restore([putBack.op])
+      const library = await sameWhateverOrder([putBack, write, undo], [putBack, write, undo])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|')[4]),
+        ['7802'],
+      )
+      // The put-back's row, undone, stays as a retired trace, as an undone statement's row does.
+      assert.deepEqual(library.history, ['svc b|port|{}|global|7802|retired'])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

@@ -463,9 +463,21 @@ function statementsOf(records: readonly ChangeRecord[], canonical: ReturnType<ty
   const out: Statement[] = []
   for (const record of records) {
     if (record.kind === 'write' || record.kind === 'put_back')
-      out.push({ slot: record.slot, canonical: canonical(record.slot), value: record.value, row: record.row })
+      out.push({
+        slot: record.slot,
+        canonical: canonical(record.slot),
+        value: record.value,
+        row: record.row,
+        asHistory: record.kind === 'put_back',
+      })
     if (record.kind === 'move')
-      out.push({ slot: record.to, canonical: canonical(record.to), value: record.value, row: record.row })
+      out.push({
+        slot: record.to,
+        canonical: canonical(record.to),
+        value: record.value,
+        row: record.row,
+        asHistory: false,
+      })
   }
   return out
 }

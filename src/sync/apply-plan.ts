@@ -14,7 +14,8 @@
  *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
- *   applied it before the undo or the rename arrived;
+ *   applied it before the undo or the rename arrived; so does an undone put-back of a value the outcome keeps
+ *   current but not as history (the put-back's row was history beside the current one);
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -45,6 +46,8 @@ export interface Statement {
   readonly canonical: SlotRef
   readonly value: string
   readonly row: FactRow
+  /** True for a put-back: it states the value as history, a row of its own beside any current row of the value. */
+  readonly asHistory: boolean
 }
 
 /** A status a synced row can take. */
@@ -174,7 +177,9 @@ export function planApply(
     if (inForce) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
-      if (entry.current === undefined && entry.history.size === 0) entry.trace = true
+      // An undone statement the outcome keeps no history of leaves a trace; a put-back's row is history of its own, so
+      // it leaves one even while the value is current (a store that applied it before the undo holds that row).
+      if (entry.history.size === 0 && (entry.current === undefined || statement.asHistory)) entry.trace = true
     } else if (!kept.has(keyOf(statement.canonical, statement.value))) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
@@ -244,7 +249,7 @@ function planValue(
       if (differs(row, target)) actions.push({ kind: 'update', row, target })
     } else if (from !== undefined) actions.push({ kind: 'insert', slot, row: from, target, asNamed })
   }
-  const wants = history.length === 0 && current === undefined && trace ? (['retired'] as PlannedStatus[]) : history
+  const wants = history.length === 0 && trace ? (['retired'] as PlannedStatus[]) : history
   if (current !== undefined) {
     const { row: from, ...target } = current
     place(target, take((row) => CURRENT.has(row.status)) ?? undefined, from)
