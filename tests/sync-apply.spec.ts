@@ -371,6 +371,22 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.history, ['svc b|port|{}|global|7802|retired'])
     })
 
+    it('a rename taken back (to its own name) leaves nothing renamed on a store that read the rename first', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const records = [
+        laptop.write(slot('svc c', 'owner'), '7801'),
+        laptop.write(slot('svc b'), '7801'),
+        laptop.rename('svc b', 'svc c'),
+        laptop.rename('svc b', 'svc b'),
+      ]
+      const library = await sameWhateverOrder(records, records)
+      assert.deepEqual(library.aliases, [])
+      assert.deepEqual(library.current, [
+        'svc b|port|{}|global|7801|active|explicit_user|pin -',
+        'svc c|owner|{}|global|7801|active|explicit_user|pin -',
+      ])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

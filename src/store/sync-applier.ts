@@ -23,7 +23,7 @@ import {
   type Statement,
   type StoredRow,
 } from '../sync/apply-plan.ts'
-import type { ChangeRecord } from '../sync/change-record.ts'
+import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
 import { canonicalSlots, mergeRecords, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
@@ -81,7 +81,7 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
-      const plan = planApply(merged, statements, rows, canonical)
+      const plan = planApply(merged, statements, rows, canonical, renameTargets(records))
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
@@ -97,6 +97,7 @@ export class SyncApplier {
       for (const slotKey of left) this.settleGroup(slotKey, false, now)
       let changedSlots = left.size
       for (const slot of plan.slots) if (this.carryOut(slot, now, refused, displays)) changedSlots += 1
+      this.dropAliasesOutOfForce(records, merged.aliases)
       this.applyAliases(merged.aliases, now)
       // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
       const claims = merged.tombstones.map((claim) => {
@@ -380,6 +381,25 @@ export class SyncApplier {
     return joining.length > 0
   }
 
+  /**
+   * A subject or property alias that records name but that is not in force (undone, or renamed back to its own name)
+   * is no lasting alias: a store that applied it before it was taken back holds none, as one that never did.
+   */
+  private dropAliasesOutOfForce(records: readonly ChangeRecord[], inForce: readonly MergedAlias[]): void {
+    const key = (kind: string, entity: string | null, from: string) => JSON.stringify([kind, entity ?? '', from])
+    const held = new Set(inForce.map((alias) => key(alias.aliasKind, alias.entity, alias.from)))
+    for (const record of records) {
+      if (record.kind !== 'alias' || record.aliasKind === 'project') continue
+      if (held.has(key(record.aliasKind, record.entity, record.from))) continue
+      this.db.run(
+        'DELETE FROM aliases WHERE kind = ? AND entity_key = ? AND alias_key = ?',
+        record.aliasKind,
+        record.aliasKind === 'predicate' ? (record.entity ?? '') : '',
+        record.from,
+      )
+    }
+  }
+
   /** Subject and property aliases in force become the store's lasting aliases. */
   private applyAliases(aliases: ReturnType<typeof mergeRecords>['aliases'], now: string): void {
     for (const alias of aliases) {
@@ -428,6 +448,15 @@ function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<
       named.qualifiers === record.slot.qualifiers
     return same ? [] : [claimKeyOf(record.slot.entity, record.slot.predicate, record.slot.qualifiers, record.value)]
   })
+}
+
+type ChangeAliasKind = AliasChange['aliasKind']
+
+/** Whether an alias record (in force or not) renamed a subject, property or project to a key. */
+function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, key: string) => boolean {
+  const targets = new Set<string>()
+  for (const record of records) if (record.kind === 'alias') targets.add(`${record.aliasKind}\u0000${record.to}`)
+  return (kind, key) => targets.has(`${kind}\u0000${key}`)
 }
 
 /** The first of the readable names that reads as the key, else the key itself. */

@@ -12,6 +12,8 @@
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
  *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
+ * - a row held under a name a rename led to that no statement of its value names, now that the rename is undone or
+ *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
  *   applied it before the undo or the rename arrived; so does an undone put-back of a value the outcome keeps
@@ -105,6 +107,8 @@ export interface ApplyPlan {
  * @param statements - every value those records state, undone ones included.
  * @param rows - the store's non-forgotten rows of those subjects (credentials left out).
  * @param canonical - a slot under the names in force (the aliases of the same records); none renamed by default.
+ * @param renamedInto - whether some alias record (in force or not) renamed a subject, property or project to the key;
+ *   none by default.
  * @returns the rows to move under the names in force (a current one leaves the current set as it moves; the slot's
  *   steps place it), and per slot with a current value, a row to move or a forget, its steps, sorted by slot id.
  */
@@ -113,6 +117,7 @@ export function planApply(
   statements: readonly Statement[],
   rows: readonly StoredRow[],
   canonical: (slot: SlotRef) => SlotRef = (slot) => slot,
+  renamedInto: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean = () => false,
 ): ApplyPlan {
   const tombstoned = new Set(merged.tombstones)
   const rowsByKey = new Map<string, StoredRow[]>()
@@ -122,12 +127,42 @@ export function planApply(
   for (const entry of merged.slots)
     for (const value of [...entry.current.map((each) => each.value), ...entry.history.map((each) => each.value)])
       kept.add(keyOf(entry.slot, value))
+  // Per value, the slots its statements name (as stated and under the names in force).
+  const namedSlots = new Map<string, Set<string>>()
+  for (const statement of statements) {
+    const names = namedSlots.get(statement.value) ?? new Set<string>()
+    namedSlots.set(statement.value, names.add(slotId(statement.slot)).add(slotId(statement.canonical)))
+  }
+  /** Whether a rename could have moved a statement's slot to the held one: they differ only in names renamed to. */
+  const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
+    slotId(stated) !== slotId(held) &&
+    stated.qualifiers === held.qualifiers &&
+    (stated.entity === held.entity || renamedInto('entity', held.entity)) &&
+    (stated.predicate === held.predicate || renamedInto('predicate', held.predicate)) &&
+    (stated.project === held.project || (held.project !== null && renamedInto('project', held.project)))
+  /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
+  const homeOf = (held: StoredRow): SlotRef | undefined => {
+    const named = canonical(held.slot)
+    if (kept.has(keyOf(named, held.value))) return slotId(named) === slotId(held.slot) ? undefined : named
+    // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
+    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
+    if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined
+    const homes = new Map<string, SlotRef>()
+    for (const statement of statements)
+      if (
+        statement.value === held.value &&
+        kept.has(keyOf(statement.canonical, statement.value)) &&
+        renamedFrom(statement.slot, held.slot)
+      )
+        homes.set(slotId(statement.canonical), statement.canonical)
+    return homes.size === 1 ? [...homes.values()][0] : undefined
+  }
   const relocations: Relocation[] = []
   for (const held of rows) {
-    const named = canonical(held.slot)
-    const moves = slotId(named) !== slotId(held.slot) && kept.has(keyOf(named, held.value))
-    const row = moves ? { ...held, slot: named, status: CURRENT.has(held.status) ? 'retired' : held.status } : held
-    if (moves) relocations.push({ row: held, to: named })
+    const home = homeOf(held)
+    const row =
+      home === undefined ? held : { ...held, slot: home, status: CURRENT.has(held.status) ? 'retired' : held.status }
+    if (home !== undefined) relocations.push({ row: held, to: home })
     const key = keyOf(row.slot, row.value)
     rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row])
     slots.set(slotId(row.slot), row.slot)
