@@ -371,6 +371,24 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.history, ['svc b|port|{}|global|7802|retired'])
     })
 
+    it('an undone move of a value stated again leaves the same history whether the move ended a row or not', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const first = laptop.write(slot('svc b'), '7803')
+      const move = laptop.move(slot('svc b'), '7803', 'proj')
+      const again = laptop.write(slot('svc b'), '7803')
+      const undo = laptop.restore([move.op])
+      // Read in this order, the move ends the first statement's row beside the current one before it is undone.
+      const library = await sameWhateverOrder([first, move, again, undo], [again, move, first, undo])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(3, 5).join('|')),
+        ['global|7803'],
+      )
+      assert.deepEqual(library.history, [
+        'svc b|port|{}|global|7803|retired',
+        'svc b|port|{}|project:proj|7803|retired',
+      ])
+    })
+
     it('a rename taken back (to its own name) leaves nothing renamed on a store that read the rename first', async () => {
       const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
       const records = [

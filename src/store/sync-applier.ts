@@ -22,6 +22,7 @@ import {
   type SlotPlan,
   type Statement,
   type StoredRow,
+  type UndoneEnd,
 } from '../sync/apply-plan.ts'
 import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
 import { canonicalSlots, mergeRecords, type MergedAlias } from '../sync/merge.ts'
@@ -81,7 +82,14 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
-      const plan = planApply(merged, statements, rows, canonical, renameTargets(records))
+      const plan = planApply(
+        merged,
+        statements,
+        rows,
+        canonical,
+        renameTargets(records),
+        undoneEndsOf(records, canonical),
+      )
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
@@ -487,26 +495,33 @@ function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRec
   return out
 }
 
+/** The values undone records put back as history or ended, under the names in force. */
+function undoneEndsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): UndoneEnd[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return records.flatMap((record): UndoneEnd[] => {
+    if (!undone.has(record.op)) return []
+    switch (record.kind) {
+      case 'put_back':
+      case 'move':
+        return [{ slot: canonical(record.slot), value: record.value }]
+      case 'write':
+      case 'supersede':
+      case 'settle':
+        return record.ends.map((end) => ({ slot: canonical(record.slot), value: end.value }))
+      default:
+        return []
+    }
+  })
+}
+
 /** Every value the records state (undone ones too), with its slot as named and under the names in force. */
 function statementsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): Statement[] {
   const out: Statement[] = []
   for (const record of records) {
     if (record.kind === 'write' || record.kind === 'put_back')
-      out.push({
-        slot: record.slot,
-        canonical: canonical(record.slot),
-        value: record.value,
-        row: record.row,
-        asHistory: record.kind === 'put_back',
-      })
+      out.push({ slot: record.slot, canonical: canonical(record.slot), value: record.value, row: record.row })
     if (record.kind === 'move')
-      out.push({
-        slot: record.to,
-        canonical: canonical(record.to),
-        value: record.value,
-        row: record.row,
-        asHistory: false,
-      })
+      out.push({ slot: record.to, canonical: canonical(record.to), value: record.value, row: record.row })
   }
   return out
 }

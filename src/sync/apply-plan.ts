@@ -16,8 +16,8 @@
  *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
- *   applied it before the undo or the rename arrived; so does an undone put-back of a value the outcome keeps
- *   current but not as history (the put-back's row was history beside the current one);
+ *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended that the
+ *   outcome keeps current with no history (a store that applied that record may hold its history row beside);
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -48,8 +48,12 @@ export interface Statement {
   readonly canonical: SlotRef
   readonly value: string
   readonly row: FactRow
-  /** True for a put-back: it states the value as history, a row of its own beside any current row of the value. */
-  readonly asHistory: boolean
+}
+
+/** A value in a slot (under the names in force) that an undone record put back as history or ended. */
+export interface UndoneEnd {
+  readonly slot: SlotRef
+  readonly value: string
 }
 
 /** A status a synced row can take. */
@@ -109,6 +113,7 @@ export interface ApplyPlan {
  * @param canonical - a slot under the names in force (the aliases of the same records); none renamed by default.
  * @param renamedInto - whether some alias record (in force or not) renamed a subject, property or project to the key;
  *   none by default.
+ * @param undoneEnds - values undone records put back as history or ended; none by default.
  * @returns the rows to move under the names in force (a current one leaves the current set as it moves; the slot's
  *   steps place it), and per slot with a current value, a row to move or a forget, its steps, sorted by slot id.
  */
@@ -118,6 +123,7 @@ export function planApply(
   rows: readonly StoredRow[],
   canonical: (slot: SlotRef) => SlotRef = (slot) => slot,
   renamedInto: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean = () => false,
+  undoneEnds: readonly UndoneEnd[] = [],
 ): ApplyPlan {
   const tombstoned = new Set(merged.tombstones)
   const rowsByKey = new Map<string, StoredRow[]>()
@@ -212,9 +218,7 @@ export function planApply(
     if (inForce) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
-      // An undone statement the outcome keeps no history of leaves a trace; a put-back's row is history of its own, so
-      // it leaves one even while the value is current (a store that applied it before the undo holds that row).
-      if (entry.history.size === 0 && (entry.current === undefined || statement.asHistory)) entry.trace = true
+      if (entry.current === undefined && entry.history.size === 0) entry.trace = true
     } else if (!kept.has(keyOf(statement.canonical, statement.value))) {
       const entry = want(statement.slot, statement.value)
       entry.source ??= statement.row
@@ -225,6 +229,13 @@ export function planApply(
     }
     const entry = wanted.get(keyOf(statement.canonical, statement.value))
     if (entry !== undefined) entry.source ??= statement.row
+  }
+
+  // A current value an undone record put back or ended, with no history kept: a store that applied the record before
+  // the undo may hold a history row of it beside the current one, so every store keeps one retired trace.
+  for (const end of undoneEnds) {
+    const entry = wanted.get(keyOf(end.slot, end.value))
+    if (entry?.current !== undefined && entry.history.size === 0) entry.trace = true
   }
 
   for (const [key, names] of namedAs) {
