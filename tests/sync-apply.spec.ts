@@ -389,6 +389,31 @@ for (const driver of DRIVERS) {
       ])
     })
 
+    it('a forget of a conflict’s active side arriving with a stronger new value leaves the new value active', async () => {
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:00:00.000Z'))
+      const stronger = container.write(slot('svc a'), '7801', 'confirmed_user')
+      const forget = desktop.forget(slot('svc a'), '7801')
+      const weaker = desktop.write(slot('svc a'), '7802', 'observed')
+      const strongest = new SimDevice('laptop', Date.parse('2026-03-01T10:00:00.000Z')).write(
+        slot('svc a'),
+        '7804',
+        'confirmed_user',
+      )
+      const records = [stronger, forget, weaker, strongest]
+      const whole = await device('whole')
+      const pieces = await device('pieces')
+      deliver(whole, records)
+      // A conflict of 7801 (active) and 7802 first; then the forget of 7801 and 7804 in one batch.
+      deliver(pieces, [weaker, stronger])
+      deliver(pieces, [forget, strongest])
+      assert.deepEqual(libraryOf(pieces.stores), libraryOf(whole.stores))
+      assert.deepEqual(
+        libraryOf(whole.stores).current.map((line) => line.split('|').slice(4, 6).join('|')),
+        ['7802|conflict', '7804|active'],
+      )
+    })
+
     it('a rename taken back (to its own name) leaves nothing renamed on a store that read the rename first', async () => {
       const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
       const records = [

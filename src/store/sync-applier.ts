@@ -179,7 +179,8 @@ export class SyncApplier {
   private step(action: RowAction, now: string, refused: string[], displays: ReadonlyMap<string, string>): boolean {
     switch (action.kind) {
       case 'forget':
-        return this.parts.forgetting.forgetById(action.row.id, now).length > 0
+        // The plan places the slot's other rows and carryOut settles its group: the forget promotes no other side.
+        return this.parts.forgetting.forgetById(action.row.id, now, false).length > 0
       case 'update': {
         const { row, target } = action
         const history = target.status !== 'active' && target.status !== 'conflict'
