@@ -347,12 +347,12 @@ for (const driver of DRIVERS) {
       console.log(`# ${driver}: seeds ${SEEDS.label} × 40 changes in ${Math.round(performance.now() - started)} ms`)
     })
 
-    /** Records given whole to one store and one at a time, in `order`, to another give the same library. */
-    const sameWhateverOrder = async (records: readonly ChangeRecord[], order: readonly ChangeRecord[]) => {
+    /** Records given whole to one store and in the batches of `order` to another give the same library. */
+    const sameWhateverOrder = async (records: readonly ChangeRecord[], order: readonly (readonly ChangeRecord[])[]) => {
       const whole = await device('whole')
       const pieces = await device('pieces')
       deliver(whole, records)
-      for (const record of order) deliver(pieces, [record])
+      for (const batch of order) deliver(pieces, batch)
       assert.deepEqual(libraryOf(pieces.stores), libraryOf(whole.stores))
       return libraryOf(whole.stores)
     }
@@ -362,7 +362,7 @@ for (const driver of DRIVERS) {
       const putBack = desktop.putBack(slot('svc b'), '7802')
       const write = desktop.write(slot('svc b'), '7802')
       const undo = desktop.restore([putBack.op])
-      const library = await sameWhateverOrder([putBack, write, undo], [putBack, write, undo])
+      const library = await sameWhateverOrder([putBack, write, undo], [[putBack], [write], [undo]])
       assert.deepEqual(
         library.current.map((line) => line.split('|')[4]),
         ['7802'],
@@ -378,7 +378,7 @@ for (const driver of DRIVERS) {
       const again = laptop.write(slot('svc b'), '7803')
       const undo = laptop.restore([move.op])
       // Read in this order, the move ends the first statement's row beside the current one before it is undone.
-      const library = await sameWhateverOrder([first, move, again, undo], [again, move, first, undo])
+      const library = await sameWhateverOrder([first, move, again, undo], [[again], [move], [first], [undo]])
       assert.deepEqual(
         library.current.map((line) => line.split('|').slice(3, 5).join('|')),
         ['global|7803'],
@@ -414,6 +414,16 @@ for (const driver of DRIVERS) {
       )
     })
 
+    it('a value forgotten before its subject was renamed elsewhere leaves nothing when both arrive together', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const write = laptop.write(slot('svc c', 'owner'), '7803')
+      const forget = laptop.forget(slot('svc c', 'owner'), '7803')
+      const rename = desktop.rename('svc c', 'svc b')
+      const library = await sameWhateverOrder([write, forget, rename], [[write], [forget, rename]])
+      assert.deepEqual([...library.current, ...library.history], [])
+    })
+
     it('a rename taken back (to its own name) leaves nothing renamed on a store that read the rename first', async () => {
       const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
       const records = [
@@ -422,7 +432,10 @@ for (const driver of DRIVERS) {
         laptop.rename('svc b', 'svc c'),
         laptop.rename('svc b', 'svc b'),
       ]
-      const library = await sameWhateverOrder(records, records)
+      const library = await sameWhateverOrder(
+        records,
+        records.map((record) => [record]),
+      )
       assert.deepEqual(library.aliases, [])
       assert.deepEqual(library.current, [
         'svc b|port|{}|global|7801|active|explicit_user|pin -',

@@ -25,7 +25,7 @@ import {
   type UndoneEnd,
 } from '../sync/apply-plan.ts'
 import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
-import { canonicalSlots, mergeRecords, type MergedAlias } from '../sync/merge.ts'
+import { canonicalSlots, claimId, mergeRecords, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
@@ -82,14 +82,12 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
-      const plan = planApply(
-        merged,
-        statements,
-        rows,
+      const plan = planApply(merged, statements, rows, {
         canonical,
-        renameTargets(records),
-        undoneEndsOf(records, canonical),
-      )
+        renamedInto: renameTargets(records),
+        undoneEnds: undoneEndsOf(records, canonical),
+        forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
+      })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
@@ -97,7 +95,8 @@ export class SyncApplier {
       )
       // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
       // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
-      for (const key of renamedForgets(records, canonical)) this.keepTombstone('claim', key, now)
+      for (const { slot, value } of renamedForgets(records, canonical))
+        this.keepTombstone('claim', claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value), now)
       // Rows renamed away move under the names in force before any slot's steps, as the rename moved them where it
       // was made; a slot they leave keeps no open conflict group.
       const left = new Set<string>()
@@ -445,8 +444,11 @@ export class SyncApplier {
   }
 }
 
-/** The claim keys of the forgets in force made under a name since renamed away, under the name they were made with. */
-function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): string[] {
+/** The forgets in force made under a name since renamed away: the slot as they named it and the value. */
+function renamedForgets(
+  records: readonly ChangeRecord[],
+  canonical: ReturnType<typeof canonicalSlots>,
+): Pick<Statement, 'slot' | 'value'>[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return records.flatMap((record) => {
     if (record.kind !== 'forget' || undone.has(record.op)) return []
@@ -455,7 +457,7 @@ function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<
       named.entity === record.slot.entity &&
       named.predicate === record.slot.predicate &&
       named.qualifiers === record.slot.qualifiers
-    return same ? [] : [claimKeyOf(record.slot.entity, record.slot.predicate, record.slot.qualifiers, record.value)]
+    return same ? [] : [{ slot: record.slot, value: record.value }]
   })
 }
 

@@ -7,7 +7,8 @@
  * - a merged current value has exactly one current row, active or a conflict side as the merge says;
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
- * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted;
+ * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted; a forget made under a name
+ *   since renamed away blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
@@ -105,15 +106,24 @@ export interface ApplyPlan {
   readonly slots: readonly SlotPlan[]
 }
 
+/** What the records say beyond the merged state, each part empty (nothing renamed, undone or forgotten) by default. */
+export interface PlanContext {
+  /** A slot under the names in force (the aliases of the same records). */
+  readonly canonical?: (slot: SlotRef) => SlotRef
+  /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
+  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
+  /** Values undone records put back as history or ended. */
+  readonly undoneEnds?: readonly UndoneEnd[]
+  /** Claims (`claimId`) forgotten, in force, under a name since renamed away, as they were named. */
+  readonly forgottenAsNamed?: readonly string[]
+}
+
 /**
  * Plan the steps that bring the store's rows to the merged outcome.
  * @param merged - the merged state of every record naming the subjects at hand.
  * @param statements - every value those records state, undone ones included.
  * @param rows - the store's non-forgotten rows of those subjects (credentials left out).
- * @param canonical - a slot under the names in force (the aliases of the same records); none renamed by default.
- * @param renamedInto - whether some alias record (in force or not) renamed a subject, property or project to the key;
- *   none by default.
- * @param undoneEnds - values undone records put back as history or ended; none by default.
+ * @param context - renames, undos and forgets under old names the records hold.
  * @returns the rows to move under the names in force (a current one leaves the current set as it moves; the slot's
  *   steps place it), and per slot with a current value, a row to move or a forget, its steps, sorted by slot id.
  */
@@ -121,11 +131,12 @@ export function planApply(
   merged: MergedState,
   statements: readonly Statement[],
   rows: readonly StoredRow[],
-  canonical: (slot: SlotRef) => SlotRef = (slot) => slot,
-  renamedInto: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean = () => false,
-  undoneEnds: readonly UndoneEnd[] = [],
+  context: PlanContext = {},
 ): ApplyPlan {
-  const tombstoned = new Set(merged.tombstones)
+  const canonical = context.canonical ?? ((slot: SlotRef) => slot)
+  const renamedInto = context.renamedInto ?? (() => false)
+  const undoneEnds = context.undoneEnds ?? []
+  const tombstoned = new Set([...merged.tombstones, ...(context.forgottenAsNamed ?? [])])
   const rowsByKey = new Map<string, StoredRow[]>()
   const slots = new Map<string, SlotRef>()
   // Values the outcome keeps in a slot, current or as history: a row renamed away from them moves there.
