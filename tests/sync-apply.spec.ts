@@ -424,6 +424,25 @@ for (const driver of DRIVERS) {
       assert.deepEqual([...library.current, ...library.history], [])
     })
 
+    it('an undone project move returns a row it moved, beside a global put-back of the same value', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const moved = laptop.renameProject('repo', 'proj')
+      const undo = laptop.restore([moved.op])
+      const write = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z')).write(
+        slot('svc a', 'owner', 'repo'),
+        '7803',
+      )
+      const putBack = new SimDevice('container', Date.parse('2026-03-01T10:00:00.000Z')).putBack(
+        slot('svc a', 'owner'),
+        '7803',
+      )
+      const library = await sameWhateverOrder([moved, undo, write, putBack], [[moved], [putBack], [write], [undo]])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(3, 5).join('|')),
+        ['project:repo|7803'],
+      )
+    })
+
     it('a rename taken back (to its own name) leaves nothing renamed on a store that read the rename first', async () => {
       const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
       const records = [

@@ -156,7 +156,9 @@ export function planApply(
     stated.qualifiers === held.qualifiers &&
     (stated.entity === held.entity || renamedInto('entity', held.entity)) &&
     (stated.predicate === held.predicate || renamedInto('predicate', held.predicate)) &&
-    (stated.project === held.project || (held.project !== null && renamedInto('project', held.project)))
+    // A project's key moves to another key; a global statement never moves into a project by a rename.
+    (stated.project === held.project ||
+      (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
   /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
   const homeOf = (held: StoredRow): SlotRef | undefined => {
     const named = canonical(held.slot)
