@@ -44,13 +44,15 @@ export class FactForgetting {
    * Forget one fact: mark it forgotten, drop it from the indexes, tombstone its claim and evidence.
    * @param id - the fact id.
    * @param now - the current ISO instant.
+   * @param settle - true (the default): a conflict group the forget leaves moot closes and its other side turns
+   *   active; false: the caller settles the slot itself (sync applying, whose plan places every row).
    * @returns the forgotten facts (empty when the id names no live fact).
    */
-  forgetById(id: number, now: string): Fact[] {
+  forgetById(id: number, now: string, settle = true): Fact[] {
     return this.db.transaction(() => {
       const row = this.db.get(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = ? AND status <> 'forgotten'`, id)
       if (row === undefined) return []
-      return this.forgetRows([toFact(row)], now)
+      return this.forgetRows([toFact(row)], now, settle)
     })
   }
 
@@ -155,7 +157,7 @@ export class FactForgetting {
     return [...held.values()].sort((a, b) => a.id - b.id)
   }
 
-  private forgetRows(facts: readonly Fact[], now: string): Fact[] {
+  private forgetRows(facts: readonly Fact[], now: string, settle = true): Fact[] {
     for (const fact of facts) {
       this.db.run(
         `UPDATE facts SET status = 'forgotten', valid_to = coalesce(valid_to, ${INSTANT}), revision = revision + 1, updated_at = ${INSTANT}
@@ -171,7 +173,7 @@ export class FactForgetting {
       tombstoneFact(this.db, fact, now)
       this.recorder.recordForget(fact, now)
       // A conflict group left with fewer than two current rows has nothing left to settle.
-      if (fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
+      if (settle && fact.conflictGroupId !== null) this.slots.closeGroupIfMoot(fact.conflictGroupId, now)
     }
     return this.reader.getFacts(facts.map((fact) => fact.id))
   }

@@ -22,9 +22,10 @@ import {
   type SlotPlan,
   type Statement,
   type StoredRow,
+  type UndoneEnd,
 } from '../sync/apply-plan.ts'
-import type { ChangeRecord } from '../sync/change-record.ts'
-import { canonicalSlots, mergeRecords, type MergedAlias } from '../sync/merge.ts'
+import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
+import { canonicalSlots, claimId, mergeRecords, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
@@ -81,7 +82,12 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
-      const plan = planApply(merged, statements, rows, canonical)
+      const plan = planApply(merged, statements, rows, {
+        canonical,
+        renamedInto: renameTargets(records),
+        undoneEnds: undoneEndsOf(records, canonical),
+        forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
+      })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
@@ -89,7 +95,8 @@ export class SyncApplier {
       )
       // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
       // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
-      for (const key of renamedForgets(records, canonical)) this.keepTombstone('claim', key, now)
+      for (const { slot, value } of renamedForgets(records, canonical))
+        this.keepTombstone('claim', claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value), now)
       // Rows renamed away move under the names in force before any slot's steps, as the rename moved them where it
       // was made; a slot they leave keeps no open conflict group.
       const left = new Set<string>()
@@ -97,6 +104,7 @@ export class SyncApplier {
       for (const slotKey of left) this.settleGroup(slotKey, false, now)
       let changedSlots = left.size
       for (const slot of plan.slots) if (this.carryOut(slot, now, refused, displays)) changedSlots += 1
+      this.dropAliasesOutOfForce(records, merged.aliases)
       this.applyAliases(merged.aliases, now)
       // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
       const claims = merged.tombstones.map((claim) => {
@@ -170,7 +178,8 @@ export class SyncApplier {
   private step(action: RowAction, now: string, refused: string[], displays: ReadonlyMap<string, string>): boolean {
     switch (action.kind) {
       case 'forget':
-        return this.parts.forgetting.forgetById(action.row.id, now).length > 0
+        // The plan places the slot's other rows and carryOut settles its group: the forget promotes no other side.
+        return this.parts.forgetting.forgetById(action.row.id, now, false).length > 0
       case 'update': {
         const { row, target } = action
         const history = target.status !== 'active' && target.status !== 'conflict'
@@ -380,6 +389,25 @@ export class SyncApplier {
     return joining.length > 0
   }
 
+  /**
+   * A subject or property alias that records name but that is not in force (undone, or renamed back to its own name)
+   * is no lasting alias: a store that applied it before it was taken back holds none, as one that never did.
+   */
+  private dropAliasesOutOfForce(records: readonly ChangeRecord[], inForce: readonly MergedAlias[]): void {
+    const key = (kind: string, entity: string | null, from: string) => JSON.stringify([kind, entity ?? '', from])
+    const held = new Set(inForce.map((alias) => key(alias.aliasKind, alias.entity, alias.from)))
+    for (const record of records) {
+      if (record.kind !== 'alias' || record.aliasKind === 'project') continue
+      if (held.has(key(record.aliasKind, record.entity, record.from))) continue
+      this.db.run(
+        'DELETE FROM aliases WHERE kind = ? AND entity_key = ? AND alias_key = ?',
+        record.aliasKind,
+        record.aliasKind === 'predicate' ? (record.entity ?? '') : '',
+        record.from,
+      )
+    }
+  }
+
   /** Subject and property aliases in force become the store's lasting aliases. */
   private applyAliases(aliases: ReturnType<typeof mergeRecords>['aliases'], now: string): void {
     for (const alias of aliases) {
@@ -416,8 +444,11 @@ export class SyncApplier {
   }
 }
 
-/** The claim keys of the forgets in force made under a name since renamed away, under the name they were made with. */
-function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): string[] {
+/** The forgets in force made under a name since renamed away: the slot as they named it and the value. */
+function renamedForgets(
+  records: readonly ChangeRecord[],
+  canonical: ReturnType<typeof canonicalSlots>,
+): Pick<Statement, 'slot' | 'value'>[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return records.flatMap((record) => {
     if (record.kind !== 'forget' || undone.has(record.op)) return []
@@ -426,8 +457,17 @@ function renamedForgets(records: readonly ChangeRecord[], canonical: ReturnType<
       named.entity === record.slot.entity &&
       named.predicate === record.slot.predicate &&
       named.qualifiers === record.slot.qualifiers
-    return same ? [] : [claimKeyOf(record.slot.entity, record.slot.predicate, record.slot.qualifiers, record.value)]
+    return same ? [] : [{ slot: record.slot, value: record.value }]
   })
+}
+
+type ChangeAliasKind = AliasChange['aliasKind']
+
+/** Whether an alias record (in force or not) renamed a subject, property or project to a key. */
+function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, key: string) => boolean {
+  const targets = new Set<string>()
+  for (const record of records) if (record.kind === 'alias') targets.add(`${record.aliasKind}\u0000${record.to}`)
+  return (kind, key) => targets.has(`${kind}\u0000${key}`)
 }
 
 /** The first of the readable names that reads as the key, else the key itself. */
@@ -456,6 +496,25 @@ function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRec
         queue.push(other)
       }
   return out
+}
+
+/** The values undone records put back as history or ended, under the names in force. */
+function undoneEndsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): UndoneEnd[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return records.flatMap((record): UndoneEnd[] => {
+    if (!undone.has(record.op)) return []
+    switch (record.kind) {
+      case 'put_back':
+      case 'move':
+        return [{ slot: canonical(record.slot), value: record.value }]
+      case 'write':
+      case 'supersede':
+      case 'settle':
+        return record.ends.map((end) => ({ slot: canonical(record.slot), value: end.value }))
+      default:
+        return []
+    }
+  })
 }
 
 /** Every value the records state (undone ones too), with its slot as named and under the names in force. */

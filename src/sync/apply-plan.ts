@@ -7,14 +7,18 @@
  * - a merged current value has exactly one current row, active or a conflict side as the merge says;
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
- * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted;
+ * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted; a forget made under a name
+ *   since renamed away blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
  *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
+ * - a row held under a name a rename led to that no statement of its value names, now that the rename is undone or
+ *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
- *   applied it before the undo or the rename arrived;
+ *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended that the
+ *   outcome keeps current with no history (a store that applied that record may hold its history row beside);
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -45,6 +49,12 @@ export interface Statement {
   readonly canonical: SlotRef
   readonly value: string
   readonly row: FactRow
+}
+
+/** A value in a slot (under the names in force) that an undone record put back as history or ended. */
+export interface UndoneEnd {
+  readonly slot: SlotRef
+  readonly value: string
 }
 
 /** A status a synced row can take. */
@@ -96,12 +106,24 @@ export interface ApplyPlan {
   readonly slots: readonly SlotPlan[]
 }
 
+/** What the records say beyond the merged state, each part empty (nothing renamed, undone or forgotten) by default. */
+export interface PlanContext {
+  /** A slot under the names in force (the aliases of the same records). */
+  readonly canonical?: (slot: SlotRef) => SlotRef
+  /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
+  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
+  /** Values undone records put back as history or ended. */
+  readonly undoneEnds?: readonly UndoneEnd[]
+  /** Claims (`claimId`) forgotten, in force, under a name since renamed away, as they were named. */
+  readonly forgottenAsNamed?: readonly string[]
+}
+
 /**
  * Plan the steps that bring the store's rows to the merged outcome.
  * @param merged - the merged state of every record naming the subjects at hand.
  * @param statements - every value those records state, undone ones included.
  * @param rows - the store's non-forgotten rows of those subjects (credentials left out).
- * @param canonical - a slot under the names in force (the aliases of the same records); none renamed by default.
+ * @param context - renames, undos and forgets under old names the records hold.
  * @returns the rows to move under the names in force (a current one leaves the current set as it moves; the slot's
  *   steps place it), and per slot with a current value, a row to move or a forget, its steps, sorted by slot id.
  */
@@ -109,9 +131,12 @@ export function planApply(
   merged: MergedState,
   statements: readonly Statement[],
   rows: readonly StoredRow[],
-  canonical: (slot: SlotRef) => SlotRef = (slot) => slot,
+  context: PlanContext = {},
 ): ApplyPlan {
-  const tombstoned = new Set(merged.tombstones)
+  const canonical = context.canonical ?? ((slot: SlotRef) => slot)
+  const renamedInto = context.renamedInto ?? (() => false)
+  const undoneEnds = context.undoneEnds ?? []
+  const tombstoned = new Set([...merged.tombstones, ...(context.forgottenAsNamed ?? [])])
   const rowsByKey = new Map<string, StoredRow[]>()
   const slots = new Map<string, SlotRef>()
   // Values the outcome keeps in a slot, current or as history: a row renamed away from them moves there.
@@ -119,12 +144,44 @@ export function planApply(
   for (const entry of merged.slots)
     for (const value of [...entry.current.map((each) => each.value), ...entry.history.map((each) => each.value)])
       kept.add(keyOf(entry.slot, value))
+  // Per value, the slots its statements name (as stated and under the names in force).
+  const namedSlots = new Map<string, Set<string>>()
+  for (const statement of statements) {
+    const names = namedSlots.get(statement.value) ?? new Set<string>()
+    namedSlots.set(statement.value, names.add(slotId(statement.slot)).add(slotId(statement.canonical)))
+  }
+  /** Whether a rename could have moved a statement's slot to the held one: they differ only in names renamed to. */
+  const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
+    slotId(stated) !== slotId(held) &&
+    stated.qualifiers === held.qualifiers &&
+    (stated.entity === held.entity || renamedInto('entity', held.entity)) &&
+    (stated.predicate === held.predicate || renamedInto('predicate', held.predicate)) &&
+    // A project's key moves to another key; a global statement never moves into a project by a rename.
+    (stated.project === held.project ||
+      (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
+  /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
+  const homeOf = (held: StoredRow): SlotRef | undefined => {
+    const named = canonical(held.slot)
+    if (kept.has(keyOf(named, held.value))) return slotId(named) === slotId(held.slot) ? undefined : named
+    // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
+    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
+    if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined
+    const homes = new Map<string, SlotRef>()
+    for (const statement of statements)
+      if (
+        statement.value === held.value &&
+        kept.has(keyOf(statement.canonical, statement.value)) &&
+        renamedFrom(statement.slot, held.slot)
+      )
+        homes.set(slotId(statement.canonical), statement.canonical)
+    return homes.size === 1 ? [...homes.values()][0] : undefined
+  }
   const relocations: Relocation[] = []
   for (const held of rows) {
-    const named = canonical(held.slot)
-    const moves = slotId(named) !== slotId(held.slot) && kept.has(keyOf(named, held.value))
-    const row = moves ? { ...held, slot: named, status: CURRENT.has(held.status) ? 'retired' : held.status } : held
-    if (moves) relocations.push({ row: held, to: named })
+    const home = homeOf(held)
+    const row =
+      home === undefined ? held : { ...held, slot: home, status: CURRENT.has(held.status) ? 'retired' : held.status }
+    if (home !== undefined) relocations.push({ row: held, to: home })
     const key = keyOf(row.slot, row.value)
     rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row])
     slots.set(slotId(row.slot), row.slot)
@@ -187,6 +244,13 @@ export function planApply(
     if (entry !== undefined) entry.source ??= statement.row
   }
 
+  // A current value an undone record put back or ended, with no history kept: a store that applied the record before
+  // the undo may hold a history row of it beside the current one, so every store keeps one retired trace.
+  for (const end of undoneEnds) {
+    const entry = wanted.get(keyOf(end.slot, end.value))
+    if (entry?.current !== undefined && entry.history.size === 0) entry.trace = true
+  }
+
   for (const [key, names] of namedAs) {
     const entry = wanted.get(key)
     if (names.size > 1 && kept.has(key) && entry !== undefined) entry.history.add('superseded')
@@ -244,7 +308,7 @@ function planValue(
       if (differs(row, target)) actions.push({ kind: 'update', row, target })
     } else if (from !== undefined) actions.push({ kind: 'insert', slot, row: from, target, asNamed })
   }
-  const wants = history.length === 0 && current === undefined && trace ? (['retired'] as PlannedStatus[]) : history
+  const wants = history.length === 0 && trace ? (['retired'] as PlannedStatus[]) : history
   if (current !== undefined) {
     const { row: from, ...target } = current
     place(target, take((row) => CURRENT.has(row.status)) ?? undefined, from)
