@@ -5,18 +5,20 @@
 // Chromium, against one shared Chromium), the slowest files first by the last run's times (scripts/test-pool.mjs).
 // Each tier prints its test count and its time from its first file's start to its last one's end; every file runs
 // even when another failed, and the run fails when any did.
-//   --times            also print every file's wall time and test count, slowest first
+//   --times            also print every file's wall time, CPU time and test count, slowest first, and the shared
+//                      Chromium's CPU time (CPU read through /usr/bin/time, Debian's `time`, when it is installed)
 //   --tier=<name>      run only this tier (repeatable): unit, host or browser
 //   --serial-tiers     run the tiers one after another (unit, host, browser), as npm test did before the pool
 //   --no-build         skip the build and the type-checks (lib/ must be current): to time the tiers alone
 //   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node with each file
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
+import { openScratch } from './test-scratch.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -46,6 +48,9 @@ if (major < 22 || (major === 22 && minor < 19)) {
 
 const argv = process.argv.slice(2)
 const showTimes = argv.includes('--times')
+/** Each file's CPU seconds (its process and every process it started and waited for), when asked and measurable. */
+const TIME = '/usr/bin/time'
+const measureCpu = showTimes && existsSync(TIME)
 const serialTiers = argv.includes('--serial-tiers')
 const noBuild = argv.includes('--no-build')
 const onlyTiers = argv.filter((arg) => arg.startsWith('--tier=')).map((arg) => arg.slice('--tier='.length))
@@ -82,15 +87,20 @@ const jobs = files
   .map((file, index) => ({ file, path: join(root, file), tier: tierOf(join(root, file)), index }))
   .filter(({ tier }) => onlyTiers.length === 0 || onlyTiers.includes(tier))
   .map((job) => ({ ...job, seconds: expectedSeconds(job, timings) }))
+const scratch = openScratch()
+console.log(`scratch files: ${scratch.label}`)
 const started = Date.now()
 const browser = jobs.some(({ tier }) => tier === 'browser') ? await startSharedBrowser() : undefined
 /** @type {Array<{ file: string, tier: string, ok: boolean, tests: number, started: number, ended: number }>} */
 let results
+/** @type {number | undefined} */
+let browserCpu
 try {
   results = await runPool(jobs, { tierOrder: serialTiers ? TIERS : undefined, run: (job) => runFile(job, browser) })
 } finally {
-  browser?.stop()
+  browserCpu = await browser?.stop()
   rmSync(reports, { recursive: true, force: true })
+  scratch.remove()
 }
 writeTimings(
   timingsPath,
@@ -98,7 +108,7 @@ writeTimings(
 )
 
 const summaries = TIERS.map((tier) => tierSummary(tier, results)).filter((summary) => summary !== undefined)
-if (showTimes) console.log(timesTable(results))
+if (showTimes) console.log(timesTable(results, browserCpu))
 console.log('')
 for (const summary of summaries) console.log(tierLine(summary))
 const failed = results.some(({ ok }) => !ok)
@@ -129,26 +139,32 @@ function tierLine({ tier, ok, files: count, tests, elapsed }) {
   return `tests (${tier}): ${ok ? 'ok' : 'FAILED'}, ${count} files, ${tests} tests in ${elapsed} s`
 }
 
-/** Every file's wall time and test count, slowest first, then the sums per tier. */
-function timesTable(all) {
+/**
+ * Every file's wall time, CPU time (when measured) and test count, slowest first, then the sums per tier and the
+ * shared Chromium's CPU time (the pages of every browser file, not counted in their files' own CPU).
+ */
+function timesTable(all, chromiumCpu) {
   const rows = [...all].sort((a, b) => b.ended - b.started - (a.ended - a.started))
-  const lines = ['', 'seconds  tests  tier     file']
+  const cpuText = (cpu) => (cpu === undefined ? '      -' : cpu.toFixed(1).padStart(7))
+  const lines = ['', 'seconds  cpu s  tests  tier     file']
   for (const row of rows) {
     const wall = ((row.ended - row.started) / 1000).toFixed(1).padStart(7)
     lines.push(
-      `${wall}  ${String(row.tests).padStart(5)}  ${row.tier.padEnd(7)}  ${row.file}${row.ok ? '' : '  FAILED'}`,
+      `${wall}  ${cpuText(row.cpu)}  ${String(row.tests).padStart(5)}  ${row.tier.padEnd(7)}  ${row.file}${row.ok ? '' : '  FAILED'}`,
     )
   }
-  lines.push('', 'sum of file times per tier (files overlap when run concurrently):')
+  lines.push('', 'sums per tier (files overlap when run concurrently): wall s, cpu s')
   for (const tier of TIERS) {
     const ours = all.filter((row) => row.tier === tier)
     if (ours.length === 0) continue
     const sum = ours.reduce((total, row) => total + (row.ended - row.started) / 1000, 0)
+    const cpu = ours.every((row) => row.cpu !== undefined) ? ours.reduce((total, row) => total + row.cpu, 0) : undefined
     const tests = ours.reduce((total, row) => total + row.tests, 0)
     lines.push(
-      `  ${tier.padEnd(7)} ${String(ours.length).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} s`,
+      `  ${tier.padEnd(7)} ${String(ours.length).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} ${cpuText(cpu)}`,
     )
   }
+  if (chromiumCpu !== undefined) lines.push(`  shared Chromium cpu s: ${chromiumCpu.toFixed(1)}`)
   return `${lines.join('\n')}\n`
 }
 
@@ -161,11 +177,14 @@ function timesTable(all) {
  */
 function runFile({ file, tier, index }, browser) {
   const timesOut = join(reports, `${index}.txt`)
+  const cpuOut = join(reports, `${index}.cpu`)
   const from = Date.now()
+  const command = measureCpu ? [TIME, '--format=%U %S', `--output=${cpuOut}`, process.execPath] : [process.execPath]
   return new Promise((resolveRun) => {
     const child = spawn(
-      process.execPath,
+      command[0],
       [
+        ...command.slice(1),
         '--test-reporter=spec',
         '--test-reporter-destination=stdout',
         '--test-reporter=./scripts/test-times.mjs',
@@ -179,6 +198,7 @@ function runFile({ file, tier, index }, browser) {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           ...process.env,
+          ...scratch.env,
           ...(tier === 'browser' && browser !== undefined ? browser.env : {}),
           ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
         },
@@ -194,9 +214,20 @@ function runFile({ file, tier, index }, browser) {
         `\n── ${file} (${tier}, ${((ended - from) / 1000).toFixed(1)} s${ok ? '' : `, FAILED: exit ${status ?? signal}`})\n`,
       )
       process.stdout.write(Buffer.concat(output))
-      resolveRun({ file, tier, ok, tests: testsIn(timesOut), started: from, ended })
+      resolveRun({ file, tier, ok, tests: testsIn(timesOut), cpu: cpuIn(cpuOut), started: from, ended })
     })
   })
+}
+
+/** The user and system seconds /usr/bin/time wrote for one file, or undefined when it was not measured. */
+function cpuIn(cpuOut) {
+  if (!measureCpu) return undefined
+  try {
+    const match = /(\d+\.\d+) (\d+\.\d+)\s*$/u.exec(readFileSync(cpuOut, 'utf8'))
+    return match === null ? undefined : Number(match[1]) + Number(match[2])
+  } catch {
+    return undefined
+  }
 }
 
 /** How many tests the times reporter counted in one file's run (0 when the file never got to report). */
@@ -219,17 +250,27 @@ function testsIn(timesOut) {
 async function startSharedBrowser() {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'tests/helpers/browser-server.ts'], {
     cwd: root,
+    env: { ...process.env, ...scratch.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
+  /** @type {number | undefined} */
+  let cpu
   const endpoint = await new Promise((resolveEndpoint, reject) => {
     const lines = createInterface({ input: child.stdout })
     lines.once('line', (line) => resolveEndpoint(line.trim()))
+    lines.on('line', (line) => {
+      const match = /^cpu (\d+(?:\.\d+)?)$/u.exec(line.trim())
+      if (match !== null) cpu = Number(match[1])
+    })
     child.once('exit', (status) => reject(new Error(`the shared Chromium did not start (exit ${status})`)))
   })
   return {
     env: { FACT_MEMORY_BROWSER_WS: endpoint },
-    stop: () => {
-      child.stdin.end()
-    },
+    /** Close it; resolves to its CPU seconds (Chromium and every process under it), when it reported them. */
+    stop: () =>
+      new Promise((resolveStop) => {
+        child.once('close', () => resolveStop(cpu))
+        child.stdin.end()
+      }),
   }
 }
