@@ -36,8 +36,16 @@ const PROFILE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
 }
 
 /**
+ * The web client's first-run notice, as the host stores its acknowledgement in the home's settings.yaml (the
+ * `ui-onboarding` namespace; the version is rc.8's WELCOME_NOTICE_VERSION in dsh-client-ui-settings-models).
+ */
+const NOTICE_ACKNOWLEDGED = 'ui-onboarding:\n  welcomeNoticeVersion: 2026-08-13.1\n'
+
+/**
  * Create (or refresh) a DSH home with the plugin linked into the headless and web profiles. An existing
- * profile's user patch layer is kept.
+ * profile's user patch layer is kept. A throwaway home (no `root`: the tests' and benches') starts with the web
+ * client's first-run notice acknowledged, as after a person's first visit, so no page waits on it; a home at `root`
+ * (npm start's) shows it once, as the host does for anyone.
  * @param root - where; a fresh temporary directory by default.
  * @returns the home.
  */
@@ -45,6 +53,7 @@ export function createDshHome(root?: string): DshHome {
   const home = root ?? mkdtempSync(join(tmpdir(), 'fact-memory-dsh-'))
   const workspace = join(home, 'workspace')
   mkdirSync(workspace, { recursive: true })
+  if (root === undefined) writeIfMissing(join(home, 'settings.yaml'), NOTICE_ACKNOWLEDGED)
   for (const [profile, bundles] of Object.entries(PROFILE_BUNDLES)) {
     const dir = join(home, 'profiles', profile)
     mkdirSync(join(dir, 'node_modules'), { recursive: true })

@@ -17,7 +17,7 @@ import { bindingAdvice, probeBinding } from '../scripts/native-binding.ts'
 import { launchBrowser, screenshot } from './helpers/browser.ts'
 import { createDshHome, startWebHost, type DshHome, type WebHost } from './helpers/dsh-host.ts'
 import { FakeModel } from './helpers/fake-model.ts'
-import { DRIVERS } from './helpers/store.ts'
+import { DRIVERS, tempDir } from './helpers/store.ts'
 import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
@@ -348,8 +348,9 @@ describe("the README's first run of npm start, on a fresh DSH home without a mod
 
   before(async () => {
     model = await FakeModel.start()
-    home = createDshHome()
-    // No key, as for a newcomer who has not set DEEPSEEK_API_KEY; the fake model is never called.
+    // A home at a root of its own, as npm start makes one: it shows the host's first-run notice (a throwaway home
+    // starts past it). No key, as for a newcomer who has not set DEEPSEEK_API_KEY; the fake model is never called.
+    home = createDshHome(tempDir('fact-memory-dsh-'))
     host = await startWebHost(home, model.url, { DEEPSEEK_API_KEY: '' })
     browser = await launchBrowser()
   })

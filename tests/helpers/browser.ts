@@ -66,9 +66,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
   return chromium.launch({ executablePath: chromiumPath(), args: browserArgs(options) })
 }
 
-/** Hosts whose notice has been acknowledged (by URL without its hash: a link into a page is the same host). */
-const acknowledged = new Set<string>()
-
 /** A page on the host with its collected errors. */
 export interface HostPage {
   readonly context: BrowserContext
@@ -106,9 +103,9 @@ export async function openHost(
   page.on('pageerror', (error) => {
     errors.push(`pageerror: ${error.message}`)
   })
-  // The host's internal-testing notice makes the rest of the page inert until acknowledged; the host stores the
-  // acknowledgement in its settings, so it shows once per DSH home. On a loaded machine it can show after the wait
-  // below has given up, so every action first acknowledges a notice that is showing.
+  // The host's internal-testing notice makes the rest of the page inert until acknowledged. A throwaway home starts
+  // with it acknowledged (scripts/dsh-profile.ts), so it does not show; should it show anyway (a home made another
+  // way, another host version), every action first acknowledges it.
   const notice = page
     .getByRole('dialog')
     .getByRole('button', { name: /^(Continue|继续)$/u })
@@ -118,15 +115,6 @@ export async function openHost(
   })
   await page.goto(url, { waitUntil: 'domcontentloaded' })
   await page.locator('[data-fm="sidebar-entry"]').first().waitFor({ state: 'attached', timeout: 30_000 })
-  const home = url.split('#')[0] ?? url
-  if (!acknowledged.has(home)) {
-    try {
-      await notice.click({ timeout: 15_000 })
-    } catch {
-      // This home had already acknowledged it.
-    }
-    acknowledged.add(home)
-  }
   return { context, page, errors }
 }
 
