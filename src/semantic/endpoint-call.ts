@@ -2,7 +2,9 @@
  * One JSON POST to an embedding or rerank endpoint under a call's limits, with every way it can fail answered as an
  * {@link EndpointFailure}: no answer within the budget (`timeout`), the caller's signal (`cancelled`), no connection
  * (`unreachable`), a status other than 2xx (`http_error`, with at most 200 characters of the body) and a body that
- * is not JSON (`bad_response`). It never throws, and no message it builds contains the key.
+ * is not JSON (`bad_response`). It never throws, and no message it builds contains the key. A connection reset before
+ * any answer (a kept-alive socket the server had closed while this process was busy) is tried once more on a fresh
+ * one: embedding and rerank calls change nothing at the endpoint, so a second send is safe.
  */
 import { messageOf } from '../errors.ts'
 import { maskKey } from './key-mask.ts'
@@ -78,9 +80,8 @@ export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: ty
       : fail('cancelled', `the ${post.what} call was cancelled`)
   }
   const key = post.apiKey ?? ''
-  let response: Response
-  try {
-    response = await fetchImpl(post.url, {
+  const send = (): Promise<Response> =>
+    fetchImpl(post.url, {
       method: 'POST',
       signal,
       headers: {
@@ -89,6 +90,12 @@ export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: ty
         ...(key === '' ? {} : { authorization: `Bearer ${key}` }),
       },
       body: JSON.stringify(post.body),
+    })
+  let response: Response
+  try {
+    response = await send().catch((error: unknown) => {
+      if (signal.aborted || !wasReset(error)) throw error
+      return send()
     })
   } catch (error) {
     return (
@@ -117,6 +124,16 @@ export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: ty
   } catch {
     return fail('bad_response', `the ${post.what} answered HTTP ${response.status} with a body that is not JSON`)
   }
+}
+
+/** Socket errors of a connection the server reset or closed before answering (undici wraps them as `cause`). */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+
+/** Whether fetch failed because the connection was reset or closed under the request, before any answer. */
+function wasReset(error: unknown): boolean {
+  const cause: unknown = error instanceof Error ? error.cause : undefined
+  const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined
+  return typeof code === 'string' && RESET_CODES.has(code)
 }
 
 /** The scheme, host and port of a URL, without credentials, path or query (which may carry secrets). */
