@@ -1,6 +1,6 @@
 // npm test: build both halves (the booted host loads lib/ and lib/client.js; the build emits without checking), then
-// type-check once: sources, tests and scripts in one pass (tests/tsconfig.json includes src/), and the browser half
-// against the real host declarations; then run every tests/*.spec.ts, each file in its own Node process, in one
+// type-check once, beside the spec files: sources, tests and scripts in one pass (tests/tsconfig.json includes src/),
+// and the browser half against the real host declarations; and run every tests/*.spec.ts, each file in its own Node process, in one
 // weighted pool over three tiers (scripts/test-tiers.mjs: unit files, files that boot a DSH host, files that drive
 // Chromium, against one shared Chromium), the slowest files first by the last run's times (scripts/test-pool.mjs).
 // Each tier prints its test count and its time from its first file's start to its last one's end; every file runs
@@ -32,6 +32,29 @@ function runStep(label, args) {
     process.exit(result.status ?? 1)
   }
   console.log(`${label}: ok in ${seconds(started)} s`)
+}
+
+/**
+ * Start one check in the background, its output kept to be printed only when it fails.
+ * @returns {Promise<{ label: string, ok: boolean, status: number | null, output: string, seconds: string }>}
+ */
+function startCheck(label, args) {
+  const from = Date.now()
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = []
+  child.stdout.on('data', (chunk) => output.push(chunk))
+  child.stderr.on('data', (chunk) => output.push(chunk))
+  return new Promise((resolveCheck) => {
+    child.once('close', (status) =>
+      resolveCheck({
+        label,
+        ok: status === 0,
+        status,
+        output: Buffer.concat(output).toString(),
+        seconds: seconds(from),
+      }),
+    )
+  })
 }
 
 function seconds(since) {
@@ -76,9 +99,14 @@ const files =
 if (!noBuild) {
   runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
   runStep('client build', ['scripts/build-client.mjs'])
-  runStep('typecheck', [tsc, '-p', 'tests/tsconfig.json'])
-  runStep('client typecheck', [tsc, '-p', 'client/tsconfig.json'])
 }
+// The type-checks read files and emit nothing, so they run beside the spec files; their outcome joins the run's.
+const checks = noBuild
+  ? []
+  : [
+      startCheck('typecheck', [tsc, '-p', 'tests/tsconfig.json']),
+      startCheck('client typecheck', [tsc, '-p', 'client/tsconfig.json']),
+    ]
 
 const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
 const timingsPath = timingsFile(root)
@@ -107,11 +135,18 @@ writeTimings(
   Object.fromEntries(results.map(({ file, ended, started: from }) => [file, (ended - from) / 1000])),
 )
 
+const checked = await Promise.all(checks)
 const summaries = TIERS.map((tier) => tierSummary(tier, results)).filter((summary) => summary !== undefined)
 if (showTimes) console.log(timesTable(results, browserCpu))
 console.log('')
+for (const check of checked) {
+  if (!check.ok) process.stdout.write(check.output)
+  console.log(
+    `${check.label}: ${check.ok ? 'ok' : `FAILED (exit ${check.status})`} in ${check.seconds} s, beside the tests`,
+  )
+}
 for (const summary of summaries) console.log(tierLine(summary))
-const failed = results.some(({ ok }) => !ok)
+const failed = results.some(({ ok }) => !ok) || checked.some(({ ok }) => !ok)
 const total = results.reduce((sum, { tests }) => sum + tests, 0)
 console.log(`tests: ${failed ? 'FAILED' : 'ok'}, ${total} tests in ${seconds(started)} s`)
 process.exit(failed ? 1 : 0)
