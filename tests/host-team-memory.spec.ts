@@ -57,6 +57,17 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
   let deviceA: string
   let browser: Browser
 
+  /** B's model asks memory_search for the shop api's port, inside B's clone: the tool's answer as the model reads it. */
+  function searchOnB(): Promise<string> {
+    return callThrough(
+      pair,
+      pair.b,
+      'which port does the shop api use?',
+      { name: 'memory_search', arguments: { query: 'shop api port' } },
+      cloneB,
+    )
+  }
+
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'fact-memory-team-git-'))
     const remote = join(scratch, 'shop.git')
@@ -146,13 +157,7 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
     assert.deepEqual(opened.errors, [])
     await closeClean(opened)
 
-    const found = await callThrough(
-      pair,
-      pair.b,
-      'which port does the shop api use?',
-      { name: 'memory_search', arguments: { query: 'shop api port' } },
-      cloneB,
-    )
+    const found = await searchOnB()
     const line = found.split('\n').find((entry) => entry.includes('8080')) ?? ''
     assert.match(line, /observed/u, found)
     assert.match(line, /\(from teammate [^)]+\)/u, found)
@@ -168,13 +173,7 @@ describe('team memory in the repository, two hosts and real git', { timeout: 300
       cloneB,
     )
     await teamOn(pair.b, cloneB)
-    const found = await callThrough(
-      pair,
-      pair.b,
-      'which port does the shop api use?',
-      { name: 'memory_search', arguments: { query: 'shop api port' } },
-      cloneB,
-    )
+    const found = await searchOnB()
     const current = found.split('\n').find((entry) => entry.includes('3000')) ?? ''
     assert.match(current, /since .*explicit_user/u, found)
     assert.doesNotMatch(found.split('\n').find((entry) => entry.includes('8080')) ?? '', /since|contested/u, found)
