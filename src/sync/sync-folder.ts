@@ -149,6 +149,30 @@ export class SyncFolder {
   }
 
   /**
+   * Remove this device's own temporary files (`.tmp-` names) last changed before `before`: a segment, snapshot or
+   * description a killed process was writing and never renamed. Only this device's folder is looked at, never
+   * another device's; a younger one may be another process of this device writing right now, and stays.
+   * @param before - epoch ms; files last modified at or after it stay.
+   * @returns how many files were removed.
+   */
+  async removeStaleTemps(before: number): Promise<number> {
+    let removed = 0
+    const own = this.deviceDir(this.device)
+    for (const dir of [own, join(own, 'segments'), join(own, 'snapshots')]) {
+      const names = await readdir(dir).catch(() => [] as string[])
+      for (const name of names) {
+        if (!name.startsWith(TEMP_PREFIX)) continue
+        const path = join(dir, name)
+        const info = await stat(path).catch(() => undefined)
+        if (info === undefined || !info.isFile() || info.mtimeMs >= before) continue
+        await rm(path, { force: true })
+        removed += 1
+      }
+    }
+    return removed
+  }
+
+  /**
    * The other devices in the folder.
    * @returns id and readable name of each, by id.
    */
