@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -21,8 +21,10 @@ import type { ChangeRecord } from '../src/sync/change-record.ts'
 import { canonicalEntity } from '../src/text/normalize.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
 import { randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
+import { verbHarness } from './helpers/verbs.ts'
 import {
   deliver,
+  deviceOf,
   disposeAll,
   exchangeAll,
   libraryOf,
@@ -144,6 +146,89 @@ for (const driver of DRIVERS) {
         'the old name holds no row on either machine',
       )
       assert.equal(library.current.filter((line) => line.startsWith('billing backend|')).length, 2)
+    })
+
+    it('an alias removed on one is gone on every other; what it moved stays, and the old name is its own again', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      const phone = await device('phone')
+      say(laptop, { ...PORT, value: '7801' })
+      exchangeAll([laptop, desktop, phone])
+      laptop.h.clock.advance(1000)
+      const renamed = laptop.stores.facts.renames.renameSubject(
+        'billing api',
+        'billing-backend',
+        keysUnder,
+        laptop.h.clock.iso(),
+      )
+      assert.ok(renamed.ok)
+      // The desktop reads the rename before the removal; the phone reads both at once.
+      exchangeAll([laptop, desktop])
+      const [alias] = laptop.stores.facts.renames.aliasesOf(canonicalEntity('billing-backend'))
+      assert.ok(alias !== undefined)
+      laptop.h.clock.advance(1000)
+      assert.ok(laptop.stores.facts.renames.removeAlias(alias.id, laptop.h.clock.iso()))
+      // Stated after the removal, under the old name: its own subject again.
+      say(laptop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
+      exchangeAll([laptop, desktop, phone])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(libraryOf(phone.stores), library)
+      assert.deepEqual(library.aliases, [])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(0, 5).join('|')),
+        ['billing api|owner|{}|global|payments team', 'billing backend|port|{}|global|7801'],
+      )
+      // A later write under the old name lands there on the desktop too, as it does on the laptop.
+      say(desktop, { ...PORT, value: '7802' })
+      exchangeAll([laptop, desktop, phone])
+      assert.deepEqual(libraryOf(laptop.stores), libraryOf(desktop.stores))
+      assert.ok(libraryOf(laptop.stores).current.some((line) => line.startsWith('billing api|port|{}|global|7802|')))
+    })
+
+    it('a display-only rename of a subject or a property on one shows the new spelling on the other', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      say(laptop, { subject: 'billing api', property: 'port', value: '7801' })
+      say(laptop, { subject: 'billing api', property: 'port', value: '7802' })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      assert.ok(laptop.stores.facts.renames.renameSubject('billing api', 'Billing API', keysUnder, laptop.h.clock.iso()).ok)
+      assert.ok(
+        laptop.stores.facts.renames.renameProperty('billing api', 'port', 'Port', keysUnder, laptop.h.clock.iso()).ok,
+      )
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(library.names, ['billing api|Billing API|Billing API|Port'])
+      assert.deepEqual(libraryOf(desktop.stores), library)
+    })
+
+    it("an import's tombstones of claims never held here block them on the other too, and forget a row held there", async () => {
+      const source = verbHarness(driver)
+      const importer = verbHarness(driver)
+      try {
+        const gone = writeFact(source.h.memory, source.h.config, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        await source.ok('fact-forget', source.fence({ id: gone.id }))
+        const exported = await source.ok('export', { backup: false })
+        const content = readFileSync(String(exported['path']), 'utf8')
+        const laptop = await deviceOf(importer.h, 'laptop')
+        const desktop = await device('desktop')
+        // The desktop learned the claim on its own, offline.
+        say(desktop, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        const preview = await importer.ok('import', { mode: 'preview', content })
+        await importer.ok('import', { mode: 'commit', content, token: preview['token'], ...importer.fence() })
+        assert.ok(laptop.stores.sync.ownLog().some((record) => record.kind === 'tombstone'))
+        exchangeAll([laptop, desktop])
+        const library = libraryOf(laptop.stores)
+        assert.deepEqual(libraryOf(desktop.stores), library)
+        assert.deepEqual(library.current, [])
+        assert.equal(library.tombstones.length, 1)
+        const again = write(desktop.h.memory, desktop.h.config, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        assert.equal(again.kind, 'refused', JSON.stringify(again))
+      } finally {
+        source.dispose()
+        importer.dispose()
+      }
     })
 
     it('three stores reach the same library whatever order they read each other in', async () => {

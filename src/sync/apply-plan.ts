@@ -161,8 +161,20 @@ export function planApply(
       (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
   /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
   const homeOf = (held: StoredRow): SlotRef | undefined => {
+    // A row where the outcome keeps its value stays (a statement made under a name after its alias was removed).
+    if (kept.has(keyOf(held.slot, held.value))) return undefined
     const named = canonical(held.slot)
     if (kept.has(keyOf(named, held.value))) return slotId(named) === slotId(held.slot) ? undefined : named
+    // A row under a name whose alias was removed since: it goes where the alias that held for its statements led.
+    const led = new Map<string, SlotRef>()
+    for (const statement of statements)
+      if (
+        statement.value === held.value &&
+        slotId(statement.slot) === slotId(held.slot) &&
+        kept.has(keyOf(statement.canonical, statement.value))
+      )
+        led.set(slotId(statement.canonical), statement.canonical)
+    if (led.size === 1) return [...led.values()][0]
     // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
     // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
     if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined

@@ -17,11 +17,14 @@
  */
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
+import { claimKeyOf } from '../text/normalize.ts'
 import {
   compareRecords,
   happenedBefore,
   type AliasChange,
   type ChangeRecord,
+  type DisplayChange,
+  type RecordBase,
   type EndStatus,
   type FactRow,
   type SlotRef,
@@ -77,6 +80,16 @@ export interface MergedAlias {
   readonly display: string
 }
 
+/** How a subject, or one subject's property, is shown: the latest `display` record of it. */
+export interface MergedDisplay {
+  readonly nameKind: DisplayChange['nameKind']
+  /** The subject's entity key, under the names in force. */
+  readonly entity: string
+  /** The property's predicate key (null for a subject), under the names in force. */
+  readonly predicate: string | null
+  readonly display: string
+}
+
 /** The merged library. */
 export interface MergedState {
   /** Slots with anything in them, sorted by slot id. */
@@ -87,6 +100,8 @@ export interface MergedState {
   readonly storeTombstones: readonly TombstoneKey[]
   /** Aliases in force, sorted by kind, subject and old name. */
   readonly aliases: readonly MergedAlias[]
+  /** Names shown under another spelling of their key, sorted by kind, subject and property. */
+  readonly displays: readonly MergedDisplay[]
 }
 
 /** A statement of a value in a slot, or a record that only ends values there. */
@@ -123,7 +138,7 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   const live = ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))
   const names = resolveNames(live)
-  const canonical = (slot: SlotRef): SlotRef => names.slot(slot)
+  const canonical = names.slot
 
   const tombstones = new Set<string>()
   const storeTombstones = new Map<string, TombstoneKey>()
@@ -131,6 +146,9 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const pins = new Map<string, string | null>()
   const putBack = new Map<string, MergedHistory[]>()
   const slotOf = new Map<string, SlotRef>()
+  // Claim keys an import's bare tombstones block (they name no slot or value: statements are checked by key).
+  const bareClaims = new Set<string>()
+  const displays = new Map<string, MergedDisplay>()
   const add = (slot: SlotRef, event: SlotEvent): void => {
     const id = slotId(slot)
     slotOf.set(id, slot)
@@ -142,7 +160,7 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   live.forEach((record, order) => {
     switch (record.kind) {
       case 'write':
-        add(canonical(record.slot), {
+        add(canonical(record.slot, record), {
           record,
           order,
           statement: { value: record.value, row: record.row },
@@ -151,31 +169,62 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
         break
       case 'supersede':
       case 'settle':
-        add(canonical(record.slot), { record, order, statement: null, ends: record.ends })
+        add(canonical(record.slot, record), { record, order, statement: null, ends: record.ends })
         break
       case 'move':
-        add(canonical(record.slot), { record, order, statement: null, ends: [{ value: record.value, as: 'moved' }] })
-        add(canonical(record.to), { record, order, statement: { value: record.value, row: record.row }, ends: [] })
+        add(canonical(record.slot, record), {
+          record,
+          order,
+          statement: null,
+          ends: [{ value: record.value, as: 'moved' }],
+        })
+        add(canonical(record.to, record), {
+          record,
+          order,
+          statement: { value: record.value, row: record.row },
+          ends: [],
+        })
         break
       case 'forget':
-        tombstones.add(claimId(canonical(record.slot), record.value))
+        tombstones.add(claimId(canonical(record.slot, record), record.value))
         for (const key of record.tombstones) storeTombstones.set(`${key.kind}:${key.key}`, key)
         break
-      case 'pin':
-        pins.set(`${slotId(canonical(record.slot))}\u0000${record.value}`, record.pinnedAt)
+      case 'tombstone':
+        for (const key of record.tombstones) {
+          storeTombstones.set(`${key.kind}:${key.key}`, key)
+          if (key.kind === 'claim') bareClaims.add(key.key)
+        }
         break
+      case 'pin':
+        pins.set(`${slotId(canonical(record.slot, record))}\u0000${record.value}`, record.pinnedAt)
+        break
+      case 'display': {
+        // The latest spelling of a name holds, as the latest pin of a value does.
+        const entity = canonical({ entity: record.entity, predicate: record.predicate ?? '', qualifiers: '', project: null }, record)
+        const predicate = record.predicate === null ? null : entity.predicate
+        displays.set(`${record.nameKind}\u0000${entity.entity}\u0000${predicate ?? ''}`, {
+          nameKind: record.nameKind,
+          entity: entity.entity,
+          predicate,
+          display: record.display,
+        })
+        break
+      }
       case 'put_back': {
-        const slot = canonical(record.slot)
+        const slot = canonical(record.slot, record)
         const id = slotId(slot)
         slotOf.set(id, slot)
         putBack.set(id, [...(putBack.get(id) ?? []), { value: record.value, status: record.status, by: null }])
         break
       }
       case 'alias':
+      case 'unalias':
       case 'restore':
         break
     }
   })
+  const bare = (slot: SlotRef, value: string): boolean =>
+    bareClaims.size > 0 && bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
 
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
@@ -184,25 +233,32 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
       slot,
       events.get(id) ?? [],
       putBack.get(id) ?? [],
-      (value) => tombstones.has(claimId(slot, value)),
+      (value) => tombstones.has(claimId(slot, value)) || bare(slot, value),
       (value) => pins.get(`${id}\u0000${value}`) ?? null,
     )
     if (merged.current.length + merged.history.length + merged.forgotten.length > 0) slots.push(merged)
   }
+  // A claim a bare tombstone blocks is forgotten like one a forget names, wherever a store holds it.
+  for (const merged of slots) for (const value of merged.forgotten) tombstones.add(claimId(merged.slot, value))
   return {
     slots,
     tombstones: [...tombstones].sort(),
     storeTombstones: [...storeTombstones.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, key]) => key),
     aliases: names.aliases,
+    displays: [...displays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, display]) => display),
   }
 }
+
+/** A slot under the names in force: for the statement of a record when `by` is given, else for a statement made now. */
+export type CanonicalSlot = (slot: SlotRef, by?: RecordBase) => SlotRef
 
 /**
  * The canonical form of a slot under the aliases the records hold (restores applied), as `mergeRecords` names slots.
  * @param records - records in any order, repeats allowed.
- * @returns the slot under the names in force.
+ * @returns the slot under the names in force: for a record's statement (`by`), through the aliases that held for
+ *   it (an alias removed since still holds for what its device had seen); without `by`, the aliases in force now.
  */
-export function canonicalSlots(records: Iterable<ChangeRecord>): (slot: SlotRef) => SlotRef {
+export function canonicalSlots(records: Iterable<ChangeRecord>): CanonicalSlot {
   const ordered = applicationOrder(records)
   const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return resolveNames(ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))).slot
@@ -332,33 +388,73 @@ function byValueText(a: MergedValue, b: MergedValue): number {
   return a.value < b.value ? -1 : a.value > b.value ? 1 : 0
 }
 
-/** The aliases in force and the canonical form of a slot under them. */
-function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: (slot: SlotRef) => SlotRef } {
-  // Latest alias per old name, by the total order the records already stand in.
+/**
+ * One old name's aliases, in eras cut by its removals: each era holds the alias latest in the total order before the
+ * removal that closes it (none when no alias came in between); the last era is open.
+ */
+interface Era {
+  /** The removal that closed the era; null for the open one. */
+  readonly until: RecordBase | null
+  alias: AliasChange | undefined
+}
+
+/**
+ * The alias that holds for a statement under one old name: that of the first era whose removal had seen the
+ * statement (what the alias had led there stays there), else that of the open era.
+ */
+function aliasFor(eras: readonly Era[] | undefined, by: RecordBase | undefined): AliasChange | undefined {
+  if (eras === undefined) return undefined
+  if (by !== undefined)
+    for (const era of eras) if (era.until !== null && happenedBefore(by, era.until)) return era.alias
+  return eras.at(-1)?.alias
+}
+
+/** The aliases in force and the canonical form of a slot under them (per statement, see {@link aliasFor}). */
+function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: CanonicalSlot } {
+  const erasOf = (map: Map<string, Era[]>, key: string): Era[] => {
+    let eras = map.get(key)
+    if (eras === undefined) {
+      eras = [{ until: null, alias: undefined }]
+      map.set(key, eras)
+    }
+    return eras
+  }
+  // By the total order the records already stand in: an alias joins the open era, a removal closes it.
+  const entityEras = new Map<string, Era[]>()
+  const projectEras = new Map<string, Era[]>()
+  // Aliases in force now, per old name as recorded.
   const latest = new Map<string, AliasChange>()
-  for (const record of records)
-    if (record.kind === 'alias')
-      latest.set(`${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`, record)
-  const entityMap = new Map<string, string>()
-  const projectMap = new Map<string, string>()
-  for (const alias of latest.values()) {
-    if (alias.aliasKind === 'entity') entityMap.set(alias.from, alias.to)
-    if (alias.aliasKind === 'project') projectMap.set(alias.from, alias.to)
+  const rawKey = (kind: string, entity: string | null, from: string): string => `${kind}\u0000${entity ?? ''}\u0000${from}`
+  for (const record of records) {
+    if (record.kind === 'alias') {
+      latest.set(rawKey(record.aliasKind, record.entity, record.from), record)
+      if (record.aliasKind === 'entity') (erasOf(entityEras, record.from).at(-1) as Era).alias = record
+      if (record.aliasKind === 'project') (erasOf(projectEras, record.from).at(-1) as Era).alias = record
+    }
+    if (record.kind === 'unalias') {
+      latest.delete(rawKey(record.aliasKind, record.entity, record.from))
+      if (record.aliasKind === 'entity') {
+        const eras = erasOf(entityEras, record.from)
+        eras.splice(-1, 1, { ...(eras.at(-1) as Era), until: record }, { until: null, alias: undefined })
+      }
+    }
   }
-  const entity = (key: string): string => follow(entityMap, key)
-  const project = (key: string): string => follow(projectMap, key)
-  const predicateMap = new Map<string, string>()
-  for (const alias of latest.values()) {
-    if (alias.aliasKind === 'predicate')
-      predicateMap.set(
-        `${entity(alias.entity ?? '')}\u0000${alias.from}`,
-        `${entity(alias.entity ?? '')}\u0000${alias.to}`,
-      )
+  const entity = (key: string, by?: RecordBase): string =>
+    follow((name) => aliasFor(entityEras.get(name), by)?.to, key)
+  const project = (key: string, by?: RecordBase): string =>
+    follow((name) => aliasFor(projectEras.get(name), by)?.to, key)
+  // A property alias is filed under its subject as named then; the subject resolves as the alias record's own.
+  const predicateEras = new Map<string, Era[]>()
+  for (const record of records) {
+    if (record.kind === 'alias' && record.aliasKind === 'predicate')
+      (erasOf(predicateEras, `${entity(record.entity ?? '', record)}\u0000${record.from}`).at(-1) as Era).alias = record
+    if (record.kind === 'unalias' && record.aliasKind === 'predicate') {
+      const eras = erasOf(predicateEras, `${entity(record.entity ?? '', record)}\u0000${record.from}`)
+      eras.splice(-1, 1, { ...(eras.at(-1) as Era), until: record }, { until: null, alias: undefined })
+    }
   }
-  const predicate = (entityKey: string, key: string): string => {
-    const resolved = follow(predicateMap, `${entityKey}\u0000${key}`)
-    return resolved.slice(resolved.indexOf('\u0000') + 1)
-  }
+  const predicate = (entityKey: string, key: string, by?: RecordBase): string =>
+    follow((name) => aliasFor(predicateEras.get(`${entityKey}\u0000${name}`), by)?.to, key)
   const aliases = [...latest.values()]
     .filter((alias) => alias.from !== alias.to)
     .map((alias) => ({
@@ -368,21 +464,16 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
       to: alias.to,
       display: alias.display,
     }))
-    .sort((a, b) =>
-      compareText(
-        `${a.aliasKind}\u0000${a.entity ?? ''}\u0000${a.from}`,
-        `${b.aliasKind}\u0000${b.entity ?? ''}\u0000${b.from}`,
-      ),
-    )
+    .sort((a, b) => compareText(rawKey(a.aliasKind, a.entity, a.from), rawKey(b.aliasKind, b.entity, b.from)))
   return {
     aliases,
-    slot: (slot) => {
-      const entityKey = entity(slot.entity)
+    slot: (slot, by) => {
+      const entityKey = entity(slot.entity, by)
       return {
         entity: entityKey,
-        predicate: predicate(entityKey, slot.predicate),
+        predicate: predicate(entityKey, slot.predicate, by),
         qualifiers: slot.qualifiers,
-        project: slot.project === null ? null : project(slot.project),
+        project: slot.project === null ? null : project(slot.project, by),
       }
     },
   }
@@ -392,14 +483,14 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
  * Follow old names to the name in force. Two devices that renamed A to B and B to A concurrently make a cycle; the
  * cycle resolves to its smallest name, so every device picks the same one.
  */
-function follow(map: ReadonlyMap<string, string>, start: string): string {
+function follow(next: (key: string) => string | undefined, start: string): string {
   const path: string[] = []
   let key = start
-  while (map.has(key)) {
+  for (let to = next(key); to !== undefined; to = next(key)) {
     const at = path.indexOf(key)
     if (at >= 0) return [...path.slice(at)].sort()[0] as string
     path.push(key)
-    key = map.get(key) as string
+    key = to
   }
   return key
 }

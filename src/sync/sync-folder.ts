@@ -363,8 +363,9 @@ export class SyncFolder {
 }
 
 /**
- * A device's log with what its own later records make irrelevant left out: a pin or an alias followed by a later pin
- * of the same value or alias of the same name from this device (when that later one was not undone). The merged
+ * A device's log with what its own later records make irrelevant left out: a pin, an alias or a display name followed
+ * by a later pin of the same value, alias of the same name (with no removal of it in between) or display of the same
+ * name from this device (when that later one was not undone). The merged
  * library is the same with or without them (merge.ts takes the latest).
  * @param log - one device's records, in clock order.
  * @returns the records to keep, in the same order.
@@ -374,12 +375,17 @@ export function compactLog(log: readonly ChangeRecord[]): ChangeRecord[] {
   const keyOf = (record: ChangeRecord): string | undefined => {
     if (record.kind === 'pin') return `pin\u0000${JSON.stringify(record.slot)}\u0000${record.value}`
     if (record.kind === 'alias') return `alias\u0000${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`
+    if (record.kind === 'display') return `display\u0000${record.nameKind}\u0000${record.entity}\u0000${record.predicate ?? ''}`
     return undefined
   }
   const later = new Set<string>()
   const kept: ChangeRecord[] = []
   for (let index = log.length - 1; index >= 0; index -= 1) {
     const record = log[index] as ChangeRecord
+    // An alias removed still holds for what was stated before the removal: a later alias of the name overrides
+    // only the aliases after the last removal.
+    if (record.kind === 'unalias' && !undone.has(record.op))
+      later.delete(`alias\u0000${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`)
     const key = keyOf(record)
     if (key !== undefined && !undone.has(record.op)) {
       if (later.has(key)) continue
