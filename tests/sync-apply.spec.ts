@@ -18,9 +18,9 @@ import { keysUnder } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
-import { canonicalEntity } from '../src/text/normalize.ts'
+import { canonicalEntity, claimKeyOf } from '../src/text/normalize.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
-import { randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
+import { BARE_CLAIMS, randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
 import { verbHarness } from './helpers/verbs.ts'
 import {
   deliver,
@@ -584,17 +584,27 @@ function seedRange(text: string): { first: number; last: number; label: string }
   return { first, last, label: `${first}-${last}` }
 }
 
-/** A session's records under subject names, project keys and operation ids of their own seed. */
+/**
+ * A session's records under subject names, project keys and operation ids of their own seed; a bare tombstone's key
+ * is that of its claim under the seed's subject name.
+ */
 function underSeed(records: readonly ChangeRecord[], seed: number): ChangeRecord[] {
-  return records.map(
-    (record) =>
-      JSON.parse(
-        JSON.stringify(record)
-          .replaceAll('"svc ', `"s${seed} svc `)
-          .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
-          .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
-      ) as ChangeRecord,
-  )
+  return records.map((record) => {
+    const moved = JSON.parse(
+      JSON.stringify(record)
+        .replaceAll('"svc ', `"s${seed} svc `)
+        .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
+        .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
+    ) as ChangeRecord
+    if (moved.kind !== 'tombstone') return moved
+    const tombstones = moved.tombstones.map((key) => {
+      const claim = BARE_CLAIMS.get(key.key)
+      if (claim === undefined) return key
+      const { entity, predicate, qualifiers } = claim.slot
+      return { ...key, key: claimKeyOf(`s${seed} ${entity}`, predicate, qualifiers, claim.value) }
+    })
+    return { ...moved, tombstones }
+  })
 }
 
 /** Split records into 1 to 6 random batches. */

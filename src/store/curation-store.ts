@@ -427,12 +427,17 @@ export class CurationStore implements FoldTarget {
    * Record for sync a subject, or one subject's property, now shown under another spelling of the same key.
    * @param entityKey - the subject.
    * @param predicateKey - the property's key, or null for the subject itself.
-   * @param display - the new spelling.
+   * @param names - the new spelling, and the one it replaces.
    * @param now - ISO instant.
    */
-  renamedDisplay(entityKey: string, predicateKey: string | null, display: string, now: string): void {
+  renamedDisplay(
+    entityKey: string,
+    predicateKey: string | null,
+    names: { readonly display: string; readonly before: string },
+    now: string,
+  ): void {
     this.recorder.recordDisplay(
-      { nameKind: predicateKey === null ? 'entity' : 'predicate', entity: entityKey, predicate: predicateKey, display },
+      { nameKind: predicateKey === null ? 'entity' : 'predicate', entity: entityKey, predicate: predicateKey, ...names },
       now,
     )
   }

@@ -100,7 +100,7 @@ export class RenameStore {
           now,
         )
         if (!moved.ok) return moved
-        this.curation.renamedDisplay(entityKey, null, to, now)
+        this.curation.renamedDisplay(entityKey, null, { display: to, before: from }, now)
         // The undo shows the subject under its old display name again.
         const identities = moved.trail.identities.map((entry) => ({
           ...entry,
@@ -229,7 +229,7 @@ export class RenameStore {
         now,
       )
       if (!moved.ok) return moved
-      if (toKey === predicateKey) this.curation.renamedDisplay(entityKey, predicateKey, name, now)
+      if (toKey === predicateKey) this.curation.renamedDisplay(entityKey, predicateKey, { display: name, before: from }, now)
       const aliases =
         toKey === predicateKey
           ? []

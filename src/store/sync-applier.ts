@@ -91,6 +91,9 @@ export class SyncApplier {
       const rows = this.rowsOf([...linked])
       const plan = planApply(merged, statements, rows, {
         canonical,
+        ...(records.some((record) => record.kind === 'unalias')
+          ? { everCanonical: canonicalSlots(records.filter((record) => record.kind !== 'unalias')) }
+          : {}),
         renamedInto: renameTargets(records),
         undoneEnds: undoneEndsOf(records, canonical),
         forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
@@ -433,7 +436,15 @@ export class SyncApplier {
     for (const name of displays) {
       if (!subjects.has(name.entity)) continue
       const entity = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', name.entity)
-      if (entity === undefined) continue
+      if (entity === undefined) {
+        if (name.predicate === null && canonicalEntity(name.display) === name.entity)
+          this.db.run(
+            "UPDATE aliases SET alias_text = ? WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?",
+            name.display,
+            name.entity,
+          )
+        continue
+      }
       const entityId = Number(entity['id'])
       if (name.predicate === null) {
         if (canonicalEntity(name.display) !== name.entity) continue
@@ -448,6 +459,13 @@ export class SyncApplier {
             entityId,
             name.display,
           ).changes > 0 || changed
+        // An alias from the name reads as the name is spelled, whichever of the two arrived first.
+        this.db.run(
+          "UPDATE aliases SET alias_text = ? WHERE kind = 'entity' AND entity_key = '' AND alias_key = ? AND alias_text <> ?",
+          name.display,
+          name.entity,
+          name.display,
+        )
       } else {
         if (canonicalPredicate(name.display) !== name.predicate) continue
         changed =

@@ -99,6 +99,7 @@ export const changeRecordSchema = z
       entity: key(400),
       predicate: key(400).nullable(),
       display: key(4200),
+      before: key(4200),
     }),
     z.strictObject({ ...base, kind: z.literal('tombstone'), tombstones: tombstones.min(1).max(1000) }),
   ])

@@ -150,6 +150,8 @@ export interface DisplayChange extends RecordBase {
   readonly predicate: string | null
   /** The name as people read it now. */
   readonly display: string
+  /** The name as its device showed it before: what an undo of this record puts back. */
+  readonly before: string
 }
 
 /**

@@ -9,6 +9,10 @@
  *   (`happenedBefore`): a correction ends what its machine had seen; a statement its machine had not seen stands,
  *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
+ *   with an alias removed, a forget blocks its claim where the alias had led too (a device may have read the alias
+ *   before its removal), and an import's bare tombstones block the claims whose keys they carry;
+ * - an alias removed still holds for the statements its device had seen (the facts it moved stay), not for later
+ *   or concurrent ones; the latest spelling of a name (`display`) holds;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
  *   as the active side, then a correction over a plain statement, then the earliest; never a silent winner;
  * - a value's evidence is the strongest of its standing statements and of the settles in force that kept it;
@@ -80,12 +84,15 @@ export interface MergedAlias {
   readonly display: string
 }
 
-/** How a subject, or one subject's property, is shown: the latest `display` record of it. */
+/**
+ * How a subject, or one subject's property, is shown: the latest live `display` record of it, else the spelling the
+ * earliest undone one replaced.
+ */
 export interface MergedDisplay {
   readonly nameKind: DisplayChange['nameKind']
-  /** The subject's entity key, under the names in force. */
+  /** The subject's entity key, as the record names it. */
   readonly entity: string
-  /** The property's predicate key (null for a subject), under the names in force. */
+  /** The property's predicate key (null for a subject), as the record names it. */
   readonly predicate: string | null
   readonly display: string
 }
@@ -138,6 +145,19 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   const live = ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))
   const names = resolveNames(live)
+  // With an alias removed, the names every alias ever led to (removals left out).
+  const ever = live.some((record) => record.kind === 'unalias')
+    ? resolveNames(live.filter((record) => record.kind !== 'unalias')).slot
+    : undefined
+  const displays = new Map<string, MergedDisplay>()
+  // A spelling belongs to the key it respells, as named: a rename since moves the rows to a name of its own spelling.
+  const showName = (record: DisplayChange, display: string): void => {
+    const { nameKind, entity, predicate } = record
+    displays.set(`${nameKind}\u0000${entity}\u0000${predicate ?? ''}`, { nameKind, entity, predicate, display })
+  }
+  // A respelling undone puts back the spelling it replaced, unless a live one holds (the earliest undone one decides).
+  for (const record of [...ordered].reverse())
+    if (record.kind === 'display' && undone.has(record.op)) showName(record, record.before)
   const canonical = names.slot
 
   const tombstones = new Set<string>()
@@ -148,7 +168,6 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const slotOf = new Map<string, SlotRef>()
   // Claim keys an import's bare tombstones block (they name no slot or value: statements are checked by key).
   const bareClaims = new Set<string>()
-  const displays = new Map<string, MergedDisplay>()
   const add = (slot: SlotRef, event: SlotEvent): void => {
     const id = slotId(slot)
     slotOf.set(id, slot)
@@ -187,6 +206,8 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
         break
       case 'forget':
         tombstones.add(claimId(canonical(record.slot, record), record.value))
+        // A store that read the alias before its removal blocked the claim where the alias led: so does every store.
+        if (ever !== undefined) tombstones.add(claimId(ever(record.slot), record.value))
         for (const key of record.tombstones) storeTombstones.set(`${key.kind}:${key.key}`, key)
         break
       case 'tombstone':
@@ -198,18 +219,10 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
       case 'pin':
         pins.set(`${slotId(canonical(record.slot, record))}\u0000${record.value}`, record.pinnedAt)
         break
-      case 'display': {
+      case 'display':
         // The latest spelling of a name holds, as the latest pin of a value does.
-        const entity = canonical({ entity: record.entity, predicate: record.predicate ?? '', qualifiers: '', project: null }, record)
-        const predicate = record.predicate === null ? null : entity.predicate
-        displays.set(`${record.nameKind}\u0000${entity.entity}\u0000${predicate ?? ''}`, {
-          nameKind: record.nameKind,
-          entity: entity.entity,
-          predicate,
-          display: record.display,
-        })
+        showName(record, record.display)
         break
-      }
       case 'put_back': {
         const slot = canonical(record.slot, record)
         const id = slotId(slot)
@@ -224,7 +237,18 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
     }
   })
   const bare = (slot: SlotRef, value: string): boolean =>
-    bareClaims.size > 0 && bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
+    bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
+  // A statement whose claim a bare tombstone names (under its names in force or as stated) is forgotten like one a
+  // forget names: there, and where an alias removed since had led it.
+  if (bareClaims.size > 0)
+    for (const record of live) {
+      if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
+      const stated = record.kind === 'move' ? record.to : record.slot
+      const slot = canonical(stated, record)
+      if (!bare(slot, record.value) && !bare(stated, record.value)) continue
+      tombstones.add(claimId(slot, record.value))
+      if (ever !== undefined) tombstones.add(claimId(ever(stated), record.value))
+    }
 
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
@@ -233,7 +257,7 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
       slot,
       events.get(id) ?? [],
       putBack.get(id) ?? [],
-      (value) => tombstones.has(claimId(slot, value)) || bare(slot, value),
+      (value) => tombstones.has(claimId(slot, value)),
       (value) => pins.get(`${id}\u0000${value}`) ?? null,
     )
     if (merged.current.length + merged.history.length + merged.forgotten.length > 0) slots.push(merged)
