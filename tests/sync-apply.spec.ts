@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -21,7 +21,7 @@ import type { ChangeRecord } from '../src/sync/change-record.ts'
 import { canonicalEntity, claimKeyOf } from '../src/text/normalize.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
 import { BARE_CLAIMS, randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
-import { verbHarness } from './helpers/verbs.ts'
+import { exportOfForgotten, importContent, verbHarness } from './helpers/verbs.ts'
 import {
   deliver,
   deviceOf,
@@ -49,6 +49,13 @@ for (const driver of DRIVERS) {
     afterEach(() => {
       disposeAll(opened.splice(0))
     })
+
+    /** Rename a subject on one store, a second after its last change. */
+    const renameOn = (at: StoreDevice, entityKey: string, to: string): void => {
+      at.h.clock.advance(1000)
+      const renamed = at.stores.facts.renames.renameSubject(entityKey, to, keysUnder, at.h.clock.iso())
+      assert.ok(renamed.ok, JSON.stringify(renamed))
+    }
 
     const say = (at: StoreDevice, fields: Record<string, unknown>) => {
       at.h.clock.advance(1000)
@@ -129,14 +136,7 @@ for (const driver of DRIVERS) {
       say(laptop, { ...PORT, value: '7801' })
       say(desktop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
       exchangeAll([laptop, desktop])
-      laptop.h.clock.advance(1000)
-      const renamed = laptop.stores.facts.renames.renameSubject(
-        'billing api',
-        'billing-backend',
-        keysUnder,
-        laptop.h.clock.iso(),
-      )
-      assert.ok(renamed.ok)
+      renameOn(laptop, 'billing api', 'billing-backend')
       exchangeAll([laptop, desktop])
       const library = libraryOf(laptop.stores)
       assert.deepEqual(libraryOf(desktop.stores), library)
@@ -154,14 +154,7 @@ for (const driver of DRIVERS) {
       const phone = await device('phone')
       say(laptop, { ...PORT, value: '7801' })
       exchangeAll([laptop, desktop, phone])
-      laptop.h.clock.advance(1000)
-      const renamed = laptop.stores.facts.renames.renameSubject(
-        'billing api',
-        'billing-backend',
-        keysUnder,
-        laptop.h.clock.iso(),
-      )
-      assert.ok(renamed.ok)
+      renameOn(laptop, 'billing api', 'billing-backend')
       // The desktop reads the rename before the removal; the phone reads both at once.
       exchangeAll([laptop, desktop])
       const [alias] = laptop.stores.facts.renames.aliasesOf(canonicalEntity('billing-backend'))
@@ -193,7 +186,9 @@ for (const driver of DRIVERS) {
       say(laptop, { subject: 'billing api', property: 'port', value: '7802' })
       exchangeAll([laptop, desktop])
       laptop.h.clock.advance(1000)
-      assert.ok(laptop.stores.facts.renames.renameSubject('billing api', 'Billing API', keysUnder, laptop.h.clock.iso()).ok)
+      assert.ok(
+        laptop.stores.facts.renames.renameSubject('billing api', 'Billing API', keysUnder, laptop.h.clock.iso()).ok,
+      )
       assert.ok(
         laptop.stores.facts.renames.renameProperty('billing api', 'port', 'Port', keysUnder, laptop.h.clock.iso()).ok,
       )
@@ -204,29 +199,27 @@ for (const driver of DRIVERS) {
     })
 
     it("an import's tombstones of claims never held here block them on the other too, and forget a row held there", async () => {
-      const source = verbHarness(driver)
       const importer = verbHarness(driver)
       try {
-        const gone = writeFact(source.h.memory, source.h.config, { subject: 'shell', property: 'preferred', value: 'zsh' })
-        await source.ok('fact-forget', source.fence({ id: gone.id }))
-        const exported = await source.ok('export', { backup: false })
-        const content = readFileSync(String(exported['path']), 'utf8')
+        const content = await exportOfForgotten(driver, { subject: 'shell', property: 'preferred', value: 'zsh' })
         const laptop = await deviceOf(importer.h, 'laptop')
         const desktop = await device('desktop')
         // The desktop learned the claim on its own, offline.
         say(desktop, { subject: 'shell', property: 'preferred', value: 'zsh' })
-        const preview = await importer.ok('import', { mode: 'preview', content })
-        await importer.ok('import', { mode: 'commit', content, token: preview['token'], ...importer.fence() })
+        await importContent(importer, content)
         assert.ok(laptop.stores.sync.ownLog().some((record) => record.kind === 'tombstone'))
         exchangeAll([laptop, desktop])
         const library = libraryOf(laptop.stores)
         assert.deepEqual(libraryOf(desktop.stores), library)
         assert.deepEqual(library.current, [])
         assert.equal(library.tombstones.length, 1)
-        const again = write(desktop.h.memory, desktop.h.config, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        const again = write(desktop.h.memory, desktop.h.config, {
+          subject: 'shell',
+          property: 'preferred',
+          value: 'zsh',
+        })
         assert.equal(again.kind, 'refused', JSON.stringify(again))
       } finally {
-        source.dispose()
         importer.dispose()
       }
     })

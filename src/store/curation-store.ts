@@ -437,7 +437,12 @@ export class CurationStore implements FoldTarget {
     now: string,
   ): void {
     this.recorder.recordDisplay(
-      { nameKind: predicateKey === null ? 'entity' : 'predicate', entity: entityKey, predicate: predicateKey, ...names },
+      {
+        nameKind: predicateKey === null ? 'entity' : 'predicate',
+        entity: entityKey,
+        predicate: predicateKey,
+        ...names,
+      },
       now,
     )
   }

@@ -229,7 +229,8 @@ export class RenameStore {
         now,
       )
       if (!moved.ok) return moved
-      if (toKey === predicateKey) this.curation.renamedDisplay(entityKey, predicateKey, { display: name, before: from }, now)
+      if (toKey === predicateKey)
+        this.curation.renamedDisplay(entityKey, predicateKey, { display: name, before: from }, now)
       const aliases =
         toKey === predicateKey
           ? []

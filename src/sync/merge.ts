@@ -448,7 +448,8 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
   const projectEras = new Map<string, Era[]>()
   // Aliases in force now, per old name as recorded.
   const latest = new Map<string, AliasChange>()
-  const rawKey = (kind: string, entity: string | null, from: string): string => `${kind}\u0000${entity ?? ''}\u0000${from}`
+  const rawKey = (kind: string, entity: string | null, from: string): string =>
+    `${kind}\u0000${entity ?? ''}\u0000${from}`
   for (const record of records) {
     if (record.kind === 'alias') {
       latest.set(rawKey(record.aliasKind, record.entity, record.from), record)
@@ -463,8 +464,7 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
       }
     }
   }
-  const entity = (key: string, by?: RecordBase): string =>
-    follow((name) => aliasFor(entityEras.get(name), by)?.to, key)
+  const entity = (key: string, by?: RecordBase): string => follow((name) => aliasFor(entityEras.get(name), by)?.to, key)
   const project = (key: string, by?: RecordBase): string =>
     follow((name) => aliasFor(projectEras.get(name), by)?.to, key)
   // A property alias is filed under its subject as named then; the subject resolves as the alias record's own.

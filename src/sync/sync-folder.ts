@@ -375,7 +375,8 @@ export function compactLog(log: readonly ChangeRecord[]): ChangeRecord[] {
   const keyOf = (record: ChangeRecord): string | undefined => {
     if (record.kind === 'pin') return `pin\u0000${JSON.stringify(record.slot)}\u0000${record.value}`
     if (record.kind === 'alias') return `alias\u0000${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`
-    if (record.kind === 'display') return `display\u0000${record.nameKind}\u0000${record.entity}\u0000${record.predicate ?? ''}`
+    if (record.kind === 'display')
+      return `display\u0000${record.nameKind}\u0000${record.entity}\u0000${record.predicate ?? ''}`
     return undefined
   }
   const later = new Set<string>()

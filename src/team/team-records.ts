@@ -132,7 +132,15 @@ function outgoing(
 }
 
 /** The kinds a teammate's file may carry; pins, aliases, names and bare tombstones in one are ignored. */
-const TEAM_KINDS: ReadonlySet<ChangeRecord['kind']> = new Set(['write', 'supersede', 'settle', 'forget', 'move', 'put_back', 'restore'])
+const TEAM_KINDS: ReadonlySet<ChangeRecord['kind']> = new Set([
+  'write',
+  'supersede',
+  'settle',
+  'forget',
+  'move',
+  'put_back',
+  'restore',
+])
 
 /** What reading a teammate's records gave: the records to apply, and what was refused, in words. */
 export interface IncomingTeamRecords {
