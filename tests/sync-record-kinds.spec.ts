@@ -292,6 +292,16 @@ for (const driver of DRIVERS) {
       assertLogMergesToStore()
     })
 
+    it('tombstones an import kept before sync was on go into the snapshot as bare keys', async () => {
+      stores.sync.disableSync()
+      v.h.db().run('DELETE FROM sync_own_records')
+      await importContent(v, await exportOfForgotten(driver, { subject: 'shell', property: 'preferred', value: 'zsh' }))
+      await stores.sync.enableSync(v.clock.iso())
+      const bare = stores.sync.ownLog().filter((record) => record.kind === 'tombstone')
+      assert.equal(bare.length, 1, JSON.stringify(stores.sync.ownLog().map((record) => record.kind)))
+      assertLogMergesToStore()
+    })
+
     it('a move to a project appends one move naming both slots and the row as moved', async () => {
       const tool = fact({ subject: 'linter', property: 'tool', value: 'eslint', evidence: 'explicit_user' })
       fact({ subject: 'builder', property: 'tool', value: 'make', project: BILLING })

@@ -433,51 +433,44 @@ export class SyncApplier {
    */
   private applyDisplays(displays: readonly MergedDisplay[], subjects: ReadonlySet<string>): boolean {
     let changed = false
+    const changes = (sql: string, ...params: (string | number)[]): boolean => this.db.run(sql, ...params).changes > 0
     for (const name of displays) {
       if (!subjects.has(name.entity)) continue
-      const entity = this.db.get('SELECT id, display FROM entities WHERE entity_key = ?', name.entity)
-      if (entity === undefined) {
-        if (name.predicate === null && canonicalEntity(name.display) === name.entity)
-          this.db.run(
-            "UPDATE aliases SET alias_text = ? WHERE kind = 'entity' AND entity_key = '' AND alias_key = ?",
-            name.display,
-            name.entity,
-          )
-        continue
-      }
-      const entityId = Number(entity['id'])
+      const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', name.entity)?.['id'] ?? 0)
       if (name.predicate === null) {
         if (canonicalEntity(name.display) !== name.entity) continue
-        if (String(entity['display']) !== name.display) {
-          this.db.run('UPDATE entities SET display = ? WHERE id = ?', name.display, entityId)
-          changed = true
-        }
-        changed =
-          this.db.run(
-            "UPDATE facts SET subject = ? WHERE entity_id = ? AND status <> 'forgotten' AND subject <> ?",
-            name.display,
-            entityId,
-            name.display,
-          ).changes > 0 || changed
         // An alias from the name reads as the name is spelled, whichever of the two arrived first.
-        this.db.run(
+        changes(
           "UPDATE aliases SET alias_text = ? WHERE kind = 'entity' AND entity_key = '' AND alias_key = ? AND alias_text <> ?",
           name.display,
           name.entity,
           name.display,
         )
-      } else {
-        if (canonicalPredicate(name.display) !== name.predicate) continue
-        changed =
-          this.db.run(
-            `UPDATE facts SET property = ? WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten'
-            AND property <> ?`,
+        if (
+          changes('UPDATE entities SET display = ? WHERE id = ? AND display <> ?', name.display, entityId, name.display)
+        )
+          changed = true
+        if (
+          changes(
+            "UPDATE facts SET subject = ? WHERE entity_id = ? AND status <> 'forgotten' AND subject <> ?",
             name.display,
             entityId,
-            name.predicate,
             name.display,
-          ).changes > 0 || changed
-      }
+          )
+        )
+          changed = true
+      } else if (
+        canonicalPredicate(name.display) === name.predicate &&
+        changes(
+          `UPDATE facts SET property = ? WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten'
+          AND property <> ?`,
+          name.display,
+          entityId,
+          name.predicate,
+          name.display,
+        )
+      )
+        changed = true
     }
     return changed
   }
