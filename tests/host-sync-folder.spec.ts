@@ -5,7 +5,8 @@
  * cannot be made are reported in words and cost a turn nothing; a one-shot headless run on A sends what it wrote
  * before it exits. Across the two machines: concurrent statements on one slot become one conflict on both, each
  * naming the machine the other side came from (on the page's conflict view and in B's memory_search answer), a later
- * correction supersedes on both, a forget on A blocks relearning on B, and a subject rename reaches B. Each machine is
+ * correction supersedes on both, a forget on A blocks relearning on B, a subject rename reaches B, and the alias it
+ * left, removed on A, is gone on B. Each machine is
  * named by `syncDeviceName`. Through the real host, what the store-level specs prove: kill -9 of the sending host
  * between sealing and noting a segment, and of the receiving host inside its apply transaction, loses and
  * duplicates nothing (the two libraries compared through the API); a truncated segment and a damaged record are
@@ -195,6 +196,24 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
     for (const machine of [pair.a, pair.b]) {
       assert.deepEqual(await currentValues(machine, 'ledger service', 'owner'), ['ledger team'], machine.name)
       assert.deepEqual(await currentValues(machine, 'payments svc', 'owner'), [], machine.name)
+    }
+  })
+
+  it('an alias removed on A is gone on B after a round; the facts it moved stay', async () => {
+    const aliasesOf = async (machine: SyncMachine): Promise<{ id: number; alias: string }[]> =>
+      (await machine.api.ok('entity', { subject: 'ledger service' }))['aliases'] as { id: number; alias: string }[]
+    const [alias] = await aliasesOf(pair.a)
+    assert.equal(alias?.alias, 'payments svc')
+    assert.deepEqual(
+      (await aliasesOf(pair.b)).map((each) => each.alias),
+      ['payments svc'],
+    )
+    await pair.a.api.ok('alias-remove', await pair.a.api.fence({ id: alias.id }))
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    for (const machine of [pair.a, pair.b]) {
+      assert.deepEqual(await aliasesOf(machine), [], machine.name)
+      assert.deepEqual(await currentValues(machine, 'ledger service', 'owner'), ['ledger team'], machine.name)
     }
   })
 

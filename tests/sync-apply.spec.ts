@@ -18,11 +18,13 @@ import { keysUnder } from '../src/fact-input.ts'
 import { Database } from '../src/store/database.ts'
 import { createStoreSet } from '../src/store/store-set.ts'
 import type { ChangeRecord } from '../src/sync/change-record.ts'
-import { canonicalEntity } from '../src/text/normalize.ts'
+import { canonicalEntity, claimKeyOf } from '../src/text/normalize.ts'
 import { DRIVERS, removeDir, tempDir, write, writeFact } from './helpers/store.ts'
-import { randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
+import { BARE_CLAIMS, randomSession, seededRandom, shuffled, SimDevice, slot } from './helpers/sync-devices.ts'
+import { exportOfForgotten, importContent, verbHarness } from './helpers/verbs.ts'
 import {
   deliver,
+  deviceOf,
   disposeAll,
   exchangeAll,
   libraryOf,
@@ -47,6 +49,13 @@ for (const driver of DRIVERS) {
     afterEach(() => {
       disposeAll(opened.splice(0))
     })
+
+    /** Rename a subject on one store, a second after its last change. */
+    const renameOn = (at: StoreDevice, entityKey: string, to: string): void => {
+      at.h.clock.advance(1000)
+      const renamed = at.stores.facts.renames.renameSubject(entityKey, to, keysUnder, at.h.clock.iso())
+      assert.ok(renamed.ok, JSON.stringify(renamed))
+    }
 
     const say = (at: StoreDevice, fields: Record<string, unknown>) => {
       at.h.clock.advance(1000)
@@ -127,14 +136,7 @@ for (const driver of DRIVERS) {
       say(laptop, { ...PORT, value: '7801' })
       say(desktop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
       exchangeAll([laptop, desktop])
-      laptop.h.clock.advance(1000)
-      const renamed = laptop.stores.facts.renames.renameSubject(
-        'billing api',
-        'billing-backend',
-        keysUnder,
-        laptop.h.clock.iso(),
-      )
-      assert.ok(renamed.ok)
+      renameOn(laptop, 'billing api', 'billing-backend')
       exchangeAll([laptop, desktop])
       const library = libraryOf(laptop.stores)
       assert.deepEqual(libraryOf(desktop.stores), library)
@@ -144,6 +146,82 @@ for (const driver of DRIVERS) {
         'the old name holds no row on either machine',
       )
       assert.equal(library.current.filter((line) => line.startsWith('billing backend|')).length, 2)
+    })
+
+    it('an alias removed on one is gone on every other; what it moved stays, and the old name is its own again', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      const phone = await device('phone')
+      say(laptop, { ...PORT, value: '7801' })
+      exchangeAll([laptop, desktop, phone])
+      renameOn(laptop, 'billing api', 'billing-backend')
+      // The desktop reads the rename before the removal; the phone reads both at once.
+      exchangeAll([laptop, desktop])
+      const [alias] = laptop.stores.facts.renames.aliasesOf(canonicalEntity('billing-backend'))
+      assert.ok(alias !== undefined)
+      laptop.h.clock.advance(1000)
+      assert.ok(laptop.stores.facts.renames.removeAlias(alias.id, laptop.h.clock.iso()))
+      // Stated after the removal, under the old name: its own subject again.
+      say(laptop, { subject: 'billing-api', property: 'owner', value: 'payments team' })
+      exchangeAll([laptop, desktop, phone])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(libraryOf(desktop.stores), library)
+      assert.deepEqual(libraryOf(phone.stores), library)
+      assert.deepEqual(library.aliases, [])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(0, 5).join('|')),
+        ['billing api|owner|{}|global|payments team', 'billing backend|port|{}|global|7801'],
+      )
+      // A later write under the old name lands there on the desktop too, as it does on the laptop.
+      say(desktop, { ...PORT, value: '7802' })
+      exchangeAll([laptop, desktop, phone])
+      assert.deepEqual(libraryOf(laptop.stores), libraryOf(desktop.stores))
+      assert.ok(libraryOf(laptop.stores).current.some((line) => line.startsWith('billing api|port|{}|global|7802|')))
+    })
+
+    it('a display-only rename of a subject or a property on one shows the new spelling on the other', async () => {
+      const laptop = await device('laptop')
+      const desktop = await device('desktop')
+      say(laptop, { subject: 'billing api', property: 'port', value: '7801' })
+      say(laptop, { subject: 'billing api', property: 'port', value: '7802' })
+      exchangeAll([laptop, desktop])
+      laptop.h.clock.advance(1000)
+      assert.ok(
+        laptop.stores.facts.renames.renameSubject('billing api', 'Billing API', keysUnder, laptop.h.clock.iso()).ok,
+      )
+      assert.ok(
+        laptop.stores.facts.renames.renameProperty('billing api', 'port', 'Port', keysUnder, laptop.h.clock.iso()).ok,
+      )
+      exchangeAll([laptop, desktop])
+      const library = libraryOf(laptop.stores)
+      assert.deepEqual(library.names, ['billing api|Billing API|Billing API|Port'])
+      assert.deepEqual(libraryOf(desktop.stores), library)
+    })
+
+    it("an import's tombstones of claims never held here block them on the other too, and forget a row held there", async () => {
+      const importer = verbHarness(driver)
+      try {
+        const content = await exportOfForgotten(driver, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        const laptop = await deviceOf(importer.h, 'laptop')
+        const desktop = await device('desktop')
+        // The desktop learned the claim on its own, offline.
+        say(desktop, { subject: 'shell', property: 'preferred', value: 'zsh' })
+        await importContent(importer, content)
+        assert.ok(laptop.stores.sync.ownLog().some((record) => record.kind === 'tombstone'))
+        exchangeAll([laptop, desktop])
+        const library = libraryOf(laptop.stores)
+        assert.deepEqual(libraryOf(desktop.stores), library)
+        assert.deepEqual(library.current, [])
+        assert.equal(library.tombstones.length, 1)
+        const again = write(desktop.h.memory, desktop.h.config, {
+          subject: 'shell',
+          property: 'preferred',
+          value: 'zsh',
+        })
+        assert.equal(again.kind, 'refused', JSON.stringify(again))
+      } finally {
+        importer.dispose()
+      }
     })
 
     it('three stores reach the same library whatever order they read each other in', async () => {
@@ -499,17 +577,27 @@ function seedRange(text: string): { first: number; last: number; label: string }
   return { first, last, label: `${first}-${last}` }
 }
 
-/** A session's records under subject names, project keys and operation ids of their own seed. */
+/**
+ * A session's records under subject names, project keys and operation ids of their own seed; a bare tombstone's key
+ * is that of its claim under the seed's subject name.
+ */
 function underSeed(records: readonly ChangeRecord[], seed: number): ChangeRecord[] {
-  return records.map(
-    (record) =>
-      JSON.parse(
-        JSON.stringify(record)
-          .replaceAll('"svc ', `"s${seed} svc `)
-          .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
-          .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
-      ) as ChangeRecord,
-  )
+  return records.map((record) => {
+    const moved = JSON.parse(
+      JSON.stringify(record)
+        .replaceAll('"svc ', `"s${seed} svc `)
+        .replace(/([":])(proj|repo)"/gu, `$1s${seed}-$2"`)
+        .replace(/"(laptop|desktop|container):(\d{6})"/gu, `"$1:${seed}-$2"`),
+    ) as ChangeRecord
+    if (moved.kind !== 'tombstone') return moved
+    const tombstones = moved.tombstones.map((key) => {
+      const claim = BARE_CLAIMS.get(key.key)
+      if (claim === undefined) return key
+      const { entity, predicate, qualifiers } = claim.slot
+      return { ...key, key: claimKeyOf(`s${seed} ${entity}`, predicate, qualifiers, claim.value) }
+    })
+    return { ...moved, tombstones }
+  })
 }
 
 /** Split records into 1 to 6 random batches. */

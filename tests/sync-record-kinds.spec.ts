@@ -1,7 +1,8 @@
 /**
  * Every kind of change is appended to the sync log (store/sync-recorder.ts), both drivers, through the real verbs and
  * store paths with sync on: a settled conflict (`settle`), an expiry and the merge, retire and fold cards
- * (`supersede`), subject and property renames and merges and the alias card (`alias`), a move to a project (`move`),
+ * (`supersede`), subject and property renames and merges and the alias card (`alias`), an alias removed (`unalias`), a
+ * display-only rename (`display`), an import's tombstones of claims never held here (`tombstone`), a move (`move`),
  * an import with past values (`write`, `put_back`, `pin`), and undo (`restore` naming the operations it takes back;
  * for an edit made before sync was on, what the undo does). Each record is valid, stamped with this device's clock
  * and what it has seen, appended in the change's own transaction (a change rolled back leaves none), and
@@ -21,7 +22,7 @@ import { canonicalEntity, canonicalQualifiers, canonicalValue } from '../src/tex
 import type { Fact } from '../src/types.ts'
 import { DRIVERS, expectKind, write, writeFact } from './helpers/store.ts'
 import { storesOf } from './helpers/vectors.ts'
-import { verbHarness, type VerbHarness } from './helpers/verbs.ts'
+import { exportOfForgotten, importContent, verbHarness, type VerbHarness } from './helpers/verbs.ts'
 
 const BILLING = { key: '/home/ada/src/billing-api', name: 'billing-api' }
 
@@ -251,6 +252,56 @@ for (const driver of DRIVERS) {
       assertLogMergesToStore()
     })
 
+    it('an alias removed, a display-only rename and an import’s bare tombstones each append their record', async () => {
+      fact({ subject: 'billing-api', property: 'port', value: '7801', evidence: 'explicit_user' })
+      await v.ok('subject-rename', v.fence({ entityKey: 'billing api', to: 'billing-backend' }))
+      const [alias] = stores.facts.renames.aliasesOf(canonicalEntity('billing-backend'))
+      assert.ok(alias !== undefined)
+      const [removed, ...moreRemoved] = await appended(() => v.ok('alias-remove', v.fence({ id: alias.id })))
+      assert.deepEqual(moreRemoved, [])
+      assert.ok(removed?.kind === 'unalias', JSON.stringify(removed))
+      assert.deepEqual(
+        [removed.aliasKind, removed.entity, removed.from, removed.to],
+        ['entity', null, 'billing api', canonicalEntity('billing-backend')],
+      )
+      assertLogMergesToStore()
+
+      const [shown] = await appended(() =>
+        v.ok('subject-rename', v.fence({ entityKey: canonicalEntity('billing-backend'), to: 'Billing-Backend' })),
+      )
+      assert.ok(shown?.kind === 'display', JSON.stringify(shown))
+      assert.deepEqual(
+        [shown.nameKind, shown.entity, shown.predicate, shown.display, shown.before],
+        ['entity', canonicalEntity('billing-backend'), null, 'Billing-Backend', 'billing-backend'],
+      )
+      const [property] = await appended(() =>
+        v.ok(
+          'property-rename',
+          v.fence({ entityKey: canonicalEntity('billing-backend'), property: 'port', to: 'Port' }),
+        ),
+      )
+      assert.ok(property?.kind === 'display', JSON.stringify(property))
+      assert.deepEqual([property.nameKind, property.predicate, property.display], ['predicate', 'port', 'Port'])
+
+      const content = await exportOfForgotten(driver, { subject: 'shell', property: 'preferred', value: 'zsh' })
+      const records = await appended(() => importContent(v, content))
+      const bare = records.filter((record) => record.kind === 'tombstone')
+      assert.equal(bare.length, 1, JSON.stringify(records.map((record) => record.kind)))
+      assert.ok(bare[0]?.kind === 'tombstone')
+      assert.deepEqual(bare[0].tombstones.map((key) => key.kind).sort(), ['claim', 'evidence'])
+      assertLogMergesToStore()
+    })
+
+    it('tombstones an import kept before sync was on go into the snapshot as bare keys', async () => {
+      stores.sync.disableSync()
+      v.h.db().run('DELETE FROM sync_own_records')
+      await importContent(v, await exportOfForgotten(driver, { subject: 'shell', property: 'preferred', value: 'zsh' }))
+      await stores.sync.enableSync(v.clock.iso())
+      const bare = stores.sync.ownLog().filter((record) => record.kind === 'tombstone')
+      assert.equal(bare.length, 1, JSON.stringify(stores.sync.ownLog().map((record) => record.kind)))
+      assertLogMergesToStore()
+    })
+
     it('a move to a project appends one move naming both slots and the row as moved', async () => {
       const tool = fact({ subject: 'linter', property: 'tool', value: 'eslint', evidence: 'explicit_user' })
       fact({ subject: 'builder', property: 'tool', value: 'make', project: BILLING })
@@ -321,10 +372,7 @@ for (const driver of DRIVERS) {
       await stores.sync.enableSync(v.clock.iso())
       assert.equal(ownCount(), 0)
 
-      const records = await appended(async () => {
-        const preview = await v.ok('import', { mode: 'preview', content })
-        await v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
-      })
+      const records = await appended(() => importContent(v, content))
       assert.deepEqual(records.map((record) => record.kind).sort(), ['pin', 'put_back', 'write', 'write'])
       const putBack = records.find((record) => record.kind === 'put_back')
       assert.ok(putBack?.kind === 'put_back')

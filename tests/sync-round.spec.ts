@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { GitRemote } from '../src/sync/git-remote.ts'
 import { mergeRecords, slotId } from '../src/sync/merge.ts'
@@ -95,6 +95,38 @@ describe('sync rounds', () => {
       ops,
       laptop.log.map((record) => record.op),
     )
+  })
+
+  it("removes this device's own stale .tmp- files a kill left, at the start of a round, and nothing else", async () => {
+    const laptop = new SimDevice('laptop', T0)
+    const target = await folderTarget(root, 'laptop')
+    await folderTarget(root, 'desktop')
+    const old = new Date(Date.now() - 2 * 3_600_000)
+    const left = (path: string, at: Date | undefined): string => {
+      const file = join(root, path)
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, 'half a segment')
+      if (at !== undefined) utimesSync(file, at, at)
+      return path
+    }
+    const stale = [
+      left('devices/laptop/segments/.tmp-0000000001.seg-4242-0a0b0c0d', old),
+      left('devices/laptop/snapshots/.tmp-0000000003.snap-4242-0a0b0c0e', old),
+      left('devices/laptop/.tmp-device.json-4242-0a0b0c0f', old),
+    ]
+    const kept = [
+      // Young: another process of this device may be writing it right now.
+      left('devices/laptop/segments/.tmp-0000000002.seg-4343-0a0b0c10', undefined),
+      // Another device's folder is never touched, however old.
+      left('devices/desktop/segments/.tmp-0000000001.seg-4444-0a0b0c11', old),
+      // Not a temporary name.
+      left('devices/laptop/segments/notes.txt', old),
+    ]
+    laptop.write(PORT, '7801')
+    const report = await runSyncRound(laptop, target, OPTIONS)
+    assert.deepEqual([report.ok, report.sent, report.problems], [true, 1, []])
+    for (const path of stale) assert.equal(existsSync(join(root, path)), false, `${path} is removed`)
+    for (const path of kept) assert.equal(existsSync(join(root, path)), true, `${path} stays`)
   })
 
   it('fails a round whose folder cannot be written, in words, and sends the records once it can', async () => {

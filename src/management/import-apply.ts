@@ -316,7 +316,10 @@ function keepTombstones(
     ]),
   )
   const naming = tombstones.filter((entry) => namedKeys.has(`${entry.tombstone}:${entry.key}`))
-  let added = stores.exchange.restoreTombstones(tombstones.filter((entry) => !naming.includes(entry)))
+  let added = stores.exchange.keepBareTombstones(
+    tombstones.filter((entry) => !naming.includes(entry)),
+    now,
+  )
   if (named.length === 0) return { tombstones: { total: tombstones.length, added }, forgotten: [], forgetEdit: null }
   const { result, editId } = stores.edits.trackedForget(
     named.map((fact) => fact.slotKey),

@@ -66,8 +66,9 @@ export const propertyRenameVerb = verb('property-rename', {
 /** alias-remove: `{expectedGeneration, operationId, id}`; the facts it moved stay where they are. */
 export const aliasRemoveVerb = verb('alias-remove', {
   run(body, context) {
-    return runFenced(context.stores, 'alias-remove', body, context.now(), () => {
-      const removed = context.stores.facts.renames.removeAlias(body.id)
+    const now = context.now()
+    return runFenced(context.stores, 'alias-remove', body, now, () => {
+      const removed = context.stores.facts.renames.removeAlias(body.id, now)
       if (removed?.before == null) return refuse('not_found', `no alias has id ${body.id}`)
       return ok({ removed: aliasView(removed.before) })
     })

@@ -6,7 +6,7 @@
  * through the FactSlots it is given; the renames part moves facts through it.
  */
 import { planAliasSlot, type AliasSlotPlan, type AliasSlotRow, type DifferingValues } from '../rules/alias-plan.ts'
-import { recordAlias, type AliasChange } from './alias-rows.ts'
+import { recordAlias, removeAlias, type AliasChange } from './alias-rows.ts'
 import type { FactKeys } from '../fact-input.ts'
 import { rowTargets } from '../rules/proposal-cards.ts'
 import {
@@ -399,6 +399,52 @@ export class CurationStore implements FoldTarget {
       )
     }
     return changes
+  }
+
+  /**
+   * Remove an alias inside the caller's transaction (see alias-rows.ts), and record its removal for sync.
+   * @param id - the alias id.
+   * @param now - ISO instant.
+   * @returns the change, or undefined when no alias has that id.
+   */
+  unalias(id: number, now: string): AliasChange | undefined {
+    const change = removeAlias(this.db, id)
+    const row = change?.before
+    if (row != null)
+      this.recorder.recordUnalias(
+        {
+          aliasKind: row.kind,
+          entity: row.kind === 'predicate' ? row.entityKey : null,
+          from: row.aliasKey,
+          to: row.canonicalKey,
+        },
+        now,
+      )
+    return change
+  }
+
+  /**
+   * Record for sync a subject, or one subject's property, now shown under another spelling of the same key.
+   * @param entityKey - the subject.
+   * @param predicateKey - the property's key, or null for the subject itself.
+   * @param names - the new spelling, and the one it replaces.
+   * @param now - ISO instant.
+   */
+  renamedDisplay(
+    entityKey: string,
+    predicateKey: string | null,
+    names: { readonly display: string; readonly before: string },
+    now: string,
+  ): void {
+    this.recorder.recordDisplay(
+      {
+        nameKind: predicateKey === null ? 'entity' : 'predicate',
+        entity: entityKey,
+        predicate: predicateKey,
+        ...names,
+      },
+      now,
+    )
   }
 
   /**

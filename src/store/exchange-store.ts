@@ -159,6 +159,22 @@ export class ExchangeStore {
   }
 
   /**
+   * Keep tombstones of an import file that name no current fact here, and record for sync the ones that were new
+   * (bare keys: the other machines block those claims too). Runs inside the caller's transaction.
+   * @param tombstones - the file's tombstones that name no current fact.
+   * @param now - the import's ISO instant.
+   * @returns how many were new.
+   */
+  keepBareTombstones(tombstones: readonly ExchangeTombstone[], now: string): number {
+    const added = tombstones.filter((entry) => this.restoreTombstones([entry]) > 0)
+    this.recorder.recordTombstones(
+      added.map((entry) => ({ kind: entry.tombstone, key: entry.key })),
+      now,
+    )
+    return added.length
+  }
+
+  /**
    * The current facts (active, scheduled or conflict) whose claim one of these claim tombstones names: what keeping
    * the tombstones must forget, so that no current fact is one a write would refuse.
    * @param claimKeys - hex claim keys.

@@ -7,7 +7,7 @@
  * undo it exactly. Facts move, and aliases are recorded, through the CurationStore it is given.
  */
 import { canonicalEntity, canonicalPredicate } from '../text/normalize.ts'
-import { aliasById, aliasesOf, removeAlias, type AliasChange, type AliasRow } from './alias-rows.ts'
+import { aliasById, aliasesOf, type AliasChange, type AliasRow } from './alias-rows.ts'
 import type { CurationStore, CurationOutcome, KeysOf, MoveCounts } from './curation-store.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
@@ -100,6 +100,7 @@ export class RenameStore {
           now,
         )
         if (!moved.ok) return moved
+        this.curation.renamedDisplay(entityKey, null, { display: to, before: from }, now)
         // The undo shows the subject under its old display name again.
         const identities = moved.trail.identities.map((entry) => ({
           ...entry,
@@ -228,6 +229,8 @@ export class RenameStore {
         now,
       )
       if (!moved.ok) return moved
+      if (toKey === predicateKey)
+        this.curation.renamedDisplay(entityKey, predicateKey, { display: name, before: from }, now)
       const aliases =
         toKey === predicateKey
           ? []
@@ -280,11 +283,13 @@ export class RenameStore {
 
   /**
    * Remove an alias: later writes under its name start their own subject or property again; the facts it moved stay.
+   * The removal is recorded for sync.
    * @param id - the alias id.
+   * @param now - ISO instant.
    * @returns the change, or undefined when no alias has that id.
    */
-  removeAlias(id: number): AliasChange | undefined {
-    return removeAlias(this.db, id)
+  removeAlias(id: number, now: string): AliasChange | undefined {
+    return this.curation.unalias(id, now)
   }
 
   /**

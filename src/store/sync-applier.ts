@@ -24,8 +24,15 @@ import {
   type StoredRow,
   type UndoneEnd,
 } from '../sync/apply-plan.ts'
-import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
-import { canonicalSlots, claimId, mergeRecords, type MergedAlias } from '../sync/merge.ts'
+import { compareRecords, type AliasChange, type ChangeRecord } from '../sync/change-record.ts'
+import {
+  canonicalSlots,
+  claimId,
+  mergeRecords,
+  type CanonicalSlot,
+  type MergedAlias,
+  type MergedDisplay,
+} from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
@@ -84,28 +91,38 @@ export class SyncApplier {
       const rows = this.rowsOf([...linked])
       const plan = planApply(merged, statements, rows, {
         canonical,
+        ...(records.some((record) => record.kind === 'unalias')
+          ? { everCanonical: canonicalSlots(records.filter((record) => record.kind !== 'unalias')) }
+          : {}),
         renamedInto: renameTargets(records),
         undoneEnds: undoneEndsOf(records, canonical),
         forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
       })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
+      // A name an alias since removed led to keeps the spelling that alias gave it (the aliases in force first).
+      const spelled = [...merged.aliases, ...removedAliases(records)]
       const displays = new Map(
-        merged.aliases.filter((alias) => alias.aliasKind === 'entity').map((alias) => [alias.to, alias.display]),
+        spelled
+          .filter((alias) => alias.aliasKind === 'entity')
+          .reverse()
+          .map((alias) => [alias.to, alias.display]),
       )
       // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
       // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
       for (const { slot, value } of renamedForgets(records, canonical))
         this.keepTombstone('claim', claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value), now)
+      // An alias out of force (removed, undone, taken back) goes first: no row is written through it.
+      this.dropAliasesOutOfForce(records, merged.aliases)
       // Rows renamed away move under the names in force before any slot's steps, as the rename moved them where it
       // was made; a slot they leave keeps no open conflict group.
       const left = new Set<string>()
-      for (const relocation of plan.relocations) left.add(this.relocate(relocation, merged.aliases, now))
+      for (const relocation of plan.relocations) left.add(this.relocate(relocation, spelled, now))
       for (const slotKey of left) this.settleGroup(slotKey, false, now)
       let changedSlots = left.size
       for (const slot of plan.slots) if (this.carryOut(slot, now, refused, displays)) changedSlots += 1
-      this.dropAliasesOutOfForce(records, merged.aliases)
       this.applyAliases(merged.aliases, now)
+      if (this.applyDisplays(merged.displays, linked)) changedSlots += 1
       // The keys the forgets carry, and every forgotten claim's own key: a store that never held the row blocks it too.
       const claims = merged.tombstones.map((claim) => {
         const [entity, predicate, qualifiers, value] = JSON.parse(claim) as [string, string, string, string]
@@ -408,6 +425,56 @@ export class SyncApplier {
     }
   }
 
+  /**
+   * Names shown under another spelling of their key, as the device that renamed them shows them: a subject's name
+   * (its entity and its rows that are not forgotten) and a property's (its rows of that subject), where they read
+   * otherwise. Only the subjects being applied are touched.
+   * @returns true when a name changed.
+   */
+  private applyDisplays(displays: readonly MergedDisplay[], subjects: ReadonlySet<string>): boolean {
+    let changed = false
+    const changes = (sql: string, ...params: (string | number)[]): boolean => this.db.run(sql, ...params).changes > 0
+    for (const name of displays) {
+      if (!subjects.has(name.entity)) continue
+      const entityId = Number(this.db.get('SELECT id FROM entities WHERE entity_key = ?', name.entity)?.['id'] ?? 0)
+      if (name.predicate === null) {
+        if (canonicalEntity(name.display) !== name.entity) continue
+        // An alias from the name reads as the name is spelled, whichever of the two arrived first.
+        changes(
+          "UPDATE aliases SET alias_text = ? WHERE kind = 'entity' AND entity_key = '' AND alias_key = ? AND alias_text <> ?",
+          name.display,
+          name.entity,
+          name.display,
+        )
+        if (
+          changes('UPDATE entities SET display = ? WHERE id = ? AND display <> ?', name.display, entityId, name.display)
+        )
+          changed = true
+        if (
+          changes(
+            "UPDATE facts SET subject = ? WHERE entity_id = ? AND status <> 'forgotten' AND subject <> ?",
+            name.display,
+            entityId,
+            name.display,
+          )
+        )
+          changed = true
+      } else if (
+        canonicalPredicate(name.display) === name.predicate &&
+        changes(
+          `UPDATE facts SET property = ? WHERE entity_id = ? AND predicate_key = ? AND status <> 'forgotten'
+          AND property <> ?`,
+          name.display,
+          entityId,
+          name.predicate,
+          name.display,
+        )
+      )
+        changed = true
+    }
+    return changed
+  }
+
   /** Subject and property aliases in force become the store's lasting aliases. */
   private applyAliases(aliases: ReturnType<typeof mergeRecords>['aliases'], now: string): void {
     for (const alias of aliases) {
@@ -444,15 +511,23 @@ export class SyncApplier {
   }
 }
 
+/** The aliases the records name that are not in force, latest first, as the merge names aliases. */
+function removedAliases(records: readonly ChangeRecord[]): MergedAlias[] {
+  return records
+    .filter((record): record is AliasChange => record.kind === 'alias')
+    .sort((a, b) => compareRecords(b, a))
+    .map(({ aliasKind, entity, from, to, display }) => ({ aliasKind, entity, from, to, display }))
+}
+
 /** The forgets in force made under a name since renamed away: the slot as they named it and the value. */
 function renamedForgets(
   records: readonly ChangeRecord[],
-  canonical: ReturnType<typeof canonicalSlots>,
+  canonical: CanonicalSlot,
 ): Pick<Statement, 'slot' | 'value'>[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return records.flatMap((record) => {
     if (record.kind !== 'forget' || undone.has(record.op)) return []
-    const named = canonical(record.slot)
+    const named = canonical(record.slot, record)
     const same =
       named.entity === record.slot.entity &&
       named.predicate === record.slot.predicate &&
@@ -499,18 +574,18 @@ function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRec
 }
 
 /** The values undone records put back as history or ended, under the names in force. */
-function undoneEndsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): UndoneEnd[] {
+function undoneEndsOf(records: readonly ChangeRecord[], canonical: CanonicalSlot): UndoneEnd[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return records.flatMap((record): UndoneEnd[] => {
     if (!undone.has(record.op)) return []
     switch (record.kind) {
       case 'put_back':
       case 'move':
-        return [{ slot: canonical(record.slot), value: record.value }]
+        return [{ slot: canonical(record.slot, record), value: record.value }]
       case 'write':
       case 'supersede':
       case 'settle':
-        return record.ends.map((end) => ({ slot: canonical(record.slot), value: end.value }))
+        return record.ends.map((end) => ({ slot: canonical(record.slot, record), value: end.value }))
       default:
         return []
     }
@@ -518,13 +593,13 @@ function undoneEndsOf(records: readonly ChangeRecord[], canonical: ReturnType<ty
 }
 
 /** Every value the records state (undone ones too), with its slot as named and under the names in force. */
-function statementsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): Statement[] {
+function statementsOf(records: readonly ChangeRecord[], canonical: CanonicalSlot): Statement[] {
   const out: Statement[] = []
   for (const record of records) {
     if (record.kind === 'write' || record.kind === 'put_back')
-      out.push({ slot: record.slot, canonical: canonical(record.slot), value: record.value, row: record.row })
+      out.push({ slot: record.slot, canonical: canonical(record.slot, record), value: record.value, row: record.row })
     if (record.kind === 'move')
-      out.push({ slot: record.to, canonical: canonical(record.to), value: record.value, row: record.row })
+      out.push({ slot: record.to, canonical: canonical(record.to, record), value: record.value, row: record.row })
   }
   return out
 }

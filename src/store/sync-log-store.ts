@@ -264,6 +264,7 @@ export class SyncLogStore implements SyncLogPort {
       const entities = new Set<string>()
       const undone: string[] = []
       const latest = new Map<string, string>()
+      const bareClaims: string[] = []
       let fresh = 0
       let clock = this.clock(self)
       const wall = Date.now()
@@ -284,6 +285,8 @@ export class SyncLogStore implements SyncLogPort {
         for (const slot of slotsOf(record)) touched.set(JSON.stringify(slot), slot)
         for (const entity of entitiesOf(record)) entities.add(entity)
         if (record.kind === 'restore') undone.push(...record.undoes)
+        if (record.kind === 'tombstone')
+          for (const key of record.tombstones) if (key.kind === 'claim') bareClaims.push(key.key)
       }
       for (const [device, hlc] of latest) {
         this.db.run(
@@ -306,6 +309,7 @@ export class SyncLogStore implements SyncLogPort {
       if (fresh > 0) this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
       if (fresh === 0) return { fresh, changedSlots: 0, touched: [], refused: [] }
       for (const entity of this.entitiesToApply(undone, entities)) entities.add(entity)
+      for (const entity of this.entitiesHolding(bareClaims)) entities.add(entity)
       const applied = this.applier.apply(entities, new Date(wall).toISOString())
       if (applied.changedSlots > 0) this.db.touchGeneration()
       beforeCommit?.()
@@ -402,6 +406,18 @@ export class SyncLogStore implements SyncLogPort {
     return [...taken, ...rows.map((row) => String(row['entity']))]
   }
 
+  /** The subjects of the rows (not forgotten) holding these claims (hex keys): what bare tombstones may forget. */
+  private entitiesHolding(claimKeys: readonly string[]): string[] {
+    if (claimKeys.length === 0) return []
+    return this.db
+      .all(
+        `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
+        WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
+        JSON.stringify(claimKeys),
+      )
+      .map((row) => String(row['entity_key']))
+  }
+
   /** Every record kept from other devices, in application order (clock, then operation id). */
   receivedRecords(): ChangeRecord[] {
     return this.db
@@ -419,7 +435,10 @@ export class SyncLogStore implements SyncLogPort {
   }
 }
 
-/** The subjects a record names: '*' for a project alias, which touches every subject. */
+/**
+ * The subjects a record names: '*' for a project alias, which touches every subject; none for bare tombstones (the
+ * subjects holding their claims are looked up by key).
+ */
 function entitiesOf(record: ChangeRecord): string[] {
   switch (record.kind) {
     case 'move':
@@ -430,7 +449,12 @@ function entitiesOf(record: ChangeRecord): string[] {
         : record.aliasKind === 'predicate'
           ? [record.entity ?? '']
           : ['*']
+    case 'unalias':
+      return record.aliasKind === 'entity' ? [record.from, record.to] : [record.entity ?? '']
+    case 'display':
+      return [record.entity]
     case 'restore':
+    case 'tombstone':
       return []
     default:
       return [record.slot.entity]
@@ -444,6 +468,9 @@ function slotsOf(record: ChangeRecord): SlotRef[] {
       return [record.slot, record.to]
     case 'alias':
     case 'restore':
+    case 'unalias':
+    case 'display':
+    case 'tombstone':
       return []
     default:
       return [record.slot]

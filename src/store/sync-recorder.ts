@@ -7,8 +7,10 @@
  *
  * Kinds: a write (`recordWrite`), an ending without a new value (`recordSupersede`: expiry, retire, merge or fold
  * card, a value edit that moved the slot), a conflict settled by the user (`recordSettle`), a forget, a pin, an alias
- * (`recordAlias`: rename, merge, alias card, import, project rekey), a move to another scope or project
- * (`recordMove`), a past value put back from an export (`recordPutBack`) and an undo (`recordRestore`). Records a
+ * (`recordAlias`: rename, merge, alias card, import, project rekey), an alias removed (`recordUnalias`), a name shown
+ * under another spelling of its key (`recordDisplay`), tombstones an import kept for claims never held here
+ * (`recordTombstones`), a move to another scope or project (`recordMove`), a past value put back from an export
+ * (`recordPutBack`) and an undo (`recordRestore`). Records a
  * reversible edit appended are linked to it (`linkEdit`), so its undo names them.
  *
  * What is recorded: a credential never (its write, forget and pin leave no record, and a credential ended by a write
@@ -23,10 +25,13 @@ import { projectKeyOfScope } from '../project/project-ref.ts'
 import type {
   AliasChange,
   ChangeRecord,
+  DisplayChange,
   EndStatus,
   FactRow,
   RecordBase,
   SlotRef,
+  TombstoneKey,
+  UnaliasChange,
   ValueEnd,
 } from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickLocal, zeroHlc, type Hlc } from '../sync/hlc.ts'
@@ -246,6 +251,53 @@ export class SyncRecorder {
       [{ body: { kind: 'alias', ...alias }, slotKey: null, claimKey: null, sensitive: false, sensitiveEnds: [] }],
       now,
     )
+  }
+
+  /**
+   * Record a lasting subject or property alias removed (alias-remove). Call inside the removal's transaction.
+   * @param alias - kind, subject (a property alias), old key and the key it led to.
+   * @param now - the change's ISO instant.
+   */
+  recordUnalias(alias: Omit<UnaliasChange, keyof RecordBase | 'kind'>, now: string): void {
+    if (!this.recording()) return
+    this.append(
+      [{ body: { kind: 'unalias', ...alias }, slotKey: null, claimKey: null, sensitive: false, sensitiveEnds: [] }],
+      now,
+    )
+  }
+
+  /**
+   * Record a subject or property shown under another spelling of the same key (a display-only rename). Call inside
+   * the rename's transaction.
+   * @param name - which name, its keys and the new spelling.
+   * @param now - the change's ISO instant.
+   */
+  recordDisplay(name: Omit<DisplayChange, keyof RecordBase | 'kind'>, now: string): void {
+    if (!this.recording()) return
+    this.append(
+      [{ body: { kind: 'display', ...name }, slotKey: null, claimKey: null, sensitive: false, sensitiveEnds: [] }],
+      now,
+    )
+  }
+
+  /**
+   * Record tombstones kept without a row (an import's tombstones of claims this store never held), at most 1,000
+   * keys a record. Call inside the import's transaction.
+   * @param keys - the tombstone keys (none: nothing is recorded).
+   * @param now - the change's ISO instant.
+   */
+  recordTombstones(keys: readonly TombstoneKey[], now: string): void {
+    if (keys.length === 0 || !this.recording()) return
+    const records: PendingRecord[] = []
+    for (let at = 0; at < keys.length; at += 1000)
+      records.push({
+        body: { kind: 'tombstone', tombstones: keys.slice(at, at + 1000) },
+        slotKey: null,
+        claimKey: null,
+        sensitive: false,
+        sensitiveEnds: [],
+      })
+    this.append(records, now)
   }
 
   /**

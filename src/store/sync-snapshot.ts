@@ -1,7 +1,7 @@
 /**
  * SyncSnapshot: the library written as this device's records when sync is turned on (every alias in force as an
- * `alias`, then every current value as a `write` and its pin, every forgotten row as a `forget` with its tombstones;
- * credentials left out), in slices of
+ * `alias` and every tombstone kept without a row as a bare `tombstone`, then every current value as a `write` and its
+ * pin, every forgotten row as a `forget` with its tombstones; credentials left out), in slices of
  * one transaction each, so a large library never blocks the event loop for long (100k facts took 22 s in one
  * transaction on the shared test machine). `sync_snapshot` (migration 0028) holds its progress: the highest fact id
  * it covers (rows made later are recorded live as they are made), the last fact id written, and the seq of the last
@@ -9,6 +9,7 @@
  * last committed slice and writes nothing twice; a value recorded live since the snapshot began (a write, a pin, a
  * forget of a row not yet reached) is not written again by it. History rows (superseded, retired, expired) stay local.
  */
+import type { TombstoneKey } from '../sync/change-record.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, keyColumn, toFact } from './fact-rows.ts'
 import { forgetRecord, pinRecord, writeRecord, type PendingRecord, type SyncRecorder } from './sync-recorder.ts'
@@ -41,7 +42,8 @@ export class SyncSnapshot {
   }
 
   /**
-   * Begin a snapshot of every fact there is now, and write the aliases in force (few) at once. Call in the
+   * Begin a snapshot of every fact there is now, and write the aliases in force (few) and the tombstones kept without
+   * a row (at most 1,000 keys a record) at once. Call in the
    * transaction that turns recording on.
    * @param now - the ISO instant the records are stamped at.
    * @returns how many alias records it wrote.
@@ -74,7 +76,16 @@ export class SyncSnapshot {
         }),
       )
     this.recorder.append(aliases, now)
-    return aliases.length
+    // Tombstones kept without a row (an import's of claims never held here, or kept from a sync) go as bare keys.
+    const bare = this.db
+      .all('SELECT kind, key FROM tombstones WHERE fact_id IS NULL ORDER BY id')
+      .map(
+        (row): TombstoneKey => ({ kind: row['kind'] === 'evidence' ? 'evidence' : 'claim', key: String(row['key']) }),
+      )
+      .filter((key) => /^[0-9a-f]{64}$/u.test(key.key))
+    const mark = this.recorder.lastSeq()
+    this.recorder.recordTombstones(bare, now)
+    return aliases.length + (this.recorder.lastSeq() - mark)
   }
 
   /** Whether a snapshot is begun and not finished (a crash or a stop left it). */

@@ -110,6 +110,8 @@ export interface ApplyPlan {
 export interface PlanContext {
   /** A slot under the names in force (the aliases of the same records). */
   readonly canonical?: (slot: SlotRef) => SlotRef
+  /** A slot under every alias that was ever in force, removed ones too (the names in force when none was removed). */
+  readonly everCanonical?: (slot: SlotRef) => SlotRef
   /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
   readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
   /** Values undone records put back as history or ended. */
@@ -134,6 +136,7 @@ export function planApply(
   context: PlanContext = {},
 ): ApplyPlan {
   const canonical = context.canonical ?? ((slot: SlotRef) => slot)
+  const everCanonical = context.everCanonical ?? canonical
   const renamedInto = context.renamedInto ?? (() => false)
   const undoneEnds = context.undoneEnds ?? []
   const tombstoned = new Set([...merged.tombstones, ...(context.forgottenAsNamed ?? [])])
@@ -141,6 +144,8 @@ export function planApply(
   const slots = new Map<string, SlotRef>()
   // Values the outcome keeps in a slot, current or as history: a row renamed away from them moves there.
   const kept = new Set<string>()
+  const keptCurrent = new Set<string>()
+  for (const entry of merged.slots) for (const value of entry.current) keptCurrent.add(keyOf(entry.slot, value.value))
   for (const entry of merged.slots)
     for (const value of [...entry.current.map((each) => each.value), ...entry.history.map((each) => each.value)])
       kept.add(keyOf(entry.slot, value))
@@ -161,8 +166,26 @@ export function planApply(
       (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
   /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
   const homeOf = (held: StoredRow): SlotRef | undefined => {
+    // A row where the outcome keeps its value stays (a statement made under a name after its alias was removed).
+    if (kept.has(keyOf(held.slot, held.value))) return undefined
     const named = canonical(held.slot)
     if (kept.has(keyOf(named, held.value))) return slotId(named) === slotId(held.slot) ? undefined : named
+    // A row whose alias was removed since: a row under the old name goes where the alias that held for its
+    // statements led, and one an alias had led here (read before its removal) goes back where its statements stand.
+    const led = new Map<string, SlotRef>()
+    for (const statement of statements)
+      if (
+        statement.value === held.value &&
+        (slotId(statement.slot) === slotId(held.slot) || slotId(everCanonical(statement.slot)) === slotId(held.slot)) &&
+        kept.has(keyOf(statement.canonical, statement.value))
+      )
+        led.set(slotId(statement.canonical), statement.canonical)
+    // Two names led here: a current row goes where the value is current, a history row where it is history.
+    const alike = [...led.values()].filter(
+      (slot) => keptCurrent.has(keyOf(slot, held.value)) === CURRENT.has(held.status),
+    )
+    if (led.size === 1) return [...led.values()][0]
+    if (alike.length === 1) return alike[0]
     // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
     // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
     if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined
@@ -227,6 +250,9 @@ export function planApply(
   for (const statement of [...statements].sort((a, b) => compare(JSON.stringify(a), JSON.stringify(b)))) {
     const canonicalKey = keyOf(statement.canonical, statement.value)
     namedAs.set(canonicalKey, (namedAs.get(canonicalKey) ?? new Set()).add(slotId(statement.slot)))
+    // A store that applied an alias before its removal merged the names it joined: the twin's history stays.
+    const everKey = keyOf(everCanonical(statement.slot), statement.value)
+    if (everKey !== canonicalKey) namedAs.set(everKey, (namedAs.get(everKey) ?? new Set()).add(slotId(statement.slot)))
     const inForce = slotId(statement.slot) === slotId(statement.canonical)
     if (inForce) {
       const entry = want(statement.slot, statement.value)

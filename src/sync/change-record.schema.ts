@@ -36,6 +36,13 @@ const ends = z
   )
   .max(1000)
 
+const tombstones = z.array(
+  z.strictObject({
+    kind: z.enum(['claim', 'evidence']),
+    key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
+  }),
+)
+
 const base = {
   op: z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/u, 'must be an operation id'),
   device,
@@ -56,20 +63,7 @@ export const changeRecordSchema = z
       ends,
       evidence: z.enum(['explicit_user', 'confirmed_user', 'observed', 'unverified']).optional(),
     }),
-    z.strictObject({
-      ...base,
-      kind: z.literal('forget'),
-      slot,
-      value: valueKey,
-      tombstones: z
-        .array(
-          z.strictObject({
-            kind: z.enum(['claim', 'evidence']),
-            key: z.string().regex(/^[0-9a-f]{64}$/u, 'must be 64 lowercase hex digits'),
-          }),
-        )
-        .max(100),
-    }),
+    z.strictObject({ ...base, kind: z.literal('forget'), slot, value: valueKey, tombstones: tombstones.max(100) }),
     z.strictObject({ ...base, kind: z.literal('pin'), slot, value: valueKey, pinnedAt: z.string().max(40).nullable() }),
     z.strictObject({
       ...base,
@@ -90,14 +84,38 @@ export const changeRecordSchema = z
       status: z.enum(['superseded', 'retired', 'expired']),
     }),
     z.strictObject({ ...base, kind: z.literal('restore'), undoes: z.array(z.string().max(128)).min(1).max(1000) }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('unalias'),
+      aliasKind: z.enum(['entity', 'predicate']),
+      entity: key(400).nullable(),
+      from: key(4200),
+      to: key(4200),
+    }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('display'),
+      nameKind: z.enum(['entity', 'predicate']),
+      entity: key(400),
+      predicate: key(400).nullable(),
+      display: key(4200),
+      before: key(4200),
+    }),
+    z.strictObject({ ...base, kind: z.literal('tombstone'), tombstones: tombstones.min(1).max(1000) }),
   ])
   .refine((record) => record.hlc.endsWith(`-${record.device}`), {
     message: "the clock must be stamped by the record's own device",
     path: ['hlc'],
   })
-  .refine((record) => record.kind !== 'alias' || (record.aliasKind === 'predicate') === (record.entity !== null), {
-    message: 'a property alias names its subject, and only a property alias does',
-    path: ['entity'],
+  .refine(
+    (record) =>
+      (record.kind !== 'alias' && record.kind !== 'unalias') ||
+      (record.aliasKind === 'predicate') === (record.entity !== null),
+    { message: 'a property alias names its subject, and only a property alias does', path: ['entity'] },
+  )
+  .refine((record) => record.kind !== 'display' || (record.nameKind === 'predicate') === (record.predicate !== null), {
+    message: 'a property name names its property, and only a property name does',
+    path: ['predicate'],
   })
 
 /** A parsed record, or the sentence saying why the value is not one. */

@@ -125,6 +125,44 @@ export interface AliasChange extends RecordBase {
   readonly display: string
 }
 
+/**
+ * A lasting subject or property alias removed (the page's alias-remove): statements made under the old name after
+ * its device removed it (and those it had not seen) are the old name's own again; what its device had seen when it
+ * removed it (the facts the alias had moved) stays under the name the alias led to.
+ */
+export interface UnaliasChange extends RecordBase {
+  readonly kind: 'unalias'
+  readonly aliasKind: 'entity' | 'predicate'
+  /** For a property alias: the subject's entity key. */
+  readonly entity: string | null
+  readonly from: string
+  /** The name it led to when it was removed. */
+  readonly to: string
+}
+
+/** A subject, or one subject's property, shown under another spelling of the same key (a display-only rename). */
+export interface DisplayChange extends RecordBase {
+  readonly kind: 'display'
+  readonly nameKind: 'entity' | 'predicate'
+  /** The subject's entity key. */
+  readonly entity: string
+  /** For a property: its predicate key; null for a subject. */
+  readonly predicate: string | null
+  /** The name as people read it now. */
+  readonly display: string
+  /** The name as its device showed it before: what an undo of this record puts back. */
+  readonly before: string
+}
+
+/**
+ * Tombstones an import kept for claims this store never held: bare keys (the export carries no slot or value). They
+ * block the claims they name on every device, and forget a row of one where a device holds it.
+ */
+export interface TombstoneChange extends RecordBase {
+  readonly kind: 'tombstone'
+  readonly tombstones: readonly TombstoneKey[]
+}
+
 /** A value moved to another scope or project: it ends in `slot` and is written in `to`. */
 export interface MoveChange extends RecordBase {
   readonly kind: 'move'
@@ -160,6 +198,9 @@ export type ChangeRecord =
   | MoveChange
   | PutBackChange
   | RestoreChange
+  | UnaliasChange
+  | DisplayChange
+  | TombstoneChange
 
 /** The closed set of record kinds. */
 export type ChangeKind = ChangeRecord['kind']
@@ -175,6 +216,9 @@ export const CHANGE_KINDS: readonly ChangeKind[] = [
   'move',
   'put_back',
   'restore',
+  'unalias',
+  'display',
+  'tombstone',
 ]
 
 /**

@@ -9,6 +9,10 @@
  *   (`happenedBefore`): a correction ends what its machine had seen; a statement its machine had not seen stands,
  *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
+ *   with an alias removed, a forget blocks its claim where the alias had led too (a device may have read the alias
+ *   before its removal), and an import's bare tombstones block the claims whose keys they carry;
+ * - an alias removed still holds for the statements its device had seen (the facts it moved stay), not for later
+ *   or concurrent ones; the latest spelling of a name (`display`) holds;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
  *   as the active side, then a correction over a plain statement, then the earliest; never a silent winner;
  * - a value's evidence is the strongest of its standing statements and of the settles in force that kept it;
@@ -17,11 +21,14 @@
  */
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
+import { claimKeyOf } from '../text/normalize.ts'
 import {
   compareRecords,
   happenedBefore,
   type AliasChange,
   type ChangeRecord,
+  type DisplayChange,
+  type RecordBase,
   type EndStatus,
   type FactRow,
   type SlotRef,
@@ -77,6 +84,19 @@ export interface MergedAlias {
   readonly display: string
 }
 
+/**
+ * How a subject, or one subject's property, is shown: the latest live `display` record of it, else the spelling the
+ * earliest undone one replaced.
+ */
+export interface MergedDisplay {
+  readonly nameKind: DisplayChange['nameKind']
+  /** The subject's entity key, as the record names it. */
+  readonly entity: string
+  /** The property's predicate key (null for a subject), as the record names it. */
+  readonly predicate: string | null
+  readonly display: string
+}
+
 /** The merged library. */
 export interface MergedState {
   /** Slots with anything in them, sorted by slot id. */
@@ -87,6 +107,8 @@ export interface MergedState {
   readonly storeTombstones: readonly TombstoneKey[]
   /** Aliases in force, sorted by kind, subject and old name. */
   readonly aliases: readonly MergedAlias[]
+  /** Names shown under another spelling of their key, sorted by kind, subject and property. */
+  readonly displays: readonly MergedDisplay[]
 }
 
 /** A statement of a value in a slot, or a record that only ends values there. */
@@ -123,7 +145,20 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   const live = ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))
   const names = resolveNames(live)
-  const canonical = (slot: SlotRef): SlotRef => names.slot(slot)
+  // With an alias removed, the names every alias ever led to (removals left out).
+  const ever = live.some((record) => record.kind === 'unalias')
+    ? resolveNames(live.filter((record) => record.kind !== 'unalias')).slot
+    : undefined
+  const displays = new Map<string, MergedDisplay>()
+  // A spelling belongs to the key it respells, as named: a rename since moves the rows to a name of its own spelling.
+  const showName = (record: DisplayChange, display: string): void => {
+    const { nameKind, entity, predicate } = record
+    displays.set(`${nameKind}\u0000${entity}\u0000${predicate ?? ''}`, { nameKind, entity, predicate, display })
+  }
+  // A respelling undone puts back the spelling it replaced, unless a live one holds (the earliest undone one decides).
+  for (const record of [...ordered].reverse())
+    if (record.kind === 'display' && undone.has(record.op)) showName(record, record.before)
+  const canonical = names.slot
 
   const tombstones = new Set<string>()
   const storeTombstones = new Map<string, TombstoneKey>()
@@ -131,6 +166,8 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const pins = new Map<string, string | null>()
   const putBack = new Map<string, MergedHistory[]>()
   const slotOf = new Map<string, SlotRef>()
+  // Claim keys an import's bare tombstones block (they name no slot or value: statements are checked by key).
+  const bareClaims = new Set<string>()
   const add = (slot: SlotRef, event: SlotEvent): void => {
     const id = slotId(slot)
     slotOf.set(id, slot)
@@ -142,7 +179,7 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   live.forEach((record, order) => {
     switch (record.kind) {
       case 'write':
-        add(canonical(record.slot), {
+        add(canonical(record.slot, record), {
           record,
           order,
           statement: { value: record.value, row: record.row },
@@ -151,31 +188,67 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
         break
       case 'supersede':
       case 'settle':
-        add(canonical(record.slot), { record, order, statement: null, ends: record.ends })
+        add(canonical(record.slot, record), { record, order, statement: null, ends: record.ends })
         break
       case 'move':
-        add(canonical(record.slot), { record, order, statement: null, ends: [{ value: record.value, as: 'moved' }] })
-        add(canonical(record.to), { record, order, statement: { value: record.value, row: record.row }, ends: [] })
+        add(canonical(record.slot, record), {
+          record,
+          order,
+          statement: null,
+          ends: [{ value: record.value, as: 'moved' }],
+        })
+        add(canonical(record.to, record), {
+          record,
+          order,
+          statement: { value: record.value, row: record.row },
+          ends: [],
+        })
         break
       case 'forget':
-        tombstones.add(claimId(canonical(record.slot), record.value))
+        tombstones.add(claimId(canonical(record.slot, record), record.value))
+        // A store that read the alias before its removal blocked the claim where the alias led: so does every store.
+        if (ever !== undefined) tombstones.add(claimId(ever(record.slot), record.value))
         for (const key of record.tombstones) storeTombstones.set(`${key.kind}:${key.key}`, key)
         break
+      case 'tombstone':
+        for (const key of record.tombstones) {
+          storeTombstones.set(`${key.kind}:${key.key}`, key)
+          if (key.kind === 'claim') bareClaims.add(key.key)
+        }
+        break
       case 'pin':
-        pins.set(`${slotId(canonical(record.slot))}\u0000${record.value}`, record.pinnedAt)
+        pins.set(`${slotId(canonical(record.slot, record))}\u0000${record.value}`, record.pinnedAt)
+        break
+      case 'display':
+        // The latest spelling of a name holds, as the latest pin of a value does.
+        showName(record, record.display)
         break
       case 'put_back': {
-        const slot = canonical(record.slot)
+        const slot = canonical(record.slot, record)
         const id = slotId(slot)
         slotOf.set(id, slot)
         putBack.set(id, [...(putBack.get(id) ?? []), { value: record.value, status: record.status, by: null }])
         break
       }
       case 'alias':
+      case 'unalias':
       case 'restore':
         break
     }
   })
+  const bare = (slot: SlotRef, value: string): boolean =>
+    bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
+  // A statement whose claim a bare tombstone names (under its names in force or as stated) is forgotten like one a
+  // forget names: there, and where an alias removed since had led it.
+  if (bareClaims.size > 0)
+    for (const record of live) {
+      if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
+      const stated = record.kind === 'move' ? record.to : record.slot
+      const slot = canonical(stated, record)
+      if (!bare(slot, record.value) && !bare(stated, record.value)) continue
+      tombstones.add(claimId(slot, record.value))
+      if (ever !== undefined) tombstones.add(claimId(ever(stated), record.value))
+    }
 
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
@@ -189,20 +262,27 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
     )
     if (merged.current.length + merged.history.length + merged.forgotten.length > 0) slots.push(merged)
   }
+  // A claim a bare tombstone blocks is forgotten like one a forget names, wherever a store holds it.
+  for (const merged of slots) for (const value of merged.forgotten) tombstones.add(claimId(merged.slot, value))
   return {
     slots,
     tombstones: [...tombstones].sort(),
     storeTombstones: [...storeTombstones.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, key]) => key),
     aliases: names.aliases,
+    displays: [...displays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, display]) => display),
   }
 }
+
+/** A slot under the names in force: for the statement of a record when `by` is given, else for a statement made now. */
+export type CanonicalSlot = (slot: SlotRef, by?: RecordBase) => SlotRef
 
 /**
  * The canonical form of a slot under the aliases the records hold (restores applied), as `mergeRecords` names slots.
  * @param records - records in any order, repeats allowed.
- * @returns the slot under the names in force.
+ * @returns the slot under the names in force: for a record's statement (`by`), through the aliases that held for
+ *   it (an alias removed since still holds for what its device had seen); without `by`, the aliases in force now.
  */
-export function canonicalSlots(records: Iterable<ChangeRecord>): (slot: SlotRef) => SlotRef {
+export function canonicalSlots(records: Iterable<ChangeRecord>): CanonicalSlot {
   const ordered = applicationOrder(records)
   const undone = new Set(ordered.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
   return resolveNames(ordered.filter((record) => record.kind === 'restore' || !undone.has(record.op))).slot
@@ -332,33 +412,73 @@ function byValueText(a: MergedValue, b: MergedValue): number {
   return a.value < b.value ? -1 : a.value > b.value ? 1 : 0
 }
 
-/** The aliases in force and the canonical form of a slot under them. */
-function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: (slot: SlotRef) => SlotRef } {
-  // Latest alias per old name, by the total order the records already stand in.
+/**
+ * One old name's aliases, in eras cut by its removals: each era holds the alias latest in the total order before the
+ * removal that closes it (none when no alias came in between); the last era is open.
+ */
+interface Era {
+  /** The removal that closed the era; null for the open one. */
+  readonly until: RecordBase | null
+  alias: AliasChange | undefined
+}
+
+/**
+ * The alias that holds for a statement under one old name: that of the first era whose removal had seen the
+ * statement (what the alias had led there stays there), else that of the open era.
+ */
+function aliasFor(eras: readonly Era[] | undefined, by: RecordBase | undefined): AliasChange | undefined {
+  if (eras === undefined) return undefined
+  if (by !== undefined)
+    for (const era of eras) if (era.until !== null && happenedBefore(by, era.until)) return era.alias
+  return eras.at(-1)?.alias
+}
+
+/** The aliases in force and the canonical form of a slot under them (per statement, see {@link aliasFor}). */
+function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[]; slot: CanonicalSlot } {
+  const erasOf = (map: Map<string, Era[]>, key: string): Era[] => {
+    let eras = map.get(key)
+    if (eras === undefined) {
+      eras = [{ until: null, alias: undefined }]
+      map.set(key, eras)
+    }
+    return eras
+  }
+  // By the total order the records already stand in: an alias joins the open era, a removal closes it.
+  const entityEras = new Map<string, Era[]>()
+  const projectEras = new Map<string, Era[]>()
+  // Aliases in force now, per old name as recorded.
   const latest = new Map<string, AliasChange>()
-  for (const record of records)
-    if (record.kind === 'alias')
-      latest.set(`${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`, record)
-  const entityMap = new Map<string, string>()
-  const projectMap = new Map<string, string>()
-  for (const alias of latest.values()) {
-    if (alias.aliasKind === 'entity') entityMap.set(alias.from, alias.to)
-    if (alias.aliasKind === 'project') projectMap.set(alias.from, alias.to)
+  const rawKey = (kind: string, entity: string | null, from: string): string =>
+    `${kind}\u0000${entity ?? ''}\u0000${from}`
+  for (const record of records) {
+    if (record.kind === 'alias') {
+      latest.set(rawKey(record.aliasKind, record.entity, record.from), record)
+      if (record.aliasKind === 'entity') (erasOf(entityEras, record.from).at(-1) as Era).alias = record
+      if (record.aliasKind === 'project') (erasOf(projectEras, record.from).at(-1) as Era).alias = record
+    }
+    if (record.kind === 'unalias') {
+      latest.delete(rawKey(record.aliasKind, record.entity, record.from))
+      if (record.aliasKind === 'entity') {
+        const eras = erasOf(entityEras, record.from)
+        eras.splice(-1, 1, { ...(eras.at(-1) as Era), until: record }, { until: null, alias: undefined })
+      }
+    }
   }
-  const entity = (key: string): string => follow(entityMap, key)
-  const project = (key: string): string => follow(projectMap, key)
-  const predicateMap = new Map<string, string>()
-  for (const alias of latest.values()) {
-    if (alias.aliasKind === 'predicate')
-      predicateMap.set(
-        `${entity(alias.entity ?? '')}\u0000${alias.from}`,
-        `${entity(alias.entity ?? '')}\u0000${alias.to}`,
-      )
+  const entity = (key: string, by?: RecordBase): string => follow((name) => aliasFor(entityEras.get(name), by)?.to, key)
+  const project = (key: string, by?: RecordBase): string =>
+    follow((name) => aliasFor(projectEras.get(name), by)?.to, key)
+  // A property alias is filed under its subject as named then; the subject resolves as the alias record's own.
+  const predicateEras = new Map<string, Era[]>()
+  for (const record of records) {
+    if (record.kind === 'alias' && record.aliasKind === 'predicate')
+      (erasOf(predicateEras, `${entity(record.entity ?? '', record)}\u0000${record.from}`).at(-1) as Era).alias = record
+    if (record.kind === 'unalias' && record.aliasKind === 'predicate') {
+      const eras = erasOf(predicateEras, `${entity(record.entity ?? '', record)}\u0000${record.from}`)
+      eras.splice(-1, 1, { ...(eras.at(-1) as Era), until: record }, { until: null, alias: undefined })
+    }
   }
-  const predicate = (entityKey: string, key: string): string => {
-    const resolved = follow(predicateMap, `${entityKey}\u0000${key}`)
-    return resolved.slice(resolved.indexOf('\u0000') + 1)
-  }
+  const predicate = (entityKey: string, key: string, by?: RecordBase): string =>
+    follow((name) => aliasFor(predicateEras.get(`${entityKey}\u0000${name}`), by)?.to, key)
   const aliases = [...latest.values()]
     .filter((alias) => alias.from !== alias.to)
     .map((alias) => ({
@@ -368,21 +488,16 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
       to: alias.to,
       display: alias.display,
     }))
-    .sort((a, b) =>
-      compareText(
-        `${a.aliasKind}\u0000${a.entity ?? ''}\u0000${a.from}`,
-        `${b.aliasKind}\u0000${b.entity ?? ''}\u0000${b.from}`,
-      ),
-    )
+    .sort((a, b) => compareText(rawKey(a.aliasKind, a.entity, a.from), rawKey(b.aliasKind, b.entity, b.from)))
   return {
     aliases,
-    slot: (slot) => {
-      const entityKey = entity(slot.entity)
+    slot: (slot, by) => {
+      const entityKey = entity(slot.entity, by)
       return {
         entity: entityKey,
-        predicate: predicate(entityKey, slot.predicate),
+        predicate: predicate(entityKey, slot.predicate, by),
         qualifiers: slot.qualifiers,
-        project: slot.project === null ? null : project(slot.project),
+        project: slot.project === null ? null : project(slot.project, by),
       }
     },
   }
@@ -392,14 +507,14 @@ function resolveNames(records: readonly ChangeRecord[]): { aliases: MergedAlias[
  * Follow old names to the name in force. Two devices that renamed A to B and B to A concurrently make a cycle; the
  * cycle resolves to its smallest name, so every device picks the same one.
  */
-function follow(map: ReadonlyMap<string, string>, start: string): string {
+function follow(next: (key: string) => string | undefined, start: string): string {
   const path: string[] = []
   let key = start
-  while (map.has(key)) {
+  for (let to = next(key); to !== undefined; to = next(key)) {
     const at = path.indexOf(key)
     if (at >= 0) return [...path.slice(at)].sort()[0] as string
     path.push(key)
-    key = map.get(key) as string
+    key = to
   }
   return key
 }

@@ -149,6 +149,30 @@ export class SyncFolder {
   }
 
   /**
+   * Remove this device's own temporary files (`.tmp-` names) last changed before `before`: a segment, snapshot or
+   * description a killed process was writing and never renamed. Only this device's folder is looked at, never
+   * another device's; a younger one may be another process of this device writing right now, and stays.
+   * @param before - epoch ms; files last modified at or after it stay.
+   * @returns how many files were removed.
+   */
+  async removeStaleTemps(before: number): Promise<number> {
+    let removed = 0
+    const own = this.deviceDir(this.device)
+    for (const dir of [own, join(own, 'segments'), join(own, 'snapshots')]) {
+      const names = await readdir(dir).catch(() => [] as string[])
+      for (const name of names) {
+        if (!name.startsWith(TEMP_PREFIX)) continue
+        const path = join(dir, name)
+        const info = await stat(path).catch(() => undefined)
+        if (info === undefined || !info.isFile() || info.mtimeMs >= before) continue
+        await rm(path, { force: true })
+        removed += 1
+      }
+    }
+    return removed
+  }
+
+  /**
    * The other devices in the folder.
    * @returns id and readable name of each, by id.
    */
@@ -339,8 +363,9 @@ export class SyncFolder {
 }
 
 /**
- * A device's log with what its own later records make irrelevant left out: a pin or an alias followed by a later pin
- * of the same value or alias of the same name from this device (when that later one was not undone). The merged
+ * A device's log with what its own later records make irrelevant left out: a pin, an alias or a display name followed
+ * by a later pin of the same value, alias of the same name (with no removal of it in between) or display of the same
+ * name from this device (when that later one was not undone). The merged
  * library is the same with or without them (merge.ts takes the latest).
  * @param log - one device's records, in clock order.
  * @returns the records to keep, in the same order.
@@ -350,12 +375,18 @@ export function compactLog(log: readonly ChangeRecord[]): ChangeRecord[] {
   const keyOf = (record: ChangeRecord): string | undefined => {
     if (record.kind === 'pin') return `pin\u0000${JSON.stringify(record.slot)}\u0000${record.value}`
     if (record.kind === 'alias') return `alias\u0000${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`
+    if (record.kind === 'display')
+      return `display\u0000${record.nameKind}\u0000${record.entity}\u0000${record.predicate ?? ''}`
     return undefined
   }
   const later = new Set<string>()
   const kept: ChangeRecord[] = []
   for (let index = log.length - 1; index >= 0; index -= 1) {
     const record = log[index] as ChangeRecord
+    // An alias removed still holds for what was stated before the removal: a later alias of the name overrides
+    // only the aliases after the last removal.
+    if (record.kind === 'unalias' && !undone.has(record.op))
+      later.delete(`alias\u0000${record.aliasKind}\u0000${record.entity ?? ''}\u0000${record.from}`)
     const key = keyOf(record)
     if (key !== undefined && !undone.has(record.op)) {
       if (later.has(key)) continue

@@ -1,7 +1,7 @@
 /**
- * One sync round for one device: bring the transport up to date (git: pull), read what the other devices added after
- * the cursor and hand it to the store, seal this device's new records as one segment, compact its own log past a
- * bound, and publish (git: commit and push). Never throws for a transport failure: the round reports it in words and
+ * One sync round for one device: remove the temporary files a killed round of this device left, bring the transport
+ * up to date (git: pull), read what the other devices added after the cursor and hand it to the store, seal this
+ * device's new records as one segment, compact its own log past a bound, and publish (git: commit and push). Never throws for a transport failure: the round reports it in words and
  * the next round starts over; nothing is lost because the store is the source of this device's records and the
  * cursor moves only with what the store committed. It reads only the own records after the published mark, and
  * touches the store only while no change is committing in slices (`SyncLogPort.settled`).
@@ -63,6 +63,13 @@ export const RECEIVE_SLICE = 500
 export const SEAL_SLICE = 2_000
 
 /**
+ * How old a temporary file of this device must be before a round removes it: longer than any round takes (a git call
+ * times out after 60 s, a push is retried at most 4 times, a segment holds at most {@link SEAL_SLICE} records), so a
+ * file another process of this device is still writing is never taken.
+ */
+export const STALE_TEMP_MS = 15 * 60_000
+
+/**
  * Run one round.
  * @param port - the store side.
  * @param target - the folder, or the git remote and its working copy.
@@ -76,6 +83,9 @@ export async function runSyncRound(
 ): Promise<RoundReport> {
   const problems: string[] = []
   let online = true
+  // First, before git stages this device's folder: what a killed round left under a temporary name goes. A file the
+  // folder cannot remove stays for the next round; it never fails this one.
+  await target.folder.removeStaleTemps(Date.now() - STALE_TEMP_MS).catch(() => 0)
   if (target.kind === 'git') {
     const pulled = await target.remote.pull()
     if (!pulled.ok) {

@@ -121,11 +121,26 @@ function outgoing(
       const undoes = record.undoes.filter((op) => sent.has(op))
       return undoes.length === 0 ? undefined : { ...record, undoes }
     }
+    // One person's view, or a change reaching beyond the project; a teammate may not make this user forget.
     case 'pin':
     case 'alias':
+    case 'unalias':
+    case 'display':
+    case 'tombstone':
       return undefined
   }
 }
+
+/** The kinds a teammate's file may carry; pins, aliases, names and bare tombstones in one are ignored. */
+const TEAM_KINDS: ReadonlySet<ChangeRecord['kind']> = new Set([
+  'write',
+  'supersede',
+  'settle',
+  'forget',
+  'move',
+  'put_back',
+  'restore',
+])
 
 /** What reading a teammate's records gave: the records to apply, and what was refused, in words. */
 export interface IncomingTeamRecords {
@@ -163,7 +178,7 @@ export function incomingTeamRecords(
   }
   for (const record of records) {
     const device = mapDevice(record.device)
-    if (device === undefined || record.kind === 'pin' || record.kind === 'alias') continue
+    if (device === undefined || !TEAM_KINDS.has(record.kind)) continue
     const who = `${TEAMMATE_WORD} ${nameOf(record.device)}`
     const slots = 'slot' in record ? [record.slot, ...(record.kind === 'move' ? [record.to] : [])] : []
     if (slots.some((slot) => slot.project !== projectKey)) {

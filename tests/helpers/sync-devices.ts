@@ -2,13 +2,14 @@
  * Simulated devices for the merge core: each keeps the records it has applied, its hybrid logical clock and what it
  * has seen of every other device, makes changes the way the store will (a write is decided by the real slot rules,
  * rules/write-policy.ts decideWrite, against the device's own merged view), and pulls other devices' logs. A seeded
- * generator drives random sessions of writes, corrections, forgets, pins, settles, renames, moves, put-backs and
- * undos across devices that sync now and then.
+ * generator drives random sessions of writes, corrections, forgets, pins, settles, renames, alias removals, display
+ * renames, bare tombstones, moves, put-backs and undos across devices that sync now and then.
  */
 import { decideWrite, type SlotRow } from '../../src/rules/write-policy.ts'
 import type { ChangeRecord, EndStatus, FactRow, RecordBase, SlotRef, ValueEnd } from '../../src/sync/change-record.ts'
 import { formatHlc, tickLocal, tickReceive, zeroHlc, parseHlc, type Hlc } from '../../src/sync/hlc.ts'
 import { mergeRecords, slotId, type MergedSlot, type MergedState } from '../../src/sync/merge.ts'
+import { claimKeyOf } from '../../src/text/normalize.ts'
 import type { Cursor } from '../../src/sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../../src/sync/sync-log-port.ts'
 import type { Evidence, FactId } from '../../src/types.ts'
@@ -244,6 +245,26 @@ export class SimDevice implements SyncLogPort {
     })
   }
 
+  /** Remove the alias in force from an old subject name (the page's alias-remove). */
+  unalias(from: string): ChangeRecord {
+    const alias = this.state().aliases.find((each) => each.aliasKind === 'entity' && each.from === from)
+    return this.append({ kind: 'unalias', aliasKind: 'entity', entity: null, from, to: alias?.to ?? from })
+  }
+
+  /** Show a subject under another spelling of its key (a display-only rename). */
+  display(entity: string, display: string): ChangeRecord {
+    const shown = this.state().displays.find((name) => name.nameKind === 'entity' && name.entity === entity)
+    const before = shown?.display ?? entity
+    return this.append({ kind: 'display', nameKind: 'entity', entity, predicate: null, display, before })
+  }
+
+  /** Keep an import's bare tombstone of a claim (its key only). */
+  bareTombstone(ref: SlotRef, value: string): ChangeRecord {
+    const key = claimKeyOf(ref.entity, ref.predicate, ref.qualifiers, value)
+    BARE_CLAIMS.set(key, { slot: ref, value })
+    return this.append({ kind: 'tombstone', tombstones: [{ kind: 'claim', key }] })
+  }
+
   /** Undo some of this device's own operations. */
   restore(undoes: readonly string[]): ChangeRecord {
     return this.append({ kind: 'restore', undoes })
@@ -289,6 +310,9 @@ function hex(text: string): string {
   }
   return out.slice(0, 64)
 }
+
+/** The claim behind each bare tombstone key the simulated devices made, so a test that renames subjects can rekey it. */
+export const BARE_CLAIMS = new Map<string, { readonly slot: SlotRef; readonly value: string }>()
 
 /** What a generated session left: the devices and every record they made. */
 export interface Session {
@@ -349,6 +373,14 @@ export function randomSession(seed: number, steps: number): Session {
     } else if (roll < 0.94 && device.log.length > 0) {
       const own = device.log.filter((record) => record.kind !== 'restore')
       if (own.length > 0) device.restore([pick(own).op])
+      // Each branch below draws one number, as the write it was carved from does, so the rest of a session stays.
+    } else if (roll < 0.95 && device.state().aliases.some((alias) => alias.aliasKind === 'entity')) {
+      device.unalias(pick(device.state().aliases.filter((alias) => alias.aliasKind === 'entity')).from)
+    } else if (roll < 0.96) {
+      const entity = pick(entities)
+      device.display(entity, `${entity.slice(0, -1)}${entity.slice(-1).toUpperCase()}`)
+    } else if (roll < 0.97) {
+      device.bareTombstone(ref, pick(values))
     } else {
       device.write(ref, pick(values), 'observed')
     }

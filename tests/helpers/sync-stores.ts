@@ -33,7 +33,15 @@ export async function openDevice(
   name: string,
   start = '2026-03-01T09:00:00.000Z',
 ): Promise<StoreDevice> {
-  const h = openMemory(driver, new FakeClock(start))
+  return deviceOf(openMemory(driver, new FakeClock(start)), name)
+}
+
+/**
+ * Make an open store a sync device: name it and turn sync on.
+ * @param h - the store (a verb harness's, say).
+ * @param name - readable device name.
+ */
+export async function deviceOf(h: MemoryHandle, name: string): Promise<StoreDevice> {
   const stores = storesOf(h.memory)
   stores.sync.setDeviceName(name)
   await stores.sync.enableSync(h.clock.iso())
@@ -73,6 +81,8 @@ export interface LibraryText {
   readonly conflicts: readonly string[]
   readonly tombstones: readonly string[]
   readonly aliases: readonly string[]
+  /** How each subject and each row's subject and property are spelled (entity key | shown name | row's spellings). */
+  readonly names: readonly string[]
 }
 
 /**
@@ -81,11 +91,18 @@ export interface LibraryText {
  * @param devices - device id to a stable label, so two stores name the same devices alike.
  */
 export function libraryOf(stores: StoreSet): LibraryText {
+  const entityNames = new Map(
+    stores.db
+      .all('SELECT entity_key, display FROM entities')
+      .map((row) => [String(row['entity_key']), String(row['display'])]),
+  )
   return stores.exchange.readSnapshot((snapshot) => {
     const current: string[] = []
     const history = new Set<string>()
     const slots = new Map<string, string>()
+    const names = new Set<string>()
     snapshot.eachFact((fact) => {
+      names.add(`${fact.entityKey}|${entityNames.get(fact.entityKey) ?? '?'}|${fact.subject}|${fact.property}`)
       const slot = `${fact.entityKey}|${fact.predicateKey}|${JSON.stringify(fact.qualifiers)}|${fact.scope}`
       const value = canonicalValue(fact.value)
       if (fact.status === 'active' || fact.status === 'conflict' || fact.status === 'scheduled') {
@@ -107,6 +124,7 @@ export function libraryOf(stores: StoreSet): LibraryText {
         .aliases()
         .map((alias) => `${alias.kind}|${alias.subject}|${alias.aliasText}|${alias.canonicalText}`)
         .sort(),
+      names: [...names].sort(),
     }
   })
 }

@@ -3,6 +3,7 @@
  * HTTP shell uses, without the HTTP. For handler logic; the HTTP surface has its own tests against a real host. Every
  * answer is parsed with its verb's answer schema from the verb contract, so a spec that reaches a drifted answer fails.
  */
+import { readFileSync } from 'node:fs'
 import type { Config } from '../../src/config.ts'
 import type { DriverName } from '../../src/store/connection.ts'
 import type { StatementObserver } from '../../src/store/database.ts'
@@ -13,6 +14,7 @@ import { verbNamed } from '../../src/management/verbs.ts'
 import { VERB_CONTRACTS, type VerbName } from '../../src/management/verb-contract.ts'
 import { AuditService } from '../../src/review/audit-service.ts'
 import { FakeClock } from './fake-clock.ts'
+import { writeFact } from './store.ts'
 import { openMemory, type MemoryHandle } from './store.ts'
 
 /** A store plus a way to call verbs on it. */
@@ -138,5 +140,34 @@ export function verbHarness(
     op,
     fence: (extra = {}) => ({ expectedGeneration: generation(), operationId: op(), ...extra }),
     dispose: () => h.dispose(),
+  }
+}
+
+/**
+ * Import a file through the verbs as the page does: a preview, then the commit with its token.
+ * @returns the commit's answer.
+ */
+export async function importContent(v: VerbHarness, content: string): Promise<Record<string, unknown>> {
+  const preview = await v.ok('import', { mode: 'preview', content })
+  return v.ok('import', { mode: 'commit', content, token: preview['token'], ...v.fence() })
+}
+
+/**
+ * The export file of a store that stated one fact and forgot it: it carries that claim's tombstones and no fact.
+ * @param driver - the SQLite binding.
+ * @param fact - subject, property and value.
+ * @returns the file's content.
+ */
+export async function exportOfForgotten(
+  driver: DriverName,
+  fact: { readonly subject: string; readonly property: string; readonly value: string },
+): Promise<string> {
+  const other = verbHarness(driver)
+  try {
+    const gone = writeFact(other.h.memory, other.h.config, fact)
+    await other.ok('fact-forget', other.fence({ id: gone.id }))
+    return readFileSync(String((await other.ok('export', { backup: false }))['path']), 'utf8')
+  } finally {
+    other.dispose()
   }
 }
