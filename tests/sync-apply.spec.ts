@@ -462,6 +462,24 @@ for (const driver of DRIVERS) {
       ])
     })
 
+    it('an undone statement that a kept expiry had ended leaves the same history whether the expiry met it or not', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const first = laptop.write(slot('svc a'), '7801')
+      desktop.pull(laptop)
+      const expiry = desktop.expire(slot('svc a'), '7801')
+      // The laptop, not having seen the expiry, states the value again, then takes its first statement back.
+      const again = laptop.write(slot('svc a'), '7801')
+      const undo = laptop.restore([first.op])
+      // Read before the undo, the expiry ends the first statement's row beside the current one.
+      const library = await sameWhateverOrder([first, expiry, again, undo], [[first, expiry, again], [undo]])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(4, 6).join('|')),
+        ['7801|active'],
+      )
+      assert.deepEqual(library.history, ['svc a|port|{}|global|7801|retired'])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

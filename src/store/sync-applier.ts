@@ -24,8 +24,8 @@ import {
   type StoredRow,
   type UndoneEnd,
 } from '../sync/apply-plan.ts'
-import type { AliasChange, ChangeRecord } from '../sync/change-record.ts'
-import { canonicalSlots, claimId, mergeRecords, type MergedAlias } from '../sync/merge.ts'
+import { happenedBefore, type AliasChange, type ChangeRecord } from '../sync/change-record.ts'
+import { canonicalSlots, claimId, mergeRecords, slotId, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
@@ -498,19 +498,41 @@ function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRec
   return out
 }
 
-/** The values undone records put back as history or ended, under the names in force. */
+/**
+ * The values undone records put back as history or ended, under the names in force; and the values a record in force
+ * ended only in an undone statement it had seen: a store that read both before the undo holds that ending's history
+ * row beside the value a statement it had not seen keeps current.
+ */
 function undoneEndsOf(records: readonly ChangeRecord[], canonical: ReturnType<typeof canonicalSlots>): UndoneEnd[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.flatMap((record): UndoneEnd[] => {
+  // The undone statements a later record could have ended: a write in its slot, a move where it arrived.
+  const undoneStatements = records.flatMap((record): { record: ChangeRecord; slot: string; value: string }[] => {
     if (!undone.has(record.op)) return []
+    if (record.kind === 'write') return [{ record, slot: slotId(canonical(record.slot)), value: record.value }]
+    if (record.kind === 'move') return [{ record, slot: slotId(canonical(record.to)), value: record.value }]
+    return []
+  })
+  return records.flatMap((record): UndoneEnd[] => {
     switch (record.kind) {
       case 'put_back':
       case 'move':
-        return [{ slot: canonical(record.slot), value: record.value }]
+        return undone.has(record.op) ? [{ slot: canonical(record.slot), value: record.value }] : []
       case 'write':
       case 'supersede':
-      case 'settle':
-        return record.ends.map((end) => ({ slot: canonical(record.slot), value: end.value }))
+      case 'settle': {
+        const slot = canonical(record.slot)
+        const ended = undone.has(record.op)
+          ? record.ends
+          : record.ends.filter((end) =>
+              undoneStatements.some(
+                (statement) =>
+                  statement.value === end.value &&
+                  statement.slot === slotId(slot) &&
+                  happenedBefore(statement.record, record),
+              ),
+            )
+        return ended.map((end) => ({ slot, value: end.value }))
+      }
       default:
         return []
     }

@@ -17,8 +17,9 @@
  *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
- *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended that the
- *   outcome keeps current with no history (a store that applied that record may hold its history row beside);
+ *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended, or that a
+ *   record in force ended in an undone statement, that the outcome keeps current with no history (a store that
+ *   applied those records before the undo may hold that history row beside);
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -112,7 +113,7 @@ export interface PlanContext {
   readonly canonical?: (slot: SlotRef) => SlotRef
   /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
   readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
-  /** Values undone records put back as history or ended. */
+  /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
   /** Claims (`claimId`) forgotten, in force, under a name since renamed away, as they were named. */
   readonly forgottenAsNamed?: readonly string[]
