@@ -480,6 +480,23 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.history, ['svc a|port|{}|global|7801|retired'])
     })
 
+    it('a forget read while two renames into each other are half read blocks the claim under both names', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const stated = laptop.write(slot('svc b'), '7802')
+      const intoA = container.rename('svc b', 'svc a')
+      const intoB = laptop.rename('svc a', 'svc b')
+      const forget = desktop.forget(slot('svc a'), '7802')
+      // Read with the rename into "svc b" alone, the forget is held under "svc b"; the two renames settle on "svc a".
+      const bare = await sameWhateverOrder([intoA, intoB, forget], [[intoB], [forget], [intoA]])
+      const stating = await sameWhateverOrder([stated, intoA, intoB, forget], [[intoB], [forget], [stated, intoA]])
+      for (const library of [bare, stating]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the forgotten claim leaves no row')
+        assert.equal(library.tombstones.length, 3, 'the forget’s own key, and the claim under "svc a" and "svc b"')
+      }
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

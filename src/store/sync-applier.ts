@@ -86,16 +86,16 @@ export class SyncApplier {
         canonical,
         renamedInto: renameTargets(records),
         undoneEnds: undoneEndsOf(records, canonical),
-        forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
+        forgottenAsNamed: forgetsUnderLinkedNames(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
       })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
         merged.aliases.filter((alias) => alias.aliasKind === 'entity').map((alias) => [alias.to, alias.display]),
       )
-      // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
-      // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
-      for (const { slot, value } of renamedForgets(records, canonical))
+      // A forgotten claim stays blocked under every name an alias links to the forget's, first: a store that applied
+      // the forget while such a name was in force holds that tombstone, so a trace of the claim is refused there as here.
+      for (const { slot, value } of forgetsUnderLinkedNames(records, canonical))
         this.keepTombstone('claim', claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value), now)
       // Rows renamed away move under the names in force before any slot's steps, as the rename moved them where it
       // was made; a slot they leave keeps no open conflict group.
@@ -444,20 +444,38 @@ export class SyncApplier {
   }
 }
 
-/** The forgets in force made under a name since renamed away: the slot as they named it and the value. */
-function renamedForgets(
+/**
+ * The claims the forgets in force block under names other than the one in force: under every subject and property
+ * name an alias record (in force or not) links to the name the forget was made under. A claim forgotten under a name
+ * since renamed away stays blocked there; a name the forget's subject passed through while records were half read (a
+ * rename read before the rename that overrode it or took it back) held the claim's tombstone on a store that read the
+ * forget then, so every store holds it; and a value stated under an old name of the forgotten claim is that claim.
+ */
+function forgetsUnderLinkedNames(
   records: readonly ChangeRecord[],
   canonical: ReturnType<typeof canonicalSlots>,
 ): Pick<Statement, 'slot' | 'value'>[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.flatMap((record) => {
-    if (record.kind !== 'forget' || undone.has(record.op)) return []
-    const named = canonical(record.slot)
-    const same =
-      named.entity === record.slot.entity &&
-      named.predicate === record.slot.predicate &&
-      named.qualifiers === record.slot.qualifiers
-    return same ? [] : [{ slot: record.slot, value: record.value }]
+  const forgets = records.filter(
+    (record): record is Extract<ChangeRecord, { kind: 'forget' }> => record.kind === 'forget' && !undone.has(record.op),
+  )
+  if (forgets.length === 0) return []
+  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
+  return forgets.flatMap((forget) => {
+    const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
+    const predicates = linked(
+      new Set([forget.slot.predicate]),
+      aliases
+        .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
+        .map((alias) => [alias.from, alias.to] as const),
+    )
+    const inForce = slotId(canonical(forget.slot))
+    return [...entities].flatMap((entity) =>
+      [...predicates].flatMap((predicate) => {
+        const slot = { ...forget.slot, entity, predicate }
+        return slotId(slot) === inForce ? [] : [{ slot, value: forget.value }]
+      }),
+    )
   })
 }
 
@@ -481,14 +499,22 @@ function nameInForce(
 
 /** The subjects, with every subject an entity alias links to them (either way, transitively). */
 function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRecord[]): Set<string> {
+  const pairs = named.flatMap((record) =>
+    record.kind === 'alias' && record.aliasKind === 'entity' ? [[record.from, record.to] as const] : [],
+  )
+  return linked(entities, pairs)
+}
+
+/** The names, with every name the pairs link to them (either way, transitively). */
+function linked(names: ReadonlySet<string>, pairs: readonly (readonly [string, string])[]): Set<string> {
   const links = new Map<string, Set<string>>()
   const link = (a: string, b: string): void => {
     links.set(a, (links.get(a) ?? new Set()).add(b))
     links.set(b, (links.get(b) ?? new Set()).add(a))
   }
-  for (const record of named) if (record.kind === 'alias' && record.aliasKind === 'entity') link(record.from, record.to)
-  const out = new Set(entities)
-  const queue = [...entities]
+  for (const [a, b] of pairs) link(a, b)
+  const out = new Set(names)
+  const queue = [...out]
   for (let next = queue.pop(); next !== undefined; next = queue.pop())
     for (const other of links.get(next) ?? [])
       if (!out.has(other)) {

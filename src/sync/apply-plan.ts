@@ -8,7 +8,7 @@
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
  * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted; a forget made under a name
- *   since renamed away blocks the value under that name too;
+ *   linked to the one in force by aliases (`forgottenAsNamed`) blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
@@ -115,7 +115,7 @@ export interface PlanContext {
   readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
   /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
-  /** Claims (`claimId`) forgotten, in force, under a name since renamed away, as they were named. */
+  /** Claims (`claimId`) of forgets in force under the names aliases link to theirs, other than the one in force. */
   readonly forgottenAsNamed?: readonly string[]
 }
 
