@@ -7,7 +7,8 @@
  * the pure `sync/apply-plan.ts`; this shell reads the records and rows and carries the plan out inside the caller's
  * transaction, with the recorder silenced (a remote change is never recorded again as this device's own).
  *
- * Records are found by subject through `sync_record_entities` (migration 0028), so applying a few records merges the
+ * Records are found by subject through `sync_record_entities` (migrations 0029 and 0031: a rename is filed under the
+ * subjects it names) and restores by what they undo (`sync_record_undoes`), so applying a few records merges the
  * records of a few subjects, never the whole log.
  */
 import { keysUnder, prepareWrite } from '../fact-input.ts'
@@ -75,9 +76,7 @@ export class SyncApplier {
    */
   apply(entities: ReadonlySet<string>, now: string): Applied {
     return whileApplying(this.db, () => {
-      const named = this.recordsFiledUnder(['*'])
-      const linked = linkedEntities(entities, named)
-      const records = [...named, ...this.recordsFiledUnder([...linked])]
+      const { records, linked } = this.recordsOfSubjects(entities)
       const merged = mergeRecords(records)
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
@@ -124,6 +123,45 @@ export class SyncApplier {
       key,
       now,
     )
+  }
+
+  /**
+   * Every kept record (own and received) the merge of some subjects needs: those filed under the subjects and under
+   * every subject an entity alias links to them (either way, transitively: an alias is filed under both its names),
+   * those filed under '*' (a project's alias, which touches every subject), and the restores that undo any of them.
+   * Read by subject through the indexes, so the cost follows the subjects at hand, not the whole log.
+   * @returns the records, each once, and the subjects with those linked to them.
+   */
+  private recordsOfSubjects(entities: ReadonlySet<string>): { records: ChangeRecord[]; linked: Set<string> } {
+    const linked = new Set(entities)
+    const byOp = new Map<string, ChangeRecord>()
+    for (let frontier = ['*', ...entities]; frontier.length > 0; ) {
+      const next: string[] = []
+      for (const record of this.recordsFiledUnder(frontier)) {
+        if (byOp.has(record.op)) continue
+        byOp.set(record.op, record)
+        if (record.kind !== 'alias' || record.aliasKind !== 'entity') continue
+        for (const name of [record.from, record.to])
+          if (!linked.has(name)) {
+            linked.add(name)
+            next.push(name)
+          }
+      }
+      frontier = next
+    }
+    const list = JSON.stringify([...byOp.keys()])
+    const restores = this.db
+      .all(
+        `SELECT record FROM sync_own_records WHERE op IN
+          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))
+        UNION ALL
+        SELECT record FROM sync_received WHERE op IN
+          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))`,
+        list,
+        list,
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    return { records: [...byOp.values(), ...restores], linked }
   }
 
   /** Every kept record (own and received) filed under one of the keys. */
