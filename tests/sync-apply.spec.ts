@@ -497,6 +497,22 @@ for (const driver of DRIVERS) {
       }
     })
 
+    it('a forget undone on its device lifts its tombstones on a store that had read the forget', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const write = laptop.write(slot('svc a'), '7801')
+      const forget = laptop.forget(slot('svc a'), '7801')
+      const undo = laptop.restore([forget.op])
+      const lifted = await sameWhateverOrder([write, forget, undo], [[write, forget], [undo]])
+      assert.deepEqual(lifted.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.deepEqual(lifted.tombstones, [], 'the undone forget leaves no tombstone')
+      // A forget of the same claim from another device, not undone, keeps it blocked on every store.
+      const again = desktop.forget(slot('svc a'), '7801')
+      const held = await sameWhateverOrder([write, forget, undo, again], [[write, forget], [again], [undo]])
+      assert.deepEqual([...held.current, ...held.history], [])
+      assert.equal(held.tombstones.length, 2, 'the standing forget’s own key and the claim’s')
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

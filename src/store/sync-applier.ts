@@ -25,13 +25,14 @@ import {
   type StoredRow,
   type UndoneEnd,
 } from '../sync/apply-plan.ts'
-import { happenedBefore, type AliasChange, type ChangeRecord } from '../sync/change-record.ts'
+import { happenedBefore, type AliasChange, type ChangeRecord, type ForgetChange } from '../sync/change-record.ts'
 import { canonicalSlots, claimId, mergeRecords, slotId, type MergedAlias } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { relocateFact } from './fact-relocation.ts'
+import { liftUndoneForgets, type UndoneForget } from './sync-forget-lift.ts'
 import type { FactForgetting } from './fact-forgetting.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import type { FactSlots } from './fact-slots.ts'
@@ -81,16 +82,32 @@ export class SyncApplier {
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
+      const forgottenAsNamed = forgetsUnderLinkedNames(records, canonical).map((forget) =>
+        claimId(forget.slot, forget.value),
+      )
       const plan = planApply(merged, statements, rows, {
         canonical,
         renamedInto: renameTargets(records),
         undoneEnds: undoneEndsOf(records, canonical),
-        forgottenAsNamed: forgetsUnderLinkedNames(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
+        forgottenAsNamed,
       })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
       const displays = new Map(
         merged.aliases.filter((alias) => alias.aliasKind === 'entity').map((alias) => [alias.to, alias.display]),
+      )
+      // A forget undone on its device lifts the tombstones it left here, unless a forget in force blocks its claim,
+      // before any value comes back through the writer.
+      const blocked = new Set([...merged.tombstones, ...forgottenAsNamed])
+      liftUndoneForgets(
+        this.db,
+        undoneForgets(records).filter(
+          (forget) => !forget.claims.some((claim) => blocked.has(claimId(claim.slot, claim.value))),
+        ),
+        new Set([
+          ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
+          ...[...blocked].map((claim) => `claim:${claimKeyOf(...(JSON.parse(claim) as [string, string, string, string]))}`),
+        ]),
       )
       // A forgotten claim stays blocked under every name an alias links to the forget's, first: a store that applied
       // the forget while such a name was in force holds that tombstone, so a trace of the claim is refused there as here.
@@ -493,28 +510,41 @@ function forgetsUnderLinkedNames(
   records: readonly ChangeRecord[],
   canonical: ReturnType<typeof canonicalSlots>,
 ): Pick<Statement, 'slot' | 'value'>[] {
-  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  const forgets = records.filter(
-    (record): record is Extract<ChangeRecord, { kind: 'forget' }> => record.kind === 'forget' && !undone.has(record.op),
-  )
-  if (forgets.length === 0) return []
-  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
-  return forgets.flatMap((forget) => {
-    const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
-    const predicates = linked(
-      new Set([forget.slot.predicate]),
-      aliases
-        .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
-        .map((alias) => [alias.from, alias.to] as const),
-    )
+  return forgetsOf(records, true).flatMap((forget) => {
     const inForce = slotId(canonical(forget.slot))
-    return [...entities].flatMap((entity) =>
-      [...predicates].flatMap((predicate) => {
-        const slot = { ...forget.slot, entity, predicate }
-        return slotId(slot) === inForce ? [] : [{ slot, value: forget.value }]
-      }),
-    )
+    return claimsUnderLinkedNames(forget, records).filter((claim) => slotId(claim.slot) !== inForce)
   })
+}
+
+/** The forgets undone on their device, each with its claim under every linked name and the keys it carried. */
+function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
+  return forgetsOf(records, false).map((forget) => ({
+    claims: claimsUnderLinkedNames(forget, records),
+    keys: forget.tombstones,
+  }))
+}
+
+/** The forgets in force (`live`), or those a restore undoes. */
+function forgetsOf(records: readonly ChangeRecord[], live: boolean): ForgetChange[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return records.filter(
+    (record): record is ForgetChange => record.kind === 'forget' && undone.has(record.op) !== live,
+  )
+}
+
+/** A forget's claim under every subject and property name an alias record (in force or not) links to its own. */
+function claimsUnderLinkedNames(forget: ForgetChange, records: readonly ChangeRecord[]): Pick<Statement, 'slot' | 'value'>[] {
+  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
+  const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
+  const predicates = linked(
+    new Set([forget.slot.predicate]),
+    aliases
+      .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
+      .map((alias) => [alias.from, alias.to] as const),
+  )
+  return [...entities].flatMap((entity) =>
+    [...predicates].map((predicate) => ({ slot: { ...forget.slot, entity, predicate }, value: forget.value })),
+  )
 }
 
 type ChangeAliasKind = AliasChange['aliasKind']
