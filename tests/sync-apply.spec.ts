@@ -513,6 +513,39 @@ for (const driver of DRIVERS) {
       assert.equal(held.tombstones.length, 2, 'the standing forget’s own key and the claim’s')
     })
 
+    it('a rename taken back returns its row to the subject it came from, not to another stating the same value', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc b', 'owner'), '7804', 'observed')
+      laptop.pull(container)
+      const renamed = laptop.rename('svc b', 'svc c')
+      // The same value stated under a third subject, then corrected there.
+      const elsewhere = laptop.write(slot('svc a', 'owner'), '7804', 'observed')
+      const corrected = laptop.write(slot('svc a', 'owner'), '7801')
+      const undo = laptop.restore([renamed.op])
+      const library = await sameWhateverOrder(
+        [stated, renamed, elsewhere, corrected, undo],
+        [
+          [renamed, stated, elsewhere],
+          [corrected, undo],
+        ],
+      )
+      assert.deepEqual(library.current, [
+        'svc a|owner|{}|global|7801|active|explicit_user|pin -',
+        'svc b|owner|{}|global|7804|active|observed|pin -',
+      ])
+      // With a value of its own in the subject the rename led to, the row left behind there was a second active row.
+      const own = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z')).write(slot('svc c', 'owner'), '7802')
+      const crowded = await sameWhateverOrder(
+        [stated, renamed, own, elsewhere, corrected, undo],
+        [
+          [renamed, own, stated, elsewhere],
+          [corrected, undo],
+        ],
+      )
+      assert.deepEqual(crowded.current, [...library.current, 'svc c|owner|{}|global|7802|active|explicit_user|pin -'])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

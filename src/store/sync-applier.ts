@@ -549,11 +549,28 @@ function claimsUnderLinkedNames(forget: ForgetChange, records: readonly ChangeRe
 
 type ChangeAliasKind = AliasChange['aliasKind']
 
-/** Whether an alias record (in force or not) renamed a subject, property or project to a key. */
-function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, key: string) => boolean {
-  const targets = new Set<string>()
-  for (const record of records) if (record.kind === 'alias') targets.add(`${record.aliasKind}\u0000${record.to}`)
-  return (kind, key) => targets.has(`${kind}\u0000${key}`)
+/** Whether alias records (in force or not, one or a chain) renamed a subject, property or project from a key to another. */
+function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string, to: string) => boolean {
+  const next = new Map<string, Set<string>>()
+  for (const record of records)
+    if (record.kind === 'alias') {
+      const from = `${record.aliasKind}\u0000${record.from}`
+      next.set(from, (next.get(from) ?? new Set()).add(`${record.aliasKind}\u0000${record.to}`))
+    }
+  return (kind, from, to) => {
+    const goal = `${kind}\u0000${to}`
+    const reached = new Set<string>()
+    const queue = [`${kind}\u0000${from}`]
+    for (let at = queue.pop(); at !== undefined; at = queue.pop())
+      for (const step of next.get(at) ?? []) {
+        if (step === goal) return true
+        if (!reached.has(step)) {
+          reached.add(step)
+          queue.push(step)
+        }
+      }
+    return false
+  }
 }
 
 /** The first of the readable names that reads as the key, else the key itself. */

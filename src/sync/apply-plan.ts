@@ -111,8 +111,8 @@ export interface ApplyPlan {
 export interface PlanContext {
   /** A slot under the names in force (the aliases of the same records). */
   readonly canonical?: (slot: SlotRef) => SlotRef
-  /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
-  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
+  /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project `from` to `to`. */
+  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', from: string, to: string) => boolean
   /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
   /** Claims (`claimId`) of forgets in force under the names aliases link to theirs, other than the one in force. */
@@ -151,15 +151,18 @@ export function planApply(
     const names = namedSlots.get(statement.value) ?? new Set<string>()
     namedSlots.set(statement.value, names.add(slotId(statement.slot)).add(slotId(statement.canonical)))
   }
-  /** Whether a rename could have moved a statement's slot to the held one: they differ only in names renamed to. */
+  /**
+   * Whether a rename could have moved a statement's slot to the held one: they differ only in names that alias records
+   * renamed the statement's names to (a value stated under another subject that was never renamed there is not it).
+   */
   const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
     slotId(stated) !== slotId(held) &&
     stated.qualifiers === held.qualifiers &&
-    (stated.entity === held.entity || renamedInto('entity', held.entity)) &&
-    (stated.predicate === held.predicate || renamedInto('predicate', held.predicate)) &&
+    (stated.entity === held.entity || renamedInto('entity', stated.entity, held.entity)) &&
+    (stated.predicate === held.predicate || renamedInto('predicate', stated.predicate, held.predicate)) &&
     // A project's key moves to another key; a global statement never moves into a project by a rename.
     (stated.project === held.project ||
-      (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
+      (stated.project !== null && held.project !== null && renamedInto('project', stated.project, held.project)))
   /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
   const homeOf = (held: StoredRow): SlotRef | undefined => {
     const named = canonical(held.slot)
