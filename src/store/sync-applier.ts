@@ -106,7 +106,9 @@ export class SyncApplier {
         ),
         new Set([
           ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
-          ...[...blocked].map((claim) => `claim:${claimKeyOf(...(JSON.parse(claim) as [string, string, string, string]))}`),
+          ...[...blocked].map(
+            (claim) => `claim:${claimKeyOf(...(JSON.parse(claim) as [string, string, string, string]))}`,
+          ),
         ]),
       )
       // A forgotten claim stays blocked under every name an alias links to the forget's, first: a store that applied
@@ -527,13 +529,14 @@ function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
 /** The forgets in force (`live`), or those a restore undoes. */
 function forgetsOf(records: readonly ChangeRecord[], live: boolean): ForgetChange[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.filter(
-    (record): record is ForgetChange => record.kind === 'forget' && undone.has(record.op) !== live,
-  )
+  return records.filter((record): record is ForgetChange => record.kind === 'forget' && undone.has(record.op) !== live)
 }
 
 /** A forget's claim under every subject and property name an alias record (in force or not) links to its own. */
-function claimsUnderLinkedNames(forget: ForgetChange, records: readonly ChangeRecord[]): Pick<Statement, 'slot' | 'value'>[] {
+function claimsUnderLinkedNames(
+  forget: ForgetChange,
+  records: readonly ChangeRecord[],
+): Pick<Statement, 'slot' | 'value'>[] {
   const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
   const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
   const predicates = linked(

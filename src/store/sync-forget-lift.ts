@@ -30,7 +30,8 @@ export interface UndoneForget {
 export function liftUndoneForgets(db: Database, forgets: readonly UndoneForget[], kept: ReadonlySet<string>): number {
   let lifted = 0
   const lift = (kind: string, key: string): void => {
-    if (!kept.has(`${kind}:${key}`)) lifted += db.run('DELETE FROM tombstones WHERE kind = ? AND key = ?', kind, key).changes
+    if (!kept.has(`${kind}:${key}`))
+      lifted += db.run('DELETE FROM tombstones WHERE kind = ? AND key = ?', kind, key).changes
   }
   for (const forget of forgets) {
     for (const { slot, value } of forget.claims) {
