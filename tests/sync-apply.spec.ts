@@ -513,6 +513,20 @@ for (const driver of DRIVERS) {
       assert.equal(held.tombstones.length, 2, 'the standing forget’s own key and the claim’s')
     })
 
+    it('a forget undone on its device leaves a key that a standing forget of another subject carries too', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      // Two facts stated with one quote share its evidence key: each forget carries it.
+      const shared = { kind: 'claim' as const, key: 'f'.repeat(64) }
+      const write = laptop.write(slot('svc a'), '7801')
+      const forget = { ...laptop.forget(slot('svc a'), '7801'), tombstones: [shared] } as ChangeRecord
+      const undo = laptop.restore([forget.op])
+      const other = { ...desktop.forget(slot('svc b'), '7802'), tombstones: [shared] } as ChangeRecord
+      const library = await sameWhateverOrder([write, forget, other, undo], [[write, forget, other], [undo]])
+      assert.deepEqual(library.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.ok(library.tombstones.includes(shared.key), 'the standing forget’s key stays')
+    })
+
     it('a rename taken back returns its row to the subject it came from, not to another stating the same value', async () => {
       const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
       const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))

@@ -3,8 +3,8 @@
  * the keys the forget carried, the claim's key under each name it was blocked under, and the keys of the rows it
  * forgot; a store that read both at once holds none of them. So every store lifts them when the undo arrives, as the
  * device that undid the forget did, and the merge then brings the value back through the writer. A key that a forget
- * in force carries stays, and the caller passes only claims no forget in force blocks: an undone forget lifts only its
- * own tombstones. Runs inside the caller's transaction.
+ * in force carries stays (in the records at hand or anywhere in the log), and the caller passes only claims no forget
+ * in force blocks: an undone forget lifts only its own tombstones. Runs inside the caller's transaction.
  */
 import type { SlotRef, TombstoneKey } from '../sync/change-record.ts'
 import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
@@ -30,7 +30,7 @@ export interface UndoneForget {
 export function liftUndoneForgets(db: Database, forgets: readonly UndoneForget[], kept: ReadonlySet<string>): number {
   let lifted = 0
   const lift = (kind: string, key: string): void => {
-    if (!kept.has(`${kind}:${key}`))
+    if (!kept.has(`${kind}:${key}`) && !carriedInForce(db, kind, key))
       lifted += db.run('DELETE FROM tombstones WHERE kind = ? AND key = ?', kind, key).changes
   }
   for (const forget of forgets) {
@@ -59,4 +59,23 @@ export function liftUndoneForgets(db: Database, forgets: readonly UndoneForget[]
     for (const key of forget.keys) lift(key.kind, key.key)
   }
   return lifted
+}
+
+/**
+ * Whether a forget in force anywhere in the log carries the key (a quote's evidence key is shared by every claim
+ * stated with that quote, so a forget of another subject may carry it). Reads every kept forget: undoing a forget is
+ * rare, and only then is this asked.
+ */
+function carriedInForce(db: Database, kind: string, key: string): boolean {
+  return (
+    db.get(
+      `SELECT 1 AS held FROM (SELECT op, record FROM sync_received UNION ALL SELECT op, record FROM sync_own_records) kept,
+        json_each(kept.record, '$.tombstones') carried
+      WHERE json_extract(kept.record, '$.kind') = 'forget' AND json_extract(carried.value, '$.kind') = ?
+        AND json_extract(carried.value, '$.key') = ? AND kept.op NOT IN (SELECT undone FROM sync_record_undoes)
+      LIMIT 1`,
+      kind,
+      key,
+    ) !== undefined
+  )
 }
