@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { openHost, screenshot } from './helpers/browser.ts'
+import { openHost, openPluginCard, screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
 
@@ -134,12 +134,7 @@ describe('the health check through the real host', () => {
     const before = (await api.ok('audit', {}))['total']
     const opened = await openHost(browser, host.url)
     const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
-    const card = page.locator('fm-settings-card')
+    const card = await openPluginCard(page)
     await card.waitFor()
     await card.locator('[data-fm="run-audit"]').click()
     const said = card.locator('[data-fm="card-status"]').filter({ hasText: /^Health check:/u })

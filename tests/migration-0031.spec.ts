@@ -64,20 +64,23 @@ for (const driver of DRIVERS) {
         old.run("UPDATE sync_device SET published_through = '1772355600004-000000-aaaa' WHERE id = 1")
         old.run('UPDATE sync_pending SET plain = 4, sensitive = 2 WHERE id = 1')
         assert.throws(() => insertOwn(old, 11, 'unalias'), /CHECK/u, 'version 30 refuses the new kinds')
-        const before = logState(old)
+        const before = logState(old) as { filed: string[] }
         old.close()
+        // Migration 0032, run after it, takes the restore (own record 9) out of the subject index: restores are filed
+        // by what they undo. Everything else stays as it was.
+        const kept = { ...before, filed: before.filed.filter((entry) => entry !== '* aaaa.own-000009') }
 
         let db = Database.open({ dataDir, driver, now: () => now })
         try {
           assert.equal(Number(db.get('PRAGMA user_version')?.['user_version']), LATEST)
-          assert.deepEqual(logState(db), before, 'every row, the pending count and the index as they were')
+          assert.deepEqual(logState(db), kept, 'every row, the pending count and the index as they were')
           db.ledger(() => db.run('PRAGMA user_version = 30'))
         } finally {
           db.close()
         }
         db = Database.open({ dataDir, driver, now: () => now })
         try {
-          assert.deepEqual(logState(db), before, 'running again changes nothing')
+          assert.deepEqual(logState(db), kept, 'running again changes nothing')
           db.ledger(() => {
             insertOwn(db, 11, 'unalias')
             insertOwn(db, 12, 'display')

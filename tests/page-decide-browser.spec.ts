@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { openHost, openPluginCard, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import type { FakeModel } from './helpers/fake-model.ts'
@@ -188,12 +188,7 @@ describe('deciding on the page', () => {
     it(`the settings card reads like the host's: words with the key beside, Save and Discard, the semantic keys among the everyday ones and their tuning under Advanced (${scheme}, ${width} px)`, async () => {
       const opened = await openHost(browser, host.url, { width, height: 900 }, scheme)
       const { page } = opened
-      await page.getByRole('button', { name: 'Settings' }).first().click()
-      await page
-        .getByText(/^Plugins$/u)
-        .first()
-        .click()
-      const card = page.locator('fm-settings-card')
+      const card = await openPluginCard(page)
       await card
         .locator('[data-fm="card-counts"]')
         .filter({ hasText: /current facts/u })

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { openHost, screenshot } from './helpers/browser.ts'
+import { openHost, openPluginCard, screenshot } from './helpers/browser.ts'
 import type { WebHost } from './helpers/dsh-host.ts'
 import { converse, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
@@ -115,11 +115,7 @@ describe('per-turn recall in the browser', () => {
     assert.ok(recall.recent.turns >= 1 && recall.recent.withBlock >= 1, JSON.stringify(recall))
     const opened = await openHost(browser, host.url)
     const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
+    await openPluginCard(page)
     const line = page.locator('fm-settings-card [data-fm="card-recall"]')
     await line
       .filter({

@@ -540,6 +540,104 @@ for (const driver of DRIVERS) {
       ])
     })
 
+    it('an undone statement that a kept expiry had ended leaves the same history whether the expiry met it or not', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const first = laptop.write(slot('svc a'), '7801')
+      desktop.pull(laptop)
+      const expiry = desktop.expire(slot('svc a'), '7801')
+      // The laptop, not having seen the expiry, states the value again, then takes its first statement back.
+      const again = laptop.write(slot('svc a'), '7801')
+      const undo = laptop.restore([first.op])
+      // Read before the undo, the expiry ends the first statement's row beside the current one.
+      const library = await sameWhateverOrder([first, expiry, again, undo], [[first, expiry, again], [undo]])
+      assert.deepEqual(
+        library.current.map((line) => line.split('|').slice(4, 6).join('|')),
+        ['7801|active'],
+      )
+      assert.deepEqual(library.history, ['svc a|port|{}|global|7801|retired'])
+    })
+
+    it('a forget read while two renames into each other are half read blocks the claim under both names', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const stated = laptop.write(slot('svc b'), '7802')
+      const intoA = container.rename('svc b', 'svc a')
+      const intoB = laptop.rename('svc a', 'svc b')
+      const forget = desktop.forget(slot('svc a'), '7802')
+      // Read with the rename into "svc b" alone, the forget is held under "svc b"; the two renames settle on "svc a".
+      const bare = await sameWhateverOrder([intoA, intoB, forget], [[intoB], [forget], [intoA]])
+      const stating = await sameWhateverOrder([stated, intoA, intoB, forget], [[intoB], [forget], [stated, intoA]])
+      for (const library of [bare, stating]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the forgotten claim leaves no row')
+        assert.equal(library.tombstones.length, 3, 'the forget’s own key, and the claim under "svc a" and "svc b"')
+      }
+    })
+
+    it('a forget undone on its device lifts its tombstones on a store that had read the forget', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const write = laptop.write(slot('svc a'), '7801')
+      const forget = laptop.forget(slot('svc a'), '7801')
+      const undo = laptop.restore([forget.op])
+      const lifted = await sameWhateverOrder([write, forget, undo], [[write, forget], [undo]])
+      assert.deepEqual(lifted.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.deepEqual(lifted.tombstones, [], 'the undone forget leaves no tombstone')
+      // A forget of the same claim from another device, not undone, keeps it blocked on every store.
+      const again = desktop.forget(slot('svc a'), '7801')
+      const held = await sameWhateverOrder([write, forget, undo, again], [[write, forget], [again], [undo]])
+      assert.deepEqual([...held.current, ...held.history], [])
+      assert.equal(held.tombstones.length, 2, 'the standing forget’s own key and the claim’s')
+    })
+
+    it('a forget undone on its device leaves a key that a standing forget of another subject carries too', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      // Two facts stated with one quote share its evidence key: each forget carries it.
+      const shared = { kind: 'claim' as const, key: 'f'.repeat(64) }
+      const write = laptop.write(slot('svc a'), '7801')
+      const forget = { ...laptop.forget(slot('svc a'), '7801'), tombstones: [shared] } as ChangeRecord
+      const undo = laptop.restore([forget.op])
+      const other = { ...desktop.forget(slot('svc b'), '7802'), tombstones: [shared] } as ChangeRecord
+      const library = await sameWhateverOrder([write, forget, other, undo], [[write, forget, other], [undo]])
+      assert.deepEqual(library.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.ok(library.tombstones.includes(shared.key), 'the standing forget’s key stays')
+    })
+
+    it('a rename taken back returns its row to the subject it came from, not to another stating the same value', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc b', 'owner'), '7804', 'observed')
+      laptop.pull(container)
+      const renamed = laptop.rename('svc b', 'svc c')
+      // The same value stated under a third subject, then corrected there.
+      const elsewhere = laptop.write(slot('svc a', 'owner'), '7804', 'observed')
+      const corrected = laptop.write(slot('svc a', 'owner'), '7801')
+      const undo = laptop.restore([renamed.op])
+      const library = await sameWhateverOrder(
+        [stated, renamed, elsewhere, corrected, undo],
+        [
+          [renamed, stated, elsewhere],
+          [corrected, undo],
+        ],
+      )
+      assert.deepEqual(library.current, [
+        'svc a|owner|{}|global|7801|active|explicit_user|pin -',
+        'svc b|owner|{}|global|7804|active|observed|pin -',
+      ])
+      // With a value of its own in the subject the rename led to, the row left behind there was a second active row.
+      const own = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z')).write(slot('svc c', 'owner'), '7802')
+      const crowded = await sameWhateverOrder(
+        [stated, renamed, own, elsewhere, corrected, undo],
+        [
+          [renamed, own, stated, elsewhere],
+          [corrected, undo],
+        ],
+      )
+      assert.deepEqual(crowded.current, [...library.current, 'svc c|owner|{}|global|7802|active|explicit_user|pin -'])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

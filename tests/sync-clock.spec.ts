@@ -93,6 +93,9 @@ describe('change records', () => {
       desktop.move(port, '7802', 'shop'),
       desktop.putBack(port, '7800'),
       desktop.restore([write.op]),
+      desktop.unalias('payments'),
+      desktop.display('shop', 'Shop'),
+      desktop.bareTombstone(slot('billing'), '7900'),
     ]
   }
 

@@ -7,7 +7,8 @@
  * the pure `sync/apply-plan.ts`; this shell reads the records and rows and carries the plan out inside the caller's
  * transaction, with the recorder silenced (a remote change is never recorded again as this device's own).
  *
- * Records are found by subject through `sync_record_entities` (migration 0028), so applying a few records merges the
+ * Records are found by subject through `sync_record_entities` (migrations 0029 and 0031: a rename is filed under the
+ * subjects it names) and restores by what they undo (`sync_record_undoes`), so applying a few records merges the
  * records of a few subjects, never the whole log.
  */
 import { keysUnder, prepareWrite } from '../fact-input.ts'
@@ -24,11 +25,18 @@ import {
   type StoredRow,
   type UndoneEnd,
 } from '../sync/apply-plan.ts'
-import { compareRecords, type AliasChange, type ChangeRecord } from '../sync/change-record.ts'
+import {
+  compareRecords,
+  happenedBefore,
+  type AliasChange,
+  type ChangeRecord,
+  type ForgetChange,
+} from '../sync/change-record.ts'
 import {
   canonicalSlots,
   claimId,
   mergeRecords,
+  slotId,
   type CanonicalSlot,
   type MergedAlias,
   type MergedDisplay,
@@ -44,6 +52,7 @@ import type { FactSlots } from './fact-slots.ts'
 import type { FactWriter } from './fact-writer.ts'
 import type { PinStore } from './pin-store.ts'
 import { moveProjectRow } from './project-rows.ts'
+import { liftUndoneForgets, type UndoneForget } from './sync-forget-lift.ts'
 import { slotOf, whileApplying } from './sync-recorder.ts'
 import { findTombstone } from './tombstones.ts'
 
@@ -82,13 +91,14 @@ export class SyncApplier {
    */
   apply(entities: ReadonlySet<string>, now: string): Applied {
     return whileApplying(this.db, () => {
-      const named = this.recordsFiledUnder(['*'])
-      const linked = linkedEntities(entities, named)
-      const records = [...named, ...this.recordsFiledUnder([...linked])]
+      const { records, linked } = this.recordsOfSubjects(entities)
       const merged = mergeRecords(records)
       const canonical = canonicalSlots(records)
       const statements = statementsOf(records, canonical)
       const rows = this.rowsOf([...linked])
+      const forgottenAsNamed = forgetsUnderLinkedNames(records, canonical).map((forget) =>
+        claimId(forget.slot, forget.value),
+      )
       const plan = planApply(merged, statements, rows, {
         canonical,
         ...(records.some((record) => record.kind === 'unalias')
@@ -96,7 +106,7 @@ export class SyncApplier {
           : {}),
         renamedInto: renameTargets(records),
         undoneEnds: undoneEndsOf(records, canonical),
-        forgottenAsNamed: renamedForgets(records, canonical).map((forget) => claimId(forget.slot, forget.value)),
+        forgottenAsNamed,
       })
       const refused: string[] = []
       // A subject renamed by an alias is shown as the rename typed it, not as its key.
@@ -108,9 +118,24 @@ export class SyncApplier {
           .reverse()
           .map((alias) => [alias.to, alias.display]),
       )
-      // A claim forgotten under a name since renamed away stays blocked under that name too, first: a store that
-      // applied the forget before the rename holds that tombstone, so a trace of the claim is refused there as here.
-      for (const { slot, value } of renamedForgets(records, canonical))
+      // A forget undone on its device lifts the tombstones it left here, unless a forget in force blocks its claim,
+      // before any value comes back through the writer.
+      const blocked = new Set([...merged.tombstones, ...forgottenAsNamed])
+      liftUndoneForgets(
+        this.db,
+        undoneForgets(records).filter(
+          (forget) => !forget.claims.some((claim) => blocked.has(claimId(claim.slot, claim.value))),
+        ),
+        new Set([
+          ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
+          ...[...blocked].map(
+            (claim) => `claim:${claimKeyOf(...(JSON.parse(claim) as [string, string, string, string]))}`,
+          ),
+        ]),
+      )
+      // A forgotten claim stays blocked under every name an alias links to the forget's, first: a store that applied
+      // the forget while such a name was in force holds that tombstone, so a trace of the claim is refused there as here.
+      for (const { slot, value } of forgetsUnderLinkedNames(records, canonical))
         this.keepTombstone('claim', claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value), now)
       // An alias out of force (removed, undone, taken back) goes first: no row is written through it.
       this.dropAliasesOutOfForce(records, merged.aliases)
@@ -141,6 +166,45 @@ export class SyncApplier {
       key,
       now,
     )
+  }
+
+  /**
+   * Every kept record (own and received) the merge of some subjects needs: those filed under the subjects and under
+   * every subject an entity alias links to them (either way, transitively: an alias is filed under both its names),
+   * those filed under '*' (a project's alias, which touches every subject), and the restores that undo any of them.
+   * Read by subject through the indexes, so the cost follows the subjects at hand, not the whole log.
+   * @returns the records, each once, and the subjects with those linked to them.
+   */
+  private recordsOfSubjects(entities: ReadonlySet<string>): { records: ChangeRecord[]; linked: Set<string> } {
+    const linked = new Set(entities)
+    const byOp = new Map<string, ChangeRecord>()
+    for (let frontier = ['*', ...entities]; frontier.length > 0; ) {
+      const next: string[] = []
+      for (const record of this.recordsFiledUnder(frontier)) {
+        if (byOp.has(record.op)) continue
+        byOp.set(record.op, record)
+        if (record.kind !== 'alias' || record.aliasKind !== 'entity') continue
+        for (const name of [record.from, record.to])
+          if (!linked.has(name)) {
+            linked.add(name)
+            next.push(name)
+          }
+      }
+      frontier = next
+    }
+    const list = JSON.stringify([...byOp.keys()])
+    const restores = this.db
+      .all(
+        `SELECT record FROM sync_own_records WHERE op IN
+          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))
+        UNION ALL
+        SELECT record FROM sync_received WHERE op IN
+          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))`,
+        list,
+        list,
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    return { records: [...byOp.values(), ...restores], linked }
   }
 
   /** Every kept record (own and received) filed under one of the keys. */
@@ -519,30 +583,79 @@ function removedAliases(records: readonly ChangeRecord[]): MergedAlias[] {
     .map(({ aliasKind, entity, from, to, display }) => ({ aliasKind, entity, from, to, display }))
 }
 
-/** The forgets in force made under a name since renamed away: the slot as they named it and the value. */
-function renamedForgets(
+/**
+ * The claims the forgets in force block under names other than the one in force: under every subject and property
+ * name an alias record (in force or not) links to the name the forget was made under. A claim forgotten under a name
+ * since renamed away stays blocked there; a name the forget's subject passed through while records were half read (a
+ * rename read before the rename that overrode it or took it back) held the claim's tombstone on a store that read the
+ * forget then, so every store holds it; and a value stated under an old name of the forgotten claim is that claim.
+ */
+function forgetsUnderLinkedNames(
   records: readonly ChangeRecord[],
   canonical: CanonicalSlot,
 ): Pick<Statement, 'slot' | 'value'>[] {
-  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.flatMap((record) => {
-    if (record.kind !== 'forget' || undone.has(record.op)) return []
-    const named = canonical(record.slot, record)
-    const same =
-      named.entity === record.slot.entity &&
-      named.predicate === record.slot.predicate &&
-      named.qualifiers === record.slot.qualifiers
-    return same ? [] : [{ slot: record.slot, value: record.value }]
+  return forgetsOf(records, true).flatMap((forget) => {
+    const inForce = slotId(canonical(forget.slot, forget))
+    return claimsUnderLinkedNames(forget, records).filter((claim) => slotId(claim.slot) !== inForce)
   })
+}
+
+/** The forgets undone on their device, each with its claim under every linked name and the keys it carried. */
+function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
+  return forgetsOf(records, false).map((forget) => ({
+    claims: claimsUnderLinkedNames(forget, records),
+    keys: forget.tombstones,
+  }))
+}
+
+/** The forgets in force (`live`), or those a restore undoes. */
+function forgetsOf(records: readonly ChangeRecord[], live: boolean): ForgetChange[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  return records.filter((record): record is ForgetChange => record.kind === 'forget' && undone.has(record.op) !== live)
+}
+
+/** A forget's claim under every subject and property name an alias record (in force or not) links to its own. */
+function claimsUnderLinkedNames(
+  forget: ForgetChange,
+  records: readonly ChangeRecord[],
+): Pick<Statement, 'slot' | 'value'>[] {
+  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
+  const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
+  const predicates = linked(
+    new Set([forget.slot.predicate]),
+    aliases
+      .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
+      .map((alias) => [alias.from, alias.to] as const),
+  )
+  return [...entities].flatMap((entity) =>
+    [...predicates].map((predicate) => ({ slot: { ...forget.slot, entity, predicate }, value: forget.value })),
+  )
 }
 
 type ChangeAliasKind = AliasChange['aliasKind']
 
-/** Whether an alias record (in force or not) renamed a subject, property or project to a key. */
-function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, key: string) => boolean {
-  const targets = new Set<string>()
-  for (const record of records) if (record.kind === 'alias') targets.add(`${record.aliasKind}\u0000${record.to}`)
-  return (kind, key) => targets.has(`${kind}\u0000${key}`)
+/** Whether alias records (in force or not, one or a chain) renamed a subject, property or project from a key to another. */
+function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string, to: string) => boolean {
+  const next = new Map<string, Set<string>>()
+  for (const record of records)
+    if (record.kind === 'alias') {
+      const from = `${record.aliasKind}\u0000${record.from}`
+      next.set(from, (next.get(from) ?? new Set()).add(`${record.aliasKind}\u0000${record.to}`))
+    }
+  return (kind, from, to) => {
+    const goal = `${kind}\u0000${to}`
+    const reached = new Set<string>()
+    const queue = [`${kind}\u0000${from}`]
+    for (let at = queue.pop(); at !== undefined; at = queue.pop())
+      for (const step of next.get(at) ?? []) {
+        if (step === goal) return true
+        if (!reached.has(step)) {
+          reached.add(step)
+          queue.push(step)
+        }
+      }
+    return false
+  }
 }
 
 /** The first of the readable names that reads as the key, else the key itself. */
@@ -556,14 +669,22 @@ function nameInForce(
 
 /** The subjects, with every subject an entity alias links to them (either way, transitively). */
 function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRecord[]): Set<string> {
+  const pairs = named.flatMap((record) =>
+    record.kind === 'alias' && record.aliasKind === 'entity' ? [[record.from, record.to] as const] : [],
+  )
+  return linked(entities, pairs)
+}
+
+/** The names, with every name the pairs link to them (either way, transitively). */
+function linked(names: ReadonlySet<string>, pairs: readonly (readonly [string, string])[]): Set<string> {
   const links = new Map<string, Set<string>>()
   const link = (a: string, b: string): void => {
     links.set(a, (links.get(a) ?? new Set()).add(b))
     links.set(b, (links.get(b) ?? new Set()).add(a))
   }
-  for (const record of named) if (record.kind === 'alias' && record.aliasKind === 'entity') link(record.from, record.to)
-  const out = new Set(entities)
-  const queue = [...entities]
+  for (const [a, b] of pairs) link(a, b)
+  const out = new Set(names)
+  const queue = [...out]
   for (let next = queue.pop(); next !== undefined; next = queue.pop())
     for (const other of links.get(next) ?? [])
       if (!out.has(other)) {
@@ -573,19 +694,41 @@ function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRec
   return out
 }
 
-/** The values undone records put back as history or ended, under the names in force. */
+/**
+ * The values undone records put back as history or ended, under the names in force; and the values a record in force
+ * ended only in an undone statement it had seen: a store that read both before the undo holds that ending's history
+ * row beside the value a statement it had not seen keeps current.
+ */
 function undoneEndsOf(records: readonly ChangeRecord[], canonical: CanonicalSlot): UndoneEnd[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.flatMap((record): UndoneEnd[] => {
+  // The undone statements a later record could have ended: a write in its slot, a move where it arrived.
+  const undoneStatements = records.flatMap((record): { record: ChangeRecord; slot: string; value: string }[] => {
     if (!undone.has(record.op)) return []
+    if (record.kind === 'write') return [{ record, slot: slotId(canonical(record.slot, record)), value: record.value }]
+    if (record.kind === 'move') return [{ record, slot: slotId(canonical(record.to, record)), value: record.value }]
+    return []
+  })
+  return records.flatMap((record): UndoneEnd[] => {
     switch (record.kind) {
       case 'put_back':
       case 'move':
-        return [{ slot: canonical(record.slot, record), value: record.value }]
+        return undone.has(record.op) ? [{ slot: canonical(record.slot, record), value: record.value }] : []
       case 'write':
       case 'supersede':
-      case 'settle':
-        return record.ends.map((end) => ({ slot: canonical(record.slot, record), value: end.value }))
+      case 'settle': {
+        const slot = canonical(record.slot, record)
+        const ended = undone.has(record.op)
+          ? record.ends
+          : record.ends.filter((end) =>
+              undoneStatements.some(
+                (statement) =>
+                  statement.value === end.value &&
+                  statement.slot === slotId(slot) &&
+                  happenedBefore(statement.record, record),
+              ),
+            )
+        return ended.map((end) => ({ slot, value: end.value }))
+      }
       default:
         return []
     }

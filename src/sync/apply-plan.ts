@@ -8,7 +8,7 @@
  * - each way a value left its slot (superseded, retired, expired) has a history row; folded counts as superseded and
  *   moved as retired, the store's own names for them;
  * - a value a tombstone blocks is forgotten, whatever row holds it, and never inserted; a forget made under a name
- *   since renamed away blocks the value under that name too;
+ *   linked to the one in force by aliases (`forgottenAsNamed`) blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
@@ -17,8 +17,9 @@
  *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
- *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended that the
- *   outcome keeps current with no history (a store that applied that record may hold its history row beside);
+ *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended, or that a
+ *   record in force ended in an undone statement, that the outcome keeps current with no history (a store that
+ *   applied those records before the undo may hold that history row beside);
  * - a row whose value no record names (a credential, history older than sync) is left alone.
  * Pure: no clock, no store.
  */
@@ -112,11 +113,11 @@ export interface PlanContext {
   readonly canonical?: (slot: SlotRef) => SlotRef
   /** A slot under every alias that was ever in force, removed ones too (the names in force when none was removed). */
   readonly everCanonical?: (slot: SlotRef) => SlotRef
-  /** Whether some alias record (in force or not) renamed a subject, property or project to the key. */
-  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', key: string) => boolean
-  /** Values undone records put back as history or ended. */
+  /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project `from` to `to`. */
+  readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', from: string, to: string) => boolean
+  /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
-  /** Claims (`claimId`) forgotten, in force, under a name since renamed away, as they were named. */
+  /** Claims (`claimId`) of forgets in force under the names aliases link to theirs, other than the one in force. */
   readonly forgottenAsNamed?: readonly string[]
 }
 
@@ -155,15 +156,18 @@ export function planApply(
     const names = namedSlots.get(statement.value) ?? new Set<string>()
     namedSlots.set(statement.value, names.add(slotId(statement.slot)).add(slotId(statement.canonical)))
   }
-  /** Whether a rename could have moved a statement's slot to the held one: they differ only in names renamed to. */
+  /**
+   * Whether a rename could have moved a statement's slot to the held one: they differ only in names that alias records
+   * renamed the statement's names to (a value stated under another subject that was never renamed there is not it).
+   */
   const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
     slotId(stated) !== slotId(held) &&
     stated.qualifiers === held.qualifiers &&
-    (stated.entity === held.entity || renamedInto('entity', held.entity)) &&
-    (stated.predicate === held.predicate || renamedInto('predicate', held.predicate)) &&
+    (stated.entity === held.entity || renamedInto('entity', stated.entity, held.entity)) &&
+    (stated.predicate === held.predicate || renamedInto('predicate', stated.predicate, held.predicate)) &&
     // A project's key moves to another key; a global statement never moves into a project by a rename.
     (stated.project === held.project ||
-      (stated.project !== null && held.project !== null && renamedInto('project', held.project)))
+      (stated.project !== null && held.project !== null && renamedInto('project', stated.project, held.project)))
   /** Where a held row belongs when it is not where it is: under the names in force, or back from a rename undone. */
   const homeOf = (held: StoredRow): SlotRef | undefined => {
     // A row where the outcome keeps its value stays (a statement made under a name after its alias was removed).

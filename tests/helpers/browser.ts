@@ -119,6 +119,22 @@ export async function openHost(
 }
 
 /**
+ * Open the host's Settings, then its Plugins section, where the plugin's settings card is drawn.
+ * @param page - a page of the host, past its first-run notice.
+ * @returns the card (`fm-settings-card`), attached.
+ */
+export async function openPluginCard(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings' }).first().click()
+  await page
+    .getByText(/^Plugins$/u)
+    .first()
+    .click()
+  const card = page.locator('fm-settings-card')
+  await card.waitFor({ state: 'attached' })
+  return card
+}
+
+/**
  * The bytes of a finished download, streamed from the browser: works on a shared browser too, where the file is on
  * the browser's side and has no local path.
  * @param download - the download.

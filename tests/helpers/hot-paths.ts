@@ -16,6 +16,7 @@ import type { StoreSet } from '../../src/store/store-set.ts'
 import type { Config } from '../../src/config.ts'
 import type { ProjectRef } from '../../src/types.ts'
 import { fakeEmbedding } from './fake-embedding.ts'
+import { SimDevice, slot } from './sync-devices.ts'
 import { expectKind, write, type PartialFact } from './store.ts'
 import type { VerbHarness } from './verbs.ts'
 
@@ -362,6 +363,17 @@ export const HOT_PATHS: readonly DrivenPath[] = [
       const space = settings.configured ? stores.vectors.space(settings.fingerprint) : undefined
       if (space === undefined) throw new Error('no vector space to load')
       await new VectorIndex().preload(stores.vectors, space.id, async () => undefined)
+    },
+  },
+  {
+    // A sync round's receive (every few minutes, and after writes): another device's write, rename and undo, applied
+    // by the subjects they name.
+    name: 'sync receive',
+    run: (v) => {
+      const desktop = new SimDevice('desktop', v.clock.now())
+      const write = desktop.write(slot('billing api'), '7810')
+      const records = [write, desktop.rename('ledger service', 'ledger'), desktop.restore([write.op])]
+      storesOf(v).sync.receive(records, { desktop: 1 }, { desktop: 'home desktop' })
     },
   },
 ]

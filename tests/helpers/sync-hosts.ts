@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path'
 import type { HoldPoint } from '../../src/sync/round-hold.ts'
 import type { Browser } from 'playwright-core'
-import { openHost } from './browser.ts'
+import { openHost, openPluginCard } from './browser.ts'
 import { createDshHome, fullDiskAvailable, runHeadless, startWebHost, type DshHome, type WebHost } from './dsh-host.ts'
 import { converse, FactMemoryApi } from './fact-memory-web.ts'
 import { FakeModel, messageText } from './fake-model.ts'
@@ -329,11 +329,7 @@ export async function openSyncPanel(
 ): Promise<Awaited<ReturnType<typeof openHost>>> {
   const opened = await openHost(browser, machine.host?.url ?? '')
   const { page } = opened
-  await page.getByRole('button', { name: 'Settings' }).first().click()
-  await page
-    .getByText(/^Plugins$/u)
-    .first()
-    .click()
+  await openPluginCard(page)
   await page.locator('fm-settings-card fm-sync-panel [data-fm="sync-state"]').waitFor()
   return opened
 }
