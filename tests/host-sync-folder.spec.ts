@@ -413,7 +413,11 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
   })
 
   it('Sync now is fenced like every verb: a request from another origin is refused and runs no round', async () => {
+    // The round that turning sync on again starts may still run (on a loaded machine it ends seconds later): one Sync
+    // now from the page's own origin waits for it, so the last round below is one no other request can move.
+    await syncNow(pair.b)
     const before = (await syncStatus(pair.b)).lastRound?.finishedAt
+    assert.ok(before !== undefined)
     const response = await fetch(`${pair.b.host?.url ?? ''}/api/fact-memory/sync-now`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'http://elsewhere.example' },
