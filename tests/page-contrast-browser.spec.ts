@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
-import { assertIconButton, openHost } from './helpers/browser.ts'
+import { assertIconButton, openHost, openPluginCard } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
 import { lowContrastUnder } from './helpers/svg-contrast.ts'
@@ -103,12 +103,7 @@ describe('every text and control reads at 4.5:1 or more', () => {
       await legible(forget, `${theme} forget dialog`)
       await forget.getByRole('button', { name: 'Cancel' }).click()
       await page.getByRole('button', { name: 'Close Fact memory' }).click()
-      await page.getByRole('button', { name: 'Settings' }).first().click()
-      await page
-        .getByText(/^Plugins$/u)
-        .first()
-        .click()
-      const card = page.locator('fm-settings-card')
+      const card = await openPluginCard(page)
       await card
         .locator('[data-fm="card-counts"]')
         .filter({ hasText: /current facts/u })

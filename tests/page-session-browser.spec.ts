@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { assertIconButton, openHost, screenshot, type HostPage } from './helpers/browser.ts'
+import { assertIconButton, openHost, openPluginCard, screenshot, type HostPage } from './helpers/browser.ts'
 import type { DshHome, WebHost } from './helpers/dsh-host.ts'
 import { hostApi, writeCall, type FactMemoryApi } from './helpers/fact-memory-web.ts'
 import { messageText, type FakeModel } from './helpers/fake-model.ts'
@@ -126,12 +126,7 @@ describe('the Fact memory page beside a conversation, in a real browser', () => 
   it('a setting changed on the card applies to the next request without a restart', async () => {
     const opened = await openHost(browser, host.url)
     const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
-    const card = page.locator('fm-settings-card')
+    const card = await openPluginCard(page)
     await card.waitFor()
     await card
       .locator('[data-fm="card-counts"]')

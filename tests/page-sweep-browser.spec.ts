@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { FOLLOW_EVERY_MS } from '../client/sweep-follow.ts'
-import { downloadBytes, openHost, screenshot } from './helpers/browser.ts'
+import { downloadBytes, openHost, openPluginCard, screenshot } from './helpers/browser.ts'
 import { converse, writeCall } from './helpers/fact-memory-web.ts'
 import { closeClean, startPageHost, type PageHost } from './helpers/page-host.ts'
 
@@ -67,12 +67,7 @@ describe('Find near-duplicates on the settings card', () => {
     if (env === undefined) throw new Error('no host')
     const opened = await openHost(env.browser, env.host.url)
     const { page } = opened
-    await page.getByRole('button', { name: 'Settings' }).first().click()
-    await page
-      .getByText(/^Plugins$/u)
-      .first()
-      .click()
-    const card = page.locator('fm-settings-card')
+    const card = await openPluginCard(page)
     await card
       .locator('[data-fm="card-counts"]')
       .filter({ hasText: /current facts/u })
