@@ -70,6 +70,26 @@ describe('the git transport', () => {
     assert.equal(git(join(root, 'remote.git'), 'log', '--format=%s', 'main').trim(), 'sync: laptop')
   })
 
+  it("never commits a temporary file left in this device's folder by a write that did not finish", async () => {
+    const laptop = await device('laptop')
+    laptop.sim.write(slot('payments'), '7801')
+    await laptop.folder.append(laptop.sim.log)
+    // What a round killed between writing and renaming leaves (sealed-file.ts), young enough to outlive the cleanup.
+    const folder = join(laptop.remote.root, 'devices', 'laptop')
+    writeFileSync(join(folder, '.tmp-segment-half-written'), 'half a segment')
+    const published = await laptop.remote.publish('sync: laptop')
+    assert.ok(published.ok)
+    const tree = git(join(root, 'remote.git'), 'ls-tree', '-r', '--name-only', 'main').trim().split('\n')
+    assert.ok(
+      tree.some((path) => path.startsWith('devices/laptop/')),
+      `the device's files are committed: ${tree.join(', ')}`,
+    )
+    assert.deepEqual(
+      tree.filter((path) => path.includes('.tmp-')),
+      [],
+    )
+  })
+
   it("settles a push race between two clones by re-committing on the new tip, keeping both devices' files", async () => {
     const laptop = await device('laptop')
     const desktop = await device('desktop')

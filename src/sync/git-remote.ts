@@ -10,6 +10,7 @@
 import { execFile, type ExecFileException } from 'node:child_process'
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { TEMP_PREFIX } from './sealed-file.ts'
 import { FOLDER_MARKER } from './sync-folder.ts'
 import { maskUrl } from './sync-target.ts'
 
@@ -184,9 +185,10 @@ export class GitRemote {
       if (reset.error !== undefined) return { ok: false, error: reset.error }
     }
     // Only this device's folder, and the folder's marker when this device made it; a path not there yet is skipped.
+    // Never a temporary file: one a killed write left behind is half a file, removed by the clean below.
     for (const path of [`devices/${device}`, FOLDER_MARKER]) {
       if ((await stat(join(this.options.workDir, path)).catch(() => undefined)) === undefined) continue
-      const added = await this.git(['add', '--all', '--', path])
+      const added = await this.git(['add', '--all', '--', path, `:(exclude,glob)**/${TEMP_PREFIX}*`])
       if (added.error !== undefined) return { ok: false, error: added.error }
     }
     const staged = await this.git(['diff', '--cached', '--quiet'])
