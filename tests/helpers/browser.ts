@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
 import { REPO_ROOT } from './dsh-host.ts'
+import { patient } from './poll.ts'
 
 /** Where tests leave their screenshots for a person to look at. */
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts')
@@ -95,6 +96,8 @@ export async function openHost(
     colorScheme,
     ...(timezoneId === undefined ? {} : { timezoneId }),
   })
+  // Playwright's own waits (30 s by default) get the suite's patience too.
+  context.setDefaultTimeout(patient(30_000))
   const page = await context.newPage()
   const errors: string[] = []
   page.on('console', (message) => {
@@ -114,7 +117,10 @@ export async function openHost(
     await button.click()
   })
   await page.goto(url, { waitUntil: 'domcontentloaded' })
-  await page.locator('[data-fm="sidebar-entry"]').first().waitFor({ state: 'attached', timeout: 30_000 })
+  await page
+    .locator('[data-fm="sidebar-entry"]')
+    .first()
+    .waitFor({ state: 'attached', timeout: patient(30_000) })
   return { context, page, errors }
 }
 

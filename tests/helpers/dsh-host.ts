@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DSH_BIN, type DshHome } from '../../scripts/dsh-profile.ts'
+import { patient } from './poll.ts'
 
 export { createDshHome, DSH_BIN, REPO_ROOT, type DshHome } from '../../scripts/dsh-profile.ts'
 
@@ -127,7 +128,7 @@ export async function startWebHost(
       clearInterval(poll)
       child.kill('SIGKILL')
       reject(new Error(`web host did not start:\n${output}`))
-    }, 60_000)
+    }, patient(60_000))
     const poll = setInterval(() => {
       const match = /(http:\/\/127\.0\.0\.1:\d+)/u.exec(output)
       if (match?.[1] !== undefined) {

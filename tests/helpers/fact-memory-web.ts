@@ -6,6 +6,7 @@
  */
 import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { FakeModel, ScriptStep } from './fake-model.ts'
+import { patient } from './poll.ts'
 
 /** The path prefix of every verb. */
 export const PREFIX = '/api/fact-memory'
@@ -232,9 +233,9 @@ export async function promptSession(
   model.enqueue(...steps)
   const { sessionId } = await hostApi<{ sessionId: string }>(url, 'session.create', { cwd })
   await hostApi(url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: prompt }] })
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + patient(30_000)
   while (model.agentRequests().length < steps.length) {
-    if (Date.now() > deadline) throw new Error('the turn did not finish in 30 s')
+    if (Date.now() > deadline) throw new Error(`the turn did not finish in ${patient(30_000) / 1000} s`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return sessionId
