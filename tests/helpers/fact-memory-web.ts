@@ -105,6 +105,12 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Whether fetch failed because the socket closed before any answer came (undici's socket error or a reset). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined
+  return error instanceof TypeError && ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(String(cause?.code))
+}
+
 /** The management API of one host, through fetch (same-origin, as the page sends it). */
 export class FactMemoryApi {
   readonly url: string
@@ -128,10 +134,18 @@ export class FactMemoryApi {
    * @returns status and parsed body.
    */
   async post(verb: string, body: unknown = {}): Promise<VerbResponse> {
-    const response = await fetch(`${this.url}${PREFIX}/${verb}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+    const send = (): Promise<Response> =>
+      fetch(`${this.url}${PREFIX}/${verb}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    // A kept-alive socket the host closed while this process was stalled (a loaded machine) fails before any answer;
+    // the request is sent once more on a fresh one. Safe for every verb: reads change nothing, and a fenced write
+    // sent twice with its operation id is answered from its receipt.
+    const response = await send().catch((error: unknown) => {
+      if (!closedBeforeAnswer(error)) throw error
+      return send()
     })
     const text = await response.text()
     return { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseObject(text) }
