@@ -638,6 +638,23 @@ for (const driver of DRIVERS) {
       assert.deepEqual(crowded.current, [...library.current, 'svc c|owner|{}|global|7802|active|explicit_user|pin -'])
     })
 
+    it('a bare tombstone of a claim as stated blocks it after its subject was renamed, in every order', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const tombstone = laptop.bareTombstone(slot('svc c', 'owner'), '7801')
+      const stated = desktop.write(slot('svc c', 'owner'), '7801')
+      const renamed = desktop.rename('svc c', 'svc b')
+      const records = [tombstone, stated, renamed]
+      // Read with the rename, the row is held under "svc b", where the tombstone's key (of "svc c") names no row.
+      const afterRename = await sameWhateverOrder(records, [[stated, renamed], [tombstone]])
+      // Read before the rename, the row was forgotten under "svc c", where the rename would leave a trace.
+      const beforeRename = await sameWhateverOrder(records, [[stated], [tombstone], [renamed]])
+      for (const library of [afterRename, beforeRename]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+        assert.equal(library.tombstones.length, 2, 'the claim under "svc c" (the bare key) and under "svc b"')
+      }
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
