@@ -309,7 +309,7 @@ export class SyncLogStore implements SyncLogPort {
       if (fresh > 0) this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
       if (fresh === 0) return { fresh, changedSlots: 0, touched: [], refused: [] }
       for (const entity of this.entitiesToApply(undone, entities)) entities.add(entity)
-      for (const entity of this.entitiesHolding(bareClaims)) entities.add(entity)
+      for (const entity of this.entitiesBareClaimsMayName(bareClaims)) entities.add(entity)
       const applied = this.applier.apply(entities, new Date(wall).toISOString())
       if (applied.changedSlots > 0) this.db.touchGeneration()
       beforeCommit?.()
@@ -406,16 +406,25 @@ export class SyncLogStore implements SyncLogPort {
     return [...taken, ...rows.map((row) => String(row['entity']))]
   }
 
-  /** The subjects of the rows (not forgotten) holding these claims (hex keys): what bare tombstones may forget. */
-  private entitiesHolding(claimKeys: readonly string[]): string[] {
+  /**
+   * The subjects whose rows bare tombstones (their claims' hex keys) may forget: those of the rows (not forgotten)
+   * holding the claims, and every subject a subject or property alias record names, since a row held there may have
+   * been stated under the name the alias renamed, and the tombstone may carry its claim's key under that name. Read
+   * only when bare tombstones arrive (an import's); the alias records are found by kind, a walk of the kept log.
+   */
+  private entitiesBareClaimsMayName(claimKeys: readonly string[]): string[] {
     if (claimKeys.length === 0) return []
-    return this.db
-      .all(
-        `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
-        WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
-        JSON.stringify(claimKeys),
-      )
-      .map((row) => String(row['entity_key']))
+    const holding = this.db.all(
+      `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
+      WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
+      JSON.stringify(claimKeys),
+    )
+    const renamed = this.db.all(
+      `SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*' AND op IN (
+        SELECT op FROM sync_own_records WHERE kind = 'alias'
+        UNION ALL SELECT op FROM sync_received WHERE json_extract(record, '$.kind') = 'alias')`,
+    )
+    return [...holding.map((row) => String(row['entity_key'])), ...renamed.map((row) => String(row['entity']))]
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */

@@ -239,7 +239,8 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   const bare = (slot: SlotRef, value: string): boolean =>
     bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
   // A statement whose claim a bare tombstone names (under its names in force or as stated) is forgotten like one a
-  // forget names: there, and where an alias removed since had led it.
+  // forget names: under both names (a store that applied it before its rename holds it under the name stated), and
+  // where an alias removed since had led it.
   if (bareClaims.size > 0)
     for (const record of live) {
       if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
@@ -247,6 +248,7 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
       const slot = canonical(stated, record)
       if (!bare(slot, record.value) && !bare(stated, record.value)) continue
       tombstones.add(claimId(slot, record.value))
+      tombstones.add(claimId(stated, record.value))
       if (ever !== undefined) tombstones.add(claimId(ever(stated), record.value))
     }
 
