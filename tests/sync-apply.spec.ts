@@ -655,6 +655,24 @@ for (const driver of DRIVERS) {
       }
     })
 
+    it('a bare tombstone blocks its claim under every name a chain of renames passed through', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const intoC = container.rename('svc a', 'svc c')
+      const intoB = desktop.rename('svc c', 'svc b')
+      const tombstone = desktop.bareTombstone(slot('svc a'), '7804')
+      desktop.pull(container)
+      const putBack = desktop.putBack(slot('svc a'), '7804')
+      const records = [intoC, intoB, tombstone, putBack]
+      // Read with the first rename alone, the put-back's row is held under "svc c", and the tombstone there too.
+      const halfRenamed = await sameWhateverOrder(records, [[tombstone, putBack, intoC], [intoB]])
+      const rowHalfRenamed = await sameWhateverOrder(records, [[putBack, intoC], [intoB, tombstone]])
+      for (const library of [halfRenamed, rowHalfRenamed]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+        assert.equal(library.tombstones.length, 3, 'the claim under "svc a" (the bare key), "svc c" and "svc b"')
+      }
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
