@@ -32,6 +32,7 @@ import {
   type ChangeRecord,
   type ForgetChange,
 } from '../sync/change-record.ts'
+import { aliasRecordsOf, slotsUnderLinkedNames } from '../sync/linked-names.ts'
 import {
   canonicalSlots,
   claimId,
@@ -619,17 +620,7 @@ function claimsUnderLinkedNames(
   forget: ForgetChange,
   records: readonly ChangeRecord[],
 ): Pick<Statement, 'slot' | 'value'>[] {
-  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
-  const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
-  const predicates = linked(
-    new Set([forget.slot.predicate]),
-    aliases
-      .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
-      .map((alias) => [alias.from, alias.to] as const),
-  )
-  return [...entities].flatMap((entity) =>
-    [...predicates].map((predicate) => ({ slot: { ...forget.slot, entity, predicate }, value: forget.value })),
-  )
+  return slotsUnderLinkedNames(forget.slot, aliasRecordsOf(records)).map((slot) => ({ slot, value: forget.value }))
 }
 
 type ChangeAliasKind = AliasChange['aliasKind']
@@ -665,33 +656,6 @@ function nameInForce(
   canonicalOf: (text: string) => string,
 ): string {
   return names.find((name): name is string => typeof name === 'string' && canonicalOf(name) === key) ?? key
-}
-
-/** The subjects, with every subject an entity alias links to them (either way, transitively). */
-function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRecord[]): Set<string> {
-  const pairs = named.flatMap((record) =>
-    record.kind === 'alias' && record.aliasKind === 'entity' ? [[record.from, record.to] as const] : [],
-  )
-  return linked(entities, pairs)
-}
-
-/** The names, with every name the pairs link to them (either way, transitively). */
-function linked(names: ReadonlySet<string>, pairs: readonly (readonly [string, string])[]): Set<string> {
-  const links = new Map<string, Set<string>>()
-  const link = (a: string, b: string): void => {
-    links.set(a, (links.get(a) ?? new Set()).add(b))
-    links.set(b, (links.get(b) ?? new Set()).add(a))
-  }
-  for (const [a, b] of pairs) link(a, b)
-  const out = new Set(names)
-  const queue = [...out]
-  for (let next = queue.pop(); next !== undefined; next = queue.pop())
-    for (const other of links.get(next) ?? [])
-      if (!out.has(other)) {
-        out.add(other)
-        queue.push(other)
-      }
-  return out
 }
 
 /**

@@ -22,6 +22,7 @@
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
 import { claimKeyOf } from '../text/normalize.ts'
+import { aliasRecordsOf, slotsUnderLinkedNames } from './linked-names.ts'
 import {
   compareRecords,
   happenedBefore,
@@ -238,19 +239,19 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   })
   const bare = (slot: SlotRef, value: string): boolean =>
     bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
-  // A statement whose claim a bare tombstone names (under its names in force or as stated) is forgotten like one a
-  // forget names: under both names (a store that applied it before its rename holds it under the name stated), and
-  // where an alias removed since had led it.
-  if (bareClaims.size > 0)
-    for (const record of live) {
+  // A statement whose claim a bare tombstone names under any name alias records link to the one it was stated with
+  // (its name in force among them; aliases in force or not, statements undone or not) is forgotten like one a forget
+  // names, under every one of those names: a store that read some of the records held it under any of them, and the
+  // set only grows as records arrive, so every store blocks the same claims whatever order it read them in.
+  if (bareClaims.size > 0) {
+    const aliases = aliasRecordsOf(ordered)
+    for (const record of ordered) {
       if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
-      const stated = record.kind === 'move' ? record.to : record.slot
-      const slot = canonical(stated, record)
-      if (!bare(slot, record.value) && !bare(stated, record.value)) continue
-      tombstones.add(claimId(slot, record.value))
-      tombstones.add(claimId(stated, record.value))
-      if (ever !== undefined) tombstones.add(claimId(ever(stated), record.value))
+      const named = slotsUnderLinkedNames(record.kind === 'move' ? record.to : record.slot, aliases)
+      if (!named.some((slot) => bare(slot, record.value))) continue
+      for (const slot of named) tombstones.add(claimId(slot, record.value))
     }
+  }
 
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
