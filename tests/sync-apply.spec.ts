@@ -673,6 +673,16 @@ for (const driver of DRIVERS) {
       }
     })
 
+    it('a bare tombstone forgets a project-scoped row of its claim on a store that held the row first', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc a', 'owner', 'proj'), '7803', 'observed')
+      // The tombstone's key is the claim's outside any project; the row's own claim key names its project.
+      const tombstone = container.bareTombstone(slot('svc a', 'owner'), '7803')
+      const library = await sameWhateverOrder([stated, tombstone], [[stated], [tombstone]])
+      assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+      assert.equal(library.tombstones.length, 1)
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
