@@ -20,9 +20,11 @@ import type { Cursor } from '../sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-port.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { SyncApplier, type ApplierParts } from './sync-applier.ts'
 import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
 import { SyncSnapshot } from './sync-snapshot.ts'
+import { tombstonesOfFact } from './tombstones.ts'
 
 /** The next turn of the event loop. */
 function nextTurn(): Promise<void> {
@@ -407,10 +409,12 @@ export class SyncLogStore implements SyncLogPort {
   }
 
   /**
-   * The subjects whose rows bare tombstones (their claims' hex keys) may forget: those of the rows (not forgotten)
-   * holding the claims, and every subject a subject or property alias record names, since a row held there may have
-   * been stated under the name the alias renamed, and the tombstone may carry its claim's key under that name. Read
-   * only when bare tombstones arrive (an import's); the alias records are found by kind, a walk of the kept log.
+   * The subjects whose rows bare tombstones (their claims' hex keys, outside any project) may forget: those of the
+   * rows (not forgotten) holding the claims, a project's rows by their claim outside the project (their own key names
+   * the project), and every subject a subject or property alias record names, since a row held there may have been
+   * stated under the name the alias renamed, and the tombstone may carry its claim's key under that name. Read only
+   * when bare tombstones arrive (an import's): the project rows are walked on their scope index and keyed here, the
+   * alias records found by kind, a walk of the kept log.
    */
   private entitiesBareClaimsMayName(claimKeys: readonly string[]): string[] {
     if (claimKeys.length === 0) return []
@@ -419,12 +423,24 @@ export class SyncLogStore implements SyncLogPort {
       WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
       JSON.stringify(claimKeys),
     )
+    const wanted = new Set(claimKeys)
+    const inProjects = this.db
+      .all(
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'
+        AND status <> 'forgotten'`,
+      )
+      .map(toFact)
+      .filter((fact) => tombstonesOfFact(fact).some((key) => key.kind === 'claim' && wanted.has(key.key)))
     const renamed = this.db.all(
       `SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*' AND op IN (
         SELECT op FROM sync_own_records WHERE kind = 'alias'
         UNION ALL SELECT op FROM sync_received WHERE json_extract(record, '$.kind') = 'alias')`,
     )
-    return [...holding.map((row) => String(row['entity_key'])), ...renamed.map((row) => String(row['entity']))]
+    return [
+      ...holding.map((row) => String(row['entity_key'])),
+      ...inProjects.map((fact) => fact.entityKey),
+      ...renamed.map((row) => String(row['entity'])),
+    ]
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */
