@@ -683,6 +683,18 @@ for (const driver of DRIVERS) {
       assert.equal(library.tombstones.length, 1)
     })
 
+    it('a bare tombstone undone on its device lifts its key, and brings back a row it forgot', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc a'), '7801')
+      const tombstone = container.bareTombstone(slot('svc a'), '7801')
+      const undo = container.restore([tombstone.op])
+      const bare = await sameWhateverOrder([tombstone, undo], [[tombstone], [undo]])
+      assert.deepEqual(bare.tombstones, [], 'the undone tombstone leaves no key')
+      const stating = await sameWhateverOrder([stated, tombstone, undo], [[stated], [tombstone], [undo]])
+      assert.deepEqual(stating.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.deepEqual(stating.tombstones, [])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
