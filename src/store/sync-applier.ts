@@ -121,12 +121,16 @@ export class SyncApplier {
       )
       // A forget undone on its device lifts the tombstones it left here, unless a forget in force blocks its claim,
       // before any value comes back through the writer.
+      // A bare tombstone undone on its device lifts the same way: its keys, and the claims it blocked that nothing in
+      // force blocks.
       const blocked = new Set([...merged.tombstones, ...forgottenAsNamed])
+      const unblocked = (claim: Pick<Statement, 'slot' | 'value'>) => !blocked.has(claimId(claim.slot, claim.value))
       liftUndoneForgets(
         this.db,
-        undoneForgets(records).filter(
-          (forget) => !forget.claims.some((claim) => blocked.has(claimId(claim.slot, claim.value))),
-        ),
+        [
+          ...undoneForgets(records).filter((forget) => forget.claims.every(unblocked)),
+          ...undoneBareTombstones(records).map((bare) => ({ ...bare, claims: bare.claims.filter(unblocked) })),
+        ],
         new Set([
           ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
           ...[...blocked].map(
@@ -607,6 +611,26 @@ function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
     claims: claimsUnderLinkedNames(forget, records),
     keys: forget.tombstones,
   }))
+}
+
+/**
+ * The bare tombstones undone on their device, each with the keys it carried and the claims it blocked: every value a
+ * record states (undone or not) whose claim under a name linked to the one stated one of its keys names, under every
+ * linked name, as the merge blocks them.
+ */
+function undoneBareTombstones(records: readonly ChangeRecord[]): UndoneForget[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  const aliases = aliasRecordsOf(records)
+  return records.flatMap((record): UndoneForget[] => {
+    if (record.kind !== 'tombstone' || !undone.has(record.op)) return []
+    const keys = new Set(record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key))
+    const claims = statementsOf(records, (slot) => slot).flatMap(({ slot, value }) => {
+      const named = slotsUnderLinkedNames(slot, aliases)
+      const carried = named.some((each) => keys.has(claimKeyOf(each.entity, each.predicate, each.qualifiers, value)))
+      return carried ? named.map((each) => ({ slot: each, value })) : []
+    })
+    return [{ claims, keys: record.tombstones }]
+  })
 }
 
 /** The forgets in force (`live`), or those a restore undoes. */

@@ -383,17 +383,23 @@ export class SyncLogStore implements SyncLogPort {
   private entitiesToApply(undone: readonly string[], named: ReadonlySet<string>): string[] {
     const mark = Number(this.db.get('SELECT own_seq FROM sync_apply WHERE id = 1')?.['own_seq'] ?? 0)
     const top = Number(this.db.get('SELECT max(seq) AS top FROM sync_own_records')?.['top'] ?? 0)
-    // An undone alias touches the subjects it linked.
-    const taken = new Set(
-      this.db
-        .all(
-          `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
-          UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
-          JSON.stringify(undone),
-          JSON.stringify(undone),
-        )
-        .flatMap((row) => entitiesOf(JSON.parse(String(row['record'])) as ChangeRecord)),
-    )
+    const undoneRecords = this.db
+      .all(
+        `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
+        UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(undone),
+        JSON.stringify(undone),
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    // An undone alias touches the subjects it linked; an undone bare tombstone, those its keys may name.
+    const taken = new Set([
+      ...undoneRecords.flatMap(entitiesOf),
+      ...this.entitiesBareClaimsMayName(
+        undoneRecords.flatMap((record) =>
+          record.kind === 'tombstone' ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key) : [],
+        ),
+      ),
+    ])
     const all = named.has('*') || taken.has('*')
     const rows = all
       ? this.db.all("SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*'")
@@ -409,25 +415,24 @@ export class SyncLogStore implements SyncLogPort {
   }
 
   /**
-   * The subjects whose rows bare tombstones (their claims' hex keys, outside any project) may forget: those of the
-   * rows (not forgotten) holding the claims, a project's rows by their claim outside the project (their own key names
-   * the project), and every subject a subject or property alias record names, since a row held there may have been
-   * stated under the name the alias renamed, and the tombstone may carry its claim's key under that name. Read only
-   * when bare tombstones arrive (an import's): the project rows are walked on their scope index and keyed here, the
-   * alias records found by kind, a walk of the kept log.
+   * The subjects whose rows bare tombstones (their claims' hex keys, outside any project) may forget, or, undone,
+   * bring back: those of the rows (forgotten ones too) holding the claims, a project's rows by their claim outside
+   * the project (their own key names the project), and every subject a subject or property alias record names, since
+   * a row held there may have been stated under the name the alias renamed, and the tombstone may carry its claim's
+   * key under that name. Read only when bare tombstones arrive or are undone (an import's): the project rows are
+   * walked on their scope index and keyed here, the alias records found by kind, a walk of the kept log.
    */
   private entitiesBareClaimsMayName(claimKeys: readonly string[]): string[] {
     if (claimKeys.length === 0) return []
     const holding = this.db.all(
       `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
-      WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
+      WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?))`,
       JSON.stringify(claimKeys),
     )
     const wanted = new Set(claimKeys)
     const inProjects = this.db
       .all(
-        `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'
-        AND status <> 'forgotten'`,
+        `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'`,
       )
       .map(toFact)
       .filter((fact) => tombstonesOfFact(fact).some((key) => key.kind === 'claim' && wanted.has(key.key)))
