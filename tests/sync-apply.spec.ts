@@ -695,6 +695,18 @@ for (const driver of DRIVERS) {
       assert.deepEqual(stating.tombstones, [])
     })
 
+    it('a forget undone on its device lifts the key it carried though a bare tombstone blocks its claim', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const tombstone = desktop.bareTombstone(slot('svc b', 'owner'), '7802')
+      const stated = container.write(slot('svc b', 'owner'), '7802')
+      const forget = container.forget(slot('svc b', 'owner'), '7802')
+      const undo = container.restore([forget.op])
+      const library = await sameWhateverOrder([tombstone, stated, forget, undo], [[tombstone, stated, forget], [undo]])
+      assert.deepEqual([...library.current, ...library.history], [])
+      assert.deepEqual(library.tombstones, [tombstone.kind === 'tombstone' ? tombstone.tombstones[0]?.key : ''])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
