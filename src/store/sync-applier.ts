@@ -121,16 +121,16 @@ export class SyncApplier {
       )
       // A forget undone on its device lifts the tombstones it left here, unless a forget in force blocks its claim,
       // before any value comes back through the writer.
-      // A bare tombstone undone on its device lifts the same way: its keys, and the claims it blocked that nothing in
-      // force blocks.
+      // A bare tombstone undone on its device lifts the same way. Either lifts the keys it carried (unless a record in
+      // force carries them too) and, of the claims it blocked, those nothing in force blocks.
       const blocked = new Set([...merged.tombstones, ...forgottenAsNamed])
       const unblocked = (claim: Pick<Statement, 'slot' | 'value'>) => !blocked.has(claimId(claim.slot, claim.value))
       liftUndoneForgets(
         this.db,
-        [
-          ...undoneForgets(records).filter((forget) => forget.claims.every(unblocked)),
-          ...undoneBareTombstones(records).map((bare) => ({ ...bare, claims: bare.claims.filter(unblocked) })),
-        ],
+        [...undoneForgets(records), ...undoneBareTombstones(records)].map((undone) => ({
+          ...undone,
+          claims: undone.claims.filter(unblocked),
+        })),
         new Set([
           ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
           ...[...blocked].map(
