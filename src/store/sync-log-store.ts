@@ -16,15 +16,16 @@ import { hostname } from 'node:os'
 import { z } from 'zod'
 import type { ChangeRecord, SlotRef } from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickReceive, zeroHlc, type Hlc } from '../sync/hlc.ts'
+import { aliasRecordsOf, slotsUnderLinkedNames } from '../sync/linked-names.ts'
 import type { Cursor } from '../sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-port.ts'
+import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { SyncApplier, type ApplierParts } from './sync-applier.ts'
-import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
+import { slotOf, SyncRecorder, type RecordingStart } from './sync-recorder.ts'
 import { SyncSnapshot } from './sync-snapshot.ts'
-import { tombstonesOfFact } from './tombstones.ts'
 
 /** The next turn of the event loop. */
 function nextTurn(): Promise<void> {
@@ -416,11 +417,12 @@ export class SyncLogStore implements SyncLogPort {
 
   /**
    * The subjects whose rows bare tombstones (their claims' hex keys, outside any project) may forget, or, undone,
-   * bring back: those of the rows (forgotten ones too) holding the claims, a project's rows by their claim outside
-   * the project (their own key names the project), and every subject a subject or property alias record names, since
-   * a row held there may have been stated under the name the alias renamed, and the tombstone may carry its claim's
-   * key under that name. Read only when bare tombstones arrive or are undone (an import's): the project rows are
-   * walked on their scope index and keyed here, the alias records found by kind, a walk of the kept log.
+   * bring back: those of the rows (forgotten ones too) holding the claims; and those of the rows whose claim outside
+   * any project, under a subject or property name an alias record links to theirs, a tombstone carries: a project's
+   * rows (their own key names the project) and the rows of every subject an alias record names (a row renamed there
+   * was stated under a name whose claim key the tombstone may carry). Read only when bare tombstones arrive or are
+   * undone (an import's): the project rows are walked on their scope index, the alias records found by kind, a walk
+   * of the kept log.
    */
   private entitiesBareClaimsMayName(claimKeys: readonly string[]): string[] {
     if (claimKeys.length === 0) return []
@@ -429,23 +431,39 @@ export class SyncLogStore implements SyncLogPort {
       WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?))`,
       JSON.stringify(claimKeys),
     )
-    const wanted = new Set(claimKeys)
-    const inProjects = this.db
-      .all(
-        `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'`,
-      )
-      .map(toFact)
-      .filter((fact) => tombstonesOfFact(fact).some((key) => key.kind === 'claim' && wanted.has(key.key)))
-    const renamed = this.db.all(
-      `SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*' AND op IN (
-        SELECT op FROM sync_own_records WHERE kind = 'alias'
-        UNION ALL SELECT op FROM sync_received WHERE json_extract(record, '$.kind') = 'alias')`,
+    const aliases = aliasRecordsOf(
+      this.db
+        .all(
+          `SELECT record FROM sync_own_records WHERE kind = 'alias'
+          UNION ALL SELECT record FROM sync_received WHERE json_extract(record, '$.kind') = 'alias'`,
+        )
+        .map((row) => JSON.parse(String(row['record'])) as ChangeRecord),
     )
-    return [
-      ...holding.map((row) => String(row['entity_key'])),
-      ...inProjects.map((fact) => fact.entityKey),
-      ...renamed.map((row) => String(row['entity'])),
-    ]
+    const renamed = aliases.flatMap((alias) =>
+      alias.aliasKind === 'entity' ? [alias.from, alias.to] : [alias.entity ?? ''],
+    )
+    const candidates = new Map(
+      [
+        ...this.db.all(
+          `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'`,
+        ),
+        ...this.db.all(
+          `SELECT ${FACT_COLUMNS} FROM facts
+          WHERE entity_id IN (SELECT id FROM entities WHERE entity_key IN (SELECT value FROM json_each(?)))`,
+          JSON.stringify([...new Set(renamed)]),
+        ),
+      ]
+        .map(toFact)
+        .map((fact) => [fact.id, fact]),
+    )
+    const wanted = new Set(claimKeys)
+    const named = [...candidates.values()].filter((fact) => {
+      const value = canonicalValue(fact.value)
+      return slotsUnderLinkedNames(slotOf(fact), aliases).some((slot) =>
+        wanted.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value)),
+      )
+    })
+    return [...holding.map((row) => String(row['entity_key'])), ...named.map((fact) => fact.entityKey)]
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */
