@@ -32,7 +32,7 @@ import {
   type ChangeRecord,
   type ForgetChange,
 } from '../sync/change-record.ts'
-import { aliasRecordsOf, slotsUnderLinkedNames } from '../sync/linked-names.ts'
+import { aliasRecordsOf, linkedNames } from '../sync/linked-names.ts'
 import {
   canonicalSlots,
   claimId,
@@ -620,12 +620,12 @@ function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
  */
 function undoneBareTombstones(records: readonly ChangeRecord[]): UndoneForget[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  const aliases = aliasRecordsOf(records)
+  const underLinkedNames = linkedNames(aliasRecordsOf(records))
   return records.flatMap((record): UndoneForget[] => {
     if (record.kind !== 'tombstone' || !undone.has(record.op)) return []
     const keys = new Set(record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key))
     const claims = statementsOf(records, (slot) => slot).flatMap(({ slot, value }) => {
-      const named = slotsUnderLinkedNames(slot, aliases)
+      const named = underLinkedNames(slot)
       const carried = named.some((each) => keys.has(claimKeyOf(each.entity, each.predicate, each.qualifiers, value)))
       return carried ? named.map((each) => ({ slot: each, value })) : []
     })
@@ -644,7 +644,7 @@ function claimsUnderLinkedNames(
   forget: ForgetChange,
   records: readonly ChangeRecord[],
 ): Pick<Statement, 'slot' | 'value'>[] {
-  return slotsUnderLinkedNames(forget.slot, aliasRecordsOf(records)).map((slot) => ({ slot, value: forget.value }))
+  return linkedNames(aliasRecordsOf(records))(forget.slot).map((slot) => ({ slot, value: forget.value }))
 }
 
 type ChangeAliasKind = AliasChange['aliasKind']

@@ -16,7 +16,7 @@ import { hostname } from 'node:os'
 import { z } from 'zod'
 import type { ChangeRecord, SlotRef } from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickReceive, zeroHlc, type Hlc } from '../sync/hlc.ts'
-import { aliasRecordsOf, slotsUnderLinkedNames } from '../sync/linked-names.ts'
+import { aliasRecordsOf, linkedNames } from '../sync/linked-names.ts'
 import type { Cursor } from '../sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-port.ts'
 import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
@@ -457,9 +457,10 @@ export class SyncLogStore implements SyncLogPort {
         .map((fact) => [fact.id, fact]),
     )
     const wanted = new Set(claimKeys)
+    const underLinkedNames = linkedNames(aliases)
     const named = [...candidates.values()].filter((fact) => {
       const value = canonicalValue(fact.value)
-      return slotsUnderLinkedNames(slotOf(fact), aliases).some((slot) =>
+      return underLinkedNames(slotOf(fact)).some((slot) =>
         wanted.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value)),
       )
     })

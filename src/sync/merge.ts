@@ -22,7 +22,7 @@
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
 import { claimKeyOf } from '../text/normalize.ts'
-import { aliasRecordsOf, slotsUnderLinkedNames } from './linked-names.ts'
+import { aliasRecordsOf, linkedNames } from './linked-names.ts'
 import {
   compareRecords,
   happenedBefore,
@@ -244,10 +244,10 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   // names, under every one of those names: a store that read some of the records held it under any of them, and the
   // set only grows as records arrive, so every store blocks the same claims whatever order it read them in.
   if (bareClaims.size > 0) {
-    const aliases = aliasRecordsOf(ordered)
+    const underLinkedNames = linkedNames(aliasRecordsOf(ordered))
     for (const record of ordered) {
       if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
-      const named = slotsUnderLinkedNames(record.kind === 'move' ? record.to : record.slot, aliases)
+      const named = underLinkedNames(record.kind === 'move' ? record.to : record.slot)
       if (!named.some((slot) => bare(slot, record.value))) continue
       for (const slot of named) tombstones.add(claimId(slot, record.value))
     }
