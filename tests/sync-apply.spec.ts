@@ -666,7 +666,10 @@ for (const driver of DRIVERS) {
       const records = [intoC, intoB, tombstone, putBack]
       // Read with the first rename alone, the put-back's row is held under "svc c", and the tombstone there too.
       const halfRenamed = await sameWhateverOrder(records, [[tombstone, putBack, intoC], [intoB]])
-      const rowHalfRenamed = await sameWhateverOrder(records, [[putBack, intoC], [intoB, tombstone]])
+      const rowHalfRenamed = await sameWhateverOrder(records, [
+        [putBack, intoC],
+        [intoB, tombstone],
+      ])
       for (const library of [halfRenamed, rowHalfRenamed]) {
         assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
         assert.equal(library.tombstones.length, 3, 'the claim under "svc a" (the bare key), "svc c" and "svc b"')

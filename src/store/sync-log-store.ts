@@ -397,7 +397,9 @@ export class SyncLogStore implements SyncLogPort {
       ...undoneRecords.flatMap(entitiesOf),
       ...this.entitiesBareClaimsMayName(
         undoneRecords.flatMap((record) =>
-          record.kind === 'tombstone' ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key) : [],
+          record.kind === 'tombstone'
+            ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key)
+            : [],
         ),
       ),
     ])

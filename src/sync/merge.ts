@@ -10,7 +10,8 @@
  *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
  *   with an alias removed, a forget blocks its claim where the alias had led too (a device may have read the alias
- *   before its removal), and an import's bare tombstones block the claims whose keys they carry;
+ *   before its removal), and an import's bare tombstones block the claims whose keys they carry, under any name
+ *   alias records link to the one stated, and then under all of those names;
  * - an alias removed still holds for the statements its device had seen (the facts it moved stay), not for later
  *   or concurrent ones; the latest spelling of a name (`display`) holds;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
