@@ -392,16 +392,15 @@ export class SyncLogStore implements SyncLogPort {
         JSON.stringify(undone),
       )
       .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
-    // An undone alias touches the subjects it linked; an undone bare tombstone, those its keys may name.
+    // An undone alias touches the subjects it linked; an undone bare tombstone, those its keys may name, and those of
+    // the values it blocked, which may never have had a row here.
+    const undoneBare = undoneRecords.flatMap((record) =>
+      record.kind === 'tombstone' ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key) : [],
+    )
     const taken = new Set([
       ...undoneRecords.flatMap(entitiesOf),
-      ...this.entitiesBareClaimsMayName(
-        undoneRecords.flatMap((record) =>
-          record.kind === 'tombstone'
-            ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key)
-            : [],
-        ),
-      ),
+      ...this.entitiesBareClaimsMayName(undoneBare),
+      ...this.entitiesStatingClaims(undoneBare),
     ])
     const all = named.has('*') || taken.has('*')
     const rows = all
@@ -467,6 +466,33 @@ export class SyncLogStore implements SyncLogPort {
       )
     })
     return [...holding.map((row) => String(row['entity_key'])), ...named.map((fact) => fact.entityKey)]
+  }
+
+  /**
+   * The subjects of the kept statements (a write, a put-back, a move's arrival) whose claim, outside any project and
+   * under a name an alias record links to the one stated, one of these keys names: what an undone bare tombstone
+   * brings back, though a store that read the statement with the tombstone never held a row of it. Walks the kept
+   * log: asked only when a bare tombstone is undone.
+   */
+  private entitiesStatingClaims(claimKeys: readonly string[]): string[] {
+    if (claimKeys.length === 0) return []
+    const records = this.db
+      .all(
+        `SELECT record FROM sync_own_records WHERE kind IN ('alias', 'write', 'put_back', 'move')
+        UNION ALL SELECT record FROM sync_received
+        WHERE json_extract(record, '$.kind') IN ('alias', 'write', 'put_back', 'move')`,
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    const underLinkedNames = linkedNames(aliasRecordsOf(records))
+    const wanted = new Set(claimKeys)
+    return records.flatMap((record) => {
+      if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') return []
+      const stated = record.kind === 'move' ? record.to : record.slot
+      const named = underLinkedNames(stated).some((slot) =>
+        wanted.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, record.value)),
+      )
+      return named ? [stated.entity] : []
+    })
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */
