@@ -713,6 +713,21 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.tombstones, [tombstone.kind === 'tombstone' ? tombstone.tombstones[0]?.key : ''])
     })
 
+    it('a project rename taken back leaves an undone statement’s trace under its own key only', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const renamed = laptop.renameProject('proj', 'repo')
+      const stated = container.write(slot('svc a', 'owner', 'proj'), '7803')
+      const undo = container.restore([stated.op])
+      desktop.pull(laptop)
+      const back = desktop.renameProject('proj', 'proj')
+      // Read before the rename was taken back, the undone statement left a trace under the key in force too.
+      const library = await sameWhateverOrder([renamed, stated, undo, back], [[stated, renamed, undo], [back]])
+      assert.deepEqual(library.current, [])
+      assert.deepEqual(library.history, ['svc a|owner|{}|project:proj|7803|retired'])
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
