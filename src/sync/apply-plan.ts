@@ -14,7 +14,8 @@
  *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
  *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
  * - a row held under a name a rename led to that no statement of its value names, now that the rename is undone or
- *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
+ *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it (the
+ *   slot of an undone statement's trace when the outcome keeps the value nowhere);
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
  *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended, or that a
@@ -191,17 +192,19 @@ export function planApply(
     if (led.size === 1) return [...led.values()][0]
     if (alike.length === 1) return alike[0]
     // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
-    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
+    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it;
+    // with none kept, to the one slot where a statement the outcome keeps nowhere (undone) leaves its trace.
     if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined
     const homes = new Map<string, SlotRef>()
+    const traces = new Map<string, SlotRef>()
     for (const statement of statements)
-      if (
-        statement.value === held.value &&
-        kept.has(keyOf(statement.canonical, statement.value)) &&
-        renamedFrom(statement.slot, held.slot)
-      )
-        homes.set(slotId(statement.canonical), statement.canonical)
-    return homes.size === 1 ? [...homes.values()][0] : undefined
+      if (statement.value === held.value && renamedFrom(statement.slot, held.slot))
+        (kept.has(keyOf(statement.canonical, statement.value)) ? homes : traces).set(
+          slotId(statement.canonical),
+          statement.canonical,
+        )
+    if (homes.size === 1) return [...homes.values()][0]
+    return homes.size === 0 && traces.size === 1 ? [...traces.values()][0] : undefined
   }
   const relocations: Relocation[] = []
   for (const held of rows) {
