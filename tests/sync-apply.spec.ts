@@ -728,6 +728,22 @@ for (const driver of DRIVERS) {
       assert.deepEqual(library.history, ['svc a|owner|{}|project:proj|7803|retired'])
     })
 
+    it('a value stated under two names an overridden rename joined keeps its twin’s history on every store', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const intoC = container.rename('svc a', 'svc c')
+      laptop.pull(container)
+      const underC = laptop.write(slot('svc c', 'owner'), '7802', 'observed')
+      const underA = laptop.write(slot('svc a', 'owner'), '7802', 'confirmed_user')
+      // A later rename of "svc a" overrides the first: the two statements no longer share a slot.
+      const intoB = desktop.rename('svc a', 'svc b')
+      const records = [intoC, underC, underA, intoB]
+      // Read before the override, the rename into "svc c" merged the two statements there, leaving a superseded twin.
+      const library = await sameWhateverOrder(records, [[underC, intoC, underA], [intoB]])
+      assert.ok(library.history.includes('svc c|owner|{}|global|7802|superseded'), JSON.stringify(library))
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')
