@@ -11,8 +11,9 @@
  *   linked to the one in force by aliases (`forgottenAsNamed`) blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
- *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
- *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
+ *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot,
+ *   or that alias records (overridden or undone since) renamed into one kept slot, also has a superseded row there (a
+ *   store may have held both, and a merge supersedes the twin it moves);
  * - a row held under a name a rename led to that no statement of its value names, now that the rename is undone or
  *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it (the
  *   slot of an undone statement's trace when the outcome keeps the value nowhere);
@@ -283,6 +284,22 @@ export function planApply(
     const entry = wanted.get(keyOf(end.slot, end.value))
     if (entry?.current !== undefined && entry.history.size === 0) entry.trace = true
   }
+
+  // A store that read an alias before a later one overrode it (or before its undo) merged the names it joined there:
+  // a statement counts under every kept slot alias records renamed its names to, so that twin's history stays too.
+  const statementsOf = new Map<string, Statement[]>()
+  for (const statement of statements) {
+    const list = statementsOf.get(statement.value) ?? []
+    list.push(statement)
+    statementsOf.set(statement.value, list)
+  }
+  for (const entry of merged.slots)
+    for (const value of new Set([...entry.current, ...entry.history].map((each) => each.value)))
+      for (const statement of statementsOf.get(value) ?? [])
+        if (renamedFrom(statement.slot, entry.slot)) {
+          const key = keyOf(entry.slot, value)
+          namedAs.set(key, (namedAs.get(key) ?? new Set()).add(slotId(statement.slot)))
+        }
 
   for (const [key, names] of namedAs) {
     const entry = wanted.get(key)
