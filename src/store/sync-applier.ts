@@ -106,6 +106,7 @@ export class SyncApplier {
           ? { everCanonical: canonicalSlots(records.filter((record) => record.kind !== 'unalias')) }
           : {}),
         renamedInto: renameTargets(records),
+        renamedAway: renameSources(records),
         undoneEnds: undoneEndsOf(records, canonical),
         forgottenAsNamed,
       })
@@ -649,6 +650,14 @@ function claimsUnderLinkedNames(
 
 type ChangeAliasKind = AliasChange['aliasKind']
 
+/** Whether an alias record (in force or not) renamed a subject, property or project key to another. */
+function renameSources(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string) => boolean {
+  const sources = new Set(
+    records.flatMap((record) => (record.kind === 'alias' ? [`${record.aliasKind}\u0000${record.from}`] : [])),
+  )
+  return (kind, from) => sources.has(`${kind}\u0000${from}`)
+}
+
 /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project from a key to another. */
 function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string, to: string) => boolean {
   const next = new Map<string, Set<string>>()
@@ -657,19 +666,24 @@ function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind
       const from = `${record.aliasKind}\u0000${record.from}`
       next.set(from, (next.get(from) ?? new Set()).add(`${record.aliasKind}\u0000${record.to}`))
     }
+  // Per name, every name the alias records reach from it, walked once.
+  const reachable = new Map<string, Set<string>>()
   return (kind, from, to) => {
-    const goal = `${kind}\u0000${to}`
-    const reached = new Set<string>()
-    const queue = [`${kind}\u0000${from}`]
-    for (let at = queue.pop(); at !== undefined; at = queue.pop())
-      for (const step of next.get(at) ?? []) {
-        if (step === goal) return true
-        if (!reached.has(step)) {
-          reached.add(step)
-          queue.push(step)
-        }
-      }
-    return false
+    const start = `${kind}\u0000${from}`
+    if (!next.has(start)) return false
+    let reached = reachable.get(start)
+    if (reached === undefined) {
+      reached = new Set<string>()
+      const queue = [start]
+      for (let at = queue.pop(); at !== undefined; at = queue.pop())
+        for (const step of next.get(at) ?? [])
+          if (!reached.has(step)) {
+            reached.add(step)
+            queue.push(step)
+          }
+      reachable.set(start, reached)
+    }
+    return reached.has(`${kind}\u0000${to}`)
   }
 }
 

@@ -117,6 +117,8 @@ export interface PlanContext {
   readonly everCanonical?: (slot: SlotRef) => SlotRef
   /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project `from` to `to`. */
   readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', from: string, to: string) => boolean
+  /** Whether an alias record (in force or not) renamed a subject, property or project key to another. */
+  readonly renamedAway?: (kind: 'entity' | 'predicate' | 'project', from: string) => boolean
   /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
   /** Claims (`claimId`) of forgets in force under the names aliases link to theirs, other than the one in force. */
@@ -141,6 +143,7 @@ export function planApply(
   const canonical = context.canonical ?? ((slot: SlotRef) => slot)
   const everCanonical = context.everCanonical ?? canonical
   const renamedInto = context.renamedInto ?? (() => false)
+  const renamedAway = context.renamedAway ?? (() => false)
   const undoneEnds = context.undoneEnds ?? []
   const tombstoned = new Set([...merged.tombstones, ...(context.forgottenAsNamed ?? [])])
   const rowsByKey = new Map<string, StoredRow[]>()
@@ -163,8 +166,8 @@ export function planApply(
    * renamed the statement's names to (a value stated under another subject that was never renamed there is not it).
    */
   const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
-    slotId(stated) !== slotId(held) &&
     stated.qualifiers === held.qualifiers &&
+    (stated.entity !== held.entity || stated.predicate !== held.predicate || stated.project !== held.project) &&
     (stated.entity === held.entity || renamedInto('entity', stated.entity, held.entity)) &&
     (stated.predicate === held.predicate || renamedInto('predicate', stated.predicate, held.predicate)) &&
     // A project's key moves to another key; a global statement never moves into a project by a rename.
@@ -287,8 +290,15 @@ export function planApply(
 
   // A store that read an alias before a later one overrode it (or before its undo) merged the names it joined there:
   // a statement counts under every kept slot alias records renamed its names to, so that twin's history stays too.
+  // Only a statement under a name an alias record renamed can have been renamed into another slot.
   const statementsOf = new Map<string, Statement[]>()
   for (const statement of statements) {
+    const { entity, predicate, project } = statement.slot
+    const renamed =
+      renamedAway('entity', entity) ||
+      renamedAway('predicate', predicate) ||
+      (project !== null && renamedAway('project', project))
+    if (!renamed) continue
     const list = statementsOf.get(statement.value) ?? []
     list.push(statement)
     statementsOf.set(statement.value, list)
