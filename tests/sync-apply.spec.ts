@@ -638,6 +638,112 @@ for (const driver of DRIVERS) {
       assert.deepEqual(crowded.current, [...library.current, 'svc c|owner|{}|global|7802|active|explicit_user|pin -'])
     })
 
+    it('a bare tombstone of a claim as stated blocks it after its subject was renamed, in every order', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const tombstone = laptop.bareTombstone(slot('svc c', 'owner'), '7801')
+      const stated = desktop.write(slot('svc c', 'owner'), '7801')
+      const renamed = desktop.rename('svc c', 'svc b')
+      const records = [tombstone, stated, renamed]
+      // Read with the rename, the row is held under "svc b", where the tombstone's key (of "svc c") names no row.
+      const afterRename = await sameWhateverOrder(records, [[stated, renamed], [tombstone]])
+      // Read before the rename, the row was forgotten under "svc c", where the rename would leave a trace.
+      const beforeRename = await sameWhateverOrder(records, [[stated], [tombstone], [renamed]])
+      for (const library of [afterRename, beforeRename]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+        assert.equal(library.tombstones.length, 2, 'the claim under "svc c" (the bare key) and under "svc b"')
+      }
+    })
+
+    it('a bare tombstone blocks its claim under every name a chain of renames passed through', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const intoC = container.rename('svc a', 'svc c')
+      const intoB = desktop.rename('svc c', 'svc b')
+      const tombstone = desktop.bareTombstone(slot('svc a'), '7804')
+      desktop.pull(container)
+      const putBack = desktop.putBack(slot('svc a'), '7804')
+      const records = [intoC, intoB, tombstone, putBack]
+      // Read with the first rename alone, the put-back's row is held under "svc c", and the tombstone there too.
+      const halfRenamed = await sameWhateverOrder(records, [[tombstone, putBack, intoC], [intoB]])
+      const rowHalfRenamed = await sameWhateverOrder(records, [
+        [putBack, intoC],
+        [intoB, tombstone],
+      ])
+      for (const library of [halfRenamed, rowHalfRenamed]) {
+        assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+        assert.equal(library.tombstones.length, 3, 'the claim under "svc a" (the bare key), "svc c" and "svc b"')
+      }
+    })
+
+    it('a bare tombstone forgets a project-scoped row of its claim on a store that held the row first', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc a', 'owner', 'proj'), '7803', 'observed')
+      // The tombstone's key is the claim's outside any project; the row's own claim key names its project.
+      const tombstone = container.bareTombstone(slot('svc a', 'owner'), '7803')
+      const library = await sameWhateverOrder([stated, tombstone], [[stated], [tombstone]])
+      assert.deepEqual([...library.current, ...library.history], [], 'the blocked claim leaves no row')
+      assert.equal(library.tombstones.length, 1)
+    })
+
+    it('a bare tombstone undone on its device lifts its key, and brings back a row it forgot', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const stated = container.write(slot('svc a'), '7801')
+      const tombstone = container.bareTombstone(slot('svc a'), '7801')
+      const undo = container.restore([tombstone.op])
+      const bare = await sameWhateverOrder([tombstone, undo], [[tombstone], [undo]])
+      assert.deepEqual(bare.tombstones, [], 'the undone tombstone leaves no key')
+      const stating = await sameWhateverOrder([stated, tombstone, undo], [[stated], [tombstone], [undo]])
+      assert.deepEqual(stating.current, ['svc a|port|{}|global|7801|active|explicit_user|pin -'])
+      assert.deepEqual(stating.tombstones, [])
+      // Read with the tombstone, the value was never inserted here: no row of it names the subject to bring it back.
+      const together = await sameWhateverOrder([stated, tombstone, undo], [[stated, tombstone], [undo]])
+      assert.deepEqual(together, stating)
+    })
+
+    it('a forget undone on its device lifts the key it carried though a bare tombstone blocks its claim', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const tombstone = desktop.bareTombstone(slot('svc b', 'owner'), '7802')
+      const stated = container.write(slot('svc b', 'owner'), '7802')
+      const forget = container.forget(slot('svc b', 'owner'), '7802')
+      const undo = container.restore([forget.op])
+      const library = await sameWhateverOrder([tombstone, stated, forget, undo], [[tombstone, stated, forget], [undo]])
+      assert.deepEqual([...library.current, ...library.history], [])
+      assert.deepEqual(library.tombstones, [tombstone.kind === 'tombstone' ? tombstone.tombstones[0]?.key : ''])
+    })
+
+    it('a project rename taken back leaves an undone statement’s trace under its own key only', async () => {
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const renamed = laptop.renameProject('proj', 'repo')
+      const stated = container.write(slot('svc a', 'owner', 'proj'), '7803')
+      const undo = container.restore([stated.op])
+      desktop.pull(laptop)
+      const back = desktop.renameProject('proj', 'proj')
+      // Read before the rename was taken back, the undone statement left a trace under the key in force too.
+      const library = await sameWhateverOrder([renamed, stated, undo, back], [[stated, renamed, undo], [back]])
+      assert.deepEqual(library.current, [])
+      assert.deepEqual(library.history, ['svc a|owner|{}|project:proj|7803|retired'])
+    })
+
+    it('a value stated under two names an overridden rename joined keeps its twin’s history on every store', async () => {
+      const container = new SimDevice('container', Date.parse('2026-03-01T08:58:30.000Z'))
+      const laptop = new SimDevice('laptop', Date.parse('2026-03-01T09:00:00.000Z'))
+      const desktop = new SimDevice('desktop', Date.parse('2026-03-01T10:00:00.000Z'))
+      const intoC = container.rename('svc a', 'svc c')
+      laptop.pull(container)
+      const underC = laptop.write(slot('svc c', 'owner'), '7802', 'observed')
+      const underA = laptop.write(slot('svc a', 'owner'), '7802', 'confirmed_user')
+      // A later rename of "svc a" overrides the first: the two statements no longer share a slot.
+      const intoB = desktop.rename('svc a', 'svc b')
+      const records = [intoC, underC, underA, intoB]
+      // Read before the override, the rename into "svc c" merged the two statements there, leaving a superseded twin.
+      const library = await sameWhateverOrder(records, [[underC, intoC, underA], [intoB]])
+      assert.ok(library.history.includes('svc c|owner|{}|global|7802|superseded'), JSON.stringify(library))
+    })
+
     it('a subject renamed on another device shows the new name as it was typed, not its key', async () => {
       const laptop = await device('laptop')
       const desktop = await device('desktop')

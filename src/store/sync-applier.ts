@@ -32,6 +32,7 @@ import {
   type ChangeRecord,
   type ForgetChange,
 } from '../sync/change-record.ts'
+import { aliasRecordsOf, linkedNames } from '../sync/linked-names.ts'
 import {
   canonicalSlots,
   claimId,
@@ -105,6 +106,7 @@ export class SyncApplier {
           ? { everCanonical: canonicalSlots(records.filter((record) => record.kind !== 'unalias')) }
           : {}),
         renamedInto: renameTargets(records),
+        renamedAway: renameSources(records),
         undoneEnds: undoneEndsOf(records, canonical),
         forgottenAsNamed,
       })
@@ -120,12 +122,16 @@ export class SyncApplier {
       )
       // A forget undone on its device lifts the tombstones it left here, unless a forget in force blocks its claim,
       // before any value comes back through the writer.
+      // A bare tombstone undone on its device lifts the same way. Either lifts the keys it carried (unless a record in
+      // force carries them too) and, of the claims it blocked, those nothing in force blocks.
       const blocked = new Set([...merged.tombstones, ...forgottenAsNamed])
+      const unblocked = (claim: Pick<Statement, 'slot' | 'value'>) => !blocked.has(claimId(claim.slot, claim.value))
       liftUndoneForgets(
         this.db,
-        undoneForgets(records).filter(
-          (forget) => !forget.claims.some((claim) => blocked.has(claimId(claim.slot, claim.value))),
-        ),
+        [...undoneForgets(records), ...undoneBareTombstones(records)].map((undone) => ({
+          ...undone,
+          claims: undone.claims.filter(unblocked),
+        })),
         new Set([
           ...merged.storeTombstones.map((key) => `${key.kind}:${key.key}`),
           ...[...blocked].map(
@@ -608,6 +614,26 @@ function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
   }))
 }
 
+/**
+ * The bare tombstones undone on their device, each with the keys it carried and the claims it blocked: every value a
+ * record states (undone or not) whose claim under a name linked to the one stated one of its keys names, under every
+ * linked name, as the merge blocks them.
+ */
+function undoneBareTombstones(records: readonly ChangeRecord[]): UndoneForget[] {
+  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
+  const underLinkedNames = linkedNames(aliasRecordsOf(records))
+  return records.flatMap((record): UndoneForget[] => {
+    if (record.kind !== 'tombstone' || !undone.has(record.op)) return []
+    const keys = new Set(record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key))
+    const claims = statementsOf(records, (slot) => slot).flatMap(({ slot, value }) => {
+      const named = underLinkedNames(slot)
+      const carried = named.some((each) => keys.has(claimKeyOf(each.entity, each.predicate, each.qualifiers, value)))
+      return carried ? named.map((each) => ({ slot: each, value })) : []
+    })
+    return [{ claims, keys: record.tombstones }]
+  })
+}
+
 /** The forgets in force (`live`), or those a restore undoes. */
 function forgetsOf(records: readonly ChangeRecord[], live: boolean): ForgetChange[] {
   const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
@@ -619,20 +645,18 @@ function claimsUnderLinkedNames(
   forget: ForgetChange,
   records: readonly ChangeRecord[],
 ): Pick<Statement, 'slot' | 'value'>[] {
-  const aliases = records.filter((record): record is AliasChange => record.kind === 'alias')
-  const entities = linkedEntities(new Set([forget.slot.entity]), aliases)
-  const predicates = linked(
-    new Set([forget.slot.predicate]),
-    aliases
-      .filter((alias) => alias.aliasKind === 'predicate' && entities.has(alias.entity ?? ''))
-      .map((alias) => [alias.from, alias.to] as const),
-  )
-  return [...entities].flatMap((entity) =>
-    [...predicates].map((predicate) => ({ slot: { ...forget.slot, entity, predicate }, value: forget.value })),
-  )
+  return linkedNames(aliasRecordsOf(records))(forget.slot).map((slot) => ({ slot, value: forget.value }))
 }
 
 type ChangeAliasKind = AliasChange['aliasKind']
+
+/** Whether an alias record (in force or not) renamed a subject, property or project key to another. */
+function renameSources(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string) => boolean {
+  const sources = new Set(
+    records.flatMap((record) => (record.kind === 'alias' ? [`${record.aliasKind}\u0000${record.from}`] : [])),
+  )
+  return (kind, from) => sources.has(`${kind}\u0000${from}`)
+}
 
 /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project from a key to another. */
 function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string, to: string) => boolean {
@@ -642,19 +666,24 @@ function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind
       const from = `${record.aliasKind}\u0000${record.from}`
       next.set(from, (next.get(from) ?? new Set()).add(`${record.aliasKind}\u0000${record.to}`))
     }
+  // Per name, every name the alias records reach from it, walked once.
+  const reachable = new Map<string, Set<string>>()
   return (kind, from, to) => {
-    const goal = `${kind}\u0000${to}`
-    const reached = new Set<string>()
-    const queue = [`${kind}\u0000${from}`]
-    for (let at = queue.pop(); at !== undefined; at = queue.pop())
-      for (const step of next.get(at) ?? []) {
-        if (step === goal) return true
-        if (!reached.has(step)) {
-          reached.add(step)
-          queue.push(step)
-        }
-      }
-    return false
+    const start = `${kind}\u0000${from}`
+    if (!next.has(start)) return false
+    let reached = reachable.get(start)
+    if (reached === undefined) {
+      reached = new Set<string>()
+      const queue = [start]
+      for (let at = queue.pop(); at !== undefined; at = queue.pop())
+        for (const step of next.get(at) ?? [])
+          if (!reached.has(step)) {
+            reached.add(step)
+            queue.push(step)
+          }
+      reachable.set(start, reached)
+    }
+    return reached.has(`${kind}\u0000${to}`)
   }
 }
 
@@ -665,33 +694,6 @@ function nameInForce(
   canonicalOf: (text: string) => string,
 ): string {
   return names.find((name): name is string => typeof name === 'string' && canonicalOf(name) === key) ?? key
-}
-
-/** The subjects, with every subject an entity alias links to them (either way, transitively). */
-function linkedEntities(entities: ReadonlySet<string>, named: readonly ChangeRecord[]): Set<string> {
-  const pairs = named.flatMap((record) =>
-    record.kind === 'alias' && record.aliasKind === 'entity' ? [[record.from, record.to] as const] : [],
-  )
-  return linked(entities, pairs)
-}
-
-/** The names, with every name the pairs link to them (either way, transitively). */
-function linked(names: ReadonlySet<string>, pairs: readonly (readonly [string, string])[]): Set<string> {
-  const links = new Map<string, Set<string>>()
-  const link = (a: string, b: string): void => {
-    links.set(a, (links.get(a) ?? new Set()).add(b))
-    links.set(b, (links.get(b) ?? new Set()).add(a))
-  }
-  for (const [a, b] of pairs) link(a, b)
-  const out = new Set(names)
-  const queue = [...out]
-  for (let next = queue.pop(); next !== undefined; next = queue.pop())
-    for (const other of links.get(next) ?? [])
-      if (!out.has(other)) {
-        out.add(other)
-        queue.push(other)
-      }
-  return out
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
- * Lifting what a forget undone on its device left on this store. A store that read the forget before its undo holds
- * the keys the forget carried, the claim's key under each name it was blocked under, and the keys of the rows it
- * forgot; a store that read both at once holds none of them. So every store lifts them when the undo arrives, as the
- * device that undid the forget did, and the merge then brings the value back through the writer. A key that a forget
- * in force carries stays (in the records at hand or anywhere in the log), and the caller passes only claims no forget
- * in force blocks: an undone forget lifts only its own tombstones. Runs inside the caller's transaction.
+ * Lifting what a forget (or an import's bare tombstone) undone on its device left on this store. A store that read it
+ * before its undo holds the keys it carried, the claim's key under each name it was blocked under, and the keys of
+ * the rows it forgot; a store that read both at once holds none of them. So every store lifts them when the undo
+ * arrives, as the device that undid it did, and the merge then brings the value back through the writer. A key that
+ * a record in force carries stays (in the records at hand, or a forget's anywhere in the log), and the caller passes
+ * only claims nothing in force blocks: an undone forget lifts only its own tombstones. Runs inside the caller's
+ * transaction.
  */
 import type { SlotRef, TombstoneKey } from '../sync/change-record.ts'
 import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
@@ -29,7 +30,9 @@ export interface UndoneForget {
  */
 export function liftUndoneForgets(db: Database, forgets: readonly UndoneForget[], kept: ReadonlySet<string>): number {
   let lifted = 0
+  // A key not held here (never read, or lifted by an earlier receive) costs one look-up on its unique index.
   const lift = (kind: string, key: string): void => {
+    if (db.get('SELECT 1 AS held FROM tombstones WHERE kind = ? AND key = ?', kind, key) === undefined) return
     if (!kept.has(`${kind}:${key}`) && !carriedInForce(db, kind, key))
       lifted += db.run('DELETE FROM tombstones WHERE kind = ? AND key = ?', kind, key).changes
   }

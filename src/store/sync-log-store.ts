@@ -16,12 +16,15 @@ import { hostname } from 'node:os'
 import { z } from 'zod'
 import type { ChangeRecord, SlotRef } from '../sync/change-record.ts'
 import { formatHlc, parseHlc, tickReceive, zeroHlc, type Hlc } from '../sync/hlc.ts'
+import { aliasRecordsOf, linkedNames } from '../sync/linked-names.ts'
 import type { Cursor } from '../sync/sync-folder.ts'
 import type { DeviceIdentity, Received, SyncLogPort } from '../sync/sync-log-port.ts'
+import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
 import { textOrNull } from './connection.ts'
 import type { Database } from './database.ts'
+import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { SyncApplier, type ApplierParts } from './sync-applier.ts'
-import { SyncRecorder, type RecordingStart } from './sync-recorder.ts'
+import { slotOf, SyncRecorder, type RecordingStart } from './sync-recorder.ts'
 import { SyncSnapshot } from './sync-snapshot.ts'
 
 /** The next turn of the event loop. */
@@ -309,7 +312,7 @@ export class SyncLogStore implements SyncLogPort {
       if (fresh > 0) this.db.run('UPDATE sync_device SET clock = ? WHERE id = 1', formatHlc(clock))
       if (fresh === 0) return { fresh, changedSlots: 0, touched: [], refused: [] }
       for (const entity of this.entitiesToApply(undone, entities)) entities.add(entity)
-      for (const entity of this.entitiesHolding(bareClaims)) entities.add(entity)
+      for (const entity of this.entitiesBareClaimsMayName(bareClaims)) entities.add(entity)
       const applied = this.applier.apply(entities, new Date(wall).toISOString())
       if (applied.changedSlots > 0) this.db.touchGeneration()
       beforeCommit?.()
@@ -381,17 +384,24 @@ export class SyncLogStore implements SyncLogPort {
   private entitiesToApply(undone: readonly string[], named: ReadonlySet<string>): string[] {
     const mark = Number(this.db.get('SELECT own_seq FROM sync_apply WHERE id = 1')?.['own_seq'] ?? 0)
     const top = Number(this.db.get('SELECT max(seq) AS top FROM sync_own_records')?.['top'] ?? 0)
-    // An undone alias touches the subjects it linked.
-    const taken = new Set(
-      this.db
-        .all(
-          `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
-          UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
-          JSON.stringify(undone),
-          JSON.stringify(undone),
-        )
-        .flatMap((row) => entitiesOf(JSON.parse(String(row['record'])) as ChangeRecord)),
+    const undoneRecords = this.db
+      .all(
+        `SELECT record FROM sync_received WHERE op IN (SELECT value FROM json_each(?))
+        UNION ALL SELECT record FROM sync_own_records WHERE op IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(undone),
+        JSON.stringify(undone),
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    // An undone alias touches the subjects it linked; an undone bare tombstone, those its keys may name, and those of
+    // the values it blocked, which may never have had a row here.
+    const undoneBare = undoneRecords.flatMap((record) =>
+      record.kind === 'tombstone' ? record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key) : [],
     )
+    const taken = new Set([
+      ...undoneRecords.flatMap(entitiesOf),
+      ...this.entitiesBareClaimsMayName(undoneBare),
+      ...this.entitiesStatingClaims(undoneBare),
+    ])
     const all = named.has('*') || taken.has('*')
     const rows = all
       ? this.db.all("SELECT DISTINCT entity FROM sync_record_entities WHERE entity <> '*'")
@@ -406,16 +416,83 @@ export class SyncLogStore implements SyncLogPort {
     return [...taken, ...rows.map((row) => String(row['entity']))]
   }
 
-  /** The subjects of the rows (not forgotten) holding these claims (hex keys): what bare tombstones may forget. */
-  private entitiesHolding(claimKeys: readonly string[]): string[] {
+  /**
+   * The subjects whose rows bare tombstones (their claims' hex keys, outside any project) may forget, or, undone,
+   * bring back: those of the rows (forgotten ones too) holding the claims; and those of the rows whose claim outside
+   * any project, under a subject or property name an alias record links to theirs, a tombstone carries: a project's
+   * rows (their own key names the project) and the rows of every subject an alias record names (a row renamed there
+   * was stated under a name whose claim key the tombstone may carry). Read only when bare tombstones arrive or are
+   * undone (an import's): the project rows are walked on their scope index, the alias records found by kind, a walk
+   * of the kept log.
+   */
+  private entitiesBareClaimsMayName(claimKeys: readonly string[]): string[] {
     if (claimKeys.length === 0) return []
-    return this.db
-      .all(
-        `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
-        WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?)) AND f.status <> 'forgotten'`,
-        JSON.stringify(claimKeys),
+    const holding = this.db.all(
+      `SELECT DISTINCT e.entity_key FROM facts f JOIN entities e ON e.id = f.entity_id
+      WHERE f.claim_key IN (SELECT unhex(value) FROM json_each(?))`,
+      JSON.stringify(claimKeys),
+    )
+    const aliases = aliasRecordsOf(
+      this.db
+        .all(
+          `SELECT record FROM sync_own_records WHERE kind = 'alias'
+          UNION ALL SELECT record FROM sync_received WHERE json_extract(record, '$.kind') = 'alias'`,
+        )
+        .map((row) => JSON.parse(String(row['record'])) as ChangeRecord),
+    )
+    const renamed = aliases.flatMap((alias) =>
+      alias.aliasKind === 'entity' ? [alias.from, alias.to] : [alias.entity ?? ''],
+    )
+    const candidates = new Map(
+      [
+        ...this.db.all(
+          `SELECT ${FACT_COLUMNS} FROM facts WHERE scope <> 'global' AND scope >= 'project:' AND scope < 'project;'`,
+        ),
+        ...this.db.all(
+          `SELECT ${FACT_COLUMNS} FROM facts
+          WHERE entity_id IN (SELECT id FROM entities WHERE entity_key IN (SELECT value FROM json_each(?)))`,
+          JSON.stringify([...new Set(renamed)]),
+        ),
+      ]
+        .map(toFact)
+        .map((fact) => [fact.id, fact]),
+    )
+    const wanted = new Set(claimKeys)
+    const underLinkedNames = linkedNames(aliases)
+    const named = [...candidates.values()].filter((fact) => {
+      const value = canonicalValue(fact.value)
+      return underLinkedNames(slotOf(fact)).some((slot) =>
+        wanted.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value)),
       )
-      .map((row) => String(row['entity_key']))
+    })
+    return [...holding.map((row) => String(row['entity_key'])), ...named.map((fact) => fact.entityKey)]
+  }
+
+  /**
+   * The subjects of the kept statements (a write, a put-back, a move's arrival) whose claim, outside any project and
+   * under a name an alias record links to the one stated, one of these keys names: what an undone bare tombstone
+   * brings back, though a store that read the statement with the tombstone never held a row of it. Walks the kept
+   * log: asked only when a bare tombstone is undone.
+   */
+  private entitiesStatingClaims(claimKeys: readonly string[]): string[] {
+    if (claimKeys.length === 0) return []
+    const records = this.db
+      .all(
+        `SELECT record FROM sync_own_records WHERE kind IN ('alias', 'write', 'put_back', 'move')
+        UNION ALL SELECT record FROM sync_received
+        WHERE json_extract(record, '$.kind') IN ('alias', 'write', 'put_back', 'move')`,
+      )
+      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    const underLinkedNames = linkedNames(aliasRecordsOf(records))
+    const wanted = new Set(claimKeys)
+    return records.flatMap((record) => {
+      if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') return []
+      const stated = record.kind === 'move' ? record.to : record.slot
+      const named = underLinkedNames(stated).some((slot) =>
+        wanted.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, record.value)),
+      )
+      return named ? [stated.entity] : []
+    })
   }
 
   /** Every record kept from other devices, in application order (clock, then operation id). */

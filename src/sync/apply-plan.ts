@@ -11,10 +11,12 @@
  *   linked to the one in force by aliases (`forgottenAsNamed`) blocks the value under that name too;
  * - a row held under a name since renamed away (a subject, property or project) whose value the outcome keeps under
  *   the name in force moves there, as the rename moved it on the device that made it: the old name keeps nothing, so
- *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot
- *   also has a superseded row there (a store may have held both, and a merge supersedes the twin it moves);
+ *   every device answers a look-up of the old name alike; a value stated under two names that now lead to one slot,
+ *   or that alias records (overridden or undone since) renamed into one kept slot, also has a superseded row there (a
+ *   store may have held both, and a merge supersedes the twin it moves);
  * - a row held under a name a rename led to that no statement of its value names, now that the rename is undone or
- *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it;
+ *   taken back, moves to the one slot its statements lead to, as a store that never applied the rename holds it (the
+ *   slot of an undone statement's trace when the outcome keeps the value nowhere);
  * - a value a record stated that the outcome keeps nowhere (an undone statement) leaves a retired row under the name
  *   it was stated with, and under the name in force when that was renamed since, whether or not the store had
  *   applied it before the undo or the rename arrived; so does a value an undone record put back or ended, or that a
@@ -115,6 +117,8 @@ export interface PlanContext {
   readonly everCanonical?: (slot: SlotRef) => SlotRef
   /** Whether alias records (in force or not, one or a chain) renamed a subject, property or project `from` to `to`. */
   readonly renamedInto?: (kind: 'entity' | 'predicate' | 'project', from: string, to: string) => boolean
+  /** Whether an alias record (in force or not) renamed a subject, property or project key to another. */
+  readonly renamedAway?: (kind: 'entity' | 'predicate' | 'project', from: string) => boolean
   /** Values undone records put back as history or ended, and values a record in force ended in an undone statement. */
   readonly undoneEnds?: readonly UndoneEnd[]
   /** Claims (`claimId`) of forgets in force under the names aliases link to theirs, other than the one in force. */
@@ -139,6 +143,7 @@ export function planApply(
   const canonical = context.canonical ?? ((slot: SlotRef) => slot)
   const everCanonical = context.everCanonical ?? canonical
   const renamedInto = context.renamedInto ?? (() => false)
+  const renamedAway = context.renamedAway ?? (() => false)
   const undoneEnds = context.undoneEnds ?? []
   const tombstoned = new Set([...merged.tombstones, ...(context.forgottenAsNamed ?? [])])
   const rowsByKey = new Map<string, StoredRow[]>()
@@ -161,8 +166,8 @@ export function planApply(
    * renamed the statement's names to (a value stated under another subject that was never renamed there is not it).
    */
   const renamedFrom = (stated: SlotRef, held: SlotRef): boolean =>
-    slotId(stated) !== slotId(held) &&
     stated.qualifiers === held.qualifiers &&
+    (stated.entity !== held.entity || stated.predicate !== held.predicate || stated.project !== held.project) &&
     (stated.entity === held.entity || renamedInto('entity', stated.entity, held.entity)) &&
     (stated.predicate === held.predicate || renamedInto('predicate', stated.predicate, held.predicate)) &&
     // A project's key moves to another key; a global statement never moves into a project by a rename.
@@ -191,17 +196,19 @@ export function planApply(
     if (led.size === 1) return [...led.values()][0]
     if (alike.length === 1) return alike[0]
     // A row a rename moved under a name no record of its value leads to any longer (the rename was undone or taken
-    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it.
+    // back) returns to the one kept slot its statements lead to, where the stores that never applied the rename hold it;
+    // with none kept, to the one slot where a statement the outcome keeps nowhere (undone) leaves its trace.
     if (namedSlots.get(held.value)?.has(slotId(held.slot)) === true) return undefined
     const homes = new Map<string, SlotRef>()
+    const traces = new Map<string, SlotRef>()
     for (const statement of statements)
-      if (
-        statement.value === held.value &&
-        kept.has(keyOf(statement.canonical, statement.value)) &&
-        renamedFrom(statement.slot, held.slot)
-      )
-        homes.set(slotId(statement.canonical), statement.canonical)
-    return homes.size === 1 ? [...homes.values()][0] : undefined
+      if (statement.value === held.value && renamedFrom(statement.slot, held.slot))
+        (kept.has(keyOf(statement.canonical, statement.value)) ? homes : traces).set(
+          slotId(statement.canonical),
+          statement.canonical,
+        )
+    if (homes.size === 1) return [...homes.values()][0]
+    return homes.size === 0 && traces.size === 1 ? [...traces.values()][0] : undefined
   }
   const relocations: Relocation[] = []
   for (const held of rows) {
@@ -280,6 +287,29 @@ export function planApply(
     const entry = wanted.get(keyOf(end.slot, end.value))
     if (entry?.current !== undefined && entry.history.size === 0) entry.trace = true
   }
+
+  // A store that read an alias before a later one overrode it (or before its undo) merged the names it joined there:
+  // a statement counts under every kept slot alias records renamed its names to, so that twin's history stays too.
+  // Only a statement under a name an alias record renamed can have been renamed into another slot.
+  const statementsOf = new Map<string, Statement[]>()
+  for (const statement of statements) {
+    const { entity, predicate, project } = statement.slot
+    const renamed =
+      renamedAway('entity', entity) ||
+      renamedAway('predicate', predicate) ||
+      (project !== null && renamedAway('project', project))
+    if (!renamed) continue
+    const list = statementsOf.get(statement.value) ?? []
+    list.push(statement)
+    statementsOf.set(statement.value, list)
+  }
+  for (const entry of merged.slots)
+    for (const value of new Set([...entry.current, ...entry.history].map((each) => each.value)))
+      for (const statement of statementsOf.get(value) ?? [])
+        if (renamedFrom(statement.slot, entry.slot)) {
+          const key = keyOf(entry.slot, value)
+          namedAs.set(key, (namedAs.get(key) ?? new Set()).add(slotId(statement.slot)))
+        }
 
   for (const [key, names] of namedAs) {
     const entry = wanted.get(key)

@@ -10,7 +10,8 @@
  *   even of the same value (a laptop that restated the old value offline disagrees with the correction: a conflict);
  * - a tombstone from any device takes its claim (any project) out of the library and blocks every statement of it;
  *   with an alias removed, a forget blocks its claim where the alias had led too (a device may have read the alias
- *   before its removal), and an import's bare tombstones block the claims whose keys they carry;
+ *   before its removal), and an import's bare tombstones block the claims whose keys they carry, under any name
+ *   alias records link to the one stated, and then under all of those names;
  * - an alias removed still holds for the statements its device had seen (the facts it moved stay), not for later
  *   or concurrent ones; the latest spelling of a name (`display`) holds;
  * - in a single-valued slot, two or more values still standing are one conflict: the strongest evidence is shown
@@ -22,6 +23,7 @@
 import { evidenceRank } from '../rules/write-policy.ts'
 import type { Evidence } from '../types.ts'
 import { claimKeyOf } from '../text/normalize.ts'
+import { aliasRecordsOf, linkedNames } from './linked-names.ts'
 import {
   compareRecords,
   happenedBefore,
@@ -238,17 +240,19 @@ export function mergeRecords(records: Iterable<ChangeRecord>): MergedState {
   })
   const bare = (slot: SlotRef, value: string): boolean =>
     bareClaims.has(claimKeyOf(slot.entity, slot.predicate, slot.qualifiers, value))
-  // A statement whose claim a bare tombstone names (under its names in force or as stated) is forgotten like one a
-  // forget names: there, and where an alias removed since had led it.
-  if (bareClaims.size > 0)
-    for (const record of live) {
+  // A statement whose claim a bare tombstone names under any name alias records link to the one it was stated with
+  // (its name in force among them; aliases in force or not, statements undone or not) is forgotten like one a forget
+  // names, under every one of those names: a store that read some of the records held it under any of them, and the
+  // set only grows as records arrive, so every store blocks the same claims whatever order it read them in.
+  if (bareClaims.size > 0) {
+    const underLinkedNames = linkedNames(aliasRecordsOf(ordered))
+    for (const record of ordered) {
       if (record.kind !== 'write' && record.kind !== 'put_back' && record.kind !== 'move') continue
-      const stated = record.kind === 'move' ? record.to : record.slot
-      const slot = canonical(stated, record)
-      if (!bare(slot, record.value) && !bare(stated, record.value)) continue
-      tombstones.add(claimId(slot, record.value))
-      if (ever !== undefined) tombstones.add(claimId(ever(stated), record.value))
+      const named = underLinkedNames(record.kind === 'move' ? record.to : record.slot)
+      if (!named.some((slot) => bare(slot, record.value))) continue
+      for (const slot of named) tombstones.add(claimId(slot, record.value))
     }
+  }
 
   const slots: MergedSlot[] = []
   for (const id of [...slotOf.keys()].sort()) {
