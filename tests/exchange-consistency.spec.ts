@@ -136,6 +136,36 @@ for (const driver of DRIVERS) {
         )
       })
 
+      it("forgets a project's row of the claim it names, as it forgets the row outside any project", async () => {
+        const project = { key: '/home/ada/src/billing-api', name: 'billing-api' }
+        const named = writeFact(v.h.memory, v.h.config, {
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team green',
+          project,
+        })
+        const gone = writeFact(other.h.memory, other.h.config, {
+          subject: 'billing-api',
+          property: 'owner',
+          value: 'team green',
+        })
+        other.h.memory.forgetById(gone.id)
+        const { preview } = await importInto(v, (await exportOf(other)).content)
+        const forgets = (preview['tombstones'] as { forgets: { id: number }[] }).forgets
+        assert.deepEqual(
+          forgets.map((row) => row.id),
+          [named.id],
+          'the preview names the project row',
+        )
+        assert.equal(statusOf(v, named.id), 'forgotten')
+        assert.equal(
+          write(v.h.memory, v.h.config, { subject: 'billing-api', property: 'owner', value: 'team green', project })
+            .kind,
+          'refused',
+          'the project refuses it again, as the tombstone says',
+        )
+      })
+
       it('is undone by fact-restore: the claim is current again, its tombstones are gone, and it can be written again', async () => {
         const named = writeFact(v.h.memory, v.h.config, {
           subject: 'orders-api',

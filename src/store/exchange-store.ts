@@ -10,6 +10,7 @@ import type { Fact } from '../types.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, INSTANT, KEY, toFact } from './fact-rows.ts'
 import { SyncRecorder } from './sync-recorder.ts'
+import { tombstonesOfFact } from './tombstones.ts'
 
 /** Rows read per batch. */
 const BATCH = 1000
@@ -176,7 +177,10 @@ export class ExchangeStore {
 
   /**
    * The current facts (active, scheduled or conflict) whose claim one of these claim tombstones names: what keeping
-   * the tombstones must forget, so that no current fact is one a write would refuse.
+   * the tombstones must forget, so that no current fact is one a write would refuse. A file's tombstone carries the
+   * claim's key outside any project (as a forget writes it), while a project's row keys its claim with the project,
+   * so the project rows are also walked (on the scope index, only when there are tombstones) and matched by the
+   * tombstones they would leave.
    * @param claimKeys - hex claim keys.
    * @returns the facts, in id order.
    */
@@ -189,6 +193,21 @@ export class ExchangeStore {
         )
         .map(toFact),
     )
+    if (claimKeys.length > 0) {
+      const wanted = new Set(claimKeys)
+      const seen = new Set(facts.map((fact) => fact.id))
+      const inProjects = this.db
+        .all(
+          `SELECT ${FACT_COLUMNS} FROM facts WHERE scope >= 'project:' AND scope < 'project;'
+          AND status IN ('active', 'scheduled', 'conflict')`,
+        )
+        .map(toFact)
+        .filter(
+          (fact) =>
+            !seen.has(fact.id) && tombstonesOfFact(fact).some((key) => key.kind === 'claim' && wanted.has(key.key)),
+        )
+      facts.push(...inProjects)
+    }
     return facts.sort((a, b) => a.id - b.id)
   }
 
