@@ -23,25 +23,19 @@ import {
   type SlotPlan,
   type Statement,
   type StoredRow,
-  type UndoneEnd,
 } from '../sync/apply-plan.ts'
+import type { ChangeRecord } from '../sync/change-record.ts'
 import {
-  compareRecords,
-  happenedBefore,
-  type AliasChange,
-  type ChangeRecord,
-  type ForgetChange,
-} from '../sync/change-record.ts'
-import { aliasRecordsOf, linkedNames } from '../sync/linked-names.ts'
-import {
-  canonicalSlots,
-  claimId,
-  mergeRecords,
-  slotId,
-  type CanonicalSlot,
-  type MergedAlias,
-  type MergedDisplay,
-} from '../sync/merge.ts'
+  forgetsUnderLinkedNames,
+  removedAliases,
+  renameSources,
+  renameTargets,
+  statementsOf,
+  undoneBareTombstones,
+  undoneEndsOf,
+  undoneForgets,
+} from '../sync/record-reads.ts'
+import { canonicalSlots, claimId, mergeRecords, type MergedAlias, type MergedDisplay } from '../sync/merge.ts'
 import { canonicalEntity, canonicalPredicate, canonicalValue, claimKeyOf, slotKeyOf } from '../text/normalize.ts'
 import { recordAlias } from './alias-rows.ts'
 import { textOrNull } from './connection.ts'
@@ -53,7 +47,7 @@ import type { FactSlots } from './fact-slots.ts'
 import type { FactWriter } from './fact-writer.ts'
 import type { PinStore } from './pin-store.ts'
 import { moveProjectRow } from './project-rows.ts'
-import { liftUndoneForgets, type UndoneForget } from './sync-forget-lift.ts'
+import { liftUndoneForgets } from './sync-forget-lift.ts'
 import { slotOf, whileApplying } from './sync-recorder.ts'
 import { findTombstone } from './tombstones.ts'
 
@@ -581,112 +575,6 @@ export class SyncApplier {
   }
 }
 
-/** The aliases the records name that are not in force, latest first, as the merge names aliases. */
-function removedAliases(records: readonly ChangeRecord[]): MergedAlias[] {
-  return records
-    .filter((record): record is AliasChange => record.kind === 'alias')
-    .sort((a, b) => compareRecords(b, a))
-    .map(({ aliasKind, entity, from, to, display }) => ({ aliasKind, entity, from, to, display }))
-}
-
-/**
- * The claims the forgets in force block under names other than the one in force: under every subject and property
- * name an alias record (in force or not) links to the name the forget was made under. A claim forgotten under a name
- * since renamed away stays blocked there; a name the forget's subject passed through while records were half read (a
- * rename read before the rename that overrode it or took it back) held the claim's tombstone on a store that read the
- * forget then, so every store holds it; and a value stated under an old name of the forgotten claim is that claim.
- */
-function forgetsUnderLinkedNames(
-  records: readonly ChangeRecord[],
-  canonical: CanonicalSlot,
-): Pick<Statement, 'slot' | 'value'>[] {
-  return forgetsOf(records, true).flatMap((forget) => {
-    const inForce = slotId(canonical(forget.slot, forget))
-    return claimsUnderLinkedNames(forget, records).filter((claim) => slotId(claim.slot) !== inForce)
-  })
-}
-
-/** The forgets undone on their device, each with its claim under every linked name and the keys it carried. */
-function undoneForgets(records: readonly ChangeRecord[]): UndoneForget[] {
-  return forgetsOf(records, false).map((forget) => ({
-    claims: claimsUnderLinkedNames(forget, records),
-    keys: forget.tombstones,
-  }))
-}
-
-/**
- * The bare tombstones undone on their device, each with the keys it carried and the claims it blocked: every value a
- * record states (undone or not) whose claim under a name linked to the one stated one of its keys names, under every
- * linked name, as the merge blocks them.
- */
-function undoneBareTombstones(records: readonly ChangeRecord[]): UndoneForget[] {
-  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  const underLinkedNames = linkedNames(aliasRecordsOf(records))
-  return records.flatMap((record): UndoneForget[] => {
-    if (record.kind !== 'tombstone' || !undone.has(record.op)) return []
-    const keys = new Set(record.tombstones.filter((key) => key.kind === 'claim').map((key) => key.key))
-    const claims = statementsOf(records, (slot) => slot).flatMap(({ slot, value }) => {
-      const named = underLinkedNames(slot)
-      const carried = named.some((each) => keys.has(claimKeyOf(each.entity, each.predicate, each.qualifiers, value)))
-      return carried ? named.map((each) => ({ slot: each, value })) : []
-    })
-    return [{ claims, keys: record.tombstones }]
-  })
-}
-
-/** The forgets in force (`live`), or those a restore undoes. */
-function forgetsOf(records: readonly ChangeRecord[], live: boolean): ForgetChange[] {
-  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  return records.filter((record): record is ForgetChange => record.kind === 'forget' && undone.has(record.op) !== live)
-}
-
-/** A forget's claim under every subject and property name an alias record (in force or not) links to its own. */
-function claimsUnderLinkedNames(
-  forget: ForgetChange,
-  records: readonly ChangeRecord[],
-): Pick<Statement, 'slot' | 'value'>[] {
-  return linkedNames(aliasRecordsOf(records))(forget.slot).map((slot) => ({ slot, value: forget.value }))
-}
-
-type ChangeAliasKind = AliasChange['aliasKind']
-
-/** Whether an alias record (in force or not) renamed a subject, property or project key to another. */
-function renameSources(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string) => boolean {
-  const sources = new Set(
-    records.flatMap((record) => (record.kind === 'alias' ? [`${record.aliasKind}\u0000${record.from}`] : [])),
-  )
-  return (kind, from) => sources.has(`${kind}\u0000${from}`)
-}
-
-/** Whether alias records (in force or not, one or a chain) renamed a subject, property or project from a key to another. */
-function renameTargets(records: readonly ChangeRecord[]): (kind: ChangeAliasKind, from: string, to: string) => boolean {
-  const next = new Map<string, Set<string>>()
-  for (const record of records)
-    if (record.kind === 'alias') {
-      const from = `${record.aliasKind}\u0000${record.from}`
-      next.set(from, (next.get(from) ?? new Set()).add(`${record.aliasKind}\u0000${record.to}`))
-    }
-  // Per name, every name the alias records reach from it, walked once.
-  const reachable = new Map<string, Set<string>>()
-  return (kind, from, to) => {
-    const start = `${kind}\u0000${from}`
-    if (!next.has(start)) return false
-    let reached = reachable.get(start)
-    if (reached === undefined) {
-      reached = new Set<string>()
-      const queue = [start]
-      for (let at = queue.pop(); at !== undefined; at = queue.pop())
-        for (const step of next.get(at) ?? [])
-          if (!reached.has(step)) {
-            reached.add(step)
-            queue.push(step)
-          }
-      reachable.set(start, reached)
-    }
-    return reached.has(`${kind}\u0000${to}`)
-  }
-}
-
 /** The first of the readable names that reads as the key, else the key itself. */
 function nameInForce(
   names: readonly (string | null | undefined)[],
@@ -694,57 +582,4 @@ function nameInForce(
   canonicalOf: (text: string) => string,
 ): string {
   return names.find((name): name is string => typeof name === 'string' && canonicalOf(name) === key) ?? key
-}
-
-/**
- * The values undone records put back as history or ended, under the names in force; and the values a record in force
- * ended only in an undone statement it had seen: a store that read both before the undo holds that ending's history
- * row beside the value a statement it had not seen keeps current.
- */
-function undoneEndsOf(records: readonly ChangeRecord[], canonical: CanonicalSlot): UndoneEnd[] {
-  const undone = new Set(records.flatMap((record) => (record.kind === 'restore' ? record.undoes : [])))
-  // The undone statements a later record could have ended: a write in its slot, a move where it arrived.
-  const undoneStatements = records.flatMap((record): { record: ChangeRecord; slot: string; value: string }[] => {
-    if (!undone.has(record.op)) return []
-    if (record.kind === 'write') return [{ record, slot: slotId(canonical(record.slot, record)), value: record.value }]
-    if (record.kind === 'move') return [{ record, slot: slotId(canonical(record.to, record)), value: record.value }]
-    return []
-  })
-  return records.flatMap((record): UndoneEnd[] => {
-    switch (record.kind) {
-      case 'put_back':
-      case 'move':
-        return undone.has(record.op) ? [{ slot: canonical(record.slot, record), value: record.value }] : []
-      case 'write':
-      case 'supersede':
-      case 'settle': {
-        const slot = canonical(record.slot, record)
-        const ended = undone.has(record.op)
-          ? record.ends
-          : record.ends.filter((end) =>
-              undoneStatements.some(
-                (statement) =>
-                  statement.value === end.value &&
-                  statement.slot === slotId(slot) &&
-                  happenedBefore(statement.record, record),
-              ),
-            )
-        return ended.map((end) => ({ slot, value: end.value }))
-      }
-      default:
-        return []
-    }
-  })
-}
-
-/** Every value the records state (undone ones too), with its slot as named and under the names in force. */
-function statementsOf(records: readonly ChangeRecord[], canonical: CanonicalSlot): Statement[] {
-  const out: Statement[] = []
-  for (const record of records) {
-    if (record.kind === 'write' || record.kind === 'put_back')
-      out.push({ slot: record.slot, canonical: canonical(record.slot, record), value: record.value, row: record.row })
-    if (record.kind === 'move')
-      out.push({ slot: record.to, canonical: canonical(record.to, record), value: record.value, row: record.row })
-  }
-  return out
 }

@@ -7,19 +7,11 @@
  * only claims nothing in force blocks: an undone forget lifts only its own tombstones. Runs inside the caller's
  * transaction.
  */
-import type { SlotRef, TombstoneKey } from '../sync/change-record.ts'
+import type { UndoneForget } from '../sync/record-reads.ts'
 import { canonicalValue, claimKeyOf } from '../text/normalize.ts'
 import type { Database } from './database.ts'
 import { FACT_COLUMNS, toFact } from './fact-rows.ts'
 import { slotOf } from './sync-recorder.ts'
-
-/** A forget undone on its device, with what it blocked. */
-export interface UndoneForget {
-  /** The claim under every name it was blocked under (slot and canonical value). */
-  readonly claims: readonly { readonly slot: SlotRef; readonly value: string }[]
-  /** The tombstone keys the forget carried. */
-  readonly keys: readonly TombstoneKey[]
-}
 
 /**
  * Remove the tombstones undone forgets left.
