@@ -51,6 +51,16 @@ import { liftUndoneForgets } from './sync-forget-lift.ts'
 import { slotOf, whileApplying } from './sync-recorder.ts'
 import { findTombstone } from './tombstones.ts'
 
+/** An index of the kept records by a key: the table, and the column the key is in. */
+interface RecordIndex {
+  readonly table: 'sync_record_entities' | 'sync_record_undoes'
+  readonly column: 'entity' | 'undone'
+}
+/** Records by the subject they are filed under (migrations 0029, 0032). */
+const RECORDS_BY_ENTITY: RecordIndex = { table: 'sync_record_entities', column: 'entity' }
+/** Restores by the operation they undo (migration 0032). */
+const RESTORES_BY_UNDONE: RecordIndex = { table: 'sync_record_undoes', column: 'undone' }
+
 /** What applying did. */
 export interface Applied {
   /** Slots whose rows or conflict group changed. */
@@ -192,32 +202,23 @@ export class SyncApplier {
       }
       frontier = next
     }
-    const list = JSON.stringify([...byOp.keys()])
-    const restores = this.db
-      .all(
-        `SELECT record FROM sync_own_records WHERE op IN
-          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))
-        UNION ALL
-        SELECT record FROM sync_received WHERE op IN
-          (SELECT op FROM sync_record_undoes WHERE undone IN (SELECT value FROM json_each(?)))`,
-        list,
-        list,
-      )
-      .map((row) => JSON.parse(String(row['record'])) as ChangeRecord)
+    const restores = this.keptRecordsIndexedBy(RESTORES_BY_UNDONE, [...byOp.keys()])
     return { records: [...byOp.values(), ...restores], linked }
   }
 
   /** Every kept record (own and received) filed under one of the keys. */
   private recordsFiledUnder(keys: readonly string[]): ChangeRecord[] {
     if (keys.length === 0) return []
+    return this.keptRecordsIndexedBy(RECORDS_BY_ENTITY, keys)
+  }
+
+  /** Every kept record (own and received) whose op one of the keys files in an index table of the log. */
+  private keptRecordsIndexedBy(index: RecordIndex, keys: readonly string[]): ChangeRecord[] {
     const list = JSON.stringify(keys)
+    const ops = `SELECT op FROM ${index.table} WHERE ${index.column} IN (SELECT value FROM json_each(?))`
     return this.db
       .all(
-        `SELECT record FROM sync_own_records WHERE op IN
-          (SELECT op FROM sync_record_entities WHERE entity IN (SELECT value FROM json_each(?)))
-        UNION ALL
-        SELECT record FROM sync_received WHERE op IN
-          (SELECT op FROM sync_record_entities WHERE entity IN (SELECT value FROM json_each(?)))`,
+        `SELECT record FROM sync_own_records WHERE op IN (${ops}) UNION ALL SELECT record FROM sync_received WHERE op IN (${ops})`,
         list,
         list,
       )

@@ -61,13 +61,24 @@ function linksOf(pairs: readonly (readonly [string, string])[]): Map<string, Set
 
 /** The name with every name the links reach from it, transitively. */
 function reach(name: string, links: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
-  const out = new Set([name])
-  const queue = [name]
-  for (let next = queue.pop(); next !== undefined; next = queue.pop())
-    for (const other of links.get(next) ?? [])
-      if (!out.has(other)) {
-        out.add(other)
-        queue.push(other)
+  return new Set([name, ...reachedFrom(name, (at) => links.get(at) ?? [])])
+}
+
+/**
+ * Every node reached from `start` in one step or more along `steps` (`start` itself only through a cycle back to it),
+ * each walked once.
+ * @param start - where the walk begins.
+ * @param steps - the nodes one step from a node.
+ * @returns the nodes reached.
+ */
+export function reachedFrom(start: string, steps: (at: string) => Iterable<string>): Set<string> {
+  const reached = new Set<string>()
+  const queue = [start]
+  for (let at = queue.pop(); at !== undefined; at = queue.pop())
+    for (const step of steps(at))
+      if (!reached.has(step)) {
+        reached.add(step)
+        queue.push(step)
       }
-  return out
+  return reached
 }

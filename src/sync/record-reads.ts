@@ -15,7 +15,7 @@ import {
   type SlotRef,
   type TombstoneKey,
 } from './change-record.ts'
-import { aliasRecordsOf, linkedNames } from './linked-names.ts'
+import { aliasRecordsOf, linkedNames, reachedFrom } from './linked-names.ts'
 import { slotId, type CanonicalSlot, type MergedAlias } from './merge.ts'
 import { claimKeyOf } from '../text/normalize.ts'
 
@@ -122,14 +122,7 @@ export function renameTargets(
     if (!next.has(start)) return false
     let reached = reachable.get(start)
     if (reached === undefined) {
-      reached = new Set<string>()
-      const queue = [start]
-      for (let at = queue.pop(); at !== undefined; at = queue.pop())
-        for (const step of next.get(at) ?? [])
-          if (!reached.has(step)) {
-            reached.add(step)
-            queue.push(step)
-          }
+      reached = reachedFrom(start, (at) => next.get(at) ?? [])
       reachable.set(start, reached)
     }
     return reached.has(`${kind}\u0000${to}`)
