@@ -130,7 +130,7 @@ export async function postJson(post: JsonPost, limits: CallLimits, fetchImpl: ty
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
 
 /** Whether fetch failed because the connection was reset or closed under the request, before any answer. */
-function wasReset(error: unknown): boolean {
+export function wasReset(error: unknown): boolean {
   const cause: unknown = error instanceof Error ? error.cause : undefined
   const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined
   return typeof code === 'string' && RESET_CODES.has(code)

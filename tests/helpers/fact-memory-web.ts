@@ -5,6 +5,7 @@
  * through the fake model.
  */
 import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { wasReset } from '../../src/semantic/endpoint-call.ts'
 import type { FakeModel, ScriptStep } from './fake-model.ts'
 import { patient } from './poll.ts'
 
@@ -105,12 +106,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Whether fetch failed because the socket closed before any answer came (undici's socket error or a reset). */
-function closedBeforeAnswer(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined
-  return error instanceof TypeError && ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(String(cause?.code))
-}
-
 /** The management API of one host, through fetch (same-origin, as the page sends it). */
 export class FactMemoryApi {
   readonly url: string
@@ -144,7 +139,7 @@ export class FactMemoryApi {
     // the request is sent once more on a fresh one. Safe for every verb: reads change nothing, and a fenced write
     // sent twice with its operation id is answered from its receipt.
     const response = await send().catch((error: unknown) => {
-      if (!closedBeforeAnswer(error)) throw error
+      if (!wasReset(error)) throw error
       return send()
     })
     const text = await response.text()
