@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { GitRemote } from '../src/sync/git-remote.ts'
@@ -145,8 +146,22 @@ describe('the git transport', () => {
     const failed = await missing.prepare()
     assert.equal(failed.ok, false)
     if (!failed.ok) assert.equal(failed.error.code, 'unreachable')
-    const slow = new GitRemote({ url, workDir: join(root, 'b', 'git'), device: 'laptop', timeoutMs: 1 })
-    const timedOut = await slow.prepare()
+    // A remote that takes the connection and never answers: the clone can only end by the timeout, however loaded
+    // the machine (a 1 ms timeout on a real remote raced the clone, and a clone that won moved on to a fetch).
+    const held: Socket[] = []
+    const silent = createServer((socket) => held.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const slow = new GitRemote({
+      url: `http://127.0.0.1:${port}/memory.git`,
+      workDir: join(root, 'b', 'git'),
+      device: 'laptop',
+      timeoutMs: 300,
+    })
+    const timedOut = await slow.prepare().finally(() => {
+      for (const socket of held) socket.destroy()
+      silent.close()
+    })
     assert.deepEqual(timedOut, {
       ok: false,
       error: { code: 'timeout', message: 'git clone did not finish in time; it was stopped and will be tried again' },
