@@ -149,7 +149,7 @@ describe('adding a fact from the page', () => {
     await page.keyboard.press('Escape')
     await until(async () => (await page.locator('fm-library [data-fm="add-dialog"]').count()) === 0, 'the form closes')
     assert.equal(await page.locator('fm-library [data-fm="fact-list"]').isVisible(), true, 'the page stays open')
-    await opened.context.close()
+    await opened.close()
     // The refusal is the route's 422, which the browser logs as a failed load; nothing else went wrong.
     assert.deepEqual(opened.errors, [
       'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',

@@ -189,7 +189,7 @@ describe('scopes in the fact library', () => {
       .filter({ hasText: /shop-web already holds dev server · port = 3000/u })
       .waitFor()
     assert.equal(await detail.locator('[data-fm="detail-scope"]').innerText(), 'project billing-api')
-    await opened.context.close()
+    await opened.close()
     // The refusal is the route's 409, which the browser logs as a failed load; nothing else went wrong.
     assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 409 (Conflict)'])
   })

@@ -109,7 +109,7 @@ describe('Rebuild vectors on the settings card, configured in the profile', () =
     await shoot(card, 'settings-card-vectors-failed-light')
     semantic.script.embedStatus = undefined
     semantic.script.errorBody = undefined
-    await opened.context.close()
+    await opened.close()
     // The refused verb is the one error the browser may log: its 409 answer.
     assert.deepEqual(opened.errors, ['Failed to load resource: the server responded with a status of 409 (Conflict)'])
   })

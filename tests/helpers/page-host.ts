@@ -116,11 +116,11 @@ export async function startStoreHost(options: { readonly webPatch?: string } = {
 }
 
 /**
- * Close a page's context and assert the browser logged no error while the test ran.
+ * Close a page and assert the browser logged no error while the test ran.
  * @param opened - the page.
  */
 export async function closeClean(opened: HostPage): Promise<void> {
-  await opened.context.close()
+  await opened.close()
   assertClean(opened)
 }
 
