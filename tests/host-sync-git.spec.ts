@@ -181,6 +181,14 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
       assert.match(answer, /^outcome: needs_selection\n/u, `${machine.name}: ${answer}`)
       assert.ok(line(answer, theirs).endsWith(`] (from ${theirName})`), `${machine.name}: ${answer}`)
       assert.doesNotMatch(line(answer, own), /\(from /u, `${machine.name}: ${answer}`)
+      // One conflict, as the page's conflict view lists it: one open group with both sides.
+      const groups = (await machine.api.ok('conflicts'))['groups'] as { subject: string; rows: { value: string }[] }[]
+      const open = groups.filter((group) => group.subject === 'billing api')
+      assert.deepEqual(
+        open.map((group) => group.rows.map((row) => row.value).sort()),
+        [['7810', '7820']],
+        machine.name,
+      )
     }
   })
 
