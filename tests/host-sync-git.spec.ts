@@ -1,9 +1,14 @@
 /**
- * Sync through a git remote, through the real host and the real `git` command line: two DSH homes name one bare
- * repository as `syncTarget`. A write on A reaches the remote under devices/<A>/ and B's round lists device A with
- * records received; a remote that refuses costs a turn nothing and is shown in words on status and in the settings
- * card's Sync panel (looked at in headless Chromium); a one-shot headless run on A pushes what it wrote before it
- * exits. One host pair and one browser for the whole file.
+ * Sync through a git remote, through the real host and the real `git` command line: two DSH homes ("work laptop" A
+ * and "home desktop" B) name one bare repository as `syncTarget`, and every statement, forget and search is a model
+ * turn through a host. A write on A reaches the remote under devices/<A>/ and B's round lists device A with records
+ * received. While B's remote refuses (B apart), a turn costs nothing, status says so in words, and the settings
+ * card's Sync panel (headless Chromium) shows the problem, the changes waiting to be sent and Sync now failing; back
+ * on the remote, Sync now sends them and the panel shows every change sent, the last round and device A's last sync.
+ * The statements A and B made on one slot while apart are one conflict on both: each one's memory_search answer ends
+ * the other's side with "(from <its name>)". A correction on A after the sync supersedes on both; a pin on A reaches
+ * B and B's unpin reaches A; a forget on B blocks relearning on A; a subject rename on A reaches B's search answer. A one-shot headless run on A pushes what it wrote before it exits. One host pair and one browser for the
+ * whole file.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -19,15 +24,18 @@ import { until } from './helpers/poll.ts'
 import {
   assertCurrentOnB,
   backOnTarget,
+  callThrough,
   endSyncSuite,
   openSyncPanel,
   receivedFrom,
   setTarget,
   startSyncPair,
+  stateThrough,
   syncNow,
   syncStatus,
   writeHeadless,
   writeThrough,
+  type SyncMachine,
   type SyncPair,
 } from './helpers/sync-hosts.ts'
 
@@ -39,6 +47,27 @@ function remoteSegments(remote: string, device: string): string[] {
     encoding: 'utf8',
   })
   return listed.split('\n').filter((path) => path.startsWith(`devices/${device}/segments/`))
+}
+
+/** A fact's row as the management API lists it. */
+interface FactRow {
+  readonly id: number
+  readonly value: string
+  readonly status: string
+  readonly pinnedAt: string | null
+}
+
+/** The current row of one value of a subject on a machine, as the API lists it (its pin among the fields). */
+async function factOn(machine: SyncMachine, subject: string, value: string): Promise<FactRow> {
+  const facts = (await machine.api.ok('facts', { subject }))['facts'] as FactRow[]
+  const fact = facts.find((each) => each.value === value && each.status === 'active')
+  assert.ok(fact !== undefined, `${machine.name}: ${JSON.stringify(facts)}`)
+  return fact
+}
+
+/** One line of a memory_search answer: the value's, `   - <value> [...`; '' when the answer has none. */
+function line(answer: string, value: string): string {
+  return answer.split('\n').find((each) => each.startsWith(`   - ${value} [`)) ?? ''
 }
 
 describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () => {
@@ -60,6 +89,10 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
   })
   after(() => endSyncSuite(pair, browser, scratch))
 
+  /** What the model reads when it searches memory on a machine, through its host. */
+  const searchThrough = (machine: SyncMachine, query: string): Promise<string> =>
+    callThrough(pair, machine, `what do you know about ${query}?`, { name: 'memory_search', arguments: { query } })
+
   it("pushes A's write under devices/<A>/ on the remote, and B's round lists device A with records received", async () => {
     await writeThrough(pair, pair.a, 'staging server', 'port', '8123')
     const sent = await syncNow(pair.a)
@@ -75,24 +108,7 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     await assertCurrentOnB(pair)
   })
 
-  it('the Sync panel shows the remote, this device, the devices seen and what is pending, with Sync now', async () => {
-    const opened = await openSyncPanel(browser, pair.b)
-    const panel = opened.page.locator('fm-sync-panel')
-    await panel.locator('[data-fm="sync-state"]').filter({ hasText: 'the git remote' }).waitFor()
-    assert.match(await panel.locator('[data-fm="sync-state"]').innerText(), /encrypted with your passphrase/u)
-    assert.match(await panel.locator('[data-fm="sync-devices"]').innerText(), new RegExp(deviceA, 'u'))
-    await panel.locator('[data-fm="sync-now"]').click()
-    await panel
-      .locator('[data-fm="sync-message"]')
-      .filter({ hasText: /^Synced/u })
-      .waitFor()
-    await panel.scrollIntoViewIfNeeded()
-    await screenshot(opened.page, 'sync-panel')
-    assert.deepEqual(opened.errors, [])
-    await closeClean(opened)
-  })
-
-  it('a remote that refuses costs a turn nothing and is shown in words on status and the page', async () => {
+  it("while B cannot reach the remote a turn costs nothing; status and the Sync panel say so, what waits, each device's last sync", async () => {
     const missing = pathToFileURL(join(scratch, 'no-such-remote.git')).href
     const baseline = await writeThrough(pair, pair.b, 'docs site', 'host', 'docs.example.org')
     await setTarget(pair.b, missing)
@@ -106,16 +122,28 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     const problem = failed.status.problems.find((entry) => entry.code === 'unreachable')
     assert.ok(problem !== undefined, JSON.stringify(failed.status.problems))
 
-    const turn = await writeThrough(pair, pair.b, 'docs site', 'owner', 'platform team')
+    // B, apart, states a value for a slot; A, not having seen it, states another and sends it.
+    const turn = await writeThrough(pair, pair.b, 'billing api', 'port', '7820')
     assert.ok(
       turn < baseline + 2_000,
       `a turn took ${Math.round(turn)} ms with the remote refusing (${Math.round(baseline)} ms before)`,
     )
     console.log(`# turn with a working remote ${Math.round(baseline)} ms, with a refusing one ${Math.round(turn)} ms`)
+    await writeThrough(pair, pair.a, 'billing api', 'port', '7810')
+    assert.equal((await syncNow(pair.a)).round['ok'], true)
+    assert.ok((await syncStatus(pair.b)).pending >= 1, 'B keeps its statement waiting')
 
     const opened = await openSyncPanel(browser, pair.b)
     const panel = opened.page.locator('fm-sync-panel')
+    const text = (part: string): Promise<string> => panel.locator(`[data-fm="${part}"]`).innerText()
     await panel.locator('[data-fm="sync-problems"]').filter({ hasText: 'Cannot reach the target' }).waitFor()
+    assert.match(await text('sync-state'), /the git remote .*encrypted with your passphrase/u)
+    assert.match(await text('sync-rounds'), /^[1-9]\d* changes? waiting to be sent\.$/mu)
+    assert.match(
+      await text('sync-devices'),
+      /^No other device has synced to this target yet\.$/u,
+      'devices are per target',
+    )
     await panel.locator('[data-fm="sync-now"]').click()
     await panel
       .locator('[data-fm="sync-message"]')
@@ -123,9 +151,93 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
       .waitFor()
     await panel.scrollIntoViewIfNeeded()
     await screenshot(opened.page, 'sync-panel-unreachable')
-    await closeClean(opened)
 
+    // Back on the remote: the panel's Sync now sends what waited, and says every change has been sent.
     await backOnTarget(pair.b, url)
+    await panel.locator('[data-fm="sync-now"]').click()
+    await panel
+      .locator('[data-fm="sync-message"]')
+      .filter({ hasText: /^Synced/u })
+      .waitFor()
+    assert.match(await text('sync-state'), new RegExp(`^Syncing with the git remote ${url}, encrypted`, 'u'))
+    assert.match(await text('sync-rounds'), /^Every change here has been sent\.$/mu)
+    assert.match(await text('sync-rounds'), /^Last round (just now|\d+ min ago) \(.+\), done: sent /mu)
+    assert.match(
+      await text('sync-devices'),
+      new RegExp(`^work laptop \\(${deviceA}\\): last change .+, last synced (just now|\\d+ min ago)$`, 'mu'),
+    )
+    await screenshot(opened.page, 'sync-panel')
+    await closeClean(opened)
+  })
+
+  it('the statements A and B made apart on one slot are one conflict on both, each naming the other machine', async () => {
+    await syncNow(pair.a)
+    const sides: [SyncMachine, string, string, string][] = [
+      [pair.a, '7810', '7820', 'home desktop'],
+      [pair.b, '7820', '7810', 'work laptop'],
+    ]
+    for (const [machine, own, theirs, theirName] of sides) {
+      const answer = await searchThrough(machine, 'billing api port')
+      assert.match(answer, /^outcome: needs_selection\n/u, `${machine.name}: ${answer}`)
+      assert.ok(line(answer, theirs).endsWith(`] (from ${theirName})`), `${machine.name}: ${answer}`)
+      assert.doesNotMatch(line(answer, own), /\(from /u, `${machine.name}: ${answer}`)
+      // One conflict, as the page's conflict view lists it: one open group with both sides.
+      const groups = (await machine.api.ok('conflicts'))['groups'] as { subject: string; rows: { value: string }[] }[]
+      const open = groups.filter((group) => group.subject === 'billing api')
+      assert.deepEqual(
+        open.map((group) => group.rows.map((row) => row.value).sort()),
+        [['7810', '7820']],
+        machine.name,
+      )
+    }
+  })
+
+  it('a correction and a pin made on A after the sync reach B; the correction supersedes on both', async () => {
+    await writeThrough(pair, pair.a, 'billing api', 'port', '7830')
+    const staging = await factOn(pair.a, 'staging server', '8123')
+    await pair.a.api.ok('fact-pin', await pair.a.api.fence({ id: staging.id, pinned: true }))
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    for (const machine of [pair.a, pair.b]) {
+      const answer = await searchThrough(machine, 'billing api port')
+      // One current value; the two sides are history lines now.
+      assert.match(answer, /^outcome: ok\n/u, `${machine.name}: ${answer}`)
+      assert.match(line(answer, '7830'), /^ {3}- 7830 \[#\d+ · since /u, `${machine.name}: ${answer}`)
+      for (const side of ['7810', '7820'])
+        assert.match(line(answer, side), / · (superseded|retired)/u, `${machine.name}: ${answer}`)
+    }
+    assert.notEqual((await factOn(pair.b, 'staging server', '8123')).pinnedAt, null, 'the pin did not reach B')
+  })
+
+  it('an unpin and a forget made on B reach A, and the forget blocks relearning there', async () => {
+    const staging = await factOn(pair.b, 'staging server', '8123')
+    await pair.b.api.ok('fact-pin', await pair.b.api.fence({ id: staging.id, pinned: false }))
+    const forgot = await callThrough(pair, pair.b, 'forget the billing api port', {
+      name: 'memory_forget',
+      arguments: { subject: 'billing api', property: 'port' },
+    })
+    assert.match(forgot, /^outcome: ok\n/u, forgot)
+    await syncNow(pair.b)
+    await syncNow(pair.a)
+    assert.equal((await factOn(pair.a, 'staging server', '8123')).pinnedAt, null, 'the unpin did not reach A')
+    assert.doesNotMatch(await searchThrough(pair.a, 'billing api port'), /7830/u)
+    const relearn = await stateThrough(pair, pair.a, 'billing api', 'port', '7830')
+    assert.doesNotMatch(relearn, /^outcome: saved/u, relearn)
+    assert.doesNotMatch(await searchThrough(pair.a, 'billing api port'), /7830/u)
+  })
+
+  it('a subject rename on A reaches B', async () => {
+    await pair.a.api.ok('subject-rename', await pair.a.api.fence({ entityKey: 'build cache', to: 'artifact cache' }))
+    await syncNow(pair.a)
+    await syncNow(pair.b)
+    const answer = await searchThrough(pair.b, 'artifact cache bucket')
+    assert.match(answer, /^\d+\. artifact cache · bucket: fm-cache-eu \[/mu, answer)
+    const old = (await pair.b.api.ok('facts', { subject: 'build cache' }))['facts'] as { status: string }[]
+    assert.deepEqual(
+      old.filter((fact) => fact.status === 'active'),
+      [],
+      'B still holds the fact under the old name',
+    )
   })
 
   it('a one-shot headless run on A pushes what it wrote before it exits', async () => {

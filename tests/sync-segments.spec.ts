@@ -165,6 +165,46 @@ describe('the sync folder', () => {
     assert.equal((await b.readPending(second.cursor)).files, 0, 'a quiet sync reads nothing')
   })
 
+  it("never reads another device's half-written .tmp- file as a segment, and never rewrites a sealed file", async () => {
+    const laptop = deviceWith('laptop', 6)
+    const a = await openFolder(root, 'laptop')
+    const b = await openFolder(root, 'desktop')
+    await a.append(laptop.log.slice(0, 2))
+    const segments = join(root, 'devices', 'laptop', 'segments')
+    // The laptop's next segment caught half written (a killed process, a sync tool copying mid-write): its bytes are
+    // a real segment's first half, under a temporary name, one even ending in the final extension.
+    const next = encodeSegment('segment', 'laptop', 2, laptop.log.slice(2, 4))
+    const half = next.subarray(0, Math.floor(next.length / 2))
+    writeFileSync(join(segments, '.tmp-0000000002.seg-4242-0a0b0c0d'), half)
+    writeFileSync(join(segments, '.tmp-0000000002.seg'), half)
+    const read = await b.readPending({})
+    assert.deepEqual(
+      read.records.map((record) => record.op),
+      laptop.log.slice(0, 2).map((record) => record.op),
+    )
+    assert.deepEqual(read.cursor, { laptop: 1 })
+    assert.deepEqual(read.problems, [], 'a temporary file is no damaged segment')
+
+    // Sealing takes the next free number and leaves every sealed file (and the stray temporary ones) as it was.
+    const sealed = snapshotTree(segments)
+    await a.append(laptop.log.slice(2, 4))
+    await a.append(laptop.log.slice(4))
+    const after = snapshotTree(segments)
+    for (const [file, bytes] of sealed) assert.equal(after.get(file), bytes, `${file} was rewritten`)
+    assert.deepEqual(
+      readdirSync(segments)
+        .filter((name) => !sealed.has(`/${name}`))
+        .sort(),
+      ['0000000002.seg', '0000000003.seg'],
+    )
+    const rest = await b.readPending(read.cursor)
+    assert.deepEqual(
+      rest.records.map((record) => record.op),
+      laptop.log.slice(2).map((record) => record.op),
+    )
+    assert.deepEqual(rest.problems, [])
+  })
+
   it('keeps the cursor before a damaged segment, reads what follows, and passes it once healed', async () => {
     const laptop = deviceWith('laptop', 6)
     const a = await openFolder(root, 'laptop')
