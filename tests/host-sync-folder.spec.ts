@@ -30,7 +30,9 @@ import {
   armHold,
   assertCurrentOnB,
   backOnTarget,
-  callThrough,
+  answerLine,
+  forgetThrough,
+  searchThrough,
   clockOffsetEnv,
   disarmHolds,
   endSyncSuite,
@@ -137,14 +139,10 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
         machine.name,
       )
     }
-    const answer = await callThrough(pair, pair.b, 'which port does the billing api use?', {
-      name: 'memory_search',
-      arguments: { query: 'billing api port' },
-    })
+    const answer = await searchThrough(pair, pair.b, 'billing api port', 'which port does the billing api use?')
     assert.match(answer, /^outcome: needs_selection\n/u)
-    const line = (value: string): string => answer.split('\n').find((each) => each.startsWith(`   - ${value} [`)) ?? ''
-    assert.ok(line('7810').endsWith(`] (from ${nameA})`), answer)
-    assert.doesNotMatch(line('7820'), /\(from /u, answer)
+    assert.ok(answerLine(answer, '7810').endsWith(`] (from ${nameA})`), answer)
+    assert.doesNotMatch(answerLine(answer, '7820'), /\(from /u, answer)
 
     // The page's conflict view on A: the side B stated reads "(from home desktop)", A's own side names no machine.
     const opened = await openFactPage({ browser, host: hostOf(pair.a) })
@@ -173,10 +171,7 @@ describe('sync through a shared folder, two hosts', { timeout: 300_000 }, () => 
   })
 
   it('a forget on A blocks relearning on B', async () => {
-    const forgot = await callThrough(pair, pair.a, 'forget the billing api port', {
-      name: 'memory_forget',
-      arguments: { subject: 'billing api', property: 'port' },
-    })
+    const forgot = await forgetThrough(pair, pair.a, 'billing api', 'port')
     assert.match(forgot, /^outcome: ok\n/u, forgot)
     await syncNow(pair.a)
     await syncNow(pair.b)

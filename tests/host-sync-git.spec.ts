@@ -24,7 +24,9 @@ import { until } from './helpers/poll.ts'
 import {
   assertCurrentOnB,
   backOnTarget,
-  callThrough,
+  answerLine,
+  forgetThrough,
+  searchThrough,
   endSyncSuite,
   openSyncPanel,
   receivedFrom,
@@ -65,11 +67,6 @@ async function factOn(machine: SyncMachine, subject: string, value: string): Pro
   return fact
 }
 
-/** One line of a memory_search answer: the value's, `   - <value> [...`; '' when the answer has none. */
-function line(answer: string, value: string): string {
-  return answer.split('\n').find((each) => each.startsWith(`   - ${value} [`)) ?? ''
-}
-
 describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () => {
   let pair: SyncPair
   let scratch: string
@@ -88,10 +85,6 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     browser = await launchBrowser()
   })
   after(() => endSyncSuite(pair, browser, scratch))
-
-  /** What the model reads when it searches memory on a machine, through its host. */
-  const searchThrough = (machine: SyncMachine, query: string): Promise<string> =>
-    callThrough(pair, machine, `what do you know about ${query}?`, { name: 'memory_search', arguments: { query } })
 
   it("pushes A's write under devices/<A>/ on the remote, and B's round lists device A with records received", async () => {
     await writeThrough(pair, pair.a, 'staging server', 'port', '8123')
@@ -177,10 +170,10 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
       [pair.b, '7820', '7810', 'work laptop'],
     ]
     for (const [machine, own, theirs, theirName] of sides) {
-      const answer = await searchThrough(machine, 'billing api port')
+      const answer = await searchThrough(pair, machine, 'billing api port')
       assert.match(answer, /^outcome: needs_selection\n/u, `${machine.name}: ${answer}`)
-      assert.ok(line(answer, theirs).endsWith(`] (from ${theirName})`), `${machine.name}: ${answer}`)
-      assert.doesNotMatch(line(answer, own), /\(from /u, `${machine.name}: ${answer}`)
+      assert.ok(answerLine(answer, theirs).endsWith(`] (from ${theirName})`), `${machine.name}: ${answer}`)
+      assert.doesNotMatch(answerLine(answer, own), /\(from /u, `${machine.name}: ${answer}`)
       // One conflict, as the page's conflict view lists it: one open group with both sides.
       const groups = (await machine.api.ok('conflicts'))['groups'] as { subject: string; rows: { value: string }[] }[]
       const open = groups.filter((group) => group.subject === 'billing api')
@@ -199,12 +192,12 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
     await syncNow(pair.a)
     await syncNow(pair.b)
     for (const machine of [pair.a, pair.b]) {
-      const answer = await searchThrough(machine, 'billing api port')
+      const answer = await searchThrough(pair, machine, 'billing api port')
       // One current value; the two sides are history lines now.
       assert.match(answer, /^outcome: ok\n/u, `${machine.name}: ${answer}`)
-      assert.match(line(answer, '7830'), /^ {3}- 7830 \[#\d+ · since /u, `${machine.name}: ${answer}`)
+      assert.match(answerLine(answer, '7830'), /^ {3}- 7830 \[#\d+ · since /u, `${machine.name}: ${answer}`)
       for (const side of ['7810', '7820'])
-        assert.match(line(answer, side), / · (superseded|retired)/u, `${machine.name}: ${answer}`)
+        assert.match(answerLine(answer, side), / · (superseded|retired)/u, `${machine.name}: ${answer}`)
     }
     assert.notEqual((await factOn(pair.b, 'staging server', '8123')).pinnedAt, null, 'the pin did not reach B')
   })
@@ -212,25 +205,22 @@ describe('sync through a bare git remote, two hosts', { timeout: 300_000 }, () =
   it('an unpin and a forget made on B reach A, and the forget blocks relearning there', async () => {
     const staging = await factOn(pair.b, 'staging server', '8123')
     await pair.b.api.ok('fact-pin', await pair.b.api.fence({ id: staging.id, pinned: false }))
-    const forgot = await callThrough(pair, pair.b, 'forget the billing api port', {
-      name: 'memory_forget',
-      arguments: { subject: 'billing api', property: 'port' },
-    })
+    const forgot = await forgetThrough(pair, pair.b, 'billing api', 'port')
     assert.match(forgot, /^outcome: ok\n/u, forgot)
     await syncNow(pair.b)
     await syncNow(pair.a)
     assert.equal((await factOn(pair.a, 'staging server', '8123')).pinnedAt, null, 'the unpin did not reach A')
-    assert.doesNotMatch(await searchThrough(pair.a, 'billing api port'), /7830/u)
+    assert.doesNotMatch(await searchThrough(pair, pair.a, 'billing api port'), /7830/u)
     const relearn = await stateThrough(pair, pair.a, 'billing api', 'port', '7830')
     assert.doesNotMatch(relearn, /^outcome: saved/u, relearn)
-    assert.doesNotMatch(await searchThrough(pair.a, 'billing api port'), /7830/u)
+    assert.doesNotMatch(await searchThrough(pair, pair.a, 'billing api port'), /7830/u)
   })
 
   it('a subject rename on A reaches B', async () => {
     await pair.a.api.ok('subject-rename', await pair.a.api.fence({ entityKey: 'build cache', to: 'artifact cache' }))
     await syncNow(pair.a)
     await syncNow(pair.b)
-    const answer = await searchThrough(pair.b, 'artifact cache bucket')
+    const answer = await searchThrough(pair, pair.b, 'artifact cache bucket')
     assert.match(answer, /^\d+\. artifact cache · bucket: fm-cache-eu \[/mu, answer)
     const old = (await pair.b.api.ok('facts', { subject: 'build cache' }))['facts'] as { status: string }[]
     assert.deepEqual(

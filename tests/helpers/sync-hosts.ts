@@ -180,6 +180,45 @@ export function stateThrough(
 }
 
 /**
+ * What the model reads when it searches memory on a machine: one turn in which it calls memory_search.
+ * @param prompt - the user's message; a question about the query by default.
+ * @returns the tool's answer text.
+ */
+export function searchThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  query: string,
+  prompt = `what do you know about ${query}?`,
+): Promise<string> {
+  return callThrough(pair, machine, prompt, { name: 'memory_search', arguments: { query } })
+}
+
+/**
+ * Forget one slot on a machine the way a user does: the model calls memory_forget in a turn.
+ * @returns the tool's answer text.
+ */
+export function forgetThrough(
+  pair: SyncPair,
+  machine: SyncMachine,
+  subject: string,
+  property: string,
+): Promise<string> {
+  return callThrough(pair, machine, `forget the ${subject} ${property}`, {
+    name: 'memory_forget',
+    arguments: { subject, property },
+  })
+}
+
+/**
+ * One value's line in a memory_search answer (`   - <value> [...`), or '' when the answer has none.
+ * @param answer - the tool's answer text.
+ * @param value - the value.
+ */
+export function answerLine(answer: string, value: string): string {
+  return answer.split('\n').find((each) => each.startsWith(`   - ${value} [`)) ?? ''
+}
+
+/**
  * The same write in a one-shot headless run on a machine whose web host is stopped. A headless run's plugins cannot
  * reach the host credential store (DSH rc.8), so the passphrase comes from the environment, as a script would give it.
  * @param passphraseInEnvironment - false: the run has no way to read the passphrase.
