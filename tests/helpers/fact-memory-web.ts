@@ -242,9 +242,10 @@ export async function promptSession(
   model.enqueue(...steps)
   const { sessionId } = await hostApi<{ sessionId: string }>(url, 'session.create', { cwd })
   await hostApi(url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text: prompt }] })
-  const deadline = Date.now() + patient(30_000)
+  const waitMs = patient(30_000)
+  const deadline = Date.now() + waitMs
   while (model.agentRequests().length < steps.length) {
-    if (Date.now() > deadline) throw new Error(`the turn did not finish in ${patient(30_000) / 1000} s`)
+    if (Date.now() > deadline) throw new Error(`the turn did not finish in ${waitMs / 1000} s`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return sessionId
