@@ -1,10 +1,13 @@
 // A node:test reporter that finds the slow spec files: it records each file's wall time (the file-level test the
-// runner wraps every file in) and how many tests it ran, and at the end prints one line per file, slowest first,
-// with a sum per tier. npm test runs it on each file for the file's test count; to see a table of several files:
+// runner wraps every file in, or in one of npm test's bundles the suite tests/helpers/bundle.ts names after the file)
+// and how many tests it ran, and at the end prints one line per file, slowest first, with a sum per tier. npm test runs it on each file for the file's test count; to see a table of several files:
 //   npm test -- --times                                   (npm test's own table, from each file's wall time)
 //   node --test --test-reporter=./scripts/test-times.mjs --disable-warning=ExperimentalWarning tests/x.spec.ts
 import { relative } from 'node:path'
 import { tierOf } from './test-tiers.mjs'
+
+/** The name tests/helpers/bundle.ts gives a bundled file's suite: the file's path. */
+const BUNDLED_FILE = /^tests\/[^\s]+\.spec\.ts$/u
 
 /**
  * Counts and times per file from the runner's event stream; yields the table once the stream ends.
@@ -24,6 +27,12 @@ export default async function* testTimes(source) {
   for await (const { type, data } of source) {
     if (data.file === undefined) continue
     const file = relative(process.cwd(), data.file)
+    if (data.nesting === 0 && data.details?.type === 'suite' && BUNDLED_FILE.test(data.name)) {
+      // A bundled file's suite: its duration is the file's time in the bundle, from its first test to its last.
+      if (type === 'test:pass' || type === 'test:fail') entry(data.name).seconds = data.details.duration_ms / 1000
+      if (type === 'test:fail') entry(data.name).failed += 1
+      continue
+    }
     const fileLevel = data.nesting === 0 && data.name === file
     if (type === 'test:complete' && fileLevel) {
       // The file-level test (reported only as complete): its duration is the file's wall time, start to exit.

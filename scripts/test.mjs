@@ -1,8 +1,10 @@
-// npm test: build both halves (the booted host loads lib/ and lib/client.js; the build emits without checking), then
-// type-check once, beside the spec files: sources, tests and scripts in one pass (tests/tsconfig.json includes src/),
-// and the browser half against the real host declarations; and run every tests/*.spec.ts, each file in its own Node process, in one
+// npm test: build both halves (the booted host loads lib/ and lib/client.js; the build emits without checking), and
+// type-check once, beside the build and the spec files: sources, tests and scripts in one pass (tests/tsconfig.json
+// includes src/), and the browser half against the real host declarations; and run every tests/*.spec.ts in one
 // weighted pool over three tiers (scripts/test-tiers.mjs: unit files, files that boot a DSH host, files that drive
-// Chromium, against one shared Chromium), the slowest files first by the last run's times (scripts/test-pool.mjs).
+// Chromium, against one shared Chromium), the slowest first by the last run's times (scripts/test-pool.mjs): a long
+// file in a Node process of its own, the shorter files of a tier in bundles, several to a process
+// (scripts/test-bundles.mjs).
 // Each tier prints its test count and its time from its first file's start to its last one's end; every file runs
 // even when another failed, and the run fails when any did.
 //   --times            also print every file's wall time, CPU time and test count, slowest first, and the shared
@@ -10,26 +12,33 @@
 //   --tier=<name>      run only this tier (repeatable): unit, host or browser
 //   --serial-tiers     run the tiers one after another (unit, host, browser), as npm test did before the pool
 //   --no-build         skip the build and the type-checks (lib/ must be current): to time the tiers alone
+//   --no-bundles       run every file in a process of its own (scripts/test-bundles.mjs bundles the short ones)
 //   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node with each file
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { bundleJobs } from './test-bundles.mjs'
 import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
 import { openScratch } from './test-scratch.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+const BUNDLE_ENTRY = 'tests/helpers/bundle.ts'
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
 
-function runStep(label, args) {
+/** Run one build step to its end (the checks started before it go on meanwhile); a failure ends the run. */
+async function runStep(label, args) {
   const started = Date.now()
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) {
-    console.error(`\n${label} failed (exit ${result.status ?? result.signal})`)
-    process.exit(result.status ?? 1)
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' })
+  const [status, signal] = await new Promise((resolveStep) => {
+    child.once('close', (code, killed) => resolveStep([code, killed]))
+  })
+  if (status !== 0) {
+    console.error(`\n${label} failed (exit ${status ?? signal})`)
+    process.exit(status ?? 1)
   }
   console.log(`${label}: ok in ${seconds(started)} s`)
 }
@@ -76,6 +85,7 @@ const TIME = '/usr/bin/time'
 const measureCpu = showTimes && existsSync(TIME)
 const serialTiers = argv.includes('--serial-tiers')
 const noBuild = argv.includes('--no-build')
+const noBundles = argv.includes('--no-bundles')
 const onlyTiers = argv.filter((arg) => arg.startsWith('--tier=')).map((arg) => arg.slice('--tier='.length))
 for (const tier of onlyTiers) {
   if (!TIERS.includes(tier)) {
@@ -86,7 +96,9 @@ for (const tier of onlyTiers) {
 const named = argv.filter((arg) => arg.endsWith('.ts'))
 const extra = argv.filter(
   (arg) =>
-    !['--times', '--serial-tiers', '--no-build'].includes(arg) && !arg.startsWith('--tier=') && !arg.endsWith('.ts'),
+    !['--times', '--serial-tiers', '--no-build', '--no-bundles'].includes(arg) &&
+    !arg.startsWith('--tier=') &&
+    !arg.endsWith('.ts'),
 )
 const files =
   named.length > 0
@@ -96,35 +108,39 @@ const files =
         .sort()
         .map((file) => `tests/${file}`)
 
-if (!noBuild) {
-  runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
-  runStep('client build', ['scripts/build-client.mjs'])
-}
-// The type-checks read files and emit nothing, so they run beside the spec files; their outcome joins the run's.
+// The type-checks read files and emit nothing, so they run beside the build (which uses one core) and the spec files;
+// their outcome joins the run's.
 const checks = noBuild
   ? []
   : [
       startCheck('typecheck', [tsc, '-p', 'tests/tsconfig.json']),
       startCheck('client typecheck', [tsc, '-p', 'client/tsconfig.json']),
     ]
+if (!noBuild) {
+  await runStep('build', [tsc, '-p', 'tsconfig.json', '--noCheck'])
+  await runStep('client build', ['scripts/build-client.mjs'])
+}
 
 const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
 const timingsPath = timingsFile(root)
 const timings = readTimings(timingsPath)
-const jobs = files
-  .map((file, index) => ({ file, path: join(root, file), tier: tierOf(join(root, file)), index }))
+const fileJobs = files
+  .map((file) => ({ file, path: join(root, file), tier: tierOf(join(root, file)) }))
   .filter(({ tier }) => onlyTiers.length === 0 || onlyTiers.includes(tier))
   .map((job) => ({ ...job, seconds: expectedSeconds(job, timings) }))
+const jobs = (
+  noBundles ? fileJobs.map((job) => ({ files: [job], tier: job.tier, seconds: job.seconds })) : bundleJobs(fileJobs)
+).map((job, index) => ({ ...job, index }))
 const scratch = openScratch()
 console.log(`scratch files: ${scratch.label}`)
 const started = Date.now()
 const browser = jobs.some(({ tier }) => tier === 'browser') ? await startSharedBrowser() : undefined
-/** @type {Array<{ file: string, tier: string, ok: boolean, tests: number, started: number, ended: number }>} */
+/** @type {Array<{ label: string, files: string[], tier: string, ok: boolean, tests: number, seconds: Map<string, number>, started: number, ended: number }>} */
 let results
 /** @type {number | undefined} */
 let browserCpu
 try {
-  results = await runPool(jobs, { tierOrder: serialTiers ? TIERS : undefined, run: (job) => runFile(job, browser) })
+  results = await runPool(jobs, { tierOrder: serialTiers ? TIERS : undefined, run: (job) => runJob(job, browser) })
 } finally {
   browserCpu = await browser?.stop()
   rmSync(reports, { recursive: true, force: true })
@@ -132,7 +148,11 @@ try {
 }
 writeTimings(
   timingsPath,
-  Object.fromEntries(results.map(({ file, ended, started: from }) => [file, (ended - from) / 1000])),
+  Object.fromEntries(
+    results.flatMap(({ files: ran, seconds: measured, ended, started: from }) =>
+      ran.map((file) => [file, ran.length === 1 ? (ended - from) / 1000 : (measured.get(file) ?? 0)]),
+    ),
+  ),
 )
 
 const checked = await Promise.all(checks)
@@ -163,7 +183,7 @@ function tierSummary(tier, all) {
   return {
     tier,
     ok: ours.every((result) => result.ok),
-    files: ours.length,
+    files: ours.reduce((sum, result) => sum + result.files.length, 0),
     tests: ours.reduce((sum, result) => sum + result.tests, 0),
     elapsed: ((to - from) / 1000).toFixed(1),
   }
@@ -185,7 +205,7 @@ function timesTable(all, chromiumCpu) {
   for (const row of rows) {
     const wall = ((row.ended - row.started) / 1000).toFixed(1).padStart(7)
     lines.push(
-      `${wall}  ${cpuText(row.cpu)}  ${String(row.tests).padStart(5)}  ${row.tier.padEnd(7)}  ${row.file}${row.ok ? '' : '  FAILED'}`,
+      `${wall}  ${cpuText(row.cpu)}  ${String(row.tests).padStart(5)}  ${row.tier.padEnd(7)}  ${row.label}${row.ok ? '' : '  FAILED'}`,
     )
   }
   lines.push('', 'sums per tier (files overlap when run concurrently): wall s, cpu s')
@@ -196,7 +216,7 @@ function timesTable(all, chromiumCpu) {
     const cpu = ours.every((row) => row.cpu !== undefined) ? ours.reduce((total, row) => total + row.cpu, 0) : undefined
     const tests = ours.reduce((total, row) => total + row.tests, 0)
     lines.push(
-      `  ${tier.padEnd(7)} ${String(ours.length).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} ${cpuText(cpu)}`,
+      `  ${tier.padEnd(7)} ${String(ours.reduce((count, row) => count + row.files.length, 0)).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} ${cpuText(cpu)}`,
     )
   }
   if (chromiumCpu !== undefined) lines.push(`  shared Chromium cpu s: ${chromiumCpu.toFixed(1)}`)
@@ -204,13 +224,16 @@ function timesTable(all, chromiumCpu) {
 }
 
 /**
- * Run one spec file in its own Node process (node:test runs a file's tests when the file is run), the spec reporter
- * into a buffer printed whole when the file ends, so files running side by side do not interleave, and the times
- * reporter into a file for its test count.
- * @param {{ file: string, tier: string, index: number }} job - the file.
+ * Run one spec file, or one bundle of unit files, in its own Node process (node:test runs a file's tests when the file
+ * is run; a bundle's files one after another, in that process), the spec reporter into a buffer printed whole when the
+ * process ends, so files running side by side do not interleave, and the times reporter into a file for the test
+ * count and each bundled file's seconds.
+ * @param {{ files: Array<{ file: string }>, tier: string, index: number }} job - the file or files.
  * @param {{ env: Record<string, string> } | undefined} browser - the shared Chromium, for browser files.
  */
-function runFile({ file, tier, index }, browser) {
+function runJob({ files: ours, tier, index }, browser) {
+  const ran = ours.map(({ file }) => file)
+  const label = ran.length === 1 ? ran[0] : `${ran.length} ${tier} files in one process`
   const timesOut = join(reports, `${index}.txt`)
   const cpuOut = join(reports, `${index}.cpu`)
   const from = Date.now()
@@ -226,7 +249,8 @@ function runFile({ file, tier, index }, browser) {
         `--test-reporter-destination=${timesOut}`,
         '--disable-warning=ExperimentalWarning',
         ...extra,
-        file,
+        // One file runs as the script itself; a bundle's files one after another under tests/helpers/bundle.ts.
+        ...(ran.length === 1 ? ran : [BUNDLE_ENTRY, ...ran]),
       ],
       {
         cwd: root,
@@ -246,10 +270,12 @@ function runFile({ file, tier, index }, browser) {
       const ended = Date.now()
       const ok = status === 0
       process.stdout.write(
-        `\n── ${file} (${tier}, ${((ended - from) / 1000).toFixed(1)} s${ok ? '' : `, FAILED: exit ${status ?? signal}`})\n`,
+        `\n── ${label} (${tier}, ${((ended - from) / 1000).toFixed(1)} s${ok ? '' : `, FAILED: exit ${status ?? signal}`})\n`,
       )
+      if (ran.length > 1) process.stdout.write(`${ran.join(' ')}\n`)
       process.stdout.write(Buffer.concat(output))
-      resolveRun({ file, tier, ok, tests: testsIn(timesOut), cpu: cpuIn(cpuOut), started: from, ended })
+      const counted = countsIn(timesOut)
+      resolveRun({ label, files: ran, tier, ok, ...counted, cpu: cpuIn(cpuOut), started: from, ended })
     })
   })
 }
@@ -265,16 +291,23 @@ function cpuIn(cpuOut) {
   }
 }
 
-/** How many tests the times reporter counted in one file's run (0 when the file never got to report). */
-function testsIn(timesOut) {
+/**
+ * How many tests the times reporter counted in one process's run, and its seconds per file (none when the process
+ * never got to report).
+ * @returns {{ tests: number, seconds: Map<string, number> }}
+ */
+function countsIn(timesOut) {
   try {
-    return readFileSync(timesOut, 'utf8')
+    const rows = readFileSync(timesOut, 'utf8')
       .split('\n')
-      .map((line) => /^\s*[\d.]+\s+(\d+)\s+\w+\s+\S+/u.exec(line))
+      .map((line) => /^\s*([\d.]+)\s+(\d+)\s+\w+\s+(\S+)/u.exec(line))
       .filter((match) => match !== null)
-      .reduce((sum, match) => sum + Number(match[1]), 0)
+    return {
+      tests: rows.reduce((sum, match) => sum + Number(match[2]), 0),
+      seconds: new Map(rows.map((match) => [match[3], Number(match[1])])),
+    }
   } catch {
-    return 0
+    return { tests: 0, seconds: new Map() }
   }
 }
 

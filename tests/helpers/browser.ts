@@ -12,11 +12,21 @@ import { patient } from './poll.ts'
 /** Where tests leave their screenshots for a person to look at. */
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts')
 
+/**
+ * Debian's Chromium binary itself. /usr/bin/chromium is a shell wrapper that adds the distribution's flags, among them
+ * --enable-gpu-rasterization, which on a machine without a GPU sends the pages' raster work to SwiftShader; started
+ * directly, with this file's flags alone, the same pages cost about a tenth less CPU (measured for issue 33).
+ */
+const DEBIAN_CHROMIUM = '/usr/lib/chromium/chromium'
+
 /** The Chromium binary, or a clear error naming how to get one. */
 export function chromiumPath(): string {
-  const candidates = [process.env['FACT_MEMORY_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-    (path): path is string => path !== undefined && path !== '',
-  )
+  const candidates = [
+    process.env['FACT_MEMORY_CHROMIUM'],
+    DEBIAN_CHROMIUM,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ].filter((path): path is string => path !== undefined && path !== '')
   const found = candidates.find((path) => existsSync(path))
   if (found === undefined)
     throw new Error("no Chromium found: install Debian's `chromium` package (.ci/run does) or set FACT_MEMORY_CHROMIUM")
@@ -55,16 +65,44 @@ export function browserArgs(options: LaunchOptions = {}): string[] {
   return args
 }
 
+/** Set by tests/helpers/bundle.ts in a process that runs several spec files one after another. */
+export const BUNDLE_VARIABLE = 'FACT_MEMORY_BUNDLE'
+
+/** In a bundle, the one connection to the shared Chromium, and how to end it. */
+let bundleConnection: Promise<{ readonly browser: Browser; readonly end: () => Promise<void> }> | undefined
+
 /**
  * Launch Chromium, or connect to the shared one when the run started it (WebGL on): each spec file's pages still
- * live in their own browser contexts, which share no storage, and closing the connection closes them.
+ * live in their own browser contexts, which share no storage, and closing the connection closes them. In a bundle
+ * every file gets the same connection, and its close leaves it open: the next file opens its pages in the contexts
+ * the last one kept (a fresh context and connection cost about 2.5 CPU-s more than a kept one on a new host,
+ * measured for issue 33), and the bundle ends it with {@link closeBundleBrowser}.
  * @param options - see LaunchOptions.
  * @returns the browser.
  */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const shared = process.env[SHARED_BROWSER_VARIABLE]
-  if (shared !== undefined && shared !== '' && options.webgl !== false) return chromium.connect(shared)
+  if (shared !== undefined && shared !== '' && options.webgl !== false) {
+    if (process.env[BUNDLE_VARIABLE] !== '1') return chromium.connect(shared)
+    bundleConnection ??= connectForBundle(shared)
+    return (await bundleConnection).browser
+  }
   return chromium.launch({ executablePath: chromiumPath(), args: browserArgs(options) })
+}
+
+/** Connect once for the whole bundle; a file's close of this browser keeps the connection. */
+async function connectForBundle(endpoint: string): Promise<{ browser: Browser; end: () => Promise<void> }> {
+  const browser = await chromium.connect(endpoint)
+  const end = browser.close.bind(browser)
+  browser.close = async () => undefined
+  return { browser, end }
+}
+
+/** End a bundle's connection to the shared Chromium, and with it every context it kept (none open: nothing). */
+export async function closeBundleBrowser(): Promise<void> {
+  const opened = bundleConnection
+  bundleConnection = undefined
+  if (opened !== undefined) await (await opened).end()
 }
 
 /** A page on the host with its collected errors. */
@@ -74,8 +112,8 @@ export interface HostPage {
   readonly errors: string[]
   /**
    * Close the page as a test sees it: its document is gone (its storage cleared, its routes and a test's listeners
-   * removed), and its browser context waits for the spec file's next {@link openHost}, which loads the host into it
-   * afresh. A fresh context costs about 3 s and 6 CPU-s of a shared two-core machine, a load in a kept one 1.4 s and
+   * removed), and its browser context waits for the next {@link openHost} on this connection (the spec file's, or in
+   * a bundle a later file's), which loads the host into it afresh. A fresh context costs about 3 s and 6 CPU-s of a shared two-core machine, a load in a kept one 1.4 s and
    * 2.4 CPU-s (measured for issue 33); the connection's end closes it.
    */
   close(): Promise<void>

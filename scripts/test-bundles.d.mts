@@ -1,0 +1,5 @@
+// Types of scripts/test-bundles.mjs, for the specs that import it.
+export declare const BUNDLING: Record<'unit' | 'host' | 'browser', { aloneSeconds: number; bundleSeconds: number }>
+export declare function bundleJobs<J extends { file: string; tier: string; seconds: number }>(
+  jobs: J[],
+): Array<{ files: J[]; tier: string; seconds: number }>

@@ -1,0 +1,96 @@
+/**
+ * How npm test shares Node processes between spec files (scripts/test-bundles.mjs, tests/helpers/bundle.ts): which
+ * files run together, and that a file keeps its own hooks in a shared process.
+ */
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { BUNDLING, bundleJobs } from '../scripts/test-bundles.mjs'
+import { removeDir, tempDir } from './helpers/store.ts'
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+const job = (file: string, tier: string, seconds: number) => ({ file, tier, seconds })
+
+describe('npm test bundles', () => {
+  it('keeps a long file in a process of its own and bundles the short ones of its tier, each file once', () => {
+    const jobs = [
+      job('tests/long.spec.ts', 'unit', BUNDLING.unit.aloneSeconds + 1),
+      ...Array.from({ length: 12 }, (_, index) => job(`tests/u${index}.spec.ts`, 'unit', 6)),
+      job('tests/page.spec.ts', 'browser', 30),
+      job('tests/other-page.spec.ts', 'browser', 20),
+    ]
+    const runs = bundleJobs(jobs)
+    assert.deepEqual(
+      runs.filter((run) => run.files.length === 1).map((run) => run.files[0]?.file),
+      ['tests/long.spec.ts'],
+    )
+    const files = runs.flatMap((run) => run.files.map((one) => one.file)).sort()
+    assert.deepEqual(files, jobs.map((one) => one.file).sort())
+    const unitBundles = runs.filter((run) => run.tier === 'unit' && run.files.length > 1)
+    // 72 s of short unit files at 30 s a bundle: three bundles, even to a file.
+    assert.equal(unitBundles.length, Math.ceil(72 / BUNDLING.unit.bundleSeconds))
+    assert.deepEqual(
+      unitBundles.map((run) => run.seconds),
+      [24, 24, 24],
+    )
+    const pages = runs.filter((run) => run.tier === 'browser')
+    assert.deepEqual(
+      pages.map((run) => run.files.map((one) => one.file)),
+      [['tests/page.spec.ts', 'tests/other-page.spec.ts']],
+      'browser files bundle with browser files only',
+    )
+  })
+
+  it('makes one bundle of files with no time yet', () => {
+    const runs = bundleJobs([job('tests/a.spec.ts', 'host', 0), job('tests/b.spec.ts', 'host', 0)])
+    assert.equal(runs.length, 1)
+    assert.equal(runs[0]?.files.length, 2)
+  })
+
+  it("runs each bundled file's top-level hooks around its own tests alone", () => {
+    const dir = tempDir('fact-memory-bundle-')
+    try {
+      const log = join(dir, 'order.log')
+      for (const name of ['first', 'second']) {
+        writeFileSync(
+          join(dir, `${name}.spec.ts`),
+          [
+            "import { appendFileSync } from 'node:fs'",
+            "import { after, before, beforeEach, it } from 'node:test'",
+            `const note = (line: string) => appendFileSync(${JSON.stringify(log)}, line + '\\n')`,
+            `before(() => note('${name}: before'))`,
+            `beforeEach(() => note('${name}: beforeEach'))`,
+            `after(() => note('${name}: after'))`,
+            `it('${name} test', () => note('${name}: test'))`,
+          ].join('\n'),
+        )
+      }
+      const ran = spawnSync(
+        process.execPath,
+        [
+          '--disable-warning=ExperimentalWarning',
+          'tests/helpers/bundle.ts',
+          join(dir, 'first.spec.ts'),
+          join(dir, 'second.spec.ts'),
+        ],
+        { cwd: REPO_ROOT, encoding: 'utf8' },
+      )
+      assert.equal(ran.status, 0, ran.stdout + ran.stderr)
+      assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [
+        'first: before',
+        'first: beforeEach',
+        'first: test',
+        'first: after',
+        'second: before',
+        'second: beforeEach',
+        'second: test',
+        'second: after',
+      ])
+    } finally {
+      removeDir(dir)
+    }
+  })
+})
