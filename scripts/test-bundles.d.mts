@@ -1,5 +1,6 @@
 // Types of scripts/test-bundles.mjs, for the specs that import it.
 export declare const BUNDLING: Record<'unit' | 'host' | 'browser', { aloneSeconds: number; bundleSeconds: number }>
-export declare function bundleJobs<J extends { file: string; tier: string; seconds: number }>(
+export declare function bundleJobs<J extends { file: string; path: string; tier: string; seconds: number }>(
   jobs: J[],
+  read?: (path: string) => string,
 ): Array<{ files: J[]; tier: string; seconds: number }>

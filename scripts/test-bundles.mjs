@@ -5,27 +5,34 @@
 // more than a page in a context another file kept. So the shorter files of each tier run in bundles: one process per
 // bundle, running tests/helpers/bundle.ts, which runs its files one after another, each inside a suite of its own.
 // Long files keep a process of their own: a bundle runs its files one at a time, and a long file's waits are better
-// spent beside other files in the pool.
+// spent beside other files in the pool. So does a file that reads the state of its whole process (its live timers,
+// its open files), which it marks with a line that starts `// npm test: a process of its own`.
+import { readFileSync } from 'node:fs'
+
+/** The line that keeps a spec file out of bundles. */
+const OWN_PROCESS = /^\/\/ npm test: a process of its own\b/mu
 
 /**
  * Per tier: a file's last wall time from which it keeps a process of its own, and about how many seconds of its files'
  * last wall times one bundle holds.
  */
 export const BUNDLING = {
-  unit: { aloneSeconds: 8, bundleSeconds: 30 },
-  host: { aloneSeconds: 15, bundleSeconds: 40 },
-  browser: { aloneSeconds: 45, bundleSeconds: 100 },
+  unit: { aloneSeconds: 30, bundleSeconds: 60 },
+  host: { aloneSeconds: 60, bundleSeconds: 45 },
+  browser: { aloneSeconds: 150, bundleSeconds: 110 },
 }
 
 /**
  * Split the jobs into bundles and single jobs: per tier, the files under its aloneSeconds go into as many bundles as
- * their expected seconds fill at its bundleSeconds each, balanced longest first; every other file is a job of its own.
- * @template {{ file: string, tier: string, seconds: number }} J
- * @param {J[]} jobs - the files, with their tier and expected seconds.
+ * their expected seconds fill at its bundleSeconds each, balanced longest first; every other file, and every file
+ * marked for a process of its own, is a job of its own.
+ * @template {{ file: string, path: string, tier: string, seconds: number }} J
+ * @param {J[]} jobs - the files, with their path, tier and expected seconds.
+ * @param {(path: string) => string} read - reads a file's source.
  * @returns {Array<{ files: J[], tier: string, seconds: number }>} the jobs to run, each one process.
  */
-export function bundleJobs(jobs) {
-  const joins = (job) => job.seconds < (BUNDLING[job.tier]?.aloneSeconds ?? 0)
+export function bundleJobs(jobs, read = (path) => readFileSync(path, 'utf8')) {
+  const joins = (job) => job.seconds < (BUNDLING[job.tier]?.aloneSeconds ?? 0) && !OWN_PROCESS.test(read(job.path))
   const out = jobs.filter((job) => !joins(job)).map((job) => ({ files: [job], tier: job.tier, seconds: job.seconds }))
   for (const [tier, { bundleSeconds }] of Object.entries(BUNDLING)) {
     const small = jobs.filter((job) => job.tier === tier && joins(job)).sort((a, b) => b.seconds - a.seconds)

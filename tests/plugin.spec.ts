@@ -1,3 +1,4 @@
+// npm test: a process of its own: it counts the process's live timers and open files.
 /**
  * The plugin inside the real rc.8 agent services: its export shape, what it registers, what the model receives
  * (directory, notice, tool results), and that disposal and re-application leave nothing behind.

@@ -12,17 +12,24 @@ import { BUNDLING, bundleJobs } from '../scripts/test-bundles.mjs'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
-const job = (file: string, tier: string, seconds: number) => ({ file, tier, seconds })
+const job = (file: string, tier: string, seconds: number) => ({ file, path: file, tier, seconds })
+/** Sources by path: none marked for a process of its own, unless named here. */
+const sources =
+  (marked: readonly string[] = []) =>
+  (path: string) =>
+    marked.includes(path) ? '// npm test: a process of its own: it counts the live timers\n' : '// a spec\n'
 
 describe('npm test bundles', () => {
   it('keeps a long file in a process of its own and bundles the short ones of its tier, each file once', () => {
+    // Twelve short unit files filling three bundles' worth, evenly.
+    const short = BUNDLING.unit.bundleSeconds / 4
     const jobs = [
       job('tests/long.spec.ts', 'unit', BUNDLING.unit.aloneSeconds + 1),
-      ...Array.from({ length: 12 }, (_, index) => job(`tests/u${index}.spec.ts`, 'unit', 6)),
+      ...Array.from({ length: 12 }, (_, index) => job(`tests/u${index}.spec.ts`, 'unit', short)),
       job('tests/page.spec.ts', 'browser', 30),
       job('tests/other-page.spec.ts', 'browser', 20),
     ]
-    const runs = bundleJobs(jobs)
+    const runs = bundleJobs(jobs, sources())
     assert.deepEqual(
       runs.filter((run) => run.files.length === 1).map((run) => run.files[0]?.file),
       ['tests/long.spec.ts'],
@@ -30,11 +37,9 @@ describe('npm test bundles', () => {
     const files = runs.flatMap((run) => run.files.map((one) => one.file)).sort()
     assert.deepEqual(files, jobs.map((one) => one.file).sort())
     const unitBundles = runs.filter((run) => run.tier === 'unit' && run.files.length > 1)
-    // 72 s of short unit files at 30 s a bundle: three bundles, even to a file.
-    assert.equal(unitBundles.length, Math.ceil(72 / BUNDLING.unit.bundleSeconds))
     assert.deepEqual(
-      unitBundles.map((run) => run.seconds),
-      [24, 24, 24],
+      unitBundles.map((run) => run.files.length),
+      [4, 4, 4],
     )
     const pages = runs.filter((run) => run.tier === 'browser')
     assert.deepEqual(
@@ -45,9 +50,18 @@ describe('npm test bundles', () => {
   })
 
   it('makes one bundle of files with no time yet', () => {
-    const runs = bundleJobs([job('tests/a.spec.ts', 'host', 0), job('tests/b.spec.ts', 'host', 0)])
+    const runs = bundleJobs([job('tests/a.spec.ts', 'host', 0), job('tests/b.spec.ts', 'host', 0)], sources())
     assert.equal(runs.length, 1)
     assert.equal(runs[0]?.files.length, 2)
+  })
+
+  it('keeps a file that reads its whole process out of bundles', () => {
+    const jobs = ['a', 'b', 'c'].map((name) => job(`tests/${name}.spec.ts`, 'unit', 1))
+    const runs = bundleJobs(jobs, sources(['tests/b.spec.ts']))
+    assert.deepEqual(runs.map((run) => run.files.map((one) => one.file)).sort(), [
+      ['tests/a.spec.ts', 'tests/c.spec.ts'],
+      ['tests/b.spec.ts'],
+    ])
   })
 
   it("runs each bundled file's top-level hooks around its own tests alone", () => {
