@@ -9,6 +9,9 @@
 // its open files), which it marks with a line that starts `// npm test: a process of its own`.
 import { readFileSync } from 'node:fs'
 
+/** The script a bundle's process runs, with the bundle's files as its arguments. */
+export const BUNDLE_ENTRY = 'tests/helpers/bundle.ts'
+
 /** The line that keeps a spec file out of bundles. */
 const OWN_PROCESS = /^\/\/ npm test: a process of its own\b/mu
 
@@ -33,7 +36,7 @@ export const BUNDLING = {
  */
 export function bundleJobs(jobs, read = (path) => readFileSync(path, 'utf8')) {
   const joins = (job) => job.seconds < (BUNDLING[job.tier]?.aloneSeconds ?? 0) && !OWN_PROCESS.test(read(job.path))
-  const out = jobs.filter((job) => !joins(job)).map((job) => ({ files: [job], tier: job.tier, seconds: job.seconds }))
+  const out = jobs.filter((job) => !joins(job)).map(alone)
   for (const [tier, { bundleSeconds }] of Object.entries(BUNDLING)) {
     const small = jobs.filter((job) => job.tier === tier && joins(job)).sort((a, b) => b.seconds - a.seconds)
     if (small.length === 0) continue
@@ -48,4 +51,14 @@ export function bundleJobs(jobs, read = (path) => readFileSync(path, 'utf8')) {
     out.push(...bundles.filter((bundle) => bundle.files.length > 0))
   }
   return out
+}
+
+/**
+ * One file as a job of its own.
+ * @template {{ tier: string, seconds: number }} J
+ * @param {J} job - the file.
+ * @returns {{ files: J[], tier: string, seconds: number }}
+ */
+export function alone(job) {
+  return { files: [job], tier: job.tier, seconds: job.seconds }
 }

@@ -1,13 +1,12 @@
 // A node:test reporter that finds the slow spec files: it records each file's wall time (the file-level test the
 // runner wraps every file in, or in one of npm test's bundles the suite tests/helpers/bundle.ts names after the file)
-// and how many tests it ran, and at the end prints one line per file, slowest first, with a sum per tier. npm test runs it on each file for the file's test count; to see a table of several files:
+// and how many tests it ran, and at the end prints one line per file, slowest first, with a sum per tier. npm test
+// runs it on each process for its test count and each bundled file's seconds; to see a table of several files:
 //   npm test -- --times                                   (npm test's own table, from each file's wall time)
 //   node --test --test-reporter=./scripts/test-times.mjs --disable-warning=ExperimentalWarning tests/x.spec.ts
 import { relative } from 'node:path'
+import { BUNDLE_ENTRY } from './test-bundles.mjs'
 import { tierOf } from './test-tiers.mjs'
-
-/** The name tests/helpers/bundle.ts gives a bundled file's suite: the file's path. */
-const BUNDLED_FILE = /^tests\/[^\s]+\.spec\.ts$/u
 
 /**
  * Counts and times per file from the runner's event stream; yields the table once the stream ends.
@@ -27,8 +26,8 @@ export default async function* testTimes(source) {
   for await (const { type, data } of source) {
     if (data.file === undefined) continue
     const file = relative(process.cwd(), data.file)
-    if (data.nesting === 0 && data.details?.type === 'suite' && BUNDLED_FILE.test(data.name)) {
-      // A bundled file's suite: its duration is the file's time in the bundle, from its first test to its last.
+    if (data.nesting === 0 && file === BUNDLE_ENTRY) {
+      // A bundled file's suite, named after the file: its duration is the file's time in the bundle.
       if (type === 'test:pass' || type === 'test:fail') entry(data.name).seconds = data.details.duration_ms / 1000
       if (type === 'test:fail') entry(data.name).failed += 1
       continue

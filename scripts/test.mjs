@@ -20,13 +20,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { bundleJobs } from './test-bundles.mjs'
+import { alone, BUNDLE_ENTRY, bundleJobs } from './test-bundles.mjs'
 import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
 import { openScratch } from './test-scratch.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const BUNDLE_ENTRY = 'tests/helpers/bundle.ts'
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
 
 /** Run one build step to its end (the checks started before it go on meanwhile); a failure ends the run. */
@@ -128,9 +127,7 @@ const fileJobs = files
   .map((file) => ({ file, path: join(root, file), tier: tierOf(join(root, file)) }))
   .filter(({ tier }) => onlyTiers.length === 0 || onlyTiers.includes(tier))
   .map((job) => ({ ...job, seconds: expectedSeconds(job, timings) }))
-const jobs = (
-  noBundles ? fileJobs.map((job) => ({ files: [job], tier: job.tier, seconds: job.seconds })) : bundleJobs(fileJobs)
-).map((job, index) => ({ ...job, index }))
+const jobs = (noBundles ? fileJobs.map(alone) : bundleJobs(fileJobs)).map((job, index) => ({ ...job, index }))
 const scratch = openScratch()
 console.log(`scratch files: ${scratch.label}`)
 const started = Date.now()
@@ -183,10 +180,15 @@ function tierSummary(tier, all) {
   return {
     tier,
     ok: ours.every((result) => result.ok),
-    files: ours.reduce((sum, result) => sum + result.files.length, 0),
+    files: fileCount(ours),
     tests: ours.reduce((sum, result) => sum + result.tests, 0),
     elapsed: ((to - from) / 1000).toFixed(1),
   }
+}
+
+/** How many spec files some jobs ran. */
+function fileCount(jobs) {
+  return jobs.reduce((count, job) => count + job.files.length, 0)
 }
 
 /** One tier's outcome, time and test count, as one line. */
@@ -216,7 +218,7 @@ function timesTable(all, chromiumCpu) {
     const cpu = ours.every((row) => row.cpu !== undefined) ? ours.reduce((total, row) => total + row.cpu, 0) : undefined
     const tests = ours.reduce((total, row) => total + row.tests, 0)
     lines.push(
-      `  ${tier.padEnd(7)} ${String(ours.reduce((count, row) => count + row.files.length, 0)).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} ${cpuText(cpu)}`,
+      `  ${tier.padEnd(7)} ${String(fileCount(ours)).padStart(3)} files ${String(tests).padStart(5)} tests ${sum.toFixed(1).padStart(8)} ${cpuText(cpu)}`,
     )
   }
   if (chromiumCpu !== undefined) lines.push(`  shared Chromium cpu s: ${chromiumCpu.toFixed(1)}`)
@@ -224,7 +226,7 @@ function timesTable(all, chromiumCpu) {
 }
 
 /**
- * Run one spec file, or one bundle of unit files, in its own Node process (node:test runs a file's tests when the file
+ * Run one spec file, or one bundle of files of one tier, in its own Node process (node:test runs a file's tests when the file
  * is run; a bundle's files one after another, in that process), the spec reporter into a buffer printed whole when the
  * process ends, so files running side by side do not interleave, and the times reporter into a file for the test
  * count and each bundled file's seconds.

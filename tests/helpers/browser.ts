@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
+import { atBundleEnd, inBundle } from './bundle-state.ts'
 import { REPO_ROOT } from './dsh-host.ts'
 import { patient } from './poll.ts'
 
@@ -65,44 +66,37 @@ export function browserArgs(options: LaunchOptions = {}): string[] {
   return args
 }
 
-/** Set by tests/helpers/bundle.ts in a process that runs several spec files one after another. */
-export const BUNDLE_VARIABLE = 'FACT_MEMORY_BUNDLE'
-
-/** In a bundle, the one connection to the shared Chromium, and how to end it. */
-let bundleConnection: Promise<{ readonly browser: Browser; readonly end: () => Promise<void> }> | undefined
+/** In a bundle, the one connection to the shared Chromium. */
+let bundleConnection: Promise<Browser> | undefined
 
 /**
  * Launch Chromium, or connect to the shared one when the run started it (WebGL on): each spec file's pages still
  * live in their own browser contexts, which share no storage, and closing the connection closes them. In a bundle
  * every file gets the same connection, and its close leaves it open: the next file opens its pages in the contexts
  * the last one kept (a fresh context and connection cost about 2.5 CPU-s more than a kept one on a new host,
- * measured for issue 33), and the bundle ends it with {@link closeBundleBrowser}.
+ * measured for issue 33), and the bundle ends it once its last file has run.
  * @param options - see LaunchOptions.
  * @returns the browser.
  */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const shared = process.env[SHARED_BROWSER_VARIABLE]
   if (shared !== undefined && shared !== '' && options.webgl !== false) {
-    if (process.env[BUNDLE_VARIABLE] !== '1') return chromium.connect(shared)
+    if (!inBundle()) return chromium.connect(shared)
     bundleConnection ??= connectForBundle(shared)
-    return (await bundleConnection).browser
+    return bundleConnection
   }
   return chromium.launch({ executablePath: chromiumPath(), args: browserArgs(options) })
 }
 
-/** Connect once for the whole bundle; a file's close of this browser keeps the connection. */
-async function connectForBundle(endpoint: string): Promise<{ browser: Browser; end: () => Promise<void> }> {
+/**
+ * Connect once for the whole bundle: a file's close of this browser keeps the connection, which the bundle's end
+ * closes, and with it every context it kept.
+ */
+async function connectForBundle(endpoint: string): Promise<Browser> {
   const browser = await chromium.connect(endpoint)
-  const end = browser.close.bind(browser)
+  atBundleEnd(browser.close.bind(browser))
   browser.close = async () => undefined
-  return { browser, end }
-}
-
-/** End a bundle's connection to the shared Chromium, and with it every context it kept (none open: nothing). */
-export async function closeBundleBrowser(): Promise<void> {
-  const opened = bundleConnection
-  bundleConnection = undefined
-  if (opened !== undefined) await (await opened).end()
+  return browser
 }
 
 /** A page on the host with its collected errors. */
@@ -113,8 +107,9 @@ export interface HostPage {
   /**
    * Close the page as a test sees it: its document is gone (its storage cleared, its routes and a test's listeners
    * removed), and its browser context waits for the next {@link openHost} on this connection (the spec file's, or in
-   * a bundle a later file's), which loads the host into it afresh. A fresh context costs about 3 s and 6 CPU-s of a shared two-core machine, a load in a kept one 1.4 s and
-   * 2.4 CPU-s (measured for issue 33); the connection's end closes it.
+   * a bundle a later file's), which loads the host into it afresh. A fresh context costs about 3 s and 6 CPU-s of a
+   * shared two-core machine, a load in a kept one 1.4 s and 2.4 CPU-s (measured for issue 33); the connection's end
+   * closes it.
    */
   close(): Promise<void>
 }

@@ -9,12 +9,12 @@
 import { resolve } from 'node:path'
 import { after, describe } from 'node:test'
 import { pathToFileURL } from 'node:url'
-import { BUNDLE_VARIABLE, closeBundleBrowser } from './browser.ts'
+import { endBundle, markBundle } from './bundle-state.ts'
 
-process.env[BUNDLE_VARIABLE] = '1'
+markBundle()
 for (const file of process.argv.slice(2)) {
   describe(file, async () => {
     await import(pathToFileURL(resolve(file)).href)
   })
 }
-after(closeBundleBrowser)
+after(endBundle)
