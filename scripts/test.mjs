@@ -6,7 +6,7 @@
 // file in a Node process of its own, the shorter files of a tier in bundles, several to a process
 // (scripts/test-bundles.mjs).
 // Each tier prints its test count and its time from its first file's start to its last one's end; every file runs
-// even when another failed, and the run fails when any did.
+// even when another failed, and the run fails when any did; a failed job's failures are repeated beside the summary.
 //   --times            also print every file's wall time, CPU time and test count, slowest first, and the shared
 //                      Chromium's CPU time (CPU read through /usr/bin/time, Debian's `time`, when it is installed)
 //   --tier=<name>      run only this tier (repeatable): unit, host or browser
@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { alone, BUNDLE_ENTRY, bundleJobs } from './test-bundles.mjs'
+import { failureRecap } from './test-failures.mjs'
 import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
 import { openScratch } from './test-scratch.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
@@ -132,7 +133,7 @@ const scratch = openScratch()
 console.log(`scratch files: ${scratch.label}`)
 const started = Date.now()
 const browser = jobs.some(({ tier }) => tier === 'browser') ? await startSharedBrowser() : undefined
-/** @type {Array<{ label: string, files: string[], tier: string, ok: boolean, tests: number, seconds: Map<string, number>, started: number, ended: number }>} */
+/** @type {Array<{ label: string, files: string[], tier: string, ok: boolean, recap?: string, tests: number, seconds: Map<string, number>, started: number, ended: number }>} */
 let results
 /** @type {number | undefined} */
 let browserCpu
@@ -155,6 +156,9 @@ writeTimings(
 const checked = await Promise.all(checks)
 const summaries = TIERS.map((tier) => tierSummary(tier, results)).filter((summary) => summary !== undefined)
 if (showTimes) console.log(timesTable(results, browserCpu))
+for (const { label, tier, recap } of results.filter(({ ok }) => !ok)) {
+  process.stdout.write(`\n── FAILED: ${label} (${tier}), its failures again\n${recap}\n`)
+}
 console.log('')
 for (const check of checked) {
   if (!check.ok) process.stdout.write(check.output)
@@ -275,9 +279,11 @@ function runJob({ files: ours, tier, index }, browser) {
         `\n── ${label} (${tier}, ${((ended - from) / 1000).toFixed(1)} s${ok ? '' : `, FAILED: exit ${status ?? signal}`})\n`,
       )
       if (ran.length > 1) process.stdout.write(`${ran.join(' ')}\n`)
-      process.stdout.write(Buffer.concat(output))
+      const text = Buffer.concat(output)
+      process.stdout.write(text)
       const counted = countsIn(timesOut)
-      resolveRun({ label, files: ran, tier, ok, ...counted, cpu: cpuIn(cpuOut), started: from, ended })
+      const recap = ok ? undefined : failureRecap(text.toString())
+      resolveRun({ label, files: ran, tier, ok, recap, ...counted, cpu: cpuIn(cpuOut), started: from, ended })
     })
   })
 }
