@@ -1,6 +1,7 @@
 // The order and the pool npm test runs spec files in: the slowest files first (longest-processing-time order), from
-// each file's wall time in the last run, kept in a JSON file under the OS temp dir (never committed) and falling back
-// to the file's size; and one weighted pool over all tiers, so a lane a tier leaves idle (its tail, a file waiting on a
+// each file's wall time in the last run, kept in a JSON file under the OS temp dir (never committed), else its time in
+// the committed record (scripts/test-times.json, so a fresh clone lays the run out as a measured one does), else a
+// guess from the file's size; and one weighted pool over all tiers, so a lane a tier leaves idle (its tail, a file waiting on a
 // host or a page) is taken by the next file of any tier instead of waiting for the whole tier to end.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -29,6 +30,38 @@ const SECONDS_PER_KB = { unit: 0.15, host: 0.6, browser: 2 }
 export function timingsFile(root) {
   const key = createHash('sha256').update(root).digest('hex').slice(0, 12)
   return join(tmpdir(), 'dsh-fact-memory-test-times', `${key}.json`)
+}
+
+/**
+ * The committed record of every spec file's seconds on the reference two-core machine (`npm test -- --record-times`
+ * writes it): what a checkout with no run of its own yet lays its run out by.
+ */
+export const RECORDED_TIMES = 'scripts/test-times.json'
+
+/**
+ * The seconds to expect per file: this checkout's last run, else the committed record.
+ * @param {string} root - the repository root.
+ * @returns {Record<string, number>}
+ */
+export function knownTimings(root) {
+  return { ...readTimings(join(root, RECORDED_TIMES)), ...readTimings(timingsFile(root)) }
+}
+
+/**
+ * The committed record after a run: this run's seconds, rounded to a tenth, over the record's, for the spec files
+ * that still exist, sorted by name (so a re-recording diffs line by line).
+ * @param {Record<string, number>} recorded - the record as it was.
+ * @param {Record<string, number>} measured - this run's seconds per file.
+ * @param {readonly string[]} existing - the spec files there are now.
+ * @returns {Record<string, number>}
+ */
+export function recordedAfter(recorded, measured, existing) {
+  const merged = { ...recorded, ...measured }
+  return Object.fromEntries(
+    [...existing]
+      .sort()
+      .flatMap((file) => (merged[file] === undefined ? [] : [[file, Math.round(merged[file] * 10) / 10]])),
+  )
 }
 
 /**

@@ -13,16 +13,27 @@
 //   --serial-tiers     run the tiers one after another (unit, host, browser), as npm test did before the pool
 //   --no-build         skip the build and the type-checks (lib/ must be current): to time the tiers alone
 //   --no-bundles       run every file in a process of its own (scripts/test-bundles.mjs bundles the short ones)
+//   --record-times     write this run's seconds per file into scripts/test-times.json, the committed record a fresh
+//                      clone lays its run out by (re-record on the two-core reference machine after adding specs)
 //   tests/x.spec.ts    run only these files (still in their tiers); anything else is passed to node with each file
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { alone, BUNDLE_ENTRY, bundleJobs } from './test-bundles.mjs'
 import { failureRecap } from './test-failures.mjs'
-import { expectedSeconds, readTimings, runPool, timingsFile, writeTimings } from './test-pool.mjs'
+import {
+  expectedSeconds,
+  knownTimings,
+  RECORDED_TIMES,
+  readTimings,
+  recordedAfter,
+  runPool,
+  timingsFile,
+  writeTimings,
+} from './test-pool.mjs'
 import { openScratch } from './test-scratch.mjs'
 import { TIERS, tierOf } from './test-tiers.mjs'
 
@@ -86,6 +97,7 @@ const measureCpu = showTimes && existsSync(TIME)
 const serialTiers = argv.includes('--serial-tiers')
 const noBuild = argv.includes('--no-build')
 const noBundles = argv.includes('--no-bundles')
+const recordTimes = argv.includes('--record-times')
 const onlyTiers = argv.filter((arg) => arg.startsWith('--tier=')).map((arg) => arg.slice('--tier='.length))
 for (const tier of onlyTiers) {
   if (!TIERS.includes(tier)) {
@@ -96,17 +108,19 @@ for (const tier of onlyTiers) {
 const named = argv.filter((arg) => arg.endsWith('.ts'))
 const extra = argv.filter(
   (arg) =>
-    !['--times', '--serial-tiers', '--no-build', '--no-bundles'].includes(arg) &&
+    !['--times', '--serial-tiers', '--no-build', '--no-bundles', '--record-times'].includes(arg) &&
     !arg.startsWith('--tier=') &&
     !arg.endsWith('.ts'),
 )
-const files =
-  named.length > 0
-    ? named
-    : readdirSync(join(root, 'tests'))
-        .filter((file) => file.endsWith('.spec.ts'))
-        .sort()
-        .map((file) => `tests/${file}`)
+const files = named.length > 0 ? named : allSpecFiles()
+
+/** Every spec file, as npm test names them: tests/x.spec.ts. */
+function allSpecFiles() {
+  return readdirSync(join(root, 'tests'))
+    .filter((file) => file.endsWith('.spec.ts'))
+    .sort()
+    .map((file) => `tests/${file}`)
+}
 
 // The type-checks read files and emit nothing, so they run beside the build (which uses one core) and the spec files;
 // their outcome joins the run's.
@@ -123,7 +137,7 @@ if (!noBuild) {
 
 const reports = mkdtempSync(join(tmpdir(), 'fact-memory-test-times-'))
 const timingsPath = timingsFile(root)
-const timings = readTimings(timingsPath)
+const timings = knownTimings(root)
 const fileJobs = files
   .map((file) => ({ file, path: join(root, file), tier: tierOf(join(root, file)) }))
   .filter(({ tier }) => onlyTiers.length === 0 || onlyTiers.includes(tier))
@@ -144,14 +158,18 @@ try {
   rmSync(reports, { recursive: true, force: true })
   scratch.remove()
 }
-writeTimings(
-  timingsPath,
-  Object.fromEntries(
-    results.flatMap(({ files: ran, seconds: measured, ended, started: from }) =>
-      ran.map((file) => [file, ran.length === 1 ? (ended - from) / 1000 : (measured.get(file) ?? 0)]),
-    ),
+const measuredTimes = Object.fromEntries(
+  results.flatMap(({ files: ran, seconds: measured, ended, started: from }) =>
+    ran.map((file) => [file, ran.length === 1 ? (ended - from) / 1000 : (measured.get(file) ?? 0)]),
   ),
 )
+writeTimings(timingsPath, measuredTimes)
+if (recordTimes) {
+  const recordPath = join(root, RECORDED_TIMES)
+  const record = recordedAfter(readTimings(recordPath), measuredTimes, allSpecFiles())
+  writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`)
+  console.log(`recorded ${Object.keys(record).length} files' seconds in ${RECORDED_TIMES}`)
+}
 
 const checked = await Promise.all(checks)
 const summaries = TIERS.map((tier) => tierSummary(tier, results)).filter((summary) => summary !== undefined)

@@ -4,11 +4,12 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { BUNDLING, bundleJobs } from '../scripts/test-bundles.mjs'
+import { knownTimings, RECORDED_TIMES, recordedAfter, timingsFile, writeTimings } from '../scripts/test-pool.mjs'
 import { removeDir, tempDir } from './helpers/store.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -106,5 +107,51 @@ describe('npm test bundles', () => {
     } finally {
       removeDir(dir)
     }
+  })
+
+  it("lays a fresh clone's run out by the committed record, and a checkout's own last run over it", () => {
+    const root = tempDir()
+    const ownTimes = timingsFile(root)
+    try {
+      mkdirSync(join(root, 'scripts'))
+      writeFileSync(join(root, RECORDED_TIMES), JSON.stringify({ 'tests/a.spec.ts': 40, 'tests/b.spec.ts': 12.5 }))
+      assert.deepEqual(knownTimings(root), { 'tests/a.spec.ts': 40, 'tests/b.spec.ts': 12.5 })
+      writeTimings(ownTimes, { 'tests/b.spec.ts': 3 })
+      assert.deepEqual(knownTimings(root), { 'tests/a.spec.ts': 40, 'tests/b.spec.ts': 3 })
+    } finally {
+      rmSync(ownTimes, { force: true })
+      removeDir(root)
+    }
+  })
+
+  it("records a run's seconds to a tenth over the record's, for the spec files that still exist, by name", () => {
+    const record = recordedAfter(
+      { 'tests/gone.spec.ts': 9, 'tests/kept.spec.ts': 7, 'tests/b.spec.ts': 1 },
+      { 'tests/b.spec.ts': 2.04, 'tests/a.spec.ts': 31.96 },
+      ['tests/kept.spec.ts', 'tests/b.spec.ts', 'tests/a.spec.ts'],
+    )
+    assert.deepEqual(Object.entries(record), [
+      ['tests/a.spec.ts', 32],
+      ['tests/b.spec.ts', 2],
+      ['tests/kept.spec.ts', 7],
+    ])
+  })
+
+  it('has a committed time for every spec file, and for no file that is gone', () => {
+    const recorded = Object.keys(JSON.parse(readFileSync(join(REPO_ROOT, RECORDED_TIMES), 'utf8')))
+    const specs = readdirSync(join(REPO_ROOT, 'tests'))
+      .filter((file) => file.endsWith('.spec.ts'))
+      .map((file) => `tests/${file}`)
+    const hint = 'run `npm test -- --record-times` on the two-core reference machine and commit scripts/test-times.json'
+    assert.deepEqual(
+      specs.filter((file) => !recorded.includes(file)),
+      [],
+      `spec files with no recorded time: ${hint}`,
+    )
+    assert.deepEqual(
+      recorded.filter((file) => !specs.includes(file)),
+      [],
+      `recorded times for files that are gone: ${hint}`,
+    )
   })
 })
