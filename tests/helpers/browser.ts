@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Download, type Locato
 import { atBundleEnd, inBundle } from './bundle-state.ts'
 import { REPO_ROOT } from './dsh-host.ts'
 import { patient } from './poll.ts'
+import { type ScriptCacheProxy, startScriptCacheProxy } from './script-cache-proxy.ts'
 
 /** Where tests leave their screenshots for a person to look at. */
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts')
@@ -211,13 +212,40 @@ export async function openHost(
   await page.emulateMedia({ colorScheme, reducedMotion: null, media: null })
   const errors: string[] = []
   kept.errors = errors
-  await page.goto(url, { waitUntil: 'domcontentloaded' })
+  await page.goto(await throughScriptCache(browser, url), { waitUntil: 'domcontentloaded' })
   await page
     .locator('[data-fm="sidebar-entry"]')
     .first()
     .waitFor({ state: 'attached', timeout: patient(30_000) })
   const held = kept
   return { page, errors, close: () => release(held) }
+}
+
+/** Per connection, the script cache proxy in front of each host its pages opened (see script-cache-proxy.ts). */
+const scriptCaches = new WeakMap<Browser, Map<string, Promise<ScriptCacheProxy>>>()
+
+/**
+ * The URL that opens a host's page through its script cache proxy, started on the connection's first page of that
+ * host and stopped when the connection ends: the host's content-named scripts then stay in a kept context's cache
+ * from one load to the next.
+ */
+async function throughScriptCache(browser: Browser, url: string): Promise<string> {
+  let byOrigin = scriptCaches.get(browser)
+  if (byOrigin === undefined) {
+    const proxies = new Map<string, Promise<ScriptCacheProxy>>()
+    byOrigin = proxies
+    scriptCaches.set(browser, proxies)
+    browser.once('disconnected', () => {
+      for (const proxy of proxies.values()) void proxy.then(({ close }) => close())
+    })
+  }
+  const { origin } = new URL(url)
+  let proxy = byOrigin.get(origin)
+  if (proxy === undefined) {
+    proxy = startScriptCacheProxy(origin)
+    byOrigin.set(origin, proxy)
+  }
+  return (await proxy).url(url)
 }
 
 /**
