@@ -28,7 +28,8 @@ await build({
   logLevel: 'warning',
 })
 
-// The boot bundle names the chunk with its content hash, so a browser never pairs a new page with an old chunk.
+// The boot bundle names the chunk with its content hash, so a browser never pairs a new page with an old chunk; the
+// asset route (contentRev in src/routes/assets.ts) lets a browser keep the chunk under that name for good.
 const nebulaRev = createHash('sha256')
   .update(readFileSync(`${root}/lib/client/nebula.js`))
   .digest('hex')

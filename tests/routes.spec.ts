@@ -608,6 +608,19 @@ describe('the page assets', () => {
     }
   })
 
+  it('lets a browser keep the chunk its page names by content, and revalidate any other', async () => {
+    const rev = createHash('sha256')
+      .update(readFileSync(join(REPO_ROOT, 'lib/client/nebula.js')))
+      .digest('hex')
+      .slice(0, 12)
+    const named = await asset(`nebula.js?rev=${rev}`)
+    assert.equal(named.status, 200)
+    assert.equal(named.headers['cache-control'], 'public, max-age=31536000, immutable')
+    for (const path of ['nebula.js', 'nebula.js?rev=abc', `nebula.js?rev=${rev.slice(1)}0`, 'nebula.js.map']) {
+      assert.equal((await asset(path)).headers['cache-control'], 'no-cache', path)
+    }
+  })
+
   it('refuses other methods with 405 and a foreign Host with 403', async () => {
     assert.equal(
       (await asset('nebula.js', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }))
