@@ -14,13 +14,13 @@ import {
 } from './helpers/script-cache-proxy.ts'
 
 /** A stand-in host: every answer says `no-cache`, echoes what it got, and an upgrade echoes its bytes back. */
-function standInHost(): Server {
+function standInHost(name = 'first'): Server {
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = []
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
     incoming.on('end', () => {
       const status = incoming.url === '/missing.js?rev=0123456789ab' ? 404 : 200
-      outgoing.writeHead(status, { 'cache-control': 'no-cache', 'content-type': 'text/plain', 'x-host': 'yes' })
+      outgoing.writeHead(status, { 'cache-control': 'no-cache', 'content-type': 'text/plain', 'x-host': name })
       outgoing.end(`${incoming.method} ${incoming.url} ${incoming.headers.host} ${Buffer.concat(chunks).toString()}`)
     })
   })
@@ -95,7 +95,7 @@ describe('the script cache proxy in front of a host', () => {
     const script = await fetchThrough(proxy.url(`${origin}/plugins/x/client.js?rev=0123456789ab`))
     assert.equal(script.status, 200)
     assert.equal(script.headers['cache-control'], IMMUTABLE)
-    assert.equal(script.headers['x-host'], 'yes')
+    assert.equal(script.headers['x-host'], 'first')
     assert.match(script.text, /^GET \/plugins\/x\/client\.js\?rev=0123456789ab 127\.0\.0\.1:\d+ $/u)
   })
 
@@ -109,6 +109,24 @@ describe('the script cache proxy in front of a host', () => {
     const missing = await fetchThrough(proxy.url(`${origin}/missing.js?rev=0123456789ab`))
     assert.deepEqual([missing.status, missing.headers['cache-control']], [404, 'no-cache'])
     assert.equal((await fetchThrough(proxy.url(`${origin}/`))).headers['cache-control'], 'no-cache')
+  })
+
+  it('passes to another host once retargeted, under the same origin, and back', async () => {
+    const second = standInHost('second')
+    await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve))
+    const address = second.address()
+    assert.ok(address !== null && typeof address === 'object')
+    const before = proxy.url(`${origin}/`)
+    try {
+      proxy.retarget(`http://127.0.0.1:${address.port}`)
+      assert.equal(proxy.origin(), `http://127.0.0.1:${address.port}`)
+      assert.equal(proxy.url(`http://127.0.0.1:${address.port}/`), before)
+      assert.equal((await fetchThrough(before)).headers['x-host'], 'second')
+    } finally {
+      proxy.retarget(origin)
+      await new Promise((resolve) => second.close(resolve))
+    }
+    assert.equal((await fetchThrough(before)).headers['x-host'], 'first')
   })
 
   it('carries an upgraded connection both ways', async () => {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
 import { atBundleEnd, inBundle } from './bundle-state.ts'
@@ -221,31 +222,59 @@ export async function openHost(
   return { page, errors, close: () => release(held) }
 }
 
-/** Per connection, the script cache proxy in front of each host its pages opened (see script-cache-proxy.ts). */
-const scriptCaches = new WeakMap<Browser, Map<string, Promise<ScriptCacheProxy>>>()
+/** Per connection, the script cache proxies its pages opened hosts through (see script-cache-proxy.ts). */
+const scriptCaches = new WeakMap<Browser, { proxies: ScriptCacheProxy[]; turn: Promise<unknown> }>()
 
 /**
- * The URL that opens a host's page through its script cache proxy, started on the connection's first page of that
- * host and stopped when the connection ends: the host's content-named scripts then stay in a kept context's cache
- * from one load to the next.
+ * The URL that opens a host's page through a script cache proxy of the connection: the one passing to that host, else
+ * one whose host has stopped, passing to this one from now on (a spec file's hosts one after another, and in a bundle
+ * every file's, so share one origin and one cache), else a new one. The connection's end stops them.
  */
-async function throughScriptCache(browser: Browser, url: string): Promise<string> {
-  let byOrigin = scriptCaches.get(browser)
-  if (byOrigin === undefined) {
-    const proxies = new Map<string, Promise<ScriptCacheProxy>>()
-    byOrigin = proxies
-    scriptCaches.set(browser, proxies)
+function throughScriptCache(browser: Browser, url: string): Promise<string> {
+  let caches = scriptCaches.get(browser)
+  if (caches === undefined) {
+    const proxies: ScriptCacheProxy[] = []
+    caches = { proxies, turn: Promise.resolve() }
+    scriptCaches.set(browser, caches)
     browser.once('disconnected', () => {
-      for (const proxy of proxies.values()) void proxy.then(({ close }) => close())
+      for (const proxy of proxies) void proxy.close()
     })
   }
+  const { proxies } = caches
   const { origin } = new URL(url)
-  let proxy = byOrigin.get(origin)
-  if (proxy === undefined) {
-    proxy = startScriptCacheProxy(origin)
-    byOrigin.set(origin, proxy)
-  }
-  return (await proxy).url(url)
+  // One choice at a time, so two pages opened at once never take the same stopped host's proxy.
+  const chosen = caches.turn.then(async () => {
+    let proxy = proxies.find((candidate) => candidate.origin() === origin)
+    for (const candidate of proxy === undefined ? proxies : []) {
+      if (await answers(candidate.origin())) continue
+      candidate.retarget(origin)
+      proxy = candidate
+      break
+    }
+    if (proxy === undefined) {
+      proxy = await startScriptCacheProxy(origin)
+      proxies.push(proxy)
+    }
+    return proxy.url(url)
+  })
+  caches.turn = chosen.catch(() => undefined)
+  return chosen
+}
+
+/** Whether something still accepts connections at an origin (a stopped host's port refuses them). */
+function answers(origin: string): Promise<boolean> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    socket.setTimeout(1_000)
+    const settle = (open: boolean) => {
+      socket.destroy()
+      resolve(open)
+    }
+    socket.once('connect', () => settle(true))
+    socket.once('error', () => settle(false))
+    socket.once('timeout', () => settle(false))
+  })
 }
 
 /**
