@@ -20,7 +20,7 @@ const OWN_PROCESS = /^\/\/ npm test: a process of its own\b/mu
  * last wall times one bundle holds.
  */
 export const BUNDLING = {
-  unit: { aloneSeconds: 30, bundleSeconds: 60 },
+  unit: { aloneSeconds: 30, bundleSeconds: 40 },
   host: { aloneSeconds: 60, bundleSeconds: 45 },
   browser: { aloneSeconds: 150, bundleSeconds: 110 },
 }

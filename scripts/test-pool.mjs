@@ -102,7 +102,7 @@ export function expectedSeconds({ file, path, tier }, timings) {
 }
 
 /**
- * Run jobs in a weighted pool, starting the slowest first. A job starts as soon as its weight fits in the free lanes
+ * Run jobs in a weighted pool, starting the heaviest first and, among equally heavy ones, the slowest. A job starts as soon as its weight fits in the free lanes
  * and its tier is under its own limit; a later, lighter job may start ahead of one that does not fit yet. With
  * `tierOrder`, a tier's files wait until every file of the tiers before it has ended (the tiers one after another).
  * @template J, R
@@ -112,7 +112,11 @@ export function expectedSeconds({ file, path, tier }, timings) {
  */
 export function runPool(jobs, { tierOrder, run }) {
   const rank = (tier) => (tierOrder === undefined ? 0 : tierOrder.indexOf(tier))
-  const queue = [...jobs].sort((a, b) => rank(a.tier) - rank(b.tier) || b.seconds - a.seconds)
+  // Heavier jobs first, then the slowest first: the run ends on one-lane jobs, which pack the lanes evenly, not on a
+  // two-lane job running alone beside an idle half of the pool.
+  const queue = [...jobs].sort(
+    (a, b) => rank(a.tier) - rank(b.tier) || WEIGHT[b.tier] - WEIGHT[a.tier] || b.seconds - a.seconds,
+  )
   const running = new Map(Object.keys(WEIGHT).map((tier) => [tier, 0]))
   const results = []
   let free = LANES
