@@ -1,5 +1,5 @@
-// The order and the pool npm test runs spec files in: the slowest files first (longest-processing-time order), from
-// each file's wall time in the last run, kept in a JSON file under the OS temp dir (never committed), else its time in
+// The order and the pool npm test runs spec files in: the two-lane jobs first, then the slowest first among equals
+// (longest-processing-time order), from each file's wall time in the last run, kept in a JSON file under the OS temp dir (never committed), else its time in
 // the committed record (scripts/test-times.json, so a fresh clone lays the run out as a measured one does), else a
 // guess from the file's size; and one weighted pool over all tiers, so a lane a tier leaves idle (its tail, a file waiting on a
 // host or a page) is taken by the next file of any tier instead of waiting for the whole tier to end.
