@@ -1,8 +1,9 @@
 // The order and the pool npm test runs spec files in: the two-lane jobs first, then the slowest first among equals
-// (longest-processing-time order), from each file's wall time in the last run, kept in a JSON file under the OS temp dir (never committed), else its time in
-// the committed record (scripts/test-times.json, so a fresh clone lays the run out as a measured one does), else a
-// guess from the file's size; and one weighted pool over all tiers, so a lane a tier leaves idle (its tail, a file waiting on a
-// host or a page) is taken by the next file of any tier instead of waiting for the whole tier to end.
+// (longest-processing-time order), from each file's wall time in the last run, kept in a JSON file under the OS temp
+// dir (never committed), else its time in the committed record (scripts/test-times.json, so a fresh clone lays the
+// run out as a measured one does), else a guess from the file's size; and one weighted pool over all tiers, so a lane
+// a tier leaves idle (its tail, a file waiting on a host or a page) is taken by the next file of any tier instead of
+// waiting for the whole tier to end.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -102,9 +103,10 @@ export function expectedSeconds({ file, path, tier }, timings) {
 }
 
 /**
- * Run jobs in a weighted pool, starting the heaviest first and, among equally heavy ones, the slowest. A job starts as soon as its weight fits in the free lanes
- * and its tier is under its own limit; a later, lighter job may start ahead of one that does not fit yet. With
- * `tierOrder`, a tier's files wait until every file of the tiers before it has ended (the tiers one after another).
+ * Run jobs in a weighted pool, starting the heaviest first and, among equally heavy ones, the slowest. A job starts as
+ * soon as its weight fits in the free lanes and its tier is under its own limit; a later, lighter job may start ahead
+ * of one that does not fit yet. With `tierOrder`, a tier's files wait until every file of the tiers before it has
+ * ended (the tiers one after another).
  * @template J, R
  * @param {Array<J & { tier: string, seconds: number }>} jobs - the files, with their expected seconds.
  * @param {{ tierOrder?: readonly string[], run: (job: J) => Promise<R> }} options - how to run one.

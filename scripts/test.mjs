@@ -248,10 +248,10 @@ function timesTable(all, chromiumCpu) {
 }
 
 /**
- * Run one spec file, or one bundle of files of one tier, in its own Node process (node:test runs a file's tests when the file
- * is run; a bundle's files one after another, in that process), the spec reporter into a buffer printed whole when the
- * process ends, so files running side by side do not interleave, and the times reporter into a file for the test
- * count and each bundled file's seconds.
+ * Run one spec file, or one bundle of files of one tier, in its own Node process (node:test runs a file's tests when
+ * the file is run; a bundle's files one after another, in that process), the spec reporter into a buffer printed whole
+ * when the process ends, so files running side by side do not interleave, and the times reporter into a file for the
+ * test count and each bundled file's seconds.
  * @param {{ files: Array<{ file: string }>, tier: string, index: number }} job - the file or files.
  * @param {{ env: Record<string, string> } | undefined} browser - the shared Chromium, for browser files.
  */

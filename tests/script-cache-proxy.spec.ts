@@ -31,6 +31,14 @@ function standInHost(name = 'first'): Server {
   return server
 }
 
+/** Start a stand-in host on a free loopback port; its origin. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  assert.ok(address !== null && typeof address === 'object')
+  return `http://127.0.0.1:${address.port}`
+}
+
 function fetchThrough(url: string, init: { method?: string; body?: string } = {}) {
   return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
     const sent = request(url, { method: init.method ?? 'GET', agent: false }, (answer) => {
@@ -51,10 +59,7 @@ describe('the script cache proxy in front of a host', () => {
   let proxy: ScriptCacheProxy
 
   before(async () => {
-    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
-    const address = host.address()
-    assert.ok(address !== null && typeof address === 'object')
-    origin = `http://127.0.0.1:${address.port}`
+    origin = await listening(host)
     proxy = await startScriptCacheProxy(origin)
   })
   after(async () => {
@@ -113,14 +118,12 @@ describe('the script cache proxy in front of a host', () => {
 
   it('passes to another host once retargeted, under the same origin, and back', async () => {
     const second = standInHost('second')
-    await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve))
-    const address = second.address()
-    assert.ok(address !== null && typeof address === 'object')
+    const secondOrigin = await listening(second)
     const before = proxy.url(`${origin}/`)
     try {
-      proxy.retarget(`http://127.0.0.1:${address.port}`)
-      assert.equal(proxy.origin(), `http://127.0.0.1:${address.port}`)
-      assert.equal(proxy.url(`http://127.0.0.1:${address.port}/`), before)
+      proxy.retarget(secondOrigin)
+      assert.equal(proxy.origin(), secondOrigin)
+      assert.equal(proxy.url(`${secondOrigin}/`), before)
       assert.equal((await fetchThrough(before)).headers['x-host'], 'second')
     } finally {
       proxy.retarget(origin)
